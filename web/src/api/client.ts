@@ -4,8 +4,9 @@
 // normalised to `{status, data:{code, message}}` without throwing. A 401 sends the visitor
 // to the login page.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
+import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
 
-export const REQUEST_TIMEOUT_MS = 30_000;
+export { REQUEST_TIMEOUT_MS };
 
 type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly Scalar[];

@@ -2,16 +2,12 @@
 // tree-shaking intact) so that moving from `@douyinfe/semi-ui-19` to `@douyinfe/semi-ui`
 // with its React 19 adapter is a change to this folder only.
 export {
-  Avatar,
   Banner,
   Button,
   Carousel,
-  Dropdown,
-  Empty,
   Input,
   Layout,
   Nav,
-  Pagination,
   Skeleton,
   Spin,
   Tag,

@@ -8,10 +8,11 @@ import {
   IconSpin,
   IconTickCircle,
 } from '../../ui/icons';
+import { TOAST } from '../../../../shared/constants';
 import { closeToast, pauseToast, resumeToast, toasts, type Toast, type ToastIcon } from './toast-store';
 import './toasts.css';
 
-export const TOAST_HOTKEY = 'F8';
+export const TOAST_HOTKEY = TOAST.hotkey;
 
 function ToastGlyph({ icon }: { icon: ToastIcon }) {
   switch (icon) {

@@ -1,14 +1,15 @@
 // Error toasts of SPEC §8: the title says what failed (with SPEC's fallbacks), the
 // description carries the server's message.
 import type { ApiFailure } from '../../../../shared/api-failure';
+import { FAILURE_FALLBACKS } from '../../../../shared/constants';
 import { ApiError } from '../../api/client';
 import { addToast } from './toast-store';
 
 export const FAILURE_TITLE = {
-  register: '注册失败',
-  login: '登录失败',
-  profileUpdate: '修改失败',
-  permissionLoad: '获取权限失败',
+  register: FAILURE_FALLBACKS.register,
+  login: FAILURE_FALLBACKS.login,
+  profileUpdate: FAILURE_FALLBACKS.updateProfile,
+  permissionLoad: FAILURE_FALLBACKS.loadPermissions,
 } as const;
 
 export function failureMessage(failure: ApiFailure | unknown): string | undefined {

@@ -1,10 +1,11 @@
 // Toasts of SPEC §3/§4/§9: at most 5 shown, each closes after 5000 ms and is removed 200 ms
 // later (the time of its closing animation). Hovering or focusing a toast pauses its timer.
 import { signal } from '@preact/signals-react';
+import { TOAST } from '../../../../shared/constants';
 
-export const TOAST_MAX = 5;
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_REMOVE_DELAY_MS = 200;
+export const TOAST_MAX = TOAST.maxShown;
+export const TOAST_DURATION_MS = TOAST.durationMs;
+export const TOAST_REMOVE_DELAY_MS = TOAST.removeDelayMs;
 
 export type ToastColor = 'primary' | 'success' | 'info' | 'warning' | 'error' | 'neutral';
 export type ToastIcon = 'success' | 'info' | 'warning' | 'error' | 'loading' | 'none';
