@@ -117,3 +117,17 @@ export async function registerMember(
   if (res.status !== 200) throw new Error(`register ${username} failed: ${res.status} ${res.text}`);
   return { token: res.body.token, user: res.body.user, username, password };
 }
+
+/** Sets config values through the admin API: `{ 'security.enable_register': 'false' }`. */
+export async function setConfig(url: string, adminToken: string, values: Record<string, string>): Promise<void> {
+  const categories = [...new Set(Object.keys(values).map((k) => k.split('.')[0]!))];
+  const list = await api(url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category: categories } });
+  const config = Object.entries(values).map(([key, value]) => {
+    const [category, name] = key.split('.');
+    const row = (list.body.config as { id: number; category: string; name: string }[]).find((c) => c.category === category && c.name === name);
+    if (!row) throw new Error(`no config key ${key}`);
+    return { id: row.id, value };
+  });
+  const res = await api(url, 'PUT', '/api/v1/config', { token: adminToken, body: { config } });
+  if (res.status !== 200) throw new Error(`setConfig failed: ${res.status} ${res.text}`);
+}
