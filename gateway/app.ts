@@ -13,6 +13,9 @@ import csrf from './plugins/csrf';
 import backendClient from './plugins/backend-client';
 import health from './plugins/health';
 import upstream from './plugins/upstream';
+import startData from './plugins/start-data';
+import pageGuard from './plugins/page-guard';
+import spa from './plugins/spa';
 
 export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
 
@@ -44,6 +47,13 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
   app.register(upstream, { timeoutMs: config.upstreamTimeoutMs });
+  app.register(startData, { ttlMs: config.startDataTtlMs });
+  app.register(pageGuard, {
+    cookieName: config.tokenCookie,
+    permissionCacheTtlMs: config.permissionCacheTtlMs,
+    permissionCacheMax: config.permissionCacheMax,
+  });
+  app.register(spa, { webDist: config.webDist });
 
   return app;
 }

@@ -9,6 +9,7 @@ export interface ErrorBody {
 
 export const MESSAGES = {
   badRequest: '请求无效',
+  forbidden: '禁止访问',
   notFound: '请求的资源不存在',
   forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
   tooManyRequests: '操作过于频繁，请稍后再试',

@@ -7,6 +7,7 @@ import { GatewayError, MESSAGES, errorBody } from '../errors';
 function messageFor(statusCode: number, error: FastifyError | GatewayError): string {
   if (error instanceof GatewayError) return error.message;
   if (statusCode >= 500) return MESSAGES.internal;
+  if (statusCode === 403) return MESSAGES.forbidden;
   if (statusCode === 404) return MESSAGES.notFound;
   if (statusCode === 429) return MESSAGES.tooManyRequests;
   return MESSAGES.badRequest;
