@@ -26,7 +26,7 @@ export interface GatewayConfig {
   tokenCookie: string;
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
-  /** the built SPA (index.html + assets/) */
+  /** the built SPA (index.html + assets/); WEB_DIST, default web/dist of the repository */
   webDist: string;
   /** login, register, find-password: per client address and endpoint */
   authRateLimit: RateLimitSetting;
@@ -168,6 +168,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
   }
 
+  const webDist = resolve(present(env, 'WEB_DIST') ?? DEFAULTS.webDist);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -180,7 +182,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     tokenCookie,
     upstreamTimeoutMs,
     logLevel,
-    webDist: DEFAULTS.webDist,
+    webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
