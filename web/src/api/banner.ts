@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ListBannerReply } from '../../../shared/types';
+import type { Banner, Empty, ListBannerReply } from '../../../shared/types';
 import { api, unwrap } from './client';
 
 /** Banner types of SPEC §9. */
@@ -13,3 +13,13 @@ export const websiteBannersQuery = () =>
     queryKey: ['banner', 'list', 'website'] as const,
     queryFn: async () => unwrap(await fetchWebsiteBanners()).banner ?? [],
   });
+
+/** The admin's banner management (contract: BannerAPI). */
+export const bannerApi = {
+  list: (query: { page: number; size: number; wd?: string; type?: readonly number[]; enable?: readonly boolean[] }) =>
+    api.get<ListBannerReply>('/api/v1/banner/list', query),
+  create: (banner: Banner) => api.post<Banner>('/api/v1/banner', banner),
+  /** Full replacement of all columns. */
+  update: (banner: Banner) => api.put<Empty>('/api/v1/banner', banner),
+  remove: (ids: readonly number[]) => api.delete<Empty>('/api/v1/banner', { id: ids }),
+};

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ListCategoryReply } from '../../../shared/types';
+import type { Category, Empty, ListCategoryReply } from '../../../shared/types';
 import { api, unwrap } from './client';
 
 export const CATEGORY_FIELDS = [
@@ -22,3 +22,15 @@ export const categoryListQuery = () =>
     queryFn: async () => unwrap(await fetchCategoryList()).category ?? [],
     staleTime: 5 * 60_000,
   });
+
+/** The admin's category management (contract: CategoryAPI); `type` picks documents or articles. */
+export const categoryApi = {
+  /** Every category of `type`, enabled or not (with the ListCategory permission). */
+  list: (type: number, wd?: string) => api.get<ListCategoryReply>('/api/v1/category/list', { type: [type], wd, page: 1, size: 10_000 }),
+  /** One category per line of `title`; the backend stores new categories enabled. */
+  create: (category: Category) => api.post<Empty>('/api/v1/category', category),
+  /** Full replacement of all columns. */
+  update: (category: Category) => api.put<Empty>('/api/v1/category', category),
+  /** Only categories without documents are deleted (with their document-less children). */
+  remove: (ids: readonly number[]) => api.delete<Empty>('/api/v1/category', { id: ids }),
+};

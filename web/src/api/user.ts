@@ -9,9 +9,11 @@ import type {
   ListUserDownloadReply,
   ListUserDynamicReply,
   ListUserGroupReply,
+  ListUserReply,
   LoginReply,
   RegisterAndLoginRequest,
   SendEmailCodeRequest,
+  SetUserRequest,
   Sign,
   UpdateUserPasswordRequest,
   UploadImageReply,
@@ -109,3 +111,16 @@ export const signedTodayQuery = () =>
       return unwrap(result);
     },
   });
+
+/** The admin's user management (AddUser, SetUser, UpdateUserProfile of others, DeleteUser, ListUser). */
+export const userAdminApi = {
+  list: (query: { page: number; size: number; wd?: string; group_id?: readonly number[]; id?: readonly number[] }) =>
+    api.get<ListUserReply>('/api/v1/user/list', query),
+  create: (request: SetUserRequest) => api.post<unknown>('/api/v1/user', request),
+  /** Groups (replaced) and, when given, a new password. */
+  setGroupsAndPassword: (request: SetUserRequest) => api.put<unknown>('/api/v1/user', request),
+  /** Every profile column is written (empty clears it), plus the admin's remark. */
+  updateProfile: (input: ProfileInput & { remark?: string }) => api.put<unknown>('/api/v1/user/profile', input),
+  /** `password` is the caller's own password (contract: DeleteUser). */
+  remove: (ids: readonly number[], password: string) => api.delete<unknown>('/api/v1/user', { id: ids, password }),
+};
