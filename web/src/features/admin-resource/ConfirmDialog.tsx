@@ -1,0 +1,77 @@
+// Confirmation before a destructive or batch change; optionally asks for the admin's own
+// password (deleting users needs it, contract: DeleteUser).
+import { useState } from 'react';
+import { Input } from '../../ui/semi';
+import { Modal } from '../../ui/semi-admin';
+
+export interface ConfirmDialogProps {
+  title: string;
+  message: string;
+  note?: string;
+  okText: string;
+  danger?: boolean;
+  askPassword?: boolean;
+  busy: boolean;
+  onConfirm: (password?: string) => void;
+  onCancel: () => void;
+}
+
+export function ConfirmDialog({ title, message, note, okText, danger, askPassword, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const confirm = () => {
+    if (askPassword && !password) {
+      setError('请输入您的登录密码');
+      return;
+    }
+    onConfirm(askPassword ? password : undefined);
+  };
+  return (
+    <Modal
+      visible
+      title={title}
+      onOk={confirm}
+      onCancel={onCancel}
+      okText={okText}
+      cancelText="取消"
+      confirmLoading={busy}
+      okButtonProps={{ type: danger ? 'danger' : 'primary' }}
+      maskClosable={!busy}
+      width={440}
+    >
+      <p className="app-confirm__message">{message}</p>
+      {note && <p className="app-confirm__note">{note}</p>}
+      {askPassword && (
+        <form
+          className="app-field"
+          onSubmit={(event) => {
+            event.preventDefault();
+            confirm();
+          }}
+        >
+          <label className="app-field__label" htmlFor="confirm-password">
+            请输入您的登录密码以确认
+          </label>
+          <Input
+            id="confirm-password"
+            mode="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(value: string) => {
+              setPassword(value);
+              setError(undefined);
+            }}
+            validateStatus={error ? 'error' : 'default'}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'confirm-password-message' : undefined}
+          />
+          {error && (
+            <p id="confirm-password-message" className="app-field__error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
+    </Modal>
+  );
+}

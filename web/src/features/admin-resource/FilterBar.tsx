@@ -1,0 +1,74 @@
+// The filters above a resource list: keyword boxes apply on Enter or 搜索, selects at once.
+import { useState, type FormEvent } from 'react';
+import { IconSearch } from '../../ui/icons';
+import { Button, Input } from '../../ui/semi';
+import { Select } from '../../ui/semi-admin';
+import type { FilterDef, FilterValue, FilterValues } from './resource';
+
+// Select option values must be strings or numbers; booleans travel as 'true'/'false'.
+const encode = (value: FilterValue): string | number | undefined =>
+  typeof value === 'boolean' ? String(value) : value === '' ? undefined : value;
+const decode = (value: unknown, options: FilterDef & { kind: 'select' }): FilterValue =>
+  options.options.find((o) => encode(o.value) === value)?.value;
+
+export function FilterBar({ idPrefix, filters, applied, onApply }: {
+  idPrefix: string;
+  filters: readonly FilterDef[];
+  applied: FilterValues;
+  onApply: (values: FilterValues) => void;
+}) {
+  const [draft, setDraft] = useState<FilterValues>(applied);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  const reset = () => {
+    setDraft({});
+    onApply({});
+  };
+  return (
+    <form className="app-resource-filters" role="search" aria-label="筛选" onSubmit={submit}>
+      {filters.map((filter) => {
+        const id = `${idPrefix}-filter-${filter.name}`;
+        return (
+          <div key={filter.name} className="app-resource-filters__item">
+            <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label">
+              {filter.label}
+            </label>
+            {filter.kind === 'keyword' ? (
+              <Input
+                id={id}
+                value={String(draft[filter.name] ?? '')}
+                onChange={(value: string) => setDraft((d) => ({ ...d, [filter.name]: value }))}
+                placeholder={filter.placeholder ?? `搜索${filter.label}`}
+                showClear
+                style={{ width: 220 }}
+              />
+            ) : (
+              <Select
+                id={id}
+                aria-labelledby={`${id}-label`}
+                value={encode(draft[filter.name])}
+                optionList={filter.options.map((o) => ({ value: encode(o.value) as string | number, label: o.label }))}
+                onChange={(value) => {
+                  const next = { ...draft, [filter.name]: decode(value, filter) };
+                  setDraft(next);
+                  onApply(next);
+                }}
+                placeholder="全部"
+                showClear
+                style={{ width: 160 }}
+              />
+            )}
+          </div>
+        );
+      })}
+      <div className="app-resource-filters__buttons">
+        <Button htmlType="submit" type="primary" icon={<IconSearch />}>
+          搜索
+        </Button>
+        <Button onClick={reset}>重置</Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+// Create or edit one row in a side sheet: the described fields, checked before sending;
+// a success closes the sheet and refreshes the list, a failure keeps the input and says why.
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../ui/semi';
+import { SideSheet } from '../../ui/semi-admin';
+import { toastFailure } from '../toasts/failure-toast';
+import { toast } from '../toasts/toast-store';
+import { FormFields } from './FormFields';
+import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
+import { succeedOrThrow, useInvalidateResource } from './use-resource';
+import { validateForm, type FieldErrors } from './validation';
+
+export interface ResourceFormSheetProps<Row, Values extends FormValues> {
+  resource: ResourceDef<Row, Values>;
+  mode: FormMode;
+  record?: Row;
+  rows: readonly Row[];
+  onClose: () => void;
+}
+
+export function ResourceFormSheet<Row, Values extends FormValues>(props: ResourceFormSheetProps<Row, Values>) {
+  const { resource, mode, record, rows, onClose } = props;
+  const form = resource.form;
+  const [values, setValues] = useState<Values>(() => (form ? form.initial(record) : ({} as Values)));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const invalidate = useInvalidateResource(resource);
+  const context: FieldContext<Row> = { mode, record, rows };
+  const verb = mode === 'create' ? '创建' : '保存';
+
+  const save = useMutation({
+    mutationFn: (input: Values) => {
+      if (mode === 'create' && resource.create) return succeedOrThrow(resource.create(input));
+      if (mode === 'edit' && resource.update && record !== undefined) return succeedOrThrow(resource.update(input, record));
+      throw new Error('nothing to save');
+    },
+    onSuccess: async () => {
+      toast.success(`${verb}成功`, `${resource.noun}已${verb}`);
+      onClose();
+      await invalidate();
+    },
+    onError: (error) => {
+      toastFailure(`${verb}失败`, error);
+    },
+  });
+
+  if (!form) return null;
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const problems = validateForm(form.fields, values, context);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    save.mutate(values);
+  };
+
+  const title = `${mode === 'create' ? '新建' : '编辑'}${resource.noun}`;
+  const formId = `${resource.key}-form`;
+  return (
+    <SideSheet
+      visible
+      title={title}
+      onCancel={save.isPending ? undefined : onClose}
+      width={560}
+      maskClosable={!save.isPending}
+      aria-label={title}
+      footer={
+        <div className="app-resource-form__footer">
+          <Button onClick={onClose} disabled={save.isPending}>
+            取消
+          </Button>
+          <Button type="primary" theme="solid" htmlType="submit" form={formId} loading={save.isPending}>
+            {mode === 'create' ? '创建' : '保存'}
+          </Button>
+        </div>
+      }
+    >
+      <form id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
+        <FormFields
+          idPrefix={formId}
+          fields={form.fields}
+          values={values}
+          errors={errors}
+          context={context}
+          onChange={(name, value) => {
+            setValues((current) => ({ ...current, [name]: value }));
+            setErrors(({ [name]: _fixed, ...rest }) => rest);
+          }}
+        />
+      </form>
+    </SideSheet>
+  );
+}
