@@ -9,6 +9,7 @@ import { guardFor, notFoundLoader } from './route-guard';
 import { PageLoading } from '../ui/PageLoading';
 import type { RouteHandle } from '../features/routing/current-route';
 import { RootErrorBoundary, RootShell } from './RootShell';
+import { adminScreens } from './admin-screens';
 
 type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
 
@@ -35,6 +36,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-order': { lazy: async () => ({ Component: (await import('../pages/MemberOrderPage')).MemberOrderPage }) },
   admin: adminDashboard,
   'admin-dashboard': adminDashboard,
+  ...adminScreens,
 };
 
 /** Route names that show 建设中 in this release (listed in the README). */

@@ -1,0 +1,98 @@
+// /admin/config/<category>: one form per config category, generated from the category's rows
+// (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the public
+// settings are refreshed, so the site name and logo change without a rebuild.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { Config } from '../../../../shared/types';
+import { errorMessage } from '../../api/client';
+import { configApi, configCategoryQuery, configKeys } from '../../api/config';
+import { settingsQuery } from '../../api/settings';
+import { configField, configValues, toWire } from '../../features/admin-config/config-fields';
+import { FormFields } from '../../features/admin-resource/FormFields';
+import type { FormValues } from '../../features/admin-resource/resource';
+import { succeedOrThrow } from '../../features/admin-resource/use-resource';
+import { validateForm, type FieldErrors } from '../../features/admin-resource/validation';
+import { useCurrentRoute } from '../../features/routing/current-route';
+import { toastFailure } from '../../features/toasts/failure-toast';
+import { toast } from '../../features/toasts/toast-store';
+import { Button, Skeleton } from '../../ui/semi';
+import { EmptyState, ErrorState } from '../../ui/states';
+import '../../features/admin-resource/admin-resource.css';
+
+function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
+  const queryClient = useQueryClient();
+  const fields = useMemo(() => rows.map(configField), [rows]);
+  const [values, setValues] = useState<FormValues>(() => configValues(rows));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const context = { mode: 'edit' as const, rows: [] };
+
+  const save = useMutation({
+    mutationFn: (input: FormValues) =>
+      succeedOrThrow(
+        configApi.update(rows.map((row) => ({ id: row.id, name: row.name, category: row.category, value: toWire(row, input[row.name ?? '']) }))),
+      ),
+    onSuccess: async () => {
+      toast.success('保存成功', '配置已更新');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: configKeys.category(category) }),
+        queryClient.invalidateQueries({ queryKey: settingsQuery().queryKey }),
+      ]);
+    },
+    onError: (error) => toastFailure('保存失败', error),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problems = validateForm(fields, values, context);
+    setErrors(problems);
+    if (Object.keys(problems).length === 0) save.mutate(values);
+  };
+
+  return (
+    <form className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
+      <FormFields
+        idPrefix={`config-${category}`}
+        fields={fields}
+        values={values}
+        errors={errors}
+        context={context}
+        onChange={(name, value) => {
+          setValues((current) => ({ ...current, [name]: value }));
+          setErrors(({ [name]: _fixed, ...rest }) => rest);
+        }}
+      />
+      <div className="app-form-actions">
+        <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
+          保存
+        </Button>
+        <Button disabled={save.isPending} onClick={() => { setValues(configValues(rows)); setErrors({}); }}>
+          还原
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ConfigCategory({ category }: { category: string }) {
+  const query = useQuery(configCategoryQuery(category));
+  if (query.isPending) return <Skeleton.Paragraph rows={8} />;
+  if (query.isError) {
+    return <ErrorState message={errorMessage(query.error, '配置加载失败')} onRetry={() => void query.refetch()} />;
+  }
+  if (query.data.length === 0) return <EmptyState title="该分类没有配置项" />;
+  // A new key set (after a save or a refetch) starts a fresh form from the stored values.
+  return <ConfigForm key={query.dataUpdatedAt} category={category} rows={query.data} />;
+}
+
+export function ConfigPage() {
+  const route = useCurrentRoute();
+  const category = route?.path.split('/').pop() ?? '';
+  return (
+    <div className="app-config" data-config-category={category}>
+      <h1 className="app-admin-page__title">{route?.title ?? '系统设置'}</h1>
+      <section className="app-panel">
+        <ConfigCategory key={category} category={category} />
+      </section>
+    </div>
+  );
+}

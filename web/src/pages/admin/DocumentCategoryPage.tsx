@@ -1,0 +1,10 @@
+// /admin/document/category: the document categories, as a tree.
+import { CATEGORY_TYPE } from '../../api/category';
+import { categoryResource } from '../../features/admin-categories/category-resource';
+import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+
+const documentCategories = categoryResource(CATEGORY_TYPE.document);
+
+export function DocumentCategoryPage() {
+  return <ResourceScreen resource={documentCategories} />;
+}
