@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 
@@ -136,7 +137,7 @@ export async function setConfig(url: string, adminToken: string, values: Record<
  * Direct SQL on a running backend's database, for fixtures that no API of this part can
  * create yet (documents, downloads). Everything else goes through the API.
  */
-export async function withDatabase<T>(dataDir: string, work: (db: import('better-sqlite3').Database) => T): Promise<T> {
+export async function withDatabase<T>(dataDir: string, work: (db: SQLiteDatabase) => T): Promise<T> {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(dataDir, 'moredoc.db'));
   db.pragma('busy_timeout = 5000');
