@@ -20,5 +20,4 @@ HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLC
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
-  document.head.querySelectorAll('[data-test-owned]').forEach((node) => node.remove());
 });
