@@ -1,7 +1,8 @@
 // Gateway configuration: read once from the environment, validated, then passed around as a
 // plain object. Nothing else in gateway/ reads process.env.
 import { isIP } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -44,7 +45,15 @@ export class ConfigError extends Error {
   }
 }
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The folder of package.json above this file: gateway/.. from source, dist/server/.. when bundled. */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '..');
+  }
+}
+
+export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 export const DEFAULTS = {
   port: 3000,

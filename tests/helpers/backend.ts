@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 
@@ -130,4 +131,19 @@ export async function setConfig(url: string, adminToken: string, values: Record<
   });
   const res = await api(url, 'PUT', '/api/v1/config', { token: adminToken, body: { config } });
   if (res.status !== 200) throw new Error(`setConfig failed: ${res.status} ${res.text}`);
+}
+
+/**
+ * Direct SQL on a running backend's database, for fixtures that no API of this part can
+ * create yet (documents, downloads). Everything else goes through the API.
+ */
+export async function withDatabase<T>(dataDir: string, work: (db: SQLiteDatabase) => T): Promise<T> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
+  db.pragma('busy_timeout = 5000');
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
 }
