@@ -1,7 +1,7 @@
 // Confirmation before a destructive or batch change; optionally asks for the admin's own
 // password (deleting users needs it, contract: DeleteUser).
 import { useState } from 'react';
-import { Input } from '../../ui/semi';
+import { Button, Input } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
 
 export interface ConfirmDialogProps {
@@ -30,13 +30,19 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
     <Modal
       visible
       title={title}
-      onOk={confirm}
-      onCancel={onCancel}
-      okText={okText}
-      cancelText="取消"
-      confirmLoading={busy}
-      okButtonProps={{ type: danger ? 'danger' : 'primary' }}
+      onCancel={busy ? undefined : onCancel}
       maskClosable={!busy}
+      footer={
+        // Our own buttons: Semi's default ones are named "confirm"/"cancel" for screen readers.
+        <div className="app-resource-form__footer">
+          <Button onClick={onCancel} disabled={busy}>
+            取消
+          </Button>
+          <Button type={danger ? 'danger' : 'primary'} theme="solid" loading={busy} onClick={confirm}>
+            {okText}
+          </Button>
+        </div>
+      }
       width={440}
     >
       <p className="app-confirm__message">{message}</p>

@@ -30,8 +30,11 @@ export function FormFields<Values extends FormValues, Row>(props: FormFieldsProp
               className={`app-field app-resource-form__field${field.half ? ' app-resource-form__field--half' : ''}`}
               data-field={field.name}
             >
-              <label id={`${id}-label`} className="app-field__label" htmlFor={id}>
-                {field.required && <span className="app-resource-form__required" aria-hidden="true">*</span>}
+              <label
+                id={`${id}-label`}
+                className={`app-field__label${field.required ? ' app-resource-form__label--required' : ''}`}
+                htmlFor={id}
+              >
                 {field.label}
               </label>
               <FieldInput

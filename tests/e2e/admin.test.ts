@@ -1,0 +1,221 @@
+// The admin back office in Chromium against the real gateway and embedded backend.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startSite, type Site } from '../helpers/site';
+import { launchBrowser, openPage, type Visit } from './browser';
+
+let site: Site;
+let browser: Browser;
+let visit: Visit | undefined;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+afterEach(async () => {
+  expect(visit?.errors ?? []).toEqual([]);
+  await visit?.context.close();
+  visit = undefined;
+});
+
+async function open(): Promise<Page> {
+  visit = await openPage(browser, site.url);
+  return visit.page;
+}
+
+const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
+
+async function loginAs(page: Page, username: string, password: string, then = '/admin/dashboard') {
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL((url) => url.pathname === then);
+}
+
+const loginAsAdmin = (page: Page, then?: string) => loginAs(page, 'admin', site.adminPassword, then);
+
+/** The side sheet titled `title` (Semi's sheet gives its dialog no accessible name). */
+const sheet = (page: Page, title: string) =>
+  page.locator('.semi-sidesheet-inner', { has: page.locator('.semi-sidesheet-title', { hasText: title }) });
+
+/** The confirmation dialog titled `title`. */
+const dialog = (page: Page, title: string) =>
+  page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+
+/** A table row of the resource list holding `text`. */
+const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
+
+async function pickOption(page: Page, trigger: Locator, option: string) {
+  await trigger.click();
+  await page.locator('.semi-select-option', { hasText: option }).first().click();
+}
+
+async function pickTreeOption(page: Page, trigger: Locator, option: string) {
+  await trigger.click();
+  await page.locator('.semi-tree-select-popover .semi-tree-option', { hasText: option }).first().click();
+}
+
+async function expectToast(page: Page, title: string) {
+  await page.locator('.app-toast', { hasText: title }).first().waitFor();
+}
+
+describe('resource screens', () => {
+  it('creates, edits and deletes a friend link, checking the input before sending', async () => {
+    const page = await open();
+    await loginAsAdmin(page, '/admin/friendlink');
+    await row(page, '书栈网').waitFor();
+
+    await page.getByRole('button', { name: '新建友链' }).click();
+    const form = sheet(page, '新建友链');
+    await form.getByRole('button', { name: '创建' }).click();
+    await form.getByText('请输入名称').waitFor();
+    await form.getByLabel('名称').fill('开源中国');
+    await form.getByLabel('链接').fill('oschina');
+    await form.getByRole('button', { name: '创建' }).click();
+    await form.getByText('链接必须以 http:// 或 https:// 开头').waitFor();
+    await form.getByLabel('链接').fill('https://www.oschina.net');
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, '开源中国').waitFor();
+
+    await page.getByRole('button', { name: '编辑「开源中国」' }).click();
+    const edit = sheet(page, '编辑友链');
+    expect(await edit.getByLabel('链接').inputValue()).toBe('https://www.oschina.net');
+    await edit.getByLabel('名称').fill('开源中国社区');
+    await edit.getByRole('button', { name: '保存' }).click();
+    await expectToast(page, '保存成功');
+    await row(page, '开源中国社区').waitFor();
+
+    await page.getByRole('button', { name: '删除「开源中国社区」' }).click();
+    const confirm = dialog(page, '删除友链');
+    await confirm.getByText('确定删除友链「开源中国社区」吗？此操作不可恢复。').waitFor();
+    await confirm.getByRole('button', { name: '删除' }).click();
+    await expectToast(page, '删除成功');
+    await row(page, '开源中国社区').waitFor({ state: 'detached' });
+    expect(await row(page, '书栈网').count()).toBe(1);
+
+    // The public home page lists what is left.
+    await page.goto('/');
+    await page.getByRole('link', { name: '书栈网' }).waitFor();
+    expect(await page.getByRole('link', { name: '开源中国社区' }).count()).toBe(0);
+  });
+
+  it('lets a role holding only the user-list permission see exactly the user-management entry', async () => {
+    const page = await open();
+    const role = unique('编辑组');
+    const username = unique('editor');
+    const password = 'editor-pass-1';
+    await loginAsAdmin(page, '/admin/user/group');
+
+    await page.getByRole('button', { name: '新建角色' }).click();
+    const form = sheet(page, '新建角色');
+    await form.getByLabel('名称').fill(role);
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+
+    await page.getByRole('button', { name: `设置「${role}」的权限` }).click();
+    const grants = sheet(page, `设置权限：${role}`);
+    await grants.getByPlaceholder('搜索权限').fill('查看用户列表');
+    await grants.locator('.semi-tree-option', { hasText: '查看用户列表' }).locator('.semi-checkbox').click();
+    await grants.getByText('已选 1 项权限').waitFor();
+    await grants.getByRole('button', { name: '保存权限' }).click();
+    await expectToast(page, '权限已保存');
+
+    await page.goto('/admin/user/list');
+    await page.getByRole('button', { name: '新建用户' }).click();
+    const userForm = sheet(page, '新建用户');
+    await userForm.getByLabel('用户名').fill(username);
+    await userForm.getByLabel('密码', { exact: true }).fill(password);
+    // The default role is preselected; replace it with the new one.
+    await userForm.locator('[data-field="group_id"] .semi-tag-close').first().click();
+    await pickOption(page, userForm.locator('[data-field="group_id"] .semi-select'), role);
+    await userForm.getByRole('heading', { name: '新建用户' }).click();
+    await userForm.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, username).waitFor();
+    expect(await row(page, username).textContent()).toContain(role);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await loginAs(page, username, password, '/admin/user/list');
+    await page.getByRole('heading', { name: '用户管理' }).waitFor();
+    const menu = page.getByLabel('管理菜单');
+    const entries = await menu.locator('.semi-navigation-item-text').allTextContents();
+    expect(entries).toEqual(['控制面板', '用户管理', '用户管理']);
+    expect(await menu.locator('.semi-navigation-sub-title').allTextContents()).toEqual(['用户管理']);
+    await row(page, username).waitFor();
+
+    // Other admin pages are refused like on a page load: back to the home page.
+    await page.goto('/admin/user/group');
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+});
+
+describe('settings and navigation', () => {
+  it('shows the new site name on the public home page after saving the system settings', async () => {
+    const page = await open();
+    const name = unique('新文库');
+    await loginAsAdmin(page, '/admin/config/system');
+    const field = page.getByLabel('网站名称');
+    await field.fill(name);
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await expectToast(page, '保存成功');
+
+    await page.goto('/');
+    await page.reload();
+    await page.getByRole('link', { name: `${name} 首页` }).waitFor();
+
+    // Saving one category leaves the others alone.
+    await page.goto('/admin/config/footer');
+    expect(await page.getByLabel('关于我们').inputValue()).toBe('/article/about');
+  });
+
+  it('keeps an item under a disabled parent off the public header', async () => {
+    const page = await open();
+    const parent = unique('父级');
+    const child = unique('子级');
+    const visible = unique('可见');
+    await loginAsAdmin(page, '/admin/navigation');
+
+    await page.getByRole('button', { name: '新建导航' }).click();
+    let form = sheet(page, '新建导航');
+    await form.getByLabel('名称').fill(parent);
+    await form.getByLabel('链接').fill('/library');
+    await form.getByRole('switch', { name: '启用' }).click();
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, parent).waitFor();
+
+    await page.getByRole('button', { name: '新建导航' }).click();
+    form = sheet(page, '新建导航');
+    await pickTreeOption(page, form.locator('[data-field="parent_id"] .semi-tree-select'), parent);
+    await form.getByLabel('名称').fill(child);
+    await form.getByLabel('链接').fill('https://example.com/child');
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, child).waitFor();
+    expect(await row(page, child).textContent()).toContain('上级已禁用');
+
+    await page.getByRole('button', { name: '新建导航' }).click();
+    form = sheet(page, '新建导航');
+    await form.getByLabel('名称').fill(visible);
+    await form.getByLabel('链接').fill('/article');
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+
+    await page.goto('/');
+    const header = page.getByRole('navigation', { name: '网站导航' });
+    await header.getByText(visible).waitFor();
+    const text = await header.textContent();
+    expect(text).not.toContain(parent);
+    expect(text).not.toContain(child);
+  });
+});
