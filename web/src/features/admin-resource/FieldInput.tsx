@@ -62,13 +62,12 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
         />
       );
     case 'number':
+      // min/max are checked with a message on submit rather than clamped silently by the input.
       return (
         <InputNumber
           id={id}
           value={typeof value === 'number' ? value : value === undefined || value === '' ? undefined : Number(value)}
           onChange={(next: number | string) => onChange(next === '' || next === undefined ? undefined : Number(next))}
-          min={field.min}
-          max={field.max}
           precision={field.integer ? 0 : undefined}
           placeholder={field.placeholder}
           disabled={readOnly}

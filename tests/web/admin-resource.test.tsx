@@ -1,0 +1,266 @@
+// The shared admin resource screen, driven by a small described resource against a fake
+// backend answering through the real API client (mocked fetch).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { api, unwrap } from '../../web/src/api/client';
+import { createQueryClient } from '../../web/src/api/query-client';
+import type { ResourceDef } from '../../web/src/features/admin-resource/resource';
+import { ResourceScreen } from '../../web/src/features/admin-resource/ResourceScreen';
+import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { UiProvider } from '../../web/src/ui/UiProvider';
+
+interface Book {
+  id?: number;
+  title?: string;
+  pages?: number;
+  enable?: boolean;
+}
+
+type Values = { title: string; pages: number | undefined; enable: boolean };
+
+/** A stateful fake of a MOREDOC-style resource: list (page, size, wd), create, update, delete. */
+function fakeBackend(count: number) {
+  let books: Book[] = Array.from({ length: count }, (_, i) => ({ id: i + 1, title: `书籍${i + 1}`, pages: 100 + i, enable: true }));
+  let nextId = count + 1;
+  const failNextSave = { message: '' };
+  const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://localhost');
+    const method = init.method ?? 'GET';
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    if (method === 'GET' && url.pathname === '/api/v1/book/list') {
+      const page = Number(url.searchParams.get('page'));
+      const size = Number(url.searchParams.get('size'));
+      const wd = url.searchParams.get('wd') ?? '';
+      const matching = books.filter((b) => (b.title ?? '').includes(wd));
+      return json(200, { book: matching.slice((page - 1) * size, page * size), total: matching.length });
+    }
+    if ((method === 'POST' || method === 'PUT') && url.pathname === '/api/v1/book') {
+      if (failNextSave.message) {
+        const message = failNextSave.message;
+        failNextSave.message = '';
+        return json(409, { code: 6, message, error: message });
+      }
+      const body = JSON.parse(String(init.body)) as Book;
+      if (method === 'POST') books = [{ ...body, id: nextId++ }, ...books];
+      else books = books.map((b) => (b.id === body.id ? { ...b, ...body } : b));
+      return json(200, {});
+    }
+    if (method === 'DELETE' && url.pathname === '/api/v1/book') {
+      const ids = url.searchParams.getAll('id').map(Number);
+      books = books.filter((b) => !ids.includes(b.id ?? 0));
+      return json(200, {});
+    }
+    return json(404, { code: 5, message: 'not found' });
+  });
+  return { fetchMock, failNextSave, books: () => books };
+}
+
+const bookResource: ResourceDef<Book, Values> = {
+  key: 'book',
+  title: '图书管理',
+  noun: '图书',
+  rowId: (row) => row.id ?? 0,
+  rowLabel: (row) => row.title ?? '',
+  columns: [
+    { key: 'id', title: 'ID' },
+    { key: 'title', title: '书名' },
+    { key: 'pages', title: '页数' },
+  ],
+  filters: [{ kind: 'keyword', name: 'wd', label: '关键字' }],
+  list: async ({ page, size, filters }) => {
+    const data = unwrap(await api.get<{ book?: Book[]; total?: number }>('/api/v1/book/list', { page, size, wd: filters.wd as string | undefined }));
+    return { rows: data.book ?? [], total: data.total ?? 0 };
+  },
+  form: {
+    fields: [
+      { name: 'title', label: '书名', kind: 'text', required: true, maxLength: 10 },
+      { name: 'pages', label: '页数', kind: 'number', integer: true, min: 1 },
+      { name: 'enable', label: '上架', kind: 'switch' },
+    ],
+    initial: (row) => ({ title: row?.title ?? '', pages: row?.pages, enable: row ? row.enable === true : true }),
+  },
+  create: (v) => api.post('/api/v1/book', { title: v.title, pages: v.pages, enable: v.enable }),
+  update: (v, row) => api.put('/api/v1/book', { id: row.id, title: v.title, pages: v.pages, enable: v.enable }),
+  remove: (ids) => api.delete('/api/v1/book', { id: ids }),
+};
+
+function renderScreen(count = 23) {
+  const backend = fakeBackend(count);
+  api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <UiProvider>
+        <ResourceScreen resource={bookResource} />
+      </UiProvider>
+    </QueryClientProvider>,
+  );
+  return backend;
+}
+
+const calls = (fetchMock: ReturnType<typeof fakeBackend>['fetchMock'], method: string) =>
+  fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method).map(([url, init]) => ({ url: new URL(url, 'http://localhost'), init }));
+
+/** Body rows of the list (Semi's table is a `grid`). */
+const bodyRows = () => within(screen.getByRole('grid')).getAllByRole('row').filter((r) => r.closest('tbody'));
+const sheetRoot = () => document.querySelector('.semi-sidesheet-inner') as HTMLElement;
+const toastTitles = () => toasts.value.map((t) => t.title);
+
+beforeEach(() => clearToasts());
+afterEach(() => act(() => clearToasts()));
+
+describe('admin resource screen', () => {
+  it('lists the first page with the total and pages through the list', async () => {
+    const { fetchMock } = renderScreen(23);
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(10);
+    expect(screen.getByText(/共 23 条/)).toBeTruthy();
+    await userEvent.click(screen.getByText('3', { selector: '.semi-page-item' }));
+    expect(await screen.findByText('书籍21')).toBeTruthy();
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+    const pageParams = calls(fetchMock, 'GET').map(({ url }) => url.searchParams.get('page'));
+    expect(pageParams).toEqual(['1', '3']);
+  });
+
+  it('filters by keyword from the first page and resets the filter', async () => {
+    const { fetchMock } = renderScreen(23);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByText('2', { selector: '.semi-page-item' }));
+    await screen.findByText('书籍11');
+    await userEvent.type(screen.getByLabelText('关键字'), '书籍2{Enter}');
+    await waitFor(() => expect(screen.queryByText('书籍11')).toBeNull());
+    // 书籍2 and 书籍20…23
+    await waitFor(() => expect(bodyRows()).toHaveLength(5));
+    const last = calls(fetchMock, 'GET').at(-1)?.url;
+    expect(last?.searchParams.get('wd')).toBe('书籍2');
+    expect(last?.searchParams.get('page')).toBe('1');
+    await userEvent.click(screen.getByRole('button', { name: '重置' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(10));
+  });
+
+  it('shows Chinese messages and sends nothing while the form is invalid', async () => {
+    const { fetchMock } = renderScreen(3);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    expect(sheet.getByText('请输入书名')).toBeTruthy();
+    await userEvent.type(sheet.getByLabelText('书名'), '一本名字非常非常长的书啊');
+    await userEvent.type(sheet.getByLabelText('页数'), '0');
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    expect(sheet.getByText('书名不能超过 10 个字符')).toBeTruthy();
+    expect(sheet.getByText('页数不能小于 1')).toBeTruthy();
+    expect(calls(fetchMock, 'POST')).toHaveLength(0);
+  });
+
+  it('creates a row, toasts, closes the sheet and refreshes the list', async () => {
+    const { fetchMock } = renderScreen(3);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.type(sheet.getByLabelText('书名'), '红楼梦');
+    await userEvent.type(sheet.getByLabelText('页数'), '1200');
+    await userEvent.click(sheet.getByRole('switch'));
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    expect(await screen.findByText('红楼梦')).toBeTruthy();
+    expect(toastTitles()).toContain('创建成功');
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    expect(JSON.parse(String(calls(fetchMock, 'POST')[0]?.init?.body))).toEqual({ title: '红楼梦', pages: 1200, enable: false });
+  });
+
+  it('edits a row with its values filled in', async () => {
+    const { fetchMock } = renderScreen(3);
+    await screen.findByText('书籍2');
+    await userEvent.click(screen.getByRole('button', { name: '编辑「书籍2」' }));
+    const sheet = within(sheetRoot());
+    const title = sheet.getByLabelText('书名') as HTMLInputElement;
+    expect(title.value).toBe('书籍2');
+    expect((sheet.getByLabelText('页数') as HTMLInputElement).value).toBe('101');
+    await userEvent.clear(title);
+    await userEvent.type(title, '西游记');
+    await userEvent.click(sheet.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('西游记')).toBeTruthy();
+    expect(toastTitles()).toContain('保存成功');
+    expect(JSON.parse(String(calls(fetchMock, 'PUT')[0]?.init?.body))).toEqual({ id: 2, title: '西游记', pages: 101, enable: true });
+  });
+
+  it('keeps the form open and shows the server message when a save fails', async () => {
+    const { failNextSave, books } = renderScreen(3);
+    await screen.findByText('书籍1');
+    failNextSave.message = '书名已存在';
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.type(sheet.getByLabelText('书名'), '书籍1');
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '创建失败' && t.description === '书名已存在')).toBe(true));
+    expect(toasts.value.find((t) => t.title === '创建失败')?.color).toBe('error');
+    expect((sheet.getByLabelText('书名') as HTMLInputElement).value).toBe('书籍1');
+    expect(books()).toHaveLength(3);
+  });
+
+  it('deletes a row only after confirmation', async () => {
+    const { fetchMock } = renderScreen(3);
+    await screen.findByText('书籍3');
+    await userEvent.click(screen.getByRole('button', { name: '删除「书籍3」' }));
+    expect(await screen.findByText('确定删除图书「书籍3」吗？此操作不可恢复。')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '取消' }));
+    expect(calls(fetchMock, 'DELETE')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: '删除「书籍3」' }));
+    const dialog = within(document.querySelector('.semi-modal') as HTMLElement);
+    await userEvent.click(dialog.getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(screen.queryByText('书籍3')).toBeNull());
+    expect(toastTitles()).toContain('删除成功');
+    expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id')).toEqual(['3']);
+  });
+
+  it('deletes the selected rows in one call', async () => {
+    const { fetchMock } = renderScreen(5);
+    await screen.findByText('书籍1');
+    const batch = screen.getByRole('button', { name: /批量删除/ });
+    expect(batch.hasAttribute('disabled') || batch.getAttribute('aria-disabled') === 'true').toBe(true);
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「书籍1」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「书籍4」' }));
+    await userEvent.click(screen.getByRole('button', { name: /批量删除（2）/ }));
+    expect(await screen.findByText('确定删除选中的 2 个图书吗？此操作不可恢复。')).toBeTruthy();
+    await userEvent.click(within(document.querySelector('.semi-modal') as HTMLElement).getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+    expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
+  });
+
+  it('shows the empty state, and the error state with a retry', async () => {
+    const backend = fakeBackend(0);
+    api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <UiProvider>
+          <ResourceScreen resource={bookResource} />
+        </UiProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('暂无图书')).toBeTruthy();
+  });
+
+  it('shows the server message when the list cannot be loaded, and retries', async () => {
+    let fail = true;
+    const fetchMock = vi.fn(async () =>
+      fail
+        ? new Response(JSON.stringify({ code: 7, message: '您没有权限访问【图书列表】' }), { status: 403 })
+        : new Response(JSON.stringify({ book: [{ id: 1, title: '书籍1' }], total: 1 }), { status: 200 }),
+    );
+    api.configure({ fetch: fetchMock as unknown as typeof fetch });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <UiProvider>
+          <ResourceScreen resource={bookResource} />
+        </UiProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('您没有权限访问【图书列表】')).toBeTruthy();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: '重试' }));
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+  });
+});

@@ -1,0 +1,173 @@
+// The pure rules behind the admin screens: form checks, trees, config conversions, grants.
+import { describe, expect, it } from 'vitest';
+import type { Config, Navigation, Permission } from '../../shared/types';
+import { configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
+import type { FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
+import { buildRowTree, parentOptions } from '../../web/src/features/admin-resource/tree';
+import { checkLink, validateForm } from '../../web/src/features/admin-resource/validation';
+import { grantedIds, permissionTreeData } from '../../web/src/features/admin-roles/GroupPermissionSheet';
+import { markHiddenByParent } from '../../web/src/pages/admin/NavigationPage';
+import { groupByService } from '../../web/src/pages/admin/PermissionPage';
+import { isActive } from '../../web/src/pages/admin/PunishmentPage';
+
+const create = { mode: 'create' as const, rows: [] };
+
+describe('form checks', () => {
+  const fields: FieldDef<FormValues>[] = [
+    { name: 'title', label: '名称', kind: 'text', required: true, minLength: 2, maxLength: 4 },
+    { name: 'kind', label: '类型', kind: 'select', required: true, options: [] },
+    { name: 'cover', label: '封面', kind: 'image', upload: 'banner', required: true },
+    { name: 'sort', label: '排序', kind: 'number', integer: true, max: 10 },
+    { name: 'color', label: '颜色', kind: 'color' },
+    { name: 'code', label: '代码', kind: 'text', readOnly: (mode) => mode === 'edit', required: true },
+    { name: 'note', label: '备注', kind: 'text', modes: ['edit'], required: true },
+    { name: 'link', label: '链接', kind: 'text', validate: (v: string) => checkLink(v, '链接') },
+  ];
+
+  it('asks for what is required, by kind of input', () => {
+    expect(validateForm(fields, { title: ' ', kind: undefined, cover: '', code: '' }, create)).toEqual({
+      title: '请输入名称',
+      kind: '请选择类型',
+      cover: '请上传封面',
+      code: '请输入代码',
+    });
+  });
+
+  it('checks lengths in characters, numbers, colours and custom rules', () => {
+    const errors = validateForm(fields, { title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' }, create);
+    expect(errors).toEqual({ title: '名称不能少于 2 个字符', sort: '排序必须是整数', link: '链接必须以 http:// 或 https:// 开头' });
+    expect(validateForm(fields, { title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: 'red' }, create)).toEqual({
+      title: '名称不能超过 4 个字符',
+      sort: '排序不能大于 10',
+    });
+    expect(validateForm(fields, { title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
+  });
+
+  it('skips read-only fields and fields of the other mode', () => {
+    expect(validateForm(fields, { title: '名称', kind: 1, cover: '/a', note: '' }, { mode: 'edit', rows: [] })).toEqual({ note: '请输入备注' });
+    expect(validateForm(fields, { title: '名称', kind: 1, cover: '/a', code: 'c' }, create)).toEqual({});
+  });
+
+  it('accepts site paths for links only when asked to', () => {
+    expect(checkLink('/library', '链接', { sitePath: true })).toBeUndefined();
+    expect(checkLink('//evil.example', '链接', { sitePath: true })).toBe('链接必须以 http://、https:// 或 / 开头');
+    expect(checkLink('/library', '链接')).toBe('链接必须以 http:// 或 https:// 开头');
+    expect(checkLink('https://example.com/a', '链接')).toBeUndefined();
+  });
+});
+
+describe('trees of nested rows', () => {
+  const rows: Navigation[] = [
+    { id: 1, title: '首页', parent_id: 0 },
+    { id: 2, title: '资料', parent_id: 0 },
+    { id: 3, title: '教育', parent_id: 2 },
+    { id: 4, title: '小学', parent_id: 3 },
+    { id: 5, title: '孤儿', parent_id: 99 },
+    { id: 6, title: '环A', parent_id: 7 },
+    { id: 7, title: '环B', parent_id: 6 },
+  ];
+
+  it('nests rows under their parents and keeps orphans and cycles at the top', () => {
+    const tree = buildRowTree(rows);
+    expect(tree.map((r) => r.id)).toEqual([1, 2, 5, 6, 7]);
+    expect(tree[1]?.children?.[0]?.children?.[0]?.title).toBe('小学');
+    expect('children' in (tree[0] ?? {})).toBe(false);
+  });
+
+  it('offers every row as a parent except the edited one and its descendants', () => {
+    const options = parentOptions(rows.slice(0, 4), (r) => r.title ?? '', 3);
+    expect(options[0]).toEqual({ value: 0, label: '顶级（无上级）' });
+    const data = options[2];
+    expect(data?.disabled).toBe(false);
+    expect(data?.children?.[0]).toMatchObject({ value: 3, disabled: true });
+    expect(data?.children?.[0]?.children?.[0]).toMatchObject({ value: 4, disabled: true });
+  });
+
+  it('marks navigation items hidden by a disabled ancestor', () => {
+    const marked = markHiddenByParent([
+      { id: 1, title: '父', enable: false },
+      { id: 2, title: '子', parent_id: 1, enable: true },
+      { id: 3, title: '孙', parent_id: 2, enable: true },
+      { id: 4, title: '独立', enable: true },
+    ]);
+    expect(marked.map((m) => m.hiddenByParent)).toEqual([false, true, true, false]);
+  });
+});
+
+describe('config rows', () => {
+  const row = (input_type: string, value: string, extra: Partial<Config> = {}): Config => ({ id: 1, name: 'k', label: '键', category: 'system', input_type, value, ...extra });
+
+  it('reads options as value:label lines, bare lines labelled by themselves', () => {
+    expect(parseOptions('card:卡片\nlist:列表\n\n.pdf')).toEqual([
+      { value: 'card', label: '卡片' },
+      { value: 'list', label: '列表' },
+      { value: '.pdf', label: '.pdf' },
+    ]);
+  });
+
+  it('converts stored strings to input values and back', () => {
+    expect(fromWire(row('switch', 'True'))).toBe(true);
+    expect(fromWire(row('switch', 'nope'))).toBe(false);
+    expect(fromWire(row('number', '30'))).toBe(30);
+    expect(fromWire(row('number', ''))).toBeUndefined();
+    expect(fromWire(row('select-multi', '.pdf, .docx,'))).toEqual(['.pdf', '.docx']);
+    expect(fromWire(row('text', 'abc'))).toBe('abc');
+    expect(toWire(row('switch', ''), false)).toBe('false');
+    expect(toWire(row('number', ''), 12)).toBe('12');
+    expect(toWire(row('number', ''), undefined)).toBe('');
+    expect(toWire(row('select-multi', ''), ['.pdf', '.txt'])).toBe('.pdf,.txt');
+    expect(toWire(row('password', ''), '******')).toBe('******');
+  });
+
+  it('picks the input by input_type and the width by col_num', () => {
+    expect(configField(row('image', '', { col_num: 12 }))).toMatchObject({ kind: 'image', upload: 'config', half: true });
+    expect(configField(row('select-multi', '', { options: 'a:甲' }))).toMatchObject({ kind: 'select', multiple: true });
+    expect(configField(row('textarea', ''))).toMatchObject({ kind: 'textarea', half: false, label: '键' });
+    expect(configField(row('number', ''))).toMatchObject({ kind: 'number', integer: true });
+    expect(configField(row('weird', ''))).toMatchObject({ kind: 'text' });
+  });
+});
+
+describe('permissions and grants', () => {
+  const permissions: Permission[] = [
+    { id: 11, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表' },
+    { id: 12, method: 'GRPC', path: '/api.v1.UserAPI/DeleteUser', title: '删除用户' },
+    { id: 21, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
+    { id: 31, method: 'POST', path: '/api/v1/upload/banner', title: '上传轮播图' },
+  ];
+
+  it('builds the grant tree by service, the list permission marked', () => {
+    const tree = permissionTreeData(permissions);
+    expect(tree.map((n) => n.label)).toEqual(['用户管理', '系统设置', '上传管理']);
+    expect(tree[0]?.children?.map((c) => [c.value, c.isList])).toEqual([
+      ['11', true],
+      ['12', false],
+    ]);
+    expect(tree[0]?.pages).toContain('/admin/user/list');
+    expect(tree[2]?.pages).toEqual([]);
+  });
+
+  it('saves only permission ids, once each', () => {
+    expect(grantedIds(['service:api.v1.UserAPI', '11', '12', '11', '0', 'x'])).toEqual([11, 12]);
+  });
+
+  it('groups the permission list under one heading row per service', () => {
+    const grouped = groupByService(permissions);
+    expect(grouped.map((g) => [g.id, g.title, g.rows])).toEqual([
+      [-1, '用户管理', 2],
+      [-2, '系统设置', 1],
+      [-3, '上传管理', 1],
+    ]);
+    expect(grouped[0]?.children?.[1]).toEqual(permissions[1]);
+  });
+});
+
+describe('punishments', () => {
+  it('is active while enabled and before its end time', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(isActive({ enable: true }, now)).toBe(true);
+    expect(isActive({ enable: true, end_time: '2025-02-01T00:00:00Z' }, now)).toBe(true);
+    expect(isActive({ enable: true, end_time: '2024-12-01T00:00:00Z' }, now)).toBe(false);
+    expect(isActive({ enable: false }, now)).toBe(false);
+  });
+});

@@ -1,0 +1,176 @@
+// Admin screens that are more than a plain resource, inside the real route tree.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Config, Permission } from '../../shared/types';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { admin, renderApp, settings, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const perm = (id: number, path: string, title: string, method = 'GRPC'): Permission => ({ id, method, path, title });
+
+const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+
+describe('config screen', () => {
+  const rows: Config[] = [
+    { id: 1, name: 'sitename', label: '网站名称', value: '魔豆文库', input_type: 'text', category: 'system', col_num: 24 },
+    { id: 2, name: 'description', label: '网站描述', value: '描述', input_type: 'textarea', category: 'system' },
+    { id: 3, name: 'logo', label: '网站Logo', value: '/uploads/a/logo.png', input_type: 'image', category: 'system', col_num: 12 },
+    { id: 4, name: 'max_preview', label: '最大预览页数', value: '12', input_type: 'number', category: 'system' },
+    { id: 5, name: 'is_close', label: '是否关闭网站', value: 'false', input_type: 'switch', category: 'system' },
+    { id: 6, name: 'style', label: '首页样式', value: 'card', input_type: 'select', category: 'system', options: 'card:卡片\nlist:列表' },
+  ];
+  const configPermissions = [perm(2, '/api.v1.ConfigAPI/ListConfig', '获取系统配置列表')];
+
+  function backend(extra: Backend = {}): Backend {
+    return {
+      'GET /api/v1/config/list': (url) => ({
+        status: 200,
+        body: { config: url.searchParams.getAll('category').includes('system') ? rows : [] },
+      }),
+      'PUT /api/v1/config': { status: 200, body: {} },
+      'GET /api/v1/settings': { status: 200, body: { ...settings, system: { ...settings.system, sitename: '新名字' } } },
+      ...extra,
+    };
+  }
+
+  it('renders one input per row, by input type, with the stored values', async () => {
+    renderApp('/admin/config/system', { user: admin, permissions: configPermissions, backend: backend() });
+    expect(await screen.findByRole('heading', { name: '系统配置' })).toBeTruthy();
+    expect(((await screen.findByLabelText('网站名称')) as HTMLInputElement).value).toBe('魔豆文库');
+    expect(screen.getByLabelText('网站描述').tagName).toBe('TEXTAREA');
+    expect((screen.getByLabelText('最大预览页数') as HTMLInputElement).getAttribute('role')).toBe('spinbutton');
+    expect(screen.getByRole('switch', { name: '是否关闭网站' }).getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByRole('img', { name: '网站Logo预览' }).getAttribute('src')).toBe('/uploads/a/logo.png');
+    expect(screen.getByText('卡片')).toBeTruthy();
+  });
+
+  it('saves only this category, values as strings, and refreshes the public settings', async () => {
+    const { fetchMock } = renderApp('/admin/config/system', { user: admin, permissions: configPermissions, backend: backend() });
+    const name = (await screen.findByLabelText('网站名称')) as HTMLInputElement;
+    await userEvent.clear(name);
+    await userEvent.type(name, '新名字');
+    await userEvent.click(screen.getByRole('switch', { name: '是否关闭网站' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
+    const body = JSON.parse(String(requests(fetchMock, 'PUT', '/api/v1/config')[0]?.[1]?.body)) as { config: Config[] };
+    expect(body.config).toEqual([
+      { id: 1, name: 'sitename', category: 'system', value: '新名字' },
+      { id: 2, name: 'description', category: 'system', value: '描述' },
+      { id: 3, name: 'logo', category: 'system', value: '/uploads/a/logo.png' },
+      { id: 4, name: 'max_preview', category: 'system', value: '12' },
+      { id: 5, name: 'is_close', category: 'system', value: 'true' },
+      { id: 6, name: 'style', category: 'system', value: 'card' },
+    ]);
+    // The admin header reads the settings: it shows the new name without a reload.
+    await waitFor(() => expect(screen.getByText('新名字 管理后台')).toBeTruthy());
+  });
+
+  it('says why a save failed, with the server message', async () => {
+    const { fetchMock } = renderApp('/admin/config/system', {
+      user: admin,
+      permissions: configPermissions,
+      backend: backend({ 'PUT /api/v1/config': { status: 403, body: { code: 7, message: '不允许修改此类配置！' } } }),
+    });
+    await screen.findByLabelText('网站名称');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('不允许修改此类配置！'));
+    expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1);
+  });
+});
+
+describe('role permissions', () => {
+  const all: Permission[] = [
+    perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+    perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
+    perm(13, '/api.v1.UserAPI/AddUser', '新增用户'),
+    perm(21, '/api.v1.GroupAPI/ListGroup', '获取用户组列表'),
+    perm(31, '/api/v1/upload/banner', '上传轮播图', 'POST'),
+  ];
+  const groupBackend = (granted: number[]): Backend => ({
+    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 3, title: '编辑', user_count: 0 }], total: 1 } },
+    'GET /api/v1/permission/list': { status: 200, body: { permission: all, total: all.length } },
+    'GET /api/v1/group/permission': { status: 200, body: granted.length ? { permission_id: granted } : {} },
+    'PUT /api/v1/group/permission': { status: 200, body: {} },
+  });
+
+  it('grants a whole service, its list permission included, by checking the service', async () => {
+    const { fetchMock } = renderApp('/admin/user/group', { user: admin, permissions: [all[3]!], backend: groupBackend([21]) });
+    await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
+    const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
+    expect(await sheet.findByText('已选 1 项权限', { exact: false })).toBeTruthy();
+    const service = sheet.getByText('用户管理').closest('.semi-tree-option') as HTMLElement;
+    await userEvent.click(service.querySelector('.semi-checkbox') as HTMLElement);
+    expect(sheet.getByText('已选 4 项权限', { exact: false })).toBeTruthy();
+    await userEvent.click(sheet.getByRole('button', { name: '保存权限' }));
+    await waitFor(() => expect(requests(fetchMock, 'PUT', '/api/v1/group/permission')).toHaveLength(1));
+    const body = JSON.parse(String(requests(fetchMock, 'PUT', '/api/v1/group/permission')[0]?.[1]?.body)) as {
+      group_id: number;
+      permission_id: number[];
+    };
+    expect(body.group_id).toBe(3);
+    expect([...body.permission_id].sort()).toEqual([11, 12, 13, 21]);
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '权限已保存')).toBe(true));
+  });
+});
+
+describe('user list', () => {
+  const users = [
+    { id: 1, username: 'admin', group_id: [1] },
+    { id: 5, username: 'bob', group_id: [2], avatar: '/uploads/b.png' },
+    { id: 6, username: 'carol', group_id: [2] },
+  ];
+  const userBackend: Backend = {
+    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 1, title: '超级管理员' }, { id: 2, title: '普通用户', is_default: true }] } },
+    'GET /api/v1/user/list': (url) => {
+      const ids = url.searchParams.getAll('id').map(Number);
+      const rows = ids.length ? users.filter((u) => ids.includes(u.id)) : users;
+      return { status: 200, body: ids.length ? { user: rows } : { user: rows, total: rows.length } };
+    },
+    'GET /api/v1/punishment/list': {
+      status: 200,
+      body: {
+        punishment: [
+          { id: 1, user_id: 6, type: 1, enable: true },
+          { id: 2, user_id: 5, type: 1, enable: true, end_time: '2000-01-01T00:00:00Z' },
+        ],
+        total: 2,
+      },
+    },
+  };
+  const listPermissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')];
+
+  it('shows avatars, groups and the account status from active 禁用账户 punishments', async () => {
+    renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend: userBackend });
+    const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;
+    expect(within(bob).getByRole('img', { name: 'bob' }).getAttribute('src')).toBe('/uploads/b.png');
+    expect(within(bob).getByText('普通用户')).toBeTruthy();
+    expect(within(bob).getByText('正常')).toBeTruthy();
+    expect(within(screen.getByText('carol').closest('tr') as HTMLElement).getByText('禁用')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /删除「admin」/ }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('asks for the admin password before deleting a user', async () => {
+    const backend: Backend = { ...userBackend, 'DELETE /api/v1/user': { status: 400, body: { code: 3, message: '密码错误' } } };
+    const { fetchMock } = renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend });
+    await userEvent.click(await screen.findByRole('button', { name: /删除「bob」/ }));
+    const dialog = within(document.querySelector('.semi-modal') as HTMLElement);
+    await userEvent.click(dialog.getByRole('button', { name: '删除' }));
+    expect(dialog.getByText('请输入您的登录密码')).toBeTruthy();
+    expect(requests(fetchMock, 'DELETE', '/api/v1/user')).toHaveLength(0);
+    await userEvent.type(dialog.getByLabelText('请输入您的登录密码以确认'), 'wrong-pass');
+    await userEvent.click(dialog.getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '删除失败')?.description).toBe('密码错误'));
+    const url = new URL(String(requests(fetchMock, 'DELETE', '/api/v1/user')[0]?.[0]), 'http://localhost');
+    expect(url.searchParams.getAll('id')).toEqual(['5']);
+    expect(url.searchParams.get('password')).toBe('wrong-pass');
+  });
+});
