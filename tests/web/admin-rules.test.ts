@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config, Navigation, Permission } from '../../shared/types';
 import { configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
-import type { FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
+import type { FieldContext, FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../web/src/features/admin-resource/tree';
 import { checkLink, validateForm } from '../../web/src/features/admin-resource/validation';
 import { grantedIds, permissionTreeData } from '../../web/src/features/admin-roles/GroupPermissionSheet';
@@ -24,8 +24,10 @@ describe('form checks', () => {
     { name: 'link', label: '链接', kind: 'text', validate: (v: string) => checkLink(v, '链接') },
   ];
 
+  const check = (values: FormValues, context: FieldContext = create) => validateForm(fields, values, context);
+
   it('asks for what is required, by kind of input', () => {
-    expect(validateForm(fields, { title: ' ', kind: undefined, cover: '', code: '' }, create)).toEqual({
+    expect(check({ title: ' ', kind: undefined, cover: '', code: '' }, create)).toEqual({
       title: '请输入名称',
       kind: '请选择类型',
       cover: '请上传封面',
@@ -34,18 +36,18 @@ describe('form checks', () => {
   });
 
   it('checks lengths in characters, numbers, colours and custom rules', () => {
-    const errors = validateForm(fields, { title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' }, create);
+    const errors = check({ title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' }, create);
     expect(errors).toEqual({ title: '名称不能少于 2 个字符', sort: '排序必须是整数', link: '链接必须以 http:// 或 https:// 开头' });
-    expect(validateForm(fields, { title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: 'red' }, create)).toEqual({
+    expect(check({ title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: 'red' }, create)).toEqual({
       title: '名称不能超过 4 个字符',
       sort: '排序不能大于 10',
     });
-    expect(validateForm(fields, { title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
+    expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
   });
 
   it('skips read-only fields and fields of the other mode', () => {
-    expect(validateForm(fields, { title: '名称', kind: 1, cover: '/a', note: '' }, { mode: 'edit', rows: [] })).toEqual({ note: '请输入备注' });
-    expect(validateForm(fields, { title: '名称', kind: 1, cover: '/a', code: 'c' }, create)).toEqual({});
+    expect(check({ title: '名称', kind: 1, cover: '/a', note: '' }, { mode: 'edit', rows: [] })).toEqual({ note: '请输入备注' });
+    expect(check({ title: '名称', kind: 1, cover: '/a', code: 'c' }, create)).toEqual({});
   });
 
   it('accepts site paths for links only when asked to', () => {
