@@ -174,3 +174,18 @@ describe('user list', () => {
     expect(url.searchParams.get('password')).toBe('wrong-pass');
   });
 });
+
+describe('dashboard', () => {
+  it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
+    renderApp('/admin/dashboard', {
+      user: admin,
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(41, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表')],
+      backend: { 'GET /api/v1/stats': { status: 200, body: { user_count: 3, document_count: 0 } } },
+    });
+    const shortcuts = within((await screen.findByRole('heading', { name: '快捷入口' })).closest('section') as HTMLElement);
+    expect(shortcuts.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['用户管理', '/admin/user/list'],
+      ['处罚管理', '/admin/user/punishment'],
+    ]);
+  });
+});

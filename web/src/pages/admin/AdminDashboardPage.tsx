@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
 import { statsQuery, type Stats } from '../../api/stats';
+import { DashboardShortcuts } from '../../features/admin-dashboard/DashboardShortcuts';
 import { useSession } from '../../features/session/use-session';
 import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
@@ -28,7 +29,7 @@ const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
   { key: 'os', label: '操作系统' },
 ];
 
-/** `/admin` and `/admin/dashboard`: the site's figures from `GET /api/v1/stats`. */
+/** `/admin` and `/admin/dashboard`: the site's figures from `GET /api/v1/stats`, and shortcuts to the screens the user may open. */
 export function AdminDashboardPage() {
   const { user, permissions } = useSession();
   const figures = permissions.some((p) => p.path === STATS_PERMISSION) ? FIGURES : FIGURES.slice(0, PUBLIC_FIGURES);
@@ -79,6 +80,7 @@ export function AdminDashboardPage() {
           </section>
         </>
       )}
+      <DashboardShortcuts />
     </div>
   );
 }
