@@ -1,0 +1,230 @@
+// Every admin screen of issue 6 in Chromium against the real gateway and embedded backend:
+// each renders its data, and the screens with their own moves (uploads, trees, punishments,
+// password-confirmed deletes, batch actions) work end to end.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startSite, type Site } from '../helpers/site';
+import { launchBrowser, openPage, type Visit } from './browser';
+
+let site: Site;
+let browser: Browser;
+let visit: Visit | undefined;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+afterEach(async () => {
+  expect(visit?.errors ?? []).toEqual([]);
+  await visit?.context.close();
+  visit = undefined;
+});
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
+
+async function adminPage(path: string): Promise<Page> {
+  visit = await openPage(browser, site.url);
+  const page = visit.page;
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
+  await page.getByLabel('用户名').fill('admin');
+  await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL((url) => url.pathname === path);
+  return page;
+}
+
+const sheet = (page: Page, title: string) =>
+  page.locator('.semi-sidesheet-inner', { has: page.locator('.semi-sidesheet-title', { hasText: title }) });
+const dialog = (page: Page, title: string) =>
+  page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
+const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
+
+async function pickOption(page: Page, trigger: Locator, option: string) {
+  await trigger.click();
+  await page.locator('.semi-select-option', { hasText: option }).first().click();
+}
+
+describe('every admin screen', () => {
+  const screens: [string, string, string][] = [
+    ['/admin/user/list', '用户管理', 'admin'],
+    ['/admin/user/group', '角色管理', '普通用户'],
+    ['/admin/user/permission', '权限管理', '查看用户列表'],
+    ['/admin/user/punishment', '处罚管理', '暂无处罚'],
+    ['/admin/navigation', '导航管理', '/library'],
+    ['/admin/document/category', '文档分类', '暂无分类'],
+    ['/admin/article/category', '文章分类', '暂无分类'],
+    ['/admin/friendlink', '友链管理', '书栈网'],
+    ['/admin/banner', '轮播图管理', '暂无轮播图'],
+    ['/admin/document/language', '行业管理', '中文（简体）'],
+    ['/admin/config/security', '安全配置', '是否允许注册'],
+    ['/admin/config/email', '邮箱配置', 'SMTP 服务器地址'],
+    ['/admin/config/pay', '支付配置', '支付渠道'],
+    ['/admin/config/vip', '会员配置', '会员套餐'],
+    ['/admin/config/oauth', '第三方登录配置', '是否启用微信登录'],
+    ['/admin/config/display', '展示配置', '首页文档展示方式'],
+    ['/admin/dashboard', '控制面板', '快捷入口'],
+  ];
+
+  it('renders each screen with its data, without page errors', async () => {
+    const page = await adminPage('/admin/dashboard');
+    for (const [path, heading, content] of screens) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.getByText(content, { exact: true }).first().waitFor();
+      expect(await page.getByText('建设中').count(), path).toBe(0);
+    }
+  });
+});
+
+describe('screens with their own moves', () => {
+  it('uploads a banner image and shows it in the list and on the home page', async () => {
+    const page = await adminPage('/admin/banner');
+    const title = unique('首页横幅');
+    await page.getByRole('button', { name: '新建轮播图' }).click();
+    const form = sheet(page, '新建轮播图');
+    await form.getByLabel('标题').fill(title);
+    await form.getByRole('button', { name: '创建' }).click();
+    await form.getByText('请上传图片').waitFor();
+    await form.locator('input[type=file][data-upload-kind=banner]').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
+    const preview = form.getByRole('img', { name: '图片预览' });
+    await preview.waitFor();
+    expect(await preview.getAttribute('src')).toMatch(/^\/uploads\/.+\.png$/);
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, title).locator('img').waitFor();
+    expect(await row(page, title).textContent()).toContain('网站轮播图');
+
+    await page.goto('/');
+    await page.locator(`img[alt="${title}"]`).first().waitFor({ state: 'attached' });
+  });
+
+  it('builds a category tree and refuses to move a category below itself', async () => {
+    const page = await adminPage('/admin/document/category');
+    const parent = unique('教育');
+    await page.getByRole('button', { name: '新建分类' }).click();
+    let form = sheet(page, '新建分类');
+    await form.getByLabel('分类名称').fill(`${parent}\n${parent}资料`);
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    await row(page, `${parent}资料`).waitFor();
+
+    await page.getByRole('button', { name: `编辑「${parent}资料」` }).click();
+    form = sheet(page, '编辑分类');
+    await form.locator('[data-field="parent_id"] .semi-tree-select').click();
+    await page.locator('.semi-tree-select-popover .semi-tree-option', { hasText: parent }).first().click();
+    await form.getByLabel('描述', { exact: true }).fill('中小学教育资料');
+    await form.getByRole('switch', { name: '在列表上方显示描述' }).click();
+    await form.getByRole('button', { name: '保存' }).click();
+    await expectToast(page, '保存成功');
+
+    // The child now sits under its parent; the parent cannot move below it.
+    await page.getByRole('button', { name: `编辑「${parent}」` }).click();
+    form = sheet(page, '编辑分类');
+    await form.locator('[data-field="parent_id"] .semi-tree-select').click();
+    const own = page.locator('.semi-tree-select-popover .semi-tree-option', { hasText: `${parent}资料` }).first();
+    expect(await own.getAttribute('class')).toContain('disabled');
+    await page.keyboard.press('Escape');
+    await form.getByRole('button', { name: '取消' }).click();
+
+    // The public header lists the new document categories.
+    await page.goto('/');
+    await page.getByRole('navigation', { name: '文档分类' }).getByText(parent).waitFor();
+  });
+
+  it('punishes a user and ends the punishment', async () => {
+    const page = await adminPage('/admin/user/list');
+    const username = unique('spammer');
+    await page.getByRole('button', { name: '新建用户' }).click();
+    const userForm = sheet(page, '新建用户');
+    await userForm.getByLabel('用户名').fill(username);
+    await userForm.getByLabel('密码', { exact: true }).fill('spammer-pass');
+    await userForm.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+
+    await page.goto('/admin/user/punishment');
+    await page.getByRole('button', { name: '新建处罚' }).click();
+    const form = sheet(page, '新建处罚');
+    const picker = form.locator('[data-field="users"] .semi-select');
+    await picker.click();
+    await page.keyboard.type(username.slice(0, 7));
+    await page.locator('.semi-select-option', { hasText: username }).first().click();
+    await pickOption(page, form.locator('[data-field="types"] .semi-select'), '禁用账户');
+    await form.getByLabel('处罚原因').fill('发布垃圾广告');
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+    const punished = row(page, username);
+    await punished.getByText('生效中').waitFor();
+
+    await page.goto('/admin/user/list');
+    await row(page, username).getByText('禁用').waitFor();
+
+    await page.goto('/admin/user/punishment');
+    await row(page, username).getByRole('button', { name: /结束「/ }).click();
+    await dialog(page, '结束').getByRole('button', { name: '确定' }).click();
+    await expectToast(page, '处罚已结束');
+    await row(page, username).getByText('已结束').waitFor();
+  });
+
+  it('edits a user and deletes it only with the admin password', async () => {
+    const page = await adminPage('/admin/user/list');
+    const username = unique('leaver');
+    await page.getByRole('button', { name: '新建用户' }).click();
+    let form = sheet(page, '新建用户');
+    await form.getByLabel('用户名').fill(username);
+    await form.getByLabel('密码', { exact: true }).fill('leaver-pass');
+    await form.getByLabel('邮箱').fill(`${username}@example.com`);
+    await form.getByRole('button', { name: '创建' }).click();
+    await expectToast(page, '创建成功');
+
+    await page.getByRole('button', { name: `编辑「${username}」` }).click();
+    form = sheet(page, '编辑用户');
+    expect(await form.getByLabel('用户名').isDisabled()).toBe(true);
+    await form.getByLabel('真实姓名').fill('李雷');
+    await form.getByLabel('手机号').fill('13800138000');
+    await form.getByRole('button', { name: '保存' }).click();
+    await expectToast(page, '保存成功');
+    await row(page, username).getByText('（李雷）').waitFor();
+
+    await page.getByRole('button', { name: `删除「${username}」` }).click();
+    const confirm = dialog(page, '删除用户');
+    await confirm.getByLabel('请输入您的登录密码以确认').fill('not-my-password');
+    await confirm.getByRole('button', { name: '删除' }).click();
+    await page.locator('.app-toast', { hasText: '删除失败' }).getByText('密码错误').waitFor();
+    await confirm.getByLabel('请输入您的登录密码以确认').fill(site.adminPassword);
+    await confirm.getByRole('button', { name: '删除' }).click();
+    await expectToast(page, '删除成功');
+    await row(page, username).waitFor({ state: 'detached' });
+  });
+
+  it('renames a permission and disables industries in a batch', async () => {
+    const page = await adminPage('/admin/user/permission');
+    await page.getByRole('button', { name: '编辑「删除友链」' }).click();
+    const form = sheet(page, '编辑权限');
+    expect(await form.getByLabel('路径').inputValue()).toBe('/api.v1.FriendlinkAPI/DeleteFriendlink');
+    await form.getByLabel('名称').fill('删除友情链接');
+    await form.getByRole('button', { name: '保存' }).click();
+    await expectToast(page, '保存成功');
+    await row(page, '删除友情链接').waitFor();
+
+    await page.goto('/admin/document/language');
+    // Semi draws the checkbox over its input: click what the user sees.
+    await row(page, '英语').locator('.semi-checkbox').click();
+    await row(page, '法语').locator('.semi-checkbox').click();
+    await page.getByRole('button', { name: '批量禁用' }).click();
+    await dialog(page, '批量禁用').getByRole('button', { name: '确定' }).click();
+    await expectToast(page, '已禁用');
+    await page.getByLabel('状态').click();
+    await page.locator('.semi-select-option', { hasText: '禁用' }).first().click();
+    await row(page, '英语').waitFor();
+    await row(page, '法语').waitFor();
+  });
+});
