@@ -219,7 +219,8 @@ describe('admin area', () => {
     await menu.getByText('系统设置', { exact: true }).click();
     await menu.getByText('系统配置', { exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/admin/config/system');
-    await page.getByText('建设中', { exact: true }).waitFor();
+    // The admin screen of issue 6: the system settings form.
+    await page.getByLabel('网站名称').waitFor();
   });
 
   it('gives a member no admin menu and sends them to / from an admin URL', async () => {
