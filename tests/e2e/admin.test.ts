@@ -30,6 +30,9 @@ async function open(): Promise<Page> {
 
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
 async function loginAs(page: Page, username: string, password: string, then = '/admin/dashboard') {
   await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
   await page.getByLabel('用户名').fill(username);
@@ -160,18 +163,27 @@ describe('resource screens', () => {
 });
 
 describe('settings and navigation', () => {
-  it('shows the new site name on the public home page after saving the system settings', async () => {
+  it('shows the new site name and logo on the public home page after saving the system settings', async () => {
     const page = await open();
     const name = unique('新文库');
     await loginAsAdmin(page, '/admin/config/system');
     const field = page.getByLabel('网站名称');
     await field.fill(name);
+    await page.locator('[data-field="logo"] input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    const preview = page.getByRole('img', { name: '网站Logo预览' });
+    await preview.waitFor();
+    const logo = await preview.getAttribute('src');
+    expect(logo).toMatch(/^\/uploads\/.+\.png$/);
     await page.getByRole('button', { name: '保存', exact: true }).click();
     await expectToast(page, '保存成功');
+    // The admin header follows at once.
+    await page.getByText(`${name} 管理后台`).waitFor();
 
     await page.goto('/');
     await page.reload();
-    await page.getByRole('link', { name: `${name} 首页` }).waitFor();
+    const brand = page.getByRole('link', { name: `${name} 首页` });
+    await brand.waitFor();
+    expect(await brand.locator('img').getAttribute('src')).toBe(logo);
 
     // Saving one category leaves the others alone.
     await page.goto('/admin/config/footer');
