@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { permissionsToTree, type PermissionTreeNode } from '../../../../shared/permissions';
+import { adminRoutes } from '../../../../shared/routes';
 import type { Group, Permission } from '../../../../shared/types';
 import { errorMessage } from '../../api/client';
 import { groupApi, groupKeys, groupPermissionsQuery } from '../../api/group';
@@ -24,7 +25,8 @@ export function permissionTreeData(permissions: readonly Permission[]): TreeNode
     value: serviceKey(node),
     // Plain-text labels keep the search box working; renderLabel adds the details.
     label: node.label,
-    pages: node.id > 0 ? node.pages.filter((p) => p.split('/').length > 2) : [],
+    // The screens a granted list permission opens, by their titles.
+    pages: node.id > 0 ? node.pages.flatMap((page) => adminRoutes.find((r) => r.path === page)?.title ?? []) : [],
     children: node.children.map((child) => ({
       key: String(child.id),
       value: String(child.id),
@@ -42,7 +44,7 @@ function PermissionLabel({ label, node }: { label: string; node?: TreeNodeData }
     return (
       <span className="app-permission-service">
         {label}
-        {pages.length > 0 && <span className="app-resource-muted">（列表权限开放 {pages.join('、')}）</span>}
+        {pages.length > 0 && <span className="app-resource-muted">（列表权限开放：{pages.join('、')}）</span>}
       </span>
     );
   }

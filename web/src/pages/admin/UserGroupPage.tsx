@@ -68,11 +68,12 @@ function groupResource(onPermissions: (group: Group) => void): ResourceDef<Group
           </span>
         ),
       },
-      { key: 'description', title: '描述' },
+      { key: 'description', title: '描述', width: 200 },
       { key: 'user_count', title: '用户数', width: 80, render: (row) => row.user_count ?? 0 },
       {
         key: 'rights',
         title: '会员权限',
+        width: 220,
         render: (row) =>
           RIGHTS.filter((r) => row[r.name]).map((r) => (
             <Tag key={r.name} size="small" color="light-blue">
@@ -106,12 +107,13 @@ function groupResource(onPermissions: (group: Group) => void): ResourceDef<Group
         sort: row?.sort ?? 0,
         is_default: row?.is_default === true,
         is_display: row ? row.is_display === true : true,
+        // New roles start with MOREDOC's defaults: members may comment and publish articles.
         enable_upload: row?.enable_upload === true,
-        enable_document_review: row ? row.enable_document_review === true : true,
+        enable_document_review: row?.enable_document_review === true,
         enable_comment: row ? row.enable_comment === true : true,
         enable_comment_approval: row?.enable_comment_approval === true,
-        enable_article: row?.enable_article === true,
-        enable_article_approval: row ? row.enable_article_approval === true : true,
+        enable_article: row ? row.enable_article === true : true,
+        enable_article_approval: row?.enable_article_approval === true,
       }),
     },
     create: async (values) => {
