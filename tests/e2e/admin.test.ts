@@ -155,6 +155,8 @@ describe('resource screens', () => {
     expect(entries).toEqual(['控制面板', '用户管理', '用户管理']);
     expect(await menu.locator('.semi-navigation-sub-title').allTextContents()).toEqual(['用户管理']);
     await row(page, username).waitFor();
+    // Listing is all this role may do: no buttons for the calls it would be refused.
+    expect(await page.getByRole('button', { name: /新建用户|编辑「|删除「/ }).count()).toBe(0);
 
     // Other admin pages are refused like on a page load: back to the home page.
     await page.goto('/admin/user/group');

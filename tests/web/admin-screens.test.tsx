@@ -146,7 +146,7 @@ describe('user list', () => {
       },
     },
   };
-  const listPermissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')];
+  const listPermissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户')];
 
   it('shows avatars, groups and the account status from active 禁用账户 punishments', async () => {
     renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend: userBackend });
@@ -172,6 +172,24 @@ describe('user list', () => {
     const url = new URL(String(requests(fetchMock, 'DELETE', '/api/v1/user')[0]?.[0]), 'http://localhost');
     expect(url.searchParams.getAll('id')).toEqual(['5']);
     expect(url.searchParams.get('password')).toBe('wrong-pass');
+  });
+});
+
+describe('actions and permissions', () => {
+  it('shows only the actions whose permissions the user holds', async () => {
+    const backend: Backend = {
+      'GET /api/v1/friendlink/list': { status: 200, body: { friendlink: [{ id: 1, title: '书栈网', link: 'https://www.bookstack.cn' }], total: 1 } },
+    };
+    const editor = { id: 9, username: 'editor' };
+    renderApp('/admin/friendlink', {
+      user: editor,
+      permissions: [perm(1, '/api.v1.FriendlinkAPI/ListFriendlink', '友链列表'), perm(2, '/api.v1.FriendlinkAPI/UpdateFriendlink', '更新友链')],
+      backend,
+    });
+    expect(await screen.findByRole('button', { name: /编辑「书栈网」/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /新建友链/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /删除「书栈网」/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /批量删除/ })).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import type { Category } from '../../../../shared/types';
 import { CATEGORY_TYPE, categoryApi } from '../../api/category';
 import { unwrap } from '../../api/client';
 import { EnabledTag, ImageThumb, keyword } from '../admin-resource/cells';
-import type { ResourceDef } from '../admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../admin-resource/resource';
 import { buildRowTree, parentOptions } from '../admin-resource/tree';
 
 type Values = {
@@ -106,6 +106,11 @@ export function categoryResource(type: (typeof CATEGORY_TYPE)[keyof typeof CATEG
     deletion: {
       note: '下级分类会一并删除；仍有内容的分类会被保留。',
       blocked: (row) => ((row.doc_count ?? 0) > 0 ? `分类下还有${kind}，不能删除` : undefined),
+    },
+    requires: {
+      create: rpcPath('CategoryAPI', 'CreateCategory'),
+      update: rpcPath('CategoryAPI', 'UpdateCategory'),
+      remove: rpcPath('CategoryAPI', 'DeleteCategory'),
     },
     invalidates: [['category']],
   };

@@ -8,6 +8,7 @@ import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, ErrorState } from '../../ui/states';
+import { useSession } from '../session/use-session';
 import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -19,6 +20,7 @@ import { succeedOrThrow, useInvalidateResource, useResourceList } from './use-re
 import './admin-resource.css';
 
 const DEFAULT_PAGE_SIZE = 10;
+const ROOT_USER_ID = 1;
 const PAGE_SIZES = [10, 20, 50, 100];
 
 type Sheet<Row> = { mode: FormMode; record?: Row } | null;
@@ -67,6 +69,13 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const tableRows = useMemo(() => (resource.arrange ? resource.arrange(rows) : rows), [resource, rows]);
   const allRows = useMemo(() => flatten(tableRows), [tableRows]);
   const idPrefix = `admin-${resource.key}`;
+  const { permissions, user } = useSession();
+  const held = useMemo(() => new Set(permissions.map((p) => p.path)), [permissions]);
+  // User 1 passes every check, even for rows MOREDOC only creates on first use.
+  const may = (path: string | undefined) => path === undefined || user?.id === ROOT_USER_ID || held.has(path);
+  const canCreate = Boolean(resource.create && resource.form) && may(resource.requires?.create);
+  const canUpdate = Boolean(resource.update && resource.form) && may(resource.requires?.update);
+  const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
     mutationFn: ({ action, password }: { action: PendingConfirm; password?: string }) =>
@@ -82,7 +91,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
     },
   });
 
-  const remove = resource.remove;
+  const remove = may(resource.requires?.remove) ? resource.remove : undefined;
   const askDelete = (targets: Row[]) => {
     if (!remove) return;
     const ids = targets.map(resource.rowId);
@@ -105,8 +114,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
 
   const selectedRows = allRows.filter((row) => selected.includes(resource.rowId(row)));
   const batchDeletable = selectedRows.filter((row) => !resource.deletion?.blocked?.(row));
-  const selectable = Boolean(remove) || (resource.batchActions?.length ?? 0) > 0;
-  const canEdit = (row: Row) => Boolean(resource.update && resource.form) && (resource.editable?.(row) ?? true);
+  const selectable = Boolean(remove) || batchActions.length > 0;
+  const canEdit = (row: Row) => canUpdate && (resource.editable?.(row) ?? true);
+  const rowCommands = (row: Row) => (resource.rowCommands?.(row) ?? []).filter((command) => may(command.requires));
 
   const columns: ColumnProps<Row>[] = [
     ...resource.columns.map(
@@ -120,7 +130,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
       }),
     ),
   ];
-  const hasRowActions = Boolean(resource.rowActions || resource.rowCommands || resource.update || remove);
+  const hasRowActions = Boolean(resource.rowActions || resource.rowCommands || canUpdate || remove);
   if (hasRowActions) {
     columns.push({
       title: '操作',
@@ -132,7 +142,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
         return (
           <div className="app-resource-actions">
             {resource.rowActions?.(row)}
-            {resource.rowCommands?.(row).map((command) => (
+            {rowCommands(row).map((command) => (
               <Button
                 key={command.key}
                 size="small"
@@ -208,12 +218,12 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           />
         )}
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
-          {resource.create && resource.form && (
+          {canCreate && (
             <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
               新建{resource.noun}
             </Button>
           )}
-          {resource.batchActions?.map((action) => (
+          {batchActions.map((action) => (
             <Button
               key={action.key}
               type={action.danger ? 'danger' : 'tertiary'}

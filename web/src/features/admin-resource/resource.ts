@@ -9,6 +9,9 @@ import type { ApiResult } from '../../api/client';
 import type { ImageUploadKind } from '../../api/upload';
 
 export type FormValues = Record<string, unknown>;
+
+/** The permission path of an RPC: `rpcPath('UserAPI', 'AddUser')` → `/api.v1.UserAPI/AddUser`. */
+export const rpcPath = (service: string, rpc: string) => `/api.v1.${service}/${rpc}`;
 export type FormMode = 'create' | 'edit';
 
 export interface SelectOption {
@@ -107,6 +110,8 @@ export interface RowCommand {
   run: () => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
+  /** Permission path the command needs (hidden without it). */
+  requires?: string;
 }
 
 /** An action on the selected rows besides batch delete (e.g. end punishments). */
@@ -118,6 +123,8 @@ export interface BatchAction {
   run: (ids: number[]) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
+  /** Permission path the action needs (hidden without it). */
+  requires?: string;
 }
 
 export interface ResourceDef<Row, Values extends FormValues = FormValues> {
@@ -160,6 +167,11 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   rowActions?: (row: Row) => ReactNode;
   /** Confirmed one-row changes, shown as buttons before 编辑 and 删除. */
   rowCommands?: (row: Row) => readonly RowCommand[];
+  /**
+   * Permission paths (`/api.v1.<Service>/<Rpc>`) that 新建, 编辑 and 删除 call; a user who does
+   * not hold one does not see its button (the backend refuses the call anyway).
+   */
+  requires?: { create?: string; update?: string; remove?: string };
   /** Other queries a change makes stale (e.g. the public navigation). */
   invalidates?: readonly QueryKey[];
 }

@@ -4,7 +4,7 @@ import type { Banner } from '../../../../shared/types';
 import { bannerApi } from '../../api/banner';
 import { unwrap } from '../../api/client';
 import { asList, DateCell, EnabledTag, enabledFilterOptions, ImageThumb, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { checkLink } from '../../features/admin-resource/validation';
 
@@ -83,6 +83,11 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   create: (values) => bannerApi.create(toBody(values)),
   update: (values, row) => bannerApi.update({ ...toBody(values), id: row.id, created_at: row.created_at }),
   remove: (ids) => bannerApi.remove(ids),
+  requires: {
+    create: rpcPath('BannerAPI', 'CreateBanner'),
+    update: rpcPath('BannerAPI', 'UpdateBanner'),
+    remove: rpcPath('BannerAPI', 'DeleteBanner'),
+  },
   invalidates: [['banner']],
 };
 

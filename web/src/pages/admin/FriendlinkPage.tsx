@@ -2,7 +2,7 @@
 import type { Friendlink } from '../../../../shared/types';
 import { friendlinkApi } from '../../api/friendlink';
 import { asList, DateCell, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { unwrap } from '../../api/client';
 import { checkLink } from '../../features/admin-resource/validation';
@@ -60,6 +60,11 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
   create: (values) => friendlinkApi.create(toBody(values)),
   update: (values, row) => friendlinkApi.update({ ...toBody(values), id: row.id, created_at: row.created_at }),
   remove: (ids) => friendlinkApi.remove(ids),
+  requires: {
+    create: rpcPath('FriendlinkAPI', 'CreateFriendlink'),
+    update: rpcPath('FriendlinkAPI', 'UpdateFriendlink'),
+    remove: rpcPath('FriendlinkAPI', 'DeleteFriendlink'),
+  },
   invalidates: [['friendlink']],
 };
 

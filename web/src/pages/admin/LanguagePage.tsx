@@ -4,7 +4,7 @@ import type { Language } from '../../../../shared/types';
 import { unwrap } from '../../api/client';
 import { languageApi } from '../../api/language';
 import { asList, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 
 type Values = { language: string; code: string; sort: number | undefined; enable: boolean };
@@ -66,6 +66,7 @@ export const languageResource: ResourceDef<Language, Values> = {
       confirm: (count) => `确定启用选中的 ${count} 个行业吗？`,
       run: (ids) => languageApi.setEnabled(ids, true),
       success: '已启用',
+      requires: rpcPath('LanguageAPI', 'UpdateLanguageStatus'),
     },
     {
       key: 'disable',
@@ -73,8 +74,14 @@ export const languageResource: ResourceDef<Language, Values> = {
       confirm: (count) => `确定禁用选中的 ${count} 个行业吗？禁用后前台不再显示。`,
       run: (ids) => languageApi.setEnabled(ids, false),
       success: '已禁用',
+      requires: rpcPath('LanguageAPI', 'UpdateLanguageStatus'),
     },
   ],
+  requires: {
+    create: rpcPath('LanguageAPI', 'CreateLanguage'),
+    update: rpcPath('LanguageAPI', 'UpdateLanguage'),
+    remove: rpcPath('LanguageAPI', 'DeleteLanguage'),
+  },
   invalidates: [['settings']],
 };
 

@@ -4,7 +4,7 @@ import type { Navigation } from '../../../../shared/types';
 import { unwrap } from '../../api/client';
 import { navigationApi } from '../../api/navigation';
 import { EnabledTag, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { buildRowTree, parentOptions } from '../../features/admin-resource/tree';
 import { checkLink } from '../../features/admin-resource/validation';
@@ -139,6 +139,11 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
   deletion: {
     note: '其下级导航会一并删除。',
     blocked: (row) => (row.fixed ? '内置导航不能删除' : undefined),
+  },
+  requires: {
+    create: rpcPath('NavigationAPI', 'CreateNavigation'),
+    update: rpcPath('NavigationAPI', 'UpdateNavigation'),
+    remove: rpcPath('NavigationAPI', 'DeleteNavigation'),
   },
   invalidates: [['navigation']],
 };

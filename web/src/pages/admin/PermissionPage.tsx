@@ -6,7 +6,7 @@ import type { Permission } from '../../../../shared/types';
 import { unwrap } from '../../api/client';
 import { permissionApi } from '../../api/permission';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { Tag } from '../../ui/semi';
 
@@ -97,6 +97,7 @@ export const permissionResource: ResourceDef<PermissionRow, Values> = {
     }),
   },
   update: (values, row) => permissionApi.update({ id: row.id, title: values.title.trim(), description: values.description.trim() }),
+  requires: { update: rpcPath('PermissionAPI', 'UpdatePermission') },
   invalidates: [['permission']],
 };
 

@@ -5,7 +5,7 @@ import type { Punishment } from '../../../../shared/types';
 import { unwrap } from '../../api/client';
 import { punishmentApi } from '../../api/punishment';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { UserPicker } from '../../features/admin-users/UserPicker';
 import { Tag } from '../../ui/semi';
@@ -47,6 +47,8 @@ function EndTimeInput({ id, value, onChange, invalid }: { id: string; value: str
     />
   );
 }
+
+const CANCEL = rpcPath('PunishmentAPI', 'CancelPunishment');
 
 const STATUS_FILTER = [
   { value: 1, label: '未取消' },
@@ -147,6 +149,10 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
       remark: v.remark.trim(),
       ...(v.end_time ? { end_time: v.end_time } : {}),
     }),
+  requires: {
+    create: rpcPath('PunishmentAPI', 'CreatePunishment'),
+    update: rpcPath('PunishmentAPI', 'UpdatePunishment'),
+  },
   rowCommands: (row) =>
     row.enable
       ? [
@@ -156,6 +162,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
             confirm: `确定结束对「${row.username ?? ''}」的处罚（${optionLabel(punishmentTypeOptions, row.type ?? 0)}）吗？`,
             run: () => punishmentApi.cancel([row.id ?? 0]),
             success: '处罚已结束',
+            requires: CANCEL,
           },
         ]
       : [],
@@ -166,6 +173,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
       confirm: (count) => `确定结束选中的 ${count} 条处罚吗？`,
       run: (ids) => punishmentApi.cancel(ids),
       success: '处罚已结束',
+      requires: CANCEL,
     },
   ],
 };

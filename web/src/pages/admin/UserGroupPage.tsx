@@ -5,9 +5,10 @@ import type { Group } from '../../../../shared/types';
 import { unwrap } from '../../api/client';
 import { groupApi } from '../../api/group';
 import { DateCell, keyword } from '../../features/admin-resource/cells';
-import type { ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { GroupPermissionSheet } from '../../features/admin-roles/GroupPermissionSheet';
+import { useSession } from '../../features/session/use-session';
 import { IconKey } from '../../ui/icons';
 import { Button, Tag } from '../../ui/semi';
 
@@ -45,7 +46,8 @@ const toBody = (v: Values): Group => ({
   ...Object.fromEntries(RIGHTS.map((r) => [r.name, v[r.name]])),
 });
 
-function groupResource(onPermissions: (group: Group) => void): ResourceDef<Group, Values> {
+/** `onPermissions` is undefined for users who may not change grants. */
+function groupResource(onPermissions: ((group: Group) => void) | undefined): ResourceDef<Group, Values> {
   return {
     key: 'group',
     title: '角色管理',
@@ -129,18 +131,35 @@ function groupResource(onPermissions: (group: Group) => void): ResourceDef<Group
       blocked: (row) =>
         row.is_default ? '默认角色不能删除' : (row.user_count ?? 0) > 0 ? '角色下还有用户，不能删除' : undefined,
     },
-    rowActions: (row) => (
-      <Button size="small" theme="borderless" icon={<IconKey />} aria-label={`设置「${row.title ?? ''}」的权限`} onClick={() => onPermissions(row)}>
-        权限
-      </Button>
-    ),
+    rowActions: onPermissions
+      ? (row) => (
+          <Button
+            size="small"
+            theme="borderless"
+            icon={<IconKey />}
+            aria-label={`设置「${row.title ?? ''}」的权限`}
+            onClick={() => onPermissions(row)}
+          >
+            权限
+          </Button>
+        )
+      : undefined,
+    requires: {
+      create: rpcPath('GroupAPI', 'CreateGroup'),
+      update: rpcPath('GroupAPI', 'UpdateGroup'),
+      remove: rpcPath('GroupAPI', 'DeleteGroup'),
+    },
     invalidates: [['group']],
   };
 }
 
+const GRANT = rpcPath('GroupAPI', 'UpdateGroupPermission');
+
 export function UserGroupPage() {
+  const { user, permissions } = useSession();
+  const mayGrant = user?.id === 1 || permissions.some((p) => p.path === GRANT);
   const [granting, setGranting] = useState<Group | null>(null);
-  const resource = useMemo(() => groupResource(setGranting), []);
+  const resource = useMemo(() => groupResource(mayGrant ? setGranting : undefined), [mayGrant]);
   return (
     <>
       <ResourceScreen resource={resource} />

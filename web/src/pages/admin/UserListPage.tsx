@@ -8,7 +8,7 @@ import { allGroupsQuery } from '../../api/group';
 import { punishmentApi } from '../../api/punishment';
 import { userAdminApi } from '../../api/user';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import type { ListQuery, ResourceDef } from '../../features/admin-resource/resource';
+import { rpcPath, type ListQuery, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { checkEmail, checkMobile, checkPassword, checkUsername } from '../../features/auth/validation';
 import { useSession } from '../../features/session/use-session';
@@ -206,6 +206,11 @@ function userResource(groups: readonly Group[], myId: number | undefined): Resou
       note: '用户的下载、收藏、动态等记录会一并删除；仍有文档或文章的用户不能删除。',
       blocked: (row) =>
         row.id === ROOT_USER_ID ? '超级管理员不能删除' : row.id === myId ? '不能删除自己的账号' : undefined,
+    },
+    requires: {
+      create: rpcPath('UserAPI', 'AddUser'),
+      update: rpcPath('UserAPI', 'SetUser'),
+      remove: rpcPath('UserAPI', 'DeleteUser'),
     },
     invalidates: [['group']],
   };
