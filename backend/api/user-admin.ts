@@ -7,7 +7,7 @@ import { ApiError, Code, badRequest, conflict, forbidden, notFound } from '../wi
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { grpcPath, rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, parseOrder, pick, positiveIds, requireIds } from './common';
+import { checkText, clamp, likePattern, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
   emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
@@ -175,7 +175,7 @@ export const adminRpcs = [
       const order = parseOrder(req.sort, USER_COLUMNS);
       let rowsQuery = query.selectAll('user');
       for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
-      const rows = await rowsQuery.limit(size).offset((page - 1) * size).execute();
+      const rows = await rowsQuery.limit(size).offset(offsetOf(page, size)).execute();
       const groups = await groupIdsOf(ctx.db, rows.map((r) => r.id));
       const user = rows.map((row) => ({
         ...pick(withoutPassword(row), ctx.permitted ? null : PUBLIC_LIST_COLUMNS),

@@ -34,7 +34,7 @@ const ico = () => Buffer.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 0
 
 async function upload(kind: string, file: Buffer, opts: { token?: string; name?: string; field?: string; authorization?: string } = {}) {
   const form = new FormData();
-  form.append(opts.field ?? 'file', new Blob([file]), opts.name ?? 'picture.png');
+  form.append(opts.field ?? 'file', new Blob([new Uint8Array(file)]), opts.name ?? 'picture.png');
   const headers: Record<string, string> = {};
   if (opts.authorization) headers.authorization = opts.authorization;
   else if (opts.token) headers.authorization = `bearer ${opts.token}`;
