@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { rpc, type RpcContext } from '../wire/rpc';
-import { clamp } from './common';
+import { clamp, mapUnique } from './common';
 import {
   DynamicType, addDynamic, assertValid, defaultGroupId, emailProblems, emailTaken, findUserByUsername,
   passwordProblems, refreshGroupCounts, usernameProblems, withoutPassword,
@@ -78,7 +78,8 @@ export const accountRpcs = [
       }
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       const award = Math.max(cfg.int('score', 'register'), 0);
-      const user = await ctx.db.transaction().execute(async (trx) => {
+      // mapUnique: a concurrent registration of the same name loses with 409, not 500.
+      const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
         const groupId = await defaultGroupId(trx);
         const ts = now();
         const inserted = await trx.insertInto('user').values({
@@ -90,7 +91,7 @@ export const accountRpcs = [
         if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
         if (codeId) await trx.updateTable('email_code').set({ is_used: 1, updated_at: ts }).where('id', '=', codeId).execute();
         return inserted;
-      });
+      }), '用户名已存在');
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },

@@ -7,7 +7,7 @@ import { ApiError, Code, badRequest, conflict, forbidden, notFound } from '../wi
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { grpcPath, rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
+import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
   emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
@@ -127,12 +127,12 @@ export const adminRpcs = [
       if (await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       const password = await hashPassword(req.password, ctx.app.passwordCost);
-      await ctx.db.transaction().execute(async (trx) => {
+      await mapUnique(ctx.db.transaction().execute(async (trx) => {
         const ts = now();
         const user = await trx.insertInto('user').values({ username: req.username, password, email: req.email, created_at: ts, updated_at: ts })
           .returning('id').executeTakeFirstOrThrow();
         await setUserGroups(trx, user.id, groupIds);
-      });
+      }), '用户名已存在');
       return {};
     },
   }),
