@@ -62,6 +62,7 @@ describe('GetSettings', () => {
     expect(res.body.oauth).toEqual({});
     expect(res.body.pay).toEqual({ provider: 'alipay' });
     expect(res.body.vip.enable).toBeUndefined();
+    expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, times_every_day: 50 });
     expect(res.body.vip.plans).toEqual([
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },
@@ -104,7 +105,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth'];
     const res = await adminCall('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 5, oauth: 7 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7 });
   });
 });
 
