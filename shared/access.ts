@@ -1,0 +1,151 @@
+// SPEC §2 "Access rules", applied identically by the gateway's page guard (on the raw
+// request path) and by the SPA's route guards (on client-side navigations).
+import type { AccessKind } from './routes';
+
+export interface Session {
+  loggedIn: boolean;
+  allowPages: readonly string[];
+}
+
+export type AccessDecision =
+  | { kind: 'allow' }
+  | { kind: 'login'; location: string }
+  | { kind: 'home'; location: '/' }
+  | { kind: 'refused' };
+
+/** Admin pages that pass with a token whatever the user's allowPages (SPEC §2). */
+export const ALWAYS_ALLOWED_ADMIN_PAGES: readonly string[] = ['/admin', '/admin/index', '/admin/dashboard'];
+
+const LOGIN_PATH = '/auth/login';
+const MAX_REDIRECT_LENGTH = 2048;
+const ENCODED_SLASH = /%(2f|5c)/i;
+const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
+
+/** C0 controls, DEL and C1 controls: never part of a path we accept. */
+function hasControlChar(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/**
+ * The canonical form of a request path, or null when it is refused.
+ * Percent-decodes once; refuses encoded slashes (%2F, %5C), backslashes, control
+ * characters, malformed or double percent-encoding; drops matrix parameters (everything
+ * from a `;` to the end of its segment, so `/admin;x` is `/admin`); collapses `//`;
+ * resolves `.` and `..` (never above the root); drops a trailing slash. A query string or
+ * hash in `raw` is ignored.
+ */
+export function normalizePath(raw: string): string | null {
+  if (typeof raw !== 'string') return null;
+  const path = raw.split(/[?#]/, 1)[0] as string;
+  if (!path.startsWith('/') || path.includes('\\') || hasControlChar(path) || ENCODED_SLASH.test(path)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\\') || hasControlChar(decoded) || PERCENT_ESCAPE.test(decoded)) return null;
+  const segments: string[] = [];
+  for (const part of decoded.split('/')) {
+    const segment = part.split(';', 1)[0] as string;
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * What a normalised path needs: `/admin…` a token and the page, `/member…` and
+ * `/vip/checkout` a token, anything else nothing. Prefixes are compared case-insensitively
+ * because the SPA's router matches paths case-insensitively.
+ */
+export function pathGuard(normalizedPath: string): AccessKind {
+  const lower = normalizedPath.toLowerCase();
+  if (lower.startsWith('/admin')) return 'admin';
+  if (lower.startsWith('/member') || lower.startsWith('/vip/checkout')) return 'token';
+  return 'public';
+}
+
+function pageKey(page: string): string {
+  const trimmed = page.length > 1 && page.endsWith('/') ? page.slice(0, -1) : page;
+  return trimmed.toLowerCase();
+}
+
+/** Whether a logged-in user may open an admin page (trailing slash and case ignored). */
+export function isAdminPageAllowed(normalizedPath: string, allowPages: readonly string[]): boolean {
+  const key = pageKey(normalizedPath);
+  return ALWAYS_ALLOWED_ADMIN_PAGES.includes(key) || allowPages.some((page) => pageKey(page) === key);
+}
+
+// The canonical path re-encoded segment by segment, as a browser would send it.
+function encodePath(normalizedPath: string): string {
+  return normalizedPath
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}
+
+/**
+ * Decide a navigation. `path` is the raw request path, `query` its query string (with or
+ * without the leading `?`, possibly empty). A token-less visitor of a guarded path goes to
+ * the login page with the path and query as `redirect`; a logged-in visitor of an admin
+ * page outside allowPages goes home.
+ */
+export function decideAccess(path: string, query: string, session: Session): AccessDecision {
+  const normalized = normalizePath(path);
+  if (normalized === null) return { kind: 'refused' };
+  const guard = pathGuard(normalized);
+  if (guard === 'public') return { kind: 'allow' };
+  if (!session.loggedIn) {
+    const search = query === '' || query === '?' ? '' : query.startsWith('?') ? query : `?${query}`;
+    return { kind: 'login', location: loginLocation(encodePath(normalized) + search) };
+  }
+  if (guard === 'token' || isAdminPageAllowed(normalized, session.allowPages)) return { kind: 'allow' };
+  return { kind: 'home', location: '/' };
+}
+
+function isSafePathPart(path: string): boolean {
+  if (!path.startsWith('/') || path.includes('//') || path.includes('\\')) return false;
+  if (/\s/.test(path) || hasControlChar(path)) return false;
+  return path.split('/').every((segment) => segment !== '.' && segment !== '..');
+}
+
+/**
+ * A same-origin path (with its query and hash) safe to navigate to, or `/`.
+ * Only a path that starts with a single `/` passes, and only when neither it nor any of
+ * its percent-decoded forms contains `//`, a backslash, whitespace, a control character or
+ * a `.`/`..` segment (the oauth2-proxy rule, checked after decoding). Targets inside
+ * `/auth/` give `/` too, so that a login never redirects to a login.
+ */
+export function safeRedirect(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_REDIRECT_LENGTH) return '/';
+  if (hasControlChar(value)) return '/';
+  let path = value.split(/[?#]/, 1)[0] as string;
+  if (!isSafePathPart(path)) return '/';
+  // Decode until stable (a few rounds at most) so that encoded variants are judged too.
+  for (let round = 0; PERCENT_ESCAPE.test(path); round++) {
+    if (round === 3) return '/';
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return '/';
+    }
+    if (!isSafePathPart(decoded)) return '/';
+    path = decoded;
+  }
+  const lower = path.toLowerCase();
+  if (lower === '/auth' || lower.startsWith('/auth/')) return '/';
+  return value;
+}
+
+/** The login page that returns to `fullPath` (path and query) after login, when that is safe. */
+export function loginLocation(fullPath: string): string {
+  const target = safeRedirect(fullPath);
+  return target === '/' ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
+}

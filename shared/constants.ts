@@ -1,0 +1,242 @@
+// Business constants of SPEC §4, §8 and §9 and the enumerations of contract/endpoints.md §5,
+// with the Chinese labels the UI shows.
+
+export interface Option<V extends string | number = number> {
+  value: V;
+  label: string;
+}
+
+/** The label of `value` in `options`, or `fallback` when it has none. */
+export function optionLabel<V extends string | number>(options: readonly Option<V>[], value: V | undefined, fallback = ''): string {
+  return options.find((o) => o.value === value)?.label ?? fallback;
+}
+
+// Limits (SPEC §9)
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const NAVIGATION_PAGE_SIZE = 10_000;
+export const TOKEN_COOKIE_NAME = 'token';
+
+export const TOAST = {
+  maxShown: 5,
+  durationMs: 5_000,
+  removeDelayMs: 200,
+  hotkey: 'F8',
+  placement: 'bottomRight',
+} as const;
+
+/** Minimum browser versions (SPEC §9), keyed by bowser's browser names. */
+export const MIN_BROWSER_VERSIONS: Readonly<Record<string, string>> = {
+  chrome: '117',
+  chromium: '117',
+  firefox: '63',
+  safari: '14.1',
+  'microsoft edge': '84',
+  opera: '80',
+  'android browser': '4.4',
+  'internet explorer': '12',
+};
+
+// Messages (SPEC §2, §8)
+export const UNSUPPORTED_BROWSER_MESSAGE = '您当前的浏览器版本过低，可能无法使用全部功能，请升级浏览器或下载最新版 Chrome 浏览器。';
+export const ERROR_SCREEN = {
+  title: '出错啦！',
+  description: '您访问的页面出现了问题，请稍后再试。',
+  backHome: '返回首页',
+} as const;
+/** Toast fallbacks when the server gives no message (SPEC §8). */
+export const FAILURE_FALLBACKS = {
+  register: '注册失败',
+  login: '登录失败',
+  updateProfile: '修改失败',
+  loadPermissions: '获取权限失败',
+} as const;
+
+// Document status (SPEC §4)
+export const DocumentStatus = {
+  Pending: 0,
+  Converting: 1,
+  Converted: 2,
+  Failed: 3,
+  Disabled: 4,
+  Reconvert: 5,
+  PendingReview: 6,
+  ReviewRejected: 7,
+} as const;
+export const documentStatusOptions: readonly Option[] = [
+  { value: 0, label: '待转换' },
+  { value: 1, label: '转换中' },
+  { value: 2, label: '已转换' },
+  { value: 3, label: '转换失败' },
+  { value: 4, label: '已禁用' },
+  { value: 5, label: '重新转换' },
+  { value: 6, label: '待审核' },
+  { value: 7, label: '审核拒绝' },
+];
+
+// Comment review status (SPEC §4); articles use the same three values.
+export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
+export const reviewStatusOptions: readonly Option[] = [
+  { value: 0, label: '待审核' },
+  { value: 1, label: '审核通过' },
+  { value: 2, label: '审核拒绝' },
+];
+export const commentStatusOptions = reviewStatusOptions;
+export const articleStatusOptions = reviewStatusOptions;
+
+/** Resource (attachment) types (SPEC §9). */
+export const resourceTypeOptions: readonly Option[] = [
+  { value: 0, label: '未知' },
+  { value: 1, label: '头像' },
+  { value: 2, label: '文档' },
+  { value: 3, label: '文章' },
+  { value: 4, label: '评论' },
+  { value: 5, label: '轮播图' },
+  { value: 6, label: '分类封面' },
+  { value: 7, label: '配置' },
+];
+
+export const bannerTypeOptions: readonly Option[] = [
+  { value: 0, label: '网站轮播图' },
+  { value: 1, label: '小程序轮播图' },
+  { value: 2, label: 'APP轮播图' },
+];
+
+export const reportReasonOptions: readonly Option[] = [
+  { value: 1, label: '垃圾广告' },
+  { value: 2, label: '淫秽色情' },
+  { value: 3, label: '虚假中奖' },
+  { value: 4, label: '敏感信息' },
+  { value: 5, label: '人身攻击' },
+  { value: 6, label: '骚扰他人' },
+];
+
+export const categoryTypeOptions: readonly Option[] = [
+  { value: 0, label: '文档分类' },
+  { value: 1, label: '文章分类' },
+];
+
+export const punishmentTypeOptions: readonly Option[] = [
+  { value: 1, label: '禁用账户' },
+  { value: 2, label: '禁止评论' },
+  { value: 3, label: '禁止上传' },
+  { value: 4, label: '禁止下载' },
+  { value: 5, label: '禁止收藏' },
+  { value: 6, label: '禁止发布文章' },
+];
+
+/** Permission methods; GRPC marks an API permission (SPEC §3). */
+export const httpMethodOptions: readonly Option<string>[] = ['GET', 'POST', 'PUT', 'DELETE', 'GRPC'].map((m) => ({
+  value: m,
+  label: m,
+}));
+
+export interface AdSlotGroup {
+  key: string;
+  label: string;
+  slots: readonly Option<string>[];
+}
+
+/** Advertisement slots by page (SPEC §9). */
+export const adSlotGroups: readonly AdSlotGroup[] = [
+  {
+    key: 'global',
+    label: '全局',
+    slots: [
+      { value: 'global_top', label: '全站顶部' },
+      { value: 'global_bottom', label: '全站底部' },
+    ],
+  },
+  {
+    key: 'index',
+    label: '首页',
+    slots: [
+      { value: 'index_banner_bottom', label: '轮播图下方' },
+      { value: 'index_category_top', label: '分类上方' },
+      { value: 'index_category_bottom', label: '分类下方' },
+      { value: 'index_link_top', label: '友情链接上方' },
+    ],
+  },
+  {
+    key: 'list',
+    label: '列表页',
+    slots: [
+      { value: 'list_nav_bottom', label: '导航下方' },
+      { value: 'list_document_top', label: '文档列表上方' },
+      { value: 'list_document_bottom', label: '文档列表下方' },
+    ],
+  },
+  {
+    key: 'document',
+    label: '文档详情页',
+    slots: [
+      { value: 'document_top', label: '文档顶部' },
+      { value: 'document_bottom', label: '文档底部' },
+      { value: 'document_between', label: '文档页面之间' },
+    ],
+  },
+  {
+    key: 'user',
+    label: '用户中心',
+    slots: [
+      { value: 'user_top', label: '用户中心顶部' },
+      { value: 'user_document_top', label: '用户文档上方' },
+    ],
+  },
+  {
+    key: 'search',
+    label: '搜索页',
+    slots: [
+      { value: 'search_top', label: '搜索结果上方' },
+      { value: 'search_bottom', label: '搜索结果下方' },
+      { value: 'search_right', label: '搜索结果右侧' },
+    ],
+  },
+];
+
+export type ExtensionGroup =
+  | 'pdf' | 'word' | 'ppt' | 'excel' | 'text' | 'epub' | 'mobi' | 'chm' | 'umd' | 'zip' | 'rar' | 'video' | 'other';
+
+export interface ExtensionGroupDef {
+  key: ExtensionGroup;
+  label: string;
+  /** Lower-case, without the dot. */
+  extensions: readonly string[];
+}
+
+/** File extension groups (SPEC §9); the office groups follow the contract's type keys (§5.13). */
+export const extensionGroups: readonly ExtensionGroupDef[] = [
+  { key: 'pdf', label: 'PDF', extensions: ['pdf'] },
+  { key: 'word', label: 'Word', extensions: ['doc', 'docx', 'rtf', 'wps', 'odt', 'dot', 'dotx'] },
+  { key: 'ppt', label: 'PPT', extensions: ['ppt', 'pptx', 'pps', 'ppsx', 'dps', 'odp', 'pot', 'potx'] },
+  { key: 'excel', label: 'Excel', extensions: ['xls', 'xlsx', 'et', 'ods', 'csv', 'tsv'] },
+  { key: 'text', label: '文本', extensions: ['txt', 'md'] },
+  { key: 'epub', label: 'EPUB', extensions: ['epub'] },
+  { key: 'mobi', label: 'MOBI', extensions: ['mobi', 'azw', 'azw3', 'azw4'] },
+  { key: 'chm', label: 'CHM', extensions: ['chm'] },
+  { key: 'umd', label: 'UMD', extensions: ['umd'] },
+  { key: 'zip', label: '压缩包', extensions: ['zip', '7z', 'gz', 'tar'] },
+  { key: 'rar', label: 'RAR', extensions: ['rar'] },
+  { key: 'video', label: '视频', extensions: ['mp4', 'webm', 'mov', 'avi', 'mkv', 'flv', 'wmv', 'm4v'] },
+  { key: 'other', label: '其他', extensions: [] },
+];
+
+const groupOfExtension = new Map<string, ExtensionGroup>(
+  extensionGroups.flatMap((g) => g.extensions.map((ext) => [ext, g.key] as const)),
+);
+
+function bareExtension(extOrName: string): string {
+  const dot = extOrName.lastIndexOf('.');
+  return (dot >= 0 ? extOrName.slice(dot + 1) : extOrName).trim().toLowerCase();
+}
+
+/** The group of an extension or file name (`.PDF`, `docx`, `报告.pptx`); unknown → 'other'. */
+export function extensionGroup(extOrName: string): ExtensionGroup {
+  return groupOfExtension.get(bareExtension(extOrName)) ?? 'other';
+}
+
+/** Image extensions (SPEC §9), lower-case, without the dot. */
+export const IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg'];
+
+export function isImageExtension(extOrName: string): boolean {
+  return IMAGE_EXTENSIONS.includes(bareExtension(extOrName));
+}

@@ -1,0 +1,289 @@
+// The route table of SPEC §2: one list that the SPA router, the admin menu and the
+// gateway's page guard all read. Paths use SPEC's pattern syntax: `{name}` is a segment
+// parameter, `{name?}` an optional one.
+
+export type Layout = 'default' | 'auth' | 'admin';
+export type AccessKind = 'public' | 'token' | 'admin';
+
+export interface RouteMenu {
+  label: string;
+  /** Key of the menu group (see `adminMenuGroups`), or null for a top-level entry. */
+  group: string | null;
+  /** SPEC marks the navigation entry "public": it edits what the public site header shows. */
+  public?: boolean;
+}
+
+export interface RouteDef {
+  name: string;
+  path: string;
+  layout: Layout;
+  access: AccessKind;
+  title: string;
+  menu?: RouteMenu;
+  /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
+  params?: Readonly<Record<string, (value: string) => boolean>>;
+}
+
+export interface RouteMatch {
+  route: RouteDef;
+  params: Record<string, string>;
+}
+
+export interface AdminMenuEntry {
+  key: string;
+  label: string;
+  path?: string;
+  public?: boolean;
+  children?: AdminMenuEntry[];
+}
+
+const POSITIVE_INT = /^[1-9][0-9]{0,15}$/;
+/** Database ids: positive integers (no sign, no leading zero, at most 16 digits). */
+export function isPositiveId(value: string): boolean {
+  return POSITIVE_INT.test(value);
+}
+
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** Article ids: a numeric id or a MOREDOC article identifier (slug such as `about`). */
+export function isArticleKey(value: string): boolean {
+  return IDENTIFIER.test(value);
+}
+
+function publicRoute(name: string, path: string, title: string, params?: RouteDef['params']): RouteDef {
+  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}) };
+}
+
+function memberRoute(name: string, path: string, title: string): RouteDef {
+  return { name, path, layout: 'default', access: 'token', title };
+}
+
+function authRoute(name: string, path: string, title: string): RouteDef {
+  return { name, path, layout: 'auth', access: 'public', title };
+}
+
+function adminRoute(path: string, title: string, menu?: RouteMenu): RouteDef {
+  const name = path.slice(1).split('/').join('-');
+  return { name, path, layout: 'admin', access: 'admin', title, ...(menu ? { menu } : {}) };
+}
+
+/** Menu groups of SPEC's "Admin menu", in menu order. */
+export const adminMenuGroups: readonly { key: string; label: string }[] = [
+  { key: 'document', label: '文档管理' },
+  { key: 'article', label: '文章管理' },
+  { key: 'user', label: '用户管理' },
+  { key: 'config', label: '系统设置' },
+];
+
+const inGroup = (group: string, label: string): RouteMenu => ({ label, group });
+const single = (label: string, extra?: { public: true }): RouteMenu => ({ label, group: null, ...extra });
+
+export const routes: readonly RouteDef[] = [
+  // Public layout
+  publicRoute('index', '/', '首页'),
+  publicRoute('vip', '/vip', '开通VIP'),
+  publicRoute('library', '/library', '文库资料'),
+  publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }),
+  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }),
+  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: isPositiveId }),
+  publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
+    category: isPositiveId,
+    id: isArticleKey,
+  }),
+
+  // Member routes (default layout). The OAuth callback is where a login completes, so it
+  // cannot need a token: it is listed with the member routes by SPEC but open to everyone.
+  memberRoute('member', '/member', '个人中心'),
+  memberRoute('member-order', '/member/order', '我的订单'),
+  memberRoute('member-profile', '/member/profile', '个人资料'),
+  memberRoute('member-download', '/member/download', '我的下载'),
+  memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
+  publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
+
+  // Auth layout
+  authRoute('auth-login', '/auth/login', '登录'),
+  authRoute('auth-register', '/auth/register', '注册'),
+  authRoute('auth-forgot', '/auth/forgot', '找回密码'),
+
+  // Admin layout
+  adminRoute('/admin', '管理后台'),
+  adminRoute('/admin/dashboard', '控制面板'),
+  adminRoute('/admin/order', '订单管理', single('订单管理')),
+  adminRoute('/admin/banner', '轮播图管理', single('轮播图管理')),
+  adminRoute('/admin/report', '举报管理'),
+  adminRoute('/admin/comment', '评论管理', single('评论管理')),
+  adminRoute('/admin/feedback', '意见反馈', single('意见反馈')),
+  adminRoute('/admin/attachment', '附件管理', single('附件管理')),
+  adminRoute('/admin/friendlink', '友链管理', single('友链管理')),
+  adminRoute('/admin/navigation', '导航管理', single('导航管理', { public: true })),
+  adminRoute('/admin/advertisement', '广告管理'),
+
+  adminRoute('/admin/user/list', '用户管理', inGroup('user', '用户管理')),
+  adminRoute('/admin/user/sms', '短信管理'),
+  adminRoute('/admin/user/vip', '会员管理', inGroup('user', '会员管理')),
+  adminRoute('/admin/user/group', '角色管理', inGroup('user', '角色管理')),
+  adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
+  adminRoute('/admin/user/punishment', '处罚管理'),
+
+  adminRoute('/admin/article/set', '发布文章'),
+  adminRoute('/admin/article/list', '文章列表', inGroup('article', '文章列表')),
+  adminRoute('/admin/article/category', '文章分类', inGroup('article', '文章分类')),
+  adminRoute('/admin/article/recycle', '文章回收站', inGroup('article', '回收站')),
+
+  adminRoute('/admin/document/list', '文档列表', inGroup('document', '文档列表')),
+  adminRoute('/admin/document/upload', '上传文档'),
+  adminRoute('/admin/document/recycle', '文档回收站', inGroup('document', '回收站')),
+  adminRoute('/admin/document/category', '文档分类', inGroup('document', '文档分类')),
+  adminRoute('/admin/document/language', '行业管理', inGroup('document', '行业')),
+  adminRoute('/admin/document/searchrecord', '搜索记录', inGroup('document', '搜索记录')),
+
+  adminRoute('/admin/config/pay', '支付配置', inGroup('config', '支付配置')),
+  adminRoute('/admin/config/vip', '会员配置', inGroup('config', '会员配置')),
+  adminRoute('/admin/config/email', '邮箱配置', inGroup('config', '邮箱配置')),
+  adminRoute('/admin/config/oauth', '第三方登录配置', inGroup('config', '第三方登录')),
+  adminRoute('/admin/config/footer', '底链配置', inGroup('config', '底链配置')),
+  adminRoute('/admin/config/system', '系统配置', inGroup('config', '系统配置')),
+  adminRoute('/admin/config/captcha', '验证码配置', inGroup('config', '验证码配置')),
+  adminRoute('/admin/config/display', '展示配置'),
+  adminRoute('/admin/config/download', '下载配置', inGroup('config', '下载配置')),
+  adminRoute('/admin/config/security', '安全配置', inGroup('config', '安全配置')),
+  adminRoute('/admin/config/converter', '转换配置', inGroup('config', '转换配置')),
+];
+
+export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout === 'admin');
+
+// Order of SPEC's "Admin menu" sentence: the entries within a group, and the top-level
+// entries (groups and single screens) in the order SPEC lists them.
+const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
+  document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
+  article: ['category', 'list', 'recycle'].map((s) => `/admin/article/${s}`),
+  user: ['list', 'group', 'permission', 'vip'].map((s) => `/admin/user/${s}`),
+  config: ['system', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map(
+    (s) => `/admin/config/${s}`,
+  ),
+};
+const TOP_ORDER: readonly string[] = [
+  'document', 'article', 'user',
+  '/admin/order', '/admin/banner', '/admin/navigation', '/admin/friendlink', '/admin/comment',
+  '/admin/feedback', '/admin/attachment',
+  'config',
+];
+
+function menuLeaf(route: RouteDef): AdminMenuEntry {
+  const menu = route.menu as RouteMenu;
+  return { key: route.name, label: menu.label, path: route.path, ...(menu.public ? { public: true } : {}) };
+}
+
+function buildFullMenu(): AdminMenuEntry[] {
+  const byPath = new Map(adminRoutes.filter((r) => r.menu).map((r) => [r.path, r]));
+  const take = (path: string): RouteDef => {
+    const route = byPath.get(path);
+    if (!route) throw new Error(`admin menu: no route with a menu entry for ${path}`);
+    return route;
+  };
+  return TOP_ORDER.map((item) => {
+    const group = adminMenuGroups.find((g) => g.key === item);
+    if (!group) return menuLeaf(take(item));
+    const children = (MENU_ORDER[group.key] ?? []).map((p) => menuLeaf(take(p)));
+    return { key: group.key, label: group.label, children };
+  });
+}
+
+/** The whole admin menu of SPEC, before filtering by the user's pages. */
+export const adminMenu: readonly AdminMenuEntry[] = buildFullMenu();
+
+function pageKey(page: string): string {
+  const trimmed = page.length > 1 && page.endsWith('/') ? page.slice(0, -1) : page;
+  return trimmed.toLowerCase();
+}
+
+/**
+ * The admin menu a user sees: an entry is shown when its page is in allowPages (trailing
+ * slash ignored), a group when at least one of its entries is. Entries marked public follow
+ * the same rule, so the menu never links to a page the access guard would refuse.
+ */
+export function buildAdminMenu(allowPages: readonly string[]): AdminMenuEntry[] {
+  const allowed = new Set(allowPages.map(pageKey));
+  const result: AdminMenuEntry[] = [];
+  for (const entry of adminMenu) {
+    if (entry.children) {
+      const children = entry.children.filter((c) => c.path !== undefined && allowed.has(pageKey(c.path)));
+      if (children.length > 0) result.push({ ...entry, children });
+    } else if (entry.path !== undefined && allowed.has(pageKey(entry.path))) {
+      result.push({ ...entry });
+    }
+  }
+  return result;
+}
+
+type Segment = { kind: 'literal'; value: string } | { kind: 'param'; name: string; optional: boolean };
+
+function parsePattern(pattern: string): Segment[] {
+  return pattern
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s): Segment => {
+      const m = /^\{([A-Za-z_][A-Za-z0-9_]*)(\?)?\}$/.exec(s);
+      return m ? { kind: 'param', name: m[1] as string, optional: m[2] === '?' } : { kind: 'literal', value: s };
+    });
+}
+
+/** SPEC pattern → React Router path: `/article/{category?}` → `/article/:category?`. */
+export function toRouterPath(pattern: string): string {
+  const segments = parsePattern(pattern).map((s) => (s.kind === 'literal' ? s.value : `:${s.name}${s.optional ? '?' : ''}`));
+  return `/${segments.join('/')}`;
+}
+
+type ParamChecks = NonNullable<RouteDef['params']>;
+
+// Backtracking match: an optional parameter first tries to take the segment, then to be
+// absent; a parameter only takes a segment that passes its validity check.
+function matchSegments(
+  pattern: readonly Segment[],
+  parts: readonly string[],
+  checks: ParamChecks,
+  params: Record<string, string>,
+): Record<string, string> | undefined {
+  const [head, ...rest] = pattern;
+  if (!head) return parts.length === 0 ? params : undefined;
+  const part = parts[0];
+  if (head.kind === 'literal') {
+    return part === head.value ? matchSegments(rest, parts.slice(1), checks, params) : undefined;
+  }
+  const check = checks[head.name];
+  if (part !== undefined && (!check || check(part))) {
+    const taken = matchSegments(rest, parts.slice(1), checks, { ...params, [head.name]: part });
+    if (taken) return taken;
+  }
+  return head.optional ? matchSegments(rest, parts, checks, params) : undefined;
+}
+
+const compiled = routes.map((route) => ({ route, segments: parsePattern(route.path) }));
+
+/**
+ * The route a path renders (a query string or hash is ignored), with its percent-decoded parameters, or
+ * undefined when nothing matches or a parameter fails its validity check (→ the SPA's
+ * 404 'Page Not Found: {path}'). A trailing slash is ignored; matching is case-sensitive.
+ */
+export function matchRoute(path: string): RouteMatch | undefined {
+  const pathname = path.split(/[?#]/, 1)[0] as string;
+  if (!pathname.startsWith('/')) return undefined;
+  const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const raw = trimmed === '/' ? [] : trimmed.slice(1).split('/');
+  let parts: string[];
+  try {
+    parts = raw.map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined;
+  }
+  if (parts.some((p) => p === '')) return undefined;
+  for (const { route, segments } of compiled) {
+    const params = matchSegments(segments, parts, route.params ?? {}, {});
+    if (params) return { route, params };
+  }
+  return undefined;
+}
+
+/** The message of the SPA's fatal 404 (SPEC §2, §8). */
+export function notFoundMessage(path: string): string {
+  return `Page Not Found: ${path}`;
+}

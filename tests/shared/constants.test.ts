@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bannerTypeOptions,
+  documentStatusOptions,
+  extensionGroup,
+  isImageExtension,
+  optionLabel,
+  reportReasonOptions,
+  resourceTypeOptions,
+  reviewStatusOptions,
+} from '../../shared/constants';
+
+describe('extensionGroup', () => {
+  it('puts each extension in its SPEC group, case-insensitively, with or without a dot', () => {
+    const cases: [string, string][] = [
+      ['.pdf', 'pdf'], ['PDF', 'pdf'], ['docx', 'word'], ['.DOC', 'word'], ['wps', 'word'], ['pptx', 'ppt'], ['dps', 'ppt'],
+      ['xlsx', 'excel'], ['.csv', 'excel'], ['txt', 'text'], ['epub', 'epub'], ['mobi', 'mobi'], ['azw3', 'mobi'],
+      ['chm', 'chm'], ['umd', 'umd'], ['zip', 'zip'], ['rar', 'rar'], ['mp4', 'video'], ['exe', 'other'], ['', 'other'],
+    ];
+    for (const [ext, group] of cases) expect(extensionGroup(ext), ext).toBe(group);
+  });
+
+  it('takes the extension of a file name', () => {
+    expect(extensionGroup('年度报告.final.PPTX')).toBe('ppt');
+    expect(extensionGroup('README')).toBe('other');
+  });
+});
+
+describe('isImageExtension', () => {
+  it('recognises jpg, jpeg, png, gif, webp and svg only', () => {
+    for (const ext of ['jpg', '.JPEG', 'png', 'gif', 'webp', 'avatar.svg']) expect(isImageExtension(ext), ext).toBe(true);
+    for (const ext of ['bmp', 'pdf', 'svgz', '']) expect(isImageExtension(ext), ext).toBe(false);
+  });
+});
+
+describe('optionLabel', () => {
+  it('shows the Chinese label of SPEC values', () => {
+    expect(optionLabel(documentStatusOptions, 0)).toBe('待转换');
+    expect(optionLabel(documentStatusOptions, 6)).toBe('待审核');
+    expect(optionLabel(documentStatusOptions, 7)).toBe('审核拒绝');
+    expect(optionLabel(reviewStatusOptions, 1)).toBe('审核通过');
+    expect(optionLabel(resourceTypeOptions, 5)).toBe('轮播图');
+    expect(optionLabel(bannerTypeOptions, 1)).toBe('小程序轮播图');
+    expect(optionLabel(reportReasonOptions, 6)).toBe('骚扰他人');
+  });
+
+  it('falls back for unknown or missing values', () => {
+    expect(optionLabel(documentStatusOptions, 99)).toBe('');
+    expect(optionLabel(bannerTypeOptions, undefined, '未知')).toBe('未知');
+  });
+});
