@@ -174,6 +174,8 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // Ours: VIP membership plans and benefits.
   ...category('vip', [
     ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
+    ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
+    ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
     ['plans', '会员套餐', 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|推荐', 'textarea', 20, 24, {
       placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）',
     }],
