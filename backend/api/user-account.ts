@@ -186,8 +186,11 @@ export const accountRpcs = [
       const user = await ctx.db.selectFrom('user').select(['id', 'password']).where('email', '=', req.email).executeTakeFirst();
       if (!user) throw notFound('用户不存在');
       if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
-      await ctx.db.updateTable('user').set({ password: await hashPassword(req.password, ctx.app.passwordCost), updated_at: now() }).where('id', '=', user.id).execute();
-      await addDynamic(ctx.db, user.id, DynamicType.Password, '通过邮箱找回了密码');
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('user').set({ password, updated_at: now() }).where('id', '=', user.id).execute();
+        await addDynamic(trx, user.id, DynamicType.Password, '通过邮箱找回了密码');
+      });
       return {};
     },
   }),
