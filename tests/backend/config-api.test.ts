@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { matchRoute } from '../../shared/routes';
 import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
@@ -47,7 +48,12 @@ describe('GetSettings', () => {
       domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
     });
-    expect(res.body.footer).toEqual({ about: '/article/about', contact: '/article/contact', agreement: '/article/agreement', copyright: '/article/copyright', feedback: '/article/feedback' });
+    expect(res.body.footer).toEqual({
+      about: '/article/detail/about', contact: '/article/detail/contact', agreement: '/article/detail/agreement',
+      copyright: '/article/detail/copyright', feedback: '/article/detail/feedback',
+    });
+    // MOREDOC's defaults (/article/about …) are no page of our SPA: every default link must be one.
+    for (const link of Object.values(res.body.footer as Record<string, string>)) expect(matchRoute(link), link).toBeDefined();
     expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
     expect(res.body.security.max_document_size).toBe(50);
     expect(res.body.display).toEqual({

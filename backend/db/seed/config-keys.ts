@@ -82,11 +82,11 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
   ]),
   ...category('footer', [
-    ['about', '关于我们', '/article/about', 'text', 24],
-    ['contact', '联系我们', '/article/contact', 'text', 25],
-    ['agreement', '文库协议', '/article/agreement', 'text', 26],
-    ['copyright', '免责声明', '/article/copyright', 'text', 27],
-    ['feedback', '意见反馈', '/article/feedback', 'text', 28],
+    ['about', '关于我们', '/article/detail/about', 'text', 24],
+    ['contact', '联系我们', '/article/detail/contact', 'text', 25],
+    ['agreement', '文库协议', '/article/detail/agreement', 'text', 26],
+    ['copyright', '免责声明', '/article/detail/copyright', 'text', 27],
+    ['feedback', '意见反馈', '/article/detail/feedback', 'text', 28],
   ]),
   ...category('converter', [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
