@@ -41,7 +41,8 @@ export async function startBackend(opts: {
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
-  const app = await buildBackend(config, { logger: false, ...opts.build });
+  // Cheap password hashing keeps the suites fast; the hashes verify the same way.
+  const app = await buildBackend(config, { logger: false, passwordCost: 10, ...opts.build });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,

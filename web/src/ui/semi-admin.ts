@@ -1,18 +1,16 @@
 // The admin back office's door to Semi: the heavy components (Table ≈ +100 KiB gzip, Tree,
 // TreeSelect, Select, DatePicker, SideSheet, Modal…) that only admin screens use. Only lazy
 // admin chunks import this file, so none of it reaches the public or member first screens.
-export {
-  Checkbox,
-  DatePicker,
-  InputNumber,
-  Modal,
-  Select,
-  SideSheet,
-  Switch,
-  Table,
-  TextArea,
-  Tree,
-  TreeSelect,
-} from '@douyinfe/semi-ui-19';
-export type { ColumnProps, RowSelectionProps } from '@douyinfe/semi-ui-19/lib/es/table/interface';
+// Each component comes from its own module, as in `semi.ts`.
+export { default as DatePicker } from '@douyinfe/semi-ui-19/lib/es/datePicker';
+export { default as InputNumber } from '@douyinfe/semi-ui-19/lib/es/inputNumber';
+export { default as Modal } from '@douyinfe/semi-ui-19/lib/es/modal';
+export { default as Select } from '@douyinfe/semi-ui-19/lib/es/select';
+export { default as SideSheet } from '@douyinfe/semi-ui-19/lib/es/sideSheet';
+export { default as Switch } from '@douyinfe/semi-ui-19/lib/es/switch';
+export { default as Table } from '@douyinfe/semi-ui-19/lib/es/table';
+export { default as TextArea } from '@douyinfe/semi-ui-19/lib/es/input/textarea';
+export { default as Tree } from '@douyinfe/semi-ui-19/lib/es/tree';
+export { default as TreeSelect } from '@douyinfe/semi-ui-19/lib/es/treeSelect';
+export type { ColumnProps } from '@douyinfe/semi-ui-19/lib/es/table/interface';
 export type { TreeNodeData } from '@douyinfe/semi-ui-19/lib/es/tree/interface';
