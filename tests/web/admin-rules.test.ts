@@ -1,7 +1,7 @@
 // The pure rules behind the admin screens: form checks, trees, config conversions, grants.
 import { describe, expect, it } from 'vitest';
 import type { Config, Navigation, Permission } from '../../shared/types';
-import { configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
+import { checkVipPlans, configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
 import type { FieldContext, FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../web/src/features/admin-resource/tree';
 import { checkLink, validateForm } from '../../web/src/features/admin-resource/validation';
@@ -119,6 +119,22 @@ describe('config rows', () => {
     expect(toWire(row('number', ''), undefined)).toBe('');
     expect(toWire(row('select-multi', ''), ['.pdf', '.txt'])).toBe('.pdf,.txt');
     expect(toWire(row('password', ''), '******')).toBe('******');
+  });
+
+  it('checks the keys other code parses, as the backend does', () => {
+    const check = (config: Config, value: unknown) => validateForm([configField(config)], { [config.name ?? '']: value }, { mode: 'edit', rows: [] });
+    expect(check(row('text', '', { category: 'system', name: 'domain', label: '网站域名' }), 'example.com')).toEqual({
+      domain: '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
+    });
+    expect(check(row('text', '', { category: 'system', name: 'domain' }), 'https://docs.example.com')).toEqual({});
+    expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({ duration: '邮件有效期不能大于 60' });
+    expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能小于 0' });
+    expect(check(row('number', '', { label: '超时' }), undefined)).toEqual({ k: '请输入超时' });
+    expect(checkVipPlans('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐')).toBeUndefined();
+    expect(checkVipPlans('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 行：套餐代码「month」重复');
+    expect(checkVipPlans('vip||30|30')).toBe('第 1 行：请填写套餐名称');
+    expect(checkVipPlans('vip|会员|0|30')).toBe('第 1 行：天数必须是正整数');
+    expect(checkVipPlans('vip|会员|30|3.141')).toBe('第 1 行：价格必须是最多两位小数的金额（元）');
   });
 
   it('picks the input by input_type and the width by col_num', () => {

@@ -1,9 +1,13 @@
 // Set-up of the `web` vitest project (happy-dom): React's act environment, a clean DOM and
 // storage between tests.
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// The first visit of a lazy admin screen transforms its modules (Semi's Table, Tree…) on
+// demand, which can take more than the default 1 s of findBy/waitFor on a busy machine.
+configure({ asyncUtilTimeout: 5_000 });
 
 // happy-dom has no canvas; Semi's package entry loads lottie-web, which draws on a 2D context
 // at import time. A context whose every method does nothing is enough.

@@ -4,6 +4,41 @@
 import type { Config } from '../../../../shared/types';
 import type { FieldDef, FormValues, SelectOption } from '../admin-resource/resource';
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** One VIP plan per line: `code|title|days|price in yuan|description` (docs/api.md §1). */
+export function checkVipPlans(value: string): string | undefined {
+  const codes = new Set<string>();
+  const lines = value.split('\n').map((l) => l.trim());
+  for (const [index, line] of lines.entries()) {
+    if (!line) continue;
+    const [code = '', title = '', days = '', price = ''] = line.split('|').map((part) => part.trim());
+    const where = `第 ${index + 1} 行`;
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) return `${where}：套餐代码只能是 1-32 个字母、数字、下划线或短横线`;
+    if (codes.has(code)) return `${where}：套餐代码「${code}」重复`;
+    codes.add(code);
+    if (!title) return `${where}：请填写套餐名称`;
+    if (!/^\d{1,5}$/.test(days) || Number(days) <= 0) return `${where}：天数必须是正整数`;
+    if (!/^\d{1,7}(\.\d{1,2})?$/.test(price)) return `${where}：价格必须是最多两位小数的金额（元）`;
+  }
+  return undefined;
+}
+
+/** Checks of keys whose value other code parses (the backend refuses the same values). */
+const KEY_CHECKS: Readonly<Record<string, (value: string) => string | undefined>> = {
+  'system.domain': (v) =>
+    /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v.trim()) ? undefined : '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
+  'email.test_email': (v) => (EMAIL.test(v.trim()) ? undefined : '测试邮箱格式不正确'),
+  'email.username': (v) => (EMAIL.test(v.trim()) ? undefined : 'SMTP 账号应为发件邮箱地址'),
+  'vip.plans': checkVipPlans,
+};
+
+/** Number keys with their own bounds; every other number is a non-negative integer. */
+const NUMBER_BOUNDS: Readonly<Record<string, { min?: number; max?: number }>> = {
+  'converter.max_preview_percent': {},
+  'email.duration': { min: 1, max: 60 },
+};
+
 /** `value:label` per line; a bare line is its own label (document extensions). */
 export function parseOptions(options: string | undefined): SelectOption[] {
   return (options ?? '')
@@ -53,17 +88,20 @@ export function configValues(rows: readonly Config[]): FormValues {
 
 /** The field describing one row. */
 export function configField(row: Config): FieldDef<FormValues> {
+  const key = `${row.category ?? ''}.${row.name ?? ''}`;
   const base = {
     name: row.name ?? '',
     label: row.label || row.name || '',
     hint: row.placeholder || undefined,
     half: (row.col_num ?? 24) <= 12,
+    ...(KEY_CHECKS[key] ? { validate: KEY_CHECKS[key] } : {}),
   };
   switch (row.input_type) {
     case 'textarea':
       return { ...base, kind: 'textarea' };
     case 'number':
-      return { ...base, kind: 'number', integer: true };
+      // The backend stores integers only, never an empty value.
+      return { ...base, kind: 'number', integer: true, required: true, ...(NUMBER_BOUNDS[key] ?? { min: 0 }) };
     case 'switch':
       return { ...base, kind: 'switch' };
     case 'select':
