@@ -109,10 +109,11 @@ const bodyRows = () => within(screen.getByRole('grid')).getAllByRole('row').filt
 const sheetRoot = () => document.querySelector('.semi-sidesheet-inner') as HTMLElement;
 const toastTitles = () => toasts.value.map((t) => t.title);
 
+// Semi's table and side sheet render slowly in happy-dom on a busy machine.
 beforeEach(() => clearToasts());
 afterEach(() => act(() => clearToasts()));
 
-describe('admin resource screen', () => {
+describe('admin resource screen', { timeout: 20_000 }, () => {
   it('lists the first page with the total and pages through the list', async () => {
     const { fetchMock } = renderScreen(23);
     expect(await screen.findByText('书籍1')).toBeTruthy();

@@ -19,7 +19,7 @@ const perm = (id: number, path: string, title: string, method = 'GRPC'): Permiss
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
   fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
 
-describe('config screen', () => {
+describe('config screen', { timeout: 20_000 }, () => {
   const rows: Config[] = [
     { id: 1, name: 'sitename', label: '网站名称', value: '魔豆文库', input_type: 'text', category: 'system', col_num: 24 },
     { id: 2, name: 'description', label: '网站描述', value: '描述', input_type: 'textarea', category: 'system' },
@@ -87,7 +87,7 @@ describe('config screen', () => {
   });
 });
 
-describe('role permissions', () => {
+describe('role permissions', { timeout: 20_000 }, () => {
   const all: Permission[] = [
     perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
     perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
@@ -122,7 +122,7 @@ describe('role permissions', () => {
   });
 });
 
-describe('user list', () => {
+describe('user list', { timeout: 20_000 }, () => {
   const users = [
     { id: 1, username: 'admin', group_id: [1] },
     { id: 5, username: 'bob', group_id: [2], avatar: '/uploads/b.png' },
@@ -175,7 +175,7 @@ describe('user list', () => {
   });
 });
 
-describe('actions and permissions', () => {
+describe('actions and permissions', { timeout: 20_000 }, () => {
   it('shows only the actions whose permissions the user holds', async () => {
     const backend: Backend = {
       'GET /api/v1/friendlink/list': { status: 200, body: { friendlink: [{ id: 1, title: '书栈网', link: 'https://www.bookstack.cn' }], total: 1 } },
@@ -193,7 +193,7 @@ describe('actions and permissions', () => {
   });
 });
 
-describe('dashboard', () => {
+describe('dashboard', { timeout: 20_000 }, () => {
   it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
     renderApp('/admin/dashboard', {
       user: admin,
