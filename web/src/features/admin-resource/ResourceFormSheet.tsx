@@ -2,6 +2,7 @@
 // a success closes the sheet and refreshes the list, a failure keeps the input and says why.
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { IconClose } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
 import { toastFailure } from '../toasts/failure-toast';
@@ -62,8 +63,8 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
       title={title}
       onCancel={save.isPending ? undefined : onClose}
       width={560}
+      closeIcon={<IconClose aria-label="关闭" />}
       maskClosable={!save.isPending}
-      aria-label={title}
       footer={
         <div className="app-resource-form__footer">
           <Button onClick={onClose} disabled={save.isPending}>

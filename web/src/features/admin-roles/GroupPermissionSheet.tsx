@@ -9,6 +9,7 @@ import type { Group, Permission } from '../../../../shared/types';
 import { errorMessage } from '../../api/client';
 import { groupApi, groupKeys, groupPermissionsQuery } from '../../api/group';
 import { allPermissionsQuery } from '../../api/permission';
+import { IconClose } from '../../ui/icons';
 import { Button, Skeleton, Tag } from '../../ui/semi';
 import { SideSheet, Tree, type TreeNodeData } from '../../ui/semi-admin';
 import { ErrorState } from '../../ui/states';
@@ -122,7 +123,7 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
   const title = `设置权限：${group.title ?? ''}`;
   const failed = permissions.error ?? granted.error;
   return (
-    <SideSheet visible title={title} onCancel={onClose} width={640} aria-label={title}>
+    <SideSheet visible title={title} onCancel={onClose} width={640} closeIcon={<IconClose aria-label="关闭" />}>
       {failed ? (
         <ErrorState
           message={errorMessage(failed, '权限加载失败')}
