@@ -61,7 +61,10 @@ function redirectUriFor(cfg: ConfigSnapshot, provider: OAuthProviderName): strin
   return url.toString();
 }
 
-/** Marks the state used if it is known, unused, unexpired and for this provider; one statement, so a replay never gets through. */
+/**
+ * Marks the state used if it is known, unused, unexpired and for this provider, and gives
+ * its redirect_uri. One UPDATE, so of two requests with the same state only one gets through.
+ */
 async function spendState(db: Database, state: string, provider: OAuthProviderName): Promise<string> {
   if (!state || state.length > 128) throw badRequest(INVALID_STATE);
   const ts = now();
@@ -72,6 +75,7 @@ async function spendState(db: Database, state: string, provider: OAuthProviderNa
   return row.redirect_uri;
 }
 
+/** The answer to a failed exchange; anything but a ProviderError is a bug and is rethrown (500). */
 function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: unknown): ApiError {
   if (!(error instanceof ProviderError)) throw error;
   ctx.request.log.warn({ provider, failure: error.failure, detail: error.message }, 'oauth provider call failed');
@@ -125,8 +129,9 @@ async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthP
       if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close')) throw badRequest('系统未开放注册');
       const groupId = await defaultGroupId(trx);
       const award = Math.max(cfg.int('score', 'register'), 0);
+      const username = await uniqueUsername(trx, identity.nickname, provider);
       const user = await trx.insertInto('user').values({
-        username: await uniqueUsername(trx, identity.nickname, provider), password: unusablePassword(), avatar: avatarFrom(identity.avatar),
+        username, password: unusablePassword(), avatar: avatarFrom(identity.avatar),
         register_ip: ctx.ip, credit_count: award, created_at: ts, updated_at: ts,
       }).returning('id').executeTakeFirstOrThrow();
       userId = user.id;
