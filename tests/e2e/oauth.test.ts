@@ -90,6 +90,17 @@ describe('WeChat sign-in', () => {
     await page.waitForURL((url) => url.pathname === '/member/profile');
   });
 
+  it('refuses a callback link that this browser did not start (login CSRF), before any exchange', async () => {
+    // An attacker starts a sign-in of their own and sends the victim the callback link.
+    const started = await fetch(`${site.url}/api/v1/oauth/authorize?type=wechat`);
+    const { url } = (await started.json()) as { url: string };
+    const attackerState = new URL(url).searchParams.get('state')!;
+    const { page } = await open();
+    await page.goto(`/oauth/callback?type=wechat&code=attacker-code&state=${attackerState}`);
+    await page.getByText('登录请求无效或已过期，请从登录页重新发起第三方登录').waitFor();
+    expect((await visit!.context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+  });
+
   it('shows why the sign-in failed when WeChat refuses, and links back to the login page', async () => {
     const { page } = await open();
     await page.goto('/auth/login?redirect=/member');
