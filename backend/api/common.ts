@@ -1,0 +1,120 @@
+import { sql, type RawBuilder } from 'kysely';
+import { ApiError, Code, badRequest } from '../wire/errors';
+
+// Small helpers shared by the service modules: paging, sorting, `field` selection, LIKE
+// patterns (contract README §6, §7, §13) and input validation with Chinese messages.
+
+/** Generic paging: size <= 0 → every row; page <= 1 → no offset. */
+export function paging(page: number, size: number): { limit?: number; offset?: number } {
+  if (size <= 0) return {};
+  return page > 1 ? { limit: size, offset: (page - 1) * size } : { limit: size };
+}
+
+/** Applies `paging()` to a Kysely select query. */
+export function applyPaging<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, page: number, size: number): Q {
+  const { limit, offset } = paging(page, size);
+  let q = query;
+  if (limit !== undefined) q = q.limit(limit);
+  if (offset !== undefined) q = q.offset(offset);
+  return q;
+}
+
+export const clamp = (n: number, min: number, max: number) => Math.min(Math.max(n, min), max);
+
+/** `wd` as MOREDOC matches it: spaces become `%` unless the user already wrote one. */
+export function likePattern(wd: string): string {
+  const trimmed = wd.trim();
+  return `%${trimmed.includes('%') ? trimmed : trimmed.replace(/\s+/g, '%')}%`;
+}
+
+/**
+ * `order`/`sort` lists: `col`, `col asc`, `col desc` (bare = desc), comma-separated when
+ * `multiple`; unknown columns are dropped. Returns ORDER BY expressions (identifiers are
+ * whitelisted, never user text).
+ */
+export function parseOrder(
+  input: string,
+  columns: readonly string[],
+  multiple = true,
+): { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] {
+  const items = multiple ? input.split(',') : [input];
+  const result: { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] = [];
+  for (const item of items) {
+    const [name = '', dir = ''] = item.trim().toLowerCase().split(/\s+/);
+    if (!columns.includes(name)) continue;
+    result.push({ column: sql.ref(name), direction: dir === 'asc' ? 'asc' : 'desc' });
+  }
+  return result;
+}
+
+/** `field` selection: lower-cased, trimmed, filtered against the table's columns; null = all. */
+export function selectedFields(requested: readonly string[], columns: readonly string[]): string[] | null {
+  const picked = requested.map((f) => f.trim().toLowerCase()).filter((f) => columns.includes(f));
+  return picked.length ? [...new Set(picked)] : null;
+}
+
+export function pick<T extends object>(row: T, fields: readonly string[] | null): Partial<T> {
+  if (!fields) return row;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = (row as Record<string, unknown>)[f];
+  return out as Partial<T>;
+}
+
+/** Distinct positive ids. */
+export function positiveIds(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((id) => id > 0))];
+}
+
+export function requireIds(ids: readonly number[], what: string): number[] {
+  const clean = positiveIds(ids);
+  if (!clean.length) throw badRequest(`请选择要操作的${what}（参数 id）`);
+  return clean;
+}
+
+// eslint-disable-next-line no-control-regex -- rejecting control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Text validation: required, length in characters (runes), no control characters. */
+export function checkText(value: string, label: string, opts: { required?: boolean; max?: number; min?: number; multiline?: boolean } = {}): string {
+  const text = value;
+  const length = [...text].length;
+  if (opts.required && text.trim() === '') throw badRequest(`${label}不能为空`);
+  if (opts.min !== undefined && length < opts.min && text !== '') throw badRequest(`${label}长度不能少于${opts.min}个字符`);
+  if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
+  if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
+  return text;
+}
+
+/** Links stored by admins (navigation, banners, friend links): site paths or http(s) URLs. */
+export function checkLink(value: string, label: string, opts: { required?: boolean } = {}): string {
+  const link = checkText(value.trim(), label, { required: opts.required, max: 500 });
+  if (link === '') return link;
+  if (!/^(\/(?!\/)|https?:\/\/|#)/i.test(link)) throw badRequest(`${label}必须是以 / 开头的站内路径或 http(s):// 链接`);
+  return link;
+}
+
+export function checkRange(value: number, label: string, min: number, max: number): number {
+  if (value < min || value > max) throw badRequest(`${label}必须在${min}到${max}之间`);
+  return value;
+}
+
+export const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+/** SQLite unique-constraint violation → 409 with the given message. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+}
+
+export async function mapUnique<T>(work: Promise<T>, message: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError(Code.AlreadyExists, message);
+    throw error;
+  }
+}
+
+/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
+export function localDateKey(date = new Date()): number {
+  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
+}

@@ -1,0 +1,102 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import pkg from '../package.json' with { type: 'json' };
+import type { BackendConfig } from './config';
+import type { BackendContext } from './context';
+import { openDatabase } from './db';
+import { runSeed, type InitialAdmin } from './db/seed';
+import { TokenService, loadJwtSecret } from './auth/tokens';
+import { CaptchaStore, type CaptchaGenerator } from './services/captcha';
+import { ConfigStore } from './services/config-store';
+import { Mailer } from './services/mailer';
+import { registerErrorHandling } from './wire/error-handler';
+import { registerRpcs, type ServiceModule } from './wire/rpc';
+import { userService } from './api/user';
+import { groupService } from './api/group';
+import { permissionService } from './api/permission';
+import { configService } from './api/config';
+import { navigationService } from './api/navigation';
+import { categoryService } from './api/category';
+import { friendlinkService } from './api/friendlink';
+import { bannerService } from './api/banner';
+import { languageService } from './api/language';
+import { punishmentService } from './api/punishment';
+import { uploadService } from './storage/uploads';
+import { fileService } from './storage/files';
+
+/**
+ * Every service of the embedded backend. The routes AND the seeded permission rows come
+ * from this one list: adding a service is adding its module here.
+ */
+export const services: readonly ServiceModule[] = [
+  userService,
+  groupService,
+  permissionService,
+  configService,
+  navigationService,
+  categoryService,
+  friendlinkService,
+  bannerService,
+  languageService,
+  punishmentService,
+  uploadService,
+  fileService,
+];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Credentials of the admin account created by this start; null on later starts. */
+    initialAdmin: InitialAdmin | null;
+  }
+}
+
+export interface BuildBackendOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the SVG captcha renderer (tests that need to know the answer). */
+  captchaGenerator?: CaptchaGenerator;
+}
+
+/** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
+const BODY_LIMIT = 4 * 1024 * 1024;
+
+export async function buildBackend(config: BackendConfig, opts: BuildBackendOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+  });
+
+  // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
+  // and are decoded against the RPC's message.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  registerErrorHandling(app);
+
+  const { db } = await openDatabase(config.dataDir);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+
+  const initialAdmin = await runSeed(db, {
+    permissions: services.flatMap((s) => s.permissions),
+    configPresets: config.configPresets,
+    ...(config.adminPassword !== undefined ? { adminPassword: config.adminPassword } : {}),
+  });
+  app.decorate('initialAdmin', initialAdmin);
+
+  const settings = new ConfigStore(db);
+  const context: BackendContext = {
+    config,
+    db,
+    settings,
+    tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
+    captcha: new CaptchaStore(opts.captchaGenerator),
+    mailer: new Mailer(settings),
+    version: pkg.version,
+  };
+
+  for (const service of services) {
+    registerRpcs(app, context, service);
+    if (service.routes) await service.routes(app, context);
+  }
+  return app;
+}

@@ -1,0 +1,59 @@
+import type { BackendContext } from '../context';
+import type { Database } from '../db';
+
+// Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
+// deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
+
+export interface SessionUser {
+  id: number;
+  uuid: string;
+  exp: number;
+}
+
+/** User id 1 (the seeded `admin`) passes every permission check (permissions.md §3.1). */
+export const ROOT_USER_ID = 1;
+
+export async function resolveSession(app: BackendContext, token: string | null): Promise<SessionUser | null> {
+  if (!token) return null;
+  const claims = await app.tokens.verify(token);
+  if (!claims) return null;
+  const [user, loggedOut] = await Promise.all([
+    app.db.selectFrom('user').select('id').where('id', '=', claims.userId).executeTakeFirst(),
+    app.db.selectFrom('logout').select('id').where('uuid', '=', claims.uuid).executeTakeFirst(),
+  ]);
+  if (!user || loggedOut) return null;
+  return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
+}
+
+/** Does one of the user's groups hold the permission row (method, path)? */
+export async function hasPermission(db: Database, userId: number, method: string, path: string): Promise<boolean> {
+  if (userId === ROOT_USER_ID) return true;
+  const row = await db
+    .selectFrom('permission as p')
+    .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
+    .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
+    .select('p.id')
+    .where('ug.user_id', '=', userId)
+    .where('p.path', '=', path)
+    .where((eb) => (method === 'GRPC' ? eb('p.method', 'in', ['GRPC', '']) : eb('p.method', '=', method)))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `您没有权限访问【<title or path>】` */
+export async function deniedMessage(db: Database, method: string, path: string): Promise<string> {
+  const row = await db.selectFrom('permission').select('title').where('method', '=', method).where('path', '=', path).executeTakeFirst();
+  return `您没有权限访问【${row?.title || path}】`;
+}
+
+/** IsAdmin: user 1, or a member of any group that holds at least one grant. */
+export async function isAdmin(db: Database, userId: number): Promise<boolean> {
+  if (userId === ROOT_USER_ID) return true;
+  const row = await db
+    .selectFrom('user_group as ug')
+    .innerJoin('group_permission as gp', 'gp.group_id', 'ug.group_id')
+    .select('gp.id')
+    .where('ug.user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

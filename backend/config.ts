@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { findConfigKey } from './db/seed/config-keys';
+
+// The embedded backend's process configuration, read once from the environment.
+export interface BackendConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  jwtSecret?: string;
+  adminPassword?: string;
+  /** JWT_EXPIRE_DAYS, default 365 (MOREDOC's jwt.expireDays). */
+  jwtExpireDays?: number;
+  /** CONFIG_<CATEGORY>_<KEY>=value, applied when the config row is first created. */
+  configPresets: Record<string, Record<string, string>>;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const BOOL_VALUES = ['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'];
+
+function parsePort(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`BACKEND_PORT must be an integer between 0 and 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parsePresets(env: Record<string, string | undefined>): BackendConfig['configPresets'] {
+  const presets: BackendConfig['configPresets'] = {};
+  for (const [variable, value] of Object.entries(env)) {
+    if (!variable.startsWith('CONFIG_') || value === undefined) continue;
+    const rest = variable.slice('CONFIG_'.length).toLowerCase();
+    const cut = rest.indexOf('_');
+    const categoryName = cut > 0 ? rest.slice(0, cut) : rest;
+    const key = cut > 0 ? rest.slice(cut + 1) : '';
+    const def = findConfigKey(categoryName, key);
+    if (!def) {
+      throw new ConfigError(`${variable} does not name a known config key (expected CONFIG_<CATEGORY>_<KEY>, e.g. CONFIG_SECURITY_ENABLE_REGISTER)`);
+    }
+    if (def.input_type === 'switch' && !BOOL_VALUES.includes(value)) {
+      throw new ConfigError(`${variable} must be true or false, got "${value}"`);
+    }
+    if (def.input_type === 'number' && !/^-?\d+$/.test(value.trim())) {
+      throw new ConfigError(`${variable} must be an integer, got "${value}"`);
+    }
+    (presets[categoryName] ??= {})[key] = value;
+  }
+  return presets;
+}
+
+export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
+  const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
+  const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
+  const jwtSecret = env.JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && (jwtSecret.length < 16 || jwtSecret === 'moredoc')) {
+    throw new ConfigError('JWT_SECRET must be at least 16 characters long (leave it unset to generate one into DATA_DIR)');
+  }
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 6) {
+    throw new ConfigError('ADMIN_PASSWORD must be at least 6 characters long');
+  }
+  const expireRaw = env.JWT_EXPIRE_DAYS?.trim() || '365';
+  if (!/^\d+$/.test(expireRaw) || Number(expireRaw) < 1 || Number(expireRaw) > 3650) {
+    throw new ConfigError(`JWT_EXPIRE_DAYS must be an integer between 1 and 3650, got "${expireRaw}"`);
+  }
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const config: BackendConfig = { host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel };
+  if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
+  if (adminPassword !== undefined) config.adminPassword = adminPassword;
+  return config;
+}

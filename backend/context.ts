@@ -1,0 +1,17 @@
+import type { BackendConfig } from './config';
+import type { Database } from './db';
+import type { TokenService } from './auth/tokens';
+import type { CaptchaStore } from './services/captcha';
+import type { ConfigStore } from './services/config-store';
+import type { Mailer } from './services/mailer';
+
+/** What every service module gets: the database and the app-wide helpers. */
+export interface BackendContext {
+  config: BackendConfig;
+  db: Database;
+  settings: ConfigStore;
+  tokens: TokenService;
+  captcha: CaptchaStore;
+  mailer: Mailer;
+  version: string;
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import type { DB } from './schema';
+import * as m001 from './migrations/001_initial';
+import * as m002 from './migrations/002_content';
+
+// Migrations are imported (not read from disk) so that the bundled server carries them.
+// Append new ones here; never edit a migration that has shipped.
+const migrations: Record<string, Migration> = {
+  '001_initial': m001,
+  '002_content': m002,
+};
+
+export type Database = Kysely<DB>;
+
+export interface OpenedDatabase {
+  db: Database;
+  sqlite: SQLite.Database;
+}
+
+export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return { db, sqlite };
+}

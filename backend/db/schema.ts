@@ -1,0 +1,153 @@
+import type { Generated } from 'kysely';
+
+// Row types of the SQLite tables (see migrations/). Booleans are 0/1 integers and
+// timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans / RFC 3339.
+
+type Id = Generated<number>;
+type Flag = number;
+type Timestamp = string;
+
+export interface UserTable {
+  id: Id; username: string; password: string; mobile: Generated<string>; email: Generated<string>;
+  address: Generated<string>; signature: Generated<string>; last_login_ip: Generated<string>;
+  register_ip: Generated<string>; doc_count: Generated<number>; follow_count: Generated<number>;
+  fans_count: Generated<number>; favorite_count: Generated<number>; comment_count: Generated<number>;
+  avatar: Generated<string>; identity: Generated<string>; realname: Generated<string>;
+  credit_count: Generated<number>; article_count: Generated<number>; remark: Generated<string>;
+  login_at: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface GroupTable {
+  id: Id; title: string; color: Generated<string>; is_default: Generated<Flag>; is_display: Generated<Flag>;
+  description: Generated<string>; user_count: Generated<number>; sort: Generated<number>;
+  enable_upload: Generated<Flag>; enable_document_review: Generated<Flag>; enable_comment: Generated<Flag>;
+  enable_comment_approval: Generated<Flag>; enable_article: Generated<Flag>; enable_article_approval: Generated<Flag>;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface UserGroupTable { id: Id; user_id: number; group_id: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface PermissionTable {
+  id: Id; method: string; path: string; title: Generated<string>; description: Generated<string>;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface GroupPermissionTable { id: Id; group_id: number; permission_id: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface LogoutTable { id: Id; user_id: number; uuid: string; expired_at: Timestamp; created_at: Timestamp }
+
+export interface ConfigTable {
+  id: Id; category: string; name: string; label: string; value: string; placeholder: string;
+  input_type: string; sort: number; options: string; col_num: number; is_secret: Flag;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface NavigationTable {
+  id: Id; title: string; href: string; target: string; color: string; sort: number; enable: Flag;
+  parent_id: number; description: string; fixed: Generated<Flag>; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface CategoryTable {
+  id: Id; parent_id: number; title: string; doc_count: Generated<number>; sort: number; enable: Flag;
+  cover: string; icon: string; description: string; show_description: Flag; type: number;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface FriendlinkTable {
+  id: Id; title: string; link: string; description: string; sort: number; enable: Flag;
+  created_at: Timestamp | null; updated_at: Timestamp | null;
+}
+
+export interface BannerTable {
+  id: Id; title: string; path: string; sort: number; enable: Flag; type: number; url: string;
+  description: string; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface LanguageTable {
+  id: Id; language: string; enable: Flag; code: string; total: Generated<number>; sort: number;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface PunishmentTable {
+  id: Id; user_id: number; type: number; enable: Flag; end_time: Timestamp | null; operators: string;
+  remark: string; reason: string; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface AttachmentTable {
+  id: Id; hash: string; user_id: number; type_id: number; type: number; enable: Generated<Flag>; path: string;
+  name: string; size: number; width: number; height: number; ext: string; ip: string;
+  description: Generated<string>; created_at: Timestamp; updated_at: Timestamp; deleted_at: Timestamp | null;
+}
+
+export interface DynamicTable { id: Id; user_id: number; content: string; type: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface SignTable { id: Id; user_id: number; sign_at: number; ip: string; award: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface EmailCodeTable {
+  id: Id; email: string; code: string; type: number; is_used: Generated<Flag>; success: Generated<Flag>;
+  error: Generated<string>; ip: string; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface DocumentTable {
+  id: Id; title: string; keywords: Generated<string>; description: Generated<string>; user_id: number;
+  width: Generated<number>; height: Generated<number>; preview: Generated<number>; pages: Generated<number>;
+  uuid: string; download_count: Generated<number>; view_count: Generated<number>; favorite_count: Generated<number>;
+  comment_count: Generated<number>; score: Generated<number>; score_count: Generated<number>; price: Generated<number>;
+  size: Generated<number>; ext: Generated<string>; status: Generated<number>; enable_gzip: Generated<Flag>;
+  convert_error: Generated<string>; preview_ext: Generated<string>; language: Generated<string>;
+  deleted_user_id: Generated<number>; recommend_at: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface DocumentCategoryTable { id: Id; document_id: number; category_id: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface DownloadTable { id: Id; user_id: number; document_id: number; ip: string; is_pay: Flag; created_at: Timestamp; updated_at: Timestamp }
+
+export interface ArticleTable {
+  id: Id; identifier: string; title: string; keywords: Generated<string>; description: Generated<string>;
+  content: Generated<string>; user_id: number; view_count: Generated<number>; favorite_count: Generated<number>;
+  comment_count: Generated<number>; status: Generated<number>; reject_reason: Generated<string>;
+  recommend_at: Timestamp | null; created_at: Timestamp; updated_at: Timestamp; deleted_at: Timestamp | null;
+}
+
+export interface ArticleCategoryTable { id: Id; article_id: number; category_id: number; created_at: Timestamp; updated_at: Timestamp }
+
+export interface CommentTable {
+  id: Id; parent_id: number; content: string; document_id: number; type: number; status: number;
+  comment_count: Generated<number>; user_id: number; ip: string; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface ReportTable {
+  id: Id; document_id: number; user_id: number; reason: number; status: Flag; document_title: string;
+  remark: string; username: string; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface DB {
+  user: UserTable;
+  group: GroupTable;
+  user_group: UserGroupTable;
+  permission: PermissionTable;
+  group_permission: GroupPermissionTable;
+  logout: LogoutTable;
+  config: ConfigTable;
+  navigation: NavigationTable;
+  category: CategoryTable;
+  friendlink: FriendlinkTable;
+  banner: BannerTable;
+  language: LanguageTable;
+  punishment: PunishmentTable;
+  attachment: AttachmentTable;
+  dynamic: DynamicTable;
+  sign: SignTable;
+  email_code: EmailCodeTable;
+  document: DocumentTable;
+  document_category: DocumentCategoryTable;
+  download: DownloadTable;
+  article: ArticleTable;
+  article_category: ArticleCategoryTable;
+  comment: CommentTable;
+  report: ReportTable;
+}
+
+export const now = (): Timestamp => new Date().toISOString();
+export const flag = (value: boolean): Flag => (value ? 1 : 0);

@@ -1,0 +1,47 @@
+import nodemailer from 'nodemailer';
+import { unavailable } from '../wire/errors';
+import type { ConfigStore } from './config-store';
+
+// Sends mail through the SMTP server of the `email` config category. When the service is
+// off or unconfigured the caller gets a clear 503 instead of a silent failure.
+
+export interface MailMessage { to: string; subject: string; html: string }
+
+export class Mailer {
+  constructor(private readonly settings: ConfigStore) {}
+
+  /** Throws ApiError(Unavailable) when the mail service cannot be used. */
+  async assertConfigured(): Promise<void> {
+    const cfg = await this.settings.snapshot();
+    if (!cfg.bool('email', 'enable')) throw unavailable('邮件服务未启用，请联系管理员');
+    if (!cfg.str('email', 'host') || !cfg.str('email', 'username')) {
+      throw unavailable('邮件服务未配置 SMTP 服务器或账号，请联系管理员');
+    }
+  }
+
+  async send(mail: MailMessage): Promise<void> {
+    await this.assertConfigured();
+    const cfg = await this.settings.snapshot();
+    const username = cfg.str('email', 'username');
+    const port = cfg.int('email', 'port') || 465;
+    const transport = nodemailer.createTransport({
+      host: cfg.str('email', 'host'),
+      port,
+      secure: cfg.bool('email', 'is_tls') && port !== 587 && port !== 25,
+      auth: cfg.str('email', 'password') ? { user: username, pass: cfg.str('email', 'password') } : undefined,
+      // MOREDOC does not verify the SMTP server certificate either (config-keys.md, email.is_tls).
+      tls: { rejectUnauthorized: false },
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    const fromName = cfg.str('email', 'from_name') || username;
+    try {
+      await transport.sendMail({ from: { name: fromName, address: username }, to: mail.to, subject: mail.subject, html: mail.html });
+    } catch (error) {
+      throw unavailable(`邮件发送失败：${(error as Error).message}`);
+    } finally {
+      transport.close();
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import { defineService } from '../wire/rpc';
+
+export const fileService = defineService('files', []);

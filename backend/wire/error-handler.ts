@@ -1,0 +1,73 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode } from './errors';
+
+// The one place where errors become responses. RPC routes answer grpc-gateway's
+// {"error","code","message"} with the gRPC code; upload routes (route config
+// `errorShape: 'http'`) answer gin's {"code","message","error"} with the HTTP status.
+// Unknown paths answer like grpc-gateway: 404 / 405 text/plain.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorShape?: 'grpc' | 'http';
+  }
+}
+
+const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
+
+interface Rendered { status: number; code: GrpcCode; message: string }
+
+function render(error: FastifyError | ApiError | Error, request: FastifyRequest): Rendered {
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  const fastifyError = error as FastifyError;
+  const status = fastifyError.statusCode;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 429, code: Code.ResourceExhausted, message: '请求体过大（上限 4 MiB）' };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 400, code: Code.InvalidArgument, message: '请求格式不正确' };
+  }
+  if (status && status >= 400 && status < 500) {
+    const code = codeFromHttpStatus(status);
+    return { status: httpStatusFromCode(code), code, message: fastifyError.message || '请求参数错误' };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { status: 500, code: Code.Internal, message: INTERNAL_MESSAGE };
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, rendered: Rendered) {
+  if (request.routeOptions.config?.errorShape === 'http') {
+    return reply
+      .code(rendered.status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify({ code: rendered.status, message: rendered.message, error: rendered.message }));
+  }
+  return reply
+    .code(rendered.status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify({ error: rendered.message, code: rendered.code, message: rendered.message })));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  const methodsByUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = methodsByUrl.get(route.url) ?? new Set<string>();
+    for (const m of methods) known.add(m);
+    methodsByUrl.set(route.url, known);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(reply, request, render(error as FastifyError, request)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const known = methodsByUrl.get(path);
+    const text = path.startsWith('/api/') && known && !known.has(request.method)
+      ? { status: 405, body: 'Method Not Allowed\n' }
+      : path.startsWith('/api/') ? { status: 404, body: 'Not Found\n' } : { status: 404, body: '404 page not found' };
+    return reply
+      .code(text.status)
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      .send(text.body);
+  });
+}

@@ -1,0 +1,323 @@
+import { badRequest } from './errors';
+
+// Message descriptions in the style of the .proto files: fields in declaration order with
+// their wire type. One encoder (responses: snake_case, zero values omitted, RFC 3339) and
+// two decoders (strict JSON bodies, Go-style query strings) work from these descriptions.
+
+type Scalar = 'int32' | 'int64' | 'float' | 'string' | 'bool' | 'time';
+type Repeated = 'int32[]' | 'int64[]' | 'float[]' | 'string[]' | 'bool[]';
+export interface EnumSpec { enum: Readonly<Record<string, number>> }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyMessage = MessageType<any>;
+export type FieldSpec = Scalar | Repeated | EnumSpec | AnyMessage | readonly [AnyMessage];
+export type Fields = Record<string, FieldSpec>;
+
+export interface MessageType<F extends Fields> {
+  readonly name: string;
+  readonly fields: F;
+}
+
+type ScalarValue<S> = S extends 'int32' | 'int64' | 'float' ? number
+  : S extends 'string' ? string
+  : S extends 'bool' ? boolean
+  : S extends 'time' ? Date | null
+  : never;
+type FieldValue<S> = S extends `${infer B}[]` ? ScalarValue<B>[]
+  : S extends Scalar ? ScalarValue<S>
+  : S extends EnumSpec ? number
+  : S extends readonly [MessageType<infer F>] ? Infer<F>[]
+  : S extends MessageType<infer F> ? Infer<F> | null
+  : never;
+/** The decoded request type of a message (every field present, zero-defaulted). */
+export type Infer<F extends Fields> = { -readonly [K in keyof F]: FieldValue<F[K]> };
+export type Decoded<M> = M extends MessageType<infer F> ? Infer<F> : never;
+
+type LooseScalar<S> = S extends 'int32' | 'int64' | 'float' ? number | null
+  : S extends 'string' ? string | null
+  : S extends 'bool' ? boolean | number | null
+  : S extends 'time' ? string | Date | null
+  : never;
+type LooseField<S> = S extends `${infer B}[]` ? readonly LooseScalar<B>[] | null
+  : S extends Scalar ? LooseScalar<S>
+  : S extends EnumSpec ? number | null
+  : S extends readonly [MessageType<infer F>] ? readonly Loose<F>[] | null
+  : S extends MessageType<infer F> ? Loose<F> | null
+  : never;
+/** What the encoder accepts: any subset of the fields, DB-style values (0/1 booleans, ISO strings). */
+export type Loose<F extends Fields> = { [K in keyof F]?: LooseField<F[K]> };
+export type Encodable<M> = M extends MessageType<infer F> ? Loose<F> : never;
+
+export function message<const F extends Fields>(name: string, fields: F): MessageType<F> {
+  return { name, fields };
+}
+
+export const Empty = message('Empty', {});
+export type EmptyMessage = typeof Empty;
+
+function isMessage(spec: FieldSpec): spec is AnyMessage {
+  return typeof spec === 'object' && 'fields' in spec;
+}
+function isRepeatedMessage(spec: FieldSpec): spec is readonly [AnyMessage] {
+  return Array.isArray(spec);
+}
+function isEnum(spec: FieldSpec): spec is EnumSpec {
+  return typeof spec === 'object' && 'enum' in spec;
+}
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+// ---------------------------------------------------------------------------------------
+// Encoding (responses)
+
+/** Go's RFC3339Nano: whole seconds unless there is a fraction, trailing zeros trimmed. */
+export function formatTimestamp(value: string | Date): string | undefined {
+  const date = value instanceof Date ? value : new Date(value);
+  const ms = date.getTime();
+  if (Number.isNaN(ms)) return undefined;
+  const iso = date.toISOString(); // 2024-05-01T10:20:30.120Z
+  const fraction = iso.slice(20, 23).replace(/0+$/, '');
+  return iso.slice(0, 19) + (fraction ? `.${fraction}` : '') + 'Z';
+}
+
+function encodeScalar(type: string, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  switch (type) {
+    case 'int32': case 'int64': case 'float': {
+      const n = typeof value === 'bigint' ? Number(value) : Number(value);
+      return Number.isFinite(n) && n !== 0 ? n : undefined;
+    }
+    case 'bool':
+      return value === true || value === 1 || value === '1' ? true : undefined;
+    case 'string':
+      return typeof value === 'string' && value !== '' ? value : value === '' ? undefined : String(value);
+    case 'time':
+      return typeof value === 'string' || value instanceof Date ? formatTimestamp(value) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function encode<F extends Fields>(type: MessageType<F>, value: Loose<F> | Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(type.fields)) {
+    const raw = source[name];
+    if (raw === null || raw === undefined) continue;
+    let encoded: unknown;
+    if (isRepeatedMessage(spec)) {
+      const items = (raw as unknown[]).map((item) => encode(spec[0], item as Record<string, unknown>));
+      encoded = items.length ? items : undefined;
+    } else if (isMessage(spec)) {
+      encoded = encode(spec, raw as Record<string, unknown>);
+    } else if (isEnum(spec)) {
+      encoded = encodeScalar('int32', raw);
+    } else if (spec.endsWith('[]')) {
+      const base = spec.slice(0, -2);
+      // Inside arrays zero values stay (only the array itself is omitted when empty).
+      const items = (raw as unknown[]).map((item) => (base === 'bool' ? Boolean(item) : base === 'string' ? String(item ?? '') : Number(item)));
+      encoded = items.length ? items : undefined;
+    } else {
+      encoded = encodeScalar(spec, raw);
+    }
+    if (encoded !== undefined) out[name] = encoded;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding helpers shared by body and query
+
+const INT_RANGE = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+} as const;
+
+function checkInt(kind: 'int32' | 'int64', n: number, field: string): number {
+  const [min, max] = INT_RANGE[kind];
+  if (!Number.isInteger(n)) throw badRequest(`参数 ${field} 必须是整数`);
+  if (n < min || n > max) throw badRequest(`参数 ${field} 超出取值范围`);
+  return n;
+}
+
+function zeroValue(spec: FieldSpec): unknown {
+  if (isRepeatedMessage(spec)) return [];
+  if (isMessage(spec)) return null;
+  if (isEnum(spec)) return 0;
+  if (spec.endsWith('[]')) return [];
+  switch (spec) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'time': return null;
+    default: return 0;
+  }
+}
+
+export function zeroOf<F extends Fields>(type: MessageType<F>): Infer<F> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(type.fields)) out[name] = zeroValue(spec);
+  return out as Infer<F>;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function parseTimestamp(value: string, field: string): Date {
+  const date = RFC3339.test(value) ? new Date(value) : null;
+  if (!date || Number.isNaN(date.getTime())) {
+    throw badRequest(`bad Timestamp: 参数 ${field} 不是有效的 RFC 3339 时间`);
+  }
+  return date;
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON bodies: gogo jsonpb strict mode (README §3.2)
+
+function jsonScalar(type: string, value: unknown, field: string): unknown {
+  switch (type) {
+    case 'int32': case 'int64': {
+      const n = typeof value === 'number' ? value
+        : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+      if (Number.isNaN(n)) throw badRequest(`参数 ${field} 必须是整数`);
+      return checkInt(type, n, field);
+    }
+    case 'float': {
+      const n = typeof value === 'number' ? value
+        : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) throw badRequest(`参数 ${field} 必须是数字`);
+      return n;
+    }
+    case 'bool':
+      if (typeof value !== 'boolean') throw badRequest(`参数 ${field} 必须是布尔值 true 或 false`);
+      return value;
+    case 'string':
+      if (typeof value !== 'string') throw badRequest(`参数 ${field} 必须是字符串`);
+      return value;
+    case 'time':
+      if (typeof value !== 'string') throw badRequest(`bad Timestamp: 参数 ${field} 必须是 RFC 3339 时间字符串`);
+      return parseTimestamp(value, field);
+    default:
+      throw badRequest(`参数 ${field} 类型不支持`);
+  }
+}
+
+function jsonField(spec: FieldSpec, value: unknown, field: string): unknown {
+  if (isRepeatedMessage(spec) || (typeof spec === 'string' && spec.endsWith('[]'))) {
+    if (!Array.isArray(value)) throw badRequest(`参数 ${field} 必须是数组`);
+    return value.map((item, i) => {
+      if (item === null) throw badRequest(`参数 ${field}[${i}] 不能为 null`);
+      return isRepeatedMessage(spec) ? decodeJsonObject(spec[0], item) : jsonScalar((spec as string).slice(0, -2), item, field);
+    });
+  }
+  if (isMessage(spec)) return decodeJsonObject(spec, value);
+  if (isEnum(spec)) {
+    if (typeof value === 'string' && value in spec.enum) return spec.enum[value];
+    const n = jsonScalar('int32', value, field) as number;
+    if (!Object.values(spec.enum).includes(n)) throw badRequest(`参数 ${field} 取值无效`);
+    return n;
+  }
+  return jsonScalar(spec as string, value, field);
+}
+
+function decodeJsonObject<F extends Fields>(type: MessageType<F>, input: unknown): Infer<F> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw badRequest(`请求参数必须是 JSON 对象（v1.${type.name}）`);
+  }
+  const out = zeroOf(type) as Record<string, unknown>;
+  const names = new Map<string, string>();
+  for (const name of Object.keys(type.fields)) {
+    names.set(name, name);
+    names.set(camel(name), name);
+  }
+  const seenCamel = new Set<string>();
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const name = names.get(key);
+    if (name === undefined) throw badRequest(`unknown field "${key}" in v1.${type.name}`);
+    if (value === null) continue;
+    const isCamel = key !== name;
+    if (!isCamel && seenCamel.has(name)) continue; // the camelCase spelling wins
+    if (isCamel) seenCamel.add(name);
+    out[name] = jsonField(type.fields[name]!, value, name);
+  }
+  return out as Infer<F>;
+}
+
+/** Decodes a raw request body (string, possibly empty) into a message. */
+export function decodeBody<F extends Fields>(type: MessageType<F>, raw: string | undefined): Infer<F> {
+  if (raw === undefined || raw.trim() === '') return zeroOf(type);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badRequest('请求体不是有效的 JSON');
+  }
+  return decodeJsonObject(type, parsed);
+}
+
+// ---------------------------------------------------------------------------------------
+// Query strings: grpc-gateway v1 PopulateQueryParameters (README §3.3)
+
+function parseGoInt(raw: string, kind: 'int32' | 'int64', field: string): number {
+  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|[1-9][0-9]*|0)$/.exec(raw);
+  if (!m) throw badRequest(`参数 ${field} 必须是整数，收到 "${raw}"`);
+  const body = m[2]!;
+  let n: number;
+  if (/^0[xX]/.test(body)) n = parseInt(body.slice(2), 16);
+  else if (/^0[bB]/.test(body)) n = parseInt(body.slice(2), 2);
+  else if (/^0[oO]/.test(body)) n = parseInt(body.slice(2), 8);
+  else if (body.length > 1 && body.startsWith('0')) n = parseInt(body.slice(1), 8);
+  else n = Number(body);
+  return checkInt(kind, m[1] === '-' ? -n : n, field);
+}
+
+function queryScalar(type: string, raw: string, field: string): unknown {
+  switch (type) {
+    case 'int32': case 'int64':
+      return parseGoInt(raw, type, field);
+    case 'float': {
+      const n = raw.trim() === '' ? NaN : Number(raw);
+      if (!Number.isFinite(n)) throw badRequest(`参数 ${field} 必须是数字，收到 "${raw}"`);
+      return n;
+    }
+    case 'bool':
+      if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw)) return true;
+      if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return false;
+      throw badRequest(`参数 ${field} 必须是布尔值，收到 "${raw}"`);
+    case 'string':
+      return raw;
+    case 'time':
+      return parseTimestamp(raw, field);
+    default:
+      return undefined;
+  }
+}
+
+/** Decodes a parsed query object (`key → string | string[]`) into a message. Unknown keys are ignored. */
+export function decodeQuery<F extends Fields>(type: MessageType<F>, query: Record<string, unknown>): Infer<F> {
+  const out = zeroOf(type) as Record<string, unknown>;
+  const names = new Map<string, string>();
+  for (const name of Object.keys(type.fields)) {
+    names.set(name, name);
+    names.set(camel(name), name);
+  }
+  for (const [key, rawValue] of Object.entries(query)) {
+    const bracket = /^([A-Za-z0-9_]+)\[/.exec(key);
+    if (bracket && names.has(bracket[1]!)) {
+      throw badRequest(`参数 ${bracket[1]} 的数组请使用重复的键名传递（如 ${bracket[1]}=1&${bracket[1]}=2）`);
+    }
+    const name = names.get(key);
+    if (name === undefined) continue;
+    const spec = type.fields[name]!;
+    if (typeof spec !== 'string' && !isEnum(spec)) continue; // nested messages are not addressable here
+    const values = (Array.isArray(rawValue) ? rawValue : [rawValue]).map(String);
+    if (isEnum(spec)) {
+      const v = values[0]!;
+      out[name] = v in spec.enum ? spec.enum[v] : parseGoInt(v, 'int32', name);
+    } else if (spec.endsWith('[]')) {
+      const base = spec.slice(0, -2);
+      out[name] = [...(out[name] as unknown[]), ...values.map((v) => queryScalar(base, v, name))];
+    } else {
+      out[name] = queryScalar(spec, values[0]!, name);
+    }
+  }
+  return out as Infer<F>;
+}

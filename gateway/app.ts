@@ -1,0 +1,59 @@
+// The gateway as one Fastify instance built from a plain config object. Tests build it
+// directly; server.ts adds the process around it.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { GatewayConfig } from './config';
+import { loggerOptions } from './logging';
+import errorHandler from './plugins/error-handler';
+import tokenCookie from './plugins/token-cookie';
+import securityHeaders from './plugins/security-headers';
+import authRateLimit from './plugins/rate-limit';
+import csrf from './plugins/csrf';
+import backendClient from './plugins/backend-client';
+import health from './plugins/health';
+import upstream from './plugins/upstream';
+import startData from './plugins/start-data';
+import pageGuard from './plugins/page-guard';
+import spa from './plugins/spa';
+
+export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
+
+export interface BuildOptions {
+  /** where pino writes (tests capture the log here); default stdout */
+  logStream?: DestinationStream;
+}
+
+export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logStream),
+    trustProxy: config.trustProxy,
+    // Our own ids: a client-sent X-Request-Id is not trusted.
+    genReqId: () => randomUUID(),
+    // Closing: new requests get 503, idle keep-alive sockets are closed, in-flight ones finish.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.register(errorHandler);
+  app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
+  app.register(securityHeaders, { publicOrigin: config.publicOrigin });
+  app.register(authRateLimit, config.authRateLimit);
+  app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
+  app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
+  app.register(health);
+  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs });
+  app.register(startData, { ttlMs: config.startDataTtlMs });
+  app.register(pageGuard, {
+    cookieName: config.tokenCookie,
+    permissionCacheTtlMs: config.permissionCacheTtlMs,
+    permissionCacheMax: config.permissionCacheMax,
+  });
+  app.register(spa, { webDist: config.webDist });
+
+  return app;
+}

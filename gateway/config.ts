@@ -1,0 +1,189 @@
+// Gateway configuration: read once from the environment, validated, then passed around as a
+// plain object. Nothing else in gateway/ reads process.env.
+import { isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface RateLimitSetting {
+  /** requests allowed per client address and endpoint in one window */
+  max: number;
+  windowMs: number;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  /** undefined: the gateway starts the embedded backend itself */
+  backendUrl: string | undefined;
+  dataDir: string;
+  /** e.g. https://docs.example.com; undefined: taken from the request's Host (direct use) */
+  publicOrigin: string | undefined;
+  /** Fastify trustProxy: false, true, or the addresses/CIDRs of the proxies in front of us */
+  trustProxy: boolean | string[];
+  tokenCookie: string;
+  upstreamTimeoutMs: number;
+  logLevel: LogLevel;
+  /** the built SPA (index.html + assets/) */
+  webDist: string;
+  /** login, register, find-password: per client address and endpoint */
+  authRateLimit: RateLimitSetting;
+  /** how long settings/navigation/categories for the start data are reused */
+  startDataTtlMs: number;
+  /** how long a token's permission list (allowPages) is reused by the page guard */
+  permissionCacheTtlMs: number;
+  permissionCacheMax: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid gateway configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const DEFAULTS = {
+  port: 3000,
+  host: 'localhost',
+  dataDir: './data',
+  tokenCookie: 'token',
+  upstreamTimeoutMs: 30_000,
+  logLevel: 'info' as LogLevel,
+  webDist: resolve(REPO_ROOT, 'web/dist'),
+  authRateLimit: { max: 10, windowMs: 60_000 },
+  startDataTtlMs: 10_000,
+  permissionCacheTtlMs: 10_000,
+  permissionCacheMax: 1_000,
+};
+
+// RFC 6265 cookie-name = token (RFC 7230 tchar)
+const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const CIDR = /^(.+)\/(\d{1,3})$/;
+
+type Env = Record<string, string | undefined>;
+
+function present(env: Env, key: string): string | undefined {
+  const value = env[key]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function parseInteger(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+function parseHttpOrigin(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || url.search || url.hash) return undefined;
+  if (url.pathname !== '/') return undefined;
+  return url.origin;
+}
+
+function parseTrustProxy(raw: string, problems: string[]): boolean | string[] {
+  const lower = raw.toLowerCase();
+  if (lower === 'false' || lower === '0' || lower === 'no') return false;
+  if (lower === 'true' || lower === 'yes') return true;
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const cidr = CIDR.exec(entry);
+    const address = cidr ? cidr[1]! : entry;
+    const family = isIP(address);
+    const bits = cidr ? Number(cidr[2]) : 0;
+    if (family === 0 || (cidr && bits > (family === 4 ? 32 : 128))) {
+      problems.push(
+        `TRUST_PROXY: "${entry}" is not an IP address or CIDR; use true, false, or a comma-separated list like "10.0.0.0/8,127.0.0.1" (hop counts are not supported)`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Reads and validates the gateway's environment. Throws ConfigError listing every bad value. */
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const problems: string[] = [];
+
+  let port = DEFAULTS.port;
+  const rawPort = present(env, 'PORT');
+  if (rawPort !== undefined) {
+    const parsed = parseInteger(rawPort, 0, 65535);
+    if (parsed === undefined) problems.push(`PORT: must be an integer from 0 to 65535 (got "${rawPort}")`);
+    else port = parsed;
+  }
+
+  const host = present(env, 'HOST') ?? DEFAULTS.host;
+  if (/\s|\//.test(host)) problems.push(`HOST: must be a host name or IP address (got "${host}")`);
+
+  let backendUrl: string | undefined;
+  const rawBackend = present(env, 'BACKEND_URL');
+  if (rawBackend !== undefined) {
+    backendUrl = parseHttpOrigin(rawBackend);
+    if (backendUrl === undefined) {
+      problems.push(
+        `BACKEND_URL: must be an http(s) origin without path, query or credentials, e.g. http://127.0.0.1:8880 (got "${rawBackend}")`,
+      );
+    }
+  }
+
+  const dataDir = resolve(present(env, 'DATA_DIR') ?? DEFAULTS.dataDir);
+
+  let publicOrigin: string | undefined;
+  const rawOrigin = present(env, 'PUBLIC_ORIGIN');
+  if (rawOrigin !== undefined) {
+    publicOrigin = parseHttpOrigin(rawOrigin);
+    if (publicOrigin === undefined) {
+      problems.push(`PUBLIC_ORIGIN: must be an http(s) origin like https://docs.example.com (got "${rawOrigin}")`);
+    }
+  }
+
+  const rawTrust = present(env, 'TRUST_PROXY');
+  const trustProxy = rawTrust === undefined ? false : parseTrustProxy(rawTrust, problems);
+
+  const tokenCookie = present(env, 'TOKEN_COOKIE') ?? DEFAULTS.tokenCookie;
+  if (!COOKIE_NAME.test(tokenCookie)) problems.push(`TOKEN_COOKIE: not a valid cookie name (got "${tokenCookie}")`);
+
+  let upstreamTimeoutMs = DEFAULTS.upstreamTimeoutMs;
+  const rawTimeout = present(env, 'UPSTREAM_TIMEOUT_MS');
+  if (rawTimeout !== undefined) {
+    const parsed = parseInteger(rawTimeout, 1, 3_600_000);
+    if (parsed === undefined) {
+      problems.push(`UPSTREAM_TIMEOUT_MS: must be an integer from 1 to 3600000 milliseconds (got "${rawTimeout}")`);
+    } else upstreamTimeoutMs = parsed;
+  }
+
+  let logLevel = DEFAULTS.logLevel;
+  const rawLevel = present(env, 'LOG_LEVEL');
+  if (rawLevel !== undefined) {
+    if ((LOG_LEVELS as readonly string[]).includes(rawLevel)) logLevel = rawLevel as LogLevel;
+    else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    port,
+    host,
+    backendUrl,
+    dataDir,
+    publicOrigin,
+    trustProxy,
+    tokenCookie,
+    upstreamTimeoutMs,
+    logLevel,
+    webDist: DEFAULTS.webDist,
+    authRateLimit: { ...DEFAULTS.authRateLimit },
+    startDataTtlMs: DEFAULTS.startDataTtlMs,
+    permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
+    permissionCacheMax: DEFAULTS.permissionCacheMax,
+  };
+}

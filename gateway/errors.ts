@@ -1,0 +1,36 @@
+// The one error type of the gateway and the JSON shape it is sent as (contract §5.3:
+// `code` is the HTTP status, `message` and `error` carry the same Chinese text).
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  error: string;
+}
+
+export const MESSAGES = {
+  badRequest: '请求无效',
+  forbidden: '禁止访问',
+  notFound: '请求的资源不存在',
+  forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
+  tooManyRequests: '操作过于频繁，请稍后再试',
+  internal: '服务器内部错误，请稍后重试',
+  badGateway: '后端服务暂时不可用，请稍后重试',
+  gatewayTimeout: '后端服务响应超时，请稍后重试',
+  notReady: '后端服务未就绪',
+  tokenTooLarge: '登录凭证过长，无法保存，请联系管理员',
+} as const;
+
+export class GatewayError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GatewayError';
+  }
+}
+
+export function errorBody(statusCode: number, message: string): ErrorBody {
+  return { code: statusCode, message, error: message };
+}

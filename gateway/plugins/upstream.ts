@@ -1,0 +1,200 @@
+// The proxy to the backend: /api/v1/* and the non-API routes of contract §9. Bodies stream
+// both ways; the cookie becomes a Bearer header on the way in, a token in a JSON answer
+// becomes the cookie on the way out.
+import fp from 'fastify-plugin';
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { GatewayError, MESSAGES, errorBody } from '../errors';
+import { upstreamFault } from './backend-client';
+
+export const API_PREFIX = '/api/v1';
+/** Non-API paths the backend serves (contract §9), by prefix; GET/HEAD only. */
+export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
+export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
+export const LOGOUT_PATH = '/api/v1/user/logout';
+
+// Headers a client could use to pass itself off as someone else to the backend.
+const CLIENT_FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+// A token answer is a few kilobytes; beyond this the answer is passed on untouched.
+const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** State-changing API calls are the ones that can hand out a token (login, register, OAuth). */
+function inspectsAnswer(request: FastifyRequest): boolean {
+  return !SAFE_METHODS.has(request.method) && pathOf(request.url).startsWith(`${API_PREFIX}/`);
+}
+
+function isLogout(request: FastifyRequest): boolean {
+  return request.method === 'DELETE' && pathOf(request.url) === LOGOUT_PATH;
+}
+
+function bearerFromCookie(request: FastifyRequest): boolean {
+  return request.headers.authorization === undefined && request.sessionToken !== undefined;
+}
+
+function rewriteRequestHeaders(request: FastifyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers };
+  delete out.cookie;
+  for (const name of CLIENT_FORWARDING_HEADERS) delete out[name];
+  out['x-forwarded-for'] = request.ip;
+  out['x-real-ip'] = request.ip;
+  out['x-request-id'] = request.id;
+  if (bearerFromCookie(request)) out.authorization = `Bearer ${request.sessionToken}`;
+  // The token answer is rewritten here, so ask for it uncompressed.
+  if (inspectsAnswer(request)) out['accept-encoding'] = 'identity';
+  return out;
+}
+
+function rewriteResponseHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  // One origin: the backend's CORS answers must not open our API to other sites.
+  for (const name of Object.keys(headers)) {
+    if (name.startsWith('access-control-')) delete headers[name];
+  }
+  return headers;
+}
+
+function isJson(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
+}
+
+function decode(body: Buffer, encoding: unknown): Buffer {
+  switch (String(encoding ?? 'identity').toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return gunzipSync(body);
+    case 'br':
+      return brotliDecompressSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    default:
+      return body;
+  }
+}
+
+function sendFault(reply: FastifyReply, fault: GatewayError): void {
+  if (reply.sent) return;
+  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'content-disposition']) reply.removeHeader(name);
+  reply
+    .code(fault.statusCode)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(errorBody(fault.statusCode, fault.message));
+}
+
+/** Buffers a 200 JSON answer; if it carries `token`, moves it into the cookie. */
+async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, stream: Readable, headers: IncomingHttpHeaders) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      chunks.push(buffer);
+      if (size > MAX_INSPECTED_BODY) {
+        request.log.warn({ size }, 'answer too large to inspect for a token; passed on');
+        reply.send(
+          Readable.from(
+            (async function* rest() {
+              yield* chunks;
+              yield* stream;
+            })(),
+          ),
+        );
+        return;
+      }
+    }
+  } catch (error) {
+    sendFault(reply, upstreamFault(error));
+    return;
+  }
+
+  let raw: Buffer;
+  let body: unknown;
+  try {
+    raw = decode(Buffer.concat(chunks), headers['content-encoding']);
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    // Not what it claims to be: pass the bytes on as they came.
+    reply.send(Buffer.concat(chunks));
+    return;
+  }
+  reply.removeHeader('content-encoding');
+  reply.removeHeader('content-length');
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('token' in body)) {
+    reply.send(raw);
+    return;
+  }
+  const { token, ...rest } = body as Record<string, unknown>;
+  try {
+    if (typeof token === 'string' && token !== '') reply.setTokenCookie(token);
+    else reply.header('cache-control', 'no-store');
+  } catch (error) {
+    request.log.error({ err: error, tokenLength: typeof token === 'string' ? token.length : 0 }, 'token not stored');
+    sendFault(reply, error instanceof GatewayError ? error : new GatewayError(502, MESSAGES.tokenTooLarge));
+    return;
+  }
+  reply.send(rest);
+}
+
+function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable }) {
+  if (isLogout(request) || (res.statusCode === 401 && bearerFromCookie(request))) reply.clearTokenCookie();
+  if (res.statusCode === 200 && inspectsAnswer(request) && isJson(res.headers['content-type'])) {
+    moveTokenToCookie(request, reply, res.stream, res.headers).catch((error: unknown) => {
+      request.log.error({ err: error }, 'token answer failed');
+      sendFault(reply, new GatewayError(502, MESSAGES.badGateway));
+    });
+    return;
+  }
+  reply.send(res.stream);
+}
+
+function onError(reply: FastifyReply, { error }: { error: Error }) {
+  const request = reply.request;
+  if (isLogout(request)) reply.clearTokenCookie();
+  const fault = upstreamFault(error);
+  request.log.warn({ err: error, status: fault.statusCode }, 'upstream failed');
+  sendFault(reply, fault);
+}
+
+export interface UpstreamOptions {
+  timeoutMs: number;
+}
+
+export default fp<UpstreamOptions>(
+  async function upstream(fastify, opts) {
+    const { origin, pool } = fastify.backend;
+    const replyOptions = {
+      rewriteRequestHeaders,
+      rewriteHeaders: rewriteResponseHeaders,
+      onResponse,
+      onError,
+      timeout: opts.timeoutMs,
+      // No retries: neither on errors nor on 503 (reply-from retries GETs on 503 by default).
+      retryDelay: () => null,
+    };
+    const common = {
+      upstream: origin,
+      undici: pool,
+      disableRequestLogging: true,
+      // reply-from's `as any` typings do not know our narrower hook signatures
+      replyOptions: replyOptions as never,
+    };
+
+    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX });
+    for (const prefix of BACKEND_PREFIXES) {
+      await fastify.register(httpProxy, { ...common, prefix, rewritePrefix: prefix, httpMethods: ['GET', 'HEAD'] });
+    }
+    for (const file of BACKEND_FILES) {
+      await fastify.register(httpProxy, { ...common, prefix: file, rewritePrefix: file, httpMethods: ['GET', 'HEAD'], routes: ['/'] });
+    }
+  },
+  { name: 'upstream', dependencies: ['backend-client', 'token-cookie'] },
+);

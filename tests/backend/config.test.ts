@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadBackendConfig } from '../../backend/config';
+
+describe('loadBackendConfig', () => {
+  it('has defaults for everything', () => {
+    const config = loadBackendConfig({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8880, dataDir: path.resolve('data'), logLevel: 'info', configPresets: {}, jwtExpireDays: 365 });
+    expect(config.jwtSecret).toBeUndefined();
+    expect(config.adminPassword).toBeUndefined();
+  });
+
+  it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {
+    const config = loadBackendConfig({
+      CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      CONFIG_SYSTEM_SITENAME: '我的文库',
+      CONFIG_OAUTH_WECHAT: 'true',
+      CONFIG_VIP_TIMES_EVERY_DAY: '5',
+    });
+    expect(config.configPresets).toEqual({
+      security: { enable_captcha_login: 'false' },
+      system: { sitename: '我的文库' },
+      oauth: { wechat: 'true' },
+      vip: { times_every_day: '5' },
+    });
+  });
+
+  it.each([
+    [{ BACKEND_PORT: 'http' }, /BACKEND_PORT/],
+    [{ BACKEND_PORT: '70000' }, /BACKEND_PORT/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
+    [{ JWT_SECRET: 'moredoc' }, /JWT_SECRET/],
+    [{ ADMIN_PASSWORD: '123' }, /ADMIN_PASSWORD/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ JWT_EXPIRE_DAYS: '0' }, /JWT_EXPIRE_DAYS/],
+    [{ CONFIG_SECURITY_NO_SUCH_KEY: 'x' }, /CONFIG_SECURITY_NO_SUCH_KEY/],
+    [{ CONFIG_SECURITY_ENABLE_REGISTER: 'yes' }, /true or false/],
+    [{ CONFIG_SECURITY_MAX_DOCUMENT_SIZE: 'big' }, /integer/],
+  ])('refuses %j with a clear message', (env, message) => {
+    expect(() => loadBackendConfig(env)).toThrow(ConfigError);
+    expect(() => loadBackendConfig(env)).toThrow(message);
+  });
+});

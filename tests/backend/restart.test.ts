@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBackend } from '../../backend/app';
+import { loadBackendConfig } from '../../backend/config';
+import { api, login, startBackend } from '../helpers/backend';
+
+const TABLES = ['group', 'permission', 'config', 'navigation', 'language', 'friendlink', 'user'] as const;
+
+async function countRows(dataDir: string): Promise<Record<string, number>> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'moredoc.db'), { readonly: true });
+  try {
+    return Object.fromEntries(TABLES.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+  } finally {
+    db.close();
+  }
+}
+
+describe('restart on the same DATA_DIR', () => {
+  it('keeps the data, keeps tokens valid and does not duplicate the seed', async () => {
+    const first = await startBackend();
+    const token = await login(first.url, 'admin', first.adminPassword);
+    const created = await api(first.url, 'POST', '/api/v1/group', { token, body: { title: '重启测试组', sort: 5 } });
+    expect(created.status).toBe(200);
+    await first.close({ keepData: true });
+    const before = await countRows(first.dataDir);
+
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      expect(await countRows(first.dataDir)).toEqual(before);
+      const group = await api(second.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
+      expect(group.body.title).toBe('重启测试组');
+      const me = await api(second.url, 'GET', '/api/v1/user', { token });
+      expect(me.status).toBe(200);
+      expect(me.body.username).toBe('admin');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('creates the admin once, with a generated password when ADMIN_PASSWORD is unset', async () => {
+    const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'moredoc-restart-'));
+    try {
+      const config = loadBackendConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' });
+      const first = await buildBackend(config, { logger: false });
+      const admin = first.initialAdmin;
+      expect(admin).toMatchObject({ username: 'admin', generated: true });
+      expect(admin!.password.length).toBeGreaterThanOrEqual(12);
+      const address = await first.listen({ host: '127.0.0.1', port: 0 });
+      expect(await login(address, 'admin', admin!.password)).toBeTruthy();
+      await first.close();
+      const secretFile = path.join(dataDir, 'jwt-secret');
+      expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
+      const secret = fs.readFileSync(secretFile, 'utf8');
+
+      const second = await buildBackend(config, { logger: false });
+      expect(second.initialAdmin).toBeNull();
+      await second.close();
+      expect(fs.readFileSync(secretFile, 'utf8')).toBe(secret);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

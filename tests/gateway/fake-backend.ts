@@ -1,0 +1,97 @@
+// A small MOREDOC look-alike for page tests: settings, navigation, categories, users by
+// token, permissions, and the admin writes that must refresh the start data.
+import type { Category, Navigation, Permission, Settings, User } from '../../shared/types';
+import { json, makeJwt, startStub, type Stub } from './helpers';
+
+export interface Account {
+  user: User;
+  permissions: Permission[];
+}
+
+export interface FakeBackend extends Stub {
+  settings: Settings;
+  navigation: Navigation[];
+  categories: Category[];
+  accounts: Map<string, Account>;
+  /** GET paths (without query) → number of calls */
+  calls: Map<string, number>;
+  memberToken: string;
+  adminToken: string;
+  /** a well-formed, unexpired token the backend no longer accepts (logged out) */
+  revokedToken: string;
+}
+
+export const ADMIN_PERMISSIONS: Permission[] = [
+  { id: 11, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表' },
+  { id: 12, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
+  { id: 13, method: 'GRPC', path: '/api.v1.ConfigAPI/UpdateConfig', title: '更新系统配置' },
+];
+
+export async function startFakeBackend(): Promise<FakeBackend> {
+  const settings: Settings = {
+    system: {
+      sitename: '魔豆文库',
+      title: 'MOREDOC · 魔豆文库',
+      description: '文档分享 <平台> & "资料"',
+      keywords: '文档,资料',
+      favicon: '/uploads/a/b/c/d/e/favicon.png',
+    },
+    security: { enable_register: true },
+  };
+  const navigation: Navigation[] = [{ id: 1, title: '首页', href: '/', enable: true }];
+  const categories: Category[] = [
+    { id: 1, title: '</script><script>alert(1)</script>', type: 0, enable: true },
+    { id: 2, title: '新闻', type: 1, enable: true },
+  ];
+  const memberToken = makeJwt({ UserId: 2, UUID: 'member' });
+  const adminToken = makeJwt({ UserId: 1, UUID: 'admin' });
+  const revokedToken = makeJwt({ UserId: 3, UUID: 'revoked' });
+  const accounts = new Map<string, Account>([
+    [memberToken, { user: { id: 2, username: 'member', group_id: [2] }, permissions: [] }],
+    [adminToken, { user: { id: 1, username: 'admin', group_id: [1] }, permissions: ADMIN_PERMISSIONS }],
+  ]);
+  const calls = new Map<string, number>();
+
+  const stub = await startStub((req, res, body) => {
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    if (req.method === 'GET') calls.set(path, (calls.get(path) ?? 0) + 1);
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const account = token ? accounts.get(token) : undefined;
+    const unauthorized = () => json(res, 401, { error: '您未登录或您的登录已过期，请重新登录或刷新页面重试', code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
+    const key = `${req.method} ${path}`;
+    switch (key) {
+      case 'GET /api/v1/settings':
+        return json(res, 200, settings);
+      case 'GET /api/v1/navigation/list':
+        return json(res, 200, { navigation, total: navigation.length });
+      case 'GET /api/v1/category/list': {
+        const types = new URLSearchParams(query).getAll('type').map(Number);
+        const wanted = types.length > 0 ? types : [0];
+        return json(res, 200, { category: categories.filter((c) => wanted.includes(c.type ?? 0)) });
+      }
+      case 'GET /api/v1/user':
+        return account ? json(res, 200, account.user) : unauthorized();
+      case 'GET /api/v1/user/permission':
+        return account ? json(res, 200, account.permissions.length ? { permission: account.permissions } : {}) : unauthorized();
+      case 'PUT /api/v1/config': {
+        if (!account) return unauthorized();
+        const { config } = JSON.parse(body.toString('utf8')) as { config: { category: string; name: string; value: string }[] };
+        for (const item of config) {
+          const group = (settings[item.category as 'system'] ??= {}) as Record<string, unknown>;
+          group[item.name] = item.value;
+        }
+        return json(res, 200, {});
+      }
+      case 'POST /api/v1/navigation':
+        navigation.push({ id: navigation.length + 1, ...(JSON.parse(body.toString('utf8')) as Navigation) });
+        return json(res, 200, {});
+      case 'POST /api/v1/category':
+        categories.push({ id: categories.length + 1, ...(JSON.parse(body.toString('utf8')) as Category) });
+        return json(res, 200, {});
+      default:
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Not Found\n');
+    }
+  });
+  return Object.assign(stub, { settings, navigation, categories, accounts, calls, memberToken, adminToken, revokedToken });
+}

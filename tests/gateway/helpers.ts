@@ -1,0 +1,219 @@
+// Test helpers for the gateway: a stub upstream on port 0 that records what it receives, the
+// gateway itself on port 0 pointed at it, and a plain HTTP client that neither follows
+// redirects nor decompresses (we assert on exactly what the browser would get).
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { request as undiciRequest } from 'undici';
+import type { FastifyInstance } from 'fastify';
+import { buildGateway } from '../../gateway/app';
+import { DEFAULTS, type GatewayConfig } from '../../gateway/config';
+
+export const FIXTURE_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export type StubHandler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
+
+export interface Stub {
+  url: string;
+  requests: RecordedRequest[];
+  /** replace the handler of a running stub */
+  handle(handler: StubHandler): void;
+  close(): Promise<void>;
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/**
+ * A stub backend. The request body is read in full before the handler runs, unless
+ * `streamingPaths` names the path: then the handler gets the raw request and an empty body.
+ */
+export async function startStub(handler: StubHandler, opts: { streamingPaths?: string[] } = {}): Promise<Stub> {
+  let current = handler;
+  const requests: RecordedRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    let body = Buffer.alloc(0);
+    if (!opts.streamingPaths?.includes(path)) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      body = Buffer.concat(chunks);
+    }
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    try {
+      await current(req, res, body);
+    } catch (error) {
+      if (!res.headersSent) json(res, 599, { stubError: String(error) });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface TestGateway {
+  url: string;
+  origin: string;
+  app: FastifyInstance;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig> = {}): GatewayConfig & { backendUrl: string } {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/nonexistent',
+    publicOrigin: undefined,
+    trustProxy: false,
+    tokenCookie: 'token',
+    upstreamTimeoutMs: 5_000,
+    logLevel: 'info',
+    webDist: FIXTURE_DIST,
+    authRateLimit: { max: 1000, windowMs: 60_000 },
+    startDataTtlMs: DEFAULTS.startDataTtlMs,
+    permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
+    permissionCacheMax: DEFAULTS.permissionCacheMax,
+    ...overrides,
+    backendUrl: overrides.backendUrl ?? backendUrl,
+  };
+}
+
+export async function startGateway(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const app = buildGateway(testConfig(backendUrl, overrides), { logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return { url, origin: url, app, logs, close: () => app.close() };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+  json<T = Record<string, unknown>>(): T;
+  setCookies: string[];
+}
+
+export interface SendOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer | NodeJS.ReadableStream | AsyncIterable<Uint8Array>;
+}
+
+export async function send(url: string, opts: SendOptions = {}): Promise<Answer> {
+  const res = await undiciRequest(url, {
+    method: (opts.method ?? 'GET') as 'GET',
+    headers: opts.headers,
+    body: opts.body as string | Buffer | undefined,
+  });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const text = body.toString('utf8');
+  const raw = res.headers['set-cookie'];
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body,
+    text,
+    json: <T>() => JSON.parse(text) as T,
+    setCookies: raw === undefined ? [] : Array.isArray(raw) ? raw : [raw],
+  };
+}
+
+/**
+ * A request whose path is sent byte for byte (fetch and undici normalise `..`, `%2e` and
+ * `//` before sending, which would hide exactly the bypasses we test).
+ */
+export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: rawPath, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        const raw = res.headers['set-cookie'];
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          text,
+          json: <T>() => JSON.parse(text) as T,
+          setCookies: raw ?? [],
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** An unsigned JWT with MOREDOC's claim names; the gateway only reads `exp`. */
+export function makeJwt(claims: Record<string, unknown> = {}): string {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const payload = { UserId: 2, UUID: 'c0ffee', HaveAccess: false, iat: now, exp: now + 3600, iss: 'moredoc', ...claims };
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.c2lnbmF0dXJl`;
+}
+
+/** Same-origin request headers, as a browser's fetch() sends them. */
+export function sameOrigin(gatewayUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { origin: gatewayUrl, 'sec-fetch-site': 'same-origin', ...extra };
+}
+
+export function cookieAttributes(setCookie: string): Map<string, string> {
+  const [pair, ...attrs] = setCookie.split(';').map((s) => s.trim());
+  const map = new Map<string, string>();
+  const eq = pair!.indexOf('=');
+  map.set('$name', pair!.slice(0, eq));
+  map.set('$value', pair!.slice(eq + 1));
+  for (const attr of attrs) {
+    const i = attr.indexOf('=');
+    map.set((i === -1 ? attr : attr.slice(0, i)).toLowerCase(), i === -1 ? '' : attr.slice(i + 1));
+  }
+  return map;
+}
+
+/** Every key of a JSON value, at any depth. */
+export function allKeys(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) allKeys(v, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      allKeys(v, into);
+    }
+  }
+  return into;
+}

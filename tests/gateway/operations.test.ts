@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, makeJwt, sameOrigin, send, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+
+let stub: Stub;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  stub = await startStub((_req, res) => json(res, 200, {}));
+  gw = await startGateway(stub.url, { authRateLimit: { max: 3, windowMs: 60_000 } });
+});
+afterAll(async () => {
+  await gw.close();
+  await stub.close();
+});
+
+describe('security headers', () => {
+  it('sends a CSP that allows only our own scripts and no framing, plus nosniff and a referrer policy', async () => {
+    for (const path of ['/api/v1/settings', '/healthz']) {
+      const res = await send(`${gw.url}${path}`);
+      const csp = String(res.headers['content-security-policy']);
+      const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+      expect(directives.get('script-src')).toEqual(["'self'"]);
+      expect(directives.get('default-src')).toEqual(["'self'"]);
+      expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(directives.get('object-src')).toEqual(["'none'"]);
+      expect(directives.has('upgrade-insecure-requests')).toBe(false);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('adds HSTS and upgrade-insecure-requests only when served over https', async () => {
+    const https = await startGateway(stub.url, { publicOrigin: 'https://docs.example.com' });
+    try {
+      const res = await send(`${https.url}/healthz`);
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 JSON after the limit on login, per endpoint, leaving other calls alone', async () => {
+    const login = () => send(`${gw.url}/api/v1/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    for (let i = 0; i < 3; i++) expect((await login()).status).toBe(200);
+    const limited = await login();
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json()).toEqual({ code: 429, message: '操作过于频繁，请稍后再试', error: '操作过于频繁，请稍后再试' });
+
+    const register = await send(`${gw.url}/api/v1/user/register`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(register.status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
+  });
+
+  it('limits both find-password steps', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/user/findpassword/stepone'],
+      ['PUT', '/api/v1/user/findpassword/steptwo'],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } })).status);
+      }
+      expect(statuses, path).toEqual([200, 200, 200, 429]);
+    }
+  });
+});
+
+describe('logs', () => {
+  it('carries request ids and never the Authorization, Cookie or Set-Cookie values', async () => {
+    const token = makeJwt({ UUID: 'secret-uuid-in-cookie' });
+    stub.handle((_req, res) => json(res, 200, { token: makeJwt({ UUID: 'secret-uuid-issued' }) }));
+    const res = await send(`${gw.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      headers: sameOrigin(gw.url, { cookie: `token=${token}`, authorization: 'Bearer secret-bearer-value', 'content-type': 'application/json' }),
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = gw.logs.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const mine = lines.filter((l) => l.reqId === res.headers['x-request-id']);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    const text = JSON.stringify(mine);
+    expect(text).toContain('[redacted]');
+    for (const secret of [token, 'secret-bearer-value', 'secret-uuid', res.setCookies[0]!.split(';')[0]!.split('=')[1]!]) {
+      expect(gw.logs.join('')).not.toContain(secret);
+    }
+  });
+});
+
+describe('health', () => {
+  it('answers /healthz without asking the backend', async () => {
+    const before = stub.requests.length;
+    const res = await send(`${gw.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+    expect(stub.requests.length).toBe(before);
+  });
+
+  it('answers /readyz 200 when the backend answers, 503 when it does not', async () => {
+    stub.handle((_req, res) => json(res, 200, { system: {} }));
+    expect((await send(`${gw.url}/readyz`)).status).toBe(200);
+    const down = await startGateway('http://127.0.0.1:1');
+    try {
+      const res = await send(`${down.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(res.json<{ code: number }>().code).toBe(503);
+      expect((await send(`${down.url}/healthz`)).status).toBe(200);
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cookieAttributes, makeJwt, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
+import { startFakeBackend, type FakeBackend } from './fake-backend';
+
+const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+let backend: FakeBackend;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  backend = await startFakeBackend();
+  gw = await startGateway(backend.url, { permissionCacheTtlMs: 60_000 });
+});
+afterAll(async () => {
+  await gw.close();
+  await backend.close();
+});
+afterEach(() => {
+  backend.calls.clear();
+});
+
+type Who = 'anonymous' | 'member' | 'admin';
+
+function visit(path: string, who: Who, target: TestGateway = gw): Promise<Answer> {
+  const token = who === 'member' ? backend.memberToken : who === 'admin' ? backend.adminToken : undefined;
+  return sendRaw(target.url, path, { headers: token ? { ...HTML, cookie: `token=${token}` } : HTML });
+}
+
+function loginRedirectOf(res: Answer): string | null {
+  expect(res.status).toBe(302);
+  const location = new URL(String(res.headers.location), 'http://site.test');
+  expect(location.pathname).toBe('/auth/login');
+  return location.searchParams.get('redirect');
+}
+
+describe('page guard: SPEC §2 access rules', () => {
+  // [path, anonymous, member (no admin pages), admin (user list + config)]
+  const matrix: Array<[string, string, string, string]> = [
+    ['/', 'page', 'page', 'page'],
+    ['/vip', 'page', 'page', 'page'],
+    ['/library/1/2', 'page', 'page', 'page'],
+    ['/auth/login', 'page', 'page', 'page'],
+    ['/member', 'login', 'page', 'page'],
+    ['/member/order', 'login', 'page', 'page'],
+    ['/member/profile/', 'login', 'page', 'page'],
+    ['/vip/checkout', 'login', 'page', 'page'],
+    ['/admin', 'login', 'page', 'page'],
+    ['/admin/index', 'login', 'page', 'page'],
+    ['/admin/dashboard', 'login', 'page', 'page'],
+    ['/admin/user/list', 'login', 'home', 'page'],
+    ['/admin/user/list/', 'login', 'home', 'page'],
+    ['/admin/config/system', 'login', 'home', 'page'],
+    ['/admin/document/list', 'login', 'home', 'home'],
+    ['/admin/user/group', 'login', 'home', 'home'],
+  ];
+
+  for (const [path, ...expected] of matrix) {
+    (['anonymous', 'member', 'admin'] as const).forEach((who, i) => {
+      const outcome = expected[i];
+      it(`${who} → ${path} → ${outcome}`, async () => {
+        const res = await visit(path, who);
+        if (outcome === 'page') {
+          expect(res.status).toBe(200);
+          expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        } else if (outcome === 'login') {
+          // the canonical path: trailing slash dropped
+          expect(loginRedirectOf(res)).toBe(path.replace(/(.)\/$/, '$1'));
+        } else {
+          expect(res.status).toBe(302);
+          expect(res.headers.location).toBe('/');
+        }
+        if (res.status === 302) expect(res.headers['cache-control']).toBe('no-store');
+      });
+    });
+  }
+});
+
+describe('page guard: paths that normalise to a guarded path are guarded', () => {
+  const bypasses = [
+    '//admin/user/list',
+    '/x/../admin/user/list',
+    '/./admin/user/list',
+    '/%61dmin/user/list',
+    '/admin;x/user/list',
+    '/admin/user/list;jsessionid=1',
+    '/ADMIN/user/list',
+    '/admin//user///list',
+    '/member/../admin/user/list',
+  ];
+  for (const path of bypasses) {
+    it(`guards ${path}`, async () => {
+      const anonymous = await visit(path, 'anonymous');
+      expect(anonymous.status).toBe(302);
+      expect(String(anonymous.headers.location)).toMatch(/^\/auth\/login\?redirect=%2F(?:admin|ADMIN)%2Fuser%2Flist/);
+      const member = await visit(path, 'member');
+      expect(member.status).toBe(302);
+      expect(member.headers.location).toBe('/');
+    });
+  }
+
+  for (const path of ['/admin%2fuser%2flist', '/admin%2Fuser/list', '/admin%5cuser', '/admin\\user\\list', '/%2561dmin/user/list', '/admin/%00']) {
+    it(`refuses ${path} with 404`, async () => {
+      const res = await visit(path, 'anonymous');
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain('<html');
+    });
+  }
+
+  it('guards /member reached through dot segments and double slashes', async () => {
+    for (const path of ['//member', '/x/../member/order', '/%6Dember', '/member;x']) {
+      expect((await visit(path, 'anonymous')).status, path).toBe(302);
+    }
+  });
+});
+
+describe('page guard: the login redirect', () => {
+  it('keeps the original path and query intact, Chinese included', async () => {
+    const original = '/member/order?status=%E5%B7%B2%E6%94%AF%E4%BB%98&page=2&a=b%26c';
+    expect(loginRedirectOf(await visit(original, 'anonymous'))).toBe(original);
+    const chinesePath = '/member/%E8%AE%A2%E5%8D%95?q=%E6%96%87%E6%A1%A3';
+    expect(loginRedirectOf(await visit(chinesePath, 'anonymous'))).toBe(chinesePath);
+  });
+
+  it('sends a visitor with an expired or garbage cookie to login and clears the cookie', async () => {
+    for (const token of [makeJwt({ exp: Math.floor(Date.now() / 1000) - 60 }), 'garbage', 'a.b']) {
+      const res = await sendRaw(gw.url, '/member', { headers: { ...HTML, cookie: `token=${token}` } });
+      expect(loginRedirectOf(res)).toBe('/member');
+      expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
+    }
+    expect(backend.calls.get('/api/v1/user') ?? 0).toBe(0);
+  });
+
+  it('sends a visitor whose token the backend rejects (401) to login and clears the cookie', async () => {
+    for (const path of ['/member', '/admin/user/list']) {
+      const res = await sendRaw(gw.url, path, { headers: { ...HTML, cookie: `token=${backend.revokedToken}` } });
+      expect(loginRedirectOf(res)).toBe(path);
+      expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
+    }
+  });
+
+  it('serves a public page to a rejected token as anonymous, clearing the cookie', async () => {
+    const res = await sendRaw(gw.url, '/library', { headers: { ...HTML, cookie: `token=${backend.revokedToken}` } });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain('"user"');
+    expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
+  });
+});
+
+describe('page guard: permissions', () => {
+  it('reuses the permissions of a token for a while instead of asking on every page', async () => {
+    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 60_000 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await visit('/admin/user/list', 'admin', fresh)).status).toBe(200);
+      expect(backend.calls.get('/api/v1/user/permission')).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('asks again once the cached permissions have expired', async () => {
+    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 50 });
+    try {
+      await visit('/admin/user/list', 'admin', fresh);
+      await new Promise((r) => setTimeout(r, 80));
+      await visit('/admin/user/list', 'admin', fresh);
+      expect(backend.calls.get('/api/v1/user/permission')).toBe(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keeps the cache bounded: the oldest token is dropped first', async () => {
+    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 60_000, permissionCacheMax: 1 });
+    try {
+      await visit('/admin/user/list', 'admin', fresh);
+      await visit('/member', 'member', fresh);
+      await visit('/admin/user/list', 'admin', fresh);
+      expect(backend.calls.get('/api/v1/user/permission')).toBe(3);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('answers 502 for an admin page when the backend cannot say what the user may see', async () => {
+    const down = await startGateway('http://127.0.0.1:1');
+    try {
+      const res = await visit('/admin/user/list', 'admin', down);
+      expect(res.status).toBe(502);
+      expect(res.json<{ code: number }>().code).toBe(502);
+      // a member page only needs the cookie
+      expect((await visit('/member', 'member', down)).status).toBe(200);
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildBackend, type BuildBackendOptions } from '../../backend/app';
+import { loadBackendConfig } from '../../backend/config';
+
+// Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
+// Captchas are switched off unless the test's env turns them back on.
+
+export const TEST_ADMIN_PASSWORD = 'admin-test-password';
+
+const DEFAULT_ENV: Record<string, string> = {
+  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
+};
+
+export interface StartedBackend {
+  url: string;
+  dataDir: string;
+  adminPassword: string;
+  /** Closes the server; removes the DATA_DIR unless `keepData` (restart tests). */
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function startBackend(opts: {
+  env?: Record<string, string>;
+  /** Reuse a DATA_DIR (restart tests); default: a fresh temporary one. */
+  dataDir?: string;
+  build?: Omit<BuildBackendOptions, 'logger'>;
+} = {}): Promise<StartedBackend> {
+  const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
+  const config = loadBackendConfig({
+    ...DEFAULT_ENV,
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    BACKEND_HOST: '127.0.0.1',
+    BACKEND_PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const app = await buildBackend(config, { logger: false, ...opts.build });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url: address,
+    dataDir,
+    adminPassword: TEST_ADMIN_PASSWORD,
+    async close(closeOpts = {}) {
+      await app.close();
+      if (!closeOpts.keepData) await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  body: T;
+  text: string;
+}
+
+export type Query = Record<string, string | number | boolean | readonly (string | number | boolean)[] | undefined>;
+
+/** Query string with repeated keys for arrays (`id=1&id=2`), as MOREDOC expects. */
+export function toQueryString(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api<T = any>(
+  url: string,
+  method: string,
+  apiPath: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; query?: Query; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(url + apiPath + toQueryString(opts.query ?? {}), { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export async function login(url: string, username: string, password: string): Promise<string> {
+  const res = await api(url, 'POST', '/api/v1/user/login', { body: { username, password } });
+  if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${res.text}`);
+  return res.body.token as string;
+}
+
+let memberCounter = 0;
+
+/** Registers a fresh member (default group) and returns its token and user. */
+export async function registerMember(
+  url: string,
+  fields: { username?: string; password?: string; email?: string } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ token: string; user: any; username: string; password: string }> {
+  memberCounter += 1;
+  const username = fields.username ?? `member${process.pid}x${memberCounter}`;
+  const password = fields.password ?? 'member-password';
+  const body: Record<string, string> = { username, password };
+  if (fields.email) body.email = fields.email;
+  const res = await api(url, 'POST', '/api/v1/user/register', { body });
+  if (res.status !== 200) throw new Error(`register ${username} failed: ${res.status} ${res.text}`);
+  return { token: res.body.token, user: res.body.user, username, password };
+}
