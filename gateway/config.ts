@@ -13,6 +13,13 @@ export interface RateLimitSetting {
   windowMs: number;
 }
 
+export interface MetricsSetting {
+  /** METRICS=1, or METRICS_TOKEN set */
+  enabled: boolean;
+  /** METRICS_TOKEN: a scrape of /metrics must send it as a bearer token */
+  token: string | undefined;
+}
+
 export interface GatewayConfig {
   port: number;
   host: string;
@@ -35,6 +42,8 @@ export interface GatewayConfig {
   /** how long a token's permission list (allowPages) is reused by the page guard */
   permissionCacheTtlMs: number;
   permissionCacheMax: number;
+  /** /metrics; absent: off */
+  metrics?: MetricsSetting;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +118,25 @@ function parseTrustProxy(raw: string, problems: string[]): boolean | string[] {
   return entries;
 }
 
+const METRICS_TOKEN = /^[\x21-\x7e]{16,}$/;
+
+/** METRICS=1 turns /metrics on; METRICS_TOKEN turns it on behind a bearer token; METRICS=0 wins. */
+function parseMetrics(env: Env, problems: string[]): MetricsSetting {
+  const token = present(env, 'METRICS_TOKEN');
+  if (token !== undefined && !METRICS_TOKEN.test(token)) {
+    problems.push('METRICS_TOKEN: must be at least 16 printable ASCII characters without spaces');
+  }
+  const raw = present(env, 'METRICS');
+  let enabled = token !== undefined;
+  if (raw !== undefined) {
+    const lower = raw.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lower)) enabled = true;
+    else if (['0', 'false', 'no', 'off'].includes(lower)) enabled = false;
+    else problems.push(`METRICS: must be 1 or 0 (got "${raw}")`);
+  }
+  return { enabled, token };
+}
+
 /** Reads and validates the gateway's environment. Throws ConfigError listing every bad value. */
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const problems: string[] = [];
@@ -168,6 +196,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
   }
 
+  const metrics = parseMetrics(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -185,5 +215,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
     permissionCacheMax: DEFAULTS.permissionCacheMax,
+    metrics,
   };
 }
