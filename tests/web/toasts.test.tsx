@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  addToast,
+  clearToasts,
+  pauseToast,
+  resumeToast,
+  TOAST_DURATION_MS,
+  TOAST_MAX,
+  TOAST_REMOVE_DELAY_MS,
+  toasts,
+} from '../../web/src/features/toasts/toast-store';
+import { FAILURE_TITLE, toastFailure } from '../../web/src/features/toasts/failure-toast';
+import { ToastViewport } from '../../web/src/features/toasts/ToastViewport';
+
+describe('toast store', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    clearToasts();
+  });
+  afterEach(() => {
+    clearToasts();
+    vi.useRealTimers();
+  });
+
+  it('uses the limits of SPEC §9', () => {
+    expect([TOAST_MAX, TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS]).toEqual([5, 5000, 200]);
+  });
+
+  it('opens a toast with its title, description, color and a close button', () => {
+    const id = addToast({ title: '保存成功', description: '资料已更新', color: 'success' });
+    expect(toasts.value).toEqual([
+      { id, open: true, title: '保存成功', description: '资料已更新', icon: 'success', color: 'success', actions: [], close: true },
+    ]);
+  });
+
+  it('closes after 5000 ms and removes the toast 200 ms later', () => {
+    const id = addToast({ title: 'a' });
+    vi.advanceTimersByTime(4999);
+    expect(toasts.value[0]).toMatchObject({ id, open: true });
+    vi.advanceTimersByTime(1);
+    expect(toasts.value[0]).toMatchObject({ id, open: false });
+    vi.advanceTimersByTime(199);
+    expect(toasts.value).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(toasts.value).toHaveLength(0);
+  });
+
+  it('shows at most 5 toasts, dropping the oldest', () => {
+    for (let i = 1; i <= 7; i++) addToast({ title: `t${i}` });
+    expect(toasts.value.map((t) => t.title)).toEqual(['t3', 't4', 't5', 't6', 't7']);
+  });
+
+  it('pauses the timer while hovered or focused', () => {
+    const id = addToast({ title: 'a' });
+    vi.advanceTimersByTime(3000);
+    pauseToast(id);
+    vi.advanceTimersByTime(10_000);
+    expect(toasts.value[0]?.open).toBe(true);
+    resumeToast(id);
+    vi.advanceTimersByTime(1999);
+    expect(toasts.value[0]?.open).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(toasts.value[0]?.open).toBe(false);
+  });
+
+  it('titles error toasts with the fallback and shows the server message', () => {
+    toastFailure(FAILURE_TITLE.login, { status: 400, data: { code: 3, message: '用户名或密码错误' } });
+    expect(toasts.value[0]).toMatchObject({ title: '登录失败', description: '用户名或密码错误', color: 'error', icon: 'error' });
+    expect(Object.values(FAILURE_TITLE)).toEqual(['注册失败', '登录失败', '修改失败', '获取权限失败']);
+  });
+});
+
+describe('ToastViewport', () => {
+  afterEach(() => act(() => clearToasts()));
+
+  it('renders toasts bottom-right with actions and closes one from its button', async () => {
+    const user = userEvent.setup();
+    const onRetry = vi.fn();
+    render(<ToastViewport />);
+    act(() => {
+      addToast({ title: '上传失败', description: '网络异常', color: 'error', actions: [{ label: '重试', onClick: onRetry }] });
+    });
+    expect(screen.getByRole('alert').textContent).toContain('上传失败');
+    expect(screen.getByText('网络异常')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '重试' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+    expect(toasts.value[0]?.open).toBe(false);
+  });
+
+  it('moves the focus to the newest toast on F8', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">elsewhere</button>
+        <ToastViewport />
+      </>,
+    );
+    act(() => {
+      addToast({ title: '第一条' });
+      addToast({ title: '第二条' });
+    });
+    await user.click(screen.getByRole('button', { name: 'elsewhere' }));
+    await user.keyboard('{F8}');
+    expect(document.activeElement?.textContent).toContain('第二条');
+    expect(document.activeElement?.closest('[aria-label="通知 (F8)"]')).toBeTruthy();
+  });
+});

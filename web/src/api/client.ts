@@ -1,0 +1,149 @@
+// The one HTTP client of the SPA (SPEC §7/§8): JSON by default, 30 s timeout, arrays in the
+// query string as repeated keys, a bearer header only when a token is held (in the browser
+// the gateway holds it in an httpOnly cookie, so none is), and every non-200 answer
+// normalised to `{status, data:{code, message}}` without throwing. A 401 sends the visitor
+// to the login page.
+import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
+import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
+
+export { REQUEST_TIMEOUT_MS };
+
+type Scalar = string | number | boolean;
+export type QueryValue = Scalar | null | undefined | readonly Scalar[];
+export type Query = Record<string, QueryValue>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  query?: Query;
+  /** Sent as JSON, or as-is when it is FormData (multipart uploads). */
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Let the caller handle a 401 itself instead of going to the login page (start-up probe). */
+  skipUnauthorizedRedirect?: boolean;
+}
+
+export type ApiResult<T> = { ok: true; status: 200; data: T } | ({ ok: false } & ApiFailure);
+
+export interface ApiClientConfig {
+  /** Prefix of every path; '' means the page's own origin. */
+  baseUrl?: string;
+  /** Returns the token when this client holds one (never in the browser build). */
+  getToken?: () => string | undefined;
+  onUnauthorized?: () => void;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export interface ApiClient {
+  request<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResult<T>>;
+  get<T>(path: string, query?: Query, options?: RequestOptions): Promise<ApiResult<T>>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
+  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
+  delete<T>(path: string, query?: Query, options?: RequestOptions): Promise<ApiResult<T>>;
+  configure(patch: Partial<ApiClientConfig>): void;
+}
+
+/** `{id: [1, 2], wd: 'x'}` → `id=1&id=2&wd=x`; null and undefined are left out. */
+export function buildQueryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly Scalar[]) params.append(key, String(item));
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  return params.toString();
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
+  const config: ApiClientConfig = { ...initial };
+
+  async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+    const qs = buildQueryString(options.query);
+    const url = `${config.baseUrl ?? ''}${path}${qs ? `?${qs}` : ''}`;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body; // the browser sets the multipart boundary
+    } else if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const token = config.getToken?.();
+    if (token) headers.Authorization = `Bearer ${token}`;
+
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(), options.timeoutMs ?? config.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const onCallerAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    let response: Response;
+    let data: unknown;
+    try {
+      response = await (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal });
+      data = await readBody(response);
+    } catch {
+      return { ok: false, ...normalizeFailure(undefined) };
+    } finally {
+      clearTimeout(timeout);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+
+    if (!isFailure(response.status)) return { ok: true, status: 200, data: (data ?? {}) as T };
+    if (response.status === 401 && !options.skipUnauthorizedRedirect) config.onUnauthorized?.();
+    return { ok: false, ...normalizeFailure({ status: response.status, statusText: response.statusText, data }) };
+  }
+
+  return {
+    request,
+    get: (path, query, options) => request('GET', path, { ...options, query }),
+    post: (path, body, options) => request('POST', path, { ...options, body }),
+    put: (path, body, options) => request('PUT', path, { ...options, body }),
+    delete: (path, query, options) => request('DELETE', path, { ...options, query }),
+    configure(patch) {
+      Object.assign(config, patch);
+    },
+  };
+}
+
+/** The client every API module uses; start-up wires its 401 handler. */
+export const api = createApiClient();
+
+/** A failed call as an Error, so react-query can show its error state. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  constructor(readonly failure: ApiFailure) {
+    super(failure.data.message);
+    this.name = 'ApiError';
+    this.status = failure.status;
+    this.code = failure.data.code;
+  }
+}
+
+/** For query functions: the data of a success, or an ApiError to reject with. */
+export function unwrap<T>(result: ApiResult<T>): T {
+  if (result.ok) return result.data;
+  throw new ApiError({ status: result.status, data: result.data });
+}
+
+/** The user-facing message of anything a query or mutation failed with. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.failure.data.message || fallback;
+  return fallback;
+}

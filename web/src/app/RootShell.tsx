@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import { isRouteErrorResponse, Outlet, ScrollRestoration, useNavigation, useRouteError } from 'react-router-dom';
+import { ERROR_SCREEN } from '../../../shared/constants';
+import { ApiError } from '../api/client';
+import { settingsQuery } from '../api/settings';
+import { BrowserCheck } from '../features/browser-check/BrowserCheck';
+import { ErrorScreen } from '../features/error-screen/ErrorScreen';
+import { siteName, useSettings } from '../features/settings/use-site-data';
+import { ToastViewport } from '../features/toasts/ToastViewport';
+import { documentTitle, useDocumentHead } from './document-head';
+import { useCurrentRoute } from '../features/routing/current-route';
+import './app.css';
+
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return <div className="app-navigation-progress" role="progressbar" aria-label="页面加载中" />;
+}
+
+function DocumentHead() {
+  const settings = useSettings();
+  const route = useCurrentRoute();
+  useDocumentHead(settings, documentTitle(settings, route));
+  return null;
+}
+
+/** Around every layout: head, browser check, navigation progress, toasts. */
+export function RootShell() {
+  return (
+    <>
+      <DocumentHead />
+      <BrowserCheck />
+      <NavigationProgress />
+      <Outlet />
+      <ToastViewport />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+function errorStatus(error: unknown): number {
+  if (isRouteErrorResponse(error)) return error.status;
+  if (error instanceof ApiError) return error.status;
+  return 500;
+}
+
+function errorDetail(error: unknown): string | undefined {
+  if (isRouteErrorResponse(error)) return typeof error.data === 'string' ? error.data : error.statusText;
+  if (error instanceof Error) return error.message;
+  return undefined;
+}
+
+/** Uncaught errors of any screen (SPEC §2/§8). */
+export function RootErrorBoundary() {
+  const error = useRouteError();
+  const settings = useQuery(settingsQuery()).data;
+  const status = errorStatus(error);
+  useDocumentHead(settings ?? {}, `${ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
+  return <ErrorScreen status={status} message={errorDetail(error)} />;
+}

@@ -1,0 +1,28 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { StartData } from '../../../shared/types';
+import { categoryListQuery } from '../api/category';
+import { navigationListQuery } from '../api/navigation';
+import { settingsQuery } from '../api/settings';
+import { clearSession, initSession, setPermissions, signIn } from '../features/session/session-store';
+import { loadStartData, readStartData } from './start-data';
+
+/** Puts the start data where the screens read it: react-query's cache and the session. */
+export function applyStartData(queryClient: QueryClient, start: StartData): void {
+  queryClient.setQueryData(settingsQuery().queryKey, start.settings);
+  queryClient.setQueryData(navigationListQuery().queryKey, start.navigation);
+  queryClient.setQueryData(categoryListQuery().queryKey, start.categories);
+  if (start.user) {
+    signIn(start.user);
+    setPermissions(start.permissions ?? []);
+  } else {
+    // No valid cookie: whatever was stored from an earlier visit is stale.
+    clearSession();
+  }
+}
+
+export async function boot(queryClient: QueryClient): Promise<StartData> {
+  initSession();
+  const start = readStartData() ?? (await loadStartData());
+  applyStartData(queryClient, start);
+  return start;
+}

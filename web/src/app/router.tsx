@@ -1,0 +1,99 @@
+// The router, built from the shared route table: every SPEC route exists, under its layout
+// (default, auth, admin), with the guard loader of app/route-guard. The first screen
+// (default layout, home) is in the entry chunk; every other screen is a lazy chunk.
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
+import { DefaultLayout } from '../layouts/DefaultLayout';
+import { HomePage } from '../pages/HomePage';
+import { guardFor, notFoundLoader } from './route-guard';
+import { PageLoading } from '../ui/PageLoading';
+import type { RouteHandle } from '../features/routing/current-route';
+import { RootErrorBoundary, RootShell } from './RootShell';
+
+type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
+
+const underConstruction: Screen = {
+  lazy: async () => ({ Component: (await import('../pages/UnderConstructionPage')).UnderConstructionPage }),
+};
+const adminUnderConstruction: Screen = {
+  lazy: async () => ({ Component: (await import('../pages/admin/AdminUnderConstructionPage')).AdminUnderConstructionPage }),
+};
+const adminDashboard: Screen = {
+  lazy: async () => ({ Component: (await import('../pages/admin/AdminDashboardPage')).AdminDashboardPage }),
+};
+
+/** Screens of this release; routes not listed render the 建设中 notice of their layout. */
+const screens: Readonly<Record<string, Screen>> = {
+  index: { Component: HomePage },
+  'auth-login': { lazy: async () => ({ Component: (await import('../pages/LoginPage')).LoginPage }) },
+  'auth-register': { lazy: async () => ({ Component: (await import('../pages/RegisterPage')).RegisterPage }) },
+  'auth-forgot': { lazy: async () => ({ Component: (await import('../pages/ForgotPasswordPage')).ForgotPasswordPage }) },
+  'oauth-callback': { lazy: async () => ({ Component: (await import('../pages/OAuthCallbackPage')).OAuthCallbackPage }) },
+  member: { lazy: async () => ({ Component: (await import('../pages/MemberOverviewPage')).MemberOverviewPage }) },
+  'member-profile': { lazy: async () => ({ Component: (await import('../pages/MemberProfilePage')).MemberProfilePage }) },
+  'member-download': { lazy: async () => ({ Component: (await import('../pages/MemberDownloadPage')).MemberDownloadPage }) },
+  'member-order': { lazy: async () => ({ Component: (await import('../pages/MemberOrderPage')).MemberOrderPage }) },
+  admin: adminDashboard,
+  'admin-dashboard': adminDashboard,
+};
+
+/** Route names that show 建设中 in this release (listed in the README). */
+export const underConstructionRoutes: readonly RouteDef[] = routes.filter((r) => !screens[r.name]);
+
+function routeObject(route: RouteDef): RouteObject {
+  const screen = screens[route.name] ?? (route.layout === 'admin' ? adminUnderConstruction : underConstruction);
+  return {
+    id: route.name,
+    path: toRouterPath(route.path),
+    loader: guardFor(route),
+    handle: { route } satisfies RouteHandle,
+    ...screen,
+  };
+}
+
+const isMemberArea = (r: RouteDef) => r.path === '/member' || r.path.startsWith('/member/');
+
+export function appRoutes(): RouteObject[] {
+  const inLayout = (layout: RouteDef['layout']) => routes.filter((r) => r.layout === layout);
+  const publicRoutes = inLayout('default').filter((r) => !isMemberArea(r));
+  const memberRoutes = inLayout('default').filter(isMemberArea);
+  return [
+    {
+      id: 'root',
+      Component: RootShell,
+      ErrorBoundary: RootErrorBoundary,
+      HydrateFallback: PageLoading,
+      children: [
+        {
+          id: 'layout-default',
+          Component: DefaultLayout,
+          children: [
+            ...publicRoutes.map(routeObject),
+            {
+              id: 'layout-member',
+              lazy: async () => ({ Component: (await import('../layouts/MemberLayout')).MemberLayout }),
+              children: memberRoutes.map(routeObject),
+            },
+          ],
+        },
+        {
+          id: 'layout-auth',
+          lazy: async () => ({ Component: (await import('../layouts/AuthLayout')).AuthLayout }),
+          children: inLayout('auth').map(routeObject),
+        },
+        {
+          id: 'layout-admin',
+          lazy: async () => ({ Component: (await import('../layouts/AdminLayout')).AdminLayout }),
+          children: inLayout('admin').map(routeObject),
+        },
+        { id: 'not-found', path: '*', loader: notFoundLoader },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes());
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { captchaQuery, type CaptchaKind } from '../../api/user';
+import { TextField } from '../../ui/FormField';
+
+export interface CaptchaState {
+  /** Whether the form must send a captcha. */
+  required: boolean;
+  id: string | undefined;
+  image: string | undefined;
+  audio: boolean;
+  loading: boolean;
+  failed: boolean;
+  /** Fetches a new captcha (on click, and after a failed submit: the backend consumes it). */
+  refresh: () => void;
+}
+
+/** Whether the settings ask for a captcha on this action (an omitted switch is false). */
+export function captchaEnabled(security: object | undefined, kind: CaptchaKind): boolean {
+  const key = kind === 'find_password' ? 'enable_captcha_find_password' : `enable_captcha_${kind}`;
+  return (security as Record<string, unknown> | undefined)?.[key] === true;
+}
+
+/** The captcha of an action from `GET /api/v1/user/captcha`, when the settings enable it. */
+export function useCaptcha(kind: CaptchaKind, enabled: boolean): CaptchaState {
+  const { data, isFetching, isError, refetch } = useQuery(captchaQuery(kind, enabled));
+  return {
+    required: enabled && data?.enable !== false,
+    id: data?.id,
+    image: data?.captcha,
+    audio: data?.type === 'audio',
+    loading: isFetching,
+    failed: isError,
+    refresh: () => void refetch(),
+  };
+}
+
+export function CaptchaField({
+  captcha,
+  value,
+  onChange,
+  error,
+}: {
+  captcha: CaptchaState;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  if (!captcha.required) return null;
+  const media = captcha.audio ? (
+    captcha.image ? <audio controls src={captcha.image} aria-label="语音验证码" /> : null
+  ) : (
+    <button type="button" className="app-captcha" onClick={captcha.refresh} title="看不清？换一张" aria-label="换一张验证码">
+      {captcha.loading ? '加载中…' : captcha.failed ? '点击重试' : captcha.image ? <img src={captcha.image} alt="验证码" /> : '获取验证码'}
+    </button>
+  );
+  return (
+    <TextField
+      id="captcha"
+      label="验证码"
+      value={value}
+      onChange={onChange}
+      error={error}
+      placeholder="请输入验证码"
+      autoComplete="off"
+      maxLength={12}
+      addon={media}
+    />
+  );
+}

@@ -1,0 +1,27 @@
+import { ERROR_SCREEN } from '../../../../shared/constants';
+import { Illustration } from '../../ui/illustrations';
+import { isBot } from './is-bot';
+import './error-screen.css';
+
+export interface ErrorScreenProps {
+  status: number;
+  message?: string;
+  userAgent?: string;
+}
+
+/** The root error screen of SPEC §2: 出错啦！, the 404 or 500 image, and a way back to /. */
+export function ErrorScreen({ status, message, userAgent = navigator.userAgent }: ErrorScreenProps) {
+  if (isBot(userAgent)) return null;
+  return (
+    <main className="app-error-screen" data-status={status}>
+      <Illustration name={status === 404 ? 'notFound' : 'failure'} className="app-error-screen__image" />
+      <h1 className="app-error-screen__title">{ERROR_SCREEN.title}</h1>
+      <p className="app-error-screen__text">{ERROR_SCREEN.description}</p>
+      {message && <p className="app-error-screen__detail">{message}</p>}
+      {/* a full page load: the app state that failed is not reused */}
+      <a className="app-error-screen__home" href="/">
+        {ERROR_SCREEN.backHome}
+      </a>
+    </main>
+  );
+}

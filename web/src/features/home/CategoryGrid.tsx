@@ -1,0 +1,44 @@
+import { Link } from 'react-router-dom';
+import { useDocumentCategories, useSettings } from '../settings/use-site-data';
+import { EmptyState } from '../../ui/states';
+
+/** Top-level document categories with their sub-categories. */
+export function CategoryGrid() {
+  const categories = useDocumentCategories();
+  const { display = {} } = useSettings();
+  const visible = display.hide_category_without_document ? categories.filter((c) => (c.doc_count ?? 0) > 0) : categories;
+  return (
+    <section className="app-panel" aria-labelledby="home-categories-title">
+      <h2 id="home-categories-title" className="app-panel__title">
+        文档分类
+        <Link to="/library" className="app-home__more">
+          全部文档
+        </Link>
+      </h2>
+      {visible.length === 0 ? (
+        <EmptyState title="暂无分类" description="管理员添加文档分类后，这里会显示分类导航。" />
+      ) : (
+        <ul className="app-home__categories">
+          {visible.map((category) => (
+            <li key={category.id} className="app-home__category">
+              <Link to={`/library/${category.id}`} className="app-home__category-title">
+                {category.icon ? <img src={category.icon} alt="" className="app-home__category-icon" /> : null}
+                <span>{category.title}</span>
+                {display.show_document_count && <span className="app-home__count">{category.doc_count ?? 0}</span>}
+              </Link>
+              {category.children.length > 0 && (
+                <div className="app-home__subcategories">
+                  {category.children.map((child) => (
+                    <Link key={child.id} to={`/library/${child.id}`}>
+                      {child.title}
+                    </Link>
+                  ))}
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+// The transitions of SPEC §4 that talk to the API: sign-in completion (permissions load),
+// the current-user fetch, logout.
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { User } from '../../../../shared/types';
+import { ApiError } from '../../api/client';
+import { userApi, userKeys } from '../../api/user';
+import { FAILURE_TITLE, toastFailure } from '../toasts/failure-toast';
+import { clearSession, setPermissions, setUser, signIn } from './session-store';
+
+/** Loads the permission list and allowPages; a failure shows 获取权限失败. */
+export async function loadPermissions(): Promise<boolean> {
+  const result = await userApi.permissions();
+  if (!result.ok) {
+    toastFailure(FAILURE_TITLE.permissionLoad, result);
+    return false;
+  }
+  setPermissions(result.data.permission ?? []);
+  return true;
+}
+
+/** After a login, register or OAuth success: store the user, then load the permissions. */
+export async function completeSignIn(user: User): Promise<void> {
+  signIn(user);
+  await loadPermissions();
+}
+
+/**
+ * Fetches the current user. Non-200 clears the whole session (SPEC §4); `probe` is the
+ * start-up check, which must not send a visitor to the login page.
+ */
+export async function fetchCurrentUser(options?: { probe?: boolean }): Promise<User> {
+  const result = await userApi.current(options);
+  if (!result.ok) {
+    clearSession();
+    throw new ApiError(result);
+  }
+  setUser(result.data);
+  return result.data;
+}
+
+export const currentUserQuery = () =>
+  queryOptions({
+    queryKey: userKeys.current,
+    queryFn: () => fetchCurrentUser(),
+    staleTime: 0,
+  });
+
+/** Logout: tell the server (the gateway clears the cookie whatever it answers), clear all, go to /. */
+export function useLogout(): () => Promise<void> {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await userApi.logout();
+    clearSession();
+    queryClient.removeQueries({ queryKey: userKeys.all });
+    await navigate('/');
+  }, [navigate, queryClient]);
+}

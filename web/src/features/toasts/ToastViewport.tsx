@@ -1,0 +1,113 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import {
+  IconAlertCircle,
+  IconAlertTriangle,
+  IconClose,
+  IconInfoCircle,
+  IconSpin,
+  IconTickCircle,
+} from '../../ui/icons';
+import { TOAST } from '../../../../shared/constants';
+import { closeToast, pauseToast, resumeToast, toasts, type Toast, type ToastIcon } from './toast-store';
+import './toasts.css';
+
+export const TOAST_HOTKEY = TOAST.hotkey;
+
+function ToastGlyph({ icon }: { icon: ToastIcon }) {
+  switch (icon) {
+    case 'success':
+      return <IconTickCircle />;
+    case 'warning':
+      return <IconAlertTriangle />;
+    case 'error':
+      return <IconAlertCircle />;
+    case 'loading':
+      return <IconSpin spin />;
+    case 'info':
+      return <IconInfoCircle />;
+    default:
+      return null;
+  }
+}
+
+function ToastCard({ toast }: { toast: Toast }) {
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') closeToast(toast.id);
+  };
+  return (
+    <li
+      className={`app-toast app-toast--${toast.color}`}
+      data-state={toast.open ? 'open' : 'closed'}
+      role={toast.color === 'error' ? 'alert' : 'status'}
+      aria-atomic="true"
+      tabIndex={0}
+      onMouseEnter={() => pauseToast(toast.id)}
+      onMouseLeave={() => resumeToast(toast.id)}
+      onFocus={() => pauseToast(toast.id)}
+      onBlur={() => resumeToast(toast.id)}
+      onKeyDown={onKeyDown}
+    >
+      {toast.icon !== 'none' && (
+        <span className="app-toast__icon" aria-hidden="true">
+          <ToastGlyph icon={toast.icon} />
+        </span>
+      )}
+      <div className="app-toast__body">
+        <div className="app-toast__title">{toast.title}</div>
+        {toast.description && <div className="app-toast__description">{toast.description}</div>}
+        {toast.actions.length > 0 && (
+          <div className="app-toast__actions">
+            {toast.actions.map((action) => (
+              <button
+                key={action.label}
+                type="button"
+                className="app-toast__action"
+                onClick={() => {
+                  action.onClick();
+                  closeToast(toast.id);
+                }}
+              >
+                {action.label}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {toast.close && (
+        <button type="button" className="app-toast__close" aria-label="关闭" onClick={() => closeToast(toast.id)}>
+          <IconClose size="small" />
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** Bottom-right stack of toasts; F8 moves the keyboard focus to the newest one. */
+export function ToastViewport() {
+  useSignals();
+  const list = toasts.value;
+  const regionRef = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== TOAST_HOTKEY) return;
+      const region = regionRef.current;
+      if (!region) return;
+      event.preventDefault();
+      const items = region.querySelectorAll<HTMLElement>('.app-toast[data-state="open"]');
+      const target = items[items.length - 1] ?? region;
+      target.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <ol ref={regionRef} className="app-toasts" aria-label={`通知 (${TOAST_HOTKEY})`} tabIndex={-1}>
+      {list.map((t) => (
+        <ToastCard key={t.id} toast={t} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,25 @@
+// Error toasts of SPEC §8: the title says what failed (with SPEC's fallbacks), the
+// description carries the server's message.
+import type { ApiFailure } from '../../../../shared/api-failure';
+import { FAILURE_FALLBACKS } from '../../../../shared/constants';
+import { ApiError } from '../../api/client';
+import { addToast } from './toast-store';
+
+export const FAILURE_TITLE = {
+  register: FAILURE_FALLBACKS.register,
+  login: FAILURE_FALLBACKS.login,
+  profileUpdate: FAILURE_FALLBACKS.updateProfile,
+  permissionLoad: FAILURE_FALLBACKS.loadPermissions,
+} as const;
+
+export function failureMessage(failure: ApiFailure | unknown): string | undefined {
+  if (failure instanceof ApiError) return failure.failure.data.message || undefined;
+  const data = (failure as Partial<ApiFailure> | undefined)?.data;
+  return typeof data?.message === 'string' && data.message !== '' ? data.message : undefined;
+}
+
+/** Shows an error toast titled `title`; returns its id. */
+export function toastFailure(title: string, failure?: ApiFailure | unknown): number {
+  const message = failureMessage(failure);
+  return addToast({ title, description: message !== title ? message : undefined, color: 'error' });
+}

@@ -1,0 +1,101 @@
+import { Suspense, useMemo, type ReactNode } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
+import { UserMenu } from '../features/session/UserMenu';
+import { useSession } from '../features/session/use-session';
+import { siteName, useSettings } from '../features/settings/use-site-data';
+import { Layout, Nav } from '../ui/semi';
+import {
+  IconComment,
+  IconFile,
+  IconHistogram,
+  IconHome,
+  IconOrderedList,
+  IconSetting,
+  IconUserGroup,
+} from '../ui/icons';
+import { PageLoading } from '../ui/PageLoading';
+import './admin-layout.css';
+
+const DASHBOARD_PATH = '/admin/dashboard';
+
+const ICONS: Readonly<Record<string, ReactNode>> = {
+  dashboard: <IconHistogram />,
+  document: <IconFile />,
+  article: <IconOrderedList />,
+  user: <IconUserGroup />,
+  config: <IconSetting />,
+  'admin-comment': <IconComment />,
+};
+
+interface NavItem {
+  itemKey: string;
+  text: string;
+  icon?: ReactNode;
+  items?: NavItem[];
+}
+
+function toNavItem(entry: AdminMenuEntry, top: boolean): NavItem {
+  return {
+    itemKey: entry.path ?? entry.key,
+    text: entry.label,
+    icon: top ? (ICONS[entry.key] ?? <IconOrderedList />) : undefined,
+    items: entry.children?.map((child) => toNavItem(child, false)),
+  };
+}
+
+/** The sider menu: 控制面板, then SPEC's admin menu filtered by the user's allowPages. */
+export function adminNavItems(allowPages: readonly string[]): NavItem[] {
+  return [
+    { itemKey: DASHBOARD_PATH, text: '控制面板', icon: ICONS.dashboard },
+    ...buildAdminMenu(allowPages).map((entry) => toNavItem(entry, true)),
+  ];
+}
+
+function openKeyFor(items: readonly NavItem[], pathname: string): string[] {
+  const group = items.find((item) => item.items?.some((child) => child.itemKey === pathname));
+  return group ? [group.itemKey] : [];
+}
+
+export function AdminLayout() {
+  const settings = useSettings();
+  const { allowPages } = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const items = useMemo(() => adminNavItems(allowPages), [allowPages]);
+  const selected = pathname === '/admin' || pathname === '/admin/' ? DASHBOARD_PATH : pathname.replace(/\/$/, '');
+
+  return (
+    <Layout className="app-admin-layout">
+      <Layout.Sider className="app-admin-layout__sider" aria-label="管理菜单">
+        <Nav
+          className="app-admin-layout__nav"
+          items={items}
+          selectedKeys={[selected]}
+          defaultOpenKeys={openKeyFor(items, selected)}
+          onSelect={({ itemKey }) => void navigate(String(itemKey))}
+          header={{ text: `${siteName(settings)} 管理后台` }}
+          footer={{ collapseButton: true, collapseText: (collapsed) => (collapsed ? '展开侧边栏' : '收起侧边栏') }}
+        />
+      </Layout.Sider>
+      <Layout className="app-admin-layout__main">
+        <Layout.Header className="app-admin-layout__header">
+          <Link to="/" className="app-admin-layout__home">
+            <IconHome /> 返回前台
+          </Link>
+          <UserMenu
+            entries={[
+              { label: '控制面板', to: DASHBOARD_PATH },
+              { label: '个人中心', to: '/member' },
+            ]}
+          />
+        </Layout.Header>
+        <Layout.Content className="app-admin-layout__content">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

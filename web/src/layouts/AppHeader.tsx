@@ -1,0 +1,110 @@
+import { Link, NavLink } from 'react-router-dom';
+import type { NavigationNode } from '../../../shared/navigation';
+import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
+import { useSession } from '../features/session/use-session';
+import { siteName, useDocumentCategories, useNavigationTree, useSettings } from '../features/settings/use-site-data';
+import { MenuButton } from '../ui/MenuButton';
+import { IconChevronDown } from '../ui/icons';
+
+const isInternal = (href: string) => href.startsWith('/') && !href.startsWith('//');
+
+function NavigationLink({ item, className }: { item: NavigationNode; className?: string }) {
+  const href = item.href || '/';
+  const style = item.color ? { color: item.color } : undefined;
+  if (isInternal(href) && item.target !== '_blank') {
+    return (
+      <NavLink to={href} className={className} style={style} end={href === '/'}>
+        {item.title}
+      </NavLink>
+    );
+  }
+  return (
+    <a href={href} className={className} style={style} target={item.target || undefined} rel="noopener noreferrer">
+      {item.title}
+    </a>
+  );
+}
+
+function NavigationItem({ item }: { item: NavigationNode }) {
+  if (item.children.length === 0) return <NavigationLink item={item} className="app-header__nav-link" />;
+  const entries = [item, ...item.children]
+    .filter((entry) => entry === item ? !!item.href : true)
+    .map((entry) => {
+      const href = entry.href || '/';
+      const internal = isInternal(href) && entry.target !== '_blank';
+      return { key: String(entry.id), label: entry.title, ...(internal ? { to: href } : { href, target: entry.target || undefined }) };
+    });
+  return (
+    <MenuButton
+      className="app-header__nav-menu"
+      label={
+        <>
+          <span style={item.color ? { color: item.color } : undefined}>{item.title}</span> <IconChevronDown size="small" />
+        </>
+      }
+      entries={entries}
+    />
+  );
+}
+
+const MEMBER_ENTRIES: readonly UserMenuEntry[] = [
+  { label: '个人中心', to: '/member' },
+  { label: '个人资料', to: '/member/profile' },
+  { label: '我的下载', to: '/member/download' },
+  { label: '我的订单', to: '/member/order' },
+];
+
+export function AppHeader() {
+  const settings = useSettings();
+  const navigation = useNavigationTree();
+  const categories = useDocumentCategories();
+  const { loggedIn, isAdmin } = useSession();
+  const name = siteName(settings);
+  const entries = isAdmin ? [...MEMBER_ENTRIES, { label: '管理后台', to: '/admin' }] : MEMBER_ENTRIES;
+
+  return (
+    <header className="app-header">
+      <div className="app-header__bar app-container">
+        <Link to="/" className="app-header__brand" aria-label={`${name} 首页`}>
+          {settings.system?.logo ? <img src={settings.system.logo} alt="" className="app-header__logo" /> : null}
+          <span className="app-header__sitename">{name}</span>
+        </Link>
+        <nav className="app-header__nav" aria-label="网站导航">
+          {navigation.map((item) => (
+            <NavigationItem key={item.id} item={item} />
+          ))}
+        </nav>
+        <div className="app-header__user">
+          {loggedIn ? (
+            <UserMenu entries={entries} />
+          ) : (
+            <>
+              <Link to="/auth/login" className="app-header__login">
+                登录
+              </Link>
+              {settings.security?.enable_register && (
+                <Link to="/auth/register" className="app-header__register">
+                  注册
+                </Link>
+              )}
+            </>
+          )}
+        </div>
+      </div>
+      {categories.length > 0 && (
+        <nav className="app-header__categories" aria-label="文档分类">
+          <div className="app-container app-header__categories-inner">
+            <NavLink to="/library" end className="app-header__category">
+              全部文档
+            </NavLink>
+            {categories.map((category) => (
+              <NavLink key={category.id} to={`/library/${category.id}`} className="app-header__category">
+                {category.title}
+              </NavLink>
+            ))}
+          </div>
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,40 @@
+import { Suspense } from 'react';
+import { NavLink, Outlet } from 'react-router-dom';
+import { UserAvatar } from '../features/session/UserMenu';
+import { useSession } from '../features/session/use-session';
+import { PageLoading } from '../ui/PageLoading';
+import './member-layout.css';
+
+const MEMBER_MENU: readonly { to: string; label: string }[] = [
+  { to: '/member', label: '个人中心' },
+  { to: '/member/profile', label: '个人资料' },
+  { to: '/member/download', label: '我的下载' },
+  { to: '/member/order', label: '我的订单' },
+];
+
+/** The member area inside the default layout: a side menu and the member screen. */
+export function MemberLayout() {
+  const { user } = useSession();
+  return (
+    <div className="app-container app-member-layout">
+      <aside className="app-member-layout__side app-panel">
+        <div className="app-member-layout__who">
+          <UserAvatar size="large" />
+          <strong>{user?.username}</strong>
+        </div>
+        <nav aria-label="个人中心菜单" className="app-member-layout__menu">
+          {MEMBER_MENU.map((item) => (
+            <NavLink key={item.to} to={item.to} end className="app-member-layout__link">
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+      </aside>
+      <div className="app-member-layout__content">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </div>
+  );
+}

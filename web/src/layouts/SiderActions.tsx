@@ -1,0 +1,43 @@
+import { Link } from 'react-router-dom';
+import { useSettings } from '../features/settings/use-site-data';
+import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
+
+/** The floating bar on the right: WeChat QR code, contact, feedback, back to top. */
+export function SiderActions() {
+  const { display = {}, footer = {} } = useSettings();
+  const contact = display.contact_link;
+  return (
+    <aside className="app-sider-actions" aria-label="快捷操作">
+      {display.wechat_qrcode && (
+        <div className="app-sider-actions__item app-sider-actions__wechat" tabIndex={0} aria-label={display.wechat_tip || '微信公众号'}>
+          <span aria-hidden="true">微信</span>
+          <div className="app-sider-actions__panel" role="tooltip">
+            <img src={display.wechat_qrcode} alt="微信二维码" width={140} height={140} />
+            {display.wechat_tip && <p>{display.wechat_tip}</p>}
+          </div>
+        </div>
+      )}
+      {contact && (
+        <a className="app-sider-actions__item" href={contact} title={display.contact_tip || '联系我们'} target="_blank" rel="noopener noreferrer">
+          <IconMail />
+          <span className="app-visually-hidden">联系我们</span>
+        </a>
+      )}
+      {footer.feedback && (
+        <Link className="app-sider-actions__item" to={footer.feedback} title="意见反馈">
+          <IconComment />
+          <span className="app-visually-hidden">意见反馈</span>
+        </Link>
+      )}
+      <button
+        type="button"
+        className="app-sider-actions__item"
+        title="返回顶部"
+        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      >
+        <IconArrowUp />
+        <span className="app-visually-hidden">返回顶部</span>
+      </button>
+    </aside>
+  );
+}

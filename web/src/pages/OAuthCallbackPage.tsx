@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { safeRedirect } from '../../../shared/access';
+import { oauthApi } from '../api/oauth';
+import { OAUTH_REDIRECT_KEY } from '../features/auth/OAuthButtons';
+import { completeSignIn } from '../features/session/session-actions';
+import { toast } from '../features/toasts/toast-store';
+import { PageLoading } from '../ui/PageLoading';
+import { ErrorState } from '../ui/states';
+
+/** Why a callback cannot complete before asking the server, or null when it can. */
+export function callbackProblem(params: URLSearchParams): string | null {
+  const error = params.get('error') ?? params.get('error_description');
+  if (error) return error === 'access_denied' ? '您已取消授权' : `第三方平台返回错误：${params.get('error_description') ?? error}`;
+  if (!params.get('code')) return '授权已被取消或链接无效（缺少授权码）';
+  if (!params.get('state')) return '登录请求无效或已过期（缺少 state）';
+  return null;
+}
+
+/** `/oauth/callback`: completes a WeChat/QQ login, or says why it failed. */
+export function OAuthCallbackPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(() => callbackProblem(params));
+  const started = useRef(false);
+
+  useEffect(() => {
+    // One exchange per code, even under StrictMode's double effects: a code is single-use.
+    if (started.current || callbackProblem(params)) return;
+    started.current = true;
+    const target = safeRedirect(sessionStorage.getItem(OAUTH_REDIRECT_KEY));
+    sessionStorage.removeItem(OAUTH_REDIRECT_KEY);
+    void (async () => {
+      const result = await oauthApi.login({
+        type: params.get('type') ?? '',
+        code: params.get('code') ?? '',
+        state: params.get('state') ?? '',
+      });
+      if (!result.ok || !result.data.user) {
+        setFailure(result.ok ? '登录失败：服务器没有返回用户信息' : result.data.message);
+        return;
+      }
+      await completeSignIn(result.data.user);
+      toast.success('登录成功', `欢迎，${result.data.user.username ?? ''}`);
+      await navigate(target, { replace: true });
+    })();
+  }, [params, navigate]);
+
+  if (!failure) return <PageLoading tip="正在完成第三方登录…" />;
+  return (
+    <div className="app-container app-panel">
+      <h1 className="app-panel__title">第三方登录失败</h1>
+      <ErrorState message={failure} />
+      <p className="app-state">
+        <Link to="/auth/login">返回登录</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../../api/client';
+import { statsQuery, type Stats } from '../../api/stats';
+import { useSession } from '../../features/session/use-session';
+import { Button, Skeleton } from '../../ui/semi';
+import { ErrorState } from '../../ui/states';
+import './admin.css';
+
+const FIGURES: readonly { key: keyof Stats; label: string }[] = [
+  { key: 'user_count', label: '用户' },
+  { key: 'document_count', label: '文档' },
+  { key: 'article_count', label: '文章' },
+  { key: 'category_count', label: '分类' },
+  { key: 'comment_count', label: '评论' },
+  { key: 'banner_count', label: '轮播图' },
+  { key: 'friendlink_count', label: '友链' },
+  { key: 'report_count', label: '举报' },
+];
+
+const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
+  { key: 'version', label: '程序版本' },
+  { key: 'hash', label: '构建哈希' },
+  { key: 'build_at', label: '构建时间' },
+  { key: 'os', label: '操作系统' },
+];
+
+/** `/admin` and `/admin/dashboard`: the site's figures from `GET /api/v1/stats`. */
+export function AdminDashboardPage() {
+  const { user } = useSession();
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(statsQuery());
+  return (
+    <div className="app-admin-dashboard">
+      <h1 className="app-admin-page__title">控制面板</h1>
+      <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
+      {isPending ? (
+        <div className="app-panel">
+          <Skeleton.Paragraph rows={4} />
+        </div>
+      ) : isError ? (
+        <div className="app-panel">
+          <ErrorState message={errorMessage(error, '统计数据加载失败')} onRetry={() => void refetch()} />
+        </div>
+      ) : (
+        <>
+          <section className="app-panel" aria-labelledby="dashboard-figures">
+            <h2 id="dashboard-figures" className="app-panel__title">
+              网站数据
+              <Button size="small" loading={isFetching} onClick={() => void refetch()}>
+                刷新
+              </Button>
+            </h2>
+            <dl className="app-admin-dashboard__figures">
+              {FIGURES.filter((f) => f.key in data || f.key === 'user_count' || f.key === 'document_count').map((f) => (
+                <div key={f.key} className="app-admin-dashboard__figure" data-figure={f.key}>
+                  <dt>{f.label}</dt>
+                  <dd>{Number(data[f.key] ?? 0).toLocaleString('zh-CN')}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+          <section className="app-panel" aria-labelledby="dashboard-system">
+            <h2 id="dashboard-system" className="app-panel__title">
+              系统信息
+            </h2>
+            <dl className="app-admin-dashboard__system">
+              {SYSTEM.map((f) => (
+                <div key={f.key}>
+                  <dt>{f.label}</dt>
+                  <dd>{data[f.key] || '-'}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { Spin } from './semi';
+
+export function PageLoading({ tip = '加载中…' }: { tip?: string }) {
+  return (
+    <div className="app-page-loading" aria-busy="true">
+      <Spin size="large" tip={tip} />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+// Semi icons used by the SPA (each is a tiny standalone module).
+export { IconAlertCircle } from '@douyinfe/semi-icons';
+export { IconAlertTriangle } from '@douyinfe/semi-icons';
+export { IconArrowUp } from '@douyinfe/semi-icons';
+export { IconChevronDown } from '@douyinfe/semi-icons';
+export { IconClose } from '@douyinfe/semi-icons';
+export { IconComment } from '@douyinfe/semi-icons';
+export { IconDownload } from '@douyinfe/semi-icons';
+export { IconExit } from '@douyinfe/semi-icons';
+export { IconFile } from '@douyinfe/semi-icons';
+export { IconHistogram } from '@douyinfe/semi-icons';
+export { IconHome } from '@douyinfe/semi-icons';
+export { IconInfoCircle } from '@douyinfe/semi-icons';
+export { IconMail } from '@douyinfe/semi-icons';
+export { IconOrderedList } from '@douyinfe/semi-icons';
+export { IconRefresh } from '@douyinfe/semi-icons';
+export { IconSetting } from '@douyinfe/semi-icons';
+export { IconSpin } from '@douyinfe/semi-icons';
+export { IconTickCircle } from '@douyinfe/semi-icons';
+export { IconUser } from '@douyinfe/semi-icons';
+export { IconUserGroup } from '@douyinfe/semi-icons';

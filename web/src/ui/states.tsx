@@ -1,0 +1,41 @@
+// Loading, empty, error and 建设中 states shared by every screen.
+import type { ReactNode } from 'react';
+import { Button } from './semi';
+import { Illustration } from './illustrations';
+import './states.css';
+
+export function EmptyState({ title = '暂无数据', description, children }: { title?: string; description?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="app-state" role="status">
+      <Illustration name="noContent" className="app-state__image" />
+      <p className="app-state__title">{title}</p>
+      {description && <p className="app-state__description">{description}</p>}
+      {children}
+    </div>
+  );
+}
+
+export function ErrorState({ message, onRetry }: { message?: string; onRetry?: () => void }) {
+  return (
+    <div className="app-state" role="alert">
+      <Illustration name="failure" className="app-state__image" />
+      <p className="app-state__title">加载失败</p>
+      {message && <p className="app-state__description">{message}</p>}
+      {onRetry && <Button onClick={onRetry}>重试</Button>}
+    </div>
+  );
+}
+
+export function UnderConstruction({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <section className="app-state app-state--construction" aria-labelledby="under-construction-title">
+      <Illustration name="construction" className="app-state__image app-state__image--large" />
+      <h1 id="under-construction-title" className="app-state__heading">
+        {title}
+      </h1>
+      <p className="app-state__title">建设中</p>
+      <p className="app-state__description">该页面正在建设中，敬请期待。</p>
+      {children}
+    </section>
+  );
+}
