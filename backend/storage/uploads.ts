@@ -1,3 +1,153 @@
-import { defineService } from '../wire/rpc';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BackendContext } from '../context';
+import { now } from '../db/schema';
+import { tokenFromUploadHeader } from '../auth/tokens';
+import { deniedMessage, hasPermission, resolveSession } from '../auth/session';
+import { DynamicType, addDynamic } from '../api/user-store';
+import { badRequest, forbidden, unauthenticated } from '../wire/errors';
+import { encode } from '../wire/message';
+import { Attachment } from '../wire/messages';
+import { clientIp, defineService } from '../wire/rpc';
+import { imageSize, sniffImage } from './image';
 
-export const uploadService = defineService('upload', []);
+// Image uploads `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2):
+// streamed to a temporary file while hashing, checked, then stored content-addressed as
+// uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an attachment.
+
+export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.ico', '.bmp', '.webp'];
+const NOT_AN_IMAGE = '请上传图片格式文件，支持.jpg、.jpeg、.png、.gif、.webp、.bmp和.ico格式图片';
+
+/** Attachment types (endpoints.md §5.3) of the image uploads. */
+const IMAGE_KINDS = {
+  avatar: { type: 1, title: '更新头像', needsPermission: false },
+  banner: { type: 5, title: '上传轮播图', needsPermission: true },
+  category: { type: 6, title: '上传文档分类封面', needsPermission: true },
+  config: { type: 7, title: '上传配置图片文件', needsPermission: true },
+} as const;
+
+export interface StoredFile { hash: string; ext: string; size: number; name: string; relativePath: string; head: Buffer }
+
+/** `<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext>` */
+export const contentPath = (hash: string, ext: string) => path.join(...hash.slice(0, 5).split(''), `${hash}${ext}`);
+
+/** Who is uploading: the upload routes read the token their own way (README §4.2). */
+export async function uploader(app: BackendContext, request: FastifyRequest, permissionPath: string | null) {
+  const user = await resolveSession(app, tokenFromUploadHeader(request.headers.authorization));
+  if (!user) throw unauthenticated();
+  if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
+    throw forbidden(await deniedMessage(app.db, 'POST', permissionPath));
+  }
+  return user;
+}
+
+/**
+ * Streams the multipart field `file` into `<dataDir>/<folder>/…` under its MD5. Rejects
+ * files over `maxBytes` and extensions outside `extensions`; `check` may refuse the
+ * content (it gets the first 64 KiB) before the file is moved into place.
+ */
+export async function receiveFile(
+  app: BackendContext,
+  request: FastifyRequest,
+  opts: { folder: 'uploads' | 'documents'; extensions: readonly string[]; badExtension: string; maxBytes: number; check?: (head: Buffer) => void },
+): Promise<StoredFile> {
+  if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
+  const part = await request.file({ limits: { fileSize: opts.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  if (!part || part.fieldname !== 'file') throw badRequest('请上传文件（字段 file）');
+  const ext = path.extname(part.filename).toLowerCase();
+  if (!opts.extensions.includes(ext)) {
+    part.file.resume();
+    throw badRequest(opts.badExtension);
+  }
+  const tmpDir = path.join(app.config.dataDir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const tmpFile = path.join(tmpDir, `${crypto.randomUUID()}.part`);
+  const md5 = crypto.createHash('md5');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let headLength = 0;
+  const hasher = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      md5.update(chunk);
+      size += chunk.length;
+      if (headLength < 65536) {
+        chunks.push(chunk.subarray(0, 65536 - headLength));
+        headLength += Math.min(chunk.length, 65536 - headLength);
+      }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(part.file, hasher, fs.createWriteStream(tmpFile, { mode: 0o644 }));
+    if (part.file.truncated) throw badRequest(`文件大小超出限制（最大 ${Math.floor(opts.maxBytes / 1024 / 1024)} MB）`);
+    if (size === 0) throw badRequest('上传的文件是空的');
+    const head = Buffer.concat(chunks);
+    opts.check?.(head);
+    const hash = md5.digest('hex');
+    const banned = await app.db.selectFrom('attachment').select('id').where('hash', '=', hash).where('enable', '=', 0).executeTakeFirst();
+    if (banned) throw badRequest('文件已被标记为非法文件，禁止上传');
+    const relativePath = path.join(opts.folder, contentPath(hash, ext));
+    const target = path.join(app.config.dataDir, relativePath);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (fs.existsSync(target)) fs.rmSync(tmpFile, { force: true });
+    else fs.renameSync(tmpFile, target);
+    return { hash, ext, size, name: part.filename.slice(0, 255), relativePath, head };
+  } finally {
+    fs.rmSync(tmpFile, { force: true });
+  }
+}
+
+async function maxUploadBytes(app: BackendContext): Promise<number> {
+  const mb = (await app.settings.snapshot()).int('security', 'max_document_size');
+  return (mb > 0 ? mb : 50) * 1024 * 1024;
+}
+
+async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
+    for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
+      const routePath = `/api/v1/upload/${kind}`;
+      scope.post(routePath, { config: { errorShape: 'http' } }, async (request, reply) => {
+        const user = await uploader(ctx, request, def.needsPermission ? routePath : null);
+        let dimensions = { width: 0, height: 0 };
+        const file = await receiveFile(ctx, request, {
+          folder: 'uploads',
+          extensions: IMAGE_EXTENSIONS,
+          badExtension: NOT_AN_IMAGE,
+          maxBytes: await maxUploadBytes(ctx),
+          check(head) {
+            const kindOf = sniffImage(head);
+            if (!kindOf) throw badRequest(NOT_AN_IMAGE);
+            dimensions = imageSize(kindOf, head);
+          },
+        });
+        const urlPath = '/' + file.relativePath.split(path.sep).join('/');
+        const attachment = await ctx.db.transaction().execute(async (trx) => {
+          const ts = now();
+          if (kind === 'avatar') {
+            await trx.updateTable('attachment').set({ deleted_at: ts }).where('type', '=', def.type).where('type_id', '=', user.id).where('deleted_at', 'is', null).execute();
+            await trx.updateTable('user').set({ avatar: urlPath, updated_at: ts }).where('id', '=', user.id).execute();
+            await addDynamic(trx, user.id, DynamicType.Avatar, '更新了头像');
+          }
+          return trx.insertInto('attachment').values({
+            hash: file.hash, user_id: user.id, type_id: kind === 'avatar' ? user.id : 0, type: def.type, path: urlPath, name: file.name,
+            size: file.size, width: dimensions.width, height: dimensions.height, ext: file.ext, ip: clientIp(request),
+            created_at: ts, updated_at: ts, deleted_at: null,
+          }).returningAll().executeTakeFirstOrThrow();
+        });
+        return reply.code(200).header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify({ code: 200, message: '上传成功', data: encode(Attachment, attachment) }));
+      });
+    }
+  });
+}
+
+export const uploadService = defineService('upload', [], {
+  permissions: Object.entries(IMAGE_KINDS).map(([kind, def]) => ({ method: 'POST', path: `/api/v1/upload/${kind}`, title: def.title })),
+  routes: registerUploadRoutes,
+});

@@ -85,7 +85,7 @@ describe('JSON bodies', () => {
     expect(res.body).toEqual({ error: 'unknown field "foo" in v1.Permission', code: 3, message: 'unknown field "foo" in v1.Permission' });
   });
 
-  it.skip('rejects unknown keys in nested messages too', async () => {
+  it('rejects unknown keys in nested messages too', async () => {
     const res = await api(backend.url, 'PUT', '/api/v1/config', { token: adminToken, body: { config: [{ id: 1, bogus: true }] } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('unknown field "bogus" in v1.Config');
@@ -158,13 +158,13 @@ describe('query strings', () => {
   it('accepts lowerCamel parameter names and takes the first value of a repeated scalar', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/group', { query: { id: [2, 1] } });
     expect(res.body.id).toBe(2);
-    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken, query: { method: 'grpc', size: 1, page: 1 } });
+    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken, query: { method: 'post', size: 1, page: 1 } });
     expect(camel.body.permission).toHaveLength(1);
   });
 
   it('returns every row when size <= 0', async () => {
     const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken });
     expect(all.body.permission.length).toBe(all.body.total);
-    expect(all.body.total).toBeGreaterThan(10);
+    expect(all.body.total).toBeGreaterThan(50);
   });
 });

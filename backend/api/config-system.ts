@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { isAdmin, ROOT_USER_ID } from '../auth/session';
+import type { Database } from '../db';
+import type { DB } from '../db/schema';
+import { now } from '../db/schema';
+import { badRequest, forbidden } from '../wire/errors';
+import { message } from '../wire/message';
+import { rpc, type RpcContext } from '../wire/rpc';
+import { writeSitemaps } from '../storage/sitemap';
+
+// ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
+// the release notice.
+
+const Stats = message('Stats', {
+  user_count: 'int64', document_count: 'int64', category_count: 'int64', article_count: 'int64', comment_count: 'int64',
+  banner_count: 'int64', friendlink_count: 'int64', os: 'string', version: 'string', hash: 'string', build_at: 'string',
+  report_count: 'int64',
+});
+const EnvDependent = message('EnvDependent', {
+  name: 'string', description: 'string', is_installed: 'bool', error: 'string', checked_at: 'time', cmd: 'string',
+  is_required: 'bool', version: 'string',
+});
+const Envs = message('Envs', { envs: [EnvDependent] });
+const CPUInfo = message('CPUInfo', { cores: 'int32', model_name: 'string', mhz: 'float', percent: 'float' });
+const MemoryInfo = message('MemoryInfo', { total: 'int64', available: 'int64', used: 'int64', free: 'int64', percent: 'float' });
+const DiskInfo = message('DiskInfo', { disk_name: 'string', total: 'int64', used: 'int64', free: 'int64', percent: 'float' });
+const DeviceInfo = message('DeviceInfo', { cpu: CPUInfo, memory: MemoryInfo, disk: [DiskInfo] });
+const Release = message('Release', {
+  tag_name: 'string', name: 'string', body: 'string', release_at: 'string', ignore: 'string', source: 'string', current: 'string',
+});
+
+const RELEASE_SOURCES = ['none', 'auto', 'gitee', 'github'];
+
+const TOOLS = [
+  { name: 'LibreOffice', cmd: 'soffice', description: '将 Office 文档转换为 PDF', required: true },
+  { name: 'Calibre', cmd: 'ebook-convert', description: '将电子书（epub、mobi 等）转换为 PDF', required: true },
+  { name: 'MuPDF', cmd: 'mutool', description: '将 PDF 页面渲染为图片', required: true },
+  { name: 'ImageMagick', cmd: 'convert', description: '处理封面和预览图片', required: true },
+  { name: 'Inkscape', cmd: 'inkscape', description: '处理 SVG 预览图', required: true },
+  { name: 'SVGO', cmd: 'svgo', description: '压缩 SVG 预览图（可选）', required: false },
+  { name: 'PM2', cmd: 'pm2', description: '进程守护（可选）', required: false },
+  { name: 'Supervisor', cmd: 'supervisorctl', description: '进程守护（可选）', required: false },
+];
+
+type CountedTable = keyof Pick<DB, 'user' | 'document' | 'category' | 'article' | 'comment' | 'banner' | 'friendlink' | 'report'>;
+
+async function count(db: Database, table: CountedTable, notDeleted = false): Promise<number> {
+  let query = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+  if (notDeleted && (table === 'document' || table === 'article')) query = query.where('deleted_at', 'is', null);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+function osName(): string {
+  try {
+    const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1];
+    if (pretty) return pretty;
+  } catch {
+    // not Linux, or no os-release: fall through
+  }
+  return `${os.type()} ${os.release()}`;
+}
+
+function checkTool(cmd: string): Promise<{ installed: boolean; version: string; error: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, ['--version'], { timeout: 5000, windowsHide: true }, (error, stdout, stderr) => {
+      const output = `${stdout}${stderr}`.trim().split('\n')[0] ?? '';
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') resolve({ installed: false, version: '', error: `未找到命令 ${cmd}` });
+      else if (error && !output) resolve({ installed: false, version: '', error: error.message });
+      else resolve({ installed: true, version: output.slice(0, 200), error: '' });
+    });
+  });
+}
+
+async function requireAdmin(ctx: RpcContext): Promise<void> {
+  const me = ctx.requireUser();
+  if (!(await isAdmin(ctx.db, me.id))) throw forbidden('只有管理员才有权限执行此操作！');
+}
+
+async function readRelease(ctx: RpcContext) {
+  const cfg = await ctx.app.settings.snapshot();
+  const r = (name: string) => cfg.str('release', name);
+  return { tag_name: r('tag_name'), name: r('name'), body: r('body'), ignore: r('ignore'), source: r('source'), current: ctx.app.version };
+}
+
+async function setRelease(ctx: RpcContext, name: string, value: string): Promise<void> {
+  await ctx.db.updateTable('config').set({ value, updated_at: now() }).where('category', '=', 'release').where('name', '=', name).execute();
+  ctx.app.settings.invalidate();
+}
+
+export const systemRpcs = [
+  rpc('GetStats', {
+    http: 'GET /api/v1/stats', response: Stats, auth: 'public', permission: '查看系统信息', input: 'none',
+    async handler(_req, ctx) {
+      const cfg = await ctx.app.settings.snapshot();
+      const stats = {
+        user_count: (await count(ctx.db, 'user')) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
+        document_count: await count(ctx.db, 'document', true),
+        article_count: await count(ctx.db, 'article', true),
+        os: osName(),
+        version: ctx.app.version,
+      };
+      if (!ctx.permitted) return stats;
+      return {
+        ...stats,
+        category_count: await count(ctx.db, 'category'),
+        comment_count: await count(ctx.db, 'comment'),
+        banner_count: await count(ctx.db, 'banner'),
+        friendlink_count: await count(ctx.db, 'friendlink'),
+        report_count: await count(ctx.db, 'report'),
+      };
+    },
+  }),
+
+  rpc('GetEnvs', {
+    http: 'GET /api/v1/envs', response: Envs, auth: 'public', permission: '获取环境依赖检测', input: 'none',
+    async handler(_req, ctx) {
+      if (!ctx.permitted) return {};
+      const checkedAt = now();
+      const envs = await Promise.all(TOOLS.map(async (tool) => {
+        const result = await checkTool(tool.cmd);
+        return {
+          name: tool.name, description: tool.description, cmd: tool.cmd, is_required: tool.required,
+          is_installed: result.installed, version: result.version, error: result.error, checked_at: checkedAt,
+        };
+      }));
+      return { envs };
+    },
+  }),
+
+  rpc('UpdateSitemap', {
+    http: 'PUT /api/v1/sitemap', auth: 'perm', permission: '更新站点地图sitemap', input: 'none',
+    async handler(_req, ctx) {
+      await writeSitemaps(ctx.app);
+      return {};
+    },
+  }),
+
+  rpc('GetDeviceInfo', {
+    http: 'GET /api/v1/device', response: DeviceInfo, auth: 'perm', permission: '查看服务器硬件信息', input: 'none',
+    async handler(_req, ctx) {
+      const cpus = os.cpus();
+      const cores = cpus.length || 1;
+      const total = os.totalmem();
+      const available = os.freemem();
+      const used = total - available;
+      const disk = await fs.promises.statfs(ctx.app.config.dataDir);
+      const diskTotal = disk.blocks * disk.bsize;
+      const diskFree = disk.bavail * disk.bsize;
+      const round = (n: number) => Math.round(n * 100) / 100;
+      return {
+        cpu: { cores, model_name: cpus[0]?.model ?? '', mhz: cpus[0]?.speed ?? 0, percent: round(Math.min(100, (os.loadavg()[0]! / cores) * 100)) },
+        memory: { total, available, used, free: total - used, percent: round((used / total) * 100) },
+        disk: [{ disk_name: ctx.app.config.dataDir, total: diskTotal, used: diskTotal - diskFree, free: diskFree, percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0) }],
+      };
+    },
+  }),
+
+  rpc('SetSQLMode', {
+    http: 'PUT /api/v1/sqlmode', auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      if (ctx.requireUser().id !== ROOT_USER_ID) throw forbidden('只有用户ID为1的用户才有权限执行此操作！');
+      return {}; // MySQL-only (ONLY_FULL_GROUP_BY); nothing to do on SQLite.
+    },
+  }),
+
+  rpc('GetLatestRelease', {
+    http: 'GET /api/v1/release', response: Release, auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      await requireAdmin(ctx);
+      return readRelease(ctx);
+    },
+  }),
+
+  rpc('RefreshLatestRelease', {
+    http: 'POST /api/v1/release', response: Release, auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      await requireAdmin(ctx);
+      const release = await readRelease(ctx);
+      if (!['auto', 'gitee', 'github'].includes(release.source)) throw badRequest('您未指定新版本检测来源，无法获取最新版本更新！');
+      // The embedded backend has no release feed to query: it reports what it knows.
+      return release;
+    },
+  }),
+
+  rpc('IgnoreRelease', {
+    http: 'PUT /api/v1/release/ignore', request: Release, auth: 'login',
+    async handler(req, ctx) {
+      await requireAdmin(ctx);
+      if (req.tag_name.length > 64) throw badRequest('版本号过长');
+      await setRelease(ctx, 'ignore', req.tag_name.trim());
+      return {};
+    },
+  }),
+
+  rpc('SetReleaseSource', {
+    http: 'PUT /api/v1/release/source', request: Release, auth: 'login',
+    async handler(req, ctx) {
+      await requireAdmin(ctx);
+      if (!RELEASE_SOURCES.includes(req.source)) throw badRequest('版本检测来源必须是 none、auto、gitee 或 github 之一');
+      await setRelease(ctx, 'source', req.source);
+      return {};
+    },
+  }),
+];
