@@ -1,7 +1,7 @@
 // `npm run bench`: the five benchmarks of the gateway, each against a reference measured in
 // the same run (nginx, the upstream directly, the entry chunk, the idle process), so that a
 // figure means something on a noisy machine. Not part of `npm test`. Installs nothing: it
-// says what is missing (nginx) and stops. Options: --duration, --warmup, --connections,
+// says what is missing (nginx, wrk) and stops. Options: --duration, --warmup, --connections,
 // --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RequestSpec } from 'autocannon';
-import { measure, type LoadSettings, type LoadTarget, type Measurement } from './lib/load';
-import { MissingTool, findNginx, startNginx, type NginxBinary, type RunningNginx } from './lib/nginx';
+import { WrkRunner, measureAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
+import { startNginx, type RunningNginx } from './lib/nginx';
+import { MissingTool, requireTools, type Tools } from './lib/tools';
 import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/processes';
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
@@ -74,10 +74,17 @@ function measurementRow(label: string, m: Measurement): (string | number)[] {
 
 const MEASUREMENT_HEADERS = ['target', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'failures'];
 
+let wrk: WrkRunner;
+
 async function run(label: string, target: LoadTarget): Promise<Measurement> {
   process.stderr.write(`  measuring ${label} …\n`);
-  return measure(target, load);
+  return wrk.measure(target, load);
 }
+
+const one = (origin: string, path: string, headers?: Record<string, string>): LoadTarget => ({
+  origin,
+  requests: [{ path, ...(headers ? { headers } : {}) }],
+});
 
 /** The web build the benchmarks serve: built when missing (building is not installing). */
 function ensureWebBuild(): void {
@@ -103,27 +110,30 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 
 async function main(): Promise<void> {
   const needsServers = wants('proxy') || wants('pages') || wants('assets') || wants('memory');
-  let nginxBinary: NginxBinary | undefined;
-  if (needsServers) nginxBinary = findNginx();
+  let tools: Tools | undefined;
+  if (needsServers) tools = requireTools();
   ensureWebBuild();
 
   const autocannonVersion = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
   console.log('# Gateway benchmarks\n');
   console.log(
     machineDescription({
-      ...(nginxBinary ? { nginx: `${nginxBinary.version} (1 worker, access log off)` } : {}),
-      autocannon: `${autocannonVersion} in the benchmark process; ${load.connections} connections, ${load.warmup} s warm-up, ${load.duration} s measured`,
+      ...(tools ? { nginx: `${tools.nginx.version} (1 worker, access log off)` } : {}),
+      load: `${tools ? `wrk ${tools.wrkVersion} (1 thread)` : 'wrk'}, ${load.connections} connections, ${load.warmup} s warm-up (10 connections), ${load.duration} s measured; fixed-rate runs: autocannon ${autocannonVersion}`,
       gateway: 'one Node process, LOG_LEVEL=warn (no access log), its backend in another process',
       date: new Date().toISOString(),
     }),
   );
 
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-'));
+  if (tools) wrk = new WrkRunner(tools.wrk, dir);
   const started: Started[] = [];
   let nginx: RunningNginx | undefined;
   try {
-    if (wants('bundle')) await bundleSizes();
-    if (!needsServers) return;
+    if (!needsServers) {
+      await bundleSizes();
+      return;
+    }
 
     const backend = await startNodeProcess(
       'backend',
@@ -150,21 +160,21 @@ async function main(): Promise<void> {
 
     const upstream = await startNodeProcess('upstream', 'upstream.ts', { BENCH_SETTINGS_FILE: settingsFile }, dir);
     started.push(upstream);
-    nginx = await startNginx(nginxBinary!, { upstreamUrl: upstream.url, webDist: WEB_DIST, dir });
+    nginx = await startNginx(tools!.nginx, { upstreamUrl: upstream.url, webDist: WEB_DIST, dir });
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
     const proxyGateway = await startNodeProcess('gateway-proxy', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url }, dir);
     started.push(proxyGateway);
 
     if (wants('proxy')) await proxyOverhead(upstream.url, nginx.url, proxyGateway.url, settingsBody);
-    if (wants('assets')) await staticAssets(nginx.url, proxyGateway.url);
-    await proxyGateway.stop();
-
     if (wants('pages')) {
       const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(pagesGateway);
       await pages(nginx.url, pagesGateway.url, adminCookie);
       await pagesGateway.stop();
     }
+    if (wants('assets')) await staticAssets(nginx.url, proxyGateway.url);
+    await proxyGateway.stop();
+    if (wants('bundle')) await bundleSizes();
     if (wants('memory')) {
       const memoryGateway = await startNodeProcess('gateway-memory', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(memoryGateway);
@@ -196,7 +206,7 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
   ] as const) {
     results[what] = {};
     for (const [name, base] of Object.entries(targets)) {
-      const m = await run(`${name} ${path}`, { url: `${base}${path}` });
+      const m = await run(`${name} ${path}`, one(base, path));
       results[what]![name] = m;
       rows.push(measurementRow(`${what} · ${name}`, m));
     }
@@ -218,7 +228,8 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
   const fixedRows: (string | number)[][] = [];
   const fixed: Record<string, Measurement> = {};
   for (const [name, base] of Object.entries(targets)) {
-    const m = await run(`${name} settings at ${rate} req/s`, { url: `${base}/api/v1/settings`, overallRate: rate });
+    process.stderr.write(`  measuring ${name} settings at ${rate} req/s …\n`);
+    const m = await measureAtRate(one(base, '/api/v1/settings'), load, rate);
     fixed[name] = m;
     fixedRows.push(measurementRow(`settings · ${name} @ ${int(rate)} req/s`, m));
   }
@@ -239,9 +250,9 @@ async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<s
   const staticIndex = await probe(`${nginxUrl}/`, HTML);
   expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
 
-  const reference = await run('nginx static index.html', { url: `${nginxUrl}/`, headers: HTML });
-  const anonymous = await run('gateway GET /', { url: `${gatewayUrl}/`, headers: HTML });
-  const admin = await run('gateway GET /admin/dashboard (admin)', { url: `${gatewayUrl}/admin/dashboard`, headers: { ...HTML, ...adminCookie } });
+  const reference = await run('nginx static index.html', one(nginxUrl, '/', HTML));
+  const anonymous = await run('gateway GET /', one(gatewayUrl, '/', HTML));
+  const admin = await run('gateway GET /admin/dashboard (admin)', one(gatewayUrl, '/admin/dashboard', { ...HTML, ...adminCookie }));
   console.log('The built index.html as nginx serves it (static file), against the gateway rendering it with head and start data:');
   console.log('`/` for a visitor (public start data, cached briefly), `/admin/dashboard` for the logged-in admin (page guard,');
   console.log('user from the backend on every request, permissions cached briefly).\n');
@@ -270,8 +281,8 @@ async function staticAssets(nginxUrl: string, gatewayUrl: string): Promise<void>
       `${name}: GET ${path} with Accept-Encoding: gzip answers the pre-compressed .gz (${asset.gz} bytes)`,
     );
   }
-  const reference = await run('nginx gzip_static', { url: `${nginxUrl}${path}`, headers: GZIP });
-  const gateway = await run('gateway pre-compressed', { url: `${gatewayUrl}${path}`, headers: GZIP });
+  const reference = await run('nginx gzip_static', one(nginxUrl, path, GZIP));
+  const gateway = await run('gateway pre-compressed', one(gatewayUrl, path, GZIP));
   console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
   console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · preCompressed', gateway)]));
   console.log(`\n- gateway ÷ nginx req/s **${ratio(gateway.rps, reference.rps)}**, p99 ${ratio(gateway.p99, reference.p99)}`);
@@ -323,7 +334,7 @@ async function memory(gateway: Started, backend: Started, adminCookie: Record<st
     { method: 'GET', path: '/healthz' },
   ];
   process.stderr.write(`  mixed load for ${memoryDuration} s …\n`);
-  const loaded = await measure({ url: gateway.url, requests: mix }, { duration: memoryDuration, warmup: 0, connections: load.connections });
+  const loaded = await wrk.measure({ origin: gateway.url, requests: mix }, { duration: memoryDuration, warmup: 0, connections: load.connections });
   const afterLoad = await memoryOf(gateway.pid);
   const backendAfter = await memoryOf(backend.pid);
   await new Promise((resolve) => setTimeout(resolve, 10_000));

@@ -1,36 +1,20 @@
 // nginx, the reference: Debian's package, started on loopback with a generated config in a
-// temporary folder. It is never installed here; when it is missing we say what to install.
+// temporary folder (bench/lib/tools.ts finds it, or says how to install it).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort, stopChild } from './processes';
-
-const CANDIDATES = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
-
-export class MissingTool extends Error {}
 
 export interface NginxBinary {
   path: string;
   version: string;
 }
 
-/** The nginx binary and its version, or MissingTool saying how to install it. */
-export function findNginx(): NginxBinary {
-  const onPath = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim();
-  const path = onPath || CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!path) {
-    throw new MissingTool(
-      'nginx is needed as the reference server and is not installed.\n' +
-        '  Debian/Ubuntu: apt-get install -y nginx   (the benchmark starts its own instance on loopback;\n' +
-        '  the system service may stay stopped)',
-    );
-  }
+/** The nginx binary and its version, or a sentence saying what is wrong with it. */
+export function inspectNginx(path: string): NginxBinary | string {
   const info = spawnSync(path, ['-V'], { encoding: 'utf8' });
   const text = `${info.stdout}${info.stderr}`;
-  if (!text.includes('--with-http_gzip_static_module')) {
-    throw new MissingTool(`${path} lacks the gzip_static module; install Debian's nginx (apt-get install -y nginx)`);
-  }
+  if (!text.includes('--with-http_gzip_static_module')) return `${path} lacks the gzip_static module; Debian's nginx has it`;
   return { path, version: /nginx version: (\S+)/.exec(text)?.[1] ?? 'unknown' };
 }
 
