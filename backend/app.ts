@@ -4,6 +4,7 @@ import type { BackendConfig } from './config';
 import type { BackendContext } from './context';
 import { openDatabase } from './db';
 import { runSeed, type InitialAdmin } from './db/seed';
+import { DEFAULT_PASSWORD_COST } from './auth/password';
 import { TokenService, loadJwtSecret } from './auth/tokens';
 import { CaptchaStore, type CaptchaGenerator } from './services/captcha';
 import { ConfigStore } from './services/config-store';
@@ -53,6 +54,8 @@ export interface BuildBackendOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the SVG captcha renderer (tests that need to know the answer). */
   captchaGenerator?: CaptchaGenerator;
+  /** log2 of scrypt's N for new password hashes (default 14); tests lower it for speed. */
+  passwordCost?: number;
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
@@ -76,7 +79,9 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     await db.destroy();
   });
 
+  const passwordCost = opts.passwordCost ?? DEFAULT_PASSWORD_COST;
   const initialAdmin = await runSeed(db, {
+    passwordCost,
     permissions: services.flatMap((s) => s.permissions),
     configPresets: config.configPresets,
     ...(config.adminPassword !== undefined ? { adminPassword: config.adminPassword } : {}),
@@ -92,6 +97,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
     version: pkg.version,
+    passwordCost,
   };
 
   for (const service of services) {

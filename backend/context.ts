@@ -14,4 +14,6 @@ export interface BackendContext {
   captcha: CaptchaStore;
   mailer: Mailer;
   version: string;
+  /** log2 of scrypt's N for new password hashes. */
+  passwordCost: number;
 }

@@ -4,10 +4,15 @@ import { ApiError, Code, badRequest } from '../wire/errors';
 // Small helpers shared by the service modules: paging, sorting, `field` selection, LIKE
 // patterns (contract README §6, §7, §13) and input validation with Chinese messages.
 
+/** (page - 1) × size, kept a safe integer however large the request's numbers are. */
+export function offsetOf(page: number, size: number): number {
+  return page > 1 ? Math.min((page - 1) * size, Number.MAX_SAFE_INTEGER) : 0;
+}
+
 /** Generic paging: size <= 0 → every row; page <= 1 → no offset. */
 export function paging(page: number, size: number): { limit?: number; offset?: number } {
   if (size <= 0) return {};
-  return page > 1 ? { limit: size, offset: (page - 1) * size } : { limit: size };
+  return page > 1 ? { limit: size, offset: offsetOf(page, size) } : { limit: size };
 }
 
 /** Applies `paging()` to a Kysely select query. */

@@ -63,7 +63,7 @@ function validateValue(row: ConfigRow, value: string): string {
       break;
     }
     case 'image':
-      if (value !== '' && !/^(\/uploads\/|https?:\/\/)/.test(value)) throw badRequest(`${label}必须是上传后的图片地址`);
+      if (value !== '' && (!/^(\/uploads\/|https?:\/\/)/.test(value) || value.includes('..'))) throw badRequest(`${label}必须是上传后的图片地址`);
       break;
     default:
       break;

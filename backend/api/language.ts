@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdsRequest, Language } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { checkText, likePattern, mapUnique, pick, positiveIds, selectedFields } from './common';
+import { checkText, likePattern, mapUnique, offsetOf, pick, positiveIds, selectedFields } from './common';
 
 // LanguageAPI: the document languages (134 seeded, 8 enabled). The SPA labels them "industry".
 
@@ -67,7 +67,7 @@ export const languageService = defineService('LanguageAPI', [
         }
       }
       const rows = await query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc')
-        .limit(size).offset((page - 1) * size).execute();
+        .limit(size).offset(offsetOf(page, size)).execute();
       const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       const fields = selectedFields(req.field, COLUMNS);
       return { language: rows.map((r) => pick(r, fields)), total: Number(total) };

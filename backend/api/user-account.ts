@@ -76,7 +76,7 @@ export const accountRpcs = [
         if (Date.now() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS) throw badRequest('邮箱验证码已过期');
         codeId = code.id;
       }
-      const password = await hashPassword(req.password);
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
       const award = Math.max(cfg.int('score', 'register'), 0);
       const user = await ctx.db.transaction().execute(async (trx) => {
         const groupId = await defaultGroupId(trx);
@@ -103,7 +103,7 @@ export const accountRpcs = [
       await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, true);
       const user = await findUserByUsername(ctx.db, req.username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
-      const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password), false);
+      const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) throw badRequest('用户名或密码错误');
       await ctx.db.updateTable('user').set({ login_at: now(), last_login_ip: ctx.ip }).where('id', '=', user.id).execute();
       const { token } = await ctx.app.tokens.issue(user.id);
@@ -185,7 +185,7 @@ export const accountRpcs = [
       const user = await ctx.db.selectFrom('user').select(['id', 'password']).where('email', '=', req.email).executeTakeFirst();
       if (!user) throw notFound('用户不存在');
       if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
-      await ctx.db.updateTable('user').set({ password: await hashPassword(req.password), updated_at: now() }).where('id', '=', user.id).execute();
+      await ctx.db.updateTable('user').set({ password: await hashPassword(req.password, ctx.app.passwordCost), updated_at: now() }).where('id', '=', user.id).execute();
       await addDynamic(ctx.db, user.id, DynamicType.Password, '通过邮箱找回了密码');
       return {};
     },

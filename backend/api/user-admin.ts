@@ -7,7 +7,7 @@ import { ApiError, Code, badRequest, conflict, forbidden, notFound } from '../wi
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { grpcPath, rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, parseOrder, pick, positiveIds, requireIds } from './common';
+import { checkText, clamp, likePattern, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
   emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
@@ -58,7 +58,7 @@ export const adminRpcs = [
       } else if (!ctx.permitted) {
         throw forbidden(await deniedMessage(ctx.db, 'GRPC', UPDATE_PASSWORD_PATH));
       }
-      await ctx.db.updateTable('user').set({ password: await hashPassword(req.new_password), updated_at: now() }).where('id', '=', targetId).execute();
+      await ctx.db.updateTable('user').set({ password: await hashPassword(req.new_password, ctx.app.passwordCost), updated_at: now() }).where('id', '=', targetId).execute();
       if (targetId === me.id) await addDynamic(ctx.db, me.id, DynamicType.Password, '修改了登录密码');
       return {};
     },
@@ -126,7 +126,7 @@ export const adminRpcs = [
       await assertGroupsExist(ctx.db, groupIds);
       if (await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
-      const password = await hashPassword(req.password);
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
         const ts = now();
         const user = await trx.insertInto('user').values({ username: req.username, password, email: req.email, created_at: ts, updated_at: ts })
@@ -145,7 +145,7 @@ export const adminRpcs = [
       assertValid([...(groupIds.length ? [] : ['用户组不能为空']), ...(req.password ? passwordProblems(req.password) : [])]);
       await userOr404(ctx, req.id);
       await assertGroupsExist(ctx.db, groupIds);
-      const password = req.password ? await hashPassword(req.password) : null;
+      const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
       await ctx.db.transaction().execute(async (trx) => {
         await setUserGroups(trx, req.id, groupIds);
         if (password) await trx.updateTable('user').set({ password, updated_at: now() }).where('id', '=', req.id).execute();
@@ -175,7 +175,7 @@ export const adminRpcs = [
       const order = parseOrder(req.sort, USER_COLUMNS);
       let rowsQuery = query.selectAll('user');
       for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
-      const rows = await rowsQuery.limit(size).offset((page - 1) * size).execute();
+      const rows = await rowsQuery.limit(size).offset(offsetOf(page, size)).execute();
       const groups = await groupIdsOf(ctx.db, rows.map((r) => r.id));
       const user = rows.map((row) => ({
         ...pick(withoutPassword(row), ctx.permitted ? null : PUBLIC_LIST_COLUMNS),

@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { Download, Dynamic, Group, Permission, Sign } from '../wire/messages';
 import { rpc } from '../wire/rpc';
-import { applyPaging, clamp, isUniqueViolation, localDateKey } from './common';
+import { applyPaging, clamp, isUniqueViolation, localDateKey, offsetOf } from './common';
 import { DynamicType, activePunishments, addDynamic, groupAllows } from './user-store';
 
 // UserAPI: what a logged-in member asks about themself.
@@ -60,7 +60,7 @@ export const memberRpcs = [
       const size = clamp(req.size, 10, 100);
       const page = Math.max(req.page, 1);
       const dynamic = await ctx.db.selectFrom('dynamic').selectAll().where('user_id', '=', me.id)
-        .orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute();
+        .orderBy('id', 'desc').limit(size).offset(offsetOf(page, size)).execute();
       const { total } = await ctx.db.selectFrom('dynamic').select((eb) => eb.fn.countAll<number>().as('total'))
         .where('user_id', '=', me.id).executeTakeFirstOrThrow();
       return { dynamic, total: Number(total) };

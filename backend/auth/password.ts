@@ -5,14 +5,16 @@ import { promisify } from 'node:util';
 // MOREDOC database (`md5$<salt>$<hex>`, Django style) are still accepted at login.
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
-const N = 16384;
+/** log2 of scrypt's N for new hashes; verification reads the parameters from each hash. */
+export const DEFAULT_PASSWORD_COST = 14;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 
-export async function hashPassword(plain: string): Promise<string> {
+export async function hashPassword(plain: string, cost = DEFAULT_PASSWORD_COST): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(plain, salt, KEY_LENGTH, { N, r: R, p: P });
+  const N = 2 ** cost;
+  const hash = await scrypt(plain, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: 256 * N * R });
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
@@ -22,7 +24,7 @@ export async function verifyPassword(plain: string, stored: string): Promise<boo
     const [, n, r, p, salt, expected] = parts as [string, string, string, string, string, string];
     const expectedBuf = Buffer.from(expected, 'base64url');
     const actual = await scrypt(plain, Buffer.from(salt, 'base64url'), expectedBuf.length, {
-      N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+      N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r),
     });
     return actual.length === expectedBuf.length && crypto.timingSafeEqual(actual, expectedBuf);
   }

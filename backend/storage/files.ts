@@ -53,7 +53,7 @@ async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Pr
 
   app.get('/favicon.ico', async (_request, reply) => {
     const favicon = (await ctx.settings.snapshot()).str('system', 'favicon').replace(/^[./]+/, '');
-    const file = favicon.startsWith('uploads/') ? inside(dataDir, favicon) : null;
+    const file = favicon.startsWith('uploads/') ? inside(uploads, favicon.slice('uploads/'.length)) : null;
     return file ? sendFile(reply, file) : notFound(reply);
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 
@@ -40,7 +41,8 @@ export async function startBackend(opts: {
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
-  const app = await buildBackend(config, { logger: false, ...opts.build });
+  // Cheap password hashing keeps the suites fast; the hashes verify the same way.
+  const app = await buildBackend(config, { logger: false, passwordCost: 10, ...opts.build });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
@@ -116,4 +118,33 @@ export async function registerMember(
   const res = await api(url, 'POST', '/api/v1/user/register', { body });
   if (res.status !== 200) throw new Error(`register ${username} failed: ${res.status} ${res.text}`);
   return { token: res.body.token, user: res.body.user, username, password };
+}
+
+/** Sets config values through the admin API: `{ 'security.enable_register': 'false' }`. */
+export async function setConfig(url: string, adminToken: string, values: Record<string, string>): Promise<void> {
+  const categories = [...new Set(Object.keys(values).map((k) => k.split('.')[0]!))];
+  const list = await api(url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category: categories } });
+  const config = Object.entries(values).map(([key, value]) => {
+    const [category, name] = key.split('.');
+    const row = (list.body.config as { id: number; category: string; name: string }[]).find((c) => c.category === category && c.name === name);
+    if (!row) throw new Error(`no config key ${key}`);
+    return { id: row.id, value };
+  });
+  const res = await api(url, 'PUT', '/api/v1/config', { token: adminToken, body: { config } });
+  if (res.status !== 200) throw new Error(`setConfig failed: ${res.status} ${res.text}`);
+}
+
+/**
+ * Direct SQL on a running backend's database, for fixtures that no API of this part can
+ * create yet (documents, downloads). Everything else goes through the API.
+ */
+export async function withDatabase<T>(dataDir: string, work: (db: SQLiteDatabase) => T): Promise<T> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
+  db.pragma('busy_timeout = 5000');
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
 }

@@ -13,6 +13,7 @@ export interface SeedOptions {
   permissions: readonly PermissionSeed[];
   configPresets: Record<string, Record<string, string>>;
   adminPassword?: string;
+  passwordCost: number;
 }
 
 export interface InitialAdmin {
@@ -81,7 +82,7 @@ export async function runSeed(db: Database, options: SeedOptions): Promise<Initi
     if (!(await trx.selectFrom('user').select('id').limit(1).executeTakeFirst())) {
       const password = options.adminPassword ?? generatePassword();
       const admin = await trx.insertInto('user').values({
-        username: 'admin', password: await hashPassword(password), created_at: ts, updated_at: ts,
+        username: 'admin', password: await hashPassword(password, options.passwordCost), created_at: ts, updated_at: ts,
       }).returning('id').executeTakeFirstOrThrow();
       const superGroup = await trx.selectFrom('group').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
       await trx.insertInto('user_group').values({ user_id: admin.id, group_id: superGroup.id, created_at: ts, updated_at: ts }).execute();

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
+
+// ConfigAPI: the public settings, config forms, and the dashboard calls.
+
+let backend: StartedBackend;
+let adminToken: string;
+let member: Awaited<ReturnType<typeof registerMember>>;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+  member = await registerMember(backend.url);
+});
+afterAll(() => backend.close());
+
+const adminCall = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) =>
+  api(backend.url, method, path, { token: adminToken, ...opts });
+
+async function configRow(category: string, name: string) {
+  const res = await adminCall('GET', '/api/v1/config/list', { query: { category } });
+  return res.body.config.find((c: { name: string }) => c.name === name);
+}
+
+describe('CONFIG_<CATEGORY>_<KEY> presets', () => {
+  it('apply on the first start', async () => {
+    const preset = await startBackend({ env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true', CONFIG_DISPLAY_VIRTUAL_REGISTER_COUNT: '100' } });
+    try {
+      const settings = await api(preset.url, 'GET', '/api/v1/settings');
+      expect(settings.body.security.enable_captcha_login).toBe(true);
+      const stats = await api(preset.url, 'GET', '/api/v1/stats');
+      expect(stats.body.user_count).toBe(101);
+    } finally {
+      await preset.close();
+    }
+  });
+});
+
+describe('GetSettings', () => {
+  it('has exactly the public parts of a fresh install', async () => {
+    const res = await api(backend.url, 'GET', '/api/v1/settings');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay']);
+    expect(res.body.system).toEqual({
+      domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
+      sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
+    });
+    expect(res.body.footer).toEqual({ about: '/article/about', contact: '/article/contact', agreement: '/article/agreement', copyright: '/article/copyright', feedback: '/article/feedback' });
+    expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
+    expect(res.body.security.max_document_size).toBe(50);
+    expect(res.body.display).toEqual({
+      show_register_user_count: true, show_index_categories: true, pages_per_read: 5,
+      copyright_statement: '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',
+      show_document_descriptions: true, show_document_count: true, show_document_view_count: true, show_document_download_count: true,
+      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议',
+      index_document_style: 'card', home_version: 'v1',
+    });
+    expect(res.body.language).toHaveLength(8);
+    expect(res.body.language[0]).toEqual({ id: 1, language: '中文（简体）', code: 'zh-CN' });
+    expect(res.body.oauth).toEqual({});
+    expect(res.body.pay).toEqual({ provider: 'alipay' });
+    expect(res.body.vip.enable).toBeUndefined();
+    expect(res.body.vip.plans).toEqual([
+      { code: 'month', title: '月度会员', days: 30, price: 30 },
+      { code: 'quarter', title: '季度会员', days: 90, price: 80 },
+      { code: 'year', title: '年度会员', days: 365, price: 298, description: '推荐' },
+    ]);
+  });
+
+  it('reflects config changes at once, with the analytics and list rules', async () => {
+    await setConfig(backend.url, adminToken, {
+      'system.recommend_words': ' 考研, ,公务员 ,',
+      'system.analytics': '<script>var a = 1;</script>\n<p>x</p><script async src="x"> var b = 2; </script>',
+      'security.document_allowed_ext': '.pdf,.docx',
+      'oauth.wechat': 'true',
+      'vip.enable': 'true',
+      'pay.enable': 'true',
+      'pay.private_key': 'very-secret-key',
+    });
+    const res = await api(backend.url, 'GET', '/api/v1/settings');
+    expect(res.body.system.recommend_words).toEqual(['考研', '公务员']);
+    expect(res.body.system.analytics).toBe('var a = 1;\nvar b = 2;');
+    expect(res.body.security.document_allowed_ext).toEqual(['.pdf', '.docx']);
+    expect(res.body.oauth).toEqual({ wechat: true });
+    expect(res.body.vip.enable).toBe(true);
+    expect(res.body.pay).toEqual({ enable: true, provider: 'alipay' });
+    expect(res.text).not.toContain('very-secret-key');
+  });
+});
+
+describe('ListConfig', () => {
+  it('lists a category in form order and masks secrets', async () => {
+    const res = await adminCall('GET', '/api/v1/config/list', { query: { category: ['captcha'] } });
+    expect(res.body.config.map((c: { name: string }) => c.name)).toEqual(['height', 'width', 'length', 'type']);
+    expect(res.body.config[3]).toMatchObject({ label: '验证码类型', value: 'digit', input_type: 'select', category: 'captcha', options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音', col_num: 24 });
+    const pay = await adminCall('GET', '/api/v1/config/list', { query: { category: 'pay' } });
+    expect(pay.body.config.find((c: { name: string }) => c.name === 'private_key').value).toBe('******');
+    expect((await adminCall('GET', '/api/v1/config/list')).body).toEqual({});
+  });
+
+  it('has every category of config-keys.md plus pay, vip and oauth', async () => {
+    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth'];
+    const res = await adminCall('GET', '/api/v1/config/list', { query: { category: categories } });
+    const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 5, oauth: 7 });
+  });
+});
+
+describe('UpdateConfig', () => {
+  it('keeps a secret when the mask comes back', async () => {
+    const row = await configRow('pay', 'private_key');
+    expect((await adminCall('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
+    const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'private_key'").get() as { value: string });
+    expect(stored.value).toBe('very-secret-key');
+  });
+
+  it.each([
+    ['security', 'enable_register', 'yes', '配置项【是否允许注册】必须是 true 或 false'],
+    ['security', 'max_document_size', '10MB', '配置项【最大文档大小(MB)】必须是整数'],
+    ['security', 'max_document_size', '-1', '配置项【最大文档大小(MB)】不能为负数'],
+    ['captcha', 'type', 'emoji', '配置项【验证码类型】的取值无效'],
+    ['security', 'document_allowed_ext', '.pdf,.exe', '配置项【允许上传的文档类型】包含无效的选项'],
+    ['system', 'logo', 'javascript:alert(1)', '配置项【网站Logo】必须是上传后的图片地址'],
+    ['system', 'domain', 'example.com', '配置项【【重要】网站域名】必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'],
+    ['vip', 'plans', 'month|月度会员|thirty|30', '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复'],
+    ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
+  ])('refuses %s.%s = %j', async (category, name, value, message) => {
+    const row = await configRow(category, name);
+    const res = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('saves nothing when one item is bad', async () => {
+    const good = await configRow('system', 'sitename');
+    const bad = await configRow('security', 'enable_register');
+    await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: good.id, value: '不该保存' }, { id: bad.id, value: 'maybe' }] } });
+    expect((await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename).toBe('魔豆文库');
+  });
+
+  it('refuses the release category (403) and unknown ids (404)', async () => {
+    const row = await configRow('release', 'source');
+    const res = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: 'none' }] } });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('不允许修改此类配置！');
+    expect((await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: 99999, value: 'x' }] } })).status).toBe(404);
+  });
+
+  it('sends a test mail when the e-mail form is saved with a test address', async () => {
+    let smtp: SmtpSink | null = await startSmtpSink();
+    try {
+      const since = smtp.mails.length;
+      await setConfig(backend.url, adminToken, {
+        'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
+        'email.username': 'noreply@example.com', 'email.test_email': 'ops@example.com',
+      });
+      expect((await smtp.next(since)).to).toEqual(['ops@example.com']);
+      await smtp.close();
+      smtp = null;
+      const row = await configRow('email', 'from_name');
+      const failed = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '文库' }] } });
+      expect(failed.status).toBe(503);
+      expect(failed.body.message).toMatch(/^邮件发送失败：/);
+    } finally {
+      await smtp?.close();
+      await setConfig(backend.url, adminToken, { 'email.enable': 'false', 'email.test_email': '' });
+    }
+  });
+});
+
+describe('GetStats', () => {
+  it('adds the admin counters only for permission holders', async () => {
+    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
+    expect(anonymous.body).toMatchObject({ user_count: expect.any(Number), version: pkg.version, os: expect.any(String) });
+    expect(anonymous.body.friendlink_count).toBeUndefined();
+    const admin = await adminCall('GET', '/api/v1/stats');
+    expect(admin.body).toMatchObject({ friendlink_count: 2 });
+    expect(admin.body.user_count).toBe(anonymous.body.user_count);
+  });
+});
+
+describe('GetEnvs and GetDeviceInfo', () => {
+  it('GetEnvs is empty without the permission and lists the tools with it', async () => {
+    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: member.token })).body).toEqual({});
+    const res = await adminCall('GET', '/api/v1/envs');
+    expect(res.body.envs.map((e: { cmd: string }) => e.cmd)).toEqual(['soffice', 'ebook-convert', 'mutool', 'convert', 'inkscape', 'svgo', 'pm2', 'supervisorctl']);
+    expect(res.body.envs[0]).toMatchObject({ name: 'LibreOffice', is_required: true, checked_at: expect.any(String) });
+  });
+
+  it('GetDeviceInfo reports CPU, memory and the data disk', async () => {
+    const res = await adminCall('GET', '/api/v1/device');
+    expect(res.body.cpu.cores).toBeGreaterThan(0);
+    expect(res.body.memory.total).toBeGreaterThan(res.body.memory.free ?? 0);
+    expect(res.body.disk[0]).toMatchObject({ disk_name: backend.dataDir, total: expect.any(Number) });
+  });
+});
+
+describe('UpdateSitemap', () => {
+  it('writes the sitemap index and the document files', async () => {
+    expect((await fetch(`${backend.url}/sitemap.xml`)).status).toBe(404);
+    await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      db.prepare("INSERT INTO document (title, user_id, uuid, status, created_at, updated_at) VALUES ('文档', 1, '0123456789abcdef', 2, ?, ?)").run(ts, ts);
+    });
+    expect((await adminCall('PUT', '/api/v1/sitemap')).status).toBe(200);
+    const index = await fetch(`${backend.url}/sitemap.xml`);
+    expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+    const xml = await index.text();
+    expect(xml).toContain('<sitemapindex');
+    const file = /\/sitemap\/(documents-0\.xml)/.exec(xml)![1];
+    const urls = await (await fetch(`${backend.url}/sitemap/${file}`)).text();
+    expect(urls).toContain('/document/0123456789abcdef</loc>');
+    expect((await fetch(`${backend.url}/sitemap/..%2fmoredoc.db`)).status).toBe(404);
+  });
+});
+
+describe('SetSQLMode and the release calls', () => {
+  it('SetSQLMode is for user 1 only', async () => {
+    expect((await adminCall('PUT', '/api/v1/sqlmode')).status).toBe(200);
+    const res = await api(backend.url, 'PUT', '/api/v1/sqlmode', { token: member.token });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('只有用户ID为1的用户才有权限执行此操作！');
+  });
+
+  it('release calls are for admins and store source and ignore', async () => {
+    const denied = await api(backend.url, 'GET', '/api/v1/release', { token: member.token });
+    expect(denied.body).toMatchObject({ code: 7, message: '只有管理员才有权限执行此操作！' });
+    expect((await adminCall('GET', '/api/v1/release')).body).toEqual({ source: 'auto', current: pkg.version });
+    expect((await adminCall('PUT', '/api/v1/release/source', { body: { source: 'bitbucket' } })).status).toBe(400);
+    expect((await adminCall('PUT', '/api/v1/release/ignore', { body: { tag_name: 'v9.9.9' } })).status).toBe(200);
+    expect((await adminCall('POST', '/api/v1/release')).body).toMatchObject({ ignore: 'v9.9.9', source: 'auto' });
+    await adminCall('PUT', '/api/v1/release/source', { body: { source: 'none' } });
+    const refresh = await adminCall('POST', '/api/v1/release');
+    expect(refresh.body.message).toBe('您未指定新版本检测来源，无法获取最新版本更新！');
+  });
+});

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, startBackend, type StartedBackend } from '../helpers/backend';
+
+// NavigationAPI and CategoryAPI: the two trees of the site.
+
+let backend: StartedBackend;
+let adminToken: string;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+});
+afterAll(() => backend.close());
+
+const admin = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) => api(backend.url, method, path, { token: adminToken, ...opts });
+
+describe('NavigationAPI', () => {
+  it('seeds the three fixed entries', async () => {
+    const res = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { page: 1, size: 10000 } });
+    expect(res.body.total).toBe(3);
+    expect(res.body.navigation.map((n: { title: string; href: string; fixed: boolean; enable: boolean; target: string }) => [n.title, n.href, n.fixed, n.enable, n.target]))
+      .toEqual([['首页', '/', true, true, '_self'], ['文库资料', '/library', true, true, '_self'], ['文章资讯', '/article', true, true, '_self']]);
+  });
+
+  it('creates children, never fixed, and lists disabled rows too', async () => {
+    const parent = await admin('POST', '/api/v1/navigation', { body: { title: '专题', href: '/topic', sort: 5, enable: true, fixed: true } });
+    expect(parent.status).toBe(200);
+    expect(parent.body).toMatchObject({ title: '专题', href: '/topic', sort: 5, enable: true, target: '_self' });
+    expect(parent.body.fixed).toBeUndefined();
+    const child = await admin('POST', '/api/v1/navigation', { body: { title: '考研', href: 'https://kaoyan.example.com', target: '_blank', parent_id: parent.body.id } });
+    expect(child.body.parent_id).toBe(parent.body.id);
+    const res = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { field: ['id', 'parent_id', 'enable'] } });
+    expect(res.body.navigation).toContainEqual({ id: child.body.id, parent_id: parent.body.id });
+    const got = await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: child.body.id } });
+    expect(got.body).toMatchObject({ title: '考研', target: '_blank' });
+    expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: 4242 } })).body).toEqual({});
+  });
+
+  it('updates all columns except fixed, and refuses cycles', async () => {
+    const a = await admin('POST', '/api/v1/navigation', { body: { title: 'A', href: '/a' } });
+    const b = await admin('POST', '/api/v1/navigation', { body: { title: 'B', href: '/b', parent_id: a.body.id } });
+    const cycle = await admin('PUT', '/api/v1/navigation', { body: { id: a.body.id, title: 'A', href: '/a', parent_id: b.body.id } });
+    expect(cycle.body.message).toBe('不能把导航移动到它自己的下级');
+    const self = await admin('PUT', '/api/v1/navigation', { body: { id: a.body.id, title: 'A2', href: '/a2', parent_id: a.body.id, color: '#ff0000' } });
+    expect(self.status).toBe(200);
+    const got = await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: a.body.id } });
+    expect(got.body).toMatchObject({ title: 'A2', href: '/a2', color: '#ff0000' });
+    expect(got.body.parent_id).toBeUndefined();
+    expect(got.body.enable).toBeUndefined();
+    const home = await admin('PUT', '/api/v1/navigation', { body: { id: 1, title: '首页', href: '/', enable: true, sort: 102400 } });
+    expect(home.status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: 1 } })).body.fixed).toBe(true);
+  });
+
+  it('deletes entries with their children but never fixed ones', async () => {
+    const top = await admin('POST', '/api/v1/navigation', { body: { title: '待删', href: '/gone' } });
+    const child = await admin('POST', '/api/v1/navigation', { body: { title: '子项', href: '/gone/child', parent_id: top.body.id } });
+    expect((await admin('DELETE', '/api/v1/navigation', { query: { id: [top.body.id, 1] } })).status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: child.body.id } })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: 1 } })).body.id).toBe(1);
+  });
+
+  it('orders by the order parameter and filters wd for permission holders', async () => {
+    const byTitle = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { order: 'title asc,id' } });
+    const titles = byTitle.body.navigation.map((n: { title: string }) => n.title);
+    expect(titles).toEqual([...titles].sort());
+    const wd = await admin('GET', '/api/v1/navigation/list', { query: { wd: 'library' } });
+    expect(wd.body.navigation.map((n: { title: string }) => n.title)).toEqual(['文库资料']);
+    const anonymous = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { wd: 'library' } });
+    expect(anonymous.body.total).toBeGreaterThan(1);
+  });
+
+  it.each([
+    ['POST', { href: '/x' }, 400, '导航名称不能为空'],
+    ['POST', { title: 'x' }, 400, '导航链接不能为空'],
+    ['POST', { title: 'x', href: 'javascript:alert(1)' }, 400, '导航链接必须是以 / 开头的站内路径或 http(s):// 链接'],
+    ['POST', { title: 'x', href: '//evil.example' }, 400, '导航链接必须是以 / 开头的站内路径或 http(s):// 链接'],
+    ['POST', { title: 'x', href: '/x', target: '_top' }, 400, '打开方式只能是 _self 或 _blank'],
+    ['POST', { title: 'x', href: '/x', color: 'red;background:url(x)' }, 400, '颜色格式不正确'],
+    ['POST', { title: 'x', href: '/x', parent_id: 9999 }, 400, '上级导航不存在'],
+    ['PUT', { title: 'x', href: '/x' }, 400, '请选择导航（参数 id）'],
+    ['PUT', { id: 9999, title: 'x', href: '/x' }, 404, '导航不存在'],
+  ])('%s %j → %i', async (method, body, status, message) => {
+    const res = await admin(method, '/api/v1/navigation', { body });
+    expect(res.status).toBe(status);
+    expect(res.body.message).toBe(message);
+  });
+});
+
+describe('CategoryAPI', () => {
+  it('creates one category per line, skips existing ones, and always enabled', async () => {
+    const res = await admin('POST', '/api/v1/category', { body: { title: '教育\n 考试 \n\n教育', enable: false, sort: 3, description: '说明', show_description: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    await admin('POST', '/api/v1/category', { body: { title: '教育' } });
+    const list = await api(backend.url, 'GET', '/api/v1/category/list');
+    expect(list.body.total).toBeUndefined();
+    expect(list.body.category.map((c: { title: string }) => c.title).sort()).toEqual(['教育', '考试'].sort());
+    expect(list.body.category[0]).toMatchObject({ enable: true, sort: 3, description: '说明', show_description: true });
+  });
+
+  it('builds a tree through parent_id and keeps document and article categories apart', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '资讯', type: 1 } });
+    const all = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: [0, 1] } });
+    const news = all.body.category.find((c: { title: string }) => c.title === '资讯');
+    expect(news.type).toBe(1);
+    const education = all.body.category.find((c: { title: string }) => c.title === '教育');
+    const wrongType = await admin('POST', '/api/v1/category', { body: { title: '政策', type: 1, parent_id: education.id } });
+    expect(wrongType.body.message).toBe('上级分类的类型与本分类不一致');
+    await admin('POST', '/api/v1/category', { body: { title: '小学\n中学', parent_id: education.id } });
+    const children = await api(backend.url, 'GET', '/api/v1/category/list', { query: { parent_id: education.id } });
+    expect(children.body.category.map((c: { title: string; parent_id: number }) => [c.title, c.parent_id])).toEqual([['中学', education.id], ['小学', education.id]]);
+    const documents = await api(backend.url, 'GET', '/api/v1/category/list');
+    expect(documents.body.category.every((c: { type?: number }) => c.type === undefined)).toBe(true);
+    const articles = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: 1, field: ['id', 'title', 'type'] } });
+    expect(articles.body.category).toEqual([{ id: news.id, title: '资讯', type: 1 }]);
+  });
+
+  it('hides disabled categories from visitors but not from admins', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '隐藏分类' } });
+    const row = (await admin('GET', '/api/v1/category/list', { query: { wd: '隐藏' } })).body.category[0];
+    expect((await admin('PUT', '/api/v1/category', { body: { ...row, enable: false } })).status).toBe(200);
+    const visitor = await api(backend.url, 'GET', '/api/v1/category/list');
+    expect(visitor.body.category.some((c: { title: string }) => c.title === '隐藏分类')).toBe(false);
+    const disabled = await admin('GET', '/api/v1/category/list', { query: { enable: false } });
+    expect(disabled.body.category.map((c: { title: string }) => c.title)).toEqual(['隐藏分类']);
+    const got = await admin('GET', '/api/v1/category', { query: { id: row.id } });
+    expect(got.body.enable).toBeUndefined();
+    expect(got.body.doc_count).toBeUndefined();
+  });
+
+  it('updates with duplicate and cycle checks', async () => {
+    const list = (await admin('GET', '/api/v1/category/list', { query: { type: 0 } })).body.category;
+    const education = list.find((c: { title: string }) => c.title === '教育');
+    const primary = list.find((c: { title: string }) => c.title === '小学');
+    const exam = list.find((c: { title: string }) => c.title === '考试');
+    const dup = await admin('PUT', '/api/v1/category', { body: { id: exam.id, title: '教育', enable: true } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe('分类名称已存在');
+    const cycle = await admin('PUT', '/api/v1/category', { body: { id: education.id, title: '教育', parent_id: primary.id, enable: true } });
+    expect(cycle.body.message).toBe('不能把分类移动到它自己的下级');
+    const moved = await admin('PUT', '/api/v1/category', { body: { id: exam.id, title: '考试', parent_id: education.id, enable: true, icon: '/uploads/i.png', cover: '/uploads/c.png' } });
+    expect(moved.status).toBe(200);
+    expect((await admin('GET', '/api/v1/category', { query: { id: exam.id } })).body).toMatchObject({ parent_id: education.id, icon: '/uploads/i.png', cover: '/uploads/c.png' });
+  });
+
+  it('deletes categories without documents, with their document-less children', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '待删根' } });
+    const root = (await admin('GET', '/api/v1/category/list', { query: { wd: '待删根' } })).body.category[0];
+    await admin('POST', '/api/v1/category', { body: { title: '待删子', parent_id: root.id } });
+    expect((await admin('DELETE', '/api/v1/category', { query: { id: root.id } })).status).toBe(200);
+    expect((await admin('GET', '/api/v1/category/list', { query: { wd: '待删' } })).body).toEqual({});
+  });
+
+  it.each([
+    ['POST', { title: '   ' }, 400, '分类名称不能为空'],
+    ['POST', { title: 'x', type: 2 }, 400, '分类类型必须是 0（文档分类）或 1（文章分类）'],
+    ['POST', { title: 'x', parent_id: 9999 }, 400, '上级分类不存在'],
+    ['POST', { title: 'x', cover: 'data:image/png;base64,xx' }, 400, '分类封面必须是上传后的图片地址'],
+    ['POST', { title: 'x'.repeat(65) }, 400, '分类名称长度不能超过64个字符'],
+    ['PUT', { title: 'x' }, 400, '请选择分类（参数 id）'],
+    ['PUT', { id: 9999, title: 'x' }, 404, '分类不存在'],
+    ['PUT', { id: 1, title: '' }, 400, '分类名称不能为空'],
+  ])('%s %j → %i', async (method, body, status, message) => {
+    const res = await admin(method, '/api/v1/category', { body });
+    expect(res.status).toBe(status);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('answers 404 for an unknown id', async () => {
+    expect((await admin('GET', '/api/v1/category', { query: { id: 9999 } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { services } from '../../backend/app';
+import { api, login, registerMember, startBackend, type Query, type StartedBackend } from '../helpers/backend';
+
+// Every RPC that needs a permission, taken from the backend's own route table: anonymous
+// callers get 401, members without the grant 403, the admin 200 (with a valid input from
+// the table below), and a member whose group holds the grant gets through too.
+
+interface Call { query?: Query; body?: unknown }
+interface Fixture {
+  adminToken: string;
+  adminPassword: string;
+  post(path: string, body: unknown): Promise<{ id: number }>;
+  newUserId(): Promise<number>;
+  configId(category: string, name: string): Promise<number>;
+}
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now() % 100000}x${++seq}`;
+
+/** A valid admin call for each PERM RPC. A new PERM RPC fails the suite until it is added here. */
+const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
+  'UserAPI.DeleteUser': async (f) => ({ query: { id: await f.newUserId(), password: f.adminPassword } }),
+  'UserAPI.AddUser': async () => ({ body: { username: unique('added'), password: 'secret-pass', group_id: [2] } }),
+  'UserAPI.SetUser': async (f) => ({ body: { id: await f.newUserId(), group_id: [2] } }),
+  'GroupAPI.CreateGroup': async () => ({ body: { title: unique('组') } }),
+  'GroupAPI.UpdateGroup': async (f) => ({ body: { id: (await f.post('/api/v1/group', { title: unique('组') })).id, title: unique('改') } }),
+  'GroupAPI.DeleteGroup': async (f) => ({ query: { id: (await f.post('/api/v1/group', { title: unique('组') })).id } }),
+  'GroupAPI.GetGroupPermission': async () => ({ query: { id: 2 } }),
+  'GroupAPI.UpdateGroupPermission': async (f) => ({ body: { group_id: (await f.post('/api/v1/group', { title: unique('组') })).id, permission_id: [1] } }),
+  'PermissionAPI.UpdatePermission': async () => ({ body: { id: 1, title: '根据ID查询用户' } }),
+  'PermissionAPI.GetPermission': async () => ({ query: { id: 1 } }),
+  'PermissionAPI.ListPermission': async () => ({}),
+  'ConfigAPI.UpdateConfig': async (f) => ({ body: { config: [{ id: await f.configId('system', 'sitename'), value: '魔豆文库' }] } }),
+  'ConfigAPI.ListConfig': async () => ({ query: { category: 'system' } }),
+  'ConfigAPI.UpdateSitemap': async () => ({}),
+  'ConfigAPI.GetDeviceInfo': async () => ({}),
+  'CategoryAPI.CreateCategory': async () => ({ body: { title: unique('分类') } }),
+  'CategoryAPI.UpdateCategory': async (f) => ({ body: { id: await newCategory(f), title: unique('分类'), enable: true } }),
+  'CategoryAPI.DeleteCategory': async (f) => ({ query: { id: await newCategory(f) } }),
+  'CategoryAPI.GetCategory': async (f) => ({ query: { id: await newCategory(f) } }),
+  'BannerAPI.CreateBanner': async () => ({ body: { title: '横幅', path: '/uploads/a/b.png' } }),
+  'BannerAPI.UpdateBanner': async (f) => ({ body: { id: (await f.post('/api/v1/banner', { path: '/uploads/x.png' })).id, path: '/uploads/y.png' } }),
+  'BannerAPI.DeleteBanner': async (f) => ({ query: { id: (await f.post('/api/v1/banner', { path: '/uploads/x.png' })).id } }),
+  'BannerAPI.GetBanner': async (f) => ({ query: { id: (await f.post('/api/v1/banner', { path: '/uploads/x.png' })).id } }),
+  'FriendlinkAPI.CreateFriendlink': async () => ({ body: { title: '友链', link: 'https://example.com' } }),
+  'FriendlinkAPI.UpdateFriendlink': async () => ({ body: { id: 1, title: '摩枫网络科技', link: 'https://mnt.ltd', enable: true } }),
+  'FriendlinkAPI.DeleteFriendlink': async (f) => ({ query: { id: (await f.post('/api/v1/friendlink', { title: '删', link: 'https://x.cn' })).id } }),
+  'NavigationAPI.CreateNavigation': async () => ({ body: { title: '导航', href: '/somewhere' } }),
+  'NavigationAPI.UpdateNavigation': async (f) => ({ body: { id: (await f.post('/api/v1/navigation', { title: '导航', href: '/n' })).id, title: '改', href: '/m' } }),
+  'NavigationAPI.DeleteNavigation': async (f) => ({ query: { id: (await f.post('/api/v1/navigation', { title: '导航', href: '/n' })).id } }),
+  'LanguageAPI.CreateLanguage': async () => ({ body: { language: '测试语', code: `zz-t${++seq}` } }),
+  'LanguageAPI.UpdateLanguage': async () => ({ body: { id: 1, language: '中文（简体）', enable: true } }),
+  'LanguageAPI.UpdateLanguageStatus': async () => ({ body: { id: [1], enable: true } }),
+  'LanguageAPI.DeleteLanguage': async () => ({ query: { id: 134 } }),
+  'PunishmentAPI.CreatePunishment': async (f) => ({ body: { user_id: [await f.newUserId()], type: [2], enable: true } }),
+  'PunishmentAPI.UpdatePunishment': async (f) => ({ body: { id: await newPunishment(f), type: 3, enable: false } }),
+  'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
+  'PunishmentAPI.ListPunishment': async () => ({}),
+  'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+};
+
+async function newCategory(f: Fixture): Promise<number> {
+  const title = unique('分类');
+  await f.post('/api/v1/category', { title });
+  const list = await api(backend.url, 'GET', '/api/v1/category/list', { token: f.adminToken, query: { wd: title } });
+  return list.body.category[0].id;
+}
+
+async function newPunishment(f: Fixture): Promise<number> {
+  const userId = await f.newUserId();
+  await f.post('/api/v1/punishment', { user_id: [userId], type: [2] });
+  const list = await api(backend.url, 'GET', '/api/v1/punishment/list', { token: f.adminToken, query: { user_id: userId } });
+  return list.body.punishment[0].id;
+}
+
+const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r.name}`, ...r })));
+const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
+const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
+
+let backend: StartedBackend;
+let fixture: Fixture;
+let member: Awaited<ReturnType<typeof registerMember>>;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  const adminToken = await login(backend.url, 'admin', backend.adminPassword);
+  member = await registerMember(backend.url);
+  fixture = {
+    adminToken,
+    adminPassword: backend.adminPassword,
+    async post(path, body) {
+      const res = await api(backend.url, 'POST', path, { token: adminToken, body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+      return res.body;
+    },
+    async newUserId() {
+      return (await registerMember(backend.url)).user.id;
+    },
+    async configId(category, name) {
+      const res = await api(backend.url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category } });
+      return res.body.config.find((c: { name: string }) => c.name === name).id;
+    },
+  };
+});
+afterAll(() => backend.close());
+
+describe('permission matrix', () => {
+  it('knows a valid admin call for every PERM RPC', () => {
+    expect(permRpcs.map((r) => r.key).filter((k) => !adminCalls[k])).toEqual([]);
+  });
+
+  it.each(permRpcs.map((r) => [r.key, r] as const))('%s: anonymous → 401', async (_key, rpc) => {
+    const res = await api(backend.url, rpc.method, rpc.url);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe(16);
+  });
+
+  it.each(permRpcs.map((r) => [r.key, r] as const))('%s: member without the grant → 403', async (_key, rpc) => {
+    const res = await api(backend.url, rpc.method, rpc.url, { token: member.token });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 7, message: `您没有权限访问【${rpc.spec.permission}】` });
+  });
+
+  it.each(permRpcs.map((r) => [r.key, r] as const))('%s: admin → 200', async (key, rpc) => {
+    const call = await adminCalls[key]!(fixture);
+    const res = await api(backend.url, rpc.method, rpc.url, { token: fixture.adminToken, ...call });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it.each(loginRpcs.map((r) => [r.key, r] as const))('%s: anonymous → 401', async (_key, rpc) => {
+    const res = await api(backend.url, rpc.method, rpc.url);
+    expect(res.status).toBe(401);
+  });
+
+  it('lets a member through once a group of theirs holds the grant, and not after it is revoked', async () => {
+    const { adminToken } = fixture;
+    const group = await fixture.post('/api/v1/group', { title: unique('运营') });
+    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken, query: { path: 'FriendlinkAPI' } });
+    const ids = perms.body.permission.map((p: { id: number }) => p.id);
+    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: adminToken, body: { group_id: group.id, permission_id: ids } });
+    const operator = await registerMember(backend.url);
+    await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: operator.user.id, group_id: [2, group.id] } });
+
+    const created = await api(backend.url, 'POST', '/api/v1/friendlink', { token: operator.token, body: { title: '运营友链', link: 'https://op.example' } });
+    expect(created.status).toBe(200);
+    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: operator.token });
+    expect(mine.body.permission.map((p: { id: number }) => p.id).sort()).toEqual([...ids].sort());
+    const other = await api(backend.url, 'GET', '/api/v1/permission/list', { token: operator.token });
+    expect(other.status).toBe(403);
+
+    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: adminToken, body: { group_id: group.id, permission_id: [] } });
+    const revoked = await api(backend.url, 'POST', '/api/v1/friendlink', { token: operator.token, body: { title: 'x', link: 'https://x.example' } });
+    expect(revoked.status).toBe(403);
+  });
+});

@@ -1,0 +1,164 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+
+// Image uploads, the static /uploads/* route and /favicon.ico.
+
+let backend: StartedBackend;
+let adminToken: string;
+let member: Awaited<ReturnType<typeof registerMember>>;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+  member = await registerMember(backend.url);
+});
+afterAll(() => backend.close());
+
+/** A PNG header with the given size, padded to `bytes` (enough for our checks). */
+function png(width: number, height: number, bytes = 64, seed = 0): Buffer {
+  const buf = Buffer.alloc(Math.max(bytes, 33));
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
+  buf.writeUInt32BE(13, 8);
+  buf.write('IHDR', 12, 'latin1');
+  buf.writeUInt32BE(width, 16);
+  buf.writeUInt32BE(height, 20);
+  buf[24] = 8;
+  buf[25] = 2;
+  buf[32] = seed;
+  return buf;
+}
+const ico = () => Buffer.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+async function upload(kind: string, file: Buffer, opts: { token?: string; name?: string; field?: string; authorization?: string } = {}) {
+  const form = new FormData();
+  form.append(opts.field ?? 'file', new Blob([new Uint8Array(file)]), opts.name ?? 'picture.png');
+  const headers: Record<string, string> = {};
+  if (opts.authorization) headers.authorization = opts.authorization;
+  else if (opts.token) headers.authorization = `bearer ${opts.token}`;
+  const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, { method: 'POST', body: form, headers });
+  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.json() };
+}
+
+describe('POST /api/v1/upload/avatar', () => {
+  it('stores the image under its MD5, records it and sets the avatar', async () => {
+    const file = png(120, 80, 200);
+    const md5 = crypto.createHash('md5').update(file).digest('hex');
+    const res = await upload('avatar', file, { token: member.token, name: 'Me.PNG' });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('application/json; charset=utf-8');
+    const expectedPath = `/uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
+    expect(res.body).toMatchObject({ code: 200, message: '上传成功' });
+    expect(res.body.data).toMatchObject({
+      id: expect.any(Number), hash: md5, user_id: member.user.id, type_id: member.user.id, type: 1, enable: true,
+      path: expectedPath, name: 'Me.PNG', size: 200, width: 120, height: 80, ext: '.png', ip: '127.0.0.1',
+    });
+    const me = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
+    expect(me.body.avatar).toBe(expectedPath);
+    const served = await fetch(backend.url + expectedPath);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toContain('immutable');
+    expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
+  });
+
+  it('needs a login (401 in the upload error shape)', async () => {
+    const res = await upload('avatar', png(1, 1));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 401, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试', error: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
+    const badScheme = await upload('avatar', png(1, 1), { authorization: `Token ${member.token} extra` });
+    expect(badScheme.status).toBe(401);
+  });
+});
+
+describe('admin image uploads', () => {
+  it.each([['banner', 5, '上传轮播图'], ['config', 7, '上传配置图片文件'], ['category', 6, '上传文档分类封面']])(
+    '%s needs its permission and stores attachment type %i', async (kind, type, title) => {
+      const denied = await upload(kind, png(2, 2), { token: member.token });
+      expect(denied.status).toBe(403);
+      expect(denied.body).toEqual({ code: 403, message: `您没有权限访问【${title}】`, error: `您没有权限访问【${title}】` });
+      const ok = await upload(kind, png(2, 2, 64, type), { token: adminToken });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data).toMatchObject({ type, user_id: 1 });
+      expect(ok.body.data.type_id).toBeUndefined();
+    });
+
+  it('stores identical content once (content addressing)', async () => {
+    const file = png(5, 5, 100, 42);
+    const a = await upload('banner', file, { token: adminToken, name: 'a.png' });
+    const b = await upload('banner', file, { token: adminToken, name: 'b.png' });
+    expect(a.body.data.path).toBe(b.body.data.path);
+    expect(a.body.data.id).not.toBe(b.body.data.id);
+  });
+});
+
+describe('upload validation', () => {
+  const NOT_IMAGE = '请上传图片格式文件，支持.jpg、.jpeg、.png、.gif、.webp、.bmp和.ico格式图片';
+
+  it.each([
+    ['an SVG', png(1, 1), 'x.svg'],
+    ['an HTML page named .png', Buffer.from('<html><script>alert(1)</script></html>'), 'x.png'],
+    ['a file without extension', png(1, 1), 'picture'],
+  ])('refuses %s', async (_what, file, name) => {
+    const res = await upload('avatar', file, { token: member.token, name });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(NOT_IMAGE);
+  });
+
+  it('refuses empty files, other field names and non-multipart bodies', async () => {
+    expect((await upload('avatar', Buffer.alloc(0), { token: member.token })).body.message).toBe('上传的文件是空的');
+    expect((await upload('avatar', png(1, 1), { token: member.token, field: 'image' })).body.message).toBe('请上传文件（字段 file）');
+    const json = await api(backend.url, 'POST', '/api/v1/upload/avatar', { token: member.token, body: { file: 'x' } });
+    expect(json.status).toBe(400);
+    expect(json.body).toMatchObject({ code: 400, message: '请通过 multipart/form-data 上传文件（字段 file）' });
+  });
+
+  it('enforces the size limit of the security config and leaves no temporary file', async () => {
+    await setConfig(backend.url, adminToken, { 'security.max_document_size': '1' });
+    try {
+      const res = await upload('avatar', png(1, 1, 1024 * 1024 + 10), { token: member.token });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('文件大小超出限制（最大 1 MB）');
+      expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
+    } finally {
+      await setConfig(backend.url, adminToken, { 'security.max_document_size': '50' });
+    }
+  });
+
+  it('refuses content that an admin flagged as illegal', async () => {
+    const file = png(9, 9, 80, 99);
+    const first = await upload('avatar', file, { token: member.token });
+    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
+    const again = await upload('avatar', file, { token: member.token });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe('文件已被标记为非法文件，禁止上传');
+  });
+});
+
+describe('file routes', () => {
+  it('serves /favicon.ico from the system config, 404 otherwise', async () => {
+    expect((await fetch(`${backend.url}/favicon.ico`)).status).toBe(404);
+    const uploaded = await upload('config', ico(), { token: adminToken, name: 'favicon.ico' });
+    expect(uploaded.body.data).toMatchObject({ ext: '.ico', width: 16, height: 16 });
+    await setConfig(backend.url, adminToken, { 'system.favicon': uploaded.body.data.path });
+    const res = await fetch(`${backend.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    expect(Buffer.from(await res.arrayBuffer()).equals(ico())).toBe(true);
+  });
+
+  it('never serves files outside uploads/', async () => {
+    const traversal = await api(backend.url, 'PUT', '/api/v1/config', {
+      token: adminToken,
+      body: { config: [{ id: (await api(backend.url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category: 'system' } })).body.config.find((c: { name: string }) => c.name === 'favicon').id, value: '/uploads/../moredoc.db' }] },
+    });
+    expect(traversal.status).toBe(400);
+    for (const p of ['/uploads/%2e%2e/moredoc.db', '/uploads/..%2fjwt-secret', '/uploads/%2e%2e%2fjwt-secret']) {
+      const res = await fetch(backend.url + p);
+      expect(res.status, p).toBeGreaterThanOrEqual(400);
+      expect(await res.text()).not.toContain('SQLite');
+    }
+  });
+});

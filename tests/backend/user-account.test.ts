@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, registerMember, setConfig, startBackend, type StartedBackend } from '../helpers/backend';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
+
+// UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
+
+let backend: StartedBackend;
+let smtp: SmtpSink;
+let adminToken: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  backend = await startBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+});
+afterAll(async () => {
+  await backend.close();
+  await smtp.close();
+});
+
+const enableMail = () => setConfig(backend.url, adminToken, {
+  'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
+  'email.username': 'noreply@example.com', 'email.password': 'smtp-secret', 'email.test_email': '',
+});
+
+describe('Register', () => {
+  it('creates a member in the default group with the register credits and answers {token, user}', async () => {
+    const res = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: '新会员01', password: 'secret-1', email: 'new01@example.com' } });
+    expect(res.status).toBe(200);
+    expect(typeof res.body.token).toBe('string');
+    expect(res.body.user).toMatchObject({ username: '新会员01', email: 'new01@example.com', credit_count: 10, register_ip: '127.0.0.1' });
+    expect(res.body.user.password).toBeUndefined();
+    const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token: res.body.token });
+    expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([2]);
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: res.body.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6 });
+  });
+
+  it.each([
+    [{ username: 'ab', password: 'secret-1' }, '用户名长度必须在3到32个字符之间'],
+    [{ username: 'a'.repeat(33), password: 'secret-1' }, '用户名长度必须在3到32个字符之间'],
+    [{ username: 'me@example.com', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
+    [{ username: '13812345678', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
+    [{ username: 'with space', password: 'secret-1' }, '用户名不能包含空白或控制字符'],
+    [{ username: 'okname', password: '123' }, '密码长度必须在6到128个字符之间'],
+    [{ username: 'okname', password: 'secret-1', email: 'not-an-email' }, '邮箱格式不正确'],
+    [{}, '用户名长度必须在3到32个字符之间；密码长度必须在6到128个字符之间'],
+  ])('refuses %j with 400', async (body, message) => {
+    const res = await api(backend.url, 'POST', '/api/v1/user/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message, code: 3, message });
+  });
+
+  it('answers 409 to a taken username (any case) or e-mail', async () => {
+    await registerMember(backend.url, { username: 'TakenName', email: 'taken@example.com' });
+    const name = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'takenname', password: 'secret-1' } });
+    expect(name.status).toBe(409);
+    expect(name.body.message).toBe('用户名已存在');
+    const email = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'other-name', password: 'secret-1', email: 'TAKEN@example.com' } });
+    expect(email.status).toBe(409);
+    expect(email.body.message).toBe('邮箱已存在');
+  });
+
+  it('is refused while registration is closed or the site is closed', async () => {
+    await setConfig(backend.url, adminToken, { 'security.enable_register': 'false' });
+    const closed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
+    expect(closed.body).toMatchObject({ code: 3, message: '系统未开放注册' });
+    await setConfig(backend.url, adminToken, { 'security.enable_register': 'true', 'security.is_close': 'true' });
+    const siteClosed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
+    expect(siteClosed.body).toMatchObject({ code: 3, message: '网站已关闭，暂时不允许注册' });
+    await setConfig(backend.url, adminToken, { 'security.is_close': 'false' });
+  });
+});
+
+describe('Login and Logout', () => {
+  it('logs in by username and returns the user as it was before this login', async () => {
+    const member = await registerMember(backend.url);
+    const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: member.username, password: member.password } });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(member.user.id);
+    const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
+    expect(Object.keys(claims).sort()).toEqual(['HaveAccess', 'UUID', 'UserId', 'exp', 'iat', 'iss'].sort());
+    expect(claims).toMatchObject({ UserId: member.user.id, iss: 'moredoc' });
+    expect(claims.exp - claims.iat).toBe(365 * 86400);
+  });
+
+  it('answers the same 400 for a wrong password and an unknown user', async () => {
+    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: 'wrong-password' } });
+    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'nobody-here', password: 'wrong-password' } });
+    for (const res of [wrong, unknown]) expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
+    const short = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: '1' } });
+    expect(short.status).toBe(400);
+  });
+
+  it('blacklists the token on logout and always answers {}', async () => {
+    const member = await registerMember(backend.url);
+    expect((await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token })).status).toBe(200);
+    const out = await api(backend.url, 'DELETE', '/api/v1/user/logout', { token: member.token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token })).status).toBe(401);
+    expect((await api(backend.url, 'DELETE', '/api/v1/user/logout')).body).toEqual({});
+    expect((await login(backend.url, member.username, member.password)).length).toBeGreaterThan(20);
+  });
+});
+
+describe('GetUserCaptcha', () => {
+  it('refuses unknown kinds', async () => {
+    const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'upload' } });
+    expect(res.body).toMatchObject({ code: 3, message: '不支持的验证码类型' });
+  });
+
+  it('says when a captcha is not needed', async () => {
+    const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'login' } });
+    expect(res.body).toEqual({ type: 'digit' });
+  });
+
+  it('renders a real SVG image when enabled', async () => {
+    await setConfig(backend.url, adminToken, { 'security.enable_captcha_comment': 'true', 'captcha.type': 'math' });
+    const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
+    expect(res.body).toMatchObject({ enable: true, type: 'math' });
+    expect(res.body.id).toMatch(/^[0-9a-f]{20}$/);
+    expect(res.body.captcha).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(res.body.captcha.split(',')[1], 'base64').toString()).toContain('<svg');
+  });
+});
+
+describe('with captchas on', () => {
+  let captchaBackend: StartedBackend;
+  beforeAll(async () => {
+    captchaBackend = await startBackend({
+      env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'true' },
+      build: { captchaGenerator: () => ({ text: '4321', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
+    });
+  });
+  afterAll(() => captchaBackend.close());
+
+  const captcha = async (type: string) => (await api(captchaBackend.url, 'GET', '/api/v1/user/captcha', { query: { type } })).body.id as string;
+
+  it('requires the captcha, rejects a wrong answer and consumes a right one', async () => {
+    const creds = { username: 'admin', password: captchaBackend.adminPassword };
+    const missing = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: creds });
+    expect(missing.body.message).toBe('请输入验证码');
+    const wrong = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: await captcha('login'), captcha: '0000' } });
+    expect(wrong.body.message).toBe('验证码错误');
+    const id = await captcha('login');
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: id, captcha: '4321' } });
+    expect(ok.status).toBe(200);
+    const reused = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: id, captcha: '4321' } });
+    expect(reused.body.message).toBe('验证码错误');
+  });
+
+  it('checks the register captcha too', async () => {
+    const body = { username: 'captcha-user', password: 'secret-1' };
+    expect((await api(captchaBackend.url, 'POST', '/api/v1/user/register', { body })).status).toBe(400);
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/register', { body: { ...body, captcha_id: await captcha('register'), captcha: '4321' } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('FindPassword', () => {
+  it('says clearly when the mail service is off', async () => {
+    await registerMember(backend.url, { email: 'lost@example.com' });
+    const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'lost@example.com' } });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 14, message: '邮件服务未启用，请联系管理员' });
+  });
+
+  it('mails a reset link whose token sets a new password once', async () => {
+    const member = await registerMember(backend.url, { email: 'reset@example.com' });
+    await enableMail();
+    const since = smtp.mails.length;
+    const one = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'reset@example.com' } });
+    expect(one.status, one.text).toBe(200);
+    const mail = await smtp.next(since);
+    expect(mail.to).toEqual(['reset@example.com']);
+    expect(mail.text).toContain('https://docs.example.com/auth/forgot?token=');
+    const token = /token=([\w.-]+)/.exec(mail.text)![1]!;
+
+    const weak = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: '123' } });
+    expect(weak.body.message).toBe('密码长度不能小于6位');
+    const forged = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token: token + 'x', password: 'brand-new-1' } });
+    expect(forged.body.message).toBe('找回密码 token 无效');
+    const two = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: 'brand-new-1' } });
+    expect(two.status).toBe(200);
+    expect(await login(backend.url, member.username, 'brand-new-1')).toBeTruthy();
+    const again = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: 'brand-new-2' } });
+    expect(again.body.message).toBe('找回密码 token 无效');
+  });
+
+  it('answers 404 for an unknown e-mail and 400 for a malformed one', async () => {
+    await enableMail();
+    expect((await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost@example.com' } })).status).toBe(404);
+    expect((await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost' } })).status).toBe(400);
+  });
+});
+
+describe('SendEmailCode and verified registration', () => {
+  it('mails a code that registration then requires', async () => {
+    await enableMail();
+    await setConfig(backend.url, adminToken, { 'security.enable_verify_register_email': 'true' });
+    try {
+      const since = smtp.mails.length;
+      const sent = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'verify@example.com', type: 'EmailCodeTypeRegister' } });
+      expect(sent.status, sent.text).toBe(200);
+      const code = /<b>(\d{6})<\/b>/.exec((await smtp.next(since)).text)![1]!;
+      const tooSoon = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'verify@example.com' } });
+      expect(tooSoon.body.message).toBe('发送太频繁，请稍后再试');
+
+      const body = { username: 'verified-user', password: 'secret-1', email: 'verify@example.com' };
+      const noEmail = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'x-verified', password: 'secret-1' } });
+      expect(noEmail.body.message).toBe('邮箱不能为空');
+      const wrong = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, code: '000000' === code ? '111111' : '000000' } });
+      expect(wrong.body.message).toBe('邮箱验证码错误');
+      const ok = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, code } });
+      expect(ok.status, ok.text).toBe(200);
+      const reused = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, username: 'verified-two', code } });
+      expect(reused.status).toBe(409);
+    } finally {
+      await setConfig(backend.url, adminToken, { 'security.enable_verify_register_email': 'false' });
+    }
+  });
+
+  it('is refused while e-mail verification is off, and for registered addresses', async () => {
+    const off = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'someone@example.com' } });
+    expect(off.body.message).toBe('系统未开启注册邮箱验证');
+    const bad = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'nope' } });
+    expect(bad.body.message).toBe('邮箱格式不正确');
+  });
+});

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, registerMember, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+
+// UserAPI: what a logged-in member asks about themself.
+
+let backend: StartedBackend;
+let adminToken: string;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+});
+afterAll(() => backend.close());
+
+const localDate = () => {
+  const d = new Date();
+  return d.getFullYear() * 10000 + (d.getMonth() + 1) * 100 + d.getDate();
+};
+
+describe('GetUserPermissions', () => {
+  it('gives user 1 every permission row and a plain member none', async () => {
+    const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken });
+    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: adminToken });
+    expect(mine.body.permission).toHaveLength(all.body.total);
+    expect(mine.body.permission[0]).toMatchObject({ id: expect.any(Number), method: 'GRPC', path: expect.stringMatching(/^\/api\.v1\./), title: expect.any(String) });
+    const member = await registerMember(backend.url);
+    expect((await api(backend.url, 'GET', '/api/v1/user/permission', { token: member.token })).body).toEqual({});
+  });
+
+  it('includes the upload rows (method POST) with Chinese titles', async () => {
+    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: adminToken });
+    const uploads = mine.body.permission.filter((p: { method: string }) => p.method === 'POST');
+    expect(uploads.map((p: { path: string; title: string }) => [p.path, p.title])).toEqual([
+      ['/api/v1/upload/avatar', '更新头像'],
+      ['/api/v1/upload/banner', '上传轮播图'],
+      ['/api/v1/upload/category', '上传文档分类封面'],
+      ['/api/v1/upload/config', '上传配置图片文件'],
+    ]);
+  });
+});
+
+describe('CanIUploadDocument and CanIPublishArticle', () => {
+  it('follow the group flags and the punishments', async () => {
+    const member = await registerMember(backend.url);
+    const upload = await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token });
+    expect(upload.status).toBe(403);
+    expect(upload.body.message).toBe('您没有上传文档的权限');
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).body).toEqual({});
+
+    await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: member.user.id, group_id: [1] } });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
+
+    await api(backend.url, 'POST', '/api/v1/punishment', { token: adminToken, body: { user_id: [member.user.id], type: [3, 6], enable: true } });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(403);
+    const publish = await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token });
+    expect(publish.body).toMatchObject({ code: 7, message: '您没有发布文章的权限' });
+
+    const list = await api(backend.url, 'GET', '/api/v1/punishment/list', { token: adminToken, query: { user_id: member.user.id } });
+    await api(backend.url, 'PUT', '/api/v1/punishment/cancel', { token: adminToken, body: { id: list.body.punishment.map((p: { id: number }) => p.id) } });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
+  });
+
+  it('ignores punishments that have ended', async () => {
+    const member = await registerMember(backend.url);
+    await api(backend.url, 'POST', '/api/v1/punishment', { token: adminToken, body: { user_id: [member.user.id], type: [6], enable: true, end_time: new Date(Date.now() + 60_000).toISOString() } });
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(403);
+    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE punishment SET end_time = '2000-01-01T00:00:00.000Z' WHERE user_id = ?").run(member.user.id));
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
+  });
+});
+
+describe('SignToday and GetSignedToday', () => {
+  it('signs once a day, awards the credits and writes a dynamic', async () => {
+    const member = await registerMember(backend.url);
+    const before = await api(backend.url, 'GET', '/api/v1/user/sign', { token: member.token });
+    expect(before.status).toBe(404);
+    expect(before.body.message).toBe('您今天还没有签到');
+    const sign = await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token });
+    expect(sign.status).toBe(200);
+    expect(sign.body).toMatchObject({ user_id: member.user.id, sign_at: localDate(), award: 1, ip: '127.0.0.1' });
+    const again = await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('您今天已经签到过了');
+    expect((await api(backend.url, 'GET', '/api/v1/user/sign', { token: member.token })).body.id).toBe(sign.body.id);
+    const me = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
+    expect(me.body.credit_count).toBe(11);
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 11, content: '签到成功，获得 1 魔豆奖励', user_id: member.user.id });
+  });
+});
+
+describe('ListUserDynamic', () => {
+  it('lists the own activity newest first with a total; size is clamped to 10…100', async () => {
+    const member = await registerMember(backend.url);
+    await api(backend.url, 'PUT', '/api/v1/user/profile', { token: member.token, body: { id: member.user.id, signature: '嗨' } });
+    const res = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token, query: { page: 1, size: 1 } });
+    expect(res.body.total).toBe(2);
+    expect(res.body.dynamic.map((d: { type: number }) => d.type)).toEqual([9, 6]);
+    const other = await registerMember(backend.url);
+    expect((await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: other.token })).body.total).toBe(1);
+  });
+});
+
+describe('ListUserDownload', () => {
+  it('lists the own downloads joined with their documents', async () => {
+    const member = await registerMember(backend.url);
+    expect((await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token })).body).toEqual({});
+    await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      const doc = db.prepare("INSERT INTO document (title, user_id, uuid, ext, pages, size, score, created_at, updated_at) VALUES ('手册', 1, 'abcdef0123456789', '.pdf', 12, 2048, 400, ?, ?)").run(ts, ts);
+      db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)').run(member.user.id, doc.lastInsertRowid, '10.0.0.1', ts, ts);
+    });
+    const res = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 1, size: 10 } });
+    expect(res.body.total).toBe(1);
+    expect(res.body.download[0]).toMatchObject({ user_id: member.user.id, ip: '10.0.0.1', is_pay: true, title: '手册', ext: '.pdf', pages: 12, size: 2048, score: 400, document_uuid: 'abcdef0123456789' });
+  });
+});
+
+describe('ListUserGroup', () => {
+  it('lists the groups of the caller with every column', async () => {
+    const member = await registerMember(backend.url);
+    const res = await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token });
+    expect(res.body.group).toEqual([expect.objectContaining({ id: 2, title: '普通用户', is_default: true, enable_comment: true, enable_document_review: true })]);
+  });
+});
