@@ -39,6 +39,11 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // During shutdown, answers still in flight close their connection, so that keep-alive
+  // clients do not hold the process open.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!app.server.listening) reply.header('connection', 'close');
+  });
 
   app.register(errorHandler);
   // Before every route, so that its response hook sees them all.

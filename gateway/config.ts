@@ -1,7 +1,8 @@
 // Gateway configuration: read once from the environment, validated, then passed around as a
 // plain object. Nothing else in gateway/ reads process.env.
 import { isIP } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -33,7 +34,7 @@ export interface GatewayConfig {
   tokenCookie: string;
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
-  /** the built SPA (index.html + assets/) */
+  /** the built SPA (index.html + assets/); WEB_DIST, default web/dist of the repository */
   webDist: string;
   /** login, register, find-password: per client address and endpoint */
   authRateLimit: RateLimitSetting;
@@ -53,7 +54,15 @@ export class ConfigError extends Error {
   }
 }
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The folder of package.json above this file: gateway/.. from source, dist/server/.. when bundled. */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '..');
+  }
+}
+
+export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 export const DEFAULTS = {
   port: 3000,
@@ -196,6 +205,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
   }
 
+  const webDist = resolve(present(env, 'WEB_DIST') ?? DEFAULTS.webDist);
+
   const metrics = parseMetrics(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -210,7 +221,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     tokenCookie,
     upstreamTimeoutMs,
     logLevel,
-    webDist: DEFAULTS.webDist,
+    webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
 import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
 
 let stub: Stub;
@@ -64,6 +66,17 @@ describe('requests to the backend', () => {
     expect(seen.headers['x-real-ip']).toBe('127.0.0.1');
     expect(seen.headers.forwarded).toBeUndefined();
     expect(JSON.stringify(seen.headers)).not.toContain('6.6.6.6');
+  });
+
+  it('takes the client address from X-Forwarded-For only when the peer is a trusted proxy', async () => {
+    const behindProxy = await startGateway(stub.url, { trustProxy: ['127.0.0.1'] });
+    try {
+      await send(`${behindProxy.url}/api/v1/settings`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
+      // the proxy appended the real client; what the client wrote before it is not trusted
+      expect(lastUpstream().headers['x-forwarded-for']).toBe('203.0.113.7');
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('passes the request id on to the backend and back to the client', async () => {
@@ -194,6 +207,29 @@ describe('upstream faults', () => {
       }
     } finally {
       await down.close();
+    }
+  });
+
+  it('verifies the TLS certificate of an https backend', async () => {
+    const fixtures = new URL('./fixtures/', import.meta.url);
+    const server = createHttpsServer(
+      { key: readFileSync(new URL('self-signed.key', fixtures)), cert: readFileSync(new URL('self-signed.crt', fixtures)) },
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"leaked":true}');
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const untrusted = await startGateway(`https://127.0.0.1:${port}`);
+    try {
+      const res = await send(`${untrusted.url}/api/v1/user`, { headers: { cookie: `token=${makeJwt()}` } });
+      expect(res.status).toBe(502);
+      expect(res.text).not.toContain('leaked');
+      expect(untrusted.logs.join('')).toMatch(/DEPTH_ZERO_SELF_SIGNED_CERT|self-signed certificate/);
+    } finally {
+      await untrusted.close();
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 

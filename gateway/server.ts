@@ -1,0 +1,84 @@
+// The gateway process: configuration from the environment (exit 1 on a bad value), the
+// embedded backend unless BACKEND_URL is set, listen, and a graceful shutdown on SIGTERM/
+// SIGINT in which in-flight requests finish.
+import closeWithGrace from 'close-with-grace';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildGateway } from './app';
+import { loadGatewayConfig, type GatewayConfig } from './config';
+import type { EmbeddedBackend } from './embedded-backend';
+import { loggerOptions } from './logging';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function isConfigError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'ConfigError';
+}
+
+function siteUrl(config: GatewayConfig, port: number): string {
+  const host = LOOPBACK_OR_ANY.has(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}
+
+export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+  let config: GatewayConfig;
+  try {
+    config = loadGatewayConfig(env);
+  } catch (error) {
+    if (isConfigError(error)) fail(error.message);
+    throw error;
+  }
+
+  let embedded: EmbeddedBackend | undefined;
+  if (config.backendUrl === undefined) {
+    try {
+      // loaded only when used: a gateway in front of another backend does not load SQLite
+      const { startEmbeddedBackend } = await import('./embedded-backend');
+      embedded = await startEmbeddedBackend(
+        { ...env, DATA_DIR: config.dataDir, LOG_LEVEL: config.logLevel },
+        { ...loggerOptions(config.logLevel), name: 'backend' },
+      );
+    } catch (error) {
+      if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
+      throw error;
+    }
+  }
+
+  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url });
+
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    await app.close();
+    await embedded?.close();
+  });
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await embedded?.close();
+    fail(`The gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const { port } = app.server.address() as AddressInfo;
+  const lines = [``, `  moredoc-site is running at ${siteUrl(config, port)}`];
+  if (config.publicOrigin) lines.push(`  public origin: ${config.publicOrigin}`);
+  lines.push(`  backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}`}`);
+  const admin = embedded?.initialAdmin;
+  if (admin) {
+    lines.push(`  admin account created: username "${admin.username}", password "${admin.password}"`);
+    if (admin.generated) lines.push('  (the password is shown only this once: note it, then change it after logging in)');
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

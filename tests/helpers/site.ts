@@ -1,0 +1,60 @@
+// The whole site for end-to-end tests: the embedded backend (temporary DATA_DIR, fixed
+// admin password, captchas off unless `env` turns them on) and the gateway in front of it,
+// both on 127.0.0.1 port 0.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildGateway } from '../../gateway/app';
+import { loadGatewayConfig } from '../../gateway/config';
+import { startEmbeddedBackend } from '../../gateway/embedded-backend';
+
+export const SITE_ADMIN_PASSWORD = 'admin-test-password';
+
+const DEFAULT_ENV: Record<string, string> = {
+  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
+  LOG_LEVEL: 'silent',
+};
+
+export interface Site {
+  /** the gateway, e.g. http://127.0.0.1:41234 */
+  url: string;
+  dataDir: string;
+  adminPassword: string;
+  close(): Promise<void>;
+}
+
+export async function startSite(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<Site> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
+  const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: SITE_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
+  const backend = await startEmbeddedBackend(env);
+  try {
+    const config = loadGatewayConfig(env);
+    const gateway = buildGateway({
+      ...config,
+      backendUrl: backend.url,
+      ...(opts.webDist ? { webDist: opts.webDist } : {}),
+      // browser suites log in many times from one address
+      authRateLimit: { max: 10_000, windowMs: 60_000 },
+    });
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = gateway.server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      dataDir,
+      adminPassword: SITE_ADMIN_PASSWORD,
+      async close() {
+        await gateway.close();
+        await backend.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await backend.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
