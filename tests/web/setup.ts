@@ -5,8 +5,19 @@ import { cleanup } from '@testing-library/react';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+// happy-dom has no canvas; Semi's package entry loads lottie-web, which draws on a 2D context
+// at import time. A context whose every method does nothing is enough.
+const noop = () => undefined;
+const fakeContext = new Proxy({} as Record<string | symbol, unknown>, {
+  get: (target, key) => (key in target ? target[key] : noop),
+  set: (target, key, value) => {
+    target[key] = value;
+    return true;
+  },
+});
+HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLCanvasElement['getContext'];
+
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
-  document.head.querySelectorAll('[data-test-owned]').forEach((node) => node.remove());
 });

@@ -86,7 +86,8 @@ export function appRoutes(): RouteObject[] {
           lazy: async () => ({ Component: (await import('../layouts/AdminLayout')).AdminLayout }),
           children: inLayout('admin').map(routeObject),
         },
-        { id: 'not-found', path: '*', loader: notFoundLoader },
+        // Its loader always throws the 404; the component only keeps React Router from warning.
+        { id: 'not-found', path: '*', loader: notFoundLoader, Component: () => null },
       ],
     },
   ];

@@ -19,9 +19,7 @@ export function HomePage() {
           {system.description && <p className="app-home__description">{system.description}</p>}
           <SiteStats />
         </div>
-        <div className="app-home__banners">
-          <HomeBanners />
-        </div>
+        <HomeBanners />
       </section>
       <CategoryGrid />
       <LatestDocuments />

@@ -9,7 +9,7 @@ export default function UnsupportedBrowserNotice({ userAgent = navigator.userAge
   const [dismissed, setDismissed] = useState(false);
   if (supported || dismissed) return null;
   return (
-    <div className="app-browser-banner" role="alert">
+    <div className="app-browser-banner" role="region" aria-label="浏览器版本提示">
       <Banner
         type="warning"
         fullMode

@@ -1,19 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { websiteBannersQuery } from '../../api/banner';
 
 const BannerCarousel = lazy(() => import('./BannerCarousel'));
 
 const placeholder = <div className="app-home__banner-placeholder" aria-hidden="true" />;
+const frame = (content: ReactNode) => <div className="app-home__banners">{content}</div>;
 
 /** The website carousel (banner type 0); nothing when there is none or it cannot load. */
 export function HomeBanners() {
   const { data: banners, isPending, isError } = useQuery(websiteBannersQuery());
-  if (isPending) return placeholder;
+  if (isPending) return frame(placeholder);
   if (isError || banners.length === 0) return null;
-  return (
+  return frame(
     <Suspense fallback={placeholder}>
       <BannerCarousel banners={banners} />
-    </Suspense>
+    </Suspense>,
   );
 }

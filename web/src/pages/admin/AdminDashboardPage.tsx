@@ -6,6 +6,10 @@ import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
 import './admin.css';
 
+/** GetStats holders also get the counts after the first three (contract: ConfigAPI.GetStats). */
+const STATS_PERMISSION = '/api.v1.ConfigAPI/GetStats';
+const PUBLIC_FIGURES = 3;
+
 const FIGURES: readonly { key: keyof Stats; label: string }[] = [
   { key: 'user_count', label: '用户' },
   { key: 'document_count', label: '文档' },
@@ -26,7 +30,8 @@ const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
 
 /** `/admin` and `/admin/dashboard`: the site's figures from `GET /api/v1/stats`. */
 export function AdminDashboardPage() {
-  const { user } = useSession();
+  const { user, permissions } = useSession();
+  const figures = permissions.some((p) => p.path === STATS_PERMISSION) ? FIGURES : FIGURES.slice(0, PUBLIC_FIGURES);
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(statsQuery());
   return (
     <div className="app-admin-dashboard">
@@ -50,7 +55,8 @@ export function AdminDashboardPage() {
               </Button>
             </h2>
             <dl className="app-admin-dashboard__figures">
-              {FIGURES.filter((f) => f.key in data || f.key === 'user_count' || f.key === 'document_count').map((f) => (
+              {/* zero counts are omitted on the wire, hence the ?? 0 */}
+              {figures.map((f) => (
                 <div key={f.key} className="app-admin-dashboard__figure" data-figure={f.key}>
                   <dt>{f.label}</dt>
                   <dd>{Number(data[f.key] ?? 0).toLocaleString('zh-CN')}</dd>

@@ -1,0 +1,32 @@
+// Size budget of issue 5: the JavaScript the browser needs before the first screen, gzip.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { measure, readManifest } from '../helpers/web-bundle';
+
+const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** KiB gzip; the public first screen must stay light, the admin shell is loaded once. */
+const BUDGET = { home: 170, admin: 450 };
+
+describe('SPA bundle budget (web/dist, built by the e2e global set-up)', () => {
+  const manifest = readManifest(DIST);
+
+  it(`keeps the initial JS of / under ${BUDGET.home} KiB gzip`, () => {
+    const home = measure(DIST, manifest, ['index.html']);
+    console.log(`initial JS of /: ${home.jsGzipKiB} KiB gzip in ${home.files.length} files (CSS ${home.cssGzipKiB} KiB)`);
+    expect(home.jsGzipKiB).toBeLessThan(BUDGET.home);
+  });
+
+  it(`keeps the admin layout with its dashboard under ${BUDGET.admin} KiB gzip`, () => {
+    const admin = measure(DIST, manifest, ['index.html', 'src/layouts/AdminLayout.tsx', 'src/pages/admin/AdminDashboardPage.tsx']);
+    console.log(`initial JS of /admin: ${admin.jsGzipKiB} KiB gzip in ${admin.files.length} files (CSS ${admin.cssGzipKiB} KiB)`);
+    expect(admin.jsGzipKiB).toBeLessThan(BUDGET.admin);
+  });
+
+  it('keeps bowser out of the first screen', () => {
+    const home = measure(DIST, manifest, ['index.html']);
+    const bowserChunk = Object.values(manifest).find((chunk) => chunk.src?.includes('UnsupportedBrowserNotice'));
+    expect(bowserChunk?.isDynamicEntry).toBe(true);
+    expect(home.files).not.toContain(bowserChunk?.file);
+  });
+});

@@ -1,0 +1,239 @@
+// The SPA in Chromium against the real gateway and embedded backend.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, Request } from 'playwright-core';
+import { buildAdminMenu } from '../../shared/routes';
+import { allowPagesFrom } from '../../shared/permissions';
+import type { Permission } from '../../shared/types';
+import { startSite, type Site } from '../helpers/site';
+import { launchBrowser, openPage, type Visit } from './browser';
+
+let site: Site;
+let browser: Browser;
+let visit: Visit | undefined;
+let memberCount = 0;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+afterEach(async () => {
+  expect(visit?.errors ?? []).toEqual([]);
+  await visit?.context.close();
+  visit = undefined;
+});
+
+async function open(): Promise<Page> {
+  visit = await openPage(browser, site.url);
+  return visit.page;
+}
+
+function newMember() {
+  memberCount += 1;
+  return { username: `reader${memberCount}${Date.now() % 100000}`, password: 'secret-pass-1', email: `reader${memberCount}.${Date.now()}@example.com` };
+}
+
+async function register(page: Page, who: ReturnType<typeof newMember>) {
+  await page.goto('/auth/register');
+  await page.getByLabel('用户名').fill(who.username);
+  await page.getByLabel('邮箱').fill(who.email);
+  await page.getByLabel('密码', { exact: true }).fill(who.password);
+  await page.getByLabel('确认密码').fill(who.password);
+  await page.getByRole('button', { name: '注册' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByTestId('user-menu').waitFor();
+}
+
+async function login(page: Page, username: string, password: string) {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+}
+
+/** Client-side navigation, as a link inside the SPA would do it (no page load). */
+async function navigateInApp(page: Page, path: string) {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+async function logout(page: Page) {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByRole('link', { name: '登录' }).waitFor();
+}
+
+describe('first screen', () => {
+  it('renders from the inlined start data, before any API request is answered', async () => {
+    const page = await open();
+    const held: Request[] = [];
+    // Hold every API call: the first screen must not need one.
+    await page.route('**/api/**', (route) => {
+      held.push(route.request());
+    });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('魔豆文库');
+    await page.getByRole('navigation', { name: '网站导航' }).getByRole('link', { name: '文库资料' }).waitFor();
+    expect(await page.locator('#start-data').count()).toBe(1);
+    const asked = held.map((r) => new URL(r.url()).pathname);
+    for (const startCall of ['/api/v1/settings', '/api/v1/navigation/list', '/api/v1/category/list', '/api/v1/user', '/api/v1/user/permission']) {
+      expect(asked).not.toContain(startCall);
+    }
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(await page.title()).toBe('MOREDOC · 魔豆文库');
+  });
+});
+
+describe('accounts', () => {
+  it('registers and lands logged in, with the token out of reach of scripts', async () => {
+    const page = await open();
+    const who = newMember();
+    const answers: string[] = [];
+    page.on('response', async (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/v1/user/')) answers.push(await response.text().catch(() => ''));
+    });
+    await register(page, who);
+    await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
+
+    const cookie = (await visit!.context.cookies()).find((c) => c.name === 'token');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    const token = cookie!.value;
+    expect(token.length).toBeGreaterThan(20);
+    const seen = await page.evaluate(() => ({
+      cookie: document.cookie,
+      storage: Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`).join('\n'),
+      session: Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k)}`).join('\n'),
+    }));
+    expect(seen.cookie).not.toContain(token);
+    expect(seen.cookie).not.toMatch(/token=/);
+    expect(seen.storage).not.toContain(token);
+    expect(seen.storage).not.toMatch(/"token"/);
+    expect(seen.session).not.toContain(token);
+    expect(seen.storage).toContain(who.username);
+    expect(answers.join('\n')).not.toContain(token);
+  });
+
+  it('logs out: back on /, logged out, the cookie gone', async () => {
+    const page = await open();
+    await register(page, newMember());
+    await logout(page);
+    expect((await visit!.context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    const stored = await page.evaluate(() => localStorage.getItem('moredoc.session'));
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({ loggedIn: false, user: null });
+  });
+
+  it('sends a logged-out visitor of /member to login, and back to the original page after login', async () => {
+    const page = await open();
+    const who = newMember();
+    await register(page, who);
+    await logout(page);
+
+    // client-side navigation: the SPA's guard
+    await navigateInApp(page, '/member');
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/member');
+
+    // page load: the gateway's guard, with a query kept intact
+    await page.goto('/member/profile?tab=password');
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/member/profile?tab=password');
+
+    await login(page, who.username, who.password);
+    await page.waitForURL((url) => url.pathname === '/member/profile');
+    expect(new URL(page.url()).search).toBe('?tab=password');
+    await expect.poll(() => page.getByLabel('邮箱').inputValue()).toBe(who.email);
+  });
+
+  it('moves the keyboard focus to the toasts on F8', async () => {
+    const page = await open();
+    const who = newMember();
+    await register(page, who);
+    await page.getByText('注册成功').waitFor();
+    await page.keyboard.press('F8');
+    const focused = await page.evaluate(() => ({
+      inToasts: !!document.activeElement?.closest('[aria-label="通知 (F8)"]'),
+      text: document.activeElement?.textContent ?? '',
+    }));
+    expect(focused.inToasts).toBe(true);
+    expect(focused.text).toContain('注册成功');
+  });
+});
+
+describe('member area', () => {
+  it('shows the overview, saves the profile and the avatar, and lists downloads and orders', async () => {
+    const page = await open();
+    const who = newMember();
+    await register(page, who);
+    await page.goto('/member');
+    await page.getByRole('heading', { level: 1, name: who.username }).waitFor();
+    await page.getByRole('button', { name: '每日签到' }).click();
+    await page.getByRole('button', { name: '今日已签到' }).waitFor();
+
+    await page.goto('/member/profile');
+    await page.getByLabel('个性签名').fill('喜欢读书的人');
+    await page.getByRole('button', { name: '保存资料' }).click();
+    await page.getByText('个人资料已保存').waitFor();
+    // a 1×1 PNG
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await page.getByLabel('选择头像图片').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: png });
+    await page.getByText('头像已更新').waitFor();
+    await expect.poll(() => page.getByTestId('user-menu').locator('img').getAttribute('src')).toMatch(/^\/uploads\//);
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('个性签名').inputValue()).toBe('喜欢读书的人');
+
+    await page.getByRole('link', { name: '我的下载' }).first().click();
+    await page.getByText('暂无下载记录').waitFor();
+    await page.getByRole('link', { name: '我的订单' }).first().click();
+    await page.getByText('暂无订单').waitFor();
+  });
+});
+
+describe('admin area', () => {
+  it('shows an admin the full menu and the real figures of /api/v1/stats', async () => {
+    const page = await open();
+    await page.goto('/auth/login?redirect=%2Fadmin');
+    await login(page, 'admin', site.adminPassword);
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('heading', { name: '控制面板' }).waitFor();
+    const menu = page.getByLabel('管理菜单');
+    // Everything the admin's permissions unlock (user 1 holds every permission row).
+    const { permission = [] } = (await (await page.request.get('/api/v1/user/permission')).json()) as { permission?: Permission[] };
+    const expected = ['控制面板', ...buildAdminMenu(allowPagesFrom(permission)).map((entry) => entry.label)];
+    expect(expected).toEqual(expect.arrayContaining(['文档管理', '文章管理', '用户管理', '轮播图管理', '导航管理', '友链管理', '系统设置']));
+    for (const label of expected) {
+      await expect.poll(() => menu.getByText(label, { exact: true }).count(), { message: label }).toBeGreaterThan(0);
+    }
+    const stats = (await (await page.request.get('/api/v1/stats')).json()) as Record<string, number>;
+    const shown = async (key: string) => (await page.locator(`[data-figure="${key}"] dd`).textContent())?.replace(/,/g, '');
+    expect(await shown('user_count')).toBe(String(stats.user_count ?? 0));
+    expect(await shown('document_count')).toBe(String(stats.document_count ?? 0));
+    expect(await shown('category_count')).toBe(String(stats.category_count ?? 0));
+
+    await menu.getByText('系统设置', { exact: true }).click();
+    await menu.getByText('系统配置', { exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/config/system');
+    await page.getByText('建设中', { exact: true }).waitFor();
+  });
+
+  it('gives a member no admin menu and sends them to / from an admin URL', async () => {
+    const page = await open();
+    await register(page, newMember());
+    await page.getByTestId('user-menu').click();
+    expect(await page.getByRole('menuitem').allTextContents()).not.toContain('管理后台');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin/user/list');
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await navigateInApp(page, '/admin/config/system');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: '魔豆文库' }).waitFor();
+  });
+});

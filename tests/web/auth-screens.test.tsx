@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { clearSession, session } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { member, renderApp, settings } from './render-app';
+
+const permissionOk = { status: 200, body: { permission: [] } };
+const requestsTo = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], path: string) =>
+  fetchMock.mock.calls.filter(([url]) => String(url).startsWith(path));
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+describe('login screen', () => {
+  it('checks the input in Chinese before sending anything', async () => {
+    const { fetchMock } = renderApp('/auth/login');
+    await userEvent.click(await screen.findByRole('button', { name: '登录' }));
+    expect(screen.getByText('请输入用户名')).toBeTruthy();
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('用户名'), 'ab');
+    await userEvent.type(screen.getByLabelText('密码'), '123');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(screen.getByText('用户名长度为 3-32 个字符')).toBeTruthy();
+    expect(screen.getByText('密码长度不能少于 6 位')).toBeTruthy();
+    expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(0);
+  });
+
+  it('logs in, loads the permissions and returns to the redirect target', async () => {
+    const { router, fetchMock } = renderApp('/auth/login?redirect=%2Fmember%2Fprofile', {
+      backend: {
+        'POST /api/v1/user/login': { status: 200, body: { user: member } },
+        'GET /api/v1/user/permission': permissionOk,
+        'GET /api/v1/user': { status: 200, body: member },
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/member/profile'));
+    expect(session.value).toMatchObject({ loggedIn: true, user: member });
+    expect(toasts.value.some((t) => t.title === '登录成功')).toBe(true);
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<string, unknown>;
+    expect(body).toEqual({ username: 'amy', password: 'secret123' });
+  });
+
+  it('never follows a redirect to another site', async () => {
+    const { router } = renderApp('/auth/login?redirect=%2F%2Fevil.example', {
+      backend: { 'POST /api/v1/user/login': { status: 200, body: { user: member } }, 'GET /api/v1/user/permission': permissionOk },
+    });
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('shows 登录失败 with the server message and stays on the page', async () => {
+    const { router } = renderApp('/auth/login', {
+      backend: { 'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '用户名或密码错误' } } },
+    });
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('密码'), 'wrong-password');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(toasts.value[0]).toMatchObject({ title: '登录失败', description: '用户名或密码错误' }));
+    expect(router.state.location.pathname).toBe('/auth/login');
+    expect(session.value.loggedIn).toBe(false);
+  });
+
+  it('asks for the captcha when the settings enable it and sends it with its id', async () => {
+    const { fetchMock } = renderApp('/auth/login', {
+      settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
+      backend: {
+        'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' } },
+        'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '验证码错误' } },
+      },
+    });
+    const captcha = await screen.findByLabelText('验证码');
+    await userEvent.type(screen.getByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(screen.getByText('请输入验证码')).toBeTruthy();
+    await userEvent.type(captcha, '1234');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(1));
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({ captcha: '1234', captcha_id: 'cap-1' });
+    // a failed attempt consumes the captcha: a new one is fetched
+    await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=login')).toHaveLength(2));
+  });
+
+  it('shows the WeChat and QQ buttons only when their flags are on', async () => {
+    const { unmount } = renderApp('/auth/login');
+    await screen.findByRole('heading', { name: '登录' });
+    expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
+    unmount();
+    renderApp('/auth/login', { settings: { ...settings, oauth: { qq: true } } });
+    expect(await screen.findByRole('button', { name: 'QQ登录' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
+  });
+});
+
+describe('register screen', () => {
+  it('registers, lands logged in on the home page', async () => {
+    const { router, fetchMock } = renderApp('/auth/register', {
+      backend: { 'POST /api/v1/user/register': { status: 200, body: { user: member } }, 'GET /api/v1/user/permission': permissionOk },
+    });
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(session.value.loggedIn).toBe(true);
+    expect(await screen.findByTestId('user-menu')).toBeTruthy();
+    expect(requestsTo(fetchMock, '/api/v1/user/register')).toHaveLength(1);
+  });
+
+  it('refuses a user name that is an e-mail or a mobile number, and mismatched passwords', async () => {
+    const { fetchMock } = renderApp('/auth/register');
+    await userEvent.type(await screen.findByLabelText('用户名'), '13812345678');
+    await userEvent.type(screen.getByLabelText('邮箱'), 'not-an-email');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('确认密码'), 'secret124');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    expect(screen.getByText('出于隐私保护，用户名不能是邮箱或手机号码')).toBeTruthy();
+    expect(screen.getByText('邮箱格式不正确')).toBeTruthy();
+    expect(screen.getByText('两次输入的密码不一致')).toBeTruthy();
+    expect(requestsTo(fetchMock, '/api/v1/user/register')).toHaveLength(0);
+  });
+
+  it('shows 注册失败 with the server message', async () => {
+    renderApp('/auth/register', { backend: { 'POST /api/v1/user/register': { status: 409, body: { code: 6, message: '用户名已存在' } } } });
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(toasts.value[0]).toMatchObject({ title: '注册失败', description: '用户名已存在' }));
+  });
+
+  it('says so when registration is closed', async () => {
+    renderApp('/auth/register', { settings: { ...settings, security: {} } });
+    expect(await screen.findByText('系统未开放注册')).toBeTruthy();
+  });
+});
+
+describe('member profile screen', () => {
+  it('saves the profile, merging the fields into the session, and shows 修改失败 on failure', async () => {
+    let fail = false;
+    const { fetchMock } = renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
+        'PUT /api/v1/user/profile': () => (fail ? { status: 400, body: { code: 3, message: '邮箱已存在' } } : { status: 200, body: {} }),
+      },
+    });
+    const signature = await screen.findByLabelText('个性签名');
+    await userEvent.type(signature, '热爱阅读');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(session.value.user?.signature).toBe('热爱阅读'));
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/profile')[0]?.[1]?.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({ id: 2, signature: '热爱阅读', avatar: '/uploads/a.png', email: 'amy@example.com' });
+    fail = true;
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true));
+  });
+
+  it('checks the new password before changing it', async () => {
+    const { fetchMock } = renderApp('/member/profile', {
+      user: member,
+      backend: { 'GET /api/v1/user': { status: 200, body: member }, 'PUT /api/v1/user/password': { status: 200, body: {} } },
+    });
+    await userEvent.type(await screen.findByLabelText('原密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('新密码'), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
+    expect(screen.getByText('新密码长度不能少于 6 位')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('新密码'));
+    await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');
+    await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
+    await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/password')).toHaveLength(1));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功')).toBe(true));
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { UNSUPPORTED_BROWSER_MESSAGE } from '../../shared/constants';
+import { isSupportedBrowser } from '../../web/src/features/browser-check/browser-support';
+import UnsupportedBrowserNotice from '../../web/src/features/browser-check/UnsupportedBrowserNotice';
+
+const UA = {
+  chrome116: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.0.0 Safari/537.36',
+  chrome117: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/117.0.0.0 Safari/537.36',
+  headless156: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',
+  firefox62: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:62.0) Gecko/20100101 Firefox/62.0',
+  firefox63: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:63.0) Gecko/20100101 Firefox/63.0',
+  safari14: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0 Safari/605.1.15',
+  safari141: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Safari/605.1.15',
+  edge18: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19582',
+  ie11: 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko',
+  unknown: 'SomeNewBrowser/1.0',
+};
+
+describe('isSupportedBrowser (SPEC §9 minimum versions)', () => {
+  it.each([
+    ['Chrome 116', false, UA.chrome116],
+    ['Chrome 117', true, UA.chrome117],
+    ['headless Chromium 156', true, UA.headless156],
+    ['Firefox 62', false, UA.firefox62],
+    ['Firefox 63', true, UA.firefox63],
+    ['Safari 14.0', false, UA.safari14],
+    ['Safari 14.1', true, UA.safari141],
+    ['legacy Edge 18', false, UA.edge18],
+    ['Internet Explorer 11', false, UA.ie11],
+    ['a browser bowser does not know', true, UA.unknown],
+  ])('%s → supported: %s', (_name, supported, userAgent) => {
+    expect(isSupportedBrowser(userAgent)).toBe(supported);
+  });
+});
+
+describe('UnsupportedBrowserNotice', () => {
+  it('warns an old browser at the top, with a way to get Chrome, and can be closed', async () => {
+    render(<UnsupportedBrowserNotice userAgent={UA.chrome116} />);
+    const banner = screen.getByRole('region', { name: '浏览器版本提示' });
+    expect(banner.textContent).toContain(UNSUPPORTED_BROWSER_MESSAGE);
+    expect(screen.getByRole('link', { name: '下载 Chrome' })).toBeTruthy();
+    const close = banner.querySelector<HTMLElement>('.semi-banner-close, [aria-label="close"], button');
+    expect(close).toBeTruthy();
+    await userEvent.click(close as HTMLElement);
+    expect(screen.queryByRole('region', { name: '浏览器版本提示' })).toBeNull();
+  });
+
+  it('says nothing to a supported browser', () => {
+    const { container } = render(<UnsupportedBrowserNotice userAgent={UA.chrome117} />);
+    expect(container.textContent).toBe('');
+  });
+});

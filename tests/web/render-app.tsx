@@ -1,0 +1,67 @@
+// Renders the real route tree in memory with start data seeded and a scripted backend.
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { vi } from 'vitest';
+import type { Permission, StartData, User } from '../../shared/types';
+import { api } from '../../web/src/api/client';
+import { createQueryClient } from '../../web/src/api/query-client';
+import { AppProviders } from '../../web/src/app/AppProviders';
+import { applyStartData } from '../../web/src/app/boot';
+import { appRoutes } from '../../web/src/app/router';
+import { handleUnauthorized } from '../../web/src/app/unauthorized';
+import { initSession } from '../../web/src/features/session/session-store';
+
+export const settings: StartData['settings'] = {
+  system: { sitename: '测试文库', title: '测试文库 · 首页', description: '一个测试站点', keywords: '文档,测试' },
+  footer: { about: '/article/about', feedback: '/article/feedback' },
+  security: { enable_register: true },
+  display: {},
+};
+
+export const member: User = { id: 2, username: 'amy', email: 'amy@example.com' };
+export const admin: User = { id: 1, username: 'admin' };
+export const adminPermissions: Permission[] = [
+  { id: 1, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表' },
+  { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
+];
+
+export type Reply = { status: number; body?: unknown };
+export type Backend = Record<string, Reply | ((url: URL, init: RequestInit) => Reply)>;
+
+/** A fetch that answers `METHOD /path` from `backend`, 404 otherwise; every call is recorded. */
+export function scriptedFetch(backend: Backend) {
+  return vi.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://localhost');
+    const key = `${init.method ?? 'GET'} ${url.pathname}`;
+    const entry = backend[key];
+    const reply = typeof entry === 'function' ? entry(url, init) : (entry ?? { status: 404, body: { code: 5, message: 'not found' } });
+    return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+}
+
+export function renderApp(
+  path: string,
+  options: { user?: User; permissions?: Permission[]; backend?: Backend; settings?: StartData['settings'] } = {},
+) {
+  initSession(window.localStorage);
+  const queryClient = createQueryClient();
+  applyStartData(queryClient, {
+    settings: options.settings ?? settings,
+    navigation: [{ id: 1, title: '首页', href: '/', enable: true }],
+    categories: [{ id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 }],
+    user: options.user,
+    permissions: options.user ? (options.permissions ?? []) : undefined,
+  });
+  const fetchMock = scriptedFetch(options.backend ?? {});
+  const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
+  api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, router, queryClient, fetchMock };
+}

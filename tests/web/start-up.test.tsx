@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StartData } from '../../shared/types';
+import { api } from '../../web/src/api/client';
+import { createQueryClient } from '../../web/src/api/query-client';
+import { settingsQuery } from '../../web/src/api/settings';
+import { applyDocumentHead, documentTitle } from '../../web/src/app/document-head';
+import { applyStartData, boot } from '../../web/src/app/boot';
+import { readStartData } from '../../web/src/app/start-data';
+import { clearSession, session, signIn } from '../../web/src/features/session/session-store';
+import { scriptedFetch, settings } from './render-app';
+
+function inlineStartData(json: string) {
+  const script = document.createElement('script');
+  script.type = 'application/json';
+  script.id = 'start-data';
+  script.textContent = json;
+  document.body.appendChild(script);
+  return script;
+}
+
+describe('start data', () => {
+  afterEach(() => {
+    document.getElementById('start-data')?.remove();
+    clearSession();
+    api.configure({ fetch: undefined });
+  });
+
+  it('reads the JSON the gateway inlines, with < escaped as \\u003c', () => {
+    inlineStartData('{"settings":{"system":{"sitename":"\\u003cb\\u003e文库"}},"navigation":[],"categories":[{"id":1}]}');
+    expect(readStartData()).toEqual({ settings: { system: { sitename: '<b>文库' } }, navigation: [], categories: [{ id: 1 }] });
+  });
+
+  it('treats missing or unreadable start data as absent', () => {
+    expect(readStartData()).toBeNull();
+    inlineStartData('{oops');
+    expect(readStartData()).toBeNull();
+  });
+
+  it('seeds the query cache and the session, so the first screen needs no request', () => {
+    const queryClient = createQueryClient();
+    const start: StartData = { settings, navigation: [], categories: [], user: { id: 2, username: 'amy' }, permissions: [] };
+    applyStartData(queryClient, start);
+    expect(queryClient.getQueryData(settingsQuery().queryKey)).toBe(settings);
+    expect(session.value).toMatchObject({ loggedIn: true, user: { username: 'amy' } });
+  });
+
+  it('drops a stale stored session when the page says the visitor is not logged in', () => {
+    signIn({ id: 2, username: 'amy' });
+    applyStartData(createQueryClient(), { settings, navigation: [], categories: [] });
+    expect(session.value.loggedIn).toBe(false);
+  });
+
+  it('without start data (dev server) loads settings, navigation, categories and the user before rendering', async () => {
+    const fetchMock = scriptedFetch({
+      'GET /api/v1/settings': { status: 200, body: settings },
+      'GET /api/v1/navigation/list': { status: 200, body: { navigation: [{ id: 1, title: '首页', enable: true }] } },
+      'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 3, title: '教育' }] } },
+      'GET /api/v1/user': { status: 200, body: { id: 2, username: 'amy' } },
+      'GET /api/v1/user/permission': { status: 200, body: { permission: [] } },
+    });
+    api.configure({ fetch: fetchMock as unknown as typeof fetch });
+    const queryClient = createQueryClient();
+    const start = await boot(queryClient);
+    expect(start.navigation).toHaveLength(1);
+    expect(start.categories).toEqual([{ id: 3, title: '教育' }]);
+    expect(session.value.user?.username).toBe('amy');
+    const paths = fetchMock.mock.calls.map(([url]) => String(url));
+    expect(paths).toContain('/api/v1/navigation/list?page=1&size=10000');
+    expect(paths.some((p) => p.startsWith('/api/v1/category/list?field=id&field=title'))).toBe(true);
+  });
+
+  it('a visitor without a session in dev is simply logged out, not sent to the login page', async () => {
+    let redirected = false;
+    const fetchMock = scriptedFetch({
+      'GET /api/v1/settings': { status: 200, body: settings },
+      'GET /api/v1/user': { status: 401, body: { code: 16, message: '未登录' } },
+    });
+    api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => (redirected = true) });
+    await boot(createQueryClient());
+    expect(session.value.loggedIn).toBe(false);
+    expect(redirected).toBe(false);
+  });
+});
+
+describe('document head', () => {
+  it('titles the home page with the configured title and other pages with the route title and site name', () => {
+    expect(documentTitle(settings, { name: 'index', title: '首页' })).toBe('测试文库 · 首页');
+    expect(documentTitle(settings, { name: 'auth-login', title: '登录' })).toBe('登录 - 测试文库');
+  });
+
+  it('writes title, description, keywords and favicon from the settings', () => {
+    applyDocumentHead({ system: { description: '描述', keywords: '关键字', favicon: '/uploads/f.ico' } }, '标题');
+    expect(document.title).toBe('标题');
+    expect(document.head.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('描述');
+    expect(document.head.querySelector('meta[name="keywords"]')?.getAttribute('content')).toBe('关键字');
+    expect(document.head.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('/uploads/f.ico');
+  });
+});
