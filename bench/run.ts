@@ -16,6 +16,7 @@ import { MissingTool, requireTools, type Tools } from './lib/tools';
 import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/processes';
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
+import { webBuildNeeded } from '../scripts/start';
 
 const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
@@ -86,11 +87,12 @@ const one = (origin: string, path: string, headers?: Record<string, string>): Lo
   requests: [{ path, ...(headers ? { headers } : {}) }],
 });
 
-/** The web build the benchmarks serve: built when missing (building is not installing). */
+/** The web build the benchmarks serve: (re)built when missing or older than its sources, as `npm start` does. */
 function ensureWebBuild(): void {
-  if (existsSync(join(WEB_DIST, '.vite/manifest.json')) && existsSync(join(WEB_DIST, 'index.html'))) return;
-  console.error('web/dist is missing: running `npm run build:web` first');
-  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const reason = webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
+  if (!reason) return;
+  console.error(`building web/dist first (${reason}): npm run build:web`);
+  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.status !== 0) throw new Error('npm run build:web failed');
 }
 
@@ -165,7 +167,12 @@ async function main(): Promise<void> {
     const proxyGateway = await startNodeProcess('gateway-proxy', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url }, dir);
     started.push(proxyGateway);
 
-    if (wants('proxy')) await proxyOverhead(upstream.url, nginx.url, proxyGateway.url, settingsBody);
+    if (wants('proxy')) {
+      const metricsGateway = await startNodeProcess('gateway-metrics', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url, METRICS: '1' }, dir);
+      started.push(metricsGateway);
+      await proxyOverhead(upstream.url, nginx.url, proxyGateway.url, metricsGateway.url, settingsBody);
+      await metricsGateway.stop();
+    }
     if (wants('pages')) {
       const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(pagesGateway);
@@ -187,7 +194,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: string, settingsBody: string): Promise<void> {
+async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: string, metricsGatewayUrl: string, settingsBody: string): Promise<void> {
   heading('1. Proxy overhead');
   const imagePath = `/view/page/${PAGE_HASH}/1.png`;
   const targets = { direct: upstreamUrl, nginx: nginxUrl, gateway: gatewayUrl };
@@ -211,6 +218,9 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
       rows.push(measurementRow(`${what} · ${name}`, m));
     }
   }
+  // The cost of /metrics collection (METRICS=1) on the same call.
+  const withMetrics = await run('gateway with METRICS=1 /api/v1/settings', one(metricsGatewayUrl, '/api/v1/settings'));
+  rows.push(measurementRow('settings · gateway, METRICS=1', withMetrics));
   console.log(`GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`);
   console.log('directly, through nginx (keep-alive upstream) and through the gateway.\n');
   console.log(table(MEASUREMENT_HEADERS, rows));
@@ -222,6 +232,8 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
         `gateway ÷ direct req/s ${ratio(r.gateway!.rps, r.direct!.rps)}; nginx ÷ direct req/s ${ratio(r.nginx!.rps, r.direct!.rps)}`,
     );
   }
+
+  console.log(`- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, results.settings!.gateway!.rps)}, p99 ${ratio(withMetrics.p99, results.settings!.gateway!.p99)}`);
 
   // Latency at the same load for all three: 70 % of what the gateway sustained.
   const rate = Math.max(100, Math.round(results.settings!.gateway!.rps * 0.7));
@@ -296,7 +308,7 @@ async function bundleSizes(): Promise<void> {
   console.log('of the route, closed over static imports), compressed with node:zlib (gzip -9, brotli 11). KiB.\n');
   console.log(
     table(
-      ['route group', 'JS files', 'JS raw', 'JS gzip', 'JS brotli', 'CSS raw', 'CSS gzip', 'CSS brotli', 'JS gzip budget'],
+      ['route group', 'JS files', 'JS raw', 'JS gzip', 'JS brotli', 'CSS raw', 'CSS gzip', 'CSS brotli'],
       weights.map((w) => [
         `${w.group.name} (${w.group.url})`,
         w.jsFiles.length,
@@ -306,7 +318,6 @@ async function bundleSizes(): Promise<void> {
         kib(w.css.raw),
         kib(w.css.gzip),
         kib(w.css.brotli),
-        `${w.group.budgetJsGzipKiB} (${((w.js.gzip / 1024 / w.group.budgetJsGzipKiB) * 100).toFixed(0)} %)`,
       ]),
     ),
   );

@@ -4,18 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-
-export interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-
-export type Manifest = Record<string, ManifestChunk>;
+import { readManifest, staticClosure, type Manifest } from '../../tests/helpers/web-bundle';
 
 export interface RouteGroupSpec {
   name: string;
@@ -23,25 +12,21 @@ export interface RouteGroupSpec {
   url: string;
   /** manifest keys of the lazy modules the router loads for it (layout, screen) */
   lazyModules: string[];
-  /** KiB of gzip JS the route may weigh (research/spa-anchors.md §6.3) */
-  budgetJsGzipKiB: number;
 }
 
 // The router (web/src/app/router.tsx) keeps home in the entry chunk and loads every other
 // screen, and the member and admin layouts, lazily.
 export const ROUTE_GROUPS: RouteGroupSpec[] = [
-  { name: 'public home', url: '/', lazyModules: [], budgetJsGzipKiB: 150 },
+  { name: 'public home', url: '/', lazyModules: [] },
   {
     name: 'member screen',
     url: '/member',
     lazyModules: ['src/layouts/MemberLayout.tsx', 'src/pages/MemberOverviewPage.tsx'],
-    budgetJsGzipKiB: 200,
   },
   {
     name: 'admin dashboard',
     url: '/admin/dashboard',
     lazyModules: ['src/layouts/AdminLayout.tsx', 'src/pages/admin/AdminDashboardPage.tsx'],
-    budgetJsGzipKiB: 420,
   },
 ];
 
@@ -70,18 +55,11 @@ export function initialChunks(manifest: Manifest, lazyModules: readonly string[]
   if (missing.length > 0) {
     throw new Error(`not in the Vite manifest: ${missing.join(', ')}; the router changed, update ROUTE_GROUPS in bench/lib/bundle.ts`);
   }
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const imported of manifest[key]?.imports ?? []) visit(imported);
-  };
-  for (const key of [...entries, ...lazyModules]) visit(key);
-  return [...seen];
+  return [...staticClosure(manifest, [...entries, ...lazyModules])];
 }
 
 export async function routeWeights(webDist: string, groups: readonly RouteGroupSpec[] = ROUTE_GROUPS): Promise<RouteWeight[]> {
-  const manifest = JSON.parse(await readFile(join(webDist, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const manifest = readManifest(webDist);
   const cache = new Map<string, Sizes>();
   async function sizesOf(file: string): Promise<Sizes> {
     const known = cache.get(file);
