@@ -2,7 +2,7 @@
 // the same run (nginx, the upstream directly, the entry chunk, the idle process), so that a
 // figure means something on a noisy machine. Not part of `npm test`. Installs nothing: it
 // says what is missing (nginx, wrk) and stops. Options: --duration, --warmup, --connections,
-// --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
+// --rounds, --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WrkRunner, measureAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
+import { WrkRunner, runAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
 import { startNginx, type RunningNginx } from './lib/nginx';
 import { MissingTool, requireTools, type Tools } from './lib/tools';
 import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/processes';
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '3' },
     'memory-duration': { type: 'string', default: '60' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
 
 const load: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
 const memoryDuration = Number(args['memory-duration']);
+const rounds = Math.max(1, Number(args.rounds));
 const selected = new Set(args.only.split(',').map((name) => name.trim()));
 for (const name of selected) {
   if (!(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`--only: unknown benchmark "${name}" (known: ${BENCHMARKS.join(', ')})`);
@@ -69,17 +71,70 @@ function expectThat(condition: boolean, what: string): void {
   if (!condition) throw new Error(`check failed before measuring: ${what}`);
 }
 
-function measurementRow(label: string, m: Measurement): (string | number)[] {
-  return [label, int(m.rps), ms(m.p50), ms(m.p97_5), ms(m.p99), m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
+/** The median of each figure over the rounds, and the spread of req/s. */
+interface Summary extends Measurement {
+  minRps: number;
+  maxRps: number;
 }
 
-const MEASUREMENT_HEADERS = ['target', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'failures'];
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function summarize(runs: Measurement[]): Summary {
+  const of = (pick: (m: Measurement) => number) => median(runs.map(pick));
+  return {
+    rps: of((m) => m.rps),
+    p50: of((m) => m.p50),
+    p97_5: of((m) => m.p97_5),
+    p99: of((m) => m.p99),
+    requests: runs.reduce((sum, m) => sum + m.requests, 0),
+    failures: runs.reduce((sum, m) => sum + m.failures, 0),
+    minRps: Math.min(...runs.map((m) => m.rps)),
+    maxRps: Math.max(...runs.map((m) => m.rps)),
+  };
+}
+
+function measurementRow(label: string, m: Summary): (string | number)[] {
+  const spread = m.maxRps > m.minRps ? `${int(m.minRps)}–${int(m.maxRps)}` : '';
+  return [label, int(m.rps), spread, ms(m.p50), ms(m.p97_5), ms(m.p99), m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
+}
+
+const MEASUREMENT_HEADERS = ['target', 'req/s', 'req/s range', 'p50 ms', 'p97.5 ms', 'p99 ms', 'failures'];
 
 let wrk: WrkRunner;
+// autocannon paces each connection at rate ÷ connections: few connections keep the total rate true.
+const PACED_CONNECTIONS = 10;
 
-async function run(label: string, target: LoadTarget): Promise<Measurement> {
-  process.stderr.write(`  measuring ${label} …\n`);
-  return wrk.measure(target, load);
+interface Contender {
+  label: string;
+  target: LoadTarget;
+}
+
+/**
+ * Each contender is warmed up once, then measured in `rounds` interleaved rounds (A B C, A B C,
+ * …), so that whatever else the machine does falls on all of them alike; the figures are the
+ * medians. With `rate`, the runs are paced at that many requests per second (autocannon).
+ */
+async function compare(contenders: Contender[], rate?: number): Promise<Summary[]> {
+  const warmConnections = Math.min(load.connections, 10);
+  for (const c of contenders) {
+    process.stderr.write(`  warming up ${c.label} …\n`);
+    if (load.warmup > 0) {
+      if (rate) await runAtRate(c.target, PACED_CONNECTIONS, load.warmup, rate);
+      else await wrk.run(c.target, warmConnections, load.warmup);
+    }
+  }
+  const runs: Measurement[][] = contenders.map(() => []);
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, c] of contenders.entries()) {
+      process.stderr.write(`  round ${round}/${rounds}: ${c.label} …\n`);
+      runs[i]!.push(rate ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate) : await wrk.run(c.target, load.connections, load.duration));
+    }
+  }
+  return runs.map(summarize);
 }
 
 const one = (origin: string, path: string, headers?: Record<string, string>): LoadTarget => ({
@@ -121,7 +176,7 @@ async function main(): Promise<void> {
   console.log(
     machineDescription({
       ...(tools ? { nginx: `${tools.nginx.version} (1 worker, access log off)` } : {}),
-      load: `${tools ? `wrk ${tools.wrkVersion} (1 thread)` : 'wrk'}, ${load.connections} connections, ${load.warmup} s warm-up (10 connections), ${load.duration} s measured; fixed-rate runs: autocannon ${autocannonVersion}`,
+      load: `${tools ? `wrk ${tools.wrkVersion} (1 thread)` : 'wrk'}, ${load.connections} connections, ${load.warmup} s warm-up (10 connections), then ${rounds} interleaved rounds of ${load.duration} s, medians; fixed-rate runs: autocannon ${autocannonVersion}`,
       gateway: 'one Node process, LOG_LEVEL=warn (no access log), its backend in another process',
       date: new Date().toISOString(),
     }),
@@ -205,49 +260,36 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
     expectThat(image.status === 200 && image.body.length === 100 * 1024, `${name}: GET ${imagePath} answers 100 KB`);
   }
 
-  const results: Record<string, Record<string, Measurement>> = {};
-  const rows: (string | number)[][] = [];
-  for (const [what, path] of [
-    ['settings', '/api/v1/settings'],
-    ['page image', imagePath],
-  ] as const) {
-    results[what] = {};
-    for (const [name, base] of Object.entries(targets)) {
-      const m = await run(`${name} ${path}`, one(base, path));
-      results[what]![name] = m;
-      rows.push(measurementRow(`${what} · ${name}`, m));
-    }
-  }
-  // The cost of /metrics collection (METRICS=1) on the same call.
-  const withMetrics = await run('gateway with METRICS=1 /api/v1/settings', one(metricsGatewayUrl, '/api/v1/settings'));
-  rows.push(measurementRow('settings · gateway, METRICS=1', withMetrics));
+  const settingsPath = '/api/v1/settings';
+  const contenders: Contender[] = [
+    ...Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name}`, target: one(base, settingsPath) })),
+    { label: 'settings · gateway, METRICS=1', target: one(metricsGatewayUrl, settingsPath) },
+    ...Object.entries(targets).map(([name, base]) => ({ label: `page image · ${name}`, target: one(base, imagePath) })),
+  ];
+  const summaries = await compare(contenders);
+  const result = (label: string) => summaries[contenders.findIndex((c) => c.label === label)]!;
   console.log(`GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`);
-  console.log('directly, through nginx (keep-alive upstream) and through the gateway.\n');
-  console.log(table(MEASUREMENT_HEADERS, rows));
+  console.log('directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds.\n');
+  console.log(table(MEASUREMENT_HEADERS, contenders.map((c, i) => measurementRow(c.label, summaries[i]!))));
   console.log('');
   for (const what of ['settings', 'page image']) {
-    const r = results[what]!;
+    const [direct, nginx, gateway] = ['direct', 'nginx', 'gateway'].map((name) => result(`${what} · ${name}`));
     console.log(
-      `- ${what}: gateway ÷ nginx req/s **${ratio(r.gateway!.rps, r.nginx!.rps)}**, p99 ${ratio(r.gateway!.p99, r.nginx!.p99)}; ` +
-        `gateway ÷ direct req/s ${ratio(r.gateway!.rps, r.direct!.rps)}; nginx ÷ direct req/s ${ratio(r.nginx!.rps, r.direct!.rps)}`,
+      `- ${what}: gateway ÷ nginx req/s **${ratio(gateway!.rps, nginx!.rps)}**, p99 ${ratio(gateway!.p99, nginx!.p99)}; ` +
+        `gateway ÷ direct req/s ${ratio(gateway!.rps, direct!.rps)}; nginx ÷ direct req/s ${ratio(nginx!.rps, direct!.rps)}`,
     );
   }
-
-  console.log(`- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, results.settings!.gateway!.rps)}, p99 ${ratio(withMetrics.p99, results.settings!.gateway!.p99)}`);
+  const plain = result('settings · gateway');
+  const withMetrics = result('settings · gateway, METRICS=1');
+  console.log(`- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, plain.rps)}, p99 ${ratio(withMetrics.p99, plain.p99)}`);
 
   // Latency at the same load for all three: 70 % of what the gateway sustained.
-  const rate = Math.max(100, Math.round(results.settings!.gateway!.rps * 0.7));
-  const fixedRows: (string | number)[][] = [];
-  const fixed: Record<string, Measurement> = {};
-  for (const [name, base] of Object.entries(targets)) {
-    process.stderr.write(`  measuring ${name} settings at ${rate} req/s …\n`);
-    const m = await measureAtRate(one(base, '/api/v1/settings'), load, rate);
-    fixed[name] = m;
-    fixedRows.push(measurementRow(`settings · ${name} @ ${int(rate)} req/s`, m));
-  }
-  console.log(`\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings:\n`);
-  console.log(table(MEASUREMENT_HEADERS, fixedRows));
-  console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed.gateway!.p50, fixed.nginx!.p50)}**, p99 **${ratio(fixed.gateway!.p99, fixed.nginx!.p99)}**`);
+  const rate = Math.max(100, Math.round(plain.rps * 0.7));
+  const paced: Contender[] = Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name} @ ${int(rate)} req/s`, target: one(base, settingsPath) }));
+  const fixed = await compare(paced, rate);
+  console.log(`\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings (autocannon, ${PACED_CONNECTIONS} paced connections):\n`);
+  console.log(table(MEASUREMENT_HEADERS, paced.map((c, i) => measurementRow(c.label, fixed[i]!))));
+  console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`);
 }
 
 async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<string, string>): Promise<void> {
@@ -262,9 +304,11 @@ async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<s
   const staticIndex = await probe(`${nginxUrl}/`, HTML);
   expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
 
-  const reference = await run('nginx static index.html', one(nginxUrl, '/', HTML));
-  const anonymous = await run('gateway GET /', one(gatewayUrl, '/', HTML));
-  const admin = await run('gateway GET /admin/dashboard (admin)', one(gatewayUrl, '/admin/dashboard', { ...HTML, ...adminCookie }));
+  const [reference, anonymous, admin] = (await compare([
+    { label: 'nginx static index.html', target: one(nginxUrl, '/', HTML) },
+    { label: 'gateway GET /', target: one(gatewayUrl, '/', HTML) },
+    { label: 'gateway GET /admin/dashboard (admin)', target: one(gatewayUrl, '/admin/dashboard', { ...HTML, ...adminCookie }) },
+  ])) as [Summary, Summary, Summary];
   console.log('The built index.html as nginx serves it (static file), against the gateway rendering it with head and start data:');
   console.log('`/` for a visitor (public start data, cached briefly), `/admin/dashboard` for the logged-in admin (page guard,');
   console.log('user from the backend on every request, permissions cached briefly).\n');
@@ -293,8 +337,10 @@ async function staticAssets(nginxUrl: string, gatewayUrl: string): Promise<void>
       `${name}: GET ${path} with Accept-Encoding: gzip answers the pre-compressed .gz (${asset.gz} bytes)`,
     );
   }
-  const reference = await run('nginx gzip_static', one(nginxUrl, path, GZIP));
-  const gateway = await run('gateway pre-compressed', one(gatewayUrl, path, GZIP));
+  const [reference, gateway] = (await compare([
+    { label: 'nginx gzip_static', target: one(nginxUrl, path, GZIP) },
+    { label: 'gateway pre-compressed', target: one(gatewayUrl, path, GZIP) },
+  ])) as [Summary, Summary];
   console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
   console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · preCompressed', gateway)]));
   console.log(`\n- gateway ÷ nginx req/s **${ratio(gateway.rps, reference.rps)}**, p99 ${ratio(gateway.p99, reference.p99)}`);

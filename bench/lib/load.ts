@@ -88,7 +88,7 @@ export class WrkRunner {
     private readonly scratchDir: string,
   ) {}
 
-  private async once(target: LoadTarget, connections: number, seconds: number): Promise<Measurement> {
+  async run(target: LoadTarget, connections: number, seconds: number): Promise<Measurement> {
     const script = join(this.scratchDir, `load-${++this.scripts}.lua`);
     await writeFile(script, wrkScript(target.requests));
     const { stdout } = await run(
@@ -110,8 +110,8 @@ export class WrkRunner {
   }
 
   async measure(target: LoadTarget, settings: LoadSettings): Promise<Measurement> {
-    if (settings.warmup > 0) await this.once(target, Math.min(settings.connections, 10), settings.warmup);
-    return this.once(target, settings.connections, settings.duration);
+    if (settings.warmup > 0) await this.run(target, Math.min(settings.connections, 10), settings.warmup);
+    return this.run(target, settings.connections, settings.duration);
   }
 }
 
@@ -134,9 +134,8 @@ function autocannonRun(target: LoadTarget, connections: number, duration: number
 }
 
 /** Latency at a fixed request rate over all connections (coordinated omission corrected by autocannon). */
-export async function measureAtRate(target: LoadTarget, settings: LoadSettings, overallRate: number): Promise<Measurement> {
-  if (settings.warmup > 0) await autocannonRun(target, Math.min(settings.connections, 10), settings.warmup, overallRate);
-  const result = await autocannonRun(target, settings.connections, settings.duration, overallRate);
+export async function runAtRate(target: LoadTarget, connections: number, seconds: number, overallRate: number): Promise<Measurement> {
+  const result = await autocannonRun(target, connections, seconds, overallRate);
   const requests = result['2xx'] + result.non2xx;
   return {
     rps: requests / result.duration,
