@@ -143,10 +143,13 @@ describe('Dockerfile', () => {
   });
 });
 
-/** The files git knows (tracked or new, not ignored): what a clone or a Docker build context holds. */
-async function workTreeFiles(): Promise<string[]> {
+/** The Docker build context: the files git knows (tracked or new) that .dockerignore lets in. */
+async function buildContextFiles(): Promise<string[]> {
+  const dockerignore = await readRepo('.dockerignore');
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
-  return stdout.split('\0').filter((path) => path !== '' && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile());
+  return stdout
+    .split('\0')
+    .filter((path) => path !== '' && !isIgnored(dockerignore, path) && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile());
 }
 
 async function freePort(): Promise<number> {
@@ -172,7 +175,7 @@ function workdirOf(dockerfile: Dockerfile, stage: Stage): string {
 }
 
 describe('the production image, assembled and started here as the Dockerfile says', () => {
-  // build/: the build stage (this work tree's files, all dependencies, `npm run build`);
+  // build/: the build stage (the build context, all dependencies, `npm run build`);
   // prod-deps/: the prod-deps stage (`npm ci --omit=dev`); image/: what the runtime stage copies.
   let temp: string;
   let dockerfile: Dockerfile;
@@ -188,7 +191,7 @@ describe('the production image, assembled and started here as the Dockerfile say
     runtime = dockerfile.stages[dockerfile.stages.length - 1]!;
     temp = await mkdtemp(join(tmpdir(), 'moredoc-ops-'));
     const build = stageDir('build');
-    for (const file of await workTreeFiles()) {
+    for (const file of await buildContextFiles()) {
       await mkdir(dirname(join(build, file)), { recursive: true });
       await cp(join(REPO, file), join(build, file));
     }
