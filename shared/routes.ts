@@ -106,6 +106,8 @@ export const routes: readonly RouteDef[] = [
 
   // Admin layout
   adminRoute('/admin', '管理后台'),
+  // Not in SPEC's route list, but its access rules always allow it: MOREDOC's admin home.
+  adminRoute('/admin/index', '控制面板'),
   adminRoute('/admin/dashboard', '控制面板'),
   adminRoute('/admin/order', '订单管理', single('订单管理')),
   adminRoute('/admin/banner', '轮播图管理', single('轮播图管理')),

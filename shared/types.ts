@@ -184,10 +184,33 @@ export interface ConfigCaptcha {
 }
 
 /** Public part of the vip category SPEC adds; the backend designs the keys (docs/api.md). */
+/** One VIP membership plan (docs/api.md: `vip.plans`, one `code|title|days|price|description` per line). */
+export interface VipPlan {
+  code?: string;
+  title?: string;
+  days?: number;
+  /** In yuan. */
+  price?: number;
+  description?: string;
+}
+
+/** Public part of our `vip` config category (docs/api.md §2). */
 export interface ConfigVip {
   enable?: boolean;
   title?: string;
   description?: string;
+  plans?: VipPlan[];
+  free_download?: boolean;
+  times_every_day?: number;
+  /** HTML shown on the VIP page. */
+  benefits?: string;
+}
+
+/** Public part of our `pay` config category: secrets never leave the backend. */
+export interface ConfigPay {
+  enable?: boolean;
+  /** `alipay` or `wechat`. */
+  provider?: string;
 }
 
 /** Social sign-in switches of SPEC §1 (both default false). */
@@ -206,6 +229,7 @@ export interface Settings {
   language?: Language[];
   vip?: ConfigVip;
   oauth?: ConfigOauth;
+  pay?: ConfigPay;
 }
 
 export interface Navigation {

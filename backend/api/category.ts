@@ -37,6 +37,26 @@ async function checkParent(db: Database, parentId: number, type: number, selfId 
   return parentId;
 }
 
+/**
+ * Recomputes `doc_count` of every category of a type: the distinct non-deleted documents
+ * (type 0) or articles (type 1) linked to the category or to any of its descendants.
+ * Document and article services call this after changing links.
+ */
+export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
+  const links = type === 0
+    ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
+        JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`
+    : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
+        JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
+  await sql`WITH RECURSIVE tree(ancestor_id, id) AS (
+      SELECT id, id FROM category WHERE type = ${type}
+      UNION ALL SELECT tree.ancestor_id, c.id FROM category c JOIN tree ON c.parent_id = tree.id WHERE c.type = ${type})
+    UPDATE category SET doc_count = (
+      SELECT count(DISTINCT links.item_id) FROM tree JOIN (${links}) links ON links.category_id = tree.id
+      WHERE tree.ancestor_id = category.id)
+    WHERE type = ${type}`.execute(db);
+}
+
 function commonColumns(req: Decoded<typeof Category>) {
   if (req.type !== 0 && req.type !== 1) throw badRequest('分类类型必须是 0（文档分类）或 1（文章分类）');
   return {
@@ -82,8 +102,11 @@ export const categoryService = defineService('CategoryAPI', [
       const clash = await ctx.db.selectFrom('category').select('id').where('type', '=', req.type).where('parent_id', '=', parentId)
         .where('title', '=', title).where('id', '!=', req.id).executeTakeFirst();
       if (clash) throw conflict(DUPLICATE);
-      await mapUnique(ctx.db.updateTable('category').set({ ...columns, title, parent_id: parentId, enable: flag(req.enable), updated_at: now() })
-        .where('id', '=', req.id).execute(), DUPLICATE);
+      await ctx.db.transaction().execute(async (trx) => {
+        await mapUnique(trx.updateTable('category').set({ ...columns, title, parent_id: parentId, enable: flag(req.enable), updated_at: now() })
+          .where('id', '=', req.id).execute(), DUPLICATE);
+        await recountCategories(trx, req.type as 0 | 1);
+      });
       return {};
     },
   }),

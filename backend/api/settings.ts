@@ -31,7 +31,7 @@ const ConfigDisplay = message('ConfigDisplay', {
   contact_link: 'string', index_document_style: 'string', home_version: 'string',
 });
 export const VipPlan = message('VipPlan', { code: 'string', title: 'string', days: 'int32', price: 'float', description: 'string' });
-const ConfigVip = message('ConfigVip', { enable: 'bool', plans: [VipPlan], free_download: 'bool', times_every_day: 'int32', benefits: 'string' });
+const ConfigVip = message('ConfigVip', { enable: 'bool', title: 'string', description: 'string', plans: [VipPlan], free_download: 'bool', times_every_day: 'int32', benefits: 'string' });
 const ConfigOauth = message('ConfigOauth', { wechat: 'bool', qq: 'bool' });
 const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string' });
 
@@ -89,7 +89,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     },
     language,
     vip: {
-      enable: cfg.bool('vip', 'enable'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
+      enable: cfg.bool('vip', 'enable'), title: cfg.str('vip', 'title'), description: cfg.str('vip', 'description'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
       times_every_day: cfg.int('vip', 'times_every_day'), benefits: cfg.str('vip', 'benefits'),
     },
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { rpc, type RpcContext } from '../wire/rpc';
-import { clamp } from './common';
+import { clamp, mapUnique } from './common';
 import {
   DynamicType, addDynamic, assertValid, defaultGroupId, emailProblems, emailTaken, findUserByUsername,
   passwordProblems, refreshGroupCounts, usernameProblems, withoutPassword,
@@ -78,7 +78,8 @@ export const accountRpcs = [
       }
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       const award = Math.max(cfg.int('score', 'register'), 0);
-      const user = await ctx.db.transaction().execute(async (trx) => {
+      // mapUnique: a concurrent registration of the same name loses with 409, not 500.
+      const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
         const groupId = await defaultGroupId(trx);
         const ts = now();
         const inserted = await trx.insertInto('user').values({
@@ -90,7 +91,7 @@ export const accountRpcs = [
         if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
         if (codeId) await trx.updateTable('email_code').set({ is_used: 1, updated_at: ts }).where('id', '=', codeId).execute();
         return inserted;
-      });
+      }), '用户名已存在');
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },
@@ -185,8 +186,11 @@ export const accountRpcs = [
       const user = await ctx.db.selectFrom('user').select(['id', 'password']).where('email', '=', req.email).executeTakeFirst();
       if (!user) throw notFound('用户不存在');
       if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
-      await ctx.db.updateTable('user').set({ password: await hashPassword(req.password, ctx.app.passwordCost), updated_at: now() }).where('id', '=', user.id).execute();
-      await addDynamic(ctx.db, user.id, DynamicType.Password, '通过邮箱找回了密码');
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('user').set({ password, updated_at: now() }).where('id', '=', user.id).execute();
+        await addDynamic(trx, user.id, DynamicType.Password, '通过邮箱找回了密码');
+      });
       return {};
     },
   }),

@@ -7,7 +7,7 @@ import { ApiError, Code, badRequest, conflict, forbidden, notFound } from '../wi
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { grpcPath, rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
+import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
   emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
@@ -58,8 +58,11 @@ export const adminRpcs = [
       } else if (!ctx.permitted) {
         throw forbidden(await deniedMessage(ctx.db, 'GRPC', UPDATE_PASSWORD_PATH));
       }
-      await ctx.db.updateTable('user').set({ password: await hashPassword(req.new_password, ctx.app.passwordCost), updated_at: now() }).where('id', '=', targetId).execute();
-      if (targetId === me.id) await addDynamic(ctx.db, me.id, DynamicType.Password, '修改了登录密码');
+      const password = await hashPassword(req.new_password, ctx.app.passwordCost);
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('user').set({ password, updated_at: now() }).where('id', '=', targetId).execute();
+        if (targetId === me.id) await addDynamic(trx, me.id, DynamicType.Password, '修改了登录密码');
+      });
       return {};
     },
   }),
@@ -84,8 +87,10 @@ export const adminRpcs = [
         ...(ctx.permitted ? { remark: checkText(req.remark, '备注', { max: 1000, multiline: true }) } : {}),
       };
       if (await emailTaken(ctx.db, req.email, target.id)) throw conflict('邮箱已存在');
-      await ctx.db.updateTable('user').set({ ...fields, updated_at: now() }).where('id', '=', target.id).execute();
-      if (target.id === me.id) await addDynamic(ctx.db, me.id, DynamicType.Profile, '更新了个人资料');
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('user').set({ ...fields, updated_at: now() }).where('id', '=', target.id).execute();
+        if (target.id === me.id) await addDynamic(trx, me.id, DynamicType.Profile, '更新了个人资料');
+      });
       return {};
     },
   }),
@@ -127,12 +132,12 @@ export const adminRpcs = [
       if (await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       const password = await hashPassword(req.password, ctx.app.passwordCost);
-      await ctx.db.transaction().execute(async (trx) => {
+      await mapUnique(ctx.db.transaction().execute(async (trx) => {
         const ts = now();
         const user = await trx.insertInto('user').values({ username: req.username, password, email: req.email, created_at: ts, updated_at: ts })
           .returning('id').executeTakeFirstOrThrow();
         await setUserGroups(trx, user.id, groupIds);
-      });
+      }), '用户名已存在');
       return {};
     },
   }),

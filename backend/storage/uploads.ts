@@ -108,6 +108,8 @@ async function maxUploadBytes(app: BackendContext): Promise<number> {
 }
 
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  // Partial uploads of a previous process that died mid-request.
+  fs.rmSync(path.join(ctx.config.dataDir, 'tmp'), { recursive: true, force: true });
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {

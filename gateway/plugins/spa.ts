@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StartData } from '../../shared/types';
 import { normalizePath } from '../../shared/access';
+import { matchRoute } from '../../shared/routes';
 import { MESSAGES, errorBody } from '../errors';
 import type { VisitorSession } from './page-guard';
 import type { PublicStartData } from './start-data';
@@ -146,8 +147,9 @@ export default fp<SpaOptions>(
       } else {
         html = renderPage(template, publicPart, session);
       }
+      // A path that is no route still gets the page (the SPA shows its 404), with a 404 status.
       return reply
-        .code(200)
+        .code(matchRoute(normalized) ? 200 : 404)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
         .header('vary', 'Cookie')
         .type('text/html; charset=utf-8')

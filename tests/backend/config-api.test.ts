@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { matchRoute } from '../../shared/routes';
 import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
@@ -47,7 +48,12 @@ describe('GetSettings', () => {
       domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
     });
-    expect(res.body.footer).toEqual({ about: '/article/about', contact: '/article/contact', agreement: '/article/agreement', copyright: '/article/copyright', feedback: '/article/feedback' });
+    expect(res.body.footer).toEqual({
+      about: '/article/detail/about', contact: '/article/detail/contact', agreement: '/article/detail/agreement',
+      copyright: '/article/detail/copyright', feedback: '/article/detail/feedback',
+    });
+    // MOREDOC's defaults (/article/about …) are no page of our SPA: every default link must be one.
+    for (const link of Object.values(res.body.footer as Record<string, string>)) expect(matchRoute(link), link).toBeDefined();
     expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
     expect(res.body.security.max_document_size).toBe(50);
     expect(res.body.display).toEqual({
@@ -62,6 +68,7 @@ describe('GetSettings', () => {
     expect(res.body.oauth).toEqual({});
     expect(res.body.pay).toEqual({ provider: 'alipay' });
     expect(res.body.vip.enable).toBeUndefined();
+    expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, times_every_day: 50 });
     expect(res.body.vip.plans).toEqual([
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },
@@ -104,7 +111,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth'];
     const res = await adminCall('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 5, oauth: 7 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, startBackend, type StartedBackend } from '../helpers/backend';
+import { api, login, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 
 // NavigationAPI and CategoryAPI: the two trees of the site.
 
@@ -169,5 +169,30 @@ describe('CategoryAPI', () => {
 
   it('answers 404 for an unknown id', async () => {
     expect((await admin('GET', '/api/v1/category', { query: { id: 9999 } })).status).toBe(404);
+  });
+});
+
+describe('category counts', () => {
+  it('count the documents of a category and of its descendants, and follow moves', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '计数根A\n计数根B' } });
+    const roots = (await admin('GET', '/api/v1/category/list', { query: { wd: '计数根' } })).body.category;
+    const a = roots.find((c: { title: string }) => c.title === '计数根A');
+    const b = roots.find((c: { title: string }) => c.title === '计数根B');
+    await admin('POST', '/api/v1/category', { body: { title: '计数子', parent_id: a.id } });
+    const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '计数子' } })).body.category[0];
+    await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      for (const uuid of ['c0000000000000a1', 'c0000000000000a2']) {
+        const doc = db.prepare('INSERT INTO document (title, user_id, uuid, created_at, updated_at) VALUES (?, 1, ?, ?, ?)').run(uuid, uuid, ts, ts);
+        db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)').run(doc.lastInsertRowid, child.id, ts, ts);
+      }
+    });
+    await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: a.id } });
+    const count = async (id: number) => (await admin('GET', '/api/v1/category', { query: { id } })).body.doc_count ?? 0;
+    expect([await count(a.id), await count(child.id), await count(b.id)]).toEqual([2, 2, 0]);
+    await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: b.id } });
+    expect([await count(a.id), await count(child.id), await count(b.id)]).toEqual([0, 2, 2]);
+    expect((await admin('DELETE', '/api/v1/category', { query: { id: b.id } })).status).toBe(200);
+    expect(await count(b.id)).toBe(2); // categories with documents are kept
   });
 });

@@ -61,6 +61,12 @@ describe('Register', () => {
     expect(email.body.message).toBe('邮箱已存在');
   });
 
+  it('lets exactly one of several concurrent registrations of a name win', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () =>
+      api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'racer', password: 'secret-1' } })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+  });
+
   it('is refused while registration is closed or the site is closed', async () => {
     await setConfig(backend.url, adminToken, { 'security.enable_register': 'false' });
     const closed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });

@@ -1,4 +1,6 @@
 // Size budget of issue 5: the JavaScript the browser needs before the first screen, gzip.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { measure, readManifest } from '../helpers/web-bundle';
@@ -28,5 +30,11 @@ describe('SPA bundle budget (web/dist, built by the e2e global set-up)', () => {
     const bowserChunk = Object.values(manifest).find((chunk) => chunk.src?.includes('UnsupportedBrowserNotice'));
     expect(bowserChunk?.isDynamicEntry).toBe(true);
     expect(home.files).not.toContain(bowserChunk?.file);
+  });
+
+  it("ships Semi's design tokens with the first screen (Semi is imported per component)", () => {
+    const home = measure(DIST, manifest, ['index.html']);
+    const css = home.cssFiles.map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n');
+    expect(css).toContain('--semi-color-primary:');
   });
 });

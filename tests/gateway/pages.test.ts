@@ -78,13 +78,22 @@ describe('assets', () => {
 
 describe('index.html', () => {
   it('answers every page navigation with index.html, no-cache, head and start data filled in', async () => {
-    for (const path of ['/', '/library', '/library/1/2', '/article/news/detail/9', '/index.html']) {
+    for (const path of ['/', '/library', '/library/1/2', '/article/3/detail/9', '/article/detail/about']) {
       const res = await send(`${gw.url}${path}`, { headers: HTML });
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.text).not.toContain('<!--app-head-->');
       expect(res.text).not.toContain('<!--app-start-data-->');
+    }
+  });
+
+  it('answers a path that is no route with the page and status 404, so the SPA shows its 404 and crawlers skip it', async () => {
+    for (const path of ['/nope', '/library/abc', '/article/news', '/index.html']) {
+      const res = await send(`${gw.url}${path}`, { headers: HTML });
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(startDataOf(res.text).settings).toBeDefined();
     }
   });
 

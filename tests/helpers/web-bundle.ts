@@ -37,6 +37,7 @@ export function staticClosure(manifest: Manifest, roots: readonly string[]): Set
 
 export interface BundleSize {
   files: string[];
+  cssFiles: string[];
   jsGzipKiB: number;
   cssGzipKiB: number;
 }
@@ -49,6 +50,7 @@ export function measure(distDir: string, manifest: Manifest, roots: readonly str
   const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
   return {
     files,
+    cssFiles: [...css],
     jsGzipKiB: kib(files.reduce((sum, f) => sum + gz(f), 0)),
     cssGzipKiB: kib([...css].reduce((sum, f) => sum + gz(f), 0)),
   };

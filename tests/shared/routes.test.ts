@@ -56,12 +56,14 @@ describe('route table', () => {
       ...config.map((s) => `/admin/config/${s}`),
     ];
     expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 11);
-    expect(adminRoutes.map((r) => r.path).sort()).toEqual([...expected].sort());
+    // Plus /admin/index, which SPEC's access rules always allow: MOREDOC's admin home.
+    expect(adminRoutes.map((r) => r.path).sort()).toEqual([...expected, '/admin/index'].sort());
     for (const path of expected) {
       expect(matchRoute(path)?.route, path).toMatchObject({ path, layout: 'admin', access: 'admin' });
     }
     expect(nameOf('/admin/user/list')).toBe('admin-user-list');
     expect(nameOf('/admin/config/oauth')).toBe('admin-config-oauth');
+    expect(nameOf('/admin/index')).toBe('admin-index');
   });
 
   it('gives every route a unique name and a Chinese title', () => {
@@ -95,7 +97,7 @@ describe('matchRoute', () => {
   });
 
   it('matches nothing for unknown paths, empty segments and relative paths', () => {
-    for (const path of ['/nope', '/admin/user', '/admin/index', '//admin', '/member//order', 'member', '', '/library/%E4%B8']) {
+    for (const path of ['/nope', '/admin/user', '/admin/indexes', '//admin', '/member//order', 'member', '', '/library/%E4%B8']) {
       expect(matchRoute(path), path).toBeUndefined();
     }
   });

@@ -82,11 +82,11 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
   ]),
   ...category('footer', [
-    ['about', '关于我们', '/article/about', 'text', 24],
-    ['contact', '联系我们', '/article/contact', 'text', 25],
-    ['agreement', '文库协议', '/article/agreement', 'text', 26],
-    ['copyright', '免责声明', '/article/copyright', 'text', 27],
-    ['feedback', '意见反馈', '/article/feedback', 'text', 28],
+    ['about', '关于我们', '/article/detail/about', 'text', 24],
+    ['contact', '联系我们', '/article/detail/contact', 'text', 25],
+    ['agreement', '文库协议', '/article/detail/agreement', 'text', 26],
+    ['copyright', '免责声明', '/article/detail/copyright', 'text', 27],
+    ['feedback', '意见反馈', '/article/detail/feedback', 'text', 28],
   ]),
   ...category('converter', [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
@@ -174,6 +174,8 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // Ours: VIP membership plans and benefits.
   ...category('vip', [
     ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
+    ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
+    ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
     ['plans', '会员套餐', 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|推荐', 'textarea', 20, 24, {
       placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）',
     }],

@@ -34,6 +34,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-download': { lazy: async () => ({ Component: (await import('../pages/MemberDownloadPage')).MemberDownloadPage }) },
   'member-order': { lazy: async () => ({ Component: (await import('../pages/MemberOrderPage')).MemberOrderPage }) },
   admin: adminDashboard,
+  'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,
 };
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LocaleProvider } from '@douyinfe/semi-ui-19';
+import { LocaleProvider } from './semi';
 import zhCN from '@douyinfe/semi-ui-19/lib/es/locale/source/zh_CN';
 
 /** Semi in Chinese (its default, made explicit; also localises static Modal.confirm). */

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// `npm run backend` as an operator runs it: tsx backend/server.ts with only environment.
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+
+function run(env: Record<string, string>, untilOutput: RegExp | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['backend/server.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (untilOutput && untilOutput.test(stdout)) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run backend', () => {
+  it('starts on an empty DATA_DIR, prints the URL and the generated admin password, and stops on SIGINT', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    try {
+      const { code, stdout } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0' }, /password "[^"]+"/);
+      expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(data in /);
+      expect(stdout).toMatch(/username "admin", password "[\w-]{12,}"/);
+      expect(code).toBe(0);
+      expect(fs.existsSync(path.join(dataDir, 'moredoc.db'))).toBe(true);
+      const again = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0' }, /listening on/);
+      expect(again.stdout).not.toContain('password');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits with status 1 and a clear message on a bad setting', async () => {
+    const { code, stderr } = await run({ BACKEND_PORT: 'eighty' }, null);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Configuration error: BACKEND_PORT must be an integer between 0 and 65535, got "eighty"');
+  });
+});
