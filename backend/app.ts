@@ -21,6 +21,7 @@ import { friendlinkService } from './api/friendlink';
 import { bannerService } from './api/banner';
 import { languageService } from './api/language';
 import { punishmentService } from './api/punishment';
+import { oauthService } from './api/oauth';
 import { uploadService } from './storage/uploads';
 import { fileService } from './storage/files';
 
@@ -39,6 +40,7 @@ export const services: readonly ServiceModule[] = [
   bannerService,
   languageService,
   punishmentService,
+  oauthService,
   uploadService,
   fileService,
 ];

@@ -13,7 +13,31 @@ export interface BackendConfig {
   /** CONFIG_<CATEGORY>_<KEY>=value, applied when the config row is first created. */
   configPresets: Record<string, Record<string, string>>;
   logLevel: string;
+  /** Where the social sign-in providers are reached (docs/api.md §5). */
+  oauth: OAuthConfig;
 }
+
+export type OAuthProviderName = 'wechat' | 'qq';
+
+/** Base URLs (origin plus optional path prefix, no trailing slash) of one provider. */
+export interface OAuthProviderEndpoints {
+  /** the page the browser is sent to (OAUTH_<P>_AUTHORIZE_URL) */
+  authorizeUrl: string;
+  /** the API the backend calls (OAUTH_<P>_API_URL) */
+  apiUrl: string;
+}
+
+export interface OAuthConfig {
+  wechat: OAuthProviderEndpoints;
+  qq: OAuthProviderEndpoints;
+  /** OAUTH_TIMEOUT_MS: limit of each call to a provider's API. */
+  timeoutMs: number;
+}
+
+const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
+  wechat: { authorizeUrl: 'https://open.weixin.qq.com', apiUrl: 'https://api.weixin.qq.com' },
+  qq: { authorizeUrl: 'https://graph.qq.com', apiUrl: 'https://graph.qq.com' },
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -52,6 +76,36 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
   return presets;
 }
 
+/** An http(s) base URL without query or fragment; the trailing slash is dropped. */
+function parseBaseUrl(variable: string, raw: string | undefined, fallback: string): string {
+  const value = raw?.trim() || fallback;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || /[?#]/.test(value) || url.username || url.password) {
+    throw new ConfigError(`${variable} must be an http(s) URL without query, fragment or credentials, e.g. ${fallback}, got "${value}"`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
+  const endpoints = (name: OAuthProviderName): OAuthProviderEndpoints => {
+    const prefix = `OAUTH_${name.toUpperCase()}`;
+    return {
+      authorizeUrl: parseBaseUrl(`${prefix}_AUTHORIZE_URL`, env[`${prefix}_AUTHORIZE_URL`], OAUTH_DEFAULTS[name].authorizeUrl),
+      apiUrl: parseBaseUrl(`${prefix}_API_URL`, env[`${prefix}_API_URL`], OAUTH_DEFAULTS[name].apiUrl),
+    };
+  };
+  const timeoutRaw = env.OAUTH_TIMEOUT_MS?.trim() || '10000';
+  if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 120_000) {
+    throw new ConfigError(`OAUTH_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
+  }
+  return { wechat: endpoints('wechat'), qq: endpoints('qq'), timeoutMs: Number(timeoutRaw) };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -72,7 +126,9 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
-  const config: BackendConfig = { host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel };
+  const config: BackendConfig = {
+    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env),
+  };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;
   return config;

@@ -18,7 +18,7 @@ import {
 const RegisterAndLoginRequest = message('RegisterAndLoginRequest', {
   username: 'string', password: 'string', captcha: 'string', captcha_id: 'string', email: 'string', code: 'string',
 });
-const LoginReply = message('LoginReply', { token: 'string', user: User });
+export const LoginReply = message('LoginReply', { token: 'string', user: User });
 const GetUserCaptchaRequest = message('GetUserCaptchaRequest', { type: 'string' });
 const GetUserCaptchaReply = message('GetUserCaptchaReply', { enable: 'bool', id: 'string', captcha: 'string', type: 'string' });
 const FindPasswordRequest = message('FindPasswordRequest', {

@@ -122,6 +122,15 @@ export interface ReportTable {
   remark: string; username: string; created_at: Timestamp; updated_at: Timestamp;
 }
 
+export interface OAuthBindingTable {
+  id: Id; provider: string; openid: string; unionid: Generated<string>; user_id: number;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface OAuthStateTable {
+  state: string; provider: string; redirect_uri: string; expires_at: Timestamp; used_at: Timestamp | null; created_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -147,6 +156,8 @@ export interface DB {
   article_category: ArticleCategoryTable;
   comment: CommentTable;
   report: ReportTable;
+  oauth_binding: OAuthBindingTable;
+  oauth_state: OAuthStateTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -51,11 +51,12 @@ export function codeFromHttpStatus(status: number): GrpcCode {
 
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(readonly code: GrpcCode, message: string) {
+  /** `httpStatus` overrides the code's usual status (only 502, see badGateway). */
+  constructor(readonly code: GrpcCode, message: string, private readonly httpStatus?: number) {
     super(message);
   }
   get status(): number {
-    return httpStatusFromCode(this.code);
+    return this.httpStatus ?? httpStatusFromCode(this.code);
   }
 }
 
@@ -67,3 +68,6 @@ export const conflict = (message: string) => new ApiError(Code.AlreadyExists, me
 export const forbidden = (message: string) => new ApiError(Code.PermissionDenied, message);
 export const unauthenticated = (message = NOT_LOGGED_IN) => new ApiError(Code.Unauthenticated, message);
 export const unavailable = (message: string) => new ApiError(Code.Unavailable, message);
+/** A third party we called (an OAuth provider) failed or answered nonsense: 502, code 14. */
+export const badGateway = (message: string) => new ApiError(Code.Unavailable, message, 502);
+export const deadlineExceeded = (message: string) => new ApiError(Code.DeadlineExceeded, message);

@@ -1,5 +1,5 @@
-// Rate limits on the endpoints that guess passwords or create accounts: login, register and
-// both steps of find-password, counted per client address and endpoint.
+// Rate limits on the endpoints that guess passwords or create accounts: login, register,
+// both steps of find-password and the WeChat/QQ sign-in, counted per client address and endpoint.
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
@@ -12,6 +12,7 @@ export const RATE_LIMITED_PATHS = new Set([
   '/api/v1/user/register',
   '/api/v1/user/findpassword/stepone',
   '/api/v1/user/findpassword/steptwo',
+  '/api/v1/oauth/login',
 ]);
 
 function limitedPath(request: FastifyRequest): string | undefined {

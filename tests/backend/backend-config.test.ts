@@ -25,8 +25,34 @@ describe('loadBackendConfig', () => {
     });
   });
 
+  it('points social sign-in at the real WeChat and QQ hosts unless OAUTH_* say otherwise', () => {
+    expect(loadBackendConfig({}).oauth).toEqual({
+      wechat: { authorizeUrl: 'https://open.weixin.qq.com', apiUrl: 'https://api.weixin.qq.com' },
+      qq: { authorizeUrl: 'https://graph.qq.com', apiUrl: 'https://graph.qq.com' },
+      timeoutMs: 10000,
+    });
+    const config = loadBackendConfig({
+      OAUTH_WECHAT_AUTHORIZE_URL: 'http://127.0.0.1:9000/wechat/',
+      OAUTH_WECHAT_API_URL: 'https://egress.internal/weixin-api//',
+      OAUTH_QQ_AUTHORIZE_URL: ' https://qq.example.com ',
+      OAUTH_QQ_API_URL: 'https://egress.internal/qq',
+      OAUTH_TIMEOUT_MS: '2500',
+    });
+    expect(config.oauth).toEqual({
+      wechat: { authorizeUrl: 'http://127.0.0.1:9000/wechat', apiUrl: 'https://egress.internal/weixin-api' },
+      qq: { authorizeUrl: 'https://qq.example.com', apiUrl: 'https://egress.internal/qq' },
+      timeoutMs: 2500,
+    });
+  });
+
   it.each([
     [{ BACKEND_PORT: 'http' }, /BACKEND_PORT/],
+    [{ OAUTH_WECHAT_API_URL: 'api.weixin.qq.com' }, /OAUTH_WECHAT_API_URL must be an http\(s\) URL/],
+    [{ OAUTH_QQ_API_URL: 'ftp://graph.qq.com' }, /OAUTH_QQ_API_URL/],
+    [{ OAUTH_QQ_AUTHORIZE_URL: 'https://graph.qq.com/?x=1' }, /OAUTH_QQ_AUTHORIZE_URL/],
+    [{ OAUTH_WECHAT_AUTHORIZE_URL: 'https://user:pw@open.weixin.qq.com' }, /OAUTH_WECHAT_AUTHORIZE_URL/],
+    [{ OAUTH_TIMEOUT_MS: '50' }, /OAUTH_TIMEOUT_MS/],
+    [{ OAUTH_TIMEOUT_MS: 'soon' }, /OAUTH_TIMEOUT_MS/],
     [{ BACKEND_PORT: '70000' }, /BACKEND_PORT/],
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ JWT_SECRET: 'moredoc' }, /JWT_SECRET/],

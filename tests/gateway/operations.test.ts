@@ -70,6 +70,15 @@ describe('rate limits', () => {
       expect(statuses, path).toEqual([200, 200, 200, 429]);
     }
   });
+
+  it('limits the WeChat/QQ sign-in but not the authorize call before it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await send(`${gw.url}/api/v1/oauth/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    for (let i = 0; i < 5; i++) expect((await send(`${gw.url}/api/v1/oauth/authorize?type=wechat`)).status).toBe(200);
+  });
 });
 
 describe('logs', () => {

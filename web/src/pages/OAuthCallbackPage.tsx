@@ -1,19 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { safeRedirect } from '../../../shared/access';
 import { oauthApi } from '../api/oauth';
-import { OAUTH_REDIRECT_KEY } from '../features/auth/OAuthButtons';
+import { pendingOAuthState, takeOAuthStart } from '../features/auth/oauth-start';
 import { completeSignIn } from '../features/session/session-actions';
 import { toast } from '../features/toasts/toast-store';
 import { PageLoading } from '../ui/PageLoading';
 import { ErrorState } from '../ui/states';
 
 /** Why a callback cannot complete before asking the server, or null when it can. */
-export function callbackProblem(params: URLSearchParams): string | null {
+export function callbackProblem(params: URLSearchParams, expectedState: string | null): string | null {
   const error = params.get('error') ?? params.get('error_description');
   if (error) return error === 'access_denied' ? '您已取消授权' : `第三方平台返回错误：${params.get('error_description') ?? error}`;
   if (!params.get('code')) return '授权已被取消或链接无效（缺少授权码）';
   if (!params.get('state')) return '登录请求无效或已过期（缺少 state）';
+  // Only the sign-in this browser started may complete here (no login CSRF).
+  if (params.get('state') !== expectedState) return '登录请求无效或已过期，请从登录页重新发起第三方登录';
   return null;
 }
 
@@ -21,15 +22,14 @@ export function callbackProblem(params: URLSearchParams): string | null {
 export function OAuthCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(() => callbackProblem(params));
+  const [failure, setFailure] = useState<string | null>(() => callbackProblem(params, pendingOAuthState()));
   const started = useRef(false);
 
   useEffect(() => {
     // One exchange per code, even under StrictMode's double effects: a code is single-use.
-    if (started.current || callbackProblem(params)) return;
+    if (started.current || callbackProblem(params, pendingOAuthState())) return;
     started.current = true;
-    const target = safeRedirect(sessionStorage.getItem(OAUTH_REDIRECT_KEY));
-    sessionStorage.removeItem(OAUTH_REDIRECT_KEY);
+    const { redirect: target } = takeOAuthStart();
     void (async () => {
       const result = await oauthApi.login({
         type: params.get('type') ?? '',

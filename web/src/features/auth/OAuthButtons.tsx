@@ -1,10 +1,8 @@
 import { useState } from 'react';
-import { safeRedirect } from '../../../../shared/access';
 import { OAUTH_PROVIDERS, oauthApi, type OAuthProvider } from '../../api/oauth';
 import { useSettings } from '../settings/use-site-data';
 import { toastFailure } from '../toasts/failure-toast';
-
-export const OAUTH_REDIRECT_KEY = 'moredoc.oauth.redirect';
+import { rememberOAuthStart } from './oauth-start';
 
 /** WeChat / QQ sign-in, each only when its settings flag is on. */
 export function OAuthButtons({ redirect }: { redirect: string }) {
@@ -22,7 +20,7 @@ export function OAuthButtons({ redirect }: { redirect: string }) {
       toastFailure(`${label}失败`, result.ok ? undefined : result);
       return;
     }
-    sessionStorage.setItem(OAUTH_REDIRECT_KEY, safeRedirect(redirect));
+    rememberOAuthStart(url, redirect);
     window.location.assign(url);
   };
 

@@ -1,0 +1,337 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, login, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { STUB_APPS, startOAuthProvider, type Identity, type OAuthProviderStub, type Provider } from '../helpers/oauth-provider';
+
+// OAuthAPI (docs/api.md §5) against a stub WeChat/QQ over real HTTP, on a real SQLite.
+
+const INVALID_STATE = '登录请求无效或已过期，请重新登录';
+
+let stub: OAuthProviderStub;
+let backend: StartedBackend;
+let adminToken: string;
+let openidCounter = 0;
+
+beforeAll(async () => {
+  stub = await startOAuthProvider();
+  backend = await startBackend({
+    env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_TIMEOUT_MS: '500' },
+  });
+  adminToken = await login(backend.url, 'admin', backend.adminPassword);
+});
+afterAll(async () => {
+  await backend?.close();
+  await stub?.close();
+});
+afterEach(() => {
+  stub.fault = null;
+});
+
+function newIdentity(fields: Partial<Identity> = {}): Identity {
+  openidCounter += 1;
+  return { openid: `o_test_${process.pid}_${openidCounter}`, nickname: `读者${openidCounter}号`, ...fields };
+}
+
+async function authorize(type: Provider): Promise<{ url: URL; state: string }> {
+  const res = await api(backend.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
+  expect(res.status, res.text).toBe(200);
+  const url = new URL(res.body.url as string);
+  return { url, state: url.searchParams.get('state')! };
+}
+
+const oauthLogin = (body: { type: string; code: string; state: string }) => api(backend.url, 'POST', '/api/v1/oauth/login', { body });
+
+/** The whole round trip: authorize, the visitor allows it at the provider, login with the code. */
+async function signIn(type: Provider, identity: Identity) {
+  const { state } = await authorize(type);
+  return oauthLogin({ type, code: stub.issueCode(type, identity), state });
+}
+
+const countRows = (sqlText: string, ...params: unknown[]) =>
+  withDatabase(backend.dataDir, (db) => (db.prepare(sqlText).get(...params) as { n: number }).n);
+
+describe('OAuthAPI.Authorize', () => {
+  it('is refused while a provider is off (the default) or has no app id and secret', async () => {
+    const fresh = await startBackend();
+    try {
+      const freshAdmin = await login(fresh.url, 'admin', fresh.adminPassword);
+      for (const [type, message] of [['wechat', '微信登录未开启'], ['qq', 'QQ登录未开启']] as const) {
+        const res = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: message, code: 3, message });
+      }
+      await setConfig(fresh.url, freshAdmin, { 'oauth.wechat': 'true', 'oauth.qq': 'true', 'oauth.qq_app_id': '101234567' });
+      const wechat = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });
+      expect(wechat.body).toMatchObject({ code: 3, message: '微信登录尚未配置 AppID 和 AppSecret，请联系管理员' });
+      const qq = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'qq' } });
+      expect(qq.body).toMatchObject({ code: 3, message: 'QQ登录尚未配置 AppID 和 AppKey，请联系管理员' });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it.each(['', 'github', 'WECHAT'])('refuses the provider type %j with 400', async (type) => {
+    const res = await api(backend.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('不支持的第三方登录方式（参数 type 应为 wechat 或 qq）');
+  });
+
+  it('answers the WeChat QR page with appid, redirect_uri (?type=wechat), snsapi_login and a fresh state', async () => {
+    const before = Date.now();
+    const first = await authorize('wechat');
+    const second = await authorize('wechat');
+    const { url, state } = first;
+    expect(`${url.origin}${url.pathname}`).toBe(`${stub.url}/wechat/connect/qrconnect`);
+    expect(url.hash).toBe('#wechat_redirect');
+    expect([...url.searchParams.keys()]).toEqual(['appid', 'redirect_uri', 'response_type', 'scope', 'state']);
+    expect(url.searchParams.get('appid')).toBe(STUB_APPS.wechat.appId);
+    expect(url.searchParams.get('redirect_uri')).toBe('https://docs.example.com/oauth/callback?type=wechat');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('scope')).toBe('snsapi_login');
+    expect(state).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(second.state).not.toBe(state);
+
+    const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM oauth_state WHERE state = ?').get(state)) as
+      { provider: string; expires_at: string; used_at: string | null; redirect_uri: string };
+    expect(row).toMatchObject({ provider: 'wechat', used_at: null, redirect_uri: 'https://docs.example.com/oauth/callback?type=wechat' });
+    const ttl = Date.parse(row.expires_at) - before;
+    expect(ttl).toBeGreaterThanOrEqual(10 * 60 * 1000 - 50);
+    expect(ttl).toBeLessThanOrEqual(10 * 60 * 1000 + 5000);
+  });
+
+  it('answers the QQ authorize page with client_id, redirect_uri (?type=qq) and a state', async () => {
+    const { url, state } = await authorize('qq');
+    expect(`${url.origin}${url.pathname}`).toBe(`${stub.url}/qq/oauth2.0/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'code', client_id: STUB_APPS.qq.appId, redirect_uri: 'https://docs.example.com/oauth/callback?type=qq', state,
+    });
+    expect(url.hash).toBe('');
+  });
+
+  it('sends the visitor back to oauth.callback_url when it is set, with type added to its own query', async () => {
+    await setConfig(backend.url, adminToken, { 'oauth.callback_url': 'https://login.example.com/cb?from=site' });
+    try {
+      const { url } = await authorize('qq');
+      expect(url.searchParams.get('redirect_uri')).toBe('https://login.example.com/cb?from=site&type=qq');
+    } finally {
+      await setConfig(backend.url, adminToken, { 'oauth.callback_url': '' });
+    }
+  });
+
+  it('refuses a callback_url that is not an http(s) address', async () => {
+    for (const value of ['javascript:alert(1)', '/oauth/callback', 'https://']) {
+      await expect(setConfig(backend.url, adminToken, { 'oauth.callback_url': value })).rejects.toThrow(/400/);
+    }
+  });
+});
+
+describe('OAuthAPI.Login', () => {
+  it('creates a member on the first WeChat sign-in and signs the same member in afterwards', async () => {
+    const identity = newIdentity({ nickname: '书虫 小王', unionid: 'u_union_0001', avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132' });
+    const usersBefore = await countRows('SELECT COUNT(*) AS n FROM user');
+
+    const first = await signIn('wechat', identity);
+    expect(first.status, first.text).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(['token', 'user']);
+    expect(first.body.user).toMatchObject({
+      username: '书虫小王', avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132', register_ip: '127.0.0.1', last_login_ip: '127.0.0.1', credit_count: 10,
+    });
+    expect(first.body.user.password).toBeUndefined();
+    expect(first.body.user.login_at).toBeDefined();
+    const userId = first.body.user.id as number;
+    const me = await api(backend.url, 'GET', '/api/v1/user', { token: first.body.token });
+    expect(me.body).toMatchObject({ id: userId, username: '书虫小王' });
+    const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token: first.body.token });
+    expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([2]);
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: first.body.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: '通过微信注册成为会员，获得 10 魔豆奖励' });
+    const binding = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM oauth_binding WHERE openid = ?').get(identity.openid));
+    expect(binding).toMatchObject({ provider: 'wechat', unionid: 'u_union_0001', user_id: userId });
+    const tokenCall = stub.calls.findLast((c) => c.path === '/sns/oauth2/access_token')!;
+    expect(Object.fromEntries(tokenCall.query)).toMatchObject({ appid: STUB_APPS.wechat.appId, secret: STUB_APPS.wechat.secret, grant_type: 'authorization_code' });
+
+    // A changed nickname at WeChat does not rename the member; it is the same account.
+    const second = await signIn('wechat', { ...identity, nickname: '改了名字' });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.user).toMatchObject({ id: userId, username: '书虫小王' });
+    expect(second.body.token).not.toBe(first.body.token);
+    expect(await countRows('SELECT COUNT(*) AS n FROM user')).toBe(usersBefore + 1);
+    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE user_id = ?', userId)).toBe(1);
+    const later = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: second.body.token });
+    expect(later.body.dynamic[0]).toMatchObject({ type: 5, content: '通过微信登录' });
+  });
+
+  it('signs in through QQ (token, me, get_user_info) with the redirect_uri of the authorize step', async () => {
+    const identity = newIdentity({ nickname: 'QQ书友', avatar: 'http://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100' });
+    const { url, state } = await authorize('qq');
+    const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user).toMatchObject({ username: 'QQ书友', avatar: 'http://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100' });
+    const recent = stub.calls.slice(-3);
+    expect(recent.map((c) => c.path)).toEqual(['/oauth2.0/token', '/oauth2.0/me', '/user/get_user_info']);
+    expect(Object.fromEntries(recent[0]!.query)).toMatchObject({
+      grant_type: 'authorization_code', client_id: STUB_APPS.qq.appId, client_secret: STUB_APPS.qq.secret,
+      redirect_uri: url.searchParams.get('redirect_uri'), fmt: 'json',
+    });
+    expect(recent[1]!.query.get('fmt')).toBe('json');
+    expect(Object.fromEntries(recent[2]!.query)).toMatchObject({ oauth_consumer_key: STUB_APPS.qq.appId, openid: identity.openid });
+
+    // The same openid at the other provider is another person.
+    const wechat = await signIn('wechat', { ...identity, nickname: 'QQ书友' });
+    expect(wechat.status).toBe(200);
+    expect(wechat.body.user.id).not.toBe(res.body.user.id);
+    expect(wechat.body.user.username).toMatch(/^QQ书友_\d{4}$/);
+  });
+
+  it('creates exactly one member when two first sign-ins of one account race', async () => {
+    const identity = newIdentity();
+    const results = await Promise.all([signIn('wechat', identity), signIn('wechat', identity), signIn('wechat', identity)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.user.id)).size).toBe(1);
+    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE openid = ?', identity.openid)).toBe(1);
+  });
+
+  it.each([
+    ['小明', /^小明_\d{4}$/],
+    ['', /^微信用户(_\d{4})?$/],
+    [' a@b\tc\u200b ', /^abc$/],
+    ['13812345678', /^13812345678_\d{4}$/],
+    ['很长的昵称'.repeat(8), /^(很长的昵称){4}$/],
+  ])('derives a valid username from the nickname %j', async (nickname, expected) => {
+    const res = await signIn('wechat', newIdentity({ nickname }));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.username).toMatch(expected);
+  });
+
+  it('leaves the avatar empty when the provider gives no http(s) image URL', async () => {
+    for (const avatar of ['javascript:alert(1)', 'https://img.example.com/a b.png', `https://img.example.com/${'a'.repeat(300)}.png`]) {
+      const res = await signIn('wechat', newIdentity({ avatar }));
+      expect(res.status).toBe(200);
+      expect(res.body.user.avatar).toBeUndefined();
+    }
+  });
+
+  it('refuses a state that is unknown, spent, expired or issued for the other provider, without asking the provider', async () => {
+    const identity = newIdentity();
+    const ok = await signIn('qq', identity);
+    expect(ok.status).toBe(200);
+    const spent = await authorize('qq');
+    expect((await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: spent.state })).status).toBe(200);
+
+    const expired = await authorize('wechat');
+    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE oauth_state SET expires_at = ? WHERE state = ?')
+      .run(new Date(Date.now() - 1000).toISOString(), expired.state));
+    const wechatState = await authorize('wechat');
+
+    const callsBefore = stub.calls.length;
+    for (const [type, state] of [
+      ['qq', 'not-a-state-we-issued'],
+      ['qq', ''],
+      ['qq', 'x'.repeat(500)],
+      ['qq', spent.state],
+      ['wechat', expired.state],
+      ['qq', wechatState.state],
+    ] as const) {
+      const res = await oauthLogin({ type, code: stub.issueCode(type, identity), state });
+      expect(res.status, `${type} ${state}`).toBe(400);
+      expect(res.body).toEqual({ error: INVALID_STATE, code: 3, message: INVALID_STATE });
+    }
+    expect(stub.calls.length).toBe(callsBefore);
+  });
+
+  it('answers 400 when the provider refuses the code, and the state is spent all the same', async () => {
+    for (const [type, message] of [['wechat', '微信授权已失效或已被使用，请重新登录'], ['qq', 'QQ授权已失效或已被使用，请重新登录']] as const) {
+      const { state } = await authorize(type);
+      const refused = await oauthLogin({ type, code: 'a-code-the-provider-never-issued', state });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: message, code: 3, message });
+      const retry = await oauthLogin({ type, code: stub.issueCode(type, newIdentity()), state });
+      expect(retry.body.message).toBe(INVALID_STATE);
+    }
+  });
+
+  it.each([
+    ['refuse-app', 'wechat', 502, 14, '微信登录服务拒绝了请求（错误码 40125），请联系管理员'],
+    ['refuse-app', 'qq', 502, 14, 'QQ登录服务拒绝了请求（错误码 100009），请联系管理员'],
+    ['http-500', 'wechat', 502, 14, '微信登录服务返回了无法识别的应答，请稍后再试'],
+    ['not-json', 'qq', 502, 14, 'QQ登录服务返回了无法识别的应答，请稍后再试'],
+    ['reset', 'wechat', 502, 14, '无法连接微信登录服务，请稍后再试'],
+    ['hang', 'qq', 504, 4, 'QQ登录服务响应超时，请稍后再试'],
+  ] as const)('answers a provider fault %s (%s) with %i and a Chinese message', async (fault, type, status, code, message) => {
+    const { state } = await authorize(type);
+    stub.fault = fault;
+    const res = await oauthLogin({ type, code: stub.issueCode(type, newIdentity()), state });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ error: message, code, message });
+  });
+
+  it('answers 502 when an unreachable provider address is configured', async () => {
+    const offline = await startBackend({
+      env: { ...stub.settingsEnv, ...stub.env, OAUTH_WECHAT_API_URL: 'http://127.0.0.1:9/wechat-api' },
+    });
+    try {
+      const auth = await api(offline.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });
+      const state = new URL(auth.body.url).searchParams.get('state')!;
+      const res = await api(offline.url, 'POST', '/api/v1/oauth/login', { body: { type: 'wechat', code: 'any-code', state } });
+      expect(res.status).toBe(502);
+      expect(res.body.message).toBe('无法连接微信登录服务，请稍后再试');
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('creates no account while registration or the site is closed, but still signs bound members in', async () => {
+    const bound = newIdentity();
+    expect((await signIn('wechat', bound)).status).toBe(200);
+    const usersBefore = await countRows('SELECT COUNT(*) AS n FROM user');
+    try {
+      const closures: Record<string, string>[] = [{ 'security.enable_register': 'false' }, { 'security.enable_register': 'true', 'security.is_close': 'true' }];
+      for (const settings of closures) {
+        await setConfig(backend.url, adminToken, settings);
+        const res = await signIn('qq', newIdentity());
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: '系统未开放注册', code: 3, message: '系统未开放注册' });
+        expect((await signIn('wechat', bound)).status).toBe(200);
+      }
+      expect(await countRows('SELECT COUNT(*) AS n FROM user')).toBe(usersBefore);
+    } finally {
+      await setConfig(backend.url, adminToken, { 'security.enable_register': 'true', 'security.is_close': 'false' });
+    }
+  });
+
+  it('refuses the sign-in when the provider was switched off after the authorize step', async () => {
+    const { state } = await authorize('qq');
+    await setConfig(backend.url, adminToken, { 'oauth.qq': 'false' });
+    try {
+      const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', newIdentity()), state });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('QQ登录未开启');
+    } finally {
+      await setConfig(backend.url, adminToken, { 'oauth.qq': 'true' });
+    }
+  });
+
+  it.each([['', 'a missing'], ['c'.repeat(513), 'an oversized']])('refuses %j (%s code) with 400', async (code) => {
+    const { state } = await authorize('wechat');
+    const res = await oauthLogin({ type: 'wechat', code, state });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('授权码无效（参数 code）');
+  });
+
+  it('gives a social account no password that could ever match, and drops its binding with the user', async () => {
+    const identity = newIdentity({ nickname: '将被删除' });
+    const first = await signIn('wechat', identity);
+    const userId = first.body.user.id as number;
+    const stored = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT password FROM user WHERE id = ?').get(userId) as { password: string }).password);
+    expect(stored).toMatch(/^oauth\$[A-Za-z0-9_-]{32}$/);
+    for (const password of ['', stored, stored.slice('oauth$'.length)]) {
+      const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: '将被删除', password } });
+      expect(res.status).toBe(400);
+    }
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { id: userId, password: backend.adminPassword } });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE user_id = ?', userId)).toBe(0);
+    const again = await signIn('wechat', identity);
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).not.toBe(userId);
+  });
+});
