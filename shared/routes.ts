@@ -124,7 +124,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/user/vip', '会员管理', inGroup('user', '会员管理')),
   adminRoute('/admin/user/group', '角色管理', inGroup('user', '角色管理')),
   adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
-  adminRoute('/admin/user/punishment', '处罚管理'),
+  adminRoute('/admin/user/punishment', '处罚管理', inGroup('user', '处罚管理')),
 
   adminRoute('/admin/article/set', '发布文章'),
   adminRoute('/admin/article/list', '文章列表', inGroup('article', '文章列表')),
@@ -145,7 +145,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/config/footer', '底链配置', inGroup('config', '底链配置')),
   adminRoute('/admin/config/system', '系统配置', inGroup('config', '系统配置')),
   adminRoute('/admin/config/captcha', '验证码配置', inGroup('config', '验证码配置')),
-  adminRoute('/admin/config/display', '展示配置'),
+  adminRoute('/admin/config/display', '展示配置', inGroup('config', '展示配置')),
   adminRoute('/admin/config/download', '下载配置', inGroup('config', '下载配置')),
   adminRoute('/admin/config/security', '安全配置', inGroup('config', '安全配置')),
   adminRoute('/admin/config/converter', '转换配置', inGroup('config', '转换配置')),
@@ -158,8 +158,10 @@ export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout ==
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
   article: ['category', 'list', 'recycle'].map((s) => `/admin/article/${s}`),
-  user: ['list', 'group', 'permission', 'vip'].map((s) => `/admin/user/${s}`),
-  config: ['system', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map(
+  // SPEC's menu plus two screens it lists as routes only, which need an entry to be reached:
+  // punishments (MOREDOC's 处罚管理) and the display settings (MOREDOC's 展示配置).
+  user: ['list', 'group', 'permission', 'punishment', 'vip'].map((s) => `/admin/user/${s}`),
+  config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map(
     (s) => `/admin/config/${s}`,
   ),
 };

@@ -28,8 +28,8 @@ export interface StartDataOptions {
   ttlMs: number;
 }
 
-/** Writes after which the public part is stale. */
-const PUBLIC_WRITES = /^\/api\/v1\/(?:config|navigation|category)(?:\/|$)/;
+/** Writes after which the public part is stale: config and languages (both in the settings), navigation, categories. */
+const PUBLIC_WRITES = /^\/api\/v1\/(?:config|navigation|category|language)(?:\/|$)/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // All navigation items (SPEC §9: page size 10000), all categories of both types (documents,

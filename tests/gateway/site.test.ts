@@ -126,4 +126,20 @@ describe('the site over HTTP (gateway + embedded backend)', () => {
     expect(page.text).toContain('<title>新标题 &#60;测试&#62;</title>');
     expect(startDataOf(page.text).settings.system?.title).toBe('新标题 <测试>');
   });
+
+  it('drops an industry from the start data right after the admin disables it through the gateway', async () => {
+    const cookie = await loginAs('admin', site.adminPassword);
+    const before = startDataOf((await send(`${site.url}/`, { headers: HTML })).text).settings.language ?? [];
+    expect(before.length).toBeGreaterThan(1);
+    const disabled = before[0]!;
+    const change = await send(`${site.url}/api/v1/language/status`, {
+      method: 'PUT',
+      headers: sameOrigin(site.url, { cookie, 'content-type': 'application/json' }),
+      body: JSON.stringify({ id: [disabled.id], enable: false }),
+    });
+    expect(change.status, change.text).toBe(200);
+    const after = startDataOf((await send(`${site.url}/`, { headers: HTML })).text).settings.language ?? [];
+    expect(after.map((l) => l.id)).not.toContain(disabled.id);
+    expect(after).toHaveLength(before.length - 1);
+  });
 });

@@ -127,7 +127,7 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows SPEC "Admin menu": groups and single screens in order, with Chinese labels', () => {
+  it('follows SPEC "Admin menu" (plus 处罚管理 and 展示配置): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
       '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '导航管理', '友链管理', '评论管理', '意见反馈', '附件管理', '系统设置',
     ]);
@@ -148,10 +148,11 @@ describe('admin menu', () => {
       ['/admin/user/list', '用户管理'],
       ['/admin/user/group', '角色管理'],
       ['/admin/user/permission', '权限管理'],
+      ['/admin/user/punishment', '处罚管理'],
       ['/admin/user/vip', '会员管理'],
     ]);
     expect(group('config')?.map(([path]) => path)).toEqual(
-      ['system', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map((s) => `/admin/config/${s}`),
+      ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map((s) => `/admin/config/${s}`),
     );
   });
 
