@@ -6,7 +6,12 @@ import { clearToasts } from '../../web/src/features/toasts/toast-store';
 import { member, renderApp } from './render-app';
 
 const AUTHORIZE = 'https://open.weixin.qq.com/connect/qrconnect?appid=wx1&redirect_uri=x&response_type=code&scope=snsapi_login&state=s-123#wechat_redirect';
-const loginOk = { 'POST /api/v1/oauth/login': { status: 200, body: { user: member } }, 'GET /api/v1/user/permission': { status: 200, body: {} } };
+const loginOk = {
+  'POST /api/v1/oauth/login': { status: 200, body: { user: member } },
+  'GET /api/v1/user/permission': { status: 200, body: {} },
+  // the remembered page (the profile) loads the current user
+  'GET /api/v1/user': { status: 200, body: member },
+};
 const loginCalls = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
   fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/oauth/login'));
 
