@@ -16,6 +16,7 @@ import upstream from './plugins/upstream';
 import startData from './plugins/start-data';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
+import metrics from './plugins/metrics';
 
 export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
 
@@ -45,6 +46,14 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   });
 
   app.register(errorHandler);
+  // Before every route, so that its response hook sees them all.
+  app.register(metrics, {
+    enabled: config.metrics?.enabled ?? false,
+    token: config.metrics?.token,
+    backendUrl: config.backendUrl,
+    cookieName: config.tokenCookie,
+    publicOrigin: config.publicOrigin,
+  });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);

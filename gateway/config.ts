@@ -14,6 +14,13 @@ export interface RateLimitSetting {
   windowMs: number;
 }
 
+export interface MetricsSetting {
+  /** METRICS=1, or METRICS_TOKEN set */
+  enabled: boolean;
+  /** METRICS_TOKEN: a scrape of /metrics must send it as a bearer token */
+  token: string | undefined;
+}
+
 export interface GatewayConfig {
   port: number;
   host: string;
@@ -36,6 +43,8 @@ export interface GatewayConfig {
   /** how long a token's permission list (allowPages) is reused by the page guard */
   permissionCacheTtlMs: number;
   permissionCacheMax: number;
+  /** /metrics; absent: off */
+  metrics?: MetricsSetting;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +127,25 @@ function parseTrustProxy(raw: string, problems: string[]): boolean | string[] {
   return entries;
 }
 
+const METRICS_TOKEN = /^[\x21-\x7e]{16,}$/;
+
+/** METRICS=1 turns /metrics on; METRICS_TOKEN turns it on behind a bearer token; METRICS=0 wins. */
+function parseMetrics(env: Env, problems: string[]): MetricsSetting {
+  const token = present(env, 'METRICS_TOKEN');
+  if (token !== undefined && !METRICS_TOKEN.test(token)) {
+    problems.push('METRICS_TOKEN: must be at least 16 printable ASCII characters without spaces');
+  }
+  const raw = present(env, 'METRICS');
+  let enabled = token !== undefined;
+  if (raw !== undefined) {
+    const lower = raw.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lower)) enabled = true;
+    else if (['0', 'false', 'no', 'off'].includes(lower)) enabled = false;
+    else problems.push(`METRICS: must be 1 or 0 (got "${raw}")`);
+  }
+  return { enabled, token };
+}
+
 /** Reads and validates the gateway's environment. Throws ConfigError listing every bad value. */
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const problems: string[] = [];
@@ -179,6 +207,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
 
   const webDist = resolve(present(env, 'WEB_DIST') ?? DEFAULTS.webDist);
 
+  const metrics = parseMetrics(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -196,5 +226,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
     permissionCacheMax: DEFAULTS.permissionCacheMax,
+    metrics,
   };
 }

@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# The site as one image: the gateway, the built SPA and the embedded backend (SQLite in /data).
+#   docker build -t moredoc-site .
+#   docker run -p 3000:3000 -v moredoc-data:/data moredoc-site
+# Or `docker compose up` (docker-compose.yml). See "Running in production" in README.md.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# better-sqlite3 compiles from source when no prebuilt binary matches the platform, so the
+# stages that run `npm ci` carry a C++ toolchain; the runtime stage does not.
+FROM ${NODE_IMAGE} AS toolchain
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+
+# Every dependency, then the SPA (web/dist, with .br/.gz beside each asset) and the server
+# bundle (dist/server).
+FROM toolchain AS build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Production dependencies only: the server bundle keeps its packages external.
+FROM toolchain AS prod-deps
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/web/dist ./web/dist
+# The official image's unprivileged `node` user (uid 1000) owns the data volume.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/server/gateway/server.mjs"]

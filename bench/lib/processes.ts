@@ -1,0 +1,92 @@
+// Child processes of the benchmark: each server runs in its own process (so its CPU time and
+// memory are its own) and announces itself with one JSON line `{"ready": "<url>"}` on stdout.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const READY_TIMEOUT_MS = 60_000;
+
+export interface Started {
+  name: string;
+  url: string;
+  pid: number;
+  /** where its stdout and stderr go */
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Every child still running is killed when the benchmark exits, however it exits. */
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts a TypeScript entry under bench/processes with tsx and waits for its ready line. */
+export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string): Promise<Started> {
+  const logFile = join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench/processes', entry)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.stderr!.pipe(log);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s (log: ${logFile})`)), READY_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      try {
+        const ready = (JSON.parse(line) as { ready?: unknown }).ready;
+        if (typeof ready === 'string') {
+          clearTimeout(timer);
+          resolve(ready);
+        }
+      } catch {
+        // an ordinary log line
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${signal ?? code}) before it was ready; log: ${logFile}`));
+    });
+  });
+  return { name, url, pid: child.pid!, logFile, stop: () => stopChild(child) };
+}
+
+/** Resident set size and its peak, in bytes, of a process (Linux /proc). */
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/** A loopback port that was free a moment ago (for nginx, which cannot report the one it got). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,13 @@
+// The gateway as production builds it (buildGateway from the environment, BACKEND_URL set),
+// listening on a loopback port of its own choosing.
+import { buildGateway } from '../../gateway/app';
+import { loadGatewayConfig } from '../../gateway/config';
+
+const config = loadGatewayConfig(process.env);
+if (config.backendUrl === undefined) throw new Error('bench gateway: BACKEND_URL must be set');
+const app = buildGateway({ ...config, backendUrl: config.backendUrl, webDist: process.env.BENCH_WEB_DIST ?? config.webDist });
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+console.log(JSON.stringify({ ready: url }));
+process.on('SIGTERM', () => {
+  app.close().then(() => process.exit(0), () => process.exit(1));
+});

@@ -1,0 +1,423 @@
+// `npm run bench`: the five benchmarks of the gateway, each against a reference measured in
+// the same run (nginx, the upstream directly, the entry chunk, the idle process), so that a
+// figure means something on a noisy machine. Not part of `npm test`. Installs nothing: it
+// says what is missing (nginx, wrk) and stops. Options: --duration, --warmup, --connections,
+// --rounds, --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WrkRunner, runAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
+import { startNginx, type RunningNginx } from './lib/nginx';
+import { MissingTool, requireTools, type Tools } from './lib/tools';
+import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/processes';
+import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
+import { routeWeights } from './lib/bundle';
+import { webBuildNeeded } from '../scripts/start';
+
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory'] as const;
+type Benchmark = (typeof BENCHMARKS)[number];
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '3' },
+    'memory-duration': { type: 'string', default: '60' },
+    only: { type: 'string', default: BENCHMARKS.join(',') },
+  },
+});
+
+const load: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
+const memoryDuration = Number(args['memory-duration']);
+const rounds = Math.max(1, Number(args.rounds));
+const selected = new Set(args.only.split(',').map((name) => name.trim()));
+for (const name of selected) {
+  if (!(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`--only: unknown benchmark "${name}" (known: ${BENCHMARKS.join(', ')})`);
+}
+const wants = (name: Benchmark) => selected.has(name);
+
+const WEB_DIST = join(REPO_ROOT, 'web/dist');
+const ADMIN_PASSWORD = 'bench-admin-password';
+const PAGE_HASH = '0123456789abcdef0123456789abcdef';
+const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+const GZIP = { 'accept-encoding': 'gzip' };
+
+interface Probe {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One GET as a client sends it, nothing decompressed, to check a target before loading it. */
+function probe(url: string, headers: Record<string, string> = {}): Promise<Probe> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function expectThat(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`check failed before measuring: ${what}`);
+}
+
+/** The median of each figure over the rounds, and the spread of req/s. */
+interface Summary extends Measurement {
+  minRps: number;
+  maxRps: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function summarize(runs: Measurement[]): Summary {
+  const of = (pick: (m: Measurement) => number) => median(runs.map(pick));
+  return {
+    rps: of((m) => m.rps),
+    p50: of((m) => m.p50),
+    p97_5: of((m) => m.p97_5),
+    p99: of((m) => m.p99),
+    requests: runs.reduce((sum, m) => sum + m.requests, 0),
+    failures: runs.reduce((sum, m) => sum + m.failures, 0),
+    minRps: Math.min(...runs.map((m) => m.rps)),
+    maxRps: Math.max(...runs.map((m) => m.rps)),
+  };
+}
+
+function measurementRow(label: string, m: Summary): (string | number)[] {
+  const spread = m.maxRps > m.minRps ? `${int(m.minRps)}–${int(m.maxRps)}` : '';
+  return [label, int(m.rps), spread, ms(m.p50), ms(m.p97_5), ms(m.p99), m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
+}
+
+const MEASUREMENT_HEADERS = ['target', 'req/s', 'req/s range', 'p50 ms', 'p97.5 ms', 'p99 ms', 'failures'];
+
+let wrk: WrkRunner;
+// autocannon paces each connection at rate ÷ connections: few connections keep the total rate true.
+const PACED_CONNECTIONS = 10;
+
+interface Contender {
+  label: string;
+  target: LoadTarget;
+}
+
+/**
+ * Each contender is warmed up once, then measured in `rounds` interleaved rounds (A B C, A B C,
+ * …), so that whatever else the machine does falls on all of them alike; the figures are the
+ * medians. With `rate`, the runs are paced at that many requests per second (autocannon).
+ */
+async function compare(contenders: Contender[], rate?: number): Promise<Summary[]> {
+  const warmConnections = Math.min(load.connections, 10);
+  for (const c of contenders) {
+    process.stderr.write(`  warming up ${c.label} …\n`);
+    if (load.warmup > 0) {
+      if (rate) await runAtRate(c.target, PACED_CONNECTIONS, load.warmup, rate);
+      else await wrk.run(c.target, warmConnections, load.warmup);
+    }
+  }
+  const runs: Measurement[][] = contenders.map(() => []);
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, c] of contenders.entries()) {
+      process.stderr.write(`  round ${round}/${rounds}: ${c.label} …\n`);
+      runs[i]!.push(rate ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate) : await wrk.run(c.target, load.connections, load.duration));
+    }
+  }
+  return runs.map(summarize);
+}
+
+const one = (origin: string, path: string, headers?: Record<string, string>): LoadTarget => ({
+  origin,
+  requests: [{ path, ...(headers ? { headers } : {}) }],
+});
+
+/** The web build the benchmarks serve: (re)built when missing or older than its sources, as `npm start` does. */
+function ensureWebBuild(): void {
+  const reason = webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
+  if (!reason) return;
+  console.error(`building web/dist first (${reason}): npm run build:web`);
+  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (build.status !== 0) throw new Error('npm run build:web failed');
+}
+
+async function largestJsAsset(): Promise<{ name: string; size: number; gz: number }> {
+  const dir = join(WEB_DIST, 'assets');
+  let best: { name: string; size: number } | undefined;
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith('.js')) continue;
+    const size = statSync(join(dir, name)).size;
+    if (!best || size > best.size) best = { name, size };
+  }
+  if (!best) throw new Error('web/dist/assets has no JS file');
+  const gzFile = join(dir, `${best.name}.gz`);
+  if (!existsSync(gzFile)) throw new Error(`${gzFile} is missing: build with \`npm run build:web\` (it writes .gz/.br beside each asset)`);
+  return { ...best, gz: statSync(gzFile).size };
+}
+
+async function main(): Promise<void> {
+  const needsServers = wants('proxy') || wants('pages') || wants('assets') || wants('memory');
+  let tools: Tools | undefined;
+  if (needsServers) tools = requireTools();
+  ensureWebBuild();
+
+  const autocannonVersion = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
+  console.log('# Gateway benchmarks\n');
+  console.log(
+    machineDescription({
+      ...(tools ? { nginx: `${tools.nginx.version} (1 worker, access log off)` } : {}),
+      load: `${tools ? `wrk ${tools.wrkVersion} (1 thread)` : 'wrk'}, ${load.connections} connections, ${load.warmup} s warm-up (10 connections), then ${rounds} interleaved rounds of ${load.duration} s, medians; fixed-rate runs: autocannon ${autocannonVersion}`,
+      gateway: 'one Node process, LOG_LEVEL=warn (no access log), its backend in another process',
+      date: new Date().toISOString(),
+    }),
+  );
+
+  const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-'));
+  if (tools) wrk = new WrkRunner(tools.wrk, dir);
+  const started: Started[] = [];
+  let nginx: RunningNginx | undefined;
+  try {
+    if (!needsServers) {
+      await bundleSizes();
+      return;
+    }
+
+    const backend = await startNodeProcess(
+      'backend',
+      'backend.ts',
+      {
+        DATA_DIR: join(dir, 'data'),
+        ADMIN_PASSWORD,
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      },
+      dir,
+    );
+    started.push(backend);
+    const settingsBody = await (await fetch(`${backend.url}/api/v1/settings`)).text();
+    const settingsFile = join(dir, 'settings.json');
+    await writeFile(settingsFile, settingsBody);
+    const login = await fetch(`${backend.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    const adminToken = ((await login.json()) as { token?: string }).token;
+    if (login.status !== 200 || !adminToken) throw new Error(`admin login at the embedded backend failed (${login.status})`);
+    const adminCookie = { cookie: `token=${adminToken}` };
+
+    const upstream = await startNodeProcess('upstream', 'upstream.ts', { BENCH_SETTINGS_FILE: settingsFile }, dir);
+    started.push(upstream);
+    nginx = await startNginx(tools!.nginx, { upstreamUrl: upstream.url, webDist: WEB_DIST, dir });
+    const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
+    const proxyGateway = await startNodeProcess('gateway-proxy', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url }, dir);
+    started.push(proxyGateway);
+
+    if (wants('proxy')) {
+      const metricsGateway = await startNodeProcess('gateway-metrics', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url, METRICS: '1' }, dir);
+      started.push(metricsGateway);
+      await proxyOverhead(upstream.url, nginx.url, proxyGateway.url, metricsGateway.url, settingsBody);
+      await metricsGateway.stop();
+    }
+    if (wants('pages')) {
+      const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
+      started.push(pagesGateway);
+      await pages(nginx.url, pagesGateway.url, adminCookie);
+      await pagesGateway.stop();
+    }
+    if (wants('assets')) await staticAssets(nginx.url, proxyGateway.url);
+    await proxyGateway.stop();
+    if (wants('bundle')) await bundleSizes();
+    if (wants('memory')) {
+      const memoryGateway = await startNodeProcess('gateway-memory', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
+      started.push(memoryGateway);
+      await memory(memoryGateway, backend, adminCookie);
+    }
+  } finally {
+    await nginx?.stop();
+    for (const process of started.reverse()) await process.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: string, metricsGatewayUrl: string, settingsBody: string): Promise<void> {
+  heading('1. Proxy overhead');
+  const imagePath = `/view/page/${PAGE_HASH}/1.png`;
+  const targets = { direct: upstreamUrl, nginx: nginxUrl, gateway: gatewayUrl };
+  for (const [name, base] of Object.entries(targets)) {
+    const settings = await probe(`${base}/api/v1/settings`);
+    expectThat(settings.status === 200 && settings.body.toString() === settingsBody, `${name}: GET /api/v1/settings answers the upstream's JSON`);
+    const image = await probe(`${base}${imagePath}`);
+    expectThat(image.status === 200 && image.body.length === 100 * 1024, `${name}: GET ${imagePath} answers 100 KB`);
+  }
+
+  const settingsPath = '/api/v1/settings';
+  const contenders: Contender[] = [
+    ...Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name}`, target: one(base, settingsPath) })),
+    { label: 'settings · gateway, METRICS=1', target: one(metricsGatewayUrl, settingsPath) },
+    ...Object.entries(targets).map(([name, base]) => ({ label: `page image · ${name}`, target: one(base, imagePath) })),
+  ];
+  const summaries = await compare(contenders);
+  const result = (label: string) => summaries[contenders.findIndex((c) => c.label === label)]!;
+  console.log(`GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`);
+  console.log('directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds.\n');
+  console.log(table(MEASUREMENT_HEADERS, contenders.map((c, i) => measurementRow(c.label, summaries[i]!))));
+  console.log('');
+  for (const what of ['settings', 'page image']) {
+    const [direct, nginx, gateway] = ['direct', 'nginx', 'gateway'].map((name) => result(`${what} · ${name}`));
+    console.log(
+      `- ${what}: gateway ÷ nginx req/s **${ratio(gateway!.rps, nginx!.rps)}**, p99 ${ratio(gateway!.p99, nginx!.p99)}; ` +
+        `gateway ÷ direct req/s ${ratio(gateway!.rps, direct!.rps)}; nginx ÷ direct req/s ${ratio(nginx!.rps, direct!.rps)}`,
+    );
+  }
+  const plain = result('settings · gateway');
+  const withMetrics = result('settings · gateway, METRICS=1');
+  console.log(`- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, plain.rps)}, p99 ${ratio(withMetrics.p99, plain.p99)}`);
+
+  // Latency at the same load for all three: 70 % of what the gateway sustained.
+  const rate = Math.max(100, Math.round(plain.rps * 0.7));
+  const paced: Contender[] = Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name} @ ${int(rate)} req/s`, target: one(base, settingsPath) }));
+  const fixed = await compare(paced, rate);
+  console.log(`\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings (autocannon, ${PACED_CONNECTIONS} paced connections):\n`);
+  console.log(table(MEASUREMENT_HEADERS, paced.map((c, i) => measurementRow(c.label, fixed[i]!))));
+  console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`);
+}
+
+async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<string, string>): Promise<void> {
+  heading('2. Pages');
+  const home = await probe(`${gatewayUrl}/`, HTML);
+  expectThat(home.status === 200 && home.body.includes('id="start-data"'), 'gateway: GET / answers index.html with the start data');
+  const dashboard = await probe(`${gatewayUrl}/admin/dashboard`, { ...HTML, ...adminCookie });
+  expectThat(
+    dashboard.status === 200 && dashboard.body.includes('id="start-data"') && dashboard.body.includes('"username":"admin"'),
+    'gateway: GET /admin/dashboard with the admin cookie answers the page with the admin in the start data',
+  );
+  const staticIndex = await probe(`${nginxUrl}/`, HTML);
+  expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
+
+  const [reference, anonymous, admin] = (await compare([
+    { label: 'nginx static index.html', target: one(nginxUrl, '/', HTML) },
+    { label: 'gateway GET /', target: one(gatewayUrl, '/', HTML) },
+    { label: 'gateway GET /admin/dashboard (admin)', target: one(gatewayUrl, '/admin/dashboard', { ...HTML, ...adminCookie }) },
+  ])) as [Summary, Summary, Summary];
+  console.log('The built index.html as nginx serves it (static file), against the gateway rendering it with head and start data:');
+  console.log('`/` for a visitor (public start data, cached briefly), `/admin/dashboard` for the logged-in admin (page guard,');
+  console.log('user from the backend on every request, permissions cached briefly).\n');
+  console.log(
+    table(MEASUREMENT_HEADERS, [
+      measurementRow(`nginx · static index.html (${kib(staticIndex.body.length)} KiB)`, reference),
+      measurementRow(`gateway · / (${kib(home.body.length)} KiB)`, anonymous),
+      measurementRow(`gateway · /admin/dashboard, admin (${kib(dashboard.body.length)} KiB)`, admin),
+    ]),
+  );
+  console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}`);
+  console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}`);
+}
+
+async function staticAssets(nginxUrl: string, gatewayUrl: string): Promise<void> {
+  heading('3. Static assets');
+  const asset = await largestJsAsset();
+  const path = `/assets/${asset.name}`;
+  for (const [name, base] of [
+    ['nginx', nginxUrl],
+    ['gateway', gatewayUrl],
+  ] as const) {
+    const res = await probe(`${base}${path}`, GZIP);
+    expectThat(
+      res.status === 200 && res.headers['content-encoding'] === 'gzip' && res.body.length === asset.gz,
+      `${name}: GET ${path} with Accept-Encoding: gzip answers the pre-compressed .gz (${asset.gz} bytes)`,
+    );
+  }
+  const [reference, gateway] = (await compare([
+    { label: 'nginx gzip_static', target: one(nginxUrl, path, GZIP) },
+    { label: 'gateway pre-compressed', target: one(gatewayUrl, path, GZIP) },
+  ])) as [Summary, Summary];
+  console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
+  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · preCompressed', gateway)]));
+  console.log(`\n- gateway ÷ nginx req/s **${ratio(gateway.rps, reference.rps)}**, p99 ${ratio(gateway.p99, reference.p99)}`);
+}
+
+async function bundleSizes(): Promise<void> {
+  heading('4. Bundle sizes');
+  const weights = await routeWeights(WEB_DIST);
+  const shell = weights[0]!;
+  console.log('Initial JS and CSS per route group from web/dist/.vite/manifest.json (entry + the lazy layout and screen');
+  console.log('of the route, closed over static imports), compressed with node:zlib (gzip -9, brotli 11). KiB.\n');
+  console.log(
+    table(
+      ['route group', 'JS files', 'JS raw', 'JS gzip', 'JS brotli', 'CSS raw', 'CSS gzip', 'CSS brotli'],
+      weights.map((w) => [
+        `${w.group.name} (${w.group.url})`,
+        w.jsFiles.length,
+        kib(w.js.raw),
+        kib(w.js.gzip),
+        kib(w.js.brotli),
+        kib(w.css.raw),
+        kib(w.css.gzip),
+        kib(w.css.brotli),
+      ]),
+    ),
+  );
+  console.log('');
+  for (const w of weights.slice(1)) {
+    console.log(`- ${w.group.name} ÷ ${shell.group.name}: JS gzip **${ratio(w.js.gzip, shell.js.gzip)}**, CSS gzip ${ratio(w.css.gzip, shell.css.gzip)}`);
+  }
+  console.log(`- brotli ÷ gzip (public home JS): ${ratio(shell.js.brotli, shell.js.gzip)}`);
+}
+
+async function memory(gateway: Started, backend: Started, adminCookie: Record<string, string>): Promise<void> {
+  heading('5. Memory');
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const idle = await memoryOf(gateway.pid);
+  const backendIdle = await memoryOf(backend.pid);
+
+  const asset = await largestJsAsset();
+  const mix: RequestSpec[] = [
+    { method: 'GET', path: '/api/v1/settings' },
+    { method: 'GET', path: '/', headers: HTML },
+    { method: 'GET', path: '/admin/dashboard', headers: { ...HTML, ...adminCookie } },
+    { method: 'GET', path: `/assets/${asset.name}`, headers: GZIP },
+    { method: 'GET', path: '/api/v1/category/list' },
+    { method: 'GET', path: '/api/v1/user', headers: adminCookie },
+    { method: 'GET', path: '/healthz' },
+  ];
+  process.stderr.write(`  mixed load for ${memoryDuration} s …\n`);
+  const loaded = await wrk.measure({ origin: gateway.url, requests: mix }, { duration: memoryDuration, warmup: 0, connections: load.connections });
+  const afterLoad = await memoryOf(gateway.pid);
+  const backendAfter = await memoryOf(backend.pid);
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const settled = await memoryOf(gateway.pid);
+
+  console.log(`A fresh gateway process: idle 5 s after start, then ${memoryDuration} s of mixed load (${load.connections} connections cycling`);
+  console.log(`through ${mix.map((r) => r.path).join(', ')}; ${int(loaded.rps)} req/s, ${int(loaded.failures)} failures),`);
+  console.log('then 10 s idle. RSS from /proc; the peak is VmHWM. The embedded backend runs in its own process here.\n');
+  console.log(
+    table(
+      ['moment', 'gateway RSS MiB', 'gateway peak MiB', 'backend RSS MiB'],
+      [
+        ['idle', mib(idle.rss), mib(idle.peak), mib(backendIdle.rss)],
+        [`after ${memoryDuration} s of load`, mib(afterLoad.rss), mib(afterLoad.peak), mib(backendAfter.rss)],
+        ['10 s later', mib(settled.rss), mib(settled.peak), '—'],
+      ],
+    ),
+  );
+  console.log(`\n- gateway RSS after load ÷ idle **${ratio(afterLoad.rss, idle.rss)}**, peak ÷ idle ${ratio(afterLoad.peak, idle.rss)}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof MissingTool) {
+    console.error(`\n${error.message}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,181 @@
+// /metrics in Prometheus text format: requests and their latency by route group and status,
+// upstream failures, and the decisions of the gateway's guards. Off unless configured
+// (METRICS=1, or METRICS_TOKEN which also requires `Authorization: Bearer <token>`); when
+// off no hook is installed and /metrics answers 404.
+import fp from 'fastify-plugin';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { normalizePath, pathGuard } from '../../shared/access';
+import { GatewayError, MESSAGES } from '../errors';
+import { isSameOriginRequest } from './csrf';
+import { RATE_LIMITED_PATHS } from './rate-limit';
+import { API_PREFIX, BACKEND_FILES, BACKEND_PREFIXES, pathOf } from './upstream';
+
+export interface MetricsOptions {
+  enabled: boolean;
+  /** when set, a scrape must send `Authorization: Bearer <token>` */
+  token: string | undefined;
+  /** upstream failures are counted for requests to this origin only */
+  backendUrl: string;
+  cookieName: string;
+  publicOrigin: string | undefined;
+}
+
+export const METRICS_PATH = '/metrics';
+const UNAUTHORIZED_MESSAGE = '需要有效的访问令牌';
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const UPSTREAM_ERROR_CHANNEL = 'undici:request:error';
+
+export type RouteGroup = 'api' | 'upload' | 'file' | 'asset' | 'page' | 'health' | 'metrics' | 'other';
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/**
+ * The group a request is counted in, from its path: `api` (proxied JSON calls), `upload`
+ * (multipart uploads), `file` (document pages, covers, downloads, uploaded files, sitemap),
+ * `asset` (the SPA's hashed files), `health`, `metrics`, and `page` for every other GET/HEAD
+ * (HTML navigations and the SPA's top-level files). Bounded, so it is safe as a label.
+ */
+export function routeGroup(method: string, url: string): RouteGroup {
+  const path = pathOf(url).toLowerCase();
+  if (isUnder(path, `${API_PREFIX}/upload`)) return 'upload';
+  if (isUnder(path, API_PREFIX)) return 'api';
+  if (isUnder(path, '/assets')) return 'asset';
+  if (path === '/healthz' || path === '/readyz') return 'health';
+  if (path === METRICS_PATH) return 'metrics';
+  if (BACKEND_PREFIXES.some((prefix) => isUnder(path, prefix)) || BACKEND_FILES.includes(path)) return 'file';
+  return method === 'GET' || method === 'HEAD' ? 'page' : 'other';
+}
+
+/** What an undici failure was: timeout, refused, reset, aborted (the client left) or other. */
+export function upstreamErrorKind(error: unknown): string {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const causeCode = String((error as { cause?: { code?: unknown } })?.cause?.code ?? '');
+  const any = (...codes: string[]) => codes.includes(code) || codes.includes(causeCode);
+  if (any('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) return 'timeout';
+  if (any('ECONNREFUSED')) return 'refused';
+  if (any('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) return 'reset';
+  if (any('UND_ERR_ABORTED', 'ABORT_ERR') || (error as Error)?.name === 'AbortError') return 'aborted';
+  return 'other';
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+export default fp<MetricsOptions>(
+  async function metrics(fastify, opts) {
+    if (!opts.enabled) {
+      fastify.get(METRICS_PATH, async () => {
+        throw new GatewayError(404, MESSAGES.notFound);
+      });
+      return;
+    }
+
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+
+    const requests = new Counter({
+      name: 'gateway_http_requests_total',
+      help: 'HTTP requests answered by the gateway, by route group and status code',
+      labelNames: ['group', 'status'] as const,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time from request received to response sent, by route group and status code',
+      labelNames: ['group', 'status'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    });
+    const upstreamErrors = new Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'Requests to the backend that failed without an answer (timeout, refused, reset, aborted, other)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    });
+    const guardDecisions = new Counter({
+      name: 'gateway_guard_decisions_total',
+      help: 'Decisions of the guards: the page guard on /admin and /member pages (allow, login, home), CSRF and rate-limit refusals',
+      labelNames: ['guard', 'decision'] as const,
+      registers: [registry],
+    });
+
+    // Upstream failures are seen where they happen, in undici, for both the proxy and the
+    // gateway's own calls (start data, permissions, readiness).
+    const backendOrigin = new URL(opts.backendUrl).origin;
+    const onUpstreamError = (message: unknown) => {
+      const { request, error } = message as { request?: { origin?: unknown }; error?: unknown };
+      if (request?.origin !== backendOrigin) return;
+      upstreamErrors.inc({ kind: upstreamErrorKind(error) });
+    };
+    diagnosticsChannel.subscribe(UPSTREAM_ERROR_CHANNEL, onUpstreamError);
+    fastify.addHook('onClose', async () => {
+      diagnosticsChannel.unsubscribe(UPSTREAM_ERROR_CHANNEL, onUpstreamError);
+    });
+
+    /** The guard decision an answer stands for, read from the answer (the guards stay unaware of metrics). */
+    function recordGuardDecision(request: FastifyRequest, reply: FastifyReply, group: RouteGroup): void {
+      const status = reply.statusCode;
+      if (group === 'page') {
+        const normalized = normalizePath(request.url);
+        const access = normalized === null ? 'public' : pathGuard(normalized);
+        if (access === 'public') return;
+        const guard = access === 'admin' ? 'admin_page' : 'member_page';
+        if (status === 302) {
+          const location = String(reply.getHeader('location') ?? '');
+          guardDecisions.inc({ guard, decision: location.startsWith('/auth/login') ? 'login' : 'home' });
+        } else if (status === 200 && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+          guardDecisions.inc({ guard, decision: 'allow' });
+        }
+        return;
+      }
+      if (status === 429 && RATE_LIMITED_PATHS.has(pathOf(request.url)) && reply.hasHeader('retry-after')) {
+        guardDecisions.inc({ guard: 'rate_limit', decision: 'refused' });
+        return;
+      }
+      // The CSRF check refuses exactly these requests, before anything else sees them.
+      if (
+        status === 403 &&
+        STATE_CHANGING.has(request.method) &&
+        request.cookies?.[opts.cookieName] !== undefined &&
+        !isSameOriginRequest(request, opts.publicOrigin)
+      ) {
+        guardDecisions.inc({ guard: 'csrf', decision: 'refused' });
+      }
+    }
+
+    fastify.addHook('onResponse', async (request, reply) => {
+      const group = routeGroup(request.method, request.url);
+      const labels = { group, status: String(reply.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+      recordGuardDecision(request, reply, group);
+    });
+
+    const expected = opts.token === undefined ? undefined : digest(opts.token);
+    fastify.get(METRICS_PATH, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (expected !== undefined) {
+        const given = bearerToken(request);
+        if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+          reply.header('www-authenticate', 'Bearer realm="metrics"');
+          throw new GatewayError(401, UNAUTHORIZED_MESSAGE);
+        }
+      }
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'metrics' },
+);

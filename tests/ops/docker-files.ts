@@ -1,0 +1,143 @@
+// Readers for the operator files that cannot be run here (no Docker engine): the Dockerfile's
+// stages and instructions, .dockerignore, and the compose table of the README.
+
+export interface Instruction {
+  keyword: string;
+  /** the arguments as written, continuation lines joined */
+  args: string;
+}
+
+export interface Stage {
+  image: string;
+  name: string | undefined;
+  instructions: Instruction[];
+}
+
+export interface Dockerfile {
+  /** ARG defaults declared before the first FROM */
+  globalArgs: Record<string, string>;
+  stages: Stage[];
+}
+
+function substitute(value: string, args: Record<string, string>): string {
+  return value.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced: string | undefined, bare: string | undefined) => args[(braced ?? bare)!] ?? whole);
+}
+
+export function parseDockerfile(text: string): Dockerfile {
+  const logical: string[] = [];
+  let pending = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (pending === '' && (line === '' || line.startsWith('#'))) continue;
+    if (line.startsWith('#')) continue;
+    if (line.endsWith('\\')) {
+      pending += `${line.slice(0, -1).trim()} `;
+      continue;
+    }
+    logical.push(`${pending}${line}`.trim());
+    pending = '';
+  }
+  const globalArgs: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const line of logical) {
+    const space = line.indexOf(' ');
+    const keyword = (space === -1 ? line : line.slice(0, space)).toUpperCase();
+    const args = space === -1 ? '' : line.slice(space + 1).trim();
+    if (keyword === 'FROM') {
+      const [image, as, name] = substitute(args, globalArgs).split(/\s+/);
+      stages.push({ image: image!, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
+    } else if (stages.length === 0 && keyword === 'ARG') {
+      const [key, value = ''] = args.split('=');
+      globalArgs[key!] = value;
+    } else if (stages.length > 0) {
+      stages[stages.length - 1]!.instructions.push({ keyword, args });
+    }
+  }
+  return { globalArgs, stages };
+}
+
+export interface Copy {
+  from: string | undefined;
+  sources: string[];
+  destination: string;
+}
+
+/** COPY [--from=stage] [--chown=…] src… dest, in shell or JSON form. */
+export function parseCopy(args: string): Copy {
+  let from: string | undefined;
+  const words: string[] = [];
+  const parts = args.trim().startsWith('[') ? (JSON.parse(args) as string[]) : args.split(/\s+/);
+  for (const part of parts) {
+    const flag = /^--(\w+)=(.*)$/.exec(part);
+    if (flag) {
+      if (flag[1] === 'from') from = flag[2];
+    } else words.push(part);
+  }
+  return { from, sources: words.slice(0, -1), destination: words[words.length - 1]! };
+}
+
+/** The JSON (exec) form of CMD, HEALTHCHECK … CMD, ENTRYPOINT. */
+export function execForm(args: string): string[] {
+  const json = args.slice(args.indexOf('['));
+  return JSON.parse(json) as string[];
+}
+
+/** ENV key=value pairs (values may be quoted). */
+export function parseEnv(args: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const match of args.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|\S+)/g)) {
+    env[match[1]!] = match[2]!.startsWith('"') ? (JSON.parse(match[2]!) as string) : match[2]!;
+  }
+  return env;
+}
+
+/** Whether .dockerignore keeps a path out of the build context (plain names and prefixes only). */
+export function isIgnored(dockerignore: string, path: string): boolean {
+  const patterns = dockerignore
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const clean = path.replace(/^\.\//, '').replace(/\/$/, '');
+  return patterns.some((pattern) => {
+    if (pattern.startsWith('*.')) return clean.endsWith(pattern.slice(1));
+    const p = pattern.replace(/\/$/, '');
+    return clean === p || clean.startsWith(`${p}/`);
+  });
+}
+
+export interface ComposeRow {
+  service: string;
+  /** undefined: the default (no profile) */
+  profile: string | undefined;
+  port: number;
+  /** published on the host, or only reachable from the other services */
+  published: boolean;
+  volumes: string[];
+}
+
+/** The table under "`docker-compose.yml` defines:" in the README. */
+export function composeTable(readme: string): ComposeRow[] {
+  const start = readme.indexOf('`docker-compose.yml` defines:');
+  if (start === -1) throw new Error('README has no "`docker-compose.yml` defines:" table');
+  const lines = readme.slice(start).split('\n').slice(1);
+  const rows: ComposeRow[] = [];
+  let inTable = false;
+  for (const line of lines) {
+    if (!line.startsWith('|')) {
+      if (inTable) break;
+      continue;
+    }
+    inTable = true;
+    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    if (cells[0] === 'service' || /^-+$/.test(cells[0] ?? '')) continue;
+    const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    rows.push({
+      service: code(cells[0]!)[0]!,
+      profile: code(cells[1]!)[0],
+      port: Number(code(cells[2]!)[0]),
+      published: !cells[2]!.includes('internal'),
+      volumes: code(cells[3]!),
+    });
+  }
+  return rows;
+}

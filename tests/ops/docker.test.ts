@@ -1,0 +1,320 @@
+// What can be checked of the Docker files without a Docker engine: the compose file against
+// the README, the Dockerfile's stages, that everything it copies exists after `npm run build`,
+// and that its start command runs the built gateway on production dependencies only.
+// The build and `npm ci --omit=dev` run once, in a temporary copy of the work tree.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { composeTable, execForm, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const SETUP_TIMEOUT_MS = 15 * 60_000;
+
+const readRepo = (path: string) => readFile(join(REPO, path), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  profiles?: string[];
+  ports?: string[];
+  expose?: string[];
+  volumes?: string[];
+  environment?: Record<string, string>;
+}
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+describe('docker-compose.yml', () => {
+  let compose: ComposeFile;
+  let readme: string;
+
+  beforeAll(async () => {
+    compose = parseYaml(await readRepo('docker-compose.yml')) as ComposeFile;
+    readme = await readRepo('README.md');
+  });
+
+  it('names exactly the services the README lists', () => {
+    const rows = composeTable(readme);
+    expect(rows.map((row) => row.service).sort()).toEqual(Object.keys(compose.services).sort());
+  });
+
+  it('gives each service the profile, port and volumes the README says', () => {
+    for (const row of composeTable(readme)) {
+      const service = compose.services[row.service]!;
+      if (row.profile === undefined) expect(service.profiles, row.service).toBeUndefined();
+      else expect(service.profiles, row.service).toContain(row.profile);
+
+      if (row.published) {
+        // "${SITE_PORT:-3000}:3000": published on the host, by default on the same port
+        const mapping = (service.ports ?? []).map((entry) => /^(?:\$\{\w+:-(\d+)\}|(\d+)):(\d+)$/.exec(String(entry)));
+        expect(mapping.some((m) => m !== null && Number(m[3]) === row.port && Number(m[1] ?? m[2]) === row.port), row.service).toBe(true);
+      } else {
+        expect(service.ports, row.service).toBeUndefined();
+        expect((service.expose ?? []).map(Number), row.service).toContain(row.port);
+      }
+
+      expect(service.volumes ?? [], row.service).toEqual(row.volumes);
+      for (const volume of row.volumes) {
+        const source = volume.slice(0, volume.indexOf(':'));
+        // a named volume must be declared at the top level; a path or variable is a bind mount
+        if (/^[\w-]+$/.test(source)) expect(Object.keys(compose.volumes ?? {}), volume).toContain(source);
+      }
+    }
+  });
+
+  it('runs the default service from this repository with the embedded backend unless BACKEND_URL is set', () => {
+    const defaults = Object.entries(compose.services).filter(([, service]) => service.profiles === undefined);
+    expect(defaults.map(([name]) => name)).toEqual(['site']);
+    const site = compose.services.site!;
+    expect(site.build).toBe('.');
+    expect(site.environment?.BACKEND_URL).toBe('${BACKEND_URL:-}');
+    expect(site.volumes).toContain('site-data:/data');
+    // Compose interpolates every service, also those of an inactive profile: a required
+    // variable (${X:?…}) anywhere would break the default `docker compose up`.
+    const text = JSON.stringify(compose);
+    expect(text).not.toMatch(/\$\{\w+:?\?/);
+  });
+});
+
+describe('Dockerfile', () => {
+  let dockerfile: Dockerfile;
+  let runtime: Stage;
+
+  beforeAll(async () => {
+    dockerfile = parseDockerfile(await readRepo('Dockerfile'));
+    runtime = dockerfile.stages[dockerfile.stages.length - 1]!;
+  });
+
+  const instructions = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
+
+  it('builds in stages and runs on Node 22 slim without the build toolchain', () => {
+    expect(dockerfile.stages.length).toBeGreaterThanOrEqual(3);
+    expect(runtime.image).toMatch(/^node:22[.-].*slim$/);
+    const runtimeRuns = instructions(runtime, 'RUN').map((i) => i.args).join('\n');
+    expect(runtimeRuns).not.toMatch(/g\+\+|python3|npm (ci|install)/);
+    const npmCi = dockerfile.stages.flatMap((stage) => instructions(stage, 'RUN')).map((i) => i.args);
+    expect(npmCi.some((args) => /npm ci\b(?!.*--omit=dev)/.test(args))).toBe(true);
+    expect(npmCi.some((args) => /npm ci\b.*--omit=dev/.test(args))).toBe(true);
+    expect(npmCi.some((args) => /npm run build\b/.test(args))).toBe(true);
+  });
+
+  it('runs as an unprivileged user with its data in the /data volume and a health check on /healthz', () => {
+    const user = instructions(runtime, 'USER').at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+    expect(instructions(runtime, 'VOLUME').map((i) => i.args).join(' ')).toContain('/data');
+    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+    expect(env).toMatchObject({ DATA_DIR: '/data', PORT: '3000', HOST: '0.0.0.0', NODE_ENV: 'production' });
+    expect(instructions(runtime, 'EXPOSE').map((i) => i.args)).toContain('3000');
+    const healthcheck = instructions(runtime, 'HEALTHCHECK')[0]?.args ?? '';
+    expect(execForm(healthcheck).join(' ')).toContain('/healthz');
+  });
+
+  it('starts what `npm run start:prod` starts', async () => {
+    const pkg = JSON.parse(await readRepo('package.json')) as { scripts: Record<string, string> };
+    const cmd = execForm(instructions(runtime, 'CMD').at(-1)!.args);
+    expect(cmd.join(' ')).toBe(pkg.scripts['start:prod']);
+  });
+
+  it('copies from the build context only what .dockerignore lets in', async () => {
+    const dockerignore = await readRepo('.dockerignore');
+    for (const stage of dockerfile.stages) {
+      for (const copy of instructions(stage, 'COPY').map((i) => parseCopy(i.args))) {
+        if (copy.from !== undefined) continue;
+        for (const source of copy.sources) {
+          expect(existsSync(join(REPO, source)), source).toBe(true);
+          if (source !== '.') expect(isIgnored(dockerignore, source), source).toBe(false);
+        }
+      }
+    }
+    // what the image builds itself never comes from the host
+    for (const path of ['node_modules', 'dist', 'web/dist', 'data', '.git']) expect(isIgnored(dockerignore, path), path).toBe(true);
+  });
+});
+
+/** The Docker build context: the files git knows (tracked or new) that .dockerignore lets in. */
+async function buildContextFiles(): Promise<string[]> {
+  const dockerignore = await readRepo('.dockerignore');
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+  return stdout
+    .split('\0')
+    .filter((path) => path !== '' && !isIgnored(dockerignore, path) && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile());
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** WORKDIR of a stage (the last one set in it or, inherited, in the stage it builds on). */
+function workdirOf(dockerfile: Dockerfile, stage: Stage): string {
+  const own = stage.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args;
+  if (own !== undefined) return own;
+  const parent = dockerfile.stages.find((candidate) => candidate.name === stage.image);
+  if (parent) return workdirOf(dockerfile, parent);
+  return '/';
+}
+
+describe('the production image, assembled and started here as the Dockerfile says', () => {
+  // build/: the build stage (the build context, all dependencies, `npm run build`);
+  // prod-deps/: the prod-deps stage (`npm ci --omit=dev`); image/: what the runtime stage copies.
+  let temp: string;
+  let dockerfile: Dockerfile;
+  let runtime: Stage;
+  let server: ChildProcess | undefined;
+  let output = '';
+  const adminPassword = 'ops-test-admin-password';
+  const stageDir = (name: string | undefined) => join(temp, name ?? 'context');
+  const runtimeCopies = () => runtime.instructions.filter((i) => i.keyword === 'COPY').map((i) => parseCopy(i.args));
+
+  beforeAll(async () => {
+    dockerfile = parseDockerfile(await readRepo('Dockerfile'));
+    runtime = dockerfile.stages[dockerfile.stages.length - 1]!;
+    temp = await mkdtemp(join(tmpdir(), 'moredoc-ops-'));
+    const build = stageDir('build');
+    for (const file of await buildContextFiles()) {
+      await mkdir(dirname(join(build, file)), { recursive: true });
+      await cp(join(REPO, file), join(build, file));
+    }
+    // every dependency: the ones of this work tree
+    await symlink(join(REPO, 'node_modules'), join(build, 'node_modules'), 'dir');
+    await run('npm', ['run', 'build'], { cwd: build, maxBuffer: 64 * 1024 * 1024 });
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGKILL');
+      await exited(server);
+    }
+    if (temp) await rm(temp, { recursive: true, force: true });
+  });
+
+  it('has after `npm run build` every file the runtime stage copies from the build stage', () => {
+    const fromBuild = runtimeCopies().filter((c) => c.from === 'build');
+    expect(fromBuild.length).toBeGreaterThan(0);
+    const workdir = workdirOf(dockerfile, dockerfile.stages.find((stage) => stage.name === 'build')!);
+    for (const { sources } of fromBuild) {
+      for (const source of sources) expect(existsSync(join(stageDir('build'), posix.relative(workdir, source))), source).toBe(true);
+    }
+    expect(existsSync(join(stageDir('build'), 'web/dist/index.html'))).toBe(true);
+    expect(existsSync(join(stageDir('build'), 'web/dist/.vite/manifest.json'))).toBe(true);
+  });
+
+  it(
+    'starts the built gateway with production dependencies only, healthy, serving the site, and stops on SIGTERM',
+    async () => {
+      // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev`.
+      const prodDepsStage = dockerfile.stages.find((stage) => stage.name === 'prod-deps')!;
+      const prodDeps = stageDir('prod-deps');
+      await mkdir(prodDeps, { recursive: true });
+      for (const copy of prodDepsStage.instructions.filter((i) => i.keyword === 'COPY').map((i) => parseCopy(i.args))) {
+        for (const source of copy.sources) await cp(join(REPO, source), join(prodDeps, source));
+      }
+      const install = prodDepsStage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).find((args) => args.includes('npm ci'))!;
+      expect(install).toMatch(/^npm ci --omit=dev\b/);
+      await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: prodDeps, maxBuffer: 64 * 1024 * 1024 });
+
+      // The runtime stage: exactly what it copies, where it copies it.
+      const image = stageDir('image');
+      const runtimeWorkdir = workdirOf(dockerfile, runtime);
+      for (const copy of runtimeCopies()) {
+        const fromStage = dockerfile.stages.find((stage) => stage.name === copy.from);
+        expect(fromStage, `COPY --from=${copy.from}`).toBeDefined();
+        const fromWorkdir = workdirOf(dockerfile, fromStage!);
+        for (const source of copy.sources) {
+          // into a folder when the destination says so (trailing slash, several sources)
+          const intoFolder = copy.destination.endsWith('/') || copy.sources.length > 1;
+          const destination = intoFolder ? posix.join(copy.destination, posix.basename(source)) : copy.destination;
+          const target = posix.relative(runtimeWorkdir, posix.resolve(runtimeWorkdir, destination));
+          await cp(join(stageDir(copy.from), posix.relative(fromWorkdir, source)), join(image, target), { recursive: true });
+        }
+      }
+      expect(existsSync(join(image, 'node_modules/fastify'))).toBe(true);
+      expect(existsSync(join(image, 'node_modules/better-sqlite3'))).toBe(true);
+      for (const devOnly of ['vite', 'vitest', 'typescript', 'react', 'playwright-core', '@vitejs/plugin-react']) {
+        expect(existsSync(join(image, 'node_modules', devOnly)), devOnly).toBe(false);
+      }
+      expect(existsSync(join(image, 'gateway')), 'no source in the image').toBe(false);
+
+      // Its environment and command, on a loopback port with a temporary /data.
+      const imageEnv = Object.assign({}, ...runtime.instructions.filter((i) => i.keyword === 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        ...imageEnv,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: join(temp, 'data'),
+        ADMIN_PASSWORD: adminPassword,
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+        LOG_LEVEL: 'warn',
+      };
+      const [command, ...args] = execForm(runtime.instructions.filter((i) => i.keyword === 'CMD').at(-1)!.args);
+      expect(command).toBe('node');
+      server = spawn(process.execPath, args, { cwd: image, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+      // Ready when /readyz says the embedded backend answers.
+      let ready = false;
+      for (let attempt = 0; attempt < 600 && !ready && server.exitCode === null; attempt++) {
+        try {
+          ready = (await fetch(`${url}/readyz`)).status === 200;
+        } catch {
+          // not listening yet
+        }
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(ready, `the gateway did not become ready:\n${output}`).toBe(true);
+
+      // The image's HEALTHCHECK, as Docker would run it inside the container.
+      const [, ...checkArgs] = execForm(runtime.instructions.find((i) => i.keyword === 'HEALTHCHECK')!.args);
+      expect(await exited(spawn(process.execPath, checkArgs, { env, stdio: 'ignore' }))).toBe(0);
+
+      const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('<script type="application/json" id="start-data">');
+      expect(html).toContain('<div id="root">');
+      const entry = /<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(entry).toBeDefined();
+      const asset = await fetch(`${url}${entry}`, { headers: { 'accept-encoding': 'br' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-encoding')).toBe('br');
+
+      const login = await fetch(`${url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ username: 'admin', password: adminPassword }),
+      });
+      expect(login.status).toBe(200);
+      expect(login.headers.get('set-cookie')).toMatch(/^token=/);
+
+      server.kill('SIGTERM');
+      expect(await exited(server), output).toBe(0);
+      // and the health check now fails
+      expect(await exited(spawn(process.execPath, checkArgs, { env, stdio: 'ignore' }))).not.toBe(0);
+    },
+    SETUP_TIMEOUT_MS,
+  );
+});
