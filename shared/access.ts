@@ -1,20 +1,38 @@
 // SPEC §2 "Access rules", applied identically by the gateway's page guard (on the raw
-// request path) and by the SPA's route guards (on client-side navigations).
+// request path) and by the SPA's route guards (on client-side navigations), plus the two
+// site-wide switches of the security settings (closed site, login required), which MOREDOC
+// only applies in its client and we apply on the server as well.
+import { isAdmin } from './permissions';
 import type { AccessKind } from './routes';
+import type { Settings } from './types';
+
+/** `security.is_close` and `security.login_required`; absent = off. */
+export interface SiteSwitches {
+  closed?: boolean;
+  loginRequired?: boolean;
+}
 
 export interface Session {
   loggedIn: boolean;
   allowPages: readonly string[];
+  /** The site-wide switches; absent when the settings are unknown, which means both off. */
+  site?: SiteSwitches;
 }
 
 export type AccessDecision =
   | { kind: 'allow' }
   | { kind: 'login'; location: string }
   | { kind: 'home'; location: '/' }
+  | { kind: 'closed' }
   | { kind: 'refused' };
 
 /** Admin pages that pass with a token whatever the user's allowPages (SPEC §2). */
 export const ALWAYS_ALLOWED_ADMIN_PAGES: readonly string[] = ['/admin', '/admin/index', '/admin/dashboard'];
+
+/** Pages open to everybody whatever the site switches: signing in must stay possible. */
+export const ALWAYS_OPEN_PAGES: readonly string[] = ['/auth/login', '/auth/forgot', '/oauth/callback'];
+/** Open too, unless the site is closed (the backend refuses registrations then anyway). */
+const REGISTER_PAGE = '/auth/register';
 
 const LOGIN_PATH = '/auth/login';
 const MAX_REDIRECT_LENGTH = 2048;
@@ -90,21 +108,43 @@ function encodePath(normalizedPath: string): string {
     .join('/');
 }
 
+/** The site switches as `GET /api/v1/settings` reports them (false values are omitted there). */
+export function siteSwitchesFrom(settings: Pick<Settings, 'security'> | null | undefined): Required<SiteSwitches> {
+  const security = settings?.security;
+  return { closed: security?.is_close === true, loginRequired: security?.login_required === true };
+}
+
+/** Whether a normalised path stays open to everybody under the given switches. */
+export function isAlwaysOpen(normalizedPath: string, site: SiteSwitches = {}): boolean {
+  const key = normalizedPath.toLowerCase();
+  return ALWAYS_OPEN_PAGES.includes(key) || (key === REGISTER_PAGE && site.closed !== true);
+}
+
+function loginDecision(normalizedPath: string, query: string): AccessDecision {
+  const search = query === '' || query === '?' ? '' : query.startsWith('?') ? query : `?${query}`;
+  return { kind: 'login', location: loginLocation(encodePath(normalizedPath) + search) };
+}
+
 /**
  * Decide a navigation. `path` is the raw request path, `query` its query string (with or
- * without the leading `?`, possibly empty). A token-less visitor of a guarded path goes to
- * the login page with the path and query as `redirect`; a logged-in visitor of an admin
- * page outside allowPages goes home.
+ * without the leading `?`, possibly empty).
+ * First the site switches, on every page but the always-open ones: with either switch on, a
+ * token-less visitor goes to the login page (path and query as `redirect`); on a closed
+ * site, a logged-in user who is no admin gets `closed` (admins pass, so they can reopen it).
+ * Then SPEC §2: a token-less visitor of a guarded path goes to the login page; a logged-in
+ * visitor of an admin page outside allowPages goes home.
  */
 export function decideAccess(path: string, query: string, session: Session): AccessDecision {
   const normalized = normalizePath(path);
   if (normalized === null) return { kind: 'refused' };
+  const site = session.site ?? {};
+  if ((site.closed === true || site.loginRequired === true) && !isAlwaysOpen(normalized, site)) {
+    if (!session.loggedIn) return loginDecision(normalized, query);
+    if (site.closed === true && !isAdmin(session.allowPages)) return { kind: 'closed' };
+  }
   const guard = pathGuard(normalized);
   if (guard === 'public') return { kind: 'allow' };
-  if (!session.loggedIn) {
-    const search = query === '' || query === '?' ? '' : query.startsWith('?') ? query : `?${query}`;
-    return { kind: 'login', location: loginLocation(encodePath(normalized) + search) };
-  }
+  if (!session.loggedIn) return loginDecision(normalized, query);
   if (guard === 'token' || isAdminPageAllowed(normalized, session.allowPages)) return { kind: 'allow' };
   return { kind: 'home', location: '/' };
 }

@@ -1,14 +1,17 @@
-// Server-side page guard (SPEC §2 access rules, applied by shared/access exactly as the
-// SPA applies them): resolves the visitor's session from the cookie, then decides whether
-// a page navigation is served, sent to the login page, or sent home.
+// Server-side page guard (SPEC §2 access rules and the site switches is_close /
+// login_required, applied by shared/access exactly as the SPA applies them): resolves the
+// visitor's session from the cookie and the switches from the cached public settings, then
+// decides whether a page navigation is served, sent to the login page or home, or gets the
+// closed-site page.
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { decideAccess, normalizePath } from '../../shared/access';
+import { decideAccess, normalizePath, siteSwitchesFrom } from '../../shared/access';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission, User } from '../../shared/types';
 import { GatewayError, MESSAGES } from '../errors';
 import { isLiveToken } from './token-cookie';
+import type { PublicStartData } from './start-data';
 import { LOGOUT_PATH, pathOf } from './upstream';
 
 export interface VisitorSession {
@@ -21,8 +24,12 @@ export interface VisitorSession {
   fault?: GatewayError;
 }
 
+/**
+ * `render`: serve the page; `closed`: serve it with status 503 (the SPA shows 站点已关闭).
+ * Both carry the public start data the decision was made with, for the page to inline.
+ */
 export type GuardOutcome =
-  | { kind: 'render'; session: VisitorSession }
+  | { kind: 'render' | 'closed'; session: VisitorSession; publicPart: PublicStartData | undefined }
   | { kind: 'redirect'; location: string }
   | { kind: 'refused' };
 
@@ -117,6 +124,9 @@ export default fp<PageGuardOptions>(
       const [path, query] = splitUrl(request.url);
       if (normalizePath(path) === null) return { kind: 'refused' };
 
+      // Never rejects; undefined when the backend cannot give the settings: then the
+      // switches count as off, as before they existed, rather than locking everybody out.
+      const publicPartLoad = fastify.startData.publicPart(request);
       let session: VisitorSession = { allowPages: [] };
       const hadCookie = request.cookies[opts.cookieName] !== undefined;
       const token = request.sessionToken;
@@ -129,7 +139,12 @@ export default fp<PageGuardOptions>(
         reply.clearTokenCookie();
       }
 
-      const decision = decideAccess(path, query, { loggedIn: session.token !== undefined, allowPages: session.allowPages });
+      const publicPart = await publicPartLoad;
+      const decision = decideAccess(path, query, {
+        loggedIn: session.token !== undefined,
+        allowPages: session.allowPages,
+        site: siteSwitchesFrom(publicPart?.settings),
+      });
       switch (decision.kind) {
         case 'refused':
           return { kind: 'refused' };
@@ -139,8 +154,12 @@ export default fp<PageGuardOptions>(
           // Without the permissions we cannot tell: say the backend failed, do not guess.
           if (session.fault && session.permissions === undefined) throw session.fault;
           return { kind: 'redirect', location: decision.location };
+        case 'closed':
+          // Nor whether this user is an admin, who may enter a closed site.
+          if (session.fault && session.permissions === undefined) throw session.fault;
+          return { kind: 'closed', session, publicPart };
         case 'allow':
-          return { kind: 'render', session };
+          return { kind: 'render', session, publicPart };
       }
     }
 
@@ -157,5 +176,5 @@ export default fp<PageGuardOptions>(
       }
     });
   },
-  { name: 'page-guard', dependencies: ['backend-client', 'token-cookie'] },
+  { name: 'page-guard', dependencies: ['backend-client', 'token-cookie', 'start-data'] },
 );

@@ -138,8 +138,7 @@ export default fp<SpaOptions>(
         return reply.code(302).header('cache-control', 'no-store').header('location', outcome.location).send();
       }
 
-      const { session } = outcome;
-      const publicPart = await fastify.startData.publicPart(request);
+      const { session, publicPart } = outcome;
       let html: string;
       if (!session.token && publicPart) {
         html = anonymousPages.get(publicPart) ?? renderPage(template, publicPart, session);
@@ -147,9 +146,11 @@ export default fp<SpaOptions>(
       } else {
         html = renderPage(template, publicPart, session);
       }
-      // A path that is no route still gets the page (the SPA shows its 404), with a 404 status.
+      // A path that is no route still gets the page (the SPA shows its 404), with a 404 status;
+      // on a closed site a non-admin gets the page too (the SPA shows 站点已关闭), with a 503.
+      const status = outcome.kind === 'closed' ? 503 : matchRoute(normalized) ? 200 : 404;
       return reply
-        .code(matchRoute(normalized) ? 200 : 404)
+        .code(status)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
         .header('vary', 'Cookie')
         .type('text/html; charset=utf-8')

@@ -78,7 +78,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         const { config } = JSON.parse(body.toString('utf8')) as { config: { category: string; name: string; value: string }[] };
         for (const item of config) {
           const group = (settings[item.category as 'system'] ??= {}) as Record<string, unknown>;
-          group[item.name] = item.value;
+          // switches come back as booleans, false ones omitted, as GET /api/v1/settings does
+          if (item.value === 'false') delete group[item.name];
+          else group[item.name] = item.value === 'true' ? true : item.value;
         }
         return json(res, 200, {});
       }

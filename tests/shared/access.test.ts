@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   ALWAYS_ALLOWED_ADMIN_PAGES,
+  ALWAYS_OPEN_PAGES,
   decideAccess,
+  isAlwaysOpen,
   loginLocation,
   normalizePath,
   pathGuard,
   safeRedirect,
+  siteSwitchesFrom,
+  type AccessDecision,
   type Session,
+  type SiteSwitches,
 } from '../../shared/access';
 
 const guest: Session = { loggedIn: false, allowPages: [] };
@@ -144,6 +149,110 @@ describe('decideAccess', () => {
     for (const path of ['/admin%2fconfig', '/%5cadmin', '/admin\\config', '/member%0a', '/%E4%B8']) {
       expect(decideAccess(path, '', userAdmin), path).toEqual({ kind: 'refused' });
     }
+  });
+});
+
+describe('decideAccess with the site switches', () => {
+  type Outcome = 'allow' | 'login' | 'home' | 'closed';
+  const who: Record<'anonymous' | 'member' | 'admin', Session> = { anonymous: guest, member, admin: userAdmin };
+  const switches: Record<'off' | 'loginRequired' | 'closed' | 'both', SiteSwitches> = {
+    off: {},
+    loginRequired: { loginRequired: true },
+    closed: { closed: true },
+    both: { closed: true, loginRequired: true },
+  };
+  // [path with query, outcome per switch setting for anonymous / member / admin]
+  const matrix: Array<[string, Record<keyof typeof switches, [Outcome, Outcome, Outcome]>]> = [
+    ['/', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/library?wd=%E6%96%87', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/no/such/page', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/auth/login?redirect=%2Flibrary', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
+    ['/auth/forgot', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
+    ['/oauth/callback?code=c&state=s', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
+    ['/auth/register', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/member/order?page=2', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/vip/checkout', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/admin/dashboard', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/admin/user/list', { off: ['login', 'home', 'allow'], loginRequired: ['login', 'home', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
+    ['/admin/config/security', { off: ['login', 'home', 'home'], loginRequired: ['login', 'home', 'home'], closed: ['login', 'closed', 'home'], both: ['login', 'closed', 'home'] }],
+  ];
+
+  function expected(outcome: Outcome, pathWithQuery: string): AccessDecision {
+    if (outcome === 'login') return { kind: 'login', location: loginLocation(pathWithQuery) };
+    if (outcome === 'home') return { kind: 'home', location: '/' };
+    return { kind: outcome };
+  }
+
+  for (const [pathWithQuery, bySwitch] of matrix) {
+    const [path = '', query = ''] = pathWithQuery.split('?');
+    for (const [setting, outcomes] of Object.entries(bySwitch) as Array<[keyof typeof switches, [Outcome, Outcome, Outcome]]>) {
+      (['anonymous', 'member', 'admin'] as const).forEach((name, i) => {
+        const outcome = outcomes[i]!;
+        it(`${setting}: ${name} → ${pathWithQuery} → ${outcome}`, () => {
+          const decision = decideAccess(path, query, { ...who[name], site: switches[setting] });
+          expect(decision).toEqual(expected(outcome, pathWithQuery));
+        });
+      });
+    }
+  }
+
+  it('sends an anonymous visitor to login with the original path and query, as the member guard does', () => {
+    expect(decideAccess('/library', '?wd=%E6%96%87&page=2', { ...guest, site: { loginRequired: true } })).toEqual({
+      kind: 'login',
+      location: '/auth/login?redirect=%2Flibrary%3Fwd%3D%25E6%2596%2587%26page%3D2',
+    });
+    expect(decideAccess('/library', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Flibrary' });
+    // home and the register page have nothing worth returning to
+    expect(decideAccess('/', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login' });
+    expect(decideAccess('/auth/register', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login' });
+  });
+
+  it('applies the switches to the canonical path, so spelling variants change nothing', () => {
+    const closed = { ...member, site: { closed: true } };
+    for (const path of ['/AUTH/LOGIN', '/auth/login/', '//auth/./login', '/auth/login;x']) {
+      expect(decideAccess(path, '', closed), path).toEqual({ kind: 'allow' });
+    }
+    for (const path of ['/auth/login/x', '/auth/loginx', '/x/../member', '/%61uth/register']) {
+      expect(decideAccess(path, '', closed), path).toEqual({ kind: 'closed' });
+    }
+    expect(decideAccess('/admin%2fx', '', closed)).toEqual({ kind: 'refused' });
+  });
+
+  it('counts a user with any admin page as an admin, and one without as a member', () => {
+    const site = { closed: true };
+    expect(decideAccess('/', '', { loggedIn: true, allowPages: ['/admin/banner'], site })).toEqual({ kind: 'allow' });
+    expect(decideAccess('/', '', { loggedIn: true, allowPages: [], site })).toEqual({ kind: 'closed' });
+  });
+
+  it('treats absent or false switches as off', () => {
+    expect(decideAccess('/', '', { ...guest, site: { closed: false, loginRequired: false } })).toEqual({ kind: 'allow' });
+    expect(decideAccess('/member', '', { ...member, site: undefined })).toEqual({ kind: 'allow' });
+  });
+});
+
+describe('siteSwitchesFrom', () => {
+  it('reads is_close and login_required from the public settings', () => {
+    expect(siteSwitchesFrom({ security: { is_close: true, close_statement: '维护中', login_required: true } })).toEqual({ closed: true, loginRequired: true });
+    expect(siteSwitchesFrom({ security: { enable_register: true } })).toEqual({ closed: false, loginRequired: false });
+  });
+
+  it('treats omitted sections, unknown settings and non-boolean values as off', () => {
+    expect(siteSwitchesFrom({})).toEqual({ closed: false, loginRequired: false });
+    expect(siteSwitchesFrom(undefined)).toEqual({ closed: false, loginRequired: false });
+    expect(siteSwitchesFrom(null)).toEqual({ closed: false, loginRequired: false });
+    const odd = { security: { is_close: 'true', login_required: 1 } } as unknown as Parameters<typeof siteSwitchesFrom>[0];
+    expect(siteSwitchesFrom(odd)).toEqual({ closed: false, loginRequired: false });
+  });
+});
+
+describe('isAlwaysOpen', () => {
+  it('keeps login, password reset and the OAuth callback open, registration only while the site is open', () => {
+    expect([...ALWAYS_OPEN_PAGES].sort()).toEqual(['/auth/forgot', '/auth/login', '/oauth/callback']);
+    for (const page of ALWAYS_OPEN_PAGES) expect(isAlwaysOpen(page, { closed: true })).toBe(true);
+    expect(isAlwaysOpen('/auth/register')).toBe(true);
+    expect(isAlwaysOpen('/auth/register', { loginRequired: true })).toBe(true);
+    expect(isAlwaysOpen('/auth/register', { closed: true })).toBe(false);
+    expect(isAlwaysOpen('/', {})).toBe(false);
   });
 });
 

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { act } from 'react';
+import type { Settings } from '../../shared/types';
+import { settingsQuery } from '../../web/src/api/settings';
+import { session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/features/toasts/toast-store';
-import { admin, adminPermissions, member, renderApp } from './render-app';
+import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
 const location = (router: ReturnType<typeof renderApp>['router']) =>
   router.state.location.pathname + router.state.location.search;
@@ -75,5 +78,107 @@ describe('client-side route guards', () => {
       backend: { 'GET /api/v1/user/download': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } } },
     });
     await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Fdownload'));
+  });
+});
+
+describe('client-side guards: the site switches', () => {
+  afterEach(() => act(() => clearToasts()));
+
+  const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计 <span style="color: red;">明天</span> 恢复。</div><img src=x onerror="alert(1)">';
+  const closed: Settings = { ...settings, security: { ...settings.security, is_close: true, close_statement: STATEMENT } };
+  const loginRequired: Settings = { ...settings, security: { ...settings.security, login_required: true } };
+
+  it('sends an anonymous visitor of a closed site to the login page, with the original path', async () => {
+    const { router } = renderApp('/library?wd=%E6%96%87', { settings: closed });
+    await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Flibrary%3Fwd%3D%25E6%2596%2587'));
+    expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
+    // registration is closed too: no link to it
+    expect(screen.queryByRole('link', { name: '注册账号' })).toBeNull();
+  });
+
+  it('sends an anonymous visitor of / on a closed site to the bare login page, and away from registration', async () => {
+    const home = renderApp('/', { settings: closed });
+    await waitFor(() => expect(location(home.router)).toBe('/auth/login'));
+    home.unmount();
+    const register = renderApp('/auth/register', { settings: closed });
+    await waitFor(() => expect(location(register.router)).toBe('/auth/login'));
+  });
+
+  it('shows a member the 站点已关闭 screen with the statement as text, at the requested address', async () => {
+    const { router } = renderApp('/library', { settings: closed, user: member });
+    expect(await screen.findByRole('heading', { level: 1, name: '站点已关闭' })).toBeTruthy();
+    expect(location(router)).toBe('/library');
+    const statement = screen.getByTestId('close-statement');
+    expect([...statement.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['尊敬的用户，您好：', '本站正在升级维护，预计 明天 恢复。']);
+    expect(statement.querySelector('span, img, div')).toBeNull();
+    expect(screen.getByText('当前登录账号：amy')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '管理员登录' }).getAttribute('href')).toBe('/auth/login');
+    expect(screen.getByRole('button', { name: '退出登录' })).toBeTruthy();
+    expect(document.title).toBe('站点已关闭 - 测试文库');
+  });
+
+  it('shows the closed screen on member and admin pages too, but not on the login page', async () => {
+    for (const path of ['/member', '/admin/dashboard', '/admin/user/list', '/auth/register']) {
+      const view = renderApp(path, { settings: closed, user: member });
+      expect(await screen.findByRole('heading', { name: '站点已关闭' }), path).toBeTruthy();
+      view.unmount();
+    }
+    renderApp('/auth/login', { settings: closed, user: member });
+    expect(await screen.findByText('您已登录为 amy')).toBeTruthy();
+  });
+
+  it('says a default sentence when the admin left the statement empty', async () => {
+    renderApp('/', { settings: { ...settings, security: { is_close: true } }, user: member });
+    expect((await screen.findByTestId('close-statement')).textContent).toBe('网站维护中，暂时无法访问，请稍后再来。');
+  });
+
+  it('logs the member out from the closed screen and lands on the login page', async () => {
+    const { router, fetchMock } = renderApp('/', {
+      settings: closed,
+      user: member,
+      backend: { 'DELETE /api/v1/user/logout': { status: 200, body: {} } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: '退出登录' }));
+    await waitFor(() => expect(location(router)).toBe('/auth/login'));
+    expect(session.value.loggedIn).toBe(false);
+    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/v1/user/logout' && init?.method === 'DELETE')).toBe(true);
+    expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
+  });
+
+  it('lets an admin through a closed site, with the admin rules still applying', async () => {
+    const home = renderApp('/', { settings: closed, user: admin, permissions: adminPermissions });
+    expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
+    home.unmount();
+    const config = renderApp('/admin/user/list', { settings: closed, user: admin, permissions: adminPermissions });
+    expect(await screen.findByRole('heading', { name: '用户管理' })).toBeTruthy();
+    config.unmount();
+    const outside = renderApp('/admin/document/list', { settings: closed, user: admin, permissions: adminPermissions });
+    await waitFor(() => expect(location(outside.router)).toBe('/'));
+  });
+
+  it('sends an anonymous visitor to login when login is required, leaving registration open', async () => {
+    const library = renderApp('/library', { settings: loginRequired });
+    await waitFor(() => expect(location(library.router)).toBe('/auth/login?redirect=%2Flibrary'));
+    expect(await screen.findByRole('link', { name: '注册账号' })).toBeTruthy();
+    library.unmount();
+    const register = renderApp('/auth/register', { settings: loginRequired });
+    expect(await screen.findByRole('heading', { name: '注册' })).toBeTruthy();
+    expect(location(register.router)).toBe('/auth/register');
+  });
+
+  it('lets a member browse when login is required', async () => {
+    renderApp('/library', { settings: loginRequired, user: member });
+    expect(await screen.findByRole('heading', { name: '文库资料' })).toBeTruthy();
+  });
+
+  it('decides client-side navigations with the current settings query, like a page load', async () => {
+    const { router, queryClient } = renderApp('/', { user: member });
+    expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
+    act(() => queryClient.setQueryData(settingsQuery().queryKey, closed));
+    await act(() => router.navigate('/library'));
+    expect(await screen.findByRole('heading', { name: '站点已关闭' })).toBeTruthy();
+    act(() => queryClient.setQueryData(settingsQuery().queryKey, settings));
+    await act(() => router.navigate('/vip'));
+    expect(await screen.findByRole('heading', { name: '开通VIP' })).toBeTruthy();
   });
 });

@@ -56,7 +56,7 @@ export function renderApp(
     permissions: options.user ? (options.permissions ?? []) : undefined,
   });
   const fetchMock = scriptedFetch(options.backend ?? {});
-  const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
+  const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
   api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
   const view = render(
     <AppProviders queryClient={queryClient}>

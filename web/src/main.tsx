@@ -11,7 +11,7 @@ import { handleUnauthorized } from './app/unauthorized';
 async function start(): Promise<void> {
   const queryClient = createQueryClient();
   await boot(queryClient);
-  const router = createAppRouter();
+  const router = createAppRouter(queryClient);
   api.configure({ onUnauthorized: () => handleUnauthorized(router) });
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');

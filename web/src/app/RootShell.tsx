@@ -7,8 +7,10 @@ import { BrowserCheck } from '../features/browser-check/BrowserCheck';
 import { ErrorScreen } from '../features/error-screen/ErrorScreen';
 import { siteName, useSettings } from '../features/settings/use-site-data';
 import { ToastViewport } from '../features/toasts/ToastViewport';
+import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/SiteClosedPage';
 import { documentTitle, useDocumentHead } from './document-head';
 import { useCurrentRoute } from '../features/routing/current-route';
+import { isSiteClosedError } from './route-guard';
 import './app.css';
 
 function NavigationProgress() {
@@ -50,11 +52,20 @@ function errorDetail(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Uncaught errors of any screen (SPEC §2/§8). */
+/** Uncaught errors of any screen (SPEC §2/§8), and the 站点已关闭 screen of a closed site. */
 export function RootErrorBoundary() {
   const error = useRouteError();
   const settings = useQuery(settingsQuery()).data;
   const status = errorStatus(error);
-  useDocumentHead(settings ?? {}, `${ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
+  const closed = isSiteClosedError(error);
+  useDocumentHead(settings ?? {}, `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
+  if (closed) {
+    return (
+      <>
+        <SiteClosedPage />
+        <ToastViewport />
+      </>
+    );
+  }
   return <ErrorScreen status={status} message={errorDetail(error)} />;
 }

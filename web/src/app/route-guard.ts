@@ -1,9 +1,23 @@
-// Client-side guards: the same `shared/` decisions as the gateway's page guard, so that a
-// navigation inside the SPA behaves like a page load.
-import { data, redirect, type LoaderFunction } from 'react-router-dom';
-import { decideAccess } from '../../../shared/access';
+// Client-side guards: the same `shared/` decisions as the gateway's page guard, with the
+// settings the SPA has (start data, then the settings query), so that a navigation inside
+// the SPA behaves like a page load.
+import type { QueryClient } from '@tanstack/react-query';
+import { data, isRouteErrorResponse, redirect, type LoaderFunction } from 'react-router-dom';
+import { decideAccess, siteSwitchesFrom } from '../../../shared/access';
 import { matchRoute, notFoundMessage, type RouteDef } from '../../../shared/routes';
+import { settingsQuery } from '../api/settings';
 import { session } from '../features/session/session-store';
+
+const SITE_CLOSED = 'site-closed';
+
+/** The route error of a closed site (the gateway answers such a page load with 503). */
+function siteClosed(): never {
+  throw data(SITE_CLOSED, { status: 503, statusText: 'Service Unavailable' });
+}
+
+export function isSiteClosedError(error: unknown): boolean {
+  return isRouteErrorResponse(error) && error.data === SITE_CLOSED;
+}
 
 function displayPath(pathname: string): string {
   try {
@@ -18,13 +32,18 @@ export function notFound(pathname: string): never {
   throw data(notFoundMessage(displayPath(pathname)), { status: 404, statusText: 'Not Found' });
 }
 
-/** Loader for `route`: login or home redirect per SPEC §2, else the route's validity check. */
-export function guardFor(route: RouteDef): LoaderFunction {
+/**
+ * Loader for `route`: login or home redirect per SPEC §2 and the site switches, the
+ * 站点已关闭 screen for a non-admin on a closed site, else the route's validity check.
+ */
+export function guardFor(route: RouteDef, queryClient: QueryClient): LoaderFunction {
   return ({ request }) => {
     const url = new URL(request.url);
     const { loggedIn, allowPages } = session.peek();
-    const decision = decideAccess(url.pathname, url.search, { loggedIn, allowPages });
+    const site = siteSwitchesFrom(queryClient.getQueryData(settingsQuery().queryKey));
+    const decision = decideAccess(url.pathname, url.search, { loggedIn, allowPages, site });
     if (decision.kind === 'login' || decision.kind === 'home') throw redirect(decision.location);
+    if (decision.kind === 'closed') siteClosed();
     if (decision.kind === 'refused' || matchRoute(url.pathname)?.route.name !== route.name) notFound(url.pathname);
     return null;
   };

@@ -1,6 +1,8 @@
 // The router, built from the shared route table: every SPEC route exists, under its layout
-// (default, auth, admin), with the guard loader of app/route-guard. The first screen
-// (default layout, home) is in the entry chunk; every other screen is a lazy chunk.
+// (default, auth, admin), with the guard loader of app/route-guard (which reads the site
+// settings from the query client). The first screen (default layout, home) is in the entry
+// chunk; every other screen is a lazy chunk.
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
 import { DefaultLayout } from '../layouts/DefaultLayout';
@@ -43,12 +45,12 @@ const screens: Readonly<Record<string, Screen>> = {
 /** Route names that show 建设中 in this release (listed in the README). */
 export const underConstructionRoutes: readonly RouteDef[] = routes.filter((r) => !screens[r.name]);
 
-function routeObject(route: RouteDef): RouteObject {
+function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
   const screen = screens[route.name] ?? (route.layout === 'admin' ? adminUnderConstruction : underConstruction);
   return {
     id: route.name,
     path: toRouterPath(route.path),
-    loader: guardFor(route),
+    loader: guardFor(route, queryClient),
     handle: { route } satisfies RouteHandle,
     ...screen,
   };
@@ -56,7 +58,8 @@ function routeObject(route: RouteDef): RouteObject {
 
 const isMemberArea = (r: RouteDef) => r.path === '/member' || r.path.startsWith('/member/');
 
-export function appRoutes(): RouteObject[] {
+export function appRoutes(queryClient: QueryClient): RouteObject[] {
+  const toRoute = (route: RouteDef) => routeObject(route, queryClient);
   const inLayout = (layout: RouteDef['layout']) => routes.filter((r) => r.layout === layout);
   const publicRoutes = inLayout('default').filter((r) => !isMemberArea(r));
   const memberRoutes = inLayout('default').filter(isMemberArea);
@@ -71,23 +74,23 @@ export function appRoutes(): RouteObject[] {
           id: 'layout-default',
           Component: DefaultLayout,
           children: [
-            ...publicRoutes.map(routeObject),
+            ...publicRoutes.map(toRoute),
             {
               id: 'layout-member',
               lazy: async () => ({ Component: (await import('../layouts/MemberLayout')).MemberLayout }),
-              children: memberRoutes.map(routeObject),
+              children: memberRoutes.map(toRoute),
             },
           ],
         },
         {
           id: 'layout-auth',
           lazy: async () => ({ Component: (await import('../layouts/AuthLayout')).AuthLayout }),
-          children: inLayout('auth').map(routeObject),
+          children: inLayout('auth').map(toRoute),
         },
         {
           id: 'layout-admin',
           lazy: async () => ({ Component: (await import('../layouts/AdminLayout')).AdminLayout }),
-          children: inLayout('admin').map(routeObject),
+          children: inLayout('admin').map(toRoute),
         },
         // Its loader always throws the 404; the component only keeps React Router from warning.
         { id: 'not-found', path: '*', loader: notFoundLoader, Component: () => null },
@@ -96,8 +99,8 @@ export function appRoutes(): RouteObject[] {
   ];
 }
 
-export function createAppRouter() {
-  return createBrowserRouter(appRoutes());
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(appRoutes(queryClient));
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;

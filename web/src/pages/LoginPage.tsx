@@ -75,7 +75,7 @@ export function LoginPage() {
       </Button>
       <div className="app-auth-links">
         <Link to="/auth/forgot">忘记密码？</Link>
-        {settings.security?.enable_register && (
+        {settings.security?.enable_register && !settings.security.is_close && (
           <Link to={target === '/' ? '/auth/register' : `/auth/register?redirect=${encodeURIComponent(target)}`}>注册账号</Link>
         )}
       </div>

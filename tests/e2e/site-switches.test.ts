@@ -1,0 +1,114 @@
+// The site switches in Chromium against the real gateway and embedded backend: an admin
+// closes the site through the config API, then requires login.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api } from '../helpers/backend';
+import { startSite, type Site } from '../helpers/site';
+import { launchBrowser, openPage, type Visit } from './browser';
+
+const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计明天恢复访问。</div>';
+
+let site: Site;
+let browser: Browser;
+let adminVisit: Visit;
+const visits: Visit[] = [];
+const member = { username: `closed${Date.now() % 100000}`, password: 'secret-pass-1' };
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+  // registration is refused while the site is closed: the member signs up first
+  const registered = await api(site.url, 'POST', '/api/v1/user/register', { body: member });
+  expect(registered.status).toBe(200);
+  adminVisit = await openPage(browser, site.url);
+  await adminVisit.page.goto('/auth/login');
+  await login(adminVisit.page, 'admin', site.adminPassword);
+  await adminVisit.page.waitForURL((url) => url.pathname === '/');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+afterEach(async () => {
+  for (const visit of [adminVisit, ...visits]) expect(visit.errors).toEqual([]);
+  await Promise.all(visits.map((visit) => visit.context.close()));
+  visits.length = 0;
+});
+
+async function open(): Promise<Page> {
+  const visit = await openPage(browser, site.url);
+  visits.push(visit);
+  return visit.page;
+}
+
+async function login(page: Page, username: string, password: string) {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+}
+
+/** What /admin/config/security saves: the security rows by name, through the gateway with the admin's cookie. */
+async function setSecurity(values: Record<string, string>): Promise<void> {
+  const status = await adminVisit.page.evaluate(async (wanted) => {
+    const list = (await (await fetch('/api/v1/config/list?category=security')).json()) as { config: { id: number; name: string }[] };
+    const config = Object.entries(wanted).map(([name, value]) => ({ id: list.config.find((row) => row.name === name)!.id, value }));
+    const saved = await fetch('/api/v1/config', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+    return saved.status;
+  }, values);
+  expect(status).toBe(200);
+}
+
+describe('是否关闭网站 (security.is_close)', () => {
+  beforeAll(() => setSecurity({ is_close: 'true', close_statement: STATEMENT }));
+  afterAll(() => setSecurity({ is_close: 'false' }));
+
+  it('sends an anonymous visitor of / to the login page', async () => {
+    const page = await open();
+    const answer = await page.goto('/');
+    expect(answer?.url()).toBe(`${site.url}/auth/login`);
+    await page.getByRole('heading', { name: '登录' }).waitFor();
+    expect(await page.getByRole('link', { name: '注册账号' }).count()).toBe(0);
+  });
+
+  it('shows a member the 站点已关闭 screen with the statement, after login and on a page load (503)', async () => {
+    const page = await open();
+    await page.goto('/auth/login');
+    await login(page, member.username, member.password);
+    await page.getByRole('heading', { name: '站点已关闭' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByTestId('close-statement').locator('p').allTextContents()).toEqual(['尊敬的用户，您好：', '本站正在升级维护，预计明天恢复访问。']);
+
+    const answer = await page.goto('/library');
+    expect(answer?.status()).toBe(503);
+    await page.getByRole('heading', { name: '站点已关闭' }).waitFor();
+    expect(await page.getByTestId('close-statement').innerText()).toContain('本站正在升级维护');
+    expect(await page.title()).toBe('站点已关闭 - 魔豆文库');
+
+    await page.getByRole('button', { name: '退出登录' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    await page.getByRole('heading', { name: '登录' }).waitFor();
+  });
+
+  it('still lets the admin open the home page', async () => {
+    const page = adminVisit.page;
+    const answer = await page.goto('/');
+    expect(answer?.status()).toBe(200);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('魔豆文库');
+    expect(await page.getByRole('heading', { name: '站点已关闭' }).count()).toBe(0);
+  });
+});
+
+describe('登录后才能访问 (security.login_required)', () => {
+  beforeAll(() => setSecurity({ login_required: 'true' }));
+  afterAll(() => setSecurity({ login_required: 'false' }));
+
+  it('sends an anonymous visitor of /library to /auth/login?redirect=%2Flibrary, and back after login', async () => {
+    const page = await open();
+    await page.goto('/library');
+    expect(page.url()).toBe(`${site.url}/auth/login?redirect=%2Flibrary`);
+    await login(page, member.username, member.password);
+    await page.waitForURL((url) => url.pathname === '/library');
+    await page.getByRole('heading', { name: '文库资料' }).waitFor();
+  });
+});
