@@ -125,8 +125,11 @@ export default fp<SpaOptions>(
       });
     }
 
-    // The anonymous page is the same for everybody: render it once per public data.
-    const anonymousPages = new WeakMap<PublicStartData, string>();
+    // Pages are rendered once and kept as bytes (encoding the page on every answer cost a
+    // third of the rate): the anonymous page per public data, as it is the same for
+    // everybody; a logged-in visitor's per session the page guard keeps (and public data).
+    const anonymousPages = new WeakMap<PublicStartData, Buffer>();
+    const sessionPages = new WeakMap<VisitorSession, { publicPart: PublicStartData | undefined; html: Buffer }>();
 
     fastify.setNotFoundHandler(async (request, reply) => {
       const normalized = normalizePath(request.url);
@@ -140,12 +143,18 @@ export default fp<SpaOptions>(
 
       const { session } = outcome;
       const publicPart = await fastify.startData.publicPart(request);
-      let html: string;
+      let html: Buffer;
       if (!session.token && publicPart) {
-        html = anonymousPages.get(publicPart) ?? renderPage(template, publicPart, session);
+        html = anonymousPages.get(publicPart) ?? Buffer.from(renderPage(template, publicPart, session));
         anonymousPages.set(publicPart, html);
       } else {
-        html = renderPage(template, publicPart, session);
+        const kept = sessionPages.get(session);
+        if (kept && kept.publicPart === publicPart) {
+          html = kept.html;
+        } else {
+          html = Buffer.from(renderPage(template, publicPart, session));
+          if (session.token) sessionPages.set(session, { publicPart, html });
+        }
       }
       // A path that is no route still gets the page (the SPA shows its 404), with a 404 status.
       return reply
