@@ -1,50 +1,60 @@
 // Security headers on every answer: a CSP that runs only our own scripts (the start data is
 // inlined as type="application/json", which is data, not script), no framing, nosniff, and a
-// referrer policy that does not leak paths to other sites. The set is helmet 8's (with our
-// CSP), computed once at start: @fastify/helmet rebuilt helmet and its CSP on every request.
+// referrer policy that does not leak paths to other sites. helmet makes the set; it is run
+// once at start into a frozen object (as middleware per request, through @fastify/helmet,
+// it rebuilt the same CSP string for every answer).
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface SecurityHeadersOptions {
   publicOrigin: string | undefined;
 }
 
-const CSP_DIRECTIVES: Array<[string, string[]]> = [
-  ['default-src', ["'self'"]],
-  ['script-src', ["'self'"]],
-  ['script-src-attr', ["'none'"]],
-  // Semi UI sets inline style attributes.
-  ['style-src', ["'self'", "'unsafe-inline'"]],
-  // Logos, banners and covers may be on another host (settings hold URLs).
-  ['img-src', ["'self'", 'data:', 'blob:', 'https:']],
-  ['font-src', ["'self'", 'data:']],
-  ['media-src', ["'self'", 'blob:']],
-  ['connect-src', ["'self'"]],
-  ['object-src', ["'none'"]],
-  ['base-uri', ["'self'"]],
-  ['form-action', ["'self'"]],
-  ['frame-ancestors', ["'none'"]],
-];
-
-/** The headers every answer carries, for a site served over https or not. */
-export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
-  const csp = [...CSP_DIRECTIVES, ...(https ? [['upgrade-insecure-requests', []] as [string, string[]]] : [])]
-    .map(([name, values]) => [name, ...values].join(' '))
-    .join(';');
-  return Object.freeze({
-    'content-security-policy': csp,
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    'origin-agent-cluster': '?1',
-    'referrer-policy': 'strict-origin-when-cross-origin',
+function helmetOptions(https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // Semi UI sets inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Logos, banners and covers may be on another host (settings hold URLs).
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
     // Served over plain http (localhost), HSTS would be ignored at best.
-    ...(https ? { 'strict-transport-security': 'max-age=63072000; includeSubDomains' } : {}),
-    'x-content-type-options': 'nosniff',
-    'x-dns-prefetch-control': 'off',
-    'x-download-options': 'noopen',
-    'x-frame-options': 'DENY',
-    'x-permitted-cross-domain-policies': 'none',
-    'x-xss-protection': '0',
+    strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  };
+}
+
+/** The headers every answer carries, for a site served over https or not: helmet's output. */
+export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader() {},
+  };
+  // No directive is a function of the request, so helmet runs synchronously and needs none.
+  helmet(helmetOptions(https))({} as IncomingMessage, collector as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
   });
+  return Object.freeze(headers);
 }
 
 export default fp<SecurityHeadersOptions>(
