@@ -311,7 +311,7 @@ async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<s
   ])) as [Summary, Summary, Summary];
   console.log('The built index.html as nginx serves it (static file), against the gateway rendering it with head and start data:');
   console.log('`/` for a visitor (public start data, cached briefly), `/admin/dashboard` for the logged-in admin (page guard,');
-  console.log('user from the backend on every request, permissions cached briefly).\n');
+  console.log('user and permissions kept briefly per token, with the page rendered for them).\n');
   console.log(
     table(MEASUREMENT_HEADERS, [
       measurementRow(`nginx · static index.html (${kib(staticIndex.body.length)} KiB)`, reference),
@@ -339,10 +339,10 @@ async function staticAssets(nginxUrl: string, gatewayUrl: string): Promise<void>
   }
   const [reference, gateway] = (await compare([
     { label: 'nginx gzip_static', target: one(nginxUrl, path, GZIP) },
-    { label: 'gateway pre-compressed', target: one(gatewayUrl, path, GZIP) },
+    { label: 'gateway asset table', target: one(gatewayUrl, path, GZIP) },
   ])) as [Summary, Summary];
   console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
-  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · preCompressed', gateway)]));
+  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · asset table (memory)', gateway)]));
   console.log(`\n- gateway ÷ nginx req/s **${ratio(gateway.rps, reference.rps)}**, p99 ${ratio(gateway.p99, reference.p99)}`);
 }
 

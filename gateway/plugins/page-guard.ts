@@ -12,7 +12,7 @@ import type { Permission, User } from '../../shared/types';
 import { GatewayError, MESSAGES } from '../errors';
 import { isLiveToken } from './token-cookie';
 import type { PublicStartData } from './start-data';
-import { LOGOUT_PATH, pathOf } from './upstream';
+import { pathOf } from './upstream';
 
 export interface VisitorSession {
   /** set when the cookie holds a token the backend accepted (or could not be asked about) */
@@ -51,8 +51,11 @@ export interface PageGuardOptions {
 
 class SessionRejected extends Error {}
 
-/** Writes after which cached permissions may be wrong: group rights, user groups, permissions. */
-const PERMISSION_WRITES = /^\/api\/v1\/(?:group(?:\/|$)|permission(?:\/|$)|user$)/;
+/**
+ * Writes after which any cached session may be wrong: group rights, permissions, and a
+ * user's groups, password or profile (an admin may change another user's).
+ */
+const SESSION_WRITES = /^\/api\/v1\/(?:group(?:\/|$)|permission(?:\/|$)|user(?:\/profile|\/password)?$)/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function splitUrl(url: string): [path: string, query: string] {
@@ -62,50 +65,44 @@ function splitUrl(url: string): [path: string, query: string] {
 
 const cacheKey = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/** The tokens a request is sent with: the cookie's, and an API client's own bearer token. */
+function tokensOf(request: FastifyRequest): string[] {
+  const tokens: string[] = [];
+  if (request.sessionToken) tokens.push(request.sessionToken);
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer) tokens.push(bearer);
+  return tokens;
+}
+
+interface CachedSession {
+  expires: number;
+  /** never rejects; shared by every page of the token while it is kept */
+  session: Promise<VisitorSession | undefined>;
+}
+
 export default fp<PageGuardOptions>(
   async function pageGuard(fastify, opts) {
-    // Per token (by hash), bounded, oldest out first; a pending load is shared.
-    const permissionCache = new Map<string, { expires: number; permissions: Promise<Permission[]> }>();
+    // The visitor's session (user, permissions, allowed pages) per token (by hash), for a
+    // short time, bounded, oldest out first; a pending load is shared. Only page answers use
+    // it: every API call still goes to the backend, which decides.
+    const sessionCache = new Map<string, CachedSession>();
 
-    function permissionsFor(token: string, request: FastifyRequest): Promise<Permission[]> {
-      const key = cacheKey(token);
-      const hit = permissionCache.get(key);
-      if (hit && hit.expires > Date.now()) return hit.permissions;
-      permissionCache.delete(key);
-      const permissions = fastify.backend
-        .getJson<{ permission?: Permission[] }>('/api/v1/user/permission', { token, clientIp: request.ip, requestId: request.id })
-        .then((answer) => {
+    async function loadSession(token: string, request: FastifyRequest): Promise<VisitorSession | undefined> {
+      const call = { token, clientIp: request.ip, requestId: request.id };
+      const [user, permissions] = await Promise.allSettled([
+        fastify.backend.getJson<User>('/api/v1/user', call).then((answer) => {
+          if (answer.status === 401) throw new SessionRejected();
+          if (answer.status !== 200 || !answer.body) throw new GatewayError(502, MESSAGES.badGateway);
+          return answer.body;
+        }),
+        fastify.backend.getJson<{ permission?: Permission[] }>('/api/v1/user/permission', call).then((answer) => {
           if (answer.status === 401) throw new SessionRejected();
           if (answer.status !== 200) throw new GatewayError(502, MESSAGES.badGateway);
           return answer.body?.permission ?? [];
-        });
-      permissionCache.set(key, { expires: Date.now() + opts.permissionCacheTtlMs, permissions });
-      // A failed load is not kept.
-      permissions.catch(() => {
-        if (permissionCache.get(key)?.permissions === permissions) permissionCache.delete(key);
-      });
-      while (permissionCache.size > opts.permissionCacheMax) {
-        const oldest = permissionCache.keys().next().value as string;
-        permissionCache.delete(oldest);
-      }
-      return permissions;
-    }
-
-    async function userFor(token: string, request: FastifyRequest): Promise<User> {
-      const answer = await fastify.backend.getJson<User>('/api/v1/user', { token, clientIp: request.ip, requestId: request.id });
-      if (answer.status === 401) throw new SessionRejected();
-      if (answer.status !== 200 || !answer.body) throw new GatewayError(502, MESSAGES.badGateway);
-      return answer.body;
-    }
-
-    /** undefined: the backend does not accept the token (401). */
-    async function resolveSession(token: string, request: FastifyRequest): Promise<VisitorSession | undefined> {
-      const [user, permissions] = await Promise.allSettled([userFor(token, request), permissionsFor(token, request)]);
+        }),
+      ]);
       const failures = [user, permissions].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failures.some((f) => f.reason instanceof SessionRejected)) {
-        permissionCache.delete(cacheKey(token));
-        return undefined;
-      }
+      if (failures.some((f) => f.reason instanceof SessionRejected)) return undefined;
       const session: VisitorSession = { token, allowPages: [] };
       if (user.status === 'fulfilled') session.user = user.value;
       if (permissions.status === 'fulfilled') {
@@ -116,6 +113,26 @@ export default fp<PageGuardOptions>(
       if (failure !== undefined) {
         session.fault = failure instanceof GatewayError ? failure : new GatewayError(502, MESSAGES.badGateway, { cause: failure });
         request.log.warn({ err: failure }, 'session not resolved');
+      }
+      // Shared by the pages of this token: nobody may change it.
+      return Object.freeze(session);
+    }
+
+    /** undefined: the backend does not accept the token (401). */
+    function resolveSession(token: string, request: FastifyRequest): Promise<VisitorSession | undefined> {
+      const key = cacheKey(token);
+      const hit = sessionCache.get(key);
+      if (hit && hit.expires > Date.now()) return hit.session;
+      sessionCache.delete(key);
+      const session = loadSession(token, request);
+      sessionCache.set(key, { expires: Date.now() + opts.permissionCacheTtlMs, session });
+      // Only a whole session is kept: not a rejected token, not one the backend failed on.
+      void session.then((loaded) => {
+        if ((!loaded || loaded.fault) && sessionCache.get(key)?.session === session) sessionCache.delete(key);
+      });
+      while (sessionCache.size > opts.permissionCacheMax) {
+        const oldest = sessionCache.keys().next().value as string;
+        sessionCache.delete(oldest);
       }
       return session;
     }
@@ -165,15 +182,16 @@ export default fp<PageGuardOptions>(
 
     fastify.decorate('pageGuard', { check });
 
-    fastify.addHook('onResponse', async (request, reply) => {
-      if (SAFE_METHODS.has(request.method)) return;
-      const path = pathOf(request.url);
-      if (path === LOGOUT_PATH) {
-        const token = request.sessionToken;
-        if (token) permissionCache.delete(cacheKey(token));
-      } else if (reply.statusCode === 200 && PERMISSION_WRITES.test(path)) {
-        permissionCache.clear();
+    // Before the answer leaves (so the next page cannot see the old one): a write or a 401
+    // with a token drops its session (logout, profile, password, credits, a revoked token);
+    // a write to users, groups or permissions drops them all.
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      const write = !SAFE_METHODS.has(request.method);
+      if (write || reply.statusCode === 401) {
+        for (const token of tokensOf(request)) sessionCache.delete(cacheKey(token));
+        if (write && SESSION_WRITES.test(pathOf(request.url))) sessionCache.clear();
       }
+      done(null, payload);
     });
   },
   { name: 'page-guard', dependencies: ['backend-client', 'token-cookie', 'start-data'] },

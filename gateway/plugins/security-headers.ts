@@ -1,43 +1,69 @@
 // Security headers on every answer: a CSP that runs only our own scripts (the start data is
 // inlined as type="application/json", which is data, not script), no framing, nosniff, and a
-// referrer policy that does not leak paths to other sites.
+// referrer policy that does not leak paths to other sites. helmet makes the set; it is run
+// once at start into a frozen object (as middleware per request, through @fastify/helmet,
+// it rebuilt the same CSP string for every answer).
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface SecurityHeadersOptions {
   publicOrigin: string | undefined;
 }
 
-export default fp<SecurityHeadersOptions>(
-  async function securityHeaders(fastify, opts) {
-    const https = opts.publicOrigin?.startsWith('https:') ?? false;
-    await fastify.register(helmet, {
-      global: true,
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          scriptSrcAttr: ["'none'"],
-          // Semi UI sets inline style attributes.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          // Logos, banners and covers may be on another host (settings hold URLs).
-          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-          fontSrc: ["'self'", 'data:'],
-          mediaSrc: ["'self'", 'blob:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          ...(https ? { upgradeInsecureRequests: [] } : {}),
-        },
+function helmetOptions(https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // Semi UI sets inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Logos, banners and covers may be on another host (settings hold URLs).
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
       },
-      // Served over plain http (localhost), HSTS would be ignored at best.
-      strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      xFrameOptions: { action: 'deny' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
+    },
+    // Served over plain http (localhost), HSTS would be ignored at best.
+    strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  };
+}
+
+/** The headers every answer carries, for a site served over https or not: helmet's output. */
+export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader() {},
+  };
+  // No directive is a function of the request, so helmet runs synchronously and needs none.
+  helmet(helmetOptions(https))({} as IncomingMessage, collector as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.freeze(headers);
+}
+
+export default fp<SecurityHeadersOptions>(
+  async function securityHeadersPlugin(fastify, opts) {
+    const headers = securityHeaders(opts.publicOrigin?.startsWith('https:') ?? false);
+    // First thing for every request, so that errors, redirects and 404s carry them too.
+    fastify.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(headers);
+      done();
     });
   },
   { name: 'security-headers' },

@@ -10,6 +10,7 @@ import type { StartData } from '../../shared/types';
 import { normalizePath } from '../../shared/access';
 import { matchRoute } from '../../shared/routes';
 import { MESSAGES, errorBody } from '../errors';
+import assets from './assets';
 import type { VisitorSession } from './page-guard';
 import type { PublicStartData } from './start-data';
 import { BACKEND_FILES, BACKEND_PREFIXES } from './upstream';
@@ -21,7 +22,6 @@ export interface SpaOptions {
 export const HEAD_MARKER = '<!--app-head-->';
 export const START_DATA_MARKER = '<!--app-start-data-->';
 const DEFAULT_TITLE = '文库';
-const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 const TOP_FILE_CACHE = 'public, max-age=3600';
 
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
@@ -103,15 +103,15 @@ export default fp<SpaOptions>(
       fastify.log.warn({ indexPath }, 'index.html lacks the <!--app-head--> / <!--app-start-data--> markers');
     }
 
+    // reply.sendFile for the files below and for what the asset table leaves to it.
     await fastify.register(fastifyStatic, {
-      root: join(opts.webDist, 'assets'),
-      prefix: '/assets/',
+      root: opts.webDist,
+      serve: false,
       preCompressed: true,
-      maxAge: ASSET_MAX_AGE_MS,
-      immutable: true,
       index: false,
       dotfiles: 'deny',
     });
+    await fastify.register(assets, { dir: join(opts.webDist, 'assets') });
 
     // favicon.ico, robots.txt and the like from web/public (index.html is never served raw).
     const topFiles = (await readdir(opts.webDist, { withFileTypes: true })).filter(
@@ -125,8 +125,11 @@ export default fp<SpaOptions>(
       });
     }
 
-    // The anonymous page is the same for everybody: render it once per public data.
-    const anonymousPages = new WeakMap<PublicStartData, string>();
+    // Pages are rendered once and kept as bytes (encoding the page on every answer cost a
+    // third of the rate): the anonymous page per public data, as it is the same for
+    // everybody; a logged-in visitor's per session the page guard keeps (and public data).
+    const anonymousPages = new WeakMap<PublicStartData, Buffer>();
+    const sessionPages = new WeakMap<VisitorSession, { publicPart: PublicStartData | undefined; html: Buffer }>();
 
     fastify.setNotFoundHandler(async (request, reply) => {
       const normalized = normalizePath(request.url);
@@ -139,12 +142,18 @@ export default fp<SpaOptions>(
       }
 
       const { session, publicPart } = outcome;
-      let html: string;
+      let html: Buffer;
       if (!session.token && publicPart) {
-        html = anonymousPages.get(publicPart) ?? renderPage(template, publicPart, session);
+        html = anonymousPages.get(publicPart) ?? Buffer.from(renderPage(template, publicPart, session));
         anonymousPages.set(publicPart, html);
       } else {
-        html = renderPage(template, publicPart, session);
+        const kept = sessionPages.get(session);
+        if (kept && kept.publicPart === publicPart) {
+          html = kept.html;
+        } else {
+          html = Buffer.from(renderPage(template, publicPart, session));
+          if (session.token) sessionPages.set(session, { publicPart, html });
+        }
       }
       // A path that is no route still gets the page (the SPA shows its 404), with a 404 status;
       // on a closed site a non-admin gets the page too (the SPA shows 站点已关闭), with a 503.

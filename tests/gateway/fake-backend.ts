@@ -73,6 +73,23 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         return account ? json(res, 200, account.user) : unauthorized();
       case 'GET /api/v1/user/permission':
         return account ? json(res, 200, account.permissions.length ? { permission: account.permissions } : {}) : unauthorized();
+      case 'PUT /api/v1/user/profile': {
+        if (!account) return unauthorized();
+        const { signature } = JSON.parse(body.toString('utf8')) as User;
+        account.user.signature = signature;
+        return json(res, 200, {});
+      }
+      case 'PUT /api/v1/user': {
+        // an admin sets a user's groups: group 1 is the administrators
+        if (!account) return unauthorized();
+        const { id, group_id: groups = [] } = JSON.parse(body.toString('utf8')) as { id: number; group_id?: number[] };
+        for (const target of accounts.values()) {
+          if (target.user.id !== id) continue;
+          target.user.group_id = groups;
+          target.permissions = groups.includes(1) ? ADMIN_PERMISSIONS : [];
+        }
+        return json(res, 200, {});
+      }
       case 'PUT /api/v1/config': {
         if (!account) return unauthorized();
         const { config } = JSON.parse(body.toString('utf8')) as { config: { category: string; name: string; value: string }[] };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, makeJwt, sameOrigin, send, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+import { json, makeJwt, sameOrigin, send, startGateway, startStub, type Answer, type Stub, type TestGateway } from './helpers';
 
 let stub: Stub;
 let gw: TestGateway;
@@ -32,11 +32,54 @@ describe('security headers', () => {
     }
   });
 
+  it('puts the whole set on every kind of answer: API, health, assets, files, pages, redirects, errors', async () => {
+    const expected: Record<string, string> = {
+      'content-security-policy':
+        "default-src 'self';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';" +
+        "img-src 'self' data: blob: https:;font-src 'self' data:;media-src 'self' blob:;connect-src 'self';" +
+        "object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const html = { accept: 'text/html' };
+    const down = await startGateway('http://127.0.0.1:1');
+    try {
+      const answers: Array<[string, number, Promise<Answer>]> = [
+        ['proxied API call', 200, send(`${gw.url}/api/v1/settings`)],
+        ['health', 200, send(`${gw.url}/healthz`)],
+        ['asset from memory', 200, send(`${gw.url}/assets/app-3f9a1c.js`, { headers: { 'accept-encoding': 'br' } })],
+        ['asset range', 206, send(`${gw.url}/assets/app-3f9a1c.js`, { headers: { range: 'bytes=0-1' } })],
+        ['missing asset', 404, send(`${gw.url}/assets/missing-1.js`)],
+        ['top-level file', 200, send(`${gw.url}/robots.txt`)],
+        ['page', 200, send(`${gw.url}/`, { headers: html })],
+        ['login redirect', 302, send(`${gw.url}/member`, { headers: html })],
+        ['CSRF refusal', 403, send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { cookie: 'token=x', origin: 'https://evil.example' }, body: '{}' })],
+        ['backend down', 502, send(`${down.url}/api/v1/settings`)],
+      ];
+      for (const [what, status, answer] of answers) {
+        const res = await answer;
+        expect(res.status, what).toBe(status);
+        for (const [name, value] of Object.entries(expected)) expect(res.headers[name], `${what}: ${name}`).toBe(value);
+        expect(res.headers['strict-transport-security'], what).toBeUndefined();
+      }
+    } finally {
+      await down.close();
+    }
+  });
+
   it('adds HSTS and upgrade-insecure-requests only when served over https', async () => {
     const https = await startGateway(stub.url, { publicOrigin: 'https://docs.example.com' });
     try {
       const res = await send(`${https.url}/healthz`);
-      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
       expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
     } finally {
       await https.close();

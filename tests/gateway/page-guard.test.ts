@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cookieAttributes, makeJwt, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
-import { startFakeBackend, type FakeBackend } from './fake-backend';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StartData } from '../../shared/types';
+import { cookieAttributes, makeJwt, sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
+import { ADMIN_PERMISSIONS, startFakeBackend, type FakeBackend } from './fake-backend';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
@@ -24,6 +25,10 @@ type Who = 'anonymous' | 'member' | 'admin';
 function visit(path: string, who: Who, target: TestGateway = gw): Promise<Answer> {
   const token = who === 'member' ? backend.memberToken : who === 'admin' ? backend.adminToken : undefined;
   return sendRaw(target.url, path, { headers: token ? { ...HTML, cookie: `token=${token}` } : HTML });
+}
+
+function startDataOf(html: string): StartData {
+  return JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
 }
 
 function loginRedirectOf(res: Answer): string | null {
@@ -176,6 +181,7 @@ describe('page guard: permissions', () => {
       await visit('/member', 'member', fresh);
       await visit('/admin/user/list', 'admin', fresh);
       expect(backend.calls.get('/api/v1/user/permission')).toBe(3);
+      expect(backend.calls.get('/api/v1/user')).toBe(3);
     } finally {
       await fresh.close();
     }
@@ -192,5 +198,99 @@ describe('page guard: permissions', () => {
     } finally {
       await down.close();
     }
+  });
+});
+
+describe('page guard: the current user, kept with the permissions', () => {
+  // Each test gets a backend and a gateway of its own: they change accounts.
+  let own: FakeBackend;
+  let site: TestGateway;
+  beforeEach(async () => {
+    own = await startFakeBackend();
+    site = await startGateway(own.url, { permissionCacheTtlMs: 60_000 });
+  });
+  afterEach(async () => {
+    await site.close();
+    await own.close();
+  });
+
+  const page = (path: string, token: string) => sendRaw(site.url, path, { headers: { ...HTML, cookie: `token=${token}` } });
+  const write = (method: string, path: string, token: string, body: unknown = {}) =>
+    send(`${site.url}${path}`, {
+      method,
+      headers: sameOrigin(site.url, { cookie: `token=${token}`, 'content-type': 'application/json' }),
+      body: JSON.stringify(body),
+    });
+  const userCalls = () => own.calls.get('/api/v1/user') ?? 0;
+
+  it('asks the backend for the user once per token for a while, not on every page', async () => {
+    for (const path of ['/member', '/admin/dashboard', '/library', '/admin/user/list']) {
+      const res = await page(path, own.adminToken);
+      expect(res.status, path).toBe(200);
+      expect(startDataOf(res.text).user?.username, path).toBe('admin');
+    }
+    expect(userCalls()).toBe(1);
+    expect(own.calls.get('/api/v1/user/permission')).toBe(1);
+  });
+
+  it('never answers an API call from it: GET /api/v1/user still goes to the backend', async () => {
+    await page('/member', own.memberToken);
+    for (let i = 0; i < 2; i++) {
+      const res = await send(`${site.url}/api/v1/user`, { headers: { cookie: `token=${own.memberToken}` } });
+      expect(res.json<{ username: string }>().username).toBe('member');
+    }
+    expect(userCalls()).toBe(3);
+  });
+
+  it('shows the new profile on the next page after an update through the gateway', async () => {
+    expect(startDataOf((await page('/member', own.memberToken)).text).user?.signature).toBeUndefined();
+    expect((await write('PUT', '/api/v1/user/profile', own.memberToken, { id: 2, signature: '新的签名' })).status).toBe(200);
+    expect(startDataOf((await page('/member', own.memberToken)).text).user?.signature).toBe('新的签名');
+    expect(userCalls()).toBe(2);
+  });
+
+  it('asks again after a write sent with the token as a bearer header (an API client)', async () => {
+    await page('/member', own.memberToken);
+    await send(`${site.url}/api/v1/user/sign`, { method: 'PUT', headers: { authorization: `Bearer ${own.memberToken}` } });
+    await page('/member', own.memberToken);
+    expect(userCalls()).toBe(2);
+  });
+
+  it('asks again after any other write with the token, whatever its answer (credits, counters)', async () => {
+    await page('/member', own.memberToken);
+    await write('PUT', '/api/v1/user/sign', own.memberToken);
+    await page('/member', own.memberToken);
+    expect(userCalls()).toBe(2);
+  });
+
+  it('forgets the session at logout: the revoked token is sent to login on its next page', async () => {
+    expect((await page('/member', own.memberToken)).status).toBe(200);
+    await write('DELETE', '/api/v1/user/logout', own.memberToken);
+    own.accounts.delete(own.memberToken); // the backend blacklisted it
+    const res = await page('/member', own.memberToken);
+    expect(loginRedirectOf(res)).toBe('/member');
+  });
+
+  it('forgets a session as soon as the backend answers 401 for its token to any call', async () => {
+    expect((await page('/member', own.memberToken)).status).toBe(200);
+    own.accounts.delete(own.memberToken); // revoked elsewhere (another gateway, an admin)
+    expect((await send(`${site.url}/api/v1/user`, { headers: { cookie: `token=${own.memberToken}` } })).status).toBe(401);
+    expect(loginRedirectOf(await page('/member', own.memberToken))).toBe('/member');
+  });
+
+  it("drops every session after an admin changes a user's groups, so the user's next page has the new rights", async () => {
+    expect((await page('/admin/user/list', own.memberToken)).headers.location).toBe('/');
+    expect((await write('PUT', '/api/v1/user', own.adminToken, { id: 2, group_id: [1] })).status).toBe(200);
+    const res = await page('/admin/user/list', own.memberToken);
+    expect(res.status).toBe(200);
+    expect(startDataOf(res.text).permissions).toEqual(ADMIN_PERMISSIONS);
+  });
+
+  it('serves the page of a session again and again, unchanged', async () => {
+    const first = await page('/admin/dashboard', own.adminToken);
+    const second = await page('/admin/dashboard', own.adminToken);
+    expect(second.text).toBe(first.text);
+    expect(second.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
+    expect(second.headers['cache-control']).toBe('private, no-cache');
   });
 });
