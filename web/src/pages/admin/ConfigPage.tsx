@@ -4,7 +4,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Config } from '../../../../shared/types';
-import { errorMessage } from '../../api/client';
 import { configApi, configCategoryQuery, configKeys } from '../../api/config';
 import { settingsQuery } from '../../api/settings';
 import { configField, configValues, toWire } from '../../features/admin-config/config-fields';
@@ -14,9 +13,10 @@ import { succeedOrThrow } from '../../features/admin-resource/use-resource';
 import { validateForm, type FieldErrors } from '../../features/admin-resource/validation';
 import { useCurrentRoute } from '../../features/routing/current-route';
 import { toastFailure } from '../../features/toasts/failure-toast';
+import { QueryStates } from '../../features/query-states/QueryStates';
 import { toast } from '../../features/toasts/toast-store';
-import { Button, Skeleton } from '../../ui/semi';
-import { EmptyState, ErrorState } from '../../ui/states';
+import { Button } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
 import '../../features/admin-resource/admin-resource.css';
 
 function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
@@ -75,13 +75,12 @@ function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
 
 function ConfigCategory({ category }: { category: string }) {
   const query = useQuery(configCategoryQuery(category));
-  if (query.isPending) return <Skeleton.Paragraph rows={8} />;
-  if (query.isError) {
-    return <ErrorState message={errorMessage(query.error, '配置加载失败')} onRetry={() => void query.refetch()} />;
-  }
-  if (query.data.length === 0) return <EmptyState title="该分类没有配置项" />;
   // A new key set (after a save or a refetch) starts a fresh form from the stored values.
-  return <ConfigForm key={query.dataUpdatedAt} category={category} rows={query.data} />;
+  return (
+    <QueryStates query={query} loadingRows={8} failure="配置加载失败" isEmpty={(rows) => rows.length === 0} empty={<EmptyState title="该分类没有配置项" />}>
+      {(rows) => <ConfigForm key={query.dataUpdatedAt} category={category} rows={rows} />}
+    </QueryStates>
+  );
 }
 
 export function ConfigPage() {
