@@ -1,10 +1,10 @@
 import type { Database } from '../db';
 import { flag, now } from '../db/schema';
-import { badRequest, notFound } from '../wire/errors';
+import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Banner, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, selectedFields } from './common';
+import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from './common';
 
 // BannerAPI: carousels for the website (type 0), the mini-program (1) and the app (2).
 
@@ -31,11 +31,7 @@ function columnsOf(req: Decoded<typeof Banner>) {
   };
 }
 
-async function bannerOr404(db: Database, id: number) {
-  const row = await db.selectFrom('banner').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('轮播图不存在');
-  return row;
-}
+const bannerOr404 = (db: Database, id: number) => rowOr404(db, 'banner', id, '轮播图不存在');
 
 export const bannerService = defineService('BannerAPI', [
   rpc('CreateBanner', {

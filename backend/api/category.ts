@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Database } from '../db';
 import { flag, now } from '../db/schema';
-import { badRequest, conflict, notFound } from '../wire/errors';
+import { badRequest, conflict } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Category, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, selectedFields } from './common';
+import { applyPaging, checkText, deleteSubtrees, isInSubtree, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from './common';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
 // `doc_count` is maintained by the document and article services.
@@ -29,11 +29,7 @@ async function checkParent(db: Database, parentId: number, type: number, selfId 
   const parent = await db.selectFrom('category').select(['id', 'type']).where('id', '=', parentId).executeTakeFirst();
   if (!parent) throw badRequest('上级分类不存在');
   if (parent.type !== type) throw badRequest('上级分类的类型与本分类不一致');
-  if (selfId) {
-    const ancestors = await sql<{ id: number }>`WITH RECURSIVE up(id) AS (SELECT ${parentId}
-      UNION SELECT c.parent_id FROM category c JOIN up ON c.id = up.id WHERE c.parent_id > 0) SELECT id FROM up`.execute(db);
-    if (ancestors.rows.some((r) => r.id === selfId)) throw badRequest('不能把分类移动到它自己的下级');
-  }
+  if (selfId && (await isInSubtree(db, 'category', parentId, selfId))) throw badRequest('不能把分类移动到它自己的下级');
   return parentId;
 }
 
@@ -97,7 +93,7 @@ export const categoryService = defineService('CategoryAPI', [
       if (req.id <= 0) throw badRequest('请选择分类（参数 id）');
       const columns = commonColumns(req);
       const title = checkText(req.title.trim(), '分类名称', { required: true, max: 64 });
-      if (!(await ctx.db.selectFrom('category').select('id').where('id', '=', req.id).executeTakeFirst())) throw notFound('分类不存在');
+      await rowOr404(ctx.db, 'category', req.id, '分类不存在');
       const parentId = await checkParent(ctx.db, req.parent_id, req.type, req.id);
       const clash = await ctx.db.selectFrom('category').select('id').where('type', '=', req.type).where('parent_id', '=', parentId)
         .where('title', '=', title).where('id', '!=', req.id).executeTakeFirst();
@@ -116,9 +112,7 @@ export const categoryService = defineService('CategoryAPI', [
     async handler(req, ctx) {
       const ids = requireIds(req.id, '分类');
       // Only categories without documents go, together with their document-less descendants.
-      await sql`WITH RECURSIVE doomed(id) AS (SELECT id FROM category WHERE id IN (${sql.join(ids)}) AND doc_count = 0
-        UNION SELECT c.id FROM category c JOIN doomed d ON c.parent_id = d.id WHERE c.doc_count = 0)
-        DELETE FROM category WHERE id IN (SELECT id FROM doomed)`.execute(ctx.db);
+      await deleteSubtrees(ctx.db, 'category', ids, 'doc_count');
       return {};
     },
   }),
@@ -126,9 +120,7 @@ export const categoryService = defineService('CategoryAPI', [
   rpc('GetCategory', {
     http: 'GET /api/v1/category', request: IdRequest('GetCategoryRequest'), response: Category, auth: 'perm', permission: '根据ID查询文档分类',
     async handler(req, ctx) {
-      const row = await ctx.db.selectFrom('category').selectAll().where('id', '=', req.id).executeTakeFirst();
-      if (!row) throw notFound('分类不存在');
-      return row;
+      return rowOr404(ctx.db, 'category', req.id, '分类不存在');
     },
   }),
 

@@ -1,10 +1,10 @@
 import type { Database } from '../db';
 import { flag, now } from '../db/schema';
-import { badRequest, notFound } from '../wire/errors';
+import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Friendlink, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, pick, requireIds, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from './common';
 
 // FriendlinkAPI: the footer's friend links. Visitors see enabled links with id, title, link.
 
@@ -26,11 +26,7 @@ function columnsOf(req: Decoded<typeof Friendlink>) {
   };
 }
 
-async function friendlinkOr404(db: Database, id: number) {
-  const row = await db.selectFrom('friendlink').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('友链不存在');
-  return row;
-}
+const friendlinkOr404 = (db: Database, id: number) => rowOr404(db, 'friendlink', id, '友链不存在');
 
 export const friendlinkService = defineService('FriendlinkAPI', [
   rpc('CreateFriendlink', {

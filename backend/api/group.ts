@@ -1,10 +1,10 @@
 import { now, flag } from '../db/schema';
 import type { Database } from '../db';
-import { ApiError, Code, badRequest, notFound } from '../wire/errors';
+import { ApiError, Code, badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Group, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, rowOr404, selectedFields } from './common';
 
 // GroupAPI: user groups (roles), their feature flags and their permission grants.
 
@@ -42,9 +42,7 @@ function groupColumns(req: GroupInput) {
 
 async function groupOr404(db: Database, id: number) {
   if (id <= 0) throw badRequest('请选择用户组（参数 id）');
-  const group = await db.selectFrom('group').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!group) throw notFound('用户组不存在');
-  return group;
+  return rowOr404(db, 'group', id, '用户组不存在');
 }
 
 export const groupService = defineService('GroupAPI', [

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Database } from '../db';
 import { flag, now } from '../db/schema';
-import { badRequest, notFound } from '../wire/errors';
+import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { IdRequest, IdsRequest, Navigation } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkLink, checkText, likePattern, parseOrder, pick, requireIds, selectedFields } from './common';
+import { applyPaging, checkLink, checkText, deleteSubtrees, isInSubtree, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from './common';
 
 // NavigationAPI: the site's header menu, a tree through parent_id. The seeded entries are
 // `fixed` and cannot be deleted.
@@ -15,19 +15,13 @@ const ListNavigationReply = message('ListNavigationReply', { total: 'int64', nav
 
 const COLUMNS = ['id', 'title', 'href', 'target', 'color', 'sort', 'enable', 'parent_id', 'description', 'created_at', 'updated_at', 'fixed'];
 
-async function parentIdsOf(db: Database, id: number): Promise<number[]> {
-  const rows = await sql<{ id: number }>`WITH RECURSIVE up(id) AS (SELECT parent_id FROM navigation WHERE id = ${id}
-    UNION SELECT n.parent_id FROM navigation n JOIN up ON n.id = up.id WHERE n.parent_id > 0) SELECT id FROM up`.execute(db);
-  return rows.rows.map((r) => r.id);
-}
-
 async function columnsOf(db: Database, req: Decoded<typeof Navigation>, selfId = 0) {
   if (!['', '_self', '_blank'].includes(req.target)) throw badRequest('打开方式只能是 _self 或 _blank');
   if (!/^[#A-Za-z0-9(),.%\s-]*$/.test(req.color) || req.color.length > 32) throw badRequest('颜色格式不正确');
   const parentId = req.parent_id === selfId ? 0 : Math.max(req.parent_id, 0);
   if (parentId > 0) {
     if (!(await db.selectFrom('navigation').select('id').where('id', '=', parentId).executeTakeFirst())) throw badRequest('上级导航不存在');
-    if (selfId && (await parentIdsOf(db, parentId)).includes(selfId)) throw badRequest('不能把导航移动到它自己的下级');
+    if (selfId && (await isInSubtree(db, 'navigation', parentId, selfId))) throw badRequest('不能把导航移动到它自己的下级');
   }
   return {
     title: checkText(req.title.trim(), '导航名称', { required: true, max: 64 }),
@@ -55,7 +49,7 @@ export const navigationService = defineService('NavigationAPI', [
     http: 'PUT /api/v1/navigation', request: Navigation, auth: 'perm', permission: '编辑导航',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择导航（参数 id）');
-      if (!(await ctx.db.selectFrom('navigation').select('id').where('id', '=', req.id).executeTakeFirst())) throw notFound('导航不存在');
+      await rowOr404(ctx.db, 'navigation', req.id, '导航不存在');
       const columns = await columnsOf(ctx.db, req, req.id);
       await ctx.db.updateTable('navigation').set({ ...columns, updated_at: now() }).where('id', '=', req.id).execute();
       return {};
@@ -67,9 +61,7 @@ export const navigationService = defineService('NavigationAPI', [
     async handler(req, ctx) {
       const ids = requireIds(req.id, '导航');
       // The entries and all their descendants, except fixed ones (and what hangs below them stays).
-      await sql`WITH RECURSIVE doomed(id) AS (SELECT id FROM navigation WHERE id IN (${sql.join(ids)}) AND fixed = 0
-        UNION SELECT n.id FROM navigation n JOIN doomed d ON n.parent_id = d.id WHERE n.fixed = 0)
-        DELETE FROM navigation WHERE id IN (SELECT id FROM doomed)`.execute(ctx.db);
+      await deleteSubtrees(ctx.db, 'navigation', ids, 'fixed');
       return {};
     },
   }),

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, Permission } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern } from './common';
+import { applyPaging, checkText, likePattern, rowOr404 } from './common';
 
 // PermissionAPI: the permission rows themselves (generated from the route table at start);
 // admins may only rename them.
@@ -28,9 +28,7 @@ export const permissionService = defineService('PermissionAPI', [
   rpc('GetPermission', {
     http: 'GET /api/v1/permission', request: IdRequest('GetPermissionRequest'), response: Permission, auth: 'perm', permission: '根据ID查询权限',
     async handler(req, ctx) {
-      const row = await ctx.db.selectFrom('permission').selectAll().where('id', '=', req.id).executeTakeFirst();
-      if (!row) throw notFound('权限不存在');
-      return row;
+      return rowOr404(ctx.db, 'permission', req.id, '权限不存在');
     },
   }),
 

@@ -4,11 +4,11 @@ import type { Database } from '../db';
 import type { PunishmentTable } from '../db/schema';
 import { flag, now } from '../db/schema';
 import { ROOT_USER_ID } from '../auth/session';
-import { badRequest, notFound } from '../wire/errors';
+import { badRequest } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, IdsRequest, Punishment } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from './common';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
 
@@ -54,11 +54,7 @@ async function withUsernames(db: Database, rows: Partial<Selectable<PunishmentTa
   return rows.map((r, i) => ({ ...r, username: names.get(ids[i]!) ?? '' }));
 }
 
-async function punishmentOr404(db: Database, id: number) {
-  const row = await db.selectFrom('punishment').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('处罚记录不存在');
-  return row;
-}
+const punishmentOr404 = (db: Database, id: number) => rowOr404(db, 'punishment', id, '处罚记录不存在');
 
 export const punishmentService = defineService('PunishmentAPI', [
   rpc('CreatePunishment', {

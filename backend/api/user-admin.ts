@@ -3,11 +3,11 @@ import type { Database } from '../db';
 import { now } from '../db/schema';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { ROOT_USER_ID, deniedMessage } from '../auth/session';
-import { ApiError, Code, badRequest, conflict, forbidden, notFound } from '../wire/errors';
+import { ApiError, Code, badRequest, conflict, forbidden } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { grpcPath, rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds } from './common';
+import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from './common';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
   emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
@@ -28,11 +28,7 @@ const ListUserReply = message('ListUserReply', { total: 'int64', user: [User] })
 
 const UPDATE_PASSWORD_PATH = grpcPath('UserAPI', 'UpdateUserPassword');
 
-async function userOr404(ctx: { db: Database }, id: number) {
-  const user = await ctx.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!user) throw notFound('用户不存在');
-  return user;
-}
+const userOr404 = (ctx: { db: Database }, id: number) => rowOr404(ctx.db, 'user', id, '用户不存在');
 
 export const adminRpcs = [
   rpc('GetUser', {

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { matchRoute } from '../../shared/routes';
-import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { api, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 // ConfigAPI: the public settings, config forms, and the dashboard calls.
 
-let backend: StartedBackend;
-let adminToken: string;
-let member: Awaited<ReturnType<typeof registerMember>>;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-  member = await registerMember(backend.url);
-});
-afterAll(() => backend.close());
-
-const adminCall = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) =>
-  api(backend.url, method, path, { token: adminToken, ...opts });
+const backend = useBackend({ member: true });
+const { admin } = backend;
 
 async function configRow(category: string, name: string) {
-  const res = await adminCall('GET', '/api/v1/config/list', { query: { category } });
+  const res = await admin('GET', '/api/v1/config/list', { query: { category } });
   return res.body.config.find((c: { name: string }) => c.name === name);
 }
 
@@ -77,7 +66,7 @@ describe('GetSettings', () => {
   });
 
   it('reflects config changes at once, with the analytics and list rules', async () => {
-    await setConfig(backend.url, adminToken, {
+    await setConfig(backend.url, backend.adminToken, {
       'system.recommend_words': ' 考研, ,公务员 ,',
       'system.analytics': '<script>var a = 1;</script>\n<p>x</p><script async src="x"> var b = 2; </script>',
       'security.document_allowed_ext': '.pdf,.docx',
@@ -99,17 +88,17 @@ describe('GetSettings', () => {
 
 describe('ListConfig', () => {
   it('lists a category in form order and masks secrets', async () => {
-    const res = await adminCall('GET', '/api/v1/config/list', { query: { category: ['captcha'] } });
+    const res = await admin('GET', '/api/v1/config/list', { query: { category: ['captcha'] } });
     expect(res.body.config.map((c: { name: string }) => c.name)).toEqual(['height', 'width', 'length', 'type']);
     expect(res.body.config[3]).toMatchObject({ label: '验证码类型', value: 'digit', input_type: 'select', category: 'captcha', options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音', col_num: 24 });
-    const pay = await adminCall('GET', '/api/v1/config/list', { query: { category: 'pay' } });
+    const pay = await admin('GET', '/api/v1/config/list', { query: { category: 'pay' } });
     expect(pay.body.config.find((c: { name: string }) => c.name === 'private_key').value).toBe('******');
-    expect((await adminCall('GET', '/api/v1/config/list')).body).toEqual({});
+    expect((await admin('GET', '/api/v1/config/list')).body).toEqual({});
   });
 
   it('has every category of config-keys.md plus pay, vip and oauth', async () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth'];
-    const res = await adminCall('GET', '/api/v1/config/list', { query: { category: categories } });
+    const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
     expect(counts).toEqual({ system: 14, captcha: 4, security: 15, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7 });
   });
@@ -118,7 +107,7 @@ describe('ListConfig', () => {
 describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'private_key');
-    expect((await adminCall('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
+    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
     const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'private_key'").get() as { value: string });
     expect(stored.value).toBe('very-secret-key');
   });
@@ -135,7 +124,7 @@ describe('UpdateConfig', () => {
     ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
   ])('refuses %s.%s = %j', async (category, name, value, message) => {
     const row = await configRow(category, name);
-    const res = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
+    const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
   });
@@ -143,23 +132,23 @@ describe('UpdateConfig', () => {
   it('saves nothing when one item is bad', async () => {
     const good = await configRow('system', 'sitename');
     const bad = await configRow('security', 'enable_register');
-    await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: good.id, value: '不该保存' }, { id: bad.id, value: 'maybe' }] } });
+    await admin('PUT', '/api/v1/config', { body: { config: [{ id: good.id, value: '不该保存' }, { id: bad.id, value: 'maybe' }] } });
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename).toBe('魔豆文库');
   });
 
   it('refuses the release category (403) and unknown ids (404)', async () => {
     const row = await configRow('release', 'source');
-    const res = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: 'none' }] } });
+    const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: 'none' }] } });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('不允许修改此类配置！');
-    expect((await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: 99999, value: 'x' }] } })).status).toBe(404);
+    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ id: 99999, value: 'x' }] } })).status).toBe(404);
   });
 
   it('sends a test mail when the e-mail form is saved with a test address', async () => {
     let smtp: SmtpSink | null = await startSmtpSink();
     try {
       const since = smtp.mails.length;
-      await setConfig(backend.url, adminToken, {
+      await setConfig(backend.url, backend.adminToken, {
         'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
         'email.username': 'noreply@example.com', 'email.test_email': 'ops@example.com',
       });
@@ -167,12 +156,12 @@ describe('UpdateConfig', () => {
       await smtp.close();
       smtp = null;
       const row = await configRow('email', 'from_name');
-      const failed = await adminCall('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '文库' }] } });
+      const failed = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '文库' }] } });
       expect(failed.status).toBe(503);
       expect(failed.body.message).toMatch(/^邮件发送失败：/);
     } finally {
       await smtp?.close();
-      await setConfig(backend.url, adminToken, { 'email.enable': 'false', 'email.test_email': '' });
+      await setConfig(backend.url, backend.adminToken, { 'email.enable': 'false', 'email.test_email': '' });
     }
   });
 });
@@ -182,22 +171,22 @@ describe('GetStats', () => {
     const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
     expect(anonymous.body).toMatchObject({ user_count: expect.any(Number), version: pkg.version, os: expect.any(String) });
     expect(anonymous.body.friendlink_count).toBeUndefined();
-    const admin = await adminCall('GET', '/api/v1/stats');
-    expect(admin.body).toMatchObject({ friendlink_count: 2 });
-    expect(admin.body.user_count).toBe(anonymous.body.user_count);
+    const holder = await admin('GET', '/api/v1/stats');
+    expect(holder.body).toMatchObject({ friendlink_count: 2 });
+    expect(holder.body.user_count).toBe(anonymous.body.user_count);
   });
 });
 
 describe('GetEnvs and GetDeviceInfo', () => {
   it('GetEnvs is empty without the permission and lists the tools with it', async () => {
-    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: member.token })).body).toEqual({});
-    const res = await adminCall('GET', '/api/v1/envs');
+    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: backend.member.token })).body).toEqual({});
+    const res = await admin('GET', '/api/v1/envs');
     expect(res.body.envs.map((e: { cmd: string }) => e.cmd)).toEqual(['soffice', 'ebook-convert', 'mutool', 'convert', 'inkscape', 'svgo', 'pm2', 'supervisorctl']);
     expect(res.body.envs[0]).toMatchObject({ name: 'LibreOffice', is_required: true, checked_at: expect.any(String) });
   });
 
   it('GetDeviceInfo reports CPU, memory and the data disk', async () => {
-    const res = await adminCall('GET', '/api/v1/device');
+    const res = await admin('GET', '/api/v1/device');
     expect(res.body.cpu.cores).toBeGreaterThan(0);
     expect(res.body.memory.total).toBeGreaterThan(res.body.memory.free ?? 0);
     expect(res.body.disk[0]).toMatchObject({ disk_name: backend.dataDir, total: expect.any(Number) });
@@ -211,7 +200,7 @@ describe('UpdateSitemap', () => {
       const ts = new Date().toISOString();
       db.prepare("INSERT INTO document (title, user_id, uuid, status, created_at, updated_at) VALUES ('文档', 1, '0123456789abcdef', 2, ?, ?)").run(ts, ts);
     });
-    expect((await adminCall('PUT', '/api/v1/sitemap')).status).toBe(200);
+    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
     const index = await fetch(`${backend.url}/sitemap.xml`);
     expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     const xml = await index.text();
@@ -225,21 +214,21 @@ describe('UpdateSitemap', () => {
 
 describe('SetSQLMode and the release calls', () => {
   it('SetSQLMode is for user 1 only', async () => {
-    expect((await adminCall('PUT', '/api/v1/sqlmode')).status).toBe(200);
-    const res = await api(backend.url, 'PUT', '/api/v1/sqlmode', { token: member.token });
+    expect((await admin('PUT', '/api/v1/sqlmode')).status).toBe(200);
+    const res = await api(backend.url, 'PUT', '/api/v1/sqlmode', { token: backend.member.token });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('只有用户ID为1的用户才有权限执行此操作！');
   });
 
   it('release calls are for admins and store source and ignore', async () => {
-    const denied = await api(backend.url, 'GET', '/api/v1/release', { token: member.token });
+    const denied = await api(backend.url, 'GET', '/api/v1/release', { token: backend.member.token });
     expect(denied.body).toMatchObject({ code: 7, message: '只有管理员才有权限执行此操作！' });
-    expect((await adminCall('GET', '/api/v1/release')).body).toEqual({ source: 'auto', current: pkg.version });
-    expect((await adminCall('PUT', '/api/v1/release/source', { body: { source: 'bitbucket' } })).status).toBe(400);
-    expect((await adminCall('PUT', '/api/v1/release/ignore', { body: { tag_name: 'v9.9.9' } })).status).toBe(200);
-    expect((await adminCall('POST', '/api/v1/release')).body).toMatchObject({ ignore: 'v9.9.9', source: 'auto' });
-    await adminCall('PUT', '/api/v1/release/source', { body: { source: 'none' } });
-    const refresh = await adminCall('POST', '/api/v1/release');
+    expect((await admin('GET', '/api/v1/release')).body).toEqual({ source: 'auto', current: pkg.version });
+    expect((await admin('PUT', '/api/v1/release/source', { body: { source: 'bitbucket' } })).status).toBe(400);
+    expect((await admin('PUT', '/api/v1/release/ignore', { body: { tag_name: 'v9.9.9' } })).status).toBe(200);
+    expect((await admin('POST', '/api/v1/release')).body).toMatchObject({ ignore: 'v9.9.9', source: 'auto' });
+    await admin('PUT', '/api/v1/release/source', { body: { source: 'none' } });
+    const refresh = await admin('POST', '/api/v1/release');
     expect(refresh.body.message).toBe('您未指定新版本检测来源，无法获取最新版本更新！');
   });
 });

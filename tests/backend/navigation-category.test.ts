@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, useBackend, withDatabase } from '../helpers/backend';
 
 // NavigationAPI and CategoryAPI: the two trees of the site.
 
-let backend: StartedBackend;
-let adminToken: string;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-});
-afterAll(() => backend.close());
-
-const admin = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) => api(backend.url, method, path, { token: adminToken, ...opts });
+const backend = useBackend();
+const { admin } = backend;
 
 describe('NavigationAPI', () => {
   it('seeds the three fixed entries', async () => {

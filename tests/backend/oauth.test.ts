@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { STUB_APPS, startOAuthProvider, type Identity, type OAuthProviderStub, type Provider } from '../helpers/oauth-provider';
 
 // OAuthAPI (docs/api.md §5) against a stub WeChat/QQ over real HTTP, on a real SQLite.
@@ -7,20 +7,15 @@ import { STUB_APPS, startOAuthProvider, type Identity, type OAuthProviderStub, t
 const INVALID_STATE = '登录请求无效或已过期，请重新登录';
 
 let stub: OAuthProviderStub;
-let backend: StartedBackend;
-let adminToken: string;
 let openidCounter = 0;
 
 beforeAll(async () => {
   stub = await startOAuthProvider();
-  backend = await startBackend({
-    env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_TIMEOUT_MS: '500' },
-  });
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
 });
-afterAll(async () => {
-  await backend?.close();
-  await stub?.close();
+afterAll(() => stub?.close());
+// Registered after the stub's hooks: its env reads the stub's URLs, and the backend closes first.
+const backend = useBackend({
+  env: () => ({ CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_TIMEOUT_MS: '500' }),
 });
 afterEach(() => {
   stub.fault = null;
@@ -108,18 +103,18 @@ describe('OAuthAPI.Authorize', () => {
   });
 
   it('sends the visitor back to oauth.callback_url when it is set, with type added to its own query', async () => {
-    await setConfig(backend.url, adminToken, { 'oauth.callback_url': 'https://login.example.com/cb?from=site' });
+    await setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': 'https://login.example.com/cb?from=site' });
     try {
       const { url } = await authorize('qq');
       expect(url.searchParams.get('redirect_uri')).toBe('https://login.example.com/cb?from=site&type=qq');
     } finally {
-      await setConfig(backend.url, adminToken, { 'oauth.callback_url': '' });
+      await setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': '' });
     }
   });
 
   it('refuses a callback_url that is not an http(s) address', async () => {
     for (const value of ['javascript:alert(1)', '/oauth/callback', 'https://']) {
-      await expect(setConfig(backend.url, adminToken, { 'oauth.callback_url': value })).rejects.toThrow(/400/);
+      await expect(setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': value })).rejects.toThrow(/400/);
     }
   });
 });
@@ -286,7 +281,7 @@ describe('OAuthAPI.Login', () => {
     try {
       const closures: Record<string, string>[] = [{ 'security.enable_register': 'false' }, { 'security.enable_register': 'true', 'security.is_close': 'true' }];
       for (const settings of closures) {
-        await setConfig(backend.url, adminToken, settings);
+        await setConfig(backend.url, backend.adminToken, settings);
         const res = await signIn('qq', newIdentity());
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: '系统未开放注册', code: 3, message: '系统未开放注册' });
@@ -294,19 +289,19 @@ describe('OAuthAPI.Login', () => {
       }
       expect(await countRows('SELECT COUNT(*) AS n FROM user')).toBe(usersBefore);
     } finally {
-      await setConfig(backend.url, adminToken, { 'security.enable_register': 'true', 'security.is_close': 'false' });
+      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true', 'security.is_close': 'false' });
     }
   });
 
   it('refuses the sign-in when the provider was switched off after the authorize step', async () => {
     const { state } = await authorize('qq');
-    await setConfig(backend.url, adminToken, { 'oauth.qq': 'false' });
+    await setConfig(backend.url, backend.adminToken, { 'oauth.qq': 'false' });
     try {
       const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', newIdentity()), state });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('QQ登录未开启');
     } finally {
-      await setConfig(backend.url, adminToken, { 'oauth.qq': 'true' });
+      await setConfig(backend.url, backend.adminToken, { 'oauth.qq': 'true' });
     }
   });
 
@@ -327,7 +322,7 @@ describe('OAuthAPI.Login', () => {
       const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: '将被删除', password } });
       expect(res.status).toBe(400);
     }
-    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { id: userId, password: backend.adminPassword } });
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: userId, password: backend.adminPassword } });
     expect(deleted.status, deleted.text).toBe(200);
     expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE user_id = ?', userId)).toBe(0);
     const again = await signIn('wechat', identity);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
-import { api, login, registerMember, startBackend, type Query, type StartedBackend } from '../helpers/backend';
+import { api, registerMember, useBackend, type Query } from '../helpers/backend';
 
 // Every RPC that needs a permission, taken from the backend's own route table: anonymous
 // callers get 401, members without the grant 403, the admin 200 (with a valid input from
@@ -78,19 +78,15 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-let backend: StartedBackend;
+const backend = useBackend({ member: true });
 let fixture: Fixture;
-let member: Awaited<ReturnType<typeof registerMember>>;
 
-beforeAll(async () => {
-  backend = await startBackend();
-  const adminToken = await login(backend.url, 'admin', backend.adminPassword);
-  member = await registerMember(backend.url);
+beforeAll(() => {
   fixture = {
-    adminToken,
+    adminToken: backend.adminToken,
     adminPassword: backend.adminPassword,
     async post(path, body) {
-      const res = await api(backend.url, 'POST', path, { token: adminToken, body });
+      const res = await backend.admin('POST', path, { body });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body;
     },
@@ -98,12 +94,11 @@ beforeAll(async () => {
       return (await registerMember(backend.url)).user.id;
     },
     async configId(category, name) {
-      const res = await api(backend.url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category } });
+      const res = await backend.admin('GET', '/api/v1/config/list', { query: { category } });
       return res.body.config.find((c: { name: string }) => c.name === name).id;
     },
   };
 });
-afterAll(() => backend.close());
 
 describe('permission matrix', () => {
   it('knows a valid admin call for every PERM RPC', () => {
@@ -117,7 +112,7 @@ describe('permission matrix', () => {
   });
 
   it.each(permRpcs.map((r) => [r.key, r] as const))('%s: member without the grant → 403', async (_key, rpc) => {
-    const res = await api(backend.url, rpc.method, rpc.url, { token: member.token });
+    const res = await api(backend.url, rpc.method, rpc.url, { token: backend.member.token });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 7, message: `您没有权限访问【${rpc.spec.permission}】` });
   });

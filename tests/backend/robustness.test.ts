@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
 import { encode, type Fields, type MessageType } from '../../backend/wire/message';
-import { api, login, startBackend, type StartedBackend } from '../helpers/backend';
+import { api, login, useBackend } from '../helpers/backend';
 
 // No input may produce a 500: every RPC of the route table gets odd but well-formed inputs
 // (as the admin, so that the handlers really run) and must answer with a 2xx or a 4xx.
 
-let backend: StartedBackend;
-let adminToken: string;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-});
-afterAll(() => backend.close());
+const backend = useBackend();
 
 const ODD_STRINGS = ["' OR 1=1 --", '%', '_', '\u0000', '../../etc/passwd', '<script>alert(1)</script>', '😀'.repeat(300), '   ', 'a,b,,c'];
 const ODD_NUMBERS = [0, -1, 2 ** 31 - 1, Number.MAX_SAFE_INTEGER, 1];
@@ -47,7 +40,7 @@ describe('robustness', () => {
       const isQuery = rpc.method === 'GET' || rpc.method === 'DELETE';
       const query = Object.fromEntries(Object.entries(input).filter(([, v]) => typeof v !== 'object' || Array.isArray(v))
         .map(([k, v]) => [k, Array.isArray(v) ? v.filter((x) => typeof x !== 'object').map(String) : String(v)]));
-      const res = await api(backend.url, rpc.method, rpc.url, isQuery ? { token: adminToken, query } : { token: adminToken, body: input });
+      const res = await api(backend.url, rpc.method, rpc.url, isQuery ? { token: backend.adminToken, query } : { token: backend.adminToken, body: input });
       expect(res.status, `${rpc.key} #${variant}: ${res.text}`).toBeLessThan(500);
       if (res.status === 200 && rpc.spec.response) expect(() => encode(rpc.spec.response!, res.body)).not.toThrow();
     }
@@ -55,7 +48,7 @@ describe('robustness', () => {
 
   it('survives prototype keys and deep nesting', async () => {
     for (const rawBody of ['{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}', '['.repeat(5000) + ']'.repeat(5000), '{"config":[{"__proto__":1}]}']) {
-      const res = await api(backend.url, 'PUT', '/api/v1/config', { token: adminToken, rawBody });
+      const res = await api(backend.url, 'PUT', '/api/v1/config', { token: backend.adminToken, rawBody });
       expect(res.status).toBe(400);
     }
   });

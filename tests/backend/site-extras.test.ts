@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, startBackend, type StartedBackend } from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, useBackend } from '../helpers/backend';
 
 // FriendlinkAPI, BannerAPI, LanguageAPI and PunishmentAPI.
 
-let backend: StartedBackend;
-let adminToken: string;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-});
-afterAll(() => backend.close());
-
-const admin = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) => api(backend.url, method, path, { token: adminToken, ...opts });
+const backend = useBackend();
+const { admin } = backend;
 
 describe('FriendlinkAPI', () => {
   it('shows visitors the seeded links with id, title and link only', async () => {

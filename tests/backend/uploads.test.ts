@@ -1,21 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
 
 // Image uploads, the static /uploads/* route and /favicon.ico.
 
-let backend: StartedBackend;
-let adminToken: string;
-let member: Awaited<ReturnType<typeof registerMember>>;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-  member = await registerMember(backend.url);
-});
-afterAll(() => backend.close());
+const backend = useBackend({ member: true });
 
 /** A PNG header with the given size, padded to `bytes` (enough for our checks). */
 function png(width: number, height: number, bytes = 64, seed = 0): Buffer {
@@ -46,16 +37,16 @@ describe('POST /api/v1/upload/avatar', () => {
   it('stores the image under its MD5, records it and sets the avatar', async () => {
     const file = png(120, 80, 200);
     const md5 = crypto.createHash('md5').update(file).digest('hex');
-    const res = await upload('avatar', file, { token: member.token, name: 'Me.PNG' });
+    const res = await upload('avatar', file, { token: backend.member.token, name: 'Me.PNG' });
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('application/json; charset=utf-8');
     const expectedPath = `/uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
     expect(res.body).toMatchObject({ code: 200, message: '上传成功' });
     expect(res.body.data).toMatchObject({
-      id: expect.any(Number), hash: md5, user_id: member.user.id, type_id: member.user.id, type: 1, enable: true,
+      id: expect.any(Number), hash: md5, user_id: backend.member.user.id, type_id: backend.member.user.id, type: 1, enable: true,
       path: expectedPath, name: 'Me.PNG', size: 200, width: 120, height: 80, ext: '.png', ip: '127.0.0.1',
     });
-    const me = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
+    const me = await api(backend.url, 'GET', '/api/v1/user', { token: backend.member.token });
     expect(me.body.avatar).toBe(expectedPath);
     const served = await fetch(backend.url + expectedPath);
     expect(served.status).toBe(200);
@@ -68,7 +59,7 @@ describe('POST /api/v1/upload/avatar', () => {
     const res = await upload('avatar', png(1, 1));
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: 401, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试', error: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
-    const badScheme = await upload('avatar', png(1, 1), { authorization: `Token ${member.token} extra` });
+    const badScheme = await upload('avatar', png(1, 1), { authorization: `Token ${backend.member.token} extra` });
     expect(badScheme.status).toBe(401);
   });
 });
@@ -76,10 +67,10 @@ describe('POST /api/v1/upload/avatar', () => {
 describe('admin image uploads', () => {
   it.each([['banner', 5, '上传轮播图'], ['config', 7, '上传配置图片文件'], ['category', 6, '上传文档分类封面']])(
     '%s needs its permission and stores attachment type %i', async (kind, type, title) => {
-      const denied = await upload(kind, png(2, 2), { token: member.token });
+      const denied = await upload(kind, png(2, 2), { token: backend.member.token });
       expect(denied.status).toBe(403);
       expect(denied.body).toEqual({ code: 403, message: `您没有权限访问【${title}】`, error: `您没有权限访问【${title}】` });
-      const ok = await upload(kind, png(2, 2, 64, type), { token: adminToken });
+      const ok = await upload(kind, png(2, 2, 64, type), { token: backend.adminToken });
       expect(ok.status).toBe(200);
       expect(ok.body.data).toMatchObject({ type, user_id: 1 });
       expect(ok.body.data.type_id).toBeUndefined();
@@ -87,8 +78,8 @@ describe('admin image uploads', () => {
 
   it('stores identical content once (content addressing)', async () => {
     const file = png(5, 5, 100, 42);
-    const a = await upload('banner', file, { token: adminToken, name: 'a.png' });
-    const b = await upload('banner', file, { token: adminToken, name: 'b.png' });
+    const a = await upload('banner', file, { token: backend.adminToken, name: 'a.png' });
+    const b = await upload('banner', file, { token: backend.adminToken, name: 'b.png' });
     expect(a.body.data.path).toBe(b.body.data.path);
     expect(a.body.data.id).not.toBe(b.body.data.id);
   });
@@ -102,36 +93,36 @@ describe('upload validation', () => {
     ['an HTML page named .png', Buffer.from('<html><script>alert(1)</script></html>'), 'x.png'],
     ['a file without extension', png(1, 1), 'picture'],
   ])('refuses %s', async (_what, file, name) => {
-    const res = await upload('avatar', file, { token: member.token, name });
+    const res = await upload('avatar', file, { token: backend.member.token, name });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(NOT_IMAGE);
   });
 
   it('refuses empty files, other field names and non-multipart bodies', async () => {
-    expect((await upload('avatar', Buffer.alloc(0), { token: member.token })).body.message).toBe('上传的文件是空的');
-    expect((await upload('avatar', png(1, 1), { token: member.token, field: 'image' })).body.message).toBe('请上传文件（字段 file）');
-    const json = await api(backend.url, 'POST', '/api/v1/upload/avatar', { token: member.token, body: { file: 'x' } });
+    expect((await upload('avatar', Buffer.alloc(0), { token: backend.member.token })).body.message).toBe('上传的文件是空的');
+    expect((await upload('avatar', png(1, 1), { token: backend.member.token, field: 'image' })).body.message).toBe('请上传文件（字段 file）');
+    const json = await api(backend.url, 'POST', '/api/v1/upload/avatar', { token: backend.member.token, body: { file: 'x' } });
     expect(json.status).toBe(400);
     expect(json.body).toMatchObject({ code: 400, message: '请通过 multipart/form-data 上传文件（字段 file）' });
   });
 
   it('enforces the size limit of the security config and leaves no temporary file', async () => {
-    await setConfig(backend.url, adminToken, { 'security.max_document_size': '1' });
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
-      const res = await upload('avatar', png(1, 1, 1024 * 1024 + 10), { token: member.token });
+      const res = await upload('avatar', png(1, 1, 1024 * 1024 + 10), { token: backend.member.token });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('文件大小超出限制（最大 1 MB）');
       expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
     } finally {
-      await setConfig(backend.url, adminToken, { 'security.max_document_size': '50' });
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
     }
   });
 
   it('refuses content that an admin flagged as illegal', async () => {
     const file = png(9, 9, 80, 99);
-    const first = await upload('avatar', file, { token: member.token });
+    const first = await upload('avatar', file, { token: backend.member.token });
     await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
-    const again = await upload('avatar', file, { token: member.token });
+    const again = await upload('avatar', file, { token: backend.member.token });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('文件已被标记为非法文件，禁止上传');
   });
@@ -140,9 +131,9 @@ describe('upload validation', () => {
 describe('file routes', () => {
   it('serves /favicon.ico from the system config, 404 otherwise', async () => {
     expect((await fetch(`${backend.url}/favicon.ico`)).status).toBe(404);
-    const uploaded = await upload('config', ico(), { token: adminToken, name: 'favicon.ico' });
+    const uploaded = await upload('config', ico(), { token: backend.adminToken, name: 'favicon.ico' });
     expect(uploaded.body.data).toMatchObject({ ext: '.ico', width: 16, height: 16 });
-    await setConfig(backend.url, adminToken, { 'system.favicon': uploaded.body.data.path });
+    await setConfig(backend.url, backend.adminToken, { 'system.favicon': uploaded.body.data.path });
     const res = await fetch(`${backend.url}/favicon.ico`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/x-icon');
@@ -151,8 +142,8 @@ describe('file routes', () => {
 
   it('never serves files outside uploads/', async () => {
     const traversal = await api(backend.url, 'PUT', '/api/v1/config', {
-      token: adminToken,
-      body: { config: [{ id: (await api(backend.url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category: 'system' } })).body.config.find((c: { name: string }) => c.name === 'favicon').id, value: '/uploads/../moredoc.db' }] },
+      token: backend.adminToken,
+      body: { config: [{ id: (await api(backend.url, 'GET', '/api/v1/config/list', { token: backend.adminToken, query: { category: 'system' } })).body.config.find((c: { name: string }) => c.name === 'favicon').id, value: '/uploads/../moredoc.db' }] },
     });
     expect(traversal.status).toBe(400);
     for (const p of ['/uploads/%2e%2e/moredoc.db', '/uploads/..%2fjwt-secret', '/uploads/%2e%2e%2fjwt-secret']) {

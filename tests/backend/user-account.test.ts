@@ -1,24 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, startBackend, type StartedBackend } from '../helpers/backend';
+import { api, login, registerMember, setConfig, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 // UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
 
-let backend: StartedBackend;
 let smtp: SmtpSink;
-let adminToken: string;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  backend = await startBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
 });
-afterAll(async () => {
-  await backend.close();
-  await smtp.close();
-});
+afterAll(() => smtp.close());
+// Registered after the sink's hooks: hooks run as a stack, so the backend closes first.
+const backend = useBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
 
-const enableMail = () => setConfig(backend.url, adminToken, {
+const enableMail = () => setConfig(backend.url, backend.adminToken, {
   'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
   'email.username': 'noreply@example.com', 'email.password': 'smtp-secret', 'email.test_email': '',
 });
@@ -68,13 +63,13 @@ describe('Register', () => {
   });
 
   it('is refused while registration is closed or the site is closed', async () => {
-    await setConfig(backend.url, adminToken, { 'security.enable_register': 'false' });
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
     const closed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
     expect(closed.body).toMatchObject({ code: 3, message: '系统未开放注册' });
-    await setConfig(backend.url, adminToken, { 'security.enable_register': 'true', 'security.is_close': 'true' });
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true', 'security.is_close': 'true' });
     const siteClosed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
     expect(siteClosed.body).toMatchObject({ code: 3, message: '网站已关闭，暂时不允许注册' });
-    await setConfig(backend.url, adminToken, { 'security.is_close': 'false' });
+    await setConfig(backend.url, backend.adminToken, { 'security.is_close': 'false' });
   });
 });
 
@@ -122,7 +117,7 @@ describe('GetUserCaptcha', () => {
   });
 
   it('renders a real SVG image when enabled', async () => {
-    await setConfig(backend.url, adminToken, { 'security.enable_captcha_comment': 'true', 'captcha.type': 'math' });
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'true', 'captcha.type': 'math' });
     const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
     expect(res.body).toMatchObject({ enable: true, type: 'math' });
     expect(res.body.id).toMatch(/^[0-9a-f]{20}$/);
@@ -204,7 +199,7 @@ describe('FindPassword', () => {
 describe('SendEmailCode and verified registration', () => {
   it('mails a code that registration then requires', async () => {
     await enableMail();
-    await setConfig(backend.url, adminToken, { 'security.enable_verify_register_email': 'true' });
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'true' });
     try {
       const since = smtp.mails.length;
       const sent = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'verify@example.com', type: 'EmailCodeTypeRegister' } });
@@ -223,7 +218,7 @@ describe('SendEmailCode and verified registration', () => {
       const reused = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, username: 'verified-two', code } });
       expect(reused.status).toBe(409);
     } finally {
-      await setConfig(backend.url, adminToken, { 'security.enable_verify_register_email': 'false' });
+      await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'false' });
     }
   });
 

@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 
 // UserAPI: profiles, passwords and user management.
 
-let backend: StartedBackend;
-let adminToken: string;
-type Member = Awaited<ReturnType<typeof registerMember>>;
+const backend = useBackend();
 let member: Member;
 let other: Member;
 
 beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
   member = await registerMember(backend.url, { email: 'member@example.com' });
   other = await registerMember(backend.url, { email: 'other@example.com' });
 });
-afterAll(() => backend.close());
 
 describe('GetUser', () => {
   it('shows a caller all their own columns but never the remark', async () => {
-    await api(backend.url, 'PUT', '/api/v1/user/profile', { token: adminToken, body: { id: member.user.id, email: 'member@example.com', remark: '内部备注' } });
+    await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: member.user.id, email: 'member@example.com', remark: '内部备注' } });
     const res = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
     expect(res.body).toMatchObject({ id: member.user.id, username: member.username, email: 'member@example.com', register_ip: '127.0.0.1' });
     expect(res.body.remark).toBeUndefined();
@@ -30,7 +25,7 @@ describe('GetUser', () => {
     expect(Object.keys(stranger.body).sort()).toEqual(['credit_count', 'id', 'username']);
     const anonymous = await api(backend.url, 'GET', '/api/v1/user', { query: { id: member.user.id } });
     expect(anonymous.body).toEqual(stranger.body);
-    const admin = await api(backend.url, 'GET', '/api/v1/user', { token: adminToken, query: { id: member.user.id } });
+    const admin = await api(backend.url, 'GET', '/api/v1/user', { token: backend.adminToken, query: { id: member.user.id } });
     expect(admin.body.email).toBe('member@example.com');
   });
 
@@ -57,10 +52,10 @@ describe('UpdateUserPassword', () => {
     const denied = await api(backend.url, 'PUT', '/api/v1/user/password', { token: member.token, body: { id: target.user.id, new_password: 'hacked-1' } });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('您没有权限访问【修改他人密码】');
-    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', { token: adminToken, body: { id: target.user.id, new_password: 'reset-by-admin' } });
+    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', { token: backend.adminToken, body: { id: target.user.id, new_password: 'reset-by-admin' } });
     expect(ok.status).toBe(200);
     expect(await login(backend.url, target.username, 'reset-by-admin')).toBeTruthy();
-    expect((await api(backend.url, 'PUT', '/api/v1/user/password', { token: adminToken, body: { id: 99999, new_password: 'whatever-1' } })).status).toBe(404);
+    expect((await api(backend.url, 'PUT', '/api/v1/user/password', { token: backend.adminToken, body: { id: 99999, new_password: 'whatever-1' } })).status).toBe(404);
     expect((await api(backend.url, 'PUT', '/api/v1/user/password', { body: { new_password: 'whatever-1' } })).status).toBe(401);
   });
 });
@@ -71,7 +66,7 @@ describe('UpdateUserProfile', () => {
     const body = { id: user.user.id, mobile: '13800000000', email: 'profile@example.com', address: '北京', signature: '你好', realname: '张三', identity: '110', avatar: '/uploads/a/b/c/d/e/x.png', remark: '我自己写的' };
     const res = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: user.token, body });
     expect(res.status, res.text).toBe(200);
-    const me = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { id: user.user.id } });
+    const me = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: user.user.id } });
     const { remark: _remark, ...expected } = body;
     expect(me.body.user[0]).toMatchObject(expected);
     expect(me.body.user[0].remark).toBeUndefined();
@@ -83,11 +78,11 @@ describe('UpdateUserProfile', () => {
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('您没有权限更改他人信息');
     }
-    const admin = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: adminToken, body: { id: other.user.id, email: 'other@example.com', remark: '管理员备注' } });
+    const admin = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: other.user.id, email: 'other@example.com', remark: '管理员备注' } });
     expect(admin.status).toBe(200);
-    const list = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { id: other.user.id } });
+    const list = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: other.user.id } });
     expect(list.body.user[0].remark).toBe('管理员备注');
-    expect((await api(backend.url, 'PUT', '/api/v1/user/profile', { token: adminToken, body: { id: 99999 } })).status).toBe(404);
+    expect((await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: 99999 } })).status).toBe(404);
   });
 
   it.each([
@@ -106,8 +101,8 @@ describe('UpdateUserProfile', () => {
 
 describe('AddUser and SetUser', () => {
   it('adds a user with groups and keeps user_count right', async () => {
-    const group = await api(backend.url, 'POST', '/api/v1/group', { token: adminToken, body: { title: '编辑组' } });
-    const res = await api(backend.url, 'POST', '/api/v1/user', { token: adminToken, body: { username: 'added-user', password: 'added-pass', email: 'added@example.com', group_id: [group.body.id] } });
+    const group = await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title: '编辑组' } });
+    const res = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body: { username: 'added-user', password: 'added-pass', email: 'added@example.com', group_id: [group.body.id] } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     const token = await login(backend.url, 'added-user', 'added-pass');
@@ -123,19 +118,19 @@ describe('AddUser and SetUser', () => {
     [{ username: 'admin', password: 'added-pass', group_id: [2] }, 409, '用户名已存在'],
     [{ username: 'new-user-x', password: 'added-pass', email: 'member@example.com', group_id: [2] }, 409, '邮箱已存在'],
   ])('AddUser refuses %j', async (body, status, message) => {
-    const res = await api(backend.url, 'POST', '/api/v1/user', { token: adminToken, body });
+    const res = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body });
     expect(res.status).toBe(status);
     expect(res.body.message).toBe(message);
   });
 
   it('replaces the groups of a user and can reset the password', async () => {
     const user = await registerMember(backend.url);
-    const res = await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: user.user.id, group_id: [1, 2], password: 'set-by-admin' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: user.user.id, group_id: [1, 2], password: 'set-by-admin' } });
     expect(res.status).toBe(200);
     const token = await login(backend.url, user.username, 'set-by-admin');
     const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token });
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([1, 2]);
-    const back = await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: user.user.id, group_id: [2] } });
+    const back = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: user.user.id, group_id: [2] } });
     expect(back.status).toBe(200);
     const group1 = await api(backend.url, 'GET', '/api/v1/group', { query: { id: 1 } });
     expect(group1.body.user_count).toBe(1);
@@ -147,7 +142,7 @@ describe('AddUser and SetUser', () => {
     [{ id: 2, group_id: [] }, 400, '用户组不能为空'],
     [{ id: 2, group_id: [2], password: '1' }, 400, '密码长度必须在6到128个字符之间'],
   ])('SetUser refuses %j', async (body, status, message) => {
-    const res = await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body });
+    const res = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body });
     expect(res.status).toBe(status);
     expect(res.body.message).toBe(message);
   });
@@ -157,10 +152,10 @@ describe('DeleteUser', () => {
   it("deletes users and their rows after checking the caller's password", async () => {
     const victim = await registerMember(backend.url);
     await api(backend.url, 'PUT', '/api/v1/user/sign', { token: victim.token });
-    const wrong = await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { id: victim.user.id, password: 'not-mine' } });
+    const wrong = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: victim.user.id, password: 'not-mine' } });
     expect(wrong.body).toMatchObject({ code: 3, message: '密码错误' });
     const before = (await api(backend.url, 'GET', '/api/v1/group', { query: { id: 2 } })).body.user_count;
-    const ok = await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { id: [victim.user.id, 1], password: backend.adminPassword } });
+    const ok = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: [victim.user.id, 1], password: backend.adminPassword } });
     expect(ok.status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: victim.user.id } })).status).toBe(404);
     expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: 1 } })).status).toBe(200);
@@ -173,18 +168,18 @@ describe('DeleteUser', () => {
   it('keeps users who still own documents or articles', async () => {
     const author = await registerMember(backend.url);
     await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE user SET doc_count = 1 WHERE id = ?').run(author.user.id));
-    const res = await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { id: author.user.id, password: backend.adminPassword } });
+    const res = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: author.user.id, password: backend.adminPassword } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('用户存在文档或文章，不允许删除');
   });
 
   it('needs ids and refuses to delete the caller', async () => {
-    expect((await api(backend.url, 'DELETE', '/api/v1/user', { token: adminToken, query: { password: backend.adminPassword } })).body.message).toBe('请选择要操作的用户（参数 id）');
-    const group = await api(backend.url, 'POST', '/api/v1/group', { token: adminToken, body: { title: '用户管理员' } });
-    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken, query: { path: 'UserAPI/DeleteUser' } });
-    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: adminToken, body: { group_id: group.body.id, permission_id: [perms.body.permission[0].id] } });
+    expect((await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { password: backend.adminPassword } })).body.message).toBe('请选择要操作的用户（参数 id）');
+    const group = await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title: '用户管理员' } });
+    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { path: 'UserAPI/DeleteUser' } });
+    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { group_id: group.body.id, permission_id: [perms.body.permission[0].id] } });
     const manager = await registerMember(backend.url);
-    await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: manager.user.id, group_id: [group.body.id] } });
+    await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: manager.user.id, group_id: [group.body.id] } });
     const self = await api(backend.url, 'DELETE', '/api/v1/user', { token: manager.token, query: { id: manager.user.id, password: manager.password } });
     expect(self.body.message).toBe('不能删除自己的账号');
   });
@@ -204,13 +199,13 @@ describe('ListUser', () => {
   });
 
   it('filters by wd (admins only), group and id; sorts; limit drops the total', async () => {
-    const wd = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { wd: 'member@exam' } });
+    const wd = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { wd: 'member@exam' } });
     expect(wd.body.user.map((u: { id: number }) => u.id)).toEqual([member.user.id]);
     const ignored = await api(backend.url, 'GET', '/api/v1/user/list', { query: { wd: 'member@exam' } });
     expect(ignored.body.user.length).toBeGreaterThan(1);
-    const admins = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { group_id: 1 } });
+    const admins = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { group_id: 1 } });
     expect(admins.body.user.map((u: { id: number }) => u.id)).toEqual([1]);
-    const sorted = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { sort: 'id asc' } });
+    const sorted = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { sort: 'id asc' } });
     expect(sorted.body.user[0].id).toBe(1);
     const limited = await api(backend.url, 'GET', '/api/v1/user/list', { query: { limit: 10 } });
     expect(limited.body.total).toBeUndefined();

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 
 // UserAPI: what a logged-in member asks about themself.
 
-let backend: StartedBackend;
-let adminToken: string;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-});
-afterAll(() => backend.close());
+const backend = useBackend();
 
 const localDate = () => {
   const d = new Date();
@@ -19,8 +12,8 @@ const localDate = () => {
 
 describe('GetUserPermissions', () => {
   it('gives user 1 every permission row and a plain member none', async () => {
-    const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken });
-    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: adminToken });
+    const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken });
+    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: backend.adminToken });
     expect(mine.body.permission).toHaveLength(all.body.total);
     expect(mine.body.permission[0]).toMatchObject({ id: expect.any(Number), method: 'GRPC', path: expect.stringMatching(/^\/api\.v1\./), title: expect.any(String) });
     const member = await registerMember(backend.url);
@@ -28,7 +21,7 @@ describe('GetUserPermissions', () => {
   });
 
   it('includes the upload rows (method POST) with Chinese titles', async () => {
-    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: adminToken });
+    const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: backend.adminToken });
     const uploads = mine.body.permission.filter((p: { method: string }) => p.method === 'POST');
     expect(uploads.map((p: { path: string; title: string }) => [p.path, p.title])).toEqual([
       ['/api/v1/upload/avatar', '更新头像'],
@@ -47,23 +40,23 @@ describe('CanIUploadDocument and CanIPublishArticle', () => {
     expect(upload.body.message).toBe('您没有上传文档的权限');
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).body).toEqual({});
 
-    await api(backend.url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: member.user.id, group_id: [1] } });
+    await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: member.user.id, group_id: [1] } });
     expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
 
-    await api(backend.url, 'POST', '/api/v1/punishment', { token: adminToken, body: { user_id: [member.user.id], type: [3, 6], enable: true } });
+    await api(backend.url, 'POST', '/api/v1/punishment', { token: backend.adminToken, body: { user_id: [member.user.id], type: [3, 6], enable: true } });
     expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(403);
     const publish = await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token });
     expect(publish.body).toMatchObject({ code: 7, message: '您没有发布文章的权限' });
 
-    const list = await api(backend.url, 'GET', '/api/v1/punishment/list', { token: adminToken, query: { user_id: member.user.id } });
-    await api(backend.url, 'PUT', '/api/v1/punishment/cancel', { token: adminToken, body: { id: list.body.punishment.map((p: { id: number }) => p.id) } });
+    const list = await api(backend.url, 'GET', '/api/v1/punishment/list', { token: backend.adminToken, query: { user_id: member.user.id } });
+    await api(backend.url, 'PUT', '/api/v1/punishment/cancel', { token: backend.adminToken, body: { id: list.body.punishment.map((p: { id: number }) => p.id) } });
     expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
   });
 
   it('ignores punishments that have ended', async () => {
     const member = await registerMember(backend.url);
-    await api(backend.url, 'POST', '/api/v1/punishment', { token: adminToken, body: { user_id: [member.user.id], type: [6], enable: true, end_time: new Date(Date.now() + 60_000).toISOString() } });
+    await api(backend.url, 'POST', '/api/v1/punishment', { token: backend.adminToken, body: { user_id: [member.user.id], type: [6], enable: true, end_time: new Date(Date.now() + 60_000).toISOString() } });
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(403);
     await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE punishment SET end_time = '2000-01-01T00:00:00.000Z' WHERE user_id = ?").run(member.user.id));
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, startBackend, type StartedBackend } from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, useBackend } from '../helpers/backend';
 
 // The wire rules of contract/README.md §2, §3 and §5, checked once here for every RPC.
 
-let backend: StartedBackend;
-let adminToken: string;
-let member: Awaited<ReturnType<typeof registerMember>>;
+const backend = useBackend({ member: true });
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  adminToken = await login(backend.url, 'admin', backend.adminPassword);
-  member = await registerMember(backend.url);
-});
-afterAll(() => backend.close());
 
 describe('responses', () => {
   it('uses snake_case keys, omits zero values and writes RFC 3339 timestamps', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
+    const res = await api(backend.url, 'GET', '/api/v1/user', { token: backend.member.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('grpc-metadata-content-type')).toBe('application/grpc');
@@ -27,11 +18,11 @@ describe('responses', () => {
     expect(res.body).not.toHaveProperty('email'); // '' → omitted
     expect(res.body).not.toHaveProperty('password');
     expect(res.body.created_at).toMatch(RFC3339);
-    expect(res.body.id).toBe(member.user.id);
+    expect(res.body.id).toBe(backend.member.user.id);
   });
 
   it('keeps the declaration order of the proto fields', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
+    const res = await api(backend.url, 'GET', '/api/v1/user', { token: backend.member.token });
     expect(Object.keys(res.body).slice(0, 4)).toEqual(['login_at', 'created_at', 'updated_at', 'id']);
   });
 
@@ -39,7 +30,7 @@ describe('responses', () => {
     const res = await api(backend.url, 'GET', '/api/v1/group', { query: { id: 1 } });
     expect(res.body.is_default).toBeUndefined();
     expect(res.body.is_display).toBe(true);
-    const empty = await api(backend.url, 'GET', '/api/v1/user/permission', { token: member.token });
+    const empty = await api(backend.url, 'GET', '/api/v1/user/permission', { token: backend.member.token });
     expect(empty.body).toEqual({});
   });
 });
@@ -53,7 +44,7 @@ describe('errors', () => {
   });
 
   it('answers 403 (code 7) to a member without the permission, naming it', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/permission/list', { token: member.token });
+    const res = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.member.token });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: '您没有权限访问【获取权限列表】', code: 7, message: '您没有权限访问【获取权限列表】' });
   });
@@ -80,35 +71,35 @@ describe('errors', () => {
 
 describe('JSON bodies', () => {
   it('rejects unknown keys with the contract message', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: adminToken, body: { id: 1, foo: 'x' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, body: { id: 1, foo: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'unknown field "foo" in v1.Permission', code: 3, message: 'unknown field "foo" in v1.Permission' });
   });
 
   it('rejects unknown keys in nested messages too', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/config', { token: adminToken, body: { config: [{ id: 1, bogus: true }] } });
+    const res = await api(backend.url, 'PUT', '/api/v1/config', { token: backend.adminToken, body: { config: [{ id: 1, bogus: true }] } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('unknown field "bogus" in v1.Config');
   });
 
   it('accepts lowerCamel names and numeric strings', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/group/permission', { token: adminToken, body: { groupId: '2', permissionId: ['1', 2] } });
+    const res = await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { groupId: '2', permissionId: ['1', 2] } });
     expect(res.status).toBe(200);
-    const check = await api(backend.url, 'GET', '/api/v1/group/permission', { token: adminToken, query: { id: 2 } });
+    const check = await api(backend.url, 'GET', '/api/v1/group/permission', { token: backend.adminToken, query: { id: 2 } });
     expect(check.body).toEqual({ permission_id: [1, 2] });
-    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: adminToken, body: { group_id: 2, permission_id: [] } });
+    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { group_id: 2, permission_id: [] } });
   });
 
   it('rejects malformed JSON, wrong types and non-object bodies with 400 code 3', async () => {
     for (const rawBody of ['{"title":', '[1,2]', '"x"', '{"id":"abc"}', '{"id":1.5}', '{"title":5}']) {
-      const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: adminToken, rawBody });
+      const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, rawBody });
       expect(res.status, rawBody).toBe(400);
       expect(res.body.code, rawBody).toBe(3);
     }
   });
 
   it('requires real booleans for bool fields', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/group', { token: adminToken, body: { id: 2, title: '普通用户', is_default: 'true' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/group', { token: backend.adminToken, body: { id: 2, title: '普通用户', is_default: 'true' } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('is_default');
   });
@@ -118,13 +109,13 @@ describe('JSON bodies', () => {
       rawBody: JSON.stringify({ username: 'admin', password: backend.adminPassword }), headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(200);
-    const empty = await api(backend.url, 'PUT', '/api/v1/permission', { token: adminToken, rawBody: '' });
+    const empty = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, rawBody: '' });
     expect(empty.status).toBe(400);
     expect(empty.body.message).toContain('id');
   });
 
   it('answers 429 (code 8) to bodies over 4 MiB', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: adminToken, rawBody: JSON.stringify({ title: 'x'.repeat(5 * 1024 * 1024) }) });
+    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, rawBody: JSON.stringify({ title: 'x'.repeat(5 * 1024 * 1024) }) });
     expect(res.status).toBe(429);
     expect(res.body.code).toBe(8);
   });
@@ -132,14 +123,14 @@ describe('JSON bodies', () => {
 
 describe('query strings', () => {
   it('reads arrays from repeated keys', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/user/list', { token: adminToken, query: { id: [1, member.user.id] } });
+    const res = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: [1, backend.member.user.id] } });
     expect(res.status).toBe(200);
-    expect(res.body.user.map((u: { id: number }) => u.id).sort()).toEqual([1, member.user.id].sort());
+    expect(res.body.user.map((u: { id: number }) => u.id).sort()).toEqual([1, backend.member.user.id].sort());
     expect(res.body.total).toBeUndefined(); // no total when ids are given
   });
 
   it('refuses bracket arrays and bad numbers with 400', async () => {
-    const bracket = await fetch(`${backend.url}/api/v1/user/list?id[]=1`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const bracket = await fetch(`${backend.url}/api/v1/user/list?id[]=1`, { headers: { authorization: `Bearer ${backend.adminToken}` } });
     expect(bracket.status).toBe(400);
     const bad = await api(backend.url, 'GET', '/api/v1/group/list', { query: { page: 'abc' } });
     expect(bad.status).toBe(400);
@@ -158,12 +149,12 @@ describe('query strings', () => {
   it('accepts lowerCamel parameter names and takes the first value of a repeated scalar', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/group', { query: { id: [2, 1] } });
     expect(res.body.id).toBe(2);
-    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken, query: { method: 'post', size: 1, page: 1 } });
+    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { method: 'post', size: 1, page: 1 } });
     expect(camel.body.permission).toHaveLength(1);
   });
 
   it('returns every row when size <= 0', async () => {
-    const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: adminToken });
+    const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken });
     expect(all.body.permission.length).toBe(all.body.total);
     expect(all.body.total).toBeGreaterThan(50);
   });

@@ -1,29 +1,11 @@
 // Every admin screen of issue 6 in Chromium against the real gateway and embedded backend:
 // each renders its data, and the screens with their own moves (uploads, trees, punishments,
 // password-confirmed deletes, batch actions) work end to end.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { startSite, type Site } from '../helpers/site';
-import { launchBrowser, openPage, type Visit } from './browser';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { useSiteInBrowser } from './browser';
 
-let site: Site;
-let browser: Browser;
-let visit: Visit | undefined;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-afterEach(async () => {
-  expect(visit?.errors ?? []).toEqual([]);
-  await visit?.context.close();
-  visit = undefined;
-});
+const site = useSiteInBrowser();
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -31,8 +13,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 
 async function adminPage(path: string): Promise<Page> {
-  visit = await openPage(browser, site.url);
-  const page = visit.page;
+  const page = await site.open();
   await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
   await page.getByLabel('用户名').fill('admin');
   await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);

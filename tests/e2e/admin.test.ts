@@ -1,32 +1,10 @@
 // The admin back office in Chromium against the real gateway and embedded backend.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { startSite, type Site } from '../helpers/site';
-import { launchBrowser, openPage, type Visit } from './browser';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { useSiteInBrowser } from './browser';
 
-let site: Site;
-let browser: Browser;
-let visit: Visit | undefined;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-afterEach(async () => {
-  expect(visit?.errors ?? []).toEqual([]);
-  await visit?.context.close();
-  visit = undefined;
-});
-
-async function open(): Promise<Page> {
-  visit = await openPage(browser, site.url);
-  return visit.page;
-}
+const site = useSiteInBrowser();
+const { open } = site;
 
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 

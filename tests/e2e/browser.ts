@@ -1,6 +1,8 @@
 // playwright-core driving the system Chromium (never a downloaded browser), one fresh
-// profile per launch.
+// profile per launch, and the site + browser + visit lifecycle the browser suites share.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startSite, type Site } from '../helpers/site';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -32,4 +34,62 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Visit
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { context, page, errors };
+}
+
+export interface SiteInBrowser {
+  /** the gateway, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly dataDir: string;
+  readonly adminPassword: string;
+  readonly browser: Browser;
+  /** A fresh context and page on the site; after the test its page errors must be empty and it is closed. */
+  visit(): Promise<Visit>;
+  /** The page of a new `visit()`. */
+  open(): Promise<Page>;
+}
+
+/**
+ * One site and one Chromium for a test file, started in `beforeAll` and closed in
+ * `afterAll`. `env` may be a function for values known only once an earlier `beforeAll`
+ * has run (a stub provider's URL).
+ */
+export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = {}): SiteInBrowser {
+  let site: Site | undefined;
+  let browser: Browser | undefined;
+  const visits: Visit[] = [];
+
+  beforeAll(async () => {
+    [site, browser] = await Promise.all([startSite({ env: opts.env?.() }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+  afterEach(async () => {
+    const finished = visits.splice(0);
+    try {
+      for (const visit of finished) expect(visit.errors).toEqual([]);
+    } finally {
+      await Promise.all(finished.map((visit) => visit.context.close()));
+    }
+  });
+
+  const started = () => {
+    if (!site || !browser) throw new Error('useSiteInBrowser: the site starts in beforeAll; use it inside hooks and tests');
+    return { site, browser };
+  };
+  const visit = async () => {
+    const running = started();
+    const opened = await openPage(running.browser, running.site.url);
+    visits.push(opened);
+    return opened;
+  };
+  return {
+    get url() { return started().site.url; },
+    get dataDir() { return started().site.dataDir; },
+    get adminPassword() { return started().site.adminPassword; },
+    get browser() { return started().browser; },
+    visit,
+    open: async () => (await visit()).page,
+  };
 }

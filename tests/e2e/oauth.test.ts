@@ -1,15 +1,28 @@
 // WeChat sign-in in Chromium: login page → the provider's page (a stub that signs the
 // visitor in at once) → /oauth/callback → the page the visitor asked for, logged in.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startOAuthProvider, STUB_APPS, type OAuthProviderStub } from '../helpers/oauth-provider';
-import { startSite, type Site } from '../helpers/site';
-import { launchBrowser, openPage, type Visit } from './browser';
+import { useSiteInBrowser } from './browser';
 
 let stub: OAuthProviderStub;
-let site: Site;
-let browser: Browser;
-let visit: Visit | undefined;
+
+beforeAll(async () => {
+  stub = await startOAuthProvider();
+});
+afterAll(() => stub?.close());
+afterEach(() => {
+  stub.fault = null;
+});
+// Registered after the stub's hooks: its env reads the stub's URLs, and the site closes first.
+const site = useSiteInBrowser({
+  env: () => ({
+    CONFIG_OAUTH_WECHAT: 'true',
+    CONFIG_OAUTH_WECHAT_APP_ID: STUB_APPS.wechat.appId,
+    CONFIG_OAUTH_WECHAT_APP_SECRET: STUB_APPS.wechat.secret,
+    ...stub.env,
+  }),
+});
 
 /** `oauth.callback_url` must name the site, whose port is known only once it listens. */
 async function pointCallbackAtSite(): Promise<void> {
@@ -27,42 +40,15 @@ async function pointCallbackAtSite(): Promise<void> {
   expect(saved.status).toBe(200);
 }
 
-beforeAll(async () => {
-  stub = await startOAuthProvider();
-  [site, browser] = await Promise.all([
-    startSite({
-      env: {
-        CONFIG_OAUTH_WECHAT: 'true',
-        CONFIG_OAUTH_WECHAT_APP_ID: STUB_APPS.wechat.appId,
-        CONFIG_OAUTH_WECHAT_APP_SECRET: STUB_APPS.wechat.secret,
-        ...stub.env,
-      },
-    }),
-    launchBrowser(),
-  ]);
-  await pointCallbackAtSite();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await stub?.close();
-});
-
-afterEach(async () => {
-  stub.fault = null;
-  expect(visit?.errors ?? []).toEqual([]);
-  await visit?.context.close();
-  visit = undefined;
-});
+beforeAll(pointCallbackAtSite);
 
 async function open(): Promise<{ page: Page; navigations: string[] }> {
-  visit = await openPage(browser, site.url);
+  const page = await site.open();
   const navigations: string[] = [];
-  visit.page.on('request', (request) => {
+  page.on('request', (request) => {
     if (request.isNavigationRequest()) navigations.push(request.url());
   });
-  return { page: visit.page, navigations };
+  return { page, navigations };
 }
 
 describe('WeChat sign-in', () => {
@@ -82,7 +68,7 @@ describe('WeChat sign-in', () => {
     expect(navigations.some((url) => url.startsWith(`${site.url}/oauth/callback?type=wechat&code=`))).toBe(true);
 
     expect(await page.evaluate(() => document.cookie)).not.toContain('token');
-    const token = (await visit!.context.cookies()).find((c) => c.name === 'token');
+    const token = (await page.context().cookies()).find((c) => c.name === 'token');
     expect(token).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
 
     // The session is the server's: a fresh page load of a member page is let through.
@@ -98,7 +84,7 @@ describe('WeChat sign-in', () => {
     const { page } = await open();
     await page.goto(`/oauth/callback?type=wechat&code=attacker-code&state=${attackerState}`);
     await page.getByText('登录请求无效或已过期，请从登录页重新发起第三方登录').waitFor();
-    expect((await visit!.context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
   });
 
   it('shows why the sign-in failed when WeChat refuses, and links back to the login page', async () => {
@@ -109,7 +95,7 @@ describe('WeChat sign-in', () => {
     await page.waitForURL((url) => url.pathname === '/oauth/callback');
     await page.getByRole('heading', { name: '第三方登录失败' }).waitFor();
     await page.getByText('微信登录服务拒绝了请求（错误码 40125），请联系管理员').waitFor();
-    expect((await visit!.context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     await page.getByRole('link', { name: '返回登录' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/login');
   });

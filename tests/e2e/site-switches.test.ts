@@ -1,46 +1,31 @@
 // The site switches in Chromium against the real gateway and embedded backend: an admin
 // closes the site through the config API, then requires login.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '../helpers/backend';
-import { startSite, type Site } from '../helpers/site';
-import { launchBrowser, openPage, type Visit } from './browser';
+import { openPage, useSiteInBrowser, type Visit } from './browser';
 
 const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计明天恢复访问。</div>';
 
-let site: Site;
-let browser: Browser;
+const site = useSiteInBrowser();
+const { open } = site;
 let adminVisit: Visit;
-const visits: Visit[] = [];
 const member = { username: `closed${Date.now() % 100000}`, password: 'secret-pass-1' };
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
   // registration is refused while the site is closed: the member signs up first
   const registered = await api(site.url, 'POST', '/api/v1/user/register', { body: member });
   expect(registered.status).toBe(200);
-  adminVisit = await openPage(browser, site.url);
+  // the admin's visit lasts the whole file (it closes with the browser)
+  adminVisit = await openPage(site.browser, site.url);
   await adminVisit.page.goto('/auth/login');
   await login(adminVisit.page, 'admin', site.adminPassword);
   await adminVisit.page.waitForURL((url) => url.pathname === '/');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+afterEach(() => {
+  expect(adminVisit.errors).toEqual([]);
 });
-
-afterEach(async () => {
-  for (const visit of [adminVisit, ...visits]) expect(visit.errors).toEqual([]);
-  await Promise.all(visits.map((visit) => visit.context.close()));
-  visits.length = 0;
-});
-
-async function open(): Promise<Page> {
-  const visit = await openPage(browser, site.url);
-  visits.push(visit);
-  return visit.page;
-}
 
 async function login(page: Page, username: string, password: string) {
   await page.getByLabel('用户名').fill(username);

@@ -1,36 +1,14 @@
 // The SPA in Chromium against the real gateway and embedded backend.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types';
-import { startSite, type Site } from '../helpers/site';
-import { launchBrowser, openPage, type Visit } from './browser';
+import { useSiteInBrowser } from './browser';
 
-let site: Site;
-let browser: Browser;
-let visit: Visit | undefined;
+const site = useSiteInBrowser();
+const { open } = site;
 let memberCount = 0;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-afterEach(async () => {
-  expect(visit?.errors ?? []).toEqual([]);
-  await visit?.context.close();
-  visit = undefined;
-});
-
-async function open(): Promise<Page> {
-  visit = await openPage(browser, site.url);
-  return visit.page;
-}
 
 function newMember() {
   memberCount += 1;
@@ -101,7 +79,7 @@ describe('accounts', () => {
     await register(page, who);
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
 
-    const cookie = (await visit!.context.cookies()).find((c) => c.name === 'token');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'token');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     const token = cookie!.value;
     expect(token.length).toBeGreaterThan(20);
@@ -123,7 +101,7 @@ describe('accounts', () => {
     const page = await open();
     await register(page, newMember());
     await logout(page);
-    expect((await visit!.context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     const stored = await page.evaluate(() => localStorage.getItem('moredoc.session'));
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ loggedIn: false, user: null });
   });

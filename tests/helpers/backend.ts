@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 
@@ -118,6 +119,56 @@ export async function registerMember(
   const res = await api(url, 'POST', '/api/v1/user/register', { body });
   if (res.status !== 200) throw new Error(`register ${username} failed: ${res.status} ${res.text}`);
   return { token: res.body.token, user: res.body.user, username, password };
+}
+
+export type Member = Awaited<ReturnType<typeof registerMember>>;
+
+export interface BackendFixture {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly adminPassword: string;
+  /** The admin's token, logged in once for the whole file. */
+  readonly adminToken: string;
+  /** A member registered once for the whole file (only with `{ member: true }`). */
+  readonly member: Member;
+  /** `api()` as the admin: `admin('GET', '/api/v1/config/list', { query })`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  admin<T = any>(method: string, apiPath: string, opts?: Parameters<typeof api>[3]): Promise<ApiResponse<T>>;
+}
+
+/**
+ * One backend for a test file: starts it (and logs the admin in, and registers a member when
+ * asked) in `beforeAll`, closes it in `afterAll`. `env` may be a function for values that
+ * exist only once an earlier `beforeAll` has run (a stub provider's URL).
+ */
+export function useBackend(opts: { env?: Record<string, string> | (() => Record<string, string>); member?: boolean } = {}): BackendFixture {
+  let backend: StartedBackend | undefined;
+  let adminToken = '';
+  let member: Member | undefined;
+  beforeAll(async () => {
+    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env });
+    adminToken = await login(backend.url, 'admin', backend.adminPassword);
+    if (opts.member) member = await registerMember(backend.url);
+  });
+  afterAll(() => backend?.close());
+  const started = () => {
+    if (!backend) throw new Error('useBackend: the backend starts in beforeAll; use it inside hooks and tests');
+    return backend;
+  };
+  return {
+    get url() { return started().url; },
+    get dataDir() { return started().dataDir; },
+    get adminPassword() { return started().adminPassword; },
+    get adminToken() {
+      started();
+      return adminToken;
+    },
+    get member() {
+      if (!member) throw new Error('useBackend: pass { member: true } to register a member');
+      return member;
+    },
+    admin: (method, apiPath, callOpts = {}) => api(started().url, method, apiPath, { token: adminToken, ...callOpts }),
+  };
 }
 
 /** Sets config values through the admin API: `{ 'security.enable_register': 'false' }`. */

@@ -88,9 +88,7 @@ const bookResource: ResourceDef<Book, Values> = {
   remove: (ids) => api.delete('/api/v1/book', { id: ids }),
 };
 
-function renderScreen(count = 23) {
-  const backend = fakeBackend(count);
-  api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
+function renderBookScreen() {
   render(
     <QueryClientProvider client={createQueryClient()}>
       <UiProvider>
@@ -98,6 +96,13 @@ function renderScreen(count = 23) {
       </UiProvider>
     </QueryClientProvider>,
   );
+}
+
+/** The book screen against a fake backend holding `count` books. */
+function renderScreen(count = 23) {
+  const backend = fakeBackend(count);
+  api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
+  renderBookScreen();
   return backend;
 }
 
@@ -232,15 +237,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   });
 
   it('shows the empty state, and the error state with a retry', async () => {
-    const backend = fakeBackend(0);
-    api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <UiProvider>
-          <ResourceScreen resource={bookResource} />
-        </UiProvider>
-      </QueryClientProvider>,
-    );
+    renderScreen(0);
     expect(await screen.findByText('暂无图书')).toBeTruthy();
   });
 
@@ -252,13 +249,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
         : new Response(JSON.stringify({ book: [{ id: 1, title: '书籍1' }], total: 1 }), { status: 200 }),
     );
     api.configure({ fetch: fetchMock as unknown as typeof fetch });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <UiProvider>
-          <ResourceScreen resource={bookResource} />
-        </UiProvider>
-      </QueryClientProvider>,
-    );
+    renderBookScreen();
     expect(await screen.findByText('您没有权限访问【图书列表】')).toBeTruthy();
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: '重试' }));

@@ -3,12 +3,14 @@ import { Link } from 'react-router-dom';
 import { formatDate, formatRelativeTime } from '../../../shared/format';
 import { errorMessage } from '../api/client';
 import { signedTodayQuery, userApi, userDynamicsQuery, userGroupsQuery, userKeys } from '../api/user';
+import { QueryStates } from '../features/query-states/QueryStates';
 import { currentUserQuery } from '../features/session/session-actions';
 import { UserAvatar } from '../features/session/UserMenu';
 import { useSettings } from '../features/settings/use-site-data';
 import { toastFailure } from '../features/toasts/failure-toast';
 import { toast } from '../features/toasts/toast-store';
 import { Button, Skeleton, Tag } from '../ui/semi';
+import { Panel } from '../ui/Panel';
 import { plainText } from '../ui/plain-text';
 import { EmptyState, ErrorState } from '../ui/states';
 import './member.css';
@@ -38,20 +40,26 @@ function SignInButton({ creditName }: { creditName: string }) {
 }
 
 function RecentActivity() {
-  const { data, isPending, isError, error, refetch } = useQuery(userDynamicsQuery(1, 10));
-  if (isPending) return <Skeleton.Paragraph rows={3} />;
-  if (isError) return <ErrorState message={errorMessage(error, '动态加载失败')} onRetry={() => void refetch()} />;
-  const items = data.dynamic ?? [];
-  if (items.length === 0) return <EmptyState title="暂无动态" description="签到、下载、上传等操作会记录在这里。" />;
+  const dynamics = useQuery(userDynamicsQuery(1, 10));
   return (
-    <ul className="app-member__activity">
-      {items.map((item) => (
-        <li key={item.id}>
-          <span>{plainText(item.content)}</span>
-          {item.created_at && <time dateTime={item.created_at}>{formatRelativeTime(item.created_at)}</time>}
-        </li>
-      ))}
-    </ul>
+    <QueryStates
+      query={dynamics}
+      loadingRows={3}
+      failure="动态加载失败"
+      isEmpty={(data) => (data.dynamic ?? []).length === 0}
+      empty={<EmptyState title="暂无动态" description="签到、下载、上传等操作会记录在这里。" />}
+    >
+      {(data) => (
+        <ul className="app-member__activity">
+          {(data.dynamic ?? []).map((item) => (
+            <li key={item.id}>
+              <span>{plainText(item.content)}</span>
+              {item.created_at && <time dateTime={item.created_at}>{formatRelativeTime(item.created_at)}</time>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryStates>
   );
 }
 
@@ -120,12 +128,9 @@ export function MemberOverviewPage() {
           {u.login_at && <> · 上次登录 {formatDate(u.login_at, 'YYYY-MM-DD HH:mm')}</>}
         </p>
       </section>
-      <section className="app-panel" aria-labelledby="member-activity-title">
-        <h2 id="member-activity-title" className="app-panel__title">
-          最近动态
-        </h2>
+      <Panel title="最近动态" titleId="member-activity-title">
         <RecentActivity />
-      </section>
+      </Panel>
     </>
   );
 }

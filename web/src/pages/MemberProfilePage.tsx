@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '../../../shared/types';
 import { errorMessage } from '../api/client';
@@ -12,6 +12,7 @@ import {
   collectErrors,
   type Errors,
 } from '../features/auth/validation';
+import { useImageUpload } from '../features/image-upload/use-image-upload';
 import { currentUserQuery } from '../features/session/session-actions';
 import { mergeUser } from '../features/session/session-store';
 import { UserAvatar } from '../features/session/UserMenu';
@@ -34,35 +35,21 @@ export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | und
 }
 
 function AvatarUpload() {
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const problem = checkAvatarFile(file);
-    if (problem) {
-      toast.error('头像上传失败', problem);
-      return;
-    }
-    setUploading(true);
-    const result = await userApi.uploadAvatar(file);
-    setUploading(false);
-    const path = result.ok ? result.data.data?.path : undefined;
-    if (!path) {
-      toastFailure('头像上传失败', result.ok ? undefined : result);
-      return;
-    }
-    mergeUser({ avatar: path });
-    toast.success('头像已更新');
-  };
+  const { uploading, choose, fileInput } = useImageUpload({
+    check: checkAvatarFile,
+    upload: userApi.uploadAvatar,
+    failureTitle: '头像上传失败',
+    onUploaded: (path) => {
+      mergeUser({ avatar: path });
+      toast.success('头像已更新');
+    },
+  });
 
   return (
     <div className="app-profile__avatar">
       <UserAvatar size="large" />
-      <input ref={input} type="file" accept={AVATAR_TYPES.join(',')} hidden onChange={(e) => void onFile(e)} aria-label="选择头像图片" />
-      <Button loading={uploading} onClick={() => input.current?.click()}>
+      <input {...fileInput} accept={AVATAR_TYPES.join(',')} aria-label="选择头像图片" />
+      <Button loading={uploading} onClick={choose}>
         更换头像
       </Button>
       <span className="app-field__hint">支持 JPG、PNG、GIF、WEBP，不超过 5 MB</span>

@@ -4,8 +4,8 @@ import { settingsQuery } from '../api/settings';
 import { useLogout } from '../features/session/session-actions';
 import { useSession } from '../features/session/use-session';
 import { siteName } from '../features/settings/use-site-data';
-import { Illustration } from '../ui/illustrations';
 import { plainParagraphs } from '../ui/plain-text';
+import { ScreenMessage } from '../ui/ScreenMessage';
 import { Button } from '../ui/semi';
 import './site-closed.css';
 
@@ -23,11 +23,7 @@ export function SiteClosedPage() {
   const name = siteName(settings);
   const statement = plainParagraphs(settings.security?.close_statement);
   return (
-    <main className="app-site-closed" aria-labelledby="site-closed-title">
-      <Illustration name="construction" className="app-site-closed__image" />
-      <h1 id="site-closed-title" className="app-site-closed__title">
-        {SITE_CLOSED_TITLE}
-      </h1>
+    <ScreenMessage className="app-site-closed" illustration="construction" title={SITE_CLOSED_TITLE} titleId="site-closed-title">
       <div className="app-site-closed__statement" data-testid="close-statement">
         {(statement.length > 0 ? statement : [DEFAULT_STATEMENT]).map((line, i) => (
           <p key={i}>{line}</p>
@@ -41,6 +37,6 @@ export function SiteClosedPage() {
         <Link to="/auth/login">管理员登录</Link>
       </div>
       <p className="app-site-closed__site">{name}</p>
-    </main>
+    </ScreenMessage>
   );
 }

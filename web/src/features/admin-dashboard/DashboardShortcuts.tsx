@@ -3,6 +3,7 @@
 import { Link } from 'react-router-dom';
 import { adminRoutes, type RouteDef } from '../../../../shared/routes';
 import { adminScreens } from '../../app/admin-screens';
+import { Panel } from '../../ui/Panel';
 import { useSession } from '../session/use-session';
 import './dashboard-shortcuts.css';
 
@@ -33,10 +34,7 @@ export function DashboardShortcuts() {
   const sections = shortcutSections(allowPages);
   if (sections.length === 0) return null;
   return (
-    <section className="app-panel" aria-labelledby="dashboard-shortcuts">
-      <h2 id="dashboard-shortcuts" className="app-panel__title">
-        快捷入口
-      </h2>
+    <Panel title="快捷入口" titleId="dashboard-shortcuts">
       {sections.map((section) => (
         <div key={section.label} className="app-shortcuts__section">
           <h3 className="app-shortcuts__heading">{section.label}</h3>
@@ -51,6 +49,6 @@ export function DashboardShortcuts() {
           </ul>
         </div>
       ))}
-    </section>
+    </Panel>
   );
 }

@@ -1,11 +1,9 @@
 // An image field: preview, upload through `POST /api/v1/upload/<kind>`, remove. The value is
 // the uploaded image's URL path, which the record stores.
-import { useRef, useState, type ChangeEvent } from 'react';
 import { uploadImage, type ImageUploadKind } from '../../api/upload';
 import { IconDelete, IconUpload } from '../../ui/icons';
 import { Button } from '../../ui/semi';
-import { toastFailure } from '../toasts/failure-toast';
-import { toast } from '../toasts/toast-store';
+import { useImageUpload } from '../image-upload/use-image-upload';
 
 /** What the upload routes accept (contract README §8.2). */
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'ico'];
@@ -29,28 +27,12 @@ export interface ImageUploadInputProps {
 }
 
 export function ImageUploadInput({ id, label, kind, value, onChange, disabled }: ImageUploadInputProps) {
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const problem = checkImageFile(file);
-    if (problem) {
-      toast.error('图片上传失败', problem);
-      return;
-    }
-    setUploading(true);
-    const result = await uploadImage(kind, file);
-    setUploading(false);
-    const path = result.ok ? result.data.data?.path : undefined;
-    if (!path) {
-      toastFailure('图片上传失败', result.ok ? undefined : result);
-      return;
-    }
-    onChange(path);
-  };
+  const { uploading, choose, fileInput } = useImageUpload({
+    check: checkImageFile,
+    upload: (file) => uploadImage(kind, file),
+    failureTitle: '图片上传失败',
+    onUploaded: onChange,
+  });
 
   return (
     <div className="app-image-input" id={id}>
@@ -60,16 +42,8 @@ export function ImageUploadInput({ id, label, kind, value, onChange, disabled }:
         <span className="app-image-input__placeholder">未上传</span>
       )}
       <div className="app-image-input__actions">
-        <input
-          ref={input}
-          type="file"
-          accept={IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')}
-          hidden
-          onChange={(e) => void onFile(e)}
-          aria-label={`选择${label}图片`}
-          data-upload-kind={kind}
-        />
-        <Button icon={<IconUpload />} loading={uploading} disabled={disabled} onClick={() => input.current?.click()}>
+        <input {...fileInput} accept={IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label={`选择${label}图片`} data-upload-kind={kind} />
+        <Button icon={<IconUpload />} loading={uploading} disabled={disabled} onClick={choose}>
           {value ? '重新上传' : '上传图片'}
         </Button>
         {value && !disabled && (

@@ -1,7 +1,7 @@
 // Create or edit one row in a side sheet: the described fields, checked before sending;
 // a success closes the sheet and refreshes the list, a failure keeps the input and says why.
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { IconClose } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
@@ -10,7 +10,7 @@ import { toast } from '../toasts/toast-store';
 import { FormFields } from './FormFields';
 import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
 import { succeedOrThrow, useInvalidateResource } from './use-resource';
-import { validateForm, type FieldErrors } from './validation';
+import { useFieldForm } from './use-field-form';
 
 export interface ResourceFormSheetProps<Row, Values extends FormValues> {
   resource: ResourceDef<Row, Values>;
@@ -23,8 +23,7 @@ export interface ResourceFormSheetProps<Row, Values extends FormValues> {
 export function ResourceFormSheet<Row, Values extends FormValues>(props: ResourceFormSheetProps<Row, Values>) {
   const { resource, mode, record, rows, onClose } = props;
   const form = resource.form;
-  const [values, setValues] = useState<Values>(() => (form ? form.initial(record) : ({} as Values)));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { values, errors, change, check } = useFieldForm<Values>(() => (form ? form.initial(record) : ({} as Values)));
   const invalidate = useInvalidateResource(resource);
   const context: FieldContext<Row> = { mode, record, rows };
   const verb = mode === 'create' ? '创建' : '保存';
@@ -49,10 +48,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    const problems = validateForm(form.fields, values, context);
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    save.mutate(values);
+    if (check(form.fields, context)) save.mutate(values);
   };
 
   const title = `${mode === 'create' ? '新建' : '编辑'}${resource.noun}`;
@@ -83,10 +79,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
           values={values}
           errors={errors}
           context={context}
-          onChange={(name, value) => {
-            setValues((current) => ({ ...current, [name]: value }));
-            setErrors(({ [name]: _fixed, ...rest }) => rest);
-          }}
+          onChange={change}
         />
       </form>
     </SideSheet>

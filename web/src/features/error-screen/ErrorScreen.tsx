@@ -1,5 +1,5 @@
 import { ERROR_SCREEN } from '../../../../shared/constants';
-import { Illustration } from '../../ui/illustrations';
+import { ScreenMessage } from '../../ui/ScreenMessage';
 import { isBot } from './is-bot';
 import './error-screen.css';
 
@@ -13,15 +13,13 @@ export interface ErrorScreenProps {
 export function ErrorScreen({ status, message, userAgent = navigator.userAgent }: ErrorScreenProps) {
   if (isBot(userAgent)) return null;
   return (
-    <main className="app-error-screen" data-status={status}>
-      <Illustration name={status === 404 ? 'notFound' : 'failure'} className="app-error-screen__image" />
-      <h1 className="app-error-screen__title">{ERROR_SCREEN.title}</h1>
+    <ScreenMessage className="app-error-screen" data-status={status} illustration={status === 404 ? 'notFound' : 'failure'} title={ERROR_SCREEN.title}>
       <p className="app-error-screen__text">{ERROR_SCREEN.description}</p>
       {message && <p className="app-error-screen__detail">{message}</p>}
       {/* a full page load: the app state that failed is not reused */}
       <a className="app-error-screen__home" href="/">
         {ERROR_SCREEN.backHome}
       </a>
-    </main>
+    </ScreenMessage>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useDocumentCategories, useSettings } from '../settings/use-site-data';
+import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
 
 /** Top-level document categories with their sub-categories. */
@@ -8,13 +9,17 @@ export function CategoryGrid() {
   const { display = {} } = useSettings();
   const visible = display.hide_category_without_document ? categories.filter((c) => (c.doc_count ?? 0) > 0) : categories;
   return (
-    <section className="app-panel" aria-labelledby="home-categories-title">
-      <h2 id="home-categories-title" className="app-panel__title">
-        文档分类
-        <Link to="/library" className="app-home__more">
-          全部文档
-        </Link>
-      </h2>
+    <Panel
+      titleId="home-categories-title"
+      title={
+        <>
+          文档分类
+          <Link to="/library" className="app-home__more">
+            全部文档
+          </Link>
+        </>
+      }
+    >
       {visible.length === 0 ? (
         <EmptyState title="暂无分类" description="管理员添加文档分类后，这里会显示分类导航。" />
       ) : (
@@ -39,6 +44,6 @@ export function CategoryGrid() {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { friendlinksQuery } from '../../api/friendlink';
+import { Panel } from '../../ui/Panel';
 
 /** Friend links of the backend; the section is left out when there are none. */
 export function FriendLinks() {
   const { data: links, isSuccess } = useQuery(friendlinksQuery());
   if (!isSuccess || links.length === 0) return null;
   return (
-    <section className="app-panel" aria-labelledby="home-friendlinks-title">
-      <h2 id="home-friendlinks-title" className="app-panel__title">
-        友情链接
-      </h2>
+    <Panel title="友情链接" titleId="home-friendlinks-title">
       <ul className="app-home__friendlinks">
         {links.map((link) => (
           <li key={link.id}>
@@ -19,6 +17,6 @@ export function FriendLinks() {
           </li>
         ))}
       </ul>
-    </section>
+    </Panel>
   );
 }

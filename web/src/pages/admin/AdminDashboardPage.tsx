@@ -3,6 +3,7 @@ import { errorMessage } from '../../api/client';
 import { statsQuery, type Stats } from '../../api/stats';
 import { DashboardShortcuts } from '../../features/admin-dashboard/DashboardShortcuts';
 import { useSession } from '../../features/session/use-session';
+import { Panel } from '../../ui/Panel';
 import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
 import './admin.css';
@@ -48,13 +49,17 @@ export function AdminDashboardPage() {
         </div>
       ) : (
         <>
-          <section className="app-panel" aria-labelledby="dashboard-figures">
-            <h2 id="dashboard-figures" className="app-panel__title">
-              网站数据
-              <Button size="small" loading={isFetching} onClick={() => void refetch()}>
-                刷新
-              </Button>
-            </h2>
+          <Panel
+            titleId="dashboard-figures"
+            title={
+              <>
+                网站数据
+                <Button size="small" loading={isFetching} onClick={() => void refetch()}>
+                  刷新
+                </Button>
+              </>
+            }
+          >
             <dl className="app-admin-dashboard__figures">
               {/* zero counts are omitted on the wire, hence the ?? 0 */}
               {figures.map((f) => (
@@ -64,11 +69,8 @@ export function AdminDashboardPage() {
                 </div>
               ))}
             </dl>
-          </section>
-          <section className="app-panel" aria-labelledby="dashboard-system">
-            <h2 id="dashboard-system" className="app-panel__title">
-              系统信息
-            </h2>
+          </Panel>
+          <Panel title="系统信息" titleId="dashboard-system">
             <dl className="app-admin-dashboard__system">
               {SYSTEM.map((f) => (
                 <div key={f.key}>
@@ -77,7 +79,7 @@ export function AdminDashboardPage() {
                 </div>
               ))}
             </dl>
-          </section>
+          </Panel>
         </>
       )}
       <DashboardShortcuts />

@@ -2,28 +2,27 @@
 // (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the public
 // settings are refreshed, so the site name and logo change without a rebuild.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
 import type { Config } from '../../../../shared/types';
-import { errorMessage } from '../../api/client';
 import { configApi, configCategoryQuery, configKeys } from '../../api/config';
 import { settingsQuery } from '../../api/settings';
 import { configField, configValues, toWire } from '../../features/admin-config/config-fields';
 import { FormFields } from '../../features/admin-resource/FormFields';
 import type { FormValues } from '../../features/admin-resource/resource';
+import { useFieldForm } from '../../features/admin-resource/use-field-form';
 import { succeedOrThrow } from '../../features/admin-resource/use-resource';
-import { validateForm, type FieldErrors } from '../../features/admin-resource/validation';
 import { useCurrentRoute } from '../../features/routing/current-route';
 import { toastFailure } from '../../features/toasts/failure-toast';
+import { QueryStates } from '../../features/query-states/QueryStates';
 import { toast } from '../../features/toasts/toast-store';
-import { Button, Skeleton } from '../../ui/semi';
-import { EmptyState, ErrorState } from '../../ui/states';
+import { Button } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
 import '../../features/admin-resource/admin-resource.css';
 
 function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
   const queryClient = useQueryClient();
   const fields = useMemo(() => rows.map(configField), [rows]);
-  const [values, setValues] = useState<FormValues>(() => configValues(rows));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { values, errors, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
   const context = { mode: 'edit' as const, rows: [] };
 
   const save = useMutation({
@@ -43,9 +42,7 @@ function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problems = validateForm(fields, values, context);
-    setErrors(problems);
-    if (Object.keys(problems).length === 0) save.mutate(values);
+    if (check(fields, context)) save.mutate(values);
   };
 
   return (
@@ -56,16 +53,13 @@ function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
         values={values}
         errors={errors}
         context={context}
-        onChange={(name, value) => {
-          setValues((current) => ({ ...current, [name]: value }));
-          setErrors(({ [name]: _fixed, ...rest }) => rest);
-        }}
+        onChange={change}
       />
       <div className="app-form-actions">
         <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
           保存
         </Button>
-        <Button disabled={save.isPending} onClick={() => { setValues(configValues(rows)); setErrors({}); }}>
+        <Button disabled={save.isPending} onClick={() => reset(configValues(rows))}>
           还原
         </Button>
       </div>
@@ -75,13 +69,12 @@ function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
 
 function ConfigCategory({ category }: { category: string }) {
   const query = useQuery(configCategoryQuery(category));
-  if (query.isPending) return <Skeleton.Paragraph rows={8} />;
-  if (query.isError) {
-    return <ErrorState message={errorMessage(query.error, '配置加载失败')} onRetry={() => void query.refetch()} />;
-  }
-  if (query.data.length === 0) return <EmptyState title="该分类没有配置项" />;
   // A new key set (after a save or a refetch) starts a fresh form from the stored values.
-  return <ConfigForm key={query.dataUpdatedAt} category={category} rows={query.data} />;
+  return (
+    <QueryStates query={query} loadingRows={8} failure="配置加载失败" isEmpty={(rows) => rows.length === 0} empty={<EmptyState title="该分类没有配置项" />}>
+      {(rows) => <ConfigForm key={query.dataUpdatedAt} category={category} rows={rows} />}
+    </QueryStates>
+  );
 }
 
 export function ConfigPage() {

@@ -1,0 +1,50 @@
+// Picking an image file and uploading it, for the admin's image fields and the member's
+// avatar: a hidden file input opened by a button, the file checked before it is sent, a
+// failure toast, and the uploaded image's URL path handed on.
+import { useRef, useState, type ChangeEvent } from 'react';
+import type { UploadImageReply } from '../../../../shared/types';
+import type { ApiResult } from '../../api/client';
+import { toastFailure } from '../toasts/failure-toast';
+import { toast } from '../toasts/toast-store';
+
+export interface ImageUploadOptions {
+  /** Why a file is refused before it is sent, or undefined. */
+  check: (file: File) => string | undefined;
+  upload: (file: File) => Promise<ApiResult<UploadImageReply>>;
+  /** The toast title of a refused or failed upload, e.g. '头像上传失败'. */
+  failureTitle: string;
+  onUploaded: (path: string) => void;
+}
+
+export function useImageUpload({ check, upload, failureTitle, onUploaded }: ImageUploadOptions) {
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    const problem = check(file);
+    if (problem) {
+      toast.error(failureTitle, problem);
+      return;
+    }
+    setUploading(true);
+    const result = await upload(file);
+    setUploading(false);
+    const path = result.ok ? result.data.data?.path : undefined;
+    if (!path) {
+      toastFailure(failureTitle, result.ok ? undefined : result);
+      return;
+    }
+    onUploaded(path);
+  };
+
+  return {
+    uploading,
+    /** Opens the file chooser. */
+    choose: () => input.current?.click(),
+    /** Spread on the hidden `<input type="file">`. */
+    fileInput: { ref: input, type: 'file', hidden: true, onChange: (event: ChangeEvent<HTMLInputElement>) => void onFile(event) },
+  };
+}

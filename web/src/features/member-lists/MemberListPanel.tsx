@@ -1,0 +1,63 @@
+import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Pager } from '../../ui/Pager';
+import { Panel } from '../../ui/Panel';
+import { QueryStates } from '../query-states/QueryStates';
+
+const PAGE_SIZE = 10;
+
+export interface MemberListColumn<Row> {
+  title: string;
+  cell: (row: Row) => ReactNode;
+}
+
+/**
+ * A screen of the member area that lists the member's records ten at a time: the heading,
+ * a table with one column per `columns` entry, the paging, and the loading, error and empty states.
+ */
+export function MemberListPanel<Data extends { total?: number }, Key extends QueryKey, Row extends { id?: number }>({
+  title, titleId, query, rowsOf, columns, failure, empty,
+}: {
+  title: string;
+  titleId: string;
+  /** The list query of one page, e.g. `myOrdersQuery`. */
+  query: (page: number, size: number) => UseQueryOptions<Data, Error, Data, Key>;
+  rowsOf: (data: Data) => Row[] | undefined;
+  columns: readonly MemberListColumn<Row>[];
+  failure: string;
+  empty: ReactNode;
+}) {
+  const [page, setPage] = useState(1);
+  const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
+  return (
+    <Panel title={title} titleId={titleId} heading="h1">
+      <QueryStates query={list} loadingRows={5} failure={failure} isEmpty={(data) => (rowsOf(data) ?? []).length === 0} empty={empty}>
+        {(data) => (
+          <>
+            <table className="app-member__list">
+              <thead>
+                <tr>
+                  {columns.map((column) => (
+                    <th key={column.title} scope="col">
+                      {column.title}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {(rowsOf(data) ?? []).map((row) => (
+                  <tr key={row.id}>
+                    {columns.map((column) => (
+                      <td key={column.title}>{column.cell(row)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={page} size={PAGE_SIZE} total={data.total ?? 0} onChange={setPage} />
+          </>
+        )}
+      </QueryStates>
+    </Panel>
+  );
+}
