@@ -106,7 +106,7 @@ export default fp<MetricsOptions>(
     });
     const guardDecisions = new Counter({
       name: 'gateway_guard_decisions_total',
-      help: 'Decisions of the guards: the page guard on /admin and /member pages (allow, login, home), CSRF and rate-limit refusals',
+      help: 'Decisions of the guards: the page guard on /admin and /member pages (allow, login, home), the site switches (closed, login), CSRF and rate-limit refusals',
       labelNames: ['guard', 'decision'] as const,
       registers: [registry],
     });
@@ -130,12 +130,19 @@ export default fp<MetricsOptions>(
       if (group === 'page') {
         const normalized = normalizePath(request.url);
         const access = normalized === null ? 'public' : pathGuard(normalized);
-        if (access === 'public') return;
+        const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+        const location = status === 302 ? String(reply.getHeader('location') ?? '') : '';
+        // The site switches act on every page: the closed-site page, and a public page sent
+        // to the login page (only a switch does that).
+        if (status === 503 && html) guardDecisions.inc({ guard: 'site', decision: 'closed' });
+        if (access === 'public') {
+          if (location.startsWith('/auth/login')) guardDecisions.inc({ guard: 'site', decision: 'login' });
+          return;
+        }
         const guard = access === 'admin' ? 'admin_page' : 'member_page';
         if (status === 302) {
-          const location = String(reply.getHeader('location') ?? '');
           guardDecisions.inc({ guard, decision: location.startsWith('/auth/login') ? 'login' : 'home' });
-        } else if (status === 200 && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        } else if (status === 200 && html) {
           guardDecisions.inc({ guard, decision: 'allow' });
         }
         return;

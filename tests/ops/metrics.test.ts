@@ -174,6 +174,29 @@ describe('/metrics over HTTP', () => {
     expect(delta({ guard: 'member_page', decision: 'allow' })).toBe(1);
   });
 
+  it('counts the site switches: the closed-site page and a public page sent to the login page', async () => {
+    // start data read on every page, so that the switch applies at once
+    const fresh = await startGateway(backend.url, { ...ON, startDataTtlMs: 0 });
+    const saved = backend.settings.security;
+    try {
+      backend.settings.security = { ...saved, is_close: true };
+      const before = await scrape(fresh);
+      const visit = (path: string, token?: string) =>
+        sendRaw(fresh.url, path, { headers: token ? { ...HTML, cookie: `token=${token}` } : HTML });
+      expect((await visit('/')).status).toBe(302); // anonymous → login
+      expect((await visit('/library', backend.memberToken)).status).toBe(503); // member → closed
+      expect((await visit('/', backend.adminToken)).status).toBe(200); // admin passes
+      const after = await scrape(fresh);
+      const delta = (labels: Record<string, string>) =>
+        valueOf(after, 'gateway_guard_decisions_total', labels) - valueOf(before, 'gateway_guard_decisions_total', labels);
+      expect(delta({ guard: 'site', decision: 'login' })).toBe(1);
+      expect(delta({ guard: 'site', decision: 'closed' })).toBe(1);
+    } finally {
+      backend.settings.security = saved;
+      await fresh.close();
+    }
+  });
+
   it('counts CSRF and rate-limit refusals, and not the requests that pass', async () => {
     const before = await scrape(on);
     const cookie = `token=${backend.memberToken}`;
