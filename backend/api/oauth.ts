@@ -89,10 +89,14 @@ function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: un
   }
 }
 
-/** The provider's avatar when it passes our avatar rule (http(s), at most 255 characters), else none. */
+/**
+ * The provider's avatar when it passes our avatar rule (http(s), at most 255 characters),
+ * else none. QQ still hands out http:// URLs; their image hosts (qlogo.cn) serve https too,
+ * and the site's CSP loads images over https only, so http:// becomes https://.
+ */
 function avatarFrom(url: string): string {
-  const value = url.trim();
-  return value.length <= 255 && /^https?:\/\/[\x21-\x7e]+$/i.test(value) ? value : '';
+  const value = url.trim().replace(/^http:\/\//i, 'https://');
+  return value.length <= 255 && /^https:\/\/[\x21-\x7e]+$/i.test(value) ? value : '';
 }
 
 /** A free username from the nickname: spaces, invisible characters and `@` dropped; a suffix when too short, taken or a phone number. */
