@@ -64,8 +64,8 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(startData, { ttlMs: config.startDataTtlMs });
   app.register(pageGuard, {
     cookieName: config.tokenCookie,
-    permissionCacheTtlMs: config.permissionCacheTtlMs,
-    permissionCacheMax: config.permissionCacheMax,
+    sessionCacheTtlMs: config.sessionCacheTtlMs,
+    sessionCacheMax: config.sessionCacheMax,
   });
   app.register(spa, { webDist: config.webDist });
 

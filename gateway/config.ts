@@ -40,9 +40,10 @@ export interface GatewayConfig {
   authRateLimit: RateLimitSetting;
   /** how long settings/navigation/categories for the start data are reused */
   startDataTtlMs: number;
-  /** how long a token's permission list (allowPages) is reused by the page guard */
-  permissionCacheTtlMs: number;
-  permissionCacheMax: number;
+  /** how long the page guard reuses a token's session (user, permissions, rendered page) */
+  sessionCacheTtlMs: number;
+  /** how many tokens' sessions it keeps at most */
+  sessionCacheMax: number;
   /** /metrics; absent: off */
   metrics?: MetricsSetting;
 }
@@ -74,8 +75,8 @@ export const DEFAULTS = {
   webDist: resolve(REPO_ROOT, 'web/dist'),
   authRateLimit: { max: 10, windowMs: 60_000 },
   startDataTtlMs: 10_000,
-  permissionCacheTtlMs: 10_000,
-  permissionCacheMax: 1_000,
+  sessionCacheTtlMs: 10_000,
+  sessionCacheMax: 1_000,
 };
 
 // RFC 6265 cookie-name = token (RFC 7230 tchar)
@@ -224,8 +225,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
-    permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
-    permissionCacheMax: DEFAULTS.permissionCacheMax,
+    sessionCacheTtlMs: DEFAULTS.sessionCacheTtlMs,
+    sessionCacheMax: DEFAULTS.sessionCacheMax,
     metrics,
   };
 }

@@ -7,7 +7,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { normalizePath, pathGuard } from '../../shared/access';
 import { GatewayError, MESSAGES } from '../errors';
 import { isSameOriginRequest } from './csrf';
 import { RATE_LIMITED_PATHS } from './rate-limit';
@@ -124,26 +123,21 @@ export default fp<MetricsOptions>(
       diagnosticsChannel.unsubscribe(UPSTREAM_ERROR_CHANNEL, onUpstreamError);
     });
 
-    /** The guard decision an answer stands for, read from the answer (the guards stay unaware of metrics). */
+    /**
+     * The guard decision behind an answer: the page guard's as it recorded it; the CSRF and
+     * rate-limit refusals read from the answer (those guards stay unaware of metrics).
+     */
     function recordGuardDecision(request: FastifyRequest, reply: FastifyReply, group: RouteGroup): void {
       const status = reply.statusCode;
       if (group === 'page') {
-        const normalized = normalizePath(request.url);
-        const access = normalized === null ? 'public' : pathGuard(normalized);
-        const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-        const location = status === 302 ? String(reply.getHeader('location') ?? '') : '';
+        const page = request.pageDecision;
+        if (!page) return;
         // The site switches act on every page: the closed-site page, and a public page sent
         // to the login page (only a switch does that).
-        if (status === 503 && html) guardDecisions.inc({ guard: 'site', decision: 'closed' });
-        if (access === 'public') {
-          if (location.startsWith('/auth/login')) guardDecisions.inc({ guard: 'site', decision: 'login' });
-          return;
-        }
-        const guard = access === 'admin' ? 'admin_page' : 'member_page';
-        if (status === 302) {
-          guardDecisions.inc({ guard, decision: location.startsWith('/auth/login') ? 'login' : 'home' });
-        } else if (status === 200 && html) {
-          guardDecisions.inc({ guard, decision: 'allow' });
+        if (page.decision === 'closed' || (page.access === 'public' && page.decision === 'login')) {
+          guardDecisions.inc({ guard: 'site', decision: page.decision });
+        } else if (page.access !== 'public') {
+          guardDecisions.inc({ guard: page.access === 'admin' ? 'admin_page' : 'member_page', decision: page.decision });
         }
         return;
       }

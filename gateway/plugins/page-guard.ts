@@ -6,7 +6,8 @@
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { decideAccess, normalizePath, siteSwitchesFrom } from '../../shared/access';
+import { decideAccess, normalizePath, pathGuard, siteSwitchesFrom } from '../../shared/access';
+import type { AccessKind } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission, User } from '../../shared/types';
 import { GatewayError, MESSAGES } from '../errors';
@@ -37,16 +38,26 @@ export interface PageGuard {
   check(request: FastifyRequest, reply: FastifyReply): Promise<GuardOutcome>;
 }
 
+/** What the guard decided for a page, by the path's access kind: read by the metrics. */
+export interface PageDecision {
+  access: AccessKind;
+  decision: 'allow' | 'login' | 'home' | 'closed';
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     pageGuard: PageGuard;
+  }
+  interface FastifyRequest {
+    /** set by `pageGuard.check` when it answers with a decision (not for refused paths or faults) */
+    pageDecision?: PageDecision;
   }
 }
 
 export interface PageGuardOptions {
   cookieName: string;
-  permissionCacheTtlMs: number;
-  permissionCacheMax: number;
+  sessionCacheTtlMs: number;
+  sessionCacheMax: number;
 }
 
 class SessionRejected extends Error {}
@@ -125,12 +136,12 @@ export default fp<PageGuardOptions>(
       if (hit && hit.expires > Date.now()) return hit.session;
       sessionCache.delete(key);
       const session = loadSession(token, request);
-      sessionCache.set(key, { expires: Date.now() + opts.permissionCacheTtlMs, session });
+      sessionCache.set(key, { expires: Date.now() + opts.sessionCacheTtlMs, session });
       // Only a whole session is kept: not a rejected token, not one the backend failed on.
       void session.then((loaded) => {
         if ((!loaded || loaded.fault) && sessionCache.get(key)?.session === session) sessionCache.delete(key);
       });
-      while (sessionCache.size > opts.permissionCacheMax) {
+      while (sessionCache.size > opts.sessionCacheMax) {
         const oldest = sessionCache.keys().next().value as string;
         sessionCache.delete(oldest);
       }
@@ -139,7 +150,8 @@ export default fp<PageGuardOptions>(
 
     async function check(request: FastifyRequest, reply: FastifyReply): Promise<GuardOutcome> {
       const [path, query] = splitUrl(request.url);
-      if (normalizePath(path) === null) return { kind: 'refused' };
+      const normalized = normalizePath(path);
+      if (normalized === null) return { kind: 'refused' };
 
       // Never rejects; undefined when the backend cannot give the settings: then the
       // switches count as off, as before they existed, rather than locking everybody out.
@@ -162,18 +174,18 @@ export default fp<PageGuardOptions>(
         allowPages: session.allowPages,
         site: siteSwitchesFrom(publicPart?.settings),
       });
+      if (decision.kind === 'refused') return { kind: 'refused' };
+      // Without the permissions we cannot tell whether this user may see an admin page, or
+      // may enter a closed site (admins may): say the backend failed, do not guess.
+      if ((decision.kind === 'home' || decision.kind === 'closed') && session.fault && session.permissions === undefined) {
+        throw session.fault;
+      }
+      request.pageDecision = { access: pathGuard(normalized), decision: decision.kind };
       switch (decision.kind) {
-        case 'refused':
-          return { kind: 'refused' };
         case 'login':
-          return { kind: 'redirect', location: decision.location };
         case 'home':
-          // Without the permissions we cannot tell: say the backend failed, do not guess.
-          if (session.fault && session.permissions === undefined) throw session.fault;
           return { kind: 'redirect', location: decision.location };
         case 'closed':
-          // Nor whether this user is an admin, who may enter a closed site.
-          if (session.fault && session.permissions === undefined) throw session.fault;
           return { kind: 'closed', session, publicPart };
         case 'allow':
           return { kind: 'render', session, publicPart };
@@ -181,6 +193,7 @@ export default fp<PageGuardOptions>(
     }
 
     fastify.decorate('pageGuard', { check });
+    fastify.decorateRequest('pageDecision', undefined);
 
     // Before the answer leaves (so the next page cannot see the old one): a write or a 401
     // with a token drops its session (logout, profile, password, credits, a revoked token);

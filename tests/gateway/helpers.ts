@@ -94,8 +94,8 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
-    permissionCacheTtlMs: DEFAULTS.permissionCacheTtlMs,
-    permissionCacheMax: DEFAULTS.permissionCacheMax,
+    sessionCacheTtlMs: DEFAULTS.sessionCacheTtlMs,
+    sessionCacheMax: DEFAULTS.sessionCacheMax,
     ...overrides,
     backendUrl: overrides.backendUrl ?? backendUrl,
   };

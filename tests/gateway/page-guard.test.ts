@@ -10,7 +10,7 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   backend = await startFakeBackend();
-  gw = await startGateway(backend.url, { permissionCacheTtlMs: 60_000 });
+  gw = await startGateway(backend.url, { sessionCacheTtlMs: 60_000 });
 });
 afterAll(async () => {
   await gw.close();
@@ -153,7 +153,7 @@ describe('page guard: the login redirect', () => {
 
 describe('page guard: permissions', () => {
   it('reuses the permissions of a token for a while instead of asking on every page', async () => {
-    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 60_000 });
+    const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 60_000 });
     try {
       for (let i = 0; i < 3; i++) expect((await visit('/admin/user/list', 'admin', fresh)).status).toBe(200);
       expect(backend.calls.get('/api/v1/user/permission')).toBe(1);
@@ -163,7 +163,7 @@ describe('page guard: permissions', () => {
   });
 
   it('asks again once the cached permissions have expired', async () => {
-    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 50 });
+    const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 50 });
     try {
       await visit('/admin/user/list', 'admin', fresh);
       await new Promise((r) => setTimeout(r, 80));
@@ -175,7 +175,7 @@ describe('page guard: permissions', () => {
   });
 
   it('keeps the cache bounded: the oldest token is dropped first', async () => {
-    const fresh = await startGateway(backend.url, { permissionCacheTtlMs: 60_000, permissionCacheMax: 1 });
+    const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 60_000, sessionCacheMax: 1 });
     try {
       await visit('/admin/user/list', 'admin', fresh);
       await visit('/member', 'member', fresh);
@@ -207,7 +207,7 @@ describe('page guard: the current user, kept with the permissions', () => {
   let site: TestGateway;
   beforeEach(async () => {
     own = await startFakeBackend();
-    site = await startGateway(own.url, { permissionCacheTtlMs: 60_000 });
+    site = await startGateway(own.url, { sessionCacheTtlMs: 60_000 });
   });
   afterEach(async () => {
     await site.close();
