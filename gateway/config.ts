@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TOKEN_COOKIE_NAME } from '../shared/constants';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -69,7 +70,7 @@ export const DEFAULTS = {
   port: 3000,
   host: 'localhost',
   dataDir: './data',
-  tokenCookie: 'token',
+  tokenCookie: TOKEN_COOKIE_NAME,
   upstreamTimeoutMs: 30_000,
   logLevel: 'info' as LogLevel,
   webDist: resolve(REPO_ROOT, 'web/dist'),

@@ -4,7 +4,7 @@
 // only applies in its client and we apply on the server as well.
 import { isAdmin } from './permissions';
 import type { AccessKind } from './routes';
-import type { Settings } from './types';
+import type { Settings } from './types/config';
 
 /** `security.is_close` and `security.login_required`; absent = off. */
 export interface SiteSwitches {

@@ -234,9 +234,32 @@ export function extensionGroup(extOrName: string): ExtensionGroup {
   return groupOfExtension.get(bareExtension(extOrName)) ?? 'other';
 }
 
-/** Image extensions (SPEC §9), lower-case, without the dot. */
+/** Image extensions (SPEC §9), lower-case, without the dot: what is shown as an image. */
 export const IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg'];
 
 export function isImageExtension(extOrName: string): boolean {
   return IMAGE_EXTENSIONS.includes(bareExtension(extOrName));
+}
+
+/**
+ * Extensions the image uploads accept (avatar, banner, category cover, config images):
+ * SVG is left out because an uploaded SVG served from our origin could carry script;
+ * favicons need .ico.
+ */
+export const UPLOAD_IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'ico'];
+
+export function isUploadImageExtension(extOrName: string): boolean {
+  return UPLOAD_IMAGE_EXTENSIONS.includes(bareExtension(extOrName));
+}
+
+/** The extension groups (SPEC §9) whose files are documents that convert to pages; UMD never converts. */
+export const DOCUMENT_EXTENSION_GROUPS: readonly ExtensionGroup[] = ['pdf', 'word', 'ppt', 'excel', 'text', 'epub', 'mobi', 'chm'];
+
+/** Extensions `POST /api/v1/upload/document` accepts, lower-case, without the dot. */
+export const DOCUMENT_EXTENSIONS: readonly string[] = extensionGroups
+  .filter((g) => DOCUMENT_EXTENSION_GROUPS.includes(g.key))
+  .flatMap((g) => g.extensions);
+
+export function isDocumentExtension(extOrName: string): boolean {
+  return DOCUMENT_EXTENSIONS.includes(bareExtension(extOrName));
 }

@@ -1,6 +1,6 @@
 // The public header's navigation tree, built from the flat list of
 // `GET /api/v1/navigation/list` (SPEC §3, §7).
-import type { Navigation } from './types';
+import type { Navigation } from './types/navigation';
 
 export interface NavigationNode extends Navigation {
   children: NavigationNode[];

@@ -1,9 +1,18 @@
 // Permission groups → admin pages (SPEC §3, §4; contract/permissions.md §5.2).
 // A permission row is `GRPC /api.v1.<Service>/<Rpc>` or `POST /api/v1/upload/<kind>`; the
 // rows of one service form a group, and holding the group's list permission unlocks its pages.
-import type { Permission } from './types';
+import type { Permission } from './types/permission';
 
 export const UPLOAD_GROUP_KEY = 'upload';
+
+/** User id 1 (the seeded `admin`) passes every permission check (contract/permissions.md §3.1). */
+export const SUPER_USER_ID = 1;
+
+/** The permission path of an RPC: `grpcPermissionPath('UserAPI', 'AddUser')` → `/api.v1.UserAPI/AddUser`. */
+export const grpcPermissionPath = (service: string, rpc: string) => `/api.v1.${service}/${rpc}`;
+
+/** The permission path (method POST) of an upload route: `/api/v1/upload/<kind>`. */
+export const uploadPermissionPath = (kind: string) => `/api/v1/upload/${kind}`;
 
 export interface PermissionGroupDef {
   /** gRPC service name (`api.v1.DocumentAPI`), or `upload` for the upload routes. */

@@ -106,8 +106,6 @@ export function checkRange(value: number, label: string, min: number, max: numbe
   return value;
 }
 
-export const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
-
 /** SQLite unique-constraint violation → 409 with the given message. */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed/.test(error.message);

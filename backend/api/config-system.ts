@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { isAdmin, ROOT_USER_ID } from '../auth/session';
+import { isAdmin } from '../auth/session';
+import { SUPER_USER_ID } from '../../shared/permissions';
 import type { Database } from '../db';
 import type { DB } from '../db/schema';
 import { now } from '../db/schema';
@@ -160,7 +161,7 @@ export const systemRpcs = [
   rpc('SetSQLMode', {
     http: 'PUT /api/v1/sqlmode', auth: 'login', input: 'none',
     async handler(_req, ctx) {
-      if (ctx.requireUser().id !== ROOT_USER_ID) throw forbidden('只有用户ID为1的用户才有权限执行此操作！');
+      if (ctx.requireUser().id !== SUPER_USER_ID) throw forbidden('只有用户ID为1的用户才有权限执行此操作！');
       return {}; // MySQL-only (ONLY_FULL_GROUP_BY); nothing to do on SQLite.
     },
   }),

@@ -5,7 +5,7 @@ import { badRequest, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { Config } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { EMAIL } from './common';
+import { EMAIL_PATTERN } from '../../shared/validation';
 import { systemRpcs } from './config-system';
 import { Settings, buildSettings, parseVipPlans } from './settings';
 
@@ -29,8 +29,8 @@ function optionValues(row: ConfigRow): string[] {
 const KEY_RULES: Record<string, (value: string) => string | null> = {
   'system.domain': (v) => (v === '' || /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v) ? null : '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
   'oauth.callback_url': (v) => (v === '' || /^https?:\/\/[^\s/?#]+\/[^\s#]*$/.test(v) ? null : '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback'),
-  'email.test_email': (v) => (v === '' || EMAIL.test(v) ? null : '不是有效的邮箱地址'),
-  'email.username': (v) => (v === '' || EMAIL.test(v) ? null : '应为发件邮箱地址'),
+  'email.test_email': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '不是有效的邮箱地址'),
+  'email.username': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '应为发件邮箱地址'),
   'email.duration': (v) => (Number(v) >= 1 && Number(v) <= 60 ? null : '必须在1到60之间'),
   'vip.plans': (v) => {
     const lines = v.split('\n').filter((l) => l.trim());

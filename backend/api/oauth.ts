@@ -11,8 +11,9 @@ import { message } from '../wire/message';
 import { defineService, rpc, type RpcContext } from '../wire/rpc';
 import { LoginReply } from './user-account';
 import {
-  DynamicType, addDynamic, defaultGroupId, findUserByUsername, refreshGroupCounts, usernameProblems, withoutPassword, type UserRow,
+  DynamicType, addDynamic, defaultGroupId, findUserByUsername, refreshGroupCounts, withoutPassword, type UserRow,
 } from './user-store';
+import { usernameProblems } from '../../shared/validation';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a
 // single-use state and the provider's page; Login spends the state, asks the provider who

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db';
 import type { PunishmentTable } from '../db/schema';
 import { flag, now } from '../db/schema';
-import { ROOT_USER_ID } from '../auth/session';
+import { SUPER_USER_ID } from '../../shared/permissions';
 import { badRequest } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, IdsRequest, Punishment } from '../wire/messages';
@@ -69,7 +69,7 @@ export const punishmentService = defineService('PunishmentAPI', [
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
       const found = await ctx.db.selectFrom('user').select('id').where('id', 'in', userIds).execute();
       if (found.length !== userIds.length) throw badRequest('用户不存在');
-      const targets = userIds.filter((id) => id !== ROOT_USER_ID); // the super user can never be punished
+      const targets = userIds.filter((id) => id !== SUPER_USER_ID); // the super user can never be punished
       await ctx.db.transaction().execute(async (trx) => {
         const ts = now();
         for (const userId of targets) {
@@ -96,7 +96,7 @@ export const punishmentService = defineService('PunishmentAPI', [
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
       const current = await punishmentOr404(ctx.db, req.id);
       const userId = req.user_id > 0 ? req.user_id : current.user_id;
-      if (userId === ROOT_USER_ID) throw badRequest('不能处罚超级管理员');
+      if (userId === SUPER_USER_ID) throw badRequest('不能处罚超级管理员');
       if (!(await ctx.db.selectFrom('user').select('id').where('id', '=', userId).executeTakeFirst())) throw badRequest('用户不存在');
       await ctx.db.updateTable('punishment').set({
         user_id: userId, type: type!, enable: flag(req.enable), end_time: endTime, reason, remark,

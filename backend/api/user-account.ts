@@ -9,9 +9,9 @@ import { User } from '../wire/messages';
 import { rpc, type RpcContext } from '../wire/rpc';
 import { clamp, mapUnique } from './common';
 import {
-  DynamicType, addDynamic, assertValid, defaultGroupId, emailProblems, emailTaken, findUserByUsername,
-  passwordProblems, refreshGroupCounts, usernameProblems, withoutPassword,
+  DynamicType, addDynamic, assertValid, defaultGroupId, emailTaken, findUserByUsername, refreshGroupCounts, withoutPassword,
 } from './user-store';
+import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../shared/validation';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 
@@ -173,7 +173,7 @@ export const accountRpcs = [
   rpc('FindPasswordStepTwo', {
     http: 'PUT /api/v1/user/findpassword/steptwo', request: FindPasswordRequest, auth: 'public',
     async handler(req, ctx) {
-      assertValid([...emailProblems(req.email, true), ...(req.password.length < 6 ? ['密码长度不能小于6位'] : passwordProblems(req.password))]);
+      assertValid([...emailProblems(req.email, true), ...(req.password.length < PASSWORD_LENGTH.min ? [`密码长度不能小于${PASSWORD_LENGTH.min}位`] : passwordProblems(req.password))]);
       if (!req.token) throw badRequest('找回密码 token 无效');
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, true);
       let claims: { jti?: string; pwd?: unknown };

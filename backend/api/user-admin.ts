@@ -2,17 +2,17 @@ import { sql } from 'kysely';
 import type { Database } from '../db';
 import { now } from '../db/schema';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { ROOT_USER_ID, deniedMessage } from '../auth/session';
+import { deniedMessage } from '../auth/session';
+import { SUPER_USER_ID, grpcPermissionPath } from '../../shared/permissions';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
-import { grpcPath, rpc } from '../wire/rpc';
+import { rpc } from '../wire/rpc';
 import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from './common';
 import {
-  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid,
-  emailProblems, emailTaken, findUserByUsername, groupIdsOf, passwordProblems, refreshGroupCounts, setUserGroups,
-  usernameProblems, withoutPassword,
+  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid, emailTaken, findUserByUsername, groupIdsOf, refreshGroupCounts, setUserGroups, withoutPassword,
 } from './user-store';
+import { emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../shared/validation';
 
 // UserAPI: profiles, passwords and the admin's user management.
 
@@ -26,7 +26,7 @@ const ListUserRequest = message('ListUserRequest', {
 });
 const ListUserReply = message('ListUserReply', { total: 'int64', user: [User] });
 
-const UPDATE_PASSWORD_PATH = grpcPath('UserAPI', 'UpdateUserPassword');
+const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword');
 
 const userOr404 = (ctx: { db: Database }, id: number) => rowOr404(ctx.db, 'user', id, '用户不存在');
 
@@ -47,7 +47,7 @@ export const adminRpcs = [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const targetId = req.id > 0 ? req.id : me.id;
-      assertValid(passwordProblems(req.new_password).map((m) => `新${m}`));
+      assertValid(passwordProblems(req.new_password, '新密码'));
       const target = await userOr404(ctx, targetId);
       if (targetId === me.id) {
         if (!(await verifyPassword(req.old_password, target.password))) throw badRequest('原密码不正确');
@@ -70,7 +70,7 @@ export const adminRpcs = [
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
       const target = await userOr404(ctx, req.id);
       assertValid(emailProblems(req.email, false));
-      if (req.mobile && !/^\+?[0-9][0-9 -]{4,19}$/.test(req.mobile)) throw badRequest('手机号格式不正确');
+      assertValid(phoneProblems(req.mobile));
       if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar)) throw badRequest('头像地址必须是上传后的图片地址');
       const fields = {
         mobile: checkText(req.mobile, '手机号', { max: 20 }),
@@ -95,7 +95,7 @@ export const adminRpcs = [
     http: 'DELETE /api/v1/user', request: DeleteUserRequest, auth: 'perm', permission: '删除用户',
     async handler(req, ctx) {
       const me = ctx.requireUser();
-      const ids = requireIds(req.id, '用户').filter((id) => id !== ROOT_USER_ID);
+      const ids = requireIds(req.id, '用户').filter((id) => id !== SUPER_USER_ID);
       if (ids.includes(me.id)) throw badRequest('不能删除自己的账号');
       const caller = await userOr404(ctx, me.id);
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');

@@ -1,4 +1,4 @@
-import { ROOT_USER_ID } from '../auth/session';
+import { SUPER_USER_ID } from '../../shared/permissions';
 import { now } from '../db/schema';
 import { conflict, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
@@ -20,7 +20,7 @@ export const memberRpcs = [
     http: 'GET /api/v1/user/permission', response: GetUserPermissionsReply, auth: 'login', input: 'none',
     async handler(_req, ctx) {
       const me = ctx.requireUser();
-      if (me.id === ROOT_USER_ID) return { permission: await ctx.db.selectFrom('permission').selectAll().orderBy('id').execute() };
+      if (me.id === SUPER_USER_ID) return { permission: await ctx.db.selectFrom('permission').selectAll().orderBy('id').execute() };
       const permission = await ctx.db.selectFrom('permission as p')
         .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
         .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')

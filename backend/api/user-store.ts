@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, UserTable } from '../db/schema';
 import { now } from '../db/schema';
 import { badRequest, unavailable } from '../wire/errors';
-import { EMAIL } from './common';
+import { SUPER_USER_ID } from '../../shared/permissions';
 
 // Database functions around users, shared by the UserAPI modules and uploads.
 
@@ -31,27 +31,6 @@ export const USER_COLUMNS = [
 export function withoutPassword(row: UserRow): Omit<UserRow, 'password'> {
   const { password: _password, ...rest } = row;
   return rest;
-}
-
-/** Username rules of RegisterAndLoginRequest / SetUserRequest; returns the error messages. */
-export function usernameProblems(username: string): string[] {
-  const problems: string[] = [];
-  const length = [...username].length;
-  if (length < 3 || length > 32) problems.push('用户名长度必须在3到32个字符之间');
-  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
-  if (/[\s\u0000-\u001f\u007f]/.test(username)) problems.push('用户名不能包含空白或控制字符');
-  if (username.includes('@') || /^1[3-9]\d{9}$/.test(username)) problems.push('出于隐私保护，用户名不能是邮箱或手机号码');
-  return problems;
-}
-
-export function passwordProblems(password: string): string[] {
-  const length = [...password].length;
-  return length < 6 || length > 128 ? ['密码长度必须在6到128个字符之间'] : [];
-}
-
-export function emailProblems(email: string, required: boolean): string[] {
-  if (email === '') return required ? ['邮箱不能为空'] : [];
-  return EMAIL.test(email) && email.length <= 128 ? [] : ['邮箱格式不正确'];
 }
 
 /** Throws one 400 listing every problem, joined with `；` like MOREDOC's validator. */
@@ -124,7 +103,7 @@ export async function addDynamic(db: Tx, userId: number, type: number, content: 
 
 /** Punishment types currently active for a user (user 1 is never punished). */
 export async function activePunishments(db: Tx, userId: number): Promise<Set<number>> {
-  if (userId === 1) return new Set();
+  if (userId === SUPER_USER_ID) return new Set();
   const rows = await db.selectFrom('punishment').select('type')
     .where('user_id', '=', userId).where('enable', '=', 1)
     .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))

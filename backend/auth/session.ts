@@ -1,5 +1,6 @@
 import type { BackendContext } from '../context';
 import type { Database } from '../db';
+import { SUPER_USER_ID } from '../../shared/permissions';
 
 // Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
 // deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
@@ -10,8 +11,6 @@ export interface SessionUser {
   exp: number;
 }
 
-/** User id 1 (the seeded `admin`) passes every permission check (permissions.md §3.1). */
-export const ROOT_USER_ID = 1;
 
 export async function resolveSession(app: BackendContext, token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
@@ -27,7 +26,7 @@ export async function resolveSession(app: BackendContext, token: string | null):
 
 /** Does one of the user's groups hold the permission row (method, path)? */
 export async function hasPermission(db: Database, userId: number, method: string, path: string): Promise<boolean> {
-  if (userId === ROOT_USER_ID) return true;
+  if (userId === SUPER_USER_ID) return true;
   const row = await db
     .selectFrom('permission as p')
     .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
@@ -48,7 +47,7 @@ export async function deniedMessage(db: Database, method: string, path: string):
 
 /** IsAdmin: user 1, or a member of any group that holds at least one grant. */
 export async function isAdmin(db: Database, userId: number): Promise<boolean> {
-  if (userId === ROOT_USER_ID) return true;
+  if (userId === SUPER_USER_ID) return true;
   const row = await db
     .selectFrom('user_group as ug')
     .innerJoin('group_permission as gp', 'gp.group_id', 'ug.group_id')

@@ -15,13 +15,15 @@ import { encode } from '../wire/message';
 import { Attachment } from '../wire/messages';
 import { clientIp, defineService } from '../wire/rpc';
 import { imageSize, sniffImage } from './image';
+import { UPLOAD_IMAGE_EXTENSIONS } from '../../shared/constants';
+import { uploadPermissionPath } from '../../shared/permissions';
 
 // Image uploads `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2):
 // streamed to a temporary file while hashing, checked, then stored content-addressed as
 // uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an attachment.
 
-export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.ico', '.bmp', '.webp'];
-const NOT_AN_IMAGE = '请上传图片格式文件，支持.jpg、.jpeg、.png、.gif、.webp、.bmp和.ico格式图片';
+const IMAGE_EXTENSIONS = UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`);
+const NOT_AN_IMAGE = `请上传图片格式文件，支持${IMAGE_EXTENSIONS.slice(0, -1).join('、')}和${IMAGE_EXTENSIONS.at(-1)}格式图片`;
 
 /** Attachment types (endpoints.md §5.3) of the image uploads. */
 const IMAGE_KINDS = {
@@ -113,7 +115,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
-      const routePath = `/api/v1/upload/${kind}`;
+      const routePath = uploadPermissionPath(kind);
       scope.post(routePath, { config: { errorShape: 'http' } }, async (request, reply) => {
         const user = await uploader(ctx, request, def.needsPermission ? routePath : null);
         let dimensions = { width: 0, height: 0 };
@@ -150,6 +152,6 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
 }
 
 export const uploadService = defineService('upload', [], {
-  permissions: Object.entries(IMAGE_KINDS).map(([kind, def]) => ({ method: 'POST', path: `/api/v1/upload/${kind}`, title: def.title })),
+  permissions: Object.entries(IMAGE_KINDS).map(([kind, def]) => ({ method: 'POST', path: uploadPermissionPath(kind), title: def.title })),
   routes: registerUploadRoutes,
 });

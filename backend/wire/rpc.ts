@@ -4,6 +4,7 @@ import type { Database } from '../db';
 import { bearerFromHeader } from '../auth/tokens';
 import { deniedMessage, hasPermission, resolveSession, type SessionUser } from '../auth/session';
 import { forbidden, unauthenticated } from './errors';
+import { grpcPermissionPath } from '../../shared/permissions';
 import { Empty, decodeBody, decodeQuery, encode, type Decoded, type Encodable, type MessageType } from './message';
 
 // How a MOREDOC RPC is declared and served. A service module lists its RPCs with `rpc()`;
@@ -78,8 +79,6 @@ export function rpc<Req extends AnyMessage = typeof Empty, Res extends AnyMessag
   return { name, method, url, spec: spec as unknown as RpcSpec<AnyMessage, AnyMessage> };
 }
 
-export const grpcPath = (service: string, rpcName: string) => `/api.v1.${service}/${rpcName}`;
-
 export function defineService(
   name: string,
   rpcs: RpcDef[],
@@ -87,7 +86,7 @@ export function defineService(
 ): ServiceModule {
   const permissions = rpcs
     .filter((r) => r.spec.permission)
-    .map((r) => ({ method: 'GRPC', path: grpcPath(name, r.name), title: r.spec.permission! }));
+    .map((r) => ({ method: 'GRPC', path: grpcPermissionPath(name, r.name), title: r.spec.permission! }));
   const module: ServiceModule = { name, rpcs, permissions: [...permissions, ...(extra.permissions ?? [])] };
   if (extra.routes) module.routes = extra.routes;
   return module;
@@ -112,7 +111,7 @@ export function sendJson(reply: FastifyReply, body: unknown) {
 export function registerRpcs(app: FastifyInstance, ctx: BackendContext, service: ServiceModule): void {
   for (const def of service.rpcs) {
     const { spec } = def;
-    const fullMethod = grpcPath(service.name, def.name);
+    const fullMethod = grpcPermissionPath(service.name, def.name);
     const input = spec.input ?? (def.method === 'GET' || def.method === 'DELETE' ? 'query' : 'body');
     const requestType = spec.request ?? Empty;
     const responseType = spec.response ?? Empty;

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StartData } from '../../shared/types';
+import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
 import { matchRoute } from '../../shared/routes';
 import { MESSAGES, errorBody } from '../errors';

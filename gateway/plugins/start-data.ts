@@ -3,7 +3,9 @@
 // change passes through the gateway.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import type { Category, Navigation, Settings } from '../../shared/types';
+import type { Category } from '../../shared/types/category';
+import type { Settings } from '../../shared/types/config';
+import type { Navigation } from '../../shared/types/navigation';
 import { pathOf } from './upstream';
 
 export interface PublicStartData {

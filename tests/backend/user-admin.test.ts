@@ -88,7 +88,7 @@ describe('UpdateUserProfile', () => {
   it.each([
     [{ email: 'bad' }, 400, '邮箱格式不正确'],
     [{ email: 'other@example.com' }, 409, '邮箱已存在'],
-    [{ mobile: 'call me' }, 400, '手机号格式不正确'],
+    [{ mobile: 'call me' }, 400, '手机号码格式不正确'],
     [{ avatar: 'javascript:alert(1)' }, 400, '头像地址必须是上传后的图片地址'],
     [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过255个字符'],
     [{ nickname: 'x' }, 400, 'unknown field "nickname" in v1.User'],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
-import type { Permission } from '../../shared/types';
+import type { Permission } from '../../shared/types/permission';
 import { useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();

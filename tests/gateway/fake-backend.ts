@@ -1,6 +1,10 @@
 // A small MOREDOC look-alike for page tests: settings, navigation, categories, users by
 // token, permissions, and the admin writes that must refresh the start data.
-import type { Category, Navigation, Permission, Settings, User } from '../../shared/types';
+import type { Category } from '../../shared/types/category';
+import type { Settings } from '../../shared/types/config';
+import type { Navigation } from '../../shared/types/navigation';
+import type { Permission } from '../../shared/types/permission';
+import type { User } from '../../shared/types/user';
 import { json, makeJwt, startStub, type Stub } from './helpers';
 
 export interface Account {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StartData } from '../../shared/types';
+import type { StartData } from '../../shared/types/start-data';
 import { cookieAttributes, makeJwt, sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
 import { ADMIN_PERMISSIONS, startFakeBackend, type FakeBackend } from './fake-backend';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { StartData } from '../../shared/types';
+import type { StartData } from '../../shared/types/start-data';
 import { FIXTURE_DIST, sameOrigin, send, sendRaw, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 

@@ -1,7 +1,8 @@
 // The site switches of the security settings (security.is_close, security.login_required),
 // enforced by the page guard from the cached public settings.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Settings, StartData } from '../../shared/types';
+import type { Settings } from '../../shared/types/config';
+import type { StartData } from '../../shared/types/start-data';
 import { json, sameOrigin, send, sendRaw, startGateway, startStub, type Answer, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 

@@ -1,6 +1,6 @@
 // End to end over HTTP: the gateway in front of the real embedded backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartData } from '../../shared/types';
+import type { StartData } from '../../shared/types/start-data';
 import { startSite, type Site } from '../helpers/site';
 import { allKeys, cookieAttributes, FIXTURE_DIST, sameOrigin, send, type Answer } from './helpers';
 

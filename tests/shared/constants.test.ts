@@ -3,7 +3,9 @@ import {
   bannerTypeOptions,
   documentStatusOptions,
   extensionGroup,
+  isDocumentExtension,
   isImageExtension,
+  isUploadImageExtension,
   optionLabel,
   reportReasonOptions,
   resourceTypeOptions,
@@ -30,6 +32,18 @@ describe('isImageExtension', () => {
   it('recognises jpg, jpeg, png, gif, webp and svg only', () => {
     for (const ext of ['jpg', '.JPEG', 'png', 'gif', 'webp', 'avatar.svg']) expect(isImageExtension(ext), ext).toBe(true);
     for (const ext of ['bmp', 'pdf', 'svgz', '']) expect(isImageExtension(ext), ext).toBe(false);
+  });
+});
+
+describe('upload extensions', () => {
+  it('lets image uploads take bmp and ico but never svg (it could carry script)', () => {
+    for (const ext of ['jpg', 'PNG', '.webp', 'favicon.ico', 'x.bmp']) expect(isUploadImageExtension(ext), ext).toBe(true);
+    for (const ext of ['svg', 'pdf', '']) expect(isUploadImageExtension(ext), ext).toBe(false);
+  });
+
+  it('takes documents of the converting groups only: no UMD, archives, videos or unknown files', () => {
+    for (const ext of ['pdf', 'DOCX', '报告.pptx', 'xls', 'txt', 'epub', 'azw3', 'chm']) expect(isDocumentExtension(ext), ext).toBe(true);
+    for (const ext of ['umd', 'zip', 'rar', 'mp4', 'exe', 'jpg', '']) expect(isDocumentExtension(ext), ext).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildNavigationTree, type NavigationNode } from '../../shared/navigation';
-import type { Navigation } from '../../shared/types';
+import type { Navigation } from '../../shared/types/navigation';
 
 const titles = (nodes: NavigationNode[]): unknown[] =>
   nodes.map((n) => (n.children.length > 0 ? [n.title, titles(n.children)] : n.title));

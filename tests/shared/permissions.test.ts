@@ -6,10 +6,9 @@ import {
   permissionGroupKey,
   permissionGroups,
   permissionsToTree,
-  UPLOAD_GROUP_KEY,
-} from '../../shared/permissions';
+  UPLOAD_GROUP_KEY, grpcPermissionPath, uploadPermissionPath } from '../../shared/permissions';
 import { adminRoutes, buildAdminMenu } from '../../shared/routes';
-import type { Permission } from '../../shared/types';
+import type { Permission } from '../../shared/types/permission';
 
 // Rows as a fresh MOREDOC database has them (contract/permissions.md §6), plus ours.
 const listUser: Permission = { id: 1, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表' };
@@ -39,6 +38,13 @@ describe('permission groups', () => {
 
   it('unlock only admin pages', () => {
     for (const page of permissionGroups.flatMap((g) => g.pages)) expect(page).toMatch(/^\/admin\//);
+  });
+});
+
+describe('permission paths', () => {
+  it('are built the way the backend seeds them', () => {
+    expect(grpcPermissionPath('UserAPI', 'AddUser')).toBe('/api.v1.UserAPI/AddUser');
+    expect(uploadPermissionPath('banner')).toBe('/api/v1/upload/banner');
   });
 });
 

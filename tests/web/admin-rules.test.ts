@@ -1,6 +1,8 @@
 // The pure rules behind the admin screens: form checks, trees, config conversions, grants.
 import { describe, expect, it } from 'vitest';
-import type { Config, Navigation, Permission } from '../../shared/types';
+import type { Config } from '../../shared/types/config';
+import type { Navigation } from '../../shared/types/navigation';
+import type { Permission } from '../../shared/types/permission';
 import { checkVipPlans, configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
 import type { FieldContext, FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../web/src/features/admin-resource/tree';

@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Config, Permission } from '../../shared/types';
+import type { Config } from '../../shared/types/config';
+import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
 import { admin, renderApp, settings, type Backend } from './render-app';

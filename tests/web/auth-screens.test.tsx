@@ -25,8 +25,8 @@ describe('login screen', () => {
     await userEvent.type(screen.getByLabelText('用户名'), 'ab');
     await userEvent.type(screen.getByLabelText('密码'), '123');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
-    expect(screen.getByText('用户名长度为 3-32 个字符')).toBeTruthy();
-    expect(screen.getByText('密码长度不能少于 6 位')).toBeTruthy();
+    expect(screen.getByText('用户名长度必须在3到32个字符之间')).toBeTruthy();
+    expect(screen.getByText('密码长度必须在6到128个字符之间')).toBeTruthy();
     expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(0);
   });
 
@@ -177,7 +177,7 @@ describe('member profile screen', () => {
     await userEvent.type(await screen.findByLabelText('原密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('新密码'), 'abc');
     await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
-    expect(screen.getByText('新密码长度不能少于 6 位')).toBeTruthy();
+    expect(screen.getByText('新密码长度必须在6到128个字符之间')).toBeTruthy();
     await userEvent.clear(screen.getByLabelText('新密码'));
     await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
     await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { act } from 'react';
-import type { Settings } from '../../shared/types';
+import type { Settings } from '../../shared/types/config';
 import { settingsQuery } from '../../web/src/api/settings';
 import { session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/features/toasts/toast-store';

@@ -2,7 +2,9 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
-import type { Permission, StartData, User } from '../../shared/types';
+import type { Permission } from '../../shared/types/permission';
+import type { StartData } from '../../shared/types/start-data';
+import type { User } from '../../shared/types/user';
 import { api } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
 import { AppProviders } from '../../web/src/app/AppProviders';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StartData } from '../../shared/types';
+import type { StartData } from '../../shared/types/start-data';
 import { api } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
 import { settingsQuery } from '../../web/src/api/settings';

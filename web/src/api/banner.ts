@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Banner, Empty, ListBannerReply } from '../../../shared/types';
+import type { Banner, ListBannerReply } from '../../../shared/types/banner';
+import type { Empty } from '../../../shared/types/common';
 import { api, unwrap } from './client';
 
 /** Banner types of SPEC §9. */

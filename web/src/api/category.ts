@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Category, Empty, ListCategoryReply } from '../../../shared/types';
+import type { Category, ListCategoryReply } from '../../../shared/types/category';
+import type { Empty } from '../../../shared/types/common';
 import { api, unwrap } from './client';
 
 export const CATEGORY_FIELDS = [

@@ -1,7 +1,8 @@
 // ConfigAPI's admin calls (contract: endpoints.md, ConfigAPI; config-keys.md): one category
 // of rows at a time; saving writes only the `value` of the rows sent, by id.
 import { queryOptions } from '@tanstack/react-query';
-import type { Config, Configs, Empty } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { Config, Configs } from '../../../shared/types/config';
 import { api, unwrap } from './client';
 
 export const configApi = {

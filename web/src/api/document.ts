@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Document, ListDocumentReply } from '../../../shared/types';
+import type { Document, ListDocumentReply } from '../../../shared/types/document';
 import { api, unwrap } from './client';
 
 /** Document status 2 = converted (SPEC §4): what visitors can read. */

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Empty, Friendlink, ListFriendlinkReply } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { Friendlink, ListFriendlinkReply } from '../../../shared/types/friendlink';
 import { api, unwrap } from './client';
 
 export const fetchFriendlinks = () => api.get<ListFriendlinkReply>('/api/v1/friendlink/list', { page: 1, size: 100 });

@@ -1,6 +1,7 @@
 // GroupAPI (contract: endpoints.md, GroupAPI): the roles of the admin back office.
 import { queryOptions } from '@tanstack/react-query';
-import type { Empty, Group, GroupPermissions, ListGroupReply, UpdateGroupPermissionRequest } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { Group, GroupPermissions, ListGroupReply, UpdateGroupPermissionRequest } from '../../../shared/types/group';
 import { api, unwrap } from './client';
 
 export const groupApi = {

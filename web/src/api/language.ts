@@ -1,5 +1,6 @@
 // LanguageAPI (contract: endpoints.md, LanguageAPI); the product shows languages as 行业.
-import type { Empty, Language, ListLanguageReply } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { Language, ListLanguageReply } from '../../../shared/types/language';
 import { api } from './client';
 
 export const languageApi = {

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Empty, ListNavigationReply, Navigation } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { ListNavigationReply, Navigation } from '../../../shared/types/navigation';
 import { NAVIGATION_PAGE_SIZE } from '../../../shared/constants';
 import { api, unwrap } from './client';
 

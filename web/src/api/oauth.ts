@@ -1,7 +1,7 @@
 // Social sign-in (SPEC §1: WeChat and QQ, each switched by a settings flag). MOREDOC has no
 // OAuth API; these two calls are ours (docs/api.md of the backend): the first gives the
 // provider's authorisation URL, the second exchanges the callback's code for a login.
-import type { User } from '../../../shared/types';
+import type { User } from '../../../shared/types/user';
 import { api } from './client';
 
 export type OAuthProvider = 'wechat' | 'qq';

@@ -1,6 +1,7 @@
 // PermissionAPI (contract: endpoints.md, PermissionAPI; permissions.md §4).
 import { queryOptions } from '@tanstack/react-query';
-import type { Empty, ListPermissionReply, Permission } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { ListPermissionReply, Permission } from '../../../shared/types/permission';
 import { api, unwrap } from './client';
 
 export const permissionApi = {

@@ -1,6 +1,7 @@
 // PunishmentAPI (contract: endpoints.md, PunishmentAPI; types in §5.6). There is no delete:
 // a punishment ends by being cancelled (enable = false) or by its end time.
-import type { CreatePunishmentRequest, Empty, ListPunishmentReply, Punishment } from '../../../shared/types';
+import type { Empty } from '../../../shared/types/common';
+import type { CreatePunishmentRequest, ListPunishmentReply, Punishment } from '../../../shared/types/punishment';
 import { api } from './client';
 
 export const punishmentApi = {

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Settings } from '../../../shared/types';
+import type { Settings } from '../../../shared/types/config';
 import { api, unwrap } from './client';
 
 export const fetchSettings = () => api.get<Settings>('/api/v1/settings');

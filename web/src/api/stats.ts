@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Stats } from '../../../shared/types';
+import type { Stats } from '../../../shared/types/config';
 import { api, unwrap } from './client';
 
 export type { Stats };

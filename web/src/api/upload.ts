@@ -1,6 +1,6 @@
 // Image uploads of the admin screens (contract README §8.2): multipart, field `file`; the
 // answer's `data.path` is the public URL path to store in the edited record.
-import type { UploadImageReply } from '../../../shared/types';
+import type { UploadImageReply } from '../../../shared/types/attachment';
 import { api } from './client';
 
 /** Upload routes for images other than the avatar; each needs its `POST /api/v1/upload/<kind>` permission. */

@@ -1,24 +1,8 @@
 // UserAPI calls of SPEC §7 (contract: endpoints.md, UserAPI). Through the gateway, login and
 // register answer `{user}`: the token becomes an httpOnly cookie before the SPA sees it.
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  CaptchaType,
-  FindPasswordRequest,
-  GetUserCaptchaReply,
-  GetUserPermissionsReply,
-  ListUserDownloadReply,
-  ListUserDynamicReply,
-  ListUserGroupReply,
-  ListUserReply,
-  LoginReply,
-  RegisterAndLoginRequest,
-  SendEmailCodeRequest,
-  SetUserRequest,
-  Sign,
-  UpdateUserPasswordRequest,
-  UploadImageReply,
-  User,
-} from '../../../shared/types';
+import type { UploadImageReply } from '../../../shared/types/attachment';
+import type { CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply, ListUserGroupReply, ListUserReply, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User } from '../../../shared/types/user';
 import { api, unwrap } from './client';
 
 /** Through the gateway the token never arrives: it became an httpOnly cookie. */

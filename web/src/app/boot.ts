@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { StartData } from '../../../shared/types';
+import type { StartData } from '../../../shared/types/start-data';
 import { categoryListQuery } from '../api/category';
 import { navigationListQuery } from '../api/navigation';
 import { settingsQuery } from '../api/settings';

@@ -1,7 +1,7 @@
 // <title>, description, keywords and favicon follow the settings (the gateway writes the
 // same into the page it serves; this keeps them right across client-side navigations).
 import { useEffect } from 'react';
-import type { Settings } from '../../../shared/types';
+import type { Settings } from '../../../shared/types/config';
 import type { RouteDef } from '../../../shared/routes';
 import { siteName } from '../features/settings/use-site-data';
 

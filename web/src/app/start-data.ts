@@ -1,7 +1,8 @@
 // Start data (INTERFACES.md): the gateway inlines settings, navigation, categories and, for
 // a logged-in visitor, the user and permissions as `#start-data`, so the first screen needs
 // no API call. Only when it is absent (Vite dev server) does the SPA load the same itself.
-import type { Settings, StartData } from '../../../shared/types';
+import type { Settings } from '../../../shared/types/config';
+import type { StartData } from '../../../shared/types/start-data';
 import { fetchCategoryList } from '../api/category';
 import { fetchNavigationList } from '../api/navigation';
 import { fetchSettings } from '../api/settings';

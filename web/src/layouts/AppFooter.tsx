@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import type { Settings } from '../../../shared/types';
+import type { Settings } from '../../../shared/types/config';
 import { siteName, useSettings } from '../features/settings/use-site-data';
 import { plainText } from '../ui/plain-text';
 

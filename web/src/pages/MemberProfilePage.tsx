@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { User } from '../../../shared/types';
+import type { User } from '../../../shared/types/user';
 import { errorMessage } from '../api/client';
 import { userApi } from '../api/user';
 import {

@@ -1,11 +1,12 @@
 // Document and article categories share one description; only the type (0 documents,
 // 1 articles), the titles and the counter's name differ.
-import type { Category } from '../../../../shared/types';
+import type { Category } from '../../../../shared/types/category';
 import { CATEGORY_TYPE, categoryApi } from '../../api/category';
 import { unwrap } from '../../api/client';
 import { EnabledTag, ImageThumb, keyword } from '../admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../admin-resource/resource';
+import { type ResourceDef } from '../admin-resource/resource';
 import { buildRowTree, parentOptions } from '../admin-resource/tree';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {
   parent_id: number | undefined;
@@ -108,9 +109,9 @@ export function categoryResource(type: (typeof CATEGORY_TYPE)[keyof typeof CATEG
       blocked: (row) => ((row.doc_count ?? 0) > 0 ? `分类下还有${kind}，不能删除` : undefined),
     },
     requires: {
-      create: rpcPath('CategoryAPI', 'CreateCategory'),
-      update: rpcPath('CategoryAPI', 'UpdateCategory'),
-      remove: rpcPath('CategoryAPI', 'DeleteCategory'),
+      create: grpcPermissionPath('CategoryAPI', 'CreateCategory'),
+      update: grpcPermissionPath('CategoryAPI', 'UpdateCategory'),
+      remove: grpcPermissionPath('CategoryAPI', 'DeleteCategory'),
     },
     invalidates: [['category']],
   };

@@ -1,10 +1,10 @@
 // A config category's rows (contract: config-keys.md) as a described form: each row's
 // `input_type` picks the input, `options` the choices, `col_num` the width; values travel
 // as strings and are converted to and from what the inputs hold.
-import type { Config } from '../../../../shared/types';
+import type { Config } from '../../../../shared/types/config';
 import type { FieldDef, FormValues, SelectOption } from '../admin-resource/resource';
+import { EMAIL_PATTERN } from '../../../../shared/validation';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One VIP plan per line: `code|title|days|price in yuan|description` (docs/api.md §1). */
 export function checkVipPlans(value: string): string | undefined {
@@ -28,8 +28,8 @@ export function checkVipPlans(value: string): string | undefined {
 const KEY_CHECKS: Readonly<Record<string, (value: string) => string | undefined>> = {
   'system.domain': (v) =>
     /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v.trim()) ? undefined : '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
-  'email.test_email': (v) => (EMAIL.test(v.trim()) ? undefined : '测试邮箱格式不正确'),
-  'email.username': (v) => (EMAIL.test(v.trim()) ? undefined : 'SMTP 账号应为发件邮箱地址'),
+  'email.test_email': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : '测试邮箱格式不正确'),
+  'email.username': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : 'SMTP 账号应为发件邮箱地址'),
   'vip.plans': checkVipPlans,
 };
 

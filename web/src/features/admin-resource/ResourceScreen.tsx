@@ -18,9 +18,9 @@ import type { ApiResult } from '../../api/client';
 import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { succeedOrThrow, useInvalidateResource, useResourceList } from './use-resource';
 import './admin-resource.css';
+import { SUPER_USER_ID } from '../../../../shared/permissions';
 
 const DEFAULT_PAGE_SIZE = 10;
-const ROOT_USER_ID = 1;
 const PAGE_SIZES = [10, 20, 50, 100];
 
 type Sheet<Row> = { mode: FormMode; record?: Row } | null;
@@ -72,7 +72,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const { permissions, user } = useSession();
   const held = useMemo(() => new Set(permissions.map((p) => p.path)), [permissions]);
   // User 1 passes every check, even for rows MOREDOC only creates on first use.
-  const may = (path: string | undefined) => path === undefined || user?.id === ROOT_USER_ID || held.has(path);
+  const may = (path: string | undefined) => path === undefined || user?.id === SUPER_USER_ID || held.has(path);
   const canCreate = Boolean(resource.create && resource.form) && may(resource.requires?.create);
   const canUpdate = Boolean(resource.update && resource.form) && may(resource.requires?.update);
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));

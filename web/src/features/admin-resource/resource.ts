@@ -10,8 +10,6 @@ import type { ImageUploadKind } from '../../api/upload';
 
 export type FormValues = Record<string, unknown>;
 
-/** The permission path of an RPC: `rpcPath('UserAPI', 'AddUser')` → `/api.v1.UserAPI/AddUser`. */
-export const rpcPath = (service: string, rpc: string) => `/api.v1.${service}/${rpc}`;
 export type FormMode = 'create' | 'edit';
 
 export interface SelectOption {

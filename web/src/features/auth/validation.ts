@@ -1,18 +1,15 @@
-// Input checks run before anything is sent, mirroring the backend's rules
-// (contract: UserAPI.Register/Login, FindPassword, UpdateUserPassword) with Chinese messages.
+// Input checks run before anything is sent: the backend's own rules from shared/validation,
+// with the messages for empty fields that only a form needs.
+
+import { USERNAME_LENGTH, emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../../../shared/validation';
 
 export type Errors<K extends string> = Partial<Record<K, string>>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const MAINLAND_MOBILE = /^1[3-9]\d{9}$/;
-
+/** Registration: the server's username rules (shared/validation), first problem only. */
 export function checkUsername(value: string): string | undefined {
   const name = value.trim();
   if (!name) return '请输入用户名';
-  const length = [...name].length;
-  if (length < 3 || length > 32) return '用户名长度为 3-32 个字符';
-  if (EMAIL.test(name) || MAINLAND_MOBILE.test(name)) return '出于隐私保护，用户名不能是邮箱或手机号码';
-  return undefined;
+  return usernameProblems(name)[0];
 }
 
 /** Login accepts any existing name, so only presence and the server's length bounds are checked. */
@@ -20,14 +17,13 @@ export function checkLoginName(value: string): string | undefined {
   const name = value.trim();
   if (!name) return '请输入用户名';
   const length = [...name].length;
-  if (length < 3 || length > 32) return '用户名长度为 3-32 个字符';
+  if (length < USERNAME_LENGTH.min || length > USERNAME_LENGTH.max) return usernameProblems(name)[0];
   return undefined;
 }
 
 export function checkPassword(value: string, label = '密码'): string | undefined {
   if (!value) return `请输入${label}`;
-  if (value.length < 6) return `${label}长度不能少于 6 位`;
-  return undefined;
+  return passwordProblems(value, label)[0];
 }
 
 export function checkConfirmation(password: string, confirmation: string): string | undefined {
@@ -39,15 +35,11 @@ export function checkConfirmation(password: string, confirmation: string): strin
 export function checkEmail(value: string, required = true): string | undefined {
   const email = value.trim();
   if (!email) return required ? '请输入邮箱' : undefined;
-  if (!EMAIL.test(email) || email.length > 254) return '邮箱格式不正确';
-  return undefined;
+  return emailProblems(email, required)[0];
 }
 
 export function checkMobile(value: string): string | undefined {
-  const mobile = value.trim();
-  if (!mobile) return undefined;
-  if (!/^\+?[0-9][0-9 -]{5,19}$/.test(mobile)) return '手机号码格式不正确';
-  return undefined;
+  return phoneProblems(value.trim())[0];
 }
 
 export function checkRequired(value: string, message: string): string | undefined {

@@ -1,4 +1,4 @@
-import type { Banner } from '../../../../shared/types';
+import type { Banner } from '../../../../shared/types/banner';
 import { Carousel } from '../../ui/semi';
 
 /** Loaded on demand: only a home page with banners needs the carousel. */

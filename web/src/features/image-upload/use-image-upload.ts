@@ -2,7 +2,7 @@
 // avatar: a hidden file input opened by a button, the file checked before it is sent, a
 // failure toast, and the uploaded image's URL path handed on.
 import { useRef, useState, type ChangeEvent } from 'react';
-import type { UploadImageReply } from '../../../../shared/types';
+import type { UploadImageReply } from '../../../../shared/types/attachment';
 import type { ApiResult } from '../../api/client';
 import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';

@@ -3,7 +3,7 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { User } from '../../../../shared/types';
+import type { User } from '../../../../shared/types/user';
 import { ApiError } from '../../api/client';
 import { userApi, userKeys } from '../../api/user';
 import { FAILURE_TITLE, toastFailure } from '../toasts/failure-toast';

@@ -3,7 +3,8 @@
 // itself stays in the gateway's httpOnly cookie and never reaches this code.
 import { computed, effect, signal } from '@preact/signals-react';
 import { allowPagesFrom, isAdmin } from '../../../../shared/permissions';
-import type { Permission, User } from '../../../../shared/types';
+import type { Permission } from '../../../../shared/types/permission';
+import type { User } from '../../../../shared/types/user';
 
 export const SESSION_STORAGE_KEY = 'moredoc.session';
 

@@ -2,7 +2,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { buildNavigationTree, type NavigationNode } from '../../../../shared/navigation';
-import type { Category, Settings } from '../../../../shared/types';
+import type { Category } from '../../../../shared/types/category';
+import type { Settings } from '../../../../shared/types/config';
 import { CATEGORY_TYPE, categoryListQuery } from '../../api/category';
 import { navigationListQuery } from '../../api/navigation';
 import { settingsQuery } from '../../api/settings';

@@ -1,12 +1,13 @@
 // /admin/banner: the carousels of the website (type 0), the mini program (1) and the app (2).
 import { bannerTypeOptions, optionLabel } from '../../../../shared/constants';
-import type { Banner } from '../../../../shared/types';
+import type { Banner } from '../../../../shared/types/banner';
 import { bannerApi } from '../../api/banner';
 import { unwrap } from '../../api/client';
 import { asList, DateCell, EnabledTag, enabledFilterOptions, ImageThumb, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { checkLink } from '../../features/admin-resource/validation';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {
   title: string;
@@ -84,9 +85,9 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   update: (values, row) => bannerApi.update({ ...toBody(values), id: row.id, created_at: row.created_at }),
   remove: (ids) => bannerApi.remove(ids),
   requires: {
-    create: rpcPath('BannerAPI', 'CreateBanner'),
-    update: rpcPath('BannerAPI', 'UpdateBanner'),
-    remove: rpcPath('BannerAPI', 'DeleteBanner'),
+    create: grpcPermissionPath('BannerAPI', 'CreateBanner'),
+    update: grpcPermissionPath('BannerAPI', 'UpdateBanner'),
+    remove: grpcPermissionPath('BannerAPI', 'DeleteBanner'),
   },
   invalidates: [['banner']],
 };

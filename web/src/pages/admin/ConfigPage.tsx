@@ -3,7 +3,7 @@
 // settings are refreshed, so the site name and logo change without a rebuild.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, type FormEvent } from 'react';
-import type { Config } from '../../../../shared/types';
+import type { Config } from '../../../../shared/types/config';
 import { configApi, configCategoryQuery, configKeys } from '../../api/config';
 import { settingsQuery } from '../../api/settings';
 import { configField, configValues, toWire } from '../../features/admin-config/config-fields';

@@ -1,11 +1,12 @@
 // /admin/friendlink: the friend links in the home page footer.
-import type { Friendlink } from '../../../../shared/types';
+import type { Friendlink } from '../../../../shared/types/friendlink';
 import { friendlinkApi } from '../../api/friendlink';
 import { asList, DateCell, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { unwrap } from '../../api/client';
 import { checkLink } from '../../features/admin-resource/validation';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = { title: string; link: string; description: string; sort: number | undefined; enable: boolean };
 
@@ -61,9 +62,9 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
   update: (values, row) => friendlinkApi.update({ ...toBody(values), id: row.id, created_at: row.created_at }),
   remove: (ids) => friendlinkApi.remove(ids),
   requires: {
-    create: rpcPath('FriendlinkAPI', 'CreateFriendlink'),
-    update: rpcPath('FriendlinkAPI', 'UpdateFriendlink'),
-    remove: rpcPath('FriendlinkAPI', 'DeleteFriendlink'),
+    create: grpcPermissionPath('FriendlinkAPI', 'CreateFriendlink'),
+    update: grpcPermissionPath('FriendlinkAPI', 'UpdateFriendlink'),
+    remove: grpcPermissionPath('FriendlinkAPI', 'DeleteFriendlink'),
   },
   invalidates: [['friendlink']],
 };

@@ -1,11 +1,12 @@
 // /admin/document/language: the documents' 行业 (industries). The backend keeps MOREDOC's
 // LanguageAPI for them: `language` is the name shown, `code` a unique, immutable key.
-import type { Language } from '../../../../shared/types';
+import type { Language } from '../../../../shared/types/language';
 import { unwrap } from '../../api/client';
 import { languageApi } from '../../api/language';
 import { asList, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = { language: string; code: string; sort: number | undefined; enable: boolean };
 
@@ -66,7 +67,7 @@ export const languageResource: ResourceDef<Language, Values> = {
       confirm: (count) => `确定启用选中的 ${count} 个行业吗？`,
       run: (ids) => languageApi.setEnabled(ids, true),
       success: '已启用',
-      requires: rpcPath('LanguageAPI', 'UpdateLanguageStatus'),
+      requires: grpcPermissionPath('LanguageAPI', 'UpdateLanguageStatus'),
     },
     {
       key: 'disable',
@@ -74,13 +75,13 @@ export const languageResource: ResourceDef<Language, Values> = {
       confirm: (count) => `确定禁用选中的 ${count} 个行业吗？禁用后前台不再显示。`,
       run: (ids) => languageApi.setEnabled(ids, false),
       success: '已禁用',
-      requires: rpcPath('LanguageAPI', 'UpdateLanguageStatus'),
+      requires: grpcPermissionPath('LanguageAPI', 'UpdateLanguageStatus'),
     },
   ],
   requires: {
-    create: rpcPath('LanguageAPI', 'CreateLanguage'),
-    update: rpcPath('LanguageAPI', 'UpdateLanguage'),
-    remove: rpcPath('LanguageAPI', 'DeleteLanguage'),
+    create: grpcPermissionPath('LanguageAPI', 'CreateLanguage'),
+    update: grpcPermissionPath('LanguageAPI', 'UpdateLanguage'),
+    remove: grpcPermissionPath('LanguageAPI', 'DeleteLanguage'),
   },
   invalidates: [['settings']],
 };

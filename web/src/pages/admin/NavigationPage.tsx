@@ -1,14 +1,15 @@
 // /admin/navigation: the public header's navigation tree. Every item is listed, enabled or
 // not; an item under a disabled parent is hidden on the site with its parent (SPEC §3).
-import type { Navigation } from '../../../../shared/types';
+import type { Navigation } from '../../../../shared/types/navigation';
 import { unwrap } from '../../api/client';
 import { navigationApi } from '../../api/navigation';
 import { EnabledTag, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { buildRowTree, parentOptions } from '../../features/admin-resource/tree';
 import { checkLink } from '../../features/admin-resource/validation';
 import { Tag } from '../../ui/semi';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 export type NavigationRow = Navigation & {
   /** Enabled itself but under a disabled ancestor, so not shown on the site. */
@@ -141,9 +142,9 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
     blocked: (row) => (row.fixed ? '内置导航不能删除' : undefined),
   },
   requires: {
-    create: rpcPath('NavigationAPI', 'CreateNavigation'),
-    update: rpcPath('NavigationAPI', 'UpdateNavigation'),
-    remove: rpcPath('NavigationAPI', 'DeleteNavigation'),
+    create: grpcPermissionPath('NavigationAPI', 'CreateNavigation'),
+    update: grpcPermissionPath('NavigationAPI', 'UpdateNavigation'),
+    remove: grpcPermissionPath('NavigationAPI', 'DeleteNavigation'),
   },
   invalidates: [['navigation']],
 };

@@ -1,12 +1,12 @@
 // /admin/user/permission: every permission row, grouped by service, with its method and
 // path; titles and descriptions are editable (method and path are fixed by the backend).
 import { httpMethodOptions } from '../../../../shared/constants';
-import { permissionsToTree } from '../../../../shared/permissions';
-import type { Permission } from '../../../../shared/types';
+import { permissionsToTree, grpcPermissionPath } from '../../../../shared/permissions';
+import type { Permission } from '../../../../shared/types/permission';
 import { unwrap } from '../../api/client';
 import { permissionApi } from '../../api/permission';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { Tag } from '../../ui/semi';
 
@@ -97,7 +97,7 @@ export const permissionResource: ResourceDef<PermissionRow, Values> = {
     }),
   },
   update: (values, row) => permissionApi.update({ id: row.id, title: values.title.trim(), description: values.description.trim() }),
-  requires: { update: rpcPath('PermissionAPI', 'UpdatePermission') },
+  requires: { update: grpcPermissionPath('PermissionAPI', 'UpdatePermission') },
   invalidates: [['permission']],
 };
 

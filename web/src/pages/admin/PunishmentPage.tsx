@@ -1,15 +1,16 @@
 // /admin/user/punishment: punishments of users (contract §5.6 types); create for several
 // users and types at once, edit one, end (cancel) one or many. There is no delete.
 import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants';
-import type { Punishment } from '../../../../shared/types';
+import type { Punishment } from '../../../../shared/types/punishment';
 import { unwrap } from '../../api/client';
 import { punishmentApi } from '../../api/punishment';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { UserPicker } from '../../features/admin-users/UserPicker';
 import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {
   users: number[];
@@ -48,7 +49,7 @@ function EndTimeInput({ id, value, onChange, invalid }: { id: string; value: str
   );
 }
 
-const CANCEL = rpcPath('PunishmentAPI', 'CancelPunishment');
+const CANCEL = grpcPermissionPath('PunishmentAPI', 'CancelPunishment');
 
 const STATUS_FILTER = [
   { value: 1, label: '未取消' },
@@ -150,8 +151,8 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
       ...(v.end_time ? { end_time: v.end_time } : {}),
     }),
   requires: {
-    create: rpcPath('PunishmentAPI', 'CreatePunishment'),
-    update: rpcPath('PunishmentAPI', 'UpdatePunishment'),
+    create: grpcPermissionPath('PunishmentAPI', 'CreatePunishment'),
+    update: grpcPermissionPath('PunishmentAPI', 'UpdatePunishment'),
   },
   rowCommands: (row) =>
     row.enable

@@ -1,16 +1,17 @@
 // /admin/user/group: roles (user groups) with their member rights, and 权限 to grant them
 // admin permissions.
 import { useMemo, useState } from 'react';
-import type { Group } from '../../../../shared/types';
+import type { Group } from '../../../../shared/types/group';
 import { unwrap } from '../../api/client';
 import { groupApi } from '../../api/group';
 import { DateCell, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { GroupPermissionSheet } from '../../features/admin-roles/GroupPermissionSheet';
 import { useSession } from '../../features/session/use-session';
 import { IconKey } from '../../ui/icons';
 import { Button, Tag } from '../../ui/semi';
+import { SUPER_USER_ID, grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {
   title: string;
@@ -145,19 +146,19 @@ function groupResource(onPermissions: ((group: Group) => void) | undefined): Res
         )
       : undefined,
     requires: {
-      create: rpcPath('GroupAPI', 'CreateGroup'),
-      update: rpcPath('GroupAPI', 'UpdateGroup'),
-      remove: rpcPath('GroupAPI', 'DeleteGroup'),
+      create: grpcPermissionPath('GroupAPI', 'CreateGroup'),
+      update: grpcPermissionPath('GroupAPI', 'UpdateGroup'),
+      remove: grpcPermissionPath('GroupAPI', 'DeleteGroup'),
     },
     invalidates: [['group']],
   };
 }
 
-const GRANT = rpcPath('GroupAPI', 'UpdateGroupPermission');
+const GRANT = grpcPermissionPath('GroupAPI', 'UpdateGroupPermission');
 
 export function UserGroupPage() {
   const { user, permissions } = useSession();
-  const mayGrant = user?.id === 1 || permissions.some((p) => p.path === GRANT);
+  const mayGrant = user?.id === SUPER_USER_ID || permissions.some((p) => p.path === GRANT);
   const [granting, setGranting] = useState<Group | null>(null);
   const resource = useMemo(() => groupResource(mayGrant ? setGranting : undefined), [mayGrant]);
   return (

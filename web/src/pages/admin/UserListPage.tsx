@@ -2,21 +2,22 @@
 // groups, edit groups, password and profile, delete with the admin's own password.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Group, User } from '../../../../shared/types';
+import type { Group } from '../../../../shared/types/group';
+import type { User } from '../../../../shared/types/user';
 import { unwrap } from '../../api/client';
 import { allGroupsQuery } from '../../api/group';
 import { punishmentApi } from '../../api/punishment';
 import { userAdminApi } from '../../api/user';
 import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import { rpcPath, type ListQuery, type ResourceDef } from '../../features/admin-resource/resource';
+import { type ListQuery, type ResourceDef } from '../../features/admin-resource/resource';
 import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
 import { checkEmail, checkMobile, checkPassword, checkUsername } from '../../features/auth/validation';
 import { useSession } from '../../features/session/use-session';
 import { Avatar } from '../../ui/Avatar';
 import { Tag } from '../../ui/semi';
+import { SUPER_USER_ID, grpcPermissionPath } from '../../../../shared/permissions';
 
 /** The super user (contract: id 1 passes every check and can never be deleted). */
-const ROOT_USER_ID = 1;
 /** Punishment type 1 (禁用账户) makes an account 禁用. */
 const DISABLE_ACCOUNT = 1;
 /** The most rows one list call returns; status filtering pages through them locally. */
@@ -205,12 +206,12 @@ function userResource(groups: readonly Group[], myId: number | undefined): Resou
       password: true,
       note: '用户的下载、收藏、动态等记录会一并删除；仍有文档或文章的用户不能删除。',
       blocked: (row) =>
-        row.id === ROOT_USER_ID ? '超级管理员不能删除' : row.id === myId ? '不能删除自己的账号' : undefined,
+        row.id === SUPER_USER_ID ? '超级管理员不能删除' : row.id === myId ? '不能删除自己的账号' : undefined,
     },
     requires: {
-      create: rpcPath('UserAPI', 'AddUser'),
-      update: rpcPath('UserAPI', 'SetUser'),
-      remove: rpcPath('UserAPI', 'DeleteUser'),
+      create: grpcPermissionPath('UserAPI', 'AddUser'),
+      update: grpcPermissionPath('UserAPI', 'SetUser'),
+      remove: grpcPermissionPath('UserAPI', 'DeleteUser'),
     },
     invalidates: [['group']],
   };

@@ -1,0 +1,22 @@
+// Shapes every service shares. Keys are the snake_case proto names; the backend omits zero
+// values (0, false, '', []), so every field it may omit is optional. Timestamps are RFC 3339
+// strings; int64 values travel as JSON numbers (contract/endpoints.md §4).
+
+/** `google.protobuf.Empty`: `{}` in both directions. */
+export type Empty = Record<string, never>;
+
+/** Error body of every failed call (contract README §5). */
+export interface ErrorBody {
+  error?: string;
+  /** gRPC code (16 Unauthenticated, 7 PermissionDenied, …), or the HTTP status for gateway errors. */
+  code?: number;
+  message?: string;
+}
+
+/** Query parameters common to the list calls; arrays travel as repeated keys. */
+export interface PageRequest {
+  page?: number;
+  size?: number;
+  wd?: string;
+  field?: string[];
+}

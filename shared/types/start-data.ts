@@ -1,0 +1,21 @@
+// Wire types of start-data (contract/endpoints.md §4; conventions in ./common.ts).
+
+import type { Category } from './category';
+import type { Settings } from './config';
+import type { Navigation } from './navigation';
+import type { Permission } from './permission';
+import type { User } from './user';
+
+/** Inlined by the gateway as `<script type="application/json" id="start-data">` (INTERFACES.md). */
+export interface StartData {
+  /** Body of `GET /api/v1/settings`. */
+  settings: Settings;
+  /** Flat, raw `navigation` of `GET /api/v1/navigation/list?page=1&size=10000`. */
+  navigation: Navigation[];
+  /** Raw `category` of `GET /api/v1/category/list`, all types. */
+  categories: Category[];
+  /** Only for a visitor with a valid cookie: `GET /api/v1/user`. */
+  user?: User;
+  /** Only for a visitor with a valid cookie: `permission` of `GET /api/v1/user/permission`. */
+  permissions?: Permission[];
+}

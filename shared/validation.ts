@@ -1,0 +1,53 @@
+// Input rules both sides apply: the backend refuses with these messages (joined with `；`
+// like MOREDOC's validator), the SPA shows the first one before anything is sent.
+
+export const USERNAME_LENGTH = { min: 3, max: 32 } as const;
+export const PASSWORD_LENGTH = { min: 6, max: 128 } as const;
+export const EMAIL_MAX_LENGTH = 128;
+
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+/** A mainland China mobile number, normalised (11 digits, no country code). */
+export const MAINLAND_MOBILE_PATTERN = /^1[3-9]\d{9}$/;
+/** A contact phone as a profile stores it: digits with optional `+`, spaces and dashes. */
+export const PHONE_PATTERN = /^\+?[0-9][0-9 -]{4,19}$/;
+
+const length = (value: string) => [...value].length;
+
+/** Username rules of RegisterAndLoginRequest / SetUserRequest. */
+export function usernameProblems(username: string): string[] {
+  const problems: string[] = [];
+  const n = length(username);
+  if (n < USERNAME_LENGTH.min || n > USERNAME_LENGTH.max) {
+    problems.push(`用户名长度必须在${USERNAME_LENGTH.min}到${USERNAME_LENGTH.max}个字符之间`);
+  }
+  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
+  if (/[\s\u0000-\u001f\u007f]/.test(username)) problems.push('用户名不能包含空白或控制字符');
+  if (username.includes('@') || MAINLAND_MOBILE_PATTERN.test(username)) problems.push('出于隐私保护，用户名不能是邮箱或手机号码');
+  return problems;
+}
+
+/** `label` names the field in the message (`新密码长度必须在…`). */
+export function passwordProblems(password: string, label = '密码'): string[] {
+  const n = length(password);
+  return n < PASSWORD_LENGTH.min || n > PASSWORD_LENGTH.max
+    ? [`${label}长度必须在${PASSWORD_LENGTH.min}到${PASSWORD_LENGTH.max}个字符之间`]
+    : [];
+}
+
+export function emailProblems(email: string, required: boolean): string[] {
+  if (email === '') return required ? ['邮箱不能为空'] : [];
+  return EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX_LENGTH ? [] : ['邮箱格式不正确'];
+}
+
+export function phoneProblems(phone: string): string[] {
+  return phone === '' || PHONE_PATTERN.test(phone) ? [] : ['手机号码格式不正确'];
+}
+
+/**
+ * A mainland mobile number in its stored form (`13812345678`): spaces and dashes dropped,
+ * a `+86`/`0086`/`86` prefix removed; null when it is not a mainland mobile number.
+ */
+export function normalizeMainlandMobile(input: string): string | null {
+  const digits = input.trim().replace(/[\s-]/g, '').replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
+  return MAINLAND_MOBILE_PATTERN.test(digits) ? digits : null;
+}

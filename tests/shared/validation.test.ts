@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emailProblems,
+  normalizeMainlandMobile,
+  passwordProblems,
+  phoneProblems,
+  usernameProblems,
+} from '../../shared/validation';
+
+describe('username rules', () => {
+  it('accepts 3 to 32 characters counted as characters, not UTF-16 units', () => {
+    expect(usernameProblems('amy')).toEqual([]);
+    expect(usernameProblems('𠮷𠮷𠮷')).toEqual([]);
+    expect(usernameProblems('a'.repeat(32))).toEqual([]);
+  });
+
+  it('lists every problem of a name', () => {
+    expect(usernameProblems('a@')).toEqual(['用户名长度必须在3到32个字符之间', '出于隐私保护，用户名不能是邮箱或手机号码']);
+    expect(usernameProblems('a b c')).toEqual(['用户名不能包含空白或控制字符']);
+    expect(usernameProblems('13812345678')).toEqual(['出于隐私保护，用户名不能是邮箱或手机号码']);
+    expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在3到32个字符之间']);
+  });
+});
+
+describe('password, e-mail and phone rules', () => {
+  it('bounds passwords to 6–128 characters and names the field', () => {
+    expect(passwordProblems('123456')).toEqual([]);
+    expect(passwordProblems('12345')).toEqual(['密码长度必须在6到128个字符之间']);
+    expect(passwordProblems('x'.repeat(129), '新密码')).toEqual(['新密码长度必须在6到128个字符之间']);
+  });
+
+  it('checks e-mail addresses, required or not', () => {
+    expect(emailProblems('', false)).toEqual([]);
+    expect(emailProblems('', true)).toEqual(['邮箱不能为空']);
+    expect(emailProblems('amy@example.com', true)).toEqual([]);
+    expect(emailProblems('a@b', false)).toEqual(['邮箱格式不正确']);
+    expect(emailProblems(`${'a'.repeat(120)}@example.com`, false)).toEqual(['邮箱格式不正确']);
+  });
+
+  it('checks contact phones loosely', () => {
+    expect(phoneProblems('')).toEqual([]);
+    expect(phoneProblems('+86 138-1234-5678')).toEqual([]);
+    expect(phoneProblems('abc')).toEqual(['手机号码格式不正确']);
+  });
+});
+
+describe('normalizeMainlandMobile', () => {
+  it.each([
+    ['13812345678', '13812345678'],
+    [' 138 1234 5678 ', '13812345678'],
+    ['+86 138-1234-5678', '13812345678'],
+    ['008613812345678', '13812345678'],
+    ['8613812345678', '13812345678'],
+  ])('%j → %s', (input, normalised) => {
+    expect(normalizeMainlandMobile(input)).toBe(normalised);
+  });
+
+  it.each(['12812345678', '1381234567', '138123456789', '+1 415 555 0100', '', 'abc'])('refuses %j', (input) => {
+    expect(normalizeMainlandMobile(input)).toBeNull();
+  });
+});
