@@ -4,7 +4,7 @@ import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Banner, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
 
 // BannerAPI: carousels for the website (type 0), the mini-program (1) and the app (2).
 

@@ -5,7 +5,8 @@ import { badRequest, conflict } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Category, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, deleteSubtrees, isInSubtree, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
+import { deleteSubtrees, isInSubtree } from '../db/tree';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
 // `doc_count` is maintained by the document and article services.

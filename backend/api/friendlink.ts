@@ -4,7 +4,7 @@ import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Friendlink, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
 
 // FriendlinkAPI: the footer's friend links. Visitors see enabled links with id, title, link.
 

@@ -4,7 +4,7 @@ import { ApiError, Code, badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Group, IdRequest, IdsRequest } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../wire/request';
 
 // GroupAPI: user groups (roles), their feature flags and their permission grants.
 

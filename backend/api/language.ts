@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdsRequest, Language } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { checkText, likePattern, mapUnique, offsetOf, pick, positiveIds, selectedFields } from './common';
+import { checkText, likePattern, mapUnique, offsetOf, pick, positiveIds, selectedFields } from '../wire/request';
 
 // LanguageAPI: the document languages (134 seeded, 8 enabled). The SPA labels them "industry".
 

@@ -5,7 +5,8 @@ import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { IdRequest, IdsRequest, Navigation } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkLink, checkText, deleteSubtrees, isInSubtree, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkLink, checkText, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
+import { deleteSubtrees, isInSubtree } from '../db/tree';
 
 // NavigationAPI: the site's header menu, a tree through parent_id. The seeded entries are
 // `fixed` and cannot be deleted.

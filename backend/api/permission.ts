@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, Permission } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, rowOr404 } from './common';
+import { applyPaging, checkText, likePattern, rowOr404 } from '../wire/request';
 
 // PermissionAPI: the permission rows themselves (generated from the route table at start);
 // admins may only rename them.

@@ -8,7 +8,7 @@ import { badRequest } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, IdsRequest, Punishment } from '../wire/messages';
 import { defineService, rpc } from '../wire/rpc';
-import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from './common';
+import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../wire/request';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
 

@@ -7,9 +7,10 @@ import { badRequest, conflict, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { rpc, type RpcContext } from '../wire/rpc';
-import { clamp, mapUnique } from './common';
+import { clamp, mapUnique } from '../wire/request';
+import { assertValid } from '../wire/request';
 import {
-  DynamicType, addDynamic, assertValid, defaultGroupId, emailTaken, findUserByUsername, refreshGroupCounts, withoutPassword,
+  DynamicType, addDynamic, defaultGroupId, emailTaken, findUserByUsername, refreshGroupCounts, withoutPassword,
 } from './user-store';
 import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../shared/validation';
 

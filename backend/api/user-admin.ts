@@ -8,9 +8,10 @@ import { ApiError, Code, badRequest, conflict, forbidden } from '../wire/errors'
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
 import { rpc } from '../wire/rpc';
-import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from './common';
+import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from '../wire/request';
+import { assertValid } from '../wire/request';
 import {
-  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, assertValid, emailTaken, findUserByUsername, groupIdsOf, refreshGroupCounts, setUserGroups, withoutPassword,
+  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, emailTaken, findUserByUsername, groupIdsOf, refreshGroupCounts, setUserGroups, withoutPassword,
 } from './user-store';
 import { emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../shared/validation';
 

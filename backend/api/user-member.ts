@@ -4,7 +4,9 @@ import { conflict, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { Download, Dynamic, Group, Permission, Sign } from '../wire/messages';
 import { rpc } from '../wire/rpc';
-import { applyPaging, clamp, isUniqueViolation, localDateKey, offsetOf } from './common';
+import { applyPaging, clamp, offsetOf } from '../wire/request';
+import { isUniqueViolation } from '../db';
+import { localDateKey } from './user-store';
 import { DynamicType, activePunishments, addDynamic, groupAllows } from './user-store';
 
 // UserAPI: what a logged-in member asks about themself.

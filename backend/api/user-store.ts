@@ -33,11 +33,6 @@ export function withoutPassword(row: UserRow): Omit<UserRow, 'password'> {
   return rest;
 }
 
-/** Throws one 400 listing every problem, joined with `；` like MOREDOC's validator. */
-export function assertValid(problems: string[]): void {
-  if (problems.length) throw badRequest(problems.join('；'));
-}
-
 export async function findUserByUsername(db: Tx, username: string): Promise<UserRow | undefined> {
   return db.selectFrom('user').selectAll().where('username', '=', username).executeTakeFirst();
 }
@@ -117,3 +112,8 @@ export async function groupAllows(db: Tx, userId: number, flag: 'enable_upload' 
     .select('g.id').where('ug.user_id', '=', userId).where(`g.${flag}`, '=', 1).executeTakeFirst();
   return row !== undefined;
 }
+/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
+export function localDateKey(date = new Date()): number {
+  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
+}
+

@@ -1,11 +1,11 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
-import type { Database } from '../db';
+import { isUniqueViolation, type Database } from '../db';
 import type { DB } from '../db/schema';
-import { ApiError, Code, badRequest, notFound } from '../wire/errors';
+import { badRequest, conflict, notFound } from './errors';
 
-// Small helpers shared by the service modules: paging, sorting, `field` selection, LIKE
-// patterns (contract README §6, §7, §13), input validation with Chinese messages, lookups
-// by id and the parent_id trees.
+// How MOREDOC reads the common request fields, for every service module: paging, sorting,
+// `field` selection, LIKE patterns (contract README §6, §7, §13), id lists, input checks
+// with Chinese messages, and lookups by id that answer 404.
 
 /** (page - 1) × size, kept a safe integer however large the request's numbers are. */
 export function offsetOf(page: number, size: number): number {
@@ -13,7 +13,7 @@ export function offsetOf(page: number, size: number): number {
 }
 
 /** Generic paging: size <= 0 → every row; page <= 1 → no offset. */
-export function paging(page: number, size: number): { limit?: number; offset?: number } {
+function paging(page: number, size: number): { limit?: number; offset?: number } {
   if (size <= 0) return {};
   return page > 1 ? { limit: size, offset: offsetOf(page, size) } : { limit: size };
 }
@@ -101,28 +101,19 @@ export function checkLink(value: string, label: string, opts: { required?: boole
   return link;
 }
 
-export function checkRange(value: number, label: string, min: number, max: number): number {
-  if (value < min || value > max) throw badRequest(`${label}必须在${min}到${max}之间`);
-  return value;
-}
-
-/** SQLite unique-constraint violation → 409 with the given message. */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
-}
-
+/** Runs `work`; a unique-constraint violation becomes a 409 with `message`. */
 export async function mapUnique<T>(work: Promise<T>, message: string): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError(Code.AlreadyExists, message);
+    if (isUniqueViolation(error)) throw conflict(message);
     throw error;
   }
 }
 
-/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
-export function localDateKey(date = new Date()): number {
-  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
+/** Throws one 400 listing every problem, joined with `；` like MOREDOC's validator. */
+export function assertValid(problems: string[]): void {
+  if (problems.length) throw badRequest(problems.join('；'));
 }
 
 /** The row of `table` with this id, or a 404 with `missing` (e.g. '轮播图不存在'). */
@@ -131,24 +122,4 @@ export async function rowOr404<T extends keyof DB>(db: Database, table: T, id: n
   const { rows: [row] } = await sql<Selectable<DB[T]>>`select * from ${sql.table(table)} where id = ${id}`.execute(db);
   if (!row) throw notFound(missing);
   return row;
-}
-
-/** The tables that form a tree through `parent_id`. */
-type TreeTable = 'category' | 'navigation';
-
-/** Whether `id` is `rootId` or lies below it in the tree (moving `rootId` under `id` would make a cycle). */
-export async function isInSubtree(db: Database, table: TreeTable, id: number, rootId: number): Promise<boolean> {
-  const { rows } = await sql<{ id: number }>`WITH RECURSIVE up(id) AS (SELECT ${id}
-    UNION SELECT t.parent_id FROM ${sql.table(table)} t JOIN up ON t.id = up.id WHERE t.parent_id > 0) SELECT id FROM up`.execute(db);
-  return rows.some((r) => r.id === rootId);
-}
-
-/**
- * Deletes the rows `ids` and all their descendants, except the rows whose `keep` column is
- * non-zero: those stay, and so does everything below them.
- */
-export async function deleteSubtrees<T extends TreeTable>(db: Database, table: T, ids: readonly number[], keep: keyof DB[T] & string): Promise<void> {
-  await sql`WITH RECURSIVE doomed(id) AS (SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(ids)}) AND ${sql.ref(keep)} = 0
-    UNION SELECT t.id FROM ${sql.table(table)} t JOIN doomed d ON t.parent_id = d.id WHERE ${sql.ref(`t.${keep}`)} = 0)
-    DELETE FROM ${sql.table(table)} WHERE id IN (SELECT id FROM doomed)`.execute(db);
 }
