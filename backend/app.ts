@@ -1,16 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
-import type { BackendContext } from './context';
 import { openDatabase } from './db';
 import { runSeed, type InitialAdmin } from './db/seed';
-import { DEFAULT_PASSWORD_COST } from './auth/password';
-import { TokenService, loadJwtSecret } from './auth/tokens';
-import { CaptchaStore, type CaptchaGenerator } from './services/captcha';
-import { ConfigStore } from './services/config-store';
-import { Mailer } from './services/mailer';
+import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
+import { TokenService, loadJwtSecret } from './platform/auth/tokens';
+import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
+import { ConfigStore } from './platform/config-store';
+import type { BackendContext } from './platform/context';
+import { Mailer } from './platform/mailer';
+import { serveService, type ServiceModule } from './platform/rpc';
 import { registerErrorHandling } from './wire/error-handler';
-import { registerRpcs, type ServiceModule } from './wire/rpc';
 import { userService } from './api/user';
 import { groupService } from './api/group';
 import { permissionService } from './api/permission';
@@ -92,19 +92,17 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   const settings = new ConfigStore(db);
   const context: BackendContext = {
-    config,
     db,
     settings,
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
+    dataDir: config.dataDir,
+    oauth: config.oauth,
     version: pkg.version,
     passwordCost,
   };
 
-  for (const service of services) {
-    registerRpcs(app, context, service);
-    if (service.routes) await service.routes(app, context);
-  }
+  for (const service of services) await serveService(app, context, service);
   return app;
 }

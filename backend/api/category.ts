@@ -4,7 +4,7 @@ import { flag, now } from '../db/schema';
 import { badRequest, conflict } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { Category, IdRequest, IdsRequest } from '../wire/messages';
-import { defineService, rpc } from '../wire/rpc';
+import { defineService, rpc } from '../platform/rpc';
 import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
 import { deleteSubtrees, isInSubtree } from '../db/tree';
 

@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { isAdmin } from '../auth/session';
+import { isAdmin } from '../platform/auth/session';
 import { SUPER_USER_ID } from '../../shared/permissions';
 import type { Database } from '../db';
 import type { DB } from '../db/schema';
 import { now } from '../db/schema';
 import { badRequest, forbidden } from '../wire/errors';
 import { message } from '../wire/message';
-import { rpc, type RpcContext } from '../wire/rpc';
+import { rpc, type RpcContext } from '../platform/rpc';
 import { writeSitemaps } from '../storage/sitemap';
 
 // ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
@@ -146,14 +146,14 @@ export const systemRpcs = [
       const total = os.totalmem();
       const available = os.freemem();
       const used = total - available;
-      const disk = await fs.promises.statfs(ctx.app.config.dataDir);
+      const disk = await fs.promises.statfs(ctx.app.dataDir);
       const diskTotal = disk.blocks * disk.bsize;
       const diskFree = disk.bavail * disk.bsize;
       const round = (n: number) => Math.round(n * 100) / 100;
       return {
         cpu: { cores, model_name: cpus[0]?.model ?? '', mhz: cpus[0]?.speed ?? 0, percent: round(Math.min(100, (os.loadavg()[0]! / cores) * 100)) },
         memory: { total, available, used, free: total - used, percent: round((used / total) * 100) },
-        disk: [{ disk_name: ctx.app.config.dataDir, total: diskTotal, used: diskTotal - diskFree, free: diskFree, percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0) }],
+        disk: [{ disk_name: ctx.app.dataDir, total: diskTotal, used: diskTotal - diskFree, free: diskFree, percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0) }],
       };
     },
   }),

@@ -4,7 +4,7 @@ import { now } from '../db/schema';
 import { badRequest, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { Config } from '../wire/messages';
-import { defineService, rpc } from '../wire/rpc';
+import { defineService, rpc } from '../platform/rpc';
 import { EMAIL_PATTERN } from '../../shared/validation';
 import { systemRpcs } from './config-system';
 import { Settings, buildSettings, parseVipPlans } from './settings';

@@ -4,7 +4,7 @@ import { flag, now } from '../db/schema';
 import { badRequest } from '../wire/errors';
 import { message, type Decoded } from '../wire/message';
 import { IdRequest, IdsRequest, Navigation } from '../wire/messages';
-import { defineService, rpc } from '../wire/rpc';
+import { defineService, rpc } from '../platform/rpc';
 import { applyPaging, checkLink, checkText, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
 import { deleteSubtrees, isInSubtree } from '../db/tree';
 

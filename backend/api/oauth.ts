@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
-import type { OAuthProviderName } from '../config';
 import type { Database } from '../db';
 import { now } from '../db/schema';
-import type { ConfigSnapshot } from '../services/config-store';
+import type { ConfigSnapshot } from '../platform/config-store';
 import {
-  PROVIDER_LABELS, ProviderError, authorizeUrl, fetchIdentity, type ProviderApp, type ProviderIdentity,
-} from '../services/oauth-providers';
+  PROVIDER_LABELS, ProviderError, type OAuthProviderName, authorizeUrl, fetchIdentity, type ProviderApp, type ProviderIdentity,
+} from '../platform/oauth-providers';
 import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../wire/errors';
 import { message } from '../wire/message';
-import { defineService, rpc, type RpcContext } from '../wire/rpc';
+import { defineService, rpc, type RpcContext } from '../platform/rpc';
 import { LoginReply } from './user-account';
 import {
   DynamicType, addDynamic, defaultGroupId, findUserByUsername, refreshGroupCounts, withoutPassword, type UserRow,
@@ -168,7 +167,7 @@ export const oauthService = defineService('OAuthAPI', [
       await ctx.db.insertInto('oauth_state').values({
         state, provider, redirect_uri: redirectUri, expires_at: new Date(issued.getTime() + STATE_TTL_MS).toISOString(), created_at: issued.toISOString(),
       }).execute();
-      return { url: authorizeUrl(provider, ctx.app.config.oauth[provider], app, redirectUri, state) };
+      return { url: authorizeUrl(provider, ctx.app.oauth[provider], app, redirectUri, state) };
     },
   }),
 
@@ -183,7 +182,7 @@ export const oauthService = defineService('OAuthAPI', [
       const redirectUri = await spendState(ctx.db, req.state, provider);
       let identity: ProviderIdentity;
       try {
-        identity = await fetchIdentity(provider, ctx.app.config.oauth, app, code, redirectUri);
+        identity = await fetchIdentity(provider, ctx.app.oauth, app, code, redirectUri);
       } catch (error) {
         throw providerFailure(ctx, provider, error);
       }

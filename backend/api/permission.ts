@@ -3,7 +3,7 @@ import { now } from '../db/schema';
 import { badRequest, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, Permission } from '../wire/messages';
-import { defineService, rpc } from '../wire/rpc';
+import { defineService, rpc } from '../platform/rpc';
 import { applyPaging, checkText, likePattern, rowOr404 } from '../wire/request';
 
 // PermissionAPI: the permission rows themselves (generated from the route table at start);

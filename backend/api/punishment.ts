@@ -7,7 +7,7 @@ import { SUPER_USER_ID } from '../../shared/permissions';
 import { badRequest } from '../wire/errors';
 import { message } from '../wire/message';
 import { IdRequest, IdsRequest, Punishment } from '../wire/messages';
-import { defineService, rpc } from '../wire/rpc';
+import { defineService, rpc } from '../platform/rpc';
 import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../wire/request';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).

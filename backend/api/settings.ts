@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import type { ConfigSnapshot } from '../services/config-store';
+import type { ConfigSnapshot } from '../platform/config-store';
 import { message } from '../wire/message';
 import { Language } from '../wire/messages';
 

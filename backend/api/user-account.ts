@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { now } from '../db/schema';
-import { bearerFromHeader } from '../auth/tokens';
-import { hashPassword, verifyPassword } from '../auth/password';
+import { bearerFromHeader } from '../platform/auth/tokens';
+import { hashPassword, verifyPassword } from '../platform/auth/password';
 import { badRequest, conflict, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
-import { rpc, type RpcContext } from '../wire/rpc';
+import { rpc, type RpcContext } from '../platform/rpc';
 import { clamp, mapUnique } from '../wire/request';
 import { assertValid } from '../wire/request';
 import {

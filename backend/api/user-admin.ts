@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import type { Database } from '../db';
 import { now } from '../db/schema';
-import { hashPassword, verifyPassword } from '../auth/password';
-import { deniedMessage } from '../auth/session';
+import { hashPassword, verifyPassword } from '../platform/auth/password';
+import { deniedMessage } from '../platform/auth/session';
 import { SUPER_USER_ID, grpcPermissionPath } from '../../shared/permissions';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../wire/errors';
 import { message } from '../wire/message';
 import { User } from '../wire/messages';
-import { rpc } from '../wire/rpc';
+import { rpc } from '../platform/rpc';
 import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from '../wire/request';
 import { assertValid } from '../wire/request';
 import {

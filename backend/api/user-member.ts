@@ -3,7 +3,7 @@ import { now } from '../db/schema';
 import { conflict, forbidden, notFound } from '../wire/errors';
 import { message } from '../wire/message';
 import { Download, Dynamic, Group, Permission, Sign } from '../wire/messages';
-import { rpc } from '../wire/rpc';
+import { rpc } from '../platform/rpc';
 import { applyPaging, clamp, offsetOf } from '../wire/request';
 import { isUniqueViolation } from '../db';
 import { localDateKey } from './user-store';

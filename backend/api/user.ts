@@ -1,4 +1,4 @@
-import { defineService } from '../wire/rpc';
+import { defineService } from '../platform/rpc';
 import { accountRpcs } from './user-account';
 import { adminRpcs } from './user-admin';
 import { memberRpcs } from './user-member';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { BackendContext } from '../context';
-import { defineService } from '../wire/rpc';
+import type { BackendContext } from '../platform/context';
+import { defineService } from '../platform/rpc';
 import { sitemapDir } from './sitemap';
 
 // File routes outside the API: `/uploads/*` (content-addressed images, cacheable forever),
@@ -36,7 +36,7 @@ function sendFile(reply: FastifyReply, file: string) {
 }
 
 async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
-  const dataDir = path.resolve(ctx.config.dataDir);
+  const dataDir = path.resolve(ctx.dataDir);
   const uploads = path.join(dataDir, 'uploads');
   fs.mkdirSync(uploads, { recursive: true });
   await app.register(fastifyStatic, {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BackendContext } from '../context';
+import type { BackendContext } from '../platform/context';
 
 // Sitemaps as MOREDOC writes them (README §9.5): an index at sitemap/sitemap.xml that lists
 // documents-<n>.xml and articles-<n>.xml, 10,000 URLs per file, under DATA_DIR.
@@ -23,7 +23,7 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
     .where('deleted_at', 'is', null).where('status', 'not in', [4, 6, 7]).orderBy('id').execute();
   const articles = await app.db.selectFrom('article').select(['identifier', 'updated_at'])
     .where('deleted_at', 'is', null).where('status', '=', 1).orderBy('id').execute();
-  const dir = sitemapDir(app.config.dataDir);
+  const dir = sitemapDir(app.dataDir);
   await fs.mkdir(dir, { recursive: true });
   const files: { name: string; lastmod: string }[] = [];
   const write = async (kind: string, urls: { loc: string; lastmod: string }[]) => {

@@ -5,15 +5,16 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { BackendContext } from '../context';
+import type { BackendContext } from '../platform/context';
 import { now } from '../db/schema';
-import { tokenFromUploadHeader } from '../auth/tokens';
-import { deniedMessage, hasPermission, resolveSession } from '../auth/session';
+import { tokenFromUploadHeader } from '../platform/auth/tokens';
+import { deniedMessage, hasPermission, resolveSession } from '../platform/auth/session';
 import { DynamicType, addDynamic } from '../api/user-store';
 import { badRequest, forbidden, unauthenticated } from '../wire/errors';
 import { encode } from '../wire/message';
 import { Attachment } from '../wire/messages';
-import { clientIp, defineService } from '../wire/rpc';
+import { clientIp } from '../wire/rpc';
+import { defineService } from '../platform/rpc';
 import { imageSize, sniffImage } from './image';
 import { UPLOAD_IMAGE_EXTENSIONS } from '../../shared/constants';
 import { uploadPermissionPath } from '../../shared/permissions';
@@ -66,7 +67,7 @@ export async function receiveFile(
     part.file.resume();
     throw badRequest(opts.badExtension);
   }
-  const tmpDir = path.join(app.config.dataDir, 'tmp');
+  const tmpDir = path.join(app.dataDir, 'tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
   const tmpFile = path.join(tmpDir, `${crypto.randomUUID()}.part`);
   const md5 = crypto.createHash('md5');
@@ -94,7 +95,7 @@ export async function receiveFile(
     const banned = await app.db.selectFrom('attachment').select('id').where('hash', '=', hash).where('enable', '=', 0).executeTakeFirst();
     if (banned) throw badRequest('文件已被标记为非法文件，禁止上传');
     const relativePath = path.join(opts.folder, contentPath(hash, ext));
-    const target = path.join(app.config.dataDir, relativePath);
+    const target = path.join(app.dataDir, relativePath);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     if (fs.existsSync(target)) fs.rmSync(tmpFile, { force: true });
     else fs.renameSync(tmpFile, target);
@@ -111,7 +112,7 @@ async function maxUploadBytes(app: BackendContext): Promise<number> {
 
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   // Partial uploads of a previous process that died mid-request.
-  fs.rmSync(path.join(ctx.config.dataDir, 'tmp'), { recursive: true, force: true });
+  fs.rmSync(path.join(ctx.dataDir, 'tmp'), { recursive: true, force: true });
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {

@@ -1,7 +1,7 @@
 import type { Database } from '../index';
 import { now } from '../schema';
-import { generatePassword, hashPassword } from '../../auth/password';
-import type { PermissionSeed } from '../../wire/rpc';
+import { generatePassword, hashPassword } from '../../platform/auth/password';
+import type { PermissionSeed } from '../../platform/rpc';
 import { CONFIG_KEYS } from './config-keys';
 import { LANGUAGES } from './languages';
 

@@ -1,8 +1,23 @@
-import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from '../config';
-
 // The two social sign-in providers as HTTP APIs: where to send the browser, and how to turn
 // the callback's code into who the visitor is. Base URLs come from OAuthConfig (env), so
 // tests and egress proxies can stand in for the real hosts.
+
+export type OAuthProviderName = 'wechat' | 'qq';
+
+/** Base URLs (origin plus optional path prefix, no trailing slash) of one provider. */
+export interface OAuthProviderEndpoints {
+  /** the page the browser is sent to (OAUTH_<P>_AUTHORIZE_URL) */
+  authorizeUrl: string;
+  /** the API the backend calls (OAUTH_<P>_API_URL) */
+  apiUrl: string;
+}
+
+export interface OAuthConfig {
+  wechat: OAuthProviderEndpoints;
+  qq: OAuthProviderEndpoints;
+  /** OAUTH_TIMEOUT_MS: limit of each call to a provider's API. */
+  timeoutMs: number;
+}
 
 export const PROVIDER_LABELS: Record<OAuthProviderName, string> = { wechat: '微信', qq: 'QQ' };
 

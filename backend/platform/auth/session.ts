@@ -1,6 +1,6 @@
 import type { BackendContext } from '../context';
-import type { Database } from '../db';
-import { SUPER_USER_ID } from '../../shared/permissions';
+import type { Database } from '../../db';
+import { SUPER_USER_ID } from '../../../shared/permissions';
 
 // Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
 // deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
