@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findConfigKey } from './db/seed/config-keys';
+import { findConfigKey } from './modules/config/keys';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 
 // The embedded backend's process configuration, read once from the environment.

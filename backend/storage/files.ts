@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BackendContext } from '../platform/context';
 import { defineService } from '../platform/rpc';
-import { sitemapDir } from './sitemap';
+import { sitemapDir } from '../modules/config/sitemap';
 
 // File routes outside the API: `/uploads/*` (content-addressed images, cacheable forever),
 // `/favicon.ico` (the system.favicon image), `/sitemap.xml` and `/sitemap/*`.

@@ -9,7 +9,7 @@ import type { BackendContext } from '../platform/context';
 import { now } from '../db/schema';
 import { tokenFromUploadHeader } from '../platform/auth/tokens';
 import { deniedMessage, hasPermission, resolveSession } from '../platform/auth/session';
-import { DynamicType, addDynamic } from '../api/user-store';
+import { DynamicType, addDynamic } from '../modules/user/store';
 import { badRequest, forbidden, unauthenticated } from '../wire/errors';
 import { encode } from '../wire/message';
 import { Attachment } from '../wire/messages';

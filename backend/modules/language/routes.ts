@@ -1,9 +1,9 @@
-import { flag, now } from '../db/schema';
-import { badRequest, notFound } from '../wire/errors';
-import { message } from '../wire/message';
-import { IdsRequest, Language } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { checkText, likePattern, mapUnique, offsetOf, pick, positiveIds, selectedFields } from '../wire/request';
+import { flag, now } from '../../db/schema';
+import { badRequest, notFound } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { IdsRequest, Language } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { checkText, likePattern, mapUnique, offsetOf, pick, positiveIds, selectedFields } from '../../wire/request';
 
 // LanguageAPI: the document languages (134 seeded, 8 enabled). The SPA labels them "industry".
 

@@ -1,10 +1,10 @@
-import type { Database } from '../db';
-import { flag, now } from '../db/schema';
-import { badRequest } from '../wire/errors';
-import { message, type Decoded } from '../wire/message';
-import { Friendlink, IdRequest, IdsRequest } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
+import type { Database } from '../../db';
+import { flag, now } from '../../db/schema';
+import { badRequest } from '../../wire/errors';
+import { message, type Decoded } from '../../wire/message';
+import { Friendlink, IdRequest, IdsRequest } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../../wire/request';
 
 // FriendlinkAPI: the footer's friend links. Visitors see enabled links with id, title, link.
 

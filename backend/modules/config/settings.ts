@@ -1,7 +1,7 @@
-import type { Database } from '../db';
-import type { ConfigSnapshot } from '../platform/config-store';
-import { message } from '../wire/message';
-import { Language } from '../wire/messages';
+import type { Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
+import { message } from '../../wire/message';
+import { Language } from '../../wire/messages';
 
 // The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth` and
 // `pay` objects (docs/api.md). Secrets never appear here.

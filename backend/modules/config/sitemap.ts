@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BackendContext } from '../platform/context';
+import type { BackendContext } from '../../platform/context';
 
 // Sitemaps as MOREDOC writes them (README §9.5): an index at sitemap/sitemap.xml that lists
 // documents-<n>.xml and articles-<n>.xml, 10,000 URLs per file, under DATA_DIR.

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { now } from '../db/schema';
-import { bearerFromHeader } from '../platform/auth/tokens';
-import { hashPassword, verifyPassword } from '../platform/auth/password';
-import { badRequest, conflict, notFound } from '../wire/errors';
-import { message } from '../wire/message';
-import { User } from '../wire/messages';
-import { rpc, type RpcContext } from '../platform/rpc';
-import { clamp, mapUnique } from '../wire/request';
-import { assertValid } from '../wire/request';
+import { now } from '../../db/schema';
+import { bearerFromHeader } from '../../platform/auth/tokens';
+import { hashPassword, verifyPassword } from '../../platform/auth/password';
+import { badRequest, conflict, notFound } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { User } from '../../wire/messages';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import { clamp, mapUnique } from '../../wire/request';
+import { assertValid } from '../../wire/request';
 import {
   DynamicType, addDynamic, defaultGroupId, emailTaken, findUserByUsername, refreshGroupCounts, withoutPassword,
-} from './user-store';
-import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../shared/validation';
+} from './store';
+import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../../shared/validation';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 

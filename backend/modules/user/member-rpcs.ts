@@ -1,13 +1,13 @@
-import { SUPER_USER_ID } from '../../shared/permissions';
-import { now } from '../db/schema';
-import { conflict, forbidden, notFound } from '../wire/errors';
-import { message } from '../wire/message';
-import { Download, Dynamic, Group, Permission, Sign } from '../wire/messages';
-import { rpc } from '../platform/rpc';
-import { applyPaging, clamp, offsetOf } from '../wire/request';
-import { isUniqueViolation } from '../db';
-import { localDateKey } from './user-store';
-import { DynamicType, activePunishments, addDynamic, groupAllows } from './user-store';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+import { now } from '../../db/schema';
+import { conflict, forbidden, notFound } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { Download, Dynamic, Group, Permission, Sign } from '../../wire/messages';
+import { rpc } from '../../platform/rpc';
+import { applyPaging, clamp, offsetOf } from '../../wire/request';
+import { isUniqueViolation } from '../../db';
+import { localDateKey } from './store';
+import { DynamicType, activePunishments, addDynamic, groupAllows } from './store';
 
 // UserAPI: what a logged-in member asks about themself.
 

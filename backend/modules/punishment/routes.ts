@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import type { Database } from '../db';
-import type { PunishmentTable } from '../db/schema';
-import { flag, now } from '../db/schema';
-import { SUPER_USER_ID } from '../../shared/permissions';
-import { badRequest } from '../wire/errors';
-import { message } from '../wire/message';
-import { IdRequest, IdsRequest, Punishment } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../wire/request';
+import type { Database } from '../../db';
+import type { PunishmentTable } from '../../db/schema';
+import { flag, now } from '../../db/schema';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+import { badRequest } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { IdRequest, IdsRequest, Punishment } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../../wire/request';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
 

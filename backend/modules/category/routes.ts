@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Database } from '../db';
-import { flag, now } from '../db/schema';
-import { badRequest, conflict } from '../wire/errors';
-import { message, type Decoded } from '../wire/message';
-import { Category, IdRequest, IdsRequest } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
-import { deleteSubtrees, isInSubtree } from '../db/tree';
+import type { Database } from '../../db';
+import { flag, now } from '../../db/schema';
+import { badRequest, conflict } from '../../wire/errors';
+import { message, type Decoded } from '../../wire/message';
+import { Category, IdRequest, IdsRequest } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from '../../wire/request';
+import { deleteSubtrees, isInSubtree } from '../../db/tree';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
 // `doc_count` is maintained by the document and article services.

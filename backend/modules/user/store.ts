@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, UserTable } from '../db/schema';
-import { now } from '../db/schema';
-import { badRequest, unavailable } from '../wire/errors';
-import { SUPER_USER_ID } from '../../shared/permissions';
+import type { DB, UserTable } from '../../db/schema';
+import { now } from '../../db/schema';
+import { badRequest, unavailable } from '../../wire/errors';
+import { SUPER_USER_ID } from '../../../shared/permissions';
 
 // Database functions around users, shared by the UserAPI modules and uploads.
 

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
-import type { Database } from '../db';
-import { now } from '../db/schema';
-import type { ConfigSnapshot } from '../platform/config-store';
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+import type { ConfigSnapshot } from '../../platform/config-store';
 import {
   PROVIDER_LABELS, ProviderError, type OAuthProviderName, authorizeUrl, fetchIdentity, type ProviderApp, type ProviderIdentity,
-} from '../platform/oauth-providers';
-import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../wire/errors';
-import { message } from '../wire/message';
-import { defineService, rpc, type RpcContext } from '../platform/rpc';
-import { LoginReply } from './user-account';
+} from '../../platform/oauth-providers';
+import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { defineService, rpc, type RpcContext } from '../../platform/rpc';
+import { LoginReply } from '../user/account-rpcs';
 import {
   DynamicType, addDynamic, defaultGroupId, findUserByUsername, refreshGroupCounts, withoutPassword, type UserRow,
-} from './user-store';
-import { usernameProblems } from '../../shared/validation';
+} from '../user/store';
+import { usernameProblems } from '../../../shared/validation';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a
 // single-use state and the provider's page; Login spends the state, asks the provider who

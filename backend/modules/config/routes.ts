@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { ConfigTable } from '../db/schema';
-import { now } from '../db/schema';
-import { badRequest, forbidden, notFound } from '../wire/errors';
-import { message } from '../wire/message';
-import { Config } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { EMAIL_PATTERN } from '../../shared/validation';
-import { systemRpcs } from './config-system';
+import type { ConfigTable } from '../../db/schema';
+import { now } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { Config } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { EMAIL_PATTERN } from '../../../shared/validation';
+import { systemRpcs } from './system-rpcs';
 import { Settings, buildSettings, parseVipPlans } from './settings';
 
 // ConfigAPI: public settings, the admin's config forms, and (config-system.ts) the

@@ -1,9 +1,9 @@
-import type { Database } from '../index';
-import { now } from '../schema';
-import { generatePassword, hashPassword } from '../../platform/auth/password';
-import type { PermissionSeed } from '../../platform/rpc';
-import { CONFIG_KEYS } from './config-keys';
-import { LANGUAGES } from './languages';
+import type { Database } from './db/index';
+import { now } from './db/schema';
+import { generatePassword, hashPassword } from './platform/auth/password';
+import type { PermissionSeed } from './platform/rpc';
+import { CONFIG_KEYS } from './modules/config/keys';
+import { LANGUAGES } from './modules/language/seed';
 
 // The idempotent seed, run at every start (permissions.md §7): groups, permission rows,
 // config keys, the admin account, navigation, languages and friend links. Existing data is

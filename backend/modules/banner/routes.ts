@@ -1,10 +1,10 @@
-import type { Database } from '../db';
-import { flag, now } from '../db/schema';
-import { badRequest } from '../wire/errors';
-import { message, type Decoded } from '../wire/message';
-import { Banner, IdRequest, IdsRequest } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
+import type { Database } from '../../db';
+import { flag, now } from '../../db/schema';
+import { badRequest } from '../../wire/errors';
+import { message, type Decoded } from '../../wire/message';
+import { Banner, IdRequest, IdsRequest } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkLink, checkText, likePattern, pick, requireIds, rowOr404, selectedFields } from '../../wire/request';
 
 // BannerAPI: carousels for the website (type 0), the mini-program (1) and the app (2).
 

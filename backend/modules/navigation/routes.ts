@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Database } from '../db';
-import { flag, now } from '../db/schema';
-import { badRequest } from '../wire/errors';
-import { message, type Decoded } from '../wire/message';
-import { IdRequest, IdsRequest, Navigation } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkLink, checkText, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from '../wire/request';
-import { deleteSubtrees, isInSubtree } from '../db/tree';
+import type { Database } from '../../db';
+import { flag, now } from '../../db/schema';
+import { badRequest } from '../../wire/errors';
+import { message, type Decoded } from '../../wire/message';
+import { IdRequest, IdsRequest, Navigation } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkLink, checkText, likePattern, parseOrder, pick, requireIds, rowOr404, selectedFields } from '../../wire/request';
+import { deleteSubtrees, isInSubtree } from '../../db/tree';
 
 // NavigationAPI: the site's header menu, a tree through parent_id. The seeded entries are
 // `fixed` and cannot be deleted.

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { isAdmin } from '../platform/auth/session';
-import { SUPER_USER_ID } from '../../shared/permissions';
-import type { Database } from '../db';
-import type { DB } from '../db/schema';
-import { now } from '../db/schema';
-import { badRequest, forbidden } from '../wire/errors';
-import { message } from '../wire/message';
-import { rpc, type RpcContext } from '../platform/rpc';
-import { writeSitemaps } from '../storage/sitemap';
+import { isAdmin } from '../../platform/auth/session';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+import type { Database } from '../../db';
+import type { DB } from '../../db/schema';
+import { now } from '../../db/schema';
+import { badRequest, forbidden } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import { writeSitemaps } from './sitemap';
 
 // ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
 // the release notice.

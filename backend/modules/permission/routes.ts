@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { now } from '../db/schema';
-import { badRequest, notFound } from '../wire/errors';
-import { message } from '../wire/message';
-import { IdRequest, Permission } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkText, likePattern, rowOr404 } from '../wire/request';
+import { now } from '../../db/schema';
+import { badRequest, notFound } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { IdRequest, Permission } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkText, likePattern, rowOr404 } from '../../wire/request';
 
 // PermissionAPI: the permission rows themselves (generated from the route table at start);
 // admins may only rename them.

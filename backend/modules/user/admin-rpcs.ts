@@ -1,19 +1,19 @@
 import { sql } from 'kysely';
-import type { Database } from '../db';
-import { now } from '../db/schema';
-import { hashPassword, verifyPassword } from '../platform/auth/password';
-import { deniedMessage } from '../platform/auth/session';
-import { SUPER_USER_ID, grpcPermissionPath } from '../../shared/permissions';
-import { ApiError, Code, badRequest, conflict, forbidden } from '../wire/errors';
-import { message } from '../wire/message';
-import { User } from '../wire/messages';
-import { rpc } from '../platform/rpc';
-import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from '../wire/request';
-import { assertValid } from '../wire/request';
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+import { hashPassword, verifyPassword } from '../../platform/auth/password';
+import { deniedMessage } from '../../platform/auth/session';
+import { SUPER_USER_ID, grpcPermissionPath } from '../../../shared/permissions';
+import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
+import { message } from '../../wire/message';
+import { User } from '../../wire/messages';
+import { rpc } from '../../platform/rpc';
+import { checkText, clamp, likePattern, mapUnique, offsetOf, parseOrder, pick, positiveIds, requireIds, rowOr404 } from '../../wire/request';
+import { assertValid } from '../../wire/request';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, USER_COLUMNS, addDynamic, assertGroupsExist, emailTaken, findUserByUsername, groupIdsOf, refreshGroupCounts, setUserGroups, withoutPassword,
-} from './user-store';
-import { emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../shared/validation';
+} from './store';
+import { emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../../shared/validation';
 
 // UserAPI: profiles, passwords and the admin's user management.
 

@@ -1,10 +1,10 @@
-import { now, flag } from '../db/schema';
-import type { Database } from '../db';
-import { ApiError, Code, badRequest } from '../wire/errors';
-import { message, type Decoded } from '../wire/message';
-import { Group, IdRequest, IdsRequest } from '../wire/messages';
-import { defineService, rpc } from '../platform/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../wire/request';
+import { now, flag } from '../../db/schema';
+import type { Database } from '../../db';
+import { ApiError, Code, badRequest } from '../../wire/errors';
+import { message, type Decoded } from '../../wire/message';
+import { Group, IdRequest, IdsRequest } from '../../wire/messages';
+import { defineService, rpc } from '../../platform/rpc';
+import { applyPaging, checkText, likePattern, mapUnique, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../../wire/request';
 
 // GroupAPI: user groups (roles), their feature flags and their permission grants.
 
