@@ -2,7 +2,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
 import { openDatabase } from './db';
-import { runSeed, type InitialAdmin } from './seed';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
@@ -11,7 +10,9 @@ import type { BackendContext } from './platform/context';
 import { Mailer } from './platform/mailer';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { registerErrorHandling } from './wire/error-handler';
+import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
+import type { InitialAdmin } from './modules/user/seed';
 import { groupService } from './modules/group/routes';
 import { permissionService } from './modules/permission/routes';
 import { configService } from './modules/config/routes';

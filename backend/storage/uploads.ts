@@ -9,10 +9,10 @@ import type { BackendContext } from '../platform/context';
 import { now } from '../db/schema';
 import { tokenFromUploadHeader } from '../platform/auth/tokens';
 import { deniedMessage, hasPermission, resolveSession } from '../platform/auth/session';
-import { DynamicType, addDynamic } from '../modules/user/store';
+import { DynamicType, addDynamic, updateProfile } from '../modules/user/service';
 import { badRequest, forbidden, unauthenticated } from '../wire/errors';
 import { encode } from '../wire/message';
-import { Attachment } from '../wire/messages';
+import { Attachment } from '../modules/attachment/messages';
 import { clientIp } from '../wire/rpc';
 import { defineService } from '../platform/rpc';
 import { imageSize, sniffImage } from './image';
@@ -136,7 +136,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           const ts = now();
           if (kind === 'avatar') {
             await trx.updateTable('attachment').set({ deleted_at: ts }).where('type', '=', def.type).where('type_id', '=', user.id).where('deleted_at', 'is', null).execute();
-            await trx.updateTable('user').set({ avatar: urlPath, updated_at: ts }).where('id', '=', user.id).execute();
+            await updateProfile(trx, user.id, { avatar: urlPath });
             await addDynamic(trx, user.id, DynamicType.Avatar, '更新了头像');
           }
           return trx.insertInto('attachment').values({

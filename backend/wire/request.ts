@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { isUniqueViolation, type Database } from '../db';
 import type { DB } from '../db/schema';
 import { badRequest, conflict, notFound } from './errors';
@@ -66,6 +66,21 @@ export function pick<T extends object>(row: T, fields: readonly string[] | null)
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f] = (row as Record<string, unknown>)[f];
   return out as Partial<T>;
+}
+
+/**
+ * The filters of a list that visitors see too: they get enabled rows and no search; holders
+ * of the list permission filter by `enable` and `wd` as they like.
+ */
+export function listVisibility(permitted: boolean, enable: readonly boolean[], wd: string): { enable: number[]; wd: string } {
+  return permitted ? { enable: [...new Set(enable.map((e) => (e ? 1 : 0)))], wd } : { enable: [1], wd: '' };
+}
+
+/** How many rows `query` selects, whatever its columns. */
+export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  // Kysely cannot resolve a selection on a generic table: the cast names the one column.
+  const { total } = await query.clearSelect().select(sql<number>`count(*)`.as('total')).$castTo<{ total: number }>().executeTakeFirstOrThrow();
+  return Number(total);
 }
 
 /** Distinct positive ids. */

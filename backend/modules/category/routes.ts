@@ -1,22 +1,19 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db';
-import { flag, now } from '../../db/schema';
+import { flag } from '../../db/schema';
 import { badRequest, conflict } from '../../wire/errors';
-import { message, type Decoded } from '../../wire/message';
-import { Category, IdRequest, IdsRequest } from '../../wire/messages';
+import type { Decoded } from '../../wire/message';
+import { IdRequest, IdsRequest } from '../../wire/messages';
+import { checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { applyPaging, checkText, likePattern, mapUnique, pick, requireIds, rowOr404, selectedFields } from '../../wire/request';
-import { deleteSubtrees, isInSubtree } from '../../db/tree';
+import { Category, ListCategoryReply, ListCategoryRequest } from './messages';
+import {
+  CATEGORY_COLUMNS, categoryOr404, deleteCategories, findParent, insertCategories, isBelow, listCategories, recountCategories,
+  titleTaken, updateCategory,
+} from './store';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
 // `doc_count` is maintained by the document and article services.
 
-const ListCategoryRequest = message('ListCategoryRequest', {
-  page: 'int64', size: 'int64', parent_id: 'int64[]', wd: 'string', enable: 'bool[]', field: 'string[]', type: 'int32[]',
-});
-const ListCategoryReply = message('ListCategoryReply', { total: 'int64', category: [Category] });
-
-const COLUMNS = ['id', 'parent_id', 'title', 'doc_count', 'sort', 'enable', 'cover', 'created_at', 'updated_at', 'icon', 'description', 'show_description', 'type'];
 const DUPLICATE = '分类名称已存在';
 
 function checkImage(value: string, label: string): string {
@@ -27,31 +24,11 @@ function checkImage(value: string, label: string): string {
 async function checkParent(db: Database, parentId: number, type: number, selfId = 0): Promise<number> {
   if (parentId <= 0) return 0;
   if (parentId === selfId) throw badRequest('上级分类不能是分类自己');
-  const parent = await db.selectFrom('category').select(['id', 'type']).where('id', '=', parentId).executeTakeFirst();
+  const parent = await findParent(db, parentId);
   if (!parent) throw badRequest('上级分类不存在');
   if (parent.type !== type) throw badRequest('上级分类的类型与本分类不一致');
-  if (selfId && (await isInSubtree(db, 'category', parentId, selfId))) throw badRequest('不能把分类移动到它自己的下级');
+  if (selfId && (await isBelow(db, parentId, selfId))) throw badRequest('不能把分类移动到它自己的下级');
   return parentId;
-}
-
-/**
- * Recomputes `doc_count` of every category of a type: the distinct non-deleted documents
- * (type 0) or articles (type 1) linked to the category or to any of its descendants.
- * Document and article services call this after changing links.
- */
-export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
-  const links = type === 0
-    ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
-        JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`
-    : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
-        JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
-  await sql`WITH RECURSIVE tree(ancestor_id, id) AS (
-      SELECT id, id FROM category WHERE type = ${type}
-      UNION ALL SELECT tree.ancestor_id, c.id FROM category c JOIN tree ON c.parent_id = tree.id WHERE c.type = ${type})
-    UPDATE category SET doc_count = (
-      SELECT count(DISTINCT links.item_id) FROM tree JOIN (${links}) links ON links.category_id = tree.id
-      WHERE tree.ancestor_id = category.id)
-    WHERE type = ${type}`.execute(db);
 }
 
 function commonColumns(req: Decoded<typeof Category>) {
@@ -76,14 +53,8 @@ export const categoryService = defineService('CategoryAPI', [
       if (!titles.length) throw badRequest('分类名称不能为空');
       titles.forEach((t) => checkText(t, '分类名称', { max: 64 }));
       const parentId = await checkParent(ctx.db, req.parent_id, req.type);
-      await ctx.db.transaction().execute(async (trx) => {
-        const ts = now();
-        for (const title of titles) {
-          // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
-          await trx.insertInto('category').values({ ...columns, title, parent_id: parentId, enable: 1, created_at: ts, updated_at: ts })
-            .onConflict((oc) => oc.columns(['type', 'parent_id', 'title']).doNothing()).execute();
-        }
-      });
+      // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
+      await ctx.db.transaction().execute((trx) => insertCategories(trx, titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 }))));
       return {};
     },
   }),
@@ -94,14 +65,11 @@ export const categoryService = defineService('CategoryAPI', [
       if (req.id <= 0) throw badRequest('请选择分类（参数 id）');
       const columns = commonColumns(req);
       const title = checkText(req.title.trim(), '分类名称', { required: true, max: 64 });
-      await rowOr404(ctx.db, 'category', req.id, '分类不存在');
+      await categoryOr404(ctx.db, req.id);
       const parentId = await checkParent(ctx.db, req.parent_id, req.type, req.id);
-      const clash = await ctx.db.selectFrom('category').select('id').where('type', '=', req.type).where('parent_id', '=', parentId)
-        .where('title', '=', title).where('id', '!=', req.id).executeTakeFirst();
-      if (clash) throw conflict(DUPLICATE);
+      if (await titleTaken(ctx.db, { id: req.id, type: req.type, parent_id: parentId, title })) throw conflict(DUPLICATE);
       await ctx.db.transaction().execute(async (trx) => {
-        await mapUnique(trx.updateTable('category').set({ ...columns, title, parent_id: parentId, enable: flag(req.enable), updated_at: now() })
-          .where('id', '=', req.id).execute(), DUPLICATE);
+        await mapUnique(updateCategory(trx, req.id, { ...columns, title, parent_id: parentId, enable: flag(req.enable) }), DUPLICATE);
         await recountCategories(trx, req.type as 0 | 1);
       });
       return {};
@@ -111,9 +79,7 @@ export const categoryService = defineService('CategoryAPI', [
   rpc('DeleteCategory', {
     http: 'DELETE /api/v1/category', request: IdsRequest('DeleteCategoryRequest'), auth: 'perm', permission: '删除文档分类',
     async handler(req, ctx) {
-      const ids = requireIds(req.id, '分类');
-      // Only categories without documents go, together with their document-less descendants.
-      await deleteSubtrees(ctx.db, 'category', ids, 'doc_count');
+      await deleteCategories(ctx.db, requireIds(req.id, '分类'));
       return {};
     },
   }),
@@ -121,26 +87,24 @@ export const categoryService = defineService('CategoryAPI', [
   rpc('GetCategory', {
     http: 'GET /api/v1/category', request: IdRequest('GetCategoryRequest'), response: Category, auth: 'perm', permission: '根据ID查询文档分类',
     async handler(req, ctx) {
-      return rowOr404(ctx.db, 'category', req.id, '分类不存在');
+      return categoryOr404(ctx.db, req.id);
     },
   }),
 
   rpc('ListCategory', {
     http: 'GET /api/v1/category/list', request: ListCategoryRequest, response: ListCategoryReply, auth: 'public', permission: '查询文档分类列表',
     async handler(req, ctx) {
-      const types = req.type.length ? [...new Set(req.type)] : [0];
-      let query = ctx.db.selectFrom('category').selectAll().where('type', 'in', types);
-      const parents = req.parent_id.filter((id) => id >= 0);
-      if (parents.length) query = query.where('parent_id', 'in', parents);
-      if (!ctx.permitted) query = query.where('enable', '=', 1);
-      else {
-        if (req.enable.length) query = query.where('enable', 'in', [...new Set(req.enable.map((e) => flag(e)))]);
-        if (req.wd.trim()) query = query.where('title', 'like', likePattern(req.wd));
-      }
-      const rows = await applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('title', 'asc'), req.page, req.size).execute();
-      const fields = selectedFields(req.field, COLUMNS);
+      const rows = await listCategories(ctx.db, {
+        types: req.type.length ? [...new Set(req.type)] : [0],
+        parents: req.parent_id.filter((id) => id >= 0),
+        // Visitors see enabled categories only; the filters are the admin's.
+        enable: ctx.permitted ? [...new Set(req.enable.map((e) => flag(e)))] : [1],
+        wd: ctx.permitted ? req.wd : '',
+        page: req.page,
+        size: req.size,
+      });
+      const fields = selectedFields(req.field, CATEGORY_COLUMNS);
       return { category: rows.map((r) => pick(r, fields)) };
     },
   }),
 ]);
-

@@ -1,3 +1,5 @@
+import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
+
 // Every configuration key the backend knows: MOREDOC's 95 keys (contract/config-keys.md)
 // plus our own categories `pay`, `vip` and `oauth` (docs/api.md). The seed inserts missing
 // rows with `value` and refreshes the metadata of existing rows, never their value.
@@ -16,15 +18,6 @@ export interface ConfigKeyDef {
   placeholder?: string;
   is_secret?: boolean;
 }
-
-export const DOCUMENT_EXTENSIONS = [
-  '.pdf',
-  '.doc', '.docx', '.rtf', '.wps', '.odt', '.dot',
-  '.ppt', '.pptx', '.pps', '.ppsx', '.dps', '.odp', '.pot',
-  '.xls', '.xlsx', '.et', '.ods', '.csv', '.tsv',
-  '.txt',
-  '.epub', '.mobi', '.chm', '.umd', '.azw', '.azw3', '.azw4',
-];
 
 const CLOSE_STATEMENT = [
   '<div>尊敬的用户，您好：</div>',
@@ -70,7 +63,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['document_related_duration', '文档的【相关文档】有效期', '7', 'number', 15],
     ['attachment_retention_minute', '从回收站清除的文档文件保留时长', '1440', 'number', 16],
     ['search_record_retention_days', '搜索记录保留天数', '7', 'number', 17, 12],
-    ['document_allowed_ext', '允许上传的文档类型', '', 'select-multi', 17, 12, { options: DOCUMENT_EXTENSIONS.join('\n') }],
+    ['document_allowed_ext', '允许上传的文档类型', '', 'select-multi', 17, 12, { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') }],
     ['is_close', '是否关闭网站', 'false', 'switch', 160, 8],
     ['close_statement', '闭站说明', CLOSE_STATEMENT, 'textarea', 170],
     ['enable_register', '是否允许注册', 'true', 'switch', 18, 8],
@@ -194,8 +187,6 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['callback_url', '登录回调地址', '', 'text', 70, 24, { placeholder: '留空则使用 <网站域名>/oauth/callback' }],
   ]),
 ];
-
-export const CONFIG_CATEGORIES = [...new Set(CONFIG_KEYS.map((k) => k.category))];
 
 export function findConfigKey(categoryName: string, name: string): ConfigKeyDef | undefined {
   return CONFIG_KEYS.find((k) => k.category === categoryName && k.name === name);

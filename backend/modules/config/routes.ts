@@ -1,19 +1,16 @@
 import type { Selectable } from 'kysely';
-import type { ConfigTable } from '../../db/schema';
-import { now } from '../../db/schema';
-import { badRequest, forbidden, notFound } from '../../wire/errors';
-import { message } from '../../wire/message';
-import { Config } from '../../wire/messages';
-import { defineService, rpc } from '../../platform/rpc';
 import { EMAIL_PATTERN } from '../../../shared/validation';
+import type { ConfigTable } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../../wire/errors';
+import { defineService, rpc } from '../../platform/rpc';
+import { Configs, ListConfigRequest, Settings } from './messages';
+import { buildSettings, parseVipPlans } from './settings';
+import { registerSitemapRoutes } from './sitemap';
+import { configRowsOf, findConfigRow, setConfigValues } from './store';
 import { systemRpcs } from './system-rpcs';
-import { Settings, buildSettings, parseVipPlans } from './settings';
 
-// ConfigAPI: public settings, the admin's config forms, and (config-system.ts) the
-// dashboard's stats, environment and release information.
-
-const Configs = message('Configs', { config: [Config] });
-const ListConfigRequest = message('ListConfigRequest', { category: 'string[]' });
+// ConfigAPI: public settings, the admin's config forms, and (system-rpcs.ts) the
+// dashboard's stats, environment, sitemap and release information.
 
 const SECRET_MASK = '******';
 const BOOL_VALUES = ['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'];
@@ -89,19 +86,14 @@ export const configService = defineService('ConfigAPI', [
       const updates: { row: ConfigRow; value: string }[] = [];
       for (const item of req.config) {
         if (!item || item.id <= 0) throw badRequest('配置项缺少 id');
-        const row = await ctx.db.selectFrom('config').selectAll().where('id', '=', item.id).executeTakeFirst();
+        const row = await findConfigRow(ctx.db, item.id);
         if (!row) throw notFound(`配置项不存在（id=${item.id}）`);
         if (row.category === 'release') throw forbidden('不允许修改此类配置！');
         // The form sends back the mask it received for secrets: keep the stored value then.
         const value = row.is_secret && item.value === SECRET_MASK ? row.value : validateValue(row, item.value);
         updates.push({ row, value });
       }
-      await ctx.db.transaction().execute(async (trx) => {
-        const ts = now();
-        for (const { row, value } of updates) {
-          await trx.updateTable('config').set({ value, updated_at: ts }).where('id', '=', row.id).execute();
-        }
-      });
+      await ctx.db.transaction().execute((trx) => setConfigValues(trx, updates.map(({ row, value }) => ({ id: row.id, value }))));
       ctx.app.settings.invalidate();
       if (updates.some((u) => u.row.category === 'email')) {
         const cfg = await ctx.app.settings.snapshot();
@@ -123,11 +115,10 @@ export const configService = defineService('ConfigAPI', [
     async handler(req, ctx) {
       const categories = [...new Set(req.category.map((c) => c.trim()).filter(Boolean))];
       if (!categories.length) return {};
-      const rows = await ctx.db.selectFrom('config').selectAll().where('category', 'in', categories)
-        .orderBy('sort', 'asc').orderBy('id', 'asc').execute();
+      const rows = await configRowsOf(ctx.db, categories);
       return { config: rows.map((row) => (row.is_secret && row.value ? { ...row, value: SECRET_MASK } : row)) };
     },
   }),
 
   ...systemRpcs,
-]);
+], { routes: registerSitemapRoutes });

@@ -1,36 +1,21 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { isAdmin } from '../../platform/auth/session';
 import { SUPER_USER_ID } from '../../../shared/permissions';
-import type { Database } from '../../db';
-import type { DB } from '../../db/schema';
 import { now } from '../../db/schema';
 import { badRequest, forbidden } from '../../wire/errors';
-import { message } from '../../wire/message';
+import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
+import { countBanners } from '../banner/service';
+import { countCategories } from '../category/service';
+import { countFriendlinks } from '../friendlink/service';
+import { countUsers } from '../user/service';
+import { DeviceInfo, Envs, Release, Stats } from './messages';
 import { writeSitemaps } from './sitemap';
+import { countContent, setConfigValue } from './store';
 
 // ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
 // the release notice.
-
-const Stats = message('Stats', {
-  user_count: 'int64', document_count: 'int64', category_count: 'int64', article_count: 'int64', comment_count: 'int64',
-  banner_count: 'int64', friendlink_count: 'int64', os: 'string', version: 'string', hash: 'string', build_at: 'string',
-  report_count: 'int64',
-});
-const EnvDependent = message('EnvDependent', {
-  name: 'string', description: 'string', is_installed: 'bool', error: 'string', checked_at: 'time', cmd: 'string',
-  is_required: 'bool', version: 'string',
-});
-const Envs = message('Envs', { envs: [EnvDependent] });
-const CPUInfo = message('CPUInfo', { cores: 'int32', model_name: 'string', mhz: 'float', percent: 'float' });
-const MemoryInfo = message('MemoryInfo', { total: 'int64', available: 'int64', used: 'int64', free: 'int64', percent: 'float' });
-const DiskInfo = message('DiskInfo', { disk_name: 'string', total: 'int64', used: 'int64', free: 'int64', percent: 'float' });
-const DeviceInfo = message('DeviceInfo', { cpu: CPUInfo, memory: MemoryInfo, disk: [DiskInfo] });
-const Release = message('Release', {
-  tag_name: 'string', name: 'string', body: 'string', release_at: 'string', ignore: 'string', source: 'string', current: 'string',
-});
 
 const RELEASE_SOURCES = ['none', 'auto', 'gitee', 'github'];
 
@@ -44,14 +29,6 @@ const TOOLS = [
   { name: 'PM2', cmd: 'pm2', description: '进程守护（可选）', required: false },
   { name: 'Supervisor', cmd: 'supervisorctl', description: '进程守护（可选）', required: false },
 ];
-
-type CountedTable = keyof Pick<DB, 'user' | 'document' | 'category' | 'article' | 'comment' | 'banner' | 'friendlink' | 'report'>;
-
-async function count(db: Database, table: CountedTable, notDeleted = false): Promise<number> {
-  let query = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
-  if (notDeleted && (table === 'document' || table === 'article')) query = query.where('deleted_at', 'is', null);
-  return Number((await query.executeTakeFirstOrThrow()).n);
-}
 
 function osName(): string {
   try {
@@ -86,7 +63,7 @@ async function readRelease(ctx: RpcContext) {
 }
 
 async function setRelease(ctx: RpcContext, name: string, value: string): Promise<void> {
-  await ctx.db.updateTable('config').set({ value, updated_at: now() }).where('category', '=', 'release').where('name', '=', name).execute();
+  await setConfigValue(ctx.db, 'release', name, value);
   ctx.app.settings.invalidate();
 }
 
@@ -95,21 +72,22 @@ export const systemRpcs = [
     http: 'GET /api/v1/stats', response: Stats, auth: 'public', permission: '查看系统信息', input: 'none',
     async handler(_req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
+      const content = await countContent(ctx.db);
       const stats = {
-        user_count: (await count(ctx.db, 'user')) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
-        document_count: await count(ctx.db, 'document', true),
-        article_count: await count(ctx.db, 'article', true),
+        user_count: (await countUsers(ctx.db)) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
+        document_count: content.documents,
+        article_count: content.articles,
         os: osName(),
         version: ctx.app.version,
       };
       if (!ctx.permitted) return stats;
       return {
         ...stats,
-        category_count: await count(ctx.db, 'category'),
-        comment_count: await count(ctx.db, 'comment'),
-        banner_count: await count(ctx.db, 'banner'),
-        friendlink_count: await count(ctx.db, 'friendlink'),
-        report_count: await count(ctx.db, 'report'),
+        category_count: await countCategories(ctx.db),
+        comment_count: content.comments,
+        banner_count: await countBanners(ctx.db),
+        friendlink_count: await countFriendlinks(ctx.db),
+        report_count: content.reports,
       };
     },
   }),

@@ -1,5 +1,9 @@
-// The 134 languages MOREDOC seeds (permissions.md §8): [code, name, enabled].
-export const LANGUAGES: readonly [code: string, name: string, enabled: boolean][] = [
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+
+// The 134 languages MOREDOC seeds (permissions.md §8): [code, name, enabled]. They are added
+// once, to an empty table; admins' changes stay.
+const LANGUAGES: readonly [code: string, name: string, enabled: boolean][] = [
   ['zh-CN', '中文（简体）', true],
   ['zh-TW', '中文（繁体）', true],
   ['en', '英语', true],
@@ -135,3 +139,11 @@ export const LANGUAGES: readonly [code: string, name: string, enabled: boolean][
   ['yo', '约鲁巴语', false],
   ['zu', '祖鲁语', false],
 ];
+
+export async function seedLanguages(db: Database): Promise<void> {
+  if (await db.selectFrom('language').select('id').limit(1).executeTakeFirst()) return;
+  const ts = now();
+  await db.insertInto('language').values(LANGUAGES.map(([code, language, enabled]) => ({
+    code, language, enable: enabled ? 1 : 0, sort: 0, created_at: ts, updated_at: ts,
+  }))).execute();
+}

@@ -1,30 +1,24 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db';
-import { now } from '../../db/schema';
+import { usernameProblems } from '../../../shared/validation';
+import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import {
-  PROVIDER_LABELS, ProviderError, type OAuthProviderName, authorizeUrl, fetchIdentity, type ProviderApp, type ProviderIdentity,
+  PROVIDER_LABELS, ProviderError, authorizeUrl, fetchIdentity, type OAuthProviderName, type ProviderApp, type ProviderIdentity,
 } from '../../platform/oauth-providers';
-import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
-import { message } from '../../wire/message';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { LoginReply } from '../user/account-rpcs';
-import {
-  DynamicType, addDynamic, defaultGroupId, findUserByUsername, refreshGroupCounts, withoutPassword, type UserRow,
-} from '../user/store';
-import { usernameProblems } from '../../../shared/validation';
+import { LoginReply } from '../user/messages';
+import { DynamicType, addDynamic, createMember, findUserByUsername, getUser, recordLogin, withoutPassword, type UserRow } from '../user/service';
+import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from './messages';
+import { findBinding, insertBinding, insertState, spendState, updateBinding } from './store';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a
 // single-use state and the provider's page; Login spends the state, asks the provider who
 // the visitor is, and signs in the user bound to that account, creating one on first visit.
 
-const AuthorizeRequest = message('OAuthAuthorizeRequest', { type: 'string' });
-const AuthorizeReply = message('OAuthAuthorizeReply', { url: 'string' });
-const OAuthLoginRequest = message('OAuthLoginRequest', { type: 'string', code: 'string', state: 'string' });
-
 const STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_CODE_LENGTH = 512;
-export const INVALID_STATE = '登录请求无效或已过期，请重新登录';
+const INVALID_STATE = '登录请求无效或已过期，请重新登录';
 const USERNAME_BASE_LENGTH = 20;
 
 function providerOf(type: string): OAuthProviderName {
@@ -61,18 +55,12 @@ function redirectUriFor(cfg: ConfigSnapshot, provider: OAuthProviderName): strin
   return url.toString();
 }
 
-/**
- * Marks the state used if it is known, unused, unexpired and for this provider, and gives
- * its redirect_uri. One UPDATE, so of two requests with the same state only one gets through.
- */
-async function spendState(db: Database, state: string, provider: OAuthProviderName): Promise<string> {
+/** The redirect_uri of a state that is good for this provider, spent by this call; else a 400. */
+async function spendStateOr400(db: Database, state: string, provider: OAuthProviderName): Promise<string> {
   if (!state || state.length > 128) throw badRequest(INVALID_STATE);
-  const ts = now();
-  const row = await db.updateTable('oauth_state').set({ used_at: ts })
-    .where('state', '=', state).where('provider', '=', provider).where('used_at', 'is', null).where('expires_at', '>', ts)
-    .returning('redirect_uri').executeTakeFirst();
-  if (!row) throw badRequest(INVALID_STATE);
-  return row.redirect_uri;
+  const redirectUri = await spendState(db, state, provider);
+  if (redirectUri === undefined) throw badRequest(INVALID_STATE);
+  return redirectUri;
 }
 
 /** The answer to a failed exchange; anything but a ProviderError is a bug and is rethrown (500). */
@@ -121,34 +109,26 @@ const unusablePassword = () => `oauth$${crypto.randomBytes(24).toString('base64u
 async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthProviderName, identity: ProviderIdentity): Promise<UserRow> {
   const label = PROVIDER_LABELS[provider];
   return ctx.db.transaction().execute(async (trx) => {
-    const ts = now();
-    const binding = await trx.selectFrom('oauth_binding').select(['id', 'user_id', 'unionid'])
-      .where('provider', '=', provider).where('openid', '=', identity.openid).executeTakeFirst();
+    const binding = await findBinding(trx, provider, identity.openid);
     let userId: number;
     if (binding) {
       userId = binding.user_id;
-      await trx.updateTable('oauth_binding').set({ unionid: identity.unionid || binding.unionid, updated_at: ts }).where('id', '=', binding.id).execute();
+      await updateBinding(trx, binding.id, identity.unionid || binding.unionid);
       await addDynamic(trx, userId, DynamicType.Login, `通过${label}登录`);
     } else {
       if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close')) throw badRequest('系统未开放注册');
-      const groupId = await defaultGroupId(trx);
       const award = Math.max(cfg.int('score', 'register'), 0);
       const username = await uniqueUsername(trx, identity.nickname, provider);
-      const user = await trx.insertInto('user').values({
-        username, password: unusablePassword(), avatar: avatarFrom(identity.avatar),
-        register_ip: ctx.ip, credit_count: award, created_at: ts, updated_at: ts,
-      }).returning('id').executeTakeFirstOrThrow();
+      const user = await createMember(trx, {
+        username, password: unusablePassword(), avatar: avatarFrom(identity.avatar), register_ip: ctx.ip, credit_count: award,
+      });
       userId = user.id;
-      await trx.insertInto('user_group').values({ user_id: userId, group_id: groupId, created_at: ts, updated_at: ts }).execute();
-      await refreshGroupCounts(trx, [groupId]);
-      await trx.insertInto('oauth_binding').values({
-        provider, openid: identity.openid, unionid: identity.unionid, user_id: userId, created_at: ts, updated_at: ts,
-      }).execute();
+      await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
       const reward = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
       await addDynamic(trx, userId, DynamicType.Register, `通过${label}注册成为会员${reward}`);
     }
-    await trx.updateTable('user').set({ login_at: ts, last_login_ip: ctx.ip }).where('id', '=', userId).execute();
-    return trx.selectFrom('user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    await recordLogin(trx, userId, ctx.ip);
+    return getUser(trx, userId);
   });
 }
 
@@ -162,11 +142,9 @@ export const oauthService = defineService('OAuthAPI', [
       const redirectUri = redirectUriFor(cfg, provider);
       const state = crypto.randomBytes(24).toString('base64url');
       const issued = new Date();
-      // Spent and expired states are useless; dropping them here keeps the table small.
-      await ctx.db.deleteFrom('oauth_state').where('expires_at', '<=', issued.toISOString()).execute();
-      await ctx.db.insertInto('oauth_state').values({
+      await insertState(ctx.db, {
         state, provider, redirect_uri: redirectUri, expires_at: new Date(issued.getTime() + STATE_TTL_MS).toISOString(), created_at: issued.toISOString(),
-      }).execute();
+      });
       return { url: authorizeUrl(provider, ctx.app.oauth[provider], app, redirectUri, state) };
     },
   }),
@@ -179,7 +157,7 @@ export const oauthService = defineService('OAuthAPI', [
       if (!code || code.length > MAX_CODE_LENGTH) throw badRequest('授权码无效（参数 code）');
       const cfg = await ctx.app.settings.snapshot();
       const app = providerApp(cfg, provider);
-      const redirectUri = await spendState(ctx.db, req.state, provider);
+      const redirectUri = await spendStateOr400(ctx.db, req.state, provider);
       let identity: ProviderIdentity;
       try {
         identity = await fetchIdentity(provider, ctx.app.oauth, app, code, redirectUri);

@@ -1,27 +1,17 @@
-import { sql } from 'kysely';
-import type { Selectable } from 'kysely';
 import type { Database } from '../../db';
-import type { PunishmentTable } from '../../db/schema';
-import { flag, now } from '../../db/schema';
+import { flag } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { badRequest } from '../../wire/errors';
-import { message } from '../../wire/message';
-import { IdRequest, IdsRequest, Punishment } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../wire/messages';
+import { checkText, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { applyPaging, checkText, likePattern, parseOrder, pick, positiveIds, requireIds, rowOr404, selectedFields } from '../../wire/request';
+import { existingUserIds, usernamesOf } from '../user/service';
+import { CreatePunishmentRequest, ListPunishmentReply, ListPunishmentRequest, Punishment } from './messages';
+import { PUNISHMENT_COLUMNS, PunishmentType, insertPunishments, listPunishments, operatorsOf, punishmentOr404, updatePunishment } from './store';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
 
-const CreatePunishmentRequest = message('CreatePunishmentRequest', {
-  end_time: 'time', id: 'int64', user_id: 'int64[]', type: 'int32[]', enable: 'bool', remark: 'string', reason: 'string',
-});
-const ListPunishmentRequest = message('ListPunishmentRequest', {
-  page: 'int64', size: 'int64', wd: 'string', field: 'string[]', order: 'string', type: 'int32[]', enable: 'int32[]', user_id: 'int64[]',
-});
-const ListPunishmentReply = message('ListPunishmentReply', { total: 'int64', punishment: [Punishment] });
-
-const COLUMNS = ['id', 'user_id', 'type', 'enable', 'end_time', 'operators', 'remark', 'reason', 'created_at', 'updated_at'];
-const TYPES = [1, 2, 3, 4, 5, 6];
+const TYPES: readonly number[] = Object.values(PunishmentType);
 /** `operators` entries: `t` is what the admin did — 1 created, 2 updated, 3 cancelled. */
 const Action = { Create: 1, Update: 2, Cancel: 3 } as const;
 
@@ -48,13 +38,11 @@ function checkEndTime(endTime: Date | null): string | null {
   return endTime ? endTime.toISOString() : null;
 }
 
-async function withUsernames(db: Database, rows: Partial<Selectable<PunishmentTable>>[], ids: number[]) {
-  const users = ids.length ? await db.selectFrom('user').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute() : [];
-  const names = new Map(users.map((u) => [u.id, u.username]));
-  return rows.map((r, i) => ({ ...r, username: names.get(ids[i]!) ?? '' }));
+/** The rows with the `username` of the user each one punishes (`userIds[i]` for `rows[i]`). */
+async function withUsernames<T extends object>(db: Database, rows: T[], userIds: number[]) {
+  const names = await usernamesOf(db, userIds);
+  return rows.map((r, i) => ({ ...r, username: names.get(userIds[i]!) ?? '' }));
 }
-
-const punishmentOr404 = (db: Database, id: number) => rowOr404(db, 'punishment', id, '处罚记录不存在');
 
 export const punishmentService = defineService('PunishmentAPI', [
   rpc('CreatePunishment', {
@@ -67,20 +55,12 @@ export const punishmentService = defineService('PunishmentAPI', [
       const endTime = checkEndTime(req.end_time);
       const reason = checkText(req.reason, '处罚原因', { max: 255, multiline: true });
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
-      const found = await ctx.db.selectFrom('user').select('id').where('id', 'in', userIds).execute();
-      if (found.length !== userIds.length) throw badRequest('用户不存在');
+      if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
       const targets = userIds.filter((id) => id !== SUPER_USER_ID); // the super user can never be punished
-      await ctx.db.transaction().execute(async (trx) => {
-        const ts = now();
-        for (const userId of targets) {
-          for (const type of types) {
-            await trx.insertInto('punishment').values({
-              user_id: userId, type, enable: flag(req.enable), end_time: endTime, reason, remark,
-              operators: operators('', admin.id, Action.Create), created_at: ts, updated_at: ts,
-            }).execute();
-          }
-        }
-      });
+      const rows = targets.flatMap((userId) => types.map((type) => ({
+        user_id: userId, type, enable: flag(req.enable), end_time: endTime, reason, remark, operators: operators('', admin.id, Action.Create),
+      })));
+      await ctx.db.transaction().execute((trx) => insertPunishments(trx, rows));
       return {};
     },
   }),
@@ -97,11 +77,11 @@ export const punishmentService = defineService('PunishmentAPI', [
       const current = await punishmentOr404(ctx.db, req.id);
       const userId = req.user_id > 0 ? req.user_id : current.user_id;
       if (userId === SUPER_USER_ID) throw badRequest('不能处罚超级管理员');
-      if (!(await ctx.db.selectFrom('user').select('id').where('id', '=', userId).executeTakeFirst())) throw badRequest('用户不存在');
-      await ctx.db.updateTable('punishment').set({
+      if (!(await existingUserIds(ctx.db, [userId])).length) throw badRequest('用户不存在');
+      await updatePunishment(ctx.db, req.id, {
         user_id: userId, type: type!, enable: flag(req.enable), end_time: endTime, reason, remark,
-        operators: operators(current.operators, admin.id, Action.Update), updated_at: now(),
-      }).where('id', '=', req.id).execute();
+        operators: operators(current.operators, admin.id, Action.Update),
+      });
       return {};
     },
   }),
@@ -117,23 +97,18 @@ export const punishmentService = defineService('PunishmentAPI', [
   rpc('ListPunishment', {
     http: 'GET /api/v1/punishment/list', request: ListPunishmentRequest, response: ListPunishmentReply, auth: 'perm', permission: '获取用户处罚列表',
     async handler(req, ctx) {
-      let query = ctx.db.selectFrom('punishment');
-      const userIds = positiveIds(req.user_id);
-      if (userIds.length) query = query.where('user_id', 'in', userIds);
-      if (req.type.length) query = query.where('type', 'in', [...new Set(req.type)]);
-      if (req.enable.length) query = query.where('enable', 'in', [...new Set(req.enable.map((e) => (e ? 1 : 0)))]);
-      if (req.wd.trim()) {
-        const p = likePattern(req.wd);
-        query = query.where((eb) => eb.or([eb('reason', 'like', p), eb('remark', 'like', p)]));
-      }
-      let rowsQuery = query.selectAll();
-      const order = parseOrder(req.order, COLUMNS);
-      for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
-      const rows = await applyPaging(rowsQuery, req.page, req.size).execute();
-      const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-      const fields = selectedFields(req.field, COLUMNS);
+      const { rows, total } = await listPunishments(ctx.db, {
+        userIds: positiveIds(req.user_id),
+        types: [...new Set(req.type)],
+        enable: [...new Set(req.enable.map((e) => (e ? 1 : 0)))],
+        wd: req.wd,
+        order: req.order,
+        page: req.page,
+        size: req.size,
+      });
+      const fields = selectedFields(req.field, PUNISHMENT_COLUMNS);
       const punishment = await withUsernames(ctx.db, rows.map((r) => pick(r, fields)), rows.map((r) => r.user_id));
-      return { punishment, total: Number(total) };
+      return { punishment, total };
     },
   }),
 
@@ -143,11 +118,8 @@ export const punishmentService = defineService('PunishmentAPI', [
       const admin = ctx.requireUser();
       const ids = requireIds(req.id, '处罚记录');
       await ctx.db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('punishment').select(['id', 'operators']).where('id', 'in', ids).execute();
-        const ts = now();
-        for (const row of rows) {
-          await trx.updateTable('punishment').set({ enable: 0, operators: operators(row.operators, admin.id, Action.Cancel), updated_at: ts })
-            .where('id', '=', row.id).execute();
+        for (const row of await operatorsOf(trx, ids)) {
+          await updatePunishment(trx, row.id, { enable: 0, operators: operators(row.operators, admin.id, Action.Cancel) });
         }
       });
       return {};

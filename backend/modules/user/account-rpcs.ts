@@ -1,34 +1,22 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { now } from '../../db/schema';
-import { bearerFromHeader } from '../../platform/auth/tokens';
-import { hashPassword, verifyPassword } from '../../platform/auth/password';
-import { badRequest, conflict, notFound } from '../../wire/errors';
-import { message } from '../../wire/message';
-import { User } from '../../wire/messages';
-import { rpc, type RpcContext } from '../../platform/rpc';
-import { clamp, mapUnique } from '../../wire/request';
-import { assertValid } from '../../wire/request';
-import {
-  DynamicType, addDynamic, defaultGroupId, emailTaken, findUserByUsername, refreshGroupCounts, withoutPassword,
-} from './store';
 import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { badRequest, conflict, notFound } from '../../wire/errors';
+import { assertValid, clamp, mapUnique } from '../../wire/request';
+import { hashPassword, verifyPassword } from '../../platform/auth/password';
+import { revokeToken } from '../../platform/auth/session';
+import { bearerFromHeader } from '../../platform/auth/tokens';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import {
+  FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
+} from './messages';
+import { createMember } from './service';
+import {
+  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
+  setPassword, withoutPassword,
+} from './store';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
-
-const RegisterAndLoginRequest = message('RegisterAndLoginRequest', {
-  username: 'string', password: 'string', captcha: 'string', captcha_id: 'string', email: 'string', code: 'string',
-});
-export const LoginReply = message('LoginReply', { token: 'string', user: User });
-const GetUserCaptchaRequest = message('GetUserCaptchaRequest', { type: 'string' });
-const GetUserCaptchaReply = message('GetUserCaptchaReply', { enable: 'bool', id: 'string', captcha: 'string', type: 'string' });
-const FindPasswordRequest = message('FindPasswordRequest', {
-  email: 'string', token: 'string', password: 'string', captcha: 'string', captcha_id: 'string',
-});
-const SendEmailCodeRequest = message('SendEmailCodeRequest', {
-  email: 'string', captcha: 'string', captcha_id: 'string',
-  type: { enum: { EmailCodeTypeRegister: 0, EmailCodeTypeLogin: 1 } },
-});
 
 const CAPTCHA_KINDS = ['register', 'login', 'find_password', 'comment'] as const;
 type CaptchaKind = (typeof CAPTCHA_KINDS)[number];
@@ -36,7 +24,7 @@ const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
 
 /** Checks the captcha of an action when the security config enables it. */
-export async function checkCaptcha(ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean): Promise<void> {
+async function checkCaptcha(ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean): Promise<void> {
   const cfg = await ctx.app.settings.snapshot();
   if (!cfg.bool('security', `enable_captcha_${kind}`)) return;
   if (!id || !answer) throw badRequest('请输入验证码');
@@ -71,8 +59,7 @@ export const accountRpcs = [
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       let codeId = 0;
       if (verifyEmail) {
-        const code = await ctx.db.selectFrom('email_code').selectAll().where('email', '=', req.email)
-          .where('type', '=', 0).where('is_used', '=', 0).orderBy('id', 'desc').executeTakeFirst();
+        const code = await latestEmailCode(ctx.db, req.email, true);
         if (!code || !req.code || code.code !== req.code.trim()) throw badRequest('邮箱验证码错误');
         if (Date.now() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS) throw badRequest('邮箱验证码已过期');
         codeId = code.id;
@@ -81,16 +68,12 @@ export const accountRpcs = [
       const award = Math.max(cfg.int('score', 'register'), 0);
       // mapUnique: a concurrent registration of the same name loses with 409, not 500.
       const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const groupId = await defaultGroupId(trx);
-        const ts = now();
-        const inserted = await trx.insertInto('user').values({
+        const inserted = await createMember(trx, {
           username: req.username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
-          login_at: ts, credit_count: award, created_at: ts, updated_at: ts,
-        }).returningAll().executeTakeFirstOrThrow();
-        await trx.insertInto('user_group').values({ user_id: inserted.id, group_id: groupId, created_at: ts, updated_at: ts }).execute();
-        await refreshGroupCounts(trx, [groupId]);
+          login_at: new Date().toISOString(), credit_count: award,
+        });
         if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
-        if (codeId) await trx.updateTable('email_code').set({ is_used: 1, updated_at: ts }).where('id', '=', codeId).execute();
+        if (codeId) await markEmailCode(trx, codeId, 'used');
         return inserted;
       }), '用户名已存在');
       const { token } = await ctx.app.tokens.issue(user.id);
@@ -107,7 +90,7 @@ export const accountRpcs = [
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) throw badRequest('用户名或密码错误');
-      await ctx.db.updateTable('user').set({ login_at: now(), last_login_ip: ctx.ip }).where('id', '=', user.id).execute();
+      await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },
@@ -118,11 +101,7 @@ export const accountRpcs = [
     async handler(_req, ctx) {
       const token = bearerFromHeader(ctx.request.headers.authorization);
       const claims = token ? await ctx.app.tokens.verify(token) : null;
-      if (claims) {
-        await ctx.db.insertInto('logout').values({
-          user_id: claims.userId, uuid: claims.uuid, expired_at: new Date(claims.exp * 1000).toISOString(), created_at: now(),
-        }).onConflict((oc) => oc.column('uuid').doNothing()).execute();
-      }
+      if (claims) await revokeToken(ctx.db, claims);
       return {};
     },
   }),
@@ -149,7 +128,7 @@ export const accountRpcs = [
     async handler(req, ctx) {
       assertValid(emailProblems(req.email, true));
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, false);
-      const user = await ctx.db.selectFrom('user').select(['id', 'username', 'password', 'email']).where('email', '=', req.email).executeTakeFirst();
+      const user = await findUserByEmail(ctx.db, req.email);
       if (!user) throw notFound('用户不存在');
       await ctx.app.mailer.assertConfigured();
       const cfg = await ctx.app.settings.snapshot();
@@ -184,12 +163,12 @@ export const accountRpcs = [
         throw badRequest('找回密码 token 无效');
       }
       if (claims.jti?.toLowerCase() !== req.email.toLowerCase()) throw badRequest('找回密码 token 无效');
-      const user = await ctx.db.selectFrom('user').select(['id', 'password']).where('email', '=', req.email).executeTakeFirst();
+      const user = await findUserByEmail(ctx.db, req.email);
       if (!user) throw notFound('用户不存在');
       if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('user').set({ password, updated_at: now() }).where('id', '=', user.id).execute();
+        await setPassword(trx, user.id, password);
         await addDynamic(trx, user.id, DynamicType.Password, '通过邮箱找回了密码');
       });
       return {};
@@ -206,21 +185,18 @@ export const accountRpcs = [
       if (req.type !== 0) throw badRequest('不支持的验证码类型');
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
-      const latest = await ctx.db.selectFrom('email_code').select('created_at').where('email', '=', req.email)
-        .where('type', '=', 0).orderBy('id', 'desc').executeTakeFirst();
+      const latest = await latestEmailCode(ctx.db, req.email, false);
       if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS) throw badRequest('发送太频繁，请稍后再试');
       await ctx.app.mailer.assertConfigured();
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-      const ts = now();
-      const row = await ctx.db.insertInto('email_code').values({ email: req.email, code, type: 0, ip: ctx.ip, created_at: ts, updated_at: ts })
-        .returning('id').executeTakeFirstOrThrow();
+      const codeId = await insertEmailCode(ctx.db, { email: req.email, code, ip: ctx.ip });
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       await ctx.app.mailer.send({
         to: req.email,
         subject: `【${sitename}】注册验证码`,
         html: `<p>您的注册验证码是：<b>${code}</b>，30 分钟内有效。</p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
       });
-      await ctx.db.updateTable('email_code').set({ success: 1 }).where('id', '=', row.id).execute();
+      await markEmailCode(ctx.db, codeId, 'sent');
       return {};
     },
   }),

@@ -1,16 +1,18 @@
 import type { BackendContext } from '../context';
+import type { TokenClaims } from './tokens';
 import type { Database } from '../../db';
+import { now } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 
 // Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
 // deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
+// Reads the user and grant tables; owns `logout`, the list of revoked tokens.
 
 export interface SessionUser {
   id: number;
   uuid: string;
   exp: number;
 }
-
 
 export async function resolveSession(app: BackendContext, token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
@@ -55,4 +57,25 @@ export async function isAdmin(db: Database, userId: number): Promise<boolean> {
     .where('ug.user_id', '=', userId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The permission rows the user holds through their groups (all of them for user 1). */
+export async function permissionsOf(db: Database, userId: number) {
+  if (userId === SUPER_USER_ID) return db.selectFrom('permission').selectAll().orderBy('id').execute();
+  return db.selectFrom('permission as p')
+    .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
+    .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
+    .selectAll('p').distinct().where('ug.user_id', '=', userId).orderBy('p.id').execute();
+}
+
+/** Logout: the token's UUID stays refused until the token would have expired anyway. */
+export async function revokeToken(db: Database, claims: TokenClaims): Promise<void> {
+  await db.insertInto('logout').values({
+    user_id: claims.userId, uuid: claims.uuid, expired_at: new Date(claims.exp * 1000).toISOString(), created_at: now(),
+  }).onConflict((oc) => oc.column('uuid').doNothing()).execute();
+}
+
+/** Revoked tokens that have expired anyway need no row any more. */
+export async function pruneRevokedTokens(db: Database): Promise<void> {
+  await db.deleteFrom('logout').where('expired_at', '<', now()).execute();
 }
