@@ -9,6 +9,8 @@ import { TokenService, loadJwtSecret } from './auth/tokens';
 import { CaptchaStore, type CaptchaGenerator } from './services/captcha';
 import { ConfigStore } from './services/config-store';
 import { Mailer } from './services/mailer';
+import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { JobQueue } from './platform/jobs/job-queue';
 import { registerErrorHandling } from './wire/error-handler';
 import { registerRpcs, type ServiceModule } from './wire/rpc';
 import { userService } from './api/user';
@@ -77,7 +79,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   registerErrorHandling(app);
 
   const { db } = await openDatabase(config.dataDir);
+  // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  // Running jobs finish (or are aborted) while the database is still open.
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await db.destroy();
   });
 
@@ -98,6 +104,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
+    blobs: await LocalBlobStore.open(config.dataDir),
+    jobs,
     version: pkg.version,
     passwordCost,
   };
@@ -106,5 +114,6 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     registerRpcs(app, context, service);
     if (service.routes) await service.routes(app, context);
   }
+  app.addHook('onReady', async () => jobs.start());
   return app;
 }
