@@ -4,9 +4,11 @@ import type { BackendConfig } from './config';
 import { openDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
+import { LocalBlobStore } from './platform/blobs/local-blob-store';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import type { BackendContext } from './platform/context';
+import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { registerErrorHandling } from './wire/error-handler';
@@ -78,7 +80,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   registerErrorHandling(app);
 
   const { db } = await openDatabase(config.dataDir);
+  // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  // Running jobs finish (or are aborted) while the database is still open.
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await db.destroy();
   });
 
@@ -98,6 +104,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
+    blobs: await LocalBlobStore.open(config.dataDir),
+    jobs,
     dataDir: config.dataDir,
     oauth: config.oauth,
     version: pkg.version,
@@ -105,5 +113,6 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   for (const service of services) await serveService(app, context, service);
+  app.addHook('onReady', async () => jobs.start());
   return app;
 }

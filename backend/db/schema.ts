@@ -131,6 +131,15 @@ export interface OAuthStateTable {
   state: string; provider: string; redirect_uri: string; expires_at: Timestamp; used_at: Timestamp | null; created_at: Timestamp;
 }
 
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** payload and progress are JSON text; lease_* are set while a process runs the job. */
+export interface JobTable {
+  id: Id; kind: string; payload: string; state: Generated<JobState>; attempts: Generated<number>; max_attempts: number;
+  run_after: Timestamp; lease_owner: string | null; lease_expires_at: Timestamp | null; last_error: Generated<string>;
+  progress: string | null; dedupe_key: string | null; created_at: Timestamp; updated_at: Timestamp; finished_at: Timestamp | null;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -158,6 +167,7 @@ export interface DB {
   report: ReportTable;
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
+  job: JobTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

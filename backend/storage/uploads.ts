@@ -1,8 +1,4 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BackendContext } from '../platform/context';
@@ -15,12 +11,13 @@ import { encode } from '../wire/message';
 import { Attachment } from '../modules/attachment/messages';
 import { clientIp } from '../wire/rpc';
 import { defineService } from '../platform/rpc';
+import { BlobEmptyError, BlobTooLargeError } from '../platform/blobs/blob-store';
 import { imageSize, sniffImage } from './image';
 import { UPLOAD_IMAGE_EXTENSIONS } from '../../shared/constants';
 import { uploadPermissionPath } from '../../shared/permissions';
 
 // Image uploads `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2):
-// streamed to a temporary file while hashing, checked, then stored content-addressed as
+// streamed into the blob store while hashing, checked, then kept content-addressed as
 // uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an attachment.
 
 const IMAGE_EXTENSIONS = UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`);
@@ -34,10 +31,7 @@ const IMAGE_KINDS = {
   config: { type: 7, title: '上传配置图片文件', needsPermission: true },
 } as const;
 
-export interface StoredFile { hash: string; ext: string; size: number; name: string; relativePath: string; head: Buffer }
-
-/** `<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext>` */
-export const contentPath = (hash: string, ext: string) => path.join(...hash.slice(0, 5).split(''), `${hash}${ext}`);
+export interface StoredFile { hash: string; ext: string; size: number; name: string; key: string; head: Buffer }
 
 /** Who is uploading: the upload routes read the token their own way (README §4.2). */
 export async function uploader(app: BackendContext, request: FastifyRequest, permissionPath: string | null) {
@@ -50,9 +44,9 @@ export async function uploader(app: BackendContext, request: FastifyRequest, per
 }
 
 /**
- * Streams the multipart field `file` into `<dataDir>/<folder>/…` under its MD5. Rejects
- * files over `maxBytes` and extensions outside `extensions`; `check` may refuse the
- * content (it gets the first 64 KiB) before the file is moved into place.
+ * Streams the multipart field `file` into the blob store under `<folder>/…/<md5><ext>`.
+ * Rejects files over `maxBytes` and extensions outside `extensions`; `check` may refuse the
+ * content (it gets the first 64 KiB) before the blob is kept.
  */
 export async function receiveFile(
   app: BackendContext,
@@ -60,48 +54,32 @@ export async function receiveFile(
   opts: { folder: 'uploads' | 'documents'; extensions: readonly string[]; badExtension: string; maxBytes: number; check?: (head: Buffer) => void },
 ): Promise<StoredFile> {
   if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
-  const part = await request.file({ limits: { fileSize: opts.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  // One byte over the limit reaches the store, which refuses it; busboy discards the rest.
+  const part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   if (!part || part.fieldname !== 'file') throw badRequest('请上传文件（字段 file）');
   const ext = path.extname(part.filename).toLowerCase();
   if (!opts.extensions.includes(ext)) {
     part.file.resume();
     throw badRequest(opts.badExtension);
   }
-  const tmpDir = path.join(app.dataDir, 'tmp');
-  fs.mkdirSync(tmpDir, { recursive: true });
-  const tmpFile = path.join(tmpDir, `${crypto.randomUUID()}.part`);
-  const md5 = crypto.createHash('md5');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let headLength = 0;
-  const hasher = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      md5.update(chunk);
-      size += chunk.length;
-      if (headLength < 65536) {
-        chunks.push(chunk.subarray(0, 65536 - headLength));
-        headLength += Math.min(chunk.length, 65536 - headLength);
-      }
-      done(null, chunk);
-    },
-  });
   try {
-    await pipeline(part.file, hasher, fs.createWriteStream(tmpFile, { mode: 0o644 }));
-    if (part.file.truncated) throw badRequest(`文件大小超出限制（最大 ${Math.floor(opts.maxBytes / 1024 / 1024)} MB）`);
-    if (size === 0) throw badRequest('上传的文件是空的');
-    const head = Buffer.concat(chunks);
-    opts.check?.(head);
-    const hash = md5.digest('hex');
-    const banned = await app.db.selectFrom('attachment').select('id').where('hash', '=', hash).where('enable', '=', 0).executeTakeFirst();
-    if (banned) throw badRequest('文件已被标记为非法文件，禁止上传');
-    const relativePath = path.join(opts.folder, contentPath(hash, ext));
-    const target = path.join(app.dataDir, relativePath);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (fs.existsSync(target)) fs.rmSync(tmpFile, { force: true });
-    else fs.renameSync(tmpFile, target);
-    return { hash, ext, size, name: part.filename.slice(0, 255), relativePath, head };
-  } finally {
-    fs.rmSync(tmpFile, { force: true });
+    const stored = await app.blobs.putContentAddressed(part.file, {
+      prefix: opts.folder,
+      ext,
+      maxBytes: opts.maxBytes,
+      async check({ md5, head }) {
+        opts.check?.(head);
+        const banned = await app.db.selectFrom('attachment').select('id').where('hash', '=', md5).where('enable', '=', 0).executeTakeFirst();
+        if (banned) throw badRequest('文件已被标记为非法文件，禁止上传');
+      },
+    });
+    return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
+  } catch (error) {
+    // The store stops reading at the limit; the rest of the body still has to be consumed.
+    part.file.resume();
+    if (error instanceof BlobTooLargeError) throw badRequest(`文件大小超出限制（最大 ${Math.floor(opts.maxBytes / 1024 / 1024)} MB）`);
+    if (error instanceof BlobEmptyError) throw badRequest('上传的文件是空的');
+    throw error;
   }
 }
 
@@ -111,8 +89,6 @@ async function maxUploadBytes(app: BackendContext): Promise<number> {
 }
 
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
-  // Partial uploads of a previous process that died mid-request.
-  fs.rmSync(path.join(ctx.dataDir, 'tmp'), { recursive: true, force: true });
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
@@ -131,7 +107,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
             dimensions = imageSize(kindOf, head);
           },
         });
-        const urlPath = '/' + file.relativePath.split(path.sep).join('/');
+        const urlPath = `/${file.key}`;
         const attachment = await ctx.db.transaction().execute(async (trx) => {
           const ts = now();
           if (kind === 'avatar') {

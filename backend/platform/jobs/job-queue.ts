@@ -1,0 +1,575 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import type { Database } from '../../db';
+import type { DB, JobState, JobTable } from '../../db/schema';
+
+// A durable job queue in the `job` table (migration 004). Work that outlives a request
+// (conversion, clean-up, order expiry) is enqueued here and run by whichever process claims
+// it: a claim is one atomic UPDATE that takes a lease, a running job renews its lease, and a
+// job whose lease expired (its process died) is claimed again. Handlers therefore run at
+// least once, and a job's state changes only under the lease that ran it.
+
+export type { JobState };
+
+/** A job kind and the type of its payload; declare one per kind next to its handler. */
+export interface JobKind<P> {
+  readonly name: string;
+  /** Type only: never set. */
+  readonly payloadType?: P;
+}
+
+export function jobKind<P>(name: string): JobKind<P> {
+  if (!/^[a-z][a-z0-9_.-]*$/.test(name)) throw new TypeError(`job kind "${name}": lower-case letters, digits, dots, dashes, underscores`);
+  return { name };
+}
+
+export interface Job<P = unknown> {
+  id: number;
+  kind: string;
+  payload: P;
+  state: JobState;
+  /** Attempts started so far (the one running included). */
+  attempts: number;
+  maxAttempts: number;
+  /** Not claimed before this time (ISO 8601). */
+  runAfter: string;
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
+  /** Message of the last failed attempt ('' when none failed). */
+  lastError: string;
+  /** The last value the handler passed to reportProgress, or null. */
+  progress: unknown;
+  dedupeKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+export interface JobContext {
+  jobId: number;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Aborted on timeout, on shutdown and when the lease was lost; `reason` says which. */
+  signal: AbortSignal;
+  /** Stores a JSON value the uploader or the admin can watch (`get(id).progress`). */
+  reportProgress(progress: unknown): Promise<void>;
+}
+
+export type JobHandler<P> = (payload: P, context: JobContext) => Promise<void> | void;
+
+export interface JobKindOptions {
+  /** Jobs of this kind running at once in this queue (default 1). */
+  concurrency?: number;
+  /** Time limit of one attempt (default 10 minutes): the signal is aborted and the attempt fails. */
+  timeoutMs?: number;
+  /** Default attempts for jobs of this kind enqueued by this queue (default 3). */
+  maxAttempts?: number;
+  /** Delay before the next attempt after failed attempt `attempt` (1-based); default 1 s, 2 s, 4 s… up to 10 min. */
+  backoff?: (attempt: number) => number;
+}
+
+export interface EnqueueOptions {
+  runAfter?: Date;
+  /** While a job with this key is queued or running, enqueue returns that job instead. */
+  dedupeKey?: string;
+  maxAttempts?: number;
+  /** A transaction of the caller, so that the job exists only if the caller's writes commit. */
+  executor?: Kysely<DB>;
+}
+
+export interface JobListFilter {
+  kind?: string;
+  state?: JobState | readonly JobState[];
+  dedupeKey?: string;
+  /** Newest first; default 50, at most 500. */
+  limit?: number;
+  /** Paging: jobs with a smaller id than this. */
+  beforeId?: number;
+}
+
+/** The subset of pino's (and Fastify's) logger the queue writes to. */
+export interface JobLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface JobQueueOptions {
+  db: Database;
+  logger?: JobLogger;
+  /** Idle wait between claims (default 1000 ms); enqueue in this process wakes the queue at once. */
+  pollIntervalMs?: number;
+  /** How long a claim holds a job without renewal (default 30 s); renewed every third of it. */
+  leaseMs?: number;
+  /** How long stop() waits for running handlers before aborting them (default 10 s). */
+  stopGraceMs?: number;
+}
+
+/** Thrown by a handler for a failure that retrying cannot fix: the job fails at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+/** The signal's reason when an attempt ran out of time. */
+export class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`任务超时（${timeoutMs} 毫秒）`);
+  }
+}
+
+/** The signal's reason when this process gives up a job it cannot finish (shutdown, lease lost). */
+export class JobInterruptedError extends Error {
+  override name = 'JobInterruptedError';
+  constructor(readonly reason: 'shutdown' | 'lease-lost') {
+    super(reason === 'shutdown' ? '进程关闭，任务已中断' : '任务租约已失效，任务已中断');
+  }
+}
+
+type JobRow = Selectable<JobTable>;
+
+interface Worker {
+  kind: string;
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoff: (attempt: number) => number;
+  active: Set<ActiveJob>;
+}
+
+interface ActiveJob {
+  row: JobRow;
+  /** The lease token of this claim: every write about the job is guarded by it. */
+  owner: string;
+  controller: AbortController;
+  /** running → recorded (its outcome is written) or abandoned (the lease is left to expire). */
+  phase: 'running' | 'recorded' | 'abandoned';
+  renewTimer?: NodeJS.Timeout;
+  timeoutTimer?: NodeJS.Timeout;
+  settled?: Promise<void>;
+}
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+const DEFAULTS = {
+  concurrency: 1,
+  timeoutMs: 10 * 60_000,
+  maxAttempts: 3,
+  pollIntervalMs: 1000,
+  leaseMs: 30_000,
+  stopGraceMs: 10_000,
+};
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** After the grace period, how long stop() gives aborted handlers to return. */
+const ABORT_WAIT_MS = 1000;
+const MAX_ERROR_LENGTH = 2000;
+const ALL_STATES: readonly JobState[] = ['queued', 'running', 'done', 'failed'];
+
+export const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 10 * 60_000);
+
+const silentInfo = () => undefined;
+const consoleLogger: JobLogger = {
+  info: silentInfo,
+  warn: (obj, msg) => console.warn(msg, obj),
+  error: (obj, msg) => console.error(msg, obj),
+};
+
+export class JobQueue {
+  private readonly db: Database;
+  private readonly log: JobLogger;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly stopGraceMs: number;
+  /** Identifies this queue in lease_owner: host, pid and a random part. */
+  readonly id = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  private readonly workers = new Map<string, Worker>();
+  private readonly active = new Set<ActiveJob>();
+  private state: 'idle' | 'started' | 'stopping' = 'idle';
+  private stopping: Promise<void> | null = null;
+  private claimCount = 0;
+  private ticking: Promise<void> | null = null;
+  private wakeAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(opts: JobQueueOptions) {
+    this.db = opts.db;
+    this.log = opts.logger ?? consoleLogger;
+    this.pollIntervalMs = positiveMs(opts.pollIntervalMs ?? DEFAULTS.pollIntervalMs, 'pollIntervalMs');
+    this.leaseMs = positiveMs(opts.leaseMs ?? DEFAULTS.leaseMs, 'leaseMs');
+    this.stopGraceMs = positiveMs(opts.stopGraceMs ?? DEFAULTS.stopGraceMs, 'stopGraceMs', true);
+  }
+
+  /** Runs jobs of `kind` in this process; may be called before or after start(). */
+  register<P>(kind: JobKind<P>, handler: JobHandler<P>, opts: JobKindOptions = {}): void {
+    if (this.workers.has(kind.name)) throw new Error(`job kind "${kind.name}" is already registered`);
+    const concurrency = opts.concurrency ?? DEFAULTS.concurrency;
+    const maxAttempts = opts.maxAttempts ?? DEFAULTS.maxAttempts;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency of "${kind.name}" must be a positive integer`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts of "${kind.name}" must be a positive integer`);
+    this.workers.set(kind.name, {
+      kind: kind.name,
+      handler: handler as JobHandler<unknown>,
+      concurrency,
+      timeoutMs: positiveMs(opts.timeoutMs ?? DEFAULTS.timeoutMs, 'timeoutMs'),
+      maxAttempts,
+      backoff: opts.backoff ?? defaultBackoff,
+      active: new Set(),
+    });
+    this.wake();
+  }
+
+  /**
+   * Adds a job (any kind: the process that runs it may be another one). With a dedupeKey
+   * that a queued or running job holds, returns that job and adds nothing.
+   */
+  async enqueue<P>(kind: JobKind<P>, payload: NoInfer<P>, opts: EnqueueOptions = {}): Promise<Job<P>> {
+    const maxAttempts = opts.maxAttempts ?? this.workers.get(kind.name)?.maxAttempts ?? DEFAULTS.maxAttempts;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+    const ts = new Date().toISOString();
+    const insert = async (executor: Kysely<DB>): Promise<JobRow> => {
+      const inserted = await executor.insertInto('job').values({
+        kind: kind.name, payload: JSON.stringify(payload ?? null), max_attempts: maxAttempts,
+        run_after: (opts.runAfter ?? new Date()).toISOString(), lease_owner: null, lease_expires_at: null, progress: null,
+        dedupe_key: opts.dedupeKey ?? null, created_at: ts, updated_at: ts, finished_at: null,
+      }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+      // The only unique constraint an insert can hit is job_dedupe: answer with its holder.
+      const existing = inserted ?? (opts.dedupeKey === undefined ? undefined : await executor.selectFrom('job').selectAll()
+        .where('dedupe_key', '=', opts.dedupeKey).where('state', 'in', ['queued', 'running']).executeTakeFirst());
+      if (!existing) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
+      return existing;
+    };
+    const row = opts.executor ? await insert(opts.executor) : await this.db.transaction().execute(insert);
+    if (this.workers.has(kind.name)) this.wake();
+    return toJob(row) as Job<P>;
+  }
+
+  /** Starts claiming jobs of the registered kinds. */
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.state = 'started';
+    this.wake();
+  }
+
+  /**
+   * Stops claiming, waits up to `graceMs` for running handlers, then aborts the rest (their
+   * leases simply expire and another start takes them up again). Safe to call twice.
+   */
+  async stop(opts: { graceMs?: number } = {}): Promise<void> {
+    if (this.state === 'stopping') return this.stopping!;
+    if (this.state !== 'started') return;
+    this.state = 'stopping';
+    this.stopping = this.drain(opts.graceMs ?? this.stopGraceMs).finally(() => {
+      this.state = 'idle';
+      this.stopping = null;
+    });
+    return this.stopping;
+  }
+
+  private async drain(graceMs: number): Promise<void> {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    await this.ticking;
+    const running = () => [...this.active].map((job) => job.settled);
+    if (!(await settledWithin(running(), graceMs))) {
+      for (const job of this.active) this.abandon(job, new JobInterruptedError('shutdown'));
+      if (!(await settledWithin(running(), ABORT_WAIT_MS))) {
+        this.log.warn({ jobs: [...this.active].map((job) => job.row.id) }, 'job handlers did not return after abort; their leases will expire');
+      }
+    }
+  }
+
+  async get(id: number): Promise<Job | null> {
+    const row = await this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async list(filter: JobListFilter = {}): Promise<Job[]> {
+    let query = this.db.selectFrom('job').selectAll().orderBy('id', 'desc').limit(Math.min(Math.max(filter.limit ?? 50, 1), 500));
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.state !== undefined) query = query.where('state', 'in', typeof filter.state === 'string' ? [filter.state] : [...filter.state]);
+    if (filter.dedupeKey !== undefined) query = query.where('dedupe_key', '=', filter.dedupeKey);
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+    return (await query.execute()).map(toJob);
+  }
+
+  /** Jobs per state, of one kind or of all. */
+  async counts(kind?: string): Promise<Record<JobState, number>> {
+    let query = this.db.selectFrom('job').select((eb) => ['state', eb.fn.countAll<number>().as('n')]).groupBy('state');
+    if (kind !== undefined) query = query.where('kind', '=', kind);
+    const counts = Object.fromEntries(ALL_STATES.map((state) => [state, 0])) as Record<JobState, number>;
+    for (const row of await query.execute()) counts[row.state] = Number(row.n);
+    return counts;
+  }
+
+  /** Deletes done and failed jobs that finished before `finishedBefore`; returns how many. */
+  async prune(finishedBefore: Date, kind?: string): Promise<number> {
+    let query = this.db.deleteFrom('job').where('state', 'in', ['done', 'failed']).where('finished_at', '<', finishedBefore.toISOString());
+    if (kind !== undefined) query = query.where('kind', '=', kind);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Claims what the free slots allow now; runs again after the poll interval or a wake-up. */
+  private wake(): void {
+    if (this.state !== 'started') return;
+    if (this.ticking) {
+      this.wakeAgain = true;
+      return;
+    }
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    this.ticking = this.claimForFreeSlots().finally(() => {
+      this.ticking = null;
+      if (this.state !== 'started') return;
+      if (this.wakeAgain) {
+        this.wakeAgain = false;
+        this.wake();
+      } else {
+        this.pollTimer = setTimeout(() => this.wake(), this.pollIntervalMs);
+      }
+    });
+  }
+
+  private async claimForFreeSlots(): Promise<void> {
+    for (const worker of this.workers.values()) {
+      while (this.state === 'started' && worker.active.size < worker.concurrency) {
+        let row: JobRow | undefined;
+        try {
+          row = await this.claim(worker.kind);
+        } catch (error) {
+          this.log.error({ err: error, kind: worker.kind }, 'claiming a job failed');
+          break;
+        }
+        if (!row) break;
+        this.launch(worker, row);
+      }
+    }
+  }
+
+  /**
+   * One statement picks the oldest due job of `kind` (queued, or running with an expired
+   * lease) and leases it; concurrent claimers (other processes on the same file) are
+   * serialised by SQLite's write lock, and the outer WHERE re-checks the row. On PostgreSQL
+   * the subquery gets `FOR UPDATE SKIP LOCKED` (Kysely: `.forUpdate().skipLocked()`), so that
+   * claimers skip each other's rows instead of waiting on them.
+   */
+  private async claim(kind: string): Promise<JobRow | undefined> {
+    const now = new Date();
+    const ts = now.toISOString();
+    this.claimCount += 1;
+    const owner = `${this.id}#${this.claimCount}`;
+    const claimable = (eb: ExpressionBuilder<DB, 'job'>): Expression<SqlBool> => eb.and([
+      eb('kind', '=', kind),
+      eb.or([
+        eb.and([eb('state', '=', 'queued'), eb('run_after', '<=', ts)]),
+        eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', ts)]),
+      ]),
+    ]);
+    const next = this.db.selectFrom('job').select('id').where(claimable).orderBy('run_after').orderBy('id').limit(1);
+    return this.db.updateTable('job')
+      .set((eb) => ({
+        state: 'running', attempts: eb('attempts', '+', 1), lease_owner: owner,
+        lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: ts,
+      }))
+      .where('id', '=', next)
+      .where(claimable)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  private launch(worker: Worker, row: JobRow): void {
+    const job: ActiveJob = { row, owner: row.lease_owner!, controller: new AbortController(), phase: 'running' };
+    worker.active.add(job);
+    this.active.add(job);
+    job.settled = this.execute(worker, job)
+      .catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'job bookkeeping failed'))
+      .finally(() => {
+        clearTimers(job);
+        worker.active.delete(job);
+        this.active.delete(job);
+        this.wake();
+      });
+  }
+
+  private async execute(worker: Worker, job: ActiveJob): Promise<void> {
+    const { row } = job;
+    if (row.attempts > row.max_attempts) {
+      // Only a job whose lease expired gets here: its last attempt died with its process.
+      await this.record(job, { ok: false, error: new PermanentJobError(`任务执行中断（处理进程停止或失联），已尝试 ${row.max_attempts} 次`) }, worker);
+      return;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(row.payload);
+    } catch {
+      await this.record(job, { ok: false, error: new PermanentJobError('任务参数不是有效的 JSON') }, worker);
+      return;
+    }
+    job.renewTimer = setInterval(() => void this.renew(job), Math.max(Math.floor(this.leaseMs / 3), 1));
+    job.timeoutTimer = setTimeout(() => {
+      const timeout = new JobTimeoutError(worker.timeoutMs);
+      job.controller.abort(timeout);
+      void this.record(job, { ok: false, error: timeout }, worker);
+    }, worker.timeoutMs);
+    const context: JobContext = {
+      jobId: row.id,
+      attempt: row.attempts,
+      signal: job.controller.signal,
+      reportProgress: (progress) => this.reportProgress(job, progress),
+    };
+    let outcome: Outcome;
+    try {
+      // Inside the try: a handler that throws synchronously is a failed attempt like any other.
+      await worker.handler(payload, context);
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    await this.record(job, outcome, worker);
+  }
+
+  /**
+   * Writes the outcome of the attempt once, under its lease; later calls do nothing. Never
+   * rejects: if the write fails, the lease expires and the job runs again.
+   */
+  private async record(job: ActiveJob, outcome: Outcome, worker: Worker): Promise<void> {
+    if (job.phase !== 'running') return;
+    job.phase = 'recorded';
+    clearTimers(job);
+    try {
+      await this.writeOutcome(job, outcome, worker);
+    } catch (error) {
+      this.log.error({ err: error, job: job.row.id }, 'recording a job outcome failed; the job will run again when its lease expires');
+    }
+  }
+
+  private async writeOutcome(job: ActiveJob, outcome: Outcome, worker: Worker): Promise<void> {
+    const { row } = job;
+    const now = new Date();
+    const ts = now.toISOString();
+    const base = this.db.updateTable('job').where('id', '=', row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running');
+    const released = { lease_owner: null, lease_expires_at: null, updated_at: ts };
+    let result;
+    if (outcome.ok) {
+      result = await base.set({ ...released, state: 'done', finished_at: ts }).executeTakeFirst();
+    } else {
+      const message = errorMessage(outcome.error);
+      const final = outcome.error instanceof PermanentJobError || row.attempts >= row.max_attempts;
+      if (final) {
+        this.log.warn({ job: row.id, kind: row.kind, attempt: row.attempts, err: outcome.error }, 'job failed');
+        result = await base.set({ ...released, state: 'failed', last_error: message, finished_at: ts }).executeTakeFirst();
+      } else {
+        const delay = backoffDelay(worker, row.attempts, this.log);
+        this.log.info({ job: row.id, kind: row.kind, attempt: row.attempts, retryInMs: delay, err: outcome.error }, 'job attempt failed');
+        result = await base.set({ ...released, state: 'queued', last_error: message, run_after: new Date(now.getTime() + delay).toISOString() }).executeTakeFirst();
+      }
+    }
+    if (Number(result.numUpdatedRows) === 0) {
+      this.log.warn({ job: row.id, kind: row.kind }, 'job outcome not recorded: its lease had passed to another claim');
+    }
+  }
+
+  private async renew(job: ActiveJob): Promise<void> {
+    if (job.phase !== 'running') return;
+    const now = new Date();
+    try {
+      const result = await this.db.updateTable('job')
+        .set({ lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: now.toISOString() })
+        .where('id', '=', job.row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0 && job.phase === 'running') {
+        this.log.warn({ job: job.row.id, kind: job.row.kind }, 'job lease lost; aborting the handler');
+        this.abandon(job, new JobInterruptedError('lease-lost'));
+      }
+    } catch (error) {
+      this.log.error({ err: error, job: job.row.id }, 'renewing a job lease failed');
+    }
+  }
+
+  private async reportProgress(job: ActiveJob, progress: unknown): Promise<void> {
+    if (job.phase !== 'running') return;
+    try {
+      await this.db.updateTable('job')
+        .set({ progress: JSON.stringify(progress ?? null), updated_at: new Date().toISOString() })
+        .where('id', '=', job.row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running')
+        .execute();
+    } catch (error) {
+      this.log.error({ err: error, job: job.row.id }, 'storing job progress failed');
+    }
+  }
+
+  /** Gives the job up without recording anything: its lease expires and it is claimed again. */
+  private abandon(job: ActiveJob, reason: JobInterruptedError): void {
+    if (job.phase !== 'running') return;
+    job.phase = 'abandoned';
+    clearTimers(job);
+    job.controller.abort(reason);
+  }
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: parseJson(row.payload),
+    state: row.state,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAfter: row.run_after,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    lastError: row.last_error,
+    progress: row.progress === null ? null : parseJson(row.progress),
+    dedupeKey: row.dedupe_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** A row written by hand may hold anything: show it as text rather than failing the listing. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message || error.name : typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  return message.slice(0, MAX_ERROR_LENGTH);
+}
+
+function backoffDelay(worker: Worker, attempt: number, log: JobLogger): number {
+  try {
+    const delay = worker.backoff(attempt);
+    return Number.isFinite(delay) && delay > 0 ? delay : 0;
+  } catch (error) {
+    log.error({ err: error, kind: worker.kind }, 'job backoff function failed; retrying with the default delay');
+    return defaultBackoff(attempt);
+  }
+}
+
+function clearTimers(job: ActiveJob): void {
+  clearInterval(job.renewTimer);
+  clearTimeout(job.timeoutTimer);
+}
+
+function positiveMs(value: number, name: string, zeroAllowed = false): number {
+  if (!Number.isFinite(value) || value < (zeroAllowed ? 0 : 1) || value > MAX_TIMER_MS) throw new RangeError(`${name} must be between ${zeroAllowed ? 0 : 1} and ${MAX_TIMER_MS} ms`);
+  return value;
+}
+
+/** True when every promise settled within `ms`. */
+async function settledWithin(promises: readonly (Promise<void> | undefined)[], ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,338 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../backend/db';
+import {
+  JobInterruptedError,
+  JobQueue,
+  JobTimeoutError,
+  PermanentJobError,
+  jobKind,
+  type Job,
+  type JobQueueOptions,
+} from '../../backend/platform/jobs/job-queue';
+import { bulkKind, crashKind } from '../helpers/job-worker';
+
+// The durable job queue on real SQLite files: in this process, and in child processes that
+// are killed mid-job or compete for the same jobs.
+
+const WORKER = fileURLToPath(new URL('../helpers/job-worker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let dataDir: string;
+let db: Database;
+const queues: JobQueue[] = [];
+const children: ChildProcess[] = [];
+let loggedErrors: string[];
+
+beforeEach(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-jobs-'));
+  ({ db } = await openDatabase(dataDir));
+  loggedErrors = [];
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const queue of queues.splice(0)) await queue.stop({ graceMs: 0 });
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  // The queue's own bookkeeping never failed (handler faults are logged as warnings).
+  expect(loggedErrors).toEqual([]);
+});
+
+function newQueue(opts: Partial<JobQueueOptions> = {}): JobQueue {
+  const queue = new JobQueue({
+    db,
+    pollIntervalMs: 20,
+    leaseMs: 400,
+    logger: { info: () => undefined, warn: () => undefined, error: (_obj, msg) => loggedErrors.push(msg) },
+    ...opts,
+  });
+  queues.push(queue);
+  return queue;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const jobIn = (queue: JobQueue, id: number, state: Job['state']) =>
+  waitFor(async () => {
+    const job = await queue.get(id);
+    return job?.state === state ? job : null;
+  }, `job ${id} to be ${state}`);
+
+function spawnWorker(mode: 'crash' | 'drain', effectsFile: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode, effectsFile], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const said = (line: string) => waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`worker exited early: ${err}`);
+    return out.split('\n').includes(line);
+  }, `worker to say "${line}"`);
+  return { child, said, exited, stderr: () => err };
+}
+
+const effects = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+
+describe('across processes', () => {
+  it('finishes a job exactly once after its process is killed mid-run', async () => {
+    const effectsFile = path.join(dataDir, 'effects.log');
+    const queue = newQueue();
+    const job = await queue.enqueue(crashKind, { n: 1 });
+
+    const worker = spawnWorker('crash', effectsFile, { LEASE_MS: '1000' });
+    await worker.said(`started ${job.id}`);
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    expect(await queue.get(job.id)).toMatchObject({ state: 'running', attempts: 1, leaseOwner: expect.stringContaining(`:${worker.child.pid}:`) });
+
+    queue.register(crashKind, (_payload, { jobId }) => fs.appendFileSync(effectsFile, `${jobId} ${process.pid}\n`));
+    queue.start();
+    const done = await jobIn(queue, job.id, 'done');
+    expect(done).toMatchObject({ attempts: 2, leaseOwner: null, lastError: '' });
+    expect(effects(effectsFile)).toEqual([`${job.id} ${process.pid}`]);
+  });
+
+  it('shares 200 jobs between two processes without running any twice', async () => {
+    const effectsFile = path.join(dataDir, 'effects.log');
+    const queue = newQueue();
+    const ids = new Set<number>();
+    for (let n = 0; n < 200; n += 1) ids.add((await queue.enqueue(bulkKind, { n })).id);
+
+    const workers = [spawnWorker('drain', effectsFile), spawnWorker('drain', effectsFile)];
+    for (const worker of workers) await worker.said('ready');
+    fs.writeFileSync(path.join(dataDir, 'go'), '');
+    await waitFor(async () => (await queue.counts(bulkKind.name)).done === 200, 'all 200 jobs to be done', 60_000);
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    await Promise.all(workers.map((worker) => worker.exited));
+
+    const lines = effects(effectsFile).map((line) => line.split(' ').map(Number) as [number, number]);
+    expect(lines).toHaveLength(200);
+    expect(new Set(lines.map(([id]) => id))).toEqual(ids);
+    const byProcess = new Set(lines.map(([, pid]) => pid));
+    expect(byProcess).toEqual(new Set(workers.map((worker) => worker.child.pid)));
+    expect(await queue.counts(bulkKind.name)).toEqual({ queued: 0, running: 0, done: 200, failed: 0 });
+    const jobs = await queue.list({ kind: bulkKind.name, limit: 500 });
+    expect(jobs.every((job) => job.attempts === 1)).toBe(true);
+  });
+});
+
+describe('failures', () => {
+  const flaky = jobKind<{ label: string }>('test.flaky');
+
+  it('retries until max_attempts, then fails with the last error kept', async () => {
+    const queue = newQueue();
+    const attempts: number[] = [];
+    queue.register(flaky, async (_payload, { attempt }) => {
+      attempts.push(attempt);
+      throw new Error(`boom ${attempt}`);
+    }, { maxAttempts: 3, backoff: () => 0 });
+    const job = await queue.enqueue(flaky, { label: 'x' });
+    queue.start();
+    const failed = await jobIn(queue, job.id, 'failed');
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(failed).toMatchObject({ attempts: 3, maxAttempts: 3, lastError: 'boom 3', leaseOwner: null, finishedAt: expect.any(String) });
+    expect(await queue.list({ kind: flaky.name, state: 'failed' })).toHaveLength(1);
+  });
+
+  it('moves run_after by the backoff after a failed attempt', async () => {
+    const queue = newQueue();
+    let calls = 0;
+    queue.register(flaky, () => {
+      calls += 1;
+      throw new Error('not yet');
+    }, { maxAttempts: 5, backoff: (attempt) => attempt * 60_000 });
+    const job = await queue.enqueue(flaky, { label: 'later' });
+    queue.start();
+    const waiting = await waitFor(async () => {
+      const current = await queue.get(job.id);
+      return current?.state === 'queued' && current.attempts === 1 ? current : null;
+    }, 'the first attempt to fail');
+    expect(Date.parse(waiting.runAfter) - Date.parse(waiting.updatedAt)).toBe(60_000);
+    expect(waiting.lastError).toBe('not yet');
+    await sleep(100);
+    expect(calls).toBe(1);
+  });
+
+  it('records synchronous throws and non-Error values without retrying a PermanentJobError', async () => {
+    const queue = newQueue();
+    const sync = jobKind<null>('test.sync');
+    const permanent = jobKind<null>('test.permanent');
+    queue.register(sync, () => {
+      throw 'plain string';
+    }, { maxAttempts: 1 });
+    queue.register(permanent, () => {
+      throw new PermanentJobError('file is not a PDF');
+    }, { maxAttempts: 5 });
+    const a = await queue.enqueue(sync, null);
+    const b = await queue.enqueue(permanent, null);
+    queue.start();
+    expect(await jobIn(queue, a.id, 'failed')).toMatchObject({ lastError: 'plain string', attempts: 1 });
+    expect(await jobIn(queue, b.id, 'failed')).toMatchObject({ lastError: 'file is not a PDF', attempts: 1 });
+  });
+
+  it('aborts the signal at the time limit and counts it as a failed attempt', async () => {
+    const queue = newQueue();
+    const slow = jobKind<null>('test.slow');
+    const reasons: unknown[] = [];
+    queue.register(slow, async (_payload, { signal }) => {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      reasons.push(signal.reason);
+    }, { timeoutMs: 100, maxAttempts: 1 });
+    const job = await queue.enqueue(slow, null);
+    queue.start();
+    const failed = await jobIn(queue, job.id, 'failed');
+    expect(failed.lastError).toBe('任务超时（100 毫秒）');
+    await waitFor(async () => reasons.length === 1, 'the handler to return');
+    expect(reasons[0]).toBeInstanceOf(JobTimeoutError);
+  });
+
+  it('fails a job whose last attempt died with its process', async () => {
+    const queue = newQueue();
+    const kind = jobKind<null>('test.orphan');
+    let calls = 0;
+    queue.register(kind, () => {
+      calls += 1;
+    });
+    const job = await queue.enqueue(kind, null, { maxAttempts: 1 });
+    await db.updateTable('job').set({ state: 'running', attempts: 1, lease_owner: 'gone:1:x#1', lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', job.id).execute();
+    queue.start();
+    const failed = await jobIn(queue, job.id, 'failed');
+    expect(failed.lastError).toContain('任务执行中断');
+    expect(failed.attempts).toBe(2);
+    expect(calls).toBe(0);
+  });
+});
+
+describe('scheduling', () => {
+  it('never runs more jobs of a kind at once than its concurrency', async () => {
+    const queue = newQueue();
+    const kind = jobKind<{ n: number }>('test.parallel');
+    let started = 0;
+    let running = 0;
+    let mostAtOnce = 0;
+    queue.register(kind, async () => {
+      started += 1;
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      // The first job waits for the second, so that both slots are seen in use.
+      await waitFor(async () => started >= 2, 'a second job to start', 5000);
+      await sleep(10);
+      running -= 1;
+    }, { concurrency: 2 });
+    for (let n = 0; n < 8; n += 1) await queue.enqueue(kind, { n });
+    queue.start();
+    await waitFor(async () => (await queue.counts(kind.name)).done === 8, 'all jobs to be done');
+    expect(started).toBe(8);
+    expect(mostAtOnce).toBe(2);
+  });
+
+  it('returns the queued job for a dedupe key, and queues a new one once it is done', async () => {
+    const queue = newQueue();
+    const convert = jobKind<{ documentId: number }>('test.convert');
+    const first = await queue.enqueue(convert, { documentId: 42 }, { dedupeKey: 'convert:42' });
+    const again = await queue.enqueue(convert, { documentId: 42 }, { dedupeKey: 'convert:42' });
+    const other = await queue.enqueue(convert, { documentId: 43 }, { dedupeKey: 'convert:43' });
+    expect(again.id).toBe(first.id);
+    expect(other.id).not.toBe(first.id);
+    expect(await queue.counts(convert.name)).toMatchObject({ queued: 2 });
+
+    const seen: number[] = [];
+    queue.register(convert, ({ documentId }) => {
+      seen.push(documentId);
+    });
+    queue.start();
+    await jobIn(queue, first.id, 'done');
+    const later = await queue.enqueue(convert, { documentId: 42 }, { dedupeKey: 'convert:42' });
+    expect(later.id).toBeGreaterThan(other.id);
+    await jobIn(queue, later.id, 'done');
+    expect(seen.sort()).toEqual([42, 42, 43]);
+    expect((await queue.list({ dedupeKey: 'convert:42' })).map((job) => job.id)).toEqual([later.id, first.id]);
+  });
+
+  it('enqueues inside the caller\'s transaction, so a rollback leaves no job', async () => {
+    const queue = newQueue();
+    const kind = jobKind<null>('test.tx');
+    await expect(db.transaction().execute(async (trx) => {
+      await queue.enqueue(kind, null, { executor: trx });
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    expect(await queue.counts(kind.name)).toEqual({ queued: 0, running: 0, done: 0, failed: 0 });
+  });
+
+  it('keeps the progress a handler reports', async () => {
+    const queue = newQueue();
+    const kind = jobKind<{ pages: number }>('test.progress');
+    queue.register(kind, async ({ pages }, { reportProgress }) => {
+      for (let page = 1; page <= pages; page += 1) await reportProgress({ page, pages });
+    });
+    const job = await queue.enqueue(kind, { pages: 3 });
+    queue.start();
+    expect((await jobIn(queue, job.id, 'done')).progress).toEqual({ page: 3, pages: 3 });
+  });
+
+  it('waits for running handlers on stop, and deletes old finished jobs on prune', async () => {
+    const queue = newQueue();
+    const kind = jobKind<null>('test.graceful');
+    let finished = false;
+    queue.register(kind, async () => {
+      await sleep(100);
+      finished = true;
+    });
+    const job = await queue.enqueue(kind, null);
+    queue.start();
+    await jobIn(queue, job.id, 'running');
+    await queue.stop();
+    expect(finished).toBe(true);
+    expect((await queue.get(job.id))?.state).toBe('done');
+    expect(await queue.prune(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await queue.prune(new Date(Date.now() + 1000))).toBe(1);
+    expect(await queue.get(job.id)).toBeNull();
+  });
+
+  it('aborts handlers that outlast the stop grace; another queue takes the job up when the lease expires', async () => {
+    const first = newQueue();
+    const kind = jobKind<null>('test.interrupted');
+    const reasons: unknown[] = [];
+    first.register(kind, async (_payload, { signal }) => {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      reasons.push(signal.reason);
+    });
+    const job = await first.enqueue(kind, null);
+    first.start();
+    await jobIn(first, job.id, 'running');
+    await first.stop({ graceMs: 50 });
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toBeInstanceOf(JobInterruptedError);
+    expect((await first.get(job.id))?.state).toBe('running');
+
+    const second = newQueue();
+    let ranAgain = false;
+    second.register(kind, () => {
+      ranAgain = true;
+    });
+    second.start();
+    expect(await jobIn(second, job.id, 'done')).toMatchObject({ attempts: 2 });
+    expect(ranAgain).toBe(true);
+  });
+});
