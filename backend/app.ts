@@ -25,8 +25,8 @@ import { bannerService } from './modules/banner/routes';
 import { languageService } from './modules/language/routes';
 import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
-import { uploadService } from './storage/uploads';
-import { fileService } from './storage/files';
+import { uploadService } from './modules/attachment/routes';
+import { fileService } from './modules/attachment/file-routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come

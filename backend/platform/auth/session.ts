@@ -1,5 +1,6 @@
 import type { BackendContext } from '../context';
-import type { TokenClaims } from './tokens';
+import { forbidden, unauthenticated } from '../../wire/errors';
+import { tokenFromUploadHeader, type TokenClaims } from './tokens';
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
@@ -24,6 +25,19 @@ export async function resolveSession(app: BackendContext, token: string | null):
   ]);
   if (!user || loggedOut) return null;
   return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
+}
+
+/**
+ * The caller of an upload route, whose token is read the way gin's AuthGin reads it
+ * (README §4.2): 401 without a session, 403 without the POST permission row when one is needed.
+ */
+export async function uploadCaller(app: BackendContext, authorization: string | undefined, permissionPath: string | null): Promise<SessionUser> {
+  const user = await resolveSession(app, tokenFromUploadHeader(authorization));
+  if (!user) throw unauthenticated();
+  if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
+    throw forbidden(await deniedMessage(app.db, 'POST', permissionPath));
+  }
+  return user;
 }
 
 /** Does one of the user's groups hold the permission row (method, path)? */

@@ -1,20 +1,19 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { BackendContext } from '../platform/context';
-import { now } from '../db/schema';
-import { tokenFromUploadHeader } from '../platform/auth/tokens';
-import { deniedMessage, hasPermission, resolveSession } from '../platform/auth/session';
-import { DynamicType, addDynamic, updateProfile } from '../modules/user/service';
-import { badRequest, forbidden, unauthenticated } from '../wire/errors';
-import { encode } from '../wire/message';
-import { Attachment } from '../modules/attachment/messages';
-import { clientIp } from '../wire/rpc';
-import { defineService } from '../platform/rpc';
-import { BlobEmptyError, BlobTooLargeError } from '../platform/blobs/blob-store';
+import { UPLOAD_IMAGE_EXTENSIONS } from '../../../shared/constants';
+import { uploadPermissionPath } from '../../../shared/permissions';
+import { badRequest } from '../../wire/errors';
+import { encode } from '../../wire/message';
+import { clientIp } from '../../wire/rpc';
+import { uploadCaller } from '../../platform/auth/session';
+import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
+import type { BackendContext } from '../../platform/context';
+import { defineService } from '../../platform/rpc';
+import { DynamicType, addDynamic, updateProfile } from '../user/service';
 import { imageSize, sniffImage } from './image';
-import { UPLOAD_IMAGE_EXTENSIONS } from '../../shared/constants';
-import { uploadPermissionPath } from '../../shared/permissions';
+import { Attachment } from './messages';
+import { insertAttachment, isBannedHash, retireAttachments } from './store';
 
 // Image uploads `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2):
 // streamed into the blob store while hashing, checked, then kept content-addressed as
@@ -31,24 +30,14 @@ const IMAGE_KINDS = {
   config: { type: 7, title: '上传配置图片文件', needsPermission: true },
 } as const;
 
-export interface StoredFile { hash: string; ext: string; size: number; name: string; key: string; head: Buffer }
-
-/** Who is uploading: the upload routes read the token their own way (README §4.2). */
-export async function uploader(app: BackendContext, request: FastifyRequest, permissionPath: string | null) {
-  const user = await resolveSession(app, tokenFromUploadHeader(request.headers.authorization));
-  if (!user) throw unauthenticated();
-  if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
-    throw forbidden(await deniedMessage(app.db, 'POST', permissionPath));
-  }
-  return user;
-}
+interface StoredFile { hash: string; ext: string; size: number; name: string; key: string; head: Buffer }
 
 /**
  * Streams the multipart field `file` into the blob store under `<folder>/…/<md5><ext>`.
  * Rejects files over `maxBytes` and extensions outside `extensions`; `check` may refuse the
  * content (it gets the first 64 KiB) before the blob is kept.
  */
-export async function receiveFile(
+async function receiveFile(
   app: BackendContext,
   request: FastifyRequest,
   opts: { folder: 'uploads' | 'documents'; extensions: readonly string[]; badExtension: string; maxBytes: number; check?: (head: Buffer) => void },
@@ -69,8 +58,7 @@ export async function receiveFile(
       maxBytes: opts.maxBytes,
       async check({ md5, head }) {
         opts.check?.(head);
-        const banned = await app.db.selectFrom('attachment').select('id').where('hash', '=', md5).where('enable', '=', 0).executeTakeFirst();
-        if (banned) throw badRequest('文件已被标记为非法文件，禁止上传');
+        if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
       },
     });
     return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
@@ -94,7 +82,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
       const routePath = uploadPermissionPath(kind);
       scope.post(routePath, { config: { errorShape: 'http' } }, async (request, reply) => {
-        const user = await uploader(ctx, request, def.needsPermission ? routePath : null);
+        const user = await uploadCaller(ctx, request.headers.authorization, def.needsPermission ? routePath : null);
         let dimensions = { width: 0, height: 0 };
         const file = await receiveFile(ctx, request, {
           folder: 'uploads',
@@ -109,17 +97,15 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
         });
         const urlPath = `/${file.key}`;
         const attachment = await ctx.db.transaction().execute(async (trx) => {
-          const ts = now();
           if (kind === 'avatar') {
-            await trx.updateTable('attachment').set({ deleted_at: ts }).where('type', '=', def.type).where('type_id', '=', user.id).where('deleted_at', 'is', null).execute();
+            await retireAttachments(trx, def.type, user.id);
             await updateProfile(trx, user.id, { avatar: urlPath });
             await addDynamic(trx, user.id, DynamicType.Avatar, '更新了头像');
           }
-          return trx.insertInto('attachment').values({
+          return insertAttachment(trx, {
             hash: file.hash, user_id: user.id, type_id: kind === 'avatar' ? user.id : 0, type: def.type, path: urlPath, name: file.name,
             size: file.size, width: dimensions.width, height: dimensions.height, ext: file.ext, ip: clientIp(request),
-            created_at: ts, updated_at: ts, deleted_at: null,
-          }).returningAll().executeTakeFirstOrThrow();
+          });
         });
         return reply.code(200).header('content-type', 'application/json; charset=utf-8')
           .send(JSON.stringify({ code: 200, message: '上传成功', data: encode(Attachment, attachment) }));

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { fileInside, sendFile, sendNotFound } from '../wire/files';
-import type { BackendContext } from '../platform/context';
-import { defineService } from '../platform/rpc';
+import { fileInside, sendFile, sendNotFound } from '../../wire/files';
+import type { BackendContext } from '../../platform/context';
+import { defineService } from '../../platform/rpc';
 
 // File routes outside the API: `/uploads/*` (content-addressed images, cacheable forever)
 // and `/favicon.ico` (the system.favicon image).
