@@ -11,7 +11,7 @@ export type CaptchaGenerator = (options: CaptchaOptions) => CaptchaImage;
 const TTL_MS = 10 * 60 * 1000;
 const MAX_ENTRIES = 10_000;
 
-export const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) => {
+const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) => {
   const common = { width, height, noise: 2, color: true, background: '#f5f7fa' };
   const result = type === 'math'
     ? svgCaptcha.createMathExpr({ ...common, mathMin: 1, mathMax: 20, mathOperator: '+/-' })

@@ -37,7 +37,7 @@ export interface RpcDef<Ctx> {
 }
 
 /** Builds a handler's context once the request is decoded, or throws (401, 403). */
-export type ContextFor<Ctx> = (request: FastifyRequest, rpc: { spec: RpcDef<Ctx>['spec']; fullMethod: string }) => Promise<Ctx>;
+type ContextFor<Ctx> = (request: FastifyRequest, rpc: { spec: RpcDef<Ctx>['spec']; fullMethod: string }) => Promise<Ctx>;
 
 /** The `rpc()` of handlers that get a `Ctx`; platform/rpc.ts binds it to the backend's context. */
 export function rpcFor<Ctx>() {

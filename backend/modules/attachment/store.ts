@@ -5,7 +5,7 @@ import { now, type AttachmentTable } from '../../db/schema';
 // The `attachment` table: one row per uploaded file, with its MD5; an admin can ban a file
 // (enable = 0), and a file with a banned hash is refused at upload.
 
-export type NewAttachment = Omit<Insertable<AttachmentTable>, 'id' | 'enable' | 'description' | 'created_at' | 'updated_at' | 'deleted_at'>;
+type NewAttachment = Omit<Insertable<AttachmentTable>, 'id' | 'enable' | 'description' | 'created_at' | 'updated_at' | 'deleted_at'>;
 
 export async function isBannedHash(db: Database, md5: string): Promise<boolean> {
   return (await db.selectFrom('attachment').select('id').where('hash', '=', md5).where('enable', '=', 0).executeTakeFirst()) !== undefined;

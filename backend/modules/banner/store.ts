@@ -7,7 +7,7 @@ import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request'
 
 export const BANNER_COLUMNS = ['id', 'title', 'path', 'sort', 'enable', 'type', 'url', 'description', 'created_at', 'updated_at'];
 
-export type BannerColumns = Omit<Insertable<BannerTable>, 'id' | 'created_at' | 'updated_at'>;
+type BannerColumns = Omit<Insertable<BannerTable>, 'id' | 'created_at' | 'updated_at'>;
 
 export const bannerOr404 = (db: Database, id: number) => rowOr404(db, 'banner', id, '轮播图不存在');
 

@@ -9,7 +9,7 @@ import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request'
 
 export const CATEGORY_COLUMNS = ['id', 'parent_id', 'title', 'doc_count', 'sort', 'enable', 'cover', 'created_at', 'updated_at', 'icon', 'description', 'show_description', 'type'];
 
-export type CategoryColumns = Omit<Insertable<CategoryTable>, 'id' | 'doc_count' | 'created_at' | 'updated_at'>;
+type CategoryColumns = Omit<Insertable<CategoryTable>, 'id' | 'doc_count' | 'created_at' | 'updated_at'>;
 
 export const categoryOr404 = (db: Database, id: number) => rowOr404(db, 'category', id, '分类不存在');
 

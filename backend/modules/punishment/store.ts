@@ -13,7 +13,7 @@ export const PUNISHMENT_COLUMNS = ['id', 'user_id', 'type', 'enable', 'end_time'
 export const PunishmentType = { Disabled: 1, NoComment: 2, NoUpload: 3, NoDownload: 4, NoFavorite: 5, NoArticle: 6 } as const;
 export type PunishmentType = (typeof PunishmentType)[keyof typeof PunishmentType];
 
-export type PunishmentColumns = Omit<Insertable<PunishmentTable>, 'id' | 'created_at' | 'updated_at'>;
+type PunishmentColumns = Omit<Insertable<PunishmentTable>, 'id' | 'created_at' | 'updated_at'>;
 
 export const punishmentOr404 = (db: Database, id: number) => rowOr404(db, 'punishment', id, '处罚记录不存在');
 

@@ -73,7 +73,7 @@ export async function insertUser(db: Database, values: NewUser): Promise<UserRow
   return db.insertInto('user').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
 }
 
-export type ProfileColumns = Partial<Pick<UserRow, 'mobile' | 'email' | 'address' | 'signature' | 'avatar' | 'realname' | 'identity' | 'remark'>>;
+type ProfileColumns = Partial<Pick<UserRow, 'mobile' | 'email' | 'address' | 'signature' | 'avatar' | 'realname' | 'identity' | 'remark'>>;
 
 export async function updateProfile(db: Database, id: number, columns: ProfileColumns): Promise<void> {
   await db.updateTable('user').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();

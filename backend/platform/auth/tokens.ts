@@ -13,7 +13,7 @@ export interface TokenClaims {
 }
 
 const ISSUER = 'moredoc';
-export const SECRET_FILE = 'jwt-secret';
+const SECRET_FILE = 'jwt-secret';
 
 /** JWT_SECRET, or a secret generated once into DATA_DIR (mode 0600) and reused afterwards. */
 export function loadJwtSecret(dataDir: string, fromEnv?: string): string {
