@@ -1,31 +1,32 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
-import type { BackendContext } from './context';
 import { openDatabase } from './db';
-import { runSeed, type InitialAdmin } from './db/seed';
-import { DEFAULT_PASSWORD_COST } from './auth/password';
-import { TokenService, loadJwtSecret } from './auth/tokens';
-import { CaptchaStore, type CaptchaGenerator } from './services/captcha';
-import { ConfigStore } from './services/config-store';
-import { Mailer } from './services/mailer';
+import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
+import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
+import { ConfigStore } from './platform/config-store';
+import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
+import { Mailer } from './platform/mailer';
+import { serveService, type ServiceModule } from './platform/rpc';
 import { registerErrorHandling } from './wire/error-handler';
-import { registerRpcs, type ServiceModule } from './wire/rpc';
-import { userService } from './api/user';
-import { groupService } from './api/group';
-import { permissionService } from './api/permission';
-import { configService } from './api/config';
-import { navigationService } from './api/navigation';
-import { categoryService } from './api/category';
-import { friendlinkService } from './api/friendlink';
-import { bannerService } from './api/banner';
-import { languageService } from './api/language';
-import { punishmentService } from './api/punishment';
-import { oauthService } from './api/oauth';
-import { uploadService } from './storage/uploads';
-import { fileService } from './storage/files';
+import { runSeed } from './seed';
+import { userService } from './modules/user/routes';
+import type { InitialAdmin } from './modules/user/seed';
+import { groupService } from './modules/group/routes';
+import { permissionService } from './modules/permission/routes';
+import { configService } from './modules/config/routes';
+import { navigationService } from './modules/navigation/routes';
+import { categoryService } from './modules/category/routes';
+import { friendlinkService } from './modules/friendlink/routes';
+import { bannerService } from './modules/banner/routes';
+import { languageService } from './modules/language/routes';
+import { punishmentService } from './modules/punishment/routes';
+import { oauthService } from './modules/oauth/routes';
+import { uploadService } from './modules/attachment/routes';
+import { fileService } from './modules/attachment/file-routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -98,7 +99,6 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   const settings = new ConfigStore(db);
   const context: BackendContext = {
-    config,
     db,
     settings,
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
@@ -106,14 +106,13 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     mailer: new Mailer(settings),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
+    dataDir: config.dataDir,
+    oauth: config.oauth,
     version: pkg.version,
     passwordCost,
   };
 
-  for (const service of services) {
-    registerRpcs(app, context, service);
-    if (service.routes) await service.routes(app, context);
-  }
+  for (const service of services) await serveService(app, context, service);
   app.addHook('onReady', async () => jobs.start());
   return app;
 }

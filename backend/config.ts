@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { findConfigKey } from './db/seed/config-keys';
+import { findConfigKey } from './modules/config/keys';
+import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 
 // The embedded backend's process configuration, read once from the environment.
 export interface BackendConfig {
@@ -15,23 +16,6 @@ export interface BackendConfig {
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
   oauth: OAuthConfig;
-}
-
-export type OAuthProviderName = 'wechat' | 'qq';
-
-/** Base URLs (origin plus optional path prefix, no trailing slash) of one provider. */
-export interface OAuthProviderEndpoints {
-  /** the page the browser is sent to (OAUTH_<P>_AUTHORIZE_URL) */
-  authorizeUrl: string;
-  /** the API the backend calls (OAUTH_<P>_API_URL) */
-  apiUrl: string;
-}
-
-export interface OAuthConfig {
-  wechat: OAuthProviderEndpoints;
-  qq: OAuthProviderEndpoints;
-  /** OAUTH_TIMEOUT_MS: limit of each call to a provider's API. */
-  timeoutMs: number;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {

@@ -39,7 +39,8 @@ export function buildNavigationTree(items: readonly Navigation[]): NavigationNod
       .filter((item) => item.enable === true)
       .sort(bySortDesc)
       .map((item) => {
-        const { children: _ignored, ...fields } = item;
+        // The wire has no `children`; a server that sends some anyway gets them replaced.
+        const { children: _ignored, ...fields } = item as Navigation & { children?: unknown };
         const kids = item.id === undefined ? [] : (childrenOf.get(item.id) ?? []);
         return { ...fields, children: build(kids) };
       });

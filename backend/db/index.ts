@@ -19,6 +19,11 @@ const migrations: Record<string, Migration> = {
 
 export type Database = Kysely<DB>;
 
+/** SQLite's answer to an insert or update that breaks a UNIQUE constraint. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+}
+
 export interface OpenedDatabase {
   db: Database;
   sqlite: SQLite.Database;

@@ -34,7 +34,7 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
   return { status: 500, code: Code.Internal, message: INTERNAL_MESSAGE };
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, rendered: Rendered) {
+function sendError(reply: FastifyReply, request: FastifyRequest, rendered: Rendered) {
   if (request.routeOptions.config?.errorShape === 'http') {
     return reply
       .code(rendered.status)

@@ -60,7 +60,7 @@ export class ApiError extends Error {
   }
 }
 
-export const NOT_LOGGED_IN = '您未登录或您的登录已过期，请重新登录或刷新页面重试';
+const NOT_LOGGED_IN = '您未登录或您的登录已过期，请重新登录或刷新页面重试';
 
 export const badRequest = (message: string) => new ApiError(Code.InvalidArgument, message);
 export const notFound = (message: string) => new ApiError(Code.NotFound, message);

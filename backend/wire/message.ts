@@ -70,7 +70,7 @@ const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c
 // Encoding (responses)
 
 /** Go's RFC3339Nano: whole seconds unless there is a fraction, trailing zeros trimmed. */
-export function formatTimestamp(value: string | Date): string | undefined {
+function formatTimestamp(value: string | Date): string | undefined {
   const date = value instanceof Date ? value : new Date(value);
   const ms = date.getTime();
   if (Number.isNaN(ms)) return undefined;
@@ -153,7 +153,7 @@ function zeroValue(spec: FieldSpec): unknown {
   }
 }
 
-export function zeroOf<F extends Fields>(type: MessageType<F>): Infer<F> {
+function zeroOf<F extends Fields>(type: MessageType<F>): Infer<F> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(type.fields)) out[name] = zeroValue(spec);
   return out as Infer<F>;

@@ -21,7 +21,6 @@ export interface Navigation {
   fixed?: boolean;
   created_at?: string;
   updated_at?: string;
-  children?: Navigation[];
 }
 
 export interface ListNavigationReply { total?: number; navigation?: Navigation[] }

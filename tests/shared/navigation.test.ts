@@ -62,7 +62,7 @@ describe('buildNavigationTree', () => {
   });
 
   it('replaces children sent by the server with the built ones and leaves the input untouched', () => {
-    const parent: Navigation = { id: 50, title: '父', enable: true, children: [{ id: 99, title: '旧' }] };
+    const parent = { id: 50, title: '父', enable: true, children: [{ id: 99, title: '旧' }] };
     const child: Navigation = { id: 51, parent_id: 50, title: '子', enable: true };
     const tree = buildNavigationTree([parent, child]);
     expect(titles(tree)).toEqual([['父', ['子']]]);

@@ -1,7 +1,0 @@
-import { defineService } from '../wire/rpc';
-import { accountRpcs } from './user-account';
-import { adminRpcs } from './user-admin';
-import { memberRpcs } from './user-member';
-
-/** UserAPI (contract endpoints.md, RPCs 1–22), split over three files by audience. */
-export const userService = defineService('UserAPI', [...accountRpcs, ...adminRpcs, ...memberRpcs]);

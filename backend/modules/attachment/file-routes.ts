@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { fileInside, sendFile, sendNotFound } from '../../wire/files';
+import type { BackendContext } from '../../platform/context';
+import { defineService } from '../../platform/rpc';
+
+// File routes outside the API: `/uploads/*` (content-addressed images, cacheable forever)
+// and `/favicon.ico` (the system.favicon image).
+
+async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  const dataDir = path.resolve(ctx.dataDir);
+  const uploads = path.join(dataDir, 'uploads');
+  fs.mkdirSync(uploads, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: uploads,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    dotfiles: 'deny',
+    wildcard: true,
+    immutable: true,
+    maxAge: '365d',
+    setHeaders: (reply) => reply.header('x-content-type-options', 'nosniff'),
+  });
+
+  app.get('/favicon.ico', async (_request, reply) => {
+    const favicon = (await ctx.settings.snapshot()).str('system', 'favicon').replace(/^[./]+/, '');
+    const file = favicon.startsWith('uploads/') ? fileInside(uploads, favicon.slice('uploads/'.length)) : null;
+    return file ? sendFile(reply, file) : sendNotFound(reply);
+  });
+}
+
+export const fileService = defineService('files', [], { routes: registerFileRoutes });

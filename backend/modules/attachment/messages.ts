@@ -1,0 +1,10 @@
+import { message } from '../../wire/message';
+
+// AttachmentAPI's messages; the upload routes answer with an `Attachment`.
+
+export const Attachment = message('Attachment', {
+  id: 'int64', hash: 'string', user_id: 'int64', type_id: 'int64', type: 'int32', enable: 'bool',
+  path: 'string', name: 'string', size: 'int64', width: 'int64', height: 'int64', ext: 'string',
+  ip: 'string', username: 'string', type_name: 'string', description: 'string',
+  created_at: 'time', updated_at: 'time',
+});

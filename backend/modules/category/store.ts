@@ -1,0 +1,73 @@
+import { sql, type Insertable } from 'kysely';
+import type { Database } from '../../db';
+import { now, type CategoryTable } from '../../db/schema';
+import { deleteSubtrees, isInSubtree } from '../../db/tree';
+import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
+
+// The `category` table: document (type 0) and article (type 1) categories, a tree through
+// parent_id; `doc_count` counts what is filed in a category and below it.
+
+export const CATEGORY_COLUMNS = ['id', 'parent_id', 'title', 'doc_count', 'sort', 'enable', 'cover', 'created_at', 'updated_at', 'icon', 'description', 'show_description', 'type'];
+
+type CategoryColumns = Omit<Insertable<CategoryTable>, 'id' | 'doc_count' | 'created_at' | 'updated_at'>;
+
+export const categoryOr404 = (db: Database, id: number) => rowOr404(db, 'category', id, '分类不存在');
+
+export async function findParent(db: Database, id: number) {
+  return db.selectFrom('category').select(['id', 'type']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Would hanging `id` under `parentId` make a cycle? */
+export const isBelow = (db: Database, parentId: number, id: number) => isInSubtree(db, 'category', parentId, id);
+
+/** Adds categories; a title that exists under the same parent is skipped. */
+export async function insertCategories(db: Database, rows: CategoryColumns[]): Promise<void> {
+  const ts = now();
+  for (const row of rows) {
+    await db.insertInto('category').values({ ...row, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.columns(['type', 'parent_id', 'title']).doNothing()).execute();
+  }
+}
+
+export async function titleTaken(db: Database, category: { id: number; type: number; parent_id: number; title: string }): Promise<boolean> {
+  const clash = await db.selectFrom('category').select('id').where('type', '=', category.type).where('parent_id', '=', category.parent_id)
+    .where('title', '=', category.title).where('id', '!=', category.id).executeTakeFirst();
+  return clash !== undefined;
+}
+
+export async function updateCategory(db: Database, id: number, columns: CategoryColumns): Promise<void> {
+  await db.updateTable('category').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+}
+
+/** Only categories without documents go, together with their document-less descendants. */
+export const deleteCategories = (db: Database, ids: number[]) => deleteSubtrees(db, 'category', ids, 'doc_count');
+
+export async function listCategories(db: Database, filter: { types: number[]; parents: number[]; enable: number[]; wd: string; page: number; size: number }) {
+  let query = db.selectFrom('category').selectAll().where('type', 'in', filter.types);
+  if (filter.parents.length) query = query.where('parent_id', 'in', filter.parents);
+  if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
+  if (filter.wd.trim()) query = query.where('title', 'like', likePattern(filter.wd));
+  return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('title', 'asc'), filter.page, filter.size).execute();
+}
+
+export const countCategories = (db: Database) => countOf(db.selectFrom('category'));
+
+/**
+ * Recomputes `doc_count` of every category of a type: the distinct non-deleted documents
+ * (type 0) or articles (type 1) linked to the category or to any of its descendants.
+ * Document and article services call this after changing links.
+ */
+export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
+  const links = type === 0
+    ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
+        JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`
+    : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
+        JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
+  await sql`WITH RECURSIVE tree(ancestor_id, id) AS (
+      SELECT id, id FROM category WHERE type = ${type}
+      UNION ALL SELECT tree.ancestor_id, c.id FROM category c JOIN tree ON c.parent_id = tree.id WHERE c.type = ${type})
+    UPDATE category SET doc_count = (
+      SELECT count(DISTINCT links.item_id) FROM tree JOIN (${links}) links ON links.category_id = tree.id
+      WHERE tree.ancestor_id = category.id)
+    WHERE type = ${type}`.execute(db);
+}

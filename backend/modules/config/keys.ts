@@ -1,0 +1,193 @@
+import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
+
+// Every configuration key the backend knows: MOREDOC's 95 keys (contract/config-keys.md)
+// plus our own categories `pay`, `vip` and `oauth` (docs/api.md). The seed inserts missing
+// rows with `value` and refreshes the metadata of existing rows, never their value.
+
+export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
+
+export interface ConfigKeyDef {
+  category: string;
+  name: string;
+  label: string;
+  value: string;
+  input_type: ConfigInputType;
+  sort: number;
+  col_num?: number;
+  options?: string;
+  placeholder?: string;
+  is_secret?: boolean;
+}
+
+const CLOSE_STATEMENT = [
+  '<div>尊敬的用户，您好：</div>',
+  '<div>为了给您提供更好的服务，本站正在进行系统升级维护，预计恢复时间为 <span style="color: red;">2024-10-24 06:00:00</span>。</div>',
+  '<div>维护期间普通用户暂时无法访问本站，由此给您带来的不便，敬请谅解。</div>',
+  '<div>感谢您的理解与支持！</div>',
+].join('\n');
+
+type Row = [name: string, label: string, value: string, input_type: ConfigInputType, sort: number, col_num?: number, extra?: Partial<ConfigKeyDef>];
+
+function category(name: string, rows: Row[]): ConfigKeyDef[] {
+  return rows.map(([key, label, value, input_type, sort, col_num, extra]) => ({
+    category: name, name: key, label, value, input_type, sort, col_num: col_num ?? 24, ...extra,
+  }));
+}
+
+export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
+  ...category('system', [
+    ['sitename', '网站名称', '魔豆文库', 'text', 10],
+    ['domain', '【重要】网站域名', 'https://moredoc.mnt.ltd', 'text', 11, 24, { placeholder: '网站域名，包含 http:// 或 https://，用于生成站点地图和找回密码链接' }],
+    ['title', '首页标题', 'MOREDOC · 魔豆文库', 'text', 20],
+    ['keywords', '网站关键字', 'MOREDOC · 魔豆文库', 'text', 30],
+    ['description', '网站描述', 'MOREDOC · 魔豆文库', 'textarea', 40],
+    ['recommend_words', '首页搜索推荐词', '', 'text', 50, 24, { placeholder: '多个推荐词用英文逗号分隔' }],
+    ['logo', '网站Logo', '', 'image', 60, 12],
+    ['favicon', '网站Favicon', '', 'image', 61, 12],
+    ['register_background', '注册页背景图', '', 'image', 62, 12],
+    ['login_background', '登录页背景图', '', 'image', 63, 12],
+    ['sec_icp', '公网安备', '', 'text', 68, 12],
+    ['icp', '网站备案号', '', 'text', 69, 12],
+    ['copyright_start_year', '版权起始年', '2019', 'text', 80],
+    ['analytics', '网站统计代码', '', 'textarea', 90],
+  ]),
+  ...category('captcha', [
+    ['height', '验证码高度', '60', 'number', 13],
+    ['width', '验证码宽度', '240', 'number', 14],
+    ['length', '验证码长度', '5', 'number', 15],
+    ['type', '验证码类型', 'digit', 'select', 16, 24, { options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音' }],
+  ]),
+  ...category('security', [
+    ['max_document_size', '最大文档大小(MB)', '50', 'number', 1],
+    ['comment_interval', '评论时间间隔', '10', 'number', 2, 24, { placeholder: '两次评论之间的最小间隔（秒），0 表示不限制' }],
+    ['document_related_duration', '文档的【相关文档】有效期', '7', 'number', 15],
+    ['attachment_retention_minute', '从回收站清除的文档文件保留时长', '1440', 'number', 16],
+    ['search_record_retention_days', '搜索记录保留天数', '7', 'number', 17, 12],
+    ['document_allowed_ext', '允许上传的文档类型', '', 'select-multi', 17, 12, { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') }],
+    ['is_close', '是否关闭网站', 'false', 'switch', 160, 8],
+    ['close_statement', '闭站说明', CLOSE_STATEMENT, 'textarea', 170],
+    ['enable_register', '是否允许注册', 'true', 'switch', 18, 8],
+    ['login_required', '是否登录才能访问', 'false', 'switch', 18, 8],
+    ['enable_captcha_login', '是否开启登录验证码', 'true', 'switch', 19, 8],
+    ['enable_captcha_register', '是否开启注册验证码', 'true', 'switch', 20, 8],
+    ['enable_captcha_comment', '是否开启评论验证码', 'true', 'switch', 21, 8],
+    ['enable_captcha_find_password', '是否开启找回密码验证码', 'true', 'switch', 22, 8],
+    ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
+  ]),
+  ...category('footer', [
+    ['about', '关于我们', '/article/detail/about', 'text', 24],
+    ['contact', '联系我们', '/article/detail/contact', 'text', 25],
+    ['agreement', '文库协议', '/article/detail/agreement', 'text', 26],
+    ['copyright', '免责声明', '/article/detail/copyright', 'text', 27],
+    ['feedback', '意见反馈', '/article/detail/feedback', 'text', 28],
+  ]),
+  ...category('converter', [
+    ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
+    ['max_preview', '最大预览页数', '12', 'number', 0, 12],
+    ['timeout', '转换超时(分钟)', '30', 'number', 20, 12],
+    ['extension', '预览格式', 'webp', 'select', 30, 12, { options: 'svg:SVG\njpg:JPEG\npng:PNG\nwebp:WEBP' }],
+    ['enable_convert_repeated_document', '是否转换重复文档', 'false', 'switch', 31, 12],
+    ['enable_gzip', '是否启用GZIP压缩', 'true', 'switch', 40],
+    ['enable_svgo', '是否启用SVGO', 'false', 'switch', 50],
+  ]),
+  ...category('download', [
+    ['enable_guest_download', '是否允许游客下载', 'false', 'switch', 10, 12],
+    ['free_download_duration', '购买文档后多少天内允许免费重复下载', '0', 'number', 20, 12],
+    ['url_duration', '下载链接有效时长(秒)', '60', 'number', 30, 12],
+    ['times_every_day', '允许登录用户每天下载次数', '10', 'number', 40, 12],
+    ['times_every_ip', '允许每个IP每天下载次数', '10', 'number', 41, 12],
+    ['secret_key', '链接签名密钥', 'moredoc', 'text', 50, 12],
+  ]),
+  ...category('score', [
+    ['credit_name', '积分名称', '魔豆', 'text', 1, 8],
+    ['register', '注册', '10', 'number', 10, 8],
+    ['sign_in', '签到', '1', 'number', 20, 8],
+    ['delete_document', '删除文档', '1', 'number', 25, 8],
+    ['upload_document', '上传文档', '5', 'number', 30, 8],
+    ['upload_document_limit', '每日上传文档奖励次数', '1', 'number', 40, 16],
+    ['document_collected', '文档被收藏', '1', 'number', 50, 8],
+    ['document_collected_limit', '每日文档被收藏奖励次数', '1', 'number', 60, 16],
+    ['document_commented', '文档被评论', '1', 'number', 70, 8],
+    ['document_commented_limit', '每日文档被评论奖励次数', '1', 'number', 80, 16],
+  ]),
+  ...category('email', [
+    ['enable', '是否启用邮件服务', 'false', 'switch', 10],
+    ['host', 'SMTP 服务器地址', '', 'text', 20],
+    ['port', 'SMTP 服务器端口', '465', 'number', 30],
+    ['is_tls', '是否启用TLS', 'true', 'switch', 40],
+    ['from_name', '发件人名称', '', 'text', 50],
+    ['username', 'SMTP 账号', '', 'text', 60],
+    ['password', 'SMTP 密码', '', 'password', 70, 24, { is_secret: true }],
+    ['duration', '邮件有效期', '30', 'number', 80, 24, { placeholder: '找回密码链接的有效期（分钟），1 到 60' }],
+    ['secret', '签名密钥', 'moredoc', 'text', 80],
+    ['test_email', '测试邮箱', '', 'text', 90, 24, { placeholder: '保存邮箱配置时向该地址发送一封测试邮件' }],
+  ]),
+  ...category('display', [
+    ['show_document_count', '是否显示文档数', 'true', 'switch', 0, 8],
+    ['show_document_download_count', '是否显示文档下载数', 'true', 'switch', 1, 8],
+    ['show_document_view_count', '是否显示文档浏览数', 'true', 'switch', 2, 8],
+    ['show_document_favorite_count', '是否显示文档收藏数', 'true', 'switch', 3, 8],
+    ['show_register_user_count', '是否显示注册用户数', 'true', 'switch', 10, 8],
+    ['virtual_register_count', '网站虚拟注册用户数', '0', 'number', 20],
+    ['show_document_descriptions', '是否显示文档摘要', 'true', 'switch', 21, 8],
+    ['show_index_categories', '是否显示横栏分类', 'true', 'switch', 30, 8],
+    ['index_document_style', '首页文档展示方式', 'card', 'select', 31, 8, { options: 'card:卡片\nlist:列表' }],
+    ['home_version', '首页版本', 'v1', 'select', 31, 8, { options: 'v1:V1版\nv2:V2版' }],
+    ['pages_per_read', '文档【继续阅读】的页数', '5', 'number', 40, 8],
+    ['max_search_pages', '文档搜索结果最大页数', '100', 'number', 50, 8],
+    ['copyright_statement', '版权声明', '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。', 'textarea', 60],
+    ['hide_keywords_on_lists', '隐藏关键字', 'false', 'switch', 70, 8],
+    ['hide_category_without_document', '隐藏无文档分类', 'false', 'switch', 80, 16],
+    ['wechat_tip', '微信/微信公众号提示文案', '我们的公众号同样精彩', 'text', 100],
+    ['wechat_qrcode', '微信/微信公众号二维码', '', 'image', 110],
+    ['contact_tip', '联系我们提示文案', '联系我们，反馈您的意见与建议', 'text', 120],
+    ['contact_link', '联系我们跳转链接', '', 'text', 130],
+  ]),
+  ...category('release', [
+    ['source', '版本检测来源', 'auto', 'select', 10, 24, { options: 'none:不检测\nauto:自动检测\ngitee:Gitee\ngithub:GitHub' }],
+    ['tag_name', '最新版版本号', '', 'text', 20],
+    ['name', '版本发布名称', '', 'text', 30],
+    ['body', '版本发布说明', '', 'textarea', 40],
+    ['ignore', '忽略版本提示', '', 'text', 50],
+  ]),
+  // Ours (docs/api.md): online payment for VIP orders.
+  ...category('pay', [
+    ['enable', '是否启用在线支付', 'false', 'switch', 10, 8],
+    ['provider', '支付渠道', 'alipay', 'select', 20, 8, { options: 'alipay:支付宝\nwechat:微信支付' }],
+    ['sandbox', '是否使用沙箱环境', 'false', 'switch', 30, 8],
+    ['app_id', '应用ID（AppID）', '', 'text', 40, 12],
+    ['merchant_id', '商户号', '', 'text', 50, 12, { placeholder: '微信支付商户号；支付宝可留空' }],
+    ['private_key', '商户私钥', '', 'password', 60, 24, { is_secret: true }],
+    ['public_key', '支付平台公钥/证书', '', 'textarea', 70],
+    ['api_key', 'API密钥', '', 'password', 80, 24, { is_secret: true, placeholder: '微信支付 APIv3 密钥；支付宝可留空' }],
+    ['notify_url', '支付结果通知地址', '', 'text', 90, 24, { placeholder: '留空则使用 <网站域名>/api/v1/order/notify' }],
+    ['return_url', '支付完成跳转地址', '', 'text', 100, 24, { placeholder: '留空则使用 <网站域名>/member/order' }],
+    ['order_timeout', '订单支付超时(分钟)', '30', 'number', 110, 12],
+  ]),
+  // Ours: VIP membership plans and benefits.
+  ...category('vip', [
+    ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
+    ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
+    ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
+    ['plans', '会员套餐', 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|推荐', 'textarea', 20, 24, {
+      placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）',
+    }],
+    ['free_download', 'VIP免积分下载', 'true', 'switch', 30, 8],
+    ['times_every_day', 'VIP每天下载次数', '50', 'number', 40, 8, { placeholder: '0 表示与普通用户相同' }],
+    ['benefits', '会员权益说明', '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>', 'textarea', 50],
+  ]),
+  // Ours: social sign-in providers (SPEC: WeChat and QQ flags, default false).
+  ...category('oauth', [
+    ['wechat', '是否启用微信登录', 'false', 'switch', 10, 8],
+    ['wechat_app_id', '微信开放平台 AppID', '', 'text', 20, 12],
+    ['wechat_app_secret', '微信开放平台 AppSecret', '', 'password', 30, 12, { is_secret: true }],
+    ['qq', '是否启用QQ登录', 'false', 'switch', 40, 8],
+    ['qq_app_id', 'QQ互联 AppID', '', 'text', 50, 12],
+    ['qq_app_key', 'QQ互联 AppKey', '', 'password', 60, 12, { is_secret: true }],
+    ['callback_url', '登录回调地址', '', 'text', 70, 24, { placeholder: '留空则使用 <网站域名>/oauth/callback' }],
+  ]),
+];
+
+export function findConfigKey(categoryName: string, name: string): ConfigKeyDef | undefined {
+  return CONFIG_KEYS.find((k) => k.category === categoryName && k.name === name);
+}

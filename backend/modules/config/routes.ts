@@ -1,0 +1,124 @@
+import type { Selectable } from 'kysely';
+import { EMAIL_PATTERN } from '../../../shared/validation';
+import type { ConfigTable } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../../wire/errors';
+import { defineService, rpc } from '../../platform/rpc';
+import { Configs, ListConfigRequest, Settings } from './messages';
+import { buildSettings, parseVipPlans } from './settings';
+import { registerSitemapRoutes } from './sitemap';
+import { configRowsOf, findConfigRow, setConfigValues } from './store';
+import { systemRpcs } from './system-rpcs';
+
+// ConfigAPI: public settings, the admin's config forms, and (system-rpcs.ts) the
+// dashboard's stats, environment, sitemap and release information.
+
+const SECRET_MASK = '******';
+const BOOL_VALUES = ['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'];
+const MAX_VALUE_LENGTH = 65535;
+
+type ConfigRow = Selectable<ConfigTable>;
+
+function optionValues(row: ConfigRow): string[] {
+  return row.options.split('\n').map((line) => line.split(':')[0]!.trim()).filter(Boolean);
+}
+
+/** Rules beyond the input type, for keys whose value other code parses. */
+const KEY_RULES: Record<string, (value: string) => string | null> = {
+  'system.domain': (v) => (v === '' || /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v) ? null : '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
+  'oauth.callback_url': (v) => (v === '' || /^https?:\/\/[^\s/?#]+\/[^\s#]*$/.test(v) ? null : '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback'),
+  'email.test_email': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '不是有效的邮箱地址'),
+  'email.username': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '应为发件邮箱地址'),
+  'email.duration': (v) => (Number(v) >= 1 && Number(v) <= 60 ? null : '必须在1到60之间'),
+  'vip.plans': (v) => {
+    const lines = v.split('\n').filter((l) => l.trim());
+    return parseVipPlans(v).length === lines.length ? null : '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复';
+  },
+};
+
+/** Checks a new value against the row's input type; returns it normalised. */
+function validateValue(row: ConfigRow, value: string): string {
+  const label = `配置项【${row.label || row.name}】`;
+  if (value.length > MAX_VALUE_LENGTH) throw badRequest(`${label}内容过长`);
+  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) throw badRequest(`${label}包含非法字符`);
+  switch (row.input_type) {
+    case 'switch':
+      if (!BOOL_VALUES.includes(value)) throw badRequest(`${label}必须是 true 或 false`);
+      break;
+    case 'number':
+      if (!/^-?\d{1,15}$/.test(value.trim())) throw badRequest(`${label}必须是整数`);
+      if (Number(value) < 0 && row.name !== 'max_preview_percent') throw badRequest(`${label}不能为负数`);
+      value = value.trim();
+      break;
+    case 'select':
+      if (value !== '' && row.options && !optionValues(row).includes(value)) throw badRequest(`${label}的取值无效`);
+      break;
+    case 'select-multi': {
+      const allowed = optionValues(row);
+      const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+      if (row.options && items.some((i) => !allowed.includes(i))) throw badRequest(`${label}包含无效的选项`);
+      value = items.join(',');
+      break;
+    }
+    case 'image':
+      if (value !== '' && (!/^(\/uploads\/|https?:\/\/)/.test(value) || value.includes('..'))) throw badRequest(`${label}必须是上传后的图片地址`);
+      break;
+    default:
+      break;
+  }
+  const problem = KEY_RULES[`${row.category}.${row.name}`]?.(value);
+  if (problem) throw badRequest(`${label}${problem}`);
+  return value;
+}
+
+export const configService = defineService('ConfigAPI', [
+  rpc('GetSettings', {
+    http: 'GET /api/v1/settings', response: Settings, auth: 'public', input: 'none',
+    async handler(_req, ctx) {
+      return buildSettings(ctx.db, await ctx.app.settings.snapshot(), ctx.app.version);
+    },
+  }),
+
+  rpc('UpdateConfig', {
+    http: 'PUT /api/v1/config', request: Configs, auth: 'perm', permission: '更新系统配置',
+    async handler(req, ctx) {
+      if (req.config.some((c) => c && c.category === 'release')) throw forbidden('不允许修改此类配置！');
+      const updates: { row: ConfigRow; value: string }[] = [];
+      for (const item of req.config) {
+        if (!item || item.id <= 0) throw badRequest('配置项缺少 id');
+        const row = await findConfigRow(ctx.db, item.id);
+        if (!row) throw notFound(`配置项不存在（id=${item.id}）`);
+        if (row.category === 'release') throw forbidden('不允许修改此类配置！');
+        // The form sends back the mask it received for secrets: keep the stored value then.
+        const value = row.is_secret && item.value === SECRET_MASK ? row.value : validateValue(row, item.value);
+        updates.push({ row, value });
+      }
+      await ctx.db.transaction().execute((trx) => setConfigValues(trx, updates.map(({ row, value }) => ({ id: row.id, value }))));
+      ctx.app.settings.invalidate();
+      if (updates.some((u) => u.row.category === 'email')) {
+        const cfg = await ctx.app.settings.snapshot();
+        const to = cfg.str('email', 'test_email');
+        if (cfg.bool('email', 'enable') && to) {
+          await ctx.app.mailer.send({
+            to,
+            subject: `【${cfg.str('system', 'sitename') || '魔豆文库'}】测试邮件`,
+            html: '<p>这是一封测试邮件，收到说明邮件服务配置正确。</p>',
+          });
+        }
+      }
+      return {};
+    },
+  }),
+
+  rpc('ListConfig', {
+    http: 'GET /api/v1/config/list', request: ListConfigRequest, response: Configs, auth: 'perm', permission: '获取系统配置列表',
+    async handler(req, ctx) {
+      const categories = [...new Set(req.category.map((c) => c.trim()).filter(Boolean))];
+      if (!categories.length) return {};
+      const rows = await configRowsOf(ctx.db, categories);
+      return { config: rows.map((row) => (row.is_secret && row.value ? { ...row, value: SECRET_MASK } : row)) };
+    },
+  }),
+
+  ...systemRpcs,
+], { routes: registerSitemapRoutes });

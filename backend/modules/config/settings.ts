@@ -1,0 +1,67 @@
+import type { VipPlan } from '../../../shared/types/config';
+import type { Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
+import { enabledLanguages } from '../language/service';
+
+// The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth` and
+// `pay` objects (docs/api.md). Secrets never appear here.
+
+const DISPLAY_SWITCHES = [
+  'show_register_user_count', 'show_index_categories', 'show_document_descriptions', 'hide_keywords_on_lists',
+  'show_document_count', 'show_document_view_count', 'show_document_download_count', 'show_document_favorite_count',
+  'hide_category_without_document',
+] as const;
+
+/** Only the inner text of `<script>` elements when there are any (MOREDOC's analytics rule). */
+function analyticsSnippet(value: string): string {
+  const scripts = [...value.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => (m[1] ?? '').trim());
+  return scripts.length ? scripts.join('\n') : value;
+}
+
+/** `vip.plans`: one plan per line, `code|title|days|price in yuan|description`. Bad lines are skipped. */
+export function parseVipPlans(value: string): Required<VipPlan>[] {
+  const plans: Required<VipPlan>[] = [];
+  for (const line of value.split('\n')) {
+    const [code = '', title = '', days = '', price = '', ...rest] = line.split('|').map((s) => s.trim());
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code) || !title || !/^\d{1,5}$/.test(days) || !/^\d{1,7}(\.\d{1,2})?$/.test(price)) continue;
+    if (Number(days) <= 0 || plans.some((p) => p.code === code)) continue;
+    plans.push({ code, title, days: Number(days), price: Number(price), description: rest.join('|') });
+  }
+  return plans;
+}
+
+export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: string) {
+  const s = (name: string) => cfg.str('system', name);
+  const language = await enabledLanguages(db);
+  const maxSize = cfg.int('security', 'max_document_size');
+  return {
+    system: {
+      domain: s('domain'), title: s('title'), keywords: s('keywords'), description: s('description'), logo: s('logo'),
+      favicon: s('favicon'), icp: s('icp'), analytics: analyticsSnippet(s('analytics')), sitename: s('sitename'),
+      copyright_start_year: s('copyright_start_year'), register_background: s('register_background'),
+      login_background: s('login_background'), recommend_words: cfg.list('system', 'recommend_words'), version,
+      credit_name: cfg.str('score', 'credit_name'), sec_icp: s('sec_icp'),
+    },
+    footer: Object.fromEntries(['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)])),
+    security: {
+      ...Object.fromEntries(['is_close', 'enable_register', 'enable_captcha_login', 'enable_captcha_register', 'enable_captcha_comment',
+        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email'].map((k) => [k, cfg.bool('security', k)])),
+      close_statement: cfg.str('security', 'close_statement'),
+      max_document_size: maxSize > 0 ? maxSize : 50,
+      document_allowed_ext: cfg.list('security', 'document_allowed_ext'),
+    },
+    display: {
+      ...Object.fromEntries(DISPLAY_SWITCHES.map((k) => [k, cfg.bool('display', k)])),
+      ...Object.fromEntries(['copyright_statement', 'wechat_tip', 'wechat_qrcode', 'contact_tip', 'contact_link',
+        'index_document_style', 'home_version'].map((k) => [k, cfg.str('display', k)])),
+      pages_per_read: cfg.int('display', 'pages_per_read'),
+    },
+    language,
+    vip: {
+      enable: cfg.bool('vip', 'enable'), title: cfg.str('vip', 'title'), description: cfg.str('vip', 'description'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
+      times_every_day: cfg.int('vip', 'times_every_day'), benefits: cfg.str('vip', 'benefits'),
+    },
+    oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
+    pay: { enable: cfg.bool('pay', 'enable'), provider: cfg.str('pay', 'provider') },
+  };
+}

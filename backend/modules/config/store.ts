@@ -1,0 +1,36 @@
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+import { countOf } from '../../wire/request';
+
+// The `config` table: one row per key, its value a string typed by `input_type`. Reading for
+// the app's use goes through platform/config-store.ts (cached); these are the admin's queries.
+
+export async function findConfigRow(db: Database, id: number) {
+  return db.selectFrom('config').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function configRowsOf(db: Database, categories: string[]) {
+  return db.selectFrom('config').selectAll().where('category', 'in', categories).orderBy('sort', 'asc').orderBy('id', 'asc').execute();
+}
+
+export async function setConfigValues(db: Database, updates: { id: number; value: string }[]): Promise<void> {
+  const ts = now();
+  for (const { id, value } of updates) await db.updateTable('config').set({ value, updated_at: ts }).where('id', '=', id).execute();
+}
+
+export async function setConfigValue(db: Database, category: string, name: string, value: string): Promise<void> {
+  await db.updateTable('config').set({ value, updated_at: now() }).where('category', '=', category).where('name', '=', name).execute();
+}
+
+/**
+ * Rows of the content tables for the dashboard. Documents, articles, comments and reports
+ * get their own modules with the content wave; until then nobody else owns these tables.
+ */
+export async function countContent(db: Database) {
+  return {
+    documents: await countOf(db.selectFrom('document').where('deleted_at', 'is', null)),
+    articles: await countOf(db.selectFrom('article').where('deleted_at', 'is', null)),
+    comments: await countOf(db.selectFrom('comment')),
+    reports: await countOf(db.selectFrom('report')),
+  };
+}

@@ -1,0 +1,185 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+import { now } from '../../db/schema';
+import { badRequest, forbidden } from '../../wire/errors';
+import { isAdmin } from '../../platform/auth/session';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import { countBanners } from '../banner/service';
+import { countCategories } from '../category/service';
+import { countFriendlinks } from '../friendlink/service';
+import { countUsers } from '../user/service';
+import { DeviceInfo, Envs, Release, Stats } from './messages';
+import { writeSitemaps } from './sitemap';
+import { countContent, setConfigValue } from './store';
+
+// ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
+// the release notice.
+
+const RELEASE_SOURCES = ['none', 'auto', 'gitee', 'github'];
+
+const TOOLS = [
+  { name: 'LibreOffice', cmd: 'soffice', description: '将 Office 文档转换为 PDF', required: true },
+  { name: 'Calibre', cmd: 'ebook-convert', description: '将电子书（epub、mobi 等）转换为 PDF', required: true },
+  { name: 'MuPDF', cmd: 'mutool', description: '将 PDF 页面渲染为图片', required: true },
+  { name: 'ImageMagick', cmd: 'convert', description: '处理封面和预览图片', required: true },
+  { name: 'Inkscape', cmd: 'inkscape', description: '处理 SVG 预览图', required: true },
+  { name: 'SVGO', cmd: 'svgo', description: '压缩 SVG 预览图（可选）', required: false },
+  { name: 'PM2', cmd: 'pm2', description: '进程守护（可选）', required: false },
+  { name: 'Supervisor', cmd: 'supervisorctl', description: '进程守护（可选）', required: false },
+];
+
+function osName(): string {
+  try {
+    const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1];
+    if (pretty) return pretty;
+  } catch {
+    // not Linux, or no os-release: fall through
+  }
+  return `${os.type()} ${os.release()}`;
+}
+
+function checkTool(cmd: string): Promise<{ installed: boolean; version: string; error: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, ['--version'], { timeout: 5000, windowsHide: true }, (error, stdout, stderr) => {
+      const output = `${stdout}${stderr}`.trim().split('\n')[0] ?? '';
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') resolve({ installed: false, version: '', error: `未找到命令 ${cmd}` });
+      else if (error && !output) resolve({ installed: false, version: '', error: error.message });
+      else resolve({ installed: true, version: output.slice(0, 200), error: '' });
+    });
+  });
+}
+
+async function requireAdmin(ctx: RpcContext): Promise<void> {
+  const me = ctx.requireUser();
+  if (!(await isAdmin(ctx.db, me.id))) throw forbidden('只有管理员才有权限执行此操作！');
+}
+
+async function readRelease(ctx: RpcContext) {
+  const cfg = await ctx.app.settings.snapshot();
+  const r = (name: string) => cfg.str('release', name);
+  return { tag_name: r('tag_name'), name: r('name'), body: r('body'), ignore: r('ignore'), source: r('source'), current: ctx.app.version };
+}
+
+async function setRelease(ctx: RpcContext, name: string, value: string): Promise<void> {
+  await setConfigValue(ctx.db, 'release', name, value);
+  ctx.app.settings.invalidate();
+}
+
+export const systemRpcs = [
+  rpc('GetStats', {
+    http: 'GET /api/v1/stats', response: Stats, auth: 'public', permission: '查看系统信息', input: 'none',
+    async handler(_req, ctx) {
+      const cfg = await ctx.app.settings.snapshot();
+      const content = await countContent(ctx.db);
+      const stats = {
+        user_count: (await countUsers(ctx.db)) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
+        document_count: content.documents,
+        article_count: content.articles,
+        os: osName(),
+        version: ctx.app.version,
+      };
+      if (!ctx.permitted) return stats;
+      return {
+        ...stats,
+        category_count: await countCategories(ctx.db),
+        comment_count: content.comments,
+        banner_count: await countBanners(ctx.db),
+        friendlink_count: await countFriendlinks(ctx.db),
+        report_count: content.reports,
+      };
+    },
+  }),
+
+  rpc('GetEnvs', {
+    http: 'GET /api/v1/envs', response: Envs, auth: 'public', permission: '获取环境依赖检测', input: 'none',
+    async handler(_req, ctx) {
+      if (!ctx.permitted) return {};
+      const checkedAt = now();
+      const envs = await Promise.all(TOOLS.map(async (tool) => {
+        const result = await checkTool(tool.cmd);
+        return {
+          name: tool.name, description: tool.description, cmd: tool.cmd, is_required: tool.required,
+          is_installed: result.installed, version: result.version, error: result.error, checked_at: checkedAt,
+        };
+      }));
+      return { envs };
+    },
+  }),
+
+  rpc('UpdateSitemap', {
+    http: 'PUT /api/v1/sitemap', auth: 'perm', permission: '更新站点地图sitemap', input: 'none',
+    async handler(_req, ctx) {
+      await writeSitemaps(ctx.app);
+      return {};
+    },
+  }),
+
+  rpc('GetDeviceInfo', {
+    http: 'GET /api/v1/device', response: DeviceInfo, auth: 'perm', permission: '查看服务器硬件信息', input: 'none',
+    async handler(_req, ctx) {
+      const cpus = os.cpus();
+      const cores = cpus.length || 1;
+      const total = os.totalmem();
+      const available = os.freemem();
+      const used = total - available;
+      const disk = await fs.promises.statfs(ctx.app.dataDir);
+      const diskTotal = disk.blocks * disk.bsize;
+      const diskFree = disk.bavail * disk.bsize;
+      const round = (n: number) => Math.round(n * 100) / 100;
+      return {
+        cpu: { cores, model_name: cpus[0]?.model ?? '', mhz: cpus[0]?.speed ?? 0, percent: round(Math.min(100, (os.loadavg()[0]! / cores) * 100)) },
+        memory: { total, available, used, free: total - used, percent: round((used / total) * 100) },
+        disk: [{ disk_name: ctx.app.dataDir, total: diskTotal, used: diskTotal - diskFree, free: diskFree, percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0) }],
+      };
+    },
+  }),
+
+  rpc('SetSQLMode', {
+    http: 'PUT /api/v1/sqlmode', auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      if (ctx.requireUser().id !== SUPER_USER_ID) throw forbidden('只有用户ID为1的用户才有权限执行此操作！');
+      return {}; // MySQL-only (ONLY_FULL_GROUP_BY); nothing to do on SQLite.
+    },
+  }),
+
+  rpc('GetLatestRelease', {
+    http: 'GET /api/v1/release', response: Release, auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      await requireAdmin(ctx);
+      return readRelease(ctx);
+    },
+  }),
+
+  rpc('RefreshLatestRelease', {
+    http: 'POST /api/v1/release', response: Release, auth: 'login', input: 'none',
+    async handler(_req, ctx) {
+      await requireAdmin(ctx);
+      const release = await readRelease(ctx);
+      if (!['auto', 'gitee', 'github'].includes(release.source)) throw badRequest('您未指定新版本检测来源，无法获取最新版本更新！');
+      // The embedded backend has no release feed to query: it reports what it knows.
+      return release;
+    },
+  }),
+
+  rpc('IgnoreRelease', {
+    http: 'PUT /api/v1/release/ignore', request: Release, auth: 'login',
+    async handler(req, ctx) {
+      await requireAdmin(ctx);
+      if (req.tag_name.length > 64) throw badRequest('版本号过长');
+      await setRelease(ctx, 'ignore', req.tag_name.trim());
+      return {};
+    },
+  }),
+
+  rpc('SetReleaseSource', {
+    http: 'PUT /api/v1/release/source', request: Release, auth: 'login',
+    async handler(req, ctx) {
+      await requireAdmin(ctx);
+      if (!RELEASE_SOURCES.includes(req.source)) throw badRequest('版本检测来源必须是 none、auto、gitee 或 github 之一');
+      await setRelease(ctx, 'source', req.source);
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,2 @@
+// What other modules may ask of the friendlink module.
+export { countFriendlinks } from './store';

@@ -1,0 +1,65 @@
+import { flag } from '../../db/schema';
+import { badRequest, notFound } from '../../wire/errors';
+import { IdsRequest } from '../../wire/messages';
+import { checkText, listVisibility, mapUnique, pick, positiveIds, selectedFields } from '../../wire/request';
+import { defineService, rpc } from '../../platform/rpc';
+import { Language, ListLanguageReply, ListLanguageRequest, UpdateLanguageStatusRequest } from './messages';
+import { LANGUAGE_COLUMNS, deleteLanguages, insertLanguage, listLanguages, setLanguagesEnabled, updateLanguage } from './store';
+
+// LanguageAPI: the document languages (134 seeded, 8 enabled). The SPA labels them "industry".
+
+function idsOrBadRequest(ids: number[]): number[] {
+  const clean = positiveIds(ids);
+  if (!clean.length) throw badRequest('语言ID不能为空');
+  return clean;
+}
+
+export const languageService = defineService('LanguageAPI', [
+  rpc('CreateLanguage', {
+    http: 'POST /api/v1/language', request: Language, auth: 'perm', permission: '新增语言',
+    async handler(req, ctx) {
+      const language = checkText(req.language.trim(), '语言名称', { required: true, max: 64 });
+      const code = checkText(req.code.trim(), '语言代码', { required: true, max: 16 });
+      if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) throw badRequest('语言代码格式不正确，例如 zh-CN、en');
+      await mapUnique(insertLanguage(ctx.db, { language, code, enable: flag(req.enable), sort: req.sort }), '语言代码已存在');
+      return {};
+    },
+  }),
+
+  rpc('UpdateLanguage', {
+    http: 'PUT /api/v1/language', request: Language, auth: 'perm', permission: '更新语言',
+    async handler(req, ctx) {
+      if (req.id <= 0) throw badRequest('语言ID不能为空');
+      const language = checkText(req.language.trim(), '语言名称', { required: true, max: 64 });
+      if (!(await updateLanguage(ctx.db, req.id, { language, enable: flag(req.enable), sort: req.sort }))) throw notFound('语言不存在');
+      return {};
+    },
+  }),
+
+  rpc('UpdateLanguageStatus', {
+    http: 'PUT /api/v1/language/status', request: UpdateLanguageStatusRequest, auth: 'perm', permission: '更新语言状态',
+    async handler(req, ctx) {
+      await setLanguagesEnabled(ctx.db, idsOrBadRequest(req.id), flag(req.enable));
+      return {};
+    },
+  }),
+
+  rpc('ListLanguage', {
+    http: 'GET /api/v1/language/list', request: ListLanguageRequest, response: ListLanguageReply, auth: 'public', permission: '语言管理',
+    async handler(req, ctx) {
+      const { rows, total } = await listLanguages(ctx.db, {
+        ...listVisibility(ctx.permitted, req.enable, req.wd), page: req.page > 0 ? req.page : 1, size: req.size > 0 ? req.size : 10,
+      });
+      const fields = selectedFields(req.field, LANGUAGE_COLUMNS);
+      return { language: rows.map((r) => pick(r, fields)), total };
+    },
+  }),
+
+  rpc('DeleteLanguage', {
+    http: 'DELETE /api/v1/language', request: IdsRequest('DeleteLanguageRequest'), auth: 'perm', permission: '删除语言',
+    async handler(req, ctx) {
+      await deleteLanguages(ctx.db, idsOrBadRequest(req.id));
+      return {};
+    },
+  }),
+]);

@@ -1,0 +1,2 @@
+// What other modules may ask of the language module.
+export { enabledLanguages } from './store';

@@ -1,0 +1,19 @@
+import type { Database } from '../../db';
+import { defaultGroupId, setUserGroups } from '../group/service';
+import { insertUser, type NewUser, type UserRow } from './store';
+
+// What other modules may ask of the user module: finding and creating members, their names,
+// the activity log, and the avatar an upload sets.
+
+export {
+  DynamicType, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin, updateProfile, usernamesOf, withoutPassword,
+  type UserRow,
+} from './store';
+
+/** A new member in the default group (a 503 when the site has none). */
+export async function createMember(db: Database, values: NewUser): Promise<UserRow> {
+  const groupId = await defaultGroupId(db);
+  const user = await insertUser(db, values);
+  await setUserGroups(db, user.id, [groupId]);
+  return user;
+}

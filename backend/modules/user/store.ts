@@ -1,0 +1,188 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Database } from '../../db';
+import { now, type UserTable } from '../../db/schema';
+import { applyPaging, countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
+import { memberIds } from '../group/service';
+
+// The tables of the user module: `user`, the activity log `dynamic`, the daily check-ins
+// `sign` and the registration codes `email_code`; and the member's `download` history.
+
+export type UserRow = Selectable<UserTable>;
+
+/** Columns of a user visible to everybody (GetUser of another user without permission). */
+export const PUBLIC_PROFILE_COLUMNS = [
+  'id', 'username', 'avatar', 'signature', 'doc_count', 'follow_count', 'fans_count',
+  'favorite_count', 'comment_count', 'credit_count', 'article_count',
+] as const;
+
+/** Columns of a user in ListUser without the ListUser permission. */
+export const PUBLIC_LIST_COLUMNS = [
+  'id', 'username', 'signature', 'avatar', 'realname', 'doc_count', 'follow_count', 'fans_count',
+  'favorite_count', 'comment_count', 'created_at', 'updated_at', 'login_at', 'credit_count',
+] as const;
+
+const USER_COLUMNS = [
+  'id', 'username', 'mobile', 'email', 'address', 'signature', 'last_login_ip', 'register_ip',
+  'doc_count', 'follow_count', 'fans_count', 'favorite_count', 'comment_count', 'avatar', 'identity',
+  'realname', 'credit_count', 'article_count', 'remark', 'login_at', 'created_at', 'updated_at',
+] as const;
+
+/** The row without its password hash. */
+export function withoutPassword(row: UserRow): Omit<UserRow, 'password'> {
+  const { password: _password, ...rest } = row;
+  return rest;
+}
+
+export const userOr404 = (db: Database, id: number) => rowOr404(db, 'user', id, '用户不存在');
+
+export async function getUser(db: Database, id: number): Promise<UserRow> {
+  return db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function findUserByUsername(db: Database, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('user').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Database, email: string) {
+  return db.selectFrom('user').select(['id', 'username', 'password', 'email']).where('email', '=', email).executeTakeFirst();
+}
+
+export async function emailTaken(db: Database, email: string, exceptUserId = 0): Promise<boolean> {
+  if (!email) return false;
+  const row = await db.selectFrom('user').select('id').where('email', '=', email).where('id', '!=', exceptUserId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Those of `ids` that are users. */
+export async function existingUserIds(db: Database, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  return (await db.selectFrom('user').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}
+
+export async function usernamesOf(db: Database, ids: number[]): Promise<Map<number, string>> {
+  const users = ids.length ? await db.selectFrom('user').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute() : [];
+  return new Map(users.map((u) => [u.id, u.username]));
+}
+
+export const countUsers = (db: Database) => countOf(db.selectFrom('user'));
+
+export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at'>;
+
+export async function insertUser(db: Database, values: NewUser): Promise<UserRow> {
+  const ts = now();
+  return db.insertInto('user').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+}
+
+type ProfileColumns = Partial<Pick<UserRow, 'mobile' | 'email' | 'address' | 'signature' | 'avatar' | 'realname' | 'identity' | 'remark'>>;
+
+export async function updateProfile(db: Database, id: number, columns: ProfileColumns): Promise<void> {
+  await db.updateTable('user').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+}
+
+export async function setPassword(db: Database, id: number, passwordHash: string): Promise<void> {
+  await db.updateTable('user').set({ password: passwordHash, updated_at: now() }).where('id', '=', id).execute();
+}
+
+export async function recordLogin(db: Database, id: number, ip: string): Promise<void> {
+  await db.updateTable('user').set({ login_at: now(), last_login_ip: ip }).where('id', '=', id).execute();
+}
+
+export async function addCredit(db: Database, id: number, amount: number): Promise<void> {
+  await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
+}
+
+/** Does any of these users have documents or articles? */
+export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
+  const busy = await db.selectFrom('user').select('id').where('id', 'in', ids)
+    .where((eb) => eb.or([eb('doc_count', '>', 0), eb('article_count', '>', 0)])).executeTakeFirst();
+  return busy !== undefined;
+}
+
+/** Deletes the users and, from every table with a user_id column, their rows (MOREDOC does the same). */
+export async function deleteUsers(db: Database, ids: number[]): Promise<void> {
+  const tables = await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+    WHERE m.type = 'table' AND c.name = 'user_id'`.execute(db);
+  for (const { name } of tables.rows) {
+    await sql`DELETE FROM ${sql.table(name)} WHERE user_id IN (${sql.join(ids)})`.execute(db);
+  }
+  await db.deleteFrom('user').where('id', 'in', ids).execute();
+}
+
+/** One page of users (`total` only when asked for); `wd` searches name, real name, e-mail and mobile. */
+export async function listUsers(db: Database, filter: {
+  ids: number[]; groupIds: number[]; wd: string; sort: string; page: number; size: number; withTotal: boolean;
+}) {
+  let query = db.selectFrom('user');
+  if (filter.ids.length) query = query.where('user.id', 'in', filter.ids);
+  if (filter.groupIds.length) query = query.where('user.id', 'in', memberIds(db, filter.groupIds));
+  if (filter.wd.trim()) {
+    const pattern = likePattern(filter.wd);
+    query = query.where((eb) => eb.or(['username', 'realname', 'email', 'mobile'].map((c) => eb(sql.ref(`user.${c}`), 'like', pattern))));
+  }
+  const order = parseOrder(filter.sort, USER_COLUMNS);
+  let rowsQuery = query.selectAll('user');
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  const rows = await rowsQuery.limit(filter.size).offset(offsetOf(filter.page, filter.size)).execute();
+  return { rows, total: filter.withTotal ? await countOf(query) : undefined };
+}
+
+/** Dynamic (activity) types, endpoints.md §5.8. */
+export const DynamicType = {
+  Comment: 1, Favorite: 2, Upload: 3, Download: 4, Login: 5, Register: 6, Avatar: 7, Password: 8,
+  Profile: 9, Identity: 10, Sign: 11, Share: 12, Follow: 13, DeleteDocument: 14,
+} as const;
+
+export async function addDynamic(db: Database, userId: number, type: number, content: string): Promise<void> {
+  const ts = now();
+  await db.insertInto('dynamic').values({ user_id: userId, type, content, created_at: ts, updated_at: ts }).execute();
+}
+
+export async function listDynamics(db: Database, userId: number, page: number, size: number) {
+  const rows = await db.selectFrom('dynamic').selectAll().where('user_id', '=', userId)
+    .orderBy('id', 'desc').limit(size).offset(offsetOf(page, size)).execute();
+  return { rows, total: await countOf(db.selectFrom('dynamic').where('user_id', '=', userId)) };
+}
+
+/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
+export function localDateKey(date = new Date()): number {
+  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
+}
+
+/** Records a check-in; the unique (user_id, sign_at) index refuses a second one the same day. */
+export async function insertSign(db: Database, sign: { user_id: number; sign_at: number; ip: string; award: number }) {
+  const ts = now();
+  return db.insertInto('sign').values({ ...sign, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findSign(db: Database, userId: number, signAt: number) {
+  return db.selectFrom('sign').selectAll().where('user_id', '=', userId).where('sign_at', '=', signAt).executeTakeFirst();
+}
+
+/** Registration codes (type 0) sent to an address, newest first; `unusedOnly` skips spent ones. */
+export async function latestEmailCode(db: Database, email: string, unusedOnly: boolean) {
+  let query = db.selectFrom('email_code').selectAll().where('email', '=', email).where('type', '=', 0);
+  if (unusedOnly) query = query.where('is_used', '=', 0);
+  return query.orderBy('id', 'desc').executeTakeFirst();
+}
+
+export async function insertEmailCode(db: Database, code: { email: string; code: string; ip: string }): Promise<number> {
+  const ts = now();
+  const row = await db.insertInto('email_code').values({ ...code, type: 0, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function markEmailCode(db: Database, id: number, mark: 'used' | 'sent'): Promise<void> {
+  const update = db.updateTable('email_code').where('id', '=', id);
+  await (mark === 'used' ? update.set({ is_used: 1, updated_at: now() }) : update.set({ success: 1 })).execute();
+}
+
+/** The member's downloads with the title, type and size of each document. */
+export async function listDownloads(db: Database, userId: number, page: number, size: number) {
+  const base = db.selectFrom('download as d').innerJoin('document as doc', 'doc.id', 'd.document_id').where('d.user_id', '=', userId);
+  const rows = await applyPaging(
+    base.select(['d.id', 'd.user_id', 'd.document_id', 'd.ip', 'd.is_pay', 'd.created_at', 'd.updated_at',
+      'doc.title', 'doc.ext', 'doc.score', 'doc.size', 'doc.pages', 'doc.uuid as document_uuid']).orderBy('d.id', 'desc'),
+    page, size,
+  ).execute();
+  return { rows, total: await countOf(base) };
+}

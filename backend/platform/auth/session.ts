@@ -1,0 +1,95 @@
+import type { BackendContext } from '../context';
+import { forbidden, unauthenticated } from '../../wire/errors';
+import { tokenFromUploadHeader, type TokenClaims } from './tokens';
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+
+// Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
+// deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
+// Reads the user and grant tables; owns `logout`, the list of revoked tokens.
+
+export interface SessionUser {
+  id: number;
+  uuid: string;
+  exp: number;
+}
+
+export async function resolveSession(app: BackendContext, token: string | null): Promise<SessionUser | null> {
+  if (!token) return null;
+  const claims = await app.tokens.verify(token);
+  if (!claims) return null;
+  const [user, loggedOut] = await Promise.all([
+    app.db.selectFrom('user').select('id').where('id', '=', claims.userId).executeTakeFirst(),
+    app.db.selectFrom('logout').select('id').where('uuid', '=', claims.uuid).executeTakeFirst(),
+  ]);
+  if (!user || loggedOut) return null;
+  return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
+}
+
+/**
+ * The caller of an upload route, whose token is read the way gin's AuthGin reads it
+ * (README §4.2): 401 without a session, 403 without the POST permission row when one is needed.
+ */
+export async function uploadCaller(app: BackendContext, authorization: string | undefined, permissionPath: string | null): Promise<SessionUser> {
+  const user = await resolveSession(app, tokenFromUploadHeader(authorization));
+  if (!user) throw unauthenticated();
+  if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
+    throw forbidden(await deniedMessage(app.db, 'POST', permissionPath));
+  }
+  return user;
+}
+
+/** Does one of the user's groups hold the permission row (method, path)? */
+export async function hasPermission(db: Database, userId: number, method: string, path: string): Promise<boolean> {
+  if (userId === SUPER_USER_ID) return true;
+  const row = await db
+    .selectFrom('permission as p')
+    .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
+    .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
+    .select('p.id')
+    .where('ug.user_id', '=', userId)
+    .where('p.path', '=', path)
+    .where((eb) => (method === 'GRPC' ? eb('p.method', 'in', ['GRPC', '']) : eb('p.method', '=', method)))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `您没有权限访问【<title or path>】` */
+export async function deniedMessage(db: Database, method: string, path: string): Promise<string> {
+  const row = await db.selectFrom('permission').select('title').where('method', '=', method).where('path', '=', path).executeTakeFirst();
+  return `您没有权限访问【${row?.title || path}】`;
+}
+
+/** IsAdmin: user 1, or a member of any group that holds at least one grant. */
+export async function isAdmin(db: Database, userId: number): Promise<boolean> {
+  if (userId === SUPER_USER_ID) return true;
+  const row = await db
+    .selectFrom('user_group as ug')
+    .innerJoin('group_permission as gp', 'gp.group_id', 'ug.group_id')
+    .select('gp.id')
+    .where('ug.user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The permission rows the user holds through their groups (all of them for user 1). */
+export async function permissionsOf(db: Database, userId: number) {
+  if (userId === SUPER_USER_ID) return db.selectFrom('permission').selectAll().orderBy('id').execute();
+  return db.selectFrom('permission as p')
+    .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
+    .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
+    .selectAll('p').distinct().where('ug.user_id', '=', userId).orderBy('p.id').execute();
+}
+
+/** Logout: the token's UUID stays refused until the token would have expired anyway. */
+export async function revokeToken(db: Database, claims: TokenClaims): Promise<void> {
+  await db.insertInto('logout').values({
+    user_id: claims.userId, uuid: claims.uuid, expired_at: new Date(claims.exp * 1000).toISOString(), created_at: now(),
+  }).onConflict((oc) => oc.column('uuid').doNothing()).execute();
+}
+
+/** Revoked tokens that have expired anyway need no row any more. */
+export async function pruneRevokedTokens(db: Database): Promise<void> {
+  await db.deleteFrom('logout').where('expired_at', '<', now()).execute();
+}

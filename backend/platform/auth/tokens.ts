@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, jwtVerify } from 'jose';
+
+// Login tokens as MOREDOC issues them (contract README §4.3): HS256, claims UserId, UUID,
+// HaveAccess=false, exp, iat, iss="moredoc". Logout blacklists the UUID.
+
+export interface TokenClaims {
+  userId: number;
+  uuid: string;
+  exp: number;
+}
+
+const ISSUER = 'moredoc';
+const SECRET_FILE = 'jwt-secret';
+
+/** JWT_SECRET, or a secret generated once into DATA_DIR (mode 0600) and reused afterwards. */
+export function loadJwtSecret(dataDir: string, fromEnv?: string): string {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, SECRET_FILE);
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 16) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = crypto.randomBytes(48).toString('base64url');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return secret;
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string, private readonly expireDays: number) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(userId: number): Promise<{ token: string; uuid: string; exp: number }> {
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + this.expireDays * 86400;
+    const uuid = crypto.randomUUID();
+    const token = await new SignJWT({ UserId: userId, UUID: uuid, HaveAccess: false })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setExpirationTime(exp)
+      .setIssuedAt(iat)
+      .setIssuer(ISSUER)
+      .sign(this.key);
+    return { token, uuid, exp };
+  }
+
+  /** The claims of a valid token, or null (bad signature, expired, issued in the future, malformed). */
+  async verify(token: string): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256', 'HS384', 'HS512'] });
+      const now = Math.floor(Date.now() / 1000);
+      if (typeof payload.exp !== 'number' || payload.exp <= now) return null;
+      if (typeof payload.iat === 'number' && payload.iat > now + 5) return null;
+      const userId = payload.UserId;
+      const uuid = payload.UUID;
+      if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0 || typeof uuid !== 'string') return null;
+      return { userId, uuid, exp: payload.exp };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** `Authorization: Bearer <jwt>` as grpc-gateway reads it: split on the first space, scheme case-insensitive. */
+export function bearerFromHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const cut = header.indexOf(' ');
+  if (cut < 0 || header.slice(0, cut).toLowerCase() !== 'bearer') return null;
+  const token = header.slice(cut + 1).trim();
+  return token || null;
+}
+
+/** The upload routes' reading (gin AuthGin): exactly two space-separated parts, scheme unchecked. */
+export function tokenFromUploadHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const parts = header.split(' ');
+  return parts.length === 2 && parts[1] ? parts[1] : null;
+}

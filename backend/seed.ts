@@ -1,0 +1,36 @@
+import type { Database } from './db';
+import { pruneRevokedTokens } from './platform/auth/session';
+import type { PermissionSeed } from './platform/rpc';
+import { seedConfig } from './modules/config/seed';
+import { seedFriendlinks } from './modules/friendlink/seed';
+import { seedGroups } from './modules/group/seed';
+import { seedLanguages } from './modules/language/seed';
+import { seedNavigation } from './modules/navigation/seed';
+import { seedPermissions } from './modules/permission/seed';
+import { seedAdmin, type InitialAdmin } from './modules/user/seed';
+
+// The idempotent seed, run at every start in one transaction (permissions.md §7): each
+// module seeds its own tables. Existing data is never overwritten, so admins' edits survive
+// restarts and upgrades. The order matters: the admin joins the first group.
+
+export interface SeedOptions {
+  /** The rows the services declare (app.ts's list). */
+  permissions: readonly PermissionSeed[];
+  configPresets: Record<string, Record<string, string>>;
+  adminPassword?: string;
+  passwordCost: number;
+}
+
+export async function runSeed(db: Database, options: SeedOptions): Promise<InitialAdmin | null> {
+  return db.transaction().execute(async (trx) => {
+    await seedGroups(trx);
+    await seedPermissions(trx, options.permissions);
+    await seedConfig(trx, options.configPresets);
+    const initialAdmin = await seedAdmin(trx, { password: options.adminPassword, passwordCost: options.passwordCost });
+    await seedNavigation(trx);
+    await seedLanguages(trx);
+    await seedFriendlinks(trx);
+    await pruneRevokedTokens(trx);
+    return initialAdmin;
+  });
+}

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyReply } from 'fastify';
+
+// Files from disk as answers outside the API (favicon, sitemaps): the content type by
+// extension, no sniffing, and grpc-gateway's plain 404 when there is no such file.
+
+const TYPES: Record<string, string> = {
+  '.ico': 'image/x-icon', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
+  '.bmp': 'image/bmp', '.webp': 'image/webp', '.xml': 'text/xml; charset=utf-8',
+};
+
+export function sendNotFound(reply: FastifyReply) {
+  return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('404 page not found');
+}
+
+/** A file inside `root` given a user- or admin-supplied relative path, or null. */
+export function fileInside(root: string, relative: string): string | null {
+  const resolved = path.resolve(root, relative);
+  return resolved.startsWith(root + path.sep) ? resolved : null;
+}
+
+export function sendFile(reply: FastifyReply, file: string) {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return sendNotFound(reply);
+  return reply
+    .header('content-type', TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream')
+    .header('content-length', stat.size)
+    .header('last-modified', stat.mtime.toUTCString())
+    .header('x-content-type-options', 'nosniff')
+    .send(fs.createReadStream(file));
+}

@@ -1,0 +1,140 @@
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { isUniqueViolation, type Database } from '../db';
+import type { DB } from '../db/schema';
+import { badRequest, conflict, notFound } from './errors';
+
+// How MOREDOC reads the common request fields, for every service module: paging, sorting,
+// `field` selection, LIKE patterns (contract README §6, §7, §13), id lists, input checks
+// with Chinese messages, and lookups by id that answer 404.
+
+/** (page - 1) × size, kept a safe integer however large the request's numbers are. */
+export function offsetOf(page: number, size: number): number {
+  return page > 1 ? Math.min((page - 1) * size, Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/** Generic paging: size <= 0 → every row; page <= 1 → no offset. */
+function paging(page: number, size: number): { limit?: number; offset?: number } {
+  if (size <= 0) return {};
+  return page > 1 ? { limit: size, offset: offsetOf(page, size) } : { limit: size };
+}
+
+/** Applies `paging()` to a Kysely select query. */
+export function applyPaging<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, page: number, size: number): Q {
+  const { limit, offset } = paging(page, size);
+  let q = query;
+  if (limit !== undefined) q = q.limit(limit);
+  if (offset !== undefined) q = q.offset(offset);
+  return q;
+}
+
+export const clamp = (n: number, min: number, max: number) => Math.min(Math.max(n, min), max);
+
+/** `wd` as MOREDOC matches it: spaces become `%` unless the user already wrote one. */
+export function likePattern(wd: string): string {
+  const trimmed = wd.trim();
+  return `%${trimmed.includes('%') ? trimmed : trimmed.replace(/\s+/g, '%')}%`;
+}
+
+/**
+ * `order`/`sort` lists: `col`, `col asc`, `col desc` (bare = desc), comma-separated when
+ * `multiple`; unknown columns are dropped. Returns ORDER BY expressions (identifiers are
+ * whitelisted, never user text).
+ */
+export function parseOrder(
+  input: string,
+  columns: readonly string[],
+  multiple = true,
+): { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] {
+  const items = multiple ? input.split(',') : [input];
+  const result: { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] = [];
+  for (const item of items) {
+    const [name = '', dir = ''] = item.trim().toLowerCase().split(/\s+/);
+    if (!columns.includes(name)) continue;
+    result.push({ column: sql.ref(name), direction: dir === 'asc' ? 'asc' : 'desc' });
+  }
+  return result;
+}
+
+/** `field` selection: lower-cased, trimmed, filtered against the table's columns; null = all. */
+export function selectedFields(requested: readonly string[], columns: readonly string[]): string[] | null {
+  const picked = requested.map((f) => f.trim().toLowerCase()).filter((f) => columns.includes(f));
+  return picked.length ? [...new Set(picked)] : null;
+}
+
+export function pick<T extends object>(row: T, fields: readonly string[] | null): Partial<T> {
+  if (!fields) return row;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = (row as Record<string, unknown>)[f];
+  return out as Partial<T>;
+}
+
+/**
+ * The filters of a list that visitors see too: they get enabled rows and no search; holders
+ * of the list permission filter by `enable` and `wd` as they like.
+ */
+export function listVisibility(permitted: boolean, enable: readonly boolean[], wd: string): { enable: number[]; wd: string } {
+  return permitted ? { enable: [...new Set(enable.map((e) => (e ? 1 : 0)))], wd } : { enable: [1], wd: '' };
+}
+
+/** How many rows `query` selects, whatever its columns. */
+export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  // Kysely cannot resolve a selection on a generic table: the cast names the one column.
+  const { total } = await query.clearSelect().select(sql<number>`count(*)`.as('total')).$castTo<{ total: number }>().executeTakeFirstOrThrow();
+  return Number(total);
+}
+
+/** Distinct positive ids. */
+export function positiveIds(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((id) => id > 0))];
+}
+
+export function requireIds(ids: readonly number[], what: string): number[] {
+  const clean = positiveIds(ids);
+  if (!clean.length) throw badRequest(`请选择要操作的${what}（参数 id）`);
+  return clean;
+}
+
+// eslint-disable-next-line no-control-regex -- rejecting control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Text validation: required, length in characters (runes), no control characters. */
+export function checkText(value: string, label: string, opts: { required?: boolean; max?: number; min?: number; multiline?: boolean } = {}): string {
+  const text = value;
+  const length = [...text].length;
+  if (opts.required && text.trim() === '') throw badRequest(`${label}不能为空`);
+  if (opts.min !== undefined && length < opts.min && text !== '') throw badRequest(`${label}长度不能少于${opts.min}个字符`);
+  if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
+  if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
+  return text;
+}
+
+/** Links stored by admins (navigation, banners, friend links): site paths or http(s) URLs. */
+export function checkLink(value: string, label: string, opts: { required?: boolean } = {}): string {
+  const link = checkText(value.trim(), label, { required: opts.required, max: 500 });
+  if (link === '') return link;
+  if (!/^(\/(?!\/)|https?:\/\/|#)/i.test(link)) throw badRequest(`${label}必须是以 / 开头的站内路径或 http(s):// 链接`);
+  return link;
+}
+
+/** Runs `work`; a unique-constraint violation becomes a 409 with `message`. */
+export async function mapUnique<T>(work: Promise<T>, message: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(message);
+    throw error;
+  }
+}
+
+/** Throws one 400 listing every problem, joined with `；` like MOREDOC's validator. */
+export function assertValid(problems: string[]): void {
+  if (problems.length) throw badRequest(problems.join('；'));
+}
+
+/** The row of `table` with this id, or a 404 with `missing` (e.g. '轮播图不存在'). */
+export async function rowOr404<T extends keyof DB>(db: Database, table: T, id: number, missing: string): Promise<Selectable<DB[T]>> {
+  // Raw SQL because Kysely cannot type a where() on a table chosen by a type parameter.
+  const { rows: [row] } = await sql<Selectable<DB[T]>>`select * from ${sql.table(table)} where id = ${id}`.execute(db);
+  if (!row) throw notFound(missing);
+  return row;
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
+import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
+import * as attachmentMessages from '../../backend/modules/attachment/messages';
+import * as bannerMessages from '../../backend/modules/banner/messages';
+import * as categoryMessages from '../../backend/modules/category/messages';
+import * as configMessages from '../../backend/modules/config/messages';
+import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
+import * as groupMessages from '../../backend/modules/group/messages';
+import * as languageMessages from '../../backend/modules/language/messages';
+import * as navigationMessages from '../../backend/modules/navigation/messages';
+import * as oauthMessages from '../../backend/modules/oauth/messages';
+import * as permissionMessages from '../../backend/modules/permission/messages';
+import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as userMessages from '../../backend/modules/user/messages';
+import type * as attachment from '../../shared/types/attachment';
+import type * as banner from '../../shared/types/banner';
+import type * as category from '../../shared/types/category';
+import type * as config from '../../shared/types/config';
+import type * as document from '../../shared/types/document';
+import type * as friendlink from '../../shared/types/friendlink';
+import type * as group from '../../shared/types/group';
+import type * as language from '../../shared/types/language';
+import type * as navigation from '../../shared/types/navigation';
+import type * as oauth from '../../shared/types/oauth';
+import type * as permission from '../../shared/types/permission';
+import type * as punishment from '../../shared/types/punishment';
+import type * as user from '../../shared/types/user';
+
+// One definition per entity: the wire types in shared/ are what the backend's messages
+// encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
+// compile error on the pair's line that names the fields: only in the message, only in
+// the shared type, of another type, or required in a reply that omits zero values.
+
+/** The JSON a message encodes to: every field may be omitted (zero values are). */
+type WireOf<F extends Fields> = { -readonly [K in keyof F]?: FieldWire<F[K]> };
+type ScalarWire<S> = S extends 'int32' | 'int64' | 'float' ? number
+  : S extends 'string' | 'time' ? string
+  : S extends 'bool' ? boolean
+  : never;
+type FieldWire<S> = S extends `${infer B}[]` ? ScalarWire<B>[]
+  : S extends EnumSpec ? number
+  : S extends readonly [MessageType<infer F>] ? WireOf<F>[]
+  : S extends MessageType<infer F> ? WireOf<F>
+  : ScalarWire<S>;
+type Wire<M> = M extends MessageType<infer F> ? WireOf<F> : never;
+
+type OnlyIn<A, B> = Exclude<keyof A, keyof B>;
+/** Fields whose shared type is not the message's (a shared type may narrow, e.g. to literals). */
+type Differing<W, S> = { [K in keyof W & keyof S]-?: [NonNullable<S[K]>] extends [NonNullable<W[K]>] ? never : K }[keyof W & keyof S];
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/** What the backend answers and the SPA reads: the same fields, all of them optional. */
+type ReplyVerdict<W, S> = [OnlyIn<W, S>, OnlyIn<S, W>, Differing<W, S>, RequiredKeys<S>] extends [never, never, never, never]
+  ? 'agree'
+  : { onlyInMessage: OnlyIn<W, S>; onlyInShared: OnlyIn<S, W>; differentTypes: Differing<W, S>; requiredInShared: RequiredKeys<S> };
+/** What the SPA sends: the backend refuses unknown fields, so every shared field must be one of the message's. */
+type RequestVerdict<W, S> = [OnlyIn<S, W>, Differing<W, S>] extends [never, never]
+  ? 'agree'
+  : { onlyInShared: OnlyIn<S, W>; differentTypes: Differing<W, S> };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyMessage = MessageType<any>;
+const reply = <M extends AnyMessage, S>(_message: M, verdict: ReplyVerdict<Wire<M>, S>) => verdict;
+const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<Wire<M>, S>) => verdict;
+
+const { User, Dynamic, Sign, Download, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
+  ListUserDownloadReply, ListUserGroupReply } = userMessages;
+
+/** Every entity and reply message of the backend with its shared type. */
+const replies = {
+  User: reply<typeof User, user.User>(User, 'agree'),
+  Dynamic: reply<typeof Dynamic, user.Dynamic>(Dynamic, 'agree'),
+  Sign: reply<typeof Sign, user.Sign>(Sign, 'agree'),
+  Download: reply<typeof Download, document.Download>(Download, 'agree'),
+  LoginReply: reply<typeof LoginReply, user.LoginReply>(LoginReply, 'agree'),
+  GetUserCaptchaReply: reply<typeof GetUserCaptchaReply, user.GetUserCaptchaReply>(GetUserCaptchaReply, 'agree'),
+  ListUserReply: reply<typeof ListUserReply, user.ListUserReply>(ListUserReply, 'agree'),
+  GetUserPermissionsReply: reply<typeof GetUserPermissionsReply, user.GetUserPermissionsReply>(GetUserPermissionsReply, 'agree'),
+  ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
+  ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
+  ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
+  Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
+  ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),
+  GroupPermissions: reply<typeof groupMessages.GroupPermissions, group.GroupPermissions>(groupMessages.GroupPermissions, 'agree'),
+  Permission: reply<typeof permissionMessages.Permission, permission.Permission>(permissionMessages.Permission, 'agree'),
+  ListPermissionReply: reply<typeof permissionMessages.ListPermissionReply, permission.ListPermissionReply>(permissionMessages.ListPermissionReply, 'agree'),
+  Config: reply<typeof configMessages.Config, config.Config>(configMessages.Config, 'agree'),
+  Configs: reply<typeof configMessages.Configs, config.Configs>(configMessages.Configs, 'agree'),
+  ConfigSystem: reply<typeof configMessages.ConfigSystem, config.ConfigSystem>(configMessages.ConfigSystem, 'agree'),
+  ConfigFooter: reply<typeof configMessages.ConfigFooter, config.ConfigFooter>(configMessages.ConfigFooter, 'agree'),
+  ConfigSecurity: reply<typeof configMessages.ConfigSecurity, config.ConfigSecurity>(configMessages.ConfigSecurity, 'agree'),
+  ConfigDisplay: reply<typeof configMessages.ConfigDisplay, config.ConfigDisplay>(configMessages.ConfigDisplay, 'agree'),
+  VipPlan: reply<typeof configMessages.VipPlan, config.VipPlan>(configMessages.VipPlan, 'agree'),
+  ConfigVip: reply<typeof configMessages.ConfigVip, config.ConfigVip>(configMessages.ConfigVip, 'agree'),
+  ConfigOauth: reply<typeof configMessages.ConfigOauth, config.ConfigOauth>(configMessages.ConfigOauth, 'agree'),
+  ConfigPay: reply<typeof configMessages.ConfigPay, config.ConfigPay>(configMessages.ConfigPay, 'agree'),
+  Settings: reply<typeof configMessages.Settings, config.Settings>(configMessages.Settings, 'agree'),
+  Stats: reply<typeof configMessages.Stats, config.Stats>(configMessages.Stats, 'agree'),
+  EnvDependent: reply<typeof configMessages.EnvDependent, config.EnvDependent>(configMessages.EnvDependent, 'agree'),
+  Envs: reply<typeof configMessages.Envs, config.Envs>(configMessages.Envs, 'agree'),
+  CPUInfo: reply<typeof configMessages.CPUInfo, config.CPUInfo>(configMessages.CPUInfo, 'agree'),
+  MemoryInfo: reply<typeof configMessages.MemoryInfo, config.MemoryInfo>(configMessages.MemoryInfo, 'agree'),
+  DiskInfo: reply<typeof configMessages.DiskInfo, config.DiskInfo>(configMessages.DiskInfo, 'agree'),
+  DeviceInfo: reply<typeof configMessages.DeviceInfo, config.DeviceInfo>(configMessages.DeviceInfo, 'agree'),
+  Release: reply<typeof configMessages.Release, config.Release>(configMessages.Release, 'agree'),
+  Navigation: reply<typeof navigationMessages.Navigation, navigation.Navigation>(navigationMessages.Navigation, 'agree'),
+  ListNavigationReply: reply<typeof navigationMessages.ListNavigationReply, navigation.ListNavigationReply>(navigationMessages.ListNavigationReply, 'agree'),
+  Category: reply<typeof categoryMessages.Category, category.Category>(categoryMessages.Category, 'agree'),
+  ListCategoryReply: reply<typeof categoryMessages.ListCategoryReply, category.ListCategoryReply>(categoryMessages.ListCategoryReply, 'agree'),
+  Banner: reply<typeof bannerMessages.Banner, banner.Banner>(bannerMessages.Banner, 'agree'),
+  ListBannerReply: reply<typeof bannerMessages.ListBannerReply, banner.ListBannerReply>(bannerMessages.ListBannerReply, 'agree'),
+  Friendlink: reply<typeof friendlinkMessages.Friendlink, friendlink.Friendlink>(friendlinkMessages.Friendlink, 'agree'),
+  ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
+  Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  Language: reply<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
+  ListLanguageReply: reply<typeof languageMessages.ListLanguageReply, language.ListLanguageReply>(languageMessages.ListLanguageReply, 'agree'),
+  Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
+  ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
+  AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+};
+
+const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
+  DeleteUserRequest, SetUserRequest, ListUserRequest } = userMessages;
+const idRequest = IdRequest('GetRequest');
+const idsRequest = IdsRequest('DeleteRequest');
+const pageRequest = PageRequest('PageRequest');
+
+/** Every request message the backend decodes with the shared type the SPA sends. */
+const requests = {
+  RegisterAndLoginRequest: request<typeof RegisterAndLoginRequest, user.RegisterAndLoginRequest>(RegisterAndLoginRequest, 'agree'),
+  GetUserCaptchaRequest: request<typeof GetUserCaptchaRequest, user.GetUserCaptchaRequest>(GetUserCaptchaRequest, 'agree'),
+  FindPasswordRequest: request<typeof FindPasswordRequest, user.FindPasswordRequest>(FindPasswordRequest, 'agree'),
+  SendEmailCodeRequest: request<typeof SendEmailCodeRequest, user.SendEmailCodeRequest>(SendEmailCodeRequest, 'agree'),
+  GetUserRequest: request<typeof GetUserRequest, user.GetUserRequest>(GetUserRequest, 'agree'),
+  UpdateUserPasswordRequest: request<typeof UpdateUserPasswordRequest, user.UpdateUserPasswordRequest>(UpdateUserPasswordRequest, 'agree'),
+  UpdateUserProfileRequest: request<typeof User, user.UpdateUserProfileRequest>(User, 'agree'),
+  DeleteUserRequest: request<typeof DeleteUserRequest, user.DeleteUserRequest>(DeleteUserRequest, 'agree'),
+  SetUserRequest: request<typeof SetUserRequest, user.SetUserRequest>(SetUserRequest, 'agree'),
+  ListUserRequest: request<typeof ListUserRequest, user.ListUserRequest>(ListUserRequest, 'agree'),
+  ListUserDynamicRequest: request<typeof pageRequest, user.ListUserDynamicRequest>(pageRequest, 'agree'),
+  ListUserDownloadRequest: request<typeof pageRequest, user.ListUserDownloadRequest>(pageRequest, 'agree'),
+  GetGroupRequest: request<typeof groupMessages.GetGroupRequest, group.GetGroupRequest>(groupMessages.GetGroupRequest, 'agree'),
+  ListGroupRequest: request<typeof groupMessages.ListGroupRequest, group.ListGroupRequest>(groupMessages.ListGroupRequest, 'agree'),
+  UpdateGroupPermissionRequest: request<typeof groupMessages.UpdateGroupPermissionRequest, group.UpdateGroupPermissionRequest>(groupMessages.UpdateGroupPermissionRequest, 'agree'),
+  GetGroupPermissionRequest: request<typeof idRequest, group.GetGroupPermissionRequest>(idRequest, 'agree'),
+  DeleteGroupRequest: request<typeof idsRequest, group.DeleteGroupRequest>(idsRequest, 'agree'),
+  CreateGroupRequest: request<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
+  ListPermissionRequest: request<typeof permissionMessages.ListPermissionRequest, permission.ListPermissionRequest>(permissionMessages.ListPermissionRequest, 'agree'),
+  GetPermissionRequest: request<typeof idRequest, permission.GetPermissionRequest>(idRequest, 'agree'),
+  UpdatePermissionRequest: request<typeof permissionMessages.Permission, permission.Permission>(permissionMessages.Permission, 'agree'),
+  ListConfigRequest: request<typeof configMessages.ListConfigRequest, config.ListConfigRequest>(configMessages.ListConfigRequest, 'agree'),
+  UpdateConfigRequest: request<typeof configMessages.Configs, config.UpdateConfigRequest>(configMessages.Configs, 'agree'),
+  ListNavigationRequest: request<typeof navigationMessages.ListNavigationRequest, navigation.ListNavigationRequest>(navigationMessages.ListNavigationRequest, 'agree'),
+  GetNavigationRequest: request<typeof idRequest, navigation.GetNavigationRequest>(idRequest, 'agree'),
+  DeleteNavigationRequest: request<typeof idsRequest, navigation.DeleteNavigationRequest>(idsRequest, 'agree'),
+  SetNavigationRequest: request<typeof navigationMessages.Navigation, navigation.Navigation>(navigationMessages.Navigation, 'agree'),
+  ListCategoryRequest: request<typeof categoryMessages.ListCategoryRequest, category.ListCategoryRequest>(categoryMessages.ListCategoryRequest, 'agree'),
+  GetCategoryRequest: request<typeof idRequest, category.GetCategoryRequest>(idRequest, 'agree'),
+  DeleteCategoryRequest: request<typeof idsRequest, category.DeleteCategoryRequest>(idsRequest, 'agree'),
+  SetCategoryRequest: request<typeof categoryMessages.Category, category.Category>(categoryMessages.Category, 'agree'),
+  ListBannerRequest: request<typeof bannerMessages.ListBannerRequest, banner.ListBannerRequest>(bannerMessages.ListBannerRequest, 'agree'),
+  GetBannerRequest: request<typeof idRequest, banner.GetBannerRequest>(idRequest, 'agree'),
+  DeleteBannerRequest: request<typeof idsRequest, banner.DeleteBannerRequest>(idsRequest, 'agree'),
+  SetBannerRequest: request<typeof bannerMessages.Banner, banner.Banner>(bannerMessages.Banner, 'agree'),
+  ListFriendlinkRequest: request<typeof friendlinkMessages.ListFriendlinkRequest, friendlink.ListFriendlinkRequest>(friendlinkMessages.ListFriendlinkRequest, 'agree'),
+  GetFriendlinkRequest: request<typeof idRequest, friendlink.GetFriendlinkRequest>(idRequest, 'agree'),
+  DeleteFriendlinkRequest: request<typeof idsRequest, friendlink.DeleteFriendlinkRequest>(idsRequest, 'agree'),
+  SetFriendlinkRequest: request<typeof friendlinkMessages.Friendlink, friendlink.Friendlink>(friendlinkMessages.Friendlink, 'agree'),
+  ListLanguageRequest: request<typeof languageMessages.ListLanguageRequest, language.ListLanguageRequest>(languageMessages.ListLanguageRequest, 'agree'),
+  UpdateLanguageStatusRequest: request<typeof languageMessages.UpdateLanguageStatusRequest, language.UpdateLanguageStatusRequest>(languageMessages.UpdateLanguageStatusRequest, 'agree'),
+  DeleteLanguageRequest: request<typeof idsRequest, language.DeleteLanguageRequest>(idsRequest, 'agree'),
+  SetLanguageRequest: request<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
+  CreatePunishmentRequest: request<typeof punishmentMessages.CreatePunishmentRequest, punishment.CreatePunishmentRequest>(punishmentMessages.CreatePunishmentRequest, 'agree'),
+  ListPunishmentRequest: request<typeof punishmentMessages.ListPunishmentRequest, punishment.ListPunishmentRequest>(punishmentMessages.ListPunishmentRequest, 'agree'),
+  GetPunishmentRequest: request<typeof idRequest, punishment.GetPunishmentRequest>(idRequest, 'agree'),
+  CancelPunishmentRequest: request<typeof idsRequest, punishment.CancelPunishmentRequest>(idsRequest, 'agree'),
+  UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
+  AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
+  OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+};
+
+const messageModules = {
+  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
+  friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+};
+
+describe('wire types of shared/ and the backend messages', () => {
+  it('pair every message a module exports with its shared type', () => {
+    const paired = new Set([...Object.keys(replies), ...Object.keys(requests)]);
+    const unpaired = Object.entries(messageModules).flatMap(([module, exports]) => Object.entries(exports)
+      .filter(([name, value]) => typeof value === 'object' && 'fields' in value && !paired.has(name))
+      .map(([name]) => `${module}/messages.ts: ${name}`));
+    expect(unpaired).toEqual([]);
+  });
+
+  it('agree on every pair (checked by tsc: a disagreement does not compile)', () => {
+    for (const verdict of [...Object.values(replies), ...Object.values(requests)]) expect(verdict).toBe('agree');
+  });
+});
