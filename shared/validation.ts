@@ -51,3 +51,11 @@ export function normalizeMainlandMobile(input: string): string | null {
   const digits = input.trim().replace(/[\s-]/g, '').replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
   return MAINLAND_MOBILE_PATTERN.test(digits) ? digits : null;
 }
+
+/** `13812345678` → `138****5678`: how logs and the admin screens show a number. */
+export function maskMobile(mobile: string): string {
+  return mobile.length >= 8 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '****';
+}
+
+/** An SMS verification code as members type it: exactly six digits. */
+export const SMS_CODE_PATTERN = /^\d{6}$/;

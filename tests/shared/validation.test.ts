@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SMS_CODE_PATTERN,
   emailProblems,
+  maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
   phoneProblems,
@@ -57,5 +59,23 @@ describe('normalizeMainlandMobile', () => {
 
   it.each(['12812345678', '1381234567', '138123456789', '+1 415 555 0100', '', 'abc'])('refuses %j', (input) => {
     expect(normalizeMainlandMobile(input)).toBeNull();
+  });
+});
+
+describe('maskMobile', () => {
+  it('keeps the first three and last four digits of a number', () => {
+    expect(maskMobile('13812340000')).toBe('138****0000');
+  });
+
+  it('hides short values whole', () => {
+    expect(maskMobile('1381234')).toBe('****');
+    expect(maskMobile('')).toBe('****');
+  });
+});
+
+describe('SMS_CODE_PATTERN', () => {
+  it('accepts exactly six digits', () => {
+    expect(SMS_CODE_PATTERN.test('012345')).toBe(true);
+    for (const code of ['12345', '1234567', '12345a', ' 123456']) expect(SMS_CODE_PATTERN.test(code)).toBe(false);
   });
 });
