@@ -6,8 +6,8 @@ import { SmsStatus } from '../../../shared/constants';
 // The tables of the sms module: `sms_code` (codes sent, hashed) and `sms_log` (every message
 // sent or tried, which the sending limits count).
 
-export async function insertCode(db: Database, code: { mobile: string; purpose: string; code_hash: string; expires_at: string }): Promise<number> {
-  const row = await db.insertInto('sms_code').values({ ...code, created_at: now() }).returning('id').executeTakeFirstOrThrow();
+export async function insertCode(db: Database, code: { mobile: string; purpose: string; code_hash: string; expires_at: string; created_at: string }): Promise<number> {
+  const row = await db.insertInto('sms_code').values(code).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 

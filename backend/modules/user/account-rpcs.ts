@@ -75,10 +75,10 @@ export const accountRpcs = [
   rpc('Login', {
     http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
     async handler(req, ctx) {
-      assertValid([...usernameProblems(req.username).slice(0, 1), ...passwordProblems(req.password)]);
-      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, true);
       // Usernames never look like mobile numbers, so a number names the account bound to it.
       const mobile = normalizeMainlandMobile(req.username);
+      assertValid([...(mobile ? [] : usernameProblems(req.username).slice(0, 1)), ...passwordProblems(req.password)]);
+      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, true);
       const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, req.username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
