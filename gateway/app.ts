@@ -47,13 +47,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
 
   app.register(errorHandler);
   // Before every route, so that its response hook sees them all.
-  app.register(metrics, {
-    enabled: config.metrics?.enabled ?? false,
-    token: config.metrics?.token,
-    backendUrl: config.backendUrl,
-    cookieName: config.tokenCookie,
-    publicOrigin: config.publicOrigin,
-  });
+  app.register(metrics, { enabled: config.metrics?.enabled ?? false, token: config.metrics?.token });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);

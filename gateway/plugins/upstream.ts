@@ -8,7 +8,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { GatewayError, MESSAGES, errorBody } from '../errors';
-import { upstreamFault } from './backend-client';
+import { SAFE_METHODS, isUnder, pathOf } from '../http';
+import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
 /** Non-API paths the backend serves (contract §9), by prefix; GET/HEAD only. */
@@ -20,16 +21,10 @@ export const LOGOUT_PATH = '/api/v1/user/logout';
 const CLIENT_FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
 // A token answer is a few kilobytes; beyond this the answer is passed on untouched.
 const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
 
 /** State-changing API calls are the ones that can hand out a token (login, register, OAuth). */
 function inspectsAnswer(request: FastifyRequest): boolean {
-  return !SAFE_METHODS.has(request.method) && pathOf(request.url).startsWith(`${API_PREFIX}/`);
+  return !SAFE_METHODS.has(request.method) && isUnder(pathOf(request.url), API_PREFIX);
 }
 
 function isLogout(request: FastifyRequest): boolean {
@@ -112,7 +107,7 @@ async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, s
       }
     }
   } catch (error) {
-    sendFault(reply, upstreamFault(error));
+    sendFault(reply, recordUpstreamFailure(request, error));
     return;
   }
 
@@ -159,7 +154,7 @@ function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusC
 function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
   if (isLogout(request)) reply.clearTokenCookie();
-  const fault = upstreamFault(error);
+  const fault = recordUpstreamFailure(request, error);
   request.log.warn({ err: error, status: fault.statusCode }, 'upstream failed');
   sendFault(reply, fault);
 }
