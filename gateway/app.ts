@@ -12,7 +12,7 @@ import authRateLimit from './plugins/rate-limit';
 import csrf from './plugins/csrf';
 import backendClient from './plugins/backend-client';
 import health from './plugins/health';
-import upstream from './plugins/upstream';
+import upstream, { canonicalApiUrl } from './plugins/upstream';
 import startData from './plugins/start-data';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
@@ -34,6 +34,8 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     // Closing: new requests get 503, idle keep-alive sockets are closed, in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // API calls are routed, counted, checked and forwarded as the backend routes them.
+    rewriteUrl: (req) => canonicalApiUrl(req.url ?? '/'),
   });
 
   app.addHook('onRequest', async (request, reply) => {

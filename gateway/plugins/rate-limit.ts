@@ -1,21 +1,16 @@
-// Rate limits on the endpoints that guess passwords or create accounts: login, register,
-// both steps of find-password and the WeChat/QQ sign-in, counted per client address and
-// endpoint. Each counted request carries the decision (`request.rateLimitDecision`) for
-// the metrics and the access log; every other request passes without a look at the store.
+// Rate limits on the endpoints that guess passwords or create accounts (SIGN_IN_PATHS:
+// login, register, both steps of find-password and the WeChat/QQ sign-in), counted per
+// client address and endpoint, on the canonical path the backend routes (so that
+// `/api/v1/user/%6cogin` counts as the login). Each counted request carries the decision
+// (`request.rateLimitDecision`) for the metrics and the access log; every other request
+// passes without a look at the store.
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, MESSAGES } from '../errors';
 import type { RateLimitSetting } from '../config';
 import { pathOf } from '../http';
-
-export const RATE_LIMITED_PATHS: ReadonlySet<string> = new Set([
-  '/api/v1/user/login',
-  '/api/v1/user/register',
-  '/api/v1/user/findpassword/stepone',
-  '/api/v1/user/findpassword/steptwo',
-  '/api/v1/oauth/login',
-]);
+import { SIGN_IN_PATHS } from './upstream';
 
 export interface RateLimitDecision {
   /** the limited path the request was counted against */
@@ -34,7 +29,7 @@ declare module 'fastify' {
 function limitedEndpoint(request: FastifyRequest): string | undefined {
   if (request.method !== 'POST' && request.method !== 'PUT') return undefined;
   const path = pathOf(request.url);
-  return RATE_LIMITED_PATHS.has(path) ? path : undefined;
+  return SIGN_IN_PATHS.has(path) ? path : undefined;
 }
 
 export default fp<RateLimitSetting>(

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { GatewayError, MESSAGES, errorBody } from '../errors';
-import { SAFE_METHODS, isUnder, pathOf } from '../http';
+import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
 import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
@@ -16,9 +16,29 @@ export const API_PREFIX = '/api/v1';
 export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
 export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
 export const LOGOUT_PATH = '/api/v1/user/logout';
+/** Where passwords are tried and accounts made or recovered: rate-limited, and refused from other sites even without a cookie. */
+export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/api/v1/user/login',
+  '/api/v1/user/register',
+  '/api/v1/user/findpassword/stepone',
+  '/api/v1/user/findpassword/steptwo',
+  '/api/v1/oauth/login',
+]);
 
-// Headers a client could use to pass itself off as someone else to the backend.
-const CLIENT_FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+/**
+ * An API call's URL in the form the backend routes it (gateway/http.ts canonicalUrl), any
+ * other URL unchanged. The gateway routes, counts, checks and forwards API calls in this
+ * form, so that `/api/v1/user/%6cogin` or `/api/v1/user/./login` is the login everywhere.
+ */
+export function canonicalApiUrl(url: string): string {
+  const canonical = canonicalUrl(url);
+  return canonical !== url && isUnder(pathOf(canonical), API_PREFIX) ? canonical : url;
+}
+
+// Headers a client could use to pass itself off as someone else to the backend; and
+// Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
+// `100 Continue` to the client, and the body is streamed to the backend as it comes.
+const DROPPED_REQUEST_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'expect'];
 // A token answer is a few kilobytes; beyond this the answer is passed on untouched.
 const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
 
@@ -38,7 +58,7 @@ function bearerFromCookie(request: FastifyRequest): boolean {
 function rewriteRequestHeaders(request: FastifyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = { ...headers };
   delete out.cookie;
-  for (const name of CLIENT_FORWARDING_HEADERS) delete out[name];
+  for (const name of DROPPED_REQUEST_HEADERS) delete out[name];
   out['x-forwarded-for'] = request.ip;
   out['x-real-ip'] = request.ip;
   out['x-request-id'] = request.id;
@@ -54,10 +74,6 @@ function rewriteResponseHeaders(headers: Record<string, unknown>): Record<string
     if (name.startsWith('access-control-')) delete headers[name];
   }
   return headers;
-}
-
-function isJson(contentType: unknown): boolean {
-  return typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 }
 
 function decode(body: Buffer, encoding: unknown): Buffer {
@@ -141,7 +157,7 @@ async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, s
 
 function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable }) {
   if (isLogout(request) || (res.statusCode === 401 && bearerFromCookie(request))) reply.clearTokenCookie();
-  if (res.statusCode === 200 && inspectsAnswer(request) && isJson(res.headers['content-type'])) {
+  if (res.statusCode === 200 && inspectsAnswer(request) && isJsonType(res.headers['content-type'])) {
     moveTokenToCookie(request, reply, res.stream, res.headers).catch((error: unknown) => {
       request.log.error({ err: error }, 'token answer failed');
       sendFault(reply, new GatewayError(502, MESSAGES.badGateway));
