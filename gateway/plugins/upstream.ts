@@ -171,7 +171,8 @@ function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
   if (isLogout(request)) reply.clearTokenCookie();
   const fault = recordUpstreamFailure(request, error);
-  request.log.warn({ err: error, status: fault.statusCode }, 'upstream failed');
+  // reply-from has logged the error at warn, and the access line says what it became.
+  request.log.debug({ err: error, status: fault.statusCode }, 'upstream failed');
   sendFault(reply, fault);
 }
 
