@@ -7,9 +7,9 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { api, unwrap } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
-import type { ResourceDef } from '../../web/src/features/admin-resource/resource';
-import { ResourceScreen } from '../../web/src/features/admin-resource/ResourceScreen';
-import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
+import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { UiProvider } from '../../web/src/ui/UiProvider';
 
 interface Book {

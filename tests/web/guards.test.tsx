@@ -4,7 +4,7 @@ import { act } from 'react';
 import type { Settings } from '../../shared/types/config';
 import { settingsQuery } from '../../web/src/api/settings';
 import { session } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
 const location = (router: ReturnType<typeof renderApp>['router']) =>

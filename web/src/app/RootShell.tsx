@@ -3,13 +3,13 @@ import { isRouteErrorResponse, Outlet, ScrollRestoration, useNavigation, useRout
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
 import { settingsQuery } from '../api/settings';
-import { BrowserCheck } from '../features/browser-check/BrowserCheck';
-import { ErrorScreen } from '../features/error-screen/ErrorScreen';
+import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
+import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
 import { siteName, useSettings } from '../features/settings/use-site-data';
-import { ToastViewport } from '../features/toasts/ToastViewport';
+import { ToastViewport } from '../kit/toasts/ToastViewport';
 import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/SiteClosedPage';
 import { documentTitle, useDocumentHead } from './document-head';
-import { useCurrentRoute } from '../features/routing/current-route';
+import { useCurrentRoute } from '../kit/routing/current-route';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 

@@ -9,7 +9,7 @@ import { DefaultLayout } from '../layouts/DefaultLayout';
 import { HomePage } from '../pages/HomePage';
 import { guardFor, notFoundLoader } from './route-guard';
 import { PageLoading } from '../ui/PageLoading';
-import type { RouteHandle } from '../features/routing/current-route';
+import type { RouteHandle } from '../kit/routing/current-route';
 import { RootErrorBoundary, RootShell } from './RootShell';
 import { adminScreens } from './admin-screens';
 

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
-import { useCurrentRoute } from '../features/routing/current-route';
+import { useCurrentRoute } from '../kit/routing/current-route';
 import { siteName, useSettings } from '../features/settings/use-site-data';
 import { PageLoading } from '../ui/PageLoading';
 import './auth-layout.css';

@@ -4,8 +4,8 @@ import { userApi } from '../api/user';
 import { CaptchaField, captchaEnabled, useCaptcha, type CaptchaState } from '../features/auth/CaptchaField';
 import { checkConfirmation, checkEmail, checkPassword, checkRequired, collectErrors, type Errors } from '../features/auth/validation';
 import { useSettings } from '../features/settings/use-site-data';
-import { toastFailure } from '../features/toasts/failure-toast';
-import { toast } from '../features/toasts/toast-store';
+import { toastFailure } from '../kit/toasts/failure-toast';
+import { toast } from '../kit/toasts/toast-store';
 import { TextField } from '../ui/FormField';
 import { Button } from '../ui/semi';
 

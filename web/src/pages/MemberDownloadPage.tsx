@@ -1,6 +1,6 @@
 import { formatBytes, formatDate } from '../../../shared/format';
 import { userDownloadsQuery } from '../api/user';
-import { MemberListPanel } from '../features/member-lists/MemberListPanel';
+import { MemberListPanel } from '../kit/member-list/MemberListPanel';
 import { useSettings } from '../features/settings/use-site-data';
 import { Tag } from '../ui/semi';
 import { EmptyState } from '../ui/states';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../../shared/format';
 import { myOrdersQuery, ORDER_STATUS_LABEL } from '../api/order';
-import { MemberListPanel } from '../features/member-lists/MemberListPanel';
+import { MemberListPanel } from '../kit/member-list/MemberListPanel';
 import { EmptyState } from '../ui/states';
 import './member.css';
 

@@ -12,13 +12,13 @@ import {
   collectErrors,
   type Errors,
 } from '../features/auth/validation';
-import { useImageUpload } from '../features/image-upload/use-image-upload';
+import { useImageUpload } from '../kit/image-upload/use-image-upload';
 import { currentUserQuery } from '../features/session/session-actions';
 import { mergeUser } from '../features/session/session-store';
 import { UserAvatar } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
-import { FAILURE_TITLE, toastFailure } from '../features/toasts/failure-toast';
-import { toast } from '../features/toasts/toast-store';
+import { FAILURE_TITLE, toastFailure } from '../kit/toasts/failure-toast';
+import { toast } from '../kit/toasts/toast-store';
 import { TextField } from '../ui/FormField';
 import { Button, Skeleton } from '../ui/semi';
 import { ErrorState } from '../ui/states';

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { oauthApi } from '../api/oauth';
 import { pendingOAuthState, takeOAuthStart } from '../features/auth/oauth-start';
 import { completeSignIn } from '../features/session/session-actions';
-import { toast } from '../features/toasts/toast-store';
+import { toast } from '../kit/toasts/toast-store';
 import { PageLoading } from '../ui/PageLoading';
 import { ErrorState } from '../ui/states';
 

@@ -17,8 +17,8 @@ import {
 import { completeSignIn } from '../features/session/session-actions';
 import { useSession } from '../features/session/use-session';
 import { useSettings } from '../features/settings/use-site-data';
-import { FAILURE_TITLE, toastFailure } from '../features/toasts/failure-toast';
-import { toast } from '../features/toasts/toast-store';
+import { FAILURE_TITLE, toastFailure } from '../kit/toasts/failure-toast';
+import { toast } from '../kit/toasts/toast-store';
 import { TextField } from '../ui/FormField';
 import { Button } from '../ui/semi';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useCurrentRoute } from '../features/routing/current-route';
+import { useCurrentRoute } from '../kit/routing/current-route';
 import { UnderConstruction } from '../ui/states';
 
 /** Content screens of a later release (library, articles, VIP): a clear 建设中 notice. */

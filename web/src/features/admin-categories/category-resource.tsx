@@ -3,9 +3,9 @@
 import type { Category } from '../../../../shared/types/category';
 import { CATEGORY_TYPE, categoryApi } from '../../api/category';
 import { unwrap } from '../../api/client';
-import { EnabledTag, ImageThumb, keyword } from '../admin-resource/cells';
-import { type ResourceDef } from '../admin-resource/resource';
-import { buildRowTree, parentOptions } from '../admin-resource/tree';
+import { EnabledTag, ImageThumb, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {

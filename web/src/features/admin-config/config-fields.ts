@@ -2,7 +2,7 @@
 // `input_type` picks the input, `options` the choices, `col_num` the width; values travel
 // as strings and are converted to and from what the inputs hold.
 import type { Config } from '../../../../shared/types/config';
-import type { FieldDef, FormValues, SelectOption } from '../admin-resource/resource';
+import type { FieldDef, FormValues, SelectOption } from '../../kit/admin-resource/resource';
 import { EMAIL_PATTERN } from '../../../../shared/validation';
 
 

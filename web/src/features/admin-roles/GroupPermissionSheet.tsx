@@ -14,9 +14,9 @@ import { IconClose } from '../../ui/icons';
 import { Button, Skeleton, Tag } from '../../ui/semi';
 import { SideSheet, Tree, type TreeNodeData } from '../../ui/semi-admin';
 import { ErrorState } from '../../ui/states';
-import { succeedOrThrow } from '../admin-resource/use-resource';
-import { toastFailure } from '../toasts/failure-toast';
-import { toast } from '../toasts/toast-store';
+import { succeedOrThrow } from '../../kit/admin-resource/use-resource';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
 
 const serviceKey = (node: PermissionTreeNode) => `service:${node.key}`;
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { userApi } from '../../api/user';
 import { Button } from '../../ui/semi';
-import { toastFailure } from '../toasts/failure-toast';
-import { toast } from '../toasts/toast-store';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
 
 const COOLDOWN_SECONDS = 60;
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { OAUTH_PROVIDERS, oauthApi, type OAuthProvider } from '../../api/oauth';
 import { useSettings } from '../settings/use-site-data';
-import { toastFailure } from '../toasts/failure-toast';
+import { toastFailure } from '../../kit/toasts/failure-toast';
 import { rememberOAuthStart } from './oauth-start';
 
 /** WeChat / QQ sign-in, each only when its settings flag is on. */

@@ -4,7 +4,7 @@ import { formatBytes } from '../../../../shared/format';
 import { documentPath, latestDocumentsQuery } from '../../api/document';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
-import { QueryStates } from '../query-states/QueryStates';
+import { QueryStates } from '../../kit/query-states/QueryStates';
 
 export function LatestDocuments() {
   const latest = useQuery(latestDocumentsQuery());

@@ -3,10 +3,10 @@ import { bannerTypeOptions, optionLabel } from '../../../../shared/constants';
 import type { Banner } from '../../../../shared/types/banner';
 import { bannerApi } from '../../api/banner';
 import { unwrap } from '../../api/client';
-import { asList, DateCell, EnabledTag, enabledFilterOptions, ImageThumb, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
-import { checkLink } from '../../features/admin-resource/validation';
+import { asList, DateCell, EnabledTag, enabledFilterOptions, ImageThumb, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
+import { checkLink } from '../../kit/admin-resource/validation';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = {

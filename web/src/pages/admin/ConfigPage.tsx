@@ -7,17 +7,17 @@ import type { Config } from '../../../../shared/types/config';
 import { configApi, configCategoryQuery, configKeys } from '../../api/config';
 import { settingsQuery } from '../../api/settings';
 import { configField, configValues, toWire } from '../../features/admin-config/config-fields';
-import { FormFields } from '../../features/admin-resource/FormFields';
-import type { FormValues } from '../../features/admin-resource/resource';
-import { useFieldForm } from '../../features/admin-resource/use-field-form';
-import { succeedOrThrow } from '../../features/admin-resource/use-resource';
-import { useCurrentRoute } from '../../features/routing/current-route';
-import { toastFailure } from '../../features/toasts/failure-toast';
-import { QueryStates } from '../../features/query-states/QueryStates';
-import { toast } from '../../features/toasts/toast-store';
+import { FormFields } from '../../kit/admin-resource/FormFields';
+import type { FormValues } from '../../kit/admin-resource/resource';
+import { useFieldForm } from '../../kit/admin-resource/use-field-form';
+import { succeedOrThrow } from '../../kit/admin-resource/use-resource';
+import { useCurrentRoute } from '../../kit/routing/current-route';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
-import '../../features/admin-resource/admin-resource.css';
+import '../../kit/admin-resource/admin-resource.css';
 
 function ConfigForm({ category, rows }: { category: string; rows: Config[] }) {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 // /admin/document/category: the document categories, as a tree.
 import { CATEGORY_TYPE } from '../../api/category';
 import { categoryResource } from '../../features/admin-categories/category-resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 
 const documentCategories = categoryResource(CATEGORY_TYPE.document);
 

@@ -1,11 +1,11 @@
 // /admin/friendlink: the friend links in the home page footer.
 import type { Friendlink } from '../../../../shared/types/friendlink';
 import { friendlinkApi } from '../../api/friendlink';
-import { asList, DateCell, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { asList, DateCell, EnabledTag, enabledFilterOptions, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 import { unwrap } from '../../api/client';
-import { checkLink } from '../../features/admin-resource/validation';
+import { checkLink } from '../../kit/admin-resource/validation';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = { title: string; link: string; description: string; sort: number | undefined; enable: boolean };

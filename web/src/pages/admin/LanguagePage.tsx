@@ -3,9 +3,9 @@
 import type { Language } from '../../../../shared/types/language';
 import { unwrap } from '../../api/client';
 import { languageApi } from '../../api/language';
-import { asList, EnabledTag, enabledFilterOptions, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { asList, EnabledTag, enabledFilterOptions, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 
 type Values = { language: string; code: string; sort: number | undefined; enable: boolean };

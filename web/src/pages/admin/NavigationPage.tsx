@@ -3,11 +3,11 @@
 import type { Navigation } from '../../../../shared/types/navigation';
 import { unwrap } from '../../api/client';
 import { navigationApi } from '../../api/navigation';
-import { EnabledTag, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
-import { buildRowTree, parentOptions } from '../../features/admin-resource/tree';
-import { checkLink } from '../../features/admin-resource/validation';
+import { EnabledTag, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
+import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
+import { checkLink } from '../../kit/admin-resource/validation';
 import { Tag } from '../../ui/semi';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 

@@ -5,9 +5,9 @@ import { permissionsToTree, grpcPermissionPath } from '../../../../shared/permis
 import type { Permission } from '../../../../shared/types/permission';
 import { unwrap } from '../../api/client';
 import { permissionApi } from '../../api/permission';
-import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { asList, DateCell, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 import { Tag } from '../../ui/semi';
 
 /** A permission row, or (negative id) the heading row of a service. */

@@ -4,9 +4,9 @@ import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants
 import type { Punishment } from '../../../../shared/types/punishment';
 import { unwrap } from '../../api/client';
 import { punishmentApi } from '../../api/punishment';
-import { asList, DateCell, keyword } from '../../features/admin-resource/cells';
-import { type ResourceDef } from '../../features/admin-resource/resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { asList, DateCell, keyword } from '../../kit/admin-resource/cells';
+import { type ResourceDef } from '../../kit/admin-resource/resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 import { UserPicker } from '../../features/admin-users/UserPicker';
 import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';

@@ -8,7 +8,7 @@ import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, ErrorState } from '../../ui/states';
-import { useSession } from '../session/use-session';
+import { useSession } from '../../features/session/use-session';
 import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';

@@ -3,7 +3,7 @@
 import { uploadImage, type ImageUploadKind } from '../../api/upload';
 import { IconDelete, IconUpload } from '../../ui/icons';
 import { Button } from '../../ui/semi';
-import { useImageUpload } from '../image-upload/use-image-upload';
+import { useImageUpload } from './use-image-upload';
 import { UPLOAD_IMAGE_EXTENSIONS, isUploadImageExtension } from '../../../../shared/constants';
 
 const MAX_BYTES = 10 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
 import { Input } from '../../ui/semi';
 import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
-import { ImageUploadInput } from './ImageUploadInput';
+import { ImageUploadInput } from '../image-upload/ImageUploadInput';
 import type { FieldContext, FieldDef, FormValues, TreeOption } from './resource';
 
 export interface FieldInputProps<Values extends FormValues, Row> {
