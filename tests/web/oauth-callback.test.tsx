@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
-import { rememberOAuthStart } from '../../web/src/features/auth/oauth-start';
+import { rememberOAuthStart } from '../../web/src/features/oauth/oauth-start';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { member, renderApp } from './render-app';

@@ -11,7 +11,7 @@ import { guardFor, notFoundLoader } from './route-guard';
 import { PageLoading } from '../ui/PageLoading';
 import type { RouteHandle } from '../kit/routing/current-route';
 import { RootErrorBoundary, RootShell } from './RootShell';
-import { adminScreens } from './admin-screens';
+import { adminScreens } from '../pages/admin/screens';
 
 type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
 

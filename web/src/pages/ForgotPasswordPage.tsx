@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { userApi } from '../api/user';
+import { userApi } from '../features/user/api';
 import { CaptchaField, captchaEnabled, useCaptcha, type CaptchaState } from '../features/auth/CaptchaField';
-import { checkConfirmation, checkEmail, checkPassword, checkRequired, collectErrors, type Errors } from '../features/auth/validation';
-import { useSettings } from '../features/settings/use-site-data';
+import { checkConfirmation, checkEmail, checkPassword } from '../features/user/validation';
+import { checkRequired, collectErrors, type Errors } from '../kit/forms/checks';
+import { useSettings } from '../features/settings/use-settings';
 import { toastFailure } from '../kit/toasts/failure-toast';
 import { toast } from '../kit/toasts/toast-store';
 import { TextField } from '../ui/FormField';

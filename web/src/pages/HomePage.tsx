@@ -3,7 +3,7 @@ import { FriendLinks } from '../features/home/FriendLinks';
 import { HomeBanners } from '../features/home/HomeBanners';
 import { LatestDocuments } from '../features/home/LatestDocuments';
 import { SiteStats } from '../features/home/SiteStats';
-import { siteName, useSettings } from '../features/settings/use-site-data';
+import { siteName, useSettings } from '../features/settings/use-settings';
 import './home.css';
 
 /** `/`: the site's name and logo, banners, the category grid, latest documents, friend links. */

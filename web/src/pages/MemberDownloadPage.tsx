@@ -1,7 +1,7 @@
 import { formatBytes, formatDate } from '../../../shared/format';
-import { userDownloadsQuery } from '../api/user';
+import { userDownloadsQuery } from '../features/user/api';
 import { MemberListPanel } from '../kit/member-list/MemberListPanel';
-import { useSettings } from '../features/settings/use-site-data';
+import { useSettings } from '../features/settings/use-settings';
 import { Tag } from '../ui/semi';
 import { EmptyState } from '../ui/states';
 import './member.css';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../../shared/format';
-import { myOrdersQuery, ORDER_STATUS_LABEL } from '../api/order';
+import { myOrdersQuery, ORDER_STATUS_LABEL } from '../features/order/api';
 import { MemberListPanel } from '../kit/member-list/MemberListPanel';
 import { EmptyState } from '../ui/states';
 import './member.css';

@@ -1,12 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { formatDate, formatRelativeTime } from '../../../shared/format';
-import { errorMessage } from '../api/client';
-import { signedTodayQuery, userApi, userDynamicsQuery, userGroupsQuery, userKeys } from '../api/user';
+import { errorMessage, unwrap } from '../api/client';
+import { signedTodayQuery, signToday, userDynamicsQuery, userGroupsQuery } from '../features/user/api';
 import { QueryStates } from '../kit/query-states/QueryStates';
 import { currentUserQuery } from '../features/session/session-actions';
 import { UserAvatar } from '../features/session/UserMenu';
-import { useSettings } from '../features/settings/use-site-data';
+import { useSettings } from '../features/settings/use-settings';
 import { toastFailure } from '../kit/toasts/failure-toast';
 import { toast } from '../kit/toasts/toast-store';
 import { Button, Skeleton, Tag } from '../ui/semi';
@@ -16,18 +16,10 @@ import { EmptyState, ErrorState } from '../ui/states';
 import './member.css';
 
 function SignInButton({ creditName }: { creditName: string }) {
-  const queryClient = useQueryClient();
   const signed = useQuery(signedTodayQuery());
   const sign = useMutation({
-    mutationFn: async () => {
-      const result = await userApi.signToday();
-      if (!result.ok) throw result;
-      return result.data;
-    },
-    onSuccess: (record) => {
-      toast.success('签到成功', record.award ? `获得 ${record.award} ${creditName}` : undefined);
-      void queryClient.invalidateQueries({ queryKey: userKeys.all });
-    },
+    mutationFn: async (_: void, context) => unwrap(await signToday(context)),
+    onSuccess: (record) => toast.success('签到成功', record.award ? `获得 ${record.award} ${creditName}` : undefined),
     onError: (failure) => toastFailure('签到失败', failure),
   });
   if (signed.isPending) return <Button disabled>签到</Button>;

@@ -2,16 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '../../../shared/types/user';
 import { errorMessage } from '../api/client';
-import { userApi } from '../api/user';
-import {
-  checkConfirmation,
-  checkEmail,
-  checkMaxLength,
-  checkMobile,
-  checkPassword,
-  collectErrors,
-  type Errors,
-} from '../features/auth/validation';
+import { userApi } from '../features/user/api';
+import { uploadAvatar } from '../features/upload/api';
+import { checkConfirmation, checkEmail, checkMobile, checkPassword } from '../features/user/validation';
+import { checkMaxLength, collectErrors, type Errors } from '../kit/forms/checks';
 import { useImageUpload } from '../kit/image-upload/use-image-upload';
 import { currentUserQuery } from '../features/session/session-actions';
 import { mergeUser } from '../features/session/session-store';
@@ -37,7 +31,7 @@ export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | und
 function AvatarUpload() {
   const { uploading, choose, fileInput } = useImageUpload({
     check: checkAvatarFile,
-    upload: userApi.uploadAvatar,
+    upload: uploadAvatar,
     failureTitle: '头像上传失败',
     onUploaded: (path) => {
       mergeUser({ avatar: path });

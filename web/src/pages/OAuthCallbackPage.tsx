@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { oauthApi } from '../api/oauth';
-import { pendingOAuthState, takeOAuthStart } from '../features/auth/oauth-start';
+import { oauthApi } from '../features/oauth/api';
+import { pendingOAuthState, takeOAuthStart } from '../features/oauth/oauth-start';
 import { completeSignIn } from '../features/session/session-actions';
 import { toast } from '../kit/toasts/toast-store';
 import { PageLoading } from '../ui/PageLoading';

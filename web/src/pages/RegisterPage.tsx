@@ -1,22 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { safeRedirect } from '../../../shared/access';
-import { userApi } from '../api/user';
+import { userApi } from '../features/user/api';
 import { CaptchaField, captchaEnabled, useCaptcha } from '../features/auth/CaptchaField';
 import { EmailCodeButton } from '../features/auth/EmailCodeButton';
 import { SignedInNotice } from '../features/auth/SignedInNotice';
-import {
-  checkConfirmation,
-  checkEmail,
-  checkPassword,
-  checkRequired,
-  checkUsername,
-  collectErrors,
-  type Errors,
-} from '../features/auth/validation';
+import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../features/user/validation';
+import { checkRequired, collectErrors, type Errors } from '../kit/forms/checks';
 import { completeSignIn } from '../features/session/session-actions';
 import { useSession } from '../features/session/use-session';
-import { useSettings } from '../features/settings/use-site-data';
+import { useSettings } from '../features/settings/use-settings';
 import { FAILURE_TITLE, toastFailure } from '../kit/toasts/failure-toast';
 import { toast } from '../kit/toasts/toast-store';
 import { TextField } from '../ui/FormField';

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { settingsQuery } from '../api/settings';
+import { settingsQuery } from '../features/settings/api';
 import { useLogout } from '../features/session/session-actions';
 import { useSession } from '../features/session/use-session';
-import { siteName } from '../features/settings/use-site-data';
+import { siteName } from '../features/settings/use-settings';
 import { plainParagraphs } from '../ui/plain-text';
 import { ScreenMessage } from '../ui/ScreenMessage';
 import { Button } from '../ui/semi';

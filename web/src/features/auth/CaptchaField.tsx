@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { captchaQuery, type CaptchaKind } from '../../api/user';
+import { captchaQuery, type CaptchaKind } from '../user/api';
 import { TextField } from '../../ui/FormField';
 
 export interface CaptchaState {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { userApi } from '../../api/user';
+import { userApi } from '../user/api';
 import { Button } from '../../ui/semi';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';

@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../../../shared/types/user';
 import { ApiError } from '../../api/client';
-import { userApi, userKeys } from '../../api/user';
+import { userApi, userKeys } from '../user/api';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
 import { clearSession, setPermissions, setUser, signIn } from './session-store';
 

@@ -147,7 +147,7 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
         <ImageUploadInput
           id={id}
           label={field.label}
-          kind={field.upload}
+          target={field.upload}
           value={asText(value)}
           onChange={(path) => onChange(path)}
           disabled={readOnly}

@@ -1,7 +1,9 @@
 // Create or edit one row in a side sheet: the described fields, checked before sending;
-// a success closes the sheet and refreshes the list, a failure keeps the input and says why.
+// a success closes the sheet (the feature's write has refreshed the list), a failure keeps
+// the input and says why.
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { unwrap } from '../../api/client';
 import { IconClose } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
@@ -9,7 +11,6 @@ import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { FormFields } from './FormFields';
 import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
-import { succeedOrThrow, useInvalidateResource } from './use-resource';
 import { useFieldForm } from './use-field-form';
 
 export interface ResourceFormSheetProps<Row, Values extends FormValues> {
@@ -24,20 +25,18 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
   const { resource, mode, record, rows, onClose } = props;
   const form = resource.form;
   const { values, errors, change, check } = useFieldForm<Values>(() => (form ? form.initial(record) : ({} as Values)));
-  const invalidate = useInvalidateResource(resource);
   const context: FieldContext<Row> = { mode, record, rows };
   const verb = mode === 'create' ? '创建' : '保存';
 
   const save = useMutation({
-    mutationFn: (input: Values) => {
-      if (mode === 'create' && resource.create) return succeedOrThrow(resource.create(input));
-      if (mode === 'edit' && resource.update && record !== undefined) return succeedOrThrow(resource.update(input, record));
+    mutationFn: async (input: Values, context) => {
+      if (mode === 'create' && resource.create) return unwrap(await resource.create(input, context));
+      if (mode === 'edit' && resource.update && record !== undefined) return unwrap(await resource.update(input, record, context));
       throw new Error('nothing to save');
     },
-    onSuccess: async () => {
+    onSuccess: () => {
       toast.success(`${verb}成功`, `${resource.noun}已${verb}`);
       onClose();
-      await invalidate();
     },
     onError: (error) => {
       toastFailure(`${verb}失败`, error);

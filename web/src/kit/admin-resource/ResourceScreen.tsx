@@ -3,22 +3,21 @@
 // by one `ResourceDef`. See the README ("Admin screens as resources").
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
-import { errorMessage } from '../../api/client';
+import { errorMessage, unwrap, type ApiResult } from '../../api/client';
+import type { WriteContext } from '../../api/query-client';
 import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, ErrorState } from '../../ui/states';
-import { useSession } from '../../features/session/use-session';
 import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { ApiResult } from '../../api/client';
 import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
-import { succeedOrThrow, useInvalidateResource, useResourceList } from './use-resource';
+import { useMayCall } from './permission-check';
+import { useResourceList } from './use-resource';
 import './admin-resource.css';
-import { SUPER_USER_ID } from '../../../../shared/permissions';
 
 const DEFAULT_PAGE_SIZE = 10;
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -33,7 +32,7 @@ interface PendingConfirm {
   danger: boolean;
   askPassword: boolean;
   ids: number[];
-  run: (ids: number[], password?: string) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -64,27 +63,22 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
 
   const query = useMemo(() => ({ page: paged ? page : 1, size: paged ? size : 0, filters }), [paged, page, size, filters]);
   const list = useResourceList(resource, query);
-  const invalidate = useInvalidateResource(resource);
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const tableRows = useMemo(() => (resource.arrange ? resource.arrange(rows) : rows), [resource, rows]);
   const allRows = useMemo(() => flatten(tableRows), [tableRows]);
   const idPrefix = `admin-${resource.key}`;
-  const { permissions, user } = useSession();
-  const held = useMemo(() => new Set(permissions.map((p) => p.path)), [permissions]);
-  // User 1 passes every check, even for rows MOREDOC only creates on first use.
-  const may = (path: string | undefined) => path === undefined || user?.id === SUPER_USER_ID || held.has(path);
+  const may = useMayCall();
   const canCreate = Boolean(resource.create && resource.form) && may(resource.requires?.create);
   const canUpdate = Boolean(resource.update && resource.form) && may(resource.requires?.update);
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: ({ action, password }: { action: PendingConfirm; password?: string }) =>
-      succeedOrThrow(action.run(action.ids, password)),
-    onSuccess: async (_data, { action }) => {
+    mutationFn: async ({ action, password }: { action: PendingConfirm; password?: string }, context) =>
+      unwrap(await action.run(action.ids, context, password)),
+    onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
       setSelected([]);
-      await invalidate();
     },
     onError: (error, { action }) => {
       toastFailure(action.failure, error);
@@ -106,7 +100,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
       danger: true,
       askPassword: resource.deletion?.password === true,
       ids,
-      run: (targetIds, password) => remove(targetIds, { password }),
+      run: (targetIds, context, password) => remove(targetIds, { password }, context),
       success: '删除成功',
       failure: '删除失败',
     });
@@ -157,7 +151,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     danger: command.danger === true,
                     askPassword: false,
                     ids: [resource.rowId(row)],
-                    run: () => command.run(),
+                    run: (_ids, context) => command.run(context),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -236,7 +230,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   danger: action.danger === true,
                   askPassword: false,
                   ids: selected,
-                  run: (ids) => action.run(ids),
+                  run: (ids, context) => action.run(ids, context),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })

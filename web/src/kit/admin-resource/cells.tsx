@@ -14,20 +14,3 @@ export function ImageThumb({ src, alt, square }: { src: string | undefined; alt:
   if (!src) return <span className="app-resource-muted">-</span>;
   return <img className={`app-resource-thumb${square ? ' app-resource-thumb--square' : ''}`} src={src} alt={alt} loading="lazy" />;
 }
-
-/** Boolean filter options (enable): the server takes `true`/`false`. */
-export const enabledFilterOptions = [
-  { value: true, label: '启用' },
-  { value: false, label: '禁用' },
-] as const;
-
-/** Filter value → the repeated-key array the list calls take, or nothing. */
-export function asList<T>(value: T | undefined): T[] | undefined {
-  return value === undefined ? undefined : [value];
-}
-
-/** The keyword of a filter, trimmed; undefined when empty. */
-export function keyword(value: unknown): string | undefined {
-  const text = typeof value === 'string' ? value.trim() : '';
-  return text === '' ? undefined : text;
-}

@@ -1,12 +1,15 @@
 // What an admin screen says about its resource, once: how to list it (with filters and
 // paging), which columns to show, which form fields to edit it with (and how to check them
-// before sending), and which API calls create, update and delete it. `ResourceScreen`
-// renders the rest: list, filters, create/edit side sheet, delete with confirmation, batch
-// actions, paging, loading/empty/error states, toasts and list refresh.
+// before sending), and which of its feature's writes create, update and delete it. Those
+// writes mark stale what they change (the feature's own keys, the admin list among them), so
+// a resource never names the queries to refresh. `ResourceScreen` renders the rest: list,
+// filters, create/edit side sheet, delete with confirmation, batch actions, paging,
+// loading/empty/error states and toasts.
 import type { QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ApiResult } from '../../api/client';
-import type { ImageUploadKind } from '../../api/upload';
+import type { WriteContext } from '../../api/query-client';
+import type { ImageUploadTarget } from '../image-upload/ImageUploadInput';
 
 export type FormValues = Record<string, unknown>;
 
@@ -64,7 +67,7 @@ export type FieldDef<Values extends FormValues = FormValues, Row = unknown> = Fi
     | { kind: 'color' }
     | { kind: 'select'; options: readonly SelectOption[] | ((context: FieldContext<Row>) => readonly SelectOption[]); multiple?: boolean }
     | { kind: 'tree-select'; options: (context: FieldContext<Row>) => readonly TreeOption[] }
-    | { kind: 'image'; upload: ImageUploadKind }
+    | { kind: 'image'; upload: ImageUploadTarget }
     | { kind: 'custom'; render: (props: CustomInputProps) => ReactNode; emptyMessage?: string }
   );
 
@@ -105,7 +108,7 @@ export interface RowCommand {
   label: string;
   /** Question of the confirmation dialog. */
   confirm: string;
-  run: () => Promise<ApiResult<unknown>>;
+  run: (context: WriteContext) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the command needs (hidden without it). */
@@ -118,7 +121,7 @@ export interface BatchAction {
   label: string;
   /** Question of the confirmation dialog; `count` rows are selected. */
   confirm: (count: number) => string;
-  run: (ids: number[]) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the action needs (hidden without it). */
@@ -126,7 +129,7 @@ export interface BatchAction {
 }
 
 export interface ResourceDef<Row, Values extends FormValues = FormValues> {
-  /** Query-key root of the admin list, unique per screen. */
+  /** Names the screen's elements (ids, forms), unique per screen. */
   key: string;
   /** Heading of the screen. */
   title: string;
@@ -139,6 +142,11 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   filters?: readonly FilterDef[];
   /** Rows per page; 0 = the list call returns everything (trees, short lists). */
   pageSize?: number;
+  /**
+   * Where the feature keeps its admin lists in react-query (e.g. `friendlinkKeys.admin`); the
+   * screen adds the page, size and filters. The feature's writes mark it stale.
+   */
+  listKey: QueryKey;
   list: (query: ListQuery) => Promise<ListPage<Row>>;
   /** Turns the loaded rows into a tree (rows with `children`), for nested resources. */
   arrange?: (rows: Row[]) => Row[];
@@ -147,9 +155,10 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
     /** Values of the create form (no row) or of the edit form of `row`. */
     initial: (row?: Row) => Values;
   };
-  create?: (values: Values) => Promise<ApiResult<unknown>>;
-  update?: (values: Values, row: Row) => Promise<ApiResult<unknown>>;
-  remove?: (ids: number[], confirmation: DeleteConfirmation) => Promise<ApiResult<unknown>>;
+  /** The feature's writes (see `invalidateAfter`); `context` carries the client they refresh. */
+  create?: (values: Values, context: WriteContext) => Promise<ApiResult<unknown>>;
+  update?: (values: Values, row: Row, context: WriteContext) => Promise<ApiResult<unknown>>;
+  remove?: (ids: number[], confirmation: DeleteConfirmation, context: WriteContext) => Promise<ApiResult<unknown>>;
   deletion?: {
     /** Ask for the admin's password before deleting (contract: DeleteUser). */
     password?: boolean;
@@ -170,6 +179,4 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
    * not hold one does not see its button (the backend refuses the call anyway).
    */
   requires?: { create?: string; update?: string; remove?: string };
-  /** Other queries a change makes stale (e.g. the public navigation). */
-  invalidates?: readonly QueryKey[];
 }

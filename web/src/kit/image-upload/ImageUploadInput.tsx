@@ -1,6 +1,7 @@
 // An image field: preview, upload through `POST /api/v1/upload/<kind>`, remove. The value is
 // the uploaded image's URL path, which the record stores.
-import { uploadImage, type ImageUploadKind } from '../../api/upload';
+import type { UploadImageReply } from '../../../../shared/types/attachment';
+import type { ApiResult } from '../../api/client';
 import { IconDelete, IconUpload } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { useImageUpload } from './use-image-upload';
@@ -16,19 +17,25 @@ export function checkImageFile(file: Pick<File, 'name' | 'size'>): string | unde
   return undefined;
 }
 
+/** Where an image field sends its file: the kind of its upload route, and the feature's call. */
+export interface ImageUploadTarget {
+  kind: string;
+  upload: (file: File) => Promise<ApiResult<UploadImageReply>>;
+}
+
 export interface ImageUploadInputProps {
   id: string;
   label: string;
-  kind: ImageUploadKind;
+  target: ImageUploadTarget;
   value: string;
   onChange: (path: string) => void;
   disabled?: boolean;
 }
 
-export function ImageUploadInput({ id, label, kind, value, onChange, disabled }: ImageUploadInputProps) {
+export function ImageUploadInput({ id, label, target, value, onChange, disabled }: ImageUploadInputProps) {
   const { uploading, choose, fileInput } = useImageUpload({
     check: checkImageFile,
-    upload: (file) => uploadImage(kind, file),
+    upload: target.upload,
     failureTitle: '图片上传失败',
     onUploaded: onChange,
   });
@@ -41,7 +48,7 @@ export function ImageUploadInput({ id, label, kind, value, onChange, disabled }:
         <span className="app-image-input__placeholder">未上传</span>
       )}
       <div className="app-image-input__actions">
-        <input {...fileInput} accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label={`选择${label}图片`} data-upload-kind={kind} />
+        <input {...fileInput} accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label={`选择${label}图片`} data-upload-kind={target.kind} />
         <Button icon={<IconUpload />} loading={uploading} disabled={disabled} onClick={choose}>
           {value ? '重新上传' : '上传图片'}
         </Button>
