@@ -7,7 +7,7 @@ import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
 import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { ToastViewport } from '../kit/toasts/ToastViewport';
-import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/SiteClosedPage';
+import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/public/SiteClosedPage';
 import { documentTitle, useDocumentHead } from './document-head';
 import { useCurrentRoute } from '../kit/routing/current-route';
 import { isSiteClosedError } from './route-guard';

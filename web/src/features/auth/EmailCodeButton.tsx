@@ -14,7 +14,8 @@ export function EmailCodeButton({
 }: {
   email: string;
   validate: () => boolean;
-  captcha?: { captcha: string; captcha_id?: string };
+  /** The captcha fields of the request (see `captchaFields`). */
+  captcha: { captcha?: string; captcha_id?: string };
 }) {
   const [seconds, setSeconds] = useState(0);
   const [sending, setSending] = useState(false);

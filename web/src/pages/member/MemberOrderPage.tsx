@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { formatDate } from '../../../shared/format';
-import { myOrdersQuery, ORDER_STATUS_LABEL } from '../features/order/api';
-import { MemberListPanel } from '../kit/member-list/MemberListPanel';
-import { EmptyState } from '../ui/states';
+import { formatDate } from '../../../../shared/format';
+import { myOrdersQuery, ORDER_STATUS_LABEL } from '../../features/order/api';
+import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { EmptyState } from '../../ui/states';
 import './member.css';
 
 const yuan = (fen: number | undefined) => `¥${((fen ?? 0) / 100).toFixed(2)}`;

@@ -1,9 +1,9 @@
-import { CategoryGrid } from '../features/home/CategoryGrid';
-import { FriendLinks } from '../features/home/FriendLinks';
-import { HomeBanners } from '../features/home/HomeBanners';
-import { LatestDocuments } from '../features/home/LatestDocuments';
-import { SiteStats } from '../features/home/SiteStats';
-import { siteName, useSettings } from '../features/settings/use-settings';
+import { CategoryGrid } from '../../features/home/CategoryGrid';
+import { FriendLinks } from '../../features/home/FriendLinks';
+import { HomeBanners } from '../../features/home/HomeBanners';
+import { LatestDocuments } from '../../features/home/LatestDocuments';
+import { SiteStats } from '../../features/home/SiteStats';
+import { siteName, useSettings } from '../../features/settings/use-settings';
 import './home.css';
 
 /** `/`: the site's name and logo, banners, the category grid, latest documents, friend links. */

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { settingsQuery } from '../features/settings/api';
-import { useLogout } from '../features/session/session-actions';
-import { useSession } from '../features/session/use-session';
-import { siteName } from '../features/settings/use-settings';
-import { plainParagraphs } from '../ui/plain-text';
-import { ScreenMessage } from '../ui/ScreenMessage';
-import { Button } from '../ui/semi';
+import { settingsQuery } from '../../features/settings/api';
+import { useLogout } from '../../features/session/session-actions';
+import { useSession } from '../../features/session/use-session';
+import { siteName } from '../../features/settings/use-settings';
+import { plainParagraphs } from '../../ui/plain-text';
+import { ScreenMessage } from '../../ui/ScreenMessage';
+import { Button } from '../../ui/semi';
 import './site-closed.css';
 
 export const SITE_CLOSED_TITLE = '站点已关闭';

@@ -1,38 +1,30 @@
+// The registration form: a new member account, logged in at once; when the site does not take
+// registrations, why not.
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { safeRedirect } from '../../../shared/access';
-import { userApi } from '../features/user/api';
-import { CaptchaField, captchaEnabled, useCaptcha } from '../features/auth/CaptchaField';
-import { EmailCodeButton } from '../features/auth/EmailCodeButton';
-import { SignedInNotice } from '../features/auth/SignedInNotice';
-import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../features/user/validation';
-import { checkRequired, collectErrors, type Errors } from '../kit/forms/checks';
-import { completeSignIn } from '../features/session/session-actions';
-import { useSession } from '../features/session/use-session';
-import { useSettings } from '../features/settings/use-settings';
-import { FAILURE_TITLE, toastFailure } from '../kit/toasts/failure-toast';
-import { toast } from '../kit/toasts/toast-store';
-import { TextField } from '../ui/FormField';
-import { Button } from '../ui/semi';
+import { Link } from 'react-router-dom';
+import { checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { useSettings } from '../settings/use-settings';
+import { userApi } from '../user/api';
+import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
+import { EmailCodeButton } from './EmailCodeButton';
+import { useFinishSignIn } from './sign-in';
 
 type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
 
-/** `/auth/register`: a new member account, logged in at once. */
-export function RegisterPage() {
+export function RegisterForm({ target }: { target: string }) {
   const { security = {} } = useSettings();
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const { loggedIn } = useSession();
-  const target = safeRedirect(params.get('redirect'));
   const open = security.enable_register === true && security.is_close !== true;
   const captcha = useCaptcha('register', open && captchaEnabled(security, 'register'));
   const needsCode = security.enable_verify_register_email === true;
-  const [alreadySignedIn] = useState(loggedIn);
+  const finishSignIn = useFinishSignIn(target);
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmation: '', code: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
 
-  if (alreadySignedIn) return <SignedInNotice target={target} />;
   if (!open) {
     return (
       <div className="app-state" role="status">
@@ -44,10 +36,9 @@ export function RegisterPage() {
   }
 
   const set = (field: Field) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
-  const captchaCheck = () => (captcha.required ? checkRequired(form.captcha, '请输入验证码') : undefined);
 
   const validateForCode = () => {
-    const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaCheck() });
+    const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
     setErrors(invalid ?? {});
     return !invalid;
   };
@@ -60,7 +51,7 @@ export function RegisterPage() {
       password: checkPassword(form.password),
       confirmation: checkConfirmation(form.password, form.confirmation),
       code: needsCode ? checkRequired(form.code, '请输入邮箱验证码') : undefined,
-      captcha: captchaCheck(),
+      captcha: captchaProblem(captcha, form.captcha),
     });
     setErrors(invalid ?? {});
     if (invalid) return;
@@ -70,20 +61,14 @@ export function RegisterPage() {
       email: form.email.trim(),
       password: form.password,
       ...(needsCode ? { code: form.code.trim() } : {}),
-      ...(captcha.required ? { captcha: form.captcha.trim(), captcha_id: captcha.id } : {}),
+      ...captchaFields(captcha, form.captcha),
     });
-    if (!result.ok || !result.data.user) {
-      setSubmitting(false);
-      toastFailure(FAILURE_TITLE.register, result.ok ? undefined : result);
-      if (captcha.required) {
-        setForm((f) => ({ ...f, captcha: '' }));
-        captcha.refresh();
-      }
-      return;
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' })) return;
+    setSubmitting(false);
+    if (captcha.required) {
+      setForm((f) => ({ ...f, captcha: '' }));
+      captcha.refresh();
     }
-    await completeSignIn(result.data.user);
-    toast.success('注册成功', `欢迎加入，${result.data.user.username ?? ''}`);
-    await navigate(target, { replace: true });
   };
 
   return (
@@ -106,13 +91,7 @@ export function RegisterPage() {
           placeholder="请输入邮件中的验证码"
           autoComplete="one-time-code"
           maxLength={8}
-          addon={
-            <EmailCodeButton
-              email={form.email}
-              validate={validateForCode}
-              captcha={captcha.required ? { captcha: form.captcha.trim(), captcha_id: captcha.id } : undefined}
-            />
-          }
+          addon={<EmailCodeButton email={form.email} validate={validateForCode} captcha={captchaFields(captcha, form.captcha)} />}
         />
       )}
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>

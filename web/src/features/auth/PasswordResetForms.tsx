@@ -1,19 +1,18 @@
+// The two steps of find-password: the e-mail the reset link goes to, then the new password
+// (from the link in the e-mail).
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { userApi } from '../features/user/api';
-import { CaptchaField, captchaEnabled, useCaptcha, type CaptchaState } from '../features/auth/CaptchaField';
-import { checkConfirmation, checkEmail, checkPassword } from '../features/user/validation';
-import { checkRequired, collectErrors, type Errors } from '../kit/forms/checks';
-import { useSettings } from '../features/settings/use-settings';
-import { toastFailure } from '../kit/toasts/failure-toast';
-import { toast } from '../kit/toasts/toast-store';
-import { TextField } from '../ui/FormField';
-import { Button } from '../ui/semi';
-
-const captchaCheck = (captcha: CaptchaState, value: string) => (captcha.required ? checkRequired(value, '请输入验证码') : undefined);
+import { useNavigate } from 'react-router-dom';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { userApi } from '../user/api';
+import { checkConfirmation, checkEmail, checkPassword } from '../user/validation';
+import { CaptchaField, captchaFields, captchaProblem, type CaptchaState } from './CaptchaField';
 
 /** Step one: the e-mail address the reset link goes to. */
-function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
+export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
   const [email, setEmail] = useState('');
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<Errors<'email' | 'captcha'>>({});
@@ -22,13 +21,13 @@ function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const invalid = collectErrors({ email: checkEmail(email), captcha: captchaCheck(captcha, captchaText) });
+    const invalid = collectErrors({ email: checkEmail(email), captcha: captchaProblem(captcha, captchaText) });
     setErrors(invalid ?? {});
     if (invalid) return;
     setSubmitting(true);
     const result = await userApi.findPasswordStepOne({
       email: email.trim(),
-      ...(captcha.required ? { captcha: captchaText.trim(), captcha_id: captcha.id } : {}),
+      ...captchaFields(captcha, captchaText),
     });
     setSubmitting(false);
     if (!result.ok) {
@@ -66,7 +65,7 @@ function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
 }
 
 /** Step two, from the link in the e-mail (`?email=…&token=…`): the new password. */
-function ResetPasswordForm({ email, token, captcha }: { email: string; token: string; captcha: CaptchaState }) {
+export function ResetPasswordForm({ email, token, captcha }: { email: string; token: string; captcha: CaptchaState }) {
   const navigate = useNavigate();
   const [form, setForm] = useState({ password: '', confirmation: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<'password' | 'confirmation' | 'captcha'>>({});
@@ -78,7 +77,7 @@ function ResetPasswordForm({ email, token, captcha }: { email: string; token: st
     const invalid = collectErrors({
       password: checkPassword(form.password, '新密码'),
       confirmation: checkConfirmation(form.password, form.confirmation),
-      captcha: captchaCheck(captcha, form.captcha),
+      captcha: captchaProblem(captcha, form.captcha),
     });
     setErrors(invalid ?? {});
     if (invalid) return;
@@ -87,7 +86,7 @@ function ResetPasswordForm({ email, token, captcha }: { email: string; token: st
       email,
       token,
       password: form.password,
-      ...(captcha.required ? { captcha: form.captcha.trim(), captcha_id: captcha.id } : {}),
+      ...captchaFields(captcha, form.captcha),
     });
     setSubmitting(false);
     if (!result.ok) {
@@ -112,26 +111,5 @@ function ResetPasswordForm({ email, token, captcha }: { email: string; token: st
         重置密码
       </Button>
     </form>
-  );
-}
-
-/** `/auth/forgot`: both steps of find-password. */
-export function ForgotPasswordPage() {
-  const { security } = useSettings();
-  const [params] = useSearchParams();
-  const email = params.get('email') ?? '';
-  const token = params.get('token') ?? '';
-  const captcha = useCaptcha('find_password', captchaEnabled(security, 'find_password'));
-  return (
-    <section aria-labelledby="forgot-title">
-      <h1 id="forgot-title" className="app-auth-title">
-        找回密码
-      </h1>
-      {email && token ? <ResetPasswordForm email={email} token={token} captcha={captcha} /> : <RequestResetForm captcha={captcha} />}
-      <div className="app-auth-links">
-        <Link to="/auth/login">返回登录</Link>
-        {security?.enable_register && <Link to="/auth/register">注册账号</Link>}
-      </div>
-    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { useCurrentRoute } from '../kit/routing/current-route';
-import { UnderConstruction } from '../ui/states';
+import { useCurrentRoute } from '../../kit/routing/current-route';
+import { UnderConstruction } from '../../ui/states';
 
 /** Content screens of a later release (library, articles, VIP): a clear 建设中 notice. */
 export function UnderConstructionPage() {

@@ -1,9 +1,9 @@
-import { formatBytes, formatDate } from '../../../shared/format';
-import { userDownloadsQuery } from '../features/user/api';
-import { MemberListPanel } from '../kit/member-list/MemberListPanel';
-import { useSettings } from '../features/settings/use-settings';
-import { Tag } from '../ui/semi';
-import { EmptyState } from '../ui/states';
+import { formatBytes, formatDate } from '../../../../shared/format';
+import { userDownloadsQuery } from '../../features/user/api';
+import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { useSettings } from '../../features/settings/use-settings';
+import { Tag } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
 import './member.css';
 
 /** `/member/download`: the documents the member downloaded. */

@@ -1,11 +1,13 @@
+// The end of a social sign-in, at `/oauth/callback`: the provider's code is exchanged for a
+// login, only for the sign-in this browser started.
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { oauthApi } from '../features/oauth/api';
-import { pendingOAuthState, takeOAuthStart } from '../features/oauth/oauth-start';
-import { completeSignIn } from '../features/session/session-actions';
-import { toast } from '../kit/toasts/toast-store';
-import { PageLoading } from '../ui/PageLoading';
-import { ErrorState } from '../ui/states';
+import { toast } from '../../kit/toasts/toast-store';
+import { PageLoading } from '../../ui/PageLoading';
+import { ErrorState } from '../../ui/states';
+import { completeSignIn } from '../session/session-actions';
+import { oauthApi } from './api';
+import { pendingOAuthState, takeOAuthStart } from './oauth-start';
 
 /** Why a callback cannot complete before asking the server, or null when it can. */
 export function callbackProblem(params: URLSearchParams, expectedState: string | null): string | null {
@@ -18,8 +20,8 @@ export function callbackProblem(params: URLSearchParams, expectedState: string |
   return null;
 }
 
-/** `/oauth/callback`: completes a WeChat/QQ login, or says why it failed. */
-export function OAuthCallbackPage() {
+/** Completes the WeChat/QQ login of the callback URL's parameters, or says why it failed. */
+export function OAuthCallback() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(() => callbackProblem(params, pendingOAuthState()));
