@@ -1,5 +1,6 @@
 import { QueryClient, type MutationFunctionContext, type QueryKey } from '@tanstack/react-query';
-import type { ApiResult } from './client';
+import type { Empty } from '../../../shared/types/common';
+import { api, type ApiResult } from './client';
 
 /** Server state lives in react-query; failures are already shown by the screens. */
 export function createQueryClient(): QueryClient {
@@ -27,4 +28,16 @@ export async function invalidateAfter<T>(
   const result = await call;
   if (result.ok) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
   return result;
+}
+
+/**
+ * The writes of a MOREDOC resource at `path` (`POST` creates, `PUT` replaces every column,
+ * `DELETE ?id=…` deletes), each marking the `stale` keys stale when it succeeds.
+ */
+export function resourceWrites<Entity, Created = Empty>(path: string, stale: readonly QueryKey[]) {
+  return {
+    create: (entity: Entity, context: WriteContext) => invalidateAfter(api.post<Created>(path, entity), context, stale),
+    update: (entity: Entity, context: WriteContext) => invalidateAfter(api.put<Empty>(path, entity), context, stale),
+    remove: (ids: readonly number[], context: WriteContext) => invalidateAfter(api.delete<Empty>(path, { id: ids }), context, stale),
+  };
 }

@@ -2,9 +2,8 @@
 // management. Every write marks every banner query stale (admin lists, the home carousel).
 import { queryOptions } from '@tanstack/react-query';
 import type { Banner, ListBannerReply } from '../../../../shared/types/banner';
-import type { Empty } from '../../../../shared/types/common';
 import { api, unwrap } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { resourceWrites } from '../../api/query-client';
 
 /** Banner types of SPEC §9. */
 export const BANNER_TYPE = { website: 0, miniProgram: 1, app: 2 } as const;
@@ -24,14 +23,5 @@ export const websiteBannersQuery = () =>
     queryFn: async () => unwrap(await listBanners({ type: [BANNER_TYPE.website], page: 1, size: 20 })).banner ?? [],
   });
 
-const stale = [bannerKeys.all];
-
-export const createBanner = (banner: Banner, context: WriteContext) =>
-  invalidateAfter(api.post<Banner>('/api/v1/banner', banner), context, stale);
-
-/** Full replacement of all columns. */
-export const updateBanner = (banner: Banner, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/banner', banner), context, stale);
-
-export const deleteBanners = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/banner', { id: ids }), context, stale);
+/** Create, update (every column) and delete. */
+export const bannerWrites = resourceWrites<Banner, Banner>('/api/v1/banner', [bannerKeys.all]);

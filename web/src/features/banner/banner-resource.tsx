@@ -8,7 +8,7 @@ import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
 import { imageUploadTarget } from '../upload/api';
-import { bannerKeys, createBanner, deleteBanners, listBanners, updateBanner } from './api';
+import { bannerKeys, bannerWrites, listBanners } from './api';
 
 type Values = {
   title: string;
@@ -82,9 +82,9 @@ export const bannerResource: ResourceDef<Banner, Values> = {
       description: row?.description ?? '',
     }),
   },
-  create: (values, context) => createBanner(toBody(values), context),
-  update: (values, row, context) => updateBanner({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
-  remove: (ids, _confirmation, context) => deleteBanners(ids, context),
+  create: (values, context) => bannerWrites.create(toBody(values), context),
+  update: (values, row, context) => bannerWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  remove: (ids, _confirmation, context) => bannerWrites.remove(ids, context),
   requires: {
     create: grpcPermissionPath('BannerAPI', 'CreateBanner'),
     update: grpcPermissionPath('BannerAPI', 'UpdateBanner'),

@@ -3,9 +3,8 @@
 // stale (the public list, both admin trees).
 import { queryOptions } from '@tanstack/react-query';
 import type { Category, ListCategoryReply } from '../../../../shared/types/category';
-import type { Empty } from '../../../../shared/types/common';
 import { api, unwrap } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { resourceWrites } from '../../api/query-client';
 
 export const CATEGORY_FIELDS = [
   'id', 'title', 'parent_id', 'icon', 'cover', 'doc_count', 'enable', 'description', 'show_description', 'type',
@@ -39,16 +38,8 @@ export const categoryListQuery = () =>
 export const listCategories = (type: CategoryType, wd?: string) =>
   api.get<ListCategoryReply>('/api/v1/category/list', { type: [type], wd, page: 1, size: 10_000 });
 
-const stale = [categoryKeys.all];
-
-/** One category per line of `title`; the backend stores new categories enabled. */
-export const createCategories = (category: Category, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/category', category), context, stale);
-
-/** Full replacement of all columns. */
-export const updateCategory = (category: Category, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/category', category), context, stale);
-
-/** Only categories without documents are deleted (with their document-less children). */
-export const deleteCategories = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/category', { id: ids }), context, stale);
+/**
+ * Create (one category per line of `title`, stored enabled), update (every column) and
+ * delete (only categories without documents, with their document-less children).
+ */
+export const categoryWrites = resourceWrites<Category>('/api/v1/category', [categoryKeys.all]);

@@ -8,7 +8,7 @@ import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
 import { imageUploadTarget } from '../upload/api';
-import { CATEGORY_TYPE, categoryKeys, createCategories, deleteCategories, listCategories, updateCategory, type CategoryType } from './api';
+import { CATEGORY_TYPE, categoryKeys, categoryWrites, listCategories, type CategoryType } from './api';
 
 type Values = {
   parent_id: number | undefined;
@@ -101,9 +101,9 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
       }),
     },
     // New categories are always stored enabled (MOREDOC's behaviour); disable them by editing.
-    create: (v, context) => createCategories({ ...body(v), title: v.title, enable: true }, context),
-    update: (v, row, context) => updateCategory({ ...body(v), id: row.id, title: v.title.trim(), created_at: row.created_at }, context),
-    remove: (ids, _confirmation, context) => deleteCategories(ids, context),
+    create: (v, context) => categoryWrites.create({ ...body(v), title: v.title, enable: true }, context),
+    update: (v, row, context) => categoryWrites.update({ ...body(v), id: row.id, title: v.title.trim(), created_at: row.created_at }, context),
+    remove: (ids, _confirmation, context) => categoryWrites.remove(ids, context),
     deletion: {
       note: '下级分类会一并删除；仍有内容的分类会被保留。',
       blocked: (row) => ((row.doc_count ?? 0) > 0 ? `分类下还有${kind}，不能删除` : undefined),

@@ -5,7 +5,7 @@ import { DateCell, EnabledTag } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
-import { createFriendlink, deleteFriendlinks, friendlinkKeys, listFriendlinks, updateFriendlink } from './api';
+import { friendlinkKeys, friendlinkWrites, listFriendlinks } from './api';
 
 type Values = { title: string; link: string; description: string; sort: number | undefined; enable: boolean };
 
@@ -54,9 +54,9 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
       enable: row ? row.enable === true : true,
     }),
   },
-  create: (values, context) => createFriendlink(toBody(values), context),
-  update: (values, row, context) => updateFriendlink({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
-  remove: (ids, _confirmation, context) => deleteFriendlinks(ids, context),
+  create: (values, context) => friendlinkWrites.create(toBody(values), context),
+  update: (values, row, context) => friendlinkWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  remove: (ids, _confirmation, context) => friendlinkWrites.remove(ids, context),
   requires: {
     create: grpcPermissionPath('FriendlinkAPI', 'CreateFriendlink'),
     update: grpcPermissionPath('FriendlinkAPI', 'UpdateFriendlink'),

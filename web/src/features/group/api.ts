@@ -5,7 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
 import type { Group, GroupPermissions, ListGroupReply, UpdateGroupPermissionRequest } from '../../../../shared/types/group';
 import { api, unwrap } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { invalidateAfter, resourceWrites, type WriteContext } from '../../api/query-client';
 
 export const groupKeys = {
   all: ['group'] as const,
@@ -31,15 +31,8 @@ export const groupPermissionsQuery = (id: number) =>
     staleTime: 0,
   });
 
-const stale = [groupKeys.all];
-
-export const createGroup = (group: Group, context: WriteContext) => invalidateAfter(api.post<Group>('/api/v1/group', group), context, stale);
-
-/** Full replacement of every column: send the whole group. */
-export const updateGroup = (group: Group, context: WriteContext) => invalidateAfter(api.put<Empty>('/api/v1/group', group), context, stale);
-
-export const deleteGroups = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/group', { id: ids }), context, stale);
+/** Create, update (every column: send the whole group) and delete. */
+export const groupWrites = resourceWrites<Group, Group>('/api/v1/group', [groupKeys.all]);
 
 /** Replaces the group's grants. */
 export const setGroupPermissions = (request: UpdateGroupPermissionRequest, context: WriteContext) =>

@@ -7,7 +7,7 @@ import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { IconKey } from '../../ui/icons';
 import { Button, Tag } from '../../ui/semi';
-import { createGroup, deleteGroups, groupKeys, listGroups, updateGroup } from './api';
+import { groupKeys, groupWrites, listGroups } from './api';
 
 type Values = {
   title: string;
@@ -118,13 +118,13 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
     },
     create: async (values, context) => {
       const body = toBody(values);
-      const created = await createGroup(body, context);
+      const created = await groupWrites.create(body, context);
       // MOREDOC ignores the member rights on creation: set them with an update when it did.
       if (!created.ok || !created.data.id || RIGHTS.every((r) => (created.data[r.name] === true) === body[r.name])) return created;
-      return updateGroup({ ...body, id: created.data.id, created_at: created.data.created_at }, context);
+      return groupWrites.update({ ...body, id: created.data.id, created_at: created.data.created_at }, context);
     },
-    update: (values, row, context) => updateGroup({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
-    remove: (ids, _confirmation, context) => deleteGroups(ids, context),
+    update: (values, row, context) => groupWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+    remove: (ids, _confirmation, context) => groupWrites.remove(ids, context),
     deletion: {
       blocked: (row) =>
         row.is_default ? '默认角色不能删除' : (row.user_count ?? 0) > 0 ? '角色下还有用户，不能删除' : undefined,

@@ -3,7 +3,7 @@
 import type { Empty } from '../../../../shared/types/common';
 import type { Language, ListLanguageReply } from '../../../../shared/types/language';
 import { api } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { invalidateAfter, resourceWrites, type WriteContext } from '../../api/query-client';
 import { settingsKeys } from '../settings/api';
 
 export const languageKeys = { all: ['language'] as const, admin: ['language', 'admin'] as const };
@@ -13,15 +13,8 @@ export const listLanguages = (query: { page: number; size: number; wd?: string; 
 
 const stale = [languageKeys.all, settingsKeys.all];
 
-export const createLanguage = (language: Language, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/language', language), context, stale);
-
-/** Writes `language`, `enable` and `sort`; the code is immutable. */
-export const updateLanguage = (language: Language, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/language', language), context, stale);
+/** Create, update (`language`, `enable` and `sort`; the code is immutable) and delete. */
+export const languageWrites = resourceWrites<Language>('/api/v1/language', stale);
 
 export const setLanguagesEnabled = (ids: readonly number[], enable: boolean, context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/language/status', { id: ids, enable }), context, stale);
-
-export const deleteLanguages = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/language', { id: ids }), context, stale);

@@ -5,7 +5,7 @@ import type { Language } from '../../../../shared/types/language';
 import { EnabledTag } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { createLanguage, deleteLanguages, languageKeys, listLanguages, setLanguagesEnabled, updateLanguage } from './api';
+import { languageKeys, languageWrites, listLanguages, setLanguagesEnabled } from './api';
 
 type Values = { language: string; code: string; sort: number | undefined; enable: boolean };
 
@@ -53,10 +53,10 @@ export const languageResource: ResourceDef<Language, Values> = {
       enable: row ? row.enable === true : true,
     }),
   },
-  create: (v, context) => createLanguage({ language: v.language.trim(), code: v.code.trim(), sort: v.sort ?? 0, enable: v.enable }, context),
+  create: (v, context) => languageWrites.create({ language: v.language.trim(), code: v.code.trim(), sort: v.sort ?? 0, enable: v.enable }, context),
   update: (v, row, context) =>
-    updateLanguage({ id: row.id, language: v.language.trim(), code: row.code, sort: v.sort ?? 0, enable: v.enable }, context),
-  remove: (ids, _confirmation, context) => deleteLanguages(ids, context),
+    languageWrites.update({ id: row.id, language: v.language.trim(), code: row.code, sort: v.sort ?? 0, enable: v.enable }, context),
+  remove: (ids, _confirmation, context) => languageWrites.remove(ids, context),
   batchActions: [
     {
       key: 'enable',

@@ -10,7 +10,7 @@ import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
 import { checkLink } from '../../kit/admin-resource/validation';
 import { Tag } from '../../ui/semi';
-import { createNavigation, deleteNavigations, fetchNavigationList, navigationKeys, updateNavigation } from './api';
+import { fetchNavigationList, navigationKeys, navigationWrites } from './api';
 
 export type NavigationRow = Navigation & {
   /** Enabled itself but under a disabled ancestor, so not shown on the site. */
@@ -135,9 +135,9 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
       description: row?.description ?? '',
     }),
   },
-  create: (values, context) => createNavigation(toBody(values), context),
-  update: (values, row, context) => updateNavigation({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
-  remove: (ids, _confirmation, context) => deleteNavigations(ids, context),
+  create: (values, context) => navigationWrites.create(toBody(values), context),
+  update: (values, row, context) => navigationWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  remove: (ids, _confirmation, context) => navigationWrites.remove(ids, context),
   deletion: {
     note: '其下级导航会一并删除。',
     blocked: (row) => (row.fixed ? '内置导航不能删除' : undefined),
