@@ -5,7 +5,7 @@ import { api, unwrap } from '../../api/client';
 /** Document status 2 = converted (SPEC §4): what visitors can read. */
 const CONVERTED = 2;
 
-export const fetchLatestDocuments = (limit: number) =>
+const fetchLatestDocuments = (limit: number) =>
   api.get<ListDocumentReply>('/api/v1/document/list', { limit, order: 'id desc', status: [CONVERTED] });
 
 /** The newest readable documents; none (not an error) while the document service has none to give. */

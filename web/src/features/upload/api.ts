@@ -13,7 +13,7 @@ function uploadFile(path: string, file: File) {
   return api.post<UploadImageReply>(path, form);
 }
 
-export const uploadImage = (kind: ImageUploadKind, file: File) => uploadFile(`/api/v1/upload/${kind}`, file);
+const uploadImage = (kind: ImageUploadKind, file: File) => uploadFile(`/api/v1/upload/${kind}`, file);
 
 /** The member's own avatar: the backend stores it on the profile at once. */
 export const uploadAvatar = (file: File) => uploadFile('/api/v1/upload/avatar', file);

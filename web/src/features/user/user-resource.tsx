@@ -42,7 +42,7 @@ const STATUS_OPTIONS = [
 ];
 
 /** A page of users with their status; filtering by status pages through the matching users here. */
-export async function listUserRows(
+async function listUserRows(
   { page, size, filters }: ListQuery,
   disabledUserIds: DisabledUsers,
 ): Promise<{ rows: UserRow[]; total: number }> {
