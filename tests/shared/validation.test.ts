@@ -5,7 +5,7 @@ import {
   maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
-  phoneProblems,
+  mobileProblems,
   usernameProblems,
 } from '../../shared/validation';
 
@@ -40,9 +40,11 @@ describe('password, e-mail and phone rules', () => {
   });
 
   it('checks contact phones loosely', () => {
-    expect(phoneProblems('')).toEqual([]);
-    expect(phoneProblems('+86 138-1234-5678')).toEqual([]);
-    expect(phoneProblems('abc')).toEqual(['手机号码格式不正确']);
+    expect(mobileProblems('', false)).toEqual([]);
+    expect(mobileProblems(' ', true)).toEqual(['请输入手机号码']);
+    expect(mobileProblems('+86 138-1234-5678', true)).toEqual([]);
+    expect(mobileProblems('abc', false)).toEqual(['请输入正确的中国大陆手机号码']);
+    expect(mobileProblems('010-12345678', true)).toEqual(['请输入正确的中国大陆手机号码']);
   });
 });
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_PURPOSES, type SmsCodePurpose } from '../../../shared/constants';
-import { maskMobile, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { hashPassword } from '../../platform/auth/password';
@@ -26,8 +26,8 @@ const USERNAME_ATTEMPTS = 10;
 
 function mobileOr400(input: string): string {
   const mobile = normalizeMainlandMobile(input);
-  if (!mobile) throw badRequest(input.trim() ? '请输入正确的中国大陆手机号码' : '请输入手机号码');
-  return mobile;
+  if (mobile) return mobile;
+  throw badRequest(mobileProblems(input, true).join('；'));
 }
 
 function purposeOf(type: string): SmsCodePurpose {
