@@ -39,7 +39,8 @@ function templateFor(cfg: ConfigSnapshot, purpose: SmsPurpose, provider: SmsProv
   const own = purpose === 'test' ? '' : cfg.str('sms', `template_${purpose}`).trim();
   const template = own || cfg.str('sms', 'template_login').trim();
   if (!template && provider.name !== 'log') {
-    throw unavailable(`短信服务尚未配置${optionLabel(smsPurposeOptions, purpose)}验证码模板，请联系管理员`);
+    const label = purpose === 'test' ? '登录' : optionLabel(smsPurposeOptions, purpose);
+    throw unavailable(`短信服务尚未配置${label}验证码模板，请联系管理员`);
   }
   return template;
 }
