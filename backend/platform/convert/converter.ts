@@ -102,7 +102,7 @@ const COVER_FILES: CoverFiles = { webp: 'cover.webp', png: 'cover.png', bigPng: 
 // pages whose 1:√2 shape matches the 210×297 cover box.
 const REFLOW = { width: 420, height: 595, em: 12 };
 
-const RENDER: RenderSettings = {
+export const RENDER_SETTINGS: RenderSettings = {
   // Measured on A4 pages (bench/README.md, "Conversion"): vector text is 40–100 KB as gzip SVG
   // (dense 10.5 pt Chinese up to ~250 KB), WebP at 150 dpi 60–350 KB, so text stays SVG. A scan
   // embeds its JPEG: 280 KB (150 dpi) to 2.2 MB (300 dpi colour) as gzip SVG, but 70–150 KB as
@@ -181,7 +181,7 @@ class Converter implements DocumentConverter {
       reported = done;
       request.onProgress?.({ done, total });
     };
-    const rendered = await this.pool.renderAll(source, total, request.outDir, RENDER, signal, report);
+    const rendered = await this.pool.renderAll(source, total, request.outDir, RENDER_SETTINGS, signal, report);
     report(total);
     return {
       pages: total,

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ConversionError, abortReason, type ConversionFailure } from './errors';
@@ -82,26 +84,41 @@ const MAX_SLICE = 16;
 export class PagePool {
   private readonly pool: Piscina;
   readonly threads: number;
+  /** Aborted when a thread fails outside any task (its module does not load): the tasks waiting on it fail too. */
+  private threadFailure = new AbortController();
 
   constructor(options: PagePoolOptions) {
     this.threads = Math.max(1, Math.floor(options.threads));
+    const workerUrl = options.workerUrl ?? new URL('./convert-worker.mjs', import.meta.url);
+    if (!existsSync(fileURLToPath(workerUrl))) {
+      throw new Error(`The conversion worker is missing: ${fileURLToPath(workerUrl)} (npm run build:server copies it beside the server bundles)`);
+    }
     this.pool = new Piscina({
-      filename: (options.workerUrl ?? new URL('./convert-worker.mjs', import.meta.url)).href,
+      filename: workerUrl.href,
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: options.idleTimeoutMs,
       // The worker is plain JavaScript: no loader flags of the parent (tsx, vitest) are needed there.
       execArgv: [],
     });
+    // Unhandled, this event would end the process; and piscina leaves the waiting tasks pending.
+    this.pool.on('error', (error: Error) => {
+      const failed = this.threadFailure;
+      this.threadFailure = new AbortController();
+      failed.abort(error);
+    });
   }
 
   private async run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
+    const threadFailure = this.threadFailure.signal;
     try {
-      return (await this.pool.run(task, { signal, ...(transferList ? { transferList } : {}) })) as T;
+      const options = { signal: AbortSignal.any([signal, threadFailure]), ...(transferList ? { transferList } : {}) };
+      return (await this.pool.run(task, options)) as T;
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
-      // The thread died under the task (WASM trap, out of memory): only this document fails.
-      throw new ConversionError('worker-crashed', { detail: (error as Error).message });
+      // The thread died under the task (WASM trap, out of memory) or could not start: only this document fails.
+      const cause = threadFailure.aborted ? (threadFailure.reason as Error) : (error as Error);
+      throw new ConversionError('worker-crashed', { detail: cause.message });
     }
   }
 
