@@ -12,6 +12,8 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 
 mupdf.setLog(null);
+// Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
+sharp.cache(false);
 
 /** The document this thread has open: each thread opens a document once for all its slices. */
 let current = null;
@@ -115,9 +117,9 @@ async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
   const image = sharp(pixels, { raw });
   const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
   await Promise.all([
-    image.clone().png({ compressionLevel: 9 }).toFile(join(outDir, cover.files.bigPng)),
-    boxed(cover.png).png({ compressionLevel: 9 }).toFile(join(outDir, cover.files.png)),
-    boxed(cover.webp).webp({ quality: cover.webpQuality }).toFile(join(outDir, cover.files.webp)),
+    image.clone().png().toFile(join(outDir, cover.files.bigPng)),
+    boxed(cover.png).png().toFile(join(outDir, cover.files.png)),
+    boxed(cover.webp).webp(cover.webpOptions).toFile(join(outDir, cover.files.webp)),
   ]);
 }
 
@@ -136,7 +138,7 @@ async function renderPage(document, n, task) {
       const { raster } = task;
       const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
       const { pixels, raw } = pixelsOf(list, Math.min(raster.dpi / 72, raster.maxSide / longest));
-      const webp = await sharp(pixels, { raw }).webp({ quality: raster.quality }).toBuffer();
+      const webp = await sharp(pixels, { raw }).webp(raster.webpOptions).toBuffer();
       if (webp.length < gzipped.length) {
         const file = `${n}.webp`;
         writeFileSync(join(task.outDir, file), webp);

@@ -44,8 +44,14 @@ export interface RenderSettings {
   /** a page whose gzip-compressed SVG is larger than this is also rendered as WebP; the smaller is kept */
   svgGzipLimit: number;
   gzipLevel: number;
-  raster: { dpi: number; maxSide: number; quality: number };
-  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpQuality: number };
+  raster: { dpi: number; maxSide: number; webpOptions: WebpOptions };
+  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpOptions: WebpOptions };
+}
+
+interface WebpOptions {
+  quality: number;
+  /** sharp's 0–6 */
+  effort: number;
 }
 
 interface Box {
