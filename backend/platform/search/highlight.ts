@@ -1,0 +1,170 @@
+// Snippets and highlighted titles, cut in JS from the stored text: FTS5 cannot make them for a
+// contentless table. Matching walks the same tokens as the index (bigrams.ts), so what is
+// highlighted is what the index matched.
+import { foldText, scanTokens, type ParsedQuery } from './bigrams';
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+/** A folded text and, when folding changed lengths, where each folded position came from. */
+interface FoldedText {
+  folded: string;
+  /** folded index → original index of the character it came from (null: the same index) */
+  origin: Int32Array | null;
+  originalLength: number;
+}
+
+function foldWithOrigin(text: string): FoldedText {
+  const folded = foldText(text);
+  // Same length: every character folded to exactly one (full-width forms, case, radicals in
+  // the BMP), so positions carry over unchanged. Otherwise fold cluster by cluster.
+  if (folded.length === text.length) return { folded, origin: null, originalLength: text.length };
+  const parts: string[] = [];
+  const origin: number[] = [];
+  let index = 0;
+  while (index < text.length) {
+    let next = index + codePointWidth(text, index);
+    while (next < text.length && text.charCodeAt(next) >= 0x300 && COMBINING_MARK.test(String.fromCodePoint(text.codePointAt(next)!))) {
+      next += codePointWidth(text, next);
+    }
+    const part = foldCluster(text, index, next);
+    for (let i = 0; i < part.length; i++) origin.push(index);
+    parts.push(part);
+    index = next;
+  }
+  return { folded: parts.join(''), origin: Int32Array.from(origin), originalLength: text.length };
+}
+
+const COMBINING_MARK = /^\p{M}$/u;
+
+function foldCluster(text: string, start: number, end: number): string {
+  const code = text.charCodeAt(start);
+  // ASCII and common ideographs standing alone fold to one unit: no need to ask Unicode.
+  if (end === start + 1 && code < 0x80) return text[start]!.toLowerCase();
+  if (end === start + 1 && code >= 0x4e00 && code <= 0x9fff) return text[start]!;
+  return foldText(text.slice(start, end));
+}
+
+function codePointWidth(text: string, index: number): number {
+  return (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+}
+
+function originalStart(text: FoldedText, foldedIndex: number): number {
+  if (!text.origin) return foldedIndex;
+  return foldedIndex < text.origin.length ? text.origin[foldedIndex]! : text.originalLength;
+}
+
+function originalEnd(text: FoldedText, foldedEnd: number): number {
+  if (!text.origin) return foldedEnd;
+  const last = text.origin[foldedEnd - 1]!;
+  let index = foldedEnd;
+  while (index < text.origin.length && text.origin[index] === last) index++;
+  return originalStart(text, index);
+}
+
+type Range = [start: number, end: number];
+
+/**
+ * The matches of a query in a text as [start, end) ranges of the original text, in order. With
+ * `stopAfter`, the scan ends at the first token starting at or past that many characters after
+ * the first match (a snippet needs no more).
+ */
+function findMatches(text: string, query: ParsedQuery, stopAfter?: number): Range[] {
+  const phrases = query.terms.flatMap((term) => (term.kind === 'phrase' ? [term.tokens] : []));
+  const chars = query.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
+  const longest = Math.max(1, ...phrases.map((tokens) => tokens.length));
+  // The last `longest` tokens, in a ring, to compare with each phrase's tokens.
+  const terms: string[] = new Array<string>(longest).fill('');
+  const starts = new Int32Array(longest);
+  const ends = new Int32Array(longest);
+  let seen = 0;
+  const folded = foldWithOrigin(text);
+  const matches: Range[] = [];
+  let limit = Number.POSITIVE_INFINITY;
+  scanTokens(folded.folded, (term, start, end, firstEnd) => {
+    if (start >= limit) return true;
+    const slot = seen % longest;
+    terms[slot] = term;
+    starts[slot] = start;
+    ends[slot] = end;
+    seen++;
+    let found: Range | undefined;
+    for (const tokens of phrases) {
+      const count = tokens.length;
+      if (count > seen || tokens[count - 1] !== term) continue;
+      let equal = true;
+      for (let back = 1; back < count && equal; back++) equal = terms[(seen - 1 - back) % longest] === tokens[count - 1 - back];
+      if (!equal) continue;
+      const phraseStart = starts[(seen - count) % longest]!;
+      if (!found || phraseStart < found[0]) found = [phraseStart, end];
+    }
+    for (const char of chars) {
+      if (term.startsWith(char) && !found) found = [start, firstEnd];
+    }
+    if (found) {
+      matches.push([originalStart(folded, found[0]), originalEnd(folded, found[1])]);
+      if (stopAfter !== undefined && limit === Number.POSITIVE_INFINITY) limit = found[0] + stopAfter;
+    }
+    return false;
+  });
+  return matches;
+}
+
+/** `text[from, to)` escaped, with the ranges (clipped to it, merged when they touch) in <em>. */
+function render(text: string, ranges: Range[], from: number, to: number): string {
+  let html = '';
+  let cursor = from;
+  let open: Range | undefined;
+  const flush = () => {
+    if (!open) return;
+    html += `${escapeHtml(text.slice(cursor, open[0]))}<em>${escapeHtml(text.slice(open[0], open[1]))}</em>`;
+    cursor = open[1];
+    open = undefined;
+  };
+  for (const [rawStart, rawEnd] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const start = Math.max(rawStart, from, cursor);
+    const end = Math.min(rawEnd, to);
+    if (end <= start) continue;
+    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
+    else {
+      flush();
+      open = [start, end];
+    }
+  }
+  flush();
+  return html + escapeHtml(text.slice(cursor, to));
+}
+
+/** The whole text, escaped, every match in <em>. */
+export function highlightAll(text: string, query: ParsedQuery): string {
+  return render(text, findMatches(text, query), 0, text.length);
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * About `length` characters of `text` around its first match (a quarter of them before it),
+ * escaped, the matches in <em>, with … where the text was cut. Undefined when nothing matches.
+ */
+export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length: number): string | undefined {
+  const matches = findMatches(text, query, length);
+  const first = matches[0];
+  if (!first) return undefined;
+  let start = Math.max(0, Math.min(first[0] - Math.floor(length / 4), text.length - length));
+  let end = Math.min(text.length, start + length);
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
+  return `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** The first `length` characters of `text`, escaped, with … when cut. */
+export function leadingSnippet(text: string, length: number): string {
+  let end = Math.min(text.length, length);
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
+  return `${escapeHtml(text.slice(0, end))}${end < text.length ? '…' : ''}`;
+}
