@@ -51,8 +51,21 @@ describe('bigram tokens', () => {
   });
 
   it('leaves single CJK characters out beside longer words, and searches titles for single characters only', () => {
-    expect(parseQuery('2024年 报告')).toEqual({ titleOnly: false, terms: [{ kind: 'phrase', tokens: ['2024'] }, { kind: 'phrase', tokens: ['报告'] }] });
-    expect(parseQuery('A股')).toEqual({ titleOnly: true, terms: [{ kind: 'phrase', tokens: ['a'] }, { kind: 'char', char: '股' }] });
+    expect(parseQuery('2024年 报告')).toEqual({
+      titleOnly: false,
+      terms: [
+        { kind: 'phrase', tokens: ['2024'], literal: { text: '2024', cjk: false } },
+        { kind: 'phrase', tokens: ['报告'], literal: { text: '报告', cjk: true } },
+      ],
+    });
+    expect(parseQuery('A股')).toEqual({ titleOnly: true, terms: [{ kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } }, { kind: 'char', char: '股' }] });
+    expect(parseQuery('node.js 机器学习')).toEqual({
+      titleOnly: false,
+      terms: [
+        { kind: 'phrase', tokens: ['node', 'js'] },
+        { kind: 'phrase', tokens: ['机器', '器学', '学习'], literal: { text: '机器学习', cjk: true } },
+      ],
+    });
   });
 });
 
@@ -112,9 +125,13 @@ describe('SqliteSearchIndex', () => {
       entry(3, { title: '散文集', content: `${FILLER}书` }),
       entry(4, { title: 'C语言', content: FILLER }),
       entry(5, { title: 'CSS 手册', content: 'c' }),
+      entry(6, { title: '书目', content: FILLER }),
+      entry(7, { title: 'Ｃ语言程序设计', content: FILLER }),
     ]);
-    expect((await ids('书')).sort()).toEqual([1, 2]);
-    expect(await ids('c')).toEqual([4]);
+    expect(await ids('书')).toEqual([6, 2, 1]);
+    expect(await ids('c')).toEqual([4, 7]);
+    expect(await ids('A股')).toEqual([]);
+    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([6, 2, 1]);
     const [hit] = (await index.search({ text: '书' })).hits.filter((h) => h.id === 1);
     expect(hit?.titleHighlight).toBe('一本好<em>书</em>');
   });
@@ -204,6 +221,20 @@ describe('SqliteSearchIndex', () => {
     expect(hit!.snippet.replace(/<\/?em>/g, '').length).toBeLessThan(140 + 40);
     const both = (await index.search({ text: '量子 原理' })).hits[0]!;
     expect(both.snippet).toContain('<em>量子</em>计算机的<em>原理</em>与<em>量子</em>比特');
+  });
+
+  it('finds the real match for the snippet when the first candidate is inside a longer word', async () => {
+    const content = `Pythonic code.${'正文内容。'.repeat(60)}学会 python 编程。`;
+    await index.upsert([entry(1, { content })]);
+    const [hit] = (await index.search({ text: 'python' })).hits;
+    expect(hit!.snippet).toContain('学会 <em>python</em> 编程。');
+    expect(hit!.snippet).not.toContain('<em>Pythonic');
+  });
+
+  it('stores and shows radicals and compatibility ideographs as the ideographs they stand for', async () => {
+    await index.upsert([entry(1, { title: '⽂件格式', content: '这是⽂件的说明，见\uF900。' })]);
+    const [hit] = (await index.search({ text: '文件' })).hits;
+    expect(hit).toMatchObject({ titleHighlight: '<em>文件</em>格式', snippet: '这是<em>文件</em>的说明，见豈。' });
   });
 
   it('falls back to the description, then to the beginning of the text, for the snippet', async () => {

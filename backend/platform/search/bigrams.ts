@@ -1,8 +1,9 @@
 // The tokenizer of the search engine: text → index tokens, and a user's query → an FTS5 MATCH
 // expression built from the same tokens. Rule (backend/platform/README.md, "search"):
-// - text is compacted first: a line break between two CJK characters is removed (PDF line
-//   wraps split words), every other run of whitespace becomes one space;
-// - then folded: NFKC, CJK radicals → ideographs, lower case;
+// - text is normalised first (normalizeText): radical and compatibility code points become
+//   the ideographs they stand for, a line break between two CJK characters is removed (PDF
+//   line wraps split words), every other run of whitespace becomes one space;
+// - then folded: NFKC, lower case;
 // - a run of CJK characters (Han, kana, hangul) becomes overlapping bigrams followed by its
 //   last character alone, so every character starts a token (a 1-character run is just that
 //   character); any other letter/digit sequence is one word token; everything else
@@ -12,16 +13,22 @@ import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
 /** Bumped whenever the rule above changes: an index built with another version needs a rebuild. */
 export const TOKENIZER_VERSION = 1;
 
-const HAS_RADICAL = /[\u2E80-\u2EFF]/u;
-const RADICALS = /[\u2E80-\u2EFF]/gu;
+// CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
+const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
+const IDEOGRAPH_VARIANTS = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/gu;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const WHITESPACE_RUN = /\s+/gu;
 const LINE_BREAK = /[\r\n\u2028\u2029]/u;
 
+/** Radicals and compatibility ideographs (as PDF text extraction emits them) → unified ideographs. */
+export function foldIdeographVariants(text: string): string {
+  if (!IDEOGRAPH_VARIANT.test(text)) return text;
+  return text.replace(IDEOGRAPH_VARIANTS, (variant) => RADICAL_TO_IDEOGRAPH.get(variant) ?? variant.normalize('NFKC'));
+}
+
+/** What the index compares: NFKC (full-width forms, ligatures), ideograph variants, lower case. */
 export function foldText(text: string): string {
-  let folded = text.normalize('NFKC');
-  if (HAS_RADICAL.test(folded)) folded = folded.replace(RADICALS, (radical) => RADICAL_TO_IDEOGRAPH.get(radical) ?? radical);
-  return folded.toLowerCase();
+  return foldIdeographVariants(text.normalize('NFKC')).toLowerCase();
 }
 
 export function isCjkCodePoint(cp: number): boolean {
@@ -112,10 +119,18 @@ export function scanTokens(folded: string, sink: TokenSink): void {
   else if (wordStart >= 0) sink(folded.slice(wordStart, length), wordStart, length, wordStart + 1);
 }
 
+/**
+ * Text as the index stores, tokenizes and shows it: ideograph variants folded (they look the
+ * same to a reader) and whitespace compacted. Everything else stays as written.
+ */
+export function normalizeText(text: string): string {
+  return compactWhitespace(foldIdeographVariants(text));
+}
+
 /** The text of one FTS column: its tokens joined by spaces (FTS5's unicode61 splits them back). */
 export function indexTokens(text: string): string {
   const terms: string[] = [];
-  scanTokens(foldText(compactWhitespace(text)), (term) => {
+  scanTokens(foldText(normalizeText(text)), (term) => {
     terms.push(term);
   });
   return terms.join(' ');
@@ -123,9 +138,11 @@ export function indexTokens(text: string): string {
 
 /**
  * One required part of a query: a phrase of index tokens that must appear in this order, or a
- * single CJK character, matched as the first character of a token (a prefix query).
+ * single CJK character, matched as the first character of a token (a prefix query). `literal`
+ * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
+ * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
  */
-export type QueryTerm = { kind: 'phrase'; tokens: string[] } | { kind: 'char'; char: string };
+export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean } } | { kind: 'char'; char: string };
 
 export interface ParsedQuery {
   terms: QueryTerm[];
@@ -142,8 +159,8 @@ function cjkRunTerm(run: string): QueryTerm {
   const chars = Array.from(run);
   if (chars.length === 1) return { kind: 'char', char: run };
   const tokens: string[] = [];
-  for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
-  return { kind: 'phrase', tokens };
+  for (let i = 0; i + 1 < chars.length && tokens.length < MAX_PHRASE_TOKENS; i++) tokens.push(chars[i]! + chars[i + 1]!);
+  return { kind: 'phrase', tokens, literal: { text: chars.slice(0, tokens.length + 1).join(''), cjk: true } };
 }
 
 /**
@@ -165,7 +182,9 @@ export function parseQuery(query: string): ParsedQuery {
     };
     const flushLatin = () => {
       flushLatinWord();
-      if (latinTokens.length > 0) terms.push({ kind: 'phrase', tokens: latinTokens.slice(0, MAX_PHRASE_TOKENS) });
+      const tokens = latinTokens.slice(0, MAX_PHRASE_TOKENS);
+      if (tokens.length === 1) terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
+      else if (tokens.length > 1) terms.push({ kind: 'phrase', tokens });
       latinTokens = [];
     };
     const flushCjk = () => {
@@ -192,7 +211,7 @@ export function parseQuery(query: string): ParsedQuery {
   const unique = new Map<string, QueryTerm>();
   for (const term of terms) {
     const key = term.kind === 'char' ? `c:${term.char}` : `p:${term.tokens.join(' ')}`;
-    if (!unique.has(key)) unique.set(key, term.kind === 'phrase' ? { kind: 'phrase', tokens: term.tokens.slice(0, MAX_PHRASE_TOKENS) } : term);
+    if (!unique.has(key)) unique.set(key, term);
   }
   const all = [...unique.values()].slice(0, MAX_TERMS);
   const isSingleCharacter = (term: QueryTerm) => term.kind === 'char' || (term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1);

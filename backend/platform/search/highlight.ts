@@ -162,6 +162,16 @@ export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length
   return `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`;
 }
 
+/**
+ * A window of a text (cut out by the caller around a match), escaped, its matches in <em>, with
+ * … where it was cut. Undefined when the window holds no match after all.
+ */
+export function highlightWindow(window: string, query: ParsedQuery, cutBefore: boolean, cutAfter: boolean): string | undefined {
+  const matches = findMatches(window, query);
+  if (matches.length === 0) return undefined;
+  return `${cutBefore ? '…' : ''}${render(window, matches, 0, window.length)}${cutAfter ? '…' : ''}`;
+}
+
 /** The first `length` characters of `text`, escaped, with … when cut. */
 export function leadingSnippet(text: string, length: number): string {
   let end = Math.min(text.length, length);

@@ -78,7 +78,10 @@ export interface SearchQuery {
 
 export interface SearchHit {
   id: number;
-  /** Relevance, higher is better, comparable within one result only; 0 when not sorted by relevance. */
+  /**
+   * Relevance, higher is better, comparable within one result only; 0 when the order is not
+   * by relevance, and for a query of single characters (titles only, shorter titles first).
+   */
   score: number;
   /** HTML: the text around the first match, escaped, matches in <em>…</em>. */
   snippet: string;

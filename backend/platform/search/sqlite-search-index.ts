@@ -1,12 +1,11 @@
 // The embedded search engine: one contentless FTS5 table per collection over the bigram tokens
 // of bigrams.ts, ranked by bm25 with the title first, beside a plain table with the filter and
-// sort values and the text the snippets are cut from (brotli-compressed). The engine creates
-// its own tables on first use: they are a rebuildable cache of the owning tables, their shape
-// follows the tokenizer version, and an install on another engine has none of them.
-import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
+// sort values and the text the snippets are cut from. The engine creates its own tables on
+// first use: they are a rebuildable cache of the owning tables, their shape follows the
+// tokenizer version, and an install on another engine has none of them.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, compactWhitespace, indexTokens, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
-import { highlightAll, leadingSnippet, snippetAroundFirstMatch } from './highlight';
+import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery, type QueryTerm } from './bigrams';
+import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch } from './highlight';
 import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchHit, SearchIndex, SearchQuery, SearchResult, SearchSort } from './search-index';
 
 export interface ColumnWeights {
@@ -42,25 +41,36 @@ interface StoredText {
   title: string;
   keywords: string;
   description: string;
-  content: Buffer;
+  content: string;
+}
+
+/** A hit's texts for the answer: the whole title and description, a window of the content. */
+interface HitText {
+  id: number;
+  title: string;
+  description: string;
+  /** where a literal of the query first occurs in the content (1-based characters), if it does */
+  first: number | null;
+  /** where the window starts (1-based characters) */
+  start: number;
+  window: string;
+  /** 1 when the content goes on after the window */
+  cut: number;
 }
 
 type SqlValue = string | number;
 
-function compress(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return brotliCompressSync(bytes, {
-    params: {
-      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
+interface SearchPlan {
+  from: string;
+  where: string;
+  params: SqlValue[];
+  order: string;
+  /** the expressions of the entry id and of its bm25 rank (0 when not ranked) */
+  id: string;
+  rank: string;
 }
 
-function decompress(blob: Buffer): string {
-  return brotliDecompressSync(blob).toString('utf8');
-}
+type Literal = NonNullable<Extract<QueryTerm, { kind: 'phrase' }>['literal']>;
 
 function epochMs(timestamp: string, what: string): number {
   const ms = Date.parse(timestamp);
@@ -76,6 +86,7 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
   private readonly fts: string;
   private readonly entries: string;
+  private readonly texts: string;
   private readonly categories: string;
   private readonly snippetLength: number;
   private readonly statements = new Map<string, SQLite.Statement>();
@@ -90,6 +101,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.collection = collection;
     this.fts = `search_${collection}_fts`;
     this.entries = `search_${collection}`;
+    this.texts = `search_${collection}_text`;
     this.categories = `search_${collection}_category`;
     this.snippetLength = options.snippetLength ?? DEFAULT_SNIPPET_LENGTH;
     this.createTables(options.weights ?? DEFAULT_WEIGHTS);
@@ -109,12 +121,11 @@ export class SqliteSearchIndex implements SearchIndex {
         title, keywords, description, content,
         content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
       )`);
+      // Filter and sort values apart from the texts: a sort or a filter over thousands of
+      // matches then reads a few dense pages, not one page of text per match.
       this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.entries} (
         id INTEGER PRIMARY KEY,
-        title TEXT NOT NULL,
-        keywords TEXT NOT NULL,
-        description TEXT NOT NULL,
-        content BLOB NOT NULL,
+        title_folded TEXT NOT NULL,
         user_id INTEGER NOT NULL DEFAULT 0,
         ext TEXT NOT NULL DEFAULT '',
         language TEXT NOT NULL DEFAULT '',
@@ -124,6 +135,13 @@ export class SqliteSearchIndex implements SearchIndex {
         favorite_count INTEGER NOT NULL DEFAULT 0,
         comment_count INTEGER NOT NULL DEFAULT 0,
         score INTEGER NOT NULL DEFAULT 0
+      )`);
+      this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.texts} (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        keywords TEXT NOT NULL,
+        description TEXT NOT NULL,
+        content TEXT NOT NULL
       )`);
       this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.categories} (
         category_id INTEGER NOT NULL,
@@ -155,29 +173,26 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async upsert(entries: readonly SearchEntry[]): Promise<void> {
-    this.upsertNow(entries);
-  }
-
-  private upsertNow(entries: readonly SearchEntry[]): void {
     const insertEntry = this.statement(`INSERT OR REPLACE INTO ${this.entries}
-      (id, title, keywords, description, content, user_id, ext, language, created_at,
-       view_count, download_count, favorite_count, comment_count, score)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      (id, title_folded, user_id, ext, language, created_at, view_count, download_count, favorite_count, comment_count, score)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertText = this.statement(`INSERT OR REPLACE INTO ${this.texts} (id, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`);
     this.sqlite.transaction(() => {
       for (const entry of entries) {
         const attributes = entry.attributes;
-        const title = compactWhitespace(entry.title);
-        const keywords = compactWhitespace(entry.keywords);
-        const description = compactWhitespace(entry.description);
-        const content = compactWhitespace(entry.content);
+        const text: StoredText = {
+          id: entry.id,
+          title: normalizeText(entry.title),
+          keywords: normalizeText(entry.keywords),
+          description: normalizeText(entry.description),
+          content: normalizeText(entry.content),
+        };
         this.removeTokens(entry.id);
-        this.insertTokens(entry.id, title, keywords, description, content);
+        this.insertTokens(text);
+        insertText.run(text.id, text.title, text.keywords, text.description, text.content);
         insertEntry.run(
           entry.id,
-          title,
-          keywords,
-          description,
-          compress(content),
+          foldText(text.title),
           attributes.userId ?? 0,
           attributes.ext ?? '',
           attributes.language ?? '',
@@ -193,13 +208,13 @@ export class SqliteSearchIndex implements SearchIndex {
     })();
   }
 
-  private insertTokens(id: number, title: string, keywords: string, description: string, content: string): void {
+  private insertTokens(text: StoredText): void {
     this.statement(`INSERT INTO ${this.fts} (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`).run(
-      id,
-      indexTokens(title),
-      indexTokens(keywords),
-      indexTokens(description),
-      indexTokens(content),
+      text.id,
+      indexTokens(text.title),
+      indexTokens(text.keywords),
+      indexTokens(text.description),
+      indexTokens(text.content),
     );
   }
 
@@ -241,7 +256,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sqlite.transaction(() => {
       for (const id of ids) {
         this.removeTokens(id);
-        this.statement(`DELETE FROM ${this.entries} WHERE id = ?`).run(id);
+        for (const table of [this.entries, this.texts]) this.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
         this.statement(`DELETE FROM ${this.categories} WHERE entry_id = ?`).run(id);
       }
     })();
@@ -254,8 +269,7 @@ export class SqliteSearchIndex implements SearchIndex {
   async clear(): Promise<void> {
     this.sqlite.transaction(() => {
       this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('delete-all')`).run();
-      this.sqlite.prepare(`DELETE FROM ${this.entries}`).run();
-      this.sqlite.prepare(`DELETE FROM ${this.categories}`).run();
+      for (const table of [this.entries, this.texts, this.categories]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
       this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
     })();
   }
@@ -267,11 +281,15 @@ export class SqliteSearchIndex implements SearchIndex {
   async rebuild(): Promise<void> {
     this.sqlite.transaction(() => {
       this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('delete-all')`).run();
-      const batch = this.statement(`SELECT id, title, keywords, description, content FROM ${this.entries} WHERE id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`);
+      const batch = this.statement(`SELECT id, title, keywords, description, content FROM ${this.texts} WHERE id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`);
+      const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
       let after = Number.MIN_SAFE_INTEGER;
       for (;;) {
         const rows = batch.all(after) as StoredText[];
-        for (const row of rows) this.insertTokens(row.id, row.title, row.keywords, row.description, decompress(row.content));
+        for (const row of rows) {
+          this.insertTokens(row);
+          refold.run(foldText(row.title), row.id);
+        }
         if (rows.length < REBUILD_BATCH) break;
         after = rows[rows.length - 1]!.id;
       }
@@ -288,81 +306,151 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
     const parsed = parseQuery(query.text);
-    const match = toMatchExpression(parsed);
-    if (match === undefined) return { total: 0, hits: [], tookMs: performance.now() - started };
+    const plan = this.plan(parsed, query.filters ?? {}, query.sort ?? 'relevance');
+    if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? 10)));
     const page = Math.max(1, Math.trunc(query.page ?? 1));
-    const sort = query.sort ?? 'relevance';
-    const filter = this.filterClause(query.filters ?? {});
-    const joined = filter.sql !== '' || sort !== 'relevance';
-    const from = joined ? `${this.fts} AS f CROSS JOIN ${this.entries} AS d ON d.id = f.rowid` : `${this.fts} AS f`;
-    const where = `f.${this.fts} MATCH ?${filter.sql}`;
-    const order = sort === 'relevance' ? 'f.rank, f.rowid DESC' : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
-    const params = [match, ...filter.params];
-
-    const total = (this.statement(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...params) as { n: number }).n;
-    const rows = total === 0
-      ? []
-      : (this.statement(`SELECT f.rowid AS id, ${sort === 'relevance' ? 'f.rank' : '0'} AS rank FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-          ...params,
-          size,
-          (page - 1) * size,
-        ) as { id: number; rank: number }[]);
-    const hits = this.describeHits(rows, parsed);
-    return { total, hits, tookMs: performance.now() - started };
+    const total = (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+    const rows =
+      total === 0
+        ? []
+        : (this.statement(`SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ? OFFSET ?`).all(
+            ...plan.params,
+            size,
+            (page - 1) * size,
+          ) as { id: number; rank: number }[]);
+    return { total, hits: this.describeHits(rows, parsed), tookMs: performance.now() - started };
   }
 
-  private filterClause(filters: SearchFilters): { sql: string; params: SqlValue[] } {
-    let sql = '';
+  /**
+   * The SQL of a query. Words go to FTS5; single characters (a title-only query) are looked for
+   * in the folded titles, cheaper than an FTS5 prefix query over every token of the index.
+   */
+  private plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort): SearchPlan | undefined {
+    const words = parsed.terms.filter((term) => term.kind === 'phrase');
+    const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
+    const match = toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
+    if (match === undefined && chars.length === 0) return undefined;
+    const id = match === undefined ? 'd.id' : 'f.rowid';
+    const filter = this.filterClause(filters, id);
+    const conditions = [...(match === undefined ? [] : [`f.${this.fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...filter.conditions];
+    const params = [...(match === undefined ? [] : [match]), ...chars, ...filter.params];
+    const needsEntries = chars.length > 0 || filter.readsEntries || sort !== 'relevance';
+    let from = `${this.entries} AS d`;
+    // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
+    if (match !== undefined) from = needsEntries ? `${this.fts} AS f CROSS JOIN ${this.entries} AS d ON d.id = f.rowid` : `${this.fts} AS f`;
+    let order: string;
+    if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
+    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : 'f.rank, f.rowid DESC';
+    return { from, where: conditions.join(' AND '), params, order, id, rank: match !== undefined && sort === 'relevance' ? 'f.rank' : '0' };
+  }
+
+  private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
+    const conditions: string[] = [];
     const params: SqlValue[] = [];
     const anyOf = (column: string, values: readonly SqlValue[] | undefined) => {
       if (!values || values.length === 0) return;
-      sql += ` AND ${column} IN (${placeholders(values.length)})`;
+      conditions.push(`${column} IN (${placeholders(values.length)})`);
       params.push(...values);
     };
-    if (filters.categoryIds && filters.categoryIds.length > 0) {
-      sql += ` AND f.rowid IN (SELECT entry_id FROM ${this.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`;
-      params.push(...filters.categoryIds);
-    }
     anyOf('d.ext', filters.exts);
     anyOf('d.language', filters.languages);
     if (filters.userId !== undefined) {
-      sql += ' AND d.user_id = ?';
+      conditions.push('d.user_id = ?');
       params.push(filters.userId);
     }
     if (filters.createdFrom !== undefined) {
-      sql += ' AND d.created_at >= ?';
+      conditions.push('d.created_at >= ?');
       params.push(epochMs(filters.createdFrom, 'createdFrom'));
     }
     if (filters.createdTo !== undefined) {
-      sql += ' AND d.created_at <= ?';
+      conditions.push('d.created_at <= ?');
       params.push(epochMs(filters.createdTo, 'createdTo'));
     }
-    return { sql, params };
+    const readsEntries = conditions.length > 0;
+    if (filters.categoryIds && filters.categoryIds.length > 0) {
+      // The unary + keeps FTS5 from taking the list as rowids to look up one by one.
+      conditions.push(`+${id} IN (SELECT entry_id FROM ${this.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`);
+      params.push(...filters.categoryIds);
+    }
+    return { conditions, params, readsEntries };
   }
 
   private describeHits(rows: { id: number; rank: number }[], parsed: ParsedQuery): SearchHit[] {
     if (rows.length === 0) return [];
-    const stored = this.statement(`SELECT id, title, keywords, description, content FROM ${this.entries} WHERE id IN (SELECT value FROM json_each(?))`).all(
-      JSON.stringify(rows.map((row) => row.id)),
-    ) as StoredText[];
-    const byId = new Map(stored.map((row) => [row.id, row]));
+    const literals = parsed.titleOnly ? [] : parsed.terms.flatMap((term) => (term.kind === 'phrase' && term.literal ? [term.literal] : []));
+    // A CJK literal missing from the text proves that no phrase of the query is in it; a Latin
+    // one (case, full-width forms) or a phrase without a literal does not.
+    const absenceIsProof = parsed.terms.every((term) => term.kind === 'phrase' && term.literal?.cjk === true);
+    const texts = this.hitTexts(
+      rows.map((row) => row.id),
+      literals,
+    );
+    const byId = new Map(texts.map((text) => [text.id, text]));
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = byId.get(row.id);
       if (!text) continue;
-      hits.push({ id: row.id, score: row.rank === 0 ? 0 : -row.rank, titleHighlight: highlightAll(text.title, parsed), snippet: this.snippet(text, parsed) });
+      hits.push({
+        id: row.id,
+        score: row.rank === 0 ? 0 : -row.rank,
+        titleHighlight: highlightAll(text.title, parsed),
+        snippet: this.snippet(text, parsed, absenceIsProof),
+      });
     }
     return hits;
   }
 
+  /**
+   * Titles, descriptions and a snippet-sized window of each text, cut by SQLite around the
+   * first occurrence of the query's literals: the whole text never travels to JS.
+   */
+  private hitTexts(ids: number[], literals: Literal[]): HitText[] {
+    const occurrence = (literal: Literal) => (literal.cjk ? 'instr(content, ?)' : 'instr(lower(content), ?)');
+    const NONE = 2147483647;
+    const first =
+      literals.length === 0
+        ? 'NULL'
+        : literals.length === 1
+          ? `nullif(${occurrence(literals[0]!)}, 0)`
+          : `nullif(min(${literals.map((literal) => `coalesce(nullif(${occurrence(literal)}, 0), ${NONE})`).join(', ')}), ${NONE})`;
+    const length = this.snippetLength;
+    const lead = Math.floor(length / 4);
+    return this.statement(`WITH hit AS MATERIALIZED (
+        SELECT id, title, description, content, length(content) AS length, ${first} AS first
+        FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?))
+      ), placed AS MATERIALIZED (
+        SELECT *, CASE WHEN first IS NULL THEN 1 ELSE max(1, min(first - ${lead}, length - ${length} + 1)) END AS start FROM hit
+      )
+      SELECT id, title, description, first, start, substr(content, start, ${length}) AS window, start + ${length} - 1 < length AS cut FROM placed`).all(
+      ...literals.map((literal) => literal.text),
+      JSON.stringify(ids),
+    ) as HitText[];
+  }
+
   /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: StoredText, parsed: ParsedQuery): string {
-    const content = decompress(text.content);
-    if (!parsed.titleOnly) {
-      const around = snippetAroundFirstMatch(content, parsed, this.snippetLength) ?? snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
+  private snippet(text: HitText, parsed: ParsedQuery, absenceIsProof: boolean): string {
+    if (parsed.titleOnly) return this.plainSnippet(text);
+    if (text.first !== null) {
+      const inWindow = highlightWindow(text.window, parsed, text.start > 1, text.cut === 1);
+      if (inWindow !== undefined) return inWindow;
+    }
+    const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
+    if (inDescription !== undefined) return inDescription;
+    if (text.first !== null || !absenceIsProof) {
+      // The literal search missed (a word inside a longer one, a full-width or accented form):
+      // read the whole text and match it the way the index does.
+      const content = (this.statement(`SELECT content FROM ${this.texts} WHERE id = ?`).get(text.id) as { content: string }).content;
+      const around = snippetAroundFirstMatch(content, parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
-    return leadingSnippet(content || text.description, this.snippetLength);
+    return this.plainSnippet(text);
+  }
+
+  /** The window as it is (the text's beginning when nothing was found), else the description's. */
+  private plainSnippet(text: HitText): string {
+    if (!text.window) return leadingSnippet(text.description, this.snippetLength);
+    return `${text.start > 1 ? '…' : ''}${escapeHtml(text.window)}${text.cut ? '…' : ''}`;
   }
 }
