@@ -66,15 +66,14 @@ function isCjkChar(text: string, index: number): boolean {
  * characters disappears (layout, not a word boundary), any other run becomes one space.
  */
 export function compactWhitespace(text: string): string {
-  return text
-    .replace(WHITESPACE_RUN, (run: string, offset: number) => {
-      if (offset === 0 || offset + run.length === text.length) return '';
-      if (!LINE_BREAK.test(run)) return ' ';
-      const before = text.codePointAt(offset - 1) ?? 0;
-      // A supplementary character before the run ends with a low surrogate: step back over it.
-      const previous = before >= 0xdc00 && before <= 0xdfff && offset >= 2 ? (text.codePointAt(offset - 2) ?? 0) : before;
-      return isCjkCodePoint(previous) && isCjkChar(text, offset + run.length) ? '' : ' ';
-    });
+  return text.replace(WHITESPACE_RUN, (run: string, offset: number) => {
+    if (offset === 0 || offset + run.length === text.length) return '';
+    if (!LINE_BREAK.test(run)) return ' ';
+    const before = text.codePointAt(offset - 1) ?? 0;
+    // A supplementary character before the run ends with a low surrogate: step back over it.
+    const previous = before >= 0xdc00 && before <= 0xdfff && offset >= 2 ? (text.codePointAt(offset - 2) ?? 0) : before;
+    return isCjkCodePoint(previous) && isCjkChar(text, offset + run.length) ? '' : ' ';
+  });
 }
 
 /**
@@ -227,10 +226,10 @@ function quote(token: string): string {
 }
 
 /** The FTS5 MATCH expression of a parsed query, or undefined when nothing searchable is left. */
-export function toMatchExpression(parsed: ParsedQuery, titleColumn = 'title'): string | undefined {
+export function toMatchExpression(parsed: ParsedQuery): string | undefined {
   if (parsed.terms.length === 0) return undefined;
   const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(term.tokens.join(' '))));
-  return parsed.titleOnly ? `${titleColumn} : (${parts.join(' AND ')})` : parts.join(' AND ');
+  return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
 }
 
 /** A user's query straight to its MATCH expression (undefined: nothing to search for). */
