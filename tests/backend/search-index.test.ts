@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../backend/db';
 import { compactWhitespace, indexTokens, parseQuery, queryToMatchExpression } from '../../backend/platform/search/bigrams';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
-import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
 
@@ -302,6 +302,25 @@ describe('SqliteSearchIndex', () => {
     await index.rebuild();
     expect(await ids('深度学习')).toEqual([1]);
     expect(await index.count()).toBe(1);
+  });
+
+  it('keeps and indexes a very long text up to its limit', async () => {
+    const content = `开头的句子。${'填充文字。'.repeat(MAX_CONTENT_LENGTH / 5)}结尾的句子。`;
+    await index.upsert([entry(1, { content })]);
+    expect(await ids('开头')).toEqual([1]);
+    expect(await ids('结尾')).toEqual([]);
+  });
+
+  it('says when its tokens come from another tokenizer version, and rebuilds them from its stored texts', async () => {
+    await index.upsert([entry(1, { title: '旧版', content: '分词规则变了。' }), entry(2, { content: '规则之外。' })]);
+    opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = 0 WHERE collection = 'document'").run();
+    opened.sqlite.prepare("INSERT INTO search_document_fts (search_document_fts) VALUES ('delete-all')").run();
+    expect(index.needsRebuild).toBe(true);
+    expect(await ids('规则')).toEqual([]);
+    await index.rebuild();
+    expect(index.needsRebuild).toBe(false);
+    expect((await ids('规则')).sort()).toEqual([1, 2]);
+    expect(await ids('旧')).toEqual([1]);
   });
 
   it('answers an empty result for a query with nothing searchable in it', async () => {

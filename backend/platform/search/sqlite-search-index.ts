@@ -26,6 +26,9 @@ export const DEFAULT_WEIGHTS: ColumnWeights = { title: 10, keywords: 5, descript
 const DEFAULT_SNIPPET_LENGTH = 120;
 const MAX_PAGE_SIZE = 100;
 const REBUILD_BATCH = 200;
+// Indexing runs on the caller's thread at about 2 million characters a second: a text is kept
+// and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
+export const MAX_CONTENT_LENGTH = 1_000_000;
 
 const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
   newest: 'created_at',
@@ -185,7 +188,7 @@ export class SqliteSearchIndex implements SearchIndex {
           title: normalizeText(entry.title),
           keywords: normalizeText(entry.keywords),
           description: normalizeText(entry.description),
-          content: normalizeText(entry.content),
+          content: normalizeText(entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content),
         };
         this.removeTokens(entry.id);
         this.insertTokens(text);
