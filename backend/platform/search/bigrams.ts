@@ -56,6 +56,11 @@ function isWordCodePoint(cp: number, char: string): boolean {
   return WORD_CHAR.test(char);
 }
 
+/** A letter, digit or mark of a word token (not CJK): what a word must not touch to stand alone. */
+export function isLatinWordCodePoint(cp: number | undefined): boolean {
+  return cp !== undefined && !isCjkCodePoint(cp) && isWordCodePoint(cp, String.fromCodePoint(cp));
+}
+
 function isCjkChar(text: string, index: number): boolean {
   const cp = text.codePointAt(index);
   return cp !== undefined && isCjkCodePoint(cp);
@@ -76,11 +81,8 @@ export function compactWhitespace(text: string): string {
   });
 }
 
-/**
- * Receives each token of a folded text: its term and where it sits ([start, end) in the folded
- * text; `firstEnd` is the end of its first character). Returning true stops the scan.
- */
-export type TokenSink = (term: string, start: number, end: number, firstEnd: number) => boolean | void;
+/** Receives each token of a folded text: its term and where it sits ([start, end) in the folded text). */
+export type TokenSink = (term: string, start: number, end: number) => void;
 
 /** Walks a folded, compacted text and hands every index token to `sink`, in order. */
 export function scanTokens(folded: string, sink: TokenSink): void {
@@ -94,28 +96,28 @@ export function scanTokens(folded: string, sink: TokenSink): void {
     const width = cp > 0xffff ? 2 : 1;
     if (isCjkCodePoint(cp)) {
       if (wordStart >= 0) {
-        if (sink(folded.slice(wordStart, index), wordStart, index, wordStart + 1) === true) return;
+        sink(folded.slice(wordStart, index), wordStart, index);
         wordStart = -1;
       }
-      if (lastCjkStart >= 0 && sink(folded.slice(lastCjkStart, index + width), lastCjkStart, index + width, lastCjkEnd) === true) return;
+      if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, index + width), lastCjkStart, index + width);
       lastCjkStart = index;
       lastCjkEnd = index + width;
     } else {
       if (lastCjkStart >= 0) {
-        if (sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd, lastCjkEnd) === true) return;
+        sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
         lastCjkStart = -1;
       }
       if (isWordCodePoint(cp, width === 1 ? folded[index]! : folded.slice(index, index + 2))) {
         if (wordStart < 0) wordStart = index;
       } else if (wordStart >= 0) {
-        if (sink(folded.slice(wordStart, index), wordStart, index, wordStart + 1) === true) return;
+        sink(folded.slice(wordStart, index), wordStart, index);
         wordStart = -1;
       }
     }
     index += width;
   }
-  if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd, lastCjkEnd);
-  else if (wordStart >= 0) sink(folded.slice(wordStart, length), wordStart, length, wordStart + 1);
+  if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
+  else if (wordStart >= 0) sink(folded.slice(wordStart, length), wordStart, length);
 }
 
 /**

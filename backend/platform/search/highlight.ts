@@ -1,7 +1,7 @@
 // Snippets and highlighted titles, cut in JS from the stored text: FTS5 cannot make them for a
-// contentless table. Matching walks the same tokens as the index (bigrams.ts), so what is
-// highlighted is what the index matched.
-import { foldText, scanTokens, type ParsedQuery } from './bigrams';
+// contentless table. Matches follow the index's rule (bigrams.ts) on the folded text, so what
+// is highlighted is what the index matched; a snippet decodes only the bytes of its window.
+import { foldText, isLatinWordCodePoint, scanTokens, type ParsedQuery } from './bigrams';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -67,50 +67,65 @@ function originalEnd(text: FoldedText, foldedEnd: number): number {
 
 type Range = [start: number, end: number];
 
+function codePointBefore(text: string, index: number): number | undefined {
+  if (index <= 0) return undefined;
+  const code = text.charCodeAt(index - 1);
+  return code >= 0xdc00 && code <= 0xdfff && index >= 2 ? text.codePointAt(index - 2) : code;
+}
+
 /**
- * The matches of a query in a text as [start, end) ranges of the original text, in order. With
- * `stopAfter`, the scan ends at the first token starting at or past that many characters after
- * the first match (a snippet needs no more).
+ * Every occurrence of a literal in a folded text. A CJK literal is its phrase (a run of
+ * ideographs always gives its bigrams); a word must stand alone, not inside a longer word.
  */
-function findMatches(text: string, query: ParsedQuery, stopAfter?: number): Range[] {
-  const phrases = query.terms.flatMap((term) => (term.kind === 'phrase' ? [term.tokens] : []));
-  const chars = query.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-  const longest = Math.max(1, ...phrases.map((tokens) => tokens.length));
-  // The last `longest` tokens, in a ring, to compare with each phrase's tokens.
+function literalMatches(folded: string, literal: string, wholeWord: boolean, into: Range[]): void {
+  for (let at = folded.indexOf(literal); at >= 0; at = folded.indexOf(literal, at + 1)) {
+    const end = at + literal.length;
+    if (wholeWord && (isLatinWordCodePoint(codePointBefore(folded, at)) || isLatinWordCodePoint(folded.codePointAt(end)))) continue;
+    into.push([at, end]);
+  }
+}
+
+/** Phrases of several words (`node js`): walk the tokens and compare the last ones with each. */
+function tokenPhraseMatches(folded: string, phrases: string[][], into: Range[]): void {
+  const longest = Math.max(...phrases.map((tokens) => tokens.length));
+  // The last `longest` tokens, in a ring.
   const terms: string[] = new Array<string>(longest).fill('');
   const starts = new Int32Array(longest);
-  const ends = new Int32Array(longest);
   let seen = 0;
-  const folded = foldWithOrigin(text);
-  const matches: Range[] = [];
-  let limit = Number.POSITIVE_INFINITY;
-  scanTokens(folded.folded, (term, start, end, firstEnd) => {
-    if (start >= limit) return true;
+  scanTokens(folded, (term, start, end) => {
     const slot = seen % longest;
     terms[slot] = term;
     starts[slot] = start;
-    ends[slot] = end;
     seen++;
-    let found: Range | undefined;
     for (const tokens of phrases) {
       const count = tokens.length;
       if (count > seen || tokens[count - 1] !== term) continue;
       let equal = true;
       for (let back = 1; back < count && equal; back++) equal = terms[(seen - 1 - back) % longest] === tokens[count - 1 - back];
-      if (!equal) continue;
-      const phraseStart = starts[(seen - count) % longest]!;
-      if (!found || phraseStart < found[0]) found = [phraseStart, end];
+      if (equal) into.push([starts[(seen - count) % longest]!, end]);
     }
-    for (const char of chars) {
-      if (term.startsWith(char) && !found) found = [start, firstEnd];
-    }
-    if (found) {
-      matches.push([originalStart(folded, found[0]), originalEnd(folded, found[1])]);
-      if (stopAfter !== undefined && limit === Number.POSITIVE_INFINITY) limit = found[0] + stopAfter;
-    }
-    return false;
   });
-  return matches;
+}
+
+/**
+ * The matches of a query in a text as [start, end) ranges of the original text, in order, as
+ * the index matches: a single character anywhere (it starts a token), a CJK phrase as its
+ * characters, a word on its own. With `within`, only those that start less than that many
+ * characters after the first.
+ */
+function findMatches(text: string, query: ParsedQuery, within?: number): Range[] {
+  const folded = foldWithOrigin(text);
+  const found: Range[] = [];
+  const tokenPhrases: string[][] = [];
+  for (const term of query.terms) {
+    if (term.kind === 'char') literalMatches(folded.folded, term.char, false, found);
+    else if (term.literal) literalMatches(folded.folded, term.literal.text, !term.literal.cjk, found);
+    else tokenPhrases.push(term.tokens);
+  }
+  if (tokenPhrases.length > 0) tokenPhraseMatches(folded.folded, tokenPhrases, found);
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const limit = within === undefined || found.length === 0 ? Number.POSITIVE_INFINITY : found[0]![0] + within;
+  return found.filter(([start]) => start < limit).map(([start, end]) => [originalStart(folded, start), originalEnd(folded, end)]);
 }
 
 /** `text[from, to)` escaped, with the ranges (clipped to it, merged when they touch) in <em>. */
@@ -178,3 +193,44 @@ export function leadingSnippet(text: string, length: number): string {
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
   return `${escapeHtml(text.slice(0, end))}${end < text.length ? '…' : ''}`;
 }
+
+/** A piece of a text cut around a position, and whether text goes on before and after it. */
+export interface TextWindow {
+  text: string;
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+function isContinuationByte(byte: number | undefined): boolean {
+  return byte !== undefined && (byte & 0xc0) === 0x80;
+}
+
+/**
+ * About `length` characters of UTF-8 `content` around byte `at` (a quarter of them before it),
+ * decoding only those bytes: a stored text is never turned into a string whole for a snippet.
+ */
+export function windowAround(content: Buffer, at: number, length: number): TextWindow {
+  // A character takes at most 4 bytes: these ranges hold enough characters on each side.
+  let from = Math.max(0, at - length * 4);
+  while (isContinuationByte(content[from])) from++;
+  let to = Math.min(content.length, at + length * 4);
+  while (to < content.length && isContinuationByte(content[to])) to--;
+  const before = content.toString('utf8', from, at);
+  const after = content.toString('utf8', at, to);
+  let tail = after.slice(0, Math.max(length - Math.floor(length / 4), length - before.length));
+  if (isLowSurrogate(after.charCodeAt(tail.length))) tail = after.slice(0, tail.length + 1);
+  let head = before.slice(Math.max(0, before.length - (length - tail.length)));
+  if (isLowSurrogate(head.charCodeAt(0))) head = head.slice(1);
+  return { text: head + tail, cutBefore: from > 0 || head.length < before.length, cutAfter: to < content.length || tail.length < after.length };
+}
+
+/** The first byte offset of any of `needles` in `content`, or -1. */
+export function firstOccurrence(content: Buffer, needles: readonly Buffer[]): number {
+  let first = -1;
+  for (const needle of needles) {
+    const at = content.indexOf(needle);
+    if (at >= 0 && (first < 0 || at < first)) first = at;
+  }
+  return first;
+}
+

@@ -4,8 +4,8 @@
 // first use: they are a rebuildable cache of the owning tables, their shape follows the
 // tokenizer version, and an install on another engine has none of them.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery, type QueryTerm } from './bigrams';
-import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch } from './highlight';
+import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
+import { escapeHtml, firstOccurrence, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
 import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchHit, SearchIndex, SearchQuery, SearchResult, SearchSort } from './search-index';
 
 export interface ColumnWeights {
@@ -47,18 +47,12 @@ interface StoredText {
   content: string;
 }
 
-/** A hit's texts for the answer: the whole title and description, a window of the content. */
+/** A hit's texts: title and description as strings, the content as its UTF-8 bytes. */
 interface HitText {
   id: number;
   title: string;
   description: string;
-  /** where a literal of the query first occurs in the content (1-based characters), if it does */
-  first: number | null;
-  /** where the window starts (1-based characters) */
-  start: number;
-  window: string;
-  /** 1 when the content goes on after the window */
-  cut: number;
+  content: Buffer;
 }
 
 type SqlValue = string | number;
@@ -73,7 +67,36 @@ interface SearchPlan {
   rank: string;
 }
 
-type Literal = NonNullable<Extract<QueryTerm, { kind: 'phrase' }>['literal']>;
+/** The byte strings to look for in a stored text, and whether missing them all proves no match. */
+interface Needles {
+  needles: Buffer[];
+  absenceIsProof: boolean;
+}
+
+/**
+ * A CJK literal is searched as it is (the stored text is normalised as the index sees it, so
+ * its absence proves that its phrase is not there); a word in its usual casings (a miss then
+ * proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
+ */
+function needlesOf(parsed: ParsedQuery): Needles {
+  const needles: Buffer[] = [];
+  let absenceIsProof = true;
+  for (const term of parsed.terms) {
+    if (term.kind !== 'phrase' || !term.literal) {
+      absenceIsProof = false;
+      continue;
+    }
+    const text = term.literal.text;
+    if (term.literal.cjk) {
+      needles.push(Buffer.from(text));
+      continue;
+    }
+    absenceIsProof = false;
+    const casings = new Set([text, text.charAt(0).toUpperCase() + text.slice(1), text.toUpperCase()]);
+    for (const casing of casings) needles.push(Buffer.from(casing));
+  }
+  return { needles, absenceIsProof };
+}
 
 function epochMs(timestamp: string, what: string): number {
   const ms = Date.parse(timestamp);
@@ -382,15 +405,11 @@ export class SqliteSearchIndex implements SearchIndex {
 
   private describeHits(rows: { id: number; rank: number }[], parsed: ParsedQuery): SearchHit[] {
     if (rows.length === 0) return [];
-    const literals = parsed.titleOnly ? [] : parsed.terms.flatMap((term) => (term.kind === 'phrase' && term.literal ? [term.literal] : []));
-    // A CJK literal missing from the text proves that no phrase of the query is in it; a Latin
-    // one (case, full-width forms) or a phrase without a literal does not.
-    const absenceIsProof = parsed.terms.every((term) => term.kind === 'phrase' && term.literal?.cjk === true);
-    const texts = this.hitTexts(
-      rows.map((row) => row.id),
-      literals,
-    );
+    const texts = this.statement(`SELECT id, title, description, CAST(content AS BLOB) AS content FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(rows.map((row) => row.id)),
+    ) as HitText[];
     const byId = new Map(texts.map((text) => [text.id, text]));
+    const needles = needlesOf(parsed);
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = byId.get(row.id);
@@ -399,61 +418,36 @@ export class SqliteSearchIndex implements SearchIndex {
         id: row.id,
         score: row.rank === 0 ? 0 : -row.rank,
         titleHighlight: highlightAll(text.title, parsed),
-        snippet: this.snippet(text, parsed, absenceIsProof),
+        snippet: this.snippet(text, parsed, needles),
       });
     }
     return hits;
   }
 
-  /**
-   * Titles, descriptions and a snippet-sized window of each text, cut by SQLite around the
-   * first occurrence of the query's literals: the whole text never travels to JS.
-   */
-  private hitTexts(ids: number[], literals: Literal[]): HitText[] {
-    const occurrence = (literal: Literal) => (literal.cjk ? 'instr(content, ?)' : 'instr(lower(content), ?)');
-    const NONE = 2147483647;
-    const first =
-      literals.length === 0
-        ? 'NULL'
-        : literals.length === 1
-          ? `nullif(${occurrence(literals[0]!)}, 0)`
-          : `nullif(min(${literals.map((literal) => `coalesce(nullif(${occurrence(literal)}, 0), ${NONE})`).join(', ')}), ${NONE})`;
-    const length = this.snippetLength;
-    const lead = Math.floor(length / 4);
-    return this.statement(`WITH hit AS MATERIALIZED (
-        SELECT id, title, description, content, length(content) AS length, ${first} AS first
-        FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?))
-      ), placed AS MATERIALIZED (
-        SELECT *, CASE WHEN first IS NULL THEN 1 ELSE max(1, min(first - ${lead}, length - ${length} + 1)) END AS start FROM hit
-      )
-      SELECT id, title, description, first, start, substr(content, start, ${length}) AS window, start + ${length} - 1 < length AS cut FROM placed`).all(
-      ...literals.map((literal) => literal.text),
-      JSON.stringify(ids),
-    ) as HitText[];
-  }
-
   /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: HitText, parsed: ParsedQuery, absenceIsProof: boolean): string {
-    if (parsed.titleOnly) return this.plainSnippet(text);
-    if (text.first !== null) {
-      const inWindow = highlightWindow(text.window, parsed, text.start > 1, text.cut === 1);
-      if (inWindow !== undefined) return inWindow;
+  private snippet(text: HitText, parsed: ParsedQuery, { needles, absenceIsProof }: Needles): string {
+    if (parsed.titleOnly) return this.beginningSnippet(text);
+    const at = firstOccurrence(text.content, needles);
+    if (at >= 0) {
+      const window = windowAround(text.content, at, this.snippetLength);
+      const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
+      if (html !== undefined) return html;
     }
     const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
     if (inDescription !== undefined) return inDescription;
-    if (text.first !== null || !absenceIsProof) {
-      // The literal search missed (a word inside a longer one, a full-width or accented form):
-      // read the whole text and match it the way the index does.
-      const content = (this.statement(`SELECT content FROM ${this.texts} WHERE id = ?`).get(text.id) as { content: string }).content;
-      const around = snippetAroundFirstMatch(content, parsed, this.snippetLength);
+    if (at >= 0 || !absenceIsProof) {
+      // The byte search missed (a word inside a longer one, another casing, a full-width form):
+      // decode the whole text and match it the way the index does.
+      const around = snippetAroundFirstMatch(text.content.toString('utf8'), parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
-    return this.plainSnippet(text);
+    return this.beginningSnippet(text);
   }
 
-  /** The window as it is (the text's beginning when nothing was found), else the description's. */
-  private plainSnippet(text: HitText): string {
-    if (!text.window) return leadingSnippet(text.description, this.snippetLength);
-    return `${text.start > 1 ? '…' : ''}${escapeHtml(text.window)}${text.cut ? '…' : ''}`;
+  /** The text's beginning, else the description's. */
+  private beginningSnippet(text: HitText): string {
+    if (text.content.length === 0) return leadingSnippet(text.description, this.snippetLength);
+    const window = windowAround(text.content, 0, this.snippetLength);
+    return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
   }
 }
