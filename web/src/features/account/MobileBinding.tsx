@@ -52,7 +52,7 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label={current ? '更换手机号' : '绑定手机号'}>
+    <form onSubmit={submit} noValidate>
       <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
       <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
       <TextField

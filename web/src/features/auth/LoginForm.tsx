@@ -55,7 +55,7 @@ function PasswordLoginForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="密码登录">
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="用户名或已绑定的手机号" autoComplete="username" maxLength={32} />
       <TextField id="password" label="密码" type="password" value={password} onChange={setPassword} error={errors.password} placeholder="请输入密码" autoComplete="current-password" />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />

@@ -52,7 +52,7 @@ export function MobileRegisterForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="手机号注册">
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
       <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
       <TextField

@@ -55,7 +55,7 @@ export function MobileResetForm() {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="手机找回密码">
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入绑定的手机号，用短信验证码设置新密码。</p>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入绑定的手机号" autoComplete="tel" maxLength={20} />
       <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />

@@ -71,7 +71,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="用户名注册">
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="username" label="用户名" value={form.username} onChange={set('username')} error={errors.username} placeholder="3-32 个字符，不能是邮箱或手机号" autoComplete="username" maxLength={32} />
       <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" autoComplete="email" />
       <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />

@@ -75,7 +75,7 @@ export function SmsCounters() {
         </>
       }
     >
-      <form className="app-sms-counters__lookup" onSubmit={submit} noValidate aria-label="查询号码或IP的发送次数">
+      <form className="app-sms-counters__lookup" onSubmit={submit} noValidate>
         <TextField id="sms-lookup-mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={error} placeholder="完整手机号" maxLength={20} />
         <TextField id="sms-lookup-ip" label="IP" value={ip} onChange={setIp} placeholder="完整 IP 地址" maxLength={64} />
         <Button htmlType="submit">查询</Button>

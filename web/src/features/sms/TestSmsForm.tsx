@@ -32,7 +32,7 @@ export function TestSmsForm() {
   return (
     <Panel titleId="sms-test" title="发送测试短信">
       <p className="app-field__hint">使用已保存的配置和登录验证码模板发送一条测试短信；修改配置后请先保存。</p>
-      <form className="app-sms-test" onSubmit={submit} noValidate aria-label="发送测试短信">
+      <form className="app-sms-test" onSubmit={submit} noValidate>
         <TextField id="sms-test-mobile" label="接收手机号" type="tel" value={mobile} onChange={setMobile} error={error} placeholder="请输入中国大陆手机号" maxLength={20} />
         <Button htmlType="submit" theme="solid" loading={send.isPending}>
           发送测试短信
