@@ -265,7 +265,7 @@ describe('the captcha image', () => {
     try {
       for (let round = 0; round < 5; round += 1) {
         const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'login' } });
-        const svg = Buffer.from(String(res.body.captcha).split(',')[1], 'base64').toString();
+        const svg = Buffer.from(String(res.body.captcha).split(',')[1] ?? '', 'base64').toString();
         expect(svg).toMatch(new RegExp(`^<svg[^>]*><rect width="100%" height="100%" fill="${CAPTCHA_BACKGROUND}"/>`));
         const glyphs = [...svg.matchAll(/<path fill="(#[0-9a-f]{6})" d=/gi)].map((m) => m[1]!);
         expect(glyphs).toHaveLength(5);
