@@ -78,11 +78,16 @@ export const accountRpcs = [
       // Usernames never look like mobile numbers, so a number names the account bound to it.
       const mobile = normalizeMainlandMobile(req.username);
       assertValid([...(mobile ? [] : usernameProblems(req.username).slice(0, 1)), ...passwordProblems(req.password)]);
-      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, true);
+      // A right captcha outlives a wrong password (no retyping), for a few attempts only.
+      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
       const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, req.username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
-      if (!user || !ok) throw badRequest('用户名或密码错误');
+      if (!user || !ok) {
+        ctx.app.captcha.failedAttempt(req.captcha_id);
+        throw badRequest('用户名或密码错误');
+      }
+      ctx.app.captcha.consume(req.captcha_id);
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
