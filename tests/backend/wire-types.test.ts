@@ -12,6 +12,7 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
@@ -25,6 +26,7 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
@@ -118,6 +120,11 @@ const replies = {
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
   AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+  ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
+  SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
+  ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
+  SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -178,12 +185,20 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
+  MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
+  MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
+  MobileFindPasswordRequest: request<typeof userMessages.MobileFindPasswordRequest, user.MobileFindPasswordRequest>(userMessages.MobileFindPasswordRequest, 'agree'),
+  BindMobileRequest: request<typeof userMessages.BindMobileRequest, user.BindMobileRequest>(userMessages.BindMobileRequest, 'agree'),
+  ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
+  GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
+  SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
 };
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, sms: smsMessages, user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {
