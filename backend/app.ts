@@ -28,6 +28,7 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { advertisementService } from './modules/advertisement/routes';
 import { registerAccessLog } from './platform/access-log';
 
 /**
@@ -48,6 +49,7 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  advertisementService,
 ];
 
 declare module 'fastify' {

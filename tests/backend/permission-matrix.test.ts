@@ -61,7 +61,14 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
   'PunishmentAPI.ListPunishment': async () => ({}),
   'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+  'AdvertisementAPI.CreateAdvertisement': async () => ({ body: AD }),
+  'AdvertisementAPI.UpdateAdvertisement': async (f) => ({ body: { ...AD, id: (await f.post('/api/v1/advertisement', AD)).id, title: '改' } }),
+  'AdvertisementAPI.DeleteAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.GetAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.ListAdvertisement': async () => ({ query: { position: 'global_top' } }),
 };
+
+const AD = { position: 'global_top', title: '广告', content: '<a href="https://ad.example">广告</a>', start_time: '2020-01-01T00:00:00Z', end_time: '2099-01-01T00:00:00Z' };
 
 async function newCategory(f: Fixture): Promise<number> {
   const title = unique('分类');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
 import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
+import * as advertisementMessages from '../../backend/modules/advertisement/messages';
 import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
@@ -14,6 +15,7 @@ import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
+import type * as advertisement from '../../shared/types/advertisement';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -71,6 +73,8 @@ const { User, Dynamic, Sign, Download, LoginReply, GetUserCaptchaReply, ListUser
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
+  Advertisement: reply<typeof advertisementMessages.Advertisement, advertisement.Advertisement>(advertisementMessages.Advertisement, 'agree'),
+  ListAdvertisementReply: reply<typeof advertisementMessages.ListAdvertisementReply, advertisement.ListAdvertisementReply>(advertisementMessages.ListAdvertisementReply, 'agree'),
   User: reply<typeof User, user.User>(User, 'agree'),
   Dynamic: reply<typeof Dynamic, user.Dynamic>(Dynamic, 'agree'),
   Sign: reply<typeof Sign, user.Sign>(Sign, 'agree'),
@@ -135,6 +139,10 @@ const pageRequest = PageRequest('PageRequest');
 
 /** Every request message the backend decodes with the shared type the SPA sends. */
 const requests = {
+  ListAdvertisementRequest: request<typeof advertisementMessages.ListAdvertisementRequest, advertisement.ListAdvertisementRequest>(advertisementMessages.ListAdvertisementRequest, 'agree'),
+  GetAdvertisementByPositionRequest: request<typeof advertisementMessages.GetAdvertisementByPositionRequest, advertisement.GetAdvertisementByPositionRequest>(advertisementMessages.GetAdvertisementByPositionRequest, 'agree'),
+  GetAdvertisementRequest: request<typeof idRequest, advertisement.GetAdvertisementRequest>(idRequest, 'agree'),
+  DeleteAdvertisementRequest: request<typeof idsRequest, advertisement.DeleteAdvertisementRequest>(idsRequest, 'agree'),
   RegisterAndLoginRequest: request<typeof RegisterAndLoginRequest, user.RegisterAndLoginRequest>(RegisterAndLoginRequest, 'agree'),
   GetUserCaptchaRequest: request<typeof GetUserCaptchaRequest, user.GetUserCaptchaRequest>(GetUserCaptchaRequest, 'agree'),
   FindPasswordRequest: request<typeof FindPasswordRequest, user.FindPasswordRequest>(FindPasswordRequest, 'agree'),
@@ -196,7 +204,7 @@ const requests = {
 };
 
 const messageModules = {
-  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
+  advertisement: advertisementMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, sms: smsMessages, user: userMessages,
 };
