@@ -1,23 +1,9 @@
-import { queryOptions } from '@tanstack/react-query';
-import type { Document, ListDocumentReply } from '../../../../shared/types/document';
-import { api, unwrap } from '../../api/client';
-
-/** Document status 2 = converted (SPEC §4): what visitors can read. */
-const CONVERTED = 2;
-
-const fetchLatestDocuments = (limit: number) =>
-  api.get<ListDocumentReply>('/api/v1/document/list', { limit, order: 'id desc', status: [CONVERTED] });
+import { latestDocumentsCall } from '../../../../shared/page-data';
+import type { Document } from '../../../../shared/types/document';
+import { callQuery } from '../../api/call-query';
 
 /** The newest readable documents; none (not an error) while the document service has none to give. */
-export const latestDocumentsQuery = (limit = 12) =>
-  queryOptions({
-    queryKey: ['document', 'latest', limit] as const,
-    queryFn: async () => {
-      const result = await fetchLatestDocuments(limit);
-      if (!result.ok && result.status === 404) return [];
-      return unwrap(result).document ?? [];
-    },
-  });
+export const latestDocumentsQuery = (limit = 12) => callQuery(latestDocumentsCall(limit), { whenMissing: [] });
 
 /** The document's page: `/library/{category}/{id}` under its deepest category. */
 export function documentPath(doc: Document): string | undefined {

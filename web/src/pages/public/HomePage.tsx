@@ -1,3 +1,4 @@
+import { AdSlot } from '../../features/advertisement/AdSlot';
 import { CategoryGrid } from '../../features/home/CategoryGrid';
 import { FriendLinks } from '../../features/home/FriendLinks';
 import { HomeBanners } from '../../features/home/HomeBanners';
@@ -6,7 +7,7 @@ import { SiteStats } from '../../features/home/SiteStats';
 import { siteName, useSettings } from '../../features/settings/use-settings';
 import './home.css';
 
-/** `/`: the site's name and logo, banners, the category grid, latest documents, friend links. */
+/** `/`: the site's name and logo, banners, the category grid, latest documents, friend links, and the home ad slots. */
 export function HomePage() {
   const settings = useSettings();
   const system = settings.system ?? {};
@@ -21,8 +22,12 @@ export function HomePage() {
         </div>
         <HomeBanners />
       </section>
+      <AdSlot slot="index_banner_bottom" />
+      <AdSlot slot="index_category_top" />
       <CategoryGrid />
+      <AdSlot slot="index_category_bottom" />
       <LatestDocuments />
+      <AdSlot slot="index_link_top" />
       <FriendLinks />
     </div>
   );
