@@ -168,13 +168,26 @@ describe('UpdateConfig', () => {
 });
 
 describe('GetStats', () => {
-  it('adds the admin counters only for permission holders', async () => {
-    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
-    expect(anonymous.body).toMatchObject({ user_count: expect.any(Number), version: pkg.version, os: expect.any(String) });
-    expect(anonymous.body.friendlink_count).toBeUndefined();
+  it('gives visitors and members the public counts only, and the rest to permission holders', async () => {
+    for (const token of [undefined, backend.member.token]) {
+      const res = await api(backend.url, 'GET', '/api/v1/stats', { token });
+      expect(Object.keys(res.body).sort()).toEqual(['user_count']); // no documents or articles yet: zero counts are omitted
+      expect(res.body.version).toBeUndefined();
+      expect(res.body.os).toBeUndefined();
+    }
     const holder = await admin('GET', '/api/v1/stats');
-    expect(holder.body).toMatchObject({ friendlink_count: 2 });
+    expect(holder.body).toMatchObject({ friendlink_count: 2, version: pkg.version, os: expect.any(String) });
+    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
     expect(holder.body.user_count).toBe(anonymous.body.user_count);
+  });
+
+  it('refuses the environment, the hardware and the release to a member', async () => {
+    const member = backend.member.token;
+    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: member })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/device', { token: member })).status).toBe(403);
+    const release = await api(backend.url, 'GET', '/api/v1/release', { token: member });
+    expect(release.status).toBe(403);
+    expect(release.body.current).toBeUndefined();
   });
 });
 
