@@ -29,6 +29,7 @@ import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
 import { advertisementService } from './modules/advertisement/routes';
+import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
 
 /**
@@ -50,6 +51,7 @@ export const services: readonly ServiceModule[] = [
   uploadService,
   fileService,
   advertisementService,
+  sitemapService,
 ];
 
 declare module 'fastify' {

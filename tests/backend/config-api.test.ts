@@ -207,25 +207,6 @@ describe('GetEnvs and GetDeviceInfo', () => {
   });
 });
 
-describe('UpdateSitemap', () => {
-  it('writes the sitemap index and the document files', async () => {
-    expect((await fetch(`${backend.url}/sitemap.xml`)).status).toBe(404);
-    await withDatabase(backend.dataDir, (db) => {
-      const ts = new Date().toISOString();
-      db.prepare("INSERT INTO document (title, user_id, uuid, status, created_at, updated_at) VALUES ('文档', 1, '0123456789abcdef', 2, ?, ?)").run(ts, ts);
-    });
-    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
-    const index = await fetch(`${backend.url}/sitemap.xml`);
-    expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
-    const xml = await index.text();
-    expect(xml).toContain('<sitemapindex');
-    const file = /\/sitemap\/(documents-0\.xml)/.exec(xml)![1];
-    const urls = await (await fetch(`${backend.url}/sitemap/${file}`)).text();
-    expect(urls).toContain('/document/0123456789abcdef</loc>');
-    expect((await fetch(`${backend.url}/sitemap/..%2fmoredoc.db`)).status).toBe(404);
-  });
-});
-
 describe('SetSQLMode and the release calls', () => {
   it('SetSQLMode is for user 1 only', async () => {
     expect((await admin('PUT', '/api/v1/sqlmode')).status).toBe(200);

@@ -11,7 +11,7 @@ import { countCategories } from '../category/service';
 import { countFriendlinks } from '../friendlink/service';
 import { countUsers } from '../user/service';
 import { DeviceInfo, Envs, Release, Stats } from './messages';
-import { writeSitemaps } from './sitemap';
+import { writeSitemaps } from '../sitemap/service';
 import { countContent, setConfigValue } from './store';
 
 // ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and

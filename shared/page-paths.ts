@@ -1,0 +1,20 @@
+// Where the public pages of documents, articles and categories live (shared/routes.ts): the
+// links the SPA renders, the canonical URLs the gateway writes into each page's head, the
+// links of the crawler content and the sitemaps all come from here, so they never disagree.
+
+/** A document's page, `/library/{category}/{id}`, under the last of its categories; none without one. */
+export function documentPagePath(doc: { id?: number; category_id?: readonly number[] }): string | undefined {
+  const categories = doc.category_id ?? [];
+  const category = categories[categories.length - 1];
+  return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
+}
+
+/** An article's canonical page, `/article/detail/{identifier}` (by id when it has no identifier). */
+export function articlePagePath(article: { id?: number; identifier?: string }): string {
+  return `/article/detail/${encodeURIComponent(article.identifier || String(article.id ?? ''))}`;
+}
+
+/** Category type 0: documents, listed in the library; type 1: articles. */
+export function categoryPagePath(category: { id?: number; type?: number }): string {
+  return category.type === 1 ? `/article/${category.id ?? ''}` : `/library/${category.id ?? ''}`;
+}
