@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, withDatabase } from '../../helpers/backend';
 import { uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
+import { startGateway } from '../../gateway/helpers';
 
 // `POST /api/v1/upload/document` and the upload right; the multipart faults of issue 18
 // (§2.4 malformed bodies, §2.6 sizes) for every upload route.
@@ -24,8 +25,8 @@ interface RawAnswer { head: string; body: string; closed: boolean; bytesSent: nu
  * drains until the server answers). Reads the whole answer; `closed` tells whether the
  * server closed the connection afterwards.
  */
-function rawRequest(headers: string, body: string | (() => Generator<Buffer>), timeoutMs = 10_000): Promise<RawAnswer> {
-  const { port } = new URL(backend.url);
+function rawRequest(headers: string, body: string | (() => Generator<Buffer>), timeoutMs = 10_000, base = backend.url): Promise<RawAnswer> {
+  const { port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1');
     let received = '';
@@ -158,18 +159,19 @@ describe('upload sizes (issue 18 §2.6)', () => {
     }
   });
 
+  const limit = 64 * 1024 * 1024;
+  /** A chunked body that never ends by itself (up to 64 MB): only an answer from the server stops it. */
+  function* endless(): Generator<Buffer> {
+    const block = Buffer.alloc(64 * 1024, 0x41);
+    const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+    yield chunk(Buffer.from(part('x', 'big.pdf')));
+    for (let sent = 0; sent < limit; sent += block.length) yield chunk(block);
+  }
+
   it('stops reading a chunked body the moment it passes the limit, and keeps nothing', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
-      const limit = 64 * 1024 * 1024;
-      const block = Buffer.alloc(64 * 1024, 0x41);
-      // Never ends by itself: only an answer from the server stops it.
-      function* endless(): Generator<Buffer> {
-        const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
-        yield chunk(Buffer.from(part('x', 'big.pdf')));
-        for (let sent = 0; sent < limit; sent += block.length) yield chunk(block);
-      }
       const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 'chunked'), endless, 20_000);
       expect(answer.head).toMatch(/^HTTP\/1\.1 400/);
       expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
@@ -177,6 +179,23 @@ describe('upload sizes (issue 18 §2.6)', () => {
       expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+    }
+  });
+
+  it('answers the same through the gateway, for an announced and for a chunked body', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const gateway = await startGateway(backend.url);
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    try {
+      for (const length of [200 * 1024 * 1024, 'chunked'] as const) {
+        const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', length), endless, 20_000, gateway.url);
+        expect(answer.head, String(length)).toMatch(/^HTTP\/1\.1 400/);
+        expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
+        expect(answer.bytesSent).toBeLessThan(limit);
+      }
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await gateway.close();
     }
   });
 });
