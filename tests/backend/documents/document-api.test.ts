@@ -1,4 +1,7 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 
@@ -350,6 +353,37 @@ describe('deleting and the recycle bin', () => {
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.attachment_retention_minute': '1440' });
     }
+  });
+});
+
+describe('the search index follows every write', () => {
+  /** The ids the backend's own index finds for `text` (read from its database file). */
+  async function found(text: string): Promise<number[]> {
+    const sqlite = new SQLite(path.join(backend.dataDir, 'moredoc.db'));
+    try {
+      return (await new SqliteSearchIndex(sqlite, 'document').search({ text })).hits.map((h) => h.id);
+    } finally {
+      sqlite.close();
+    }
+  }
+
+  it('create and convert, edit, disable and approve, delete and recover, purge', async () => {
+    const doc = await createDocument(backend.url, author.token, Buffer.from(`${unique('正文')}里有一只穿山甲在散步。\n`), '索引测试.txt');
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
+    expect(await found('穿山甲')).toContain(doc.id);
+    await api(backend.url, 'PUT', '/api/v1/document', { token: author.token, body: { id: doc.id, title: '新标题蝾螈' } });
+    expect(await found('蝾螈')).toContain(doc.id);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 4 } });
+    expect(await found('穿山甲')).not.toContain(doc.id);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 2 } });
+    expect(await found('穿山甲')).toContain(doc.id);
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+    expect(await found('穿山甲')).not.toContain(doc.id);
+    await backend.admin('PUT', '/api/v1/document/recycle', { body: { id: [doc.id] } });
+    expect(await found('穿山甲')).toContain(doc.id);
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+    await backend.admin('DELETE', '/api/v1/document/recycle', { query: { id: doc.id } });
+    expect(await found('穿山甲')).not.toContain(doc.id);
   });
 });
 
