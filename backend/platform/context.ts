@@ -19,6 +19,7 @@ export interface ConversionSettings {
   /** documents with more pages fail */
   maxPages: number;
 }
+import type { SmsSender } from './sms/sms-sender';
 
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
@@ -27,6 +28,8 @@ export interface BackendContext {
   tokens: TokenService;
   captcha: CaptchaStore;
   mailer: Mailer;
+  /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
+  sms: SmsSender;
   /** Files (uploads, documents, pages) by key; the local disk under DATA_DIR here. */
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */
