@@ -9,6 +9,7 @@ import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
 import type { SearchCollection, SearchIndex } from './search/search-index';
+import type { SmsSender } from './sms/sms-sender';
 
 /** How documents are converted, beyond the engine's own settings (CONVERT_* variables). */
 export interface ConversionSettings {
@@ -19,7 +20,6 @@ export interface ConversionSettings {
   /** documents with more pages fail */
   maxPages: number;
 }
-import type { SmsSender } from './sms/sms-sender';
 
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
