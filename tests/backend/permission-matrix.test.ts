@@ -61,6 +61,15 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
   'PunishmentAPI.ListPunishment': async () => ({}),
   'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+  'DocumentAPI.CheckDocument': async () => ({ body: { id: [1], status: 2 } }),
+  'DocumentAPI.SetDocumentRecommend': async () => ({ body: { id: [1], type: 1 } }),
+  'DocumentAPI.SetDocumentsCategory': async (f) => ({ body: { document_id: [1], category_id: [await newCategory(f)] } }),
+  'DocumentAPI.SetDocumentsLanguage': async () => ({ body: { document_id: [1], language: '' } }),
+  'DocumentAPI.SetDocumentReconvert': async () => ({}),
+  'RecycleAPI.ListRecycleDocument': async () => ({ query: { page: 1, size: 10 } }),
+  'RecycleAPI.RecoverRecycleDocument': async () => ({ body: { id: [1] } }),
+  'RecycleAPI.DeleteRecycleDocument': async () => ({ query: { id: [1] } }),
+  'RecycleAPI.ClearRecycleDocument': async () => ({}),
 };
 
 async function newCategory(f: Fixture): Promise<number> {
