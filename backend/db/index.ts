@@ -7,6 +7,7 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
 import * as m003 from './migrations/003_oauth';
 import * as m004 from './migrations/004_jobs';
+import * as m006 from './migrations/006_documents';
 import * as m009 from './migrations/009_sms';
 import * as m011 from './migrations/011_ads';
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '002_content': m002,
   '003_oauth': m003,
   '004_jobs': m004,
+  '006_documents': m006,
   '009_sms': m009,
   '011_ads': m011,
 };

@@ -104,6 +104,16 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
   await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
 }
 
+/** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
+export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
+  await db.updateTable('user').set({ credit_count: sql<number>`max(credit_count - ${amount}, 0)` }).where('id', '=', id).execute();
+}
+
+/** Sets `doc_count` of each user (the document module counts their live documents). */
+export async function setDocCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id, count] of counts) await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
+}
+
 /** Does any of these users have documents or articles? */
 export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
   const busy = await db.selectFrom('user').select('id').where('id', 'in', ids)
