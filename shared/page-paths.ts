@@ -2,10 +2,13 @@
 // links the SPA renders, the canonical URLs the gateway writes into each page's head, the
 // links of the crawler content and the sitemaps all come from here, so they never disagree.
 
-/** A document's page, `/library/{category}/{id}`, under the last of its categories; none without one. */
-export function documentPagePath(doc: { id?: number; category_id?: readonly number[] }): string | undefined {
-  const categories = doc.category_id ?? [];
-  const category = categories[categories.length - 1];
+/**
+ * A document's page, `/library/{category}/{id}`, under its deepest category: the last of
+ * `category` (its categories by depth, as the document lists answer them), else of
+ * `category_id`; none without a category.
+ */
+export function documentPagePath(doc: { id?: number; category?: readonly { id?: number }[]; category_id?: readonly number[] }): string | undefined {
+  const category = doc.category?.[doc.category.length - 1]?.id ?? doc.category_id?.[doc.category_id.length - 1];
   return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
 }
 

@@ -36,6 +36,9 @@ async function seedContent(): Promise<{ categories: number[] }> {
   }
   const list = await admin('GET', '/api/v1/category/list', { query: { type: [0, 1] } });
   const ids = (list.body.category as { id: number; title: string }[]).map((c) => c.id);
+  expect((await admin('POST', '/api/v1/category', { body: { title: '小学', type: 0, parent_id: ids[0] } })).status).toBe(200);
+  const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '小学' } })).body.category[0].id as number;
+  ids.push(child);
   await withDatabase(backend.dataDir, (db) => {
     const ts = '2026-03-04T05:06:07.000Z';
     const doc = db.prepare('INSERT INTO document (id, title, uuid, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -45,7 +48,9 @@ async function seedContent(): Promise<{ categories: number[] }> {
     doc.run(13, '两个分类', 'u13', 2, null, ts, '2026-05-01T00:00:00.000Z');
     doc.run(14, '未分类', 'u14', 2, null, ts, ts);
     const link = db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)');
-    for (const [documentId, categoryId] of [[10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
+    // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
+    // 13: two top-level categories: the page is under the last.
+    for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
     const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
     article.run('about', '关于我们', 1, null, ts, ts);
     article.run('draft', '草稿', 0, null, ts, ts);
@@ -73,11 +78,11 @@ describe('sitemaps', () => {
 
     expect(await index()).toEqual(['documents-0.xml', 'articles-0.xml', 'categories-0.xml'].map((f) => `${DOMAIN}/sitemap/${f}`));
     const documents = await sitemapFile('documents-0.xml');
-    expect(texts(documents, 'loc')).toEqual([`${DOMAIN}/library/${categories[0]}/10`, `${DOMAIN}/library/${categories[1]}/13`]);
+    expect(texts(documents, 'loc')).toEqual([`${DOMAIN}/library/${categories[3]}/10`, `${DOMAIN}/library/${categories[1]}/13`]);
     expect(texts(documents, 'lastmod')).toEqual(['2026-03-04', '2026-05-01']);
     expect(texts(await sitemapFile('articles-0.xml'), 'loc')).toEqual([`${DOMAIN}/article/detail/about`]);
     expect(texts(await sitemapFile('categories-0.xml'), 'loc')).toEqual([
-      `${DOMAIN}/library/${categories[0]}`, `${DOMAIN}/library/${categories[1]}`, `${DOMAIN}/article/${categories[2]}`,
+      `${DOMAIN}/library/${categories[0]}`, `${DOMAIN}/library/${categories[1]}`, `${DOMAIN}/library/${categories[3]}`, `${DOMAIN}/article/${categories[2]}`,
     ]);
   });
 

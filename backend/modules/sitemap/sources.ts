@@ -1,10 +1,12 @@
 import type { Database } from '../../db';
+import { categoriesWithDepth } from '../category/service';
 import { HIDDEN_STATUSES } from '../document/service';
 
 // What the sitemaps list. Documents: the ones strangers may see (the document module's rule),
-// with the category their page sits under, which its `publicDocumentLinks` (uuids, for
-// MOREDOC's URLs) does not give: read here until the document module exports such a list.
-// Articles: their module is still to come; until then this seam reads their table itself.
+// under their deepest category as the document lists answer it (`category` by depth), which
+// its `publicDocumentLinks` (uuids, for MOREDOC's URLs) does not give: read here until the
+// document module exports such a list. Articles: their module is still to come; until then
+// this seam reads their table itself.
 
 const PUBLISHED = 1;
 
@@ -13,18 +15,21 @@ export interface SitemapEntry {
   lastmod: string;
 }
 
-/** Documents strangers may see (not deleted, disabled or in review), with the last category they are filed under. */
+/** Documents strangers may see (not deleted, disabled or in review), with their deepest category. */
 export async function documentEntries(db: Database): Promise<{ id: number; category_id: number[]; updated_at: string }[]> {
   const rows = await db.selectFrom('document as d')
     .innerJoin('document_category as dc', 'dc.document_id', 'd.id')
-    .select(['d.id', 'd.updated_at', (eb) => eb.fn.max('dc.id').as('link_id')])
+    .select(['d.id', 'd.updated_at', 'dc.category_id'])
     .where('d.deleted_at', 'is', null).where('d.status', 'not in', [...HIDDEN_STATUSES])
-    .groupBy('d.id').orderBy('d.id').execute();
-  if (!rows.length) return [];
-  const links = await db.selectFrom('document_category').select(['id', 'category_id'])
-    .where('id', 'in', rows.map((r) => Number(r.link_id))).execute();
-  const categoryOf = new Map(links.map((l) => [l.id, l.category_id]));
-  return rows.map((r) => ({ id: r.id, category_id: [categoryOf.get(Number(r.link_id)) ?? 0], updated_at: r.updated_at }));
+    .orderBy('d.id').orderBy('dc.id').execute();
+  const depth = new Map((await categoriesWithDepth(db, rows.map((r) => r.category_id))).map((c) => [c.id, c.depth]));
+  const documents = new Map<number, { id: number; category_id: number[]; updated_at: string }>();
+  for (const row of rows) {
+    const known = documents.get(row.id);
+    const deeper = !known || (depth.get(row.category_id) ?? -1) >= (depth.get(known.category_id[0]!) ?? -1);
+    if (deeper) documents.set(row.id, { id: row.id, category_id: [row.category_id], updated_at: row.updated_at });
+  }
+  return [...documents.values()];
 }
 
 /** Published articles, not deleted. */
