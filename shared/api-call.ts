@@ -45,3 +45,24 @@ export function callUrl(call: Pick<ApiCall, 'path' | 'query'>): string {
   }
   return parts.length ? `${call.path}?${parts.join('&')}` : call.path;
 }
+
+/** A key as react-query hashes it: JSON with the keys of plain objects sorted. */
+export function hashCallKey(key: readonly unknown[]): string {
+  return JSON.stringify(key, (_name, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}
+
+/** Answers of calls by key, as a page carries them (`StartData.routeData`). */
+export interface CallAnswer {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+/** Looks an answer up by the call that gives it. */
+export function findAnswer<T>(answers: readonly CallAnswer[], call: ApiCall<T>): T | undefined {
+  const wanted = hashCallKey(call.key);
+  return answers.find((answer) => hashCallKey(answer.key) === wanted)?.data as T | undefined;
+}

@@ -53,3 +53,23 @@ export const latestDocumentsCall = (limit = 12): ApiCall<Document[]> =>
 
 /** What the home page shows first. */
 export const homePageCalls = (): ApiCall[] => [websiteBannersCall(), latestDocumentsCall(), friendlinksCall(), statsCall()];
+
+/** How much of a document's text its page keeps (the crawler content shows it; GetDocument gives 8,192 characters). */
+export const DOCUMENT_TEXT_CHARS = 3000;
+
+/** One document as the reader shows it, with its author and the start of its text (`with_author` counts a view). */
+export const documentCall = (id: number): ApiCall<Document> =>
+  apiCall({
+    key: ['document', 'detail', id],
+    path: '/api/v1/document',
+    query: { id, with_author: true },
+    select: (body: Document) => (body.content ? { ...body, content: [...body.content].slice(0, DOCUMENT_TEXT_CHARS).join('') } : body),
+    subject: true,
+  });
+
+/** Documents like it (shared categories, keywords). */
+export const relatedDocumentsCall = (id: number): ApiCall<Document[]> =>
+  apiCall({ key: ['document', 'related', id], path: '/api/v1/document/related', query: { id }, select: (body: ListDocumentReply) => body.document ?? [] });
+
+/** What the document page shows first. */
+export const documentPageCalls = (id: number): ApiCall[] => [documentCall(id), relatedDocumentsCall(id)];

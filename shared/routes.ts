@@ -3,7 +3,7 @@
 // parameter, `{name?}` an optional one. A public route also declares the API calls its first
 // screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
 import type { ApiCall } from './api-call';
-import { homePageCalls, liveAdsCall } from './page-data';
+import { documentPageCalls, homePageCalls, liveAdsCall } from './page-data';
 
 export type Layout = 'default' | 'auth' | 'admin';
 export type AccessKind = 'public' | 'token' | 'admin';
@@ -94,7 +94,9 @@ export const routes: readonly RouteDef[] = [
   publicRoute('vip', '/vip', '开通VIP'),
   publicRoute('library', '/library', '文库资料'),
   publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }),
-  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }),
+  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }, ({ params }) =>
+    documentPageCalls(Number(params.id)),
+  ),
   publicRoute('article-category', '/article/{category?}', '文章资讯', { category: isPositiveId }),
   publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
     category: isPositiveId,

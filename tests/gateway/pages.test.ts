@@ -69,7 +69,7 @@ describe('assets', () => {
   });
 
   it('serves the top-level files of the build with a short cache', async () => {
-    const res = await send(`${gw.url}/robots.txt`);
+    const res = await send(`${gw.url}/humans.txt`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('User-agent');
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
@@ -163,7 +163,7 @@ describe('index.html', () => {
     try {
       const res = await send(`${down.url}/library`, { headers: HTML });
       expect(res.status).toBe(200);
-      expect(res.text).toContain('<title>文库</title>');
+      expect(res.text).toContain('<title>文库资料 - 文库</title>');
       expect(res.text).not.toContain('id="start-data"');
     } finally {
       await down.close();

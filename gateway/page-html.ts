@@ -1,0 +1,168 @@
+// What the gateway writes into the page it serves, besides the start data: the <head> of the
+// page (shared/page-head.ts), and the page's main content as plain semantic HTML inside
+// #root for crawlers that run no JavaScript, made from the same route data the SPA starts
+// with. A browser that runs scripts never shows that content (the style below hides it) and
+// React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
+import { findAnswer } from '../shared/api-call';
+import type { PageHead, PageInput } from '../shared/page-head';
+import { pageTrail, siteNameOf, summary } from '../shared/page-head';
+import { DOCUMENT_TEXT_CHARS, documentCall, friendlinksCall, latestDocumentsCall, relatedDocumentsCall } from '../shared/page-data';
+import { categoryPagePath, documentPagePath } from '../shared/page-paths';
+import type { Category } from '../shared/types/category';
+import type { Document } from '../shared/types/document';
+import type { Navigation } from '../shared/types/navigation';
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON that can sit inside <script> without ending it or being read as HTML. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function safeIconUrl(value: unknown): string {
+  if (typeof value !== 'string' || value === '') return '/favicon.ico';
+  return /^(?:https?:\/\/|\/(?!\/))/i.test(value) ? value : '/favicon.ico';
+}
+
+/** Hides the crawler content wherever scripts run: React replaces it, people never see it. */
+const CRAWLER_STYLE = '<style>@media (scripting: enabled) { #root > [data-crawler] { display: none; } }</style>';
+
+export function renderHead(head: PageHead, favicon: unknown): string {
+  const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
+  return [
+    `<title>${escapeHtml(head.title)}</title>`,
+    meta('description', head.description),
+    meta('keywords', head.keywords),
+    ...(head.robots ? [meta('robots', head.robots)] : []),
+    ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}">`] : []),
+    ...head.openGraph.map(([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`),
+    `<link rel="icon" href="${escapeHtml(safeIconUrl(favicon))}">`,
+    ...head.jsonLd.map((data) => `<script type="application/ld+json">${scriptSafeJson(data)}</script>`),
+    CRAWLER_STYLE,
+  ].join('\n    ');
+}
+
+const link = (path: string, text: string) => `<a href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+
+function listOfLinks(items: readonly { path: string | undefined; text: string }[]): string {
+  const shown = items.filter((item): item is { path: string; text: string } => !!item.path && !!item.text);
+  return shown.length ? `<ul>${shown.map((item) => `<li>${link(item.path, item.text)}</li>`).join('')}</ul>` : '';
+}
+
+const section = (title: string, body: string) => (body ? `<section><h2>${escapeHtml(title)}</h2>${body}</section>` : '');
+
+function breadcrumbs(input: PageInput): string {
+  const trail = pageTrail(input);
+  if (trail.length < 2) return '';
+  const items = trail.map((crumb, i) => `<li>${i === trail.length - 1 ? escapeHtml(crumb.name) : link(crumb.path, crumb.name)}</li>`);
+  return `<nav aria-label="面包屑"><ol>${items.join('')}</ol></nav>`;
+}
+
+function siteNavigation(navigation: readonly Navigation[]): string {
+  const top = navigation.filter((n) => n.enable !== false && !n.parent_id && n.href && n.title);
+  return top.length ? `<nav aria-label="网站导航">${listOfLinks(top.map((n) => ({ path: n.href, text: n.title ?? '' })))}</nav>` : '';
+}
+
+const documentLinks = (documents: readonly Document[]) => listOfLinks(documents.map((d) => ({ path: documentPagePath(d), text: d.title ?? '' })));
+
+function documentCategories(categories: readonly Category[]): string {
+  const visible = categories.filter((c) => c.type !== 1 && c.enable !== false);
+  return listOfLinks(visible.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })));
+}
+
+function homeContent(input: PageInput): string {
+  const system = input.settings.system ?? {};
+  return [
+    `<h1>${escapeHtml(siteNameOf(input.settings))}</h1>`,
+    system.description ? `<p>${escapeHtml(system.description)}</p>` : '',
+    section('文档分类', documentCategories(input.categories)),
+    section('最新文档', documentLinks(findAnswer(input.answers, latestDocumentsCall()) ?? [])),
+    section('友情链接', listOfLinks((findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })))),
+  ].join('');
+}
+
+function documentContent(input: PageInput, id: number): string {
+  const doc = findAnswer(input.answers, documentCall(id));
+  if (!doc) return '';
+  const facts = [
+    doc.ext ? `格式：${doc.ext.replace(/^\./, '').toUpperCase()}` : '',
+    doc.pages ? `页数：${doc.pages}` : '',
+    doc.user?.username || doc.username ? `上传者：${doc.user?.username || doc.username}` : '',
+    doc.created_at ? `上传时间：${doc.created_at.slice(0, 10)}` : '',
+  ].filter(Boolean);
+  const text = summary(doc.content, DOCUMENT_TEXT_CHARS);
+  return [
+    breadcrumbs(input),
+    `<article><h1>${escapeHtml(doc.title ?? '')}</h1>`,
+    doc.description ? `<p>${escapeHtml(doc.description)}</p>` : '',
+    facts.length ? `<ul>${facts.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>` : '',
+    text ? `<section><h2>文档内容</h2><p>${escapeHtml(text)}</p></section>` : '',
+    '</article>',
+    section('相关文档', documentLinks(findAnswer(input.answers, relatedDocumentsCall(id)) ?? [])),
+  ].join('');
+}
+
+function categoryContent(input: PageInput, head: PageHead): string {
+  const id = Number(input.match?.params.category);
+  const category = input.categories.find((c) => c.id === id);
+  const children = input.categories.filter((c) => c.parent_id === id && c.enable !== false);
+  return [
+    breadcrumbs(input),
+    `<h1>${escapeHtml(category?.title ?? head.title)}</h1>`,
+    category?.description ? `<p>${escapeHtml(category.description)}</p>` : '',
+    section('子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
+  ].join('');
+}
+
+/**
+ * The page's main content for crawlers, or '' for pages that have none (not indexed, or
+ * whose data did not come in time).
+ */
+export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[]): string {
+  if (head.robots) return '';
+  const route = input.match?.route;
+  let main: string;
+  switch (route?.name) {
+    case 'index':
+      main = homeContent(input);
+      break;
+    case 'library-category-id':
+      main = documentContent(input, Number(input.match?.params.id));
+      break;
+    case 'library-category':
+    case 'article-category':
+      main = categoryContent(input, head);
+      break;
+    default:
+      main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;
+  }
+  if (!main) return '';
+  return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main></div>`;
+}
+
+/** What crawlers get for a page whose subject does not exist (SPEC §8: no error page for bots). */
+export function renderMissingPage(head: PageHead): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+  <head>
+    <meta charset="UTF-8">
+    <title>${escapeHtml(head.title)}</title>
+    <meta name="robots" content="noindex">
+  </head>
+  <body>
+    <main>
+      <h1>${escapeHtml(head.title.replace(/ - .*$/, ''))}</h1>
+      <p>您访问的内容不存在或已被删除。</p>
+      <p><a href="/">返回首页</a></p>
+    </main>
+  </body>
+</html>
+`;
+}
