@@ -3,7 +3,7 @@ import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
 import { parseXml, texts } from '../helpers/xml';
 
 // The sitemaps (index, documents, articles, categories): written by PUT /api/v1/sitemap and
-// by the job after content changes, served at /sitemap.xml and /sitemap/*.
+// by the jobs after content changes, served at /sitemap.xml and /sitemap/*.
 
 const backend = useBackend();
 const { admin } = backend;
@@ -60,7 +60,7 @@ async function seedContent(): Promise<{ categories: number[] }> {
 }
 
 describe('sitemaps', () => {
-  it('are written at start, by the run of the day', async () => {
+  it('are written at start, by the first watch', async () => {
     await expect.poll(async () => (await fetch(`${backend.url}/sitemap.xml`)).status, { timeout: 10_000 }).toBe(200);
   });
 
@@ -105,6 +105,21 @@ describe('sitemaps', () => {
       db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued' AND dedupe_key LIKE 'sitemap.refresh:%'").run(new Date(0).toISOString()).changes);
     expect(queued).toBe(1);
     await expect.poll(async () => (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('follow any publication by themselves, through the watch that compares the content with the files', async () => {
+    await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      db.prepare("INSERT INTO document (id, title, uuid, status, created_at, updated_at) VALUES (20, '新发布', 'u20', 2, ?, ?)").run(ts, ts);
+      db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) SELECT 20, min(id), ?, ? FROM category WHERE type = 0').run(ts, ts);
+    });
+    // The watch runs every five minutes: bring the next one forward.
+    await expect.poll(() => withDatabase(backend.dataDir, (db) =>
+      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.watch' AND state = 'queued'").run(new Date(0).toISOString()).changes), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => {
+      const res = await fetch(`${backend.url}/sitemap/documents-0.xml`);
+      return res.status === 200 && (await res.text()).includes('/20</loc>');
+    }, { timeout: 10_000 }).toBe(true);
   });
 
   it('refuse paths outside the sitemap folder', async () => {

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 
-// Strict enough XML parsing for the tests: a document that is not well-formed throws, with
-// the parser's message.
+// Markup for the tests: strict enough XML parsing (a document that is not well-formed throws,
+// with the parser's message) and HTML as a browser without scripts parses it.
 
 const window = new Window();
 
@@ -15,4 +15,9 @@ export function parseXml(text: string): Document {
 /** The text of every element named `tag`, in document order. */
 export function texts(doc: Document, tag: string): string[] {
   return [...doc.getElementsByTagName(tag)].map((element) => element.textContent ?? '');
+}
+
+/** An HTML page as a browser without scripts parses it. */
+export function parseHtml(text: string): Document {
+  return new window.DOMParser().parseFromString(text, 'text/html') as unknown as Document;
 }

@@ -5,7 +5,7 @@ import { articlePagePath, categoryPagePath, documentPagePath } from '../../../sh
 import { badRequest } from '../../wire/errors';
 import { fileInside, sendFile, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
-import { articleEntries, categoryEntries, documentEntries, type SitemapEntry } from './sources';
+import { articleEntries, categoryEntries, contentFingerprint, documentEntries, type SitemapEntry } from './sources';
 
 // Sitemaps like MOREDOC's (README §9.5): an index at sitemap/sitemap.xml listing
 // documents-<n>.xml, articles-<n>.xml and (ours) categories-<n>.xml, 10,000 URLs per file,
@@ -51,10 +51,19 @@ export async function sitemapEntries(app: BackendContext): Promise<Record<'docum
   };
 }
 
+const fingerprintFile = (dataDir: string) => path.join(sitemapDir(dataDir), 'fingerprint');
+
+/** The content fingerprint the files were written from ('' before the first time). */
+export async function writtenFingerprint(app: BackendContext): Promise<string> {
+  return fs.readFile(fingerprintFile(app.dataDir), 'utf8').catch(() => '');
+}
+
 /** Writes every sitemap file and the index; a 400 while `system.domain` is empty. */
 export async function writeSitemaps(app: BackendContext): Promise<void> {
   const domain = await sitemapDomain(app);
   if (!domain) throw badRequest('请先在「系统配置」中填写网站域名：站点地图中的网址需要以它开头');
+  // Taken before the lists: a change made while they are read shows at the next watch.
+  const fingerprint = await contentFingerprint(app.db);
   const lists = await sitemapEntries(app);
   const dir = sitemapDir(app.dataDir);
   await fs.mkdir(dir, { recursive: true });
@@ -75,6 +84,7 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
   for (const name of await fs.readdir(dir)) {
     if (FILE_NAME.test(name) && !written.has(name)) await fs.rm(path.join(dir, name), { force: true });
   }
+  await writeAtomically(fingerprintFile(app.dataDir), fingerprint);
 }
 
 export function registerSitemapRoutes(app: FastifyInstance, ctx: BackendContext): void {

@@ -38,6 +38,23 @@ export function articleEntries(db: Database) {
     .where('deleted_at', 'is', null).where('status', '=', PUBLISHED).orderBy('id').execute();
 }
 
+/**
+ * What changes whenever the sitemaps would: how many documents, articles and categories they
+ * list, the latest change of each, and the filing of documents into categories.
+ */
+export async function contentFingerprint(db: Database): Promise<string> {
+  const [documents, articles, categories, filings] = await Promise.all([
+    db.selectFrom('document').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+      .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).executeTakeFirstOrThrow(),
+    db.selectFrom('article').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+      .where('deleted_at', 'is', null).where('status', '=', PUBLISHED).executeTakeFirstOrThrow(),
+    db.selectFrom('category').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+      .where('enable', '=', 1).executeTakeFirstOrThrow(),
+    db.selectFrom('document_category').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('latest')]).executeTakeFirstOrThrow(),
+  ]);
+  return JSON.stringify([documents, articles, categories, filings]);
+}
+
 /** Enabled categories of documents and articles. */
 export function categoryEntries(db: Database) {
   return db.selectFrom('category').select(['id', 'type', 'updated_at']).where('enable', '=', 1).orderBy('type').orderBy('id').execute();
