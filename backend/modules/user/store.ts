@@ -91,6 +91,16 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
   await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
 }
 
+/**
+ * Takes `amount` credits from the user only if they have that many: one conditional UPDATE,
+ * so two concurrent spends can never leave a balance below zero. False when refused.
+ */
+export async function spendCredits(db: Database, id: number, amount: number): Promise<boolean> {
+  const result = await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '-', amount) }))
+    .where('id', '=', id).where('credit_count', '>=', amount).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Does any of these users have documents or articles? */
 export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
   const busy = await db.selectFrom('user').select('id').where('id', 'in', ids)
