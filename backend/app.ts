@@ -27,6 +27,8 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { searchRecordService } from './modules/search-record/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -46,6 +48,8 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  attachmentAdminService,
+  searchRecordService,
 ];
 
 declare module 'fastify' {

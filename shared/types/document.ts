@@ -94,6 +94,19 @@ export interface ListDocumentReply { total?: number; document?: Document[] }
 
 export interface ListSearchRecordReply { total?: number; search_record?: SearchRecord[] }
 
+/** `GET /api/v1/searchrecord/list`: `keywords` and `ip` are LIKE filters OR-ed together; `order` e.g. `id desc,total`. */
+export interface ListSearchRecordRequest {
+  page?: number;
+  size?: number;
+  keywords?: string;
+  field?: string[];
+  order?: string;
+  user_id?: number[];
+  ip?: string;
+}
+
+export interface DeleteSearchRecordRequest { id: number[] }
+
 export interface ListFavoriteReply { total?: number; favorite?: Favorite[] }
 
 export interface ListDownloadReply { total?: number; download?: Download[] }

@@ -58,7 +58,24 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
   'PunishmentAPI.ListPunishment': async () => ({}),
   'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+  'AttachmentAPI.UpdateAttachment': async (f) => ({ body: { id: await newAttachment(f), name: '改名.png', enable: true } }),
+  'AttachmentAPI.DeleteAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
+  'AttachmentAPI.GetAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
+  'AttachmentAPI.ListAttachment': async () => ({ query: { type: 7 } }),
+  'SearchRecordAPI.DeleteSearchRecord': async () => ({ query: { id: 1 } }),
+  'SearchRecordAPI.ListSearchRecord': async () => ({ query: { keywords: '报告' } }),
 };
+
+/** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
+async function newAttachment(f: Fixture): Promise<number> {
+  const png = Buffer.alloc(40);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+  png.writeUInt32BE(++seq, 36);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)]), 'matrix.png');
+  const res = await fetch(`${backend.url}/api/v1/upload/config`, { method: 'POST', body: form, headers: { authorization: `Bearer ${f.adminToken}` } });
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
 
 async function newCategory(f: Fixture): Promise<number> {
   const title = unique('分类');

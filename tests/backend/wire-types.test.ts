@@ -12,6 +12,7 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
@@ -113,6 +114,9 @@ const replies = {
   Friendlink: reply<typeof friendlinkMessages.Friendlink, friendlink.Friendlink>(friendlinkMessages.Friendlink, 'agree'),
   ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
   Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListAttachmentReply: reply<typeof attachmentMessages.ListAttachmentReply, attachment.ListAttachmentReply>(attachmentMessages.ListAttachmentReply, 'agree'),
+  SearchRecord: reply<typeof searchRecordMessages.SearchRecord, document.SearchRecord>(searchRecordMessages.SearchRecord, 'agree'),
+  ListSearchRecordReply: reply<typeof searchRecordMessages.ListSearchRecordReply, document.ListSearchRecordReply>(searchRecordMessages.ListSearchRecordReply, 'agree'),
   Language: reply<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
   ListLanguageReply: reply<typeof languageMessages.ListLanguageReply, language.ListLanguageReply>(languageMessages.ListLanguageReply, 'agree'),
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
@@ -178,12 +182,18 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  ListAttachmentRequest: request<typeof attachmentMessages.ListAttachmentRequest, attachment.ListAttachmentRequest>(attachmentMessages.ListAttachmentRequest, 'agree'),
+  GetAttachmentRequest: request<typeof idRequest, attachment.GetAttachmentRequest>(idRequest, 'agree'),
+  DeleteAttachmentRequest: request<typeof idsRequest, attachment.DeleteAttachmentRequest>(idsRequest, 'agree'),
+  UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
+  DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
 };
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {
