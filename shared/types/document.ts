@@ -2,7 +2,14 @@
 
 import type { Attachment } from './attachment';
 import type { Category } from './category';
+import type { PageRequest } from './common';
 import type { User } from './user';
+
+/** Ours: how far the conversion of a document has come (GetDocument, owner and admins only). */
+export interface ConvertProgress {
+  done?: number;
+  total?: number;
+}
 
 export interface Document {
   id?: number;
@@ -43,6 +50,18 @@ export interface Document {
   updated_at?: string;
   deleted_at?: string;
   recommend_at?: string;
+  /** Ours: pages converted so far while status is 0, 1 or 5 (owner and admins). */
+  convert_progress?: ConvertProgress;
+}
+
+/** A member's rating of a document: `score` 100…500 (1 to 5 stars). */
+export interface DocumentScore {
+  id?: number;
+  document_id?: number;
+  user_id?: number;
+  score?: number;
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface SearchRecord {
@@ -91,6 +110,75 @@ export interface Download {
 }
 
 export interface ListDocumentReply { total?: number; document?: Document[] }
+
+/** `GET /api/v1/document/list` and `/document/recycle` (endpoints.md ListDocument). */
+export interface ListDocumentRequest extends PageRequest {
+  /** Single `column [asc|desc]`; default `id desc`. */
+  order?: string;
+  category_id?: number[];
+  /** Only the first value counts; listing one's own documents gives the privileged view. */
+  user_id?: number[];
+  status?: number[];
+  is_recommend?: boolean[];
+  /** > 0: page 1 of this size, no total. */
+  limit?: number;
+  /** Type key `pdf|doc|ppt|xls|txt|other` (endpoints.md §5.13). */
+  ext?: string;
+  /** One or two dates: [from, to]. */
+  created_at?: string[];
+  /** `free` or `charge`. */
+  fee_type?: string;
+  language?: string[];
+}
+
+export interface ListDocumentForHomeRequest { limit?: number; field?: string[] }
+
+export interface ListDocumentForHomeItem {
+  category_id?: number;
+  category_cover?: string;
+  category_name?: string;
+  document?: Document[];
+}
+
+export interface ListDocumentForHomeResponse { document?: ListDocumentForHomeItem[] }
+
+export interface CreateDocumentItem {
+  title?: string;
+  attachment_id?: number;
+  price?: number;
+  language?: string;
+  keywords?: string;
+  description?: string;
+}
+
+export interface CreateDocumentRequest {
+  overwrite?: boolean;
+  category_id?: number[];
+  document?: CreateDocumentItem[];
+}
+
+export interface GetDocumentRequest { id?: number; with_author?: boolean; uuid?: string; with_all_content?: boolean }
+
+export interface DeleteDocumentRequest { id: number[] }
+
+/** `status` 0, 2, 4, 5, 6 or 7. */
+export interface CheckDocumentRequest { id: number[]; status?: number }
+
+/** `type` 0 un-recommend, 1 recommend where not yet, 2 recommend again. */
+export interface SetDocumentRecommendRequest { id: number[]; type?: number }
+
+export interface SetDocumentsCategoryRequest { document_id: number[]; category_id: number[] }
+
+export interface SetDocumentsLanguageRequest { document_id: number[]; language?: string }
+
+/** Ours: with ids, those documents are converted again; without, every failed one (MOREDOC). */
+export interface SetDocumentReconvertRequest { id?: number[] }
+
+export interface RecoverRecycleDocumentRequest { id: number[] }
+
+export interface GetDocumentScoreRequest { document_id: number }
+
+export interface SetDocumentScoreRequest { document_id: number; score: number }
 
 export interface ListSearchRecordReply { total?: number; search_record?: SearchRecord[] }
 

@@ -5,6 +5,7 @@ import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
 import * as configMessages from '../../backend/modules/config/messages';
+import * as documentMessages from '../../backend/modules/document/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -122,6 +123,12 @@ const replies = {
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
   AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+  ConvertProgress: reply<typeof documentMessages.ConvertProgress, document.ConvertProgress>(documentMessages.ConvertProgress, 'agree'),
+  Document: reply<typeof documentMessages.Document, document.Document>(documentMessages.Document, 'agree'),
+  DocumentScore: reply<typeof documentMessages.DocumentScore, document.DocumentScore>(documentMessages.DocumentScore, 'agree'),
+  ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
+  ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
+  ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -188,10 +195,24 @@ const requests = {
   UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
   ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
   DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
+  ListDocumentRequest: request<typeof documentMessages.ListDocumentRequest, document.ListDocumentRequest>(documentMessages.ListDocumentRequest, 'agree'),
+  ListDocumentForHomeRequest: request<typeof documentMessages.ListDocumentForHomeRequest, document.ListDocumentForHomeRequest>(documentMessages.ListDocumentForHomeRequest, 'agree'),
+  CreateDocumentItem: request<typeof documentMessages.CreateDocumentItem, document.CreateDocumentItem>(documentMessages.CreateDocumentItem, 'agree'),
+  CreateDocumentRequest: request<typeof documentMessages.CreateDocumentRequest, document.CreateDocumentRequest>(documentMessages.CreateDocumentRequest, 'agree'),
+  GetDocumentRequest: request<typeof documentMessages.GetDocumentRequest, document.GetDocumentRequest>(documentMessages.GetDocumentRequest, 'agree'),
+  DeleteDocumentRequest: request<typeof documentMessages.DeleteDocumentRequest, document.DeleteDocumentRequest>(documentMessages.DeleteDocumentRequest, 'agree'),
+  CheckDocumentRequest: request<typeof documentMessages.CheckDocumentRequest, document.CheckDocumentRequest>(documentMessages.CheckDocumentRequest, 'agree'),
+  SetDocumentRecommendRequest: request<typeof documentMessages.SetDocumentRecommendRequest, document.SetDocumentRecommendRequest>(documentMessages.SetDocumentRecommendRequest, 'agree'),
+  SetDocumentsCategoryRequest: request<typeof documentMessages.SetDocumentsCategoryRequest, document.SetDocumentsCategoryRequest>(documentMessages.SetDocumentsCategoryRequest, 'agree'),
+  SetDocumentsLanguageRequest: request<typeof documentMessages.SetDocumentsLanguageRequest, document.SetDocumentsLanguageRequest>(documentMessages.SetDocumentsLanguageRequest, 'agree'),
+  SetDocumentReconvertRequest: request<typeof documentMessages.SetDocumentReconvertRequest, document.SetDocumentReconvertRequest>(documentMessages.SetDocumentReconvertRequest, 'agree'),
+  RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
+  GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
 };
 
 const messageModules = {
-  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
+  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
 };
