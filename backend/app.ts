@@ -29,6 +29,7 @@ import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
+import { downloadService, userDownloadService } from './modules/download/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -50,6 +51,8 @@ export const services: readonly ServiceModule[] = [
   fileService,
   attachmentAdminService,
   searchRecordService,
+  downloadService,
+  userDownloadService,
 ];
 
 declare module 'fastify' {

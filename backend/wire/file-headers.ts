@@ -58,7 +58,7 @@ export function parseByteRange(header: string | undefined, size: number): Resolv
     return size === 0 ? 'unsatisfiable' : { start: Math.max(size - length, 0), end: size - 1 };
   }
   const start = Number(first);
-  const end = last === '' ? size - 1 : Number(last);
+  const end = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };

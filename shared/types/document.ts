@@ -199,6 +199,9 @@ export interface ListFavoriteReply { total?: number; favorite?: Favorite[] }
 
 export interface ListDownloadReply { total?: number; download?: Download[] }
 
+/** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
+export interface DownloadDocumentReply { url?: string }
+
 /** `POST /api/v1/upload/document` (contract README §8.1). */
 export interface UploadDocumentReply {
   code?: number;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
 import { api, registerMember, useBackend, type Query } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
 
 // Every RPC that needs a permission, taken from the backend's own route table: anonymous
 // callers get 401, members without the grant 403, the admin 200 (with a valid input from
@@ -62,6 +63,7 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'AttachmentAPI.DeleteAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
   'AttachmentAPI.GetAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
   'AttachmentAPI.ListAttachment': async () => ({ query: { type: 7 } }),
+  'DocumentAPI.DownloadDocumentToBeReviewed': async () => ({ query: { id: (await insertDocument(backend.dataDir, { userId: 1, status: 6 })).id } }),
   'SearchRecordAPI.DeleteSearchRecord': async () => ({ query: { id: 1 } }),
   'SearchRecordAPI.ListSearchRecord': async () => ({ query: { keywords: '报告' } }),
 };

@@ -6,6 +6,7 @@ import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
+import * as downloadMessages from '../../backend/modules/download/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -66,8 +67,9 @@ type AnyMessage = MessageType<any>;
 const reply = <M extends AnyMessage, S>(_message: M, verdict: ReplyVerdict<Wire<M>, S>) => verdict;
 const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<Wire<M>, S>) => verdict;
 
-const { User, Dynamic, Sign, Download, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
-  ListUserDownloadReply, ListUserGroupReply } = userMessages;
+const { User, Dynamic, Sign, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
+  ListUserGroupReply } = userMessages;
+const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessages;
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
@@ -81,6 +83,7 @@ const replies = {
   GetUserPermissionsReply: reply<typeof GetUserPermissionsReply, user.GetUserPermissionsReply>(GetUserPermissionsReply, 'agree'),
   ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
   ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
+  DownloadDocumentReply: reply<typeof DownloadDocumentReply, document.DownloadDocumentReply>(DownloadDocumentReply, 'agree'),
   ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
   Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
   ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),
@@ -213,6 +216,7 @@ const requests = {
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
+  download: downloadMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
 };
