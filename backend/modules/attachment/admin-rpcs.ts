@@ -7,9 +7,9 @@ import { IdRequest, IdsRequest } from '../../wire/messages';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
+import { documentsByIds } from '../document/service';
 import { usernamesOf } from '../user/service';
 import { attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo } from './admin-store';
-import { documentsHoldingAttachments } from './documents';
 import { Attachment, ListAttachmentReply, ListAttachmentRequest } from './messages';
 
 // AttachmentAPI: every uploaded file for the admin — list, look at, rename, ban (enable =
@@ -68,7 +68,9 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
       const orphaned = await ctx.db.transaction().execute(async (trx) => {
         const rows = await liveAttachmentsByIds(trx, ids);
         if (!rows.length) throw notFound('附件不存在');
-        const held = await documentsHoldingAttachments(trx, rows.filter((r) => r.type === DOCUMENT_TYPE).map((r) => r.type_id));
+        // The file of a document that still exists (even in the recycle bin) goes with the document, never alone.
+        const documents = await documentsByIds(trx, rows.filter((r) => r.type === DOCUMENT_TYPE && r.type_id > 0).map((r) => r.type_id));
+        const held = new Map(documents.map((d) => [d.id, d.title]));
         const blocked = rows.find((r) => r.type === DOCUMENT_TYPE && held.has(r.type_id));
         if (blocked) throw badRequest(`附件「${blocked.name}」属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`);
         await deleteAttachmentRows(trx, rows.map((r) => r.id));
