@@ -3,11 +3,12 @@ import { defaultGroupId, setUserGroups } from '../group/service';
 import { insertUser, type NewUser, type UserRow } from './store';
 
 // What other modules may ask of the user module: finding and creating members, their names,
-// the activity log, the avatar an upload sets, and credits moving (downloads).
+// the activity log, the avatar an upload sets, credits moving (downloads, favourites) and the
+// favourites counter.
 
 export {
-  DynamicType, addCredit, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin, spendCredits, updateProfile,
-  usernamesOf, withoutPassword, type UserRow,
+  DynamicType, addCredit, addDynamic, bumpFavoriteCount, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin,
+  spendCredits, updateProfile, usernamesOf, withoutPassword, type UserRow,
 } from './store';
 
 /** A new member in the default group (a 503 when the site has none). */

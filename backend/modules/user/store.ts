@@ -91,6 +91,11 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
   await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
 }
 
+/** Moves the user's favourites counter by `delta`, never below zero. */
+export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
+  await db.updateTable('user').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
+}
+
 /**
  * Takes `amount` credits from the user only if they have that many: one conditional UPDATE,
  * so two concurrent spends can never leave a balance below zero. False when refused.
