@@ -30,6 +30,7 @@ import { fileService } from './modules/attachment/file-routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
+import { favoriteService } from './modules/favorite/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -53,6 +54,7 @@ export const services: readonly ServiceModule[] = [
   searchRecordService,
   downloadService,
   userDownloadService,
+  favoriteService,
 ];
 
 declare module 'fastify' {

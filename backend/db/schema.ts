@@ -147,7 +147,9 @@ export interface JobTable {
   progress: string | null; dedupe_key: string | null; created_at: Timestamp; updated_at: Timestamp; finished_at: Timestamp | null;
 }
 
-export interface FavoriteTable { id: Id; user_id: number; document_id: number; type: number; created_at: Timestamp; updated_at: Timestamp }
+export interface FavoriteTable {
+  id: Id; user_id: number; document_id: number; type: number; owner_id: number; award: number; created_at: Timestamp; updated_at: Timestamp;
+}
 
 export interface SearchRecordTable {
   id: Id; user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number;

@@ -197,6 +197,15 @@ export interface DeleteSearchRecordRequest { id: number[] }
 
 export interface ListFavoriteReply { total?: number; favorite?: Favorite[] }
 
+/** `type` 0 document, 1 article (then `document_id` is the article's id). */
+export interface CreateFavoriteRequest { document_id: number; type?: number }
+
+export interface GetFavoriteRequest { document_id: number; type?: number }
+
+export interface ListFavoriteRequest { page?: number; size?: number; type?: number }
+
+export interface DeleteFavoriteRequest { id: number[] }
+
 export interface ListDownloadReply { total?: number; download?: Download[] }
 
 /** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */

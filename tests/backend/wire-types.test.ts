@@ -7,6 +7,7 @@ import * as categoryMessages from '../../backend/modules/category/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
 import * as downloadMessages from '../../backend/modules/download/messages';
+import * as favoriteMessages from '../../backend/modules/favorite/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -119,6 +120,8 @@ const replies = {
   ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
   Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
   ListAttachmentReply: reply<typeof attachmentMessages.ListAttachmentReply, attachment.ListAttachmentReply>(attachmentMessages.ListAttachmentReply, 'agree'),
+  Favorite: reply<typeof favoriteMessages.Favorite, document.Favorite>(favoriteMessages.Favorite, 'agree'),
+  ListFavoriteReply: reply<typeof favoriteMessages.ListFavoriteReply, document.ListFavoriteReply>(favoriteMessages.ListFavoriteReply, 'agree'),
   SearchRecord: reply<typeof searchRecordMessages.SearchRecord, document.SearchRecord>(searchRecordMessages.SearchRecord, 'agree'),
   ListSearchRecordReply: reply<typeof searchRecordMessages.ListSearchRecordReply, document.ListSearchRecordReply>(searchRecordMessages.ListSearchRecordReply, 'agree'),
   Language: reply<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
@@ -198,6 +201,10 @@ const requests = {
   UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
   ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
   DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
+  CreateFavoriteRequest: request<typeof favoriteMessages.Favorite, document.CreateFavoriteRequest>(favoriteMessages.Favorite, 'agree'),
+  GetFavoriteRequest: request<typeof favoriteMessages.GetFavoriteRequest, document.GetFavoriteRequest>(favoriteMessages.GetFavoriteRequest, 'agree'),
+  ListFavoriteRequest: request<typeof favoriteMessages.ListFavoriteRequest, document.ListFavoriteRequest>(favoriteMessages.ListFavoriteRequest, 'agree'),
+  DeleteFavoriteRequest: request<typeof idsRequest, document.DeleteFavoriteRequest>(idsRequest, 'agree'),
   ListDocumentRequest: request<typeof documentMessages.ListDocumentRequest, document.ListDocumentRequest>(documentMessages.ListDocumentRequest, 'agree'),
   ListDocumentForHomeRequest: request<typeof documentMessages.ListDocumentForHomeRequest, document.ListDocumentForHomeRequest>(documentMessages.ListDocumentForHomeRequest, 'agree'),
   CreateDocumentItem: request<typeof documentMessages.CreateDocumentItem, document.CreateDocumentItem>(documentMessages.CreateDocumentItem, 'agree'),
@@ -216,7 +223,7 @@ const requests = {
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
-  download: downloadMessages,
+  download: downloadMessages, favorite: favoriteMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
 };

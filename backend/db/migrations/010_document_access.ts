@@ -5,16 +5,21 @@ import { sql, type Kysely } from 'kysely';
 // today, "bought before" per document and user).
 const statements = [
   // `document_id` holds an article id when `type` = 1 (contract endpoints.md §5.11).
+  // `owner_id` and `award`: whose document it was and the credits it earned them
+  // (score.document_collected, at most score.document_collected_limit times a day).
   `CREATE TABLE favorite (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id INTEGER NOT NULL,
     document_id INTEGER NOT NULL,
     type INTEGER NOT NULL DEFAULT 0,
+    owner_id INTEGER NOT NULL DEFAULT 0,
+    award INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     UNIQUE (user_id, type, document_id)
   )`,
   `CREATE INDEX favorite_target ON favorite (type, document_id)`,
+  `CREATE INDEX favorite_owner_award ON favorite (owner_id, created_at) WHERE award > 0`,
   // `type` 0 document search, 1 article search; `spend_time` in seconds.
   `CREATE TABLE search_record (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
