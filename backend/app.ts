@@ -10,6 +10,7 @@ import { ConfigStore } from './platform/config-store';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { registerErrorHandling } from './wire/error-handler';
 import { runSeed } from './seed';
@@ -31,6 +32,7 @@ import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
+import { documentSearchService } from './modules/document-search/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -55,6 +57,7 @@ export const services: readonly ServiceModule[] = [
   downloadService,
   userDownloadService,
   favoriteService,
+  documentSearchService,
 ];
 
 declare module 'fastify' {
@@ -88,7 +91,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   registerErrorHandling(app);
 
-  const { db } = await openDatabase(config.dataDir);
+  const { db, sqlite } = await openDatabase(config.dataDir);
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
   // Running jobs finish (or are aborted) while the database is still open.
@@ -115,6 +118,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     mailer: new Mailer(settings),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
+    search: { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') },
     dataDir: config.dataDir,
     oauth: config.oauth,
     version: pkg.version,

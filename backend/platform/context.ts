@@ -6,6 +6,7 @@ import type { ConfigStore } from './config-store';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
+import type { SearchCollection, SearchIndex } from './search/search-index';
 
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
@@ -18,6 +19,8 @@ export interface BackendContext {
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */
   jobs: JobQueue;
+  /** Full-text search, one index per collection (SQLite FTS5 here). */
+  search: Record<SearchCollection, SearchIndex>;
   /** DATA_DIR: the database, uploads and sitemaps live below it. */
   dataDir: string;
   /** Where the social sign-in providers are reached (OAUTH_* variables). */

@@ -208,6 +208,37 @@ export interface DeleteFavoriteRequest { id: number[] }
 
 export interface ListDownloadReply { total?: number; download?: Download[] }
 
+/**
+ * A hit of `GET /api/v1/document/search`: the document plus two fields of ours (docs/api.md
+ * §10), HTML with the text escaped and the matches in `<em>…</em>`.
+ */
+export interface SearchedDocument extends Document {
+  /** The whole title. */
+  title_highlight?: string;
+  /** About 120 characters of the text around the first match, `…` where cut. */
+  snippet?: string;
+}
+
+export interface SearchDocumentReply {
+  total?: number;
+  /** Seconds taken, three decimals (`"0.004"`). */
+  spend?: string;
+  document?: SearchedDocument[];
+}
+
+/** `sort`: `latest` or a counter column (`view_count`, `download_count`, …); `ext`: a type key (`pdf|doc|ppt|xls|txt|other`). */
+export interface SearchDocumentRequest {
+  page?: number;
+  size?: number;
+  wd?: string;
+  category_id?: number[];
+  sort?: string;
+  ext?: string;
+  user_id?: number;
+  created_at?: string[];
+  language?: string[];
+}
+
 /** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
 export interface DownloadDocumentReply { url?: string }
 

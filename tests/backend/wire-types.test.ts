@@ -6,6 +6,7 @@ import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
+import * as documentSearchMessages from '../../backend/modules/document-search/messages';
 import * as downloadMessages from '../../backend/modules/download/messages';
 import * as favoriteMessages from '../../backend/modules/favorite/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
@@ -120,6 +121,8 @@ const replies = {
   ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
   Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
   ListAttachmentReply: reply<typeof attachmentMessages.ListAttachmentReply, attachment.ListAttachmentReply>(attachmentMessages.ListAttachmentReply, 'agree'),
+  SearchHitDocument: reply<typeof documentSearchMessages.SearchHitDocument, document.SearchedDocument>(documentSearchMessages.SearchHitDocument, 'agree'),
+  SearchDocumentReply: reply<typeof documentSearchMessages.SearchDocumentReply, document.SearchDocumentReply>(documentSearchMessages.SearchDocumentReply, 'agree'),
   Favorite: reply<typeof favoriteMessages.Favorite, document.Favorite>(favoriteMessages.Favorite, 'agree'),
   ListFavoriteReply: reply<typeof favoriteMessages.ListFavoriteReply, document.ListFavoriteReply>(favoriteMessages.ListFavoriteReply, 'agree'),
   SearchRecord: reply<typeof searchRecordMessages.SearchRecord, document.SearchRecord>(searchRecordMessages.SearchRecord, 'agree'),
@@ -201,6 +204,7 @@ const requests = {
   UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
   ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
   DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
+  SearchDocumentRequest: request<typeof documentSearchMessages.SearchDocumentRequest, document.SearchDocumentRequest>(documentSearchMessages.SearchDocumentRequest, 'agree'),
   CreateFavoriteRequest: request<typeof favoriteMessages.Favorite, document.CreateFavoriteRequest>(favoriteMessages.Favorite, 'agree'),
   GetFavoriteRequest: request<typeof favoriteMessages.GetFavoriteRequest, document.GetFavoriteRequest>(favoriteMessages.GetFavoriteRequest, 'agree'),
   ListFavoriteRequest: request<typeof favoriteMessages.ListFavoriteRequest, document.ListFavoriteRequest>(favoriteMessages.ListFavoriteRequest, 'agree'),
@@ -223,7 +227,7 @@ const requests = {
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
-  download: downloadMessages, favorite: favoriteMessages,
+  'document-search': documentSearchMessages, download: downloadMessages, favorite: favoriteMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
 };

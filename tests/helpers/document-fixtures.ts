@@ -49,3 +49,29 @@ export async function setCredits(dataDir: string, userId: number, credits: numbe
 export async function creditsOf(dataDir: string, userId: number): Promise<number> {
   return withDatabase(dataDir, (db) => (db.prepare('SELECT credit_count AS c FROM user WHERE id = ?').get(userId) as { c: number }).c);
 }
+
+/**
+ * Puts documents into the backend's search index as the document module does after a
+ * conversion (platform/search, collection 'document'), through a second connection to the
+ * same database file.
+ */
+export async function indexDocuments(dataDir: string, entries: {
+  id: number; title: string; content: string; keywords?: string; description?: string; categoryIds?: number[]; ext?: string;
+  language?: string; userId?: number; createdAt?: string; viewCount?: number;
+}[]): Promise<void> {
+  const { SqliteSearchIndex } = await import('../../backend/platform/search/sqlite-search-index');
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
+  db.pragma('busy_timeout = 5000');
+  try {
+    await new SqliteSearchIndex(db, 'document').upsert(entries.map((e) => ({
+      id: e.id, title: e.title, keywords: e.keywords ?? '', description: e.description ?? '', content: e.content,
+      attributes: {
+        categoryIds: e.categoryIds ?? [], ext: e.ext ?? '.pdf', language: e.language ?? '', userId: e.userId ?? 1,
+        createdAt: e.createdAt ?? new Date().toISOString(), viewCount: e.viewCount ?? 0,
+      },
+    })));
+  } finally {
+    db.close();
+  }
+}
