@@ -84,6 +84,10 @@ describe('DownloadDocument for a member with credits', () => {
     const past = await fetchLink(body.url, { range: `bytes=${doc.bytes.length}-` });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${doc.bytes.length}`);
+    const head = await fetch(backend.url + body.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(doc.bytes.length));
+    expect((await fetchLink(body.url, { 'if-none-match': `"${doc.hash}"` })).status).toBe(304);
     const stale = await fetchLink(body.url, { range: 'bytes=0-9', 'if-range': '"another-version"' });
     expect(stale.status).toBe(200);
     expect(stale.bytes.length).toBe(doc.bytes.length);
