@@ -5,6 +5,7 @@ import { openDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import type { BackendContext } from './platform/context';
@@ -28,6 +29,7 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { documentService, recycleService } from './modules/document/routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
@@ -52,6 +54,8 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  documentService,
+  recycleService,
   attachmentAdminService,
   searchRecordService,
   downloadService,
@@ -75,6 +79,23 @@ export interface BuildBackendOptions {
   passwordCost?: number;
 }
 
+/**
+ * The conversion engine, made on first use: looking for LibreOffice and calibre runs their
+ * `--version`, which a process that never converts (most test backends) need not pay for.
+ */
+function lazyConverter(settings: ConverterSettings): { converter: DocumentConverter; close(): Promise<void> } {
+  let engine: DocumentConverter | undefined;
+  const get = () => (engine ??= createDocumentConverter(settings));
+  return {
+    converter: {
+      convertDocument: (request) => get().convertDocument(request),
+      detectConverters: () => get().detectConverters(),
+      close: async () => engine?.close(),
+    },
+    close: async () => engine?.close(),
+  };
+}
+
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -94,9 +115,16 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const { db, sqlite } = await openDatabase(config.dataDir);
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  const { workers, libreofficePath, calibrePath } = config.convert;
+  const conversion = lazyConverter({
+    ...(workers !== undefined ? { workers } : {}),
+    ...(libreofficePath !== undefined ? { libreofficePath } : {}),
+    ...(calibrePath !== undefined ? { calibrePath } : {}),
+  });
   // Running jobs finish (or are aborted) while the database is still open.
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await conversion.close();
     await db.destroy();
   });
 
@@ -118,7 +146,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     mailer: new Mailer(settings),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
+    converter: conversion.converter,
+    conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
     search: { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') },
+    log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
     version: pkg.version,

@@ -3,6 +3,7 @@
 // (downloads, favourites, comments), and the counts of the dashboard and the sitemap.
 // Kept stable for the modules built on it: functions are added here, never renamed.
 export { freePages, isOwnerOrAdmin, mayUpload, pageAccess, type PageDecision, type PageRef } from './access';
+export { converterEnvironment, type ConverterEnvironment } from './environment';
 export { isMd5, originalKey, outputFolder, outputKey } from './files';
 export {
   HIDDEN_STATUSES, bumpCounter, countLiveDocuments, documentById, documentByUuid, documentsByHash, documentsByIds, hashHasDocuments,

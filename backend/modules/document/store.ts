@@ -308,3 +308,15 @@ export async function hasPaidDownload(db: Database, userId: number, documentIds:
     .where('user_id', '=', userId).where('is_pay', '=', 1).where('document_id', 'in', [...documentIds]).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Ids of the documents strangers may see, oldest first (rebuilding the search index). */
+export async function publicDocumentIds(db: Database, limit?: number): Promise<number[]> {
+  let query = db.selectFrom('document').select('id').where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id');
+  if (limit !== undefined) query = query.limit(limit);
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** Ids of the documents with this status (recycled ones included). */
+export async function idsWithStatus(db: Database, status: number): Promise<number[]> {
+  return (await db.selectFrom('document').select('id').where('status', '=', status).execute()).map((r) => r.id);
+}

@@ -91,6 +91,16 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
   await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
 }
 
+/** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
+export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
+  await db.updateTable('user').set({ credit_count: sql<number>`max(credit_count - ${amount}, 0)` }).where('id', '=', id).execute();
+}
+
+/** Sets `doc_count` of each user (the document module counts their live documents). */
+export async function setDocCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id, count] of counts) await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
+}
+
 /** Moves the user's favourites counter by `delta`, never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
   await db.updateTable('user').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
