@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import dayjs from 'dayjs';
+import { documentTypeExtensions } from '../../../shared/constants';
 import type { SearchFilters, SearchSort } from '../../platform/search/search-index';
 import { clamp, positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
@@ -15,17 +16,6 @@ import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 // highlighted snippets. Request, paging and reply follow the contract; unlike MOREDOC (LIKE
 // over title/keywords/description, words OR-ed, no status filter) every word must match and
 // only documents strangers may see are found. Each search is logged per the security config.
-
-/** Type keys of `ext` (contract endpoints.md §5.13): case-insensitive, a leading dot ignored, unknown = no filter. */
-const TYPE_KEYS: Readonly<Record<string, readonly string[]>> = {
-  pdf: ['.pdf'],
-  doc: ['.doc', '.docx', '.rtf', '.wps', '.odt', '.dot'],
-  ppt: ['.ppt', '.pptx', '.pps', '.ppsx', '.dps', '.odp', '.pot'],
-  xls: ['.xls', '.xlsx', '.et', '.ods', '.csv', '.tsv'],
-  txt: ['.txt'],
-  other: ['.epub', '.mobi', '.chm', '.umd', '.azw', '.azw3', '.azw4'],
-};
-const documentTypeExtensions = (key: string) => TYPE_KEYS[key.trim().toLowerCase().replace(/^\./, '')] ?? null;
 
 const PAGE_SIZE = 10;
 const MAX_PAGE = 10_000;
