@@ -72,6 +72,16 @@ async function assertWithinLimits(ctx: RpcContext, db: Database): Promise<void> 
   if (used >= perUser) throw forbidden(`您今日的下载次数已达上限（${Math.max(perUser, 0)}次），请明天再来`);
 }
 
+/** The search index sorts by downloads too: it gets the new count (derived data, so a failure is only logged). */
+async function syncDownloadCount(ctx: RpcContext, documentId: number): Promise<void> {
+  try {
+    const fresh = await documentById(ctx.db, documentId);
+    if (fresh) await ctx.app.search.document.updateAttributes(documentId, { downloadCount: fresh.download_count });
+  } catch (error) {
+    ctx.request.log.error({ err: error, document: documentId }, 'updating the download count in the search index failed');
+  }
+}
+
 async function creditName(ctx: RpcContext): Promise<string> {
   return (await ctx.app.settings.snapshot()).str('score', 'credit_name').trim() || '魔豆';
 }
@@ -102,6 +112,7 @@ export const downloadService = defineService('DocumentAPI', [
         await bumpCounter(trx, doc.id, 'download_count', 1);
         if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${doc.title}》`);
       });
+      await syncDownloadCount(ctx, doc.id);
       return { url: await downloadUrl(ctx.app, { userId: me?.id ?? 0, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)) };
     },
   }),
