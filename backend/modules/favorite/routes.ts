@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
 import { mapUnique, requireIds } from '../../wire/request';
@@ -52,10 +53,12 @@ async function syncFavoriteCount(ctx: RpcContext, type: number, id: number): Pro
   }
 }
 
-/** Credits the uploader earns for this favourite (0 past the daily limit, for articles and for one's own document). */
-async function awardFor(ctx: RpcContext, db: Database, target: Target, userId: number): Promise<number> {
+/**
+ * Credits the uploader earns for this favourite (0 past the daily limit, for articles and for
+ * one's own document). Runs in the transaction: the config is read before it.
+ */
+async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userId: number): Promise<number> {
   if (target.type !== FavoriteType.Document || target.ownerId === userId || target.ownerId <= 0) return 0;
-  const cfg = await ctx.app.settings.snapshot();
   const credits = cfg.int('score', 'document_collected');
   const limit = cfg.int('score', 'document_collected_limit');
   if (credits <= 0 || limit <= 0) return 0;
@@ -72,8 +75,9 @@ export const favoriteService = defineService('FavoriteAPI', [
       if (await isBarred(ctx.db, me.id, PunishmentType.NoFavorite)) throw forbidden('您已经被禁止使用收藏功能');
       const target = await targetOf(ctx, favoriteType(req.type), req.document_id, me.id);
       if (await findFavorite(ctx.db, me.id, target.id, target.type)) throw conflict(ALREADY);
+      const cfg = await ctx.app.settings.snapshot();
       const created = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const award = await awardFor(ctx, trx, target, me.id);
+        const award = await awardFor(trx, cfg, target, me.id);
         const row = await insertFavorite(trx, { userId: me.id, targetId: target.id, type: target.type, ownerId: target.ownerId, award });
         await bumpTarget(trx, target.type, target.id, 1);
         await bumpFavoriteCount(trx, me.id, 1);
