@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
 import { openDatabase } from './db';
@@ -35,6 +35,7 @@ import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
+import { registerAccessLog } from './platform/access-log';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -102,8 +103,10 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 export async function buildBackend(config: BackendConfig, opts: BuildBackendOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
   });
+  registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
   // and are decoded against the RPC's message.
