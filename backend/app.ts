@@ -120,7 +120,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
   const { workers, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
-    ...(workers !== undefined ? { workers } : {}),
+    workers,
     ...(libreofficePath !== undefined ? { libreofficePath } : {}),
     ...(calibrePath !== undefined ? { calibrePath } : {}),
   });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
@@ -21,8 +22,8 @@ export interface BackendConfig {
 }
 
 export interface ConvertConfig {
-  /** CONVERT_WORKERS: MuPDF worker threads; undefined = one per core. */
-  workers?: number;
+  /** CONVERT_WORKERS: MuPDF worker threads; default one per core but one (at least one). */
+  workers: number;
   /** CONVERT_JOBS: documents converted at once (default 2). */
   jobs: number;
   /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
@@ -123,12 +124,12 @@ function parseToolPath(raw: string | undefined): string | null | undefined {
 
 function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
   const convert: ConvertConfig = {
+    // One core stays with the requests: the site answers while a document converts (bench/README.md).
+    workers: parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64) ?? Math.max(1, os.availableParallelism() - 1),
     jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
     timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
     maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
   };
-  const workers = parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64);
-  if (workers !== undefined) convert.workers = workers;
   const libreoffice = parseToolPath(env.LIBREOFFICE_PATH);
   if (libreoffice !== undefined) convert.libreofficePath = libreoffice;
   const calibre = parseToolPath(env.CALIBRE_PATH);
