@@ -8,6 +8,7 @@ import * as m002 from './migrations/002_content';
 import * as m003 from './migrations/003_oauth';
 import * as m004 from './migrations/004_jobs';
 import * as m006 from './migrations/006_documents';
+import * as m009 from './migrations/009_sms';
 import * as m010 from './migrations/010_document_access';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '003_oauth': m003,
   '004_jobs': m004,
   '006_documents': m006,
+  '009_sms': m009,
   '010_document_access': m010,
 };
 
