@@ -31,6 +31,11 @@ import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
 import { documentService, recycleService } from './modules/document/routes';
+import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { searchRecordService } from './modules/search-record/routes';
+import { downloadService, userDownloadService } from './modules/download/routes';
+import { favoriteService } from './modules/favorite/routes';
+import { documentSearchService } from './modules/document-search/routes';
 import { registerAccessLog } from './platform/access-log';
 
 /**
@@ -53,6 +58,12 @@ export const services: readonly ServiceModule[] = [
   fileService,
   documentService,
   recycleService,
+  attachmentAdminService,
+  searchRecordService,
+  downloadService,
+  userDownloadService,
+  favoriteService,
+  documentSearchService,
 ];
 
 declare module 'fastify' {

@@ -159,6 +159,15 @@ export interface JobTable {
   progress: string | null; dedupe_key: string | null; created_at: Timestamp; updated_at: Timestamp; finished_at: Timestamp | null;
 }
 
+export interface FavoriteTable {
+  id: Id; user_id: number; document_id: number; type: number; owner_id: number; award: number; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface SearchRecordTable {
+  id: Id; user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number;
+  spend_time: number; created_at: Timestamp; updated_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -190,6 +199,8 @@ export interface DB {
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
   job: JobTable;
+  favorite: FavoriteTable;
+  search_record: SearchRecordTable;
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
 }
