@@ -223,6 +223,17 @@ describe('SqliteSearchIndex', () => {
     expect(both.snippet).toContain('<em>量子</em>计算机的<em>原理</em>与<em>量子</em>比特');
   });
 
+  it('never cuts a character in two at the edges of a snippet', async () => {
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const filler of ['𠀀', '𠀀a', 'a𠀀', 'é']) {
+      await index.upsert([entry(1, { content: `${filler.repeat(150)}关键词${filler.repeat(150)}` })]);
+      const [hit] = (await index.search({ text: '关键词' })).hits;
+      expect(hit!.snippet, filler).toMatch(/^….*<em>关键词<\/em>.*…$/su);
+      expect(loneSurrogate.test(hit!.snippet), filler).toBe(false);
+      expect(hit!.snippet.length, filler).toBeLessThan(140);
+    }
+  });
+
   it('finds the real match for the snippet when the first candidate is inside a longer word', async () => {
     const content = `Pythonic code.${'正文内容。'.repeat(60)}学会 python 编程。`;
     await index.upsert([entry(1, { content })]);
