@@ -1,8 +1,8 @@
 // The embedded search engine: one contentless FTS5 table per collection over the bigram tokens
-// of bigrams.ts, ranked by bm25 with the title first, beside a plain table with the filter and
-// sort values and the text the snippets are cut from. The engine creates its own tables on
-// first use: they are a rebuildable cache of the owning tables, their shape follows the
-// tokenizer version, and an install on another engine has none of them.
+// of bigrams.ts, ranked by bm25 with the title first, beside plain tables for the filter and
+// sort values, the categories and the texts the snippets are cut from. The engine creates its
+// own tables on first use: they are a rebuildable cache of the owning tables, their shape
+// follows the tokenizer version, and an install on another engine has none of them.
 import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
 import { escapeHtml, firstOccurrence, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
