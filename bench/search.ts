@@ -108,8 +108,8 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as { name: string; bytes: number }[];
     const bytesOf = (test: (name: string) => boolean) => pages.filter((page) => test(page.name)).reduce((sum, page) => sum + page.bytes, 0);
     const ftsBytes = bytesOf((name) => name.startsWith('search_document_fts'));
-    const entryBytes = bytesOf((name) => name === 'search_document' || name.startsWith('search_document_category'));
-    const storedTextBytes = (sqlite.prepare('SELECT sum(length(CAST(content AS BLOB))) AS n FROM search_document').get() as { n: number }).n;
+    const valueBytes = bytesOf((name) => name === 'search_document' || name.startsWith('search_document_category'));
+    const storedTextBytes = bytesOf((name) => name === 'search_document_text');
     const documentBytes = bytesOf((name) => name === 'document' || name === 'sqlite_autoindex_document_1' || name === 'document_user');
     const fileBytes = (await stat(join(dir, 'moredoc.db'))).size;
 
@@ -180,15 +180,15 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     );
     console.log(`\nOther shapes of query (ours, ${settings.rounds} runs each):\n`);
     console.log(table(['query', 'hits', 'p50 ms', 'p99 ms'], variantRows));
-    console.log(`\nA snippet (\`${QUERIES[6]}\`): ${hits.get(QUERIES[6]!)!.snippet}\n`);
+    console.log(`\nA snippet (\`${QUERIES[6]}\`): \`${hits.get(QUERIES[6]!)!.snippet}\`\n`);
     console.log(
       table(
         ['size', 'MiB', 'per document KiB'],
         [
           ['text of the documents (UTF-8)', mib(textBytes), (textBytes / 1024 / settings.documents).toFixed(1)],
           ['FTS5 index (contentless)', mib(ftsBytes), (ftsBytes / 1024 / settings.documents).toFixed(1)],
-          ['entries: filter values + text for snippets', mib(entryBytes), (entryBytes / 1024 / settings.documents).toFixed(1)],
-          ['… of which the text', mib(storedTextBytes), (storedTextBytes / 1024 / settings.documents).toFixed(1)],
+          ['filter and sort values, categories', mib(valueBytes), (valueBytes / 1024 / settings.documents).toFixed(1)],
+          ['texts for the snippets', mib(storedTextBytes), (storedTextBytes / 1024 / settings.documents).toFixed(1)],
           ['`document` table (LIKE reference)', mib(documentBytes), (documentBytes / 1024 / settings.documents).toFixed(1)],
           ['whole database file', mib(fileBytes), (fileBytes / 1024 / settings.documents).toFixed(1)],
         ],
