@@ -27,6 +27,8 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { vipService } from './modules/vip/routes';
+import { orderService } from './modules/order/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -46,6 +48,8 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  vipService,
+  orderService,
 ];
 
 declare module 'fastify' {
@@ -108,6 +112,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     jobs,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    payment: config.payment,
     version: pkg.version,
     passwordCost,
   };

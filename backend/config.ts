@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
+import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 
 // The embedded backend's process configuration, read once from the environment.
@@ -16,6 +17,8 @@ export interface BackendConfig {
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
   oauth: OAuthConfig;
+  /** Where the payment providers are reached (docs/api.md §4). */
+  payment: PaymentEndpoints;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -90,6 +93,19 @@ function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
   return { wechat: endpoints('wechat'), qq: endpoints('qq'), timeoutMs: Number(timeoutRaw) };
 }
 
+function parsePayment(env: Record<string, string | undefined>): PaymentEndpoints {
+  const alipay = env.PAY_ALIPAY_GATEWAY_URL?.trim();
+  const timeoutRaw = env.PAY_TIMEOUT_MS?.trim() || '10000';
+  if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 120_000) {
+    throw new ConfigError(`PAY_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
+  }
+  return {
+    alipayGatewayUrl: alipay ? parseBaseUrl('PAY_ALIPAY_GATEWAY_URL', alipay, 'https://openapi.alipay.com/gateway.do') : null,
+    wechatApiUrl: parseBaseUrl('PAY_WECHAT_API_URL', env.PAY_WECHAT_API_URL, 'https://api.mch.weixin.qq.com'),
+    timeoutMs: Number(timeoutRaw),
+  };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -112,6 +128,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   }
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env),
+    payment: parsePayment(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

@@ -11,6 +11,7 @@ interface Fixture {
   adminToken: string;
   adminPassword: string;
   post(path: string, body: unknown): Promise<{ id: number }>;
+  put(path: string, body: unknown): Promise<void>;
   newUserId(): Promise<number>;
   configId(category: string, name: string): Promise<number>;
 }
@@ -58,7 +59,28 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
   'PunishmentAPI.ListPunishment': async () => ({}),
   'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+  'UserVipAPI.ListUserVip': async () => ({ query: { status: 1 } }),
+  'UserVipAPI.GrantUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], days: 30, reason: '测试开通' } }),
+  'UserVipAPI.RevokeUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], reason: '测试取消' } }),
+  'UserVipAPI.ListUserVipLog': async (f) => ({ query: { user_id: await f.newUserId() } }),
+  'OrderAPI.ListOrder': async () => ({ query: { status: 0 } }),
+  'OrderAPI.CloseOrder': async () => ({ body: { id: [await newOrder()], reason: '测试关闭' } }),
+  'OrderAPI.RefundOrder': async (f) => {
+    const id = await newOrder();
+    await f.put('/api/v1/order/confirm', { id, reason: '已收款' });
+    return { body: { id, reason: '测试退款' } };
+  },
+  'OrderAPI.ConfirmOrder': async () => ({ body: { id: await newOrder(), reason: '已收到转账' } }),
+  'OrderAPI.ListPaymentNotification': async () => ({}),
 };
+
+/** A pending order of a new member (the manual provider is on in this file's backend). */
+async function newOrder(): Promise<number> {
+  const buyer = await registerMember(backend.url);
+  const res = await api(backend.url, 'POST', '/api/v1/order', { token: buyer.token, body: { plan_code: 'month', price: 30 } });
+  if (res.status !== 200) throw new Error(`order: ${res.status} ${res.text}`);
+  return res.body.id;
+}
 
 async function newCategory(f: Fixture): Promise<number> {
   const title = unique('分类');
@@ -78,7 +100,10 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-const backend = useBackend({ member: true });
+const backend = useBackend({
+  member: true,
+  env: { CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至测试账户' },
+});
 let fixture: Fixture;
 
 beforeAll(() => {
@@ -89,6 +114,10 @@ beforeAll(() => {
       const res = await backend.admin('POST', path, { body });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body;
+    },
+    async put(path, body) {
+      const res = await backend.admin('PUT', path, { body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
     },
     async newUserId() {
       return (await registerMember(backend.url)).user.id;

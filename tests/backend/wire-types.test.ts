@@ -13,6 +13,9 @@ import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
 import * as userMessages from '../../backend/modules/user/messages';
+import * as vipMessages from '../../backend/modules/vip/messages';
+import * as orderMessages from '../../backend/modules/order/messages';
+import * as paymentMessages from '../../backend/modules/payment/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -26,6 +29,8 @@ import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
 import type * as user from '../../shared/types/user';
+import type * as vip from '../../shared/types/vip';
+import type * as order from '../../shared/types/order';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -118,6 +123,15 @@ const replies = {
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
   AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+  UserVip: reply<typeof vipMessages.UserVip, vip.UserVip>(vipMessages.UserVip, 'agree'),
+  VipLog: reply<typeof vipMessages.VipLog, vip.VipLog>(vipMessages.VipLog, 'agree'),
+  ListUserVipReply: reply<typeof vipMessages.ListUserVipReply, vip.ListUserVipReply>(vipMessages.ListUserVipReply, 'agree'),
+  ListUserVipLogReply: reply<typeof vipMessages.ListUserVipLogReply, vip.ListUserVipLogReply>(vipMessages.ListUserVipLogReply, 'agree'),
+  Order: reply<typeof orderMessages.Order, order.Order>(orderMessages.Order, 'agree'),
+  PayOrderReply: reply<typeof orderMessages.PayOrderReply, order.PayOrderReply>(orderMessages.PayOrderReply, 'agree'),
+  ListOrderReply: reply<typeof orderMessages.ListOrderReply, order.ListOrderReply>(orderMessages.ListOrderReply, 'agree'),
+  PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
+  ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -178,12 +192,26 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  ListUserVipRequest: request<typeof vipMessages.ListUserVipRequest, vip.ListUserVipRequest>(vipMessages.ListUserVipRequest, 'agree'),
+  GrantUserVipRequest: request<typeof vipMessages.GrantUserVipRequest, vip.GrantUserVipRequest>(vipMessages.GrantUserVipRequest, 'agree'),
+  RevokeUserVipRequest: request<typeof vipMessages.RevokeUserVipRequest, vip.RevokeUserVipRequest>(vipMessages.RevokeUserVipRequest, 'agree'),
+  ListUserVipLogRequest: request<typeof vipMessages.ListUserVipLogRequest, vip.ListUserVipLogRequest>(vipMessages.ListUserVipLogRequest, 'agree'),
+  CreateOrderRequest: request<typeof orderMessages.CreateOrderRequest, order.CreateOrderRequest>(orderMessages.CreateOrderRequest, 'agree'),
+  PayOrderRequest: request<typeof orderMessages.PayOrderRequest, order.PayOrderRequest>(orderMessages.PayOrderRequest, 'agree'),
+  CancelOrderRequest: request<typeof orderMessages.CancelOrderRequest, order.CancelOrderRequest>(orderMessages.CancelOrderRequest, 'agree'),
+  GetOrderRequest: request<typeof orderMessages.GetOrderRequest, order.GetOrderRequest>(orderMessages.GetOrderRequest, 'agree'),
+  ListMyOrderRequest: request<typeof orderMessages.ListMyOrderRequest, order.ListMyOrderRequest>(orderMessages.ListMyOrderRequest, 'agree'),
+  ListOrderRequest: request<typeof orderMessages.ListOrderRequest, order.ListOrderRequest>(orderMessages.ListOrderRequest, 'agree'),
+  CloseOrderRequest: request<typeof orderMessages.CloseOrderRequest, order.CloseOrderRequest>(orderMessages.CloseOrderRequest, 'agree'),
+  OrderDecisionRequest: request<typeof orderMessages.OrderDecisionRequest, order.OrderDecisionRequest>(orderMessages.OrderDecisionRequest, 'agree'),
+  ListPaymentNotificationRequest: request<typeof paymentMessages.ListPaymentNotificationRequest, order.ListPaymentNotificationRequest>(paymentMessages.ListPaymentNotificationRequest, 'agree'),
 };
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
   oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

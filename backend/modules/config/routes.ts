@@ -1,10 +1,12 @@
 import type { Selectable } from 'kysely';
 import { EMAIL_PATTERN } from '../../../shared/validation';
+import { vipPlansProblem } from '../../../shared/vip';
+import { PAY_KEY_RULES } from '../payment/service';
 import type { ConfigTable } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { defineService, rpc } from '../../platform/rpc';
 import { Configs, ListConfigRequest, Settings } from './messages';
-import { buildSettings, parseVipPlans } from './settings';
+import { buildSettings } from './settings';
 import { registerSitemapRoutes } from './sitemap';
 import { configRowsOf, findConfigRow, setConfigValues } from './store';
 import { systemRpcs } from './system-rpcs';
@@ -29,10 +31,8 @@ const KEY_RULES: Record<string, (value: string) => string | null> = {
   'email.test_email': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '不是有效的邮箱地址'),
   'email.username': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '应为发件邮箱地址'),
   'email.duration': (v) => (Number(v) >= 1 && Number(v) <= 60 ? null : '必须在1到60之间'),
-  'vip.plans': (v) => {
-    const lines = v.split('\n').filter((l) => l.trim());
-    return parseVipPlans(v).length === lines.length ? null : '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复';
-  },
+  'vip.plans': vipPlansProblem,
+  ...PAY_KEY_RULES,
 };
 
 /** Checks a new value against the row's input type; returns it normalised. */

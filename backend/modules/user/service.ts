@@ -6,7 +6,7 @@ import { insertUser, type NewUser, type UserRow } from './store';
 // the activity log, and the avatar an upload sets.
 
 export {
-  DynamicType, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin, updateProfile, usernamesOf, withoutPassword,
+  DynamicType, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
   type UserRow,
 } from './store';
 
