@@ -1,8 +1,9 @@
-// `npm run bench`: the five benchmarks of the gateway, each against a reference measured in
-// the same run (nginx, the upstream directly, the entry chunk, the idle process), so that a
-// figure means something on a noisy machine. Not part of `npm test`. Installs nothing: it
-// says what is missing (nginx, wrk) and stops. Options: --duration, --warmup, --connections,
-// --rounds, --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
+// `npm run bench`: the five benchmarks of the gateway and the conversion benchmark, each against
+// a reference measured in the same run (nginx, the upstream directly, the entry chunk, the idle
+// process, mutool), so that a figure means something on a noisy machine. Not part of `npm test`.
+// Installs nothing: it says what is missing (nginx, wrk, mutool) and stops. Options: --duration,
+// --warmup, --connections, --rounds, --memory-duration (seconds / count),
+// --only=proxy,pages,assets,bundle,memory,conversion.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -17,8 +18,9 @@ import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/proce
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
 import { webBuildNeeded } from '../scripts/start';
+import { conversionBenchmark } from './conversion';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -166,6 +168,13 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 }
 
 async function main(): Promise<void> {
+  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && wants(name));
+  if (gateway) await gatewayBenchmarks();
+  else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
+  if (wants('conversion')) await conversionBenchmark({ rounds });
+}
+
+async function gatewayBenchmarks(): Promise<void> {
   const needsServers = wants('proxy') || wants('pages') || wants('assets') || wants('memory');
   let tools: Tools | undefined;
   if (needsServers) tools = requireTools();
