@@ -161,6 +161,8 @@ describe('paying by transfer (manual provider)', () => {
     expect(end).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS);
     const user = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
     expect(user.body).toMatchObject({ is_vip: true, vip_end_at: vip.end_at });
+    const again = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: member.username, password: member.password } });
+    expect(again.body.user).toMatchObject({ is_vip: true, vip_end_at: vip.end_at });
     // Another member's view of this user says nothing about VIP.
     const seen = await api(backend.url, 'GET', '/api/v1/user', { token: (await registerMember(backend.url)).token, query: { id: member.user.id } });
     expect(seen.body.is_vip).toBeUndefined();

@@ -48,6 +48,7 @@ describe('VIP purchase with the manual provider', () => {
     await member.goto('/vip');
     await member.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
     await member.getByText('您还不是VIP会员').waitFor();
+    await member.getByRole('link', { name: '开通会员' }).waitFor();
     const year = member.locator('[data-plan="year"]');
     expect(await year.getByText('推荐').count()).toBe(1);
     await year.getByRole('button', { name: '开通年度会员' }).click();
@@ -79,6 +80,8 @@ describe('VIP purchase with the manual provider', () => {
     const endLine = (await member.getByText(/VIP会员有效期至/).textContent()) ?? '';
     const expectedEnd = new Date(Date.now() + 365 * 24 * 3600_000).toISOString().slice(0, 10);
     expect([expectedEnd, new Date(Date.now() + 366 * 24 * 3600_000).toISOString().slice(0, 10)]).toContain(datePart(endLine));
+    // The header follows without a reload.
+    await member.getByRole('link', { name: 'VIP会员' }).waitFor();
 
     await member.goto('/member');
     const vipPanel = member.locator('section', { has: member.getByRole('heading', { name: 'VIP会员' }) });

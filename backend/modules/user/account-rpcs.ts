@@ -10,6 +10,7 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
 } from './messages';
+import { vipPeriodOf } from '../vip/service';
 import { createMember } from './service';
 import {
   DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
@@ -92,7 +93,9 @@ export const accountRpcs = [
       if (!user || !ok) throw badRequest('用户名或密码错误');
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
-      return { token, user: withoutPassword(user) };
+      // The SPA keeps this user for the session: it says whether they are VIP, as GetUser does.
+      const vip = await vipPeriodOf(ctx.db, user.id);
+      return { token, user: { ...withoutPassword(user), is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null } };
     },
   }),
 

@@ -10,7 +10,8 @@ import type {
 import { OrderStatus } from '../../../../shared/vip';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
-import { userKeys } from '../user/api';
+import { setUser } from '../session/session-store';
+import { userApi, userKeys } from '../user/api';
 import { vipKeys } from '../vip/api';
 
 export const orderKeys = {
@@ -41,9 +42,13 @@ export const orderQuery = (orderNo: string, pollMs?: number) =>
     refetchInterval: (query) => (pollMs && (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending && !query.state.error ? pollMs : false),
   });
 
-/** An order that turned paid changed the VIP period: refresh what shows it. */
+/** An order that turned paid changed the VIP period: refresh what shows it, the session's user (the header) too. */
 export async function refreshAfterPaid(client: QueryClient): Promise<void> {
   await Promise.all([vipKeys.mine, userKeys.current, orderKeys.all].map((queryKey) => client.invalidateQueries({ queryKey })));
+  // Not through currentUserQuery, which ends the session on any failure: a failed refresh here
+  // only leaves the header's old state until the next load.
+  const current = await userApi.current();
+  if (current.ok) setUser(current.data);
 }
 
 const memberStale = [orderKeys.all, vipKeys.mine, userKeys.current];
