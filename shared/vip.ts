@@ -1,5 +1,5 @@
 // VIP plans, money and order enumerations, shared by the backend (orders, config checks)
-// and the SPA (the plan table editor, prices, order states). See docs/api.md §1 and §7.
+// and the SPA (the plan table editor, prices, order states). See docs/api.md §1 and §8.
 import type { Option } from './constants';
 import type { VipPlan } from './types/config';
 
@@ -99,7 +99,7 @@ export function formatFen(fen: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Order states (docs/api.md §7): pending → paid → refunded, pending → closed. */
+/** Order states (docs/api.md §8): pending → paid → refunded, pending → closed. */
 export const OrderStatus = { Pending: 0, Paid: 1, Closed: 2, Refunded: 3 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 

@@ -1,4 +1,4 @@
-// Wire types of OrderAPI (ours, docs/api.md §7; conventions in ./common.ts). Amounts in fen.
+// Wire types of OrderAPI (ours, docs/api.md §8; conventions in ./common.ts). Amounts in fen.
 
 export interface Order {
   id?: number;

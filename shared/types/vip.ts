@@ -1,4 +1,4 @@
-// Wire types of UserVipAPI (ours, docs/api.md §6; conventions in ./common.ts).
+// Wire types of UserVipAPI (ours, docs/api.md §7; conventions in ./common.ts).
 
 /** A member's VIP period; `end_at` in the past (and no `active`) is an expired one. */
 export interface UserVip {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, startBackend, useBackend, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
 
-// Alipay and WeChat Pay v3 end to end, offline (docs/api.md §8): the checkout's pay call
+// Alipay and WeChat Pay v3 end to end, offline (docs/api.md §9): the checkout's pay call
 // against a stand-in provider that checks our signatures, and notifications signed by the
 // harness exactly as the providers sign them, posted to the public notify routes.
 

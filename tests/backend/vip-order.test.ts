@@ -5,7 +5,7 @@ import { ConfigStore } from '../../backend/platform/config-store';
 import { vipBenefits } from '../../backend/modules/vip/service';
 import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 
-// VIP periods, orders and the manual provider (docs/api.md §6–§7) through HTTP on a real
+// VIP periods, orders and the manual provider (docs/api.md §7–§8) through HTTP on a real
 // SQLite: ordering a plan of the `vip` config, paying by transfer confirmed by an admin,
 // refunds, cancels, the timeout job, and the admins' grants and revokes.
 

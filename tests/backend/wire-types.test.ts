@@ -12,6 +12,7 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import * as vipMessages from '../../backend/modules/vip/messages';
 import * as orderMessages from '../../backend/modules/order/messages';
@@ -28,6 +29,7 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 import type * as vip from '../../shared/types/vip';
 import type * as order from '../../shared/types/order';
@@ -132,6 +134,11 @@ const replies = {
   ListOrderReply: reply<typeof orderMessages.ListOrderReply, order.ListOrderReply>(orderMessages.ListOrderReply, 'agree'),
   PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
   ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
+  ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
+  SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
+  ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
+  SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -205,12 +212,20 @@ const requests = {
   CloseOrderRequest: request<typeof orderMessages.CloseOrderRequest, order.CloseOrderRequest>(orderMessages.CloseOrderRequest, 'agree'),
   OrderDecisionRequest: request<typeof orderMessages.OrderDecisionRequest, order.OrderDecisionRequest>(orderMessages.OrderDecisionRequest, 'agree'),
   ListPaymentNotificationRequest: request<typeof paymentMessages.ListPaymentNotificationRequest, order.ListPaymentNotificationRequest>(paymentMessages.ListPaymentNotificationRequest, 'agree'),
+  SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
+  MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
+  MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
+  MobileFindPasswordRequest: request<typeof userMessages.MobileFindPasswordRequest, user.MobileFindPasswordRequest>(userMessages.MobileFindPasswordRequest, 'agree'),
+  BindMobileRequest: request<typeof userMessages.BindMobileRequest, user.BindMobileRequest>(userMessages.BindMobileRequest, 'agree'),
+  ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
+  GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
+  SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
 };
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, sms: smsMessages, user: userMessages,
   vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startGateway, startStub, type Stub, type TestGateway } from './helpers';
 
-// Payment notifications (docs/api.md §8) come from Alipay's and WeChat Pay's servers: no
+// Payment notifications (docs/api.md §9) come from Alipay's and WeChat Pay's servers: no
 // cookie, no Origin, bodies that are not JSON (Alipay posts a form). The gateway must hand
 // them to the backend byte for byte with the providers' signature headers, and hand the
 // backend's answer (`success`, 204) back unchanged — a changed byte breaks the signature.

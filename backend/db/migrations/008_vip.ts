@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// VIP membership, orders and payment (docs/api.md §6–§8): a member's VIP period and its
+// VIP membership, orders and payment (docs/api.md §8–§9): a member's VIP period and its
 // history, the orders that buy it, and every payment notification a provider sent.
 const statements = [
   // One row per member who ever had VIP; `end_at` in the past means expired.

@@ -1,6 +1,6 @@
 import { message } from '../../wire/message';
 
-// OrderAPI's messages (ours, docs/api.md §7). Amounts are integers in fen.
+// OrderAPI's messages (ours, docs/api.md §8). Amounts are integers in fen.
 
 export const Order = message('Order', {
   id: 'int64', order_no: 'string', user_id: 'int64', username: 'string', plan_code: 'string', plan_title: 'string',

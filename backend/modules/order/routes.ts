@@ -26,7 +26,7 @@ import {
 import { abandonTrade, closePending, markPaid, settleNotification, syncWithProvider } from './settle';
 import { findOrder, findOrderByNo, findPendingOrder, insertOrder, listOrders, setClosed, setProvider, setRefunded, type OrderRow } from './store';
 
-// OrderAPI (ours, docs/api.md §7): a member orders a plan of the `vip` config (price and days
+// OrderAPI (ours, docs/api.md §8): a member orders a plan of the `vip` config (price and days
 // copied into the order), pays it with a provider the config offers, polls it, cancels it;
 // admins list, close, refund and confirm. Unpaid orders close after `pay.order_timeout`
 // minutes through a job of the durable queue, so a restart loses no timeout.

@@ -1,6 +1,6 @@
 import { message } from '../../wire/message';
 
-// The payment notifications as OrderAPI shows them to the admin (docs/api.md §7).
+// The payment notifications as OrderAPI shows them to the admin (docs/api.md §8).
 
 export const PaymentNotification = message('PaymentNotification', {
   id: 'int64', provider: 'string', order_no: 'string', order_id: 'int64', trade_no: 'string', amount: 'int64',

@@ -1,6 +1,6 @@
 import { message } from '../../wire/message';
 
-// UserVipAPI's messages (ours, docs/api.md §6).
+// UserVipAPI's messages (ours, docs/api.md §7).
 
 export const UserVip = message('UserVip', {
   user_id: 'int64', username: 'string', plan_code: 'string', plan_title: 'string',

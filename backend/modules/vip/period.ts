@@ -18,7 +18,7 @@ export interface VipPeriod {
   active: boolean;
 }
 
-/** What being VIP gives, for the document module (docs/api.md §6, "VIP benefits"). */
+/** What being VIP gives, for the document module (docs/api.md §7, "VIP benefits"). */
 export interface VipBenefits {
   active: boolean;
   /** End of the period (ISO 8601) while active, else null. */

@@ -9,7 +9,7 @@ import {
 import { extendVip, revokeVip } from './period';
 import { listVipLogs, listVips, type UserVipRow } from './store';
 
-// UserVipAPI (ours, docs/api.md §6): a member reads their own VIP period; admins list the
+// UserVipAPI (ours, docs/api.md §7): a member reads their own VIP period; admins list the
 // members who have or had one, grant or extend it, and revoke it, each with a reason kept.
 
 /** `status` filter of ListUserVip: 1 active, 2 expired. */

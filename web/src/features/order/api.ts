@@ -1,4 +1,4 @@
-// OrderAPI (ours, docs/api.md §7): the member orders a plan, pays it with a provider the
+// OrderAPI (ours, docs/api.md §8): the member orders a plan, pays it with a provider the
 // config offers, polls it, cancels it; admins list, close, refund and confirm, and read the
 // payment notifications. Amounts are fen. Writes that can pay an order also make the VIP
 // state and the account stale.

@@ -1,4 +1,4 @@
-// UserVipAPI (ours, docs/api.md §6): the member's own VIP period, and the admins' list of
+// UserVipAPI (ours, docs/api.md §7): the member's own VIP period, and the admins' list of
 // members with VIP, their grants, revokes and history. A change of a period makes the member's
 // own state (and the account that shows it) stale too.
 import { queryOptions } from '@tanstack/react-query';
