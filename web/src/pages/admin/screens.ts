@@ -22,6 +22,8 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-friendlink': lazyScreen(async () => (await import('./FriendlinkPage')).FriendlinkPage),
   'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
   'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
+  'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
+  'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
     ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
       `admin-config-${category}`,
