@@ -31,6 +31,13 @@ import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
 import { documentService, recycleService } from './modules/document/routes';
+import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { searchRecordService } from './modules/search-record/routes';
+import { downloadService, userDownloadService } from './modules/download/routes';
+import { favoriteService } from './modules/favorite/routes';
+import { documentSearchService } from './modules/document-search/routes';
+import { vipService } from './modules/vip/routes';
+import { orderService } from './modules/order/routes';
 import { advertisementService } from './modules/advertisement/routes';
 import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
@@ -55,6 +62,14 @@ export const services: readonly ServiceModule[] = [
   fileService,
   documentService,
   recycleService,
+  attachmentAdminService,
+  searchRecordService,
+  downloadService,
+  userDownloadService,
+  favoriteService,
+  documentSearchService,
+  vipService,
+  orderService,
   advertisementService,
   sitemapService,
 ];
@@ -150,6 +165,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    payment: config.payment,
     version: pkg.version,
     passwordCost,
   };

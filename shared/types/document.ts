@@ -182,9 +182,65 @@ export interface SetDocumentScoreRequest { document_id: number; score: number }
 
 export interface ListSearchRecordReply { total?: number; search_record?: SearchRecord[] }
 
+/** `GET /api/v1/searchrecord/list`: `keywords` and `ip` are LIKE filters OR-ed together; `order` e.g. `id desc,total`. */
+export interface ListSearchRecordRequest {
+  page?: number;
+  size?: number;
+  keywords?: string;
+  field?: string[];
+  order?: string;
+  user_id?: number[];
+  ip?: string;
+}
+
+export interface DeleteSearchRecordRequest { id: number[] }
+
 export interface ListFavoriteReply { total?: number; favorite?: Favorite[] }
 
+/** `type` 0 document, 1 article (then `document_id` is the article's id). */
+export interface CreateFavoriteRequest { document_id: number; type?: number }
+
+export interface GetFavoriteRequest { document_id: number; type?: number }
+
+export interface ListFavoriteRequest { page?: number; size?: number; type?: number }
+
+export interface DeleteFavoriteRequest { id: number[] }
+
 export interface ListDownloadReply { total?: number; download?: Download[] }
+
+/**
+ * A hit of `GET /api/v1/document/search`: the document plus two fields of ours (docs/api.md
+ * §10), HTML with the text escaped and the matches in `<em>…</em>`.
+ */
+export interface SearchedDocument extends Document {
+  /** The whole title. */
+  title_highlight?: string;
+  /** About 120 characters of the text around the first match, `…` where cut. */
+  snippet?: string;
+}
+
+export interface SearchDocumentReply {
+  total?: number;
+  /** Seconds taken, three decimals (`"0.004"`). */
+  spend?: string;
+  document?: SearchedDocument[];
+}
+
+/** `sort`: `latest` or a counter column (`view_count`, `download_count`, …); `ext`: a type key (`pdf|doc|ppt|xls|txt|other`). */
+export interface SearchDocumentRequest {
+  page?: number;
+  size?: number;
+  wd?: string;
+  category_id?: number[];
+  sort?: string;
+  ext?: string;
+  user_id?: number;
+  created_at?: string[];
+  language?: string[];
+}
+
+/** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
+export interface DownloadDocumentReply { url?: string }
 
 /** `POST /api/v1/upload/document` (contract README §8.1). */
 export interface UploadDocumentReply {

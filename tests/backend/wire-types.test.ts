@@ -7,6 +7,9 @@ import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
+import * as documentSearchMessages from '../../backend/modules/document-search/messages';
+import * as downloadMessages from '../../backend/modules/download/messages';
+import * as favoriteMessages from '../../backend/modules/favorite/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -14,9 +17,13 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as advertisement from '../../shared/types/advertisement';
+import * as vipMessages from '../../backend/modules/vip/messages';
+import * as orderMessages from '../../backend/modules/order/messages';
+import * as paymentMessages from '../../backend/modules/payment/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -31,6 +38,8 @@ import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
 import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
+import type * as vip from '../../shared/types/vip';
+import type * as order from '../../shared/types/order';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -69,8 +78,9 @@ type AnyMessage = MessageType<any>;
 const reply = <M extends AnyMessage, S>(_message: M, verdict: ReplyVerdict<Wire<M>, S>) => verdict;
 const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<Wire<M>, S>) => verdict;
 
-const { User, Dynamic, Sign, Download, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
-  ListUserDownloadReply, ListUserGroupReply } = userMessages;
+const { User, Dynamic, Sign, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
+  ListUserGroupReply } = userMessages;
+const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessages;
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
@@ -86,6 +96,7 @@ const replies = {
   GetUserPermissionsReply: reply<typeof GetUserPermissionsReply, user.GetUserPermissionsReply>(GetUserPermissionsReply, 'agree'),
   ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
   ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
+  DownloadDocumentReply: reply<typeof DownloadDocumentReply, document.DownloadDocumentReply>(DownloadDocumentReply, 'agree'),
   ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
   Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
   ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),
@@ -120,6 +131,13 @@ const replies = {
   Friendlink: reply<typeof friendlinkMessages.Friendlink, friendlink.Friendlink>(friendlinkMessages.Friendlink, 'agree'),
   ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
   Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListAttachmentReply: reply<typeof attachmentMessages.ListAttachmentReply, attachment.ListAttachmentReply>(attachmentMessages.ListAttachmentReply, 'agree'),
+  SearchHitDocument: reply<typeof documentSearchMessages.SearchHitDocument, document.SearchedDocument>(documentSearchMessages.SearchHitDocument, 'agree'),
+  SearchDocumentReply: reply<typeof documentSearchMessages.SearchDocumentReply, document.SearchDocumentReply>(documentSearchMessages.SearchDocumentReply, 'agree'),
+  Favorite: reply<typeof favoriteMessages.Favorite, document.Favorite>(favoriteMessages.Favorite, 'agree'),
+  ListFavoriteReply: reply<typeof favoriteMessages.ListFavoriteReply, document.ListFavoriteReply>(favoriteMessages.ListFavoriteReply, 'agree'),
+  SearchRecord: reply<typeof searchRecordMessages.SearchRecord, document.SearchRecord>(searchRecordMessages.SearchRecord, 'agree'),
+  ListSearchRecordReply: reply<typeof searchRecordMessages.ListSearchRecordReply, document.ListSearchRecordReply>(searchRecordMessages.ListSearchRecordReply, 'agree'),
   Language: reply<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
   ListLanguageReply: reply<typeof languageMessages.ListLanguageReply, language.ListLanguageReply>(languageMessages.ListLanguageReply, 'agree'),
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
@@ -131,6 +149,15 @@ const replies = {
   ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
   ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
   ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
+  UserVip: reply<typeof vipMessages.UserVip, vip.UserVip>(vipMessages.UserVip, 'agree'),
+  VipLog: reply<typeof vipMessages.VipLog, vip.VipLog>(vipMessages.VipLog, 'agree'),
+  ListUserVipReply: reply<typeof vipMessages.ListUserVipReply, vip.ListUserVipReply>(vipMessages.ListUserVipReply, 'agree'),
+  ListUserVipLogReply: reply<typeof vipMessages.ListUserVipLogReply, vip.ListUserVipLogReply>(vipMessages.ListUserVipLogReply, 'agree'),
+  Order: reply<typeof orderMessages.Order, order.Order>(orderMessages.Order, 'agree'),
+  PayOrderReply: reply<typeof orderMessages.PayOrderReply, order.PayOrderReply>(orderMessages.PayOrderReply, 'agree'),
+  ListOrderReply: reply<typeof orderMessages.ListOrderReply, order.ListOrderReply>(orderMessages.ListOrderReply, 'agree'),
+  PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
+  ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
   ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
   SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
@@ -200,6 +227,17 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  ListAttachmentRequest: request<typeof attachmentMessages.ListAttachmentRequest, attachment.ListAttachmentRequest>(attachmentMessages.ListAttachmentRequest, 'agree'),
+  GetAttachmentRequest: request<typeof idRequest, attachment.GetAttachmentRequest>(idRequest, 'agree'),
+  DeleteAttachmentRequest: request<typeof idsRequest, attachment.DeleteAttachmentRequest>(idsRequest, 'agree'),
+  UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
+  DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
+  SearchDocumentRequest: request<typeof documentSearchMessages.SearchDocumentRequest, document.SearchDocumentRequest>(documentSearchMessages.SearchDocumentRequest, 'agree'),
+  CreateFavoriteRequest: request<typeof favoriteMessages.Favorite, document.CreateFavoriteRequest>(favoriteMessages.Favorite, 'agree'),
+  GetFavoriteRequest: request<typeof favoriteMessages.GetFavoriteRequest, document.GetFavoriteRequest>(favoriteMessages.GetFavoriteRequest, 'agree'),
+  ListFavoriteRequest: request<typeof favoriteMessages.ListFavoriteRequest, document.ListFavoriteRequest>(favoriteMessages.ListFavoriteRequest, 'agree'),
+  DeleteFavoriteRequest: request<typeof idsRequest, document.DeleteFavoriteRequest>(idsRequest, 'agree'),
   ListDocumentRequest: request<typeof documentMessages.ListDocumentRequest, document.ListDocumentRequest>(documentMessages.ListDocumentRequest, 'agree'),
   ListDocumentForHomeRequest: request<typeof documentMessages.ListDocumentForHomeRequest, document.ListDocumentForHomeRequest>(documentMessages.ListDocumentForHomeRequest, 'agree'),
   CreateDocumentItem: request<typeof documentMessages.CreateDocumentItem, document.CreateDocumentItem>(documentMessages.CreateDocumentItem, 'agree'),
@@ -214,6 +252,19 @@ const requests = {
   RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
   GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
   SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  ListUserVipRequest: request<typeof vipMessages.ListUserVipRequest, vip.ListUserVipRequest>(vipMessages.ListUserVipRequest, 'agree'),
+  GrantUserVipRequest: request<typeof vipMessages.GrantUserVipRequest, vip.GrantUserVipRequest>(vipMessages.GrantUserVipRequest, 'agree'),
+  RevokeUserVipRequest: request<typeof vipMessages.RevokeUserVipRequest, vip.RevokeUserVipRequest>(vipMessages.RevokeUserVipRequest, 'agree'),
+  ListUserVipLogRequest: request<typeof vipMessages.ListUserVipLogRequest, vip.ListUserVipLogRequest>(vipMessages.ListUserVipLogRequest, 'agree'),
+  CreateOrderRequest: request<typeof orderMessages.CreateOrderRequest, order.CreateOrderRequest>(orderMessages.CreateOrderRequest, 'agree'),
+  PayOrderRequest: request<typeof orderMessages.PayOrderRequest, order.PayOrderRequest>(orderMessages.PayOrderRequest, 'agree'),
+  CancelOrderRequest: request<typeof orderMessages.CancelOrderRequest, order.CancelOrderRequest>(orderMessages.CancelOrderRequest, 'agree'),
+  GetOrderRequest: request<typeof orderMessages.GetOrderRequest, order.GetOrderRequest>(orderMessages.GetOrderRequest, 'agree'),
+  ListMyOrderRequest: request<typeof orderMessages.ListMyOrderRequest, order.ListMyOrderRequest>(orderMessages.ListMyOrderRequest, 'agree'),
+  ListOrderRequest: request<typeof orderMessages.ListOrderRequest, order.ListOrderRequest>(orderMessages.ListOrderRequest, 'agree'),
+  CloseOrderRequest: request<typeof orderMessages.CloseOrderRequest, order.CloseOrderRequest>(orderMessages.CloseOrderRequest, 'agree'),
+  OrderDecisionRequest: request<typeof orderMessages.OrderDecisionRequest, order.OrderDecisionRequest>(orderMessages.OrderDecisionRequest, 'agree'),
+  ListPaymentNotificationRequest: request<typeof paymentMessages.ListPaymentNotificationRequest, order.ListPaymentNotificationRequest>(paymentMessages.ListPaymentNotificationRequest, 'agree'),
   SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
   MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
   MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
@@ -226,8 +277,10 @@ const requests = {
 
 const messageModules = {
   advertisement: advertisementMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
+  'document-search': documentSearchMessages, download: downloadMessages, favorite: favoriteMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, sms: smsMessages, user: userMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, sms: smsMessages,
+  user: userMessages, vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

@@ -12,6 +12,8 @@ export const User = message('User', {
   doc_count: 'int32', follow_count: 'int32', fans_count: 'int32', favorite_count: 'int32',
   comment_count: 'int32', status: 'int32', avatar: 'string', identity: 'string', realname: 'string',
   group_id: 'int64[]', credit_count: 'int32', article_count: 'int32', remark: 'string',
+  // Ours (docs/api.md §6): filled only in GetUser for oneself.
+  is_vip: 'bool', vip_end_at: 'time',
 });
 
 export const Dynamic = message('Dynamic', {
@@ -21,12 +23,6 @@ export const Dynamic = message('Dynamic', {
 
 export const Sign = message('Sign', {
   id: 'int64', user_id: 'int64', sign_at: 'int32', ip: 'string', created_at: 'time', award: 'int32',
-});
-
-export const Download = message('Download', {
-  id: 'int64', user_id: 'int64', document_id: 'int64', ip: 'string', is_pay: 'bool',
-  created_at: 'time', updated_at: 'time', title: 'string', ext: 'string', score: 'int32',
-  size: 'int64', pages: 'int32', document_uuid: 'string',
 });
 
 export const LoginReply = message('LoginReply', { token: 'string', user: User });
@@ -63,5 +59,4 @@ export const ListUserReply = message('ListUserReply', { total: 'int64', user: [U
 
 export const GetUserPermissionsReply = message('GetUserPermissionsReply', { permission: [Permission] });
 export const ListUserDynamicReply = message('ListUserDynamicReply', { total: 'int64', dynamic: [Dynamic] });
-export const ListUserDownloadReply = message('ListUserDownloadReply', { total: 'int64', download: [Download] });
 export const ListUserGroupReply = message('ListUserGroupReply', { group: [Group] });

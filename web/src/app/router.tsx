@@ -36,6 +36,8 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-profile': { lazy: async () => ({ Component: (await import('../pages/member/MemberProfilePage')).MemberProfilePage }) },
   'member-download': { lazy: async () => ({ Component: (await import('../pages/member/MemberDownloadPage')).MemberDownloadPage }) },
   'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
+  vip: { lazy: async () => ({ Component: (await import('../pages/public/VipPage')).VipPage }) },
+  'vip-checkout': { lazy: async () => ({ Component: (await import('../pages/member/VipCheckoutPage')).VipCheckoutPage }) },
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,

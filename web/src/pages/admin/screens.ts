@@ -23,6 +23,8 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
   'admin-advertisement': lazyScreen(async () => (await import('./AdvertisementPage')).AdvertisementPage),
   'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
+  'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
+  'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
     ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
       `admin-config-${category}`,
