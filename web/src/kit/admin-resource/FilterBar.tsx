@@ -35,7 +35,17 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
             <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label">
               {filter.label}
             </label>
-            {filter.kind === 'keyword' ? (
+            {filter.kind === 'custom' ? (
+              filter.render({
+                id,
+                value: draft[filter.name],
+                onChange: (value) => {
+                  const next = { ...draft, [filter.name]: value };
+                  setDraft(next);
+                  onApply(next);
+                },
+              })
+            ) : filter.kind === 'keyword' ? (
               <Input
                 id={id}
                 value={String(draft[filter.name] ?? '')}

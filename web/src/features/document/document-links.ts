@@ -1,0 +1,48 @@
+// Where a document lives on the site and where its images come from (contract README §9.1,
+// §9.2): the reader's path, the page images, the cover, and how many pages are free.
+import type { Document } from '../../../../shared/types/document';
+
+/**
+ * Category of the reader's path when a record does not say (downloads, favourites): the
+ * reader puts the document's own category into the address once it has loaded.
+ */
+const UNKNOWN_CATEGORY = 1;
+
+/** The document's page: `/library/{category}/{id}` under its deepest category. */
+export function documentPath(doc: Pick<Document, 'id' | 'category_id'>, fallbackCategory?: number): string | undefined {
+  const categories = doc.category_id ?? [];
+  const category = categories[categories.length - 1] ?? fallbackCategory;
+  return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
+}
+
+/** The reader of document `id` when only its id is known (download and favourite records). */
+export const documentPathById = (id: number) => `/library/${UNKNOWN_CATEGORY}/${id}`;
+
+/**
+ * Page `page` (1-based) as an image: `/view/page/<hash>/<n><ext>`, with `.gzip.svg` for SVG
+ * pages stored compressed. Undefined before the document has pages.
+ */
+export function pageImageUrl(doc: Pick<Document, 'attachment' | 'preview_ext' | 'enable_gzip'>, page: number): string | undefined {
+  const hash = doc.attachment?.hash;
+  if (!hash) return undefined;
+  const ext = doc.preview_ext || '.svg';
+  return `/view/page/${hash}/${page}${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
+}
+
+/** The cover: what the home listing gives, else the one of the document's hash. */
+export function coverUrl(doc: Pick<Document, 'cover' | 'attachment'>): string | undefined {
+  if (doc.cover) return doc.cover;
+  return doc.attachment?.hash ? `/view/cover/${doc.attachment.hash}` : undefined;
+}
+
+/** Pages anyone may read: `preview` when it limits them (0 = all pages, contract §4 Document). */
+export function freePages(doc: Pick<Document, 'pages' | 'preview'>): number {
+  const pages = doc.pages ?? 0;
+  const preview = doc.preview ?? 0;
+  return preview > 0 && preview < pages ? preview : pages;
+}
+
+/** Width ÷ height of the pages, from the first page's size; A4 portrait when unknown. */
+export function pageAspectRatio(doc: Pick<Document, 'width' | 'height'>): number {
+  return doc.width && doc.height ? doc.width / doc.height : 210 / 297;
+}
