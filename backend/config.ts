@@ -16,6 +16,22 @@ export interface BackendConfig {
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
   oauth: OAuthConfig;
+  /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
+  convert: ConvertConfig;
+}
+
+export interface ConvertConfig {
+  /** CONVERT_WORKERS: MuPDF worker threads; undefined = one per core. */
+  workers?: number;
+  /** CONVERT_JOBS: documents converted at once (default 2). */
+  jobs: number;
+  /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
+  timeoutMs: number | null;
+  /** CONVERT_MAX_PAGES: documents with more pages fail (default 10,000). */
+  maxPages: number;
+  /** LIBREOFFICE_PATH / CALIBRE_PATH: a path, undefined = searched, null (`off`) = never used. */
+  libreofficePath?: string | null;
+  calibrePath?: string | null;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -90,6 +106,36 @@ function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
   return { wechat: endpoints('wechat'), qq: endpoints('qq'), timeoutMs: Number(timeoutRaw) };
 }
 
+function parseInteger(variable: string, raw: string | undefined, min: number, max: number): number | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${variable} must be an integer between ${min} and ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseToolPath(raw: string | undefined): string | null | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  return ['off', 'none', 'false', '0'].includes(value.toLowerCase()) ? null : path.resolve(value);
+}
+
+function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
+  const convert: ConvertConfig = {
+    jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
+    timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
+    maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
+  };
+  const workers = parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64);
+  if (workers !== undefined) convert.workers = workers;
+  const libreoffice = parseToolPath(env.LIBREOFFICE_PATH);
+  if (libreoffice !== undefined) convert.libreofficePath = libreoffice;
+  const calibre = parseToolPath(env.CALIBRE_PATH);
+  if (calibre !== undefined) convert.calibrePath = calibre;
+  return convert;
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -112,6 +158,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   }
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env),
+    convert: parseConvert(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

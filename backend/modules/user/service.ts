@@ -3,11 +3,12 @@ import { defaultGroupId, setUserGroups } from '../group/service';
 import { insertUser, type NewUser, type UserRow } from './store';
 
 // What other modules may ask of the user module: finding and creating members, their names,
-// the activity log, and the avatar an upload sets.
+// the activity log, the avatar an upload sets, credits moving (uploads, downloads, favourites),
+// the document count and the favourites counter.
 
 export {
-  DynamicType, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, recordLogin, updateProfile, usernamesOf, withoutPassword,
-  type UserRow,
+  DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
+  getUser, recordLogin, setDocCounts, spendCredits, updateProfile, usernamesOf, withoutPassword, type UserRow,
 } from './store';
 
 /** A new member in the default group (a 503 when the site has none). */
