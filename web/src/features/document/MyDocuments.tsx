@@ -18,7 +18,7 @@ import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import { categoryChoices, categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
-import { documentPath } from './document-links';
+import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -27,7 +27,7 @@ type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
 function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
   const tree = useDocumentCategories();
   const [title, setTitle] = useState(doc.title ?? '');
-  const [categoryId, setCategoryId] = useState<number | undefined>(doc.category_id?.[doc.category_id.length - 1]);
+  const [categoryId, setCategoryId] = useState<number | undefined>(deepestCategory(doc));
   const [price, setPrice] = useState(String(doc.price ?? 0));
   const [keywords, setKeywords] = useState(doc.keywords ?? '');
   const [description, setDescription] = useState(doc.description ?? '');

@@ -8,10 +8,15 @@ import type { Document } from '../../../../shared/types/document';
  */
 const UNKNOWN_CATEGORY = 1;
 
+/** The deepest category of a document: the last of `category` (root first), else of `category_id`. */
+export function deepestCategory(doc: Pick<Document, 'category' | 'category_id'>): number | undefined {
+  const trail = doc.category ?? [];
+  return trail[trail.length - 1]?.id ?? doc.category_id?.[doc.category_id.length - 1];
+}
+
 /** The document's page: `/library/{category}/{id}` under its deepest category. */
-export function documentPath(doc: Pick<Document, 'id' | 'category_id'>, fallbackCategory?: number): string | undefined {
-  const categories = doc.category_id ?? [];
-  const category = categories[categories.length - 1] ?? fallbackCategory;
+export function documentPath(doc: Pick<Document, 'id' | 'category' | 'category_id'>, fallbackCategory?: number): string | undefined {
+  const category = deepestCategory(doc) ?? fallbackCategory;
   return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
 }
 

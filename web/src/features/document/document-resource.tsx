@@ -24,7 +24,7 @@ import {
   setDocumentsLanguage,
   updateDocument,
 } from './api';
-import { documentPath } from './document-links';
+import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -158,7 +158,7 @@ export function documentResource({ categories, languages }: {
         keywords: row?.keywords ?? '',
         description: row?.description ?? '',
         price: row?.price ?? 0,
-        category: row?.category_id?.[row.category_id.length - 1],
+        category: row ? deepestCategory(row) : undefined,
         language: row?.language || undefined,
         status: row?.status ?? DocumentStatus.Pending,
       }),

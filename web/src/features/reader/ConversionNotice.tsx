@@ -7,9 +7,9 @@ import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { documentKeys, documentProgressQuery, isConverting } from '../document/api';
 
-/** Pages converted so far, when the backend tells the owner and admins (our addition). */
+/** Pages converted so far; the backend tells the owner and admins (docs/api.md). */
 function progressOf(doc: Document): { done: number; total: number } | undefined {
-  const progress = (doc as Document & { convert_progress?: { done?: number; total?: number } }).convert_progress;
+  const progress = doc.convert_progress;
   return progress?.total ? { done: progress.done ?? 0, total: progress.total } : undefined;
 }
 

@@ -15,7 +15,7 @@ import { Skeleton } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { documentQuery, fullAccessQuery } from '../document/api';
-import { documentPath, freePages } from '../document/document-links';
+import { deepestCategory, documentPath, freePages } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
@@ -139,7 +139,7 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
 function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string; categoryId: number }) {
   const { shown, locked } = useReadablePages(doc);
   const readable = doc.status === DocumentStatus.Converted && (doc.pages ?? 0) > 0;
-  const deepest = doc.category_id?.[doc.category_id.length - 1] ?? categoryId;
+  const deepest = deepestCategory(doc) ?? categoryId;
   return (
     <div className="app-container app-reader-screen">
       <div className="app-reader-screen__main">

@@ -1,23 +1,34 @@
-// Text with the searched words marked. The text is never parsed as HTML: it is split around
-// the words (case-insensitively) and each occurrence is wrapped in <mark>.
+// Search hits with their matches marked. The server's highlights (`title_highlight`,
+// `snippet`) are HTML with the text escaped and the matches in <em>…</em>; they are never
+// inserted as HTML: split at the <em> tags, the entities decoded, each match a <mark>.
 
-/** The words of a query: split on spaces, longest first so that a longer word wins over its parts. */
-export function queryWords(query: string): string[] {
-  const words = query.split(/\s+/).map((w) => w.trim()).filter(Boolean);
-  return [...new Set(words)].sort((a, b) => b.length - a.length);
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_match, name: string) => ENTITIES[name] ?? '');
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export interface Segment {
+  text: string;
+  match: boolean;
+}
 
-export function HighlightedText({ text, words }: { text: string; words: readonly string[] }) {
-  if (words.length === 0 || text === '') return <>{text}</>;
-  const pattern = new RegExp(`(${words.map(escapeRegExp).join('|')})`, 'gi');
-  const lowered = new Set(words.map((w) => w.toLowerCase()));
+/** `a <em>b</em> &amp; c` → `a `, `b` (a match), ` & c`. */
+export function highlightSegments(html: string): Segment[] {
+  const segments: Segment[] = [];
+  let match = false;
+  for (const part of html.split(/(<em>|<\/em>)/)) {
+    if (part === '<em>') match = true;
+    else if (part === '</em>') match = false;
+    else if (part !== '') segments.push({ text: decodeEntities(part), match });
+  }
+  return segments;
+}
+
+export function HighlightedText({ html }: { html: string }) {
   return (
     <>
-      {text.split(pattern).map((part, index) =>
-        lowered.has(part.toLowerCase()) ? <mark key={index}>{part}</mark> : part,
-      )}
+      {highlightSegments(html).map((segment, index) => (segment.match ? <mark key={index}>{segment.text}</mark> : segment.text))}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { documentTypeOptions } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
-import type { Document, SearchDocumentRequest } from '../../../../shared/types/document';
+import type { SearchDocumentRequest, SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -16,7 +16,7 @@ import { categoryChoices, useDocumentCategories } from '../category/category-tre
 import { documentPath } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
-import { HighlightedText, queryWords } from './HighlightedText';
+import { HighlightedText } from './HighlightedText';
 import { SEARCH_PAGE_SIZE, searchQuery } from './api';
 import { SearchBox, searchPath } from './SearchBox';
 import './search.css';
@@ -88,11 +88,7 @@ function toRequest(state: SearchState, today: number): SearchDocumentRequest {
   };
 }
 
-/** The text shown under a result: the server's snippet of the matching text, else the description. */
-function snippetOf(doc: Document): string {
-  const withSnippet = doc as Document & { snippet?: string; highlight?: string };
-  return withSnippet.snippet || withSnippet.highlight || doc.description || '';
-}
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function Suggestions({ words, title, description }: { words: readonly string[]; title: string; description: string }) {
   return (
@@ -112,23 +108,19 @@ function Suggestions({ words, title, description }: { words: readonly string[]; 
   );
 }
 
-function Result({ doc, words }: { doc: Document; words: readonly string[] }) {
+/** One hit: the title and the snippet of its text with the matches marked (the server's highlights). */
+function Result({ doc }: { doc: SearchedDocument }) {
   const path = documentPath(doc);
-  const title = doc.title || '未命名文档';
+  const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
+  const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
     <li className="app-search-result">
       <h2 className="app-search-result__title">
         <FormatIcon ext={doc.ext} />
-        {path ? (
-          <Link to={path}>
-            <HighlightedText text={title} words={words} />
-          </Link>
-        ) : (
-          <HighlightedText text={title} words={words} />
-        )}
+        {path ? <Link to={path}>{title}</Link> : title}
       </h2>
       <p className="app-search-result__snippet">
-        <HighlightedText text={snippetOf(doc)} words={words} />
+        <HighlightedText html={snippet} />
       </p>
       <p className="app-search-result__meta">
         {doc.pages ? <span>{doc.pages} 页</span> : null}
@@ -150,7 +142,6 @@ export function SearchScreen() {
   const [openedAt] = useState(() => Date.now());
   const request = toRequest(state, openedAt);
   const results = useQuery({ ...searchQuery(request), placeholderData: keepPreviousData });
-  const words = queryWords(state.wd);
   const recommended = settings.system?.recommend_words ?? [];
   const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
   const total = results.data?.total ?? 0;
@@ -229,7 +220,7 @@ export function SearchScreen() {
                   <>
                     <ol className="app-search__results">
                       {(data.document ?? []).map((doc) => (
-                        <Result key={doc.id} doc={doc} words={words} />
+                        <Result key={doc.id} doc={doc} />
                       ))}
                     </ol>
                     <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />
