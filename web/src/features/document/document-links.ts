@@ -47,7 +47,9 @@ export function freePages(doc: Pick<Document, 'pages' | 'preview'>): number {
   return preview > 0 && preview < pages ? preview : pages;
 }
 
-/** Width ÷ height of the pages, from the first page's size; A4 portrait when unknown. */
-export function pageAspectRatio(doc: Pick<Document, 'width' | 'height'>): number {
-  return doc.width && doc.height ? doc.width / doc.height : 210 / 297;
+/** The CSS aspect-ratio of the pages (`width / height` of the first page); A4 portrait when unknown. */
+export function pageAspectRatio(doc: Pick<Document, 'width' | 'height'>): string {
+  return doc.width && doc.height ? `${doc.width} / ${doc.height}` : A4_PORTRAIT;
 }
+
+export const A4_PORTRAIT = '210 / 297';

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { documentTypeOptions } from '../../../../shared/constants';
 import type { ListDocumentRequest } from '../../../../shared/types/document';
+import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { ChoiceChips } from '../../kit/filters/ChoiceChips';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { PageLinks } from '../../kit/paging/PageLinks';
@@ -97,21 +98,13 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
 
   return (
     <div className="app-container app-library">
-      <nav className="app-breadcrumbs" aria-label="当前位置">
-        <Link to="/">首页</Link>
-        <span aria-hidden="true">/</span>
-        {category ? <Link to="/library">文库资料</Link> : <span aria-current="page">文库资料</span>}
-        {trail.map((node, index) => (
-          <span key={node.id} className="app-breadcrumbs__item">
-            <span aria-hidden="true">/</span>
-            {index === trail.length - 1 ? (
-              <span aria-current="page">{node.title}</span>
-            ) : (
-              <Link to={`/library/${node.id}`}>{node.title}</Link>
-            )}
-          </span>
-        ))}
-      </nav>
+      <Breadcrumbs
+        crumbs={[
+          { label: '首页', to: '/' },
+          { label: '文库资料', to: category ? '/library' : undefined },
+          ...trail.map((node, index) => ({ label: node.title ?? '', to: index < trail.length - 1 ? `/library/${node.id}` : undefined })),
+        ]}
+      />
       <AdSlot slot="list_nav_bottom" />
       <section className="app-panel app-library__head" aria-labelledby="library-title">
         <h1 id="library-title" className="app-library__title">

@@ -27,7 +27,7 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
   doc: Document;
   page: number;
   total: number;
-  ratio: number;
+  ratio: string;
   load: boolean;
   observe: (element: HTMLElement | null) => void;
 }) {
@@ -36,7 +36,7 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
   const src = pageImageUrl(doc, page);
   const first = page === 1;
   return (
-    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: String(ratio) }} aria-label={`第 ${page} 页`}>
+    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ratio }} aria-label={`第 ${page} 页`}>
       {load && src && !failed ? (
         <img
           key={attempt}

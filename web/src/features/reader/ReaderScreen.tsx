@@ -9,13 +9,14 @@ import { DocumentStatus } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { ApiError, errorMessage } from '../../api/client';
+import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { usePageTitle } from '../../kit/routing/page-title';
 import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { documentQuery, fullAccessQuery } from '../document/api';
-import { deepestCategory, documentPath, freePages } from '../document/document-links';
+import { A4_PORTRAIT, deepestCategory, documentPath, freePages } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
@@ -54,22 +55,6 @@ function Facts({ doc }: { doc: Document }) {
   );
 }
 
-function Breadcrumbs({ doc }: { doc: Document }) {
-  return (
-    <nav className="app-breadcrumbs" aria-label="当前位置">
-      <Link to="/">首页</Link>
-      <span aria-hidden="true">/</span>
-      <Link to="/library">文库资料</Link>
-      {(doc.category ?? []).map((category) => (
-        <span key={category.id} className="app-breadcrumbs__item">
-          <span aria-hidden="true">/</span>
-          <Link to={`/library/${category.id}`}>{category.title}</Link>
-        </span>
-      ))}
-    </nav>
-  );
-}
-
 function AuthorCard({ doc }: { doc: Document }) {
   const author = doc.user;
   const name = author?.username || doc.username || '匿名用户';
@@ -90,7 +75,7 @@ function AuthorCard({ doc }: { doc: Document }) {
   );
 }
 
-function LoadingReader({ ratio }: { ratio: number }) {
+function LoadingReader() {
   return (
     <div className="app-container app-reader-screen" aria-busy="true">
       <div className="app-reader-screen__main">
@@ -98,7 +83,7 @@ function LoadingReader({ ratio }: { ratio: number }) {
           <Skeleton.Title style={{ width: '60%' }} />
           <Skeleton.Paragraph rows={1} />
         </div>
-        <div className="app-reader__page app-reader__page--placeholder" style={{ aspectRatio: String(ratio) }} />
+        <div className="app-reader__page app-reader__page--placeholder" style={{ aspectRatio: A4_PORTRAIT }} />
       </div>
     </div>
   );
@@ -116,7 +101,7 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
     if (canonical && !(doc?.category_id ?? []).includes(categoryId)) void navigate(canonical, { replace: true });
   }, [canonical, doc, categoryId, navigate]);
 
-  if (document.isPending) return <LoadingReader ratio={210 / 297} />;
+  if (document.isPending) return <LoadingReader />;
   if (document.isError) {
     if (document.error instanceof ApiError && document.error.status === 404) {
       return (
@@ -143,7 +128,13 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
   return (
     <div className="app-container app-reader-screen">
       <div className="app-reader-screen__main">
-        <Breadcrumbs doc={doc} />
+        <Breadcrumbs
+          crumbs={[
+            { label: '首页', to: '/' },
+            { label: '文库资料', to: '/library' },
+            ...(doc.category ?? []).map((category) => ({ label: category.title ?? '', to: `/library/${category.id}` })),
+          ]}
+        />
         <header className="app-panel app-reader-head">
           <h1 className="app-reader-head__title">{doc.title || '未命名文档'}</h1>
           <Facts doc={doc} />
