@@ -34,8 +34,10 @@ const PHASE_TEXT: Record<UploadItem['phase'], string> = {
   'publish-failed': '发布失败',
 };
 
-function CategorySelect({ id, tree, value, onChange, invalid, describedBy }: {
+function CategorySelect({ id, label, tree, value, onChange, invalid, describedBy }: {
   id: string;
+  /** When no <label> names the select. */
+  label?: string;
   tree: readonly CategoryNode[];
   value: number | undefined;
   onChange: (id: number | undefined) => void;
@@ -48,6 +50,7 @@ function CategorySelect({ id, tree, value, onChange, invalid, describedBy }: {
       className="app-select"
       value={value ?? ''}
       onChange={(event) => onChange(Number(event.target.value) || undefined)}
+      aria-label={label}
       aria-invalid={invalid || undefined}
       aria-describedby={describedBy}
     >
@@ -101,8 +104,8 @@ function UploadRow({ item, tree, dispatch }: {
       )}
       {describable && (
         <div className="app-upload__details">
-          <label className="app-upload__field app-upload__field--wide" htmlFor={`${id}-title`}>
-            <span>标题</span>
+          <div className="app-upload__field app-upload__field--wide">
+            <label htmlFor={`${id}-title`}>标题</label>
             <Input
               id={`${id}-title`}
               value={item.title}
@@ -113,9 +116,9 @@ function UploadRow({ item, tree, dispatch }: {
               aria-describedby={item.errors.title ? `${id}-title-error` : undefined}
             />
             <FieldError id={`${id}-title-error`} message={item.errors.title} />
-          </label>
-          <label className="app-upload__field" htmlFor={`${id}-category`}>
-            <span>分类</span>
+          </div>
+          <div className="app-upload__field">
+            <label htmlFor={`${id}-category`}>分类</label>
             <CategorySelect
               id={`${id}-category`}
               tree={tree}
@@ -125,9 +128,9 @@ function UploadRow({ item, tree, dispatch }: {
               describedBy={item.errors.category ? `${id}-category-error` : undefined}
             />
             <FieldError id={`${id}-category-error`} message={item.errors.category} />
-          </label>
-          <label className="app-upload__field" htmlFor={`${id}-price`}>
-            <span>价格</span>
+          </div>
+          <div className="app-upload__field">
+            <label htmlFor={`${id}-price`}>价格</label>
             <Input
               id={`${id}-price`}
               value={item.price}
@@ -138,9 +141,9 @@ function UploadRow({ item, tree, dispatch }: {
               aria-describedby={item.errors.price ? `${id}-price-error` : undefined}
             />
             <FieldError id={`${id}-price-error`} message={item.errors.price} />
-          </label>
-          <label className="app-upload__field app-upload__field--wide" htmlFor={`${id}-description`}>
-            <span>简介</span>
+          </div>
+          <div className="app-upload__field app-upload__field--wide">
+            <label htmlFor={`${id}-description`}>简介</label>
             <textarea
               id={`${id}-description`}
               className="app-textarea"
@@ -152,7 +155,7 @@ function UploadRow({ item, tree, dispatch }: {
               aria-invalid={item.errors.description ? true : undefined}
             />
             <FieldError id={`${id}-description-error`} message={item.errors.description} />
-          </label>
+          </div>
         </div>
       )}
     </li>
@@ -321,6 +324,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
             <span>统一设置：</span>
             <CategorySelect
               id="upload-batch-category"
+              label="统一设置分类"
               tree={tree}
               value={batch.categoryId}
               onChange={(categoryId) => {
