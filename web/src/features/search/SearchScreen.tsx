@@ -13,7 +13,7 @@ import { QueryStates } from '../../kit/query-states/QueryStates';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
-import { documentPath } from '../document/document-links';
+import { documentPath, documentPathById } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
@@ -110,7 +110,8 @@ function Suggestions({ words, title, description }: { words: readonly string[]; 
 
 /** One hit: the title and the snippet of its text with the matches marked (the server's highlights). */
 function Result({ doc }: { doc: SearchedDocument }) {
-  const path = documentPath(doc);
+  // Hits carry no categories; the reader puts the document's own into the address.
+  const path = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
   const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
   const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
