@@ -5,6 +5,7 @@
 // to the login page.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
+import { takeEarlyResponse } from './early-responses';
 
 export { REQUEST_TIMEOUT_MS };
 
@@ -108,7 +109,8 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     let response: Response;
     let data: unknown;
     try {
-      response = await (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal });
+      const early = method === 'GET' ? takeEarlyResponse(url) : undefined;
+      response = await (early ?? (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal }));
       data = await readBody(response);
     } catch {
       return { ok: false, ...normalizeFailure(undefined) };

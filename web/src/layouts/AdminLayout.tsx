@@ -5,16 +5,9 @@ import { UserMenu } from '../features/session/UserMenu';
 import { usePermissionCheck, useSession } from '../features/session/use-session';
 import { PermissionCheck } from '../kit/admin-resource/permission-check';
 import { siteName, useSettings } from '../features/settings/use-settings';
-import { Layout, Nav } from '../ui/semi';
-import {
-  IconComment,
-  IconFile,
-  IconHistogram,
-  IconHome,
-  IconOrderedList,
-  IconSetting,
-  IconUserGroup,
-} from '../ui/icons';
+import { Layout, Nav } from '../ui/semi-admin';
+import { IconComment } from '../ui/icons';
+import { IconFile, IconHistogram, IconHome, IconOrderedList, IconSetting, IconUserGroup } from '../ui/icons-extra';
 import { PageLoading } from '../ui/PageLoading';
 import './admin-layout.css';
 

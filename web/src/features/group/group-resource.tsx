@@ -5,8 +5,9 @@ import type { Group } from '../../../../shared/types/group';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { IconKey } from '../../ui/icons';
-import { Button, Tag } from '../../ui/semi';
+import { IconKey } from '../../ui/icons-extra';
+import { Button } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { groupKeys, groupWrites, listGroups } from './api';
 
 type Values = {

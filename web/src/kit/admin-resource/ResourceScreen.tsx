@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { errorMessage, unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
-import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
+import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons-extra';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
