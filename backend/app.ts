@@ -13,6 +13,7 @@ import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
+import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
@@ -120,7 +121,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
   const { workers, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
-    ...(workers !== undefined ? { workers } : {}),
+    workers,
     ...(libreofficePath !== undefined ? { libreofficePath } : {}),
     ...(calibrePath !== undefined ? { calibrePath } : {}),
   });
@@ -147,6 +148,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
+    sms: new SmsSender(settings, config.sms, app.log),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
     converter: conversion.converter,

@@ -1,6 +1,8 @@
+import os from 'node:os';
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
+import type { SmsEndpoints } from './platform/sms/sms-provider';
 
 // The embedded backend's process configuration, read once from the environment.
 export interface BackendConfig {
@@ -18,11 +20,13 @@ export interface BackendConfig {
   oauth: OAuthConfig;
   /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
   convert: ConvertConfig;
+  /** Where the SMS clouds are reached (docs/api.md §4). */
+  sms: SmsEndpoints;
 }
 
 export interface ConvertConfig {
-  /** CONVERT_WORKERS: MuPDF worker threads; undefined = one per core. */
-  workers?: number;
+  /** CONVERT_WORKERS: MuPDF worker threads; default one per core but one (at least one). */
+  workers: number;
   /** CONVERT_JOBS: documents converted at once (default 2). */
   jobs: number;
   /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
@@ -123,17 +127,44 @@ function parseToolPath(raw: string | undefined): string | null | undefined {
 
 function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
   const convert: ConvertConfig = {
+    // One core stays with the requests: the site answers while a document converts (bench/README.md).
+    workers: parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64) ?? Math.max(1, os.availableParallelism() - 1),
     jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
     timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
     maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
   };
-  const workers = parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64);
-  if (workers !== undefined) convert.workers = workers;
   const libreoffice = parseToolPath(env.LIBREOFFICE_PATH);
   if (libreoffice !== undefined) convert.libreofficePath = libreoffice;
   const calibre = parseToolPath(env.CALIBRE_PATH);
   if (calibre !== undefined) convert.calibrePath = calibre;
   return convert;
+}
+
+/** An http(s) origin: the signed SMS requests go to its path `/`. */
+function parseOrigin(variable: string, raw: string | undefined, fallback: string): string {
+  const value = raw?.trim() || fallback;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/+$/, '')) {
+    throw new ConfigError(`${variable} must be an http(s) origin without path, query or credentials, e.g. ${fallback}, got "${value}"`);
+  }
+  return url.origin;
+}
+
+function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
+  const timeoutRaw = env.SMS_TIMEOUT_MS?.trim() || '10000';
+  if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 120_000) {
+    throw new ConfigError(`SMS_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
+  }
+  return {
+    aliyun: parseOrigin('SMS_ALIYUN_ENDPOINT', env.SMS_ALIYUN_ENDPOINT, 'https://dysmsapi.aliyuncs.com'),
+    tencent: parseOrigin('SMS_TENCENT_ENDPOINT', env.SMS_TENCENT_ENDPOINT, 'https://sms.tencentcloudapi.com'),
+    timeoutMs: Number(timeoutRaw),
+  };
 }
 
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
@@ -157,7 +188,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const config: BackendConfig = {
-    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env),
+    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;

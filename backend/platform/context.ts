@@ -9,6 +9,7 @@ import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
 import type { SearchCollection, SearchIndex } from './search/search-index';
+import type { SmsSender } from './sms/sms-sender';
 
 /** How documents are converted, beyond the engine's own settings (CONVERT_* variables). */
 export interface ConversionSettings {
@@ -27,6 +28,8 @@ export interface BackendContext {
   tokens: TokenService;
   captcha: CaptchaStore;
   mailer: Mailer;
+  /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
+  sms: SmsSender;
   /** Files (uploads, documents, pages) by key; the local disk under DATA_DIR here. */
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */

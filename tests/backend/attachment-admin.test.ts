@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { uploadDocument } from '../helpers/document-api';
+import { fixture } from '../helpers/documents';
 
 // AttachmentAPI for admins: the list with its filters, type names and uploaders, editing and
 // banning a file, and deletion that removes the file once no other attachment uses it.
@@ -116,6 +118,18 @@ describe('DeleteAttachment', () => {
     expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: second.body.data.id } })).status).toBe(200);
     expect(fs.existsSync(stored)).toBe(false);
     expect((await fetch(backend.url + first.body.data.path)).status).toBe(404);
+  });
+
+  it('removes a document upload never made into a document, with its original file', async () => {
+    const pdf = fs.readFileSync(fixture('chinese.pdf'));
+    const uploaded = await uploadDocument(backend.url, backend.adminToken, Buffer.concat([pdf, Buffer.from('\n% orphan')]), '草稿.pdf');
+    expect(uploaded.status).toBe(200);
+    const row = await backend.admin('GET', '/api/v1/attachment', { query: { id: uploaded.body.data.id } });
+    expect(row.body).toMatchObject({ type: 2, type_name: '文档', name: '草稿.pdf' });
+    const stored = fileOf(row.body.path);
+    expect(fs.existsSync(stored)).toBe(true);
+    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(200);
+    expect(fs.existsSync(stored)).toBe(false);
   });
 
   it('refuses the upload of a document that still exists, and unknown ids', async () => {

@@ -93,6 +93,15 @@ describe('SearchDocument', () => {
     expect(ids(views.body).indexOf(learning.id)).toBeLessThan(ids(views.body).indexOf(library.id));
   });
 
+  it('sorts by the download and favourite counts that downloads and favourites move', async () => {
+    const member = await registerMember(backend.url);
+    const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', { token: member.token, query: { id: reports[0]!.id } });
+    expect(downloaded.status).toBe(200);
+    expect(ids((await search({ wd: '报告', sort: 'download_count' })).body)[0]).toBe(reports[0]!.id);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: reports[1]!.id } })).status).toBe(200);
+    expect(ids((await search({ wd: '报告', sort: 'favorite_count' })).body)[0]).toBe(reports[1]!.id);
+  });
+
   it('pages by 10 and caps the pages at display.max_search_pages', async () => {
     const first = await search({ wd: '报告', sort: 'latest', size: 50 });
     expect(first.body.document).toHaveLength(10);

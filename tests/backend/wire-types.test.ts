@@ -17,6 +17,7 @@ import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
 import * as searchRecordMessages from '../../backend/modules/search-record/messages';
+import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
@@ -30,6 +31,7 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
@@ -138,6 +140,11 @@ const replies = {
   ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
   ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
   ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
+  ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
+  SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
+  ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
+  SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -223,13 +230,22 @@ const requests = {
   RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
   GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
   SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
+  MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
+  MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
+  MobileFindPasswordRequest: request<typeof userMessages.MobileFindPasswordRequest, user.MobileFindPasswordRequest>(userMessages.MobileFindPasswordRequest, 'agree'),
+  BindMobileRequest: request<typeof userMessages.BindMobileRequest, user.BindMobileRequest>(userMessages.BindMobileRequest, 'agree'),
+  ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
+  GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
+  SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
 };
 
 const messageModules = {
   attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
   'document-search': documentSearchMessages, download: downloadMessages, favorite: favoriteMessages,
   friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, user: userMessages,
+  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, sms: smsMessages,
+  user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

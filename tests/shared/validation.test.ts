@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SMS_CODE_PATTERN,
   emailProblems,
+  maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
-  phoneProblems,
+  mobileProblems,
   usernameProblems,
 } from '../../shared/validation';
 
@@ -38,9 +40,11 @@ describe('password, e-mail and phone rules', () => {
   });
 
   it('checks contact phones loosely', () => {
-    expect(phoneProblems('')).toEqual([]);
-    expect(phoneProblems('+86 138-1234-5678')).toEqual([]);
-    expect(phoneProblems('abc')).toEqual(['手机号码格式不正确']);
+    expect(mobileProblems('', false)).toEqual([]);
+    expect(mobileProblems(' ', true)).toEqual(['请输入手机号码']);
+    expect(mobileProblems('+86 138-1234-5678', true)).toEqual([]);
+    expect(mobileProblems('abc', false)).toEqual(['请输入正确的中国大陆手机号码']);
+    expect(mobileProblems('010-12345678', true)).toEqual(['请输入正确的中国大陆手机号码']);
   });
 });
 
@@ -57,5 +61,23 @@ describe('normalizeMainlandMobile', () => {
 
   it.each(['12812345678', '1381234567', '138123456789', '+1 415 555 0100', '', 'abc'])('refuses %j', (input) => {
     expect(normalizeMainlandMobile(input)).toBeNull();
+  });
+});
+
+describe('maskMobile', () => {
+  it('keeps the first three and last four digits of a number', () => {
+    expect(maskMobile('13812340000')).toBe('138****0000');
+  });
+
+  it('hides short values whole', () => {
+    expect(maskMobile('1381234')).toBe('****');
+    expect(maskMobile('')).toBe('****');
+  });
+});
+
+describe('SMS_CODE_PATTERN', () => {
+  it('accepts exactly six digits', () => {
+    expect(SMS_CODE_PATTERN.test('012345')).toBe(true);
+    for (const code of ['12345', '1234567', '12345a', ' 123456']) expect(SMS_CODE_PATTERN.test(code)).toBe(false);
   });
 });

@@ -7,10 +7,11 @@ import { IdRequest, IdsRequest } from '../../wire/messages';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { documentsByIds } from '../document/service';
+import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
 import { usernamesOf } from '../user/service';
 import { attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo } from './admin-store';
 import { Attachment, ListAttachmentReply, ListAttachmentRequest } from './messages';
+import { DOCUMENT_ATTACHMENT_TYPE } from './store';
 
 // AttachmentAPI: every uploaded file for the admin — list, look at, rename, ban (enable =
 // false refuses future uploads of the same bytes) and delete. MOREDOC refuses deletion
@@ -18,7 +19,6 @@ import { Attachment, ListAttachmentReply, ListAttachmentRequest } from './messag
 
 type AttachmentRow = Selectable<AttachmentTable>;
 
-const DOCUMENT_TYPE = 2;
 /** `type_name` of ListAttachment (endpoints.md §5.3): the label, empty for "unknown". */
 const typeName = (type: number) => (type === 0 ? '' : (resourceTypeOptions.find((o) => o.value === type)?.label ?? ''));
 
@@ -27,12 +27,11 @@ async function withNames(ctx: BackendContext, rows: AttachmentRow[]) {
   return rows.map((r) => ({ ...r, username: names.get(r.user_id) ?? '', type_name: typeName(r.type) }));
 }
 
-/** The blobs of a file: the stored file, and for a document the folder of its rendered pages (contract README §12). */
+/** The blobs of a file: the stored file, and for a document the folder of its pages and covers. */
 function blobKeysOf(row: AttachmentRow): { files: string[]; folders: string[] } {
   const key = row.path.replace(/^\/+/, '');
   if (!/^(uploads|documents)\//.test(key)) return { files: [], folders: [] };
-  const folders = row.type === DOCUMENT_TYPE && /^[0-9a-f]{32}$/.test(row.hash) ? [['documents', ...row.hash.slice(0, 5), row.hash].join('/')] : [];
-  return { files: [key], folders };
+  return { files: [key], folders: row.type === DOCUMENT_ATTACHMENT_TYPE && isMd5(row.hash) ? [outputFolder(row.hash)] : [] };
 }
 
 async function removeFiles(ctx: RpcContext, rows: AttachmentRow[]): Promise<void> {
@@ -69,13 +68,15 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
         const rows = await liveAttachmentsByIds(trx, ids);
         if (!rows.length) throw notFound('附件不存在');
         // The file of a document that still exists (even in the recycle bin) goes with the document, never alone.
-        const documents = await documentsByIds(trx, rows.filter((r) => r.type === DOCUMENT_TYPE && r.type_id > 0).map((r) => r.type_id));
+        const documents = await documentsByIds(trx, rows.filter((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && r.type_id > 0).map((r) => r.type_id));
         const held = new Map(documents.map((d) => [d.id, d.title]));
-        const blocked = rows.find((r) => r.type === DOCUMENT_TYPE && held.has(r.type_id));
+        const blocked = rows.find((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && held.has(r.type_id));
         if (blocked) throw badRequest(`附件「${blocked.name}」属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`);
         await deleteAttachmentRows(trx, rows.map((r) => r.id));
         const inUse = await hashesInUse(trx, [...new Set(rows.map((r) => r.hash))]);
-        return rows.filter((r) => !inUse.has(r.hash));
+        const orphans = [];
+        for (const row of rows) if (!inUse.has(row.hash) && !(await hashHasDocuments(trx, row.hash))) orphans.push(row);
+        return orphans;
       });
       await removeFiles(ctx, orphaned);
       return {};

@@ -37,13 +37,34 @@ const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-dat
 
 export const tooLarge = (maxBytes: number) => badRequest(`文件大小超出限制（最大 ${Math.floor(maxBytes / 1024 / 1024)} MB）`);
 
+/** How long a refused upload's connection stays half-closed for the client to stop sending. */
+const LINGER_MS = 2000;
+
 /**
  * A refusal sent before the body was read: the connection closes after the answer, so that
- * the rest of the body is never read (nor waited for).
+ * the rest of the body is never read (nor waited for). Node ends a `Connection: close`
+ * answer with `destroySoon()`; closing a socket while the client's bytes still arrive makes
+ * the kernel reset the connection, and the client may lose the answer it was sent. So the
+ * socket half-closes instead (a lingering close, as nginx does), discards what still
+ * arrives, and goes when the client closes or after LINGER_MS.
  */
 function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
   reply.header('connection', 'close');
+  const socket = reply.request.raw.socket;
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
   return error;
+}
+
+/** RFC 2046 §5.1.1: 1 to 70 characters from a small set (busboy fails on longer ones with a plain Error). */
+const BOUNDARY = /;\s*boundary=(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(;|$)/i;
+
+function hasValidBoundary(request: FastifyRequest): boolean {
+  return BOUNDARY.test(String(request.headers['content-type'] ?? ''));
 }
 
 /** Errors of busboy and @fastify/multipart: the client sent something that is not a valid form. */
@@ -51,13 +72,14 @@ function isMalformed(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('FST_')) return true;
-  return /multipart|boundary|unexpected end of|malformed|part header|premature/i.test(error.message);
+  return /multipart|boundary|unexpected end of|malformed|part header|premature|needle/i.test(error.message);
 }
 
 export async function receiveFile(app: BackendContext, request: FastifyRequest, reply: FastifyReply, opts: ReceiveOptions): Promise<StoredFile> {
   if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > opts.maxBytes + ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+  if (!hasValidBoundary(request)) throw refuseUnread(reply, badRequest(MALFORMED));
 
   let part;
   try {

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import dayjs from 'dayjs';
-import type { SearchFilters, SearchSort } from '../../platform/search/search-index';
+import { documentTypeExtensions } from '../../../shared/constants';
+import type { SearchFilters, SearchHit, SearchSort } from '../../platform/search/search-index';
 import { clamp, positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { documentsByIds, isPublic, type DocumentRow } from '../document/service';
+import { documentsByIds, isPublic, presentDocuments, type WireDocument } from '../document/service';
 import { SearchTarget, recordSearch } from '../search-record/service';
-import { usernamesOf } from '../user/service';
 import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 
 // DocumentAPI.SearchDocument, full-text (DESIGN §8): the engine of platform/search
@@ -15,17 +15,6 @@ import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 // highlighted snippets. Request, paging and reply follow the contract; unlike MOREDOC (LIKE
 // over title/keywords/description, words OR-ed, no status filter) every word must match and
 // only documents strangers may see are found. Each search is logged per the security config.
-
-/** Type keys of `ext` (contract endpoints.md §5.13): case-insensitive, a leading dot ignored, unknown = no filter. */
-const TYPE_KEYS: Readonly<Record<string, readonly string[]>> = {
-  pdf: ['.pdf'],
-  doc: ['.doc', '.docx', '.rtf', '.wps', '.odt', '.dot'],
-  ppt: ['.ppt', '.pptx', '.pps', '.ppsx', '.dps', '.odp', '.pot'],
-  xls: ['.xls', '.xlsx', '.et', '.ods', '.csv', '.tsv'],
-  txt: ['.txt'],
-  other: ['.epub', '.mobi', '.chm', '.umd', '.azw', '.azw3', '.azw4'],
-};
-const documentTypeExtensions = (key: string) => TYPE_KEYS[key.trim().toLowerCase().replace(/^\./, '')] ?? null;
 
 const PAGE_SIZE = 10;
 const MAX_PAGE = 10_000;
@@ -55,10 +44,10 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
   return filters;
 }
 
-/** A hit as the reply shows it: the document's columns, its uploader and file hash; the counters always hidden (contract). */
-function present(row: DocumentRow, username: string, hit: { titleHighlight: string; snippet: string }) {
-  const { hash, attachment_id: _attachmentId, download_count: _downloads, view_count: _views, favorite_count: _favorites, ...columns } = row;
-  return { ...columns, username, attachment: { hash }, title_highlight: hit.titleHighlight, snippet: hit.snippet };
+/** A hit as the lists show a document (uploader, categories, file hash), the counters always hidden (contract), and our highlights. */
+function withHighlights(doc: WireDocument, hit: SearchHit) {
+  const { download_count: _downloads, view_count: _views, favorite_count: _favorites, ...shown } = doc;
+  return { ...shown, title_highlight: hit.titleHighlight, snippet: hit.snippet };
 }
 
 function userAgentOf(ctx: RpcContext): string {
@@ -73,18 +62,17 @@ export const documentSearchService = defineService('DocumentAPI', [
       const started = performance.now();
       const text = req.wd.trim();
       if (!text) return {};
-      const maxPages = (await ctx.app.settings.snapshot()).int('display', 'max_search_pages');
+      const cfg = await ctx.app.settings.snapshot();
+      const maxPages = cfg.int('display', 'max_search_pages');
       const page = clamp(req.page, 1, maxPages > 0 ? Math.min(maxPages, MAX_PAGE) : MAX_PAGE);
       const result = await ctx.app.search.document.search({
         text, filters: filtersOf(req), sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page, size: PAGE_SIZE,
       });
       // The index may trail a change by a moment: a hit whose document strangers may no longer see is dropped.
-      const rows = new Map((await documentsByIds(ctx.db, result.hits.map((h) => h.id))).filter(isPublic).map((r) => [r.id, r]));
-      const names = await usernamesOf(ctx.db, [...rows.values()].map((r) => r.user_id));
-      const document = result.hits.flatMap((hit) => {
-        const row = rows.get(hit.id);
-        return row ? [present(row, names.get(row.user_id) ?? '', hit)] : [];
-      });
+      const visible = new Map((await documentsByIds(ctx.db, result.hits.map((h) => h.id))).filter(isPublic).map((r) => [r.id, r]));
+      const hits = result.hits.filter((hit) => visible.has(hit.id));
+      const shown = await presentDocuments(ctx.db, hits.map((hit) => visible.get(hit.id)!), { viewer: { userId: null, admin: false }, cfg });
+      const document = shown.map((doc, i) => withHighlights(doc, hits[i]!));
       // The hits dropped here are not counted either (the others' staleness cannot be known without reading them).
       const found = result.total - (result.hits.length - document.length);
       const total = maxPages > 0 ? Math.min(found, maxPages * PAGE_SIZE) : found;

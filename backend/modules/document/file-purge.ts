@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { documentUploadPaths, hashHasLiveUpload } from '../attachment/service';
@@ -10,11 +12,12 @@ import { hashHasDocuments } from './store';
 
 export const purgeFilesKind = jobKind<{ hash: string }>('document.purge-files');
 
-export async function schedulePurges(app: BackendContext, hashes: readonly string[]): Promise<void> {
+/** Queues the purge of these files with the caller's transaction (`executor`), so a crash cannot lose it. */
+export async function schedulePurges(app: BackendContext, hashes: readonly string[], executor: Kysely<DB>): Promise<void> {
   const minutes = Math.max((await app.settings.snapshot()).int('security', 'attachment_retention_minute'), 0);
   const runAfter = new Date(Date.now() + minutes * 60_000);
   for (const hash of new Set(hashes)) {
-    if (hash) await app.jobs.enqueue(purgeFilesKind, { hash }, { runAfter });
+    if (hash) await app.jobs.enqueue(purgeFilesKind, { hash }, { runAfter, executor });
   }
 }
 

@@ -19,9 +19,9 @@ async function purge(ctx: RpcContext, ids: readonly number[]): Promise<void> {
     const gone = await purgeDocuments(trx, ids);
     await retireDocumentAttachments(trx, gone.map((d) => d.attachment_id).filter((id) => id > 0));
     await recountCategories(trx, 0);
+    await schedulePurges(ctx.app, gone.map((d) => d.hash), trx);
     return gone;
   });
-  await schedulePurges(ctx.app, purged.map((d) => d.hash));
   await refreshSearchIndex(ctx.app, purged.map((d) => d.id));
 }
 

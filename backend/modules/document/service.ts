@@ -9,3 +9,5 @@ export {
   HIDDEN_STATUSES, bumpCounter, countLiveDocuments, documentById, documentByUuid, documentsByHash, documentsByIds, hashHasDocuments,
   isPublic, publicDocumentLinks, type DocumentRow,
 } from './store';
+// Documents as the lists answer them (uploader's name, categories, attachment hash): SearchDocument shows its hits the same way.
+export { presentDocuments, type Viewer, type WireDocument } from './present';

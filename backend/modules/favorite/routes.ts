@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
 import { mapUnique, requireIds } from '../../wire/request';
@@ -41,10 +42,23 @@ async function bumpTarget(db: Database, type: number, id: number, delta: number)
   else await bumpCounter(db, id, 'favorite_count', delta);
 }
 
-/** Credits the uploader earns for this favourite (0 past the daily limit, for articles and for one's own document). */
-async function awardFor(ctx: RpcContext, db: Database, target: Target, userId: number): Promise<number> {
+/** The search index sorts by favourites too: it gets the new count (derived data, so a failure is only logged). */
+async function syncFavoriteCount(ctx: RpcContext, type: number, id: number): Promise<void> {
+  if (type !== FavoriteType.Document) return;
+  try {
+    const fresh = await documentById(ctx.db, id);
+    if (fresh) await ctx.app.search.document.updateAttributes(id, { favoriteCount: fresh.favorite_count });
+  } catch (error) {
+    ctx.request.log.error({ err: error, document: id }, 'updating the favourite count in the search index failed');
+  }
+}
+
+/**
+ * Credits the uploader earns for this favourite (0 past the daily limit, for articles and for
+ * one's own document). Runs in the transaction: the config is read before it.
+ */
+async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userId: number): Promise<number> {
   if (target.type !== FavoriteType.Document || target.ownerId === userId || target.ownerId <= 0) return 0;
-  const cfg = await ctx.app.settings.snapshot();
   const credits = cfg.int('score', 'document_collected');
   const limit = cfg.int('score', 'document_collected_limit');
   if (credits <= 0 || limit <= 0) return 0;
@@ -61,8 +75,9 @@ export const favoriteService = defineService('FavoriteAPI', [
       if (await isBarred(ctx.db, me.id, PunishmentType.NoFavorite)) throw forbidden('您已经被禁止使用收藏功能');
       const target = await targetOf(ctx, favoriteType(req.type), req.document_id, me.id);
       if (await findFavorite(ctx.db, me.id, target.id, target.type)) throw conflict(ALREADY);
-      return mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const award = await awardFor(ctx, trx, target, me.id);
+      const cfg = await ctx.app.settings.snapshot();
+      const created = await mapUnique(ctx.db.transaction().execute(async (trx) => {
+        const award = await awardFor(trx, cfg, target, me.id);
         const row = await insertFavorite(trx, { userId: me.id, targetId: target.id, type: target.type, ownerId: target.ownerId, award });
         await bumpTarget(trx, target.type, target.id, 1);
         await bumpFavoriteCount(trx, me.id, 1);
@@ -70,6 +85,8 @@ export const favoriteService = defineService('FavoriteAPI', [
         await addDynamic(trx, me.id, DynamicType.Favorite, `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${target.title}》`);
         return row;
       }), ALREADY);
+      await syncFavoriteCount(ctx, target.type, target.id);
+      return created;
     },
   }),
 
@@ -78,12 +95,14 @@ export const favoriteService = defineService('FavoriteAPI', [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const ids = requireIds(req.id, '收藏');
-      await ctx.db.transaction().execute(async (trx) => {
-        const removed = await deleteOwnFavorites(trx, me.id, ids);
-        if (!removed.length) throw notFound('收藏不存在');
-        for (const row of removed) await bumpTarget(trx, row.type, row.document_id, -1);
-        await bumpFavoriteCount(trx, me.id, -removed.length);
+      const removed = await ctx.db.transaction().execute(async (trx) => {
+        const rows = await deleteOwnFavorites(trx, me.id, ids);
+        if (!rows.length) throw notFound('收藏不存在');
+        for (const row of rows) await bumpTarget(trx, row.type, row.document_id, -1);
+        await bumpFavoriteCount(trx, me.id, -rows.length);
+        return rows;
       });
+      for (const row of removed) await syncFavoriteCount(ctx, row.type, row.document_id);
       return {};
     },
   }),

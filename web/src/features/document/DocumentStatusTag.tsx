@@ -1,6 +1,6 @@
 // A document's status (SPEC §4's eight) as a coloured tag with its Chinese label.
 import { documentStatusOptions, optionLabel } from '../../../../shared/constants';
-import { Tag } from '../../ui/semi-extra';
+import { Tag } from '../../ui/semi';
 
 type TagColor = 'grey' | 'blue' | 'green' | 'red' | 'orange' | 'light-blue';
 

@@ -6,8 +6,7 @@ import { DateCell } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { IconKey } from '../../ui/icons-extra';
-import { Button } from '../../ui/semi';
-import { Tag } from '../../ui/semi-extra';
+import { Button, Tag } from '../../ui/semi';
 import { groupKeys, groupWrites, listGroups } from './api';
 
 type Values = {

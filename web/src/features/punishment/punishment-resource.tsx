@@ -6,7 +6,7 @@ import type { Punishment } from '../../../../shared/types/punishment';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi-extra';
+import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';
 import { UserPicker } from '../user/UserPicker';
 import { cancelPunishments, createPunishments, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';

@@ -1,6 +1,6 @@
 // Small cell renderers shared by the resource screens.
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
-import { Tag } from '../../ui/semi-extra';
+import { Tag } from '../../ui/semi';
 
 export function EnabledTag({ enabled, on = '启用', off = '禁用' }: { enabled: boolean | undefined; on?: string; off?: string }) {
   return <Tag color={enabled ? 'green' : 'grey'}>{enabled ? on : off}</Tag>;

@@ -5,7 +5,7 @@ import { FormatIcon } from '../../features/document/FormatIcon';
 import { userDownloadsQuery } from '../../features/user/api';
 import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
 import { useSettings } from '../../features/settings/use-settings';
-import { Tag } from '../../ui/semi-extra';
+import { Tag } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import './member.css';
 
