@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { DocumentStatus, documentTypeExtensions } from '../../../shared/constants';
 import { notFound } from '../../wire/errors';
+import type { Decoded } from '../../wire/message';
 import { clamp, pick, positiveIds, selectedFields } from '../../wire/request';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
@@ -16,7 +17,6 @@ import {
   DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, contentOf, contentStart, documentById, documentByUuid,
   documentsByIds, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, updateDocuments, type DocumentFilter,
 } from './store';
-import type { Decoded } from '../../wire/message';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
 // sections, related documents, one's own rating.

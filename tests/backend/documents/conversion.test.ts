@@ -140,7 +140,8 @@ describe('other formats', () => {
   const office = fs.existsSync('/usr/bin/soffice') || fs.existsSync('/usr/lib/libreoffice/program/soffice.bin');
   const calibre = fs.existsSync('/usr/bin/ebook-convert') || fs.existsSync('/opt/calibre/ebook-convert');
 
-  it.skipIf(!office)('a Word document through LibreOffice (skipped without LibreOffice: apt-get install libreoffice-writer-nogui)', async () => {
+  const skipped = (what: string, packages: string) => ` — skipped: ${what} is not installed (apt-get install ${packages})`;
+  it.skipIf(!office)(`a Word document through LibreOffice${office ? '' : skipped('LibreOffice', 'libreoffice-writer-nogui fonts-noto-cjk')}`, async () => {
     const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.docx')), '城市图书馆.docx');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
     expect(done).toMatchObject({ status: 2, pages: 3 });
@@ -148,7 +149,7 @@ describe('other formats', () => {
     expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash))).toContain('document.pdf');
   }, 150_000);
 
-  it.skipIf(!calibre)('a Kindle book (azw3) through calibre (skipped without calibre: apt-get install calibre)', async () => {
+  it.skipIf(!calibre)(`a Kindle book (azw3) through calibre${calibre ? '' : skipped('calibre', 'calibre')}`, async () => {
     const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.azw3')), '城市图书馆.azw3');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
     expect(done.status, done.convert_error).toBe(2);
