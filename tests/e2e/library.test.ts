@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { api } from '../helpers/backend';
 import { fixture } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
@@ -155,6 +156,28 @@ describe('the library, from upload to download', () => {
     expect(await page.getByText('可预览页数已用完，剩余 1 页未读。').count()).toBe(1);
     expect(await page.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
     // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('the home page at 390 px keeps a 3:1 banner whole and nothing wider than the phone', async () => {
+    const image = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#2b6fe0' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(image)]), 'banner.png');
+    const token = await tokenOf('admin', site.adminPassword);
+    const uploaded = await fetch(`${site.url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const path = ((await uploaded.json()) as { data: { path: string } }).data.path;
+    expect((await admin('POST', '/api/v1/banner', { body: { title: '春文档节', path, type: 0, enable: true } })).status).toBe(200);
+
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto('/');
+    const banner = page.locator('img[alt="春文档节"]').first();
+    await banner.waitFor();
+    await page.waitForFunction(() => (document.querySelector('img[alt="春文档节"]') as HTMLImageElement | null)?.naturalWidth === 1200);
+    const box = await banner.boundingBox();
+    expect(box).not.toBeNull();
+    // The box has the banner's own shape, so "contain" shows all of it.
+    expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - 3)).toBeLessThan(0.05);
+    expect(await banner.evaluate((img) => getComputedStyle(img).objectFit)).toBe('contain');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
