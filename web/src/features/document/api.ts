@@ -19,6 +19,8 @@ import type {
 } from '../../../../shared/types/document';
 import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { categoryKeys } from '../category/api';
+import { statsKeys } from '../stats/api';
 import { userKeys } from '../user/api';
 import { freePages, pageImageUrl } from './document-links';
 
@@ -48,11 +50,8 @@ export function isConverting(doc: Pick<Document, 'status'>): boolean {
   return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
 }
 
-/** Fields the cards of the library and the home page show. */
-const CARD_FIELDS = [
-  'id', 'title', 'ext', 'pages', 'size', 'price', 'status', 'score', 'view_count', 'download_count', 'created_at', 'category_id',
-  'attachment', 'description', 'username',
-];
+/** Columns the cards of the library and the home page show (the lists add categories, uploader and hash). */
+const CARD_FIELDS = ['id', 'title', 'ext', 'pages', 'size', 'price', 'status', 'score', 'view_count', 'download_count', 'created_at', 'description'];
 
 /** What lists answer for a document that may not exist any more (404 from a missing service). */
 const noneWhenMissing = <T>(result: ApiResult<T>, none: T): T => (!result.ok && result.status === 404 ? none : unwrap(result));
@@ -179,20 +178,18 @@ export const recentUploadsQuery = (userId: number, size: number) =>
 
 /** Creates the documents of uploaded files; lists and counts change. */
 export const createDocuments = (request: CreateDocumentRequest, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [documentKeys.all, ['stats'], ['category']]);
+  invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
 
 /** Title, keywords, description, price, language and categories (plus status for admins). */
 export const updateDocument = (doc: Document, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/document', doc), context, [documentKeys.all, ['category']]);
+  invalidateAfter(api.put<Empty>('/api/v1/document', doc), context, [documentKeys.all, categoryKeys.all]);
 
 /** Moves documents to the recycle bin. */
 export const deleteDocuments = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/document', { id: ids }), context, [documentKeys.all, ['stats'], ['category']]);
+  invalidateAfter(api.delete<Empty>('/api/v1/document', { id: ids }), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
 
 // Admin: review, recommendation and batch changes.
-const adminStale = [documentKeys.all, ['category'], ['stats']];
-
-export const listAdminDocuments = listDocuments;
+const adminStale = [documentKeys.all, categoryKeys.all, statsKeys.all];
 
 /** Approve (2: converted, or queued for conversion when it has no pages yet), reject (7), disable (4). */
 export const checkDocuments = (request: CheckDocumentRequest, context: WriteContext) =>

@@ -17,7 +17,7 @@ import {
   checkDocuments,
   deleteDocuments,
   documentKeys,
-  listAdminDocuments,
+  listDocuments,
   recommendDocuments,
   reconvertDocuments,
   setDocumentsCategory,
@@ -110,7 +110,7 @@ export function documentResource({ categories, languages }: {
     listKey: documentKeys.admin,
     list: ({ page, size, filters }) =>
       listPage(
-        listAdminDocuments({
+        listDocuments({
           page,
           size,
           order: 'id desc',
