@@ -48,9 +48,9 @@ function Facts({ doc }: { doc: Document }) {
       {doc.pages ? <span>{doc.pages} 页</span> : null}
       {doc.size ? <span>{formatBytes(doc.size)}</span> : null}
       {doc.created_at && <span>上传于 {formatDate(doc.created_at, 'YYYY-MM-DD')}</span>}
-      {display.show_document_view_count !== false && <span>{doc.view_count ?? 0} 次浏览</span>}
-      {display.show_document_download_count !== false && <span>{doc.download_count ?? 0} 次下载</span>}
-      {display.show_document_favorite_count !== false && <span>{doc.favorite_count ?? 0} 人收藏</span>}
+      {display.show_document_view_count && <span>{doc.view_count ?? 0} 次浏览</span>}
+      {display.show_document_download_count && <span>{doc.download_count ?? 0} 次下载</span>}
+      {display.show_document_favorite_count && <span>{doc.favorite_count ?? 0} 人收藏</span>}
     </p>
   );
 }
