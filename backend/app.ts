@@ -37,6 +37,8 @@ import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
+import { vipService } from './modules/vip/routes';
+import { orderService } from './modules/order/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -64,6 +66,8 @@ export const services: readonly ServiceModule[] = [
   userDownloadService,
   favoriteService,
   documentSearchService,
+  vipService,
+  orderService,
 ];
 
 declare module 'fastify' {
@@ -157,6 +161,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    payment: config.payment,
     version: pkg.version,
     passwordCost,
   };

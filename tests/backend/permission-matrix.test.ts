@@ -12,6 +12,7 @@ interface Fixture {
   adminToken: string;
   adminPassword: string;
   post(path: string, body: unknown): Promise<{ id: number }>;
+  put(path: string, body: unknown): Promise<void>;
   newUserId(): Promise<number>;
   configId(category: string, name: string): Promise<number>;
 }
@@ -78,6 +79,19 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'DocumentAPI.DownloadDocumentToBeReviewed': async () => ({ query: { id: (await insertDocument(backend.dataDir, { userId: 1, status: 6 })).id } }),
   'SearchRecordAPI.DeleteSearchRecord': async () => ({ query: { id: 1 } }),
   'SearchRecordAPI.ListSearchRecord': async () => ({ query: { keywords: '报告' } }),
+  'UserVipAPI.ListUserVip': async () => ({ query: { status: 1 } }),
+  'UserVipAPI.GrantUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], days: 30, reason: '测试开通' } }),
+  'UserVipAPI.RevokeUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], reason: '测试取消' } }),
+  'UserVipAPI.ListUserVipLog': async (f) => ({ query: { user_id: await f.newUserId() } }),
+  'OrderAPI.ListOrder': async () => ({ query: { status: 0 } }),
+  'OrderAPI.CloseOrder': async () => ({ body: { id: [await newOrder()], reason: '测试关闭' } }),
+  'OrderAPI.RefundOrder': async (f) => {
+    const id = await newOrder();
+    await f.put('/api/v1/order/confirm', { id, reason: '已收款' });
+    return { body: { id, reason: '测试退款' } };
+  },
+  'OrderAPI.ConfirmOrder': async () => ({ body: { id: await newOrder(), reason: '已收到转账' } }),
+  'OrderAPI.ListPaymentNotification': async () => ({}),
 };
 
 /** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
@@ -89,6 +103,14 @@ async function newAttachment(f: Fixture): Promise<number> {
   form.append('file', new Blob([new Uint8Array(png)]), 'matrix.png');
   const res = await fetch(`${backend.url}/api/v1/upload/config`, { method: 'POST', body: form, headers: { authorization: `Bearer ${f.adminToken}` } });
   return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+/** A pending order of a new member (the manual provider is on in this file's backend). */
+async function newOrder(): Promise<number> {
+  const buyer = await registerMember(backend.url);
+  const res = await api(backend.url, 'POST', '/api/v1/order', { token: buyer.token, body: { plan_code: 'month', price: 30 } });
+  if (res.status !== 200) throw new Error(`order: ${res.status} ${res.text}`);
+  return res.body.id;
 }
 
 async function newCategory(f: Fixture): Promise<number> {
@@ -109,8 +131,15 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent.
-const backend = useBackend({ member: true, env: { CONFIG_SMS_ENABLE: 'true' } });
+// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent; VIP
+// on with the manual provider, so that orders can be placed for the OrderAPI calls.
+const backend = useBackend({
+  member: true,
+  env: {
+    CONFIG_SMS_ENABLE: 'true',
+    CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至测试账户',
+  },
+});
 let fixture: Fixture;
 
 beforeAll(() => {
@@ -121,6 +150,10 @@ beforeAll(() => {
       const res = await backend.admin('POST', path, { body });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body;
+    },
+    async put(path, body) {
+      const res = await backend.admin('PUT', path, { body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
     },
     async newUserId() {
       return (await registerMember(backend.url)).user.id;

@@ -192,7 +192,7 @@ describe('the reader', { timeout: 20_000 }, () => {
   it('ends a visitor\'s reading at the free preview: the pages left and the ways to read on', async () => {
     renderApp('/library/7/42', {
       backend: backend({}, {}, false),
-      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true } },
+      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
     });
     expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(3);

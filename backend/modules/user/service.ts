@@ -8,7 +8,7 @@ import { insertUser, type NewUser, type UserRow } from './store';
 
 export {
   DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
-  getUser, recordLogin, setDocCounts, spendCredits, updateProfile, usernamesOf, withoutPassword, type UserRow,
+  getUser, recordLogin, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword, type UserRow,
 } from './store';
 
 /** A new member in the default group (a 503 when the site has none). */

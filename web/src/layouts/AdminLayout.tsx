@@ -6,8 +6,15 @@ import { usePermissionCheck, useSession } from '../features/session/use-session'
 import { PermissionCheck } from '../kit/admin-resource/permission-check';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { Layout, Nav } from '../ui/semi-admin';
-import { IconComment } from '../ui/icons';
-import { IconFile, IconHistogram, IconHome, IconOrderedList, IconSetting, IconUserGroup } from '../ui/icons-extra';
+import {
+  IconComment,
+  IconFile,
+  IconHistogram,
+  IconHome,
+  IconOrderedList,
+  IconSetting,
+  IconUserGroup,
+} from '../ui/icons';
 import { PageLoading } from '../ui/PageLoading';
 import './admin-layout.css';
 

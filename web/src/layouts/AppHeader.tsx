@@ -107,6 +107,11 @@ export function AppHeader() {
         <HeaderSearch />
         <div className="app-header__user">
           {loggedIn && user?.id ? <UploadLink userId={user.id} /> : null}
+          {settings.vip?.enable && (
+            <Link to="/vip" className={`app-header__vip${user?.is_vip ? ' app-header__vip--active' : ''}`}>
+              {user?.is_vip ? 'VIP会员' : '开通会员'}
+            </Link>
+          )}
           {loggedIn ? (
             <UserMenu entries={entries} />
           ) : (

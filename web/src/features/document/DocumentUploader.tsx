@@ -10,7 +10,7 @@ import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button, Input } from '../../ui/semi';
-import { IconUpload } from '../../ui/icons-extra';
+import { IconUpload } from '../../ui/icons';
 import { categoryChoices, categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, isConverting, recentUploadsQuery } from './api';
 import { documentPath } from './document-links';

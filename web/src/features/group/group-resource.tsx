@@ -5,7 +5,7 @@ import type { Group } from '../../../../shared/types/group';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { IconKey } from '../../ui/icons-extra';
+import { IconKey } from '../../ui/icons';
 import { Button, Tag } from '../../ui/semi';
 import { groupKeys, groupWrites, listGroups } from './api';
 

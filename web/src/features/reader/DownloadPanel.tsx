@@ -7,7 +7,7 @@ import type { Document } from '../../../../shared/types/document';
 import { errorMessage, unwrap } from '../../api/client';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
-import { IconDownload } from '../../ui/icons-extra';
+import { IconDownload } from '../../ui/icons';
 import { downloadDocument } from '../document/api';
 import { creditName, DocumentPrice, vipDownloadsFree } from '../document/DocumentPrice';
 import { FormatIcon } from '../document/FormatIcon';

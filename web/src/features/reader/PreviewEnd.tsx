@@ -8,8 +8,10 @@ import { useSettings } from '../settings/use-settings';
 import { DownloadButton } from './DownloadPanel';
 
 export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
-  const { loggedIn } = useSession();
+  const { loggedIn, user } = useSession();
   const settings = useSettings();
+  // VIP members read every page when the vip settings say so; offered while VIP is on sale.
+  const vipReadsOn = settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
   const { pathname, search } = useLocation();
   const remaining = (doc.pages ?? 0) - shownPages;
   return (
@@ -26,7 +28,7 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
             登录后继续阅读
           </Link>
         )}
-        {settings.vip?.enable && (
+        {vipReadsOn && (
           <Link className="app-preview-end__action app-preview-end__action--vip" to="/vip">
             开通VIP，阅读全文
           </Link>

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { errorMessage, unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
-import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons-extra';
+import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
@@ -216,7 +216,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
           {canCreate && (
             <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
-              新建{resource.noun}
+              {resource.createLabel ?? `新建${resource.noun}`}
             </Button>
           )}
           {batchActions.map((action) => (

@@ -2,7 +2,7 @@
 // the uploaded image's URL path, which the record stores.
 import type { UploadImageReply } from '../../../../shared/types/attachment';
 import type { ApiResult } from '../../api/client';
-import { IconDelete, IconUpload } from '../../ui/icons-extra';
+import { IconDelete, IconUpload } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { useImageUpload } from './use-image-upload';
 import { UPLOAD_IMAGE_EXTENSIONS, isUploadImageExtension } from '../../../../shared/constants';

@@ -34,7 +34,7 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
       <QueryStates query={list} loadingRows={5} failure={failure} isEmpty={(data) => (rowsOf(data) ?? []).length === 0} empty={empty}>
         {(data) => (
           <>
-            <div className="app-member__scroll">
+            <div className="app-member__list-wrap">
               <table className="app-member__list">
                 <thead>
                   <tr>

@@ -1,6 +1,13 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { IconAlertCircle, IconAlertTriangle, IconClose, IconInfoCircle, IconSpin, IconTickCircle } from '../../ui/icons';
+import {
+  IconAlertCircle,
+  IconAlertTriangle,
+  IconClose,
+  IconInfoCircle,
+  IconSpin,
+  IconTickCircle,
+} from '../../ui/icons';
 import { TOAST } from '../../../../shared/constants';
 import { closeToast, pauseToast, resumeToast, toasts, type Toast, type ToastIcon } from './toast-store';
 import './toasts.css';

@@ -27,6 +27,8 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-document-recycle': lazyScreen(async () => (await import('./DocumentRecyclePage')).DocumentRecyclePage),
   'admin-document-searchrecord': lazyScreen(async () => (await import('./SearchRecordPage')).SearchRecordPage),
   'admin-attachment': lazyScreen(async () => (await import('./AttachmentPage')).AttachmentPage),
+  'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
+  'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
     ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
       `admin-config-${category}`,
