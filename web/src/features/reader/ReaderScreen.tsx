@@ -29,15 +29,18 @@ import { RatingStars } from './RatingStars';
 import { RelatedDocuments } from './RelatedDocuments';
 import './reader.css';
 
-/** Pages for the reader: everything it may read, and whether the preview ends before the last page. */
-function useReadablePages(doc: Document): { shown: number; locked: boolean } {
+/**
+ * Pages for the reader: everything it may read, and whether the preview ends before the last
+ * page (`undefined` while the server is being asked).
+ */
+function useReadablePages(doc: Document): { shown: number; locked: boolean | undefined } {
   const { user } = useSession();
   const total = doc.pages ?? 0;
   const free = freePages(doc);
   const limited = doc.status === DocumentStatus.Converted && free < total;
   const access = useQuery({ ...fullAccessQuery(doc, user?.id ?? 0), enabled: limited });
   if (!limited || access.data === true) return { shown: total, locked: false };
-  return { shown: free, locked: access.data === false };
+  return { shown: free, locked: access.data === false ? true : undefined };
 }
 
 function Facts({ doc }: { doc: Document }) {
@@ -147,7 +150,9 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
             key={doc.id}
             doc={doc}
             shownPages={shown}
-            after={locked ? <PreviewEnd doc={doc} shownPages={shown} /> : <p className="app-reader__end">— 全文完 —</p>}
+            after={
+              locked === undefined ? null : locked ? <PreviewEnd doc={doc} shownPages={shown} /> : <p className="app-reader__end">— 全文完 —</p>
+            }
           />
         ) : (
           <div className="app-panel">
