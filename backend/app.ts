@@ -30,6 +30,7 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { registerAccessLog } from './platform/access-log';
 import { documentService, recycleService } from './modules/document/routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
@@ -38,7 +39,6 @@ import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
 import { vipService } from './modules/vip/routes';
 import { orderService } from './modules/order/routes';
-import { registerAccessLog } from './platform/access-log';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
