@@ -1,10 +1,11 @@
-// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark and the search
-// benchmark, each against a reference measured in the same run (nginx, the upstream directly,
-// the entry chunk, the idle process, mutool, MOREDOC's LIKE search), so that a figure means
+// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark, the search
+// benchmark and the reader benchmark, each against a reference measured in the same run
+// (nginx, the upstream directly, the entry chunk, the idle process, mutool, MOREDOC's LIKE
+// search) or known (MOREDOC's first paint of the document route), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --first-paint-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,first-paint.
+// --reader-rounds, --first-paint-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -23,11 +24,12 @@ import { webBuildNeeded } from '../scripts/start';
 import { conversionBenchmark } from './conversion';
 import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
+import { readerBenchmark } from './reader';
 import { firstPaintBenchmark } from './first-paint';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search', 'first-paint'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search', 'reader', 'first-paint'] as const;
 /** Benchmarks that start their own servers, outside the gateway benchmarks' set. */
-const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'first-paint'];
+const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint'];
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
+    'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
     'first-paint-rounds': { type: 'string', default: '5' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
@@ -185,6 +188,8 @@ async function main(): Promise<void> {
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
   if (wants('conversion-api')) await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
+  // In a browser, on a quiet machine: after the load benchmarks.
+  if (wants('reader')) await readerBenchmark({ rounds: Math.max(1, Number(args['reader-rounds'])) });
   if (wants('first-paint')) {
     ensureWebBuild();
     await firstPaintBenchmark({ rounds: Math.max(1, Number(args['first-paint-rounds'])) });

@@ -6,7 +6,10 @@
 import { findAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
 import { pageTrail, siteNameOf, summary } from '../shared/page-head';
-import { DOCUMENT_TEXT_CHARS, documentCall, friendlinksCall, latestDocumentsCall, relatedDocumentsCall } from '../shared/page-data';
+import {
+  DOCUMENT_TEXT_CHARS, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
+  libraryCall, libraryRequest, libraryState, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchRequest, searchState,
+} from '../shared/page-data';
 import { categoryPagePath, documentPagePath } from '../shared/page-paths';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
@@ -79,10 +82,15 @@ function documentCategories(categories: readonly Category[]): string {
 
 function homeContent(input: PageInput): string {
   const system = input.settings.system ?? {};
+  const byCategory = (findAnswer(input.answers, homeDocumentsCall()) ?? []).map((item) =>
+    section(item.category_name ?? '', documentLinks(item.document ?? [])),
+  );
   return [
     `<h1>${escapeHtml(siteNameOf(input.settings))}</h1>`,
     system.description ? `<p>${escapeHtml(system.description)}</p>` : '',
     section('文档分类', documentCategories(input.categories)),
+    section('推荐文档', documentLinks(findAnswer(input.answers, recommendedDocumentsCall()) ?? [])),
+    ...byCategory,
     section('最新文档', documentLinks(findAnswer(input.answers, latestDocumentsCall()) ?? [])),
     section('友情链接', listOfLinks((findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })))),
   ].join('');
@@ -109,16 +117,60 @@ function documentContent(input: PageInput, id: number): string {
   ].join('');
 }
 
+/** Links to the other pages of a list: previous, up to ten numbered pages around this one, next. */
+function pageLinks(path: string, query: Readonly<Record<string, string>>, page: number, pages: number): string {
+  if (pages <= 1) return '';
+  const href = (n: number) => {
+    const params = new URLSearchParams(query);
+    if (n > 1) params.set('page', String(n));
+    else params.delete('page');
+    const search = params.toString();
+    return search ? `${path}?${search}` : path;
+  };
+  const first = Math.max(1, Math.min(page - 4, pages - 9));
+  const numbers = Array.from({ length: Math.min(10, pages) }, (_, i) => first + i);
+  const items = [
+    ...(page > 1 ? [`<li>${link(href(page - 1), '上一页')}</li>`] : []),
+    ...numbers.map((n) => `<li>${n === page ? `<span aria-current="page">${n}</span>` : link(href(n), String(n))}</li>`),
+    ...(page < pages ? [`<li>${link(href(page + 1), '下一页')}</li>`] : []),
+  ];
+  return `<nav aria-label="分页"><ol>${items.join('')}</ol></nav>`;
+}
+
 function categoryContent(input: PageInput, head: PageHead): string {
-  const id = Number(input.match?.params.category);
+  const id = Number(input.match?.params.category) || undefined;
   const category = input.categories.find((c) => c.id === id);
-  const children = input.categories.filter((c) => c.parent_id === id && c.enable !== false);
-  return [
+  const children = input.categories.filter((c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && c.type === category?.type);
+  const parts = [
     breadcrumbs(input),
-    `<h1>${escapeHtml(category?.title ?? head.title)}</h1>`,
+    `<h1>${escapeHtml(category?.title ?? head.title.replace(/ - [^-]*$/, ''))}</h1>`,
     category?.description ? `<p>${escapeHtml(category.description)}</p>` : '',
     section('子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
-  ].join('');
+  ];
+  if (input.match?.route.name !== 'article-category') {
+    const state = libraryState(input.query);
+    const list = findAnswer(input.answers, libraryCall(libraryRequest(id, state)));
+    if (list) {
+      const pages = Math.max(1, Math.ceil((list.total ?? 0) / LIBRARY_PAGE_SIZE));
+      parts.push(section('文档', documentLinks(list.document ?? [])), pageLinks(input.path, input.query, state.page, pages));
+    }
+  }
+  return parts.join('');
+}
+
+function searchContent(input: PageInput, head: PageHead): string {
+  const state = searchState(input.query);
+  // The same request as the page's call (its date filter counts from today).
+  const reply = state.wd ? findAnswer(input.answers, searchCall(searchRequest(state, Date.now()))) : undefined;
+  const parts = [breadcrumbs(input), `<h1>${escapeHtml(head.title.replace(/ - [^-]*$/, ''))}</h1>`];
+  if (reply) {
+    const pages = Math.max(1, Math.ceil((reply.total ?? 0) / SEARCH_PAGE_SIZE));
+    parts.push(
+      section('搜索结果', documentLinks(reply.document ?? [])),
+      pageLinks(input.path, input.query, state.page, pages),
+    );
+  }
+  return parts.join('');
 }
 
 /**
@@ -136,9 +188,13 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
     case 'library-category-id':
       main = documentContent(input, Number(input.match?.params.id));
       break;
+    case 'library':
     case 'library-category':
     case 'article-category':
       main = categoryContent(input, head);
+      break;
+    case 'search':
+      main = searchContent(input, head);
       break;
     default:
       main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;

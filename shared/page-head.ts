@@ -211,6 +211,7 @@ function partsOf(input: PageInput, site: string): Parts {
       };
     case 'library-category-id':
       return documentParts(input, site);
+    case 'library':
     case 'library-category':
       return categoryParts(input, site, '/library');
     case 'article-category':

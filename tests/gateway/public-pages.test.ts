@@ -114,13 +114,28 @@ describe('the home and category pages without JavaScript', () => {
     expect(latest.map((d) => d.id)).toEqual(expect.arrayContaining([lesson.id, other.id]));
   });
 
-  it('title a category page by its category, with its breadcrumbs', async () => {
+  it('title a category page by its category, and list its documents as links', async () => {
     const { res, doc } = await page(`/library/${category}`);
     expect(res.status).toBe(200);
     expect(doc.title).toBe('阅读材料 - 测试文库');
     expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('阅读理解与美文');
-    expect(doc.querySelector('#root [data-crawler] h1')?.textContent).toBe('阅读材料');
+    const content = doc.querySelector('#root [data-crawler]')!;
+    expect(content.querySelector('h1')?.textContent).toBe('阅读材料');
+    const list = [...content.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === '文档')!;
+    expect([...list.querySelectorAll('a')].map((a) => a.getAttribute('href')).sort()).toEqual(
+      [`/library/${category}/${lesson.id}`, `/library/${category}/${other.id}`].sort(),
+    );
+    // one page of documents: no paging links
+    expect(content.querySelector('nav[aria-label="分页"]')).toBeNull();
     expect(jsonLdOf(doc).map((d) => d['@type'])).toEqual(['BreadcrumbList']);
+  });
+
+  it('title a search page by its words, and list the results as links', async () => {
+    const { res, doc } = await page(`/search?wd=${encodeURIComponent('图书馆')}`);
+    expect(res.status).toBe(200);
+    expect(doc.title).toBe('“图书馆”的搜索结果 - 测试文库');
+    const results = [...doc.querySelectorAll('#root [data-crawler] section')].find((s) => s.querySelector('h2')?.textContent === '搜索结果')!;
+    expect([...results.querySelectorAll('a')].map((a) => a.textContent)).toContain('城市图书馆');
   });
 
   it('keep member, admin and auth pages out of search engines, without crawler content', async () => {

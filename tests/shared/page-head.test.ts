@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { apiCall, callUrl, findAnswer, hashCallKey, type CallAnswer } from '../../shared/api-call';
 import { categoryTrail, pageHead, pageTrail, summary, type PageInput } from '../../shared/page-head';
 import {
-  DOCUMENT_TEXT_CHARS, documentCall, friendlinksCall, homePageCalls, latestDocumentsCall, liveAdsCall, relatedDocumentsCall, statsCall,
-  websiteBannersCall,
+  DOCUMENT_TEXT_CHARS, LIBRARY_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, homePageCalls, latestDocumentsCall, libraryCall,
+  libraryRequest, libraryState, liveAdsCall, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchPageCalls, searchRequest,
+  searchState, statsCall, websiteBannersCall,
 } from '../../shared/page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../shared/page-paths';
 import { disallowedPaths, robotsTxt } from '../../shared/robots';
@@ -73,6 +74,38 @@ describe('api calls', () => {
     expect(keys('/member')).toEqual([['advertisement', 'live']]);
     expect(keys('/auth/login')).toEqual([]);
     expect(keys('/admin/dashboard')).toEqual([]);
+  });
+});
+
+describe('the calls of the library and the search', () => {
+  it('read the library page from its address, unknown values falling back', () => {
+    expect(libraryState({})).toEqual({ sort: 'latest', page: 1 });
+    expect(libraryState({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: '3' })).toEqual({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: 3 });
+    expect(libraryState({ ext: 'exe', sort: 'random', page: '-2' })).toEqual({ sort: 'latest', page: 1 });
+    const request = libraryRequest(7, libraryState({ ext: 'pdf', sort: 'downloads', page: '2' }));
+    expect(request).toMatchObject({ page: 2, size: LIBRARY_PAGE_SIZE, order: 'download_count desc', category_id: [7], ext: 'pdf', status: [2] });
+    expect(libraryRequest(undefined, libraryState({})).category_id).toBeUndefined();
+    expect(callUrl(libraryCall(libraryRequest(undefined, libraryState({}))))).toMatch(/^\/api\/v1\/document\/list\?page=1&size=24&order=id%20desc&status=2&field=id&field=title/);
+    expect(libraryCall(request).select({ total: 3, document: [] })).toEqual({ total: 3, document: [] });
+  });
+
+  it('read the search from its address, and make no call without words', () => {
+    const state = searchState({ wd: ' 图书馆 ', category_id: '4', ext: 'pdf', period: 'week', sort: 'latest', page: '2' });
+    expect(state).toEqual({ wd: '图书馆', page: 2, category: 4, ext: 'pdf', period: 'week', sort: 'latest' });
+    expect(searchState({ period: 'decade', sort: 'x', category_id: 'abc' })).toEqual({ wd: '', page: 1, period: '', sort: '' });
+    const today = Date.parse('2026-03-10T04:00:00Z');
+    expect(searchRequest(state, today)).toEqual({ wd: '图书馆', page: 2, size: 10, category_id: [4], ext: 'pdf', created_at: ['2026-03-03'], sort: 'latest' });
+    expect(searchPageCalls({})).toEqual([]);
+    const [call] = searchPageCalls({ wd: '图书馆' }, today);
+    expect(call!.key).toEqual(['search', 'results', { wd: '图书馆', page: 1, size: 10 }]);
+    expect(callUrl(call!)).toBe(`/api/v1/document/search?wd=${encodeURIComponent('图书馆')}&page=1&size=10`);
+    expect(searchCall({ wd: 'x' }).select({ total: 1 })).toEqual({ total: 1 });
+  });
+
+  it('give the home page its recommended and per-category documents', () => {
+    expect(recommendedDocumentsCall().select({ document: [{ id: 1 }] })).toEqual([{ id: 1 }]);
+    expect(homeDocumentsCall().select({ document: [{ category_id: 1 }] })).toEqual([{ category_id: 1 }]);
+    expect(homeDocumentsCall().select({})).toEqual([]);
   });
 });
 

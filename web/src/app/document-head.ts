@@ -2,8 +2,8 @@
 // canonical URL, Open Graph and JSON-LD the gateway writes into the page it serves
 // (shared/page-head.ts), from the route, the settings and the data of the page's calls as
 // react-query holds them, so the head follows the data as it arrives.
-import { skipToken, useQueries, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
 import { pageHead, type PageHead } from '../../../shared/page-head';
@@ -64,19 +64,34 @@ export function useDocumentTitle(settings: Settings, title: string): void {
   }, [settings, title]);
 }
 
-/** The answers of the page's calls that react-query holds, and whether its subject is gone (404). */
+/**
+ * The answers of the page's calls that react-query holds, and whether its subject is gone
+ * (404). It follows the query cache without observing the queries (an observer would give
+ * them its options, and the screens own those).
+ */
 function usePageAnswers(match: RouteMatch | undefined, query: Readonly<Record<string, string>>): { answers: CallAnswer[]; missing: boolean } {
+  const queryClient = useQueryClient();
   const calls = useMemo(() => (match ? routeDataCalls(match, query) : []), [match, query]);
-  // Observers only: the screens make the calls; these follow what the cache gets.
-  const states = useQueries({ queries: calls.map((call) => ({ queryKey: call.key, queryFn: skipToken })) });
-  const answers: CallAnswer[] = [];
-  let missing = false;
-  states.forEach((state, i) => {
-    const call = calls[i]!;
-    if (state.data !== undefined) answers.push({ key: call.key, data: state.data });
-    if (call.subject && state.error instanceof ApiError && state.error.status === 404) missing = true;
-  });
-  return { answers, missing };
+  const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(onChange), [queryClient]);
+  // When each call's data or error last changed: the answers are read again only then.
+  const version = useSyncExternalStore(subscribe, () =>
+    calls.map((call) => {
+      const state = queryClient.getQueryState(call.key);
+      return `${state?.dataUpdatedAt ?? 0}.${state?.errorUpdatedAt ?? 0}`;
+    }).join(),
+  );
+  return useMemo(() => {
+    const answers: CallAnswer[] = [];
+    let missing = false;
+    for (const call of calls) {
+      const state = queryClient.getQueryState(call.key);
+      if (state?.data !== undefined) answers.push({ key: call.key, data: state.data });
+      if (call.subject && state?.error instanceof ApiError && state.error.status === 404) missing = true;
+    }
+    return { answers, missing };
+    // `version` says when the cache changed for these calls.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [calls, queryClient, version]);
 }
 
 /** Keeps the head of the page on screen right (rendered once, around every layout). */

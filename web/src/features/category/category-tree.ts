@@ -28,3 +28,28 @@ export function useDocumentCategories(): CategoryNode[] {
   const { data } = useSuspenseQuery(categoryListQuery());
   return useMemo(() => buildCategoryTree(data, CATEGORY_TYPE.document), [data]);
 }
+
+/** The node `id` and its ancestors, root first; empty when the tree has no such node. */
+export function categoryTrail(tree: readonly CategoryNode[], id: number): CategoryNode[] {
+  for (const node of tree) {
+    if (node.id === id) return [node];
+    const below = categoryTrail(node.children, id);
+    if (below.length > 0) return [node, ...below];
+  }
+  return [];
+}
+
+export interface CategoryChoice {
+  value: number;
+  /** Indented by depth, for a flat select. */
+  label: string;
+  depth: number;
+}
+
+/** Every node of the tree, depth first, as choices of a flat select. */
+export function categoryChoices(tree: readonly CategoryNode[], depth = 0): CategoryChoice[] {
+  return tree.flatMap((node) => [
+    { value: node.id ?? 0, label: `${'　'.repeat(depth)}${node.title ?? ''}`, depth },
+    ...categoryChoices(node.children, depth + 1),
+  ]);
+}

@@ -5,4 +5,6 @@ import { callQuery } from '../../api/call-query';
 
 export type { Stats };
 
+export const statsKeys = { all: ['stats'] as const };
+
 export const statsQuery = () => callQuery(statsCall());

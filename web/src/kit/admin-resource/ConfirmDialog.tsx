@@ -2,7 +2,8 @@
 // password (deleting users needs it, contract: DeleteUser).
 import { useState } from 'react';
 import { Button, Input } from '../../ui/semi';
-import { Modal } from '../../ui/semi-admin';
+import { Modal, Select } from '../../ui/semi-admin';
+import type { BatchChoice, ChoiceValue } from './resource';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -11,20 +12,30 @@ export interface ConfirmDialogProps {
   okText: string;
   danger?: boolean;
   askPassword?: boolean;
+  /** A value to choose before confirming (batch actions that set something). */
+  choice?: BatchChoice;
   busy: boolean;
-  onConfirm: (password?: string) => void;
+  onConfirm: (password?: string, choice?: ChoiceValue) => void;
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ title, message, note, okText, danger, askPassword, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+const isEmptyChoice = (value: ChoiceValue | undefined) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+export function ConfirmDialog({ title, message, note, okText, danger, askPassword, choice, busy, onConfirm, onCancel }: ConfirmDialogProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
+  const [chosen, setChosen] = useState<ChoiceValue>();
+  const [choiceError, setChoiceError] = useState<string>();
   const confirm = () => {
+    if (choice && isEmptyChoice(chosen)) {
+      setChoiceError(choice.emptyMessage);
+      return;
+    }
     if (askPassword && !password) {
       setError('请输入您的登录密码');
       return;
     }
-    onConfirm(askPassword ? password : undefined);
+    onConfirm(askPassword ? password : undefined, choice ? chosen : undefined);
   };
   return (
     <Modal
@@ -47,6 +58,33 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
     >
       <p className="app-confirm__message">{message}</p>
       {note && <p className="app-confirm__note">{note}</p>}
+      {choice && (
+        <div className="app-field">
+          <label className="app-field__label" id="confirm-choice-label" htmlFor="confirm-choice">
+            {choice.label}
+          </label>
+          <Select
+            id="confirm-choice"
+            aria-labelledby="confirm-choice-label"
+            value={chosen}
+            multiple={choice.multiple}
+            filter
+            optionList={choice.options.map((o) => ({ value: o.value, label: o.label }))}
+            onChange={(value) => {
+              setChosen(value as ChoiceValue);
+              setChoiceError(undefined);
+            }}
+            placeholder={`请选择${choice.label}`}
+            validateStatus={choiceError ? 'error' : 'default'}
+            style={{ width: '100%' }}
+          />
+          {choiceError && (
+            <p className="app-field__error" role="alert">
+              {choiceError}
+            </p>
+          )}
+        </div>
+      )}
       {askPassword && (
         <form
           className="app-field"

@@ -14,7 +14,7 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type { BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -31,8 +31,9 @@ interface PendingConfirm {
   okText: string;
   danger: boolean;
   askPassword: boolean;
+  choice?: BatchChoice;
   ids: number[];
-  run: (ids: number[], context: WriteContext, password?: string) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string, choice?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -73,8 +74,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password }: { action: PendingConfirm; password?: string }, context) =>
-      unwrap(await action.run(action.ids, context, password)),
+    mutationFn: async ({ action, password, choice }: { action: PendingConfirm; password?: string; choice?: ChoiceValue }, context) =>
+      unwrap(await action.run(action.ids, context, password, choice)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -90,11 +91,12 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
     if (!remove) return;
     const ids = targets.map(resource.rowId);
     const one = targets.length === 1 ? targets[0] : undefined;
+    const final = resource.deletion?.recoverable ? '' : '此操作不可恢复。';
     setPending({
       title: `删除${resource.noun}`,
       message: one
-        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？此操作不可恢复。`
-        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？此操作不可恢复。`,
+        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？${final}`
+        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？${final}`,
       note: resource.deletion?.note,
       okText: '删除',
       danger: true,
@@ -229,8 +231,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   okText: '确定',
                   danger: action.danger === true,
                   askPassword: false,
+                  choice: action.choice,
                   ids: selected,
-                  run: (ids, context) => action.run(ids, context),
+                  run: (ids, context, _password, choice) => action.run(ids, context, choice),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })
@@ -332,8 +335,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           okText={pending.okText}
           danger={pending.danger}
           askPassword={pending.askPassword}
+          choice={pending.choice}
           busy={confirmRun.isPending}
-          onConfirm={(password) => confirmRun.mutate({ action: pending, password })}
+          onConfirm={(password, choice) => confirmRun.mutate({ action: pending, password, choice })}
           onCancel={() => setPending(null)}
         />
       )}

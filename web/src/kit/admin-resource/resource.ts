@@ -82,9 +82,17 @@ export interface ColumnDef<Row> {
 export type FilterValue = string | number | boolean | undefined;
 export type FilterValues = Record<string, FilterValue>;
 
+export interface CustomFilterProps {
+  id: string;
+  value: FilterValue;
+  onChange: (value: FilterValue) => void;
+}
+
 export type FilterDef =
   | { kind: 'keyword'; name: string; label: string; placeholder?: string }
   | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] }
+  /** Any input (a user picker); its changes apply at once. */
+  | { kind: 'custom'; name: string; label: string; render: (props: CustomFilterProps) => ReactNode }
   /** A range of days: `from` gets the first day's start, `to` the start of the day after the last (ISO 8601). */
   | { kind: 'date-range'; name: string; label: string; from: string; to: string };
 
@@ -117,13 +125,26 @@ export interface RowCommand {
   requires?: string;
 }
 
+/** A value a batch action needs (a category, a language), chosen in its confirmation dialog. */
+export interface BatchChoice {
+  label: string;
+  options: readonly SelectOption[];
+  multiple?: boolean;
+  /** Shown when nothing is chosen, e.g. 请选择分类. */
+  emptyMessage: string;
+}
+
+export type ChoiceValue = string | number | (string | number)[];
+
 /** An action on the selected rows besides batch delete (e.g. end punishments). */
 export interface BatchAction {
   key: string;
   label: string;
   /** Question of the confirmation dialog; `count` rows are selected. */
   confirm: (count: number) => string;
-  run: (ids: number[], context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** A value to choose before the action runs; `run` receives it. */
+  choice?: BatchChoice;
+  run: (ids: number[], context: WriteContext, choice?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the action needs (hidden without it). */
@@ -168,6 +189,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
     password?: boolean;
     /** Extra sentence of the confirmation (what else goes, what is kept). */
     note?: string;
+    /** Deleted rows can be brought back (a recycle bin): the question does not say it is final. */
+    recoverable?: boolean;
     /** Why this row cannot be deleted, or undefined when it can. */
     blocked?: (row: Row) => string | undefined;
   };

@@ -1,6 +1,8 @@
-// `/admin` and `/admin/dashboard`: for admins, the site's figures (with the permission) and
-// shortcuts to the screens they may open; for everybody else, a plain welcome.
-import { isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
+// `/admin` and `/admin/dashboard`: for admins, the site's figures and the document converters
+// of this install (each with its permission) and shortcuts to the screens they may open; for
+// everybody else, a plain welcome.
+import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
+import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
 import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
 import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts';
 import { MemberWelcome } from '../../features/dashboard/MemberWelcome';
@@ -16,6 +18,7 @@ export function AdminDashboardPage() {
       <h1 className="app-admin-page__title">控制面板</h1>
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
       {holds(STATS_PERMISSION) && <DashboardFigures />}
+      {holds(grpcPermissionPath('ConfigAPI', 'GetEnvs')) && <ConverterStatus />}
       <DashboardShortcuts hasScreen={hasAdminScreen} />
     </div>
   );

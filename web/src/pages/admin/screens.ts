@@ -23,6 +23,11 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
   'admin-advertisement': lazyScreen(async () => (await import('./AdvertisementPage')).AdvertisementPage),
   'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
+  'admin-document-list': lazyScreen(async () => (await import('./DocumentListPage')).DocumentListPage),
+  'admin-document-upload': lazyScreen(async () => (await import('./DocumentUploadPage')).DocumentUploadPage),
+  'admin-document-recycle': lazyScreen(async () => (await import('./DocumentRecyclePage')).DocumentRecyclePage),
+  'admin-document-searchrecord': lazyScreen(async () => (await import('./SearchRecordPage')).SearchRecordPage),
+  'admin-attachment': lazyScreen(async () => (await import('./AttachmentPage')).AttachmentPage),
   'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
   'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
