@@ -10,7 +10,7 @@ import {
   DOCUMENT_TEXT_CHARS, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
   libraryCall, libraryRequest, libraryState, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchRequest, searchState,
 } from '../shared/page-data';
-import { categoryPagePath, documentPagePath } from '../shared/page-paths';
+import { categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
 import type { Navigation } from '../shared/types/navigation';
@@ -37,9 +37,21 @@ function safeIconUrl(value: unknown): string {
 /** Hides the crawler content wherever scripts run: React replaces it, people never see it. */
 const CRAWLER_STYLE = '<style>@media (scripting: enabled) { #root > [data-crawler] { display: none; } }</style>';
 
-export function renderHead(head: PageHead, favicon: unknown): string {
+/**
+ * Images the first screen shows at once, for the browser to fetch with the page rather than
+ * after the app's code: a document's first page.
+ */
+export function firstScreenImages(input: PageInput): string[] {
+  if (input.match?.route.name !== 'library-category-id') return [];
+  const doc = findAnswer(input.answers, documentCall(Number(input.match.params.id)));
+  const image = doc && firstPageImagePath(doc);
+  return image ? [image] : [];
+}
+
+export function renderHead(head: PageHead, favicon: unknown, images: readonly string[] = []): string {
   const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
   return [
+    ...images.map((href) => `<link rel="preload" as="image" href="${escapeHtml(href)}" fetchpriority="high">`),
     `<title>${escapeHtml(head.title)}</title>`,
     meta('description', head.description),
     meta('keywords', head.keywords),

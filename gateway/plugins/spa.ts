@@ -14,7 +14,7 @@ import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, splitUrl } from '../http';
-import { renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
+import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
 import assets from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
@@ -154,7 +154,7 @@ export default fp<SpaOptions>(
         if (routeData.answers.length) startData.routeData = routeData.answers;
       }
       const html = renderPage(template, {
-        head: renderHead(head, publicPart?.settings.system?.favicon),
+        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
         // A closed site shows its notice, not the page's content.
         content: page.closed ? '' : renderCrawlerContent(input, head, publicPart?.navigation ?? []),
         startData,

@@ -14,6 +14,7 @@ const site = useSiteInBrowser();
 let adminToken: string;
 let category: number;
 let lessonTitle: string;
+let lessonId: number;
 
 beforeAll(async () => {
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
@@ -23,6 +24,7 @@ beforeAll(async () => {
   lessonTitle = '城市图书馆的一天';
   const lesson = await createDocument(site.backendUrl, member.token, readFileSync(fixture('chinese.pdf')), `${lessonTitle}.pdf`, { category_id: [category] });
   await waitForStatus(site.backendUrl, member.token, lesson.id, [2]);
+  lessonId = lesson.id;
   await api(site.backendUrl, 'POST', '/api/v1/friendlink', { token: adminToken, body: { title: '开源中国', link: 'https://www.oschina.net', enable: true } });
   await api(site.backendUrl, 'POST', '/api/v1/banner', { token: adminToken, body: { title: '读书月', path: '/uploads/banner.png', url: '/library', type: 0 } });
 }, 120_000);
@@ -76,6 +78,26 @@ describe('first screens', () => {
     for (const doc of latest) await page.getByRole('link', { name: doc.title }).first().waitFor();
     await page.getByRole('link', { name: '开源中国' }).waitFor();
     await page.getByRole('link', { name: '读书月' }).first().waitFor();
+  });
+
+  it('a category page shows its documents with no API request before them', async () => {
+    const page = await site.open();
+    await expectContentFirst(page, `/library/${category}`, lessonTitle);
+    const list = (await api(site.url, 'GET', '/api/v1/document/list', { query: { category_id: category, status: 2, size: 24 } })).body.document;
+    for (const doc of list) await page.getByRole('link', { name: doc.title }).first().waitFor();
+  });
+
+  it('a document page shows the document with no API request before it', async () => {
+    const page = await site.open();
+    await expectContentFirst(page, `/library/${category}/${lessonId}`, lessonTitle);
+    const doc = (await api(site.url, 'GET', '/api/v1/document', { query: { id: lessonId } })).body;
+    await page.getByRole('heading', { level: 1, name: doc.title }).waitFor();
+    await page.getByRole('img', { name: '第 1 页' }).waitFor();
+  });
+
+  it('a search page shows its results with no API request before them', async () => {
+    const page = await site.open();
+    await expectContentFirst(page, `/search?wd=${encodeURIComponent('图书馆')}`, '城市图书馆的一天');
   });
 
   it('replaces the crawler content on mount, which people never see', async () => {

@@ -63,6 +63,8 @@ describe('a document page without JavaScript', () => {
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${origin}/library/${category}/${lesson.id}`);
     expect(doc.querySelector('meta[property="og:title"]')?.getAttribute('content')).toBe('城市图书馆');
     expect(doc.querySelector('meta[name="robots"]')).toBeNull();
+    // the first page image travels with the page, not after the app's code
+    expect(doc.querySelector('link[rel="preload"][as="image"]')?.getAttribute('href')).toMatch(/^\/view\/page\/[0-9a-f]{32}\/1(\.gzip)?\.svg$/);
 
     const content = doc.querySelector('#root > [data-crawler]')!;
     expect(content.querySelector('h1')?.textContent).toBe('城市图书馆');
