@@ -3,11 +3,11 @@
 // #root for crawlers that run no JavaScript, made from the same route data the SPA starts
 // with. A browser that runs scripts never shows that content (the style below hides it) and
 // React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
-import { findAnswer } from '../shared/api-call';
+import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
 import { pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
-  DOCUMENT_TEXT_CHARS, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
+  LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
   libraryCall, libraryRequest, libraryState, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchRequest, searchState,
 } from '../shared/page-data';
 import { categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
@@ -33,6 +33,9 @@ function safeIconUrl(value: unknown): string {
   if (typeof value !== 'string' || value === '') return '/favicon.ico';
   return /^(?:https?:\/\/|\/(?!\/))/i.test(value) ? value : '/favicon.ico';
 }
+
+/** How much of a document's text the crawler content shows (GetDocument gives 8,192 characters). */
+export const TEXT_EXCERPT_CHARS = 3000;
 
 /** Hides the crawler content wherever scripts run: React replaces it, people never see it. */
 const CRAWLER_STYLE = '<style>@media (scripting: enabled) { #root > [data-crawler] { display: none; } }</style>';
@@ -108,16 +111,17 @@ function homeContent(input: PageInput): string {
   ].join('');
 }
 
-function documentContent(input: PageInput, id: number): string {
+function documentContent(input: PageInput, id: number, bodies: readonly CallAnswer[]): string {
   const doc = findAnswer(input.answers, documentCall(id));
   if (!doc) return '';
+  // The text is not part of what the page carries for the SPA: it comes from the answer itself.
+  const text = summary(findAnswer(bodies, documentCall(id))?.content, TEXT_EXCERPT_CHARS);
   const facts = [
     doc.ext ? `格式：${doc.ext.replace(/^\./, '').toUpperCase()}` : '',
     doc.pages ? `页数：${doc.pages}` : '',
     doc.user?.username || doc.username ? `上传者：${doc.user?.username || doc.username}` : '',
     doc.created_at ? `上传时间：${doc.created_at.slice(0, 10)}` : '',
   ].filter(Boolean);
-  const text = summary(doc.content, DOCUMENT_TEXT_CHARS);
   return [
     breadcrumbs(input),
     `<article><h1>${escapeHtml(doc.title ?? '')}</h1>`,
@@ -189,7 +193,7 @@ function searchContent(input: PageInput, head: PageHead): string {
  * The page's main content for crawlers, or '' for pages that have none (not indexed, or
  * whose data did not come in time).
  */
-export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[]): string {
+export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[], bodies: readonly CallAnswer[] = []): string {
   if (head.robots) return '';
   const route = input.match?.route;
   let main: string;
@@ -198,7 +202,7 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
       main = homeContent(input);
       break;
     case 'library-category-id':
-      main = documentContent(input, Number(input.match?.params.id));
+      main = documentContent(input, Number(input.match?.params.id), bodies);
       break;
     case 'library':
     case 'library-category':

@@ -203,16 +203,17 @@ export function searchRequest(state: SearchState, today: number): SearchDocument
 export const searchCall = (request: SearchDocumentRequest): ApiCall<SearchDocumentReply> =>
   apiCall({ key: ['search', 'results', request], path: '/api/v1/document/search', query: queryOf(request), select: (body: SearchDocumentReply) => body });
 
-/** How much of a document's text its page keeps (the crawler content shows it; GetDocument gives 8,192 characters). */
-export const DOCUMENT_TEXT_CHARS = 3000;
-
-/** One document as the reader shows it, with its author and the start of its text (`with_author` counts a view). */
+/**
+ * One document as the reader shows it, with its author (`with_author` counts a view). The
+ * start of its text that GetDocument adds (8,192 characters) is left out: the reader does not
+ * show it, and only the gateway's crawler content uses it, from the answer itself.
+ */
 export const documentCall = (id: number): ApiCall<Document> =>
   apiCall({
     key: ['document', 'detail', id],
     path: '/api/v1/document',
     query: { id, with_author: true },
-    select: (body: Document) => (body.content ? { ...body, content: [...body.content].slice(0, DOCUMENT_TEXT_CHARS).join('') } : body),
+    select: ({ content: _text, ...doc }: Document) => doc,
     subject: true,
   });
 

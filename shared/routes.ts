@@ -294,9 +294,23 @@ const compiled = routes.map((route) => ({ route, segments: parsePattern(route.pa
  * The route a path renders (a query string or hash is ignored), with its percent-decoded parameters, or
  * undefined when nothing matches or a parameter fails its validity check (→ the SPA's
  * 404 'Page Not Found: {path}'). A trailing slash is ignored; matching is case-sensitive.
+ * The answer is shared by every caller of the same path: do not change it.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   const pathname = path.split(/[?#]/, 1)[0] as string;
+  // The gateway asks for the same few paths on every page it serves: remember the answers.
+  if (matched.has(pathname)) return matched.get(pathname);
+  const match = findRoute(pathname);
+  if (matched.size >= MATCHES_KEPT) matched.clear();
+  matched.set(pathname, match);
+  return match;
+}
+
+/** How many paths' matches are kept; all are forgotten when there are more. */
+const MATCHES_KEPT = 2_000;
+const matched = new Map<string, RouteMatch | undefined>();
+
+function findRoute(pathname: string): RouteMatch | undefined {
   if (!pathname.startsWith('/')) return undefined;
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const raw = trimmed === '/' ? [] : trimmed.slice(1).split('/');

@@ -12,7 +12,10 @@ import { stalenessAfter } from '../cache-rules';
 import type { BackendAnswer } from './backend-client';
 
 export interface RouteData {
+  /** What the screens keep of the answers (each call's `select`): what the page carries. */
   answers: CallAnswer[];
+  /** The answers as the backend gave them, for what the gateway renders itself (crawler content). */
+  bodies: CallAnswer[];
   /** The page's subject does not exist: its call answered 404. */
   missing: boolean;
 }
@@ -41,7 +44,7 @@ export interface RouteDataOptions {
 
 type Answer = BackendAnswer<unknown> | undefined;
 
-const NOTHING: RouteData = Object.freeze({ answers: [], missing: false });
+const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false });
 
 export default fp<RouteDataOptions>(
   async function routeData(fastify, opts) {
@@ -81,11 +84,14 @@ export default fp<RouteDataOptions>(
       });
       try {
         const settled = await Promise.all(calls.map((c) => Promise.race([answerOf(request, callUrl(c), token), late])));
-        const data: RouteData = { answers: [], missing: false };
+        const data: RouteData = { answers: [], bodies: [], missing: false };
         settled.forEach((answer, i) => {
           const declared = calls[i] as ApiCall;
           if (answer === 'late' || answer === undefined) return;
-          if (answer.status === 200) data.answers.push({ key: declared.key, data: declared.select(answer.body) });
+          if (answer.status === 200) {
+            data.answers.push({ key: declared.key, data: declared.select(answer.body) });
+            data.bodies.push({ key: declared.key, data: answer.body });
+          }
           // The API's own 404 (JSON): a plain 404 means the backend has no such call at all.
           else if (answer.status === 404 && declared.subject && answer.body !== undefined) data.missing = true;
         });

@@ -43,7 +43,7 @@ const SESSION_PAGES_MAX = 32;
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
 
-const NO_ROUTE_DATA: RouteData = Object.freeze({ answers: [], missing: false });
+const NO_ROUTE_DATA: RouteData = Object.freeze({ answers: [], bodies: [], missing: false });
 
 /** A browser navigation (or a client that takes anything) to something that is not a file. */
 function wantsPage(request: FastifyRequest, normalized: string): boolean {
@@ -156,7 +156,7 @@ export default fp<SpaOptions>(
       const html = renderPage(template, {
         head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
         // A closed site shows its notice, not the page's content.
-        content: page.closed ? '' : renderCrawlerContent(input, head, publicPart?.navigation ?? []),
+        content: page.closed ? '' : renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
         startData,
       });
       // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
@@ -175,30 +175,34 @@ export default fp<SpaOptions>(
 
     async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
       const [, search] = splitUrl(request.url);
-      const match = matchRoute(normalized);
       const crawler = isBot(request.headers['user-agent']);
+      // A visitor's page that is kept is answered before anything else is worked out.
+      const visitorKey = session.token ? '' : `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${search}`;
+      const generation = fastify.routeData.generation;
+      const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
+      if (visitorPage && visitorPage.expires > Date.now() && visitorPage.publicPart === publicPart && visitorPage.generation === generation) {
+        return visitorPage.page;
+      }
+
+      const match = matchRoute(normalized);
       const withData = !closed && match !== undefined && routeDataCalls(match, queryOf(search)).length > 0;
       const fresh = async () => {
         const routeData = withData && match ? await fastify.routeData.load(request, match, queryOf(search), session.token) : NO_ROUTE_DATA;
         return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
       };
 
-      if (!session.token) {
-        const key = `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${search}`;
-        const generation = fastify.routeData.generation;
-        const kept = visitorPages.get(key);
-        if (kept && kept.expires > Date.now() && kept.publicPart === publicPart && kept.generation === generation) return kept.page;
+      if (visitorKey) {
         const page = await fresh();
-        visitorPages.delete(key);
-        visitorPages.set(key, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page });
+        visitorPages.delete(visitorKey);
+        visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page });
         while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
         return page;
       }
       if (withData) return fresh();
       const key = `${closed ? 'x' : ''}${normalized}${search}`;
       let pages = sessionPages.get(session);
-      const kept = pages?.get(key);
-      if (kept && kept.publicPart === publicPart) return kept.page;
+      const sessionPage = pages?.get(key);
+      if (sessionPage && sessionPage.publicPart === publicPart) return sessionPage.page;
       const page = await fresh();
       if (!pages) sessionPages.set(session, (pages = new Map()));
       pages.set(key, { publicPart, page });
