@@ -27,6 +27,10 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { articleService } from './modules/article/routes';
+import { commentService } from './modules/comment/routes';
+import { reportService } from './modules/report/routes';
+import { feedbackService } from './modules/feedback/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -46,6 +50,10 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  articleService,
+  commentService,
+  reportService,
+  feedbackService,
 ];
 
 declare module 'fastify' {

@@ -84,7 +84,9 @@ export const routes: readonly RouteDef[] = [
   publicRoute('library', '/library', '文库资料'),
   publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }),
   publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }),
-  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: isPositiveId }),
+  // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
+  // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
+  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }),
   publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
     category: isPositiveId,
     id: isArticleKey,

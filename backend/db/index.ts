@@ -7,6 +7,7 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
 import * as m003 from './migrations/003_oauth';
 import * as m004 from './migrations/004_jobs';
+import * as m007 from './migrations/007_articles';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '002_content': m002,
   '003_oauth': m003,
   '004_jobs': m004,
+  '007_articles': m007,
 };
 
 export type Database = Kysely<DB>;

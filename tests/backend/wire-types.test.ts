@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
 import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
+import * as articleMessages from '../../backend/modules/article/messages';
 import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
+import * as commentMessages from '../../backend/modules/comment/messages';
 import * as configMessages from '../../backend/modules/config/messages';
+import * as feedbackMessages from '../../backend/modules/feedback/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -12,12 +15,16 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as reportMessages from '../../backend/modules/report/messages';
 import * as userMessages from '../../backend/modules/user/messages';
+import type * as article from '../../shared/types/article';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
+import type * as comment from '../../shared/types/comment';
 import type * as config from '../../shared/types/config';
 import type * as document from '../../shared/types/document';
+import type * as feedback from '../../shared/types/feedback';
 import type * as friendlink from '../../shared/types/friendlink';
 import type * as group from '../../shared/types/group';
 import type * as language from '../../shared/types/language';
@@ -25,6 +32,7 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as report from '../../shared/types/report';
 import type * as user from '../../shared/types/user';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
@@ -118,6 +126,15 @@ const replies = {
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
   AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+  Article: reply<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  ListArticleReply: reply<typeof articleMessages.ListArticleReply, article.ListArticleReply>(articleMessages.ListArticleReply, 'agree'),
+  SearchArticleReply: reply<typeof articleMessages.SearchArticleReply, article.SearchArticleReply>(articleMessages.SearchArticleReply, 'agree'),
+  Comment: reply<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  ListCommentReply: reply<typeof commentMessages.ListCommentReply, comment.ListCommentReply>(commentMessages.ListCommentReply, 'agree'),
+  Report: reply<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportReply: reply<typeof reportMessages.ListReportReply, report.ListReportReply>(reportMessages.ListReportReply, 'agree'),
+  Feedback: reply<typeof feedbackMessages.Feedback, feedback.Feedback>(feedbackMessages.Feedback, 'agree'),
+  ListFeedbackReply: reply<typeof feedbackMessages.ListFeedbackReply, feedback.ListFeedbackReply>(feedbackMessages.ListFeedbackReply, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -178,12 +195,34 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  SetArticleRequest: request<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  GetArticleRequest: request<typeof articleMessages.GetArticleRequest, article.GetArticleRequest>(articleMessages.GetArticleRequest, 'agree'),
+  ListArticleRequest: request<typeof articleMessages.ListArticleRequest, article.ListArticleRequest>(articleMessages.ListArticleRequest, 'agree'),
+  DeleteArticleRequest: request<typeof idsRequest, article.DeleteArticleRequest>(idsRequest, 'agree'),
+  RestoreArticleRequest: request<typeof idsRequest, article.RestoreArticleRequest>(idsRequest, 'agree'),
+  SetArticlesCategoryRequest: request<typeof articleMessages.SetArticlesCategoryRequest, article.SetArticlesCategoryRequest>(articleMessages.SetArticlesCategoryRequest, 'agree'),
+  RecommendArticlesRequest: request<typeof articleMessages.RecommendArticlesRequest, article.RecommendArticlesRequest>(articleMessages.RecommendArticlesRequest, 'agree'),
+  CheckArticlesRequest: request<typeof articleMessages.CheckArticlesRequest, article.CheckArticlesRequest>(articleMessages.CheckArticlesRequest, 'agree'),
+  CreateCommentRequest: request<typeof commentMessages.CreateCommentRequest, comment.CreateCommentRequest>(commentMessages.CreateCommentRequest, 'agree'),
+  ListCommentRequest: request<typeof commentMessages.ListCommentRequest, comment.ListCommentRequest>(commentMessages.ListCommentRequest, 'agree'),
+  CheckCommentRequest: request<typeof commentMessages.CheckCommentRequest, comment.CheckCommentRequest>(commentMessages.CheckCommentRequest, 'agree'),
+  GetCommentRequest: request<typeof idRequest, comment.GetCommentRequest>(idRequest, 'agree'),
+  DeleteCommentRequest: request<typeof idsRequest, comment.DeleteCommentRequest>(idsRequest, 'agree'),
+  UpdateCommentRequest: request<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  SetReportRequest: request<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportRequest: request<typeof reportMessages.ListReportRequest, report.ListReportRequest>(reportMessages.ListReportRequest, 'agree'),
+  DeleteReportRequest: request<typeof idsRequest, report.DeleteReportRequest>(idsRequest, 'agree'),
+  CreateFeedbackRequest: request<typeof feedbackMessages.CreateFeedbackRequest, feedback.CreateFeedbackRequest>(feedbackMessages.CreateFeedbackRequest, 'agree'),
+  UpdateFeedbackRequest: request<typeof feedbackMessages.UpdateFeedbackRequest, feedback.UpdateFeedbackRequest>(feedbackMessages.UpdateFeedbackRequest, 'agree'),
+  ListFeedbackRequest: request<typeof feedbackMessages.ListFeedbackRequest, feedback.ListFeedbackRequest>(feedbackMessages.ListFeedbackRequest, 'agree'),
+  DeleteFeedbackRequest: request<typeof idsRequest, feedback.DeleteFeedbackRequest>(idsRequest, 'agree'),
 };
 
 const messageModules = {
-  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages,
-  friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, user: userMessages,
+  article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
+  config: configMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
+  navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
+  report: reportMessages, user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

@@ -90,8 +90,12 @@ describe('matchRoute', () => {
     });
   });
 
+  it('takes an article identifier where a category would be, for MOREDOC’s footer links', () => {
+    expect(matchRoute('/article/about')).toMatchObject({ route: { name: 'article-category' }, params: { category: 'about' } });
+  });
+
   it('matches nothing when an id fails its validity check', () => {
-    for (const path of ['/library/0', '/library/abc', '/library/3/-1', '/library/3/01', '/library/3/1.5', '/article/abc', '/article/7/detail/a b', '/article/detail/']) {
+    for (const path of ['/library/0', '/library/abc', '/library/3/-1', '/library/3/01', '/library/3/1.5', '/article/-abc', '/article/a.b', '/article/7/detail/a b', '/article/detail/']) {
       expect(matchRoute(path), path).toBeUndefined();
     }
   });

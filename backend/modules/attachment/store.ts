@@ -20,3 +20,10 @@ export async function insertAttachment(db: Database, attachment: NewAttachment) 
   const ts = now();
   return db.insertInto('attachment').values({ ...attachment, created_at: ts, updated_at: ts, deleted_at: null }).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Uploads of one type from one address since `since` (the limit of anonymous uploads). */
+export async function countRecentUploads(db: Database, type: number, ip: string, since: string): Promise<number> {
+  const { total } = await db.selectFrom('attachment').select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('type', '=', type).where('ip', '=', ip).where('created_at', '>=', since).executeTakeFirstOrThrow();
+  return Number(total);
+}

@@ -10,7 +10,7 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
 } from './messages';
-import { createMember } from './service';
+import { CAPTCHA_KINDS, checkCaptcha as checkActionCaptcha, createMember, type CaptchaKind } from './service';
 import {
   DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
   setPassword, withoutPassword,
@@ -18,18 +18,11 @@ import {
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 
-const CAPTCHA_KINDS = ['register', 'login', 'find_password', 'comment'] as const;
-type CaptchaKind = (typeof CAPTCHA_KINDS)[number];
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
 
-/** Checks the captcha of an action when the security config enables it. */
-async function checkCaptcha(ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean): Promise<void> {
-  const cfg = await ctx.app.settings.snapshot();
-  if (!cfg.bool('security', `enable_captcha_${kind}`)) return;
-  if (!id || !answer) throw badRequest('请输入验证码');
-  if (!ctx.app.captcha.verify(id, answer, consume)) throw badRequest('验证码错误');
-}
+const checkCaptcha = (ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean) =>
+  checkActionCaptcha(ctx.app, kind, id, answer, consume);
 
 async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
   const cfg = await ctx.app.settings.snapshot();
