@@ -32,6 +32,34 @@ const backendLayers = [
   backendLayer(['backend/db/**/*.ts'], [intoFolders(['wire', 'platform', 'modules'], 'db/ is the bottom layer: it imports shared/ only.')]),
 ];
 
+/**
+ * One config block per web folder (later blocks replace the rule for their files, so each
+ * lists everything its folder may not import). `below`: the folders a file there may not
+ * reach; `semi`: whether it may import Semi. Static imports through no-restricted-imports,
+ * dynamic `import()` (lazy routes) through no-restricted-syntax.
+ */
+function webLayers(zones) {
+  const folder = (names) => `(^|/)(${names.join('|')})/`;
+  const server = { regex: folder(['gateway', 'backend']), message: 'The SPA never imports gateway/ or backend/ code.' };
+  const semi = { regex: '^@douyinfe/', message: 'Semi is imported only through web/src/ui/ (the one door to Semi).' };
+  return zones.map((zone) => {
+    const layers = zone.below.length
+      ? [{ regex: folder(zone.below), message: `web layers: this folder may not import ${zone.below.join('/, ')}/ (imports flow pages → features → kit, api, ui).` }]
+      : [];
+    const patterns = [server, ...layers, ...(zone.semi ? [] : [semi])].map((p) => ({ ...p, caseSensitive: true }));
+    return {
+      files: zone.files,
+      rules: {
+        'no-restricted-imports': ['error', { patterns }],
+        'no-restricted-syntax': [
+          'error',
+          ...patterns.map((p) => ({ selector: `ImportExpression[source.value=/${p.regex.replaceAll('/', '\\/')}/]`, message: p.message })),
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'web/dist', 'data', 'coverage', '.tmp'] },
   js.configs.recommended,
@@ -49,6 +77,19 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   ...backendLayers,
+
+  // web layers: imports flow one way, pages → features → kit, api, ui → shared, with app/ and
+  // layouts/ on top; Semi only through ui/; no gateway/ or backend/ code in the SPA. Features
+  // may import other features, without cycles (checked by tests/web/layers.test.ts).
+  ...webLayers([
+    { files: ['web/**/*.{ts,tsx}'], below: [] },
+    { files: ['web/src/layouts/**/*.{ts,tsx}'], below: ['app', 'pages'] },
+    { files: ['web/src/pages/**/*.{ts,tsx}'], below: ['app', 'layouts'] },
+    { files: ['web/src/features/**/*.{ts,tsx}'], below: ['app', 'layouts', 'pages'] },
+    { files: ['web/src/kit/**/*.{ts,tsx}'], below: ['app', 'layouts', 'pages', 'features'] },
+    { files: ['web/src/api/**/*.{ts,tsx}'], below: ['app', 'layouts', 'pages', 'features', 'kit', 'ui'] },
+    { files: ['web/src/ui/**/*.{ts,tsx}'], below: ['app', 'layouts', 'pages', 'features', 'kit', 'api'], semi: true },
+  ]),
   {
     // shared/ is pure: no Node or browser APIs, nothing outside itself.
     files: ['shared/**/*.ts'],

@@ -1,10 +1,11 @@
 // The gateway as one Fastify instance built from a plain config object. Tests build it
 // directly; server.ts adds the process around it.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
 import { loggerOptions } from './logging';
+import accessLog from './plugins/access-log';
 import errorHandler from './plugins/error-handler';
 import tokenCookie from './plugins/token-cookie';
 import securityHeaders from './plugins/security-headers';
@@ -12,7 +13,7 @@ import authRateLimit from './plugins/rate-limit';
 import csrf from './plugins/csrf';
 import backendClient from './plugins/backend-client';
 import health from './plugins/health';
-import upstream from './plugins/upstream';
+import upstream, { canonicalApiUrl } from './plugins/upstream';
 import startData from './plugins/start-data';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
@@ -34,7 +35,14 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     // Closing: new requests get 503, idle keep-alive sockets are closed, in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // One access line per request instead of Fastify's two (plugins/access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    // API calls are routed, counted, checked and forwarded as the backend routes them.
+    rewriteUrl: (req) => canonicalApiUrl(req.url ?? '/'),
   });
+  // A client that half-closes its side after a complete request (shutdown(SHUT_WR), `nc -N`,
+  // some proxies) still gets the answer; by default Node aborts the request on that FIN.
+  (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -46,14 +54,9 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   });
 
   app.register(errorHandler);
+  app.register(accessLog);
   // Before every route, so that its response hook sees them all.
-  app.register(metrics, {
-    enabled: config.metrics?.enabled ?? false,
-    token: config.metrics?.token,
-    backendUrl: config.backendUrl,
-    cookieName: config.tokenCookie,
-    publicOrigin: config.publicOrigin,
-  });
+  app.register(metrics, { enabled: config.metrics?.enabled ?? false, token: config.metrics?.token });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);

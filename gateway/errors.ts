@@ -13,6 +13,7 @@ export const MESSAGES = {
   notFound: '请求的资源不存在',
   forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
   tooManyRequests: '操作过于频繁，请稍后再试',
+  notJson: '请求内容必须是 JSON 格式（Content-Type: application/json）',
   internal: '服务器内部错误，请稍后重试',
   badGateway: '后端服务暂时不可用，请稍后重试',
   gatewayTimeout: '后端服务响应超时，请稍后重试',

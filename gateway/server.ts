@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGateway } from './app';
-import { loadGatewayConfig, type GatewayConfig } from './config';
+import { loadGatewayConfig, type GatewayConfig, type LogLevel } from './config';
 import type { EmbeddedBackend } from './embedded-backend';
 import { loggerOptions } from './logging';
 
@@ -16,6 +16,14 @@ const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
+}
+
+/**
+ * The embedded backend's level: every request it answers came through the gateway, whose
+ * access line already records it, so at info it logs its faults only (warn and above).
+ */
+function embeddedBackendLogLevel(level: LogLevel): LogLevel {
+  return level === 'info' ? 'warn' : level;
 }
 
 function isConfigError(error: unknown): error is Error {
@@ -41,9 +49,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     try {
       // loaded only when used: a gateway in front of another backend does not load SQLite
       const { startEmbeddedBackend } = await import('./embedded-backend');
+      const backendLevel = embeddedBackendLogLevel(config.logLevel);
       embedded = await startEmbeddedBackend(
-        { ...env, DATA_DIR: config.dataDir, LOG_LEVEL: config.logLevel },
-        { ...loggerOptions(config.logLevel), name: 'backend' },
+        { ...env, DATA_DIR: config.dataDir, LOG_LEVEL: backendLevel },
+        { ...loggerOptions(backendLevel), name: 'backend' },
       );
     } catch (error) {
       if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
@@ -72,9 +81,12 @@ export async function main(env: Record<string, string | undefined> = process.env
   if (config.publicOrigin) lines.push(`  public origin: ${config.publicOrigin}`);
   lines.push(`  backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}`}`);
   const admin = embedded?.initialAdmin;
-  if (admin) {
+  if (admin?.generated) {
     lines.push(`  admin account created: username "${admin.username}", password "${admin.password}"`);
-    if (admin.generated) lines.push('  (the password is shown only this once: note it, then change it after logging in)');
+    lines.push('  (the password is shown only this once: note it, then change it after logging in)');
+  } else if (admin) {
+    // The operator chose this password: it stays out of the output (and the logs it lands in).
+    lines.push(`  admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

@@ -21,7 +21,7 @@ export const ROUTE_GROUPS: RouteGroupSpec[] = [
   {
     name: 'member screen',
     url: '/member',
-    lazyModules: ['src/layouts/MemberLayout.tsx', 'src/pages/MemberOverviewPage.tsx'],
+    lazyModules: ['src/layouts/MemberLayout.tsx', 'src/pages/member/MemberOverviewPage.tsx'],
   },
   {
     name: 'admin dashboard',

@@ -1,13 +1,15 @@
 // One connection pool to the backend, shared by the proxy and by the gateway's own calls
-// (start data, permissions, readiness). TLS is verified; nothing is retried.
+// (start data, permissions, readiness). TLS is verified; nothing is retried. A call that
+// gets no answer is recorded on the request it was made for (`request.upstreamFailure`).
 import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { GatewayError, MESSAGES } from '../errors';
 
 export interface BackendCallOptions {
   token?: string | undefined;
-  clientIp?: string;
-  requestId?: string;
+  /** the request the call is made for: its client address and id go along, a failure is recorded on it */
+  request?: FastifyRequest;
   timeoutMs?: number;
 }
 
@@ -24,9 +26,22 @@ export interface BackendClient {
   getJson<T>(path: string, options?: BackendCallOptions): Promise<BackendAnswer<T>>;
 }
 
+/** Why a call to the backend got no answer: timeout, refused, reset, aborted (the client left first) or other. */
+export type UpstreamErrorKind = 'timeout' | 'refused' | 'reset' | 'aborted' | 'other';
+
+export interface UpstreamFailure {
+  kind: UpstreamErrorKind;
+  /** what the gateway answers for it: 504 for a timeout, else 502 */
+  statusCode: 502 | 504;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     backend: BackendClient;
+  }
+  interface FastifyRequest {
+    /** the first backend call made for this request that got no answer, if any */
+    upstreamFailure?: UpstreamFailure;
   }
 }
 
@@ -35,22 +50,39 @@ export interface BackendClientOptions {
   timeoutMs: number;
 }
 
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
-]);
+const ERROR_KINDS: ReadonlyArray<[UpstreamErrorKind, ReadonlySet<string>]> = [
+  ['timeout', new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'FST_REPLY_FROM_GATEWAY_TIMEOUT', 'ETIMEDOUT'])],
+  ['refused', new Set(['ECONNREFUSED'])],
+  ['reset', new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])],
+  ['aborted', new Set(['UND_ERR_ABORTED', 'ABORT_ERR'])],
+];
+
+/** The kind of an undici or reply-from failure, from its code or its cause's (undici wraps socket errors). */
+export function upstreamErrorKind(error: unknown): UpstreamErrorKind {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const causeCode = String((error as { cause?: { code?: unknown } })?.cause?.code ?? '');
+  const name = (error as Error)?.name;
+  if (name === 'TimeoutError') return 'timeout';
+  for (const [kind, codes] of ERROR_KINDS) if (codes.has(code) || codes.has(causeCode)) return kind;
+  return name === 'AbortError' ? 'aborted' : 'other';
+}
+
+export function upstreamFailureOf(error: unknown): UpstreamFailure {
+  const kind = upstreamErrorKind(error);
+  return { kind, statusCode: kind === 'timeout' ? 504 : 502 };
+}
 
 /** Upstream faults: a timeout is 504, anything else (refused, reset, TLS, DNS) is 502. */
 export function upstreamFault(error: unknown): GatewayError {
-  let code: unknown = (error as { code?: unknown })?.code;
-  const cause = (error as { cause?: { code?: unknown } })?.cause;
-  if (!TIMEOUT_CODES.has(String(code)) && cause?.code !== undefined) code = cause.code;
-  const timedOut = TIMEOUT_CODES.has(String(code)) || (error as Error)?.name === 'TimeoutError';
-  return timedOut
+  return upstreamFailureOf(error).statusCode === 504
     ? new GatewayError(504, MESSAGES.gatewayTimeout, { cause: error })
     : new GatewayError(502, MESSAGES.badGateway, { cause: error });
+}
+
+/** Records the failure on the request (the first one wins) and gives the error to answer with. */
+export function recordUpstreamFailure(request: FastifyRequest, error: unknown): GatewayError {
+  request.upstreamFailure ??= upstreamFailureOf(error);
+  return upstreamFault(error);
 }
 
 export default fp<BackendClientOptions>(
@@ -67,11 +99,12 @@ export default fp<BackendClientOptions>(
     async function getJson<T>(path: string, options: BackendCallOptions = {}): Promise<BackendAnswer<T>> {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
-      if (options.clientIp) {
-        headers['x-forwarded-for'] = options.clientIp;
-        headers['x-real-ip'] = options.clientIp;
+      const request = options.request;
+      if (request) {
+        headers['x-forwarded-for'] = request.ip;
+        headers['x-real-ip'] = request.ip;
+        headers['x-request-id'] = request.id;
       }
-      if (options.requestId) headers['x-request-id'] = options.requestId;
       const timeout = options.timeoutMs ?? opts.timeoutMs;
       try {
         const res = await pool.request({ path, method: 'GET', headers, headersTimeout: timeout, bodyTimeout: timeout });
@@ -87,11 +120,12 @@ export default fp<BackendClientOptions>(
         }
         return { status: res.statusCode, body };
       } catch (error) {
-        throw upstreamFault(error);
+        throw request ? recordUpstreamFailure(request, error) : upstreamFault(error);
       }
     }
 
     fastify.decorate('backend', { origin, pool, timeoutMs: opts.timeoutMs, getJson });
+    fastify.decorateRequest('upstreamFailure', undefined);
     fastify.addHook('onClose', async () => {
       await pool.close();
     });

@@ -1,9 +1,20 @@
-// CSRF: a state-changing request that carries the token cookie must come from our own
-// origin. Browsers say so with Sec-Fetch-Site; older ones with Origin. Requests without the
-// cookie (API clients with their own bearer token) are not at risk and pass.
+// CSRF: a state-changing request must not be one another site made a browser send.
+// - With the token cookie, it must come from our own origin: browsers say so with
+//   Sec-Fetch-Site, older ones with Origin.
+// - Sign-in calls (login, register, find-password, OAuth login) carry no cookie yet; one
+//   that a browser says comes from another site is refused too, or another site could sign
+//   its visitor in to the attacker's account (login CSRF).
+// - A JSON call under /api/v1 with a body must say it is JSON: a cross-site form can only send
+//   text/plain, form-urlencoded or multipart without a CORS preflight, and the backend
+//   reads any body as JSON. The upload and payment-notification routes are the exceptions.
+// Requests without the cookie from other clients (API clients with their own bearer
+// token, curl) pass. The decision is recorded on the request (`request.csrfDecision`) for
+// the metrics and the access log.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, MESSAGES } from '../errors';
+import { STATE_CHANGING_METHODS, isJsonType, isUnder, pathOf } from '../http';
+import { API_PREFIX, SIGN_IN_PATHS } from './upstream';
 
 export interface CsrfOptions {
   cookieName: string;
@@ -11,7 +22,33 @@ export interface CsrfOptions {
   publicOrigin: string | undefined;
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * The API routes whose bodies are not JSON: the multipart uploads, and the payment
+ * providers' notifications (Alipay posts form-urlencoded). Only these may send a body of
+ * another type.
+ */
+export const NON_JSON_API_PREFIXES: readonly string[] = [`${API_PREFIX}/upload`, `${API_PREFIX}/pay/notify`];
+
+/**
+ * Why a state-changing request passed or was refused. Passed: `same-origin` (the browser
+ * says so, or Origin is ours), `no-cookie` (no session to ride on, not a sign-in from
+ * another site). Refused (403): `cross-site` (Sec-Fetch-Site other than same-origin),
+ * `foreign-origin` (Origin not ours), `no-origin` (the cookie, and neither header);
+ * refused (415): `not-json` (a JSON call with a body of another type, or of no stated type).
+ */
+export type CsrfReason = 'same-origin' | 'no-cookie' | 'cross-site' | 'foreign-origin' | 'no-origin' | 'not-json';
+
+export interface CsrfDecision {
+  decision: 'allowed' | 'refused';
+  reason: CsrfReason;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set for every state-changing request */
+    csrfDecision?: CsrfDecision;
+  }
+}
 
 function expectedOrigin(request: FastifyRequest, publicOrigin: string | undefined): string | undefined {
   if (publicOrigin) return publicOrigin;
@@ -19,26 +56,57 @@ function expectedOrigin(request: FastifyRequest, publicOrigin: string | undefine
   return host ? `${request.protocol}://${host}` : undefined;
 }
 
-export function isSameOriginRequest(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+/**
+ * undefined: nothing says the request comes from another origin; else what does. Without
+ * either header the request is refused only when `proofRequired` (it carries the cookie).
+ */
+function foreignSource(request: FastifyRequest, publicOrigin: string | undefined, proofRequired: boolean): CsrfReason | undefined {
   const fetchSite = request.headers['sec-fetch-site'];
   // The browser's own statement wins: anything but same-origin (same-site, cross-site,
   // none) is refused even if an Origin header would match.
-  if (fetchSite !== undefined) return fetchSite === 'same-origin';
+  if (fetchSite !== undefined) return fetchSite === 'same-origin' ? undefined : 'cross-site';
   const origin = request.headers.origin;
-  return origin !== undefined && origin === expectedOrigin(request, publicOrigin);
+  if (origin === undefined) return proofRequired ? 'no-origin' : undefined;
+  return origin === expectedOrigin(request, publicOrigin) ? undefined : 'foreign-origin';
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** A body, if there is one, is declared JSON (a call without a body has nothing to misread). */
+function sendsJson(request: FastifyRequest, path: string): boolean {
+  if (!isUnder(path, API_PREFIX) || NON_JSON_API_PREFIXES.some((prefix) => isUnder(path, prefix))) return true;
+  return !hasBody(request) || isJsonType(request.headers['content-type']);
+}
+
+function csrfDecisionFor(request: FastifyRequest, opts: CsrfOptions): CsrfDecision {
+  const path = pathOf(request.url);
+  const hasCookie = request.cookies?.[opts.cookieName] !== undefined;
+  if (hasCookie || SIGN_IN_PATHS.has(path)) {
+    const foreign = foreignSource(request, opts.publicOrigin, hasCookie);
+    if (foreign !== undefined) return { decision: 'refused', reason: foreign };
+  }
+  if (!sendsJson(request, path)) return { decision: 'refused', reason: 'not-json' };
+  return { decision: 'allowed', reason: hasCookie ? 'same-origin' : 'no-cookie' };
 }
 
 export default fp<CsrfOptions>(
   async function csrf(fastify, opts) {
-    fastify.addHook('onRequest', async (request) => {
-      if (!STATE_CHANGING.has(request.method)) return;
-      if (request.cookies?.[opts.cookieName] === undefined) return;
-      if (isSameOriginRequest(request, opts.publicOrigin)) return;
-      request.log.warn(
-        { origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'] },
-        'cross-origin state change refused',
+    fastify.decorateRequest('csrfDecision', undefined);
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      if (!STATE_CHANGING_METHODS.has(request.method)) return done();
+      const decision = csrfDecisionFor(request, opts);
+      request.csrfDecision = decision;
+      if (decision.decision === 'allowed') return done();
+      // The access line carries the refusal; the headers behind it only at debug.
+      request.log.debug({ reason: decision.reason, origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'], contentType: request.headers['content-type'] }, 'state change refused');
+      done(
+        decision.reason === 'not-json'
+          ? new GatewayError(415, MESSAGES.notJson)
+          : new GatewayError(403, MESSAGES.forbiddenCsrf),
       );
-      throw new GatewayError(403, MESSAGES.forbiddenCsrf);
     });
   },
   { name: 'csrf', dependencies: ['token-cookie'] },

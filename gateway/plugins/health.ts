@@ -14,7 +14,7 @@ export default fp(
     fastify.get('/readyz', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
-        const answer = await fastify.backend.getJson('/api/v1/settings', { timeoutMs: READY_TIMEOUT_MS, requestId: request.id });
+        const answer = await fastify.backend.getJson('/api/v1/settings', { timeoutMs: READY_TIMEOUT_MS, request });
         if (answer.status === 200) return { status: 'ready' };
         request.log.warn({ status: answer.status }, 'backend not ready');
       } catch (error) {

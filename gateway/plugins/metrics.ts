@@ -4,35 +4,23 @@
 // off no hook is installed and /metrics answers 404.
 import fp from 'fastify-plugin';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import diagnosticsChannel from 'node:diagnostics_channel';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError, MESSAGES } from '../errors';
-import { isSameOriginRequest } from './csrf';
-import { RATE_LIMITED_PATHS } from './rate-limit';
-import { API_PREFIX, BACKEND_FILES, BACKEND_PREFIXES, pathOf } from './upstream';
+import { isUnder, pathOf } from '../http';
+import { API_PREFIX, BACKEND_FILES, BACKEND_PREFIXES } from './upstream';
 
 export interface MetricsOptions {
   enabled: boolean;
   /** when set, a scrape must send `Authorization: Bearer <token>` */
   token: string | undefined;
-  /** upstream failures are counted for requests to this origin only */
-  backendUrl: string;
-  cookieName: string;
-  publicOrigin: string | undefined;
 }
 
 export const METRICS_PATH = '/metrics';
 const UNAUTHORIZED_MESSAGE = '需要有效的访问令牌';
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const UPSTREAM_ERROR_CHANNEL = 'undici:request:error';
 
 export type RouteGroup = 'api' | 'upload' | 'file' | 'asset' | 'page' | 'health' | 'metrics' | 'other';
-
-function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
 
 /**
  * The group a request is counted in, from its path: `api` (proxied JSON calls), `upload`
@@ -49,18 +37,6 @@ export function routeGroup(method: string, url: string): RouteGroup {
   if (path === METRICS_PATH) return 'metrics';
   if (BACKEND_PREFIXES.some((prefix) => isUnder(path, prefix)) || BACKEND_FILES.includes(path)) return 'file';
   return method === 'GET' || method === 'HEAD' ? 'page' : 'other';
-}
-
-/** What an undici failure was: timeout, refused, reset, aborted (the client left) or other. */
-export function upstreamErrorKind(error: unknown): string {
-  const code = String((error as { code?: unknown })?.code ?? '');
-  const causeCode = String((error as { cause?: { code?: unknown } })?.cause?.code ?? '');
-  const any = (...codes: string[]) => codes.includes(code) || codes.includes(causeCode);
-  if (any('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) return 'timeout';
-  if (any('ECONNREFUSED')) return 'refused';
-  if (any('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) return 'reset';
-  if (any('UND_ERR_ABORTED', 'ABORT_ERR') || (error as Error)?.name === 'AbortError') return 'aborted';
-  return 'other';
 }
 
 function digest(value: string): Buffer {
@@ -99,7 +75,7 @@ export default fp<MetricsOptions>(
     });
     const upstreamErrors = new Counter({
       name: 'gateway_upstream_errors_total',
-      help: 'Requests to the backend that failed without an answer (timeout, refused, reset, aborted, other)',
+      help: 'Requests for which a call to the backend got no answer (timeout, refused, reset, aborted, other)',
       labelNames: ['kind'] as const,
       registers: [registry],
     });
@@ -110,28 +86,10 @@ export default fp<MetricsOptions>(
       registers: [registry],
     });
 
-    // Upstream failures are seen where they happen, in undici, for both the proxy and the
-    // gateway's own calls (start data, permissions, readiness).
-    const backendOrigin = new URL(opts.backendUrl).origin;
-    const onUpstreamError = (message: unknown) => {
-      const { request, error } = message as { request?: { origin?: unknown }; error?: unknown };
-      if (request?.origin !== backendOrigin) return;
-      upstreamErrors.inc({ kind: upstreamErrorKind(error) });
-    };
-    diagnosticsChannel.subscribe(UPSTREAM_ERROR_CHANNEL, onUpstreamError);
-    fastify.addHook('onClose', async () => {
-      diagnosticsChannel.unsubscribe(UPSTREAM_ERROR_CHANNEL, onUpstreamError);
-    });
-
-    /**
-     * The guard decision behind an answer: the page guard's as it recorded it; the CSRF and
-     * rate-limit refusals read from the answer (those guards stay unaware of metrics).
-     */
-    function recordGuardDecision(request: FastifyRequest, reply: FastifyReply, group: RouteGroup): void {
-      const status = reply.statusCode;
-      if (group === 'page') {
-        const page = request.pageDecision;
-        if (!page) return;
+    /** What the guards decided, as they recorded it on the request. */
+    function recordGuardDecisions(request: FastifyRequest, group: RouteGroup): void {
+      const page = request.pageDecision;
+      if (page && group === 'page') {
         // The site switches act on every page: the closed-site page, and a public page sent
         // to the login page (only a switch does that).
         if (page.decision === 'closed' || (page.access === 'public' && page.decision === 'login')) {
@@ -139,21 +97,10 @@ export default fp<MetricsOptions>(
         } else if (page.access !== 'public') {
           guardDecisions.inc({ guard: page.access === 'admin' ? 'admin_page' : 'member_page', decision: page.decision });
         }
-        return;
       }
-      if (status === 429 && RATE_LIMITED_PATHS.has(pathOf(request.url)) && reply.hasHeader('retry-after')) {
-        guardDecisions.inc({ guard: 'rate_limit', decision: 'refused' });
-        return;
-      }
-      // The CSRF check refuses exactly these requests, before anything else sees them.
-      if (
-        status === 403 &&
-        STATE_CHANGING.has(request.method) &&
-        request.cookies?.[opts.cookieName] !== undefined &&
-        !isSameOriginRequest(request, opts.publicOrigin)
-      ) {
-        guardDecisions.inc({ guard: 'csrf', decision: 'refused' });
-      }
+      if (request.csrfDecision?.decision === 'refused') guardDecisions.inc({ guard: 'csrf', decision: 'refused' });
+      if (request.rateLimitDecision?.decision === 'limited') guardDecisions.inc({ guard: 'rate_limit', decision: 'refused' });
+      if (request.upstreamFailure) upstreamErrors.inc({ kind: request.upstreamFailure.kind });
     }
 
     fastify.addHook('onResponse', async (request, reply) => {
@@ -161,7 +108,7 @@ export default fp<MetricsOptions>(
       const labels = { group, status: String(reply.statusCode) };
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
-      recordGuardDecision(request, reply, group);
+      recordGuardDecisions(request, group);
     });
 
     const expected = opts.token === undefined ? undefined : digest(opts.token);

@@ -11,10 +11,11 @@ import type { AccessKind } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
 import type { User } from '../../shared/types/user';
+import { stalenessAfter } from '../cache-rules';
 import { GatewayError, MESSAGES } from '../errors';
+import { splitUrl } from '../http';
 import { isLiveToken } from './token-cookie';
 import type { PublicStartData } from './start-data';
-import { pathOf } from './upstream';
 
 export interface VisitorSession {
   /** set when the cookie holds a token the backend accepted (or could not be asked about) */
@@ -63,18 +64,6 @@ export interface PageGuardOptions {
 
 class SessionRejected extends Error {}
 
-/**
- * Writes after which any cached session may be wrong: group rights, permissions, and a
- * user's groups, password or profile (an admin may change another user's).
- */
-const SESSION_WRITES = /^\/api\/v1\/(?:group(?:\/|$)|permission(?:\/|$)|user(?:\/profile|\/password)?$)/;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function splitUrl(url: string): [path: string, query: string] {
-  const q = url.indexOf('?');
-  return q === -1 ? [url, ''] : [url.slice(0, q), url.slice(q)];
-}
-
 const cacheKey = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** The tokens a request is sent with: the cookie's, and an API client's own bearer token. */
@@ -100,7 +89,7 @@ export default fp<PageGuardOptions>(
     const sessionCache = new Map<string, CachedSession>();
 
     async function loadSession(token: string, request: FastifyRequest): Promise<VisitorSession | undefined> {
-      const call = { token, clientIp: request.ip, requestId: request.id };
+      const call = { token, request };
       const [user, permissions] = await Promise.allSettled([
         fastify.backend.getJson<User>('/api/v1/user', call).then((answer) => {
           if (answer.status === 401) throw new SessionRejected();
@@ -196,15 +185,12 @@ export default fp<PageGuardOptions>(
     fastify.decorate('pageGuard', { check });
     fastify.decorateRequest('pageDecision', undefined);
 
-    // Before the answer leaves (so the next page cannot see the old one): a write or a 401
-    // with a token drops its session (logout, profile, password, credits, a revoked token);
-    // a write to users, groups or permissions drops them all.
+    // Before the answer leaves, so that the next page cannot get the session from before
+    // it: what gateway/cache-rules.ts says the answer makes stale.
     fastify.addHook('onSend', (request, reply, payload, done) => {
-      const write = !SAFE_METHODS.has(request.method);
-      if (write || reply.statusCode === 401) {
-        for (const token of tokensOf(request)) sessionCache.delete(cacheKey(token));
-        if (write && SESSION_WRITES.test(pathOf(request.url))) sessionCache.clear();
-      }
+      const stale = stalenessAfter(request.method, request.url, reply.statusCode);
+      if (stale.sessions) sessionCache.clear();
+      else if (stale.ownSession) for (const token of tokensOf(request)) sessionCache.delete(cacheKey(token));
       done(null, payload);
     });
   },

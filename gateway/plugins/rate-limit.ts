@@ -1,36 +1,62 @@
-// Rate limits on the endpoints that guess passwords or create accounts: login, register,
-// both steps of find-password and the WeChat/QQ sign-in, counted per client address and endpoint.
+// Rate limits on the endpoints that guess passwords or create accounts (SIGN_IN_PATHS:
+// login, register, both steps of find-password and the WeChat/QQ sign-in), counted per
+// client address and endpoint, on the canonical path the backend routes (so that
+// `/api/v1/user/%6cogin` counts as the login). Each counted request carries the decision
+// (`request.rateLimitDecision`) for the metrics and the access log; every other request
+// passes without a look at the store.
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, MESSAGES } from '../errors';
 import type { RateLimitSetting } from '../config';
-import { pathOf } from './upstream';
+import { pathOf } from '../http';
+import { SIGN_IN_PATHS } from './upstream';
 
-export const RATE_LIMITED_PATHS = new Set([
-  '/api/v1/user/login',
-  '/api/v1/user/register',
-  '/api/v1/user/findpassword/stepone',
-  '/api/v1/user/findpassword/steptwo',
-  '/api/v1/oauth/login',
-]);
+export interface RateLimitDecision {
+  /** the limited path the request was counted against */
+  endpoint: string;
+  /** `counted`: within the limit; `limited`: over it, refused with 429 */
+  decision: 'counted' | 'limited';
+}
 
-function limitedPath(request: FastifyRequest): string | undefined {
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set for requests to a limited endpoint */
+    rateLimitDecision?: RateLimitDecision;
+  }
+}
+
+function limitedEndpoint(request: FastifyRequest): string | undefined {
   if (request.method !== 'POST' && request.method !== 'PUT') return undefined;
   const path = pathOf(request.url);
-  return RATE_LIMITED_PATHS.has(path) ? path : undefined;
+  return SIGN_IN_PATHS.has(path) ? path : undefined;
 }
 
 export default fp<RateLimitSetting>(
   async function authRateLimit(fastify, opts) {
-    await fastify.register(rateLimit, {
-      global: true,
+    await fastify.register(rateLimit, { global: false });
+    const count = fastify.createRateLimit({
       max: opts.max,
       timeWindow: opts.windowMs,
-      // Only the endpoints above are counted; everything else is let through untouched.
-      allowList: (request) => limitedPath(request) === undefined,
-      keyGenerator: (request) => `${request.ip}|${limitedPath(request)}`,
-      errorResponseBuilder: () => new GatewayError(429, MESSAGES.tooManyRequests),
+      keyGenerator: (request) => `${request.ip}|${request.rateLimitDecision?.endpoint}`,
+    });
+    fastify.decorateRequest('rateLimitDecision', undefined);
+
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const endpoint = limitedEndpoint(request);
+      if (endpoint === undefined) return done();
+      const decision: RateLimitDecision = { endpoint, decision: 'counted' };
+      request.rateLimitDecision = decision;
+      count(request).then((state) => {
+        if (state.isAllowed) return done();
+        reply.header('x-ratelimit-limit', state.max);
+        reply.header('x-ratelimit-remaining', state.remaining);
+        reply.header('x-ratelimit-reset', state.ttlInSeconds);
+        if (!state.isExceeded) return done();
+        decision.decision = 'limited';
+        reply.header('retry-after', state.ttlInSeconds);
+        done(new GatewayError(429, MESSAGES.tooManyRequests));
+      }, done);
     });
   },
   { name: 'rate-limit' },

@@ -10,6 +10,7 @@ import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
 import { matchRoute } from '../../shared/routes';
 import { MESSAGES, errorBody } from '../errors';
+import { isUnder } from '../http';
 import assets from './assets';
 import type { VisitorSession } from './page-guard';
 import type { PublicStartData } from './start-data';
@@ -71,15 +72,11 @@ export function renderPage(template: string, publicPart: PublicStartData | undef
   return template.replace(HEAD_MARKER, () => renderHead(publicPart?.settings)).replace(START_DATA_MARKER, () => script);
 }
 
-function isUnder(path: string, prefix: string): boolean {
-  const lower = path.toLowerCase();
-  return lower === prefix || lower.startsWith(`${prefix}/`);
-}
-
 /** A browser navigation (or a client that takes anything) to something that is not a file. */
 function wantsPage(request: FastifyRequest, normalized: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (NEVER_PAGES.some((prefix) => isUnder(normalized, prefix))) return false;
+  const lower = normalized.toLowerCase();
+  if (NEVER_PAGES.some((prefix) => isUnder(lower, prefix))) return false;
   const accept = request.headers.accept ?? '';
   if (accept.includes('text/html')) return true;
   const lastSegment = normalized.slice(normalized.lastIndexOf('/') + 1);

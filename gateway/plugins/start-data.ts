@@ -1,12 +1,12 @@
 // The public part of the start data (settings, navigation, categories), inlined into every
 // page. Reused for a short time, and dropped as soon as a config, navigation or category
-// change passes through the gateway.
+// change passes through the gateway (gateway/cache-rules.ts), before its answer leaves.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Category } from '../../shared/types/category';
 import type { Settings } from '../../shared/types/config';
 import type { Navigation } from '../../shared/types/navigation';
-import { pathOf } from './upstream';
+import { stalenessAfter } from '../cache-rules';
 
 export interface PublicStartData {
   settings: Settings;
@@ -30,10 +30,6 @@ export interface StartDataOptions {
   ttlMs: number;
 }
 
-/** Writes after which the public part is stale: config and languages (both in the settings), navigation, categories. */
-const PUBLIC_WRITES = /^\/api\/v1\/(?:config|navigation|category|language)(?:\/|$)/;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 // All navigation items (SPEC §9: page size 10000), all categories of both types (documents,
 // articles): without `type` the backend lists document categories only.
 export const START_DATA_PATHS = {
@@ -51,7 +47,7 @@ export default fp<StartDataOptions>(
 
     async function load(request: FastifyRequest): Promise<PublicStartData | undefined> {
       const started = generation;
-      const call = { clientIp: request.ip, requestId: request.id };
+      const call = { request };
       try {
         const [settings, navigation, categories] = await Promise.all([
           fastify.backend.getJson<Settings>(START_DATA_PATHS.settings, call),
@@ -98,12 +94,13 @@ export default fp<StartDataOptions>(
       },
     });
 
-    fastify.addHook('onResponse', async (request, reply) => {
-      if (SAFE_METHODS.has(request.method) || reply.statusCode !== 200) return;
-      if (PUBLIC_WRITES.test(pathOf(request.url))) {
+    // Before the answer leaves: a page loaded right after it must not get the old data.
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      if (stalenessAfter(request.method, request.url, reply.statusCode).publicStartData) {
         request.log.debug('public start data invalidated');
         fastify.startData.invalidate();
       }
+      done(null, payload);
     });
   },
   { name: 'start-data', dependencies: ['backend-client'] },

@@ -8,28 +8,43 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { GatewayError, MESSAGES, errorBody } from '../errors';
-import { upstreamFault } from './backend-client';
+import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
+import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
 /** Non-API paths the backend serves (contract §9), by prefix; GET/HEAD only. */
 export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
 export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
 export const LOGOUT_PATH = '/api/v1/user/logout';
+/** Where passwords are tried and accounts made or recovered: rate-limited, and refused from other sites even without a cookie. */
+export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/api/v1/user/login',
+  '/api/v1/user/register',
+  '/api/v1/user/findpassword/stepone',
+  '/api/v1/user/findpassword/steptwo',
+  '/api/v1/oauth/login',
+]);
 
-// Headers a client could use to pass itself off as someone else to the backend.
-const CLIENT_FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+/**
+ * An API call's URL in the form the backend routes it (gateway/http.ts canonicalUrl), any
+ * other URL unchanged. The gateway routes, counts, checks and forwards API calls in this
+ * form, so that `/api/v1/user/%6cogin` or `/api/v1/user/./login` is the login everywhere.
+ */
+export function canonicalApiUrl(url: string): string {
+  const canonical = canonicalUrl(url);
+  return canonical !== url && isUnder(pathOf(canonical), API_PREFIX) ? canonical : url;
+}
+
+// Headers a client could use to pass itself off as someone else to the backend; and
+// Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
+// `100 Continue` to the client, and the body is streamed to the backend as it comes.
+const DROPPED_REQUEST_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'expect'];
 // A token answer is a few kilobytes; beyond this the answer is passed on untouched.
 const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
 
 /** State-changing API calls are the ones that can hand out a token (login, register, OAuth). */
 function inspectsAnswer(request: FastifyRequest): boolean {
-  return !SAFE_METHODS.has(request.method) && pathOf(request.url).startsWith(`${API_PREFIX}/`);
+  return !SAFE_METHODS.has(request.method) && isUnder(pathOf(request.url), API_PREFIX);
 }
 
 function isLogout(request: FastifyRequest): boolean {
@@ -43,7 +58,7 @@ function bearerFromCookie(request: FastifyRequest): boolean {
 function rewriteRequestHeaders(request: FastifyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = { ...headers };
   delete out.cookie;
-  for (const name of CLIENT_FORWARDING_HEADERS) delete out[name];
+  for (const name of DROPPED_REQUEST_HEADERS) delete out[name];
   out['x-forwarded-for'] = request.ip;
   out['x-real-ip'] = request.ip;
   out['x-request-id'] = request.id;
@@ -59,10 +74,6 @@ function rewriteResponseHeaders(headers: Record<string, unknown>): Record<string
     if (name.startsWith('access-control-')) delete headers[name];
   }
   return headers;
-}
-
-function isJson(contentType: unknown): boolean {
-  return typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 }
 
 function decode(body: Buffer, encoding: unknown): Buffer {
@@ -112,7 +123,7 @@ async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, s
       }
     }
   } catch (error) {
-    sendFault(reply, upstreamFault(error));
+    sendFault(reply, recordUpstreamFailure(request, error));
     return;
   }
 
@@ -146,7 +157,7 @@ async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, s
 
 function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable }) {
   if (isLogout(request) || (res.statusCode === 401 && bearerFromCookie(request))) reply.clearTokenCookie();
-  if (res.statusCode === 200 && inspectsAnswer(request) && isJson(res.headers['content-type'])) {
+  if (res.statusCode === 200 && inspectsAnswer(request) && isJsonType(res.headers['content-type'])) {
     moveTokenToCookie(request, reply, res.stream, res.headers).catch((error: unknown) => {
       request.log.error({ err: error }, 'token answer failed');
       sendFault(reply, new GatewayError(502, MESSAGES.badGateway));
@@ -159,8 +170,9 @@ function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusC
 function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
   if (isLogout(request)) reply.clearTokenCookie();
-  const fault = upstreamFault(error);
-  request.log.warn({ err: error, status: fault.statusCode }, 'upstream failed');
+  const fault = recordUpstreamFailure(request, error);
+  // reply-from has logged the error at warn, and the access line says what it became.
+  request.log.debug({ err: error, status: fault.statusCode }, 'upstream failed');
   sendFault(reply, fault);
 }
 

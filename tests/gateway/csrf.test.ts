@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, makeJwt, send, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+import { startBackend, type StartedBackend } from '../helpers/backend';
+import { json, makeJwt, sameOrigin, send, startGateway, startStub, type Stub, type TestGateway } from './helpers';
 
 let stub: Stub;
 let gw: TestGateway;
@@ -72,5 +73,149 @@ describe('CSRF: state-changing requests that carry the cookie', () => {
   it('protects logout like any other state change', async () => {
     const res = await send(`${gw.url}/api/v1/user/logout`, { method: 'DELETE', headers: { cookie, origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('login CSRF: sign-in calls from another site are refused even without a cookie', () => {
+  const signIns: Array<[string, string]> = [
+    ['POST', '/api/v1/user/login'],
+    ['POST', '/api/v1/user/register'],
+    ['POST', '/api/v1/user/findpassword/stepone'],
+    ['PUT', '/api/v1/user/findpassword/steptwo'],
+    ['POST', '/api/v1/oauth/login'],
+  ];
+  const jsonType = { 'content-type': 'application/json' };
+  const sign = (method: string, path: string, headers: Record<string, string>) =>
+    send(`${gw.url}${path}`, { method, headers: { ...jsonType, ...headers }, body: '{"username":"attacker","password":"attacker-password"}' });
+
+  for (const [method, path] of signIns) {
+    it(`refuses ${method} ${path} from another site, by Sec-Fetch-Site or by Origin`, async () => {
+      const foreign: Record<string, string>[] = [
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'cross-site', origin: gw.url },
+      ];
+      for (const headers of foreign) {
+        const before = stub.requests.length;
+        const res = await sign(method, path, headers);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(res.json()).toEqual({ code: 403, message: '请求来源校验失败，请刷新页面后重试', error: '请求来源校验失败，请刷新页面后重试' });
+        expect(stub.requests.length).toBe(before);
+      }
+    });
+
+    it(`passes ${method} ${path} from our own pages and from clients that are no browser`, async () => {
+      const ours: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin', origin: gw.url }, { origin: gw.url }, {}];
+      for (const headers of ours) {
+        expect((await sign(method, path, headers)).status, JSON.stringify(headers)).toBe(200);
+      }
+    });
+  }
+
+  it('leaves other calls without a cookie alone (bearer API clients)', async () => {
+    const res = await send(`${gw.url}/api/v1/document`, {
+      method: 'POST',
+      headers: { ...jsonType, authorization: 'Bearer x', 'sec-fetch-site': 'cross-site' },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('JSON calls must say they are JSON', () => {
+  const NOT_JSON = { code: 415, message: '请求内容必须是 JSON 格式（Content-Type: application/json）', error: '请求内容必须是 JSON 格式（Content-Type: application/json）' };
+
+  it('refuses the bodies a cross-site form can send without a preflight, with 415 JSON', async () => {
+    for (const [type, body] of [
+      ['text/plain', '{"username":"attacker","password":"attacker-password"}'],
+      ['text/plain;charset=UTF-8', '{"x":1}'],
+      ['application/x-www-form-urlencoded', 'username=attacker&password=x'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
+    ]) {
+      for (const path of ['/api/v1/user/login', '/api/v1/user/profile', '/api/v1/document']) {
+        const before = stub.requests.length;
+        const res = await send(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type!, 'sec-fetch-site': 'same-origin' }, body });
+        expect(res.status, `${type} ${path}`).toBe(415);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.json()).toEqual(NOT_JSON);
+        expect(stub.requests.length).toBe(before);
+      }
+    }
+  });
+
+  it('refuses a body without a Content-Type, and takes a call without a body whatever its type', async () => {
+    const untyped = await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', body: Buffer.from('{"signature":"x"}') });
+    expect(untyped.status).toBe(415);
+    for (const method of ['PUT', 'DELETE', 'POST']) {
+      expect((await send(`${gw.url}/api/v1/user/sign`, { method })).status, method).toBe(200);
+    }
+    const emptyForm = await send(`${gw.url}/api/v1/user/sign`, { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(emptyForm.status).toBe(200);
+  });
+
+  it('takes JSON with a charset and JSON subtypes', async () => {
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      expect((await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { 'content-type': type }, body: '{}' })).status, type).toBe(200);
+    }
+  });
+
+  it('leaves the uploads (multipart) and the payment notifications (form-encoded) alone', async () => {
+    const upload = await send(`${gw.url}/api/v1/upload/avatar`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n1\r\n--x--\r\n',
+    });
+    expect(upload.status).toBe(200);
+    const notify = await send(`${gw.url}/api/v1/pay/notify/alipay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'out_trade_no=1&trade_status=TRADE_SUCCESS',
+    });
+    expect(notify.status).toBe(200);
+  });
+
+  it('does not look at reads or at paths outside the API', async () => {
+    expect((await send(`${gw.url}/api/v1/settings`, { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
+    expect((await send(`${gw.url}/library`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(404);
+  });
+});
+
+describe('the cross-site <form enctype="text/plain"> login, against the real backend', () => {
+  let backend: StartedBackend;
+  let site: TestGateway;
+  beforeAll(async () => {
+    backend = await startBackend();
+    site = await startGateway(backend.url);
+  });
+  afterAll(async () => {
+    await site.close();
+    await backend.close();
+  });
+
+  // What Chromium sends for the form: the JSON as a field name with `=` and an empty value.
+  const formBody = () => `{"username":"admin","password":"${backend.adminPassword}","x":"=}`;
+
+  it('does not sign the visitor in: 403, no cookie', async () => {
+    const res = await send(`${site.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
+      body: formBody(),
+    });
+    expect(res.status).toBe(403);
+    expect(res.setCookies).toEqual([]);
+  });
+
+  it('refuses the same body from our own origin with 415: only JSON logs in', async () => {
+    const res = await send(`${site.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) }, body: formBody() });
+    expect(res.status).toBe(415);
+    expect(res.setCookies).toEqual([]);
+    const ok = await send(`${site.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...sameOrigin(site.url) },
+      body: JSON.stringify({ username: 'admin', password: backend.adminPassword }),
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.setCookies[0]).toMatch(/^token=/);
   });
 });

@@ -154,7 +154,7 @@ export async function send(url: string, opts: SendOptions = {}): Promise<Answer>
  * A request whose path is sent byte for byte (fetch and undici normalise `..`, `%2e` and
  * `//` before sending, which would hide exactly the bypasses we test).
  */
-export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname, port, path: rawPath, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
@@ -176,7 +176,7 @@ export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: strin
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }
 

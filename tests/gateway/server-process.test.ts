@@ -1,6 +1,7 @@
 // gateway/server.ts as a real process: config errors exit 1, the embedded backend starts by
-// default and prints the admin credentials once, SIGTERM lets in-flight requests finish,
-// and a 200 MB upload does not grow the process by anything like 200 MB.
+// default and prints a generated admin password once (never one the operator chose),
+// SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow the process by
+// anything like 200 MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -192,6 +193,28 @@ describe('gateway/server.ts', () => {
       expect(second.stdout()).not.toContain('admin account created');
       second.process.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    }, 60_000);
+
+    it('does not print a password the operator chose, and logs each request once at info, the backend included', async () => {
+      const ownData = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      const chosen = 'operator-chosen-secret-42';
+      const child = spawnServer({ DATA_DIR: ownData, ADMIN_PASSWORD: chosen, LOG_LEVEL: 'info' });
+      children.push(child);
+      try {
+        const url = await listeningUrl(child);
+        expect(child.stdout()).toContain('admin account created: username "admin", with the password set in ADMIN_PASSWORD');
+        const res = await send(`${url}/api/v1/settings?tab=1`);
+        expect(res.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 200));
+        const lines = child.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const aboutIt = lines.filter((l) => JSON.stringify(l).includes('/api/v1/settings'));
+        expect(aboutIt).toEqual([expect.objectContaining({ level: 30, msg: 'request', url: '/api/v1/settings?tab=1', status: 200 })]);
+        expect(child.stdout() + child.stderr()).not.toContain(chosen);
+        child.process.kill('SIGTERM');
+        expect(await child.exited).toBe(0);
+      } finally {
+        await rm(ownData, { recursive: true, force: true });
+      }
     }, 60_000);
   });
 });

@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadGatewayConfig } from '../../gateway/config';
-import { routeGroup, upstreamErrorKind } from '../../gateway/plugins/metrics';
+import { upstreamErrorKind } from '../../gateway/plugins/backend-client';
+import { routeGroup } from '../../gateway/plugins/metrics';
 import { sameOrigin, send, sendRaw, startGateway, startStub, json, type TestGateway } from '../gateway/helpers';
 import { startFakeBackend, type FakeBackend } from '../gateway/fake-backend';
 
@@ -230,7 +231,35 @@ describe('/metrics over HTTP', () => {
   });
 });
 
+describe('guard decisions are read from what the guards recorded', () => {
+  it("does not count the backend's own 429 on login as a rate-limit refusal of the gateway", async () => {
+    const busy = await startStub((_req, res) => json(res, 429, { code: 8, message: '请求过于频繁' }, { 'retry-after': '30' }));
+    const gw = await startGateway(busy.url, ON);
+    try {
+      const res = await send(`${gw.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(valueOf(await scrape(gw), 'gateway_guard_decisions_total', { guard: 'rate_limit', decision: 'refused' })).toBe(0);
+    } finally {
+      await gw.close();
+      await busy.close();
+    }
+  });
+});
+
 describe('upstream errors', () => {
+  it('counts a page whose start data the backend could not give once, not once per call', async () => {
+    const port = await closedPort();
+    const gw = await startGateway(`http://127.0.0.1:${port}`, ON);
+    try {
+      expect((await send(`${gw.url}/library`, { headers: HTML })).status).toBe(200);
+      const samples = await scrape(gw);
+      expect(valueOf(samples, 'gateway_upstream_errors_total', { kind: 'refused' })).toBe(1);
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('counts a refused backend connection', async () => {
     const port = await closedPort();
     const gw = await startGateway(`http://127.0.0.1:${port}`, ON);

@@ -6,10 +6,10 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { api, unwrap } from '../../web/src/api/client';
-import { createQueryClient } from '../../web/src/api/query-client';
-import type { ResourceDef } from '../../web/src/features/admin-resource/resource';
-import { ResourceScreen } from '../../web/src/features/admin-resource/ResourceScreen';
-import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { createQueryClient, invalidateAfter } from '../../web/src/api/query-client';
+import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
+import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { UiProvider } from '../../web/src/ui/UiProvider';
 
 interface Book {
@@ -71,6 +71,7 @@ const bookResource: ResourceDef<Book, Values> = {
     { key: 'pages', title: '页数' },
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字' }],
+  listKey: ['book', 'admin'],
   list: async ({ page, size, filters }) => {
     const data = unwrap(await api.get<{ book?: Book[]; total?: number }>('/api/v1/book/list', { page, size, wd: filters.wd as string | undefined }));
     return { rows: data.book ?? [], total: data.total ?? 0 };
@@ -83,9 +84,11 @@ const bookResource: ResourceDef<Book, Values> = {
     ],
     initial: (row) => ({ title: row?.title ?? '', pages: row?.pages, enable: row ? row.enable === true : true }),
   },
-  create: (v) => api.post('/api/v1/book', { title: v.title, pages: v.pages, enable: v.enable }),
-  update: (v, row) => api.put('/api/v1/book', { id: row.id, title: v.title, pages: v.pages, enable: v.enable }),
-  remove: (ids) => api.delete('/api/v1/book', { id: ids }),
+  // Like a feature's writes: each marks the book queries stale, the screen's list among them.
+  create: (v, context) => invalidateAfter(api.post('/api/v1/book', { title: v.title, pages: v.pages, enable: v.enable }), context, [['book']]),
+  update: (v, row, context) =>
+    invalidateAfter(api.put('/api/v1/book', { id: row.id, title: v.title, pages: v.pages, enable: v.enable }), context, [['book']]),
+  remove: (ids, _confirmation, context) => invalidateAfter(api.delete('/api/v1/book', { id: ids }), context, [['book']]),
 };
 
 function renderBookScreen() {

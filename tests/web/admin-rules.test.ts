@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/types/config';
 import type { Navigation } from '../../shared/types/navigation';
 import type { Permission } from '../../shared/types/permission';
-import { checkVipPlans, configField, fromWire, parseOptions, toWire } from '../../web/src/features/admin-config/config-fields';
-import type { FieldContext, FieldDef, FormValues } from '../../web/src/features/admin-resource/resource';
-import { buildRowTree, parentOptions } from '../../web/src/features/admin-resource/tree';
-import { checkLink, validateForm } from '../../web/src/features/admin-resource/validation';
-import { grantedIds, permissionTreeData } from '../../web/src/features/admin-roles/GroupPermissionSheet';
-import { markHiddenByParent } from '../../web/src/pages/admin/NavigationPage';
-import { groupByService } from '../../web/src/pages/admin/PermissionPage';
-import { isActive } from '../../web/src/pages/admin/PunishmentPage';
+import { checkVipPlans, configField, fromWire, parseOptions, toWire } from '../../web/src/features/config/config-fields';
+import type { FieldContext, FieldDef, FormValues } from '../../web/src/kit/admin-resource/resource';
+import { buildRowTree, parentOptions } from '../../web/src/kit/admin-resource/tree';
+import { checkLink, validateForm } from '../../web/src/kit/admin-resource/validation';
+import { grantedIds, permissionTreeData } from '../../web/src/features/group/GroupPermissionSheet';
+import { markHiddenByParent } from '../../web/src/features/navigation/navigation-resource';
+import { groupByService } from '../../web/src/features/permission/permission-resource';
+import { isActive } from '../../web/src/features/punishment/api';
+import { imageUploadTarget } from '../../web/src/features/upload/api';
 
 const create = { mode: 'create' as const, rows: [] };
 
@@ -18,7 +19,7 @@ describe('form checks', () => {
   const fields: FieldDef<FormValues>[] = [
     { name: 'title', label: '名称', kind: 'text', required: true, minLength: 2, maxLength: 4 },
     { name: 'kind', label: '类型', kind: 'select', required: true, options: [] },
-    { name: 'cover', label: '封面', kind: 'image', upload: 'banner', required: true },
+    { name: 'cover', label: '封面', kind: 'image', upload: imageUploadTarget('banner'), required: true },
     { name: 'sort', label: '排序', kind: 'number', integer: true, max: 10 },
     { name: 'color', label: '颜色', kind: 'color' },
     { name: 'code', label: '代码', kind: 'text', readOnly: (mode) => mode === 'edit', required: true },
@@ -140,7 +141,7 @@ describe('config rows', () => {
   });
 
   it('picks the input by input_type and the width by col_num', () => {
-    expect(configField(row('image', '', { col_num: 12 }))).toMatchObject({ kind: 'image', upload: 'config', half: true });
+    expect(configField(row('image', '', { col_num: 12 }))).toMatchObject({ kind: 'image', upload: { kind: 'config' }, half: true });
     expect(configField(row('select-multi', '', { options: 'a:甲' }))).toMatchObject({ kind: 'select', multiple: true });
     expect(configField(row('textarea', ''))).toMatchObject({ kind: 'textarea', half: false, label: '键' });
     expect(configField(row('number', ''))).toMatchObject({ kind: 'number', integer: true });

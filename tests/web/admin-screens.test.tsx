@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { Config } from '../../shared/types/config';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
-import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { admin, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>

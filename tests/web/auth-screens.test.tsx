@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
-import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { member, renderApp, settings } from './render-app';
 
 const permissionOk = { status: 200, body: { permission: [] } };

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UNSUPPORTED_BROWSER_MESSAGE } from '../../shared/constants';
-import { isSupportedBrowser } from '../../web/src/features/browser-check/browser-support';
-import UnsupportedBrowserNotice from '../../web/src/features/browser-check/UnsupportedBrowserNotice';
+import { isSupportedBrowser } from '../../web/src/kit/browser-check/browser-support';
+import UnsupportedBrowserNotice from '../../web/src/kit/browser-check/UnsupportedBrowserNotice';
 
 const UA = {
   chrome116: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.0.0 Safari/537.36',

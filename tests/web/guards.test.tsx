@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { act } from 'react';
 import type { Settings } from '../../shared/types/config';
-import { settingsQuery } from '../../web/src/api/settings';
+import { settingsQuery } from '../../web/src/features/settings/api';
 import { session } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
 const location = (router: ReturnType<typeof renderApp>['router']) =>

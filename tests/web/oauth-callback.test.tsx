@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
-import { rememberOAuthStart } from '../../web/src/features/auth/oauth-start';
+import { rememberOAuthStart } from '../../web/src/features/oauth/oauth-start';
 import { clearSession, session } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { member, renderApp } from './render-app';
 
 const AUTHORIZE = 'https://open.weixin.qq.com/connect/qrconnect?appid=wx1&redirect_uri=x&response_type=code&scope=snsapi_login&state=s-123#wechat_redirect';

@@ -20,7 +20,7 @@ import {
   signIn,
 } from '../../web/src/features/session/session-store';
 import { useSession } from '../../web/src/features/session/use-session';
-import { clearToasts, toasts } from '../../web/src/features/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { scriptedFetch, type Backend } from './render-app';
 
 const amy: User = { id: 2, username: 'amy', email: 'amy@example.com', signature: 'hi' };

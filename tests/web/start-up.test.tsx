@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
 import { api } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
-import { settingsQuery } from '../../web/src/api/settings';
+import { settingsQuery } from '../../web/src/features/settings/api';
 import { applyDocumentHead, documentTitle } from '../../web/src/app/document-head';
 import { applyStartData, boot } from '../../web/src/app/boot';
 import { readStartData } from '../../web/src/app/start-data';

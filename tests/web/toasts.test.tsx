@@ -10,9 +10,9 @@ import {
   TOAST_MAX,
   TOAST_REMOVE_DELAY_MS,
   toasts,
-} from '../../web/src/features/toasts/toast-store';
-import { FAILURE_TITLE, toastFailure } from '../../web/src/features/toasts/failure-toast';
-import { ToastViewport } from '../../web/src/features/toasts/ToastViewport';
+} from '../../web/src/kit/toasts/toast-store';
+import { FAILURE_TITLE, toastFailure } from '../../web/src/kit/toasts/failure-toast';
+import { ToastViewport } from '../../web/src/kit/toasts/ToastViewport';
 
 describe('toast store', () => {
   beforeEach(() => {

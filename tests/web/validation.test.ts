@@ -6,8 +6,8 @@ import {
   checkMobile,
   checkPassword,
   checkUsername,
-  collectErrors,
-} from '../../web/src/features/auth/validation';
+} from '../../web/src/features/user/validation';
+import { collectErrors } from '../../web/src/kit/forms/checks';
 import { adminNavItems } from '../../web/src/layouts/AdminLayout';
 
 describe('form checks (Chinese messages, before sending)', () => {

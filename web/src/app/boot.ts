@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { StartData } from '../../../shared/types/start-data';
-import { categoryListQuery } from '../api/category';
-import { navigationListQuery } from '../api/navigation';
-import { settingsQuery } from '../api/settings';
+import { categoryListQuery } from '../features/category/api';
+import { navigationListQuery } from '../features/navigation/api';
+import { settingsQuery } from '../features/settings/api';
 import { clearSession, initSession, setPermissions, signIn } from '../features/session/session-store';
 import { loadStartData, readStartData } from './start-data';
 

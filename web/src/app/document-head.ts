@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import type { Settings } from '../../../shared/types/config';
 import type { RouteDef } from '../../../shared/routes';
-import { siteName } from '../features/settings/use-site-data';
+import { siteName } from '../features/settings/use-settings';
 
 export function documentTitle(settings: Settings, route: Pick<RouteDef, 'name' | 'title'> | undefined): string {
   const site = siteName(settings);

@@ -5,7 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { data, isRouteErrorResponse, redirect, type LoaderFunction } from 'react-router-dom';
 import { decideAccess, siteSwitchesFrom } from '../../../shared/access';
 import { matchRoute, notFoundMessage, type RouteDef } from '../../../shared/routes';
-import { settingsQuery } from '../api/settings';
+import { settingsQuery } from '../features/settings/api';
 import { session } from '../features/session/session-store';
 
 const SITE_CLOSED = 'site-closed';

@@ -6,17 +6,17 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
 import { DefaultLayout } from '../layouts/DefaultLayout';
-import { HomePage } from '../pages/HomePage';
+import { HomePage } from '../pages/public/HomePage';
 import { guardFor, notFoundLoader } from './route-guard';
 import { PageLoading } from '../ui/PageLoading';
-import type { RouteHandle } from '../features/routing/current-route';
+import type { RouteHandle } from '../kit/routing/current-route';
 import { RootErrorBoundary, RootShell } from './RootShell';
-import { adminScreens } from './admin-screens';
+import { adminScreens } from '../pages/admin/screens';
 
 type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
 
 const underConstruction: Screen = {
-  lazy: async () => ({ Component: (await import('../pages/UnderConstructionPage')).UnderConstructionPage }),
+  lazy: async () => ({ Component: (await import('../pages/public/UnderConstructionPage')).UnderConstructionPage }),
 };
 const adminUnderConstruction: Screen = {
   lazy: async () => ({ Component: (await import('../pages/admin/AdminUnderConstructionPage')).AdminUnderConstructionPage }),
@@ -28,14 +28,14 @@ const adminDashboard: Screen = {
 /** Screens of this release; routes not listed render the 建设中 notice of their layout. */
 const screens: Readonly<Record<string, Screen>> = {
   index: { Component: HomePage },
-  'auth-login': { lazy: async () => ({ Component: (await import('../pages/LoginPage')).LoginPage }) },
-  'auth-register': { lazy: async () => ({ Component: (await import('../pages/RegisterPage')).RegisterPage }) },
-  'auth-forgot': { lazy: async () => ({ Component: (await import('../pages/ForgotPasswordPage')).ForgotPasswordPage }) },
-  'oauth-callback': { lazy: async () => ({ Component: (await import('../pages/OAuthCallbackPage')).OAuthCallbackPage }) },
-  member: { lazy: async () => ({ Component: (await import('../pages/MemberOverviewPage')).MemberOverviewPage }) },
-  'member-profile': { lazy: async () => ({ Component: (await import('../pages/MemberProfilePage')).MemberProfilePage }) },
-  'member-download': { lazy: async () => ({ Component: (await import('../pages/MemberDownloadPage')).MemberDownloadPage }) },
-  'member-order': { lazy: async () => ({ Component: (await import('../pages/MemberOrderPage')).MemberOrderPage }) },
+  'auth-login': { lazy: async () => ({ Component: (await import('../pages/public/LoginPage')).LoginPage }) },
+  'auth-register': { lazy: async () => ({ Component: (await import('../pages/public/RegisterPage')).RegisterPage }) },
+  'auth-forgot': { lazy: async () => ({ Component: (await import('../pages/public/ForgotPasswordPage')).ForgotPasswordPage }) },
+  'oauth-callback': { lazy: async () => ({ Component: (await import('../pages/public/OAuthCallbackPage')).OAuthCallbackPage }) },
+  member: { lazy: async () => ({ Component: (await import('../pages/member/MemberOverviewPage')).MemberOverviewPage }) },
+  'member-profile': { lazy: async () => ({ Component: (await import('../pages/member/MemberProfilePage')).MemberProfilePage }) },
+  'member-download': { lazy: async () => ({ Component: (await import('../pages/member/MemberDownloadPage')).MemberDownloadPage }) },
+  'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,

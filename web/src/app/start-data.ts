@@ -3,10 +3,10 @@
 // no API call. Only when it is absent (Vite dev server) does the SPA load the same itself.
 import type { Settings } from '../../../shared/types/config';
 import type { StartData } from '../../../shared/types/start-data';
-import { fetchCategoryList } from '../api/category';
-import { fetchNavigationList } from '../api/navigation';
-import { fetchSettings } from '../api/settings';
-import { userApi } from '../api/user';
+import { fetchCategoryList } from '../features/category/api';
+import { fetchNavigationList } from '../features/navigation/api';
+import { fetchSettings } from '../features/settings/api';
+import { userApi } from '../features/user/api';
 
 export const EMPTY_SETTINGS: Settings = { system: {}, footer: {}, security: {}, display: {} };
 

@@ -2,8 +2,9 @@ import { Suspense, useMemo, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
 import { UserMenu } from '../features/session/UserMenu';
-import { useSession } from '../features/session/use-session';
-import { siteName, useSettings } from '../features/settings/use-site-data';
+import { usePermissionCheck, useSession } from '../features/session/use-session';
+import { PermissionCheck } from '../kit/admin-resource/permission-check';
+import { siteName, useSettings } from '../features/settings/use-settings';
 import { Layout, Nav } from '../ui/semi';
 import {
   IconComment,
@@ -63,6 +64,7 @@ export function AdminLayout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const items = useMemo(() => adminNavItems(allowPages), [allowPages]);
+  const permissionCheck = usePermissionCheck();
   const selected = pathname === '/admin' || pathname === '/admin/' ? DASHBOARD_PATH : pathname.replace(/\/$/, '');
 
   return (
@@ -91,9 +93,11 @@ export function AdminLayout() {
           />
         </Layout.Header>
         <Layout.Content className="app-admin-layout__content">
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
+          <PermissionCheck.Provider value={permissionCheck}>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </PermissionCheck.Provider>
         </Layout.Content>
       </Layout>
     </Layout>

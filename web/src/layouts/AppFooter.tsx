@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { Settings } from '../../../shared/types/config';
-import { siteName, useSettings } from '../features/settings/use-site-data';
+import { siteName, useSettings } from '../features/settings/use-settings';
 import { plainText } from '../ui/plain-text';
 
 const CURRENT_YEAR = new Date().getFullYear();

@@ -2,7 +2,9 @@ import { Link, NavLink } from 'react-router-dom';
 import type { NavigationNode } from '../../../shared/navigation';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
-import { siteName, useDocumentCategories, useNavigationTree, useSettings } from '../features/settings/use-site-data';
+import { useDocumentCategories } from '../features/category/category-tree';
+import { useNavigationTree } from '../features/navigation/use-navigation-tree';
+import { siteName, useSettings } from '../features/settings/use-settings';
 import { MenuButton } from '../ui/MenuButton';
 import { IconChevronDown } from '../ui/icons';
 

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
-import { useCurrentRoute } from '../features/routing/current-route';
-import { siteName, useSettings } from '../features/settings/use-site-data';
+import { useCurrentRoute } from '../kit/routing/current-route';
+import { siteName, useSettings } from '../features/settings/use-settings';
 import { PageLoading } from '../ui/PageLoading';
 import './auth-layout.css';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useSettings } from '../features/settings/use-site-data';
+import { useSettings } from '../features/settings/use-settings';
 import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
 
 /** The floating bar on the right: WeChat QR code, contact, feedback, back to top. */

@@ -1,6 +1,8 @@
+// The captcha of login, register and find-password, when the security settings ask for one.
 import { useQuery } from '@tanstack/react-query';
-import { captchaQuery, type CaptchaKind } from '../../api/user';
+import { checkRequired } from '../../kit/forms/checks';
 import { TextField } from '../../ui/FormField';
+import { captchaQuery, type CaptchaKind } from '../user/api';
 
 export interface CaptchaState {
   /** Whether the form must send a captcha. */
@@ -32,6 +34,16 @@ export function useCaptcha(kind: CaptchaKind, enabled: boolean): CaptchaState {
     failed: isError,
     refresh: () => void refetch(),
   };
+}
+
+/** The check of the typed captcha, when one is required. */
+export function captchaProblem(captcha: CaptchaState, text: string): string | undefined {
+  return captcha.required ? checkRequired(text, '请输入验证码') : undefined;
+}
+
+/** What a request carries for the captcha: the typed text and the captcha's id, when one is required. */
+export function captchaFields(captcha: CaptchaState, text: string): { captcha?: string; captcha_id?: string } {
+  return captcha.required ? { captcha: text.trim(), captcha_id: captcha.id } : {};
 }
 
 export function CaptchaField({

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { userApi } from '../../api/user';
+import { userApi } from '../user/api';
 import { Button } from '../../ui/semi';
-import { toastFailure } from '../toasts/failure-toast';
-import { toast } from '../toasts/toast-store';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
 
 const COOLDOWN_SECONDS = 60;
 
@@ -14,7 +14,8 @@ export function EmailCodeButton({
 }: {
   email: string;
   validate: () => boolean;
-  captcha?: { captcha: string; captcha_id?: string };
+  /** The captcha fields of the request (see `captchaFields`). */
+  captcha: { captcha?: string; captcha_id?: string };
 }) {
   const [seconds, setSeconds] = useState(0);
   const [sending, setSending] = useState(false);

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { useDocumentCategories, useSettings } from '../settings/use-site-data';
+import { useDocumentCategories } from '../category/category-tree';
+import { useSettings } from '../settings/use-settings';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
 

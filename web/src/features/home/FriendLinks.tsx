@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { friendlinksQuery } from '../../api/friendlink';
+import { friendlinksQuery } from '../friendlink/api';
 import { Panel } from '../../ui/Panel';
 
 /** Friend links of the backend; the section is left out when there are none. */

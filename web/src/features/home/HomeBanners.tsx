@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { websiteBannersQuery } from '../../api/banner';
+import { websiteBannersQuery } from '../banner/api';
 
 const BannerCarousel = lazy(() => import('./BannerCarousel'));
 

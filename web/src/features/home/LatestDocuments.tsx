@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
-import { documentPath, latestDocumentsQuery } from '../../api/document';
+import { documentPath, latestDocumentsQuery } from '../document/api';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
-import { QueryStates } from '../query-states/QueryStates';
+import { QueryStates } from '../../kit/query-states/QueryStates';
 
 export function LatestDocuments() {
   const latest = useQuery(latestDocumentsQuery());

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { statsQuery } from '../../api/stats';
-import { useSettings } from '../settings/use-site-data';
+import { statsQuery } from '../stats/api';
+import { useSettings } from '../settings/use-settings';
 
 /** Registered users and documents, when the display settings show them. */
 export function SiteStats() {

@@ -5,8 +5,8 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../../../shared/types/user';
 import { ApiError } from '../../api/client';
-import { userApi, userKeys } from '../../api/user';
-import { FAILURE_TITLE, toastFailure } from '../toasts/failure-toast';
+import { userApi, userKeys } from '../user/api';
+import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
 import { clearSession, setPermissions, setUser, signIn } from './session-store';
 
 /** Loads the permission list and allowPages; a failure shows 获取权限失败. */

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useCurrentRoute } from '../../features/routing/current-route';
+import { useCurrentRoute } from '../../kit/routing/current-route';
 import { UnderConstruction } from '../../ui/states';
 
 /** Admin screens of a later release: 建设中 inside the real admin layout. */

@@ -1,7 +1,7 @@
 // /admin/article/category: the article categories, as a tree.
-import { CATEGORY_TYPE } from '../../api/category';
-import { categoryResource } from '../../features/admin-categories/category-resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { CATEGORY_TYPE } from '../../features/category/api';
+import { categoryResource } from '../../features/category/category-resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 
 const articleCategories = categoryResource(CATEGORY_TYPE.article);
 

@@ -1,7 +1,7 @@
 // /admin/document/category: the document categories, as a tree.
-import { CATEGORY_TYPE } from '../../api/category';
-import { categoryResource } from '../../features/admin-categories/category-resource';
-import { ResourceScreen } from '../../features/admin-resource/ResourceScreen';
+import { CATEGORY_TYPE } from '../../features/category/api';
+import { categoryResource } from '../../features/category/category-resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 
 const documentCategories = categoryResource(CATEGORY_TYPE.document);
 

@@ -1,0 +1,61 @@
+// Which answers passing through the gateway make the data it keeps stale: the sessions the
+// page guard keeps per token, and the public start data. One table, read by page-guard.ts
+// and start-data.ts; both drop what it names in onSend, before the answer leaves, so that
+// a client that writes and then loads a page never gets the data from before its write.
+import { SAFE_METHODS, isUnder, pathOf } from './http';
+
+export type SharedData = 'sessions' | 'public-start-data';
+
+export interface CacheRule {
+  /** a write (any method but GET/HEAD/OPTIONS) to this path… */
+  path: string;
+  /** …exactly, or to it and anything below it */
+  match: 'exact' | 'subtree';
+  /** …makes this data stale for every visitor */
+  stale: SharedData;
+}
+
+export const CACHE_RULES: readonly CacheRule[] = [
+  // Group rights and permissions: any kept session may have other rights now.
+  { path: '/api/v1/group', match: 'subtree', stale: 'sessions' },
+  { path: '/api/v1/permission', match: 'subtree', stale: 'sessions' },
+  // A user's groups, password or profile: an admin may change another user's.
+  { path: '/api/v1/user', match: 'exact', stale: 'sessions' },
+  { path: '/api/v1/user/profile', match: 'exact', stale: 'sessions' },
+  { path: '/api/v1/user/password', match: 'exact', stale: 'sessions' },
+  // The settings (config and languages), navigation and categories inlined into every page.
+  { path: '/api/v1/config', match: 'subtree', stale: 'public-start-data' },
+  { path: '/api/v1/language', match: 'subtree', stale: 'public-start-data' },
+  { path: '/api/v1/navigation', match: 'subtree', stale: 'public-start-data' },
+  { path: '/api/v1/category', match: 'subtree', stale: 'public-start-data' },
+];
+
+export interface Staleness {
+  /** the session kept for the token(s) the request carries */
+  ownSession: boolean;
+  /** every kept session */
+  sessions: boolean;
+  publicStartData: boolean;
+}
+
+const NOTHING: Staleness = Object.freeze({ ownSession: false, sessions: false, publicStartData: false });
+
+/**
+ * What an answer makes stale. Any write with a token may change that token's own session
+ * (profile, credits, logout), whatever its answer, and a 401 says the token is no longer
+ * good. A write to a path of the table makes shared data stale unless it was refused (4xx:
+ * nothing changed), so that anonymous refused writes cannot empty the shared caches.
+ */
+export function stalenessAfter(method: string, url: string, statusCode: number): Staleness {
+  const write = !SAFE_METHODS.has(method);
+  if (!write) return statusCode === 401 ? { ...NOTHING, ownSession: true } : NOTHING;
+  const staleness = { ...NOTHING, ownSession: true };
+  if (statusCode >= 400 && statusCode < 500) return staleness;
+  const path = pathOf(url);
+  for (const rule of CACHE_RULES) {
+    if (rule.match === 'exact' ? path !== rule.path : !isUnder(path, rule.path)) continue;
+    if (rule.stale === 'sessions') staleness.sessions = true;
+    else staleness.publicStartData = true;
+  }
+  return staleness;
+}

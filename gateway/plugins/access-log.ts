@@ -1,0 +1,92 @@
+// One access line per request (Fastify's own pair of request lines is off): method, URL
+// without the values of secret query parameters, status, time, bytes sent, client address,
+// and what a guard refused or which backend call failed, as they recorded it on the
+// request. At info; a fault (5xx, a backend call without an answer) at warn, so that
+// LOG_LEVEL=warn keeps the faults and drops the rest. A request the client gave up on
+// before its answer is a debug line.
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isUnder, splitUrl } from '../http';
+
+export const REDACTED = '[redacted]';
+/** Query parameters whose value is a credential: token, access_token, code, password, sign, api_key, … */
+const SECRET_PARAMETER = /(?:^|[_-])(?:token|code|password|passwd|pwd|secret|sign|signature|key|captcha|ticket|session|auth)$/i;
+/** Paths whose last part is itself a credential: the signed download links (contract §9.3). */
+const SECRET_PATH_PREFIXES = ['/download'];
+
+function parameterName(pair: string): string {
+  const eq = pair.indexOf('=');
+  const raw = eq === -1 ? pair : pair.slice(0, eq);
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** The URL as it may be written to a log: secret query values and download tokens replaced. */
+export function loggableUrl(url: string): string {
+  const [path, query] = splitUrl(url);
+  const prefix = SECRET_PATH_PREFIXES.find((p) => isUnder(path, p) && path.length > p.length);
+  const shownPath = prefix === undefined ? path : `${prefix}/${REDACTED}`;
+  if (query === '') return shownPath;
+  const pairs = query
+    .slice(1)
+    .split('&')
+    .map((pair) => (pair.includes('=') && SECRET_PARAMETER.test(parameterName(pair)) ? `${pair.slice(0, pair.indexOf('='))}=${REDACTED}` : pair));
+  return `${shownPath}?${pairs.join('&')}`;
+}
+
+/** What a guard refused, as it recorded it: `csrf:<reason>`, `rate-limit`. */
+function refusal(request: FastifyRequest): string | undefined {
+  if (request.csrfDecision?.decision === 'refused') return `csrf:${request.csrfDecision.reason}`;
+  if (request.rateLimitDecision?.decision === 'limited') return 'rate-limit';
+  return undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** bytes the connection had sent when the request arrived */
+    bytesSentBefore: number;
+  }
+}
+
+function accessLine(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    method: request.method,
+    url: loggableUrl(request.originalUrl),
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 10) / 10,
+    bytes: (request.raw.socket?.bytesWritten ?? request.bytesSentBefore) - request.bytesSentBefore,
+    ip: request.ip,
+  };
+  const refused = refusal(request);
+  if (refused !== undefined) line.refused = refused;
+  if (request.upstreamFailure) line.upstream = request.upstreamFailure.kind;
+  return line;
+}
+
+const LEVELS_WITH_INFO = new Set(['trace', 'debug', 'info']);
+
+export default fp(
+  async function accessLog(fastify) {
+    // The level is set once at start; no line object is made when it would be dropped.
+    const infoEnabled = LEVELS_WITH_INFO.has(fastify.log.level);
+    fastify.decorateRequest('bytesSentBefore', 0);
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      request.bytesSentBefore = request.raw.socket?.bytesWritten ?? 0;
+      done();
+    });
+    fastify.addHook('onResponse', (request, reply, done) => {
+      const fault = reply.statusCode >= 500 || request.upstreamFailure !== undefined;
+      if (fault) request.log.warn(accessLine(request, reply), 'request');
+      else if (infoEnabled) request.log.info(accessLine(request, reply), 'request');
+      done();
+    });
+    fastify.addHook('onRequestAbort', (request, done) => {
+      request.log.debug({ method: request.method, url: loggableUrl(request.originalUrl) }, 'client gave up before the answer');
+      done();
+    });
+  },
+  { name: 'access-log' },
+);

@@ -1,0 +1,129 @@
+// Uploads sent with `Expect: 100-continue` (curl and libcurl send it for every body over
+// 1 MiB): the client gets its 100, the body streams to the backend, and the backend's own
+// answer comes back, never a 502 (issue 18 §2.2).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { login, startBackend, type StartedBackend } from '../helpers/backend';
+import { json, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+
+const UPLOAD_PATH = '/api/v1/upload/document';
+const hasCurl = spawnSync('curl', ['--version']).status === 0;
+
+interface Reply {
+  status: number;
+  body: string;
+  gotContinue: boolean;
+}
+
+/** Node's client with `Expect: 100-continue`: it sends the body only once the 100 has come. */
+function postExpectingContinue(url: string, body: Buffer, headers: Record<string, string>): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    let gotContinue = false;
+    const req = httpRequest(url, { method: 'POST', headers: { ...headers, expect: '100-continue', 'content-length': String(body.length) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), gotContinue }));
+    });
+    req.on('continue', () => {
+      gotContinue = true;
+      req.end(body);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** curl's own upload; `-v` shows the request headers it sent on stderr. */
+function curl(args: string[]): Promise<{ status: number; body: string; sent: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('curl', ['-sS', '-v', '-w', '\n%{http_code}', ...args], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`${error.message}\n${stderr}`));
+      const cut = stdout.lastIndexOf('\n');
+      resolve({ status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut), sent: stderr });
+    });
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gateway-expect-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('to a backend that takes the body', () => {
+  let stub: Stub;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    stub = await startStub(
+      async (req, res) => {
+        const hash = createHash('sha256');
+        let received = 0;
+        for await (const chunk of req) {
+          received += (chunk as Buffer).length;
+          hash.update(chunk as Buffer);
+        }
+        json(res, 200, { received, sha256: hash.digest('hex') });
+      },
+      { streamingPaths: [UPLOAD_PATH, '/api/v1/user/profile'] },
+    );
+    gw = await startGateway(stub.url, { upstreamTimeoutMs: 60_000 });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await stub.close();
+  });
+
+  it('answers 100 Continue, streams the body on and drops the Expect header', async () => {
+    const body = Buffer.alloc(5 * 1024 * 1024, 7);
+    const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, body, { 'content-type': 'application/octet-stream' });
+    expect(res.gotContinue).toBe(true);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ received: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    expect(stub.requests.at(-1)?.headers.expect).toBeUndefined();
+  });
+
+  it('does the same for a JSON call', async () => {
+    const body = Buffer.from(JSON.stringify({ signature: '签名'.repeat(100_000) }));
+    const res = await postExpectingContinue(`${gw.url}/api/v1/user/profile`, body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ received: body.length });
+  });
+
+  it.skipIf(!hasCurl)('takes a 60 MB curl upload through to the backend', async () => {
+    const file = join(dir, 'big.bin');
+    await writeFile(file, '');
+    await truncate(file, 60 * 1024 * 1024);
+    const res = await curl(['-H', 'content-type: application/octet-stream', '--data-binary', `@${file}`, `${gw.url}${UPLOAD_PATH}`]);
+    expect(res.sent).toMatch(/^> Expect: 100-continue/im);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ received: 60 * 1024 * 1024 });
+  }, 60_000);
+});
+
+describe.skipIf(!hasCurl)('to the embedded backend', () => {
+  let backend: StartedBackend;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    backend = await startBackend();
+    gw = await startGateway(backend.url, { upstreamTimeoutMs: 60_000 });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await backend.close();
+  });
+
+  it("answers a 60 MB curl upload over the image limit with the backend's own 400", async () => {
+    const token = await login(backend.url, 'admin', backend.adminPassword);
+    const file = join(dir, 'big.png');
+    await writeFile(file, '');
+    await truncate(file, 60 * 1024 * 1024);
+    const res = await curl(['-H', `authorization: Bearer ${token}`, '-F', `file=@${file};type=image/png`, `${gw.url}/api/v1/upload/avatar`]);
+    expect(res.sent).toMatch(/^> Expect: 100-continue/im);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 400, message: expect.stringContaining('文件大小超出限制') });
+  }, 60_000);
+});

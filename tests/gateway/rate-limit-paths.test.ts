@@ -1,0 +1,157 @@
+// The sign-in rate limits against the real embedded backend, through every spelling of the
+// limited paths that a server might route to the same handler (issue 18 §2.1).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalPath } from '../../gateway/http';
+import { canonicalApiUrl } from '../../gateway/plugins/upstream';
+import { startBackend, type StartedBackend } from '../helpers/backend';
+import { json, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+
+const MAX = 10;
+const TRIES = 40;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+let backend: StartedBackend;
+beforeAll(async () => {
+  backend = await startBackend();
+});
+afterAll(() => backend.close());
+
+/** A gateway of its own for each spelling: the counters are per gateway. */
+async function withGateway(work: (gw: TestGateway) => Promise<void>): Promise<void> {
+  const gw = await startGateway(backend.url, { authRateLimit: { max: MAX, windowMs: 60_000 } });
+  try {
+    await work(gw);
+  } finally {
+    await gw.close();
+  }
+}
+
+/** 404 from routing (no handler there) or 429 from the limit: the handler did not run. */
+const reachedHandler = (status: number) => status !== 404 && status !== 429;
+
+describe('the login limit holds whatever the spelling of the path', () => {
+  const spellings = [
+    '/api/v1/user/login',
+    '/api/v1/user/%6cogin',
+    '/api/v1/user/%6Cogin',
+    '/api/v1/%75ser/login',
+    '/%61pi/v1/user/login',
+    '/api/v1/user/./login',
+    '/api/v1/./user/login',
+    '/api/v1/user/x/../login',
+    '/api/v1/user/%2e/login',
+    '/api/v1/user/%2e%2e/user/login',
+    '//api/v1/user/login',
+    '/api/v1//user/login',
+    '/api/v1/user\\login',
+    '/api/v1/user/login#fragment',
+    '/api/v1/user/login?',
+    '/API/V1/USER/LOGIN',
+    '/api/v1/USER/LOGIN',
+  ];
+
+  for (const path of spellings) {
+    it(`limits ${TRIES} tries at ${path}, after which the right password does not get in`, async () => {
+      await withGateway(async (gw) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < TRIES; i++) {
+          const res = await sendRaw(gw.url, path, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: `wrong-${i}` }) });
+          statuses.push(res.status);
+        }
+        expect(statuses.filter(reachedHandler).length).toBeLessThanOrEqual(MAX);
+        // Every try beyond the limit is refused by the gateway, or never had a handler.
+        expect(statuses.slice(MAX).filter((status) => status !== 429 && status !== 404)).toEqual([]);
+        const right = await sendRaw(gw.url, path, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: backend.adminPassword }) });
+        expect([429, 404]).toContain(right.status);
+        expect(right.setCookies).toEqual([]);
+      });
+    });
+  }
+
+  it('still lets the right password in through the plain path before the limit', async () => {
+    await withGateway(async (gw) => {
+      const res = await sendRaw(gw.url, '/api/v1/user/%6cogin', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: backend.adminPassword }) });
+      expect(res.status).toBe(200);
+      expect(res.setCookies[0]).toMatch(/^token=/);
+    });
+  });
+});
+
+describe('the other sign-in limits hold for encoded spellings', () => {
+  const cases: Array<[method: string, path: string, body: (i: number) => unknown]> = [
+    ['POST', '/api/v1/user/%72egister', (i) => ({ username: `bypass${process.pid}x${i}`, password: 'member-password' })],
+    ['POST', '/api/v1/user/findpassword/%73tepone', () => ({ email: 'not-an-email' })],
+    ['PUT', '/api/v1/user/findpassword/%73teptwo', () => ({ email: 'not-an-email', token: 'x', password: 'new-password' })],
+    ['POST', '/api/v1/oauth/%6cogin', () => ({ type: 1, code: 'x', state: 'y' })],
+  ];
+  for (const [method, path, body] of cases) {
+    it(`limits ${TRIES} tries at ${method} ${path}`, async () => {
+      await withGateway(async (gw) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < TRIES; i++) {
+          statuses.push((await sendRaw(gw.url, path, { method, headers: JSON_HEADERS, body: JSON.stringify(body(i)) })).status);
+        }
+        expect(statuses.slice(0, MAX).every(reachedHandler)).toBe(true);
+        expect(statuses.slice(MAX)).toEqual(Array(TRIES - MAX).fill(429));
+      });
+    });
+  }
+});
+
+describe('what the backend receives', () => {
+  let stub: Stub;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    stub = await startStub((_req, res) => json(res, 200, {}));
+    gw = await startGateway(stub.url);
+  });
+  afterAll(async () => {
+    await gw.close();
+    await stub.close();
+  });
+
+  it('is the path that was counted: canonical, with the query as it was sent', async () => {
+    const forwarded: Array<[string, string]> = [
+      ['/api/v1/user/%6cogin?next=%2F%61&x=1', '/api/v1/user/login?next=%2F%61&x=1'],
+      ['//api/v1/user/./login', '/api/v1/user/login'],
+      ['/api/v1/document/%E6%96%87%2Fx', '/api/v1/document/%E6%96%87%2Fx'],
+      ['/api/v1/category/list?type=0&type=1', '/api/v1/category/list?type=0&type=1'],
+    ];
+    for (const [sent, seen] of forwarded) {
+      stub.requests.length = 0;
+      await sendRaw(gw.url, sent, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
+      expect(stub.requests.at(-1)?.url, sent).toBe(seen);
+    }
+  });
+
+  it('leaves other paths to their own rules: pages keep their spelling, traversal out of the API is refused', async () => {
+    expect((await sendRaw(gw.url, '/api/v1/../../etc/passwd')).status).toBe(400);
+    const page = await sendRaw(gw.url, '//member', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(302);
+    expect(page.headers.location).toBe('/auth/login?redirect=%2Fmember');
+  });
+});
+
+describe('the canonical form of a path', () => {
+  it('decodes unreserved escapes, resolves dot segments and drops empty ones, and keeps the rest', () => {
+    const cases: Array<[string, string]> = [
+      ['/api/v1/user/%6C%6fgin', '/api/v1/user/login'],
+      ['/api/v1/a/./b/../c', '/api/v1/a/c'],
+      ['/api/v1//a///b', '/api/v1/a/b'],
+      ['/api/v1/a\\b', '/api/v1/a/b'],
+      ['/api/v1/../../..', '/'],
+      // a trailing slash is another route for the backend; reserved and non-ASCII escapes stay
+      ['/api/v1/user/login/', '/api/v1/user/login/'],
+      ['/api/v1/a%2Fb/%E6%96%87/%25', '/api/v1/a%2Fb/%E6%96%87/%25'],
+      ['/api/v1/.well-known/..x', '/api/v1/.well-known/..x'],
+    ];
+    for (const [path, canonical] of cases) expect(canonicalPath(path), path).toBe(canonical);
+  });
+
+  it('rewrites only what ends up under /api/v1, and never the query', () => {
+    expect(canonicalApiUrl('/api/v1/user/%6cogin?next=/a/../b#x')).toBe('/api/v1/user/login?next=/a/../b');
+    expect(canonicalApiUrl('/x/../api/v1/settings')).toBe('/api/v1/settings');
+    expect(canonicalApiUrl('/member/../admin')).toBe('/member/../admin');
+    expect(canonicalApiUrl('/api/v1/../v2/x')).toBe('/api/v1/../v2/x');
+  });
+});

@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from 'react';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { userApi } from '../user/api';
+import { checkConfirmation, checkPassword } from '../user/validation';
+
+type PasswordField = 'old' | 'next' | 'confirmation';
+
+/** The member's password: the old one, then the new one twice. */
+export function PasswordForm() {
+  const [form, setForm] = useState<Record<PasswordField, string>>({ old: '', next: '', confirmation: '' });
+  const [errors, setErrors] = useState<Errors<PasswordField>>({});
+  const [saving, setSaving] = useState(false);
+  const set = (field: PasswordField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<PasswordField>({
+      old: form.old ? undefined : '请输入原密码',
+      next:
+        checkPassword(form.next, '新密码') ?? (form.next === form.old ? '新密码不能与原密码相同' : undefined),
+      confirmation: checkConfirmation(form.next, form.confirmation),
+    });
+    setErrors(invalid ?? {});
+    if (invalid) return;
+    setSaving(true);
+    const result = await userApi.updatePassword({ old_password: form.old, new_password: form.next });
+    setSaving(false);
+    if (!result.ok) {
+      toastFailure(FAILURE_TITLE.profileUpdate, result);
+      return;
+    }
+    setForm({ old: '', next: '', confirmation: '' });
+    toast.success('修改成功', '密码已修改，下次请使用新密码登录');
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-title">
+      <h2 id="password-title" className="app-panel__title">
+        修改密码
+      </h2>
+      <div className="app-profile__grid">
+        <TextField id="old-password" label="原密码" type="password" value={form.old} onChange={set('old')} error={errors.old} autoComplete="current-password" />
+        <TextField id="new-password" label="新密码" type="password" value={form.next} onChange={set('next')} error={errors.next} autoComplete="new-password" placeholder="至少 6 位" />
+        <TextField id="confirm-password" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} autoComplete="new-password" />
+      </div>
+      <div className="app-form-actions">
+        <Button htmlType="submit" theme="solid" loading={saving}>
+          修改密码
+        </Button>
+      </div>
+    </form>
+  );
+}

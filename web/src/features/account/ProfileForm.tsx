@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import type { User } from '../../../../shared/types/user';
+import { checkMaxLength, collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { mergeUser } from '../session/session-store';
+import { useSession } from '../session/use-session';
+import { userApi } from '../user/api';
+import { checkEmail, checkMobile } from '../user/validation';
+import { AvatarUpload } from './AvatarUpload';
+
+type ProfileField = 'realname' | 'email' | 'mobile' | 'identity' | 'address' | 'signature';
+const PROFILE_FIELDS: readonly ProfileField[] = ['realname', 'email', 'mobile', 'identity', 'address', 'signature'];
+
+function profileOf(user: User | null): Record<ProfileField, string> {
+  return Object.fromEntries(PROFILE_FIELDS.map((f) => [f, user?.[f] ?? ''])) as Record<ProfileField, string>;
+}
+
+/** The member's profile; a save merges the fields into the session's user. */
+export function ProfileForm({ user }: { user: User }) {
+  const { user: signedIn } = useSession();
+  const [form, setForm] = useState(() => profileOf(user));
+  const [errors, setErrors] = useState<Errors<ProfileField>>({});
+  const [saving, setSaving] = useState(false);
+  const set = (field: ProfileField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<ProfileField>({
+      realname: checkMaxLength(form.realname, 32, '真实姓名'),
+      email: checkEmail(form.email, false),
+      mobile: checkMobile(form.mobile),
+      identity: checkMaxLength(form.identity, 32, '身份'),
+      address: checkMaxLength(form.address, 128, '地址'),
+      signature: checkMaxLength(form.signature, 255, '个性签名'),
+    });
+    setErrors(invalid ?? {});
+    if (invalid || !user.id) return;
+    const fields = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, form[f].trim()])) as Record<ProfileField, string>;
+    setSaving(true);
+    // The backend writes every profile column, so the current avatar (an upload on this
+    // screen changes it in the session) is sent along.
+    const result = await userApi.updateProfile({ id: user.id, avatar: signedIn?.avatar ?? user.avatar ?? '', ...fields });
+    setSaving(false);
+    if (!result.ok) {
+      toastFailure(FAILURE_TITLE.profileUpdate, result);
+      return;
+    }
+    mergeUser(fields);
+    toast.success('修改成功', '个人资料已保存');
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="profile-title">
+      <h2 id="profile-title" className="app-panel__title">
+        基本资料
+      </h2>
+      <AvatarUpload />
+      <div className="app-profile__grid">
+        <TextField id="username" label="用户名" value={user.username ?? ''} onChange={() => undefined} disabled hint="用户名注册后不能修改" />
+        <TextField id="realname" label="真实姓名" value={form.realname} onChange={set('realname')} error={errors.realname} autoComplete="name" />
+        <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} autoComplete="email" />
+        <TextField id="mobile" label="手机号码" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} autoComplete="tel" />
+        <TextField id="identity" label="身份" value={form.identity} onChange={set('identity')} error={errors.identity} placeholder="如：教师、学生" />
+        <TextField id="address" label="地址" value={form.address} onChange={set('address')} error={errors.address} autoComplete="street-address" />
+      </div>
+      <TextField id="signature" label="个性签名" value={form.signature} onChange={set('signature')} error={errors.signature} maxLength={255} />
+      <div className="app-form-actions">
+        <Button htmlType="submit" theme="solid" loading={saving}>
+          保存资料
+        </Button>
+      </div>
+    </form>
+  );
+}

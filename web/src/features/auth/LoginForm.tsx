@@ -1,0 +1,66 @@
+// The login form: username and password (and the captcha when enabled), then back to `target`.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { OAuthButtons } from '../oauth/OAuthButtons';
+import { useSettings } from '../settings/use-settings';
+import { userApi } from '../user/api';
+import { checkLoginName, checkPassword } from '../user/validation';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
+import { useFinishSignIn } from './sign-in';
+
+type Field = 'username' | 'password' | 'captcha';
+
+export function LoginForm({ target }: { target: string }) {
+  const settings = useSettings();
+  const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
+  const finishSignIn = useFinishSignIn(target);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [captchaText, setCaptchaText] = useState('');
+  const [errors, setErrors] = useState<Errors<Field>>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<Field>({
+      username: checkLoginName(username),
+      password: checkPassword(password),
+      captcha: captchaProblem(captcha, captchaText),
+    });
+    setErrors(invalid ?? {});
+    if (invalid) return;
+    setSubmitting(true);
+    const result = await userApi.login({ username: username.trim(), password, ...captchaFields(captcha, captchaText) });
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' })) return;
+    setSubmitting(false);
+    if (captcha.required) {
+      setCaptchaText('');
+      captcha.refresh();
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="login-title">
+      <h1 id="login-title" className="app-auth-title">
+        登录
+      </h1>
+      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="请输入用户名" autoComplete="username" maxLength={32} />
+      <TextField id="password" label="密码" type="password" value={password} onChange={setPassword} error={errors.password} placeholder="请输入密码" autoComplete="current-password" />
+      <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
+      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
+        登录
+      </Button>
+      <div className="app-auth-links">
+        <Link to="/auth/forgot">忘记密码？</Link>
+        {settings.security?.enable_register && !settings.security.is_close && (
+          <Link to={target === '/' ? '/auth/register' : `/auth/register?redirect=${encodeURIComponent(target)}`}>注册账号</Link>
+        )}
+      </div>
+      <OAuthButtons redirect={target} />
+    </form>
+  );
+}

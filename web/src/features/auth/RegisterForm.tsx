@@ -1,0 +1,106 @@
+// The registration form: a new member account, logged in at once; when the site does not take
+// registrations, why not.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { useSettings } from '../settings/use-settings';
+import { userApi } from '../user/api';
+import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
+import { EmailCodeButton } from './EmailCodeButton';
+import { useFinishSignIn } from './sign-in';
+
+type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
+
+export function RegisterForm({ target }: { target: string }) {
+  const { security = {} } = useSettings();
+  const open = security.enable_register === true && security.is_close !== true;
+  const captcha = useCaptcha('register', open && captchaEnabled(security, 'register'));
+  const needsCode = security.enable_verify_register_email === true;
+  const finishSignIn = useFinishSignIn(target);
+  const [form, setForm] = useState({ username: '', email: '', password: '', confirmation: '', code: '', captcha: '' });
+  const [errors, setErrors] = useState<Errors<Field>>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  if (!open) {
+    return (
+      <div className="app-state" role="status">
+        <h1 className="app-auth-title">注册</h1>
+        <p className="app-state__title">{security.is_close ? '网站已关闭，暂时不允许注册' : '系统未开放注册'}</p>
+        <Link to="/auth/login">已有账号？去登录</Link>
+      </div>
+    );
+  }
+
+  const set = (field: Field) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  const validateForCode = () => {
+    const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
+    setErrors(invalid ?? {});
+    return !invalid;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<Field>({
+      username: checkUsername(form.username),
+      email: checkEmail(form.email),
+      password: checkPassword(form.password),
+      confirmation: checkConfirmation(form.password, form.confirmation),
+      code: needsCode ? checkRequired(form.code, '请输入邮箱验证码') : undefined,
+      captcha: captchaProblem(captcha, form.captcha),
+    });
+    setErrors(invalid ?? {});
+    if (invalid) return;
+    setSubmitting(true);
+    const result = await userApi.register({
+      username: form.username.trim(),
+      email: form.email.trim(),
+      password: form.password,
+      ...(needsCode ? { code: form.code.trim() } : {}),
+      ...captchaFields(captcha, form.captcha),
+    });
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' })) return;
+    setSubmitting(false);
+    if (captcha.required) {
+      setForm((f) => ({ ...f, captcha: '' }));
+      captcha.refresh();
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-title">
+      <h1 id="register-title" className="app-auth-title">
+        注册
+      </h1>
+      <TextField id="username" label="用户名" value={form.username} onChange={set('username')} error={errors.username} placeholder="3-32 个字符，不能是邮箱或手机号" autoComplete="username" maxLength={32} />
+      <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" autoComplete="email" />
+      <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
+      <TextField id="confirmation" label="确认密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入密码" autoComplete="new-password" />
+      <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
+      {needsCode && (
+        <TextField
+          id="code"
+          label="邮箱验证码"
+          value={form.code}
+          onChange={set('code')}
+          error={errors.code}
+          placeholder="请输入邮件中的验证码"
+          autoComplete="one-time-code"
+          maxLength={8}
+          addon={<EmailCodeButton email={form.email} validate={validateForCode} captcha={captchaFields(captcha, form.captcha)} />}
+        />
+      )}
+      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
+        注册
+      </Button>
+      <div className="app-auth-links">
+        <span />
+        <Link to="/auth/login">已有账号？去登录</Link>
+      </div>
+    </form>
+  );
+}

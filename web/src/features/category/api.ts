@@ -1,0 +1,45 @@
+// CategoryAPI (contract: endpoints.md): the public category list (start data) and the admin's
+// management; `type` picks documents or articles. Every write marks every category query
+// stale (the public list, both admin trees).
+import { queryOptions } from '@tanstack/react-query';
+import type { Category, ListCategoryReply } from '../../../../shared/types/category';
+import { api, unwrap } from '../../api/client';
+import { resourceWrites } from '../../api/query-client';
+
+export const CATEGORY_FIELDS = [
+  'id', 'title', 'parent_id', 'icon', 'cover', 'doc_count', 'enable', 'description', 'show_description', 'type',
+] as const;
+
+/** Category types of SPEC §3. */
+export const CATEGORY_TYPE = { document: 0, article: 1 } as const;
+export type CategoryType = (typeof CATEGORY_TYPE)[keyof typeof CATEGORY_TYPE];
+
+export const categoryKeys = {
+  all: ['category'] as const,
+  public: ['category', 'list'] as const,
+  admin: (type: CategoryType) => ['category', 'admin', type] as const,
+};
+
+/** Every enabled category of both types, with the fields the SPA shows (SPEC §7). */
+export const fetchCategoryList = () =>
+  api.get<ListCategoryReply>('/api/v1/category/list', {
+    field: [...CATEGORY_FIELDS],
+    type: [CATEGORY_TYPE.document, CATEGORY_TYPE.article],
+  });
+
+export const categoryListQuery = () =>
+  queryOptions({
+    queryKey: categoryKeys.public,
+    queryFn: async () => unwrap(await fetchCategoryList()).category ?? [],
+    staleTime: 5 * 60_000,
+  });
+
+/** Every category of `type`, enabled or not (with the ListCategory permission). */
+export const listCategories = (type: CategoryType, wd?: string) =>
+  api.get<ListCategoryReply>('/api/v1/category/list', { type: [type], wd, page: 1, size: 10_000 });
+
+/**
+ * Create (one category per line of `title`, stored enabled), update (every column) and
+ * delete (only categories without documents, with their document-less children).
+ */
+export const categoryWrites = resourceWrites<Category>('/api/v1/category', [categoryKeys.all]);

@@ -1,0 +1,30 @@
+// The public category trees (header, home page), from the category list of the start data.
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Category } from '../../../../shared/types/category';
+import { CATEGORY_TYPE, categoryListQuery } from './api';
+
+export interface CategoryNode extends Category {
+  children: CategoryNode[];
+}
+
+/** Enabled categories of one type as a tree (parent_id), in the server's order. */
+export function buildCategoryTree(categories: readonly Category[], type: number): CategoryNode[] {
+  const ofType = categories.filter((c) => (c.type ?? 0) === type && c.enable !== false);
+  const ids = new Set(ofType.map((c) => c.id));
+  const nodes = new Map<number | undefined, CategoryNode[]>();
+  for (const category of ofType) {
+    const parent = category.parent_id && ids.has(category.parent_id) ? category.parent_id : 0;
+    const list = nodes.get(parent) ?? [];
+    list.push({ ...category, children: [] });
+    nodes.set(parent, list);
+  }
+  const attach = (list: CategoryNode[], depth: number): CategoryNode[] =>
+    list.map((node) => ({ ...node, children: depth > 8 ? [] : attach(nodes.get(node.id) ?? [], depth + 1) }));
+  return attach(nodes.get(0) ?? [], 0);
+}
+
+export function useDocumentCategories(): CategoryNode[] {
+  const { data } = useSuspenseQuery(categoryListQuery());
+  return useMemo(() => buildCategoryTree(data, CATEGORY_TYPE.document), [data]);
+}

@@ -1,0 +1,73 @@
+// One config category as a form, generated from the category's rows
+// (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the write
+// refreshes the public settings, so the site name and logo change without a rebuild.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo, type FormEvent } from 'react';
+import type { Config } from '../../../../shared/types/config';
+import { unwrap } from '../../api/client';
+import { FormFields } from '../../kit/admin-resource/FormFields';
+import type { FormValues } from '../../kit/admin-resource/resource';
+import { useFieldForm } from '../../kit/admin-resource/use-field-form';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { Button } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
+import '../../kit/admin-resource/admin-resource.css';
+import { configCategoryQuery, saveConfig } from './api';
+import { configField, configValues, toWire } from './config-fields';
+
+function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
+  const fields = useMemo(() => rows.map(configField), [rows]);
+  const { values, errors, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
+  const context = { mode: 'edit' as const, rows: [] };
+
+  const save = useMutation({
+    mutationFn: async (input: FormValues, mutation) =>
+      unwrap(
+        await saveConfig(
+          rows.map((row) => ({ id: row.id, name: row.name, category: row.category, value: toWire(row, input[row.name ?? '']) })),
+          mutation,
+        ),
+      ),
+    onSuccess: () => toast.success('保存成功', '配置已更新'),
+    onError: (error) => toastFailure('保存失败', error),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (check(fields, context)) save.mutate(values);
+  };
+
+  return (
+    <form className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
+      <FormFields
+        idPrefix={`config-${category}`}
+        fields={fields}
+        values={values}
+        errors={errors}
+        context={context}
+        onChange={change}
+      />
+      <div className="app-form-actions">
+        <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
+          保存
+        </Button>
+        <Button disabled={save.isPending} onClick={() => reset(configValues(rows))}>
+          还原
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The form of config `category`, with its loading, error and empty states. */
+export function ConfigForm({ category }: { category: string }) {
+  const query = useQuery(configCategoryQuery(category));
+  // A new key set (after a save or a refetch) starts a fresh form from the stored values.
+  return (
+    <QueryStates query={query} loadingRows={8} failure="配置加载失败" isEmpty={(rows) => rows.length === 0} empty={<EmptyState title="该分类没有配置项" />}>
+      {(rows) => <ConfigRowsForm key={query.dataUpdatedAt} category={category} rows={rows} />}
+    </QueryStates>
+  );
+}

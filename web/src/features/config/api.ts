@@ -1,0 +1,22 @@
+// ConfigAPI's admin calls (contract: endpoints.md, ConfigAPI; config-keys.md): one category
+// of rows at a time; saving writes only the `value` of the rows sent, by id, and makes the
+// config lists and the public settings stale.
+import { queryOptions } from '@tanstack/react-query';
+import type { Empty } from '../../../../shared/types/common';
+import type { Config, Configs } from '../../../../shared/types/config';
+import { api, unwrap } from '../../api/client';
+import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { settingsKeys } from '../settings/api';
+
+export const configKeys = { all: ['config'] as const, category: (category: string) => ['config', category] as const };
+
+export const configCategoryQuery = (category: string) =>
+  queryOptions({
+    queryKey: configKeys.category(category),
+    queryFn: async () => unwrap(await api.get<Configs>('/api/v1/config/list', { category: [category] })).config ?? [],
+    staleTime: 0,
+  });
+
+/** Each row as listed (id, name, category) with its edited value. */
+export const saveConfig = (rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[], context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, [configKeys.all, settingsKeys.all]);

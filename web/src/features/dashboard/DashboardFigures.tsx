@@ -1,0 +1,87 @@
+// The dashboard's figures from `GET /api/v1/stats`: the site's counts and its build.
+import { useQuery } from '@tanstack/react-query';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import { errorMessage } from '../../api/client';
+import { Panel } from '../../ui/Panel';
+import { Button, Skeleton } from '../../ui/semi';
+import { ErrorState } from '../../ui/states';
+import { useSession } from '../session/use-session';
+import { statsQuery, type Stats } from '../stats/api';
+import './dashboard.css';
+
+/** GetStats holders also get the counts after the first three (contract: ConfigAPI.GetStats). */
+const STATS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetStats');
+const PUBLIC_FIGURES = 3;
+
+const FIGURES: readonly { key: keyof Stats; label: string }[] = [
+  { key: 'user_count', label: '用户' },
+  { key: 'document_count', label: '文档' },
+  { key: 'article_count', label: '文章' },
+  { key: 'category_count', label: '分类' },
+  { key: 'comment_count', label: '评论' },
+  { key: 'banner_count', label: '轮播图' },
+  { key: 'friendlink_count', label: '友链' },
+  { key: 'report_count', label: '举报' },
+];
+
+const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
+  { key: 'version', label: '程序版本' },
+  { key: 'hash', label: '构建哈希' },
+  { key: 'build_at', label: '构建时间' },
+  { key: 'os', label: '操作系统' },
+];
+
+export function DashboardFigures() {
+  const { permissions } = useSession();
+  const figures = permissions.some((p) => p.path === STATS_PERMISSION) ? FIGURES : FIGURES.slice(0, PUBLIC_FIGURES);
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(statsQuery());
+  if (isPending) {
+    return (
+      <div className="app-panel">
+        <Skeleton.Paragraph rows={4} />
+      </div>
+    );
+  }
+  if (isError) {
+    return (
+      <div className="app-panel">
+        <ErrorState message={errorMessage(error, '统计数据加载失败')} onRetry={() => void refetch()} />
+      </div>
+    );
+  }
+  return (
+    <>
+      <Panel
+        titleId="dashboard-figures"
+        title={
+          <>
+            网站数据
+            <Button size="small" loading={isFetching} onClick={() => void refetch()}>
+              刷新
+            </Button>
+          </>
+        }
+      >
+        <dl className="app-admin-dashboard__figures">
+          {/* zero counts are omitted on the wire, hence the ?? 0 */}
+          {figures.map((f) => (
+            <div key={f.key} className="app-admin-dashboard__figure" data-figure={f.key}>
+              <dt>{f.label}</dt>
+              <dd>{Number(data[f.key] ?? 0).toLocaleString('zh-CN')}</dd>
+            </div>
+          ))}
+        </dl>
+      </Panel>
+      <Panel title="系统信息" titleId="dashboard-system">
+        <dl className="app-admin-dashboard__system">
+          {SYSTEM.map((f) => (
+            <div key={f.key}>
+              <dt>{f.label}</dt>
+              <dd>{data[f.key] || '-'}</dd>
+            </div>
+          ))}
+        </dl>
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+// Picks users by searching names (ListUser `wd`); chosen users keep their names while the
+// search moves on.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { userSearchQuery } from './api';
+import { Select } from '../../ui/semi-admin';
+
+interface Choice {
+  value: number;
+  label: string;
+}
+
+export function UserPicker({ id, value, onChange, invalid }: {
+  id: string;
+  value: number[];
+  onChange: (ids: number[]) => void;
+  invalid: boolean;
+}) {
+  const [term, setTerm] = useState('');
+  const [chosen, setChosen] = useState<Choice[]>([]);
+  const found = useQuery({ ...userSearchQuery(term), placeholderData: keepPreviousData });
+  const results: Choice[] = (found.data ?? []).map((u) => ({ value: u.id ?? 0, label: u.username ?? '' }));
+  const options = [...chosen.filter((c) => value.includes(c.value) && !results.some((r) => r.value === c.value)), ...results];
+  return (
+    <Select
+      id={id}
+      aria-labelledby={`${id}-label`}
+      multiple
+      filter
+      remote
+      onSearch={(text: string) => setTerm(text.trim())}
+      loading={found.isFetching}
+      value={value}
+      onChange={(next) => {
+        const ids = Array.isArray(next) ? next.map(Number) : [];
+        setChosen(ids.map((uid) => options.find((o) => o.value === uid) ?? { value: uid, label: `#${uid}` }));
+        onChange(ids);
+      }}
+      optionList={options}
+      emptyContent="没有找到用户"
+      placeholder="输入用户名搜索"
+      validateStatus={invalid ? 'error' : 'default'}
+      style={{ width: '100%' }}
+    />
+  );
+}

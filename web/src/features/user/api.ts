@@ -1,0 +1,132 @@
+// UserAPI calls of SPEC §7 (contract: endpoints.md, UserAPI): the visitor's own account and the
+// admin's user management. Through the gateway, login and register answer `{user}`: the token
+// becomes an httpOnly cookie before the SPA sees it. Everything about users is kept under
+// `userKeys.all`, which a logout drops.
+import { queryOptions } from '@tanstack/react-query';
+import type { CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply, ListUserGroupReply, ListUserReply, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User } from '../../../../shared/types/user';
+import { api, unwrap, type ApiResult } from '../../api/client';
+import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { groupKeys } from '../group/api';
+
+/** Through the gateway the token never arrives: it became an httpOnly cookie. */
+export type LoginAnswer = Omit<LoginReply, 'token'>;
+
+export type CaptchaKind = CaptchaType;
+
+export interface ProfileInput {
+  id: number;
+  realname?: string;
+  email?: string;
+  mobile?: string;
+  address?: string;
+  signature?: string;
+  identity?: string;
+  avatar?: string;
+}
+
+export const userKeys = {
+  all: ['user'] as const,
+  current: ['user', 'current'] as const,
+  groups: ['user', 'groups'] as const,
+  downloads: (page: number, size: number) => ['user', 'downloads', page, size] as const,
+  dynamics: (page: number, size: number) => ['user', 'dynamics', page, size] as const,
+  signedToday: ['user', 'sign'] as const,
+  /** The admin's user lists and user searches. */
+  admin: ['user', 'admin'] as const,
+  search: (term: string) => ['user', 'admin', 'search', term] as const,
+};
+
+export const userApi = {
+  register: (input: RegisterAndLoginRequest) => api.post<LoginAnswer>('/api/v1/user/register', input),
+  login: (input: RegisterAndLoginRequest) => api.post<LoginAnswer>('/api/v1/user/login', input),
+  logout: () => api.delete<unknown>('/api/v1/user/logout'),
+  /** The caller's own profile; the start-up probe handles a 401 itself. */
+  current: (options?: { probe?: boolean }) =>
+    api.get<User>('/api/v1/user', undefined, { skipUnauthorizedRedirect: options?.probe }),
+  permissions: (options?: { probe?: boolean }) =>
+    api.get<GetUserPermissionsReply>('/api/v1/user/permission', undefined, { skipUnauthorizedRedirect: options?.probe }),
+  captcha: (type: CaptchaKind) => api.get<GetUserCaptchaReply>('/api/v1/user/captcha', { type }),
+  updateProfile: (input: ProfileInput) => api.put<unknown>('/api/v1/user/profile', input),
+  updatePassword: (input: UpdateUserPasswordRequest) => api.put<unknown>('/api/v1/user/password', input),
+  findPasswordStepOne: (input: FindPasswordRequest) => api.post<unknown>('/api/v1/user/findpassword/stepone', input),
+  findPasswordStepTwo: (input: FindPasswordRequest) => api.put<unknown>('/api/v1/user/findpassword/steptwo', input),
+  sendEmailCode: (input: Omit<SendEmailCodeRequest, 'type'>) =>
+    api.post<unknown>('/api/v1/user/email/code', { ...input, type: 0 }),
+};
+
+export const captchaQuery = (type: CaptchaKind, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['captcha', type] as const,
+    queryFn: async () => unwrap(await userApi.captcha(type)),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export const userGroupsQuery = () =>
+  queryOptions({
+    queryKey: userKeys.groups,
+    queryFn: async () => unwrap(await api.get<ListUserGroupReply>('/api/v1/user/group')).group ?? [],
+  });
+
+export const userDownloadsQuery = (page: number, size: number) =>
+  queryOptions({
+    queryKey: userKeys.downloads(page, size),
+    queryFn: async () => unwrap(await api.get<ListUserDownloadReply>('/api/v1/user/download', { page, size })),
+  });
+
+export const userDynamicsQuery = (page: number, size: number) =>
+  queryOptions({
+    queryKey: userKeys.dynamics(page, size),
+    queryFn: async () => unwrap(await api.get<ListUserDynamicReply>('/api/v1/user/dynamic', { page, size })),
+  });
+
+/** Today's check-in, or null when there is none yet (the backend answers 404). */
+export const signedTodayQuery = () =>
+  queryOptions({
+    queryKey: userKeys.signedToday,
+    queryFn: async () => {
+      const result = await api.get<Sign>('/api/v1/user/sign');
+      if (!result.ok && result.status === 404) return null;
+      return unwrap(result);
+    },
+  });
+
+/** The daily check-in: credits, dynamics and today's sign change, so every user query goes stale. */
+export const signToday = (context: WriteContext) => invalidateAfter(api.put<Sign>('/api/v1/user/sign'), context, [userKeys.all]);
+
+/** The admin's user list (ListUser); `id` narrows it to those users. */
+export const listUsers = (query: { page: number; size: number; wd?: string; group_id?: readonly number[]; id?: readonly number[] }) =>
+  api.get<ListUserReply>('/api/v1/user/list', query);
+
+/** Users searched by name, for pickers. */
+export const userSearchQuery = (term: string) =>
+  queryOptions({
+    queryKey: userKeys.search(term),
+    queryFn: async () => unwrap(await listUsers({ page: 1, size: 20, wd: term || undefined })).user ?? [],
+  });
+
+// The admin's writes change the user lists and the groups' user counts.
+const staleAfterAdminWrite = [userKeys.admin, groupKeys.all];
+
+/** AddUser. */
+export const createUser = (request: SetUserRequest, context: WriteContext) =>
+  invalidateAfter(api.post<unknown>('/api/v1/user', request), context, staleAfterAdminWrite);
+
+/**
+ * SetUser (groups replaced and, when given, a new password), then UpdateUserProfile of the
+ * user: every profile column is written (empty clears it), plus the admin's remark.
+ */
+export async function updateUser(
+  membership: SetUserRequest,
+  profile: ProfileInput & { remark?: string },
+  context: WriteContext,
+): Promise<ApiResult<unknown>> {
+  const result = await api.put<unknown>('/api/v1/user', membership);
+  if (!result.ok) return result;
+  return invalidateAfter(api.put<unknown>('/api/v1/user/profile', profile), context, staleAfterAdminWrite);
+}
+
+/** DeleteUser: `password` is the caller's own password. */
+export const deleteUsers = (ids: readonly number[], password: string, context: WriteContext) =>
+  invalidateAfter(api.delete<unknown>('/api/v1/user', { id: ids, password }), context, staleAfterAdminWrite);

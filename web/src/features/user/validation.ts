@@ -1,0 +1,40 @@
+// Checks of account fields run before anything is sent: the backend's own rules from
+// shared/validation, with the messages for empty fields that only a form needs.
+import { USERNAME_LENGTH, emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../../../shared/validation';
+
+/** Registration: the server's username rules (shared/validation), first problem only. */
+export function checkUsername(value: string): string | undefined {
+  const name = value.trim();
+  if (!name) return '请输入用户名';
+  return usernameProblems(name)[0];
+}
+
+/** Login accepts any existing name, so only presence and the server's length bounds are checked. */
+export function checkLoginName(value: string): string | undefined {
+  const name = value.trim();
+  if (!name) return '请输入用户名';
+  const length = [...name].length;
+  if (length < USERNAME_LENGTH.min || length > USERNAME_LENGTH.max) return usernameProblems(name)[0];
+  return undefined;
+}
+
+export function checkPassword(value: string, label = '密码'): string | undefined {
+  if (!value) return `请输入${label}`;
+  return passwordProblems(value, label)[0];
+}
+
+export function checkConfirmation(password: string, confirmation: string): string | undefined {
+  if (!confirmation) return '请再次输入密码';
+  if (password !== confirmation) return '两次输入的密码不一致';
+  return undefined;
+}
+
+export function checkEmail(value: string, required = true): string | undefined {
+  const email = value.trim();
+  if (!email) return required ? '请输入邮箱' : undefined;
+  return emailProblems(email, required)[0];
+}
+
+export function checkMobile(value: string): string | undefined {
+  return phoneProblems(value.trim())[0];
+}

@@ -1,0 +1,159 @@
+// The input for one described field, by kind. Used by the resource forms and the config forms.
+import { Input } from '../../ui/semi';
+import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
+import { ImageUploadInput } from '../image-upload/ImageUploadInput';
+import type { FieldContext, FieldDef, FormValues, TreeOption } from './resource';
+
+export interface FieldInputProps<Values extends FormValues, Row> {
+  field: FieldDef<Values, Row>;
+  id: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  invalid: boolean;
+  readOnly: boolean;
+  context: FieldContext<Row>;
+  /** Id of the element describing the field (its message or hint). */
+  describedBy?: string;
+}
+
+function toTreeData(options: readonly TreeOption[]): TreeNodeData[] {
+  return options.map((o) => ({
+    key: String(o.value),
+    value: o.value,
+    label: o.label,
+    disabled: o.disabled,
+    ...(o.children ? { children: toTreeData(o.children) } : {}),
+  }));
+}
+
+const asText = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+
+export function FieldInput<Values extends FormValues, Row>(props: FieldInputProps<Values, Row>) {
+  const { field, id, value, onChange, invalid, readOnly, context, describedBy } = props;
+  const status = invalid ? 'error' : 'default';
+  const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
+  switch (field.kind) {
+    case 'text':
+    case 'password':
+      return (
+        <Input
+          id={id}
+          value={asText(value)}
+          onChange={(next: string) => onChange(next)}
+          mode={field.kind === 'password' ? 'password' : undefined}
+          autoComplete={field.kind === 'password' ? 'new-password' : 'off'}
+          placeholder={field.placeholder}
+          disabled={readOnly}
+          validateStatus={status}
+          {...aria}
+        />
+      );
+    case 'textarea':
+      return (
+        <TextArea
+          id={id}
+          value={asText(value)}
+          onChange={(next: string) => onChange(next)}
+          placeholder={field.placeholder}
+          disabled={readOnly}
+          autosize={{ minRows: 3, maxRows: 10 }}
+          validateStatus={status}
+          {...aria}
+        />
+      );
+    case 'number':
+      // min/max are checked with a message on submit rather than clamped silently by the input.
+      return (
+        <InputNumber
+          id={id}
+          value={typeof value === 'number' ? value : value === undefined || value === '' ? undefined : Number(value)}
+          onChange={(next: number | string) => onChange(next === '' || next === undefined ? undefined : Number(next))}
+          precision={field.integer ? 0 : undefined}
+          placeholder={field.placeholder}
+          disabled={readOnly}
+          validateStatus={status}
+          style={{ width: '100%' }}
+          {...aria}
+        />
+      );
+    case 'switch':
+      return (
+        <Switch
+          id={id}
+          checked={value === true}
+          onChange={(checked: boolean) => onChange(checked)}
+          disabled={readOnly}
+          aria-labelledby={`${id}-label`}
+        />
+      );
+    case 'color':
+      return (
+        <div className="app-color-input">
+          <Input
+            id={id}
+            value={asText(value)}
+            onChange={(next: string) => onChange(next)}
+            placeholder={field.placeholder ?? '#1677ff'}
+            disabled={readOnly}
+            validateStatus={status}
+            {...aria}
+          />
+          <input
+            type="color"
+            aria-label={`选择${field.label}`}
+            value={/^#[0-9a-fA-F]{6}$/.test(asText(value)) ? asText(value) : '#000000'}
+            disabled={readOnly}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        </div>
+      );
+    case 'select': {
+      const options = typeof field.options === 'function' ? field.options(context) : field.options;
+      return (
+        <Select
+          id={id}
+          value={(value ?? undefined) as string | number | (string | number)[] | undefined}
+          onChange={(next) => onChange(next)}
+          optionList={options.map((o) => ({ value: o.value, label: o.label }))}
+          multiple={field.multiple}
+          filter
+          showClear={!field.required}
+          placeholder={field.placeholder ?? `请选择${field.label}`}
+          disabled={readOnly}
+          validateStatus={status}
+          style={{ width: '100%' }}
+          aria-labelledby={`${id}-label`}
+        />
+      );
+    }
+    case 'tree-select':
+      return (
+        <TreeSelect
+          value={value as number | undefined}
+          onChange={(next) => onChange(next)}
+          treeData={toTreeData(field.options(context))}
+          expandAll
+          filterTreeNode
+          placeholder={field.placeholder ?? `请选择${field.label}`}
+          disabled={readOnly}
+          validateStatus={status}
+          style={{ width: '100%' }}
+          dropdownStyle={{ maxHeight: 360, overflow: 'auto' }}
+          aria-labelledby={`${id}-label`}
+        />
+      );
+    case 'image':
+      return (
+        <ImageUploadInput
+          id={id}
+          label={field.label}
+          target={field.upload}
+          value={asText(value)}
+          onChange={(path) => onChange(path)}
+          disabled={readOnly}
+        />
+      );
+    case 'custom':
+      return <>{field.render({ id, value, onChange, invalid })}</>;
+  }
+}

@@ -1,0 +1,342 @@
+// The shared admin list screen: filters, toolbar (新建, batch actions), a table with row
+// selection and paging, the create/edit side sheet and the confirmation dialogs, all driven
+// by one `ResourceDef`. See the README ("Admin screens as resources").
+import { useMutation } from '@tanstack/react-query';
+import { useMemo, useState, type ReactNode } from 'react';
+import { errorMessage, unwrap, type ApiResult } from '../../api/client';
+import type { WriteContext } from '../../api/query-client';
+import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
+import { Button } from '../../ui/semi';
+import { Table, type ColumnProps } from '../../ui/semi-admin';
+import { EmptyState, ErrorState } from '../../ui/states';
+import { toastFailure } from '../toasts/failure-toast';
+import { toast } from '../toasts/toast-store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { FilterBar } from './FilterBar';
+import { ResourceFormSheet } from './ResourceFormSheet';
+import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import { useMayCall } from './permission-check';
+import { useResourceList } from './use-resource';
+import './admin-resource.css';
+
+const DEFAULT_PAGE_SIZE = 10;
+const PAGE_SIZES = [10, 20, 50, 100];
+
+type Sheet<Row> = { mode: FormMode; record?: Row } | null;
+
+interface PendingConfirm {
+  title: string;
+  message: string;
+  note?: string;
+  okText: string;
+  danger: boolean;
+  askPassword: boolean;
+  ids: number[];
+  run: (ids: number[], context: WriteContext, password?: string) => Promise<ApiResult<unknown>>;
+  success: string;
+  failure: string;
+}
+
+/** Every row of a (possibly nested) list, depth first. */
+function flatten<Row>(rows: readonly Row[]): Row[] {
+  return rows.flatMap((row) => [row, ...flatten(((row as { children?: Row[] }).children ?? []) as Row[])]);
+}
+
+function cellText(value: unknown): ReactNode {
+  if (value === undefined || value === null || value === '') return '-';
+  if (typeof value === 'boolean') return value ? '是' : '否';
+  return String(value);
+}
+
+export function ResourceScreen<Row extends object, Values extends FormValues>({ resource, headerExtra }: {
+  resource: ResourceDef<Row, Values>;
+  /** Content between the heading and the filters (hints, tabs). */
+  headerExtra?: ReactNode;
+}) {
+  const paged = (resource.pageSize ?? DEFAULT_PAGE_SIZE) > 0;
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(resource.pageSize || DEFAULT_PAGE_SIZE);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [selected, setSelected] = useState<number[]>([]);
+  const [sheet, setSheet] = useState<Sheet<Row>>(null);
+  const [pending, setPending] = useState<PendingConfirm | null>(null);
+
+  const query = useMemo(() => ({ page: paged ? page : 1, size: paged ? size : 0, filters }), [paged, page, size, filters]);
+  const list = useResourceList(resource, query);
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
+  const tableRows = useMemo(() => (resource.arrange ? resource.arrange(rows) : rows), [resource, rows]);
+  const allRows = useMemo(() => flatten(tableRows), [tableRows]);
+  const idPrefix = `admin-${resource.key}`;
+  const may = useMayCall();
+  const canCreate = Boolean(resource.create && resource.form) && may(resource.requires?.create);
+  const canUpdate = Boolean(resource.update && resource.form) && may(resource.requires?.update);
+  const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
+
+  const confirmRun = useMutation({
+    mutationFn: async ({ action, password }: { action: PendingConfirm; password?: string }, context) =>
+      unwrap(await action.run(action.ids, context, password)),
+    onSuccess: (_data, { action }) => {
+      toast.success(action.success);
+      setPending(null);
+      setSelected([]);
+    },
+    onError: (error, { action }) => {
+      toastFailure(action.failure, error);
+    },
+  });
+
+  const remove = may(resource.requires?.remove) ? resource.remove : undefined;
+  const askDelete = (targets: Row[]) => {
+    if (!remove) return;
+    const ids = targets.map(resource.rowId);
+    const one = targets.length === 1 ? targets[0] : undefined;
+    setPending({
+      title: `删除${resource.noun}`,
+      message: one
+        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？此操作不可恢复。`
+        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？此操作不可恢复。`,
+      note: resource.deletion?.note,
+      okText: '删除',
+      danger: true,
+      askPassword: resource.deletion?.password === true,
+      ids,
+      run: (targetIds, context, password) => remove(targetIds, { password }, context),
+      success: '删除成功',
+      failure: '删除失败',
+    });
+  };
+
+  const selectedRows = allRows.filter((row) => selected.includes(resource.rowId(row)));
+  const batchDeletable = selectedRows.filter((row) => !resource.deletion?.blocked?.(row));
+  const selectable = Boolean(remove) || batchActions.length > 0;
+  const canEdit = (row: Row) => canUpdate && (resource.editable?.(row) ?? true);
+  const rowCommands = (row: Row) => (resource.rowCommands?.(row) ?? []).filter((command) => may(command.requires));
+
+  const columns: ColumnProps<Row>[] = [
+    ...resource.columns.map(
+      (column): ColumnProps<Row> => ({
+        title: column.title,
+        dataIndex: column.key,
+        key: column.key,
+        width: column.width,
+        render: (_value: unknown, row: Row) =>
+          column.render ? column.render(row) : cellText((row as Record<string, unknown>)[column.key]),
+      }),
+    ),
+  ];
+  const hasRowActions = Boolean(resource.rowActions || resource.rowCommands || canUpdate || remove);
+  if (hasRowActions) {
+    columns.push({
+      title: '操作',
+      key: 'actions',
+      render: (_value: unknown, row: Row) => {
+        const editable = canEdit(row);
+        const blocked = resource.deletion?.blocked?.(row);
+        const label = resource.rowLabel(row);
+        return (
+          <div className="app-resource-actions">
+            {resource.rowActions?.(row)}
+            {rowCommands(row).map((command) => (
+              <Button
+                key={command.key}
+                size="small"
+                theme="borderless"
+                type={command.danger ? 'danger' : 'primary'}
+                aria-label={`${command.label}「${label}」`}
+                onClick={() =>
+                  setPending({
+                    title: command.label,
+                    message: command.confirm,
+                    okText: '确定',
+                    danger: command.danger === true,
+                    askPassword: false,
+                    ids: [resource.rowId(row)],
+                    run: (_ids, context) => command.run(context),
+                    success: command.success,
+                    failure: `${command.label}失败`,
+                  })
+                }
+              >
+                {command.label}
+              </Button>
+            ))}
+            {editable && (
+              <Button
+                size="small"
+                theme="borderless"
+                icon={<IconEdit />}
+                aria-label={`编辑「${label}」`}
+                onClick={() => setSheet({ mode: 'edit', record: row })}
+              >
+                编辑
+              </Button>
+            )}
+            {remove && (resource.editable?.(row) ?? true) && (
+              <Button
+                size="small"
+                theme="borderless"
+                type="danger"
+                icon={<IconDelete />}
+                disabled={Boolean(blocked)}
+                title={blocked}
+                aria-label={`删除「${label}」`}
+                onClick={() => askDelete([row])}
+              >
+                删除
+              </Button>
+            )}
+          </div>
+        );
+      },
+    });
+  }
+
+  const total = list.data?.total ?? 0;
+  return (
+    <div className="app-resource" data-resource={resource.key}>
+      <div className="app-resource__head">
+        <h1 className="app-admin-page__title">{resource.title}</h1>
+        {headerExtra}
+      </div>
+      <section className="app-panel">
+        {resource.filters && resource.filters.length > 0 && (
+          <FilterBar
+            idPrefix={idPrefix}
+            filters={resource.filters}
+            applied={filters}
+            onApply={(next) => {
+              setFilters(next);
+              setPage(1);
+              setSelected([]);
+            }}
+          />
+        )}
+        <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
+          {canCreate && (
+            <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
+              新建{resource.noun}
+            </Button>
+          )}
+          {batchActions.map((action) => (
+            <Button
+              key={action.key}
+              type={action.danger ? 'danger' : 'tertiary'}
+              disabled={selected.length === 0}
+              onClick={() =>
+                setPending({
+                  title: action.label,
+                  message: action.confirm(selected.length),
+                  okText: '确定',
+                  danger: action.danger === true,
+                  askPassword: false,
+                  ids: selected,
+                  run: (ids, context) => action.run(ids, context),
+                  success: action.success,
+                  failure: `${action.label}失败`,
+                })
+              }
+            >
+              {action.label}
+            </Button>
+          ))}
+          {remove && (
+            <Button
+              type="danger"
+              icon={<IconDelete />}
+              disabled={batchDeletable.length === 0}
+              onClick={() => askDelete(batchDeletable)}
+            >
+              批量删除{selected.length > 0 ? `（${batchDeletable.length}）` : ''}
+            </Button>
+          )}
+          <span className="app-resource-toolbar__spacer" />
+          {selectable && selected.length > 0 && <span className="app-resource-toolbar__selection">已选择 {selected.length} 项</span>}
+          <Button
+            theme="borderless"
+            icon={<IconRefresh />}
+            aria-label="刷新列表"
+            loading={list.isFetching && !list.isPending}
+            onClick={() => void list.refetch()}
+          />
+        </div>
+        {list.isError && !list.data ? (
+          <ErrorState message={errorMessage(list.error, `${resource.noun}列表加载失败`)} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<Row>
+            className="app-resource-table"
+            size="small"
+            aria-label={`${resource.noun}列表`}
+            rowKey={(row?: Row) => (row === undefined ? '' : String(resource.rowId(row)))}
+            columns={columns}
+            dataSource={tableRows}
+            loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
+            defaultExpandAllRows={Boolean(resource.arrange)}
+            expandAllRows={Boolean(resource.arrange)}
+            empty={<EmptyState title={`暂无${resource.noun}`} />}
+            rowSelection={
+              selectable
+                ? {
+                    selectedRowKeys: selected.map(String),
+                    onChange: (keys?: (string | number)[]) => setSelected((keys ?? []).map(Number)),
+                    getCheckboxProps: (row: Row) => ({
+                      disabled: resource.editable ? !resource.editable(row) : false,
+                      'aria-label': `选择「${resource.rowLabel(row)}」`,
+                    }),
+                  }
+                : undefined
+            }
+            pagination={
+              paged
+                ? {
+                    currentPage: page,
+                    pageSize: size,
+                    total,
+                    showSizeChanger: true,
+                    pageSizeOpts: PAGE_SIZES,
+                    showTotal: true,
+                    onPageChange: (next: number) => {
+                      setPage(next);
+                      setSelected([]);
+                    },
+                    onPageSizeChange: (next: number) => {
+                      setSize(next);
+                      setPage(1);
+                      setSelected([]);
+                    },
+                  }
+                : false
+            }
+          />
+        )}
+        {list.isError && list.data && (
+          <p className="app-field__error" role="alert">
+            {errorMessage(list.error, '刷新失败')}
+          </p>
+        )}
+      </section>
+      {sheet && (
+        <ResourceFormSheet
+          key={sheet.record === undefined ? 'create' : String(resource.rowId(sheet.record))}
+          resource={resource}
+          mode={sheet.mode}
+          record={sheet.record}
+          rows={allRows}
+          onClose={() => setSheet(null)}
+        />
+      )}
+      {pending && (
+        <ConfirmDialog
+          title={pending.title}
+          message={pending.message}
+          note={pending.note}
+          okText={pending.okText}
+          danger={pending.danger}
+          askPassword={pending.askPassword}
+          busy={confirmRun.isPending}
+          onConfirm={(password) => confirmRun.mutate({ action: pending, password })}
+          onCancel={() => setPending(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+// What an admin screen says about its resource, once: how to list it (with filters and
+// paging), which columns to show, which form fields to edit it with (and how to check them
+// before sending), and which of its feature's writes create, update and delete it. Those
+// writes mark stale what they change (the feature's own keys, the admin list among them), so
+// a resource never names the queries to refresh. `ResourceScreen` renders the rest: list,
+// filters, create/edit side sheet, delete with confirmation, batch actions, paging,
+// loading/empty/error states and toasts.
+import type { QueryKey } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import type { ApiResult } from '../../api/client';
+import type { WriteContext } from '../../api/query-client';
+import type { ImageUploadTarget } from '../image-upload/ImageUploadInput';
+
+export type FormValues = Record<string, unknown>;
+
+export type FormMode = 'create' | 'edit';
+
+export interface SelectOption {
+  value: string | number;
+  label: string;
+}
+
+export interface TreeOption {
+  value: number;
+  label: string;
+  disabled?: boolean;
+  children?: TreeOption[];
+}
+
+/** What option lists and checks may depend on: the form's mode, the edited row, the loaded rows. */
+export interface FieldContext<Row = unknown> {
+  mode: FormMode;
+  record?: Row;
+  rows: readonly Row[];
+}
+
+export interface CustomInputProps {
+  id: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  invalid: boolean;
+}
+
+interface FieldBase<Values extends FormValues, Row> {
+  name: Extract<keyof Values, string>;
+  label: string;
+  placeholder?: string;
+  /** Help text under the input. */
+  hint?: string;
+  /** Empty → 请输入{label} / 请选择{label} / 请上传{label}. */
+  required?: boolean;
+  /** The modes the field appears in (default both). */
+  modes?: readonly FormMode[];
+  /** Shown but not editable, e.g. a username after creation. */
+  readOnly?: boolean | ((mode: FormMode) => boolean);
+  /** Half-width fields sit two per row. */
+  half?: boolean;
+  /** A last check of a non-empty value; returns the message to show. */
+  validate?: (value: never, values: Values, context: FieldContext<Row>) => string | undefined;
+}
+
+export type FieldDef<Values extends FormValues = FormValues, Row = unknown> = FieldBase<Values, Row> &
+  (
+    | { kind: 'text' | 'password' | 'textarea'; minLength?: number; maxLength?: number; pattern?: { regex: RegExp; message: string } }
+    | { kind: 'number'; min?: number; max?: number; integer?: boolean }
+    | { kind: 'switch' }
+    | { kind: 'color' }
+    | { kind: 'select'; options: readonly SelectOption[] | ((context: FieldContext<Row>) => readonly SelectOption[]); multiple?: boolean }
+    | { kind: 'tree-select'; options: (context: FieldContext<Row>) => readonly TreeOption[] }
+    | { kind: 'image'; upload: ImageUploadTarget }
+    | { kind: 'custom'; render: (props: CustomInputProps) => ReactNode; emptyMessage?: string }
+  );
+
+export interface ColumnDef<Row> {
+  key: string;
+  title: string;
+  width?: number;
+  /** Default: the row's value under `key`. */
+  render?: (row: Row) => ReactNode;
+}
+
+export type FilterValue = string | number | boolean | undefined;
+export type FilterValues = Record<string, FilterValue>;
+
+export type FilterDef =
+  | { kind: 'keyword'; name: string; label: string; placeholder?: string }
+  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] };
+
+export interface ListQuery {
+  page: number;
+  size: number;
+  filters: FilterValues;
+}
+
+export interface ListPage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+export interface DeleteConfirmation {
+  /** The admin's own password, when the resource asks for it (users). */
+  password?: string;
+}
+
+/** A confirmed change of one row besides edit and delete (e.g. end a punishment). */
+export interface RowCommand {
+  key: string;
+  label: string;
+  /** Question of the confirmation dialog. */
+  confirm: string;
+  run: (context: WriteContext) => Promise<ApiResult<unknown>>;
+  success: string;
+  danger?: boolean;
+  /** Permission path the command needs (hidden without it). */
+  requires?: string;
+}
+
+/** An action on the selected rows besides batch delete (e.g. end punishments). */
+export interface BatchAction {
+  key: string;
+  label: string;
+  /** Question of the confirmation dialog; `count` rows are selected. */
+  confirm: (count: number) => string;
+  run: (ids: number[], context: WriteContext) => Promise<ApiResult<unknown>>;
+  success: string;
+  danger?: boolean;
+  /** Permission path the action needs (hidden without it). */
+  requires?: string;
+}
+
+export interface ResourceDef<Row, Values extends FormValues = FormValues> {
+  /** Names the screen's elements (ids, forms), unique per screen. */
+  key: string;
+  /** Heading of the screen. */
+  title: string;
+  /** What one row is called: 新建{noun}, 编辑{noun}, 删除{noun}. */
+  noun: string;
+  rowId: (row: Row) => number;
+  /** How a row is named in confirmations. */
+  rowLabel: (row: Row) => string;
+  columns: readonly ColumnDef<Row>[];
+  filters?: readonly FilterDef[];
+  /** Rows per page; 0 = the list call returns everything (trees, short lists). */
+  pageSize?: number;
+  /**
+   * Where the feature keeps its admin lists in react-query (e.g. `friendlinkKeys.admin`); the
+   * screen adds the page, size and filters. The feature's writes mark it stale.
+   */
+  listKey: QueryKey;
+  list: (query: ListQuery) => Promise<ListPage<Row>>;
+  /** Turns the loaded rows into a tree (rows with `children`), for nested resources. */
+  arrange?: (rows: Row[]) => Row[];
+  form?: {
+    fields: readonly FieldDef<Values, Row>[];
+    /** Values of the create form (no row) or of the edit form of `row`. */
+    initial: (row?: Row) => Values;
+  };
+  /** The feature's writes (see `invalidateAfter`); `context` carries the client they refresh. */
+  create?: (values: Values, context: WriteContext) => Promise<ApiResult<unknown>>;
+  update?: (values: Values, row: Row, context: WriteContext) => Promise<ApiResult<unknown>>;
+  remove?: (ids: number[], confirmation: DeleteConfirmation, context: WriteContext) => Promise<ApiResult<unknown>>;
+  deletion?: {
+    /** Ask for the admin's password before deleting (contract: DeleteUser). */
+    password?: boolean;
+    /** Extra sentence of the confirmation (what else goes, what is kept). */
+    note?: string;
+    /** Why this row cannot be deleted, or undefined when it can. */
+    blocked?: (row: Row) => string | undefined;
+  };
+  /** Rows that cannot be edited (e.g. group headings). */
+  editable?: (row: Row) => boolean;
+  batchActions?: readonly BatchAction[];
+  /** Extra buttons in a row's 操作 cell, before 编辑 and 删除. */
+  rowActions?: (row: Row) => ReactNode;
+  /** Confirmed one-row changes, shown as buttons before 编辑 and 删除. */
+  rowCommands?: (row: Row) => readonly RowCommand[];
+  /**
+   * Permission paths (`/api.v1.<Service>/<Rpc>`) that 新建, 编辑 and 删除 call; a user who does
+   * not hold one does not see its button (the backend refuses the call anyway).
+   */
+  requires?: { create?: string; update?: string; remove?: string };
+}

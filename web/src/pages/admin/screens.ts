@@ -1,0 +1,32 @@
+// The admin back office's screens, by route name (shared/routes.ts). Each is a lazy chunk;
+// admin routes not listed here still show 建设中 (see the README). The router mounts them;
+// the dashboard's shortcuts offer them.
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+
+type Screen = Pick<RouteObject, 'lazy'>;
+
+const lazyScreen = (load: () => Promise<ComponentType>): Screen => ({ lazy: async () => ({ Component: await load() }) });
+
+const configScreen = lazyScreen(async () => (await import('./ConfigPage')).ConfigPage);
+
+export const adminScreens: Readonly<Record<string, Screen>> = {
+  'admin-user-list': lazyScreen(async () => (await import('./UserListPage')).UserListPage),
+  'admin-user-group': lazyScreen(async () => (await import('./UserGroupPage')).UserGroupPage),
+  'admin-user-permission': lazyScreen(async () => (await import('./PermissionPage')).PermissionPage),
+  'admin-user-punishment': lazyScreen(async () => (await import('./PunishmentPage')).PunishmentPage),
+  'admin-navigation': lazyScreen(async () => (await import('./NavigationPage')).NavigationPage),
+  'admin-document-category': lazyScreen(async () => (await import('./DocumentCategoryPage')).DocumentCategoryPage),
+  'admin-article-category': lazyScreen(async () => (await import('./ArticleCategoryPage')).ArticleCategoryPage),
+  'admin-friendlink': lazyScreen(async () => (await import('./FriendlinkPage')).FriendlinkPage),
+  'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
+  'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
+  ...Object.fromEntries(
+    ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth'].map((category) => [
+      `admin-config-${category}`,
+      configScreen,
+    ]),
+  ),
+};
+
+export const hasAdminScreen = (routeName: string): boolean => routeName in adminScreens;

@@ -1,0 +1,31 @@
+import { formatBytes, formatDate } from '../../../../shared/format';
+import { userDownloadsQuery } from '../../features/user/api';
+import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { useSettings } from '../../features/settings/use-settings';
+import { Tag } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
+import './member.css';
+
+/** `/member/download`: the documents the member downloaded. */
+export function MemberDownloadPage() {
+  const settings = useSettings();
+  const creditName = settings.system?.credit_name || '积分';
+  return (
+    <MemberListPanel
+      title="我的下载"
+      titleId="downloads-title"
+      query={userDownloadsQuery}
+      rowsOf={(data) => data.download}
+      failure="下载记录加载失败"
+      empty={<EmptyState title="暂无下载记录" description="下载过的文档会显示在这里。" />}
+      columns={[
+        { title: '文档', cell: (d) => d.title ?? '已删除的文档' },
+        { title: '格式', cell: (d) => d.ext?.replace('.', '').toUpperCase() },
+        { title: '大小', cell: (d) => (d.size ? formatBytes(d.size) : '-') },
+        { title: '页数', cell: (d) => d.pages ?? '-' },
+        { title: '消耗', cell: (d) => (d.is_pay ? <Tag color="orange">{`${d.score ?? 0} ${creditName}`}</Tag> : <Tag color="green">免费</Tag>) },
+        { title: '下载时间', cell: (d) => (d.created_at ? formatDate(d.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,24 @@
+import { AccountSummary } from '../../features/account/AccountSummary';
+import { CurrentAccount } from '../../features/account/CurrentAccount';
+import { RecentActivity } from '../../features/account/RecentActivity';
+import { useSettings } from '../../features/settings/use-settings';
+import { Panel } from '../../ui/Panel';
+import './member.css';
+
+/** `/member`: the member's account at a glance, and their recent activity. */
+export function MemberOverviewPage() {
+  const settings = useSettings();
+  const creditName = settings.system?.credit_name || '积分';
+  return (
+    <CurrentAccount loadingRows={4}>
+      {(user) => (
+        <>
+          <AccountSummary user={user} creditName={creditName} />
+          <Panel title="最近动态" titleId="member-activity-title">
+            <RecentActivity />
+          </Panel>
+        </>
+      )}
+    </CurrentAccount>
+  );
+}

@@ -1,0 +1,22 @@
+import { CurrentAccount } from '../../features/account/CurrentAccount';
+import { PasswordForm } from '../../features/account/PasswordForm';
+import { ProfileForm } from '../../features/account/ProfileForm';
+import './member.css';
+
+/** `/member/profile`: profile, avatar and password. */
+export function MemberProfilePage() {
+  return (
+    <CurrentAccount loadingRows={6}>
+      {(user) => (
+        <>
+          <section className="app-panel">
+            <ProfileForm key={user.id} user={user} />
+          </section>
+          <section className="app-panel">
+            <PasswordForm />
+          </section>
+        </>
+      )}
+    </CurrentAccount>
+  );
+}

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { settingsQuery } from '../../features/settings/api';
+import { useLogout } from '../../features/session/session-actions';
+import { useSession } from '../../features/session/use-session';
+import { siteName } from '../../features/settings/use-settings';
+import { plainParagraphs } from '../../ui/plain-text';
+import { ScreenMessage } from '../../ui/ScreenMessage';
+import { Button } from '../../ui/semi';
+import './site-closed.css';
+
+export const SITE_CLOSED_TITLE = '站点已关闭';
+const DEFAULT_STATEMENT = '网站维护中，暂时无法访问，请稍后再来。';
+
+/**
+ * Shown to a logged-in user who is no admin while `security.is_close` is on (the gateway
+ * answers the page load with 503): the admin's statement, a way out, and the admin login.
+ */
+export function SiteClosedPage() {
+  const settings = useQuery(settingsQuery()).data ?? {};
+  const { user } = useSession();
+  const logout = useLogout();
+  const name = siteName(settings);
+  const statement = plainParagraphs(settings.security?.close_statement);
+  return (
+    <ScreenMessage className="app-site-closed" illustration="construction" title={SITE_CLOSED_TITLE} titleId="site-closed-title">
+      <div className="app-site-closed__statement" data-testid="close-statement">
+        {(statement.length > 0 ? statement : [DEFAULT_STATEMENT]).map((line, i) => (
+          <p key={i}>{line}</p>
+        ))}
+      </div>
+      {user?.username && <p className="app-site-closed__account">当前登录账号：{user.username}</p>}
+      <div className="app-site-closed__actions">
+        <Button type="primary" theme="solid" onClick={() => void logout()}>
+          退出登录
+        </Button>
+        <Link to="/auth/login">管理员登录</Link>
+      </div>
+      <p className="app-site-closed__site">{name}</p>
+    </ScreenMessage>
+  );
+}
