@@ -113,7 +113,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/dashboard', '控制面板'),
   adminRoute('/admin/order', '订单管理', single('订单管理')),
   adminRoute('/admin/banner', '轮播图管理', single('轮播图管理')),
-  adminRoute('/admin/report', '举报管理'),
+  adminRoute('/admin/report', '举报管理', single('举报管理')),
   adminRoute('/admin/comment', '评论管理', single('评论管理')),
   adminRoute('/admin/feedback', '意见反馈', single('意见反馈')),
   adminRoute('/admin/attachment', '附件管理', single('附件管理')),
@@ -128,7 +128,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
   adminRoute('/admin/user/punishment', '处罚管理', inGroup('user', '处罚管理')),
 
-  adminRoute('/admin/article/set', '发布文章'),
+  adminRoute('/admin/article/set', '发布文章', inGroup('article', '发布文章')),
   adminRoute('/admin/article/list', '文章列表', inGroup('article', '文章列表')),
   adminRoute('/admin/article/category', '文章分类', inGroup('article', '文章分类')),
   adminRoute('/admin/article/recycle', '文章回收站', inGroup('article', '回收站')),
@@ -159,9 +159,10 @@ export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout ==
 // entries (groups and single screens) in the order SPEC lists them.
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
-  article: ['category', 'list', 'recycle'].map((s) => `/admin/article/${s}`),
-  // SPEC's menu plus two screens it lists as routes only, which need an entry to be reached:
-  // punishments (MOREDOC's 处罚管理) and the display settings (MOREDOC's 展示配置).
+  article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
+  // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
+  // punishments (MOREDOC's 处罚管理), the display settings (MOREDOC's 展示配置), writing an
+  // article (发布文章) and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip'].map((s) => `/admin/user/${s}`),
   config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map(
     (s) => `/admin/config/${s}`,
@@ -170,7 +171,7 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
 const TOP_ORDER: readonly string[] = [
   'document', 'article', 'user',
   '/admin/order', '/admin/banner', '/admin/navigation', '/admin/friendlink', '/admin/comment',
-  '/admin/feedback', '/admin/attachment',
+  '/admin/report', '/admin/feedback', '/admin/attachment',
   'config',
 ];
 

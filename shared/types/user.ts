@@ -131,7 +131,7 @@ export interface ListUserRequest extends PageRequest {
   limit?: number;
 }
 
-export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment';
+export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'feedback';
 
 export interface GetUserCaptchaRequest { type: CaptchaType }
 

@@ -24,7 +24,13 @@ export function keywordsFromTitle(title: string): string {
   return [...new Set(words)].slice(0, MAX_KEYWORDS).join(', ');
 }
 
-export const randomIdentifier = () => crypto.randomBytes(8).toString('hex');
+/** 16 hex digits, with a letter among them: an all-digit key would read as an id in `/article/detail/{id}`. */
+export function randomIdentifier(): string {
+  for (;;) {
+    const identifier = crypto.randomBytes(8).toString('hex');
+    if (/[a-f]/.test(identifier)) return identifier;
+  }
+}
 
 /** The identifier an admin chose: allowed characters, not all digits. */
 export function checkIdentifier(identifier: string): string {

@@ -10,6 +10,7 @@ import { ToastViewport } from '../kit/toasts/ToastViewport';
 import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/public/SiteClosedPage';
 import { documentTitle, useDocumentHead } from './document-head';
 import { useCurrentRoute } from '../kit/routing/current-route';
+import { usePageTitleOverride } from '../kit/routing/page-title';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 
@@ -22,7 +23,8 @@ function NavigationProgress() {
 function DocumentHead() {
   const settings = useSettings();
   const route = useCurrentRoute();
-  useDocumentHead(settings, documentTitle(settings, route));
+  const pageTitle = usePageTitleOverride();
+  useDocumentHead(settings, documentTitle(settings, route, pageTitle));
   return null;
 }
 

@@ -36,6 +36,8 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-profile': { lazy: async () => ({ Component: (await import('../pages/member/MemberProfilePage')).MemberProfilePage }) },
   'member-download': { lazy: async () => ({ Component: (await import('../pages/member/MemberDownloadPage')).MemberDownloadPage }) },
   'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
+  'article-category': { lazy: async () => ({ Component: (await import('../pages/public/ArticleIndexPage')).ArticleIndexPage }) },
+  'article-category-detail-id': { lazy: async () => ({ Component: (await import('../pages/public/ArticleDetailPage')).ArticleDetailPage }) },
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,

@@ -1,8 +1,10 @@
 // Confirmation before a destructive or batch change; optionally asks for the admin's own
-// password (deleting users needs it, contract: DeleteUser).
+// password (deleting users needs it, contract: DeleteUser), or for the one value an action
+// needs (a category, a reason, a reply).
 import { useState } from 'react';
 import { Button, Input } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
+import type { ActionInput } from './resource';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -11,20 +13,28 @@ export interface ConfirmDialogProps {
   okText: string;
   danger?: boolean;
   askPassword?: boolean;
+  input?: ActionInput;
   busy: boolean;
-  onConfirm: (password?: string) => void;
+  onConfirm: (password?: string, input?: unknown) => void;
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ title, message, note, okText, danger, askPassword, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, message, note, okText, danger, askPassword, input, busy, onConfirm, onCancel }: ConfirmDialogProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
+  const [value, setValue] = useState<unknown>(input?.initial);
+  const [inputError, setInputError] = useState<string>();
   const confirm = () => {
     if (askPassword && !password) {
       setError('请输入您的登录密码');
       return;
     }
-    onConfirm(askPassword ? password : undefined);
+    const problem = input?.check?.(value);
+    if (problem) {
+      setInputError(problem);
+      return;
+    }
+    onConfirm(askPassword ? password : undefined, input ? value : undefined);
   };
   return (
     <Modal
@@ -47,6 +57,27 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
     >
       <p className="app-confirm__message">{message}</p>
       {note && <p className="app-confirm__note">{note}</p>}
+      {input && (
+        <div className="app-field">
+          <label className="app-field__label" id="confirm-input-label" htmlFor="confirm-input">
+            {input.label}
+          </label>
+          {input.render({
+            id: 'confirm-input',
+            value,
+            onChange: (next) => {
+              setValue(next);
+              setInputError(undefined);
+            },
+            invalid: Boolean(inputError),
+          })}
+          {inputError && (
+            <p className="app-field__error" role="alert">
+              {inputError}
+            </p>
+          )}
+        </div>
+      )}
       {askPassword && (
         <form
           className="app-field"

@@ -14,7 +14,7 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type { ActionInput, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -31,8 +31,9 @@ interface PendingConfirm {
   okText: string;
   danger: boolean;
   askPassword: boolean;
+  input?: ActionInput;
   ids: number[];
-  run: (ids: number[], context: WriteContext, password?: string) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string, input?: unknown) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -73,8 +74,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password }: { action: PendingConfirm; password?: string }, context) =>
-      unwrap(await action.run(action.ids, context, password)),
+    mutationFn: async ({ action, password, input }: { action: PendingConfirm; password?: string; input?: unknown }, context) =>
+      unwrap(await action.run(action.ids, context, password, input)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -150,8 +151,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     okText: '确定',
                     danger: command.danger === true,
                     askPassword: false,
+                    input: command.input,
                     ids: [resource.rowId(row)],
-                    run: (_ids, context) => command.run(context),
+                    run: (_ids, context, _password, input) => command.run(context, input),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -229,8 +231,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   okText: '确定',
                   danger: action.danger === true,
                   askPassword: false,
+                  input: action.input,
                   ids: selected,
-                  run: (ids, context) => action.run(ids, context),
+                  run: (ids, context, _password, input) => action.run(ids, context, input),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })
@@ -332,8 +335,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           okText={pending.okText}
           danger={pending.danger}
           askPassword={pending.askPassword}
+          input={pending.input}
           busy={confirmRun.isPending}
-          onConfirm={(password) => confirmRun.mutate({ action: pending, password })}
+          onConfirm={(password, input) => confirmRun.mutate({ action: pending, password, input })}
           onCancel={() => setPending(null)}
         />
       )}

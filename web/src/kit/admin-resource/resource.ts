@@ -102,13 +102,27 @@ export interface DeleteConfirmation {
   password?: string;
 }
 
+/**
+ * One value the confirmation dialog of an action asks for (a category to file under, a
+ * reason, a reply), handed to the action's `run`.
+ */
+export interface ActionInput {
+  label: string;
+  initial: unknown;
+  render: (props: CustomInputProps) => ReactNode;
+  /** Why the value cannot be sent (shown under the input), or undefined. */
+  check?: (value: unknown) => string | undefined;
+}
+
 /** A confirmed change of one row besides edit and delete (e.g. end a punishment). */
 export interface RowCommand {
   key: string;
   label: string;
   /** Question of the confirmation dialog. */
   confirm: string;
-  run: (context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** A value the dialog asks for (`run` gets it). */
+  input?: ActionInput;
+  run: (context: WriteContext, input?: unknown) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the command needs (hidden without it). */
@@ -121,7 +135,9 @@ export interface BatchAction {
   label: string;
   /** Question of the confirmation dialog; `count` rows are selected. */
   confirm: (count: number) => string;
-  run: (ids: number[], context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** A value the dialog asks for (`run` gets it). */
+  input?: ActionInput;
+  run: (ids: number[], context: WriteContext, input?: unknown) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the action needs (hidden without it). */

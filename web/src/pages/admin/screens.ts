@@ -21,6 +21,12 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-friendlink': lazyScreen(async () => (await import('./FriendlinkPage')).FriendlinkPage),
   'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
   'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
+  'admin-article-list': lazyScreen(async () => (await import('./ArticleListPage')).ArticleListPage),
+  'admin-article-set': lazyScreen(async () => (await import('./ArticleSetPage')).ArticleSetPage),
+  'admin-article-recycle': lazyScreen(async () => (await import('./ArticleRecyclePage')).ArticleRecyclePage),
+  'admin-comment': lazyScreen(async () => (await import('./CommentPage')).CommentPage),
+  'admin-report': lazyScreen(async () => (await import('./ReportPage')).ReportPage),
+  'admin-feedback': lazyScreen(async () => (await import('./FeedbackPage')).FeedbackPage),
   ...Object.fromEntries(
     ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth'].map((category) => [
       `admin-config-${category}`,
