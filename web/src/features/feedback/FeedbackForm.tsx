@@ -11,8 +11,9 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { TextAreaField, TextField } from '../../ui/FormField';
 import { IconTickCircle } from '../../ui/icons';
 import { Button } from '../../ui/semi';
-import { CaptchaField, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
 import { useSession } from '../session/use-session';
+import { useSettings } from '../settings/use-settings';
 import { screenshotUploadTarget, sendFeedback } from './api';
 import './feedback.css';
 
@@ -20,9 +21,10 @@ type Field = 'content' | 'contact' | 'captcha';
 
 export function FeedbackForm({ onClose }: { onClose?: () => void }) {
   const { loggedIn } = useSession();
+  const { security } = useSettings();
   const location = useLocation();
-  // Visitors answer a captcha when `security.enable_captcha_feedback` is on (the captcha call says).
-  const captcha = useCaptcha('feedback', !loggedIn);
+  // Visitors answer a captcha when `security.enable_captcha_feedback` is on; members never do.
+  const captcha = useCaptcha('feedback', !loggedIn && captchaEnabled(security, 'feedback'));
   const [content, setContent] = useState('');
   const [contact, setContact] = useState('');
   const [image, setImage] = useState('');
