@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
 import { openDatabase } from './db';
@@ -31,6 +31,7 @@ import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
 import { feedbackService } from './modules/feedback/routes';
+import { registerAccessLog } from './platform/access-log';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -77,8 +78,10 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 export async function buildBackend(config: BackendConfig, opts: BuildBackendOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
   });
+  registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
   // and are decoded against the RPC's message.

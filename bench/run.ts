@@ -1,8 +1,10 @@
-// `npm run bench`: the five benchmarks of the gateway, each against a reference measured in
-// the same run (nginx, the upstream directly, the entry chunk, the idle process), so that a
-// figure means something on a noisy machine. Not part of `npm test`. Installs nothing: it
-// says what is missing (nginx, wrk) and stops. Options: --duration, --warmup, --connections,
-// --rounds, --memory-duration (seconds / count), --only=proxy,pages,assets,bundle,memory.
+// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark and the search
+// benchmark, each against a reference measured in the same run (nginx, the upstream directly,
+// the entry chunk, the idle process, mutool, MOREDOC's LIKE search), so that a figure means
+// something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
+// missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
+// --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds,
+// --only=proxy,pages,assets,bundle,memory,conversion,search.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -17,8 +19,10 @@ import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/proce
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
 import { webBuildNeeded } from '../scripts/start';
+import { conversionBenchmark } from './conversion';
+import { searchBenchmark } from './search';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'search'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -28,6 +32,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '3' },
     'memory-duration': { type: 'string', default: '60' },
+    'search-documents': { type: 'string', default: '10000' },
+    'search-rounds': { type: 'string', default: '15' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
 });
@@ -40,6 +46,7 @@ for (const name of selected) {
   if (!(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`--only: unknown benchmark "${name}" (known: ${BENCHMARKS.join(', ')})`);
 }
 const wants = (name: Benchmark) => selected.has(name);
+const searchSettings = { documents: Number(args['search-documents']), length: 5000, rounds: Math.max(1, Number(args['search-rounds'])) };
 
 const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
@@ -166,13 +173,20 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 }
 
 async function main(): Promise<void> {
+  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && wants(name));
+  if (gateway) await gatewayBenchmarks();
+  else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
+  if (wants('conversion')) await conversionBenchmark({ rounds });
+}
+
+async function gatewayBenchmarks(): Promise<void> {
   const needsServers = wants('proxy') || wants('pages') || wants('assets') || wants('memory');
   let tools: Tools | undefined;
   if (needsServers) tools = requireTools();
-  ensureWebBuild();
+  if (needsServers || wants('bundle')) ensureWebBuild();
 
   const autocannonVersion = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
-  console.log('# Gateway benchmarks\n');
+  console.log('# Benchmarks\n');
   console.log(
     machineDescription({
       ...(tools ? { nginx: `${tools.nginx.version} (1 worker, access log off)` } : {}),
@@ -188,7 +202,8 @@ async function main(): Promise<void> {
   let nginx: RunningNginx | undefined;
   try {
     if (!needsServers) {
-      await bundleSizes();
+      if (wants('bundle')) await bundleSizes();
+      if (wants('search')) await searchBenchmark(searchSettings);
       return;
     }
 
@@ -241,6 +256,13 @@ async function main(): Promise<void> {
       const memoryGateway = await startNodeProcess('gateway-memory', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(memoryGateway);
       await memory(memoryGateway, backend, adminCookie);
+    }
+    if (wants('search')) {
+      // The search runs in this process: the servers go first, so that it has the machine.
+      await nginx.stop();
+      nginx = undefined;
+      for (const process of started.splice(0).reverse()) await process.stop();
+      await searchBenchmark(searchSettings);
     }
   } finally {
     await nginx?.stop();

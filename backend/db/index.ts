@@ -31,9 +31,23 @@ export interface OpenedDatabase {
   sqlite: SQLite.Database;
 }
 
+/**
+ * The database holds password hashes: only the owner may read it. SQLite creates the -wal
+ * and -shm files with the database file's mode, so creating that file 0600 covers them; files
+ * of an older install are narrowed too.
+ */
+function keepPrivate(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
+  }
+}
+
 export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+  const file = path.join(dataDir, 'moredoc.db');
+  keepPrivate(file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -46,3 +46,21 @@ export function requireTools(): Tools {
   const wrkVersion = /wrk (\S+)/.exec(`${version.stdout}${version.stderr}`)?.[1] ?? 'unknown';
   return { nginx, wrk, wrkVersion };
 }
+
+export interface Mutool {
+  path: string;
+  version: string;
+}
+
+/** Debian's mutool (mupdf-tools), the reference of the conversion benchmark. */
+export function requireMutool(): Mutool {
+  const path = locate('mutool', ['/usr/bin/mutool', '/usr/local/bin/mutool']);
+  if (!path) {
+    throw new MissingTool(
+      'The conversion benchmark needs mutool, the reference it is measured against:\n' +
+        '  - mutool: MuPDF\'s command-line tool (mutool convert -F svg)\nOn Debian/Ubuntu, as root: apt-get install -y mupdf-tools',
+    );
+  }
+  const version = spawnSync(path, ['-v'], { encoding: 'utf8' });
+  return { path, version: /version (\S+)/.exec(`${version.stdout}${version.stderr}`)?.[1] ?? 'unknown' };
+}

@@ -91,6 +91,15 @@ describe('CategoryAPI', () => {
     expect(list.body.category[0]).toMatchObject({ enable: true, sort: 3, description: '说明', show_description: true });
   });
 
+  it('lists categories created together in the order they were typed', async () => {
+    const parent = await admin('POST', '/api/v1/category', { body: { title: '年级' } });
+    expect(parent.status).toBe(200);
+    const list = async () => (await api(backend.url, 'GET', '/api/v1/category/list')).body.category as { id: number; title: string; parent_id?: number }[];
+    const parentId = (await list()).find((c) => c.title === '年级')!.id;
+    await admin('POST', '/api/v1/category', { body: { title: '一年级\n二年级\n三年级\n四年级', parent_id: parentId } });
+    expect((await list()).filter((c) => c.parent_id === parentId).map((c) => c.title)).toEqual(['一年级', '二年级', '三年级', '四年级']);
+  });
+
   it('builds a tree through parent_id and keeps document and article categories apart', async () => {
     await admin('POST', '/api/v1/category', { body: { title: '资讯', type: 1 } });
     const all = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: [0, 1] } });
@@ -101,7 +110,7 @@ describe('CategoryAPI', () => {
     expect(wrongType.body.message).toBe('上级分类的类型与本分类不一致');
     await admin('POST', '/api/v1/category', { body: { title: '小学\n中学', parent_id: education.id } });
     const children = await api(backend.url, 'GET', '/api/v1/category/list', { query: { parent_id: education.id } });
-    expect(children.body.category.map((c: { title: string; parent_id: number }) => [c.title, c.parent_id])).toEqual([['中学', education.id], ['小学', education.id]]);
+    expect(children.body.category.map((c: { title: string; parent_id: number }) => [c.title, c.parent_id])).toEqual([['小学', education.id], ['中学', education.id]]);
     const documents = await api(backend.url, 'GET', '/api/v1/category/list');
     expect(documents.body.category.every((c: { type?: number }) => c.type === undefined)).toBe(true);
     const articles = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: 1, field: ['id', 'title', 'type'] } });

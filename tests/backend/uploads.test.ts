@@ -129,8 +129,13 @@ describe('upload validation', () => {
 });
 
 describe('file routes', () => {
-  it('serves /favicon.ico from the system config, 404 otherwise', async () => {
-    expect((await fetch(`${backend.url}/favicon.ico`)).status).toBe(404);
+  it('serves /favicon.ico from the system config, and a default icon until one is uploaded', async () => {
+    const fresh = await fetch(`${backend.url}/favicon.ico`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('content-type')).toBe('image/x-icon');
+    const defaultIcon = Buffer.from(await fresh.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), three images.
+    expect([defaultIcon.readUInt16LE(0), defaultIcon.readUInt16LE(2), defaultIcon.readUInt16LE(4)]).toEqual([0, 1, 3]);
     const uploaded = await upload('config', ico(), { token: backend.adminToken, name: 'favicon.ico' });
     expect(uploaded.body.data).toMatchObject({ ext: '.ico', width: 16, height: 16 });
     await setConfig(backend.url, backend.adminToken, { 'system.favicon': uploaded.body.data.path });

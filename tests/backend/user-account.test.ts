@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, setConfig, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
+import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
 
 // UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
 
@@ -151,6 +152,24 @@ describe('with captchas on', () => {
     expect(reused.body.message).toBe('验证码错误');
   });
 
+  it('keeps a right captcha through a few wrong passwords, never more', async () => {
+    const wrongPassword = { username: 'admin', password: 'not-the-password' };
+    const id = await captcha('login');
+    for (let attempt = 1; attempt <= CAPTCHA_ATTEMPTS; attempt += 1) {
+      const res = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...wrongPassword, captcha_id: id, captcha: '4321' } });
+      expect(res.body.message, `attempt ${attempt}`).toBe('用户名或密码错误');
+    }
+    const spent = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' } });
+    expect(spent.body.message).toBe('验证码错误');
+  });
+
+  it('lets the right password in with a captcha that a wrong password did not spend', async () => {
+    const id = await captcha('login');
+    await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: 'not-the-password', captcha_id: id, captcha: '4321' } });
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' } });
+    expect(ok.status).toBe(200);
+  });
+
   it('checks the register captcha too', async () => {
     const body = { username: 'captcha-user', password: 'secret-1' };
     expect((await api(captchaBackend.url, 'POST', '/api/v1/user/register', { body })).status).toBe(400);
@@ -227,5 +246,34 @@ describe('SendEmailCode and verified registration', () => {
     expect(off.body.message).toBe('系统未开启注册邮箱验证');
     const bad = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'nope' } });
     expect(bad.body.message).toBe('邮箱格式不正确');
+  });
+});
+
+describe('the captcha image', () => {
+  /** WCAG relative luminance and contrast ratio. */
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const contrast = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi! + 0.05) / (lo! + 0.05);
+  };
+
+  it('draws every glyph in a dark ink on a light background, at least 7:1', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_login': 'true', 'captcha.type': 'digit', 'captcha.length': '5' });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'login' } });
+        const svg = Buffer.from(String(res.body.captcha).split(',')[1] ?? '', 'base64').toString();
+        expect(svg).toMatch(new RegExp(`^<svg[^>]*><rect width="100%" height="100%" fill="${CAPTCHA_BACKGROUND}"/>`));
+        const glyphs = [...svg.matchAll(/<path fill="(#[0-9a-f]{6})" d=/gi)].map((m) => m[1]!);
+        expect(glyphs).toHaveLength(5);
+        for (const ink of glyphs) expect(contrast(ink, CAPTCHA_BACKGROUND)).toBeGreaterThanOrEqual(7);
+      }
+      for (const ink of CAPTCHA_INKS) expect(contrast(ink, CAPTCHA_BACKGROUND), ink).toBeGreaterThanOrEqual(7);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_login': 'false' });
+    }
   });
 });

@@ -47,6 +47,30 @@ async function logout(page: Page) {
   await page.getByRole('link', { name: '登录' }).waitFor();
 }
 
+describe('keyboard focus', () => {
+  it('draws the focus ring of a header link whole, inside its scrolling row', async () => {
+    const page = await open();
+    await page.goto('/');
+    const link = page.getByRole('navigation', { name: '网站导航' }).getByRole('link', { name: '文库资料' });
+    await link.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const fits = await link.evaluate((element) => {
+      const style = getComputedStyle(element);
+      const ring = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+      const box = element.getBoundingClientRect();
+      let clip = element.parentElement;
+      while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+      const area = (clip ?? document.documentElement).getBoundingClientRect();
+      return {
+        visible: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+        inside: box.top - ring >= area.top - 0.5 && box.bottom + ring <= area.bottom + 0.5,
+      };
+    });
+    expect(fits).toEqual({ visible: true, inside: true });
+  });
+});
+
 describe('first screen', () => {
   it('renders from the inlined start data, before any API request is answered', async () => {
     const page = await open();

@@ -41,6 +41,17 @@ describe('permission groups', () => {
   });
 });
 
+describe('permission tree labels', () => {
+  it('name the punishment and industry groups as the admin menu does', () => {
+    const menuLabel = (path: string) => adminRoutes.find((r) => r.path === path)?.title;
+    const groupLabel = (key: string) => permissionGroups.find((g) => g.key === key)?.label;
+    expect(groupLabel('api.v1.PunishmentAPI')).toBe(menuLabel('/admin/user/punishment'));
+    expect(groupLabel('api.v1.LanguageAPI')).toBe(menuLabel('/admin/document/language'));
+    expect(groupLabel('api.v1.LanguageAPI')).toBe('行业管理');
+    expect(groupLabel('api.v1.PunishmentAPI')).toBe('处罚管理');
+  });
+});
+
 describe('permission paths', () => {
   it('are built the way the backend seeds them', () => {
     expect(grpcPermissionPath('UserAPI', 'AddUser')).toBe('/api.v1.UserAPI/AddUser');

@@ -239,6 +239,17 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
   });
 
+  it('says it is loading, never 暂无, while the first page is still coming', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    api.configure({ fetch: fetchMock as unknown as typeof fetch });
+    renderBookScreen();
+    expect(await screen.findByText('正在加载图书…')).toBeTruthy();
+    expect(screen.queryByText('暂无图书')).toBeNull();
+    answer(new Response(JSON.stringify({ book: [], total: 0 }), { status: 200 }));
+    expect(await screen.findByText('暂无图书')).toBeTruthy();
+  });
+
   it('shows the empty state, and the error state with a retry', async () => {
     renderScreen(0);
     expect(await screen.findByText('暂无图书')).toBeTruthy();

@@ -88,8 +88,26 @@ describe('login screen', () => {
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(1));
     const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<string, unknown>;
     expect(body).toMatchObject({ captcha: '1234', captcha_id: 'cap-1' });
-    // a failed attempt consumes the captcha: a new one is fetched
+    // a refused captcha is replaced: a new one is fetched
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=login')).toHaveLength(2));
+  });
+
+  it('keeps a right captcha after a wrong password, so it need not be typed again', async () => {
+    const { fetchMock } = renderApp('/auth/login', {
+      settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
+      backend: {
+        'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' } },
+        'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '用户名或密码错误' } },
+      },
+    });
+    const captcha = await screen.findByLabelText<HTMLInputElement>('验证码');
+    await userEvent.type(screen.getByLabelText('用户名'), 'amy');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.type(captcha, '1234');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(toasts.value[0]).toMatchObject({ description: '用户名或密码错误' }));
+    expect(captcha.value).toBe('1234');
+    expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=login')).toHaveLength(1);
   });
 
   it('shows the WeChat and QQ buttons only when their flags are on', async () => {

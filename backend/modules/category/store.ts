@@ -47,7 +47,7 @@ export async function listCategories(db: Database, filter: { types: number[]; pa
   if (filter.parents.length) query = query.where('parent_id', 'in', filter.parents);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) query = query.where('title', 'like', likePattern(filter.wd));
-  return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('title', 'asc'), filter.page, filter.size).execute();
+  return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
 }
 
 /** The categories with these ids (those that exist): what a document or an article is filed under. */

@@ -78,11 +78,16 @@ export const accountRpcs = [
     http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
     async handler(req, ctx) {
       assertValid([...usernameProblems(req.username).slice(0, 1), ...passwordProblems(req.password)]);
-      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, true);
+      // A right captcha outlives a wrong password (no retyping), for a few attempts only.
+      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
       const user = await findUserByUsername(ctx.db, req.username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
-      if (!user || !ok) throw badRequest('用户名或密码错误');
+      if (!user || !ok) {
+        ctx.app.captcha.failedAttempt(req.captcha_id);
+        throw badRequest('用户名或密码错误');
+      }
+      ctx.app.captcha.consume(req.captcha_id);
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };

@@ -15,6 +15,15 @@ export function EmptyState({ title = '暂无数据', description, children }: { 
   );
 }
 
+/** Where a list would show its empty state while its first page is still coming. */
+export function LoadingState({ title = '正在加载…' }: { title?: string }) {
+  return (
+    <div className="app-state app-state--loading" role="status" aria-busy="true">
+      <p className="app-state__title">{title}</p>
+    </div>
+  );
+}
+
 export function ErrorState({ message, onRetry }: { message?: string; onRetry?: () => void }) {
   return (
     <div className="app-state" role="alert">

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { checkRequired } from '../../kit/forms/checks';
 import { TextField } from '../../ui/FormField';
 import { captchaQuery, type CaptchaKind } from '../user/api';
+import type { ApiResult } from '../../api/client';
 
 export interface CaptchaState {
   /** Whether the form must send a captcha. */
@@ -39,6 +40,11 @@ export function useCaptcha(kind: CaptchaKind, enabled: boolean): CaptchaState {
 /** The check of the typed captcha, when one is required. */
 export function captchaProblem(captcha: CaptchaState, text: string): string | undefined {
   return captcha.required ? checkRequired(text, '请输入验证码') : undefined;
+}
+
+/** Whether a failed call was refused for its captcha (wrong, expired or used up) rather than for the rest of the form. */
+export function isCaptchaRefusal(result: ApiResult<unknown>): boolean {
+  return !result.ok && /验证码/.test(result.data.message);
 }
 
 /** What a request carries for the captcha: the typed text and the captcha's id, when one is required. */

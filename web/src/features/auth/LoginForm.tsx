@@ -9,7 +9,7 @@ import { OAuthButtons } from '../oauth/OAuthButtons';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkLoginName, checkPassword } from '../user/validation';
-import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, isCaptchaRefusal, useCaptcha } from './CaptchaField';
 import { useFinishSignIn } from './sign-in';
 
 type Field = 'username' | 'password' | 'captcha';
@@ -37,7 +37,9 @@ export function LoginForm({ target }: { target: string }) {
     const result = await userApi.login({ username: username.trim(), password, ...captchaFields(captcha, captchaText) });
     if (await finishSignIn(result, { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' })) return;
     setSubmitting(false);
-    if (captcha.required) {
+    // A right captcha stays valid after a wrong password (the server allows a few attempts):
+    // only a refused captcha is replaced.
+    if (captcha.required && isCaptchaRefusal(result)) {
       setCaptchaText('');
       captcha.refresh();
     }

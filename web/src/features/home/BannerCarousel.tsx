@@ -1,5 +1,11 @@
 import type { Banner } from '../../../../shared/types/banner';
+import { Link } from 'react-router-dom';
 import { Carousel } from '../../ui/semi';
+
+/** A site path (`/vip`) stays in this tab and in the SPA; an outside link opens a new tab. */
+function isSitePath(url: string): boolean {
+  return url.startsWith('/') && !url.startsWith('//');
+}
 
 /** Loaded on demand: only a home page with banners needs the carousel. */
 export default function BannerCarousel({ banners }: { banners: readonly Banner[] }) {
@@ -9,7 +15,11 @@ export default function BannerCarousel({ banners }: { banners: readonly Banner[]
         const image = <img src={banner.path} alt={banner.title ?? ''} className="app-home__banner-image" />;
         return (
           <div key={banner.id} className="app-home__banner">
-            {banner.url ? (
+            {banner.url && isSitePath(banner.url) ? (
+              <Link to={banner.url} aria-label={banner.title}>
+                {image}
+              </Link>
+            ) : banner.url ? (
               <a href={banner.url} target="_blank" rel="noopener noreferrer" aria-label={banner.title}>
                 {image}
               </a>

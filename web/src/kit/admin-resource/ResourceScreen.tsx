@@ -8,7 +8,7 @@ import type { WriteContext } from '../../api/query-client';
 import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
-import { EmptyState, ErrorState } from '../../ui/states';
+import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
 import { toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -275,7 +275,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
             loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
             defaultExpandAllRows={Boolean(resource.arrange)}
             expandAllRows={Boolean(resource.arrange)}
-            empty={<EmptyState title={`暂无${resource.noun}`} />}
+            empty={list.isPending ? <LoadingState title={`正在加载${resource.noun}…`} /> : <EmptyState title={`暂无${resource.noun}`} />}
             rowSelection={
               selectable
                 ? {

@@ -1,0 +1,184 @@
+// The thread side of the MuPDF page pool (page-pool.ts). MuPDF's WASM calls are synchronous,
+// so they run here, in piscina worker threads, never on the event loop that answers requests.
+//
+// A plain .mjs file importing only npm packages: it loads the same way under tsx, under vitest
+// and next to the esbuild bundle (`npm run build:server` copies it to dist/server/{gateway,backend}/),
+// with no TypeScript loader in the worker threads. Its task and result shapes are declared in
+// page-pool.ts, the only caller.
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as mupdf from 'mupdf';
+import sharp from 'sharp';
+
+mupdf.setLog(null);
+// Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
+sharp.cache(false);
+
+/** The document this thread has open: each thread opens a document once for all its slices. */
+let current = null;
+
+function closeCurrent() {
+  if (!current) return;
+  current.document.destroy();
+  current = null;
+}
+
+/** Reads the file through a descriptor, so a large PDF is never copied whole into WASM memory. */
+function openStream(path) {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  return new mupdf.Stream({
+    fileSize: () => size,
+    read: (memory, offset, length, position) => readSync(fd, memory, offset, length, position),
+    close: () => closeSync(fd),
+  });
+}
+
+/** Opens the task's document (or reuses it); a document that needs a password is reported, not opened. */
+function documentOf(source) {
+  if (current?.key === source.key) return current.document;
+  closeCurrent();
+  const stream = openStream(source.path);
+  try {
+    const document = mupdf.Document.openDocument(stream, source.name);
+    if (document.needsPassword() && !document.authenticatePassword('')) {
+      document.destroy();
+      return null;
+    }
+    if (source.reflow) document.layout(source.reflow.width, source.reflow.height, source.reflow.em);
+    current = { key: source.key, document };
+    return document;
+  } finally {
+    // The document holds its own reference to the stream; the file closes with the document.
+    stream.destroy();
+  }
+}
+
+/** MuPDF's errors mean a damaged or unreadable document; Node's (with a code: ENOENT, ENOSPC) do not. */
+function failure(error) {
+  const reason = error instanceof Error && 'code' in error ? 'converter-failed' : 'corrupt';
+  return { ok: false, reason, detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** A trapped WASM instance cannot be trusted again: the thread ends and piscina starts a new one. */
+function exitIfWasmBroke(error) {
+  if (error instanceof WebAssembly.RuntimeError) process.exit(70);
+}
+
+function inspect(task) {
+  try {
+    const document = documentOf(task.source);
+    if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
+    const pages = document.countPages();
+    if (pages === 0) return { ok: true, pages, width: 0, height: 0 };
+    const page = document.loadPage(0);
+    const [x0, y0, x1, y1] = page.getBounds();
+    page.destroy();
+    return { ok: true, pages, width: x1 - x0, height: y1 - y0 };
+  } catch (error) {
+    exitIfWasmBroke(error);
+    closeCurrent();
+    return failure(error);
+  }
+}
+
+function svgOf(list, bounds) {
+  const buffer = new mupdf.Buffer();
+  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
+  const device = writer.beginPage(bounds);
+  list.run(device, mupdf.Matrix.identity);
+  writer.endPage();
+  writer.close();
+  writer.destroy();
+  return buffer;
+}
+
+/** RGB pixels of a display list scaled by `scale`, copied out of WASM memory. */
+function pixelsOf(list, scale) {
+  const pixmap = list.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
+  const width = pixmap.getWidth();
+  const height = pixmap.getHeight();
+  const stride = pixmap.getStride();
+  const samples = pixmap.getPixels();
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let row = 0; row < height; row++) {
+    pixels.set(samples.subarray(row * stride, row * stride + width * 3), row * width * 3);
+  }
+  pixmap.destroy();
+  return { pixels, raw: { width, height, channels: 3 } };
+}
+
+const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
+
+async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
+  const scale = Math.min(cover.big.width / pageWidth, cover.big.height / pageHeight);
+  const { pixels, raw } = pixelsOf(list, scale);
+  const image = sharp(pixels, { raw });
+  const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
+  await Promise.all([
+    image.clone().png().toFile(join(outDir, cover.files.bigPng)),
+    boxed(cover.png).png().toFile(join(outDir, cover.files.png)),
+    boxed(cover.webp).webp(cover.webpOptions).toFile(join(outDir, cover.files.webp)),
+  ]);
+}
+
+async function renderPage(document, n, task) {
+  const page = document.loadPage(n - 1);
+  const list = page.toDisplayList();
+  try {
+    const bounds = page.getBounds();
+    const text = list.toStructuredText('').asText();
+    const svg = svgOf(list, bounds);
+    const gzipped = gzipSync(svg.asUint8Array(), { level: task.gzipLevel });
+    svg.destroy();
+    if (n === 1 && task.cover) await writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
+    if (gzipped.length > task.svgGzipLimit) {
+      // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
+      const { raster } = task;
+      const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
+      const { pixels, raw } = pixelsOf(list, Math.min(raster.dpi / 72, raster.maxSide / longest));
+      const webp = await sharp(pixels, { raw }).webp(raster.webpOptions).toBuffer();
+      if (webp.length < gzipped.length) {
+        const file = `${n}.webp`;
+        writeFileSync(join(task.outDir, file), webp);
+        return { page: { n, file, kind: 'webp', bytes: webp.length }, text };
+      }
+    }
+    const file = `${n}.gzip.svg`;
+    writeFileSync(join(task.outDir, file), gzipped);
+    return { page: { n, file, kind: 'svg-gzip', bytes: gzipped.length }, text };
+  } finally {
+    list.destroy();
+    page.destroy();
+  }
+}
+
+async function render(task) {
+  const pages = [];
+  const texts = [];
+  try {
+    const document = documentOf(task.source);
+    if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
+    for (let n = task.from; n <= task.to; n++) {
+      const { page, text } = await renderPage(document, n, task);
+      pages.push(page);
+      texts.push(text);
+      task.progress.postMessage(n);
+    }
+  } catch (error) {
+    exitIfWasmBroke(error);
+    closeCurrent();
+    return failure(error);
+  } finally {
+    task.progress.close();
+    // Fonts and images decoded for this slice are dropped, so a thread's memory stays flat.
+    mupdf.emptyStore();
+  }
+  return { ok: true, pages, texts };
+}
+
+/** Piscina's entry: one task is the inspection of a document or the rendering of a slice of its pages. */
+export default function convertTask(task) {
+  return task.kind === 'inspect' ? inspect(task) : render(task);
+}

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { checkArchive } from './archive-guard';
+import { detectConverters, type ConverterReport } from './detect';
+import { ConversionError, abortReason } from './errors';
+import { ExternalConverters } from './external';
+import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
+import { PagePool, type CoverFiles, type PageFile, type RenderSettings, type WorkerSource } from './page-pool';
+import { decodeTextFile, normalizeDocumentText } from './text';
+
+// The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
+// count out, in a directory the caller then moves into the blob store. No database, no HTTP:
+// the document module runs it inside a job and records the result.
+
+export type { ConverterName } from './formats';
+export type { ConverterReport } from './detect';
+export type { CoverFiles, PageFile, PageKind } from './page-pool';
+export { ConversionError, type ConversionFailure } from './errors';
+
+export interface ConversionLimits {
+  /** the whole conversion, external converter included; then ConversionError('timeout') */
+  timeoutMs: number;
+  /** documents with more pages are refused before any page is rendered */
+  maxPages: number;
+  /** zip containers: entries, and bytes once inflated (zip bombs) */
+  maxArchiveEntries: number;
+  maxArchiveBytes: number;
+}
+
+export interface ConverterSettings {
+  /** MuPDF worker threads; default: the number of cores */
+  workers?: number;
+  /** LibreOffice or calibre processes at once; default 1 */
+  externalConcurrency?: number;
+  /** soffice / soffice.bin / its directory; null: never use LibreOffice; default: searched */
+  libreofficePath?: string | null;
+  /** ebook-convert or its directory; null: never use calibre; default: searched */
+  calibrePath?: string | null;
+  /** profiles of the external converters and scratch files; default `<tmpdir>/moredoc-convert` */
+  workDir?: string;
+  /** defaults for every conversion; a request may override them */
+  limits?: Partial<ConversionLimits>;
+  /** a worker thread idle this long ends (its WASM memory goes with it); default 30 s */
+  workerIdleTimeoutMs?: number;
+}
+
+export interface ConversionProgress {
+  done: number;
+  total: number;
+}
+
+export interface ConversionRequest {
+  sourcePath: string;
+  /** the extension the uploader gave (`pdf`, `.DOCX`); the content must agree with it */
+  ext: string;
+  /** created if missing; receives every output file (after a failure it may hold part of them) */
+  outDir: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: ConversionProgress) => void;
+  limits?: Partial<ConversionLimits>;
+}
+
+export interface ConversionResult {
+  pages: number;
+  /** size of the first page in points (pixels at 72 dpi, as MOREDOC's cover.big.png) */
+  width: number;
+  height: number;
+  /** every page, in order; file names are relative to outDir */
+  pageFiles: PageFile[];
+  cover: CoverFiles;
+  /** all pages' text in order, NFKC-normalised (text.ts, normalizeDocumentText) */
+  text: string;
+  /** the intermediate PDF made by LibreOffice or calibre (`document.pdf` in outDir), kept so that
+   * re-rendering never needs them again; null when MuPDF read the upload itself */
+  pdfFile: string | null;
+  converter: ConverterName;
+}
+
+export interface DocumentConverter {
+  /** Converts one document; throws ConversionError with a Chinese message when it cannot. */
+  convertDocument(request: ConversionRequest): Promise<ConversionResult>;
+  /** What this install can convert with (for `GET /api/v1/envs`). */
+  detectConverters(): Promise<ConverterReport>;
+  /** Ends the worker threads; conversions still running fail. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_LIMITS: ConversionLimits = {
+  timeoutMs: 30 * 60_000, // MOREDOC's converter.timeout default (30 minutes)
+  maxPages: 10_000,
+  maxArchiveEntries: 10_000,
+  maxArchiveBytes: 1024 ** 3,
+};
+
+const PDF_FILE = 'document.pdf';
+const COVER_FILES: CoverFiles = { webp: 'cover.webp', png: 'cover.png', bigPng: 'cover.big.png' };
+
+// Reflowable documents are laid out on A5 pages (MuPDF's own default), 12 pt text: book-like
+// pages whose 1:√2 shape matches the 210×297 cover box.
+const REFLOW = { width: 420, height: 595, em: 12 };
+
+export const RENDER_SETTINGS: RenderSettings = {
+  // Measured on A4 pages (bench/README.md, "Conversion"): Chinese text from LibreOffice is
+  // 75–95 KB as gzip SVG; a scan embeds its JPEG, 280 KB (150 dpi) to 2.2 MB (300 dpi colour),
+  // where a WebP at 150 dpi is 55–105 KB. Above 128 KB a page is also rendered as WebP and the
+  // smaller file is kept: scans become WebP, and so does a very dense text page (10.5 pt, 700
+  // distinct characters: 456 KB SVG, 317 KB WebP); ordinary text never pays for the WebP.
+  svgGzipLimit: 128 * 1024,
+  // Level 4: 5 % more bytes than level 6 on Chinese text pages (80 against 76 KB), in 60 % of the
+  // time; gzip is half of the work on such a page, MuPDF's SVG the other half.
+  gzipLevel: 4,
+  // WebP quality 75, effort 2: a 200 dpi scan page gives 81 KB in 80 ms, where sharp's default
+  // (quality 80, effort 4) gives 117 KB in 255 ms.
+  raster: { dpi: 150, maxSide: 2480, webpOptions: { quality: 75, effort: 2 } },
+  cover: {
+    files: COVER_FILES,
+    big: { width: 840, height: 1188 },
+    png: { width: 210, height: 297 },
+    webp: { width: 420, height: 594 },
+    webpOptions: { quality: 75, effort: 2 },
+  },
+};
+
+class Converter implements DocumentConverter {
+  private readonly pool: PagePool;
+  private readonly tools: Promise<ConverterReport>;
+  private external: Promise<ExternalConverters> | undefined;
+  private readonly workDir: string;
+  private readonly limits: ConversionLimits;
+
+  constructor(private readonly settings: ConverterSettings) {
+    this.workDir = settings.workDir ?? join(tmpdir(), 'moredoc-convert');
+    this.limits = { ...DEFAULT_LIMITS, ...settings.limits };
+    this.pool = new PagePool({ threads: settings.workers ?? availableParallelism(), idleTimeoutMs: settings.workerIdleTimeoutMs ?? 30_000 });
+    this.tools = detectConverters({ libreofficePath: settings.libreofficePath, calibrePath: settings.calibrePath });
+  }
+
+  detectConverters(): Promise<ConverterReport> {
+    return this.tools;
+  }
+
+  private externalConverters(): Promise<ExternalConverters> {
+    this.external ??= this.tools.then(
+      (tools) =>
+        new ExternalConverters({
+          stateDir: join(this.workDir, 'profiles'),
+          libreoffice: tools.libreoffice,
+          calibre: tools.calibre,
+          concurrency: this.settings.externalConcurrency ?? 1,
+        }),
+    );
+    return this.external;
+  }
+
+  async convertDocument(request: ConversionRequest): Promise<ConversionResult> {
+    const limits = { ...this.limits, ...request.limits };
+    const timeout = AbortSignal.timeout(limits.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    await mkdir(request.outDir, { recursive: true });
+    await mkdir(this.workDir, { recursive: true });
+    const scratch = await mkdtemp(join(this.workDir, 'job-'));
+    try {
+      return await this.convert(request, limits, scratch, signal);
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      throw error;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  private async convert(request: ConversionRequest, limits: ConversionLimits, scratch: string, signal: AbortSignal): Promise<ConversionResult> {
+    const size = (await stat(request.sourcePath)).size;
+    if (size === 0) throw new ConversionError('empty-file');
+    const plan = planConversion(request.ext, await sniffContent(request.sourcePath));
+    if (plan.archive) await checkArchive(request.sourcePath, { maxEntries: limits.maxArchiveEntries, maxUncompressedBytes: limits.maxArchiveBytes }, signal);
+
+    const { source, pdfFile } = await this.prepare(request, plan, scratch, signal);
+    const info = await this.pool.inspect(source, signal);
+    if (info.pages === 0) throw new ConversionError('no-pages');
+    if (info.pages > limits.maxPages) {
+      throw new ConversionError('too-many-pages', { detail: `${info.pages} pages`, message: `文档共 ${info.pages} 页，超出 ${limits.maxPages} 页的限制，无法转换` });
+    }
+
+    const total = info.pages;
+    let reported = 0;
+    const report = (done: number) => {
+      if (done <= reported) return;
+      reported = done;
+      request.onProgress?.({ done, total });
+    };
+    const rendered = await this.pool.renderAll(source, total, request.outDir, RENDER_SETTINGS, signal, report);
+    report(total);
+    return {
+      pages: total,
+      width: Math.round(info.width),
+      height: Math.round(info.height),
+      pageFiles: rendered.pageFiles,
+      cover: COVER_FILES,
+      // Joined before normalising, so that a word cut by a page break is whole again.
+      text: normalizeDocumentText(rendered.texts.join('\n\n')),
+      pdfFile,
+      converter: plan.converter,
+    };
+  }
+
+  /** Makes the file MuPDF will open: the upload itself, a re-encoded copy, or a PDF from LibreOffice or calibre. */
+  private async prepare(request: ConversionRequest, plan: FormatPlan, scratch: string, signal: AbortSignal): Promise<{ source: WorkerSource; pdfFile: string | null }> {
+    const key = randomUUID();
+    const ext = request.ext.replace(/^\./, '').toLowerCase();
+    let input = request.sourcePath;
+    if (plan.input === 'utf8-text') {
+      const text = decodeTextFile(await readFile(request.sourcePath));
+      if (text === null) throw new ConversionError('content-mismatch', { detail: 'not decodable text', message: `文件内容与扩展名 .${ext} 不符，无法转换` });
+      input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
+      await writeFile(input, text);
+    } else if (plan.input === 'png-image') {
+      input = join(scratch, 'document.png');
+      try {
+        await sharp(request.sourcePath).png().toFile(input);
+      } catch (error) {
+        throw new ConversionError('corrupt', { detail: (error as Error).message });
+      }
+    }
+
+    if (plan.converter === 'mupdf') {
+      return { source: { path: input, name: plan.mupdfName!, reflow: plan.reflowable ? REFLOW : null, key }, pdfFile: null };
+    }
+
+    const external = await this.externalConverters();
+    let pdf: string;
+    if (plan.converter === 'libreoffice') {
+      // A plain name with the upload's extension: LibreOffice picks its filter by it, and names the PDF after it.
+      const named = join(scratch, `document.${ext}`);
+      if (input !== named) await copyFile(input, named);
+      pdf = await external.libreofficeToPdf(named, join(scratch, 'out'), signal, plan.libreofficeFilter);
+    } else {
+      const named = join(scratch, `document.${ext}`);
+      await copyFile(input, named);
+      pdf = await external.calibreToPdf(named, join(scratch, PDF_FILE), scratch, signal);
+    }
+    const kept = join(request.outDir, PDF_FILE);
+    await rename(pdf, kept).catch(async () => {
+      await copyFile(pdf, kept);
+    });
+    return { source: { path: kept, name: PDF_FILE, reflow: null, key }, pdfFile: PDF_FILE };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/** The engine with its worker pool; one per process (the backend creates it at start). */
+export function createDocumentConverter(settings: ConverterSettings = {}): DocumentConverter {
+  return new Converter(settings);
+}

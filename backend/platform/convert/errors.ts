@@ -1,0 +1,62 @@
+// The one error a conversion ends with when it cannot produce pages. `reason` is a stable code
+// for the job record and the tests; `message` is the Chinese sentence shown to the uploader and
+// the admin; `detail` keeps what the tool said (English, for the log, never shown to users).
+
+export type ConversionFailure =
+  | 'empty-file'
+  | 'unsupported-format'
+  | 'content-mismatch'
+  | 'encrypted'
+  | 'corrupt'
+  | 'no-pages'
+  | 'too-many-pages'
+  | 'archive-too-large'
+  | 'drm-protected'
+  | 'converter-missing'
+  | 'converter-failed'
+  | 'worker-crashed'
+  | 'timeout'
+  | 'aborted';
+
+const MESSAGES: Record<ConversionFailure, string> = {
+  'empty-file': '文件为空，无法转换',
+  'unsupported-format': '不支持转换此格式的文档',
+  'content-mismatch': '文件内容与扩展名不符，无法转换',
+  encrypted: '文档已加密，无法转换',
+  corrupt: '文档已损坏或无法解析，无法转换',
+  'no-pages': '文档没有可显示的页面',
+  'too-many-pages': '文档页数超出限制，无法转换',
+  'archive-too-large': '文档解压后过大或包含的文件过多，已拒绝转换',
+  'drm-protected': '电子书受 DRM 版权保护，无法转换',
+  'converter-missing': '服务器未安装转换此格式所需的程序',
+  'converter-failed': '文档转换失败',
+  'worker-crashed': '转换进程意外退出，文档转换失败',
+  timeout: '文档转换超时',
+  aborted: '文档转换已取消',
+};
+
+export interface ConversionErrorOptions {
+  /** what the tool or the check said, for the log */
+  detail?: string;
+  /** a more precise Chinese message than the reason's usual one */
+  message?: string;
+}
+
+export class ConversionError extends Error {
+  override name = 'ConversionError';
+  readonly detail: string | undefined;
+
+  constructor(
+    readonly reason: ConversionFailure,
+    options: ConversionErrorOptions = {},
+  ) {
+    super(options.message ?? MESSAGES[reason]);
+    this.detail = options.detail;
+  }
+}
+
+/** The error for a conversion stopped by its signal: its time limit, or the caller. */
+export function abortReason(signal: AbortSignal): ConversionError {
+  const timedOut = signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
+  return new ConversionError(timedOut ? 'timeout' : 'aborted');
+}

@@ -1,0 +1,192 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { ConversionError, abortReason, type ConversionFailure } from './errors';
+
+// The MuPDF side of a conversion, on worker threads (convert-worker.mjs). The pages of one
+// document are cut into slices; each thread opens the document once and renders the slices it
+// is given, so a 2,000-page PDF moves forward slice by slice with a bounded amount in flight:
+// at most one slice per thread, its pages written to disk as they are rendered.
+
+/** How a worker thread opens the document. */
+export interface WorkerSource {
+  path: string;
+  /** file name whose extension tells MuPDF the format */
+  name: string;
+  /** page size and font size for reflowable formats (EPUB, MOBI, FB2, text) */
+  reflow: { width: number; height: number; em: number } | null;
+  /** one per conversion: a thread keeps the document open across the slices of that key */
+  key: string;
+}
+
+export type PageKind = 'svg-gzip' | 'webp';
+
+export interface PageFile {
+  /** 1-based page number */
+  n: number;
+  /** file name inside the output directory: `<n>.gzip.svg` or `<n>.webp` */
+  file: string;
+  kind: PageKind;
+  bytes: number;
+}
+
+export interface CoverFiles {
+  /** the first page letter-boxed to 2× the contract's box (420×594), WebP */
+  webp: string;
+  /** the first page letter-boxed to 210×297, what `/view/cover/<hash>` serves */
+  png: string;
+  /** the first page fitted into 840×1188, aspect kept */
+  bigPng: string;
+}
+
+export interface RenderSettings {
+  /** a page whose gzip-compressed SVG is larger than this is also rendered as WebP; the smaller is kept */
+  svgGzipLimit: number;
+  gzipLevel: number;
+  raster: { dpi: number; maxSide: number; webpOptions: WebpOptions };
+  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpOptions: WebpOptions };
+}
+
+interface WebpOptions {
+  quality: number;
+  /** sharp's 0–6 */
+  effort: number;
+}
+
+interface Box {
+  width: number;
+  height: number;
+}
+
+type WorkerFailure = { ok: false; reason: ConversionFailure; detail: string };
+type InspectResult = { ok: true; pages: number; width: number; height: number } | WorkerFailure;
+type RenderResult = { ok: true; pages: PageFile[]; texts: string[] } | WorkerFailure;
+
+export interface DocumentInfo {
+  pages: number;
+  /** the first page, in points */
+  width: number;
+  height: number;
+}
+
+export interface RenderedPages {
+  pageFiles: PageFile[];
+  /** the extracted text of each page, in page order, as MuPDF gives it */
+  texts: string[];
+}
+
+export interface PagePoolOptions {
+  threads: number;
+  /** a thread idle this long ends, giving its WASM memory back */
+  idleTimeoutMs: number;
+  /** the worker module; by default convert-worker.mjs beside this file (or beside the bundle) */
+  workerUrl?: URL;
+}
+
+/** Pages per slice: about four slices per thread, at most 16 pages, so progress stays steady. */
+const MAX_SLICE = 16;
+
+export class PagePool {
+  private readonly pool: Piscina;
+  readonly threads: number;
+  /** Aborted when a thread fails outside any task (its module does not load): the tasks waiting on it fail too. */
+  private threadFailure = new AbortController();
+
+  constructor(options: PagePoolOptions) {
+    this.threads = Math.max(1, Math.floor(options.threads));
+    const workerUrl = options.workerUrl ?? new URL('./convert-worker.mjs', import.meta.url);
+    if (!existsSync(fileURLToPath(workerUrl))) {
+      throw new Error(`The conversion worker is missing: ${fileURLToPath(workerUrl)} (npm run build:server copies it beside the server bundles)`);
+    }
+    this.pool = new Piscina({
+      filename: workerUrl.href,
+      minThreads: 0,
+      maxThreads: this.threads,
+      idleTimeout: options.idleTimeoutMs,
+      // The worker is plain JavaScript: no loader flags of the parent (tsx, vitest) are needed there.
+      execArgv: [],
+    });
+    // Unhandled, this event would end the process; and piscina leaves the waiting tasks pending.
+    this.pool.on('error', (error: Error) => {
+      const failed = this.threadFailure;
+      this.threadFailure = new AbortController();
+      failed.abort(error);
+    });
+  }
+
+  private async run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
+    const threadFailure = this.threadFailure.signal;
+    try {
+      const options = { signal: AbortSignal.any([signal, threadFailure]), ...(transferList ? { transferList } : {}) };
+      return (await this.pool.run(task, options)) as T;
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      // The thread died under the task (WASM trap, out of memory) or could not start: only this document fails.
+      const cause = threadFailure.aborted ? (threadFailure.reason as Error) : (error as Error);
+      throw new ConversionError('worker-crashed', { detail: cause.message });
+    }
+  }
+
+  /** Page count and first page size; ConversionError when MuPDF cannot open the document. */
+  async inspect(source: WorkerSource, signal: AbortSignal): Promise<DocumentInfo> {
+    const result = await this.run<InspectResult>({ kind: 'inspect', source }, signal);
+    if (!result.ok) throw new ConversionError(result.reason, { detail: result.detail });
+    return { pages: result.pages, width: result.width, height: result.height };
+  }
+
+  /** Renders every page into `outDir`, reporting each finished page; slices run on all threads. */
+  async renderAll(
+    source: WorkerSource,
+    pages: number,
+    outDir: string,
+    settings: RenderSettings,
+    signal: AbortSignal,
+    onPage: (done: number) => void,
+  ): Promise<RenderedPages> {
+    const size = Math.max(1, Math.min(MAX_SLICE, Math.ceil(pages / (this.threads * 4))));
+    const slices: { from: number; to: number }[] = [];
+    for (let from = 1; from <= pages; from += size) slices.push({ from, to: Math.min(pages, from + size - 1) });
+
+    const results: PageFile[][] = [];
+    const texts: string[][] = [];
+    let done = 0;
+    let next = 0;
+    let failure: ConversionError | undefined;
+
+    const renderSlice = async (index: number) => {
+      const { from, to } = slices[index]!;
+      const channel = new MessageChannel();
+      channel.port1.on('message', () => onPage(++done));
+      try {
+        const task = { kind: 'render', source, from, to, outDir, ...settings, cover: from === 1 ? settings.cover : null, progress: channel.port2 };
+        const result = await this.run<RenderResult>(task, signal, [channel.port2]);
+        if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
+        results[index] = result.pages;
+        texts[index] = result.texts;
+      } finally {
+        channel.port1.close();
+      }
+    };
+
+    // One lane per thread takes the next slice; after a failure no new slice starts, and the
+    // slices already running finish (an abort ends them at once through the signal).
+    const lane = async () => {
+      while (next < slices.length && !failure) {
+        const index = next++;
+        try {
+          await renderSlice(index);
+        } catch (error) {
+          failure ??= error as ConversionError;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.threads, slices.length) }, lane));
+    if (failure) throw failure;
+    return { pageFiles: results.flat(), texts: texts.flat() };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,75 @@
+// Text in and out of a conversion: the extracted text is normalised so that search and the
+// description see the characters a reader sees, and plain-text uploads are decoded whatever
+// their encoding (Chinese .txt files are often GBK).
+
+// PDFs whose ToUnicode maps point glyphs at radical code points give text such as "⽂档" or
+// "增⻓". NFKC folds the Kangxi Radicals block (U+2F00–U+2FD5) into ideographs but leaves
+// nearly all of the CJK Radicals Supplement (U+2E80–U+2EF3) alone. Pairs below: radical,
+// equivalent ideograph, from Unicode 15.0 EquivalentUnifiedIdeograph.txt (U+2E81–U+2EF3).
+const RADICAL_PAIRS =
+  '⺁厂⺂乛⺃乚⺄乙⺅亻⺆冂⺇𠘨⺈刀⺉刂⺊卜⺋㔾⺌小⺍小⺎兀⺏尣⺐尢⺑𡯂⺒巳⺓幺⺔彑⺕𫜹⺖忄⺗心⺘扌⺙攵⺛旡⺜日⺝月⺞歺⺟母⺠民' +
+  '⺡氵⺢氺⺣灬⺤爫⺥爫⺦丬⺧牛⺨犭⺩王⺪𤴔⺫目⺬示⺭礻⺮𥫗⺯糹⺰纟⺱罓⺲罒⺳㓁⺴冗⺵𦉫⺶羊⺷𦍌⺸𦍋⺹耂⺺肀⺻聿⺼肉⺽𦥑' +
+  '⺾艹⺿艹⻀艹⻁虎⻂衤⻃覀⻄西⻅见⻆角⻇𧢲⻈讠⻉贝⻊𧾷⻋车⻌辶⻍辶⻎辶⻏邑⻐钅⻑長⻒镸⻓长⻔门⻕𨸏⻖阝⻗雨⻘青⻙韦⻚页' +
+  '⻛风⻜飞⻝食⻞𩙿⻟飠⻠饣⻡𩠐⻢马⻣骨⻤鬼⻥鱼⻦鸟⻧卤⻨麦⻩黄⻪黾⻫斉⻬齐⻭歯⻮齿⻯竜⻰龙⻱龜⻲亀⻳龟';
+
+const RADICAL_EQUIVALENTS: ReadonlyMap<string, string> = (() => {
+  const chars = Array.from(RADICAL_PAIRS);
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < chars.length; i += 2) map.set(chars[i]!, chars[i + 1]!);
+  return map;
+})();
+
+const RADICALS_SUPPLEMENT = /[\u2E80-\u2EFF]/gu;
+
+/** NFKC, then the radicals NFKC keeps mapped to the ideographs they stand for. */
+export function normalizeExtractedText(text: string): string {
+  return text.normalize('NFKC').replace(RADICALS_SUPPLEMENT, (radical) => RADICAL_EQUIVALENTS.get(radical) ?? radical);
+}
+
+// Chinese needs no spaces between characters. PDFs break lines inside words ("读\n\n者"), and
+// MuPDF adds a space where justified text leaves a wide gap: either would split a word for search.
+const WHITESPACE_BETWEEN_HAN = /(?<=\p{Script=Han})\s+(?=\p{Script=Han})/gu;
+
+/** A document's text as MuPDF extracts it → normalised, Chinese words whole, no trailing blanks. */
+export function normalizeDocumentText(text: string): string {
+  return normalizeExtractedText(text)
+    .replace(WHITESPACE_BETWEEN_HAN, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function decodeStrict(bytes: Uint8Array, encoding: string, partial: boolean): string | null {
+  try {
+    // `stream` keeps a character cut at the end of a partial read from counting as an error.
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: partial });
+  } catch {
+    return null;
+  }
+}
+
+/** Control characters other than tab, line feed, form feed and carriage return. */
+function countControlCharacters(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) || code === 0x7f) count++;
+  }
+  return count;
+}
+
+/**
+ * The text of a plain-text file: UTF-8 or UTF-16 with a byte-order mark, UTF-8, or GB18030
+ * (a superset of GBK and GB2312). Null when the bytes are not text (binary data, or more than
+ * 1 % control characters). `partial`: the bytes are the beginning of a longer file.
+ */
+export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): string | null {
+  let text: string | null;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) text = decodeStrict(bytes.subarray(3), 'utf-8', partial);
+  else if (bytes[0] === 0xff && bytes[1] === 0xfe) text = decodeStrict(bytes.subarray(2), 'utf-16le', partial);
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = decodeStrict(bytes.subarray(2), 'utf-16be', partial);
+  else if (bytes.includes(0)) return null;
+  else text = decodeStrict(bytes, 'utf-8', partial) ?? decodeStrict(bytes, 'gb18030', partial);
+  if (text === null) return null;
+  return countControlCharacters(text) > text.length / 100 ? null : text;
+}

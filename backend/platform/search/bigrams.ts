@@ -1,0 +1,240 @@
+// The tokenizer of the search engine: text → index tokens, and a user's query → an FTS5 MATCH
+// expression built from the same tokens. Rule (backend/platform/README.md, "search"):
+// - text is normalised first (normalizeText): radical and compatibility code points become
+//   the ideographs they stand for, a line break between two CJK characters is removed (PDF
+//   line wraps split words), every other run of whitespace becomes one space;
+// - then folded: NFKC, lower case;
+// - a run of CJK characters (Han, kana, hangul) becomes overlapping bigrams followed by its
+//   last character alone, so every character starts a token (a 1-character run is just that
+//   character); any other letter/digit sequence is one word token; everything else
+//   (punctuation, spaces, symbols) separates tokens and ends a CJK run.
+import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
+
+/** Bumped whenever the rule above changes: an index built with another version needs a rebuild. */
+export const TOKENIZER_VERSION = 1;
+
+// CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
+const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
+const IDEOGRAPH_VARIANTS = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/gu;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const WHITESPACE_RUN = /\s+/gu;
+const LINE_BREAK = /[\r\n\u2028\u2029]/u;
+
+/** Radicals and compatibility ideographs (as PDF text extraction emits them) → unified ideographs. */
+export function foldIdeographVariants(text: string): string {
+  if (!IDEOGRAPH_VARIANT.test(text)) return text;
+  return text.replace(IDEOGRAPH_VARIANTS, (variant) => RADICAL_TO_IDEOGRAPH.get(variant) ?? variant.normalize('NFKC'));
+}
+
+/** What the index compares: NFKC (full-width forms, ligatures), ideograph variants, lower case. */
+export function foldText(text: string): string {
+  return foldIdeographVariants(text.normalize('NFKC')).toLowerCase();
+}
+
+export function isCjkCodePoint(cp: number): boolean {
+  if (cp < 0x1100) return false;
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x20000 && cp <= 0x323af) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x3041 && cp <= 0x309a) ||
+    (cp >= 0x309d && cp <= 0x30ff && cp !== 0x30a0 && cp !== 0x30fb) ||
+    (cp >= 0x31f0 && cp <= 0x31ff) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3131 && cp <= 0x318e) ||
+    (cp >= 0x3005 && cp <= 0x3007) ||
+    (cp >= 0x2e80 && cp <= 0x2fdf)
+  );
+}
+
+function isWordCodePoint(cp: number, char: string): boolean {
+  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a);
+  // General and CJK punctuation, the bulk of non-letters in Chinese text, without the regex.
+  if ((cp >= 0x2000 && cp <= 0x206f) || (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xff0f)) return false;
+  return WORD_CHAR.test(char);
+}
+
+/** A letter, digit or mark of a word token (not CJK): what a word must not touch to stand alone. */
+export function isLatinWordCodePoint(cp: number | undefined): boolean {
+  return cp !== undefined && !isCjkCodePoint(cp) && isWordCodePoint(cp, String.fromCodePoint(cp));
+}
+
+function isCjkChar(text: string, index: number): boolean {
+  const cp = text.codePointAt(index);
+  return cp !== undefined && isCjkCodePoint(cp);
+}
+
+/**
+ * Whitespace as the index and the snippets see it: a run holding a line break between two CJK
+ * characters disappears (layout, not a word boundary), any other run becomes one space.
+ */
+export function compactWhitespace(text: string): string {
+  return text.replace(WHITESPACE_RUN, (run: string, offset: number) => {
+    if (offset === 0 || offset + run.length === text.length) return '';
+    if (!LINE_BREAK.test(run)) return ' ';
+    const before = text.codePointAt(offset - 1) ?? 0;
+    // A supplementary character before the run ends with a low surrogate: step back over it.
+    const previous = before >= 0xdc00 && before <= 0xdfff && offset >= 2 ? (text.codePointAt(offset - 2) ?? 0) : before;
+    return isCjkCodePoint(previous) && isCjkChar(text, offset + run.length) ? '' : ' ';
+  });
+}
+
+/** Receives each token of a folded text: its term and where it sits ([start, end) in the folded text). */
+export type TokenSink = (term: string, start: number, end: number) => void;
+
+/** Walks a folded, compacted text and hands every index token to `sink`, in order. */
+export function scanTokens(folded: string, sink: TokenSink): void {
+  const length = folded.length;
+  let wordStart = -1;
+  let lastCjkStart = -1; // the previous character of the current CJK run, if any
+  let lastCjkEnd = -1;
+  let index = 0;
+  while (index < length) {
+    const cp = folded.codePointAt(index)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isCjkCodePoint(cp)) {
+      if (wordStart >= 0) {
+        sink(folded.slice(wordStart, index), wordStart, index);
+        wordStart = -1;
+      }
+      if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, index + width), lastCjkStart, index + width);
+      lastCjkStart = index;
+      lastCjkEnd = index + width;
+    } else {
+      if (lastCjkStart >= 0) {
+        sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
+        lastCjkStart = -1;
+      }
+      if (isWordCodePoint(cp, width === 1 ? folded[index]! : folded.slice(index, index + 2))) {
+        if (wordStart < 0) wordStart = index;
+      } else if (wordStart >= 0) {
+        sink(folded.slice(wordStart, index), wordStart, index);
+        wordStart = -1;
+      }
+    }
+    index += width;
+  }
+  if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
+  else if (wordStart >= 0) sink(folded.slice(wordStart, length), wordStart, length);
+}
+
+/**
+ * Text as the index stores, tokenizes and shows it: ideograph variants folded (they look the
+ * same to a reader) and whitespace compacted. Everything else stays as written.
+ */
+export function normalizeText(text: string): string {
+  return compactWhitespace(foldIdeographVariants(text));
+}
+
+/** The text of one FTS column: its tokens joined by spaces (FTS5's unicode61 splits them back). */
+export function indexTokens(text: string): string {
+  const terms: string[] = [];
+  scanTokens(foldText(normalizeText(text)), (term) => {
+    terms.push(term);
+  });
+  return terms.join(' ');
+}
+
+/**
+ * One required part of a query: a phrase of index tokens that must appear in this order, or a
+ * single CJK character, matched as the first character of a token (a prefix query). `literal`
+ * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
+ * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
+ */
+export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean } } | { kind: 'char'; char: string };
+
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  /** The query is made of single characters only: those are looked up in titles alone. */
+  titleOnly: boolean;
+}
+
+// Bounds on what one query may ask of the index, whatever the user typed.
+const MAX_QUERY_LENGTH = 200;
+const MAX_TERMS = 16;
+const MAX_PHRASE_TOKENS = 32;
+
+function cjkRunTerm(run: string): QueryTerm {
+  const chars = Array.from(run);
+  if (chars.length === 1) return { kind: 'char', char: run };
+  const tokens: string[] = [];
+  for (let i = 0; i + 1 < chars.length && tokens.length < MAX_PHRASE_TOKENS; i++) tokens.push(chars[i]! + chars[i + 1]!);
+  return { kind: 'phrase', tokens, literal: { text: chars.slice(0, tokens.length + 1).join(''), cjk: true } };
+}
+
+/**
+ * Splits a query into required terms. Each whitespace-separated word splits further where the
+ * script changes: a CJK run is one term (punctuation ends it), and the other words between
+ * those runs form one phrase ("node.js" → "node js"). So `Python教程` asks for `python` and
+ * `教程`, `机器学习 pdf` for the phrase `机器 器学 学习` and `pdf`.
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const folded = foldText(query.slice(0, MAX_QUERY_LENGTH));
+  const terms: QueryTerm[] = [];
+  for (const word of folded.split(/\s+/u)) {
+    let cjkRun = '';
+    let latinTokens: string[] = [];
+    let latinWord = '';
+    const flushLatinWord = () => {
+      if (latinWord) latinTokens.push(latinWord);
+      latinWord = '';
+    };
+    const flushLatin = () => {
+      flushLatinWord();
+      const tokens = latinTokens.slice(0, MAX_PHRASE_TOKENS);
+      if (tokens.length === 1) terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
+      else if (tokens.length > 1) terms.push({ kind: 'phrase', tokens });
+      latinTokens = [];
+    };
+    const flushCjk = () => {
+      if (cjkRun) terms.push(cjkRunTerm(cjkRun));
+      cjkRun = '';
+    };
+    for (const char of word) {
+      const cp = char.codePointAt(0)!;
+      if (isCjkCodePoint(cp)) {
+        flushLatin();
+        cjkRun += char;
+      } else if (isWordCodePoint(cp, char)) {
+        flushCjk();
+        latinWord += char;
+      } else {
+        flushCjk();
+        flushLatinWord();
+      }
+    }
+    flushCjk();
+    flushLatin();
+  }
+
+  const unique = new Map<string, QueryTerm>();
+  for (const term of terms) {
+    const key = term.kind === 'char' ? `c:${term.char}` : `p:${term.tokens.join(' ')}`;
+    if (!unique.has(key)) unique.set(key, term);
+  }
+  const all = [...unique.values()].slice(0, MAX_TERMS);
+  const isSingleCharacter = (term: QueryTerm) => term.kind === 'char' || (term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1);
+  const titleOnly = all.length > 0 && all.every(isSingleCharacter);
+  // Beside longer words, a lone CJK character would be a prefix query over every body text
+  // (slow, and it matches nearly everything): it is left out.
+  return { terms: titleOnly ? all : all.filter((term) => term.kind === 'phrase'), titleOnly };
+}
+
+/** An FTS5 string: always quoted, so that no user input is read as an operator or a column. */
+function quote(token: string): string {
+  return `"${token.replaceAll('"', '""')}"`;
+}
+
+/** The FTS5 MATCH expression of a parsed query, or undefined when nothing searchable is left. */
+export function toMatchExpression(parsed: ParsedQuery): string | undefined {
+  if (parsed.terms.length === 0) return undefined;
+  const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(term.tokens.join(' '))));
+  return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
+}
+
+/** A user's query straight to its MATCH expression (undefined: nothing to search for). */
+export function queryToMatchExpression(query: string): string | undefined {
+  return toMatchExpression(parseQuery(query));
+}

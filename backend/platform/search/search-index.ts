@@ -1,0 +1,110 @@
+// The search engine as the document and article modules see it. One index per collection; the
+// owning module upserts an entry whenever what strangers may find changes (created, edited,
+// converted, approved) and removes it when it must no longer be found (deleted, disabled,
+// rejected). The index is derived data: it can always be refilled from the owning tables.
+//
+// Engines: `SqliteSearchIndex` (FTS5 over bigrams, in the embedded database) now. Beyond one
+// machine (DESIGN §10) a Meilisearch engine satisfies the same interface, which is why every
+// method returns a promise and nothing here names a table or an SQL expression:
+// - one Meilisearch index per collection, primary key `id`; searchableAttributes
+//   [title, keywords, description, content] (attribute order ranks the title first),
+//   filterableAttributes [category_ids, ext, language, user_id, created_at], sortableAttributes
+//   [created_at, view_count, download_count, favorite_count, comment_count, score], Chinese
+//   segmentation through localizedAttributes (locale `cmn`);
+// - upsert → addDocuments (created_at as epoch seconds), updateAttributes → updateDocuments
+//   (partial), remove → deleteDocuments, clear → deleteAllDocuments, count → stats;
+// - search → index.search(text, { filter, sort, page, hitsPerPage, attributesToCrop: ['content'],
+//   attributesToHighlight: ['title', 'content'], showRankingScore }) with private-use
+//   characters as highlight tags, the text HTML-escaped and the tags then swapped for <em>;
+//   totalHits → total, _rankingScore → score, processingTimeMs → tookMs; a query of single
+//   characters sets attributesToSearchOn: ['title'].
+
+export type SearchCollection = 'document' | 'article';
+
+/** Values to filter and sort by. Only `createdAt` is needed; the rest default to 0 or ''. */
+export interface SearchAttributes {
+  categoryIds?: readonly number[];
+  userId?: number;
+  /** File extension with its dot, as the document stores it (".pdf"); '' for articles. */
+  ext?: string;
+  language?: string;
+  /** RFC 3339 timestamp */
+  createdAt: string;
+  viewCount?: number;
+  downloadCount?: number;
+  favoriteCount?: number;
+  commentCount?: number;
+  score?: number;
+}
+
+export interface SearchEntry {
+  /** The document's or article's id. */
+  id: number;
+  title: string;
+  keywords: string;
+  description: string;
+  /** The full text (a document's extracted text, an article's body as text). */
+  content: string;
+  attributes: SearchAttributes;
+}
+
+export interface SearchFilters {
+  /** Any of these categories. */
+  categoryIds?: readonly number[];
+  /** Any of these extensions (".pdf", ".docx"). */
+  exts?: readonly string[];
+  /** Any of these languages. */
+  languages?: readonly string[];
+  userId?: number;
+  /** Created at or after (RFC 3339). */
+  createdFrom?: string;
+  /** Created at or before (RFC 3339). */
+  createdTo?: string;
+}
+
+export const SEARCH_SORTS = ['relevance', 'newest', 'views', 'downloads', 'favorites', 'comments', 'score'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+export interface SearchQuery {
+  text: string;
+  filters?: SearchFilters;
+  /** Default relevance; the others are newest first / highest first, ties newest first. */
+  sort?: SearchSort;
+  /** 1-based, default 1. */
+  page?: number;
+  /** 1…100, default 10. */
+  size?: number;
+}
+
+export interface SearchHit {
+  id: number;
+  /**
+   * Relevance, higher is better, comparable within one result only; 0 when the order is not
+   * by relevance, and for a query of single characters (titles only, shorter titles first).
+   */
+  score: number;
+  /** HTML: the text around the first match, escaped, matches in <em>…</em>. */
+  snippet: string;
+  /** HTML: the whole title, escaped, matches in <em>…</em>. */
+  titleHighlight: string;
+}
+
+export interface SearchResult {
+  total: number;
+  hits: SearchHit[];
+  tookMs: number;
+}
+
+export interface SearchIndex {
+  readonly collection: SearchCollection;
+  /** Adds or replaces entries by id (replacing drops every old token). */
+  upsert(entries: readonly SearchEntry[]): Promise<void>;
+  /** Changes filter and sort values (counters, categories) without indexing the text again. */
+  updateAttributes(id: number, attributes: Partial<SearchAttributes>): Promise<void>;
+  remove(ids: readonly number[]): Promise<void>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** How many entries the index holds. */
+  count(): Promise<number>;
+  /** Empties the index, before refilling it from the owning tables. */
+  clear(): Promise<void>;
+}

@@ -1,0 +1,225 @@
+// The conversion benchmark (`npm run bench -- --only=conversion`): pages per second of our
+// pipeline (backend/platform/convert, MuPDF WASM on worker threads, every page written as
+// gzip SVG or WebP, text and covers) against Debian's `mutool convert -F svg` (native MuPDF,
+// one thread, plain SVG, nothing else) on the same generated files, in interleaved rounds.
+// Our engine runs in a process of its own (processes/convert.ts): its memory peak is VmHWM,
+// worker threads included.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+import * as mupdf from 'mupdf';
+import sharp from 'sharp';
+import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
+import { repeatedPdf, scannedPdf } from '../tests/helpers/documents';
+import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
+import { heading, int, kib, mib, ratio, table } from './lib/report';
+import { requireMutool, type Mutool } from './lib/tools';
+
+export interface ConversionBenchOptions {
+  rounds: number;
+}
+
+interface EngineAnswer {
+  seconds: number;
+  pages: number;
+  files: number;
+  webp: number;
+  bytes: number;
+  error?: string;
+}
+
+/** The engine's process: one conversion per request line, one answer per line. */
+class EngineProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly lines: AsyncIterator<string>,
+  ) {}
+
+  static async start(workDir: string): Promise<EngineProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench/processes/convert.ts')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BENCH_WORK_DIR: workDir },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const reader: Interface = createInterface({ input: child.stdout! });
+    const engine = new EngineProcess(child, reader[Symbol.asyncIterator]());
+    const ready = await engine.next();
+    if (!('ready' in ready)) throw new Error('the conversion process did not start');
+    return engine;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  private async next(): Promise<Record<string, unknown>> {
+    const line = await this.lines.next();
+    if (line.done) throw new Error('the conversion process ended');
+    return JSON.parse(line.value) as Record<string, unknown>;
+  }
+
+  async convert(sourcePath: string, outDir: string): Promise<EngineAnswer> {
+    this.child.stdin!.write(`${JSON.stringify({ sourcePath, outDir })}\n`);
+    const answer = (await this.next()) as unknown as EngineAnswer;
+    if (answer.error) throw new Error(`our pipeline failed on ${sourcePath}: ${answer.error}`);
+    return answer;
+  }
+
+  stop(): Promise<void> {
+    this.child.stdin!.end();
+    return stopChild(this.child);
+  }
+}
+
+interface MutoolRun {
+  seconds: number;
+  files: number;
+  bytes: number;
+}
+
+async function directorySize(dir: string): Promise<{ files: number; bytes: number }> {
+  const names = await readdir(dir);
+  const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
+  return { files: names.length, bytes: sizes.reduce((sum, size) => sum + size, 0) };
+}
+
+async function runMutool(mutool: Mutool, file: string, outDir: string): Promise<MutoolRun> {
+  const start = performance.now();
+  const run = spawnSync(mutool.path, ['convert', '-F', 'svg', '-o', join(outDir, '%d.svg'), file], { encoding: 'utf8' });
+  const seconds = (performance.now() - start) / 1000;
+  if (run.status !== 0) throw new Error(`mutool convert failed on ${file}: ${run.stderr}`);
+  return { seconds, ...(await directorySize(outDir)) };
+}
+
+async function fresh(dir: string): Promise<string> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface DocumentFigures {
+  label: string;
+  pages: number;
+  sourceBytes: number;
+  first: EngineAnswer;
+  ours: EngineAnswer[];
+  mutool: MutoolRun[];
+  peakAfter: number;
+}
+
+/** Page 1 of a PDF as the engine would write it both ways: gzip SVG and WebP at reading resolution. */
+async function bothSizes(pdf: Buffer): Promise<{ svg: number; webp: number }> {
+  const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
+  const bounds = page.getBounds();
+  const buffer = new mupdf.Buffer();
+  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
+  page.run(writer.beginPage(bounds), mupdf.Matrix.identity);
+  writer.endPage();
+  writer.close();
+  const svg = gzipSync(buffer.asUint8Array(), { level: RENDER_SETTINGS.gzipLevel }).length;
+  const { dpi, maxSide, webpOptions } = RENDER_SETTINGS.raster;
+  const scale = Math.min(dpi / 72, maxSide / Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]));
+  const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
+  const raw = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 as const };
+  const webp = (await sharp(Buffer.from(pixmap.getPixels()), { raw }).webp(webpOptions).toBuffer()).length;
+  return { svg, webp };
+}
+
+/** The figures behind RENDER_SETTINGS.svgGzipLimit: what a page weighs as SVG and as WebP. */
+async function pageWeights(): Promise<void> {
+  const cases: [string, () => Promise<Buffer>][] = [
+    ['Chinese text page (LibreOffice, 12 pt)', async () => repeatedPdf(1)],
+    ['scan, 100 dpi grey, JPEG quality 60', () => scannedPdf(1, 100, 60)],
+    ['scan, 150 dpi grey, JPEG quality 75', () => scannedPdf(1, 150)],
+    ['scan, 200 dpi grey, JPEG quality 75', () => scannedPdf(1, 200)],
+    ['scan, 300 dpi grey, JPEG quality 75', () => scannedPdf(1, 300)],
+  ];
+  const rows: (string | number)[][] = [];
+  for (const [label, make] of cases) {
+    const { svg, webp } = await bothSizes(await make());
+    const kept = svg <= RENDER_SETTINGS.svgGzipLimit ? 'SVG' : webp < svg ? 'WebP' : 'SVG';
+    rows.push([label, kib(svg), kib(webp), kept]);
+  }
+  const limit = kib(RENDER_SETTINGS.svgGzipLimit);
+  console.log(`\nOne A4 page written both ways (gzip level ${RENDER_SETTINGS.gzipLevel}; WebP at ${RENDER_SETTINGS.raster.dpi} dpi, quality ${RENDER_SETTINGS.raster.webpOptions.quality}, effort ${RENDER_SETTINGS.raster.webpOptions.effort}).`);
+  console.log(`Above ${limit} KiB of gzip SVG the engine renders the WebP too and keeps the smaller file.\n`);
+  console.log(table(['page', 'gzip SVG KiB', 'WebP KiB', 'kept'], rows));
+}
+
+export async function conversionBenchmark(options: ConversionBenchOptions): Promise<void> {
+  const mutool = requireMutool();
+  heading('6. Conversion');
+  const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-convert-'));
+  let engine: EngineProcess | undefined;
+  try {
+    process.stderr.write('  generating the documents …\n');
+    const documents = [
+      { label: '100-page text PDF (Chinese, LibreOffice)', file: join(dir, 'text-100.pdf'), make: async () => repeatedPdf(100) },
+      { label: '30-page scanned PDF (200 dpi grey JPEG)', file: join(dir, 'scan-30.pdf'), make: () => scannedPdf(30, 200) },
+    ];
+    for (const document of documents) writeFileSync(document.file, await document.make());
+
+    engine = await EngineProcess.start(join(dir, 'work'));
+    const figures: DocumentFigures[] = [];
+    for (const document of documents) {
+      const pagesDir = join(dir, 'ours');
+      const mutoolDir = join(dir, 'mutool');
+      // The first conversion of each document starts the threads (when idle) and fills the caches.
+      process.stderr.write(`  ${document.label}: first conversion …\n`);
+      const first = await engine.convert(document.file, await fresh(pagesDir));
+      const ours: EngineAnswer[] = [];
+      const references: MutoolRun[] = [];
+      for (let round = 1; round <= options.rounds; round++) {
+        process.stderr.write(`  ${document.label}: round ${round}/${options.rounds} …\n`);
+        ours.push(await engine.convert(document.file, await fresh(pagesDir)));
+        references.push(await runMutool(mutool, document.file, await fresh(mutoolDir)));
+      }
+      const pages = first.pages;
+      for (const run of ours) if (run.files !== pages) throw new Error(`our pipeline wrote ${run.files} of ${pages} pages`);
+      for (const run of references) if (run.files !== pages) throw new Error(`mutool wrote ${run.files} of ${pages} pages`);
+      figures.push({ label: document.label, pages, sourceBytes: (await stat(document.file)).size, first, ours, mutool: references, peakAfter: (await memoryOf(engine.pid)).peak });
+    }
+
+    console.log(`Our pipeline (${availableParallelism()} worker threads: gzip SVG or WebP per page, text, covers) against`);
+    console.log(`\`mutool convert -F svg -o out/%d.svg\` (mutool ${mutool.version}, one thread, plain SVG only), ${options.rounds} interleaved`);
+    console.log('rounds after a first conversion, medians; every page of every run checked to be written.\n');
+    console.log(
+      table(
+        ['document', 'pages', 'mutool pages/s', 'ours pages/s', 'ours ÷ mutool', 'ours, first run', 'mutool output', 'our output', 'our peak RSS'],
+        figures.map((f) => {
+          const ourRate = f.pages / median(f.ours.map((run) => run.seconds));
+          const mutoolRate = f.pages / median(f.mutool.map((run) => run.seconds));
+          const output = f.ours[0]!;
+          return [
+            `${f.label}, ${mib(f.sourceBytes)} MiB`,
+            f.pages,
+            int(mutoolRate),
+            int(ourRate),
+            ratio(ourRate, mutoolRate),
+            `${(f.pages / f.first.seconds).toFixed(1)} pages/s`,
+            `${kib(f.mutool[0]!.bytes / f.pages)} KiB/page SVG`,
+            `${kib(output.bytes / f.pages)} KiB/page${output.webp > 0 ? ` (${output.webp} WebP)` : ''}`,
+            `${mib(f.peakAfter)} MiB`,
+          ];
+        }),
+      ),
+    );
+    console.log('\n- pages/s from the median wall time of a whole document; "first run" includes starting the threads');
+    console.log('  (MuPDF\'s WASM compiled in each) for the first document; the peak RSS is the engine process\'s VmHWM after');
+    console.log('  that document\'s runs (it only grows).');
+    await pageWeights();
+  } finally {
+    await engine?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,206 @@
+// Benchmark 6 of `npm run bench` (`--only=search`): the embedded search engine against
+// MOREDOC's search (LIKE over title, keywords and description) on the same generated library,
+// in the same SQLite file, in this process. Ours also searches the full text and makes the
+// snippets of the first page; LIKE never sees the text.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../backend/db';
+import type { SearchQuery } from '../backend/platform/search/search-index';
+import { SqliteSearchIndex } from '../backend/platform/search/sqlite-search-index';
+import { ChineseCorpus, TOPICS, type GeneratedDocument } from './lib/chinese-corpus';
+import { heading, int, mib, ms, ratio, table } from './lib/report';
+
+export interface SearchBenchmarkSettings {
+  /** documents in the library */
+  documents: number;
+  /** characters of text per document */
+  length: number;
+  /** measured passes over the queries */
+  rounds: number;
+}
+
+const SEED = 20261122;
+const BATCH = 250;
+const PAGE_SIZE = 10;
+
+// 2 to 6 characters: two words in nearly every text (the worst case), then words and phrases
+// in 1–40 % of the documents, as a real library's content words are.
+const QUERIES = [
+  '我们', '经济', '医院', '电脑', '那种', '大师',
+  '计算机', '委员会', '为什么', '俄罗斯',
+  '社会主义', '市场经济', '科学技术', '高速公路',
+  '天安门广场', '马克思主义', '自然保护区',
+  '人民代表大会', '最高人民法院', '南京长江大桥',
+];
+
+// Other shapes of query, measured on their own: a single character (titles only), a mixed
+// query, two words, deep paging, a sort and a filter.
+const VARIANTS: { label: string; query: SearchQuery }[] = [
+  { label: '1 character `国` (titles only)', query: { text: '国' } },
+  { label: 'mixed `Python 经济`', query: { text: 'Python 经济' } },
+  { label: 'two words `经济 发展`', query: { text: '经济 发展' } },
+  { label: '`经济`, page 50', query: { text: '经济', page: 50 } },
+  { label: '`经济`, newest first', query: { text: '经济', sort: 'newest' } },
+  { label: '`经济`, one category', query: { text: '经济', filters: { categoryIds: [3] } } },
+];
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function timed<T>(run: () => T): [T, number] {
+  const started = performance.now();
+  const result = run();
+  return [result, performance.now() - started];
+}
+
+async function timedAsync<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await run();
+  return [result, performance.now() - started];
+}
+
+export async function searchBenchmark(settings: SearchBenchmarkSettings): Promise<void> {
+  heading('6. Search');
+  const dir = await mkdtemp(join(tmpdir(), 'moredoc-search-bench-'));
+  const { db, sqlite } = await openDatabase(dir);
+  try {
+    const corpus = new ChineseCorpus(SEED);
+    const index = new SqliteSearchIndex(sqlite, 'document');
+    const insertDocument = sqlite.prepare(`INSERT INTO document
+      (id, title, keywords, description, uuid, ext, status, view_count, download_count, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, 2, ?, ?, ?, ?)`);
+    const fillTable = sqlite.transaction((documents: GeneratedDocument[]) => {
+      for (const d of documents) insertDocument.run(d.id, d.title, d.keywords, d.description, `bench-${d.id}`, d.ext, d.viewCount, d.downloadCount, d.createdAt, d.createdAt);
+    });
+
+    let generateMs = 0;
+    let tableMs = 0;
+    let indexMs = 0;
+    let textBytes = 0;
+    process.stderr.write(`  generating and indexing ${int(settings.documents)} documents …\n`);
+    for (let first = 1; first <= settings.documents; first += BATCH) {
+      const count = Math.min(BATCH, settings.documents - first + 1);
+      const [documents, generated] = timed(() => Array.from({ length: count }, (_, i) => corpus.document(first + i, settings.length)));
+      generateMs += generated;
+      for (const d of documents) textBytes += Buffer.byteLength(d.content);
+      tableMs += timed(() => fillTable(documents))[1];
+      indexMs += (
+        await timedAsync(() =>
+          index.upsert(
+            documents.map((d) => ({
+              id: d.id,
+              title: d.title,
+              keywords: d.keywords,
+              description: d.description,
+              content: d.content,
+              attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
+            })),
+          ),
+        )
+      )[1];
+    }
+    const [, optimizeMs] = await timedAsync(() => index.optimize());
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+
+    const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as { name: string; bytes: number }[];
+    const bytesOf = (test: (name: string) => boolean) => pages.filter((page) => test(page.name)).reduce((sum, page) => sum + page.bytes, 0);
+    const ftsBytes = bytesOf((name) => name.startsWith('search_document_fts'));
+    const entryBytes = bytesOf((name) => name === 'search_document' || name.startsWith('search_document_category'));
+    const storedTextBytes = (sqlite.prepare('SELECT sum(length(CAST(content AS BLOB))) AS n FROM search_document').get() as { n: number }).n;
+    const documentBytes = bytesOf((name) => name === 'document' || name === 'sqlite_autoindex_document_1' || name === 'document_user');
+    const fileBytes = (await stat(join(dir, 'moredoc.db'))).size;
+
+    // MOREDOC's SearchDocument: every word OR-ed as LIKE on three columns, total and one page.
+    const likeWhere = 'deleted_at IS NULL AND (title LIKE ? OR keywords LIKE ? OR description LIKE ?)';
+    const likeCount = sqlite.prepare(`SELECT count(*) AS n FROM document WHERE ${likeWhere}`);
+    const likePage = sqlite.prepare(`SELECT id, title, keywords, description FROM document WHERE ${likeWhere} ORDER BY id DESC LIMIT ${PAGE_SIZE} OFFSET 0`);
+    const like = (word: string) => {
+      const pattern = [`%${word}%`, `%${word}%`, `%${word}%`];
+      const total = (likeCount.get(...pattern) as { n: number }).n;
+      likePage.all(...pattern);
+      return total;
+    };
+    const ours = (query: SearchQuery) => index.search({ size: PAGE_SIZE, ...query });
+
+    const hits = new Map<string, { ours: number; like: number; snippet: string }>();
+    for (const query of QUERIES) {
+      const result = await ours({ text: query });
+      hits.set(query, { ours: result.total, like: like(query), snippet: result.hits[0]?.snippet ?? '' });
+    }
+    const ourSamples: number[] = [];
+    const likeSamples: number[] = [];
+    const perQuery = new Map(QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[] }]));
+    for (let round = 1; round <= settings.rounds; round++) {
+      process.stderr.write(`  round ${round}/${settings.rounds} …\n`);
+      for (const query of QUERIES) {
+        const [, ourMs] = await timedAsync(() => ours({ text: query }));
+        const [, likeMs] = timed(() => like(query));
+        ourSamples.push(ourMs);
+        likeSamples.push(likeMs);
+        perQuery.get(query)!.ours.push(ourMs);
+        perQuery.get(query)!.like.push(likeMs);
+      }
+    }
+    const variantRows: (string | number)[][] = [];
+    for (const variant of VARIANTS) {
+      const samples: number[] = [];
+      let total = 0;
+      for (let round = 0; round <= settings.rounds; round++) {
+        const [result, took] = await timedAsync(() => ours(variant.query));
+        total = result.total;
+        if (round > 0) samples.push(took);
+      }
+      variantRows.push([variant.label, int(total), ms(percentile(samples, 50)), ms(percentile(samples, 99))]);
+    }
+
+    const [ourP50, ourP99, likeP50, likeP99] = [percentile(ourSamples, 50), percentile(ourSamples, 99), percentile(likeSamples, 50), percentile(likeSamples, 99)];
+    console.log(
+      `${int(settings.documents)} generated documents of ${int(settings.length)} characters (words drawn by their frequency in jieba's dictionary, ` +
+        `${TOPICS} topics), ${QUERIES.length} queries of 2–6 characters, ${settings.rounds} interleaved rounds; a search is the total plus the first ` +
+        `page of ${PAGE_SIZE}: ours with titles highlighted and snippets cut from the text, MOREDOC's LIKE as it runs (count, then the page).\n`,
+    );
+    console.log(
+      table(
+        ['engine', 'searches', 'p50 ms', 'p99 ms', 'max ms'],
+        [
+          ['ours · FTS5 bigrams, title + keywords + description + text', ourSamples.length, ms(ourP50), ms(ourP99), ms(Math.max(...ourSamples))],
+          ["MOREDOC · LIKE on title, keywords, description", likeSamples.length, ms(likeP50), ms(likeP99), ms(Math.max(...likeSamples))],
+        ],
+      ),
+    );
+    console.log(`\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)\n`);
+    console.log(
+      table(
+        ['query', 'chars', 'ours: hits', 'LIKE: hits', 'ours p50 ms', 'LIKE p50 ms'],
+        QUERIES.map((query) => [query, Array.from(query).length, int(hits.get(query)!.ours), int(hits.get(query)!.like), ms(percentile(perQuery.get(query)!.ours, 50)), ms(percentile(perQuery.get(query)!.like, 50))]),
+      ),
+    );
+    console.log(`\nOther shapes of query (ours, ${settings.rounds} runs each):\n`);
+    console.log(table(['query', 'hits', 'p50 ms', 'p99 ms'], variantRows));
+    console.log(`\nA snippet (\`${QUERIES[6]}\`): ${hits.get(QUERIES[6]!)!.snippet}\n`);
+    console.log(
+      table(
+        ['size', 'MiB', 'per document KiB'],
+        [
+          ['text of the documents (UTF-8)', mib(textBytes), (textBytes / 1024 / settings.documents).toFixed(1)],
+          ['FTS5 index (contentless)', mib(ftsBytes), (ftsBytes / 1024 / settings.documents).toFixed(1)],
+          ['entries: filter values + text for snippets', mib(entryBytes), (entryBytes / 1024 / settings.documents).toFixed(1)],
+          ['… of which the text', mib(storedTextBytes), (storedTextBytes / 1024 / settings.documents).toFixed(1)],
+          ['`document` table (LIKE reference)', mib(documentBytes), (documentBytes / 1024 / settings.documents).toFixed(1)],
+          ['whole database file', mib(fileBytes), (fileBytes / 1024 / settings.documents).toFixed(1)],
+        ],
+      ),
+    );
+    console.log(
+      `\n- building: generating ${(generateMs / 1000).toFixed(1)} s, \`document\` rows ${(tableMs / 1000).toFixed(1)} s, ` +
+        `indexing ${(indexMs / 1000).toFixed(1)} s (${int((settings.documents * 1000) / indexMs)} documents/s, ${(textBytes / 1024 / 1024 / (indexMs / 1000)).toFixed(1)} MiB of text/s), ` +
+        `optimize ${(optimizeMs / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await db.destroy();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

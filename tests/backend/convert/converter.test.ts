@@ -1,0 +1,290 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConversionError,
+  createDocumentConverter,
+  type ConversionProgress,
+  type ConversionRequest,
+  type ConversionResult,
+  type DocumentConverter,
+} from '../../../backend/platform/convert/converter';
+import { BODY_WORD } from '../../fixtures/documents/generate';
+import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
+import { deflated, zip } from '../../helpers/zip';
+
+// The conversion engine on real files: the committed fixtures, and big or hostile files made
+// here. MuPDF formats only; LibreOffice and calibre are in external.test.ts.
+
+let converter: DocumentConverter;
+let dir: string;
+let outputs = 0;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'convert-engine-'));
+  converter = createDocumentConverter({ workers: 2, workDir: join(dir, 'work') });
+});
+afterAll(async () => {
+  await converter.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(name: string, data: Buffer | string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, data);
+  return path;
+}
+
+function convert(sourcePath: string, ext: string, options: Partial<ConversionRequest> = {}): Promise<ConversionResult & { outDir: string }> {
+  const outDir = join(dir, `out-${++outputs}`);
+  return converter.convertDocument({ sourcePath, ext, outDir, ...options }).then((result) => ({ ...result, outDir }));
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConversionError> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ConversionError);
+  return error as ConversionError;
+}
+
+/** A bad input fails that document only: the next conversion on the same engine succeeds. */
+async function stillConverts(): Promise<void> {
+  const result = await convert(fixture('scanned.pdf'), 'pdf');
+  expect(result.pages).toBe(1);
+}
+
+/** The page parsed by librsvg (sharp) as an SVG of the page's size in points (rounded). */
+async function expectSvgPage(outDir: string, file: string, width: number, height: number): Promise<void> {
+  const svg = gunzipSync(await readFile(join(outDir, file)));
+  expect(svg.subarray(0, 4).toString()).toBe('<svg');
+  const viewBox = /<svg [^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg.toString('utf8', 0, 1000));
+  expect(viewBox?.slice(1).map((n) => Math.round(Number(n)))).toEqual([width, height]);
+  const parsed = await sharp(svg).metadata();
+  expect(parsed.format).toBe('svg');
+  expect(Math.abs(parsed.width - width)).toBeLessThanOrEqual(1);
+  expect(Math.abs(parsed.height - height)).toBeLessThanOrEqual(1);
+}
+
+describe('a PDF', () => {
+  let result: Awaited<ReturnType<typeof convert>>;
+  const progress: ConversionProgress[] = [];
+
+  beforeAll(async () => {
+    result = await convert(fixture('chinese.pdf'), 'pdf', { onProgress: (p) => progress.push(p) });
+  }, 60_000);
+
+  it('gives the page count, the first page size in points, and MuPDF as the converter', () => {
+    expect(result).toMatchObject({ pages: 3, width: 595, height: 842, converter: 'mupdf', pdfFile: null });
+  });
+
+  it('writes every page as gzip-compressed SVG with the page as viewBox', async () => {
+    expect(result.pageFiles.map((page) => page.file)).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg']);
+    for (const page of result.pageFiles) {
+      expect(page.kind).toBe('svg-gzip');
+      expect(page.bytes).toBeGreaterThan(1000);
+      await expectSvgPage(result.outDir, page.file, 595, 842);
+    }
+  });
+
+  it('draws the text as glyph paths, not as text naming a font', async () => {
+    const svg = gunzipSync(await readFile(join(result.outDir, '2.gzip.svg'))).toString();
+    expect(svg).toContain('<path id="font_');
+    expect(svg).not.toContain('font-family');
+  });
+
+  it('extracts the text of every page, normalised, with the word only page 2 holds', () => {
+    expect(result.text).toContain(BODY_WORD);
+    expect(result.text).toContain('城市图书馆的一天');
+    expect(result.text).toContain('阅读改变生活');
+    expect(result.text).toContain('几位等候的读者'); // a line break in the PDF cut this one
+    expect(result.text).toBe(result.text.normalize('NFKC'));
+  });
+
+  it('makes the covers: PNG letter-boxed to 210×297, WebP at twice that, a big PNG', async () => {
+    expect(result.cover).toEqual({ png: 'cover.png', webp: 'cover.webp', bigPng: 'cover.big.png' });
+    expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
+    expect(await sharp(join(result.outDir, 'cover.webp')).metadata()).toMatchObject({ format: 'webp', width: 420, height: 594 });
+    expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 840, height: 1188 });
+  });
+
+  it('writes nothing else into the output directory', async () => {
+    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp']);
+  });
+
+  it('reports progress up to every page', () => {
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual({ done: 3, total: 3 });
+    expect(progress.every((p, i) => p.total === 3 && (i === 0 || p.done > progress[i - 1]!.done))).toBe(true);
+  });
+});
+
+describe('scanned pages', () => {
+  it('keeps a small scan as SVG (its JPEG is smaller than a WebP of the page)', async () => {
+    const result = await convert(fixture('scanned.pdf'), 'pdf');
+    expect(result.pageFiles).toEqual([expect.objectContaining({ n: 1, file: '1.gzip.svg', kind: 'svg-gzip' })]);
+    expect(result.text).toBe('');
+  });
+
+  it('renders a 200 dpi scan as WebP at 150 dpi, smaller than the SVG would be', async () => {
+    const result = await convert(await write('scan.pdf', await scannedPdf(2, 200)), 'pdf');
+    expect(result.pageFiles.map((page) => [page.file, page.kind])).toEqual([
+      ['1.webp', 'webp'],
+      ['2.webp', 'webp'],
+    ]);
+    for (const page of result.pageFiles) {
+      const image = await sharp(join(result.outDir, page.file)).metadata();
+      expect(image.format).toBe('webp');
+      // A4 at 150 dpi: 1240 × 1754, give or take MuPDF's rounding of the page box
+      expect(Math.abs(image.width - 1240)).toBeLessThanOrEqual(2);
+      expect(Math.abs(image.height - 1754)).toBeLessThanOrEqual(2);
+      expect(page.bytes).toBeLessThan(128 * 1024);
+    }
+  }, 60_000);
+});
+
+describe('formats MuPDF opens itself', () => {
+  it('EPUB: laid out on A5 pages, the text of every chapter', async () => {
+    const result = await convert(fixture('chinese.epub'), 'epub');
+    expect(result).toMatchObject({ converter: 'mupdf', width: 420, height: 595, pdfFile: null });
+    expect(result.pages).toBeGreaterThanOrEqual(3);
+    expect(result.text).toContain(BODY_WORD);
+    await expectSvgPage(result.outDir, '1.gzip.svg', 420, 595);
+  });
+
+  it('MOBI (version 6)', async () => {
+    const result = await convert(fixture('chinese.mobi'), 'mobi');
+    expect(result.converter).toBe('mupdf');
+    expect(result.text).toContain(BODY_WORD);
+  });
+
+  it('plain text in UTF-8 and in GBK', async () => {
+    const utf8 = await convert(fixture('chinese.txt'), 'txt');
+    expect(utf8).toMatchObject({ converter: 'mupdf', width: 420, height: 595 });
+    expect(utf8.text).toContain(BODY_WORD);
+    const gbk = await convert(await write('gbk.txt', Buffer.from('b2e2cad4cec4b1be0d0a'.repeat(20), 'hex')), 'txt');
+    expect(gbk.text).toContain('测试文本');
+  });
+
+  it('comic book archives and images, WebP included', async () => {
+    const page = (background: string) => sharp({ create: { width: 300, height: 400, channels: 3, background } });
+    const comic = zip([
+      { name: '001.png', data: await page('#cc3333').png().toBuffer() },
+      { name: '002.jpg', data: await page('#3333cc').jpeg().toBuffer() },
+    ]);
+    expect(await convert(await write('comic.cbz', comic), 'cbz')).toMatchObject({ pages: 2, width: 300, height: 400 });
+    const webp = await convert(await write('photo.webp', await page('#33cc33').webp().toBuffer()), 'webp');
+    expect(webp).toMatchObject({ pages: 1, width: 300, height: 400, converter: 'mupdf' });
+    expect(await sharp(join(webp.outDir, 'cover.png')).metadata()).toMatchObject({ width: 210, height: 297 });
+  });
+});
+
+describe('bad input fails that document with a Chinese reason, and the engine keeps working', () => {
+  it('a zero-byte file', async () => {
+    const error = await failure(convert(await write('empty.pdf', ''), 'pdf'));
+    expect(error).toMatchObject({ reason: 'empty-file', message: '文件为空，无法转换' });
+    await stillConverts();
+  });
+
+  it('a corrupt PDF', async () => {
+    const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251))]);
+    const error = await failure(convert(await write('corrupt.pdf', garbage), 'pdf'));
+    expect(error).toMatchObject({ reason: 'corrupt', message: '文档已损坏或无法解析，无法转换' });
+    await stillConverts();
+  });
+
+  it('a PDF that needs a password', async () => {
+    const error = await failure(convert(await write('encrypted.pdf', encryptedPdf()), 'pdf'));
+    expect(error).toMatchObject({ reason: 'encrypted', message: '文档已加密，无法转换' });
+    await stillConverts();
+  });
+
+  it('a .pdf that is a zip, and one that is text', async () => {
+    const archive = await failure(convert(await write('archive.pdf', zip([{ name: 'a.txt', data: 'hello' }])), 'pdf'));
+    expect(archive).toMatchObject({ reason: 'content-mismatch', message: '文件内容与扩展名 .pdf 不符，无法转换' });
+    const text = await failure(convert(await write('notes.pdf', '这不是 PDF 文件，只是一段文字。\n'), 'pdf'));
+    expect(text.reason).toBe('content-mismatch');
+    await stillConverts();
+  });
+
+  it('a zip bomb: entries that inflate past the limit (1 GiB by default)', async () => {
+    const hundredMiB = deflated(Buffer.alloc(100 * 1024 * 1024));
+    const bomb = zip([{ name: 'mimetype', data: 'application/epub+zip', store: true }, ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB }))]);
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const error = await failure(convert(await write('bomb.epub', bomb), 'epub'));
+    expect(error).toMatchObject({ reason: 'archive-too-large', message: '文档解压后过大或包含的文件过多，已拒绝转换' });
+    await stillConverts();
+  });
+
+  it('a zip whose header hides the size of what it holds', async () => {
+    const liar = zip([{ name: 'word/document.xml', data: deflated(Buffer.alloc(64 * 1024 * 1024)), declaredSize: 1024 }]);
+    const error = await failure(convert(await write('liar.docx', liar), 'docx'));
+    expect(error.reason).toBe('archive-too-large');
+    expect(error.detail).toContain('declared size');
+    await stillConverts();
+  });
+
+  it('a zip with more entries than allowed (10,000 by default)', async () => {
+    const crowded = zip(Array.from({ length: 10_001 }, (_, i) => ({ name: `${i}.png`, data: '' })));
+    const error = await failure(convert(await write('crowded.cbz', crowded), 'cbz'));
+    expect(error.reason).toBe('archive-too-large');
+    await stillConverts();
+  });
+
+  it('more pages than the limit, an unsupported format, UMD', async () => {
+    const pages = await failure(convert(fixture('chinese.pdf'), 'pdf', { limits: { maxPages: 2 } }));
+    expect(pages).toMatchObject({ reason: 'too-many-pages', message: '文档共 3 页，超出 2 页的限制，无法转换' });
+    const xps = await failure(convert(await write('a.xps', zip([{ name: 'FixedDocSeq.fdseq', data: '<x/>' }])), 'xps'));
+    expect(xps.reason).toBe('unsupported-format');
+    const umd = await failure(convert(await write('book.umd', Buffer.from([0x89, 0x9b, 0x9a, 0xde, 0x23])), 'umd'));
+    expect(umd.message).toBe('不支持转换 UMD 格式的电子书');
+    await stillConverts();
+  });
+});
+
+describe('a 2,000-page PDF', () => {
+  let big: string;
+  beforeAll(async () => {
+    big = await write('big.pdf', textPdf(2000));
+  }, 60_000);
+
+  it('converts every page, with steady progress and bounded memory', async () => {
+    const progress: number[] = [];
+    const start = process.memoryUsage().rss;
+    let peak = start;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    try {
+      const result = await convert(big, 'pdf', { onProgress: (p) => progress.push(p.done) });
+      expect(result.pages).toBe(2000);
+      expect(result.pageFiles.map((page) => page.n)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+      expect((await readdir(result.outDir)).filter((name) => name.endsWith('.gzip.svg'))).toHaveLength(2000);
+      await expectSvgPage(result.outDir, '2000.gzip.svg', 595, 842);
+      expect(result.text).toContain('Page 2000 of 2000');
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(progress.length).toBeGreaterThan(1000);
+    expect(progress.at(-1)).toBe(2000);
+    // The pages stream to disk: the process grows by the worker threads, not by the document.
+    expect(peak - start).toBeLessThan(768 * 1024 * 1024);
+  }, 180_000);
+
+  it('stops when the caller aborts, and the engine converts the next document', async () => {
+    const controller = new AbortController();
+    const error = await failure(convert(big, 'pdf', { signal: controller.signal, onProgress: () => controller.abort() }));
+    expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
+    await stillConverts();
+  }, 60_000);
+
+  it('stops at the time limit', async () => {
+    const error = await failure(convert(big, 'pdf', { limits: { timeoutMs: 300 } }));
+    expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
+    await stillConverts();
+  }, 60_000);
+});

@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversionError, createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
+import { detectConverters } from '../../../backend/platform/convert/detect';
+import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
+import { BODY_WORD } from '../../fixtures/documents/generate';
+import { fixture } from '../../helpers/documents';
+
+// LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. These run when the
+// programs are installed (.ci/run installs them) and are skipped with the reason otherwise.
+
+const tools = await detectConverters();
+const SKIP_LIBREOFFICE = 'skipped: LibreOffice not installed';
+const SKIP_CALIBRE = 'skipped: calibre not installed';
+if (!tools.libreoffice) console.warn(`external.test.ts: LibreOffice tests ${SKIP_LIBREOFFICE}`);
+if (!tools.calibre) console.warn(`external.test.ts: calibre tests ${SKIP_CALIBRE}`);
+
+let dir: string;
+let outputs = 0;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'convert-external-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const outDir = () => join(dir, `out-${++outputs}`);
+
+async function failure(promise: Promise<unknown>): Promise<ConversionError> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ConversionError);
+  return error as ConversionError;
+}
+
+/** Whether a process runs: gone, or a zombie waiting for a parent that reaps it, is not running. */
+async function isRunning(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+/** Command lines of the processes still running (zombies aside) that mention `text`. */
+function processesMentioning(text: string): string[] {
+  return execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(text) && !line.trimStart().startsWith('Z'));
+}
+
+describe('runProcess', () => {
+  it('kills the whole process group when its signal aborts, children included', async () => {
+    const pidFile = join(dir, 'child.pid');
+    const controller = new AbortController();
+    const running = runProcess('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], process.env, controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    expect(await failure(running)).toMatchObject({ reason: 'aborted' });
+    const child = Number(await readFile(pidFile, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await isRunning(child)).toBe(false);
+  });
+});
+
+describe('Slots', () => {
+  it('hands out numbered slots, queues the next caller, and lets a waiting caller give up', async () => {
+    const slots = new Slots(1);
+    const never = new AbortController().signal;
+    const first = await slots.acquire(never);
+    const giveUp = new AbortController();
+    const abandoned = slots.acquire(giveUp.signal);
+    const queued = slots.acquire(never);
+    giveUp.abort();
+    await expect(abandoned).rejects.toMatchObject({ reason: 'aborted' });
+    slots.release(first);
+    expect(await queued).toBe(first);
+  });
+});
+
+describe('the fontconfig file', () => {
+  it('includes the system configuration and aliases the usual Chinese font names to Noto CJK', () => {
+    const conf = fontconfigFile();
+    expect(conf).toContain('<include ignore_missing="yes">/etc/fonts/fonts.conf</include>');
+    expect(conf).toContain('<family>宋体</family><prefer><family>Noto Serif CJK SC</family></prefer>');
+    expect(conf).toContain('<family>微软雅黑</family><prefer><family>Noto Sans CJK SC</family></prefer>');
+  });
+
+  it.skipIf(!tools.libreoffice)('makes fontconfig pick Noto CJK SC for 宋体, SimSun, 黑体, 微软雅黑 and 楷体', async () => {
+    const file = join(dir, 'fonts.conf');
+    await writeFile(file, fontconfigFile());
+    const match = (family: string) => execFileSync('fc-match', ['-f', '%{family[0]}', family], { env: { ...process.env, FONTCONFIG_FILE: file }, encoding: 'utf8' });
+    expect(['宋体', 'SimSun', '楷体'].map(match)).toEqual(['Noto Serif CJK SC', 'Noto Serif CJK SC', 'Noto Serif CJK SC']);
+    expect(['黑体', '微软雅黑'].map(match)).toEqual(['Noto Sans CJK SC', 'Noto Sans CJK SC']);
+  });
+});
+
+describe('without LibreOffice or calibre', () => {
+  it('refuses Office files and Kindle books with a Chinese reason', async () => {
+    const converter = createDocumentConverter({ workers: 1, libreofficePath: null, calibrePath: null, workDir: join(dir, 'none') });
+    try {
+      expect(await converter.detectConverters()).not.toHaveProperty('libreoffice');
+      const docx = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }));
+      expect(docx).toMatchObject({ reason: 'converter-missing', message: '服务器未安装 LibreOffice，无法转换此格式的文档' });
+      const azw3 = await failure(converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() }));
+      expect(azw3).toMatchObject({ reason: 'converter-missing', message: '服务器未安装 calibre，无法转换此格式的电子书' });
+    } finally {
+      await converter.close();
+    }
+  });
+});
+
+describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `LibreOffice (${SKIP_LIBREOFFICE})`, () => {
+  let converter: DocumentConverter;
+  let workDir: string;
+  beforeAll(() => {
+    workDir = join(dir, 'libreoffice');
+    converter = createDocumentConverter({ workers: 2, workDir, externalConcurrency: 2 });
+  });
+  afterAll(async () => {
+    await converter?.close();
+  });
+
+  it.skipIf(!tools.libreoffice)('turns a docx into a kept PDF, then pages, text and covers', async () => {
+    const out = outDir();
+    const result = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: out });
+    expect(result).toMatchObject({ converter: 'libreoffice', pages: 3, width: 595, height: 842, pdfFile: 'document.pdf' });
+    expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(result.text).toContain(BODY_WORD);
+    expect((await readdir(out)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'document.pdf']);
+  }, 120_000);
+
+  it.skipIf(!tools.libreoffice)('reads a GBK-encoded CSV as Chinese text', async () => {
+    // 测试,文本 / 一,二 in GBK
+    const csv = Buffer.from('b2e2cad42ccec4b1be0d0ad2bb2cb6fe0d0a', 'hex');
+    const source = join(dir, 'table.csv');
+    await writeFile(source, csv);
+    const result = await converter.convertDocument({ sourcePath: source, ext: 'csv', outDir: outDir() });
+    expect(result.converter).toBe('libreoffice');
+    expect(result.text).toContain('测试');
+    expect(result.text).toContain('文本');
+  }, 120_000);
+
+  it.skipIf(!tools.libreoffice)('runs two conversions at once on two profiles, neither losing its output', async () => {
+    const both = await Promise.all([0, 1].map(() => converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() })));
+    expect(both.map((result) => result.pages)).toEqual([3, 3]);
+    expect((await readdir(join(workDir, 'profiles'))).sort()).toEqual(['fonts.conf', 'libreoffice-0', 'libreoffice-1']);
+  }, 120_000);
+
+  it.skipIf(!tools.libreoffice)('kills soffice.bin at the time limit and converts the next document', async () => {
+    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir(), limits: { timeoutMs: 400 } }));
+    expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesMentioning(workDir)).toEqual([]);
+    const next = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() });
+    expect(next.pages).toBe(3);
+  }, 120_000);
+});
+
+describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_CALIBRE})`, () => {
+  let converter: DocumentConverter;
+  let workDir: string;
+  beforeAll(() => {
+    workDir = join(dir, 'calibre');
+    converter = createDocumentConverter({ workers: 2, workDir });
+  });
+  afterAll(async () => {
+    await converter?.close();
+  });
+
+  it.skipIf(!tools.calibre)('turns a KF8 book (azw3) into a kept PDF, then pages and text', async () => {
+    const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() });
+    expect(result).toMatchObject({ converter: 'calibre', pdfFile: 'document.pdf', width: 595, height: 842 });
+    expect(result.text).toContain(BODY_WORD);
+  }, 120_000);
+
+  it.skipIf(!tools.calibre)('kills ebook-convert and its children when the caller aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir(), signal: controller.signal }));
+    expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesMentioning(workDir)).toEqual([]);
+  }, 120_000);
+});

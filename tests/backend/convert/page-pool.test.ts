@@ -1,0 +1,69 @@
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
+import { ConversionError } from '../../../backend/platform/convert/errors';
+import { PagePool, type WorkerSource } from '../../../backend/platform/convert/page-pool';
+import { fixture } from '../../helpers/documents';
+
+// A worker thread that dies under its task fails that document only; the pool starts a new
+// thread for the next one. The worker here is the real one, made to die for crash.pdf.
+
+let dir: string;
+let pool: PagePool;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'convert-pool-'));
+  pool = new PagePool({ threads: 1, idleTimeoutMs: 5_000, workerUrl: new URL('./workers/crashing-worker.mjs', import.meta.url) });
+});
+afterAll(async () => {
+  await pool.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const source = (path: string, key: string): WorkerSource => ({ path, name: 'document.pdf', reflow: null, key });
+const never = new AbortController().signal;
+
+describe('PagePool', () => {
+  it('turns a thread that dies into ConversionError(worker-crashed), then works on', async () => {
+    const crash = join(dir, 'crash.pdf');
+    await copyFile(fixture('chinese.pdf'), crash);
+    const error = await pool.inspect(source(crash, 'a'), never).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ConversionError);
+    expect(error).toMatchObject({ reason: 'worker-crashed', message: '转换进程意外退出，文档转换失败' });
+
+    const good = source(fixture('chinese.pdf'), 'b');
+    expect(await pool.inspect(good, never)).toMatchObject({ pages: 3, width: expect.closeTo(595.3, 1), height: expect.closeTo(841.9, 1) });
+    const out = join(dir, 'out');
+    await mkdir(out);
+    const done: number[] = [];
+    const rendered = await pool.renderAll(good, 3, out, RENDER_SETTINGS, never, (n) => done.push(n));
+    expect(rendered.pageFiles.map((page) => page.file)).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg']);
+    expect(rendered.texts).toHaveLength(3);
+    expect(done.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a pool whose worker module cannot load', () => {
+  it('fails the task with ConversionError(worker-crashed) instead of leaving it pending', async () => {
+    const broken = new PagePool({ threads: 1, idleTimeoutMs: 1_000, workerUrl: new URL('./workers/broken-worker.mjs', import.meta.url) });
+    try {
+      const error = await broken.inspect(source(fixture('chinese.pdf'), 'c'), never).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ reason: 'worker-crashed', detail: 'this conversion worker cannot load' });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('is refused at start when the worker file is missing', () => {
+    expect(() => new PagePool({ threads: 1, idleTimeoutMs: 1_000, workerUrl: new URL('./workers/missing-worker.mjs', import.meta.url) })).toThrow(
+      /conversion worker is missing/,
+    );
+  });
+});

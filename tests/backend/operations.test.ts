@@ -1,0 +1,104 @@
+// What an operator sees of the embedded backend run on its own: its log and its files.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBackend } from '../../backend/app';
+import { loadBackendConfig } from '../../backend/config';
+import type { FastifyInstance } from 'fastify';
+
+const ADMIN_PASSWORD = 'admin-test-password';
+
+function captureLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+async function start(level: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
+  const log = captureLog();
+  const config = loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: level, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' });
+  const app = await buildBackend(config, { logger: { level, stream: log.stream }, passwordCost: 10 });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url, dataDir, log };
+}
+
+describe('the backend on its own at LOG_LEVEL=info', () => {
+  let site: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    site = await start('info');
+  });
+  afterAll(async () => {
+    await site.app.close();
+    fs.rmSync(site.dataDir, { recursive: true, force: true });
+  });
+
+  it('writes one access line per request, naming the route and never the query or a token', async () => {
+    const before = site.log.lines.length;
+    await fetch(`${site.url}/api/v1/settings?password=hunter2`);
+    await fetch(`${site.url}/download/eyJhbGciOiJIUzI1NiJ9.secret.sig?user_id=1`);
+    await fetch(`${site.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const lines = site.log.lines.slice(before);
+    expect(lines.map((l) => [l.method, l.route, l.status])).toEqual([
+      ['GET', '/api/v1/settings', 200],
+      ['GET', expect.stringMatching(/^\/download\//), expect.any(Number)],
+      ['POST', '/api/v1/user/login', 200],
+    ]);
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('secret.sig');
+    expect(text).not.toContain(ADMIN_PASSWORD);
+    expect(lines.every((l) => typeof l.ms === 'number')).toBe(true);
+  });
+
+  it('keeps the database, its WAL and shared memory readable by the owner only', () => {
+    for (const name of ['moredoc.db', 'moredoc.db-wal', 'moredoc.db-shm']) {
+      const file = path.join(site.dataDir, name);
+      expect(fs.existsSync(file), name).toBe(true);
+      expect(fs.statSync(file).mode & 0o777, name).toBe(0o600);
+    }
+  });
+});
+
+describe('the backend on its own at LOG_LEVEL=warn', () => {
+  let app: FastifyInstance;
+  let log: ReturnType<typeof captureLog>;
+  let dataDir: string;
+  let url: string;
+  beforeAll(async () => {
+    ({ app, log, dataDir, url } = await start('warn'));
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('logs nothing for answered requests', async () => {
+    await fetch(`${url}/api/v1/settings`);
+    await fetch(`${url}/api/v1/nothing-here`);
+    expect(log.lines.filter((l) => l.method)).toEqual([]);
+  });
+});
+
+describe('an install made before the database was private', () => {
+  it('narrows the files of the database to the owner at the next start', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
+    try {
+      const first = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), { logger: false, passwordCost: 10 });
+      await first.close();
+      fs.chmodSync(path.join(dataDir, 'moredoc.db'), 0o644);
+      const second = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), { logger: false, passwordCost: 10 });
+      expect(fs.statSync(path.join(dataDir, 'moredoc.db')).mode & 0o777).toBe(0o600);
+      await second.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

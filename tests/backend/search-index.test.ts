@@ -1,0 +1,331 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenedDatabase } from '../../backend/db';
+import { compactWhitespace, indexTokens, parseQuery, queryToMatchExpression } from '../../backend/platform/search/bigrams';
+import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
+import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+
+const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
+
+function entry(id: number, fields: Partial<Omit<SearchEntry, 'id' | 'attributes'>> & { attributes?: Partial<SearchEntry['attributes']> } = {}): SearchEntry {
+  return {
+    id,
+    title: fields.title ?? `文档${id}`,
+    keywords: fields.keywords ?? '',
+    description: fields.description ?? '',
+    content: fields.content ?? FILLER,
+    attributes: { createdAt: '2024-01-01T00:00:00Z', ...fields.attributes },
+  };
+}
+
+describe('bigram tokens', () => {
+  it('turns CJK runs into overlapping bigrams ending with the last character, and keeps words whole', () => {
+    expect(indexTokens('机器学习')).toBe('机器 器学 学习 习');
+    expect(indexTokens('书')).toBe('书');
+    expect(indexTokens('Python3教程，第2章')).toBe('python3 教程 程 第 2 章');
+    expect(indexTokens('Hello, World! node.js')).toBe('hello world node js');
+  });
+
+  it('folds full-width forms, radicals and case (NFKC)', () => {
+    expect(indexTokens('ＰＤＦ⽂件')).toBe('pdf 文件 件');
+    expect(indexTokens('⻔户')).toBe('门户 户');
+  });
+
+  it('joins CJK characters across a line break, never across punctuation or a space', () => {
+    expect(compactWhitespace('机器学\n  习\n\nEnd of\nline')).toBe('机器学习 End of line');
+    expect(indexTokens('学\n习')).toBe('学习 习');
+    expect(indexTokens('学，习')).toBe('学 习');
+    expect(indexTokens('数学 习题')).toBe('数学 学 习题 题');
+  });
+
+  it('makes a query of quoted phrases joined by AND, whatever the user typed', () => {
+    expect(queryToMatchExpression('机器学习')).toBe('"机器 器学 学习"');
+    expect(queryToMatchExpression('Python教程')).toBe('"python" AND "教程"');
+    expect(queryToMatchExpression('机器学习 pdf')).toBe('"机器 器学 学习" AND "pdf"');
+    expect(queryToMatchExpression('node.js')).toBe('"node js"');
+    expect(queryToMatchExpression('书')).toBe('title : ("书"*)');
+    expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and" AND "x y"');
+    expect(queryToMatchExpression('  ，。!!  ')).toBeUndefined();
+  });
+
+  it('leaves single CJK characters out beside longer words, and searches titles for single characters only', () => {
+    expect(parseQuery('2024年 报告')).toEqual({
+      titleOnly: false,
+      terms: [
+        { kind: 'phrase', tokens: ['2024'], literal: { text: '2024', cjk: false } },
+        { kind: 'phrase', tokens: ['报告'], literal: { text: '报告', cjk: true } },
+      ],
+    });
+    expect(parseQuery('A股')).toEqual({ titleOnly: true, terms: [{ kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } }, { kind: 'char', char: '股' }] });
+    expect(parseQuery('node.js 机器学习')).toEqual({
+      titleOnly: false,
+      terms: [
+        { kind: 'phrase', tokens: ['node', 'js'] },
+        { kind: 'phrase', tokens: ['机器', '器学', '学习'], literal: { text: '机器学习', cjk: true } },
+      ],
+    });
+  });
+});
+
+describe('SqliteSearchIndex', () => {
+  let dataDir: string;
+  let opened: OpenedDatabase;
+  let index: SqliteSearchIndex;
+
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-search-'));
+    opened = await openDatabase(dataDir);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+  });
+
+  afterEach(async () => {
+    await opened.db.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const ids = async (query: SearchQuery | string) => (await index.search(typeof query === 'string' ? { text: query } : query)).hits.map((hit) => hit.id);
+
+  it('finds a 2-character word that only the body text holds', async () => {
+    await index.upsert([entry(1, { content: `${FILLER}这份报告分析了市场的变化。${FILLER}` }), entry(2), entry(3, { title: '市场', content: FILLER })]);
+    expect(await ids('报告')).toEqual([1]);
+    expect(await ids('市场的变化')).toEqual([1]);
+    expect(await ids('市场的报告')).toEqual([]);
+  });
+
+  it('does not match a word across punctuation or a space, but does across a line wrap', async () => {
+    await index.upsert([
+      entry(1, { content: '我们要好好学，习惯会改变一切。' }),
+      entry(2, { content: '数学 习题集' }),
+      entry(3, { content: '机器学\n习的原理' }),
+      entry(4, { content: '努力学习' }),
+    ]);
+    expect((await ids('学习')).sort()).toEqual([3, 4]);
+  });
+
+  it('finds Latin words and mixed Chinese/Latin queries', async () => {
+    await index.upsert([
+      entry(1, { title: 'Python入门教程', content: '变量、函数与类。' }),
+      entry(2, { title: 'Java 教程', content: '面向对象。' }),
+      entry(3, { title: '机器学习实战', description: '附 PDF 讲义', content: '监督学习。' }),
+      entry(4, { title: '机器学习笔记', content: '只有文字。' }),
+      entry(5, { title: 'Pythonic 写法', content: '风格。' }),
+    ]);
+    expect(await ids('python')).toEqual([1]);
+    expect(await ids('Python教程')).toEqual([1]);
+    expect(await ids('机器学习 pdf')).toEqual([3]);
+    expect((await ids('机器学习')).sort()).toEqual([3, 4]);
+  });
+
+  it('looks up a single character in titles only', async () => {
+    await index.upsert([
+      entry(1, { title: '一本好书', content: FILLER }),
+      entry(2, { title: '书法入门', content: FILLER }),
+      entry(3, { title: '散文集', content: `${FILLER}书` }),
+      entry(4, { title: 'C语言', content: FILLER }),
+      entry(5, { title: 'CSS 手册', content: 'c' }),
+      entry(6, { title: '书目', content: FILLER }),
+      entry(7, { title: 'Ｃ语言程序设计', content: FILLER }),
+    ]);
+    expect(await ids('书')).toEqual([6, 2, 1]);
+    expect(await ids('c')).toEqual([4, 7]);
+    expect(await ids('A股')).toEqual([]);
+    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([6, 2, 1]);
+    const [hit] = (await index.search({ text: '书' })).hits.filter((h) => h.id === 1);
+    expect(hit?.titleHighlight).toBe('一本好<em>书</em>');
+  });
+
+  it('never throws on FTS5 syntax in a query, and matches operators as plain words', async () => {
+    await index.upsert([entry(1, { title: 'Rock and Roll', content: 'near the end' }), entry(2, { title: '教程', content: FILLER })]);
+    for (const text of ['"', '""', '*', 'NEAR', 'NEAR(a b)', 'AND', 'OR', 'NOT', '(', ')', '-', ':', 'title:教程', '教程*', '-教程', '^教程', '{title}: x', '"教程', 'a" OR "b', '\u0000', '\ud800']) {
+      await expect(index.search({ text }), text).resolves.toBeDefined();
+    }
+    expect(await ids('AND')).toEqual([1]);
+    expect(await ids('near')).toEqual([1]);
+    expect(await ids('-教程')).toEqual([2]);
+    expect(await ids('title:教程')).toEqual([]);
+    expect(await ids('教程*')).toEqual([2]);
+    expect((await index.search({ text: '"*(:-' })).total).toBe(0);
+  });
+
+  it('ranks a title match above a body-only match', async () => {
+    await index.upsert([
+      entry(1, { title: '旅行日记', content: `${FILLER}区块链区块链区块链的应用。` }),
+      entry(2, { title: '区块链技术概论', content: FILLER }),
+      entry(3, { title: '菜谱', content: FILLER }),
+      entry(4, { title: '园艺', content: FILLER }),
+    ]);
+    const result = await index.search({ text: '区块链' });
+    expect(result.hits.map((hit) => hit.id)).toEqual([2, 1]);
+    expect(result.hits[0]!.score).toBeGreaterThan(result.hits[1]!.score);
+  });
+
+  it('filters by category, extension, language, uploader and creation date', async () => {
+    const body = '操作系统的进程调度。';
+    await index.upsert([
+      entry(1, { content: body, attributes: { categoryIds: [10, 11], ext: '.pdf', language: 'zh', userId: 7, createdAt: '2024-01-10T00:00:00Z' } }),
+      entry(2, { content: body, attributes: { categoryIds: [11], ext: '.docx', language: 'en', userId: 8, createdAt: '2024-03-10T00:00:00Z' } }),
+      entry(3, { content: body, attributes: { categoryIds: [12], ext: '.pdf', language: 'zh', userId: 7, createdAt: '2024-05-10T00:00:00Z' } }),
+    ]);
+    const filtered = (filters: SearchQuery['filters']) => ids({ text: '进程调度', filters, sort: 'newest' });
+    expect(await filtered({ categoryIds: [11] })).toEqual([2, 1]);
+    expect(await filtered({ categoryIds: [10, 12] })).toEqual([3, 1]);
+    expect(await filtered({ exts: ['.pdf'] })).toEqual([3, 1]);
+    expect(await filtered({ exts: ['.pdf', '.docx'], languages: ['en'] })).toEqual([2]);
+    expect(await filtered({ userId: 7, categoryIds: [11] })).toEqual([1]);
+    expect(await filtered({ createdFrom: '2024-02-01T00:00:00Z' })).toEqual([3, 2]);
+    expect(await filtered({ createdFrom: '2024-02-01T00:00:00Z', createdTo: '2024-04-01T00:00:00+08:00' })).toEqual([2]);
+    expect(await filtered({ categoryIds: [], exts: [], languages: [] })).toEqual([3, 2, 1]);
+    await expect(index.search({ text: '进程', filters: { createdFrom: 'yesterday' } })).rejects.toThrow(RangeError);
+  });
+
+  it('sorts by creation date and by counters, ties newest first', async () => {
+    const body = '数据库索引的原理。';
+    await index.upsert([
+      entry(1, { content: body, attributes: { createdAt: '2024-01-01T00:00:00Z', viewCount: 50, downloadCount: 1, favoriteCount: 3, commentCount: 0, score: 450 } }),
+      entry(2, { content: body, attributes: { createdAt: '2024-02-01T00:00:00Z', viewCount: 10, downloadCount: 9, favoriteCount: 3, commentCount: 5, score: 300 } }),
+      entry(3, { content: body, attributes: { createdAt: '2024-03-01T00:00:00Z', viewCount: 30, downloadCount: 5, favoriteCount: 1, commentCount: 2, score: 380 } }),
+    ]);
+    const sorted = (sort: SearchQuery['sort']) => ids({ text: '数据库索引', sort });
+    expect(await sorted('newest')).toEqual([3, 2, 1]);
+    expect(await sorted('views')).toEqual([1, 3, 2]);
+    expect(await sorted('downloads')).toEqual([2, 3, 1]);
+    expect(await sorted('favorites')).toEqual([2, 1, 3]);
+    expect(await sorted('comments')).toEqual([2, 3, 1]);
+    expect(await sorted('score')).toEqual([1, 3, 2]);
+    const newest = await index.search({ text: '数据库索引', sort: 'newest' });
+    expect(newest.hits.every((hit) => hit.score === 0)).toBe(true);
+  });
+
+  it('pages through the results and reports the total', async () => {
+    await index.upsert(Array.from({ length: 25 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。', attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() } })));
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => index.search({ text: '云计算', sort: 'newest', page, size: 10 })));
+    expect(pages.map((p) => p.total)).toEqual([25, 25, 25, 25]);
+    expect(pages.map((p) => p.hits.length)).toEqual([10, 10, 5, 0]);
+    expect(pages.flatMap((p) => p.hits.map((hit) => hit.id))).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+    expect((await index.search({ text: '云计算', size: 1000 })).hits).toHaveLength(25);
+    expect((await index.search({ text: '云计算', page: -3, size: 0 })).hits).toHaveLength(1);
+  });
+
+  it('cuts the snippet around the first match, highlights it and escapes the rest', async () => {
+    const before = '前言部分讲述了历史背景。'.repeat(30);
+    const content = `${before}<script>alert("x")</script>量子计算机的原理与量子比特。${'后记。'.repeat(50)}`;
+    await index.upsert([entry(1, { title: '<b>量子</b>计算导论', content })]);
+    const [hit] = (await index.search({ text: '量子计算' })).hits;
+    expect(hit!.titleHighlight).toBe('&lt;b&gt;量子&lt;/b&gt;计算导论');
+    expect(hit!.snippet).toMatch(/^…/);
+    expect(hit!.snippet).toMatch(/…$/);
+    expect(hit!.snippet).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;<em>量子计算</em>机的原理');
+    expect(hit!.snippet).not.toContain('<script>');
+    expect(hit!.snippet.replace(/<\/?em>/g, '').length).toBeLessThan(140 + 40);
+    const both = (await index.search({ text: '量子 原理' })).hits[0]!;
+    expect(both.snippet).toContain('<em>量子</em>计算机的<em>原理</em>与<em>量子</em>比特');
+  });
+
+  it('finds the real match for the snippet when the first candidate is inside a longer word', async () => {
+    const content = `Pythonic code.${'正文内容。'.repeat(60)}学会 python 编程。`;
+    await index.upsert([entry(1, { content })]);
+    const [hit] = (await index.search({ text: 'python' })).hits;
+    expect(hit!.snippet).toContain('学会 <em>python</em> 编程。');
+    expect(hit!.snippet).not.toContain('<em>Pythonic');
+  });
+
+  it('stores and shows radicals and compatibility ideographs as the ideographs they stand for', async () => {
+    await index.upsert([entry(1, { title: '⽂件格式', content: '这是⽂件的说明，见\uF900。' })]);
+    const [hit] = (await index.search({ text: '文件' })).hits;
+    expect(hit).toMatchObject({ titleHighlight: '<em>文件</em>格式', snippet: '这是<em>文件</em>的说明，见豈。' });
+  });
+
+  it('falls back to the description, then to the beginning of the text, for the snippet', async () => {
+    await index.upsert([
+      entry(1, { title: '天文学', description: '关于<星系>的介绍', content: '宇宙很大。' }),
+      entry(2, { title: '地理学', description: '', content: '山川河流。' }),
+    ]);
+    expect((await index.search({ text: '星系' })).hits[0]!.snippet).toBe('关于&lt;<em>星系</em>&gt;的介绍');
+    expect((await index.search({ text: '地理学' })).hits[0]).toMatchObject({ snippet: '山川河流。', titleHighlight: '<em>地理学</em>' });
+  });
+
+  it('replaces every old token on upsert and forgets removed entries', async () => {
+    await index.upsert([entry(1, { title: '旧标题', content: '旧的正文内容。' }), entry(2, { content: '旧的正文内容。' })]);
+    expect((await ids('旧的正文')).sort()).toEqual([1, 2]);
+    await index.upsert([entry(1, { title: '新标题', content: '全新的正文。' })]);
+    expect(await ids('旧的正文')).toEqual([2]);
+    expect(await ids('旧标题')).toEqual([]);
+    expect(await ids('全新')).toEqual([1]);
+    await index.remove([2, 99]);
+    expect(await ids('旧的正文')).toEqual([]);
+    expect(await index.count()).toBe(1);
+    await index.clear();
+    expect(await index.count()).toBe(0);
+    expect(await ids('全新')).toEqual([]);
+  });
+
+  it('changes filter and sort values without indexing the text again', async () => {
+    await index.upsert([entry(1, { content: '网络安全。', attributes: { categoryIds: [1] } }), entry(2, { content: '网络安全。', attributes: { categoryIds: [1], viewCount: 5 } })]);
+    await index.updateAttributes(1, { viewCount: 9, categoryIds: [2] });
+    await index.updateAttributes(42, { viewCount: 1 });
+    expect(await ids({ text: '网络安全', sort: 'views' })).toEqual([1, 2]);
+    expect(await ids({ text: '网络安全', filters: { categoryIds: [2] } })).toEqual([1]);
+    expect(await index.count()).toBe(2);
+  });
+
+  it('folds full-width letters and radicals (NFKC) in text and query alike', async () => {
+    await index.upsert([entry(1, { title: '说明书 pdf 版' }), entry(2, { content: '⽂件的格式。' }), entry(3, { content: 'ＡＢＣ公司' })]);
+    expect(await ids('ＰＤＦ')).toEqual([1]);
+    expect(await ids('文件')).toEqual([2]);
+    expect(await ids('⽂件')).toEqual([2]);
+    expect(await ids('abc')).toEqual([3]);
+    const hit = (await index.search({ text: 'abc' })).hits[0]!;
+    expect(hit.snippet).toBe('<em>ＡＢＣ</em>公司');
+  });
+
+  it('highlights the original characters when folding changes the length', async () => {
+    await index.upsert([entry(1, { content: '他说……这是ﬁnal版本，然后㈱公司发布了机器学习教程。' })]);
+    const hit = (await index.search({ text: '机器学习' })).hits[0]!;
+    expect(hit.snippet).toBe('他说……这是ﬁnal版本，然后㈱公司发布了<em>机器学习</em>教程。');
+    expect((await index.search({ text: 'final' })).hits[0]!.snippet).toContain('<em>ﬁnal</em>');
+  });
+
+  it('keeps one index per collection and survives reopening the database file', async () => {
+    const articles = new SqliteSearchIndex(opened.sqlite, 'article');
+    await index.upsert([entry(1, { content: '文档里的深度学习。' })]);
+    await articles.upsert([entry(1, { content: '文章里的强化学习。' })]);
+    expect(await ids('强化学习')).toEqual([]);
+    expect((await articles.search({ text: '强化学习' })).hits.map((hit) => hit.id)).toEqual([1]);
+
+    await opened.db.destroy();
+    opened = await openDatabase(dataDir);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    expect(index.needsRebuild).toBe(false);
+    expect(await ids('深度学习')).toEqual([1]);
+    await index.rebuild();
+    expect(await ids('深度学习')).toEqual([1]);
+    expect(await index.count()).toBe(1);
+  });
+
+  it('keeps and indexes a very long text up to its limit', async () => {
+    const content = `开头的句子。${'填充文字。'.repeat(MAX_CONTENT_LENGTH / 5)}结尾的句子。`;
+    await index.upsert([entry(1, { content })]);
+    expect(await ids('开头')).toEqual([1]);
+    expect(await ids('结尾')).toEqual([]);
+  });
+
+  it('says when its tokens come from another tokenizer version, and rebuilds them from its stored texts', async () => {
+    await index.upsert([entry(1, { title: '旧版', content: '分词规则变了。' }), entry(2, { content: '规则之外。' })]);
+    opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = 0 WHERE collection = 'document'").run();
+    opened.sqlite.prepare("INSERT INTO search_document_fts (search_document_fts) VALUES ('delete-all')").run();
+    expect(index.needsRebuild).toBe(true);
+    expect(await ids('规则')).toEqual([]);
+    await index.rebuild();
+    expect(index.needsRebuild).toBe(false);
+    expect((await ids('规则')).sort()).toEqual([1, 2]);
+    expect(await ids('旧')).toEqual([1]);
+  });
+
+  it('answers an empty result for a query with nothing searchable in it', async () => {
+    await index.upsert([entry(1)]);
+    expect(await index.search({ text: '' })).toMatchObject({ total: 0, hits: [] });
+    expect(await index.search({ text: '，。！？' })).toMatchObject({ total: 0, hits: [] });
+  });
+});

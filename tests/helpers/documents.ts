@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as mupdf from 'mupdf';
+import sharp from 'sharp';
+
+// Documents made at test (and benchmark) time, too big or too hostile to commit, built from
+// the committed fixtures of tests/fixtures/documents/ with MuPDF and sharp.
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/documents/', import.meta.url));
+
+export const fixture = (name: string) => `${FIXTURES}${name}`;
+
+function save(document: mupdf.PDFDocument, options = 'compress'): Buffer {
+  return Buffer.from(document.saveToBuffer(options).asUint8Array());
+}
+
+/** `pages` A4 pages of Latin text in a base-14 font ("Page n of N"), quick to make and to render. */
+export function textPdf(pages: number): Buffer {
+  const document = new mupdf.PDFDocument();
+  const font = document.addSimpleFont(new mupdf.Font('Times-Roman'));
+  const resources = document.addObject({ Font: { F1: font } });
+  for (let n = 1; n <= pages; n++) {
+    const lines = [`Page ${n} of ${pages}`, 'The quick brown fox jumps over the lazy dog.', `Line three of page ${n}.`];
+    const content = lines.map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${760 - i * 30} Td (${line}) Tj ET`).join('\n');
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, content));
+  }
+  return save(document);
+}
+
+/** `pages` pages copied in turn from a committed PDF (the Chinese LibreOffice fixture by default). */
+export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buffer {
+  const from = new mupdf.PDFDocument(readFileSync(source));
+  const document = new mupdf.PDFDocument();
+  // One graft map: the copies share the source's fonts instead of embedding them once per page.
+  const graft = document.newGraftMap();
+  const count = from.countPages();
+  for (let n = 0; n < pages; n++) graft.graftPage(-1, from, n % count);
+  return save(document);
+}
+
+/**
+ * Scanned pages: page 1 of the Chinese fixture rendered grey at `dpi`, with scanner grain
+ * (a different grain per page, so no page reuses another's image), stored as JPEG.
+ */
+export async function scannedPdf(pages: number, dpi = 200, quality = 75): Promise<Buffer> {
+  const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
+  const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
+  const width = pixmap.getWidth();
+  const height = pixmap.getHeight();
+  const stride = pixmap.getStride();
+  const clean = Buffer.from(pixmap.getPixels());
+  const document = new mupdf.PDFDocument();
+  let seed = 1;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  for (let n = 0; n < pages; n++) {
+    const grey = Buffer.alloc(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) grey[y * width + x] = Math.max(0, Math.min(255, clean[y * stride + x]! - 12 + Math.round((random() - 0.5) * 20)));
+    }
+    const jpeg = await sharp(grey, { raw: { width, height, channels: 1 } }).jpeg({ quality }).toBuffer();
+    const resources = document.addObject({ XObject: { Scan: document.addImage(new mupdf.Image(jpeg)) } });
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, 'q 595 0 0 842 0 0 cm /Scan Do Q'));
+  }
+  return save(document);
+}
+
+/** The Chinese fixture encrypted with a user password (AES-256). */
+export function encryptedPdf(): Buffer {
+  const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));
+  return save(document, 'encrypt=aes-256,user-password=secret,owner-password=owner');
+}

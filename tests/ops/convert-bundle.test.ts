@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversionResult } from '../../backend/platform/convert/converter';
+import { fixture } from '../helpers/documents';
+
+// The conversion worker is a plain .mjs file that piscina loads beside the code that creates
+// the pool. In production that code is inside dist/server/{gateway,backend}/server.mjs, so
+// `npm run build:server` copies the worker next to both. This runs that script (into a
+// temporary directory instead of dist/server), bundles a probe with it, and converts a PDF
+// with the bundled code.
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+let out: string;
+beforeAll(async () => {
+  // Inside the repository, so that the bundles find node_modules as dist/server does.
+  await mkdir(join(REPO, '.tmp'), { recursive: true });
+  out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
+  const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts';
+  const command = scripts['build:server']!.replace('backend/server.ts', `backend/server.ts ${probe}`).replaceAll('dist/server', out);
+  await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
+}, 120_000);
+afterAll(async () => {
+  await rm(out, { recursive: true, force: true });
+});
+
+describe('npm run build:server and the conversion worker', () => {
+  it('puts the worker beside both server bundles', () => {
+    for (const program of ['gateway', 'backend']) {
+      expect(existsSync(join(out, program, 'server.mjs')), program).toBe(true);
+      expect(existsSync(join(out, program, 'convert-worker.mjs')), program).toBe(true);
+    }
+  });
+
+  it.each(['gateway', 'backend'])('converts a PDF with code bundled into dist/server/%s', async (program) => {
+    const pages = join(out, `${program}-pages`);
+    const { stdout } = await run(process.execPath, [join(out, program, 'convert-probe.mjs'), fixture('chinese.pdf'), pages], { cwd: REPO });
+    const result = JSON.parse(stdout) as ConversionResult;
+    expect(result).toMatchObject({ pages: 3, converter: 'mupdf' });
+    for (const page of result.pageFiles) expect(existsSync(join(pages, page.file))).toBe(true);
+  }, 60_000);
+});
