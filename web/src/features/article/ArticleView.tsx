@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ReviewStatus, TargetType } from '../../../../shared/constants';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
 import { usePageTitle } from '../../kit/routing/page-title';
@@ -14,6 +15,7 @@ import { EmptyState, ErrorState } from '../../ui/states';
 import { categoryTrail, useArticleCategories } from '../category/category-tree';
 import { CommentSection } from '../comment/CommentSection';
 import { ReportButton } from '../report/ReportButton';
+import { usePermissionCheck } from '../session/use-session';
 import { ArticleMeta } from './ArticleList';
 import { articlePath, articleQuery, relatedArticlesQuery } from './api';
 import './article.css';
@@ -78,6 +80,7 @@ function RelatedArticles({ articleKey }: { articleKey: string }) {
  */
 export function ArticleView({ articleKey, categoryId, children }: { articleKey: string; categoryId?: number; children?: ReactNode }) {
   const query = useQuery(articleQuery(articleKey));
+  const holds = usePermissionCheck();
   usePageTitle(query.data?.title);
   if (query.isPending) {
     return (
@@ -107,6 +110,9 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
         {article.user && <Avatar src={article.user.avatar} name={article.user.username ?? ''} />}
         <ArticleMeta article={article} />
         <span className="app-article__actions">
+          {article.id && holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle')) && (
+            <Link className="app-article__edit" to={`/admin/article/set?id=${article.id}`}>编辑</Link>
+          )}
           {article.status === ReviewStatus.Approved && article.id && <ReportButton type={TargetType.Article} targetId={article.id} title={title} />}
         </span>
       </div>
