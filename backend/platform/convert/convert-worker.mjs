@@ -171,6 +171,7 @@ async function render(task) {
     closeCurrent();
     return failure(error);
   } finally {
+    task.progress.postMessage('end');
     task.progress.close();
     // Fonts and images decoded for this slice are dropped, so a thread's memory stays flat.
     mupdf.emptyStore();

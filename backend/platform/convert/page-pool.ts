@@ -157,11 +157,16 @@ export class PagePool {
     const renderSlice = async (index: number) => {
       const { from, to } = slices[index]!;
       const channel = new MessageChannel();
-      channel.port1.on('message', () => onPage(++done));
+      // Pages, then 'end': the task's result comes through another port and may overtake them.
+      // ('close' would not do: a piscina thread sleeps between tasks before its close is sent.)
+      let ended!: () => void;
+      const allReported = new Promise<void>((resolve) => (ended = resolve));
+      channel.port1.on('message', (message: number | 'end') => (message === 'end' ? ended() : onPage(++done)));
       try {
         const task = { kind: 'render', source, from, to, outDir, ...settings, cover: from === 1 ? settings.cover : null, progress: channel.port2 };
         const result = await this.run<RenderResult>(task, signal, [channel.port2]);
         if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
+        await allReported;
         results[index] = result.pages;
         texts[index] = result.texts;
       } finally {

@@ -116,10 +116,8 @@ describe('a PDF', () => {
     expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp']);
   });
 
-  it('reports progress up to every page', () => {
-    expect(progress.length).toBeGreaterThan(0);
-    expect(progress.at(-1)).toEqual({ done: 3, total: 3 });
-    expect(progress.every((p, i) => p.total === 3 && (i === 0 || p.done > progress[i - 1]!.done))).toBe(true);
+  it('reports progress page by page', () => {
+    expect(progress).toEqual([1, 2, 3].map((done) => ({ done, total: 3 })));
   });
 });
 
@@ -269,8 +267,7 @@ describe('a 2,000-page PDF', () => {
     } finally {
       clearInterval(sampler);
     }
-    expect(progress.length).toBeGreaterThan(1000);
-    expect(progress.at(-1)).toBe(2000);
+    expect(progress).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
     // The pages stream to disk: the process grows by the worker threads, not by the document.
     expect(peak - start).toBeLessThan(768 * 1024 * 1024);
   }, 180_000);

@@ -150,7 +150,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
   }, 120_000);
 
   it.skipIf(!tools.libreoffice)('kills soffice.bin at the time limit and converts the next document', async () => {
-    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir(), limits: { timeoutMs: 400 } }));
+    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir(), limits: { timeoutMs: 250 } }));
     expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(processesMentioning(workDir)).toEqual([]);
