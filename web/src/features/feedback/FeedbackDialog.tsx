@@ -4,7 +4,7 @@ import { FeedbackForm } from './FeedbackForm';
 
 export function FeedbackDialog({ onClose }: { onClose: () => void }) {
   return (
-    <Modal visible title="意见反馈" onCancel={onClose} footer={null} width={520}>
+    <Modal visible title="意见反馈" onCancel={onClose} footer={null} width="min(520px, calc(100vw - 32px))">
       <FeedbackForm onClose={onClose} />
     </Modal>
   );

@@ -35,7 +35,7 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
       title="举报"
       onCancel={send.isPending ? undefined : onClose}
       maskClosable={!send.isPending}
-      width={480}
+      width="min(480px, calc(100vw - 32px))"
       footer={
         <div className="app-report__footer">
           <Button onClick={onClose} disabled={send.isPending}>取消</Button>

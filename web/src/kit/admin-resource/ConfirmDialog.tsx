@@ -53,7 +53,7 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
           </Button>
         </div>
       }
-      width={440}
+      width="min(440px, calc(100vw - 32px))"
     >
       <p className="app-confirm__message">{message}</p>
       {note && <p className="app-confirm__note">{note}</p>}
