@@ -11,6 +11,7 @@ import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
 import { serveService, type ServiceModule } from './platform/rpc';
+import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
@@ -115,6 +116,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
+    sms: new SmsSender(settings, config.sms, app.log),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
     dataDir: config.dataDir,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
+import type { SmsEndpoints } from './platform/sms/sms-provider';
 
 // The embedded backend's process configuration, read once from the environment.
 export interface BackendConfig {
@@ -16,6 +17,8 @@ export interface BackendConfig {
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
   oauth: OAuthConfig;
+  /** Where the SMS clouds are reached (docs/api.md §4). */
+  sms: SmsEndpoints;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -90,6 +93,33 @@ function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
   return { wechat: endpoints('wechat'), qq: endpoints('qq'), timeoutMs: Number(timeoutRaw) };
 }
 
+/** An http(s) origin: the signed SMS requests go to its path `/`. */
+function parseOrigin(variable: string, raw: string | undefined, fallback: string): string {
+  const value = raw?.trim() || fallback;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/+$/, '')) {
+    throw new ConfigError(`${variable} must be an http(s) origin without path, query or credentials, e.g. ${fallback}, got "${value}"`);
+  }
+  return url.origin;
+}
+
+function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
+  const timeoutRaw = env.SMS_TIMEOUT_MS?.trim() || '10000';
+  if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 120_000) {
+    throw new ConfigError(`SMS_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
+  }
+  return {
+    aliyun: parseOrigin('SMS_ALIYUN_ENDPOINT', env.SMS_ALIYUN_ENDPOINT, 'https://dysmsapi.aliyuncs.com'),
+    tencent: parseOrigin('SMS_TENCENT_ENDPOINT', env.SMS_TENCENT_ENDPOINT, 'https://sms.tencentcloudapi.com'),
+    timeoutMs: Number(timeoutRaw),
+  };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -111,7 +141,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const config: BackendConfig = {
-    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env),
+    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

@@ -280,3 +280,30 @@ export const DOCUMENT_EXTENSIONS: readonly string[] = extensionGroups
 export function isDocumentExtension(extOrName: string): boolean {
   return DOCUMENT_EXTENSIONS.includes(bareExtension(extOrName));
 }
+
+// SMS codes (docs/api.md §6): what a code is for, the `test` message of the config page,
+// and how a message fared, with the labels of the SMS admin screen.
+export const SMS_CODE_PURPOSES = ['register', 'login', 'find_password', 'bind'] as const;
+export type SmsCodePurpose = (typeof SMS_CODE_PURPOSES)[number];
+export type SmsPurpose = SmsCodePurpose | 'test';
+export const smsPurposeOptions: readonly Option<SmsPurpose>[] = [
+  { value: 'register', label: '注册' },
+  { value: 'login', label: '登录' },
+  { value: 'find_password', label: '找回密码' },
+  { value: 'bind', label: '绑定手机号' },
+  { value: 'test', label: '测试短信' },
+];
+export const SmsStatus = { Sending: 0, Sent: 1, Failed: 2 } as const;
+export const smsStatusOptions: readonly Option[] = [
+  { value: SmsStatus.Sending, label: '发送中' },
+  { value: SmsStatus.Sent, label: '成功' },
+  { value: SmsStatus.Failed, label: '失败' },
+];
+export const smsProviderOptions: readonly Option<string>[] = [
+  { value: 'log', label: '仅记录（开发测试）' },
+  { value: 'aliyun', label: '阿里云短信' },
+  { value: 'tencent', label: '腾讯云短信' },
+];
+/** A code is good for this long and this many wrong tries. */
+export const SMS_CODE_TTL_MINUTES = 5;
+export const SMS_CODE_MAX_ATTEMPTS = 5;

@@ -76,6 +76,7 @@ export const permissionGroups: readonly PermissionGroupDef[] = [
     '/admin/config/pay',
     '/admin/config/vip',
     '/admin/config/oauth',
+    '/admin/config/sms',
   ]),
   group('ArticleAPI', '文章管理', 'ListArticle', ['/admin/article', '/admin/article/set', '/admin/article/list', '/admin/article/recycle']),
   group('CommentAPI', '评论管理', 'ListComment', ['/admin/biz', '/admin/comment']),

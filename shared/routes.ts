@@ -122,7 +122,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/advertisement', '广告管理'),
 
   adminRoute('/admin/user/list', '用户管理', inGroup('user', '用户管理')),
-  adminRoute('/admin/user/sms', '短信管理'),
+  adminRoute('/admin/user/sms', '短信管理', inGroup('user', '短信管理')),
   adminRoute('/admin/user/vip', '会员管理', inGroup('user', '会员管理')),
   adminRoute('/admin/user/group', '角色管理', inGroup('user', '角色管理')),
   adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
@@ -151,6 +151,8 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/config/download', '下载配置', inGroup('config', '下载配置')),
   adminRoute('/admin/config/security', '安全配置', inGroup('config', '安全配置')),
   adminRoute('/admin/config/converter', '转换配置', inGroup('config', '转换配置')),
+  // Ours: the SMS provider, templates and sending limits (docs/api.md §6).
+  adminRoute('/admin/config/sms', '短信配置', inGroup('config', '短信配置')),
 ];
 
 export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout === 'admin');
@@ -161,10 +163,10 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
   article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
   // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
-  // punishments (MOREDOC's 处罚管理), the display settings (MOREDOC's 展示配置), writing an
-  // article (发布文章) and the reports (举报管理, below).
-  user: ['list', 'group', 'permission', 'punishment', 'vip'].map((s) => `/admin/user/${s}`),
-  config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map(
+  // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
+  // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
+  user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
+  config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map(
     (s) => `/admin/config/${s}`,
   ),
 };

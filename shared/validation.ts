@@ -8,8 +8,6 @@ export const EMAIL_MAX_LENGTH = 128;
 export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 /** A mainland China mobile number, normalised (11 digits, no country code). */
 export const MAINLAND_MOBILE_PATTERN = /^1[3-9]\d{9}$/;
-/** A contact phone as a profile stores it: digits with optional `+`, spaces and dashes. */
-export const PHONE_PATTERN = /^\+?[0-9][0-9 -]{4,19}$/;
 
 const length = (value: string) => [...value].length;
 
@@ -39,8 +37,10 @@ export function emailProblems(email: string, required: boolean): string[] {
   return EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX_LENGTH ? [] : ['邮箱格式不正确'];
 }
 
-export function phoneProblems(phone: string): string[] {
-  return phone === '' || PHONE_PATTERN.test(phone) ? [] : ['手机号码格式不正确'];
+/** A mobile number as members type it (any spelling normalizeMainlandMobile takes); '' is a problem only when `required`. */
+export function mobileProblems(mobile: string, required: boolean): string[] {
+  if (mobile.trim() === '') return required ? ['请输入手机号码'] : [];
+  return normalizeMainlandMobile(mobile) ? [] : ['请输入正确的中国大陆手机号码'];
 }
 
 /**
@@ -52,6 +52,13 @@ export function normalizeMainlandMobile(input: string): string | null {
   return MAINLAND_MOBILE_PATTERN.test(digits) ? digits : null;
 }
 
+/** `13812345678` → `138****5678`: how logs and the admin screens show a number. */
+export function maskMobile(mobile: string): string {
+  return mobile.length >= 8 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '****';
+}
+
+/** An SMS verification code as members type it: exactly six digits. */
+export const SMS_CODE_PATTERN = /^\d{6}$/;
 /** Lengths in characters of what members and visitors write (articles, comments, reports, feedback). */
 export const ARTICLE_LIMITS = { title: 200, identifier: 64, keywords: 255, description: 500, content: 200_000 } as const;
 export const COMMENT_MAX_LENGTH = 1000;

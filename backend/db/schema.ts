@@ -139,6 +139,18 @@ export interface OAuthStateTable {
   state: string; provider: string; redirect_uri: string; expires_at: Timestamp; used_at: Timestamp | null; created_at: Timestamp;
 }
 
+/** A code sent by SMS: `code_hash` is `<salt>$<sha256 hex>`, never the code itself. */
+export interface SmsCodeTable {
+  id: Id; mobile: string; purpose: string; code_hash: string; attempts: Generated<number>; expires_at: Timestamp;
+  used_at: Timestamp | null; created_at: Timestamp;
+}
+
+/** One SMS sent (or tried): status 0 sending, 1 sent, 2 failed; `content` only for the log-only provider. */
+export interface SmsLogTable {
+  id: Id; mobile: string; purpose: string; provider: string; status: Generated<number>; error: Generated<string>;
+  biz_id: Generated<string>; content: Generated<string>; ip: Generated<string>; created_at: Timestamp; updated_at: Timestamp;
+}
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 /** payload and progress are JSON text; lease_* are set while a process runs the job. */
@@ -177,6 +189,8 @@ export interface DB {
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
   job: JobTable;
+  sms_code: SmsCodeTable;
+  sms_log: SmsLogTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -6,6 +6,7 @@ import type { ConfigStore } from './config-store';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
+import type { SmsSender } from './sms/sms-sender';
 
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
@@ -14,6 +15,8 @@ export interface BackendContext {
   tokens: TokenService;
   captcha: CaptchaStore;
   mailer: Mailer;
+  /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
+  sms: SmsSender;
   /** Files (uploads, documents, pages) by key; the local disk under DATA_DIR here. */
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */

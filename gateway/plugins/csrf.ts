@@ -1,7 +1,7 @@
 // CSRF: a state-changing request must not be one another site made a browser send.
 // - With the token cookie, it must come from our own origin: browsers say so with
 //   Sec-Fetch-Site, older ones with Origin.
-// - Sign-in calls (login, register, find-password, OAuth login) carry no cookie yet; one
+// - Sign-in calls (login, register, find-password, OAuth login, SMS codes) carry no cookie yet; one
 //   that a browser says comes from another site is refused too, or another site could sign
 //   its visitor in to the attacker's account (login CSRF).
 // - A JSON call under /api/v1 with a body must say it is JSON: a cross-site form can only send

@@ -1,5 +1,6 @@
 // Rate limits on the endpoints that guess passwords or create accounts (SIGN_IN_PATHS:
-// login, register, both steps of find-password and the WeChat/QQ sign-in), counted per
+// login, register, both steps of find-password, the WeChat/QQ sign-in, and the SMS code
+// sending and the sign-in, sign-up and reset by SMS code), counted per
 // client address and endpoint, on the canonical path the backend routes (so that
 // `/api/v1/user/%6cogin` counts as the login). Each counted request carries the decision
 // (`request.rateLimitDecision`) for the metrics and the access log; every other request

@@ -16,13 +16,20 @@ export const API_PREFIX = '/api/v1';
 export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
 export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
 export const LOGOUT_PATH = '/api/v1/user/logout';
-/** Where passwords are tried and accounts made or recovered: rate-limited, and refused from other sites even without a cookie. */
+/**
+ * Where passwords and SMS codes are tried, accounts made or recovered, and SMS codes sent
+ * (paid messages): rate-limited, and refused from other sites even without a cookie.
+ */
 export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
   '/api/v1/user/login',
   '/api/v1/user/register',
   '/api/v1/user/findpassword/stepone',
   '/api/v1/user/findpassword/steptwo',
   '/api/v1/oauth/login',
+  '/api/v1/user/sms/code',
+  '/api/v1/user/register/mobile',
+  '/api/v1/user/login/mobile',
+  '/api/v1/user/findpassword/mobile',
 ]);
 
 /**

@@ -2,10 +2,10 @@
 
 import type { Language } from './language';
 
-/** Config categories: MOREDOC's (contract/config-keys.md §2) and the three SPEC adds. */
+/** Config categories: MOREDOC's (contract/config-keys.md §2), the three SPEC adds and our `sms`. */
 export type ConfigCategory =
   | 'system' | 'captcha' | 'security' | 'footer' | 'converter' | 'download' | 'score' | 'email' | 'display' | 'release'
-  | 'pay' | 'vip' | 'oauth';
+  | 'pay' | 'vip' | 'oauth' | 'sms';
 
 export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
 
@@ -71,6 +71,8 @@ export interface ConfigSecurity {
   enable_verify_register_email?: boolean;
   /** Ours: visitors answer a captcha to send feedback. */
   enable_captcha_feedback?: boolean;
+  /** Ours: the image captcha before an SMS code is sent. */
+  enable_captcha_sms?: boolean;
 }
 
 export interface ConfigDisplay {
@@ -138,7 +140,12 @@ export interface ConfigOauth {
   qq?: boolean;
 }
 
-/** `GET /api/v1/settings` (contract/config-keys.md §3, plus SPEC's vip and oauth). */
+/** Public part of our `sms` category: whether the mobile-number flows are offered. */
+export interface ConfigSms {
+  enable?: boolean;
+}
+
+/** `GET /api/v1/settings` (contract/config-keys.md §3, plus SPEC's vip and oauth, and our pay and sms). */
 export interface Settings {
   system?: ConfigSystem;
   footer?: ConfigFooter;
@@ -149,6 +156,7 @@ export interface Settings {
   vip?: ConfigVip;
   oauth?: ConfigOauth;
   pay?: ConfigPay;
+  sms?: ConfigSms;
 }
 
 export interface Stats {

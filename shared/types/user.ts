@@ -1,5 +1,6 @@
 // Wire types of user (contract/endpoints.md §4; conventions in ./common.ts).
 
+import type { SmsCodePurpose } from '../constants';
 import type { PageRequest } from './common';
 import type { Download } from './document';
 import type { Group } from './group';
@@ -131,7 +132,8 @@ export interface ListUserRequest extends PageRequest {
   limit?: number;
 }
 
-export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'feedback';
+/** `sms`: the captcha in front of SendSmsCode (ours); `feedback`: a visitor's feedback (ours). */
+export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms' | 'feedback';
 
 export interface GetUserCaptchaRequest { type: CaptchaType }
 
@@ -154,4 +156,47 @@ export interface SendEmailCodeRequest {
   captcha_id?: string;
   /** 0 register (the only one that works), 1 login. */
   type?: number;
+}
+
+// Ours (docs/api.md §6): mobile numbers and SMS codes. Numbers are mainland mobile numbers
+// in any usual spelling (`+86 138-1234-5678`); the backend stores them normalised.
+
+/** `POST /api/v1/user/sms/code`: `bind` needs a login; the captcha when `security.enable_captcha_sms`. */
+export interface SendSmsCodeRequest {
+  mobile: string;
+  type: SmsCodePurpose;
+  captcha?: string;
+  captcha_id?: string;
+}
+
+export interface SendSmsCodeReply {
+  /** Seconds before the next code to this number may be asked for. */
+  interval?: number;
+}
+
+/** `POST /api/v1/user/register/mobile` → LoginReply; without `username` one is made up. */
+export interface MobileRegisterRequest {
+  mobile: string;
+  code: string;
+  username?: string;
+  password: string;
+}
+
+/** `POST /api/v1/user/login/mobile` → LoginReply. */
+export interface MobileLoginRequest {
+  mobile: string;
+  code: string;
+}
+
+/** `PUT /api/v1/user/findpassword/mobile`. */
+export interface MobileFindPasswordRequest {
+  mobile: string;
+  code: string;
+  password: string;
+}
+
+/** `PUT /api/v1/user/mobile`: binds (or changes to) the number the code was sent to. */
+export interface BindMobileRequest {
+  mobile: string;
+  code: string;
 }

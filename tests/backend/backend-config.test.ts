@@ -45,7 +45,18 @@ describe('loadBackendConfig', () => {
     });
   });
 
+  it('points the SMS providers at the real Alibaba and Tencent hosts unless SMS_* say otherwise', () => {
+    expect(loadBackendConfig({}).sms).toEqual({ aliyun: 'https://dysmsapi.aliyuncs.com', tencent: 'https://sms.tencentcloudapi.com', timeoutMs: 10000 });
+    const config = loadBackendConfig({ SMS_ALIYUN_ENDPOINT: 'http://127.0.0.1:9000/', SMS_TENCENT_ENDPOINT: ' https://sms.egress.internal ', SMS_TIMEOUT_MS: '3000' });
+    expect(config.sms).toEqual({ aliyun: 'http://127.0.0.1:9000', tencent: 'https://sms.egress.internal', timeoutMs: 3000 });
+  });
+
   it.each([
+    [{ SMS_ALIYUN_ENDPOINT: 'dysmsapi.aliyuncs.com' }, /SMS_ALIYUN_ENDPOINT must be an http\(s\) origin/],
+    [{ SMS_ALIYUN_ENDPOINT: 'https://egress.internal/aliyun' }, /SMS_ALIYUN_ENDPOINT/],
+    [{ SMS_TENCENT_ENDPOINT: 'https://key:secret@sms.tencentcloudapi.com' }, /SMS_TENCENT_ENDPOINT/],
+    [{ SMS_TENCENT_ENDPOINT: 'https://sms.tencentcloudapi.com/?x=1' }, /SMS_TENCENT_ENDPOINT/],
+    [{ SMS_TIMEOUT_MS: '99' }, /SMS_TIMEOUT_MS/],
     [{ BACKEND_PORT: 'http' }, /BACKEND_PORT/],
     [{ OAUTH_WECHAT_API_URL: 'api.weixin.qq.com' }, /OAUTH_WECHAT_API_URL must be an http\(s\) URL/],
     [{ OAUTH_QQ_API_URL: 'ftp://graph.qq.com' }, /OAUTH_QQ_API_URL/],

@@ -32,7 +32,7 @@ describe('GetSettings', () => {
   it('has exactly the public parts of a fresh install', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay']);
+    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms']);
     expect(res.body.system).toEqual({
       domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
@@ -56,6 +56,7 @@ describe('GetSettings', () => {
     expect(res.body.language[0]).toEqual({ id: 1, language: '中文（简体）', code: 'zh-CN' });
     expect(res.body.oauth).toEqual({});
     expect(res.body.pay).toEqual({ provider: 'alipay' });
+    expect(res.body.sms).toEqual({});
     expect(res.body.vip.enable).toBeUndefined();
     expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, times_every_day: 50 });
     expect(res.body.vip.plans).toEqual([
@@ -96,11 +97,11 @@ describe('ListConfig', () => {
     expect((await admin('GET', '/api/v1/config/list')).body).toEqual({});
   });
 
-  it('has every category of config-keys.md plus pay, vip and oauth (and security.enable_captcha_feedback)', async () => {
-    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth'];
+  it('has every category of config-keys.md plus pay, vip, oauth and sms', async () => {
+    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 16, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7, sms: 15 });
   });
 });
 

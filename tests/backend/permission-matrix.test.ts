@@ -35,6 +35,9 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'ConfigAPI.ListConfig': async () => ({ query: { category: 'system' } }),
   'ConfigAPI.UpdateSitemap': async () => ({}),
   'ConfigAPI.GetDeviceInfo': async () => ({}),
+  'ConfigAPI.SendTestSms': async () => ({ body: { mobile: '13800000000' } }),
+  'UserAPI.ListSmsLog': async () => ({ query: { purpose: 'test' } }),
+  'UserAPI.GetSmsStats': async () => ({ query: { mobile: '13800000000' } }),
   'CategoryAPI.CreateCategory': async () => ({ body: { title: unique('分类') } }),
   'CategoryAPI.UpdateCategory': async (f) => ({ body: { id: await newCategory(f), title: unique('分类'), enable: true } }),
   'CategoryAPI.DeleteCategory': async (f) => ({ query: { id: await newCategory(f) } }),
@@ -125,7 +128,8 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-const backend = useBackend({ member: true });
+// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent.
+const backend = useBackend({ member: true, env: { CONFIG_SMS_ENABLE: 'true' } });
 let fixture: Fixture;
 
 beforeAll(() => {

@@ -16,6 +16,7 @@ import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
 import * as reportMessages from '../../backend/modules/report/messages';
+import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as article from '../../shared/types/article';
 import type * as attachment from '../../shared/types/attachment';
@@ -33,6 +34,7 @@ import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
 import type * as report from '../../shared/types/report';
+import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
@@ -135,6 +137,11 @@ const replies = {
   ListReportReply: reply<typeof reportMessages.ListReportReply, report.ListReportReply>(reportMessages.ListReportReply, 'agree'),
   Feedback: reply<typeof feedbackMessages.Feedback, feedback.Feedback>(feedbackMessages.Feedback, 'agree'),
   ListFeedbackReply: reply<typeof feedbackMessages.ListFeedbackReply, feedback.ListFeedbackReply>(feedbackMessages.ListFeedbackReply, 'agree'),
+  ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
+  SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
+  ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
+  SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -216,13 +223,21 @@ const requests = {
   UpdateFeedbackRequest: request<typeof feedbackMessages.UpdateFeedbackRequest, feedback.UpdateFeedbackRequest>(feedbackMessages.UpdateFeedbackRequest, 'agree'),
   ListFeedbackRequest: request<typeof feedbackMessages.ListFeedbackRequest, feedback.ListFeedbackRequest>(feedbackMessages.ListFeedbackRequest, 'agree'),
   DeleteFeedbackRequest: request<typeof idsRequest, feedback.DeleteFeedbackRequest>(idsRequest, 'agree'),
+  SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
+  MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
+  MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
+  MobileFindPasswordRequest: request<typeof userMessages.MobileFindPasswordRequest, user.MobileFindPasswordRequest>(userMessages.MobileFindPasswordRequest, 'agree'),
+  BindMobileRequest: request<typeof userMessages.BindMobileRequest, user.BindMobileRequest>(userMessages.BindMobileRequest, 'agree'),
+  ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
+  GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
+  SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
 };
 
 const messageModules = {
   article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
   config: configMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
-  report: reportMessages, user: userMessages,
+  report: reportMessages, sms: smsMessages, user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

@@ -83,6 +83,10 @@ describe('login CSRF: sign-in calls from another site are refused even without a
     ['POST', '/api/v1/user/findpassword/stepone'],
     ['PUT', '/api/v1/user/findpassword/steptwo'],
     ['POST', '/api/v1/oauth/login'],
+    ['POST', '/api/v1/user/sms/code'],
+    ['POST', '/api/v1/user/register/mobile'],
+    ['POST', '/api/v1/user/login/mobile'],
+    ['PUT', '/api/v1/user/findpassword/mobile'],
   ];
   const jsonType = { 'content-type': 'application/json' };
   const sign = (method: string, path: string, headers: Record<string, string>) =>

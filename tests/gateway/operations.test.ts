@@ -114,6 +114,21 @@ describe('rate limits', () => {
     }
   });
 
+  it('limits the sending of SMS codes and the sign-in, sign-up and reset by code, each on its own', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/user/sms/code'],
+      ['POST', '/api/v1/user/register/mobile'],
+      ['POST', '/api/v1/user/login/mobile'],
+      ['PUT', '/api/v1/user/findpassword/mobile'],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } })).status);
+      }
+      expect(statuses, path).toEqual([200, 200, 200, 429]);
+    }
+  });
+
   it('limits the WeChat/QQ sign-in but not the authorize call before it', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {

@@ -87,8 +87,8 @@ describe('token → cookie', () => {
     expect(cookieAttributes(res.setCookies[0]!).get('$value')).toBe(token);
   });
 
-  it('does the same for register and any other answer carrying a token (OAuth login)', async () => {
-    for (const path of ['/api/v1/user/register', '/api/v1/user/oauth/login']) {
+  it('does the same for register and any other answer carrying a token (OAuth login, sign-in and sign-up by SMS code)', async () => {
+    for (const path of ['/api/v1/user/register', '/api/v1/user/oauth/login', '/api/v1/user/login/mobile', '/api/v1/user/register/mobile']) {
       const token = makeJwt();
       stub.handle((_req, res) => json(res, 200, { token, user }));
       const res = await post(path);

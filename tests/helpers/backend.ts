@@ -17,6 +17,7 @@ const DEFAULT_ENV: Record<string, string> = {
   CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
 };
 
 export interface StartedBackend {

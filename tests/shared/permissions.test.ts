@@ -132,10 +132,15 @@ describe('allowPagesFrom and isAdmin', () => {
     expect(isAdmin(['/member'])).toBe(false);
   });
 
-  it('give a role holding only the user-list permission exactly the user-management menu entry', () => {
+  it('give a role holding only the user-list permission exactly the user-management and SMS menu entries', () => {
     const menu = buildAdminMenu(allowPagesFrom([listUser]));
     expect(menu).toEqual([
-      { key: 'user', label: '用户管理', children: [{ key: 'admin-user-list', label: '用户管理', path: '/admin/user/list' }] },
+      {
+        key: 'user', label: '用户管理', children: [
+          { key: 'admin-user-list', label: '用户管理', path: '/admin/user/list' },
+          { key: 'admin-user-sms', label: '短信管理', path: '/admin/user/sms' },
+        ],
+      },
     ]);
   });
 

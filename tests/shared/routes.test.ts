@@ -45,7 +45,8 @@ describe('route table', () => {
     const user = ['list', 'sms', 'vip', 'group', 'permission', 'punishment'];
     const article = ['set', 'list', 'category', 'recycle'];
     const document = ['list', 'upload', 'recycle', 'category', 'language', 'searchrecord'];
-    const config = ['pay', 'vip', 'email', 'oauth', 'footer', 'system', 'captcha', 'display', 'download', 'security', 'converter'];
+    // SPEC's eleven, and ours: the SMS settings (docs/api.md §6).
+    const config = ['pay', 'vip', 'email', 'oauth', 'footer', 'system', 'captcha', 'display', 'download', 'security', 'converter', 'sms'];
     const expected = [
       '/admin',
       '/admin/dashboard',
@@ -55,7 +56,7 @@ describe('route table', () => {
       ...document.map((s) => `/admin/document/${s}`),
       ...config.map((s) => `/admin/config/${s}`),
     ];
-    expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 11);
+    expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 12);
     // Plus /admin/index, which SPEC's access rules always allow: MOREDOC's admin home.
     expect(adminRoutes.map((r) => r.path).sort()).toEqual([...expected, '/admin/index'].sort());
     for (const path of expected) {
@@ -131,7 +132,7 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows SPEC "Admin menu" (plus 处罚管理, 展示配置, 发布文章 and 举报管理): groups and single screens in order, with Chinese labels', () => {
+  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 发布文章 and 举报管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
       '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
     ]);
@@ -155,9 +156,10 @@ describe('admin menu', () => {
       ['/admin/user/permission', '权限管理'],
       ['/admin/user/punishment', '处罚管理'],
       ['/admin/user/vip', '会员管理'],
+      ['/admin/user/sms', '短信管理'],
     ]);
     expect(group('config')?.map(([path]) => path)).toEqual(
-      ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email'].map((s) => `/admin/config/${s}`),
+      ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map((s) => `/admin/config/${s}`),
     );
   });
 

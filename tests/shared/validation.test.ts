@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   ARTICLE_LIMITS,
   articleIdentifierProblems,
+  SMS_CODE_PATTERN,
   emailProblems,
+  maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
-  phoneProblems,
   textProblems,
+  mobileProblems,
   usernameProblems,
 } from '../../shared/validation';
 
@@ -41,9 +43,11 @@ describe('password, e-mail and phone rules', () => {
   });
 
   it('checks contact phones loosely', () => {
-    expect(phoneProblems('')).toEqual([]);
-    expect(phoneProblems('+86 138-1234-5678')).toEqual([]);
-    expect(phoneProblems('abc')).toEqual(['手机号码格式不正确']);
+    expect(mobileProblems('', false)).toEqual([]);
+    expect(mobileProblems(' ', true)).toEqual(['请输入手机号码']);
+    expect(mobileProblems('+86 138-1234-5678', true)).toEqual([]);
+    expect(mobileProblems('abc', false)).toEqual(['请输入正确的中国大陆手机号码']);
+    expect(mobileProblems('010-12345678', true)).toEqual(['请输入正确的中国大陆手机号码']);
   });
 });
 
@@ -81,5 +85,23 @@ describe('article identifiers', () => {
   it('refuses other characters, a leading dash, over-long ones and all digits', () => {
     for (const bad of ['a b', '-a', '关于', 'a/b', 'x'.repeat(ARTICLE_LIMITS.identifier + 1)]) expect(articleIdentifierProblems(bad), bad).toHaveLength(1);
     expect(articleIdentifierProblems('2024')).toEqual(['文章标识不能是纯数字']);
+  });
+});
+
+describe('maskMobile', () => {
+  it('keeps the first three and last four digits of a number', () => {
+    expect(maskMobile('13812340000')).toBe('138****0000');
+  });
+
+  it('hides short values whole', () => {
+    expect(maskMobile('1381234')).toBe('****');
+    expect(maskMobile('')).toBe('****');
+  });
+});
+
+describe('SMS_CODE_PATTERN', () => {
+  it('accepts exactly six digits', () => {
+    expect(SMS_CODE_PATTERN.test('012345')).toBe(true);
+    for (const code of ['12345', '1234567', '12345a', ' 123456']) expect(SMS_CODE_PATTERN.test(code)).toBe(false);
   });
 });

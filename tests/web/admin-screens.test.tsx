@@ -204,6 +204,7 @@ describe('dashboard', { timeout: 20_000 }, () => {
     const shortcuts = within((await screen.findByRole('heading', { name: '快捷入口' })).closest('section') as HTMLElement);
     expect(shortcuts.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['用户管理', '/admin/user/list'],
+      ['短信管理', '/admin/user/sms'],
       ['处罚管理', '/admin/user/punishment'],
     ]);
   });

@@ -4,6 +4,7 @@ import {
   checkEmail,
   checkLoginName,
   checkMobile,
+  checkSmsCode,
   checkPassword,
   checkUsername,
 } from '../../web/src/features/user/validation';
@@ -38,8 +39,14 @@ describe('form checks (Chinese messages, before sending)', () => {
     expect(checkEmail('', false)).toBeUndefined();
     expect(checkEmail('a@b')).toBe('邮箱格式不正确');
     expect(checkEmail('a@b.cn')).toBeUndefined();
-    expect(checkMobile('abc')).toBe('手机号码格式不正确');
+    expect(checkMobile('abc')).toBe('请输入正确的中国大陆手机号码');
     expect(checkMobile('+86 138 1234 5678')).toBeUndefined();
+    expect(checkMobile('')).toBeUndefined();
+    expect(checkMobile('', true)).toBe('请输入手机号码');
+    expect(checkSmsCode('')).toBe('请输入短信验证码');
+    expect(checkSmsCode('12345')).toBe('请输入6位数字短信验证码');
+    expect(checkSmsCode(' 012345 ')).toBeUndefined();
+    expect(checkLoginName('13812345678')).toBeUndefined();
   });
 
   it('collects only the failed checks', () => {

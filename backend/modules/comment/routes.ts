@@ -99,7 +99,7 @@ export const commentService = defineService('CommentAPI', [
       }
       const status = (await approvedAtOnce(ctx, me.id)) ? ReviewStatus.Approved : ReviewStatus.Pending;
       const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
-      await checkCaptcha(ctx.app, 'comment', req.captcha_id, req.captcha, true);
+      await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
       const created = await ctx.db.transaction().execute(async (trx) => {
         // Checked inside the transaction, so two comments sent at once cannot both pass.
         const last = await lastCommentAt(trx, me.id);

@@ -1,7 +1,7 @@
 import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 
 // Every configuration key the backend knows: MOREDOC's 95 keys (contract/config-keys.md)
-// plus our own categories `pay`, `vip` and `oauth` (docs/api.md). The seed inserts missing
+// plus our own categories `pay`, `vip`, `oauth` and `sms` (docs/api.md). The seed inserts missing
 // rows with `value` and refreshes the metadata of existing rows, never their value.
 
 export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
@@ -74,6 +74,8 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable_captcha_find_password', '是否开启找回密码验证码', 'true', 'switch', 22, 8],
     ['enable_captcha_feedback', '是否开启游客意见反馈验证码', 'true', 'switch', 23, 8],
     ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
+    // Ours (docs/api.md): the image captcha before an SMS code is sent.
+    ['enable_captcha_sms', '是否开启短信验证码的图片验证码', 'true', 'switch', 23, 8],
   ]),
   ...category('footer', [
     ['about', '关于我们', '/article/detail/about', 'text', 24],
@@ -186,6 +188,24 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['qq_app_id', 'QQ互联 AppID', '', 'text', 50, 12],
     ['qq_app_key', 'QQ互联 AppKey', '', 'password', 60, 12, { is_secret: true }],
     ['callback_url', '登录回调地址', '', 'text', 70, 24, { placeholder: '留空则使用 <网站域名>/oauth/callback' }],
+  ]),
+  // Ours: SMS codes for sign-up, sign-in, password reset and binding a mobile number.
+  ...category('sms', [
+    ['enable', '是否启用短信服务', 'false', 'switch', 10, 8],
+    ['provider', '短信服务商', 'log', 'select', 20, 16, { options: 'log:仅记录不发送（开发测试）\naliyun:阿里云短信\ntencent:腾讯云短信' }],
+    ['sign_name', '短信签名', '', 'text', 30, 12, { placeholder: '在服务商处审核通过的签名，例如：魔豆文库' }],
+    ['sdk_app_id', '腾讯云 SdkAppId', '', 'text', 35, 12, { placeholder: '仅腾讯云：短信应用的 SdkAppId' }],
+    ['access_key_id', 'AccessKey ID / SecretId', '', 'text', 40, 12],
+    ['access_key_secret', 'AccessKey Secret / SecretKey', '', 'password', 50, 12, { is_secret: true }],
+    ['region', '腾讯云地域', 'ap-guangzhou', 'text', 55, 12, { placeholder: '仅腾讯云：例如 ap-guangzhou' }],
+    ['template_register', '注册验证码模板', '', 'text', 60, 12, { placeholder: '模板须有且仅有一个变量：阿里云 ${code}，腾讯云 {1}' }],
+    ['template_login', '登录验证码模板', '', 'text', 70, 12, { placeholder: '其他用途的模板留空时也使用此模板' }],
+    ['template_find_password', '找回密码验证码模板', '', 'text', 80, 12],
+    ['template_bind', '绑定手机号验证码模板', '', 'text', 90, 12],
+    ['interval', '同一手机号发送间隔(秒)', '60', 'number', 100, 12],
+    ['mobile_daily_limit', '同一手机号每天最多发送', '10', 'number', 110, 12, { placeholder: '任意24小时内' }],
+    ['ip_hourly_limit', '同一IP每小时最多发送', '20', 'number', 120, 12],
+    ['site_hourly_limit', '全站每小时最多发送', '500', 'number', 130, 12],
   ]),
 ];
 

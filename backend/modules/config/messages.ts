@@ -2,7 +2,7 @@ import { message } from '../../wire/message';
 import { Language } from '../language/messages';
 
 // ConfigAPI's messages: config rows, the public settings (config-keys.md §3, plus our `vip`,
-// `oauth` and `pay` objects) and the dashboard's stats, environment and release.
+// `oauth`, `pay` and `sms` objects) and the dashboard's stats, environment and release.
 
 export const Config = message('Config', {
   id: 'int64', label: 'string', name: 'string', value: 'string', placeholder: 'string',
@@ -23,7 +23,7 @@ export const ConfigSecurity = message('ConfigSecurity', {
   is_close: 'bool', close_statement: 'string', enable_register: 'bool', enable_captcha_login: 'bool',
   enable_captcha_register: 'bool', enable_captcha_comment: 'bool', enable_captcha_find_password: 'bool',
   enable_captcha_upload: 'bool', max_document_size: 'int32', document_allowed_ext: 'string[]', login_required: 'bool',
-  enable_verify_register_email: 'bool', enable_captcha_feedback: 'bool',
+  enable_verify_register_email: 'bool', enable_captcha_sms: 'bool', enable_captcha_feedback: 'bool',
 });
 export const ConfigDisplay = message('ConfigDisplay', {
   show_register_user_count: 'bool', show_index_categories: 'bool', pages_per_read: 'int32', copyright_statement: 'string',
@@ -36,10 +36,11 @@ export const VipPlan = message('VipPlan', { code: 'string', title: 'string', day
 export const ConfigVip = message('ConfigVip', { enable: 'bool', title: 'string', description: 'string', plans: [VipPlan], free_download: 'bool', times_every_day: 'int32', benefits: 'string' });
 export const ConfigOauth = message('ConfigOauth', { wechat: 'bool', qq: 'bool' });
 export const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string' });
+export const ConfigSms = message('ConfigSms', { enable: 'bool' });
 
 export const Settings = message('Settings', {
   system: ConfigSystem, footer: ConfigFooter, security: ConfigSecurity, display: ConfigDisplay, language: [Language],
-  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay,
+  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay, sms: ConfigSms,
 });
 
 export const Stats = message('Stats', {

@@ -1,15 +1,17 @@
 import type { Selectable } from 'kysely';
-import { EMAIL_PATTERN } from '../../../shared/validation';
+import { EMAIL_PATTERN, normalizeMainlandMobile } from '../../../shared/validation';
 import type { ConfigTable } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { defineService, rpc } from '../../platform/rpc';
+import { SendTestSmsRequest } from '../sms/messages';
+import { sendTestSms } from '../sms/service';
 import { Configs, ListConfigRequest, Settings } from './messages';
 import { buildSettings, parseVipPlans } from './settings';
 import { registerSitemapRoutes } from './sitemap';
 import { configRowsOf, findConfigRow, setConfigValues } from './store';
 import { systemRpcs } from './system-rpcs';
 
-// ConfigAPI: public settings, the admin's config forms, and (system-rpcs.ts) the
+// ConfigAPI: public settings, the admin's config forms (and the SMS test message), and (system-rpcs.ts) the
 // dashboard's stats, environment, sitemap and release information.
 
 const SECRET_MASK = '******';
@@ -22,6 +24,9 @@ function optionValues(row: ConfigRow): string[] {
   return row.options.split('\n').map((line) => line.split(':')[0]!.trim()).filter(Boolean);
 }
 
+const between = (value: string, min: number, max: number) => (Number(value) >= min && Number(value) <= max ? null : `必须在${min}到${max}之间`);
+const templateId = (value: string) => (/^[A-Za-z0-9_-]{0,64}$/.test(value) ? null : '只能包含英文字母、数字、下划线和短横线');
+
 /** Rules beyond the input type, for keys whose value other code parses. */
 const KEY_RULES: Record<string, (value: string) => string | null> = {
   'system.domain': (v) => (v === '' || /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v) ? null : '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
@@ -29,6 +34,17 @@ const KEY_RULES: Record<string, (value: string) => string | null> = {
   'email.test_email': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '不是有效的邮箱地址'),
   'email.username': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '应为发件邮箱地址'),
   'email.duration': (v) => (Number(v) >= 1 && Number(v) <= 60 ? null : '必须在1到60之间'),
+  'sms.interval': (v) => between(v, 1, 3600),
+  'sms.mobile_daily_limit': (v) => between(v, 1, 1000),
+  'sms.ip_hourly_limit': (v) => between(v, 1, 100_000),
+  'sms.site_hourly_limit': (v) => between(v, 1, 1_000_000),
+  'sms.template_register': templateId,
+  'sms.template_login': templateId,
+  'sms.template_find_password': templateId,
+  'sms.template_bind': templateId,
+  'sms.sdk_app_id': (v) => (/^\d{0,20}$/.test(v) ? null : '应为数字'),
+  'sms.region': (v) => (v === '' || /^[a-z]{2,}(-[a-z0-9]+)+$/.test(v) ? null : '格式应为 ap-guangzhou 这样的地域代码'),
+  'sms.access_key_id': (v) => (/^[\x21-\x7e]{0,128}$/.test(v) ? null : '只能包含英文字母、数字和符号'),
   'vip.plans': (v) => {
     const lines = v.split('\n').filter((l) => l.trim());
     return parseVipPlans(v).length === lines.length ? null : '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复';
@@ -117,6 +133,17 @@ export const configService = defineService('ConfigAPI', [
       if (!categories.length) return {};
       const rows = await configRowsOf(ctx.db, categories);
       return { config: rows.map((row) => (row.is_secret && row.value ? { ...row, value: SECRET_MASK } : row)) };
+    },
+  }),
+
+  // Ours (docs/api.md §6): the test button of the SMS config page, with the saved settings.
+  rpc('SendTestSms', {
+    http: 'POST /api/v1/config/sms/test', request: SendTestSmsRequest, auth: 'perm', permission: '发送测试短信',
+    async handler(req, ctx) {
+      const mobile = normalizeMainlandMobile(req.mobile);
+      if (!mobile) throw badRequest('请输入正确的中国大陆手机号码');
+      await sendTestSms(ctx.app, mobile, ctx.ip);
+      return {};
     },
   }),
 

@@ -3,8 +3,8 @@ import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { enabledLanguages } from '../language/service';
 
-// The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth` and
-// `pay` objects (docs/api.md). Secrets never appear here.
+// The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth`,
+// `pay` and `sms` objects (docs/api.md). Secrets never appear here.
 
 const DISPLAY_SWITCHES = [
   'show_register_user_count', 'show_index_categories', 'show_document_descriptions', 'hide_keywords_on_lists',
@@ -45,7 +45,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     footer: Object.fromEntries(['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)])),
     security: {
       ...Object.fromEntries(['is_close', 'enable_register', 'enable_captcha_login', 'enable_captcha_register', 'enable_captcha_comment',
-        'enable_captcha_find_password', 'enable_captcha_feedback', 'login_required', 'enable_verify_register_email'].map((k) => [k, cfg.bool('security', k)])),
+        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms', 'enable_captcha_feedback'].map((k) => [k, cfg.bool('security', k)])),
       close_statement: cfg.str('security', 'close_statement'),
       max_document_size: maxSize > 0 ? maxSize : 50,
       document_allowed_ext: cfg.list('security', 'document_allowed_ext'),
@@ -63,5 +63,6 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     },
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
     pay: { enable: cfg.bool('pay', 'enable'), provider: cfg.str('pay', 'provider') },
+    sms: { enable: cfg.bool('sms', 'enable') },
   };
 }

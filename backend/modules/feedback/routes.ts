@@ -41,7 +41,7 @@ export const feedbackService = defineService('FeedbackAPI', [
       const userId = ctx.user?.id ?? 0;
       const recent = await countRecentFeedback(ctx.db, new Date(Date.now() - HOUR_MS).toISOString(), ctx.ip, userId);
       if (recent >= FEEDBACK_PER_HOUR) throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
-      if (!ctx.user) await checkCaptcha(ctx.app, 'feedback', req.captcha_id, req.captcha, true);
+      if (!ctx.user) await checkCaptcha(ctx, 'feedback', req.captcha_id, req.captcha, true);
       await insertFeedback(ctx.db, { user_id: userId, content, contact, image: req.image, page, ip: ctx.ip });
       return {};
     },

@@ -1,18 +1,19 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { PASSWORD_LENGTH, emailProblems, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { PASSWORD_LENGTH, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
 import { badRequest, conflict, notFound } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { revokeToken } from '../../platform/auth/session';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { rpc, type RpcContext } from '../../platform/rpc';
+import { CAPTCHA_KINDS, checkCaptcha } from './captcha';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
 } from './messages';
-import { CAPTCHA_KINDS, checkCaptcha as checkActionCaptcha, createMember, type CaptchaKind } from './service';
+import { createMember } from './service';
 import {
-  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
+  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByMobile, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
   setPassword, withoutPassword,
 } from './store';
 
@@ -20,9 +21,6 @@ import {
 
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
-
-const checkCaptcha = (ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean) =>
-  checkActionCaptcha(ctx.app, kind, id, answer, consume);
 
 async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
   const cfg = await ctx.app.settings.snapshot();
@@ -77,10 +75,12 @@ export const accountRpcs = [
   rpc('Login', {
     http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
     async handler(req, ctx) {
-      assertValid([...usernameProblems(req.username).slice(0, 1), ...passwordProblems(req.password)]);
+      // Usernames never look like mobile numbers, so a number names the account bound to it.
+      const mobile = normalizeMainlandMobile(req.username);
+      assertValid([...(mobile ? [] : usernameProblems(req.username).slice(0, 1)), ...passwordProblems(req.password)]);
       // A right captcha outlives a wrong password (no retyping), for a few attempts only.
       await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
-      const user = await findUserByUsername(ctx.db, req.username);
+      const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, req.username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) {

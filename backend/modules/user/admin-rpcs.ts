@@ -1,5 +1,6 @@
 import { SUPER_USER_ID, grpcPermissionPath } from '../../../shared/permissions';
-import { emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../../shared/validation';
+import { emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import type { Database } from '../../db';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -9,12 +10,28 @@ import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from
 import { DeleteUserRequest, GetUserRequest, ListUserReply, ListUserRequest, SetUserRequest, UpdateUserPasswordRequest, User } from './messages';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addDynamic, anyHasContent, deleteUsers, emailTaken, findUserByUsername,
-  insertUser, listUsers, setPassword, updateProfile, userOr404, withoutPassword,
+  insertUser, listUsers, mobileTaken, setPassword, updateProfile, userOr404, withoutPassword, type UserRow,
 } from './store';
 
 // UserAPI: profiles, passwords and the admin's user management.
 
 const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword');
+
+/**
+ * The mobile number UpdateUserProfile stores. A member changes it only by SMS code
+ * (BindMobile), so an unchanged value passes and another is refused; holders of the
+ * permission (admins) may set any mainland number not bound elsewhere, or clear it.
+ */
+async function profileMobile(db: Database, target: UserRow, input: string, permitted: boolean): Promise<string> {
+  const typed = input.trim();
+  if (typed === target.mobile || (typed !== '' && normalizeMainlandMobile(typed) === target.mobile)) return target.mobile;
+  if (!permitted) throw badRequest('手机号需通过短信验证码绑定');
+  if (typed === '') return '';
+  const mobile = normalizeMainlandMobile(typed);
+  if (!mobile) throw badRequest('请输入正确的中国大陆手机号码');
+  if (await mobileTaken(db, mobile, target.id)) throw conflict('该手机号已绑定其他账号');
+  return mobile;
+}
 
 export const adminRpcs = [
   rpc('GetUser', {
@@ -56,10 +73,10 @@ export const adminRpcs = [
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
       const target = await userOr404(ctx.db, req.id);
       assertValid(emailProblems(req.email, false));
-      assertValid(phoneProblems(req.mobile));
+      const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
       if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar)) throw badRequest('头像地址必须是上传后的图片地址');
       const fields = {
-        mobile: checkText(req.mobile, '手机号', { max: 20 }),
+        mobile,
         email: req.email,
         address: checkText(req.address, '地址', { max: 255 }),
         signature: checkText(req.signature, '个性签名', { max: 255 }),
@@ -69,10 +86,11 @@ export const adminRpcs = [
         ...(ctx.permitted ? { remark: checkText(req.remark, '备注', { max: 1000, multiline: true }) } : {}),
       };
       if (await emailTaken(ctx.db, req.email, target.id)) throw conflict('邮箱已存在');
-      await ctx.db.transaction().execute(async (trx) => {
+      // mapUnique: a number bound elsewhere meanwhile loses with 409, not 500.
+      await mapUnique(ctx.db.transaction().execute(async (trx) => {
         await updateProfile(trx, target.id, fields);
         if (target.id === me.id) await addDynamic(trx, me.id, DynamicType.Profile, '更新了个人资料');
-      });
+      }), '该手机号已绑定其他账号');
       return {};
     },
   }),

@@ -43,6 +43,14 @@ export const SendEmailCodeRequest = message('SendEmailCodeRequest', {
   type: { enum: { EmailCodeTypeRegister: 0, EmailCodeTypeLogin: 1 } },
 });
 
+// Ours (docs/api.md §6): sign-up, sign-in, password reset and binding by SMS code.
+export const SendSmsCodeRequest = message('SendSmsCodeRequest', { mobile: 'string', type: 'string', captcha: 'string', captcha_id: 'string' });
+export const SendSmsCodeReply = message('SendSmsCodeReply', { interval: 'int32' });
+export const MobileRegisterRequest = message('MobileRegisterRequest', { mobile: 'string', code: 'string', username: 'string', password: 'string' });
+export const MobileLoginRequest = message('MobileLoginRequest', { mobile: 'string', code: 'string' });
+export const MobileFindPasswordRequest = message('MobileFindPasswordRequest', { mobile: 'string', code: 'string', password: 'string' });
+export const BindMobileRequest = message('BindMobileRequest', { mobile: 'string', code: 'string' });
+
 export const GetUserRequest = message('GetUserRequest', { id: 'int64' });
 export const UpdateUserPasswordRequest = message('UpdateUserPasswordRequest', { id: 'int64', old_password: 'string', new_password: 'string' });
 export const DeleteUserRequest = message('DeleteUserRequest', { id: 'int64[]', password: 'string' });

@@ -2,6 +2,11 @@ import { defineService } from '../../platform/rpc';
 import { accountRpcs } from './account-rpcs';
 import { adminRpcs } from './admin-rpcs';
 import { memberRpcs } from './member-rpcs';
+import { phoneRpcs } from './phone-rpcs';
+import { smsLogRpcs } from './sms-log-rpcs';
 
-/** UserAPI (contract endpoints.md, RPCs 1–22), split over three files by audience. */
-export const userService = defineService('UserAPI', [...accountRpcs, ...adminRpcs, ...memberRpcs]);
+/**
+ * UserAPI (contract endpoints.md, RPCs 1–22), split over files by audience, plus ours
+ * (docs/api.md §6): the mobile-number flows and the SMS log.
+ */
+export const userService = defineService('UserAPI', [...accountRpcs, ...adminRpcs, ...memberRpcs, ...phoneRpcs, ...smsLogRpcs]);

@@ -6,6 +6,7 @@ import { memberIds } from '../group/service';
 
 // The tables of the user module: `user`, the activity log `dynamic`, the daily check-ins
 // `sign` and the registration codes `email_code`; and the member's `download` history.
+// `user.mobile` is a normalised mainland number, unique among accounts (migration 009).
 
 export type UserRow = Selectable<UserTable>;
 
@@ -55,6 +56,18 @@ export async function getUser(db: Database, id: number): Promise<UserRow> {
 
 export async function findUserByUsername(db: Database, username: string): Promise<UserRow | undefined> {
   return db.selectFrom('user').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+/** The account a (normalised) mobile number is bound to. */
+export async function findUserByMobile(db: Database, mobile: string): Promise<UserRow | undefined> {
+  if (!mobile) return undefined;
+  return db.selectFrom('user').selectAll().where('mobile', '=', mobile).executeTakeFirst();
+}
+
+export async function mobileTaken(db: Database, mobile: string, exceptUserId = 0): Promise<boolean> {
+  if (!mobile) return false;
+  const row = await db.selectFrom('user').select('id').where('mobile', '=', mobile).where('id', '!=', exceptUserId).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findUserByEmail(db: Database, email: string) {

@@ -8,11 +8,12 @@ import { Button } from '../../ui/semi';
 import { mergeUser } from '../session/session-store';
 import { useSession } from '../session/use-session';
 import { userApi } from '../user/api';
-import { checkEmail, checkMobile } from '../user/validation';
+import { checkEmail } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
 
-type ProfileField = 'realname' | 'email' | 'mobile' | 'identity' | 'address' | 'signature';
-const PROFILE_FIELDS: readonly ProfileField[] = ['realname', 'email', 'mobile', 'identity', 'address', 'signature'];
+// The mobile number is not among them: it changes only by SMS code (MobileBinding).
+type ProfileField = 'realname' | 'email' | 'identity' | 'address' | 'signature';
+const PROFILE_FIELDS: readonly ProfileField[] = ['realname', 'email', 'identity', 'address', 'signature'];
 
 function profileOf(user: User | null): Record<ProfileField, string> {
   return Object.fromEntries(PROFILE_FIELDS.map((f) => [f, user?.[f] ?? ''])) as Record<ProfileField, string>;
@@ -31,7 +32,6 @@ export function ProfileForm({ user }: { user: User }) {
     const invalid = collectErrors<ProfileField>({
       realname: checkMaxLength(form.realname, 32, '真实姓名'),
       email: checkEmail(form.email, false),
-      mobile: checkMobile(form.mobile),
       identity: checkMaxLength(form.identity, 32, '身份'),
       address: checkMaxLength(form.address, 128, '地址'),
       signature: checkMaxLength(form.signature, 255, '个性签名'),
@@ -40,9 +40,14 @@ export function ProfileForm({ user }: { user: User }) {
     if (invalid || !user.id) return;
     const fields = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, form[f].trim()])) as Record<ProfileField, string>;
     setSaving(true);
-    // The backend writes every profile column, so the current avatar (an upload on this
-    // screen changes it in the session) is sent along.
-    const result = await userApi.updateProfile({ id: user.id, avatar: signedIn?.avatar ?? user.avatar ?? '', ...fields });
+    // The backend writes every profile column, so the current avatar and mobile number (an
+    // upload or a binding on this screen changes them in the session) are sent along.
+    const result = await userApi.updateProfile({
+      id: user.id,
+      avatar: signedIn?.avatar ?? user.avatar ?? '',
+      mobile: signedIn?.mobile ?? user.mobile ?? '',
+      ...fields,
+    });
     setSaving(false);
     if (!result.ok) {
       toastFailure(FAILURE_TITLE.profileUpdate, result);
@@ -62,7 +67,6 @@ export function ProfileForm({ user }: { user: User }) {
         <TextField id="username" label="用户名" value={user.username ?? ''} onChange={() => undefined} disabled hint="用户名注册后不能修改" />
         <TextField id="realname" label="真实姓名" value={form.realname} onChange={set('realname')} error={errors.realname} autoComplete="name" />
         <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} autoComplete="email" />
-        <TextField id="mobile" label="手机号码" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} autoComplete="tel" />
         <TextField id="identity" label="身份" value={form.identity} onChange={set('identity')} error={errors.identity} placeholder="如：教师、学生" />
         <TextField id="address" label="地址" value={form.address} onChange={set('address')} error={errors.address} autoComplete="street-address" />
       </div>

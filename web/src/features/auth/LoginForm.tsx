@@ -1,20 +1,31 @@
-// The login form: username and password (and the captcha when enabled), then back to `target`.
+// The login screen's forms: username (or bound mobile number) and password (and the captcha
+// when enabled), or, when the site sends SMS, a mobile number and the code sent to it; then
+// back to `target`.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
+import { TabSwitch } from '../../ui/TabSwitch';
 import { Button } from '../../ui/semi';
 import { OAuthButtons } from '../oauth/OAuthButtons';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkLoginName, checkPassword } from '../user/validation';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, isCaptchaRefusal, useCaptcha } from './CaptchaField';
+import { MobileLoginForm } from './MobileLoginForm';
 import { useFinishSignIn } from './sign-in';
+import { useSmsEnabled } from './SmsCode';
 
 type Field = 'username' | 'password' | 'captcha';
+type Mode = 'password' | 'sms';
 
-export function LoginForm({ target }: { target: string }) {
+const MODES = [
+  { key: 'password', label: '密码登录' },
+  { key: 'sms', label: '短信登录' },
+] as const;
+
+function PasswordLoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
   const finishSignIn = useFinishSignIn(target);
@@ -46,16 +57,29 @@ export function LoginForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="login-title">
-      <h1 id="login-title" className="app-auth-title">
-        登录
-      </h1>
-      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="请输入用户名" autoComplete="username" maxLength={32} />
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="用户名或已绑定的手机号" autoComplete="username" maxLength={32} />
       <TextField id="password" label="密码" type="password" value={password} onChange={setPassword} error={errors.password} placeholder="请输入密码" autoComplete="current-password" />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         登录
       </Button>
+    </form>
+  );
+}
+
+export function LoginForm({ target }: { target: string }) {
+  const settings = useSettings();
+  const smsEnabled = useSmsEnabled();
+  const [mode, setMode] = useState<Mode>('password');
+
+  return (
+    <section aria-labelledby="login-title">
+      <h1 id="login-title" className="app-auth-title">
+        登录
+      </h1>
+      {smsEnabled && <TabSwitch label="登录方式" tabs={MODES} active={mode} onChange={setMode} />}
+      {smsEnabled && mode === 'sms' ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
       <div className="app-auth-links">
         <Link to="/auth/forgot">忘记密码？</Link>
         {settings.security?.enable_register && !settings.security.is_close && (
@@ -63,6 +87,6 @@ export function LoginForm({ target }: { target: string }) {
         )}
       </div>
       <OAuthButtons redirect={target} />
-    </form>
+    </section>
   );
 }

@@ -1,39 +1,38 @@
-// The registration form: a new member account, logged in at once; when the site does not take
-// registrations, why not.
+// The registration screen's forms: a new member account with a username (and e-mail), or,
+// when the site sends SMS, with a mobile number and the code sent to it; logged in at once.
+// When the site does not take registrations, why not.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
+import { TabSwitch } from '../../ui/TabSwitch';
 import { Button } from '../../ui/semi';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
 import { EmailCodeButton } from './EmailCodeButton';
+import { MobileRegisterForm } from './MobileRegisterForm';
 import { useFinishSignIn } from './sign-in';
+import { useSmsEnabled } from './SmsCode';
 
 type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
+type Mode = 'mobile' | 'username';
 
-export function RegisterForm({ target }: { target: string }) {
+const MODES = [
+  { key: 'mobile', label: '手机号注册' },
+  { key: 'username', label: '用户名注册' },
+] as const;
+
+function UsernameRegisterForm({ target }: { target: string }) {
   const { security = {} } = useSettings();
-  const open = security.enable_register === true && security.is_close !== true;
-  const captcha = useCaptcha('register', open && captchaEnabled(security, 'register'));
+  const captcha = useCaptcha('register', captchaEnabled(security, 'register'));
   const needsCode = security.enable_verify_register_email === true;
   const finishSignIn = useFinishSignIn(target);
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmation: '', code: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-
-  if (!open) {
-    return (
-      <div className="app-state" role="status">
-        <h1 className="app-auth-title">注册</h1>
-        <p className="app-state__title">{security.is_close ? '网站已关闭，暂时不允许注册' : '系统未开放注册'}</p>
-        <Link to="/auth/login">已有账号？去登录</Link>
-      </div>
-    );
-  }
 
   const set = (field: Field) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
@@ -72,10 +71,7 @@ export function RegisterForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-title">
-      <h1 id="register-title" className="app-auth-title">
-        注册
-      </h1>
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="username" label="用户名" value={form.username} onChange={set('username')} error={errors.username} placeholder="3-32 个字符，不能是邮箱或手机号" autoComplete="username" maxLength={32} />
       <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" autoComplete="email" />
       <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
@@ -97,10 +93,37 @@ export function RegisterForm({ target }: { target: string }) {
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         注册
       </Button>
+    </form>
+  );
+}
+
+export function RegisterForm({ target }: { target: string }) {
+  const { security = {} } = useSettings();
+  const smsEnabled = useSmsEnabled();
+  const [mode, setMode] = useState<Mode>('mobile');
+  const open = security.enable_register === true && security.is_close !== true;
+
+  if (!open) {
+    return (
+      <div className="app-state" role="status">
+        <h1 className="app-auth-title">注册</h1>
+        <p className="app-state__title">{security.is_close ? '网站已关闭，暂时不允许注册' : '系统未开放注册'}</p>
+        <Link to="/auth/login">已有账号？去登录</Link>
+      </div>
+    );
+  }
+
+  return (
+    <section aria-labelledby="register-title">
+      <h1 id="register-title" className="app-auth-title">
+        注册
+      </h1>
+      {smsEnabled && <TabSwitch label="注册方式" tabs={MODES} active={mode} onChange={setMode} />}
+      {smsEnabled && mode === 'mobile' ? <MobileRegisterForm target={target} /> : <UsernameRegisterForm target={target} />}
       <div className="app-auth-links">
         <span />
         <Link to="/auth/login">已有账号？去登录</Link>
       </div>
-    </form>
+    </section>
   );
 }

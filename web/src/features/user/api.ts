@@ -3,7 +3,11 @@
 // becomes an httpOnly cookie before the SPA sees it. Everything about users is kept under
 // `userKeys.all`, which a logout drops.
 import { queryOptions } from '@tanstack/react-query';
-import type { CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply, ListUserGroupReply, ListUserReply, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User } from '../../../../shared/types/user';
+import type {
+  BindMobileRequest, CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply,
+  ListUserGroupReply, ListUserReply, LoginReply, MobileFindPasswordRequest, MobileLoginRequest, MobileRegisterRequest, RegisterAndLoginRequest,
+  SendEmailCodeRequest, SendSmsCodeReply, SendSmsCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User,
+} from '../../../../shared/types/user';
 import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { groupKeys } from '../group/api';
@@ -52,7 +56,16 @@ export const userApi = {
   findPasswordStepTwo: (input: FindPasswordRequest) => api.put<unknown>('/api/v1/user/findpassword/steptwo', input),
   sendEmailCode: (input: Omit<SendEmailCodeRequest, 'type'>) =>
     api.post<unknown>('/api/v1/user/email/code', { ...input, type: 0 }),
+  // Ours (docs/api.md §6): codes by SMS, and the sign-up, sign-in and reset they allow.
+  sendSmsCode: (input: SendSmsCodeRequest) => api.post<SendSmsCodeReply>('/api/v1/user/sms/code', input),
+  registerByMobile: (input: MobileRegisterRequest) => api.post<LoginAnswer>('/api/v1/user/register/mobile', input),
+  loginByMobile: (input: MobileLoginRequest) => api.post<LoginAnswer>('/api/v1/user/login/mobile', input),
+  findPasswordByMobile: (input: MobileFindPasswordRequest) => api.put<unknown>('/api/v1/user/findpassword/mobile', input),
 };
+
+/** BindMobile: the member's number and activity change. */
+export const bindMobile = (input: BindMobileRequest, context: WriteContext) =>
+  invalidateAfter(api.put<unknown>('/api/v1/user/mobile', input), context, [userKeys.all]);
 
 export const captchaQuery = (type: CaptchaKind, enabled: boolean) =>
   queryOptions({

@@ -1,6 +1,8 @@
 // Checks of account fields run before anything is sent: the backend's own rules from
 // shared/validation, with the messages for empty fields that only a form needs.
-import { USERNAME_LENGTH, emailProblems, passwordProblems, phoneProblems, usernameProblems } from '../../../../shared/validation';
+import {
+  SMS_CODE_PATTERN, USERNAME_LENGTH, emailProblems, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems,
+} from '../../../../shared/validation';
 
 /** Registration: the server's username rules (shared/validation), first problem only. */
 export function checkUsername(value: string): string | undefined {
@@ -9,10 +11,11 @@ export function checkUsername(value: string): string | undefined {
   return usernameProblems(name)[0];
 }
 
-/** Login accepts any existing name, so only presence and the server's length bounds are checked. */
+/** Login accepts any existing name or a bound mobile number, so only presence and the server's length bounds are checked. */
 export function checkLoginName(value: string): string | undefined {
   const name = value.trim();
   if (!name) return '请输入用户名';
+  if (normalizeMainlandMobile(name)) return undefined;
   const length = [...name].length;
   if (length < USERNAME_LENGTH.min || length > USERNAME_LENGTH.max) return usernameProblems(name)[0];
   return undefined;
@@ -35,6 +38,13 @@ export function checkEmail(value: string, required = true): string | undefined {
   return emailProblems(email, required)[0];
 }
 
-export function checkMobile(value: string): string | undefined {
-  return phoneProblems(value.trim())[0];
+/** A mainland mobile number in any usual spelling (`+86 138-1234-5678`); empty only when not `required`. */
+export function checkMobile(value: string, required = false): string | undefined {
+  return mobileProblems(value, required)[0];
+}
+
+export function checkSmsCode(value: string): string | undefined {
+  const code = value.trim();
+  if (!code) return '请输入短信验证码';
+  return SMS_CODE_PATTERN.test(code) ? undefined : '请输入6位数字短信验证码';
 }

@@ -1,5 +1,6 @@
-// /admin/config/<category>: the form of one config category.
+// /admin/config/<category>: the form of one config category (and, for `sms`, the test message).
 import { ConfigForm } from '../../features/config/ConfigForm';
+import { TestSmsForm } from '../../features/sms/TestSmsForm';
 import { useCurrentRoute } from '../../kit/routing/current-route';
 
 export function ConfigPage() {
@@ -11,6 +12,7 @@ export function ConfigPage() {
       <section className="app-panel">
         <ConfigForm key={category} category={category} />
       </section>
+      {category === 'sms' && <TestSmsForm />}
     </div>
   );
 }

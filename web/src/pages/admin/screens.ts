@@ -15,6 +15,7 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-user-group': lazyScreen(async () => (await import('./UserGroupPage')).UserGroupPage),
   'admin-user-permission': lazyScreen(async () => (await import('./PermissionPage')).PermissionPage),
   'admin-user-punishment': lazyScreen(async () => (await import('./PunishmentPage')).PunishmentPage),
+  'admin-user-sms': lazyScreen(async () => (await import('./SmsLogPage')).SmsLogPage),
   'admin-navigation': lazyScreen(async () => (await import('./NavigationPage')).NavigationPage),
   'admin-document-category': lazyScreen(async () => (await import('./DocumentCategoryPage')).DocumentCategoryPage),
   'admin-article-category': lazyScreen(async () => (await import('./ArticleCategoryPage')).ArticleCategoryPage),
@@ -28,7 +29,7 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-report': lazyScreen(async () => (await import('./ReportPage')).ReportPage),
   'admin-feedback': lazyScreen(async () => (await import('./FeedbackPage')).FeedbackPage),
   ...Object.fromEntries(
-    ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth'].map((category) => [
+    ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
       `admin-config-${category}`,
       configScreen,
     ]),

@@ -1,9 +1,10 @@
 import { CurrentAccount } from '../../features/account/CurrentAccount';
+import { MobileBinding } from '../../features/account/MobileBinding';
 import { PasswordForm } from '../../features/account/PasswordForm';
 import { ProfileForm } from '../../features/account/ProfileForm';
 import './member.css';
 
-/** `/member/profile`: profile, avatar and password. */
+/** `/member/profile`: profile, avatar, mobile number and password. */
 export function MemberProfilePage() {
   return (
     <CurrentAccount loadingRows={6}>
@@ -12,6 +13,7 @@ export function MemberProfilePage() {
           <section className="app-panel">
             <ProfileForm key={user.id} user={user} />
           </section>
+          <MobileBinding mobile={user.mobile ?? ''} />
           <section className="app-panel">
             <PasswordForm />
           </section>

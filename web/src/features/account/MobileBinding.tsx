@@ -1,0 +1,102 @@
+// The member's mobile number: shown masked, and bound or changed only with the code sent
+// to the new number (BindMobile). The profile form sends the number unchanged.
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { maskMobile, normalizeMainlandMobile } from '../../../../shared/validation';
+import { unwrap } from '../../api/client';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { CaptchaField } from '../auth/CaptchaField';
+import { SmsCodeButton, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
+import { mergeUser } from '../session/session-store';
+import { bindMobile } from '../user/api';
+import { checkMobile, checkSmsCode } from '../user/validation';
+
+type Field = 'mobile' | 'captcha' | 'code';
+
+function BindMobileForm({ current, onDone }: { current: string; onDone: () => void }) {
+  const smsCaptcha = useSmsCaptcha();
+  const [mobile, setMobile] = useState('');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Errors<Field>>({});
+  const bind = useMutation({
+    mutationFn: async (input: { mobile: string; code: string }, context) => unwrap(await bindMobile(input, context)),
+    onSuccess: (_data, input) => {
+      mergeUser({ mobile: input.mobile });
+      toast.success(current ? '更换成功' : '绑定成功', `手机号已绑定为 ${maskMobile(input.mobile)}`);
+      onDone();
+    },
+    onError: (error) => toastFailure(current ? '更换手机号失败' : '绑定手机号失败', error),
+  });
+
+  const checkNumber = () => {
+    const problem = checkMobile(mobile, true);
+    return problem ?? (normalizeMainlandMobile(mobile) === current ? '新手机号与当前绑定的手机号相同' : undefined);
+  };
+
+  const validateForCode = () => {
+    const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: smsCaptcha.problem(), code: undefined });
+    setErrors(invalid ?? {});
+    return !invalid;
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: undefined, code: checkSmsCode(code) });
+    setErrors(invalid ?? {});
+    if (invalid) return;
+    bind.mutate({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), code: code.trim() });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
+      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
+      <TextField
+        id="bind-code"
+        label="短信验证码"
+        value={code}
+        onChange={setCode}
+        error={errors.code}
+        placeholder="6 位数字"
+        autoComplete="one-time-code"
+        maxLength={6}
+        addon={<SmsCodeButton type="bind" mobile={mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+      />
+      <div className="app-form-actions">
+        <Button htmlType="submit" theme="solid" loading={bind.isPending}>
+          {current ? '确认更换' : '确认绑定'}
+        </Button>
+        <Button onClick={onDone} disabled={bind.isPending}>
+          取消
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The panel of `/member/profile` about the member's number; `mobile` is the bound one ('' for none). */
+export function MobileBinding({ mobile }: { mobile: string }) {
+  const smsEnabled = useSmsEnabled();
+  const [editing, setEditing] = useState(false);
+  return (
+    <section className="app-panel" aria-labelledby="mobile-title">
+      <h2 id="mobile-title" className="app-panel__title">
+        手机号
+      </h2>
+      <p className="app-mobile-binding__status">
+        {mobile ? `已绑定 ${maskMobile(mobile)}，可用手机号和短信验证码登录、找回密码。` : '尚未绑定手机号。'}
+      </p>
+      {!smsEnabled ? (
+        <p className="app-field__hint">本站暂未开通短信服务，暂不能{mobile ? '更换' : '绑定'}手机号。</p>
+      ) : editing ? (
+        <BindMobileForm current={mobile} onDone={() => setEditing(false)} />
+      ) : (
+        <Button onClick={() => setEditing(true)}>{mobile ? '更换手机号' : '绑定手机号'}</Button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+// Login with a mobile number and the code sent to it by SMS.
+import { useState, type FormEvent } from 'react';
+import { normalizeMainlandMobile } from '../../../../shared/validation';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
+import { TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { userApi } from '../user/api';
+import { checkMobile, checkSmsCode } from '../user/validation';
+import { CaptchaField } from './CaptchaField';
+import { useFinishSignIn } from './sign-in';
+import { SmsCodeButton, useSmsCaptcha } from './SmsCode';
+
+type Field = 'mobile' | 'captcha' | 'code';
+
+export function MobileLoginForm({ target }: { target: string }) {
+  const smsCaptcha = useSmsCaptcha();
+  const finishSignIn = useFinishSignIn(target);
+  const [mobile, setMobile] = useState('');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Errors<Field>>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  const validateForCode = () => {
+    const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: smsCaptcha.problem(), code: undefined });
+    setErrors(invalid ?? {});
+    return !invalid;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: undefined, code: checkSmsCode(code) });
+    setErrors(invalid ?? {});
+    if (invalid) return;
+    setSubmitting(true);
+    const result = await userApi.loginByMobile({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), code: code.trim() });
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' })) return;
+    setSubmitting(false);
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField id="mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
+      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
+      <TextField
+        id="sms-code"
+        label="短信验证码"
+        value={code}
+        onChange={setCode}
+        error={errors.code}
+        placeholder="6 位数字"
+        autoComplete="one-time-code"
+        maxLength={6}
+        addon={<SmsCodeButton type="login" mobile={mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+      />
+      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
+        登录
+      </Button>
+    </form>
+  );
+}
