@@ -7,7 +7,8 @@ import { PunishmentType, barReason } from '../punishment/service';
 // favourites, its comment counter, and the counts and links of the dashboard and sitemap.
 
 export {
-  articleTitles, countLiveArticles, publishedArticleLinks, publishedArticles, setCommentCount as setArticleCommentCount, type ArticleTarget,
+  articleTitles, bumpFavoriteCount as bumpArticleFavorites, countLiveArticles, publishedArticleLinks, publishedArticles,
+  setCommentCount as setArticleCommentCount, type ArticleTarget,
 } from './store';
 
 /** Why the member may not publish articles (a punishment, or no group enables it), or null when they may. */

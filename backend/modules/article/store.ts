@@ -45,6 +45,11 @@ export async function addView(db: Database, id: number): Promise<void> {
   await db.updateTable('article').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', id).execute();
 }
 
+/** Moves the favourite counter (FavoriteAPI of type 1), never below zero. */
+export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
+  await db.updateTable('article').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
+}
+
 export async function setCommentCount(db: Database, id: number, count: number): Promise<void> {
   await db.updateTable('article').set({ comment_count: count }).where('id', '=', id).execute();
 }
