@@ -28,6 +28,16 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
+# PDFs and what MuPDF opens itself (EPUB, MOBI, FB2, CBZ, images, text) convert with nothing
+# installed. Office files and the other ebook formats need LibreOffice and calibre with CJK
+# fonts, about 800 MB more: `docker build --build-arg OFFICE_CONVERTERS=true .`
+ARG OFFICE_CONVERTERS=false
+RUN if [ "$OFFICE_CONVERTERS" = "true" ]; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui \
+         libreoffice-impress-nogui calibre fonts-noto-cjk \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -5,11 +5,13 @@ import { openDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
@@ -28,6 +30,12 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { documentService, recycleService } from './modules/document/routes';
+import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { searchRecordService } from './modules/search-record/routes';
+import { downloadService, userDownloadService } from './modules/download/routes';
+import { favoriteService } from './modules/favorite/routes';
+import { documentSearchService } from './modules/document-search/routes';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
@@ -52,6 +60,14 @@ export const services: readonly ServiceModule[] = [
   oauthService,
   uploadService,
   fileService,
+  documentService,
+  recycleService,
+  attachmentAdminService,
+  searchRecordService,
+  downloadService,
+  userDownloadService,
+  favoriteService,
+  documentSearchService,
   articleService,
   commentService,
   reportService,
@@ -73,6 +89,23 @@ export interface BuildBackendOptions {
   passwordCost?: number;
 }
 
+/**
+ * The conversion engine, made on first use: looking for LibreOffice and calibre runs their
+ * `--version`, which a process that never converts (most test backends) need not pay for.
+ */
+function lazyConverter(settings: ConverterSettings): { converter: DocumentConverter; close(): Promise<void> } {
+  let engine: DocumentConverter | undefined;
+  const get = () => (engine ??= createDocumentConverter(settings));
+  return {
+    converter: {
+      convertDocument: (request) => get().convertDocument(request),
+      detectConverters: () => get().detectConverters(),
+      close: async () => engine?.close(),
+    },
+    close: async () => engine?.close(),
+  };
+}
+
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -91,12 +124,19 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   registerErrorHandling(app);
 
-  const { db } = await openDatabase(config.dataDir);
+  const { db, sqlite } = await openDatabase(config.dataDir);
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  const { workers, libreofficePath, calibrePath } = config.convert;
+  const conversion = lazyConverter({
+    workers,
+    ...(libreofficePath !== undefined ? { libreofficePath } : {}),
+    ...(calibrePath !== undefined ? { calibrePath } : {}),
+  });
   // Running jobs finish (or are aborted) while the database is still open.
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await conversion.close();
     await db.destroy();
   });
 
@@ -119,6 +159,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     sms: new SmsSender(settings, config.sms, app.log),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
+    converter: conversion.converter,
+    conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
+    search: { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') },
+    log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
     version: pkg.version,

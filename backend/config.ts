@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
@@ -17,8 +18,24 @@ export interface BackendConfig {
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
   oauth: OAuthConfig;
+  /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
+  convert: ConvertConfig;
   /** Where the SMS clouds are reached (docs/api.md §4). */
   sms: SmsEndpoints;
+}
+
+export interface ConvertConfig {
+  /** CONVERT_WORKERS: MuPDF worker threads; default one per core but one (at least one). */
+  workers: number;
+  /** CONVERT_JOBS: documents converted at once (default 2). */
+  jobs: number;
+  /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
+  timeoutMs: number | null;
+  /** CONVERT_MAX_PAGES: documents with more pages fail (default 10,000). */
+  maxPages: number;
+  /** LIBREOFFICE_PATH / CALIBRE_PATH: a path, undefined = searched, null (`off`) = never used. */
+  libreofficePath?: string | null;
+  calibrePath?: string | null;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -93,6 +110,36 @@ function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
   return { wechat: endpoints('wechat'), qq: endpoints('qq'), timeoutMs: Number(timeoutRaw) };
 }
 
+function parseInteger(variable: string, raw: string | undefined, min: number, max: number): number | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${variable} must be an integer between ${min} and ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseToolPath(raw: string | undefined): string | null | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  return ['off', 'none', 'false', '0'].includes(value.toLowerCase()) ? null : path.resolve(value);
+}
+
+function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
+  const convert: ConvertConfig = {
+    // One core stays with the requests: the site answers while a document converts (bench/README.md).
+    workers: parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64) ?? Math.max(1, os.availableParallelism() - 1),
+    jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
+    timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
+    maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
+  };
+  const libreoffice = parseToolPath(env.LIBREOFFICE_PATH);
+  if (libreoffice !== undefined) convert.libreofficePath = libreoffice;
+  const calibre = parseToolPath(env.CALIBRE_PATH);
+  if (calibre !== undefined) convert.calibrePath = calibre;
+  return convert;
+}
+
 /** An http(s) origin: the signed SMS requests go to its path `/`. */
 function parseOrigin(variable: string, raw: string | undefined, fallback: string): string {
   const value = raw?.trim() || fallback;
@@ -142,6 +189,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   }
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
+    convert: parseConvert(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

@@ -3,8 +3,8 @@
 // the entry chunk, the idle process, mutool, MOREDOC's LIKE search), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
-// --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds,
-// --only=proxy,pages,assets,bundle,memory,conversion,search.
+// --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
+// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -20,9 +20,10 @@ import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './
 import { routeWeights } from './lib/bundle';
 import { webBuildNeeded } from '../scripts/start';
 import { conversionBenchmark } from './conversion';
+import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'search'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
+    'api-rate': { type: 'string', default: '200' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
 });
@@ -173,10 +175,11 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 }
 
 async function main(): Promise<void> {
-  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && wants(name));
+  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && name !== 'conversion-api' && wants(name));
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
+  if (wants('conversion-api')) await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
 }
 
 async function gatewayBenchmarks(): Promise<void> {

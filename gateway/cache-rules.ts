@@ -28,6 +28,10 @@ export const CACHE_RULES: readonly CacheRule[] = [
   { path: '/api/v1/language', match: 'subtree', stale: 'public-start-data' },
   { path: '/api/v1/navigation', match: 'subtree', stale: 'public-start-data' },
   { path: '/api/v1/category', match: 'subtree', stale: 'public-start-data' },
+  // Writes that file or unfile documents change the categories' doc_count.
+  { path: '/api/v1/document', match: 'exact', stale: 'public-start-data' },
+  { path: '/api/v1/document/category', match: 'exact', stale: 'public-start-data' },
+  { path: '/api/v1/document/recycle', match: 'subtree', stale: 'public-start-data' },
 ];
 
 export interface Staleness {

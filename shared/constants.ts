@@ -281,6 +281,23 @@ export function isDocumentExtension(extOrName: string): boolean {
   return DOCUMENT_EXTENSIONS.includes(bareExtension(extOrName));
 }
 
+/**
+ * The type keys of the document lists and the search (`ext=pdf|doc|ppt|xls|txt|other`,
+ * contract endpoints.md §5.13) and the extensions each stands for, with their dot.
+ */
+export const DOCUMENT_TYPE_KEYS: Readonly<Record<string, readonly string[]>> = {
+  pdf: ['.pdf'],
+  doc: ['.doc', '.docx', '.rtf', '.wps', '.odt', '.dot'],
+  ppt: ['.ppt', '.pptx', '.pps', '.ppsx', '.dps', '.odp', '.pot'],
+  xls: ['.xls', '.xlsx', '.et', '.ods', '.csv', '.tsv'],
+  txt: ['.txt'],
+  other: ['.epub', '.mobi', '.chm', '.umd', '.azw', '.azw3', '.azw4'],
+};
+
+/** The extensions of a type key (case-insensitive, a leading dot ignored), or null for none or an unknown key (no filter). */
+export function documentTypeExtensions(key: string): readonly string[] | null {
+  return DOCUMENT_TYPE_KEYS[key.trim().toLowerCase().replace(/^\./, '')] ?? null;
+}
 // SMS codes (docs/api.md §6): what a code is for, the `test` message of the config page,
 // and how a message fared, with the labels of the SMS admin screen.
 export const SMS_CODE_PURPOSES = ['register', 'login', 'find_password', 'bind'] as const;

@@ -96,8 +96,15 @@ export interface DocumentTable {
   size: Generated<number>; ext: Generated<string>; status: Generated<number>; enable_gzip: Generated<Flag>;
   convert_error: Generated<string>; preview_ext: Generated<string>; language: Generated<string>;
   deleted_user_id: Generated<number>; recommend_at: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
-  deleted_at: Timestamp | null;
+  deleted_at: Timestamp | null; hash: Generated<string>; attachment_id: Generated<number>;
 }
+
+export interface DocumentContentTable { document_id: number; content: string; created_at: Timestamp; updated_at: Timestamp }
+
+export interface DocumentScoreTable { id: Id; document_id: number; user_id: number; score: number; created_at: Timestamp; updated_at: Timestamp }
+
+/** `related_ids` is a JSON array of document ids. */
+export interface DocumentRelatedTable { document_id: number; related_ids: string; expires_at: Timestamp }
 
 export interface DocumentCategoryTable { id: Id; document_id: number; category_id: number; created_at: Timestamp; updated_at: Timestamp }
 
@@ -160,6 +167,15 @@ export interface JobTable {
   progress: string | null; dedupe_key: string | null; created_at: Timestamp; updated_at: Timestamp; finished_at: Timestamp | null;
 }
 
+export interface FavoriteTable {
+  id: Id; user_id: number; document_id: number; type: number; owner_id: number; award: number; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface SearchRecordTable {
+  id: Id; user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number;
+  spend_time: number; created_at: Timestamp; updated_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -180,6 +196,9 @@ export interface DB {
   email_code: EmailCodeTable;
   document: DocumentTable;
   document_category: DocumentCategoryTable;
+  document_content: DocumentContentTable;
+  document_score: DocumentScoreTable;
+  document_related: DocumentRelatedTable;
   download: DownloadTable;
   article: ArticleTable;
   article_category: ArticleCategoryTable;
@@ -189,6 +208,8 @@ export interface DB {
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
   job: JobTable;
+  favorite: FavoriteTable;
+  search_record: SearchRecordTable;
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
 }

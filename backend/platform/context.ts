@@ -1,12 +1,25 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db';
 import type { TokenService } from './auth/tokens';
 import type { BlobStore } from './blobs/blob-store';
 import type { CaptchaStore } from './captcha';
 import type { ConfigStore } from './config-store';
+import type { DocumentConverter } from './convert/converter';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
+import type { SearchCollection, SearchIndex } from './search/search-index';
 import type { SmsSender } from './sms/sms-sender';
+
+/** How documents are converted, beyond the engine's own settings (CONVERT_* variables). */
+export interface ConversionSettings {
+  /** documents converted at once by this process */
+  jobs: number;
+  /** the time limit of one document; null: the admin's `converter.timeout` minutes */
+  timeoutMs: number | null;
+  /** documents with more pages fail */
+  maxPages: number;
+}
 
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
@@ -21,6 +34,13 @@ export interface BackendContext {
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */
   jobs: JobQueue;
+  /** Documents → pages, covers and text (worker threads; LibreOffice and calibre when installed). */
+  converter: DocumentConverter;
+  conversion: ConversionSettings;
+  /** Full-text search, one index per collection (SQLite FTS5 here). */
+  search: Record<SearchCollection, SearchIndex>;
+  /** The app's logger, for work that outlives a request (jobs, index updates). */
+  log: FastifyBaseLogger;
   /** DATA_DIR: the database, uploads and sitemaps live below it. */
   dataDir: string;
   /** Where the social sign-in providers are reached (OAUTH_* variables). */

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { GatewayError, MESSAGES, errorBody } from '../errors';
 import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
@@ -174,6 +174,33 @@ function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusC
   reply.send(res.stream);
 }
 
+/** How long a connection whose body was cut short stays half-closed for the client to stop sending. */
+const LINGER_MS = 2000;
+
+/**
+ * The backend may answer an upload before it has read the body (too large, not allowed) and
+ * close its connection. undici then destroys the body it was sending: were that the client's
+ * request itself, its socket would go with it and the client would get no answer at all. So
+ * the body travels through a stream of its own, and the client's socket, once the answer is
+ * out, closes the way the backend's did: half-closed first, what still arrives discarded, so
+ * the client reads the answer instead of a reset connection (a lingering close).
+ */
+function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  if (request.body instanceof Readable) {
+    const body = new PassThrough();
+    request.raw.pipe(body);
+    request.body = body;
+    const socket = request.raw.socket;
+    socket.destroySoon = function lingeringClose(this: typeof socket) {
+      this.end();
+      const timer = setTimeout(() => this.destroy(), LINGER_MS);
+      timer.unref();
+      this.once('close', () => clearTimeout(timer));
+    };
+  }
+  done();
+}
+
 function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
   if (isLogout(request)) reply.clearTokenCookie();
@@ -207,7 +234,7 @@ export default fp<UpstreamOptions>(
       replyOptions: replyOptions as never,
     };
 
-    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX });
+    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody });
     for (const prefix of BACKEND_PREFIXES) {
       await fastify.register(httpProxy, { ...common, prefix, rewritePrefix: prefix, httpMethods: ['GET', 'HEAD'] });
     }

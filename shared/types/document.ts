@@ -2,7 +2,14 @@
 
 import type { Attachment } from './attachment';
 import type { Category } from './category';
+import type { PageRequest } from './common';
 import type { User } from './user';
+
+/** Ours: how far the conversion of a document has come (GetDocument, owner and admins only). */
+export interface ConvertProgress {
+  done?: number;
+  total?: number;
+}
 
 export interface Document {
   id?: number;
@@ -43,6 +50,18 @@ export interface Document {
   updated_at?: string;
   deleted_at?: string;
   recommend_at?: string;
+  /** Ours: pages converted so far while status is 0, 1 or 5 (owner and admins). */
+  convert_progress?: ConvertProgress;
+}
+
+/** A member's rating of a document: `score` 100…500 (1 to 5 stars). */
+export interface DocumentScore {
+  id?: number;
+  document_id?: number;
+  user_id?: number;
+  score?: number;
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface SearchRecord {
@@ -92,11 +111,136 @@ export interface Download {
 
 export interface ListDocumentReply { total?: number; document?: Document[] }
 
+/** `GET /api/v1/document/list` and `/document/recycle` (endpoints.md ListDocument). */
+export interface ListDocumentRequest extends PageRequest {
+  /** Single `column [asc|desc]`; default `id desc`. */
+  order?: string;
+  category_id?: number[];
+  /** Only the first value counts; listing one's own documents gives the privileged view. */
+  user_id?: number[];
+  status?: number[];
+  is_recommend?: boolean[];
+  /** > 0: page 1 of this size, no total. */
+  limit?: number;
+  /** Type key `pdf|doc|ppt|xls|txt|other` (endpoints.md §5.13). */
+  ext?: string;
+  /** One or two dates: [from, to]. */
+  created_at?: string[];
+  /** `free` or `charge`. */
+  fee_type?: string;
+  language?: string[];
+}
+
+export interface ListDocumentForHomeRequest { limit?: number; field?: string[] }
+
+export interface ListDocumentForHomeItem {
+  category_id?: number;
+  category_cover?: string;
+  category_name?: string;
+  document?: Document[];
+}
+
+export interface ListDocumentForHomeResponse { document?: ListDocumentForHomeItem[] }
+
+export interface CreateDocumentItem {
+  title?: string;
+  attachment_id?: number;
+  price?: number;
+  language?: string;
+  keywords?: string;
+  description?: string;
+}
+
+export interface CreateDocumentRequest {
+  overwrite?: boolean;
+  category_id?: number[];
+  document?: CreateDocumentItem[];
+}
+
+export interface GetDocumentRequest { id?: number; with_author?: boolean; uuid?: string; with_all_content?: boolean }
+
+export interface DeleteDocumentRequest { id: number[] }
+
+/** `status` 0, 2, 4, 5, 6 or 7. */
+export interface CheckDocumentRequest { id: number[]; status?: number }
+
+/** `type` 0 un-recommend, 1 recommend where not yet, 2 recommend again. */
+export interface SetDocumentRecommendRequest { id: number[]; type?: number }
+
+export interface SetDocumentsCategoryRequest { document_id: number[]; category_id: number[] }
+
+export interface SetDocumentsLanguageRequest { document_id: number[]; language?: string }
+
+/** Ours: with ids, those documents are converted again; without, every failed one (MOREDOC). */
+export interface SetDocumentReconvertRequest { id?: number[] }
+
+export interface RecoverRecycleDocumentRequest { id: number[] }
+
+export interface GetDocumentScoreRequest { document_id: number }
+
+export interface SetDocumentScoreRequest { document_id: number; score: number }
+
 export interface ListSearchRecordReply { total?: number; search_record?: SearchRecord[] }
+
+/** `GET /api/v1/searchrecord/list`: `keywords` and `ip` are LIKE filters OR-ed together; `order` e.g. `id desc,total`. */
+export interface ListSearchRecordRequest {
+  page?: number;
+  size?: number;
+  keywords?: string;
+  field?: string[];
+  order?: string;
+  user_id?: number[];
+  ip?: string;
+}
+
+export interface DeleteSearchRecordRequest { id: number[] }
 
 export interface ListFavoriteReply { total?: number; favorite?: Favorite[] }
 
+/** `type` 0 document, 1 article (then `document_id` is the article's id). */
+export interface CreateFavoriteRequest { document_id: number; type?: number }
+
+export interface GetFavoriteRequest { document_id: number; type?: number }
+
+export interface ListFavoriteRequest { page?: number; size?: number; type?: number }
+
+export interface DeleteFavoriteRequest { id: number[] }
+
 export interface ListDownloadReply { total?: number; download?: Download[] }
+
+/**
+ * A hit of `GET /api/v1/document/search`: the document plus two fields of ours (docs/api.md
+ * §10), HTML with the text escaped and the matches in `<em>…</em>`.
+ */
+export interface SearchedDocument extends Document {
+  /** The whole title. */
+  title_highlight?: string;
+  /** About 120 characters of the text around the first match, `…` where cut. */
+  snippet?: string;
+}
+
+export interface SearchDocumentReply {
+  total?: number;
+  /** Seconds taken, three decimals (`"0.004"`). */
+  spend?: string;
+  document?: SearchedDocument[];
+}
+
+/** `sort`: `latest` or a counter column (`view_count`, `download_count`, …); `ext`: a type key (`pdf|doc|ppt|xls|txt|other`). */
+export interface SearchDocumentRequest {
+  page?: number;
+  size?: number;
+  wd?: string;
+  category_id?: number[];
+  sort?: string;
+  ext?: string;
+  user_id?: number;
+  created_at?: string[];
+  language?: string[];
+}
+
+/** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
+export interface DownloadDocumentReply { url?: string }
 
 /** `POST /api/v1/upload/document` (contract README §8.1). */
 export interface UploadDocumentReply {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadBackendConfig } from '../../backend/config';
@@ -8,6 +9,24 @@ describe('loadBackendConfig', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8880, dataDir: path.resolve('data'), logLevel: 'info', configPresets: {}, jwtExpireDays: 365 });
     expect(config.jwtSecret).toBeUndefined();
     expect(config.adminPassword).toBeUndefined();
+  });
+
+  it('converts documents with every core but one, two at a time, within the admin\'s time limit, unless CONVERT_* say otherwise', () => {
+    const cores = os.availableParallelism();
+    expect(loadBackendConfig({}).convert).toEqual({ workers: Math.max(1, cores - 1), jobs: 2, timeoutMs: null, maxPages: 10_000 });
+    expect(loadBackendConfig({
+      CONVERT_WORKERS: '3', CONVERT_JOBS: '1', CONVERT_TIMEOUT_MS: '60000', CONVERT_MAX_PAGES: '500',
+      LIBREOFFICE_PATH: '/opt/libreoffice7.6/program', CALIBRE_PATH: 'off',
+    }).convert).toEqual({ workers: 3, jobs: 1, timeoutMs: 60_000, maxPages: 500, libreofficePath: '/opt/libreoffice7.6/program', calibrePath: null });
+  });
+
+  it.each([
+    ['CONVERT_WORKERS', '0', 'CONVERT_WORKERS must be an integer between 1 and 64, got "0"'],
+    ['CONVERT_JOBS', 'two', 'CONVERT_JOBS must be an integer between 1 and 16, got "two"'],
+    ['CONVERT_TIMEOUT_MS', '10', 'CONVERT_TIMEOUT_MS must be an integer between 1000 and 86400000, got "10"'],
+    ['CONVERT_MAX_PAGES', '-5', 'CONVERT_MAX_PAGES must be an integer between 1 and 100000, got "-5"'],
+  ])('refuses %s=%s', (variable, value, message) => {
+    expect(() => loadBackendConfig({ [variable]: value })).toThrow(new ConfigError(message));
   });
 
   it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {

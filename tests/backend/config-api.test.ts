@@ -182,8 +182,8 @@ describe('GetEnvs and GetDeviceInfo', () => {
   it('GetEnvs is empty without the permission and lists the tools with it', async () => {
     expect((await api(backend.url, 'GET', '/api/v1/envs', { token: backend.member.token })).body).toEqual({});
     const res = await admin('GET', '/api/v1/envs');
-    expect(res.body.envs.map((e: { cmd: string }) => e.cmd)).toEqual(['soffice', 'ebook-convert', 'mutool', 'convert', 'inkscape', 'svgo', 'pm2', 'supervisorctl']);
-    expect(res.body.envs[0]).toMatchObject({ name: 'LibreOffice', is_required: true, checked_at: expect.any(String) });
+    expect(res.body.envs.map((e: { name: string }) => e.name)).toEqual(['MuPDF', 'LibreOffice', 'Calibre']);
+    expect(res.body.envs[0]).toMatchObject({ name: 'MuPDF', is_required: true, is_installed: true, version: expect.stringMatching(/^\d+\.\d+/), checked_at: expect.any(String) });
   });
 
   it('GetDeviceInfo reports CPU, memory and the data disk', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
 import { api, registerMember, useBackend, type Query } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
 
 // Every RPC that needs a permission, taken from the backend's own route table: anonymous
 // callers get 401, members without the grant 403, the admin 200 (with a valid input from
@@ -61,6 +62,22 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'PunishmentAPI.GetPunishment': async (f) => ({ query: { id: await newPunishment(f) } }),
   'PunishmentAPI.ListPunishment': async () => ({}),
   'PunishmentAPI.CancelPunishment': async (f) => ({ body: { id: [await newPunishment(f)] } }),
+  'DocumentAPI.CheckDocument': async () => ({ body: { id: [1], status: 2 } }),
+  'DocumentAPI.SetDocumentRecommend': async () => ({ body: { id: [1], type: 1 } }),
+  'DocumentAPI.SetDocumentsCategory': async (f) => ({ body: { document_id: [1], category_id: [await newCategory(f)] } }),
+  'DocumentAPI.SetDocumentsLanguage': async () => ({ body: { document_id: [1], language: '' } }),
+  'DocumentAPI.SetDocumentReconvert': async () => ({}),
+  'RecycleAPI.ListRecycleDocument': async () => ({ query: { page: 1, size: 10 } }),
+  'RecycleAPI.RecoverRecycleDocument': async () => ({ body: { id: [1] } }),
+  'RecycleAPI.DeleteRecycleDocument': async () => ({ query: { id: [1] } }),
+  'RecycleAPI.ClearRecycleDocument': async () => ({}),
+  'AttachmentAPI.UpdateAttachment': async (f) => ({ body: { id: await newAttachment(f), name: '改名.png', enable: true } }),
+  'AttachmentAPI.DeleteAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
+  'AttachmentAPI.GetAttachment': async (f) => ({ query: { id: await newAttachment(f) } }),
+  'AttachmentAPI.ListAttachment': async () => ({ query: { type: 7 } }),
+  'DocumentAPI.DownloadDocumentToBeReviewed': async () => ({ query: { id: (await insertDocument(backend.dataDir, { userId: 1, status: 6 })).id } }),
+  'SearchRecordAPI.DeleteSearchRecord': async () => ({ query: { id: 1 } }),
+  'SearchRecordAPI.ListSearchRecord': async () => ({ query: { keywords: '报告' } }),
   'ArticleAPI.SetArticlesCategory': async (f) => ({ body: { article_id: [await newArticle(f)], category_id: [] } }),
   'ArticleAPI.RecommendArticles': async (f) => ({ body: { article_id: [await newArticle(f)], is_recommend: true } }),
   'ArticleAPI.CheckArticles': async (f) => ({ body: { article_id: [await newArticle(f)], status: 1 } }),
@@ -78,6 +95,17 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'FeedbackAPI.DeleteFeedback': async (f) => ({ query: { id: await newFeedback(f) } }),
   'FeedbackAPI.ListFeedback': async () => ({}),
 };
+
+/** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
+async function newAttachment(f: Fixture): Promise<number> {
+  const png = Buffer.alloc(40);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+  png.writeUInt32BE(++seq, 36);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)]), 'matrix.png');
+  const res = await fetch(`${backend.url}/api/v1/upload/config`, { method: 'POST', body: form, headers: { authorization: `Bearer ${f.adminToken}` } });
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
 
 async function newArticle(f: Fixture): Promise<number> {
   return (await f.post('/api/v1/article', { title: unique('文章'), content: '<p>正文</p>' })).id;

@@ -7,6 +7,10 @@ import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
 import * as commentMessages from '../../backend/modules/comment/messages';
 import * as configMessages from '../../backend/modules/config/messages';
+import * as documentMessages from '../../backend/modules/document/messages';
+import * as documentSearchMessages from '../../backend/modules/document-search/messages';
+import * as downloadMessages from '../../backend/modules/download/messages';
+import * as favoriteMessages from '../../backend/modules/favorite/messages';
 import * as feedbackMessages from '../../backend/modules/feedback/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
@@ -16,6 +20,7 @@ import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
 import * as reportMessages from '../../backend/modules/report/messages';
+import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as article from '../../shared/types/article';
@@ -74,8 +79,9 @@ type AnyMessage = MessageType<any>;
 const reply = <M extends AnyMessage, S>(_message: M, verdict: ReplyVerdict<Wire<M>, S>) => verdict;
 const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<Wire<M>, S>) => verdict;
 
-const { User, Dynamic, Sign, Download, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
-  ListUserDownloadReply, ListUserGroupReply } = userMessages;
+const { User, Dynamic, Sign, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
+  ListUserGroupReply } = userMessages;
+const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessages;
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
@@ -89,6 +95,7 @@ const replies = {
   GetUserPermissionsReply: reply<typeof GetUserPermissionsReply, user.GetUserPermissionsReply>(GetUserPermissionsReply, 'agree'),
   ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
   ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
+  DownloadDocumentReply: reply<typeof DownloadDocumentReply, document.DownloadDocumentReply>(DownloadDocumentReply, 'agree'),
   ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
   Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
   ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),
@@ -123,11 +130,24 @@ const replies = {
   Friendlink: reply<typeof friendlinkMessages.Friendlink, friendlink.Friendlink>(friendlinkMessages.Friendlink, 'agree'),
   ListFriendlinkReply: reply<typeof friendlinkMessages.ListFriendlinkReply, friendlink.ListFriendlinkReply>(friendlinkMessages.ListFriendlinkReply, 'agree'),
   Attachment: reply<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListAttachmentReply: reply<typeof attachmentMessages.ListAttachmentReply, attachment.ListAttachmentReply>(attachmentMessages.ListAttachmentReply, 'agree'),
+  SearchHitDocument: reply<typeof documentSearchMessages.SearchHitDocument, document.SearchedDocument>(documentSearchMessages.SearchHitDocument, 'agree'),
+  SearchDocumentReply: reply<typeof documentSearchMessages.SearchDocumentReply, document.SearchDocumentReply>(documentSearchMessages.SearchDocumentReply, 'agree'),
+  Favorite: reply<typeof favoriteMessages.Favorite, document.Favorite>(favoriteMessages.Favorite, 'agree'),
+  ListFavoriteReply: reply<typeof favoriteMessages.ListFavoriteReply, document.ListFavoriteReply>(favoriteMessages.ListFavoriteReply, 'agree'),
+  SearchRecord: reply<typeof searchRecordMessages.SearchRecord, document.SearchRecord>(searchRecordMessages.SearchRecord, 'agree'),
+  ListSearchRecordReply: reply<typeof searchRecordMessages.ListSearchRecordReply, document.ListSearchRecordReply>(searchRecordMessages.ListSearchRecordReply, 'agree'),
   Language: reply<typeof languageMessages.Language, language.Language>(languageMessages.Language, 'agree'),
   ListLanguageReply: reply<typeof languageMessages.ListLanguageReply, language.ListLanguageReply>(languageMessages.ListLanguageReply, 'agree'),
   Punishment: reply<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   ListPunishmentReply: reply<typeof punishmentMessages.ListPunishmentReply, punishment.ListPunishmentReply>(punishmentMessages.ListPunishmentReply, 'agree'),
   AuthorizeReply: reply<typeof oauthMessages.AuthorizeReply, oauth.OAuthAuthorizeReply>(oauthMessages.AuthorizeReply, 'agree'),
+  ConvertProgress: reply<typeof documentMessages.ConvertProgress, document.ConvertProgress>(documentMessages.ConvertProgress, 'agree'),
+  Document: reply<typeof documentMessages.Document, document.Document>(documentMessages.Document, 'agree'),
+  DocumentScore: reply<typeof documentMessages.DocumentScore, document.DocumentScore>(documentMessages.DocumentScore, 'agree'),
+  ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
+  ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
+  ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
   Article: reply<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
   ListArticleReply: reply<typeof articleMessages.ListArticleReply, article.ListArticleReply>(articleMessages.ListArticleReply, 'agree'),
   SearchArticleReply: reply<typeof articleMessages.SearchArticleReply, article.SearchArticleReply>(articleMessages.SearchArticleReply, 'agree'),
@@ -202,6 +222,31 @@ const requests = {
   UpdatePunishmentRequest: request<typeof punishmentMessages.Punishment, punishment.Punishment>(punishmentMessages.Punishment, 'agree'),
   AuthorizeRequest: request<typeof oauthMessages.AuthorizeRequest, oauth.OAuthAuthorizeRequest>(oauthMessages.AuthorizeRequest, 'agree'),
   OAuthLoginRequest: request<typeof oauthMessages.OAuthLoginRequest, oauth.OAuthLoginRequest>(oauthMessages.OAuthLoginRequest, 'agree'),
+  ListAttachmentRequest: request<typeof attachmentMessages.ListAttachmentRequest, attachment.ListAttachmentRequest>(attachmentMessages.ListAttachmentRequest, 'agree'),
+  GetAttachmentRequest: request<typeof idRequest, attachment.GetAttachmentRequest>(idRequest, 'agree'),
+  DeleteAttachmentRequest: request<typeof idsRequest, attachment.DeleteAttachmentRequest>(idsRequest, 'agree'),
+  UpdateAttachmentRequest: request<typeof attachmentMessages.Attachment, attachment.Attachment>(attachmentMessages.Attachment, 'agree'),
+  ListSearchRecordRequest: request<typeof searchRecordMessages.ListSearchRecordRequest, document.ListSearchRecordRequest>(searchRecordMessages.ListSearchRecordRequest, 'agree'),
+  DeleteSearchRecordRequest: request<typeof idsRequest, document.DeleteSearchRecordRequest>(idsRequest, 'agree'),
+  SearchDocumentRequest: request<typeof documentSearchMessages.SearchDocumentRequest, document.SearchDocumentRequest>(documentSearchMessages.SearchDocumentRequest, 'agree'),
+  CreateFavoriteRequest: request<typeof favoriteMessages.Favorite, document.CreateFavoriteRequest>(favoriteMessages.Favorite, 'agree'),
+  GetFavoriteRequest: request<typeof favoriteMessages.GetFavoriteRequest, document.GetFavoriteRequest>(favoriteMessages.GetFavoriteRequest, 'agree'),
+  ListFavoriteRequest: request<typeof favoriteMessages.ListFavoriteRequest, document.ListFavoriteRequest>(favoriteMessages.ListFavoriteRequest, 'agree'),
+  DeleteFavoriteRequest: request<typeof idsRequest, document.DeleteFavoriteRequest>(idsRequest, 'agree'),
+  ListDocumentRequest: request<typeof documentMessages.ListDocumentRequest, document.ListDocumentRequest>(documentMessages.ListDocumentRequest, 'agree'),
+  ListDocumentForHomeRequest: request<typeof documentMessages.ListDocumentForHomeRequest, document.ListDocumentForHomeRequest>(documentMessages.ListDocumentForHomeRequest, 'agree'),
+  CreateDocumentItem: request<typeof documentMessages.CreateDocumentItem, document.CreateDocumentItem>(documentMessages.CreateDocumentItem, 'agree'),
+  CreateDocumentRequest: request<typeof documentMessages.CreateDocumentRequest, document.CreateDocumentRequest>(documentMessages.CreateDocumentRequest, 'agree'),
+  GetDocumentRequest: request<typeof documentMessages.GetDocumentRequest, document.GetDocumentRequest>(documentMessages.GetDocumentRequest, 'agree'),
+  DeleteDocumentRequest: request<typeof documentMessages.DeleteDocumentRequest, document.DeleteDocumentRequest>(documentMessages.DeleteDocumentRequest, 'agree'),
+  CheckDocumentRequest: request<typeof documentMessages.CheckDocumentRequest, document.CheckDocumentRequest>(documentMessages.CheckDocumentRequest, 'agree'),
+  SetDocumentRecommendRequest: request<typeof documentMessages.SetDocumentRecommendRequest, document.SetDocumentRecommendRequest>(documentMessages.SetDocumentRecommendRequest, 'agree'),
+  SetDocumentsCategoryRequest: request<typeof documentMessages.SetDocumentsCategoryRequest, document.SetDocumentsCategoryRequest>(documentMessages.SetDocumentsCategoryRequest, 'agree'),
+  SetDocumentsLanguageRequest: request<typeof documentMessages.SetDocumentsLanguageRequest, document.SetDocumentsLanguageRequest>(documentMessages.SetDocumentsLanguageRequest, 'agree'),
+  SetDocumentReconvertRequest: request<typeof documentMessages.SetDocumentReconvertRequest, document.SetDocumentReconvertRequest>(documentMessages.SetDocumentReconvertRequest, 'agree'),
+  RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
+  GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
   SetArticleRequest: request<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
   GetArticleRequest: request<typeof articleMessages.GetArticleRequest, article.GetArticleRequest>(articleMessages.GetArticleRequest, 'agree'),
   ListArticleRequest: request<typeof articleMessages.ListArticleRequest, article.ListArticleRequest>(articleMessages.ListArticleRequest, 'agree'),
@@ -235,9 +280,10 @@ const requests = {
 
 const messageModules = {
   article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
-  config: configMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
+  config: configMessages, document: documentMessages, 'document-search': documentSearchMessages, download: downloadMessages,
+  favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
-  report: reportMessages, sms: smsMessages, user: userMessages,
+  report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

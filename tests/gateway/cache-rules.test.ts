@@ -117,6 +117,12 @@ describe('the table of cache rules', () => {
     expect(stale('PUT', '/api/v1/group/permission')).toEqual({ ownSession: true, sessions: true, publicStartData: false });
     expect(stale('PUT', '/api/v1/user')).toMatchObject({ sessions: true });
     expect(stale('PUT', '/api/v1/user/password')).toMatchObject({ sessions: true });
+    // documents filed, unfiled, recycled or recovered change the categories' doc_count
+    for (const [method, url] of [['POST', '/api/v1/document'], ['DELETE', '/api/v1/document?id=1'], ['PUT', '/api/v1/document/category'],
+      ['PUT', '/api/v1/document/recycle'], ['DELETE', '/api/v1/document/recycle/all']]) {
+      expect(stale(method!, url!), url).toMatchObject({ publicStartData: true });
+    }
+    expect(stale('POST', '/api/v1/document/score')).toMatchObject({ publicStartData: false });
     // the writer's own session only: check-in, and a path that only starts like a rule's
     expect(stale('PUT', '/api/v1/user/sign')).toEqual({ ownSession: true, sessions: false, publicStartData: false });
     expect(stale('POST', '/api/v1/configuration')).toEqual({ ownSession: true, sessions: false, publicStartData: false });

@@ -77,7 +77,7 @@ describe('docker-compose.yml', () => {
     const defaults = Object.entries(compose.services).filter(([, service]) => service.profiles === undefined);
     expect(defaults.map(([name]) => name)).toEqual(['site']);
     const site = compose.services.site!;
-    expect(site.build).toBe('.');
+    expect(site.build).toEqual({ context: '.', args: { OFFICE_CONVERTERS: '${OFFICE_CONVERTERS:-false}' } });
     expect(site.environment?.BACKEND_URL).toBe('${BACKEND_URL:-}');
     expect(site.volumes).toContain('site-data:/data');
     // Compose interpolates every service, also those of an inactive profile: a required
@@ -88,6 +88,13 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
+  it('installs the Office and ebook converters in the runtime image only when asked to', async () => {
+    const runtime = parseDockerfile(await readRepo('Dockerfile')).stages.find((stage) => stage.name === 'runtime')!;
+    const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
+    expect(text).toContain('ARG OFFICE_CONVERTERS=false');
+    expect(text).toMatch(/if \[ "\$OFFICE_CONVERTERS" = "true" \]; then[\s\S]*libreoffice-writer-nogui[\s\S]*calibre fonts-noto-cjk/);
+  });
+
   let dockerfile: Dockerfile;
   let runtime: Stage;
 

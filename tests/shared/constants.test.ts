@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bannerTypeOptions,
   documentStatusOptions,
+  documentTypeExtensions,
   extensionGroup,
   isDocumentExtension,
   isImageExtension,
@@ -44,6 +45,20 @@ describe('upload extensions', () => {
   it('takes documents of the converting groups only: no UMD, archives, videos or unknown files', () => {
     for (const ext of ['pdf', 'DOCX', '报告.pptx', 'xls', 'txt', 'epub', 'azw3', 'chm']) expect(isDocumentExtension(ext), ext).toBe(true);
     for (const ext of ['umd', 'zip', 'rar', 'mp4', 'exe', 'jpg', '']) expect(isDocumentExtension(ext), ext).toBe(false);
+  });
+});
+
+describe('documentTypeExtensions', () => {
+  it('maps the type keys of the document lists to their extensions, any case, dot or not', () => {
+    expect(documentTypeExtensions('pdf')).toEqual(['.pdf']);
+    expect(documentTypeExtensions('.DOC')).toContain('.wps');
+    expect(documentTypeExtensions(' xls ')).toContain('.csv');
+    expect(documentTypeExtensions('other')).toContain('.azw3');
+  });
+
+  it('means no filter for an empty or unknown key', () => {
+    expect(documentTypeExtensions('')).toBeNull();
+    expect(documentTypeExtensions('exe')).toBeNull();
   });
 });
 

@@ -8,3 +8,8 @@ export const Attachment = message('Attachment', {
   ip: 'string', username: 'string', type_name: 'string', description: 'string',
   created_at: 'time', updated_at: 'time',
 });
+
+export const ListAttachmentRequest = message('ListAttachmentRequest', {
+  page: 'int64', size: 'int64', wd: 'string', enable: 'bool[]', user_id: 'int64[]', type: 'int64[]', ext: 'string',
+});
+export const ListAttachmentReply = message('ListAttachmentReply', { total: 'int64', attachment: [Attachment] });

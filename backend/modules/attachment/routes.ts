@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UPLOAD_IMAGE_EXTENSIONS } from '../../../shared/constants';
@@ -8,18 +7,20 @@ import { encode } from '../../wire/message';
 import { clientIp } from '../../wire/rpc';
 import { hasPermission, resolveSession, uploadCaller } from '../../platform/auth/session';
 import { tokenFromUploadHeader } from '../../platform/auth/tokens';
-import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
 import { defineService } from '../../platform/rpc';
 import { publishRefusal } from '../article/service';
 import { DynamicType, addDynamic, updateProfile } from '../user/service';
 import { imageSize, sniffImage } from './image';
 import { Attachment } from './messages';
-import { countRecentUploads, insertAttachment, isBannedHash, retireAttachments } from './store';
+import { registerDocumentUpload } from './document-upload';
+import { maxUploadBytes, receiveFile } from './receive-file';
+import { countRecentUploads, insertAttachment, retireAttachments } from './store';
 
-// Image uploads `POST /api/v1/upload/avatar|config|banner|category|article` (contract README
-// §8.2) and `feedback` (ours): streamed into the blob store while hashing, checked, then kept
-// content-addressed as uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an attachment.
+// Uploads: images `POST /api/v1/upload/avatar|config|banner|category|article` (contract README
+// §8.2) and `feedback` (ours) streamed into the blob store while hashing, checked, then kept
+// content-addressed as uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an
+// attachment; documents `POST /api/v1/upload/document` (document-upload.ts).
 
 const IMAGE_EXTENSIONS = UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`);
 const NOT_AN_IMAGE = `请上传图片格式文件，支持${IMAGE_EXTENSIONS.slice(0, -1).join('、')}和${IMAGE_EXTENSIONS.at(-1)}格式图片`;
@@ -64,52 +65,6 @@ async function uploaderOf(ctx: BackendContext, request: FastifyRequest, rule: Up
   return user?.id ?? 0;
 }
 
-interface StoredFile { hash: string; ext: string; size: number; name: string; key: string; head: Buffer }
-
-/**
- * Streams the multipart field `file` into the blob store under `<folder>/…/<md5><ext>`.
- * Rejects files over `maxBytes` and extensions outside `extensions`; `check` may refuse the
- * content (it gets the first 64 KiB) before the blob is kept.
- */
-async function receiveFile(
-  app: BackendContext,
-  request: FastifyRequest,
-  opts: { folder: 'uploads' | 'documents'; extensions: readonly string[]; badExtension: string; maxBytes: number; check?: (head: Buffer) => void },
-): Promise<StoredFile> {
-  if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
-  // One byte over the limit reaches the store, which refuses it; busboy discards the rest.
-  const part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
-  if (!part || part.fieldname !== 'file') throw badRequest('请上传文件（字段 file）');
-  const ext = path.extname(part.filename).toLowerCase();
-  if (!opts.extensions.includes(ext)) {
-    part.file.resume();
-    throw badRequest(opts.badExtension);
-  }
-  try {
-    const stored = await app.blobs.putContentAddressed(part.file, {
-      prefix: opts.folder,
-      ext,
-      maxBytes: opts.maxBytes,
-      async check({ md5, head }) {
-        opts.check?.(head);
-        if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
-      },
-    });
-    return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
-  } catch (error) {
-    // The store stops reading at the limit; the rest of the body still has to be consumed.
-    part.file.resume();
-    if (error instanceof BlobTooLargeError) throw badRequest(`文件大小超出限制（最大 ${Math.floor(opts.maxBytes / 1024 / 1024)} MB）`);
-    if (error instanceof BlobEmptyError) throw badRequest('上传的文件是空的');
-    throw error;
-  }
-}
-
-async function maxUploadBytes(app: BackendContext): Promise<number> {
-  const mb = (await app.settings.snapshot()).int('security', 'max_document_size');
-  return (mb > 0 ? mb : 50) * 1024 * 1024;
-}
-
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
@@ -118,7 +73,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
       scope.post(routePath, { config: { errorShape: 'http' } }, async (request, reply) => {
         const userId = await uploaderOf(ctx, request, def.uploader, routePath, def.type);
         let dimensions = { width: 0, height: 0 };
-        const file = await receiveFile(ctx, request, {
+        const file = await receiveFile(ctx, request, reply, {
           folder: 'uploads',
           extensions: IMAGE_EXTENSIONS,
           badExtension: NOT_AN_IMAGE,
@@ -145,6 +100,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           .send(JSON.stringify({ code: 200, message: '上传成功', data: encode(Attachment, attachment) }));
       });
     }
+    registerDocumentUpload(scope, ctx);
   });
 }
 

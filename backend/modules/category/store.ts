@@ -78,3 +78,30 @@ export async function recountCategories(db: Database, type: 0 | 1): Promise<void
       WHERE tree.ancestor_id = category.id)
     WHERE type = ${type}`.execute(db);
 }
+
+/**
+ * Categories by id with how deep each sits (0 = top level), so that a document's
+ * categories can be shown root → leaf.
+ */
+export async function categoriesWithDepth(db: Database, ids: readonly number[]): Promise<{ id: number; title: string; parent_id: number; depth: number }[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<{ id: number; title: string; parent_id: number; depth: number }>`
+    WITH RECURSIVE chain(start_id, ancestor_id, depth) AS (
+      SELECT id, parent_id, 0 FROM category WHERE id IN (${sql.join([...new Set(ids)])})
+      UNION ALL SELECT chain.start_id, c.parent_id, chain.depth + 1 FROM category c JOIN chain ON c.id = chain.ancestor_id
+        WHERE chain.ancestor_id > 0 AND chain.depth < 64)
+    SELECT c.id, c.title, c.parent_id, max(chain.depth) AS depth FROM category c JOIN chain ON chain.start_id = c.id GROUP BY c.id`.execute(db);
+  return rows.map((r) => ({ ...r, depth: Number(r.depth) }));
+}
+
+/** Enabled top-level categories of a type, in the order of the category lists. */
+export async function enabledTopCategories(db: Database, type: 0 | 1) {
+  return db.selectFrom('category').selectAll().where('type', '=', type).where('parent_id', '=', 0).where('enable', '=', 1)
+    .orderBy('sort', 'desc').orderBy('title', 'asc').execute();
+}
+
+/** The ids among `ids` that are categories of this type. */
+export async function existingCategoryIds(db: Database, ids: readonly number[], type: 0 | 1): Promise<number[]> {
+  if (!ids.length) return [];
+  return (await db.selectFrom('category').select('id').where('id', 'in', [...new Set(ids)]).where('type', '=', type).execute()).map((r) => r.id);
+}

@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { fileInside, sendFile, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
 import { publishedArticleLinks } from '../article/service';
+import { publicDocumentLinks } from '../document/service';
 
 // Sitemaps as MOREDOC writes them (README §9.5): an index at sitemap/sitemap.xml that lists
 // documents-<n>.xml and articles-<n>.xml, 10,000 URLs per file, under DATA_DIR, served at
-// `/sitemap.xml` and `/sitemap/*`. It lists documents, whose module comes with the content
-// wave (until then it reads their table itself), and articles.
+// `/sitemap.xml` and `/sitemap/*`. It lists documents and articles, through their modules.
 
 const PER_FILE = 10_000;
 
@@ -24,8 +24,7 @@ function urlset(urls: { loc: string; lastmod: string }[]): string {
 export async function writeSitemaps(app: BackendContext): Promise<void> {
   const cfg = await app.settings.snapshot();
   const domain = cfg.str('system', 'domain').replace(/\/+$/, '');
-  const documents = await app.db.selectFrom('document').select(['uuid', 'updated_at'])
-    .where('deleted_at', 'is', null).where('status', 'not in', [4, 6, 7]).orderBy('id').execute();
+  const documents = await publicDocumentLinks(app.db);
   const articles = await publishedArticleLinks(app.db);
   const dir = sitemapDir(app.dataDir);
   await fs.mkdir(dir, { recursive: true });

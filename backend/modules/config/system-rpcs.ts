@@ -1,34 +1,22 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { SUPER_USER_ID } from '../../../shared/permissions';
-import { now } from '../../db/schema';
 import { badRequest, forbidden } from '../../wire/errors';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { countBanners } from '../banner/service';
 import { countCategories } from '../category/service';
+import { converterEnvironment } from '../document/service';
 import { countFriendlinks } from '../friendlink/service';
 import { countUsers } from '../user/service';
 import { DeviceInfo, Envs, Release, Stats } from './messages';
 import { writeSitemaps } from './sitemap';
 import { countContent, setConfigValue } from './store';
 
-// ConfigAPI for the admin dashboard: counters, environment checks, hardware, sitemap and
-// the release notice.
+// ConfigAPI for the admin dashboard: counters, the converters this install has (asked of
+// the document module), hardware, sitemap and the release notice.
 
 const RELEASE_SOURCES = ['none', 'auto', 'gitee', 'github'];
-
-const TOOLS = [
-  { name: 'LibreOffice', cmd: 'soffice', description: '将 Office 文档转换为 PDF', required: true },
-  { name: 'Calibre', cmd: 'ebook-convert', description: '将电子书（epub、mobi 等）转换为 PDF', required: true },
-  { name: 'MuPDF', cmd: 'mutool', description: '将 PDF 页面渲染为图片', required: true },
-  { name: 'ImageMagick', cmd: 'convert', description: '处理封面和预览图片', required: true },
-  { name: 'Inkscape', cmd: 'inkscape', description: '处理 SVG 预览图', required: true },
-  { name: 'SVGO', cmd: 'svgo', description: '压缩 SVG 预览图（可选）', required: false },
-  { name: 'PM2', cmd: 'pm2', description: '进程守护（可选）', required: false },
-  { name: 'Supervisor', cmd: 'supervisorctl', description: '进程守护（可选）', required: false },
-];
 
 function osName(): string {
   try {
@@ -38,17 +26,6 @@ function osName(): string {
     // not Linux, or no os-release: fall through
   }
   return `${os.type()} ${os.release()}`;
-}
-
-function checkTool(cmd: string): Promise<{ installed: boolean; version: string; error: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, ['--version'], { timeout: 5000, windowsHide: true }, (error, stdout, stderr) => {
-      const output = `${stdout}${stderr}`.trim().split('\n')[0] ?? '';
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') resolve({ installed: false, version: '', error: `未找到命令 ${cmd}` });
-      else if (error && !output) resolve({ installed: false, version: '', error: error.message });
-      else resolve({ installed: true, version: output.slice(0, 200), error: '' });
-    });
-  });
 }
 
 async function requireAdmin(ctx: RpcContext): Promise<void> {
@@ -96,15 +73,7 @@ export const systemRpcs = [
     http: 'GET /api/v1/envs', response: Envs, auth: 'public', permission: '获取环境依赖检测', input: 'none',
     async handler(_req, ctx) {
       if (!ctx.permitted) return {};
-      const checkedAt = now();
-      const envs = await Promise.all(TOOLS.map(async (tool) => {
-        const result = await checkTool(tool.cmd);
-        return {
-          name: tool.name, description: tool.description, cmd: tool.cmd, is_required: tool.required,
-          is_installed: result.installed, version: result.version, error: result.error, checked_at: checkedAt,
-        };
-      }));
-      return { envs };
+      return { envs: await converterEnvironment(ctx.app) };
     },
   }),
 

@@ -5,9 +5,10 @@ import { clamp } from '../../wire/request';
 import { permissionsOf } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser, type FeatureFlag } from '../group/service';
+import { mayUpload } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply, ListUserGroupReply, Sign } from './messages';
-import { DynamicType, addCredit, addDynamic, findSign, insertSign, listDownloads, listDynamics, localDateKey } from './store';
+import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from './messages';
+import { DynamicType, addCredit, addDynamic, findSign, insertSign, listDynamics, localDateKey } from './store';
 
 // UserAPI: what a logged-in member asks about themself.
 
@@ -28,7 +29,7 @@ export const memberRpcs = [
   rpc('CanIUploadDocument', {
     http: 'GET /api/v1/user/caniuploaddocument', auth: 'login', input: 'none',
     async handler(_req, ctx) {
-      await assertAllowed(ctx, PunishmentType.NoUpload, 'enable_upload', '您没有上传文档的权限');
+      if (!(await mayUpload(ctx.db, ctx.requireUser().id))) throw forbidden('您没有上传文档的权限');
       return {};
     },
   }),
@@ -76,14 +77,6 @@ export const memberRpcs = [
       const sign = await findSign(ctx.db, ctx.requireUser().id, localDateKey());
       if (!sign) throw notFound('您今天还没有签到');
       return sign;
-    },
-  }),
-
-  rpc('ListUserDownload', {
-    http: 'GET /api/v1/user/download', request: PageRequest('ListUserDownloadRequest'), response: ListUserDownloadReply, auth: 'login',
-    async handler(req, ctx) {
-      const { rows, total } = await listDownloads(ctx.db, ctx.requireUser().id, req.page, req.size);
-      return { download: rows, total };
     },
   }),
 

@@ -23,12 +23,6 @@ export const Sign = message('Sign', {
   id: 'int64', user_id: 'int64', sign_at: 'int32', ip: 'string', created_at: 'time', award: 'int32',
 });
 
-export const Download = message('Download', {
-  id: 'int64', user_id: 'int64', document_id: 'int64', ip: 'string', is_pay: 'bool',
-  created_at: 'time', updated_at: 'time', title: 'string', ext: 'string', score: 'int32',
-  size: 'int64', pages: 'int32', document_uuid: 'string',
-});
-
 export const LoginReply = message('LoginReply', { token: 'string', user: User });
 export const RegisterAndLoginRequest = message('RegisterAndLoginRequest', {
   username: 'string', password: 'string', captcha: 'string', captcha_id: 'string', email: 'string', code: 'string',
@@ -63,5 +57,4 @@ export const ListUserReply = message('ListUserReply', { total: 'int64', user: [U
 
 export const GetUserPermissionsReply = message('GetUserPermissionsReply', { permission: [Permission] });
 export const ListUserDynamicReply = message('ListUserDynamicReply', { total: 'int64', dynamic: [Dynamic] });
-export const ListUserDownloadReply = message('ListUserDownloadReply', { total: 'int64', download: [Download] });
 export const ListUserGroupReply = message('ListUserGroupReply', { group: [Group] });

@@ -3,12 +3,14 @@ import { defaultGroupId, setUserGroups } from '../group/service';
 import { insertUser, type NewUser, type UserRow } from './store';
 
 // What other modules may ask of the user module: finding and creating members, their names
-// and public profiles, the activity log, the avatar an upload sets, the article counter, and
-// the captchas of GetUserCaptcha.
+// and public profiles, the activity log, the avatar an upload sets, credits moving (uploads,
+// downloads, favourites), the document and article counts, the favourites counter, and the
+// captchas of GetUserCaptcha.
 
 export {
-  DynamicType, addDynamic, countUsers, existingUserIds, findUserByUsername, getUser, publicProfilesOf, recordLogin, setArticleCount,
-  updateProfile, usernamesOf, withoutPassword, type PublicProfile, type UserRow,
+  DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
+  getUser, publicProfilesOf, recordLogin, setArticleCount, setDocCounts, spendCredits, updateProfile, usernamesOf, withoutPassword,
+  type PublicProfile, type UserRow,
 } from './store';
 
 export { checkCaptcha } from './captcha';

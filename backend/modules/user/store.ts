@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { now, type UserTable } from '../../db/schema';
-import { applyPaging, countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
+import { countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
 import { memberIds } from '../group/service';
 
 // The tables of the user module: `user`, the activity log `dynamic`, the daily check-ins
@@ -118,6 +118,31 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
   await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
 }
 
+/** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
+export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
+  await db.updateTable('user').set({ credit_count: sql<number>`max(credit_count - ${amount}, 0)` }).where('id', '=', id).execute();
+}
+
+/** Sets `doc_count` of each user (the document module counts their live documents). */
+export async function setDocCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id, count] of counts) await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
+}
+
+/** Moves the user's favourites counter by `delta`, never below zero. */
+export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
+  await db.updateTable('user').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
+}
+
+/**
+ * Takes `amount` credits from the user only if they have that many: one conditional UPDATE,
+ * so two concurrent spends can never leave a balance below zero. False when refused.
+ */
+export async function spendCredits(db: Database, id: number, amount: number): Promise<boolean> {
+  const result = await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '-', amount) }))
+    .where('id', '=', id).where('credit_count', '>=', amount).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Does any of these users have documents or articles? */
 export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
   const busy = await db.selectFrom('user').select('id').where('id', 'in', ids)
@@ -201,15 +226,4 @@ export async function insertEmailCode(db: Database, code: { email: string; code:
 export async function markEmailCode(db: Database, id: number, mark: 'used' | 'sent'): Promise<void> {
   const update = db.updateTable('email_code').where('id', '=', id);
   await (mark === 'used' ? update.set({ is_used: 1, updated_at: now() }) : update.set({ success: 1 })).execute();
-}
-
-/** The member's downloads with the title, type and size of each document. */
-export async function listDownloads(db: Database, userId: number, page: number, size: number) {
-  const base = db.selectFrom('download as d').innerJoin('document as doc', 'doc.id', 'd.document_id').where('d.user_id', '=', userId);
-  const rows = await applyPaging(
-    base.select(['d.id', 'd.user_id', 'd.document_id', 'd.ip', 'd.is_pay', 'd.created_at', 'd.updated_at',
-      'doc.title', 'doc.ext', 'doc.score', 'doc.size', 'doc.pages', 'doc.uuid as document_uuid']).orderBy('d.id', 'desc'),
-    page, size,
-  ).execute();
-  return { rows, total: await countOf(base) };
 }

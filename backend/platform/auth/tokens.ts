@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
+import { loadOrCreateSecret } from './secret-file';
 
 // Login tokens as MOREDOC issues them (contract README §4.3): HS256, claims UserId, UUID,
 // HaveAccess=false, exp, iat, iss="moredoc". Logout blacklists the UUID.
@@ -17,19 +16,7 @@ const SECRET_FILE = 'jwt-secret';
 
 /** JWT_SECRET, or a secret generated once into DATA_DIR (mode 0600) and reused afterwards. */
 export function loadJwtSecret(dataDir: string, fromEnv?: string): string {
-  if (fromEnv) return fromEnv;
-  const file = path.join(dataDir, SECRET_FILE);
-  try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 16) return existing;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const secret = crypto.randomBytes(48).toString('base64url');
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
-  return secret;
+  return fromEnv || loadOrCreateSecret(dataDir, SECRET_FILE);
 }
 
 export class TokenService {

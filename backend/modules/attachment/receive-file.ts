@@ -1,0 +1,126 @@
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, badRequest } from '../../wire/errors';
+import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
+import type { BackendContext } from '../../platform/context';
+import { isBannedHash } from './store';
+
+// Receiving the one file of an upload (`multipart/form-data`, field `file`): streamed into the
+// blob store while hashing, never held in memory, and every way a client can get the body
+// wrong answered with a 400 — a missing or absurd boundary, a body cut short, a size over the
+// limit (refused from Content-Length before reading, or the moment a chunked body passes it).
+
+export interface StoredFile {
+  hash: string;
+  /** lower-case, with its dot */
+  ext: string;
+  size: number;
+  /** the client's file name, at most 255 characters */
+  name: string;
+  key: string;
+  head: Buffer;
+}
+
+export interface ReceiveOptions {
+  folder: 'uploads' | 'documents';
+  /** the extensions accepted, lower-case, with their dot */
+  extensions: readonly string[];
+  badExtension: string;
+  maxBytes: number;
+  /** may refuse the content (it gets the first 64 KiB) before the blob is kept */
+  check?: (head: Buffer) => void;
+}
+
+/** What a multipart envelope adds around the file: boundaries, part headers, a long file name. */
+const ENVELOPE_BYTES = 64 * 1024;
+const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
+
+export const tooLarge = (maxBytes: number) => badRequest(`文件大小超出限制（最大 ${Math.floor(maxBytes / 1024 / 1024)} MB）`);
+
+/** How long a refused upload's connection stays half-closed for the client to stop sending. */
+const LINGER_MS = 2000;
+
+/**
+ * A refusal sent before the body was read: the connection closes after the answer, so that
+ * the rest of the body is never read (nor waited for). Node ends a `Connection: close`
+ * answer with `destroySoon()`; closing a socket while the client's bytes still arrive makes
+ * the kernel reset the connection, and the client may lose the answer it was sent. So the
+ * socket half-closes instead (a lingering close, as nginx does), discards what still
+ * arrives, and goes when the client closes or after LINGER_MS.
+ */
+function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
+  reply.header('connection', 'close');
+  const socket = reply.request.raw.socket;
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
+  return error;
+}
+
+/** RFC 2046 §5.1.1: 1 to 70 characters from a small set (busboy fails on longer ones with a plain Error). */
+const BOUNDARY = /;\s*boundary=(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(;|$)/i;
+
+function hasValidBoundary(request: FastifyRequest): boolean {
+  return BOUNDARY.test(String(request.headers['content-type'] ?? ''));
+}
+
+/** Errors of busboy and @fastify/multipart: the client sent something that is not a valid form. */
+function isMalformed(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('FST_')) return true;
+  return /multipart|boundary|unexpected end of|malformed|part header|premature|needle/i.test(error.message);
+}
+
+export async function receiveFile(app: BackendContext, request: FastifyRequest, reply: FastifyReply, opts: ReceiveOptions): Promise<StoredFile> {
+  if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes + ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+  if (!hasValidBoundary(request)) throw refuseUnread(reply, badRequest(MALFORMED));
+
+  let part;
+  try {
+    // One byte over the limit reaches the store, which refuses it.
+    part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  } catch (error) {
+    if (isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
+    throw error;
+  }
+  if (!part || part.fieldname !== 'file') throw refuseUnread(reply, badRequest('请上传文件（字段 file）'));
+  const ext = path.extname(part.filename).toLowerCase();
+  if (!opts.extensions.includes(ext)) throw refuseUnread(reply, badRequest(opts.badExtension));
+
+  let streamFailed = false;
+  part.file.once('error', () => {
+    streamFailed = true;
+  });
+  try {
+    const stored = await app.blobs.putContentAddressed(part.file, {
+      prefix: opts.folder,
+      ext,
+      maxBytes: opts.maxBytes,
+      async check({ md5, head }) {
+        opts.check?.(head);
+        if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
+      },
+    });
+    if (part.file.truncated) throw tooLarge(opts.maxBytes);
+    return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
+  } catch (error) {
+    // The store stopped reading; whatever the client still sends is not read, the connection closes.
+    if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+    if (error instanceof BlobEmptyError) throw refuseUnread(reply, badRequest('上传的文件是空的'));
+    if (error instanceof ApiError) throw refuseUnread(reply, error);
+    if (streamFailed || isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
+    throw error;
+  }
+}
+
+/** `security.max_document_size` in bytes (50 MB when unset or ≤ 0, as MOREDOC). */
+export async function maxUploadBytes(app: BackendContext): Promise<number> {
+  const mb = (await app.settings.snapshot()).int('security', 'max_document_size');
+  return (mb > 0 ? mb : 50) * 1024 * 1024;
+}

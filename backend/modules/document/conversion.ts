@@ -1,0 +1,283 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db';
+import type { DB } from '../../db/schema';
+import { DocumentStatus } from '../../../shared/constants';
+import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import type { BackendContext, ConversionSettings } from '../../platform/context';
+import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
+import { documentUploadPaths } from '../attachment/service';
+import { keyOfPath, outputFolder, outputKey } from './files';
+import { refreshSearchIndex } from './indexing';
+import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+
+// Converting a document is a job of platform/jobs, one per file (MD5): every document made
+// from the same file shares its pages, so the job converts the file once and then updates all
+// of them in one transaction. The engine (platform/convert) works in a local folder; the
+// outputs then move into the blob store under documents/<h0>/…/<h4>/<md5>/, with a manifest
+// written last that says a complete conversion is there (a same-file upload reuses it).
+// Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason.
+
+export const convertDocumentKind = jobKind<{ hash: string }>('document.convert');
+
+export const convertDedupeKey = (hash: string) => `document.convert:${hash}`;
+
+const MANIFEST = 'manifest.json';
+const TEXT_FILE = 'text.txt';
+const MANIFEST_VERSION = 1;
+
+/** What a complete conversion left in the blob store. */
+export interface Manifest {
+  version: number;
+  pages: number;
+  width: number;
+  height: number;
+  /** page n → its file name in the folder (`3.gzip.svg`, `4.webp`) */
+  pageFiles: string[];
+  cover: { webp: string; png: string; bigPng: string };
+  /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
+  pdf: string | null;
+  text: string;
+  converter: string;
+  convertedAt: string;
+}
+
+/** Upper bound of a conversion when the admin's `converter.timeout` asks for more. */
+export const MAX_CONVERSION_MS = 24 * 3600_000;
+
+/**
+ * Queues the conversion of these files (a file already queued or converting is not queued
+ * twice). With `executor`, the job commits or rolls back with the caller's transaction.
+ */
+export async function enqueueConversions(app: BackendContext, hashes: readonly string[], executor?: Kysely<DB>): Promise<void> {
+  for (const hash of new Set(hashes)) {
+    if (!hash) continue;
+    await app.jobs.enqueue(convertDocumentKind, { hash }, { dedupeKey: convertDedupeKey(hash), ...(executor ? { executor } : {}) });
+  }
+}
+
+/** `preview` as MOREDOC computes it: the smaller of `max_preview` and `max_preview_percent` % of the pages, at least 1. */
+export function previewPages(pages: number, maxPreview: number, maxPreviewPercent: number): number {
+  let preview = pages;
+  if (maxPreview > 0) preview = Math.min(preview, maxPreview);
+  if (maxPreviewPercent > 0 && maxPreviewPercent < 100) preview = Math.min(preview, Math.ceil((pages * maxPreviewPercent) / 100));
+  return Math.max(1, preview);
+}
+
+/** An empty description becomes the text's first 255 characters, on one line. */
+function descriptionFrom(text: string): string {
+  return [...text.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
+}
+
+export async function readManifest(app: BackendContext, hash: string): Promise<Manifest | null> {
+  const blob = await app.blobs.get(outputKey(hash, MANIFEST));
+  if (!blob) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  try {
+    const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Manifest;
+    return manifest.version === MANIFEST_VERSION && manifest.pages > 0 ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readText(app: BackendContext, hash: string, name: string): Promise<string> {
+  const blob = await app.blobs.get(outputKey(hash, name));
+  if (!blob) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
+async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
+  const local = app.blobs.localPath?.(key);
+  if (local) return local;
+  const blob = await app.blobs.get(key);
+  if (!blob) throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `missing blob ${key}` });
+  const copy = join(scratch, `original${ext}`);
+  await pipeline(blob.stream, createWriteStream(copy));
+  return copy;
+}
+
+/** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
+async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
+  const names = [...result.pageFiles.map((p) => p.file), result.cover.webp, result.cover.png, result.cover.bigPng];
+  if (result.pdfFile) names.push(result.pdfFile);
+  for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
+  await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    pages: result.pages,
+    width: result.width,
+    height: result.height,
+    pageFiles: result.pageFiles.sort((a, b) => a.n - b.n).map((p) => p.file),
+    cover: result.cover,
+    pdf: result.pdfFile,
+    text: TEXT_FILE,
+    converter: result.converter,
+    convertedAt: new Date().toISOString(),
+  };
+  await app.blobs.put(outputKey(hash, MANIFEST), Buffer.from(JSON.stringify(manifest), 'utf8'));
+  // Pages of an earlier conversion that this one did not make (a shorter document, another format).
+  const keep = new Set([...names, TEXT_FILE, MANIFEST].map((name) => outputKey(hash, name)));
+  for await (const key of app.blobs.list(outputFolder(hash))) if (!keep.has(key)) await app.blobs.delete(key);
+  return manifest;
+}
+
+/** Records a finished conversion on every document made from the file, in one transaction. */
+async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
+  const cfg = await app.settings.snapshot();
+  const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
+  const svg = manifest.pageFiles[0]?.endsWith('.svg') ?? true;
+  const pageColumns = {
+    pages: manifest.pages, preview, width: manifest.width, height: manifest.height,
+    enable_gzip: svg && manifest.pageFiles[0]!.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp',
+  };
+  return app.db.transaction().execute(async (trx) => {
+    const documents = await documentsByHash(trx, hash);
+    const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
+      && d.status !== DocumentStatus.ReviewRejected);
+    const reviewed = documents.filter((d) => !converted.includes(d));
+    await updateDocuments(trx, converted.map((d) => d.id), { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' });
+    await updateDocuments(trx, reviewed.map((d) => d.id), pageColumns);
+    await setContent(trx, documents.map((d) => d.id), text);
+    const description = descriptionFrom(text);
+    const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
+    if (description) await updateDocuments(trx, undescribed, { description });
+    return documents.map((d) => d.id);
+  });
+}
+
+/** Marks the documents still waiting for this file failed (status 3) with the reason. */
+async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
+    await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
+    return waiting;
+  });
+}
+
+function conversionLimit(settings: ConversionSettings, configMinutes: number): number {
+  if (settings.timeoutMs !== null) return settings.timeoutMs;
+  return Math.min((configMinutes > 0 ? configMinutes : 30) * 60_000, MAX_CONVERSION_MS);
+}
+
+/** Throttled progress: the job row at most once a second, and the last value always. */
+function progressReporter(job: JobContext): { report(done: number, total: number): void; flush(): Promise<void> } {
+  let last = 0;
+  let pending: { done: number; total: number } | null = null;
+  let writing = Promise.resolve();
+  const write = (value: { done: number; total: number }) => {
+    writing = writing.then(() => job.reportProgress(value)).catch(() => undefined);
+  };
+  return {
+    report(done, total) {
+      pending = { done, total };
+      if (Date.now() - last < 1000) return;
+      last = Date.now();
+      write(pending);
+      pending = null;
+    },
+    async flush() {
+      if (pending) write(pending);
+      await writing;
+    },
+  };
+}
+
+/**
+ * The job: converts the file unless a complete conversion of it exists and nobody asked for
+ * a fresh one (status 5, or `converter.enable_convert_repeated_document`), then records the
+ * outcome on every document made from it. A conversion error fails the documents (status 3)
+ * and ends the job; a shutdown leaves the job to the next start.
+ */
+export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<void> {
+  const documents = await documentsByHash(app.db, hash);
+  const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
+  if (!waiting.length) return;
+  const cfg = await app.settings.snapshot();
+  const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
+  await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });
+
+  let scratch: string | null = null;
+  try {
+    let manifest = fresh ? null : await readManifest(app, hash);
+    let text: string;
+    if (manifest) {
+      text = await readText(app, hash, manifest.text);
+    } else {
+      await app.blobs.delete(outputKey(hash, MANIFEST));
+      scratch = await mkdtemp(join(tmpdir(), 'moredoc-document-'));
+      const source = await sourceOf(app, hash, documents);
+      const outDir = join(scratch, 'out');
+      const progress = progressReporter(job);
+      const result = await app.converter.convertDocument({
+        sourcePath: await originalFile(app, source.key, source.ext, scratch),
+        ext: source.ext,
+        outDir,
+        signal: job.signal,
+        onProgress: ({ done, total }) => progress.report(done, total),
+        limits: { timeoutMs: conversionLimit(settings, cfg.int('converter', 'timeout')), maxPages: settings.maxPages },
+      });
+      await progress.flush();
+      text = result.text;
+      manifest = await storeOutputs(app, hash, outDir, result, text);
+    }
+    await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text));
+  } catch (error) {
+    if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
+    const lastAttempt = job.attempt >= maxAttempts;
+    if (error instanceof ConversionError && error.reason !== 'aborted') {
+      await refreshSearchIndex(app, await failWaiting(app.db, hash, error.message));
+      return;
+    }
+    if (!lastAttempt) throw error;
+    await refreshSearchIndex(app, await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'));
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The stored original of the file: the key of a document upload with this hash, and its extension. */
+async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+  const paths = await documentUploadPaths(app.db, hash);
+  const preferred = documents.map((d) => d.ext);
+  const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];
+  if (!path) throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `no upload with hash ${hash}` });
+  const key = keyOfPath(path);
+  return { key, ext: key.slice(key.lastIndexOf(hash) + hash.length) };
+}
+
+/**
+ * After a start: queues every file whose documents wait for the converter and have no job
+ * (a database from MOREDOC, or jobs lost), and fails documents stuck converting whose last
+ * job gave up (its process died on every attempt).
+ */
+export async function resumeConversions(app: BackendContext): Promise<void> {
+  for (const { hash, status } of await waitingHashes(app.db)) {
+    const key = convertDedupeKey(hash);
+    const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });
+    if (latest && (latest.state === 'queued' || latest.state === 'running')) continue;
+    if (status === DocumentStatus.Converting && latest?.state === 'failed') {
+      await refreshSearchIndex(app, await failWaiting(app.db, hash, '文档转换进程多次意外中断，已停止转换'));
+      continue;
+    }
+    await enqueueConversions(app, [hash]);
+  }
+}
+
+/** The pages done of the total while the file's conversion runs, for GetDocument. */
+export async function conversionProgress(app: BackendContext, hash: string): Promise<{ done: number; total: number } | null> {
+  if (!hash) return null;
+  const [job] = await app.jobs.list({ dedupeKey: convertDedupeKey(hash), state: ['queued', 'running'], limit: 1 });
+  if (!job) return null;
+  const progress = job.progress as { done?: unknown; total?: unknown } | null;
+  if (progress && typeof progress.done === 'number' && typeof progress.total === 'number') return { done: progress.done, total: progress.total };
+  return { done: 0, total: 0 };
+}

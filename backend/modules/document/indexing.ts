@@ -1,0 +1,72 @@
+import type { BackendContext } from '../../platform/context';
+import { jobKind } from '../../platform/jobs/job-queue';
+import type { SearchEntry } from '../../platform/search/search-index';
+import { categoryIdsOf, documentsByIds, isPublic, publicDocumentIds, contentOf, type DocumentRow } from './store';
+
+// The search index (platform/search, collection 'document') holds what strangers may find:
+// live documents that are not disabled, pending or rejected. Every write that changes that
+// (create, convert, update, review, delete, recover, purge) calls refreshSearchIndex with
+// the documents it touched, after its transaction committed. The index is derived data: a
+// failure here is logged, never fails the request, and a rebuild refills it from the tables.
+
+export const reindexDocumentsKind = jobKind<Record<string, never>>('document.reindex');
+
+async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Promise<SearchEntry[]> {
+  const links = await categoryIdsOf(app.db, rows.map((r) => r.id));
+  const entries: SearchEntry[] = [];
+  for (const row of rows) {
+    entries.push({
+      id: row.id,
+      title: row.title,
+      keywords: row.keywords,
+      description: row.description,
+      content: await contentOf(app.db, row.id),
+      attributes: {
+        categoryIds: links.get(row.id) ?? [],
+        userId: row.user_id,
+        ext: row.ext,
+        language: row.language,
+        createdAt: row.created_at,
+        viewCount: row.view_count,
+        downloadCount: row.download_count,
+        favoriteCount: row.favorite_count,
+        commentCount: row.comment_count,
+        score: row.score,
+      },
+    });
+  }
+  return entries;
+}
+
+/** Brings the index in line with these documents: public ones upserted, the others (or gone ones) removed. */
+export async function refreshSearchIndex(app: BackendContext, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  try {
+    const rows = await documentsByIds(app.db, ids);
+    const visible = rows.filter(isPublic);
+    const visibleIds = new Set(visible.map((r) => r.id));
+    const hidden = [...new Set(ids)].filter((id) => !visibleIds.has(id));
+    if (hidden.length) await app.search.document.remove(hidden);
+    if (visible.length) await app.search.document.upsert(await entriesOf(app, visible));
+  } catch (error) {
+    app.log.error({ err: error, documents: ids.slice(0, 20) }, 'updating the document search index failed');
+  }
+}
+
+/** Empties the index and fills it again from the document tables, 100 documents at a time. */
+export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
+  await app.search.document.clear();
+  const ids = await publicDocumentIds(app.db);
+  for (let i = 0; i < ids.length; i += 100) {
+    const rows = (await documentsByIds(app.db, ids.slice(i, i + 100))).filter(isPublic);
+    await app.search.document.upsert(await entriesOf(app, rows));
+  }
+  return ids.length;
+}
+
+/** At start: a rebuild is queued when the index is empty (a database from MOREDOC) but documents exist. */
+export async function scheduleReindexIfEmpty(app: BackendContext): Promise<void> {
+  if ((await app.search.document.count()) > 0) return;
+  if (!(await publicDocumentIds(app.db, 1)).length) return;
+  await app.jobs.enqueue(reindexDocumentsKind, {}, { dedupeKey: reindexDocumentsKind.name });
+}

@@ -1,0 +1,156 @@
+import dayjs from 'dayjs';
+import { DocumentStatus, documentTypeExtensions } from '../../../shared/constants';
+import { notFound } from '../../wire/errors';
+import type { Decoded } from '../../wire/message';
+import { clamp, pick, positiveIds, selectedFields } from '../../wire/request';
+import { isAdmin } from '../../platform/auth/session';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import { enabledTopCategories } from '../category/service';
+import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
+import { conversionProgress } from './conversion';
+import { keywordsOf, segmentTitle } from './keywords';
+import {
+  Document, DocumentScore, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
+} from './messages';
+import { hideCounters, presentDocuments, type Viewer } from './present';
+import {
+  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, contentOf, contentStart, documentById, documentByUuid,
+  documentsByIds, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, updateDocuments, type DocumentFilter,
+} from './store';
+
+// DocumentAPI, what visitors and members read: lists, one document, the home page's
+// sections, related documents, one's own rating.
+
+const NOT_FOUND = '文档不存在';
+/** What a stranger's list may hold: pending, converting, converted, failed (endpoints.md §5.1). */
+const LISTED_STATUSES = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed];
+const HOME_COLUMNS = ['id', 'title', 'ext', 'uuid', 'pages'];
+const RELATED_LIMIT = 10;
+
+export async function viewerOf(ctx: RpcContext): Promise<Viewer> {
+  return { userId: ctx.user?.id ?? null, admin: ctx.user ? await isAdmin(ctx.db, ctx.user.id) : false };
+}
+
+/** `created_at` filters: one or two dates in most formats, server-local; the end defaults to now. */
+function dateRange(values: readonly string[]): { createdFrom: string | null; createdTo: string | null } {
+  const [from, to] = values.map((v) => dayjs(v.trim())).map((d) => (d.isValid() ? d : null));
+  if (!from) return { createdFrom: null, createdTo: null };
+  return { createdFrom: from.toISOString(), createdTo: (to ?? dayjs()).toISOString() };
+}
+
+/** The list filters of ListDocument and ListRecycleDocument (endpoints.md ListDocument). */
+export function documentFilter(req: Decoded<typeof ListDocumentRequest>, opts: { privileged: boolean; recycled: boolean }): DocumentFilter {
+  const limited = req.limit > 0;
+  const requested = [...new Set(req.status)];
+  const narrowed = requested.filter((s) => (LISTED_STATUSES as readonly number[]).includes(s));
+  return {
+    categoryIds: positiveIds(req.category_id),
+    userId: req.user_id[0] ?? 0,
+    languages: req.language.filter((l) => l.trim() !== ''),
+    exts: documentTypeExtensions(req.ext) as string[] | null,
+    ...dateRange(req.created_at),
+    isRecommend: req.is_recommend.length === 1 ? req.is_recommend[0]! : null,
+    feeType: req.fee_type === 'free' || req.fee_type === 'charge' ? req.fee_type : null,
+    statuses: opts.privileged ? (requested.length ? requested : null) : narrowed.length ? narrowed : [...LISTED_STATUSES],
+    wd: opts.privileged ? req.wd : '',
+    recycled: opts.recycled,
+    order: req.order,
+    page: limited ? 1 : req.page,
+    size: limited ? req.limit : opts.privileged ? req.size : clamp(req.size, 1, 24),
+    withTotal: !limited,
+  };
+}
+
+async function relatedIds(ctx: RpcContext, doc: { id: number; keywords: string; title: string }, days: number): Promise<number[]> {
+  const cached = await cachedRelated(ctx.db, doc.id);
+  if (cached) return cached;
+  const words = (doc.keywords.trim() ? keywordsOf(doc.keywords) : segmentTitle(doc.title)).slice(0, 10);
+  const ids = (await documentsMatchingWords(ctx.db, words, doc.id, RELATED_LIMIT)).map((d) => d.id);
+  await cacheRelated(ctx.db, doc.id, ids, dayjs().add(days, 'day').toISOString());
+  return ids;
+}
+
+export const readRpcs = [
+  rpc('ListDocument', {
+    http: 'GET /api/v1/document/list', request: ListDocumentRequest, response: ListDocumentReply, auth: 'public', permission: '获取文档列表',
+    async handler(req, ctx) {
+      const privileged = ctx.permitted || (ctx.user !== null && req.user_id[0] === ctx.user.id);
+      const { rows, total } = await listDocuments(ctx.db, documentFilter(req, { privileged, recycled: false }));
+      const document = await presentDocuments(ctx.db, rows, {
+        viewer: await viewerOf(ctx), cfg: await ctx.app.settings.snapshot(), fields: selectedFields(req.field, DOCUMENT_COLUMNS),
+      });
+      return { document, total };
+    },
+  }),
+
+  rpc('GetDocument', {
+    http: 'GET /api/v1/document', request: GetDocumentRequest, response: Document, auth: 'public', permission: '根据ID查询文档',
+    async handler(req, ctx) {
+      const row = req.id > 0 ? await documentById(ctx.db, req.id) : req.uuid ? await documentByUuid(ctx.db, req.uuid) : undefined;
+      if (!row) throw notFound(NOT_FOUND);
+      const viewer = await viewerOf(ctx);
+      const privileged = viewer.admin || viewer.userId === row.user_id;
+      if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
+      const cfg = await ctx.app.settings.snapshot();
+      const content = req.with_all_content ? await contentOf(ctx.db, row.id) : await contentStart(ctx.db, row.id, 8192);
+      let description = row.description;
+      if (!description.trim()) {
+        description = [...content.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
+        if (description) await updateDocuments(ctx.db, [row.id], { description });
+      }
+      if (req.with_author) await bumpCounter(ctx.db, row.id, 'view_count', 1);
+      const [presented] = await presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg });
+      const progress = privileged && WAITING_STATUSES.includes(row.status) ? await conversionProgress(ctx.app, row.hash) : null;
+      const shown = hideCounters({ ...presented, description: description || row.title, view_count: row.view_count + 1 }, cfg);
+      return {
+        ...shown,
+        content,
+        user: req.with_author ? pick(await getUser(ctx.db, row.user_id), PUBLIC_PROFILE_COLUMNS) : null,
+        convert_progress: progress,
+      };
+    },
+  }),
+
+  rpc('ListDocumentForHome', {
+    http: 'GET /api/v1/document/home', request: ListDocumentForHomeRequest, response: ListDocumentForHomeResponse, auth: 'public',
+    async handler(req, ctx) {
+      const limit = req.limit >= 1 && req.limit <= 100 ? req.limit : 5;
+      const fields = [...new Set([...HOME_COLUMNS, ...(selectedFields(req.field, DOCUMENT_COLUMNS) ?? [])])];
+      const cfg = await ctx.app.settings.snapshot();
+      const sections = [];
+      for (const category of await enabledTopCategories(ctx.db, 0)) {
+        const rows = await newestConverted(ctx.db, category.id, limit);
+        sections.push({
+          category_id: category.id,
+          category_cover: category.cover,
+          category_name: category.title,
+          document: rows.map((row) => hideCounters({ ...pick(row, fields), cover: `/view/cover/${row.hash}` }, cfg)),
+        });
+      }
+      return { document: sections };
+    },
+  }),
+
+  rpc('GetRelatedDocuments', {
+    http: 'GET /api/v1/document/related', request: Document, response: ListDocumentReply, auth: 'public',
+    async handler(req, ctx) {
+      const row = await documentById(ctx.db, req.id);
+      if (!row || !isPublic(row)) throw notFound(NOT_FOUND);
+      const cfg = await ctx.app.settings.snapshot();
+      const days = cfg.int('security', 'document_related_duration');
+      if (days <= 0) return {};
+      const ids = await relatedIds(ctx, row, days);
+      const order = new Map(ids.map((id, i) => [id, i]));
+      const rows = (await documentsByIds(ctx.db, ids)).filter((d) => isPublic(d) && d.status === DocumentStatus.Converted)
+        .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      return { document: await presentDocuments(ctx.db, rows, { viewer: await viewerOf(ctx), cfg }) };
+    },
+  }),
+
+  rpc('GetDocumentScore', {
+    http: 'GET /api/v1/document/score', request: DocumentScore, response: DocumentScore, auth: 'login',
+    async handler(req, ctx) {
+      return (await findScore(ctx.db, req.document_id, ctx.requireUser().id)) ?? {};
+    },
+  }),
+];

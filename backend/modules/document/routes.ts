@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { BackendContext } from '../../platform/context';
+import { defineService } from '../../platform/rpc';
+import { MAX_CONVERSION_MS, convertDocumentKind, resumeConversions, runConversion } from './conversion';
+import { purgeFiles, purgeFilesKind } from './file-purge';
+import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from './indexing';
+import { registerPageRoutes } from './page-routes';
+import { readRpcs } from './read-rpcs';
+import { recycleRpcs } from './recycle-rpcs';
+import { writeRpcs } from './write-rpcs';
+
+// DocumentAPI and RecycleAPI of the embedded backend, the `/view/page` and `/view/cover`
+// routes, and the document jobs: conversion (one per file), file purges, index rebuilds.
+
+const CONVERT_ATTEMPTS = 3;
+/** Room after the engine's own limit for storing the outputs of a big document. */
+const STORE_MARGIN_MS = 10 * 60_000;
+
+function registerDocumentJobs(ctx: BackendContext): void {
+  const settings = ctx.conversion;
+  ctx.jobs.register(convertDocumentKind, (payload, job) => runConversion(ctx, settings, payload.hash, job, CONVERT_ATTEMPTS), {
+    concurrency: settings.jobs,
+    timeoutMs: (settings.timeoutMs ?? MAX_CONVERSION_MS) + STORE_MARGIN_MS,
+    maxAttempts: CONVERT_ATTEMPTS,
+    backoff: (attempt) => attempt * 30_000,
+  });
+  ctx.jobs.register(purgeFilesKind, async ({ hash }) => {
+    await purgeFiles(ctx, hash);
+  });
+  ctx.jobs.register(reindexDocumentsKind, async () => {
+    await rebuildSearchIndex(ctx);
+  }, { timeoutMs: 6 * 3600_000 });
+}
+
+async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  registerDocumentJobs(ctx);
+  registerPageRoutes(app, ctx);
+  app.addHook('onReady', async () => {
+    await resumeConversions(ctx);
+    await scheduleReindexIfEmpty(ctx);
+  });
+}
+
+export const documentService = defineService('DocumentAPI', [...readRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
+
+export const recycleService = defineService('RecycleAPI', recycleRpcs);

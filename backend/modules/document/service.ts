@@ -1,0 +1,14 @@
+// What other modules may ask of the document module: documents by id, uuid or file hash,
+// who may see them and their pages, the upload right, counters that other modules move
+// (downloads, favourites, comments) with the search index after them, documents as the lists
+// answer them (presentDocuments), and the counts of the dashboard and the sitemap.
+// Kept stable for the modules built on it: functions are added here, never renamed.
+export { freePages, isOwnerOrAdmin, mayUpload, pageAccess, type PageDecision, type PageRef } from './access';
+export { converterEnvironment, type ConverterEnvironment } from './environment';
+export { isMd5, originalKey, outputFolder, outputKey } from './files';
+export { refreshSearchIndex } from './indexing';
+export { hideCounters, presentDocuments, type Viewer, type WireDocument } from './present';
+export {
+  HIDDEN_STATUSES, bumpCounter, countLiveDocuments, documentById, documentByUuid, documentsByHash, documentsByIds, hashHasDocuments,
+  isPublic, publicDocumentLinks, type DocumentRow,
+} from './store';

@@ -1,0 +1,322 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Database } from '../../db';
+import { now, type DocumentTable } from '../../db/schema';
+import { DocumentStatus } from '../../../shared/constants';
+import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
+
+// The tables of the document module: `document`, its category links `document_category`,
+// the extracted text `document_content`, ratings `document_score` and the related-documents
+// cache `document_related` (migrations 002 and 006).
+
+export type DocumentRow = Selectable<DocumentTable>;
+type DocumentColumns = Updateable<DocumentTable>;
+export type NewDocument = Omit<Insertable<DocumentTable>, 'id' | 'created_at' | 'updated_at'>;
+
+/** The columns a request may name in `field` and `order`. */
+export const DOCUMENT_COLUMNS = [
+  'id', 'title', 'keywords', 'description', 'user_id', 'width', 'height', 'preview', 'pages', 'uuid', 'download_count',
+  'view_count', 'favorite_count', 'comment_count', 'score', 'score_count', 'price', 'size', 'ext', 'status', 'enable_gzip',
+  'convert_error', 'preview_ext', 'language', 'deleted_user_id', 'recommend_at', 'created_at', 'updated_at', 'deleted_at',
+] as const;
+
+/** Statuses strangers never see: disabled, pending review, rejected (endpoints.md §5.1). */
+export const HIDDEN_STATUSES: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+/** Statuses the converter picks up. */
+export const WAITING_STATUSES: readonly number[] = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Reconvert];
+
+/** Could a stranger see this document (not in the recycle bin, not hidden)? */
+export function isPublic(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boolean {
+  return doc.deleted_at === null && !HIDDEN_STATUSES.includes(doc.status);
+}
+
+// ---------------------------------------------------------------------------------------
+// Lookups
+
+export async function documentById(db: Database, id: number): Promise<DocumentRow | undefined> {
+  return db.selectFrom('document').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function documentByUuid(db: Database, uuid: string): Promise<DocumentRow | undefined> {
+  return db.selectFrom('document').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** The documents with these ids (recycled ones included), in no particular order. */
+export async function documentsByIds(db: Database, ids: readonly number[]): Promise<DocumentRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('document').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+}
+
+/** Every document made from the file with this MD5 (recycled ones included). */
+export async function documentsByHash(db: Database, hash: string): Promise<DocumentRow[]> {
+  return db.selectFrom('document').selectAll().where('hash', '=', hash).orderBy('id').execute();
+}
+
+/** Is any document (recycled ones included) made from this file? */
+export async function hashHasDocuments(db: Database, hash: string): Promise<boolean> {
+  return (await db.selectFrom('document').select('id').where('hash', '=', hash).executeTakeFirst()) !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes
+
+export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow> {
+  const ts = now();
+  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateDocuments(db: Database, ids: readonly number[], columns: DocumentColumns): Promise<void> {
+  if (!ids.length) return;
+  await db.updateTable('document').set({ ...columns, updated_at: now() }).where('id', 'in', [...ids]).execute();
+}
+
+/** Sets `status` where the document's status is one of `from` (all statuses when omitted); returns the ids changed. */
+export async function setStatus(db: Database, ids: readonly number[], status: number, from?: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  let query = db.updateTable('document').set({ status, updated_at: now() }).where('id', 'in', [...ids]);
+  if (from) query = query.where('status', 'in', [...from]);
+  return (await query.returning('id').execute()).map((r) => r.id);
+}
+
+/** Adds `delta` to a counter column of one document, never below zero. */
+export async function bumpCounter(
+  db: Database, id: number, column: 'view_count' | 'download_count' | 'favorite_count' | 'comment_count', delta: number,
+): Promise<void> {
+  await db.updateTable('document').set({ [column]: sql<number>`max(${sql.ref(column)} + ${delta}, 0)` }).where('id', '=', id).execute();
+}
+
+/** Recommendation (endpoints.md §5.14): 0 clears, 1 sets where unset, 2 sets again. */
+export async function setRecommend(db: Database, ids: readonly number[], type: 0 | 1 | 2): Promise<void> {
+  let query = db.updateTable('document').set({ recommend_at: type === 0 ? null : now(), updated_at: now() }).where('id', 'in', [...ids]);
+  if (type === 1) query = query.where('recommend_at', 'is', null);
+  await query.execute();
+}
+
+/** Replaces the category links of every listed document. */
+export async function setCategoryLinks(db: Database, documentIds: readonly number[], categoryIds: readonly number[]): Promise<void> {
+  if (!documentIds.length) return;
+  await db.deleteFrom('document_category').where('document_id', 'in', [...documentIds]).execute();
+  const ts = now();
+  const rows = documentIds.flatMap((documentId) => [...new Set(categoryIds)].map((categoryId) => ({ document_id: documentId, category_id: categoryId, created_at: ts, updated_at: ts })));
+  if (rows.length) await db.insertInto('document_category').values(rows).execute();
+}
+
+/** Category ids of each document. */
+export async function categoryIdsOf(db: Database, documentIds: readonly number[]): Promise<Map<number, number[]>> {
+  const links = documentIds.length
+    ? await db.selectFrom('document_category').select(['document_id', 'category_id']).where('document_id', 'in', [...new Set(documentIds)]).orderBy('id').execute()
+    : [];
+  const map = new Map<number, number[]>();
+  for (const link of links) map.set(link.document_id, [...(map.get(link.document_id) ?? []), link.category_id]);
+  return map;
+}
+
+/** Moves documents to the recycle bin (or does nothing for those already there). */
+export async function recycleDocuments(db: Database, ids: readonly number[], deletedBy: number): Promise<number[]> {
+  if (!ids.length) return [];
+  const ts = now();
+  const rows = await db.updateTable('document').set({ deleted_at: ts, deleted_user_id: deletedBy, updated_at: ts })
+    .where('id', 'in', [...ids]).where('deleted_at', 'is', null).returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Takes documents out of the recycle bin; returns those that were in it. */
+export async function restoreDocuments(db: Database, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.updateTable('document').set({ deleted_at: null, deleted_user_id: 0, updated_at: now() })
+    .where('id', 'in', [...ids]).where('deleted_at', 'is not', null).returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The ids of every document in the recycle bin. */
+export async function recycledIds(db: Database): Promise<number[]> {
+  return (await db.selectFrom('document').select('id').where('deleted_at', 'is not', null).execute()).map((r) => r.id);
+}
+
+/** Deletes recycled documents for good with their links (text, scores and cache go by cascade); returns what went. */
+export async function purgeDocuments(db: Database, ids: readonly number[]): Promise<Pick<DocumentRow, 'id' | 'hash' | 'attachment_id' | 'user_id'>[]> {
+  if (!ids.length) return [];
+  const doomed = await db.selectFrom('document').select(['id', 'hash', 'attachment_id', 'user_id'])
+    .where('id', 'in', [...ids]).where('deleted_at', 'is not', null).execute();
+  const doomedIds = doomed.map((d) => d.id);
+  if (!doomedIds.length) return [];
+  await db.deleteFrom('document_category').where('document_id', 'in', doomedIds).execute();
+  await db.deleteFrom('document').where('id', 'in', doomedIds).execute();
+  return doomed;
+}
+
+// ---------------------------------------------------------------------------------------
+// Lists
+
+export interface DocumentFilter {
+  categoryIds: number[];
+  userId: number;
+  languages: string[];
+  exts: string[] | null;
+  createdFrom: string | null;
+  createdTo: string | null;
+  isRecommend: boolean | null;
+  feeType: 'free' | 'charge' | null;
+  /** null: every status */
+  statuses: number[] | null;
+  wd: string;
+  /** false: live documents; true: the recycle bin */
+  recycled: boolean;
+  order: string;
+  page: number;
+  size: number;
+  withTotal: boolean;
+}
+
+export async function listDocuments(db: Database, filter: DocumentFilter): Promise<{ rows: DocumentRow[]; total?: number }> {
+  let query = db.selectFrom('document').where('deleted_at', filter.recycled ? 'is not' : 'is', null);
+  if (filter.categoryIds.length) {
+    query = query.where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', filter.categoryIds));
+  }
+  if (filter.userId > 0) query = query.where('user_id', '=', filter.userId);
+  if (filter.languages.length) query = query.where('language', 'in', filter.languages);
+  if (filter.exts) query = query.where('ext', 'in', filter.exts.length ? filter.exts : ['']);
+  if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo) query = query.where('created_at', '<=', filter.createdTo);
+  if (filter.isRecommend !== null) query = query.where('recommend_at', filter.isRecommend ? 'is not' : 'is', null);
+  if (filter.feeType === 'free') query = query.where('price', '=', 0);
+  if (filter.feeType === 'charge') query = query.where('price', '>', 0);
+  if (filter.statuses) query = query.where('status', 'in', filter.statuses.length ? filter.statuses : [-1]);
+  if (filter.wd.trim()) {
+    const pattern = likePattern(filter.wd);
+    query = query.where((eb) => eb.or([eb('title', 'like', pattern), eb('keywords', 'like', pattern), eb('description', 'like', pattern)]));
+  }
+  let rowsQuery = query.selectAll();
+  const order = parseOrder(filter.order, DOCUMENT_COLUMNS, false);
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  if (order.length) rowsQuery = rowsQuery.orderBy('id', 'desc');
+  const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
+  return filter.withTotal ? { rows, total: await countOf(query) } : { rows };
+}
+
+/** Converted, live documents filed directly under `categoryId`, newest first. */
+export async function newestConverted(db: Database, categoryId: number, limit: number): Promise<DocumentRow[]> {
+  return db.selectFrom('document').selectAll()
+    .where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', '=', categoryId))
+    .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
+    .orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Up to `limit` converted, live documents (other than `excludeId`) whose title or keywords hold one of `words`. */
+export async function documentsMatchingWords(db: Database, words: readonly string[], excludeId: number, limit: number): Promise<DocumentRow[]> {
+  if (!words.length) return [];
+  return db.selectFrom('document').selectAll()
+    .where('id', '!=', excludeId).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
+    .where((eb) => eb.or(words.flatMap((w) => [eb('keywords', 'like', likePattern(w)), eb('title', 'like', likePattern(w))])))
+    .orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Documents that are not in the recycle bin. */
+export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('document').where('deleted_at', 'is', null));
+
+/** What the sitemap lists: live documents strangers may see. */
+export async function publicDocumentLinks(db: Database): Promise<{ uuid: string; updated_at: string }[]> {
+  return db.selectFrom('document').select(['uuid', 'updated_at'])
+    .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id').execute();
+}
+
+/** Hashes of the documents waiting for the converter (status 0, 1 or 5). */
+export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
+  return db.selectFrom('document').select(['hash', 'status']).distinct()
+    .where('status', 'in', [...WAITING_STATUSES]).where('hash', '!=', '').execute();
+}
+
+/** Live documents per user, for `user.doc_count`. */
+export async function liveDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>([...new Set(userIds)].map((id) => [id, 0]));
+  if (!userIds.length) return counts;
+  const rows = await db.selectFrom('document').select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
+    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).groupBy('user_id').execute();
+  for (const row of rows) counts.set(row.user_id, Number(row.n));
+  return counts;
+}
+
+/** How many documents the user created since `since` (the daily upload reward's limit). */
+export async function documentsCreatedSince(db: Database, userId: number, since: string): Promise<number> {
+  return countOf(db.selectFrom('document').where('user_id', '=', userId).where('created_at', '>=', since));
+}
+
+// ---------------------------------------------------------------------------------------
+// Text
+
+export async function contentOf(db: Database, documentId: number): Promise<string> {
+  const row = await db.selectFrom('document_content').select('content').where('document_id', '=', documentId).executeTakeFirst();
+  return row?.content ?? '';
+}
+
+/** First `length` characters of a document's text (counted by SQLite in code points). */
+export async function contentStart(db: Database, documentId: number, length: number): Promise<string> {
+  const row = await db.selectFrom('document_content').select(sql<string>`substr(content, 1, ${length})`.as('head'))
+    .where('document_id', '=', documentId).executeTakeFirst();
+  return row?.head ?? '';
+}
+
+export async function setContent(db: Database, documentIds: readonly number[], content: string): Promise<void> {
+  const ts = now();
+  for (const documentId of documentIds) {
+    await db.insertInto('document_content').values({ document_id: documentId, content, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, updated_at: ts })).execute();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Ratings
+
+export async function findScore(db: Database, documentId: number, userId: number) {
+  return db.selectFrom('document_score').selectAll().where('document_id', '=', documentId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Records a rating and refreshes the document's average; false when the user had rated it already. */
+export async function addScore(db: Database, documentId: number, userId: number, score: number): Promise<boolean> {
+  const ts = now();
+  const inserted = await db.insertInto('document_score').values({ document_id: documentId, user_id: userId, score, created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.columns(['document_id', 'user_id']).doNothing()).returning('id').executeTakeFirst();
+  if (!inserted) return false;
+  const { average, n } = await db.selectFrom('document_score')
+    .select((eb) => [eb.fn.avg<number>('score').as('average'), eb.fn.countAll<number>().as('n')])
+    .where('document_id', '=', documentId).executeTakeFirstOrThrow();
+  await db.updateTable('document').set({ score: Math.round(Number(average)), score_count: Number(n), updated_at: ts }).where('id', '=', documentId).execute();
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Related documents cache
+
+export async function cachedRelated(db: Database, documentId: number): Promise<number[] | null> {
+  const row = await db.selectFrom('document_related').select(['related_ids', 'expires_at'])
+    .where('document_id', '=', documentId).where('expires_at', '>', now()).executeTakeFirst();
+  return row ? (JSON.parse(row.related_ids) as number[]) : null;
+}
+
+export async function cacheRelated(db: Database, documentId: number, ids: readonly number[], expiresAt: string): Promise<void> {
+  const relatedIds = JSON.stringify(ids);
+  await db.insertInto('document_related').values({ document_id: documentId, related_ids: relatedIds, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('document_id').doUpdateSet({ related_ids: relatedIds, expires_at: expiresAt })).execute();
+}
+
+// ---------------------------------------------------------------------------------------
+// Purchases (the `download` table; its module comes with the downloads of issue 13)
+
+/** Has the user paid for any of these documents? */
+export async function hasPaidDownload(db: Database, userId: number, documentIds: readonly number[]): Promise<boolean> {
+  if (!documentIds.length) return false;
+  const row = await db.selectFrom('download').select('id')
+    .where('user_id', '=', userId).where('is_pay', '=', 1).where('document_id', 'in', [...documentIds]).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of the documents strangers may see, oldest first (rebuilding the search index). */
+export async function publicDocumentIds(db: Database, limit?: number): Promise<number[]> {
+  let query = db.selectFrom('document').select('id').where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id');
+  if (limit !== undefined) query = query.limit(limit);
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** Ids of the documents with this status (recycled ones included). */
+export async function idsWithStatus(db: Database, status: number): Promise<number[]> {
+  return (await db.selectFrom('document').select('id').where('status', '=', status).execute()).map((r) => r.id);
+}

@@ -1,0 +1,292 @@
+import crypto from 'node:crypto';
+import dayjs from 'dayjs';
+import type { Database } from '../../db';
+import { isUniqueViolation } from '../../db';
+import { DocumentStatus } from '../../../shared/constants';
+import { badRequest, forbidden, notFound } from '../../wire/errors';
+import { checkText, positiveIds, requireIds } from '../../wire/request';
+import type { BackendContext } from '../../platform/context';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import { documentUploadsOf, linkAttachment } from '../attachment/service';
+import { existingCategoryIds, recountCategories } from '../category/service';
+import { groupsOfUser } from '../group/service';
+import { enabledLanguages } from '../language/service';
+import { DynamicType, addCredit, addDynamic, deductCredit, setDocCounts } from '../user/service';
+import { mayUpload } from './access';
+import { enqueueConversions } from './conversion';
+import { refreshSearchIndex } from './indexing';
+import { documentKeywords } from './keywords';
+import {
+  CheckDocumentRequest, CreateDocumentRequest, DeleteDocumentRequest, Document, DocumentScore, SetDocumentRecommendRequest,
+  SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
+} from './messages';
+import {
+  addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, liveDocumentCounts, recycleDocuments,
+  setCategoryLinks, setContent, setRecommend, setStatus, updateDocuments, type DocumentRow,
+} from './store';
+
+// DocumentAPI, what changes documents: creating them from uploads, editing, reviewing,
+// recommending, filing, the recycle bin's first step, ratings and reconversion. Every write
+// keeps the category counts, the uploaders' document counts and the search index in step.
+
+/** Statuses an admin may set (1 and 3 are the converter's). */
+const SETTABLE_STATUSES: readonly number[] = [
+  DocumentStatus.Pending, DocumentStatus.Converted, DocumentStatus.Disabled, DocumentStatus.Reconvert,
+  DocumentStatus.PendingReview, DocumentStatus.ReviewRejected,
+];
+/** Statuses a reconversion may start from (a disabled or unreviewed document keeps its status). */
+const CONVERTIBLE_STATUSES: readonly number[] = [
+  DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed, DocumentStatus.Reconvert,
+];
+const MAX_PRICE = 1_000_000;
+
+function checkStatus(status: number): number {
+  if (!SETTABLE_STATUSES.includes(status)) throw badRequest('文档状态取值无效（可选 0 待转换、2 已转换、4 已禁用、5 重新转换、6 待审核、7 审核拒绝）');
+  return status;
+}
+
+function checkPrice(price: number): number {
+  if (price < 0 || price > MAX_PRICE) throw badRequest(`文档价格必须在 0 到 ${MAX_PRICE} 之间`);
+  return price;
+}
+
+async function checkLanguage(db: Database, code: string): Promise<string> {
+  const language = code.trim();
+  if (language && !(await enabledLanguages(db)).some((l) => l.code === language)) throw badRequest('文档语言不存在或未启用');
+  return language;
+}
+
+async function checkCategories(db: Database, ids: readonly number[]): Promise<number[]> {
+  const wanted = positiveIds(ids);
+  const existing = await existingCategoryIds(db, wanted, 0);
+  if (existing.length !== wanted.length) throw badRequest('所选的文档分类不存在');
+  return wanted;
+}
+
+function checkTexts(doc: { title: string; keywords: string; description: string }) {
+  return {
+    title: checkText(doc.title.trim(), '文档标题', { required: true, max: 255 }),
+    keywords: checkText(doc.keywords.replace(/，/g, ', ').trim(), '文档关键字', { max: 255 }),
+    description: checkText([...doc.description.trim()].slice(0, 512).join(''), '文档摘要', { max: 512, multiline: true }),
+  };
+}
+
+/** A fresh 16-hex-character uuid, the public name of a document (`/document/<uuid>`). */
+const newUuid = () => crypto.randomBytes(8).toString('hex');
+
+/** Recounts what follows documents: category counts and the uploaders' document counts. */
+async function recount(db: Database, userIds: readonly number[]): Promise<void> {
+  await recountCategories(db, 0);
+  await setDocCounts(db, await liveDocumentCounts(db, userIds));
+}
+
+/**
+ * Statuses that send documents to the converter: those now pending (0) or marked for
+ * reconversion (5) are queued, per file, with the caller's transaction.
+ */
+async function queueWaiting(app: BackendContext, db: Database, ids: readonly number[]): Promise<void> {
+  const rows = await documentsByIds(db, ids);
+  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert).map((d) => d.hash);
+  await enqueueConversions(app, hashes, db);
+}
+
+/** Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the converter. */
+async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number): Promise<void> {
+  if (status === DocumentStatus.Converted) {
+    await setStatus(db, rows.filter((d) => d.pages > 0).map((d) => d.id), DocumentStatus.Converted);
+    await setStatus(db, rows.filter((d) => d.pages <= 0).map((d) => d.id), DocumentStatus.Pending);
+  } else {
+    await setStatus(db, rows.map((d) => d.id), status);
+  }
+  await queueWaiting(app, db, rows.map((d) => d.id));
+}
+
+/** The first status of a new document: no review when one of the uploader's groups skips it. */
+async function initialStatus(db: Database, userId: number): Promise<number> {
+  const groups = await groupsOfUser(db, userId);
+  return groups.some((g) => g.enable_document_review === 0) ? DocumentStatus.Pending : DocumentStatus.PendingReview;
+}
+
+/** Credits for today's first `upload_document_limit` uploads (score config). */
+async function uploadReward(ctx: RpcContext, db: Database, userId: number, created: number): Promise<number> {
+  const cfg = await ctx.app.settings.snapshot();
+  const perDocument = cfg.int('score', 'upload_document');
+  const limit = cfg.int('score', 'upload_document_limit');
+  if (perDocument <= 0 || limit <= 0) return 0;
+  const before = (await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString())) - created;
+  return Math.max(0, Math.min(created, limit - Math.max(before, 0))) * perDocument;
+}
+
+export const writeRpcs = [
+  rpc('CreateDocument', {
+    http: 'POST /api/v1/document', request: CreateDocumentRequest, auth: 'login',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      if (!(await mayUpload(ctx.db, me.id))) throw forbidden('没有权限上传文档');
+      const uploads = new Map((await documentUploadsOf(ctx.db, me.id, req.document.map((d) => d.attachment_id)))
+        .filter((a) => a.type_id === 0).map((a) => [a.id, a]));
+      const items = req.document.filter((d) => uploads.has(d.attachment_id));
+      if (!items.length) throw badRequest('文档文件参数attachment_id不正确');
+      const categoryIds = await checkCategories(ctx.db, req.category_id);
+      const prepared: { item: (typeof items)[number]; title: string; keywords: string; description: string; price: number; language: string }[] = [];
+      for (const item of items) {
+        const texts = checkTexts(item);
+        prepared.push({ item, ...texts, keywords: documentKeywords(texts.keywords, texts.title), price: checkPrice(item.price), language: await checkLanguage(ctx.db, item.language) });
+      }
+      const status = await initialStatus(ctx.db, me.id);
+      const ids = await ctx.db.transaction().execute(async (trx) => {
+        const created: number[] = [];
+        for (const doc of prepared) {
+          const upload = uploads.get(doc.item.attachment_id)!;
+          let row: DocumentRow | undefined;
+          for (let attempt = 0; !row; attempt++) {
+            try {
+              row = await insertDocument(trx, {
+                title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
+                size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
+              });
+            } catch (error) {
+              if (!isUniqueViolation(error) || attempt > 3) throw error;
+            }
+          }
+          await linkAttachment(trx, upload.id, row.id);
+          await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${row.title}》`);
+          created.push(row.id);
+        }
+        await setCategoryLinks(trx, created, categoryIds);
+        await recount(trx, [me.id]);
+        const reward = await uploadReward(ctx, trx, me.id, created.length);
+        if (reward > 0) await addCredit(trx, me.id, reward);
+        await queueWaiting(ctx.app, trx, created);
+        return created;
+      });
+      await refreshSearchIndex(ctx.app, ids);
+      return {};
+    },
+  }),
+
+  rpc('UpdateDocument', {
+    http: 'PUT /api/v1/document', request: Document, auth: 'login', permission: '更新文档',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      const row = await documentById(ctx.db, req.id);
+      if (!row) throw notFound('文档不存在');
+      if (!ctx.permitted && row.user_id !== me.id) throw forbidden('文档不存在或没有权限');
+      const texts = checkTexts(req);
+      const columns = { ...texts, keywords: documentKeywords(texts.keywords, texts.title), price: checkPrice(req.price), language: await checkLanguage(ctx.db, req.language) };
+      const categoryIds = await checkCategories(ctx.db, req.category_id);
+      const content = req.content.trim() ? checkText(req.content, '文档内容', { max: 5_000_000, multiline: true }) : '';
+      const status = ctx.permitted && req.status !== row.status ? checkStatus(req.status) : null;
+      await ctx.db.transaction().execute(async (trx) => {
+        await updateDocuments(trx, [row.id], columns);
+        await setCategoryLinks(trx, [row.id], categoryIds);
+        if (content) await setContent(trx, [row.id], content);
+        if (status !== null) await applyStatus(ctx.app, trx, [row], status);
+        await recountCategories(trx, 0);
+      });
+      await refreshSearchIndex(ctx.app, [row.id]);
+      return {};
+    },
+  }),
+
+  rpc('DeleteDocument', {
+    http: 'DELETE /api/v1/document', request: DeleteDocumentRequest, auth: 'login', permission: '删除文档',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      const rows = await documentsByIds(ctx.db, requireIds(req.id, '文档'));
+      // Unlike MOREDOC, a member deletes only their own documents among those asked for.
+      const targets = ctx.permitted ? rows : rows.filter((d) => d.user_id === me.id);
+      if (!targets.length) throw forbidden('文档不存在或没有删除权限');
+      const penalty = (await ctx.app.settings.snapshot()).int('score', 'delete_document');
+      const deleted = await ctx.db.transaction().execute(async (trx) => {
+        const ids = new Set(await recycleDocuments(trx, targets.map((d) => d.id), me.id));
+        const gone = targets.filter((d) => ids.has(d.id));
+        for (const doc of gone) {
+          if (penalty > 0) await deductCredit(trx, doc.user_id, penalty);
+          if (doc.user_id === me.id) await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${doc.title}》`);
+        }
+        await recount(trx, gone.map((d) => d.user_id));
+        return [...ids];
+      });
+      await refreshSearchIndex(ctx.app, deleted);
+      return {};
+    },
+  }),
+
+  rpc('CheckDocument', {
+    http: 'PUT /api/v1/document/check', request: CheckDocumentRequest, auth: 'perm', permission: '文档审核',
+    async handler(req, ctx) {
+      const ids = positiveIds(req.id);
+      if (!ids.length) throw badRequest('文档ID不能为空');
+      const status = checkStatus(req.status);
+      const rows = await documentsByIds(ctx.db, ids);
+      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status));
+      await refreshSearchIndex(ctx.app, rows.map((d) => d.id));
+      return {};
+    },
+  }),
+
+  rpc('SetDocumentRecommend', {
+    http: 'PUT /api/v1/document/recommend', request: SetDocumentRecommendRequest, auth: 'perm', permission: '推荐文档',
+    async handler(req, ctx) {
+      const ids = requireIds(req.id, '文档');
+      if (req.type !== 0 && req.type !== 1 && req.type !== 2) throw badRequest('推荐类型必须是 0（取消推荐）、1（推荐）或 2（重新推荐）');
+      await setRecommend(ctx.db, ids, req.type);
+      return {};
+    },
+  }),
+
+  rpc('SetDocumentsCategory', {
+    http: 'PUT /api/v1/document/category', request: SetDocumentsCategoryRequest, auth: 'perm', permission: '批量修改文档分类',
+    async handler(req, ctx) {
+      const ids = positiveIds(req.document_id);
+      if (!ids.length || !positiveIds(req.category_id).length) throw badRequest('文档ID和分类ID均不能为空');
+      const categoryIds = await checkCategories(ctx.db, req.category_id);
+      await ctx.db.transaction().execute(async (trx) => {
+        await setCategoryLinks(trx, ids, categoryIds);
+        await recountCategories(trx, 0);
+      });
+      await refreshSearchIndex(ctx.app, ids);
+      return {};
+    },
+  }),
+
+  rpc('SetDocumentsLanguage', {
+    http: 'PUT /api/v1/document/language', request: SetDocumentsLanguageRequest, auth: 'perm', permission: '批量设置文档语言',
+    async handler(req, ctx) {
+      const ids = positiveIds(req.document_id);
+      if (!ids.length) throw badRequest('文档ID不能为空');
+      await updateDocuments(ctx.db, ids, { language: await checkLanguage(ctx.db, req.language) });
+      await refreshSearchIndex(ctx.app, ids);
+      return {};
+    },
+  }),
+
+  rpc('SetDocumentReconvert', {
+    http: 'PUT /api/v1/document/reconvert', request: SetDocumentReconvertRequest, auth: 'perm', permission: '一键重转失败文档',
+    async handler(req, ctx) {
+      const ids = positiveIds(req.id);
+      await ctx.db.transaction().execute(async (trx) => {
+        // Without ids, MOREDOC's button: every failed document goes back to the converter.
+        const changed = ids.length
+          ? await setStatus(trx, ids, DocumentStatus.Reconvert, CONVERTIBLE_STATUSES)
+          : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [DocumentStatus.Failed]);
+        await queueWaiting(ctx.app, trx, changed);
+      });
+      return {};
+    },
+  }),
+
+  rpc('SetDocumentScore', {
+    http: 'POST /api/v1/document/score', request: DocumentScore, auth: 'login',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      const row = await documentById(ctx.db, req.document_id);
+      if (!row || !isPublic(row)) throw notFound('文档不存在');
+      if (req.score < 100 || req.score > 500) throw badRequest('评分必须在 100 到 500 之间（1 到 5 星）');
+      if (!(await ctx.db.transaction().execute((trx) => addScore(trx, row.id, me.id, req.score)))) throw forbidden('您已经评分过了');
+      await refreshSearchIndex(ctx.app, [row.id]);
+      return {};
+    },
+  }),
+];

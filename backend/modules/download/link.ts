@@ -1,0 +1,66 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { loadOrCreateSecret } from '../../platform/auth/secret-file';
+import type { BackendContext } from '../../platform/context';
+
+// The signed link `/download/<token>?user_id=…&document_id=…&filename=…` (contract README
+// §4.4, §9.3): an HS256 JWT whose `jti` is `<userId>.<hash>.<documentId>`, valid
+// `download.url_duration` seconds. Its key is never the login key and never MOREDOC's public
+// default: it is `download.secret_key` when the admin set one of their own, otherwise a
+// secret generated once into DATA_DIR/download-secret (mode 0600).
+
+const SECRET_FILE = 'download-secret';
+/** The seeded `download.secret_key`: public knowledge, so it counts as "not set". */
+const MOREDOC_DEFAULT_KEY = 'moredoc';
+const DEFAULT_LIFETIME_SECONDS = 60;
+
+export interface DownloadGrant {
+  userId: number;
+  hash: string;
+  documentId: number;
+}
+
+const generatedSecrets = new WeakMap<BackendContext, Uint8Array>();
+
+async function signingKey(app: BackendContext): Promise<Uint8Array> {
+  const configured = (await app.settings.snapshot()).str('download', 'secret_key').trim();
+  if (configured && configured !== MOREDOC_DEFAULT_KEY) return new TextEncoder().encode(configured);
+  let generated = generatedSecrets.get(app);
+  if (!generated) {
+    generated = new TextEncoder().encode(loadOrCreateSecret(app.dataDir, SECRET_FILE));
+    generatedSecrets.set(app, generated);
+  }
+  return generated;
+}
+
+const jtiOf = (grant: DownloadGrant) => `${grant.userId}.${grant.hash}.${grant.documentId}`;
+
+/** The URL the download RPCs answer with; `fileName` is the document's title and extension. */
+export async function downloadUrl(app: BackendContext, grant: DownloadGrant, fileName: string): Promise<string> {
+  const seconds = (await app.settings.snapshot()).int('download', 'url_duration');
+  const lifetime = seconds > 0 ? seconds : DEFAULT_LIFETIME_SECONDS;
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setJti(jtiOf(grant))
+    .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime)
+    .sign(await signingKey(app));
+  const query = new URLSearchParams({ user_id: String(grant.userId), document_id: String(grant.documentId), filename: fileName });
+  return `/download/${token}?${query.toString()}`;
+}
+
+/**
+ * The grant of a valid, unexpired token whose `jti` names the same user and document as the
+ * link's query; null otherwise (MOREDOC writes its 400 on a mismatch and serves anyway).
+ */
+export async function verifyDownload(app: BackendContext, token: string, query: { userId: string; documentId: string }): Promise<DownloadGrant | null> {
+  let jti: unknown;
+  try {
+    ({ payload: { jti } } = await jwtVerify(token, await signingKey(app), { algorithms: ['HS256'], requiredClaims: ['exp', 'jti'] }));
+  } catch {
+    return null;
+  }
+  const match = typeof jti === 'string' ? /^(\d{1,15})\.([0-9a-f]{32})\.(\d{1,15})$/.exec(jti) : null;
+  if (!match) return null;
+  const [, userId = '', hash = '', documentId = ''] = match;
+  if (userId !== query.userId || documentId !== query.documentId) return null;
+  return { userId: Number(userId), hash, documentId: Number(documentId) };
+}

@@ -1,0 +1,39 @@
+import type { Database } from '../../db';
+import { flag, now } from '../../db/schema';
+import { applyPaging, countOf } from '../../wire/request';
+
+// The `download` table: one row per granted download link, `is_pay` when credits moved.
+
+/** Local midnight today, as stored timestamps compare (MOREDOC counts by the server's day). */
+export function startOfToday(at = new Date()): string {
+  return new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
+}
+
+export async function countUserDownloadsSince(db: Database, userId: number, since: string): Promise<number> {
+  return countOf(db.selectFrom('download').where('user_id', '=', userId).where('created_at', '>=', since));
+}
+
+export async function countIpDownloadsSince(db: Database, ip: string, since: string): Promise<number> {
+  return countOf(db.selectFrom('download').where('ip', '=', ip).where('created_at', '>=', since));
+}
+
+/** Did the user pay for this document (since `since`, or ever when null)? */
+export async function hasPaidFor(db: Database, userId: number, documentId: number, since: string | null): Promise<boolean> {
+  let query = db.selectFrom('download').select('id').where('document_id', '=', documentId).where('user_id', '=', userId).where('is_pay', '=', 1);
+  if (since) query = query.where('created_at', '>=', since);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertDownload(db: Database, row: { userId: number; documentId: number; ip: string; isPay: boolean }): Promise<void> {
+  const ts = now();
+  await db.insertInto('download').values({
+    user_id: row.userId, document_id: row.documentId, ip: row.ip, is_pay: flag(row.isPay), created_at: ts, updated_at: ts,
+  }).execute();
+}
+
+/** One page of a member's downloads, newest first. */
+export async function listUserDownloads(db: Database, userId: number, page: number, size: number) {
+  const base = db.selectFrom('download').where('user_id', '=', userId);
+  const rows = await applyPaging(base.selectAll().orderBy('id', 'desc'), page, size).execute();
+  return { rows, total: await countOf(base) };
+}

@@ -1,0 +1,31 @@
+import { IdsRequest } from '../../wire/messages';
+import { positiveIds, requireIds } from '../../wire/request';
+import { defineService, rpc } from '../../platform/rpc';
+import { usernamesOf } from '../user/service';
+import { ListSearchRecordReply, ListSearchRecordRequest } from './messages';
+import { schedulePurge } from './purge';
+import { deleteSearchRecords, listSearchRecords } from './store';
+
+// SearchRecordAPI: the search log for admins (who searched what, hits, time taken). Records
+// are written by the search RPCs through service.ts and purged daily by purge.ts.
+
+export const searchRecordService = defineService('SearchRecordAPI', [
+  rpc('DeleteSearchRecord', {
+    http: 'DELETE /api/v1/searchrecord', request: IdsRequest('DeleteSearchRecordRequest'), auth: 'perm', permission: '删除搜索记录',
+    async handler(req, ctx) {
+      await deleteSearchRecords(ctx.db, requireIds(req.id, '搜索记录'));
+      return {};
+    },
+  }),
+
+  rpc('ListSearchRecord', {
+    http: 'GET /api/v1/searchrecord/list', request: ListSearchRecordRequest, response: ListSearchRecordReply, auth: 'perm', permission: '获取搜索记录列表',
+    async handler(req, ctx) {
+      const { rows, total } = await listSearchRecords(ctx.db, {
+        keywords: req.keywords, ip: req.ip, userIds: positiveIds(req.user_id), order: req.order, page: req.page, size: req.size,
+      });
+      const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id).filter((id) => id > 0));
+      return { search_record: rows.map((r) => ({ ...r, username: names.get(r.user_id) ?? '' })), total };
+    },
+  }),
+], { routes: (_app, ctx) => schedulePurge(ctx) });

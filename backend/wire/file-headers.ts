@@ -1,0 +1,65 @@
+// HTTP headers of file answers that the browser saves or resumes: `Content-Disposition` with a
+// Chinese file name (RFC 6266, RFC 8187) and a single byte range (RFC 9110 §14).
+
+// eslint-disable-next-line no-control-regex -- control characters are what we remove
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f/\\]/g;
+
+/** A file name fit for a header: no control characters or path separators, at most 200 characters. */
+export function safeFileName(name: string): string {
+  const cleaned = name.replace(UNSAFE_IN_NAME, '_').trim();
+  return [...cleaned].slice(-200).join('') || 'download';
+}
+
+/** RFC 8187 `value-chars`: what encodeURIComponent leaves alone, minus `'()*`. */
+function encodeExtValue(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The ASCII stand-in for old clients: non-ASCII runs become `_`, quotes and `%` too. */
+function asciiFallback(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && /^\.[A-Za-z0-9]{1,16}$/.test(name.slice(dot)) ? name.slice(dot) : '';
+  const stem = (ext ? name.slice(0, dot) : name).replace(/[^\x20-\x7e]+/g, '_').replace(/["%\\]/g, '_');
+  return (/[A-Za-z0-9]/.test(stem) ? stem : 'download') + ext;
+}
+
+/**
+ * `attachment; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded name>`; a pure
+ * ASCII name without quotes or `%` needs only the first part.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const name = safeFileName(fileName);
+  const fallback = asciiFallback(name);
+  if (fallback === name) return `attachment; filename="${name}"`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeExtValue(name)}`;
+}
+
+/** Inclusive byte positions, as in `Content-Range: bytes start-end/size`. */
+export interface ResolvedRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * The one range a `Range` header asks for within `size` bytes: null when there is no usable
+ * header (absent, malformed, another unit, several ranges — the whole file is then sent),
+ * 'unsatisfiable' when it starts past the end (416).
+ */
+export function parseByteRange(header: string | undefined, size: number): ResolvedRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return null;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    // A suffix: the last N bytes.
+    const length = Number(last);
+    if (length === 0) return 'unsatisfiable';
+    return size === 0 ? 'unsatisfiable' : { start: Math.max(size - length, 0), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}

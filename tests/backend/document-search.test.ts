@@ -1,0 +1,151 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase } from '../helpers/backend';
+import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
+
+// DocumentAPI.SearchDocument over the full-text index (platform/search): documents are put in
+// the index here as the document module puts them after a conversion, so that every request
+// field can be tried on known data; the whole way from an uploaded PDF is in
+// document-access.test.ts.
+
+const backend = useBackend();
+
+const LIBRARY_TEXT = '清晨七点，城市图书馆的大门还没有打开。四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。'
+  + '阅览区还开设了 Python入门教程 的公益讲座。';
+
+let library: DocumentFixture;
+let learning: DocumentFixture;
+let disabled: DocumentFixture;
+let recycled: DocumentFixture;
+const reports: DocumentFixture[] = [];
+
+const search = (query: Record<string, string | number | (string | number)[]>, opts: { token?: string; headers?: Record<string, string> } = {}) =>
+  api(backend.url, 'GET', '/api/v1/document/search', { query, ...opts });
+const ids = (body: { document?: { id: number }[] }) => (body.document ?? []).map((d) => d.id);
+
+beforeAll(async () => {
+  library = await insertDocument(backend.dataDir, { userId: 1, title: '城市图书馆的一天' });
+  learning = await insertDocument(backend.dataDir, { userId: 1, title: '机器学习导论', ext: '.docx' });
+  disabled = await insertDocument(backend.dataDir, { userId: 1, title: '已禁用的文档', status: 4 });
+  recycled = await insertDocument(backend.dataDir, { userId: 1, title: '回收站里的文档', deletedAt: new Date().toISOString() });
+  for (let i = 0; i < 12; i += 1) reports.push(await insertDocument(backend.dataDir, { userId: 1, title: `季度报告第${i + 1}期` }));
+  await indexDocuments(backend.dataDir, [
+    { id: library.id, title: library.title, content: LIBRARY_TEXT, categoryIds: [7], language: 'zh-CN', createdAt: '2024-03-01T00:00:00.000Z', viewCount: 5 },
+    { id: learning.id, title: learning.title, content: '监督学习与无监督学习是机器学习的两大类方法。', ext: '.docx', categoryIds: [8], language: 'en', userId: 2,
+      createdAt: '2025-06-01T00:00:00.000Z', viewCount: 50 },
+    // Stale entries, as the index may hold for a moment after a document was disabled or recycled.
+    { id: disabled.id, title: disabled.title, content: '这份文档里也有麒麟。' },
+    { id: recycled.id, title: recycled.title, content: '回收站的文档同样提到麒麟。' },
+    ...reports.map((r, i) => ({ id: r.id, title: r.title, content: `本期报告汇总了第${i + 1}季度的经营数据。`, createdAt: new Date(Date.UTC(2023, 0, i + 1)).toISOString() })),
+  ]);
+});
+
+describe('SearchDocument', () => {
+  it('finds a document by a 2-character Chinese word of its body text, with a highlighted snippet', async () => {
+    const res = await search({ wd: '麒麟' });
+    expect(res.status).toBe(200);
+    expect(ids(res.body)).toEqual([library.id]);
+    expect(res.body.total).toBe(1);
+    expect(res.body.spend).toMatch(/^\d+\.\d{3}$/);
+    const [hit] = res.body.document;
+    expect(hit.snippet).toContain('<em>麒麟</em>');
+    expect(hit.title_highlight).toBe('城市图书馆的一天');
+    expect(hit).toMatchObject({ title: '城市图书馆的一天', ext: '.pdf', uuid: library.uuid, username: 'admin', attachment: { hash: library.hash }, status: 2 });
+    expect(hit.download_count).toBeUndefined();
+    expect(hit.view_count).toBeUndefined();
+  });
+
+  it('never returns documents strangers may not see, even while the index still holds them', async () => {
+    const res = await search({ wd: '麒麟' });
+    expect(ids(res.body)).not.toContain(disabled.id);
+    expect(ids(res.body)).not.toContain(recycled.id);
+  });
+
+  it('matches mixed Chinese and Latin queries, every word required', async () => {
+    expect(ids((await search({ wd: 'Python教程' })).body)).toEqual([library.id]);
+    expect(ids((await search({ wd: '机器学习 监督' })).body)).toEqual([learning.id]);
+    expect((await search({ wd: '机器学习 麒麟' })).body).toEqual({ spend: expect.any(String) });
+  });
+
+  it('searches titles for a query of single characters', async () => {
+    const res = await search({ wd: '馆' });
+    expect(ids(res.body)).toEqual([library.id]);
+    expect(res.body.document[0].title_highlight).toBe('城市图书<em>馆</em>的一天');
+  });
+
+  it('filters by category, type key, language, uploader and creation dates', async () => {
+    expect(ids((await search({ wd: '学习', category_id: 8 })).body)).toEqual([learning.id]);
+    expect(ids((await search({ wd: '学习', category_id: 7 })).body)).toEqual([]);
+    expect(ids((await search({ wd: '学习', ext: 'doc' })).body)).toEqual([learning.id]);
+    expect(ids((await search({ wd: '学习', ext: 'pdf' })).body)).toEqual([]);
+    expect(ids((await search({ wd: '学习', ext: 'unknown-key' })).body)).toEqual([learning.id]);
+    expect(ids((await search({ wd: '学习', language: 'en' })).body)).toEqual([learning.id]);
+    expect(ids((await search({ wd: '学习', user_id: 1 })).body)).toEqual([]);
+    expect(ids((await search({ wd: '学习', created_at: ['2025-01-01', '2025-12-31'] })).body)).toEqual([learning.id]);
+    expect(ids((await search({ wd: '学习', created_at: ['2026-01-01'] })).body)).toEqual([]);
+  });
+
+  it('sorts by relevance, newest first (latest) or a counter column', async () => {
+    const relevance = await search({ wd: '报告' });
+    expect(relevance.body.total).toBe(12);
+    const latest = await search({ wd: '报告', sort: 'latest' });
+    expect(ids(latest.body)[0]).toBe(reports[11]!.id);
+    const views = await search({ wd: '的', sort: 'view_count' });
+    expect(ids(views.body).indexOf(learning.id)).toBeLessThan(ids(views.body).indexOf(library.id));
+  });
+
+  it('sorts by the download and favourite counts that downloads and favourites move', async () => {
+    const member = await registerMember(backend.url);
+    const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', { token: member.token, query: { id: reports[0]!.id } });
+    expect(downloaded.status).toBe(200);
+    expect(ids((await search({ wd: '报告', sort: 'download_count' })).body)[0]).toBe(reports[0]!.id);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: reports[1]!.id } })).status).toBe(200);
+    expect(ids((await search({ wd: '报告', sort: 'favorite_count' })).body)[0]).toBe(reports[1]!.id);
+  });
+
+  it('pages by 10 and caps the pages at display.max_search_pages', async () => {
+    const first = await search({ wd: '报告', sort: 'latest', size: 50 });
+    expect(first.body.document).toHaveLength(10);
+    const second = await search({ wd: '报告', sort: 'latest', page: 2 });
+    expect(ids(second.body)).toEqual([reports[1]!.id, reports[0]!.id]);
+    await setConfig(backend.url, backend.adminToken, { 'display.max_search_pages': '1' });
+    try {
+      const capped = await search({ wd: '报告', sort: 'latest', page: 2 });
+      expect(capped.body.total).toBe(10);
+      expect(ids(capped.body)).toEqual(ids(first.body));
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'display.max_search_pages': '100' });
+    }
+  });
+
+  it('answers {} to an empty query and records nothing for it', async () => {
+    expect((await search({ wd: '  ' })).body).toEqual({});
+    expect((await search({})).body).toEqual({});
+  });
+});
+
+describe('search records', () => {
+  const recordsFor = (keywords: string) => withDatabase(backend.dataDir, (db) =>
+    db.prepare('SELECT user_id, ip, total, page, user_agent, keywords, type, spend_time FROM search_record WHERE keywords = ?').all(keywords) as
+      { user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number; spend_time: number }[]);
+
+  it('records who searched what, the hits, the page and the time taken', async () => {
+    const member = await registerMember(backend.url);
+    const res = await search({ wd: '季度报告', page: 2 }, { token: member.token, headers: { 'user-agent': 'vitest-agent', 'x-forwarded-for': '10.20.30.40' } });
+    const [record] = await recordsFor('季度报告');
+    expect(record).toMatchObject({ user_id: member.user.id, ip: '10.20.30.40', total: res.body.total, page: 2, user_agent: 'vitest-agent', type: 0 });
+    expect(record!.spend_time).toBeGreaterThanOrEqual(0);
+
+    const listed = await backend.admin('GET', '/api/v1/searchrecord/list', { query: { keywords: '季度报告' } });
+    expect(listed.body.search_record[0]).toMatchObject({ keywords: '季度报告', username: member.username, total: 12, page: 2 });
+  });
+
+  it('records nothing while the retention is 0', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'security.search_record_retention_days': '0' });
+    try {
+      await search({ wd: '图书馆' });
+      expect(await recordsFor('图书馆')).toEqual([]);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.search_record_retention_days': '7' });
+    }
+  });
+});

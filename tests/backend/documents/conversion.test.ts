@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import SQLite from 'better-sqlite3';
+import sharp from 'sharp';
+import { request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
+import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
+import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { encryptedPdf, fixture, textPdf } from '../../helpers/documents';
+import { deflated, zip } from '../../helpers/zip';
+import { BODY_WORD } from '../../fixtures/documents/generate';
+
+// Conversion through the API: upload → create → the job → pages, covers, text and the search
+// index; same-file reuse, reconversion, progress, the site answering meanwhile, and every bad
+// input ending in status 3 with its reason while the converter goes on.
+
+const backend = useBackend();
+let author: Member;
+
+const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+
+/** A page as the reader's browser gets it, without decompressing (undici's request leaves the body alone). */
+async function page(url: string, headers: Record<string, string> = {}) {
+  const res = await request(url, { headers });
+  return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+/** The SVG of a page, parsed and rendered by librsvg (through sharp): its size in pixels. */
+async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; format?: string }> {
+  expect(svg.subarray(0, 200).toString('utf8')).toContain('<svg');
+  return sharp(svg).metadata();
+}
+
+async function jobRuns(hash: string): Promise<number> {
+  const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM job WHERE kind = ? AND dedupe_key = ?')
+    .get('document.convert', `document.convert:${hash}`) as { n: number });
+  return row.n;
+}
+
+beforeAll(async () => {
+  author = await uploader(backend.url, backend.adminToken);
+});
+
+describe('a PDF, upload to pages', () => {
+  let doc: Awaited<ReturnType<typeof createDocument>>;
+  beforeAll(async () => {
+    doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.pdf')), '城市图书馆.pdf');
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
+  });
+
+  it('records the page count, the preview, the page size and the page format', async () => {
+    const got = (await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body;
+    expect(got).toMatchObject({ status: 2, pages: 3, preview: 3, width: 595, height: 842, enable_gzip: true, preview_ext: '.svg' });
+    expect(got.convert_error).toBeUndefined();
+  });
+
+  it('serves every page as an SVG that parses, and no page past the last', async () => {
+    for (const n of [1, 2, 3]) {
+      const res = await page(`${backend.url}/view/page/${doc.hash}/${n}.gzip.svg`, { 'accept-encoding': 'gzip' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(await svgSize(gunzipSync(res.body))).toMatchObject({ format: 'svg', width: 595, height: 842 });
+    }
+    expect((await page(`${backend.url}/view/page/${doc.hash}/4.svg`, { authorization: `Bearer ${author.token}` })).status).toBe(404);
+  });
+
+  it('serves the covers', async () => {
+    const cover = await page(`${backend.url}/view/cover/${doc.hash}`);
+    expect(cover.headers['content-type']).toBe('image/png');
+    expect(await sharp(cover.body).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
+    const big = await page(`${backend.url}/view/page/${doc.hash}/cover.big.png`);
+    expect(await sharp(big.body).metadata()).toMatchObject({ format: 'png', width: 840 });
+  });
+
+  it('keeps the text (with a word only page 2 holds) and indexes it for search', async () => {
+    const got = await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_all_content: true } });
+    expect(got.body.content).toContain(BODY_WORD);
+    const sqlite = new SQLite(path.join(backend.dataDir, 'moredoc.db'));
+    try {
+      const found = await new SqliteSearchIndex(sqlite, 'document').search({ text: BODY_WORD });
+      expect(found.hits.map((h) => h.id)).toContain(doc.id);
+      expect(found.hits.find((h) => h.id === doc.id)!.snippet).toContain(`<em>${BODY_WORD}</em>`);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it('keeps a manifest, the text and the covers in the document\'s folder', () => {
+    const files = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).sort();
+    expect(files).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+  });
+
+  it('reuses the conversion for another upload of the same file, and converts again on request', async () => {
+    const other = await uploader(backend.url, backend.adminToken);
+    const pageFile = path.join(hashFolder(backend.dataDir, doc.hash), '1.gzip.svg');
+    const before = fs.statSync(pageFile).mtimeMs;
+    const twin = await createDocument(backend.url, other.token, fs.readFileSync(fixture('chinese.pdf')), '同一个文件.pdf');
+    expect(twin.hash).toBe(doc.hash);
+    expect(await waitForStatus(backend.url, other.token, twin.id, [2])).toMatchObject({ pages: 3, preview_ext: '.svg' });
+    expect(fs.statSync(pageFile).mtimeMs).toBe(before);
+
+    expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [twin.id] } })).status).toBe(200);
+    await waitForStatus(backend.url, other.token, twin.id, [2]);
+    expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
+    expect(await jobRuns(doc.hash)).toBe(3);
+  });
+});
+
+describe('other formats', () => {
+  it.each([
+    ['chinese.epub', '.epub'],
+    ['chinese.txt', '.txt'],
+    ['chinese.mobi', '.mobi'],
+  ])('%s converts with MuPDF', async (name) => {
+    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture(name)), name);
+    const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3]);
+    expect(done.convert_error).toBeUndefined();
+    expect(done.pages).toBeGreaterThan(0);
+    expect(done.content).toContain('图书馆');
+  });
+
+  it('renders a scan as WebP and serves it whatever extension is asked for', async () => {
+    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('scanned.pdf')), '扫描件.pdf');
+    const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
+    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
+    const res = await page(`${backend.url}/view/page/${doc.hash}/1${done.enable_gzip ? '.gzip.svg' : '.svg'}`, { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    if (stored[0]!.endsWith('.webp')) {
+      expect(done).toMatchObject({ preview_ext: '.webp' });
+      expect(done.enable_gzip).toBeUndefined();
+      expect(res.headers['content-type']).toBe('image/webp');
+      expect((await sharp(res.body).metadata()).format).toBe('webp');
+    } else {
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+    }
+  });
+
+  const office = fs.existsSync('/usr/bin/soffice') || fs.existsSync('/usr/lib/libreoffice/program/soffice.bin');
+  const calibre = fs.existsSync('/usr/bin/ebook-convert') || fs.existsSync('/opt/calibre/ebook-convert');
+
+  const skipped = (what: string, packages: string) => ` — skipped: ${what} is not installed (apt-get install ${packages})`;
+  it.skipIf(!office)(`a Word document through LibreOffice${office ? '' : skipped('LibreOffice', 'libreoffice-writer-nogui fonts-noto-cjk')}`, async () => {
+    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.docx')), '城市图书馆.docx');
+    const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
+    expect(done).toMatchObject({ status: 2, pages: 3 });
+    expect(done.content).toContain(BODY_WORD);
+    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash))).toContain('document.pdf');
+  }, 150_000);
+
+  it.skipIf(!calibre)(`a Kindle book (azw3) through calibre${calibre ? '' : skipped('calibre', 'calibre')}`, async () => {
+    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.azw3')), '城市图书馆.azw3');
+    const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
+    expect(done.status, done.convert_error).toBe(2);
+    expect(done.content).toContain('图书馆');
+  }, 150_000);
+});
+
+describe('a 2,000-page PDF', () => {
+  it('converts every page while the site keeps answering; progress for the owner only', async () => {
+    const doc = await createDocument(backend.url, author.token, textPdf(2000), '两千页.pdf');
+    const stranger = await registerMember(backend.url);
+    const progress: number[] = [];
+    let settingsAnswered = 0;
+    let strangerSawProgress = false;
+    for (;;) {
+      const settings = await api(backend.url, 'GET', '/api/v1/settings');
+      expect(settings.status).toBe(200);
+      const mine = await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+      const status = mine.body.status ?? 0;
+      if (status === 2 || status === 3) break;
+      settingsAnswered += 1;
+      if (mine.body.convert_progress) progress.push(mine.body.convert_progress.done ?? 0);
+      const theirs = await api(backend.url, 'GET', '/api/v1/document', { token: stranger.token, query: { id: doc.id } });
+      if (theirs.body.convert_progress) strangerSawProgress = true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const done = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
+    expect(done).toMatchObject({ status: 2, pages: 2000, preview: 12 });
+    expect(settingsAnswered).toBeGreaterThan(0);
+    expect(progress.some((n) => n > 0 && n < 2000)).toBe(true);
+    expect(strangerSawProgress).toBe(false);
+    const last = await page(`${backend.url}/view/page/${doc.hash}/2000.svg`, { authorization: `Bearer ${author.token}`, 'accept-encoding': 'gzip' });
+    expect(last.status).toBe(200);
+    expect(gunzipSync(last.body).toString('utf8')).toContain('<svg');
+  }, 120_000);
+});
+
+describe('bad input ends in status 3 with its reason, and the converter goes on', () => {
+  const hundredMiB = deflated(Buffer.alloc(100 * 1024 * 1024));
+  const cases: [string, string, () => Buffer, string][] = [
+    ['a corrupt PDF', 'corrupt.pdf', () => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251))]), '文档已损坏或无法解析，无法转换'],
+    ['a truncated PDF', 'truncated.pdf', () => fs.readFileSync(fixture('chinese.pdf')).subarray(0, 4000), '文档没有可显示的页面'],
+    ['an encrypted PDF', 'encrypted.pdf', () => encryptedPdf(), '文档已加密，无法转换'],
+    ['a file whose extension lies', 'notes.pdf', () => Buffer.from('这不是 PDF 文件，只是一段文字。\n'), '文件内容与扩展名 .pdf 不符，无法转换'],
+    ['a zip bomb', 'bomb.epub', () => zip([
+      { name: 'mimetype', data: 'application/epub+zip', store: true },
+      ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB })),
+    ]), '文档解压后过大或包含的文件过多，已拒绝转换'],
+  ];
+
+  it.each(cases)('%s', async (_what, name, make, reason) => {
+    const doc = await createDocument(backend.url, author.token, make(), name);
+    const failed = await waitForStatus(backend.url, author.token, doc.id, [2, 3]);
+    expect(failed).toMatchObject({ status: 3, convert_error: reason });
+    const good = await createDocument(backend.url, author.token, Buffer.from(`${name} 之后的文档\n`), `${name}-之后.txt`);
+    await waitForStatus(backend.url, author.token, good.id, [2]);
+  });
+
+  it('reconverts every failed document with SetDocumentReconvert (MOREDOC\'s button)', async () => {
+    const doc = await createDocument(backend.url, author.token, Buffer.from('还是文字，不是 PDF\n'), 'again.pdf');
+    await waitForStatus(backend.url, author.token, doc.id, [3]);
+    expect(await jobRuns(doc.hash)).toBe(1);
+    expect((await backend.admin('PUT', '/api/v1/document/reconvert')).status).toBe(200);
+    await waitForStatus(backend.url, author.token, doc.id, [3]);
+    expect(await jobRuns(doc.hash)).toBe(2);
+  });
+});
+
+describe('limits and converters from the environment', () => {
+  it('fails documents over CONVERT_MAX_PAGES or CONVERT_TIMEOUT_MS, and without the converter they need', async () => {
+    const limited = await startBackend({ env: { CONVERT_MAX_PAGES: '1500', CONVERT_TIMEOUT_MS: '1000', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' } });
+    try {
+      const adminToken = await login(limited.url, 'admin', limited.adminPassword);
+      const member = await uploader(limited.url, adminToken);
+      const tooLong = await createDocument(limited.url, member.token, textPdf(2000), '太长.pdf');
+      expect(await waitForStatus(limited.url, member.token, tooLong.id, [2, 3])).toMatchObject({ status: 3, convert_error: '文档共 2000 页，超出 1500 页的限制，无法转换' });
+      const slow = await createDocument(limited.url, member.token, textPdf(1400), '太慢.pdf');
+      expect(await waitForStatus(limited.url, member.token, slow.id, [2, 3])).toMatchObject({ status: 3, convert_error: '文档转换超时' });
+      const word = await createDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.docx')), '文档.docx');
+      const noOffice = await waitForStatus(limited.url, member.token, word.id, [2, 3]);
+      expect(noOffice.status).toBe(3);
+      expect(noOffice.convert_error).toMatch(/LibreOffice|未安装/);
+      const envs = await api(limited.url, 'GET', '/api/v1/envs', { token: adminToken });
+      expect(envs.body.envs).toMatchObject([
+        { name: 'MuPDF', is_installed: true },
+        { name: 'LibreOffice', error: expect.stringContaining('未找到 LibreOffice') },
+        { name: 'Calibre', error: expect.stringContaining('未找到 calibre') },
+      ]);
+      expect(envs.body.envs[1].is_installed).toBeUndefined();
+    } finally {
+      await limited.close();
+    }
+  }, 90_000);
+});

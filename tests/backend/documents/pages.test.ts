@@ -1,0 +1,202 @@
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
+import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
+import { textPdf } from '../../helpers/documents';
+import { startGateway, type TestGateway } from '../../gateway/helpers';
+
+// `/view/page` and `/view/cover`: who may see which page (unlike MOREDOC, which serves every
+// file to anybody), the representation served whatever was asked for, caching, hostile paths,
+// and the same answers through the gateway.
+
+const backend = useBackend();
+let author: Member;
+let stranger: Member;
+let doc: CreatedDocument;
+
+async function get(path: string, opts: { token?: string; headers?: Record<string, string>; base?: string } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await request(`${opts.base ?? backend.url}${path}`, { headers });
+  return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+const pagePath = (n: number | string, ext = '.svg', hash = doc.hash) => `/view/page/${hash}/${n}${ext}`;
+
+async function setStatus(status: number) {
+  const res = await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status } });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  author = await uploader(backend.url, backend.adminToken);
+  stranger = await registerMember(backend.url);
+  // Two free pages of five: the rest is for the owner, the admins, buyers (and VIP members).
+  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
+  doc = await createDocument(backend.url, author.token, textPdf(5), '五页.pdf', { price: 3 });
+  expect(await waitForStatus(backend.url, author.token, doc.id, [2])).toMatchObject({ pages: 5, preview: 2 });
+});
+
+describe('pages of a converted document', () => {
+  it('shows the free pages to anybody, cacheable by anybody', async () => {
+    for (const token of [undefined, stranger.token]) {
+      const res = await get(pagePath(2), { token, headers: { 'accept-encoding': 'gzip' } });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=604800');
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+      expect(gunzipSync(res.body).toString('utf8')).toContain('<svg');
+    }
+  });
+
+  it('keeps the pages past the preview for the owner and the admins (privately cached)', async () => {
+    const anonymous = await get(pagePath(3));
+    expect(anonymous.status).toBe(403);
+    expect(JSON.parse(anonymous.body.toString()).message).toBe('该页超出免费预览范围，请下载文档或开通VIP会员后阅读');
+    expect((await get(pagePath(5), { token: stranger.token })).status).toBe(403);
+    for (const token of [author.token, backend.adminToken]) {
+      const res = await get(pagePath(5), { token });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, max-age=3600');
+    }
+    expect((await get(pagePath(6), { token: author.token })).status).toBe(404);
+  });
+
+  it('gives buyers every page; a free download buys nothing', async () => {
+    const buyer = await registerMember(backend.url);
+    const downloader = await registerMember(backend.url);
+    await withDatabase(backend.dataDir, (db) => {
+      const insert = db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+      const ts = new Date().toISOString();
+      insert.run(buyer.user.id, doc.id, '127.0.0.1', 1, ts, ts);
+      insert.run(downloader.user.id, doc.id, '127.0.0.1', 0, ts, ts);
+    });
+    expect((await get(pagePath(4), { token: buyer.token })).status).toBe(200);
+    expect((await get(pagePath(4), { token: downloader.token })).status).toBe(403);
+  });
+
+  it('serves the stored representation whatever extension was asked for, inflated for clients without gzip', async () => {
+    const asked = await Promise.all(['.gzip.svg', '.svg', '.webp', '.png', '.jpg'].map((ext) => get(pagePath(1, ext), { headers: { 'accept-encoding': 'gzip, br' } })));
+    for (const res of asked) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.body.equals(asked[0]!.body)).toBe(true);
+    }
+    const plain = await get(pagePath(1), { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(gunzipSync(asked[0]!.body))).toBe(true);
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.headers.etag).not.toBe(asked[0]!.headers.etag);
+    const refused = await get(pagePath(1), { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(asked[0]!.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await get(pagePath(1), { headers: { 'accept-encoding': 'gzip' } });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await get(pagePath(1), { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('serves the cover to anybody while the document may be seen', async () => {
+    const cover = await get(`/view/cover/${doc.hash}`);
+    expect(cover.status).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/png');
+    expect(cover.headers['cache-control']).toBe('public, max-age=604800');
+  });
+});
+
+describe('documents strangers may not see', () => {
+  afterAll(async () => {
+    await setStatus(2);
+  });
+
+  it.each([[4, '已禁用'], [6, '待审核'], [7, '审核拒绝']])('status %i (%s): 404 to strangers, every page to the owner and the admins', async (status) => {
+    await setStatus(status);
+    expect((await get(pagePath(1))).status).toBe(404);
+    expect((await get(pagePath(1), { token: stranger.token })).status).toBe(404);
+    expect((await get(`/view/cover/${doc.hash}`)).status).toBe(404);
+    for (const token of [author.token, backend.adminToken]) {
+      const res = await get(pagePath(4), { token });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, max-age=3600');
+    }
+  });
+
+  it('in the recycle bin: 404 to strangers, visible to the owner', async () => {
+    await setStatus(2);
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+    try {
+      expect((await get(pagePath(1))).status).toBe(404);
+      expect((await get(pagePath(1), { token: author.token })).status).toBe(200);
+    } finally {
+      await backend.admin('PUT', '/api/v1/document/recycle', { body: { id: [doc.id] } });
+    }
+    expect((await get(pagePath(1))).status).toBe(200);
+  });
+});
+
+describe('hostile paths answer 404, never a file outside the document\'s folder', () => {
+  it.each([
+    ['dot segments, encoded slashes', () => `/view/page/${doc.hash}/..%2F..%2F..%2F..%2F..%2F..%2F..%2Fmoredoc.db`],
+    ['an encoded dot-dot before the manifest', () => `/view/page/${doc.hash}/%2e%2e%2fmanifest.json`],
+    ['encoded backslashes', () => `/view/page/${doc.hash}/..%5C..%5Cmoredoc.db`],
+    ['the manifest', () => `/view/page/${doc.hash}/manifest.json`],
+    ['the stored text', () => `/view/page/${doc.hash}/text.txt`],
+    ['a huge page number', () => `/view/page/${doc.hash}/99999999999.svg`],
+    ['page 0', () => `/view/page/${doc.hash}/0.svg`],
+    ['a negative page', () => `/view/page/${doc.hash}/-1.svg`],
+    ['a NUL byte', () => `/view/page/${doc.hash}/1.svg%00.png`],
+    ['no extension', () => `/view/page/${doc.hash}/1`],
+    ['another extension', () => `/view/page/${doc.hash}/1.SVG.exe`],
+    ['an upper-case hash', () => `/view/page/${doc.hash.toUpperCase()}/1.svg`],
+    ['a hash with a non-hex character', () => `/view/page/${doc.hash.slice(0, 31)}g/1.svg`],
+    ['a hash made of dot segments', () => `/view/page/..%2F..%2Fjwt-secret/1.svg`],
+    ['a hash no document has', () => `/view/page/${'0'.repeat(32)}/1.svg`],
+    ['a cover hash of dot segments', () => '/view/cover/..%2F..%2Fmoredoc.db'],
+    ['a cover hash followed by a path', () => `/view/cover/${doc.hash}%2F..%2Fmanifest.json`],
+  ])('%s', async (_what, path) => {
+    const res = await get(path(), { token: backend.adminToken });
+    expect(res.status).toBe(404);
+    expect(res.body.toString('latin1')).not.toMatch(/SQLite|"pages"|PRIVATE|<svg/);
+  });
+
+  it('answers a malformed hash as MOREDOC does (status 404, code 400)', async () => {
+    const res = await get('/view/page/abc/1.svg');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body.toString())).toEqual({ code: 400, message: 'hash值必须32位' });
+  });
+});
+
+describe('through the gateway', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startGateway(backend.url);
+  });
+  afterAll(() => gateway?.close());
+
+  it('passes pages on with their encoding, type, validators and caching, and the rights decisions', async () => {
+    const free = await get(pagePath(1, '.gzip.svg'), { base: gateway.url, headers: { 'accept-encoding': 'gzip' } });
+    expect(free.status).toBe(200);
+    expect(free.headers).toMatchObject({ 'content-type': 'image/svg+xml', 'content-encoding': 'gzip', 'cache-control': 'public, max-age=604800' });
+    expect(free.headers.etag).toEqual(expect.any(String));
+    expect(gunzipSync(free.body).toString('utf8')).toContain('<svg');
+    expect((await get(pagePath(3), { base: gateway.url })).status).toBe(403);
+    expect((await get(pagePath(3), { base: gateway.url, token: author.token })).status).toBe(200);
+    expect((await get(pagePath(1, '.svg', '0'.repeat(32)), { base: gateway.url })).status).toBe(404);
+  });
+
+  it('reads the reader\'s session from the cookie the gateway keeps', async () => {
+    const res = await fetch(`${gateway.url}/api/v1/user/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: gateway.origin },
+      body: JSON.stringify({ username: author.username, password: author.password }),
+    });
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    expect(cookie).toMatch(/^token=/);
+    expect((await get(pagePath(3), { base: gateway.url, headers: { cookie } })).status).toBe(200);
+  });
+});

@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
+import { api, login, startBackend, withDatabase } from '../../helpers/backend';
+import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { textPdf } from '../../helpers/documents';
+
+// A backend process killed (SIGKILL) in the middle of a conversion loses nothing: on the next
+// start with the same DATA_DIR the job's lease runs out, the job runs again, and the document
+// ends converted. And every start picks up documents that wait without a job, or whose job
+// gave up.
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+const PASSWORD = 'restart-admin-password';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-convert-restart-'));
+const children: ChildProcess[] = [];
+
+/** `tsx backend/server.ts` in a process group of its own (tsx starts node as a child). */
+function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['backend/server.ts'], {
+      detached: true,
+      env: {
+        PATH: process.env.PATH ?? '', DATA_DIR: dataDir, BACKEND_PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+      },
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolve({ url: match[1]!, child });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.on('exit', (code) => reject(new Error(`backend exited with ${code}: ${output}`)));
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+afterAll(() => {
+  for (const child of children) killGroup(child, 'SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('killing the process during a conversion', () => {
+  it('runs the job again after a restart, and the document ends converted', async () => {
+    const first = await startServer();
+    const adminToken = await login(first.url, 'admin', PASSWORD);
+    const member = await uploader(first.url, adminToken);
+    const doc = await createDocument(first.url, member.token, textPdf(2000), '转换中被中断.pdf');
+
+    for (;;) {
+      const res = await api(first.url, 'GET', '/api/v1/document', { token: member.token, query: { id: doc.id } });
+      if ((res.body.convert_progress?.done ?? 0) > 0) break;
+      expect(res.body.status ?? 0).not.toBe(2);
+      await sleep(20);
+    }
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    killGroup(first.child, 'SIGKILL');
+    await exited;
+
+    const second = await startServer();
+    const before = await api(second.url, 'GET', '/api/v1/document', { token: member.token, query: { id: doc.id } });
+    expect(before.body.status).toBe(1);
+    // The dead process's lease (30 s) has to run out before the job is claimed again.
+    const done = await waitForStatus(second.url, member.token, doc.id, [2, 3], 90_000);
+    expect(done).toMatchObject({ status: 2, pages: 2000 });
+    const last = await fetch(`${second.url}/view/page/${doc.hash}/2000.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+    expect(last.status).toBe(200);
+    killGroup(second.child, 'SIGTERM');
+  }, 150_000);
+});
+
+describe('at every start', () => {
+  it('queues documents that wait for the converter without a job (a database from MOREDOC)', async () => {
+    const first = await startBackend();
+    const adminToken = await login(first.url, 'admin', first.adminPassword);
+    const member = await uploader(first.url, adminToken);
+    const upload = await uploadDocument(first.url, member.token, Buffer.from('迁移来的文档\n'), '迁移.txt');
+    await first.close({ keepData: true });
+    const id = await withDatabase(first.dataDir, (db) => {
+      const { hash, size } = db.prepare('SELECT hash, size FROM attachment WHERE id = ?').get(upload.body.data.id) as { hash: string; size: number };
+      const ts = new Date().toISOString();
+      const row = db.prepare(`INSERT INTO document (title, user_id, uuid, size, ext, status, hash, attachment_id, created_at, updated_at)
+        VALUES ('迁移来的文档', ?, 'abcdef0123456789', ?, '.txt', 0, ?, ?, ?, ?)`).run(member.user.id, size, hash, upload.body.data.id, ts, ts);
+      return Number(row.lastInsertRowid);
+    });
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      expect(await waitForStatus(second.url, member.token, id, [2, 3])).toMatchObject({ status: 2, pages: 1 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('fails documents left converting by a job that gave up', async () => {
+    const first = await startBackend();
+    const adminToken = await login(first.url, 'admin', first.adminPassword);
+    const member = await uploader(first.url, adminToken);
+    const doc = await createDocument(first.url, member.token, Buffer.from('转换进程一再崩溃\n'), '崩溃.txt');
+    await waitForStatus(first.url, member.token, doc.id, [2]);
+    await first.close({ keepData: true });
+    await withDatabase(first.dataDir, (db) => {
+      db.prepare('UPDATE document SET status = 1 WHERE id = ?').run(doc.id);
+      db.prepare("UPDATE job SET state = 'failed', last_error = '任务执行中断' WHERE dedupe_key = ?").run(`document.convert:${doc.hash}`);
+    });
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      expect(await waitForStatus(second.url, member.token, doc.id, [3])).toMatchObject({ convert_error: '文档转换进程多次意外中断，已停止转换' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refills an empty search index from the documents', async () => {
+    const first = await startBackend();
+    const adminToken = await login(first.url, 'admin', first.adminPassword);
+    const member = await uploader(first.url, adminToken);
+    const doc = await createDocument(first.url, member.token, Buffer.from('一只犰狳在图书馆里看书\n'), '犰狳.txt');
+    await waitForStatus(first.url, member.token, doc.id, [2]);
+    await first.close({ keepData: true });
+    const search = async () => {
+      const sqlite = new SQLite(path.join(first.dataDir, 'moredoc.db'));
+      try {
+        return (await new SqliteSearchIndex(sqlite, 'document').search({ text: '犰狳' })).hits.map((h) => h.id);
+      } finally {
+        sqlite.close();
+      }
+    };
+    const sqlite = new SQLite(path.join(first.dataDir, 'moredoc.db'));
+    await new SqliteSearchIndex(sqlite, 'document').clear();
+    sqlite.close();
+    expect(await search()).toEqual([]);
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      for (let i = 0; i < 100 && !(await search()).includes(doc.id); i++) await sleep(50);
+      expect(await search()).toEqual([doc.id]);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,221 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase } from '../../helpers/backend';
+import { uploadDocument, uploader } from '../../helpers/document-api';
+import { fixture } from '../../helpers/documents';
+import { startGateway } from '../../gateway/helpers';
+
+// `POST /api/v1/upload/document` and the upload right; the multipart faults of issue 18
+// (§2.4 malformed bodies, §2.6 sizes) for every upload route.
+
+const backend = useBackend({ member: true });
+const pdf = fs.readFileSync(fixture('chinese.pdf'));
+const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
+
+const md5 = (data: Buffer) => crypto.createHash('md5').update(data).digest('hex');
+const storedPath = (hash: string, ext: string) => `documents/${hash.slice(0, 5).split('').join('/')}/${hash}${ext}`;
+
+interface RawAnswer { head: string; body: string; closed: boolean; bytesSent: number }
+
+/**
+ * A request over a bare socket: headers, then `body` (a string, or a generator the socket
+ * drains until the server answers). Reads the whole answer; `closed` tells whether the
+ * server closed the connection afterwards.
+ */
+function rawRequest(headers: string, body: string | (() => Generator<Buffer>), timeoutMs = 10_000, base = backend.url): Promise<RawAnswer> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    let bytesSent = 0;
+    let answered = false;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer within ${timeoutMs} ms: ${received.slice(0, 200)}`));
+    }, timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      const [head = '', ...rest] = received.split('\r\n\r\n');
+      resolve({ head, body: rest.join('\r\n\r\n'), closed: true, bytesSent });
+    };
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+      answered = true;
+    });
+    socket.on('close', finish);
+    socket.on('error', () => undefined);
+    socket.on('connect', () => {
+      socket.write(headers);
+      if (typeof body === 'string') {
+        socket.write(body);
+        bytesSent += Buffer.byteLength(body);
+        return;
+      }
+      const chunks = body();
+      const pump = () => {
+        while (!answered && !socket.destroyed) {
+          const next = chunks.next();
+          if (next.done) return;
+          bytesSent += next.value.length;
+          if (!socket.write(next.value)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    });
+  });
+}
+
+function uploadHeaders(route: string, token: string, contentType: string, length: number | 'chunked'): string {
+  const size = length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
+  return `POST ${route} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\n${size}\r\n\r\n`;
+}
+
+const part = (boundary: string, name: string) =>
+  `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+
+describe('POST /api/v1/upload/document', () => {
+  it('stores the file once under its MD5 and answers the attachment id', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const first = await uploadDocument(backend.url, member.token, pdf, '城市图书馆.PDF');
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ code: 200, message: 'ok', data: { id: expect.any(Number) } });
+    const again = await uploadDocument(backend.url, member.token, pdf, '副本.pdf');
+    expect(again.body.data.id).not.toBe(first.body.data.id);
+
+    const hash = md5(pdf);
+    const file = path.join(backend.dataDir, storedPath(hash, '.pdf'));
+    expect(md5(fs.readFileSync(file))).toBe(hash);
+    const rows = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT hash, type, type_id, path, name, ext, size FROM attachment WHERE id IN (?, ?) ORDER BY id')
+      .all(first.body.data.id, again.body.data.id));
+    expect(rows).toEqual([
+      { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '城市图书馆.PDF', ext: '.pdf', size: pdf.length },
+      { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '副本.pdf', ext: '.pdf', size: pdf.length },
+    ]);
+  });
+
+  it('needs a login (401) and the upload right (403), before reading the file', async () => {
+    const anonymous = await fetch(`${backend.url}/api/v1/upload/document`, { method: 'POST', body: new FormData() });
+    expect(anonymous.status).toBe(401);
+    const denied = await uploadDocument(backend.url, backend.member.token, pdf, 'a.pdf');
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ code: 403, message: '没有权限上传文档', error: '没有权限上传文档' });
+  });
+
+  it('refuses a member whose uploads are punished, and says so in caniuploaddocument', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: backend.member.token })).body)
+      .toMatchObject({ code: 7, message: '您没有上传文档的权限' });
+    const punished = await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [3], enable: true } });
+    expect(punished.status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(403);
+    expect((await uploadDocument(backend.url, member.token, pdf, 'a.pdf')).status).toBe(403);
+  });
+
+  it('takes the document extensions only, narrowed by security.document_allowed_ext', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    for (const name of ['setup.exe', 'book.umd', 'archive.zip', 'noextension']) {
+      const res = await uploadDocument(backend.url, member.token, pdf, name);
+      expect(res.status, name).toBe(400);
+      expect(res.body.message).toBe('不支持的文档类型');
+    }
+    await setConfig(backend.url, backend.adminToken, { 'security.document_allowed_ext': '.pdf,.txt' });
+    try {
+      expect((await uploadDocument(backend.url, member.token, pdf, 'a.docx')).body.message).toBe('不支持的文档类型');
+      expect((await uploadDocument(backend.url, member.token, Buffer.from('正文'), 'a.txt')).status).toBe(200);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.document_allowed_ext': '' });
+    }
+  });
+
+  it('refuses an empty file and a banned one', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    expect((await uploadDocument(backend.url, member.token, Buffer.alloc(0), 'empty.pdf')).body).toMatchObject({ code: 400, message: '上传的文件是空的' });
+    const banned = Buffer.from('%PDF-1.4 banned content');
+    const first = await uploadDocument(backend.url, member.token, banned, 'x.pdf');
+    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
+    expect((await uploadDocument(backend.url, member.token, banned, 'y.pdf')).body.message).toBe('文件已被标记为非法文件，禁止上传');
+  });
+});
+
+describe('upload sizes (issue 18 §2.6)', () => {
+  it('refuses a body whose Content-Length passes the limit at once, without reading it', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    try {
+      // 200 MB announced, a few bytes sent: the answer comes without waiting for the rest.
+      const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 200 * 1024 * 1024), part('x', 'big.pdf'));
+      expect(answer.head).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer.head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(answer.body)).toEqual({ code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' });
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+    }
+  });
+
+  const limit = 64 * 1024 * 1024;
+  /** A chunked body that never ends by itself (up to 64 MB): only an answer from the server stops it. */
+  function* endless(): Generator<Buffer> {
+    const block = Buffer.alloc(64 * 1024, 0x41);
+    const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+    yield chunk(Buffer.from(part('x', 'big.pdf')));
+    for (let sent = 0; sent < limit; sent += block.length) yield chunk(block);
+  }
+
+  it('stops reading a chunked body the moment it passes the limit, and keeps nothing', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    try {
+      const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 'chunked'), endless, 20_000);
+      expect(answer.head).toMatch(/^HTTP\/1\.1 400/);
+      expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
+      expect(answer.bytesSent).toBeLessThan(limit);
+      expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+    }
+  });
+
+  it('answers the same through the gateway, for an announced and for a chunked body', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const gateway = await startGateway(backend.url);
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    try {
+      for (const length of [200 * 1024 * 1024, 'chunked'] as const) {
+        const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', length), endless, 20_000, gateway.url);
+        expect(answer.head, String(length)).toMatch(/^HTTP\/1\.1 400/);
+        expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
+        expect(answer.bytesSent).toBeLessThan(limit);
+      }
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await gateway.close();
+    }
+  });
+});
+
+describe('malformed multipart bodies (issue 18 §2.4)', () => {
+  const cases = (name: string): [string, string, string][] => [
+    ['no boundary', 'multipart/form-data', `${part('x', name)}%PDF-1.4\r\n--x--\r\n`],
+    ['a 300-character boundary', `multipart/form-data; boundary=${'b'.repeat(300)}`, `${part('b'.repeat(300), name)}%PDF-1.4\r\n--${'b'.repeat(300)}--\r\n`],
+    ['a body cut short', 'multipart/form-data; boundary=x', `${part('x', name)}%PDF-1.4 the rest never comes`],
+    ['part headers cut short', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filena'],
+  ];
+
+  it.each([['document', 'a.pdf'], ['avatar', 'a.png']])('/api/v1/upload/%s answers each with a 400, never a 500', async (kind, name) => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const token = kind === 'avatar' ? (await registerMember(backend.url)).token : member.token;
+    for (const [what, contentType, body] of cases(name)) {
+      const answer = await rawRequest(uploadHeaders(`/api/v1/upload/${kind}`, token, contentType, Buffer.byteLength(body)), body);
+      expect(answer.head, what).toMatch(/^HTTP\/1\.1 400/);
+      expect(JSON.parse(answer.body), what).toEqual({ code: 400, message: MALFORMED, error: MALFORMED });
+    }
+    expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
+  });
+});

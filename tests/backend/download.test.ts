@@ -1,0 +1,359 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { creditsOf, insertDocument, setCredits, type DocumentFixture } from '../helpers/document-fixtures';
+
+// DocumentAPI.DownloadDocument / DownloadDocumentToBeReviewed, UserAPI.ListUserDownload and
+// the signed `/download/<token>` link: who may download, in which order the refusals come,
+// how credits move (never below zero, also under concurrent clicks), and what the link serves.
+
+const backend = useBackend();
+
+let ipCounter = 0;
+/** Every test downloads from its own address, so that the per-IP daily limit stays its own. */
+const freshIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
+
+async function download(documentId: number, opts: { token?: string; ip?: string } = {}) {
+  return api(backend.url, 'GET', '/api/v1/document/download', {
+    token: opts.token, query: { id: documentId }, headers: { 'x-forwarded-for': opts.ip ?? freshIp() },
+  });
+}
+
+async function fetchLink(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(backend.url + url, { headers });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function downloadsOf(userId: number) {
+  return withDatabase(backend.dataDir, (db) => db.prepare('SELECT document_id, is_pay, ip FROM download WHERE user_id = ? ORDER BY id').all(userId) as
+    { document_id: number; is_pay: number; ip: string }[]);
+}
+
+async function uploaderWithDocument(opts: { price: number; status?: number; title?: string; deletedAt?: string }): Promise<{ owner: Member; doc: DocumentFixture }> {
+  const owner = await registerMember(backend.url);
+  const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, ...opts });
+  return { owner, doc };
+}
+
+describe('DownloadDocument for a member with credits', () => {
+  it('moves the price to the uploader, records a paid download and answers a link to the original', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 3, title: '2024年度 报告（终稿）' });
+    const member = await registerMember(backend.url);
+    await setCredits(backend.dataDir, member.user.id, 5);
+    const ownerBefore = await creditsOf(backend.dataDir, owner.user.id);
+
+    const res = await download(doc.id, { token: member.token, ip: '10.9.0.1' });
+    expect(res.status, res.text).toBe(200);
+    const url = new URL(res.body.url, backend.url);
+    expect(url.pathname).toMatch(/^\/download\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(Object.fromEntries(url.searchParams)).toEqual({ user_id: String(member.user.id), document_id: String(doc.id), filename: '2024年度 报告（终稿）.pdf' });
+
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(2);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore + 3);
+    expect(await downloadsOf(member.user.id)).toEqual([{ document_id: doc.id, is_pay: 1, ip: '10.9.0.1' }]);
+    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT download_count AS n FROM document WHERE id = ?').get(doc.id) as { n: number }).n);
+    expect(count).toBe(1);
+
+    const file = await fetchLink(res.body.url);
+    expect(file.status).toBe(200);
+    expect(md5(file.bytes)).toBe(doc.hash);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.headers.get('content-length')).toBe(String(doc.bytes.length));
+    expect(file.headers.get('accept-ranges')).toBe('bytes');
+    expect(file.headers.get('etag')).toBe(`"${doc.hash}"`);
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="2024_ _.pdf"; filename*=UTF-8''${encodeURIComponent('2024年度 报告（终稿）.pdf')}`,
+    );
+  });
+
+  it('serves one byte range (206), a suffix range, and 416 past the end', async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    const member = await registerMember(backend.url);
+    const { body } = await download(doc.id, { token: member.token });
+    const part = await fetchLink(body.url, { range: 'bytes=100-199' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${doc.bytes.length}`);
+    expect(part.bytes.equals(doc.bytes.subarray(100, 200))).toBe(true);
+    const tail = await fetchLink(body.url, { range: 'bytes=-50' });
+    expect(tail.bytes.equals(doc.bytes.subarray(doc.bytes.length - 50))).toBe(true);
+    const past = await fetchLink(body.url, { range: `bytes=${doc.bytes.length}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${doc.bytes.length}`);
+    const head = await fetch(backend.url + body.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(doc.bytes.length));
+    expect((await fetchLink(body.url, { 'if-none-match': `"${doc.hash}"` })).status).toBe(304);
+    const stale = await fetchLink(body.url, { range: 'bytes=0-9', 'if-range': '"another-version"' });
+    expect(stale.status).toBe(200);
+    expect(stale.bytes.length).toBe(doc.bytes.length);
+  });
+
+  it('lets the owner download a priced document free, and a buyer again free within free_download_duration', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 4 });
+    await setCredits(backend.dataDir, owner.user.id, 0);
+    expect((await download(doc.id, { token: owner.token })).status).toBe(200);
+    expect(await downloadsOf(owner.user.id)).toEqual([expect.objectContaining({ is_pay: 0 })]);
+
+    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '2' });
+    const buyer = await registerMember(backend.url);
+    await setCredits(backend.dataDir, buyer.user.id, 8);
+    expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
+    expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(4);
+    expect((await downloadsOf(buyer.user.id)).map((d) => d.is_pay)).toEqual([1, 0]);
+
+    // A purchase older than the duration no longer counts: the next download pays again.
+    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
+      .run(new Date(Date.now() - 3 * 86_400_000).toISOString(), buyer.user.id));
+    expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
+    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
+  });
+});
+
+describe('refusals, each in Chinese', () => {
+  it('refuses guests unless guest downloads are on, and then priced documents', async () => {
+    const { doc: priced } = await uploaderWithDocument({ price: 2 });
+    const { doc: free } = await uploaderWithDocument({ price: 0 });
+    const guest = await download(free.id);
+    expect(guest.status).toBe(401);
+    expect(guest.body.code).toBe(16);
+
+    await setConfig(backend.url, backend.adminToken, { 'download.enable_guest_download': 'true' });
+    try {
+      const allowed = await download(free.id);
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.url).toContain('user_id=0&');
+      expect((await fetchLink(allowed.body.url)).status).toBe(200);
+      const paid = await download(priced.id);
+      expect(paid.status).toBe(403);
+      expect(paid.body).toMatchObject({ code: 7, message: '付费文档，请先登录再下载' });
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'download.enable_guest_download': 'false' });
+    }
+  });
+
+  it('refuses a member barred from downloading, and one whose account is disabled', async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    for (const type of [4, 1]) {
+      const member = await registerMember(backend.url);
+      await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [type], enable: true } });
+      const res = await download(doc.id, { token: member.token });
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('您的账户已被禁止下载文档');
+    }
+  });
+
+  it('applies the per-IP and the per-user daily limits', async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '2', 'download.times_every_day': '3' });
+    try {
+      const a = await registerMember(backend.url);
+      const b = await registerMember(backend.url);
+      const shared = freshIp();
+      expect((await download(doc.id, { token: a.token, ip: shared })).status).toBe(200);
+      expect((await download(doc.id, { token: b.token, ip: shared })).status).toBe(200);
+      const ipLimited = await download(doc.id, { token: a.token, ip: shared });
+      expect(ipLimited.status).toBe(403);
+      expect(ipLimited.body.message).toBe('当前IP今日下载次数已达上限（2次），请明天再来');
+
+      expect((await download(doc.id, { token: a.token })).status).toBe(200);
+      expect((await download(doc.id, { token: a.token })).status).toBe(200);
+      const userLimited = await download(doc.id, { token: a.token });
+      expect(userLimited.status).toBe(403);
+      expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3次），请明天再来');
+      // Yesterday's downloads do not count.
+      await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
+        .run(new Date(Date.now() - 86_400_000 * 1.5).toISOString(), a.user.id));
+      expect((await download(doc.id, { token: a.token })).status).toBe(200);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '10', 'download.times_every_day': '10' });
+    }
+  });
+
+  it('refuses when the credits do not cover the price, and moves nothing', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 7 });
+    const member = await registerMember(backend.url);
+    await setCredits(backend.dataDir, member.user.id, 6);
+    const ownerBefore = await creditsOf(backend.dataDir, owner.user.id);
+    const res = await download(doc.id, { token: member.token });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('魔豆不足，无法下载');
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(6);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore);
+    expect(await downloadsOf(member.user.id)).toEqual([]);
+
+    await setConfig(backend.url, backend.adminToken, { 'score.credit_name': '金币' });
+    expect((await download(doc.id, { token: member.token })).body.message).toBe('金币不足，无法下载');
+    await setConfig(backend.url, backend.adminToken, { 'score.credit_name': '魔豆' });
+  });
+
+  it('answers 404 for documents that cannot be downloaded', async () => {
+    const member = await registerMember(backend.url);
+    const { doc: disabled } = await uploaderWithDocument({ price: 0, status: 4 });
+    const { doc: recycled } = await uploaderWithDocument({ price: 0, deletedAt: new Date().toISOString() });
+    const { owner, doc: pending } = await uploaderWithDocument({ price: 0, status: 6 });
+    for (const id of [disabled.id, recycled.id, pending.id, 987654, 0]) {
+      const res = await download(id, { token: member.token });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('文档不存在');
+    }
+    expect((await download(pending.id, { token: owner.token })).status).toBe(200);
+
+    const { doc: lost } = await uploaderWithDocument({ price: 0 });
+    fs.rmSync(path.join(backend.dataDir, 'documents', ...lost.hash.slice(0, 5), `${lost.hash}.pdf`));
+    const missing = await download(lost.id, { token: member.token });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('文档文件不存在，请联系管理员');
+  });
+});
+
+describe('concurrent downloads', () => {
+  it('with credits for one of two priced documents, exactly one succeeds and the balance ends at zero', async () => {
+    const { owner: ownerA, doc: a } = await uploaderWithDocument({ price: 5 });
+    const { owner: ownerB, doc: b } = await uploaderWithDocument({ price: 5 });
+    const member = await registerMember(backend.url);
+    await setCredits(backend.dataDir, member.user.id, 5);
+    const before = (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
+    const results = await Promise.all([a, b, a, b].map((doc) => download(doc.id, { token: member.token })));
+    const statuses = results.map((r) => r.status).sort();
+    // The winner's document may be downloaded twice (the second time free: bought); the other never.
+    expect(statuses.filter((s) => s === 403).length).toBeGreaterThanOrEqual(2);
+    expect(results.filter((r) => r.status === 403).every((r) => r.body.message === '魔豆不足，无法下载')).toBe(true);
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(0);
+    const after = (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
+    expect(after - before).toBe(5);
+    const records = await downloadsOf(member.user.id);
+    expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
+    expect(new Set(records.map((r) => r.document_id)).size).toBe(1);
+  });
+
+  it('two clicks on one priced document charge once', async () => {
+    const { doc } = await uploaderWithDocument({ price: 3 });
+    const member = await registerMember(backend.url);
+    await setCredits(backend.dataDir, member.user.id, 10);
+    const results = await Promise.all([1, 2, 3].map(() => download(doc.id, { token: member.token })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(7);
+    expect((await downloadsOf(member.user.id)).map((d) => d.is_pay).sort()).toEqual([0, 0, 1]);
+  });
+});
+
+describe('the /download/<token> link', () => {
+  async function link(): Promise<{ url: string; doc: DocumentFixture; member: Member }> {
+    const { doc } = await uploaderWithDocument({ price: 0, title: '合同范本' });
+    const member = await registerMember(backend.url);
+    const res = await download(doc.id, { token: member.token });
+    return { url: res.body.url, doc, member };
+  }
+
+  const secret = () => new TextEncoder().encode(fs.readFileSync(path.join(backend.dataDir, 'download-secret'), 'utf8').trim());
+
+  it('is signed with its own secret, generated into DATA_DIR with mode 0600', async () => {
+    await link();
+    const stat = fs.statSync(path.join(backend.dataDir, 'download-secret'));
+    expect(stat.mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(path.join(backend.dataDir, 'download-secret'), 'utf8')).not.toBe(fs.readFileSync(path.join(backend.dataDir, 'jwt-secret'), 'utf8'));
+  });
+
+  it('refuses a tampered token, another user or document in the query, and a token signed with MOREDOC\'s default key', async () => {
+    const { url, doc, member } = await link();
+    const parsed = new URL(url, backend.url);
+    const token = parsed.pathname.split('/')[2]!;
+    const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    for (const bad of [
+      url.replace(token, tampered),
+      url.replace(`user_id=${member.user.id}`, `user_id=${member.user.id + 1}`),
+      url.replace(`document_id=${doc.id}`, `document_id=${doc.id + 1}`),
+      url.replace(`document_id=${doc.id}`, ''),
+    ]) {
+      const res = await fetchLink(bad);
+      expect(res.status).toBe(400);
+      expect(res.bytes.toString()).toBe('下载链接已失效');
+    }
+    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
+      .setExpirationTime('1h').sign(new TextEncoder().encode('moredoc'));
+    expect((await fetchLink(url.replace(token, forged))).status).toBe(400);
+  });
+
+  it('expires after download.url_duration seconds', async () => {
+    const { url, doc, member } = await link();
+    const token = new URL(url, backend.url).pathname.split('/')[2]!;
+    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1).sign(secret());
+    const res = await fetchLink(url.replace(token, expired));
+    expect(res.status).toBe(400);
+    expect(res.bytes.toString()).toBe('下载链接已失效');
+
+    await setConfig(backend.url, backend.adminToken, { 'download.url_duration': '120' });
+    const fresh = await link();
+    const claims = JSON.parse(Buffer.from(new URL(fresh.url, backend.url).pathname.split('/')[2]!.split('.')[1]!, 'base64url').toString()) as { exp: number; jti: string };
+    expect(claims.exp - Date.now() / 1000).toBeGreaterThan(110);
+    expect(claims.exp - Date.now() / 1000).toBeLessThanOrEqual(120);
+    expect(claims.jti).toBe(`${fresh.member.user.id}.${fresh.doc.hash}.${fresh.doc.id}`);
+    await setConfig(backend.url, backend.adminToken, { 'download.url_duration': '60' });
+  });
+
+  it('uses download.secret_key once the admin sets one: earlier links stop working', async () => {
+    const before = await link();
+    await setConfig(backend.url, backend.adminToken, { 'download.secret_key': 'an-operator-chosen-download-key' });
+    try {
+      expect((await fetchLink(before.url)).status).toBe(400);
+      const after = await link();
+      expect((await fetchLink(after.url)).status).toBe(200);
+      const token = new URL(after.url, backend.url).pathname.split('/')[2]!;
+      const signed = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${after.member.user.id}.${after.doc.hash}.${after.doc.id}`)
+        .setExpirationTime('1m').sign(new TextEncoder().encode('an-operator-chosen-download-key'));
+      expect((await fetchLink(after.url.replace(token, signed))).status).toBe(200);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'download.secret_key': 'moredoc' });
+    }
+  });
+
+  it('names the file after the document, whatever the filename parameter says', async () => {
+    const { url } = await link();
+    const res = await fetchLink(url.replace(/filename=[^&]*/, 'filename=evil.html'));
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('合同范本.pdf')}`);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+  });
+});
+
+describe('DownloadDocumentToBeReviewed', () => {
+  it('gives admins a free link to disabled, pending and rejected documents only', async () => {
+    const { doc: pending } = await uploaderWithDocument({ price: 9, status: 6 });
+    const { doc: published } = await uploaderWithDocument({ price: 9, status: 2 });
+    const res = await backend.admin('GET', '/api/v1/document/download/bereviewed', { query: { id: pending.id } });
+    expect(res.status).toBe(200);
+    const file = await fetchLink(res.body.url);
+    expect(md5(file.bytes)).toBe(pending.hash);
+    expect(await downloadsOf(1)).toContainEqual(expect.objectContaining({ document_id: pending.id, is_pay: 0 }));
+    const notUnderReview = await backend.admin('GET', '/api/v1/document/download/bereviewed', { query: { id: published.id } });
+    expect(notUnderReview.status).toBe(404);
+  });
+});
+
+describe('ListUserDownload', () => {
+  it('lists the member\'s downloads newest first with the document\'s title, type, size and uuid', async () => {
+    const { doc: first } = await uploaderWithDocument({ price: 0, title: '第一份' });
+    const { doc: second } = await uploaderWithDocument({ price: 1, title: '第二份' });
+    const member = await registerMember(backend.url);
+    await download(first.id, { token: member.token });
+    await download(second.id, { token: member.token });
+    const list = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 1, size: 10 } });
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(2);
+    expect(list.body.download).toEqual([
+      expect.objectContaining({ document_id: second.id, title: '第二份', ext: '.pdf', is_pay: true, size: second.bytes.length, document_uuid: second.uuid, pages: 3, score: 300 }),
+      expect.objectContaining({ document_id: first.id, title: '第一份', user_id: member.user.id }),
+    ]);
+    expect(list.body.download[1].is_pay).toBeUndefined();
+    const page2 = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 2, size: 1 } });
+    expect(page2.body.download.map((d: { document_id: number }) => d.document_id)).toEqual([first.id]);
+    expect((await api(backend.url, 'GET', '/api/v1/user/download')).status).toBe(401);
+  });
+});

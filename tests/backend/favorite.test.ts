@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { creditsOf, insertDocument } from '../helpers/document-fixtures';
+
+// FavoriteAPI: a member's favourite documents (and articles), the counters that follow, the
+// uploader's reward within the daily limit, and the punishment that bars favourites.
+
+const backend = useBackend();
+
+const favorite = (member: Member, body: unknown) => api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body });
+const counters = (documentId: number) => withDatabase(backend.dataDir, (db) =>
+  (db.prepare('SELECT favorite_count AS n FROM document WHERE id = ?').get(documentId) as { n: number }).n);
+const favouritesOf = (userId: number) => withDatabase(backend.dataDir, (db) =>
+  (db.prepare('SELECT favorite_count AS n FROM user WHERE id = ?').get(userId) as { n: number }).n);
+
+describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
+  it('keeps a document once, lists it with the document\'s details, and forgets it again', async () => {
+    const owner = await registerMember(backend.url);
+    const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '机器学习入门' });
+    const member = await registerMember(backend.url);
+
+    expect((await api(backend.url, 'GET', '/api/v1/favorite', { token: member.token, query: { document_id: doc.id } })).body).toEqual({});
+    const created = await favorite(member, { document_id: doc.id, type: 0 });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body).toEqual({ id: expect.any(Number), user_id: member.user.id, document_id: doc.id, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(await counters(doc.id)).toBe(1);
+    expect(await favouritesOf(member.user.id)).toBe(1);
+
+    const again = await favorite(member, { document_id: doc.id });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 6, message: '您已经收藏过了' });
+
+    const got = await api(backend.url, 'GET', '/api/v1/favorite', { token: member.token, query: { document_id: doc.id, type: 0 } });
+    expect(got.body.id).toBe(created.body.id);
+    const list = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { page: 1, size: 10 } });
+    expect(list.body).toEqual({
+      total: 1,
+      favorite: [expect.objectContaining({ id: created.body.id, document_id: doc.id, title: '机器学习入门', ext: '.pdf', pages: 3, score: 300, size: doc.bytes.length, document_uuid: doc.uuid })],
+    });
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 2, content: '收藏了文档《机器学习入门》' });
+
+    const stranger = await registerMember(backend.url);
+    const notTheirs = await api(backend.url, 'DELETE', '/api/v1/favorite', { token: stranger.token, query: { id: created.body.id } });
+    expect(notTheirs.status).toBe(404);
+    expect(notTheirs.body.message).toBe('收藏不存在');
+    expect((await api(backend.url, 'DELETE', '/api/v1/favorite', { token: member.token, query: { id: created.body.id } })).status).toBe(200);
+    expect(await counters(doc.id)).toBe(0);
+    expect(await favouritesOf(member.user.id)).toBe(0);
+    expect((await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token })).body).toEqual({});
+  });
+
+  it('pages the list newest first', async () => {
+    const member = await registerMember(backend.url);
+    const docs = [];
+    for (let i = 0; i < 3; i += 1) docs.push(await insertDocument(backend.dataDir, { userId: 1, title: `文档${i}` }));
+    for (const doc of docs) expect((await favorite(member, { document_id: doc.id })).status).toBe(200);
+    const page = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { page: 2, size: 2 } });
+    expect(page.body.total).toBe(3);
+    expect(page.body.favorite.map((f: { document_id: number }) => f.document_id)).toEqual([docs[0]!.id]);
+  });
+
+  it('refuses documents strangers may not see, and answers 401 to guests', async () => {
+    const owner = await registerMember(backend.url);
+    const pending = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 6 });
+    const recycled = await insertDocument(backend.dataDir, { userId: owner.user.id, deletedAt: new Date().toISOString() });
+    const member = await registerMember(backend.url);
+    for (const id of [pending.id, recycled.id, 987654]) {
+      const res = await favorite(member, { document_id: id });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('文档不存在');
+    }
+    expect((await favorite(owner, { document_id: pending.id })).status).toBe(200);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { body: { document_id: pending.id } })).status).toBe(401);
+    const badType = await favorite(member, { document_id: pending.id, type: 3 });
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toBe('收藏类型不正确（0 文档，1 文章）');
+  });
+
+  it('refuses members barred from favourites or disabled', async () => {
+    const doc = await insertDocument(backend.dataDir, { userId: 1 });
+    for (const type of [5, 1]) {
+      const member = await registerMember(backend.url);
+      await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [type], enable: true } });
+      const res = await favorite(member, { document_id: doc.id });
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('您已经被禁止使用收藏功能');
+    }
+  });
+
+  it('rewards the uploader score.document_collected credits, at most score.document_collected_limit times a day', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'score.document_collected': '2', 'score.document_collected_limit': '2' });
+    const owner = await registerMember(backend.url);
+    const before = await creditsOf(backend.dataDir, owner.user.id);
+    const docs = [];
+    for (let i = 0; i < 2; i += 1) docs.push(await insertDocument(backend.dataDir, { userId: owner.user.id }));
+    expect((await favorite(owner, { document_id: docs[0]!.id })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before);
+    for (let i = 0; i < 3; i += 1) {
+      const member = await registerMember(backend.url);
+      expect((await favorite(member, { document_id: docs[i % 2]!.id })).status).toBe(200);
+    }
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 4);
+    await setConfig(backend.url, backend.adminToken, { 'score.document_collected': '1', 'score.document_collected_limit': '1' });
+  });
+
+  it('keeps published articles too, listed by title and identifier', async () => {
+    const member = await registerMember(backend.url);
+    const [published, draft] = await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      const insert = db.prepare("INSERT INTO article (identifier, title, user_id, status, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)");
+      return [Number(insert.run(`about-${Date.now()}`, '关于我们', 1, ts, ts).lastInsertRowid), Number(insert.run(`draft-${Date.now()}`, '草稿', 0, ts, ts).lastInsertRowid)];
+    });
+    expect((await favorite(member, { document_id: published, type: 1 })).status).toBe(200);
+    const refused = await favorite(member, { document_id: draft, type: 1 });
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toBe('文章不存在');
+    const list = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 1 } });
+    expect(list.body.favorite).toEqual([expect.objectContaining({ document_id: published, type: 1, title: '关于我们', document_uuid: expect.stringMatching(/^about-/) })]);
+    expect((await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 0 } })).body).toEqual({});
+    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT favorite_count AS n FROM article WHERE id = ?').get(published) as { n: number }).n);
+    expect(count).toBe(1);
+  });
+});

@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, registerMember, type Member } from './backend';
+
+// Documents through the HTTP API, as the upload screen does it: the file to
+// `POST /api/v1/upload/document`, then `POST /api/v1/document`, then waiting for the converter.
+
+/** Uploads one file; answers the HTTP status and the JSON body. */
+export async function uploadDocument(url: string, token: string, file: Buffer, name: string) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(file)]), name);
+  const res = await fetch(`${url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+export interface CreatedDocument {
+  id: number;
+  uuid: string;
+  hash: string;
+  status: number;
+}
+
+/** Uploads and creates one document; returns it as the owner's list shows it. */
+export async function createDocument(
+  url: string, token: string, file: Buffer, name: string,
+  fields: { title?: string; price?: number; category_id?: number[]; keywords?: string; description?: string; language?: string } = {},
+): Promise<CreatedDocument> {
+  const upload = await uploadDocument(url, token, file, name);
+  if (upload.status !== 200) throw new Error(`upload of ${name} failed: ${upload.status} ${JSON.stringify(upload.body)}`);
+  const title = fields.title ?? name.replace(/\.[^.]+$/, '');
+  const created = await api(url, 'POST', '/api/v1/document', {
+    token,
+    body: {
+      category_id: fields.category_id ?? [],
+      document: [{ title, attachment_id: upload.body.data.id, price: fields.price ?? 0, keywords: fields.keywords ?? '', description: fields.description ?? '', language: fields.language ?? '' }],
+    },
+  });
+  if (created.status !== 200) throw new Error(`create of ${name} failed: ${created.status} ${created.text}`);
+  const me = await api(url, 'GET', '/api/v1/user', { token });
+  const list = await api(url, 'GET', '/api/v1/document/list', { token, query: { user_id: me.body.id, size: 100, order: 'id desc' } });
+  const doc = list.body.document?.find((d: { title: string }) => d.title === title);
+  if (!doc) throw new Error(`document ${title} not in the owner's list`);
+  return { id: doc.id, uuid: doc.uuid, hash: doc.attachment.hash, status: doc.status ?? 0 };
+}
+
+/** Polls GetDocument (as `token`) until the status is one of `statuses`; returns the document. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function waitForStatus(url: string, token: string, id: number, statuses: number[], timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(url, 'GET', '/api/v1/document', { token, query: { id } });
+    if (res.status === 200 && statuses.includes(res.body.status ?? 0)) return res.body;
+    if (Date.now() > deadline) throw new Error(`document ${id} still has status ${res.body.status ?? 0} (${res.text.slice(0, 300)})`);
+    await sleep(100);
+  }
+}
+
+/**
+ * A member who may upload: in a group with `enable_upload` and, unless `review`, without
+ * review (their documents start at status 0 and convert at once).
+ */
+export async function uploader(url: string, adminToken: string, opts: { review?: boolean } = {}): Promise<Member> {
+  const member = await registerMember(url);
+  const group = await api(url, 'POST', '/api/v1/group', {
+    token: adminToken,
+    body: { title: `上传者${member.user.id}`, enable_upload: true, enable_document_review: opts.review ?? false },
+  });
+  if (group.status !== 200) throw new Error(`group: ${group.status} ${group.text}`);
+  const set = await api(url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: member.user.id, group_id: [2, group.body.id] } });
+  if (set.status !== 200) throw new Error(`set user: ${set.status} ${set.text}`);
+  return member;
+}

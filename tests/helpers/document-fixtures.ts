@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { withDatabase } from './backend';
+
+// Documents put straight into a backend's DATA_DIR and database, for the tests of downloads
+// and favourites that need a document in a given state (price, owner, status, recycle bin)
+// without uploading and converting one each time. The flow through the real upload and
+// conversion is tested as well (document-access.test.ts).
+
+export interface DocumentFixture {
+  id: number;
+  uuid: string;
+  hash: string;
+  bytes: Buffer;
+  title: string;
+  ext: string;
+}
+
+let counter = 0;
+
+/** Writes the original under documents/<h0>/…/<h4>/<md5><ext> and inserts its document row. */
+export async function insertDocument(dataDir: string, opts: {
+  userId: number; title?: string; ext?: string; price?: number; status?: number; deletedAt?: string | null; bytes?: Buffer;
+}): Promise<DocumentFixture> {
+  counter += 1;
+  const bytes = opts.bytes ?? Buffer.concat([Buffer.from('%PDF-1.4\n% fixture\n'), crypto.randomBytes(4096 + counter)]);
+  const hash = crypto.createHash('md5').update(bytes).digest('hex');
+  const ext = opts.ext ?? '.pdf';
+  const file = path.join(dataDir, 'documents', ...hash.slice(0, 5), `${hash}${ext}`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, bytes);
+  const title = opts.title ?? `测试文档${counter}`;
+  const uuid = crypto.randomBytes(8).toString('hex');
+  const id = await withDatabase(dataDir, (db) => {
+    const ts = new Date().toISOString();
+    const result = db.prepare(`INSERT INTO document (title, user_id, uuid, price, size, ext, status, pages, hash, created_at, updated_at, deleted_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 3, ?, ?, ?, ?)`)
+      .run(title, opts.userId, uuid, opts.price ?? 0, bytes.length, ext, opts.status ?? 2, hash, ts, ts, opts.deletedAt ?? null);
+    return Number(result.lastInsertRowid);
+  });
+  return { id, uuid, hash, bytes, title, ext };
+}
+
+export async function setCredits(dataDir: string, userId: number, credits: number): Promise<void> {
+  await withDatabase(dataDir, (db) => db.prepare('UPDATE user SET credit_count = ? WHERE id = ?').run(credits, userId));
+}
+
+export async function creditsOf(dataDir: string, userId: number): Promise<number> {
+  return withDatabase(dataDir, (db) => (db.prepare('SELECT credit_count AS c FROM user WHERE id = ?').get(userId) as { c: number }).c);
+}
+
+/**
+ * Puts documents into the backend's search index as the document module does after a
+ * conversion (platform/search, collection 'document'), through a second connection to the
+ * same database file.
+ */
+export async function indexDocuments(dataDir: string, entries: {
+  id: number; title: string; content: string; keywords?: string; description?: string; categoryIds?: number[]; ext?: string;
+  language?: string; userId?: number; createdAt?: string; viewCount?: number;
+}[]): Promise<void> {
+  const { SqliteSearchIndex } = await import('../../backend/platform/search/sqlite-search-index');
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
+  db.pragma('busy_timeout = 5000');
+  try {
+    await new SqliteSearchIndex(db, 'document').upsert(entries.map((e) => ({
+      id: e.id, title: e.title, keywords: e.keywords ?? '', description: e.description ?? '', content: e.content,
+      attributes: {
+        categoryIds: e.categoryIds ?? [], ext: e.ext ?? '.pdf', language: e.language ?? '', userId: e.userId ?? 1,
+        createdAt: e.createdAt ?? new Date().toISOString(), viewCount: e.viewCount ?? 0,
+      },
+    })));
+  } finally {
+    db.close();
+  }
+}
