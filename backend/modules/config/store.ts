@@ -1,6 +1,5 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
-import { countOf } from '../../wire/request';
 import { countLiveArticles } from '../article/service';
 import { countComments } from '../comment/service';
 import { countLiveDocuments } from '../document/service';
