@@ -34,8 +34,14 @@ export interface Article {
 
 export interface ListArticleReply { total?: number; article?: Article[] }
 
+/** A search hit (ours): the title and a piece of the text, HTML-escaped, the matches in `<em>…</em>`. */
+export interface ArticleHit extends Article {
+  title_highlight?: string;
+  snippet?: string;
+}
+
 /** Full-text search: `spend` is the time taken in seconds, e.g. `"0.004"`. */
-export interface SearchArticleReply { total?: number; spend?: string; article?: Article[] }
+export interface SearchArticleReply { total?: number; spend?: string; article?: ArticleHit[] }
 
 /** `id` wins over `identifier`. */
 export interface GetArticleRequest { id?: number; identifier?: string }

@@ -278,3 +278,51 @@ describe('the recycle bin', () => {
     expect((await admin('GET', '/api/v1/article', { query: { id: ids[2]! } })).status).toBe(404);
   });
 });
+
+describe('full-text search', () => {
+  const search = (query: Record<string, string | number | number[]>) => api(backend.url, 'GET', '/api/v1/article/search', { query });
+
+  it('finds two-character Chinese words in titles and bodies, title matches first, with highlights', async () => {
+    const inBody = await admin('POST', '/api/v1/article', { body: { title: '站点维护通知', content: '<p>本周六进行数据库迁移，期间暂停服务。</p>' } });
+    const inTitle = await admin('POST', '/api/v1/article', { body: { title: '数据库迁移说明', content: '<p>详见正文。</p>' } });
+    const res = await search({ wd: '迁移' });
+    expect(res.status).toBe(200);
+    expect(res.body.article.map((a: { id: number }) => a.id)).toEqual([inTitle.body.id, inBody.body.id]);
+    expect(res.body.total).toBe(2);
+    expect(res.body.spend).toMatch(/^\d+\.\d{3}$/);
+    expect(res.body.article[0].title_highlight).toBe('数据库<em>迁移</em>说明');
+    expect(res.body.article[1].snippet).toContain('<em>迁移</em>');
+    expect(res.body.article[1].content).toBeUndefined();
+  });
+
+  it('finds only published articles outside the recycle bin, and follows edits', async () => {
+    const author = await memberIn(reviewGroupId);
+    await write(author.token, { title: '未审核的草稿', content: '<p>独角兽</p>' });
+    expect((await search({ wd: '独角兽' })).body.total).toBeUndefined();
+    const gone = await admin('POST', '/api/v1/article', { body: { title: '即将删除', content: '<p>凤凰涅槃</p>' } });
+    expect((await search({ wd: '凤凰' })).body.total).toBe(1);
+    await admin('DELETE', '/api/v1/article', { query: { id: gone.body.id } });
+    expect((await search({ wd: '凤凰' })).body.total).toBeUndefined();
+    await admin('POST', '/api/v1/article/recycle/restore', { body: { id: [gone.body.id] } });
+    expect((await search({ wd: '凤凰' })).body.total).toBe(1);
+    await admin('PUT', '/api/v1/article', { body: { id: gone.body.id, title: '改名了', content: '<p>麒麟</p>' } });
+    expect((await search({ wd: '凤凰' })).body.total).toBeUndefined();
+    expect((await search({ wd: '麒麟' })).body.article[0].title).toBe('改名了');
+  });
+
+  it('filters by category and answers nothing for an empty query', async () => {
+    const filed = await admin('POST', '/api/v1/article', { body: { title: '分类里的公告', content: '<p>公告正文</p>', category_id: [childCategoryId] } });
+    const res = await search({ wd: '公告', category_id: [childCategoryId] });
+    expect(res.body.article.map((a: { id: number }) => a.id)).toContain(filed.body.id);
+    expect(res.body.article.every((a: { category_id: number[] }) => a.category_id.includes(childCategoryId))).toBe(true);
+    expect((await search({ wd: '  ' })).body).toEqual({});
+  });
+
+  it('indexes the seeded footer pages after the start', async () => {
+    for (let i = 0; i < 50; i += 1) {
+      if ((await search({ wd: '免责声明' })).body.total) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await search({ wd: '免责声明' })).body.article[0].identifier).toBe('copyright');
+  });
+});

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
+import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
 // the rate limit, the captcha, deleting, and the lists of the public, the author and admins.
@@ -134,6 +135,32 @@ describe('who may comment', () => {
     expect(captcha.body.enable).toBe(true);
     expect((await comment(bob, { content: 'x', captcha_id: captcha.body.id, captcha: 'wrong' })).body.message).toBe('验证码错误');
     await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'false' });
+  });
+});
+
+describe('comments on documents', () => {
+  const commentCountOf = (id: number) =>
+    withDatabase(backend.dataDir, (db) => (db.prepare('SELECT comment_count AS n FROM document WHERE id = ?').get(id) as { n: number }).n);
+
+  it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });
+    const member = await registerMember(backend.url);
+    const pending = await api(backend.url, 'POST', '/api/v1/comment', { token: member.token, body: { type: 0, document_id: doc.id, content: '资料很全' } });
+    expect(pending.status).toBe(200);
+    expect(await commentCountOf(doc.id)).toBe(0);
+    await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.id], status: 1 } });
+    expect(await commentCountOf(doc.id)).toBe(1);
+    const listed = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: doc.id, with_document_title: true } });
+    expect(listed.body.comment[0]).toMatchObject({ content: '资料很全', document_title: '期末复习资料', document_uuid: doc.uuid });
+    await admin('DELETE', '/api/v1/comment', { query: { id: pending.body.id } });
+    expect(await commentCountOf(doc.id)).toBe(0);
+  });
+
+  it('refuse documents strangers may not see', async () => {
+    const hidden = await insertDocument(backend.dataDir, { userId: 1, status: 6 });
+    const res = await comment(alice, { type: 0, document_id: hidden.id, content: 'x' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('文档不存在');
   });
 });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
 
 // ReportAPI (articles), FeedbackAPI (ours) and the two uploads that go with this part:
 // article images and feedback screenshots.
@@ -74,6 +75,20 @@ describe('ReportAPI', () => {
     expect(handled.body).toMatchObject({ total: 1, report: [{ id: mine.id, status: true, remark: '已核实并处理', description: '<b>含有不良内容</b>' }] });
     expect((await report(reporter, { reason: 1 })).status).toBe(200);
     expect((await admin('GET', '/api/v1/report/list', { query: { wd: '被举报' } })).body.total).toBe(3);
+  });
+
+  it('takes reports on documents too (MOREDOC’s only kind: `type` omitted)', async () => {
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '被举报的文档' });
+    const member = await registerMember(backend.url);
+    const res = await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: doc.id, reason: 5, document_title: '客户端的标题' } });
+    expect(res.status).toBe(200);
+    const list = await admin('GET', '/api/v1/report/list', { query: { type: 0 } });
+    expect(list.body.report[0]).toMatchObject({ document_id: doc.id, document_title: '被举报的文档', document_uuid: doc.uuid, reason: 5 });
+    expect(list.body.report[0].type).toBeUndefined();
+    const again = await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: doc.id, reason: 1 } });
+    expect(again.body.message).toBe('您已举报过当前文档，请等待处理');
+    const hidden = await insertDocument(backend.dataDir, { userId: 1, status: 7 });
+    expect((await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: hidden.id, reason: 1 } })).body.message).toBe('文档不存在');
   });
 
   it.each([

@@ -151,6 +151,7 @@ const replies = {
   Article: reply<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
   ListArticleReply: reply<typeof articleMessages.ListArticleReply, article.ListArticleReply>(articleMessages.ListArticleReply, 'agree'),
   SearchArticleReply: reply<typeof articleMessages.SearchArticleReply, article.SearchArticleReply>(articleMessages.SearchArticleReply, 'agree'),
+  SearchHitArticle: reply<typeof articleMessages.SearchHitArticle, article.ArticleHit>(articleMessages.SearchHitArticle, 'agree'),
   Comment: reply<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
   ListCommentReply: reply<typeof commentMessages.ListCommentReply, comment.ListCommentReply>(commentMessages.ListCommentReply, 'agree'),
   Report: reply<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),

@@ -17,7 +17,9 @@ export const ListArticleRequest = message('ListArticleRequest', {
   status: 'int32[]', user_id: 'int64[]', created_at: 'string[]', sort: 'string',
 });
 export const ListArticleReply = message('ListArticleReply', { total: 'int64', article: [Article] });
-export const SearchArticleReply = message('SearchArticleReply', { total: 'int64', spend: 'string', article: [Article] });
+/** A search hit: an Article plus two fields of ours, HTML with the matches in <em>…</em>. */
+export const SearchHitArticle = message('Article', { ...Article.fields, title_highlight: 'string', snippet: 'string' });
+export const SearchArticleReply = message('SearchArticleReply', { total: 'int64', spend: 'string', article: [SearchHitArticle] });
 export const SetArticlesCategoryRequest = message('SetArticlesCategoryRequest', { article_id: 'int64[]', category_id: 'int64[]' });
 export const RecommendArticlesRequest = message('RecommendArticlesRequest', { article_id: 'int64[]', is_recommend: 'bool' });
 export const CheckArticlesRequest = message('CheckArticlesRequest', { article_id: 'int64[]', status: 'int32', rejeact_reason: 'string' });

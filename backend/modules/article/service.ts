@@ -4,12 +4,14 @@ import { PunishmentType, barReason } from '../punishment/service';
 
 // What other modules may ask of the article module: whether a member may write articles (the
 // article image upload asks too), an article as the target of comments, reports and
-// favourites, its comment counter, and the counts and links of the dashboard and sitemap.
+// favourites, its counters (and the search index after them), and the counts and links of
+// the dashboard and sitemap.
 
 export {
   articleTitles, bumpFavoriteCount as bumpArticleFavorites, countLiveArticles, publishedArticleLinks, publishedArticles,
   setCommentCount as setArticleCommentCount, type ArticleTarget,
 } from './store';
+export { refreshArticleIndex } from './indexing';
 
 /** Why the member may not publish articles (a punishment, or no group enables it), or null when they may. */
 export async function publishRefusal(db: Database, userId: number): Promise<string | null> {

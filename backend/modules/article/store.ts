@@ -171,6 +171,26 @@ export async function relatedArticles(db: Database, article: { id: number; keywo
   return rows.map(({ shared_categories: _c, shared_words: _w, ...row }) => row);
 }
 
+/** Whole rows of these articles (body included), for the search index. */
+export async function articlesForIndex(db: Database, ids: readonly number[]): Promise<ArticleRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('article').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+}
+
+/** Ids of the published articles outside the recycle bin (at most `limit`). */
+export async function publishedArticleIds(db: Database, limit?: number): Promise<number[]> {
+  let query = db.selectFrom('article').select('id').where('deleted_at', 'is', null).where('status', '=', ReviewStatus.Approved).orderBy('id');
+  if (limit !== undefined) query = query.limit(limit);
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** The published articles among `ids`, with the list columns (the rows of search hits). */
+export async function listRowsByIds(db: Database, ids: readonly number[]): Promise<ArticleListRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('article').select(LIST_COLUMNS).where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null).where('status', '=', ReviewStatus.Approved).execute();
+}
+
 export const countLiveArticles = (db: Database) => countOf(db.selectFrom('article').where('deleted_at', 'is', null));
 
 /** Published articles for the sitemap. */

@@ -5,6 +5,7 @@ import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { IdRequest, IdsRequest } from '../../wire/messages';
 import { assertValid, checkText, positiveIds, requireIds } from '../../wire/request';
 import { grpcPermissionPath } from '../../../shared/permissions';
+import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
@@ -59,6 +60,13 @@ async function recount(db: Database, places: readonly CommentPlace[]): Promise<v
   await recountReplies(db, [...new Set(places.map((p) => p.parent_id).filter((id) => id > 0))]);
 }
 
+/** Once the counters committed: each target kind updates what derives from them. */
+async function afterRecount(app: BackendContext, places: readonly CommentPlace[]): Promise<void> {
+  for (const type of new Set(places.map((p) => p.type))) {
+    await commentTarget(type)?.afterCommit(app, [...new Set(places.filter((p) => p.type === type).map((p) => p.document_id))]);
+  }
+}
+
 /** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
 async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
   const users = await publicProfilesOf(db, rows.map((r) => r.user_id));
@@ -110,6 +118,7 @@ export const commentService = defineService('CommentAPI', [
         if (status === ReviewStatus.Approved) await recount(trx, [row]);
         return row;
       });
+      if (status === ReviewStatus.Approved) await afterRecount(ctx.app, [created]);
       return (await present(ctx.db, [created], false))[0]!;
     },
   }),
@@ -125,6 +134,7 @@ export const commentService = defineService('CommentAPI', [
         await updateComment(trx, current.id, { content, status: req.status });
         await recount(trx, [current]);
       });
+      await afterRecount(ctx.app, [current]);
       return {};
     },
   }),
@@ -136,7 +146,12 @@ export const commentService = defineService('CommentAPI', [
       const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
       // Without the permission only the caller's own comments go; others are ignored (as in MOREDOC).
       const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
-      await ctx.db.transaction().execute(async (trx) => recount(trx, await deleteCommentsWithReplies(trx, mine)));
+      const gone = await ctx.db.transaction().execute(async (trx) => {
+        const deleted = await deleteCommentsWithReplies(trx, mine);
+        await recount(trx, deleted);
+        return deleted;
+      });
+      await afterRecount(ctx.app, gone);
       return {};
     },
   }),
@@ -174,10 +189,13 @@ export const commentService = defineService('CommentAPI', [
     async handler(req, ctx) {
       const ids = requireIds(req.id, '评论');
       if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
-      await ctx.db.transaction().execute(async (trx) => {
+      const places = await ctx.db.transaction().execute(async (trx) => {
         await setCommentStatus(trx, ids, req.status);
-        await recount(trx, await placesOf(trx, ids));
+        const changed = await placesOf(trx, ids);
+        await recount(trx, changed);
+        return changed;
       });
+      await afterRecount(ctx.app, places);
       return {};
     },
   }),

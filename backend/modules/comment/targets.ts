@@ -1,10 +1,12 @@
 import type { Database } from '../../db';
 import { TargetType } from '../../../shared/constants';
-import { articleTitles, publishedArticles, setArticleCommentCount } from '../article/service';
+import type { BackendContext } from '../../platform/context';
+import { articleTitles, publishedArticles, refreshArticleIndex, setArticleCommentCount } from '../article/service';
+import { bumpCounter, documentsByIds, isPublic, refreshSearchIndex } from '../document/service';
 
 // What comments can be about, each through its own module's service: the module answers
-// whether readers may comment on an item, names items in lists, and keeps their counter.
-// Documents join when the document module offers the same three functions.
+// whether readers may comment on an item, names items in lists, keeps their counter, and
+// brings its search index in line with the counter after the change committed.
 
 export interface TargetInfo { title: string; uuid: string; userId: number }
 
@@ -16,6 +18,8 @@ export interface CommentTarget {
   /** Title and uuid/identifier of items in any state, by id. */
   titles(db: Database, ids: readonly number[]): Promise<Map<number, { title: string; uuid: string }>>;
   setCommentCount(db: Database, id: number, count: number): Promise<void>;
+  /** After the transaction: what derives from the counter (the search index sorts by comments). */
+  afterCommit(app: BackendContext, ids: readonly number[]): Promise<void>;
 }
 
 const articleTarget: CommentTarget = {
@@ -29,9 +33,26 @@ const articleTarget: CommentTarget = {
     return new Map([...rows].map(([id, a]) => [id, { title: a.title, uuid: a.identifier }]));
   },
   setCommentCount: setArticleCommentCount,
+  afterCommit: refreshArticleIndex,
 };
 
-const TARGETS: Readonly<Record<number, CommentTarget>> = { [TargetType.Article]: articleTarget };
+const documentTarget: CommentTarget = {
+  missing: '文档不存在',
+  async open(db, ids) {
+    const rows = (await documentsByIds(db, ids)).filter(isPublic);
+    return new Map(rows.map((d) => [d.id, { title: d.title, uuid: d.uuid, userId: d.user_id }]));
+  },
+  async titles(db, ids) {
+    return new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, uuid: d.uuid }]));
+  },
+  async setCommentCount(db, id, count) {
+    const [row] = await documentsByIds(db, [id]);
+    if (row && row.comment_count !== count) await bumpCounter(db, id, 'comment_count', count - row.comment_count);
+  },
+  afterCommit: refreshSearchIndex,
+};
+
+const TARGETS: Readonly<Record<number, CommentTarget>> = { [TargetType.Document]: documentTarget, [TargetType.Article]: articleTarget };
 
 /** The target kind of `type`, or undefined when comments on it are not served. */
 export const commentTarget = (type: number): CommentTarget | undefined => TARGETS[type];

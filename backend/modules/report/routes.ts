@@ -7,6 +7,7 @@ import { IdsRequest } from '../../wire/messages';
 import { assertValid, checkText, clamp, mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { articleTitles, publishedArticles } from '../article/service';
+import { documentsByIds, isPublic } from '../document/service';
 import { PunishmentType, barReason } from '../punishment/service';
 import { usernamesOf } from '../user/service';
 import { ListReportReply, ListReportRequest, Report } from './messages';
@@ -14,8 +15,7 @@ import { deleteReports, handleReport, insertReport, listReports, reportOr404 } f
 
 // ReportAPI: readers report a document or an article (SPEC §9's six reasons) with their own
 // words; admins list the reports and mark them handled with a note. A reader has at most one
-// open report per item. Document reports join when the document module offers what the
-// article module does here (the published items by id, and their titles).
+// open report per item. Each kind of item comes through its own module's service.
 
 const REASONS = reportReasonOptions.map((o) => o.value);
 const MAX_PAGE_SIZE = 100;
@@ -27,6 +27,11 @@ interface ReportTarget {
 }
 
 const TARGETS: Readonly<Record<number, ReportTarget>> = {
+  [TargetType.Document]: {
+    noun: '文档',
+    open: async (db, ids) => new Map((await documentsByIds(db, ids)).filter(isPublic).map((d) => [d.id, { title: d.title }])),
+    titles: async (db, ids) => new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
+  },
   [TargetType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
 };
 
