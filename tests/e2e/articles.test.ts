@@ -104,10 +104,42 @@ describe('writing', () => {
     await reader.getByText('第一段正文。').waitFor();
     const image = reader.locator('.app-article__content img');
     expect(await image.getAttribute('src')).toMatch(/^\/uploads\/.+\.png$/);
-    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const loaded = await image.evaluate((img: HTMLImageElement) => (img.complete
+      ? img.naturalWidth > 0
+      : new Promise<boolean>((resolve) => {
+        img.addEventListener('load', () => resolve(img.naturalWidth > 0));
+        img.addEventListener('error', () => resolve(false));
+      })));
+    expect(loaded).toBe(true);
 
     await page.goto('/admin/article/list');
     await row(page, title).getByText('审核通过').waitFor();
+  });
+});
+
+describe('search and favourites', () => {
+  it('finds an article by a two-character word from the list page’s search box', async () => {
+    const admin = await adminPage('/admin/dashboard');
+    const title = unique('量子计算入门');
+    await call(admin, 'POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
+    const page = await site.open();
+    await page.goto('/article');
+    await page.getByRole('textbox', { name: '搜索文章' }).fill('纠缠');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
+    const hit = page.locator('.app-article-list a', { hasText: title });
+    await hit.waitFor();
+    expect(await page.locator('.app-article-list em', { hasText: '纠缠' }).count()).toBeGreaterThan(0);
+    await hit.click();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+  });
+
+  it('lets a member favourite an article, which stays favourited after a reload', async () => {
+    const { page } = await memberPage('/article/detail/help');
+    await page.getByRole('button', { name: '收藏', exact: true }).click();
+    await expectToast(page, '收藏成功');
+    await page.reload();
+    await page.getByRole('button', { name: '已收藏' }).waitFor();
   });
 });
 

@@ -78,7 +78,41 @@ describe('article list', () => {
   });
 });
 
-describe('article page', () => {
+describe('article search', { timeout: 30_000 }, () => {
+  it('shows the hits with their highlights, the count and the time, paged in the URL', async () => {
+    const { fetchMock } = renderApp('/article?wd=%E8%BF%81%E7%A7%BB', {
+      backend: {
+        'GET /api/v1/article/search': {
+          status: 200,
+          body: { total: 1, spend: '0.004', article: [{ id: 9, identifier: 'move', title: '数据库迁移', title_highlight: '数据库<em>迁移</em>', snippet: '…开始<em>迁移</em>…' }] },
+        },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '搜索：迁移', level: 1 })).toBeTruthy();
+    await screen.findByText('找到 1 篇相关文章，用时 0.004 秒');
+    const link = document.querySelector('.app-article-list a') as HTMLAnchorElement;
+    expect(link.getAttribute('href')).toBe('/article/detail/move');
+    expect(link.textContent).toBe('数据库迁移');
+    expect(link.querySelector('em')?.textContent).toBe('迁移');
+    const call = requests(fetchMock, 'GET', '/api/v1/article/search')[0];
+    expect(new URL(String(call?.[0]), 'http://localhost').searchParams.get('wd')).toBe('迁移');
+  });
+
+  it('says when nothing matches', async () => {
+    renderApp('/article?wd=zzz', { backend: { 'GET /api/v1/article/search': { status: 200, body: {} }, 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    expect(await screen.findByText('没有找到与「zzz」相关的文章')).toBeTruthy();
+  });
+
+  it('searches from the box', async () => {
+    const { router } = renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} }, 'GET /api/v1/article/search': { status: 200, body: {} } } });
+    await userEvent.type(await screen.findByRole('textbox', { name: '搜索文章' }), '公告');
+    await userEvent.click(screen.getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?wd=%E5%85%AC%E5%91%8A'));
+  });
+});
+
+describe('article page', { timeout: 30_000 }, () => {
   it('shows /article/about (no such category) as the article whose identifier is about, titled after it', async () => {
     renderApp('/article/about', { backend: articleBackend() });
     expect(await screen.findByRole('heading', { name: '关于我们', level: 1 })).toBeTruthy();
@@ -86,6 +120,30 @@ describe('article page', () => {
     await waitFor(() => expect(document.title).toBe('关于我们 - 测试文库'));
     const comments = screen.getByRole('region', { name: /评论/ });
     expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Farticle%2Fabout');
+  });
+
+  it('adds the article to the member’s favourites and takes it out again', async () => {
+    let favorite: { id?: number } = {};
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+        'POST /api/v1/favorite': () => {
+          favorite = { id: 77 };
+          return { status: 200, body: favorite };
+        },
+        'DELETE /api/v1/favorite': () => {
+          favorite = {};
+          return { status: 200, body: {} };
+        },
+      }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '收藏' }));
+    expect(await screen.findByRole('button', { name: '已收藏' })).toBeTruthy();
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/favorite')[0])).toEqual({ document_id: 1, type: 1 });
+    await userEvent.click(screen.getByRole('button', { name: '已收藏' }));
+    expect(await screen.findByRole('button', { name: '收藏' })).toBeTruthy();
+    expect(new URL(String(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]?.[0]), 'http://localhost').searchParams.get('id')).toBe('77');
   });
 
   it('says when an article does not exist', async () => {

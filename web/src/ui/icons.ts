@@ -25,3 +25,5 @@ export { default as IconKey } from '@douyinfe/semi-icons/lib/es/icons/IconKey';
 export { default as IconPlus } from '@douyinfe/semi-icons/lib/es/icons/IconPlus';
 export { default as IconSearch } from '@douyinfe/semi-icons/lib/es/icons/IconSearch';
 export { default as IconUpload } from '@douyinfe/semi-icons/lib/es/icons/IconUpload';
+export { default as IconStar } from '@douyinfe/semi-icons/lib/es/icons/IconStar';
+export { default as IconStarStroked } from '@douyinfe/semi-icons/lib/es/icons/IconStarStroked';

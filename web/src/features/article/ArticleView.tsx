@@ -17,6 +17,7 @@ import { CommentSection } from '../comment/CommentSection';
 import { ReportButton } from '../report/ReportButton';
 import { usePermissionCheck } from '../session/use-session';
 import { ArticleMeta } from './ArticleList';
+import { FavoriteButton } from './FavoriteButton';
 import { articlePath, articleQuery, relatedArticlesQuery } from './api';
 import './article.css';
 
@@ -113,6 +114,7 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
           {article.id && holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle')) && (
             <Link className="app-article__edit" to={`/admin/article/set?id=${article.id}`}>编辑</Link>
           )}
+          {article.status === ReviewStatus.Approved && article.id && <FavoriteButton articleId={article.id} />}
           {article.status === ReviewStatus.Approved && article.id && <ReportButton type={TargetType.Article} targetId={article.id} title={title} />}
         </span>
       </div>

@@ -3,8 +3,9 @@
 // marks every article query stale (public lists and pages, admin lists), and the category
 // lists, whose counts follow the articles.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest } from '../../../../shared/types/article';
+import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest, SearchArticleReply } from '../../../../shared/types/article';
 import type { Empty } from '../../../../shared/types/common';
+import type { Favorite } from '../../../../shared/types/document';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
@@ -16,6 +17,8 @@ export const articleKeys = {
   list: (query: ListArticleRequest) => ['article', 'list', query] as const,
   one: (key: string) => ['article', 'one', key] as const,
   related: (key: string) => ['article', 'related', key] as const,
+  search: (wd: string, page: number) => ['article', 'search', wd, page] as const,
+  favorite: (id: number) => ['article', 'favorite', id] as const,
   admin: ['article', 'admin'] as const,
   recycle: ['article', 'admin', 'recycle'] as const,
 };
@@ -55,6 +58,36 @@ export const relatedArticlesQuery = (key: string) =>
       return unwrap(result).article ?? [];
     },
   });
+
+/** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
+export const searchArticlesQuery = (wd: string, page: number) =>
+  queryOptions({
+    queryKey: articleKeys.search(wd, page),
+    queryFn: async () => {
+      const reply = unwrap(await api.get<SearchArticleReply>('/api/v1/article/search', { wd, page }));
+      return { hits: reply.article ?? [], total: reply.total ?? 0, spend: reply.spend ?? '' };
+    },
+    placeholderData: keepPreviousData,
+  });
+
+/** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
+export const articleFavoriteQuery = (id: number) =>
+  queryOptions({
+    queryKey: articleKeys.favorite(id),
+    queryFn: async () => unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: id, type: 1 })),
+  });
+
+const FAVORITE_TYPE_ARTICLE = 1;
+
+/** Adds or removes the favourite; the article (its favourite count) and the favourite itself go stale. */
+export const toggleArticleFavorite = (articleId: number, favoriteId: number | undefined, context: WriteContext) =>
+  invalidateAfter<Favorite | Empty>(
+    favoriteId
+      ? api.delete<Empty>('/api/v1/favorite', { id: [favoriteId] })
+      : api.post<Favorite>('/api/v1/favorite', { document_id: articleId, type: FAVORITE_TYPE_ARTICLE }),
+    context,
+    [articleKeys.favorite(articleId)],
+  );
 
 /** Where an article is read: under its category when the list it comes from has one. */
 export function articlePath(article: Pick<Article, 'id' | 'identifier'>, categoryId?: number): string {
