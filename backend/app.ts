@@ -36,6 +36,8 @@ import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
+import { vipService } from './modules/vip/routes';
+import { orderService } from './modules/order/routes';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
@@ -68,6 +70,8 @@ export const services: readonly ServiceModule[] = [
   userDownloadService,
   favoriteService,
   documentSearchService,
+  vipService,
+  orderService,
   articleService,
   commentService,
   reportService,
@@ -165,6 +169,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    payment: config.payment,
     version: pkg.version,
     passwordCost,
   };

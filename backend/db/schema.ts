@@ -176,6 +176,31 @@ export interface SearchRecordTable {
   spend_time: number; created_at: Timestamp; updated_at: Timestamp;
 }
 
+export interface UserVipTable {
+  user_id: number; plan_code: string; plan_title: string; start_at: Timestamp; end_at: Timestamp; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface VipLogTable {
+  id: Id; user_id: number; action: number; days: number; order_id: number; operator_id: number; reason: string;
+  end_before: Timestamp | null; end_after: Timestamp; created_at: Timestamp;
+}
+
+/** status: 0 pending, 1 paid, 2 closed, 3 refunded; amounts in fen. */
+export interface OrdersTable {
+  id: Id; order_no: string; buyer_id: number; buyer_name: string; plan_code: string; plan_title: string; days: number; amount: number;
+  status: Generated<number>; provider: Generated<string>; trade_no: Generated<string>; paid_amount: Generated<number>;
+  close_reason: Generated<string>; late_paid: Generated<Flag>; remark: Generated<string>; vip_start_at: Timestamp | null;
+  vip_end_at: Timestamp | null; expires_at: Timestamp; paid_at: Timestamp | null; closed_at: Timestamp | null;
+  refunded_at: Timestamp | null; checked_at: Timestamp | null; ip: Generated<string>; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export type NotificationOutcome = 'paid' | 'repeated' | 'late' | 'ignored' | 'refused';
+
+export interface PaymentNotificationTable {
+  id: Id; provider: string; order_no: string; order_id: number; trade_no: string; amount: number; outcome: NotificationOutcome;
+  reason: string; raw: string; ip: string; created_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -210,6 +235,10 @@ export interface DB {
   job: JobTable;
   favorite: FavoriteTable;
   search_record: SearchRecordTable;
+  user_vip: UserVipTable;
+  vip_log: VipLogTable;
+  orders: OrdersTable;
+  payment_notification: PaymentNotificationTable;
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
 }

@@ -12,6 +12,7 @@ interface Fixture {
   adminToken: string;
   adminPassword: string;
   post(path: string, body: unknown): Promise<{ id: number }>;
+  put(path: string, body: unknown): Promise<void>;
   newUserId(): Promise<number>;
   configId(category: string, name: string): Promise<number>;
 }
@@ -94,6 +95,19 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'FeedbackAPI.UpdateFeedback': async (f) => ({ body: { id: await newFeedback(f), status: 1, reply: '谢谢' } }),
   'FeedbackAPI.DeleteFeedback': async (f) => ({ query: { id: await newFeedback(f) } }),
   'FeedbackAPI.ListFeedback': async () => ({}),
+  'UserVipAPI.ListUserVip': async () => ({ query: { status: 1 } }),
+  'UserVipAPI.GrantUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], days: 30, reason: '测试开通' } }),
+  'UserVipAPI.RevokeUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], reason: '测试取消' } }),
+  'UserVipAPI.ListUserVipLog': async (f) => ({ query: { user_id: await f.newUserId() } }),
+  'OrderAPI.ListOrder': async () => ({ query: { status: 0 } }),
+  'OrderAPI.CloseOrder': async () => ({ body: { id: [await newOrder()], reason: '测试关闭' } }),
+  'OrderAPI.RefundOrder': async (f) => {
+    const id = await newOrder();
+    await f.put('/api/v1/order/confirm', { id, reason: '已收款' });
+    return { body: { id, reason: '测试退款' } };
+  },
+  'OrderAPI.ConfirmOrder': async () => ({ body: { id: await newOrder(), reason: '已收到转账' } }),
+  'OrderAPI.ListPaymentNotification': async () => ({}),
 };
 
 /** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
@@ -138,6 +152,14 @@ async function newFeedback(f: Fixture): Promise<number> {
   return list.body.feedback[0].id;
 }
 
+/** A pending order of a new member (the manual provider is on in this file's backend). */
+async function newOrder(): Promise<number> {
+  const buyer = await registerMember(backend.url);
+  const res = await api(backend.url, 'POST', '/api/v1/order', { token: buyer.token, body: { plan_code: 'month', price: 30 } });
+  if (res.status !== 200) throw new Error(`order: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
 async function newCategory(f: Fixture): Promise<number> {
   const title = unique('分类');
   await f.post('/api/v1/category', { title });
@@ -156,8 +178,15 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent.
-const backend = useBackend({ member: true, env: { CONFIG_SMS_ENABLE: 'true' } });
+// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent; VIP
+// on with the manual provider, so that orders can be placed for the OrderAPI calls.
+const backend = useBackend({
+  member: true,
+  env: {
+    CONFIG_SMS_ENABLE: 'true',
+    CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至测试账户',
+  },
+});
 let fixture: Fixture;
 
 beforeAll(() => {
@@ -168,6 +197,10 @@ beforeAll(() => {
       const res = await backend.admin('POST', path, { body });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body;
+    },
+    async put(path, body) {
+      const res = await backend.admin('PUT', path, { body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
     },
     async newUserId() {
       return (await registerMember(backend.url)).user.id;

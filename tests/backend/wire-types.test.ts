@@ -24,6 +24,9 @@ import * as searchRecordMessages from '../../backend/modules/search-record/messa
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as article from '../../shared/types/article';
+import * as vipMessages from '../../backend/modules/vip/messages';
+import * as orderMessages from '../../backend/modules/order/messages';
+import * as paymentMessages from '../../backend/modules/payment/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -41,6 +44,8 @@ import type * as punishment from '../../shared/types/punishment';
 import type * as report from '../../shared/types/report';
 import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
+import type * as vip from '../../shared/types/vip';
+import type * as order from '../../shared/types/order';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -158,6 +163,15 @@ const replies = {
   ListReportReply: reply<typeof reportMessages.ListReportReply, report.ListReportReply>(reportMessages.ListReportReply, 'agree'),
   Feedback: reply<typeof feedbackMessages.Feedback, feedback.Feedback>(feedbackMessages.Feedback, 'agree'),
   ListFeedbackReply: reply<typeof feedbackMessages.ListFeedbackReply, feedback.ListFeedbackReply>(feedbackMessages.ListFeedbackReply, 'agree'),
+  UserVip: reply<typeof vipMessages.UserVip, vip.UserVip>(vipMessages.UserVip, 'agree'),
+  VipLog: reply<typeof vipMessages.VipLog, vip.VipLog>(vipMessages.VipLog, 'agree'),
+  ListUserVipReply: reply<typeof vipMessages.ListUserVipReply, vip.ListUserVipReply>(vipMessages.ListUserVipReply, 'agree'),
+  ListUserVipLogReply: reply<typeof vipMessages.ListUserVipLogReply, vip.ListUserVipLogReply>(vipMessages.ListUserVipLogReply, 'agree'),
+  Order: reply<typeof orderMessages.Order, order.Order>(orderMessages.Order, 'agree'),
+  PayOrderReply: reply<typeof orderMessages.PayOrderReply, order.PayOrderReply>(orderMessages.PayOrderReply, 'agree'),
+  ListOrderReply: reply<typeof orderMessages.ListOrderReply, order.ListOrderReply>(orderMessages.ListOrderReply, 'agree'),
+  PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
+  ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
   ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
   SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
@@ -269,6 +283,19 @@ const requests = {
   UpdateFeedbackRequest: request<typeof feedbackMessages.UpdateFeedbackRequest, feedback.UpdateFeedbackRequest>(feedbackMessages.UpdateFeedbackRequest, 'agree'),
   ListFeedbackRequest: request<typeof feedbackMessages.ListFeedbackRequest, feedback.ListFeedbackRequest>(feedbackMessages.ListFeedbackRequest, 'agree'),
   DeleteFeedbackRequest: request<typeof idsRequest, feedback.DeleteFeedbackRequest>(idsRequest, 'agree'),
+  ListUserVipRequest: request<typeof vipMessages.ListUserVipRequest, vip.ListUserVipRequest>(vipMessages.ListUserVipRequest, 'agree'),
+  GrantUserVipRequest: request<typeof vipMessages.GrantUserVipRequest, vip.GrantUserVipRequest>(vipMessages.GrantUserVipRequest, 'agree'),
+  RevokeUserVipRequest: request<typeof vipMessages.RevokeUserVipRequest, vip.RevokeUserVipRequest>(vipMessages.RevokeUserVipRequest, 'agree'),
+  ListUserVipLogRequest: request<typeof vipMessages.ListUserVipLogRequest, vip.ListUserVipLogRequest>(vipMessages.ListUserVipLogRequest, 'agree'),
+  CreateOrderRequest: request<typeof orderMessages.CreateOrderRequest, order.CreateOrderRequest>(orderMessages.CreateOrderRequest, 'agree'),
+  PayOrderRequest: request<typeof orderMessages.PayOrderRequest, order.PayOrderRequest>(orderMessages.PayOrderRequest, 'agree'),
+  CancelOrderRequest: request<typeof orderMessages.CancelOrderRequest, order.CancelOrderRequest>(orderMessages.CancelOrderRequest, 'agree'),
+  GetOrderRequest: request<typeof orderMessages.GetOrderRequest, order.GetOrderRequest>(orderMessages.GetOrderRequest, 'agree'),
+  ListMyOrderRequest: request<typeof orderMessages.ListMyOrderRequest, order.ListMyOrderRequest>(orderMessages.ListMyOrderRequest, 'agree'),
+  ListOrderRequest: request<typeof orderMessages.ListOrderRequest, order.ListOrderRequest>(orderMessages.ListOrderRequest, 'agree'),
+  CloseOrderRequest: request<typeof orderMessages.CloseOrderRequest, order.CloseOrderRequest>(orderMessages.CloseOrderRequest, 'agree'),
+  OrderDecisionRequest: request<typeof orderMessages.OrderDecisionRequest, order.OrderDecisionRequest>(orderMessages.OrderDecisionRequest, 'agree'),
+  ListPaymentNotificationRequest: request<typeof paymentMessages.ListPaymentNotificationRequest, order.ListPaymentNotificationRequest>(paymentMessages.ListPaymentNotificationRequest, 'agree'),
   SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
   MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
   MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
@@ -285,6 +312,7 @@ const messageModules = {
   favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
   report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

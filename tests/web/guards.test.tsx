@@ -178,6 +178,6 @@ describe('client-side guards: the site switches', () => {
     expect(await screen.findByRole('heading', { name: '站点已关闭' })).toBeTruthy();
     act(() => queryClient.setQueryData(settingsQuery().queryKey, settings));
     await act(() => router.navigate('/vip'));
-    expect(await screen.findByRole('heading', { name: '开通VIP' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'VIP会员' })).toBeTruthy();
   });
 });

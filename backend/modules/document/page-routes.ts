@@ -51,7 +51,7 @@ async function firstStored(ctx: BackendContext, hash: string, names: readonly st
 async function servePage(ctx: BackendContext, request: FastifyRequest, reply: FastifyReply, hash: string, ref: PageRef, names: readonly string[]) {
   if (!isMd5(hash)) return badHash(reply);
   const session = await resolveSession(ctx, bearerFromHeader(request.headers.authorization));
-  const decision = await pageAccess(ctx.db, session?.id ?? null, hash, ref);
+  const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
   if (decision.access === 'not-found') return sendNotFound(reply);
   if (decision.access === 'forbidden') {
     return reply.code(403).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-store')

@@ -91,6 +91,12 @@ export async function usernamesOf(db: Database, ids: number[]): Promise<Map<numb
   return new Map(users.map((u) => [u.id, u.username]));
 }
 
+/** Ids of the users whose name contains `wd` (MOREDOC's LIKE rule), at most `limit`, for other modules' searches. */
+export async function userIdsMatching(db: Database, wd: string, limit = 1000): Promise<number[]> {
+  const rows = await db.selectFrom('user').select('id').where('username', 'like', likePattern(wd)).orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
 export const countUsers = (db: Database) => countOf(db.selectFrom('user'));
 
 export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at'>;

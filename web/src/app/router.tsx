@@ -38,6 +38,8 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
   'article-category': { lazy: async () => ({ Component: (await import('../pages/public/ArticleIndexPage')).ArticleIndexPage }) },
   'article-category-detail-id': { lazy: async () => ({ Component: (await import('../pages/public/ArticleDetailPage')).ArticleDetailPage }) },
+  vip: { lazy: async () => ({ Component: (await import('../pages/public/VipPage')).VipPage }) },
+  'vip-checkout': { lazy: async () => ({ Component: (await import('../pages/member/VipCheckoutPage')).VipCheckoutPage }) },
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,

@@ -60,7 +60,7 @@ export function AppHeader() {
   const settings = useSettings();
   const navigation = useNavigationTree();
   const categories = useDocumentCategories();
-  const { loggedIn, isAdmin } = useSession();
+  const { loggedIn, isAdmin, user } = useSession();
   const name = siteName(settings);
   const entries = isAdmin ? [...MEMBER_ENTRIES, { label: '管理后台', to: '/admin' }] : MEMBER_ENTRIES;
 
@@ -77,6 +77,11 @@ export function AppHeader() {
           ))}
         </nav>
         <div className="app-header__user">
+          {settings.vip?.enable && (
+            <Link to="/vip" className={`app-header__vip${user?.is_vip ? ' app-header__vip--active' : ''}`}>
+              {user?.is_vip ? 'VIP会员' : '开通会员'}
+            </Link>
+          )}
           {loggedIn ? (
             <UserMenu entries={entries} />
           ) : (

@@ -119,7 +119,7 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
         </span>
       </div>
       <ReviewNotice article={article} />
-      {/* The body is HTML the server passed through its allow-list (docs/api.md §10.1). */}
+      {/* The body is HTML the server passed through its allow-list (docs/api.md §13.1). */}
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {children}
       <RelatedArticles articleKey={articleKey} />

@@ -1,5 +1,5 @@
 // The article body editor: tiptap (ProseMirror, which handles Chinese input-method
-// composition), a toolbar for what the server's allow-list keeps (docs/api.md §10.1), images
+// composition), a toolbar for what the server's allow-list keeps (docs/api.md §13.1), images
 // uploaded through `POST /api/v1/upload/article`, and pasted Word HTML reduced to its
 // structure (tiptap's schema has no styles; Office's conditional comments and `o:` tags go
 // first). The server sanitises the HTML again whatever the editor sends.

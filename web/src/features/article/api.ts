@@ -1,4 +1,4 @@
-// ArticleAPI (contract: endpoints.md, ArticleAPI; ours in docs/api.md §10): the public lists,
+// ArticleAPI (contract: endpoints.md, ArticleAPI; ours in docs/api.md §13): the public lists,
 // one article, related articles, and the admin's writes, review and recycle bin. Every write
 // marks every article query stale (public lists and pages, admin lists), and the category
 // lists, whose counts follow the articles.

@@ -1,4 +1,4 @@
-// FeedbackAPI (ours, docs/api.md §9): anyone sends feedback (with a screenshot uploaded
+// FeedbackAPI (ours, docs/api.md §12): anyone sends feedback (with a screenshot uploaded
 // through `POST /api/v1/upload/feedback`), admins list, handle with a reply and delete.
 // Every write marks every feedback query stale.
 import type { UploadImageReply } from '../../../../shared/types/attachment';

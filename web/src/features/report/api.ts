@@ -1,5 +1,5 @@
 // ReportAPI (contract: endpoints.md, ReportAPI; reports on articles and the reporter's words
-// are ours, docs/api.md §10.3): readers report, admins list, handle and delete. Every write
+// are ours, docs/api.md §13.3): readers report, admins list, handle and delete. Every write
 // marks every report query stale.
 import type { Empty } from '../../../../shared/types/common';
 import type { ListReportReply, ListReportRequest, Report } from '../../../../shared/types/report';

@@ -216,7 +216,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
           {canCreate && (
             <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
-              新建{resource.noun}
+              {resource.createLabel ?? `新建${resource.noun}`}
             </Button>
           )}
           {batchActions.map((action) => (

@@ -84,7 +84,9 @@ export type FilterValues = Record<string, FilterValue>;
 
 export type FilterDef =
   | { kind: 'keyword'; name: string; label: string; placeholder?: string }
-  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] };
+  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] }
+  /** A range of days: `from` gets the first day's start, `to` the start of the day after the last (ISO 8601). */
+  | { kind: 'date-range'; name: string; label: string; from: string; to: string };
 
 export interface ListQuery {
   page: number;
@@ -151,6 +153,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   title: string;
   /** What one row is called: 新建{noun}, 编辑{noun}, 删除{noun}. */
   noun: string;
+  /** The create button and sheet say this instead of 新建{noun} (e.g. 开通会员). */
+  createLabel?: string;
   rowId: (row: Row) => number;
   /** How a row is named in confirmations. */
   rowLabel: (row: Row) => string;

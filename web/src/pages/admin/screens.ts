@@ -28,6 +28,8 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-comment': lazyScreen(async () => (await import('./CommentPage')).CommentPage),
   'admin-report': lazyScreen(async () => (await import('./ReportPage')).ReportPage),
   'admin-feedback': lazyScreen(async () => (await import('./FeedbackPage')).FeedbackPage),
+  'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
+  'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
     ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
       `admin-config-${category}`,
