@@ -30,6 +30,7 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
+import { registerAccessLog } from './platform/access-log';
 import { documentService, recycleService } from './modules/document/routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
@@ -42,7 +43,6 @@ import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
 import { feedbackService } from './modules/feedback/routes';
-import { registerAccessLog } from './platform/access-log';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come

@@ -1,10 +1,11 @@
-// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark and the search
-// benchmark, each against a reference measured in the same run (nginx, the upstream directly,
-// the entry chunk, the idle process, mutool, MOREDOC's LIKE search), so that a figure means
+// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark, the search
+// benchmark and the reader benchmark, each against a reference measured in the same run
+// (nginx, the upstream directly, the entry chunk, the idle process, mutool, MOREDOC's LIKE
+// search) or known (MOREDOC's first paint of the document route), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search.
+// --reader-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -22,8 +23,9 @@ import { webBuildNeeded } from '../scripts/start';
 import { conversionBenchmark } from './conversion';
 import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
+import { readerBenchmark } from './reader';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search', 'reader'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
+    'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
@@ -175,11 +178,13 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 }
 
 async function main(): Promise<void> {
-  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && name !== 'conversion-api' && wants(name));
+  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && name !== 'conversion-api' && name !== 'reader' && wants(name));
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
   if (wants('conversion-api')) await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
+  // In a browser, on a quiet machine: after the load benchmarks.
+  if (wants('reader')) await readerBenchmark({ rounds: Math.max(1, Number(args['reader-rounds'])) });
 }
 
 async function gatewayBenchmarks(): Promise<void> {

@@ -3,7 +3,7 @@
 // site-wide switches of the security settings (closed site, login required), which MOREDOC
 // only applies in its client and we apply on the server as well.
 import { isAdmin } from './permissions';
-import type { AccessKind } from './routes';
+import { matchRoute, type AccessKind } from './routes';
 import type { Settings } from './types/config';
 
 /** `security.is_close` and `security.login_required`; absent = off. */
@@ -79,14 +79,15 @@ export function normalizePath(raw: string): string | null {
 
 /**
  * What a normalised path needs: `/admin…` a token and the page, `/member…` and
- * `/vip/checkout` a token, anything else nothing. Prefixes are compared case-insensitively
- * because the SPA's router matches paths case-insensitively.
+ * `/vip/checkout` a token, another route of the table that says so (`/upload`) a token,
+ * anything else nothing. Paths are compared case-insensitively because the SPA's router
+ * matches paths case-insensitively.
  */
 export function pathGuard(normalizedPath: string): AccessKind {
   const lower = normalizedPath.toLowerCase();
   if (lower.startsWith('/admin')) return 'admin';
   if (lower.startsWith('/member') || lower.startsWith('/vip/checkout')) return 'token';
-  return 'public';
+  return matchRoute(lower)?.route.access === 'token' ? 'token' : 'public';
 }
 
 function pageKey(page: string): string {

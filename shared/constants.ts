@@ -73,6 +73,16 @@ export const documentStatusOptions: readonly Option[] = [
   { value: 7, label: '审核拒绝' },
 ];
 
+/** Document type keys of the list and search filters (contract/endpoints.md §5.13). */
+export const documentTypeOptions: readonly Option<string>[] = [
+  { value: 'pdf', label: 'PDF' },
+  { value: 'doc', label: 'Word' },
+  { value: 'ppt', label: 'PPT' },
+  { value: 'xls', label: 'Excel' },
+  { value: 'txt', label: 'TXT' },
+  { value: 'other', label: '电子书' },
+];
+
 // Comment review status (SPEC §4); articles use the same three values.
 export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
 export const reviewStatusOptions: readonly Option[] = [

@@ -91,6 +91,11 @@ export const routes: readonly RouteDef[] = [
     category: isPositiveId,
     id: isArticleKey,
   }),
+  // Not SPEC routes: the search results (linked from every public page's header) and the
+  // member's upload, which needs a token like the member pages (the screen then asks the
+  // server for the upload right).
+  publicRoute('search', '/search', '搜索'),
+  { name: 'upload', path: '/upload', layout: 'default', access: 'token', title: '上传文档' },
 
   // Member routes (default layout). The OAuth callback is where a login completes, so it
   // cannot need a token: it is listed with the member routes by SPEC but open to everyone.
@@ -98,6 +103,8 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-order', '/member/order', '我的订单'),
   memberRoute('member-profile', '/member/profile', '个人资料'),
   memberRoute('member-download', '/member/download', '我的下载'),
+  memberRoute('member-document', '/member/document', '我的文档'),
+  memberRoute('member-favorite', '/member/favorite', '我的收藏'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
   publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
 
@@ -134,7 +141,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/article/recycle', '文章回收站', inGroup('article', '回收站')),
 
   adminRoute('/admin/document/list', '文档列表', inGroup('document', '文档列表')),
-  adminRoute('/admin/document/upload', '上传文档'),
+  adminRoute('/admin/document/upload', '上传文档', inGroup('document', '上传文档')),
   adminRoute('/admin/document/recycle', '文档回收站', inGroup('document', '回收站')),
   adminRoute('/admin/document/category', '文档分类', inGroup('document', '文档分类')),
   adminRoute('/admin/document/language', '行业管理', inGroup('document', '行业')),
@@ -160,7 +167,8 @@ export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout ==
 // Order of SPEC's "Admin menu" sentence: the entries within a group, and the top-level
 // entries (groups and single screens) in the order SPEC lists them.
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
-  document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
+  // SPEC's menu plus the batch upload, which needs an entry to be reached.
+  document: ['category', 'list', 'upload', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
   article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
   // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),

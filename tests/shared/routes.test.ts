@@ -23,11 +23,16 @@ describe('route table', () => {
   });
 
   it('puts the member routes in the default layout, token-guarded except the OAuth callback', () => {
-    for (const path of ['/member', '/member/order', '/member/profile', '/member/download', '/vip/checkout']) {
+    for (const path of ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/vip/checkout']) {
       expect(matchRoute(path)?.route, path).toMatchObject({ layout: 'default', access: 'token' });
     }
     expect(matchRoute('/oauth/callback')?.route).toMatchObject({ name: 'oauth-callback', access: 'public' });
     expect(nameOf('/vip/checkout')).toBe('vip-checkout');
+  });
+
+  it('adds the search page for everybody and the member upload behind a token, in the default layout', () => {
+    expect(matchRoute('/search')?.route).toMatchObject({ name: 'search', layout: 'default', access: 'public', title: '搜索' });
+    expect(matchRoute('/upload')?.route).toMatchObject({ name: 'upload', layout: 'default', access: 'token', title: '上传文档' });
   });
 
   it('serves login, register and forgot-password in the auth layout', () => {
@@ -132,7 +137,7 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 发布文章 and 举报管理): groups and single screens in order, with Chinese labels', () => {
+  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章 and 举报管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
       '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
     ]);
@@ -140,6 +145,7 @@ describe('admin menu', () => {
     expect(group('document')).toEqual([
       ['/admin/document/category', '文档分类'],
       ['/admin/document/list', '文档列表'],
+      ['/admin/document/upload', '上传文档'],
       ['/admin/document/language', '行业'],
       ['/admin/document/searchrecord', '搜索记录'],
       ['/admin/document/recycle', '回收站'],

@@ -65,8 +65,8 @@ describe('client-side route guards', () => {
   });
 
   it('renders a content screen of a later release as 建设中 inside the default layout', async () => {
-    renderApp('/library');
-    expect(await screen.findByRole('heading', { name: '文库资料' })).toBeTruthy();
+    renderApp('/article');
+    expect(await screen.findByRole('heading', { name: '文章资讯' })).toBeTruthy();
     expect(screen.getByText('建设中')).toBeTruthy();
     expect(screen.getByRole('navigation', { name: '网站导航' })).toBeTruthy();
   });

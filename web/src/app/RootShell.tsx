@@ -23,8 +23,8 @@ function NavigationProgress() {
 function DocumentHead() {
   const settings = useSettings();
   const route = useCurrentRoute();
-  const pageTitle = usePageTitleOverride();
-  useDocumentHead(settings, documentTitle(settings, route, pageTitle));
+  const screenTitle = usePageTitleOverride();
+  useDocumentHead(settings, documentTitle(settings, screenTitle ? { name: 'screen', title: screenTitle } : route));
   return null;
 }
 

@@ -5,10 +5,8 @@ import type { Settings } from '../../../shared/types/config';
 import type { RouteDef } from '../../../shared/routes';
 import { siteName } from '../features/settings/use-settings';
 
-/** `pageTitle` is what a screen named itself (an article's title), else the route's title counts. */
-export function documentTitle(settings: Settings, route: Pick<RouteDef, 'name' | 'title'> | undefined, pageTitle?: string): string {
+export function documentTitle(settings: Settings, route: Pick<RouteDef, 'name' | 'title'> | undefined): string {
   const site = siteName(settings);
-  if (pageTitle) return `${pageTitle} - ${site}`;
   if (!route || route.name === 'index') return settings.system?.title || site;
   return `${route.title} - ${site}`;
 }

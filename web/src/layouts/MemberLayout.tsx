@@ -8,6 +8,8 @@ import './member-layout.css';
 const MEMBER_MENU: readonly { to: string; label: string }[] = [
   { to: '/member', label: '个人中心' },
   { to: '/member/profile', label: '个人资料' },
+  { to: '/member/document', label: '我的文档' },
+  { to: '/member/favorite', label: '我的收藏' },
   { to: '/member/download', label: '我的下载' },
   { to: '/member/order', label: '我的订单' },
 ];

@@ -92,7 +92,7 @@ export function TextAreaField(props: TextAreaFieldProps) {
       <textarea
         id={id}
         name={id}
-        className={`app-textarea${error ? ' app-textarea--error' : ''}`}
+        className="app-textarea"
         value={value}
         onChange={(event) => onChange(event.target.value)}
         placeholder={placeholder}

@@ -6,12 +6,10 @@ import { articleStatusOptions, optionLabel, ReviewStatus } from '../../../../sha
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import type { Category } from '../../../../shared/types/category';
-import { textProblems } from '../../../../shared/validation';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ActionInput, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { Select, TextArea } from '../../ui/semi-admin';
 import { categoryOptions } from '../category/api';
 import {
   articleKeys, articlePath, checkArticles, deleteArticles, listArticles, listRecycledArticles, purgeArticles, recommendArticles, restoreArticles,
@@ -49,35 +47,7 @@ const RECOMMEND_FILTER = [
   { value: false, label: '未推荐' },
 ];
 
-const rejectReason: ActionInput = {
-  label: '拒绝原因（作者可以看到）',
-  initial: '',
-  render: ({ id, value, onChange, invalid }) => (
-    <TextArea id={id} value={String(value ?? '')} onChange={(v: string) => onChange(v)} maxCount={255} rows={3} validateStatus={invalid ? 'error' : 'default'} />
-  ),
-  check: (value) => textProblems(String(value ?? '').trim(), '拒绝原因', 255)[0],
-};
-
-function categoryPicker(options: { value: number; label: string }[]): ActionInput {
-  return {
-    label: '文章分类（不选则取消分类）',
-    initial: [],
-    render: ({ id, value, onChange }) => (
-      <Select
-        id={id}
-        multiple
-        filter
-        style={{ width: '100%' }}
-        optionList={options}
-        value={value as number[]}
-        onChange={(next) => onChange(next)}
-        placeholder="选择分类"
-        emptyContent="暂无文章分类"
-        aria-labelledby="confirm-input-label"
-      />
-    ),
-  };
-}
+const rejectReason: ActionInput = { label: '拒绝原因（作者可以看到）', maxLength: 255, placeholder: '如：内容与主题无关' };
 
 export function articleResource(categories: readonly Category[]): ResourceDef<Article> {
   const options = categoryOptions(categories);
@@ -132,7 +102,7 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
       },
       {
         key: 'reject', label: '审核拒绝', confirm: (n) => `拒绝选中的 ${n} 篇文章，它们将不再公开显示。`, input: rejectReason, danger: true,
-        run: (ids, context, reason) => checkArticles({ article_id: ids, status: ReviewStatus.Rejected, rejeact_reason: String(reason ?? '').trim() }, context),
+        run: (ids, context, reason) => checkArticles({ article_id: ids, status: ReviewStatus.Rejected, rejeact_reason: String(reason ?? '') }, context),
         success: '已拒绝', requires: permission('CheckArticles'),
       },
       {
@@ -144,8 +114,10 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
         run: (ids, context) => recommendArticles(ids, false, context), success: '已取消推荐', requires: permission('RecommendArticles'),
       },
       {
-        key: 'category', label: '设置分类', confirm: (n) => `为选中的 ${n} 篇文章设置分类（替换原有分类）。`, input: categoryPicker(options),
-        run: (ids, context, picked) => setArticlesCategory(ids, (picked as number[] | undefined) ?? [], context), success: '分类已更新',
+        key: 'category', label: '设置分类', confirm: (n) => `为选中的 ${n} 篇文章设置分类（替换原有分类）。`,
+        choice: { label: '分类', options, multiple: true, emptyMessage: '请选择分类' },
+        run: (ids, context, picked) => setArticlesCategory(ids, (Array.isArray(picked) ? picked : [picked ?? 0]).map(Number), context),
+        success: '分类已更新',
         requires: permission('SetArticlesCategory'),
       },
     ],

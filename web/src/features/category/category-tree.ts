@@ -49,12 +49,27 @@ export function subtreeIds(node: CategoryNode): number[] {
   return [node.id ?? 0, ...node.children.flatMap(subtreeIds)].filter((id) => id > 0);
 }
 
-/** The nodes from the root down to the one with this id (empty when it is not in the tree). */
-export function categoryTrail(nodes: readonly CategoryNode[], id: number): CategoryNode[] {
-  for (const node of nodes) {
+/** The node `id` and its ancestors, root first; empty when the tree has no such node. */
+export function categoryTrail(tree: readonly CategoryNode[], id: number): CategoryNode[] {
+  for (const node of tree) {
     if (node.id === id) return [node];
     const below = categoryTrail(node.children, id);
-    if (below.length) return [node, ...below];
+    if (below.length > 0) return [node, ...below];
   }
   return [];
+}
+
+export interface CategoryChoice {
+  value: number;
+  /** Indented by depth, for a flat select. */
+  label: string;
+  depth: number;
+}
+
+/** Every node of the tree, depth first, as choices of a flat select. */
+export function categoryChoices(tree: readonly CategoryNode[], depth = 0): CategoryChoice[] {
+  return tree.flatMap((node) => [
+    { value: node.id ?? 0, label: `${'　'.repeat(depth)}${node.title ?? ''}`, depth },
+    ...categoryChoices(node.children, depth + 1),
+  ]);
 }

@@ -3,12 +3,11 @@
 import { feedbackStatusOptions, FeedbackStatus, optionLabel } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Feedback } from '../../../../shared/types/feedback';
-import { FEEDBACK_LIMITS, textProblems } from '../../../../shared/validation';
+import { FEEDBACK_LIMITS } from '../../../../shared/validation';
 import { DateCell, ImageThumb } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { TextArea } from '../../ui/semi-admin';
 import { deleteFeedback, feedbackKeys, handleFeedback, listFeedback } from './api';
 import './feedback.css';
 
@@ -47,16 +46,8 @@ export const feedbackResource: ResourceDef<Feedback> = {
       key: 'handle',
       label: row.status === FeedbackStatus.Handled ? '修改回复' : '处理',
       confirm: '写下处理结果，反馈将标记为已处理。',
-      input: {
-        label: '回复',
-        initial: row.reply ?? '',
-        render: ({ id, value, onChange, invalid }) => (
-          <TextArea id={id} value={String(value ?? '')} onChange={(v: string) => onChange(v)} rows={4} maxCount={FEEDBACK_LIMITS.reply}
-            placeholder="如：已修复，感谢反馈" validateStatus={invalid ? 'error' : 'default'} />
-        ),
-        check: (value) => textProblems(String(value ?? '').trim(), '回复内容', FEEDBACK_LIMITS.reply)[0],
-      },
-      run: (context, reply) => handleFeedback(row.id ?? 0, FeedbackStatus.Handled, String(reply ?? '').trim(), context),
+      input: { label: '回复', initial: row.reply ?? '', maxLength: FEEDBACK_LIMITS.reply, rows: 4, placeholder: '如：已修复，感谢反馈' },
+      run: (context, reply) => handleFeedback(row.id ?? 0, FeedbackStatus.Handled, reply ?? '', context),
       success: '已处理',
       requires: grpcPermissionPath('FeedbackAPI', 'UpdateFeedback'),
     },

@@ -12,6 +12,10 @@ export const listReports = (query: ListReportRequest) => api.get<ListReportReply
 
 const stale = [reportKeys.all];
 
+/** A member reports a document from the reader (`type` omitted: 0, MOREDOC's only kind). */
+export const reportDocument = (report: Pick<Report, 'document_id' | 'reason' | 'document_title' | 'remark'>) =>
+  api.post<Empty>('/api/v1/report', report);
+
 /** `remark` carries the reporter's words. */
 export const createReport = (report: Pick<Report, 'type' | 'document_id' | 'reason' | 'remark'>, context: WriteContext) =>
   invalidateAfter(api.post<Empty>('/api/v1/report', report), context, stale);

@@ -4,12 +4,11 @@ import { Link } from 'react-router-dom';
 import { optionLabel, reportReasonOptions, reportStatusOptions, TargetType } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Report } from '../../../../shared/types/report';
-import { REPORT_REMARK_MAX_LENGTH, textProblems } from '../../../../shared/validation';
+import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { TextArea } from '../../ui/semi-admin';
 import { deleteReports, handleReport, listReports, reportKeys } from './api';
 
 const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
@@ -61,16 +60,8 @@ export const reportResource: ResourceDef<Report> = {
       key: 'handle',
       label: row.status ? '修改备注' : '处理',
       confirm: `举报「${row.document_title ?? ''}」：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
-      input: {
-        label: '处理备注',
-        initial: row.remark ?? '',
-        render: ({ id, value, onChange, invalid }) => (
-          <TextArea id={id} value={String(value ?? '')} onChange={(v: string) => onChange(v)} rows={3} maxCount={REPORT_REMARK_MAX_LENGTH}
-            placeholder="如：已删除违规内容" validateStatus={invalid ? 'error' : 'default'} />
-        ),
-        check: (value) => textProblems(String(value ?? '').trim(), '处理备注', REPORT_REMARK_MAX_LENGTH)[0],
-      },
-      run: (context, remark) => handleReport(row.id ?? 0, true, String(remark ?? '').trim(), context),
+      input: { label: '处理备注', initial: row.remark ?? '', maxLength: REPORT_REMARK_MAX_LENGTH, placeholder: '如：已删除违规内容' },
+      run: (context, remark) => handleReport(row.id ?? 0, true, remark ?? '', context),
       success: '已处理',
       requires: grpcPermissionPath('ReportAPI', 'UpdateReport'),
     },

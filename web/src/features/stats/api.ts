@@ -5,8 +5,10 @@ import { api, unwrap } from '../../api/client';
 
 export type { Stats };
 
+export const statsKeys = { all: ['stats'] as const };
+
 export const statsQuery = () =>
   queryOptions({
-    queryKey: ['stats'] as const,
+    queryKey: statsKeys.all,
     queryFn: async () => unwrap(await api.get<Stats>('/api/v1/stats')),
   });

@@ -47,7 +47,17 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
             <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label">
               {filter.label}
             </label>
-            {filter.kind === 'date-range' ? (
+            {filter.kind === 'custom' ? (
+              filter.render({
+                id,
+                value: draft[filter.name],
+                onChange: (value) => {
+                  const next = { ...draft, [filter.name]: value };
+                  setDraft(next);
+                  onApply(next);
+                },
+              })
+            ) : filter.kind === 'date-range' ? (
               <DatePicker
                 type="dateRange"
                 aria-labelledby={`${id}-label`}

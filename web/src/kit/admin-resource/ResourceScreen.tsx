@@ -14,7 +14,7 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { ActionInput, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type { ActionInput, BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -31,9 +31,10 @@ interface PendingConfirm {
   okText: string;
   danger: boolean;
   askPassword: boolean;
+  choice?: BatchChoice;
   input?: ActionInput;
   ids: number[];
-  run: (ids: number[], context: WriteContext, password?: string, input?: unknown) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -74,8 +75,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password, input }: { action: PendingConfirm; password?: string; input?: unknown }, context) =>
-      unwrap(await action.run(action.ids, context, password, input)),
+    mutationFn: async ({ action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue }, context) =>
+      unwrap(await action.run(action.ids, context, password, value)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -91,11 +92,12 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
     if (!remove) return;
     const ids = targets.map(resource.rowId);
     const one = targets.length === 1 ? targets[0] : undefined;
+    const final = resource.deletion?.recoverable ? '' : '此操作不可恢复。';
     setPending({
       title: `删除${resource.noun}`,
       message: one
-        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？此操作不可恢复。`
-        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？此操作不可恢复。`,
+        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？${final}`
+        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？${final}`,
       note: resource.deletion?.note,
       okText: '删除',
       danger: true,
@@ -153,7 +155,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     askPassword: false,
                     input: command.input,
                     ids: [resource.rowId(row)],
-                    run: (_ids, context, _password, input) => command.run(context, input),
+                    run: (_ids, context, _password, value) => command.run(context, typeof value === 'string' ? value : undefined),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -231,9 +233,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   okText: '确定',
                   danger: action.danger === true,
                   askPassword: false,
+                  choice: action.choice,
                   input: action.input,
                   ids: selected,
-                  run: (ids, context, _password, input) => action.run(ids, context, input),
+                  run: (ids, context, _password, value) => action.run(ids, context, value),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })
@@ -335,9 +338,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           okText={pending.okText}
           danger={pending.danger}
           askPassword={pending.askPassword}
+          choice={pending.choice}
           input={pending.input}
           busy={confirmRun.isPending}
-          onConfirm={(password, input) => confirmRun.mutate({ action: pending, password, input })}
+          onConfirm={(password, value) => confirmRun.mutate({ action: pending, password, value })}
           onCancel={() => setPending(null)}
         />
       )}

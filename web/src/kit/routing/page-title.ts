@@ -1,29 +1,23 @@
-// A screen whose title is its content (an article) names itself: the document head shows
-// that instead of the route table's title while the screen is mounted.
-import { useEffect, useSyncExternalStore } from 'react';
+// A screen whose title comes from its data (a document's title) names itself here; the
+// document head shows it instead of the route's title while the screen is open.
+import { signal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect } from 'react';
 
-let current: string | undefined;
-const listeners = new Set<() => void>();
+const pageTitle = signal<string | undefined>(undefined);
 
-function setPageTitle(title: string | undefined): void {
-  current = title;
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Names the page while the calling screen is mounted (undefined: the route's own title). */
+/** Titles the page `title` while the calling screen is mounted (nothing while undefined). */
 export function usePageTitle(title: string | undefined): void {
   useEffect(() => {
-    setPageTitle(title);
-    return () => setPageTitle(undefined);
+    pageTitle.value = title;
+    return () => {
+      pageTitle.value = undefined;
+    };
   }, [title]);
 }
 
-/** The title a screen gave its page, if any. */
+/** The title the open screen chose, if any. */
 export function usePageTitleOverride(): string | undefined {
-  return useSyncExternalStore(subscribe, () => current, () => undefined);
+  useSignals();
+  return pageTitle.value;
 }

@@ -6,7 +6,7 @@ import { VipBenefits } from '../../features/vip/VipBenefits';
 import { VipPlanCards } from '../../features/vip/VipPlanCards';
 import { MyVipState } from '../../features/vip/VipState';
 import { Panel } from '../../ui/Panel';
-import { Banner } from '../../ui/semi';
+import { Banner } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
 import '../../features/vip/vip.css';
 
