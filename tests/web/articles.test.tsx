@@ -106,8 +106,9 @@ describe('article search', { timeout: 30_000 }, () => {
 
   it('searches from the box', async () => {
     const { router } = renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} }, 'GET /api/v1/article/search': { status: 200, body: {} } } });
-    await userEvent.type(await screen.findByRole('textbox', { name: '搜索文章' }), '公告');
-    await userEvent.click(screen.getByRole('button', { name: '搜索' }));
+    const box = await screen.findByRole('search', { name: '搜索文章' });
+    await userEvent.type(within(box).getByRole('textbox', { name: '搜索文章' }), '公告');
+    await userEvent.click(within(box).getByRole('button', { name: '搜索' }));
     await waitFor(() => expect(router.state.location.search).toBe('?wd=%E5%85%AC%E5%91%8A'));
   });
 });
