@@ -39,6 +39,10 @@ import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
 import { vipService } from './modules/vip/routes';
 import { orderService } from './modules/order/routes';
+import { articleService } from './modules/article/routes';
+import { commentService } from './modules/comment/routes';
+import { reportService } from './modules/report/routes';
+import { feedbackService } from './modules/feedback/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -68,6 +72,10 @@ export const services: readonly ServiceModule[] = [
   documentSearchService,
   vipService,
   orderService,
+  articleService,
+  commentService,
+  reportService,
+  feedbackService,
 ];
 
 declare module 'fastify' {

@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { fileInside, sendFile, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
+import { publishedArticleLinks } from '../article/service';
 import { publicDocumentLinks } from '../document/service';
 
 // Sitemaps as MOREDOC writes them (README §9.5): an index at sitemap/sitemap.xml that lists
 // documents-<n>.xml and articles-<n>.xml, 10,000 URLs per file, under DATA_DIR, served at
-// `/sitemap.xml` and `/sitemap/*`. It lists documents (through the document module) and
-// articles, whose module comes with the content wave; until then it reads their table itself.
+// `/sitemap.xml` and `/sitemap/*`. It lists documents and articles, through their modules.
 
 const PER_FILE = 10_000;
 
@@ -25,8 +25,7 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
   const cfg = await app.settings.snapshot();
   const domain = cfg.str('system', 'domain').replace(/\/+$/, '');
   const documents = await publicDocumentLinks(app.db);
-  const articles = await app.db.selectFrom('article').select(['identifier', 'updated_at'])
-    .where('deleted_at', 'is', null).where('status', '=', 1).orderBy('id').execute();
+  const articles = await publishedArticleLinks(app.db);
   const dir = sitemapDir(app.dataDir);
   await fs.mkdir(dir, { recursive: true });
   const files: { name: string; lastmod: string }[] = [];
