@@ -41,6 +41,10 @@ import { orderService } from './modules/order/routes';
 import { advertisementService } from './modules/advertisement/routes';
 import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
+import { articleService } from './modules/article/routes';
+import { commentService } from './modules/comment/routes';
+import { reportService } from './modules/report/routes';
+import { feedbackService } from './modules/feedback/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -72,6 +76,10 @@ export const services: readonly ServiceModule[] = [
   orderService,
   advertisementService,
   sitemapService,
+  articleService,
+  commentService,
+  reportService,
+  feedbackService,
 ];
 
 declare module 'fastify' {

@@ -99,7 +99,9 @@ export const routes: readonly RouteDef[] = [
   publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }, ({ params }) =>
     documentPageCalls(Number(params.id)),
   ),
-  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: isPositiveId }),
+  // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
+  // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
+  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }),
   publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
     category: isPositiveId,
     id: isArticleKey,
@@ -133,7 +135,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/dashboard', '控制面板'),
   adminRoute('/admin/order', '订单管理', single('订单管理')),
   adminRoute('/admin/banner', '轮播图管理', single('轮播图管理')),
-  adminRoute('/admin/report', '举报管理'),
+  adminRoute('/admin/report', '举报管理', single('举报管理')),
   adminRoute('/admin/comment', '评论管理', single('评论管理')),
   adminRoute('/admin/feedback', '意见反馈', single('意见反馈')),
   adminRoute('/admin/attachment', '附件管理', single('附件管理')),
@@ -148,7 +150,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
   adminRoute('/admin/user/punishment', '处罚管理', inGroup('user', '处罚管理')),
 
-  adminRoute('/admin/article/set', '发布文章'),
+  adminRoute('/admin/article/set', '发布文章', inGroup('article', '发布文章')),
   adminRoute('/admin/article/list', '文章列表', inGroup('article', '文章列表')),
   adminRoute('/admin/article/category', '文章分类', inGroup('article', '文章分类')),
   adminRoute('/admin/article/recycle', '文章回收站', inGroup('article', '回收站')),
@@ -182,10 +184,10 @@ export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout ==
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   // SPEC's menu plus the batch upload, which needs an entry to be reached.
   document: ['category', 'list', 'upload', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
-  article: ['category', 'list', 'recycle'].map((s) => `/admin/article/${s}`),
+  article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
   // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
-  // and our SMS settings.
+  // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
   config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map(
     (s) => `/admin/config/${s}`,
@@ -195,7 +197,7 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
 const TOP_ORDER: readonly string[] = [
   'document', 'article', 'user',
   '/admin/order', '/admin/banner', '/admin/advertisement', '/admin/navigation', '/admin/friendlink', '/admin/comment',
-  '/admin/feedback', '/admin/attachment',
+  '/admin/report', '/admin/feedback', '/admin/attachment',
   'config',
 ];
 

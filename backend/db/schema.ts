@@ -124,9 +124,17 @@ export interface CommentTable {
   comment_count: Generated<number>; user_id: number; ip: string; created_at: Timestamp; updated_at: Timestamp;
 }
 
+/** `type` 0 document, 1 article (ours); `description` the reporter's words, `remark` the admin's note. */
 export interface ReportTable {
   id: Id; document_id: number; user_id: number; reason: number; status: Flag; document_title: string;
-  remark: string; username: string; created_at: Timestamp; updated_at: Timestamp;
+  remark: string; username: string; type: Generated<number>; description: Generated<string>; created_at: Timestamp; updated_at: Timestamp;
+}
+
+/** FeedbackAPI (ours): `user_id` 0 for visitors; `status` 0 new, 1 handled. */
+export interface FeedbackTable {
+  id: Id; user_id: number; content: string; contact: Generated<string>; image: Generated<string>; page: Generated<string>;
+  status: Generated<number>; reply: Generated<string>; ip: Generated<string>; handled_at: Timestamp | null;
+  created_at: Timestamp; updated_at: Timestamp;
 }
 
 export interface OAuthBindingTable {
@@ -226,6 +234,7 @@ export interface DB {
   article_category: ArticleCategoryTable;
   comment: CommentTable;
   report: ReportTable;
+  feedback: FeedbackTable;
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
   job: JobTable;

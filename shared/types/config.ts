@@ -69,6 +69,8 @@ export interface ConfigSecurity {
   document_allowed_ext?: string[];
   login_required?: boolean;
   enable_verify_register_email?: boolean;
+  /** Ours: visitors answer a captcha to send feedback. */
+  enable_captcha_feedback?: boolean;
   /** Ours: the image captcha before an SMS code is sent. */
   enable_captcha_sms?: boolean;
 }

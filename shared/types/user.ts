@@ -136,8 +136,8 @@ export interface ListUserRequest extends PageRequest {
   limit?: number;
 }
 
-/** `sms`: the captcha in front of SendSmsCode (ours). */
-export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms';
+/** `sms`: the captcha in front of SendSmsCode (ours); `feedback`: a visitor's feedback (ours). */
+export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms' | 'feedback';
 
 export interface GetUserCaptchaRequest { type: CaptchaType }
 

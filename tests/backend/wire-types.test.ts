@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
 import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
 import * as advertisementMessages from '../../backend/modules/advertisement/messages';
+import * as articleMessages from '../../backend/modules/article/messages';
 import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
+import * as commentMessages from '../../backend/modules/comment/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
 import * as documentSearchMessages from '../../backend/modules/document-search/messages';
 import * as downloadMessages from '../../backend/modules/download/messages';
 import * as favoriteMessages from '../../backend/modules/favorite/messages';
+import * as feedbackMessages from '../../backend/modules/feedback/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -17,18 +20,22 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as reportMessages from '../../backend/modules/report/messages';
 import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
 import type * as advertisement from '../../shared/types/advertisement';
+import type * as article from '../../shared/types/article';
 import * as vipMessages from '../../backend/modules/vip/messages';
 import * as orderMessages from '../../backend/modules/order/messages';
 import * as paymentMessages from '../../backend/modules/payment/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
+import type * as comment from '../../shared/types/comment';
 import type * as config from '../../shared/types/config';
 import type * as document from '../../shared/types/document';
+import type * as feedback from '../../shared/types/feedback';
 import type * as friendlink from '../../shared/types/friendlink';
 import type * as group from '../../shared/types/group';
 import type * as language from '../../shared/types/language';
@@ -36,6 +43,7 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as report from '../../shared/types/report';
 import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 import type * as vip from '../../shared/types/vip';
@@ -149,6 +157,16 @@ const replies = {
   ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
   ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
   ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
+  Article: reply<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  ListArticleReply: reply<typeof articleMessages.ListArticleReply, article.ListArticleReply>(articleMessages.ListArticleReply, 'agree'),
+  SearchArticleReply: reply<typeof articleMessages.SearchArticleReply, article.SearchArticleReply>(articleMessages.SearchArticleReply, 'agree'),
+  SearchHitArticle: reply<typeof articleMessages.SearchHitArticle, article.ArticleHit>(articleMessages.SearchHitArticle, 'agree'),
+  Comment: reply<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  ListCommentReply: reply<typeof commentMessages.ListCommentReply, comment.ListCommentReply>(commentMessages.ListCommentReply, 'agree'),
+  Report: reply<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportReply: reply<typeof reportMessages.ListReportReply, report.ListReportReply>(reportMessages.ListReportReply, 'agree'),
+  Feedback: reply<typeof feedbackMessages.Feedback, feedback.Feedback>(feedbackMessages.Feedback, 'agree'),
+  ListFeedbackReply: reply<typeof feedbackMessages.ListFeedbackReply, feedback.ListFeedbackReply>(feedbackMessages.ListFeedbackReply, 'agree'),
   UserVip: reply<typeof vipMessages.UserVip, vip.UserVip>(vipMessages.UserVip, 'agree'),
   VipLog: reply<typeof vipMessages.VipLog, vip.VipLog>(vipMessages.VipLog, 'agree'),
   ListUserVipReply: reply<typeof vipMessages.ListUserVipReply, vip.ListUserVipReply>(vipMessages.ListUserVipReply, 'agree'),
@@ -252,6 +270,27 @@ const requests = {
   RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
   GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
   SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  SetArticleRequest: request<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  GetArticleRequest: request<typeof articleMessages.GetArticleRequest, article.GetArticleRequest>(articleMessages.GetArticleRequest, 'agree'),
+  ListArticleRequest: request<typeof articleMessages.ListArticleRequest, article.ListArticleRequest>(articleMessages.ListArticleRequest, 'agree'),
+  DeleteArticleRequest: request<typeof idsRequest, article.DeleteArticleRequest>(idsRequest, 'agree'),
+  RestoreArticleRequest: request<typeof idsRequest, article.RestoreArticleRequest>(idsRequest, 'agree'),
+  SetArticlesCategoryRequest: request<typeof articleMessages.SetArticlesCategoryRequest, article.SetArticlesCategoryRequest>(articleMessages.SetArticlesCategoryRequest, 'agree'),
+  RecommendArticlesRequest: request<typeof articleMessages.RecommendArticlesRequest, article.RecommendArticlesRequest>(articleMessages.RecommendArticlesRequest, 'agree'),
+  CheckArticlesRequest: request<typeof articleMessages.CheckArticlesRequest, article.CheckArticlesRequest>(articleMessages.CheckArticlesRequest, 'agree'),
+  CreateCommentRequest: request<typeof commentMessages.CreateCommentRequest, comment.CreateCommentRequest>(commentMessages.CreateCommentRequest, 'agree'),
+  ListCommentRequest: request<typeof commentMessages.ListCommentRequest, comment.ListCommentRequest>(commentMessages.ListCommentRequest, 'agree'),
+  CheckCommentRequest: request<typeof commentMessages.CheckCommentRequest, comment.CheckCommentRequest>(commentMessages.CheckCommentRequest, 'agree'),
+  GetCommentRequest: request<typeof idRequest, comment.GetCommentRequest>(idRequest, 'agree'),
+  DeleteCommentRequest: request<typeof idsRequest, comment.DeleteCommentRequest>(idsRequest, 'agree'),
+  UpdateCommentRequest: request<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  SetReportRequest: request<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportRequest: request<typeof reportMessages.ListReportRequest, report.ListReportRequest>(reportMessages.ListReportRequest, 'agree'),
+  DeleteReportRequest: request<typeof idsRequest, report.DeleteReportRequest>(idsRequest, 'agree'),
+  CreateFeedbackRequest: request<typeof feedbackMessages.CreateFeedbackRequest, feedback.CreateFeedbackRequest>(feedbackMessages.CreateFeedbackRequest, 'agree'),
+  UpdateFeedbackRequest: request<typeof feedbackMessages.UpdateFeedbackRequest, feedback.UpdateFeedbackRequest>(feedbackMessages.UpdateFeedbackRequest, 'agree'),
+  ListFeedbackRequest: request<typeof feedbackMessages.ListFeedbackRequest, feedback.ListFeedbackRequest>(feedbackMessages.ListFeedbackRequest, 'agree'),
+  DeleteFeedbackRequest: request<typeof idsRequest, feedback.DeleteFeedbackRequest>(idsRequest, 'agree'),
   ListUserVipRequest: request<typeof vipMessages.ListUserVipRequest, vip.ListUserVipRequest>(vipMessages.ListUserVipRequest, 'agree'),
   GrantUserVipRequest: request<typeof vipMessages.GrantUserVipRequest, vip.GrantUserVipRequest>(vipMessages.GrantUserVipRequest, 'agree'),
   RevokeUserVipRequest: request<typeof vipMessages.RevokeUserVipRequest, vip.RevokeUserVipRequest>(vipMessages.RevokeUserVipRequest, 'agree'),
@@ -276,11 +315,12 @@ const requests = {
 };
 
 const messageModules = {
-  advertisement: advertisementMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
-  'document-search': documentSearchMessages, download: downloadMessages, favorite: favoriteMessages,
-  friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, sms: smsMessages,
-  user: userMessages, vip: vipMessages, order: orderMessages, payment: paymentMessages,
+  advertisement: advertisementMessages, article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
+  config: configMessages, document: documentMessages, 'document-search': documentSearchMessages, download: downloadMessages,
+  favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
+  navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
+  report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

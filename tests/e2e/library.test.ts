@@ -3,7 +3,8 @@
 // home page; a visitor reads the free pages and meets the end of the preview, a VIP member
 // reads on; a word of its body finds it with a highlighted snippet; a member with credits
 // downloads it, the credits move and the record shows in /member/download. The admin
-// approves a pending document, reconverts a failed one, deletes and recovers one.
+// approves a pending document, reconverts a failed one, deletes and recovers one. Issue 15:
+// a member comments in the reader.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +158,22 @@ describe('the library, from upload to download', () => {
     expect(await page.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('a member comments in the reader; the comment waits for review, then every reader sees it (issue 15)', async () => {
+    const member = await newMember();
+    const page = await pageAs(member.token);
+    await page.goto(need('path'));
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+    await page.getByLabel('发表评论').fill('讲得很清楚，谢谢分享');
+    await page.getByRole('button', { name: '发表评论' }).click();
+    const mine = page.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' });
+    await mine.getByText('审核中').waitFor();
+    const pending = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: need('documentId'), status: 0 } });
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.comment[0].id], status: 1 } })).status).toBe(200);
+    const visitor = await pageAs();
+    await visitor.goto(need('path'));
+    await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
   });
 
   it('the home page at 390 px keeps a 3:1 banner whole and nothing wider than the phone', async () => {

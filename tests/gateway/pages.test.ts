@@ -89,7 +89,7 @@ describe('index.html', () => {
   });
 
   it('answers a path that is no route with the page and status 404, so the SPA shows its 404 and crawlers skip it', async () => {
-    for (const path of ['/nope', '/library/abc', '/article/news', '/index.html']) {
+    for (const path of ['/nope', '/library/abc', '/article/news.html', '/index.html']) {
       const res = await send(`${gw.url}${path}`, { headers: HTML });
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -68,10 +68,10 @@ describe('client-side route guards', () => {
     expect(screen.getByRole('link', { name: '返回首页' }).getAttribute('href')).toBe('/');
   });
 
-  it('renders a content screen of a later release as 建设中 inside the default layout', async () => {
-    renderApp('/article');
-    expect(await screen.findByRole('heading', { name: '文章资讯' })).toBeTruthy();
-    expect(screen.getByText('建设中')).toBeTruthy();
+  it('renders a public screen inside the default layout (every public route has its screen now)', async () => {
+    renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    expect(await screen.findByRole('heading', { name: '文章资讯', level: 1 })).toBeTruthy();
+    expect(screen.queryByText('建设中')).toBeNull();
     expect(screen.getByRole('navigation', { name: '网站导航' })).toBeTruthy();
   });
 

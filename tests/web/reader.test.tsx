@@ -89,6 +89,7 @@ function backend(overrides: Partial<Document> = {}, extra: Backend = {}, fullAcc
   return {
     'GET /api/v1/document': { status: 200, body: { ...doc, ...overrides } },
     'GET /api/v1/document/related': { status: 200, body: { document: [{ id: 43, title: '古籍修复室', ext: '.docx', category_id: [7] }] } },
+    'GET /api/v1/comment/list': { status: 200, body: {} },
     [`HEAD /view/page/${HASH}/4.gzip.svg`]: fullAccess ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } },
     ...extra,
   };
@@ -108,6 +109,20 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByText('amy')).toBeTruthy();
     expect(screen.getByRole('img', { name: '评分 4.0 分' })).toBeTruthy();
     expect((await screen.findByRole('link', { name: '古籍修复室' })).getAttribute('href')).toBe('/library/7/43');
+  });
+
+  it('shows the document’s approved comments under its pages, asking visitors to log in to comment', async () => {
+    const { fetchMock } = renderApp('/library/7/42', {
+      backend: backend({}, {
+        'GET /api/v1/comment/list': { status: 200, body: { comment: [{ id: 5, content: '很有用的资料', status: 1, type: 0, document_id: 42, user: { id: 3, username: 'bob' } }] } },
+      }),
+    });
+    const comments = await screen.findByRole('region', { name: /评论/ });
+    expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
+    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));
+    const query = new URL(String(call?.[0]), 'http://localhost').searchParams;
+    expect([query.get('type'), query.get('document_id')]).toEqual(['0', '42']);
   });
 
   it('loads the first page at once with high priority, and the next ones only when they come near', async () => {

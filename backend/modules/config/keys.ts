@@ -72,6 +72,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable_captcha_register', '是否开启注册验证码', 'true', 'switch', 20, 8],
     ['enable_captcha_comment', '是否开启评论验证码', 'true', 'switch', 21, 8],
     ['enable_captcha_find_password', '是否开启找回密码验证码', 'true', 'switch', 22, 8],
+    ['enable_captcha_feedback', '是否开启游客意见反馈验证码', 'true', 'switch', 23, 8],
     ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
     // Ours (docs/api.md): the image captcha before an SMS code is sent.
     ['enable_captcha_sms', '是否开启短信验证码的图片验证码', 'true', 'switch', 23, 8],

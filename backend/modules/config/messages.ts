@@ -23,7 +23,7 @@ export const ConfigSecurity = message('ConfigSecurity', {
   is_close: 'bool', close_statement: 'string', enable_register: 'bool', enable_captcha_login: 'bool',
   enable_captcha_register: 'bool', enable_captcha_comment: 'bool', enable_captcha_find_password: 'bool',
   enable_captcha_upload: 'bool', max_document_size: 'int32', document_allowed_ext: 'string[]', login_required: 'bool',
-  enable_verify_register_email: 'bool', enable_captcha_sms: 'bool',
+  enable_verify_register_email: 'bool', enable_captcha_sms: 'bool', enable_captcha_feedback: 'bool',
 });
 export const ConfigDisplay = message('ConfigDisplay', {
   show_register_user_count: 'bool', show_index_categories: 'bool', pages_per_read: 'int32', copyright_statement: 'string',

@@ -35,7 +35,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     footer: Object.fromEntries(['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)])),
     security: {
       ...Object.fromEntries(['is_close', 'enable_register', 'enable_captcha_login', 'enable_captcha_register', 'enable_captcha_comment',
-        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms'].map((k) => [k, cfg.bool('security', k)])),
+        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms', 'enable_captcha_feedback'].map((k) => [k, cfg.bool('security', k)])),
       close_statement: cfg.str('security', 'close_statement'),
       max_document_size: maxSize > 0 ? maxSize : 50,
       document_allowed_ext: cfg.list('security', 'document_allowed_ext'),

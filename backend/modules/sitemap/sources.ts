@@ -1,14 +1,12 @@
 import type { Database } from '../../db';
+import { publishedArticleLinks, publishedArticleStamp } from '../article/service';
 import { categoriesWithDepth } from '../category/service';
 import { HIDDEN_STATUSES } from '../document/service';
 
 // What the sitemaps list. Documents: the ones strangers may see (the document module's rule),
 // under their deepest category as the document lists answer it (`category` by depth), which
 // its `publicDocumentLinks` (uuids, for MOREDOC's URLs) does not give: read here until the
-// document module exports such a list. Articles: their module is still to come; until then
-// this seam reads their table itself.
-
-const PUBLISHED = 1;
+// document module exports such a list. Articles come from their module.
 
 export interface SitemapEntry {
   path: string;
@@ -33,10 +31,7 @@ export async function documentEntries(db: Database): Promise<{ id: number; categ
 }
 
 /** Published articles, not deleted. */
-export function articleEntries(db: Database) {
-  return db.selectFrom('article').select(['id', 'identifier', 'updated_at'])
-    .where('deleted_at', 'is', null).where('status', '=', PUBLISHED).orderBy('id').execute();
-}
+export const articleEntries = publishedArticleLinks;
 
 /**
  * What changes whenever the sitemaps would: how many documents, articles and categories they
@@ -46,8 +41,7 @@ export async function contentFingerprint(db: Database): Promise<string> {
   const [documents, articles, categories, filings] = await Promise.all([
     db.selectFrom('document').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
       .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).executeTakeFirstOrThrow(),
-    db.selectFrom('article').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
-      .where('deleted_at', 'is', null).where('status', '=', PUBLISHED).executeTakeFirstOrThrow(),
+    publishedArticleStamp(db),
     db.selectFrom('category').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
       .where('enable', '=', 1).executeTakeFirstOrThrow(),
     db.selectFrom('document_category').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('latest')]).executeTakeFirstOrThrow(),

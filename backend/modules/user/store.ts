@@ -34,6 +34,20 @@ export function withoutPassword(row: UserRow): Omit<UserRow, 'password'> {
   return rest;
 }
 
+export type PublicProfile = Pick<UserRow, (typeof PUBLIC_PROFILE_COLUMNS)[number]>;
+
+/** The public columns of these users by id: the authors shown beside articles and comments. */
+export async function publicProfilesOf(db: Database, ids: readonly number[]): Promise<Map<number, PublicProfile>> {
+  const unique = [...new Set(ids.filter((id) => id > 0))];
+  const rows = unique.length ? await db.selectFrom('user').select(PUBLIC_PROFILE_COLUMNS).where('id', 'in', unique).execute() : [];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The article module keeps each author's `article_count` (DeleteUser refuses authors). */
+export async function setArticleCount(db: Database, id: number, count: number): Promise<void> {
+  await db.updateTable('user').set({ article_count: count }).where('id', '=', id).execute();
+}
+
 export const userOr404 = (db: Database, id: number) => rowOr404(db, 'user', id, '用户不存在');
 
 export async function getUser(db: Database, id: number): Promise<UserRow> {

@@ -48,6 +48,8 @@ const screens: Readonly<Record<string, Screen>> = {
   'library-category-id': { lazy: async () => ({ Component: (await import('../pages/public/DocumentPage')).DocumentPage }) },
   search: { lazy: async () => ({ Component: (await import('../pages/public/SearchPage')).SearchPage }) },
   upload: { lazy: async () => ({ Component: (await import('../pages/public/UploadPage')).UploadPage }) },
+  'article-category': { lazy: async () => ({ Component: (await import('../pages/public/ArticleIndexPage')).ArticleIndexPage }) },
+  'article-category-detail-id': { lazy: async () => ({ Component: (await import('../pages/public/ArticleDetailPage')).ArticleDetailPage }) },
   vip: { lazy: async () => ({ Component: (await import('../pages/public/VipPage')).VipPage }) },
   'vip-checkout': { lazy: async () => ({ Component: (await import('../pages/member/VipCheckoutPage')).VipCheckoutPage }) },
   admin: adminDashboard,

@@ -22,6 +22,8 @@ export { default as IconRefresh } from '@douyinfe/semi-icons/lib/es/icons/IconRe
 export { default as IconSearch } from '@douyinfe/semi-icons/lib/es/icons/IconSearch';
 export { default as IconSetting } from '@douyinfe/semi-icons/lib/es/icons/IconSetting';
 export { default as IconSpin } from '@douyinfe/semi-icons/lib/es/icons/IconSpin';
+export { default as IconStar } from '@douyinfe/semi-icons/lib/es/icons/IconStar';
+export { default as IconStarStroked } from '@douyinfe/semi-icons/lib/es/icons/IconStarStroked';
 export { default as IconTickCircle } from '@douyinfe/semi-icons/lib/es/icons/IconTickCircle';
 export { default as IconUpload } from '@douyinfe/semi-icons/lib/es/icons/IconUpload';
 export { default as IconUser } from '@douyinfe/semi-icons/lib/es/icons/IconUser';

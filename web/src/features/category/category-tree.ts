@@ -29,6 +29,26 @@ export function useDocumentCategories(): CategoryNode[] {
   return useMemo(() => buildCategoryTree(data, CATEGORY_TYPE.document), [data]);
 }
 
+export function useArticleCategories(): CategoryNode[] {
+  const { data } = useSuspenseQuery(categoryListQuery());
+  return useMemo(() => buildCategoryTree(data, CATEGORY_TYPE.article), [data]);
+}
+
+/** The node with this id in the tree, or undefined. */
+export function findCategory(nodes: readonly CategoryNode[], id: number): CategoryNode | undefined {
+  for (const node of nodes) {
+    if (node.id === id) return node;
+    const found = findCategory(node.children, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The node's id and those of everything below it: what a category's list shows. */
+export function subtreeIds(node: CategoryNode): number[] {
+  return [node.id ?? 0, ...node.children.flatMap(subtreeIds)].filter((id) => id > 0);
+}
+
 /** The node `id` and its ancestors, root first; empty when the tree has no such node. */
 export function categoryTrail(tree: readonly CategoryNode[], id: number): CategoryNode[] {
   for (const node of tree) {

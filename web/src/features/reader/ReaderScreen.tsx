@@ -1,11 +1,11 @@
 // `/library/{category}/{id}`: the document's title and facts, its pages (the free preview,
 // or all of them for an entitled reader, then the end-of-preview notice), the conversion
-// state when it has no pages yet, and beside it the download, the author, the actions and
-// related documents. The page is titled after the document.
+// state when it has no pages yet, the comments under them, and beside it the download, the
+// author, the actions and related documents. The page is titled after the document.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { DocumentStatus } from '../../../../shared/constants';
+import { DocumentStatus, TargetType } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { ApiError, errorMessage } from '../../api/client';
@@ -14,6 +14,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
+import { CommentSection } from '../comment/CommentSection';
 import { documentQuery, fullAccessQuery } from '../document/api';
 import { A4_PORTRAIT, deepestCategory, documentPath, freePages } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
@@ -27,6 +28,9 @@ import { PreviewEnd } from './PreviewEnd';
 import { RatingStars } from './RatingStars';
 import { RelatedDocuments } from './RelatedDocuments';
 import './reader.css';
+
+/** Documents strangers may not see take no comments (the server refuses them as well). */
+const UNCOMMENTABLE: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
 
 /**
  * Pages for the reader: everything it may read, and whether the preview ends before the last
@@ -158,6 +162,11 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
           </div>
         )}
         <AdSlot slot="document_bottom" />
+        {doc.id && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
+          <div className="app-panel">
+            <CommentSection type={TargetType.Document} targetId={doc.id} />
+          </div>
+        )}
       </div>
       <aside className="app-reader-screen__side" aria-label="文档信息">
         <DownloadPanel doc={doc} />

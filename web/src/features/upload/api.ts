@@ -8,8 +8,11 @@ import type { UploadDocumentReply } from '../../../../shared/types/document';
 import { api, ApiError, type UploadOptions } from '../../api/client';
 import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput';
 
-/** Upload routes for images other than the avatar; each needs its `POST /api/v1/upload/<kind>` permission. */
-export type ImageUploadKind = 'config' | 'banner' | 'category';
+/**
+ * Upload routes for images other than the avatar; each needs its `POST /api/v1/upload/<kind>`
+ * permission (article images: or the right to publish articles).
+ */
+export type ImageUploadKind = 'config' | 'banner' | 'category' | 'article';
 
 function uploadFile(path: string, file: File) {
   const form = new FormData();

@@ -1,9 +1,10 @@
 // Confirmation before a destructive or batch change; optionally asks for the admin's own
-// password (deleting users needs it, contract: DeleteUser).
+// password (deleting users needs it, contract: DeleteUser), or for the one value an action
+// needs (a category, a reason, a reply).
 import { useState } from 'react';
 import { Button, Input } from '../../ui/semi';
-import { Modal, Select } from '../../ui/semi-admin';
-import type { BatchChoice, ChoiceValue } from './resource';
+import { Modal, Select, TextArea } from '../../ui/semi-admin';
+import type { ActionInput, BatchChoice, ChoiceValue } from './resource';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -14,18 +15,22 @@ export interface ConfirmDialogProps {
   askPassword?: boolean;
   /** A value to choose before confirming (batch actions that set something). */
   choice?: BatchChoice;
+  /** Or text to write before confirming (a reason, a reply). */
+  input?: ActionInput;
   busy: boolean;
-  onConfirm: (password?: string, choice?: ChoiceValue) => void;
+  onConfirm: (password?: string, value?: ChoiceValue) => void;
   onCancel: () => void;
 }
 
 const isEmptyChoice = (value: ChoiceValue | undefined) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-export function ConfirmDialog({ title, message, note, okText, danger, askPassword, choice, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, message, note, okText, danger, askPassword, choice, input, busy, onConfirm, onCancel }: ConfirmDialogProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [chosen, setChosen] = useState<ChoiceValue>();
   const [choiceError, setChoiceError] = useState<string>();
+  const [text, setText] = useState(input?.initial ?? '');
+  const [textError, setTextError] = useState<string>();
   const confirm = () => {
     if (choice && isEmptyChoice(chosen)) {
       setChoiceError(choice.emptyMessage);
@@ -35,7 +40,16 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
       setError('请输入您的登录密码');
       return;
     }
-    onConfirm(askPassword ? password : undefined, choice ? chosen : undefined);
+    const written = text.trim();
+    if (input?.requiredMessage && !written) {
+      setTextError(input.requiredMessage);
+      return;
+    }
+    if (input && [...written].length > input.maxLength) {
+      setTextError(`${input.label}长度不能超过${input.maxLength}个字符`);
+      return;
+    }
+    onConfirm(askPassword ? password : undefined, choice ? chosen : input ? written : undefined);
   };
   return (
     <Modal
@@ -54,7 +68,7 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
           </Button>
         </div>
       }
-      width={440}
+      width="min(440px, calc(100vw - 32px))"
     >
       <p className="app-confirm__message">{message}</p>
       {note && <p className="app-confirm__note">{note}</p>}
@@ -81,6 +95,31 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
           {choiceError && (
             <p className="app-field__error" role="alert">
               {choiceError}
+            </p>
+          )}
+        </div>
+      )}
+      {input && (
+        <div className="app-field">
+          <label className="app-field__label" htmlFor="confirm-input">
+            {input.label}
+          </label>
+          <TextArea
+            id="confirm-input"
+            value={text}
+            onChange={(value: string) => {
+              setText(value);
+              setTextError(undefined);
+            }}
+            placeholder={input.placeholder}
+            rows={input.rows ?? 3}
+            maxCount={input.maxLength}
+            validateStatus={textError ? 'error' : 'default'}
+            aria-invalid={textError ? true : undefined}
+          />
+          {textError && (
+            <p className="app-field__error" role="alert">
+              {textError}
             </p>
           )}
         </div>

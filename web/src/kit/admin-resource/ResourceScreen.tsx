@@ -14,7 +14,7 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type { ActionInput, BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -32,8 +32,9 @@ interface PendingConfirm {
   danger: boolean;
   askPassword: boolean;
   choice?: BatchChoice;
+  input?: ActionInput;
   ids: number[];
-  run: (ids: number[], context: WriteContext, password?: string, choice?: ChoiceValue) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -74,8 +75,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password, choice }: { action: PendingConfirm; password?: string; choice?: ChoiceValue }, context) =>
-      unwrap(await action.run(action.ids, context, password, choice)),
+    mutationFn: async ({ action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue }, context) =>
+      unwrap(await action.run(action.ids, context, password, value)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -152,8 +153,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     okText: '确定',
                     danger: command.danger === true,
                     askPassword: false,
+                    input: command.input,
                     ids: [resource.rowId(row)],
-                    run: (_ids, context) => command.run(context),
+                    run: (_ids, context, _password, value) => command.run(context, typeof value === 'string' ? value : undefined),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -232,8 +234,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   danger: action.danger === true,
                   askPassword: false,
                   choice: action.choice,
+                  input: action.input,
                   ids: selected,
-                  run: (ids, context, _password, choice) => action.run(ids, context, choice),
+                  run: (ids, context, _password, value) => action.run(ids, context, value),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })
@@ -336,8 +339,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           danger={pending.danger}
           askPassword={pending.askPassword}
           choice={pending.choice}
+          input={pending.input}
           busy={confirmRun.isPending}
-          onConfirm={(password, choice) => confirmRun.mutate({ action: pending, password, choice })}
+          onConfirm={(password, value) => confirmRun.mutate({ action: pending, password, value })}
           onCancel={() => setPending(null)}
         />
       )}

@@ -112,13 +112,26 @@ export interface DeleteConfirmation {
   password?: string;
 }
 
+/** Text the confirmation dialog of an action asks for (a reject reason, a reply), handed to its `run`. */
+export interface ActionInput {
+  label: string;
+  initial?: string;
+  placeholder?: string;
+  maxLength: number;
+  rows?: number;
+  /** Empty → this message; else the text may be empty. */
+  requiredMessage?: string;
+}
+
 /** A confirmed change of one row besides edit and delete (e.g. end a punishment). */
 export interface RowCommand {
   key: string;
   label: string;
   /** Question of the confirmation dialog. */
   confirm: string;
-  run: (context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** Text the dialog asks for (`run` gets it, trimmed). */
+  input?: ActionInput;
+  run: (context: WriteContext, input?: string) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the command needs (hidden without it). */
@@ -144,7 +157,9 @@ export interface BatchAction {
   confirm: (count: number) => string;
   /** A value to choose before the action runs; `run` receives it. */
   choice?: BatchChoice;
-  run: (ids: number[], context: WriteContext, choice?: ChoiceValue) => Promise<ApiResult<unknown>>;
+  /** Or text the dialog asks for (`run` receives it, trimmed). */
+  input?: ActionInput;
+  run: (ids: number[], context: WriteContext, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the action needs (hidden without it). */

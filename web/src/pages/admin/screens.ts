@@ -28,6 +28,12 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-document-recycle': lazyScreen(async () => (await import('./DocumentRecyclePage')).DocumentRecyclePage),
   'admin-document-searchrecord': lazyScreen(async () => (await import('./SearchRecordPage')).SearchRecordPage),
   'admin-attachment': lazyScreen(async () => (await import('./AttachmentPage')).AttachmentPage),
+  'admin-article-list': lazyScreen(async () => (await import('./ArticleListPage')).ArticleListPage),
+  'admin-article-set': lazyScreen(async () => (await import('./ArticleSetPage')).ArticleSetPage),
+  'admin-article-recycle': lazyScreen(async () => (await import('./ArticleRecyclePage')).ArticleRecyclePage),
+  'admin-comment': lazyScreen(async () => (await import('./CommentPage')).CommentPage),
+  'admin-report': lazyScreen(async () => (await import('./ReportPage')).ReportPage),
+  'admin-feedback': lazyScreen(async () => (await import('./FeedbackPage')).FeedbackPage),
   'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
   'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
   ...Object.fromEntries(
