@@ -8,6 +8,7 @@ import { LocalBlobStore } from './platform/blobs/local-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
+import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
@@ -167,6 +168,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     sms: new SmsSender(settings, config.sms, app.log),
     blobs: await LocalBlobStore.open(config.dataDir),
     jobs,
+    contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,
     conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
     search: { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') },

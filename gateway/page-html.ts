@@ -5,12 +5,16 @@
 // React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
 import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
-import { pageTrail, siteNameOf, summary } from '../shared/page-head';
+import { pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
-  LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
-  libraryCall, libraryRequest, libraryState, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchRequest, searchState,
+  ARTICLE_PAGE_SIZE, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, articleCall, articleCategoryIds, articleListCall, articleListRequest,
+  articleListState, articleSearchCall, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall, libraryCall, libraryRequest,
+  libraryState, recommendedArticlesCall, recommendedDocumentsCall, relatedArticlesCall, relatedDocumentsCall, searchCall, searchRequest,
+  searchState,
 } from '../shared/page-data';
-import { categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
+import { articlePagePath, categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
+import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
+import type { Article } from '../shared/types/article';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
 import type { Navigation } from '../shared/types/navigation';
@@ -89,6 +93,7 @@ function siteNavigation(navigation: readonly Navigation[]): string {
 }
 
 const documentLinks = (documents: readonly Document[]) => listOfLinks(documents.map((d) => ({ path: documentPagePath(d), text: d.title ?? '' })));
+const articleLinks = (articles: readonly Article[]) => listOfLinks(articles.map((a) => ({ path: articlePagePath(a), text: a.title || '无标题' })));
 
 function documentCategories(categories: readonly Category[]): string {
   const visible = categories.filter((c) => c.type !== 1 && c.enable !== false);
@@ -133,6 +138,26 @@ function documentContent(input: PageInput, id: number, bodies: readonly CallAnsw
   ].join('');
 }
 
+/** An article: its trail, title, author and date, the body and the related articles. */
+function articleContent(input: PageInput, key: string): string {
+  const article = findAnswer(input.answers, articleCall(key));
+  if (!article) return '';
+  const author = article.author || article.user?.username;
+  const byline = [
+    author ? `作者：${escapeHtml(author)}` : '',
+    article.created_at ? `发布时间：<time datetime="${escapeHtml(article.created_at)}">${escapeHtml(formatDate(article.created_at, SHORT_DATE_FORMAT))}</time>` : '',
+  ].filter(Boolean);
+  return [
+    breadcrumbs(input),
+    `<article><h1>${escapeHtml(article.title || '无标题')}</h1>`,
+    byline.length ? `<p>${byline.join(' ')}</p>` : '',
+    // The body is HTML the backend passed through its allow-list when it was saved (platform/rich-text.ts).
+    `<div>${article.content ?? ''}</div>`,
+    '</article>',
+    section('相关文章', articleLinks(findAnswer(input.answers, relatedArticlesCall(key)) ?? [])),
+  ].join('');
+}
+
 /** Links to the other pages of a list: previous, up to ten numbered pages around this one, next. */
 function pageLinks(path: string, query: Readonly<Record<string, string>>, page: number, pages: number): string {
   if (pages <= 1) return '';
@@ -156,14 +181,28 @@ function pageLinks(path: string, query: Readonly<Record<string, string>>, page: 
 function categoryContent(input: PageInput, head: PageHead): string {
   const id = Number(input.match?.params.category) || undefined;
   const category = input.categories.find((c) => c.id === id);
-  const children = input.categories.filter((c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && c.type === category?.type);
+  const articles = input.match?.route.name === 'article-category';
+  const type = articles ? 1 : (category?.type ?? 0);
+  const children = input.categories.filter((c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && (c.type ?? 0) === type);
   const parts = [
     breadcrumbs(input),
     `<h1>${escapeHtml(category?.title ?? head.title.replace(/ - [^-]*$/, ''))}</h1>`,
     category?.description ? `<p>${escapeHtml(category.description)}</p>` : '',
-    section('子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
+    section(articles && !category ? '文章分类' : '子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
   ];
-  if (input.match?.route.name !== 'article-category') {
+  if (articles) {
+    // The same calls as the page's (shared/page-data.ts articleListPageCalls).
+    const state = articleListState(input.query);
+    const hits = state.wd ? findAnswer(input.answers, articleSearchCall(state.wd, state.page)) : undefined;
+    const list = state.wd
+      ? hits && { articles: hits.hits, total: hits.total }
+      : findAnswer(input.answers, articleListCall(articleListRequest(category?.id ? articleCategoryIds(input.categories, category.id) : [], state.page)));
+    if (list) {
+      const pages = Math.max(1, Math.ceil(list.total / ARTICLE_PAGE_SIZE));
+      parts.push(section(state.wd ? '搜索结果' : '文章', articleLinks(list.articles)), pageLinks(input.path, input.query, state.page, pages));
+    }
+    parts.push(section('推荐文章', articleLinks(findAnswer(input.answers, recommendedArticlesCall())?.articles ?? [])));
+  } else {
     const state = libraryState(input.query);
     const list = findAnswer(input.answers, libraryCall(libraryRequest(id, state)));
     if (list) {
@@ -206,9 +245,14 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
       break;
     case 'library':
     case 'library-category':
-    case 'article-category':
       main = categoryContent(input, head);
       break;
+    case 'article-category':
+    case 'article-category-detail-id': {
+      const key = pageArticleKey(input.match, input.categories);
+      main = key === undefined ? categoryContent(input, head) : articleContent(input, key);
+      break;
+    }
     case 'search':
       main = searchContent(input, head);
       break;

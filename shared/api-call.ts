@@ -14,6 +14,8 @@ export interface ApiCall<T = unknown> {
   readonly select: (body: unknown) => T;
   /** A 404 of this call means that the page's subject does not exist: the page answers 404. */
   readonly subject?: boolean;
+  /** What a 404 of this call stands for (none, rather than an error), wherever it is made. */
+  readonly whenMissing?: T;
 }
 
 export interface ApiCallDef<Body, T> {
@@ -22,6 +24,7 @@ export interface ApiCallDef<Body, T> {
   query?: Readonly<Record<string, ApiQueryValue>>;
   select: (body: Body) => T;
   subject?: boolean;
+  whenMissing?: T;
 }
 
 /** Declares a call; `Body` is the wire type of the answer (an empty body reads as `{}`). */
@@ -32,6 +35,7 @@ export function apiCall<Body extends object, T>(def: ApiCallDef<Body, T>): ApiCa
     query: def.query ?? {},
     select: (body) => def.select((body ?? {}) as Body),
     ...(def.subject ? { subject: true } : {}),
+    ...(def.whenMissing !== undefined ? { whenMissing: def.whenMissing } : {}),
   };
 }
 

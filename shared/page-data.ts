@@ -6,7 +6,9 @@ import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
 import { documentTypeOptions } from './constants';
 import { formatDate } from './format';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
+import type { Article, ArticleHit, ListArticleReply, ListArticleRequest, SearchArticleReply } from './types/article';
 import type { Banner, ListBannerReply } from './types/banner';
+import type { Category } from './types/category';
 import type { Stats } from './types/config';
 import type {
   Document, ListDocumentForHomeItem, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest, SearchDocumentReply,
@@ -234,3 +236,117 @@ export const searchPageCalls = (query: Readonly<Record<string, string>>, today =
   const state = searchState(query);
   return state.wd ? [searchCall(searchRequest(state, today))] : [];
 };
+
+/** Articles a page of the article lists shows. */
+export const ARTICLE_PAGE_SIZE = 10;
+/** Recommended articles in the side column of the article lists. */
+export const RECOMMENDED_ARTICLES = 8;
+/** Category type 1: article categories. */
+const ARTICLE_CATEGORY = 1;
+
+/** A numeric key is an article's id, anything else its identifier (`about`). */
+export function articleKeyQuery(key: string): { id: number } | { identifier: string } {
+  return /^[1-9][0-9]*$/.test(key) ? { id: Number(key) } : { identifier: key };
+}
+
+/** One article by id or identifier (`/article/detail/{key}`), as the reader shows it. */
+export const articleCall = (key: string): ApiCall<Article> =>
+  apiCall({ key: ['article', 'one', key], path: '/api/v1/article', query: articleKeyQuery(key), select: (body: Article) => body, subject: true });
+
+/** Articles that share its categories or keywords; the backend's 404 means none. */
+export const relatedArticlesCall = (key: string): ApiCall<Article[]> =>
+  apiCall({
+    key: ['article', 'related', key],
+    path: '/api/v1/article/related',
+    query: articleKeyQuery(key),
+    select: (body: ListArticleReply) => body.article ?? [],
+    whenMissing: [],
+  });
+
+export interface ArticlePage {
+  articles: Article[];
+  total: number;
+}
+
+/** A page of published articles. */
+export const articleListCall = (request: ListArticleRequest): ApiCall<ArticlePage> =>
+  apiCall({
+    key: ['article', 'list', request],
+    path: '/api/v1/article/list',
+    query: queryOf(request),
+    select: (body: ListArticleReply) => ({ articles: body.article ?? [], total: body.total ?? 0 }),
+  });
+
+/** The recommended articles of the article lists' side column. */
+export const recommendedArticlesCall = (): ApiCall<ArticlePage> => articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true] });
+
+export interface ArticleHits {
+  hits: ArticleHit[];
+  total: number;
+  spend: string;
+}
+
+/** One page of the articles' full-text search (10 hits, highlighted). */
+export const articleSearchCall = (wd: string, page: number): ApiCall<ArticleHits> =>
+  apiCall({
+    key: ['article', 'search', wd, page],
+    path: '/api/v1/article/search',
+    query: { wd, page },
+    select: (body: SearchArticleReply) => ({ hits: body.article ?? [], total: body.total ?? 0, spend: body.spend ?? '' }),
+  });
+
+/**
+ * The article category `/article/{x}` lists: x is the id of an enabled article category.
+ * Anything else (`about`, or an id no such category has) names an article: MOREDOC's footer links.
+ */
+export function articleCategoryOf(categories: readonly Category[], x: string | undefined): Category | undefined {
+  if (!x || !/^[1-9][0-9]{0,15}$/.test(x)) return undefined;
+  const id = Number(x);
+  return categories.find((c) => c.id === id && (c.type ?? 0) === ARTICLE_CATEGORY && c.enable !== false);
+}
+
+/**
+ * The category and every enabled article category below it, depth first in the list's order:
+ * what its list shows. A parent that is not an enabled article category counts as none.
+ */
+export function articleCategoryIds(categories: readonly Category[], id: number): number[] {
+  const shown = categories.filter((c) => (c.type ?? 0) === ARTICLE_CATEGORY && c.enable !== false);
+  const known = new Set(shown.map((c) => c.id));
+  const parentOf = (c: Category) => (c.parent_id && known.has(c.parent_id) ? c.parent_id : 0);
+  const ids: number[] = [];
+  const visit = (current: number) => {
+    if (ids.includes(current)) return;
+    ids.push(current);
+    for (const child of shown) if (child.id && parentOf(child) === current) visit(child.id);
+  };
+  if (known.has(id)) visit(id);
+  return ids;
+}
+
+/** What an article list's address says: the page, and the search words (`wd`), if any. */
+export function articleListState(query: Readonly<Record<string, string>>): { page: number; wd: string } {
+  const page = Number(query.page ?? '1');
+  return { page: Number.isInteger(page) && page >= 1 ? page : 1, wd: (query.wd ?? '').trim() };
+}
+
+/** The list request of a page of the articles in these categories (all when none). */
+export function articleListRequest(categoryIds: readonly number[], page: number): ListArticleRequest {
+  return { page, size: ARTICLE_PAGE_SIZE, ...(categoryIds.length ? { category_id: [...categoryIds] } : {}) };
+}
+
+/** What an article's page shows first: the article and the related ones. */
+export const articlePageCalls = (key: string): ApiCall[] => [articleCall(key), relatedArticlesCall(key)];
+
+/**
+ * What `/article/{x?}` shows first: the list of the category x (or of every article), or its
+ * search hits, with the recommended articles; where x is no article category, the article x.
+ */
+export function articleListPageCalls(categories: readonly Category[], x: string | undefined, query: Readonly<Record<string, string>>): ApiCall[] {
+  const category = articleCategoryOf(categories, x);
+  if (x !== undefined && !category) return articlePageCalls(x);
+  const state = articleListState(query);
+  const list = state.wd
+    ? articleSearchCall(state.wd, state.page)
+    : articleListCall(articleListRequest(category?.id ? articleCategoryIds(categories, category.id) : [], state.page));
+  return [list, recommendedArticlesCall()];
+}

@@ -3,10 +3,11 @@
 // the route, the settings and the page's data. The gateway writes it into the page it serves;
 // the SPA applies the same on client-side navigation, so both always agree.
 import { findAnswer, type CallAnswer } from './api-call';
-import { documentCall } from './page-data';
-import { categoryPagePath, documentPagePath } from './page-paths';
+import { articleCall, articleCategoryOf, documentCall } from './page-data';
+import { articlePagePath, categoryPagePath, documentPagePath } from './page-paths';
 import { isIndexable } from './robots';
 import type { RouteMatch } from './routes';
+import type { Article } from './types/article';
 import type { Category } from './types/category';
 import type { Settings } from './types/config';
 import type { Document } from './types/document';
@@ -89,6 +90,38 @@ function documentOf(input: PageInput): Document | undefined {
   return Number.isInteger(id) && id > 0 ? findAnswer(input.answers, documentCall(id)) : undefined;
 }
 
+/**
+ * The article a page shows, by id or identifier: that of `/article/{category?}/detail/{id}`,
+ * or `/article/{x}` where x is no article category (`/article/about`).
+ */
+export function pageArticleKey(match: RouteMatch | undefined, categories: readonly Category[]): string | undefined {
+  if (match?.route.name === 'article-category-detail-id') return match.params.id;
+  if (match?.route.name !== 'article-category') return undefined;
+  const x = match.params.category;
+  return x !== undefined && !articleCategoryOf(categories, x) ? x : undefined;
+}
+
+/** The article the page shows, when its data is known. */
+function articleOf(input: PageInput): Article | undefined {
+  const key = pageArticleKey(input.match, input.categories);
+  return key === undefined ? undefined : findAnswer(input.answers, articleCall(key));
+}
+
+/** An article's text from its (sanitised) HTML: tags out, the common entities decoded. */
+export function htmlText(html: string | undefined): string {
+  const entities: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return (html ?? '')
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+      const code = name[0] === '#' ? (name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : NaN;
+      if (Number.isInteger(code)) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+      return entities[name.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
 export function pageTrail(input: PageInput): Crumb[] {
   const name = input.match?.route.name;
@@ -107,9 +140,15 @@ export function pageTrail(input: PageInput): Crumb[] {
       const crumbs = [home, library, ...crumbsOf(categoryTrail(input.categories, categoryId))];
       return doc?.title ? [...crumbs, { name: doc.title, path: documentPagePath(doc) ?? input.path }] : crumbs;
     }
-    case 'article-category': {
-      const id = Number(input.match?.params.category);
-      return [home, articles, ...(id ? crumbsOf(categoryTrail(input.categories, id)) : [])];
+    case 'article-category':
+    case 'article-category-detail-id': {
+      const key = pageArticleKey(input.match, input.categories);
+      if (key === undefined) return [home, articles, ...crumbsOf(categoryTrail(input.categories, Number(input.match?.params.category)))];
+      // An article: under the category of the path it was opened from, else its own last one (as the reader shows it).
+      const article = articleOf(input);
+      const categoryId = Number(input.match?.params.category) || article?.category_id?.[article.category_id.length - 1];
+      const crumbs = [home, articles, ...crumbsOf(categoryTrail(input.categories, categoryId))];
+      return article?.title ? [...crumbs, { name: article.title, path: articlePagePath(article) }] : crumbs;
     }
     case 'search':
       return [home, { name: '搜索', path: '/search' }];
@@ -171,6 +210,32 @@ function documentParts(input: PageInput, site: string): Parts {
   };
 }
 
+function articleParts(input: PageInput, site: string): Parts {
+  if (input.missing) return { title: `文章不存在 - ${site}`, robots: NOINDEX };
+  const article = articleOf(input);
+  if (!article) return { title: `文章详情 - ${site}`, canonicalPath: input.path };
+  const canonicalPath = articlePagePath(article);
+  const description = summary(article.description || htmlText(article.content) || article.title);
+  const author = article.author || article.user?.username;
+  const title = article.title || '无标题';
+  const articleLd: JsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    // Search engines show at most 110 characters of a headline.
+    headline: summary(title, 110),
+    description,
+    url: absolute(input.origin, canonicalPath),
+    mainEntityOfPage: absolute(input.origin, canonicalPath),
+    inLanguage: 'zh-CN',
+    ...(article.keywords ? { keywords: article.keywords } : {}),
+    ...(article.created_at ? { datePublished: article.created_at } : {}),
+    ...(article.updated_at ? { dateModified: article.updated_at } : {}),
+    ...(author ? { author: { '@type': 'Person', name: author } } : {}),
+    publisher: { '@type': 'Organization', name: site },
+  };
+  return { title: `${title} - ${site}`, description, keywords: article.keywords, canonicalPath, ogType: 'article', jsonLd: [articleLd] };
+}
+
 function categoryParts(input: PageInput, site: string, listPath: string): Parts {
   const id = Number(input.match?.params.category);
   const category = input.categories.find((c) => c.id === id);
@@ -215,7 +280,10 @@ function partsOf(input: PageInput, site: string): Parts {
     case 'library-category':
       return categoryParts(input, site, '/library');
     case 'article-category':
+      if (pageArticleKey(input.match, input.categories) !== undefined) return articleParts(input, site);
       return input.match?.params.category ? categoryParts(input, site, '/article') : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
+    case 'article-category-detail-id':
+      return articleParts(input, site);
     case 'search': {
       const words = summary(input.query.wd, 40);
       return {

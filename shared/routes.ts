@@ -3,7 +3,8 @@
 // parameter, `{name?}` an optional one. A public route also declares the API calls its first
 // screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
 import type { ApiCall } from './api-call';
-import { documentPageCalls, homePageCalls, libraryPageCalls, liveAdsCall, searchPageCalls } from './page-data';
+import { articleListPageCalls, articlePageCalls, documentPageCalls, homePageCalls, libraryPageCalls, liveAdsCall, searchPageCalls } from './page-data';
+import type { Category } from './types/category';
 
 export type Layout = 'default' | 'auth' | 'admin';
 export type AccessKind = 'public' | 'token' | 'admin';
@@ -25,7 +26,7 @@ export interface RouteDef {
   menu?: RouteMenu;
   /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
   params?: Readonly<Record<string, (value: string) => boolean>>;
-  /** The calls the first screen makes, from the path's parameters and the query string (first value of each key). */
+  /** The calls the first screen makes, from the path's parameters, the query string (first value of each key) and the categories. */
   data?: (page: PageAddress) => readonly ApiCall[];
 }
 
@@ -33,6 +34,8 @@ export interface RouteDef {
 export interface PageAddress {
   params: Readonly<Record<string, string>>;
   query: Readonly<Record<string, string>>;
+  /** Every category (the start data's): `/article/{x}` lists the category x, or shows the article x. */
+  categories: readonly Category[];
 }
 
 export interface RouteMatch {
@@ -101,11 +104,13 @@ export const routes: readonly RouteDef[] = [
   ),
   // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
   // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
-  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }),
+  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }, ({ params, query, categories }) =>
+    articleListPageCalls(categories, params.category, query),
+  ),
   publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
     category: isPositiveId,
     id: isArticleKey,
-  }),
+  }, ({ params }) => articlePageCalls(params.id ?? '')),
   // Not SPEC routes: the search results (linked from every public page's header) and the
   // member's upload, which needs a token like the member pages (the screen then asks the
   // server for the upload right).
@@ -339,9 +344,9 @@ export function notFoundMessage(path: string): string {
  * The calls whose answers the page at `match` starts with: those of its layout (the ads of
  * the default layout's slots) and, for a public route, those of its first screen.
  */
-export function routeDataCalls(match: RouteMatch, query: Readonly<Record<string, string>>): ApiCall[] {
+export function routeDataCalls(match: RouteMatch, query: Readonly<Record<string, string>>, categories: readonly Category[]): ApiCall[] {
   const { route, params } = match;
   const calls: ApiCall[] = route.layout === 'default' ? [liveAdsCall()] : [];
-  if (route.access === 'public' && route.data) calls.push(...route.data({ params, query }));
+  if (route.access === 'public' && route.data) calls.push(...route.data({ params, query, categories }));
   return calls;
 }

@@ -4,6 +4,7 @@ import type { TokenService } from './auth/tokens';
 import type { BlobStore } from './blobs/blob-store';
 import type { CaptchaStore } from './captcha';
 import type { ConfigStore } from './config-store';
+import type { ContentChanges } from './content-changes';
 import type { DocumentConverter } from './convert/converter';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mailer';
@@ -44,6 +45,8 @@ export interface BackendContext {
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */
   jobs: JobQueue;
+  /** Public content that changed, for the modules that list it (sitemaps) without importing its module. */
+  contentChanges: ContentChanges;
   /** Documents → pages, covers and text (worker threads; LibreOffice and calibre when installed). */
   converter: DocumentConverter;
   conversion: ConversionSettings;

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { callUrl, type ApiCall, type CallAnswer } from '../../shared/api-call';
 import { routeDataCalls, type RouteMatch } from '../../shared/routes';
+import type { Category } from '../../shared/types/category';
 import { stalenessAfter } from '../cache-rules';
 import type { BackendAnswer } from './backend-client';
 
@@ -21,8 +22,8 @@ export interface RouteData {
 }
 
 export interface RouteDataSource {
-  /** The answers for the page at `match`; `token`: the visitor's, whose answers are not shared. */
-  load(request: FastifyRequest, match: RouteMatch, query: Readonly<Record<string, string>>, token: string | undefined): Promise<RouteData>;
+  /** The answers for the page at `match` (`categories`: the start data's); `token`: the visitor's, whose answers are not shared. */
+  load(request: FastifyRequest, match: RouteMatch, page: { query: Readonly<Record<string, string>>; categories: readonly Category[] }, token: string | undefined): Promise<RouteData>;
   /** Bumped by every write that makes kept answers stale: pages rendered before it are stale too. */
   readonly generation: number;
 }
@@ -74,9 +75,11 @@ export default fp<RouteDataOptions>(
       return answer;
     }
 
-    async function load(request: FastifyRequest, match: RouteMatch, query: Readonly<Record<string, string>>, token: string | undefined): Promise<RouteData> {
+    async function load(
+      request: FastifyRequest, match: RouteMatch, page: { query: Readonly<Record<string, string>>; categories: readonly Category[] }, token: string | undefined,
+    ): Promise<RouteData> {
       if (opts.timeoutMs <= 0) return NOTHING;
-      const calls = routeDataCalls(match, query);
+      const calls = routeDataCalls(match, page.query, page.categories);
       if (!calls.length) return NOTHING;
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
@@ -94,6 +97,8 @@ export default fp<RouteDataOptions>(
           }
           // The API's own 404 (JSON): a plain 404 means the backend has no such call at all.
           else if (answer.status === 404 && declared.subject && answer.body !== undefined) data.missing = true;
+          // A call whose 404 means none (no related articles): the screen would keep that too.
+          else if (answer.status === 404 && declared.whenMissing !== undefined) data.answers.push({ key: declared.key, data: declared.whenMissing });
         });
         if (settled.includes('late')) request.log.warn({ timeoutMs: opts.timeoutMs }, 'route data late: the page goes without some of it');
         return data;

@@ -185,9 +185,10 @@ export default fp<SpaOptions>(
       }
 
       const match = matchRoute(normalized);
-      const withData = !closed && match !== undefined && routeDataCalls(match, queryOf(search)).length > 0;
+      const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
+      const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
       const fresh = async () => {
-        const routeData = withData && match ? await fastify.routeData.load(request, match, queryOf(search), session.token) : NO_ROUTE_DATA;
+        const routeData = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
         return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
       };
 

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, callUrl, findAnswer, hashCallKey, type CallAnswer } from '../../shared/api-call';
-import { categoryTrail, pageHead, pageTrail, summary, type PageInput } from '../../shared/page-head';
+import { categoryTrail, htmlText, pageArticleKey, pageHead, pageTrail, summary, type PageInput } from '../../shared/page-head';
 import {
-  LIBRARY_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, homePageCalls, latestDocumentsCall, libraryCall,
+  ARTICLE_PAGE_SIZE, LIBRARY_PAGE_SIZE, articleCall, articleCategoryIds, articleCategoryOf, articleKeyQuery, articleListCall, articleListPageCalls,
+  articleListRequest, articleListState, articleSearchCall, recommendedArticlesCall, relatedArticlesCall, documentCall, friendlinksCall, homeDocumentsCall, homePageCalls, latestDocumentsCall, libraryCall,
   libraryRequest, libraryState, liveAdsCall, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchPageCalls, searchRequest,
   searchState, statsCall, websiteBannersCall,
 } from '../../shared/page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../shared/page-paths';
 import { disallowedPaths, robotsTxt } from '../../shared/robots';
 import { matchRoute, routeDataCalls } from '../../shared/routes';
+import type { Article } from '../../shared/types/article';
 import type { Category } from '../../shared/types/category';
 import type { Document } from '../../shared/types/document';
 
@@ -18,7 +20,13 @@ const categories: Category[] = [
   { id: 1, title: '教育', type: 0, enable: true, description: '教育资料' },
   { id: 4, title: '小学', type: 0, parent_id: 1, enable: true },
   { id: 7, title: '公告', type: 1, enable: true },
+  { id: 8, title: '站务', type: 1, parent_id: 7, enable: true },
+  { id: 9, title: '停用', type: 1, parent_id: 7, enable: false },
 ];
+const article: Article = {
+  id: 12, identifier: 'upgrade', title: '站点升级公告', keywords: '升级,公告', content: '<p>本站将于<strong>周末</strong>升级&amp;维护。</p>',
+  category_id: [7, 8], user: { username: 'admin' }, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-01-03T03:04:05Z',
+};
 const doc: Document = {
   id: 42, title: '三年级数学', description: '一份练习', keywords: '数学,练习', category: [{ id: 1 }, { id: 4 }], category_id: [4, 1],
   user: { username: 'amy' }, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-02-03T04:05:06Z', ext: '.pdf', price: 0, attachment: { hash: 'abc' },
@@ -67,7 +75,7 @@ describe('api calls', () => {
   });
 
   it('are declared per page: the layout ads everywhere in the default layout, the first screen on public pages', () => {
-    const keys = (path: string) => routeDataCalls(matchRoute(path)!, {}).map((c) => c.key);
+    const keys = (path: string) => routeDataCalls(matchRoute(path)!, {}, categories).map((c) => c.key);
     expect(keys('/')).toEqual([liveAdsCall(), ...homePageCalls()].map((c) => c.key));
     expect(keys('/library/1/42')).toEqual([['advertisement', 'live'], ['document', 'detail', 42], ['document', 'related', 42]]);
     expect(keys('/member')).toEqual([['advertisement', 'live']]);
@@ -105,6 +113,48 @@ describe('the calls of the library and the search', () => {
     expect(recommendedDocumentsCall().select({ document: [{ id: 1 }] })).toEqual([{ id: 1 }]);
     expect(homeDocumentsCall().select({ document: [{ category_id: 1 }] })).toEqual([{ category_id: 1 }]);
     expect(homeDocumentsCall().select({})).toEqual([]);
+  });
+});
+
+describe('the calls of the article pages', () => {
+  const keys = (path: string, query: Record<string, string> = {}) => routeDataCalls(matchRoute(path)!, query, categories).map((c) => c.key);
+
+  it('give an article page the article and its related ones, by id or identifier', () => {
+    expect(keys('/article/detail/upgrade')).toEqual([['advertisement', 'live'], ['article', 'one', 'upgrade'], ['article', 'related', 'upgrade']]);
+    expect(keys('/article/7/detail/12')).toEqual([['advertisement', 'live'], ['article', 'one', '12'], ['article', 'related', '12']]);
+    expect(callUrl(articleCall('about'))).toBe('/api/v1/article?identifier=about');
+    expect(callUrl(relatedArticlesCall('12'))).toBe('/api/v1/article/related?id=12');
+    expect(articleKeyQuery('012')).toEqual({ identifier: '012' });
+    expect(articleCall('about').subject).toBe(true);
+    // the backend's 404 of the related articles means none
+    expect(relatedArticlesCall('about').whenMissing).toEqual([]);
+    expect(relatedArticlesCall('about').select({ article: [{ id: 2 }] })).toEqual([{ id: 2 }]);
+  });
+
+  it('decide `/article/{x}` as the SPA does: an enabled article category lists, anything else is an article', () => {
+    expect(articleCategoryOf(categories, '7')?.title).toBe('公告');
+    for (const x of ['about', '1', '9', '99', undefined]) expect(articleCategoryOf(categories, x), String(x)).toBeUndefined();
+    expect(keys('/article/about')).toEqual([['advertisement', 'live'], ['article', 'one', 'about'], ['article', 'related', 'about']]);
+    expect(keys('/article/99')[1]).toEqual(['article', 'one', '99']);
+    // a category lists itself and its enabled sub-categories, with the recommended articles aside
+    expect(articleCategoryIds(categories, 7)).toEqual([7, 8]);
+    expect(articleCategoryIds(categories, 1)).toEqual([]);
+    expect(keys('/article/7', { page: '2' })).toEqual([
+      ['advertisement', 'live'], ['article', 'list', { page: 2, size: ARTICLE_PAGE_SIZE, category_id: [7, 8] }], recommendedArticlesCall().key,
+    ]);
+    expect(keys('/article')[1]).toEqual(['article', 'list', { page: 1, size: ARTICLE_PAGE_SIZE }]);
+    expect(articleListPageCalls(categories, undefined, { wd: ' 升级 ', page: '3' })[0]!.key).toEqual(articleSearchCall('升级', 3).key);
+  });
+
+  it('read the page from the address and shape the answers as the screens keep them', () => {
+    expect(articleListState({ page: '1.5' })).toEqual({ page: 1, wd: '' });
+    expect(articleListState({ page: '4', wd: '公告' })).toEqual({ page: 4, wd: '公告' });
+    expect(articleListRequest([], 2)).toEqual({ page: 2, size: ARTICLE_PAGE_SIZE });
+    expect(callUrl(articleListCall(articleListRequest([7, 8], 1)))).toBe('/api/v1/article/list?page=1&size=10&category_id=7&category_id=8');
+    expect(callUrl(recommendedArticlesCall())).toBe('/api/v1/article/list?page=1&size=8&is_recommend=true');
+    expect(articleListCall({}).select({ article: [{ id: 1 }], total: 11 })).toEqual({ articles: [{ id: 1 }], total: 11 });
+    expect(articleListCall({}).select({})).toEqual({ articles: [], total: 0 });
+    expect(articleSearchCall('x', 1).select({ article: [{ id: 1, snippet: 'x' }], total: 1, spend: '0.001' })).toEqual({ hits: [{ id: 1, snippet: 'x' }], total: 1, spend: '0.001' });
   });
 });
 
@@ -164,6 +214,55 @@ describe('page head', () => {
     expect(pageHead(pageInput('/library/99'))).toMatchObject({ title: '文档分类 - 魔豆文库', canonical: `${ORIGIN}/library` });
     expect(pageHead(pageInput('/article/7'))).toMatchObject({ title: '公告 - 魔豆文库', canonical: `${ORIGIN}/article/7` });
     expect(pageHead(pageInput('/article'))).toMatchObject({ title: '文章资讯 - 魔豆文库', canonical: `${ORIGIN}/article` });
+  });
+
+  it('titles an article page `文章标题 - 站点名`, with its canonical page, an Article and its breadcrumbs', () => {
+    const answers = [{ key: articleCall('12').key, data: article }];
+    const head = pageHead(pageInput('/article/8/detail/12', { answers }));
+    expect(head).toMatchObject({
+      title: '站点升级公告 - 魔豆文库', description: '本站将于 周末 升级&维护。', keywords: '升级,公告', canonical: `${ORIGIN}/article/detail/upgrade`,
+    });
+    expect(head.robots).toBeUndefined();
+    expect(head.openGraph).toEqual(expect.arrayContaining([['og:title', '站点升级公告'], ['og:type', 'article'], ['og:url', `${ORIGIN}/article/detail/upgrade`]]));
+    expect(head.jsonLd[0]).toMatchObject({
+      '@context': 'https://schema.org', '@type': 'Article', headline: '站点升级公告', url: `${ORIGIN}/article/detail/upgrade`,
+      author: { '@type': 'Person', name: 'admin' }, datePublished: '2026-01-02T03:04:05Z', dateModified: '2026-01-03T03:04:05Z',
+      publisher: { '@type': 'Organization', name: '魔豆文库' },
+    });
+    // under the category of the path it was opened from
+    expect((head.jsonLd[1]!.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
+      ['首页', `${ORIGIN}/`], ['文章资讯', `${ORIGIN}/article`], ['公告', `${ORIGIN}/article/7`], ['站务', `${ORIGIN}/article/8`],
+      ['站点升级公告', `${ORIGIN}/article/detail/upgrade`],
+    ]);
+    // else under its own last category
+    expect(pageTrail(pageInput('/article/detail/12', { answers })).map((c) => c.name)).toEqual(['首页', '文章资讯', '公告', '站务', '站点升级公告']);
+  });
+
+  it('gives `/article/about` the head of the article about, and an article category its category head', () => {
+    const about = { id: 1, identifier: 'about', title: '关于我们', description: '本站简介', author: '站长' };
+    const head = pageHead(pageInput('/article/about', { answers: [{ key: articleCall('about').key, data: about }] }));
+    expect(head).toMatchObject({ title: '关于我们 - 魔豆文库', description: '本站简介', canonical: `${ORIGIN}/article/detail/about` });
+    expect(head.jsonLd[0]).toMatchObject({ '@type': 'Article', author: { name: '站长' } });
+    expect(pageArticleKey(matchRoute('/article/about'), categories)).toBe('about');
+    expect(pageArticleKey(matchRoute('/article/7'), categories)).toBeUndefined();
+    expect(pageArticleKey(matchRoute('/article'), categories)).toBeUndefined();
+    expect(pageHead(pageInput('/article/8'))).toMatchObject({ title: '站务 - 魔豆文库', canonical: `${ORIGIN}/article/8` });
+    expect(pageTrail(pageInput('/article/8')).map((c) => c.name)).toEqual(['首页', '文章资讯', '公告', '站务']);
+  });
+
+  it('says when an article is missing, and keeps the route title while its data is late', () => {
+    const missing = pageHead(pageInput('/article/detail/nope', { missing: true }));
+    expect(missing).toMatchObject({ title: '文章不存在 - 魔豆文库', robots: 'noindex, nofollow' });
+    expect(missing.canonical).toBeUndefined();
+    expect(pageHead(pageInput('/article/about'))).toMatchObject({ title: '文章详情 - 魔豆文库', canonical: `${ORIGIN}/article/about` });
+    // no description and no text: the title
+    expect(pageHead(pageInput('/article/detail/3', { answers: [{ key: articleCall('3').key, data: { id: 3, title: '空文' } }] })).description).toBe('空文');
+  });
+
+  it('reads the text of an article body', () => {
+    expect(htmlText('<h2>标题</h2><p>a&lt;b&nbsp;&#20320;&#x597D;&hellip;</p><style>p{}</style>')).toBe('标题 a<b 你好&hellip;');
+    expect(htmlText(undefined)).toBe('');
+    expect(htmlText('&#0;x')).toBe('x');
   });
 
   it('titles a search by its words', () => {

@@ -12,7 +12,7 @@ import {
   articlesByIds, listArticles, purgeArticles, recycledIds, setCategoryLinks, setDeletedAt, setRecommendAt, setReview,
 } from './store';
 import { afterArticlesMoved } from './article-rpcs';
-import { refreshArticleIndex } from './indexing';
+import { articlesChanged } from './changes';
 import { checkArticleCategories, presentArticles } from './view';
 
 // ArticleAPI for admins: filing, recommending and reviewing in batches, and the recycle bin.
@@ -26,7 +26,7 @@ async function purge(ctx: RpcContext, ids: number[]): Promise<void> {
     await deleteCommentsOn(trx, TargetType.Article, ids);
     await purgeArticles(trx, ids);
   });
-  await refreshArticleIndex(ctx.app, ids);
+  await articlesChanged(ctx.app, ids);
 }
 
 export const adminRpcs = [
@@ -39,7 +39,7 @@ export const adminRpcs = [
         await setCategoryLinks(trx, (await articlesByIds(trx, ids, false)).map((r) => r.id), categoryIds);
         await recountCategories(trx, 1);
       });
-      await refreshArticleIndex(ctx.app, ids);
+      await articlesChanged(ctx.app, ids);
       return {};
     },
   }),
@@ -59,7 +59,7 @@ export const adminRpcs = [
       if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
       const reason = checkText(req.rejeact_reason.trim(), '拒绝原因', { max: 255, multiline: true });
       await setReview(ctx.db, ids, req.status, req.status === ReviewStatus.Rejected ? reason : '');
-      await refreshArticleIndex(ctx.app, ids);
+      await articlesChanged(ctx.app, ids);
       return {};
     },
   }),
@@ -84,7 +84,7 @@ export const adminRpcs = [
         await setDeletedAt(trx, rows.map((r) => r.id), null);
         await afterArticlesMoved(trx, rows.map((r) => r.user_id));
       });
-      await refreshArticleIndex(ctx.app, rows.map((r) => r.id));
+      await articlesChanged(ctx.app, rows.map((r) => r.id));
       return {};
     },
   }),

@@ -13,7 +13,7 @@ import {
   addView, articlesByIds, countArticlesBy, findArticle, identifierTaken, insertArticle, listArticles, relatedArticles,
   setCategoryLinks, setDeletedAt, updateArticle, type ArticleRow,
 } from './store';
-import { refreshArticleIndex } from './indexing';
+import { articlesChanged } from './changes';
 import { publishRefusal } from './service';
 import { articleInput, checkIdentifier, presentArticles, randomIdentifier } from './view';
 
@@ -76,7 +76,7 @@ export const articleRpcs = [
         await afterArticlesMoved(trx, [me.id]);
         return created;
       }), DUPLICATE_IDENTIFIER);
-      await refreshArticleIndex(ctx.app, [row.id]);
+      await articlesChanged(ctx.app, [row.id]);
       return presentOne(ctx, row);
     },
   }),
@@ -101,7 +101,7 @@ export const articleRpcs = [
         await setCategoryLinks(trx, [current.id], categoryIds);
         await recountCategories(trx, 1);
       }), DUPLICATE_IDENTIFIER);
-      await refreshArticleIndex(ctx.app, [current.id]);
+      await articlesChanged(ctx.app, [current.id]);
       return {};
     },
   }),
@@ -120,7 +120,7 @@ export const articleRpcs = [
         await setDeletedAt(trx, rows.map((r) => r.id), now());
         await afterArticlesMoved(trx, rows.map((r) => r.user_id));
       });
-      await refreshArticleIndex(ctx.app, rows.map((r) => r.id));
+      await articlesChanged(ctx.app, rows.map((r) => r.id));
       return {};
     },
   }),

@@ -6,8 +6,8 @@ import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow }
 
 // The search index (platform/search, collection 'article') holds what readers may find:
 // published articles outside the recycle bin. Every write that changes that (create, edit,
-// review, file, delete, restore, purge) calls refreshArticleIndex with the articles it
-// touched, after its transaction committed. The index is derived data: a failure here is
+// review, file, delete, restore, purge) calls refreshArticleIndex (through articlesChanged)
+// with the articles it touched, after its transaction committed. The index is derived data: a failure here is
 // logged, never fails the request, and a rebuild refills it from the tables.
 
 export const reindexArticlesKind = jobKind<Record<string, never>>('article.reindex');

@@ -6,14 +6,15 @@ import type { ApiCall } from '../../../shared/api-call';
 import { api, unwrap } from './client';
 
 export interface CallOptions<T> {
-  /** What a 404 stands for, instead of an error (a service the backend does not have). */
+  /** What a 404 stands for, instead of an error (a service the backend does not have); else the call's own `whenMissing`. */
   whenMissing?: T;
 }
 
 /** Makes the call: what the screen keeps of the answer, or a thrown ApiError. */
 export async function runCall<T>(call: ApiCall<T>, options: CallOptions<T> = {}): Promise<T> {
   const result = await api.get<unknown>(call.path, call.query);
-  if (!result.ok && result.status === 404 && options.whenMissing !== undefined) return options.whenMissing;
+  const whenMissing = options.whenMissing !== undefined ? options.whenMissing : call.whenMissing;
+  if (!result.ok && result.status === 404 && whenMissing !== undefined) return whenMissing;
   return call.select(unwrap(result));
 }
 

@@ -8,6 +8,7 @@ import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
 import { pageHead, type PageHead } from '../../../shared/page-head';
 import { routeDataCalls, type RouteMatch } from '../../../shared/routes';
+import type { Category } from '../../../shared/types/category';
 import type { Settings } from '../../../shared/types/config';
 import { ApiError } from '../api/client';
 import { categoryListQuery } from '../features/category/api';
@@ -69,9 +70,11 @@ export function useDocumentTitle(settings: Settings, title: string): void {
  * (404). It follows the query cache without observing the queries (an observer would give
  * them its options, and the screens own those).
  */
-function usePageAnswers(match: RouteMatch | undefined, query: Readonly<Record<string, string>>): { answers: CallAnswer[]; missing: boolean } {
+function usePageAnswers(
+  match: RouteMatch | undefined, query: Readonly<Record<string, string>>, categories: readonly Category[],
+): { answers: CallAnswer[]; missing: boolean } {
   const queryClient = useQueryClient();
-  const calls = useMemo(() => (match ? routeDataCalls(match, query) : []), [match, query]);
+  const calls = useMemo(() => (match ? routeDataCalls(match, query, categories) : []), [match, query, categories]);
   const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(onChange), [queryClient]);
   // When each call's data or error last changed: the answers are read again only then.
   const version = useSyncExternalStore(subscribe, () =>
@@ -94,10 +97,12 @@ function usePageAnswers(match: RouteMatch | undefined, query: Readonly<Record<st
   }, [calls, queryClient, version]);
 }
 
+const NO_CATEGORIES: readonly Category[] = [];
+
 /** Keeps the head of the page on screen right (rendered once, around every layout). */
 export function PageHeadManager() {
   const settings = useSettings();
-  const categories = useQuery(categoryListQuery()).data ?? [];
+  const categories = useQuery(categoryListQuery()).data ?? NO_CATEGORIES;
   const page = useCurrentPage();
   const { pathname, search } = useLocation();
   const query = useMemo(() => {
@@ -106,7 +111,7 @@ export function PageHeadManager() {
     return first;
   }, [search]);
   const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
-  const { answers, missing } = usePageAnswers(match, query);
+  const { answers, missing } = usePageAnswers(match, query, categories);
   const head = pageHead({ path: pathname, query, match, settings, categories, origin: window.location.origin, answers, missing });
   const signature = JSON.stringify(head);
   useEffect(() => applyPageHead(JSON.parse(signature) as PageHead, settings), [signature, settings]);

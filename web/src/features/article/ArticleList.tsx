@@ -2,10 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { Article } from '../../../../shared/types/article';
 import { SHORT_DATE_FORMAT, formatDate } from '../../../../shared/format';
+import { articleListRequest } from '../../../../shared/page-data';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
 import { EmptyState } from '../../ui/states';
-import { ARTICLE_PAGE_SIZE, articleListQuery, articlePath } from './api';
+import { ARTICLE_PAGE_SIZE, articleListQuery, articlePath, recommendedArticlesQuery } from './api';
 import './article.css';
 
 /** Date, author, views and comments of an article, as lists and the article page show them. */
@@ -34,8 +35,9 @@ function ArticleListItem({ article, categoryId }: { article: Article; categoryId
 }
 
 /**
- * One page of published articles, in `categoryIds` (a category and those below it) or all;
- * `page` lives in the URL, so paging survives reload and the back button.
+ * One page of published articles, in `categoryIds` (a category and those below it, as
+ * shared/page-data.ts `articleCategoryIds` gives them) or all; `page` lives in the URL, so
+ * paging survives reload and the back button.
  */
 export function ArticleList({ categoryIds, categoryId, page, onPage }: {
   categoryIds: readonly number[];
@@ -43,7 +45,7 @@ export function ArticleList({ categoryIds, categoryId, page, onPage }: {
   page: number;
   onPage: (page: number) => void;
 }) {
-  const list = useQuery(articleListQuery({ page, size: ARTICLE_PAGE_SIZE, ...(categoryIds.length ? { category_id: [...categoryIds] } : {}) }));
+  const list = useQuery(articleListQuery(articleListRequest(categoryIds, page)));
   return (
     <QueryStates
       query={list}
@@ -67,7 +69,7 @@ export function ArticleList({ categoryIds, categoryId, page, onPage }: {
 
 /** The recommended articles of the list pages' side column. */
 export function RecommendedArticles() {
-  const recommended = useQuery(articleListQuery({ page: 1, size: 8, is_recommend: [true] }));
+  const recommended = useQuery(recommendedArticlesQuery());
   return (
     <QueryStates
       query={recommended}

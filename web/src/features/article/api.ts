@@ -3,21 +3,19 @@
 // marks every article query stale (public lists and pages, admin lists), and the category
 // lists, whose counts follow the articles.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest, SearchArticleReply } from '../../../../shared/types/article';
+import { articleCall, articleListCall, articleSearchCall, recommendedArticlesCall, relatedArticlesCall } from '../../../../shared/page-data';
+import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest } from '../../../../shared/types/article';
 import type { Empty } from '../../../../shared/types/common';
 import type { Favorite } from '../../../../shared/types/document';
+import { callQuery } from '../../api/call-query';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
 
-export const ARTICLE_PAGE_SIZE = 10;
+export { ARTICLE_PAGE_SIZE } from '../../../../shared/page-data';
 
 export const articleKeys = {
   all: ['article'] as const,
-  list: (query: ListArticleRequest) => ['article', 'list', query] as const,
-  one: (key: string) => ['article', 'one', key] as const,
-  related: (key: string) => ['article', 'related', key] as const,
-  search: (wd: string, page: number) => ['article', 'search', wd, page] as const,
   favorite: (id: number) => ['article', 'favorite', id] as const,
   admin: ['article', 'admin'] as const,
   recycle: ['article', 'admin', 'recycle'] as const,
@@ -26,49 +24,24 @@ export const articleKeys = {
 export const listArticles = (query: ListArticleRequest) => api.get<ListArticleReply>('/api/v1/article/list', { ...query });
 export const listRecycledArticles = (query: ListArticleRequest) => api.get<ListArticleReply>('/api/v1/article/recycle/list', { ...query });
 
-/** A numeric key is an id, anything else an identifier (`about`). */
-export function articleKeyQuery(key: string): { id: number } | { identifier: string } {
-  return /^[1-9][0-9]*$/.test(key) ? { id: Number(key) } : { identifier: key };
-}
-
-export const fetchArticle = (key: string) => api.get<Article>('/api/v1/article', articleKeyQuery(key));
+// The public screens' queries are built from the calls of shared/page-data.ts, so that the
+// answers the gateway inlines into an article page are found under their keys.
 
 /** One article by id or identifier (`/article/detail/{key}`); the failure (404) is the query's error. */
-export const articleQuery = (key: string) =>
-  queryOptions({ queryKey: articleKeys.one(key), queryFn: async () => unwrap(await fetchArticle(key)) });
+export const articleQuery = (key: string) => callQuery(articleCall(key));
 
-/** A page of published articles; the previous page stays on screen while the next loads. */
-export const articleListQuery = (query: ListArticleRequest) =>
-  queryOptions({
-    queryKey: articleKeys.list(query),
-    queryFn: async () => {
-      const reply = unwrap(await listArticles(query));
-      return { articles: reply.article ?? [], total: reply.total ?? 0 };
-    },
-    placeholderData: keepPreviousData,
-  });
+/** A page of published articles (`articleListRequest`); the previous page stays on screen while the next loads. */
+export const articleListQuery = (request: ListArticleRequest) => queryOptions({ ...callQuery(articleListCall(request)), placeholderData: keepPreviousData });
+
+/** The recommended articles of the lists' side column. */
+export const recommendedArticlesQuery = () => callQuery(recommendedArticlesCall());
 
 /** Articles that share categories or keywords; none (not an error) when the backend finds none (404). */
-export const relatedArticlesQuery = (key: string) =>
-  queryOptions({
-    queryKey: articleKeys.related(key),
-    queryFn: async () => {
-      const result = await api.get<ListArticleReply>('/api/v1/article/related', articleKeyQuery(key));
-      if (!result.ok && result.status === 404) return [];
-      return unwrap(result).article ?? [];
-    },
-  });
+export const relatedArticlesQuery = (key: string) => callQuery(relatedArticlesCall(key));
 
 /** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
 export const searchArticlesQuery = (wd: string, page: number) =>
-  queryOptions({
-    queryKey: articleKeys.search(wd, page),
-    queryFn: async () => {
-      const reply = unwrap(await api.get<SearchArticleReply>('/api/v1/article/search', { wd, page }));
-      return { hits: reply.article ?? [], total: reply.total ?? 0, spend: reply.spend ?? '' };
-    },
-    placeholderData: keepPreviousData,
-  });
+  queryOptions({ ...callQuery(articleSearchCall(wd, page)), placeholderData: keepPreviousData });
 
 /** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
 export const articleFavoriteQuery = (id: number) =>

@@ -24,6 +24,11 @@ export function buildCategoryTree(categories: readonly Category[], type: number)
   return attach(nodes.get(0) ?? [], 0);
 }
 
+/** Every category of both types, as the server lists them (the start data's). */
+export function useCategoryList(): readonly Category[] {
+  return useSuspenseQuery(categoryListQuery()).data;
+}
+
 export function useDocumentCategories(): CategoryNode[] {
   const { data } = useSuspenseQuery(categoryListQuery());
   return useMemo(() => buildCategoryTree(data, CATEGORY_TYPE.document), [data]);
@@ -42,11 +47,6 @@ export function findCategory(nodes: readonly CategoryNode[], id: number): Catego
     if (found) return found;
   }
   return undefined;
-}
-
-/** The node's id and those of everything below it: what a category's list shows. */
-export function subtreeIds(node: CategoryNode): number[] {
-  return [node.id ?? 0, ...node.children.flatMap(subtreeIds)].filter((id) => id > 0);
 }
 
 /** The node `id` and its ancestors, root first; empty when the tree has no such node. */

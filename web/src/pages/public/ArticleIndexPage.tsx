@@ -1,9 +1,9 @@
 import { useParams, useSearchParams } from 'react-router-dom';
-import { isPositiveId } from '../../../../shared/routes';
+import { articleCategoryIds, articleCategoryOf, articleListState } from '../../../../shared/page-data';
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
 import { ArticleSearchBox, ArticleSearchResults } from '../../features/article/ArticleSearch';
-import { categoryTrail, findCategory, subtreeIds, useArticleCategories } from '../../features/category/category-tree';
+import { categoryTrail, findCategory, useArticleCategories, useCategoryList } from '../../features/category/category-tree';
 import { ArticleReader } from './ArticleDetailPage';
 
 /**
@@ -16,11 +16,13 @@ export function ArticleIndexPage() {
   const { category } = useParams();
   const [search, setSearch] = useSearchParams();
   const categories = useArticleCategories();
-  const node = category && isPositiveId(category) ? findCategory(categories, Number(category)) : undefined;
-  if (category && !node) return <ArticleReader key={category} articleKey={category} />;
+  const allCategories = useCategoryList();
+  // The same decision and state as the page's route data (shared/page-data.ts).
+  const listed = articleCategoryOf(allCategories, category);
+  if (category && !listed) return <ArticleReader key={category} articleKey={category} />;
+  const node = listed?.id ? findCategory(categories, listed.id) : undefined;
 
-  const page = Math.max(1, Number(search.get('page')) || 1);
-  const wd = (search.get('wd') ?? '').trim();
+  const { page, wd } = articleListState(Object.fromEntries(search));
   const trail = node?.id ? categoryTrail(categories, node.id) : [];
   const goTo = (next: number) => {
     const params = new URLSearchParams(search);
@@ -42,7 +44,7 @@ export function ArticleIndexPage() {
             <h1 className="app-article-index__title">{node?.title ?? '文章资讯'}</h1>
             {node?.description && <p className="app-article-index__description">{node.description}</p>}
             <ArticleCategoryNav current={node} trail={trail} />
-            <ArticleList categoryIds={node ? subtreeIds(node) : []} categoryId={node?.id} page={page} onPage={goTo} />
+            <ArticleList categoryIds={listed?.id ? articleCategoryIds(allCategories, listed.id) : []} categoryId={listed?.id} page={page} onPage={goTo} />
           </>
         )}
       </div>
