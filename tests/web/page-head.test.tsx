@@ -1,5 +1,7 @@
-import { act, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { articleCall, liveAdsCall, relatedArticlesCall } from '../../shared/page-data';
+import type { Article } from '../../shared/types/article';
 import { renderApp } from './render-app';
 
 // The head of the page on screen, kept right by the SPA as it navigates (the gateway writes the
@@ -12,6 +14,18 @@ const head = () => ({
   jsonLd: [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '{}') as { '@type': string }),
   og: document.head.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? null,
 });
+
+const upgrade: Article = {
+  id: 5, identifier: 'upgrade', title: '站点升级公告', description: '周末升级', status: 1, content: '<p>本站将于周末升级。</p>',
+  user: { id: 1, username: 'admin' }, created_at: '2026-01-02T03:04:05Z',
+};
+const articleBackend = {
+  'GET /api/v1/article': (url: URL) => (url.searchParams.get('identifier') === 'upgrade'
+    ? { status: 200, body: upgrade }
+    : { status: 404, body: { code: 5, message: '文章不存在' } }),
+  'GET /api/v1/article/related': { status: 404, body: { code: 5, message: '相关文章不存在' } },
+  'GET /api/v1/comment/list': { status: 200, body: {} },
+};
 
 describe('page head', { timeout: 20_000 }, () => {
   it('titles a category page by its category, with its canonical URL and breadcrumbs', async () => {
@@ -28,5 +42,30 @@ describe('page head', { timeout: 20_000 }, () => {
     await act(() => router.navigate('/auth/login'));
     await waitFor(() => expect(head().title).toBe('登录 - 测试文库'));
     expect(head()).toMatchObject({ robots: 'noindex, nofollow', canonical: null, og: null, jsonLd: [] });
+  });
+
+  it('titles an article page after the article, with its canonical page and an Article, and a missing one 文章不存在', async () => {
+    const { router } = renderApp('/article/detail/upgrade', { backend: articleBackend });
+    await waitFor(() => expect(head().title).toBe('站点升级公告 - 测试文库'));
+    expect(head()).toMatchObject({ robots: null, canonical: `${window.location.origin}/article/detail/upgrade`, og: '站点升级公告' });
+    expect(head().jsonLd.map((d) => d['@type'])).toEqual(['Article', 'BreadcrumbList']);
+    await act(() => router.navigate('/article/detail/gone'));
+    await waitFor(() => expect(head().title).toBe('文章不存在 - 测试文库'));
+    expect(head()).toMatchObject({ robots: 'noindex, nofollow', canonical: null, jsonLd: [] });
+  });
+
+  it('shows an article the page carries, titled after it, without asking the API for it', async () => {
+    const routeData = [
+      { key: liveAdsCall().key, data: [] },
+      { key: articleCall('upgrade').key, data: upgrade },
+      { key: relatedArticlesCall('upgrade').key, data: [] },
+    ];
+    const { fetchMock } = renderApp('/article/detail/upgrade', { backend: articleBackend, routeData });
+    expect(await screen.findByRole('heading', { level: 1, name: '站点升级公告' })).toBeTruthy();
+    await waitFor(() => expect(head().title).toBe('站点升级公告 - 测试文库'));
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost').pathname);
+    expect(asked).not.toContain('/api/v1/article');
+    expect(asked).not.toContain('/api/v1/article/related');
+    expect(asked).not.toContain('/api/v1/advertisement/position');
   });
 });

@@ -46,7 +46,7 @@ export function scriptedFetch(backend: Backend) {
 
 export function renderApp(
   path: string,
-  options: { user?: User; permissions?: Permission[]; backend?: Backend; settings?: StartData['settings'] } = {},
+  options: { user?: User; permissions?: Permission[]; backend?: Backend; settings?: StartData['settings']; routeData?: StartData['routeData'] } = {},
 ) {
   initSession(window.localStorage);
   const queryClient = createQueryClient();
@@ -56,6 +56,7 @@ export function renderApp(
     categories: [{ id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 }],
     user: options.user,
     permissions: options.user ? (options.permissions ?? []) : undefined,
+    ...(options.routeData ? { routeData: options.routeData } : {}),
   });
   const fetchMock = scriptedFetch(options.backend ?? {});
   const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
