@@ -29,7 +29,7 @@ async function index(): Promise<string[]> {
   return texts(doc, 'loc');
 }
 
-/** Documents and articles go in by SQL: an upload and its conversion would only slow this down, and articles have no module yet. */
+/** Documents and articles go in by SQL: an upload and its conversion would only slow this down, and the states are set directly. */
 async function seedContent(): Promise<{ categories: number[] }> {
   for (const [title, type] of [['教育资料', 0], ['考试真题', 0], ['公告', 1]] as const) {
     expect((await admin('POST', '/api/v1/category', { body: { title, type } })).status).toBe(200);
@@ -52,7 +52,7 @@ async function seedContent(): Promise<{ categories: number[] }> {
     // 13: two top-level categories: the page is under the last.
     for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
     const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    article.run('about', '关于我们', 1, null, ts, ts);
+    article.run('notice', '公告一则', 1, null, ts, ts);
     article.run('draft', '草稿', 0, null, ts, ts);
     article.run('gone', '已删除', 1, ts, ts, ts);
   });
@@ -80,7 +80,11 @@ describe('sitemaps', () => {
     const documents = await sitemapFile('documents-0.xml');
     expect(texts(documents, 'loc')).toEqual([`${DOMAIN}/library/${categories[3]}/10`, `${DOMAIN}/library/${categories[1]}/13`]);
     expect(texts(documents, 'lastmod')).toEqual(['2026-03-04', '2026-05-01']);
-    expect(texts(await sitemapFile('articles-0.xml'), 'loc')).toEqual([`${DOMAIN}/article/detail/about`]);
+    // the footer's pages (seeded, published) and the published article, not the draft or the deleted one
+    const articles = texts(await sitemapFile('articles-0.xml'), 'loc');
+    expect(articles).toEqual(expect.arrayContaining([`${DOMAIN}/article/detail/about`, `${DOMAIN}/article/detail/notice`]));
+    expect(articles).not.toContain(`${DOMAIN}/article/detail/draft`);
+    expect(articles).not.toContain(`${DOMAIN}/article/detail/gone`);
     expect(texts(await sitemapFile('categories-0.xml'), 'loc')).toEqual([
       `${DOMAIN}/library/${categories[0]}`, `${DOMAIN}/library/${categories[1]}`, `${DOMAIN}/library/${categories[3]}`, `${DOMAIN}/article/${categories[2]}`,
     ]);
@@ -105,6 +109,24 @@ describe('sitemaps', () => {
       db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued' AND dedupe_key LIKE 'sitemap.refresh:%'").run(new Date(0).toISOString()).changes);
     expect(queued).toBe(1);
     await expect.poll(async () => (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('follow a published article and its deletion by themselves, through the refresh the article module asks for', async () => {
+    const articles = async () => {
+      const res = await fetch(`${backend.url}/sitemap/articles-0.xml`);
+      return res.status === 200 ? texts(parseXml(await res.text()), 'loc') : [];
+    };
+    // The refresh waits for the end of its window (30 s) to gather changes: bring it forward.
+    const bringForward = () => withDatabase(backend.dataDir, (db) =>
+      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued'").run(new Date(0).toISOString()).changes);
+    const created = await admin('POST', '/api/v1/article', { body: { title: '新版上线', identifier: 'release', content: '<p>新版本已经上线。</p>' } });
+    expect(created.status).toBe(200);
+    expect(await bringForward()).toBe(1);
+    await expect.poll(articles, { timeout: 10_000 }).toContain(`${DOMAIN}/article/detail/release`);
+
+    expect((await admin('DELETE', '/api/v1/article', { query: { id: created.body.id } })).status).toBe(200);
+    expect(await bringForward()).toBe(1);
+    await expect.poll(articles, { timeout: 10_000 }).not.toContain(`${DOMAIN}/article/detail/release`);
   });
 
   it('follow any publication by themselves, through the watch that compares the content with the files', async () => {

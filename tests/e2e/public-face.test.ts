@@ -15,6 +15,7 @@ let adminToken: string;
 let category: number;
 let lessonTitle: string;
 let lessonId: number;
+let articleCategory: number;
 
 beforeAll(async () => {
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
@@ -27,13 +28,22 @@ beforeAll(async () => {
   lessonId = lesson.id;
   await api(site.backendUrl, 'POST', '/api/v1/friendlink', { token: adminToken, body: { title: '开源中国', link: 'https://www.oschina.net', enable: true } });
   await api(site.backendUrl, 'POST', '/api/v1/banner', { token: adminToken, body: { title: '读书月', path: '/uploads/banner.png', url: '/library', type: 0 } });
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
+  const articleCategories = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1 } })).body.category as { id: number; title: string }[];
+  articleCategory = articleCategories.find((c) => c.title === '站内公告')!.id;
+  for (const [identifier, title] of [['upgrade', '站点升级公告'], ['maintain', '例行维护通知']]) {
+    const res = await api(site.backendUrl, 'POST', '/api/v1/article', {
+      token: adminToken, body: { identifier, title, keywords: '公告', content: `<p>${title}的正文。</p>`, category_id: [articleCategory] },
+    });
+    expect(res.status).toBe(200);
+  }
 }, 120_000);
 
 interface FirstPaint {
   /** ms since navigation when `text` was first rendered (visible) inside #root */
   visibleAt: number | null;
-  /** start times of the /api/ requests the page made */
-  apiStarts: number[];
+  /** the /api/ requests the page made, with their start times */
+  apiStarts: { url: string; start: number }[];
 }
 
 /** Watches, from the first byte of the page, when `text` shows in #root (hidden text does not count). */
@@ -55,7 +65,7 @@ async function firstPaint(page: Page): Promise<FirstPaint> {
     visibleAt: (window as unknown as { __firstPaint: { visibleAt: number | null } }).__firstPaint.visibleAt,
     apiStarts: performance.getEntriesByType('resource')
       .filter((entry) => new URL(entry.name).pathname.startsWith('/api/'))
-      .map((entry) => entry.startTime),
+      .map((entry) => ({ url: entry.name, start: entry.startTime })),
   }));
 }
 
@@ -64,9 +74,11 @@ async function expectContentFirst(page: Page, path: string, text: string): Promi
   await watchFirstPaint(page, text);
   await page.goto(path);
   await page.getByText(text, { exact: true }).first().waitFor();
+  // The watch records the first frame that shows it, which may come just after the wait.
+  await page.waitForFunction(() => (window as unknown as { __firstPaint: { visibleAt: number | null } }).__firstPaint.visibleAt !== null);
   const paint = await firstPaint(page);
   expect(paint.visibleAt).not.toBeNull();
-  for (const start of paint.apiStarts) expect(start).toBeGreaterThanOrEqual(paint.visibleAt!);
+  for (const { url, start } of paint.apiStarts) expect(start, url).toBeGreaterThanOrEqual(paint.visibleAt!);
 }
 
 describe('first screens', () => {
@@ -98,6 +110,30 @@ describe('first screens', () => {
   it('a search page shows its results with no API request before them', async () => {
     const page = await site.open();
     await expectContentFirst(page, `/search?wd=${encodeURIComponent('图书馆')}`, '城市图书馆的一天');
+  });
+
+  it('the footer page /article/about shows the article with no API request before it, titled after it', async () => {
+    const page = await site.open();
+    const about = (await api(site.url, 'GET', '/api/v1/article', { query: { identifier: 'about' } })).body;
+    await expectContentFirst(page, '/article/about', about.title);
+    await page.getByRole('heading', { level: 1, name: about.title }).waitFor();
+    expect(await page.title()).toMatch(new RegExp(`^${about.title} - `));
+  });
+
+  it('an article page shows the article and its related ones with no API request before them, titled after it', async () => {
+    const page = await site.open();
+    await expectContentFirst(page, `/article/${articleCategory}/detail/upgrade`, '站点升级公告的正文。');
+    await page.getByRole('heading', { level: 1, name: '站点升级公告' }).waitFor();
+    await page.getByRole('region', { name: '相关文章' }).getByRole('link', { name: '例行维护通知' }).waitFor();
+    expect(await page.title()).toMatch(/^站点升级公告 - /);
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${site.url}/article/detail/upgrade`);
+  });
+
+  it('an article category shows its articles with no API request before them', async () => {
+    const page = await site.open();
+    await expectContentFirst(page, `/article/${articleCategory}`, '例行维护通知');
+    await page.getByRole('link', { name: '站点升级公告' }).first().waitFor();
+    expect(await page.title()).toMatch(/^站内公告 - /);
   });
 
   it('replaces the crawler content on mount, which people never see', async () => {

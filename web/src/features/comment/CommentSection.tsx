@@ -2,7 +2,7 @@
 // the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
 // captcha the security settings ask for, replying and deleting one's own.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { ReviewStatus } from '../../../../shared/constants';
@@ -13,6 +13,7 @@ import { unwrap } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { useNearViewport } from '../../kit/visibility/use-near-viewport';
 import { Avatar } from '../../ui/Avatar';
 import { TextAreaField } from '../../ui/FormField';
 import { Button, Tag } from '../../ui/semi';
@@ -153,8 +154,11 @@ function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, d
 export function CommentSection({ type, targetId }: { type: number; targetId: number }) {
   const { user } = useSession();
   const location = useLocation();
-  const approved = useQuery(approvedCommentsQuery(type, targetId));
-  const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: Boolean(user?.id) });
+  // Loaded as the reader comes near them: the page's first screen needs no request of its own.
+  const section = useRef<HTMLElement>(null);
+  const near = useNearViewport(section);
+  const approved = useQuery({ ...approvedCommentsQuery(type, targetId), enabled: near });
+  const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: near && Boolean(user?.id) });
   const [replyingTo, setReplyingTo] = useState<number>();
   const remove = useMutation({
     mutationFn: async (comment: Comment, context) => unwrap(await deleteComments([comment.id ?? 0], context)),
@@ -164,7 +168,7 @@ export function CommentSection({ type, targetId }: { type: number; targetId: num
   const count = approved.data?.length ?? 0;
 
   return (
-    <section className="app-comments" aria-labelledby="comments-title">
+    <section ref={section} className="app-comments" aria-labelledby="comments-title">
       <h2 id="comments-title" className="app-comments__title">
         评论{approved.data ? `（${count}）` : ''}
       </h2>
