@@ -1,7 +1,7 @@
 // The article screens, comments, 举报 and feedback inside the real route tree, against a
 // scripted backend: loading, empty and error states, the checks made before sending, and
 // what each write sends.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
@@ -26,6 +26,19 @@ const about: Article = {
   id: 1, identifier: 'about', title: '关于我们', status: 1, content: '<p>本站是一个文档分享平台。</p>', view_count: 3,
   user: { id: 1, username: 'admin' }, created_at: '2024-05-01T10:00:00Z',
 };
+
+/** An IntersectionObserver that reports every element it is given as in view, after the render (as a browser does). */
+class InViewObserver {
+  constructor(private readonly callback: IntersectionObserverCallback) {}
+  observe(target: Element) {
+    queueMicrotask(() => act(() => this.callback([{ target, isIntersecting: true } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver)));
+  }
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+}
 
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
   fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
@@ -154,6 +167,9 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('shows the reader’s own comments in review as 审核中, beside the approved ones', async () => {
+    // The comments load as they come near the viewport: here, at once (happy-dom's observer never reports).
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => vi.unstubAllGlobals());
     const approved: Comment[] = [{ id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 }];
     const mine: Comment[] = [{ id: 11, content: '我的看法', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 }];
     renderApp('/article/detail/about', {

@@ -60,6 +60,11 @@ class DrivenObserver {
   takeRecords() {
     return [];
   }
+  /** Reports every element it watches as intersecting. */
+  fireAll() {
+    const entries = [...this.targets].map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry);
+    act(() => this.callback(entries, this as unknown as IntersectionObserver));
+  }
   /** Reports the frames of `pages` as intersecting. */
   fire(pages: number[]) {
     const entries = [...this.targets]
@@ -118,6 +123,10 @@ describe('the reader', { timeout: 20_000 }, () => {
       }),
     });
     const comments = await screen.findByRole('region', { name: /评论/ });
+    // asked for only when the reader comes near them
+    const asked = () => fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/comment/list'));
+    expect(asked()).toBe(false);
+    DrivenObserver.all.find((o) => [...o.targets].includes(comments))!.fireAll();
     expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
     expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
     const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));

@@ -2,7 +2,7 @@
 // canonical URL, Open Graph and JSON-LD the gateway writes into the page it serves
 // (shared/page-head.ts), from the route, the settings and the data of the page's calls as
 // react-query holds them, so the head follows the data as it arrives.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifyManager, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
@@ -75,7 +75,9 @@ function usePageAnswers(
 ): { answers: CallAnswer[]; missing: boolean } {
   const queryClient = useQueryClient();
   const calls = useMemo(() => (match ? routeDataCalls(match, query, categories) : []), [match, query, categories]);
-  const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(onChange), [queryClient]);
+  // Told after the render that changed the cache, as react-query tells its own observers: a
+  // screen's query may change the cache while it renders, and this component must not update then.
+  const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(notifyManager.batchCalls(onChange)), [queryClient]);
   // When each call's data or error last changed: the answers are read again only then.
   const version = useSyncExternalStore(subscribe, () =>
     calls.map((call) => {
