@@ -125,7 +125,7 @@ describe('search and favourites', () => {
     const page = await site.open();
     await page.goto('/article');
     await page.getByRole('textbox', { name: '搜索文章' }).fill('纠缠');
-    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('search', { name: '搜索文章' }).getByRole('button', { name: '搜索' }).click();
     await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
     const hit = page.locator('.app-article-list a', { hasText: title });
     await hit.waitFor();
