@@ -30,7 +30,6 @@ import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
 import { fileService } from './modules/attachment/file-routes';
-import { registerAccessLog } from './platform/access-log';
 import { documentService, recycleService } from './modules/document/routes';
 import { attachmentAdminService } from './modules/attachment/admin-rpcs';
 import { searchRecordService } from './modules/search-record/routes';
@@ -39,6 +38,9 @@ import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
 import { vipService } from './modules/vip/routes';
 import { orderService } from './modules/order/routes';
+import { advertisementService } from './modules/advertisement/routes';
+import { sitemapService } from './modules/sitemap/routes';
+import { registerAccessLog } from './platform/access-log';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
@@ -72,6 +74,8 @@ export const services: readonly ServiceModule[] = [
   documentSearchService,
   vipService,
   orderService,
+  advertisementService,
+  sitemapService,
   articleService,
   commentService,
   reportService,

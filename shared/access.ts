@@ -59,6 +59,20 @@ function hasControlChar(value: string): boolean {
 export function normalizePath(raw: string): string | null {
   if (typeof raw !== 'string') return null;
   const path = raw.split(/[?#]/, 1)[0] as string;
+  // The gateway normalises the same few paths on every page it serves: remember the answers.
+  const known = normalized.get(path);
+  if (known !== undefined) return known;
+  const result = normalizeUncached(path);
+  if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
+  normalized.set(path, result);
+  return result;
+}
+
+/** How many paths' normal forms are kept; all are forgotten when there are more. */
+const NORMALIZED_KEPT = 2_000;
+const normalized = new Map<string, string | null>();
+
+function normalizeUncached(path: string): string | null {
   if (!path.startsWith('/') || path.includes('\\') || hasControlChar(path) || ENCODED_SLASH.test(path)) return null;
   let decoded: string;
   try {

@@ -220,6 +220,13 @@ export const adSlotGroups: readonly AdSlotGroup[] = [
   },
 ];
 
+/** Every slot key of `adSlotGroups`, the positions an advertisement may take. */
+export const AD_SLOTS: readonly string[] = adSlotGroups.flatMap((group) => group.slots.map((slot) => slot.value));
+
+export function isAdSlot(value: string): boolean {
+  return AD_SLOTS.includes(value);
+}
+
 export type ExtensionGroup =
   | 'pdf' | 'word' | 'ppt' | 'excel' | 'text' | 'epub' | 'mobi' | 'chm' | 'umd' | 'zip' | 'rar' | 'video' | 'other';
 

@@ -1,6 +1,9 @@
 // The route table of SPEC §2: one list that the SPA router, the admin menu and the
 // gateway's page guard all read. Paths use SPEC's pattern syntax: `{name}` is a segment
-// parameter, `{name?}` an optional one.
+// parameter, `{name?}` an optional one. A public route also declares the API calls its first
+// screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
+import type { ApiCall } from './api-call';
+import { documentPageCalls, homePageCalls, libraryPageCalls, liveAdsCall, searchPageCalls } from './page-data';
 
 export type Layout = 'default' | 'auth' | 'admin';
 export type AccessKind = 'public' | 'token' | 'admin';
@@ -22,6 +25,14 @@ export interface RouteDef {
   menu?: RouteMenu;
   /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
   params?: Readonly<Record<string, (value: string) => boolean>>;
+  /** The calls the first screen makes, from the path's parameters and the query string (first value of each key). */
+  data?: (page: PageAddress) => readonly ApiCall[];
+}
+
+/** A page's address as its data declaration reads it. */
+export interface PageAddress {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string>>;
 }
 
 export interface RouteMatch {
@@ -49,8 +60,8 @@ export function isArticleKey(value: string): boolean {
   return IDENTIFIER.test(value);
 }
 
-function publicRoute(name: string, path: string, title: string, params?: RouteDef['params']): RouteDef {
-  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}) };
+function publicRoute(name: string, path: string, title: string, params?: RouteDef['params'], data?: RouteDef['data']): RouteDef {
+  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}), ...(data ? { data } : {}) };
 }
 
 function memberRoute(name: string, path: string, title: string): RouteDef {
@@ -79,11 +90,15 @@ const single = (label: string, extra?: { public: true }): RouteMenu => ({ label,
 
 export const routes: readonly RouteDef[] = [
   // Public layout
-  publicRoute('index', '/', '首页'),
+  publicRoute('index', '/', '首页', undefined, homePageCalls),
   publicRoute('vip', '/vip', '开通VIP'),
-  publicRoute('library', '/library', '文库资料'),
-  publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }),
-  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }),
+  publicRoute('library', '/library', '文库资料', undefined, ({ query }) => libraryPageCalls(undefined, query)),
+  publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }, ({ params, query }) =>
+    libraryPageCalls(Number(params.category), query),
+  ),
+  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }, ({ params }) =>
+    documentPageCalls(Number(params.id)),
+  ),
   // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
   // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
   publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }),
@@ -94,7 +109,7 @@ export const routes: readonly RouteDef[] = [
   // Not SPEC routes: the search results (linked from every public page's header) and the
   // member's upload, which needs a token like the member pages (the screen then asks the
   // server for the upload right).
-  publicRoute('search', '/search', '搜索'),
+  publicRoute('search', '/search', '搜索', undefined, ({ query }) => searchPageCalls(query)),
   { name: 'upload', path: '/upload', layout: 'default', access: 'token', title: '上传文档' },
 
   // Member routes (default layout). The OAuth callback is where a login completes, so it
@@ -126,7 +141,7 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/attachment', '附件管理', single('附件管理')),
   adminRoute('/admin/friendlink', '友链管理', single('友链管理')),
   adminRoute('/admin/navigation', '导航管理', single('导航管理', { public: true })),
-  adminRoute('/admin/advertisement', '广告管理'),
+  adminRoute('/admin/advertisement', '广告管理', single('广告管理')),
 
   adminRoute('/admin/user/list', '用户管理', inGroup('user', '用户管理')),
   adminRoute('/admin/user/sms', '短信管理', inGroup('user', '短信管理')),
@@ -178,9 +193,10 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
     (s) => `/admin/config/${s}`,
   ),
 };
+// The ads screen (a route of SPEC without a menu entry) sits next to the banners.
 const TOP_ORDER: readonly string[] = [
   'document', 'article', 'user',
-  '/admin/order', '/admin/banner', '/admin/navigation', '/admin/friendlink', '/admin/comment',
+  '/admin/order', '/admin/banner', '/admin/advertisement', '/admin/navigation', '/admin/friendlink', '/admin/comment',
   '/admin/report', '/admin/feedback', '/admin/attachment',
   'config',
 ];
@@ -280,9 +296,23 @@ const compiled = routes.map((route) => ({ route, segments: parsePattern(route.pa
  * The route a path renders (a query string or hash is ignored), with its percent-decoded parameters, or
  * undefined when nothing matches or a parameter fails its validity check (→ the SPA's
  * 404 'Page Not Found: {path}'). A trailing slash is ignored; matching is case-sensitive.
+ * The answer is shared by every caller of the same path: do not change it.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   const pathname = path.split(/[?#]/, 1)[0] as string;
+  // The gateway asks for the same few paths on every page it serves: remember the answers.
+  if (matched.has(pathname)) return matched.get(pathname);
+  const match = findRoute(pathname);
+  if (matched.size >= MATCHES_KEPT) matched.clear();
+  matched.set(pathname, match);
+  return match;
+}
+
+/** How many paths' matches are kept; all are forgotten when there are more. */
+const MATCHES_KEPT = 2_000;
+const matched = new Map<string, RouteMatch | undefined>();
+
+function findRoute(pathname: string): RouteMatch | undefined {
   if (!pathname.startsWith('/')) return undefined;
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const raw = trimmed === '/' ? [] : trimmed.slice(1).split('/');
@@ -303,4 +333,15 @@ export function matchRoute(path: string): RouteMatch | undefined {
 /** The message of the SPA's fatal 404 (SPEC §2, §8). */
 export function notFoundMessage(path: string): string {
   return `Page Not Found: ${path}`;
+}
+
+/**
+ * The calls whose answers the page at `match` starts with: those of its layout (the ads of
+ * the default layout's slots) and, for a public route, those of its first screen.
+ */
+export function routeDataCalls(match: RouteMatch, query: Readonly<Record<string, string>>): ApiCall[] {
+  const { route, params } = match;
+  const calls: ApiCall[] = route.layout === 'default' ? [liveAdsCall()] : [];
+  if (route.access === 'public' && route.data) calls.push(...route.data({ params, query }));
+  return calls;
 }

@@ -12,6 +12,7 @@ import * as m007 from './migrations/007_articles';
 import * as m008 from './migrations/008_vip';
 import * as m009 from './migrations/009_sms';
 import * as m010 from './migrations/010_document_access';
+import * as m011 from './migrations/011_ads';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '008_vip': m008,
   '009_sms': m009,
   '010_document_access': m010,
+  '011_ads': m011,
 };
 
 export type Database = Kysely<DB>;

@@ -161,6 +161,11 @@ export interface SmsLogTable {
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 /** payload and progress are JSON text; lease_* are set while a process runs the job. */
+export interface AdvertisementTable {
+  id: Id; user_id: number; position: string; title: string; content: string; remark: string; enable: Flag;
+  start_time: Timestamp | null; end_time: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
+}
+
 export interface JobTable {
   id: Id; kind: string; payload: string; state: Generated<JobState>; attempts: Generated<number>; max_attempts: number;
   run_after: Timestamp; lease_owner: string | null; lease_expires_at: Timestamp | null; last_error: Generated<string>;
@@ -241,6 +246,7 @@ export interface DB {
   payment_notification: PaymentNotificationTable;
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
+  advertisement: AdvertisementTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -171,13 +171,26 @@ describe('UpdateConfig', () => {
 });
 
 describe('GetStats', () => {
-  it('adds the admin counters only for permission holders', async () => {
-    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
-    expect(anonymous.body).toMatchObject({ user_count: expect.any(Number), version: pkg.version, os: expect.any(String) });
-    expect(anonymous.body.friendlink_count).toBeUndefined();
+  it('gives visitors and members the public counts only, and the rest to permission holders', async () => {
+    for (const token of [undefined, backend.member.token]) {
+      const res = await api(backend.url, 'GET', '/api/v1/stats', { token });
+      expect(Object.keys(res.body).sort()).toEqual(['user_count']); // no documents or articles yet: zero counts are omitted
+      expect(res.body.version).toBeUndefined();
+      expect(res.body.os).toBeUndefined();
+    }
     const holder = await admin('GET', '/api/v1/stats');
-    expect(holder.body).toMatchObject({ friendlink_count: 2 });
+    expect(holder.body).toMatchObject({ friendlink_count: 2, version: pkg.version, os: expect.any(String) });
+    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
     expect(holder.body.user_count).toBe(anonymous.body.user_count);
+  });
+
+  it('refuses the environment, the hardware and the release to a member', async () => {
+    const member = backend.member.token;
+    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: member })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/device', { token: member })).status).toBe(403);
+    const release = await api(backend.url, 'GET', '/api/v1/release', { token: member });
+    expect(release.status).toBe(403);
+    expect(release.body.current).toBeUndefined();
   });
 });
 
@@ -194,25 +207,6 @@ describe('GetEnvs and GetDeviceInfo', () => {
     expect(res.body.cpu.cores).toBeGreaterThan(0);
     expect(res.body.memory.total).toBeGreaterThan(res.body.memory.free ?? 0);
     expect(res.body.disk[0]).toMatchObject({ disk_name: backend.dataDir, total: expect.any(Number) });
-  });
-});
-
-describe('UpdateSitemap', () => {
-  it('writes the sitemap index and the document files', async () => {
-    expect((await fetch(`${backend.url}/sitemap.xml`)).status).toBe(404);
-    await withDatabase(backend.dataDir, (db) => {
-      const ts = new Date().toISOString();
-      db.prepare("INSERT INTO document (title, user_id, uuid, status, created_at, updated_at) VALUES ('文档', 1, '0123456789abcdef', 2, ?, ?)").run(ts, ts);
-    });
-    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
-    const index = await fetch(`${backend.url}/sitemap.xml`);
-    expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
-    const xml = await index.text();
-    expect(xml).toContain('<sitemapindex');
-    const file = /\/sitemap\/(documents-0\.xml)/.exec(xml)![1];
-    const urls = await (await fetch(`${backend.url}/sitemap/${file}`)).text();
-    expect(urls).toContain('/document/0123456789abcdef</loc>');
-    expect((await fetch(`${backend.url}/sitemap/..%2fmoredoc.db`)).status).toBe(404);
   });
 });
 

@@ -108,7 +108,14 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   },
   'OrderAPI.ConfirmOrder': async () => ({ body: { id: await newOrder(), reason: '已收到转账' } }),
   'OrderAPI.ListPaymentNotification': async () => ({}),
+  'AdvertisementAPI.CreateAdvertisement': async () => ({ body: AD }),
+  'AdvertisementAPI.UpdateAdvertisement': async (f) => ({ body: { ...AD, id: (await f.post('/api/v1/advertisement', AD)).id, title: '改' } }),
+  'AdvertisementAPI.DeleteAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.GetAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.ListAdvertisement': async () => ({ query: { position: 'global_top' } }),
 };
+
+const AD = { position: 'global_top', title: '广告', content: '<a href="https://ad.example">广告</a>', start_time: '2020-01-01T00:00:00Z', end_time: '2099-01-01T00:00:00Z' };
 
 /** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
 async function newAttachment(f: Fixture): Promise<number> {

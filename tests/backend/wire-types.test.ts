@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
 import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
+import * as advertisementMessages from '../../backend/modules/advertisement/messages';
 import * as articleMessages from '../../backend/modules/article/messages';
 import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
@@ -23,6 +24,7 @@ import * as reportMessages from '../../backend/modules/report/messages';
 import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
+import type * as advertisement from '../../shared/types/advertisement';
 import type * as article from '../../shared/types/article';
 import * as vipMessages from '../../backend/modules/vip/messages';
 import * as orderMessages from '../../backend/modules/order/messages';
@@ -90,6 +92,8 @@ const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessa
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
+  Advertisement: reply<typeof advertisementMessages.Advertisement, advertisement.Advertisement>(advertisementMessages.Advertisement, 'agree'),
+  ListAdvertisementReply: reply<typeof advertisementMessages.ListAdvertisementReply, advertisement.ListAdvertisementReply>(advertisementMessages.ListAdvertisementReply, 'agree'),
   User: reply<typeof User, user.User>(User, 'agree'),
   Dynamic: reply<typeof Dynamic, user.Dynamic>(Dynamic, 'agree'),
   Sign: reply<typeof Sign, user.Sign>(Sign, 'agree'),
@@ -187,6 +191,10 @@ const pageRequest = PageRequest('PageRequest');
 
 /** Every request message the backend decodes with the shared type the SPA sends. */
 const requests = {
+  ListAdvertisementRequest: request<typeof advertisementMessages.ListAdvertisementRequest, advertisement.ListAdvertisementRequest>(advertisementMessages.ListAdvertisementRequest, 'agree'),
+  GetAdvertisementByPositionRequest: request<typeof advertisementMessages.GetAdvertisementByPositionRequest, advertisement.GetAdvertisementByPositionRequest>(advertisementMessages.GetAdvertisementByPositionRequest, 'agree'),
+  GetAdvertisementRequest: request<typeof idRequest, advertisement.GetAdvertisementRequest>(idRequest, 'agree'),
+  DeleteAdvertisementRequest: request<typeof idsRequest, advertisement.DeleteAdvertisementRequest>(idsRequest, 'agree'),
   RegisterAndLoginRequest: request<typeof RegisterAndLoginRequest, user.RegisterAndLoginRequest>(RegisterAndLoginRequest, 'agree'),
   GetUserCaptchaRequest: request<typeof GetUserCaptchaRequest, user.GetUserCaptchaRequest>(GetUserCaptchaRequest, 'agree'),
   FindPasswordRequest: request<typeof FindPasswordRequest, user.FindPasswordRequest>(FindPasswordRequest, 'agree'),
@@ -307,7 +315,7 @@ const requests = {
 };
 
 const messageModules = {
-  article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
+  advertisement: advertisementMessages, article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
   config: configMessages, document: documentMessages, 'document-search': documentSearchMessages, download: downloadMessages,
   favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,

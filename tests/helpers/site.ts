@@ -24,6 +24,8 @@ const DEFAULT_ENV: Record<string, string> = {
 export interface Site {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** the embedded backend behind it, for fixtures made through the API directly */
+  backendUrl: string;
   dataDir: string;
   adminPassword: string;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
     const { port } = gateway.server.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${port}`,
+      backendUrl: backend.url,
       dataDir,
       adminPassword: SITE_ADMIN_PASSWORD,
       async close() {

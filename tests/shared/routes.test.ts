@@ -137,9 +137,9 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章 and 举报管理): groups and single screens in order, with Chinese labels', () => {
+  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
-      '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
+      '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '广告管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
     ]);
     const group = (key: string) => adminMenu.find((e) => e.key === key)?.children?.map((c) => [c.path, c.label]);
     expect(group('document')).toEqual([

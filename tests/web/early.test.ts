@@ -2,11 +2,14 @@
 // with the route table, the page image URLs and the client's request, and the client must
 // take its answer over exactly once.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callUrl } from '../../shared/api-call';
 import { matchRoute } from '../../shared/routes';
 import type { Document } from '../../shared/types/document';
 import { buildQueryString, createApiClient } from '../../web/src/api/client';
 import { EARLY_RESPONSES, takeEarlyResponse } from '../../web/src/api/early-responses';
-import { EARLY_RESPONSES_KEY, READER_PATH, documentRequestUrl, firstPageUrl } from '../../web/src/early';
+import { documentCall } from '../../shared/page-data';
+import { firstPageImagePath } from '../../shared/page-paths';
+import { EARLY_RESPONSES_KEY, READER_PATH, documentKey, documentRequestUrl, firstPageUrl, inlinedDocument } from '../../web/src/early';
 import { pageImageUrl } from '../../web/src/features/document/document-links';
 
 afterEach(() => {
@@ -27,13 +30,33 @@ describe('early script', () => {
       { status: 2, attachment: { hash: 'b'.repeat(32) }, preview_ext: '.webp' },
       { status: 2, attachment: { hash: 'c'.repeat(32) } },
     ];
-    for (const doc of docs) expect(firstPageUrl(doc)).toBe(pageImageUrl(doc, 1));
+    for (const doc of docs) {
+      expect(firstPageUrl(doc)).toBe(pageImageUrl(doc, 1));
+      expect(firstPageImagePath(doc)).toBe(pageImageUrl(doc, 1));
+    }
+    expect(firstPageImagePath({ status: 1, attachment: { hash: 'a'.repeat(32) } })).toBeUndefined();
     expect(firstPageUrl({ status: 1, attachment: { hash: 'a'.repeat(32) } })).toBeUndefined();
   });
 
   it('asks for the document exactly as the reader\'s query does, under the key the client reads', () => {
     expect(documentRequestUrl('42')).toBe(`/api/v1/document?${buildQueryString({ id: 42, with_author: true })}`);
     expect(EARLY_RESPONSES_KEY).toBe(EARLY_RESPONSES);
+    expect(callUrl(documentCall(42))).toBe(documentRequestUrl('42'));
+    expect(documentKey('42')).toEqual(documentCall(42).key);
+  });
+
+  it('finds the document the page carries, so that it asks for nothing', () => {
+    const page = document.implementation.createHTMLDocument('');
+    const script = page.createElement('script');
+    script.id = 'start-data';
+    script.type = 'application/json';
+    script.textContent = JSON.stringify({ settings: {}, routeData: [{ key: ['advertisement', 'live'], data: [] }, { key: ['document', 'detail', 42], data: { id: 42, status: 2 } }] });
+    page.body.appendChild(script);
+    expect(inlinedDocument('42', page)).toEqual({ id: 42, status: 2 });
+    expect(inlinedDocument('43', page)).toBeUndefined();
+    script.textContent = '{oops';
+    expect(inlinedDocument('42', page)).toBeUndefined();
+    expect(inlinedDocument('42', document.implementation.createHTMLDocument(''))).toBeUndefined();
   });
 });
 

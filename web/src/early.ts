@@ -1,10 +1,12 @@
 // Runs before the app's code has arrived: its own small module script at the top of the
 // page (see web/vite.config.ts), importing nothing the app shares, so the browser runs it as
-// soon as it is here. On a document's page (`/library/{category}/{id}`) it asks for the
-// document at once and, when the document's hash is known, tells the browser to fetch the
-// first page image with high priority; it also preloads the reader's code. All of it travels
-// while the app's code downloads. The app's HTTP client takes the answer over instead of
-// asking again (api/early-responses.ts).
+// soon as it is here. On a document's page (`/library/{category}/{id}`) it preloads the
+// reader's code. The page the gateway serves carries the document itself (its route data)
+// and has the first page image preloaded already; only a page without it (the gateway's
+// calls were late, or the Vite dev server) has this script ask for the document at once and,
+// when its hash is known, tell the browser to fetch the first page image with high priority.
+// All of it travels while the app's code downloads. The app's HTTP client takes the answer
+// over instead of asking again (api/early-responses.ts).
 import type { EarlyResponses } from './api/early-responses';
 
 /** api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app). */
@@ -48,9 +50,27 @@ function preloadReaderCode(): void {
   }
 }
 
+/** shared/page-data.ts `documentCall(id).key` (a test keeps them equal). */
+export const documentKey = (id: string) => ['document', 'detail', Number(id)];
+
+/** The document the page carries in its start data (`routeData`), if it does. */
+export function inlinedDocument(id: string, page: Document = document): PageSource | undefined {
+  const text = page.getElementById('start-data')?.textContent;
+  if (!text) return undefined;
+  try {
+    const wanted = JSON.stringify(documentKey(id));
+    const answers = (JSON.parse(text) as { routeData?: { key?: unknown; data?: unknown }[] }).routeData ?? [];
+    return answers.find((answer) => JSON.stringify(answer.key) === wanted)?.data as PageSource | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function start(): void {
   const id = READER_PATH.exec(window.location.pathname)?.[1];
   if (!id) return;
+  preloadReaderCode();
+  if (inlinedDocument(id)) return;
   const url = documentRequestUrl(id);
   const response = fetch(url, { headers: { Accept: 'application/json' } });
   (window as unknown as Record<string, EarlyResponses>)[EARLY_RESPONSES_KEY] = { [url]: response };
@@ -61,7 +81,6 @@ function start(): void {
       if (image) addLink('preload', image, { as: 'image', fetchpriority: 'high' });
     })
     .catch(() => undefined);
-  preloadReaderCode();
 }
 
 start();

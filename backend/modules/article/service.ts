@@ -8,7 +8,7 @@ import { PunishmentType, barReason } from '../punishment/service';
 // the dashboard and sitemap.
 
 export {
-  articleTitles, bumpFavoriteCount as bumpArticleFavorites, countLiveArticles, publishedArticleLinks, publishedArticles,
+  articleTitles, bumpFavoriteCount as bumpArticleFavorites, countLiveArticles, publishedArticleLinks, publishedArticleStamp, publishedArticles,
   setCommentCount as setArticleCommentCount, type ArticleTarget,
 } from './store';
 export { refreshArticleIndex } from './indexing';

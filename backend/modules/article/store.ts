@@ -195,7 +195,13 @@ export const countLiveArticles = (db: Database) => countOf(db.selectFrom('articl
 
 /** Published articles for the sitemap. */
 export async function publishedArticleLinks(db: Database) {
-  return db.selectFrom('article').select(['identifier', 'updated_at']).where('deleted_at', 'is', null).where('status', '=', 1).orderBy('id').execute();
+  return db.selectFrom('article').select(['id', 'identifier', 'updated_at']).where('deleted_at', 'is', null).where('status', '=', 1).orderBy('id').execute();
+}
+
+/** How many articles are published and the latest change among them: what the sitemaps follow. */
+export async function publishedArticleStamp(db: Database): Promise<{ count: number; latest: string | null }> {
+  return db.selectFrom('article').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+    .where('deleted_at', 'is', null).where('status', '=', 1).executeTakeFirstOrThrow();
 }
 
 export interface ArticleTarget { id: number; title: string; identifier: string; user_id: number }

@@ -9,7 +9,6 @@ import { SendTestSmsRequest } from '../sms/messages';
 import { sendTestSms } from '../sms/service';
 import { Configs, ListConfigRequest, Settings } from './messages';
 import { buildSettings } from './settings';
-import { registerSitemapRoutes } from './sitemap';
 import { configRowsOf, findConfigRow, setConfigValues } from './store';
 import { systemRpcs } from './system-rpcs';
 
@@ -148,4 +147,4 @@ export const configService = defineService('ConfigAPI', [
   }),
 
   ...systemRpcs,
-], { routes: registerSitemapRoutes });
+]);

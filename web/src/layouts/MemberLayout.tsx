@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
+import { AdSlot } from '../features/advertisement/AdSlot';
 import { UserAvatar } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
 import { PageLoading } from '../ui/PageLoading';
@@ -33,6 +34,7 @@ export function MemberLayout() {
         </nav>
       </aside>
       <div className="app-member-layout__content">
+        <AdSlot slot="user_top" />
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

@@ -5,6 +5,9 @@
 // (`documentKeys.detail`) stay stable: the page the gateway serves may carry their data.
 import { queryOptions } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
+import {
+  documentCall, homeDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
+} from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
 import type {
   CheckDocumentRequest,
@@ -12,12 +15,12 @@ import type {
   Document,
   DocumentScore,
   DownloadDocumentReply,
-  ListDocumentForHomeResponse,
   ListDocumentReply,
   ListDocumentRequest,
   SetDocumentRecommendRequest,
 } from '../../../../shared/types/document';
-import { api, unwrap, type ApiResult } from '../../api/client';
+import { callQuery } from '../../api/call-query';
+import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
 import { statsKeys } from '../stats/api';
@@ -50,60 +53,25 @@ export function isConverting(doc: Pick<Document, 'status'>): boolean {
   return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
 }
 
-/** Columns the cards of the library and the home page show (the lists add categories, uploader and hash). */
-const CARD_FIELDS = ['id', 'title', 'ext', 'pages', 'size', 'price', 'status', 'score', 'view_count', 'download_count', 'created_at', 'description'];
-
-/** What lists answer for a document that may not exist any more (404 from a missing service). */
-const noneWhenMissing = <T>(result: ApiResult<T>, none: T): T => (!result.ok && result.status === 404 ? none : unwrap(result));
-
 export const listDocuments = (request: ListDocumentRequest) => api.get<ListDocumentReply>('/api/v1/document/list', { ...request });
 
-/** The newest readable documents. */
-export const latestDocumentsQuery = (limit = 12) =>
-  queryOptions({
-    queryKey: documentKeys.latest(limit),
-    queryFn: async () =>
-      noneWhenMissing(await listDocuments({ limit, order: 'id desc', status: [DocumentStatus.Converted] }), {}).document ?? [],
-  });
+// The first screens' queries are built from the calls of shared/page-data.ts, under the keys
+// of `documentKeys`, so that the answers the gateway inlines into a page are found here.
+
+/** The newest readable documents; none when the backend has no document service (404). */
+export const latestDocumentsQuery = (limit = 12) => callQuery(latestDocumentsCall(limit), { whenMissing: [] });
 
 /** Per top-level category, its `limit` latest converted documents (with their cover). */
-export const homeDocumentsQuery = (limit = 6) =>
-  queryOptions({
-    queryKey: documentKeys.home(limit),
-    queryFn: async () =>
-      noneWhenMissing(
-        await api.get<ListDocumentForHomeResponse>('/api/v1/document/home', { limit, field: ['price', 'size', 'created_at'] }),
-        {},
-      ).document ?? [],
-  });
+export const homeDocumentsQuery = (limit = 6) => callQuery(homeDocumentsCall(limit), { whenMissing: [] });
 
 /** The documents the admin recommended, most recently recommended first. */
-export const recommendedDocumentsQuery = (limit = 8) =>
-  queryOptions({
-    queryKey: documentKeys.recommended(limit),
-    queryFn: async () =>
-      noneWhenMissing(
-        await listDocuments({ limit, is_recommend: [true], order: 'recommend_at desc', status: [DocumentStatus.Converted], field: CARD_FIELDS }),
-        {},
-      ).document ?? [],
-  });
+export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDocumentsCall(limit), { whenMissing: [] });
 
-/** One page of the public library (converted documents only). */
-export const libraryQuery = (request: Omit<ListDocumentRequest, 'status' | 'field'>) => {
-  const full: ListDocumentRequest = { ...request, status: [DocumentStatus.Converted], field: CARD_FIELDS };
-  return queryOptions({
-    queryKey: documentKeys.list(full),
-    queryFn: async () => unwrap(await listDocuments(full)),
-  });
-};
+/** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
+export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));
 
-/** One document with its author; a visit counts once per load (with_author persists the view). */
-export const documentQuery = (id: number) =>
-  queryOptions({
-    queryKey: documentKeys.detail(id),
-    queryFn: async () => unwrap(await api.get<Document>('/api/v1/document', { id, with_author: true })),
-    staleTime: 5 * 60_000,
-  });
+/** One document with its author and the start of its text; a visit counts once per load (with_author persists the view). */
+export const documentQuery = (id: number) => queryOptions({ ...callQuery(documentCall(id)), staleTime: 5 * 60_000 });
 
 /** The document without counting a view, every 2 s while it converts. */
 export const documentProgressQuery = (id: number) =>
@@ -130,11 +98,7 @@ export const fullAccessQuery = (doc: Document, userId: number) =>
   });
 
 export const relatedDocumentsQuery = (id: number) =>
-  queryOptions({
-    queryKey: documentKeys.related(id),
-    queryFn: async () => noneWhenMissing(await api.get<ListDocumentReply>('/api/v1/document/related', { id }), {}).document ?? [],
-    staleTime: 5 * 60_000,
-  });
+  queryOptions({ ...callQuery(relatedDocumentsCall(id), { whenMissing: [] }), staleTime: 5 * 60_000 });
 
 /** The member's own rating of a document (`{}` when none). */
 export const documentScoreQuery = (documentId: number) =>

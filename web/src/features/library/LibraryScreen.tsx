@@ -4,7 +4,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { documentTypeOptions } from '../../../../shared/constants';
-import type { ListDocumentRequest } from '../../../../shared/types/document';
+import { LIBRARY_ORDERS, LIBRARY_PAGE_SIZE, libraryRequest, libraryState, type LibraryState } from '../../../../shared/page-data';
 import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { ChoiceChips } from '../../kit/filters/ChoiceChips';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -17,33 +17,14 @@ import { DocumentGrid } from '../document/DocumentCard';
 import { useSettings } from '../settings/use-settings';
 import './library.css';
 
-/** The server gives strangers at most 24 documents a page (contract: ListDocument). */
-export const LIBRARY_PAGE_SIZE = 24;
+// The state and the list request come from shared/page-data.ts: the gateway reads the same
+// address to make the first page's call for the page it serves.
 
-export const LIBRARY_ORDERS = [
-  { value: 'latest', label: '最新上传', order: 'id desc' },
-  { value: 'views', label: '最多浏览', order: 'view_count desc' },
-  { value: 'downloads', label: '最多下载', order: 'download_count desc' },
-  { value: 'rating', label: '评分最高', order: 'score desc' },
-] as const;
-
-interface LibraryState {
-  ext?: string;
-  language?: string;
-  sort: string;
-  page: number;
-}
-
-function readState(params: URLSearchParams): LibraryState {
-  const ext = params.get('ext') ?? undefined;
-  const sort = params.get('sort') ?? 'latest';
-  const page = Number(params.get('page') ?? '1');
-  return {
-    ext: documentTypeOptions.some((o) => o.value === ext) ? ext : undefined,
-    language: params.get('language') || undefined,
-    sort: LIBRARY_ORDERS.some((o) => o.value === sort) ? sort : 'latest',
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-  };
+/** The first value of each query parameter, as the gateway reads the address. */
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of params) if (!(name in query)) query[name] = value;
+  return query;
 }
 
 /** The address of the library with `change` applied; any change but the page goes back to page 1. */
@@ -62,21 +43,13 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
   const tree = useDocumentCategories();
   const settings = useSettings();
   const [params] = useSearchParams();
-  const state = readState(params);
+  const state = libraryState(firstValues(params));
   const trail = categoryId ? categoryTrail(tree, categoryId) : [];
   const category: CategoryNode | undefined = trail[trail.length - 1];
   const basePath = categoryId ? `/library/${categoryId}` : '/library';
   const href = (change: Partial<LibraryState>) => hrefWith(basePath, state, change);
 
-  const request: Omit<ListDocumentRequest, 'status' | 'field'> = {
-    page: state.page,
-    size: LIBRARY_PAGE_SIZE,
-    order: LIBRARY_ORDERS.find((o) => o.value === state.sort)?.order,
-    ...(categoryId ? { category_id: [categoryId] } : {}),
-    ...(state.ext ? { ext: state.ext } : {}),
-    ...(state.language ? { language: [state.language] } : {}),
-  };
-  const list = useQuery({ ...libraryQuery(request), enabled: !categoryId || Boolean(category), placeholderData: keepPreviousData });
+  const list = useQuery({ ...libraryQuery(libraryRequest(categoryId, state)), enabled: !categoryId || Boolean(category), placeholderData: keepPreviousData });
 
   if (categoryId && !category) {
     return (

@@ -10,7 +10,6 @@ import { formatBytes, formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { ApiError, errorMessage } from '../../api/client';
 import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
-import { usePageTitle } from '../../kit/routing/page-title';
 import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
@@ -100,7 +99,6 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
   const navigate = useNavigate();
   const document = useQuery(documentQuery(id));
   const doc = document.data;
-  usePageTitle(doc?.title);
 
   // Keep the address canonical: the document under its own deepest category.
   const canonical = doc ? documentPath(doc) : undefined;

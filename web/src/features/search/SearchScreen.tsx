@@ -5,8 +5,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { documentTypeOptions } from '../../../../shared/constants';
+import { SEARCH_PAGE_SIZE, SEARCH_PERIODS, SEARCH_SORTS, searchRequest, searchState, type SearchState } from '../../../../shared/page-data';
 import { formatBytes, formatDate } from '../../../../shared/format';
-import type { SearchDocumentRequest, SearchedDocument } from '../../../../shared/types/document';
+import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -17,50 +18,18 @@ import { documentPath, documentPathById } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
-import { SEARCH_PAGE_SIZE, searchQuery } from './api';
+import { searchQuery } from './api';
 import { SearchBox, searchPath } from './SearchBox';
 import './search.css';
 
-export const SEARCH_SORTS = [
-  { value: '', label: '相关度' },
-  { value: 'latest', label: '最新' },
-  { value: 'download_count', label: '下载最多' },
-  { value: 'view_count', label: '浏览最多' },
-] as const;
+// The state and the request come from shared/page-data.ts: the gateway reads the same address
+// to make the first page's call for the page it serves.
 
-const DAY_MS = 86_400_000;
-export const SEARCH_PERIODS = [
-  { value: '', label: '全部时间', days: 0 },
-  { value: 'week', label: '一周内', days: 7 },
-  { value: 'month', label: '一个月内', days: 30 },
-  { value: 'year', label: '一年内', days: 365 },
-] as const;
-
-interface SearchState {
-  wd: string;
-  page: number;
-  category?: number;
-  ext?: string;
-  language?: string;
-  period: string;
-  sort: string;
-}
-
-function readState(params: URLSearchParams): SearchState {
-  const page = Number(params.get('page') ?? '1');
-  const category = Number(params.get('category_id') ?? '');
-  const ext = params.get('ext') ?? undefined;
-  const period = params.get('period') ?? '';
-  const sort = params.get('sort') ?? '';
-  return {
-    wd: (params.get('wd') ?? '').trim(),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    category: Number.isInteger(category) && category > 0 ? category : undefined,
-    ext: documentTypeOptions.some((o) => o.value === ext) ? ext : undefined,
-    language: params.get('language') || undefined,
-    period: SEARCH_PERIODS.some((p) => p.value === period) ? period : '',
-    sort: SEARCH_SORTS.some((s) => s.value === sort) ? sort : '',
-  };
+/** The first value of each query parameter, as the gateway reads the address. */
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of params) if (!(name in query)) query[name] = value;
+  return query;
 }
 
 function toAddress(state: SearchState): string {
@@ -72,20 +41,6 @@ function toAddress(state: SearchState): string {
   if (state.sort) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   return `/search?${params.toString()}`;
-}
-
-function toRequest(state: SearchState, today: number): SearchDocumentRequest {
-  const days = SEARCH_PERIODS.find((p) => p.value === state.period)?.days ?? 0;
-  return {
-    wd: state.wd,
-    page: state.page,
-    size: SEARCH_PAGE_SIZE,
-    ...(state.category ? { category_id: [state.category] } : {}),
-    ...(state.ext ? { ext: state.ext } : {}),
-    ...(state.language ? { language: [state.language] } : {}),
-    ...(days ? { created_at: [formatDate(today - days * DAY_MS, 'YYYY-MM-DD')] } : {}),
-    ...(state.sort ? { sort: state.sort } : {}),
-  };
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -138,10 +93,10 @@ export function SearchScreen() {
   const navigate = useNavigate();
   const settings = useSettings();
   const categories = useDocumentCategories();
-  const state = readState(params);
+  const state = searchState(firstValues(params));
   // The date filters count from when the page opened, so the query key stays the same.
   const [openedAt] = useState(() => Date.now());
-  const request = toRequest(state, openedAt);
+  const request = searchRequest(state, openedAt);
   const results = useQuery({ ...searchQuery(request), placeholderData: keepPreviousData });
   const recommended = settings.system?.recommend_words ?? [];
   const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });

@@ -1,13 +1,12 @@
 // Document search (DocumentAPI.SearchDocument: full text, with highlighted snippets) and the
 // admin's search records (SearchRecordAPI).
 import { queryOptions } from '@tanstack/react-query';
+import { searchCall } from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
-import type { ListSearchRecordReply, ListSearchRecordRequest, SearchDocumentReply, SearchDocumentRequest } from '../../../../shared/types/document';
-import { api, unwrap } from '../../api/client';
+import type { ListSearchRecordReply, ListSearchRecordRequest, SearchDocumentRequest } from '../../../../shared/types/document';
+import { callQuery } from '../../api/call-query';
+import { api } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
-
-/** The server answers 10 results a page (contract: SearchDocument). */
-export const SEARCH_PAGE_SIZE = 10;
 
 export const searchKeys = {
   all: ['search'] as const,
@@ -15,12 +14,9 @@ export const searchKeys = {
   records: ['search', 'records'] as const,
 };
 
+/** One page of results (`searchRequest` of shared/page-data.ts), the call the gateway makes for the page it serves. */
 export const searchQuery = (request: SearchDocumentRequest) =>
-  queryOptions({
-    queryKey: searchKeys.results(request),
-    queryFn: async () => unwrap(await api.get<SearchDocumentReply>('/api/v1/document/search', { ...request })),
-    enabled: (request.wd ?? '').trim() !== '',
-  });
+  queryOptions({ ...callQuery(searchCall(request)), enabled: (request.wd ?? '').trim() !== '' });
 
 export const listSearchRecords = (request: ListSearchRecordRequest) =>
   api.get<ListSearchRecordReply>('/api/v1/searchrecord/list', { ...request });

@@ -21,6 +21,7 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-article-category': lazyScreen(async () => (await import('./ArticleCategoryPage')).ArticleCategoryPage),
   'admin-friendlink': lazyScreen(async () => (await import('./FriendlinkPage')).FriendlinkPage),
   'admin-banner': lazyScreen(async () => (await import('./BannerPage')).BannerPage),
+  'admin-advertisement': lazyScreen(async () => (await import('./AdvertisementPage')).AdvertisementPage),
   'admin-document-language': lazyScreen(async () => (await import('./LanguagePage')).LanguagePage),
   'admin-document-list': lazyScreen(async () => (await import('./DocumentListPage')).DocumentListPage),
   'admin-document-upload': lazyScreen(async () => (await import('./DocumentUploadPage')).DocumentUploadPage),
