@@ -8,7 +8,6 @@ import { ReviewStatus, TargetType } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
-import { usePageTitle } from '../../kit/routing/page-title';
 import { Avatar } from '../../ui/Avatar';
 import { Skeleton, Tag } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
@@ -82,7 +81,6 @@ function RelatedArticles({ articleKey }: { articleKey: string }) {
 export function ArticleView({ articleKey, categoryId, children }: { articleKey: string; categoryId?: number; children?: ReactNode }) {
   const query = useQuery(articleQuery(articleKey));
   const holds = usePermissionCheck();
-  usePageTitle(query.data?.title);
   if (query.isPending) {
     return (
       <div className="app-article" aria-busy="true">
