@@ -87,7 +87,7 @@ describe('writing', () => {
     const page = await adminPage('/admin/article/set');
     const title = unique('编辑器测试');
     await page.getByLabel('标题', { exact: true }).fill(title);
-    const editor = page.getByTestId('article-editor');
+    const editor = page.getByTestId('rich-text-editor');
     await editor.click();
     await page.keyboard.type('第一段正文。');
     await page.keyboard.press('Enter');
