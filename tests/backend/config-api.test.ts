@@ -133,6 +133,19 @@ describe('UpdateConfig', () => {
     expect(res.body.message).toBe(message);
   });
 
+  it('keeps the VIP benefits only through the rich-text allow-list, on save and in the settings', async () => {
+    const row = await configRow('vip', 'benefits');
+    const html = '<ul><li><strong>免积分</strong>下载</li><li onclick="alert(1)">专属标识<script>alert(2)</script></li></ul><img src="javascript:alert(3)"><p style="color:red">说明</p>';
+    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: html }] } })).status).toBe(200);
+    const kept = '<ul><li><strong>免积分</strong>下载</li><li>专属标识</li></ul><p>说明</p>';
+    expect((await configRow('vip', 'benefits')).value).toBe(kept);
+    expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe(kept);
+    // A value that reached the table another way (an older version, SQL) is cleaned when served.
+    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'vip' AND name = 'benefits'").run('<p>权益</p><script>alert(4)</script>'));
+    await admin('PUT', '/api/v1/config', { body: { config: [{ id: (await configRow('system', 'sitename')).id, value: '魔豆文库' }] } });
+    expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe('<p>权益</p>');
+  });
+
   it('saves nothing when one item is bad', async () => {
     const good = await configRow('system', 'sitename');
     const bad = await configRow('security', 'enable_register');
@@ -174,7 +187,7 @@ describe('GetStats', () => {
   it('gives visitors and members the public counts only, and the rest to permission holders', async () => {
     for (const token of [undefined, backend.member.token]) {
       const res = await api(backend.url, 'GET', '/api/v1/stats', { token });
-      expect(Object.keys(res.body).sort()).toEqual(['user_count']); // no documents or articles yet: zero counts are omitted
+      expect(Object.keys(res.body).sort()).toEqual(['article_count', 'user_count']); // the seeded footer pages; no documents yet: zero counts are omitted
       expect(res.body.version).toBeUndefined();
       expect(res.body.os).toBeUndefined();
     }

@@ -51,6 +51,7 @@ async function seedContent(): Promise<{ categories: number[] }> {
     // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
     // 13: two top-level categories: the page is under the last.
     for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
+    db.prepare('DELETE FROM article').run(); // the seeded footer pages give way to the test's own articles
     const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
     article.run('notice', '公告一则', 1, null, ts, ts);
     article.run('draft', '草稿', 0, null, ts, ts);

@@ -87,7 +87,7 @@ describe('writing', () => {
     const page = await adminPage('/admin/article/set');
     const title = unique('编辑器测试');
     await page.getByLabel('标题', { exact: true }).fill(title);
-    const editor = page.getByTestId('article-editor');
+    const editor = page.getByTestId('rich-text-editor');
     await editor.click();
     await page.keyboard.type('第一段正文。');
     await page.keyboard.press('Enter');
@@ -125,7 +125,7 @@ describe('search and favourites', () => {
     const page = await site.open();
     await page.goto('/article');
     await page.getByRole('textbox', { name: '搜索文章' }).fill('纠缠');
-    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('search', { name: '搜索文章' }).getByRole('button', { name: '搜索' }).click();
     await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
     const hit = page.locator('.app-article-list a', { hasText: title });
     await hit.waitFor();

@@ -8,7 +8,7 @@ import type { Article } from '../../shared/types/article';
 import type { Comment } from '../../shared/types/comment';
 import type { Permission } from '../../shared/types/permission';
 import { api } from '../../web/src/api/client';
-import { cleanPastedHtml } from '../../web/src/features/article/RichTextEditor';
+import { cleanPastedHtml } from '../../web/src/kit/rich-text/RichTextEditor';
 import { problemsOf } from '../../web/src/features/article/ArticleForm';
 import { commentThreads } from '../../web/src/features/comment/CommentSection';
 import { clearSession } from '../../web/src/features/session/session-store';

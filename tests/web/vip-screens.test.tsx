@@ -55,7 +55,7 @@ describe('/vip', { timeout: 20_000 }, () => {
     expect(year.getByText('推荐')).toBeTruthy();
     expect(year.getByText('298.00')).toBeTruthy();
     expect(year.getByText('365 天')).toBeTruthy();
-    expect(screen.getByText('免积分下载全站文档')).toBeTruthy();
+    expect(screen.getByText('免积分下载全站文档').closest('.app-vip-benefits li')).toBeTruthy(); // the benefits' HTML list, shown as a list
     expect(await screen.findByText('2099-03-04 13:06')).toBeTruthy();
     expect(screen.getByText(/有效期至/)).toBeTruthy();
   });
@@ -242,6 +242,33 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.click(dialog.getByRole('button', { name: '延长' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
     expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0])).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
+  });
+
+  it('/admin/config/vip edits the benefits with the rich-text editor and sends its HTML', async () => {
+    const { fetchMock } = renderApp('/admin/config/vip', {
+      user: admin,
+      permissions: [perm(1, 'ConfigAPI', 'ListConfig')],
+      backend: {
+        'GET /api/v1/config/list': {
+          status: 200,
+          body: { config: [{ id: 11, category: 'vip', name: 'benefits', label: '会员权益说明', input_type: 'textarea', value: '<ul><li>免积分下载</li></ul>' }] },
+        },
+        'PUT /api/v1/config': { status: 200, body: {} },
+        'GET /api/v1/settings': { status: 200, body: onSale },
+      },
+    });
+    const editor = await screen.findByRole('textbox', { name: '会员权益说明' });
+    expect(editor.getAttribute('contenteditable')).toBe('true');
+    expect(within(editor).getByText('免积分下载').closest('li')).toBeTruthy();
+    expect(screen.getByRole('toolbar', { name: '编辑工具' })).toBeTruthy();
+    expect(screen.getByLabelText('选择要插入的图片').getAttribute('data-upload-kind')).toBe('config');
+    // The toolbar's list button turns the list item into a paragraph: the editor's HTML is what is sent.
+    await userEvent.click(screen.getByRole('button', { name: '无序列表' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/config')[0])).toEqual({
+      config: [{ id: 11, category: 'vip', name: 'benefits', value: '<p>免积分下载</p>' }],
+    });
   });
 
   it('/admin/config/vip edits the plans as a table and keeps the config\'s text', async () => {

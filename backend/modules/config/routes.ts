@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { EMAIL_PATTERN, normalizeMainlandMobile } from '../../../shared/validation';
 import { vipPlansProblem } from '../../../shared/vip';
 import { PAY_KEY_RULES } from '../payment/service';
+import { sanitizeRichText } from '../../platform/rich-text';
 import type { ConfigTable } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { defineService, rpc } from '../../platform/rpc';
@@ -50,6 +51,11 @@ const KEY_RULES: Record<string, (value: string) => string | null> = {
   ...PAY_KEY_RULES,
 };
 
+/** Values other code shows as HTML: stored only through the rich-text allow-list. */
+const KEY_SANITIZERS: Record<string, (value: string) => string> = {
+  'vip.benefits': sanitizeRichText,
+};
+
 /** Checks a new value against the row's input type; returns it normalised. */
 function validateValue(row: ConfigRow, value: string): string {
   const label = `配置项【${row.label || row.name}】`;
@@ -83,7 +89,7 @@ function validateValue(row: ConfigRow, value: string): string {
   }
   const problem = KEY_RULES[`${row.category}.${row.name}`]?.(value);
   if (problem) throw badRequest(`${label}${problem}`);
-  return value;
+  return KEY_SANITIZERS[`${row.category}.${row.name}`]?.(value) ?? value;
 }
 
 export const configService = defineService('ConfigAPI', [

@@ -1,6 +1,7 @@
 import { parseVipPlans } from '../../../shared/vip';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
+import { sanitizeRichText } from '../../platform/rich-text';
 import { enabledLanguages } from '../language/service';
 import { offeredProviders } from '../payment/service';
 
@@ -49,7 +50,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     language,
     vip: {
       enable: cfg.bool('vip', 'enable'), title: cfg.str('vip', 'title'), description: cfg.str('vip', 'description'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
-      read_all_pages: cfg.bool('vip', 'read_all_pages'), times_every_day: cfg.int('vip', 'times_every_day'), benefits: cfg.str('vip', 'benefits'),
+      read_all_pages: cfg.bool('vip', 'read_all_pages'), times_every_day: cfg.int('vip', 'times_every_day'), benefits: sanitizeRichText(cfg.str('vip', 'benefits')),
     },
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
     pay: { enable: cfg.bool('pay', 'enable'), provider: providers[0] ?? '', providers },

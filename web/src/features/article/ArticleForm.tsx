@@ -16,7 +16,7 @@ import { Select, Switch } from '../../ui/semi-admin';
 import { imageUploadTarget } from '../upload/api';
 import { articlePath, createArticle, recommendArticles, updateArticle } from './api';
 import { ArticleStatusTag } from './article-resource';
-import { RichTextEditor } from './RichTextEditor';
+import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
 import './article-admin.css';
 
 type Field = 'title' | 'identifier' | 'keywords' | 'description' | 'content';
@@ -112,7 +112,7 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
             documentKey={String(article?.id ?? 'new')}
             value={form.content}
             onChange={set('content')}
-            upload={articleImages.upload}
+            upload={articleImages}
             invalid={Boolean(errors.content)}
             labelledBy="article-content-label"
           />

@@ -6,7 +6,10 @@ import type { FieldDef, FormValues, SelectOption } from '../../kit/admin-resourc
 import { imageUploadTarget } from '../upload/api';
 import { EMAIL_PATTERN } from '../../../../shared/validation';
 import { createElement } from 'react';
+import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
 import { VipPlanEditor, vipPlansError } from '../vip/VipPlanEditor';
+
+const configImages = imageUploadTarget('config');
 
 
 /** Checks of keys whose value other code parses (the backend refuses the same values). */
@@ -87,6 +90,23 @@ export function configField(row: Config): FieldDef<FormValues> {
       ...base,
       kind: 'custom',
       render: ({ id, value, onChange, invalid }) => createElement(VipPlanEditor, { id, value: String(value ?? ''), onChange, invalid }),
+    };
+  }
+  // The benefits are rich text, written with the articles' editor; the server sanitises them.
+  if (key === 'vip.benefits') {
+    return {
+      ...base,
+      kind: 'custom',
+      render: ({ id, value, onChange, invalid }) =>
+        createElement(RichTextEditor, {
+          id,
+          value: String(value ?? ''),
+          documentKey: key,
+          onChange,
+          upload: configImages,
+          invalid,
+          labelledBy: `${id}-label`,
+        }),
     };
   }
   switch (row.input_type) {

@@ -1,16 +1,16 @@
-// The article body editor: tiptap (ProseMirror, which handles Chinese input-method
-// composition), a toolbar for what the server's allow-list keeps (docs/api.md §13.1), images
-// uploaded through `POST /api/v1/upload/article`, and pasted Word HTML reduced to its
+// The rich-text editor of article bodies and the VIP benefits: tiptap (ProseMirror, which
+// handles Chinese input-method composition), a toolbar for what the server's allow-list keeps
+// (docs/api.md §13.1), images uploaded through the caller's upload, and pasted Word HTML reduced to its
 // structure (tiptap's schema has no styles; Office's conditional comments and `o:` tags go
 // first). The server sanitises the HTML again whatever the editor sends.
 import Image from '@tiptap/extension-image';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useRef } from 'react';
-import type { UploadImageReply } from '../../../../shared/types/attachment';
-import type { ApiResult } from '../../api/client';
-import { checkImageFile } from '../../kit/image-upload/ImageUploadInput';
-import { useImageUpload } from '../../kit/image-upload/use-image-upload';
+import { UPLOAD_IMAGE_EXTENSIONS } from '../../../../shared/constants';
+import { checkImageFile, type ImageUploadTarget } from '../image-upload/ImageUploadInput';
+import { useImageUpload } from '../image-upload/use-image-upload';
+import './rich-text.css';
 
 /** Office's markup that carries no content: conditional comments, `<o:p>`, XML islands, style blocks. */
 export function cleanPastedHtml(html: string): string {
@@ -66,7 +66,8 @@ export interface RichTextEditorProps {
   value: string;
   documentKey: string;
   onChange: (html: string) => void;
-  upload: (file: File) => Promise<ApiResult<UploadImageReply>>;
+  /** Where inserted images go (`POST /api/v1/upload/<kind>`). */
+  upload: ImageUploadTarget;
   invalid?: boolean;
   labelledBy: string;
 }
@@ -84,7 +85,7 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
       ],
       content: value,
       editorProps: {
-        attributes: { id, role: 'textbox', 'aria-multiline': 'true', 'aria-labelledby': labelledBy, 'data-testid': 'article-editor' },
+        attributes: { id, role: 'textbox', 'aria-multiline': 'true', 'aria-labelledby': labelledBy, 'data-testid': 'rich-text-editor' },
         transformPastedHTML: cleanPastedHtml,
       },
       onUpdate: ({ editor: current }) => onChangeRef.current(current.isEmpty ? '' : current.getHTML()),
@@ -102,7 +103,7 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
   });
   const { uploading, choose, fileInput } = useImageUpload({
     check: checkImageFile,
-    upload,
+    upload: upload.upload,
     failureTitle: '图片上传失败',
     onUploaded: (path) => editor?.chain().focus().setImage({ src: path, alt: '' }).run(),
   });
@@ -127,7 +128,7 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
         <button type="button" title="链接" aria-label="链接" aria-pressed={state?.link ?? false} disabled={!editor} onClick={() => editor && promptLink(editor)}>
           链接
         </button>
-        <input {...fileInput} accept=".jpg,.jpeg,.png,.gif,.webp" aria-label="选择要插入的图片" data-upload-kind="article" />
+        <input {...fileInput} accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label="选择要插入的图片" data-upload-kind={upload.kind} />
         <button type="button" title="插入图片" aria-label="插入图片" disabled={!editor || uploading} onClick={choose}>
           {uploading ? '上传中…' : '图片'}
         </button>
