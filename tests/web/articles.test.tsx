@@ -169,7 +169,9 @@ describe('article page', { timeout: 30_000 }, () => {
   it('shows the reader’s own comments in review as 审核中, beside the approved ones', async () => {
     // The comments load as they come near the viewport: here, at once (happy-dom's observer never reports).
     vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => vi.unstubAllGlobals());
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
     const approved: Comment[] = [{ id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 }];
     const mine: Comment[] = [{ id: 11, content: '我的看法', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 }];
     renderApp('/article/detail/about', {
