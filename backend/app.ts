@@ -37,6 +37,7 @@ import { downloadService, userDownloadService } from './modules/download/routes'
 import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
 import { registerAccessLog } from './platform/access-log';
+import { viewFilesInProcess, type ViewFilesInProcess } from './modules/document/page-routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -70,6 +71,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Credentials of the admin account created by this start; null on later starts. */
     initialAdmin: InitialAdmin | null;
+    /**
+     * The answers of `/view/page` and `/view/cover` for a gateway in the same process
+     * (gateway/embedded-backend.ts hands them over): decided by the same code, files
+     * streamed from the blob store, no HTTP in between.
+     */
+    viewFiles: ViewFilesInProcess;
   }
 }
 
@@ -162,6 +169,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   for (const service of services) await serveService(app, context, service);
+  app.decorate('viewFiles', viewFilesInProcess(context));
   app.addHook('onReady', async () => jobs.start());
   return app;
 }

@@ -18,12 +18,15 @@ import startData from './plugins/start-data';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
+import type { ViewFiles } from './view-files';
 
 export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
 
 export interface BuildOptions {
   /** where pino writes (tests capture the log here); default stdout */
   logStream?: DestinationStream;
+  /** the embedded backend's page and cover answers, when it runs in this process (gateway/view-files.ts) */
+  viewFiles?: ViewFiles | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -63,7 +66,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
-  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs });
+  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });
   app.register(pageGuard, {
     cookieName: config.tokenCookie,

@@ -27,7 +27,8 @@ const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/g;
 
 /** The header names a `Connection` header lists: hop-by-hop as well (RFC 9110 §7.6.1). */
 function connectionOptions(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
+  // What nearly every client and server sends, each request.
+  if (value === undefined || value === 'keep-alive' || value === 'close') return [];
   return (Array.isArray(value) ? value.join(',') : value)
     .split(',')
     .map((name) => name.trim().toLowerCase())
@@ -37,6 +38,13 @@ function connectionOptions(value: string | string[] | undefined): string[] {
 /** Does the client's cookie stand in for an Authorization header on this request? */
 export function bearerFromCookie(request: FastifyRequest): boolean {
   return request.headers.authorization === undefined && request.sessionToken !== undefined;
+}
+
+/** The Authorization header the backend gets (see backendRequestHeaders). */
+export function backendAuthorization(request: FastifyRequest): string | undefined {
+  if (bearerFromCookie(request)) return `Bearer ${request.sessionToken}`;
+  const own = request.headers.authorization;
+  return own === undefined || connectionOptions(request.headers.connection).includes('authorization') ? undefined : own;
 }
 
 /**
@@ -59,7 +67,8 @@ export function backendRequestHeaders(request: FastifyRequest, identity = false)
   out['x-forwarded-for'] = request.ip;
   out['x-real-ip'] = request.ip;
   out['x-request-id'] = request.id;
-  if (bearerFromCookie(request)) out.authorization = `Bearer ${request.sessionToken}`;
+  const authorization = backendAuthorization(request);
+  if (authorization !== undefined) out.authorization = authorization;
   if (identity) out['accept-encoding'] = 'identity';
   return out;
 }

@@ -11,6 +11,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { GatewayError, MESSAGES } from '../errors';
 import { backendRequestHeaders, bearerFromCookie, clientResponseHeaders, forwardRead, sendFault } from '../forward';
 import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
+import { serveViewFile, type ViewFiles } from '../view-files';
 import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
@@ -183,7 +184,12 @@ function onError(reply: FastifyReply, { error }: { error: Error }) {
 
 export interface UpstreamOptions {
   timeoutMs: number;
+  /** the embedded backend's page and cover answers in this process (gateway/view-files.ts) */
+  viewFiles?: ViewFiles | undefined;
 }
+
+/** The routes whose answers the embedded backend can give in process. */
+export const VIEW_FILE_PREFIXES = ['/view/page', '/view/cover'];
 
 export default fp<UpstreamOptions>(
   async function upstream(fastify, opts) {
@@ -210,8 +216,13 @@ export default fp<UpstreamOptions>(
 
     const forward = { pool, timeoutMs: opts.timeoutMs };
     const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);
-    const readRoutes = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/*`, ...BACKEND_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/`, `${prefix}/*`]), ...BACKEND_FILES];
-    for (const url of readRoutes) fastify.route({ method: ['GET', 'HEAD'], url, handler: read });
+    const { viewFiles } = opts;
+    const viewFile = viewFiles && ((request: FastifyRequest, reply: FastifyReply) => serveViewFile(request, reply, viewFiles, () => read(request, reply)));
+    const under = (prefix: string) => [prefix, `${prefix}/`, `${prefix}/*`];
+    for (const url of [...under(API_PREFIX), ...BACKEND_PREFIXES.flatMap(under), ...BACKEND_FILES]) {
+      const handler = viewFile && VIEW_FILE_PREFIXES.some((prefix) => isUnder(url, prefix)) ? viewFile : read;
+      fastify.route({ method: ['GET', 'HEAD'], url, handler });
+    }
   },
   { name: 'upstream', dependencies: ['backend-client', 'token-cookie'] },
 );
