@@ -60,11 +60,14 @@ function acceptsGzip(acceptEncoding: string | undefined): boolean {
   });
 }
 
-/** The first stored file among `names`, with its size and time. */
+/**
+ * The first stored file among `names`, opened: its stream (not read yet), size and time. One
+ * open per name tried, and no separate stat: a 304 closes the file unread.
+ */
 async function firstStored(ctx: BackendContext, hash: string, names: readonly string[]) {
   for (const name of names) {
-    const stat = await ctx.blobs.stat(outputKey(hash, name));
-    if (stat) return { name, ...stat };
+    const blob = await ctx.blobs.get(outputKey(hash, name));
+    if (blob) return { name, ...blob };
   }
   return null;
 }
@@ -96,13 +99,14 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   };
   if (kind === 'svg') headers['content-security-policy'] = SVG_POLICY;
   if (gzipped) headers.vary = 'Accept-Encoding';
-  if (request.ifNoneMatch === etag) return { status: 304, headers, body: null };
-  const blob = await ctx.blobs.get(outputKey(hash, stored.name));
-  if (!blob) return NOT_FOUND;
-  if (inflate) return { status: 200, headers, body: blob.stream.pipe(createGunzip()) };
+  if (request.ifNoneMatch === etag) {
+    stored.stream.destroy();
+    return { status: 304, headers, body: null };
+  }
+  if (inflate) return { status: 200, headers, body: stored.stream.pipe(createGunzip()) };
   if (gzipped) headers['content-encoding'] = 'gzip';
-  headers['content-length'] = String(blob.size);
-  return { status: 200, headers, body: blob.stream };
+  headers['content-length'] = String(stored.size);
+  return { status: 200, headers, body: stored.stream };
 }
 
 /** The answer to `GET /view/page/<hash>/<page>`. */
