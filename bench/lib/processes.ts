@@ -96,6 +96,24 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The process and its children (nginx's master and its worker), from /proc. */
+export async function withChildren(pid: number): Promise<number[]> {
+  let children = '';
+  try {
+    children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {
+    // gone, or not Linux
+  }
+  return [pid, ...children.split(' ').filter((field) => field !== '').map(Number)];
+}
+
+/** CPU time (user + system) of processes so far, summed, in microseconds. */
+export async function cpuTimeOfAll(pids: number[]): Promise<number> {
+  let total = 0;
+  for (const pid of pids) total += await cpuTimeOf(pid);
+  return total;
+}
+
 /** CPU time (user + system) a process has used so far, in microseconds (Linux /proc, clock ticks of 10 ms). */
 export async function cpuTimeOf(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
