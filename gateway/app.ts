@@ -47,13 +47,16 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks in callback style: they run for every request, and an async hook costs a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // During shutdown, answers still in flight close their connection, so that keep-alive
   // clients do not hold the process open.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!app.server.listening) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   app.register(errorHandler);
