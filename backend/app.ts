@@ -36,8 +36,16 @@ import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
 import { documentSearchService } from './modules/document-search/routes';
+import { vipService } from './modules/vip/routes';
+import { orderService } from './modules/order/routes';
+import { advertisementService } from './modules/advertisement/routes';
+import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
 import { viewFilesInProcess, type ViewFilesInProcess } from './modules/document/page-routes';
+import { articleService } from './modules/article/routes';
+import { commentService } from './modules/comment/routes';
+import { reportService } from './modules/report/routes';
+import { feedbackService } from './modules/feedback/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -65,6 +73,14 @@ export const services: readonly ServiceModule[] = [
   userDownloadService,
   favoriteService,
   documentSearchService,
+  vipService,
+  orderService,
+  advertisementService,
+  sitemapService,
+  articleService,
+  commentService,
+  reportService,
+  feedbackService,
 ];
 
 declare module 'fastify' {
@@ -164,6 +180,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    payment: config.payment,
     version: pkg.version,
     passwordCost,
   };

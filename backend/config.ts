@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
+import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 import type { SmsEndpoints } from './platform/sms/sms-provider';
 
@@ -20,6 +21,8 @@ export interface BackendConfig {
   oauth: OAuthConfig;
   /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
   convert: ConvertConfig;
+  /** Where the payment providers are reached (docs/api.md §4). */
+  payment: PaymentEndpoints;
   /** Where the SMS clouds are reached (docs/api.md §4). */
   sms: SmsEndpoints;
 }
@@ -140,6 +143,19 @@ function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
   return convert;
 }
 
+function parsePayment(env: Record<string, string | undefined>): PaymentEndpoints {
+  const alipay = env.PAY_ALIPAY_GATEWAY_URL?.trim();
+  const timeoutRaw = env.PAY_TIMEOUT_MS?.trim() || '10000';
+  if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 120_000) {
+    throw new ConfigError(`PAY_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
+  }
+  return {
+    alipayGatewayUrl: alipay ? parseBaseUrl('PAY_ALIPAY_GATEWAY_URL', alipay, 'https://openapi.alipay.com/gateway.do') : null,
+    wechatApiUrl: parseBaseUrl('PAY_WECHAT_API_URL', env.PAY_WECHAT_API_URL, 'https://api.mch.weixin.qq.com'),
+    timeoutMs: Number(timeoutRaw),
+  };
+}
+
 /** An http(s) origin: the signed SMS requests go to its path `/`. */
 function parseOrigin(variable: string, raw: string | undefined, fallback: string): string {
   const value = raw?.trim() || fallback;
@@ -190,6 +206,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
+    payment: parsePayment(env),
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

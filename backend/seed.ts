@@ -1,6 +1,7 @@
 import type { Database } from './db';
 import { pruneRevokedTokens } from './platform/auth/session';
 import type { PermissionSeed } from './platform/rpc';
+import { seedArticles } from './modules/article/seed';
 import { seedConfig } from './modules/config/seed';
 import { seedFriendlinks } from './modules/friendlink/seed';
 import { seedGroups } from './modules/group/seed';
@@ -30,6 +31,7 @@ export async function runSeed(db: Database, options: SeedOptions): Promise<Initi
     await seedNavigation(trx);
     await seedLanguages(trx);
     await seedFriendlinks(trx);
+    await seedArticles(trx);
     await pruneRevokedTokens(trx);
     return initialAdmin;
   });

@@ -1,10 +1,11 @@
-// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark and the search
-// benchmark, each against a reference measured in the same run (nginx, the upstream directly,
-// the entry chunk, the idle process, mutool, MOREDOC's LIKE search), so that a figure means
+// `npm run bench`: the five benchmarks of the gateway, the conversion benchmark, the search
+// benchmark and the reader benchmark, each against a reference measured in the same run
+// (nginx, the upstream directly, the entry chunk, the idle process, mutool, MOREDOC's LIKE
+// search) or known (MOREDOC's first paint of the document route), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search.
+// --reader-rounds, --first-paint-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -20,12 +21,17 @@ import { MissingTool, requireTools, type Tools } from './lib/tools';
 import { REPO_ROOT, cpuTimeOfAll, memoryOf, startNodeProcess, withChildren, type Started } from './lib/processes';
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
+import { publishDocuments } from './lib/site-content';
 import { webBuildNeeded } from '../scripts/start';
 import { conversionBenchmark } from './conversion';
 import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
+import { readerBenchmark } from './reader';
+import { firstPaintBenchmark } from './first-paint';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search'] as const;
+const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search', 'reader', 'first-paint'] as const;
+/** Benchmarks that start their own servers, outside the gateway benchmarks' set. */
+const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint'];
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -37,7 +43,9 @@ const { values: args } = parseArgs({
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
+    'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
+    'first-paint-rounds': { type: 'string', default: '5' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
 });
@@ -212,11 +220,17 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
 }
 
 async function main(): Promise<void> {
-  const gateway = BENCHMARKS.some((name) => name !== 'conversion' && name !== 'conversion-api' && wants(name));
+  const gateway = BENCHMARKS.some((name) => !STANDALONE.includes(name) && wants(name));
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
   if (wants('conversion-api')) await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
+  // In a browser, on a quiet machine: after the load benchmarks.
+  if (wants('reader')) await readerBenchmark({ rounds: Math.max(1, Number(args['reader-rounds'])) });
+  if (wants('first-paint')) {
+    ensureWebBuild();
+    await firstPaintBenchmark({ rounds: Math.max(1, Number(args['first-paint-rounds'])) });
+  }
 }
 
 async function gatewayBenchmarks(): Promise<void> {
@@ -284,9 +298,11 @@ async function gatewayBenchmarks(): Promise<void> {
       await metricsGateway.stop();
     }
     if (wants('pages')) {
+      const content = await publishDocuments(backend.url, ADMIN_PASSWORD, ['城市图书馆的一天', '古籍修复室里的故事', '阅读改变生活']);
+      const documentPath = `/library/${content.categoryId}/${content.documentIds[0]}`;
       const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(pagesGateway);
-      await pages(serverOf(nginx), serverOf(pagesGateway), adminCookie);
+      await pages(serverOf(nginx), serverOf(pagesGateway), adminCookie, documentPath);
       await pagesGateway.stop();
       await documentPages(dir, tools!.nginx, started);
     }
@@ -357,11 +373,19 @@ async function proxyOverhead(upstream: Server, nginx: Server, gateway: Server, m
   console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`);
 }
 
-async function pages(nginx: Server, gateway: Server, adminCookie: Record<string, string>): Promise<void> {
+async function pages(nginx: Server, gateway: Server, adminCookie: Record<string, string>, documentPath: string): Promise<void> {
   heading('2. Pages');
   const gatewayUrl = gateway.url;
   const home = await probe(`${gatewayUrl}/`, HTML);
-  expectThat(home.status === 200 && home.body.includes('id="start-data"'), 'gateway: GET / answers index.html with the start data');
+  expectThat(
+    home.status === 200 && home.body.includes('id="start-data"') && home.body.includes('"routeData"') && home.body.includes('城市图书馆的一天</a>'),
+    'gateway: GET / answers the page with the start data, its route data and the crawler content',
+  );
+  const documentPage = await probe(`${gatewayUrl}${documentPath}`, HTML);
+  expectThat(
+    documentPage.status === 200 && documentPage.body.includes('<title>城市图书馆的一天 - ') && documentPage.body.includes('"detail"') && documentPage.body.includes('<h2>文档内容</h2>'),
+    `gateway: GET ${documentPath} answers the document page with its head, route data and text`,
+  );
   const dashboard = await probe(`${gatewayUrl}/admin/dashboard`, { ...HTML, ...adminCookie });
   expectThat(
     dashboard.status === 200 && dashboard.body.includes('id="start-data"') && dashboard.body.includes('"username":"admin"'),
@@ -370,22 +394,26 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
   const staticIndex = await probe(`${nginx.url}/`, HTML);
   expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
 
-  const [reference, anonymous, admin] = (await compare([
+  const [reference, anonymous, document, admin] = (await compare([
     against('nginx static index.html', nginx, '/', HTML),
     against('gateway GET /', gateway, '/', HTML),
+    against(`gateway GET ${documentPath}`, gateway, documentPath, HTML),
     against('gateway GET /admin/dashboard (admin)', gateway, '/admin/dashboard', { ...HTML, ...adminCookie }),
-  ])) as [Summary, Summary, Summary];
-  console.log('The built index.html as nginx serves it (static file), against the gateway rendering it with head and start data:');
-  console.log('`/` for a visitor (public start data, cached briefly), `/admin/dashboard` for the logged-in admin (page guard,');
-  console.log('user and permissions kept briefly per token, with the page rendered for them).\n');
+  ])) as [Summary, Summary, Summary, Summary];
+  console.log('The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a');
+  console.log('document page for a visitor (head of the page, start data, route data and crawler content; the route data and');
+  console.log('the rendered page kept briefly per URL), `/admin/dashboard` for the logged-in admin (page guard, user and');
+  console.log('permissions kept briefly per token, with the page rendered for them).\n');
   console.log(
     table(MEASUREMENT_HEADERS, [
       measurementRow(`nginx · static index.html (${kib(staticIndex.body.length)} KiB)`, reference),
       measurementRow(`gateway · / (${kib(home.body.length)} KiB)`, anonymous),
+      measurementRow(`gateway · document page (${kib(documentPage.body.length)} KiB)`, document),
       measurementRow(`gateway · /admin/dashboard, admin (${kib(dashboard.body.length)} KiB)`, admin),
     ]),
   );
   console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}, CPU per request ${ratio(anonymous.cpuPerRequest, reference.cpuPerRequest)}`);
+  console.log(`- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)}, CPU per request ${ratio(document.cpuPerRequest, reference.cpuPerRequest)} (goal ≥ 0.5×)`);
   console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}, CPU per request ${ratio(admin.cpuPerRequest, reference.cpuPerRequest)}`);
 }
 

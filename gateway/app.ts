@@ -15,10 +15,15 @@ import backendClient from './plugins/backend-client';
 import health from './plugins/health';
 import upstream, { canonicalApiUrl } from './plugins/upstream';
 import startData from './plugins/start-data';
+import routeData from './plugins/route-data';
+import robots from './plugins/robots';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
 import type { ViewFiles } from './view-files';
+
+/** How many route data answers, and visitors' rendered pages, are kept at most. */
+const PAGE_CACHE_MAX = 2_000;
 
 export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
 
@@ -76,7 +81,9 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     sessionCacheTtlMs: config.sessionCacheTtlMs,
     sessionCacheMax: config.sessionCacheMax,
   });
-  app.register(spa, { webDist: config.webDist });
+  app.register(routeData, { timeoutMs: config.routeDataTimeoutMs, ttlMs: config.routeDataTtlMs, maxEntries: PAGE_CACHE_MAX });
+  app.register(robots, { publicOrigin: config.publicOrigin });
+  app.register(spa, { webDist: config.webDist, publicOrigin: config.publicOrigin, pageTtlMs: config.routeDataTtlMs, maxPages: PAGE_CACHE_MAX });
 
   return app;
 }

@@ -1,10 +1,11 @@
 // Which answers passing through the gateway make the data it keeps stale: the sessions the
-// page guard keeps per token, and the public start data. One table, read by page-guard.ts
-// and start-data.ts; both drop what it names in onSend, before the answer leaves, so that
-// a client that writes and then loads a page never gets the data from before its write.
+// page guard keeps per token, the public start data, and the route data (the answers of the
+// public pages' first calls). One table, read by page-guard.ts, start-data.ts and
+// route-data.ts; each drops what it names in onSend, before the answer leaves, so that a
+// client that writes and then loads a page never gets the data from before its write.
 import { SAFE_METHODS, isUnder, pathOf } from './http';
 
-export type SharedData = 'sessions' | 'public-start-data';
+export type SharedData = 'sessions' | 'public-start-data' | 'route-data';
 
 export interface CacheRule {
   /** a write (any method but GET/HEAD/OPTIONS) to this path… */
@@ -32,6 +33,12 @@ export const CACHE_RULES: readonly CacheRule[] = [
   { path: '/api/v1/document', match: 'exact', stale: 'public-start-data' },
   { path: '/api/v1/document/category', match: 'exact', stale: 'public-start-data' },
   { path: '/api/v1/document/recycle', match: 'subtree', stale: 'public-start-data' },
+  // What the public pages show first: documents (with their recycle bin, ratings, favourites
+  // and comments, whose counts they show), articles, categories (counts, titles), banners,
+  // friend links, ads, and the settings that shape the lists.
+  ...['document', 'article', 'comment', 'favorite', 'category', 'banner', 'friendlink', 'advertisement', 'config'].map(
+    (name): CacheRule => ({ path: `/api/v1/${name}`, match: 'subtree', stale: 'route-data' }),
+  ),
 ];
 
 export interface Staleness {
@@ -40,9 +47,10 @@ export interface Staleness {
   /** every kept session */
   sessions: boolean;
   publicStartData: boolean;
+  routeData: boolean;
 }
 
-const NOTHING: Staleness = Object.freeze({ ownSession: false, sessions: false, publicStartData: false });
+const NOTHING: Staleness = Object.freeze({ ownSession: false, sessions: false, publicStartData: false, routeData: false });
 
 /**
  * What an answer makes stale. Any write with a token may change that token's own session
@@ -59,7 +67,8 @@ export function stalenessAfter(method: string, url: string, statusCode: number):
   for (const rule of CACHE_RULES) {
     if (rule.match === 'exact' ? path !== rule.path : !isUnder(path, rule.path)) continue;
     if (rule.stale === 'sessions') staleness.sessions = true;
-    else staleness.publicStartData = true;
+    else if (rule.stale === 'public-start-data') staleness.publicStartData = true;
+    else staleness.routeData = true;
   }
   return staleness;
 }

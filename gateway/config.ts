@@ -41,6 +41,10 @@ export interface GatewayConfig {
   authRateLimit: RateLimitSetting;
   /** how long settings/navigation/categories for the start data are reused */
   startDataTtlMs: number;
+  /** how long a page waits for its route data (ROUTE_DATA_TIMEOUT_MS); 0: pages carry none */
+  routeDataTimeoutMs: number;
+  /** how long visitors' route data, and their pages rendered with it, are reused */
+  routeDataTtlMs: number;
   /** how long the page guard reuses a token's session (user, permissions, rendered page) */
   sessionCacheTtlMs: number;
   /** how many tokens' sessions it keeps at most */
@@ -76,6 +80,8 @@ export const DEFAULTS = {
   webDist: resolve(REPO_ROOT, 'web/dist'),
   authRateLimit: { max: 10, windowMs: 60_000 },
   startDataTtlMs: 10_000,
+  routeDataTimeoutMs: 800,
+  routeDataTtlMs: 5_000,
   sessionCacheTtlMs: 10_000,
   sessionCacheMax: 1_000,
 };
@@ -209,6 +215,15 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
 
   const webDist = resolve(present(env, 'WEB_DIST') ?? DEFAULTS.webDist);
 
+  let routeDataTimeoutMs = DEFAULTS.routeDataTimeoutMs;
+  const rawRouteData = present(env, 'ROUTE_DATA_TIMEOUT_MS');
+  if (rawRouteData !== undefined) {
+    const parsed = parseInteger(rawRouteData, 0, 60_000);
+    if (parsed === undefined) {
+      problems.push(`ROUTE_DATA_TIMEOUT_MS: must be an integer from 0 to 60000 milliseconds, 0 to serve pages without route data (got "${rawRouteData}")`);
+    } else routeDataTimeoutMs = parsed;
+  }
+
   const metrics = parseMetrics(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -226,6 +241,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
+    routeDataTimeoutMs,
+    routeDataTtlMs: DEFAULTS.routeDataTtlMs,
     sessionCacheTtlMs: DEFAULTS.sessionCacheTtlMs,
     sessionCacheMax: DEFAULTS.sessionCacheMax,
     metrics,

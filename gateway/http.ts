@@ -1,5 +1,6 @@
-// HTTP helpers shared by every plugin of the gateway: the method classes and the few ways
-// it takes a request URL apart.
+// HTTP helpers shared by every plugin of the gateway: the method classes, the few ways it
+// takes a request URL apart, and the origin of the site a request was sent to.
+import type { FastifyRequest } from 'fastify';
 
 /** Methods that change nothing (RFC 9110 §9.2.1): no CSRF check, no cache dropped. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -65,4 +66,16 @@ export function canonicalUrl(url: string): string {
   const [path, query] = splitUrl(hash === -1 ? url : url.slice(0, hash));
   const canonical = canonicalPath(path);
   return hash === -1 && canonical === path ? url : canonical + query;
+}
+
+const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * Where the site is, for absolute URLs (canonical links, robots.txt): PUBLIC_ORIGIN, else the
+ * origin the request was sent to (a Host header that is no host name counts as localhost).
+ */
+export function pageOrigin(request: FastifyRequest, publicOrigin: string | undefined): string {
+  if (publicOrigin) return publicOrigin;
+  const host = request.host;
+  return `${request.protocol}://${HOST.test(host) ? host.toLowerCase() : 'localhost'}`;
 }

@@ -3,7 +3,7 @@
 // site-wide switches of the security settings (closed site, login required), which MOREDOC
 // only applies in its client and we apply on the server as well.
 import { isAdmin } from './permissions';
-import type { AccessKind } from './routes';
+import { matchRoute, type AccessKind } from './routes';
 import type { Settings } from './types/config';
 
 /** `security.is_close` and `security.login_required`; absent = off. */
@@ -63,6 +63,20 @@ export function normalizePath(raw: string): string | null {
   const path = raw.split(/[?#]/, 1)[0] as string;
   // Most paths are canonical already (the page guard asks for every page): say so at once.
   if (path === '/' || CANONICAL_PATH.test(path)) return path;
+  // The others (a dot, an escape, a trailing slash) come back as often: remember their answers.
+  const known = normalized.get(path);
+  if (known !== undefined) return known;
+  const result = normalizeUncached(path);
+  if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
+  normalized.set(path, result);
+  return result;
+}
+
+/** How many paths' normal forms are kept; all are forgotten when there are more. */
+const NORMALIZED_KEPT = 2_000;
+const normalized = new Map<string, string | null>();
+
+function normalizeUncached(path: string): string | null {
   if (!path.startsWith('/') || path.includes('\\') || hasControlChar(path) || ENCODED_SLASH.test(path)) return null;
   let decoded: string;
   try {
@@ -83,14 +97,15 @@ export function normalizePath(raw: string): string | null {
 
 /**
  * What a normalised path needs: `/admin…` a token and the page, `/member…` and
- * `/vip/checkout` a token, anything else nothing. Prefixes are compared case-insensitively
- * because the SPA's router matches paths case-insensitively.
+ * `/vip/checkout` a token, another route of the table that says so (`/upload`) a token,
+ * anything else nothing. Paths are compared case-insensitively because the SPA's router
+ * matches paths case-insensitively.
  */
 export function pathGuard(normalizedPath: string): AccessKind {
   const lower = normalizedPath.toLowerCase();
   if (lower.startsWith('/admin')) return 'admin';
   if (lower.startsWith('/member') || lower.startsWith('/vip/checkout')) return 'token';
-  return 'public';
+  return matchRoute(lower)?.route.access === 'token' ? 'token' : 'public';
 }
 
 function pageKey(page: string): string {

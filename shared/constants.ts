@@ -73,6 +73,16 @@ export const documentStatusOptions: readonly Option[] = [
   { value: 7, label: '审核拒绝' },
 ];
 
+/** Document type keys of the list and search filters (contract/endpoints.md §5.13). */
+export const documentTypeOptions: readonly Option<string>[] = [
+  { value: 'pdf', label: 'PDF' },
+  { value: 'doc', label: 'Word' },
+  { value: 'ppt', label: 'PPT' },
+  { value: 'xls', label: 'Excel' },
+  { value: 'txt', label: 'TXT' },
+  { value: 'other', label: '电子书' },
+];
+
 // Comment review status (SPEC §4); articles use the same three values.
 export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
 export const reviewStatusOptions: readonly Option[] = [
@@ -83,7 +93,7 @@ export const reviewStatusOptions: readonly Option[] = [
 export const commentStatusOptions = reviewStatusOptions;
 export const articleStatusOptions = reviewStatusOptions;
 
-/** Resource (attachment) types (SPEC §9). */
+/** Resource (attachment) types (SPEC §9); 8, feedback screenshots, is ours. */
 export const resourceTypeOptions: readonly Option[] = [
   { value: 0, label: '未知' },
   { value: 1, label: '头像' },
@@ -93,12 +103,29 @@ export const resourceTypeOptions: readonly Option[] = [
   { value: 5, label: '轮播图' },
   { value: 6, label: '分类封面' },
   { value: 7, label: '配置' },
+  { value: 8, label: '反馈截图' },
 ];
 
 export const bannerTypeOptions: readonly Option[] = [
   { value: 0, label: '网站轮播图' },
   { value: 1, label: '小程序轮播图' },
   { value: 2, label: 'APP轮播图' },
+];
+
+/** What a comment, a favourite or a report is about (contract §5.11); reports on articles are ours. */
+export const TargetType = { Document: 0, Article: 1 } as const;
+
+/** `Report.status` is a boolean: processed or not. */
+export const reportStatusOptions: readonly Option<string>[] = [
+  { value: 'false', label: '未处理' },
+  { value: 'true', label: '已处理' },
+];
+
+/** FeedbackAPI (ours): `Feedback.status`. */
+export const FeedbackStatus = { New: 0, Handled: 1 } as const;
+export const feedbackStatusOptions: readonly Option[] = [
+  { value: 0, label: '待处理' },
+  { value: 1, label: '已处理' },
 ];
 
 export const reportReasonOptions: readonly Option[] = [
@@ -192,6 +219,13 @@ export const adSlotGroups: readonly AdSlotGroup[] = [
     ],
   },
 ];
+
+/** Every slot key of `adSlotGroups`, the positions an advertisement may take. */
+export const AD_SLOTS: readonly string[] = adSlotGroups.flatMap((group) => group.slots.map((slot) => slot.value));
+
+export function isAdSlot(value: string): boolean {
+  return AD_SLOTS.includes(value);
+}
 
 export type ExtensionGroup =
   | 'pdf' | 'word' | 'ppt' | 'excel' | 'text' | 'epub' | 'mobi' | 'chm' | 'umd' | 'zip' | 'rar' | 'video' | 'other';

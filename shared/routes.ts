@@ -1,6 +1,9 @@
 // The route table of SPEC §2: one list that the SPA router, the admin menu and the
 // gateway's page guard all read. Paths use SPEC's pattern syntax: `{name}` is a segment
-// parameter, `{name?}` an optional one.
+// parameter, `{name?}` an optional one. A public route also declares the API calls its first
+// screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
+import type { ApiCall } from './api-call';
+import { documentPageCalls, homePageCalls, libraryPageCalls, liveAdsCall, searchPageCalls } from './page-data';
 
 export type Layout = 'default' | 'auth' | 'admin';
 export type AccessKind = 'public' | 'token' | 'admin';
@@ -22,6 +25,14 @@ export interface RouteDef {
   menu?: RouteMenu;
   /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
   params?: Readonly<Record<string, (value: string) => boolean>>;
+  /** The calls the first screen makes, from the path's parameters and the query string (first value of each key). */
+  data?: (page: PageAddress) => readonly ApiCall[];
+}
+
+/** A page's address as its data declaration reads it. */
+export interface PageAddress {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string>>;
 }
 
 export interface RouteMatch {
@@ -49,8 +60,8 @@ export function isArticleKey(value: string): boolean {
   return IDENTIFIER.test(value);
 }
 
-function publicRoute(name: string, path: string, title: string, params?: RouteDef['params']): RouteDef {
-  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}) };
+function publicRoute(name: string, path: string, title: string, params?: RouteDef['params'], data?: RouteDef['data']): RouteDef {
+  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}), ...(data ? { data } : {}) };
 }
 
 function memberRoute(name: string, path: string, title: string): RouteDef {
@@ -79,16 +90,27 @@ const single = (label: string, extra?: { public: true }): RouteMenu => ({ label,
 
 export const routes: readonly RouteDef[] = [
   // Public layout
-  publicRoute('index', '/', '首页'),
+  publicRoute('index', '/', '首页', undefined, homePageCalls),
   publicRoute('vip', '/vip', '开通VIP'),
-  publicRoute('library', '/library', '文库资料'),
-  publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }),
-  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }),
-  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: isPositiveId }),
+  publicRoute('library', '/library', '文库资料', undefined, ({ query }) => libraryPageCalls(undefined, query)),
+  publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }, ({ params, query }) =>
+    libraryPageCalls(Number(params.category), query),
+  ),
+  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }, ({ params }) =>
+    documentPageCalls(Number(params.id)),
+  ),
+  // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
+  // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
+  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }),
   publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
     category: isPositiveId,
     id: isArticleKey,
   }),
+  // Not SPEC routes: the search results (linked from every public page's header) and the
+  // member's upload, which needs a token like the member pages (the screen then asks the
+  // server for the upload right).
+  publicRoute('search', '/search', '搜索', undefined, ({ query }) => searchPageCalls(query)),
+  { name: 'upload', path: '/upload', layout: 'default', access: 'token', title: '上传文档' },
 
   // Member routes (default layout). The OAuth callback is where a login completes, so it
   // cannot need a token: it is listed with the member routes by SPEC but open to everyone.
@@ -96,6 +118,8 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-order', '/member/order', '我的订单'),
   memberRoute('member-profile', '/member/profile', '个人资料'),
   memberRoute('member-download', '/member/download', '我的下载'),
+  memberRoute('member-document', '/member/document', '我的文档'),
+  memberRoute('member-favorite', '/member/favorite', '我的收藏'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
   publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
 
@@ -111,13 +135,13 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/dashboard', '控制面板'),
   adminRoute('/admin/order', '订单管理', single('订单管理')),
   adminRoute('/admin/banner', '轮播图管理', single('轮播图管理')),
-  adminRoute('/admin/report', '举报管理'),
+  adminRoute('/admin/report', '举报管理', single('举报管理')),
   adminRoute('/admin/comment', '评论管理', single('评论管理')),
   adminRoute('/admin/feedback', '意见反馈', single('意见反馈')),
   adminRoute('/admin/attachment', '附件管理', single('附件管理')),
   adminRoute('/admin/friendlink', '友链管理', single('友链管理')),
   adminRoute('/admin/navigation', '导航管理', single('导航管理', { public: true })),
-  adminRoute('/admin/advertisement', '广告管理'),
+  adminRoute('/admin/advertisement', '广告管理', single('广告管理')),
 
   adminRoute('/admin/user/list', '用户管理', inGroup('user', '用户管理')),
   adminRoute('/admin/user/sms', '短信管理', inGroup('user', '短信管理')),
@@ -126,13 +150,13 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/user/permission', '权限管理', inGroup('user', '权限管理')),
   adminRoute('/admin/user/punishment', '处罚管理', inGroup('user', '处罚管理')),
 
-  adminRoute('/admin/article/set', '发布文章'),
+  adminRoute('/admin/article/set', '发布文章', inGroup('article', '发布文章')),
   adminRoute('/admin/article/list', '文章列表', inGroup('article', '文章列表')),
   adminRoute('/admin/article/category', '文章分类', inGroup('article', '文章分类')),
   adminRoute('/admin/article/recycle', '文章回收站', inGroup('article', '回收站')),
 
   adminRoute('/admin/document/list', '文档列表', inGroup('document', '文档列表')),
-  adminRoute('/admin/document/upload', '上传文档'),
+  adminRoute('/admin/document/upload', '上传文档', inGroup('document', '上传文档')),
   adminRoute('/admin/document/recycle', '文档回收站', inGroup('document', '回收站')),
   adminRoute('/admin/document/category', '文档分类', inGroup('document', '文档分类')),
   adminRoute('/admin/document/language', '行业管理', inGroup('document', '行业')),
@@ -158,20 +182,22 @@ export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout ==
 // Order of SPEC's "Admin menu" sentence: the entries within a group, and the top-level
 // entries (groups and single screens) in the order SPEC lists them.
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
-  document: ['category', 'list', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
-  article: ['category', 'list', 'recycle'].map((s) => `/admin/article/${s}`),
+  // SPEC's menu plus the batch upload, which needs an entry to be reached.
+  document: ['category', 'list', 'upload', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
+  article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
   // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
-  // and our SMS settings.
+  // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
   config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map(
     (s) => `/admin/config/${s}`,
   ),
 };
+// The ads screen (a route of SPEC without a menu entry) sits next to the banners.
 const TOP_ORDER: readonly string[] = [
   'document', 'article', 'user',
-  '/admin/order', '/admin/banner', '/admin/navigation', '/admin/friendlink', '/admin/comment',
-  '/admin/feedback', '/admin/attachment',
+  '/admin/order', '/admin/banner', '/admin/advertisement', '/admin/navigation', '/admin/friendlink', '/admin/comment',
+  '/admin/report', '/admin/feedback', '/admin/attachment',
   'config',
 ];
 
@@ -270,9 +296,23 @@ const compiled = routes.map((route) => ({ route, segments: parsePattern(route.pa
  * The route a path renders (a query string or hash is ignored), with its percent-decoded parameters, or
  * undefined when nothing matches or a parameter fails its validity check (→ the SPA's
  * 404 'Page Not Found: {path}'). A trailing slash is ignored; matching is case-sensitive.
+ * The answer is shared by every caller of the same path: do not change it.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   const pathname = path.split(/[?#]/, 1)[0] as string;
+  // The gateway asks for the same few paths on every page it serves: remember the answers.
+  if (matched.has(pathname)) return matched.get(pathname);
+  const match = findRoute(pathname);
+  if (matched.size >= MATCHES_KEPT) matched.clear();
+  matched.set(pathname, match);
+  return match;
+}
+
+/** How many paths' matches are kept; all are forgotten when there are more. */
+const MATCHES_KEPT = 2_000;
+const matched = new Map<string, RouteMatch | undefined>();
+
+function findRoute(pathname: string): RouteMatch | undefined {
   if (!pathname.startsWith('/')) return undefined;
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const raw = trimmed === '/' ? [] : trimmed.slice(1).split('/');
@@ -293,4 +333,15 @@ export function matchRoute(path: string): RouteMatch | undefined {
 /** The message of the SPA's fatal 404 (SPEC §2, §8). */
 export function notFoundMessage(path: string): string {
   return `Page Not Found: ${path}`;
+}
+
+/**
+ * The calls whose answers the page at `match` starts with: those of its layout (the ads of
+ * the default layout's slots) and, for a public route, those of its first screen.
+ */
+export function routeDataCalls(match: RouteMatch, query: Readonly<Record<string, string>>): ApiCall[] {
+  const { route, params } = match;
+  const calls: ApiCall[] = route.layout === 'default' ? [liveAdsCall()] : [];
+  if (route.access === 'public' && route.data) calls.push(...route.data({ params, query }));
+  return calls;
 }

@@ -59,3 +59,26 @@ export function maskMobile(mobile: string): string {
 
 /** An SMS verification code as members type it: exactly six digits. */
 export const SMS_CODE_PATTERN = /^\d{6}$/;
+/** Lengths in characters of what members and visitors write (articles, comments, reports, feedback). */
+export const ARTICLE_LIMITS = { title: 200, identifier: 64, keywords: 255, description: 500, content: 200_000 } as const;
+export const COMMENT_MAX_LENGTH = 1000;
+export const REPORT_REMARK_MAX_LENGTH = 500;
+export const FEEDBACK_LIMITS = { content: 2000, contact: 100, reply: 2000 } as const;
+
+/** `label不能为空` when required and blank, `label长度不能超过N个字符` when longer than `max`. */
+export function textProblems(value: string, label: string, max: number, required = false): string[] {
+  if (required && value.trim() === '') return [`${label}不能为空`];
+  return length(value) > max ? [`${label}长度不能超过${max}个字符`] : [];
+}
+
+/**
+ * Article identifiers (`about`, `vip-rules`): letters, digits, `_` and `-`, starting with a
+ * letter or digit, not all digits (an all-digit key in `/article/detail/{id}` is an id).
+ */
+export function articleIdentifierProblems(identifier: string): string[] {
+  if (identifier === '') return [];
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(identifier) || length(identifier) > ARTICLE_LIMITS.identifier) {
+    return [`文章标识只能包含字母、数字、下划线和短横线，以字母或数字开头，最多${ARTICLE_LIMITS.identifier}个字符`];
+  }
+  return /^[0-9]+$/.test(identifier) ? ['文章标识不能是纯数字'] : [];
+}

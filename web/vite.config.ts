@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import type { OutputBundle } from 'rolldown';
 import react from '@vitejs/plugin-react';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -10,11 +11,53 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const proxyTarget = process.env.VITE_PROXY_TARGET ?? 'http://localhost:3000';
 const proxied = { target: proxyTarget, changeOrigin: false, ws: false };
 
+const READER_PAGE = `${webRoot}src/pages/public/DocumentPage.tsx`;
+
+/** A chunk's files and those it imports statically, with their CSS, minus the ones in `loaded`. */
+function filesOf(bundle: OutputBundle, fileName: string, loaded: Set<string>, found = new Set<string>()): Set<string> {
+  const chunk = bundle[fileName];
+  if (!chunk || chunk.type !== 'chunk' || loaded.has(fileName) || found.has(`/${fileName}`)) return found;
+  found.add(`/${fileName}`);
+  for (const css of chunk.viteMetadata?.importedCss ?? []) found.add(`/${css}`);
+  for (const next of chunk.imports) filesOf(bundle, next, loaded, found);
+  return found;
+}
+
+/**
+ * src/early.ts is an entry of its own (Vite would merge a second script of index.html into
+ * the app's entry): its script goes first into the page's head, so the browser runs it as
+ * soon as it has arrived, without waiting for the app's code, and it names the reader's
+ * files (`data-reader`), which it preloads on a document's page.
+ */
+function earlyScript(): Plugin {
+  return {
+    name: 'early-script',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+        const early = chunks.find((c) => c.isEntry && c.name === 'early');
+        const app = chunks.find((c) => c.isEntry && c.name === 'index');
+        const reader = chunks.find((c) => c.facadeModuleId === READER_PAGE);
+        const attrs: Record<string, string | boolean> = { type: 'module', crossorigin: true, src: early ? `/${early.fileName}` : '/src/early.ts' };
+        if (ctx.bundle && app && reader) {
+          const loaded = new Set([app.fileName, ...app.imports]);
+          attrs['data-reader'] = [...filesOf(ctx.bundle, reader.fileName, loaded)].join(' ');
+        }
+        return { html, tags: [{ tag: 'script', attrs, injectTo: 'head-prepend' }] };
+      },
+    },
+  };
+}
+
+/** src/early.ts and what it shares with the app: kept out of the app's chunk, which it must not wait for. */
+const EARLY_MODULES = /\/src\/early\.ts$/;
+
 export default defineConfig({
   root: webRoot,
   // node_modules is shared between git worktrees, so the optimiser cache lives in the repo.
   cacheDir: `${repoRoot}.tmp/vite`,
-  plugins: [react()],
+  plugins: [react(), earlyScript()],
   // Components read signals through useSignals() (no Babel transform); pre-bundle the
   // runtime so the dev server never serves a second copy of React.
   optimizeDeps: { include: ['@preact/signals-react/runtime'] },
@@ -28,6 +71,20 @@ export default defineConfig({
     assetsDir: 'assets',
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
+      input: { index: `${webRoot}index.html`, early: `${webRoot}src/early.ts` },
+      output: {
+        // What the first screen imports comes as two chunks (the libraries, which change
+        // rarely, and our code) instead of dozens of small shared ones: on a phone's
+        // connection each extra file is another round trip before anything shows. ("$initial"
+        // follows every static import, re-exports included: hence the separate Semi doors in
+        // ui/, semi.ts for the first screen and semi-extra.ts, semi-admin.ts for the rest.)
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', tags: ['$initial'], test: /node_modules/, priority: 2 },
+            { name: 'app', tags: ['$initial'], test: (id: string) => !EARLY_MODULES.test(id), priority: 1 },
+          ],
+        },
+      },
       onwarn(warning, warn) {
         // Semi's barrel reaches a markdown renderer with "use client" directives; tree-shaken anyway.
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;

@@ -8,8 +8,11 @@ import * as m002 from './migrations/002_content';
 import * as m003 from './migrations/003_oauth';
 import * as m004 from './migrations/004_jobs';
 import * as m006 from './migrations/006_documents';
+import * as m007 from './migrations/007_articles';
+import * as m008 from './migrations/008_vip';
 import * as m009 from './migrations/009_sms';
 import * as m010 from './migrations/010_document_access';
+import * as m011 from './migrations/011_ads';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -19,8 +22,11 @@ const migrations: Record<string, Migration> = {
   '003_oauth': m003,
   '004_jobs': m004,
   '006_documents': m006,
+  '007_articles': m007,
+  '008_vip': m008,
   '009_sms': m009,
   '010_document_access': m010,
+  '011_ads': m011,
 };
 
 export type Database = Kysely<DB>;

@@ -124,9 +124,17 @@ export interface CommentTable {
   comment_count: Generated<number>; user_id: number; ip: string; created_at: Timestamp; updated_at: Timestamp;
 }
 
+/** `type` 0 document, 1 article (ours); `description` the reporter's words, `remark` the admin's note. */
 export interface ReportTable {
   id: Id; document_id: number; user_id: number; reason: number; status: Flag; document_title: string;
-  remark: string; username: string; created_at: Timestamp; updated_at: Timestamp;
+  remark: string; username: string; type: Generated<number>; description: Generated<string>; created_at: Timestamp; updated_at: Timestamp;
+}
+
+/** FeedbackAPI (ours): `user_id` 0 for visitors; `status` 0 new, 1 handled. */
+export interface FeedbackTable {
+  id: Id; user_id: number; content: string; contact: Generated<string>; image: Generated<string>; page: Generated<string>;
+  status: Generated<number>; reply: Generated<string>; ip: Generated<string>; handled_at: Timestamp | null;
+  created_at: Timestamp; updated_at: Timestamp;
 }
 
 export interface OAuthBindingTable {
@@ -153,6 +161,11 @@ export interface SmsLogTable {
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 /** payload and progress are JSON text; lease_* are set while a process runs the job. */
+export interface AdvertisementTable {
+  id: Id; user_id: number; position: string; title: string; content: string; remark: string; enable: Flag;
+  start_time: Timestamp | null; end_time: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
+}
+
 export interface JobTable {
   id: Id; kind: string; payload: string; state: Generated<JobState>; attempts: Generated<number>; max_attempts: number;
   run_after: Timestamp; lease_owner: string | null; lease_expires_at: Timestamp | null; last_error: Generated<string>;
@@ -166,6 +179,31 @@ export interface FavoriteTable {
 export interface SearchRecordTable {
   id: Id; user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number;
   spend_time: number; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface UserVipTable {
+  user_id: number; plan_code: string; plan_title: string; start_at: Timestamp; end_at: Timestamp; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export interface VipLogTable {
+  id: Id; user_id: number; action: number; days: number; order_id: number; operator_id: number; reason: string;
+  end_before: Timestamp | null; end_after: Timestamp; created_at: Timestamp;
+}
+
+/** status: 0 pending, 1 paid, 2 closed, 3 refunded; amounts in fen. */
+export interface OrdersTable {
+  id: Id; order_no: string; buyer_id: number; buyer_name: string; plan_code: string; plan_title: string; days: number; amount: number;
+  status: Generated<number>; provider: Generated<string>; trade_no: Generated<string>; paid_amount: Generated<number>;
+  close_reason: Generated<string>; late_paid: Generated<Flag>; remark: Generated<string>; vip_start_at: Timestamp | null;
+  vip_end_at: Timestamp | null; expires_at: Timestamp; paid_at: Timestamp | null; closed_at: Timestamp | null;
+  refunded_at: Timestamp | null; checked_at: Timestamp | null; ip: Generated<string>; created_at: Timestamp; updated_at: Timestamp;
+}
+
+export type NotificationOutcome = 'paid' | 'repeated' | 'late' | 'ignored' | 'refused';
+
+export interface PaymentNotificationTable {
+  id: Id; provider: string; order_no: string; order_id: number; trade_no: string; amount: number; outcome: NotificationOutcome;
+  reason: string; raw: string; ip: string; created_at: Timestamp;
 }
 
 export interface DB {
@@ -196,13 +234,19 @@ export interface DB {
   article_category: ArticleCategoryTable;
   comment: CommentTable;
   report: ReportTable;
+  feedback: FeedbackTable;
   oauth_binding: OAuthBindingTable;
   oauth_state: OAuthStateTable;
   job: JobTable;
   favorite: FavoriteTable;
   search_record: SearchRecordTable;
+  user_vip: UserVipTable;
+  vip_log: VipLogTable;
+  orders: OrdersTable;
+  payment_notification: PaymentNotificationTable;
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
+  advertisement: AdvertisementTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -21,6 +21,16 @@ export interface ConversionSettings {
   maxPages: number;
 }
 
+/** Where the payment providers are reached (PAY_* variables; docs/api.md §4). */
+export interface PaymentEndpoints {
+  /** PAY_ALIPAY_GATEWAY_URL; null: Alipay's own gateway, or its sandbox when `pay.sandbox` is on. */
+  alipayGatewayUrl: string | null;
+  /** PAY_WECHAT_API_URL, default https://api.mch.weixin.qq.com */
+  wechatApiUrl: string;
+  /** PAY_TIMEOUT_MS: limit of one call to a provider. */
+  timeoutMs: number;
+}
+
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
   db: Database;
@@ -45,6 +55,7 @@ export interface BackendContext {
   dataDir: string;
   /** Where the social sign-in providers are reached (OAUTH_* variables). */
   oauth: OAuthConfig;
+  payment: PaymentEndpoints;
   version: string;
   /** log2 of scrypt's N for new password hashes. */
   passwordCost: number;

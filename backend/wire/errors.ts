@@ -68,6 +68,8 @@ export const conflict = (message: string) => new ApiError(Code.AlreadyExists, me
 export const forbidden = (message: string) => new ApiError(Code.PermissionDenied, message);
 export const unauthenticated = (message = NOT_LOGGED_IN) => new ApiError(Code.Unauthenticated, message);
 export const unavailable = (message: string) => new ApiError(Code.Unavailable, message);
+/** Too many requests of one kind in a while: 429, code 8. */
+export const tooManyRequests = (message: string) => new ApiError(Code.ResourceExhausted, message);
 /** A third party we called (an OAuth provider) failed or answered nonsense: 502, code 14. */
 export const badGateway = (message: string) => new ApiError(Code.Unavailable, message, 502);
 export const deadlineExceeded = (message: string) => new ApiError(Code.DeadlineExceeded, message);

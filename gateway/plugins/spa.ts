@@ -1,76 +1,49 @@
 // The SPA: hashed assets from web/dist/assets (pre-compressed, immutable), the few files at
 // the top of web/dist, and index.html for every page navigation, after the page guard, with
-// the site's head and the start data filled in.
+// the page's own head, its main content for crawlers (gateway/page-html.ts), and the start
+// data with the page's route data filled in.
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isBot } from '../../shared/bots';
+import { pageHead, type PageInput } from '../../shared/page-head';
+import { matchRoute, routeDataCalls, type RouteMatch } from '../../shared/routes';
 import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
-import { matchRoute } from '../../shared/routes';
 import { MESSAGES, errorBody } from '../errors';
-import { isUnder } from '../http';
+import { isUnder, pageOrigin, splitUrl } from '../http';
+import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
 import assets from './assets';
 import type { VisitorSession } from './page-guard';
+import type { RouteData } from './route-data';
 import type { PublicStartData } from './start-data';
 import { BACKEND_FILES, BACKEND_PREFIXES } from './upstream';
 
 export interface SpaOptions {
   webDist: string;
+  /** The site's public origin for canonical URLs; undefined: the request's own. */
+  publicOrigin: string | undefined;
+  /** How long a visitor's page is reused (the route data's lifetime). */
+  pageTtlMs: number;
+  /** How many visitors' pages are kept at most. */
+  maxPages: number;
 }
 
 export const HEAD_MARKER = '<!--app-head-->';
+export const CONTENT_MARKER = '<!--app-content-->';
 export const START_DATA_MARKER = '<!--app-start-data-->';
-const DEFAULT_TITLE = '文库';
 const TOP_FILE_CACHE = 'public, max-age=3600';
+/** Files at the top of the site that the gateway makes itself. */
+const OWN_FILES = ['/robots.txt'];
+/** Pages a logged-in visitor's session keeps rendered (those without route data). */
+const SESSION_PAGES_MAX = 32;
 
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** JSON that can sit inside <script> without ending it or being read as HTML. */
-export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
-function safeIconUrl(value: unknown): string {
-  if (typeof value !== 'string' || value === '') return '/favicon.ico';
-  return /^(?:https?:\/\/|\/(?!\/))/i.test(value) ? value : '/favicon.ico';
-}
-
-export function renderHead(settings: PublicStartData['settings'] | undefined): string {
-  const system = settings?.system ?? {};
-  const title = system.title || system.sitename || DEFAULT_TITLE;
-  return [
-    `<title>${escapeHtml(title)}</title>`,
-    `<meta name="description" content="${escapeHtml(system.description ?? '')}">`,
-    `<meta name="keywords" content="${escapeHtml(system.keywords ?? '')}">`,
-    `<link rel="icon" href="${escapeHtml(safeIconUrl(system.favicon))}">`,
-  ].join('\n    ');
-}
-
-export function renderPage(template: string, publicPart: PublicStartData | undefined, session: VisitorSession): string {
-  let script = '';
-  if (publicPart) {
-    const data: StartData = { ...publicPart };
-    if (session.token && session.user) {
-      data.user = session.user;
-      data.permissions = session.permissions ?? [];
-    }
-    script = `<script type="application/json" id="start-data">${scriptSafeJson(data)}</script>`;
-  }
-  // Function replacers: the inserted text may contain `$`.
-  return template.replace(HEAD_MARKER, () => renderHead(publicPart?.settings)).replace(START_DATA_MARKER, () => script);
-}
+const NO_ROUTE_DATA: RouteData = Object.freeze({ answers: [], bodies: [], missing: false });
 
 /** A browser navigation (or a client that takes anything) to something that is not a file. */
 function wantsPage(request: FastifyRequest, normalized: string): boolean {
@@ -87,6 +60,32 @@ function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(errorBody(404, MESSAGES.notFound));
 }
 
+/** The first value of each query parameter (what the route data declarations read). */
+function queryOf(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(search)) if (!(name in query)) query[name] = value;
+  return query;
+}
+
+interface RenderedPage {
+  status: number;
+  html: Buffer;
+  /** the page varies with the User-Agent (a crawler's plain 404 page) */
+  forCrawlers: boolean;
+}
+
+export function renderPage(
+  template: string,
+  parts: { head: string; content: string; startData: StartData | undefined },
+): string {
+  const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
+  // Function replacers: the inserted text may contain `$`.
+  return template
+    .replace(HEAD_MARKER, () => parts.head)
+    .replace(CONTENT_MARKER, () => parts.content)
+    .replace(START_DATA_MARKER, () => script);
+}
+
 export default fp<SpaOptions>(
   async function spa(fastify, opts) {
     const indexPath = join(opts.webDist, 'index.html');
@@ -96,9 +95,8 @@ export default fp<SpaOptions>(
     } catch {
       throw new Error(`The SPA is not built: ${indexPath} is missing. Run \`npm run build:web\` (or \`npm start\`, which builds it).`);
     }
-    if (!template.includes(HEAD_MARKER) || !template.includes(START_DATA_MARKER)) {
-      fastify.log.warn({ indexPath }, 'index.html lacks the <!--app-head--> / <!--app-start-data--> markers');
-    }
+    const missingMarkers = [HEAD_MARKER, CONTENT_MARKER, START_DATA_MARKER].filter((marker) => !template.includes(marker));
+    if (missingMarkers.length > 0) fastify.log.warn({ indexPath, missingMarkers }, 'index.html lacks some of the page markers');
 
     // reply.sendFile for the files below and for what the asset table leaves to it.
     await fastify.register(fastifyStatic, {
@@ -110,23 +108,107 @@ export default fp<SpaOptions>(
     });
     await fastify.register(assets, { dir: join(opts.webDist, 'assets') });
 
-    // favicon.ico, robots.txt and the like from web/public (index.html is never served raw).
+    // favicon.ico and the like from web/public (index.html is never served raw).
     const topFiles = (await readdir(opts.webDist, { withFileTypes: true })).filter(
       (entry) => entry.isFile() && entry.name !== 'index.html' && /^[\w-][\w.-]*$/.test(entry.name) && !/\.(?:br|gz)$/.test(entry.name),
     );
     for (const { name } of topFiles) {
-      if (BACKEND_FILES.includes(`/${name}`)) continue;
+      if (BACKEND_FILES.includes(`/${name}`) || OWN_FILES.includes(`/${name}`)) continue;
       fastify.get(`/${name}`, (_request, reply) => {
         reply.header('cache-control', TOP_FILE_CACHE);
         return reply.sendFile(name, opts.webDist, { cacheControl: false });
       });
     }
 
-    // Pages are rendered once and kept as bytes (encoding the page on every answer cost a
-    // third of the rate): the anonymous page per public data, as it is the same for
-    // everybody; a logged-in visitor's per session the page guard keeps (and public data).
-    const anonymousPages = new WeakMap<PublicStartData, Buffer>();
-    const sessionPages = new WeakMap<VisitorSession, { publicPart: PublicStartData | undefined; html: Buffer }>();
+    function render(request: FastifyRequest, page: {
+      path: string;
+      search: string;
+      match: RouteMatch | undefined;
+      closed: boolean;
+      session: VisitorSession;
+      publicPart: PublicStartData | undefined;
+      routeData: RouteData;
+      crawler: boolean;
+    }): RenderedPage {
+      const { match, publicPart, routeData, session } = page;
+      const input: PageInput = {
+        path: page.path,
+        query: queryOf(page.search),
+        match,
+        settings: publicPart?.settings ?? {},
+        categories: publicPart?.categories ?? [],
+        origin: pageOrigin(request, opts.publicOrigin),
+        answers: routeData.answers,
+        missing: routeData.missing,
+        closed: page.closed,
+      };
+      const head = pageHead(input);
+      if (routeData.missing && page.crawler) return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
+      let startData: StartData | undefined;
+      if (publicPart) {
+        startData = { ...publicPart };
+        if (session.token && session.user) {
+          startData.user = session.user;
+          startData.permissions = session.permissions ?? [];
+        }
+        if (routeData.answers.length) startData.routeData = routeData.answers;
+      }
+      const html = renderPage(template, {
+        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
+        // A closed site shows its notice, not the page's content.
+        content: page.closed ? '' : renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
+        startData,
+      });
+      // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
+      // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
+      // shows 站点已关闭), with a 503.
+      const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
+      return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
+    }
+
+    // Pages are rendered once and kept as bytes (encoding a page on every answer cost a third
+    // of the rate): a visitor's page per URL (and origin) while its route data lives, as it is
+    // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
+    // the pages without route data (their data would be the visitor's own).
+    const visitorPages = new Map<string, { expires: number; publicPart: PublicStartData | undefined; generation: number; page: RenderedPage }>();
+    const sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
+
+    async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
+      const [, search] = splitUrl(request.url);
+      const crawler = isBot(request.headers['user-agent']);
+      // A visitor's page that is kept is answered before anything else is worked out.
+      const visitorKey = session.token ? '' : `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${search}`;
+      const generation = fastify.routeData.generation;
+      const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
+      if (visitorPage && visitorPage.expires > Date.now() && visitorPage.publicPart === publicPart && visitorPage.generation === generation) {
+        return visitorPage.page;
+      }
+
+      const match = matchRoute(normalized);
+      const withData = !closed && match !== undefined && routeDataCalls(match, queryOf(search)).length > 0;
+      const fresh = async () => {
+        const routeData = withData && match ? await fastify.routeData.load(request, match, queryOf(search), session.token) : NO_ROUTE_DATA;
+        return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
+      };
+
+      if (visitorKey) {
+        const page = await fresh();
+        visitorPages.delete(visitorKey);
+        visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page });
+        while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
+        return page;
+      }
+      if (withData) return fresh();
+      const key = `${closed ? 'x' : ''}${normalized}${search}`;
+      let pages = sessionPages.get(session);
+      const sessionPage = pages?.get(key);
+      if (sessionPage && sessionPage.publicPart === publicPart) return sessionPage.page;
+      const page = await fresh();
+      if (!pages) sessionPages.set(session, (pages = new Map()));
+      pages.set(key, { publicPart, page });
+      if (pages.size > SESSION_PAGES_MAX) pages.delete(pages.keys().next().value as string);
+      return page;
+    }
 
     fastify.setNotFoundHandler(async (request, reply) => {
       const normalized = normalizePath(request.url);
@@ -139,29 +221,14 @@ export default fp<SpaOptions>(
       }
 
       const { session, publicPart } = outcome;
-      let html: Buffer;
-      if (!session.token && publicPart) {
-        html = anonymousPages.get(publicPart) ?? Buffer.from(renderPage(template, publicPart, session));
-        anonymousPages.set(publicPart, html);
-      } else {
-        const kept = sessionPages.get(session);
-        if (kept && kept.publicPart === publicPart) {
-          html = kept.html;
-        } else {
-          html = Buffer.from(renderPage(template, publicPart, session));
-          if (session.token) sessionPages.set(session, { publicPart, html });
-        }
-      }
-      // A path that is no route still gets the page (the SPA shows its 404), with a 404 status;
-      // on a closed site a non-admin gets the page too (the SPA shows 站点已关闭), with a 503.
-      const status = outcome.kind === 'closed' ? 503 : matchRoute(normalized) ? 200 : 404;
+      const page = await pageFor(request, normalized, outcome.kind === 'closed', session, publicPart);
       return reply
-        .code(status)
+        .code(page.status)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
-        .header('vary', 'Cookie')
+        .header('vary', page.forCrawlers ? 'Cookie, User-Agent' : 'Cookie')
         .type('text/html; charset=utf-8')
-        .send(html);
+        .send(page.html);
     });
   },
-  { name: 'spa', dependencies: ['page-guard', 'start-data'] },
+  { name: 'spa', dependencies: ['page-guard', 'start-data', 'route-data'] },
 );

@@ -69,6 +69,8 @@ export interface ConfigSecurity {
   document_allowed_ext?: string[];
   login_required?: boolean;
   enable_verify_register_email?: boolean;
+  /** Ours: visitors answer a captcha to send feedback. */
+  enable_captcha_feedback?: boolean;
   /** Ours: the image captcha before an SMS code is sent. */
   enable_captcha_sms?: boolean;
 }
@@ -102,8 +104,7 @@ export interface ConfigCaptcha {
   type?: string;
 }
 
-/** Public part of the vip category SPEC adds; the backend designs the keys (docs/api.md). */
-/** One VIP membership plan (docs/api.md: `vip.plans`, one `code|title|days|price|description` per line). */
+/** One VIP membership plan (docs/api.md §1: `vip.plans`, one `code|title|days|price|description|1` per line). */
 export interface VipPlan {
   code?: string;
   title?: string;
@@ -111,6 +112,8 @@ export interface VipPlan {
   /** In yuan. */
   price?: number;
   description?: string;
+  /** Marked 推荐 on the VIP page. */
+  recommended?: boolean;
 }
 
 /** Public part of our `vip` config category (docs/api.md §2). */
@@ -120,6 +123,8 @@ export interface ConfigVip {
   description?: string;
   plans?: VipPlan[];
   free_download?: boolean;
+  /** VIP members read every page of a document, past the preview. */
+  read_all_pages?: boolean;
   times_every_day?: number;
   /** HTML shown on the VIP page. */
   benefits?: string;
@@ -128,8 +133,10 @@ export interface ConfigVip {
 /** Public part of our `pay` config category: secrets never leave the backend. */
 export interface ConfigPay {
   enable?: boolean;
-  /** `alipay` or `wechat`. */
+  /** The first of `providers` (kept for clients of the first version). */
   provider?: string;
+  /** The ways of paying the checkout offers: chosen in `pay.provider` and configured. */
+  providers?: string[];
 }
 
 /** Social sign-in switches of SPEC §1 (both default false). */

@@ -1,5 +1,6 @@
 // Wire types of start-data (contract/endpoints.md §4; conventions in ./common.ts).
 
+import type { CallAnswer } from '../api-call';
 import type { Category } from './category';
 import type { Settings } from './config';
 import type { Navigation } from './navigation';
@@ -18,4 +19,6 @@ export interface StartData {
   user?: User;
   /** Only for a visitor with a valid cookie: `permission` of `GET /api/v1/user/permission`. */
   permissions?: Permission[];
+  /** The answers of the page's first calls (shared/routes.ts `data`), under their query keys. */
+  routeData?: CallAnswer[];
 }

@@ -30,6 +30,10 @@ export interface User {
   credit_count?: number;
   article_count?: number;
   remark?: string;
+  /** Ours: only in `GET /api/v1/user` for oneself — an active VIP period. */
+  is_vip?: boolean;
+  /** Ours: only for oneself — end of the VIP period (also when it has passed). */
+  vip_end_at?: string;
   login_at?: string;
   created_at?: string;
   updated_at?: string;
@@ -132,8 +136,8 @@ export interface ListUserRequest extends PageRequest {
   limit?: number;
 }
 
-/** `sms`: the captcha in front of SendSmsCode (ours). */
-export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms';
+/** `sms`: the captcha in front of SendSmsCode (ours); `feedback`: a visitor's feedback (ours). */
+export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms' | 'feedback';
 
 export interface GetUserCaptchaRequest { type: CaptchaType }
 

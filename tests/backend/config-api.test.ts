@@ -55,14 +55,14 @@ describe('GetSettings', () => {
     expect(res.body.language).toHaveLength(8);
     expect(res.body.language[0]).toEqual({ id: 1, language: '中文（简体）', code: 'zh-CN' });
     expect(res.body.oauth).toEqual({});
-    expect(res.body.pay).toEqual({ provider: 'alipay' });
+    expect(res.body.pay).toEqual({});
     expect(res.body.sms).toEqual({});
     expect(res.body.vip.enable).toBeUndefined();
-    expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, times_every_day: 50 });
+    expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, read_all_pages: true, times_every_day: 50 });
     expect(res.body.vip.plans).toEqual([
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },
-      { code: 'year', title: '年度会员', days: 365, price: 298, description: '推荐' },
+      { code: 'year', title: '年度会员', days: 365, price: 298, description: '最划算', recommended: true },
     ]);
   });
 
@@ -74,7 +74,9 @@ describe('GetSettings', () => {
       'oauth.wechat': 'true',
       'vip.enable': 'true',
       'pay.enable': 'true',
-      'pay.private_key': 'very-secret-key',
+      'pay.wechat_api_v3_key': 'very-secret-key-0123456789abcdef',
+      'pay.provider': 'manual',
+      'pay.manual_instructions': '转账至测试账户',
     });
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.body.system.recommend_words).toEqual(['考研', '公务员']);
@@ -82,8 +84,9 @@ describe('GetSettings', () => {
     expect(res.body.security.document_allowed_ext).toEqual(['.pdf', '.docx']);
     expect(res.body.oauth).toEqual({ wechat: true });
     expect(res.body.vip.enable).toBe(true);
-    expect(res.body.pay).toEqual({ enable: true, provider: 'alipay' });
+    expect(res.body.pay).toEqual({ enable: true, provider: 'manual', providers: ['manual'] });
     expect(res.text).not.toContain('very-secret-key');
+    expect(res.text).not.toContain('转账至测试账户');
   });
 });
 
@@ -93,7 +96,7 @@ describe('ListConfig', () => {
     expect(res.body.config.map((c: { name: string }) => c.name)).toEqual(['height', 'width', 'length', 'type']);
     expect(res.body.config[3]).toMatchObject({ label: '验证码类型', value: 'digit', input_type: 'select', category: 'captcha', options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音', col_num: 24 });
     const pay = await admin('GET', '/api/v1/config/list', { query: { category: 'pay' } });
-    expect(pay.body.config.find((c: { name: string }) => c.name === 'private_key').value).toBe('******');
+    expect(pay.body.config.find((c: { name: string }) => c.name === 'wechat_api_v3_key').value).toBe('******');
     expect((await admin('GET', '/api/v1/config/list')).body).toEqual({});
   });
 
@@ -101,16 +104,16 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 16, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 11, vip: 7, oauth: 7, sms: 15 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
   });
 });
 
 describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
-    const row = await configRow('pay', 'private_key');
+    const row = await configRow('pay', 'wechat_api_v3_key');
     expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'private_key'").get() as { value: string });
-    expect(stored.value).toBe('very-secret-key');
+    const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'wechat_api_v3_key'").get() as { value: string });
+    expect(stored.value).toBe('very-secret-key-0123456789abcdef');
   });
 
   it.each([
@@ -121,7 +124,7 @@ describe('UpdateConfig', () => {
     ['security', 'document_allowed_ext', '.pdf,.exe', '配置项【允许上传的文档类型】包含无效的选项'],
     ['system', 'logo', 'javascript:alert(1)', '配置项【网站Logo】必须是上传后的图片地址'],
     ['system', 'domain', 'example.com', '配置项【【重要】网站域名】必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'],
-    ['vip', 'plans', 'month|月度会员|thirty|30', '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复'],
+    ['vip', 'plans', 'month|月度会员|thirty|30', '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐(1)，价格 0.01 元起，代码不能重复'],
     ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
   ])('refuses %s.%s = %j', async (category, name, value, message) => {
     const row = await configRow(category, name);
@@ -168,13 +171,26 @@ describe('UpdateConfig', () => {
 });
 
 describe('GetStats', () => {
-  it('adds the admin counters only for permission holders', async () => {
-    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
-    expect(anonymous.body).toMatchObject({ user_count: expect.any(Number), version: pkg.version, os: expect.any(String) });
-    expect(anonymous.body.friendlink_count).toBeUndefined();
+  it('gives visitors and members the public counts only, and the rest to permission holders', async () => {
+    for (const token of [undefined, backend.member.token]) {
+      const res = await api(backend.url, 'GET', '/api/v1/stats', { token });
+      expect(Object.keys(res.body).sort()).toEqual(['user_count']); // no documents or articles yet: zero counts are omitted
+      expect(res.body.version).toBeUndefined();
+      expect(res.body.os).toBeUndefined();
+    }
     const holder = await admin('GET', '/api/v1/stats');
-    expect(holder.body).toMatchObject({ friendlink_count: 2 });
+    expect(holder.body).toMatchObject({ friendlink_count: 2, version: pkg.version, os: expect.any(String) });
+    const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
     expect(holder.body.user_count).toBe(anonymous.body.user_count);
+  });
+
+  it('refuses the environment, the hardware and the release to a member', async () => {
+    const member = backend.member.token;
+    expect((await api(backend.url, 'GET', '/api/v1/envs', { token: member })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/device', { token: member })).status).toBe(403);
+    const release = await api(backend.url, 'GET', '/api/v1/release', { token: member });
+    expect(release.status).toBe(403);
+    expect(release.body.current).toBeUndefined();
   });
 });
 
@@ -191,25 +207,6 @@ describe('GetEnvs and GetDeviceInfo', () => {
     expect(res.body.cpu.cores).toBeGreaterThan(0);
     expect(res.body.memory.total).toBeGreaterThan(res.body.memory.free ?? 0);
     expect(res.body.disk[0]).toMatchObject({ disk_name: backend.dataDir, total: expect.any(Number) });
-  });
-});
-
-describe('UpdateSitemap', () => {
-  it('writes the sitemap index and the document files', async () => {
-    expect((await fetch(`${backend.url}/sitemap.xml`)).status).toBe(404);
-    await withDatabase(backend.dataDir, (db) => {
-      const ts = new Date().toISOString();
-      db.prepare("INSERT INTO document (title, user_id, uuid, status, created_at, updated_at) VALUES ('文档', 1, '0123456789abcdef', 2, ?, ?)").run(ts, ts);
-    });
-    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
-    const index = await fetch(`${backend.url}/sitemap.xml`);
-    expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
-    const xml = await index.text();
-    expect(xml).toContain('<sitemapindex');
-    const file = /\/sitemap\/(documents-0\.xml)/.exec(xml)![1];
-    const urls = await (await fetch(`${backend.url}/sitemap/${file}`)).text();
-    expect(urls).toContain('/document/0123456789abcdef</loc>');
-    expect((await fetch(`${backend.url}/sitemap/..%2fmoredoc.db`)).status).toBe(404);
   });
 });
 

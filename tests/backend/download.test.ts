@@ -116,6 +116,36 @@ describe('DownloadDocument for a member with credits', () => {
   });
 });
 
+describe('VIP members', () => {
+  it('download priced documents without spending credits, up to their own daily quota', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 9 });
+    const vip = await registerMember(backend.url);
+    await setCredits(backend.dataDir, vip.user.id, 0);
+    const ownerBefore = await creditsOf(backend.dataDir, owner.user.id);
+    const granted = await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.user.id], days: 30, reason: '测试下载' } });
+    expect(granted.status).toBe(200);
+    await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'true', 'vip.times_every_day': '2', 'download.times_every_day': '1' });
+    try {
+      expect((await download(doc.id, { token: vip.token })).status).toBe(200);
+      expect((await download(doc.id, { token: vip.token })).status).toBe(200);
+      const limited = await download(doc.id, { token: vip.token });
+      expect(limited.status).toBe(403);
+      expect(limited.body.message).toBe('您今日的下载次数已达上限（2次），请明天再来');
+      expect(await creditsOf(backend.dataDir, vip.user.id)).toBe(0);
+      expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore);
+      expect((await downloadsOf(vip.user.id)).map((d) => d.is_pay)).toEqual([0, 0]);
+
+      // Without the benefit, the same member pays like anybody else.
+      await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'false', 'vip.times_every_day': '0', 'download.times_every_day': '10' });
+      const paying = await download(doc.id, { token: vip.token });
+      expect(paying.status).toBe(403);
+      expect(paying.body.message).toBe('魔豆不足，无法下载');
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'true', 'vip.times_every_day': '50', 'download.times_every_day': '10' });
+    }
+  });
+});
+
 describe('refusals, each in Chinese', () => {
   it('refuses guests unless guest downloads are on, and then priced documents', async () => {
     const { doc: priced } = await uploaderWithDocument({ price: 2 });

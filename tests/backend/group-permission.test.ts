@@ -131,7 +131,7 @@ describe('PermissionAPI', () => {
 
   it('filters by method (case-insensitive) and ORs the LIKE filters', async () => {
     const post = await admin('GET', '/api/v1/permission/list', { query: { method: ['post', 'get'] } });
-    expect(post.body.total).toBe(4);
+    expect(post.body.total).toBe(5);
     const either = await admin('GET', '/api/v1/permission/list', { query: { wd: '友链', path: 'BannerAPI' } });
     expect(either.body.permission.every((p: { title: string; path: string }) => p.title.includes('友链') || p.path.includes('BannerAPI'))).toBe(true);
     expect(either.body.total).toBe(10);

@@ -12,6 +12,7 @@ interface Fixture {
   adminToken: string;
   adminPassword: string;
   post(path: string, body: unknown): Promise<{ id: number }>;
+  put(path: string, body: unknown): Promise<void>;
   newUserId(): Promise<number>;
   configId(category: string, name: string): Promise<number>;
 }
@@ -78,7 +79,43 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'DocumentAPI.DownloadDocumentToBeReviewed': async () => ({ query: { id: (await insertDocument(backend.dataDir, { userId: 1, status: 6 })).id } }),
   'SearchRecordAPI.DeleteSearchRecord': async () => ({ query: { id: 1 } }),
   'SearchRecordAPI.ListSearchRecord': async () => ({ query: { keywords: '报告' } }),
+  'ArticleAPI.SetArticlesCategory': async (f) => ({ body: { article_id: [await newArticle(f)], category_id: [] } }),
+  'ArticleAPI.RecommendArticles': async (f) => ({ body: { article_id: [await newArticle(f)], is_recommend: true } }),
+  'ArticleAPI.CheckArticles': async (f) => ({ body: { article_id: [await newArticle(f)], status: 1 } }),
+  'ArticleAPI.ListRecycleArticle': async () => ({}),
+  'ArticleAPI.RestoreRecycleArticle': async (f) => ({ body: { id: [await recycledArticle(f)] } }),
+  'ArticleAPI.DeleteRecycleArticle': async (f) => ({ query: { id: await recycledArticle(f) } }),
+  'ArticleAPI.EmptyRecycleArticle': async () => ({}),
+  'CommentAPI.UpdateComment': async (f) => ({ body: { id: await newComment(f), content: '改过的评论', status: 1 } }),
+  'CommentAPI.GetComment': async (f) => ({ query: { id: await newComment(f) } }),
+  'CommentAPI.CheckComment': async (f) => ({ body: { id: [await newComment(f)], status: 1 } }),
+  'ReportAPI.UpdateReport': async (f) => ({ body: { id: await newReport(f), status: true, remark: '已处理' } }),
+  'ReportAPI.DeleteReport': async (f) => ({ query: { id: await newReport(f) } }),
+  'ReportAPI.ListReport': async () => ({}),
+  'FeedbackAPI.UpdateFeedback': async (f) => ({ body: { id: await newFeedback(f), status: 1, reply: '谢谢' } }),
+  'FeedbackAPI.DeleteFeedback': async (f) => ({ query: { id: await newFeedback(f) } }),
+  'FeedbackAPI.ListFeedback': async () => ({}),
+  'UserVipAPI.ListUserVip': async () => ({ query: { status: 1 } }),
+  'UserVipAPI.GrantUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], days: 30, reason: '测试开通' } }),
+  'UserVipAPI.RevokeUserVip': async (f) => ({ body: { user_id: [await f.newUserId()], reason: '测试取消' } }),
+  'UserVipAPI.ListUserVipLog': async (f) => ({ query: { user_id: await f.newUserId() } }),
+  'OrderAPI.ListOrder': async () => ({ query: { status: 0 } }),
+  'OrderAPI.CloseOrder': async () => ({ body: { id: [await newOrder()], reason: '测试关闭' } }),
+  'OrderAPI.RefundOrder': async (f) => {
+    const id = await newOrder();
+    await f.put('/api/v1/order/confirm', { id, reason: '已收款' });
+    return { body: { id, reason: '测试退款' } };
+  },
+  'OrderAPI.ConfirmOrder': async () => ({ body: { id: await newOrder(), reason: '已收到转账' } }),
+  'OrderAPI.ListPaymentNotification': async () => ({}),
+  'AdvertisementAPI.CreateAdvertisement': async () => ({ body: AD }),
+  'AdvertisementAPI.UpdateAdvertisement': async (f) => ({ body: { ...AD, id: (await f.post('/api/v1/advertisement', AD)).id, title: '改' } }),
+  'AdvertisementAPI.DeleteAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.GetAdvertisement': async (f) => ({ query: { id: (await f.post('/api/v1/advertisement', AD)).id } }),
+  'AdvertisementAPI.ListAdvertisement': async () => ({ query: { position: 'global_top' } }),
 };
+
+const AD = { position: 'global_top', title: '广告', content: '<a href="https://ad.example">广告</a>', start_time: '2020-01-01T00:00:00Z', end_time: '2099-01-01T00:00:00Z' };
 
 /** A config image uploaded by the admin (a tiny PNG whose bytes differ per call). */
 async function newAttachment(f: Fixture): Promise<number> {
@@ -89,6 +126,45 @@ async function newAttachment(f: Fixture): Promise<number> {
   form.append('file', new Blob([new Uint8Array(png)]), 'matrix.png');
   const res = await fetch(`${backend.url}/api/v1/upload/config`, { method: 'POST', body: form, headers: { authorization: `Bearer ${f.adminToken}` } });
   return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+async function newArticle(f: Fixture): Promise<number> {
+  return (await f.post('/api/v1/article', { title: unique('文章'), content: '<p>正文</p>' })).id;
+}
+
+async function recycledArticle(f: Fixture): Promise<number> {
+  const id = await newArticle(f);
+  await api(backend.url, 'DELETE', '/api/v1/article', { token: f.adminToken, query: { id } });
+  return id;
+}
+
+/** Each by a new member: the comment interval applies to everybody. */
+async function newComment(f: Fixture): Promise<number> {
+  const author = await registerMember(backend.url);
+  const res = await api(backend.url, 'POST', '/api/v1/comment', { token: author.token, body: { type: 1, document_id: await newArticle(f), content: '评论' } });
+  return res.body.id;
+}
+
+async function newReport(f: Fixture): Promise<number> {
+  const reporter = await registerMember(backend.url);
+  await api(backend.url, 'POST', '/api/v1/report', { token: reporter.token, body: { type: 1, document_id: await newArticle(f), reason: 1 } });
+  const list = await api(backend.url, 'GET', '/api/v1/report/list', { token: f.adminToken });
+  return list.body.report[0].id;
+}
+
+async function newFeedback(f: Fixture): Promise<number> {
+  const content = unique('反馈');
+  await api(backend.url, 'POST', '/api/v1/feedback', { body: { content } });
+  const list = await api(backend.url, 'GET', '/api/v1/feedback/list', { token: f.adminToken, query: { wd: content } });
+  return list.body.feedback[0].id;
+}
+
+/** A pending order of a new member (the manual provider is on in this file's backend). */
+async function newOrder(): Promise<number> {
+  const buyer = await registerMember(backend.url);
+  const res = await api(backend.url, 'POST', '/api/v1/order', { token: buyer.token, body: { plan_code: 'month', price: 30 } });
+  if (res.status !== 200) throw new Error(`order: ${res.status} ${res.text}`);
+  return res.body.id;
 }
 
 async function newCategory(f: Fixture): Promise<number> {
@@ -109,8 +185,15 @@ const allRpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r
 const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
-// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent.
-const backend = useBackend({ member: true, env: { CONFIG_SMS_ENABLE: 'true' } });
+// SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent; VIP
+// on with the manual provider, so that orders can be placed for the OrderAPI calls.
+const backend = useBackend({
+  member: true,
+  env: {
+    CONFIG_SMS_ENABLE: 'true',
+    CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至测试账户',
+  },
+});
 let fixture: Fixture;
 
 beforeAll(() => {
@@ -121,6 +204,10 @@ beforeAll(() => {
       const res = await backend.admin('POST', path, { body });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
       return res.body;
+    },
+    async put(path, body) {
+      const res = await backend.admin('PUT', path, { body });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
     },
     async newUserId() {
       return (await registerMember(backend.url)).user.id;

@@ -161,6 +161,35 @@ describe('SqliteSearchIndex', () => {
     expect(result.hits[0]!.score).toBeGreaterThan(result.hits[1]!.score);
   });
 
+  it('ranks title and keyword matches first, then the rest, and pages across the two', async () => {
+    await index.upsert([
+      entry(1, { title: '边缘计算', content: FILLER }),
+      entry(2, { title: '笔记', keywords: '边缘计算,物联网', content: FILLER }),
+      entry(3, { title: '关于边缘计算与云计算的协同调度方法研究综述', content: FILLER }),
+      entry(4, { content: `边缘计算。${FILLER}` }),
+      entry(5, { content: '边缘计算边缘计算边缘计算。' }),
+      entry(6, { description: '介绍边缘计算。', content: FILLER }),
+      entry(7, { content: `${FILLER}${FILLER}边缘计算。` }),
+      entry(8, { title: '无关', content: FILLER }),
+    ]);
+    const all = await ids({ text: '边缘计算', size: 100 });
+    expect(all.slice(0, 3).sort()).toEqual([1, 2, 3]);
+    expect(all.slice(3).sort()).toEqual([4, 5, 6, 7]);
+    expect(all.indexOf(1)).toBeLessThan(all.indexOf(3));
+    const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => index.search({ text: '边缘计算', page, size: 2 })));
+    expect(pages.map((p) => p.total)).toEqual([7, 7, 7, 7, 7]);
+    expect(pages.flatMap((p) => p.hits.map((hit) => hit.id))).toEqual(all);
+    expect(await ids({ text: '边缘计算', size: 100, filters: { createdTo: '2023-01-01T00:00:00Z' } })).toEqual([]);
+  });
+
+  it('counts no further than maxTotal', async () => {
+    await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '区块链。' })));
+    const capped = await index.search({ text: '区块链', maxTotal: 12 });
+    expect(capped.total).toBe(12);
+    expect(capped.hits).toHaveLength(10);
+    expect((await index.search({ text: '区块链' })).total).toBe(30);
+  });
+
   it('filters by category, extension, language, uploader and creation date', async () => {
     const body = '操作系统的进程调度。';
     await index.upsert([
@@ -221,6 +250,17 @@ describe('SqliteSearchIndex', () => {
     expect(hit!.snippet.replace(/<\/?em>/g, '').length).toBeLessThan(140 + 40);
     const both = (await index.search({ text: '量子 原理' })).hits[0]!;
     expect(both.snippet).toContain('<em>量子</em>计算机的<em>原理</em>与<em>量子</em>比特');
+  });
+
+  it('never cuts a character in two at the edges of a snippet', async () => {
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const filler of ['𠀀', '𠀀a', 'a𠀀', 'é']) {
+      await index.upsert([entry(1, { content: `${filler.repeat(150)}关键词${filler.repeat(150)}` })]);
+      const [hit] = (await index.search({ text: '关键词' })).hits;
+      expect(hit!.snippet, filler).toMatch(/^….*<em>关键词<\/em>.*…$/su);
+      expect(loneSurrogate.test(hit!.snippet), filler).toBe(false);
+      expect(hit!.snippet.length, filler).toBeLessThan(140);
+    }
   });
 
   it('finds the real match for the snippet when the first candidate is inside a longer word', async () => {

@@ -28,6 +28,7 @@ describe('GetUserPermissions', () => {
       ['/api/v1/upload/banner', '上传轮播图'],
       ['/api/v1/upload/category', '上传文档分类封面'],
       ['/api/v1/upload/config', '上传配置图片文件'],
+      ['/api/v1/upload/article', '上传文章图片和音视频'],
     ]);
   });
 });

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { EnumSpec, Fields, MessageType } from '../../backend/wire/message';
 import { IdRequest, IdsRequest, PageRequest } from '../../backend/wire/messages';
+import * as advertisementMessages from '../../backend/modules/advertisement/messages';
+import * as articleMessages from '../../backend/modules/article/messages';
 import * as attachmentMessages from '../../backend/modules/attachment/messages';
 import * as bannerMessages from '../../backend/modules/banner/messages';
 import * as categoryMessages from '../../backend/modules/category/messages';
+import * as commentMessages from '../../backend/modules/comment/messages';
 import * as configMessages from '../../backend/modules/config/messages';
 import * as documentMessages from '../../backend/modules/document/messages';
 import * as documentSearchMessages from '../../backend/modules/document-search/messages';
 import * as downloadMessages from '../../backend/modules/download/messages';
 import * as favoriteMessages from '../../backend/modules/favorite/messages';
+import * as feedbackMessages from '../../backend/modules/feedback/messages';
 import * as friendlinkMessages from '../../backend/modules/friendlink/messages';
 import * as groupMessages from '../../backend/modules/group/messages';
 import * as languageMessages from '../../backend/modules/language/messages';
@@ -16,14 +20,22 @@ import * as navigationMessages from '../../backend/modules/navigation/messages';
 import * as oauthMessages from '../../backend/modules/oauth/messages';
 import * as permissionMessages from '../../backend/modules/permission/messages';
 import * as punishmentMessages from '../../backend/modules/punishment/messages';
+import * as reportMessages from '../../backend/modules/report/messages';
 import * as searchRecordMessages from '../../backend/modules/search-record/messages';
 import * as smsMessages from '../../backend/modules/sms/messages';
 import * as userMessages from '../../backend/modules/user/messages';
+import type * as advertisement from '../../shared/types/advertisement';
+import type * as article from '../../shared/types/article';
+import * as vipMessages from '../../backend/modules/vip/messages';
+import * as orderMessages from '../../backend/modules/order/messages';
+import * as paymentMessages from '../../backend/modules/payment/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
+import type * as comment from '../../shared/types/comment';
 import type * as config from '../../shared/types/config';
 import type * as document from '../../shared/types/document';
+import type * as feedback from '../../shared/types/feedback';
 import type * as friendlink from '../../shared/types/friendlink';
 import type * as group from '../../shared/types/group';
 import type * as language from '../../shared/types/language';
@@ -31,8 +43,11 @@ import type * as navigation from '../../shared/types/navigation';
 import type * as oauth from '../../shared/types/oauth';
 import type * as permission from '../../shared/types/permission';
 import type * as punishment from '../../shared/types/punishment';
+import type * as report from '../../shared/types/report';
 import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
+import type * as vip from '../../shared/types/vip';
+import type * as order from '../../shared/types/order';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -77,6 +92,8 @@ const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessa
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
+  Advertisement: reply<typeof advertisementMessages.Advertisement, advertisement.Advertisement>(advertisementMessages.Advertisement, 'agree'),
+  ListAdvertisementReply: reply<typeof advertisementMessages.ListAdvertisementReply, advertisement.ListAdvertisementReply>(advertisementMessages.ListAdvertisementReply, 'agree'),
   User: reply<typeof User, user.User>(User, 'agree'),
   Dynamic: reply<typeof Dynamic, user.Dynamic>(Dynamic, 'agree'),
   Sign: reply<typeof Sign, user.Sign>(Sign, 'agree'),
@@ -140,6 +157,25 @@ const replies = {
   ListDocumentReply: reply<typeof documentMessages.ListDocumentReply, document.ListDocumentReply>(documentMessages.ListDocumentReply, 'agree'),
   ListDocumentForHomeItem: reply<typeof documentMessages.ListDocumentForHomeItem, document.ListDocumentForHomeItem>(documentMessages.ListDocumentForHomeItem, 'agree'),
   ListDocumentForHomeResponse: reply<typeof documentMessages.ListDocumentForHomeResponse, document.ListDocumentForHomeResponse>(documentMessages.ListDocumentForHomeResponse, 'agree'),
+  Article: reply<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  ListArticleReply: reply<typeof articleMessages.ListArticleReply, article.ListArticleReply>(articleMessages.ListArticleReply, 'agree'),
+  SearchArticleReply: reply<typeof articleMessages.SearchArticleReply, article.SearchArticleReply>(articleMessages.SearchArticleReply, 'agree'),
+  SearchHitArticle: reply<typeof articleMessages.SearchHitArticle, article.ArticleHit>(articleMessages.SearchHitArticle, 'agree'),
+  Comment: reply<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  ListCommentReply: reply<typeof commentMessages.ListCommentReply, comment.ListCommentReply>(commentMessages.ListCommentReply, 'agree'),
+  Report: reply<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportReply: reply<typeof reportMessages.ListReportReply, report.ListReportReply>(reportMessages.ListReportReply, 'agree'),
+  Feedback: reply<typeof feedbackMessages.Feedback, feedback.Feedback>(feedbackMessages.Feedback, 'agree'),
+  ListFeedbackReply: reply<typeof feedbackMessages.ListFeedbackReply, feedback.ListFeedbackReply>(feedbackMessages.ListFeedbackReply, 'agree'),
+  UserVip: reply<typeof vipMessages.UserVip, vip.UserVip>(vipMessages.UserVip, 'agree'),
+  VipLog: reply<typeof vipMessages.VipLog, vip.VipLog>(vipMessages.VipLog, 'agree'),
+  ListUserVipReply: reply<typeof vipMessages.ListUserVipReply, vip.ListUserVipReply>(vipMessages.ListUserVipReply, 'agree'),
+  ListUserVipLogReply: reply<typeof vipMessages.ListUserVipLogReply, vip.ListUserVipLogReply>(vipMessages.ListUserVipLogReply, 'agree'),
+  Order: reply<typeof orderMessages.Order, order.Order>(orderMessages.Order, 'agree'),
+  PayOrderReply: reply<typeof orderMessages.PayOrderReply, order.PayOrderReply>(orderMessages.PayOrderReply, 'agree'),
+  ListOrderReply: reply<typeof orderMessages.ListOrderReply, order.ListOrderReply>(orderMessages.ListOrderReply, 'agree'),
+  PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
+  ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
   ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
   SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
@@ -155,6 +191,10 @@ const pageRequest = PageRequest('PageRequest');
 
 /** Every request message the backend decodes with the shared type the SPA sends. */
 const requests = {
+  ListAdvertisementRequest: request<typeof advertisementMessages.ListAdvertisementRequest, advertisement.ListAdvertisementRequest>(advertisementMessages.ListAdvertisementRequest, 'agree'),
+  GetAdvertisementByPositionRequest: request<typeof advertisementMessages.GetAdvertisementByPositionRequest, advertisement.GetAdvertisementByPositionRequest>(advertisementMessages.GetAdvertisementByPositionRequest, 'agree'),
+  GetAdvertisementRequest: request<typeof idRequest, advertisement.GetAdvertisementRequest>(idRequest, 'agree'),
+  DeleteAdvertisementRequest: request<typeof idsRequest, advertisement.DeleteAdvertisementRequest>(idsRequest, 'agree'),
   RegisterAndLoginRequest: request<typeof RegisterAndLoginRequest, user.RegisterAndLoginRequest>(RegisterAndLoginRequest, 'agree'),
   GetUserCaptchaRequest: request<typeof GetUserCaptchaRequest, user.GetUserCaptchaRequest>(GetUserCaptchaRequest, 'agree'),
   FindPasswordRequest: request<typeof FindPasswordRequest, user.FindPasswordRequest>(FindPasswordRequest, 'agree'),
@@ -230,6 +270,40 @@ const requests = {
   RecoverRecycleDocumentRequest: request<typeof documentMessages.RecoverRecycleDocumentRequest, document.RecoverRecycleDocumentRequest>(documentMessages.RecoverRecycleDocumentRequest, 'agree'),
   GetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.GetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
   SetDocumentScoreRequest: request<typeof documentMessages.DocumentScore, document.SetDocumentScoreRequest>(documentMessages.DocumentScore, 'agree'),
+  SetArticleRequest: request<typeof articleMessages.Article, article.Article>(articleMessages.Article, 'agree'),
+  GetArticleRequest: request<typeof articleMessages.GetArticleRequest, article.GetArticleRequest>(articleMessages.GetArticleRequest, 'agree'),
+  ListArticleRequest: request<typeof articleMessages.ListArticleRequest, article.ListArticleRequest>(articleMessages.ListArticleRequest, 'agree'),
+  DeleteArticleRequest: request<typeof idsRequest, article.DeleteArticleRequest>(idsRequest, 'agree'),
+  RestoreArticleRequest: request<typeof idsRequest, article.RestoreArticleRequest>(idsRequest, 'agree'),
+  SetArticlesCategoryRequest: request<typeof articleMessages.SetArticlesCategoryRequest, article.SetArticlesCategoryRequest>(articleMessages.SetArticlesCategoryRequest, 'agree'),
+  RecommendArticlesRequest: request<typeof articleMessages.RecommendArticlesRequest, article.RecommendArticlesRequest>(articleMessages.RecommendArticlesRequest, 'agree'),
+  CheckArticlesRequest: request<typeof articleMessages.CheckArticlesRequest, article.CheckArticlesRequest>(articleMessages.CheckArticlesRequest, 'agree'),
+  CreateCommentRequest: request<typeof commentMessages.CreateCommentRequest, comment.CreateCommentRequest>(commentMessages.CreateCommentRequest, 'agree'),
+  ListCommentRequest: request<typeof commentMessages.ListCommentRequest, comment.ListCommentRequest>(commentMessages.ListCommentRequest, 'agree'),
+  CheckCommentRequest: request<typeof commentMessages.CheckCommentRequest, comment.CheckCommentRequest>(commentMessages.CheckCommentRequest, 'agree'),
+  GetCommentRequest: request<typeof idRequest, comment.GetCommentRequest>(idRequest, 'agree'),
+  DeleteCommentRequest: request<typeof idsRequest, comment.DeleteCommentRequest>(idsRequest, 'agree'),
+  UpdateCommentRequest: request<typeof commentMessages.Comment, comment.Comment>(commentMessages.Comment, 'agree'),
+  SetReportRequest: request<typeof reportMessages.Report, report.Report>(reportMessages.Report, 'agree'),
+  ListReportRequest: request<typeof reportMessages.ListReportRequest, report.ListReportRequest>(reportMessages.ListReportRequest, 'agree'),
+  DeleteReportRequest: request<typeof idsRequest, report.DeleteReportRequest>(idsRequest, 'agree'),
+  CreateFeedbackRequest: request<typeof feedbackMessages.CreateFeedbackRequest, feedback.CreateFeedbackRequest>(feedbackMessages.CreateFeedbackRequest, 'agree'),
+  UpdateFeedbackRequest: request<typeof feedbackMessages.UpdateFeedbackRequest, feedback.UpdateFeedbackRequest>(feedbackMessages.UpdateFeedbackRequest, 'agree'),
+  ListFeedbackRequest: request<typeof feedbackMessages.ListFeedbackRequest, feedback.ListFeedbackRequest>(feedbackMessages.ListFeedbackRequest, 'agree'),
+  DeleteFeedbackRequest: request<typeof idsRequest, feedback.DeleteFeedbackRequest>(idsRequest, 'agree'),
+  ListUserVipRequest: request<typeof vipMessages.ListUserVipRequest, vip.ListUserVipRequest>(vipMessages.ListUserVipRequest, 'agree'),
+  GrantUserVipRequest: request<typeof vipMessages.GrantUserVipRequest, vip.GrantUserVipRequest>(vipMessages.GrantUserVipRequest, 'agree'),
+  RevokeUserVipRequest: request<typeof vipMessages.RevokeUserVipRequest, vip.RevokeUserVipRequest>(vipMessages.RevokeUserVipRequest, 'agree'),
+  ListUserVipLogRequest: request<typeof vipMessages.ListUserVipLogRequest, vip.ListUserVipLogRequest>(vipMessages.ListUserVipLogRequest, 'agree'),
+  CreateOrderRequest: request<typeof orderMessages.CreateOrderRequest, order.CreateOrderRequest>(orderMessages.CreateOrderRequest, 'agree'),
+  PayOrderRequest: request<typeof orderMessages.PayOrderRequest, order.PayOrderRequest>(orderMessages.PayOrderRequest, 'agree'),
+  CancelOrderRequest: request<typeof orderMessages.CancelOrderRequest, order.CancelOrderRequest>(orderMessages.CancelOrderRequest, 'agree'),
+  GetOrderRequest: request<typeof orderMessages.GetOrderRequest, order.GetOrderRequest>(orderMessages.GetOrderRequest, 'agree'),
+  ListMyOrderRequest: request<typeof orderMessages.ListMyOrderRequest, order.ListMyOrderRequest>(orderMessages.ListMyOrderRequest, 'agree'),
+  ListOrderRequest: request<typeof orderMessages.ListOrderRequest, order.ListOrderRequest>(orderMessages.ListOrderRequest, 'agree'),
+  CloseOrderRequest: request<typeof orderMessages.CloseOrderRequest, order.CloseOrderRequest>(orderMessages.CloseOrderRequest, 'agree'),
+  OrderDecisionRequest: request<typeof orderMessages.OrderDecisionRequest, order.OrderDecisionRequest>(orderMessages.OrderDecisionRequest, 'agree'),
+  ListPaymentNotificationRequest: request<typeof paymentMessages.ListPaymentNotificationRequest, order.ListPaymentNotificationRequest>(paymentMessages.ListPaymentNotificationRequest, 'agree'),
   SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
   MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
   MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
@@ -241,11 +315,12 @@ const requests = {
 };
 
 const messageModules = {
-  attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, config: configMessages, document: documentMessages,
-  'document-search': documentSearchMessages, download: downloadMessages, favorite: favoriteMessages,
-  friendlink: friendlinkMessages, group: groupMessages, language: languageMessages, navigation: navigationMessages,
-  oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages, 'search-record': searchRecordMessages, sms: smsMessages,
-  user: userMessages,
+  advertisement: advertisementMessages, article: articleMessages, attachment: attachmentMessages, banner: bannerMessages, category: categoryMessages, comment: commentMessages,
+  config: configMessages, document: documentMessages, 'document-search': documentSearchMessages, download: downloadMessages,
+  favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
+  navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
+  report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

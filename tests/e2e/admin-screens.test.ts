@@ -1,4 +1,4 @@
-// Every admin screen of issue 6 in Chromium against the real gateway and embedded backend:
+// Every admin screen of issues 6 and 15 in Chromium against the real gateway and embedded backend:
 // each renders its data, and the screens with their own moves (uploads, trees, punishments,
 // password-confirmed deletes, batch actions) work end to end.
 import { describe, expect, it } from 'vitest';
@@ -48,10 +48,18 @@ describe('every admin screen', () => {
     ['/admin/document/language', '行业管理', '中文（简体）'],
     ['/admin/config/security', '安全配置', '是否允许注册'],
     ['/admin/config/email', '邮箱配置', 'SMTP 服务器地址'],
-    ['/admin/config/pay', '支付配置', '支付渠道'],
-    ['/admin/config/vip', '会员配置', '会员套餐'],
+    ['/admin/config/pay', '支付配置', '支付方式'],
+    ['/admin/order', '订单管理', '暂无订单'],
+    ['/admin/user/vip', '会员管理', '暂无会员'],
+    ['/admin/config/vip', '会员配置', '添加套餐'],
     ['/admin/config/oauth', '第三方登录配置', '是否启用微信登录'],
     ['/admin/config/display', '展示配置', '首页文档展示方式'],
+    ['/admin/article/list', '文章列表', 'about'],
+    ['/admin/article/set', '发布文章', '文章标识'],
+    ['/admin/article/recycle', '文章回收站', '暂无文章'],
+    ['/admin/comment', '评论管理', '暂无评论'],
+    ['/admin/report', '举报管理', '暂无举报'],
+    ['/admin/feedback', '意见反馈', '暂无反馈'],
     ['/admin/dashboard', '控制面板', '快捷入口'],
   ];
 

@@ -39,6 +39,8 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Visit
 export interface SiteInBrowser {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   readonly url: string;
+  /** the embedded backend behind it, for fixtures made through the API directly */
+  readonly backendUrl: string;
   readonly dataDir: string;
   readonly adminPassword: string;
   readonly browser: Browser;
@@ -86,6 +88,7 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   };
   return {
     get url() { return started().site.url; },
+    get backendUrl() { return started().site.backendUrl; },
     get dataDir() { return started().site.dataDir; },
     get adminPassword() { return started().site.adminPassword; },
     get browser() { return started().browser; },

@@ -110,11 +110,11 @@ describe('the table of cache rules', () => {
   const stale = (method: string, url: string, status = 200) => stalenessAfter(method, url, status);
 
   it('names, per write, the data it makes stale for everybody', () => {
-    expect(stale('PUT', '/api/v1/config')).toEqual({ ownSession: true, sessions: false, publicStartData: true });
-    expect(stale('DELETE', '/api/v1/category?id=3')).toEqual({ ownSession: true, sessions: false, publicStartData: true });
+    expect(stale('PUT', '/api/v1/config')).toEqual({ ownSession: true, sessions: false, publicStartData: true, routeData: true });
+    expect(stale('DELETE', '/api/v1/category?id=3')).toEqual({ ownSession: true, sessions: false, publicStartData: true, routeData: true });
     expect(stale('POST', '/api/v1/navigation')).toMatchObject({ publicStartData: true });
     expect(stale('PUT', '/api/v1/language/enable')).toMatchObject({ publicStartData: true });
-    expect(stale('PUT', '/api/v1/group/permission')).toEqual({ ownSession: true, sessions: true, publicStartData: false });
+    expect(stale('PUT', '/api/v1/group/permission')).toEqual({ ownSession: true, sessions: true, publicStartData: false, routeData: false });
     expect(stale('PUT', '/api/v1/user')).toMatchObject({ sessions: true });
     expect(stale('PUT', '/api/v1/user/password')).toMatchObject({ sessions: true });
     // documents filed, unfiled, recycled or recovered change the categories' doc_count
@@ -122,20 +122,25 @@ describe('the table of cache rules', () => {
       ['PUT', '/api/v1/document/recycle'], ['DELETE', '/api/v1/document/recycle/all']]) {
       expect(stale(method!, url!), url).toMatchObject({ publicStartData: true });
     }
-    expect(stale('POST', '/api/v1/document/score')).toMatchObject({ publicStartData: false });
+    expect(stale('POST', '/api/v1/document/score')).toMatchObject({ publicStartData: false, routeData: true });
+    // what the public pages show first
+    for (const url of ['/api/v1/banner', '/api/v1/friendlink', '/api/v1/advertisement', '/api/v1/article/check', '/api/v1/comment', '/api/v1/favorite']) {
+      expect(stale('POST', url), url).toMatchObject({ routeData: true, publicStartData: false });
+    }
+    expect(stale('POST', '/api/v1/navigation')).toMatchObject({ routeData: false });
     // the writer's own session only: check-in, and a path that only starts like a rule's
-    expect(stale('PUT', '/api/v1/user/sign')).toEqual({ ownSession: true, sessions: false, publicStartData: false });
-    expect(stale('POST', '/api/v1/configuration')).toEqual({ ownSession: true, sessions: false, publicStartData: false });
+    expect(stale('PUT', '/api/v1/user/sign')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+    expect(stale('POST', '/api/v1/configuration')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
   });
 
   it('drops shared data after a write that failed on the way (5xx) but not after a refused one (4xx)', () => {
     expect(stale('PUT', '/api/v1/config', 504)).toMatchObject({ publicStartData: true });
-    expect(stale('PUT', '/api/v1/config', 403)).toEqual({ ownSession: true, sessions: false, publicStartData: false });
+    expect(stale('PUT', '/api/v1/config', 403)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
   });
 
   it('drops nothing after a read, except the session of a token the backend refused', () => {
-    expect(stale('GET', '/api/v1/config/list')).toEqual({ ownSession: false, sessions: false, publicStartData: false });
-    expect(stale('GET', '/api/v1/user', 401)).toEqual({ ownSession: true, sessions: false, publicStartData: false });
+    expect(stale('GET', '/api/v1/config/list')).toEqual({ ownSession: false, sessions: false, publicStartData: false, routeData: false });
+    expect(stale('GET', '/api/v1/user', 401)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
   });
 
   it('holds only API paths', () => {

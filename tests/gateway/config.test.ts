@@ -39,6 +39,7 @@ describe('loadGatewayConfig', () => {
       TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1',
       TOKEN_COOKIE: '__Host-token',
       UPSTREAM_TIMEOUT_MS: '5000',
+      ROUTE_DATA_TIMEOUT_MS: '250',
       LOG_LEVEL: 'debug',
       WEB_DIST: '/srv/web',
     });
@@ -51,6 +52,7 @@ describe('loadGatewayConfig', () => {
       trustProxy: ['10.0.0.0/8', '127.0.0.1', '::1'],
       tokenCookie: '__Host-token',
       upstreamTimeoutMs: 5000,
+      routeDataTimeoutMs: 250,
       logLevel: 'debug',
       webDist: '/srv/web',
     });
@@ -60,6 +62,8 @@ describe('loadGatewayConfig', () => {
     expect(loadGatewayConfig({ PORT: '', BACKEND_URL: ' ' }).port).toBe(3000);
     expect(loadGatewayConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadGatewayConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadGatewayConfig({}).routeDataTimeoutMs).toBe(800);
+    expect(loadGatewayConfig({ ROUTE_DATA_TIMEOUT_MS: '0' }).routeDataTimeoutMs).toBe(0);
   });
 
   it.each([
@@ -79,6 +83,8 @@ describe('loadGatewayConfig', () => {
     ['TOKEN_COOKIE', 'a;b'],
     ['UPSTREAM_TIMEOUT_MS', '0'],
     ['UPSTREAM_TIMEOUT_MS', '1.5'],
+    ['ROUTE_DATA_TIMEOUT_MS', '-5'],
+    ['ROUTE_DATA_TIMEOUT_MS', '90000'],
     ['LOG_LEVEL', 'verbose'],
     ['HOST', 'http://x'],
   ])('refuses %s=%s with a message naming the variable and the value', (name, value) => {

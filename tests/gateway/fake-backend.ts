@@ -1,7 +1,10 @@
 // A small MOREDOC look-alike for page tests: settings, navigation, categories, users by
-// token, permissions, and the admin writes that must refresh the start data.
+// token, permissions, and the admin writes that must refresh the start data; documents and
+// ads for the pages' route data, with answers that can be made slow.
 import type { Category } from '../../shared/types/category';
 import type { Settings } from '../../shared/types/config';
+import type { Advertisement } from '../../shared/types/advertisement';
+import type { Document } from '../../shared/types/document';
 import type { Navigation } from '../../shared/types/navigation';
 import type { Permission } from '../../shared/types/permission';
 import type { User } from '../../shared/types/user';
@@ -23,6 +26,13 @@ export interface FakeBackend extends Stub {
   adminToken: string;
   /** a well-formed, unexpired token the backend no longer accepts (logged out) */
   revokedToken: string;
+  /** by id; GET /api/v1/document answers them (a JSON 404 otherwise), the latest list all of them */
+  documents: Map<number, Document>;
+  ads: Advertisement[];
+  /** GET paths (without query) → milliseconds to wait before answering */
+  delays: Map<string, number>;
+  /** the Authorization header of every GET, by path */
+  authorizations: Map<string, (string | undefined)[]>;
 }
 
 export const ADMIN_PERMISSIONS: Permission[] = [
@@ -55,10 +65,19 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     [adminToken, { user: { id: 1, username: 'admin', group_id: [1] }, permissions: ADMIN_PERMISSIONS }],
   ]);
   const calls = new Map<string, number>();
+  const documents = new Map<number, Document>();
+  const ads: Advertisement[] = [];
+  const delays = new Map<string, number>();
+  const authorizations = new Map<string, (string | undefined)[]>();
 
-  const stub = await startStub((req, res, body) => {
+  const stub = await startStub(async (req, res, body) => {
     const [path = '', query = ''] = (req.url ?? '').split('?');
-    if (req.method === 'GET') calls.set(path, (calls.get(path) ?? 0) + 1);
+    if (req.method === 'GET') {
+      calls.set(path, (calls.get(path) ?? 0) + 1);
+      authorizations.set(path, [...(authorizations.get(path) ?? []), req.headers.authorization]);
+      const delay = delays.get(path);
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const account = token ? accounts.get(token) : undefined;
     const unauthorized = () => json(res, 401, { error: '您未登录或您的登录已过期，请重新登录或刷新页面重试', code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
@@ -111,10 +130,23 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       case 'POST /api/v1/category':
         categories.push({ id: categories.length + 1, ...(JSON.parse(body.toString('utf8')) as Category) });
         return json(res, 200, {});
+      case 'GET /api/v1/document': {
+        const doc = documents.get(Number(new URLSearchParams(query).get('id')));
+        return doc ? json(res, 200, doc) : json(res, 404, { error: '文档不存在', code: 5, message: '文档不存在' });
+      }
+      case 'DELETE /api/v1/document':
+        for (const id of new URLSearchParams(query).getAll('id')) documents.delete(Number(id));
+        return json(res, 200, {});
+      case 'GET /api/v1/document/related':
+        return json(res, 200, { document: [...documents.values()].filter((d) => String(d.id) !== new URLSearchParams(query).get('id')) });
+      case 'GET /api/v1/document/list':
+        return json(res, 200, { document: [...documents.values()] });
+      case 'GET /api/v1/advertisement/position':
+        return json(res, 200, ads.length ? { advertisement: ads } : {});
       default:
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         res.end('Not Found\n');
     }
   });
-  return Object.assign(stub, { settings, navigation, categories, accounts, calls, memberToken, adminToken, revokedToken });
+  return Object.assign(stub, { settings, navigation, categories, accounts, calls, memberToken, adminToken, revokedToken, documents, ads, delays, authorizations });
 }

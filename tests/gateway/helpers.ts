@@ -94,6 +94,8 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },
     startDataTtlMs: DEFAULTS.startDataTtlMs,
+    routeDataTimeoutMs: DEFAULTS.routeDataTimeoutMs,
+    routeDataTtlMs: DEFAULTS.routeDataTtlMs,
     sessionCacheTtlMs: DEFAULTS.sessionCacheTtlMs,
     sessionCacheMax: DEFAULTS.sessionCacheMax,
     ...overrides,

@@ -43,7 +43,7 @@ describe('page guard: SPEC §2 access rules', () => {
   const matrix: Array<[string, string, string, string]> = [
     ['/', 'page', 'page', 'page'],
     ['/vip', 'page', 'page', 'page'],
-    ['/library/1/2', 'page', 'page', 'page'],
+    ['/library/1', 'page', 'page', 'page'],
     ['/auth/login', 'page', 'page', 'page'],
     ['/member', 'login', 'page', 'page'],
     ['/member/order', 'login', 'page', 'page'],

@@ -69,7 +69,7 @@ describe('assets', () => {
   });
 
   it('serves the top-level files of the build with a short cache', async () => {
-    const res = await send(`${gw.url}/robots.txt`);
+    const res = await send(`${gw.url}/humans.txt`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('User-agent');
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
@@ -78,7 +78,7 @@ describe('assets', () => {
 
 describe('index.html', () => {
   it('answers every page navigation with index.html, no-cache, head and start data filled in', async () => {
-    for (const path of ['/', '/library', '/library/1/2', '/article/3/detail/9', '/article/detail/about']) {
+    for (const path of ['/', '/library', '/library/1', '/article/3/detail/9', '/article/detail/about']) {
       const res = await send(`${gw.url}${path}`, { headers: HTML });
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -89,7 +89,7 @@ describe('index.html', () => {
   });
 
   it('answers a path that is no route with the page and status 404, so the SPA shows its 404 and crawlers skip it', async () => {
-    for (const path of ['/nope', '/library/abc', '/article/news', '/index.html']) {
+    for (const path of ['/nope', '/library/abc', '/article/news.html', '/index.html']) {
       const res = await send(`${gw.url}${path}`, { headers: HTML });
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -112,7 +112,7 @@ describe('index.html', () => {
     expect(script).not.toContain('<');
     expect(script).toContain('\\u003c/script\\u003e');
     const data = startDataOf(res.text);
-    expect(data).toEqual({ settings: backend.settings, navigation: backend.navigation, categories: backend.categories });
+    expect(data).toEqual({ settings: backend.settings, navigation: backend.navigation, categories: backend.categories, routeData: expect.any(Array) });
     expect(data.categories.map((c) => c.type)).toEqual([0, 1]);
     expect(data.user).toBeUndefined();
     expect(data.permissions).toBeUndefined();
@@ -163,7 +163,7 @@ describe('index.html', () => {
     try {
       const res = await send(`${down.url}/library`, { headers: HTML });
       expect(res.status).toBe(200);
-      expect(res.text).toContain('<title>文库</title>');
+      expect(res.text).toContain('<title>文库资料 - 文库</title>');
       expect(res.text).not.toContain('id="start-data"');
     } finally {
       await down.close();

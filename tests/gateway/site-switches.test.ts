@@ -84,7 +84,8 @@ describe('site switches: closed site (security.is_close)', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(res.headers.vary).toBe('Cookie');
-    expect(res.text).toContain('<title>MOREDOC · 魔豆文库</title>');
+    expect(res.text).toContain('<title>站点已关闭 - 魔豆文库</title>');
+    expect(res.text).toContain('<meta name="robots" content="noindex, nofollow">');
     const start = startDataOf(res.text);
     expect(start.settings.security).toMatchObject({ is_close: true, close_statement: STATEMENT });
     expect(start.user?.username).toBe('member');
@@ -126,7 +127,7 @@ describe('site switches: login required (security.login_required)', () => {
   const matrix: Array<[string, string, string, string]> = [
     ['/', '/auth/login', 'page', 'page'],
     ['/library', '/auth/login?redirect=%2Flibrary', 'page', 'page'],
-    ['/library/1/2?page=3', '/auth/login?redirect=%2Flibrary%2F1%2F2%3Fpage%3D3', 'page', 'page'],
+    ['/library/1?page=3', '/auth/login?redirect=%2Flibrary%2F1%3Fpage%3D3', 'page', 'page'],
     ['/auth/login', 'page', 'page', 'page'],
     ['/auth/register', 'page', 'page', 'page'],
     ['/auth/forgot', 'page', 'page', 'page'],

@@ -16,6 +16,7 @@ const DEFAULT_ENV: Record<string, string> = {
   CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
   LOG_LEVEL: 'silent',
 };
@@ -23,6 +24,8 @@ const DEFAULT_ENV: Record<string, string> = {
 export interface Site {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** the embedded backend behind it, for fixtures made through the API directly */
+  backendUrl: string;
   dataDir: string;
   adminPassword: string;
   close(): Promise<void>;
@@ -48,6 +51,7 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
     const { port } = gateway.server.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${port}`,
+      backendUrl: backend.url,
       dataDir,
       adminPassword: SITE_ADMIN_PASSWORD,
       async close() {

@@ -57,7 +57,7 @@ describe('normalizePath', () => {
 });
 
 describe('pathGuard', () => {
-  it('needs a token for /member… and /vip/checkout, a token and the page for /admin…', () => {
+  it('needs a token for /member…, /vip/checkout and /upload, a token and the page for /admin…', () => {
     expect(pathGuard('/member')).toBe('token');
     expect(pathGuard('/member/order')).toBe('token');
     expect(pathGuard('/vip/checkout')).toBe('token');
@@ -67,6 +67,10 @@ describe('pathGuard', () => {
     expect(pathGuard('/vip')).toBe('public');
     expect(pathGuard('/oauth/callback')).toBe('public');
     expect(pathGuard('/library/1/2')).toBe('public');
+    expect(pathGuard('/search')).toBe('public');
+    expect(pathGuard('/upload')).toBe('token');
+    expect(pathGuard('/UPLOAD')).toBe('token');
+    expect(pathGuard('/upload/x')).toBe('public');
   });
 });
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ARTICLE_LIMITS,
+  articleIdentifierProblems,
   SMS_CODE_PATTERN,
   emailProblems,
   maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
+  textProblems,
   mobileProblems,
   usernameProblems,
 } from '../../shared/validation';
@@ -61,6 +64,27 @@ describe('normalizeMainlandMobile', () => {
 
   it.each(['12812345678', '1381234567', '138123456789', '+1 415 555 0100', '', 'abc'])('refuses %j', (input) => {
     expect(normalizeMainlandMobile(input)).toBeNull();
+  });
+});
+
+describe('text lengths', () => {
+  it('names the field and the limit, counting characters', () => {
+    expect(textProblems('', '评论内容', 5, true)).toEqual(['评论内容不能为空']);
+    expect(textProblems('  ', '评论内容', 5, true)).toEqual(['评论内容不能为空']);
+    expect(textProblems('', '联系方式', 5)).toEqual([]);
+    expect(textProblems('𠮷𠮷𠮷𠮷𠮷', '评论内容', 5, true)).toEqual([]);
+    expect(textProblems('六个字的内容', '评论内容', 5)).toEqual(['评论内容长度不能超过5个字符']);
+  });
+});
+
+describe('article identifiers', () => {
+  it('accepts slugs and the empty value (the server makes one up)', () => {
+    for (const ok of ['', 'about', 'vip-rules', 'a_1', 'x'.repeat(ARTICLE_LIMITS.identifier)]) expect(articleIdentifierProblems(ok), ok).toEqual([]);
+  });
+
+  it('refuses other characters, a leading dash, over-long ones and all digits', () => {
+    for (const bad of ['a b', '-a', '关于', 'a/b', 'x'.repeat(ARTICLE_LIMITS.identifier + 1)]) expect(articleIdentifierProblems(bad), bad).toHaveLength(1);
+    expect(articleIdentifierProblems('2024')).toEqual(['文章标识不能是纯数字']);
   });
 });
 

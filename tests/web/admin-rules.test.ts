@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/types/config';
 import type { Navigation } from '../../shared/types/navigation';
 import type { Permission } from '../../shared/types/permission';
-import { checkVipPlans, configField, fromWire, parseOptions, toWire } from '../../web/src/features/config/config-fields';
+import { configField, fromWire, parseOptions, toWire } from '../../web/src/features/config/config-fields';
+import { vipPlansError } from '../../web/src/features/vip/VipPlanEditor';
 import type { FieldContext, FieldDef, FormValues } from '../../web/src/kit/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../web/src/kit/admin-resource/tree';
 import { checkLink, validateForm } from '../../web/src/kit/admin-resource/validation';
@@ -133,11 +134,14 @@ describe('config rows', () => {
     expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({ duration: '邮件有效期不能大于 60' });
     expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能小于 0' });
     expect(check(row('number', '', { label: '超时' }), undefined)).toEqual({ k: '请输入超时' });
-    expect(checkVipPlans('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐')).toBeUndefined();
-    expect(checkVipPlans('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 行：套餐代码「month」重复');
-    expect(checkVipPlans('vip||30|30')).toBe('第 1 行：请填写套餐名称');
-    expect(checkVipPlans('vip|会员|0|30')).toBe('第 1 行：天数必须是正整数');
-    expect(checkVipPlans('vip|会员|30|3.141')).toBe('第 1 行：价格必须是最多两位小数的金额（元）');
+    expect(vipPlansError('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐|1')).toBeUndefined();
+    expect(vipPlansError('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 个套餐：套餐代码「month」重复');
+    expect(vipPlansError('vip||30|30')).toBe('第 1 个套餐：套餐名称不能为空');
+    expect(vipPlansError('vip|会员|0|30')).toBe('第 1 个套餐：天数须为 1 到 36500 的整数');
+    expect(vipPlansError('vip|会员|30|3.141')).toBe('第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数');
+    const plans = row('textarea', 'month|月度会员|30|30', { category: 'vip', name: 'plans', label: '会员套餐' });
+    expect(configField(plans)).toMatchObject({ kind: 'custom' });
+    expect(check(plans, 'month|月度会员|30|0')).toEqual({ plans: '第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数' });
   });
 
   it('picks the input by input_type and the width by col_num', () => {

@@ -208,4 +208,24 @@ describe('dashboard', { timeout: 20_000 }, () => {
       ['处罚管理', '/admin/user/punishment'],
     ]);
   });
+
+  it('shows the figures and the system information only with the GetStats permission', async () => {
+    const backend: Backend = { 'GET /api/v1/stats': { status: 200, body: { user_count: 3, document_count: 5, friendlink_count: 2, version: 'v9.9.9', os: 'Debian' } } };
+    const { fetchMock, unmount } = renderApp('/admin/dashboard', { user: { id: 9, username: 'editor' }, permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')], backend });
+    await screen.findByRole('heading', { name: '快捷入口' });
+    expect(screen.queryByText('网站数据')).toBeNull();
+    expect(screen.queryByText('系统信息')).toBeNull();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain('/api/v1/stats');
+    unmount();
+
+    renderApp('/admin/dashboard', {
+      user: { id: 9, username: 'editor' },
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息')],
+      backend,
+    });
+    expect(await screen.findByText('v9.9.9')).toBeTruthy();
+    const figures = within(screen.getByRole('heading', { name: /网站数据/ }).closest('section') as HTMLElement);
+    expect(figures.getByText('友链').nextElementSibling?.textContent).toBe('2');
+    expect(screen.getByText('Debian')).toBeTruthy();
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { ErrorScreen } from '../../web/src/kit/error-screen/ErrorScreen';
-import { isBot } from '../../web/src/kit/error-screen/is-bot';
+import { isBot } from '../../shared/bots';
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 

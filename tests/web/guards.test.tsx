@@ -31,14 +31,18 @@ describe('client-side route guards', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
   });
 
-  it('lets a member open the always-allowed dashboard, showing the figures', async () => {
-    const { router } = renderApp('/admin/dashboard', {
+  it('lets a member open the always-allowed dashboard, with a plain welcome and no figures', async () => {
+    const { router, fetchMock } = renderApp('/admin/dashboard', {
       user: member,
       backend: { 'GET /api/v1/stats': { status: 200, body: { user_count: 3, document_count: 0, version: 'v1.0.0' } } },
     });
-    expect(await screen.findByRole('heading', { name: '控制面板' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '欢迎，amy' })).toBeTruthy();
     expect(location(router)).toBe('/admin/dashboard');
-    await screen.findByText('v1.0.0');
+    expect(screen.getByRole('link', { name: '返回首页' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('link', { name: '个人中心' }).getAttribute('href')).toBe('/member');
+    expect(screen.queryByText('v1.0.0')).toBeNull();
+    expect(screen.queryByText('网站数据')).toBeNull();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain('/api/v1/stats');
   });
 
   it('lets an admin open a page of allowPages, inside the admin layout with the filtered menu', async () => {
@@ -64,10 +68,10 @@ describe('client-side route guards', () => {
     expect(screen.getByRole('link', { name: '返回首页' }).getAttribute('href')).toBe('/');
   });
 
-  it('renders a content screen of a later release as 建设中 inside the default layout', async () => {
-    renderApp('/library');
-    expect(await screen.findByRole('heading', { name: '文库资料' })).toBeTruthy();
-    expect(screen.getByText('建设中')).toBeTruthy();
+  it('renders a public screen inside the default layout (every public route has its screen now)', async () => {
+    renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    expect(await screen.findByRole('heading', { name: '文章资讯', level: 1 })).toBeTruthy();
+    expect(screen.queryByText('建设中')).toBeNull();
     expect(screen.getByRole('navigation', { name: '网站导航' })).toBeTruthy();
   });
 
@@ -178,6 +182,6 @@ describe('client-side guards: the site switches', () => {
     expect(await screen.findByRole('heading', { name: '站点已关闭' })).toBeTruthy();
     act(() => queryClient.setQueryData(settingsQuery().queryKey, settings));
     await act(() => router.navigate('/vip'));
-    expect(await screen.findByRole('heading', { name: '开通VIP' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'VIP会员' })).toBeTruthy();
   });
 });

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
 import { api } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
+import { websiteBannersQuery } from '../../web/src/features/banner/api';
 import { settingsQuery } from '../../web/src/features/settings/api';
-import { applyDocumentHead, documentTitle } from '../../web/src/app/document-head';
 import { applyStartData, boot } from '../../web/src/app/boot';
 import { readStartData } from '../../web/src/app/start-data';
 import { clearSession, session, signIn } from '../../web/src/features/session/session-store';
@@ -27,7 +27,7 @@ describe('start data', () => {
 
   it('reads the JSON the gateway inlines, with < escaped as \\u003c', () => {
     inlineStartData('{"settings":{"system":{"sitename":"\\u003cb\\u003e文库"}},"navigation":[],"categories":[{"id":1}]}');
-    expect(readStartData()).toEqual({ settings: { system: { sitename: '<b>文库' } }, navigation: [], categories: [{ id: 1 }] });
+    expect(readStartData()).toEqual({ settings: { system: { sitename: '<b>文库' } }, navigation: [], categories: [{ id: 1 }], routeData: [] });
   });
 
   it('treats missing or unreadable start data as absent', () => {
@@ -42,6 +42,18 @@ describe('start data', () => {
     applyStartData(queryClient, start);
     expect(queryClient.getQueryData(settingsQuery().queryKey)).toBe(settings);
     expect(session.value).toMatchObject({ loggedIn: true, user: { username: 'amy' } });
+  });
+
+  it("seeds the answers of the page's first calls under the keys their screens read", () => {
+    inlineStartData(JSON.stringify({
+      settings, navigation: [], categories: [],
+      routeData: [{ key: ['banner', 'list', 'website'], data: [{ id: 1, title: '横幅' }] }, { key: 'not a key', data: 1 }],
+    }));
+    const start = readStartData()!;
+    expect(start.routeData).toHaveLength(1);
+    const queryClient = createQueryClient();
+    applyStartData(queryClient, start);
+    expect(queryClient.getQueryData(websiteBannersQuery().queryKey)).toEqual([{ id: 1, title: '横幅' }]);
   });
 
   it('drops a stale stored session when the page says the visitor is not logged in', () => {
@@ -79,20 +91,5 @@ describe('start data', () => {
     await boot(createQueryClient());
     expect(session.value.loggedIn).toBe(false);
     expect(redirected).toBe(false);
-  });
-});
-
-describe('document head', () => {
-  it('titles the home page with the configured title and other pages with the route title and site name', () => {
-    expect(documentTitle(settings, { name: 'index', title: '首页' })).toBe('测试文库 · 首页');
-    expect(documentTitle(settings, { name: 'auth-login', title: '登录' })).toBe('登录 - 测试文库');
-  });
-
-  it('writes title, description, keywords and favicon from the settings', () => {
-    applyDocumentHead({ system: { description: '描述', keywords: '关键字', favicon: '/uploads/f.ico' } }, '标题');
-    expect(document.title).toBe('标题');
-    expect(document.head.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('描述');
-    expect(document.head.querySelector('meta[name="keywords"]')?.getAttribute('content')).toBe('关键字');
-    expect(document.head.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('/uploads/f.ico');
   });
 });

@@ -55,3 +55,10 @@ export async function documentUploadPaths(db: Database, hash: string): Promise<s
   const rows = await db.selectFrom('attachment').select('path').distinct().where('hash', '=', hash).where('type', '=', DOCUMENT_ATTACHMENT_TYPE).execute();
   return rows.map((r) => r.path);
 }
+
+/** Uploads of one type from one address since `since` (the limit of anonymous uploads). */
+export async function countRecentUploads(db: Database, type: number, ip: string, since: string): Promise<number> {
+  const { total } = await db.selectFrom('attachment').select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('type', '=', type).where('ip', '=', ip).where('created_at', '>=', since).executeTakeFirstOrThrow();
+  return Number(total);
+}

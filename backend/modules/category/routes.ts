@@ -5,6 +5,7 @@ import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
 import { checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
+import { scheduleSitemapRefresh } from '../sitemap/service';
 import { Category, ListCategoryReply, ListCategoryRequest } from './messages';
 import {
   CATEGORY_COLUMNS, categoryOr404, deleteCategories, findParent, insertCategories, isBelow, listCategories, recountCategories,
@@ -12,7 +13,8 @@ import {
 } from './store';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
-// `doc_count` is maintained by the document and article services.
+// `doc_count` is maintained by the document and article services. Every change is one the
+// categories sitemap follows (the job commits with it).
 
 const DUPLICATE = '分类名称已存在';
 
@@ -54,7 +56,10 @@ export const categoryService = defineService('CategoryAPI', [
       titles.forEach((t) => checkText(t, '分类名称', { max: 64 }));
       const parentId = await checkParent(ctx.db, req.parent_id, req.type);
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
-      await ctx.db.transaction().execute((trx) => insertCategories(trx, titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 }))));
+      await ctx.db.transaction().execute(async (trx) => {
+        await insertCategories(trx, titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })));
+        await scheduleSitemapRefresh(ctx.app, { executor: trx });
+      });
       return {};
     },
   }),
@@ -71,6 +76,7 @@ export const categoryService = defineService('CategoryAPI', [
       await ctx.db.transaction().execute(async (trx) => {
         await mapUnique(updateCategory(trx, req.id, { ...columns, title, parent_id: parentId, enable: flag(req.enable) }), DUPLICATE);
         await recountCategories(trx, req.type as 0 | 1);
+        await scheduleSitemapRefresh(ctx.app, { executor: trx });
       });
       return {};
     },
@@ -79,7 +85,11 @@ export const categoryService = defineService('CategoryAPI', [
   rpc('DeleteCategory', {
     http: 'DELETE /api/v1/category', request: IdsRequest('DeleteCategoryRequest'), auth: 'perm', permission: '删除文档分类',
     async handler(req, ctx) {
-      await deleteCategories(ctx.db, requireIds(req.id, '分类'));
+      const ids = requireIds(req.id, '分类');
+      await ctx.db.transaction().execute(async (trx) => {
+        await deleteCategories(trx, ids);
+        await scheduleSitemapRefresh(ctx.app, { executor: trx });
+      });
       return {};
     },
   }),

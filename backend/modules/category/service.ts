@@ -1,4 +1,7 @@
 // What other modules may ask of the category module: counts for the dashboard, and (for
 // the document and article modules) recounting after they file or unfile something, the
-// categories of an item root → leaf, the home page's top-level categories.
-export { categoriesWithDepth, countCategories, enabledTopCategories, existingCategoryIds, recountCategories } from './store';
+// categories of an item root → leaf, the categories they file under, the home page's
+// top-level categories.
+export {
+  categoriesByIds, categoriesWithDepth, countCategories, enabledTopCategories, existingCategoryIds, recountCategories,
+} from './store';

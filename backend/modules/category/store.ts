@@ -50,6 +50,13 @@ export async function listCategories(db: Database, filter: { types: number[]; pa
   return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
 }
 
+/** The categories with these ids (those that exist): what a document or an article is filed under. */
+export async function categoriesByIds(db: Database, ids: readonly number[]) {
+  const unique = [...new Set(ids.filter((id) => id > 0))];
+  if (!unique.length) return [];
+  return db.selectFrom('category').select(['id', 'title', 'parent_id', 'type', 'enable']).where('id', 'in', unique).execute();
+}
+
 export const countCategories = (db: Database) => countOf(db.selectFrom('category'));
 
 /**

@@ -72,6 +72,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable_captcha_register', '是否开启注册验证码', 'true', 'switch', 20, 8],
     ['enable_captcha_comment', '是否开启评论验证码', 'true', 'switch', 21, 8],
     ['enable_captcha_find_password', '是否开启找回密码验证码', 'true', 'switch', 22, 8],
+    ['enable_captcha_feedback', '是否开启游客意见反馈验证码', 'true', 'switch', 23, 8],
     ['enable_verify_register_email', '是否开启注册邮箱验证', 'false', 'switch', 50, 8],
     // Ours (docs/api.md): the image captcha before an SMS code is sent.
     ['enable_captcha_sms', '是否开启短信验证码的图片验证码', 'true', 'switch', 23, 8],
@@ -152,29 +153,40 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['body', '版本发布说明', '', 'textarea', 40],
     ['ignore', '忽略版本提示', '', 'text', 50],
   ]),
-  // Ours (docs/api.md): online payment for VIP orders.
+  // Ours (docs/api.md §1): paying for VIP orders. Secrets stay server-side (is_secret).
   ...category('pay', [
-    ['enable', '是否启用在线支付', 'false', 'switch', 10, 8],
-    ['provider', '支付渠道', 'alipay', 'select', 20, 8, { options: 'alipay:支付宝\nwechat:微信支付' }],
-    ['sandbox', '是否使用沙箱环境', 'false', 'switch', 30, 8],
-    ['app_id', '应用ID（AppID）', '', 'text', 40, 12],
-    ['merchant_id', '商户号', '', 'text', 50, 12, { placeholder: '微信支付商户号；支付宝可留空' }],
-    ['private_key', '商户私钥', '', 'password', 60, 24, { is_secret: true }],
-    ['public_key', '支付平台公钥/证书', '', 'textarea', 70],
-    ['api_key', 'API密钥', '', 'password', 80, 24, { is_secret: true, placeholder: '微信支付 APIv3 密钥；支付宝可留空' }],
-    ['notify_url', '支付结果通知地址', '', 'text', 90, 24, { placeholder: '留空则使用 <网站域名>/api/v1/order/notify' }],
-    ['return_url', '支付完成跳转地址', '', 'text', 100, 24, { placeholder: '留空则使用 <网站域名>/member/order' }],
-    ['order_timeout', '订单支付超时(分钟)', '30', 'number', 110, 12],
+    ['enable', '是否启用支付', 'false', 'switch', 10, 8],
+    ['provider', '支付方式', 'alipay,wechat', 'select-multi', 20, 16, {
+      options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）', placeholder: '结算页提供已选且已配置的方式',
+    }],
+    ['order_timeout', '订单支付超时(分钟)', '30', 'number', 30, 8],
+    ['sandbox', '支付宝沙箱环境', 'false', 'switch', 40, 8],
+    ['alipay_app_id', '支付宝 AppID', '', 'text', 50, 16],
+    ['alipay_private_key', '支付宝应用私钥', '', 'password', 60, 24, { is_secret: true, placeholder: 'RSA2 应用私钥（PKCS#1 或 PKCS#8，可带或不带 PEM 首尾行）' }],
+    ['alipay_public_key', '支付宝公钥', '', 'textarea', 70, 24, { placeholder: '开放平台「接口加签方式」中的支付宝公钥（不是应用公钥）' }],
+    ['wechat_app_id', '微信支付 AppID', '', 'text', 80, 8, { placeholder: '与商户号绑定的公众号或开放平台应用' }],
+    ['wechat_mch_id', '微信支付商户号', '', 'text', 90, 8],
+    ['wechat_serial_no', '商户API证书序列号', '', 'text', 100, 8],
+    ['wechat_private_key', '商户API私钥', '', 'password', 110, 24, { is_secret: true, placeholder: 'apiclient_key.pem 的内容' }],
+    ['wechat_api_v3_key', 'APIv3密钥', '', 'password', 120, 8, { is_secret: true, placeholder: '32 个字符' }],
+    ['wechat_public_key_id', '微信支付公钥ID', '', 'text', 130, 16, { placeholder: 'PUB_KEY_ID_… 或平台证书序列号；使用平台证书时可留空' }],
+    ['wechat_public_key', '微信支付公钥或平台证书', '', 'textarea', 140, 24, {
+      placeholder: 'PEM 格式：-----BEGIN PUBLIC KEY-----（微信支付公钥）或 -----BEGIN CERTIFICATE-----（平台证书）',
+    }],
+    ['manual_instructions', '线下转账说明', '', 'textarea', 150, 24, { placeholder: '收款账户、户名，以及“转账备注请填写订单号”等；会员下单后看到这段说明' }],
+    ['notify_url', '支付通知地址', '', 'text', 160, 24, { placeholder: '留空则使用网站域名；通知发往 <此地址>/api/v1/pay/notify/alipay 或 /wechat' }],
+    ['return_url', '支付完成跳转地址', '', 'text', 170, 24, { placeholder: '留空则使用 <网站域名>/vip/checkout' }],
   ]),
   // Ours: VIP membership plans and benefits.
   ...category('vip', [
     ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
     ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
     ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
-    ['plans', '会员套餐', 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|推荐', 'textarea', 20, 24, {
-      placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）',
+    ['plans', '会员套餐', 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|298|最划算|1', 'textarea', 20, 24, {
+      placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
     }],
     ['free_download', 'VIP免积分下载', 'true', 'switch', 30, 8],
+    ['read_all_pages', 'VIP阅读全部页面', 'true', 'switch', 35, 8],
     ['times_every_day', 'VIP每天下载次数', '50', 'number', 40, 8, { placeholder: '0 表示与普通用户相同' }],
     ['benefits', '会员权益说明', '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>', 'textarea', 50],
   ]),

@@ -23,7 +23,7 @@ export const ConfigSecurity = message('ConfigSecurity', {
   is_close: 'bool', close_statement: 'string', enable_register: 'bool', enable_captcha_login: 'bool',
   enable_captcha_register: 'bool', enable_captcha_comment: 'bool', enable_captcha_find_password: 'bool',
   enable_captcha_upload: 'bool', max_document_size: 'int32', document_allowed_ext: 'string[]', login_required: 'bool',
-  enable_verify_register_email: 'bool', enable_captcha_sms: 'bool',
+  enable_verify_register_email: 'bool', enable_captcha_sms: 'bool', enable_captcha_feedback: 'bool',
 });
 export const ConfigDisplay = message('ConfigDisplay', {
   show_register_user_count: 'bool', show_index_categories: 'bool', pages_per_read: 'int32', copyright_statement: 'string',
@@ -32,10 +32,12 @@ export const ConfigDisplay = message('ConfigDisplay', {
   hide_category_without_document: 'bool', wechat_tip: 'string', wechat_qrcode: 'string', contact_tip: 'string',
   contact_link: 'string', index_document_style: 'string', home_version: 'string',
 });
-export const VipPlan = message('VipPlan', { code: 'string', title: 'string', days: 'int32', price: 'float', description: 'string' });
-export const ConfigVip = message('ConfigVip', { enable: 'bool', title: 'string', description: 'string', plans: [VipPlan], free_download: 'bool', times_every_day: 'int32', benefits: 'string' });
+export const VipPlan = message('VipPlan', { code: 'string', title: 'string', days: 'int32', price: 'float', description: 'string', recommended: 'bool' });
+export const ConfigVip = message('ConfigVip', {
+  enable: 'bool', title: 'string', description: 'string', plans: [VipPlan], free_download: 'bool', read_all_pages: 'bool', times_every_day: 'int32', benefits: 'string',
+});
 export const ConfigOauth = message('ConfigOauth', { wechat: 'bool', qq: 'bool' });
-export const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string' });
+export const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string', providers: 'string[]' });
 export const ConfigSms = message('ConfigSms', { enable: 'bool' });
 
 export const Settings = message('Settings', {

@@ -1,13 +1,14 @@
 import type { Selectable } from 'kysely';
 import { EMAIL_PATTERN, normalizeMainlandMobile } from '../../../shared/validation';
+import { vipPlansProblem } from '../../../shared/vip';
+import { PAY_KEY_RULES } from '../payment/service';
 import type { ConfigTable } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { defineService, rpc } from '../../platform/rpc';
 import { SendTestSmsRequest } from '../sms/messages';
 import { sendTestSms } from '../sms/service';
 import { Configs, ListConfigRequest, Settings } from './messages';
-import { buildSettings, parseVipPlans } from './settings';
-import { registerSitemapRoutes } from './sitemap';
+import { buildSettings } from './settings';
 import { configRowsOf, findConfigRow, setConfigValues } from './store';
 import { systemRpcs } from './system-rpcs';
 
@@ -45,10 +46,8 @@ const KEY_RULES: Record<string, (value: string) => string | null> = {
   'sms.sdk_app_id': (v) => (/^\d{0,20}$/.test(v) ? null : '应为数字'),
   'sms.region': (v) => (v === '' || /^[a-z]{2,}(-[a-z0-9]+)+$/.test(v) ? null : '格式应为 ap-guangzhou 这样的地域代码'),
   'sms.access_key_id': (v) => (/^[\x21-\x7e]{0,128}$/.test(v) ? null : '只能包含英文字母、数字和符号'),
-  'vip.plans': (v) => {
-    const lines = v.split('\n').filter((l) => l.trim());
-    return parseVipPlans(v).length === lines.length ? null : '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明，代码不能重复';
-  },
+  'vip.plans': vipPlansProblem,
+  ...PAY_KEY_RULES,
 };
 
 /** Checks a new value against the row's input type; returns it normalised. */
@@ -148,4 +147,4 @@ export const configService = defineService('ConfigAPI', [
   }),
 
   ...systemRpcs,
-], { routes: registerSitemapRoutes });
+]);

@@ -1,7 +1,8 @@
-import type { VipPlan } from '../../../shared/types/config';
+import { parseVipPlans } from '../../../shared/vip';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { enabledLanguages } from '../language/service';
+import { offeredProviders } from '../payment/service';
 
 // The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth`,
 // `pay` and `sms` objects (docs/api.md). Secrets never appear here.
@@ -18,22 +19,11 @@ function analyticsSnippet(value: string): string {
   return scripts.length ? scripts.join('\n') : value;
 }
 
-/** `vip.plans`: one plan per line, `code|title|days|price in yuan|description`. Bad lines are skipped. */
-export function parseVipPlans(value: string): Required<VipPlan>[] {
-  const plans: Required<VipPlan>[] = [];
-  for (const line of value.split('\n')) {
-    const [code = '', title = '', days = '', price = '', ...rest] = line.split('|').map((s) => s.trim());
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code) || !title || !/^\d{1,5}$/.test(days) || !/^\d{1,7}(\.\d{1,2})?$/.test(price)) continue;
-    if (Number(days) <= 0 || plans.some((p) => p.code === code)) continue;
-    plans.push({ code, title, days: Number(days), price: Number(price), description: rest.join('|') });
-  }
-  return plans;
-}
-
 export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: string) {
   const s = (name: string) => cfg.str('system', name);
   const language = await enabledLanguages(db);
   const maxSize = cfg.int('security', 'max_document_size');
+  const providers = offeredProviders(cfg);
   return {
     system: {
       domain: s('domain'), title: s('title'), keywords: s('keywords'), description: s('description'), logo: s('logo'),
@@ -45,7 +35,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     footer: Object.fromEntries(['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)])),
     security: {
       ...Object.fromEntries(['is_close', 'enable_register', 'enable_captcha_login', 'enable_captcha_register', 'enable_captcha_comment',
-        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms'].map((k) => [k, cfg.bool('security', k)])),
+        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms', 'enable_captcha_feedback'].map((k) => [k, cfg.bool('security', k)])),
       close_statement: cfg.str('security', 'close_statement'),
       max_document_size: maxSize > 0 ? maxSize : 50,
       document_allowed_ext: cfg.list('security', 'document_allowed_ext'),
@@ -59,10 +49,10 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     language,
     vip: {
       enable: cfg.bool('vip', 'enable'), title: cfg.str('vip', 'title'), description: cfg.str('vip', 'description'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
-      times_every_day: cfg.int('vip', 'times_every_day'), benefits: cfg.str('vip', 'benefits'),
+      read_all_pages: cfg.bool('vip', 'read_all_pages'), times_every_day: cfg.int('vip', 'times_every_day'), benefits: cfg.str('vip', 'benefits'),
     },
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
-    pay: { enable: cfg.bool('pay', 'enable'), provider: cfg.str('pay', 'provider') },
+    pay: { enable: cfg.bool('pay', 'enable'), provider: providers[0] ?? '', providers },
     sms: { enable: cfg.bool('sms', 'enable') },
   };
 }

@@ -1,7 +1,9 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
-import { countOf } from '../../wire/request';
+import { countLiveArticles } from '../article/service';
+import { countComments } from '../comment/service';
 import { countLiveDocuments } from '../document/service';
+import { countReports } from '../report/service';
 
 // The `config` table: one row per key, its value a string typed by `input_type`. Reading for
 // the app's use goes through platform/config-store.ts (cached); these are the admin's queries.
@@ -24,14 +26,12 @@ export async function setConfigValue(db: Database, category: string, name: strin
 }
 
 /**
- * Rows of the content tables for the dashboard. Articles, comments and reports get their
- * own modules with the content wave; until then nobody else owns these tables.
- */
+/** Rows of the content tables for the dashboard, each counted by its module. */
 export async function countContent(db: Database) {
   return {
     documents: await countLiveDocuments(db),
-    articles: await countOf(db.selectFrom('article').where('deleted_at', 'is', null)),
-    comments: await countOf(db.selectFrom('comment')),
-    reports: await countOf(db.selectFrom('report')),
+    articles: await countLiveArticles(db),
+    comments: await countComments(db),
+    reports: await countReports(db),
   };
 }

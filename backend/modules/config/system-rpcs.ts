@@ -10,7 +10,7 @@ import { converterEnvironment } from '../document/service';
 import { countFriendlinks } from '../friendlink/service';
 import { countUsers } from '../user/service';
 import { DeviceInfo, Envs, Release, Stats } from './messages';
-import { writeSitemaps } from './sitemap';
+import { writeSitemaps } from '../sitemap/service';
 import { countContent, setConfigValue } from './store';
 
 // ConfigAPI for the admin dashboard: counters, the converters this install has (asked of
@@ -54,12 +54,14 @@ export const systemRpcs = [
         user_count: (await countUsers(ctx.db)) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
         document_count: content.documents,
         article_count: content.articles,
-        os: osName(),
-        version: ctx.app.version,
       };
+      // The three counts are the home page's; the program's version and the server's
+      // operating system help an attacker more than a visitor, so only the permission sees them.
       if (!ctx.permitted) return stats;
       return {
         ...stats,
+        os: osName(),
+        version: ctx.app.version,
         category_count: await countCategories(ctx.db),
         comment_count: content.comments,
         banner_count: await countBanners(ctx.db),

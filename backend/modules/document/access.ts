@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { isAdmin } from '../../platform/auth/session';
+import type { ConfigStore } from '../../platform/config-store';
 import { groupAllows } from '../group/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { readerBenefits } from './reader-benefits';
@@ -33,7 +34,7 @@ export async function isOwnerOrAdmin(db: Database, userId: number | null, doc: P
  * files are shared by every document with the same content, so the most generous of them
  * decides. The gateway may ask the same question in-process before serving from the store.
  */
-export async function pageAccess(db: Database, userId: number | null, hash: string, page: PageRef): Promise<PageDecision> {
+export async function pageAccess(db: Database, settings: ConfigStore, userId: number | null, hash: string, page: PageRef): Promise<PageDecision> {
   const documents = await documentsByHash(db, hash);
   if (!documents.length) return { access: 'not-found' };
   const visible = documents.filter(isPublic);
@@ -42,7 +43,7 @@ export async function pageAccess(db: Database, userId: number | null, hash: stri
   if (page === 'cover' || page <= Math.max(...visible.map(freePages))) return { access: 'ok', cache: 'public' };
   if (privileged) return { access: 'ok', cache: 'private' };
   if (userId === null) return { access: 'forbidden' };
-  const entitled = (await readerBenefits(db, userId)).readAllPages || (await hasPaidDownload(db, userId, visible.map((d) => d.id)));
+  const entitled = (await readerBenefits(db, settings, userId)).readAllPages || (await hasPaidDownload(db, userId, visible.map((d) => d.id)));
   return entitled ? { access: 'ok', cache: 'private' } : { access: 'forbidden' };
 }
 

@@ -75,7 +75,7 @@ async function firstStored(ctx: BackendContext, hash: string, names: readonly st
 async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer> {
   if (!isMd5(hash)) return badHash();
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
-  const decision = await pageAccess(ctx.db, session?.id ?? null, hash, ref);
+  const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
   if (decision.access === 'not-found') return NOT_FOUND;
   if (decision.access === 'forbidden') {
     return {

@@ -1,8 +1,8 @@
 import type { BackendContext } from '../../platform/context';
+import { vipBenefits } from '../vip/service';
 
-// Seam to the VIP module (issue 16, branch `vip`): its modules/vip/service.ts exports
-// `vipBenefits(db, cfg, userId)` with these fields. Until it is in main nobody is a VIP, and
-// this is the one place to wire it: free downloads for VIP members and their own daily limit.
+// What a VIP membership changes for downloads, from the VIP module: free downloads of priced
+// documents (`vip.free_download`) and the member's own daily limit (`vip.times_every_day`).
 
 export interface DownloadBenefits {
   /** The member holds a VIP period now. */
@@ -13,6 +13,7 @@ export interface DownloadBenefits {
   dailyDownloadQuota: number;
 }
 
-export async function downloadBenefits(_app: BackendContext, _userId: number): Promise<DownloadBenefits> {
-  return { active: false, freeDownload: false, dailyDownloadQuota: 0 };
+export async function downloadBenefits(app: BackendContext, userId: number): Promise<DownloadBenefits> {
+  const { active, freeDownload, dailyDownloadQuota } = await vipBenefits(app.db, await app.settings.snapshot(), userId);
+  return { active, freeDownload, dailyDownloadQuota };
 }

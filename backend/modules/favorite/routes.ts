@@ -7,7 +7,7 @@ import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
-import { articleTitles, bumpArticleFavorites, publishedArticles } from './articles';
+import { articleTitles, bumpArticleFavorites, publishedArticles } from '../article/service';
 import { Favorite, GetFavoriteRequest, ListFavoriteReply, ListFavoriteRequest } from './messages';
 import { FavoriteType, countAwardsSince, deleteOwnFavorites, findFavorite, insertFavorite, listFavorites } from './store';
 

@@ -1,2 +1,2 @@
 // What other modules may ask of the punishment module.
-export { PunishmentType, isBarred } from './store';
+export { PunishmentType, barReason, isBarred } from './store';

@@ -63,3 +63,16 @@ export async function isBarred(db: Database, userId: number, type: PunishmentTyp
   const active = await activePunishments(db, userId);
   return active.has(PunishmentType.Disabled) || active.has(type);
 }
+
+/**
+ * Why the user is barred from what `type` forbids (the punishment's reason, '' when it gives
+ * none), or null when nothing bars them. A disabled account bars everything.
+ */
+export async function barReason(db: Database, userId: number, type: PunishmentType): Promise<string | null> {
+  if (userId === SUPER_USER_ID) return null;
+  const row = await db.selectFrom('punishment').select('reason')
+    .where('user_id', '=', userId).where('enable', '=', 1).where('type', 'in', [PunishmentType.Disabled, type])
+    .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))
+    .orderBy('id', 'desc').executeTakeFirst();
+  return row ? row.reason : null;
+}

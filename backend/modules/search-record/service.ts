@@ -1,8 +1,8 @@
 import type { BackendContext } from '../../platform/context';
 import { insertSearchRecord, type NewSearchRecord } from './store';
 
-// What other modules may ask of the search-record module: logging a search (documents now,
-// articles when their search lands) under the security config's retention.
+// What other modules may ask of the search-record module: logging a search (documents and
+// articles) under the security config's retention.
 
 export { SearchTarget, type NewSearchRecord } from './store';
 

@@ -11,6 +11,7 @@ import { CAPTCHA_KINDS, checkCaptcha } from './captcha';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
 } from './messages';
+import { vipPeriodOf } from '../vip/service';
 import { createMember } from './service';
 import {
   DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByMobile, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
@@ -90,7 +91,9 @@ export const accountRpcs = [
       ctx.app.captcha.consume(req.captcha_id);
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
-      return { token, user: withoutPassword(user) };
+      // The SPA keeps this user for the session: it says whether they are VIP, as GetUser does.
+      const vip = await vipPeriodOf(ctx.db, user.id);
+      return { token, user: { ...withoutPassword(user), is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null } };
     },
   }),
 

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { deniedMessage } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
 import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
+import { vipPeriodOf } from '../vip/service';
 import { DeleteUserRequest, GetUserRequest, ListUserReply, ListUserRequest, SetUserRequest, UpdateUserPasswordRequest, User } from './messages';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addDynamic, anyHasContent, deleteUsers, emailTaken, findUserByUsername,
@@ -40,8 +41,11 @@ export const adminRpcs = [
       const id = req.id > 0 ? req.id : ctx.user?.id;
       if (!id) throw badRequest('ID错误');
       const user = withoutPassword(await userOr404(ctx.db, id));
-      const full = ctx.permitted || id === ctx.user?.id;
-      return { ...pick(user, full ? null : PUBLIC_PROFILE_COLUMNS), remark: '' };
+      const self = id === ctx.user?.id;
+      const full = ctx.permitted || self;
+      // Oneself: whether VIP and until when (the gateway inlines this user in the start data).
+      const vip = self ? await vipPeriodOf(ctx.db, id) : null;
+      return { ...pick(user, full ? null : PUBLIC_PROFILE_COLUMNS), remark: '', is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null };
     },
   }),
 

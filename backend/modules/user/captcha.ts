@@ -2,9 +2,10 @@ import { badRequest } from '../../wire/errors';
 import type { RpcContext } from '../../platform/rpc';
 
 // The image captcha in front of the public actions, each switched by `security.enable_captcha_<kind>`;
-// `sms` guards the sending of SMS codes (ours, docs/api.md §6).
+// `sms` guards the sending of SMS codes (ours, docs/api.md §6), `feedback` a visitor's
+// feedback (ours, docs/api.md §12).
 
-export const CAPTCHA_KINDS = ['register', 'login', 'find_password', 'comment', 'sms'] as const;
+export const CAPTCHA_KINDS = ['register', 'login', 'find_password', 'comment', 'sms', 'feedback'] as const;
 export type CaptchaKind = (typeof CAPTCHA_KINDS)[number];
 
 /** Checks the captcha of an action when the security config enables it. */

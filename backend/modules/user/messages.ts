@@ -12,6 +12,8 @@ export const User = message('User', {
   doc_count: 'int32', follow_count: 'int32', fans_count: 'int32', favorite_count: 'int32',
   comment_count: 'int32', status: 'int32', avatar: 'string', identity: 'string', realname: 'string',
   group_id: 'int64[]', credit_count: 'int32', article_count: 'int32', remark: 'string',
+  // Ours (docs/api.md §6): filled only in GetUser for oneself.
+  is_vip: 'bool', vip_end_at: 'time',
 });
 
 export const Dynamic = message('Dynamic', {

@@ -2,14 +2,18 @@ import type { Database } from '../../db';
 import { defaultGroupId, setUserGroups } from '../group/service';
 import { insertUser, type NewUser, type UserRow } from './store';
 
-// What other modules may ask of the user module: finding and creating members, their names,
-// the activity log, the avatar an upload sets, credits moving (uploads, downloads, favourites),
-// the document count and the favourites counter.
+// What other modules may ask of the user module: finding and creating members, their names
+// and public profiles, the activity log, the avatar an upload sets, credits moving (uploads,
+// downloads, favourites), the document and article counts, the favourites counter, and the
+// captchas of GetUserCaptcha.
 
 export {
   DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
-  getUser, recordLogin, setDocCounts, spendCredits, updateProfile, usernamesOf, withoutPassword, type UserRow,
+  getUser, publicProfilesOf, recordLogin, setArticleCount, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
+  type PublicProfile, type UserRow,
 } from './store';
+
+export { checkCaptcha } from './captcha';
 
 /** A new member in the default group (a 503 when the site has none). */
 export async function createMember(db: Database, values: NewUser): Promise<UserRow> {

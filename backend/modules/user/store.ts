@@ -34,6 +34,20 @@ export function withoutPassword(row: UserRow): Omit<UserRow, 'password'> {
   return rest;
 }
 
+export type PublicProfile = Pick<UserRow, (typeof PUBLIC_PROFILE_COLUMNS)[number]>;
+
+/** The public columns of these users by id: the authors shown beside articles and comments. */
+export async function publicProfilesOf(db: Database, ids: readonly number[]): Promise<Map<number, PublicProfile>> {
+  const unique = [...new Set(ids.filter((id) => id > 0))];
+  const rows = unique.length ? await db.selectFrom('user').select(PUBLIC_PROFILE_COLUMNS).where('id', 'in', unique).execute() : [];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The article module keeps each author's `article_count` (DeleteUser refuses authors). */
+export async function setArticleCount(db: Database, id: number, count: number): Promise<void> {
+  await db.updateTable('user').set({ article_count: count }).where('id', '=', id).execute();
+}
+
 export const userOr404 = (db: Database, id: number) => rowOr404(db, 'user', id, '用户不存在');
 
 export async function getUser(db: Database, id: number): Promise<UserRow> {
@@ -75,6 +89,12 @@ export async function existingUserIds(db: Database, ids: number[]): Promise<numb
 export async function usernamesOf(db: Database, ids: number[]): Promise<Map<number, string>> {
   const users = ids.length ? await db.selectFrom('user').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute() : [];
   return new Map(users.map((u) => [u.id, u.username]));
+}
+
+/** Ids of the users whose name contains `wd` (MOREDOC's LIKE rule), at most `limit`, for other modules' searches. */
+export async function userIdsMatching(db: Database, wd: string, limit = 1000): Promise<number[]> {
+  const rows = await db.selectFrom('user').select('id').where('username', 'like', likePattern(wd)).orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
 }
 
 export const countUsers = (db: Database) => countOf(db.selectFrom('user'));

@@ -21,9 +21,15 @@ const RADICAL_EQUIVALENTS: ReadonlyMap<string, string> = (() => {
 
 const RADICALS_SUPPLEMENT = /[\u2E80-\u2EFF]/gu;
 
-/** NFKC, then the radicals NFKC keeps mapped to the ideographs they stand for. */
+// Full-width punctuation (，：；！？（）…) is how Chinese is written: NFKC would turn it into
+// ASCII in every description shown to readers. It stays; search folds it itself.
+const OUTSIDE_FULLWIDTH_PUNCTUATION = /[^\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65]+/gu;
+
+/** NFKC except for full-width punctuation, then the radicals NFKC keeps mapped to the ideographs they stand for. */
 export function normalizeExtractedText(text: string): string {
-  return text.normalize('NFKC').replace(RADICALS_SUPPLEMENT, (radical) => RADICAL_EQUIVALENTS.get(radical) ?? radical);
+  return text
+    .replace(OUTSIDE_FULLWIDTH_PUNCTUATION, (run) => run.normalize('NFKC'))
+    .replace(RADICALS_SUPPLEMENT, (radical) => RADICAL_EQUIVALENTS.get(radical) ?? radical);
 }
 
 // Chinese needs no spaces between characters. PDFs break lines inside words ("读\n\n者"), and

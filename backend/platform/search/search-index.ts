@@ -74,13 +74,19 @@ export interface SearchQuery {
   page?: number;
   /** 1…100, default 10. */
   size?: number;
+  /**
+   * Count the matches no further than this (MOREDOC caps the total at max_search_pages × size):
+   * `total` is then at most this, and counting a word found everywhere stays cheap.
+   */
+  maxTotal?: number;
 }
 
 export interface SearchHit {
   id: number;
   /**
-   * Relevance, higher is better, comparable within one result only; 0 when the order is not
-   * by relevance, and for a query of single characters (titles only, shorter titles first).
+   * Relevance, higher is better, comparable among the hits of one tier of one result (engines
+   * may rank title matches first whatever their score); 0 when the order is not by relevance,
+   * and for a query of single characters (titles only, shorter titles first).
    */
   score: number;
   /** HTML: the text around the first match, escaped, matches in <em>…</em>. */

@@ -1,8 +1,8 @@
 // The embedded search engine: one contentless FTS5 table per collection over the bigram tokens
-// of bigrams.ts, ranked by bm25 with the title first, beside a plain table with the filter and
-// sort values and the text the snippets are cut from. The engine creates its own tables on
-// first use: they are a rebuildable cache of the owning tables, their shape follows the
-// tokenizer version, and an install on another engine has none of them.
+// of bigrams.ts, ranked by bm25 with the title first, beside plain tables for the filter and
+// sort values, the categories and the texts the snippets are cut from. The engine creates its
+// own tables on first use: they are a rebuildable cache of the owning tables, their shape
+// follows the tokenizer version, and an install on another engine has none of them.
 import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
 import { escapeHtml, firstOccurrence, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
@@ -57,15 +57,27 @@ interface HitText {
 
 type SqlValue = string | number;
 
+interface RankedRow {
+  id: number;
+  rank: number;
+}
+
 interface SearchPlan {
   from: string;
   where: string;
+  /** the parameters of `where`; with an FTS5 expression, that expression comes first */
   params: SqlValue[];
   order: string;
   /** the expressions of the entry id and of its bm25 rank (0 when not ranked) */
   id: string;
   rank: string;
+  /** the FTS5 expression, when ranked by relevance in tiers (title and keyword matches first) */
+  tiered?: string;
 }
+
+// The columns whose matches rank first, and the rest of a match.
+const strongTier = (match: string) => `{title keywords} : (${match})`;
+const weakTier = (match: string) => `(${match}) NOT {title keywords} : (${match})`;
 
 /** The byte strings to look for in a stored text, and whether missing them all proves no match. */
 interface Needles {
@@ -335,17 +347,39 @@ export class SqliteSearchIndex implements SearchIndex {
     const plan = this.plan(parsed, query.filters ?? {}, query.sort ?? 'relevance');
     if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? 10)));
-    const page = Math.max(1, Math.trunc(query.page ?? 1));
-    const total = (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-    const rows =
-      total === 0
-        ? []
-        : (this.statement(`SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ? OFFSET ?`).all(
-            ...plan.params,
-            size,
-            (page - 1) * size,
-          ) as { id: number; rank: number }[]);
+    const offset = (Math.max(1, Math.trunc(query.page ?? 1)) - 1) * size;
+    const total = this.countMatches(plan, plan.params, query.maxTotal);
+    let rows: RankedRow[] = [];
+    if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, plan.params, size, offset);
+    else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(plan, plan.tiered, size, offset);
     return { total, hits: this.describeHits(rows, parsed), tookMs: performance.now() - started };
+  }
+
+  /** How many entries match, counting no further than `limit`. */
+  private countMatches(plan: SearchPlan, params: SqlValue[], limit?: number): number {
+    if (limit === undefined) return (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...params) as { n: number }).n;
+    const capped = `SELECT count(*) AS n FROM (SELECT 1 FROM ${plan.from} WHERE ${plan.where} LIMIT ?)`;
+    return (this.statement(capped).get(...params, Math.max(0, Math.trunc(limit))) as { n: number }).n;
+  }
+
+  private pageOf(plan: SearchPlan, params: SqlValue[], size: number, offset: number): RankedRow[] {
+    const sql = `SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ? OFFSET ?`;
+    return this.statement(sql).all(...params, size, offset) as RankedRow[];
+  }
+
+  /**
+   * Relevance in two tiers: entries matched in their title or keywords, by bm25 of those
+   * columns, then the others, by bm25. A page in the first tier ranks only that tier's (few)
+   * entries, not the thousands a common word matches in the texts.
+   */
+  private tieredPage(plan: SearchPlan, match: string, size: number, offset: number): RankedRow[] {
+    const withMatch = (expression: string) => [expression, ...plan.params.slice(1)];
+    const strong = withMatch(strongTier(match));
+    // Counted only as far as this page reaches: enough to know where the second tier starts.
+    const strongCount = this.countMatches(plan, strong, offset + size);
+    const rows = offset < strongCount ? this.pageOf(plan, strong, size, offset) : [];
+    if (rows.length < size) rows.push(...this.pageOf(plan, withMatch(weakTier(match)), size - rows.length, Math.max(0, offset - strongCount)));
+    return rows;
   }
 
   /**
@@ -369,7 +403,8 @@ export class SqliteSearchIndex implements SearchIndex {
     if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
     // Characters alone have no bm25: the shorter the title holding them, the closer the match.
     else order = match === undefined ? 'length(d.title_folded), d.id DESC' : 'f.rank, f.rowid DESC';
-    return { from, where: conditions.join(' AND '), params, order, id, rank: match !== undefined && sort === 'relevance' ? 'f.rank' : '0' };
+    const ranked = match !== undefined && sort === 'relevance';
+    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? 'f.rank' : '0', ...(ranked && !parsed.titleOnly ? { tiered: match } : {}) };
   }
 
   private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
@@ -403,7 +438,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return { conditions, params, readsEntries };
   }
 
-  private describeHits(rows: { id: number; rank: number }[], parsed: ParsedQuery): SearchHit[] {
+  private describeHits(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
     if (rows.length === 0) return [];
     const texts = this.statement(`SELECT id, title, description, CAST(content AS BLOB) AS content FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?))`).all(
       JSON.stringify(rows.map((row) => row.id)),

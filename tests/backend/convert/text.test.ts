@@ -18,6 +18,11 @@ describe('normalizeExtractedText', () => {
     expect(normalizeExtractedText('ＰＤＦ文档１２３')).toBe('PDF文档123');
     expect(normalizeExtractedText('季度经营分析报告')).toBe('季度经营分析报告');
   });
+
+  it('keeps the full-width punctuation Chinese is written with', () => {
+    expect(normalizeExtractedText('清晨七点，城市图书馆（总馆）：开门！真的？')).toBe('清晨七点，城市图书馆（总馆）：开门！真的？');
+    expect(normalizeExtractedText('ＰＤＦ，１２３')).toBe('PDF，123');
+  });
 });
 
 describe('normalizeDocumentText', () => {

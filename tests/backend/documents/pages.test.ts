@@ -75,6 +75,21 @@ describe('pages of a converted document', () => {
     expect((await get(pagePath(4), { token: downloader.token })).status).toBe(403);
   });
 
+  it('gives VIP members every page while their period runs and the settings say so', async () => {
+    const reader = await registerMember(backend.url);
+    const grant = await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [reader.user.id], days: 30, reason: '测试阅读' } });
+    expect(grant.status).toBe(200);
+    await setConfig(backend.url, backend.adminToken, { 'vip.read_all_pages': 'false' });
+    expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
+    await setConfig(backend.url, backend.adminToken, { 'vip.read_all_pages': 'true' });
+    const res = await get(pagePath(4), { token: reader.token });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, max-age=3600');
+    const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', { body: { user_id: [reader.user.id], reason: '测试结束' } });
+    expect(revoke.status).toBe(200);
+    expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
+  });
+
   it('serves the stored representation whatever extension was asked for, inflated for clients without gzip', async () => {
     const asked = await Promise.all(['.gzip.svg', '.svg', '.webp', '.png', '.jpg'].map((ext) => get(pagePath(1, ext), { headers: { 'accept-encoding': 'gzip, br' } })));
     for (const res of asked) {

@@ -5,6 +5,7 @@
 // to the login page.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
+import { takeEarlyResponse } from './early-responses';
 
 export { REQUEST_TIMEOUT_MS };
 
@@ -12,7 +13,7 @@ type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly Scalar[];
 export type Query = Record<string, QueryValue>;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RequestOptions {
   query?: Query;
@@ -33,7 +34,15 @@ export interface ApiClientConfig {
   getToken?: () => string | undefined;
   onUnauthorized?: () => void;
   fetch?: typeof fetch;
+  /** Makes the request object of uploads (fetch reports no upload progress). */
+  createXhr?: () => XMLHttpRequest;
   timeoutMs?: number;
+}
+
+export interface UploadOptions {
+  /** Bytes of the request body sent so far, of `total`. */
+  onProgress?: (loaded: number, total: number) => void;
+  signal?: AbortSignal;
 }
 
 export interface ApiClient {
@@ -42,6 +51,8 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
   put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
   delete<T>(path: string, query?: Query, options?: RequestOptions): Promise<ApiResult<T>>;
+  /** A multipart POST that reports its progress; no time limit, it runs as long as bytes move. */
+  upload<T>(path: string, form: FormData, options?: UploadOptions): Promise<ApiResult<T>>;
   configure(patch: Partial<ApiClientConfig>): void;
 }
 
@@ -60,14 +71,17 @@ export function buildQueryString(query: Query | undefined): string {
   return params.toString();
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  return parseBody(await response.text());
 }
 
 export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
@@ -95,7 +109,8 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     let response: Response;
     let data: unknown;
     try {
-      response = await (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal });
+      const early = method === 'GET' ? takeEarlyResponse(url) : undefined;
+      response = await (early ?? (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal }));
       data = await readBody(response);
     } catch {
       return { ok: false, ...normalizeFailure(undefined) };
@@ -104,9 +119,32 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
-    if (!isFailure(response.status)) return { ok: true, status: 200, data: (data ?? {}) as T };
-    if (response.status === 401 && !options.skipUnauthorizedRedirect) config.onUnauthorized?.();
-    return { ok: false, ...normalizeFailure({ status: response.status, statusText: response.statusText, data }) };
+    return settle<T>(response.status, response.statusText, data, options.skipUnauthorizedRedirect);
+  }
+
+  function settle<T>(status: number, statusText: string, data: unknown, skipUnauthorizedRedirect?: boolean): ApiResult<T> {
+    if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
+    if (status === 401 && !skipUnauthorizedRedirect) config.onUnauthorized?.();
+    return { ok: false, ...normalizeFailure({ status, statusText, data }) };
+  }
+
+  function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<ApiResult<T>> {
+    return new Promise((resolve) => {
+      const xhr = config.createXhr?.() ?? new XMLHttpRequest();
+      const failed = () => resolve({ ok: false, ...normalizeFailure(undefined) });
+      xhr.open('POST', `${config.baseUrl ?? ''}${path}`);
+      xhr.setRequestHeader('Accept', 'application/json');
+      const token = config.getToken?.();
+      if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
+      };
+      xhr.onload = () => resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText)));
+      xhr.onerror = failed;
+      xhr.onabort = failed;
+      options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(form);
+    });
   }
 
   return {
@@ -115,6 +153,7 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     post: (path, body, options) => request('POST', path, { ...options, body }),
     put: (path, body, options) => request('PUT', path, { ...options, body }),
     delete: (path, query, options) => request('DELETE', path, { ...options, query }),
+    upload,
     configure(patch) {
       Object.assign(config, patch);
     },

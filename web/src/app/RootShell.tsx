@@ -5,11 +5,11 @@ import { ApiError } from '../api/client';
 import { settingsQuery } from '../features/settings/api';
 import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
 import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
-import { siteName, useSettings } from '../features/settings/use-settings';
+import { siteName } from '../features/settings/use-settings';
 import { ToastViewport } from '../kit/toasts/ToastViewport';
-import { SITE_CLOSED_TITLE, SiteClosedPage } from '../pages/public/SiteClosedPage';
-import { documentTitle, useDocumentHead } from './document-head';
-import { useCurrentRoute } from '../kit/routing/current-route';
+import { SITE_CLOSED_TITLE } from '../../../shared/page-head';
+import { SiteClosedPage } from '../pages/public/SiteClosedPage';
+import { PageHeadManager, useDocumentTitle } from './document-head';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 
@@ -19,18 +19,11 @@ function NavigationProgress() {
   return <div className="app-navigation-progress" role="progressbar" aria-label="页面加载中" />;
 }
 
-function DocumentHead() {
-  const settings = useSettings();
-  const route = useCurrentRoute();
-  useDocumentHead(settings, documentTitle(settings, route));
-  return null;
-}
-
 /** Around every layout: head, browser check, navigation progress, toasts. */
 export function RootShell() {
   return (
     <>
-      <DocumentHead />
+      <PageHeadManager />
       <BrowserCheck />
       <NavigationProgress />
       <Outlet />
@@ -58,7 +51,7 @@ export function RootErrorBoundary() {
   const settings = useQuery(settingsQuery()).data;
   const status = errorStatus(error);
   const closed = isSiteClosedError(error);
-  useDocumentHead(settings ?? {}, `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
+  useDocumentTitle(settings ?? {}, `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
   if (closed) {
     return (
       <>

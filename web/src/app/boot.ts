@@ -6,11 +6,15 @@ import { settingsQuery } from '../features/settings/api';
 import { clearSession, initSession, setPermissions, signIn } from '../features/session/session-store';
 import { loadStartData, readStartData } from './start-data';
 
-/** Puts the start data where the screens read it: react-query's cache and the session. */
+/**
+ * Puts the start data where the screens read it: react-query's cache (with the answers of the
+ * page's first calls under the keys their screens use) and the session.
+ */
 export function applyStartData(queryClient: QueryClient, start: StartData): void {
   queryClient.setQueryData(settingsQuery().queryKey, start.settings);
   queryClient.setQueryData(navigationListQuery().queryKey, start.navigation);
   queryClient.setQueryData(categoryListQuery().queryKey, start.categories);
+  for (const answer of start.routeData ?? []) queryClient.setQueryData(answer.key, answer.data);
   if (start.user) {
     signIn(start.user);
     setPermissions(start.permissions ?? []);

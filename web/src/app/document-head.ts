@@ -1,47 +1,114 @@
-// <title>, description, keywords and favicon follow the settings (the gateway writes the
-// same into the page it serves; this keeps them right across client-side navigations).
-import { useEffect } from 'react';
+// The page's <head> on client-side navigation: the same title, description, keywords, robots,
+// canonical URL, Open Graph and JSON-LD the gateway writes into the page it serves
+// (shared/page-head.ts), from the route, the settings and the data of the page's calls as
+// react-query holds them, so the head follows the data as it arrives.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router-dom';
+import type { CallAnswer } from '../../../shared/api-call';
+import { pageHead, type PageHead } from '../../../shared/page-head';
+import { routeDataCalls, type RouteMatch } from '../../../shared/routes';
 import type { Settings } from '../../../shared/types/config';
-import type { RouteDef } from '../../../shared/routes';
-import { siteName } from '../features/settings/use-settings';
+import { ApiError } from '../api/client';
+import { categoryListQuery } from '../features/category/api';
+import { useSettings } from '../features/settings/use-settings';
+import { useCurrentPage } from '../kit/routing/current-route';
 
-export function documentTitle(settings: Settings, route: Pick<RouteDef, 'name' | 'title'> | undefined): string {
-  const site = siteName(settings);
-  if (!route || route.name === 'index') return settings.system?.title || site;
-  return `${route.title} - ${site}`;
-}
-
-function upsertHeadElement(selector: string, create: () => HTMLElement, apply: (el: HTMLElement) => void): void {
-  let element = document.head.querySelector<HTMLElement>(selector);
-  if (!element) {
-    element = create();
-    document.head.appendChild(element);
-  }
-  apply(element);
-}
+/** Elements of the head this module owns: replaced as a whole on every change. */
+const OWNED = 'meta[name="robots"], link[rel="canonical"], meta[property^="og:"], script[type="application/ld+json"]';
 
 function setMeta(name: string, content: string): void {
-  upsertHeadElement(
-    `meta[name="${name}"]`,
-    () => Object.assign(document.createElement('meta'), { name }),
-    (el) => el.setAttribute('content', content),
-  );
-}
-
-export function applyDocumentHead(settings: Settings, title: string): void {
-  document.title = title;
-  setMeta('description', settings.system?.description ?? '');
-  setMeta('keywords', settings.system?.keywords ?? '');
-  const favicon = settings.system?.favicon;
-  if (favicon) {
-    upsertHeadElement(
-      'link[rel="icon"]',
-      () => Object.assign(document.createElement('link'), { rel: 'icon' }),
-      (el) => el.setAttribute('href', favicon),
-    );
+  let element = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+  if (!element) {
+    element = Object.assign(document.createElement('meta'), { name });
+    document.head.appendChild(element);
   }
+  element.setAttribute('content', content);
 }
 
-export function useDocumentHead(settings: Settings, title: string): void {
-  useEffect(() => applyDocumentHead(settings, title), [settings, title]);
+function setFavicon(settings: Settings): void {
+  const href = settings.system?.favicon;
+  if (!href) return;
+  let element = document.head.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (!element) {
+    element = Object.assign(document.createElement('link'), { rel: 'icon' });
+    document.head.appendChild(element);
+  }
+  element.setAttribute('href', href);
+}
+
+export function applyPageHead(head: PageHead, settings: Settings): void {
+  document.title = head.title;
+  setMeta('description', head.description);
+  setMeta('keywords', head.keywords);
+  setFavicon(settings);
+  for (const element of document.head.querySelectorAll(OWNED)) element.remove();
+  const owned: HTMLElement[] = [];
+  if (head.robots) owned.push(Object.assign(document.createElement('meta'), { name: 'robots', content: head.robots }));
+  if (head.canonical) owned.push(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
+  for (const [property, content] of head.openGraph) {
+    const meta = document.createElement('meta');
+    meta.setAttribute('property', property);
+    meta.setAttribute('content', content);
+    owned.push(meta);
+  }
+  for (const data of head.jsonLd) owned.push(Object.assign(document.createElement('script'), { type: 'application/ld+json', text: JSON.stringify(data) }));
+  document.head.append(...owned);
+}
+
+/** A head with only a title (the error and closed-site screens, outside the route's own head). */
+export function useDocumentTitle(settings: Settings, title: string): void {
+  useEffect(() => {
+    document.title = title;
+    setFavicon(settings);
+  }, [settings, title]);
+}
+
+/**
+ * The answers of the page's calls that react-query holds, and whether its subject is gone
+ * (404). It follows the query cache without observing the queries (an observer would give
+ * them its options, and the screens own those).
+ */
+function usePageAnswers(match: RouteMatch | undefined, query: Readonly<Record<string, string>>): { answers: CallAnswer[]; missing: boolean } {
+  const queryClient = useQueryClient();
+  const calls = useMemo(() => (match ? routeDataCalls(match, query) : []), [match, query]);
+  const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(onChange), [queryClient]);
+  // When each call's data or error last changed: the answers are read again only then.
+  const version = useSyncExternalStore(subscribe, () =>
+    calls.map((call) => {
+      const state = queryClient.getQueryState(call.key);
+      return `${state?.dataUpdatedAt ?? 0}.${state?.errorUpdatedAt ?? 0}`;
+    }).join(),
+  );
+  return useMemo(() => {
+    const answers: CallAnswer[] = [];
+    let missing = false;
+    for (const call of calls) {
+      const state = queryClient.getQueryState(call.key);
+      if (state?.data !== undefined) answers.push({ key: call.key, data: state.data });
+      if (call.subject && state?.error instanceof ApiError && state.error.status === 404) missing = true;
+    }
+    return { answers, missing };
+    // `version` says when the cache changed for these calls.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [calls, queryClient, version]);
+}
+
+/** Keeps the head of the page on screen right (rendered once, around every layout). */
+export function PageHeadManager() {
+  const settings = useSettings();
+  const categories = useQuery(categoryListQuery()).data ?? [];
+  const page = useCurrentPage();
+  const { pathname, search } = useLocation();
+  const query = useMemo(() => {
+    const first: Record<string, string> = {};
+    for (const [name, value] of new URLSearchParams(search)) if (!(name in first)) first[name] = value;
+    return first;
+  }, [search]);
+  const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
+  const { answers, missing } = usePageAnswers(match, query);
+  const head = pageHead({ path: pathname, query, match, settings, categories, origin: window.location.origin, answers, missing });
+  const signature = JSON.stringify(head);
+  useEffect(() => applyPageHead(JSON.parse(signature) as PageHead, settings), [signature, settings]);
+  return null;
 }

@@ -3,7 +3,7 @@
 // settings from the query client). The first screen (default layout, home) is in the entry
 // chunk; every other screen is a lazy chunk.
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, type Params, type RouteObject } from 'react-router-dom';
 import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
 import { DefaultLayout } from '../layouts/DefaultLayout';
 import { HomePage } from '../pages/public/HomePage';
@@ -12,6 +12,7 @@ import { PageLoading } from '../ui/PageLoading';
 import type { RouteHandle } from '../kit/routing/current-route';
 import { RootErrorBoundary, RootShell } from './RootShell';
 import { adminScreens } from '../pages/admin/screens';
+import { prefetchReader } from '../features/reader/prefetch';
 
 type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
 
@@ -25,6 +26,10 @@ const adminDashboard: Screen = {
   lazy: async () => ({ Component: (await import('../pages/admin/AdminDashboardPage')).AdminDashboardPage }),
 };
 
+const libraryScreen: Screen = {
+  lazy: async () => ({ Component: (await import('../pages/public/LibraryPage')).LibraryPage }),
+};
+
 /** Screens of this release; routes not listed render the 建设中 notice of their layout. */
 const screens: Readonly<Record<string, Screen>> = {
   index: { Component: HomePage },
@@ -36,6 +41,17 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-profile': { lazy: async () => ({ Component: (await import('../pages/member/MemberProfilePage')).MemberProfilePage }) },
   'member-download': { lazy: async () => ({ Component: (await import('../pages/member/MemberDownloadPage')).MemberDownloadPage }) },
   'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
+  'member-document': { lazy: async () => ({ Component: (await import('../pages/member/MemberDocumentPage')).MemberDocumentPage }) },
+  'member-favorite': { lazy: async () => ({ Component: (await import('../pages/member/MemberFavoritePage')).MemberFavoritePage }) },
+  library: libraryScreen,
+  'library-category': libraryScreen,
+  'library-category-id': { lazy: async () => ({ Component: (await import('../pages/public/DocumentPage')).DocumentPage }) },
+  search: { lazy: async () => ({ Component: (await import('../pages/public/SearchPage')).SearchPage }) },
+  upload: { lazy: async () => ({ Component: (await import('../pages/public/UploadPage')).UploadPage }) },
+  'article-category': { lazy: async () => ({ Component: (await import('../pages/public/ArticleIndexPage')).ArticleIndexPage }) },
+  'article-category-detail-id': { lazy: async () => ({ Component: (await import('../pages/public/ArticleDetailPage')).ArticleDetailPage }) },
+  vip: { lazy: async () => ({ Component: (await import('../pages/public/VipPage')).VipPage }) },
+  'vip-checkout': { lazy: async () => ({ Component: (await import('../pages/member/VipCheckoutPage')).VipCheckoutPage }) },
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,
@@ -45,12 +61,28 @@ const screens: Readonly<Record<string, Screen>> = {
 /** Route names that show 建设中 in this release (listed in the README). */
 export const underConstructionRoutes: readonly RouteDef[] = routes.filter((r) => !screens[r.name]);
 
+/**
+ * Data a screen needs first, asked for by its loader once the guard passed, in parallel with
+ * the screen's code: the reader's document and first page image.
+ */
+const prefetchers: Readonly<Record<string, (params: Params, queryClient: QueryClient) => void>> = {
+  'library-category-id': (params, queryClient) => prefetchReader(queryClient, Number(params.id)),
+};
+
 function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
   const screen = screens[route.name] ?? (route.layout === 'admin' ? adminUnderConstruction : underConstruction);
+  const guard = guardFor(route, queryClient);
+  const prefetch = prefetchers[route.name];
   return {
     id: route.name,
     path: toRouterPath(route.path),
-    loader: guardFor(route, queryClient),
+    loader: prefetch
+      ? async (args) => {
+          const verdict = await guard(args);
+          prefetch(args.params, queryClient);
+          return verdict;
+        }
+      : guard,
     handle: { route } satisfies RouteHandle,
     ...screen,
   };

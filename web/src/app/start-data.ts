@@ -26,6 +26,7 @@ export function readStartData(doc: Document = document): StartData | null {
       ...parsed,
       navigation: Array.isArray(parsed.navigation) ? parsed.navigation : [],
       categories: Array.isArray(parsed.categories) ? parsed.categories : [],
+      routeData: Array.isArray(parsed.routeData) ? parsed.routeData.filter((answer) => Array.isArray(answer?.key)) : [],
     };
   } catch {
     return null;

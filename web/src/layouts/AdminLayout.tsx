@@ -5,7 +5,7 @@ import { UserMenu } from '../features/session/UserMenu';
 import { usePermissionCheck, useSession } from '../features/session/use-session';
 import { PermissionCheck } from '../kit/admin-resource/permission-check';
 import { siteName, useSettings } from '../features/settings/use-settings';
-import { Layout, Nav } from '../ui/semi';
+import { Layout, Nav } from '../ui/semi-admin';
 import {
   IconComment,
   IconFile,

@@ -1,10 +1,13 @@
-import { Link, NavLink } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
 import type { NavigationNode } from '../../../shared/navigation';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
 import { useDocumentCategories } from '../features/category/category-tree';
 import { useNavigationTree } from '../features/navigation/use-navigation-tree';
+import { SearchBox } from '../features/search/SearchBox';
 import { siteName, useSettings } from '../features/settings/use-settings';
+import { uploadRightQuery } from '../features/upload/api';
 import { MenuButton } from '../ui/MenuButton';
 import { IconChevronDown } from '../ui/icons';
 
@@ -52,15 +55,40 @@ function NavigationItem({ item }: { item: NavigationNode }) {
 const MEMBER_ENTRIES: readonly UserMenuEntry[] = [
   { label: '个人中心', to: '/member' },
   { label: '个人资料', to: '/member/profile' },
+  { label: '我的文档', to: '/member/document' },
+  { label: '我的收藏', to: '/member/favorite' },
   { label: '我的下载', to: '/member/download' },
   { label: '我的订单', to: '/member/order' },
 ];
+
+/** 上传文档, for members whose upload right the server confirms. */
+function UploadLink({ userId }: { userId: number }) {
+  const right = useQuery(uploadRightQuery(userId));
+  if (!right.data?.allowed) return null;
+  return (
+    <Link to="/upload" className="app-header__upload">
+      上传文档
+    </Link>
+  );
+}
+
+/** The header's search box; on the results page it shows that page's query. */
+function HeaderSearch() {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const initial = pathname === '/search' ? (params.get('wd') ?? '') : '';
+  return (
+    <div className="app-header__search">
+      <SearchBox key={initial} initial={initial} />
+    </div>
+  );
+}
 
 export function AppHeader() {
   const settings = useSettings();
   const navigation = useNavigationTree();
   const categories = useDocumentCategories();
-  const { loggedIn, isAdmin } = useSession();
+  const { loggedIn, isAdmin, user } = useSession();
   const name = siteName(settings);
   const entries = isAdmin ? [...MEMBER_ENTRIES, { label: '管理后台', to: '/admin' }] : MEMBER_ENTRIES;
 
@@ -76,7 +104,14 @@ export function AppHeader() {
             <NavigationItem key={item.id} item={item} />
           ))}
         </nav>
+        <HeaderSearch />
         <div className="app-header__user">
+          {loggedIn && user?.id ? <UploadLink userId={user.id} /> : null}
+          {settings.vip?.enable && (
+            <Link to="/vip" className={`app-header__vip${user?.is_vip ? ' app-header__vip--active' : ''}`}>
+              {user?.is_vip ? 'VIP会员' : '开通会员'}
+            </Link>
+          )}
           {loggedIn ? (
             <UserMenu entries={entries} />
           ) : (

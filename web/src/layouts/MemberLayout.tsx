@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
+import { AdSlot } from '../features/advertisement/AdSlot';
 import { UserAvatar } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
 import { PageLoading } from '../ui/PageLoading';
@@ -8,6 +9,8 @@ import './member-layout.css';
 const MEMBER_MENU: readonly { to: string; label: string }[] = [
   { to: '/member', label: '个人中心' },
   { to: '/member/profile', label: '个人资料' },
+  { to: '/member/document', label: '我的文档' },
+  { to: '/member/favorite', label: '我的收藏' },
   { to: '/member/download', label: '我的下载' },
   { to: '/member/order', label: '我的订单' },
 ];
@@ -31,6 +34,7 @@ export function MemberLayout() {
         </nav>
       </aside>
       <div className="app-member-layout__content">
+        <AdSlot slot="user_top" />
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

@@ -1,10 +1,13 @@
-import { Link } from 'react-router-dom';
+import { lazy, Suspense, useState } from 'react';
 import { useSettings } from '../features/settings/use-settings';
 import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
 
-/** The floating bar on the right: WeChat QR code, contact, feedback, back to top. */
+const FeedbackDialog = lazy(async () => ({ default: (await import('../features/feedback/FeedbackDialog')).FeedbackDialog }));
+
+/** The floating bar on the right: WeChat QR code, contact, feedback (a dialog with the form), back to top. */
 export function SiderActions() {
-  const { display = {}, footer = {} } = useSettings();
+  const { display = {} } = useSettings();
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
   const contact = display.contact_link;
   return (
     <aside className="app-sider-actions" aria-label="快捷操作">
@@ -23,11 +26,14 @@ export function SiderActions() {
           <span className="app-visually-hidden">联系我们</span>
         </a>
       )}
-      {footer.feedback && (
-        <Link className="app-sider-actions__item" to={footer.feedback} title="意见反馈">
-          <IconComment />
-          <span className="app-visually-hidden">意见反馈</span>
-        </Link>
+      <button type="button" className="app-sider-actions__item" title="意见反馈" onClick={() => setFeedbackOpen(true)}>
+        <IconComment />
+        <span className="app-visually-hidden">意见反馈</span>
+      </button>
+      {feedbackOpen && (
+        <Suspense fallback={null}>
+          <FeedbackDialog onClose={() => setFeedbackOpen(false)} />
+        </Suspense>
       )}
       <button
         type="button"

@@ -62,3 +62,61 @@ export function TextField(props: TextFieldProps) {
     </div>
   );
 }
+
+export interface TextAreaFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  placeholder?: string;
+  /** Shows `n / max` under the field; typing past it is left to the check, which names the limit. */
+  max?: number;
+  rows?: number;
+  disabled?: boolean;
+  hint?: string;
+  /** Keeps the label for screen readers only (a comment box under its heading). */
+  hideLabel?: boolean;
+}
+
+/** A labelled multi-line input (a plain textarea: Semi's TextArea is an admin-only chunk). */
+export function TextAreaField(props: TextAreaFieldProps) {
+  const { id, label, value, onChange, error, placeholder, max, rows = 4, disabled, hint, hideLabel } = props;
+  const messageId = `${id}-message`;
+  const length = [...value].length;
+  return (
+    <div className="app-field">
+      <label className={hideLabel ? 'app-visually-hidden' : 'app-field__label'} htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name={id}
+        className="app-textarea"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={placeholder}
+        rows={rows}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? messageId : undefined}
+      />
+      <div className="app-field__footer">
+        {error ? (
+          <p id={messageId} className="app-field__error" role="alert">
+            {error}
+          </p>
+        ) : hint ? (
+          <p id={messageId} className="app-field__hint">
+            {hint}
+          </p>
+        ) : <span />}
+        {max !== undefined && (
+          <span className={`app-field__count${length > max ? ' app-field__count--over' : ''}`} aria-live="polite">
+            {length} / {max}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}

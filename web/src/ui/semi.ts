@@ -1,17 +1,15 @@
-// The only door to Semi Design. Each component comes from its own module rather than the
-// package barrel (the dev server and the tests then load only what the SPA uses), so that
-// moving from `@douyinfe/semi-ui-19` to `@douyinfe/semi-ui` with its React 19 adapter is a
-// change to this folder only.
+// The door to Semi Design for the first screen (semi-extra.ts and semi-admin.ts are the doors
+// of lazy screens): the build puts everything the first screen imports into one chunk, so
+// whatever this file names is part of the first page load. Each component comes from its own
+// module rather than the package barrel (the dev server and the tests then load only what the
+// SPA uses), so that moving from `@douyinfe/semi-ui-19` to `@douyinfe/semi-ui` with its React 19
+// adapter is a change to this folder only.
 
 // Semi's design tokens (--semi-color-* on body), which the package entry would have loaded.
 import '@douyinfe/semi-ui-19/lib/es/_base/base.css';
 
-export { default as Banner } from '@douyinfe/semi-ui-19/lib/es/banner';
 export { default as Button } from '@douyinfe/semi-ui-19/lib/es/button';
-export { default as Carousel } from '@douyinfe/semi-ui-19/lib/es/carousel';
 export { default as Input } from '@douyinfe/semi-ui-19/lib/es/input';
-export { default as Layout } from '@douyinfe/semi-ui-19/lib/es/layout';
-export { default as Nav } from '@douyinfe/semi-ui-19/lib/es/navigation';
 export { default as Skeleton } from '@douyinfe/semi-ui-19/lib/es/skeleton';
 export { default as Spin } from '@douyinfe/semi-ui-19/lib/es/spin';
 export { default as Tag } from '@douyinfe/semi-ui-19/lib/es/tag';

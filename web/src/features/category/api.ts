@@ -43,3 +43,26 @@ export const listCategories = (type: CategoryType, wd?: string) =>
  * delete (only categories without documents, with their document-less children).
  */
 export const categoryWrites = resourceWrites<Category>('/api/v1/category', [categoryKeys.all]);
+
+/** Every category of `type`, enabled or not, for the pickers of admin screens (articles filed under them). */
+export const allCategoriesQuery = (type: CategoryType) =>
+  queryOptions({
+    queryKey: [...categoryKeys.admin(type), 'all'] as const,
+    queryFn: async () => unwrap(await listCategories(type)).category ?? [],
+  });
+
+/** Categories as picker options, each labelled with its path (`公告 / 站内公告`), in tree order. */
+export function categoryOptions(categories: readonly Category[]): { value: number; label: string }[] {
+  const byParent = new Map<number, Category[]>();
+  const ids = new Set(categories.map((c) => c.id));
+  for (const c of categories) {
+    const parent = c.parent_id && ids.has(c.parent_id) ? c.parent_id : 0;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), c]);
+  }
+  const walk = (parent: number, prefix: string, depth: number): { value: number; label: string }[] =>
+    depth > 8 ? [] : (byParent.get(parent) ?? []).flatMap((c) => {
+      const label = prefix ? `${prefix} / ${c.title ?? ''}` : (c.title ?? '');
+      return [{ value: c.id ?? 0, label }, ...walk(c.id ?? 0, label, depth + 1)];
+    });
+  return walk(0, '', 0);
+}

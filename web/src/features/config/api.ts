@@ -3,7 +3,7 @@
 // config lists and the public settings stale.
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
-import type { Config, Configs } from '../../../../shared/types/config';
+import type { Config, Configs, Envs } from '../../../../shared/types/config';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { settingsKeys } from '../settings/api';
@@ -20,3 +20,10 @@ export const configCategoryQuery = (category: string) =>
 /** Each row as listed (id, name, category) with its edited value. */
 export const saveConfig = (rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[], context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, [configKeys.all, settingsKeys.all]);
+
+/** What this install has for converting documents (`GET /api/v1/envs`; empty without the GetEnvs permission). */
+export const envsQuery = () =>
+  queryOptions({
+    queryKey: [...configKeys.all, 'envs'] as const,
+    queryFn: async () => unwrap(await api.get<Envs>('/api/v1/envs')).envs ?? [],
+  });

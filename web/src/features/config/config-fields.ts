@@ -5,25 +5,9 @@ import type { Config } from '../../../../shared/types/config';
 import type { FieldDef, FormValues, SelectOption } from '../../kit/admin-resource/resource';
 import { imageUploadTarget } from '../upload/api';
 import { EMAIL_PATTERN } from '../../../../shared/validation';
+import { createElement } from 'react';
+import { VipPlanEditor, vipPlansError } from '../vip/VipPlanEditor';
 
-
-/** One VIP plan per line: `code|title|days|price in yuan|description` (docs/api.md §1). */
-export function checkVipPlans(value: string): string | undefined {
-  const codes = new Set<string>();
-  const lines = value.split('\n').map((l) => l.trim());
-  for (const [index, line] of lines.entries()) {
-    if (!line) continue;
-    const [code = '', title = '', days = '', price = ''] = line.split('|').map((part) => part.trim());
-    const where = `第 ${index + 1} 行`;
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) return `${where}：套餐代码只能是 1-32 个字母、数字、下划线或短横线`;
-    if (codes.has(code)) return `${where}：套餐代码「${code}」重复`;
-    codes.add(code);
-    if (!title) return `${where}：请填写套餐名称`;
-    if (!/^\d{1,5}$/.test(days) || Number(days) <= 0) return `${where}：天数必须是正整数`;
-    if (!/^\d{1,7}(\.\d{1,2})?$/.test(price)) return `${where}：价格必须是最多两位小数的金额（元）`;
-  }
-  return undefined;
-}
 
 /** Checks of keys whose value other code parses (the backend refuses the same values). */
 const KEY_CHECKS: Readonly<Record<string, (value: string) => string | undefined>> = {
@@ -31,7 +15,7 @@ const KEY_CHECKS: Readonly<Record<string, (value: string) => string | undefined>
     /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v.trim()) ? undefined : '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
   'email.test_email': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : '测试邮箱格式不正确'),
   'email.username': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : 'SMTP 账号应为发件邮箱地址'),
-  'vip.plans': checkVipPlans,
+  'vip.plans': (v) => vipPlansError(v),
 };
 
 /** Number keys with their own bounds; every other number is a non-negative integer. */
@@ -97,6 +81,14 @@ export function configField(row: Config): FieldDef<FormValues> {
     half: (row.col_num ?? 24) <= 12,
     ...(KEY_CHECKS[key] ? { validate: KEY_CHECKS[key] } : {}),
   };
+  // The plans are edited as a table of plans; the value stays the config's text.
+  if (key === 'vip.plans') {
+    return {
+      ...base,
+      kind: 'custom',
+      render: ({ id, value, onChange, invalid }) => createElement(VipPlanEditor, { id, value: String(value ?? ''), onChange, invalid }),
+    };
+  }
   switch (row.input_type) {
     case 'textarea':
       return { ...base, kind: 'textarea' };

@@ -1,17 +1,16 @@
-// The dashboard's figures from `GET /api/v1/stats`: the site's counts and its build.
+// The dashboard's figures from `GET /api/v1/stats`: the site's counts and its build, for
+// holders of GetStats only (the backend gives others the home page's three counts and nothing
+// about the program or the server).
 import { useQuery } from '@tanstack/react-query';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import { errorMessage } from '../../api/client';
 import { Panel } from '../../ui/Panel';
 import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
-import { useSession } from '../session/use-session';
 import { statsQuery, type Stats } from '../stats/api';
 import './dashboard.css';
 
-/** GetStats holders also get the counts after the first three (contract: ConfigAPI.GetStats). */
-const STATS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetStats');
-const PUBLIC_FIGURES = 3;
+export const STATS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetStats');
 
 const FIGURES: readonly { key: keyof Stats; label: string }[] = [
   { key: 'user_count', label: '用户' },
@@ -31,9 +30,8 @@ const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
   { key: 'os', label: '操作系统' },
 ];
 
+/** Rendered for holders of STATS_PERMISSION only. */
 export function DashboardFigures() {
-  const { permissions } = useSession();
-  const figures = permissions.some((p) => p.path === STATS_PERMISSION) ? FIGURES : FIGURES.slice(0, PUBLIC_FIGURES);
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(statsQuery());
   if (isPending) {
     return (
@@ -64,7 +62,7 @@ export function DashboardFigures() {
       >
         <dl className="app-admin-dashboard__figures">
           {/* zero counts are omitted on the wire, hence the ?? 0 */}
-          {figures.map((f) => (
+          {FIGURES.map((f) => (
             <div key={f.key} className="app-admin-dashboard__figure" data-figure={f.key}>
               <dt>{f.label}</dt>
               <dd>{Number(data[f.key] ?? 0).toLocaleString('zh-CN')}</dd>

@@ -1,27 +1,185 @@
+// DocumentAPI and RecycleAPI (contract: endpoints.md): the public library (home listing, lists,
+// one document, related documents, ratings, downloads), a member's own documents, and the
+// admin's review, batch changes and recycle bin. Everything about documents is kept under
+// `documentKeys.all`; each write marks stale what it changes. The reader's keys
+// (`documentKeys.detail`) stay stable: the page the gateway serves may carry their data.
 import { queryOptions } from '@tanstack/react-query';
-import type { Document, ListDocumentReply } from '../../../../shared/types/document';
+import { DocumentStatus } from '../../../../shared/constants';
+import {
+  documentCall, homeDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
+} from '../../../../shared/page-data';
+import type { Empty } from '../../../../shared/types/common';
+import type {
+  CheckDocumentRequest,
+  CreateDocumentRequest,
+  Document,
+  DocumentScore,
+  DownloadDocumentReply,
+  ListDocumentReply,
+  ListDocumentRequest,
+  SetDocumentRecommendRequest,
+} from '../../../../shared/types/document';
+import { callQuery } from '../../api/call-query';
 import { api, unwrap } from '../../api/client';
+import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { categoryKeys } from '../category/api';
+import { statsKeys } from '../stats/api';
+import { userKeys } from '../user/api';
+import { freePages, pageImageUrl } from './document-links';
 
-/** Document status 2 = converted (SPEC §4): what visitors can read. */
-const CONVERTED = 2;
+export const documentKeys = {
+  all: ['document'] as const,
+  latest: (limit: number) => ['document', 'latest', limit] as const,
+  home: (limit: number) => ['document', 'home', limit] as const,
+  recommended: (limit: number) => ['document', 'recommended', limit] as const,
+  list: (request: ListDocumentRequest) => ['document', 'list', request] as const,
+  /** One document as the reader shows it (with its author). */
+  detail: (id: number) => ['document', 'detail', id] as const,
+  /** The conversion state of one document, polled while it converts. */
+  progress: (id: number) => ['document', 'progress', id] as const,
+  /** Whether the reader (a visitor, or the member `userId`) may see the pages past the free preview. */
+  fullAccess: (id: number, userId: number) => ['document', 'full-access', id, userId] as const,
+  related: (id: number) => ['document', 'related', id] as const,
+  score: (id: number) => ['document', 'score', id] as const,
+  mine: ['document', 'mine'] as const,
+  admin: ['document', 'admin'] as const,
+  recycle: ['document', 'recycle'] as const,
+};
 
-const fetchLatestDocuments = (limit: number) =>
-  api.get<ListDocumentReply>('/api/v1/document/list', { limit, order: 'id desc', status: [CONVERTED] });
+/** The statuses of a document whose conversion has not finished yet. */
+const CONVERTING: readonly number[] = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Reconvert];
 
-/** The newest readable documents; none (not an error) while the document service has none to give. */
-export const latestDocumentsQuery = (limit = 12) =>
+export function isConverting(doc: Pick<Document, 'status'>): boolean {
+  return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
+}
+
+export const listDocuments = (request: ListDocumentRequest) => api.get<ListDocumentReply>('/api/v1/document/list', { ...request });
+
+// The first screens' queries are built from the calls of shared/page-data.ts, under the keys
+// of `documentKeys`, so that the answers the gateway inlines into a page are found here.
+
+/** The newest readable documents; none when the backend has no document service (404). */
+export const latestDocumentsQuery = (limit = 12) => callQuery(latestDocumentsCall(limit), { whenMissing: [] });
+
+/** Per top-level category, its `limit` latest converted documents (with their cover). */
+export const homeDocumentsQuery = (limit = 6) => callQuery(homeDocumentsCall(limit), { whenMissing: [] });
+
+/** The documents the admin recommended, most recently recommended first. */
+export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDocumentsCall(limit), { whenMissing: [] });
+
+/** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
+export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));
+
+/** One document with its author and the start of its text; a visit counts once per load (with_author persists the view). */
+export const documentQuery = (id: number) => queryOptions({ ...callQuery(documentCall(id)), staleTime: 5 * 60_000 });
+
+/** The document without counting a view, every 2 s while it converts. */
+export const documentProgressQuery = (id: number) =>
   queryOptions({
-    queryKey: ['document', 'latest', limit] as const,
-    queryFn: async () => {
-      const result = await fetchLatestDocuments(limit);
-      if (!result.ok && result.status === 404) return [];
-      return unwrap(result).document ?? [];
-    },
+    queryKey: documentKeys.progress(id),
+    queryFn: async () => unwrap(await api.get<Document>('/api/v1/document', { id })),
+    refetchInterval: (query) => (query.state.data && !isConverting(query.state.data) ? false : 2_000),
+    staleTime: 0,
   });
 
-/** The document's page: `/library/{category}/{id}` under its deepest category. */
-export function documentPath(doc: Document): string | undefined {
-  const categories = doc.category_id ?? [];
-  const category = categories[categories.length - 1];
-  return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
-}
+/**
+ * Whether the pages past the free preview open for this reader: the server decides (owner,
+ * admin, VIP or buyer, as its settings say), so ask it for the first of them. A 403, or the
+ * 404 of a backend that renders only the preview (MOREDOC), means no.
+ */
+export const fullAccessQuery = (doc: Document, userId: number) =>
+  queryOptions({
+    queryKey: documentKeys.fullAccess(doc.id ?? 0, userId),
+    queryFn: async () => {
+      const firstLocked = pageImageUrl(doc, freePages(doc) + 1);
+      return firstLocked ? (await api.request<unknown>('HEAD', firstLocked)).ok : false;
+    },
+    staleTime: 5 * 60_000,
+  });
+
+export const relatedDocumentsQuery = (id: number) =>
+  queryOptions({ ...callQuery(relatedDocumentsCall(id), { whenMissing: [] }), staleTime: 5 * 60_000 });
+
+/** The member's own rating of a document (`{}` when none). */
+export const documentScoreQuery = (documentId: number) =>
+  queryOptions({
+    queryKey: documentKeys.score(documentId),
+    queryFn: async () => unwrap(await api.get<DocumentScore>('/api/v1/document/score', { document_id: documentId })),
+  });
+
+/** Rates a document 1–5 stars (one rating per member; the wire takes 100…500). */
+export const rateDocument = (documentId: number, stars: number, context: WriteContext) =>
+  invalidateAfter(api.post<Empty>('/api/v1/document/score', { document_id: documentId, score: stars * 100 }), context, [
+    documentKeys.score(documentId),
+    documentKeys.detail(documentId),
+  ]);
+
+/**
+ * The signed link of a download; the credits it moves and the record it writes refresh the
+ * member's account and downloads.
+ */
+export const downloadDocument = (id: number, context: WriteContext) =>
+  invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [userKeys.all, documentKeys.detail(id)]);
+
+/** The member's own documents (every status), newest first. */
+export const myDocumentsQuery = (userId: number, page: number, size: number) =>
+  queryOptions({
+    queryKey: [...documentKeys.mine, userId, page, size] as const,
+    queryFn: async () => unwrap(await listDocuments({ user_id: [userId], page, size, order: 'id desc' })),
+  });
+
+/**
+ * The member's newest documents, to follow what an upload created (CreateDocument answers
+ * `{}`): polled every 2 s while one of them converts.
+ */
+export const recentUploadsQuery = (userId: number, size: number) =>
+  queryOptions({
+    queryKey: [...documentKeys.mine, userId, 'recent', size] as const,
+    queryFn: async () => unwrap(await listDocuments({ user_id: [userId], page: 1, size, order: 'id desc' })).document ?? [],
+    refetchInterval: (query) => ((query.state.data ?? []).some(isConverting) ? 2_000 : false),
+    staleTime: 0,
+  });
+
+/** Creates the documents of uploaded files; lists and counts change. */
+export const createDocuments = (request: CreateDocumentRequest, context: WriteContext) =>
+  invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
+
+/** Title, keywords, description, price, language and categories (plus status for admins). */
+export const updateDocument = (doc: Document, context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document', doc), context, [documentKeys.all, categoryKeys.all]);
+
+/** Moves documents to the recycle bin. */
+export const deleteDocuments = (ids: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.delete<Empty>('/api/v1/document', { id: ids }), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
+
+// Admin: review, recommendation and batch changes.
+const adminStale = [documentKeys.all, categoryKeys.all, statsKeys.all];
+
+/** Approve (2: converted, or queued for conversion when it has no pages yet), reject (7), disable (4). */
+export const checkDocuments = (request: CheckDocumentRequest, context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/check', request), context, adminStale);
+
+export const recommendDocuments = (request: SetDocumentRecommendRequest, context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/recommend', request), context, adminStale);
+
+/** Converts the given documents again (our addition: MOREDOC's call takes no ids and requeues every failed one). */
+export const reconvertDocuments = (ids: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/reconvert', { id: ids }), context, adminStale);
+
+export const setDocumentsCategory = (documentIds: readonly number[], categoryIds: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/category', { document_id: documentIds, category_id: categoryIds }), context, adminStale);
+
+export const setDocumentsLanguage = (documentIds: readonly number[], language: string, context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/language', { document_id: documentIds, language }), context, adminStale);
+
+// The recycle bin.
+export const listRecycledDocuments = (request: ListDocumentRequest) => api.get<ListDocumentReply>('/api/v1/document/recycle', { ...request });
+
+export const recoverDocuments = (ids: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/document/recycle', { id: ids }), context, adminStale);
+
+export const purgeDocuments = (ids: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle', { id: ids }), context, [documentKeys.recycle, documentKeys.admin]);
+
+export const emptyRecycleBin = (context: WriteContext) =>
+  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle/all'), context, [documentKeys.recycle, documentKeys.admin]);

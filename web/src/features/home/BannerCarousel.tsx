@@ -1,6 +1,6 @@
 import type { Banner } from '../../../../shared/types/banner';
 import { Link } from 'react-router-dom';
-import { Carousel } from '../../ui/semi';
+import { Carousel } from '../../ui/semi-extra';
 
 /** A site path (`/vip`) stays in this tab and in the SPA; an outside link opens a new tab. */
 function isSitePath(url: string): boolean {

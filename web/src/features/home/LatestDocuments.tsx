@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
-import { documentPath, latestDocumentsQuery } from '../document/api';
+import { latestDocumentsQuery } from '../document/api';
+import { documentPath } from '../document/document-links';
+import { FormatIcon } from '../document/FormatIcon';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -24,9 +26,12 @@ export function LatestDocuments() {
               const title = doc.title ?? '未命名文档';
               return (
                 <li key={doc.id} className="app-home__document">
-                  {path ? <Link to={path}>{title}</Link> : <span>{title}</span>}
+                  <span className="app-home__document-title">
+                    <FormatIcon ext={doc.ext} />
+                    {path ? <Link to={path}>{title}</Link> : <span>{title}</span>}
+                  </span>
                   <span className="app-home__document-meta">
-                    {doc.ext?.replace('.', '').toUpperCase()} {doc.pages ? `· ${doc.pages} 页` : ''} {doc.size ? `· ${formatBytes(doc.size)}` : ''}
+                    {doc.pages ? `${doc.pages} 页` : ''} {doc.size ? `· ${formatBytes(doc.size)}` : ''}
                   </span>
                 </li>
               );

@@ -1,33 +1,96 @@
-// Orders are SPEC's addition to MOREDOC (OrderAPI); the member list is `GET /api/v1/order/list`
-// for the caller's own orders. Until the order service exists, a 404 reads as "no orders".
-import { queryOptions } from '@tanstack/react-query';
+// OrderAPI (ours, docs/api.md §10): the member orders a plan, pays it with a provider the
+// config offers, polls it, cancels it; admins list, close, refund and confirm, and read the
+// payment notifications. Amounts are fen. Writes that can pay an order also make the VIP
+// state and the account stale.
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { Empty } from '../../../../shared/types/common';
+import type {
+  CreateOrderRequest, ListOrderReply, ListOrderRequest, ListPaymentNotificationReply, Order, PayOrderReply, PayOrderRequest,
+} from '../../../../shared/types/order';
+import { OrderStatus } from '../../../../shared/vip';
 import { api, unwrap } from '../../api/client';
+import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { setUser } from '../session/session-store';
+import { userApi, userKeys } from '../user/api';
+import { vipKeys } from '../vip/api';
 
-export interface Order {
-  id?: number;
-  order_no?: string;
-  title?: string;
-  /** In fen (分). */
-  amount?: number;
-  status?: number;
-  pay_type?: string;
-  created_at?: string;
-  paid_at?: string;
-}
-
-export interface OrderListReply {
-  order?: Order[];
-  total?: number;
-}
-
-export const ORDER_STATUS_LABEL: Readonly<Record<number, string>> = { 0: '待支付', 1: '已支付', 2: '已取消', 3: '已退款' };
+export const orderKeys = {
+  all: ['order'] as const,
+  mine: (page: number, size: number) => ['order', 'mine', page, size] as const,
+  one: (orderNo: string) => ['order', 'one', orderNo] as const,
+  admin: ['order', 'admin'] as const,
+  notifications: (orderNo: string) => ['order', 'admin', 'notification', orderNo] as const,
+  notificationLog: (outcome: string, page: number) => ['order', 'admin', 'notification-log', outcome, page] as const,
+};
 
 export const myOrdersQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['order', 'mine', page, size] as const,
-    queryFn: async (): Promise<OrderListReply> => {
-      const result = await api.get<OrderListReply>('/api/v1/order/list', { page, size });
-      if (!result.ok && result.status === 404) return { order: [], total: 0 };
-      return unwrap(result);
-    },
+    queryKey: orderKeys.mine(page, size),
+    queryFn: async () => unwrap(await api.get<ListOrderReply>('/api/v1/order/mine', { page, size })),
+    staleTime: 0,
   });
+
+/**
+ * One of the member's orders. While `pollMs` is set and the order is pending, it is fetched
+ * again every `pollMs` (each fetch lets the backend ask the provider, at most every 5 s).
+ */
+export const orderQuery = (orderNo: string, pollMs?: number) =>
+  queryOptions({
+    queryKey: orderKeys.one(orderNo),
+    queryFn: async () => unwrap(await api.get<Order>('/api/v1/order', { order_no: orderNo })),
+    staleTime: 0,
+    refetchInterval: (query) => (pollMs && (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending && !query.state.error ? pollMs : false),
+  });
+
+/** An order that turned paid changed the VIP period: refresh what shows it, the session's user (the header) too. */
+export async function refreshAfterPaid(client: QueryClient): Promise<void> {
+  await Promise.all([vipKeys.mine, userKeys.current, orderKeys.all].map((queryKey) => client.invalidateQueries({ queryKey })));
+  // Not through currentUserQuery, which ends the session on any failure: a failed refresh here
+  // only leaves the header's old state until the next load.
+  const current = await userApi.current();
+  if (current.ok) setUser(current.data);
+}
+
+const memberStale = [orderKeys.all, vipKeys.mine, userKeys.current];
+
+/** The pending order of this plan (the same one again on a double click), or a new one. */
+export const createOrder = (request: CreateOrderRequest, context: WriteContext) =>
+  invalidateAfter(api.post<Order>('/api/v1/order', request), context, [orderKeys.all]);
+
+export const payOrder = (request: PayOrderRequest, context: WriteContext) =>
+  invalidateAfter(api.post<PayOrderReply>('/api/v1/order/pay', request), context, [orderKeys.all]);
+
+/** Asks the provider first: a payment made meanwhile pays the order instead. */
+export const cancelOrder = (orderNo: string, context: WriteContext) =>
+  invalidateAfter(api.put<Order>('/api/v1/order/cancel', { order_no: orderNo }), context, memberStale);
+
+export const listOrders = (query: ListOrderRequest) => api.get<ListOrderReply>('/api/v1/order/list', { ...query });
+
+export const notificationsQuery = (orderNo: string) =>
+  queryOptions({
+    queryKey: orderKeys.notifications(orderNo),
+    queryFn: async () => unwrap(await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', { order_no: orderNo, size: 100 })),
+    staleTime: 0,
+  });
+
+/** Every notification (also those for no known order), newest first; `outcome` '' = all. */
+export const notificationLogQuery = (outcome: string, page: number, size: number) =>
+  queryOptions({
+    queryKey: orderKeys.notificationLog(outcome, page),
+    queryFn: async () =>
+      unwrap(await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', { page, size, outcome: outcome ? [outcome] : undefined })),
+    staleTime: 0,
+  });
+
+const adminStale = [orderKeys.all, vipKeys.all, userKeys.current];
+
+export const closeOrders = (ids: readonly number[], reason: string, context: WriteContext) =>
+  invalidateAfter(api.put<Empty>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
+
+/** Marks refunded and takes back the VIP days the order granted (the money goes back at the provider). */
+export const refundOrder = (id: number, reason: string, context: WriteContext) =>
+  invalidateAfter(api.put<Order>('/api/v1/order/refund', { id, reason }), context, adminStale);
+
+/** A transfer arrived (or a late payment is accepted): pays the order and grants its days. */
+export const confirmOrder = (id: number, reason: string, context: WriteContext) =>
+  invalidateAfter(api.put<Order>('/api/v1/order/confirm', { id, reason }), context, adminStale);

@@ -1,12 +1,10 @@
 // The site's figures (`GET /api/v1/stats`): the home page's counts and the admin dashboard.
-import { queryOptions } from '@tanstack/react-query';
+import { statsCall } from '../../../../shared/page-data';
 import type { Stats } from '../../../../shared/types/config';
-import { api, unwrap } from '../../api/client';
+import { callQuery } from '../../api/call-query';
 
 export type { Stats };
 
-export const statsQuery = () =>
-  queryOptions({
-    queryKey: ['stats'] as const,
-    queryFn: async () => unwrap(await api.get<Stats>('/api/v1/stats')),
-  });
+export const statsKeys = { all: ['stats'] as const };
+
+export const statsQuery = () => callQuery(statsCall());

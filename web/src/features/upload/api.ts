@@ -1,11 +1,18 @@
-// Image uploads (contract README §8.2): multipart, field `file`; the answer's `data.path` is
-// the public URL path to store in the edited record (or, for the avatar, already stored).
+// Uploads (contract README §8): images (§8.2; the answer's `data.path` is the public URL
+// path to store in the edited record, or, for the avatar, already stored) and documents
+// (§8.1; the answer's `data.id` is the attachment CreateDocument turns into a document).
+import { queryOptions } from '@tanstack/react-query';
 import type { UploadImageReply } from '../../../../shared/types/attachment';
-import { api } from '../../api/client';
+import type { Empty } from '../../../../shared/types/common';
+import type { UploadDocumentReply } from '../../../../shared/types/document';
+import { api, ApiError, type UploadOptions } from '../../api/client';
 import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput';
 
-/** Upload routes for images other than the avatar; each needs its `POST /api/v1/upload/<kind>` permission. */
-export type ImageUploadKind = 'config' | 'banner' | 'category';
+/**
+ * Upload routes for images other than the avatar; each needs its `POST /api/v1/upload/<kind>`
+ * permission (article images: or the right to publish articles).
+ */
+export type ImageUploadKind = 'config' | 'banner' | 'category' | 'article';
 
 function uploadFile(path: string, file: File) {
   const form = new FormData();
@@ -20,3 +27,31 @@ export const uploadAvatar = (file: File) => uploadFile('/api/v1/upload/avatar', 
 
 /** What an admin image field of `kind` uploads through. */
 export const imageUploadTarget = (kind: ImageUploadKind): ImageUploadTarget => ({ kind, upload: (file) => uploadImage(kind, file) });
+
+export const uploadKeys = {
+  /** Whether the signed-in member may upload documents (kept per member). */
+  right: (userId: number) => ['upload', 'right', userId] as const,
+};
+
+/**
+ * `GET /api/v1/user/caniuploaddocument`: `{}` when the member may upload, 403 with the
+ * reason when not. A refusal is an answer here, not an error.
+ */
+export const uploadRightQuery = (userId: number) =>
+  queryOptions({
+    queryKey: uploadKeys.right(userId),
+    queryFn: async () => {
+      const result = await api.get<Empty>('/api/v1/user/caniuploaddocument');
+      if (result.ok) return { allowed: true } as const;
+      if (result.status === 403) return { allowed: false, reason: result.data.message } as const;
+      throw new ApiError({ status: result.status, data: result.data });
+    },
+    staleTime: 5 * 60_000,
+  });
+
+/** One document file to `POST /api/v1/upload/document`; `data.id` is the attachment to create the document from. */
+export function uploadDocumentFile(file: File, options: UploadOptions) {
+  const form = new FormData();
+  form.append('file', file);
+  return api.upload<UploadDocumentReply>('/api/v1/upload/document', form, options);
+}

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { IconSearch } from '../../ui/icons';
 import { Button, Input } from '../../ui/semi';
-import { Select } from '../../ui/semi-admin';
+import { DatePicker, Select } from '../../ui/semi-admin';
 import type { FilterDef, FilterValue, FilterValues } from './resource';
 
 // Select option values must be strings or numbers; booleans travel as 'true'/'false'.
@@ -10,6 +10,18 @@ const encode = (value: FilterValue): string | number | undefined =>
   typeof value === 'boolean' ? String(value) : value === '' ? undefined : value;
 const decode = (value: unknown, options: FilterDef & { kind: 'select' }): FilterValue =>
   options.options.find((o) => encode(o.value) === value)?.value;
+
+const DAY_MS = 24 * 3600_000;
+
+/** The picked days as `[from, to)`: the first day's start and the start of the day after the last. */
+function dayRange(value: unknown): [string, string] | undefined {
+  if (!Array.isArray(value) || value.length !== 2 || !(value[0] instanceof Date) || !(value[1] instanceof Date)) return undefined;
+  const start = new Date(value[0]);
+  start.setHours(0, 0, 0, 0);
+  const end = new Date(value[1]);
+  end.setHours(0, 0, 0, 0);
+  return [start.toISOString(), new Date(end.getTime() + DAY_MS).toISOString()];
+}
 
 export function FilterBar({ idPrefix, filters, applied, onApply }: {
   idPrefix: string;
@@ -35,7 +47,34 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
             <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label">
               {filter.label}
             </label>
-            {filter.kind === 'keyword' ? (
+            {filter.kind === 'custom' ? (
+              filter.render({
+                id,
+                value: draft[filter.name],
+                onChange: (value) => {
+                  const next = { ...draft, [filter.name]: value };
+                  setDraft(next);
+                  onApply(next);
+                },
+              })
+            ) : filter.kind === 'date-range' ? (
+              <DatePicker
+                type="dateRange"
+                aria-labelledby={`${id}-label`}
+                value={draft[filter.from] && draft[filter.to]
+                  ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
+                  : undefined}
+                onChange={(value) => {
+                  const range = dayRange(value);
+                  const next = { ...draft, [filter.from]: range?.[0], [filter.to]: range?.[1] };
+                  setDraft(next);
+                  onApply(next);
+                }}
+                placeholder={['开始日期', '结束日期']}
+                showClear
+                style={{ width: 260 }}
+              />
+            ) : filter.kind === 'keyword' ? (
               <Input
                 id={id}
                 value={String(draft[filter.name] ?? '')}

@@ -50,7 +50,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
     if (check(form.fields, context)) save.mutate(values);
   };
 
-  const title = `${mode === 'create' ? '新建' : '编辑'}${resource.noun}`;
+  const title = mode === 'create' ? (resource.createLabel ?? `新建${resource.noun}`) : `编辑${resource.noun}`;
   const formId = `${resource.key}-form`;
   return (
     <SideSheet

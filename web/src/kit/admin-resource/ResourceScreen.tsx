@@ -14,7 +14,7 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type { ActionInput, BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -31,8 +31,10 @@ interface PendingConfirm {
   okText: string;
   danger: boolean;
   askPassword: boolean;
+  choice?: BatchChoice;
+  input?: ActionInput;
   ids: number[];
-  run: (ids: number[], context: WriteContext, password?: string) => Promise<ApiResult<unknown>>;
+  run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
 }
@@ -73,8 +75,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password }: { action: PendingConfirm; password?: string }, context) =>
-      unwrap(await action.run(action.ids, context, password)),
+    mutationFn: async ({ action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue }, context) =>
+      unwrap(await action.run(action.ids, context, password, value)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -90,11 +92,12 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
     if (!remove) return;
     const ids = targets.map(resource.rowId);
     const one = targets.length === 1 ? targets[0] : undefined;
+    const final = resource.deletion?.recoverable ? '' : '此操作不可恢复。';
     setPending({
       title: `删除${resource.noun}`,
       message: one
-        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？此操作不可恢复。`
-        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？此操作不可恢复。`,
+        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？${final}`
+        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？${final}`,
       note: resource.deletion?.note,
       okText: '删除',
       danger: true,
@@ -150,8 +153,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     okText: '确定',
                     danger: command.danger === true,
                     askPassword: false,
+                    input: command.input,
                     ids: [resource.rowId(row)],
-                    run: (_ids, context) => command.run(context),
+                    run: (_ids, context, _password, value) => command.run(context, typeof value === 'string' ? value : undefined),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -214,7 +218,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
           {canCreate && (
             <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
-              新建{resource.noun}
+              {resource.createLabel ?? `新建${resource.noun}`}
             </Button>
           )}
           {batchActions.map((action) => (
@@ -229,8 +233,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                   okText: '确定',
                   danger: action.danger === true,
                   askPassword: false,
+                  choice: action.choice,
+                  input: action.input,
                   ids: selected,
-                  run: (ids, context) => action.run(ids, context),
+                  run: (ids, context, _password, value) => action.run(ids, context, value),
                   success: action.success,
                   failure: `${action.label}失败`,
                 })
@@ -332,8 +338,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           okText={pending.okText}
           danger={pending.danger}
           askPassword={pending.askPassword}
+          choice={pending.choice}
+          input={pending.input}
           busy={confirmRun.isPending}
-          onConfirm={(password) => confirmRun.mutate({ action: pending, password })}
+          onConfirm={(password, value) => confirmRun.mutate({ action: pending, password, value })}
           onCancel={() => setPending(null)}
         />
       )}

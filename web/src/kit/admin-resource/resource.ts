@@ -82,9 +82,19 @@ export interface ColumnDef<Row> {
 export type FilterValue = string | number | boolean | undefined;
 export type FilterValues = Record<string, FilterValue>;
 
+export interface CustomFilterProps {
+  id: string;
+  value: FilterValue;
+  onChange: (value: FilterValue) => void;
+}
+
 export type FilterDef =
   | { kind: 'keyword'; name: string; label: string; placeholder?: string }
-  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] };
+  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] }
+  /** Any input (a user picker); its changes apply at once. */
+  | { kind: 'custom'; name: string; label: string; render: (props: CustomFilterProps) => ReactNode }
+  /** A range of days: `from` gets the first day's start, `to` the start of the day after the last (ISO 8601). */
+  | { kind: 'date-range'; name: string; label: string; from: string; to: string };
 
 export interface ListQuery {
   page: number;
@@ -102,18 +112,42 @@ export interface DeleteConfirmation {
   password?: string;
 }
 
+/** Text the confirmation dialog of an action asks for (a reject reason, a reply), handed to its `run`. */
+export interface ActionInput {
+  label: string;
+  initial?: string;
+  placeholder?: string;
+  maxLength: number;
+  rows?: number;
+  /** Empty → this message; else the text may be empty. */
+  requiredMessage?: string;
+}
+
 /** A confirmed change of one row besides edit and delete (e.g. end a punishment). */
 export interface RowCommand {
   key: string;
   label: string;
   /** Question of the confirmation dialog. */
   confirm: string;
-  run: (context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** Text the dialog asks for (`run` gets it, trimmed). */
+  input?: ActionInput;
+  run: (context: WriteContext, input?: string) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the command needs (hidden without it). */
   requires?: string;
 }
+
+/** A value a batch action needs (a category, a language), chosen in its confirmation dialog. */
+export interface BatchChoice {
+  label: string;
+  options: readonly SelectOption[];
+  multiple?: boolean;
+  /** Shown when nothing is chosen, e.g. 请选择分类. */
+  emptyMessage: string;
+}
+
+export type ChoiceValue = string | number | (string | number)[];
 
 /** An action on the selected rows besides batch delete (e.g. end punishments). */
 export interface BatchAction {
@@ -121,7 +155,11 @@ export interface BatchAction {
   label: string;
   /** Question of the confirmation dialog; `count` rows are selected. */
   confirm: (count: number) => string;
-  run: (ids: number[], context: WriteContext) => Promise<ApiResult<unknown>>;
+  /** A value to choose before the action runs; `run` receives it. */
+  choice?: BatchChoice;
+  /** Or text the dialog asks for (`run` receives it, trimmed). */
+  input?: ActionInput;
+  run: (ids: number[], context: WriteContext, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
   /** Permission path the action needs (hidden without it). */
@@ -135,6 +173,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   title: string;
   /** What one row is called: 新建{noun}, 编辑{noun}, 删除{noun}. */
   noun: string;
+  /** The create button and sheet say this instead of 新建{noun} (e.g. 开通会员). */
+  createLabel?: string;
   rowId: (row: Row) => number;
   /** How a row is named in confirmations. */
   rowLabel: (row: Row) => string;
@@ -164,6 +204,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
     password?: boolean;
     /** Extra sentence of the confirmation (what else goes, what is kept). */
     note?: string;
+    /** Deleted rows can be brought back (a recycle bin): the question does not say it is final. */
+    recoverable?: boolean;
     /** Why this row cannot be deleted, or undefined when it can. */
     blocked?: (row: Row) => string | undefined;
   };

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Banner } from '../../ui/semi';
+import { Banner } from '../../ui/semi-extra';
 import { UNSUPPORTED_BROWSER_MESSAGE } from '../../../../shared/constants';
 import { isSupportedBrowser } from './browser-support';
 

@@ -1,6 +1,6 @@
 import { ERROR_SCREEN } from '../../../../shared/constants';
 import { ScreenMessage } from '../../ui/ScreenMessage';
-import { isBot } from './is-bot';
+import { isBot } from '../../../../shared/bots';
 import './error-screen.css';
 
 export interface ErrorScreenProps {

@@ -34,26 +34,28 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
       <QueryStates query={list} loadingRows={5} failure={failure} isEmpty={(data) => (rowsOf(data) ?? []).length === 0} empty={empty}>
         {(data) => (
           <>
-            <table className="app-member__list">
-              <thead>
-                <tr>
-                  {columns.map((column) => (
-                    <th key={column.title} scope="col">
-                      {column.title}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {(rowsOf(data) ?? []).map((row) => (
-                  <tr key={row.id}>
+            <div className="app-member__list-wrap">
+              <table className="app-member__list">
+                <thead>
+                  <tr>
                     {columns.map((column) => (
-                      <td key={column.title}>{column.cell(row)}</td>
+                      <th key={column.title} scope="col">
+                        {column.title}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {(rowsOf(data) ?? []).map((row) => (
+                    <tr key={row.id}>
+                      {columns.map((column) => (
+                        <td key={column.title}>{column.cell(row)}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <Pager page={page} size={PAGE_SIZE} total={data.total ?? 0} onChange={setPage} />
           </>
         )}

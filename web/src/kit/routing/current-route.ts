@@ -6,6 +6,17 @@ export interface RouteHandle {
   route: RouteDef;
 }
 
+/** The route table entry of the screen being shown and its parameters, if any. */
+export function useCurrentPage(): { route: RouteDef; params: Record<string, string> } | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const match = matches[i];
+    const handle = match?.handle as RouteHandle | undefined;
+    if (handle?.route) return { route: handle.route, params: Object.fromEntries(Object.entries(match!.params).filter((e): e is [string, string] => e[1] !== undefined)) };
+  }
+  return undefined;
+}
+
 /** The route table entry of the screen being shown, if any. */
 export function useCurrentRoute(): RouteDef | undefined {
   const matches = useMatches();

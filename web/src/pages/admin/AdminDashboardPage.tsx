@@ -1,16 +1,24 @@
-// `/admin` and `/admin/dashboard`: the site's figures, and shortcuts to the screens the user may open.
-import { DashboardFigures } from '../../features/dashboard/DashboardFigures';
+// `/admin` and `/admin/dashboard`: for admins, the site's figures and the document converters
+// of this install (each with its permission) and shortcuts to the screens they may open; for
+// everybody else, a plain welcome.
+import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
+import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
+import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
 import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts';
-import { useSession } from '../../features/session/use-session';
+import { MemberWelcome } from '../../features/dashboard/MemberWelcome';
+import { usePermissionCheck, useSession } from '../../features/session/use-session';
 import { hasAdminScreen } from './screens';
 
 export function AdminDashboardPage() {
-  const { user } = useSession();
+  const { user, allowPages } = useSession();
+  const holds = usePermissionCheck();
+  if (!isAdmin(allowPages) && user?.id !== SUPER_USER_ID) return <MemberWelcome username={user?.username} />;
   return (
     <div className="app-admin-dashboard">
       <h1 className="app-admin-page__title">控制面板</h1>
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
-      <DashboardFigures />
+      {holds(STATS_PERMISSION) && <DashboardFigures />}
+      {holds(grpcPermissionPath('ConfigAPI', 'GetEnvs')) && <ConverterStatus />}
       <DashboardShortcuts hasScreen={hasAdminScreen} />
     </div>
   );

@@ -1,4 +1,7 @@
+import { Link } from 'react-router-dom';
 import { formatBytes, formatDate } from '../../../../shared/format';
+import { documentPathById } from '../../features/document/document-links';
+import { FormatIcon } from '../../features/document/FormatIcon';
 import { userDownloadsQuery } from '../../features/user/api';
 import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
 import { useSettings } from '../../features/settings/use-settings';
@@ -6,7 +9,7 @@ import { Tag } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import './member.css';
 
-/** `/member/download`: the documents the member downloaded. */
+/** `/member/download`: the documents the member downloaded, paid (credits moved) or free. */
 export function MemberDownloadPage() {
   const settings = useSettings();
   const creditName = settings.system?.credit_name || '积分';
@@ -17,13 +20,24 @@ export function MemberDownloadPage() {
       query={userDownloadsQuery}
       rowsOf={(data) => data.download}
       failure="下载记录加载失败"
-      empty={<EmptyState title="暂无下载记录" description="下载过的文档会显示在这里。" />}
+      empty={
+        <EmptyState title="暂无下载记录" description="下载过的文档会显示在这里。">
+          <Link to="/library">去文库看看</Link>
+        </EmptyState>
+      }
       columns={[
-        { title: '文档', cell: (d) => d.title ?? '已删除的文档' },
-        { title: '格式', cell: (d) => d.ext?.replace('.', '').toUpperCase() },
+        {
+          title: '文档',
+          cell: (d) => (
+            <span className="app-my-documents__title">
+              <FormatIcon ext={d.ext} />
+              {d.title && d.document_id ? <Link to={documentPathById(d.document_id)}>{d.title}</Link> : (d.title ?? '已删除的文档')}
+            </span>
+          ),
+        },
         { title: '大小', cell: (d) => (d.size ? formatBytes(d.size) : '-') },
         { title: '页数', cell: (d) => d.pages ?? '-' },
-        { title: '消耗', cell: (d) => (d.is_pay ? <Tag color="orange">{`${d.score ?? 0} ${creditName}`}</Tag> : <Tag color="green">免费</Tag>) },
+        { title: '消耗', cell: (d) => (d.is_pay ? <Tag color="orange">{`付费（${creditName}）`}</Tag> : <Tag color="green">免费</Tag>) },
         { title: '下载时间', cell: (d) => (d.created_at ? formatDate(d.created_at, 'YYYY-MM-DD HH:mm') : '-') },
       ]}
     />

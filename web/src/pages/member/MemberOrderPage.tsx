@@ -1,13 +1,15 @@
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../../../shared/format';
-import { myOrdersQuery, ORDER_STATUS_LABEL } from '../../features/order/api';
+import { myOrdersQuery } from '../../features/order/api';
+import { MemberOrderActions } from '../../features/order/MemberOrderActions';
+import { OrderStatusTag, orderAmount, providerLabel } from '../../features/order/OrderStatusTag';
 import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
 import { EmptyState } from '../../ui/states';
 import './member.css';
 
-const yuan = (fen: number | undefined) => `¥${((fen ?? 0) / 100).toFixed(2)}`;
+const when = (value: string | undefined) => (value ? formatDate(value, 'YYYY-MM-DD HH:mm') : '-');
 
-/** `/member/order`: the member's orders (VIP purchases). */
+/** `/member/order`: the member's VIP orders, with pay again and cancel for pending ones. */
 export function MemberOrderPage() {
   return (
     <MemberListPanel
@@ -23,10 +25,13 @@ export function MemberOrderPage() {
       }
       columns={[
         { title: '订单号', cell: (o) => o.order_no ?? o.id },
-        { title: '商品', cell: (o) => o.title ?? '-' },
-        { title: '金额', cell: (o) => yuan(o.amount) },
-        { title: '状态', cell: (o) => ORDER_STATUS_LABEL[o.status ?? 0] ?? '-' },
-        { title: '下单时间', cell: (o) => (o.created_at ? formatDate(o.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+        { title: '套餐', cell: (o) => `${o.plan_title ?? '-'}（${o.days ?? 0} 天）` },
+        { title: '金额', cell: (o) => orderAmount(o.amount) },
+        { title: '支付方式', cell: (o) => providerLabel(o.provider) },
+        { title: '状态', cell: (o) => <OrderStatusTag order={o} /> },
+        { title: '下单时间', cell: (o) => when(o.created_at) },
+        { title: '支付时间', cell: (o) => when(o.paid_at) },
+        { title: '操作', cell: (o) => <MemberOrderActions order={o} /> },
       ]}
     />
   );

@@ -2,10 +2,12 @@ import { AccountSummary } from '../../features/account/AccountSummary';
 import { CurrentAccount } from '../../features/account/CurrentAccount';
 import { RecentActivity } from '../../features/account/RecentActivity';
 import { useSettings } from '../../features/settings/use-settings';
+import { MyVipState } from '../../features/vip/VipState';
+import { Link } from 'react-router-dom';
 import { Panel } from '../../ui/Panel';
 import './member.css';
 
-/** `/member`: the member's account at a glance, and their recent activity. */
+/** `/member`: the member's account at a glance, their VIP state, and their recent activity. */
 export function MemberOverviewPage() {
   const settings = useSettings();
   const creditName = settings.system?.credit_name || '积分';
@@ -14,6 +16,9 @@ export function MemberOverviewPage() {
       {(user) => (
         <>
           <AccountSummary user={user} creditName={creditName} />
+          <Panel title="VIP会员" titleId="member-vip-title">
+            <MyVipState action={(active) => <Link to="/vip">{active ? '续费' : '开通VIP'}</Link>} />
+          </Panel>
           <Panel title="最近动态" titleId="member-activity-title">
             <RecentActivity />
           </Panel>

@@ -1,3 +1,4 @@
+import { SITE_CLOSED_TITLE } from '../../../../shared/page-head';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { settingsQuery } from '../../features/settings/api';
@@ -9,7 +10,6 @@ import { ScreenMessage } from '../../ui/ScreenMessage';
 import { Button } from '../../ui/semi';
 import './site-closed.css';
 
-export const SITE_CLOSED_TITLE = '站点已关闭';
 const DEFAULT_STATEMENT = '网站维护中，暂时无法访问，请稍后再来。';
 
 /**

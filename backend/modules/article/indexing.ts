@@ -1,0 +1,67 @@
+import type { BackendContext } from '../../platform/context';
+import { jobKind } from '../../platform/jobs/job-queue';
+import { richTextToText } from '../../platform/rich-text';
+import type { SearchEntry } from '../../platform/search/search-index';
+import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow } from './store';
+
+// The search index (platform/search, collection 'article') holds what readers may find:
+// published articles outside the recycle bin. Every write that changes that (create, edit,
+// review, file, delete, restore, purge) calls refreshArticleIndex with the articles it
+// touched, after its transaction committed. The index is derived data: a failure here is
+// logged, never fails the request, and a rebuild refills it from the tables.
+
+export const reindexArticlesKind = jobKind<Record<string, never>>('article.reindex');
+
+const isFindable = (row: Pick<ArticleRow, 'status' | 'deleted_at'>) => row.status === 1 && row.deleted_at === null;
+
+async function entriesOf(app: BackendContext, rows: readonly ArticleRow[]): Promise<SearchEntry[]> {
+  const links = await categoryIdsOf(app.db, rows.map((r) => r.id));
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    keywords: row.keywords,
+    description: row.description,
+    content: richTextToText(row.content),
+    attributes: {
+      categoryIds: links.get(row.id) ?? [],
+      userId: row.user_id,
+      createdAt: row.created_at,
+      viewCount: row.view_count,
+      favoriteCount: row.favorite_count,
+      commentCount: row.comment_count,
+    },
+  }));
+}
+
+/** Brings the index in line with these articles: findable ones upserted, the others (or gone ones) removed. */
+export async function refreshArticleIndex(app: BackendContext, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  try {
+    const rows = await articlesForIndex(app.db, ids);
+    const findable = rows.filter(isFindable);
+    const findableIds = new Set(findable.map((r) => r.id));
+    const hidden = [...new Set(ids)].filter((id) => !findableIds.has(id));
+    if (hidden.length) await app.search.article.remove(hidden);
+    if (findable.length) await app.search.article.upsert(await entriesOf(app, findable));
+  } catch (error) {
+    app.log.error({ err: error, articles: ids.slice(0, 20) }, 'updating the article search index failed');
+  }
+}
+
+/** Empties the index and fills it again from the article tables, 100 articles at a time. */
+export async function rebuildArticleIndex(app: BackendContext): Promise<number> {
+  await app.search.article.clear();
+  const ids = await publishedArticleIds(app.db);
+  for (let i = 0; i < ids.length; i += 100) {
+    const rows = (await articlesForIndex(app.db, ids.slice(i, i + 100))).filter(isFindable);
+    await app.search.article.upsert(await entriesOf(app, rows));
+  }
+  return ids.length;
+}
+
+/** At start: a rebuild is queued when the index is empty but articles exist (the seeded pages, a database from MOREDOC). */
+export async function scheduleArticleReindexIfEmpty(app: BackendContext): Promise<void> {
+  if ((await app.search.article.count()) > 0) return;
+  if (!(await publishedArticleIds(app.db, 1)).length) return;
+  await app.jobs.enqueue(reindexArticlesKind, {}, { dedupeKey: reindexArticlesKind.name });
+}

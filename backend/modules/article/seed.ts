@@ -1,0 +1,93 @@
+import type { Database } from '../../db';
+import { SUPER_USER_ID } from '../../../shared/permissions';
+import { ReviewStatus } from '../../../shared/constants';
+import { setArticleCount } from '../user/service';
+import { countArticlesBy, identifierTaken, insertArticle } from './store';
+import { keywordsFromTitle } from './view';
+
+// The single pages the footer links to (config `footer.*`: `/article/about` and friends), as
+// MOREDOC seeds them (permissions.md §7.5) but with text a new site can keep: each is created
+// once, when no article has its identifier, published and written by the admin.
+
+interface Page { identifier: string; title: string; description: string; paragraphs: string[] }
+
+const PAGES: readonly Page[] = [
+  {
+    identifier: 'about',
+    title: '关于我们',
+    description: '本站是一个文档分享平台，汇集学习资料、办公文档和行业报告，供大家在线阅读、下载与交流。',
+    paragraphs: [
+      '本站是一个文档分享平台，汇集学习资料、办公文档、技术手册和行业报告，支持在线阅读、全文搜索与下载。',
+      '每一份文档都来自热心用户的分享。我们希望知识能被更多人看到、用上，也希望每一位分享者的付出得到尊重。',
+      '如您在使用中遇到问题，或有任何意见与建议，欢迎通过页面右下角的“意见反馈”告诉我们。',
+    ],
+  },
+  {
+    identifier: 'contact',
+    title: '联系我们',
+    description: '通过意见反馈或邮件联系本站，我们会尽快回复。',
+    paragraphs: [
+      '如需联系我们，请通过页面右下角的“意见反馈”留言，并留下您的联系方式，我们会在 1 至 3 个工作日内回复。',
+      '商务合作、版权投诉等事宜，请在反馈中写明事由与联系方式，我们将安排专人与您联系。',
+    ],
+  },
+  {
+    identifier: 'agreement',
+    title: '文库协议',
+    description: '使用本站服务前请阅读本协议：账号、上传内容、下载与积分、禁止行为及责任说明。',
+    paragraphs: [
+      '欢迎使用本站。注册、登录或使用本站服务，即表示您已阅读并同意本协议。',
+      '一、账号：请妥善保管您的账号和密码，因您保管不善造成的损失由您自行承担。请勿将账号转让或出借给他人使用。',
+      '二、上传内容：您上传的文档应为您本人创作或已获得合法授权，不得含有违反法律法规、侵犯他人合法权益或违背公序良俗的内容。',
+      '三、下载与积分：部分文档需要消耗积分或开通会员后下载，积分与会员权益以本站公示的规则为准。',
+      '四、禁止行为：不得利用本站发布广告、传播违法信息、恶意刷取积分或以任何方式干扰本站的正常运行。',
+      '五、违规处理：对违反本协议的账号，本站有权删除相关内容，并视情节限制评论、上传、下载或禁用账号。',
+      '六、协议修改：本站可能适时修改本协议，修改后的协议公布于本页面即生效。',
+    ],
+  },
+  {
+    identifier: 'copyright',
+    title: '免责声明',
+    description: '本站文档由用户上传，仅供学习交流；如侵犯您的权益，请联系我们删除。',
+    paragraphs: [
+      '本站文档由用户上传分享，仅供学习与交流使用，文档的观点与内容不代表本站立场。',
+      '本站尽力审核用户上传的内容，但无法保证其准确性、完整性与合法性。因使用本站文档而产生的任何后果，由使用者自行承担。',
+      '如您认为本站的某份文档侵犯了您的著作权或其他合法权益，请通过“意见反馈”或文档页面的“举报”功能告知我们，并附上权属证明，我们核实后将及时删除。',
+    ],
+  },
+  {
+    identifier: 'feedback',
+    title: '意见反馈',
+    description: '欢迎留下您的意见与建议，我们会认真阅读每一条反馈。',
+    paragraphs: [
+      '感谢您对本站的关注与支持。无论是功能建议、使用中遇到的问题，还是对内容的意见，都欢迎告诉我们。',
+      '请在下方填写反馈内容，可附上截图并留下联系方式，以便我们与您沟通。我们会认真阅读每一条反馈。',
+    ],
+  },
+  {
+    identifier: 'help',
+    title: '使用帮助',
+    description: '如何搜索、阅读、下载与上传文档，以及积分和会员的说明。',
+    paragraphs: [
+      '搜索：在页面顶部的搜索框输入关键词，即可按标题与正文查找文档和文章。',
+      '阅读与下载：打开文档即可在线阅读；下载所需的积分或会员权益会显示在下载按钮上。',
+      '上传：登录后可上传文档，审核通过并转换完成后即对其他用户可见。',
+      '积分与会员：签到、上传等方式可获得积分；开通会员可享受免费下载等权益。',
+    ],
+  },
+];
+
+const html = (paragraphs: readonly string[]) => paragraphs.map((p) => `<p>${p}</p>`).join('');
+
+export async function seedArticles(db: Database): Promise<void> {
+  let added = 0;
+  for (const page of PAGES) {
+    if (await identifierTaken(db, page.identifier)) continue;
+    await insertArticle(db, {
+      identifier: page.identifier, title: page.title, keywords: keywordsFromTitle(page.title), description: page.description,
+      content: html(page.paragraphs), user_id: SUPER_USER_ID, status: ReviewStatus.Approved, reject_reason: '', recommend_at: null,
+    });
+    added += 1;
+  }
+  if (added) await setArticleCount(db, SUPER_USER_ID, await countArticlesBy(db, SUPER_USER_ID));
+}

@@ -1,0 +1,202 @@
+import type { Database } from '../../db';
+import { ReviewStatus, TargetType } from '../../../shared/constants';
+import { COMMENT_MAX_LENGTH, textProblems } from '../../../shared/validation';
+import { badRequest, forbidden, notFound } from '../../wire/errors';
+import { IdRequest, IdsRequest } from '../../wire/messages';
+import { assertValid, checkText, positiveIds, requireIds } from '../../wire/request';
+import { grpcPermissionPath } from '../../../shared/permissions';
+import type { BackendContext } from '../../platform/context';
+import { defineService, rpc, type RpcContext } from '../../platform/rpc';
+import { groupAllows, groupsOfUser } from '../group/service';
+import { PunishmentType, barReason } from '../punishment/service';
+import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf } from '../user/service';
+import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from './messages';
+import {
+  commentOr404, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
+  recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
+} from './store';
+import { commentTarget } from './targets';
+
+// CommentAPI: comments and replies on documents and articles. The public sees approved
+// comments; authors see their own in every state; admins (the permission rows) see and
+// review all. A target's `comment_count` and a comment's reply count are the approved ones.
+
+const REVIEW_STATUSES: readonly number[] = Object.values(ReviewStatus);
+const ALL_ON_TARGET = 1000;
+const MAX_PAGE_SIZE = 100;
+const CHECK_COMMENT = grpcPermissionPath('CommentAPI', 'CheckComment');
+
+function checkContent(content: string): string {
+  const text = content.trim();
+  assertValid(textProblems(text, '评论内容', COMMENT_MAX_LENGTH, true));
+  return checkText(text, '评论内容', { multiline: true });
+}
+
+function checkType(type: number): number {
+  if (type !== TargetType.Document && type !== TargetType.Article) throw badRequest('评论类型必须是 0（文档）或 1（文章）');
+  return type;
+}
+
+/** 403 with the reason when a punishment or the caller's groups forbid commenting. */
+async function assertMayComment(db: Database, userId: number): Promise<void> {
+  const reason = await barReason(db, userId, PunishmentType.NoComment);
+  if (reason !== null) throw forbidden(reason ? `您已被禁止评论，原因：${reason}` : '您已被禁止评论');
+  if (!(await groupAllows(db, userId, 'enable_comment'))) throw forbidden('您所在用户组不允许评论');
+}
+
+/** A member's comment is approved at once when a group that allows comments does not review them. */
+async function approvedAtOnce(ctx: RpcContext, userId: number): Promise<boolean> {
+  if (await ctx.can(CHECK_COMMENT)) return true;
+  const groups = await groupsOfUser(ctx.db, userId);
+  return groups.some((g) => g.enable_comment === 1 && g.enable_comment_approval === 0);
+}
+
+/** After comments changed state or went: the counters of their targets and parents. */
+async function recount(db: Database, places: readonly CommentPlace[]): Promise<void> {
+  const targets = new Map(places.map((p) => [`${p.type}:${p.document_id}`, p]));
+  for (const { type, document_id: targetId } of targets.values()) {
+    await commentTarget(type)?.setCommentCount(db, targetId, await countApprovedOn(db, type, targetId));
+  }
+  await recountReplies(db, [...new Set(places.map((p) => p.parent_id).filter((id) => id > 0))]);
+}
+
+/** Once the counters committed: each target kind updates what derives from them. */
+async function afterRecount(app: BackendContext, places: readonly CommentPlace[]): Promise<void> {
+  for (const type of new Set(places.map((p) => p.type))) {
+    await commentTarget(type)?.afterCommit(app, [...new Set(places.filter((p) => p.type === type).map((p) => p.document_id))]);
+  }
+}
+
+/** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
+async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
+  const users = await publicProfilesOf(db, rows.map((r) => r.user_id));
+  const titles = new Map<string, { title: string; uuid: string }>();
+  if (withTitles) {
+    for (const type of new Set(rows.map((r) => r.type))) {
+      const found = await commentTarget(type)?.titles(db, rows.filter((r) => r.type === type).map((r) => r.document_id));
+      for (const [id, info] of found ?? []) titles.set(`${type}:${id}`, info);
+    }
+  }
+  return rows.map(({ ip: _ip, ...row }) => {
+    const target = titles.get(`${row.type}:${row.document_id}`);
+    return { ...row, user: users.get(row.user_id), document_title: target?.title, document_uuid: target?.uuid };
+  });
+}
+
+export const commentService = defineService('CommentAPI', [
+  rpc('CreateComment', {
+    // MOREDOC answers `{}`; the new comment (with its review status) is returned here.
+    http: 'POST /api/v1/comment', request: CreateCommentRequest, response: Comment, auth: 'login',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      const type = checkType(req.type);
+      const content = checkContent(req.content);
+      if (req.document_id <= 0) throw badRequest(type === TargetType.Article ? '请指定要评论的文章' : '请指定要评论的文档');
+      await assertMayComment(ctx.db, me.id);
+      const target = commentTarget(type);
+      const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
+      if (!target || !info) throw notFound(target?.missing ?? '文档不存在');
+      let parentId = 0;
+      if (req.parent_id > 0) {
+        const parent = await findComment(ctx.db, req.parent_id);
+        if (!parent || parent.type !== type || parent.document_id !== req.document_id || parent.status !== ReviewStatus.Approved) {
+          throw badRequest('回复的评论不存在');
+        }
+        // Replies hang under the top-level comment, so a thread is two levels deep.
+        parentId = parent.parent_id > 0 ? parent.parent_id : parent.id;
+      }
+      const status = (await approvedAtOnce(ctx, me.id)) ? ReviewStatus.Approved : ReviewStatus.Pending;
+      const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
+      await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
+      const created = await ctx.db.transaction().execute(async (trx) => {
+        // Checked inside the transaction, so two comments sent at once cannot both pass.
+        const last = await lastCommentAt(trx, me.id);
+        const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
+        if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
+        const row = await insertComment(trx, { parent_id: parentId, content, document_id: req.document_id, type, status, user_id: me.id, ip: ctx.ip });
+        await addDynamic(trx, me.id, DynamicType.Comment, `评论了${type === TargetType.Article ? '文章' : '文档'}《${info.title}》`);
+        if (status === ReviewStatus.Approved) await recount(trx, [row]);
+        return row;
+      });
+      if (status === ReviewStatus.Approved) await afterRecount(ctx.app, [created]);
+      return (await present(ctx.db, [created], false))[0]!;
+    },
+  }),
+
+  rpc('UpdateComment', {
+    http: 'PUT /api/v1/comment', request: Comment, auth: 'perm', permission: '更新评论',
+    async handler(req, ctx) {
+      if (req.id <= 0) throw badRequest('请选择评论（参数 id）');
+      if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
+      const content = checkContent(req.content);
+      const current = await commentOr404(ctx.db, req.id);
+      await ctx.db.transaction().execute(async (trx) => {
+        await updateComment(trx, current.id, { content, status: req.status });
+        await recount(trx, [current]);
+      });
+      await afterRecount(ctx.app, [current]);
+      return {};
+    },
+  }),
+
+  rpc('DeleteComment', {
+    http: 'DELETE /api/v1/comment', request: IdsRequest('DeleteCommentRequest'), auth: 'login', permission: '删除评论',
+    async handler(req, ctx) {
+      const me = ctx.requireUser();
+      const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
+      // Without the permission only the caller's own comments go; others are ignored (as in MOREDOC).
+      const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
+      const gone = await ctx.db.transaction().execute(async (trx) => {
+        const deleted = await deleteCommentsWithReplies(trx, mine);
+        await recount(trx, deleted);
+        return deleted;
+      });
+      await afterRecount(ctx.app, gone);
+      return {};
+    },
+  }),
+
+  rpc('GetComment', {
+    http: 'GET /api/v1/comment', request: IdRequest('GetCommentRequest'), response: Comment, auth: 'perm', permission: '获取单个评论',
+    async handler(req, ctx) {
+      return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], true))[0]!;
+    },
+  }),
+
+  rpc('ListComment', {
+    http: 'GET /api/v1/comment/list', request: ListCommentRequest, response: ListCommentReply, auth: 'public', permission: '获取评论列表',
+    async handler(req, ctx) {
+      const own = ctx.user !== null && req.user_id === ctx.user.id;
+      const statuses = ctx.permitted || own ? [...new Set(req.status)] : [ReviewStatus.Approved];
+      const limit = req.document_id > 0 ? ALL_ON_TARGET : MAX_PAGE_SIZE;
+      const { rows, total } = await listComments(ctx.db, {
+        statuses,
+        types: [...new Set(req.type)],
+        targetId: req.document_id,
+        userId: req.user_id,
+        parentIds: positiveIds(req.parent_id),
+        wd: ctx.permitted ? req.wd : '',
+        order: req.order,
+        page: req.document_id > 0 && req.size <= 0 ? 1 : Math.max(req.page, 1),
+        size: Math.min(req.size > 0 ? req.size : req.document_id > 0 ? ALL_ON_TARGET : 10, limit),
+      });
+      return { comment: await present(ctx.db, rows, req.with_document_title), total };
+    },
+  }),
+
+  rpc('CheckComment', {
+    http: 'POST /api/v1/comment/check', request: CheckCommentRequest, auth: 'perm', permission: '批量审核评论',
+    async handler(req, ctx) {
+      const ids = requireIds(req.id, '评论');
+      if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
+      const places = await ctx.db.transaction().execute(async (trx) => {
+        await setCommentStatus(trx, ids, req.status);
+        const changed = await placesOf(trx, ids);
+        await recount(trx, changed);
+        return changed;
+      });
+      await afterRecount(ctx.app, places);
+      return {};
+    },
+  }),
+]);

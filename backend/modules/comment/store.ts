@@ -1,0 +1,102 @@
+import { sql, type Selectable } from 'kysely';
+import type { Database } from '../../db';
+import { now, type CommentTable } from '../../db/schema';
+import { ReviewStatus } from '../../../shared/constants';
+import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
+
+// The `comment` table: comments on documents (type 0) and articles (type 1), `document_id`
+// naming the target; replies point to a top-level comment through `parent_id`.
+
+export type CommentRow = Selectable<CommentTable>;
+type NewComment = Pick<CommentRow, 'parent_id' | 'content' | 'document_id' | 'type' | 'status' | 'user_id' | 'ip'>;
+/** Where a comment sits: its target and its parent, what the counters are kept for. */
+export type CommentPlace = Pick<CommentRow, 'id' | 'type' | 'document_id' | 'parent_id'>;
+
+const ORDER_COLUMNS = ['id', 'created_at', 'comment_count'];
+
+export const commentOr404 = (db: Database, id: number) => rowOr404(db, 'comment', id, '评论不存在');
+
+export async function insertComment(db: Database, comment: NewComment): Promise<CommentRow> {
+  const ts = now();
+  return db.insertInto('comment').values({ ...comment, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** When the user last commented (the rate limit of `security.comment_interval`). */
+export async function lastCommentAt(db: Database, userId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('comment').select('created_at').where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.created_at;
+}
+
+export async function findComment(db: Database, id: number): Promise<CommentRow | undefined> {
+  return db.selectFrom('comment').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function placesOf(db: Database, ids: readonly number[]): Promise<(CommentPlace & { user_id: number })[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id']).where('id', 'in', [...ids]).execute();
+}
+
+export async function updateComment(db: Database, id: number, columns: { content: string; status: number }): Promise<void> {
+  await db.updateTable('comment').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+}
+
+export async function setCommentStatus(db: Database, ids: readonly number[], status: number): Promise<void> {
+  await db.updateTable('comment').set({ status, updated_at: now() }).where('id', 'in', [...ids]).execute();
+}
+
+/** Deletes the comments and the replies to them; answers what went, for the counters. */
+export async function deleteCommentsWithReplies(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
+  if (!ids.length) return [];
+  const doomed = await db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id'])
+    .where((eb) => eb.or([eb('id', 'in', [...ids]), eb('parent_id', 'in', [...ids])])).execute();
+  if (doomed.length) await db.deleteFrom('comment').where('id', 'in', doomed.map((c) => c.id)).execute();
+  return doomed;
+}
+
+/** Every comment on these targets (an article purged from the recycle bin). */
+export async function deleteCommentsOn(db: Database, type: number, targetIds: readonly number[]): Promise<void> {
+  if (!targetIds.length) return;
+  await db.deleteFrom('comment').where('type', '=', type).where('document_id', 'in', [...targetIds]).execute();
+}
+
+/** Approved comments (replies included) on one target: its public `comment_count`. */
+export async function countApprovedOn(db: Database, type: number, targetId: number): Promise<number> {
+  return countOf(db.selectFrom('comment').where('type', '=', type).where('document_id', '=', targetId).where('status', '=', ReviewStatus.Approved));
+}
+
+/** Sets `comment_count` of the comments to their approved replies. */
+export async function recountReplies(db: Database, parentIds: readonly number[]): Promise<void> {
+  if (!parentIds.length) return;
+  await sql`UPDATE comment SET comment_count = (
+      SELECT count(*) FROM comment r WHERE r.parent_id = comment.id AND r.status = ${ReviewStatus.Approved})
+    WHERE id IN (${sql.join([...parentIds])})`.execute(db);
+}
+
+export interface CommentFilter {
+  statuses: number[];
+  types: number[];
+  targetId: number;
+  userId: number;
+  parentIds: number[];
+  wd: string;
+  order: string;
+  page: number;
+  size: number;
+}
+
+export async function listComments(db: Database, filter: CommentFilter): Promise<{ rows: CommentRow[]; total: number }> {
+  let query = db.selectFrom('comment');
+  if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
+  if (filter.types.length) query = query.where('type', 'in', filter.types);
+  if (filter.targetId > 0) query = query.where('document_id', '=', filter.targetId);
+  if (filter.userId > 0) query = query.where('user_id', '=', filter.userId);
+  if (filter.parentIds.length) query = query.where('parent_id', 'in', filter.parentIds);
+  if (filter.wd.trim()) query = query.where('content', 'like', likePattern(filter.wd));
+  let rowsQuery = query.selectAll();
+  for (const o of parseOrder(filter.order, ORDER_COLUMNS, false)) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  rowsQuery = rowsQuery.orderBy('id', 'desc');
+  const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
+  return { rows, total: await countOf(query) };
+}
+
+export const countComments = (db: Database) => countOf(db.selectFrom('comment'));

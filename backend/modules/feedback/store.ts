@@ -1,0 +1,40 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../db';
+import { now, type FeedbackTable } from '../../db/schema';
+import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
+
+// The `feedback` table (ours): what visitors and members tell the site, and the admin's reply.
+
+type NewFeedback = Pick<Insertable<FeedbackTable>, 'user_id' | 'content' | 'contact' | 'image' | 'page' | 'ip'>;
+
+export const feedbackOr404 = (db: Database, id: number) => rowOr404(db, 'feedback', id, '反馈不存在');
+
+export async function insertFeedback(db: Database, feedback: NewFeedback): Promise<void> {
+  const ts = now();
+  await db.insertInto('feedback').values({ ...feedback, created_at: ts, updated_at: ts }).execute();
+}
+
+/** Feedback sent since `since` from this address, or by this user when one is logged in. */
+export async function countRecentFeedback(db: Database, since: string, ip: string, userId: number): Promise<number> {
+  return countOf(db.selectFrom('feedback').where('created_at', '>=', since)
+    .where((eb) => (userId > 0 ? eb.or([eb('ip', '=', ip), eb('user_id', '=', userId)]) : eb('ip', '=', ip))));
+}
+
+export async function handleFeedback(db: Database, id: number, columns: { status: number; reply: string; handled_at: string | null }): Promise<void> {
+  await db.updateTable('feedback').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+}
+
+export async function deleteFeedback(db: Database, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('feedback').where('id', 'in', [...ids]).execute();
+}
+
+export async function listFeedback(db: Database, filter: { statuses: number[]; wd: string; page: number; size: number }) {
+  let query = db.selectFrom('feedback');
+  if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
+  if (filter.wd.trim()) {
+    const p = likePattern(filter.wd);
+    query = query.where((eb) => eb.or([eb('content', 'like', p), eb('contact', 'like', p), eb('reply', 'like', p)]));
+  }
+  const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
+  return { rows, total: await countOf(query) };
+}

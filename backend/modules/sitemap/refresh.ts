@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { BackendContext } from '../../platform/context';
+import { jobKind } from '../../platform/jobs/job-queue';
+import { sitemapDomain, writeSitemaps, writtenFingerprint } from './files';
+import { contentFingerprint } from './sources';
+
+// The sitemaps are written again by jobs, so that what is published, changed or removed shows
+// there without an admin asking:
+// - `sitemap.refresh`, queued by a module in the transaction of its change
+//   (`scheduleSitemapRefresh`): changes within one window share one run at its end, which
+//   starts after the writes that asked for it committed, so it sees them;
+// - `sitemap.watch`, every few minutes: it compares a fingerprint of what the sitemaps list
+//   (counts and latest changes of the documents, articles and categories shown) with the one
+//   of the files, and writes them again when they differ. It covers every way content is
+//   published (uploads, conversions, reviews, the recycle bin) without each of them asking.
+
+const refreshSitemaps = jobKind<Record<string, never>>('sitemap.refresh');
+const watchContent = jobKind<Record<string, never>>('sitemap.watch');
+
+/** How long changes are gathered before one run writes the sitemaps. */
+export const SITEMAP_REFRESH_WINDOW_MS = 30_000;
+/** How often the watch compares the content with the files. */
+export const SITEMAP_WATCH_INTERVAL_MS = 5 * 60_000;
+
+async function refresh(app: BackendContext): Promise<void> {
+  // Without the site's domain there are no absolute URLs to write; PUT /api/v1/sitemap says so.
+  if (!(await sitemapDomain(app))) return;
+  await writeSitemaps(app);
+}
+
+/** The end of the window `now` falls in. */
+const windowEnd = (now: number, window: number) => new Date((Math.floor(now / window) + 1) * window);
+
+/** Queues a run at the end of the current window (`executor`: the caller's transaction). */
+export async function scheduleSitemapRefresh(app: BackendContext, options: { executor?: Kysely<DB>; now?: number } = {}): Promise<void> {
+  const runAt = windowEnd(options.now ?? Date.now(), SITEMAP_REFRESH_WINDOW_MS);
+  await app.jobs.enqueue(refreshSitemaps, {}, {
+    runAfter: runAt, dedupeKey: `sitemap.refresh:${runAt.toISOString()}`, ...(options.executor ? { executor: options.executor } : {}),
+  });
+}
+
+async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> {
+  await app.jobs.enqueue(watchContent, {}, { runAfter, dedupeKey: `sitemap.watch:${runAfter.toISOString()}` });
+}
+
+/** Registers both jobs and starts the watch; called once per app before the queue starts. */
+export async function startSitemapJobs(app: BackendContext): Promise<void> {
+  app.jobs.register(refreshSitemaps, () => refresh(app), { timeoutMs: 10 * 60_000 });
+  app.jobs.register(watchContent, async () => {
+    try {
+      if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);
+    } finally {
+      await enqueueWatch(app, windowEnd(Date.now(), SITEMAP_WATCH_INTERVAL_MS));
+    }
+  }, { timeoutMs: 10 * 60_000, maxAttempts: 1 });
+  await enqueueWatch(app, new Date());
+}

@@ -1,0 +1,131 @@
+import type { Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
+import type { VipAction } from '../../../shared/vip';
+import { findVip, insertVipLog, saveVip, vipsOf, type UserVipRow } from './store';
+
+// A member's VIP period: extended (never replaced) by purchases and grants, shortened by
+// refunds, ended by a revoke; each change logged with its reason. Callers pass their
+// transaction so that the period changes together with the order that pays for it.
+
+const DAY_MS = 24 * 3600_000;
+
+export interface VipPeriod {
+  planCode: string;
+  planTitle: string;
+  startAt: string;
+  endAt: string;
+  /** The period has not ended yet. */
+  active: boolean;
+}
+
+/** What being VIP gives, for the document module (docs/api.md §9, "VIP benefits"). */
+export interface VipBenefits {
+  active: boolean;
+  /** End of the period (ISO 8601) while active, else null. */
+  until: string | null;
+  /** Download without spending credits (`vip.free_download`). */
+  freeDownload: boolean;
+  /** Read every page, past the preview (`vip.read_all_pages`). */
+  readAllPages: boolean;
+  /** The VIP's own daily download limit (`vip.times_every_day`); 0 = none of its own: the site's usual limit applies. */
+  dailyDownloadQuota: number;
+}
+
+function periodOf(row: UserVipRow, at = Date.now()): VipPeriod {
+  return { planCode: row.plan_code, planTitle: row.plan_title, startAt: row.start_at, endAt: row.end_at, active: Date.parse(row.end_at) > at };
+}
+
+export async function vipPeriodOf(db: Database, userId: number): Promise<VipPeriod | null> {
+  const row = await findVip(db, userId);
+  return row ? periodOf(row) : null;
+}
+
+export async function vipPeriodsOf(db: Database, userIds: number[]): Promise<Map<number, VipPeriod>> {
+  return new Map((await vipsOf(db, userIds)).map((row) => [row.user_id, periodOf(row)]));
+}
+
+/** The benefits of a member today: all off unless the period is active. */
+export async function vipBenefits(db: Database, cfg: ConfigSnapshot, userId: number): Promise<VipBenefits> {
+  const period = userId > 0 ? await vipPeriodOf(db, userId) : null;
+  if (!period?.active) return { active: false, until: null, freeDownload: false, readAllPages: false, dailyDownloadQuota: 0 };
+  return {
+    active: true,
+    until: period.endAt,
+    freeDownload: cfg.bool('vip', 'free_download'),
+    readAllPages: cfg.bool('vip', 'read_all_pages'),
+    dailyDownloadQuota: Math.max(cfg.int('vip', 'times_every_day'), 0),
+  };
+}
+
+export interface VipChange {
+  action: VipAction;
+  /** The order that paid (purchase) or is refunded; 0 for an admin's change. */
+  orderId?: number;
+  /** The admin who made the change; 0 for a purchase. */
+  operatorId?: number;
+  reason?: string;
+}
+
+/** The interval a purchase or grant added: [from, until). */
+export interface GrantedInterval {
+  from: string;
+  until: string;
+}
+
+/**
+ * Adds `days` after the current end (or from now when there is none or it has passed).
+ * A plan given becomes the period's plan; without one (an admin's grant) the plan stays.
+ */
+export async function extendVip(
+  db: Database, userId: number, days: number, change: VipChange & { plan?: { code: string; title: string } },
+): Promise<GrantedInterval> {
+  const nowMs = Date.now();
+  const current = await findVip(db, userId);
+  const running = current !== undefined && Date.parse(current.end_at) > nowMs;
+  const fromMs = running ? Date.parse(current.end_at) : nowMs;
+  const from = new Date(fromMs).toISOString();
+  const until = new Date(fromMs + days * DAY_MS).toISOString();
+  await saveVip(db, {
+    user_id: userId,
+    plan_code: change.plan?.code ?? current?.plan_code ?? '',
+    plan_title: change.plan?.title ?? current?.plan_title ?? '',
+    start_at: running ? current.start_at : from,
+    end_at: until,
+  });
+  await insertVipLog(db, {
+    user_id: userId, action: change.action, days, order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '', end_before: current?.end_at ?? null, end_after: until,
+  });
+  return { from, until };
+}
+
+/**
+ * Takes back what is still unused of an interval a purchase added (its part after now): the
+ * periods stacked after it move earlier by that much. Nothing to take back leaves the end.
+ */
+export async function withdrawVip(db: Database, userId: number, interval: GrantedInterval, change: VipChange): Promise<void> {
+  const nowMs = Date.now();
+  const current = await findVip(db, userId);
+  if (!current) return;
+  const unusedMs = Math.max(0, Date.parse(interval.until) - Math.max(nowMs, Date.parse(interval.from)));
+  const endMs = Date.parse(current.end_at);
+  const newEnd = new Date(Math.max(nowMs, endMs - unusedMs));
+  if (endMs > nowMs) await saveVip(db, { ...current, end_at: newEnd.toISOString() });
+  await insertVipLog(db, {
+    user_id: userId, action: change.action, days: -Math.round(unusedMs / DAY_MS), order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '', end_before: current.end_at, end_after: endMs > nowMs ? newEnd.toISOString() : current.end_at,
+  });
+}
+
+/** Ends an active period now; false when there was none to end. */
+export async function revokeVip(db: Database, userId: number, change: VipChange): Promise<boolean> {
+  const nowIso = new Date().toISOString();
+  const current = await findVip(db, userId);
+  if (!current || current.end_at <= nowIso) return false;
+  await saveVip(db, { ...current, end_at: nowIso });
+  await insertVipLog(db, {
+    user_id: userId, action: change.action, days: 0, order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '', end_before: current.end_at, end_after: nowIso,
+  });
+  return true;
+}

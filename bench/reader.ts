@@ -1,0 +1,204 @@
+// The reader benchmark (`npm run bench -- --only=reader`): how soon a visitor sees the first
+// page of a 20-page document on a phone-class connection. Chromium through playwright-core
+// (the system browser, as the browser tests run it) opens `/library/{category}/{id}` on a
+// fresh profile with Chrome DevTools' "Slow 4G" (562.5 ms latency, 1.44 Mbit/s down,
+// 675 kbit/s up) and a 4× CPU slowdown; we time the first page image until it is painted and
+// count the bytes downloaded before then. The reference is MOREDOC's Nuxt client served
+// statically, whose first paint of the document route comes at a median of 6.0 s in the same
+// conditions, before it has asked for any page image (issue 14); the goal is 0.4× that.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import { webBuildNeeded } from '../scripts/start';
+import { repeatedPdf } from '../tests/helpers/documents';
+import { REPO_ROOT, startNodeProcess, type Started } from './lib/processes';
+import { heading, kib, ms, ratio, table } from './lib/report';
+
+export interface ReaderBenchOptions {
+  /** Page loads measured, each on a fresh browser profile. */
+  rounds: number;
+}
+
+/** MOREDOC's first paint of the document route in these conditions (issue 14). */
+const MOREDOC_FIRST_PAINT_MS = 6_000;
+const GOAL = 0.4;
+const PAGES = 20;
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WEB_DIST = join(REPO_ROOT, 'web/dist');
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+/** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
+const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9 };
+const CPU_SLOWDOWN = 4;
+
+interface Load {
+  /** From navigation start to the first page image painted. */
+  firstPageMs: number;
+  /** Largest contentful paint, for comparison (the first page is usually it). */
+  lcpMs: number;
+  bytesBefore: number;
+  requestsBefore: number;
+  /** The resources finished before the first page was painted, in order, with their bytes. */
+  resources: { url: string; bytes: number; endMs: number }[];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
+  const res = await fetch(url, { ...init, headers });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+/** A converted 20-page document in its category, made through the backend's own API. */
+async function publishDocument(backendUrl: string): Promise<{ categoryId: number; documentId: number }> {
+  const login = await json(`${backendUrl}/api/v1/user/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const token = login.body.token as string;
+  await json(`${backendUrl}/api/v1/category`, { method: 'POST', token, body: JSON.stringify({ title: '教育资料', type: 0, enable: true }) });
+  const categories = await json(`${backendUrl}/api/v1/category/list?type=0`, { token });
+  const categoryId = (categories.body.category as { id: number }[])[0]!.id;
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(repeatedPdf(PAGES))]), '城市图书馆.pdf');
+  const upload = await fetch(`${backendUrl}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const uploaded = (await upload.json()) as { data?: { id: number } };
+  if (!uploaded.data) throw new Error(`upload of the benchmark document: ${upload.status} ${JSON.stringify(uploaded)}`);
+  const attachmentId = uploaded.data.id;
+  const created = await json(`${backendUrl}/api/v1/document`, {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ category_id: [categoryId], document: [{ title: '城市图书馆的一天', attachment_id: attachmentId, price: 0 }] }),
+  });
+  if (created.status !== 200) throw new Error(`creating the benchmark document: ${created.status} ${JSON.stringify(created.body)}`);
+  const list = await json(`${backendUrl}/api/v1/document/list?user_id=1&order=id%20desc`, { token });
+  const documentId = (list.body.document as { id: number }[])[0]!.id;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const doc = await json(`${backendUrl}/api/v1/document?id=${documentId}`, { token });
+    if (doc.body.status === 2 && doc.body.pages === PAGES) break;
+    if (doc.body.status === 3 || Date.now() > deadline) throw new Error(`the benchmark document did not convert: ${JSON.stringify(doc.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { categoryId, documentId };
+}
+
+// In the page, before any script of the site: the moment the first page image is painted
+// (its load, then the next frame) and the largest contentful paint, both from navigation start.
+const PROBE = `
+window.__firstPage = new Promise((resolve) => {
+  const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+  const watch = (img) => (img.complete && img.naturalWidth > 0 ? painted() : img.addEventListener('load', painted, { once: true }));
+  new MutationObserver((_, observer) => {
+    const img = document.querySelector('img[alt="第 1 页"]');
+    if (img) { observer.disconnect(); watch(img); }
+  }).observe(document, { subtree: true, childList: true });
+});
+window.__lcp = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true });
+`;
+
+async function measureLoad(browser: Browser, url: string): Promise<Load> {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(PROBE);
+    const cdp: CDPSession = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    const started = new Map<string, { url: string; at: number }>();
+    const finished: { url: string; bytes: number; at: number }[] = [];
+    let navigationAt: number | undefined;
+    cdp.on('Network.requestWillBeSent', (event) => {
+      started.set(event.requestId, { url: event.request.url, at: event.timestamp });
+      if (navigationAt === undefined && event.type === 'Document') navigationAt = event.timestamp;
+    });
+    cdp.on('Network.loadingFinished', (event) => {
+      const request = started.get(event.requestId);
+      if (request) finished.push({ url: request.url, bytes: event.encodedDataLength, at: event.timestamp });
+    });
+    await page.goto(url, { waitUntil: 'commit' });
+    const firstPageMs = await page.evaluate(() => (window as unknown as { __firstPage: Promise<number> }).__firstPage);
+    const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
+    const origin = navigationAt ?? 0;
+    const before = finished
+      .map((f) => ({ url: f.url.replace(url.slice(0, url.indexOf('/', 8)), ''), bytes: f.bytes, endMs: (f.at - origin) * 1000 }))
+      .filter((f) => f.endMs <= firstPageMs)
+      .sort((a, b) => a.endMs - b.endMs);
+    return {
+      firstPageMs,
+      lcpMs,
+      bytesBefore: before.reduce((sum, f) => sum + f.bytes, 0),
+      requestsBefore: before.length,
+      resources: before,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+function ensureWebBuild(): void {
+  const reason = webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
+  if (!reason) return;
+  console.error(`building web/dist first (${reason}): npm run build:web`);
+  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (build.status !== 0) throw new Error('npm run build:web failed');
+}
+
+export async function readerBenchmark(options: ReaderBenchOptions): Promise<void> {
+  ensureWebBuild();
+  const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-reader-'));
+  const started: Started[] = [];
+  let browser: Browser | undefined;
+  try {
+    const backend = await startNodeProcess('backend', 'backend.ts', { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir);
+    started.push(backend);
+    const gateway = await startNodeProcess('gateway', 'gateway.ts', { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST }, dir);
+    started.push(gateway);
+    const { categoryId, documentId } = await publishDocument(backend.url);
+    const url = `${gateway.url}/library/${categoryId}/${documentId}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'] });
+    // One warm-up load (the servers' caches, the browser's start), then the measured ones.
+    await measureLoad(browser, url);
+    const loads: Load[] = [];
+    for (let round = 0; round < options.rounds; round++) loads.push(await measureLoad(browser, url));
+
+    heading('7. Reader: the first page of a 20-page document on slow 4G');
+    console.log(
+      `Chromium ${browser.version()} (playwright-core), 390×844 phone viewport, DevTools "Slow 4G" (562.5 ms, 1.44 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown, ` +
+        `a fresh profile per load; ${options.rounds} loads after a warm-up, medians (range). The document: ${PAGES} pages of Chinese text, gzip SVG pages.\n`,
+    );
+    const range = (values: number[], format: (n: number) => string) => `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+    const firstPage = loads.map((l) => l.firstPageMs);
+    console.log(
+      table(
+        ['figure', 'value'],
+        [
+          ['first page image painted, ms', range(firstPage, ms)],
+          ['largest contentful paint, ms', range(loads.map((l) => l.lcpMs), ms)],
+          ['bytes downloaded before it, KiB', range(loads.map((l) => l.bytesBefore), kib)],
+          ['requests finished before it', range(loads.map((l) => l.requestsBefore), String)],
+          ['MOREDOC first paint (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
+        ],
+      ),
+    );
+    const typical = [...loads].sort((a, b) => a.firstPageMs - b.firstPageMs)[Math.floor(loads.length / 2)]!;
+    console.log('\nWhat the median load fetched before the first page was painted:\n');
+    console.log(table(['resource', 'KiB', 'done at ms'], typical.resources.map((r) => [r.url.length > 70 ? `${r.url.slice(0, 67)}…` : r.url, kib(r.bytes), ms(r.endMs)])));
+    const achieved = median(firstPage) / MOREDOC_FIRST_PAINT_MS;
+    console.log(`\n- first page ÷ MOREDOC's first paint: **${ratio(median(firstPage), MOREDOC_FIRST_PAINT_MS)}** (goal < ${GOAL}×: ${achieved < GOAL ? 'met' : 'not met'})`);
+  } finally {
+    await browser?.close();
+    for (const process of started.reverse()) await process.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

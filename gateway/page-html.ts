@@ -1,0 +1,240 @@
+// What the gateway writes into the page it serves, besides the start data: the <head> of the
+// page (shared/page-head.ts), and the page's main content as plain semantic HTML inside
+// #root for crawlers that run no JavaScript, made from the same route data the SPA starts
+// with. A browser that runs scripts never shows that content (the style below hides it) and
+// React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
+import { findAnswer, type CallAnswer } from '../shared/api-call';
+import type { PageHead, PageInput } from '../shared/page-head';
+import { pageTrail, siteNameOf, summary } from '../shared/page-head';
+import {
+  LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall,
+  libraryCall, libraryRequest, libraryState, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchRequest, searchState,
+} from '../shared/page-data';
+import { categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
+import type { Category } from '../shared/types/category';
+import type { Document } from '../shared/types/document';
+import type { Navigation } from '../shared/types/navigation';
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON that can sit inside <script> without ending it or being read as HTML. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function safeIconUrl(value: unknown): string {
+  if (typeof value !== 'string' || value === '') return '/favicon.ico';
+  return /^(?:https?:\/\/|\/(?!\/))/i.test(value) ? value : '/favicon.ico';
+}
+
+/** How much of a document's text the crawler content shows (GetDocument gives 8,192 characters). */
+export const TEXT_EXCERPT_CHARS = 3000;
+
+/** Hides the crawler content wherever scripts run: React replaces it, people never see it. */
+const CRAWLER_STYLE = '<style>@media (scripting: enabled) { #root > [data-crawler] { display: none; } }</style>';
+
+/**
+ * Images the first screen shows at once, for the browser to fetch with the page rather than
+ * after the app's code: a document's first page.
+ */
+export function firstScreenImages(input: PageInput): string[] {
+  if (input.match?.route.name !== 'library-category-id') return [];
+  const doc = findAnswer(input.answers, documentCall(Number(input.match.params.id)));
+  const image = doc && firstPageImagePath(doc);
+  return image ? [image] : [];
+}
+
+export function renderHead(head: PageHead, favicon: unknown, images: readonly string[] = []): string {
+  const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
+  return [
+    ...images.map((href) => `<link rel="preload" as="image" href="${escapeHtml(href)}" fetchpriority="high">`),
+    `<title>${escapeHtml(head.title)}</title>`,
+    meta('description', head.description),
+    meta('keywords', head.keywords),
+    ...(head.robots ? [meta('robots', head.robots)] : []),
+    ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}">`] : []),
+    ...head.openGraph.map(([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`),
+    `<link rel="icon" href="${escapeHtml(safeIconUrl(favicon))}">`,
+    ...head.jsonLd.map((data) => `<script type="application/ld+json">${scriptSafeJson(data)}</script>`),
+    CRAWLER_STYLE,
+  ].join('\n    ');
+}
+
+const link = (path: string, text: string) => `<a href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+
+function listOfLinks(items: readonly { path: string | undefined; text: string }[]): string {
+  const shown = items.filter((item): item is { path: string; text: string } => !!item.path && !!item.text);
+  return shown.length ? `<ul>${shown.map((item) => `<li>${link(item.path, item.text)}</li>`).join('')}</ul>` : '';
+}
+
+const section = (title: string, body: string) => (body ? `<section><h2>${escapeHtml(title)}</h2>${body}</section>` : '');
+
+function breadcrumbs(input: PageInput): string {
+  const trail = pageTrail(input);
+  if (trail.length < 2) return '';
+  const items = trail.map((crumb, i) => `<li>${i === trail.length - 1 ? escapeHtml(crumb.name) : link(crumb.path, crumb.name)}</li>`);
+  return `<nav aria-label="面包屑"><ol>${items.join('')}</ol></nav>`;
+}
+
+function siteNavigation(navigation: readonly Navigation[]): string {
+  const top = navigation.filter((n) => n.enable !== false && !n.parent_id && n.href && n.title);
+  return top.length ? `<nav aria-label="网站导航">${listOfLinks(top.map((n) => ({ path: n.href, text: n.title ?? '' })))}</nav>` : '';
+}
+
+const documentLinks = (documents: readonly Document[]) => listOfLinks(documents.map((d) => ({ path: documentPagePath(d), text: d.title ?? '' })));
+
+function documentCategories(categories: readonly Category[]): string {
+  const visible = categories.filter((c) => c.type !== 1 && c.enable !== false);
+  return listOfLinks(visible.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })));
+}
+
+function homeContent(input: PageInput): string {
+  const system = input.settings.system ?? {};
+  const byCategory = (findAnswer(input.answers, homeDocumentsCall()) ?? []).map((item) =>
+    section(item.category_name ?? '', documentLinks(item.document ?? [])),
+  );
+  return [
+    `<h1>${escapeHtml(siteNameOf(input.settings))}</h1>`,
+    system.description ? `<p>${escapeHtml(system.description)}</p>` : '',
+    section('文档分类', documentCategories(input.categories)),
+    section('推荐文档', documentLinks(findAnswer(input.answers, recommendedDocumentsCall()) ?? [])),
+    ...byCategory,
+    section('最新文档', documentLinks(findAnswer(input.answers, latestDocumentsCall()) ?? [])),
+    section('友情链接', listOfLinks((findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })))),
+  ].join('');
+}
+
+function documentContent(input: PageInput, id: number, bodies: readonly CallAnswer[]): string {
+  const doc = findAnswer(input.answers, documentCall(id));
+  if (!doc) return '';
+  // The text is not part of what the page carries for the SPA: it comes from the answer itself.
+  const text = summary(findAnswer(bodies, documentCall(id))?.content, TEXT_EXCERPT_CHARS);
+  const facts = [
+    doc.ext ? `格式：${doc.ext.replace(/^\./, '').toUpperCase()}` : '',
+    doc.pages ? `页数：${doc.pages}` : '',
+    doc.user?.username || doc.username ? `上传者：${doc.user?.username || doc.username}` : '',
+    doc.created_at ? `上传时间：${doc.created_at.slice(0, 10)}` : '',
+  ].filter(Boolean);
+  return [
+    breadcrumbs(input),
+    `<article><h1>${escapeHtml(doc.title ?? '')}</h1>`,
+    doc.description ? `<p>${escapeHtml(doc.description)}</p>` : '',
+    facts.length ? `<ul>${facts.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>` : '',
+    text ? `<section><h2>文档内容</h2><p>${escapeHtml(text)}</p></section>` : '',
+    '</article>',
+    section('相关文档', documentLinks(findAnswer(input.answers, relatedDocumentsCall(id)) ?? [])),
+  ].join('');
+}
+
+/** Links to the other pages of a list: previous, up to ten numbered pages around this one, next. */
+function pageLinks(path: string, query: Readonly<Record<string, string>>, page: number, pages: number): string {
+  if (pages <= 1) return '';
+  const href = (n: number) => {
+    const params = new URLSearchParams(query);
+    if (n > 1) params.set('page', String(n));
+    else params.delete('page');
+    const search = params.toString();
+    return search ? `${path}?${search}` : path;
+  };
+  const first = Math.max(1, Math.min(page - 4, pages - 9));
+  const numbers = Array.from({ length: Math.min(10, pages) }, (_, i) => first + i);
+  const items = [
+    ...(page > 1 ? [`<li>${link(href(page - 1), '上一页')}</li>`] : []),
+    ...numbers.map((n) => `<li>${n === page ? `<span aria-current="page">${n}</span>` : link(href(n), String(n))}</li>`),
+    ...(page < pages ? [`<li>${link(href(page + 1), '下一页')}</li>`] : []),
+  ];
+  return `<nav aria-label="分页"><ol>${items.join('')}</ol></nav>`;
+}
+
+function categoryContent(input: PageInput, head: PageHead): string {
+  const id = Number(input.match?.params.category) || undefined;
+  const category = input.categories.find((c) => c.id === id);
+  const children = input.categories.filter((c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && c.type === category?.type);
+  const parts = [
+    breadcrumbs(input),
+    `<h1>${escapeHtml(category?.title ?? head.title.replace(/ - [^-]*$/, ''))}</h1>`,
+    category?.description ? `<p>${escapeHtml(category.description)}</p>` : '',
+    section('子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
+  ];
+  if (input.match?.route.name !== 'article-category') {
+    const state = libraryState(input.query);
+    const list = findAnswer(input.answers, libraryCall(libraryRequest(id, state)));
+    if (list) {
+      const pages = Math.max(1, Math.ceil((list.total ?? 0) / LIBRARY_PAGE_SIZE));
+      parts.push(section('文档', documentLinks(list.document ?? [])), pageLinks(input.path, input.query, state.page, pages));
+    }
+  }
+  return parts.join('');
+}
+
+function searchContent(input: PageInput, head: PageHead): string {
+  const state = searchState(input.query);
+  // The same request as the page's call (its date filter counts from today).
+  const reply = state.wd ? findAnswer(input.answers, searchCall(searchRequest(state, Date.now()))) : undefined;
+  const parts = [breadcrumbs(input), `<h1>${escapeHtml(head.title.replace(/ - [^-]*$/, ''))}</h1>`];
+  if (reply) {
+    const pages = Math.max(1, Math.ceil((reply.total ?? 0) / SEARCH_PAGE_SIZE));
+    parts.push(
+      section('搜索结果', documentLinks(reply.document ?? [])),
+      pageLinks(input.path, input.query, state.page, pages),
+    );
+  }
+  return parts.join('');
+}
+
+/**
+ * The page's main content for crawlers, or '' for pages that have none (not indexed, or
+ * whose data did not come in time).
+ */
+export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[], bodies: readonly CallAnswer[] = []): string {
+  if (head.robots) return '';
+  const route = input.match?.route;
+  let main: string;
+  switch (route?.name) {
+    case 'index':
+      main = homeContent(input);
+      break;
+    case 'library-category-id':
+      main = documentContent(input, Number(input.match?.params.id), bodies);
+      break;
+    case 'library':
+    case 'library-category':
+    case 'article-category':
+      main = categoryContent(input, head);
+      break;
+    case 'search':
+      main = searchContent(input, head);
+      break;
+    default:
+      main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;
+  }
+  if (!main) return '';
+  return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main></div>`;
+}
+
+/** What crawlers get for a page whose subject does not exist (SPEC §8: no error page for bots). */
+export function renderMissingPage(head: PageHead): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+  <head>
+    <meta charset="UTF-8">
+    <title>${escapeHtml(head.title)}</title>
+    <meta name="robots" content="noindex">
+  </head>
+  <body>
+    <main>
+      <h1>${escapeHtml(head.title.replace(/ - .*$/, ''))}</h1>
+      <p>您访问的内容不存在或已被删除。</p>
+      <p><a href="/">返回首页</a></p>
+    </main>
+  </body>
+</html>
+`;
+}

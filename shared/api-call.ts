@@ -1,0 +1,68 @@
+// A GET call of the API as a first screen makes it: the react-query key its screen keeps the
+// answer under, the path and query, and what the screen keeps of the answer's body. Declared
+// once, here, so that the gateway (which makes the call for the page it serves and inlines
+// the answer) and the SPA (which makes it when the page did not carry it) key and shape the
+// data alike.
+
+export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[];
+
+export interface ApiCall<T = unknown> {
+  readonly key: readonly unknown[];
+  readonly path: string;
+  readonly query: Readonly<Record<string, ApiQueryValue>>;
+  /** What the screen keeps of a 200 answer's body. */
+  readonly select: (body: unknown) => T;
+  /** A 404 of this call means that the page's subject does not exist: the page answers 404. */
+  readonly subject?: boolean;
+}
+
+export interface ApiCallDef<Body, T> {
+  key: readonly unknown[];
+  path: string;
+  query?: Readonly<Record<string, ApiQueryValue>>;
+  select: (body: Body) => T;
+  subject?: boolean;
+}
+
+/** Declares a call; `Body` is the wire type of the answer (an empty body reads as `{}`). */
+export function apiCall<Body extends object, T>(def: ApiCallDef<Body, T>): ApiCall<T> {
+  return {
+    key: def.key,
+    path: def.path,
+    query: def.query ?? {},
+    select: (body) => def.select((body ?? {}) as Body),
+    ...(def.subject ? { subject: true } : {}),
+  };
+}
+
+/** `/api/v1/x?id=1&id=2&wd=y`: arrays as repeated keys (contract README §3), keys in declaration order. */
+export function callUrl(call: Pick<ApiCall, 'path' | 'query'>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(call.query)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(item))}`);
+    }
+  }
+  return parts.length ? `${call.path}?${parts.join('&')}` : call.path;
+}
+
+/** A key as react-query hashes it: JSON with the keys of plain objects sorted. */
+export function hashCallKey(key: readonly unknown[]): string {
+  return JSON.stringify(key, (_name, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}
+
+/** Answers of calls by key, as a page carries them (`StartData.routeData`). */
+export interface CallAnswer {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+/** Looks an answer up by the call that gives it. */
+export function findAnswer<T>(answers: readonly CallAnswer[], call: ApiCall<T>): T | undefined {
+  const wanted = hashCallKey(call.key);
+  return answers.find((answer) => hashCallKey(answer.key) === wanted)?.data as T | undefined;
+}

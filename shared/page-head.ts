@@ -1,0 +1,259 @@
+// The <head> of every page: title (`文档标题 - 站点名`), description, keywords, canonical URL,
+// Open Graph, JSON-LD (DigitalDocument / Article, BreadcrumbList) and robots, computed from
+// the route, the settings and the page's data. The gateway writes it into the page it serves;
+// the SPA applies the same on client-side navigation, so both always agree.
+import { findAnswer, type CallAnswer } from './api-call';
+import { documentCall } from './page-data';
+import { categoryPagePath, documentPagePath } from './page-paths';
+import { isIndexable } from './robots';
+import type { RouteMatch } from './routes';
+import type { Category } from './types/category';
+import type { Settings } from './types/config';
+import type { Document } from './types/document';
+
+export interface PageInput {
+  /** The page's path (normalised) and its query string, first value of each key. */
+  path: string;
+  query: Readonly<Record<string, string>>;
+  match: RouteMatch | undefined;
+  settings: Settings;
+  /** Every category (the start data's). */
+  categories: readonly Category[];
+  /** Where the site is, for absolute URLs: `https://docs.example.com`. */
+  origin: string;
+  /** The answers of the page's calls that are known (the page's route data, or the SPA's cache). */
+  answers: readonly CallAnswer[];
+  /** The page's subject does not exist (its call answered 404). */
+  missing?: boolean;
+  /** The site is closed to this visitor (security.is_close): the page is the closed notice. */
+  closed?: boolean;
+}
+
+export interface Crumb {
+  name: string;
+  path: string;
+}
+
+export type JsonLd = Readonly<Record<string, unknown>>;
+
+export interface PageHead {
+  title: string;
+  description: string;
+  keywords: string;
+  /** `noindex, nofollow` for pages no search engine should list. */
+  robots?: string;
+  canonical?: string;
+  /** `og:*` properties in order. */
+  openGraph: readonly (readonly [property: string, content: string])[];
+  jsonLd: readonly JsonLd[];
+}
+
+const NOINDEX = 'noindex, nofollow';
+/** The heading of the closed site's notice (the SPA's 站点已关闭 screen). */
+export const SITE_CLOSED_TITLE = '站点已关闭';
+const DESCRIPTION_MAX = 160;
+const DEFAULT_SITE_NAME = '文库';
+
+export function siteNameOf(settings: Settings): string {
+  return settings.system?.sitename || settings.system?.title || DEFAULT_SITE_NAME;
+}
+
+/** One line of at most `max` characters (code points), an ellipsis when cut. */
+export function summary(text: string | undefined, max = DESCRIPTION_MAX): string {
+  const chars = [...(text ?? '').replace(/\s+/g, ' ').trim()];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/** The category and its ancestors, root first (a cycle or a missing parent ends the walk). */
+export function categoryTrail(categories: readonly Category[], id: number | undefined): Category[] {
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const trail: Category[] = [];
+  const seen = new Set<number>();
+  for (let current = byId.get(id); current?.id !== undefined && !seen.has(current.id); current = byId.get(current.parent_id)) {
+    seen.add(current.id);
+    trail.unshift(current);
+  }
+  return trail;
+}
+
+const absolute = (origin: string, path: string) => (/^https?:\/\//i.test(path) ? path : `${origin}${path.startsWith('/') ? '' : '/'}${path}`);
+
+function pageNumber(query: Readonly<Record<string, string>>): number {
+  const page = Number(query.page);
+  return Number.isInteger(page) && page > 1 ? page : 1;
+}
+
+/** The document the page shows, when its data is known. */
+function documentOf(input: PageInput): Document | undefined {
+  const id = Number(input.match?.params.id);
+  return Number.isInteger(id) && id > 0 ? findAnswer(input.answers, documentCall(id)) : undefined;
+}
+
+/** The breadcrumbs of a page, home first (empty for pages that have none). */
+export function pageTrail(input: PageInput): Crumb[] {
+  const name = input.match?.route.name;
+  const home: Crumb = { name: '首页', path: '/' };
+  const library: Crumb = { name: '文库资料', path: '/library' };
+  const articles: Crumb = { name: '文章资讯', path: '/article' };
+  const crumbsOf = (trail: readonly Category[]) => trail.map((c) => ({ name: c.title ?? '', path: categoryPagePath(c) }));
+  switch (name) {
+    case 'library':
+      return [home, library];
+    case 'library-category':
+      return [home, library, ...crumbsOf(categoryTrail(input.categories, Number(input.match?.params.category)))];
+    case 'library-category-id': {
+      const doc = documentOf(input);
+      const categoryId = doc?.category?.[doc.category.length - 1]?.id ?? Number(input.match?.params.category);
+      const crumbs = [home, library, ...crumbsOf(categoryTrail(input.categories, categoryId))];
+      return doc?.title ? [...crumbs, { name: doc.title, path: documentPagePath(doc) ?? input.path }] : crumbs;
+    }
+    case 'article-category': {
+      const id = Number(input.match?.params.category);
+      return [home, articles, ...(id ? crumbsOf(categoryTrail(input.categories, id)) : [])];
+    }
+    case 'search':
+      return [home, { name: '搜索', path: '/search' }];
+    default:
+      return [];
+  }
+}
+
+function breadcrumbLd(origin: string, trail: readonly Crumb[]): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: absolute(origin, crumb.path) })),
+  };
+}
+
+interface Parts {
+  title: string;
+  description?: string;
+  keywords?: string;
+  canonicalPath?: string;
+  ogType?: string;
+  image?: string;
+  jsonLd?: JsonLd[];
+  robots?: string;
+}
+
+function documentParts(input: PageInput, site: string): Parts {
+  const doc = documentOf(input);
+  if (input.missing) return { title: `文档不存在 - ${site}`, robots: NOINDEX };
+  if (!doc) return { title: `${input.match?.route.title ?? '文档详情'} - ${site}`, canonicalPath: input.path };
+  const canonicalPath = documentPagePath(doc) ?? input.path;
+  const description = summary(doc.description || doc.content || doc.title);
+  const cover = doc.attachment?.hash ? `/view/cover/${doc.attachment.hash}` : undefined;
+  const author = doc.user?.username || doc.username;
+  const digitalDocument: JsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'DigitalDocument',
+    name: doc.title ?? '',
+    description,
+    url: absolute(input.origin, canonicalPath),
+    inLanguage: 'zh-CN',
+    ...(doc.keywords ? { keywords: doc.keywords } : {}),
+    ...(doc.created_at ? { datePublished: doc.created_at } : {}),
+    ...(doc.updated_at ? { dateModified: doc.updated_at } : {}),
+    ...(author ? { author: { '@type': 'Person', name: author } } : {}),
+    ...(cover ? { thumbnailUrl: absolute(input.origin, cover) } : {}),
+    ...(doc.ext ? { fileFormat: doc.ext.replace(/^\./, '') } : {}),
+    isAccessibleForFree: !doc.price,
+  };
+  return {
+    title: `${doc.title ?? '文档详情'} - ${site}`,
+    description,
+    keywords: doc.keywords,
+    canonicalPath,
+    ogType: 'article',
+    ...(cover ? { image: cover } : {}),
+    jsonLd: [digitalDocument],
+  };
+}
+
+function categoryParts(input: PageInput, site: string, listPath: string): Parts {
+  const id = Number(input.match?.params.category);
+  const category = input.categories.find((c) => c.id === id);
+  const page = pageNumber(input.query);
+  const base = category ? categoryPagePath(category) : listPath;
+  const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
+  if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
+  return {
+    title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
+    description: summary(category.description) || `${site}的「${category.title}」分类：${summary(input.settings.system?.description, 100)}`,
+    keywords: [category.title, input.settings.system?.keywords].filter(Boolean).join(','),
+    canonicalPath,
+    ...(category.cover ? { image: category.cover } : {}),
+  };
+}
+
+function partsOf(input: PageInput, site: string): Parts {
+  const route = input.match?.route;
+  if (input.closed) return { title: `${SITE_CLOSED_TITLE} - ${site}`, robots: NOINDEX };
+  if (!route) return { title: `页面不存在 - ${site}`, robots: NOINDEX };
+  if (!isIndexable(route)) return { title: `${route.title} - ${site}`, robots: NOINDEX };
+  const system = input.settings.system ?? {};
+  switch (route.name) {
+    case 'index':
+      return {
+        title: system.title || site,
+        canonicalPath: '/',
+        ogType: 'website',
+        ...(system.logo ? { image: system.logo } : {}),
+        jsonLd: [{
+          '@context': 'https://schema.org',
+          '@type': 'WebSite',
+          name: site,
+          url: absolute(input.origin, '/'),
+          ...(system.description ? { description: summary(system.description) } : {}),
+          potentialAction: { '@type': 'SearchAction', target: `${absolute(input.origin, '/search')}?wd={search_term_string}`, 'query-input': 'required name=search_term_string' },
+        }],
+      };
+    case 'library-category-id':
+      return documentParts(input, site);
+    case 'library':
+    case 'library-category':
+      return categoryParts(input, site, '/library');
+    case 'article-category':
+      return input.match?.params.category ? categoryParts(input, site, '/article') : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
+    case 'search': {
+      const words = summary(input.query.wd, 40);
+      return {
+        title: words ? `“${words}”的搜索结果 - ${site}` : `${route.title} - ${site}`,
+        description: words ? `在${site}搜索“${words}”的文档` : undefined,
+        canonicalPath: words ? `/search?wd=${encodeURIComponent(input.query.wd ?? '')}` : '/search',
+      };
+    }
+    default:
+      return { title: `${route.title} - ${site}`, canonicalPath: input.path };
+  }
+}
+
+export function pageHead(input: PageInput): PageHead {
+  const site = siteNameOf(input.settings);
+  const system = input.settings.system ?? {};
+  const parts = partsOf(input, site);
+  const description = parts.description || summary(system.description);
+  const keywords = parts.keywords || system.keywords || '';
+  const canonical = parts.robots ? undefined : parts.canonicalPath && absolute(input.origin, parts.canonicalPath);
+  const trail = parts.robots ? [] : pageTrail(input);
+  const jsonLd = [...(parts.jsonLd ?? []), ...(trail.length > 1 ? [breadcrumbLd(input.origin, trail)] : [])];
+  const openGraph: [string, string][] = parts.robots ? [] : [
+    ['og:site_name', site],
+    ['og:title', parts.title.endsWith(` - ${site}`) ? parts.title.slice(0, -(site.length + 3)) : parts.title],
+    ['og:description', description],
+    ['og:type', parts.ogType ?? 'website'],
+    ['og:locale', 'zh_CN'],
+    ...(canonical ? [['og:url', canonical] as [string, string]] : []),
+    ...(parts.image ? [['og:image', absolute(input.origin, parts.image)] as [string, string]] : []),
+  ];
+  return {
+    title: parts.title,
+    description,
+    keywords,
+    ...(parts.robots ? { robots: parts.robots } : {}),
+    ...(canonical ? { canonical } : {}),
+    openGraph,
+    jsonLd,
+  };
+}

@@ -1,0 +1,31 @@
+// Where the public pages of documents, articles and categories live (shared/routes.ts): the
+// links the SPA renders, the canonical URLs the gateway writes into each page's head, the
+// links of the crawler content and the sitemaps all come from here, so they never disagree.
+
+/**
+ * A document's page, `/library/{category}/{id}`, under its deepest category: the last of
+ * `category` (its categories by depth, as the document lists answer them), else of
+ * `category_id`; none without a category.
+ */
+export function documentPagePath(doc: { id?: number; category?: readonly { id?: number }[]; category_id?: readonly number[] }): string | undefined {
+  const category = doc.category?.[doc.category.length - 1]?.id ?? doc.category_id?.[doc.category_id.length - 1];
+  return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
+}
+
+/** A converted document's first page image (`/view/page/<hash>/1.svg`, `.gzip.svg` when stored compressed), as the reader shows it. */
+export function firstPageImagePath(doc: { status?: number; attachment?: { hash?: string }; preview_ext?: string; enable_gzip?: boolean }): string | undefined {
+  const hash = doc.attachment?.hash;
+  if (doc.status !== 2 || !hash) return undefined;
+  const ext = doc.preview_ext || '.svg';
+  return `/view/page/${hash}/1${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
+}
+
+/** An article's canonical page, `/article/detail/{identifier}` (by id when it has no identifier). */
+export function articlePagePath(article: { id?: number; identifier?: string }): string {
+  return `/article/detail/${encodeURIComponent(article.identifier || String(article.id ?? ''))}`;
+}
+
+/** Category type 0: documents, listed in the library; type 1: articles. */
+export function categoryPagePath(category: { id?: number; type?: number }): string {
+  return category.type === 1 ? `/article/${category.id ?? ''}` : `/library/${category.id ?? ''}`;
+}

@@ -1,0 +1,209 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
+
+// CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
+// the rate limit, the captcha, deleting, and the lists of the public, the author and admins.
+
+const backend = useBackend();
+const { admin } = backend;
+
+let articleId = 0;
+let alice: Member;
+let bob: Member;
+
+const comment = (member: Member | { token: string }, body: Record<string, unknown>) =>
+  api(backend.url, 'POST', '/api/v1/comment', { token: member.token, body: { type: 1, document_id: articleId, ...body } });
+const publicList = (query: Record<string, string | number | boolean | number[]> = {}) =>
+  api(backend.url, 'GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId, ...query } });
+const articleCount = async () => (await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body.comment_count ?? 0;
+
+beforeAll(async () => {
+  await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
+  articleId = (await admin('POST', '/api/v1/article', { body: { title: '欢迎评论', content: '<p>说说你的看法。</p>' } })).body.id;
+  alice = await registerMember(backend.url);
+  bob = await registerMember(backend.url);
+});
+
+describe('creating', () => {
+  it('keeps a member’s comment pending, visible to its author and admins only, until approved', async () => {
+    const res = await comment(alice, { content: '写得很好！' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ content: '写得很好！', type: 1, document_id: articleId, user_id: alice.user.id, user: { username: alice.username } });
+    expect(res.body.status).toBeUndefined();
+    expect(res.body.ip).toBeUndefined();
+    expect((await publicList()).body).toEqual({});
+    const own = await api(backend.url, 'GET', '/api/v1/comment/list', { token: alice.token, query: { type: 1, document_id: articleId, user_id: alice.user.id } });
+    expect(own.body).toMatchObject({ total: 1, comment: [{ id: res.body.id, content: '写得很好！' }] });
+    const pryingBob = await api(backend.url, 'GET', '/api/v1/comment/list', { token: bob.token, query: { type: 1, document_id: articleId, user_id: alice.user.id } });
+    expect(pryingBob.body).toEqual({});
+    expect((await admin('GET', '/api/v1/comment/list', { query: { status: 0 } })).body.total).toBe(1);
+    expect(await articleCount()).toBe(0);
+
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
+    const visible = await publicList();
+    expect(visible.body).toMatchObject({ total: 1, comment: [{ id: res.body.id, status: 1, user: { id: alice.user.id, username: alice.username } }] });
+    expect(await articleCount()).toBe(1);
+  });
+
+  it('approves the comments of admins (and of groups without review) at once', async () => {
+    const res = await admin('POST', '/api/v1/comment', { body: { type: 1, document_id: articleId, content: '感谢支持。' } });
+    expect(res.body.status).toBe(1);
+    expect(await articleCount()).toBe(2);
+  });
+
+  it('hangs replies under the top-level comment and counts the approved ones', async () => {
+    const top = (await publicList({ order: 'id asc' })).body.comment[0];
+    const reply = await comment(bob, { parent_id: top.id, content: '同意楼上' });
+    const replyToReply = await comment(alice, { parent_id: reply.body.id, content: '谢谢' });
+    expect(replyToReply.status).toBe(400); // the reply is not approved yet: nothing to reply to
+    await admin('POST', '/api/v1/comment/check', { body: { id: [reply.body.id], status: 1 } });
+    const second = await comment(alice, { parent_id: reply.body.id, content: '谢谢' });
+    expect(second.body.parent_id).toBe(top.id);
+    await admin('POST', '/api/v1/comment/check', { body: { id: [second.body.id], status: 1 } });
+    const replies = await publicList({ parent_id: [top.id] });
+    expect(replies.body.total).toBe(2);
+    expect((await publicList({ order: 'id asc' })).body.comment.find((c: { id: number }) => c.id === top.id).comment_count).toBe(2);
+    expect(await articleCount()).toBe(4);
+  });
+
+  it('keeps script in a comment as plain text', async () => {
+    const res = await admin('POST', '/api/v1/comment', { body: { type: 1, document_id: articleId, content: '<img src=x onerror="window.__xss=1">' } });
+    expect(res.body.content).toBe('<img src=x onerror="window.__xss=1">');
+    await admin('DELETE', '/api/v1/comment', { query: { id: res.body.id } });
+  });
+
+  it.each([
+    [{ content: '  ' }, 400, '评论内容不能为空'],
+    [{ content: '好'.repeat(1001) }, 400, '评论内容长度不能超过1000个字符'],
+    [{ content: 'x', document_id: 0 }, 400, '请指定要评论的文章'],
+    [{ content: 'x', document_id: 99999 }, 404, '文章不存在'],
+    [{ content: 'x', type: 7 }, 400, '评论类型必须是 0（文档）或 1（文章）'],
+    [{ content: 'x', parent_id: 99999 }, 400, '回复的评论不存在'],
+  ])('refuses %j with %i', async (body, status, message) => {
+    const res = await comment(alice, body);
+    expect(res.status).toBe(status);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('needs a login', async () => {
+    expect((await comment({ token: '' }, { content: 'x' })).status).toBe(401);
+  });
+
+  it('refuses comments on articles readers cannot see', async () => {
+    const pendingAuthor = await registerMember(backend.url);
+    const group = await admin('POST', '/api/v1/group', { body: { title: '文章需审核', enable_article: true, enable_article_approval: true, enable_comment: true } });
+    await admin('PUT', '/api/v1/user', { body: { id: pendingAuthor.user.id, group_id: [group.body.id] } });
+    const pending = await api(backend.url, 'POST', '/api/v1/article', { token: pendingAuthor.token, body: { title: '待审', content: '<p>x</p>' } });
+    const res = await comment(alice, { document_id: pending.body.id, content: 'x' });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('who may comment', () => {
+  it('refuses a punished member with the reason', async () => {
+    const punished = await registerMember(backend.url);
+    await admin('POST', '/api/v1/punishment', { body: { user_id: [punished.user.id], type: [2], enable: true, reason: '恶意刷屏' } });
+    const res = await comment(punished, { content: '我又来了' });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('您已被禁止评论，原因：恶意刷屏');
+  });
+
+  it('refuses members whose groups do not allow comments', async () => {
+    const member = await registerMember(backend.url);
+    const group = await admin('POST', '/api/v1/group', { body: { title: '禁止评论组', enable_comment: false } });
+    await admin('PUT', '/api/v1/user', { body: { id: member.user.id, group_id: [group.body.id] } });
+    const res = await comment(member, { content: 'x' });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('您所在用户组不允许评论');
+  });
+
+  it('limits how often a member comments (security.comment_interval)', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '60' });
+    const member = await registerMember(backend.url);
+    expect((await comment(member, { content: '第一条' })).status).toBe(200);
+    const tooFast = await comment(member, { content: '第二条' });
+    expect(tooFast.status).toBe(403);
+    expect(tooFast.body.message).toMatch(/^您的评论太快了，请等待 (60|59) 秒后再试$/);
+    await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
+  });
+
+  it('asks for the captcha when the security config does', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'true' });
+    expect((await comment(bob, { content: 'x' })).body.message).toBe('请输入验证码');
+    const captcha = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
+    expect(captcha.body.enable).toBe(true);
+    expect((await comment(bob, { content: 'x', captcha_id: captcha.body.id, captcha: 'wrong' })).body.message).toBe('验证码错误');
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'false' });
+  });
+});
+
+describe('comments on documents', () => {
+  const commentCountOf = (id: number) =>
+    withDatabase(backend.dataDir, (db) => (db.prepare('SELECT comment_count AS n FROM document WHERE id = ?').get(id) as { n: number }).n);
+
+  it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });
+    const member = await registerMember(backend.url);
+    const pending = await api(backend.url, 'POST', '/api/v1/comment', { token: member.token, body: { type: 0, document_id: doc.id, content: '资料很全' } });
+    expect(pending.status).toBe(200);
+    expect(await commentCountOf(doc.id)).toBe(0);
+    await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.id], status: 1 } });
+    expect(await commentCountOf(doc.id)).toBe(1);
+    const listed = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: doc.id, with_document_title: true } });
+    expect(listed.body.comment[0]).toMatchObject({ content: '资料很全', document_title: '期末复习资料', document_uuid: doc.uuid });
+    await admin('DELETE', '/api/v1/comment', { query: { id: pending.body.id } });
+    expect(await commentCountOf(doc.id)).toBe(0);
+  });
+
+  it('refuse documents strangers may not see', async () => {
+    const hidden = await insertDocument(backend.dataDir, { userId: 1, status: 6 });
+    const res = await comment(alice, { type: 0, document_id: hidden.id, content: 'x' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('文档不存在');
+  });
+});
+
+describe('admins and lists', () => {
+  it('names the target with with_document_title and searches with wd for admins only', async () => {
+    const list = await admin('GET', '/api/v1/comment/list', { query: { with_document_title: true, wd: '同意' } });
+    expect(list.body).toMatchObject({ total: 1, comment: [{ content: '同意楼上', document_title: '欢迎评论', document_uuid: expect.stringMatching(/^[0-9a-f]{16}$/) }] });
+    const visitor = await api(backend.url, 'GET', '/api/v1/comment/list', { query: { wd: '同意' } });
+    expect(visitor.body.total).toBeGreaterThan(1);
+  });
+
+  it('reads one comment with its author, edits it, and answers 404 for unknown ids', async () => {
+    const top = (await publicList({ order: 'id asc' })).body.comment[0];
+    const got = await admin('GET', '/api/v1/comment', { query: { id: top.id } });
+    expect(got.body).toMatchObject({ id: top.id, user: { username: alice.username } });
+    expect((await admin('PUT', '/api/v1/comment', { body: { id: top.id, content: '写得很好！（已编辑）', status: 1 } })).status).toBe(200);
+    expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).body.content).toBe('写得很好！（已编辑）');
+    expect((await admin('GET', '/api/v1/comment', { query: { id: 99999 } })).status).toBe(404);
+  });
+
+  it('rejects in a batch and takes rejected comments out of the counters', async () => {
+    const before = await articleCount();
+    const mine = await comment(alice, { content: '再来一条' });
+    await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 1 } });
+    expect(await articleCount()).toBe(before + 1);
+    await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 2 } });
+    expect(await articleCount()).toBe(before);
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(400);
+  });
+
+  it('lets members delete their own comments only, admins any (with the replies)', async () => {
+    const top = (await publicList({ order: 'id asc' })).body.comment[0];
+    await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
+    expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(200);
+    await api(backend.url, 'DELETE', '/api/v1/comment', { token: alice.token, query: { id: top.id } });
+    expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(404);
+    expect((await publicList({ parent_id: [top.id] })).body).toEqual({});
+    expect(await articleCount()).toBe(1);
+  });
+
+  it('drops the comments of an article purged from the recycle bin', async () => {
+    await admin('DELETE', '/api/v1/article', { query: { id: articleId } });
+    await admin('DELETE', '/api/v1/article/recycle', { query: { id: articleId } });
+    expect((await admin('GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId } })).body).toEqual({});
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
+import { parseXml, texts } from '../helpers/xml';
+
+// The sitemaps (index, documents, articles, categories): written by PUT /api/v1/sitemap and
+// by the jobs after content changes, served at /sitemap.xml and /sitemap/*.
+
+const backend = useBackend();
+const { admin } = backend;
+const DOMAIN = 'https://docs.example.com';
+const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+async function sitemapFile(name: string): Promise<Document> {
+  const res = await fetch(`${backend.url}/sitemap/${name}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+  const doc = parseXml(await res.text());
+  expect(doc.documentElement.tagName).toBe('urlset');
+  expect(doc.documentElement.namespaceURI).toBe(NS);
+  return doc;
+}
+
+async function index(): Promise<string[]> {
+  const res = await fetch(`${backend.url}/sitemap.xml`);
+  expect(res.status).toBe(200);
+  const doc = parseXml(await res.text());
+  expect(doc.documentElement.tagName).toBe('sitemapindex');
+  expect(doc.documentElement.namespaceURI).toBe(NS);
+  return texts(doc, 'loc');
+}
+
+/** Documents and articles go in by SQL: an upload and its conversion would only slow this down, and articles have no module yet. */
+async function seedContent(): Promise<{ categories: number[] }> {
+  for (const [title, type] of [['教育资料', 0], ['考试真题', 0], ['公告', 1]] as const) {
+    expect((await admin('POST', '/api/v1/category', { body: { title, type } })).status).toBe(200);
+  }
+  const list = await admin('GET', '/api/v1/category/list', { query: { type: [0, 1] } });
+  const ids = (list.body.category as { id: number; title: string }[]).map((c) => c.id);
+  expect((await admin('POST', '/api/v1/category', { body: { title: '小学', type: 0, parent_id: ids[0] } })).status).toBe(200);
+  const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '小学' } })).body.category[0].id as number;
+  ids.push(child);
+  await withDatabase(backend.dataDir, (db) => {
+    const ts = '2026-03-04T05:06:07.000Z';
+    const doc = db.prepare('INSERT INTO document (id, title, uuid, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    doc.run(10, '已转换', 'u10', 2, null, ts, ts);
+    doc.run(11, '已禁用', 'u11', 4, null, ts, ts);
+    doc.run(12, '已删除', 'u12', 2, ts, ts, ts);
+    doc.run(13, '两个分类', 'u13', 2, null, ts, '2026-05-01T00:00:00.000Z');
+    doc.run(14, '未分类', 'u14', 2, null, ts, ts);
+    const link = db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)');
+    // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
+    // 13: two top-level categories: the page is under the last.
+    for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
+    const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    article.run('about', '关于我们', 1, null, ts, ts);
+    article.run('draft', '草稿', 0, null, ts, ts);
+    article.run('gone', '已删除', 1, ts, ts, ts);
+  });
+  return { categories: ids };
+}
+
+describe('sitemaps', () => {
+  it('are written at start, by the first watch', async () => {
+    await expect.poll(async () => (await fetch(`${backend.url}/sitemap.xml`)).status, { timeout: 10_000 }).toBe(200);
+  });
+
+  it('refuse to be written without the site domain', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'system.domain': '' });
+    const res = await admin('PUT', '/api/v1/sitemap');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/网站域名/);
+  });
+
+  it('list the documents strangers may see, the published articles and the enabled categories at their pages', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'system.domain': `${DOMAIN}/` });
+    const { categories } = await seedContent();
+    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
+
+    expect(await index()).toEqual(['documents-0.xml', 'articles-0.xml', 'categories-0.xml'].map((f) => `${DOMAIN}/sitemap/${f}`));
+    const documents = await sitemapFile('documents-0.xml');
+    expect(texts(documents, 'loc')).toEqual([`${DOMAIN}/library/${categories[3]}/10`, `${DOMAIN}/library/${categories[1]}/13`]);
+    expect(texts(documents, 'lastmod')).toEqual(['2026-03-04', '2026-05-01']);
+    expect(texts(await sitemapFile('articles-0.xml'), 'loc')).toEqual([`${DOMAIN}/article/detail/about`]);
+    expect(texts(await sitemapFile('categories-0.xml'), 'loc')).toEqual([
+      `${DOMAIN}/library/${categories[0]}`, `${DOMAIN}/library/${categories[1]}`, `${DOMAIN}/library/${categories[3]}`, `${DOMAIN}/article/${categories[2]}`,
+    ]);
+  });
+
+  it('drop a deleted document at the next generation, and the files no longer needed', async () => {
+    await withDatabase(backend.dataDir, (db) => {
+      db.prepare('UPDATE document SET deleted_at = ? WHERE id IN (10, 13)').run(new Date().toISOString());
+      db.prepare('UPDATE article SET status = 0').run();
+    });
+    expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
+    const listed = await index();
+    expect(listed).toEqual([`${DOMAIN}/sitemap/categories-0.xml`]);
+    expect((await fetch(`${backend.url}/sitemap/documents-0.xml`)).status).toBe(404);
+  });
+
+  it('follow a category change by themselves, through the job', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '新分类', type: 0 } });
+    const created = (await admin('GET', '/api/v1/category/list', { query: { wd: '新分类' } })).body.category[0].id as number;
+    // The job waits for the end of its window (30 s) to gather changes: bring it forward.
+    const queued = await withDatabase(backend.dataDir, (db) =>
+      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued' AND dedupe_key LIKE 'sitemap.refresh:%'").run(new Date(0).toISOString()).changes);
+    expect(queued).toBe(1);
+    await expect.poll(async () => (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('follow any publication by themselves, through the watch that compares the content with the files', async () => {
+    await withDatabase(backend.dataDir, (db) => {
+      const ts = new Date().toISOString();
+      db.prepare("INSERT INTO document (id, title, uuid, status, created_at, updated_at) VALUES (20, '新发布', 'u20', 2, ?, ?)").run(ts, ts);
+      db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) SELECT 20, min(id), ?, ? FROM category WHERE type = 0').run(ts, ts);
+    });
+    // The watch runs every five minutes: bring the next one forward.
+    await expect.poll(() => withDatabase(backend.dataDir, (db) =>
+      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.watch' AND state = 'queued'").run(new Date(0).toISOString()).changes), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => {
+      const res = await fetch(`${backend.url}/sitemap/documents-0.xml`);
+      return res.status === 200 && (await res.text()).includes('/20</loc>');
+    }, { timeout: 10_000 }).toBe(true);
+  });
+
+  it('refuse paths outside the sitemap folder', async () => {
+    for (const path of ['/sitemap/..%2fmoredoc.db', '/sitemap/jwt-secret', '/sitemap/sitemap.xml.tmp']) {
+      expect((await fetch(`${backend.url}${path}`)).status).toBe(404);
+    }
+    expect((await api(backend.url, 'PUT', '/api/v1/sitemap')).status).toBe(401);
+  });
+});

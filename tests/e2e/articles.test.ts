@@ -1,0 +1,292 @@
+// Articles, comments, reports and feedback in Chromium against the real gateway and embedded
+// backend: the footer's pages, writing with the rich-text editor, the review of comments,
+// reports and feedback handled by the admin, script that never runs, and the 390 px screen.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser();
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}x${++seq}`;
+
+const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
+const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
+
+async function logIn(page: Page, username: string, password: string, path: string) {
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL((url) => url.pathname === path.split('?')[0]);
+}
+
+const adminPage = async (path: string) => {
+  const page = await site.open();
+  await logIn(page, 'admin', site.adminPassword, path);
+  return page;
+};
+
+/** A new member, logged in on a page of its own at `path`. */
+async function memberPage(path: string): Promise<{ page: Page; username: string }> {
+  const page = await site.open();
+  const username = unique('reader');
+  const res = await page.request.post('/api/v1/user/register', {
+    data: { username, password: 'reader-pass' },
+    headers: { origin: site.url },
+  });
+  expect(res.status()).toBe(200);
+  await page.goto(path);
+  return { page, username };
+}
+
+/** Calls the API as whoever the page is logged in as (the cookie goes along; the origin passes CSRF). */
+async function call(page: Page, method: 'POST' | 'PUT', path: string, data: unknown) {
+  const res = await page.request.fetch(path, { method, data, headers: { origin: site.url } });
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(res.status(), JSON.stringify(body)).toBe(200);
+  return body;
+}
+
+/** Records any `alert()`/`confirm()` and the page global an injected script would set. */
+async function watchForScript(page: Page): Promise<{ dialogs: string[]; ranScript: () => Promise<boolean> }> {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return { dialogs, ranScript: () => page.evaluate(() => (window as unknown as { __xss?: number }).__xss !== undefined) };
+}
+
+describe('footer pages', () => {
+  it('opens the seeded 关于我们 from the footer, with its own title', async () => {
+    const page = await site.open();
+    await page.goto('/');
+    await page.getByRole('navigation', { name: '页脚链接' }).getByRole('link', { name: '关于我们' }).click();
+    await page.getByRole('heading', { name: '关于我们', level: 1 }).waitFor();
+    await page.getByText('本站是一个文档分享平台').waitFor();
+    expect(await page.title()).toBe('关于我们 - 魔豆文库');
+    expect(await page.getByText('建设中').count()).toBe(0);
+  });
+
+  it('keeps MOREDOC’s links working: /article/about shows the article whose identifier is about', async () => {
+    const page = await site.open();
+    await page.goto('/article/agreement');
+    await page.getByRole('heading', { name: '文库协议', level: 1 }).waitFor();
+    await page.goto('/article/no-such-page');
+    await page.getByText('文章不存在').waitFor();
+  });
+});
+
+describe('writing', () => {
+  it('lets the admin write an article with an uploaded image in the editor, which readers then see', async () => {
+    const page = await adminPage('/admin/article/set');
+    const title = unique('编辑器测试');
+    await page.getByLabel('标题', { exact: true }).fill(title);
+    const editor = page.getByTestId('article-editor');
+    await editor.click();
+    await page.keyboard.type('第一段正文。');
+    await page.keyboard.press('Enter');
+    await page.locator('input[type=file][data-upload-kind=article]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG });
+    await editor.locator('img[src^="/uploads/"]').waitFor();
+    await page.getByLabel('文章标识').fill(`editor-${seq}`);
+    await page.getByRole('button', { name: '发布' }).click();
+    await expectToast(page, '文章已发布');
+    await page.waitForURL((url) => url.searchParams.has('id'));
+
+    const reader = await site.open();
+    await reader.goto(`/article/detail/editor-${seq}`);
+    await reader.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await reader.getByText('第一段正文。').waitFor();
+    const image = reader.locator('.app-article__content img');
+    expect(await image.getAttribute('src')).toMatch(/^\/uploads\/.+\.png$/);
+    const loaded = await image.evaluate((img: HTMLImageElement) => (img.complete
+      ? img.naturalWidth > 0
+      : new Promise<boolean>((resolve) => {
+        img.addEventListener('load', () => resolve(img.naturalWidth > 0));
+        img.addEventListener('error', () => resolve(false));
+      })));
+    expect(loaded).toBe(true);
+
+    await page.goto('/admin/article/list');
+    await row(page, title).getByText('审核通过').waitFor();
+  });
+});
+
+describe('search and favourites', () => {
+  it('finds an article by a two-character word from the list page’s search box', async () => {
+    const admin = await adminPage('/admin/dashboard');
+    const title = unique('量子计算入门');
+    await call(admin, 'POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
+    const page = await site.open();
+    await page.goto('/article');
+    await page.getByRole('textbox', { name: '搜索文章' }).fill('纠缠');
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
+    const hit = page.locator('.app-article-list a', { hasText: title });
+    await hit.waitFor();
+    expect(await page.locator('.app-article-list em', { hasText: '纠缠' }).count()).toBeGreaterThan(0);
+    await hit.click();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+  });
+
+  it('lets a member favourite an article, which stays favourited after a reload', async () => {
+    const { page } = await memberPage('/article/detail/help');
+    await page.getByRole('button', { name: '收藏', exact: true }).click();
+    await expectToast(page, '收藏成功');
+    await page.reload();
+    await page.getByRole('button', { name: '已收藏' }).waitFor();
+  });
+});
+
+describe('comments', () => {
+  it('keeps a member’s comment in review (审核中 to its author only) until the admin approves it', async () => {
+    const { page: member } = await memberPage('/article/detail/contact');
+    const text = unique('期待更多内容');
+    await member.getByLabel('发表评论').fill(text);
+    await member.getByRole('button', { name: '发表评论' }).click();
+    await expectToast(member, '评论已提交');
+    const mine = member.locator('.app-comment', { hasText: text });
+    await mine.getByText('审核中').waitFor();
+
+    const visitor = await site.open();
+    await visitor.goto('/article/detail/contact');
+    await visitor.getByText('登录后参与评论').waitFor();
+    expect(await visitor.getByText(text).count()).toBe(0);
+
+    const admin = await adminPage('/admin/comment');
+    await row(admin, text).getByText('待审核').waitFor();
+    await row(admin, text).getByRole('button', { name: /^通过「/ }).click();
+    await dialog(admin, '通过').getByRole('button', { name: '确定' }).click();
+    await expectToast(admin, '已通过');
+    await row(admin, text).getByText('审核通过').waitFor();
+
+    await visitor.reload();
+    await visitor.locator('.app-comment', { hasText: text }).waitFor();
+    expect(await visitor.locator('.app-comment', { hasText: text }).getByText('审核中').count()).toBe(0);
+  });
+});
+
+describe('reports and feedback', () => {
+  it('takes a reader’s report, which the admin handles with a note', async () => {
+    const { page: member } = await memberPage('/article/detail/copyright');
+    await member.getByRole('button', { name: '举报' }).click();
+    const report = dialog(member, '举报');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await report.getByText('请选择举报原因').waitFor();
+    await report.getByLabel('虚假中奖').check();
+    await report.getByLabel('补充说明（选填）').fill('链接指向中奖诈骗网站');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await expectToast(member, '举报已提交');
+
+    const admin = await adminPage('/admin/report');
+    const line = row(admin, '链接指向中奖诈骗网站');
+    await line.getByText('虚假中奖').waitFor();
+    expect(await line.getByRole('link', { name: '免责声明' }).getAttribute('href')).toBe('/article/detail/copyright');
+    await line.getByRole('button', { name: /^处理「/ }).click();
+    const handle = dialog(admin, '处理');
+    await handle.getByLabel('处理备注').fill('已核实，内容无违规');
+    await handle.getByRole('button', { name: '确定' }).click();
+    await expectToast(admin, '已处理');
+    await row(admin, '链接指向中奖诈骗网站').getByText('已处理').waitFor();
+  });
+
+  it('lets a visitor send feedback from the floating button, and the admin reply to it', async () => {
+    const visitor = await site.open();
+    await visitor.goto('/article');
+    await visitor.getByRole('button', { name: '意见反馈' }).click();
+    const form = dialog(visitor, '意见反馈');
+    await form.getByRole('button', { name: '提交反馈' }).click();
+    await form.getByText('反馈内容不能为空').waitFor();
+    const text = unique('希望增加夜间模式');
+    await form.getByLabel('反馈内容').fill(text);
+    await form.getByLabel('联系方式（选填）').fill('night@example.com');
+    await form.locator('input[type=file][data-upload-kind=feedback]').setInputFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PNG });
+    await form.getByRole('img', { name: '截图预览' }).waitFor();
+    await form.getByRole('button', { name: '提交反馈' }).click();
+    await form.getByText('感谢你的反馈！').waitFor();
+
+    const admin = await adminPage('/admin/feedback');
+    const line = row(admin, text);
+    await line.getByText('night@example.com').waitFor();
+    await line.getByText('游客').waitFor();
+    await line.getByRole('button', { name: /^处理「/ }).click();
+    const handle = dialog(admin, '处理');
+    await handle.getByLabel('回复').fill('已排期，下个版本上线');
+    await handle.getByRole('button', { name: '确定' }).click();
+    await expectToast(admin, '已处理');
+    await row(admin, text).getByText('已处理').waitFor();
+    await row(admin, text).getByText('已排期，下个版本上线').waitFor();
+  });
+
+  it('shows the feedback form on /article/feedback', async () => {
+    const page = await site.open();
+    await page.goto('/article/feedback');
+    await page.getByRole('heading', { name: '意见反馈', level: 1 }).waitFor();
+    await page.getByRole('form', { name: '意见反馈' }).getByLabel('反馈内容').fill(unique('页面里的反馈'));
+    await page.getByRole('form', { name: '意见反馈' }).getByRole('button', { name: '提交反馈' }).click();
+    await page.getByText('感谢你的反馈！').waitFor();
+  });
+});
+
+describe('script never runs', () => {
+  const PAYLOAD = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script>';
+
+  it('in an article body, a comment, a report remark or feedback', async () => {
+    const admin = await adminPage('/admin/dashboard');
+    const identifier = `xss-${seq + 1}`;
+    await call(admin, 'POST', '/api/v1/article', {
+      title: unique('脚本测试'), identifier, content: `<p>正文</p>${PAYLOAD}<a href="javascript:alert(3)">链接</a><svg onload="alert(4)"></svg>`,
+    });
+
+    const { page: member, username } = await memberPage(`/article/detail/${identifier}`);
+    const watch = await watchForScript(member);
+    await member.getByText('正文').waitFor();
+    const articleId = Number(await member.evaluate(async (key) => {
+      const res = await fetch(`/api/v1/article?identifier=${key}`);
+      return ((await res.json()) as { id: number }).id;
+    }, identifier));
+    await member.getByLabel('发表评论').fill(PAYLOAD);
+    await member.getByRole('button', { name: '发表评论' }).click();
+    await member.locator('.app-comment', { hasText: '<script>' }).waitFor();
+    await call(member, 'POST', '/api/v1/report', { type: 1, document_id: articleId, reason: 4, remark: PAYLOAD });
+    await call(member, 'POST', '/api/v1/feedback', { content: PAYLOAD, contact: PAYLOAD });
+    expect(await member.locator('.app-article__content script, .app-article__content [onerror], .app-article__content svg').count()).toBe(0);
+    expect(await member.locator('.app-article__content a').getAttribute('href')).toBeNull();
+
+    // Approved, the comment shows to everybody, the admin included.
+    const pending = await (await admin.request.get('/api/v1/comment/list', { params: { status: 0, type: 1, document_id: articleId } })).json() as { comment: { id: number }[] };
+    await call(admin, 'POST', '/api/v1/comment/check', { id: pending.comment.map((c) => c.id), status: 1 });
+
+    const adminWatch = await watchForScript(admin);
+    for (const path of ['/admin/comment', '/admin/report', '/admin/feedback']) {
+      await admin.goto(path);
+      await row(admin, '<script>').first().waitFor();
+    }
+    await admin.goto(`/article/detail/${identifier}`);
+    await admin.locator('.app-comment', { hasText: username }).waitFor();
+
+    expect(watch.dialogs).toEqual([]);
+    expect(await watch.ranScript()).toBe(false);
+    expect(adminWatch.dialogs).toEqual([]);
+    expect(await adminWatch.ranScript()).toBe(false);
+  });
+});
+
+describe('phones', () => {
+  it('fits the article list and an article into 390 px', async () => {
+    const visit = await site.visit();
+    await visit.page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/article', '/article/detail/agreement', '/article/feedback']) {
+      await visit.page.goto(path);
+      await visit.page.locator('h1').first().waitFor();
+      await visit.page.waitForLoadState('networkidle');
+      const overflow = await visit.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+});

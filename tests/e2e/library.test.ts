@@ -1,0 +1,371 @@
+// Issue 14 in Chromium against the real gateway and embedded backend: a member uploads a
+// PDF through /upload (with progress), it converts and appears in its category and on the
+// home page; a visitor reads the free pages and meets the end of the preview, a VIP member
+// reads on; a word of its body finds it with a highlighted snippet; a member with credits
+// downloads it, the credits move and the record shows in /member/download. The admin
+// approves a pending document, reconverts a failed one, deletes and recovers one. Issue 15:
+// a member comments in the reader.
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { api } from '../helpers/backend';
+import { fixture } from '../helpers/documents';
+import { useSiteInBrowser } from './browser';
+
+/** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
+const BODY_WORD = '麒麟';
+const TITLE = '城市图书馆的一天';
+const PRICE = 5;
+
+const site = useSiteInBrowser({
+  env: () => ({
+    // Two free pages of the three-page fixture; members start with 20 credits.
+    CONFIG_CONVERTER_MAX_PREVIEW: '2',
+    CONFIG_SCORE_REGISTER: '20',
+    CONFIG_SYSTEM_RECOMMEND_WORDS: '图书馆,古籍',
+  }),
+});
+
+/** Logs in through the gateway as an API client would: the token is the cookie it sets. */
+async function tokenOf(username: string, password: string): Promise<string> {
+  const res = await fetch(`${site.url}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const token = /(?:^|,\s*)token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (res.status !== 200 || !token) throw new Error(`login ${username}: ${res.status}`);
+  return token;
+}
+
+let counter = 0;
+async function newMember(): Promise<{ id: number; username: string; password: string; token: string }> {
+  counter += 1;
+  const username = `reader${Date.now() % 100_000}x${counter}`;
+  const password = 'reader-password';
+  const res = await fetch(`${site.url}/api/v1/user/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as { user?: { id: number } };
+  if (res.status !== 200 || !body.user) throw new Error(`register: ${res.status}`);
+  return { id: body.user.id, username, password, token: await tokenOf(username, password) };
+}
+
+const admin = (method: string, path: string, opts: Parameters<typeof api>[3] = {}) =>
+  tokenOf('admin', site.adminPassword).then((token) => api(site.url, method, path, { ...opts, token }));
+
+/** A browser page signed in as `token` (the gateway's cookie), or a visitor's. */
+async function pageAs(token?: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const visit = await site.visit();
+  if (viewport) await visit.page.setViewportSize(viewport);
+  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  return visit.page;
+}
+
+async function waitForStatus(token: string, id: number, statuses: number[], timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(site.url, 'GET', '/api/v1/document', { token, query: { id } });
+    if (statuses.includes(res.body.status ?? 0)) return res.body;
+    if (Date.now() > deadline) throw new Error(`document ${id}: status ${res.body.status ?? 0}`);
+    await sleep(200);
+  }
+}
+
+interface Shared {
+  categoryId: number;
+  uploaderId: number;
+  uploaderToken: string;
+  documentId: number;
+  path: string;
+}
+const shared: Partial<Shared> = {};
+const need = <K extends keyof Shared>(key: K): Shared[K] => {
+  const value = shared[key];
+  if (value === undefined) throw new Error(`an earlier step did not set ${key}`);
+  return value as Shared[K];
+};
+
+describe('the library, from upload to download', () => {
+  it('a member uploads a PDF through /upload with progress; it converts and appears in its category and on the home page', async () => {
+    const category = await admin('POST', '/api/v1/category', { body: { title: '教育资料', type: 0, enable: true } });
+    expect(category.status).toBe(200);
+    const categories = await admin('GET', '/api/v1/category/list', { query: { type: 0 } });
+    const categoryId = categories.body.category.find((c: { title: string }) => c.title === '教育资料').id as number;
+    const group = await admin('POST', '/api/v1/group', { body: { title: '作者', enable_upload: true, enable_document_review: false } });
+    const uploader = await newMember();
+    expect((await admin('PUT', '/api/v1/user', { body: { id: uploader.id, group_id: [2, group.body.id] } })).status).toBe(200);
+    Object.assign(shared, { categoryId, uploaderId: uploader.id, uploaderToken: uploader.token });
+
+    const page = await pageAs(uploader.token);
+    await page.goto('/');
+    await page.getByRole('link', { name: '上传文档' }).click();
+    await page.getByRole('heading', { name: '上传文档', level: 1 }).waitFor();
+    // A slow uplink, so that the progress bar has something to show.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 40 * 1024 });
+    await page.getByTestId('document-files').setInputFiles({ name: '图书馆.pdf', mimeType: 'application/pdf', buffer: readFileSync(fixture('chinese.pdf')) });
+    const bar = page.getByRole('progressbar', { name: '图书馆.pdf 上传进度' });
+    await page.waitForFunction(() => {
+      const progress = document.querySelector('progress.app-upload__progress') as HTMLProgressElement | null;
+      return progress !== null && progress.value > 0 && progress.value < 100;
+    });
+    expect(Number(await bar.getAttribute('value'))).toBeGreaterThan(0);
+    const item = page.getByRole('listitem', { name: '图书馆.pdf' });
+    await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+    expect(await item.getByLabel('标题').inputValue()).toBe('图书馆');
+    await item.getByLabel('标题').fill(TITLE);
+    await page.getByRole('button', { name: /发布/ }).click();
+    await item.getByText('请选择文档分类').waitFor();
+    await item.getByLabel('分类').selectOption(String(categoryId));
+    await item.getByLabel('价格').fill(String(PRICE));
+    await page.getByRole('button', { name: /发布/ }).click();
+    const statuses = page.getByRole('region', { name: '转换状态' });
+    await statuses.getByText('已转换').waitFor({ timeout: 90_000 });
+    const read = statuses.getByRole('link', { name: '阅读' });
+    const path = (await read.getAttribute('href')) as string;
+    expect(path).toMatch(new RegExp(`^/library/${categoryId}/\\d+$`));
+    Object.assign(shared, { path, documentId: Number(path.split('/').pop()) });
+
+    await page.goto(`/library/${categoryId}`);
+    await page.getByRole('article', { name: TITLE }).waitFor();
+    await page.goto('/');
+    const section = page.getByRole('region', { name: /教育资料/ });
+    await section.getByRole('article', { name: TITLE }).waitFor();
+    expect(await section.getByRole('article', { name: TITLE }).getByText(`${PRICE} 魔豆`).count()).toBe(1);
+  });
+
+  it('a visitor reads the free pages and meets the end of the preview, also at 390 px', async () => {
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto(need('path'));
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+    expect(await page.title()).toBe(`${TITLE} - 魔豆文库`);
+    const first = page.getByRole('img', { name: '第 1 页' });
+    await first.waitFor();
+    expect(await first.getAttribute('fetchpriority')).toBe('high');
+    await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await page.getByRole('heading', { name: '免费预览已结束' }).scrollIntoViewIfNeeded();
+    await page.getByRole('img', { name: '第 2 页' }).waitFor();
+    expect(await page.getByRole('figure').count()).toBe(2);
+    expect(await page.getByText('可预览页数已用完，剩余 1 页未读。').count()).toBe(1);
+    expect(await page.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
+    // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('a member comments in the reader; the comment waits for review, then every reader sees it (issue 15)', async () => {
+    const member = await newMember();
+    const page = await pageAs(member.token);
+    await page.goto(need('path'));
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+    await page.getByLabel('发表评论').fill('讲得很清楚，谢谢分享');
+    await page.getByRole('button', { name: '发表评论' }).click();
+    const mine = page.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' });
+    await mine.getByText('审核中').waitFor();
+    const pending = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: need('documentId'), status: 0 } });
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.comment[0].id], status: 1 } })).status).toBe(200);
+    const visitor = await pageAs();
+    await visitor.goto(need('path'));
+    await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
+  });
+
+  it('the home page at 390 px keeps a 3:1 banner whole and nothing wider than the phone', async () => {
+    const image = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#2b6fe0' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(image)]), 'banner.png');
+    const token = await tokenOf('admin', site.adminPassword);
+    const uploaded = await fetch(`${site.url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const path = ((await uploaded.json()) as { data: { path: string } }).data.path;
+    expect((await admin('POST', '/api/v1/banner', { body: { title: '春文档节', path, type: 0, enable: true } })).status).toBe(200);
+
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto('/');
+    const banner = page.locator('img[alt="春文档节"]').first();
+    await banner.waitFor();
+    await page.waitForFunction(() => (document.querySelector('img[alt="春文档节"]') as HTMLImageElement | null)?.naturalWidth === 1200);
+    const box = await banner.boundingBox();
+    expect(box).not.toBeNull();
+    // The box has the banner's own shape, so "contain" shows all of it.
+    expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - 3)).toBeLessThan(0.05);
+    expect(await banner.evaluate((img) => getComputedStyle(img).objectFit)).toBe('contain');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('a VIP member (set through the API) reads on past the preview', async () => {
+    const vip = await newMember();
+    const granted = await admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.id], days: 30, reason: '测试' } });
+    expect(granted.status).toBe(200);
+    const page = await pageAs(vip.token);
+    await page.goto(need('path'));
+    await page.getByText('— 全文完 —').waitFor();
+    expect(await page.getByRole('figure').count()).toBe(3);
+    expect(await page.getByRole('heading', { name: '免费预览已结束' }).count()).toBe(0);
+    await page.getByText('— 全文完 —').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+  });
+
+  it('searching a word of its body finds it with a highlighted snippet', async () => {
+    const page = await pageAs();
+    await page.goto('/');
+    await page.getByRole('searchbox', { name: '搜索关键词' }).first().fill(BODY_WORD);
+    await page.getByRole('searchbox', { name: '搜索关键词' }).first().press('Enter');
+    await page.waitForURL((url) => url.pathname === '/search');
+    const results = page.getByRole('region', { name: '搜索结果' });
+    const hit = results.getByRole('listitem').filter({ hasText: TITLE });
+    await hit.waitFor();
+    expect(await hit.locator('.app-search-result__snippet mark').first().textContent()).toBe(BODY_WORD);
+    await page.getByText(/找到约 \d+ 条结果，用时 [\d.]+ 秒/).waitFor();
+    await hit.getByRole('link').first().click();
+    // The reader puts the document under its own category in the address.
+    await page.waitForURL((url) => url.pathname === need('path'));
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+  });
+
+  it('a member with credits downloads it: the credits move and the record appears in /member/download', async () => {
+    const buyer = await newMember();
+    const credits = async (token: string) => (await api(site.url, 'GET', '/api/v1/user', { token })).body.credit_count ?? 0;
+    const before = { buyer: await credits(buyer.token), uploader: await credits(need('uploaderToken')) };
+    expect(before.buyer).toBe(20);
+    const page = await pageAs(buyer.token);
+    await page.goto(need('path'));
+    const panel = page.getByRole('region', { name: '下载文档' });
+    const downloading = page.waitForEvent('download');
+    await panel.getByRole('button', { name: `下载（${PRICE} 魔豆）` }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe(`${TITLE}.pdf`);
+    expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
+    expect(await credits(need('uploaderToken'))).toBe(before.uploader + PRICE);
+
+    await page.goto('/member/download');
+    const record = page.getByRole('row').filter({ hasText: TITLE });
+    await record.waitFor();
+    expect(await record.getByText('付费（魔豆）').count()).toBe(1);
+  });
+
+  it('says why a download is refused when the credits do not cover the price', async () => {
+    const poor = await newMember();
+    const priced = await api(site.url, 'PUT', '/api/v1/document', {
+      token: need('uploaderToken'),
+      body: { id: need('documentId'), title: TITLE, price: 500, category_id: [need('categoryId')] },
+    });
+    expect(priced.status).toBe(200);
+    const page = await pageAs(poor.token);
+    await page.goto(need('path'));
+    const panel = page.getByRole('region', { name: '下载文档' });
+    await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
+    await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+  });
+});
+
+describe('the admin\'s documents', () => {
+  async function adminPage(path: string): Promise<Page> {
+    const page = await pageAs(await tokenOf('admin', site.adminPassword));
+    await page.goto(path);
+    return page;
+  }
+  const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
+  const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+  const toast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
+
+  async function upload(token: string, name: string, content: Buffer, title: string): Promise<number> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(content)]), name);
+    const res = await fetch(`${site.url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const attachment = ((await res.json()) as { data: { id: number } }).data.id;
+    const created = await api(site.url, 'POST', '/api/v1/document', {
+      token,
+      body: { category_id: [need('categoryId')], document: [{ title, attachment_id: attachment, price: 0 }] },
+    });
+    expect(created.status).toBe(200);
+    const me = await api(site.url, 'GET', '/api/v1/user', { token });
+    const mine = await api(site.url, 'GET', '/api/v1/document/list', { token, query: { user_id: me.body.id, size: 50, order: 'id desc' } });
+    return mine.body.document.find((d: { title: string }) => d.title === title).id as number;
+  }
+
+  it('approves a document waiting for review; it converts and opens in the reader', async () => {
+    const reviewed = await admin('POST', '/api/v1/group', { body: { title: '待审作者', enable_upload: true, enable_document_review: true } });
+    const author = await newMember();
+    await admin('PUT', '/api/v1/user', { body: { id: author.id, group_id: [2, reviewed.body.id] } });
+    const title = '等待审核的报告';
+    const id = await upload(author.token, 'report.pdf', readFileSync(fixture('chinese.pdf')), title);
+    expect((await waitForStatus(author.token, id, [6])).status).toBe(6);
+
+    const page = await adminPage('/admin/document/list');
+    await row(page, title).getByText('待审核', { exact: true }).waitFor();
+    await row(page, title).locator('.semi-checkbox').click();
+    await page.getByRole('button', { name: '审核通过' }).click();
+    await dialog(page, '审核通过').getByRole('button', { name: '确定' }).click();
+    await toast(page, '审核通过');
+    expect((await waitForStatus(author.token, id, [2])).status).toBe(2);
+    await page.getByRole('button', { name: '刷新列表' }).click();
+    await row(page, title).getByText('已转换').waitFor();
+    expect(await row(page, title).getByRole('link', { name: `阅读「${title}」` }).getAttribute('href')).toBe(`/library/${need('categoryId')}/${id}`);
+  });
+
+  it('reconverts a failed document', async () => {
+    const title = '损坏的文件';
+    const id = await upload(need('uploaderToken'), 'broken.pdf', Buffer.from('%PDF-1.7\nthis is not really a PDF\n'), title);
+    const failed = await waitForStatus(need('uploaderToken'), id, [3]);
+    expect(failed.convert_error).toBeTruthy();
+
+    const page = await adminPage('/admin/document/list');
+    await row(page, title).getByText('转换失败').waitFor();
+    await row(page, title).getByText(failed.convert_error).waitFor();
+    const reconverting = page.waitForResponse((res) => res.url().endsWith('/api/v1/document/reconvert') && res.request().method() === 'PUT');
+    await row(page, title).getByRole('button', { name: `重新转换「${title}」` }).click();
+    await dialog(page, '重新转换').getByRole('button', { name: '确定' }).click();
+    expect((await reconverting).status()).toBe(200);
+    await toast(page, '已加入转换队列');
+    // It was queued again, and (still broken) fails again with its reason.
+    expect((await waitForStatus(need('uploaderToken'), id, [3])).convert_error).toBeTruthy();
+  });
+
+  it('deletes a document to the recycle bin and recovers it', async () => {
+    const page = await adminPage('/admin/document/list');
+    await row(page, TITLE).waitFor();
+    await row(page, TITLE).getByRole('button', { name: `删除「${TITLE}」` }).click();
+    const confirm = dialog(page, '删除文档');
+    await confirm.getByText('删除的文档会移入回收站，可以在回收站恢复。').waitFor();
+    await confirm.getByRole('button', { name: '删除' }).click();
+    await toast(page, '删除成功');
+    await row(page, TITLE).waitFor({ state: 'detached' });
+
+    await page.goto('/admin/document/recycle');
+    await row(page, TITLE).waitFor();
+    await row(page, TITLE).getByRole('button', { name: `恢复「${TITLE}」` }).click();
+    await dialog(page, '恢复').getByRole('button', { name: '确定' }).click();
+    await toast(page, '恢复成功');
+    await row(page, TITLE).waitFor({ state: 'detached' });
+    await page.goto('/admin/document/list');
+    await row(page, TITLE).waitFor();
+  });
+
+  it('sets the category of documents in a batch, and lists search records and attachments', async () => {
+    const extra = await admin('POST', '/api/v1/category', { body: { title: '精选资料', type: 0, enable: true } });
+    expect(extra.status).toBe(200);
+    const page = await adminPage('/admin/document/list');
+    await row(page, TITLE).locator('.semi-checkbox').click();
+    await page.getByRole('button', { name: '设置分类' }).click();
+    const confirm = dialog(page, '设置分类');
+    await confirm.locator('.semi-select').click();
+    await page.locator('.semi-select-option', { hasText: '精选资料' }).first().click();
+    await confirm.getByRole('button', { name: '确定' }).click();
+    await toast(page, '分类已设置');
+    await row(page, TITLE).getByText('精选资料').waitFor();
+
+    await page.goto('/admin/document/searchrecord');
+    await row(page, BODY_WORD).first().waitFor();
+    await page.goto('/admin/attachment');
+    await row(page, 'broken.pdf').getByText('文档').waitFor();
+
+    await page.goto('/admin/dashboard');
+    await page.getByRole('region', { name: '文档转换组件' }).getByText('已安装').first().waitFor();
+  });
+});

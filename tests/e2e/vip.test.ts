@@ -1,0 +1,122 @@
+// Buying VIP in Chromium against the real gateway and embedded backend (issue 16's browser
+// test): a member orders a plan and pays by transfer, an admin confirms the payment, and the
+// member's pages show VIP with its end date. The VIP-only document benefit (reading past the
+// preview, a free download) joins this test when the document screens exist.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useSiteInBrowser } from './browser';
+
+const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
+
+const site = useSiteInBrowser({
+  env: () => ({
+    CONFIG_VIP_ENABLE: 'true',
+    CONFIG_PAY_ENABLE: 'true',
+    CONFIG_PAY_PROVIDER: 'manual',
+    CONFIG_PAY_MANUAL_INSTRUCTIONS: INSTRUCTIONS,
+  }),
+});
+
+async function register(page: Page, username: string) {
+  await page.goto('/auth/register');
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('邮箱').fill(`${username}@example.com`);
+  await page.getByLabel('密码', { exact: true }).fill('secret-pass-1');
+  await page.getByLabel('确认密码').fill('secret-pass-1');
+  await page.getByRole('button', { name: '注册' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByTestId('user-menu').waitFor();
+}
+
+async function loginAsAdmin(page: Page, then: string) {
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
+  await page.getByLabel('用户名').fill('admin');
+  await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL((url) => url.pathname === then);
+}
+
+/** `2099-03-04 13:06` → the date part the pages print first. */
+const datePart = (text: string) => /\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? '';
+
+describe('VIP purchase with the manual provider', () => {
+  it('a member buys a plan, the admin confirms the transfer, the member is VIP until the plan\'s end', async () => {
+    const username = `vipbuyer${Date.now() % 1_000_000}`;
+    const member = await site.open();
+    await register(member, username);
+
+    await member.goto('/vip');
+    await member.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
+    await member.getByText('您还不是VIP会员').waitFor();
+    await member.getByRole('link', { name: '开通会员' }).waitFor();
+    const year = member.locator('[data-plan="year"]');
+    expect(await year.getByText('推荐').count()).toBe(1);
+    await year.getByRole('button', { name: '开通年度会员' }).click();
+    await member.waitForURL((url) => url.pathname === '/vip/checkout' && url.searchParams.get('plan') === 'year');
+    await member.getByText('¥298.00').waitFor();
+    await member.getByRole('button', { name: '立即支付' }).dblclick();
+    await member.getByText(INSTRUCTIONS).waitFor();
+    await member.waitForURL((url) => url.searchParams.has('order_no'));
+    const orderNo = new URL(member.url()).searchParams.get('order_no')!;
+    await member.getByText('等待管理员确认收款').waitFor();
+
+    // The admin finds the one order in the order screen and confirms the transfer.
+    const admin = await site.open();
+    await loginAsAdmin(admin, '/admin/order');
+    const orderRow = admin.locator('.app-resource-table tbody tr', { hasText: orderNo });
+    await orderRow.waitFor();
+    expect(await admin.locator('.app-resource-table tbody tr', { hasText: username }).count()).toBe(1);
+    await orderRow.getByRole('button', { name: `确认收款 ${orderNo}` }).click();
+    const dialog = admin.locator('.semi-modal', { has: admin.locator('.semi-modal-title', { hasText: '确认收款' }) });
+    await dialog.getByRole('button', { name: '确认收款' }).click();
+    await dialog.getByText('请输入收款说明').waitFor();
+    await dialog.getByLabel('收款说明').fill('招商银行到账 298 元');
+    await dialog.getByRole('button', { name: '确认收款' }).click();
+    await admin.locator('.app-toast', { hasText: '已确认收款' }).first().waitFor();
+    await orderRow.getByText('已支付').waitFor();
+
+    // The checkout polls the order and moves on by itself.
+    await member.getByRole('heading', { name: '支付成功' }).waitFor({ timeout: 15_000 });
+    const endLine = (await member.getByText(/VIP会员有效期至/).textContent()) ?? '';
+    const expectedEnd = new Date(Date.now() + 365 * 24 * 3600_000).toISOString().slice(0, 10);
+    expect([expectedEnd, new Date(Date.now() + 366 * 24 * 3600_000).toISOString().slice(0, 10)]).toContain(datePart(endLine));
+    // The header follows without a reload.
+    await member.getByRole('link', { name: 'VIP会员' }).waitFor();
+
+    await member.goto('/member');
+    const vipPanel = member.locator('section', { has: member.getByRole('heading', { name: 'VIP会员' }) });
+    await vipPanel.getByText('有效期至').waitFor();
+    expect(datePart((await vipPanel.textContent()) ?? '')).toBe(datePart(endLine));
+    await member.goto('/member/order');
+    await member.locator('table tbody tr', { hasText: orderNo }).getByText('已支付').waitFor();
+    await member.goto('/vip');
+    await member.getByText(/有效期至/).waitFor();
+
+    // The admin sees the member among the VIP members.
+    await admin.goto('/admin/user/vip');
+    await admin.locator('.app-resource-table tbody tr', { hasText: username }).getByText('有效').waitFor();
+  });
+
+  it('works at 390 px wide: the plans, the checkout, the member\'s orders and the admin screens fit the screen', async () => {
+    const visit = await site.visit();
+    const page = visit.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await register(page, `vipphone${Date.now() % 1_000_000}`);
+    for (const path of ['/vip', '/vip/checkout?plan=month', '/member/order']) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/order');
+    for (const path of ['/admin/order', '/admin/user/vip', '/admin/config/vip']) {
+      await admin.goto(path);
+      await admin.locator('h1').first().waitFor();
+      await admin.locator('.app-resource-table, .app-config-form').first().waitFor();
+      const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+});

@@ -1,0 +1,180 @@
+// The public face over plain HTTP, as a crawler that runs no JavaScript sees it: the gateway
+// in front of the real embedded backend, with real converted documents.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StartData } from '../../shared/types/start-data';
+import { findAnswer } from '../../shared/api-call';
+import { documentCall, latestDocumentsCall } from '../../shared/page-data';
+import { api, login, setConfig } from '../helpers/backend';
+import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
+import { fixture, textPdf } from '../helpers/documents';
+import { startSite, type Site } from '../helpers/site';
+import { parseHtml, parseXml, texts } from '../helpers/xml';
+import { FIXTURE_DIST, send } from './helpers';
+
+const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const DOMAIN = 'https://docs.example.com';
+
+let site: Site;
+let adminToken: string;
+let category: number;
+let lesson: { id: number };
+let other: { id: number };
+
+beforeAll(async () => {
+  site = await startSite({ webDist: FIXTURE_DIST });
+  adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
+  await setConfig(site.backendUrl, adminToken, { 'system.domain': DOMAIN, 'system.sitename': '测试文库' });
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料', description: '阅读理解与美文' } });
+  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id;
+  const member = await uploader(site.backendUrl, adminToken);
+  lesson = await createDocument(site.backendUrl, member.token, readFileSync(fixture('chinese.pdf')), '城市图书馆.pdf', {
+    category_id: [category], keywords: '图书馆,阅读', description: '一篇关于城市图书馆的文章',
+  });
+  other = await createDocument(site.backendUrl, member.token, textPdf(2), '图书馆英文.pdf', { category_id: [category], keywords: '图书馆' });
+  await waitForStatus(site.backendUrl, member.token, lesson.id, [2]);
+  await waitForStatus(site.backendUrl, member.token, other.id, [2]);
+}, 120_000);
+afterAll(async () => {
+  await site?.close();
+});
+
+async function page(path: string, headers: Record<string, string> = CRAWLER) {
+  const res = await send(`${site.url}${path}`, { headers });
+  return { res, doc: parseHtml(res.text) };
+}
+
+function jsonLdOf(doc: Document): Record<string, unknown>[] {
+  return [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>);
+}
+
+function startDataOf(html: string): StartData {
+  return JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
+}
+
+describe('a document page without JavaScript', () => {
+  it('holds the title, the description, the start of the text and the related documents', async () => {
+    const { res, doc } = await page(`/library/${category}/${lesson.id}`);
+    expect(res.status).toBe(200);
+    const origin = site.url;
+    expect(doc.title).toBe('城市图书馆 - 测试文库');
+    expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('一篇关于城市图书馆的文章');
+    expect(doc.querySelector('meta[name="keywords"]')?.getAttribute('content')).toBe('图书馆, 阅读'); // the backend keeps keywords with ", "
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${origin}/library/${category}/${lesson.id}`);
+    expect(doc.querySelector('meta[property="og:title"]')?.getAttribute('content')).toBe('城市图书馆');
+    expect(doc.querySelector('meta[name="robots"]')).toBeNull();
+    // the first page image travels with the page, not after the app's code
+    expect(doc.querySelector('link[rel="preload"][as="image"]')?.getAttribute('href')).toMatch(/^\/view\/page\/[0-9a-f]{32}\/1(\.gzip)?\.svg$/);
+
+    const content = doc.querySelector('#root > [data-crawler]')!;
+    expect(content.querySelector('h1')?.textContent).toBe('城市图书馆');
+    expect(content.textContent).toContain('一篇关于城市图书馆的文章');
+    expect(content.textContent).toContain('城市图书馆的大门还没有打开');
+    const crumbs = [...content.querySelectorAll('nav[aria-label="面包屑"] a')].map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(crumbs).toEqual([['首页', '/'], ['文库资料', '/library'], ['阅读材料', `/library/${category}`]]);
+    const related = [...content.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === '相关文档');
+    expect([...related!.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toContain(`/library/${category}/${other.id}`);
+  });
+
+  it('carries JSON-LD that parses: a DigitalDocument and its breadcrumbs', async () => {
+    const { doc } = await page(`/library/${category}/${lesson.id}`);
+    const [digital, breadcrumbs] = jsonLdOf(doc);
+    expect(digital).toMatchObject({
+      '@context': 'https://schema.org', '@type': 'DigitalDocument', name: '城市图书馆', description: '一篇关于城市图书馆的文章',
+      url: `${site.url}/library/${category}/${lesson.id}`, fileFormat: 'pdf', inLanguage: 'zh-CN',
+    });
+    expect(breadcrumbs).toMatchObject({ '@type': 'BreadcrumbList' });
+    expect((breadcrumbs!.itemListElement as { position: number; name: string }[]).map((i) => [i.position, i.name])).toEqual([
+      [1, '首页'], [2, '文库资料'], [3, '阅读材料'], [4, '城市图书馆'],
+    ]);
+  });
+
+  it('carries the same document in the start data, under the key the reader reads', async () => {
+    const { res } = await page(`/library/${category}/${lesson.id}`, { accept: 'text/html' });
+    const inlined = findAnswer(startDataOf(res.text).routeData ?? [], documentCall(lesson.id));
+    const api = await send(`${site.url}/api/v1/document?id=${lesson.id}&with_author=true`);
+    expect(inlined).toMatchObject({ id: lesson.id, title: api.json<{ title: string }>().title, pages: api.json<{ pages: number }>().pages });
+  });
+
+  it('answers 404 with a plain page for a document that does not exist', async () => {
+    const { res, doc } = await page(`/library/${category}/987654`);
+    expect(res.status).toBe(404);
+    expect(doc.querySelector('h1')?.textContent).toBe('文档不存在');
+    expect(doc.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+    expect(res.text).not.toContain('<script');
+  });
+});
+
+describe('the home and category pages without JavaScript', () => {
+  it('list the categories and the latest documents as links, with the site in JSON-LD', async () => {
+    const { res, doc } = await page('/');
+    expect(res.status).toBe(200);
+    const links = [...doc.querySelectorAll('#root [data-crawler] main a')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual(expect.arrayContaining([`/library/${category}`, `/library/${category}/${lesson.id}`, `/library/${category}/${other.id}`]));
+    expect(jsonLdOf(doc)[0]).toMatchObject({ '@type': 'WebSite', name: '测试文库' });
+    const latest = findAnswer(startDataOf(res.text).routeData ?? [], latestDocumentsCall()) ?? [];
+    expect(latest.map((d) => d.id)).toEqual(expect.arrayContaining([lesson.id, other.id]));
+  });
+
+  it('title a category page by its category, and list its documents as links', async () => {
+    const { res, doc } = await page(`/library/${category}`);
+    expect(res.status).toBe(200);
+    expect(doc.title).toBe('阅读材料 - 测试文库');
+    expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('阅读理解与美文');
+    const content = doc.querySelector('#root [data-crawler]')!;
+    expect(content.querySelector('h1')?.textContent).toBe('阅读材料');
+    const list = [...content.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === '文档')!;
+    expect([...list.querySelectorAll('a')].map((a) => a.getAttribute('href')).sort()).toEqual(
+      [`/library/${category}/${lesson.id}`, `/library/${category}/${other.id}`].sort(),
+    );
+    // one page of documents: no paging links
+    expect(content.querySelector('nav[aria-label="分页"]')).toBeNull();
+    expect(jsonLdOf(doc).map((d) => d['@type'])).toEqual(['BreadcrumbList']);
+  });
+
+  it('title a search page by its words, and list the results as links', async () => {
+    const { res, doc } = await page(`/search?wd=${encodeURIComponent('图书馆')}`);
+    expect(res.status).toBe(200);
+    expect(doc.title).toBe('“图书馆”的搜索结果 - 测试文库');
+    const results = [...doc.querySelectorAll('#root [data-crawler] section')].find((s) => s.querySelector('h2')?.textContent === '搜索结果')!;
+    expect([...results.querySelectorAll('a')].map((a) => a.textContent)).toContain('城市图书馆');
+  });
+
+  it('keep member, admin and auth pages out of search engines, without crawler content', async () => {
+    for (const path of ['/auth/login', '/auth/register']) {
+      const { res, doc } = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(doc.querySelector('meta[name="robots"]')?.getAttribute('content'), path).toBe('noindex, nofollow');
+      expect(doc.querySelector('[data-crawler]'), path).toBeNull();
+      expect(doc.querySelector('link[rel="canonical"]'), path).toBeNull();
+    }
+    const member = await send(`${site.url}/admin/dashboard`, { headers: CRAWLER });
+    expect(member.status).toBe(302);
+  });
+});
+
+describe('robots.txt and the sitemaps', () => {
+  it('robots.txt disallows member, admin and API paths and names the sitemap', async () => {
+    const res = await send(`${site.url}/robots.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const lines = res.text.split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['User-agent: *', 'Disallow: /admin', 'Disallow: /member', 'Disallow: /api/', `Sitemap: ${site.url}/sitemap.xml`]));
+  });
+
+  it('list the documents at their pages, and drop a deleted one', async () => {
+    const regenerate = await api(site.backendUrl, 'PUT', '/api/v1/sitemap', { token: adminToken });
+    expect(regenerate.status).toBe(200);
+    const documents = async () => {
+      const index = parseXml((await send(`${site.url}/sitemap.xml`)).text);
+      const file = texts(index, 'loc').find((loc) => loc.includes('/sitemap/documents-'));
+      if (!file) return [];
+      return texts(parseXml((await send(`${site.url}${new URL(file).pathname}`)).text), 'loc');
+    };
+    expect(await documents()).toEqual([`${DOMAIN}/library/${category}/${lesson.id}`, `${DOMAIN}/library/${category}/${other.id}`]);
+
+    expect((await api(site.backendUrl, 'DELETE', '/api/v1/document', { token: adminToken, query: { id: other.id } })).status).toBe(200);
+    await api(site.backendUrl, 'PUT', '/api/v1/sitemap', { token: adminToken });
+    expect(await documents()).toEqual([`${DOMAIN}/library/${category}/${lesson.id}`]);
+  });
+});

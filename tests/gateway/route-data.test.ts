@@ -1,0 +1,125 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { documentCall, relatedDocumentsCall } from '../../shared/page-data';
+import { findAnswer } from '../../shared/api-call';
+import type { StartData } from '../../shared/types/start-data';
+import { sameOrigin, send, startGateway, type TestGateway } from './helpers';
+import { startFakeBackend, type FakeBackend } from './fake-backend';
+
+// Route data: the gateway makes the first calls of a public page, inlines their answers with
+// the start data, keeps visitors' answers briefly, drops them after a write, and serves the
+// page without them when they are late or fail.
+
+const HTML = { accept: 'text/html' };
+const BROWSER = { ...HTML, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
+const CRAWLER = { ...HTML, 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+
+let backend: FakeBackend;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  backend = await startFakeBackend();
+  gw = await startGateway(backend.url, { routeDataTimeoutMs: 300, routeDataTtlMs: 60_000, startDataTtlMs: 60_000 });
+});
+afterAll(async () => {
+  await gw.close();
+  await backend.close();
+});
+beforeEach(() => {
+  backend.documents.clear();
+  backend.documents.set(7, { id: 7, title: '高等数学讲义', description: '微积分入门', content: '极限与连续。导数。', category_id: [1], category: [{ id: 1 }] });
+  backend.documents.set(8, { id: 8, title: '线性代数', category_id: [1] });
+});
+afterEach(() => {
+  backend.calls.clear();
+  backend.delays.clear();
+  backend.authorizations.clear();
+});
+
+function startDataOf(html: string): StartData {
+  return JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
+}
+
+/** A write through the gateway that makes the route data stale (as an admin's would). */
+async function deleteDocument(id: number): Promise<void> {
+  const res = await send(`${gw.url}/api/v1/document?id=${id}`, { method: 'DELETE', headers: sameOrigin(gw.url, { cookie: `token=${backend.adminToken}` }) });
+  expect(res.status).toBe(200);
+}
+
+describe('route data', () => {
+  it("inlines the answers of the page's first calls under their keys, shaped as the screens keep them", async () => {
+    const res = await send(`${gw.url}/library/1/7`, { headers: BROWSER });
+    expect(res.status).toBe(200);
+    const routeData = startDataOf(res.text).routeData ?? [];
+    expect(findAnswer(routeData, documentCall(7))).toMatchObject({ id: 7, title: '高等数学讲义' });
+    expect(findAnswer(routeData, relatedDocumentsCall(7))).toEqual([{ id: 8, title: '线性代数', category_id: [1] }]);
+    // the calls the SPA would have made, with the same paths and queries
+    expect(backend.requests.some((r) => r.url === '/api/v1/document?id=7&with_author=true')).toBe(true);
+    expect(backend.requests.some((r) => r.url === '/api/v1/document/related?id=7')).toBe(true);
+  });
+
+  it("keeps a visitor's answers and page for the next visitors, and drops them after a write", async () => {
+    await send(`${gw.url}/library/1/8`, { headers: BROWSER });
+    await send(`${gw.url}/library/1/8`, { headers: BROWSER });
+    expect(backend.calls.get('/api/v1/document')).toBe(1);
+    await deleteDocument(8);
+    const after = await send(`${gw.url}/library/1/8`, { headers: BROWSER });
+    expect(backend.calls.get('/api/v1/document')).toBe(2);
+    expect(after.status).toBe(404);
+  });
+
+  it("makes a logged-in visitor's calls with their token, and keeps none of them", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await send(`${gw.url}/library/1/7`, { headers: { ...BROWSER, cookie: `token=${backend.memberToken}` } });
+      expect(res.status).toBe(200);
+      expect(findAnswer(startDataOf(res.text).routeData ?? [], documentCall(7))?.title).toBe('高等数学讲义');
+    }
+    expect(backend.authorizations.get('/api/v1/document')).toEqual([`Bearer ${backend.memberToken}`, `Bearer ${backend.memberToken}`]);
+  });
+
+  it('serves the page without the calls that are late, and the SPA makes them', async () => {
+    backend.delays.set('/api/v1/document/related', 2_000);
+    const started = Date.now();
+    const res = await send(`${gw.url}/library/1/7?late=1`, { headers: BROWSER });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1_900);
+    const routeData = startDataOf(res.text).routeData ?? [];
+    expect(findAnswer(routeData, documentCall(7))?.title).toBe('高等数学讲义');
+    expect(findAnswer(routeData, relatedDocumentsCall(7))).toBeUndefined();
+  });
+
+  it('serves the page without route data when the backend fails the calls', async () => {
+    backend.documents.set(9, { id: 9, title: '概率论', category_id: [1] });
+    backend.delays.set('/api/v1/document', 2_000);
+    const res = await send(`${gw.url}/library/1/9`, { headers: BROWSER });
+    expect(res.status).toBe(200);
+    expect(findAnswer(startDataOf(res.text).routeData ?? [], documentCall(9))).toBeUndefined();
+    // no document, no crawler content of it: the route's own title only
+    expect(res.text).toContain('<title>文档详情 - 魔豆文库</title>');
+    expect(res.text).not.toContain('概率论');
+  });
+
+  it('answers a missing document 404: the SPA page for people, a plain page for crawlers', async () => {
+    const person = await send(`${gw.url}/library/1/99`, { headers: BROWSER });
+    expect(person.status).toBe(404);
+    expect(person.text).toContain('id="start-data"');
+    expect(person.text).toContain('<title>文档不存在 - 魔豆文库</title>');
+    const crawler = await send(`${gw.url}/library/1/99`, { headers: CRAWLER });
+    expect(crawler.status).toBe(404);
+    expect(crawler.headers.vary).toBe('Cookie, User-Agent');
+    expect(crawler.text).toContain('<h1>文档不存在</h1>');
+    expect(crawler.text).toContain('<meta name="robots" content="noindex">');
+    expect(crawler.text).not.toContain('<script');
+  });
+
+  it('carries no route data when ROUTE_DATA_TIMEOUT_MS is 0', async () => {
+    const off = await startGateway(backend.url, { routeDataTimeoutMs: 0 });
+    try {
+      const res = await send(`${off.url}/library/1/7`, { headers: BROWSER });
+      expect(res.status).toBe(200);
+      expect(startDataOf(res.text).routeData).toBeUndefined();
+      expect(backend.calls.get('/api/v1/document')).toBeUndefined();
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { apiCall, callUrl, findAnswer, hashCallKey, type CallAnswer } from '../../shared/api-call';
+import { categoryTrail, pageHead, pageTrail, summary, type PageInput } from '../../shared/page-head';
+import {
+  LIBRARY_PAGE_SIZE, documentCall, friendlinksCall, homeDocumentsCall, homePageCalls, latestDocumentsCall, libraryCall,
+  libraryRequest, libraryState, liveAdsCall, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchPageCalls, searchRequest,
+  searchState, statsCall, websiteBannersCall,
+} from '../../shared/page-data';
+import { articlePagePath, categoryPagePath, documentPagePath } from '../../shared/page-paths';
+import { disallowedPaths, robotsTxt } from '../../shared/robots';
+import { matchRoute, routeDataCalls } from '../../shared/routes';
+import type { Category } from '../../shared/types/category';
+import type { Document } from '../../shared/types/document';
+
+const ORIGIN = 'https://docs.example.com';
+const settings = { system: { sitename: '魔豆文库', title: '魔豆文库 · 首页', description: '分享文档', keywords: '文档,资料', logo: '/uploads/logo.png' } };
+const categories: Category[] = [
+  { id: 1, title: '教育', type: 0, enable: true, description: '教育资料' },
+  { id: 4, title: '小学', type: 0, parent_id: 1, enable: true },
+  { id: 7, title: '公告', type: 1, enable: true },
+];
+const doc: Document = {
+  id: 42, title: '三年级数学', description: '一份练习', keywords: '数学,练习', category: [{ id: 1 }, { id: 4 }], category_id: [4, 1],
+  user: { username: 'amy' }, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-02-03T04:05:06Z', ext: '.pdf', price: 0, attachment: { hash: 'abc' },
+};
+
+function pageInput(path: string, extra: Partial<PageInput> = {}): PageInput {
+  const [pathname = '/', query = ''] = path.split('?');
+  return {
+    path: pathname,
+    query: Object.fromEntries(new URLSearchParams(query)),
+    match: matchRoute(pathname),
+    settings,
+    categories,
+    origin: ORIGIN,
+    answers: [],
+    ...extra,
+  };
+}
+
+describe('api calls', () => {
+  it('write arrays as repeated keys and keep the declared order', () => {
+    expect(callUrl(websiteBannersCall())).toBe('/api/v1/banner/list?type=0&page=1&size=20');
+    expect(callUrl(documentCall(42))).toBe('/api/v1/document?id=42&with_author=true');
+    expect(callUrl(liveAdsCall())).toBe('/api/v1/advertisement/position');
+    expect(callUrl(apiCall({ key: ['x'], path: '/p', query: { wd: '中 文&' }, select: (b: object) => b }))).toBe('/p?wd=%E4%B8%AD%20%E6%96%87%26');
+  });
+
+  it('shape the answer as the screens keep it, an empty body as none', () => {
+    expect(websiteBannersCall().select({ banner: [{ id: 1 }], total: 1 })).toEqual([{ id: 1 }]);
+    expect(friendlinksCall().select(undefined)).toEqual([]);
+    expect(latestDocumentsCall().select({})).toEqual([]);
+    expect(relatedDocumentsCall(1).select({ document: [{ id: 2 }] })).toEqual([{ id: 2 }]);
+    expect(liveAdsCall().select({ advertisement: [{ id: 3 }] })).toEqual([{ id: 3 }]);
+    expect(statsCall().select({ user_count: 2 })).toEqual({ user_count: 2 });
+    // the start of the text is the crawler content's, not the reader's
+    expect(documentCall(1).select({ id: 1, title: 'x', content: '第一段' })).toEqual({ id: 1, title: 'x' });
+    expect(documentCall(1).subject).toBe(true);
+    expect(websiteBannersCall().subject).toBeUndefined();
+  });
+
+  it('find answers by key whatever the order of an object key', () => {
+    expect(hashCallKey(['document', 'list', { b: 1, a: [2, { d: 1, c: 2 }] }])).toBe(hashCallKey(['document', 'list', { a: [2, { c: 2, d: 1 }], b: 1 }]));
+    const answers: CallAnswer[] = [{ key: ['stats'], data: { user_count: 5 } }];
+    expect(findAnswer(answers, statsCall())).toEqual({ user_count: 5 });
+    expect(findAnswer(answers, friendlinksCall())).toBeUndefined();
+  });
+
+  it('are declared per page: the layout ads everywhere in the default layout, the first screen on public pages', () => {
+    const keys = (path: string) => routeDataCalls(matchRoute(path)!, {}).map((c) => c.key);
+    expect(keys('/')).toEqual([liveAdsCall(), ...homePageCalls()].map((c) => c.key));
+    expect(keys('/library/1/42')).toEqual([['advertisement', 'live'], ['document', 'detail', 42], ['document', 'related', 42]]);
+    expect(keys('/member')).toEqual([['advertisement', 'live']]);
+    expect(keys('/auth/login')).toEqual([]);
+    expect(keys('/admin/dashboard')).toEqual([]);
+  });
+});
+
+describe('the calls of the library and the search', () => {
+  it('read the library page from its address, unknown values falling back', () => {
+    expect(libraryState({})).toEqual({ sort: 'latest', page: 1 });
+    expect(libraryState({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: '3' })).toEqual({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: 3 });
+    expect(libraryState({ ext: 'exe', sort: 'random', page: '-2' })).toEqual({ sort: 'latest', page: 1 });
+    const request = libraryRequest(7, libraryState({ ext: 'pdf', sort: 'downloads', page: '2' }));
+    expect(request).toMatchObject({ page: 2, size: LIBRARY_PAGE_SIZE, order: 'download_count desc', category_id: [7], ext: 'pdf', status: [2] });
+    expect(libraryRequest(undefined, libraryState({})).category_id).toBeUndefined();
+    expect(callUrl(libraryCall(libraryRequest(undefined, libraryState({}))))).toMatch(/^\/api\/v1\/document\/list\?page=1&size=24&order=id%20desc&status=2&field=id&field=title/);
+    expect(libraryCall(request).select({ total: 3, document: [] })).toEqual({ total: 3, document: [] });
+  });
+
+  it('read the search from its address, and make no call without words', () => {
+    const state = searchState({ wd: ' 图书馆 ', category_id: '4', ext: 'pdf', period: 'week', sort: 'latest', page: '2' });
+    expect(state).toEqual({ wd: '图书馆', page: 2, category: 4, ext: 'pdf', period: 'week', sort: 'latest' });
+    expect(searchState({ period: 'decade', sort: 'x', category_id: 'abc' })).toEqual({ wd: '', page: 1, period: '', sort: '' });
+    const today = Date.parse('2026-03-10T04:00:00Z');
+    expect(searchRequest(state, today)).toEqual({ wd: '图书馆', page: 2, size: 10, category_id: [4], ext: 'pdf', created_at: ['2026-03-03'], sort: 'latest' });
+    expect(searchPageCalls({})).toEqual([]);
+    const [call] = searchPageCalls({ wd: '图书馆' }, today);
+    expect(call!.key).toEqual(['search', 'results', { wd: '图书馆', page: 1, size: 10 }]);
+    expect(callUrl(call!)).toBe(`/api/v1/document/search?wd=${encodeURIComponent('图书馆')}&page=1&size=10`);
+    expect(searchCall({ wd: 'x' }).select({ total: 1 })).toEqual({ total: 1 });
+  });
+
+  it('give the home page its recommended and per-category documents', () => {
+    expect(recommendedDocumentsCall().select({ document: [{ id: 1 }] })).toEqual([{ id: 1 }]);
+    expect(homeDocumentsCall().select({ document: [{ category_id: 1 }] })).toEqual([{ category_id: 1 }]);
+    expect(homeDocumentsCall().select({})).toEqual([]);
+  });
+});
+
+describe('page paths', () => {
+  it('put a document under its deepest category, an article at its identifier, categories by type', () => {
+    expect(documentPagePath(doc)).toBe('/library/4/42');
+    expect(documentPagePath({ id: 42, category_id: [3, 9] })).toBe('/library/9/42');
+    expect(documentPagePath({ id: 42 })).toBeUndefined();
+    expect(articlePagePath({ id: 3, identifier: 'about' })).toBe('/article/detail/about');
+    expect(articlePagePath({ id: 3 })).toBe('/article/detail/3');
+    expect(categoryPagePath({ id: 7, type: 1 })).toBe('/article/7');
+    expect(categoryPagePath({ id: 1, type: 0 })).toBe('/library/1');
+  });
+});
+
+describe('page head', () => {
+  it('titles the home page with the site title and describes the site, with a WebSite and its search', () => {
+    const head = pageHead(pageInput('/'));
+    expect(head).toMatchObject({ title: '魔豆文库 · 首页', description: '分享文档', keywords: '文档,资料', canonical: `${ORIGIN}/` });
+    expect(head.robots).toBeUndefined();
+    expect(head.openGraph).toContainEqual(['og:image', `${ORIGIN}/uploads/logo.png`]);
+    expect(head.jsonLd[0]).toMatchObject({ '@type': 'WebSite', url: `${ORIGIN}/`, potentialAction: { target: `${ORIGIN}/search?wd={search_term_string}` } });
+  });
+
+  it('titles a document page `文档标题 - 站点名`, with its canonical page, a DigitalDocument and its breadcrumbs', () => {
+    const head = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: doc }] }));
+    expect(head).toMatchObject({ title: '三年级数学 - 魔豆文库', description: '一份练习', keywords: '数学,练习', canonical: `${ORIGIN}/library/4/42` });
+    expect(head.openGraph).toEqual(expect.arrayContaining([['og:title', '三年级数学'], ['og:type', 'article'], ['og:image', `${ORIGIN}/view/cover/abc`]]));
+    expect(head.jsonLd[0]).toMatchObject({
+      '@type': 'DigitalDocument', name: '三年级数学', url: `${ORIGIN}/library/4/42`, author: { '@type': 'Person', name: 'amy' },
+      datePublished: '2026-01-02T03:04:05Z', fileFormat: 'pdf', isAccessibleForFree: true,
+    });
+    expect(head.jsonLd[1]).toMatchObject({ '@type': 'BreadcrumbList' });
+    expect((head.jsonLd[1]!.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
+      ['首页', `${ORIGIN}/`], ['文库资料', `${ORIGIN}/library`], ['教育', `${ORIGIN}/library/1`], ['小学', `${ORIGIN}/library/4`], ['三年级数学', `${ORIGIN}/library/4/42`],
+    ]);
+  });
+
+  it('describes a document by its text when it has no description, and says when it is missing', () => {
+    const bare = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { id: 42, title: 'x', content: '第一段\n\n第二段' } }] }));
+    expect(bare.description).toBe('第一段 第二段');
+    expect(bare.keywords).toBe('文档,资料');
+    const missing = pageHead(pageInput('/library/1/42', { missing: true }));
+    expect(missing).toMatchObject({ title: '文档不存在 - 魔豆文库', robots: 'noindex, nofollow' });
+    expect(missing.canonical).toBeUndefined();
+    expect(missing.jsonLd).toEqual([]);
+    // the data did not come in time: the route's title, still indexable
+    expect(pageHead(pageInput('/library/1/42'))).toMatchObject({ title: '文档详情 - 魔豆文库', canonical: `${ORIGIN}/library/1/42` });
+  });
+
+  it('titles a category page by its category, paged pages with their number', () => {
+    const head = pageHead(pageInput('/library/4?page=3'));
+    expect(head).toMatchObject({ title: '小学（第3页） - 魔豆文库', canonical: `${ORIGIN}/library/4?page=3` });
+    expect(head.keywords).toBe('小学,文档,资料');
+    expect(pageTrail(pageInput('/library/4')).map((c) => c.path)).toEqual(['/', '/library', '/library/1', '/library/4']);
+    expect(pageHead(pageInput('/library/1')).description).toBe('教育资料');
+    expect(pageHead(pageInput('/library/99'))).toMatchObject({ title: '文档分类 - 魔豆文库', canonical: `${ORIGIN}/library` });
+    expect(pageHead(pageInput('/article/7'))).toMatchObject({ title: '公告 - 魔豆文库', canonical: `${ORIGIN}/article/7` });
+    expect(pageHead(pageInput('/article'))).toMatchObject({ title: '文章资讯 - 魔豆文库', canonical: `${ORIGIN}/article` });
+  });
+
+  it('titles a search by its words', () => {
+    // the search screen's route comes with the library screens
+    const search = { route: { name: 'search', path: '/search', layout: 'default', access: 'public', title: '搜索' }, params: {} } as const;
+    const input = (path: string) => ({ ...pageInput(path), match: search });
+    const head = pageHead(input('/search?wd=数学 练习'));
+    expect(head).toMatchObject({ title: '“数学 练习”的搜索结果 - 魔豆文库', canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学 练习')}` });
+    expect(pageHead(input('/search')).title).toBe('搜索 - 魔豆文库');
+    expect(pageTrail(input('/search')).map((c) => c.name)).toEqual(['首页', '搜索']);
+  });
+
+  it('keeps member, admin and auth pages, unknown paths and the closed notice out of search engines', () => {
+    for (const path of ['/member', '/member/order', '/vip/checkout', '/admin/dashboard', '/auth/login', '/oauth/callback', '/nope']) {
+      const head = pageHead(pageInput(path));
+      expect(head.robots, path).toBe('noindex, nofollow');
+      expect(head.canonical, path).toBeUndefined();
+      expect(head.openGraph, path).toEqual([]);
+    }
+    expect(pageHead(pageInput('/auth/login')).title).toBe('登录 - 魔豆文库');
+    expect(pageHead(pageInput('/nope')).title).toBe('页面不存在 - 魔豆文库');
+    expect(pageHead(pageInput('/', { closed: true }))).toMatchObject({ title: '站点已关闭 - 魔豆文库', robots: 'noindex, nofollow' });
+    expect(pageHead(pageInput('/vip'))).toMatchObject({ title: '开通VIP - 魔豆文库', canonical: `${ORIGIN}/vip` });
+  });
+
+  it('falls back to a neutral site name and cuts long descriptions', () => {
+    expect(pageHead({ ...pageInput('/library'), settings: {} }).title).toBe('文库资料 - 文库');
+    expect(summary('字'.repeat(200))).toHaveLength(160);
+    expect(summary('字'.repeat(200)).endsWith('…')).toBe(true);
+    expect(summary(undefined)).toBe('');
+    // a parent that points back at its child ends the walk
+    expect(categoryTrail([{ id: 1, parent_id: 2 }, { id: 2, parent_id: 1 }], 1).map((c) => c.id)).toEqual([2, 1]);
+  });
+});
+
+describe('robots.txt', () => {
+  it('disallows the member, admin, sign-in and API paths and names the sitemap', () => {
+    expect(disallowedPaths()).toEqual(expect.arrayContaining(['/admin', '/member', '/vip/checkout', '/auth/login', '/oauth/callback', '/api/', '/download/']));
+    expect(disallowedPaths().some((p) => p.startsWith('/admin/') || p.startsWith('/member/'))).toBe(false);
+    const text = robotsTxt(ORIGIN);
+    expect(text.startsWith('User-agent: *\n')).toBe(true);
+    expect(text).toContain('Disallow: /admin\n');
+    expect(text).not.toMatch(/Disallow: \/library|Disallow: \/$/m);
+    expect(text.trimEnd().endsWith(`Sitemap: ${ORIGIN}/sitemap.xml`)).toBe(true);
+  });
+});

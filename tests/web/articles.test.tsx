@@ -1,0 +1,291 @@
+// The article screens, comments, 举报 and feedback inside the real route tree, against a
+// scripted backend: loading, empty and error states, the checks made before sending, and
+// what each write sends.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Article } from '../../shared/types/article';
+import type { Comment } from '../../shared/types/comment';
+import type { Permission } from '../../shared/types/permission';
+import { api } from '../../web/src/api/client';
+import { cleanPastedHtml } from '../../web/src/features/article/RichTextEditor';
+import { problemsOf } from '../../web/src/features/article/ArticleForm';
+import { commentThreads } from '../../web/src/features/comment/CommentSection';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { admin, member, renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const about: Article = {
+  id: 1, identifier: 'about', title: '关于我们', status: 1, content: '<p>本站是一个文档分享平台。</p>', view_count: 3,
+  user: { id: 1, username: 'admin' }, created_at: '2024-05-01T10:00:00Z',
+};
+
+const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+
+function articleBackend(extra: Backend = {}): Backend {
+  return {
+    'GET /api/v1/article': (url) => (url.searchParams.get('identifier') === 'about' || url.searchParams.get('id') === '1'
+      ? { status: 200, body: about }
+      : { status: 404, body: { code: 5, message: '文章不存在' } }),
+    'GET /api/v1/article/related': { status: 404, body: { code: 5, message: '相关文章不存在' } },
+    'GET /api/v1/comment/list': { status: 200, body: {} },
+    ...extra,
+  };
+}
+
+describe('article list', () => {
+  it('shows a skeleton while loading (never 暂无文章), then the articles with their links', async () => {
+    const { fetchMock } = renderApp('/article', {
+      backend: { 'GET /api/v1/article/list': { status: 200, body: { article: [{ ...about, content: undefined, description: '一个文档分享平台' }], total: 1 } } },
+    });
+    // The screen is a lazy chunk: its calls go out after this, through a fetch held until released.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    api.configure({ fetch: (async (input: string, init?: RequestInit) => {
+      await gate;
+      return fetchMock(input, init);
+    }) as unknown as typeof fetch });
+    expect(await screen.findByRole('heading', { name: '文章资讯', level: 1 })).toBeTruthy();
+    expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
+    expect(screen.queryByText('暂无文章')).toBeNull();
+    release();
+    const list = (await screen.findByText('一个文档分享平台')).closest('ul') as HTMLElement;
+    expect(within(list).getByRole('link', { name: '关于我们' }).getAttribute('href')).toBe('/article/detail/about');
+    expect(screen.getByText('3 次阅读')).toBeTruthy();
+  });
+
+  it('says when there are no articles', async () => {
+    renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    expect(await screen.findByText('暂无文章')).toBeTruthy();
+    expect(screen.getByText('暂无推荐文章')).toBeTruthy();
+  });
+
+  it('offers 重试 when the list fails', async () => {
+    renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } } });
+    expect(await screen.findByText('服务器内部错误，请稍后再试')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '重试' }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('article search', { timeout: 30_000 }, () => {
+  it('shows the hits with their highlights, the count and the time, paged in the URL', async () => {
+    const { fetchMock } = renderApp('/article?wd=%E8%BF%81%E7%A7%BB', {
+      backend: {
+        'GET /api/v1/article/search': {
+          status: 200,
+          body: { total: 1, spend: '0.004', article: [{ id: 9, identifier: 'move', title: '数据库迁移', title_highlight: '数据库<em>迁移</em>', snippet: '…开始<em>迁移</em>…' }] },
+        },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '搜索：迁移', level: 1 })).toBeTruthy();
+    await screen.findByText('找到 1 篇相关文章，用时 0.004 秒');
+    const link = document.querySelector('.app-article-list a') as HTMLAnchorElement;
+    expect(link.getAttribute('href')).toBe('/article/detail/move');
+    expect(link.textContent).toBe('数据库迁移');
+    expect(link.querySelector('em')?.textContent).toBe('迁移');
+    const call = requests(fetchMock, 'GET', '/api/v1/article/search')[0];
+    expect(new URL(String(call?.[0]), 'http://localhost').searchParams.get('wd')).toBe('迁移');
+  });
+
+  it('says when nothing matches', async () => {
+    renderApp('/article?wd=zzz', { backend: { 'GET /api/v1/article/search': { status: 200, body: {} }, 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    expect(await screen.findByText('没有找到与「zzz」相关的文章')).toBeTruthy();
+  });
+
+  it('searches from the box', async () => {
+    const { router } = renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} }, 'GET /api/v1/article/search': { status: 200, body: {} } } });
+    const box = await screen.findByRole('search', { name: '搜索文章' });
+    await userEvent.type(within(box).getByRole('textbox', { name: '搜索文章' }), '公告');
+    await userEvent.click(within(box).getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?wd=%E5%85%AC%E5%91%8A'));
+  });
+});
+
+describe('article page', { timeout: 30_000 }, () => {
+  it('shows /article/about (no such category) as the article whose identifier is about, titled after it', async () => {
+    renderApp('/article/about', { backend: articleBackend() });
+    expect(await screen.findByRole('heading', { name: '关于我们', level: 1 })).toBeTruthy();
+    expect(screen.getByText('本站是一个文档分享平台。').tagName).toBe('P');
+    await waitFor(() => expect(document.title).toBe('关于我们 - 测试文库'));
+    const comments = screen.getByRole('region', { name: /评论/ });
+    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Farticle%2Fabout');
+  });
+
+  it('adds the article to the member’s favourites and takes it out again', async () => {
+    let favorite: { id?: number } = {};
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+        'POST /api/v1/favorite': () => {
+          favorite = { id: 77 };
+          return { status: 200, body: favorite };
+        },
+        'DELETE /api/v1/favorite': () => {
+          favorite = {};
+          return { status: 200, body: {} };
+        },
+      }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '收藏' }));
+    expect(await screen.findByRole('button', { name: '已收藏' })).toBeTruthy();
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/favorite')[0])).toEqual({ document_id: 1, type: 1 });
+    await userEvent.click(screen.getByRole('button', { name: '已收藏' }));
+    expect(await screen.findByRole('button', { name: '收藏' })).toBeTruthy();
+    expect(new URL(String(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]?.[0]), 'http://localhost').searchParams.get('id')).toBe('77');
+  });
+
+  it('says when an article does not exist', async () => {
+    renderApp('/article/detail/gone', { backend: articleBackend() });
+    expect(await screen.findByText('文章不存在')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '看看其他文章' })).toBeTruthy();
+  });
+
+  it('shows the reader’s own comments in review as 审核中, beside the approved ones', async () => {
+    const approved: Comment[] = [{ id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 }];
+    const mine: Comment[] = [{ id: 11, content: '我的看法', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 }];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({ status: 200, body: { comment: url.searchParams.get('user_id') === '2' ? mine : approved } }),
+      }),
+    });
+    const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
+    expect(within(own).getByText('审核中')).toBeTruthy();
+    expect(within(own).getByRole('button', { name: '删除' })).toBeTruthy();
+    const other = screen.getByText('写得好').closest('.app-comment') as HTMLElement;
+    expect(within(other).queryByText('审核中')).toBeNull();
+    expect(within(other).getByRole('button', { name: '回复' })).toBeTruthy();
+  });
+
+  it('checks a comment before sending it, then sends it with the target', async () => {
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({ 'POST /api/v1/comment': { status: 200, body: { id: 12, content: '很实用', status: 0 } } }),
+    });
+    const box = await screen.findByLabelText('发表评论');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    expect(await screen.findByText('评论内容不能为空')).toBeTruthy();
+    await userEvent.type(box, '很实用');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '评论已提交')).toBe(true));
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toEqual({ type: 1, document_id: 1, content: '很实用' });
+  });
+
+  it('names the limit of an over-long comment without sending it', async () => {
+    const { fetchMock } = renderApp('/article/detail/about', { user: member, backend: articleBackend() });
+    const box = await screen.findByLabelText('发表评论');
+    act(() => {
+      const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set;
+      setValue?.call(box, '长'.repeat(1001));
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    expect(await screen.findByText('评论内容长度不能超过1000个字符')).toBeTruthy();
+    expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(0);
+  });
+});
+
+describe('feedback', () => {
+  it('asks for the content first, then thanks the visitor and says what happens next', async () => {
+    const { fetchMock } = renderApp('/article/feedback', {
+      backend: {
+        'GET /api/v1/article': { status: 200, body: { ...about, id: 5, identifier: 'feedback', title: '意见反馈', content: '<p>欢迎反馈。</p>' } },
+        'GET /api/v1/article/related': { status: 404, body: {} },
+        'GET /api/v1/comment/list': { status: 200, body: {} },
+        'POST /api/v1/feedback': { status: 200, body: {} },
+      },
+    });
+    const form = await screen.findByRole('form', { name: '意见反馈' });
+    await userEvent.click(within(form).getByRole('button', { name: '提交反馈' }));
+    expect(await within(form).findByText('反馈内容不能为空')).toBeTruthy();
+    expect(requests(fetchMock, 'POST', '/api/v1/feedback')).toHaveLength(0);
+    await userEvent.type(within(form).getByLabelText('反馈内容'), '希望支持深色模式');
+    await userEvent.type(within(form).getByLabelText('联系方式（选填）'), 'me@example.com');
+    await userEvent.click(within(form).getByRole('button', { name: '提交反馈' }));
+    expect(await screen.findByText('感谢你的反馈！')).toBeTruthy();
+    expect(screen.getByText(/1 至 3 个工作日内/)).toBeTruthy();
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/feedback')[0])).toEqual({
+      content: '希望支持深色模式', contact: 'me@example.com', image: '', page: '/article/feedback',
+    });
+  });
+});
+
+describe('admin screens', { timeout: 20_000 }, () => {
+  const perm = (id: number, path: string): Permission => ({ id, method: 'GRPC', path, title: path });
+
+  it('approves comments in a batch', async () => {
+    const comments: Comment[] = [
+      { id: 21, content: '第一条', status: 0, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', user: { username: 'amy' } },
+      { id: 22, content: '第二条', status: 0, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', user: { username: 'bob' } },
+    ];
+    const { fetchMock } = renderApp('/admin/comment', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.CommentAPI/ListComment'), perm(2, '/api.v1.CommentAPI/CheckComment')],
+      backend: {
+        'GET /api/v1/comment/list': { status: 200, body: { comment: comments, total: 2 } },
+        'POST /api/v1/comment/check': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByText('第一条')).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: '关于我们' })[0]?.getAttribute('href')).toBe('/article/detail/about');
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「第一条」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「第二条」' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量通过' }));
+    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '已通过')).toBe(true));
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment/check')[0])).toEqual({ id: [21, 22], status: 1 });
+  });
+
+  it('handles a report with the note the dialog asks for', async () => {
+    const { fetchMock } = renderApp('/admin/report', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.ReportAPI/ListReport'), perm(2, '/api.v1.ReportAPI/UpdateReport')],
+      backend: {
+        'GET /api/v1/report/list': { status: 200, body: { report: [{ id: 31, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', reason: 2, description: '不良内容', username: 'amy' }], total: 1 } },
+        'PUT /api/v1/report': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByText('淫秽色情')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '处理「关于我们」' }));
+    await userEvent.type(await screen.findByLabelText('处理备注'), '已删除');
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '已处理')).toBe(true));
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/report')[0])).toEqual({ id: 31, status: true, remark: '已删除' });
+  });
+
+  it('checks the article form like the server before sending', () => {
+    const empty = problemsOf({ title: ' ', identifier: '123', keywords: '', description: '', categoryIds: [], recommend: false, content: '<p></p>' });
+    expect(empty).toMatchObject({ title: '文章标题不能为空', identifier: '文章标识不能是纯数字', content: '文章内容不能为空' });
+    const ok = problemsOf({ title: '标题', identifier: 'about', keywords: '', description: '', categoryIds: [], recommend: false, content: '<p><img src="/uploads/a.png"></p>' });
+    expect(Object.values(ok).filter(Boolean)).toEqual([]);
+  });
+});
+
+describe('pure helpers', () => {
+  it('threads comments: the reader’s own win over the approved copy, replies under their top-level comment, newest thread first', () => {
+    const threads = commentThreads(
+      [{ id: 1, content: 'a', status: 1 }, { id: 2, content: 'b', status: 1 }, { id: 3, parent_id: 1, content: 'r', status: 1 }],
+      [{ id: 2, content: 'b', status: 1, user_id: 9 }, { id: 4, content: 'mine', status: 0 }],
+    );
+    expect(threads.map((t) => [t.comment.id, t.replies.map((r) => r.id)])).toEqual([[4, []], [2, []], [1, [3]]]);
+    expect(threads[1]?.comment.user_id).toBe(9);
+  });
+
+  it('drops what Word adds to pasted HTML', () => {
+    const word = '<!--[if gte mso 9]><xml><w:WordDocument/></xml><![endif]--><style>p.MsoNormal{}</style><p class="MsoNormal">正文<o:p></o:p></p>';
+    expect(cleanPastedHtml(word)).toBe('<p class="MsoNormal">正文</p>');
+  });
+});

@@ -1,0 +1,208 @@
+// The member's 我的文档 / 我的收藏 / 我的下载 and the admin's document screens, inside the real
+// route tree with a scripted backend: what they list, and the writes they send.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Document } from '../../shared/types/document';
+import type { Permission } from '../../shared/types/permission';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { admin, member, renderApp } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body));
+const queryOf = (call: unknown[] | undefined) => new URL(String(call?.[0]), 'http://localhost').searchParams;
+const toasted = (title: string) => waitFor(() => expect(toasts.value.map((t) => t.title)).toContain(title));
+
+const doc = (id: number, title: string, extra: Partial<Document> = {}): Document => ({
+  id, title, ext: '.pdf', pages: 3, size: 2048, status: 2, category_id: [7], category: [{ id: 7, title: '教育资料' }], username: 'amy', ...extra,
+});
+
+describe('member area', { timeout: 20_000 }, () => {
+  it('lists my documents with their status, edits one and deletes another after confirming', async () => {
+    const { fetchMock } = renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 2, document: [doc(1, '年度报告', { price: 5 }), doc(2, '坏文件', { status: 3, pages: 0, convert_error: '文件已损坏' })] },
+        },
+        'PUT /api/v1/document': { status: 200, body: {} },
+        'DELETE /api/v1/document': { status: 200, body: {} },
+      },
+    });
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('已转换')).toBeTruthy();
+    expect(within(table).getByText('转换失败')).toBeTruthy();
+    expect(within(table).getByText('文件已损坏')).toBeTruthy();
+    expect(queryOf(requests(fetchMock, 'GET', '/api/v1/document/list')[0]).getAll('user_id')).toEqual(['2']);
+
+    await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
+    const title = screen.getByLabelText('标题') as HTMLInputElement;
+    expect(title.value).toBe('年度报告');
+    await userEvent.clear(title);
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(screen.getByText('请输入文档标题')).toBeTruthy();
+    await userEvent.type(title, '2026 年度报告');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await toasted('保存成功');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document')[0])).toMatchObject({ id: 1, title: '2026 年度报告', price: 5, category_id: [7] });
+
+    await userEvent.click(screen.getByRole('button', { name: '删除「坏文件」' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await toasted('删除成功');
+    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/document')[0]).getAll('id')).toEqual(['2']);
+  });
+
+  it('lists my favourites and removes one', async () => {
+    const { fetchMock } = renderApp('/member/favorite', {
+      user: member,
+      backend: {
+        'GET /api/v1/favorite/list': { status: 200, body: { total: 1, favorite: [{ id: 9, document_id: 4, title: '古籍修复', ext: '.pdf', pages: 8 }] } },
+        'DELETE /api/v1/favorite': { status: 200, body: {} },
+      },
+    });
+    expect((await screen.findByRole('link', { name: '古籍修复' })).getAttribute('href')).toBe('/library/1/4');
+    await userEvent.click(screen.getByRole('button', { name: '取消收藏「古籍修复」' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await toasted('已取消收藏');
+    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['9']);
+  });
+
+  it('shows real download records, paid or free', async () => {
+    renderApp('/member/download', {
+      user: member,
+      backend: {
+        'GET /api/v1/user/download': {
+          status: 200,
+          body: { total: 2, download: [{ id: 1, document_id: 4, title: '古籍修复', is_pay: true }, { id: 2, document_id: 5, title: '免费资料' }] },
+        },
+      },
+    });
+    expect((await screen.findByRole('link', { name: '古籍修复' })).getAttribute('href')).toBe('/library/1/4');
+    expect(screen.getByText('付费（积分）')).toBeTruthy();
+    expect(screen.getByText('免费')).toBeTruthy();
+  });
+});
+
+const perm = (id: number, service: string, rpc: string): Permission => ({ id, method: 'GRPC', path: `/api.v1.${service}/${rpc}`, title: rpc });
+
+describe('admin document screens', { timeout: 30_000 }, () => {
+  it('lists documents with their status and conversion error, and runs batch and row actions', async () => {
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      settings: { system: { sitename: '测试文库' }, language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }] },
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 2, document: [doc(1, '待审核的文档', { status: 6 }), doc(2, '转换失败的文档', { status: 3, convert_error: '文件已损坏' })] },
+        },
+        'PUT /api/v1/document/check': { status: 200, body: {} },
+        'PUT /api/v1/document/category': { status: 200, body: {} },
+        'PUT /api/v1/document/reconvert': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '文档列表' })).toBeTruthy();
+    const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
+    await screen.findByText('待审核的文档');
+    expect(within(row('待审核的文档')).getByText('待审核')).toBeTruthy();
+    expect(within(row('转换失败的文档')).getByText('文件已损坏')).toBeTruthy();
+    expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe('/library/7/1');
+
+    await userEvent.click(within(row('待审核的文档')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await toasted('审核通过');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/check')[0])).toEqual({ id: [1], status: 2 });
+
+    await userEvent.click(within(row('转换失败的文档')).getByRole('button', { name: '重新转换「转换失败的文档」' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await toasted('已加入转换队列');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/reconvert')[0])).toEqual({ id: [2] });
+
+    // Setting a category asks for it first (picking one is done in the browser test).
+    await userEvent.click(within(row('转换失败的文档')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: '设置分类' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('请选择分类');
+    expect(requests(fetchMock, 'PUT', '/api/v1/document/category')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
+  });
+
+  it('recovers documents from the recycle bin and empties it after confirming', async () => {
+    const { fetchMock } = renderApp('/admin/document/recycle', {
+      user: admin,
+      permissions: [perm(1, 'RecycleAPI', 'ListRecycleDocument')],
+      backend: {
+        'GET /api/v1/document/recycle': { status: 200, body: { total: 1, document: [doc(3, '删掉的文档', { deleted_username: 'admin', deleted_at: '2026-11-20T08:00:00Z' })] } },
+        'PUT /api/v1/document/recycle': { status: 200, body: {} },
+        'DELETE /api/v1/document/recycle/all': { status: 200, body: {} },
+      },
+    });
+    await screen.findByText('删掉的文档');
+    await userEvent.click(screen.getByRole('button', { name: '恢复「删掉的文档」' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await toasted('恢复成功');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/recycle')[0])).toEqual({ id: [3] });
+    await userEvent.click(screen.getByRole('button', { name: '清空回收站' }));
+    expect(within(screen.getByRole('dialog')).getByText('确定彻底删除回收站中的全部文档吗？此操作不可恢复。')).toBeTruthy();
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '清空' }));
+    await toasted('回收站已清空');
+    expect(requests(fetchMock, 'DELETE', '/api/v1/document/recycle/all')).toHaveLength(1);
+  });
+
+  it('lists search records and attachments', async () => {
+    const records = renderApp('/admin/document/searchrecord', {
+      user: admin,
+      permissions: [perm(1, 'SearchRecordAPI', 'ListSearchRecord')],
+      backend: {
+        'GET /api/v1/searchrecord/list': { status: 200, body: { total: 1, search_record: [{ id: 1, keywords: '麒麟', total: 3, spend_time: 0.0123, ip: '127.0.0.1' }] } },
+      },
+    });
+    expect(await screen.findByText('麒麟')).toBeTruthy();
+    expect(screen.getByText('0.012 秒')).toBeTruthy();
+    expect(screen.getByText('游客')).toBeTruthy();
+    records.unmount();
+    renderApp('/admin/attachment', {
+      user: admin,
+      permissions: [perm(1, 'AttachmentAPI', 'ListAttachment')],
+      backend: {
+        'GET /api/v1/attachment/list': {
+          status: 200,
+          body: { total: 1, attachment: [{ id: 5, name: '年度报告.pdf', type: 2, size: 1536, hash: 'f'.repeat(32), username: 'amy', enable: true }] },
+        },
+      },
+    });
+    expect(await screen.findByText('年度报告.pdf')).toBeTruthy();
+    expect(screen.getByText('文档')).toBeTruthy();
+    expect(screen.getByText('1.5 KB')).toBeTruthy();
+    expect(screen.getByText('f'.repeat(32))).toBeTruthy();
+  });
+
+  it('shows the converters of this install on the dashboard', async () => {
+    renderApp('/admin/dashboard', {
+      user: admin,
+      backend: {
+        'GET /api/v1/stats': { status: 200, body: { document_count: 2 } },
+        'GET /api/v1/envs': {
+          status: 200,
+          body: { envs: [{ name: 'MuPDF', is_installed: true, is_required: true, version: '1.28.1' }, { name: 'Calibre', is_installed: false, error: '未找到 ebook-convert' }] },
+        },
+      },
+    });
+    const panel = await screen.findByRole('region', { name: '文档转换组件' });
+    expect(await within(panel).findByText('1.28.1')).toBeTruthy();
+    expect(within(panel).getByText('已安装')).toBeTruthy();
+    expect(within(panel).getByText('未找到 ebook-convert')).toBeTruthy();
+  });
+});

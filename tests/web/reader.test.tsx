@@ -1,0 +1,278 @@
+// The reader inside the real route tree, with a scripted backend and an IntersectionObserver
+// the test drives: lazy page images, the n / N counter, jumping, zoom, keyboard, the end of
+// the free preview, conversion states and the download button's refusals.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Document } from '../../shared/types/document';
+import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { member, renderApp, type Backend } from './render-app';
+
+const HASH = '0123456789abcdef0123456789abcdef';
+
+const doc: Document = {
+  id: 42,
+  title: '城市图书馆的一天',
+  ext: '.pdf',
+  pages: 8,
+  preview: 3,
+  width: 600,
+  height: 800,
+  size: 123_456,
+  price: 5,
+  status: 2,
+  score: 400,
+  score_count: 2,
+  view_count: 10,
+  download_count: 3,
+  enable_gzip: true,
+  preview_ext: '.svg',
+  attachment: { hash: HASH },
+  category_id: [7],
+  category: [{ id: 7, title: '教育资料', parent_id: 0 }],
+  created_at: '2026-11-20T08:00:00Z',
+  username: 'amy',
+  user: { id: 2, username: 'amy', doc_count: 4 },
+  description: '一座城市图书馆的日常。',
+};
+
+/** An IntersectionObserver whose callbacks the test fires. */
+class DrivenObserver {
+  static all: DrivenObserver[] = [];
+  readonly targets = new Set<Element>();
+  constructor(
+    readonly callback: IntersectionObserverCallback,
+    readonly options: IntersectionObserverInit = {},
+  ) {
+    DrivenObserver.all.push(this);
+  }
+  observe(target: Element) {
+    this.targets.add(target);
+  }
+  unobserve(target: Element) {
+    this.targets.delete(target);
+  }
+  disconnect() {
+    this.targets.clear();
+  }
+  takeRecords() {
+    return [];
+  }
+  /** Reports the frames of `pages` as intersecting. */
+  fire(pages: number[]) {
+    const entries = [...this.targets]
+      .filter((t) => pages.includes(Number((t as HTMLElement).dataset.page)))
+      .map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry);
+    act(() => this.callback(entries, this as unknown as IntersectionObserver));
+  }
+}
+
+const nearObserver = () => DrivenObserver.all.find((o) => o.options.rootMargin === NEAR_MARGIN && o.targets.size > 0);
+const currentObserver = () => DrivenObserver.all.find((o) => o.options.rootMargin !== NEAR_MARGIN && o.targets.size > 0);
+
+beforeEach(() => {
+  DrivenObserver.all = [];
+  vi.stubGlobal('IntersectionObserver', DrivenObserver);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  act(() => {
+    clearSession();
+    clearToasts();
+  });
+});
+
+function backend(overrides: Partial<Document> = {}, extra: Backend = {}, fullAccess = false): Backend {
+  return {
+    'GET /api/v1/document': { status: 200, body: { ...doc, ...overrides } },
+    'GET /api/v1/document/related': { status: 200, body: { document: [{ id: 43, title: '古籍修复室', ext: '.docx', category_id: [7] }] } },
+    'GET /api/v1/comment/list': { status: 200, body: {} },
+    [`HEAD /view/page/${HASH}/4.gzip.svg`]: fullAccess ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } },
+    ...extra,
+  };
+}
+
+const pageImage = (page: number) => screen.queryByRole('img', { name: `第 ${page} 页` });
+
+describe('the reader', { timeout: 20_000 }, () => {
+  it('titles the page after the document and shows its facts, breadcrumbs, author and related documents', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    expect(await screen.findByRole('heading', { level: 1, name: '城市图书馆的一天' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('城市图书馆的一天 - 测试文库'));
+    expect(screen.getByText('8 页')).toBeTruthy();
+    expect(screen.getByText('10 次浏览')).toBeTruthy();
+    const crumbs = screen.getByRole('navigation', { name: '当前位置' });
+    expect(within(crumbs).getByRole('link', { name: '教育资料' }).getAttribute('href')).toBe('/library/7');
+    expect(screen.getByText('amy')).toBeTruthy();
+    expect(screen.getByRole('img', { name: '评分 4.0 分' })).toBeTruthy();
+    expect((await screen.findByRole('link', { name: '古籍修复室' })).getAttribute('href')).toBe('/library/7/43');
+  });
+
+  it('shows the document’s approved comments under its pages, asking visitors to log in to comment', async () => {
+    const { fetchMock } = renderApp('/library/7/42', {
+      backend: backend({}, {
+        'GET /api/v1/comment/list': { status: 200, body: { comment: [{ id: 5, content: '很有用的资料', status: 1, type: 0, document_id: 42, user: { id: 3, username: 'bob' } }] } },
+      }),
+    });
+    const comments = await screen.findByRole('region', { name: /评论/ });
+    expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
+    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));
+    const query = new URL(String(call?.[0]), 'http://localhost').searchParams;
+    expect([query.get('type'), query.get('document_id')]).toEqual(['0', '42']);
+  });
+
+  it('loads the first page at once with high priority, and the next ones only when they come near', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    const first = await screen.findByRole('img', { name: '第 1 页' });
+    expect(first.getAttribute('src')).toBe(`/view/page/${HASH}/1.gzip.svg`);
+    expect(first.getAttribute('fetchpriority')).toBe('high');
+    expect(first.getAttribute('loading')).toBe('eager');
+    // Every free page has its frame, in the page's own shape, but no image yet.
+    const frames = screen.getAllByRole('figure');
+    expect(frames).toHaveLength(3);
+    expect((frames[1] as HTMLElement).style.aspectRatio).toBe('600 / 800');
+    expect(pageImage(2)).toBeNull();
+    expect(pageImage(3)).toBeNull();
+    expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN);
+
+    nearObserver()?.fire([2]);
+    const second = await screen.findByRole('img', { name: '第 2 页' });
+    expect(second.getAttribute('src')).toBe(`/view/page/${HASH}/2.gzip.svg`);
+    expect(second.getAttribute('loading')).toBe('lazy');
+    expect(pageImage(3)).toBeNull();
+  });
+
+  it('keeps the n / N counter on the page being read and jumps to a page typed in', async () => {
+    renderApp('/library/7/42', { backend: backend({}, {}, true) });
+    const counter = await screen.findByLabelText('当前第 1 页，共 8 页');
+    expect(counter.textContent).toBe('1 / 8');
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+
+    currentObserver()?.fire([5]);
+    expect(screen.getByLabelText('当前第 5 页，共 8 页').textContent).toBe('5 / 8');
+
+    const jump = screen.getByRole('spinbutton', { name: '跳转到页码' });
+    const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    await userEvent.type(jump, '7');
+    await userEvent.click(screen.getByRole('button', { name: '跳转' }));
+    expect(screen.getByLabelText('当前第 7 页，共 8 页')).toBeTruthy();
+    expect((scrolled.mock.contexts.at(-1) as HTMLElement).dataset.page).toBe('7');
+
+    await userEvent.type(jump, '12');
+    await userEvent.click(screen.getByRole('button', { name: '跳转' }));
+    expect(screen.getByRole('alert').textContent).toBe('页码应在 1 到 8 之间');
+    await userEvent.clear(jump);
+    await userEvent.click(screen.getByRole('button', { name: '跳转' }));
+    expect(screen.getByRole('alert').textContent).toBe('请输入页码');
+  });
+
+  it('zooms in and out by steps, back to fit-width, with the buttons and the keyboard', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    const pages = () => (document.querySelector('.app-reader__pages') as HTMLElement).style.width;
+    const zoom = () => screen.getByLabelText('缩放比例').textContent;
+    expect([pages(), zoom()]).toEqual(['100%', '100%']);
+
+    await userEvent.click(screen.getByRole('button', { name: '放大' }));
+    expect([pages(), zoom()]).toEqual(['125%', '125%']);
+    fireEvent.keyDown(window, { key: '+' });
+    expect(zoom()).toBe('150%');
+    fireEvent.keyDown(window, { key: '-' });
+    fireEvent.keyDown(window, { key: '-' });
+    await userEvent.click(screen.getByRole('button', { name: '缩小' }));
+    expect(zoom()).toBe('75%');
+    await userEvent.click(screen.getByRole('button', { name: '缩小' }));
+    expect(zoom()).toBe('50%');
+    expect(screen.getByRole('button', { name: '缩小' }).hasAttribute('disabled')).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: '适合宽度' }));
+    expect([pages(), zoom()]).toEqual(['100%', '100%']);
+  });
+
+  it('turns pages with the arrow keys, but not while typing in a field', async () => {
+    renderApp('/library/7/42', { backend: backend({}, {}, true) });
+    await screen.findByLabelText('当前第 1 页，共 8 页');
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
+    fireEvent.keyDown(window, { key: 'ArrowLeft' });
+    expect(screen.getByLabelText('当前第 2 页，共 8 页')).toBeTruthy();
+    fireEvent.keyDown(screen.getByRole('spinbutton', { name: '跳转到页码' }), { key: 'ArrowRight' });
+    expect(screen.getByLabelText('当前第 2 页，共 8 页')).toBeTruthy();
+  });
+
+  it('ends a visitor\'s reading at the free preview: the pages left and the ways to read on', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, {}, false),
+      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
+    });
+    expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+    expect(screen.getAllByRole('figure')).toHaveLength(3);
+    expect(screen.getByText(/剩余/).textContent).toBe('可预览页数已用完，剩余 5 页未读。');
+    expect(screen.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    expect(screen.getByRole('link', { name: '开通VIP，阅读全文' }).getAttribute('href')).toBe('/vip');
+    expect(screen.getByRole('button', { name: /下载全文阅读/ })).toBeTruthy();
+    expect(screen.getAllByText('VIP免费').length).toBeGreaterThan(0);
+  });
+
+  it('lets an entitled reader read every page (the server answers the first page past the preview)', async () => {
+    renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
+    expect(screen.getByText('— 全文完 —')).toBeTruthy();
+  });
+
+  it('shows a converting document\'s progress and updates itself when it is done', async () => {
+    let status = 1;
+    renderApp('/library/7/42', {
+      backend: {
+        ...backend(),
+        'GET /api/v1/document': () => ({
+          status: 200,
+          body: status === 1 ? { ...doc, status: 1, pages: 0, convert_progress: { done: 3, total: 12 } } : doc,
+        }),
+      },
+    });
+    expect(await screen.findByText('文档正在转换中')).toBeTruthy();
+    expect(screen.getByText('已转换 3 / 12 页（25%）')).toBeTruthy();
+    expect((screen.getByRole('progressbar', { name: '转换进度' }) as HTMLProgressElement).value).toBe(25);
+    status = 2;
+    expect(await screen.findByRole('img', { name: '第 1 页' }, { timeout: 5_000 })).toBeTruthy();
+  });
+
+  it('says when a conversion failed, or the document waits for review', async () => {
+    const failed = renderApp('/library/7/42', { backend: backend({ status: 3, pages: 0, convert_error: '文件已损坏' }) });
+    expect(await screen.findByText('文档转换失败')).toBeTruthy();
+    expect(screen.getByText('原因：文件已损坏')).toBeTruthy();
+    failed.unmount();
+    renderApp('/library/7/42', { backend: backend({ status: 6, pages: 0 }) });
+    expect(await screen.findByText('文档正在审核中')).toBeTruthy();
+  });
+
+  it('says a document does not exist when the server answers 404', async () => {
+    renderApp('/library/7/99', { backend: { 'GET /api/v1/document': { status: 404, body: { code: 5, message: '文档不存在' } } } });
+    expect(await screen.findByText('文档不存在')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '浏览其他文档' })).toBeTruthy();
+  });
+
+  it('downloads through the signed link, and says in Chinese why a download is refused', async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    let refuse = true;
+    renderApp('/library/7/42', {
+      user: member,
+      backend: backend({}, {
+        'GET /api/v1/document/download': () =>
+          refuse ? { status: 403, body: { code: 7, message: '魔豆不足，无法下载' } } : { status: 200, body: { url: '/download/abc?document_id=42' } },
+      }),
+    });
+    const panel = await screen.findByRole('region', { name: '下载文档' });
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    expect((await within(panel).findByRole('alert')).textContent).toBe('魔豆不足，无法下载');
+    refuse = false;
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
+  });
+});

@@ -1,0 +1,156 @@
+// The member's upload (/upload) in the real route tree: the upload right asked of the
+// server, files checked before they are sent, one progress bar per upload (a scripted
+// XMLHttpRequest), a refused or failed file leaving the others going, the details checked
+// before publishing, and the conversion status of what was published.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Document } from '../../shared/types/document';
+import { api } from '../../web/src/api/client';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { member, renderApp, settings, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+/** An upload request the test answers: progress events, then a status and a body. */
+class ScriptedUpload {
+  static sent: ScriptedUpload[] = [];
+  method = '';
+  url = '';
+  body: FormData | undefined;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  readonly headers: Record<string, string> = {};
+  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: FormData) {
+    this.body = body;
+    ScriptedUpload.sent.push(this);
+  }
+  abort() {
+    this.onabort?.();
+  }
+  get fileName() {
+    return (this.body?.get('file') as File | null)?.name;
+  }
+  progress(loaded: number, total: number) {
+    act(() => this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent));
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    act(() => this.onload?.());
+  }
+}
+
+const uploadOf = async (name: string) => {
+  await waitFor(() => expect(ScriptedUpload.sent.some((u) => u.fileName === name)).toBe(true));
+  return ScriptedUpload.sent.find((u) => u.fileName === name) as ScriptedUpload;
+};
+
+const file = (name: string, bytes = 1024) => new File([new Uint8Array(bytes)], name, { type: 'application/octet-stream' });
+
+function renderUpload(backend: Backend) {
+  ScriptedUpload.sent = [];
+  const view = renderApp('/upload', {
+    user: member,
+    settings: { ...settings, security: { ...settings.security, max_document_size: 1 } },
+    backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} }, ...backend },
+  });
+  api.configure({ createXhr: () => new ScriptedUpload() as unknown as XMLHttpRequest });
+  return view;
+}
+
+describe('member upload', { timeout: 20_000 }, () => {
+  it('says why a member may not upload', async () => {
+    renderApp('/upload', {
+      user: member,
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您没有上传文档的权限' } } },
+    });
+    expect(await screen.findByText('暂时不能上传文档')).toBeTruthy();
+    expect(screen.getByText('您没有上传文档的权限')).toBeTruthy();
+  });
+
+  it('uploads several files with a progress bar each; refused and failed files say why and leave the others going', async () => {
+    renderUpload({});
+    const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
+    await userEvent.upload(input, [file('年度报告.pdf'), file('程序.exe'), file('太大了.docx', 2 * 1024 * 1024), file('讲义.pptx')], {
+      applyAccept: false,
+    });
+    const items = screen.getByRole('region', { name: '文件列表' });
+    expect(within(within(items).getByRole('listitem', { name: '程序.exe' })).getByRole('alert').textContent).toBe('不支持的文档类型（.exe）');
+    expect(within(within(items).getByRole('listitem', { name: '太大了.docx' })).getByRole('alert').textContent).toBe('文件大小超出限制（最大 1 MB）');
+
+    const report = await uploadOf('年度报告.pdf');
+    expect([report.method, report.url]).toEqual(['POST', '/api/v1/upload/document']);
+    report.progress(512, 1024);
+    const bar = screen.getByRole('progressbar', { name: '年度报告.pdf 上传进度' }) as HTMLProgressElement;
+    expect(bar.value).toBe(50);
+    const lecture = await uploadOf('讲义.pptx');
+    lecture.answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
+    expect(await within(within(items).getByRole('listitem', { name: '讲义.pptx' })).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
+    report.answer(200, { code: 200, message: 'ok', data: { id: 11 } });
+    const done = within(items).getByRole('listitem', { name: '年度报告.pdf' });
+    expect(await within(done).findByText('已上传，待发布')).toBeTruthy();
+    expect((within(done).getByLabelText('标题') as HTMLInputElement).value).toBe('年度报告');
+    // Only the refused and failed files were not sent.
+    expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['年度报告.pdf', '讲义.pptx']);
+  });
+
+  it('checks each file\'s details before publishing, then follows the conversion of what it created', async () => {
+    let created: unknown;
+    let status = 1;
+    const published: Document = { id: 5, title: '年度报告', status: 1, category_id: [7], attachment: { hash: 'a'.repeat(32) } };
+    const { fetchMock } = renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        created = JSON.parse(String(init.body));
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [{ ...published, status }] : [] } }),
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('年度报告.pdf')]);
+    (await uploadOf('年度报告.pdf')).answer(200, { code: 200, data: { id: 11 } });
+    const item = await screen.findByRole('listitem', { name: '年度报告.pdf' });
+    await within(item).findByText('已上传，待发布');
+
+    await userEvent.clear(within(item).getByLabelText('标题'));
+    await userEvent.clear(within(item).getByLabelText('价格'));
+    await userEvent.type(within(item).getByLabelText('价格'), '-3');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    expect(within(item).getByText('请输入文档标题')).toBeTruthy();
+    expect(within(item).getByText('请选择文档分类')).toBeTruthy();
+    expect(within(item).getByText('价格必须是不小于 0 的整数')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url, init]) => String(url).endsWith('/api/v1/document') && init?.method === 'POST')).toBe(false);
+
+    await userEvent.type(within(item).getByLabelText('标题'), '年度报告');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.clear(screen.getByLabelText('价格', { selector: '#upload-batch-price' }));
+    await userEvent.type(screen.getByLabelText('价格', { selector: '#upload-batch-price' }), '5');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await waitFor(() =>
+      expect(created).toEqual({ category_id: [7], document: [{ title: '年度报告', attachment_id: 11, price: 5, description: '' }] }),
+    );
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect(await within(statuses).findByText('转换中')).toBeTruthy();
+    status = 2;
+    expect(await within(statuses).findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
+  });
+});

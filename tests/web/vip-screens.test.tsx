@@ -1,0 +1,276 @@
+// The VIP, checkout and order screens inside the real route tree, against a scripted backend:
+// what they show while loading and after, the checks before sending, and the calls they make.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Order } from '../../shared/types/order';
+import type { Permission } from '../../shared/types/permission';
+import type { StartData } from '../../shared/types/start-data';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { admin, member, renderApp, settings, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const onSale: StartData['settings'] = {
+  ...settings,
+  vip: {
+    enable: true,
+    title: 'VIP会员',
+    description: '开通VIP会员，畅享全站文档免积分下载',
+    plans: [
+      { code: 'month', title: '月度会员', days: 30, price: 30 },
+      { code: 'year', title: '年度会员', days: 365, price: 298, description: '最划算', recommended: true },
+    ],
+    benefits: '<ul><li>免积分下载全站文档</li><li>专属会员标识</li></ul>',
+  },
+  pay: { enable: true, provider: 'manual', providers: ['manual', 'wechat'] },
+};
+
+const pending: Order = {
+  id: 7, order_no: '2024050110203012345678', user_id: 2, username: 'amy', plan_code: 'month', plan_title: '月度会员', days: 30,
+  amount: 3000, expires_at: '2099-01-01T00:00:00Z', created_at: '2024-05-01T02:20:30Z',
+};
+
+const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+
+describe('/vip', { timeout: 20_000 }, () => {
+  it('shows the plans (recommended marked), the benefits and the member\'s VIP end date', async () => {
+    renderApp('/vip', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '年度会员', end_at: '2099-03-04T05:06:07Z' } } },
+    });
+    expect(await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).toBeTruthy();
+    const plans = within(await screen.findByRole('list', { name: '会员套餐' }));
+    expect(plans.getAllByRole('listitem')).toHaveLength(2);
+    const year = within(plans.getByRole('heading', { name: '年度会员' }).closest('li') as HTMLElement);
+    expect(year.getByText('推荐')).toBeTruthy();
+    expect(year.getByText('298.00')).toBeTruthy();
+    expect(year.getByText('365 天')).toBeTruthy();
+    expect(screen.getByText('免积分下载全站文档')).toBeTruthy();
+    expect(await screen.findByText('2099-03-04 13:06')).toBeTruthy();
+    expect(screen.getByText(/有效期至/)).toBeTruthy();
+  });
+
+  it('goes to the checkout of the chosen plan', async () => {
+    const { router } = renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
+    await userEvent.click(await screen.findByRole('button', { name: '开通年度会员' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/vip/checkout?plan=year'));
+  });
+
+  it('says when VIP is not on sale, and asks visitors to log in', async () => {
+    renderApp('/vip', { settings: { ...onSale, pay: {} } });
+    expect(await screen.findByText('VIP会员暂未开放购买，敬请期待。')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '暂未开放购买' })).toHaveLength(2);
+    const hero = within(screen.getByRole('heading', { name: 'VIP会员', level: 1 }).closest('section') as HTMLElement);
+    expect(hero.getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Fvip');
+  });
+});
+
+describe('/vip/checkout', { timeout: 20_000 }, () => {
+  it('orders the plan once however often 立即支付 is clicked, then shows the transfer instructions', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const backend: Backend = {
+      'POST /api/v1/order': { status: 200, body: pending },
+      'POST /api/v1/order/pay': { status: 200, body: { order: { ...pending, provider: 'manual' }, provider: 'manual', instructions: '请转账至 招商银行 6225' } },
+      'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'manual' } },
+    };
+    const { fetchMock, router } = renderApp('/vip/checkout?plan=month', { user: member, settings: onSale, backend });
+    const original = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: string, init?: RequestInit) => {
+      if (init?.method === 'POST' && String(input).endsWith('/api/v1/order')) await gate;
+      return original(input, init);
+    });
+    expect(await screen.findByRole('heading', { name: '确认订单' })).toBeTruthy();
+    expect(screen.getByText('¥30.00')).toBeTruthy();
+    expect((screen.getByRole('radio', { name: '线下转账' }) as HTMLInputElement).checked).toBe(true);
+    const pay = screen.getByRole('button', { name: '立即支付' });
+    await userEvent.click(pay);
+    await userEvent.click(pay);
+    release();
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(calls(fetchMock, 'POST', '/api/v1/order')).toHaveLength(1);
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order')[0])).toEqual({ plan_code: 'month', price: 30 });
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({ order_no: pending.order_no, provider: 'manual', device: 'pc' });
+    expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`);
+    expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
+  });
+
+  it('draws the WeChat Pay code as a QR image', async () => {
+    renderApp(`/vip/checkout?plan=month`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'POST /api/v1/order': { status: 200, body: pending },
+        'POST /api/v1/order/pay': { status: 200, body: { order: { ...pending, provider: 'wechat' }, provider: 'wechat', code_url: 'weixin://wxpay/bizpayurl?pr=abc' } },
+        'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'wechat' } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('radio', { name: '微信支付' }));
+    await userEvent.click(screen.getByRole('button', { name: '立即支付' }));
+    const image = (await screen.findByRole('img', { name: '微信支付二维码' })) as HTMLImageElement;
+    expect(image.src).toMatch(/^data:image\/png;base64,/);
+    expect(screen.getByText('支付完成后页面会自动跳转')).toBeTruthy();
+  });
+
+  it('shows the result of a paid order with the VIP end date', async () => {
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' } } },
+    });
+    expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
+    expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
+  });
+
+  it('cancels a pending order', async () => {
+    const { fetchMock } = renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order': { status: 200, body: pending },
+        'PUT /api/v1/order/cancel': { status: 200, body: { ...pending, status: 2, close_reason: 'cancel' } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '取消订单' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已取消')).toBe(true));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/cancel')[0])).toEqual({ order_no: pending.order_no });
+  });
+
+  it('refuses an unknown plan and says why an order cannot be found', async () => {
+    renderApp('/vip/checkout?plan=lifetime', { user: member, settings: onSale });
+    expect(await screen.findByText('套餐不存在或已下架')).toBeTruthy();
+    renderApp('/vip/checkout?order_no=123', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/order': { status: 404, body: { code: 5, message: '订单不存在' } } },
+    });
+    expect(await screen.findByText('订单不存在')).toBeTruthy();
+  });
+});
+
+describe('member screens', { timeout: 20_000 }, () => {
+  it('/member/order lists the orders; pending ones can be paid again or cancelled after a second click', async () => {
+    const paid: Order = { ...pending, id: 8, order_no: '2024050110203012349999', status: 1, provider: 'wechat', paid_at: '2024-05-01T02:30:00Z' };
+    const { fetchMock, router } = renderApp('/member/order', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order/mine': { status: 200, body: { total: 2, order: [pending, paid] } },
+        'PUT /api/v1/order/cancel': { status: 200, body: { ...pending, status: 2 } },
+      },
+    });
+    const table = within(await screen.findByRole('table'));
+    expect(table.getByText('待支付')).toBeTruthy();
+    expect(table.getByText('已支付')).toBeTruthy();
+    expect(table.getByText('微信支付')).toBeTruthy();
+    await userEvent.click(table.getByRole('button', { name: `取消订单 ${pending.order_no}` }));
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
+    await userEvent.click(table.getByRole('button', { name: `确认取消订单 ${pending.order_no}` }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1));
+    await userEvent.click(table.getByRole('button', { name: '去支付' }));
+    await waitFor(() => expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`));
+  });
+
+  it('/member shows the VIP state with the end date', async () => {
+    renderApp('/member', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: { ...member, is_vip: true, vip_end_at: '2099-03-04T05:06:07Z' } },
+        'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' } },
+      },
+    });
+    const panel = within((await screen.findByRole('heading', { name: 'VIP会员' })).closest('section') as HTMLElement);
+    expect(await panel.findByText('2099-03-04 13:06')).toBeTruthy();
+    expect(panel.getByRole('link', { name: '续费' }).getAttribute('href')).toBe('/vip');
+  });
+});
+
+const perm = (id: number, service: string, rpc: string): Permission => ({ id, method: 'GRPC', path: `/api.v1.${service}/${rpc}`, title: rpc });
+
+describe('admin screens', { timeout: 30_000 }, () => {
+  it('/admin/order confirms a transfer with a reason, checked before sending', async () => {
+    const { fetchMock } = renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ConfirmOrder')],
+      backend: {
+        'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } },
+        'PUT /api/v1/order/confirm': { status: 200, body: { ...pending, status: 1 } },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '订单管理' })).toBeTruthy();
+    expect(await screen.findByText(pending.order_no!)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: `退款 ${pending.order_no}` })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: `确认收款 ${pending.order_no}` }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
+    expect(await dialog.findByText('请输入收款说明')).toBeTruthy();
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(0);
+    await userEvent.type(dialog.getByLabelText('收款说明'), '已收到转账');
+    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 7, reason: '已收到转账' });
+  });
+
+  it('/admin/user/vip grants days to chosen users with a reason', async () => {
+    const { fetchMock } = renderApp('/admin/user/vip', {
+      user: admin,
+      permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'GrantUserVip')],
+      backend: {
+        'GET /api/v1/vip/list': { status: 200, body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, plan_title: '月度会员', end_at: '2099-01-01T00:00:00Z' }] } },
+        'GET /api/v1/user/list': { status: 200, body: { total: 1, user: [{ id: 2, username: 'amy' }] } },
+        'POST /api/v1/vip/grant': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '会员管理' })).toBeTruthy();
+    expect(await screen.findByText('amy')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '延长「amy」的会员' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText('原因'), '活动赠送');
+    await userEvent.click(dialog.getByRole('button', { name: '延长' }));
+    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0])).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
+  });
+
+  it('/admin/config/vip edits the plans as a table and keeps the config\'s text', async () => {
+    const { fetchMock } = renderApp('/admin/config/vip', {
+      user: admin,
+      permissions: [perm(1, 'ConfigAPI', 'ListConfig')],
+      backend: {
+        'GET /api/v1/config/list': {
+          status: 200,
+          body: { config: [{ id: 9, category: 'vip', name: 'plans', label: '会员套餐', input_type: 'textarea', value: 'month|月度会员|30|30' }] },
+        },
+        'PUT /api/v1/config': { status: 200, body: {} },
+        'GET /api/v1/settings': { status: 200, body: onSale },
+      },
+    });
+    expect(((await screen.findByLabelText('第 1 个套餐的名称')) as HTMLInputElement).value).toBe('月度会员');
+    await userEvent.click(screen.getByRole('button', { name: /添加套餐/ }));
+    await userEvent.type(screen.getByLabelText('第 2 个套餐的代码'), 'year');
+    await userEvent.type(screen.getByLabelText('第 2 个套餐的名称'), '年度|会员');
+    await userEvent.clear(screen.getByLabelText('第 2 个套餐的天数'));
+    await userEvent.type(screen.getByLabelText('第 2 个套餐的天数'), '365');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('第 2 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('第 2 个套餐的价格（元）'), '298');
+    await userEvent.click(screen.getByRole('switch', { name: '第 2 个套餐推荐' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/config')[0])).toEqual({
+      config: [{ id: 9, category: 'vip', name: 'plans', value: 'month|月度会员|30|30\nyear|年度会员|365|298||1' }],
+    });
+  });
+});

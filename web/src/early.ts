@@ -1,0 +1,86 @@
+// Runs before the app's code has arrived: its own small module script at the top of the
+// page (see web/vite.config.ts), importing nothing the app shares, so the browser runs it as
+// soon as it is here. On a document's page (`/library/{category}/{id}`) it preloads the
+// reader's code. The page the gateway serves carries the document itself (its route data)
+// and has the first page image preloaded already; only a page without it (the gateway's
+// calls were late, or the Vite dev server) has this script ask for the document at once and,
+// when its hash is known, tell the browser to fetch the first page image with high priority.
+// All of it travels while the app's code downloads. The app's HTTP client takes the answer
+// over instead of asking again (api/early-responses.ts).
+import type { EarlyResponses } from './api/early-responses';
+
+/** api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app). */
+export const EARLY_RESPONSES_KEY = '__moredocEarlyResponses';
+
+/** The reader's route of shared/routes.ts (`library-category-id`), both ids positive. */
+export const READER_PATH = /^\/library\/[1-9][0-9]{0,15}\/([1-9][0-9]{0,15})\/?$/;
+
+interface PageSource {
+  status?: number;
+  attachment?: { hash?: string };
+  preview_ext?: string;
+  enable_gzip?: boolean;
+}
+
+/** The first page image of a converted document, as features/document/document-links.ts builds it. */
+export function firstPageUrl(doc: PageSource): string | undefined {
+  const hash = doc.attachment?.hash;
+  if (doc.status !== 2 || !hash) return undefined;
+  const ext = doc.preview_ext || '.svg';
+  return `/view/page/${hash}/1${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
+}
+
+/** The document request exactly as features/document/api.ts `documentQuery` sends it. */
+export const documentRequestUrl = (id: string) => `/api/v1/document?id=${id}&with_author=true`;
+
+function addLink(rel: string, href: string, extra: Record<string, string> = {}): void {
+  const link = document.createElement('link');
+  link.rel = rel;
+  link.href = href;
+  for (const [name, value] of Object.entries(extra)) link.setAttribute(name, value);
+  document.head.appendChild(link);
+}
+
+/** The reader's code and styles, which the build names on this script (`data-reader`). */
+function preloadReaderCode(): void {
+  const files = document.querySelector<HTMLScriptElement>('script[data-reader]')?.dataset.reader?.split(' ') ?? [];
+  for (const file of files) {
+    if (file.endsWith('.js')) addLink('modulepreload', file, { crossorigin: '' });
+    else if (file.endsWith('.css')) addLink('preload', file, { as: 'style' });
+  }
+}
+
+/** shared/page-data.ts `documentCall(id).key` (a test keeps them equal). */
+export const documentKey = (id: string) => ['document', 'detail', Number(id)];
+
+/** The document the page carries in its start data (`routeData`), if it does. */
+export function inlinedDocument(id: string, page: Document = document): PageSource | undefined {
+  const text = page.getElementById('start-data')?.textContent;
+  if (!text) return undefined;
+  try {
+    const wanted = JSON.stringify(documentKey(id));
+    const answers = (JSON.parse(text) as { routeData?: { key?: unknown; data?: unknown }[] }).routeData ?? [];
+    return answers.find((answer) => JSON.stringify(answer.key) === wanted)?.data as PageSource | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function start(): void {
+  const id = READER_PATH.exec(window.location.pathname)?.[1];
+  if (!id) return;
+  preloadReaderCode();
+  if (inlinedDocument(id)) return;
+  const url = documentRequestUrl(id);
+  const response = fetch(url, { headers: { Accept: 'application/json' } });
+  (window as unknown as Record<string, EarlyResponses>)[EARLY_RESPONSES_KEY] = { [url]: response };
+  void response
+    .then((res) => (res.ok ? res.clone().json() : undefined))
+    .then((doc: PageSource | undefined) => {
+      const image = doc && firstPageUrl(doc);
+      if (image) addLink('preload', image, { as: 'image', fetchpriority: 'high' });
+    })
+    .catch(() => undefined);
+}
+
+start();

@@ -1,0 +1,177 @@
+// /admin/article/set: write a new article or edit one — title, identifier, categories,
+// keywords, description, recommendation and the body in the rich-text editor — checked
+// against the same rules as the server before anything is sent.
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { ReviewStatus } from '../../../../shared/constants';
+import type { Article } from '../../../../shared/types/article';
+import { ARTICLE_LIMITS, articleIdentifierProblems, textProblems } from '../../../../shared/validation';
+import { unwrap } from '../../api/client';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextAreaField, TextField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { Select, Switch } from '../../ui/semi-admin';
+import { imageUploadTarget } from '../upload/api';
+import { articlePath, createArticle, recommendArticles, updateArticle } from './api';
+import { ArticleStatusTag } from './article-resource';
+import { RichTextEditor } from './RichTextEditor';
+import './article-admin.css';
+
+type Field = 'title' | 'identifier' | 'keywords' | 'description' | 'content';
+
+interface FormState {
+  title: string;
+  identifier: string;
+  keywords: string;
+  description: string;
+  categoryIds: number[];
+  recommend: boolean;
+  content: string;
+}
+
+const stateOf = (article?: Article): FormState => ({
+  title: article?.title ?? '',
+  identifier: article?.identifier ?? '',
+  keywords: article?.keywords ?? '',
+  description: article?.description ?? '',
+  categoryIds: article?.category_id ?? [],
+  recommend: Boolean(article?.recommend_at),
+  content: article?.content ?? '',
+});
+
+/** The body's text without markup, to tell an empty body from one with words or images. */
+const hasBody = (html: string) => /<img\s/i.test(html) || html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() !== '';
+
+export function problemsOf(form: FormState): Partial<Record<Field, string>> {
+  return {
+    title: textProblems(form.title.trim(), '文章标题', ARTICLE_LIMITS.title, true)[0],
+    identifier: articleIdentifierProblems(form.identifier.trim())[0],
+    keywords: textProblems(form.keywords, '文章关键字', ARTICLE_LIMITS.keywords)[0],
+    description: textProblems(form.description, '文章摘要', ARTICLE_LIMITS.description)[0],
+    content: !hasBody(form.content) ? '文章内容不能为空' : textProblems(form.content, '文章内容', ARTICLE_LIMITS.content)[0],
+  };
+}
+
+const articleImages = imageUploadTarget('article');
+
+export function ArticleForm({ article, categoryOptions }: { article?: Article; categoryOptions: { value: number; label: string }[] }) {
+  const navigate = useNavigate();
+  const [form, setForm] = useState(() => stateOf(article));
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const save = useMutation({
+    mutationFn: async (_: void, context) => {
+      const body: Article = {
+        title: form.title.trim(),
+        identifier: form.identifier.trim(),
+        keywords: form.keywords.trim(),
+        description: form.description.trim(),
+        category_id: form.categoryIds,
+        is_recommend: form.recommend,
+        content: form.content,
+      };
+      if (!article?.id) return unwrap(await createArticle(body, context));
+      unwrap(await updateArticle({ ...body, id: article.id }, context));
+      // UpdateArticle only ever turns recommending on (contract); off is RecommendArticles.
+      if (!form.recommend && article.recommend_at) unwrap(await recommendArticles([article.id], false, context));
+      return undefined;
+    },
+    onSuccess: (created) => {
+      if (created?.id) {
+        toast.success('文章已发布');
+        navigate(`/admin/article/set?id=${created.id}`, { replace: true });
+      } else {
+        toast.success('文章已保存');
+      }
+    },
+    onError: (error) => toastFailure(article?.id ? '保存失败' : '发布失败', error),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next = problemsOf(form);
+    setErrors(next);
+    if (Object.values(next).some(Boolean)) return;
+    save.mutate();
+  };
+
+  return (
+    <form className="app-article-form" onSubmit={submit} noValidate aria-label={article?.id ? '编辑文章' : '发布文章'}>
+      <section className="app-panel">
+        <TextField id="article-title" label="标题" value={form.title} onChange={set('title')} error={errors.title} placeholder="文章标题" />
+        <div className="app-field">
+          <span className="app-field__label" id="article-content-label">内容</span>
+          <RichTextEditor
+            id="article-content"
+            documentKey={String(article?.id ?? 'new')}
+            value={form.content}
+            onChange={set('content')}
+            upload={articleImages.upload}
+            invalid={Boolean(errors.content)}
+            labelledBy="article-content-label"
+          />
+          {errors.content ? <p className="app-field__error" role="alert">{errors.content}</p> : <p className="app-field__hint">可以直接粘贴 Word 或网页中的内容（样式会被去掉）；图片请用工具栏上传。</p>}
+        </div>
+      </section>
+      <section className="app-panel app-article-form__side">
+        {article?.id && (
+          <p className="app-field__hint">
+            状态：<ArticleStatusTag article={article} />
+            {article.status === ReviewStatus.Approved && <> · <Link to={articlePath(article)} target="_blank">查看文章</Link></>}
+          </p>
+        )}
+        <TextField
+          id="article-identifier"
+          label="文章标识"
+          value={form.identifier}
+          onChange={set('identifier')}
+          error={errors.identifier}
+          placeholder="如 about，留空自动生成"
+          hint="用于文章地址 /article/detail/标识，只能包含字母、数字、下划线和短横线"
+        />
+        <div className="app-field">
+          <label className="app-field__label" id="article-categories-label" htmlFor="article-categories">分类</label>
+          <Select
+            id="article-categories"
+            multiple
+            filter
+            style={{ width: '100%' }}
+            optionList={categoryOptions}
+            value={form.categoryIds}
+            onChange={(value) => set('categoryIds')((value as number[]) ?? [])}
+            placeholder="选择分类（可多选）"
+            emptyContent="暂无文章分类，请先在文章分类中添加"
+            aria-labelledby="article-categories-label"
+          />
+        </div>
+        <TextField id="article-keywords" label="关键字" value={form.keywords} onChange={set('keywords')} error={errors.keywords} placeholder="多个关键字用逗号分隔，留空从标题提取" />
+        <TextAreaField
+          id="article-description"
+          label="摘要"
+          value={form.description}
+          onChange={set('description')}
+          error={errors.description}
+          max={ARTICLE_LIMITS.description}
+          rows={4}
+          placeholder="留空则取正文开头的文字"
+        />
+        <div className="app-field">
+          <label className="app-field__label" htmlFor="article-recommend">推荐</label>
+          <Switch id="article-recommend" checked={form.recommend} onChange={(checked: boolean) => set('recommend')(checked)} aria-label="推荐" />
+        </div>
+        <div className="app-article-form__actions">
+          <Button htmlType="submit" theme="solid" type="primary" loading={save.isPending}>
+            {article?.id ? '保存' : '发布'}
+          </Button>
+          <Link to="/admin/article/list">返回文章列表</Link>
+        </div>
+      </section>
+    </form>
+  );
+}

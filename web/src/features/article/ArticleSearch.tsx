@@ -1,0 +1,76 @@
+// Searching the articles: the box of the list pages' side column, and the hits with the
+// matches highlighted (the server escapes the text and marks the matches with <em>).
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { ArticleHit } from '../../../../shared/types/article';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { IconSearch } from '../../ui/icons';
+import { Pager } from '../../ui/Pager';
+import { Button, Input } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
+import { ArticleMeta } from './ArticleList';
+import { articlePath, searchArticlesQuery } from './api';
+import './article.css';
+
+const SEARCH_PAGE_SIZE = 10;
+const MAX_QUERY_LENGTH = 100;
+
+export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
+  const navigate = useNavigate();
+  const [text, setText] = useState(initial);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const wd = text.trim();
+    navigate(wd ? `/article?wd=${encodeURIComponent(wd)}` : '/article');
+  };
+  return (
+    <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
+      <Input value={text} onChange={(value: string) => setText(value)} placeholder="搜索文章" maxLength={MAX_QUERY_LENGTH} aria-label="搜索文章" />
+      <Button htmlType="submit" theme="solid" icon={<IconSearch />} aria-label="搜索" />
+    </form>
+  );
+}
+
+function Hit({ hit }: { hit: ArticleHit }) {
+  return (
+    <li className="app-article-list__item">
+      <h3 className="app-article-list__title">
+        {/* Server-made HTML: the title escaped, the matches in <em>. */}
+        <Link to={articlePath(hit)} dangerouslySetInnerHTML={{ __html: hit.title_highlight || (hit.title ?? '') }} />
+      </h3>
+      {hit.snippet && <p className="app-article-list__description" dangerouslySetInnerHTML={{ __html: hit.snippet }} />}
+      <ArticleMeta article={hit} />
+    </li>
+  );
+}
+
+/** The hits for `wd`, page `page` (in the URL), with the count and the time taken. */
+export function ArticleSearchResults({ wd, page, onPage }: { wd: string; page: number; onPage: (page: number) => void }) {
+  const results = useQuery(searchArticlesQuery(wd, page));
+  return (
+    <QueryStates
+      query={results}
+      loadingRows={6}
+      failure="搜索失败"
+      isEmpty={(data) => data.hits.length === 0}
+      empty={
+        <EmptyState title={`没有找到与「${wd}」相关的文章`} description="换个关键词试试，或者用更短的词，例如两个字的词语。">
+          <Link to="/article">浏览全部文章</Link>
+        </EmptyState>
+      }
+    >
+      {({ hits, total, spend }) => (
+        <>
+          <p className="app-article-search__summary" role="status">
+            找到 {total} 篇相关文章{spend ? `，用时 ${spend} 秒` : ''}
+          </p>
+          <ul className="app-article-list">
+            {hits.map((hit) => <Hit key={hit.id} hit={hit} />)}
+          </ul>
+          <Pager page={page} size={SEARCH_PAGE_SIZE} total={total} onChange={onPage} />
+        </>
+      )}
+    </QueryStates>
+  );
+}

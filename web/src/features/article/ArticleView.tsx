@@ -1,0 +1,127 @@
+// One article as readers see it: where it is filed, its title, author, date and views, the
+// body (HTML the server sanitised), related articles, 举报 and the comments. Its author sees
+// a pending or rejected article with its review state.
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ReviewStatus, TargetType } from '../../../../shared/constants';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import type { Article } from '../../../../shared/types/article';
+import { ApiError, errorMessage } from '../../api/client';
+import { Avatar } from '../../ui/Avatar';
+import { Skeleton, Tag } from '../../ui/semi';
+import { EmptyState, ErrorState } from '../../ui/states';
+import { categoryTrail, useArticleCategories } from '../category/category-tree';
+import { CommentSection } from '../comment/CommentSection';
+import { ReportButton } from '../report/ReportButton';
+import { usePermissionCheck } from '../session/use-session';
+import { ArticleMeta } from './ArticleList';
+import { FavoriteButton } from './FavoriteButton';
+import { articlePath, articleQuery, relatedArticlesQuery } from './api';
+import './article.css';
+
+function Breadcrumb({ article, categoryId }: { article: Article; categoryId?: number }) {
+  const categories = useArticleCategories();
+  const leaf = categoryId ?? article.category_id?.at(-1);
+  const trail = leaf ? categoryTrail(categories, leaf) : [];
+  return (
+    <nav className="app-breadcrumb" aria-label="当前位置">
+      <Link to="/">首页</Link>
+      <span aria-hidden="true">/</span>
+      <Link to="/article">文章资讯</Link>
+      {trail.map((node) => (
+        <span key={node.id} className="app-breadcrumb__step">
+          <span aria-hidden="true">/</span>
+          <Link to={`/article/${node.id}`}>{node.title}</Link>
+        </span>
+      ))}
+    </nav>
+  );
+}
+
+function ReviewNotice({ article }: { article: Article }) {
+  if (article.status === ReviewStatus.Approved) return null;
+  if (article.status === ReviewStatus.Rejected) {
+    return (
+      <p className="app-article__review app-article__review--rejected" role="status">
+        <Tag color="red">未通过审核</Tag>
+        {article.reject_reason ? `原因：${article.reject_reason}` : '修改后将重新进入审核。'}
+      </p>
+    );
+  }
+  return (
+    <p className="app-article__review" role="status">
+      <Tag color="orange">审核中</Tag>
+      审核通过后其他人才能看到这篇文章。
+    </p>
+  );
+}
+
+function RelatedArticles({ articleKey }: { articleKey: string }) {
+  const related = useQuery(relatedArticlesQuery(articleKey));
+  if (!related.data?.length) return null;
+  return (
+    <section className="app-article__related" aria-labelledby="related-title">
+      <h2 id="related-title">相关文章</h2>
+      <ul>
+        {related.data.map((article) => (
+          <li key={article.id}>
+            <Link to={articlePath(article)}>{article.title || '无标题'}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The article of `articleKey` (an id or an identifier); `categoryId` is the category of the
+ * path it was opened from; `children` come after the body (the feedback page's form).
+ */
+export function ArticleView({ articleKey, categoryId, children }: { articleKey: string; categoryId?: number; children?: ReactNode }) {
+  const query = useQuery(articleQuery(articleKey));
+  const holds = usePermissionCheck();
+  if (query.isPending) {
+    return (
+      <div className="app-article" aria-busy="true">
+        <Skeleton.Title style={{ width: '60%', height: 32, marginBottom: 16 }} />
+        <Skeleton.Paragraph rows={10} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return missing ? (
+      <EmptyState title="文章不存在" description="这篇文章可能已被删除，或者还没有通过审核。">
+        <Link to="/article">看看其他文章</Link>
+      </EmptyState>
+    ) : (
+      <ErrorState message={errorMessage(query.error, '文章加载失败')} onRetry={() => void query.refetch()} />
+    );
+  }
+  const article = query.data;
+  const title = article.title || '无标题';
+  return (
+    <article className="app-article" aria-labelledby="article-title">
+      <Breadcrumb article={article} categoryId={categoryId} />
+      <h1 id="article-title" className="app-article__title">{title}</h1>
+      <div className="app-article__byline">
+        {article.user && <Avatar src={article.user.avatar} name={article.user.username ?? ''} />}
+        <ArticleMeta article={article} />
+        <span className="app-article__actions">
+          {article.id && holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle')) && (
+            <Link className="app-article__edit" to={`/admin/article/set?id=${article.id}`}>编辑</Link>
+          )}
+          {article.status === ReviewStatus.Approved && article.id && <FavoriteButton articleId={article.id} />}
+          {article.status === ReviewStatus.Approved && article.id && <ReportButton type={TargetType.Article} targetId={article.id} title={title} />}
+        </span>
+      </div>
+      <ReviewNotice article={article} />
+      {/* The body is HTML the server passed through its allow-list (docs/api.md §13.1). */}
+      <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      {children}
+      <RelatedArticles articleKey={articleKey} />
+      {article.status === ReviewStatus.Approved && article.id && <CommentSection type={TargetType.Article} targetId={article.id} />}
+    </article>
+  );
+}

@@ -1,0 +1,212 @@
+// The comments under an article or a document: approved threads (a comment and its replies),
+// the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
+// captcha the security settings ask for, replying and deleting one's own.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
+import { ReviewStatus } from '../../../../shared/constants';
+import { formatRelativeTime } from '../../../../shared/format';
+import type { Comment } from '../../../../shared/types/comment';
+import { COMMENT_MAX_LENGTH, textProblems } from '../../../../shared/validation';
+import { unwrap } from '../../api/client';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { Avatar } from '../../ui/Avatar';
+import { TextAreaField } from '../../ui/FormField';
+import { Button, Tag } from '../../ui/semi';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
+import { useSession } from '../session/use-session';
+import { useSettings } from '../settings/use-settings';
+import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
+import './comments.css';
+
+interface Thread { comment: Comment; replies: Comment[] }
+
+/** Approved comments with the reader's own merged in (theirs win: they carry the review state), as threads, newest first. */
+export function commentThreads(approved: readonly Comment[], mine: readonly Comment[]): Thread[] {
+  const byId = new Map<number, Comment>();
+  for (const c of [...approved, ...mine]) byId.set(c.id ?? 0, c);
+  const all = [...byId.values()].sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+  const tops = all.filter((c) => !c.parent_id || !byId.has(c.parent_id));
+  return tops.reverse().map((comment) => ({ comment, replies: all.filter((c) => c.parent_id === comment.id) }));
+}
+
+function ReviewTag({ status }: { status?: number }) {
+  if (status === ReviewStatus.Approved) return null;
+  return status === ReviewStatus.Rejected ? <Tag color="red" size="small">未通过审核</Tag> : <Tag color="orange" size="small">审核中</Tag>;
+}
+
+function CommentForm({ type, targetId, parent, onDone }: {
+  type: number;
+  targetId: number;
+  parent?: Comment;
+  onDone?: () => void;
+}) {
+  const { security } = useSettings();
+  const captcha = useCaptcha('comment', captchaEnabled(security, 'comment'));
+  const [content, setContent] = useState('');
+  const [captchaText, setCaptchaText] = useState('');
+  const [errors, setErrors] = useState<{ content?: string; captcha?: string }>({});
+  const replyTo = parent?.user?.username;
+  const send = useMutation({
+    mutationFn: async (text: string, context) =>
+      unwrap(await createComment({
+        type, document_id: targetId, content: text, ...(parent?.id ? { parent_id: parent.id } : {}), ...captchaFields(captcha, captchaText),
+      }, context)),
+    onSuccess: (created) => {
+      setContent('');
+      setCaptchaText('');
+      if (captcha.required) captcha.refresh();
+      if (created.status === ReviewStatus.Approved) toast.success('评论成功');
+      else toast.success('评论已提交', '审核通过后其他人就能看到，审核中的评论只有你自己看得到。');
+      onDone?.();
+    },
+    onError: (error) => {
+      if (captcha.required) captcha.refresh();
+      toastFailure('评论失败', error);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = content.trim();
+    const next = { content: textProblems(text, '评论内容', COMMENT_MAX_LENGTH, true)[0], captcha: captchaProblem(captcha, captchaText) };
+    setErrors(next);
+    if (next.content || next.captcha) return;
+    send.mutate(replyTo && parent?.parent_id ? `回复 @${replyTo}：${text}` : text);
+  };
+
+  const id = parent ? `reply-${parent.id}` : 'comment-content';
+  return (
+    <form className="app-comment-form" onSubmit={submit} noValidate>
+      <TextAreaField
+        id={id}
+        label={replyTo ? `回复 @${replyTo}` : '发表评论'}
+        hideLabel={!replyTo}
+        value={content}
+        onChange={(value) => {
+          setContent(value);
+          setErrors((e) => ({ ...e, content: undefined }));
+        }}
+        placeholder={replyTo ? `回复 @${replyTo}…` : '说说你的看法…'}
+        max={COMMENT_MAX_LENGTH}
+        rows={parent ? 2 : 3}
+        error={errors.content}
+      />
+      <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
+      <div className="app-form-actions">
+        <Button htmlType="submit" theme="solid" loading={send.isPending}>
+          {parent ? '回复' : '发表评论'}
+        </Button>
+        {onDone && parent && <Button onClick={onDone}>取消</Button>}
+      </div>
+    </form>
+  );
+}
+
+function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, deleting }: {
+  comment: Comment;
+  type: number;
+  targetId: number;
+  replyingTo: number | undefined;
+  onReply: (id: number | undefined) => void;
+  onDelete: (comment: Comment) => void;
+  deleting: boolean;
+}) {
+  const { user } = useSession();
+  const mine = user?.id !== undefined && user.id === comment.user_id;
+  const name = comment.user?.username ?? '已注销用户';
+  return (
+    <div className="app-comment" data-comment-id={comment.id}>
+      <Avatar src={comment.user?.avatar} name={name} />
+      <div className="app-comment__body">
+        <p className="app-comment__head">
+          <span className="app-comment__author">{name}</span>
+          {comment.created_at && <time dateTime={comment.created_at}>{formatRelativeTime(comment.created_at)}</time>}
+          <ReviewTag status={comment.status} />
+        </p>
+        {/* Plain text: React escapes it, so markup in a comment shows as what it is. */}
+        <p className="app-comment__content">{comment.content}</p>
+        <div className="app-comment__actions">
+          {user && comment.status === ReviewStatus.Approved && (
+            <Button size="small" theme="borderless" onClick={() => onReply(replyingTo === comment.id ? undefined : comment.id)}>
+              回复
+            </Button>
+          )}
+          {mine && (
+            <Button size="small" theme="borderless" type="danger" loading={deleting} onClick={() => onDelete(comment)}>
+              删除
+            </Button>
+          )}
+        </div>
+        {replyingTo === comment.id && (
+          <CommentForm type={type} targetId={targetId} parent={comment} onDone={() => onReply(undefined)} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** `type`: 0 document, 1 article; `targetId`: its id. */
+export function CommentSection({ type, targetId }: { type: number; targetId: number }) {
+  const { user } = useSession();
+  const location = useLocation();
+  const approved = useQuery(approvedCommentsQuery(type, targetId));
+  const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: Boolean(user?.id) });
+  const [replyingTo, setReplyingTo] = useState<number>();
+  const remove = useMutation({
+    mutationFn: async (comment: Comment, context) => unwrap(await deleteComments([comment.id ?? 0], context)),
+    onSuccess: () => toast.success('评论已删除'),
+    onError: (error) => toastFailure('删除失败', error),
+  });
+  const count = approved.data?.length ?? 0;
+
+  return (
+    <section className="app-comments" aria-labelledby="comments-title">
+      <h2 id="comments-title" className="app-comments__title">
+        评论{approved.data ? `（${count}）` : ''}
+      </h2>
+      {user ? (
+        <CommentForm type={type} targetId={targetId} />
+      ) : (
+        <p className="app-comments__login">
+          <Link to={loginLocation(location.pathname + location.search)}>登录</Link>后参与评论
+        </p>
+      )}
+      <QueryStates
+        query={approved}
+        loadingRows={3}
+        failure="评论加载失败"
+        isEmpty={(list) => commentThreads(list, mine.data ?? []).length === 0}
+        empty={<p className="app-comments__empty">还没有评论，来说第一句吧。</p>}
+      >
+        {(list) => (
+          <ol className="app-comments__list">
+            {commentThreads(list, mine.data ?? []).map(({ comment, replies }) => (
+              <li key={comment.id} className="app-comments__thread">
+                <CommentItem
+                  comment={comment} type={type} targetId={targetId} replyingTo={replyingTo} onReply={setReplyingTo}
+                  onDelete={(c) => remove.mutate(c)} deleting={remove.isPending && remove.variables?.id === comment.id}
+                />
+                {replies.length > 0 && (
+                  <ol className="app-comments__replies">
+                    {replies.map((reply) => (
+                      <li key={reply.id}>
+                        <CommentItem
+                          comment={reply} type={type} targetId={targetId} replyingTo={replyingTo} onReply={setReplyingTo}
+                          onDelete={(c) => remove.mutate(c)} deleting={remove.isPending && remove.variables?.id === reply.id}
+                        />
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryStates>
+    </section>
+  );
+}

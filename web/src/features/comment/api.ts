@@ -1,0 +1,42 @@
+// CommentAPI (contract: endpoints.md, CommentAPI; ours in docs/api.md §3): the comments of a
+// document or an article, the reader's own (pending ones included), and the admin's review.
+// Every write marks every comment query stale.
+import { queryOptions } from '@tanstack/react-query';
+import type { Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from '../../../../shared/types/comment';
+import type { Empty } from '../../../../shared/types/common';
+import { api, unwrap } from '../../api/client';
+import { invalidateAfter, type WriteContext } from '../../api/query-client';
+
+export const commentKeys = {
+  all: ['comment'] as const,
+  approved: (type: number, targetId: number) => ['comment', 'approved', type, targetId] as const,
+  mine: (type: number, targetId: number, userId: number) => ['comment', 'mine', type, targetId, userId] as const,
+  admin: ['comment', 'admin'] as const,
+};
+
+export const listComments = (query: ListCommentRequest) => api.get<ListCommentReply>('/api/v1/comment/list', { ...query });
+
+/** Approved comments and replies on one item, oldest first (the backend returns them all). */
+export const approvedCommentsQuery = (type: number, targetId: number) =>
+  queryOptions({
+    queryKey: commentKeys.approved(type, targetId),
+    queryFn: async () => unwrap(await listComments({ type: [type], document_id: targetId, order: 'id asc' })).comment ?? [],
+  });
+
+/** The reader's own comments on one item, in every review state. */
+export const myCommentsQuery = (type: number, targetId: number, userId: number) =>
+  queryOptions({
+    queryKey: commentKeys.mine(type, targetId, userId),
+    queryFn: async () => unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ?? [],
+  });
+
+const stale = [commentKeys.all];
+
+/** Answers the new comment with its review status (0 pending, 1 approved). */
+export const createComment = (request: CreateCommentRequest, context: WriteContext) =>
+  invalidateAfter(api.post<Comment>('/api/v1/comment', request), context, stale);
+/** The caller's own comments (any with the DeleteComment permission), with their replies. */
+export const deleteComments = (ids: readonly number[], context: WriteContext) =>
+  invalidateAfter(api.delete<Empty>('/api/v1/comment', { id: ids }), context, stale);
+export const checkComments = (ids: readonly number[], status: number, context: WriteContext) =>
+  invalidateAfter(api.post<Empty>('/api/v1/comment/check', { id: ids, status }), context, stale);

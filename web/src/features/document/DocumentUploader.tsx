@@ -1,0 +1,364 @@
+// Uploading documents (the member's `/upload` and the admin's batch upload): pick or drop
+// several files; each is checked, then uploaded with its own progress bar; each uploaded file
+// gets its title (from the file name), category, price and description, with 统一设置 for the
+// whole batch; 发布 creates the documents, whose conversion status then updates live.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, optionLabel } from '../../../../shared/constants';
+import { formatBytes } from '../../../../shared/format';
+import type { Document } from '../../../../shared/types/document';
+import { toast } from '../../kit/toasts/toast-store';
+import { Button, Input } from '../../ui/semi';
+import { IconUpload } from '../../ui/icons';
+import { categoryChoices, categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
+import { createDocuments, isConverting, recentUploadsQuery } from './api';
+import { documentPath } from './document-links';
+import { useSettings } from '../settings/use-settings';
+import { uploadDocumentFile } from '../upload/api';
+import { checkDetails, DESCRIPTION_MAX, newItem, TITLE_MAX, uploadQueue, type DetailsPatch, type UploadAction, type UploadItem } from './upload-queue';
+import '../../ui/form.css';
+import './upload.css';
+
+/** Files sent at the same time; the others wait their turn. */
+const PARALLEL_UPLOADS = 2;
+
+const PHASE_TEXT: Record<UploadItem['phase'], string> = {
+  refused: '无法上传',
+  waiting: '等待上传',
+  uploading: '上传中',
+  failed: '上传失败',
+  uploaded: '已上传，待发布',
+  publishing: '发布中',
+  published: '已发布',
+  'publish-failed': '发布失败',
+};
+
+function CategorySelect({ id, label, tree, value, onChange, invalid, describedBy }: {
+  id: string;
+  /** When no <label> names the select. */
+  label?: string;
+  tree: readonly CategoryNode[];
+  value: number | undefined;
+  onChange: (id: number | undefined) => void;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <select
+      id={id}
+      className="app-select"
+      value={value ?? ''}
+      onChange={(event) => onChange(Number(event.target.value) || undefined)}
+      aria-label={label}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
+    >
+      <option value="">请选择分类</option>
+      {categoryChoices(tree).map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span id={id} className="app-field__error" role="alert">
+      {message}
+    </span>
+  );
+}
+
+function UploadRow({ item, tree, dispatch }: {
+  item: UploadItem;
+  tree: readonly CategoryNode[];
+  dispatch: (action: UploadAction) => void;
+}) {
+  const id = `upload-${item.key}`;
+  const describable = item.phase !== 'refused' && item.phase !== 'failed' && item.phase !== 'published' && item.phase !== 'publishing';
+  const edit = (patch: DetailsPatch) => dispatch({ type: 'edit', key: item.key, patch });
+  return (
+    <li className={`app-upload__item app-upload__item--${item.phase}`} aria-label={item.file.name}>
+      <div className="app-upload__file">
+        <span className="app-upload__name">{item.file.name}</span>
+        <span className="app-upload__size">{formatBytes(item.file.size)}</span>
+        <span className="app-upload__phase">{PHASE_TEXT[item.phase]}</span>
+        {item.phase !== 'publishing' && item.phase !== 'published' && (
+          <Button size="small" theme="borderless" type="danger" onClick={() => dispatch({ type: 'remove', key: item.key })} aria-label={`移除 ${item.file.name}`}>
+            移除
+          </Button>
+        )}
+      </div>
+      {(item.phase === 'uploading' || item.phase === 'waiting') && (
+        <progress className="app-upload__progress" max={100} value={Math.round(item.progress * 100)} aria-label={`${item.file.name} 上传进度`} />
+      )}
+      {item.phase === 'uploading' && <span className="app-upload__percent">{Math.round(item.progress * 100)}%</span>}
+      {item.reason && (
+        <p className="app-upload__reason" role="alert">
+          {item.reason}
+        </p>
+      )}
+      {describable && (
+        <div className="app-upload__details">
+          <div className="app-upload__field app-upload__field--wide">
+            <label htmlFor={`${id}-title`}>标题</label>
+            <Input
+              id={`${id}-title`}
+              value={item.title}
+              maxLength={TITLE_MAX}
+              onChange={(value: string) => edit({ title: value })}
+              validateStatus={item.errors.title ? 'error' : 'default'}
+              aria-invalid={item.errors.title ? true : undefined}
+              aria-describedby={item.errors.title ? `${id}-title-error` : undefined}
+            />
+            <FieldError id={`${id}-title-error`} message={item.errors.title} />
+          </div>
+          <div className="app-upload__field">
+            <label htmlFor={`${id}-category`}>分类</label>
+            <CategorySelect
+              id={`${id}-category`}
+              tree={tree}
+              value={item.categoryId}
+              onChange={(categoryId) => edit({ categoryId })}
+              invalid={Boolean(item.errors.category)}
+              describedBy={item.errors.category ? `${id}-category-error` : undefined}
+            />
+            <FieldError id={`${id}-category-error`} message={item.errors.category} />
+          </div>
+          <div className="app-upload__field">
+            <label htmlFor={`${id}-price`}>价格</label>
+            <Input
+              id={`${id}-price`}
+              value={item.price}
+              inputMode="numeric"
+              onChange={(value: string) => edit({ price: value })}
+              validateStatus={item.errors.price ? 'error' : 'default'}
+              aria-invalid={item.errors.price ? true : undefined}
+              aria-describedby={item.errors.price ? `${id}-price-error` : undefined}
+            />
+            <FieldError id={`${id}-price-error`} message={item.errors.price} />
+          </div>
+          <div className="app-upload__field app-upload__field--wide">
+            <label htmlFor={`${id}-description`}>简介</label>
+            <textarea
+              id={`${id}-description`}
+              className="app-textarea"
+              rows={2}
+              maxLength={DESCRIPTION_MAX}
+              value={item.description}
+              placeholder="选填，留空时使用文档正文的开头"
+              onChange={(event) => edit({ description: event.target.value })}
+              aria-invalid={item.errors.description ? true : undefined}
+            />
+            <FieldError id={`${id}-description-error`} message={item.errors.description} />
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The documents just published, matched by title among the member's newest, with their live status. */
+function PublishedDocuments({ userId, titles }: { userId: number; titles: readonly string[] }) {
+  const recent = useQuery(recentUploadsQuery(userId, Math.max(10, titles.length * 2)));
+  const documents = recent.data ?? [];
+  const matched: Document[] = [];
+  for (const title of titles) {
+    const doc = documents.find((d) => d.title === title && !matched.includes(d));
+    if (doc) matched.push(doc);
+  }
+  return (
+    <section className="app-panel app-upload__published" aria-labelledby="upload-published-title">
+      <h2 id="upload-published-title" className="app-panel__title">
+        转换状态
+      </h2>
+      {recent.isPending ? (
+        <p>正在读取文档状态…</p>
+      ) : (
+        <ul className="app-upload__statuses">
+          {matched.map((doc) => {
+            const path = documentPath(doc);
+            return (
+              <li key={doc.id} data-status={doc.status}>
+                <span className="app-upload__name">{doc.title}</span>
+                <span className={`app-upload__status app-upload__status--${doc.status ?? 0}`}>
+                  {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
+                </span>
+                {isConverting(doc) && <progress aria-label={`${doc.title} 转换进度`} />}
+                {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
+                {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
+              </li>
+            );
+          })}
+          {matched.length < titles.length && <li>其余文档正在创建中…</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function DocumentUploader({ userId }: { userId: number }) {
+  const settings = useSettings();
+  const tree = useDocumentCategories();
+  const [items, dispatch] = useReducer(uploadQueue, []);
+  const [batch, setBatch] = useState<{ categoryId?: number; price: string }>({ price: '0' });
+  const [published, setPublished] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const started = useRef(new Set<number>());
+
+  // Keep PARALLEL_UPLOADS uploads going while files wait.
+  useEffect(() => {
+    const running = items.filter((item) => item.phase === 'uploading').length;
+    const next = items.filter((item) => item.phase === 'waiting' && !started.current.has(item.key)).slice(0, Math.max(0, PARALLEL_UPLOADS - running));
+    for (const item of next) {
+      started.current.add(item.key);
+      dispatch({ type: 'start', key: item.key });
+      void uploadDocumentFile(item.file, {
+        onProgress: (loaded, total) => dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
+      }).then((result) => {
+        const attachmentId = result.ok ? result.data.data?.id : undefined;
+        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId });
+        else dispatch({ type: 'failed', key: item.key, reason: (result.ok ? undefined : result.data.message) || '上传失败，请稍后再试' });
+      });
+    }
+  }, [items]);
+
+  const addFiles = (files: FileList | null) => {
+    if (!files || files.length === 0) return;
+    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch)) });
+  };
+
+  const publish = useMutation({
+    mutationFn: async (ready: UploadItem[], context) => {
+      const titles: string[] = [];
+      for (const item of ready) {
+        dispatch({ type: 'publishing', key: item.key });
+        const categories = categoryTrail(tree, item.categoryId ?? 0).map((node) => node.id ?? 0);
+        const result = await createDocuments(
+          {
+            category_id: categories,
+            document: [{ title: item.title.trim(), attachment_id: item.attachmentId, price: Number(item.price.trim()), description: item.description.trim() }],
+          },
+          context,
+        );
+        if (result.ok) {
+          dispatch({ type: 'published', key: item.key });
+          titles.push(item.title.trim());
+        } else {
+          dispatch({ type: 'publish-failed', key: item.key, reason: result.data.message || '发布失败' });
+        }
+      }
+      return titles;
+    },
+    onSuccess: (titles) => {
+      if (titles.length === 0) return;
+      setPublished((previous) => [...previous, ...titles]);
+      toast.success('发布成功', `已发布 ${titles.length} 篇文档，转换完成后即可阅读`);
+    },
+  });
+
+  const submit = () => {
+    const candidates = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed');
+    const ready: UploadItem[] = [];
+    for (const item of candidates) {
+      const errors = checkDetails(item);
+      if (errors) dispatch({ type: 'invalid', key: item.key, errors });
+      else ready.push(item);
+    }
+    if (ready.length > 0) publish.mutate(ready);
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    addFiles(event.dataTransfer.files);
+  };
+
+  const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
+  const maxMb = settings.security?.max_document_size ?? 0;
+  return (
+    <div className="app-upload">
+      <section className="app-panel">
+        <div
+          className={`app-upload__drop${dragging ? ' app-upload__drop--over' : ''}`}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
+          <IconUpload size="extra-large" />
+          <p>将文件拖到这里，或</p>
+          <Button type="primary" theme="solid" onClick={() => input.current?.click()}>
+            选择文件
+          </Button>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            hidden
+            data-testid="document-files"
+            accept={DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join(',')}
+            onChange={(event) => {
+              addFiles(event.target.files);
+              event.target.value = '';
+            }}
+          />
+          <p className="app-upload__hint">
+            支持 PDF、Word、PPT、Excel、TXT、EPUB、MOBI、CHM 等格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
+          </p>
+        </div>
+      </section>
+      {items.length > 0 && (
+        <section className="app-panel" aria-labelledby="upload-files-title">
+          <h2 id="upload-files-title" className="app-panel__title">
+            文件列表
+          </h2>
+          <div className="app-upload__batch" role="group" aria-label="统一设置">
+            <span>统一设置：</span>
+            <CategorySelect
+              id="upload-batch-category"
+              label="统一设置分类"
+              tree={tree}
+              value={batch.categoryId}
+              onChange={(categoryId) => {
+                setBatch((b) => ({ ...b, categoryId }));
+                dispatch({ type: 'apply-to-all', patch: { categoryId } });
+              }}
+            />
+            <label htmlFor="upload-batch-price" className="app-upload__batch-price">
+              价格
+              <Input
+                id="upload-batch-price"
+                value={batch.price}
+                inputMode="numeric"
+                onChange={(price: string) => {
+                  setBatch((b) => ({ ...b, price }));
+                  dispatch({ type: 'apply-to-all', patch: { price } });
+                }}
+              />
+            </label>
+          </div>
+          <ul className="app-upload__items">
+            {items.map((item) => (
+              <UploadRow key={item.key} item={item} tree={tree} dispatch={dispatch} />
+            ))}
+          </ul>
+          <div className="app-form-actions">
+            <Button type="primary" theme="solid" disabled={publishable === 0} loading={publish.isPending} onClick={submit}>
+              发布{publishable > 0 ? `（${publishable}）` : ''}
+            </Button>
+          </div>
+        </section>
+      )}
+      {published.length > 0 && <PublishedDocuments userId={userId} titles={published} />}
+    </div>
+  );
+}
+

@@ -1,0 +1,202 @@
+// 我的文档 (/member/document): the member's uploads with their status, an edit form (title,
+// category, price, keywords, description) and delete (to the recycle bin), confirmed in place.
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { DocumentStatus } from '../../../../shared/constants';
+import { formatDate } from '../../../../shared/format';
+import type { Document } from '../../../../shared/types/document';
+import { unwrap } from '../../api/client';
+import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
+import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextField } from '../../ui/FormField';
+import { Panel } from '../../ui/Panel';
+import { Button } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
+import { categoryChoices, categoryTrail, useDocumentCategories } from '../category/category-tree';
+import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
+import { deepestCategory, documentPath } from './document-links';
+import { DocumentStatusTag } from './DocumentStatusTag';
+import { FormatIcon } from './FormatIcon';
+
+type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
+
+function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
+  const tree = useDocumentCategories();
+  const [title, setTitle] = useState(doc.title ?? '');
+  const [categoryId, setCategoryId] = useState<number | undefined>(deepestCategory(doc));
+  const [price, setPrice] = useState(String(doc.price ?? 0));
+  const [keywords, setKeywords] = useState(doc.keywords ?? '');
+  const [description, setDescription] = useState(doc.description ?? '');
+  const [errors, setErrors] = useState<Errors<EditField>>({});
+  const save = useMutation({
+    mutationFn: async (_: void, context) =>
+      unwrap(
+        await updateDocument(
+          {
+            id: doc.id,
+            title: title.trim(),
+            price: Number(price),
+            keywords: keywords.trim(),
+            description: description.trim(),
+            language: doc.language,
+            category_id: categoryTrail(tree, categoryId ?? 0).map((node) => node.id ?? 0),
+          },
+          context,
+        ),
+      ),
+    onSuccess: () => {
+      toast.success('保存成功');
+      onDone();
+    },
+    onError: (error) => toastFailure('保存失败', error),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = collectErrors<EditField>({
+      title: checkRequired(title, '请输入文档标题') ?? checkMaxLength(title.trim(), 255, '文档标题'),
+      category: categoryId ? undefined : '请选择文档分类',
+      price: /^\d+$/.test(price.trim()) ? undefined : '价格必须是不小于 0 的整数',
+      keywords: checkMaxLength(keywords.trim(), 255, '关键词'),
+      description: checkMaxLength(description.trim(), 512, '文档简介'),
+    });
+    setErrors(found ?? {});
+    if (!found) save.mutate();
+  };
+  return (
+    <Panel title={`编辑文档「${doc.title ?? ''}」`} titleId="my-document-edit-title">
+      <form onSubmit={submit} noValidate className="app-my-documents__form">
+        <TextField id="edit-title" label="标题" value={title} onChange={setTitle} error={errors.title} maxLength={255} />
+        <div className="app-field">
+          <label className="app-field__label" htmlFor="edit-category">
+            分类
+          </label>
+          <select
+            id="edit-category"
+            className="app-select"
+            value={categoryId ?? ''}
+            onChange={(event) => setCategoryId(Number(event.target.value) || undefined)}
+            aria-invalid={errors.category ? true : undefined}
+            aria-describedby={errors.category ? 'edit-category-message' : undefined}
+          >
+            <option value="">请选择分类</option>
+            {categoryChoices(tree).map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+          {errors.category && (
+            <p id="edit-category-message" className="app-field__error" role="alert">
+              {errors.category}
+            </p>
+          )}
+        </div>
+        <TextField id="edit-price" label="价格" value={price} onChange={setPrice} error={errors.price} hint="0 表示免费下载" />
+        <TextField id="edit-keywords" label="关键词" value={keywords} onChange={setKeywords} error={errors.keywords} hint="多个关键词用逗号分隔" />
+        <div className="app-field">
+          <label className="app-field__label" htmlFor="edit-description">
+            简介
+          </label>
+          <textarea
+            id="edit-description"
+            className="app-textarea"
+            rows={3}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            aria-invalid={errors.description ? true : undefined}
+          />
+          {errors.description && (
+            <p className="app-field__error" role="alert">
+              {errors.description}
+            </p>
+          )}
+        </div>
+        <div className="app-form-actions">
+          <Button htmlType="submit" type="primary" theme="solid" loading={save.isPending}>
+            保存
+          </Button>
+          <Button onClick={onDone}>取消</Button>
+        </div>
+      </form>
+    </Panel>
+  );
+}
+
+function DeleteDocument({ doc }: { doc: Document }) {
+  const remove = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await deleteDocuments([doc.id ?? 0], context)),
+    onSuccess: () => toast.success('删除成功', `「${doc.title ?? ''}」已移入回收站`),
+    onError: (error) => toastFailure('删除失败', error),
+  });
+  return (
+    <InlineConfirm
+      label="删除"
+      question="确定删除？"
+      accessibleName={`删除「${doc.title ?? ''}」`}
+      busy={remove.isPending}
+      onConfirm={() => remove.mutate()}
+    />
+  );
+}
+
+export function MyDocuments({ userId }: { userId: number }) {
+  const [editing, setEditing] = useState<Document>();
+  return (
+    <>
+      {editing && <DocumentEditForm key={editing.id} doc={editing} onDone={() => setEditing(undefined)} />}
+      <MemberListPanel
+        title="我的文档"
+        titleId="my-documents-title"
+        query={(page, size) => myDocumentsQuery(userId, page, size)}
+        rowsOf={(data) => data.document}
+        failure="文档列表加载失败"
+        empty={
+          <EmptyState title="暂无文档" description="上传的文档会显示在这里。">
+            <Link to="/upload">上传文档</Link>
+          </EmptyState>
+        }
+        columns={[
+          {
+            title: '文档',
+            cell: (doc) => {
+              const path = documentPath(doc);
+              return (
+                <span className="app-my-documents__title">
+                  <FormatIcon ext={doc.ext} />
+                  {path && doc.status === DocumentStatus.Converted ? <Link to={path}>{doc.title}</Link> : doc.title}
+                </span>
+              );
+            },
+          },
+          {
+            title: '状态',
+            cell: (doc) => (
+              <>
+                <DocumentStatusTag status={doc.status} />
+                {doc.status === DocumentStatus.Failed && doc.convert_error && <p className="app-field__error">{doc.convert_error}</p>}
+              </>
+            ),
+          },
+          { title: '页数', cell: (doc) => doc.pages || '-' },
+          { title: '价格', cell: (doc) => doc.price || '免费' },
+          { title: '上传时间', cell: (doc) => (doc.created_at ? formatDate(doc.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+          {
+            title: '操作',
+            cell: (doc) => (
+              <span className="app-my-documents__actions">
+                <Button size="small" theme="borderless" onClick={() => setEditing(doc)} aria-label={`编辑「${doc.title ?? ''}」`}>
+                  编辑
+                </Button>
+                <DeleteDocument doc={doc} />
+              </span>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,254 @@
+// The admin's documents (/admin/document/list): filters (keyword, category, status, format,
+// uploader), the status of each (SPEC §4's eight, with the conversion error of failed ones),
+// batch review, reconversion, recommendation, category, industry, disabling and deletion (to
+// the recycle bin), the edit form, and a link to the reader. Categories and industries come
+// from the site's data, so the page builds this description in a useMemo.
+import { DocumentStatus, documentStatusOptions, documentTypeOptions } from '../../../../shared/constants';
+import { formatBytes } from '../../../../shared/format';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import type { Document } from '../../../../shared/types/document';
+import type { Language } from '../../../../shared/types/language';
+import { DateCell } from '../../kit/admin-resource/cells';
+import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
+import type { ChoiceValue, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
+import { UserPicker } from '../user/UserPicker';
+import { categoryChoices, categoryTrail, type CategoryNode } from '../category/category-tree';
+import {
+  checkDocuments,
+  deleteDocuments,
+  documentKeys,
+  listDocuments,
+  recommendDocuments,
+  reconvertDocuments,
+  setDocumentsCategory,
+  setDocumentsLanguage,
+  updateDocument,
+} from './api';
+import { deepestCategory, documentPath } from './document-links';
+import { DocumentStatusTag } from './DocumentStatusTag';
+import { FormatIcon } from './FormatIcon';
+
+type Values = {
+  title: string;
+  keywords: string;
+  description: string;
+  price: number | undefined;
+  category: number | undefined;
+  language: string | undefined;
+  status: number | undefined;
+};
+
+const perm = (rpc: string) => grpcPermissionPath('DocumentAPI', rpc);
+
+function toTreeOptions(nodes: readonly CategoryNode[]): TreeOption[] {
+  return nodes.map((node) => ({
+    value: node.id ?? 0,
+    label: node.title ?? '',
+    ...(node.children.length ? { children: toTreeOptions(node.children) } : {}),
+  }));
+}
+
+function TitleCell({ doc }: { doc: Document }) {
+  return (
+    <span className="app-admin-document__title">
+      <span className="app-admin-document__name">
+        <FormatIcon ext={doc.ext} />
+        {doc.title || '未命名文档'}
+        {doc.recommend_at && <span className="app-admin-document__flag">荐</span>}
+      </span>
+      {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-admin-document__error">{doc.convert_error}</span>}
+    </span>
+  );
+}
+
+const single = (value: ChoiceValue | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export function documentResource({ categories, languages }: {
+  categories: readonly CategoryNode[];
+  languages: readonly Language[];
+}): ResourceDef<Document, Values> {
+  const categoryOptions: SelectOption[] = categoryChoices(categories).map(({ value, label }) => ({ value, label }));
+  const languageOptions: SelectOption[] = languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }));
+  const trail = (id: number | undefined) => categoryTrail(categories, id ?? 0).map((node) => node.id ?? 0);
+  return {
+    key: 'document',
+    title: '文档列表',
+    noun: '文档',
+    rowId: (row) => row.id ?? 0,
+    rowLabel: (row) => row.title ?? '',
+    columns: [
+      { key: 'id', title: 'ID', width: 70 },
+      { key: 'title', title: '文档', render: (row) => <TitleCell doc={row} /> },
+      { key: 'pages', title: '页数/大小', width: 110, render: (row) => `${row.pages ?? 0} 页 · ${formatBytes(row.size ?? 0)}` },
+      { key: 'category', title: '分类', width: 140, render: (row) => (row.category ?? []).map((c) => c.title).join(' / ') || '-' },
+      { key: 'username', title: '上传者', width: 100, render: (row) => row.username || '-' },
+      { key: 'price', title: '价格', width: 70, render: (row) => row.price || '免费' },
+      { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
+      { key: 'created_at', title: '上传时间', width: 140, render: (row) => <DateCell value={row.created_at} /> },
+    ],
+    filters: [
+      { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' },
+      { kind: 'select', name: 'category', label: '分类', options: categoryOptions },
+      { kind: 'select', name: 'status', label: '状态', options: documentStatusOptions },
+      { kind: 'select', name: 'ext', label: '格式', options: documentTypeOptions },
+      {
+        kind: 'custom',
+        name: 'user',
+        label: '上传者',
+        render: ({ id, value, onChange }) => (
+          <div style={{ width: 200 }}>
+            <UserPicker
+              id={id}
+              value={typeof value === 'number' ? [value] : []}
+              onChange={(ids) => onChange(ids[ids.length - 1])}
+              invalid={false}
+            />
+          </div>
+        ),
+      },
+    ],
+    listKey: documentKeys.admin,
+    list: ({ page, size, filters }) =>
+      listPage(
+        listDocuments({
+          page,
+          size,
+          order: 'id desc',
+          wd: keyword(filters.wd),
+          category_id: asList(filters.category as number | undefined),
+          status: asList(filters.status as number | undefined),
+          ext: filters.ext as string | undefined,
+          user_id: asList(filters.user as number | undefined),
+        }),
+        (reply) => reply.document,
+      ),
+    rowActions: (row) => {
+      const path = documentPath(row);
+      return path ? (
+        <a className="app-resource-link" href={path} target="_blank" rel="noopener" aria-label={`阅读「${row.title ?? ''}」`}>
+          阅读
+        </a>
+      ) : null;
+    },
+    rowCommands: (row) =>
+      row.status === DocumentStatus.Failed
+        ? [
+            {
+              key: 'reconvert',
+              label: '重新转换',
+              confirm: `确定重新转换「${row.title ?? ''}」吗？`,
+              run: (context) => reconvertDocuments([row.id ?? 0], context),
+              success: '已加入转换队列',
+              requires: perm('SetDocumentReconvert'),
+            },
+          ]
+        : [],
+    form: {
+      fields: [
+        { name: 'title', label: '标题', kind: 'text', required: true, maxLength: 255 },
+        { name: 'category', label: '分类', kind: 'tree-select', required: true, options: () => toTreeOptions(categories) },
+        { name: 'price', label: '价格', kind: 'number', min: 0, integer: true, half: true, hint: '0 表示免费下载' },
+        { name: 'language', label: '行业', kind: 'select', options: languageOptions, half: true },
+        { name: 'status', label: '状态', kind: 'select', options: documentStatusOptions, required: true },
+        { name: 'keywords', label: '关键词', kind: 'text', maxLength: 255, hint: '多个关键词用逗号分隔' },
+        { name: 'description', label: '简介', kind: 'textarea', maxLength: 512 },
+      ],
+      initial: (row) => ({
+        title: row?.title ?? '',
+        keywords: row?.keywords ?? '',
+        description: row?.description ?? '',
+        price: row?.price ?? 0,
+        category: row ? deepestCategory(row) : undefined,
+        language: row?.language || undefined,
+        status: row?.status ?? DocumentStatus.Pending,
+      }),
+    },
+    update: (v, row, context) =>
+      updateDocument(
+        {
+          id: row.id,
+          title: v.title.trim(),
+          keywords: v.keywords.trim(),
+          description: v.description.trim(),
+          price: v.price ?? 0,
+          language: v.language ?? '',
+          status: v.status,
+          category_id: trail(v.category),
+        },
+        context,
+      ),
+    remove: (ids, _confirmation, context) => deleteDocuments(ids, context),
+    deletion: { recoverable: true, note: '删除的文档会移入回收站，可以在回收站恢复。' },
+    requires: { update: perm('UpdateDocument'), remove: perm('DeleteDocument') },
+    batchActions: [
+      {
+        key: 'approve',
+        label: '审核通过',
+        confirm: (count) => `确定审核通过选中的 ${count} 篇文档吗？尚未转换的文档会开始转换。`,
+        run: (ids, context) => checkDocuments({ id: ids, status: DocumentStatus.Converted }, context),
+        success: '审核通过',
+        requires: perm('CheckDocument'),
+      },
+      {
+        key: 'reject',
+        label: '审核拒绝',
+        confirm: (count) => `确定拒绝选中的 ${count} 篇文档吗？`,
+        run: (ids, context) => checkDocuments({ id: ids, status: DocumentStatus.ReviewRejected }, context),
+        success: '已拒绝',
+        danger: true,
+        requires: perm('CheckDocument'),
+      },
+      {
+        key: 'reconvert',
+        label: '重新转换',
+        confirm: (count) => `确定重新转换选中的 ${count} 篇文档吗？`,
+        run: (ids, context) => reconvertDocuments(ids, context),
+        success: '已加入转换队列',
+        requires: perm('SetDocumentReconvert'),
+      },
+      {
+        key: 'recommend',
+        label: '推荐',
+        confirm: (count) => `确定推荐选中的 ${count} 篇文档吗？`,
+        run: (ids, context) => recommendDocuments({ id: ids, type: 2 }, context),
+        success: '推荐成功',
+        requires: perm('SetDocumentRecommend'),
+      },
+      {
+        key: 'unrecommend',
+        label: '取消推荐',
+        confirm: (count) => `确定取消推荐选中的 ${count} 篇文档吗？`,
+        run: (ids, context) => recommendDocuments({ id: ids, type: 0 }, context),
+        success: '已取消推荐',
+        requires: perm('SetDocumentRecommend'),
+      },
+      {
+        key: 'category',
+        label: '设置分类',
+        confirm: (count) => `为选中的 ${count} 篇文档设置分类（替换原有分类）：`,
+        choice: { label: '分类', options: categoryOptions, emptyMessage: '请选择分类' },
+        run: (ids, context, choice) => setDocumentsCategory(ids, trail(Number(single(choice))), context),
+        success: '分类已设置',
+        requires: perm('SetDocumentsCategory'),
+      },
+      {
+        key: 'language',
+        label: '设置行业',
+        confirm: (count) => `为选中的 ${count} 篇文档设置行业：`,
+        choice: { label: '行业', options: languageOptions, emptyMessage: '请选择行业' },
+        run: (ids, context, choice) => setDocumentsLanguage(ids, String(single(choice) ?? ''), context),
+        success: '行业已设置',
+        requires: perm('SetDocumentsLanguage'),
+      },
+      {
+        key: 'disable',
+        label: '禁用',
+        confirm: (count) => `确定禁用选中的 ${count} 篇文档吗？禁用后访客无法阅读和下载。`,
+        run: (ids, context) => checkDocuments({ id: ids, status: DocumentStatus.Disabled }, context),
+        success: '已禁用',
+        danger: true,
+        requires: perm('CheckDocument'),
+      },
+    ],
+  };
+}

@@ -1,0 +1,67 @@
+// The admin's recycle bin (/admin/document/recycle): deleted documents, who deleted them and
+// when; recover one or many, delete for good (the files go once nothing else uses them).
+// Emptying the whole bin is the page's own button (RecycleBinEmptyButton).
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import type { Document } from '../../../../shared/types/document';
+import { DateCell } from '../../kit/admin-resource/cells';
+import { keyword, listPage } from '../../kit/admin-resource/list-query';
+import type { ResourceDef } from '../../kit/admin-resource/resource';
+import { documentKeys, listRecycledDocuments, purgeDocuments, recoverDocuments } from './api';
+import { DocumentStatusTag } from './DocumentStatusTag';
+import { FormatIcon } from './FormatIcon';
+
+export const RECOVER = grpcPermissionPath('RecycleAPI', 'RecoverRecycleDocument');
+export const PURGE = grpcPermissionPath('RecycleAPI', 'DeleteRecycleDocument');
+export const EMPTY_BIN = grpcPermissionPath('RecycleAPI', 'ClearRecycleDocument');
+
+export const recycleResource: ResourceDef<Document> = {
+  key: 'recycle',
+  title: '文档回收站',
+  noun: '文档',
+  rowId: (row) => row.id ?? 0,
+  rowLabel: (row) => row.title ?? '',
+  columns: [
+    { key: 'id', title: 'ID', width: 70 },
+    {
+      key: 'title',
+      title: '文档',
+      render: (row) => (
+        <span className="app-admin-document__name">
+          <FormatIcon ext={row.ext} />
+          {row.title || '未命名文档'}
+        </span>
+      ),
+    },
+    { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
+    { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
+    { key: 'deleted_username', title: '删除者', width: 110, render: (row) => row.deleted_username || '-' },
+    { key: 'deleted_at', title: '删除时间', width: 150, render: (row) => <DateCell value={row.deleted_at} /> },
+  ],
+  filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' }],
+  listKey: documentKeys.recycle,
+  list: ({ page, size, filters }) =>
+    listPage(listRecycledDocuments({ page, size, wd: keyword(filters.wd) }), (reply) => reply.document),
+  remove: (ids, _confirmation, context) => purgeDocuments(ids, context),
+  deletion: { note: '彻底删除后无法恢复，文档文件在没有其他文档使用时一并删除。' },
+  requires: { remove: PURGE },
+  rowCommands: (row) => [
+    {
+      key: 'recover',
+      label: '恢复',
+      confirm: `确定恢复「${row.title ?? ''}」吗？`,
+      run: (context) => recoverDocuments([row.id ?? 0], context),
+      success: '恢复成功',
+      requires: RECOVER,
+    },
+  ],
+  batchActions: [
+    {
+      key: 'recover',
+      label: '批量恢复',
+      confirm: (count) => `确定恢复选中的 ${count} 篇文档吗？`,
+      run: (ids, context) => recoverDocuments(ids, context),
+      success: '恢复成功',
+      requires: RECOVER,
+    },
+  ],
+};

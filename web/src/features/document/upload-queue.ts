@@ -1,0 +1,136 @@
+// The state of a batch of document files: each file is checked before it is sent (type,
+// size), uploaded with its progress, then described (title, category, price, description)
+// and published as a document. One file's refusal or failure never stops the others.
+import { DOCUMENT_EXTENSIONS } from '../../../../shared/constants';
+import type { ConfigSecurity } from '../../../../shared/types/config';
+import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+
+export type UploadPhase = 'refused' | 'waiting' | 'uploading' | 'failed' | 'uploaded' | 'publishing' | 'published' | 'publish-failed';
+
+export type DetailField = 'title' | 'category' | 'price' | 'description';
+
+export interface UploadItem {
+  key: number;
+  file: File;
+  phase: UploadPhase;
+  /** 0…1 while uploading. */
+  progress: number;
+  /** Why the file was refused, or why its upload or publication failed. */
+  reason?: string;
+  attachmentId?: number;
+  title: string;
+  categoryId?: number;
+  price: string;
+  description: string;
+  errors: Errors<DetailField>;
+}
+
+export const TITLE_MAX = 255;
+export const DESCRIPTION_MAX = 512;
+export const PRICE_MAX = 1_000_000;
+
+const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
+
+/** The file's name without its extension: the document's first title. */
+export const titleFromFileName = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name).trim();
+
+/** Why a file cannot be uploaded under the security settings, or undefined. */
+export function refusalOf(file: File, security: ConfigSecurity | undefined): string | undefined {
+  const ext = extensionOf(file.name);
+  const allowed = (security?.document_allowed_ext ?? []).map((e) => e.replace(/^\./, '').toLowerCase()).filter(Boolean);
+  if (!DOCUMENT_EXTENSIONS.includes(ext) || (allowed.length > 0 && !allowed.includes(ext))) {
+    return `不支持的文档类型${ext ? `（.${ext}）` : ''}`;
+  }
+  if (file.size === 0) return '文件为空';
+  const maxMb = security?.max_document_size ?? 0;
+  if (maxMb > 0 && file.size > maxMb * 1024 * 1024) return `文件大小超出限制（最大 ${maxMb} MB）`;
+  return undefined;
+}
+
+let nextKey = 1;
+
+export function newItem(file: File, security: ConfigSecurity | undefined, defaults: { categoryId?: number; price?: string }): UploadItem {
+  const reason = refusalOf(file, security);
+  return {
+    key: nextKey++,
+    file,
+    phase: reason ? 'refused' : 'waiting',
+    progress: 0,
+    reason,
+    title: titleFromFileName(file.name).slice(0, TITLE_MAX),
+    categoryId: defaults.categoryId,
+    price: defaults.price ?? '0',
+    description: '',
+    errors: {},
+  };
+}
+
+/** The checks of a file's details before it is published; null when they pass. */
+export function checkDetails(item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>): Errors<DetailField> | null {
+  const price = item.price.trim();
+  return collectErrors<DetailField>({
+    title: checkRequired(item.title, '请输入文档标题') ?? checkMaxLength(item.title.trim(), TITLE_MAX, '文档标题'),
+    category: item.categoryId ? undefined : '请选择文档分类',
+    price:
+      price === ''
+        ? '请输入价格'
+        : !/^\d+$/.test(price)
+          ? '价格必须是不小于 0 的整数'
+          : Number(price) > PRICE_MAX
+            ? `价格不能超过 ${PRICE_MAX}`
+            : undefined,
+    description: checkMaxLength(item.description.trim(), DESCRIPTION_MAX, '文档简介'),
+  });
+}
+
+export type DetailsPatch = Partial<Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>>;
+
+export type UploadAction =
+  | { type: 'add'; items: UploadItem[] }
+  | { type: 'remove'; key: number }
+  | { type: 'start'; key: number }
+  | { type: 'progress'; key: number; progress: number }
+  | { type: 'uploaded'; key: number; attachmentId: number }
+  | { type: 'failed'; key: number; reason: string }
+  | { type: 'edit'; key: number; patch: DetailsPatch }
+  | { type: 'apply-to-all'; patch: Partial<Pick<UploadItem, 'categoryId' | 'price'>> }
+  | { type: 'invalid'; key: number; errors: Errors<DetailField> }
+  | { type: 'publishing'; key: number }
+  | { type: 'published'; key: number }
+  | { type: 'publish-failed'; key: number; reason: string };
+
+const editable = (item: UploadItem) => item.phase === 'uploaded' || item.phase === 'publish-failed' || item.phase === 'waiting' || item.phase === 'uploading';
+
+export function uploadQueue(items: UploadItem[], action: UploadAction): UploadItem[] {
+  const update = (key: number, change: (item: UploadItem) => UploadItem) => items.map((item) => (item.key === key ? change(item) : item));
+  switch (action.type) {
+    case 'add':
+      return [...items, ...action.items];
+    case 'remove':
+      return items.filter((item) => item.key !== action.key);
+    case 'start':
+      return update(action.key, (item) => ({ ...item, phase: 'uploading', progress: 0 }));
+    case 'progress':
+      return update(action.key, (item) => ({ ...item, progress: action.progress }));
+    case 'uploaded':
+      return update(action.key, (item) => ({ ...item, phase: 'uploaded', progress: 1, attachmentId: action.attachmentId, reason: undefined }));
+    case 'failed':
+      return update(action.key, (item) => ({ ...item, phase: 'failed', reason: action.reason }));
+    case 'edit':
+      return update(action.key, (item) => {
+        const errors = { ...item.errors };
+        for (const field of Object.keys(action.patch)) delete errors[(field === 'categoryId' ? 'category' : field) as DetailField];
+        return { ...item, ...action.patch, errors };
+      });
+    case 'apply-to-all':
+      return items.map((item) => (editable(item) ? uploadQueue([item], { type: 'edit', key: item.key, patch: action.patch })[0] ?? item : item));
+    case 'invalid':
+      return update(action.key, (item) => ({ ...item, errors: action.errors }));
+    case 'publishing':
+      return update(action.key, (item) => ({ ...item, phase: 'publishing', reason: undefined }));
+    case 'published':
+      return update(action.key, (item) => ({ ...item, phase: 'published' }));
+    case 'publish-failed':
+      return update(action.key, (item) => ({ ...item, phase: 'publish-failed', reason: action.reason }));
+  }
+}

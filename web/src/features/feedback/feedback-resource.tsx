@@ -1,0 +1,57 @@
+// The admin's feedback (/admin/feedback): what visitors and members wrote, with their
+// contact, screenshot and page; handled with a reply, or deleted.
+import { feedbackStatusOptions, FeedbackStatus, optionLabel } from '../../../../shared/constants';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import type { Feedback } from '../../../../shared/types/feedback';
+import { FEEDBACK_LIMITS } from '../../../../shared/validation';
+import { DateCell, ImageThumb } from '../../kit/admin-resource/cells';
+import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
+import type { ResourceDef } from '../../kit/admin-resource/resource';
+import { Tag } from '../../ui/semi';
+import { deleteFeedback, feedbackKeys, handleFeedback, listFeedback } from './api';
+import './feedback.css';
+
+export const feedbackResource: ResourceDef<Feedback> = {
+  key: 'feedback',
+  title: '意见反馈',
+  noun: '反馈',
+  rowId: (row) => row.id ?? 0,
+  rowLabel: (row) => (row.content ?? '').slice(0, 20),
+  columns: [
+    { key: 'id', title: 'ID', width: 70 },
+    { key: 'content', title: '反馈内容', render: (row) => <span className="app-feedback-cell">{row.content}</span> },
+    {
+      key: 'image', title: '截图', width: 90,
+      render: (row) => (row.image ? <a href={row.image} target="_blank" rel="noreferrer noopener"><ImageThumb src={row.image} alt="反馈截图" /></a> : '-'),
+    },
+    { key: 'contact', title: '联系方式', width: 140, render: (row) => row.contact || '-' },
+    { key: 'user', title: '用户', width: 110, render: (row) => row.username || (row.user_id ? `#${row.user_id}` : '游客') },
+    { key: 'page', title: '来自页面', width: 140, render: (row) => row.page || '-' },
+    {
+      key: 'status', title: '状态', width: 90,
+      render: (row) => <Tag color={row.status === FeedbackStatus.Handled ? 'green' : 'orange'}>{optionLabel(feedbackStatusOptions, row.status ?? 0)}</Tag>,
+    },
+    { key: 'reply', title: '回复', render: (row) => row.reply || '-' },
+    { key: 'created_at', title: '时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+  ],
+  filters: [
+    { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '内容、联系方式或回复' },
+    { kind: 'select', name: 'status', label: '状态', options: feedbackStatusOptions },
+  ],
+  listKey: feedbackKeys.admin,
+  list: ({ page, size, filters }) =>
+    listPage(listFeedback({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }), (r) => r.feedback),
+  rowCommands: (row) => [
+    {
+      key: 'handle',
+      label: row.status === FeedbackStatus.Handled ? '修改回复' : '处理',
+      confirm: '写下处理结果，反馈将标记为已处理。',
+      input: { label: '回复', initial: row.reply ?? '', maxLength: FEEDBACK_LIMITS.reply, rows: 4, placeholder: '如：已修复，感谢反馈' },
+      run: (context, reply) => handleFeedback(row.id ?? 0, FeedbackStatus.Handled, reply ?? '', context),
+      success: '已处理',
+      requires: grpcPermissionPath('FeedbackAPI', 'UpdateFeedback'),
+    },
+  ],
+  remove: (ids, _confirmation, context) => deleteFeedback(ids, context),
+  requires: { remove: grpcPermissionPath('FeedbackAPI', 'DeleteFeedback') },
+};

@@ -1,0 +1,24 @@
+import { optionLabel } from '../../../../shared/constants';
+import type { Order } from '../../../../shared/types/order';
+import { OrderStatus, formatFen, orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
+import { Tag } from '../../ui/semi';
+
+const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
+  [OrderStatus.Pending]: 'orange', [OrderStatus.Paid]: 'green', [OrderStatus.Closed]: 'grey', [OrderStatus.Refunded]: 'purple',
+};
+
+/** 待支付 / 已支付 / 已关闭 / 已退款, and 关闭后到账 for a payment the admin must look at. */
+export function OrderStatusTag({ order }: { order: Order }) {
+  const status = order.status ?? OrderStatus.Pending;
+  return (
+    <span className="app-order-actions">
+      <Tag color={COLORS[status] ?? 'grey'}>{optionLabel(orderStatusOptions, status, '未知')}</Tag>
+      {order.late_paid && <Tag color="red">关闭后到账</Tag>}
+    </span>
+  );
+}
+
+export const orderAmount = (fen: number | undefined) => `¥${formatFen(fen ?? 0)}`;
+
+export const providerLabel = (provider: string | undefined) =>
+  provider ? optionLabel(paymentProviderOptions, provider as (typeof paymentProviderOptions)[number]['value'], provider) : '-';

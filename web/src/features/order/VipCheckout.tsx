@@ -1,0 +1,331 @@
+// The checkout of a VIP plan (`/vip/checkout?plan=…`) and of an order (`?order_no=…`, also
+// where the providers send the member back): the summary, the ways of paying the config
+// offers, then Alipay's page, WeChat Pay's QR code or the transfer instructions, with the
+// order's state polled until it is paid, and the result.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import QRCode from 'qrcode';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { formatDate } from '../../../../shared/format';
+import type { Order, PayOrderReply } from '../../../../shared/types/order';
+import type { VipPlan } from '../../../../shared/types/config';
+import { OrderStatus, closeReasonOptions, paymentProviderOptions, yuanToFen, type PaymentProviderName } from '../../../../shared/vip';
+import { optionLabel } from '../../../../shared/constants';
+import { unwrap } from '../../api/client';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { IconSpin, IconTickCircle } from '../../ui/icons';
+import { Panel } from '../../ui/Panel';
+import { Button } from '../../ui/semi';
+import { Banner } from '../../ui/semi-extra';
+import { EmptyState } from '../../ui/states';
+import { useSettings } from '../settings/use-settings';
+import { cancelOrder, createOrder, orderQuery, payOrder, refreshAfterPaid } from './api';
+import { OrderStatusTag, orderAmount } from './OrderStatusTag';
+import './order.css';
+
+/** How often a pending order is asked for (the backend asks the provider at most every 5 s). */
+const POLL_MS = 3000;
+const DATE = 'YYYY-MM-DD HH:mm';
+
+/** Phones get Alipay's wap page and WeChat Pay's H5 page instead of the computer flows. */
+function isPhone(): boolean {
+  return /Android|iPhone|iPad|iPod|Mobile|HarmonyOS/i.test(navigator.userAgent);
+}
+
+function OrderSummary({ title, days, amount, order }: { title: string; days: number; amount: number; order?: Order }) {
+  return (
+    <dl className="app-checkout__summary">
+      <dt>会员套餐</dt>
+      <dd>{title}</dd>
+      <dt>会员时长</dt>
+      <dd>{days} 天（在当前有效期后顺延）</dd>
+      {order?.order_no && (
+        <>
+          <dt>订单号</dt>
+          <dd>{order.order_no}</dd>
+          <dt>订单状态</dt>
+          <dd>
+            <OrderStatusTag order={order} />
+          </dd>
+        </>
+      )}
+      {order?.expires_at && (order.status ?? 0) === OrderStatus.Pending && (
+        <>
+          <dt>支付期限</dt>
+          <dd>{formatDate(order.expires_at, DATE)} 前</dd>
+        </>
+      )}
+      <dt>应付金额</dt>
+      <dd className="app-checkout__amount">{orderAmount(amount)}</dd>
+    </dl>
+  );
+}
+
+function ProviderChoice({ providers, value, onChange }: {
+  providers: readonly PaymentProviderName[];
+  value: PaymentProviderName | undefined;
+  onChange: (provider: PaymentProviderName) => void;
+}) {
+  return (
+    <fieldset className="app-checkout__providers">
+      <legend>支付方式</legend>
+      {providers.map((provider) => (
+        <label key={provider} className="app-checkout__provider">
+          <input type="radio" name="provider" value={provider} checked={value === provider} onChange={() => onChange(provider)} />
+          {optionLabel(paymentProviderOptions, provider)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function WechatQrCode({ codeUrl }: { codeUrl: string }) {
+  const [image, setImage] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    void QRCode.toDataURL(codeUrl, { width: 220, margin: 1 }).then((url) => current && setImage(url));
+    return () => {
+      current = false;
+    };
+  }, [codeUrl]);
+  return (
+    <div className="app-checkout__qrcode">
+      {image ? <img src={image} alt="微信支付二维码" /> : <IconSpin spin aria-label="二维码生成中" />}
+      <p>请使用微信扫一扫完成支付</p>
+    </div>
+  );
+}
+
+function Waiting({ children }: { children: ReactNode }) {
+  return (
+    <p className="app-checkout__waiting" role="status">
+      <IconSpin spin aria-hidden />
+      {children}
+    </p>
+  );
+}
+
+/** What the chosen provider asked of the member (the redirect has left the page already). */
+function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: string }) {
+  if (payment.code_url) {
+    return (
+      <>
+        <WechatQrCode codeUrl={payment.code_url} />
+        <Waiting>支付完成后页面会自动跳转</Waiting>
+      </>
+    );
+  }
+  if (payment.instructions) {
+    return (
+      <>
+        <p className="app-checkout__instructions">{payment.instructions}</p>
+        <p>
+          转账备注请填写订单号 <strong>{orderNo}</strong>，管理员确认收款后会员即刻生效。
+        </p>
+        <Waiting>等待管理员确认收款</Waiting>
+      </>
+    );
+  }
+  return <Waiting>正在前往支付页面…</Waiting>;
+}
+
+/** Starts the payment of an order; an Alipay or WeChat H5 answer leaves for the provider's page. */
+function usePay(onStarted: (payment: PayOrderReply) => void) {
+  return useMutation({
+    mutationFn: async ({ orderNo, provider }: { orderNo: string; provider: PaymentProviderName }, context) =>
+      unwrap(await payOrder({ order_no: orderNo, provider, device: isPhone() ? 'mobile' : 'pc' }, context)),
+    onSuccess: (payment) => {
+      onStarted(payment);
+      if (payment.pay_url) window.location.assign(payment.pay_url);
+    },
+    onError: (error) => toastFailure('发起支付失败', error),
+  });
+}
+
+function useProviderChoice() {
+  const providers = (useSettings().pay?.providers ?? []).filter((p): p is PaymentProviderName =>
+    paymentProviderOptions.some((o) => o.value === p));
+  const [chosen, setChosen] = useState<PaymentProviderName | undefined>(providers[0]);
+  return { providers, chosen: chosen && providers.includes(chosen) ? chosen : providers[0], setChosen };
+}
+
+function PlanCheckout({ plan, onStarted }: { plan: VipPlan; onStarted: (order: Order, payment: PayOrderReply) => void }) {
+  const { providers, chosen, setChosen } = useProviderChoice();
+  const [order, setOrder] = useState<Order>();
+  const pay = usePay((payment) => onStarted(payment.order ?? order ?? {}, payment));
+  const place = useMutation({
+    // The same pending order comes back for the same plan: a second click pays it again.
+    mutationFn: async (_: void, context) => unwrap(await createOrder({ plan_code: plan.code ?? '', price: plan.price ?? 0 }, context)),
+    onSuccess: (created) => {
+      setOrder(created);
+      if (chosen) pay.mutate({ orderNo: created.order_no ?? '', provider: chosen });
+    },
+    onError: (error) => toastFailure('下单失败', error),
+  });
+  const busy = place.isPending || pay.isPending;
+  return (
+    <Panel title="确认订单" titleId="checkout-title" heading="h1">
+      <OrderSummary title={plan.title ?? ''} days={plan.days ?? 0} amount={yuanToFen(plan.price ?? 0)} />
+      {providers.length ? (
+        <>
+          <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
+          <div className="app-checkout__actions">
+            <Button theme="solid" type="primary" size="large" loading={busy} disabled={busy || !chosen} onClick={() => place.mutate()}>
+              立即支付
+            </Button>
+            <Link to="/vip">返回选择套餐</Link>
+          </div>
+        </>
+      ) : (
+        <Banner type="warning" fullMode={false} description="暂未开放在线支付，请联系管理员" />
+      )}
+    </Panel>
+  );
+}
+
+function OrderResult({ order }: { order: Order }) {
+  const status = order.status ?? OrderStatus.Pending;
+  if (status === OrderStatus.Paid) {
+    return (
+      <div className="app-checkout__result" role="status">
+        <IconTickCircle size="extra-large" style={{ color: 'var(--semi-color-success)' }} aria-hidden />
+        <h2>支付成功</h2>
+        {order.vip_end_at && <p>VIP会员有效期至 {formatDate(order.vip_end_at, DATE)}</p>}
+        <p>
+          <Link to="/member">前往个人中心</Link> · <Link to="/member/order">查看我的订单</Link>
+        </p>
+      </div>
+    );
+  }
+  const title = status === OrderStatus.Refunded ? '订单已退款' : '订单已关闭';
+  const reason = status === OrderStatus.Closed && order.close_reason ? `（${optionLabel(closeReasonOptions, order.close_reason, order.close_reason)}）` : '';
+  return (
+    <div className="app-checkout__result" role="status">
+      <h2>
+        {title}
+        {reason}
+      </h2>
+      {order.late_paid && <p>订单关闭后收到了您的付款，管理员会为您处理（退款或重新开通），如有疑问请联系管理员。</p>}
+      <p>
+        <Link to="/vip">重新选择套餐</Link> · <Link to="/member/order">查看我的订单</Link>
+      </p>
+    </div>
+  );
+}
+
+function OrderCheckout({ orderNo, payment, onStarted }: {
+  orderNo: string;
+  payment: PayOrderReply | undefined;
+  onStarted: (payment: PayOrderReply) => void;
+}) {
+  const client = useQueryClient();
+  const order = useQuery(orderQuery(orderNo, POLL_MS));
+  const { providers, chosen, setChosen } = useProviderChoice();
+  const [switching, setSwitching] = useState(false);
+  const pay = usePay((started) => {
+    setSwitching(false);
+    onStarted(started);
+  });
+  const cancel = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await cancelOrder(orderNo, context)),
+    onSuccess: (closed) => toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
+    onError: (error) => toastFailure('取消订单失败', error),
+  });
+  const status = order.data?.status ?? OrderStatus.Pending;
+  const wasPending = useRef(true);
+  useEffect(() => {
+    if (status === OrderStatus.Paid && wasPending.current) void refreshAfterPaid(client);
+    wasPending.current = status === OrderStatus.Pending;
+  }, [status, client]);
+
+  return (
+    <Panel title="订单支付" titleId="checkout-title" heading="h1">
+      <QueryStates query={order} loadingRows={5} failure="订单加载失败">
+        {(data) => (
+          <>
+            <OrderSummary title={data.plan_title ?? ''} days={data.days ?? 0} amount={data.amount ?? 0} order={data} />
+            {(data.status ?? OrderStatus.Pending) !== OrderStatus.Pending ? (
+              <OrderResult order={data} />
+            ) : payment && !switching ? (
+              <>
+                <PaymentStep payment={payment} orderNo={orderNo} />
+                <div className="app-checkout__actions">
+                  <Button onClick={() => setSwitching(true)}>更换支付方式</Button>
+                  <Button type="danger" loading={cancel.isPending} onClick={() => cancel.mutate()}>
+                    取消订单
+                  </Button>
+                </div>
+              </>
+            ) : (
+              <>
+                {data.provider && data.provider !== 'manual' && !payment && (
+                  <Waiting>如果您已完成支付，订单状态会自动更新</Waiting>
+                )}
+                {providers.length ? (
+                  <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
+                ) : (
+                  <Banner type="warning" fullMode={false} description="暂未开放在线支付，请联系管理员" />
+                )}
+                <div className="app-checkout__actions">
+                  <Button
+                    theme="solid"
+                    type="primary"
+                    size="large"
+                    loading={pay.isPending}
+                    disabled={pay.isPending || !chosen}
+                    onClick={() => chosen && pay.mutate({ orderNo, provider: chosen })}
+                  >
+                    立即支付
+                  </Button>
+                  <Button type="danger" loading={cancel.isPending} onClick={() => cancel.mutate()}>
+                    取消订单
+                  </Button>
+                </div>
+              </>
+            )}
+          </>
+        )}
+      </QueryStates>
+    </Panel>
+  );
+}
+
+/** `/vip/checkout`: a plan to order (`?plan=`), or an order to pay or see (`?order_no=`). */
+export function VipCheckout() {
+  const settings = useSettings();
+  const [params, setParams] = useSearchParams();
+  const [payment, setPayment] = useState<PayOrderReply>();
+  const orderNo = params.get('order_no') ?? '';
+  const planCode = params.get('plan') ?? '';
+  if (orderNo) {
+    return (
+      <OrderCheckout
+        orderNo={orderNo}
+        payment={payment?.order?.order_no === orderNo ? payment : undefined}
+        onStarted={setPayment}
+      />
+    );
+  }
+  const plan = (settings.vip?.plans ?? []).find((p) => p.code === planCode);
+  if (!plan || !settings.vip?.enable) {
+    return (
+      <Panel title="购买VIP" titleId="checkout-title" heading="h1">
+        <EmptyState title={plan ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'} description="请返回会员页重新选择套餐。">
+          <Link to="/vip">查看会员套餐</Link>
+        </EmptyState>
+      </Panel>
+    );
+  }
+  return (
+    <PlanCheckout
+      plan={plan}
+      onStarted={(order, started) => {
+        setPayment(started);
+        // The order's own address: a reload or the provider's return lands on the same order.
+        setParams({ order_no: order.order_no ?? '' }, { replace: true });
+      }}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+// The admin's orders (/admin/order): filters by state, way of paying, buyer or number, and
+// days; each row opens its detail with the payment notifications and offers the admin's
+// decisions (OrderAdminActions). Orders are never created or deleted here.
+import type { Order } from '../../../../shared/types/order';
+import { orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
+import { DateCell } from '../../kit/admin-resource/cells';
+import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
+import type { ResourceDef } from '../../kit/admin-resource/resource';
+import { listOrders, orderKeys } from './api';
+import { OrderAdminActions } from './OrderAdminActions';
+import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
+
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+export const orderResource: ResourceDef<Order, Record<string, never>> = {
+  key: 'order',
+  title: '订单管理',
+  noun: '订单',
+  rowId: (row) => row.id ?? 0,
+  rowLabel: (row) => row.order_no ?? '',
+  columns: [
+    { key: 'order_no', title: '订单号', width: 200 },
+    { key: 'username', title: '用户', render: (row) => row.username || `#${row.user_id ?? ''}` },
+    { key: 'plan_title', title: '套餐', render: (row) => `${row.plan_title ?? ''}（${row.days ?? 0}天）` },
+    { key: 'amount', title: '金额', width: 100, render: (row) => orderAmount(row.amount) },
+    { key: 'provider', title: '支付方式', width: 100, render: (row) => providerLabel(row.provider) },
+    { key: 'status', title: '状态', width: 150, render: (row) => <OrderStatusTag order={row} /> },
+    { key: 'created_at', title: '下单时间', width: 140, render: (row) => <DateCell value={row.created_at} /> },
+    { key: 'paid_at', title: '支付时间', width: 140, render: (row) => <DateCell value={row.paid_at} /> },
+  ],
+  filters: [
+    { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '订单号、用户名或交易号' },
+    { kind: 'select', name: 'status', label: '状态', options: orderStatusOptions },
+    { kind: 'select', name: 'provider', label: '支付方式', options: paymentProviderOptions },
+    { kind: 'date-range', name: 'created', label: '下单日期', from: 'created_from', to: 'created_to' },
+  ],
+  listKey: orderKeys.admin,
+  list: ({ page, size, filters }) =>
+    listPage(
+      listOrders({
+        page,
+        size,
+        wd: keyword(filters.wd),
+        status: asList(filters.status as number | undefined),
+        provider: asList(text(filters.provider)),
+        created_from: text(filters.created_from),
+        created_to: text(filters.created_to),
+      }),
+      (r) => r.order,
+    ),
+  rowActions: (row) => <OrderAdminActions order={row} />,
+};

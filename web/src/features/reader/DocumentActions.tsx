@@ -1,0 +1,147 @@
+// What a reader can do with a document besides reading and downloading it: keep it as a
+// favourite, share its link, report it (SPEC §9 reasons). Members only; visitors are
+// offered the login.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
+import { reportReasonOptions } from '../../../../shared/constants';
+import type { Document } from '../../../../shared/types/document';
+import { unwrap } from '../../api/client';
+import { checkMaxLength } from '../../kit/forms/checks';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { Button } from '../../ui/semi';
+import { addFavorite, favoriteOfDocumentQuery, removeFavorites } from '../favorite/api';
+import { reportDocument } from '../report/api';
+import { useSession } from '../session/use-session';
+
+const REMARK_MAX = 255;
+
+function FavoriteButton({ doc }: { doc: Document }) {
+  const id = doc.id ?? 0;
+  const favorite = useQuery(favoriteOfDocumentQuery(id));
+  const favoriteId = favorite.data?.id;
+  const toggle = useMutation({
+    mutationFn: async (_: void, context) => {
+      if (favoriteId) unwrap(await removeFavorites([favoriteId], context));
+      else unwrap(await addFavorite(id, context));
+    },
+    onSuccess: () => toast.success(favoriteId ? '已取消收藏' : '收藏成功'),
+    onError: (error) => toastFailure(favoriteId ? '取消收藏失败' : '收藏失败', error),
+  });
+  return (
+    <Button
+      onClick={() => toggle.mutate()}
+      loading={toggle.isPending || favorite.isPending}
+      aria-pressed={Boolean(favoriteId)}
+      type={favoriteId ? 'warning' : 'tertiary'}
+    >
+      {favoriteId ? '★ 已收藏' : '☆ 收藏'}
+    </Button>
+  );
+}
+
+function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
+  const [reason, setReason] = useState<number>();
+  const [remark, setRemark] = useState('');
+  const [error, setError] = useState<string>();
+  const report = useMutation({
+    mutationFn: async () =>
+      unwrap(await reportDocument({ document_id: doc.id, reason, document_title: doc.title, remark: remark.trim() })),
+    onSuccess: () => {
+      toast.success('举报成功', '感谢您的反馈，我们会尽快处理');
+      onDone();
+    },
+    onError: (failure) => toastFailure('举报失败', failure),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = reason === undefined ? '请选择举报原因' : checkMaxLength(remark, REMARK_MAX, '补充说明');
+    setError(problem);
+    if (!problem) report.mutate();
+  };
+  return (
+    <form className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
+      <fieldset className="app-report__reasons">
+        <legend>举报原因</legend>
+        {reportReasonOptions.map((option) => (
+          <label key={option.value}>
+            <input
+              type="radio"
+              name="reason"
+              value={option.value}
+              checked={reason === option.value}
+              onChange={() => {
+                setReason(option.value);
+                setError(undefined);
+              }}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <label className="app-report__remark">
+        补充说明（选填）
+        <textarea value={remark} rows={3} maxLength={REMARK_MAX} onChange={(event) => setRemark(event.target.value)} />
+      </label>
+      {error && (
+        <p className="app-field__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="app-form-actions">
+        <Button htmlType="submit" type="danger" theme="solid" loading={report.isPending}>
+          提交举报
+        </Button>
+        <Button onClick={onDone}>取消</Button>
+      </div>
+    </form>
+  );
+}
+
+function ShareLink({ path }: { path: string }) {
+  const [shown, setShown] = useState(false);
+  const url = `${window.location.origin}${path}`;
+  const copy = async () => {
+    setShown(true);
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success('链接已复制', url);
+    } catch {
+      toast.info('请复制下方链接分享');
+    }
+  };
+  return (
+    <>
+      <Button onClick={() => void copy()}>分享</Button>
+      {shown && <input className="app-share__url" readOnly value={url} aria-label="分享链接" onFocus={(event) => event.target.select()} />}
+    </>
+  );
+}
+
+export function DocumentActions({ doc, path }: { doc: Document; path: string }) {
+  const { loggedIn } = useSession();
+  const { pathname } = useLocation();
+  const [reporting, setReporting] = useState(false);
+  return (
+    <div className="app-doc-actions">
+      <div className="app-doc-actions__buttons">
+        {loggedIn ? (
+          <>
+            <FavoriteButton doc={doc} />
+            <Button type="tertiary" onClick={() => setReporting((open) => !open)} aria-expanded={reporting}>
+              举报
+            </Button>
+          </>
+        ) : (
+          <Link to={loginLocation(pathname)} className="app-doc-actions__login">
+            登录后收藏或举报
+          </Link>
+        )}
+        <ShareLink path={path} />
+      </div>
+      {reporting && <ReportForm doc={doc} onDone={() => setReporting(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,213 @@
+// The pages of a converted document, one image each in a box of the page's own shape (so
+// nothing moves while they load): the first page at once and with high priority, the next
+// ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
+// fit-width, full screen; keyboard ←/→ (page) and +/− (zoom).
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Document } from '../../../../shared/types/document';
+import { Button } from '../../ui/semi';
+import { AdSlot } from '../advertisement/AdSlot';
+import { pageAspectRatio, pageImageUrl } from '../document/document-links';
+import { useLazyPages } from './use-lazy-pages';
+import './reader.css';
+
+/** Zoom steps; 1 is the width of the reading column ("fit width"). */
+export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
+const FIT_WIDTH = 1;
+const MIN_ZOOM = ZOOM_STEPS[0];
+const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
+/** An advertisement place between pages, every this many pages. */
+const AD_EVERY = 5;
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return Boolean(element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName)));
+}
+
+function PageFrame({ doc, page, total, ratio, load, observe }: {
+  doc: Document;
+  page: number;
+  total: number;
+  ratio: string;
+  load: boolean;
+  observe: (element: HTMLElement | null) => void;
+}) {
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const src = pageImageUrl(doc, page);
+  const first = page === 1;
+  return (
+    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ratio }} aria-label={`第 ${page} 页`}>
+      {load && src && !failed ? (
+        <img
+          key={attempt}
+          src={attempt > 0 ? `${src}?retry=${attempt}` : src}
+          alt={`第 ${page} 页`}
+          decoding={first ? 'sync' : 'async'}
+          loading={first ? 'eager' : 'lazy'}
+          fetchPriority={first ? 'high' : 'auto'}
+          onError={() => setFailed(true)}
+        />
+      ) : null}
+      {failed && (
+        <div className="app-reader__page-failed" role="alert">
+          <span>第 {page} 页加载失败</span>
+          <Button
+            size="small"
+            onClick={() => {
+              setFailed(false);
+              setAttempt((n) => n + 1);
+            }}
+          >
+            重试
+          </Button>
+        </div>
+      )}
+      <figcaption className="app-reader__page-number">
+        {page} / {total}
+      </figcaption>
+    </figure>
+  );
+}
+
+export function DocumentPages({ doc, shownPages, after }: {
+  doc: Document;
+  /** Pages shown (the free preview, or all of them for an entitled reader). */
+  shownPages: number;
+  /** What follows the last shown page (the end of the preview). */
+  after?: ReactNode;
+}) {
+  const total = doc.pages ?? 0;
+  const ratio = pageAspectRatio(doc);
+  const { isNear, current, setCurrent, observe } = useLazyPages(1);
+  const [zoom, setZoom] = useState<number>(FIT_WIDTH);
+  const [jump, setJump] = useState('');
+  const [jumpError, setJumpError] = useState<string>();
+  const [fullscreen, setFullscreen] = useState(false);
+  const reader = useRef<HTMLElement>(null);
+
+  const goTo = useCallback(
+    (page: number) => {
+      const target = Math.min(Math.max(page, 1), shownPages);
+      reader.current?.querySelector(`[data-page="${target}"]`)?.scrollIntoView({ block: 'start' });
+      setCurrent(target);
+    },
+    [shownPages, setCurrent],
+  );
+  const zoomBy = useCallback((direction: 1 | -1) => {
+    setZoom((value) => {
+      const index = ZOOM_STEPS.findIndex((step) => step >= value);
+      const next = ZOOM_STEPS[Math.min(Math.max(index + direction, 0), ZOOM_STEPS.length - 1)];
+      return next ?? value;
+    });
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.key === 'ArrowRight') goTo(current + 1);
+      else if (event.key === 'ArrowLeft') goTo(current - 1);
+      else if (event.key === '+' || event.key === '=') zoomBy(1);
+      else if (event.key === '-' || event.key === '_') zoomBy(-1);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [current, goTo, zoomBy]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === reader.current && reader.current !== null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void reader.current?.requestFullscreen?.();
+  };
+
+  const submitJump = (event: FormEvent) => {
+    event.preventDefault();
+    const page = Number(jump.trim());
+    if (!jump.trim() || !Number.isInteger(page)) {
+      setJumpError('请输入页码');
+      return;
+    }
+    if (page < 1 || page > total) {
+      setJumpError(`页码应在 1 到 ${total} 之间`);
+      return;
+    }
+    if (page > shownPages) {
+      setJumpError(`可阅读到第 ${shownPages} 页`);
+      goTo(shownPages);
+      return;
+    }
+    setJumpError(undefined);
+    setJump('');
+    goTo(page);
+  };
+
+  const pages = Array.from({ length: shownPages }, (_, i) => i + 1);
+  return (
+    <section ref={reader} className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`} aria-label="文档阅读器">
+      <div className="app-reader__toolbar" role="toolbar" aria-label="阅读工具">
+        <span className="app-reader__counter" aria-live="polite" aria-label={`当前第 ${current} 页，共 ${total} 页`}>
+          {current} / {total}
+        </span>
+        <form className="app-reader__jump" onSubmit={submitJump} noValidate>
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={total}
+            value={jump}
+            onChange={(event) => {
+              setJump(event.target.value);
+              setJumpError(undefined);
+            }}
+            aria-label="跳转到页码"
+            aria-invalid={jumpError ? true : undefined}
+            aria-describedby={jumpError ? 'reader-jump-error' : undefined}
+            placeholder="页码"
+          />
+          <Button htmlType="submit" size="small">
+            跳转
+          </Button>
+          {jumpError && (
+            <span id="reader-jump-error" className="app-reader__jump-error" role="alert">
+              {jumpError}
+            </span>
+          )}
+        </form>
+        <span className="app-reader__zoom">
+          <Button size="small" onClick={() => zoomBy(-1)} disabled={zoom <= MIN_ZOOM} aria-label="缩小">
+            −
+          </Button>
+          <span className="app-reader__zoom-value" aria-label="缩放比例">
+            {Math.round(zoom * 100)}%
+          </span>
+          <Button size="small" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM} aria-label="放大">
+            +
+          </Button>
+          <Button size="small" onClick={() => setZoom(FIT_WIDTH)} aria-pressed={zoom === FIT_WIDTH}>
+            适合宽度
+          </Button>
+        </span>
+        <Button size="small" onClick={toggleFullscreen}>
+          {fullscreen ? '退出全屏' : '全屏'}
+        </Button>
+      </div>
+      <div className="app-reader__viewport">
+        <div className="app-reader__pages" style={{ width: `${zoom * 100}%` }}>
+          {pages.map((page) => (
+            <div key={page} className="app-reader__slot">
+              <PageFrame doc={doc} page={page} total={total} ratio={ratio} load={isNear(page)} observe={observe} />
+              {page % AD_EVERY === 0 && page < shownPages && <AdSlot slot="document_between" />}
+            </div>
+          ))}
+        </div>
+      </div>
+      {after}
+    </section>
+  );
+}

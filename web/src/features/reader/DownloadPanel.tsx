@@ -1,0 +1,82 @@
+// Downloading a document: the price ("免费", its credits, "VIP免费"), the button, and the
+// server's reason in Chinese when it refuses (daily limits, credits, a punishment).
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatBytes } from '../../../../shared/format';
+import type { Document } from '../../../../shared/types/document';
+import { errorMessage, unwrap } from '../../api/client';
+import { toast } from '../../kit/toasts/toast-store';
+import { Button } from '../../ui/semi';
+import { IconDownload } from '../../ui/icons';
+import { downloadDocument } from '../document/api';
+import { creditName, DocumentPrice, vipDownloadsFree } from '../document/DocumentPrice';
+import { FormatIcon } from '../document/FormatIcon';
+import { useSettings } from '../settings/use-settings';
+
+/** Where the browser fetches the file; a page of our own origin answers with the file itself. */
+function startDownload(url: string): void {
+  window.location.assign(url);
+}
+
+export function DownloadButton({ doc, label, onRefused }: {
+  doc: Document;
+  label?: string;
+  /** Called with the server's reason when the download is refused. */
+  onRefused?: (reason: string) => void;
+}) {
+  const settings = useSettings();
+  const [refusal, setRefusal] = useState<string>();
+  const download = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
+    onSuccess: (reply) => {
+      setRefusal(undefined);
+      if (!reply.url) return;
+      toast.success('开始下载', doc.title);
+      startDownload(reply.url);
+    },
+    onError: (error) => {
+      const reason = errorMessage(error, '下载失败，请稍后再试');
+      setRefusal(reason);
+      onRefused?.(reason);
+    },
+  });
+  const price = doc.price ?? 0;
+  const text = label ?? (price > 0 ? `下载（${price} ${creditName(settings)}）` : '免费下载');
+  return (
+    <span className="app-download">
+      <Button type="primary" theme="solid" icon={<IconDownload />} loading={download.isPending} onClick={() => download.mutate()}>
+        {text}
+      </Button>
+      {price > 0 && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
+      {refusal && !onRefused && (
+        <span className="app-download__refusal" role="alert">
+          {refusal}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** The side card of the reader: format, size, price and the download button. */
+export function DownloadPanel({ doc }: { doc: Document }) {
+  const settings = useSettings();
+  const [refusal, setRefusal] = useState<string>();
+  return (
+    <section className="app-panel app-download-panel" aria-labelledby="download-title">
+      <h2 id="download-title" className="app-panel__title">
+        下载文档
+      </h2>
+      <p className="app-download-panel__facts">
+        <FormatIcon ext={doc.ext} />
+        <span>{doc.size ? formatBytes(doc.size) : '-'}</span>
+        <DocumentPrice price={doc.price} settings={settings} />
+      </p>
+      <DownloadButton doc={doc} onRefused={setRefusal} />
+      {refusal && (
+        <p className="app-download__refusal" role="alert">
+          {refusal}
+        </p>
+      )}
+    </section>
+  );
+}

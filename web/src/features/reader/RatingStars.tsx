@@ -1,0 +1,81 @@
+// A document's rating (1–5 ★, its average and how many rated it) and the member's own vote:
+// one vote per member, which the server keeps.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
+import type { Document } from '../../../../shared/types/document';
+import { unwrap } from '../../api/client';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { documentScoreQuery, rateDocument } from '../document/api';
+import { useSession } from '../session/use-session';
+
+const STARS = [1, 2, 3, 4, 5] as const;
+
+/** The stored score is the average × 100 (100…500). */
+export const starsOf = (score: number | undefined) => (score ? score / 100 : 0);
+
+function Stars({ value, label }: { value: number; label: string }) {
+  return (
+    <span className="app-stars" role="img" aria-label={label}>
+      {STARS.map((star) => (
+        <span key={star} className={star <= Math.round(value) ? 'app-stars__on' : 'app-stars__off'} aria-hidden="true">
+          ★
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function MemberVote({ doc }: { doc: Document }) {
+  const id = doc.id ?? 0;
+  const mine = useQuery(documentScoreQuery(id));
+  const [hover, setHover] = useState(0);
+  const rate = useMutation({
+    mutationFn: async (stars: number, context) => unwrap(await rateDocument(id, stars, context)),
+    onSuccess: () => toast.success('评分成功', '感谢您的评价'),
+    onError: (error) => toastFailure('评分失败', error),
+  });
+  if (mine.isPending) return <span className="app-rating__mine">…</span>;
+  const given = starsOf(mine.data?.score);
+  if (given > 0) return <span className="app-rating__mine">您的评分：{given} 星</span>;
+  return (
+    <span className="app-rating__vote" role="group" aria-label="给文档评分" onMouseLeave={() => setHover(0)}>
+      {STARS.map((star) => (
+        <button
+          key={star}
+          type="button"
+          className={star <= hover ? 'app-rating__star app-rating__star--on' : 'app-rating__star'}
+          aria-label={`评 ${star} 星`}
+          disabled={rate.isPending}
+          onMouseEnter={() => setHover(star)}
+          onFocus={() => setHover(star)}
+          onClick={() => rate.mutate(star)}
+        >
+          ★
+        </button>
+      ))}
+    </span>
+  );
+}
+
+export function RatingStars({ doc }: { doc: Document }) {
+  const { loggedIn } = useSession();
+  const { pathname } = useLocation();
+  const average = starsOf(doc.score);
+  return (
+    <div className="app-rating">
+      <Stars value={average} label={`评分 ${average.toFixed(1)} 分`} />
+      <span className="app-rating__average">{average.toFixed(1)}</span>
+      <span className="app-rating__count">（{doc.score_count ?? 0} 人评分）</span>
+      {loggedIn ? (
+        <MemberVote doc={doc} />
+      ) : (
+        <Link to={loginLocation(pathname)} className="app-rating__login">
+          登录后评分
+        </Link>
+      )}
+    </div>
+  );
+}

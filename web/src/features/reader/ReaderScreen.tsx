@@ -1,0 +1,182 @@
+// `/library/{category}/{id}`: the document's title and facts, its pages (the free preview,
+// or all of them for an entitled reader, then the end-of-preview notice), the conversion
+// state when it has no pages yet, the comments under them, and beside it the download, the
+// author, the actions and related documents. The page is titled after the document.
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { DocumentStatus, TargetType } from '../../../../shared/constants';
+import { formatBytes, formatDate } from '../../../../shared/format';
+import type { Document } from '../../../../shared/types/document';
+import { ApiError, errorMessage } from '../../api/client';
+import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
+import { Avatar } from '../../ui/Avatar';
+import { Skeleton } from '../../ui/semi';
+import { EmptyState, ErrorState } from '../../ui/states';
+import { AdSlot } from '../advertisement/AdSlot';
+import { CommentSection } from '../comment/CommentSection';
+import { documentQuery, fullAccessQuery } from '../document/api';
+import { A4_PORTRAIT, deepestCategory, documentPath, freePages } from '../document/document-links';
+import { FormatIcon } from '../document/FormatIcon';
+import { useSession } from '../session/use-session';
+import { useSettings } from '../settings/use-settings';
+import { ConversionNotice } from './ConversionNotice';
+import { DocumentActions } from './DocumentActions';
+import { DocumentPages } from './DocumentPages';
+import { DownloadPanel } from './DownloadPanel';
+import { PreviewEnd } from './PreviewEnd';
+import { RatingStars } from './RatingStars';
+import { RelatedDocuments } from './RelatedDocuments';
+import './reader.css';
+
+/** Documents strangers may not see take no comments (the server refuses them as well). */
+const UNCOMMENTABLE: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+
+/**
+ * Pages for the reader: everything it may read, and whether the preview ends before the last
+ * page (`undefined` while the server is being asked).
+ */
+function useReadablePages(doc: Document): { shown: number; locked: boolean | undefined } {
+  const { user } = useSession();
+  const total = doc.pages ?? 0;
+  const free = freePages(doc);
+  const limited = doc.status === DocumentStatus.Converted && free < total;
+  const access = useQuery({ ...fullAccessQuery(doc, user?.id ?? 0), enabled: limited });
+  if (!limited || access.data === true) return { shown: total, locked: false };
+  return { shown: free, locked: access.data === false ? true : undefined };
+}
+
+function Facts({ doc }: { doc: Document }) {
+  const { display = {} } = useSettings();
+  return (
+    <p className="app-reader-head__facts">
+      <FormatIcon ext={doc.ext} />
+      {doc.pages ? <span>{doc.pages} 页</span> : null}
+      {doc.size ? <span>{formatBytes(doc.size)}</span> : null}
+      {doc.created_at && <span>上传于 {formatDate(doc.created_at, 'YYYY-MM-DD')}</span>}
+      {display.show_document_view_count && <span>{doc.view_count ?? 0} 次浏览</span>}
+      {display.show_document_download_count && <span>{doc.download_count ?? 0} 次下载</span>}
+      {display.show_document_favorite_count && <span>{doc.favorite_count ?? 0} 人收藏</span>}
+    </p>
+  );
+}
+
+function AuthorCard({ doc }: { doc: Document }) {
+  const author = doc.user;
+  const name = author?.username || doc.username || '匿名用户';
+  return (
+    <section className="app-panel app-author" aria-labelledby="author-title">
+      <h2 id="author-title" className="app-visually-hidden">
+        上传者
+      </h2>
+      <div className="app-author__who">
+        <Avatar src={author?.avatar} name={name} size="default" />
+        <div>
+          <p className="app-author__name">{name}</p>
+          <p className="app-author__facts">文档 {author?.doc_count ?? 0} 篇</p>
+        </div>
+      </div>
+      {author?.signature && <p className="app-author__signature">{author.signature}</p>}
+    </section>
+  );
+}
+
+function LoadingReader() {
+  return (
+    <div className="app-container app-reader-screen" aria-busy="true">
+      <div className="app-reader-screen__main">
+        <div className="app-panel">
+          <Skeleton.Title style={{ width: '60%' }} />
+          <Skeleton.Paragraph rows={1} />
+        </div>
+        <div className="app-reader__page app-reader__page--placeholder" style={{ aspectRatio: A4_PORTRAIT }} />
+      </div>
+    </div>
+  );
+}
+
+export function ReaderScreen({ id, categoryId }: { id: number; categoryId: number }) {
+  const navigate = useNavigate();
+  const document = useQuery(documentQuery(id));
+  const doc = document.data;
+
+  // Keep the address canonical: the document under its own deepest category.
+  const canonical = doc ? documentPath(doc) : undefined;
+  useEffect(() => {
+    if (canonical && !(doc?.category_id ?? []).includes(categoryId)) void navigate(canonical, { replace: true });
+  }, [canonical, doc, categoryId, navigate]);
+
+  if (document.isPending) return <LoadingReader />;
+  if (document.isError) {
+    if (document.error instanceof ApiError && document.error.status === 404) {
+      return (
+        <div className="app-container app-panel">
+          <EmptyState title="文档不存在" description="该文档不存在、已被删除或暂不公开。">
+            <Link to="/library">浏览其他文档</Link>
+          </EmptyState>
+        </div>
+      );
+    }
+    return (
+      <div className="app-container app-panel">
+        <ErrorState message={errorMessage(document.error, '文档加载失败')} onRetry={() => void document.refetch()} />
+      </div>
+    );
+  }
+  return <ReaderContent doc={document.data} path={canonical ?? `/library/${categoryId}/${id}`} categoryId={categoryId} />;
+}
+
+function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string; categoryId: number }) {
+  const { shown, locked } = useReadablePages(doc);
+  const readable = doc.status === DocumentStatus.Converted && (doc.pages ?? 0) > 0;
+  const deepest = deepestCategory(doc) ?? categoryId;
+  return (
+    <div className="app-container app-reader-screen">
+      <div className="app-reader-screen__main">
+        <Breadcrumbs
+          crumbs={[
+            { label: '首页', to: '/' },
+            { label: '文库资料', to: '/library' },
+            ...(doc.category ?? []).map((category) => ({ label: category.title ?? '', to: `/library/${category.id}` })),
+          ]}
+        />
+        <header className="app-panel app-reader-head">
+          <h1 className="app-reader-head__title">{doc.title || '未命名文档'}</h1>
+          <Facts doc={doc} />
+          <RatingStars doc={doc} />
+          {doc.description && <p className="app-reader-head__description">{doc.description}</p>}
+        </header>
+        <AdSlot slot="document_top" />
+        {readable ? (
+          <DocumentPages
+            key={doc.id}
+            doc={doc}
+            shownPages={shown}
+            after={
+              locked === undefined ? null : locked ? <PreviewEnd doc={doc} shownPages={shown} /> : <p className="app-reader__end">— 全文完 —</p>
+            }
+          />
+        ) : (
+          <div className="app-panel">
+            <ConversionNotice doc={doc} />
+          </div>
+        )}
+        <AdSlot slot="document_bottom" />
+        {doc.id && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
+          <div className="app-panel">
+            <CommentSection type={TargetType.Document} targetId={doc.id} />
+          </div>
+        )}
+      </div>
+      <aside className="app-reader-screen__side" aria-label="文档信息">
+        <DownloadPanel doc={doc} />
+        <AuthorCard doc={doc} />
+        <section className="app-panel" aria-label="文档操作">
+          <DocumentActions doc={doc} path={path} />
+        </section>
+        <RelatedDocuments id={doc.id ?? 0} categoryId={deepest} />
+      </aside>
+    </div>
+  );
+}
+

@@ -1,0 +1,31 @@
+// The reader's first page should start loading with the page, not after a chain of calls:
+// as soon as the route is known, ask for the document (in parallel with the reader's code),
+// and once its hash is known, tell the browser to fetch the first page image with high
+// priority. The reader then finds both ready.
+import type { QueryClient } from '@tanstack/react-query';
+import { DocumentStatus } from '../../../../shared/constants';
+import { documentQuery } from '../document/api';
+import { pageImageUrl } from '../document/document-links';
+
+export function preloadImage(href: string): void {
+  const preloads = document.head.querySelectorAll('link[rel="preload"]');
+  if ([...preloads].some((link) => link.getAttribute('href') === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = href;
+  link.setAttribute('fetchpriority', 'high');
+  document.head.appendChild(link);
+}
+
+/** Starts loading document `id` and, when it is readable, its first page image. */
+export function prefetchReader(queryClient: QueryClient, id: number): void {
+  void queryClient.fetchQuery(documentQuery(id)).then(
+    (doc) => {
+      const first = doc.status === DocumentStatus.Converted ? pageImageUrl(doc, 1) : undefined;
+      if (first) preloadImage(first);
+    },
+    // The reader shows the failure when it asks again.
+    () => undefined,
+  );
+}

@@ -1,0 +1,81 @@
+// The 举报 dialog: one of SPEC §9's six reasons and the reader's own words (loaded on demand).
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { reportReasonOptions } from '../../../../shared/constants';
+import { REPORT_REMARK_MAX_LENGTH, textProblems } from '../../../../shared/validation';
+import { unwrap } from '../../api/client';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { toast } from '../../kit/toasts/toast-store';
+import { TextAreaField } from '../../ui/FormField';
+import { Button } from '../../ui/semi';
+import { Modal } from '../../ui/semi-admin';
+import { createReport } from './api';
+import './report.css';
+
+export function ReportDialog({ type, targetId, title, onClose }: { type: number; targetId: number; title: string; onClose: () => void }) {
+  const [reason, setReason] = useState<number>();
+  const [remark, setRemark] = useState('');
+  const [errors, setErrors] = useState<{ reason?: string; remark?: string }>({});
+  const send = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await createReport({ type, document_id: targetId, reason, remark: remark.trim() }, context)),
+    onSuccess: () => {
+      toast.success('举报已提交', '我们会尽快核实处理，感谢你帮助维护社区环境。');
+      onClose();
+    },
+    onError: (error) => toastFailure('举报失败', error),
+  });
+  const submit = () => {
+    const next = { reason: reason ? undefined : '请选择举报原因', remark: textProblems(remark.trim(), '举报说明', REPORT_REMARK_MAX_LENGTH)[0] };
+    setErrors(next);
+    if (!next.reason && !next.remark) send.mutate();
+  };
+  return (
+    <Modal
+      visible
+      title="举报"
+      onCancel={send.isPending ? undefined : onClose}
+      maskClosable={!send.isPending}
+      width="min(480px, calc(100vw - 32px))"
+      footer={
+        <div className="app-report__footer">
+          <Button onClick={onClose} disabled={send.isPending}>取消</Button>
+          <Button type="danger" theme="solid" loading={send.isPending} onClick={submit}>提交举报</Button>
+        </div>
+      }
+    >
+      <p className="app-report__target">举报「{title}」</p>
+      <fieldset className="app-report__reasons" aria-describedby={errors.reason ? 'report-reason-message' : undefined}>
+        <legend className="app-field__label">举报原因</legend>
+        {reportReasonOptions.map((option) => (
+          <label key={option.value} className="app-report__reason">
+            <input
+              type="radio"
+              name="report-reason"
+              value={option.value}
+              checked={reason === option.value}
+              onChange={() => {
+                setReason(option.value);
+                setErrors((e) => ({ ...e, reason: undefined }));
+              }}
+            />
+            {option.label}
+          </label>
+        ))}
+        {errors.reason && <p id="report-reason-message" className="app-field__error" role="alert">{errors.reason}</p>}
+      </fieldset>
+      <TextAreaField
+        id="report-remark"
+        label="补充说明（选填）"
+        value={remark}
+        onChange={(value) => {
+          setRemark(value);
+          setErrors((e) => ({ ...e, remark: undefined }));
+        }}
+        placeholder="说明具体的问题，便于我们核实"
+        max={REPORT_REMARK_MAX_LENGTH}
+        rows={3}
+        error={errors.remark}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+// The admin's reports (/admin/report): the reason, the reported item with a link, the
+// reporter and their words; handled with a note, or deleted.
+import { Link } from 'react-router-dom';
+import { optionLabel, reportReasonOptions, reportStatusOptions, TargetType } from '../../../../shared/constants';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import type { Report } from '../../../../shared/types/report';
+import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
+import { DateCell } from '../../kit/admin-resource/cells';
+import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
+import type { ResourceDef } from '../../kit/admin-resource/resource';
+import { Tag } from '../../ui/semi';
+import { deleteReports, handleReport, listReports, reportKeys } from './api';
+
+const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
+const TARGET_OPTIONS = [
+  { value: TargetType.Document, label: '文档' },
+  { value: TargetType.Article, label: '文章' },
+];
+
+function TargetCell({ report }: { report: Report }) {
+  const title = report.document_title || `#${report.document_id ?? ''}`;
+  const isArticle = report.type === TargetType.Article;
+  return (
+    <span>
+      <Tag size="small">{isArticle ? '文章' : '文档'}</Tag>{' '}
+      {isArticle ? <Link to={`/article/detail/${report.document_uuid || report.document_id}`} target="_blank">{title}</Link> : title}
+    </span>
+  );
+}
+
+export const reportResource: ResourceDef<Report> = {
+  key: 'report',
+  title: '举报管理',
+  noun: '举报',
+  rowId: (row) => row.id ?? 0,
+  rowLabel: (row) => row.document_title ?? '',
+  columns: [
+    { key: 'id', title: 'ID', width: 70 },
+    { key: 'reason', title: '原因', width: 100, render: (row) => optionLabel(reportReasonOptions, row.reason ?? 0, '其他') },
+    { key: 'target', title: '举报对象', render: (row) => <TargetCell report={row} /> },
+    { key: 'description', title: '举报说明', render: (row) => row.description || '-' },
+    { key: 'username', title: '举报人', width: 110, render: (row) => row.username || `#${row.user_id ?? ''}` },
+    { key: 'status', title: '状态', width: 90, render: (row) => <Tag color={row.status ? 'green' : 'orange'}>{row.status ? '已处理' : '未处理'}</Tag> },
+    { key: 'remark', title: '处理备注', render: (row) => row.remark || '-' },
+    { key: 'created_at', title: '举报时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+  ],
+  filters: [
+    { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '被举报内容的标题' },
+    { kind: 'select', name: 'status', label: '状态', options: STATUS_FILTER },
+    { kind: 'select', name: 'type', label: '对象', options: TARGET_OPTIONS },
+  ],
+  listKey: reportKeys.admin,
+  list: ({ page, size, filters }) =>
+    listPage(
+      listReports({ page, size, wd: keyword(filters.wd), status: asList(filters.status as boolean | undefined), type: asList(filters.type as number | undefined) }),
+      (r) => r.report,
+    ),
+  rowCommands: (row) => [
+    {
+      key: 'handle',
+      label: row.status ? '修改备注' : '处理',
+      confirm: `举报「${row.document_title ?? ''}」：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
+      input: { label: '处理备注', initial: row.remark ?? '', maxLength: REPORT_REMARK_MAX_LENGTH, placeholder: '如：已删除违规内容' },
+      run: (context, remark) => handleReport(row.id ?? 0, true, remark ?? '', context),
+      success: '已处理',
+      requires: grpcPermissionPath('ReportAPI', 'UpdateReport'),
+    },
+  ],
+  remove: (ids, _confirmation, context) => deleteReports(ids, context),
+  requires: { remove: grpcPermissionPath('ReportAPI', 'DeleteReport') },
+};

@@ -1,0 +1,58 @@
+// The search form of every public page (header), the home page (with the settings'
+// recommended words) and the results page: it goes to `/search?wd=…`.
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { IconSearch } from '../../ui/icons';
+import './search.css';
+
+/** Longest query sent; the server searches the first words of longer ones anyway. */
+export const MAX_QUERY_LENGTH = 64;
+
+export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
+
+export function SearchBox({ initial = '', size = 'small', recommended = [], autoFocus }: {
+  initial?: string;
+  size?: 'small' | 'large';
+  /** Words offered under the box (the home page's `system.recommend_words`). */
+  recommended?: readonly string[];
+  autoFocus?: boolean;
+}) {
+  const navigate = useNavigate();
+  const [wd, setWd] = useState(initial);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // An empty query opens the results page with its suggestions.
+    void navigate(wd.trim() ? searchPath(wd.trim()) : '/search');
+  };
+  return (
+    <div className={`app-search-box app-search-box--${size}`}>
+      <form role="search" aria-label="搜索文档" onSubmit={submit} className="app-search-box__form">
+        <input
+          type="search"
+          name="wd"
+          className="app-search-box__input"
+          aria-label="搜索关键词"
+          placeholder="搜索文档标题或内容"
+          value={wd}
+          maxLength={MAX_QUERY_LENGTH}
+          onChange={(event) => setWd(event.target.value)}
+          autoFocus={autoFocus}
+        />
+        <button type="submit" className="app-search-box__button" aria-label="搜索">
+          <IconSearch />
+          {size === 'large' && <span>搜索</span>}
+        </button>
+      </form>
+      {recommended.length > 0 && (
+        <p className="app-search-box__words">
+          <span>热门搜索：</span>
+          {recommended.map((word) => (
+            <Link key={word} to={searchPath(word)}>
+              {word}
+            </Link>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}

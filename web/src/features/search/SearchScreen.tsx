@@ -1,0 +1,210 @@
+// `/search?wd=…`: full-text results with highlighted snippets, the time taken, filters
+// (category, format, industry, date), order and paging, all in the address. An empty query or
+// no hit offers suggestions. The advertisement slots of the search page have their places.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { documentTypeOptions } from '../../../../shared/constants';
+import { SEARCH_PAGE_SIZE, SEARCH_PERIODS, SEARCH_SORTS, searchRequest, searchState, type SearchState } from '../../../../shared/page-data';
+import { formatBytes, formatDate } from '../../../../shared/format';
+import type { SearchedDocument } from '../../../../shared/types/document';
+import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
+import { PageLinks } from '../../kit/paging/PageLinks';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { EmptyState } from '../../ui/states';
+import { AdSlot } from '../advertisement/AdSlot';
+import { categoryChoices, useDocumentCategories } from '../category/category-tree';
+import { documentPath, documentPathById } from '../document/document-links';
+import { FormatIcon } from '../document/FormatIcon';
+import { useSettings } from '../settings/use-settings';
+import { HighlightedText } from './HighlightedText';
+import { searchQuery } from './api';
+import { SearchBox, searchPath } from './SearchBox';
+import './search.css';
+
+// The state and the request come from shared/page-data.ts: the gateway reads the same address
+// to make the first page's call for the page it serves.
+
+/** The first value of each query parameter, as the gateway reads the address. */
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of params) if (!(name in query)) query[name] = value;
+  return query;
+}
+
+function toAddress(state: SearchState): string {
+  const params = new URLSearchParams({ wd: state.wd });
+  if (state.category) params.set('category_id', String(state.category));
+  if (state.ext) params.set('ext', state.ext);
+  if (state.language) params.set('language', state.language);
+  if (state.period) params.set('period', state.period);
+  if (state.sort) params.set('sort', state.sort);
+  if (state.page > 1) params.set('page', String(state.page));
+  return `/search?${params.toString()}`;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function Suggestions({ words, title, description }: { words: readonly string[]; title: string; description: string }) {
+  return (
+    <EmptyState title={title} description={description}>
+      {words.length > 0 && (
+        <p className="app-search__suggestions">
+          试试：
+          {words.map((word) => (
+            <Link key={word} to={searchPath(word)}>
+              {word}
+            </Link>
+          ))}
+        </p>
+      )}
+      <Link to="/library">浏览文库资料</Link>
+    </EmptyState>
+  );
+}
+
+/** One hit: the title and the snippet of its text with the matches marked (the server's highlights). */
+function Result({ doc }: { doc: SearchedDocument }) {
+  // Hits carry no categories; the reader puts the document's own into the address.
+  const path = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
+  const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
+  const snippet = doc.snippet || escapeHtml(doc.description ?? '');
+  return (
+    <li className="app-search-result">
+      <h2 className="app-search-result__title">
+        <FormatIcon ext={doc.ext} />
+        {path ? <Link to={path}>{title}</Link> : title}
+      </h2>
+      <p className="app-search-result__snippet">
+        <HighlightedText html={snippet} />
+      </p>
+      <p className="app-search-result__meta">
+        {doc.pages ? <span>{doc.pages} 页</span> : null}
+        {doc.size ? <span>{formatBytes(doc.size)}</span> : null}
+        {doc.created_at && <span>{formatDate(doc.created_at, 'YYYY-MM-DD')}</span>}
+        {doc.username && <span>{doc.username}</span>}
+      </p>
+    </li>
+  );
+}
+
+export function SearchScreen() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const settings = useSettings();
+  const categories = useDocumentCategories();
+  const state = searchState(firstValues(params));
+  // The date filters count from when the page opened, so the query key stays the same.
+  const [openedAt] = useState(() => Date.now());
+  const request = searchRequest(state, openedAt);
+  const results = useQuery({ ...searchQuery(request), placeholderData: keepPreviousData });
+  const recommended = settings.system?.recommend_words ?? [];
+  const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
+  const total = results.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  const languages = settings.language ?? [];
+
+  return (
+    <div className="app-container app-search">
+      <div className="app-search__box">
+        <SearchBox key={state.wd} initial={state.wd} size="large" autoFocus={!state.wd} />
+      </div>
+      <AdSlot slot="search_top" />
+      {!state.wd ? (
+        <section className="app-panel">
+          <h1 className="app-visually-hidden">搜索文档</h1>
+          <Suggestions words={recommended} title="输入关键词开始搜索" description="可以搜索文档的标题、关键词和正文内容。" />
+        </section>
+      ) : (
+        <div className="app-search__layout">
+          <div className="app-search__main">
+            <section className="app-panel app-search__filters" aria-label="筛选">
+              <h1 className="app-search__heading">
+                “{state.wd}”的搜索结果
+                {results.data && !results.isPlaceholderData && (
+                  <span className="app-search__stats">
+                    找到约 {total} 条结果{results.data.spend ? `，用时 ${results.data.spend} 秒` : ''}
+                  </span>
+                )}
+              </h1>
+              <FilterLine label="分类" htmlFor="search-category">
+                <select
+                  id="search-category"
+                  value={state.category ?? ''}
+                  onChange={(event) => void navigate(href({ category: Number(event.target.value) || undefined }))}
+                >
+                  <option value="">全部分类</option>
+                  {categoryChoices(categories).map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              </FilterLine>
+              <ChoiceChips
+                label="格式"
+                choices={[{ value: '', label: '全部' }, ...documentTypeOptions]}
+                current={state.ext ?? ''}
+                hrefFor={(ext) => href({ ext: ext || undefined })}
+              />
+              {languages.length > 0 && (
+                <ChoiceChips
+                  label="行业"
+                  choices={[{ value: '', label: '全部' }, ...languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }))]}
+                  current={state.language ?? ''}
+                  hrefFor={(language) => href({ language: language || undefined })}
+                />
+              )}
+              <ChoiceChips label="时间" choices={SEARCH_PERIODS} current={state.period} hrefFor={(period) => href({ period })} />
+              <ChoiceChips label="排序" choices={SEARCH_SORTS} current={state.sort} hrefFor={(sort) => href({ sort })} />
+            </section>
+            <section className="app-panel" aria-label="搜索结果" aria-busy={results.isFetching}>
+              <QueryStates
+                query={results}
+                loadingRows={6}
+                failure="搜索失败，请稍后再试"
+                isEmpty={(data) => (data.document ?? []).length === 0}
+                empty={
+                  <Suggestions
+                    words={recommended.filter((w) => w !== state.wd)}
+                    title="没有找到相关文档"
+                    description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
+                  />
+                }
+              >
+                {(data) => (
+                  <>
+                    <ol className="app-search__results">
+                      {(data.document ?? []).map((doc) => (
+                        <Result key={doc.id} doc={doc} />
+                      ))}
+                    </ol>
+                    <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />
+                  </>
+                )}
+              </QueryStates>
+            </section>
+            <AdSlot slot="search_bottom" />
+          </div>
+          <aside className="app-search__side" aria-label="推荐">
+            <AdSlot slot="search_right" />
+            {recommended.length > 0 && (
+              <section className="app-panel" aria-labelledby="search-hot-title">
+                <h2 id="search-hot-title" className="app-panel__title">
+                  热门搜索
+                </h2>
+                <ul className="app-search__hot">
+                  {recommended.map((word) => (
+                    <li key={word}>
+                      <Link to={searchPath(word)}>{word}</Link>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </aside>
+        </div>
+      )}
+    </div>
+  );
+}

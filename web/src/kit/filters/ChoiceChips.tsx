@@ -1,0 +1,51 @@
+// One row of filter choices as links ("格式：全部 PDF Word …"), so that the choice lives in
+// the address like the rest of a list's state.
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import './choice-chips.css';
+
+export interface Choice {
+  /** '' is the "all" choice. */
+  value: string;
+  label: string;
+}
+
+export function ChoiceChips({ label, choices, current, hrefFor }: {
+  label: string;
+  choices: readonly Choice[];
+  current: string;
+  hrefFor: (value: string) => string;
+}) {
+  return (
+    <FilterLine label={label}>
+      {choices.map((choice) => (
+        <Link
+          key={choice.value}
+          to={hrefFor(choice.value)}
+          className={`app-chips__chip${choice.value === current ? ' app-chips__chip--active' : ''}`}
+          aria-current={choice.value === current ? 'true' : undefined}
+        >
+          {choice.label}
+        </Link>
+      ))}
+    </FilterLine>
+  );
+}
+
+/** A labelled line of a filter block; `htmlFor` when its content is a single input. */
+export function FilterLine({ label, htmlFor, children }: { label: string; htmlFor?: string; children: ReactNode }) {
+  return (
+    <div className="app-chips" role={htmlFor ? undefined : 'group'} aria-label={htmlFor ? undefined : label}>
+      {htmlFor ? (
+        <label className="app-chips__label" htmlFor={htmlFor}>
+          {label}
+        </label>
+      ) : (
+        <span className="app-chips__label" aria-hidden="true">
+          {label}
+        </span>
+      )}
+      <div className="app-chips__choices">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// Numbered paging as links, so the page lives in the address: it survives a reload and the
+// back button, and every page has its own URL.
+import { Link } from 'react-router-dom';
+import './page-links.css';
+
+/** The page numbers to show: the first, the last, and two on each side of the current one. */
+export function visiblePages(page: number, pages: number): (number | 'gap')[] {
+  const shown = new Set([1, pages, page - 2, page - 1, page, page + 1, page + 2].filter((p) => p >= 1 && p <= pages));
+  const sorted = [...shown].sort((a, b) => a - b);
+  const result: (number | 'gap')[] = [];
+  sorted.forEach((p, index) => {
+    const previous = sorted[index - 1];
+    if (previous !== undefined && p - previous > 1) result.push('gap');
+    result.push(p);
+  });
+  return result;
+}
+
+export function PageLinks({ page, pages, hrefFor, label = '分页' }: {
+  page: number;
+  pages: number;
+  /** The address of page `n`. */
+  hrefFor: (n: number) => string;
+  label?: string;
+}) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="app-page-links" aria-label={label}>
+      {page > 1 ? (
+        <Link to={hrefFor(page - 1)} className="app-page-links__step" rel="prev">
+          上一页
+        </Link>
+      ) : (
+        <span className="app-page-links__step app-page-links__step--disabled">上一页</span>
+      )}
+      {visiblePages(page, pages).map((p, index) =>
+        p === 'gap' ? (
+          <span key={`gap-${index}`} className="app-page-links__gap">
+            …
+          </span>
+        ) : (
+          <Link
+            key={p}
+            to={hrefFor(p)}
+            className={`app-page-links__page${p === page ? ' app-page-links__page--current' : ''}`}
+            aria-current={p === page ? 'page' : undefined}
+            aria-label={`第 ${p} 页`}
+          >
+            {p}
+          </Link>
+        ),
+      )}
+      {page < pages ? (
+        <Link to={hrefFor(page + 1)} className="app-page-links__step" rel="next">
+          下一页
+        </Link>
+      ) : (
+        <span className="app-page-links__step app-page-links__step--disabled">下一页</span>
+      )}
+    </nav>
+  );
+}

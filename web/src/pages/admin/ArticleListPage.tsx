@@ -1,0 +1,22 @@
+// /admin/article/list: the articles with their review state, filed under the article categories.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import { articleResource } from '../../features/article/article-resource';
+import { CATEGORY_TYPE, allCategoriesQuery } from '../../features/category/api';
+import { usePermissionCheck } from '../../features/session/use-session';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
+
+export function ArticleListPage() {
+  const categories = useQuery(allCategoriesQuery(CATEGORY_TYPE.article));
+  const holds = usePermissionCheck();
+  const resource = useMemo(() => articleResource(categories.data ?? []), [categories.data]);
+  const write = holds(grpcPermissionPath('ArticleAPI', 'CreateArticle'));
+  return (
+    <ResourceScreen
+      resource={resource}
+      headerExtra={write && <Link className="app-button-link" to="/admin/article/set">发布文章</Link>}
+    />
+  );
+}

@@ -1,0 +1,6 @@
+import { attachmentResource } from '../../features/attachment/attachment-resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
+
+export function AttachmentPage() {
+  return <ResourceScreen resource={attachmentResource} />;
+}

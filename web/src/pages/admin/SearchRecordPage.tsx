@@ -1,0 +1,6 @@
+import { searchRecordResource } from '../../features/search/search-record-resource';
+import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
+
+export function SearchRecordPage() {
+  return <ResourceScreen resource={searchRecordResource} />;
+}

@@ -1,0 +1,60 @@
+import { useParams, useSearchParams } from 'react-router-dom';
+import { isPositiveId } from '../../../../shared/routes';
+import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
+import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
+import { ArticleSearchBox, ArticleSearchResults } from '../../features/article/ArticleSearch';
+import { categoryTrail, findCategory, subtreeIds, useArticleCategories } from '../../features/category/category-tree';
+import { ArticleReader } from './ArticleDetailPage';
+
+/**
+ * `/article` and `/article/{category}`: the articles of a category (and below it), paged in
+ * the URL, with the search box and the recommended ones aside; `/article?wd=…` the search's
+ * hits. Where no article category has the key (MOREDOC's footer links, `/article/about`),
+ * the article with that identifier is shown instead.
+ */
+export function ArticleIndexPage() {
+  const { category } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const categories = useArticleCategories();
+  const node = category && isPositiveId(category) ? findCategory(categories, Number(category)) : undefined;
+  if (category && !node) return <ArticleReader key={category} articleKey={category} />;
+
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const wd = (search.get('wd') ?? '').trim();
+  const trail = node?.id ? categoryTrail(categories, node.id) : [];
+  const goTo = (next: number) => {
+    const params = new URLSearchParams(search);
+    if (next > 1) params.set('page', String(next));
+    else params.delete('page');
+    setSearch(params);
+    window.scrollTo({ top: 0 });
+  };
+  return (
+    <div className="app-container app-article-index">
+      <div className="app-article-index__main">
+        {wd ? (
+          <>
+            <h1 className="app-article-index__title">搜索：{wd}</h1>
+            <ArticleSearchResults wd={wd} page={page} onPage={goTo} />
+          </>
+        ) : (
+          <>
+            <h1 className="app-article-index__title">{node?.title ?? '文章资讯'}</h1>
+            {node?.description && <p className="app-article-index__description">{node.description}</p>}
+            <ArticleCategoryNav current={node} trail={trail} />
+            <ArticleList categoryIds={node ? subtreeIds(node) : []} categoryId={node?.id} page={page} onPage={goTo} />
+          </>
+        )}
+      </div>
+      <aside className="app-article-index__aside" aria-label="文章搜索与推荐">
+        <section aria-label="搜索文章">
+          <ArticleSearchBox key={wd} initial={wd} />
+        </section>
+        <section aria-labelledby="recommended-title">
+          <h2 id="recommended-title" className="app-article-aside__title">推荐文章</h2>
+          <RecommendedArticles />
+        </section>
+      </aside>
+    </div>
+  );
+}

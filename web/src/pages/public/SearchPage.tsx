@@ -1,0 +1,6 @@
+import { SearchScreen } from '../../features/search/SearchScreen';
+
+/** `/search?wd=…`. */
+export function SearchPage() {
+  return <SearchScreen />;
+}

@@ -1,0 +1,42 @@
+import { Link } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
+import { useSession } from '../../features/session/use-session';
+import { useSettings } from '../../features/settings/use-settings';
+import { VipBenefits } from '../../features/vip/VipBenefits';
+import { VipPlanCards } from '../../features/vip/VipPlanCards';
+import { MyVipState } from '../../features/vip/VipState';
+import { Panel } from '../../ui/Panel';
+import { Banner } from '../../ui/semi-extra';
+import { EmptyState } from '../../ui/states';
+import '../../features/vip/vip.css';
+
+/** `/vip`: the plans of the vip config, the benefits, and the visitor's own VIP state. */
+export function VipPage() {
+  const settings = useSettings();
+  const { loggedIn } = useSession();
+  const vip = settings.vip ?? {};
+  const plans = vip.plans ?? [];
+  const onSale = vip.enable === true && (settings.pay?.providers ?? []).length > 0;
+  return (
+    <div className="app-container app-vip">
+      <section className="app-panel app-vip__hero" aria-labelledby="vip-title">
+        <h1 id="vip-title">{vip.title || 'VIP会员'}</h1>
+        {vip.description && <p>{vip.description}</p>}
+        {loggedIn ? (
+          <MyVipState />
+        ) : (
+          <p>
+            <Link to={loginLocation('/vip')}>登录</Link>后即可开通VIP会员
+          </p>
+        )}
+      </section>
+      <Panel title="会员套餐" titleId="vip-plans-title">
+        {!onSale && <Banner type="info" fullMode={false} description="VIP会员暂未开放购买，敬请期待。" />}
+        {plans.length ? <VipPlanCards plans={plans} buyable={onSale} /> : <EmptyState title="暂无会员套餐" />}
+      </Panel>
+      <Panel title="会员权益" titleId="vip-benefits-title">
+        <VipBenefits html={vip.benefits} />
+      </Panel>
+    </div>
+  );
+}
