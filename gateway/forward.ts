@@ -120,30 +120,23 @@ export function forwardablePath(url: string): string | undefined {
   return url;
 }
 
-/**
- * Answers up to this size (by Content-Length) are gathered whole before the client gets
- * them, as nginx's proxy buffers do: one write of head and body instead of a stream's
- * several and no stream (a 100 KiB page image in bench:profile: 11,500–11,900 → 14,200–17,000
- * req/s). Larger ones stream with backpressure.
- */
-export const GATHERED_ANSWER_LIMIT = 256 * 1024;
-
 export interface ForwardOptions {
   pool: Dispatcher;
   timeoutMs: number;
 }
 
 /**
- * One read forwarded. An answer of known length up to GATHERED_ANSWER_LIMIT (JSON, page
- * images, covers) is gathered and sent as one buffer; a longer or open-ended one streams as
- * it comes, with backpressure from the client's socket. Until the client got the head, a
- * backend failure is a 502 or 504 JSON answer; once a stream started, the answer is the
- * backend's and a failure cuts the client off, as with any streaming proxy.
+ * One read forwarded. An answer that arrives whole with its headers (the usual case for JSON
+ * and small files: one read from the socket) is sent as one buffer; a longer one streams as
+ * it comes, with backpressure from the client's socket. Once the backend's headers are in,
+ * the answer is the backend's: a failure after that cuts the client off, as with any
+ * streaming proxy; before it, the client gets a 502 or 504 JSON answer.
  */
 class ReadForwarder implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: IncomingHttpHeaders | undefined;
   private expectedLength = -1;
+  private received = 0;
   private chunks: Buffer[] = [];
   private stream: Readable | undefined;
   private finished = false;
@@ -171,14 +164,14 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.finished) return;
+    this.received += chunk.length;
     if (this.stream) {
       if (!this.stream.push(chunk)) controller.pause();
       return;
     }
     this.chunks.push(chunk);
-    // An answer of known, modest length is gathered and sent in one write with its head; a
-    // longer or open-ended one starts streaming with what came.
-    if (this.expectedLength < 0 || this.expectedLength > GATHERED_ANSWER_LIMIT) this.startStream(controller);
+    // Not all there yet: start sending what came.
+    if (this.expectedLength < 0 || this.received < this.expectedLength) this.startStream(controller);
   }
 
   onResponseEnd(): void {

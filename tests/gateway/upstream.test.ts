@@ -3,7 +3,6 @@ import { createServer } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
-import { GATHERED_ANSWER_LIMIT } from '../../gateway/forward';
 
 let stub: Stub;
 let gw: TestGateway;
@@ -256,10 +255,9 @@ describe('upstream faults', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
-  it('cuts the client off (no 500, no crash) when the backend resets mid-body of a streamed answer', async () => {
+  it('cuts the client off (no 500, no crash) when the backend resets mid-body', async () => {
     stub.handle((req, res) => {
-      // Longer than the gateway gathers: the client has the head and the first bytes already.
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(GATHERED_ANSWER_LIMIT + 1) });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
       res.write(Buffer.alloc(10_000));
       setTimeout(() => req.socket.destroy(), 50);
     });
@@ -272,20 +270,6 @@ describe('upstream faults', () => {
     const after = await send(`${gw.url}/api/v1/settings`);
     expect(after.status).toBe(200);
     expect(gw.logs.join("")).not.toMatch(/"res":\{"statusCode":500/);
-  });
-
-  it('answers 502 when the backend resets mid-body of an answer the gateway gathers', async () => {
-    stub.handle((req, res) => {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '100000' });
-      res.write(Buffer.alloc(10_000));
-      setTimeout(() => req.socket.destroy(), 50);
-    });
-    const res = await send(`${gw.url}/view/page/0123456789abcdef0123456789abcdef/1.png`);
-    expect(res.status).toBe(502);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.headers['content-length']).toBe(String(res.body.length));
-    expect(JSON.parse(res.body.toString()).code).toBe(502);
-    expect(gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
   });
 
   it('answers 502 when a token answer is cut mid-body', async () => {
