@@ -42,6 +42,7 @@ import { orderService } from './modules/order/routes';
 import { advertisementService } from './modules/advertisement/routes';
 import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
+import { viewFilesInProcess, type ViewFilesInProcess } from './modules/document/page-routes';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
@@ -87,6 +88,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Credentials of the admin account created by this start; null on later starts. */
     initialAdmin: InitialAdmin | null;
+    /**
+     * The answers of `/view/page` and `/view/cover` for a gateway in the same process
+     * (gateway/embedded-backend.ts hands them over): decided by the same code, files
+     * streamed from the blob store, no HTTP in between.
+     */
+    viewFiles: ViewFilesInProcess;
   }
 }
 
@@ -181,6 +188,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   for (const service of services) await serveService(app, context, service);
+  app.decorate('viewFiles', viewFilesInProcess(context));
   app.addHook('onReady', async () => jobs.start());
   return app;
 }

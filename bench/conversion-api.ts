@@ -12,6 +12,7 @@ import { repeatedPdf } from '../tests/helpers/documents';
 import { runAtRate, type Measurement } from './lib/load';
 import { REPO_ROOT, memoryOf, startNodeProcess } from './lib/processes';
 import { heading, int, mib, ms, ratio, table } from './lib/report';
+import { SiteClient } from './lib/site-client';
 
 export interface ConversionApiOptions {
   /** seconds of each measured run */
@@ -24,43 +25,6 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 const PAGES = 100;
 const CONNECTIONS = 10;
 
-class Client {
-  constructor(readonly origin: string, private cookie = '') {}
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.origin}${path}`, {
-      method,
-      headers: { origin: this.origin, cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const cookie = res.headers.get('set-cookie');
-    if (cookie) this.cookie = cookie.split(';')[0]!;
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text || '{}') as T;
-  }
-
-  async upload(file: Buffer, name: string): Promise<number> {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(file)]), name);
-    const res = await fetch(`${this.origin}/api/v1/upload/document`, { method: 'POST', body: form, headers: { origin: this.origin, cookie: this.cookie } });
-    const body = (await res.json()) as { data?: { id: number } };
-    if (res.status !== 200 || !body.data) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
-    return body.data.id;
-  }
-}
-
-interface DocumentState { status?: number; pages?: number }
-
-async function waitUntil(client: Client, id: number, done: (doc: DocumentState) => boolean): Promise<DocumentState> {
-  for (;;) {
-    const doc = await client.call<DocumentState>('GET', `/api/v1/document?id=${id}`);
-    if (doc.status === 3) throw new Error('the benchmark document failed to convert');
-    if (done(doc)) return doc;
-    await sleep(20);
-  }
-}
-
 export async function conversionApiBenchmark(options: ConversionApiOptions): Promise<void> {
   heading('Conversion in the site: the API while documents convert');
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-convert-api-'));
@@ -69,13 +33,13 @@ export async function conversionApiBenchmark(options: ConversionApiOptions): Pro
     BENCH_WEB_DIST: join(REPO_ROOT, 'tests/gateway/fixtures/web-dist'),
   }, dir);
   try {
-    const client = new Client(site.url);
-    await client.call('POST', '/api/v1/user/login', { username: 'admin', password: ADMIN_PASSWORD });
+    const client = new SiteClient(site.url);
+    await client.login('admin', ADMIN_PASSWORD);
     const attachmentId = await client.upload(repeatedPdf(PAGES), 'bench.pdf');
     await client.call('POST', '/api/v1/document', { document: [{ title: '基准测试文档', attachment_id: attachmentId }] });
     const list = await client.call<{ document: { id: number }[] }>('GET', '/api/v1/document/list?limit=1');
     const id = list.document[0]!.id;
-    const first = await waitUntil(client, id, (doc) => doc.status === 2);
+    const first = await client.waitForDocument(id, (doc) => doc.status === 2);
     if (first.pages !== PAGES) throw new Error(`converted ${first.pages} pages of ${PAGES}`);
 
     const target = { origin: site.url, requests: [{ path: '/api/v1/settings' }] };
@@ -90,7 +54,7 @@ export async function conversionApiBenchmark(options: ConversionApiOptions): Pro
       while (converting) {
         const started = Date.now();
         await client.call('PUT', '/api/v1/document/reconvert', { id: [id] });
-        await waitUntil(client, id, (doc) => doc.status === 2);
+        await client.waitForDocument(id, (doc) => doc.status === 2);
         convertingMs += Date.now() - started;
         conversions += 1;
       }

@@ -8,15 +8,17 @@
 // --reader-rounds, --first-paint-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WrkRunner, runAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
-import { startNginx, type RunningNginx } from './lib/nginx';
+import { startNginx, type NginxBinary, type RunningNginx } from './lib/nginx';
+import { SiteClient } from './lib/site-client';
+import { repeatedPdf } from '../tests/helpers/documents';
 import { MissingTool, requireTools, type Tools } from './lib/tools';
-import { REPO_ROOT, memoryOf, startNodeProcess, type Started } from './lib/processes';
+import { REPO_ROOT, cpuTimeOfAll, memoryOf, startNodeProcess, withChildren, type Started } from './lib/processes';
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
 import { publishDocuments } from './lib/site-content';
@@ -88,8 +90,14 @@ function expectThat(condition: boolean, what: string): void {
   if (!condition) throw new Error(`check failed before measuring: ${what}`);
 }
 
+/** One run, with the CPU time its server spent per request when the server is known. */
+interface Run extends Measurement {
+  /** microseconds, NaN when not measured */
+  cpuPerRequest: number;
+}
+
 /** The median of each figure over the rounds, and the spread of req/s. */
-interface Summary extends Measurement {
+interface Summary extends Run {
   minRps: number;
   maxRps: number;
 }
@@ -100,9 +108,10 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function summarize(runs: Measurement[]): Summary {
-  const of = (pick: (m: Measurement) => number) => median(runs.map(pick));
+function summarize(runs: Run[]): Summary {
+  const of = (pick: (m: Run) => number) => median(runs.map(pick));
   return {
+    cpuPerRequest: of((m) => m.cpuPerRequest),
     rps: of((m) => m.rps),
     p50: of((m) => m.p50),
     p97_5: of((m) => m.p97_5),
@@ -116,18 +125,39 @@ function summarize(runs: Measurement[]): Summary {
 
 function measurementRow(label: string, m: Summary): (string | number)[] {
   const spread = m.maxRps > m.minRps ? `${int(m.minRps)}–${int(m.maxRps)}` : '';
-  return [label, int(m.rps), spread, ms(m.p50), ms(m.p97_5), ms(m.p99), m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
+  const cpu = Number.isNaN(m.cpuPerRequest) ? '—' : int(m.cpuPerRequest);
+  return [label, int(m.rps), spread, ms(m.p50), ms(m.p97_5), ms(m.p99), cpu, m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
 }
 
-const MEASUREMENT_HEADERS = ['target', 'req/s', 'req/s range', 'p50 ms', 'p97.5 ms', 'p99 ms', 'failures'];
+const MEASUREMENT_HEADERS = ['target', 'req/s', 'req/s range', 'p50 ms', 'p97.5 ms', 'p99 ms', 'CPU µs/req', 'failures'];
 
 let wrk: WrkRunner;
 // autocannon paces each connection at rate ÷ connections: few connections keep the total rate true.
 const PACED_CONNECTIONS = 10;
 
+/** A server measured: where it listens, and the processes whose CPU time it spends. */
+interface Server {
+  url: string;
+  /** its process(es); nginx's master, whose worker is found among its children */
+  pids: number[];
+}
+
+const serverOf = (started: { url: string; pid: number }): Server => ({ url: started.url, pids: [started.pid] });
+
 interface Contender {
   label: string;
   target: LoadTarget;
+  /** the server's processes (with their children): their CPU time per request is reported */
+  pids?: number[];
+}
+
+/** A run of one contender, with its server's CPU time per request. */
+async function measureRun(c: Contender, rate: number | undefined): Promise<Run> {
+  const pids = (await Promise.all((c.pids ?? []).map(withChildren))).flat();
+  const before = await cpuTimeOfAll(pids);
+  const m = rate ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate) : await wrk.run(c.target, load.connections, load.duration);
+  const cpu = (await cpuTimeOfAll(pids)) - before;
+  return { ...m, cpuPerRequest: pids.length > 0 && m.requests > 0 ? cpu / m.requests : Number.NaN };
 }
 
 /**
@@ -144,11 +174,11 @@ async function compare(contenders: Contender[], rate?: number): Promise<Summary[
       else await wrk.run(c.target, warmConnections, load.warmup);
     }
   }
-  const runs: Measurement[][] = contenders.map(() => []);
+  const runs: Run[][] = contenders.map(() => []);
   for (let round = 1; round <= rounds; round++) {
     for (const [i, c] of contenders.entries()) {
       process.stderr.write(`  round ${round}/${rounds}: ${c.label} …\n`);
-      runs[i]!.push(rate ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate) : await wrk.run(c.target, load.connections, load.duration));
+      runs[i]!.push(await measureRun(c, rate));
     }
   }
   return runs.map(summarize);
@@ -157,6 +187,13 @@ async function compare(contenders: Contender[], rate?: number): Promise<Summary[
 const one = (origin: string, path: string, headers?: Record<string, string>): LoadTarget => ({
   origin,
   requests: [{ path, ...(headers ? { headers } : {}) }],
+});
+
+/** A contender: one request to a server, its CPU time counted. */
+const against = (label: string, server: Server, path: string, headers?: Record<string, string>): Contender => ({
+  label,
+  target: one(server.url, path, headers),
+  pids: server.pids,
 });
 
 /** The web build the benchmarks serve: (re)built when missing or older than its sources, as `npm start` does. */
@@ -257,7 +294,7 @@ async function gatewayBenchmarks(): Promise<void> {
     if (wants('proxy')) {
       const metricsGateway = await startNodeProcess('gateway-metrics', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url, METRICS: '1' }, dir);
       started.push(metricsGateway);
-      await proxyOverhead(upstream.url, nginx.url, proxyGateway.url, metricsGateway.url, settingsBody);
+      await proxyOverhead(serverOf(upstream), serverOf(nginx), serverOf(proxyGateway), serverOf(metricsGateway), settingsBody);
       await metricsGateway.stop();
     }
     if (wants('pages')) {
@@ -265,10 +302,11 @@ async function gatewayBenchmarks(): Promise<void> {
       const documentPath = `/library/${content.categoryId}/${content.documentIds[0]}`;
       const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
       started.push(pagesGateway);
-      await pages(nginx.url, pagesGateway.url, adminCookie, documentPath);
+      await pages(serverOf(nginx), serverOf(pagesGateway), adminCookie, documentPath);
       await pagesGateway.stop();
+      await documentPages(dir, tools!.nginx, started);
     }
-    if (wants('assets')) await staticAssets(nginx.url, proxyGateway.url);
+    if (wants('assets')) await staticAssets(serverOf(nginx), serverOf(proxyGateway));
     await proxyGateway.stop();
     if (wants('bundle')) await bundleSizes();
     if (wants('memory')) {
@@ -290,34 +328,36 @@ async function gatewayBenchmarks(): Promise<void> {
   }
 }
 
-async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: string, metricsGatewayUrl: string, settingsBody: string): Promise<void> {
+async function proxyOverhead(upstream: Server, nginx: Server, gateway: Server, metricsGateway: Server, settingsBody: string): Promise<void> {
   heading('1. Proxy overhead');
   const imagePath = `/view/page/${PAGE_HASH}/1.png`;
-  const targets = { direct: upstreamUrl, nginx: nginxUrl, gateway: gatewayUrl };
-  for (const [name, base] of Object.entries(targets)) {
-    const settings = await probe(`${base}/api/v1/settings`);
+  const targets = { direct: upstream, nginx, gateway };
+  for (const [name, server] of Object.entries(targets)) {
+    const settings = await probe(`${server.url}/api/v1/settings`);
     expectThat(settings.status === 200 && settings.body.toString() === settingsBody, `${name}: GET /api/v1/settings answers the upstream's JSON`);
-    const image = await probe(`${base}${imagePath}`);
+    const image = await probe(`${server.url}${imagePath}`);
     expectThat(image.status === 200 && image.body.length === 100 * 1024, `${name}: GET ${imagePath} answers 100 KB`);
   }
 
   const settingsPath = '/api/v1/settings';
   const contenders: Contender[] = [
-    ...Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name}`, target: one(base, settingsPath) })),
-    { label: 'settings · gateway, METRICS=1', target: one(metricsGatewayUrl, settingsPath) },
-    ...Object.entries(targets).map(([name, base]) => ({ label: `page image · ${name}`, target: one(base, imagePath) })),
+    ...Object.entries(targets).map(([name, server]) => against(`settings · ${name}`, server, settingsPath)),
+    against('settings · gateway, METRICS=1', metricsGateway, settingsPath),
+    ...Object.entries(targets).map(([name, server]) => against(`page image · ${name}`, server, imagePath)),
   ];
   const summaries = await compare(contenders);
   const result = (label: string) => summaries[contenders.findIndex((c) => c.label === label)]!;
   console.log(`GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`);
-  console.log('directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds.\n');
+  console.log('directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds. CPU µs/req: CPU time of the');
+  console.log('server measured (not of the upstream behind it) per request, from /proc.\n');
   console.log(table(MEASUREMENT_HEADERS, contenders.map((c, i) => measurementRow(c.label, summaries[i]!))));
   console.log('');
   for (const what of ['settings', 'page image']) {
-    const [direct, nginx, gateway] = ['direct', 'nginx', 'gateway'].map((name) => result(`${what} · ${name}`));
+    const [direct, viaNginx, viaGateway] = ['direct', 'nginx', 'gateway'].map((name) => result(`${what} · ${name}`));
     console.log(
-      `- ${what}: gateway ÷ nginx req/s **${ratio(gateway!.rps, nginx!.rps)}**, p99 ${ratio(gateway!.p99, nginx!.p99)}; ` +
-        `gateway ÷ direct req/s ${ratio(gateway!.rps, direct!.rps)}; nginx ÷ direct req/s ${ratio(nginx!.rps, direct!.rps)}`,
+      `- ${what}: gateway ÷ nginx req/s **${ratio(viaGateway!.rps, viaNginx!.rps)}**, p99 ${ratio(viaGateway!.p99, viaNginx!.p99)}, ` +
+        `CPU per request ${ratio(viaGateway!.cpuPerRequest, viaNginx!.cpuPerRequest)}; ` +
+        `gateway ÷ direct req/s ${ratio(viaGateway!.rps, direct!.rps)}; nginx ÷ direct req/s ${ratio(viaNginx!.rps, direct!.rps)}`,
     );
   }
   const plain = result('settings · gateway');
@@ -326,15 +366,16 @@ async function proxyOverhead(upstreamUrl: string, nginxUrl: string, gatewayUrl: 
 
   // Latency at the same load for all three: 70 % of what the gateway sustained.
   const rate = Math.max(100, Math.round(plain.rps * 0.7));
-  const paced: Contender[] = Object.entries(targets).map(([name, base]) => ({ label: `settings · ${name} @ ${int(rate)} req/s`, target: one(base, settingsPath) }));
+  const paced: Contender[] = Object.entries(targets).map(([name, server]) => against(`settings · ${name} @ ${int(rate)} req/s`, server, settingsPath));
   const fixed = await compare(paced, rate);
   console.log(`\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings (autocannon, ${PACED_CONNECTIONS} paced connections):\n`);
   console.log(table(MEASUREMENT_HEADERS, paced.map((c, i) => measurementRow(c.label, fixed[i]!))));
   console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`);
 }
 
-async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<string, string>, documentPath: string): Promise<void> {
+async function pages(nginx: Server, gateway: Server, adminCookie: Record<string, string>, documentPath: string): Promise<void> {
   heading('2. Pages');
+  const gatewayUrl = gateway.url;
   const home = await probe(`${gatewayUrl}/`, HTML);
   expectThat(
     home.status === 200 && home.body.includes('id="start-data"') && home.body.includes('"routeData"') && home.body.includes('城市图书馆的一天</a>'),
@@ -350,14 +391,14 @@ async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<s
     dashboard.status === 200 && dashboard.body.includes('id="start-data"') && dashboard.body.includes('"username":"admin"'),
     'gateway: GET /admin/dashboard with the admin cookie answers the page with the admin in the start data',
   );
-  const staticIndex = await probe(`${nginxUrl}/`, HTML);
+  const staticIndex = await probe(`${nginx.url}/`, HTML);
   expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
 
   const [reference, anonymous, document, admin] = (await compare([
-    { label: 'nginx static index.html', target: one(nginxUrl, '/', HTML) },
-    { label: 'gateway GET /', target: one(gatewayUrl, '/', HTML) },
-    { label: `gateway GET ${documentPath}`, target: one(gatewayUrl, documentPath, HTML) },
-    { label: 'gateway GET /admin/dashboard (admin)', target: one(gatewayUrl, '/admin/dashboard', { ...HTML, ...adminCookie }) },
+    against('nginx static index.html', nginx, '/', HTML),
+    against('gateway GET /', gateway, '/', HTML),
+    against(`gateway GET ${documentPath}`, gateway, documentPath, HTML),
+    against('gateway GET /admin/dashboard (admin)', gateway, '/admin/dashboard', { ...HTML, ...adminCookie }),
   ])) as [Summary, Summary, Summary, Summary];
   console.log('The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a');
   console.log('document page for a visitor (head of the page, start data, route data and crawler content; the route data and');
@@ -371,32 +412,116 @@ async function pages(nginxUrl: string, gatewayUrl: string, adminCookie: Record<s
       measurementRow(`gateway · /admin/dashboard, admin (${kib(dashboard.body.length)} KiB)`, admin),
     ]),
   );
-  console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}`);
-  console.log(`- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)} (goal ≥ 0.5×)`);
-  console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}`);
+  console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}, CPU per request ${ratio(anonymous.cpuPerRequest, reference.cpuPerRequest)}`);
+  console.log(`- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)}, CPU per request ${ratio(document.cpuPerRequest, reference.cpuPerRequest)} (goal ≥ 0.5×)`);
+  console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}, CPU per request ${ratio(admin.cpuPerRequest, reference.cpuPerRequest)}`);
 }
 
-async function staticAssets(nginxUrl: string, gatewayUrl: string): Promise<void> {
+/** The stored page nearest 100 KiB: the reader's page image of the issue's goal. */
+async function pageNear100KiB(siteUrl: string, hash: string, pages: number): Promise<{ n: number; bytes: Buffer }> {
+  let best: { n: number; bytes: Buffer } | undefined;
+  for (let n = 1; n <= pages; n++) {
+    const page = await probe(`${siteUrl}/view/page/${hash}/${n}.svg`, GZIP);
+    expectThat(page.status === 200 && page.headers['content-encoding'] === 'gzip', `site: page ${n} answers its gzip SVG`);
+    if (!best || Math.abs(page.body.length - 100 * 1024) < Math.abs(best.bytes.length - 100 * 1024)) best = { n, bytes: page.body };
+  }
+  return best!;
+}
+
+/**
+ * A page of a converted document as a reader's browser asks for it, from the site as `npm
+ * start` runs it (gateway and embedded backend in one process, the page answered in
+ * process), against the same site asking its backend over loopback HTTP (the way before),
+ * nginx in front of the embedded backend, and nginx serving the stored file (the floor).
+ */
+async function documentPages(dir: string, nginxBinary: NginxBinary, started: Started[]): Promise<void> {
+  heading('2b. Pages of a converted document');
+  const site = await startNodeProcess(
+    'site',
+    'site.ts',
+    {
+      DATA_DIR: join(dir, 'site-data'),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      BENCH_WEB_DIST: WEB_DIST,
+      BENCH_PROXIED_GATEWAY: '1',
+    },
+    dir,
+  );
+  started.push(site);
+  let nginx: RunningNginx | undefined;
+  try {
+    const client = new SiteClient(site.url);
+    await client.login('admin', ADMIN_PASSWORD);
+    process.stderr.write('  converting a 3-page Chinese PDF …\n');
+    const doc = await client.convertedDocument(repeatedPdf(3), '基准测试文档');
+    const page = await pageNear100KiB(site.url, doc.hash, doc.pages);
+    const pagePath = `/view/page/${doc.hash}/${page.n}.svg`;
+
+    // The stored file, copied where nginx's worker may read it.
+    const filesRoot = join(dir, 'nginx-files');
+    await mkdir(filesRoot, { recursive: true, mode: 0o755 });
+    await writeFile(join(filesRoot, `${page.n}.gzip.svg`), page.bytes, { mode: 0o644 });
+    nginx = await startNginx(nginxBinary, { upstreamUrl: String(site.announced.backend), webDist: WEB_DIST, dir, filesRoot });
+
+    const inProcess: Server = { url: site.url, pids: [site.pid] };
+    const overHttp: Server = { url: String(site.announced.proxied), pids: [site.pid] };
+    const nginxToBackend: Server = { url: nginx.url, pids: [nginx.pid, site.pid] };
+    const nginxStatic: Server = { url: nginx.url, pids: [nginx.pid] };
+    const staticPath = `/files/${page.n}.gzip.svg`;
+    for (const [name, server, path] of [['site, over HTTP', overHttp, pagePath], ['nginx → backend', nginxToBackend, pagePath], ['nginx static', nginxStatic, staticPath]] as const) {
+      const res = await probe(`${server.url}${path}`, GZIP);
+      expectThat(res.status === 200 && res.body.equals(page.bytes), `${name}: GET ${path} answers the stored page`);
+    }
+
+    const [floor, reference, mine, before] = (await compare([
+      against('nginx static file', nginxStatic, staticPath, GZIP),
+      against('nginx → embedded backend', nginxToBackend, pagePath, GZIP),
+      against('site, page in process', inProcess, pagePath, GZIP),
+      against('site, page over loopback HTTP', overHttp, pagePath, GZIP),
+    ])) as [Summary, Summary, Summary, Summary];
+    console.log(`GET ${pagePath.replace(doc.hash, '<hash>')} with Accept-Encoding: gzip: page ${page.n} of a Chinese text PDF converted by the site,`);
+    console.log(`stored as gzip SVG (${kib(page.bytes.length)} KiB), free to read (rights checked on every request). The site is one process`);
+    console.log('(gateway and embedded backend, as `npm start`); its CPU µs/req counts both. nginx → backend counts nginx and the site process.\n');
+    console.log(
+      table(MEASUREMENT_HEADERS, [
+        measurementRow(`nginx · the stored file (sendfile)`, floor),
+        measurementRow('nginx → embedded backend', reference),
+        measurementRow('site · page in process', mine),
+        measurementRow('site · page over loopback HTTP', before),
+      ]),
+    );
+    console.log(`\n- in process ÷ nginx → backend: req/s **${ratio(mine.rps, reference.rps)}**, p99 ${ratio(mine.p99, reference.p99)}, CPU per request ${ratio(mine.cpuPerRequest, reference.cpuPerRequest)}`);
+    console.log(`- in process ÷ over loopback HTTP: req/s **${ratio(mine.rps, before.rps)}**, CPU per request ${ratio(mine.cpuPerRequest, before.cpuPerRequest)}`);
+    console.log(`- in process ÷ nginx static file: req/s ${ratio(mine.rps, floor.rps)}`);
+  } finally {
+    await nginx?.stop();
+    await site.stop();
+  }
+}
+
+async function staticAssets(nginx: Server, gateway: Server): Promise<void> {
   heading('3. Static assets');
   const asset = await largestJsAsset();
   const path = `/assets/${asset.name}`;
-  for (const [name, base] of [
-    ['nginx', nginxUrl],
-    ['gateway', gatewayUrl],
+  for (const [name, server] of [
+    ['nginx', nginx],
+    ['gateway', gateway],
   ] as const) {
-    const res = await probe(`${base}${path}`, GZIP);
+    const res = await probe(`${server.url}${path}`, GZIP);
     expectThat(
       res.status === 200 && res.headers['content-encoding'] === 'gzip' && res.body.length === asset.gz,
       `${name}: GET ${path} with Accept-Encoding: gzip answers the pre-compressed .gz (${asset.gz} bytes)`,
     );
   }
-  const [reference, gateway] = (await compare([
-    { label: 'nginx gzip_static', target: one(nginxUrl, path, GZIP) },
-    { label: 'gateway asset table', target: one(gatewayUrl, path, GZIP) },
+  const [reference, fromGateway] = (await compare([
+    against('nginx gzip_static', nginx, path, GZIP),
+    against('gateway asset table', gateway, path, GZIP),
   ])) as [Summary, Summary];
   console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
-  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · asset table (memory)', gateway)]));
-  console.log(`\n- gateway ÷ nginx req/s **${ratio(gateway.rps, reference.rps)}**, p99 ${ratio(gateway.p99, reference.p99)}`);
+  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · asset table (memory)', fromGateway)]));
+  console.log(`\n- gateway ÷ nginx req/s **${ratio(fromGateway.rps, reference.rps)}**, p99 ${ratio(fromGateway.p99, reference.p99)}`);
 }
 
 async function bundleSizes(): Promise<void> {

@@ -20,6 +20,7 @@ import robots from './plugins/robots';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
+import type { ViewFiles } from './view-files';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
@@ -29,6 +30,8 @@ export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
 export interface BuildOptions {
   /** where pino writes (tests capture the log here); default stdout */
   logStream?: DestinationStream;
+  /** the embedded backend's page and cover answers, when it runs in this process (gateway/view-files.ts) */
+  viewFiles?: ViewFiles | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -49,13 +52,16 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks in callback style: they run for every request, and an async hook costs a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // During shutdown, answers still in flight close their connection, so that keep-alive
   // clients do not hold the process open.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!app.server.listening) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   app.register(errorHandler);
@@ -68,7 +74,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
-  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs });
+  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });
   app.register(pageGuard, {
     cookieName: config.tokenCookie,

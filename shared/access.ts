@@ -38,6 +38,8 @@ const LOGIN_PATH = '/auth/login';
 const MAX_REDIRECT_LENGTH = 2048;
 const ENCODED_SLASH = /%(2f|5c)/i;
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
+/** Segments of letters, digits, `_` and `-` only: no escape, dot segment, `;`, empty segment or trailing slash to deal with. */
+const CANONICAL_PATH = /^(?:\/[\w-]+)+$/;
 
 /** C0 controls, DEL and C1 controls: never part of a path we accept. */
 function hasControlChar(value: string): boolean {
@@ -59,7 +61,9 @@ function hasControlChar(value: string): boolean {
 export function normalizePath(raw: string): string | null {
   if (typeof raw !== 'string') return null;
   const path = raw.split(/[?#]/, 1)[0] as string;
-  // The gateway normalises the same few paths on every page it serves: remember the answers.
+  // Most paths are canonical already (the page guard asks for every page): say so at once.
+  if (path === '/' || CANONICAL_PATH.test(path)) return path;
+  // The others (a dot, an escape, a trailing slash) come back as often: remember their answers.
   const known = normalized.get(path);
   if (known !== undefined) return known;
   const result = normalizeUncached(path);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
@@ -53,6 +53,35 @@ function keepPrivate(file: string): void {
   }
 }
 
+/** How many prepared statements are kept (the most recently used); the backend has a few hundred queries. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * The database as Kysely's SQLite driver sees it, with each query's statement prepared once
+ * and reused: the driver prepares on every call, and preparing cost more than running the
+ * query for the page routes' lookups (CPU profile in bench/README.md). Reuse is safe because
+ * the driver runs one query at a time and reads every row at once (`all`); the backend never
+ * streams rows (`iterate`), which would keep a statement busy.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        // Most recently used last, so the first one is the one to drop.
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
 export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'moredoc.db');
@@ -62,7 +91,7 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // Migrations of separate features touch separate tables, and they land in main in whatever
   // order their work finishes: a database that already ran 009 still takes a later-landed 006.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });

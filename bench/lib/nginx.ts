@@ -25,15 +25,19 @@ export interface NginxOptions {
   webDist: string;
   /** a temporary folder of the benchmark */
   dir: string;
+  /** served as static files under /files/ (sendfile), when given */
+  filesRoot?: string;
 }
 
 export interface RunningNginx {
   url: string;
+  /** the master process (its worker is its child) */
+  pid: number;
   stop(): Promise<void>;
 }
 
 /** One worker process, like the gateway's one Node process; no access log, like the gateway at LOG_LEVEL=warn. */
-export function nginxConfig(port: number, upstream: URL, webDist: string, dir: string): string {
+export function nginxConfig(port: number, upstream: URL, webDist: string, dir: string, filesRoot?: string): string {
   return `worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -84,7 +88,12 @@ http {
       proxy_buffers 16 16k;
     }
 
-    location /assets/ {
+${filesRoot === undefined ? '' : `    # Files as they lie on disk, the floor of serving them.
+    location /files/ {
+      alias ${filesRoot}/;
+    }
+
+`}    location /assets/ {
       root ${webDist};
       gzip_static on;
       add_header Cache-Control "public, max-age=31536000, immutable";
@@ -103,13 +112,13 @@ http {
 
 export async function startNginx(binary: NginxBinary, opts: NginxOptions): Promise<RunningNginx> {
   const port = await freePort();
-  const dir = join(opts.dir, 'nginx');
+  const dir = join(opts.dir, `nginx-${port}`);
   await mkdir(dir, { recursive: true });
   // Run as root, nginx's workers drop to `nobody`: they must be able to use the temp folders.
   await chmod(opts.dir, 0o755);
   await chmod(dir, 0o755);
   const configFile = join(dir, 'nginx.conf');
-  await writeFile(configFile, nginxConfig(port, new URL(opts.upstreamUrl), opts.webDist, dir));
+  await writeFile(configFile, nginxConfig(port, new URL(opts.upstreamUrl), opts.webDist, dir, opts.filesRoot));
 
   const test = spawnSync(binary.path, ['-t', '-q', '-p', dir, '-c', configFile], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx rejected the generated config ${configFile}:\n${test.stderr}`);
@@ -132,5 +141,5 @@ export async function startNginx(binary: NginxBinary, opts: NginxOptions): Promi
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   process.on('exit', () => child.kill('SIGKILL'));
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }

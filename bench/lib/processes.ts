@@ -15,6 +15,8 @@ const READY_TIMEOUT_MS = 60_000;
 export interface Started {
   name: string;
   url: string;
+  /** the whole ready line (a process may announce more than its URL) */
+  announced: Record<string, unknown>;
   pid: number;
   /** where its stdout and stderr go */
   logFile: string;
@@ -41,27 +43,30 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts a TypeScript entry under bench/processes with tsx and waits for its ready line. */
-export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string): Promise<Started> {
+/**
+ * Starts a TypeScript entry under bench/processes with tsx and waits for its ready line.
+ * `nodeOptions` go to node before the entry (e.g. `--cpu-prof`).
+ */
+export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string, nodeOptions: string[] = []): Promise<Started> {
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench/processes', entry)], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', join(REPO_ROOT, 'bench/processes', entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   child.stderr!.pipe(log);
-  const url = await new Promise<string>((resolve, reject) => {
+  const announced = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s (log: ${logFile})`)), READY_TIMEOUT_MS);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       log.write(`${line}\n`);
       try {
-        const ready = (JSON.parse(line) as { ready?: unknown }).ready;
-        if (typeof ready === 'string') {
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (typeof message.ready === 'string') {
           clearTimeout(timer);
-          resolve(ready);
+          resolve(message);
         }
       } catch {
         // an ordinary log line
@@ -72,7 +77,7 @@ export async function startNodeProcess(name: string, entry: string, env: Record<
       reject(new Error(`${name} exited (${signal ?? code}) before it was ready; log: ${logFile}`));
     });
   });
-  return { name, url, pid: child.pid!, logFile, stop: () => stopChild(child) };
+  return { name, url: announced.ready as string, announced, pid: child.pid!, logFile, stop: () => stopChild(child) };
 }
 
 /** Resident set size and its peak, in bytes, of a process (Linux /proc). */
@@ -90,3 +95,33 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** The process and its children (nginx's master and its worker), from /proc. */
+export async function withChildren(pid: number): Promise<number[]> {
+  let children = '';
+  try {
+    children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {
+    // gone, or not Linux
+  }
+  return [pid, ...children.split(' ').filter((field) => field !== '').map(Number)];
+}
+
+/** CPU time (user + system) of processes so far, summed, in microseconds. */
+export async function cpuTimeOfAll(pids: number[]): Promise<number> {
+  let total = 0;
+  for (const pid of pids) total += await cpuTimeOf(pid);
+  return total;
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc, clock ticks of 10 ms). */
+export async function cpuTimeOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND;
+}
+
+// getconf CLK_TCK: 100 on every Linux Node runs on.
+const CLOCK_TICKS_PER_SECOND = 100;

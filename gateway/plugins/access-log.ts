@@ -1,6 +1,6 @@
 // One access line per request (Fastify's own pair of request lines is off): method, URL
 // without the values of secret query parameters, status, time, bytes sent, client address,
-// and what a guard refused or which backend call failed, as they recorded it on the
+// and what a guard refused or which backend call failed and why, as they recorded it on the
 // request. At info; a fault (5xx, a backend call without an answer) at warn, so that
 // LOG_LEVEL=warn keeps the faults and drops the rest. A request the client gave up on
 // before its answer is a debug line.
@@ -62,7 +62,10 @@ function accessLine(request: FastifyRequest, reply: FastifyReply): Record<string
   };
   const refused = refusal(request);
   if (refused !== undefined) line.refused = refused;
-  if (request.upstreamFailure) line.upstream = request.upstreamFailure.kind;
+  if (request.upstreamFailure) {
+    line.upstream = request.upstreamFailure.kind;
+    line.upstreamReason = request.upstreamFailure.reason;
+  }
   return line;
 }
 

@@ -33,6 +33,8 @@ export interface UpstreamFailure {
   kind: UpstreamErrorKind;
   /** what the gateway answers for it: 504 for a timeout, else 502 */
   statusCode: 502 | 504;
+  /** the error's code and message, or its cause's (undici wraps socket and TLS errors), for the log */
+  reason: string;
 }
 
 declare module 'fastify' {
@@ -67,9 +69,17 @@ export function upstreamErrorKind(error: unknown): UpstreamErrorKind {
   return name === 'AbortError' ? 'aborted' : 'other';
 }
 
+/** `CODE: message` of the error's innermost cause. */
+function reasonOf(error: unknown): string {
+  let inner = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  while (inner?.cause !== undefined && inner.cause !== null && typeof inner.cause === 'object') inner = inner.cause as typeof inner;
+  const code = typeof inner?.code === 'string' ? `${inner.code}: ` : '';
+  return `${code}${typeof inner?.message === 'string' ? inner.message : String(error)}`;
+}
+
 export function upstreamFailureOf(error: unknown): UpstreamFailure {
   const kind = upstreamErrorKind(error);
-  return { kind, statusCode: kind === 'timeout' ? 504 : 502 };
+  return { kind, statusCode: kind === 'timeout' ? 504 : 502, reason: reasonOf(error) };
 }
 
 /** Upstream faults: a timeout is 504, anything else (refused, reset, TLS, DNS) is 502. */

@@ -1,14 +1,17 @@
-// The proxy to the backend: /api/v1/* and the non-API routes of contract §9. Bodies stream
-// both ways; the cookie becomes a Bearer header on the way in, a token in a JSON answer
-// becomes the cookie on the way out.
+// The proxy to the backend: /api/v1/* and the non-API routes of contract §9. Reads (GET,
+// HEAD) go the light way of gateway/forward.ts; writes through @fastify/reply-from, whose
+// request bodies stream and whose JSON answers may carry a token. The cookie becomes a Bearer
+// header on the way in, a token in a JSON answer becomes the cookie on the way out.
 import fp from 'fastify-plugin';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { GatewayError, MESSAGES, errorBody } from '../errors';
+import { GatewayError, MESSAGES } from '../errors';
+import { backendRequestHeaders, bearerFromCookie, clientResponseHeaders, forwardRead, sendFault } from '../forward';
 import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
+import { serveViewFile, type ViewFiles } from '../view-files';
 import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
@@ -42,10 +45,6 @@ export function canonicalApiUrl(url: string): string {
   return canonical !== url && isUnder(pathOf(canonical), API_PREFIX) ? canonical : url;
 }
 
-// Headers a client could use to pass itself off as someone else to the backend; and
-// Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
-// `100 Continue` to the client, and the body is streamed to the backend as it comes.
-const DROPPED_REQUEST_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'expect'];
 // A token answer is a few kilobytes; beyond this the answer is passed on untouched.
 const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
 
@@ -58,29 +57,12 @@ function isLogout(request: FastifyRequest): boolean {
   return request.method === 'DELETE' && pathOf(request.url) === LOGOUT_PATH;
 }
 
-function bearerFromCookie(request: FastifyRequest): boolean {
-  return request.headers.authorization === undefined && request.sessionToken !== undefined;
+function rewriteRequestHeaders(request: FastifyRequest): IncomingHttpHeaders {
+  return backendRequestHeaders(request, inspectsAnswer(request));
 }
 
-function rewriteRequestHeaders(request: FastifyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const out: IncomingHttpHeaders = { ...headers };
-  delete out.cookie;
-  for (const name of DROPPED_REQUEST_HEADERS) delete out[name];
-  out['x-forwarded-for'] = request.ip;
-  out['x-real-ip'] = request.ip;
-  out['x-request-id'] = request.id;
-  if (bearerFromCookie(request)) out.authorization = `Bearer ${request.sessionToken}`;
-  // The token answer is rewritten here, so ask for it uncompressed.
-  if (inspectsAnswer(request)) out['accept-encoding'] = 'identity';
-  return out;
-}
-
-function rewriteResponseHeaders(headers: Record<string, unknown>): Record<string, unknown> {
-  // One origin: the backend's CORS answers must not open our API to other sites.
-  for (const name of Object.keys(headers)) {
-    if (name.startsWith('access-control-')) delete headers[name];
-  }
-  return headers;
+function rewriteResponseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return clientResponseHeaders(headers);
 }
 
 function decode(body: Buffer, encoding: unknown): Buffer {
@@ -95,16 +77,6 @@ function decode(body: Buffer, encoding: unknown): Buffer {
     default:
       return body;
   }
-}
-
-function sendFault(reply: FastifyReply, fault: GatewayError): void {
-  if (reply.sent) return;
-  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'content-disposition']) reply.removeHeader(name);
-  reply
-    .code(fault.statusCode)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send(errorBody(fault.statusCode, fault.message));
 }
 
 /** Buffers a 200 JSON answer; if it carries `token`, moves it into the cookie. */
@@ -212,7 +184,12 @@ function onError(reply: FastifyReply, { error }: { error: Error }) {
 
 export interface UpstreamOptions {
   timeoutMs: number;
+  /** the embedded backend's page and cover answers in this process (gateway/view-files.ts) */
+  viewFiles?: ViewFiles | undefined;
 }
+
+/** The routes whose answers the embedded backend can give in process. */
+export const VIEW_FILE_PREFIXES = ['/view/page', '/view/cover'];
 
 export default fp<UpstreamOptions>(
   async function upstream(fastify, opts) {
@@ -234,12 +211,17 @@ export default fp<UpstreamOptions>(
       replyOptions: replyOptions as never,
     };
 
-    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody });
-    for (const prefix of BACKEND_PREFIXES) {
-      await fastify.register(httpProxy, { ...common, prefix, rewritePrefix: prefix, httpMethods: ['GET', 'HEAD'] });
-    }
-    for (const file of BACKEND_FILES) {
-      await fastify.register(httpProxy, { ...common, prefix: file, rewritePrefix: file, httpMethods: ['GET', 'HEAD'], routes: ['/'] });
+    // Writes (and CORS preflights) through reply-from.
+    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody, httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+
+    const forward = { pool, timeoutMs: opts.timeoutMs };
+    const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);
+    const { viewFiles } = opts;
+    const viewFile = viewFiles && ((request: FastifyRequest, reply: FastifyReply) => serveViewFile(request, reply, viewFiles, () => read(request, reply)));
+    const under = (prefix: string) => [prefix, `${prefix}/`, `${prefix}/*`];
+    for (const url of [...under(API_PREFIX), ...BACKEND_PREFIXES.flatMap(under), ...BACKEND_FILES]) {
+      const handler = viewFile && VIEW_FILE_PREFIXES.some((prefix) => isUnder(url, prefix)) ? viewFile : read;
+      fastify.route({ method: ['GET', 'HEAD'], url, handler });
     }
   },
   { name: 'upstream', dependencies: ['backend-client', 'token-cookie'] },

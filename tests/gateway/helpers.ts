@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request as undiciRequest } from 'undici';
 import type { FastifyInstance } from 'fastify';
-import { buildGateway } from '../../gateway/app';
+import { buildGateway, type BuildOptions } from '../../gateway/app';
 import { DEFAULTS, type GatewayConfig } from '../../gateway/config';
 
 export const FIXTURE_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
@@ -103,7 +103,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
   };
 }
 
-export async function startGateway(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+export async function startGateway(backendUrl: string, overrides: Partial<GatewayConfig> = {}, build: Omit<BuildOptions, 'logStream'> = {}): Promise<TestGateway> {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -111,7 +111,7 @@ export async function startGateway(backendUrl: string, overrides: Partial<Gatewa
       callback();
     },
   });
-  const app = buildGateway(testConfig(backendUrl, overrides), { logStream });
+  const app = buildGateway(testConfig(backendUrl, overrides), { ...build, logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -5,6 +5,7 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import type { ViewFiles } from '../../gateway/view-files';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
 // Captchas are switched off unless the test's env turns them back on.
@@ -24,6 +25,8 @@ export interface StartedBackend {
   url: string;
   dataDir: string;
   adminPassword: string;
+  /** its page and cover answers in process, as the gateway beside it gets them */
+  viewFiles: ViewFiles;
   /** Closes the server; removes the DATA_DIR unless `keepData` (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -51,6 +54,7 @@ export async function startBackend(opts: {
     url: address,
     dataDir,
     adminPassword: TEST_ADMIN_PASSWORD,
+    viewFiles: app.viewFiles,
     async close(closeOpts = {}) {
       await app.close();
       if (!closeOpts.keepData) await fs.rm(dataDir, { recursive: true, force: true });
@@ -129,6 +133,8 @@ export interface BackendFixture {
   readonly url: string;
   readonly dataDir: string;
   readonly adminPassword: string;
+  /** Its page and cover answers in process, as the gateway beside it gets them. */
+  readonly viewFiles: ViewFiles;
   /** The admin's token, logged in once for the whole file. */
   readonly adminToken: string;
   /** A member registered once for the whole file (only with `{ member: true }`). */
@@ -161,6 +167,7 @@ export function useBackend(opts: { env?: Record<string, string> | (() => Record<
     get url() { return started().url; },
     get dataDir() { return started().dataDir; },
     get adminPassword() { return started().adminPassword; },
+    get viewFiles() { return started().viewFiles; },
     get adminToken() {
       started();
       return adminToken;

@@ -1,6 +1,6 @@
 // The whole site for end-to-end tests: the embedded backend (temporary DATA_DIR, fixed
 // admin password, captchas off unless `env` turns them on) and the gateway in front of it,
-// both on 127.0.0.1 port 0.
+// both on 127.0.0.1 port 0, the gateway serving pages and covers in process as `npm start` does.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,13 +37,16 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
   const backend = await startEmbeddedBackend(env);
   try {
     const config = loadGatewayConfig(env);
-    const gateway = buildGateway({
-      ...config,
-      backendUrl: backend.url,
-      ...(opts.webDist ? { webDist: opts.webDist } : {}),
-      // browser suites log in many times from one address
-      authRateLimit: { max: 10_000, windowMs: 60_000 },
-    });
+    const gateway = buildGateway(
+      {
+        ...config,
+        backendUrl: backend.url,
+        ...(opts.webDist ? { webDist: opts.webDist } : {}),
+        // browser suites log in many times from one address
+        authRateLimit: { max: 10_000, windowMs: 60_000 },
+      },
+      { viewFiles: backend.viewFiles },
+    );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const { port } = gateway.server.address() as AddressInfo;
     return {

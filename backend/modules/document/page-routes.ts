@@ -1,6 +1,6 @@
 import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendNotFound } from '../../wire/files';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { resolveSession } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
@@ -25,70 +25,140 @@ const PUBLIC_CACHE = 'public, max-age=604800';
 const PRIVATE_CACHE = 'private, max-age=3600';
 const BEYOND_PREVIEW = '该页超出免费预览范围，请下载文档或开通VIP会员后阅读';
 
-function badHash(reply: FastifyReply) {
-  // MOREDOC's answer, status 404 with code 400 in the body (README §14.13).
-  return reply.code(404).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ code: 400, message: 'hash值必须32位' }));
+/** An answer of the page routes, sent by the routes below or, in process, by the gateway. */
+export interface ViewFileAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** a JSON or text body, the stored file, or nothing (304) */
+  body: string | Readable | null;
 }
 
+/** What of a request the page routes read. */
+export interface ViewFileRequest {
+  /** the Authorization header (a Bearer token, or nothing) */
+  authorization: string | undefined;
+  acceptEncoding: string | undefined;
+  ifNoneMatch: string | undefined;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function badHash(): ViewFileAnswer {
+  // MOREDOC's answer, status 404 with code 400 in the body (README §14.13).
+  return { status: 404, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ code: 400, message: 'hash值必须32位' }) };
+}
+
+/** wire/files.ts sendNotFound, as an answer. */
+const NOT_FOUND: ViewFileAnswer = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
+
 /** Does the client take gzip (`gzip` or `*` with a non-zero q, RFC 9110 §12.5.3)? */
-function acceptsGzip(request: FastifyRequest): boolean {
-  return String(request.headers['accept-encoding'] ?? '').split(',').some((entry) => {
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return String(acceptEncoding ?? '').split(',').some((entry) => {
     const [coding = '', ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
     return (coding === 'gzip' || coding === 'x-gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
   });
 }
 
-/** The first stored file among `names`, with its size and time. */
+/**
+ * The first stored file among `names`, opened: its stream (not read yet), size and time. One
+ * open per name tried, and no separate stat: a 304 closes the file unread.
+ */
 async function firstStored(ctx: BackendContext, hash: string, names: readonly string[]) {
   for (const name of names) {
-    const stat = await ctx.blobs.stat(outputKey(hash, name));
-    if (stat) return { name, ...stat };
+    const blob = await ctx.blobs.get(outputKey(hash, name));
+    if (blob) return { name, ...blob };
   }
   return null;
 }
 
-async function servePage(ctx: BackendContext, request: FastifyRequest, reply: FastifyReply, hash: string, ref: PageRef, names: readonly string[]) {
-  if (!isMd5(hash)) return badHash(reply);
-  const session = await resolveSession(ctx, bearerFromHeader(request.headers.authorization));
+async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer> {
+  if (!isMd5(hash)) return badHash();
+  const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
   const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
-  if (decision.access === 'not-found') return sendNotFound(reply);
+  if (decision.access === 'not-found') return NOT_FOUND;
   if (decision.access === 'forbidden') {
-    return reply.code(403).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-store')
-      .send(JSON.stringify({ code: 403, message: BEYOND_PREVIEW, error: BEYOND_PREVIEW }));
+    return {
+      status: 403,
+      headers: { 'content-type': JSON_TYPE, 'cache-control': 'private, no-store' },
+      body: JSON.stringify({ code: 403, message: BEYOND_PREVIEW, error: BEYOND_PREVIEW }),
+    };
   }
   const stored = await firstStored(ctx, hash, names);
-  if (!stored) return sendNotFound(reply);
+  if (!stored) return NOT_FOUND;
   const gzipped = stored.name.endsWith('.gzip.svg');
-  const inflate = gzipped && !acceptsGzip(request);
+  const inflate = gzipped && !acceptsGzip(request.acceptEncoding);
   const kind = stored.name.endsWith('svg') ? 'svg' : stored.name.slice(stored.name.lastIndexOf('.') + 1).replace('jpeg', 'jpg');
   const etag = `"${hash.slice(0, 8)}-${stored.size.toString(36)}-${stored.mtime.getTime().toString(36)}${inflate ? '-i' : ''}"`;
-  reply
-    .header('content-type', TYPES[kind] ?? 'application/octet-stream')
-    .header('cache-control', decision.cache === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE)
-    .header('etag', etag)
-    .header('last-modified', stored.mtime.toUTCString())
-    .header('x-content-type-options', 'nosniff');
-  if (kind === 'svg') reply.header('content-security-policy', SVG_POLICY);
-  if (gzipped) reply.header('vary', 'Accept-Encoding');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  const blob = await ctx.blobs.get(outputKey(hash, stored.name));
-  if (!blob) return sendNotFound(reply);
-  if (inflate) return reply.send(blob.stream.pipe(createGunzip()));
-  if (gzipped) reply.header('content-encoding', 'gzip');
-  return reply.header('content-length', blob.size).send(blob.stream);
+  const headers: Record<string, string> = {
+    'content-type': TYPES[kind] ?? 'application/octet-stream',
+    'cache-control': decision.cache === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE,
+    etag,
+    'last-modified': stored.mtime.toUTCString(),
+    'x-content-type-options': 'nosniff',
+  };
+  if (kind === 'svg') headers['content-security-policy'] = SVG_POLICY;
+  if (gzipped) headers.vary = 'Accept-Encoding';
+  if (request.ifNoneMatch === etag) {
+    stored.stream.destroy();
+    return { status: 304, headers, body: null };
+  }
+  if (inflate) return { status: 200, headers, body: stored.stream.pipe(createGunzip()) };
+  if (gzipped) headers['content-encoding'] = 'gzip';
+  headers['content-length'] = String(stored.size);
+  return { status: 200, headers, body: stored.stream };
+}
+
+/** The answer to `GET /view/page/<hash>/<page>`. */
+function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer> | ViewFileAnswer {
+  if (!isMd5(hash)) return badHash();
+  if (COVER_NAMES.has(page)) return pageAnswer(ctx, request, hash, 'cover', [page]);
+  const match = PAGE_NAME.exec(page);
+  if (!match) return NOT_FOUND;
+  const n = Number(match[1]);
+  return pageAnswer(ctx, request, hash, n, PAGE_FILES.map((ext) => `${n}.${ext}`));
+}
+
+/** The answer to `GET /view/cover/<hash>`. */
+function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string): Promise<ViewFileAnswer> {
+  return pageAnswer(ctx, request, hash, 'cover', ['cover.png']);
+}
+
+function send(reply: FastifyReply, answer: ViewFileAnswer) {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);
+}
+
+function requestOf(request: FastifyRequest): ViewFileRequest {
+  return { authorization: request.headers.authorization, acceptEncoding: request.headers['accept-encoding'], ifNoneMatch: request.headers['if-none-match'] };
 }
 
 export function registerPageRoutes(app: FastifyInstance, ctx: BackendContext): void {
-  app.get<{ Params: { hash: string; page: string } }>('/view/page/:hash/:page', async (request, reply) => {
-    const { hash, page } = request.params;
-    if (!isMd5(hash)) return badHash(reply);
-    if (COVER_NAMES.has(page)) return servePage(ctx, request, reply, hash, 'cover', [page]);
-    const match = PAGE_NAME.exec(page);
-    if (!match) return sendNotFound(reply);
-    const n = Number(match[1]);
-    return servePage(ctx, request, reply, hash, n, PAGE_FILES.map((ext) => `${n}.${ext}`));
-  });
+  app.get<{ Params: { hash: string; page: string } }>('/view/page/:hash/:page', async (request, reply) =>
+    send(reply, await viewPage(ctx, requestOf(request), request.params.hash, request.params.page)));
+  app.get<{ Params: { hash: string } }>('/view/cover/:hash', async (request, reply) => send(reply, await viewCover(ctx, requestOf(request), request.params.hash)));
+}
 
-  app.get<{ Params: { hash: string } }>('/view/cover/:hash', async (request, reply) => servePage(ctx, request, reply, request.params.hash, 'cover', ['cover.png']));
+// The plain shapes of the two routes: a lower-case hash and a name without escapes, which
+// the router would pass on as they are.
+const PLAIN_PAGE_PATH = /^\/view\/page\/([0-9a-f]{32})\/([\w.]+)$/;
+const PLAIN_COVER_PATH = /^\/view\/cover\/([0-9a-f]{32})$/;
+
+/**
+ * The page routes' answers for a gateway in the same process: the same code decides and
+ * the file streams straight from the blob store, with no HTTP between them. Answers null
+ * for a path of another shape (escapes, a bad hash, a trailing slash), which the gateway
+ * asks over HTTP, so that the router's own reading of odd paths stays the only one.
+ */
+export type ViewFilesInProcess = (url: string, request: ViewFileRequest) => Promise<ViewFileAnswer> | null;
+
+export function viewFilesInProcess(ctx: BackendContext): ViewFilesInProcess {
+  return (url, request) => {
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const page = PLAIN_PAGE_PATH.exec(path);
+    if (page) return Promise.resolve(viewPage(ctx, request, page[1]!, page[2]!));
+    const cover = PLAIN_COVER_PATH.exec(path);
+    if (cover) return viewCover(ctx, request, cover[1]!);
+    return null;
+  };
 }

@@ -32,6 +32,8 @@ interface TempBlob extends PutResult {
 }
 
 const FILE_MODE = 0o644;
+/** The most a read stream asks of the disk at once (Node's default is 64 KiB). */
+const MAX_READ_BYTES = 256 * 1024;
 
 export class LocalBlobStore implements BlobStore {
   readonly root: string;
@@ -101,9 +103,12 @@ export class LocalBlobStore implements BlobStore {
         return null;
       }
       const { start, end } = resolveRange(range, stat.size);
-      // The stream owns the handle from here: it closes it when it ends or is destroyed.
-      const stream = handle.createReadStream(range ? { start, end, autoClose: true } : { autoClose: true });
-      return { stream, size: stat.size, mtime: stat.mtime, length: end - start + 1 };
+      const length = end - start + 1;
+      // The stream owns the handle from here: it closes it when it ends or is destroyed. It
+      // stops at the size it was opened with (no read to find the end) and reads a page-sized
+      // blob in one go: each read is a round trip through libuv's thread pool.
+      const stream = handle.createReadStream(length > 0 ? { start, end, autoClose: true, highWaterMark: Math.min(length, MAX_READ_BYTES) } : { autoClose: true });
+      return { stream, size: stat.size, mtime: stat.mtime, length };
     } catch (error) {
       await handle.close();
       throw error;
