@@ -161,6 +161,8 @@ async function render(task) {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
+      // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
+      if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
       const { page, text } = await renderPage(document, n, task);
       pages.push(page);
       texts.push(text);

@@ -84,6 +84,9 @@ export interface PagePoolOptions {
   workerUrl?: URL;
 }
 
+/** How long a thread asked to stop may take to reach the end of its page before it is ended. */
+const STOP_GRACE_MS = 10_000;
+
 /** Pages per slice: about four slices per thread, at most 16 pages, so progress stays steady. */
 const MAX_SLICE = 16;
 
@@ -92,6 +95,9 @@ export class PagePool {
   readonly threads: number;
   /** Aborted when a thread fails outside any task (its module does not load): the tasks waiting on it fail too. */
   private threadFailure = new AbortController();
+  /** Aborted by close(): the running tasks are asked to stop like an abort asks them. */
+  private readonly closing = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(options: PagePoolOptions) {
     this.threads = Math.max(1, Math.floor(options.threads));
@@ -115,16 +121,42 @@ export class PagePool {
     });
   }
 
-  private async run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
+  private run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
+    const running = this.runOnThread<T>(task, AbortSignal.any([signal, this.closing.signal]), transferList);
+    const settled = running.catch(() => undefined);
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
+    return running;
+  }
+
+  private async runOnThread<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
     const threadFailure = this.threadFailure.signal;
+    // A stop is asked of the thread first (it checks between pages): ending a thread at once can
+    // catch it inside native code (zlib, libvips), and Node then aborts the whole process
+    // ("close before init"). Only a thread still busy after the grace is ended, stuck in MuPDF.
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const hardStop = new AbortController();
+    let grace: NodeJS.Timeout | undefined;
+    const stop = () => {
+      Atomics.store(cancel, 0, 1);
+      grace = setTimeout(() => hardStop.abort(signal.reason), STOP_GRACE_MS);
+      grace.unref();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     try {
-      const options = { signal: AbortSignal.any([signal, threadFailure]), ...(transferList ? { transferList } : {}) };
-      return (await this.pool.run(task, options)) as T;
+      const options = { signal: AbortSignal.any([hardStop.signal, threadFailure]), ...(transferList ? { transferList } : {}) };
+      const result = (await this.pool.run({ ...task, cancel }, options)) as T;
+      if (signal.aborted) throw abortReason(signal);
+      return result;
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
       // The thread died under the task (WASM trap, out of memory) or could not start: only this document fails.
       const cause = threadFailure.aborted ? (threadFailure.reason as Error) : (error as Error);
       throw new ConversionError('worker-crashed', { detail: cause.message });
+    } finally {
+      clearTimeout(grace);
+      signal.removeEventListener('abort', stop);
     }
   }
 
@@ -191,7 +223,10 @@ export class PagePool {
     return { pageFiles: results.flat(), texts: texts.flat() };
   }
 
+  /** Asks the running tasks to stop, waits for them (at most the grace), then ends the threads. */
   async close(): Promise<void> {
+    this.closing.abort(new ConversionError('aborted'));
+    await Promise.all(this.inFlight);
     await this.pool.destroy();
   }
 }

@@ -280,6 +280,24 @@ describe('a 2,000-page PDF', () => {
     await stillConverts();
   }, 60_000);
 
+  it('stops again and again mid-document without ending the process: threads are asked to stop between pages', async () => {
+    // Ending a thread at once could catch it inside zlib or libvips, and Node then aborted the
+    // whole process ("close before init"); asked to stop, the thread ends its page first.
+    for (let round = 0; round < 24; round++) {
+      const controller = new AbortController();
+      // At once after a page, and at moments that fall anywhere within one.
+      const stop = round % 2 ? () => setTimeout(() => controller.abort(), 3 * round) : () => controller.abort();
+      let first = true;
+      const onProgress = () => {
+        if (first) stop();
+        first = false;
+      };
+      const error = await failure(convert(big, 'pdf', { signal: controller.signal, onProgress }));
+      expect(error.reason).toBe('aborted');
+    }
+    await stillConverts();
+  }, 120_000);
+
   it('stops at the time limit', async () => {
     const error = await failure(convert(big, 'pdf', { limits: { timeoutMs: 300 } }));
     expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
