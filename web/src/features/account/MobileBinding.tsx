@@ -9,8 +9,7 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
-import { CaptchaField } from '../auth/CaptchaField';
-import { SmsCodeButton, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
+import { SmsCodeFields, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
 import { mergeUser } from '../session/session-store';
 import { bindMobile } from '../user/api';
 import { checkMobile, checkSmsCode } from '../user/validation';
@@ -54,18 +53,7 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
   return (
     <form onSubmit={submit} noValidate>
       <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
-      <TextField
-        id="bind-code"
-        label="短信验证码"
-        value={code}
-        onChange={setCode}
-        error={errors.code}
-        placeholder="6 位数字"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={<SmsCodeButton type="bind" mobile={mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
-      />
+      <SmsCodeFields id="bind-code" type="bind" mobile={mobile} code={code} onCodeChange={setCode} errors={errors} validate={validateForCode} smsCaptcha={smsCaptcha} />
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={bind.isPending}>
           {current ? '确认更换' : '确认绑定'}
