@@ -7,13 +7,14 @@ import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import type { Category } from '../../../../shared/types/category';
 import { DateCell } from '../../kit/admin-resource/cells';
+import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ActionInput, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { categoryOptions } from '../category/api';
 import {
-  articleKeys, articlePath, checkArticles, deleteArticles, listArticles, listRecycledArticles, purgeArticles, recommendArticles, restoreArticles,
-  setArticlesCategory,
+  articleKeys, articlePath, checkArticles, deleteArticles, emptyArticleRecycleBin, listArticles, listRecycledArticles, purgeArticles,
+  recommendArticles, restoreArticles, setArticlesCategory,
 } from './api';
 import './article-admin.css';
 
@@ -124,6 +125,13 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
     requires: { remove: permission('DeleteArticle') },
   };
 }
+
+/** The bin that the page's 清空回收站 button empties: every recycled article and its comments. */
+export const articleRecycleBin: RecycleBin = {
+  permission: permission('EmptyRecycleArticle'),
+  empty: emptyArticleRecycleBin,
+  confirmation: '确定永久删除回收站中的全部文章吗？它们的评论也会一起删除，此操作不可恢复。',
+};
 
 export const recycledArticleResource: ResourceDef<Article> = {
   key: 'article-recycle',
