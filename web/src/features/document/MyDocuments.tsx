@@ -4,12 +4,11 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
-import { formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
-import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
@@ -183,7 +182,7 @@ export function MyDocuments({ userId }: { userId: number }) {
           },
           { title: '页数', cell: (doc) => doc.pages || '-' },
           { title: '价格', cell: (doc) => doc.price || '免费' },
-          { title: '上传时间', cell: (doc) => (doc.created_at ? formatDate(doc.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+          { title: '上传时间', cell: (doc) => recordTime(doc.created_at) },
           {
             title: '操作',
             cell: (doc) => (
