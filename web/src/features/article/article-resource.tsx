@@ -6,7 +6,7 @@ import { articleStatusOptions, optionLabel, ReviewStatus } from '../../../../sha
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import type { Category } from '../../../../shared/types/category';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ActionInput, ResourceDef } from '../../kit/admin-resource/resource';
@@ -67,7 +67,7 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
       { key: 'recommend_at', title: '推荐', width: 80, render: (row) => (row.recommend_at ? <Tag color="amber">推荐</Tag> : '-') },
       { key: 'view_count', title: '阅读', width: 70, render: (row) => row.view_count ?? 0 },
       { key: 'comment_count', title: '评论', width: 70, render: (row) => row.comment_count ?? 0 },
-      { key: 'created_at', title: '发布时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+      dateColumn('created_at', '发布时间'),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键字或摘要' },
@@ -145,7 +145,7 @@ export const recycledArticleResource: ResourceDef<Article> = {
     { key: 'category', title: '分类', render: categoriesOf },
     { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
     { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
-    { key: 'deleted_at', title: '删除时间', width: 150, render: (row) => <DateCell value={row.deleted_at} /> },
+    dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、摘要或正文' }],
   listKey: articleKeys.recycle,

@@ -3,7 +3,7 @@
 // Emptying the whole bin is the page's own button (documentRecycleBin).
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Document } from '../../../../shared/types/document';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
@@ -42,7 +42,7 @@ export const recycleResource: ResourceDef<Document> = {
     { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
     { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
     { key: 'deleted_username', title: '删除者', width: 110, render: (row) => row.deleted_username || '-' },
-    { key: 'deleted_at', title: '删除时间', width: 150, render: (row) => <DateCell value={row.deleted_at} /> },
+    dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' }],
   listKey: documentKeys.recycle,

@@ -3,7 +3,7 @@
 import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Punishment } from '../../../../shared/types/punishment';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { DateCell, dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -63,7 +63,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     { key: 'status', title: '状态', width: 90, render: (row) => <StatusTag row={row} /> },
     { key: 'reason', title: '原因' },
     { key: 'end_time', title: '结束时间', width: 150, render: (row) => (row.end_time ? <DateCell value={row.end_time} /> : '永久') },
-    { key: 'created_at', title: '处罚时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '处罚时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '原因或备注' },

@@ -3,7 +3,7 @@
 // revokes and shows its history (VipMemberActions).
 import type { UserVip } from '../../../../shared/types/vip';
 import { VIP_PLAN_MAX_DAYS } from '../../../../shared/vip';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -31,8 +31,8 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     { key: 'username', title: '用户' },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
     { key: 'status', title: '状态', width: 90, render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>) },
-    { key: 'start_at', title: '本期开始', width: 150, render: (row) => <DateCell value={row.start_at} /> },
-    { key: 'end_at', title: '到期时间', width: 150, render: (row) => <DateCell value={row.end_at} /> },
+    dateColumn('start_at', '本期开始'),
+    dateColumn('end_at', '到期时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '用户名' },
