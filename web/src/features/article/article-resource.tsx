@@ -9,7 +9,7 @@ import type { Category } from '../../../../shared/types/category';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
-import type { ActionInput, ResourceDef } from '../../kit/admin-resource/resource';
+import type { ActionInput, ColumnDef, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { categoryOptions } from '../category/api';
 import {
@@ -43,6 +43,15 @@ function TitleCell({ article }: { article: Article }) {
 
 const categoriesOf = (article: Article) => (article.category ?? []).map((c) => c.title).join('、') || '-';
 
+/** What both the article list and the recycle bin show of an article. */
+const ARTICLE_COLUMNS: readonly ColumnDef<Article>[] = [
+  { key: 'id', title: 'ID', width: 70 },
+  { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
+  { key: 'category', title: '分类', render: categoriesOf },
+  { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
+  { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+];
+
 const RECOMMEND_FILTER = [
   { value: true, label: '已推荐' },
   { value: false, label: '未推荐' },
@@ -59,11 +68,7 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.title ?? '',
     columns: [
-      { key: 'id', title: 'ID', width: 70 },
-      { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
-      { key: 'category', title: '分类', render: categoriesOf },
-      { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
-      { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+      ...ARTICLE_COLUMNS,
       { key: 'recommend_at', title: '推荐', width: 80, render: (row) => (row.recommend_at ? <Tag color="amber">推荐</Tag> : '-') },
       { key: 'view_count', title: '阅读', width: 70, render: (row) => row.view_count ?? 0 },
       { key: 'comment_count', title: '评论', width: 70, render: (row) => row.comment_count ?? 0 },
@@ -140,11 +145,7 @@ export const recycledArticleResource: ResourceDef<Article> = {
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
   columns: [
-    { key: 'id', title: 'ID', width: 70 },
-    { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
-    { key: 'category', title: '分类', render: categoriesOf },
-    { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
-    { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+    ...ARTICLE_COLUMNS,
     dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、摘要或正文' }],
