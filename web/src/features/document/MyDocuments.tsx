@@ -15,7 +15,8 @@ import { TextField } from '../../ui/FormField';
 import { Panel } from '../../ui/Panel';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
-import { categoryChoices, categoryTrail, useDocumentCategories } from '../category/category-tree';
+import { CategorySelect } from '../category/CategorySelect';
+import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
 import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
@@ -73,21 +74,14 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
           <label className="app-field__label" htmlFor="edit-category">
             分类
           </label>
-          <select
+          <CategorySelect
             id="edit-category"
-            className="app-select"
-            value={categoryId ?? ''}
-            onChange={(event) => setCategoryId(Number(event.target.value) || undefined)}
-            aria-invalid={errors.category ? true : undefined}
-            aria-describedby={errors.category ? 'edit-category-message' : undefined}
-          >
-            <option value="">请选择分类</option>
-            {categoryChoices(tree).map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
+            tree={tree}
+            value={categoryId}
+            onChange={setCategoryId}
+            invalid={Boolean(errors.category)}
+            describedBy={errors.category ? 'edit-category-message' : undefined}
+          />
           {errors.category && (
             <p id="edit-category-message" className="app-field__error" role="alert">
               {errors.category}
