@@ -8,7 +8,7 @@ import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';
-import { UserPicker } from '../user/UserPicker';
+import { usersField } from '../user/UserPicker';
 import { cancelPunishments, createPunishments, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
 
 type Values = {
@@ -84,18 +84,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     ),
   form: {
     fields: [
-      {
-        name: 'users',
-        label: '用户',
-        kind: 'custom',
-        required: true,
-        modes: ['create'],
-        emptyMessage: '请选择用户',
-        hint: '超级管理员不会被处罚',
-        render: ({ id, value, onChange, invalid }) => (
-          <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />
-        ),
-      },
+      usersField<Values>('超级管理员不会被处罚', ['create']),
       { name: 'username', label: '用户', kind: 'text', readOnly: true, modes: ['edit'] },
       { name: 'types', label: '处罚类型', kind: 'select', multiple: true, required: true, options: punishmentTypeOptions, modes: ['create'] },
       { name: 'type', label: '处罚类型', kind: 'select', required: true, options: punishmentTypeOptions, modes: ['edit'] },

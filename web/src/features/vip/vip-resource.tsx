@@ -7,7 +7,7 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { UserPicker } from '../user/UserPicker';
+import { usersField } from '../user/UserPicker';
 import { VipListStatus, grantVip, listUserVips, vipKeys } from './api';
 import { GRANT, VipMemberActions, reasonField } from './VipMemberActions';
 import './vip.css';
@@ -43,15 +43,7 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     listPage(listUserVips({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }), (r) => r.user_vip),
   form: {
     fields: [
-      {
-        name: 'users',
-        label: '用户',
-        kind: 'custom',
-        required: true,
-        emptyMessage: '请选择用户',
-        hint: '已是会员的用户在当前有效期后顺延',
-        render: ({ id, value, onChange, invalid }) => <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />,
-      },
+      usersField<Values>('已是会员的用户在当前有效期后顺延'),
       { name: 'days', label: '天数', kind: 'number', required: true, integer: true, min: 1, max: VIP_PLAN_MAX_DAYS },
       reasonField<Values>(),
     ],
