@@ -36,12 +36,6 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
     return problem ?? (normalizeMainlandMobile(mobile) === current ? '新手机号与当前绑定的手机号相同' : undefined);
   };
 
-  const validateForCode = () => {
-    const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: smsCaptcha.problem(), code: undefined });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: undefined, code: checkSmsCode(code) });
@@ -53,7 +47,17 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
   return (
     <form onSubmit={submit} noValidate>
       <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <SmsCodeFields id="bind-code" type="bind" mobile={mobile} code={code} onCodeChange={setCode} errors={errors} validate={validateForCode} smsCaptcha={smsCaptcha} />
+      <SmsCodeFields
+        id="bind-code"
+        type="bind"
+        mobile={mobile}
+        mobileProblem={checkNumber}
+        code={code}
+        onCodeChange={setCode}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
+      />
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={bind.isPending}>
           {current ? '确认更换' : '确认绑定'}

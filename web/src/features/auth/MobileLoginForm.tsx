@@ -20,12 +20,6 @@ export function MobileLoginForm({ target }: { target: string }) {
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
 
-  const validateForCode = () => {
-    const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: smsCaptcha.problem(), code: undefined });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: undefined, code: checkSmsCode(code) });
@@ -40,7 +34,16 @@ export function MobileLoginForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <SmsCodeFields type="login" mobile={mobile} code={code} onCodeChange={setCode} errors={errors} validate={validateForCode} smsCaptcha={smsCaptcha} />
+      <SmsCodeFields
+        type="login"
+        mobile={mobile}
+        mobileProblem={() => checkMobile(mobile, true)}
+        code={code}
+        onCodeChange={setCode}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
+      />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         登录
       </Button>

@@ -21,12 +21,6 @@ export function MobileRegisterForm({ target }: { target: string }) {
   const [submitting, setSubmitting] = useState(false);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
-  const validateForCode = () => {
-    const invalid = collectErrors({ mobile: checkMobile(form.mobile, true), captcha: smsCaptcha.problem() });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const invalid = collectErrors<Field>({
@@ -53,7 +47,16 @@ export function MobileRegisterForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <SmsCodeFields type="register" mobile={form.mobile} code={form.code} onCodeChange={set('code')} errors={errors} validate={validateForCode} smsCaptcha={smsCaptcha} />
+      <SmsCodeFields
+        type="register"
+        mobile={form.mobile}
+        mobileProblem={() => checkMobile(form.mobile, true)}
+        code={form.code}
+        onCodeChange={set('code')}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
+      />
       <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
       <TextField id="confirmation" label="确认密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入密码" autoComplete="new-password" />
       <TextField

@@ -21,12 +21,6 @@ export function MobileResetForm() {
   const [submitting, setSubmitting] = useState(false);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
-  const validateForCode = () => {
-    const invalid = collectErrors({ mobile: checkMobile(form.mobile, true), captcha: smsCaptcha.problem() });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const invalid = collectErrors<Field>({
@@ -57,7 +51,16 @@ export function MobileResetForm() {
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入绑定的手机号，用短信验证码设置新密码。</p>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入绑定的手机号" autoComplete="tel" maxLength={20} />
-      <SmsCodeFields type="find_password" mobile={form.mobile} code={form.code} onCodeChange={set('code')} errors={errors} validate={validateForCode} smsCaptcha={smsCaptcha} />
+      <SmsCodeFields
+        type="find_password"
+        mobile={form.mobile}
+        mobileProblem={() => checkMobile(form.mobile, true)}
+        code={form.code}
+        onCodeChange={set('code')}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
+      />
       <TextField id="password" label="新密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
       <TextField id="confirmation" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入新密码" autoComplete="new-password" />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>

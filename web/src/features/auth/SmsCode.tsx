@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { SMS_CODE_TTL_MINUTES, type SmsCodePurpose } from '../../../../shared/constants';
 import { normalizeMainlandMobile } from '../../../../shared/validation';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { CodeSendButton } from '../../kit/forms/CodeSendButton';
 import { TextField } from '../../ui/FormField';
 import { useSettings } from '../settings/use-settings';
@@ -78,17 +79,24 @@ function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
  * The image captcha (when one is required) and the SMS code field with its send button:
  * what follows the mobile-number field in every form that signs with an SMS code.
  */
-export function SmsCodeFields({ id = 'sms-code', type, mobile, code, onCodeChange, errors, validate, smsCaptcha }: {
+export function SmsCodeFields({ id = 'sms-code', type, mobile, mobileProblem, code, onCodeChange, errors, setErrors, smsCaptcha }: {
   id?: string;
   type: SmsCodePurpose;
   mobile: string;
+  /** The check of the number before a send. */
+  mobileProblem: () => string | undefined;
   code: string;
   onCodeChange: (code: string) => void;
-  errors: { captcha?: string; code?: string };
-  /** The checks before a send (the number, the captcha). */
-  validate: () => boolean;
+  errors: Errors<'captcha' | 'code'>;
+  /** Shows what stops a send (the number, the captcha) in place of the form's errors. */
+  setErrors: (errors: Errors<'mobile' | 'captcha'>) => void;
   smsCaptcha: SmsCaptcha;
 }) {
+  const validate = () => {
+    const invalid = collectErrors({ mobile: mobileProblem(), captcha: smsCaptcha.problem() });
+    setErrors(invalid ?? {});
+    return !invalid;
+  };
   return (
     <>
       <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
