@@ -86,12 +86,7 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
 /** An http(s) base URL without query or fragment; the trailing slash is dropped. */
 function parseBaseUrl(variable: string, raw: string | undefined, fallback: string): string {
   const value = raw?.trim() || fallback;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || /[?#]/.test(value) || url.username || url.password) {
     throw new ConfigError(`${variable} must be an http(s) URL without query, fragment or credentials, e.g. ${fallback}, got "${value}"`);
   }
@@ -159,12 +154,7 @@ function parsePayment(env: Record<string, string | undefined>): PaymentEndpoints
 /** An http(s) origin: the signed SMS requests go to its path `/`. */
 function parseOrigin(variable: string, raw: string | undefined, fallback: string): string {
   const value = raw?.trim() || fallback;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/+$/, '')) {
     throw new ConfigError(`${variable} must be an http(s) origin without path, query or credentials, e.g. ${fallback}, got "${value}"`);
   }

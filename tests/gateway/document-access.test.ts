@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsOf, insertDocument, setCredits } from '../helpers/document-fixtures';
 import { fixture } from '../helpers/documents';
-import { SITE_ADMIN_PASSWORD, startSite, type Site } from '../helpers/site';
+import { startSite, type Site } from '../helpers/site';
+import { TEST_ADMIN_PASSWORD } from '../helpers/test-env';
 import { FIXTURE_DIST, cookieAttributes, sameOrigin, send, type Answer } from './helpers';
 
 let site: Site;
@@ -72,7 +73,7 @@ describe('downloads through the gateway', () => {
 describe('a Chinese PDF through the gateway', () => {
   it('is uploaded, converted, found by a word of its body and downloaded in ranges', async () => {
     const login = await send(`${site.url}/api/v1/user/login`, {
-      method: 'POST', headers: sameOrigin(site.url, { 'content-type': 'application/json' }), body: JSON.stringify({ username: 'admin', password: SITE_ADMIN_PASSWORD }),
+      method: 'POST', headers: sameOrigin(site.url, { 'content-type': 'application/json' }), body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
     });
     const admin = tokenCookieOf(login);
     const original = fs.readFileSync(fixture('chinese.pdf'));

@@ -6,20 +6,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import type { ViewFiles } from '../../gateway/view-files';
+import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
 // Captchas are switched off unless the test's env turns them back on.
-
-export const TEST_ADMIN_PASSWORD = 'admin-test-password';
-
-const DEFAULT_ENV: Record<string, string> = {
-  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
-};
 
 export interface StartedBackend {
   url: string;
@@ -39,7 +29,7 @@ export async function startBackend(opts: {
 } = {}): Promise<StartedBackend> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
-    ...DEFAULT_ENV,
+    ...CAPTCHAS_OFF,
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     BACKEND_HOST: '127.0.0.1',

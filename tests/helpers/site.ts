@@ -8,18 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { startEmbeddedBackend } from '../../gateway/embedded-backend';
+import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
-export const SITE_ADMIN_PASSWORD = 'admin-test-password';
-
-const DEFAULT_ENV: Record<string, string> = {
-  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
-  CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
-  LOG_LEVEL: 'silent',
-};
+const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent' };
 
 export interface Site {
   /** the gateway, e.g. http://127.0.0.1:41234 */
@@ -33,7 +24,7 @@ export interface Site {
 
 export async function startSite(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<Site> {
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
-  const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: SITE_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
+  const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
   const backend = await startEmbeddedBackend(env);
   try {
     const config = loadGatewayConfig(env);
@@ -53,7 +44,7 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
       url: `http://127.0.0.1:${port}`,
       backendUrl: backend.url,
       dataDir,
-      adminPassword: SITE_ADMIN_PASSWORD,
+      adminPassword: TEST_ADMIN_PASSWORD,
       async close() {
         await gateway.close();
         await backend.close();

@@ -8,7 +8,7 @@ import { checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
-import { usernamesOf } from '../user/service';
+import { withUsernames } from '../user/service';
 import { attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo } from './admin-store';
 import { Attachment, ListAttachmentReply, ListAttachmentRequest } from './messages';
 import { DOCUMENT_ATTACHMENT_TYPE } from './store';
@@ -23,8 +23,7 @@ type AttachmentRow = Selectable<AttachmentTable>;
 const typeName = (type: number) => (type === 0 ? '' : (resourceTypeOptions.find((o) => o.value === type)?.label ?? ''));
 
 async function withNames(ctx: BackendContext, rows: AttachmentRow[]) {
-  const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id));
-  return rows.map((r) => ({ ...r, username: names.get(r.user_id) ?? '', type_name: typeName(r.type) }));
+  return (await withUsernames(ctx.db, rows)).map((r) => ({ ...r, type_name: typeName(r.type) }));
 }
 
 /** The blobs of a file: the stored file, and for a document the folder of its pages and covers. */

@@ -1,12 +1,10 @@
-import { performance } from 'node:perf_hooks';
-import dayjs from 'dayjs';
 import { documentTypeExtensions } from '../../../shared/constants';
 import type { SearchFilters, SearchHit, SearchSort } from '../../platform/search/search-index';
-import { clamp, positiveIds } from '../../wire/request';
+import { positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
-import { defineService, rpc, type RpcContext } from '../../platform/rpc';
+import { defineService, rpc } from '../../platform/rpc';
 import { documentsByIds, isPublic, presentDocuments, type WireDocument } from '../document/service';
-import { SearchTarget, recordSearch } from '../search-record/service';
+import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 
 // DocumentAPI.SearchDocument, full-text (DESIGN §8): the engine of platform/search
@@ -16,21 +14,11 @@ import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 // over title/keywords/description, words OR-ed, no status filter) every word must match and
 // only documents strangers may see are found. Each search is logged per the security config.
 
-const PAGE_SIZE = 10;
-const MAX_PAGE = 10_000;
-
 /** `sort`: `latest`, or a column name (descending); anything else ranks by relevance. */
 const SORTS: Readonly<Record<string, SearchSort>> = {
   latest: 'newest', created_at: 'newest', id: 'newest', view_count: 'views', download_count: 'downloads',
   favorite_count: 'favorites', comment_count: 'comments', score: 'score',
 };
-
-/** `created_at`: one or two dates in most formats, server-local; the end defaults to now. */
-function createdRange(values: readonly string[]): Pick<SearchFilters, 'createdFrom' | 'createdTo'> {
-  const [from, to] = values.map((v) => dayjs(v.trim())).map((d) => (d.isValid() ? d : null));
-  if (!from) return {};
-  return { createdFrom: from.toISOString(), createdTo: (to ?? dayjs()).toISOString() };
-}
 
 function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
   const filters: SearchFilters = { ...createdRange(req.created_at) };
@@ -50,37 +38,22 @@ function withHighlights(doc: WireDocument, hit: SearchHit) {
   return { ...shown, title_highlight: hit.titleHighlight, snippet: hit.snippet };
 }
 
-function userAgentOf(ctx: RpcContext): string {
-  const agent = ctx.request.headers['user-agent'];
-  return (Array.isArray(agent) ? agent[0] : agent) ?? '';
-}
-
 export const documentSearchService = defineService('DocumentAPI', [
   rpc('SearchDocument', {
     http: 'GET /api/v1/document/search', request: SearchDocumentRequest, response: SearchDocumentReply, auth: 'public',
     async handler(req, ctx) {
-      const started = performance.now();
       const text = req.wd.trim();
       if (!text) return {};
       const cfg = await ctx.app.settings.snapshot();
-      const maxPages = cfg.int('display', 'max_search_pages');
-      const page = clamp(req.page, 1, maxPages > 0 ? Math.min(maxPages, MAX_PAGE) : MAX_PAGE);
-      const result = await ctx.app.search.document.search({
-        text, filters: filtersOf(req), sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page, size: PAGE_SIZE,
+      const { total, spend, shown } = await loggedSearch(ctx, {
+        target: SearchTarget.Document, index: ctx.app.search.document, text, filters: filtersOf(req),
+        sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page: req.page,
+        // Only the documents strangers may see.
+        visibleRows: async (ids) => new Map((await documentsByIds(ctx.db, ids)).filter(isPublic).map((r) => [r.id, r])),
+        present: async (rows, hits) =>
+          (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) => withHighlights(doc, hits[i]!)),
       });
-      // The index may trail a change by a moment: a hit whose document strangers may no longer see is dropped.
-      const visible = new Map((await documentsByIds(ctx.db, result.hits.map((h) => h.id))).filter(isPublic).map((r) => [r.id, r]));
-      const hits = result.hits.filter((hit) => visible.has(hit.id));
-      const shown = await presentDocuments(ctx.db, hits.map((hit) => visible.get(hit.id)!), { viewer: { userId: null, admin: false }, cfg });
-      const document = shown.map((doc, i) => withHighlights(doc, hits[i]!));
-      // The hits dropped here are not counted either (the others' staleness cannot be known without reading them).
-      const found = result.total - (result.hits.length - document.length);
-      const total = maxPages > 0 ? Math.min(found, maxPages * PAGE_SIZE) : found;
-      const seconds = (performance.now() - started) / 1000;
-      await recordSearch(ctx.app, {
-        type: SearchTarget.Document, userId: ctx.user?.id ?? 0, ip: ctx.ip, userAgent: userAgentOf(ctx), keywords: text, page, total, spendTime: seconds,
-      });
-      return { total, spend: seconds.toFixed(3), document };
+      return { total, spend, document: shown };
     },
   }),
 ]);

@@ -5,7 +5,7 @@ import { badRequest, tooManyRequests } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
 import { assertValid, checkText, clamp, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { checkCaptcha, usernamesOf } from '../user/service';
+import { checkCaptcha, withUsernames } from '../user/service';
 import { CreateFeedbackRequest, ListFeedbackReply, ListFeedbackRequest, UpdateFeedbackRequest } from './messages';
 import { countRecentFeedback, deleteFeedback, feedbackOr404, handleFeedback, insertFeedback, listFeedback } from './store';
 
@@ -75,8 +75,7 @@ export const feedbackService = defineService('FeedbackAPI', [
       const { rows, total } = await listFeedback(ctx.db, {
         statuses: [...new Set(req.status)], wd: req.wd, page: Math.max(req.page, 1), size: clamp(req.size || 10, 1, MAX_PAGE_SIZE),
       });
-      const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id).filter((id) => id > 0));
-      return { feedback: rows.map((r) => ({ ...r, username: names.get(r.user_id) })), total };
+      return { feedback: await withUsernames(ctx.db, rows), total };
     },
   }),
 ]);

@@ -1,7 +1,7 @@
 import { IdsRequest } from '../../wire/messages';
 import { positiveIds, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { usernamesOf } from '../user/service';
+import { withUsernames } from '../user/service';
 import { ListSearchRecordReply, ListSearchRecordRequest } from './messages';
 import { schedulePurge } from './purge';
 import { deleteSearchRecords, listSearchRecords } from './store';
@@ -24,8 +24,7 @@ export const searchRecordService = defineService('SearchRecordAPI', [
       const { rows, total } = await listSearchRecords(ctx.db, {
         keywords: req.keywords, ip: req.ip, userIds: positiveIds(req.user_id), order: req.order, page: req.page, size: req.size,
       });
-      const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id).filter((id) => id > 0));
-      return { search_record: rows.map((r) => ({ ...r, username: names.get(r.user_id) ?? '' })), total };
+      return { search_record: await withUsernames(ctx.db, rows), total };
     },
   }),
 ], { routes: (_app, ctx) => schedulePurge(ctx) });

@@ -3,6 +3,22 @@ import type { ReactNode } from 'react';
 import { Input } from './semi';
 import './form.css';
 
+/** The field's error, announced, or else its hint: what the input's aria-describedby names. */
+function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: string }) {
+  if (error) {
+    return (
+      <p id={id} className="app-field__error" role="alert">
+        {error}
+      </p>
+    );
+  }
+  return hint ? (
+    <p id={id} className="app-field__hint">
+      {hint}
+    </p>
+  ) : null;
+}
+
 export interface TextFieldProps {
   id: string;
   label: string;
@@ -50,15 +66,7 @@ export function TextField(props: TextFieldProps) {
         />
         {addon}
       </div>
-      {error ? (
-        <p id={messageId} className="app-field__error" role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={messageId} className="app-field__hint">
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessage id={messageId} error={error} hint={hint} />
     </div>
   );
 }
@@ -102,15 +110,8 @@ export function TextAreaField(props: TextAreaFieldProps) {
         aria-describedby={error || hint ? messageId : undefined}
       />
       <div className="app-field__footer">
-        {error ? (
-          <p id={messageId} className="app-field__error" role="alert">
-            {error}
-          </p>
-        ) : hint ? (
-          <p id={messageId} className="app-field__hint">
-            {hint}
-          </p>
-        ) : <span />}
+        {/* Without a message, an empty span keeps the count at the end of the line. */}
+        {error || hint ? <FieldMessage id={messageId} error={error} hint={hint} /> : <span />}
         {max !== undefined && (
           <span className={`app-field__count${length > max ? ' app-field__count--over' : ''}`} aria-live="polite">
             {length} / {max}

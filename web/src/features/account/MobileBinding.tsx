@@ -9,8 +9,7 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
-import { CaptchaField } from '../auth/CaptchaField';
-import { SmsCodeButton, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
+import { SmsCodeFields, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
 import { mergeUser } from '../session/session-store';
 import { bindMobile } from '../user/api';
 import { checkMobile, checkSmsCode } from '../user/validation';
@@ -37,12 +36,6 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
     return problem ?? (normalizeMainlandMobile(mobile) === current ? '新手机号与当前绑定的手机号相同' : undefined);
   };
 
-  const validateForCode = () => {
-    const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: smsCaptcha.problem(), code: undefined });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: undefined, code: checkSmsCode(code) });
@@ -54,17 +47,16 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
   return (
     <form onSubmit={submit} noValidate>
       <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
-      <TextField
+      <SmsCodeFields
         id="bind-code"
-        label="短信验证码"
-        value={code}
-        onChange={setCode}
-        error={errors.code}
-        placeholder="6 位数字"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={<SmsCodeButton type="bind" mobile={mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+        type="bind"
+        mobile={mobile}
+        mobileProblem={checkNumber}
+        code={code}
+        onCodeChange={setCode}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
       />
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={bind.isPending}>

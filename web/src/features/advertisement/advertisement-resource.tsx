@@ -3,7 +3,7 @@
 import { adSlotGroups, type Option } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Advertisement } from '../../../../shared/types/advertisement';
-import { DateCell, EnabledTag } from '../../kit/admin-resource/cells';
+import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -78,8 +78,8 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
     { key: 'id', title: 'ID', width: 70 },
     { key: 'title', title: '标题', render: (row) => row.title || <span className="app-resource-muted">-</span> },
     { key: 'position', title: '广告位', render: (row) => slotLabel(row.position) },
-    { key: 'start_time', title: '开始时间', width: 150, render: (row) => <DateCell value={row.start_time} /> },
-    { key: 'end_time', title: '结束时间', width: 150, render: (row) => <DateCell value={row.end_time} /> },
+    dateColumn('start_time', '开始时间'),
+    dateColumn('end_time', '结束时间'),
     { key: 'enable', title: '状态', width: 90, render: (row) => <StatusTag row={row} /> },
   ],
   filters: [

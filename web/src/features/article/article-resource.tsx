@@ -6,14 +6,15 @@ import { articleStatusOptions, optionLabel, ReviewStatus } from '../../../../sha
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import type { Category } from '../../../../shared/types/category';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
+import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
-import type { ActionInput, ResourceDef } from '../../kit/admin-resource/resource';
+import type { ActionInput, ColumnDef, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { categoryOptions } from '../category/api';
 import {
-  articleKeys, articlePath, checkArticles, deleteArticles, listArticles, listRecycledArticles, purgeArticles, recommendArticles, restoreArticles,
-  setArticlesCategory,
+  articleKeys, articlePath, checkArticles, deleteArticles, emptyArticleRecycleBin, listArticles, listRecycledArticles, purgeArticles,
+  recommendArticles, restoreArticles, setArticlesCategory,
 } from './api';
 import './article-admin.css';
 
@@ -42,6 +43,15 @@ function TitleCell({ article }: { article: Article }) {
 
 const categoriesOf = (article: Article) => (article.category ?? []).map((c) => c.title).join('、') || '-';
 
+/** What both the article list and the recycle bin show of an article. */
+const ARTICLE_COLUMNS: readonly ColumnDef<Article>[] = [
+  { key: 'id', title: 'ID', width: 70 },
+  { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
+  { key: 'category', title: '分类', render: categoriesOf },
+  { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
+  { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+];
+
 const RECOMMEND_FILTER = [
   { value: true, label: '已推荐' },
   { value: false, label: '未推荐' },
@@ -58,15 +68,11 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.title ?? '',
     columns: [
-      { key: 'id', title: 'ID', width: 70 },
-      { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
-      { key: 'category', title: '分类', render: categoriesOf },
-      { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
-      { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+      ...ARTICLE_COLUMNS,
       { key: 'recommend_at', title: '推荐', width: 80, render: (row) => (row.recommend_at ? <Tag color="amber">推荐</Tag> : '-') },
       { key: 'view_count', title: '阅读', width: 70, render: (row) => row.view_count ?? 0 },
       { key: 'comment_count', title: '评论', width: 70, render: (row) => row.comment_count ?? 0 },
-      { key: 'created_at', title: '发布时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+      dateColumn('created_at', '发布时间'),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键字或摘要' },
@@ -125,6 +131,13 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
   };
 }
 
+/** The bin that the page's 清空回收站 button empties: every recycled article and its comments. */
+export const articleRecycleBin: RecycleBin = {
+  permission: permission('EmptyRecycleArticle'),
+  empty: emptyArticleRecycleBin,
+  confirmation: '确定永久删除回收站中的全部文章吗？它们的评论也会一起删除，此操作不可恢复。',
+};
+
 export const recycledArticleResource: ResourceDef<Article> = {
   key: 'article-recycle',
   title: '文章回收站',
@@ -132,12 +145,8 @@ export const recycledArticleResource: ResourceDef<Article> = {
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
   columns: [
-    { key: 'id', title: 'ID', width: 70 },
-    { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
-    { key: 'category', title: '分类', render: categoriesOf },
-    { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
-    { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
-    { key: 'deleted_at', title: '删除时间', width: 150, render: (row) => <DateCell value={row.deleted_at} /> },
+    ...ARTICLE_COLUMNS,
+    dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、摘要或正文' }],
   listKey: articleKeys.recycle,

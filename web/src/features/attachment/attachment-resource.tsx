@@ -5,7 +5,7 @@ import { optionLabel, resourceTypeOptions } from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Attachment } from '../../../../shared/types/attachment';
-import { DateCell, EnabledTag } from '../../kit/admin-resource/cells';
+import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { attachmentKeys, attachmentWrites, listAttachments } from './api';
@@ -39,7 +39,7 @@ export const attachmentResource: ResourceDef<Attachment, Values> = {
     { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
     { key: 'hash', title: '哈希（MD5）', width: 150, render: (row) => <code className="app-resource-hash" title={row.hash}>{row.hash ?? '-'}</code> },
     { key: 'enable', title: '状态', width: 80, render: (row) => <EnabledTag enabled={row.enable} on="正常" off="已禁用" /> },
-    { key: 'created_at', title: '上传时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '上传时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '文件名或描述' },

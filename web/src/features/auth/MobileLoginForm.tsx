@@ -7,9 +7,8 @@ import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { userApi } from '../user/api';
 import { checkMobile, checkSmsCode } from '../user/validation';
-import { CaptchaField } from './CaptchaField';
 import { useFinishSignIn } from './sign-in';
-import { SmsCodeButton, useSmsCaptcha } from './SmsCode';
+import { SmsCodeFields, useSmsCaptcha } from './SmsCode';
 
 type Field = 'mobile' | 'captcha' | 'code';
 
@@ -20,12 +19,6 @@ export function MobileLoginForm({ target }: { target: string }) {
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-
-  const validateForCode = () => {
-    const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: smsCaptcha.problem(), code: undefined });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -41,17 +34,15 @@ export function MobileLoginForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
-      <TextField
-        id="sms-code"
-        label="短信验证码"
-        value={code}
-        onChange={setCode}
-        error={errors.code}
-        placeholder="6 位数字"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={<SmsCodeButton type="login" mobile={mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+      <SmsCodeFields
+        type="login"
+        mobile={mobile}
+        mobileProblem={() => checkMobile(mobile, true)}
+        code={code}
+        onCodeChange={setCode}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
       />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         登录

@@ -8,9 +8,8 @@ import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkMobile, checkPassword, checkSmsCode, checkUsername } from '../user/validation';
-import { CaptchaField } from './CaptchaField';
 import { useFinishSignIn } from './sign-in';
-import { SmsCodeButton, useSmsCaptcha } from './SmsCode';
+import { SmsCodeFields, useSmsCaptcha } from './SmsCode';
 
 type Field = 'mobile' | 'captcha' | 'code' | 'username' | 'password' | 'confirmation';
 
@@ -21,12 +20,6 @@ export function MobileRegisterForm({ target }: { target: string }) {
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
-
-  const validateForCode = () => {
-    const invalid = collectErrors({ mobile: checkMobile(form.mobile, true), captcha: smsCaptcha.problem() });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -54,17 +47,15 @@ export function MobileRegisterForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
-      <TextField
-        id="sms-code"
-        label="短信验证码"
-        value={form.code}
-        onChange={set('code')}
-        error={errors.code}
-        placeholder="6 位数字"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={<SmsCodeButton type="register" mobile={form.mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+      <SmsCodeFields
+        type="register"
+        mobile={form.mobile}
+        mobileProblem={() => checkMobile(form.mobile, true)}
+        code={form.code}
+        onCodeChange={set('code')}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
       />
       <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
       <TextField id="confirmation" label="确认密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入密码" autoComplete="new-password" />

@@ -9,8 +9,7 @@ import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkMobile, checkPassword, checkSmsCode } from '../user/validation';
-import { CaptchaField } from './CaptchaField';
-import { SmsCodeButton, useSmsCaptcha } from './SmsCode';
+import { SmsCodeFields, useSmsCaptcha } from './SmsCode';
 
 type Field = 'mobile' | 'captcha' | 'code' | 'password' | 'confirmation';
 
@@ -21,12 +20,6 @@ export function MobileResetForm() {
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
-
-  const validateForCode = () => {
-    const invalid = collectErrors({ mobile: checkMobile(form.mobile, true), captcha: smsCaptcha.problem() });
-    setErrors(invalid ?? {});
-    return !invalid;
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -58,17 +51,15 @@ export function MobileResetForm() {
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入绑定的手机号，用短信验证码设置新密码。</p>
       <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入绑定的手机号" autoComplete="tel" maxLength={20} />
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
-      <TextField
-        id="sms-code"
-        label="短信验证码"
-        value={form.code}
-        onChange={set('code')}
-        error={errors.code}
-        placeholder="6 位数字"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={<SmsCodeButton type="find_password" mobile={form.mobile} validate={validateForCode} smsCaptcha={smsCaptcha} />}
+      <SmsCodeFields
+        type="find_password"
+        mobile={form.mobile}
+        mobileProblem={() => checkMobile(form.mobile, true)}
+        code={form.code}
+        onCodeChange={set('code')}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
       />
       <TextField id="password" label="新密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
       <TextField id="confirmation" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入新密码" autoComplete="new-password" />

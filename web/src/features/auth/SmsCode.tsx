@@ -1,15 +1,15 @@
 // What every form that sends an SMS code shares: the image captcha in front of the sending
 // (when `security.enable_captcha_sms` asks; each send spends it), and the 获取验证码 button
 // with its countdown. The code itself never comes back: it arrives by SMS.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SMS_CODE_TTL_MINUTES, type SmsCodePurpose } from '../../../../shared/constants';
 import { normalizeMainlandMobile } from '../../../../shared/validation';
-import { toastFailure } from '../../kit/toasts/failure-toast';
-import { toast } from '../../kit/toasts/toast-store';
-import { Button } from '../../ui/semi';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { CodeSendButton } from '../../kit/forms/CodeSendButton';
+import { TextField } from '../../ui/FormField';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
-import { captchaEnabled, captchaFields, captchaProblem, useCaptcha, type CaptchaState } from './CaptchaField';
+import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha, type CaptchaState } from './CaptchaField';
 
 /** Seconds to wait when the answer does not say (the backend's default interval). */
 const DEFAULT_INTERVAL = 60;
@@ -54,38 +54,63 @@ export function useSmsEnabled(): boolean {
  * Sends a `type` code to `mobile` once `validate` passes (the number, the captcha), then
  * counts down the seconds the backend asks to wait before the next one.
  */
-export function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
+function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
   type: SmsCodePurpose;
   mobile: string;
   validate: () => boolean;
   smsCaptcha: SmsCaptcha;
 }) {
-  const [seconds, setSeconds] = useState(0);
-  const [sending, setSending] = useState(false);
-
-  useEffect(() => {
-    if (seconds <= 0) return undefined;
-    const timer = setTimeout(() => setSeconds((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [seconds]);
-
   const send = async () => {
-    if (!validate()) return;
-    setSending(true);
     const result = await userApi.sendSmsCode({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), type, ...smsCaptcha.fields() });
-    setSending(false);
     smsCaptcha.renew();
-    if (!result.ok) {
-      toastFailure('发送验证码失败', result);
-      return;
-    }
-    toast.success('验证码已发送', `请查收短信，验证码 ${SMS_CODE_TTL_MINUTES} 分钟内有效`);
-    setSeconds(result.data.interval ?? DEFAULT_INTERVAL);
+    return result;
   };
-
   return (
-    <Button onClick={() => void send()} loading={sending} disabled={seconds > 0} size="large">
-      {seconds > 0 ? `${seconds} 秒后重发` : '获取验证码'}
-    </Button>
+    <CodeSendButton
+      label="获取验证码"
+      validate={validate}
+      send={send}
+      sent={(reply) => ({ notice: `请查收短信，验证码 ${SMS_CODE_TTL_MINUTES} 分钟内有效`, waitSeconds: reply.interval ?? DEFAULT_INTERVAL })}
+    />
+  );
+}
+
+/**
+ * The image captcha (when one is required) and the SMS code field with its send button:
+ * what follows the mobile-number field in every form that signs with an SMS code.
+ */
+export function SmsCodeFields({ id = 'sms-code', type, mobile, mobileProblem, code, onCodeChange, errors, setErrors, smsCaptcha }: {
+  id?: string;
+  type: SmsCodePurpose;
+  mobile: string;
+  /** The check of the number before a send. */
+  mobileProblem: () => string | undefined;
+  code: string;
+  onCodeChange: (code: string) => void;
+  errors: Errors<'captcha' | 'code'>;
+  /** Shows what stops a send (the number, the captcha) in place of the form's errors. */
+  setErrors: (errors: Errors<'mobile' | 'captcha'>) => void;
+  smsCaptcha: SmsCaptcha;
+}) {
+  const validate = () => {
+    const invalid = collectErrors({ mobile: mobileProblem(), captcha: smsCaptcha.problem() });
+    setErrors(invalid ?? {});
+    return !invalid;
+  };
+  return (
+    <>
+      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
+      <TextField
+        id={id}
+        label="短信验证码"
+        value={code}
+        onChange={onCodeChange}
+        error={errors.code}
+        placeholder="6 位数字"
+        autoComplete="one-time-code"
+        maxLength={6}
+        addon={<SmsCodeButton type={type} mobile={mobile} validate={validate} smsCaptcha={smsCaptcha} />}
+      />
+    </>
   );
 }

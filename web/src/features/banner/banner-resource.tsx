@@ -3,7 +3,7 @@
 import { bannerTypeOptions, optionLabel } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Banner } from '../../../../shared/types/banner';
-import { DateCell, EnabledTag, ImageThumb } from '../../kit/admin-resource/cells';
+import { dateColumn, enabledColumn, ImageThumb } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
@@ -42,8 +42,8 @@ export const bannerResource: ResourceDef<Banner, Values> = {
     { key: 'type', title: '类型', width: 130, render: (row) => optionLabel(bannerTypeOptions, row.type ?? 0) },
     { key: 'url', title: '链接' },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
-    { key: 'enable', title: '状态', width: 90, render: (row) => <EnabledTag enabled={row.enable} /> },
-    { key: 'created_at', title: '创建时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    enabledColumn(),
+    dateColumn('created_at', '创建时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题或描述' },

@@ -3,7 +3,7 @@
 // articles), the titles and the counter's name differ.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Category } from '../../../../shared/types/category';
-import { EnabledTag, ImageThumb } from '../../kit/admin-resource/cells';
+import { enabledColumn, ImageThumb } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
@@ -56,7 +56,7 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
       { key: 'cover', title: '封面', width: 120, render: (row) => <ImageThumb src={row.cover} alt={`${row.title ?? ''}封面`} /> },
       { key: 'doc_count', title: COUNTED[type], width: 90, render: (row) => row.doc_count ?? 0 },
       { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
-      { key: 'enable', title: '状态', width: 90, render: (row) => <EnabledTag enabled={row.enable} /> },
+      enabledColumn(),
       { key: 'show_description', title: '显示描述', width: 100, render: (row) => (row.show_description ? '是' : '否') },
     ],
     filters: [{ kind: 'keyword', name: 'wd', label: '名称', placeholder: '分类名称' }],

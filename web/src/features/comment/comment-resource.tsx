@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { commentStatusOptions, optionLabel, ReviewStatus, TargetType } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Comment } from '../../../../shared/types/comment';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -57,7 +57,7 @@ export const commentResource: ResourceDef<Comment> = {
       key: 'status', title: '状态', width: 100,
       render: (row) => <Tag color={STATUS_COLORS[row.status ?? 0] ?? 'grey'}>{optionLabel(commentStatusOptions, row.status ?? 0, '未知')}</Tag>,
     },
-    { key: 'created_at', title: '时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '评论内容' },

@@ -11,7 +11,8 @@ import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button, Input } from '../../ui/semi';
 import { IconUpload } from '../../ui/icons';
-import { categoryChoices, categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
+import { CategorySelect } from '../category/CategorySelect';
+import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, isConverting, recentUploadsQuery } from './api';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
@@ -33,36 +34,6 @@ const PHASE_TEXT: Record<UploadItem['phase'], string> = {
   published: '已发布',
   'publish-failed': '发布失败',
 };
-
-function CategorySelect({ id, label, tree, value, onChange, invalid, describedBy }: {
-  id: string;
-  /** When no <label> names the select. */
-  label?: string;
-  tree: readonly CategoryNode[];
-  value: number | undefined;
-  onChange: (id: number | undefined) => void;
-  invalid?: boolean;
-  describedBy?: string;
-}) {
-  return (
-    <select
-      id={id}
-      className="app-select"
-      value={value ?? ''}
-      onChange={(event) => onChange(Number(event.target.value) || undefined)}
-      aria-label={label}
-      aria-invalid={invalid || undefined}
-      aria-describedby={describedBy}
-    >
-      <option value="">请选择分类</option>
-      {categoryChoices(tree).map((choice) => (
-        <option key={choice.value} value={choice.value}>
-          {choice.label}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;

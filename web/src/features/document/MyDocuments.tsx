@@ -4,19 +4,19 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
-import { formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
-import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
 import { Panel } from '../../ui/Panel';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
-import { categoryChoices, categoryTrail, useDocumentCategories } from '../category/category-tree';
+import { CategorySelect } from '../category/CategorySelect';
+import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
 import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
@@ -74,21 +74,14 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
           <label className="app-field__label" htmlFor="edit-category">
             分类
           </label>
-          <select
+          <CategorySelect
             id="edit-category"
-            className="app-select"
-            value={categoryId ?? ''}
-            onChange={(event) => setCategoryId(Number(event.target.value) || undefined)}
-            aria-invalid={errors.category ? true : undefined}
-            aria-describedby={errors.category ? 'edit-category-message' : undefined}
-          >
-            <option value="">请选择分类</option>
-            {categoryChoices(tree).map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
+            tree={tree}
+            value={categoryId}
+            onChange={setCategoryId}
+            invalid={Boolean(errors.category)}
+            describedBy={errors.category ? 'edit-category-message' : undefined}
+          />
           {errors.category && (
             <p id="edit-category-message" className="app-field__error" role="alert">
               {errors.category}
@@ -183,7 +176,7 @@ export function MyDocuments({ userId }: { userId: number }) {
           },
           { title: '页数', cell: (doc) => doc.pages || '-' },
           { title: '价格', cell: (doc) => doc.price || '免费' },
-          { title: '上传时间', cell: (doc) => (doc.created_at ? formatDate(doc.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+          { title: '上传时间', cell: (doc) => recordTime(doc.created_at) },
           {
             title: '操作',
             cell: (doc) => (

@@ -8,7 +8,7 @@ import { formatBytes } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Document } from '../../../../shared/types/document';
 import type { Language } from '../../../../shared/types/language';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ChoiceValue, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
 import { UserPicker } from '../user/UserPicker';
@@ -84,7 +84,7 @@ export function documentResource({ categories, languages }: {
       { key: 'username', title: '上传者', width: 100, render: (row) => row.username || '-' },
       { key: 'price', title: '价格', width: 70, render: (row) => row.price || '免费' },
       { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
-      { key: 'created_at', title: '上传时间', width: 140, render: (row) => <DateCell value={row.created_at} /> },
+      dateColumn('created_at', '上传时间', 140),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' },

@@ -1,18 +1,25 @@
 // The admin's recycle bin (/admin/document/recycle): deleted documents, who deleted them and
 // when; recover one or many, delete for good (the files go once nothing else uses them).
-// Emptying the whole bin is the page's own button (RecycleBinEmptyButton).
+// Emptying the whole bin is the page's own button (documentRecycleBin).
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Document } from '../../../../shared/types/document';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
+import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { documentKeys, listRecycledDocuments, purgeDocuments, recoverDocuments } from './api';
+import { documentKeys, emptyRecycleBin, listRecycledDocuments, purgeDocuments, recoverDocuments } from './api';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
 export const RECOVER = grpcPermissionPath('RecycleAPI', 'RecoverRecycleDocument');
 export const PURGE = grpcPermissionPath('RecycleAPI', 'DeleteRecycleDocument');
-export const EMPTY_BIN = grpcPermissionPath('RecycleAPI', 'ClearRecycleDocument');
+
+/** The bin that the page's 清空回收站 button empties. */
+export const documentRecycleBin: RecycleBin = {
+  permission: grpcPermissionPath('RecycleAPI', 'ClearRecycleDocument'),
+  empty: emptyRecycleBin,
+  confirmation: '确定彻底删除回收站中的全部文档吗？此操作不可恢复。',
+};
 
 export const recycleResource: ResourceDef<Document> = {
   key: 'recycle',
@@ -35,7 +42,7 @@ export const recycleResource: ResourceDef<Document> = {
     { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
     { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
     { key: 'deleted_username', title: '删除者', width: 110, render: (row) => row.deleted_username || '-' },
-    { key: 'deleted_at', title: '删除时间', width: 150, render: (row) => <DateCell value={row.deleted_at} /> },
+    dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' }],
   listKey: documentKeys.recycle,

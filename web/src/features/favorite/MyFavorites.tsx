@@ -1,16 +1,15 @@
 // 我的收藏 (/member/favorite): the member's favourite documents, each removable in place.
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { formatBytes, formatDate } from '../../../../shared/format';
+import { formatBytes } from '../../../../shared/format';
 import type { Favorite } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
-import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { EmptyState } from '../../ui/states';
-import { documentPathById } from '../document/document-links';
-import { FormatIcon } from '../document/FormatIcon';
+import { DocumentRecordTitle } from '../document/DocumentRecordTitle';
 import { favoritesQuery, removeFavorites } from './api';
 
 function RemoveFavorite({ favorite }: { favorite: Favorite }) {
@@ -46,16 +45,11 @@ export function MyFavorites() {
       columns={[
         {
           title: '文档',
-          cell: (f) => (
-            <span className="app-my-documents__title">
-              <FormatIcon ext={f.ext} />
-              {f.document_id && f.title ? <Link to={documentPathById(f.document_id)}>{f.title}</Link> : (f.title ?? '已删除的文档')}
-            </span>
-          ),
+          cell: (f) => <DocumentRecordTitle record={f} />,
         },
         { title: '页数', cell: (f) => f.pages || '-' },
         { title: '大小', cell: (f) => (f.size ? formatBytes(f.size) : '-') },
-        { title: '收藏时间', cell: (f) => (f.created_at ? formatDate(f.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+        { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
         { title: '操作', cell: (f) => <RemoveFavorite favorite={f} /> },
       ]}
     />

@@ -4,7 +4,7 @@ import { feedbackStatusOptions, FeedbackStatus, optionLabel } from '../../../../
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Feedback } from '../../../../shared/types/feedback';
 import { FEEDBACK_LIMITS } from '../../../../shared/validation';
-import { DateCell, ImageThumb } from '../../kit/admin-resource/cells';
+import { dateColumn, ImageThumb } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -32,7 +32,7 @@ export const feedbackResource: ResourceDef<Feedback> = {
       render: (row) => <Tag color={row.status === FeedbackStatus.Handled ? 'green' : 'orange'}>{optionLabel(feedbackStatusOptions, row.status ?? 0)}</Tag>,
     },
     { key: 'reply', title: '回复', render: (row) => row.reply || '-' },
-    { key: 'created_at', title: '时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '内容、联系方式或回复' },

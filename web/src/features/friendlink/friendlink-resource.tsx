@@ -1,7 +1,7 @@
 // The admin's friend links (/admin/friendlink): the links in the home page footer.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Friendlink } from '../../../../shared/types/friendlink';
-import { DateCell, EnabledTag } from '../../kit/admin-resource/cells';
+import { dateColumn, enabledColumn } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
@@ -28,8 +28,8 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
     { key: 'title', title: '名称' },
     { key: 'link', title: '链接', render: (row) => <a href={row.link} target="_blank" rel="noreferrer noopener">{row.link}</a> },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
-    { key: 'enable', title: '状态', width: 90, render: (row) => <EnabledTag enabled={row.enable} /> },
-    { key: 'created_at', title: '创建时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    enabledColumn(),
+    dateColumn('created_at', '创建时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '名称或描述' },

@@ -2,7 +2,7 @@
 // the sheet that grants them admin permissions.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Group } from '../../../../shared/types/group';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { IconKey } from '../../ui/icons';
@@ -85,7 +85,7 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
       },
       { key: 'is_display', title: '显示标识', width: 90, render: (row) => (row.is_display ? '是' : '否') },
       { key: 'sort', title: '排序', width: 70, render: (row) => row.sort ?? 0 },
-      { key: 'created_at', title: '创建时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+      dateColumn('created_at', '创建时间'),
     ],
     filters: [{ kind: 'keyword', name: 'wd', label: '名称' }],
     listKey: groupKeys.admin,

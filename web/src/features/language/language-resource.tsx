@@ -2,7 +2,7 @@
 // MOREDOC's LanguageAPI for them: `language` is the name shown, `code` a unique, immutable key.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Language } from '../../../../shared/types/language';
-import { EnabledTag } from '../../kit/admin-resource/cells';
+import { enabledColumn } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { languageKeys, languageWrites, listLanguages, setLanguagesEnabled } from './api';
@@ -21,7 +21,7 @@ export const languageResource: ResourceDef<Language, Values> = {
     { key: 'code', title: '代码', render: (row) => <span className="app-resource-code">{row.code}</span> },
     { key: 'total', title: '文档数', width: 90, render: (row) => row.total ?? 0 },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
-    { key: 'enable', title: '状态', width: 90, render: (row) => <EnabledTag enabled={row.enable} /> },
+    enabledColumn(),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '名称或代码' },

@@ -2,30 +2,23 @@
 // (format, industry, order) and paged document cards. Every choice lives in the address, so
 // a reload or the back button shows the same page.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
-import { documentTypeOptions } from '../../../../shared/constants';
+import { Link } from 'react-router-dom';
 import { LIBRARY_ORDERS, LIBRARY_PAGE_SIZE, libraryRequest, libraryState, type LibraryState } from '../../../../shared/page-data';
 import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { ChoiceChips } from '../../kit/filters/ChoiceChips';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { PageLinks } from '../../kit/paging/PageLinks';
+import { useQueryValues } from '../../kit/routing/query-values';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { libraryQuery } from '../document/api';
 import { DocumentGrid } from '../document/DocumentCard';
-import { useSettings } from '../settings/use-settings';
+import { DocumentFilterChips } from '../document/DocumentFilterChips';
 import './library.css';
 
 // The state and the list request come from shared/page-data.ts: the gateway reads the same
 // address to make the first page's call for the page it serves.
-
-/** The first value of each query parameter, as the gateway reads the address. */
-function firstValues(params: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of params) if (!(name in query)) query[name] = value;
-  return query;
-}
 
 /** The address of the library with `change` applied; any change but the page goes back to page 1. */
 function hrefWith(basePath: string, state: LibraryState, change: Partial<LibraryState>): string {
@@ -41,9 +34,7 @@ function hrefWith(basePath: string, state: LibraryState, change: Partial<Library
 
 export function LibraryScreen({ categoryId }: { categoryId?: number }) {
   const tree = useDocumentCategories();
-  const settings = useSettings();
-  const [params] = useSearchParams();
-  const state = libraryState(firstValues(params));
+  const state = libraryState(useQueryValues());
   const trail = categoryId ? categoryTrail(tree, categoryId) : [];
   const category: CategoryNode | undefined = trail[trail.length - 1];
   const basePath = categoryId ? `/library/${categoryId}` : '/library';
@@ -64,7 +55,6 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
   // The sub-categories of the category, or its siblings when it has none.
   const parent = trail[trail.length - 2];
   const choices = category ? (category.children.length > 0 ? category.children : (parent?.children ?? tree)) : tree;
-  const languages = settings.language ?? [];
   const title = category?.title ?? '文库资料';
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE));
@@ -93,20 +83,7 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
             hrefFor={(value) => (value ? `/library/${value}` : '/library')}
           />
         )}
-        <ChoiceChips
-          label="格式"
-          choices={[{ value: '', label: '全部' }, ...documentTypeOptions]}
-          current={state.ext ?? ''}
-          hrefFor={(ext) => href({ ext: ext || undefined })}
-        />
-        {languages.length > 0 && (
-          <ChoiceChips
-            label="行业"
-            choices={[{ value: '', label: '全部' }, ...languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }))]}
-            current={state.language ?? ''}
-            hrefFor={(language) => href({ language: language || undefined })}
-          />
-        )}
+        <DocumentFilterChips current={state} hrefFor={href} />
         <ChoiceChips
           label="排序"
           choices={LIBRARY_ORDERS.map((o) => ({ value: o.value, label: o.label }))}

@@ -3,7 +3,7 @@
 // decisions (OrderAdminActions). Orders are never created or deleted here.
 import type { Order } from '../../../../shared/types/order';
 import { orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { listOrders, orderKeys } from './api';
@@ -25,8 +25,8 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
     { key: 'amount', title: '金额', width: 100, render: (row) => orderAmount(row.amount) },
     { key: 'provider', title: '支付方式', width: 100, render: (row) => providerLabel(row.provider) },
     { key: 'status', title: '状态', width: 150, render: (row) => <OrderStatusTag order={row} /> },
-    { key: 'created_at', title: '下单时间', width: 140, render: (row) => <DateCell value={row.created_at} /> },
-    { key: 'paid_at', title: '支付时间', width: 140, render: (row) => <DateCell value={row.paid_at} /> },
+    dateColumn('created_at', '下单时间', 140),
+    dateColumn('paid_at', '支付时间', 140),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '订单号、用户名或交易号' },

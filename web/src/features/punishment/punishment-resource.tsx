@@ -3,12 +3,12 @@
 import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Punishment } from '../../../../shared/types/punishment';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { DateCell, dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';
-import { UserPicker } from '../user/UserPicker';
+import { usersField } from '../user/UserPicker';
 import { cancelPunishments, createPunishments, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
 
 type Values = {
@@ -63,7 +63,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     { key: 'status', title: '状态', width: 90, render: (row) => <StatusTag row={row} /> },
     { key: 'reason', title: '原因' },
     { key: 'end_time', title: '结束时间', width: 150, render: (row) => (row.end_time ? <DateCell value={row.end_time} /> : '永久') },
-    { key: 'created_at', title: '处罚时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '处罚时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '原因或备注' },
@@ -84,18 +84,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     ),
   form: {
     fields: [
-      {
-        name: 'users',
-        label: '用户',
-        kind: 'custom',
-        required: true,
-        modes: ['create'],
-        emptyMessage: '请选择用户',
-        hint: '超级管理员不会被处罚',
-        render: ({ id, value, onChange, invalid }) => (
-          <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />
-        ),
-      },
+      usersField<Values>('超级管理员不会被处罚', ['create']),
       { name: 'username', label: '用户', kind: 'text', readOnly: true, modes: ['edit'] },
       { name: 'types', label: '处罚类型', kind: 'select', multiple: true, required: true, options: punishmentTypeOptions, modes: ['create'] },
       { name: 'type', label: '处罚类型', kind: 'select', required: true, options: punishmentTypeOptions, modes: ['edit'] },

@@ -5,7 +5,7 @@ import { optionLabel, reportReasonOptions, reportStatusOptions, TargetType } fro
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Report } from '../../../../shared/types/report';
 import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -42,7 +42,7 @@ export const reportResource: ResourceDef<Report> = {
     { key: 'username', title: '举报人', width: 110, render: (row) => row.username || `#${row.user_id ?? ''}` },
     { key: 'status', title: '状态', width: 90, render: (row) => <Tag color={row.status ? 'green' : 'orange'}>{row.status ? '已处理' : '未处理'}</Tag> },
     { key: 'remark', title: '处理备注', render: (row) => row.remark || '-' },
-    { key: 'created_at', title: '举报时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '举报时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '被举报内容的标题' },

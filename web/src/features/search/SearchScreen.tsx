@@ -3,17 +3,18 @@
 // no hit offers suggestions. The advertisement slots of the search page have their places.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { documentTypeOptions } from '../../../../shared/constants';
+import { Link, useNavigate } from 'react-router-dom';
 import { SEARCH_PAGE_SIZE, SEARCH_PERIODS, SEARCH_SORTS, searchRequest, searchState, type SearchState } from '../../../../shared/page-data';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { useQueryValues } from '../../kit/routing/query-values';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
+import { DocumentFilterChips } from '../document/DocumentFilterChips';
 import { documentPath, documentPathById } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
@@ -24,13 +25,6 @@ import './search.css';
 
 // The state and the request come from shared/page-data.ts: the gateway reads the same address
 // to make the first page's call for the page it serves.
-
-/** The first value of each query parameter, as the gateway reads the address. */
-function firstValues(params: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of params) if (!(name in query)) query[name] = value;
-  return query;
-}
 
 function toAddress(state: SearchState): string {
   const params = new URLSearchParams({ wd: state.wd });
@@ -89,11 +83,10 @@ function Result({ doc }: { doc: SearchedDocument }) {
 }
 
 export function SearchScreen() {
-  const [params] = useSearchParams();
   const navigate = useNavigate();
   const settings = useSettings();
   const categories = useDocumentCategories();
-  const state = searchState(firstValues(params));
+  const state = searchState(useQueryValues());
   // The date filters count from when the page opened, so the query key stays the same.
   const [openedAt] = useState(() => Date.now());
   const request = searchRequest(state, openedAt);
@@ -102,7 +95,6 @@ export function SearchScreen() {
   const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
   const total = results.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
-  const languages = settings.language ?? [];
 
   return (
     <div className="app-container app-search">
@@ -141,20 +133,7 @@ export function SearchScreen() {
                   ))}
                 </select>
               </FilterLine>
-              <ChoiceChips
-                label="格式"
-                choices={[{ value: '', label: '全部' }, ...documentTypeOptions]}
-                current={state.ext ?? ''}
-                hrefFor={(ext) => href({ ext: ext || undefined })}
-              />
-              {languages.length > 0 && (
-                <ChoiceChips
-                  label="行业"
-                  choices={[{ value: '', label: '全部' }, ...languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }))]}
-                  current={state.language ?? ''}
-                  hrefFor={(language) => href({ language: language || undefined })}
-                />
-              )}
+              <DocumentFilterChips current={state} hrefFor={href} />
               <ChoiceChips label="时间" choices={SEARCH_PERIODS} current={state.period} hrefFor={(period) => href({ period })} />
               <ChoiceChips label="排序" choices={SEARCH_SORTS} current={state.sort} hrefFor={(sort) => href({ sort })} />
             </section>

@@ -2,7 +2,7 @@
 // many hits and how long it took; kept as long as the security config says.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { SearchRecord } from '../../../../shared/types/document';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { deleteSearchRecords, listSearchRecords, searchKeys } from './api';
@@ -21,7 +21,7 @@ export const searchRecordResource: ResourceDef<SearchRecord> = {
     { key: 'spend_time', title: '耗时', width: 100, render: (row) => `${(row.spend_time ?? 0).toFixed(3)} 秒` },
     { key: 'username', title: '用户', width: 110, render: (row) => row.username || '游客' },
     { key: 'ip', title: 'IP', width: 130 },
-    { key: 'created_at', title: '搜索时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '搜索时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'keywords', label: '搜索词' },

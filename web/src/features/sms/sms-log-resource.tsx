@@ -2,7 +2,7 @@
 // arrive masked (138****0000); the message text never leaves the backend.
 import { SmsStatus, optionLabel, smsProviderOptions, smsPurposeOptions, smsStatusOptions } from '../../../../shared/constants';
 import type { SmsLog } from '../../../../shared/types/sms';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -25,7 +25,7 @@ export const smsLogResource: ResourceDef<SmsLog> = {
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.mobile ?? '',
   columns: [
-    { key: 'created_at', title: '时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
+    dateColumn('created_at', '时间'),
     { key: 'mobile', title: '手机号', width: 130 },
     { key: 'purpose', title: '用途', width: 100, render: (row) => purposeLabel(row.purpose) },
     { key: 'provider', title: '服务商', width: 130, render: (row) => optionLabel(smsProviderOptions, row.provider ?? '', row.provider ?? '') },

@@ -2,8 +2,9 @@
 // search moves on.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { userSearchQuery } from './api';
+import type { FieldDef, FormMode } from '../../kit/admin-resource/resource';
 import { Select } from '../../ui/semi-admin';
+import { userSearchQuery } from './api';
 
 interface Choice {
   value: number;
@@ -44,3 +45,15 @@ export function UserPicker({ id, value, onChange, invalid }: {
     />
   );
 }
+
+/** The 用户 field of an admin form that acts on several users at once (VIP grants, punishments). */
+export const usersField = <V extends { users: number[] }>(hint: string, modes?: readonly FormMode[]): FieldDef<V> => ({
+  name: 'users' as Extract<keyof V, string>,
+  label: '用户',
+  kind: 'custom',
+  required: true,
+  emptyMessage: '请选择用户',
+  hint,
+  ...(modes ? { modes } : {}),
+  render: ({ id, value, onChange, invalid }) => <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />,
+});

@@ -4,7 +4,7 @@ import { grpcPermissionPath, SUPER_USER_ID } from '../../../../shared/permission
 import type { Group } from '../../../../shared/types/group';
 import type { User } from '../../../../shared/types/user';
 import { unwrap } from '../../api/client';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword } from '../../kit/admin-resource/list-query';
 import type { ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
@@ -127,8 +127,8 @@ export function userResource(
         render: (row) =>
           row.disabled === undefined ? '-' : row.disabled ? <Tag color="red">禁用</Tag> : <Tag color="green">正常</Tag>,
       },
-      { key: 'created_at', title: '注册时间', width: 150, render: (row) => <DateCell value={row.created_at} /> },
-      { key: 'login_at', title: '最后登录', width: 150, render: (row) => <DateCell value={row.login_at} /> },
+      dateColumn('created_at', '注册时间'),
+      dateColumn('login_at', '最后登录'),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '用户名、姓名、邮箱或手机' },

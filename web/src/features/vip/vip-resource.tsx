@@ -3,11 +3,11 @@
 // revokes and shows its history (VipMemberActions).
 import type { UserVip } from '../../../../shared/types/vip';
 import { VIP_PLAN_MAX_DAYS } from '../../../../shared/vip';
-import { DateCell } from '../../kit/admin-resource/cells';
+import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { UserPicker } from '../user/UserPicker';
+import { usersField } from '../user/UserPicker';
 import { VipListStatus, grantVip, listUserVips, vipKeys } from './api';
 import { GRANT, VipMemberActions, reasonField } from './VipMemberActions';
 import './vip.css';
@@ -31,8 +31,8 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     { key: 'username', title: '用户' },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
     { key: 'status', title: '状态', width: 90, render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>) },
-    { key: 'start_at', title: '本期开始', width: 150, render: (row) => <DateCell value={row.start_at} /> },
-    { key: 'end_at', title: '到期时间', width: 150, render: (row) => <DateCell value={row.end_at} /> },
+    dateColumn('start_at', '本期开始'),
+    dateColumn('end_at', '到期时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '用户名' },
@@ -43,15 +43,7 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     listPage(listUserVips({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }), (r) => r.user_vip),
   form: {
     fields: [
-      {
-        name: 'users',
-        label: '用户',
-        kind: 'custom',
-        required: true,
-        emptyMessage: '请选择用户',
-        hint: '已是会员的用户在当前有效期后顺延',
-        render: ({ id, value, onChange, invalid }) => <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />,
-      },
+      usersField<Values>('已是会员的用户在当前有效期后顺延'),
       { name: 'days', label: '天数', kind: 'number', required: true, integer: true, min: 1, max: VIP_PLAN_MAX_DAYS },
       reasonField<Values>(),
     ],

@@ -1,10 +1,14 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { QueryStates } from '../query-states/QueryStates';
 
 const PAGE_SIZE = 10;
+
+/** A record's time in a member list: date and minute, or '-' when the record has none. */
+export const recordTime = (value: string | undefined) => (value ? formatDate(value, SHORT_DATE_FORMAT) : '-');
 
 export interface MemberListColumn<Row> {
   title: string;

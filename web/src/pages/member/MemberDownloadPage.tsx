@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
-import { formatBytes, formatDate } from '../../../../shared/format';
-import { documentPathById } from '../../features/document/document-links';
-import { FormatIcon } from '../../features/document/FormatIcon';
+import { formatBytes } from '../../../../shared/format';
+import { DocumentRecordTitle } from '../../features/document/DocumentRecordTitle';
 import { userDownloadsQuery } from '../../features/user/api';
-import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { useSettings } from '../../features/settings/use-settings';
 import { Tag } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
@@ -28,17 +27,12 @@ export function MemberDownloadPage() {
       columns={[
         {
           title: '文档',
-          cell: (d) => (
-            <span className="app-my-documents__title">
-              <FormatIcon ext={d.ext} />
-              {d.title && d.document_id ? <Link to={documentPathById(d.document_id)}>{d.title}</Link> : (d.title ?? '已删除的文档')}
-            </span>
-          ),
+          cell: (d) => <DocumentRecordTitle record={d} />,
         },
         { title: '大小', cell: (d) => (d.size ? formatBytes(d.size) : '-') },
         { title: '页数', cell: (d) => d.pages ?? '-' },
         { title: '消耗', cell: (d) => (d.is_pay ? <Tag color="orange">{`付费（${creditName}）`}</Tag> : <Tag color="green">免费</Tag>) },
-        { title: '下载时间', cell: (d) => (d.created_at ? formatDate(d.created_at, 'YYYY-MM-DD HH:mm') : '-') },
+        { title: '下载时间', cell: (d) => recordTime(d.created_at) },
       ]}
     />
   );

@@ -1,13 +1,10 @@
 import { Link } from 'react-router-dom';
-import { formatDate } from '../../../../shared/format';
 import { myOrdersQuery } from '../../features/order/api';
 import { MemberOrderActions } from '../../features/order/MemberOrderActions';
 import { OrderStatusTag, orderAmount, providerLabel } from '../../features/order/OrderStatusTag';
-import { MemberListPanel } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { EmptyState } from '../../ui/states';
 import './member.css';
-
-const when = (value: string | undefined) => (value ? formatDate(value, 'YYYY-MM-DD HH:mm') : '-');
 
 /** `/member/order`: the member's VIP orders, with pay again and cancel for pending ones. */
 export function MemberOrderPage() {
@@ -29,8 +26,8 @@ export function MemberOrderPage() {
         { title: '金额', cell: (o) => orderAmount(o.amount) },
         { title: '支付方式', cell: (o) => providerLabel(o.provider) },
         { title: '状态', cell: (o) => <OrderStatusTag order={o} /> },
-        { title: '下单时间', cell: (o) => when(o.created_at) },
-        { title: '支付时间', cell: (o) => when(o.paid_at) },
+        { title: '下单时间', cell: (o) => recordTime(o.created_at) },
+        { title: '支付时间', cell: (o) => recordTime(o.paid_at) },
         { title: '操作', cell: (o) => <MemberOrderActions order={o} /> },
       ]}
     />

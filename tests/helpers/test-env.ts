@@ -1,0 +1,13 @@
+// What every backend a test starts is given, alone or behind the gateway: a known admin
+// password, and the captchas off (a test of a captcha turns it back on through its env).
+
+export const TEST_ADMIN_PASSWORD = 'admin-test-password';
+
+export const CAPTCHAS_OFF: Readonly<Record<string, string>> = {
+  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_COMMENT: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
+  CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
+};
