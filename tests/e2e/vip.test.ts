@@ -1,9 +1,13 @@
 // Buying VIP in Chromium against the real gateway and embedded backend (issue 16's browser
 // test): a member orders a plan and pays by transfer, an admin confirms the payment, and the
-// member's pages show VIP with its end date. The VIP-only document benefit (reading past the
-// preview, a free download) joins this test when the document screens exist.
+// member's pages show VIP with its end date, and the VIP benefit works: the member, stopped
+// at the end of the free preview before, reads the whole document after.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { api } from '../helpers/backend';
+import { createDocument, waitForStatus } from '../helpers/document-api';
+import { fixture } from '../helpers/documents';
+import { readFileSync } from 'node:fs';
 import { useSiteInBrowser } from './browser';
 
 const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
@@ -14,6 +18,8 @@ const site = useSiteInBrowser({
     CONFIG_PAY_ENABLE: 'true',
     CONFIG_PAY_PROVIDER: 'manual',
     CONFIG_PAY_MANUAL_INSTRUCTIONS: INSTRUCTIONS,
+    // Two free pages of the three-page fixture; VIP reads them all.
+    CONFIG_CONVERTER_MAX_PREVIEW: '2',
   }),
 });
 
@@ -36,14 +42,34 @@ async function loginAsAdmin(page: Page, then: string) {
   await page.waitForURL((url) => url.pathname === then);
 }
 
+/** A converted three-page document published by the admin; answers its reader path. */
+async function publishedDocument(): Promise<string> {
+  const login = await fetch(`${site.url}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: site.adminPassword }),
+  });
+  const token = /(?:^|,\s*)token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  expect((await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '会员资料', type: 0, enable: true } })).status).toBe(200);
+  const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
+  const categoryId = categories.body.category.find((c: { title: string }) => c.title === '会员资料').id as number;
+  const doc = await createDocument(site.url, token, readFileSync(fixture('chinese.pdf')), '会员文档.pdf', { category_id: [categoryId] });
+  await waitForStatus(site.url, token, doc.id, [2], 90_000);
+  return `/library/${categoryId}/${doc.id}`;
+}
+
 /** `2099-03-04 13:06` → the date part the pages print first. */
 const datePart = (text: string) => /\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? '';
 
 describe('VIP purchase with the manual provider', () => {
   it('a member buys a plan, the admin confirms the transfer, the member is VIP until the plan\'s end', async () => {
     const username = `vipbuyer${Date.now() % 1_000_000}`;
+    const documentPath = publishedDocument();
     const member = await site.open();
     await register(member, username);
+    // Not VIP yet: the reader stops after the free pages.
+    await member.goto(await documentPath);
+    await member.getByRole('heading', { name: '免费预览已结束' }).waitFor();
 
     await member.goto('/vip');
     await member.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
@@ -95,6 +121,14 @@ describe('VIP purchase with the manual provider', () => {
     // The admin sees the member among the VIP members.
     await admin.goto('/admin/user/vip');
     await admin.locator('.app-resource-table tbody tr', { hasText: username }).getByText('有效').waitFor();
+
+    // The benefit: the member now reads past the preview, to the last page.
+    await member.goto(await documentPath);
+    await member.getByText('— 全文完 —').waitFor();
+    expect(await member.getByRole('figure').count()).toBe(3);
+    expect(await member.getByRole('heading', { name: '免费预览已结束' }).count()).toBe(0);
+    await member.getByText('— 全文完 —').scrollIntoViewIfNeeded();
+    await member.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
   });
 
   it('works at 390 px wide: the plans, the checkout, the member\'s orders and the admin screens fit the screen', async () => {
