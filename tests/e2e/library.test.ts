@@ -173,8 +173,8 @@ describe('the library, from upload to download', () => {
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.comment[0].id], status: 1 } })).status).toBe(200);
     const visitor = await pageAs();
     await visitor.goto(need('path'));
-    // The comments load as the reader comes near them, below the pages.
-    await visitor.getByRole('region', { name: /评论/ }).scrollIntoViewIfNeeded();
+    // The comments' code arrives apart (a busy skeleton meanwhile); their data as the reader comes near them, below the pages.
+    await visitor.locator('section.app-comments:not([aria-busy])').scrollIntoViewIfNeeded();
     await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
   });
 

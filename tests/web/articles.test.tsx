@@ -132,6 +132,8 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: '关于我们', level: 1 })).toBeTruthy();
     expect(screen.getByText('本站是一个文档分享平台。').tagName).toBe('P');
     await waitFor(() => expect(document.title).toBe('关于我们 - 测试文库'));
+    // The comments' code arrives apart, a skeleton meanwhile.
+    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
     const comments = screen.getByRole('region', { name: /评论/ });
     expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Farticle%2Fabout');
   });

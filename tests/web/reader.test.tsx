@@ -122,8 +122,9 @@ describe('the reader', { timeout: 20_000 }, () => {
         'GET /api/v1/comment/list': { status: 200, body: { comment: [{ id: 5, content: '很有用的资料', status: 1, type: 0, document_id: 42, user: { id: 3, username: 'bob' } }] } },
       }),
     });
-    const comments = await screen.findByRole('region', { name: /评论/ });
-    // asked for only when the reader comes near them
+    // The comments' code arrives apart (a skeleton meanwhile); their data only when the reader comes near.
+    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+    const comments = screen.getByRole('region', { name: /评论/ });
     const asked = () => fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/comment/list'));
     expect(asked()).toBe(false);
     DrivenObserver.all.find((o) => [...o.targets].includes(comments))!.fireAll();

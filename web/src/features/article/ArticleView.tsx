@@ -12,7 +12,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Skeleton, Tag } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
 import { categoryTrail, useArticleCategories } from '../category/category-tree';
-import { CommentSection } from '../comment/CommentSection';
+import { LazyCommentSection } from '../comment/LazyCommentSection';
 import { ReportButton } from '../report/ReportButton';
 import { usePermissionCheck } from '../session/use-session';
 import { ArticleMeta } from './ArticleList';
@@ -121,7 +121,7 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {children}
       <RelatedArticles articleKey={articleKey} />
-      {article.status === ReviewStatus.Approved && article.id && <CommentSection type={TargetType.Article} targetId={article.id} />}
+      {article.status === ReviewStatus.Approved && article.id && <LazyCommentSection type={TargetType.Article} targetId={article.id} />}
     </article>
   );
 }

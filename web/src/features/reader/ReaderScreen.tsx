@@ -14,7 +14,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { EmptyState, ErrorState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
-import { CommentSection } from '../comment/CommentSection';
+import { LazyCommentSection } from '../comment/LazyCommentSection';
 import { documentQuery, fullAccessQuery } from '../document/api';
 import { A4_PORTRAIT, deepestCategory, documentPath, freePages } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
@@ -164,7 +164,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
         <AdSlot slot="document_bottom" />
         {doc.id && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
           <div className="app-panel">
-            <CommentSection type={TargetType.Document} targetId={doc.id} />
+            <LazyCommentSection type={TargetType.Document} targetId={doc.id} />
           </div>
         )}
       </div>
