@@ -1,4 +1,4 @@
-// Semi illustrations are ~3.5 KiB gzip each and only appear in empty, error and 建设中 states,
+// Semi illustrations are ~3.5 KiB gzip each and only appear in empty, error and closed-site states,
 // so each one is its own lazy chunk instead of weighing on the first screen.
 import { lazy, Suspense } from 'react';
 

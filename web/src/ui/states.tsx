@@ -1,4 +1,4 @@
-// Loading, empty, error and 建设中 states shared by every screen.
+// Loading, empty and error states shared by every screen.
 import type { ReactNode } from 'react';
 import { Button } from './semi';
 import { Illustration } from './illustrations';
@@ -32,19 +32,5 @@ export function ErrorState({ message, onRetry }: { message?: string; onRetry?: (
       {message && <p className="app-state__description">{message}</p>}
       {onRetry && <Button onClick={onRetry}>重试</Button>}
     </div>
-  );
-}
-
-export function UnderConstruction({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <section className="app-state app-state--construction" aria-labelledby="under-construction-title">
-      <Illustration name="construction" className="app-state__image app-state__image--large" />
-      <h1 id="under-construction-title" className="app-state__heading">
-        {title}
-      </h1>
-      <p className="app-state__title">建设中</p>
-      <p className="app-state__description">该页面正在建设中，敬请期待。</p>
-      {children}
-    </section>
   );
 }

@@ -19,7 +19,7 @@ function groupOf(route: RouteDef): string | undefined {
 }
 
 /**
- * The screens of `allowPages` that exist (`hasScreen`: not 建设中), by menu group, in
+ * The screens of `allowPages` the shortcuts offer (`hasScreen`: every admin screen but the dashboard), by menu group, in
  * route-table order.
  */
 export function shortcutSections(

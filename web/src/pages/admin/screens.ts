@@ -1,6 +1,6 @@
-// The admin back office's screens, by route name (shared/routes.ts). Each is a lazy chunk;
-// admin routes not listed here still show 建设中 (see the README). The router mounts them;
-// the dashboard's shortcuts offer them.
+// The admin back office's screens, by route name (shared/routes.ts). Each is a lazy chunk.
+// The router mounts them (with the dashboard, which the router names itself); the
+// dashboard's shortcuts offer them.
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 
