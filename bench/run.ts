@@ -64,6 +64,8 @@ const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
 const PAGE_HASH = '0123456789abcdef0123456789abcdef';
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+/** What Chromium sends with a navigation: the gateway answers its pages compressed to it. */
+const BROWSER = { ...HTML, 'accept-encoding': 'gzip, deflate, br, zstd' };
 const GZIP = { 'accept-encoding': 'gzip' };
 
 interface Probe {
@@ -394,12 +396,19 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
   const staticIndex = await probe(`${nginx.url}/`, HTML);
   expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
 
-  const [reference, anonymous, document, admin] = (await compare([
+  const homeBr = await probe(`${gatewayUrl}/`, BROWSER);
+  expectThat(homeBr.status === 200 && homeBr.headers['content-encoding'] === 'br', 'gateway: GET / as a browser asks answers the page in brotli');
+  const documentBr = await probe(`${gatewayUrl}${documentPath}`, BROWSER);
+
+  const [reference, anonymous, document, admin, browserReference, anonymousBr, documentBrSummary] = (await compare([
     against('nginx static index.html', nginx, '/', HTML),
     against('gateway GET /', gateway, '/', HTML),
     against(`gateway GET ${documentPath}`, gateway, documentPath, HTML),
     against('gateway GET /admin/dashboard (admin)', gateway, '/admin/dashboard', { ...HTML, ...adminCookie }),
-  ])) as [Summary, Summary, Summary, Summary];
+    against('nginx static index.html, as a browser asks', nginx, '/', BROWSER),
+    against('gateway GET /, as a browser asks', gateway, '/', BROWSER),
+    against(`gateway GET ${documentPath}, as a browser asks`, gateway, documentPath, BROWSER),
+  ])) as [Summary, Summary, Summary, Summary, Summary, Summary, Summary];
   console.log('The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a');
   console.log('document page for a visitor (head of the page, start data, route data and crawler content; the route data and');
   console.log('the rendered page kept briefly per URL), `/admin/dashboard` for the logged-in admin (page guard, user and');
@@ -410,10 +419,14 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
       measurementRow(`gateway · / (${kib(home.body.length)} KiB)`, anonymous),
       measurementRow(`gateway · document page (${kib(documentPage.body.length)} KiB)`, document),
       measurementRow(`gateway · /admin/dashboard, admin (${kib(dashboard.body.length)} KiB)`, admin),
+      measurementRow(`nginx · static index.html, Accept-Encoding of a browser`, browserReference),
+      measurementRow(`gateway · /, Accept-Encoding of a browser (${kib(homeBr.body.length)} KiB br)`, anonymousBr),
+      measurementRow(`gateway · document page, Accept-Encoding of a browser (${kib(documentBr.body.length)} KiB br)`, documentBrSummary),
     ]),
   );
   console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}, CPU per request ${ratio(anonymous.cpuPerRequest, reference.cpuPerRequest)}`);
   console.log(`- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)}, CPU per request ${ratio(document.cpuPerRequest, reference.cpuPerRequest)} (goal ≥ 0.5×)`);
+  console.log(`- as a browser asks (\`Accept-Encoding: gzip, deflate, br, zstd\`, pages sent in brotli): \`/\` **${ratio(anonymousBr.rps, browserReference.rps)}**, document page **${ratio(documentBrSummary.rps, browserReference.rps)}** of nginx's req/s`);
   console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}, CPU per request ${ratio(admin.cpuPerRequest, reference.cpuPerRequest)}`);
 }
 

@@ -6,6 +6,8 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
 import { pageHead, type PageInput } from '../../shared/page-head';
@@ -15,7 +17,7 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, splitUrl } from '../http';
 import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
-import assets from './assets';
+import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
 import type { PublicStartData } from './start-data';
@@ -72,6 +74,31 @@ interface RenderedPage {
   html: Buffer;
   /** the page varies with the User-Agent (a crawler's plain 404 page) */
   forCrawlers: boolean;
+  /** the html compressed, made on the first request that accepts the coding and kept with the page */
+  encoded?: Partial<Record<ContentCoding, Promise<Buffer>>>;
+}
+
+const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+// A page is compressed once and kept, so the level is the one of a file served many times, yet
+// quick enough for a page made for one request (a logged-in reader's): brotli 5 takes about
+// 0.3 ms for a 20 KiB page and leaves a third of its bytes, a slow phone connection's 0.1 s.
+function compress(html: Buffer, coding: ContentCoding): Promise<Buffer> {
+  if (coding === 'gzip') return gzipAsync(html, { level: 6 });
+  return brotliAsync(html, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length },
+  });
+}
+
+/** The page's bytes in the coding the client prefers, or undefined for the plain html. */
+function encodedBody(page: RenderedPage, acceptEncoding: string | undefined): { coding: ContentCoding; body: Promise<Buffer> } | undefined {
+  const coding = negotiateEncoding(acceptEncoding, PAGE_CODINGS);
+  if (!coding) return undefined;
+  page.encoded ??= {};
+  const body = (page.encoded[coding] ??= compress(page.html, coding));
+  return { coding, body };
 }
 
 export function renderPage(
@@ -223,12 +250,14 @@ export default fp<SpaOptions>(
 
       const { session, publicPart } = outcome;
       const page = await pageFor(request, normalized, outcome.kind === 'closed', session, publicPart);
-      return reply
+      const encoded = encodedBody(page, request.headers['accept-encoding']);
+      reply
         .code(page.status)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
-        .header('vary', page.forCrawlers ? 'Cookie, User-Agent' : 'Cookie')
-        .type('text/html; charset=utf-8')
-        .send(page.html);
+        .header('vary', page.forCrawlers ? 'Accept-Encoding, Cookie, User-Agent' : 'Accept-Encoding, Cookie')
+        .type('text/html; charset=utf-8');
+      if (!encoded) return reply.send(page.html);
+      return reply.header('content-encoding', encoded.coding).send(await encoded.body);
     });
   },
   { name: 'spa', dependencies: ['page-guard', 'start-data', 'route-data'] },

@@ -97,6 +97,25 @@ describe('index.html', () => {
     }
   });
 
+  it('sends the page compressed as the browser accepts it (brotli, then gzip), the same html inside, varying on Accept-Encoding', async () => {
+    for (const path of ['/', '/library/1', '/nope']) {
+      const plain = await send(`${gw.url}${path}`, { headers: { ...HTML, 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      expect(plain.text, path).toContain('id="start-data"');
+
+      const br = await send(`${gw.url}${path}`, { headers: { ...HTML, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(br.status, path).toBe(plain.status);
+      expect(br.headers['content-encoding'], path).toBe('br');
+      expect(br.headers.vary, path).toBe('Accept-Encoding, Cookie');
+      expect(brotliDecompressSync(br.body).toString('utf8'), path).toBe(plain.text);
+      expect(br.body.length, path).toBeLessThan(plain.body.length / 2);
+
+      const gz = await send(`${gw.url}${path}`, { headers: { ...HTML, 'accept-encoding': 'gzip;q=1, br;q=0' } });
+      expect(gz.headers['content-encoding'], path).toBe('gzip');
+      expect(gunzipSync(gz.body).toString('utf8'), path).toBe(plain.text);
+    }
+  });
+
   it("puts the site's title, description, keywords and favicon in <head>, HTML-escaped", async () => {
     const res = await send(`${gw.url}/`, { headers: HTML });
     const head = res.text.slice(0, res.text.indexOf('</head>'));

@@ -105,7 +105,7 @@ describe('route data', () => {
     expect(person.text).toContain('<title>文档不存在 - 魔豆文库</title>');
     const crawler = await send(`${gw.url}/library/1/99`, { headers: CRAWLER });
     expect(crawler.status).toBe(404);
-    expect(crawler.headers.vary).toBe('Cookie, User-Agent');
+    expect(crawler.headers.vary).toBe('Accept-Encoding, Cookie, User-Agent');
     expect(crawler.text).toContain('<h1>文档不存在</h1>');
     expect(crawler.text).toContain('<meta name="robots" content="noindex">');
     expect(crawler.text).not.toContain('<script');

@@ -83,7 +83,7 @@ describe('site switches: closed site (security.is_close)', () => {
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('private, no-cache');
-    expect(res.headers.vary).toBe('Cookie');
+    expect(res.headers.vary).toBe('Accept-Encoding, Cookie');
     expect(res.text).toContain('<title>站点已关闭 - 魔豆文库</title>');
     expect(res.text).toContain('<meta name="robots" content="noindex, nofollow">');
     const start = startDataOf(res.text);
