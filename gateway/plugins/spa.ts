@@ -75,7 +75,7 @@ interface RenderedPage {
   /** the page varies with the User-Agent (a crawler's plain 404 page) */
   forCrawlers: boolean;
   /** the html compressed, made on the first request that accepts the coding and kept with the page */
-  encoded?: Partial<Record<ContentCoding, Promise<Buffer>>>;
+  encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
 }
 
 const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -92,13 +92,27 @@ function compress(html: Buffer, coding: ContentCoding): Promise<Buffer> {
   });
 }
 
-/** The page's bytes in the coding the client prefers, or undefined for the plain html. */
-function encodedBody(page: RenderedPage, acceptEncoding: string | undefined): { coding: ContentCoding; body: Promise<Buffer> } | undefined {
+/** Browsers send one of a few Accept-Encoding values: each is weighed once. */
+const codingOfHeader = new Map<string, ContentCoding | undefined>();
+const CODING_MEMORY = 64;
+
+function pageCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  if (codingOfHeader.has(acceptEncoding)) return codingOfHeader.get(acceptEncoding);
   const coding = negotiateEncoding(acceptEncoding, PAGE_CODINGS);
-  if (!coding) return undefined;
-  page.encoded ??= {};
-  const body = (page.encoded[coding] ??= compress(page.html, coding));
-  return { coding, body };
+  if (codingOfHeader.size < CODING_MEMORY) codingOfHeader.set(acceptEncoding, coding);
+  return coding;
+}
+
+/** The page's bytes in `coding`: at once when they are made, else once they are. */
+function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promise<Buffer> {
+  const encoded = (page.encoded ??= {});
+  const known = encoded[coding];
+  if (known) return known;
+  const making = compress(page.html, coding);
+  encoded[coding] = making;
+  void making.then((body) => (encoded[coding] = body), () => delete encoded[coding]);
+  return making;
 }
 
 export function renderPage(
@@ -250,14 +264,15 @@ export default fp<SpaOptions>(
 
       const { session, publicPart } = outcome;
       const page = await pageFor(request, normalized, outcome.kind === 'closed', session, publicPart);
-      const encoded = encodedBody(page, request.headers['accept-encoding']);
+      const coding = pageCoding(request.headers['accept-encoding']);
       reply
         .code(page.status)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
         .header('vary', page.forCrawlers ? 'Accept-Encoding, Cookie, User-Agent' : 'Accept-Encoding, Cookie')
         .type('text/html; charset=utf-8');
-      if (!encoded) return reply.send(page.html);
-      return reply.header('content-encoding', encoded.coding).send(await encoded.body);
+      if (!coding) return reply.send(page.html);
+      const body = encodedBody(page, coding);
+      return reply.header('content-encoding', coding).send(Buffer.isBuffer(body) ? body : await body);
     });
   },
   { name: 'spa', dependencies: ['page-guard', 'start-data', 'route-data'] },
