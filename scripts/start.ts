@@ -23,6 +23,7 @@ function newestMtime(path: string): number {
 export function webBuildNeeded(root: string): string | undefined {
   const index = join(root, 'web/dist/index.html');
   if (!existsSync(index)) return 'web/dist is missing';
+  if (!existsSync(join(root, 'web/dist/.ssr/entry-server.js'))) return "web/dist has no first-screen build (.ssr)";
   const built = statSync(index).mtimeMs;
   for (const source of WEB_SOURCES) {
     if (newestMtime(join(root, source)) > built) return `${source} changed since the last build`;

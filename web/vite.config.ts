@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
-import type { OutputBundle } from 'rolldown';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import type { OutputBundle, RollupLog } from 'rolldown';
 import react from '@vitejs/plugin-react';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -50,10 +51,56 @@ function earlyScript(): Plugin {
   };
 }
 
+function quietWarnings(warning: RollupLog, warn: (warning: RollupLog) => void): void {
+  // Semi's barrel reaches a markdown renderer with "use client" directives; tree-shaken anyway.
+  if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+  // lottie-web (Semi's Lottie component, unused and tree-shaken) uses a direct eval.
+  if (warning.code === 'EVAL' && warning.id?.includes('lottie-web')) return;
+  warn(warning);
+}
+
 /** src/early.ts and what it shares with the app: kept out of the app's chunk, which it must not wait for. */
 const EARLY_MODULES = /\/src\/early\.ts$/;
 
-export default defineConfig({
+/**
+ * In the first screen's build, a module with a `.server.ts` sibling is that sibling: the same
+ * exports made without what only a browser has (ui/plain-text.ts reads HTML with DOMParser).
+ */
+function serverModules(): Plugin {
+  return {
+    name: 'server-modules',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || !resolved.id.startsWith(`${webRoot}src/`) || !resolved.id.endsWith('.ts')) return resolved;
+      const sibling = resolved.id.replace(/\.ts$/, '.server.ts');
+      return existsSync(sibling) ? sibling : resolved;
+    },
+  };
+}
+
+/**
+ * The gateway's build of the first screen (src/entry-server.tsx, `vite build --ssr`): one
+ * module for Node with everything it imports (Semi's styles are the SPA's), in production
+ * mode, beside the SPA in web/dist/.ssr/, which the gateway never serves.
+ */
+const firstScreenBuild: UserConfig = {
+  plugins: [react(), serverModules()],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  ssr: { noExternal: true },
+  build: {
+    outDir: `${webRoot}dist/.ssr`,
+    emptyOutDir: true,
+    copyPublicDir: false,
+    ssr: `${webRoot}src/entry-server.tsx`,
+    rolldownOptions: {
+      output: { codeSplitting: false },
+      onwarn: quietWarnings,
+    },
+  },
+};
+
+export default defineConfig(({ isSsrBuild }) => isSsrBuild ? { root: webRoot, cacheDir: `${repoRoot}.tmp/vite`, ...firstScreenBuild } : {
   root: webRoot,
   // node_modules is shared between git worktrees, so the optimiser cache lives in the repo.
   cacheDir: `${repoRoot}.tmp/vite`,
@@ -85,13 +132,7 @@ export default defineConfig({
           ],
         },
       },
-      onwarn(warning, warn) {
-        // Semi's barrel reaches a markdown renderer with "use client" directives; tree-shaken anyway.
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        // lottie-web (Semi's Lottie component, unused and tree-shaken) uses a direct eval.
-        if (warning.code === 'EVAL' && warning.id?.includes('lottie-web')) return;
-        warn(warning);
-      },
+      onwarn: quietWarnings,
     },
   },
 });

@@ -16,6 +16,7 @@ import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, splitUrl } from '../http';
+import { loadFirstScreen } from '../first-screen';
 import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
@@ -161,7 +162,9 @@ export default fp<SpaOptions>(
       });
     }
 
-    function render(request: FastifyRequest, page: {
+    const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
+
+    async function render(request: FastifyRequest, page: {
       path: string;
       search: string;
       match: RouteMatch | undefined;
@@ -170,7 +173,7 @@ export default fp<SpaOptions>(
       publicPart: PublicStartData | undefined;
       routeData: RouteData;
       crawler: boolean;
-    }): RenderedPage {
+    }): Promise<RenderedPage> {
       const { match, publicPart, routeData, session } = page;
       const input: PageInput = {
         path: page.path,
@@ -194,10 +197,15 @@ export default fp<SpaOptions>(
         }
         if (routeData.answers.length) startData.routeData = routeData.answers;
       }
+      // People visiting get the first screen as the SPA shows it; crawlers, and people when it
+      // is not rendered, the page's main content as plain HTML (hidden from people).
+      const screen = startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
+        ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
+        : undefined;
       const html = renderPage(template, {
-        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
+        head: [renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)), screen?.head].filter(Boolean).join('\n    '),
         // A closed site shows its notice, not the page's content.
-        content: page.closed ? '' : renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
+        content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
         startData,
       });
       // A path that is no route, or a page whose subject is gone, still gets the page (the SPA

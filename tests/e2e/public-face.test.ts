@@ -143,17 +143,88 @@ describe('first screens', () => {
     expect(await page.locator('#root [data-crawler]').count()).toBe(0);
   });
 
-  it('shows the crawler content to a browser without JavaScript', async () => {
+  it('shows a browser without JavaScript the first screen as the app shows it', async () => {
     const context = await site.browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto(`/library/${category}`);
-      expect(await page.locator('#root [data-crawler] h1').textContent()).toBe('阅读材料');
+      await page.getByRole('link', { name: lessonTitle }).first().waitFor();
+      expect(await page.locator('#root [data-crawler]').count()).toBe(0);
       await page.goto('/');
-      await page.locator('#root [data-crawler]').getByRole('link', { name: lessonTitle }).waitFor();
+      await page.getByRole('link', { name: lessonTitle }).first().waitFor();
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('the first screen the gateway renders', () => {
+  const PERSON = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
+  const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+  const rootOf = (html: string) => /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
+
+  it('is in the page a visitor gets, with the reader\'s stylesheets; crawlers and members get none', async () => {
+    const path = `/library/${category}/${lessonId}`;
+    const person = await fetch(`${site.url}${path}`, { headers: PERSON }).then((res) => res.text());
+    const root = rootOf(person);
+    expect(root).toContain(`<h1`);
+    expect(root).toContain(lessonTitle);
+    expect(root).toMatch(/<img[^>]*alt="第 1 页"/);
+    expect(root).not.toContain('data-crawler');
+    const readerCss = /data-reader="([^"]*)"/.exec(person)![1]!.split(' ').filter((file) => file.endsWith('.css'));
+    expect(readerCss.length).toBeGreaterThan(0);
+    for (const css of readerCss) expect(person).toContain(`<link rel="stylesheet" crossorigin href="${css}">`);
+
+    const crawler = await fetch(`${site.url}${path}`, { headers: CRAWLER }).then((res) => res.text());
+    expect(rootOf(crawler)).toMatch(/^<div data-crawler>/);
+
+    const member = await registerMember(site.url);
+    const login = await fetch(`${site.url}/api/v1/user/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: member.username, password: member.password }),
+    });
+    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    expect(cookie).toContain('token=');
+    const mine = await fetch(`${site.url}${path}`, { headers: { ...PERSON, cookie } }).then((res) => res.text());
+    expect(rootOf(mine)).not.toContain('第 1 页');
+  });
+
+  it('shows the reader\'s first page before the app\'s code has run, where the app then shows it', async () => {
+    const path = `/library/${category}/${lessonId}`;
+    const firstPage = async (blockScripts: boolean) => {
+      const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 }, isMobile: true });
+      try {
+        const page = await context.newPage();
+        if (blockScripts) await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+        await page.goto(path);
+        const image = page.getByRole('img', { name: '第 1 页' });
+        await image.waitFor();
+        await page.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>('img[alt="第 1 页"]');
+          return !!img && img.complete && img.naturalWidth > 0;
+        });
+        if (!blockScripts) await page.getByRole('button', { name: '全屏' }).waitFor();
+        const title = await page.getByRole('heading', { level: 1 }).textContent();
+        return { box: await image.boundingBox(), title };
+      } finally {
+        await context.close();
+      }
+    };
+    const before = await firstPage(true);
+    const after = await firstPage(false);
+    expect(before.title).toBe(lessonTitle);
+    expect(after.title).toBe(lessonTitle);
+    expect(before.box).not.toBeNull();
+    // The same place and size, to the pixel: nothing moves when the app takes over.
+    expect(before.box).toEqual(after.box);
+  });
+
+  it('is replaced by the app without a console error, and the app then works', async () => {
+    const { page } = await site.visit();
+    await page.goto(`/library/${category}/${lessonId}`);
+    await page.getByRole('button', { name: '全屏' }).waitFor();
+    await page.getByRole('link', { name: '阅读材料' }).first().click();
+    await page.waitForURL(`**/library/${category}`);
+    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
   });
 });
 

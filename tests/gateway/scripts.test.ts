@@ -28,8 +28,15 @@ describe('npm start: is the SPA build stale?', () => {
     expect(webBuildNeeded(dir)).toBe('web/dist is missing');
   });
 
+  it('builds when web/dist has no first-screen build (one made before it existed)', async () => {
+    await touch(join(dir, 'web/src/main.tsx'), 100);
+    await touch(join(dir, 'web/dist/index.html'), 10);
+    expect(webBuildNeeded(dir)).toBe('web/dist has no first-screen build (.ssr)');
+  });
+
   it('builds when a web or shared source is newer than web/dist', async () => {
     await touch(join(dir, 'web/dist/index.html'), 50);
+    await touch(join(dir, 'web/dist/.ssr/entry-server.js'), 50);
     await touch(join(dir, 'web/src/pages/Home.tsx'), 100);
     expect(webBuildNeeded(dir)).toBeUndefined();
     await touch(join(dir, 'shared/access.ts'), 10);
@@ -40,6 +47,7 @@ describe('npm start: is the SPA build stale?', () => {
     await touch(join(dir, 'web/index.html'), 100);
     await touch(join(dir, 'web/src/app/App.tsx'), 100);
     await touch(join(dir, 'web/dist/index.html'), 10);
+    await touch(join(dir, 'web/dist/.ssr/entry-server.js'), 10);
     expect(webBuildNeeded(dir)).toBeUndefined();
   });
 });

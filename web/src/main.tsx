@@ -5,8 +5,26 @@ import { api } from './api/client';
 import { createQueryClient } from './api/query-client';
 import { AppProviders } from './app/AppProviders';
 import { boot } from './app/boot';
-import { createAppRouter } from './app/router';
+import { createAppRouter, type AppRouter } from './app/router';
 import { handleUnauthorized } from './app/unauthorized';
+
+/** The gateway rendered the first screen into the page (crawler content does not count). */
+function hasFirstScreen(container: HTMLElement): boolean {
+  const first = container.firstElementChild;
+  return !!first && !first.hasAttribute('data-crawler');
+}
+
+/** Resolves once the router has the first route's code and loaders done. */
+function routerReady(router: AppRouter): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
 
 async function start(): Promise<void> {
   const queryClient = createQueryClient();
@@ -15,6 +33,9 @@ async function start(): Promise<void> {
   api.configure({ onUnauthorized: () => handleUnauthorized(router) });
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
+  // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
+  // screen's code is here, and React then replaces it with the same screen, not a spinner.
+  if (hasFirstScreen(container)) await routerReady(router);
   createRoot(container).render(
     <StrictMode>
       <AppProviders queryClient={queryClient}>

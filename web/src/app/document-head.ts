@@ -79,12 +79,12 @@ function usePageAnswers(
   // screen's query may change the cache while it renders, and this component must not update then.
   const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(notifyManager.batchCalls(onChange)), [queryClient]);
   // When each call's data or error last changed: the answers are read again only then.
-  const version = useSyncExternalStore(subscribe, () =>
+  const snapshot = () =>
     calls.map((call) => {
       const state = queryClient.getQueryState(call.key);
       return `${state?.dataUpdatedAt ?? 0}.${state?.errorUpdatedAt ?? 0}`;
-    }).join(),
-  );
+    }).join();
+  const version = useSyncExternalStore(subscribe, snapshot, snapshot);
   return useMemo(() => {
     const answers: CallAnswer[] = [];
     let missing = false;
@@ -114,7 +114,7 @@ export function PageHeadManager() {
   }, [search]);
   const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
   const { answers, missing } = usePageAnswers(match, query, categories);
-  const head = pageHead({ path: pathname, query, match, settings, categories, origin: window.location.origin, answers, missing });
+  const head = pageHead({ path: pathname, query, match, settings, categories, origin: globalThis.location?.origin ?? '', answers, missing });
   const signature = JSON.stringify(head);
   useEffect(() => applyPageHead(JSON.parse(signature) as PageHead, settings), [signature, settings]);
   return null;

@@ -3,6 +3,7 @@
 // settings from the query client). The first screen (default layout, home) is in the entry
 // chunk; every other screen is a lazy chunk.
 import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type Params, type RouteObject } from 'react-router-dom';
 import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
 import { DefaultLayout } from '../layouts/DefaultLayout';
@@ -14,38 +15,56 @@ import { RootErrorBoundary, RootShell } from './RootShell';
 import { adminScreens } from '../pages/admin/screens';
 import { prefetchReader } from '../features/reader/prefetch';
 
-type Screen = Pick<RouteObject, 'Component' | 'lazy'>;
+/** A route's screen, and the file of its code when it comes apart from the first screen's. */
+type Screen = Pick<RouteObject, 'Component' | 'lazy'> & { file?: string };
 
 const adminDashboard: Screen = {
   lazy: async () => ({ Component: (await import('../pages/admin/AdminDashboardPage')).AdminDashboardPage }),
 };
 
-const libraryScreen: Screen = {
-  lazy: async () => ({ Component: (await import('../pages/public/LibraryPage')).LibraryPage }),
-};
+/**
+ * The public and member screens, whose code comes when one is first shown: by file under
+ * web/ (as the build's manifest names it, so the gateway finds a screen's stylesheets when it
+ * renders the first screen), each exporting the component named like the file.
+ */
+const pageFiles = import.meta.glob<Record<string, ComponentType>>([
+  '../pages/public/*Page.tsx',
+  '../pages/member/*Page.tsx',
+  '!../pages/public/HomePage.tsx',
+  '!../pages/public/SiteClosedPage.tsx',
+]);
+
+function lazyPage(name: string): Screen {
+  const path = Object.keys(pageFiles).find((file) => file.endsWith(`/${name}.tsx`));
+  const load = path && pageFiles[path];
+  if (!path || !load) throw new Error(`No screen file ${name}.tsx under web/src/pages`);
+  return { lazy: async () => ({ Component: (await load())[name] }), file: `src/${path.slice('../'.length)}` };
+}
+
+const libraryScreen = lazyPage('LibraryPage');
 
 /** The screen of every route of the shared table, by route name. */
 const screens: Readonly<Record<string, Screen>> = {
   index: { Component: HomePage },
-  'auth-login': { lazy: async () => ({ Component: (await import('../pages/public/LoginPage')).LoginPage }) },
-  'auth-register': { lazy: async () => ({ Component: (await import('../pages/public/RegisterPage')).RegisterPage }) },
-  'auth-forgot': { lazy: async () => ({ Component: (await import('../pages/public/ForgotPasswordPage')).ForgotPasswordPage }) },
-  'oauth-callback': { lazy: async () => ({ Component: (await import('../pages/public/OAuthCallbackPage')).OAuthCallbackPage }) },
-  member: { lazy: async () => ({ Component: (await import('../pages/member/MemberOverviewPage')).MemberOverviewPage }) },
-  'member-profile': { lazy: async () => ({ Component: (await import('../pages/member/MemberProfilePage')).MemberProfilePage }) },
-  'member-download': { lazy: async () => ({ Component: (await import('../pages/member/MemberDownloadPage')).MemberDownloadPage }) },
-  'member-order': { lazy: async () => ({ Component: (await import('../pages/member/MemberOrderPage')).MemberOrderPage }) },
-  'member-document': { lazy: async () => ({ Component: (await import('../pages/member/MemberDocumentPage')).MemberDocumentPage }) },
-  'member-favorite': { lazy: async () => ({ Component: (await import('../pages/member/MemberFavoritePage')).MemberFavoritePage }) },
+  'auth-login': lazyPage('LoginPage'),
+  'auth-register': lazyPage('RegisterPage'),
+  'auth-forgot': lazyPage('ForgotPasswordPage'),
+  'oauth-callback': lazyPage('OAuthCallbackPage'),
+  member: lazyPage('MemberOverviewPage'),
+  'member-profile': lazyPage('MemberProfilePage'),
+  'member-download': lazyPage('MemberDownloadPage'),
+  'member-order': lazyPage('MemberOrderPage'),
+  'member-document': lazyPage('MemberDocumentPage'),
+  'member-favorite': lazyPage('MemberFavoritePage'),
   library: libraryScreen,
   'library-category': libraryScreen,
-  'library-category-id': { lazy: async () => ({ Component: (await import('../pages/public/DocumentPage')).DocumentPage }) },
-  search: { lazy: async () => ({ Component: (await import('../pages/public/SearchPage')).SearchPage }) },
-  upload: { lazy: async () => ({ Component: (await import('../pages/public/UploadPage')).UploadPage }) },
-  'article-category': { lazy: async () => ({ Component: (await import('../pages/public/ArticleIndexPage')).ArticleIndexPage }) },
-  'article-category-detail-id': { lazy: async () => ({ Component: (await import('../pages/public/ArticleDetailPage')).ArticleDetailPage }) },
-  vip: { lazy: async () => ({ Component: (await import('../pages/public/VipPage')).VipPage }) },
-  'vip-checkout': { lazy: async () => ({ Component: (await import('../pages/member/VipCheckoutPage')).VipCheckoutPage }) },
+  'library-category-id': lazyPage('DocumentPage'),
+  search: lazyPage('SearchPage'),
+  upload: lazyPage('UploadPage'),
+  'article-category': lazyPage('ArticleIndexPage'),
+  'article-category-detail-id': lazyPage('ArticleDetailPage'),
+  vip: lazyPage('VipPage'),
+  'vip-checkout': lazyPage('VipCheckoutPage'),
   admin: adminDashboard,
   'admin-index': adminDashboard,
   'admin-dashboard': adminDashboard,
@@ -66,6 +85,7 @@ const prefetchers: Readonly<Record<string, (params: Params, queryClient: QueryCl
 function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
   const screen = screens[route.name];
   if (!screen) throw new Error(`The route ${route.name} (${route.path}) has no screen`);
+  const { file, ...parts } = screen;
   const guard = guardFor(route, queryClient);
   const prefetch = prefetchers[route.name];
   return {
@@ -78,8 +98,8 @@ function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
           return verdict;
         }
       : guard,
-    handle: { route } satisfies RouteHandle,
-    ...screen,
+    handle: { route, file } satisfies RouteHandle,
+    ...parts,
   };
 }
 

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazy } from '../ui/lazy';
 import { useSettings } from '../features/settings/use-settings';
 import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
 

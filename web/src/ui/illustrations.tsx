@@ -1,6 +1,7 @@
 // Semi illustrations are ~3.5 KiB gzip each and only appear in empty, error and closed-site states,
 // so each one is its own lazy chunk instead of weighing on the first screen.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazy } from './lazy';
 
 const illustrations = {
   construction: lazy(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationConstruction')),

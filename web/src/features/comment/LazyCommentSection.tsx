@@ -1,6 +1,7 @@
 // The comments' code (the form, the captcha, the checks) loads apart from the screen that shows
 // them: a reader's first page image or an article's text never waits for it.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazy } from '../../ui/lazy';
 import { Skeleton } from '../../ui/semi';
 import './comments.css';
 

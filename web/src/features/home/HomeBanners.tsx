@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { lazy } from '../../ui/lazy';
 import { websiteBannersQuery } from '../banner/api';
 
 const BannerCarousel = lazy(() => import('./BannerCarousel'));

@@ -102,8 +102,10 @@ function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
 
 function ShareLink({ path }: { path: string }) {
   const [shown, setShown] = useState(false);
-  const url = `${window.location.origin}${path}`;
+  // Worked out when asked for (the gateway renders this screen where there is no window).
+  const urlOf = () => `${window.location.origin}${path}`;
   const copy = async () => {
+    const url = urlOf();
     setShown(true);
     try {
       await navigator.clipboard.writeText(url);
@@ -115,7 +117,7 @@ function ShareLink({ path }: { path: string }) {
   return (
     <>
       <Button onClick={() => void copy()}>分享</Button>
-      {shown && <input className="app-share__url" readOnly value={url} aria-label="分享链接" onFocus={(event) => event.target.select()} />}
+      {shown && <input className="app-share__url" readOnly value={urlOf()} aria-label="分享链接" onFocus={(event) => event.target.select()} />}
     </>
   );
 }

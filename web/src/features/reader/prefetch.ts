@@ -20,6 +20,8 @@ export function preloadImage(href: string): void {
 
 /** Starts loading document `id` and, when it is readable, its first page image. */
 export function prefetchReader(queryClient: QueryClient, id: number): void {
+  // The gateway's first screen (entry-server.tsx) has the document already, and no browser to tell.
+  if (typeof document === 'undefined') return;
   void queryClient.fetchQuery(documentQuery(id)).then(
     (doc) => {
       const first = doc.status === DocumentStatus.Converted ? pageImageUrl(doc, 1) : undefined;

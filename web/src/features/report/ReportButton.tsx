@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazy } from '../../ui/lazy';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { IconAlertTriangle } from '../../ui/icons';

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazy } from '../../ui/lazy';
 
 // bowser and the banner live in their own chunk, fetched a moment after the page has
 // loaded, so they never compete with what the first screen needs (its images included).

@@ -4,6 +4,8 @@ import type { RouteDef } from '../../../../shared/routes';
 /** What every screen route carries in its `handle`: its entry of the shared route table. */
 export interface RouteHandle {
   route: RouteDef;
+  /** the screen's file under web/ when its code is a chunk of its own (app/router.tsx) */
+  file?: string;
 }
 
 /** The route table entry of the screen being shown and its parameters, if any. */

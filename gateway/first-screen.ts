@@ -1,0 +1,113 @@
+// The first screen of a visitor's public page, rendered by the SPA's own components
+// (web/src/entry-server.tsx, built into web/dist/.ssr/ by `npm run build:web`) so that people
+// see the page's content once the page and its stylesheets are here, before the app's code.
+// The SPA replaces it with the same screen when it starts (web/src/main.tsx).
+//
+// With it come the screen's stylesheets (a screen whose code is a chunk of its own, like the
+// reader, has its styles there: without them the page would be laid out otherwise until the
+// app starts) and its code, preloaded, from the build's manifest. Without the build, or when a
+// page cannot be rendered in time, pages are served as before: the SPA renders them itself.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type { StartData } from '../shared/types/start-data';
+import { escapeHtml } from './page-html';
+
+/** What web/src/entry-server.tsx exports. */
+interface FirstScreenModule {
+  renderFirstScreen(url: string, start: StartData): Promise<{ html: string; files: string[] } | undefined>;
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export const FIRST_SCREEN_MODULE = '.ssr/entry-server.js';
+const MANIFEST = '.vite/manifest.json';
+/** The page is served without its first screen when rendering takes longer (the route data is in hand already). */
+export const FIRST_SCREEN_TIME_LIMIT_MS = 1_000;
+
+export interface RenderedScreen {
+  /** what goes into #root */
+  html: string;
+  /** the links for the head: the screen's stylesheets and code beyond the first screen's */
+  head: string;
+}
+
+export interface FirstScreenRenderer {
+  render(url: string, start: StartData): Promise<RenderedScreen | undefined>;
+}
+
+/** The chunks `key` imports, itself included, except those of `loaded`. */
+function chunksOf(manifest: Manifest, key: string, loaded: ReadonlySet<string>, found = new Set<string>()): Set<string> {
+  if (found.has(key) || loaded.has(key) || !manifest[key]) return found;
+  found.add(key);
+  for (const next of manifest[key].imports ?? []) chunksOf(manifest, next, loaded, found);
+  return found;
+}
+
+/** The head links of each screen file, worked out once. */
+function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
+  const loaded = chunksOf(manifest, 'index.html', new Set());
+  const known = new Map<string, string>();
+  return (files) =>
+    files
+      .map((file) => {
+        let links = known.get(file);
+        if (links === undefined) {
+          const chunks = [...chunksOf(manifest, file, loaded)].map((key) => manifest[key]!);
+          links = [
+            ...chunks.flatMap((chunk) => chunk.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(css)}">`),
+            ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(chunk.file)}">`),
+          ].join('\n    ');
+          known.set(file, links);
+        }
+        return links;
+      })
+      .filter(Boolean)
+      .join('\n    ');
+}
+
+function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  const done = new AbortController();
+  const late = sleep(ms, undefined, { signal: done.signal }).catch(() => undefined);
+  return Promise.race([work, late]).finally(() => done.abort());
+}
+
+/** The renderer of web/dist, or undefined (with a word in the log) when the build has none or it cannot be loaded. */
+export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger): Promise<FirstScreenRenderer | undefined> {
+  const modulePath = join(webDist, FIRST_SCREEN_MODULE);
+  if (!existsSync(modulePath)) {
+    // A build without it (an older one, or a test's): pages are what the SPA renders alone.
+    log.info({ webDist }, 'pages are served without their first screen: the build has no .ssr/entry-server.js (`npm run build:web` makes it)');
+    return undefined;
+  }
+  let module: FirstScreenModule;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await readFile(join(webDist, MANIFEST), 'utf8')) as Manifest;
+    module = (await import(pathToFileURL(modulePath).href)) as FirstScreenModule;
+  } catch (error) {
+    log.warn({ webDist, err: error }, 'pages are served without their first screen: its build could not be loaded');
+    return undefined;
+  }
+  const linksOf = screenLinks(manifest);
+  return {
+    async render(url, start) {
+      try {
+        const screen = await withTimeLimit(module.renderFirstScreen(url, start), FIRST_SCREEN_TIME_LIMIT_MS);
+        return screen && { html: screen.html, head: linksOf(screen.files) };
+      } catch (error) {
+        // One page's fault: it is served without its first screen, the SPA renders it (and shows the error).
+        log.warn({ url, err: error }, 'the first screen of a page could not be rendered');
+        return undefined;
+      }
+    },
+  };
+}

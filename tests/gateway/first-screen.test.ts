@@ -1,0 +1,111 @@
+// The gateway's part of the first screen (gateway/first-screen.ts), with a stand-in for the
+// build's web/dist/.ssr/entry-server.js: what it renders goes into #root for people with the
+// screen's stylesheets and code in the head; crawlers keep their plain content; a page whose
+// first screen fails or is late is served without it. The real renderer, in a real browser, is
+// tested in tests/e2e/public-face.test.ts.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_SCREEN_MODULE, FIRST_SCREEN_TIME_LIMIT_MS } from '../../gateway/first-screen';
+import { FIXTURE_DIST, send, startGateway, type TestGateway } from './helpers';
+import { startFakeBackend, type FakeBackend } from './fake-backend';
+
+const PERSON = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
+const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+
+// Stands in for the SSR build: renders /library, fails on /search, never answers on /article.
+const RENDERER = `
+export const calls = [];
+export async function renderFirstScreen(url, start) {
+  calls.push(url);
+  const path = new URL(url).pathname;
+  if (path === '/search') throw new Error('a component failed');
+  if (path === '/article') return new Promise(() => {});
+  return { html: '<div class="screen">' + start.settings.system.sitename + '的书库</div>', files: ['src/pages/public/LibraryPage.tsx'] };
+}
+`;
+
+const MANIFEST = {
+  'index.html': { file: 'assets/index-1.js', imports: ['_vendor-1.js'], css: ['assets/index-1.css'] },
+  '_vendor-1.js': { file: 'assets/vendor-1.js', css: ['assets/vendor-1.css'] },
+  '_Breadcrumbs-1.js': { file: 'assets/Breadcrumbs-1.js', imports: ['_vendor-1.js'], css: ['assets/Breadcrumbs-1.css'] },
+  'src/pages/public/LibraryPage.tsx': { file: 'assets/LibraryPage-1.js', imports: ['_vendor-1.js', 'index.html', '_Breadcrumbs-1.js'], css: ['assets/LibraryPage-1.css'] },
+};
+
+let dist: string;
+let backend: FakeBackend;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  dist = mkdtempSync(join(tmpdir(), 'moredoc-first-screen-'));
+  cpSync(FIXTURE_DIST, dist, { recursive: true });
+  mkdirSync(join(dist, '.ssr'));
+  mkdirSync(join(dist, '.vite'));
+  writeFileSync(join(dist, FIRST_SCREEN_MODULE), RENDERER);
+  writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST));
+  backend = await startFakeBackend();
+  gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000 });
+});
+afterAll(async () => {
+  await gw.close();
+  await backend.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+const rootOf = (html: string) => /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
+const headOf = (html: string) => /<head>(.*?)<\/head>/s.exec(html)?.[1] ?? '';
+
+describe('the first screen', () => {
+  it('goes into #root for people, made from the start data, with the screen\'s styles and code in the head', async () => {
+    const res = await send(`${gw.url}/library`, { headers: PERSON });
+    expect(res.status).toBe(200);
+    const root = rootOf(res.text);
+    expect(root).toMatch(/^<div class="screen">.+的书库<\/div>$/);
+    expect(root).not.toContain('data-crawler');
+    const head = headOf(res.text);
+    // The screen's own files and those of the chunks it imports; never the first screen's (index.html's).
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/LibraryPage-1.css">');
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/Breadcrumbs-1.css">');
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/LibraryPage-1.js">');
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/Breadcrumbs-1.js">');
+    expect(head).not.toContain('vendor-1');
+    expect(head).not.toContain('index-1');
+  });
+
+  it('is not made for crawlers, who keep the plain content', async () => {
+    const res = await send(`${gw.url}/library?crawler`, { headers: CRAWLER });
+    expect(res.status).toBe(200);
+    expect(rootOf(res.text)).toMatch(/^<div data-crawler>/);
+    expect(headOf(res.text)).not.toContain('LibraryPage-1.css');
+  });
+
+  it('is left out when a component fails: the page is served as before, and the SPA renders it', async () => {
+    const res = await send(`${gw.url}/search?wd=abc`, { headers: PERSON });
+    expect(res.status).toBe(200);
+    expect(rootOf(res.text)).toMatch(/^<div data-crawler>/);
+    expect(gw.logs.join('')).toContain('the first screen of a page could not be rendered');
+  });
+
+  it('is left out when it takes longer than its time limit', async () => {
+    const started = Date.now();
+    const res = await send(`${gw.url}/article`, { headers: PERSON });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FIRST_SCREEN_TIME_LIMIT_MS - 50);
+    expect(rootOf(res.text)).toMatch(/^<div data-crawler>/);
+  });
+
+  it('is rendered by a build that is never served', async () => {
+    for (const path of [`/${FIRST_SCREEN_MODULE}`, '/.vite/manifest.json']) {
+      const res = await send(`${gw.url}${path}`, { headers: { accept: '*/*' } });
+      expect(res.status, path).toBe(404);
+      expect(res.text).not.toContain('renderFirstScreen');
+    }
+  });
+
+  it('is not made for a path that is no route', async () => {
+    const res = await send(`${gw.url}/no/such/page`, { headers: PERSON });
+    expect(res.status).toBe(404);
+    expect(rootOf(res.text)).not.toContain('class="screen"');
+  });
+});
