@@ -381,12 +381,12 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
   const home = await probe(`${gatewayUrl}/`, HTML);
   expectThat(
     home.status === 200 && home.body.includes('id="start-data"') && home.body.includes('"routeData"') && home.body.includes('城市图书馆的一天</a>'),
-    'gateway: GET / answers the page with the start data, its route data and the crawler content',
+    'gateway: GET / answers the page with the start data, its route data and its first screen',
   );
   const documentPage = await probe(`${gatewayUrl}${documentPath}`, HTML);
   expectThat(
-    documentPage.status === 200 && documentPage.body.includes('<title>城市图书馆的一天 - ') && documentPage.body.includes('"detail"') && documentPage.body.includes('<h2>文档内容</h2>'),
-    `gateway: GET ${documentPath} answers the document page with its head, route data and text`,
+    documentPage.status === 200 && documentPage.body.includes('<title>城市图书馆的一天 - ') && documentPage.body.includes('"detail"') && /<img[^>]*alt="第 1 页"/.test(documentPage.body.toString()),
+    `gateway: GET ${documentPath} answers the document page with its head, route data and first screen (the reader's first page)`,
   );
   const dashboard = await probe(`${gatewayUrl}/admin/dashboard`, { ...HTML, ...adminCookie });
   expectThat(
@@ -410,7 +410,7 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
     against(`gateway GET ${documentPath}, as a browser asks`, gateway, documentPath, BROWSER),
   ])) as [Summary, Summary, Summary, Summary, Summary, Summary, Summary];
   console.log('The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a');
-  console.log('document page for a visitor (head of the page, start data, route data and crawler content; the route data and');
+  console.log('document page for a visitor (head of the page, start data, route data and the first screen; the route data and');
   console.log('the rendered page kept briefly per URL), `/admin/dashboard` for the logged-in admin (page guard, user and');
   console.log('permissions kept briefly per token, with the page rendered for them).\n');
   console.log(

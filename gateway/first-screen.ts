@@ -10,15 +10,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
+import Piscina from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartData } from '../shared/types/start-data';
 import { escapeHtml } from './page-html';
 
-/** What web/src/entry-server.tsx exports. */
-interface FirstScreenModule {
-  renderFirstScreen(url: string, start: StartData): Promise<{ html: string; files: string[] } | undefined>;
+/** What web/src/entry-server.tsx's renderFirstScreen gives. */
+interface Screen {
+  html: string;
+  files: string[];
 }
 
 interface ManifestChunk {
@@ -42,6 +42,7 @@ export interface RenderedScreen {
 
 export interface FirstScreenRenderer {
   render(url: string, start: StartData): Promise<RenderedScreen | undefined>;
+  close(): Promise<void>;
 }
 
 /** The chunks `key` imports, itself included, except those of `loaded`. */
@@ -74,13 +75,7 @@ function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
       .join('\n    ');
 }
 
-function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  const done = new AbortController();
-  const late = sleep(ms, undefined, { signal: done.signal }).catch(() => undefined);
-  return Promise.race([work, late]).finally(() => done.abort());
-}
-
-/** The renderer of web/dist, or undefined (with a word in the log) when the build has none or it cannot be loaded. */
+/** The renderer of web/dist, or undefined (with a word in the log) when the build has none or it cannot be read. */
 export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger): Promise<FirstScreenRenderer | undefined> {
   const modulePath = join(webDist, FIRST_SCREEN_MODULE);
   if (!existsSync(modulePath)) {
@@ -88,26 +83,40 @@ export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger): 
     log.info({ webDist }, 'pages are served without their first screen: the build has no .ssr/entry-server.js (`npm run build:web` makes it)');
     return undefined;
   }
-  let module: FirstScreenModule;
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(webDist, MANIFEST), 'utf8')) as Manifest;
-    module = (await import(pathToFileURL(modulePath).href)) as FirstScreenModule;
   } catch (error) {
-    log.warn({ webDist, err: error }, 'pages are served without their first screen: its build could not be loaded');
+    log.warn({ webDist, err: error }, 'pages are served without their first screen: the build\'s manifest cannot be read');
     return undefined;
   }
   const linksOf = screenLinks(manifest);
+  const pool = new Piscina<{ url: string; start: StartData }, Screen | undefined>({
+    filename: new URL('./first-screen-worker.mjs', import.meta.url).href,
+    workerData: { modulePath },
+    // One thread, started now (the module takes a moment to load), kept; its renders are short
+    // and mostly synchronous, a few may wait for their loaders side by side.
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: 4,
+    execArgv: [],
+  });
+  // A thread that fails outside a task (its module does not load): its tasks fail, and are logged.
+  pool.on('error', (error: Error) => log.warn({ err: error }, 'the first screen\'s thread failed'));
   return {
     async render(url, start) {
+      // Past the limit the task is aborted, which ends the thread (piscina starts another).
+      const signal = AbortSignal.timeout(FIRST_SCREEN_TIME_LIMIT_MS);
       try {
-        const screen = await withTimeLimit(module.renderFirstScreen(url, start), FIRST_SCREEN_TIME_LIMIT_MS);
+        const screen = await pool.run({ url, start }, { signal });
         return screen && { html: screen.html, head: linksOf(screen.files) };
       } catch (error) {
         // One page's fault: it is served without its first screen, the SPA renders it (and shows the error).
-        log.warn({ url, err: error }, 'the first screen of a page could not be rendered');
+        log.warn({ url, err: signal.aborted ? `late: over ${FIRST_SCREEN_TIME_LIMIT_MS} ms` : error }, 'the first screen of a page could not be rendered');
         return undefined;
       }
     },
+    close: () => pool.destroy(),
   };
 }

@@ -163,6 +163,7 @@ export default fp<SpaOptions>(
     }
 
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
+    fastify.addHook('onClose', async () => firstScreen?.close());
 
     async function render(request: FastifyRequest, page: {
       path: string;
@@ -220,6 +221,8 @@ export default fp<SpaOptions>(
     // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
     // the pages without route data (their data would be the visitor's own).
     const visitorPages = new Map<string, { expires: number; publicPart: PublicStartData | undefined; generation: number; page: RenderedPage }>();
+    // A visitor's page being made anew: one making per page, however many ask meanwhile.
+    const makingPages = new Map<string, { publicPart: PublicStartData | undefined; generation: number; page: Promise<RenderedPage> }>();
     const sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
 
     async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
@@ -229,9 +232,9 @@ export default fp<SpaOptions>(
       const visitorKey = session.token ? '' : `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${search}`;
       const generation = fastify.routeData.generation;
       const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
-      if (visitorPage && visitorPage.expires > Date.now() && visitorPage.publicPart === publicPart && visitorPage.generation === generation) {
-        return visitorPage.page;
-      }
+      // Kept for the same start data and route data generation: still the page to show.
+      const current = visitorPage && visitorPage.publicPart === publicPart && visitorPage.generation === generation ? visitorPage.page : undefined;
+      if (current && visitorPage!.expires > Date.now()) return current;
 
       const match = matchRoute(normalized);
       const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
@@ -242,11 +245,26 @@ export default fp<SpaOptions>(
       };
 
       if (visitorKey) {
-        const page = await fresh();
-        visitorPages.delete(visitorKey);
-        visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page });
-        while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
-        return page;
+        const inFlight = makingPages.get(visitorKey);
+        let making = inFlight && inFlight.publicPart === publicPart && inFlight.generation === generation ? inFlight.page : undefined;
+        if (!making) {
+          const page = fresh().then((made) => {
+            visitorPages.delete(visitorKey);
+            visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page: made });
+            while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
+            return made;
+          });
+          makingPages.set(visitorKey, { publicPart, generation, page });
+          const done = () => {
+            if (makingPages.get(visitorKey)?.page === page) makingPages.delete(visitorKey);
+          };
+          page.then(done, done);
+          making = page;
+        }
+        // A page past its time is answered while its successor is made (its first screen takes
+        // a few milliseconds on the renderer's thread): nobody waits for it, however many ask.
+        if (current) return current;
+        return making;
       }
       if (withData) return fresh();
       const key = `${closed ? 'x' : ''}${normalized}${search}`;

@@ -22,6 +22,12 @@ export async function renderFirstScreen(url, start) {
   const path = new URL(url).pathname;
   if (path === '/search') throw new Error('a component failed');
   if (path === '/article') return new Promise(() => {});
+  // Which render this is, made slowly: the test of kept pages counts them.
+  if (path === '/library/1') {
+    const count = calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return { html: '<p class="render">' + count + '</p>', files: [] };
+  }
   return { html: '<div class="screen">' + start.settings.system.sitename + '的书库</div>', files: ['src/pages/public/LibraryPage.tsx'] };
 }
 `;
@@ -32,6 +38,9 @@ const MANIFEST = {
   '_Breadcrumbs-1.js': { file: 'assets/Breadcrumbs-1.js', imports: ['_vendor-1.js'], css: ['assets/Breadcrumbs-1.css'] },
   'src/pages/public/LibraryPage.tsx': { file: 'assets/LibraryPage-1.js', imports: ['_vendor-1.js', 'index.html', '_Breadcrumbs-1.js'], css: ['assets/LibraryPage-1.css'] },
 };
+
+/** How long a visitor's page is kept here. */
+const TTL_MS = 300;
 
 let dist: string;
 let backend: FakeBackend;
@@ -45,7 +54,7 @@ beforeAll(async () => {
   writeFileSync(join(dist, FIRST_SCREEN_MODULE), RENDERER);
   writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST));
   backend = await startFakeBackend();
-  gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000 });
+  gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS });
 });
 afterAll(async () => {
   await gw.close();
@@ -101,6 +110,21 @@ describe('the first screen', () => {
       expect(res.status, path).toBe(404);
       expect(res.text).not.toContain('renderFirstScreen');
     }
+  });
+
+  it('is made once for all who ask while it is made anew, and they get the last one meanwhile', async () => {
+    const renderOf = async () => Number(/<p class="render">(\d+)<\/p>/.exec((await send(`${gw.url}/library/1`, { headers: PERSON })).text)?.[1]);
+    const first = await renderOf();
+    expect(first).toBeGreaterThan(0);
+    expect(await renderOf()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 20));
+    // Past its time: twenty at once all get the kept page at once, while one new render is made.
+    const meanwhile = await Promise.all(Array.from({ length: 20 }, renderOf));
+    expect(new Set(meanwhile)).toEqual(new Set([first]));
+    await expect.poll(renderOf).toBeGreaterThan(first);
+    const next = await renderOf();
+    // Renders are counted over every page of the renderer's thread: only this URL asked meanwhile.
+    expect(next).toBe(first + 1);
   });
 
   it('is not made for a path that is no route', async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversionResult } from '../../backend/platform/convert/converter';
 import { fixture } from '../helpers/documents';
 
-// The conversion worker is a plain .mjs file that piscina loads beside the code that creates
+// The conversion worker (and the gateway's first-screen worker) is a plain .mjs file that piscina loads beside the code that creates
 // the pool. In production that code is inside dist/server/{gateway,backend}/server.mjs, so
 // `npm run build:server` copies the worker next to both. This runs that script (into a
 // temporary directory instead of dist/server), bundles a probe with it, and converts a PDF
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await mkdir(join(REPO, '.tmp'), { recursive: true });
   out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
   const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts';
+  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts';
   const command = scripts['build:server']!.replace('backend/server.ts', `backend/server.ts ${probe}`).replaceAll('dist/server', out);
   await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
 }, 120_000);
@@ -45,5 +45,22 @@ describe('npm run build:server and the conversion worker', () => {
     const result = JSON.parse(stdout) as ConversionResult;
     expect(result).toMatchObject({ pages: 3, converter: 'mupdf' });
     for (const page of result.pageFiles) expect(existsSync(join(pages, page.file))).toBe(true);
+  }, 60_000);
+});
+
+describe('npm run build:server and the first screen\'s worker', () => {
+  it('renders a first screen with code bundled into dist/server/gateway, through the worker beside it', async () => {
+    // A web build whose first-screen module stands in for web/dist/.ssr/entry-server.js.
+    const web = join(out, 'web-dist');
+    await mkdir(join(web, '.ssr'), { recursive: true });
+    await mkdir(join(web, '.vite'), { recursive: true });
+    await writeFile(join(web, '.vite/manifest.json'), '{}');
+    await writeFile(
+      join(web, '.ssr/entry-server.js'),
+      'export async function renderFirstScreen(url, start) { return { html: `<p>${start.settings.system.sitename} ${new URL(url).pathname}</p>`, files: [] }; }\n',
+    );
+    expect(existsSync(join(out, 'gateway', 'first-screen-worker.mjs'))).toBe(true);
+    const { stdout } = await run(process.execPath, [join(out, 'gateway', 'first-screen-probe.mjs'), web], { cwd: REPO });
+    expect(JSON.parse(stdout)).toEqual({ html: '<p>测试文库 /library</p>', head: '' });
   }, 60_000);
 });
