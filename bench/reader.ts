@@ -128,6 +128,8 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
     });
     await page.goto(url, { waitUntil: 'commit' });
     const firstPageMs = await page.evaluate(() => (window as unknown as { __firstPage: Promise<number> }).__firstPage);
+    // The browser reports the largest paint a little after it (later still when the page paints before the app runs).
+    await page.waitForFunction(() => (window as unknown as { __lcp: number }).__lcp > 0, null, { timeout: 5_000 }).catch(() => undefined);
     const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
     const origin = navigationAt ?? 0;
     const before = finished
