@@ -1,0 +1,69 @@
+// The real first-screen build (web/dist/.ssr, made by the global set-up) through the gateway's
+// renderer thread, without a browser: which pages it renders, what it leaves to the SPA, and
+// that a component failing on the data it is given leaves the page to the SPA.
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFirstScreen, type FirstScreenRenderer } from '../../gateway/first-screen';
+import type { StartData } from '../../shared/types/start-data';
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const warnings: string[] = [];
+const log = { info: () => undefined, warn: (_data: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
+
+const START: StartData = {
+  settings: { system: { sitename: '测试文库' }, footer: {}, security: {}, display: {} },
+  navigation: [],
+  categories: [{ id: 1, title: '教育资料', type: 0, parent_id: 0, enable: true } as StartData['categories'][number]],
+};
+const DOCUMENT = { id: 5, title: '城市图书馆的一天', status: 2, pages: 3, preview: 2, attachment: { hash: 'a1b2c3' }, category_id: [1] };
+const withDocument = (data: unknown): StartData => ({ ...START, routeData: [{ key: ['document', 'detail', 5], data }] });
+
+let renderer: FirstScreenRenderer;
+beforeAll(async () => {
+  const loaded = await loadFirstScreen(WEB_DIST, log);
+  if (!loaded) throw new Error('web/dist has no first-screen build');
+  renderer = loaded;
+});
+afterAll(async () => {
+  await renderer?.close();
+});
+
+describe('the first-screen build', () => {
+  it('renders the home with the site\'s name, and no script', async () => {
+    const screen = await renderer.render('http://localhost/', START);
+    expect(screen?.html).toContain('测试文库');
+    expect(screen?.html).toContain('class="app-header');
+    expect(screen?.html).not.toMatch(/<script/);
+    expect(screen?.head).toBe('');
+  });
+
+  it('renders the reader with page 1, links the reader\'s styles, and leaves the lazy comments as their fallback', async () => {
+    const screen = await renderer.render('http://localhost/library/1/5', withDocument(DOCUMENT));
+    expect(screen?.html).toContain('<h1');
+    expect(screen?.html).toContain('城市图书馆的一天');
+    expect(screen?.html).toMatch(/<img[^>]*alt="第 1 页"/);
+    // The comments' code comes later in the browser: the server shows what the browser shows until then.
+    expect(screen?.html).toMatch(/<section class="app-comments"[^>]*aria-busy="true"/);
+    expect(screen?.head).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/DocumentPage-[\w-]+\.css">/);
+    expect(screen?.head).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/DocumentPage-[\w-]+\.js">/);
+  });
+
+  it.each([
+    ['an auth page', 'http://localhost/login', START],
+    ['the member area', 'http://localhost/member', START],
+    ['the admin', 'http://localhost/admin/dashboard', START],
+    ['a path that is no route', 'http://localhost/no/such/page', START],
+    ['a logged-in visitor', 'http://localhost/', { ...START, user: { id: 1, username: 'member' } as StartData['user'] }],
+  ])('renders nothing for %s (the SPA renders those itself)', async (_label, url, start) => {
+    expect(await renderer.render(url, start)).toBeUndefined();
+  });
+
+  it('renders nothing when a component fails on the data it is given, and says so in the log', async () => {
+    const before = warnings.length;
+    expect(await renderer.render('http://localhost/library/1/5', withDocument({ ...DOCUMENT, title: 7, pages: 'x' }))).toBeUndefined();
+    expect(warnings.slice(before)).toEqual(['the first screen of a page could not be rendered']);
+    // The thread goes on rendering.
+    expect((await renderer.render('http://localhost/library/1/5', withDocument(DOCUMENT)))?.html).toContain('城市图书馆的一天');
+  });
+});
