@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIRST_SCREEN_MODULE } from '../gateway/first-screen';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -23,7 +24,7 @@ function newestMtime(path: string): number {
 export function webBuildNeeded(root: string): string | undefined {
   const index = join(root, 'web/dist/index.html');
   if (!existsSync(index)) return 'web/dist is missing';
-  if (!existsSync(join(root, 'web/dist/.ssr/entry-server.js'))) return "web/dist has no first-screen build (.ssr)";
+  if (!existsSync(join(root, 'web/dist', FIRST_SCREEN_MODULE))) return 'web/dist has no first-screen build (.ssr)';
   const built = statSync(index).mtimeMs;
   for (const source of WEB_SOURCES) {
     if (newestMtime(join(root, source)) > built) return `${source} changed since the last build`;

@@ -92,18 +92,20 @@ const firstScreenBuild: UserConfig = {
     outDir: `${webRoot}dist/.ssr`,
     emptyOutDir: true,
     copyPublicDir: false,
-    ssr: `${webRoot}src/entry-server.tsx`,
     rolldownOptions: {
+      input: `${webRoot}src/entry-server.tsx`,
       output: { codeSplitting: false },
       onwarn: quietWarnings,
     },
   },
 };
 
-export default defineConfig(({ isSsrBuild }) => isSsrBuild ? { root: webRoot, cacheDir: `${repoRoot}.tmp/vite`, ...firstScreenBuild } : {
-  root: webRoot,
-  // node_modules is shared between git worktrees, so the optimiser cache lives in the repo.
-  cacheDir: `${repoRoot}.tmp/vite`,
+// node_modules is shared between git worktrees, so the optimiser cache lives in the repo.
+const both: UserConfig = { root: webRoot, cacheDir: `${repoRoot}.tmp/vite` };
+
+// `vite build --ssr` builds the first screen for the gateway; everything else is the SPA.
+export default defineConfig(({ isSsrBuild }) => isSsrBuild ? { ...both, ...firstScreenBuild } : {
+  ...both,
   plugins: [react(), earlyScript()],
   // Components read signals through useSignals() (no Babel transform); pre-bundle the
   // runtime so the dev server never serves a second copy of React.
