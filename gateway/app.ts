@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
 import { loggerOptions } from './logging';
-import accessLog from './plugins/access-log';
+import accessLog, { laneAccessLog } from './plugins/access-log';
 import errorHandler from './plugins/error-handler';
 import tokenCookie from './plugins/token-cookie';
 import securityHeaders from './plugins/security-headers';
@@ -21,6 +21,7 @@ import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
 import type { ViewFiles } from './view-files';
+import { PageLane } from './page-lane';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
@@ -35,7 +36,12 @@ export interface BuildOptions {
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
+  // Kept visitors' pages are answered in front of Fastify (gateway/page-lane.ts); not with
+  // metrics on, which count every answer in Fastify's hooks.
+  const metricsEnabled = config.metrics?.enabled ?? false;
+  const lane = metricsEnabled ? undefined : new PageLane(PAGE_CACHE_MAX * 2);
   const app = Fastify({
+    ...(lane ? { serverFactory: lane.serverFactory } : {}),
     logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     // Our own ids: a client-sent X-Request-Id is not trusted.
@@ -51,6 +57,14 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // A client that half-closes its side after a complete request (shutdown(SHUT_WR), `nc -N`,
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  if (lane) {
+    lane.onAnswer(laneAccessLog(app.log, config.trustProxy));
+    // Closing: every request is Fastify's, which answers 503 and closes the connections.
+    app.addHook('preClose', (done) => {
+      lane.close();
+      done();
+    });
+  }
 
   // Hooks in callback style: they run for every request, and an async hook costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -67,7 +81,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(errorHandler);
   app.register(accessLog);
   // Before every route, so that its response hook sees them all.
-  app.register(metrics, { enabled: config.metrics?.enabled ?? false, token: config.metrics?.token });
+  app.register(metrics, { enabled: metricsEnabled, token: config.metrics?.token });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);
@@ -83,7 +97,14 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   });
   app.register(routeData, { timeoutMs: config.routeDataTimeoutMs, ttlMs: config.routeDataTtlMs, maxEntries: PAGE_CACHE_MAX });
   app.register(robots, { publicOrigin: config.publicOrigin });
-  app.register(spa, { webDist: config.webDist, publicOrigin: config.publicOrigin, pageTtlMs: config.routeDataTtlMs, maxPages: PAGE_CACHE_MAX });
+  app.register(spa, {
+    webDist: config.webDist,
+    publicOrigin: config.publicOrigin,
+    pageTtlMs: config.routeDataTtlMs,
+    maxPages: PAGE_CACHE_MAX,
+    cookieName: config.tokenCookie,
+    lane,
+  });
 
   return app;
 }

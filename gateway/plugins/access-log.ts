@@ -5,8 +5,11 @@
 // LOG_LEVEL=warn keeps the faults and drops the rest. A request the client gave up on
 // before its answer is a debug line.
 import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { isUnder, splitUrl } from '../http';
+import type { LaneAnswered } from '../page-lane';
 
 export const REDACTED = '[redacted]';
 /** Query parameters whose value is a credential: token, access_token, code, password, sign, api_key, … */
@@ -70,6 +73,28 @@ function accessLine(request: FastifyRequest, reply: FastifyReply): Record<string
 }
 
 const LEVELS_WITH_INFO = new Set(['trace', 'debug', 'info']);
+
+/** The client's address as Fastify's `request.ip` gives it for the gateway's TRUST_PROXY. */
+function clientAddress(trustProxy: boolean | string[]): (request: IncomingMessage) => string | undefined {
+  if (trustProxy === false) return (request) => request.socket.remoteAddress;
+  const trusted = trustProxy === true ? () => true : proxyAddr.compile(trustProxy);
+  return (request) => proxyAddr.all(request, trusted).at(-1);
+}
+
+/**
+ * The access line of a page the lane answered (gateway/page-lane.ts), the same line as the
+ * hook below writes; undefined when the level drops it (the lane's answers are never faults).
+ */
+export function laneAccessLog(log: FastifyBaseLogger, trustProxy: boolean | string[]): LaneAnswered | undefined {
+  if (!LEVELS_WITH_INFO.has(log.level)) return undefined;
+  const ip = clientAddress(trustProxy);
+  return (request, answer) => {
+    log.info(
+      { reqId: answer.id, method: request.method, url: loggableUrl(request.url ?? '/'), status: answer.status, ms: answer.ms, bytes: answer.bytes, ip: ip(request) },
+      'request',
+    );
+  };
+}
 
 export default fp(
   async function accessLog(fastify) {

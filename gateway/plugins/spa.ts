@@ -5,6 +5,7 @@
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -15,8 +16,9 @@ import { matchRoute, routeDataCalls, type RouteMatch } from '../../shared/routes
 import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
-import { isUnder, pageOrigin, splitUrl } from '../http';
+import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
+import type { PageLane } from '../page-lane';
 import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
@@ -32,6 +34,10 @@ export interface SpaOptions {
   pageTtlMs: number;
   /** How many visitors' pages are kept at most. */
   maxPages: number;
+  /** The session cookie's name: a request that may carry one is not the lane's. */
+  cookieName: string;
+  /** Where kept visitors' pages are answered before Fastify (gateway/page-lane.ts); none: all here. */
+  lane?: PageLane | undefined;
 }
 
 export const HEAD_MARKER = '<!--app-head-->';
@@ -53,9 +59,13 @@ function wantsPage(request: FastifyRequest, normalized: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const lower = normalized.toLowerCase();
   if (NEVER_PAGES.some((prefix) => isUnder(lower, prefix))) return false;
-  const accept = request.headers.accept ?? '';
+  return acceptsPage(request.headers.accept, normalized);
+}
+
+/** What the client takes, for a page path: HTML, or anything when the path names no file. */
+function acceptsPage(accept: string | undefined = '', path: string): boolean {
   if (accept.includes('text/html')) return true;
-  const lastSegment = normalized.slice(normalized.lastIndexOf('/') + 1);
+  const lastSegment = path.slice(path.lastIndexOf('/') + 1);
   return (accept === '' || accept.includes('*/*')) && !lastSegment.includes('.');
 }
 
@@ -68,6 +78,14 @@ function queryOf(search: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(search)) if (!(name in query)) query[name] = value;
   return query;
+}
+
+/** A visitor's page as kept: for this start data and route data generation, until `expires`. */
+interface VisitorPage {
+  expires: number;
+  publicPart: PublicStartData | undefined;
+  generation: number;
+  page: RenderedPage;
 }
 
 interface RenderedPage {
@@ -220,16 +238,22 @@ export default fp<SpaOptions>(
     // of the rate): a visitor's page per URL (and origin) while its route data lives, as it is
     // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
     // the pages without route data (their data would be the visitor's own).
-    const visitorPages = new Map<string, { expires: number; publicPart: PublicStartData | undefined; generation: number; page: RenderedPage }>();
+    const visitorPages = new Map<string, VisitorPage>();
     // A visitor's page being made anew: one making per page, however many ask meanwhile.
     const makingPages = new Map<string, { publicPart: PublicStartData | undefined; generation: number; page: Promise<RenderedPage> }>();
     const sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
+
+    /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
+    function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
+      const crawler = isBot(request.headers['user-agent']);
+      return `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${splitUrl(request.url)[1]}`;
+    }
 
     async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
       const [, search] = splitUrl(request.url);
       const crawler = isBot(request.headers['user-agent']);
       // A visitor's page that is kept is answered before anything else is worked out.
-      const visitorKey = session.token ? '' : `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${search}`;
+      const visitorKey = session.token ? '' : visitorKeyOf(request, normalized, closed);
       const generation = fastify.routeData.generation;
       const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
       // Kept for the same start data and route data generation: still the page to show.
@@ -278,6 +302,46 @@ export default fp<SpaOptions>(
       return page;
     }
 
+    // The lane answers a visitor's page again as long as the page kept here is the one this
+    // handler would answer: same page, not expired, same start data and route data.
+    const lane = opts.lane;
+    lane?.install(laneKey);
+
+    /** The lane's key of a request: a visitor's page request, by all the answer depends on. */
+    function laneKey(raw: IncomingMessage): string | undefined {
+      const { headers } = raw;
+      // A session, or what may be one, is the page guard's to resolve.
+      if (headers.authorization !== undefined || headers.cookie?.includes(opts.cookieName)) return undefined;
+      const url = raw.url ?? '/';
+      if (!acceptsPage(headers.accept, pathOf(url))) return undefined;
+      const origin = opts.publicOrigin ? '' : `${headers.host}\n${String(headers['x-forwarded-host'])}\n${String(headers['x-forwarded-proto'])}`;
+      return `${pageCoding(headers['accept-encoding']) ?? ''}\n${isBot(headers['user-agent']) ? 'c' : 'p'}\n${origin}\n${url}`;
+    }
+
+    function keepInLane(request: FastifyRequest, reply: FastifyReply, answer: { normalized: string; closed: boolean; page: RenderedPage; body: Buffer }): void {
+      // Only a request the lane would take as it came (a canonical path: the lane does not normalise).
+      if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
+      const key = laneKey(request.raw);
+      const visitorKey = visitorKeyOf(request, answer.normalized, answer.closed);
+      const record = visitorPages.get(visitorKey);
+      if (key === undefined || record?.page !== answer.page || record.publicPart === undefined) return;
+      const current = (now: number) =>
+        visitorPages.get(visitorKey) === record &&
+        record.expires > now &&
+        record.generation === fastify.routeData.generation &&
+        record.publicPart === fastify.startData.current();
+      if (!current(Date.now())) return;
+      const headers: string[] = [];
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value === undefined || name === 'x-request-id') continue;
+        // never for a visitor's page; if it were, the answer would be this visitor's alone
+        if (name === 'set-cookie') return;
+        headers.push(name, Array.isArray(value) ? value.join(', ') : String(value));
+      }
+      headers.push('content-length', String(answer.body.length));
+      lane?.keep(key, { status: answer.page.status, headers, body: answer.body, current });
+    }
+
     fastify.setNotFoundHandler(async (request, reply) => {
       const normalized = normalizePath(request.url);
       if (normalized === null || !wantsPage(request, normalized)) return notFound(reply);
@@ -289,16 +353,19 @@ export default fp<SpaOptions>(
       }
 
       const { session, publicPart } = outcome;
-      const page = await pageFor(request, normalized, outcome.kind === 'closed', session, publicPart);
+      const closed = outcome.kind === 'closed';
+      const page = await pageFor(request, normalized, closed, session, publicPart);
       const coding = pageCoding(request.headers['accept-encoding']);
       reply
         .code(page.status)
         .header('cache-control', session.token ? 'private, no-cache' : 'no-cache')
         .header('vary', page.forCrawlers ? 'Accept-Encoding, Cookie, User-Agent' : 'Accept-Encoding, Cookie')
         .type('text/html; charset=utf-8');
-      if (!coding) return reply.send(page.html);
-      const body = encodedBody(page, coding);
-      return reply.header('content-encoding', coding).send(Buffer.isBuffer(body) ? body : await body);
+      if (coding) reply.header('content-encoding', coding);
+      const encoded = coding ? encodedBody(page, coding) : page.html;
+      const body = Buffer.isBuffer(encoded) ? encoded : await encoded;
+      if (lane && !session.token) keepInLane(request, reply, { normalized, closed, page, body });
+      return reply.send(body);
     });
   },
   { name: 'spa', dependencies: ['page-guard', 'start-data', 'route-data'] },

@@ -17,6 +17,8 @@ export interface PublicStartData {
 export interface StartDataSource {
   /** the cached public part, refreshed when stale; undefined when the backend cannot give it */
   publicPart(request: FastifyRequest): Promise<PublicStartData | undefined>;
+  /** the cached public part while it is fresh (what `publicPart` answers at once), else undefined */
+  current(): PublicStartData | undefined;
   invalidate(): void;
 }
 
@@ -74,9 +76,14 @@ export default fp<StartDataOptions>(
       }
     }
 
+    function current(): PublicStartData | undefined {
+      return cached && cached.expires > Date.now() ? cached.data : undefined;
+    }
+
     fastify.decorate('startData', {
       publicPart(request: FastifyRequest) {
-        if (cached && cached.expires > Date.now()) return Promise.resolve(cached.data);
+        const fresh = current();
+        if (fresh) return Promise.resolve(fresh);
         // One load at a time: concurrent page requests share it.
         if (!loading) {
           const mine = load(request).finally(() => {
@@ -86,6 +93,7 @@ export default fp<StartDataOptions>(
         }
         return loading;
       },
+      current,
       invalidate() {
         generation++;
         cached = undefined;

@@ -1,0 +1,102 @@
+// Kept visitors' pages, answered before Fastify. A visitor's page is made once and kept as
+// bytes (plugins/spa.ts); answering it again through Fastify's request path (routing, hooks,
+// the page guard, the reply) cost twice the page's own write. The lane answers such a
+// request on the node:http server itself, with the status and headers Fastify sent for that
+// page the first time, a request id of its own and the same access line. It answers only
+// what the page plugin kept and still holds current; anything else, or anything it is not
+// sure of, is Fastify's (the page plugin's key function decides, see `keyOf`).
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface KeptAnswer {
+  status: number;
+  /** `[name, value, …]` as Fastify sent them, without the request id */
+  headers: readonly string[];
+  body: Buffer;
+  /** false once Fastify would answer something else (the page expired, its data changed) */
+  current(now: number): boolean;
+}
+
+/** Called after each answer of the lane: its access line. */
+export type LaneAnswered = (request: IncomingMessage, answer: { id: string; status: number; ms: number; bytes: number }) => void;
+
+/** Fastify's server options the lane's server takes over from the server Fastify would make. */
+interface ServerTimeouts {
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+export class PageLane {
+  private keyOf: ((request: IncomingMessage) => string | undefined) | undefined;
+  private readonly answers = new Map<string, KeptAnswer>();
+  private answered: LaneAnswered | undefined;
+  private open = true;
+
+  constructor(private readonly maxAnswers: number) {}
+
+  /** The page plugin's key for a request: undefined when the request is not one it keeps pages for. */
+  install(keyOf: (request: IncomingMessage) => string | undefined): void {
+    this.keyOf = keyOf;
+  }
+
+  onAnswer(answered: LaneAnswered | undefined): void {
+    this.answered = answered;
+  }
+
+  keep(key: string, answer: KeptAnswer): void {
+    if (!this.open) return;
+    this.answers.delete(key);
+    this.answers.set(key, answer);
+    while (this.answers.size > this.maxAnswers) this.answers.delete(this.answers.keys().next().value as string);
+  }
+
+  /** From now on every request is Fastify's (closing: it answers 503 and closes connections). */
+  close(): void {
+    this.open = false;
+    this.answers.clear();
+  }
+
+  /** true when the request was answered here. */
+  answer(request: IncomingMessage, response: ServerResponse): boolean {
+    if (!this.open || this.answers.size === 0 || request.method !== 'GET' || !this.keyOf) return false;
+    // A GET with a body is left to Fastify, which reads (or refuses) it.
+    const { headers } = request;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const key = this.keyOf(request);
+    if (key === undefined) return false;
+    const kept = this.answers.get(key);
+    if (kept === undefined) return false;
+    if (!kept.current(Date.now())) {
+      this.answers.delete(key);
+      return false;
+    }
+    const started = this.answered ? performance.now() : 0;
+    const id = randomUUID();
+    const socket = request.socket;
+    const before = socket.bytesWritten;
+    response.writeHead(kept.status, [...kept.headers, 'x-request-id', id]);
+    response.end(kept.body);
+    this.answered?.(request, {
+      id,
+      status: kept.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      bytes: socket.bytesWritten - before,
+    });
+    return true;
+  }
+
+  /** Fastify's `serverFactory`: the server Fastify would make, with the lane in front. */
+  readonly serverFactory = (handler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
+    const server = createServer((request, response) => {
+      if (!this.answer(request, response)) handler(request, response);
+    });
+    // As Fastify sets up the server it makes itself (fastify/lib/server.js).
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+}
