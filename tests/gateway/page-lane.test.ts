@@ -8,6 +8,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../../gateway/app';
+import { PageLane } from '../../gateway/page-lane';
 import type { GatewayConfig } from '../../gateway/config';
 import { sameOrigin, send, sendRaw, testConfig, type Answer } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
@@ -225,6 +226,63 @@ describe('without the lane', () => {
       expect(accessLines(proxied.logs).map((line) => line.ip)).toEqual(['203.0.113.9', '203.0.113.9']);
     } finally {
       await proxied.app.close();
+    }
+  });
+});
+
+describe('the lane on its own', () => {
+  it('answers what it keeps while it is current, leaves the rest to the handler behind it, and stops when closed', async () => {
+    const lane = new PageLane(2);
+    let behind = 0;
+    let current = true;
+    const server = lane.serverFactory(
+      (_request, response) => {
+        behind++;
+        response.end('behind');
+      },
+      { keepAliveTimeout: 1234, requestTimeout: 5678, connectionTimeout: 0 },
+    );
+    expect(server.keepAliveTimeout).toBe(1234);
+    expect(server.requestTimeout).toBe(5678);
+    lane.install((request) => (request.url === '/kept' ? 'kept' : undefined));
+    lane.keep('kept', { status: 203, headers: ['content-type', 'text/plain', 'content-length', '4'], body: Buffer.from('kept'), current: () => current });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const kept = await send(`${url}/kept`);
+      expect([kept.status, kept.text, kept.headers['content-type'], behind]).toEqual([203, 'kept', 'text/plain', 0]);
+      expect(kept.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await send(`${url}/other`)).text).toBe('behind');
+      expect((await send(`${url}/kept`, { method: 'POST', body: 'x' })).text).toBe('behind');
+      current = false;
+      expect((await send(`${url}/kept`)).text).toBe('behind');
+      // no longer current: dropped, and not answered again when it would be
+      current = true;
+      expect((await send(`${url}/kept`)).text).toBe('behind');
+      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), current: () => true });
+      expect((await send(`${url}/kept`)).text).toBe('kept');
+      lane.close();
+      expect((await send(`${url}/kept`)).text).toBe('behind');
+      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), current: () => true });
+      expect((await send(`${url}/kept`)).text).toBe('behind');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('keeps at most as many answers as it was given, the oldest out first', async () => {
+    const lane = new PageLane(2);
+    const server = lane.serverFactory((_request, response) => response.end('behind'), {});
+    lane.install((request) => request.url);
+    for (const path of ['/a', '/b', '/c']) lane.keep(path, { status: 200, headers: [], body: Buffer.from(path), current: () => true });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await Promise.all(['/a', '/b', '/c'].map(async (path) => (await send(`${url}${path}`)).text))).toEqual(['behind', '/b', '/c']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
