@@ -103,7 +103,13 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
   };
 }
 
-export async function startGateway(backendUrl: string, overrides: Partial<GatewayConfig> = {}, build: Omit<BuildOptions, 'logStream'> = {}): Promise<TestGateway> {
+/** `beforeListen`: what a test adds to the built gateway (a hook) before it listens. */
+export async function startGateway(
+  backendUrl: string,
+  overrides: Partial<GatewayConfig> = {},
+  build: Omit<BuildOptions, 'logStream'> = {},
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<TestGateway> {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -112,6 +118,7 @@ export async function startGateway(backendUrl: string, overrides: Partial<Gatewa
     },
   });
   const app = buildGateway(testConfig(backendUrl, overrides), { ...build, logStream });
+  beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -2,15 +2,12 @@
 // is answered again without going through Fastify, byte for byte and header for header as
 // Fastify answered it, with its own request id and access line; everything else, and a kept
 // page that is no longer current, is still Fastify's. A hook counts what reaches Fastify.
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../../gateway/app';
 import { PageLane } from '../../gateway/page-lane';
 import type { GatewayConfig } from '../../gateway/config';
-import { sameOrigin, send, sendRaw, testConfig, type Answer } from './helpers';
+import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 const PERSON = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' };
@@ -18,31 +15,20 @@ const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; B
 /** How long a visitor's page is kept (the route data's lifetime). */
 const TTL_MS = 400;
 
-interface CountedGateway {
-  url: string;
-  app: FastifyInstance;
-  logs: string[];
+interface CountedGateway extends TestGateway {
   /** requests that reached Fastify */
   reachedFastify(): number;
 }
 
 async function startCounted(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<CountedGateway> {
-  const logs: string[] = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const app = buildGateway(testConfig(backendUrl, { startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS, ...overrides }), { logStream });
   let reached = 0;
-  app.addHook('onRequest', (_request, _reply, done) => {
-    reached++;
-    done();
+  const gateway = await startGateway(backendUrl, { startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS, ...overrides }, {}, (app) => {
+    app.addHook('onRequest', (_request, _reply, done) => {
+      reached++;
+      done();
+    });
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, app, logs, reachedFastify: () => reached };
+  return { ...gateway, reachedFastify: () => reached };
 }
 
 /** The headers as a browser would compare two answers: all but those made per answer. */
@@ -63,7 +49,7 @@ beforeAll(async () => {
   gw = await startCounted(backend.url);
 });
 afterAll(async () => {
-  await gw.app.close();
+  await gw.close();
   await backend.close();
 });
 afterEach(() => {
@@ -188,7 +174,7 @@ describe('the lane', () => {
       await send(`${short.url}/vip`, { headers: PERSON });
       expect(short.reachedFastify()).toBe(2);
     } finally {
-      await short.app.close();
+      await short.close();
     }
   });
 
@@ -213,7 +199,7 @@ describe('without the lane', () => {
       const scrape = await send(`${metered.url}/metrics`);
       expect(scrape.text).toMatch(/gateway_http_requests_total\{group="page",status="200"\} 3/);
     } finally {
-      await metered.app.close();
+      await metered.close();
     }
   });
 
@@ -225,7 +211,7 @@ describe('without the lane', () => {
       expect(proxied.reachedFastify()).toBe(1);
       expect(accessLines(proxied.logs).map((line) => line.ip)).toEqual(['203.0.113.9', '203.0.113.9']);
     } finally {
-      await proxied.app.close();
+      await proxied.close();
     }
   });
 });
