@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
 import { parseXml, texts } from '../helpers/xml';
+import { SITEMAP_REFRESH_WINDOW_MS } from '../../backend/modules/sitemap/refresh';
 
 // The sitemaps (index, documents, articles, categories): written by PUT /api/v1/sitemap and
 // by the jobs after content changes, served at /sitemap.xml and /sitemap/*.
@@ -124,6 +125,25 @@ describe('sitemaps', () => {
     expect((await admin('DELETE', '/api/v1/article', { query: { id: created.body.id } })).status).toBe(200);
     expect(await bringForward()).toBe(1);
     await expect.poll(articles, { timeout: 10_000 }).not.toContain(`${DOMAIN}/article/detail/release`);
+  });
+
+  it("give a change made while its window's run is under way a run of its own, in the next window", async () => {
+    const queued = () => withDatabase(backend.dataDir, (db) =>
+      (db.prepare("SELECT dedupe_key AS key FROM job WHERE kind = 'sitemap.refresh' AND state = 'queued' ORDER BY dedupe_key").all() as { key: string }[]).map((j) => j.key));
+    // Runs the earlier tests left waiting are not this test's.
+    await withDatabase(backend.dataDir, (db) => db.prepare("DELETE FROM job WHERE kind = 'sitemap.refresh' AND state = 'queued'").run());
+    expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之中', identifier: 'window-a', content: '<p>一</p>' } })).status).toBe(200);
+    const [waiting] = await queued();
+    if (waiting === undefined) throw new Error('the article asked for no sitemap refresh');
+    // As if that run had started early (brought forward, or the clock of the process running it is ahead).
+    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'running' WHERE dedupe_key = ? AND state = 'queued'").run(waiting));
+    try {
+      expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' } })).status).toBe(200);
+      const next = new Date(Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS).toISOString();
+      expect(await queued()).toContain(`sitemap.refresh:${next}`);
+    } finally {
+      await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'queued' WHERE dedupe_key = ? AND state = 'running'").run(waiting));
+    }
   });
 
   it('follow any publication by themselves, through the watch that compares the content with the files', async () => {

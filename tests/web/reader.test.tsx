@@ -127,7 +127,13 @@ describe('the reader', { timeout: 20_000 }, () => {
     const comments = screen.getByRole('region', { name: /评论/ });
     const asked = () => fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/comment/list'));
     expect(asked()).toBe(false);
-    DrivenObserver.all.find((o) => [...o.targets].includes(comments))!.fireAll();
+    // The region watches for the reader once its effect ran (a slow machine shows the gap).
+    const watcher = await waitFor(() => {
+      const found = DrivenObserver.all.find((o) => [...o.targets].includes(comments));
+      expect(found).toBeDefined();
+      return found!;
+    });
+    watcher.fireAll();
     expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
     expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
     const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));

@@ -34,12 +34,19 @@ async function refresh(app: BackendContext): Promise<void> {
 /** The end of the window `now` falls in. */
 const windowEnd = (now: number, window: number) => new Date((Math.floor(now / window) + 1) * window);
 
-/** Queues a run at the end of the current window (`executor`: the caller's transaction). */
+/**
+ * Queues a run at the end of the current window (`executor`: the caller's transaction). When
+ * that window's run is already under way (it started early: brought forward, or the clock of
+ * the process that runs it is ahead), it may have read the content before this change, so the
+ * change gets the next window's run instead of being merged into it.
+ */
 export async function scheduleSitemapRefresh(app: BackendContext, options: { executor?: Kysely<DB>; now?: number } = {}): Promise<void> {
-  const runAt = windowEnd(options.now ?? Date.now(), SITEMAP_REFRESH_WINDOW_MS);
-  await app.jobs.enqueue(refreshSitemaps, {}, {
+  const enqueue = (runAt: Date) => app.jobs.enqueue(refreshSitemaps, {}, {
     runAfter: runAt, dedupeKey: `sitemap.refresh:${runAt.toISOString()}`, ...(options.executor ? { executor: options.executor } : {}),
   });
+  const runAt = windowEnd(options.now ?? Date.now(), SITEMAP_REFRESH_WINDOW_MS);
+  const run = await enqueue(runAt);
+  if (run.state === 'running') await enqueue(new Date(runAt.getTime() + SITEMAP_REFRESH_WINDOW_MS));
 }
 
 async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> {
