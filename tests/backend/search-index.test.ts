@@ -161,7 +161,7 @@ describe('SqliteSearchIndex', () => {
     expect(result.hits[0]!.score).toBeGreaterThan(result.hits[1]!.score);
   });
 
-  it('ranks title and keyword matches first, then the rest, and pages across the two', async () => {
+  it('ranks title and keyword matches first, then description matches, then the rest, and pages across the three', async () => {
     await index.upsert([
       entry(1, { title: '边缘计算', content: FILLER }),
       entry(2, { title: '笔记', keywords: '边缘计算,物联网', content: FILLER }),
@@ -174,12 +174,22 @@ describe('SqliteSearchIndex', () => {
     ]);
     const all = await ids({ text: '边缘计算', size: 100 });
     expect(all.slice(0, 3).sort()).toEqual([1, 2, 3]);
-    expect(all.slice(3).sort()).toEqual([4, 5, 6, 7]);
+    expect(all[3]).toBe(6);
+    expect(all.slice(4).sort()).toEqual([4, 5, 7]);
     expect(all.indexOf(1)).toBeLessThan(all.indexOf(3));
+    // Within the text tier, by bm25: three mentions in a short text first.
+    expect(all[4]).toBe(5);
     const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => index.search({ text: '边缘计算', page, size: 2 })));
     expect(pages.map((p) => p.total)).toEqual([7, 7, 7, 7, 7]);
     expect(pages.flatMap((p) => p.hits.map((hit) => hit.id))).toEqual(all);
+    for (const size of [1, 3, 4]) {
+      const paged = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((page) => ids({ text: '边缘计算', page, size })));
+      expect(paged.flat(), `pages of ${size}`).toEqual(all);
+    }
     expect(await ids({ text: '边缘计算', size: 100, filters: { createdTo: '2023-01-01T00:00:00Z' } })).toEqual([]);
+    // A filter applies to every tier: the description tier's entry alone.
+    await index.updateAttributes(6, { ext: 'pdf' });
+    expect(await ids({ text: '边缘计算', filters: { exts: ['pdf'] } })).toEqual([6]);
   });
 
   it('counts no further than maxTotal', async () => {
@@ -263,6 +273,14 @@ describe('SqliteSearchIndex', () => {
     }
   });
 
+  it('shows the text\'s beginning when the only candidate far into the text is inside a longer word', async () => {
+    const content = `${'正文内容。'.repeat(200)}Pythonic code.${'结尾。'.repeat(200)}`;
+    await index.upsert([entry(1, { title: 'python 入门', content })]);
+    const [hit] = (await index.search({ text: 'python' })).hits;
+    expect(hit!.snippet).toMatch(/^正文内容。正文内容。.*…$/u);
+    expect(hit!.snippet).not.toContain('Pythonic');
+  });
+
   it('finds the real match for the snippet when the first candidate is inside a longer word', async () => {
     const content = `Pythonic code.${'正文内容。'.repeat(60)}学会 python 编程。`;
     await index.upsert([entry(1, { content })]);
@@ -287,11 +305,14 @@ describe('SqliteSearchIndex', () => {
   });
 
   it('replaces every old token on upsert and forgets removed entries', async () => {
-    await index.upsert([entry(1, { title: '旧标题', content: '旧的正文内容。' }), entry(2, { content: '旧的正文内容。' })]);
+    await index.upsert([entry(1, { title: '旧标题', keywords: '旧关键词', description: '旧的摘要', content: '旧的正文内容。' }), entry(2, { content: '旧的正文内容。' })]);
     expect((await ids('旧的正文')).sort()).toEqual([1, 2]);
+    expect(await ids('旧的摘要')).toEqual([1]);
     await index.upsert([entry(1, { title: '新标题', content: '全新的正文。' })]);
     expect(await ids('旧的正文')).toEqual([2]);
     expect(await ids('旧标题')).toEqual([]);
+    expect(await ids('旧关键词')).toEqual([]);
+    expect(await ids('旧的摘要')).toEqual([]);
     expect(await ids('全新')).toEqual([1]);
     await index.remove([2, 99]);
     expect(await ids('旧的正文')).toEqual([]);
@@ -349,6 +370,16 @@ describe('SqliteSearchIndex', () => {
     await index.upsert([entry(1, { content })]);
     expect(await ids('开头')).toEqual([1]);
     expect(await ids('结尾')).toEqual([]);
+  });
+
+  it('fills the tier tables of an index made before they existed, from its stored texts', async () => {
+    await index.upsert([entry(1, { title: '边缘计算', content: FILLER }), entry(2, { description: '边缘计算的介绍', content: FILLER }), entry(3, { content: '边缘计算。' })]);
+    for (const table of ['search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.exec(`DROP TABLE ${table}`);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    const matching = (table: string) => opened.sqlite.prepare(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH '"边缘 缘计 计算"'`).all();
+    expect(matching('search_document_head_fts')).toEqual([{ id: 1 }]);
+    expect(matching('search_document_summary_fts')).toEqual([{ id: 2 }]);
+    expect(await ids('边缘计算')).toEqual([1, 2, 3]);
   });
 
   it('says when its tokens come from another tokenizer version, and rebuilds them from its stored texts', async () => {

@@ -206,31 +206,23 @@ function isContinuationByte(byte: number | undefined): boolean {
 }
 
 /**
- * About `length` characters of UTF-8 `content` around byte `at` (a quarter of them before it),
- * decoding only those bytes: a stored text is never turned into a string whole for a snippet.
+ * About `length` characters of UTF-8 text around byte `at` (a quarter of them before it),
+ * decoding only those bytes. `bytes` may be a slice of the text: its bytes from `offset` on, of
+ * a text `total` bytes long (`at` counts from the text's start). A slice must reach at least
+ * `length * 4 + 4` bytes to each side of `at` where the text goes on: a character takes at most
+ * 4 bytes, so the window then holds enough characters, and its edges can step off a cut one.
  */
-export function windowAround(content: Buffer, at: number, length: number): TextWindow {
-  // A character takes at most 4 bytes: these ranges hold enough characters on each side.
-  let from = Math.max(0, at - length * 4);
-  while (isContinuationByte(content[from])) from++;
-  let to = Math.min(content.length, at + length * 4);
-  while (to < content.length && isContinuationByte(content[to])) to--;
-  const before = content.toString('utf8', from, at);
-  const after = content.toString('utf8', at, to);
+export function windowAround(bytes: Buffer, at: number, length: number, offset = 0, total = offset + bytes.length): TextWindow {
+  const local = at - offset;
+  let from = Math.max(0, local - length * 4);
+  while (isContinuationByte(bytes[from])) from++;
+  let to = Math.min(bytes.length, local + length * 4);
+  while (to < bytes.length && isContinuationByte(bytes[to])) to--;
+  const before = bytes.toString('utf8', from, local);
+  const after = bytes.toString('utf8', local, to);
   let tail = after.slice(0, Math.max(length - Math.floor(length / 4), length - before.length));
   if (isLowSurrogate(after.charCodeAt(tail.length))) tail = after.slice(0, tail.length + 1);
   let head = before.slice(Math.max(0, before.length - (length - tail.length)));
   if (isLowSurrogate(head.charCodeAt(0))) head = head.slice(1);
-  return { text: head + tail, cutBefore: from > 0 || head.length < before.length, cutAfter: to < content.length || tail.length < after.length };
+  return { text: head + tail, cutBefore: offset + from > 0 || head.length < before.length, cutAfter: offset + to < total || tail.length < after.length };
 }
-
-/** The first byte offset of any of `needles` in `content`, or -1. */
-export function firstOccurrence(content: Buffer, needles: readonly Buffer[]): number {
-  let first = -1;
-  for (const needle of needles) {
-    const at = content.indexOf(needle);
-    if (at >= 0 && (first < 0 || at < first)) first = at;
-  }
-  return first;
-}
-

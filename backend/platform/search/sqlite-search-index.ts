@@ -1,11 +1,13 @@
-// The embedded search engine: one contentless FTS5 table per collection over the bigram tokens
-// of bigrams.ts, ranked by bm25 with the title first, beside plain tables for the filter and
-// sort values, the categories and the texts the snippets are cut from. The engine creates its
-// own tables on first use: they are a rebuildable cache of the owning tables, their shape
-// follows the tokenizer version, and an install on another engine has none of them.
+// The embedded search engine: contentless FTS5 tables per collection over the bigram tokens of
+// bigrams.ts (one over every column, and two small ones, over title and keywords and over the
+// description, for the first tiers of the ranking), ranked by bm25 with the title first,
+// beside plain tables for the filter and sort values, the categories and the texts the
+// snippets are cut from. The engine creates its own tables on first use: they are a
+// rebuildable cache of the owning tables, their shape follows the tokenizer version, and an
+// install on another engine has none of them.
 import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
-import { escapeHtml, firstOccurrence, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
+import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
 import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchHit, SearchIndex, SearchQuery, SearchResult, SearchSort } from './search-index';
 
 export interface ColumnWeights {
@@ -47,12 +49,21 @@ interface StoredText {
   content: string;
 }
 
-/** A hit's texts: title and description as strings, the content as its UTF-8 bytes. */
+/**
+ * A hit's texts: title and description as strings, and of the content only a window of its
+ * UTF-8 bytes, cut by SQLite around the first byte occurrence of a needle (or at its start).
+ */
 interface HitText {
   id: number;
   title: string;
   description: string;
-  content: Buffer;
+  /** byte length of the content */
+  size: number;
+  /** byte offset of the first needle found in the content, or -1 */
+  at: number;
+  /** where `window` starts in the content */
+  start: number;
+  window: Buffer;
 }
 
 type SqlValue = string | number;
@@ -75,9 +86,17 @@ interface SearchPlan {
   tiered?: string;
 }
 
-// The columns whose matches rank first, and the rest of a match.
-const strongTier = (match: string) => `{title keywords} : (${match})`;
-const weakTier = (match: string) => `(${match}) NOT {title keywords} : (${match})`;
+/** An FTS5 table and a MATCH expression on it. */
+interface Tier {
+  table: string;
+  match: string;
+}
+
+/** Where a plan's matches come from: a tier, less the entries of the tiers before it. */
+interface MatchSource extends Tier {
+  /** the tiers whose entries are left out, or those entries themselves when they are known */
+  except?: { tiers: Tier[] } | { ids: number[] };
+}
 
 /** The byte strings to look for in a stored text, and whether missing them all proves no match. */
 interface Needles {
@@ -116,6 +135,9 @@ function epochMs(timestamp: string, what: string): number {
   return ms;
 }
 
+// What SQLite's `instr` stands for "no needle here" in the hits' query.
+const NOT_FOUND = '9223372036854775807';
+
 function placeholders(count: number): string {
   return new Array<string>(count).fill('?').join(', ');
 }
@@ -123,6 +145,10 @@ function placeholders(count: number): string {
 export class SqliteSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
   private readonly fts: string;
+  /** title and keywords alone: the first tier */
+  private readonly head: string;
+  /** the description alone: the second tier */
+  private readonly summary: string;
   private readonly entries: string;
   private readonly texts: string;
   private readonly categories: string;
@@ -138,10 +164,12 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!/^[a-z][a-z0-9_]*$/.test(collection)) throw new RangeError(`bad search collection name: ${collection}`);
     this.collection = collection;
     this.fts = `search_${collection}_fts`;
+    this.head = `search_${collection}_head_fts`;
+    this.summary = `search_${collection}_summary_fts`;
     this.entries = `search_${collection}`;
     this.texts = `search_${collection}_text`;
     this.categories = `search_${collection}_category`;
-    this.snippetLength = options.snippetLength ?? DEFAULT_SNIPPET_LENGTH;
+    this.snippetLength = Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH));
     this.createTables(options.weights ?? DEFAULT_WEIGHTS);
   }
 
@@ -159,6 +187,15 @@ export class SqliteSearchIndex implements SearchIndex {
         title, keywords, description, content,
         content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
       )`);
+      // The same tokens of the short columns, apart: the first two tiers of the ranking read
+      // their short doclists, not those of every text.
+      const tiersAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.summary);
+      for (const [table, columns] of [[this.head, 'title, keywords'], [this.summary, 'description']]) {
+        this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(
+          ${columns},
+          content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+        )`);
+      }
       // Filter and sort values apart from the texts: a sort or a filter over thousands of
       // matches then reads a few dense pages, not one page of text per match.
       this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.entries} (
@@ -192,7 +229,32 @@ export class SqliteSearchIndex implements SearchIndex {
         .run(this.collection, TOKENIZER_VERSION);
       // The rank column orders by bm25 with these weights (kept in the table's own config).
       this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}, rank) VALUES ('rank', ?)`).run(`bm25(${weightList.join(', ')})`);
+      this.sqlite.prepare(`INSERT INTO ${this.head} (${this.head}, rank) VALUES ('rank', ?)`).run(`bm25(${weights.title}, ${weights.keywords})`);
+      // An index made before the tier tables existed: their tokens, from the stored texts.
+      if (tiersAreNew) this.fillTiers();
     })();
+  }
+
+  private fillTiers(): void {
+    for (const table of [this.head, this.summary]) this.sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`).run();
+    this.forEachStoredText<Omit<StoredText, 'content'>>('id, title, keywords, description', (row) => this.insertTierTokens(row));
+    for (const table of [this.head, this.summary]) this.sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('optimize')`).run();
+  }
+
+  /** Hands every stored text (these columns of it) to `visit`, in id order, a batch at a time. */
+  private forEachStoredText<Row extends { id: number }>(columns: string, visit: (row: Row) => void): void {
+    const batch = this.statement(`SELECT ${columns} FROM ${this.texts} WHERE id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`);
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = batch.all(after) as Row[];
+      for (const row of rows) visit(row);
+      if (rows.length < REBUILD_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  private get ftsTables(): string[] {
+    return [this.fts, this.head, this.summary];
   }
 
   private statement(sql: string): SQLite.Statement {
@@ -247,18 +309,28 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private insertTokens(text: StoredText): void {
+    const [title, keywords, description] = this.insertTierTokens(text);
     this.statement(`INSERT INTO ${this.fts} (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`).run(
       text.id,
-      indexTokens(text.title),
-      indexTokens(text.keywords),
-      indexTokens(text.description),
+      title,
+      keywords,
+      description,
       indexTokens(text.content),
     );
   }
 
+  /** The tier tables' rows of an entry; returns the tokens of title, keywords and description. */
+  private insertTierTokens(text: Omit<StoredText, 'content'>): [string, string, string] {
+    const tokens: [string, string, string] = [indexTokens(text.title), indexTokens(text.keywords), indexTokens(text.description)];
+    this.statement(`INSERT INTO ${this.head} (rowid, title, keywords) VALUES (?, ?, ?)`).run(text.id, tokens[0], tokens[1]);
+    this.statement(`INSERT INTO ${this.summary} (rowid, description) VALUES (?, ?)`).run(text.id, tokens[2]);
+    return tokens;
+  }
+
   private removeTokens(id: number): void {
     const known = this.statement(`SELECT 1 FROM ${this.entries} WHERE id = ?`).get(id);
-    if (known) this.statement(`DELETE FROM ${this.fts} WHERE rowid = ?`).run(id);
+    if (!known) return;
+    for (const table of this.ftsTables) this.statement(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
   }
 
   private setCategories(id: number, categoryIds: readonly number[]): void {
@@ -306,7 +378,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async clear(): Promise<void> {
     this.sqlite.transaction(() => {
-      this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('delete-all')`).run();
+      for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
       for (const table of [this.entries, this.texts, this.categories]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
       this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
     })();
@@ -318,19 +390,12 @@ export class SqliteSearchIndex implements SearchIndex {
    */
   async rebuild(): Promise<void> {
     this.sqlite.transaction(() => {
-      this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('delete-all')`).run();
-      const batch = this.statement(`SELECT id, title, keywords, description, content FROM ${this.texts} WHERE id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`);
+      for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
       const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
-      let after = Number.MIN_SAFE_INTEGER;
-      for (;;) {
-        const rows = batch.all(after) as StoredText[];
-        for (const row of rows) {
-          this.insertTokens(row);
-          refold.run(foldText(row.title), row.id);
-        }
-        if (rows.length < REBUILD_BATCH) break;
-        after = rows[rows.length - 1]!.id;
-      }
+      this.forEachStoredText<StoredText>('id, title, keywords, description, content', (row) => {
+        this.insertTokens(row);
+        refold.run(foldText(row.title), row.id);
+      });
       this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
     })();
     await this.optimize();
@@ -338,73 +403,110 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Merges the index segments into one: worth it after a bulk load. */
   async optimize(): Promise<void> {
-    this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('optimize')`).run();
+    for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
     const parsed = parseQuery(query.text);
-    const plan = this.plan(parsed, query.filters ?? {}, query.sort ?? 'relevance');
+    const filters = query.filters ?? {};
+    const plan = this.plan(parsed, filters, query.sort ?? 'relevance');
     if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? 10)));
     const offset = (Math.max(1, Math.trunc(query.page ?? 1)) - 1) * size;
-    const total = this.countMatches(plan, plan.params, query.maxTotal);
+    const total = this.countMatches(plan, query.maxTotal);
     let rows: RankedRow[] = [];
-    if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, plan.params, size, offset);
-    else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(plan, plan.tiered, size, offset);
+    if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, size, offset);
+    else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(parsed, filters, plan.tiered, size, offset);
     return { total, hits: this.describeHits(rows, parsed), tookMs: performance.now() - started };
   }
 
   /** How many entries match, counting no further than `limit`. */
-  private countMatches(plan: SearchPlan, params: SqlValue[], limit?: number): number {
-    if (limit === undefined) return (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...params) as { n: number }).n;
+  private countMatches(plan: SearchPlan, limit?: number): number {
+    if (limit === undefined) return (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
     const capped = `SELECT count(*) AS n FROM (SELECT 1 FROM ${plan.from} WHERE ${plan.where} LIMIT ?)`;
-    return (this.statement(capped).get(...params, Math.max(0, Math.trunc(limit))) as { n: number }).n;
+    return (this.statement(capped).get(...plan.params, Math.max(0, Math.trunc(limit))) as { n: number }).n;
   }
 
-  private pageOf(plan: SearchPlan, params: SqlValue[], size: number, offset: number): RankedRow[] {
+  private pageOf(plan: SearchPlan, size: number, offset: number): RankedRow[] {
     const sql = `SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ? OFFSET ?`;
-    return this.statement(sql).all(...params, size, offset) as RankedRow[];
+    return this.statement(sql).all(...plan.params, size, offset) as RankedRow[];
   }
 
   /**
-   * Relevance in two tiers: entries matched in their title or keywords, by bm25 of those
-   * columns, then the others, by bm25. A page in the first tier ranks only that tier's (few)
-   * entries, not the thousands a common word matches in the texts.
+   * Relevance in three tiers, each by bm25: entries matched in their title or keywords, then
+   * in their description, then the others (matched in the text). The first two read the short
+   * doclists of their own tables: a page they fill never ranks the thousands of texts a common
+   * word or phrase is found in. Only a page past them (few title and description matches, deep
+   * pages) ranks the third tier whole.
    */
-  private tieredPage(plan: SearchPlan, match: string, size: number, offset: number): RankedRow[] {
-    const withMatch = (expression: string) => [expression, ...plan.params.slice(1)];
-    const strong = withMatch(strongTier(match));
-    // Counted only as far as this page reaches: enough to know where the second tier starts.
-    const strongCount = this.countMatches(plan, strong, offset + size);
-    const rows = offset < strongCount ? this.pageOf(plan, strong, size, offset) : [];
-    if (rows.length < size) rows.push(...this.pageOf(plan, withMatch(weakTier(match)), size - rows.length, Math.max(0, offset - strongCount)));
+  private tieredPage(parsed: ParsedQuery, filters: SearchFilters, match: string, size: number, offset: number): RankedRow[] {
+    const tiers: Tier[] = [
+      { table: this.head, match },
+      { table: this.summary, match },
+      { table: this.fts, match },
+    ];
+    const rows: RankedRow[] = [];
+    let skip = offset;
+    // Every entry of the tiers before, while this page holds them all (a first page mostly).
+    let before: number[] | undefined = [];
+    for (const [index, tier] of tiers.entries()) {
+      const wanted = size - rows.length;
+      if (wanted <= 0) break;
+      const except = before === undefined ? { tiers: tiers.slice(0, index) } : { ids: before };
+      const plan = this.plan(parsed, filters, 'relevance', { ...tier, except })!;
+      const page = this.pageOf(plan, wanted, skip);
+      rows.push(...page);
+      if (before !== undefined && skip === 0) before.push(...page.map((row) => row.id));
+      else before = undefined;
+      // A tier that gave fewer than asked ends on this page: the next one starts at its first
+      // entry. One that gave none may hold fewer entries than the page skips: count them.
+      if (page.length > 0) skip = 0;
+      else if (skip > 0) skip -= this.countMatches(plan, skip);
+    }
     return rows;
   }
 
   /**
    * The SQL of a query. Words go to FTS5; single characters (a title-only query) are looked for
    * in the folded titles, cheaper than an FTS5 prefix query over every token of the index.
+   * `source` makes the plan of one tier: another table and expression, no further tiers.
    */
-  private plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort): SearchPlan | undefined {
+  private plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort, source?: MatchSource): SearchPlan | undefined {
     const words = parsed.terms.filter((term) => term.kind === 'phrase');
     const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-    const match = toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
+    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
     if (match === undefined && chars.length === 0) return undefined;
+    const fts = source?.table ?? this.fts;
     const id = match === undefined ? 'd.id' : 'f.rowid';
     const filter = this.filterClause(filters, id);
-    const conditions = [...(match === undefined ? [] : [`f.${this.fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...filter.conditions];
-    const params = [...(match === undefined ? [] : [match]), ...chars, ...filter.params];
+    const except = this.exceptClause(source?.except);
+    const conditions = [...(match === undefined ? [] : [`f.${fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...except.conditions, ...filter.conditions];
+    const params = [...(match === undefined ? [] : [match]), ...chars, ...except.params, ...filter.params];
     const needsEntries = chars.length > 0 || filter.readsEntries || sort !== 'relevance';
     let from = `${this.entries} AS d`;
     // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
-    if (match !== undefined) from = needsEntries ? `${this.fts} AS f CROSS JOIN ${this.entries} AS d ON d.id = f.rowid` : `${this.fts} AS f`;
+    if (match !== undefined) from = needsEntries ? `${fts} AS f CROSS JOIN ${this.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
     let order: string;
     if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
     // Characters alone have no bm25: the shorter the title holding them, the closer the match.
     else order = match === undefined ? 'length(d.title_folded), d.id DESC' : 'f.rank, f.rowid DESC';
     const ranked = match !== undefined && sort === 'relevance';
-    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? 'f.rank' : '0', ...(ranked && !parsed.titleOnly ? { tiered: match } : {}) };
+    const tiered = ranked && !parsed.titleOnly && source === undefined;
+    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? 'f.rank' : '0', ...(tiered ? { tiered: match } : {}) };
+  }
+
+  /** Leaves out the entries of the tiers before: by their ids when known, else by their matches. */
+  private exceptClause(except: MatchSource['except']): { conditions: string[]; params: SqlValue[] } {
+    if (!except) return { conditions: [], params: [] };
+    if ('ids' in except) {
+      if (except.ids.length === 0) return { conditions: [], params: [] };
+      return { conditions: ['f.rowid NOT IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(except.ids)] };
+    }
+    return {
+      conditions: except.tiers.map(({ table }) => `f.rowid NOT IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`),
+      params: except.tiers.map((tier) => tier.match),
+    };
   }
 
   private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
@@ -440,14 +542,14 @@ export class SqliteSearchIndex implements SearchIndex {
 
   private describeHits(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
     if (rows.length === 0) return [];
-    const texts = this.statement(`SELECT id, title, description, CAST(content AS BLOB) AS content FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?))`).all(
-      JSON.stringify(rows.map((row) => row.id)),
-    ) as HitText[];
-    const byId = new Map(texts.map((text) => [text.id, text]));
     const needles = needlesOf(parsed);
+    const texts = this.hitTexts(
+      rows.map((row) => row.id),
+      needles.needles,
+    );
     const hits: SearchHit[] = [];
     for (const row of rows) {
-      const text = byId.get(row.id);
+      const text = texts.get(row.id);
       if (!text) continue;
       hits.push({
         id: row.id,
@@ -459,21 +561,52 @@ export class SqliteSearchIndex implements SearchIndex {
     return hits;
   }
 
+  /** Bytes of a content window reaches on each side of its needle (see `windowAround`). */
+  private get reach(): number {
+    return this.snippetLength * 4 + 4;
+  }
+
+  /**
+   * The hits' texts, with only a window of each content: SQLite finds the first occurrence of
+   * any needle (`instr` on the UTF-8 bytes) and cuts the bytes around it (`substr`), or the
+   * beginning when none is there. Handing a whole stored text to JS costs tens of microseconds,
+   * ten of them more than the rest of a search.
+   */
+  private hitTexts(ids: number[], needles: Buffer[]): Map<number, HitText> {
+    const reach = this.reach;
+    // min() of one argument would be the aggregate: NOT_FOUND is always one more.
+    const first = needles.length === 0 ? NOT_FOUND : `min(${[...needles.map(() => `coalesce(nullif(instr(c, ?), 0), ${NOT_FOUND})`), NOT_FOUND].join(', ')})`;
+    // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
+    // them, which would repeat the search in every expression that uses its result, and from
+    // copying the texts into a temporary table): the text is read and searched once.
+    const sql = `SELECT id, title, description, size, at, max(0, at - ${reach}) AS start,
+        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window
+      FROM (SELECT id, title, description, c, size, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
+        FROM (SELECT id, title, description, c, length(c) AS size, ${first} AS found
+          FROM (SELECT id, title, description, CAST(content AS BLOB) AS c FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?)) LIMIT -1 OFFSET 0)
+          LIMIT -1 OFFSET 0))`;
+    const texts = this.statement(sql).all(...needles, JSON.stringify(ids)) as HitText[];
+    return new Map(texts.map((text) => [text.id, text]));
+  }
+
+  private contentOf(id: number): string {
+    return (this.statement(`SELECT content FROM ${this.texts} WHERE id = ?`).get(id) as { content: string } | undefined)?.content ?? '';
+  }
+
   /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: HitText, parsed: ParsedQuery, { needles, absenceIsProof }: Needles): string {
+  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
     if (parsed.titleOnly) return this.beginningSnippet(text);
-    const at = firstOccurrence(text.content, needles);
-    if (at >= 0) {
-      const window = windowAround(text.content, at, this.snippetLength);
+    if (text.at >= 0) {
+      const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return html;
     }
     const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
     if (inDescription !== undefined) return inDescription;
-    if (at >= 0 || !absenceIsProof) {
+    if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
       // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(text.content.toString('utf8'), parsed, this.snippetLength);
+      const around = snippetAroundFirstMatch(this.contentOf(text.id), parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
     return this.beginningSnippet(text);
@@ -481,8 +614,12 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The text's beginning, else the description's. */
   private beginningSnippet(text: HitText): string {
-    if (text.content.length === 0) return leadingSnippet(text.description, this.snippetLength);
-    const window = windowAround(text.content, 0, this.snippetLength);
+    if (text.size === 0) return leadingSnippet(text.description, this.snippetLength);
+    const bytes =
+      text.start === 0
+        ? text.window
+        : (this.statement(`SELECT substr(CAST(content AS BLOB), 1, ?) AS bytes FROM ${this.texts} WHERE id = ?`).get(this.reach, text.id) as { bytes: Buffer }).bytes;
+    const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
     return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
   }
 }
