@@ -154,6 +154,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly categories: string;
   private readonly snippetLength: number;
   private readonly statements = new Map<string, SQLite.Statement>();
+  /** Per FTS5 table, the bm25 call that ranks its matches (the column weights written out). */
+  private readonly bm25 = new Map<string, string>();
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -170,12 +172,18 @@ export class SqliteSearchIndex implements SearchIndex {
     this.texts = `search_${collection}_text`;
     this.categories = `search_${collection}_category`;
     this.snippetLength = Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH));
-    this.createTables(options.weights ?? DEFAULT_WEIGHTS);
-  }
-
-  private createTables(weights: ColumnWeights): void {
+    const weights = options.weights ?? DEFAULT_WEIGHTS;
     const weightList = [weights.title, weights.keywords, weights.description, weights.content];
     if (!weightList.every((weight) => Number.isFinite(weight) && weight >= 0)) throw new RangeError('search column weights must be finite and ≥ 0');
+    // bm25() called by name, not FTS5's `rank` column: ordering by `rank` makes FTS5 prepare
+    // an SQL statement of its own for every query.
+    this.bm25.set(this.fts, `bm25(f.${this.fts}, ${weightList.join(', ')})`);
+    this.bm25.set(this.head, `bm25(f.${this.head}, ${weights.title}, ${weights.keywords})`);
+    this.bm25.set(this.summary, `bm25(f.${this.summary})`);
+    this.createTables();
+  }
+
+  private createTables(): void {
     this.sqlite.transaction(() => {
       this.sqlite.exec(`CREATE TABLE IF NOT EXISTS search_meta (
         collection TEXT PRIMARY KEY,
@@ -227,9 +235,6 @@ export class SqliteSearchIndex implements SearchIndex {
       this.sqlite
         .prepare('INSERT INTO search_meta (collection, tokenizer_version) VALUES (?, ?) ON CONFLICT (collection) DO NOTHING')
         .run(this.collection, TOKENIZER_VERSION);
-      // The rank column orders by bm25 with these weights (kept in the table's own config).
-      this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}, rank) VALUES ('rank', ?)`).run(`bm25(${weightList.join(', ')})`);
-      this.sqlite.prepare(`INSERT INTO ${this.head} (${this.head}, rank) VALUES ('rank', ?)`).run(`bm25(${weights.title}, ${weights.keywords})`);
       // An index made before the tier tables existed: their tokens, from the stored texts.
       if (tiersAreNew) this.fillTiers();
     })();
@@ -490,10 +495,10 @@ export class SqliteSearchIndex implements SearchIndex {
     let order: string;
     if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
     // Characters alone have no bm25: the shorter the title holding them, the closer the match.
-    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : 'f.rank, f.rowid DESC';
+    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : `${this.bm25.get(fts)!}, f.rowid DESC`;
     const ranked = match !== undefined && sort === 'relevance';
     const tiered = ranked && !parsed.titleOnly && source === undefined;
-    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? 'f.rank' : '0', ...(tiered ? { tiered: match } : {}) };
+    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
   }
 
   /** Leaves out the entries of the tiers before: by their ids when known, else by their matches. */
