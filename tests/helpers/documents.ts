@@ -39,29 +39,54 @@ export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buf
 }
 
 /**
- * Scanned pages: page 1 of the Chinese fixture rendered grey at `dpi`, with scanner grain
- * (a different grain per page, so no page reuses another's image), stored as JPEG.
+ * Scanned pages as JPEGs: page 1 of the Chinese fixture rendered grey at `dpi`, with scanner
+ * grain (a different grain per page, so no page reuses another's image).
  */
-export async function scannedPdf(pages: number, dpi = 200, quality = 75): Promise<Buffer> {
+export async function scanJpegs(pages: number, dpi = 200, quality = 75): Promise<Buffer[]> {
   const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
   const width = pixmap.getWidth();
   const height = pixmap.getHeight();
   const stride = pixmap.getStride();
   const clean = Buffer.from(pixmap.getPixels());
-  const document = new mupdf.PDFDocument();
   let seed = 1;
   const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const jpegs: Buffer[] = [];
   for (let n = 0; n < pages; n++) {
     const grey = Buffer.alloc(width * height);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) grey[y * width + x] = Math.max(0, Math.min(255, clean[y * stride + x]! - 12 + Math.round((random() - 0.5) * 20)));
     }
-    const jpeg = await sharp(grey, { raw: { width, height, channels: 1 } }).jpeg({ quality }).toBuffer();
-    const resources = document.addObject({ XObject: { Scan: document.addImage(new mupdf.Image(jpeg)) } });
-    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, 'q 595 0 0 842 0 0 cm /Scan Do Q'));
+    jpegs.push(await sharp(grey, { raw: { width, height, channels: 1 } }).jpeg({ quality }).toBuffer());
+  }
+  return jpegs;
+}
+
+export interface JpegPage {
+  jpeg: Buffer;
+  /** the page's content stream; by default the JPEG (`/Scan`) drawn over the whole A4 page */
+  contents?: string;
+  /** the page's /Rotate */
+  rotate?: mupdf.Rotate;
+}
+
+/**
+ * A4 pages that each draw a JPEG, stored as the PDF's DCT-encoded image XObject `/Scan`;
+ * Helvetica is there as `/F1` for contents that write over it.
+ */
+export function jpegPdf(pages: JpegPage[]): Buffer {
+  const document = new mupdf.PDFDocument();
+  const font = document.addSimpleFont(new mupdf.Font('Helvetica'));
+  for (const { jpeg, contents = 'q 595 0 0 842 0 0 cm /Scan Do Q', rotate = 0 } of pages) {
+    const resources = document.addObject({ Font: { F1: font }, XObject: { Scan: document.addImage(new mupdf.Image(jpeg)) } });
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], rotate, resources, contents));
   }
   return save(document);
+}
+
+/** `pages` scanned pages (scanJpegs) in a PDF, as a scanner makes them. */
+export async function scannedPdf(pages: number, dpi = 200, quality = 75): Promise<Buffer> {
+  return jpegPdf((await scanJpegs(pages, dpi, quality)).map((jpeg) => ({ jpeg })));
 }
 
 /** The Chinese fixture encrypted with a user password (AES-256). */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
+import { rasterScale, scanAsWebp } from './scan-page.mjs';
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -123,31 +124,31 @@ async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
   ]);
 }
 
+function writePage(task, n, kind, bytes) {
+  const file = kind === 'webp' ? `${n}.webp` : `${n}.gzip.svg`;
+  writeFileSync(join(task.outDir, file), bytes);
+  return { n, file, kind, bytes: bytes.length };
+}
+
 async function renderPage(document, n, task) {
   const page = document.loadPage(n - 1);
   const list = page.toDisplayList();
   try {
     const bounds = page.getBounds();
     const text = list.toStructuredText('').asText();
+    if (n === 1 && task.cover) await writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
+    const scan = await scanAsWebp(page, list, bounds, task);
+    if (scan) return { page: writePage(task, n, 'webp', scan), text };
     const svg = svgOf(list, bounds);
     const gzipped = gzipSync(svg.asUint8Array(), { level: task.gzipLevel });
     svg.destroy();
-    if (n === 1 && task.cover) await writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
     if (gzipped.length > task.svgGzipLimit) {
       // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
-      const { raster } = task;
-      const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
-      const { pixels, raw } = pixelsOf(list, Math.min(raster.dpi / 72, raster.maxSide / longest));
-      const webp = await sharp(pixels, { raw }).webp(raster.webpOptions).toBuffer();
-      if (webp.length < gzipped.length) {
-        const file = `${n}.webp`;
-        writeFileSync(join(task.outDir, file), webp);
-        return { page: { n, file, kind: 'webp', bytes: webp.length }, text };
-      }
+      const { pixels, raw } = pixelsOf(list, rasterScale(bounds, task.raster));
+      const webp = await sharp(pixels, { raw }).webp(task.raster.webpOptions).toBuffer();
+      if (webp.length < gzipped.length) return { page: writePage(task, n, 'webp', webp), text };
     }
-    const file = `${n}.gzip.svg`;
-    writeFileSync(join(task.outDir, file), gzipped);
-    return { page: { n, file, kind: 'svg-gzip', bytes: gzipped.length }, text };
+    return { page: writePage(task, n, 'svg-gzip', gzipped), text };
   } finally {
     list.destroy();
     page.destroy();

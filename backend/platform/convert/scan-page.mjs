@@ -1,0 +1,137 @@
+// The scan shortcut of the conversion worker (convert-worker.mjs): a PDF page that draws one
+// JPEG over the whole page and nothing else visible (an OCR layer is invisible text) gets its
+// WebP from the JPEG as the PDF stores it, decoded and scaled by sharp (libvips, native), where
+// the general path has MuPDF's WASM decode and scale it (about 100 ms of a 200 dpi A4 page's
+// 190), writes an SVG embedding it and compresses that SVG (20 ms more) only to find it over
+// the limit. bench/README.md, "Conversion", has the figures.
+//
+// A plain .mjs file importing only npm packages, copied beside the bundles with the worker.
+import * as mupdf from 'mupdf';
+import sharp from 'sharp';
+
+/** Points of slack when an image's rectangle is compared with the page's. */
+const SLACK = 1;
+
+/**
+ * The shortcut scales a scan down by this factor or more. sharp's linear reduction then
+ * averages the scanner's grain away and the WebP is as sharp as MuPDF's and smaller (200 dpi
+ * → 150: 69 KB against 81); near 1:1 it keeps every grain and the WebP grows (150 dpi: 137 KB
+ * against MuPDF's 105, whose scaler softens a little), so such pages go the general way.
+ */
+const MAX_SCALE = 0.8;
+
+/** The size of a page's raster at `raster.dpi`, its longest side at most `raster.maxSide`. */
+export function rasterScale(bounds, raster) {
+  const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
+  return Math.min(raster.dpi / 72, raster.maxSide / longest);
+}
+
+const near = (a, b) => Math.abs(a - b) <= SLACK;
+
+/** `outer` holds `inner`, give or take the slack. */
+const covers = (outer, inner) =>
+  outer[0] <= inner[0] + SLACK && outer[1] <= inner[1] + SLACK && outer[2] >= inner[2] - SLACK && outer[3] >= inner[3] - SLACK;
+
+/**
+ * The page's only image XObject when it is a plain JPEG over `minBytes` (a stream MuPDF's SVG
+ * would embed as it is): one DCT filter, no decode array, mask or colour-transform parameter.
+ * Read from the page's resources before anything is drawn, so pages of text pay a few lookups.
+ */
+function bigJpegXObject(page, minBytes) {
+  const xobjects = page.getObject().getInheritable('Resources').get('XObject');
+  if (!xobjects.isDictionary()) return null;
+  const images = [];
+  xobjects.forEach((value) => {
+    if (value.get('Subtype').asName() === 'Image') images.push(value);
+  });
+  if (images.length !== 1) return null;
+  const [image] = images;
+  let filter = image.get('Filter');
+  if (filter.isArray() && filter.length === 1) filter = filter.get(0);
+  if (filter.asName() !== 'DCTDecode' || image.get('Length').asNumber() <= minBytes) return null;
+  for (const key of ['Decode', 'DecodeParms', 'SMask', 'Mask', 'ImageMask']) if (!image.get(key).isNull()) return null;
+  return image;
+}
+
+/**
+ * What the page draws, when that is a single opaque image placed upright over the whole page:
+ * its size in pixels; otherwise null. Clips are allowed when they hide nothing of the page.
+ */
+function onlyImageOver(list, bounds) {
+  let drawn = null;
+  let other = false;
+  const draws = () => {
+    other = true;
+  };
+  const device = new mupdf.Device({
+    fillImage(image, ctm, alpha) {
+      if (drawn || alpha !== 1 || image.getImageMask() || image.getMask()) other = true;
+      else drawn = { ctm, width: image.getWidth(), height: image.getHeight(), components: image.getNumberOfComponents(), colorSpace: image.getColorSpace() };
+      image.destroy();
+    },
+    clipPath(path, _evenOdd, ctm) {
+      if (!covers(path.getBounds(null, ctm), bounds)) other = true;
+      path.destroy();
+    },
+    fillPath: draws,
+    strokePath: draws,
+    clipStrokePath: draws,
+    fillText: draws,
+    strokeText: draws,
+    clipText: draws,
+    clipStrokeText: draws,
+    fillShade: draws,
+    fillImageMask: draws,
+    clipImageMask: draws,
+    beginMask: draws,
+    beginGroup: draws,
+    beginTile() {
+      other = true;
+      return 0;
+    },
+  });
+  try {
+    list.run(device, mupdf.Matrix.identity);
+    device.close();
+  } finally {
+    device.destroy();
+  }
+  if (!drawn || other) return null;
+  const [a, b, c, d, e, f] = drawn.ctm;
+  const upright = b === 0 && c === 0 && a > 0 && d > 0;
+  const overPage = near(e, bounds[0]) && near(f, bounds[1]) && near(e + a, bounds[2]) && near(f + d, bounds[3]);
+  const plainColour = drawn.colorSpace !== null && (drawn.colorSpace.isGray() || drawn.colorSpace.isRGB()) && [1, 3].includes(drawn.components);
+  return upright && overPage && plainColour ? { width: drawn.width, height: drawn.height } : null;
+}
+
+/**
+ * The page as WebP straight from its JPEG, or null when the page is not such a scan, its JPEG
+ * is not at least 1.25 times the reading resolution, sharp cannot read the JPEG, or the WebP
+ * is not smaller than the JPEG (the gzip SVG that embeds a
+ * JPEG is about the JPEG's size: base64 of compressed bytes does not compress), in which case
+ * the general path renders the page.
+ */
+export async function scanAsWebp(page, list, bounds, task) {
+  if (!(page instanceof mupdf.PDFPage)) return null;
+  const xobject = bigJpegXObject(page, task.svgGzipLimit);
+  if (!xobject) return null;
+  const image = onlyImageOver(list, bounds);
+  if (!image || xobject.get('Width').asNumber() !== image.width || xobject.get('Height').asNumber() !== image.height) return null;
+  const scale = rasterScale(bounds, task.raster);
+  const width = Math.round((bounds[2] - bounds[0]) * scale);
+  const height = Math.round((bounds[3] - bounds[1]) * scale);
+  if (width > image.width * MAX_SCALE || height > image.height * MAX_SCALE) return null;
+  const raw = xobject.readRawStream();
+  const jpeg = Buffer.from(raw.asUint8Array());
+  raw.destroy();
+  try {
+    const source = sharp(jpeg);
+    const { format, width: jpegWidth, height: jpegHeight } = await source.metadata();
+    if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height) return null;
+    const webp = await source.resize(width, height, { fit: 'fill', kernel: 'linear' }).webp(task.raster.webpOptions).toBuffer();
+    return webp.length < jpeg.length ? webp : null;
+  } catch {
+    // A JPEG sharp refuses (truncated, unusual): MuPDF gets its turn on the general path.
+    return null;
+  }
+}

@@ -1,0 +1,107 @@
+import * as mupdf from 'mupdf';
+import sharp, { type Sharp } from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
+import { scanAsWebp } from '../../../backend/platform/convert/scan-page.mjs';
+import { jpegPdf, scanJpegs } from '../../helpers/documents';
+
+// The scan shortcut of the conversion worker (scan-page.mjs) on real PDFs: the pages it takes
+// (one JPEG over the whole page, nothing else visible) come out as a WebP that looks like
+// MuPDF's own rendering of the page; every other page is left to MuPDF.
+
+const SCAN = 'q 595 0 0 842 0 0 cm /Scan Do Q';
+
+let jpeg: Buffer;
+beforeAll(async () => {
+  jpeg = (await scanJpegs(1, 200))[0]!;
+}, 60_000);
+
+/** Opens the first page of `data` the way the worker does and hands it to the shortcut. */
+async function shortcut(data: Buffer, magic = 'application/pdf'): Promise<Buffer | null> {
+  const document = mupdf.Document.openDocument(data, magic);
+  const page = document.loadPage(0);
+  const list = page.toDisplayList();
+  try {
+    return await scanAsWebp(page, list, page.getBounds(), RENDER_SETTINGS);
+  } finally {
+    list.destroy();
+    page.destroy();
+    document.destroy();
+  }
+}
+
+/** Grey levels of MuPDF's rendering of the first page of `pdf`, `width` pixels wide. */
+function mupdfGrey(pdf: Buffer, width: number): { pixels: Buffer; width: number; height: number } {
+  const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
+  const [x0, , x1] = page.getBounds();
+  const pixmap = page.toPixmap(mupdf.Matrix.scale(width / (x1 - x0), width / (x1 - x0)), mupdf.ColorSpace.DeviceGray, false);
+  const [w, h, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
+  const samples = pixmap.getPixels();
+  const pixels = Buffer.alloc(w * h);
+  for (let row = 0; row < h; row++) pixels.set(samples.subarray(row * stride, row * stride + w), row * w);
+  return { pixels, width: w, height: h };
+}
+
+/** Mean absolute difference (0–255) between an image and reference grey levels of the same size. */
+async function difference(image: Sharp, reference: { pixels: Buffer; width: number; height: number }): Promise<number> {
+  const grey = await image.resize(reference.width, reference.height, { fit: 'fill' }).greyscale().raw().toBuffer();
+  let sum = 0;
+  for (let i = 0; i < grey.length; i++) sum += Math.abs(grey[i]! - reference.pixels[i]!);
+  return sum / grey.length;
+}
+
+describe('the scan shortcut', () => {
+  it('turns a page that is one JPEG over the whole page into a WebP at 150 dpi that looks like MuPDF’s rendering', async () => {
+    const pdf = jpegPdf([{ jpeg }]);
+    const webp = await shortcut(pdf);
+    expect(webp).not.toBeNull();
+    const { format, width, height } = await sharp(webp!).metadata();
+    // A4 (595 × 842 pt) at 150 dpi
+    expect([format, width, height]).toEqual(['webp', 1240, 1754]);
+    expect(webp!.length).toBeLessThan(jpeg.length);
+    expect(webp!.length).toBeLessThan(RENDER_SETTINGS.svgGzipLimit);
+    // compared at a quarter of the size, where the scanner grain averages out (1.9 measured)
+    const reference = mupdfGrey(pdf, width! / 4);
+    const same = await difference(sharp(webp!), reference);
+    // the measure tells an upright page from one upside down (8.6 measured)
+    const upsideDown = await difference(sharp(webp!).rotate(180), reference);
+    expect(same).toBeLessThan(3);
+    expect(upsideDown).toBeGreaterThan(3 * same);
+  });
+
+  it('takes a scan under an invisible OCR layer and a clip that hides nothing of the page', async () => {
+    const ocr = `${SCAN} BT 3 Tr /F1 12 Tf 72 700 Td (recognised words) Tj ET`;
+    expect(await shortcut(jpegPdf([{ jpeg, contents: ocr }]))).not.toBeNull();
+    expect(await shortcut(jpegPdf([{ jpeg, contents: `0 0 595 842 re W n ${SCAN}` }]))).not.toBeNull();
+  });
+
+  it.each([
+    ['visible text over the scan', `${SCAN} BT /F1 48 Tf 72 400 Td (STAMP) Tj ET`],
+    ['a drawing over the scan', `${SCAN} 0 0 1 rg 100 100 200 200 re f`],
+    ['a clip that hides part of the page', `q 100 100 300 300 re W n ${SCAN} Q`],
+    ['an image larger than the page (cropped by it)', 'q 700 0 0 990 -50 -70 cm /Scan Do Q'],
+    ['an image over half the page', 'q 595 0 0 421 0 421 cm /Scan Do Q'],
+    ['a mirrored image', 'q -595 0 0 842 595 0 cm /Scan Do Q'],
+    ['the image drawn twice', `${SCAN} ${SCAN}`],
+  ])('leaves to MuPDF a page with %s', async (_, contents) => {
+    expect(await shortcut(jpegPdf([{ jpeg, contents }]))).toBeNull();
+  });
+
+  it('leaves to MuPDF a scan near the reading resolution (150 dpi): scaling it hardly down keeps its grain', async () => {
+    const [near] = await scanJpegs(1, 150);
+    expect(near!.length).toBeGreaterThan(RENDER_SETTINGS.svgGzipLimit);
+    expect(await shortcut(jpegPdf([{ jpeg: near! }]))).toBeNull();
+  }, 30_000);
+
+  it('leaves to MuPDF a rotated page, a CMYK JPEG, a JPEG small enough for the SVG, and pages that are not PDF', async () => {
+    expect(await shortcut(jpegPdf([{ jpeg, rotate: 90 }]))).toBeNull();
+    const cmyk = await sharp(jpeg).toColourspace('cmyk').jpeg({ quality: 75 }).toBuffer();
+    expect(await shortcut(jpegPdf([{ jpeg: cmyk }]))).toBeNull();
+    const [small] = await scanJpegs(1, 100, 60);
+    expect(small!.length).toBeLessThan(RENDER_SETTINGS.svgGzipLimit);
+    expect(await shortcut(jpegPdf([{ jpeg: small! }]))).toBeNull();
+    expect(await shortcut(jpeg, 'image/jpeg')).toBeNull();
+    // sharp refuses a truncated JPEG; MuPDF shows what it can of it
+    expect(await shortcut(jpegPdf([{ jpeg: jpeg.subarray(0, jpeg.length / 2) }]))).toBeNull();
+  }, 30_000);
+});
