@@ -106,32 +106,34 @@ function onlyImageOver(list, bounds) {
 
 /**
  * The page as WebP straight from its JPEG, or null when the page is not such a scan, its JPEG
- * is not at least 1.25 times the reading resolution, sharp cannot read the JPEG, or the WebP
- * is not smaller than the JPEG (the gzip SVG that embeds a
- * JPEG is about the JPEG's size: base64 of compressed bytes does not compress), in which case
- * the general path renders the page.
+ * is not at least 1.25 times the reading resolution, the WebP is not smaller than the JPEG
+ * (the gzip SVG that embeds a JPEG is about the JPEG's size: base64 of compressed bytes does not
+ * compress), or anything on the way fails: the general path then renders the page, and reports
+ * a damaged page as it always does.
  */
 export async function scanAsWebp(page, list, bounds, task) {
   if (!(page instanceof mupdf.PDFPage)) return null;
-  const xobject = bigJpegXObject(page, task.svgGzipLimit);
-  if (!xobject) return null;
-  const image = onlyImageOver(list, bounds);
-  if (!image || xobject.get('Width').asNumber() !== image.width || xobject.get('Height').asNumber() !== image.height) return null;
-  const scale = rasterScale(bounds, task.raster);
-  const width = Math.round((bounds[2] - bounds[0]) * scale);
-  const height = Math.round((bounds[3] - bounds[1]) * scale);
-  if (width > image.width * MAX_SCALE || height > image.height * MAX_SCALE) return null;
-  const raw = xobject.readRawStream();
-  const jpeg = Buffer.from(raw.asUint8Array());
-  raw.destroy();
   try {
+    const xobject = bigJpegXObject(page, task.svgGzipLimit);
+    if (!xobject) return null;
+    const image = onlyImageOver(list, bounds);
+    if (!image || xobject.get('Width').asNumber() !== image.width || xobject.get('Height').asNumber() !== image.height) return null;
+    const scale = rasterScale(bounds, task.raster);
+    const width = Math.round((bounds[2] - bounds[0]) * scale);
+    const height = Math.round((bounds[3] - bounds[1]) * scale);
+    if (width > image.width * MAX_SCALE || height > image.height * MAX_SCALE) return null;
+    const raw = xobject.readRawStream();
+    const jpeg = Buffer.from(raw.asUint8Array());
+    raw.destroy();
     const source = sharp(jpeg);
     const { format, width: jpegWidth, height: jpegHeight } = await source.metadata();
     if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height) return null;
     const webp = await source.resize(width, height, { fit: 'fill', kernel: 'linear' }).webp(task.raster.webpOptions).toBuffer();
     return webp.length < jpeg.length ? webp : null;
-  } catch {
-    // A JPEG sharp refuses (truncated, unusual): MuPDF gets its turn on the general path.
+  } catch (error) {
+    // A trapped WASM instance is the worker's business (it ends the thread); a stream MuPDF
+    // cannot read or a JPEG sharp refuses (truncated, unusual) is left to the general path.
+    if (error instanceof WebAssembly.RuntimeError) throw error;
     return null;
   }
 }
