@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { encryptedPdf, fixture, textPdf } from '../../helpers/documents';
+import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
 import { deflated, zip } from '../../helpers/zip';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 
@@ -121,21 +121,21 @@ describe('other formats', () => {
     expect(done.content).toContain('图书馆');
   });
 
-  it('renders a scan as WebP and serves it whatever extension is asked for', async () => {
-    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('scanned.pdf')), '扫描件.pdf');
+  it('renders a 200 dpi scan as WebP and serves it whatever extension is asked for', async () => {
+    const doc = await createDocument(backend.url, author.token, await scannedPdf(2, 200), '扫描件.pdf');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
+    expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
+    expect(done.enable_gzip).toBeUndefined();
     const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
-    const res = await page(`${backend.url}/view/page/${doc.hash}/1${done.enable_gzip ? '.gzip.svg' : '.svg'}`, { 'accept-encoding': 'gzip' });
-    expect(res.status).toBe(200);
-    if (stored[0]!.endsWith('.webp')) {
-      expect(done).toMatchObject({ preview_ext: '.webp' });
-      expect(done.enable_gzip).toBeUndefined();
+    expect(stored.sort()).toEqual(['1.webp', '2.webp']);
+    for (const asked of ['/1.svg', '/2.gzip.svg']) {
+      const res = await page(`${backend.url}/view/page/${doc.hash}${asked}`, { 'accept-encoding': 'gzip' });
+      expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('image/webp');
-      expect((await sharp(res.body).metadata()).format).toBe('webp');
-    } else {
-      expect(res.headers['content-type']).toBe('image/svg+xml');
+      // A4 at 150 dpi
+      expect(await sharp(res.body).metadata()).toMatchObject({ format: 'webp', width: 1240, height: 1754 });
     }
-  });
+  }, 60_000);
 
   const office = fs.existsSync('/usr/bin/soffice') || fs.existsSync('/usr/lib/libreoffice/program/soffice.bin');
   const calibre = fs.existsSync('/usr/bin/ebook-convert') || fs.existsSync('/opt/calibre/ebook-convert');
