@@ -20,7 +20,7 @@ const SLACK = 1;
  */
 const MAX_SCALE = 0.8;
 
-/** The size of a page's raster at `raster.dpi`, its longest side at most `raster.maxSide`. */
+/** The scale of a page's raster: `raster.dpi`, or less where the longest side would pass `raster.maxSide`. */
 export function rasterScale(bounds, raster) {
   const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
   return Math.min(raster.dpi / 72, raster.maxSide / longest);
