@@ -15,7 +15,7 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
 import { rasterScale, scanAsWebp } from '../backend/platform/convert/scan-page.mjs';
-import { repeatedPdf, scannedPdf } from '../tests/helpers/documents';
+import { bilevelScanPdf, repeatedPdf, scannedPdf } from '../tests/helpers/documents';
 import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
 import { heading, int, kib, mib, ratio, table } from './lib/report';
 import { requireMutool, type Mutool } from './lib/tools';
@@ -172,6 +172,7 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
     const documents = [
       { label: '100-page text PDF (Chinese, LibreOffice)', file: join(dir, 'text-100.pdf'), make: async () => repeatedPdf(100) },
       { label: '30-page scanned PDF (200 dpi grey JPEG)', file: join(dir, 'scan-30.pdf'), make: () => scannedPdf(30, 200) },
+      { label: '30-page bilevel scan (300 dpi, 1 bit)', file: join(dir, 'bilevel-30.pdf'), make: async () => bilevelScanPdf(30) },
     ];
     for (const document of documents) writeFileSync(document.file, await document.make());
 

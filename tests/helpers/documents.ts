@@ -89,6 +89,31 @@ export async function scannedPdf(pages: number, dpi = 200, quality = 75): Promis
   return jpegPdf((await scanJpegs(pages, dpi, quality)).map((jpeg) => ({ jpeg })));
 }
 
+/**
+ * `pages` bilevel scans, as book scanners make them: page 1 of the Chinese fixture at `dpi`,
+ * thresholded to 1 bit per pixel, stored as a Flate image (the same bits on every page, each
+ * page its own image object).
+ */
+export function bilevelScanPdf(pages: number, dpi = 300): Buffer {
+  const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
+  const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
+  const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
+  const grey = pixmap.getPixels();
+  const rowBytes = Math.ceil(width / 8);
+  const bits = Buffer.alloc(rowBytes * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) if (grey[y * stride + x]! < 160) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+  }
+  const document = new mupdf.PDFDocument();
+  for (let n = 0; n < pages; n++) {
+    // Decode [1 0]: a set bit is black, as in CCITT and JBIG2 scans.
+    const image = document.addStream(bits, { Type: document.newName('XObject'), Subtype: document.newName('Image'), Width: width, Height: height, BitsPerComponent: 1, ColorSpace: document.newName('DeviceGray'), Decode: [1, 0] });
+    const resources = document.addObject({ XObject: { Scan: image } });
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, 'q 595 0 0 842 0 0 cm /Scan Do Q'));
+  }
+  return save(document);
+}
+
 /** The Chinese fixture encrypted with a user password (AES-256). */
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));
