@@ -1,7 +1,7 @@
 // Issue 14 in Chromium against the real gateway and embedded backend: a member uploads a
 // PDF through /upload (with progress), it converts and appears in its category and on the
 // home page; a visitor reads the free pages and meets the end of the preview, a VIP member
-// reads on; a word of its body finds it with a highlighted snippet; a member with credits
+// reads on; a scanned PDF reads as WebP pages; a word of its body finds it with a highlighted snippet; a member with credits
 // downloads it, the credits move and the record shows in /member/download. The admin
 // approves a pending document, reconverts a failed one, deletes and recovers one. Issue 15:
 // a member comments in the reader.
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api } from '../helpers/backend';
-import { fixture } from '../helpers/documents';
+import { fixture, scannedPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
@@ -89,6 +89,22 @@ const need = <K extends keyof Shared>(key: K): Shared[K] => {
   if (value === undefined) throw new Error(`an earlier step did not set ${key}`);
   return value as Shared[K];
 };
+
+/** Uploads through the gateway and creates the document in the shared category; its id. */
+async function upload(token: string, name: string, content: Buffer, title: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(content)]), name);
+  const res = await fetch(`${site.url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const attachment = ((await res.json()) as { data: { id: number } }).data.id;
+  const created = await api(site.url, 'POST', '/api/v1/document', {
+    token,
+    body: { category_id: [need('categoryId')], document: [{ title, attachment_id: attachment, price: 0 }] },
+  });
+  expect(created.status).toBe(200);
+  const me = await api(site.url, 'GET', '/api/v1/user', { token });
+  const mine = await api(site.url, 'GET', '/api/v1/document/list', { token, query: { user_id: me.body.id, size: 50, order: 'id desc' } });
+  return mine.body.document.find((d: { title: string }) => d.title === title).id as number;
+}
 
 describe('the library, from upload to download', () => {
   it('a member uploads a PDF through /upload with progress; it converts and appears in its category and on the home page', async () => {
@@ -213,6 +229,21 @@ describe('the library, from upload to download', () => {
     await page.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
   });
 
+  it('a scanned PDF reads as WebP pages at reading resolution, also at 390 px', async () => {
+    const title = '扫描版地方志';
+    const id = await upload(need('uploaderToken'), 'scan.pdf', await scannedPdf(2, 200), title);
+    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 2, preview_ext: '.webp' });
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto(`/library/${need('categoryId')}/${id}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const first = page.getByRole('img', { name: '第 1 页' });
+    await first.waitFor();
+    expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1\.webp$/);
+    // the WebP arrived and decoded: 150 dpi across the A4 page
+    await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth === 1240);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  }, 120_000);
+
   it('searching a word of its body finds it with a highlighted snippet', async () => {
     const page = await pageAs();
     await page.goto('/');
@@ -275,21 +306,6 @@ describe('the admin\'s documents', () => {
   const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
   const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
   const toast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
-
-  async function upload(token: string, name: string, content: Buffer, title: string): Promise<number> {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(content)]), name);
-    const res = await fetch(`${site.url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-    const attachment = ((await res.json()) as { data: { id: number } }).data.id;
-    const created = await api(site.url, 'POST', '/api/v1/document', {
-      token,
-      body: { category_id: [need('categoryId')], document: [{ title, attachment_id: attachment, price: 0 }] },
-    });
-    expect(created.status).toBe(200);
-    const me = await api(site.url, 'GET', '/api/v1/user', { token });
-    const mine = await api(site.url, 'GET', '/api/v1/document/list', { token, query: { user_id: me.body.id, size: 50, order: 'id desc' } });
-    return mine.body.document.find((d: { title: string }) => d.title === title).id as number;
-  }
 
   it('approves a document waiting for review; it converts and opens in the reader', async () => {
     const reviewed = await admin('POST', '/api/v1/group', { body: { title: '待审作者', enable_upload: true, enable_document_review: true } });
