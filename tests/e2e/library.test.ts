@@ -1,10 +1,10 @@
 // Issue 14 in Chromium against the real gateway and embedded backend: a member uploads a
 // PDF through /upload (with progress), it converts and appears in its category and on the
 // home page; a visitor reads the free pages and meets the end of the preview, a VIP member
-// reads on; a scanned PDF reads as WebP pages; a word of its body finds it with a highlighted snippet; a member with credits
-// downloads it, the credits move and the record shows in /member/download. The admin
-// approves a pending document, reconverts a failed one, deletes and recovers one. Issue 15:
-// a member comments in the reader.
+// reads on; a scanned PDF reads as WebP pages; a word of its body finds it with a
+// highlighted snippet; a member with credits downloads it, the credits move and the record
+// shows in /member/download. The admin approves a pending document, reconverts a failed one,
+// deletes and recovers one. Issue 15: a member comments in the reader.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
