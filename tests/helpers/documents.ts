@@ -39,24 +39,33 @@ export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buf
 }
 
 /**
- * Scanned pages as JPEGs: page 1 of the Chinese fixture rendered grey at `dpi`, with scanner
- * grain (a different grain per page, so no page reuses another's image).
+ * What the scans of scanJpegs show before their grain: page 1 of the Chinese fixture rendered
+ * grey at `dpi` (A4: 595 × 842 pt), a little darker, as a scanner's paper is.
  */
-export async function scanJpegs(pages: number, dpi = 200, quality = 75): Promise<Buffer[]> {
+export function scanOriginal(dpi: number): { pixels: Buffer; width: number; height: number } {
   const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
-  const width = pixmap.getWidth();
-  const height = pixmap.getHeight();
-  const stride = pixmap.getStride();
-  const clean = Buffer.from(pixmap.getPixels());
+  const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
+  const samples = pixmap.getPixels();
+  const pixels = Buffer.alloc(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) pixels[y * width + x] = Math.max(0, samples[y * stride + x]! - 12);
+  }
+  return { pixels, width, height };
+}
+
+/**
+ * Scanned pages as JPEGs: scanOriginal at `dpi` with scanner grain (a different grain per
+ * page, so no page reuses another's image).
+ */
+export async function scanJpegs(pages: number, dpi = 200, quality = 75): Promise<Buffer[]> {
+  const { pixels: clean, width, height } = scanOriginal(dpi);
   let seed = 1;
   const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
   const jpegs: Buffer[] = [];
   for (let n = 0; n < pages; n++) {
     const grey = Buffer.alloc(width * height);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) grey[y * width + x] = Math.max(0, Math.min(255, clean[y * stride + x]! - 12 + Math.round((random() - 0.5) * 20)));
-    }
+    for (let i = 0; i < grey.length; i++) grey[i] = Math.max(0, Math.min(255, clean[i]! + Math.round((random() - 0.5) * 20)));
     jpegs.push(await sharp(grey, { raw: { width, height, channels: 1 } }).jpeg({ quality }).toBuffer());
   }
   return jpegs;
