@@ -112,10 +112,10 @@ function onlyImageOver(list, bounds) {
 
 /**
  * The page as WebP straight from its JPEG, or null when the page is not such a scan, its JPEG
- * is below the reading resolution, the WebP is not smaller than the JPEG
- * (the gzip SVG that embeds a JPEG is about the JPEG's size: base64 of compressed bytes does not
- * compress), or anything on the way fails: the general path then renders the page, and reports
- * a damaged page as it always does.
+ * is below the reading resolution, the WebP is not smaller than the JPEG (the gzip SVG that
+ * embeds a JPEG is about the JPEG's size: base64 of compressed bytes does not compress), or
+ * anything on the way fails: the general path then renders the page, and reports a damaged
+ * page as it always does.
  */
 export async function scanAsWebp(page, list, bounds, task) {
   if (!(page instanceof mupdf.PDFPage)) return null;
@@ -128,6 +128,7 @@ export async function scanAsWebp(page, list, bounds, task) {
     const width = Math.round((bounds[2] - bounds[0]) * scale);
     const height = Math.round((bounds[3] - bounds[1]) * scale);
     const reduction = Math.max(width / image.width, height / image.height);
+    // (1 % of slack for the rounding of a JPEG made at 150 dpi)
     if (reduction > 1.01) return null;
     const raw = xobject.readRawStream();
     const jpeg = Buffer.from(raw.asUint8Array());
