@@ -38,20 +38,21 @@ export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buf
   return save(document);
 }
 
-/**
- * What the scans of scanJpegs show before their grain: page 1 of the Chinese fixture rendered
- * grey at `dpi` (A4: 595 × 842 pt), a little darker, as a scanner's paper is.
- */
-export function scanOriginal(dpi: number): { pixels: Buffer; width: number; height: number } {
+/** Page 1 of the Chinese fixture rendered grey at `dpi` (A4: 595 × 842 pt), one byte a pixel. */
+function fixturePageGrey(dpi: number): { pixels: Buffer; width: number; height: number } {
   const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
   const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
   const samples = pixmap.getPixels();
   const pixels = Buffer.alloc(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) pixels[y * width + x] = Math.max(0, samples[y * stride + x]! - 12);
-  }
+  for (let y = 0; y < height; y++) pixels.set(samples.subarray(y * stride, y * stride + width), y * width);
   return { pixels, width, height };
+}
+
+/** What the scans of scanJpegs show before their grain: fixturePageGrey a little darker, as a scanner's paper is. */
+export function scanOriginal(dpi: number): { pixels: Buffer; width: number; height: number } {
+  const page = fixturePageGrey(dpi);
+  return { ...page, pixels: Buffer.from(page.pixels.map((level) => Math.max(0, level - 12))) };
 }
 
 /**
@@ -99,19 +100,16 @@ export async function scannedPdf(pages: number, dpi = 200, quality = 75): Promis
 }
 
 /**
- * `pages` bilevel scans, as book scanners make them: page 1 of the Chinese fixture at `dpi`,
- * thresholded to 1 bit per pixel, stored as a Flate image (the same bits on every page, each
+ * `pages` bilevel scans, as book scanners make them: fixturePageGrey at `dpi` thresholded to
+ * 1 bit per pixel, stored as a Flate image (the same bits on every page, each
  * page its own image object).
  */
 export function bilevelScanPdf(pages: number, dpi = 300): Buffer {
-  const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
-  const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
-  const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
-  const grey = pixmap.getPixels();
+  const { pixels: grey, width, height } = fixturePageGrey(dpi);
   const rowBytes = Math.ceil(width / 8);
   const bits = Buffer.alloc(rowBytes * height);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) if (grey[y * stride + x]! < 160) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    for (let x = 0; x < width; x++) if (grey[y * width + x]! < 160) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
   }
   const document = new mupdf.PDFDocument();
   for (let n = 0; n < pages; n++) {
