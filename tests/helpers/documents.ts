@@ -38,19 +38,31 @@ export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buf
   return save(document);
 }
 
-/** Page 1 of the Chinese fixture rendered grey at `dpi` (A4: 595 × 842 pt), one byte a pixel. */
-function fixturePageGrey(dpi: number): { pixels: Buffer; width: number; height: number } {
-  const page = mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0);
-  const pixmap = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
+export interface GreyImage {
+  /** one byte a pixel, row after row */
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
+
+/** MuPDF's rendering of `page` scaled by `scale`, in grey levels. */
+export function pageGrey(page: mupdf.Page, scale: number): GreyImage {
+  const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false);
   const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
   const samples = pixmap.getPixels();
   const pixels = Buffer.alloc(width * height);
   for (let y = 0; y < height; y++) pixels.set(samples.subarray(y * stride, y * stride + width), y * width);
+  pixmap.destroy();
   return { pixels, width, height };
 }
 
+/** Page 1 of the Chinese fixture rendered grey at `dpi` (A4: 595 × 842 pt). */
+function fixturePageGrey(dpi: number): GreyImage {
+  return pageGrey(mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0), dpi / 72);
+}
+
 /** What the scans of scanJpegs show before their grain: fixturePageGrey a little darker, as a scanner's paper is. */
-export function scanOriginal(dpi: number): { pixels: Buffer; width: number; height: number } {
+export function scanOriginal(dpi: number): GreyImage {
   const page = fixturePageGrey(dpi);
   return { ...page, pixels: Buffer.from(page.pixels.map((level) => Math.max(0, level - 12))) };
 }
