@@ -134,13 +134,23 @@ function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promis
   return making;
 }
 
+const HEAD_END = '</head>';
+
+/**
+ * The page from the template. `screenHead` (the first screen's stylesheets and preloads) goes
+ * at the end of the head, after the stylesheets of the app itself that the build put there:
+ * a screen's rules override the app's of the same specificity, as when the SPA loads the
+ * screen's chunk (its stylesheet is then appended to the head).
+ */
 export function renderPage(
   template: string,
-  parts: { head: string; content: string; startData: StartData | undefined },
+  parts: { head: string; screenHead?: string; content: string; startData: StartData | undefined },
 ): string {
   const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
-  // Function replacers: the inserted text may contain `$`.
+  const screenHead = parts.screenHead ? `  ${parts.screenHead}\n  ${HEAD_END}` : HEAD_END;
+  // Function replacers: the inserted text may contain `$`. The template's own end of head first.
   return template
+    .replace(HEAD_END, () => screenHead)
     .replace(HEAD_MARKER, () => parts.head)
     .replace(CONTENT_MARKER, () => parts.content)
     .replace(START_DATA_MARKER, () => script);
@@ -222,7 +232,8 @@ export default fp<SpaOptions>(
         ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
         : undefined;
       const html = renderPage(template, {
-        head: [renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)), screen?.head].filter(Boolean).join('\n    '),
+        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
+        screenHead: screen?.head,
         // A closed site shows its notice, not the page's content.
         content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
         startData,

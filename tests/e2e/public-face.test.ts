@@ -218,6 +218,20 @@ describe('the first screen the gateway renders', () => {
     expect(before.box).toEqual(after.box);
   });
 
+  it('puts the screen\'s stylesheets after the app\'s, so that the screen\'s rules win: /vip keeps its dark banner', async () => {
+    const { page } = await site.visit();
+    await page.goto('/vip');
+    await page.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
+    // vip.css's `.app-vip__hero` against app.css's `.app-panel` (white): one class each, the later one wins.
+    const hero = await page.locator('.app-vip__hero').evaluate((element) => getComputedStyle(element).backgroundImage);
+    expect(hero).toContain('linear-gradient');
+    const order = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => new URL(link.href).pathname));
+    const app = order.findIndex((path) => /\/assets\/index-[\w-]+\.css$/.test(path));
+    const vip = order.findIndex((path) => /\/assets\/vip-[\w-]+\.css$/.test(path));
+    expect(app).toBeGreaterThanOrEqual(0);
+    expect(vip).toBeGreaterThan(app);
+  });
+
   it('is replaced by the app without a console error, and the app then works', async () => {
     const { page } = await site.visit();
     await page.goto(`/library/${category}/${lessonId}`);

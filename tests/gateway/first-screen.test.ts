@@ -80,6 +80,10 @@ describe('the first screen', () => {
     expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/Breadcrumbs-1.js">');
     expect(head).not.toContain('vendor-1');
     expect(head).not.toContain('index-1');
+    // After what the build put in the head (the app's own stylesheets and code): the screen's
+    // rules then override the app's of the same specificity, as when the SPA loads its chunk.
+    expect(head.indexOf('LibraryPage-1.css')).toBeGreaterThan(head.indexOf('/assets/app-3f9a1c.js'));
+    expect(head.indexOf('/assets/app-3f9a1c.js')).toBeGreaterThan(0);
   });
 
   it('is not made for crawlers, who keep the plain content', async () => {
