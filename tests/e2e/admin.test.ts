@@ -214,3 +214,43 @@ describe('settings and navigation', () => {
     expect(text).not.toContain(child);
   });
 });
+
+describe('on a phone (390 px)', () => {
+  it('gives the screen the whole width and the menu as a drawer, opened from the header and closed by a choice or Escape', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/friendlink');
+    await row(page, '书栈网').waitFor();
+    const menu = page.getByRole('complementary', { name: '管理菜单' });
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    // The list, not the menu, has the screen (less the margins): before, the menu kept its 240 px and left the list 130.
+    const table = await page.locator('.app-resource-table').boundingBox();
+    expect(table!.width).toBeGreaterThan(300);
+
+    const button = page.getByRole('button', { name: '菜单', exact: true });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    // It slides in, all of it on the screen.
+    await expect.poll(async () => (await menu.boundingBox())?.x).toBe(0);
+    expect((await menu.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await menu.getByText('订单管理').click();
+    await page.waitForURL('**/admin/order');
+    await expect.poll(() => menu.isVisible()).toBe(false);
+
+    await button.click();
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('keeps the menu in its column on a wide screen, without the drawer\'s button', async () => {
+    const page = await open();
+    await loginAsAdmin(page, '/admin/friendlink');
+    await row(page, '书栈网').waitFor();
+    expect(await page.getByRole('complementary', { name: '管理菜单' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: '菜单', exact: true }).isVisible()).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { Suspense, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
 import { UserMenu } from '../features/session/UserMenu';
@@ -11,6 +11,7 @@ import {
   IconFile,
   IconHistogram,
   IconHome,
+  IconMenu,
   IconOrderedList,
   IconSetting,
   IconUserGroup,
@@ -66,22 +67,42 @@ export function AdminLayout() {
   const items = useMemo(() => adminNavItems(allowPages), [allowPages]);
   const permissionCheck = usePermissionCheck();
   const selected = pathname === '/admin' || pathname === '/admin/' ? DASHBOARD_PATH : pathname.replace(/\/$/, '');
+  // On a phone the menu is a drawer over the screen (admin-layout.css), opened from the header
+  // and closed by a choice (it is open on the path it was opened on), the backdrop or Escape.
+  const [menuOpenOn, setMenuOpenOn] = useState<string>();
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : undefined);
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpenOn(undefined);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
 
   return (
-    <Layout className="app-admin-layout">
+    <Layout className={menuOpen ? 'app-admin-layout app-admin-layout--menu-open' : 'app-admin-layout'}>
+      {menuOpen && <div className="app-admin-layout__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <Layout.Sider className="app-admin-layout__sider" aria-label="管理菜单">
         <Nav
           className="app-admin-layout__nav"
           items={items}
           selectedKeys={[selected]}
           defaultOpenKeys={openKeyFor(items, selected)}
-          onSelect={({ itemKey }) => void navigate(String(itemKey))}
+          onSelect={({ itemKey }) => {
+            setMenuOpen(false);
+            void navigate(String(itemKey));
+          }}
           header={{ text: `${siteName(settings)} 管理后台` }}
           footer={{ collapseButton: true, collapseText: (collapsed) => (collapsed ? '展开侧边栏' : '收起侧边栏') }}
         />
       </Layout.Sider>
       <Layout className="app-admin-layout__main">
         <Layout.Header className="app-admin-layout__header">
+          <button type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+            <IconMenu /> 菜单
+          </button>
           <Link to="/" className="app-admin-layout__home">
             <IconHome /> 返回前台
           </Link>

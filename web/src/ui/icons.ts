@@ -16,6 +16,7 @@ export { default as IconHome } from '@douyinfe/semi-icons/lib/es/icons/IconHome'
 export { default as IconInfoCircle } from '@douyinfe/semi-icons/lib/es/icons/IconInfoCircle';
 export { default as IconKey } from '@douyinfe/semi-icons/lib/es/icons/IconKey';
 export { default as IconMail } from '@douyinfe/semi-icons/lib/es/icons/IconMail';
+export { default as IconMenu } from '@douyinfe/semi-icons/lib/es/icons/IconMenu';
 export { default as IconOrderedList } from '@douyinfe/semi-icons/lib/es/icons/IconOrderedList';
 export { default as IconPlus } from '@douyinfe/semi-icons/lib/es/icons/IconPlus';
 export { default as IconRefresh } from '@douyinfe/semi-icons/lib/es/icons/IconRefresh';
