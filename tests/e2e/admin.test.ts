@@ -244,6 +244,12 @@ describe('on a phone (390 px)', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.isVisible()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // A paged list: its count of rows on one line of its own (beside the pager it took four).
+    await page.goto('/admin/user/list');
+    await row(page, 'admin').waitFor();
+    const info = await page.locator('.app-resource-table .semi-table-pagination-info').boundingBox();
+    expect(info!.height).toBeLessThan(30);
   });
 
   it('keeps the menu in its column on a wide screen, without the drawer\'s button', async () => {
