@@ -227,6 +227,15 @@ describe('on a phone (390 px)', () => {
     const table = await page.locator('.app-resource-table').boundingBox();
     expect(table!.width).toBeGreaterThan(300);
 
+    // A form sheet fits the screen: at its 560 px it put the labels off the left edge.
+    await page.getByRole('button', { name: '新建友链' }).click();
+    const form = sheet(page, '新建友链');
+    await form.getByLabel('名称').waitFor();
+    await expect.poll(async () => (await form.boundingBox())?.x).toBe(0);
+    expect((await form.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await form.getByRole('button', { name: '取消' }).click();
+    await form.waitFor({ state: 'hidden' });
+
     const button = page.getByRole('button', { name: '菜单', exact: true });
     expect(await button.getAttribute('aria-expanded')).toBe('false');
     await button.click();

@@ -1,10 +1,11 @@
 // The floating 意见反馈 button's dialog (loaded on demand).
 import { Modal } from '../../ui/semi-admin';
 import { FeedbackForm } from './FeedbackForm';
+import { dialogWidth } from '../../ui/fit';
 
 export function FeedbackDialog({ onClose }: { onClose: () => void }) {
   return (
-    <Modal visible title="意见反馈" onCancel={onClose} footer={null} width="min(520px, calc(100vw - 32px))">
+    <Modal visible title="意见反馈" onCancel={onClose} footer={null} width={dialogWidth(520)}>
       <FeedbackForm onClose={onClose} />
     </Modal>
   );

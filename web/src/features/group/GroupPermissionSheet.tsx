@@ -16,6 +16,7 @@ import { SideSheet, Tree, type TreeNodeData } from '../../ui/semi-admin';
 import { ErrorState } from '../../ui/states';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
+import { sheetWidth } from '../../ui/fit';
 
 const serviceKey = (node: PermissionTreeNode) => `service:${node.key}`;
 
@@ -122,7 +123,7 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
   const title = `设置权限：${group.title ?? ''}`;
   const failed = permissions.error ?? granted.error;
   return (
-    <SideSheet visible title={title} onCancel={onClose} width={640} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet visible title={title} onCancel={onClose} width={sheetWidth(640)} closeIcon={<IconClose aria-label="关闭" />}>
       {failed ? (
         <ErrorState
           message={errorMessage(failed, '权限加载失败')}

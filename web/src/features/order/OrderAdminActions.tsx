@@ -18,6 +18,7 @@ import { EmptyState } from '../../ui/states';
 import { closeOrders, confirmOrder, notificationsQuery, refundOrder } from './api';
 import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 import './order.css';
+import { sheetWidth } from '../../ui/fit';
 
 const CONFIRM = grpcPermissionPath('OrderAPI', 'ConfirmOrder');
 const REFUND = grpcPermissionPath('OrderAPI', 'RefundOrder');
@@ -74,7 +75,7 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
     ['开通的会员期', order.vip_start_at ? `${when(order.vip_start_at)} 至 ${when(order.vip_end_at)}` : '-'],
   ];
   return (
-    <SideSheet visible title={`订单详情 · ${order.order_no ?? ''}`} onCancel={onClose} width={620} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet visible title={`订单详情 · ${order.order_no ?? ''}`} onCancel={onClose} width={sheetWidth(620)} closeIcon={<IconClose aria-label="关闭" />}>
       <dl className="app-checkout__summary">
         {rows.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>

@@ -13,6 +13,7 @@ import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
 import { notificationLogQuery } from './api';
 import { NotificationList } from './OrderAdminActions';
+import { sheetWidth } from '../../ui/fit';
 
 const PAGE_SIZE = 20;
 
@@ -21,7 +22,7 @@ function NotificationLogSheet({ onClose }: { onClose: () => void }) {
   const [outcome, setOutcome] = useState<string>();
   const log = useQuery({ ...notificationLogQuery(outcome ?? '', page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
-    <SideSheet visible title="支付通知记录" onCancel={onClose} width={680} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet visible title="支付通知记录" onCancel={onClose} width={sheetWidth(680)} closeIcon={<IconClose aria-label="关闭" />}>
       <div className="app-order-actions" role="group" aria-label="按结果筛选">
         {[{ value: undefined, label: '全部' }, ...notificationOutcomeOptions].map((o) => (
           <Button

@@ -11,6 +11,7 @@ import { Button } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
 import { createReport } from './api';
 import './report.css';
+import { dialogWidth } from '../../ui/fit';
 
 export function ReportDialog({ type, targetId, title, onClose }: { type: number; targetId: number; title: string; onClose: () => void }) {
   const [reason, setReason] = useState<number>();
@@ -35,7 +36,7 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
       title="举报"
       onCancel={send.isPending ? undefined : onClose}
       maskClosable={!send.isPending}
-      width="min(480px, calc(100vw - 32px))"
+      width={dialogWidth(480)}
       footer={
         <div className="app-report__footer">
           <Button onClick={onClose} disabled={send.isPending}>取消</Button>

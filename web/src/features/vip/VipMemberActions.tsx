@@ -17,6 +17,7 @@ import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
 import { grantVip, revokeVip, vipLogQuery } from './api';
+import { sheetWidth } from '../../ui/fit';
 
 export const GRANT = grpcPermissionPath('UserVipAPI', 'GrantUserVip');
 const REVOKE = grpcPermissionPath('UserVipAPI', 'RevokeUserVip');
@@ -35,7 +36,7 @@ function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const log = useQuery(vipLogQuery(row.user_id ?? 0, page));
   return (
-    <SideSheet visible title={`会员变更记录 · ${row.username ?? ''}`} onCancel={onClose} width={560} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet visible title={`会员变更记录 · ${row.username ?? ''}`} onCancel={onClose} width={sheetWidth(560)} closeIcon={<IconClose aria-label="关闭" />}>
       <QueryStates query={log} loadingRows={6} failure="变更记录加载失败" isEmpty={(data) => !data.log?.length} empty={<EmptyState title="暂无变更记录" />}>
         {(data) => (
           <>

@@ -13,6 +13,7 @@ import { FormFields } from './FormFields';
 import type { FieldDef, FormValues } from './resource';
 import { useFieldForm } from './use-field-form';
 import './admin-resource.css';
+import { dialogWidth } from '../../ui/fit';
 
 export interface ActionDialogProps<Values extends FormValues> {
   /** Prefix of the input ids, unique on the page. */
@@ -52,7 +53,7 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
       title={title}
       onCancel={action.isPending ? undefined : onClose}
       maskClosable={!action.isPending}
-      width={480}
+      width={dialogWidth(480)}
       footer={
         <div className="app-resource-form__footer">
           <Button onClick={onClose} disabled={action.isPending}>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Button, Input } from '../../ui/semi';
 import { Modal, Select, TextArea } from '../../ui/semi-admin';
 import type { ActionInput, BatchChoice, ChoiceValue } from './resource';
+import { dialogWidth } from '../../ui/fit';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -68,7 +69,7 @@ export function ConfirmDialog({ title, message, note, okText, danger, askPasswor
           </Button>
         </div>
       }
-      width="min(440px, calc(100vw - 32px))"
+      width={dialogWidth(440)}
     >
       <p className="app-confirm__message">{message}</p>
       {note && <p className="app-confirm__note">{note}</p>}

@@ -12,6 +12,7 @@ import { toast } from '../toasts/toast-store';
 import { FormFields } from './FormFields';
 import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
 import { useFieldForm } from './use-field-form';
+import { sheetWidth } from '../../ui/fit';
 
 export interface ResourceFormSheetProps<Row, Values extends FormValues> {
   resource: ResourceDef<Row, Values>;
@@ -57,7 +58,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
       visible
       title={title}
       onCancel={save.isPending ? undefined : onClose}
-      width={560}
+      width={sheetWidth(560)}
       closeIcon={<IconClose aria-label="关闭" />}
       maskClosable={!save.isPending}
       footer={
