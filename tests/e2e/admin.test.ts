@@ -259,6 +259,16 @@ describe('on a phone (390 px)', () => {
     await row(page, 'admin').waitFor();
     const info = await page.locator('.app-resource-table .semi-table-pagination-info').boundingBox();
     expect(info!.height).toBeLessThan(30);
+
+    // A date range filter: its two months one above the other, within the screen (side by side, 568 px).
+    await page.goto('/admin/order');
+    await page.getByPlaceholder('开始日期').click();
+    const months = page.locator('.app-date-range-popup .semi-datepicker-month-grid');
+    await months.waitFor();
+    await expect.poll(async () => {
+      const box = await months.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= 390;
+    }).toBe(true);
   });
 
   it('keeps the menu in its column on a wide screen, without the drawer\'s button', async () => {

@@ -73,6 +73,7 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
                 placeholder={['开始日期', '结束日期']}
                 showClear
                 style={{ width: 260 }}
+                dropdownClassName="app-date-range-popup"
               />
             ) : filter.kind === 'keyword' ? (
               <Input
