@@ -216,6 +216,18 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  it('a member\'s header at 390 px keeps the site\'s name, 上传文档 and the user menu on one line', async () => {
+    const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 });
+    await page.goto('/');
+    const menu = page.getByRole('button', { name: /^用户菜单：/ });
+    await menu.waitFor();
+    const middle = (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
+    const brand = middle(await page.locator('.app-header__brand').boundingBox());
+    expect(Math.abs(middle(await menu.boundingBox()) - brand)).toBeLessThan(8);
+    expect(Math.abs(middle(await page.getByRole('link', { name: '上传文档' }).boundingBox()) - brand)).toBeLessThan(8);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   it('a VIP member (set through the API) reads on past the preview', async () => {
     const vip = await newMember();
     const granted = await admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.id], days: 30, reason: '测试' } });
