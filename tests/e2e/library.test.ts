@@ -228,6 +228,29 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  it('the library\'s filters at 390 px: one scrolling line a row, the chosen one shown when it is past the edge', async () => {
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto('/library');
+    const formats = page.getByRole('group', { name: '格式' });
+    await formats.waitFor();
+    const row = formats.locator('.app-chips__choices');
+    // One line (wrapped, the row took three), the rest of it reached by scrolling sideways.
+    expect((await row.boundingBox())!.height).toBeLessThan(34);
+    expect(await row.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await formats.getByRole('link', { name: '电子书' }).click();
+    await page.waitForURL(/ext=other/);
+    // The address opened afresh (a link shared, a reload): the row starts scrolled to the chosen one.
+    await page.reload();
+    await row.waitFor();
+    const chosen = formats.locator('[aria-current="true"]');
+    await expect.poll(() => chosen.textContent()).toBe('电子书');
+    const rowBox = (await row.boundingBox())!;
+    const chosenBox = (await chosen.boundingBox())!;
+    expect(chosenBox.x).toBeGreaterThanOrEqual(rowBox.x);
+    expect(chosenBox.x + chosenBox.width).toBeLessThanOrEqual(rowBox.x + rowBox.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   it('a VIP member (set through the API) reads on past the preview', async () => {
     const vip = await newMember();
     const granted = await admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.id], days: 30, reason: '测试' } });

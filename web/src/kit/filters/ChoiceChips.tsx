@@ -24,12 +24,24 @@ export function ChoiceChips({ label, choices, current, hrefFor }: {
           to={hrefFor(choice.value)}
           className={`app-chips__chip${choice.value === current ? ' app-chips__chip--active' : ''}`}
           aria-current={choice.value === current ? 'true' : undefined}
+          ref={choice.value === current ? revealInRow : undefined}
         >
           {choice.label}
         </Link>
       ))}
     </FilterLine>
   );
+}
+
+/**
+ * Scrolls a row of choices that is one scrolling line (a phone, choice-chips.css) so that its
+ * chosen one shows: chosen past the screen's edge, it would come back hidden.
+ */
+function revealInRow(chip: HTMLElement | null): void {
+  const row = chip?.parentElement;
+  if (!chip || !row || row.scrollWidth <= row.clientWidth) return;
+  const overflow = chip.getBoundingClientRect().right - row.getBoundingClientRect().right;
+  if (overflow > 0) row.scrollLeft += overflow + 16;
 }
 
 /** A labelled line of a filter block; `htmlFor` when its content is a single input. */
