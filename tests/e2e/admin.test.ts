@@ -271,11 +271,15 @@ describe('on a phone (390 px)', () => {
     }).toBe(true);
   });
 
-  it('keeps the menu in its column on a wide screen, without the drawer\'s button', async () => {
+  it('keeps the menu in its column on a wide screen, without the drawer\'s button; a 768 px tablet has the drawer', async () => {
     const page = await open();
     await loginAsAdmin(page, '/admin/friendlink');
     await row(page, '书栈网').waitFor();
     expect(await page.getByRole('complementary', { name: '管理菜单' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: '菜单', exact: true }).isVisible()).toBe(false);
+    // An upright tablet gets the drawer too.
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await expect.poll(() => page.getByRole('complementary', { name: '管理菜单' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: '菜单', exact: true }).isVisible()).toBe(true);
   });
 });
