@@ -67,7 +67,7 @@ export function AdminLayout() {
   const items = useMemo(() => adminNavItems(allowPages), [allowPages]);
   const permissionCheck = usePermissionCheck();
   const selected = pathname === '/admin' || pathname === '/admin/' ? DASHBOARD_PATH : pathname.replace(/\/$/, '');
-  // On a phone the menu is a drawer over the screen (admin-layout.css), opened from the header
+  // Below 1024 px the menu is a drawer over the screen (admin-layout.css), opened from the header
   // and closed by a choice (it is open on the path it was opened on), the backdrop or Escape.
   const [menuOpenOn, setMenuOpenOn] = useState<string>();
   const menuOpen = menuOpenOn === pathname;
