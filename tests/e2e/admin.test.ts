@@ -250,8 +250,11 @@ describe('on a phone (390 px)', () => {
 
     await button.click();
     await expect.poll(() => menu.isVisible()).toBe(true);
+    // The keyboard is in the menu (which comes before the header in the page), and back on the button after Escape.
+    expect(await menu.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.isVisible()).toBe(false);
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // A paged list: its count of rows on one line of its own (beside the pager it took four).

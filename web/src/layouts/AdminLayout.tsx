@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
 import { UserMenu } from '../features/session/UserMenu';
@@ -72,10 +72,16 @@ export function AdminLayout() {
   const [menuOpenOn, setMenuOpenOn] = useState<string>();
   const menuOpen = menuOpenOn === pathname;
   const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : undefined);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!menuOpen) return undefined;
+    // The keyboard goes into the menu (it comes before the header in the page), and back to
+    // the button when Escape closes it.
+    document.querySelector<HTMLElement>('.app-admin-layout__sider [role="menuitem"]')?.focus();
     const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setMenuOpenOn(undefined);
+      if (event.key !== 'Escape') return;
+      setMenuOpenOn(undefined);
+      menuButton.current?.focus();
     };
     window.addEventListener('keydown', closeOnEscape);
     return () => window.removeEventListener('keydown', closeOnEscape);
@@ -100,7 +106,7 @@ export function AdminLayout() {
       </Layout.Sider>
       <Layout className="app-admin-layout__main">
         <Layout.Header className="app-admin-layout__header">
-          <button type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+          <button ref={menuButton} type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
             <IconMenu /> 菜单
           </button>
           <Link to="/" className="app-admin-layout__home">
