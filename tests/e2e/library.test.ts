@@ -315,6 +315,16 @@ describe('the library, from upload to download', () => {
     const record = page.getByRole('row').filter({ hasText: TITLE });
     await record.waitFor();
     expect(await record.getByText('付费（魔豆）').count()).toBe(1);
+
+    // On a phone the record is a block: every field on the screen, named by its column (as a
+    // table, the columns after the title sat past the screen's edge), and still a table to readers.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const time = record.getByRole('cell').last();
+    expect(await time.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"下载时间："');
+    const box = (await time.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   it('says why a download is refused when the credits do not cover the price', async () => {

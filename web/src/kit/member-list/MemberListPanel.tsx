@@ -4,6 +4,7 @@ import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { QueryStates } from '../query-states/QueryStates';
+import './member-list.css';
 
 const PAGE_SIZE = 10;
 
@@ -39,21 +40,24 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
         {(data) => (
           <>
             <div className="app-member__list-wrap">
-              <table className="app-member__list">
-                <thead>
-                  <tr>
+              {/* The roles: on a phone the rows are laid out as blocks (member-list.css), which would take the table's away. */}
+              <table className="app-member__list" role="table" aria-labelledby={titleId}>
+                <thead role="rowgroup">
+                  <tr role="row">
                     {columns.map((column) => (
-                      <th key={column.title} scope="col">
+                      <th key={column.title} scope="col" role="columnheader">
                         {column.title}
                       </th>
                     ))}
                   </tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                   {(rowsOf(data) ?? []).map((row) => (
-                    <tr key={row.id}>
+                    <tr key={row.id} role="row">
                       {columns.map((column) => (
-                        <td key={column.title}>{column.cell(row)}</td>
+                        <td key={column.title} role="cell" data-label={column.title}>
+                          {column.cell(row)}
+                        </td>
                       ))}
                     </tr>
                   ))}
