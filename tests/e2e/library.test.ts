@@ -216,6 +216,28 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  it('keeps the reader\'s toolbar in sight while reading, and 跳转 shows the page\'s top below it, on a phone and a wide screen', async () => {
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+      const page = await pageAs(undefined, viewport);
+      await page.goto(need('path'));
+      const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
+      await toolbar.waitFor();
+      // What a finger or a mouse reaches at a box's middle: the box itself, or something covering it.
+      const onTop = (box: { x: number; y: number; width: number; height: number }, selector: string) =>
+        page.evaluate(([x, y, inside]) => document.elementFromPoint(x, y)?.closest(inside) !== null, [box.x + box.width / 2, box.y + Math.min(box.height / 2, 12), selector] as const);
+      await page.evaluate(() => window.scrollTo(0, 1400));
+      await expect.poll(async () => onTop((await toolbar.boundingBox())!, '.app-reader__toolbar'), { message: `${viewport.width} px: the toolbar is covered` }).toBe(true);
+
+      await page.getByPlaceholder('页码').fill('2');
+      await page.getByRole('button', { name: '跳转' }).click();
+      const second = page.locator('[data-page="2"]');
+      await expect.poll(async () => {
+        const box = (await second.boundingBox())!;
+        return box.y >= (await toolbar.boundingBox())!.y && (await onTop(box, '[data-page="2"]'));
+      }, { message: `${viewport.width} px: page 2's top is hidden` }).toBe(true);
+    }
+  });
+
   it('a member\'s header at 390 px keeps the site\'s name, 上传文档 and the user menu on one line', async () => {
     const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 });
     await page.goto('/');

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
 import type { NavigationNode } from '../../../shared/navigation';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
@@ -84,6 +85,26 @@ function HeaderSearch() {
   );
 }
 
+/**
+ * Keeps `--app-header-height` (on the root) the header's height, for what sticks below it (the
+ * reader's toolbar). The header sticks to the top on a wide screen only (layouts.css).
+ */
+function useStickyHeight() {
+  const header = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = header.current;
+    if (!element || typeof ResizeObserver === 'undefined') return undefined;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--app-header-height', `${element.offsetHeight}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--app-header-height');
+    };
+  }, []);
+  return header;
+}
+
 export function AppHeader() {
   const settings = useSettings();
   const navigation = useNavigationTree();
@@ -91,9 +112,10 @@ export function AppHeader() {
   const { loggedIn, isAdmin, user } = useSession();
   const name = siteName(settings);
   const entries = isAdmin ? [...MEMBER_ENTRIES, { label: '管理后台', to: '/admin' }] : MEMBER_ENTRIES;
+  const header = useStickyHeight();
 
   return (
-    <header className="app-header">
+    <header className="app-header" ref={header}>
       <div className="app-header__bar app-container">
         <Link to="/" className="app-header__brand" aria-label={`${name} 首页`}>
           {settings.system?.logo ? <img src={settings.system.logo} alt="" className="app-header__logo" /> : null}

@@ -88,7 +88,11 @@ export function DocumentPages({ doc, shownPages, after }: {
   const goTo = useCallback(
     (page: number) => {
       const target = Math.min(Math.max(page, 1), shownPages);
-      reader.current?.querySelector(`[data-page="${target}"]`)?.scrollIntoView({ block: 'start' });
+      const element = reader.current?.querySelector<HTMLElement>(`[data-page="${target}"]`);
+      const toolbar = reader.current?.querySelector<HTMLElement>('.app-reader__toolbar');
+      // The page's top just below the toolbar, which sticks (below the site's header on a wide screen).
+      if (element && toolbar) element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
+      element?.scrollIntoView({ block: 'start' });
       setCurrent(target);
     },
     [shownPages, setCurrent],
