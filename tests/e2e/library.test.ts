@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { api } from '../helpers/backend';
+import { api, setConfig } from '../helpers/backend';
 import { fixture, scannedPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
 
@@ -361,6 +361,20 @@ describe('the library, from upload to download', () => {
     const panel = page.getByRole('region', { name: '下载文档' });
     await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+    // VIP is off here: nothing offered.
+    expect(await panel.getByRole('link', { name: '开通VIP，免费下载' }).count()).toBe(0);
+
+    // Where VIP members download for free, the way past the credits is offered with the reason.
+    await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'true', 'vip.free_download': 'true' });
+    try {
+      await page.goto(need('path'));
+      await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
+      await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+      await panel.getByRole('link', { name: '开通VIP，免费下载' }).click();
+      await page.waitForURL((url) => url.pathname === '/vip');
+    } finally {
+      await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'false' });
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // server's reason in Chinese when it refuses (daily limits, credits, a punishment).
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { errorMessage, unwrap } from '../../api/client';
@@ -11,6 +12,7 @@ import { IconDownload } from '../../ui/icons';
 import { downloadDocument } from '../document/api';
 import { creditName, DocumentPrice, vipDownloadsFree } from '../document/DocumentPrice';
 import { FormatIcon } from '../document/FormatIcon';
+import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 
 /** Where the browser fetches the file; a page of our own origin answers with the file itself. */
@@ -57,9 +59,13 @@ export function DownloadButton({ doc, label, onRefused }: {
   );
 }
 
-/** The side card of the reader: format, size, price and the download button. */
+/**
+ * The side card of the reader: format, size, price and the download button; after a refusal,
+ * its reason, and VIP where VIP members download for free (the way past credits and limits).
+ */
 export function DownloadPanel({ doc }: { doc: Document }) {
   const settings = useSettings();
+  const { user } = useSession();
   const [refusal, setRefusal] = useState<string>();
   return (
     <section className="app-panel app-download-panel" aria-labelledby="download-title">
@@ -75,6 +81,11 @@ export function DownloadPanel({ doc }: { doc: Document }) {
       {refusal && (
         <p className="app-download__refusal" role="alert">
           {refusal}
+        </p>
+      )}
+      {refusal && vipDownloadsFree(settings) && !user?.is_vip && (
+        <p className="app-download__vip">
+          <Link to="/vip">开通VIP，免费下载</Link>
         </p>
       )}
     </section>
