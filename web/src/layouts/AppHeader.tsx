@@ -86,8 +86,9 @@ function HeaderSearch() {
 }
 
 /**
- * Keeps `--app-header-height` (on the root) the header's height, for what sticks below it (the
- * reader's toolbar). The header sticks to the top on a wide screen only (layouts.css).
+ * Keeps `--app-sticky-header` (on the root) the height the header covers at the top of the
+ * screen, for what sticks below it (the reader's toolbar): its height where it sticks, 0 where
+ * layouts.css leaves it in the page's flow (a phone).
  */
 function useStickyHeight() {
   const header = useRef<HTMLElement>(null);
@@ -95,11 +96,14 @@ function useStickyHeight() {
     const element = header.current;
     if (!element || typeof ResizeObserver === 'undefined') return undefined;
     const root = document.documentElement;
-    const observer = new ResizeObserver(() => root.style.setProperty('--app-header-height', `${element.offsetHeight}px`));
+    const observer = new ResizeObserver(() => {
+      const covered = getComputedStyle(element).position === 'sticky' ? element.offsetHeight : 0;
+      root.style.setProperty('--app-sticky-header', `${covered}px`);
+    });
     observer.observe(element);
     return () => {
       observer.disconnect();
-      root.style.removeProperty('--app-header-height');
+      root.style.removeProperty('--app-sticky-header');
     };
   }, []);
   return header;
