@@ -318,6 +318,33 @@ describe('the library, from upload to download', () => {
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
   });
 
+
+  it('a phone shows one search box: the page\'s own on the home and results pages, the header\'s elsewhere', async () => {
+    const visibleBoxes = async (page: Page) => {
+      const boxes = page.getByRole('searchbox', { name: '搜索关键词' });
+      await boxes.first().waitFor({ state: 'attached' });
+      let visible = 0;
+      for (const box of await boxes.all()) if (await box.isVisible()) visible += 1;
+      return visible;
+    };
+    const phone = await pageAs(undefined, { width: 390, height: 844 });
+    for (const path of ['/', `/search?wd=${encodeURIComponent(BODY_WORD)}`]) {
+      await phone.goto(path);
+      await phone.getByRole('searchbox', { name: '搜索关键词' }).last().waitFor();
+      expect(await visibleBoxes(phone), path).toBe(1);
+    }
+    // The visible one on the results page is the page's, with the query.
+    expect(await phone.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).inputValue()).toBe(BODY_WORD);
+    await phone.goto('/library');
+    await phone.getByRole('group', { name: '格式' }).waitFor();
+    expect(await visibleBoxes(phone)).toBe(1);
+    expect(await phone.locator('.app-header').getByRole('searchbox', { name: '搜索关键词' }).isVisible()).toBe(true);
+    // A wide screen keeps the header's box in its sticky header as well.
+    const wide = await pageAs(undefined, { width: 1280, height: 900 });
+    await wide.goto(`/search?wd=${encodeURIComponent(BODY_WORD)}`);
+    await wide.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).waitFor();
+    expect(await visibleBoxes(wide)).toBe(2);
+  });
   it('a member with credits downloads it: the credits move and the record appears in /member/download', async () => {
     const buyer = await newMember();
     const credits = async (token: string) => (await api(site.url, 'GET', '/api/v1/user', { token })).body.credit_count ?? 0;

@@ -73,13 +73,20 @@ function UploadLink({ userId }: { userId: number }) {
   );
 }
 
-/** The header's search box; on the results page it shows that page's query. */
+/** Pages with a large search box of their own (the home page's, the results page's). */
+const OWN_SEARCH_BOX = new Set(['/', '/search']);
+
+/**
+ * The header's search box; on the results page it shows that page's query. On a phone it
+ * yields to the page's own box (two boxes, one above the other, on the first screen).
+ */
 function HeaderSearch() {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const initial = pathname === '/search' ? (params.get('wd') ?? '') : '';
+  const yields = OWN_SEARCH_BOX.has(pathname);
   return (
-    <div className="app-header__search">
+    <div className={`app-header__search${yields ? ' app-header__search--yields' : ''}`}>
       <SearchBox key={initial} initial={initial} />
     </div>
   );
