@@ -20,6 +20,10 @@ FROM toolchain AS build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# The commit the admin dashboard shows (构建哈希): the context has no .git, so pass it:
+#   docker build --build-arg BUILD_HASH=$(git rev-parse HEAD) .
+# `npm run build` records it and the build time in dist/server/build-info.json.
+ARG BUILD_HASH=
 RUN npm run build
 
 # Production dependencies only: the server bundle keeps its packages external.

@@ -3,6 +3,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { BackendConfig } from './config';
 import { openDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
+import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
@@ -141,6 +142,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   registerErrorHandling(app);
 
   const { db, sqlite } = await openDatabase(config.dataDir);
+  let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
   const { workers, libreofficePath, calibrePath } = config.convert;
@@ -184,6 +186,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     oauth: config.oauth,
     payment: config.payment,
     version: pkg.version,
+    build: () => (build ??= loadBuildInfo({ given: config.build })),
     passwordCost,
   };
 

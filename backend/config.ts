@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { findConfigKey } from './modules/config/keys';
+import type { BuildInfo } from './platform/build-info';
 import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 import type { SmsEndpoints } from './platform/sms/sms-provider';
@@ -25,6 +26,8 @@ export interface BackendConfig {
   payment: PaymentEndpoints;
   /** Where the SMS clouds are reached (docs/api.md §4). */
   sms: SmsEndpoints;
+  /** BUILD_HASH / BUILD_AT: the build GetStats reports, over what it finds (platform/build-info.ts). */
+  build: Partial<BuildInfo>;
 }
 
 export interface ConvertConfig {
@@ -197,6 +200,10 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
     payment: parsePayment(env),
+    build: {
+      ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
+      ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),
+    },
   };
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;

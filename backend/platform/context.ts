@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db';
 import type { TokenService } from './auth/tokens';
 import type { BlobStore } from './blobs/blob-store';
+import type { BuildInfo } from './build-info';
 import type { CaptchaStore } from './captcha';
 import type { ConfigStore } from './config-store';
 import type { ContentChanges } from './content-changes';
@@ -60,6 +61,8 @@ export interface BackendContext {
   oauth: OAuthConfig;
   payment: PaymentEndpoints;
   version: string;
+  /** The program's build (git commit, build time), looked up on first use. */
+  build: () => Promise<BuildInfo>;
   /** log2 of scrypt's N for new password hashes. */
   passwordCost: number;
 }

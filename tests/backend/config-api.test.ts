@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { matchRoute } from '../../shared/routes';
-import { api, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
+import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 // ConfigAPI: the public settings, config forms, and the dashboard calls.
@@ -195,6 +196,21 @@ describe('GetStats', () => {
     expect(holder.body).toMatchObject({ friendlink_count: 2, version: pkg.version, os: expect.any(String) });
     const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
     expect(holder.body.user_count).toBe(anonymous.body.user_count);
+  });
+
+  it('reports the build to permission holders: from the sources, the commit checked out; BUILD_HASH and BUILD_AT over it', async () => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const holder = await admin('GET', '/api/v1/stats');
+    expect(holder.body).toMatchObject({ hash: head, build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    const tagged = await startBackend({ env: { BUILD_HASH: 'f00dfeed', BUILD_AT: '2026-11-27 08:00:00' } });
+    try {
+      const token = await login(tagged.url, 'admin', tagged.adminPassword);
+      const stats = await api(tagged.url, 'GET', '/api/v1/stats', { token });
+      expect(stats.body).toMatchObject({ hash: 'f00dfeed', build_at: '2026-11-27 08:00:00' });
+      expect((await api(tagged.url, 'GET', '/api/v1/stats')).body.hash).toBeUndefined();
+    } finally {
+      await tagged.close();
+    }
   });
 
   it('refuses the environment, the hardware and the release to a member', async () => {

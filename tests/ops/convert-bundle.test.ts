@@ -23,7 +23,7 @@ beforeAll(async () => {
   await mkdir(join(REPO, '.tmp'), { recursive: true });
   out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
   const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts';
+  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts';
   const command = scripts['build:server']!.replace('backend/server.ts', `backend/server.ts ${probe}`).replaceAll('dist/server', out);
   await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
 }, 120_000);
@@ -62,5 +62,18 @@ describe('npm run build:server and the first screen\'s worker', () => {
     expect(existsSync(join(out, 'gateway', 'first-screen-worker.mjs'))).toBe(true);
     const { stdout } = await run(process.execPath, [join(out, 'gateway', 'first-screen-probe.mjs'), web], { cwd: REPO });
     expect(JSON.parse(stdout)).toEqual({ html: '<p>测试文库 /library</p>', head: '' });
+  }, 60_000);
+});
+
+describe('npm run build:server and the build it records', () => {
+  it('writes the commit and the time beside the bundles, and the bundled backend reports them (BUILD_HASH wins)', async () => {
+    const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();
+    const recorded = JSON.parse(await readFile(join(out, 'build-info.json'), 'utf8')) as { hash: string; build_at: string };
+    expect(recorded).toEqual({ hash: head, build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    const probe = join(out, 'backend', 'build-info-probe.mjs');
+    const env = { ...process.env, BUILD_HASH: '', BUILD_AT: '' };
+    expect(JSON.parse((await run(process.execPath, [probe], { cwd: REPO, env })).stdout)).toEqual(recorded);
+    const tagged = await run(process.execPath, [probe], { cwd: REPO, env: { ...env, BUILD_HASH: 'abc1234' } });
+    expect(JSON.parse(tagged.stdout)).toEqual({ ...recorded, hash: 'abc1234' });
   }, 60_000);
 });

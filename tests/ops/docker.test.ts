@@ -77,7 +77,7 @@ describe('docker-compose.yml', () => {
     const defaults = Object.entries(compose.services).filter(([, service]) => service.profiles === undefined);
     expect(defaults.map(([name]) => name)).toEqual(['site']);
     const site = compose.services.site!;
-    expect(site.build).toEqual({ context: '.', args: { OFFICE_CONVERTERS: '${OFFICE_CONVERTERS:-false}' } });
+    expect(site.build).toEqual({ context: '.', args: { OFFICE_CONVERTERS: '${OFFICE_CONVERTERS:-false}', BUILD_HASH: '${BUILD_HASH:-}' } });
     expect(site.environment?.BACKEND_URL).toBe('${BACKEND_URL:-}');
     expect(site.volumes).toContain('site-data:/data');
     // Compose interpolates every service, also those of an inactive profile: a required
@@ -114,6 +114,17 @@ describe('Dockerfile', () => {
     expect(npmCi.some((args) => /npm ci\b(?!.*--omit=dev)/.test(args))).toBe(true);
     expect(npmCi.some((args) => /npm ci\b.*--omit=dev/.test(args))).toBe(true);
     expect(npmCi.some((args) => /npm run build\b/.test(args))).toBe(true);
+  });
+
+  it('takes the commit for the dashboard as BUILD_HASH before `npm run build` records it (.git stays out of the context)', async () => {
+    const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
+    const order = build.instructions.map((i) => `${i.keyword} ${i.args}`);
+    const arg = order.findIndex((line) => /^ARG BUILD_HASH\b/.test(line));
+    expect(arg).toBeGreaterThanOrEqual(0);
+    expect(order.findIndex((line) => /^RUN npm run build\b/.test(line))).toBeGreaterThan(arg);
+    expect((await readRepo('.dockerignore')).split('\n')).toContain('.git');
+    // the runtime stage carries dist/server, where build-info.json is
+    expect(instructions(runtime, 'COPY').map((i) => i.args)).toContain('--from=build /app/dist/server ./dist/server');
   });
 
   it('runs as an unprivileged user with its data in the /data volume and a health check on /healthz', () => {

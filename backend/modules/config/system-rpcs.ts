@@ -62,6 +62,7 @@ export const systemRpcs = [
         ...stats,
         os: osName(),
         version: ctx.app.version,
+        ...(await ctx.app.build()),
         category_count: await countCategories(ctx.db),
         comment_count: content.comments,
         banner_count: await countBanners(ctx.db),
