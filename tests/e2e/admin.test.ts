@@ -286,3 +286,42 @@ describe('on a phone (390 px)', () => {
     expect(await page.getByRole('button', { name: '菜单', exact: true }).isVisible()).toBe(true);
   });
 });
+
+describe('a table wider than its panel', () => {
+  it('scrolls sideways under its actions column, which stays in sight at 1280 px; no header wraps', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await loginAsAdmin(page, '/admin/user/group');
+    await row(page, '超级管理员').waitFor();
+    const body = page.locator('.app-resource-table .semi-table-body');
+    // Ten columns: wider than the panel (before, 编辑 and 删除 were past the screen's edge).
+    expect(await body.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    const bodyBox = (await body.boundingBox())!;
+    for (const name of ['编辑「超级管理员」', '设置「超级管理员」的权限', '编辑「普通用户」']) {
+      const box = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(box.x + box.width, name).toBeLessThanOrEqual(Math.min(bodyBox.x + bodyBox.width, 1280));
+    }
+    // Scrolled to its far left, the actions still cover the columns passing under them.
+    await body.evaluate((element) => { element.scrollLeft = element.scrollWidth; });
+    const edit = (await page.getByRole('button', { name: '编辑「超级管理员」' }).boundingBox())!;
+    expect(edit.x + edit.width).toBeLessThanOrEqual(bodyBox.x + bodyBox.width);
+    // Headers on one line (邮箱 took two, a character each).
+    await page.goto('/admin/user/list');
+    await row(page, 'admin').waitFor();
+    const heights = await page.locator('.app-resource-table thead th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().height));
+    expect(new Set(heights.map(Math.round)).size).toBe(1);
+  });
+
+  it('on a phone gives every column at least 6em (a category\'s name took a line a character) and leaves the actions in the flow', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/user/list');
+    await row(page, 'admin').waitFor();
+    const ems = await page.locator('.app-resource-table tbody tr:first-child > td:not(.semi-table-column-selection)')
+      .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)));
+    expect(Math.min(...ems)).toBeGreaterThanOrEqual(6);
+    expect(await page.locator('.app-resource-table tbody td.app-resource-table__actions').first().evaluate((cell) => getComputedStyle(cell).position)).not.toBe('sticky');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+

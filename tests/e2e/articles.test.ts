@@ -214,6 +214,9 @@ describe('reports and feedback', () => {
     const line = row(admin, text);
     await line.getByText('night@example.com').waitFor();
     await line.getByText('游客').waitFor();
+    // Its text keeps 14em beside nine other columns (it had 46 px, three characters a line).
+    const content = line.locator('.app-feedback-cell');
+    expect(await content.evaluate((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize))).toBeGreaterThanOrEqual(14);
     await line.getByRole('button', { name: /^处理「/ }).click();
     const handle = dialog(admin, '处理');
     await handle.getByLabel('回复').fill('已排期，下个版本上线');
@@ -288,5 +291,22 @@ describe('phones', () => {
       const overflow = await visit.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
+  });
+
+  it('scrolls a table wider than a phone sideways, its columns at least 5em (not a character a line)', async () => {
+    const admin = await adminPage('/admin/dashboard');
+    const head = ['会员等级', '每日下载次数', '折扣', '价格（元/月）', '说明与备注信息'].map((cell) => `<th>${cell}</th>`).join('');
+    const article = await call(admin, 'POST', '/api/v1/article', {
+      title: unique('会员权益对照表'), content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
+    });
+    const visit = await site.visit();
+    await visit.page.setViewportSize({ width: 390, height: 844 });
+    await visit.page.goto(`/article/${String(article.id)}`);
+    const table = visit.page.locator('.app-article__content table');
+    await table.waitFor();
+    const ems = await table.locator('th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)));
+    expect(Math.min(...ems)).toBeGreaterThanOrEqual(5);
+    expect(await table.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    expect(await visit.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

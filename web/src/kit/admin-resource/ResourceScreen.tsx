@@ -132,6 +132,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
     columns.push({
       title: '操作',
       key: 'actions',
+      // Sticks to the table's right edge (admin-resource.css): a table wider than the screen
+      // scrolls under it, and the actions stay in reach.
+      className: 'app-resource-table__actions',
       render: (_value: unknown, row: Row) => {
         const editable = canEdit(row);
         const blocked = resource.deletion?.blocked?.(row);
