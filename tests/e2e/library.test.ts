@@ -403,6 +403,32 @@ describe('the library, from upload to download', () => {
       await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'false' });
     }
   });
+
+  it('on a phone keeps the price and 下载 in a bar at the bottom while reading; a refusal brings the panel with its reason', async () => {
+    const poor = await newMember();
+    const page = await pageAs(poor.token, { width: 390, height: 844 });
+    await page.goto(need('path'));
+    const bar = page.getByRole('region', { name: '下载', exact: true });
+    await bar.getByText('500 魔豆').waitFor();
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBeCloseTo(844, 0);
+    // The panel itself is below the document, out of sight.
+    const panel = page.getByRole('region', { name: '下载文档' });
+    expect((await panel.boundingBox())!.y).toBeGreaterThan(844);
+    await bar.getByRole('button', { name: '下载' }).click();
+    await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+    await expect.poll(async () => {
+      const shown = (await panel.boundingBox())!;
+      return shown.y >= 0 && shown.y + shown.height <= 844;
+    }).toBe(true);
+    // The panel on the screen, the bar steps aside.
+    await expect.poll(() => bar.isVisible()).toBe(false);
+    // A wide screen has the panel beside the document and no bar.
+    const wide = await pageAs(poor.token, { width: 1280, height: 900 });
+    await wide.goto(need('path'));
+    await wide.getByRole('region', { name: '下载文档' }).getByRole('button', { name: '下载（500 魔豆）' }).waitFor();
+    expect(await wide.getByRole('region', { name: '下载', exact: true }).isVisible()).toBe(false);
+  });
 });
 
 describe('the admin\'s documents', () => {

@@ -1,7 +1,7 @@
 // Downloading a document: the price ("免费", its credits, "VIP免费"), the button, and the
 // server's reason in Chinese when it refuses (daily limits, credits, a punishment).
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
@@ -59,16 +59,23 @@ export function DownloadButton({ doc, label, onRefused }: {
   );
 }
 
+/** The id of the reader's download panel, where the download bar leads. */
+export const DOWNLOAD_PANEL_ID = 'document-download';
+
 /**
- * The side card of the reader: format, size, price and the download button; after a refusal,
- * its reason, and VIP where VIP members download for free (the way past credits and limits).
+ * The side card of the reader: format, size, price and the download button; after a refusal
+ * (its own or the download bar's), its reason, and VIP where VIP members download for free
+ * (the way past credits and limits).
  */
-export function DownloadPanel({ doc }: { doc: Document }) {
+export function DownloadPanel({ doc, refusal, onRefused }: {
+  doc: Document;
+  refusal: string | undefined;
+  onRefused: (reason: string) => void;
+}) {
   const settings = useSettings();
   const { user } = useSession();
-  const [refusal, setRefusal] = useState<string>();
   return (
-    <section className="app-panel app-download-panel" aria-labelledby="download-title">
+    <section id={DOWNLOAD_PANEL_ID} className="app-panel app-download-panel" aria-labelledby="download-title">
       <h2 id="download-title" className="app-panel__title">
         下载文档
       </h2>
@@ -77,7 +84,7 @@ export function DownloadPanel({ doc }: { doc: Document }) {
         <span>{doc.size ? formatBytes(doc.size) : '-'}</span>
         <DocumentPrice price={doc.price} settings={settings} />
       </p>
-      <DownloadButton doc={doc} onRefused={setRefusal} />
+      <DownloadButton doc={doc} onRefused={onRefused} />
       {refusal && (
         <p className="app-download__refusal" role="alert">
           {refusal}
@@ -89,5 +96,35 @@ export function DownloadPanel({ doc }: { doc: Document }) {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * Below 900 px the download panel comes after the whole document and its comments: this bar at
+ * the bottom of the screen keeps the price and the download button in reach while reading. It
+ * steps aside while the panel is on the screen; a refusal brings the panel, with its reason.
+ */
+export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (reason: string) => void }) {
+  const settings = useSettings();
+  const [panelShown, setPanelShown] = useState(false);
+  useEffect(() => {
+    const panel = document.getElementById(DOWNLOAD_PANEL_ID);
+    if (!panel || typeof IntersectionObserver === 'undefined') return undefined;
+    const observer = new IntersectionObserver((entries) => setPanelShown(entries.some((entry) => entry.isIntersecting)));
+    observer.observe(panel);
+    return () => observer.disconnect();
+  }, []);
+  const refused = (reason: string) => {
+    onRefused(reason);
+    document.getElementById(DOWNLOAD_PANEL_ID)?.scrollIntoView({ block: 'center' });
+  };
+  return (
+    <div className="app-download-bar" role="region" aria-label="下载" hidden={panelShown}>
+      <span className="app-download-bar__facts">
+        <FormatIcon ext={doc.ext} />
+        <DocumentPrice price={doc.price} settings={settings} />
+      </span>
+      <DownloadButton doc={doc} label="下载" onRefused={refused} />
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 // state when it has no pages yet, the comments under them, and beside it the download, the
 // author, the actions and related documents. The page is titled after the document.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { DocumentStatus, TargetType } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
@@ -23,7 +23,7 @@ import { useSettings } from '../settings/use-settings';
 import { ConversionNotice } from './ConversionNotice';
 import { DocumentActions } from './DocumentActions';
 import { DocumentPages } from './DocumentPages';
-import { DownloadPanel } from './DownloadPanel';
+import { DownloadBar, DownloadPanel } from './DownloadPanel';
 import { PreviewEnd } from './PreviewEnd';
 import { RatingStars } from './RatingStars';
 import { RelatedDocuments } from './RelatedDocuments';
@@ -130,6 +130,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
   const { shown, locked } = useReadablePages(doc);
   const readable = doc.status === DocumentStatus.Converted && (doc.pages ?? 0) > 0;
   const deepest = deepestCategory(doc) ?? categoryId;
+  const [refusal, setRefusal] = useState<string>();
   return (
     <div className="app-container app-reader-screen">
       <div className="app-reader-screen__main">
@@ -169,13 +170,14 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
         )}
       </div>
       <aside className="app-reader-screen__side" aria-label="文档信息">
-        <DownloadPanel doc={doc} />
+        <DownloadPanel doc={doc} refusal={refusal} onRefused={setRefusal} />
         <AuthorCard doc={doc} />
         <section className="app-panel" aria-label="文档操作">
           <DocumentActions doc={doc} path={path} />
         </section>
         <RelatedDocuments id={doc.id ?? 0} categoryId={deepest} />
       </aside>
+      <DownloadBar doc={doc} onRefused={setRefusal} />
     </div>
   );
 }
