@@ -293,6 +293,28 @@ describe('phones', () => {
     }
   });
 
+  it('puts the article search box above the list on a phone (it came after ten articles and the pager), beside it on a wide screen', async () => {
+    const visit = await site.visit();
+    for (const [width, above] of [[390, true], [1280, false]] as const) {
+      await visit.page.setViewportSize({ width, height: 844 });
+      await visit.page.goto('/article');
+      const first = visit.page.locator('.app-article-list a').first();
+      await first.waitFor();
+      const boxes = visit.page.getByRole('search', { name: '搜索文章' });
+      expect(await boxes.count(), `${width} px`).toBe(1);
+      const box = (await boxes.boundingBox())!;
+      const article = (await first.boundingBox())!;
+      if (above) expect(box.y + box.height).toBeLessThan(article.y);
+      else expect(box.x).toBeGreaterThan(article.x + article.width);
+    }
+    // It searches from there.
+    await visit.page.setViewportSize({ width: 390, height: 844 });
+    await visit.page.goto('/article');
+    await visit.page.getByRole('textbox', { name: '搜索文章' }).fill('公告');
+    await visit.page.getByRole('search', { name: '搜索文章' }).getByRole('button', { name: '搜索' }).click();
+    await visit.page.getByRole('heading', { name: '搜索：公告' }).waitFor();
+  });
+
   it('scrolls a table wider than a phone sideways, its columns at least 5em (not a character a line)', async () => {
     const admin = await adminPage('/admin/dashboard');
     const head = ['会员等级', '每日下载次数', '折扣', '价格（元/月）', '说明与备注信息'].map((cell) => `<th>${cell}</th>`).join('');

@@ -33,6 +33,11 @@ export function ArticleIndexPage() {
   };
   return (
     <div className="app-container app-article-index">
+      {/* Where the aside goes below the list (a phone), its search box would come after ten
+          articles and the pager: there it is at the top instead (one of the two is shown). */}
+      <section className="app-article-index__search app-article-index__search--narrow" aria-label="搜索文章">
+        <ArticleSearchBox key={wd} initial={wd} />
+      </section>
       <div className="app-article-index__main">
         {wd ? (
           <>
@@ -49,7 +54,7 @@ export function ArticleIndexPage() {
         )}
       </div>
       <aside className="app-article-index__aside" aria-label="文章搜索与推荐">
-        <section aria-label="搜索文章">
+        <section className="app-article-index__search app-article-index__search--wide" aria-label="搜索文章">
           <ArticleSearchBox key={wd} initial={wd} />
         </section>
         <section aria-labelledby="recommended-title">
