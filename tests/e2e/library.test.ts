@@ -415,6 +415,11 @@ describe('the library, from upload to download', () => {
     // The panel itself is below the document, out of sight.
     const panel = page.getByRole('region', { name: '下载文档' });
     expect((await panel.boundingBox())!.y).toBeGreaterThan(844);
+    // While one types (the on-screen keyboard up), it is out of the way.
+    await page.getByPlaceholder('页码').focus();
+    await expect.poll(() => bar.isVisible()).toBe(false);
+    await page.getByPlaceholder('页码').blur();
+    await expect.poll(() => bar.isVisible()).toBe(true);
     await bar.getByRole('button', { name: '下载' }).click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
     await expect.poll(async () => {

@@ -99,14 +99,31 @@ export function DownloadPanel({ doc, refusal, onRefused }: {
   );
 }
 
+/** Whether the keyboard is in a text field (a phone's on-screen keyboard is then up). */
+function useTyping(): boolean {
+  const [typing, setTyping] = useState(false);
+  useEffect(() => {
+    const update = () => setTyping(document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement);
+    document.addEventListener('focusin', update);
+    document.addEventListener('focusout', update);
+    return () => {
+      document.removeEventListener('focusin', update);
+      document.removeEventListener('focusout', update);
+    };
+  }, []);
+  return typing;
+}
+
 /**
  * Below 900 px the download panel comes after the whole document and its comments: this bar at
  * the bottom of the screen keeps the price and the download button in reach while reading. It
- * steps aside while the panel is on the screen; a refusal brings the panel, with its reason.
+ * steps aside while the panel is on the screen and while one types (over the on-screen
+ * keyboard it would cover the comment box's button); a refusal brings the panel with its reason.
  */
 export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (reason: string) => void }) {
   const settings = useSettings();
   const [panelShown, setPanelShown] = useState(false);
+  const typing = useTyping();
   useEffect(() => {
     const panel = document.getElementById(DOWNLOAD_PANEL_ID);
     if (!panel || typeof IntersectionObserver === 'undefined') return undefined;
@@ -119,7 +136,7 @@ export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (rea
     document.getElementById(DOWNLOAD_PANEL_ID)?.scrollIntoView({ block: 'center' });
   };
   return (
-    <div className="app-download-bar" role="region" aria-label="下载" hidden={panelShown}>
+    <div className="app-download-bar" role="region" aria-label="下载" hidden={panelShown || typing}>
       <span className="app-download-bar__facts">
         <FormatIcon ext={doc.ext} />
         <DocumentPrice price={doc.price} settings={settings} />
