@@ -1,6 +1,6 @@
 // Part of `npm run build`: records the build for GetStats (backend/platform/build-info.ts) in
-// <folder>/build-info.json, beside the server bundles (`tsx scripts/build-info.ts dist/server`). The commit is BUILD_HASH when set
-// (the Docker build has no .git), else the one checked out here.
+// <folder>/build-info.json, beside the server bundles (`tsx scripts/build-info.ts dist/server`).
+// The commit is BUILD_HASH when set (the Docker build has no .git), else the one checked out here.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
