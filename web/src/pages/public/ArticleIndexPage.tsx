@@ -33,9 +33,9 @@ export function ArticleIndexPage() {
   };
   return (
     <div className="app-container app-article-index">
-      {/* Where the aside goes below the list (a phone), its search box would come after ten
-          articles and the pager: there it is at the top instead (one of the two is shown). */}
-      <section className="app-article-index__search app-article-index__search--narrow" aria-label="搜索文章">
+      {/* Beside the list at the top of the side column; on a phone, where the side column goes
+          below the list, above it (after ten articles and the pager it was out of reach). */}
+      <section className="app-article-index__search" aria-label="搜索文章">
         <ArticleSearchBox key={wd} initial={wd} />
       </section>
       <div className="app-article-index__main">
@@ -53,10 +53,7 @@ export function ArticleIndexPage() {
           </>
         )}
       </div>
-      <aside className="app-article-index__aside" aria-label="文章搜索与推荐">
-        <section className="app-article-index__search app-article-index__search--wide" aria-label="搜索文章">
-          <ArticleSearchBox key={wd} initial={wd} />
-        </section>
+      <aside className="app-article-index__aside" aria-label="文章推荐">
         <section aria-labelledby="recommended-title">
           <h2 id="recommended-title" className="app-article-aside__title">推荐文章</h2>
           <RecommendedArticles />
