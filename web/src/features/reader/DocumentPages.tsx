@@ -9,6 +9,7 @@ import { AdSlot } from '../advertisement/AdSlot';
 import { pageAspectRatio, pageImageUrl } from '../document/document-links';
 import { useLazyPages } from './use-lazy-pages';
 import './reader.css';
+import { isTyping } from './typing';
 
 /** Zoom steps; 1 is the width of the reading column ("fit width"). */
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
@@ -17,11 +18,6 @@ const MIN_ZOOM = ZOOM_STEPS[0];
 const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 /** An advertisement place between pages, every this many pages. */
 const AD_EVERY = 5;
-
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return Boolean(element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName)));
-}
 
 function PageFrame({ doc, page, total, ratio, load, observe }: {
   doc: Document;

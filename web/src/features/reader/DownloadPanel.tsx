@@ -14,6 +14,7 @@ import { creditName, DocumentPrice, vipDownloadsFree } from '../document/Documen
 import { FormatIcon } from '../document/FormatIcon';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
+import { isTyping } from './typing';
 
 /** Where the browser fetches the file; a page of our own origin answers with the file itself. */
 function startDownload(url: string): void {
@@ -99,11 +100,11 @@ export function DownloadPanel({ doc, refusal, onRefused }: {
   );
 }
 
-/** Whether the keyboard is in a text field (a phone's on-screen keyboard is then up). */
+/** Whether the keyboard is in a text field, kept up to date. */
 function useTyping(): boolean {
   const [typing, setTyping] = useState(false);
   useEffect(() => {
-    const update = () => setTyping(document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement);
+    const update = () => setTyping(isTyping(document.activeElement));
     document.addEventListener('focusin', update);
     document.addEventListener('focusout', update);
     return () => {
