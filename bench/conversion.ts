@@ -15,6 +15,7 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
 import { rasterScale, scanAsWebp } from '../backend/platform/convert/scan-page.mjs';
+import { trimGlyphOutlines } from '../backend/platform/convert/svg-glyphs.mjs';
 import { bilevelScanPdf, repeatedPdf, scannedPdf } from '../tests/helpers/documents';
 import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
 import { heading, int, kib, mib, ratio, table } from './lib/report';
@@ -130,7 +131,7 @@ async function pageSizes(pdf: Buffer): Promise<{ svg: number; webp: number; from
   page.run(writer.beginPage(bounds), mupdf.Matrix.identity);
   writer.endPage();
   writer.close();
-  const svg = gzipSync(buffer.asUint8Array(), { level: RENDER_SETTINGS.gzipLevel }).length;
+  const svg = gzipSync(trimGlyphOutlines(buffer.asUint8Array()), { level: RENDER_SETTINGS.gzipLevel }).length;
   const scale = rasterScale(bounds, RENDER_SETTINGS.raster);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
   const raw = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 as const };

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { rasterScale, scanAsWebp } from './scan-page.mjs';
+import { trimGlyphOutlines } from './svg-glyphs.mjs';
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -140,7 +141,7 @@ async function renderPage(document, n, task) {
     const scan = await scanAsWebp(page, list, bounds, task);
     if (scan) return { page: writePage(task, n, 'webp', scan), text };
     const svg = svgOf(list, bounds);
-    const gzipped = gzipSync(svg.asUint8Array(), { level: task.gzipLevel });
+    const gzipped = gzipSync(trimGlyphOutlines(svg.asUint8Array()), { level: task.gzipLevel });
     svg.destroy();
     if (gzipped.length > task.svgGzipLimit) {
       // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
