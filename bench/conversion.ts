@@ -17,6 +17,7 @@ import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
 import { rasterScale, scanAsWebp } from '../backend/platform/convert/scan-page.mjs';
 import { trimGlyphOutlines } from '../backend/platform/convert/svg-glyphs.mjs';
 import { bilevelScanPdf, repeatedPdf, scannedPdf } from '../tests/helpers/documents';
+import { chineseProsePdf } from './lib/chinese-pdf';
 import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
 import { heading, int, kib, mib, ratio, table } from './lib/report';
 import { requireMutool, type Mutool } from './lib/tools';
@@ -172,6 +173,7 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
     process.stderr.write('  generating the documents …\n');
     const documents = [
       { label: '100-page text PDF (Chinese, LibreOffice)', file: join(dir, 'text-100.pdf'), make: async () => repeatedPdf(100) },
+      { label: '100 different pages of Chinese prose', file: join(dir, 'prose-100.pdf'), make: async () => chineseProsePdf(100) },
       { label: '30-page scanned PDF (200 dpi grey JPEG)', file: join(dir, 'scan-30.pdf'), make: () => scannedPdf(30, 200) },
       { label: '30-page bilevel scan (300 dpi, 1 bit)', file: join(dir, 'bilevel-30.pdf'), make: async () => bilevelScanPdf(30) },
     ];

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { rasterScale, scanAsWebp } from './scan-page.mjs';
-import { trimGlyphOutlines } from './svg-glyphs.mjs';
+import { svgPages } from './svg-pages.mjs';
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -85,17 +85,6 @@ function inspect(task) {
   }
 }
 
-function svgOf(list, bounds) {
-  const buffer = new mupdf.Buffer();
-  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
-  const device = writer.beginPage(bounds);
-  list.run(device, mupdf.Matrix.identity);
-  writer.endPage();
-  writer.close();
-  writer.destroy();
-  return buffer;
-}
-
 /** RGB pixels of a display list scaled by `scale`, copied out of WASM memory. */
 function pixelsOf(list, scale) {
   const pixmap = list.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
@@ -131,7 +120,11 @@ function writePage(task, n, kind, bytes) {
   return { n, file, kind, bytes: bytes.length };
 }
 
-async function renderPage(document, n, task) {
+/**
+ * Page `n` up to its SVG: its text, the covers (page 1), and a scan's WebP, for which no SVG is
+ * drawn (`done`). Otherwise the page and its display list stay open for the slice's SVGs.
+ */
+async function preparePage(document, n, task) {
   const page = document.loadPage(n - 1);
   const list = page.toDisplayList();
   try {
@@ -139,48 +132,76 @@ async function renderPage(document, n, task) {
     const text = list.toStructuredText('').asText();
     if (n === 1 && task.cover) await writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
     const scan = await scanAsWebp(page, list, bounds, task);
-    if (scan) return { page: writePage(task, n, 'webp', scan), text };
-    const svg = svgOf(list, bounds);
-    const gzipped = gzipSync(trimGlyphOutlines(svg.asUint8Array()), { level: task.gzipLevel });
-    svg.destroy();
-    if (gzipped.length > task.svgGzipLimit) {
-      // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
-      const { pixels, raw } = pixelsOf(list, rasterScale(bounds, task.raster));
-      const webp = await sharp(pixels, { raw }).webp(task.raster.webpOptions).toBuffer();
-      if (webp.length < gzipped.length) return { page: writePage(task, n, 'webp', webp), text };
-    }
-    return { page: writePage(task, n, 'svg-gzip', gzipped), text };
-  } finally {
+    if (!scan) return { n, page, list, bounds, text };
     list.destroy();
     page.destroy();
+    return { n, done: { page: writePage(task, n, 'webp', scan), text } };
+  } catch (error) {
+    list.destroy();
+    page.destroy();
+    throw error;
   }
 }
 
+/** Writes a prepared page from its SVG: gzip, or the WebP at reading resolution when that is smaller than a heavy SVG. */
+async function finishPage({ n, list, bounds, text }, svg, task) {
+  const gzipped = gzipSync(svg, { level: task.gzipLevel });
+  if (gzipped.length > task.svgGzipLimit) {
+    // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
+    const { pixels, raw } = pixelsOf(list, rasterScale(bounds, task.raster));
+    const webp = await sharp(pixels, { raw }).webp(task.raster.webpOptions).toBuffer();
+    if (webp.length < gzipped.length) return { page: writePage(task, n, 'webp', webp), text };
+  }
+  return { page: writePage(task, n, 'svg-gzip', gzipped), text };
+}
+
 async function render(task) {
-  const pages = [];
-  const texts = [];
+  const done = [];
+  const open = [];
+  const release = () => {
+    for (const { list, page } of open.splice(0)) {
+      list.destroy();
+      page.destroy();
+    }
+  };
   try {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
       if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
-      const { page, text } = await renderPage(document, n, task);
-      pages.push(page);
-      texts.push(text);
-      task.progress.postMessage(n);
+      const prepared = await preparePage(document, n, task);
+      if (prepared.done) {
+        done.push({ n, ...prepared.done });
+        task.progress.postMessage(n);
+      } else open.push(prepared);
+    }
+    // The slice's SVGs through one device: each glyph outlined once for the slice (svg-pages.mjs).
+    const svgs = svgPages(open);
+    while (open.length > 0) {
+      const prepared = open.shift();
+      try {
+        done.push({ n: prepared.n, ...(await finishPage(prepared, svgs.shift(), task)) });
+      } finally {
+        prepared.list.destroy();
+        prepared.page.destroy();
+      }
+      task.progress.postMessage(prepared.n);
     }
   } catch (error) {
     exitIfWasmBroke(error);
+    release();
     closeCurrent();
     return failure(error);
   } finally {
+    release();
     task.progress.postMessage('end');
     task.progress.close();
     // Fonts and images decoded for this slice are dropped, so a thread's memory stays flat.
     mupdf.emptyStore();
   }
-  return { ok: true, pages, texts };
+  done.sort((a, b) => a.n - b.n);
+  return { ok: true, pages: done.map((entry) => entry.page), texts: done.map((entry) => entry.text) };
 }
 
 /** Piscina's entry: one task is the inspection of a document or the rendering of a slice of its pages. */

@@ -1,6 +1,6 @@
 // Glyph outlines of MuPDF's SVG pages, written with the precision fonts are drawn with.
 //
-// Plain JavaScript: it runs in the conversion worker threads (convert-worker.mjs).
+// Plain JavaScript: it runs in the conversion worker threads (svg-pages.mjs, for convert-worker.mjs).
 //
 // With text drawn as paths, MuPDF defines each glyph once per page, `<path id="font_F_G" d="…"/>`,
 // in em units (the `<use>` that places it scales it to the font size), and writes every

@@ -1,0 +1,232 @@
+// Several pages' SVGs drawn through one MuPDF SVG device, then cut apart.
+//
+// Plain JavaScript: it runs in the conversion worker threads (convert-worker.mjs).
+//
+// With text drawn as paths, MuPDF's SVG device outlines every glyph the first time it meets it
+// and only places it (`<use>`) after that; that outlining is most of a text page's time (a
+// Chinese page uses a few hundred glyphs, each outlined by FreeType and written as a path).
+// A device per page outlines them again on every page. One device for a run of pages outlines
+// each glyph once for the run: on a 57-page Chinese text PDF whose pages share no text, 10 ms of
+// SVG writing a page became 3.4 ms in runs of 16. Each page is wrapped in a layer of its own
+// (`<g inkscape:label="…">`), and cut out of the shared SVG with the definitions it uses (glyphs,
+// clips, masks, images, and what those use in turn; an image an earlier page drew goes into the
+// page's defs), under its own `<svg>` header: a page that stands alone and draws as its own device
+// would have drawn it. Should the shared SVG not have the expected shape, or a page refer to
+// something it cannot take along, the pages are written one device each, as before.
+import { randomBytes } from 'node:crypto';
+import * as mupdf from 'mupdf';
+import { trimGlyphOutlines } from './svg-glyphs.mjs';
+
+const DEFS_OPEN = Buffer.from('<defs>\n');
+const DEFS_CLOSE = Buffer.from('</defs>\n');
+const LAYER_CLOSE = Buffer.from('</g>\n');
+const SVG_CLOSE = Buffer.from('</svg>\n');
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const HASH = 0x23;
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+const HREF = Buffer.from('href="');
+const URL = Buffer.from('url(');
+const ID = Buffer.from(' id="');
+
+/** MuPDF's SVG of the pages, written by one device, each page in a layer named `label` + its index. */
+function sharedSvg(pages, label) {
+  const buffer = new mupdf.Buffer();
+  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
+  try {
+    const device = writer.beginPage(pages[0].bounds);
+    pages.forEach(({ list }, i) => {
+      device.beginLayer(`${label}${i}`);
+      list.run(device, mupdf.Matrix.identity);
+      device.endLayer();
+    });
+    writer.endPage();
+    writer.close();
+    return trimGlyphOutlines(buffer.asUint8Array());
+  } finally {
+    writer.destroy();
+    buffer.destroy();
+  }
+}
+
+/** One page through a device of its own. */
+function ownSvg({ list, bounds }) {
+  const buffer = new mupdf.Buffer();
+  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
+  try {
+    list.run(writer.beginPage(bounds), mupdf.Matrix.identity);
+    writer.endPage();
+    writer.close();
+    return trimGlyphOutlines(buffer.asUint8Array());
+  } finally {
+    writer.destroy();
+    buffer.destroy();
+  }
+}
+
+/** The `<svg …>` line MuPDF writes for a page of these bounds (cached: most documents have one size). */
+const headers = new Map();
+function headerOf(bounds) {
+  const key = bounds.join(',');
+  let header = headers.get(key);
+  if (header === undefined) {
+    const empty = ownSvg({ list: { run: () => {} }, bounds });
+    header = Buffer.from(empty.subarray(0, empty.indexOf('>\n') + 2));
+    if (headers.size > 64) headers.clear();
+    headers.set(key, header);
+  }
+  return header;
+}
+
+const endsWithAt = (svg, end, bytes) => end >= bytes.length && svg.compare(bytes, 0, bytes.length, end - bytes.length, end) === 0;
+
+/** The ids `svg[from, to)` refers to: `href="#id"` and `url(#id)`. */
+function referencesIn(svg, from, to) {
+  const ids = [];
+  for (let at = svg.indexOf(HASH, from); at >= 0 && at < to; at = svg.indexOf(HASH, at + 1)) {
+    const closer = endsWithAt(svg, at, HREF) ? QUOTE : endsWithAt(svg, at, URL) ? 0x29 : -1;
+    if (closer < 0) continue;
+    const end = svg.indexOf(closer, at + 1);
+    if (end < 0 || end > to) break;
+    ids.push(svg.latin1Slice(at + 1, end));
+    at = end;
+  }
+  return ids;
+}
+
+/**
+ * The top-level elements of the definitions `svg[from, to)`: `{ start, end, index }` by id, and
+ * those without one (`loose`, kept with every page). Null when a tag is not closed.
+ */
+function definitionsOf(svg, from, to) {
+  const byId = new Map();
+  const loose = [];
+  let index = 0;
+  for (let at = svg.indexOf(LT, from); at >= 0 && at < to; at = svg.indexOf(LT, at)) {
+    const start = at;
+    let depth = 0;
+    let startTagEnd = -1;
+    do {
+      const open = svg.indexOf(LT, at);
+      const close = open < 0 ? -1 : svg.indexOf(GT, open);
+      if (close < 0 || close >= to) return null;
+      if (startTagEnd < 0) startTagEnd = close;
+      if (svg[open + 1] === SLASH) depth--;
+      else if (svg[close - 1] !== SLASH) depth++;
+      at = close + 1;
+    } while (depth > 0);
+    if (svg[at] === NEWLINE) at++;
+    const definition = { start, end: at, index: index++, references: null };
+    const idAt = svg.indexOf(ID, start);
+    if (idAt < 0 || idAt > startTagEnd) loose.push(definition);
+    else byId.set(svg.toString('latin1', idAt + ID.length, svg.indexOf(QUOTE, idAt + ID.length)), definition);
+  }
+  return { byId, loose };
+}
+
+/**
+ * Elements with an id inside the pages' bodies, added to `definitions`: MuPDF draws an image
+ * the first time as `<image id="image_N" …/>` where it stands, and later as `<use>` of it, so a
+ * later page may need an element of an earlier page's body. `{ start, end, page, single }`,
+ * `single` when it is one self-closing element (which can be copied into another page's defs).
+ */
+function addBodyElements(svg, markers, end, definitions) {
+  let page = 0;
+  let index = definitions.byId.size + definitions.loose.length;
+  for (let at = svg.indexOf(ID, markers[0]); at >= 0 && at < end; at = svg.indexOf(ID, at + 1)) {
+    while (page + 1 < markers.length && markers[page + 1] < at) page++;
+    const start = svg.lastIndexOf(LT, at);
+    const close = svg.indexOf(GT, at);
+    const id = svg.latin1Slice(at + ID.length, svg.indexOf(QUOTE, at + ID.length));
+    const single = svg[close - 1] === SLASH;
+    definitions.byId.set(id, { start, end: svg[close + 1] === NEWLINE ? close + 2 : close + 1, index: index++, references: null, page, single });
+  }
+}
+
+/**
+ * The definitions page `page`, the body `svg[from, to)`, uses, directly or through other
+ * definitions, in their order: `[start, end]` ranges. Null when it refers to something it cannot
+ * take along (not defined, or a group in another page's body).
+ */
+function definitionsFor(svg, from, to, page, definitions) {
+  const wanted = new Set(definitions.loose);
+  const queue = referencesIn(svg, from, to);
+  while (queue.length > 0) {
+    const definition = definitions.byId.get(queue.pop());
+    if (!definition) return null;
+    if (definition.page === page || wanted.has(definition)) continue;
+    if (definition.page !== undefined && !definition.single) return null;
+    wanted.add(definition);
+    definition.references ??= referencesIn(svg, definition.start, definition.end);
+    for (const id of definition.references) queue.push(id);
+  }
+  // As ranges of the shared SVG, neighbours joined: a page's glyphs were mostly defined in a row.
+  const ranges = [];
+  for (const { start, end } of [...wanted].sort((a, b) => a.index - b.index)) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === start) last[1] = end;
+    else ranges.push([start, end]);
+  }
+  return ranges;
+}
+
+/** Cuts the shared SVG into one SVG a page; null when it is not shaped as expected. */
+function cut(svg, pages, label) {
+  const markers = [];
+  for (let i = 0; i < pages.length; i++) {
+    const at = svg.indexOf(`<g inkscape:groupmode="layer" inkscape:label="${label}${i}">\n`, i > 0 ? markers[i - 1] : 0);
+    if (at < 0) return null;
+    markers.push(at);
+  }
+  const headerEnd = svg.indexOf('>\n') + 2;
+  if (svg.indexOf('<svg') !== 0 || headerEnd < 2 || headerEnd > markers[0]) return null;
+  let definitions = { byId: new Map(), loose: [] };
+  if (markers[0] > headerEnd) {
+    const defsStart = headerEnd + DEFS_OPEN.length;
+    const defsEnd = markers[0] - DEFS_CLOSE.length;
+    if (svg.compare(DEFS_OPEN, 0, DEFS_OPEN.length, headerEnd, defsStart) !== 0 || !endsWithAt(svg, markers[0], DEFS_CLOSE)) return null;
+    definitions = definitionsOf(svg, defsStart, defsEnd);
+    if (!definitions) return null;
+  }
+  if (!endsWithAt(svg, svg.length, SVG_CLOSE)) return null;
+  const end = svg.length - SVG_CLOSE.length;
+  addBodyElements(svg, markers, end, definitions);
+  const out = [];
+  for (let i = 0; i < pages.length; i++) {
+    const from = svg.indexOf(NEWLINE, markers[i]) + 1;
+    const layerEnd = i + 1 < pages.length ? markers[i + 1] : end;
+    if (!endsWithAt(svg, layerEnd, LAYER_CLOSE) || layerEnd - LAYER_CLOSE.length < from) return null;
+    const to = layerEnd - LAYER_CLOSE.length;
+    const used = definitionsFor(svg, from, to, i, definitions);
+    if (!used) return null;
+    const header = headerOf(pages[i].bounds);
+    const parts = used.length > 0 ? [[header], [DEFS_OPEN], ...used.map((range) => [svg, ...range]), [DEFS_CLOSE]] : [[header]];
+    parts.push([svg, from, to], [SVG_CLOSE]);
+    out.push(joined(parts));
+  }
+  return out;
+}
+
+/** One buffer of `[buffer, start?, end?]` parts. */
+function joined(parts) {
+  let length = 0;
+  for (const [buffer, start = 0, end = buffer.length] of parts) length += end - start;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const [buffer, start = 0, end = buffer.length] of parts) at += buffer.copy(out, at, start, end);
+  return out;
+}
+
+/**
+ * One SVG for each of `pages` (`{ list, bounds }`, display lists of a document's pages), drawn
+ * through one device so that glyphs shared by the pages are outlined once, glyph outlines rounded
+ * (svg-glyphs.mjs); bytes ready to compress.
+ */
+export function svgPages(pages) {
+  if (pages.length === 0) return [];
+  if (pages.length === 1) return [ownSvg(pages[0])];
+  const label = `moredoc-page-${randomBytes(6).toString('hex')}-`;
+  return cut(sharedSvg(pages, label), pages, label) ?? pages.map(ownSvg);
+}
