@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { rasterScale, scanAsWebp } from './scan-page.mjs';
-import { svgPages } from './svg-pages.mjs';
+import { SvgPages } from './svg-pages.mjs';
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -85,9 +85,9 @@ function inspect(task) {
   }
 }
 
-/** RGB pixels of a display list scaled by `scale`, copied out of WASM memory. */
-function pixelsOf(list, scale) {
-  const pixmap = list.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
+/** RGB pixels of a page or its display list scaled by `scale`, copied out of WASM memory. */
+function pixelsOf(drawing, scale) {
+  const pixmap = drawing.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
   const width = pixmap.getWidth();
   const height = pixmap.getHeight();
   const stride = pixmap.getStride();
@@ -122,9 +122,10 @@ function writePage(task, n, kind, bytes) {
 
 /**
  * Page `n` up to its SVG: its text, the covers (page 1), and a scan's WebP, for which no SVG is
- * drawn (`done`). Otherwise the page and its display list stay open for the slice's SVGs.
+ * drawn (`done`); any other page is drawn into the slice's SVG device and stays open until its
+ * SVG is written (its display list does not: a slice of heavy pages holds one at a time).
  */
-async function preparePage(document, n, task) {
+async function preparePage(document, n, task, svgs) {
   const page = document.loadPage(n - 1);
   const list = page.toDisplayList();
   try {
@@ -132,23 +133,26 @@ async function preparePage(document, n, task) {
     const text = list.toStructuredText('').asText();
     if (n === 1 && task.cover) await writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
     const scan = await scanAsWebp(page, list, bounds, task);
-    if (!scan) return { n, page, list, bounds, text };
-    list.destroy();
-    page.destroy();
-    return { n, done: { page: writePage(task, n, 'webp', scan), text } };
+    if (scan) {
+      page.destroy();
+      return { n, done: { page: writePage(task, n, 'webp', scan), text } };
+    }
+    svgs.add(page, list, bounds);
+    return { n, page, bounds, text };
   } catch (error) {
-    list.destroy();
     page.destroy();
     throw error;
+  } finally {
+    list.destroy();
   }
 }
 
 /** Writes a prepared page from its SVG: gzip, or the WebP at reading resolution when that is smaller than a heavy SVG. */
-async function finishPage({ n, list, bounds, text }, svg, task) {
+async function finishPage({ n, page, bounds, text }, svg, task) {
   const gzipped = gzipSync(svg, { level: task.gzipLevel });
   if (gzipped.length > task.svgGzipLimit) {
     // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
-    const { pixels, raw } = pixelsOf(list, rasterScale(bounds, task.raster));
+    const { pixels, raw } = pixelsOf(page, rasterScale(bounds, task.raster));
     const webp = await sharp(pixels, { raw }).webp(task.raster.webpOptions).toBuffer();
     if (webp.length < gzipped.length) return { page: writePage(task, n, 'webp', webp), text };
   }
@@ -158,11 +162,10 @@ async function finishPage({ n, list, bounds, text }, svg, task) {
 async function render(task) {
   const done = [];
   const open = [];
+  const svgs = new SvgPages();
   const release = () => {
-    for (const { list, page } of open.splice(0)) {
-      list.destroy();
-      page.destroy();
-    }
+    for (const { page } of open.splice(0)) page.destroy();
+    svgs.destroy();
   };
   try {
     const document = documentOf(task.source);
@@ -170,20 +173,19 @@ async function render(task) {
     for (let n = task.from; n <= task.to; n++) {
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
       if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
-      const prepared = await preparePage(document, n, task);
+      const prepared = await preparePage(document, n, task, svgs);
       if (prepared.done) {
         done.push({ n, ...prepared.done });
         task.progress.postMessage(n);
       } else open.push(prepared);
     }
-    // The slice's SVGs through one device: each glyph outlined once for the slice (svg-pages.mjs).
-    const svgs = svgPages(open);
+    // The slice's SVGs, drawn through one device: each glyph outlined once for the slice.
+    const pageSvgs = svgs.finish();
     while (open.length > 0) {
       const prepared = open.shift();
       try {
-        done.push({ n: prepared.n, ...(await finishPage(prepared, svgs.shift(), task)) });
+        done.push({ n: prepared.n, ...(await finishPage(prepared, pageSvgs.shift(), task)) });
       } finally {
-        prepared.list.destroy();
         prepared.page.destroy();
       }
       task.progress.postMessage(prepared.n);

@@ -1,9 +1,13 @@
 // Types of svg-pages.mjs (plain JavaScript: it runs in the conversion worker threads).
-import type { DisplayList, Rect } from 'mupdf';
+import type { Device, DisplayList, Matrix, Rect } from 'mupdf';
 
-export interface SvgPage {
-  list: Pick<DisplayList, 'run'>;
-  bounds: Rect;
+/** What can draw a page: the page itself (or its display list). */
+export interface Drawing {
+  run(device: Device, matrix: Matrix): void;
 }
 
-export function svgPages(pages: SvgPage[]): Buffer[];
+export class SvgPages {
+  add(page: Drawing, list: DisplayList, bounds: Rect): void;
+  finish(): Buffer[];
+  destroy(): void;
+}

@@ -31,32 +31,12 @@ const HREF = Buffer.from('href="');
 const URL = Buffer.from('url(');
 const ID = Buffer.from(' id="');
 
-/** MuPDF's SVG of the pages, written by one device, each page in a layer named `label` + its index. */
-function sharedSvg(pages, label) {
+/** One page (its display list, or the page itself) through a device of its own. */
+function ownSvg(drawing, bounds) {
   const buffer = new mupdf.Buffer();
   const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
   try {
-    const device = writer.beginPage(pages[0].bounds);
-    pages.forEach(({ list }, i) => {
-      device.beginLayer(`${label}${i}`);
-      list.run(device, mupdf.Matrix.identity);
-      device.endLayer();
-    });
-    writer.endPage();
-    writer.close();
-    return trimGlyphOutlines(buffer.asUint8Array());
-  } finally {
-    writer.destroy();
-    buffer.destroy();
-  }
-}
-
-/** One page through a device of its own. */
-function ownSvg({ list, bounds }) {
-  const buffer = new mupdf.Buffer();
-  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
-  try {
-    list.run(writer.beginPage(bounds), mupdf.Matrix.identity);
+    drawing.run(writer.beginPage(bounds), mupdf.Matrix.identity);
     writer.endPage();
     writer.close();
     return trimGlyphOutlines(buffer.asUint8Array());
@@ -72,7 +52,7 @@ function headerOf(bounds) {
   const key = bounds.join(',');
   let header = headers.get(key);
   if (header === undefined) {
-    const empty = ownSvg({ list: { run: () => {} }, bounds });
+    const empty = ownSvg({ run: () => {} }, bounds);
     header = Buffer.from(empty.subarray(0, empty.indexOf('>\n') + 2));
     if (headers.size > 64) headers.clear();
     headers.set(key, header);
@@ -220,13 +200,45 @@ function joined(parts) {
 }
 
 /**
- * One SVG for each of `pages` (`{ list, bounds }`, display lists of a document's pages), drawn
- * through one device so that glyphs shared by the pages are outlined once, glyph outlines rounded
- * (svg-glyphs.mjs); bytes ready to compress.
+ * The SVGs of a run of a document's pages, drawn through one device so that glyphs the pages
+ * share are outlined once: `add` each page as it is ready (its display list is drawn at once and
+ * may be destroyed after), then `finish` cuts one SVG a page, glyph outlines rounded
+ * (svg-glyphs.mjs), bytes ready to compress. `destroy` frees the device (after `finish` or instead).
  */
-export function svgPages(pages) {
-  if (pages.length === 0) return [];
-  if (pages.length === 1) return [ownSvg(pages[0])];
-  const label = `moredoc-page-${randomBytes(6).toString('hex')}-`;
-  return cut(sharedSvg(pages, label), pages, label) ?? pages.map(ownSvg);
+export class SvgPages {
+  #label = `moredoc-page-${randomBytes(6).toString('hex')}-`;
+  #buffer = new mupdf.Buffer();
+  #writer = new mupdf.DocumentWriter(this.#buffer, 'svg', '');
+  #device = null;
+  /** `{ page, bounds }` of the pages added: a page is drawn again alone should the cut fail. */
+  #pages = [];
+
+  /** Draws page `page` (`list`, its display list, within `bounds`) into the shared device. */
+  add(page, list, bounds) {
+    this.#device ??= this.#writer.beginPage(bounds);
+    this.#device.beginLayer(`${this.#label}${this.#pages.length}`);
+    list.run(this.#device, mupdf.Matrix.identity);
+    this.#device.endLayer();
+    this.#pages.push({ page, bounds });
+  }
+
+  /** One SVG a page added, in order. */
+  finish() {
+    if (this.#pages.length === 0) {
+      this.destroy();
+      return [];
+    }
+    this.#writer.endPage();
+    this.#writer.close();
+    const shared = trimGlyphOutlines(this.#buffer.asUint8Array());
+    this.destroy();
+    return cut(shared, this.#pages, this.#label) ?? this.#pages.map(({ page, bounds }) => ownSvg(page, bounds));
+  }
+
+  destroy() {
+    this.#writer?.destroy();
+    this.#buffer?.destroy();
+    this.#writer = null;
+    this.#buffer = null;
+  }
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svgPages, type SvgPage } from '../../../backend/platform/convert/svg-pages.mjs';
+import { trimGlyphOutlines } from '../../../backend/platform/convert/svg-glyphs.mjs';
+import { SvgPages } from '../../../backend/platform/convert/svg-pages.mjs';
 import { fixture } from '../../helpers/documents';
 
 // The conversion worker draws a slice's pages through one SVG device, so that a glyph is
@@ -11,15 +12,45 @@ import { fixture } from '../../helpers/documents';
 const opened: { destroy(): void }[] = [];
 afterAll(() => opened.reverse().forEach((item) => item.destroy()));
 
-function pagesOf(pdf: Buffer): SvgPage[] {
+interface OpenPage {
+  page: mupdf.Page;
+  list: mupdf.DisplayList;
+  bounds: mupdf.Rect;
+}
+
+function pagesOf(pdf: Buffer): OpenPage[] {
   const document = mupdf.Document.openDocument(pdf, 'application/pdf');
   opened.push(document);
   return Array.from({ length: document.countPages() }, (_, n) => {
     const page = document.loadPage(n);
     const list = page.toDisplayList();
     opened.push(page, list);
-    return { list, bounds: page.getBounds() };
+    return { page, list, bounds: page.getBounds() };
   });
+}
+
+/** The pages' SVGs, drawn through one device the way the worker draws a slice. */
+function svgPages(pages: OpenPage[]): Buffer[] {
+  const svgs = new SvgPages();
+  try {
+    for (const { page, list, bounds } of pages) svgs.add(page, list, bounds);
+    return svgs.finish();
+  } finally {
+    svgs.destroy();
+  }
+}
+
+/** The page through a device of its own, glyphs rounded as the worker rounds them. */
+function alone({ page, bounds }: OpenPage): Buffer {
+  const buffer = new mupdf.Buffer();
+  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
+  page.run(writer.beginPage(bounds), mupdf.Matrix.identity);
+  writer.endPage();
+  writer.close();
+  const svg = trimGlyphOutlines(buffer.asUint8Array());
+  writer.destroy();
+  buffer.destroy();
+  return svg;
 }
 
 /** Grey pixels of an SVG as librsvg (sharp) draws it. */
@@ -53,11 +84,11 @@ describe('pages drawn through one SVG device', () => {
     const together = svgPages(chinese);
     expect(together).toHaveLength(3);
     for (const [n, page] of chinese.entries()) {
-      const [alone] = svgPages([page]);
-      const [a, b] = await Promise.all([drawn(alone!), drawn(together[n]!)]);
+      const own = alone(page);
+      const [a, b] = await Promise.all([drawn(own), drawn(together[n]!)]);
       expect(b.length).toBe(a.length);
       expect(b.equals(a), `page ${n + 1}`).toBe(true);
-      expect(header(together[n]!.toString())).toBe(header(alone!.toString()));
+      expect(header(together[n]!.toString())).toBe(header(own.toString()));
     }
   });
 
@@ -89,21 +120,23 @@ describe('pages drawn through one SVG device', () => {
   it('keeps each page’s size, and gives an image two pages draw to both', async () => {
     const pages = pagesOf(await imagePdf());
     const together = svgPages(pages).map(String);
-    const alone = pages.map((page) => String(svgPages([page])[0]));
+    const own = pages.map((page) => String(alone(page)));
     expect(header(together[0]!)).toContain('width="595" height="842"');
     expect(header(together[1]!)).toContain('width="595" height="420"');
     for (const [n, svg] of together.entries()) {
-      expect(header(svg)).toBe(header(alone[n]!));
+      expect(header(svg)).toBe(header(own[n]!));
       expect(svg).toMatch(/<image [^>]*xlink:href="data:image\/png;base64,/);
       for (const id of idsUsed(svg)) expect(idsDefined(svg).has(id), `page ${n + 1}: ${id}`).toBe(true);
-      const [a, b] = await Promise.all([drawn(Buffer.from(alone[n]!)), drawn(Buffer.from(svg))]);
+      const [a, b] = await Promise.all([drawn(Buffer.from(own[n]!)), drawn(Buffer.from(svg))]);
       expect(b.equals(a), `page ${n + 1}`).toBe(true);
     }
   });
 
-  it('draws nothing for no pages, and one page with a device of its own', () => {
+  it('draws nothing for no pages, and a page alone as a device of its own draws it', async () => {
     expect(svgPages([])).toEqual([]);
     const [one] = svgPages([chinese[0]!]);
     expect(String(one)).not.toContain('inkscape:label');
+    const [a, b] = await Promise.all([drawn(alone(chinese[0]!)), drawn(one!)]);
+    expect(b.equals(a)).toBe(true);
   });
 });
