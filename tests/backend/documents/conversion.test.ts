@@ -108,6 +108,30 @@ describe('a PDF, upload to pages', () => {
   });
 });
 
+describe('a reconversion asked for while the file converts', () => {
+  it('is not lost: the job converts the file again once it is done, and the document ends converted', async () => {
+    const doc = await createDocument(backend.url, author.token, textPdf(400), '转换中重新转换.pdf');
+    // converting, pages under way
+    for (;;) {
+      const { body } = await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+      expect(body.status).not.toBe(2);
+      if (body.status === 1 && (body.convert_progress?.done ?? 0) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [doc.id] } })).status).toBe(200);
+    // 重新转换 (5) while the first conversion ends, then converting again (1), then converted
+    const seen: number[] = [];
+    for (;;) {
+      const { body } = await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+      if (seen[seen.length - 1] !== body.status) seen.push(body.status);
+      if (body.status === 2 || body.status === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(seen).toEqual([5, 1, 2]);
+    expect(await jobRuns(doc.hash)).toBe(1);
+  }, 120_000);
+});
+
 describe('other formats', () => {
   it.each([
     ['chinese.epub', '.epub'],
