@@ -13,6 +13,7 @@ import * as m008 from './migrations/008_vip';
 import * as m009 from './migrations/009_sms';
 import * as m010 from './migrations/010_document_access';
 import * as m011 from './migrations/011_ads';
+import * as m012 from './migrations/012_job_rerun';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009_sms': m009,
   '010_document_access': m010,
   '011_ads': m011,
+  '012_job_rerun': m012,
 };
 
 export type Database = Kysely<DB>;

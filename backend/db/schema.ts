@@ -170,6 +170,8 @@ export interface JobTable {
   id: Id; kind: string; payload: string; state: Generated<JobState>; attempts: Generated<number>; max_attempts: number;
   run_after: Timestamp; lease_owner: string | null; lease_expires_at: Timestamp | null; last_error: Generated<string>;
   progress: string | null; dedupe_key: string | null; created_at: Timestamp; updated_at: Timestamp; finished_at: Timestamp | null;
+  /** 1: asked for again while running (EnqueueOptions.again): queued again when the attempt ends well */
+  rerun: Generated<number>;
 }
 
 export interface FavoriteTable {

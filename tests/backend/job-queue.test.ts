@@ -270,6 +270,46 @@ describe('scheduling', () => {
     expect((await queue.list({ dedupeKey: 'convert:42' })).map((job) => job.id)).toEqual([later.id, first.id]);
   });
 
+  it('runs a job once more when asked for again while it runs (again), and not without it', async () => {
+    const queue = newQueue();
+    const convert = jobKind<{ documentId: number }>('test.rerun');
+    const runs: number[] = [];
+    let release!: () => void;
+    queue.register(convert, async (_payload, { attempt }) => {
+      runs.push(attempt);
+      if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    queue.start();
+    const first = await queue.enqueue(convert, { documentId: 7 }, { dedupeKey: 'rerun:7' });
+    await jobIn(queue, first.id, 'running');
+    // while it runs: without `again` the request is the running job, and that is all
+    expect((await queue.enqueue(convert, { documentId: 7 }, { dedupeKey: 'rerun:7' })).id).toBe(first.id);
+    // with `again` it is the same job, which runs once more after this attempt
+    const again = await queue.enqueue(convert, { documentId: 7 }, { dedupeKey: 'rerun:7', again: true });
+    expect(again.id).toBe(first.id);
+    expect((await queue.enqueue(convert, { documentId: 7 }, { dedupeKey: 'rerun:7', again: true })).id).toBe(first.id);
+    release();
+    await waitFor(async () => runs.length === 2 && (await queue.get(first.id))?.state === 'done', 'the second run');
+    await sleep(100);
+    // once more only (asked twice during the same run), as a first attempt; one row
+    expect(runs).toEqual([1, 1]);
+    expect(await queue.list({ dedupeKey: 'rerun:7' })).toHaveLength(1);
+
+    // a queued job asked for again is not run twice
+    const queued = newQueue();
+    const idle = jobKind<null>('test.rerun-queued');
+    const second = await queued.enqueue(idle, null, { dedupeKey: 'rerun:q' });
+    expect((await queued.enqueue(idle, null, { dedupeKey: 'rerun:q', again: true })).id).toBe(second.id);
+    let ran = 0;
+    queued.register(idle, () => {
+      ran++;
+    });
+    queued.start();
+    await jobIn(queued, second.id, 'done');
+    await sleep(100);
+    expect(ran).toBe(1);
+  });
+
   it('enqueues inside the caller\'s transaction, so a rollback leaves no job', async () => {
     const queue = newQueue();
     const kind = jobKind<null>('test.tx');

@@ -20,7 +20,8 @@ import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_ST
 // of them in one transaction. The engine (platform/convert) works in a local folder; the
 // outputs then move into the blob store under documents/<h0>/…/<h4>/<md5>/, with a manifest
 // written last that says a complete conversion is there (a same-file upload reuses it).
-// Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason.
+// Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason. A file
+// asked for while its job runs (a reconversion, another upload) gets one more run of that job.
 
 export const convertDocumentKind = jobKind<{ hash: string }>('document.convert');
 
@@ -56,7 +57,8 @@ export const MAX_CONVERSION_MS = 24 * 3600_000;
 export async function enqueueConversions(app: BackendContext, hashes: readonly string[], executor?: Kysely<DB>): Promise<void> {
   for (const hash of new Set(hashes)) {
     if (!hash) continue;
-    await app.jobs.enqueue(convertDocumentKind, { hash }, { dedupeKey: convertDedupeKey(hash), ...(executor ? { executor } : {}) });
+    // again: a job already running for the file may have read its documents; it runs once more.
+    await app.jobs.enqueue(convertDocumentKind, { hash }, { dedupeKey: convertDedupeKey(hash), again: true, ...(executor ? { executor } : {}) });
   }
 }
 
@@ -141,8 +143,8 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
   };
   return app.db.transaction().execute(async (trx) => {
     const documents = await documentsByHash(trx, hash);
-    // A document asked to convert again while this conversion ran (status 5) keeps waiting: the
-    // job's next round converts it afresh. It gets the pages meanwhile.
+    // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
+    // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
     const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
       && d.status !== DocumentStatus.ReviewRejected && d.status !== DocumentStatus.Reconvert);
     const reviewed = documents.filter((d) => !converted.includes(d));
@@ -200,30 +202,9 @@ function progressReporter(job: JobContext): { report(done: number, total: number
  * and ends the job; a shutdown leaves the job to the next start.
  */
 export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<void> {
-  // Documents of this file that start waiting while the job runs (a reconversion asked for, a
-  // new upload of the same file) cannot queue a job of their own (the file's job is running):
-  // the job looks again when it is done, and converts again for them.
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const documents = await documentsByHash(app.db, hash);
-    const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
-    if (!waiting.length) return;
-    if (!(await convertOnce(app, settings, hash, job, maxAttempts, documents, waiting))) return;
-  }
-}
-
-/** Rounds of one job: a file asked for again and again is not converted for ever by one job. */
-const MAX_ROUNDS = 5;
-
-/** One conversion of the file for its waiting documents; false when it failed them (no further round). */
-async function convertOnce(
-  app: BackendContext,
-  settings: ConversionSettings,
-  hash: string,
-  job: JobContext,
-  maxAttempts: number,
-  documents: readonly DocumentRow[],
-  waiting: readonly DocumentRow[],
-): Promise<boolean> {
+  const documents = await documentsByHash(app.db, hash);
+  const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
+  if (!waiting.length) return;
   const cfg = await app.settings.snapshot();
   const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
   await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });
@@ -253,17 +234,15 @@ async function convertOnce(
       manifest = await storeOutputs(app, hash, outDir, result, text);
     }
     await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text));
-    return true;
   } catch (error) {
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
     const lastAttempt = job.attempt >= maxAttempts;
     if (error instanceof ConversionError && error.reason !== 'aborted') {
       await refreshSearchIndex(app, await failWaiting(app.db, hash, error.message));
-      return false;
+      return;
     }
     if (!lastAttempt) throw error;
     await refreshSearchIndex(app, await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'));
-    return false;
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }

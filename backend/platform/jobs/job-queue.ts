@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db';
 import type { DB, JobState, JobTable } from '../../db/schema';
 
@@ -73,6 +73,11 @@ export interface EnqueueOptions {
   runAfter?: Date;
   /** While a job with this key is queued or running, enqueue returns that job instead. */
   dedupeKey?: string;
+  /**
+   * With dedupeKey: when the job holding the key is running (it may have read its work
+   * already), it runs once more after this attempt ends well, instead of the request being lost.
+   */
+  again?: boolean;
   maxAttempts?: number;
   /** A transaction of the caller, so that the job exists only if the caller's writes commit. */
   executor?: Kysely<DB>;
@@ -238,6 +243,9 @@ export class JobQueue {
       const existing = inserted ?? (opts.dedupeKey === undefined ? undefined : await executor.selectFrom('job').selectAll()
         .where('dedupe_key', '=', opts.dedupeKey).where('state', 'in', ['queued', 'running']).executeTakeFirst());
       if (!existing) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
+      if (!inserted && opts.again && existing.state === 'running') {
+        await executor.updateTable('job').set({ rerun: 1 }).where('id', '=', existing.id).where('state', '=', 'running').execute();
+      }
       return existing;
     };
     const row = opts.executor ? await insert(opts.executor) : await this.db.transaction().execute(insert);
@@ -453,7 +461,18 @@ export class JobQueue {
     const released = { lease_owner: null, lease_expires_at: null, updated_at: ts };
     let result;
     if (outcome.ok) {
-      result = await base.set({ ...released, state: 'done', finished_at: ts }).executeTakeFirst();
+      // Asked for again while it ran (EnqueueOptions.again): queued at once for a fresh run.
+      const again = sql<number>`rerun = 1`;
+      result = await base.set({
+        ...released,
+        state: sql<JobState>`CASE WHEN ${again} THEN 'queued' ELSE 'done' END`,
+        finished_at: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE ${ts} END`,
+        attempts: sql<number>`CASE WHEN ${again} THEN 0 ELSE attempts END`,
+        run_after: sql<string>`CASE WHEN ${again} THEN ${ts} ELSE run_after END`,
+        progress: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE progress END`,
+        rerun: 0,
+      }).executeTakeFirst();
+      if (this.workers.has(row.kind)) this.wake();
     } else {
       const message = errorMessage(outcome.error);
       const final = outcome.error instanceof PermanentJobError || row.attempts >= row.max_attempts;
