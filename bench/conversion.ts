@@ -15,7 +15,7 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
 import { rasterScale, scanAsWebp } from '../backend/platform/convert/scan-page.mjs';
-import { trimGlyphOutlines } from '../backend/platform/convert/svg-glyphs.mjs';
+import { SvgPages } from '../backend/platform/convert/svg-pages.mjs';
 import { bilevelScanPdf, repeatedPdf, scannedPdf } from '../tests/helpers/documents';
 import { chineseProsePdf } from './lib/chinese-pdf';
 import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
@@ -127,17 +127,16 @@ interface DocumentFigures {
 async function pageSizes(pdf: Buffer): Promise<{ svg: number; webp: number; fromJpeg: number | null }> {
   const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
   const bounds = page.getBounds();
-  const buffer = new mupdf.Buffer();
-  const writer = new mupdf.DocumentWriter(buffer, 'svg', '');
-  page.run(writer.beginPage(bounds), mupdf.Matrix.identity);
-  writer.endPage();
-  writer.close();
-  const svg = gzipSync(trimGlyphOutlines(buffer.asUint8Array()), { level: RENDER_SETTINGS.gzipLevel }).length;
+  // The SVG as the engine's worker writes it (svg-pages.mjs: glyph outlines rounded).
+  const svgs = new SvgPages();
+  const list = page.toDisplayList();
+  svgs.add(page, list, bounds);
+  const svg = gzipSync(svgs.finish()[0]!, { level: RENDER_SETTINGS.gzipLevel }).length;
   const scale = rasterScale(bounds, RENDER_SETTINGS.raster);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
   const raw = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 as const };
   const webp = (await sharp(Buffer.from(pixmap.getPixels()), { raw }).webp(RENDER_SETTINGS.raster.webpOptions).toBuffer()).length;
-  const fromJpeg = (await scanAsWebp(page, page.toDisplayList(), bounds, RENDER_SETTINGS))?.length ?? null;
+  const fromJpeg = (await scanAsWebp(page, list, bounds, RENDER_SETTINGS))?.length ?? null;
   return { svg, webp, fromJpeg };
 }
 

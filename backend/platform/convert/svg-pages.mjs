@@ -26,6 +26,7 @@ const GT = 0x3e;
 const SLASH = 0x2f;
 const HASH = 0x23;
 const QUOTE = 0x22;
+const CLOSE_PAREN = 0x29;
 const NEWLINE = 0x0a;
 const HREF = Buffer.from('href="');
 const URL = Buffer.from('url(');
@@ -66,7 +67,7 @@ const endsWithAt = (svg, end, bytes) => end >= bytes.length && svg.compare(bytes
 function referencesIn(svg, from, to) {
   const ids = [];
   for (let at = svg.indexOf(HASH, from); at >= 0 && at < to; at = svg.indexOf(HASH, at + 1)) {
-    const closer = endsWithAt(svg, at, HREF) ? QUOTE : endsWithAt(svg, at, URL) ? 0x29 : -1;
+    const closer = endsWithAt(svg, at, HREF) ? QUOTE : endsWithAt(svg, at, URL) ? CLOSE_PAREN : -1;
     if (closer < 0) continue;
     const end = svg.indexOf(closer, at + 1);
     if (end < 0 || end > to) break;
@@ -101,7 +102,7 @@ function definitionsOf(svg, from, to) {
     const definition = { start, end: at, index: index++, references: null };
     const idAt = svg.indexOf(ID, start);
     if (idAt < 0 || idAt > startTagEnd) loose.push(definition);
-    else byId.set(svg.toString('latin1', idAt + ID.length, svg.indexOf(QUOTE, idAt + ID.length)), definition);
+    else byId.set(svg.latin1Slice(idAt + ID.length, svg.indexOf(QUOTE, idAt + ID.length)), definition);
   }
   return { byId, loose };
 }

@@ -472,7 +472,6 @@ export class JobQueue {
         progress: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE progress END`,
         rerun: 0,
       }).executeTakeFirst();
-      if (this.workers.has(row.kind)) this.wake();
     } else {
       const message = errorMessage(outcome.error);
       const final = outcome.error instanceof PermanentJobError || row.attempts >= row.max_attempts;
