@@ -145,9 +145,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
-  const { workers, libreofficePath, calibrePath } = config.convert;
+  const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,
+    niceIncrement: nice,
     ...(libreofficePath !== undefined ? { libreofficePath } : {}),
     ...(calibrePath !== undefined ? { calibrePath } : {}),
   });

@@ -39,6 +39,8 @@ export interface ConvertConfig {
   timeoutMs: number | null;
   /** CONVERT_MAX_PAGES: documents with more pages fail (default 10,000). */
   maxPages: number;
+  /** CONVERT_NICE: added to the MuPDF threads' nice value, so that requests come first (default 10; 0 = none). */
+  nice: number;
   /** LIBREOFFICE_PATH / CALIBRE_PATH: a path, undefined = searched, null (`off`) = never used. */
   libreofficePath?: string | null;
   calibrePath?: string | null;
@@ -133,6 +135,9 @@ function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
     jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
     timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
     maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
+    // The threads share the process with the gateway: on Linux each thread has its own nice
+    // value, and at 10 the scheduler gives a request's thread about nine tenths of a busy core.
+    nice: parseInteger('CONVERT_NICE', env.CONVERT_NICE, 0, 19) ?? 10,
   };
   const libreoffice = parseToolPath(env.LIBREOFFICE_PATH);
   if (libreoffice !== undefined) convert.libreofficePath = libreoffice;

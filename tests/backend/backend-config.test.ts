@@ -13,11 +13,11 @@ describe('loadBackendConfig', () => {
 
   it('converts documents with every core but one, two at a time, within the admin\'s time limit, unless CONVERT_* say otherwise', () => {
     const cores = os.availableParallelism();
-    expect(loadBackendConfig({}).convert).toEqual({ workers: Math.max(1, cores - 1), jobs: 2, timeoutMs: null, maxPages: 10_000 });
+    expect(loadBackendConfig({}).convert).toEqual({ workers: Math.max(1, cores - 1), jobs: 2, timeoutMs: null, maxPages: 10_000, nice: 10 });
     expect(loadBackendConfig({
-      CONVERT_WORKERS: '3', CONVERT_JOBS: '1', CONVERT_TIMEOUT_MS: '60000', CONVERT_MAX_PAGES: '500',
+      CONVERT_WORKERS: '3', CONVERT_JOBS: '1', CONVERT_TIMEOUT_MS: '60000', CONVERT_MAX_PAGES: '500', CONVERT_NICE: '0',
       LIBREOFFICE_PATH: '/opt/libreoffice7.6/program', CALIBRE_PATH: 'off',
-    }).convert).toEqual({ workers: 3, jobs: 1, timeoutMs: 60_000, maxPages: 500, libreofficePath: '/opt/libreoffice7.6/program', calibrePath: null });
+    }).convert).toEqual({ workers: 3, jobs: 1, timeoutMs: 60_000, maxPages: 500, nice: 0, libreofficePath: '/opt/libreoffice7.6/program', calibrePath: null });
   });
 
   it.each([
@@ -25,6 +25,7 @@ describe('loadBackendConfig', () => {
     ['CONVERT_JOBS', 'two', 'CONVERT_JOBS must be an integer between 1 and 16, got "two"'],
     ['CONVERT_TIMEOUT_MS', '10', 'CONVERT_TIMEOUT_MS must be an integer between 1000 and 86400000, got "10"'],
     ['CONVERT_MAX_PAGES', '-5', 'CONVERT_MAX_PAGES must be an integer between 1 and 100000, got "-5"'],
+    ['CONVERT_NICE', '20', 'CONVERT_NICE must be an integer between 0 and 19, got "20"'],
   ])('refuses %s=%s', (variable, value, message) => {
     expect(() => loadBackendConfig({ [variable]: value })).toThrow(new ConfigError(message));
   });

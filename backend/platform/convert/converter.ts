@@ -45,6 +45,8 @@ export interface ConverterSettings {
   limits?: Partial<ConversionLimits>;
   /** a worker thread idle this long ends (its WASM memory goes with it); default 30 s */
   workerIdleTimeoutMs?: number;
+  /** added to the MuPDF threads' nice value (0–19), so that they yield the cores to the process's other threads; default 0 */
+  niceIncrement?: number;
 }
 
 export interface ConversionProgress {
@@ -134,7 +136,11 @@ class Converter implements DocumentConverter {
   constructor(private readonly settings: ConverterSettings) {
     this.workDir = settings.workDir ?? join(tmpdir(), 'moredoc-convert');
     this.limits = { ...DEFAULT_LIMITS, ...settings.limits };
-    this.pool = new PagePool({ threads: settings.workers ?? availableParallelism(), idleTimeoutMs: settings.workerIdleTimeoutMs ?? 30_000 });
+    this.pool = new PagePool({
+      threads: settings.workers ?? availableParallelism(),
+      idleTimeoutMs: settings.workerIdleTimeoutMs ?? 30_000,
+      niceIncrement: settings.niceIncrement ?? 0,
+    });
     this.tools = detectConverters({ libreofficePath: settings.libreofficePath, calibrePath: settings.calibrePath });
   }
 

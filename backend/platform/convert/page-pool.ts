@@ -82,6 +82,12 @@ export interface PagePoolOptions {
   idleTimeoutMs: number;
   /** the worker module; by default convert-worker.mjs beside this file (or beside the bundle) */
   workerUrl?: URL;
+  /**
+   * Added to each thread's nice value (0–19; 0 keeps the process's priority). On Linux a thread
+   * has a nice value of its own: the requests' thread keeps its share of the cores while pages
+   * render beside it, and the threads take whatever is idle.
+   */
+  niceIncrement?: number;
 }
 
 /** How long a thread asked to stop may take to reach the end of its page before it is ended. */
@@ -115,6 +121,9 @@ export class PagePool {
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: options.idleTimeoutMs,
+      // piscina calls nice(2) in each new thread (through @napi-rs/nice), which on Linux lowers
+      // that thread alone.
+      niceIncrement: Math.min(19, Math.max(0, Math.trunc(options.niceIncrement ?? 0))),
       // The worker is plain JavaScript: no loader flags of the parent (tsx, vitest) are needed there.
       execArgv: [],
     });

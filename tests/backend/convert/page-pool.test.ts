@@ -1,11 +1,12 @@
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
 import { ConversionError } from '../../../backend/platform/convert/errors';
 import { PagePool, type WorkerSource } from '../../../backend/platform/convert/page-pool';
 import { fixture } from '../../helpers/documents';
+import { threadNiceValues } from '../../helpers/threads';
 
 // A worker thread that dies under its task fails that document only; the pool starts a new
 // thread for the next one. The worker here is the real one, made to die for crash.pdf.
@@ -65,5 +66,27 @@ describe('a pool whose worker module cannot load', () => {
     expect(() => new PagePool({ threads: 1, idleTimeoutMs: 1_000, workerUrl: new URL('./workers/missing-worker.mjs', import.meta.url) })).toThrow(
       /conversion worker is missing/,
     );
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a pool with a nice increment', () => {
+  it('renders on threads that yield the cores: each at the process nice value + the increment, and only they', async () => {
+    const base = getPriority();
+    const increment = Math.min(7, 19 - base);
+    const lowered = async () => (await threadNiceValues()).filter((nice) => nice === base + increment).length;
+    expect(increment).toBeGreaterThan(0);
+    expect(await lowered()).toBe(0);
+    const nicePool = new PagePool({ threads: 2, idleTimeoutMs: 5_000, niceIncrement: increment });
+    const out = await mkdtemp(join(dir, 'nice-'));
+    try {
+      const rendered = await nicePool.renderAll(source(fixture('chinese.pdf'), 'nice'), 3, out, RENDER_SETTINGS, never, () => {});
+      expect(rendered.pageFiles).toHaveLength(3);
+      // The threads stay until their idle timeout: one or two of them, every other thread as it was.
+      expect(await lowered()).toBeGreaterThanOrEqual(1);
+      expect(await lowered()).toBeLessThanOrEqual(2);
+    } finally {
+      await nicePool.close();
+    }
+    expect(await lowered()).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
@@ -9,6 +10,7 @@ import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-searc
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
+import { threadNiceValues } from '../../helpers/threads';
 import { deflated, zip } from '../../helpers/zip';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 
@@ -277,4 +279,22 @@ describe('limits and converters from the environment', () => {
       await limited.close();
     }
   }, 90_000);
+
+  it.runIf(process.platform === 'linux')('renders pages on threads niced by CONVERT_NICE, the requests\' thread left as it was', async () => {
+    const base = getPriority();
+    const increment = Math.min(6, 19 - base);
+    const niced = async () => (await threadNiceValues()).filter((nice) => nice === base + increment).length;
+    expect(await niced()).toBe(0);
+    const polite = await startBackend({ env: { CONVERT_NICE: String(increment), CONVERT_WORKERS: '1' } });
+    try {
+      const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
+      const doc = await createDocument(polite.url, member.token, fs.readFileSync(fixture('chinese.pdf')), '礼让.pdf');
+      expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3 });
+      // The one MuPDF thread, until its idle timeout; this thread (the event loop's) is unchanged.
+      expect(await niced()).toBe(1);
+      expect(getPriority()).toBe(base);
+    } finally {
+      await polite.close();
+    }
+  });
 });
