@@ -133,6 +133,46 @@ export function bilevelScanPdf(pages: number, dpi = 300): Buffer {
   return save(document);
 }
 
+/**
+ * A photograph-like JPEG (quality 80): coloured blobs with fine grain, a different picture per
+ * `seed`; at 1600 × 1067 about 290 KiB, what a camera's picture placed in a document weighs.
+ */
+export async function photoJpeg(seed: number, width = 1600, height = 1067): Promise<Buffer> {
+  let state = seed;
+  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const [cellsX, cellsY] = [Math.ceil(width / 20), Math.ceil(height / 20)];
+  const cells = Buffer.alloc(cellsX * cellsY * 3);
+  for (let i = 0; i < cells.length; i++) cells[i] = Math.round(random() * 255);
+  const smooth = await sharp(cells, { raw: { width: cellsX, height: cellsY, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).blur(3).raw().toBuffer();
+  for (let i = 0; i < smooth.length; i++) smooth[i] = Math.max(0, Math.min(255, smooth[i]! + Math.round((random() - 0.5) * 24)));
+  return sharp(smooth, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+}
+
+/**
+ * `pages` pages of the Chinese fixture (in turn: its fonts and text kept), each with a photo of
+ * its own (photoJpeg) drawn 480 × 320 pt over its lower half, as in a report, a magazine or slides.
+ */
+export async function illustratedPdf(pages: number): Promise<Buffer> {
+  const from = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));
+  const document = new mupdf.PDFDocument();
+  const graft = document.newGraftMap();
+  for (let n = 0; n < pages; n++) {
+    graft.graftPage(-1, from, n % from.countPages());
+    const page = document.findPage(n);
+    const resources = page.get('Resources');
+    if (resources.get('XObject').isNull()) resources.put('XObject', document.newDictionary());
+    // The copies share their resources: a name of its own for each page's photo.
+    resources.get('XObject').put(`Photo${n}`, document.addImage(new mupdf.Image(await photoJpeg(n + 1))));
+    const contents = document.newArray();
+    const existing = page.get('Contents');
+    if (existing.isArray()) existing.forEach((stream) => contents.push(stream));
+    else contents.push(existing);
+    contents.push(document.addStream(`q 480 0 0 320 57 72 cm /Photo${n} Do Q`, {}));
+    page.put('Contents', contents);
+  }
+  return save(document);
+}
+
 /** The Chinese fixture encrypted with a user password (AES-256). */
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { rasterScale, scanAsWebp } from './scan-page.mjs';
+import { shrinkSvgImages } from './svg-images.mjs';
 import { SvgPages } from './svg-pages.mjs';
 
 mupdf.setLog(null);
@@ -147,10 +148,15 @@ async function preparePage(document, n, task, svgs) {
   }
 }
 
-/** Writes a prepared page from its SVG: gzip, or the WebP at reading resolution when that is smaller than a heavy SVG. */
+/**
+ * Writes a prepared page from its SVG, its photos brought to reading resolution: gzip, or the
+ * WebP at reading resolution when that is smaller than a heavy SVG. The photos' bytes do not
+ * count against the limit: a raster of the page would carry them at the same resolution.
+ */
 async function finishPage({ n, page, bounds, text }, svg, task) {
-  const gzipped = gzipSync(svg, { level: task.gzipLevel });
-  if (gzipped.length > task.svgGzipLimit) {
+  const { svg: shrunk, readingBytes } = await shrinkSvgImages(svg, task.raster);
+  const gzipped = gzipSync(shrunk, { level: task.gzipLevel });
+  if (gzipped.length - readingBytes > task.svgGzipLimit) {
     // A heavy page (a scan, usually): the WebP at reading resolution replaces it when smaller.
     const { pixels, raw } = pixelsOf(page, rasterScale(bounds, task.raster));
     const webp = await sharp(pixels, { raw }).webp(task.raster.webpOptions).toBuffer();

@@ -13,7 +13,7 @@ import {
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
 import { BODY_WORD } from '../../fixtures/documents/generate';
-import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
+import { encryptedPdf, fixture, illustratedPdf, scannedPdf, textPdf } from '../../helpers/documents';
 import { deflated, zip } from '../../helpers/zip';
 
 // The conversion engine on real files: the committed fixtures, and big or hostile files made
@@ -142,6 +142,29 @@ describe('scanned pages', () => {
       expect(Math.abs(image.width - 1240)).toBeLessThanOrEqual(2);
       expect(Math.abs(image.height - 1754)).toBeLessThanOrEqual(2);
       expect(page.bytes).toBeLessThan(128 * 1024);
+    }
+  }, 60_000);
+});
+
+describe('pages with photos', () => {
+  it('stay vector, each photo brought to 150 dpi of its drawn size as WebP inside the SVG', async () => {
+    // Text and a 1600 × 1067 photo (about 290 KiB of JPEG) on each page: as MuPDF writes it the
+    // SVG passes the 128 KiB limit, and the page became a WebP of the whole page, text included.
+    const result = await convert(await write('illustrated.pdf', await illustratedPdf(3)), 'pdf');
+    expect(result.pageFiles.map((page) => [page.file, page.kind])).toEqual([
+      ['1.gzip.svg', 'svg-gzip'],
+      ['2.gzip.svg', 'svg-gzip'],
+      ['3.gzip.svg', 'svg-gzip'],
+    ]);
+    expect(result.text).toContain(BODY_WORD);
+    for (const page of result.pageFiles) {
+      await expectSvgPage(result.outDir, page.file, 595, 842);
+      const svg = gunzipSync(await readFile(join(result.outDir, page.file))).toString('latin1');
+      expect(svg).toContain('<use data-text=');
+      expect(svg).not.toContain('data:image/jpeg');
+      const photo = Buffer.from(/data:image\/webp;base64,([^"]*)"/.exec(svg)![1]!, 'base64');
+      expect(await sharp(photo).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 667 });
+      expect(page.bytes).toBeLessThan(160 * 1024);
     }
   }, 60_000);
 });

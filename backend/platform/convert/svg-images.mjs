@@ -1,0 +1,89 @@
+// Photos inside vector pages (convert-worker.mjs): MuPDF's SVG writer copies a JPEG drawn on a
+// page into the SVG as it is in the PDF, often a camera's or a scanner's full resolution for a
+// picture that covers a third of the page. Such a page used to pass the SVG limit and become a
+// WebP of the whole page, its text rasterised with the photo. Here each large JPEG of a page's
+// SVG is brought down to the reading resolution of the size it is drawn at (`raster.dpi`, as a
+// page raster would show it) and encoded as WebP, where that is smaller: the page stays vector,
+// its text sharp at every zoom, and weighs about what the page raster did. bench/README.md,
+// "Conversion", has the figures.
+//
+// Browsers draw `data:image/webp` inside an SVG, in `<img>` too (Chrome, Edge, Firefox, Safari 14,
+// the same browsers the WebP pages need). librsvg (sharp's SVG loader) does not: nothing on the
+// server draws page SVGs.
+//
+// A plain .mjs file importing only npm packages, copied beside the bundles with the worker.
+import sharp from 'sharp';
+
+/** JPEGs under this many bytes of base64 are left alone: little to gain for a decode and an encode. */
+export const MIN_IMAGE_BASE64 = 16 * 1024;
+
+// MuPDF writes a drawn image as `<g transform="matrix(a,b,c,d,e,f)">` (the full transform of the
+// image's unit square, scaled by its size) around `<image width height xlink:href="data:…">`.
+const JPEG_IMAGE = /<image\b([^>]*?)\bxlink:href="data:image\/jpeg;base64,([^"]*)"/g;
+const ENCLOSING_TRANSFORM = /<g transform="matrix\(([^)]*)\)">\s*$/;
+const LOOK_BACK = 200;
+
+function attribute(attributes, name) {
+  const match = new RegExp(`\\b${name}="([0-9.]+)"`).exec(attributes);
+  return match ? Number(match[1]) : NaN;
+}
+
+/**
+ * The image's size on the page in points (its user-space width and height through the enclosing
+ * transform), or null when that is not the only place it is drawn (MuPDF draws an image again
+ * with `<use xlink:href="#image_N">`, and a page cut from a slice may have it in `<defs>`).
+ */
+function drawnSize(svg, at, attributes) {
+  const id = /\bid="([^"]+)"/.exec(attributes);
+  if (id && svg.includes(`xlink:href="#${id[1]}"`)) return null;
+  const before = svg.slice(Math.max(0, at - LOOK_BACK), at);
+  const transform = ENCLOSING_TRANSFORM.exec(before);
+  const width = attribute(attributes, 'width');
+  const height = attribute(attributes, 'height');
+  if (!transform || !(width > 0) || !(height > 0)) return null;
+  const [a, b, c, d] = transform[1].split(/[\s,]+/).map(Number);
+  if (![a, b, c, d].every(Number.isFinite)) return null;
+  return { width: width * Math.hypot(a, b), height: height * Math.hypot(c, d) };
+}
+
+/** The JPEG as a WebP at `dpi` of its drawn size (never enlarged), or null when that is no smaller. */
+async function shrunk(jpegBase64, drawn, raster) {
+  const jpeg = Buffer.from(jpegBase64, 'base64');
+  const image = sharp(jpeg, { failOn: 'none' });
+  const { width, height } = await image.metadata();
+  if (!width || !height) return null;
+  const longest = Math.max(width, height);
+  const target = drawn
+    ? { width: Math.min(width, Math.ceil((drawn.width * raster.dpi) / 72)), height: Math.min(height, Math.ceil((drawn.height * raster.dpi) / 72)) }
+    : { width: Math.min(width, Math.round((width * raster.maxSide) / longest)), height: Math.min(height, Math.round((height * raster.maxSide) / longest)) };
+  const resized = target.width < width || target.height < height ? image.resize(Math.max(1, target.width), Math.max(1, target.height), { fit: 'fill' }) : image;
+  const webp = (await resized.webp(raster.webpOptions).toBuffer()).toString('base64');
+  return webp.length < jpegBase64.replace(/\s/g, '').length ? webp : null;
+}
+
+/**
+ * The page's SVG with each JPEG of at least MIN_IMAGE_BASE64 replaced by a WebP at the reading
+ * resolution of its drawn size, where smaller; every other byte as it was. A JPEG sharp cannot
+ * read stays as MuPDF wrote it. `readingBytes`: the bytes of those WebPs, what a raster of the
+ * page would spend on the same pictures at the same resolution.
+ */
+export async function shrinkSvgImages(svgBytes, raster) {
+  if (!svgBytes.includes('data:image/jpeg;base64,')) return { svg: svgBytes, readingBytes: 0 };
+  // latin1: one character a byte, and the replaced parts are ASCII.
+  const svg = svgBytes.toString('latin1');
+  const parts = [];
+  let last = 0;
+  let readingBytes = 0;
+  for (const match of svg.matchAll(JPEG_IMAGE)) {
+    const payload = match[2];
+    if (payload.length < MIN_IMAGE_BASE64) continue;
+    const webp = await shrunk(payload, drawnSize(svg, match.index, match[1]), raster).catch(() => null);
+    if (!webp) continue;
+    parts.push(svg.slice(last, match.index), `<image${match[1]}xlink:href="data:image/webp;base64,${webp}"`);
+    last = match.index + match[0].length;
+    readingBytes += Buffer.byteLength(webp, 'base64');
+  }
+  if (readingBytes === 0) return { svg: svgBytes, readingBytes };
+  parts.push(svg.slice(last));
+  return { svg: Buffer.from(parts.join(''), 'latin1'), readingBytes };
+}
