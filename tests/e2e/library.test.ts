@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
-import { fixture, scannedPdf } from '../helpers/documents';
+import { fixture, illustratedPdf, scannedPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
@@ -299,6 +299,39 @@ describe('the library, from upload to download', () => {
     // the WebP arrived and decoded: 150 dpi across the A4 page
     await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth === 1240);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  }, 120_000);
+
+  it('an illustrated PDF reads as vector pages whose photo (WebP inside the SVG) the browser draws', async () => {
+    const title = '图文并茂的年度报告';
+    const id = await upload(need('uploaderToken'), 'report.pdf', await illustratedPdf(1), title);
+    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 1, preview_ext: '.svg' });
+    const page = await pageAs();
+    await page.goto(`/library/${need('categoryId')}/${id}`);
+    const first = page.getByRole('img', { name: '第 1 页' });
+    await first.waitFor();
+    expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1(\.gzip)?\.svg$/);
+    await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    // The page drawn into a canvas at its size in points: the photo covers 57–537 × 450–770 pt
+    // (from the top), coloured blobs; without the WebP drawn there it would be white.
+    const photo = await first.evaluate(async (img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 595;
+      canvas.height = 842;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0, 595, 842);
+      const colours = new Set<string>();
+      let white = 0;
+      for (let y = 460; y < 760; y += 20) {
+        for (let x = 67; x < 527; x += 20) {
+          const [r, g, b] = context.getImageData(x, y, 1, 1).data;
+          colours.add(`${r! >> 4},${g! >> 4},${b! >> 4}`);
+          if (r! > 245 && g! > 245 && b! > 245) white += 1;
+        }
+      }
+      return { colours: colours.size, white };
+    });
+    expect(photo.colours).toBeGreaterThan(50);
+    expect(photo.white).toBeLessThan(10);
   }, 120_000);
 
   it('searching a word of its body finds it with a highlighted snippet', async () => {

@@ -46,7 +46,10 @@ function drawnSize(svg, at, attributes) {
   return { width: width * Math.hypot(a, b), height: height * Math.hypot(c, d) };
 }
 
-/** The JPEG as a WebP at `dpi` of its drawn size (never enlarged), or null when that is no smaller. */
+/**
+ * The JPEG as a WebP at `dpi` of its drawn size (never enlarged), and whether it was reduced; or
+ * null when that is no smaller.
+ */
 async function shrunk(jpegBase64, drawn, raster) {
   const jpeg = Buffer.from(jpegBase64, 'base64');
   const image = sharp(jpeg, { failOn: 'none' });
@@ -56,16 +59,18 @@ async function shrunk(jpegBase64, drawn, raster) {
   const target = drawn
     ? { width: Math.min(width, Math.ceil((drawn.width * raster.dpi) / 72)), height: Math.min(height, Math.ceil((drawn.height * raster.dpi) / 72)) }
     : { width: Math.min(width, Math.round((width * raster.maxSide) / longest)), height: Math.min(height, Math.round((height * raster.maxSide) / longest)) };
-  const resized = target.width < width || target.height < height ? image.resize(Math.max(1, target.width), Math.max(1, target.height), { fit: 'fill' }) : image;
+  const reduced = target.width < width || target.height < height;
+  const resized = reduced ? image.resize(Math.max(1, target.width), Math.max(1, target.height), { fit: 'fill' }) : image;
   const webp = (await resized.webp(raster.webpOptions).toBuffer()).toString('base64');
-  return webp.length < jpegBase64.replace(/\s/g, '').length ? webp : null;
+  return webp.length < jpegBase64.replace(/\s/g, '').length ? { webp, reduced } : null;
 }
 
 /**
  * The page's SVG with each JPEG of at least MIN_IMAGE_BASE64 replaced by a WebP at the reading
  * resolution of its drawn size, where smaller; every other byte as it was. A JPEG sharp cannot
- * read stays as MuPDF wrote it. `readingBytes`: the bytes of those WebPs, what a raster of the
- * page would spend on the same pictures at the same resolution.
+ * read stays as MuPDF wrote it. `readingBytes`: the bytes of those WebPs that were reduced to
+ * reading resolution, what a raster of the page would spend on the same pictures at the same
+ * resolution (one at its own resolution or below, a raster would resample, and may soften).
  */
 export async function shrinkSvgImages(svgBytes, raster) {
   if (!svgBytes.includes('data:image/jpeg;base64,')) return { svg: svgBytes, readingBytes: 0 };
@@ -77,13 +82,13 @@ export async function shrinkSvgImages(svgBytes, raster) {
   for (const match of svg.matchAll(JPEG_IMAGE)) {
     const payload = match[2];
     if (payload.length < MIN_IMAGE_BASE64) continue;
-    const webp = await shrunk(payload, drawnSize(svg, match.index, match[1]), raster).catch(() => null);
-    if (!webp) continue;
-    parts.push(svg.slice(last, match.index), `<image${match[1]}xlink:href="data:image/webp;base64,${webp}"`);
+    const smaller = await shrunk(payload, drawnSize(svg, match.index, match[1]), raster).catch(() => null);
+    if (!smaller) continue;
+    parts.push(svg.slice(last, match.index), `<image${match[1]}xlink:href="data:image/webp;base64,${smaller.webp}"`);
     last = match.index + match[0].length;
-    readingBytes += Buffer.byteLength(webp, 'base64');
+    if (smaller.reduced) readingBytes += Buffer.byteLength(smaller.webp, 'base64');
   }
-  if (readingBytes === 0) return { svg: svgBytes, readingBytes };
+  if (parts.length === 0) return { svg: svgBytes, readingBytes };
   parts.push(svg.slice(last));
   return { svg: Buffer.from(parts.join(''), 'latin1'), readingBytes };
 }
