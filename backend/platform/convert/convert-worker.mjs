@@ -150,8 +150,8 @@ async function preparePage(document, n, task, svgs) {
 
 /**
  * Writes a prepared page from its SVG, its photos brought to reading resolution: gzip, or the
- * WebP at reading resolution when that is smaller than a heavy SVG. The photos' bytes do not
- * count against the limit: a raster of the page would carry them at the same resolution.
+ * WebP at reading resolution when that is smaller than a heavy SVG. Photos reduced to reading
+ * resolution do not count against the limit: a raster of the page would carry them as they are.
  */
 async function finishPage({ n, page, bounds, text }, svg, task) {
   const { svg: shrunk, readingBytes } = await shrinkSvgImages(svg, task.raster);
