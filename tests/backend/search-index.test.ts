@@ -6,6 +6,7 @@ import { openDatabase, type OpenedDatabase } from '../../backend/db';
 import { compactWhitespace, indexTokens, parseQuery, queryToMatchExpression } from '../../backend/platform/search/bigrams';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
 import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { HEAD_BYTES, headOf } from '../../backend/platform/search/stored-texts';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
 
@@ -370,6 +371,55 @@ describe('SqliteSearchIndex', () => {
     await index.upsert([entry(1, { content })]);
     expect(await ids('开头')).toEqual([1]);
     expect(await ids('结尾')).toEqual([]);
+  });
+
+  describe('a long text', () => {
+    // About 100 KiB of UTF-8: over HEAD_BYTES, so its snippets are looked for in its head first.
+    const long = `${FILLER.repeat(10)}开篇提到的词。${FILLER.repeat(1000)}书末才有的词。`;
+    const headRows = () => opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all();
+
+    it('keeps a copy of its first 64 KiB, cut before a character, and none for a short text', async () => {
+      expect(Buffer.byteLength(long)).toBeGreaterThan(HEAD_BYTES);
+      await index.upsert([entry(1, { content: long }), entry(2)]);
+      expect(headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
+      for (const text of [long, '𠀀'.repeat(20_000), `a${'𠀀'.repeat(20_000)}`]) {
+        const { head } = headOf(text)!;
+        expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
+        expect(head.length).toBeGreaterThan(HEAD_BYTES - 4);
+        expect(Buffer.from(head.toString('utf8')).equals(head)).toBe(true);
+      }
+      expect(headOf(FILLER)).toBeNull();
+      await index.upsert([entry(1, { content: FILLER })]);
+      expect(headRows()).toEqual([]);
+      await index.upsert([entry(1, { content: long })]);
+      await index.remove([1]);
+      expect(headRows()).toEqual([]);
+      await index.upsert([entry(1, { content: long })]);
+      await index.clear();
+      expect(headRows()).toEqual([]);
+    });
+
+    it('cuts the snippet of a word near its beginning from the head, never reading the whole text', async () => {
+      await index.upsert([entry(1, { content: long })]);
+      // The stored text loses the word; its head still has it: the snippet comes from the head.
+      opened.sqlite.prepare("UPDATE search_document_text SET content = replace(content, '开篇提到', '后来改掉') WHERE id = 1").run();
+      const [hit] = (await index.search({ text: '开篇提到' })).hits;
+      expect(hit!.snippet).toMatch(/^….*<em>开篇提到<\/em>的词。.*…$/su);
+    });
+
+    it('looks in the whole text for a word its head does not hold', async () => {
+      await index.upsert([entry(1, { content: long })]);
+      const [hit] = (await index.search({ text: '书末才有' })).hits;
+      expect(hit!.snippet).toMatch(/^….*<em>书末才有<\/em>的词。$/su);
+    });
+
+    it('gets its head when the index was made before heads were kept', async () => {
+      await index.upsert([entry(1, { content: long }), entry(2)]);
+      opened.sqlite.exec('DROP TABLE search_document_text_head');
+      index = new SqliteSearchIndex(opened.sqlite, 'document');
+      expect(headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
+      expect((await index.search({ text: '开篇提到' })).hits[0]!.snippet).toContain('<em>开篇提到</em>');
+    });
   });
 
   it('fills the tier tables of an index made before they existed, from its stored texts', async () => {

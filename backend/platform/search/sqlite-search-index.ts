@@ -9,6 +9,7 @@ import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
 import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
 import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchHit, SearchIndex, SearchQuery, SearchResult, SearchSort } from './search-index';
+import { StoredTexts, type HitText, type StoredText } from './stored-texts';
 
 export interface ColumnWeights {
   title: number;
@@ -27,7 +28,6 @@ export interface SqliteSearchIndexOptions {
 export const DEFAULT_WEIGHTS: ColumnWeights = { title: 10, keywords: 5, description: 3, content: 1 };
 const DEFAULT_SNIPPET_LENGTH = 120;
 const MAX_PAGE_SIZE = 100;
-const REBUILD_BATCH = 200;
 // Indexing runs on the caller's thread at about 2 million characters a second: a text is kept
 // and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
 export const MAX_CONTENT_LENGTH = 1_000_000;
@@ -40,31 +40,6 @@ const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
   comments: 'comment_count',
   score: 'score',
 };
-
-interface StoredText {
-  id: number;
-  title: string;
-  keywords: string;
-  description: string;
-  content: string;
-}
-
-/**
- * A hit's texts: title and description as strings, and of the content only a window of its
- * UTF-8 bytes, cut by SQLite around the first byte occurrence of a needle (or at its start).
- */
-interface HitText {
-  id: number;
-  title: string;
-  description: string;
-  /** byte length of the content */
-  size: number;
-  /** byte offset of the first needle found in the content, or -1 */
-  at: number;
-  /** where `window` starts in the content */
-  start: number;
-  window: Buffer;
-}
 
 type SqlValue = string | number;
 
@@ -135,9 +110,6 @@ function epochMs(timestamp: string, what: string): number {
   return ms;
 }
 
-// What SQLite's `instr` stands for "no needle here" in the hits' query.
-const NOT_FOUND = '9223372036854775807';
-
 function placeholders(count: number): string {
   return new Array<string>(count).fill('?').join(', ');
 }
@@ -150,7 +122,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** the description alone: the second tier */
   private readonly summary: string;
   private readonly entries: string;
-  private readonly texts: string;
+  private readonly texts: StoredTexts;
   private readonly categories: string;
   private readonly snippetLength: number;
   private readonly statements = new Map<string, SQLite.Statement>();
@@ -169,7 +141,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.head = `search_${collection}_head_fts`;
     this.summary = `search_${collection}_summary_fts`;
     this.entries = `search_${collection}`;
-    this.texts = `search_${collection}_text`;
+    this.texts = new StoredTexts(sqlite, collection, (sql) => this.statement(sql));
     this.categories = `search_${collection}_category`;
     this.snippetLength = Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH));
     const weights = options.weights ?? DEFAULT_WEIGHTS;
@@ -219,13 +191,7 @@ export class SqliteSearchIndex implements SearchIndex {
         comment_count INTEGER NOT NULL DEFAULT 0,
         score INTEGER NOT NULL DEFAULT 0
       )`);
-      this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.texts} (
-        id INTEGER PRIMARY KEY,
-        title TEXT NOT NULL,
-        keywords TEXT NOT NULL,
-        description TEXT NOT NULL,
-        content TEXT NOT NULL
-      )`);
+      this.texts.create();
       this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.categories} (
         category_id INTEGER NOT NULL,
         entry_id INTEGER NOT NULL,
@@ -241,20 +207,8 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private fillTiers(): void {
-    this.forEachStoredText<Omit<StoredText, 'content'>>('id, title, keywords, description', (row) => this.insertTierTokens(row));
+    this.texts.forEach<Omit<StoredText, 'content'>>('id, title, keywords, description', (row) => this.insertTierTokens(row));
     for (const table of [this.head, this.summary]) this.sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('optimize')`).run();
-  }
-
-  /** Hands every stored text (these columns of it) to `visit`, in id order, a batch at a time. */
-  private forEachStoredText<Row extends { id: number }>(columns: string, visit: (row: Row) => void): void {
-    const batch = this.statement(`SELECT ${columns} FROM ${this.texts} WHERE id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`);
-    let after = Number.MIN_SAFE_INTEGER;
-    for (;;) {
-      const rows = batch.all(after) as Row[];
-      for (const row of rows) visit(row);
-      if (rows.length < REBUILD_BATCH) break;
-      after = rows[rows.length - 1]!.id;
-    }
   }
 
   private get ftsTables(): string[] {
@@ -280,7 +234,6 @@ export class SqliteSearchIndex implements SearchIndex {
     const insertEntry = this.statement(`INSERT OR REPLACE INTO ${this.entries}
       (id, title_folded, user_id, ext, language, created_at, view_count, download_count, favorite_count, comment_count, score)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertText = this.statement(`INSERT OR REPLACE INTO ${this.texts} (id, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`);
     this.sqlite.transaction(() => {
       for (const entry of entries) {
         const attributes = entry.attributes;
@@ -293,7 +246,7 @@ export class SqliteSearchIndex implements SearchIndex {
         };
         this.removeTokens(entry.id);
         this.insertTokens(text);
-        insertText.run(text.id, text.title, text.keywords, text.description, text.content);
+        this.texts.put(text);
         insertEntry.run(
           entry.id,
           foldText(text.title),
@@ -370,7 +323,8 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sqlite.transaction(() => {
       for (const id of ids) {
         this.removeTokens(id);
-        for (const table of [this.entries, this.texts]) this.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
+        this.statement(`DELETE FROM ${this.entries} WHERE id = ?`).run(id);
+        this.texts.remove(id);
         this.statement(`DELETE FROM ${this.categories} WHERE entry_id = ?`).run(id);
       }
     })();
@@ -383,7 +337,8 @@ export class SqliteSearchIndex implements SearchIndex {
   async clear(): Promise<void> {
     this.sqlite.transaction(() => {
       for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
-      for (const table of [this.entries, this.texts, this.categories]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
+      for (const table of [this.entries, this.categories]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
+      this.texts.clear();
       this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
     })();
   }
@@ -396,7 +351,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sqlite.transaction(() => {
       for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
       const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
-      this.forEachStoredText<StoredText>('id, title, keywords, description, content', (row) => {
+      this.texts.forEach<StoredText>('id, title, keywords, description, content', (row) => {
         this.insertTokens(row);
         refold.run(foldText(row.title), row.id);
       });
@@ -548,7 +503,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private describeHits(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
     if (rows.length === 0) return [];
     const needles = needlesOf(parsed);
-    const texts = this.hitTexts(rows.map((row) => row.id), needles.needles);
+    const texts = this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = texts.get(row.id);
@@ -568,33 +523,6 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.snippetLength * 4 + 4;
   }
 
-  /**
-   * The hits' texts, with only a window of each content: SQLite finds the first occurrence of
-   * any needle (`instr` on the UTF-8 bytes) and cuts the bytes around it (`substr`), or the
-   * beginning when none is there. Handing ten whole stored texts to JS cost about half a
-   * millisecond, as much as the rest of a search.
-   */
-  private hitTexts(ids: number[], needles: Buffer[]): Map<number, HitText> {
-    const reach = this.reach;
-    // min() of one argument would be the aggregate: NOT_FOUND is always one more.
-    const first = needles.length === 0 ? NOT_FOUND : `min(${[...needles.map(() => `coalesce(nullif(instr(c, ?), 0), ${NOT_FOUND})`), NOT_FOUND].join(', ')})`;
-    // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
-    // them, which would repeat the search in every expression that uses its result, and from
-    // copying the texts into a temporary table): the text is read and searched once.
-    const sql = `SELECT id, title, description, size, at, max(0, at - ${reach}) AS start,
-        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window
-      FROM (SELECT id, title, description, c, size, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
-        FROM (SELECT id, title, description, c, length(c) AS size, ${first} AS found
-          FROM (SELECT id, title, description, CAST(content AS BLOB) AS c FROM ${this.texts} WHERE id IN (SELECT value FROM json_each(?)) LIMIT -1 OFFSET 0)
-          LIMIT -1 OFFSET 0))`;
-    const texts = this.statement(sql).all(...needles, JSON.stringify(ids)) as HitText[];
-    return new Map(texts.map((text) => [text.id, text]));
-  }
-
-  private contentOf(id: number): string {
-    return (this.statement(`SELECT content FROM ${this.texts} WHERE id = ?`).get(id) as { content: string } | undefined)?.content ?? '';
-  }
-
   /** Around the first match in the text, else in the description, else the text's beginning. */
   private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
     if (parsed.titleOnly) return this.beginningSnippet(text);
@@ -608,7 +536,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
       // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(this.contentOf(text.id), parsed, this.snippetLength);
+      const around = snippetAroundFirstMatch(this.texts.content(text.id), parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
     return this.beginningSnippet(text);
@@ -620,7 +548,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const bytes =
       text.start === 0
         ? text.window
-        : (this.statement(`SELECT substr(CAST(content AS BLOB), 1, ?) AS bytes FROM ${this.texts} WHERE id = ?`).get(this.reach, text.id) as { bytes: Buffer }).bytes;
+        : this.texts.leadingBytes(text.id, this.reach);
     const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
     return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
   }

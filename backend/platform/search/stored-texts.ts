@@ -1,0 +1,163 @@
+// The texts the search engine was given, normalised as it indexed them: kept to rebuild the
+// tokens after a tokenizer change and to cut the hits' snippets from. A long text's snippet is
+// looked for in its head first, a copy of its first HEAD_BYTES bytes: a word that is there (a
+// common word, mostly) never makes SQLite read the rest of a book, which for a text at the
+// 1-million-character cap is 3 MB a hit.
+import type SQLite from 'better-sqlite3';
+
+/** Texts longer than this (in UTF-8 bytes) keep a copy of their beginning for the snippets. */
+export const HEAD_BYTES = 64 * 1024;
+
+const BATCH = 200;
+
+// What SQLite's `instr` stands for "no needle here".
+const NOT_FOUND = '9223372036854775807';
+
+export interface StoredText {
+  id: number;
+  title: string;
+  keywords: string;
+  description: string;
+  content: string;
+}
+
+/**
+ * A hit's texts: title and description as strings, and of the content only a window of its
+ * UTF-8 bytes, cut by SQLite around the first byte occurrence of a needle (or at its start).
+ */
+export interface HitText {
+  id: number;
+  title: string;
+  description: string;
+  /** byte length of the content */
+  size: number;
+  /** byte offset of the first needle found in the content, or -1 */
+  at: number;
+  /** where `window` starts in the content */
+  start: number;
+  window: Buffer;
+}
+
+/** The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text. */
+export function headOf(content: string): { head: Buffer; size: number } | null {
+  const bytes = Buffer.from(content);
+  if (bytes.length <= HEAD_BYTES) return null;
+  let end = HEAD_BYTES;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return { head: bytes.subarray(0, end), size: bytes.length };
+}
+
+export class StoredTexts {
+  readonly table: string;
+  private readonly heads: string;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    collection: string,
+    private readonly statement: (sql: string) => SQLite.Statement,
+  ) {
+    this.table = `search_${collection}_text`;
+    this.heads = `search_${collection}_text_head`;
+  }
+
+  /** Creates the tables; copies the heads of the texts stored before the heads' table existed. */
+  create(): void {
+    this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (
+      id INTEGER PRIMARY KEY,
+      title TEXT NOT NULL,
+      keywords TEXT NOT NULL,
+      description TEXT NOT NULL,
+      content TEXT NOT NULL
+    )`);
+    const headsAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.heads);
+    this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.heads} (
+      id INTEGER PRIMARY KEY,
+      head BLOB NOT NULL,
+      size INTEGER NOT NULL
+    )`);
+    if (headsAreNew) this.forEach<{ id: number; content: string }>('id, content', (row) => this.putHead(row.id, row.content));
+  }
+
+  put(text: StoredText): void {
+    this.statement(`INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`).run(
+      text.id,
+      text.title,
+      text.keywords,
+      text.description,
+      text.content,
+    );
+    this.putHead(text.id, text.content);
+  }
+
+  private putHead(id: number, content: string): void {
+    const head = headOf(content);
+    if (head) this.statement(`INSERT OR REPLACE INTO ${this.heads} (id, head, size) VALUES (?, ?, ?)`).run(id, head.head, head.size);
+    else this.statement(`DELETE FROM ${this.heads} WHERE id = ?`).run(id);
+  }
+
+  remove(id: number): void {
+    for (const table of [this.table, this.heads]) this.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
+  }
+
+  clear(): void {
+    for (const table of [this.table, this.heads]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
+  }
+
+  /** Hands every stored text (these columns of it) to `visit`, in id order, a batch at a time. */
+  forEach<Row extends { id: number }>(columns: string, visit: (row: Row) => void): void {
+    const batch = this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ${BATCH}`);
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = batch.all(after) as Row[];
+      for (const row of rows) visit(row);
+      if (rows.length < BATCH) break;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /**
+   * The hits' texts, with only a window of each content, `reach` bytes on each side of the first
+   * occurrence of any needle (`instr` on the UTF-8 bytes), or its first `reach` bytes when none
+   * is there. A long text is searched in its head; only where no needle is there, whole.
+   */
+  hitTexts(ids: number[], needles: Buffer[], reach: number): Map<number, HitText> {
+    const fromHeads = this.windows(ids, needles, reach, 'heads');
+    const texts = new Map<number, HitText>(fromHeads.map((text) => [text.id, text]));
+    const further = needles.length === 0 ? [] : fromHeads.filter((text) => text.partial && text.at < 0).map((text) => text.id);
+    if (further.length > 0) for (const text of this.windows(further, needles, reach, 'whole')) texts.set(text.id, text);
+    return texts;
+  }
+
+  private windows(ids: number[], needles: Buffer[], reach: number, source: 'heads' | 'whole'): (HitText & { partial: number })[] {
+    // min() of one argument would be the aggregate: NOT_FOUND is always one more.
+    const first = needles.length === 0 ? NOT_FOUND : `min(${[...needles.map(() => `coalesce(nullif(instr(c, ?), 0), ${NOT_FOUND})`), NOT_FOUND].join(', ')})`;
+    // coalesce() reads the content only for a text without a head.
+    const texts =
+      source === 'heads'
+        ? `SELECT t.id, t.title, t.description, coalesce(h.head, CAST(t.content AS BLOB)) AS c, h.size AS size, h.id IS NOT NULL AS partial
+            FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id IN (SELECT value FROM json_each(?))`
+        : `SELECT id, title, description, CAST(content AS BLOB) AS c, NULL AS size, 0 AS partial FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`;
+    // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
+    // them, which would repeat the search in every expression that uses its result, and from
+    // copying the texts into a temporary table): the text is read and searched once.
+    const sql = `SELECT id, title, description, size, at, partial, max(0, at - ${reach}) AS start,
+        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window
+      FROM (SELECT id, title, description, c, size, partial, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
+        FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ${first} AS found
+          FROM (${texts} LIMIT -1 OFFSET 0)
+          LIMIT -1 OFFSET 0))`;
+    return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];
+  }
+
+  content(id: number): string {
+    return (this.statement(`SELECT content FROM ${this.table} WHERE id = ?`).get(id) as { content: string } | undefined)?.content ?? '';
+  }
+
+  /** The first `count` bytes of the content's UTF-8. */
+  leadingBytes(id: number, count: number): Buffer {
+    const row = this.statement(`SELECT substr(coalesce(h.head, CAST(t.content AS BLOB)), 1, ?) AS bytes FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id = ?`).get(count, id) as
+      | { bytes: Buffer }
+      | undefined;
+    return row?.bytes ?? Buffer.alloc(0);
+  }
+}
