@@ -40,8 +40,8 @@ export interface HitText {
 
 /** The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text. */
 export function headOf(content: string): { head: Buffer; size: number } | null {
+  if (Buffer.byteLength(content) <= HEAD_BYTES) return null;
   const bytes = Buffer.from(content);
-  if (bytes.length <= HEAD_BYTES) return null;
   let end = HEAD_BYTES;
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return { head: bytes.subarray(0, end), size: bytes.length };
