@@ -147,7 +147,7 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     const bytesOf = (test: (name: string) => boolean) => pages.filter((page) => test(page.name)).reduce((sum, page) => sum + page.bytes, 0);
     const ftsBytes = bytesOf((name) => /^search_document_(head_|summary_)?fts/.test(name));
     const valueBytes = bytesOf((name) => name === 'search_document' || name.startsWith('search_document_category'));
-    const storedTextBytes = bytesOf((name) => name === 'search_document_text');
+    const storedTextBytes = bytesOf((name) => name === 'search_document_text' || name === 'search_document_text_head');
     const documentBytes = bytesOf((name) => name === 'document' || name === 'sqlite_autoindex_document_1' || name === 'document_user');
     const fileBytes = (await stat(join(dir, 'moredoc.db'))).size;
 

@@ -48,7 +48,7 @@ export function headOf(content: string): { head: Buffer; size: number } | null {
 }
 
 export class StoredTexts {
-  readonly table: string;
+  private readonly table: string;
   private readonly heads: string;
 
   constructor(
