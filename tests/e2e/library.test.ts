@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
-import { fixture, illustratedPdf, scannedPdf } from '../helpers/documents';
+import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
@@ -298,6 +298,31 @@ describe('the library, from upload to download', () => {
     expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1\.webp$/);
     // the WebP arrived and decoded: 150 dpi across the A4 page
     await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth === 1240);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  }, 120_000);
+
+  it('a page of another shape than the first (a landscape page in a portrait scan) is shown whole in a box of its own shape', async () => {
+    const title = '横竖混排的扫描件';
+    const [portrait, landscape] = await scanJpegs(2, 100);
+    const pdf = jpegPdf([{ jpeg: portrait! }, { jpeg: landscape!, rotate: 90 }]);
+    const id = await upload(need('uploaderToken'), 'mixed.pdf', pdf, title);
+    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 2 });
+    const page = await pageAs(undefined, { width: 390, height: 844 });
+    await page.goto(`/library/${need('categoryId')}/${id}`);
+    const second = page.locator('figure[data-page="2"]');
+    await second.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector('img[alt="第 2 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    const shapes = await page.evaluate(() =>
+      [1, 2].map((n) => {
+        const figure = document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect();
+        const image = document.querySelector(`img[alt="第 ${n} 页"]`) as HTMLImageElement;
+        return { box: figure.width / figure.height, image: image.naturalWidth / image.naturalHeight };
+      }),
+    );
+    // Page 1 is A4 portrait, page 2 the same turned (842 × 595 pt): each box has its image's shape.
+    expect(shapes[0]!.box).toBeCloseTo(595 / 842, 2);
+    expect(shapes[1]!.image).toBeCloseTo(842 / 595, 1);
+    expect(Math.abs(shapes[1]!.box - shapes[1]!.image)).toBeLessThan(0.02);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 120_000);
 

@@ -165,6 +165,24 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(pageImage(3)).toBeNull();
   });
 
+  it('gives a page whose image has another shape than the first page (landscape) a box of its own shape', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    const first = await screen.findByRole('img', { name: '第 1 页' });
+    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+    nearObserver()?.fire([2]);
+    const second = await screen.findByRole('img', { name: '第 2 页' });
+    const loaded = (image: HTMLElement, width: number, height: number) => {
+      Object.defineProperties(image, { naturalWidth: { value: width }, naturalHeight: { value: height } });
+      fireEvent.load(image);
+    };
+    // The first page's image is the document's shape give or take its rounding: its box stays.
+    loaded(first, 601, 800);
+    loaded(second, 800, 600);
+    const [frame1, frame2] = screen.getAllByRole('figure') as HTMLElement[];
+    await waitFor(() => expect(frame2!.style.aspectRatio).toBe('800 / 600'));
+    expect(frame1!.style.aspectRatio).toBe('600 / 800');
+  });
+
   it('keeps the n / N counter on the page being read and jumps to a page typed in', async () => {
     renderApp('/library/7/42', { backend: backend({}, {}, true) });
     const counter = await screen.findByLabelText('当前第 1 页，共 8 页');

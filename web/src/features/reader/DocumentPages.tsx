@@ -1,6 +1,7 @@
-// The pages of a converted document, one image each in a box of the page's own shape (so
-// nothing moves while they load): the first page at once and with high priority, the next
-// ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
+// The pages of a converted document, one image each in a box of the first page's shape (so
+// nothing moves while they load), which a page of another shape (a landscape table in a
+// portrait report, a scanned cover) takes once its image has come: the first page at once and
+// with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
 // fit-width, full screen; keyboard ←/→ (page) and +/− (zoom).
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Document } from '../../../../shared/types/document';
@@ -19,6 +20,18 @@ const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 /** An advertisement place between pages, every this many pages. */
 const AD_EVERY = 5;
 
+/**
+ * The image's own `width / height` where it differs from the box's shape by more than 1 %
+ * (rounding of the page sizes aside); undefined where the box fits it already.
+ */
+function shapeOf(image: HTMLImageElement, boxRatio: string): string | undefined {
+  const { naturalWidth: width, naturalHeight: height } = image;
+  if (!width || !height) return undefined;
+  const [boxWidth = 0, boxHeight = 0] = boxRatio.split('/').map(Number);
+  const box = boxWidth / boxHeight;
+  return Math.abs(width / height - box) > box * 0.01 ? `${width} / ${height}` : undefined;
+}
+
 function PageFrame({ doc, page, total, ratio, load, observe }: {
   doc: Document;
   page: number;
@@ -29,10 +42,11 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
 }) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [ownRatio, setOwnRatio] = useState<string>();
   const src = pageImageUrl(doc, page);
   const first = page === 1;
   return (
-    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ratio }} aria-label={`第 ${page} 页`}>
+    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ownRatio ?? ratio }} aria-label={`第 ${page} 页`}>
       {load && src && !failed ? (
         <img
           key={attempt}
@@ -41,6 +55,7 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
           decoding={first ? 'sync' : 'async'}
           loading={first ? 'eager' : 'lazy'}
           fetchPriority={first ? 'high' : 'auto'}
+          onLoad={(event) => setOwnRatio(shapeOf(event.currentTarget, ratio))}
           onError={() => setFailed(true)}
         />
       ) : null}
