@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
+import { imageThreadLowerer } from './image-threads.mjs';
 import { rasterScale, scanAsWebp } from './scan-page.mjs';
 import { shrinkSvgImages } from './svg-images.mjs';
 import { SvgPages } from './svg-pages.mjs';
@@ -17,6 +18,8 @@ import { SvgPages } from './svg-pages.mjs';
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
 sharp.cache(false);
+/** Hands this thread's priority (CONVERT_NICE) on to the libvips threads that encode its images. */
+const lowerImageThreads = imageThreadLowerer();
 
 /** The document this thread has open: each thread opens a document once for all its slices. */
 let current = null;
@@ -180,6 +183,7 @@ async function render(task) {
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
       if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
       const prepared = await preparePage(document, n, task, svgs);
+      lowerImageThreads();
       if (prepared.done) {
         done.push({ n, ...prepared.done });
         task.progress.postMessage(n);
@@ -191,6 +195,7 @@ async function render(task) {
       const prepared = open.shift();
       try {
         done.push({ n: prepared.n, ...(await finishPage(prepared, pageSvgs.shift(), task)) });
+        lowerImageThreads();
       } finally {
         prepared.page.destroy();
       }

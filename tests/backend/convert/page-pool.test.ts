@@ -6,7 +6,7 @@ import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
 import { ConversionError } from '../../../backend/platform/convert/errors';
 import { PagePool, type WorkerSource } from '../../../backend/platform/convert/page-pool';
 import { fixture } from '../../helpers/documents';
-import { threadNiceValues } from '../../helpers/threads';
+import { isImageThread, threadStates } from '../../helpers/threads';
 
 // A worker thread that dies under its task fails that document only; the pool starts a new
 // thread for the next one. The worker here is the real one, made to die for crash.pdf.
@@ -70,10 +70,10 @@ describe('a pool whose worker module cannot load', () => {
 });
 
 describe.runIf(process.platform === 'linux')('a pool with a nice increment', () => {
-  it('renders on threads that yield the cores: each at the process nice value + the increment, and only they', async () => {
+  it('renders on threads that yield the cores: each at the process nice value + the increment, and only they with the image threads they use', async () => {
     const base = getPriority();
     const increment = Math.min(7, 19 - base);
-    const lowered = async () => (await threadNiceValues()).filter((nice) => nice === base + increment).length;
+    const lowered = async () => (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
     expect(increment).toBeGreaterThan(0);
     expect(await lowered()).toBe(0);
     const nicePool = new PagePool({ threads: 2, idleTimeoutMs: 5_000, niceIncrement: increment });
@@ -84,6 +84,10 @@ describe.runIf(process.platform === 'linux')('a pool with a nice increment', () 
       // The threads stay until their idle timeout: one or two of them, every other thread as it was.
       expect(await lowered()).toBeGreaterThanOrEqual(1);
       expect(await lowered()).toBeLessThanOrEqual(2);
+      // The covers were encoded by libvips, on threads of its own: they run as low as the MuPDF threads.
+      const imageThreads = (await threadStates()).filter(isImageThread);
+      expect(imageThreads.length).toBeGreaterThan(0);
+      expect(imageThreads.map((thread) => thread.nice)).toEqual(imageThreads.map(() => base + increment));
     } finally {
       await nicePool.close();
     }

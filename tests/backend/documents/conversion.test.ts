@@ -10,7 +10,7 @@ import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-searc
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
-import { threadNiceValues } from '../../helpers/threads';
+import { isImageThread, threadStates } from '../../helpers/threads';
 import { deflated, zip } from '../../helpers/zip';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 
@@ -280,19 +280,24 @@ describe('limits and converters from the environment', () => {
     }
   }, 90_000);
 
-  it.runIf(process.platform === 'linux')('renders pages on threads niced by CONVERT_NICE, the requests\' thread left as it was', async () => {
+  it.runIf(process.platform === 'linux')('renders pages, and encodes their images, on threads niced by CONVERT_NICE, the requests\' thread left as it was', async () => {
     const base = getPriority();
     const increment = Math.min(6, 19 - base);
-    const niced = async () => (await threadNiceValues()).filter((nice) => nice === base + increment).length;
+    const niced = async () => (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
     expect(await niced()).toBe(0);
     const polite = await startBackend({ env: { CONVERT_NICE: String(increment), CONVERT_WORKERS: '1' } });
     try {
       const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
-      const doc = await createDocument(polite.url, member.token, fs.readFileSync(fixture('chinese.pdf')), '礼让.pdf');
-      expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3 });
+      const doc = await createDocument(polite.url, member.token, await scannedPdf(3), '礼让.pdf');
+      expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3, preview_ext: '.webp' });
       // The one MuPDF thread, until its idle timeout; this thread (the event loop's) is unchanged.
       expect(await niced()).toBe(1);
       expect(getPriority()).toBe(base);
+      // The scans' WebP were encoded by libvips on threads of its own: they run as low, or lower
+      // when an earlier backend of this file (CONVERT_NICE 10 by default) lowered them further.
+      const imageThreads = (await threadStates()).filter(isImageThread);
+      expect(imageThreads.length).toBeGreaterThan(0);
+      expect(imageThreads.filter((thread) => thread.nice < base + increment)).toEqual([]);
     } finally {
       await polite.close();
     }
