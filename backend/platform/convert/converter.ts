@@ -45,7 +45,7 @@ export interface ConverterSettings {
   limits?: Partial<ConversionLimits>;
   /** a worker thread idle this long ends (its WASM memory goes with it); default 30 s */
   workerIdleTimeoutMs?: number;
-  /** added to the MuPDF threads' nice value (0–19), so that they yield the cores to the process's other threads; default 0 */
+  /** added to the nice value (0–19) of the MuPDF threads, of the libvips threads that encode their images and of LibreOffice and calibre, so that they yield the cores to the process's other threads; default 0 */
   niceIncrement?: number;
 }
 
@@ -156,6 +156,7 @@ class Converter implements DocumentConverter {
           libreoffice: tools.libreoffice,
           calibre: tools.calibre,
           concurrency: this.settings.externalConcurrency ?? 1,
+          niceIncrement: this.settings.niceIncrement ?? 0,
         }),
     );
     return this.external;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { getPriority, setPriority } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError, abortReason } from './errors';
@@ -30,6 +31,14 @@ function killGroup(pid: number): void {
   }
 }
 
+function lowerPriority(pid: number, increment: number): void {
+  try {
+    setPriority(pid, Math.min(19, getPriority(pid) + increment));
+  } catch {
+    // already gone: its outcome says so
+  }
+}
+
 export interface ProcessOutcome {
   code: number | null;
   /** the last 8 KB of stdout and stderr, for the error detail */
@@ -38,11 +47,16 @@ export interface ProcessOutcome {
 
 const OUTPUT_TAIL = 8 * 1024;
 
-/** Runs a program in a process group of its own; the signal kills the whole group. */
-export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ProcessOutcome> {
+/**
+ * Runs a program in a process group of its own; the signal kills the whole group. `nice` is
+ * added to its nice value (0–19) as soon as it has started, before it starts threads or
+ * children of its own, which inherit it.
+ */
+export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal, nice = 0): Promise<ProcessOutcome> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (nice > 0 && child.pid !== undefined) lowerPriority(child.pid, nice);
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
@@ -148,6 +162,8 @@ export interface ExternalConverterOptions {
   calibre: ExternalTool | undefined;
   /** LibreOffice or calibre processes at once */
   concurrency: number;
+  /** added to their nice value (0–19), as to the MuPDF threads'; default 0 */
+  niceIncrement?: number;
 }
 
 /** LibreOffice's exit code when it has just created a new profile and wants to be started again. */
@@ -200,8 +216,9 @@ export class ExternalConverters {
         '--convert-to', 'pdf', '--outdir', outDir, input,
       ];
       const env = { ...process.env, FONTCONFIG_FILE: fontsConf };
-      let outcome = await runProcess(tool.path, args, env, signal);
-      if (outcome.code === RESTART_REQUESTED) outcome = await runProcess(tool.path, args, env, signal);
+      const nice = this.options.niceIncrement ?? 0;
+      let outcome = await runProcess(tool.path, args, env, signal, nice);
+      if (outcome.code === RESTART_REQUESTED) outcome = await runProcess(tool.path, args, env, signal, nice);
       const pdf = join(outDir, `${basename(input, extname(input))}.pdf`);
       // LibreOffice exits 0 even when it could not load the file: the PDF is the proof.
       const made = await stat(pdf).catch(() => null);
@@ -225,7 +242,7 @@ export class ExternalConverters {
         QTWEBENGINE_CHROMIUM_FLAGS: '--no-sandbox',
         QT_QPA_PLATFORM: 'offscreen',
       };
-      const outcome = await runProcess(tool.path, [input, output, '--paper-size', 'a4'], env, signal);
+      const outcome = await runProcess(tool.path, [input, output, '--paper-size', 'a4'], env, signal, this.options.niceIncrement ?? 0);
       if (/DRMError/.test(outcome.output)) throw new ConversionError('drm-protected', { detail: outcome.output });
       const made = await stat(output).catch(() => null);
       if (outcome.code !== 0 || !made?.size) {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionError, createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
@@ -62,6 +62,49 @@ describe('runProcess', () => {
     const child = Number(await readFile(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await isRunning(child)).toBe(false);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('the external converters\' priority', () => {
+  const base = getPriority();
+  const increment = Math.min(4, 19 - base);
+
+  it('runProcess adds `nice` to the program\'s nice value from its start, and its children have it', async () => {
+    // The shell's own child (cut) reads the shell's nice value: the priority it was forked with.
+    const outcome = await runProcess('sh', ['-c', 'sleep 0.1; cut -d" " -f19 /proc/$$/stat'], process.env, AbortSignal.timeout(10_000), increment);
+    expect(outcome).toMatchObject({ code: 0 });
+    expect(Number(outcome.output.trim())).toBe(base + increment);
+    const plain = await runProcess('sh', ['-c', 'cut -d" " -f19 /proc/$$/stat'], process.env, AbortSignal.timeout(10_000));
+    expect(Number(plain.output.trim())).toBe(base);
+  });
+
+  it('runs LibreOffice at the converter\'s nice increment, as the MuPDF threads', async () => {
+    // A stand-in soffice.bin that answers --version, notes its nice value and makes the PDF.
+    const program = join(dir, 'fake-libreoffice');
+    const niceFile = join(dir, 'fake-libreoffice.nice');
+    await mkdir(program, { recursive: true });
+    await copyFile(fixture('chinese.pdf'), join(dir, 'fake-output.pdf'));
+    const script = [
+      '#!/bin/sh',
+      'if [ "$1" = "--version" ]; then echo "LibreOffice 7.4.7.2"; exit 0; fi',
+      'for input; do :; done',
+      'while [ $# -gt 0 ]; do [ "$1" = "--outdir" ] && out="$2"; shift; done',
+      'name=$(basename "$input"); name="${name%.*}"',
+      `cut -d" " -f19 /proc/$$/stat > ${niceFile}`,
+      'mkdir -p "$out"',
+      `cp ${join(dir, 'fake-output.pdf')} "$out/$name.pdf"`,
+      '',
+    ].join('\n');
+    await writeFile(join(program, 'soffice.bin'), script);
+    await chmod(join(program, 'soffice.bin'), 0o755);
+    const polite = createDocumentConverter({ workers: 1, workDir: join(dir, 'fake-work'), libreofficePath: program, calibrePath: null, niceIncrement: increment });
+    try {
+      const result = await polite.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() });
+      expect(result).toMatchObject({ converter: 'libreoffice', pages: 3 });
+      expect(Number((await readFile(niceFile, 'utf8')).trim())).toBe(base + increment);
+    } finally {
+      await polite.close();
+    }
   });
 });
 
