@@ -77,6 +77,29 @@ describe('member area', { timeout: 20_000 }, () => {
     expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['9']);
   });
 
+  it('lists my favourite articles on their own tab, linked to the article', async () => {
+    const { fetchMock } = renderApp('/member/favorite', {
+      user: member,
+      backend: {
+        'GET /api/v1/favorite/list': (url: URL) =>
+          url.searchParams.get('type') === '1'
+            ? { status: 200, body: { total: 2, favorite: [{ id: 12, document_id: 5, type: 1, title: '修复手记', document_uuid: 'repair-notes' }, { id: 13, document_id: 6, type: 1 }] } }
+            : { status: 200, body: { total: 0, favorite: [] } },
+        'DELETE /api/v1/favorite': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByText('暂无收藏的文档')).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: '文章' }));
+    expect((await screen.findByRole('link', { name: '修复手记' })).getAttribute('href')).toBe('/article/detail/repair-notes');
+    expect(screen.getByText('已删除的文章')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: '文章' }).getAttribute('aria-selected')).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: '取消收藏「修复手记」' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await toasted('已取消收藏');
+    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['12']);
+    expect(requests(fetchMock, 'GET', '/api/v1/favorite/list').map((r) => queryOf(r).get('type'))).toEqual(expect.arrayContaining(['0', '1']));
+  });
+
   it('shows real download records, paid or free', async () => {
     renderApp('/member/download', {
       user: member,

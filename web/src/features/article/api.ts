@@ -11,12 +11,12 @@ import { callQuery } from '../../api/call-query';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
+import { favoriteKeys, FavoriteType } from '../favorite/api';
 
 export { ARTICLE_PAGE_SIZE } from '../../../../shared/page-data';
 
 export const articleKeys = {
   all: ['article'] as const,
-  favorite: (id: number) => ['article', 'favorite', id] as const,
   admin: ['article', 'admin'] as const,
   recycle: ['article', 'admin', 'recycle'] as const,
 };
@@ -46,20 +46,18 @@ export const searchArticlesQuery = (wd: string, page: number) =>
 /** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
 export const articleFavoriteQuery = (id: number) =>
   queryOptions({
-    queryKey: articleKeys.favorite(id),
-    queryFn: async () => unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: id, type: 1 })),
+    queryKey: favoriteKeys.ofArticle(id),
+    queryFn: async () => unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: id, type: FavoriteType.Article })),
   });
 
-const FAVORITE_TYPE_ARTICLE = 1;
-
-/** Adds or removes the favourite; the article (its favourite count) and the favourite itself go stale. */
+/** Adds or removes the favourite; the member's favourites (this one, the lists) go stale. */
 export const toggleArticleFavorite = (articleId: number, favoriteId: number | undefined, context: WriteContext) =>
   invalidateAfter<Favorite | Empty>(
     favoriteId
       ? api.delete<Empty>('/api/v1/favorite', { id: [favoriteId] })
-      : api.post<Favorite>('/api/v1/favorite', { document_id: articleId, type: FAVORITE_TYPE_ARTICLE }),
+      : api.post<Favorite>('/api/v1/favorite', { document_id: articleId, type: FavoriteType.Article }),
     context,
-    [articleKeys.favorite(articleId)],
+    [favoriteKeys.all],
   );
 
 /** Where an article is read: under its category when the list it comes from has one. */

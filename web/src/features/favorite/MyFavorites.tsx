@@ -1,7 +1,10 @@
-// 我的收藏 (/member/favorite): the member's favourite documents, each removable in place.
+// 我的收藏 (/member/favorite): the member's favourite documents or, on the second tab
+// (`?type=article`), articles; each removable in place.
 import { useMutation } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
+import { articlePagePath } from '../../../../shared/page-paths';
 import type { Favorite } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
@@ -9,8 +12,16 @@ import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPan
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { EmptyState } from '../../ui/states';
+import { TabSwitch } from '../../ui/TabSwitch';
 import { DocumentRecordTitle } from '../document/DocumentRecordTitle';
-import { favoritesQuery, removeFavorites } from './api';
+import { favoritesQuery, FavoriteType, removeFavorites } from './api';
+
+type Kind = 'document' | 'article';
+
+const KINDS = [
+  { key: 'document', label: '文档' },
+  { key: 'article', label: '文章' },
+] as const;
 
 function RemoveFavorite({ favorite }: { favorite: Favorite }) {
   const remove = useMutation({
@@ -29,24 +40,31 @@ function RemoveFavorite({ favorite }: { favorite: Favorite }) {
   );
 }
 
-export function MyFavorites() {
+/** A favourite article: its title linked to the article (the record outlives a deleted one). */
+function ArticleRecordTitle({ record }: { record: Favorite }) {
+  return record.document_id && record.title ? (
+    <Link to={articlePagePath({ id: record.document_id, identifier: record.document_uuid })}>{record.title}</Link>
+  ) : (
+    <>{record.title ?? '已删除的文章'}</>
+  );
+}
+
+function DocumentFavorites({ tabs }: { tabs: ReactNode }) {
   return (
     <MemberListPanel
       title="我的收藏"
       titleId="favorites-title"
-      query={favoritesQuery}
+      above={tabs}
+      query={favoritesQuery(FavoriteType.Document)}
       rowsOf={(data) => data.favorite}
       failure="收藏加载失败"
       empty={
-        <EmptyState title="暂无收藏" description="在文档页面点击“收藏”，文档会显示在这里。">
+        <EmptyState title="暂无收藏的文档" description="在文档页面点击“收藏”，文档会显示在这里。">
           <Link to="/library">去文库看看</Link>
         </EmptyState>
       }
       columns={[
-        {
-          title: '文档',
-          cell: (f) => <DocumentRecordTitle record={f} />,
-        },
+        { title: '文档', cell: (f) => <DocumentRecordTitle record={f} /> },
         { title: '页数', cell: (f) => f.pages || '-' },
         { title: '大小', cell: (f) => (f.size ? formatBytes(f.size) : '-') },
         { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
@@ -54,4 +72,41 @@ export function MyFavorites() {
       ]}
     />
   );
+}
+
+function ArticleFavorites({ tabs }: { tabs: ReactNode }) {
+  return (
+    <MemberListPanel
+      title="我的收藏"
+      titleId="favorites-title"
+      above={tabs}
+      query={favoritesQuery(FavoriteType.Article)}
+      rowsOf={(data) => data.favorite}
+      failure="收藏加载失败"
+      empty={
+        <EmptyState title="暂无收藏的文章" description="在文章页面点击“收藏”，文章会显示在这里。">
+          <Link to="/article">去看看文章</Link>
+        </EmptyState>
+      }
+      columns={[
+        { title: '文章', cell: (f) => <ArticleRecordTitle record={f} /> },
+        { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
+        { title: '操作', cell: (f) => <RemoveFavorite favorite={f} /> },
+      ]}
+    />
+  );
+}
+
+export function MyFavorites() {
+  const [params, setParams] = useSearchParams();
+  const kind: Kind = params.get('type') === 'article' ? 'article' : 'document';
+  const tabs = (
+    <TabSwitch<Kind>
+      label="收藏类型"
+      tabs={KINDS}
+      active={kind}
+      onChange={(next) => setParams(next === 'article' ? { type: 'article' } : {}, { replace: true })}
+    />
+  );
+  return kind === 'article' ? <ArticleFavorites tabs={tabs} /> : <DocumentFavorites tabs={tabs} />;
 }

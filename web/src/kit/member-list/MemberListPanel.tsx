@@ -21,10 +21,12 @@ export interface MemberListColumn<Row> {
  * a table with one column per `columns` entry, the paging, and the loading, error and empty states.
  */
 export function MemberListPanel<Data extends { total?: number }, Key extends QueryKey, Row extends { id?: number }>({
-  title, titleId, query, rowsOf, columns, failure, empty,
+  title, titleId, above, query, rowsOf, columns, failure, empty,
 }: {
   title: string;
   titleId: string;
+  /** What comes between the heading and the list (e.g. tabs choosing what is listed). */
+  above?: ReactNode;
   /** The list query of one page, e.g. `myOrdersQuery`. */
   query: (page: number, size: number) => UseQueryOptions<Data, Error, Data, Key>;
   rowsOf: (data: Data) => Row[] | undefined;
@@ -36,6 +38,7 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
     <Panel title={title} titleId={titleId} heading="h1">
+      {above}
       <QueryStates query={list} loadingRows={5} failure={failure} isEmpty={(data) => (rowsOf(data) ?? []).length === 0} empty={empty}>
         {(data) => (
           <>
