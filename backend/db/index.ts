@@ -14,6 +14,7 @@ import * as m009 from './migrations/009_sms';
 import * as m010 from './migrations/010_document_access';
 import * as m011 from './migrations/011_ads';
 import * as m012 from './migrations/012_job_rerun';
+import * as m013 from './migrations/013_user_comment_count';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '010_document_access': m010,
   '011_ads': m011,
   '012_job_rerun': m012,
+  '013_user_comment_count': m013,
 };
 
 export type Database = Kysely<DB>;

@@ -17,6 +17,8 @@ const comment = (member: Member | { token: string }, body: Record<string, unknow
 const publicList = (query: Record<string, string | number | boolean | number[]> = {}) =>
   api(backend.url, 'GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId, ...query } });
 const articleCount = async () => (await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body.comment_count ?? 0;
+/** The member's `comment_count` as their overview reads it (their approved comments). */
+const userCount = async (member: Member) => (await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.comment_count ?? 0;
 
 beforeAll(async () => {
   await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
@@ -39,11 +41,15 @@ describe('creating', () => {
     expect(pryingBob.body).toEqual({});
     expect((await admin('GET', '/api/v1/comment/list', { query: { status: 0 } })).body.total).toBe(1);
     expect(await articleCount()).toBe(0);
+    expect(await userCount(alice)).toBe(0);
 
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
     const visible = await publicList();
     expect(visible.body).toMatchObject({ total: 1, comment: [{ id: res.body.id, status: 1, user: { id: alice.user.id, username: alice.username } }] });
     expect(await articleCount()).toBe(1);
+    expect(await userCount(alice)).toBe(1);
+    const profile = await api(backend.url, 'GET', '/api/v1/user', { token: bob.token, query: { id: alice.user.id } });
+    expect(profile.body.comment_count).toBe(1);
   });
 
   it('approves the comments of admins (and of groups without review) at once', async () => {
@@ -183,27 +189,39 @@ describe('admins and lists', () => {
 
   it('rejects in a batch and takes rejected comments out of the counters', async () => {
     const before = await articleCount();
+    const alices = await userCount(alice);
     const mine = await comment(alice, { content: '再来一条' });
     await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 1 } });
     expect(await articleCount()).toBe(before + 1);
+    expect(await userCount(alice)).toBe(alices + 1);
     await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 2 } });
     expect(await articleCount()).toBe(before);
+    expect(await userCount(alice)).toBe(alices);
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(400);
   });
 
   it('lets members delete their own comments only, admins any (with the replies)', async () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
+    const [alices, bobs] = [await userCount(alice), await userCount(bob)];
+    const replies: { user_id: number }[] = (await publicList({ parent_id: [top.id] })).body.comment;
+    const [alicesReplies, bobsReplies] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
+    expect(bobsReplies).toBeGreaterThan(0);
     await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(200);
     await api(backend.url, 'DELETE', '/api/v1/comment', { token: alice.token, query: { id: top.id } });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(404);
     expect((await publicList({ parent_id: [top.id] })).body).toEqual({});
     expect(await articleCount()).toBe(1);
+    // The replies went with the comment: their authors' counters too.
+    expect(await userCount(alice)).toBe(alices - 1 - alicesReplies);
+    expect(await userCount(bob)).toBe(bobs - bobsReplies);
   });
 
   it('drops the comments of an article purged from the recycle bin', async () => {
     await admin('DELETE', '/api/v1/article', { query: { id: articleId } });
     await admin('DELETE', '/api/v1/article/recycle', { query: { id: articleId } });
     expect((await admin('GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId } })).body).toEqual({});
+    expect(await userCount(alice)).toBe(0);
+    expect(await userCount(bob)).toBe(0);
   });
 });

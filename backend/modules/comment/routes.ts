@@ -9,17 +9,18 @@ import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
-import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf } from '../user/service';
+import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf, setCommentCounts } from '../user/service';
 import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from './messages';
 import {
-  commentOr404, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
+  approvedCountsBy, commentOr404, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
   recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
 } from './store';
 import { commentTarget } from './targets';
 
 // CommentAPI: comments and replies on documents and articles. The public sees approved
 // comments; authors see their own in every state; admins (the permission rows) see and
-// review all. A target's `comment_count` and a comment's reply count are the approved ones.
+// review all. A target's `comment_count`, a comment's reply count and its author's
+// `comment_count` are the approved ones.
 
 const REVIEW_STATUSES: readonly number[] = Object.values(ReviewStatus);
 const ALL_ON_TARGET = 1000;
@@ -51,13 +52,14 @@ async function approvedAtOnce(ctx: RpcContext, userId: number): Promise<boolean>
   return groups.some((g) => g.enable_comment === 1 && g.enable_comment_approval === 0);
 }
 
-/** After comments changed state or went: the counters of their targets and parents. */
+/** After comments changed state or went: the counters of their targets, parents and authors. */
 async function recount(db: Database, places: readonly CommentPlace[]): Promise<void> {
   const targets = new Map(places.map((p) => [`${p.type}:${p.document_id}`, p]));
   for (const { type, document_id: targetId } of targets.values()) {
     await commentTarget(type)?.setCommentCount(db, targetId, await countApprovedOn(db, type, targetId));
   }
   await recountReplies(db, [...new Set(places.map((p) => p.parent_id).filter((id) => id > 0))]);
+  await setCommentCounts(db, await approvedCountsBy(db, places.map((p) => p.user_id)));
 }
 
 /** Once the counters committed: each target kind updates what derives from them. */

@@ -10,7 +10,7 @@ import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../w
 export type CommentRow = Selectable<CommentTable>;
 type NewComment = Pick<CommentRow, 'parent_id' | 'content' | 'document_id' | 'type' | 'status' | 'user_id' | 'ip'>;
 /** Where a comment sits: its target and its parent, what the counters are kept for. */
-export type CommentPlace = Pick<CommentRow, 'id' | 'type' | 'document_id' | 'parent_id'>;
+export type CommentPlace = Pick<CommentRow, 'id' | 'type' | 'document_id' | 'parent_id' | 'user_id'>;
 
 const ORDER_COLUMNS = ['id', 'created_at', 'comment_count'];
 
@@ -31,7 +31,7 @@ export async function findComment(db: Database, id: number): Promise<CommentRow 
   return db.selectFrom('comment').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function placesOf(db: Database, ids: readonly number[]): Promise<(CommentPlace & { user_id: number })[]> {
+export async function placesOf(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
   return db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id']).where('id', 'in', [...ids]).execute();
 }
@@ -47,16 +47,28 @@ export async function setCommentStatus(db: Database, ids: readonly number[], sta
 /** Deletes the comments and the replies to them; answers what went, for the counters. */
 export async function deleteCommentsWithReplies(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
-  const doomed = await db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id'])
+  const doomed = await db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id'])
     .where((eb) => eb.or([eb('id', 'in', [...ids]), eb('parent_id', 'in', [...ids])])).execute();
   if (doomed.length) await db.deleteFrom('comment').where('id', 'in', doomed.map((c) => c.id)).execute();
   return doomed;
 }
 
-/** Every comment on these targets (an article purged from the recycle bin). */
-export async function deleteCommentsOn(db: Database, type: number, targetIds: readonly number[]): Promise<void> {
-  if (!targetIds.length) return;
-  await db.deleteFrom('comment').where('type', '=', type).where('document_id', 'in', [...targetIds]).execute();
+/** Every comment on these targets (an article purged from the recycle bin); returns their authors. */
+export async function deleteAllOn(db: Database, type: number, targetIds: readonly number[]): Promise<number[]> {
+  if (!targetIds.length) return [];
+  const authors = await db.deleteFrom('comment').where('type', '=', type).where('document_id', 'in', [...targetIds]).returning('user_id').execute();
+  return [...new Set(authors.map((a) => a.user_id))];
+}
+
+/** Each user's approved comments (replies included): their public `comment_count`. */
+export async function approvedCountsBy(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
+  const ids = [...new Set(userIds.filter((id) => id > 0))];
+  const counts = new Map(ids.map((id) => [id, 0]));
+  if (!ids.length) return counts;
+  const rows = await db.selectFrom('comment').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('user_id', 'in', ids).where('status', '=', ReviewStatus.Approved).groupBy('user_id').execute();
+  for (const row of rows) counts.set(row.user_id, Number(row.n));
+  return counts;
 }
 
 /** Approved comments (replies included) on one target: its public `comment_count`. */

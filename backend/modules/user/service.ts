@@ -9,7 +9,7 @@ import { insertUser, usernamesOf, type NewUser, type UserRow } from './store';
 
 export {
   DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
-  getUser, publicProfilesOf, recordLogin, setArticleCount, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
+  getUser, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
   type PublicProfile, type UserRow,
 } from './store';
 

@@ -134,6 +134,11 @@ export async function setDocCounts(db: Database, counts: ReadonlyMap<number, num
   for (const [id, count] of counts) await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
 }
 
+/** Sets `comment_count` of each user (the comment module counts their approved comments). */
+export async function setCommentCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id, count] of counts) await db.updateTable('user').set({ comment_count: count }).where('id', '=', id).execute();
+}
+
 /** Moves the user's favourites counter by `delta`, never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
   await db.updateTable('user').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
