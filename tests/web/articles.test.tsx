@@ -156,9 +156,11 @@ describe('article page', { timeout: 30_000 }, () => {
     });
     await userEvent.click(await screen.findByRole('button', { name: '收藏' }));
     expect(await screen.findByRole('button', { name: '已收藏' })).toBeTruthy();
+    await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['收藏成功']));
     expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/favorite')[0])).toEqual({ document_id: 1, type: 1 });
     await userEvent.click(screen.getByRole('button', { name: '已收藏' }));
     expect(await screen.findByRole('button', { name: '收藏' })).toBeTruthy();
+    await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['收藏成功', '已取消收藏']));
     expect(new URL(String(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]?.[0]), 'http://localhost').searchParams.get('id')).toBe('77');
   });
 

@@ -15,10 +15,12 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
   const location = useLocation();
   const favorite = useQuery({ ...articleFavoriteQuery(articleId), enabled: loggedIn });
   const favoriteId = favorite.data?.id;
+  // The favourite being removed is the mutation's variable: by the time it settles, the
+  // refetched state says the opposite of what was done.
   const toggle = useMutation({
-    mutationFn: async (_: void, context) => unwrap(await toggleArticleFavorite(articleId, favoriteId, context)),
-    onSuccess: () => toast.success(favoriteId ? '已取消收藏' : '收藏成功'),
-    onError: (error) => toastFailure(favoriteId ? '取消收藏失败' : '收藏失败', error),
+    mutationFn: async (removing: number | undefined, context) => unwrap(await toggleArticleFavorite(articleId, removing, context)),
+    onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
+    onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
   if (!loggedIn) {
     return (
@@ -36,7 +38,7 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
       disabled={favorite.isPending}
       aria-pressed={Boolean(favoriteId)}
       aria-label={favoriteId ? '已收藏' : '收藏'}
-      onClick={() => toggle.mutate()}
+      onClick={() => toggle.mutate(favoriteId)}
     >
       {favoriteId ? '已收藏' : '收藏'}
     </Button>

@@ -22,17 +22,19 @@ function FavoriteButton({ doc }: { doc: Document }) {
   const id = doc.id ?? 0;
   const favorite = useQuery(favoriteOfDocumentQuery(id));
   const favoriteId = favorite.data?.id;
+  // The favourite being removed is the mutation's variable: by the time it settles, the
+  // refetched state says the opposite of what was done.
   const toggle = useMutation({
-    mutationFn: async (_: void, context) => {
-      if (favoriteId) unwrap(await removeFavorites([favoriteId], context));
+    mutationFn: async (removing: number | undefined, context) => {
+      if (removing) unwrap(await removeFavorites([removing], context));
       else unwrap(await addFavorite(id, context));
     },
-    onSuccess: () => toast.success(favoriteId ? '已取消收藏' : '收藏成功'),
-    onError: (error) => toastFailure(favoriteId ? '取消收藏失败' : '收藏失败', error),
+    onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
+    onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
   return (
     <Button
-      onClick={() => toggle.mutate()}
+      onClick={() => toggle.mutate(favoriteId)}
       loading={toggle.isPending || favorite.isPending}
       aria-pressed={Boolean(favoriteId)}
       type={favoriteId ? 'warning' : 'tertiary'}
