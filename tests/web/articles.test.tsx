@@ -206,6 +206,33 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toEqual({ type: 1, document_id: 1, content: '很实用' });
   });
 
+  it('keeps the byline’s comment count with the approved comments, without reading the article again', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => vi.unstubAllGlobals());
+    let approved: Comment[] = [{ id: 5, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 }];
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/article': { status: 200, body: { ...about, comment_count: 1 } },
+        'GET /api/v1/comment/list': (url) => ({ status: 200, body: { comment: url.searchParams.get('user_id') ? [] : approved } }),
+        'POST /api/v1/comment': () => {
+          const created = { id: 12, content: '很实用', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 };
+          approved = [...approved, created];
+          return { status: 200, body: created };
+        },
+      }),
+    });
+    expect(await screen.findByText('1 条评论')).toBeTruthy();
+    await userEvent.type(await screen.findByLabelText('发表评论'), '很实用');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    expect(await screen.findByText('2 条评论')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '评论（2）' })).toBeTruthy();
+    expect(requests(fetchMock, 'GET', '/api/v1/article')).toHaveLength(1);
+    // Only approved comments are asked for (an admin would otherwise get rejected ones too).
+    const publicLists = requests(fetchMock, 'GET', '/api/v1/comment/list').map(([url]) => new URL(String(url), 'http://localhost').searchParams);
+    expect(publicLists.filter((q) => !q.get('user_id')).every((q) => q.getAll('status').join() === '1')).toBe(true);
+  });
+
   it('names the limit of an over-long comment without sending it', async () => {
     const { fetchMock } = renderApp('/article/detail/about', { user: member, backend: articleBackend() });
     const box = await screen.findByLabelText('发表评论');

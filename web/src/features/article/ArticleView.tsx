@@ -1,8 +1,8 @@
 // One article as readers see it: where it is filed, its title, author, date and views, the
 // body (HTML the server sanitised), related articles, 举报 and the comments. Its author sees
 // a pending or rejected article with its review state.
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ReviewStatus, TargetType } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
@@ -80,6 +80,15 @@ function RelatedArticles({ articleKey }: { articleKey: string }) {
  */
 export function ArticleView({ articleKey, categoryId, children }: { articleKey: string; categoryId?: number; children?: ReactNode }) {
   const query = useQuery(articleQuery(articleKey));
+  const client = useQueryClient();
+  // The comment count of the byline follows the comment list below (approved comments), without
+  // reading the article again, which would count one more view.
+  const setCommentCount = useCallback(
+    (count: number) =>
+      client.setQueryData(articleQuery(articleKey).queryKey, (article) =>
+        article && article.comment_count !== count ? { ...article, comment_count: count } : article),
+    [client, articleKey],
+  );
   const holds = usePermissionCheck();
   if (query.isPending) {
     return (
@@ -121,7 +130,7 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {children}
       <RelatedArticles articleKey={articleKey} />
-      {article.status === ReviewStatus.Approved && article.id && <LazyCommentSection type={TargetType.Article} targetId={article.id} />}
+      {article.status === ReviewStatus.Approved && article.id && <LazyCommentSection type={TargetType.Article} targetId={article.id} onCount={setCommentCount} />}
     </article>
   );
 }

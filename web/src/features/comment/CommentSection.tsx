@@ -2,7 +2,7 @@
 // the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
 // captcha the security settings ask for, replying and deleting one's own.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { ReviewStatus } from '../../../../shared/constants';
@@ -150,8 +150,11 @@ function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, d
   );
 }
 
-/** `type`: 0 document, 1 article; `targetId`: its id. */
-export function CommentSection({ type, targetId }: { type: number; targetId: number }) {
+/**
+ * `type`: 0 document, 1 article; `targetId`: its id; `onCount`: told the number of approved
+ * comments whenever it is read, so that a count shown elsewhere on the page follows the list.
+ */
+export function CommentSection({ type, targetId, onCount }: { type: number; targetId: number; onCount?: (count: number) => void }) {
   const { user } = useSession();
   const location = useLocation();
   // Loaded as the reader comes near them: the page's first screen needs no request of its own.
@@ -166,6 +169,9 @@ export function CommentSection({ type, targetId }: { type: number; targetId: num
     onError: (error) => toastFailure('删除失败', error),
   });
   const count = approved.data?.length ?? 0;
+  useEffect(() => {
+    if (approved.data) onCount?.(approved.data.length);
+  }, [approved.data, onCount]);
 
   return (
     <section ref={section} className="app-comments" aria-labelledby="comments-title">

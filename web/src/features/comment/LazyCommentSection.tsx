@@ -8,7 +8,7 @@ import './comments.css';
 const CommentSectionCode = lazy(async () => ({ default: (await import('./CommentSection')).CommentSection }));
 
 /** `CommentSection`, with its heading and a skeleton while its code arrives. */
-export function LazyCommentSection(props: { type: number; targetId: number }) {
+export function LazyCommentSection(props: { type: number; targetId: number; onCount?: (count: number) => void }) {
   const loading = (
     <section className="app-comments" aria-labelledby="comments-title" aria-busy="true">
       <h2 id="comments-title" className="app-comments__title">评论</h2>

@@ -2,6 +2,7 @@
 // document or an article, the reader's own (pending ones included), and the admin's review.
 // Every write marks every comment query stale.
 import { queryOptions } from '@tanstack/react-query';
+import { ReviewStatus } from '../../../../shared/constants';
 import type { Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from '../../../../shared/types/comment';
 import type { Empty } from '../../../../shared/types/common';
 import { api, unwrap } from '../../api/client';
@@ -16,11 +17,15 @@ export const commentKeys = {
 
 export const listComments = (query: ListCommentRequest) => api.get<ListCommentReply>('/api/v1/comment/list', { ...query });
 
-/** Approved comments and replies on one item, oldest first (the backend returns them all). */
+/**
+ * Approved comments and replies on one item, oldest first (the backend returns them all). The
+ * status is asked for: without it an admin would be answered every comment, rejected ones too.
+ */
 export const approvedCommentsQuery = (type: number, targetId: number) =>
   queryOptions({
     queryKey: commentKeys.approved(type, targetId),
-    queryFn: async () => unwrap(await listComments({ type: [type], document_id: targetId, order: 'id asc' })).comment ?? [],
+    queryFn: async () =>
+      unwrap(await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id asc' })).comment ?? [],
   });
 
 /** The reader's own comments on one item, in every review state. */
