@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import pino from 'pino';
+import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
 import { ageSmsLog, expireSmsCodes, lastSmsCode, lastSmsText } from '../helpers/sms';
 
 // SMS codes and the mobile-number flows (docs/api.md §6) with the log-only provider, over
@@ -510,5 +512,17 @@ describe('with SMS off (the default) or the captcha on', () => {
     } finally {
       await setConfig(guarded.url, admin, { 'sms.provider': 'log' });
     }
+  });
+});
+
+describe('the log-only provider', () => {
+  it('writes the message to the log as a warning, which the site shows at its default level', async () => {
+    const lines: string[] = [];
+    // The embedded backend logs from `warn` up when the site logs `info` (gateway/server.ts).
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const delivery = await new LogOnlySmsProvider(logger, '魔豆文库').send({ mobile: '13800001234', templateId: 'T1', code: '123456', text: '您的验证码为 123456' });
+    expect(delivery.content).toBe('【魔豆文库】您的验证码为 123456');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, msg: 'sms not sent (log-only provider)', content: '【魔豆文库】您的验证码为 123456', mobile: '138****1234' });
   });
 });
