@@ -188,6 +188,38 @@ describe('the first screen the gateway renders', () => {
     expect(rootOf(mine)).not.toContain('第 1 页');
   });
 
+  it('fetches each of the reader\'s stylesheets once, for visitors and members alike (the preloads match)', async () => {
+    const path = `/library/${category}/${lessonId}`;
+    const member = await registerMember(site.url);
+    const login = await fetch(`${site.url}/api/v1/user/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: member.username, password: member.password }),
+    });
+    const token = /token=([^;]+)/.exec(login.headers.getSetCookie().join('; '))![1]!;
+    for (const who of ['visitor', 'member']) {
+      const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 }, isMobile: true });
+      try {
+        if (who === 'member') await context.addCookies([{ name: 'token', value: token, url: site.url }]);
+        const page = await context.newPage();
+        const stylesheets: string[] = [];
+        const warnings: string[] = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
+        });
+        page.on('console', (message) => {
+          if (/preload/i.test(message.text())) warnings.push(message.text());
+        });
+        await page.goto(path);
+        await page.getByRole('button', { name: '全屏' }).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(stylesheets.length, who).toBeGreaterThan(0);
+        expect(stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i), who).toEqual([]);
+        expect(warnings, who).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('shows the reader\'s first page before the app\'s code has run, where the app then shows it', async () => {
     const path = `/library/${category}/${lessonId}`;
     const firstPage = async (blockScripts: boolean) => {

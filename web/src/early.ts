@@ -46,7 +46,9 @@ function preloadReaderCode(): void {
   const files = document.querySelector<HTMLScriptElement>('script[data-reader]')?.dataset.reader?.split(' ') ?? [];
   for (const file of files) {
     if (file.endsWith('.js')) addLink('modulepreload', file, { crossorigin: '' });
-    else if (file.endsWith('.css')) addLink('preload', file, { as: 'style' });
+    // crossorigin as on the stylesheet links the page and Vite's loader add: a preload in
+    // another credentials mode would not be used, and the file would be fetched twice.
+    else if (file.endsWith('.css')) addLink('preload', file, { as: 'style', crossorigin: '' });
   }
 }
 
