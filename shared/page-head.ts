@@ -122,6 +122,16 @@ export function htmlText(html: string | undefined): string {
     .trim();
 }
 
+/**
+ * A document category's page whose category the site does not show (none with that id, an
+ * article category's, or a disabled one): the page is answered 404, as the SPA says 分类不存在.
+ */
+export function isMissingCategory(match: RouteMatch | undefined, categories: readonly Category[]): boolean {
+  if (match?.route.name !== 'library-category') return false;
+  const id = Number(match.params.category);
+  return !categories.some((c) => c.id === id && (c.type ?? 0) === 0 && c.enable !== false);
+}
+
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
 export function pageTrail(input: PageInput): Crumb[] {
   const name = input.match?.route.name;
@@ -242,6 +252,7 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
   const page = pageNumber(input.query);
   const base = category ? categoryPagePath(category) : listPath;
   const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
+  if (!category && input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
     title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,

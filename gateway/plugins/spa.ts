@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
-import { pageHead, type PageInput } from '../../shared/page-head';
+import { isMissingCategory, pageHead, type PageInput } from '../../shared/page-head';
 import { matchRoute, routeDataCalls, type RouteMatch } from '../../shared/routes';
 import type { StartData } from '../../shared/types/start-data';
 import { normalizePath } from '../../shared/access';
@@ -275,7 +275,8 @@ export default fp<SpaOptions>(
       const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
       const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
       const fresh = async () => {
-        const routeData = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
+        const loaded = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
+        const routeData = !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
         return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
       };
 

@@ -132,6 +132,23 @@ describe('the home and category pages without JavaScript', () => {
     expect(jsonLdOf(doc).map((d) => d['@type'])).toEqual(['BreadcrumbList']);
   });
 
+  it('answer 404 for a category the site does not show: unknown, of articles, or disabled', async () => {
+    await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
+    const articleCategory = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1, wd: '站内公告' } })).body.category[0].id;
+    await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '停用的分类', enable: false } });
+    const disabled = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { token: adminToken, query: { wd: '停用的分类' } })).body.category[0].id;
+    for (const id of [987654, articleCategory, disabled]) {
+      const { res, doc } = await page(`/library/${id}`);
+      expect(res.status, `crawler, ${id}`).toBe(404);
+      expect(doc.querySelector('h1')?.textContent).toBe('分类不存在');
+      expect(doc.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+      const person = await page(`/library/${id}`, { accept: 'text/html' });
+      expect(person.res.status, `person, ${id}`).toBe(404);
+      expect(person.doc.title).toBe('分类不存在 - 测试文库');
+    }
+    expect((await page(`/library/${category}`, { accept: 'text/html' })).res.status).toBe(200);
+  });
+
   it('title a search page by its words, and list the results as links', async () => {
     const { res, doc } = await page(`/search?wd=${encodeURIComponent('图书馆')}`);
     expect(res.status).toBe(200);
