@@ -5,7 +5,7 @@
 // React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
 import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
-import { pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
+import { htmlText, pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
   ARTICLE_PAGE_SIZE, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, articleCall, articleCategoryIds, articleListCall, articleListRequest,
   articleListState, articleSearchCall, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall, libraryCall, libraryRequest,
@@ -14,6 +14,7 @@ import {
 } from '../shared/page-data';
 import { articlePagePath, categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
 import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
+import { formatFen, yuanToFen } from '../shared/vip';
 import type { Article } from '../shared/types/article';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
@@ -113,6 +114,22 @@ function homeContent(input: PageInput): string {
     ...byCategory,
     section('最新文档', documentLinks(findAnswer(input.answers, latestDocumentsCall()) ?? [])),
     section('友情链接', listOfLinks((findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })))),
+  ].join('');
+}
+
+/** `/vip`: what the membership is, its plans with their prices, and its benefits (the `vip` settings). */
+function vipContent(input: PageInput, head: PageHead): string {
+  const vip = input.settings.vip ?? {};
+  const plans = (vip.plans ?? []).filter((plan) => plan.title).map((plan) => {
+    const terms = `¥${formatFen(yuanToFen(plan.price ?? 0))} / ${plan.days ?? 0} 天`;
+    return `<li>${escapeHtml(`${plan.title}：${terms}${plan.description ? `，${plan.description}` : ''}`)}</li>`;
+  });
+  const benefits = htmlText(vip.benefits);
+  return [
+    `<h1>${escapeHtml(vip.title || head.title.replace(/ - .*$/, ''))}</h1>`,
+    vip.description ? `<p>${escapeHtml(vip.description)}</p>` : '',
+    section('会员套餐', plans.length ? `<ul>${plans.join('')}</ul>` : ''),
+    section('会员权益', benefits ? `<p>${escapeHtml(benefits)}</p>` : ''),
   ].join('');
 }
 
@@ -255,6 +272,9 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
     }
     case 'search':
       main = searchContent(input, head);
+      break;
+    case 'vip':
+      main = vipContent(input, head);
       break;
     default:
       main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;

@@ -303,6 +303,10 @@ function partsOf(input: PageInput, site: string): Parts {
         canonicalPath: words ? `/search?wd=${encodeURIComponent(input.query.wd ?? '')}` : '/search',
       };
     }
+    case 'vip': {
+      const vip = input.settings.vip ?? {};
+      return { title: `${vip.title || route.title} - ${site}`, description: summary(vip.description) || undefined, canonicalPath: '/vip' };
+    }
     default:
       return { title: `${route.title} - ${site}`, canonicalPath: input.path };
   }

@@ -24,7 +24,14 @@ let other: { id: number };
 beforeAll(async () => {
   site = await startSite({ webDist: FIXTURE_DIST });
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
-  await setConfig(site.backendUrl, adminToken, { 'system.domain': DOMAIN, 'system.sitename': '测试文库' });
+  await setConfig(site.backendUrl, adminToken, {
+    'system.domain': DOMAIN,
+    'system.sitename': '测试文库',
+    'vip.title': '文库会员',
+    'vip.description': '开通会员，海量文档免费下载',
+    'vip.plans': 'month|月卡|30|30|适合短期使用\nyear|年卡|365|198.5||1',
+    'vip.benefits': '<p>免费下载 <strong>VIP</strong> 文档</p><ul><li>无广告</li></ul>',
+  });
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料', description: '阅读理解与美文' } });
   category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id;
   const member = await uploader(site.backendUrl, adminToken);
@@ -147,6 +154,17 @@ describe('the home and category pages without JavaScript', () => {
       expect(person.doc.title).toBe('分类不存在 - 测试文库');
     }
     expect((await page(`/library/${category}`, { accept: 'text/html' })).res.status).toBe(200);
+  });
+
+  it('give the VIP page its plans, prices and benefits', async () => {
+    const { res, doc } = await page('/vip');
+    expect(res.status).toBe(200);
+    expect(doc.title).toBe('文库会员 - 测试文库');
+    expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('开通会员，海量文档免费下载');
+    const content = doc.querySelector('#root [data-crawler] main')!;
+    expect(content.querySelector('h1')?.textContent).toBe('文库会员');
+    expect([...content.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['月卡：¥30.00 / 30 天，适合短期使用', '年卡：¥198.50 / 365 天']);
+    expect(content.textContent).toContain('免费下载 VIP 文档 无广告');
   });
 
   it('title a search page by its words, and list the results as links', async () => {
