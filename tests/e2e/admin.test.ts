@@ -61,6 +61,27 @@ describe('resource screens', () => {
     await form.getByRole('button', { name: '创建' }).click();
     await form.getByText('链接必须以 http:// 或 https:// 开头').waitFor();
     await form.getByLabel('链接').fill('https://www.oschina.net');
+    await form.getByLabel('排序').fill('99999999999');
+    await form.getByRole('button', { name: '创建' }).click();
+    await form.getByText('排序不能大于 2147483647').waitFor();
+    await form.getByLabel('排序').fill('');
+
+    // A failure the server answers: its toast leaves the sheet's buttons usable.
+    const refuse = '**/api/v1/friendlink';
+    await page.route(refuse, (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 400, json: { code: 3, message: '友链暂时不能创建' } }) : route.continue());
+    await form.getByRole('button', { name: '创建' }).click();
+    const failure = page.locator('.app-toast', { hasText: '友链暂时不能创建' });
+    await failure.waitFor();
+    await page.waitForTimeout(300); // the toast's opening transition
+    for (const name of ['取消', '创建']) {
+      const button = (await form.getByRole('button', { name }).boundingBox())!;
+      const toastBox = (await failure.boundingBox())!;
+      const overlaps = toastBox.x < button.x + button.width && button.x < toastBox.x + toastBox.width
+        && toastBox.y < button.y + button.height && button.y < toastBox.y + toastBox.height;
+      expect(overlaps, name).toBe(false);
+    }
+    await page.unroute(refuse);
     await form.getByRole('button', { name: '创建' }).click();
     await expectToast(page, '创建成功');
     await row(page, '开源中国').waitFor();

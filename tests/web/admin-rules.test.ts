@@ -47,6 +47,11 @@ describe('form checks', () => {
       sort: '排序不能大于 10',
     });
     expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
+    // An integer without bounds of its own keeps to the wire's int32.
+    const order: FieldDef<FormValues> = { name: 'order', label: '排序', kind: 'number', integer: true };
+    expect(validateForm([order], { order: 99_999_999_999 }, create)).toEqual({ order: '排序不能大于 2147483647' });
+    expect(validateForm([order], { order: -2_147_483_649 }, create)).toEqual({ order: '排序不能小于 -2147483648' });
+    expect(validateForm([order], { order: -5 }, create)).toEqual({});
   });
 
   it('skips read-only fields and fields of the other mode', () => {

@@ -35,6 +35,10 @@ export function requiredMessage(field: FieldDef<FormValues, never>): string {
 
 const length = (value: string) => [...value].length;
 
+/** The range of MOREDOC's int32 fields (sort, price, …): a number past it is refused by the server. */
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
 /** The message for one field's value, or undefined when it is acceptable. */
 export function fieldError<Values extends FormValues, Row>(
   field: FieldDef<Values, Row>,
@@ -57,8 +61,11 @@ export function fieldError<Values extends FormValues, Row>(
       const number = typeof value === 'number' ? value : Number(value);
       if (!Number.isFinite(number)) return `${field.label}必须是数字`;
       if (field.integer && !Number.isInteger(number)) return `${field.label}必须是整数`;
-      if (field.min !== undefined && number < field.min) return `${field.label}不能小于 ${field.min}`;
-      if (field.max !== undefined && number > field.max) return `${field.label}不能大于 ${field.max}`;
+      // An integer column without bounds of its own still has the wire's (int32).
+      const min = field.min ?? (field.integer ? INT32_MIN : undefined);
+      const max = field.max ?? (field.integer ? INT32_MAX : undefined);
+      if (min !== undefined && number < min) return `${field.label}不能小于 ${min}`;
+      if (max !== undefined && number > max) return `${field.label}不能大于 ${max}`;
       break;
     }
     case 'color':
