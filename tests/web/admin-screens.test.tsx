@@ -192,6 +192,18 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: /删除「书栈网」/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量删除/ })).toBeNull();
   });
+
+  it('says that a deleted article goes to the recycle bin, not that it is gone for good', async () => {
+    renderApp('/admin/article/list', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表'), perm(2, '/api.v1.ArticleAPI/DeleteArticle', '删除文章')],
+      backend: { 'GET /api/v1/article/list': { status: 200, body: { article: [{ id: 3, title: '站点公告', status: 1 }], total: 1 } } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /删除「站点公告」/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/删除的文章进入回收站，可以在回收站恢复/)).toBeTruthy();
+    expect(within(dialog).queryByText(/此操作不可恢复/)).toBeNull();
+  });
 });
 
 describe('dashboard', { timeout: 20_000 }, () => {

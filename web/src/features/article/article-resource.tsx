@@ -99,7 +99,7 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
       </Link>
     ),
     remove: (ids, _confirmation, context) => deleteArticles(ids, context),
-    deletion: { note: '删除的文章进入回收站，可以在回收站恢复。' },
+    deletion: { recoverable: true, note: '删除的文章进入回收站，可以在回收站恢复。' },
     batchActions: [
       {
         key: 'approve', label: '审核通过', confirm: (n) => `确定让选中的 ${n} 篇文章通过审核吗？通过后所有人都能看到。`,
