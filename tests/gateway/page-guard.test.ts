@@ -48,6 +48,7 @@ describe('page guard: SPEC §2 access rules', () => {
     ['/member', 'login', 'page', 'page'],
     ['/member/order', 'login', 'page', 'page'],
     ['/member/profile/', 'login', 'page', 'page'],
+    ['/member/article/set', 'login', 'page', 'page'],
     ['/vip/checkout', 'login', 'page', 'page'],
     ['/admin', 'login', 'page', 'page'],
     ['/admin/index', 'login', 'page', 'page'],

@@ -23,11 +23,14 @@ describe('route table', () => {
   });
 
   it('puts the member routes in the default layout, token-guarded except the OAuth callback', () => {
-    for (const path of ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/vip/checkout']) {
+    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/article', '/member/article/set'];
+    for (const path of [...memberPaths, '/vip/checkout']) {
       expect(matchRoute(path)?.route, path).toMatchObject({ layout: 'default', access: 'token' });
     }
     expect(matchRoute('/oauth/callback')?.route).toMatchObject({ name: 'oauth-callback', access: 'public' });
     expect(nameOf('/vip/checkout')).toBe('vip-checkout');
+    expect(matchRoute('/member/article')?.route).toMatchObject({ name: 'member-article', title: '我的文章' });
+    expect(matchRoute('/member/article/set')?.route).toMatchObject({ name: 'member-article-set', title: '写文章' });
   });
 
   it('adds the search page for everybody and the member upload behind a token, in the default layout', () => {

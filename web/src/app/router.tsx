@@ -56,6 +56,8 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-order': lazyPage('MemberOrderPage'),
   'member-document': lazyPage('MemberDocumentPage'),
   'member-favorite': lazyPage('MemberFavoritePage'),
+  'member-article': lazyPage('MemberArticlePage'),
+  'member-article-set': lazyPage('MemberArticleSetPage'),
   library: libraryScreen,
   'library-category': libraryScreen,
   'library-category-id': lazyPage('DocumentPage'),

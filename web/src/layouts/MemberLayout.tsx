@@ -10,6 +10,7 @@ const MEMBER_MENU: readonly { to: string; label: string }[] = [
   { to: '/member', label: '个人中心' },
   { to: '/member/profile', label: '个人资料' },
   { to: '/member/document', label: '我的文档' },
+  { to: '/member/article', label: '我的文章' },
   { to: '/member/favorite', label: '我的收藏' },
   { to: '/member/download', label: '我的下载' },
   { to: '/member/order', label: '我的订单' },
@@ -27,7 +28,7 @@ export function MemberLayout() {
         </div>
         <nav aria-label="个人中心菜单" className="app-member-layout__menu">
           {MEMBER_MENU.map((item) => (
-            <NavLink key={item.to} to={item.to} end className="app-member-layout__link">
+            <NavLink key={item.to} to={item.to} end={item.to === '/member'} className="app-member-layout__link">
               {item.label}
             </NavLink>
           ))}

@@ -1,6 +1,8 @@
-// /admin/article/set: write a new article or edit one — title, identifier, categories,
-// keywords, description, recommendation and the body in the rich-text editor — checked
-// against the same rules as the server before anything is sent.
+// Writing a new article or editing one — title, categories, keywords, description and the
+// body in the rich-text editor — checked against the same rules as the server before anything
+// is sent. The admin's form (/admin/article/set) also sets the identifier and recommendation;
+// a member's (/member/article/set) cannot, and goes back to 我的文章 saying whether the
+// article waits for review.
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -14,8 +16,8 @@ import { TextAreaField, TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { Select, Switch } from '../../ui/semi-admin';
 import { imageUploadTarget } from '../upload/api';
-import { articlePath, createArticle, recommendArticles, updateArticle } from './api';
-import { ArticleStatusTag } from './article-resource';
+import { articlePath, articleQuery, createArticle, recommendArticles, updateArticle } from './api';
+import { ArticleStatusTag, authorArticleStatusOptions } from './ArticleStatusTag';
 import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
 import './article-admin.css';
 
@@ -56,7 +58,24 @@ export function problemsOf(form: FormState): Partial<Record<Field, string>> {
 
 const articleImages = imageUploadTarget('article');
 
-export function ArticleForm({ article, categoryOptions }: { article?: Article; categoryOptions: { value: number; label: string }[] }) {
+/** Who writes: the admin (identifier and recommendation too) or a member, on their own articles. */
+export type ArticleFormMode = 'admin' | 'member';
+
+const MY_ARTICLES = '/member/article';
+
+/** What a member is told after saving: published at once, or waiting for the review. */
+function toastSavedByMember(saved: Article | undefined) {
+  if (!saved) toast.success('文章已保存');
+  else if (saved.status === ReviewStatus.Approved) toast.success('文章已发布');
+  else toast.success('文章已提交，等待审核', '审核通过后其他人才能看到');
+}
+
+export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
+  article?: Article;
+  categoryOptions: { value: number; label: string }[];
+  mode?: ArticleFormMode;
+}) {
+  const member = mode === 'member';
   const navigate = useNavigate();
   const [form, setForm] = useState(() => stateOf(article));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -69,23 +88,27 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
     mutationFn: async (_: void, context) => {
       const body: Article = {
         title: form.title.trim(),
-        identifier: form.identifier.trim(),
         keywords: form.keywords.trim(),
         description: form.description.trim(),
         category_id: form.categoryIds,
-        is_recommend: form.recommend,
         content: form.content,
+        ...(member ? {} : { identifier: form.identifier.trim(), is_recommend: form.recommend }),
       };
       if (!article?.id) return unwrap(await createArticle(body, context));
       unwrap(await updateArticle({ ...body, id: article.id }, context));
+      // UpdateArticle answers {}; the article tells whether the edit went back to review.
+      if (member) return context.client.fetchQuery(articleQuery(String(article.id))).catch(() => undefined);
       // UpdateArticle only ever turns recommending on (contract); off is RecommendArticles.
       if (!form.recommend && article.recommend_at) unwrap(await recommendArticles([article.id], false, context));
       return undefined;
     },
-    onSuccess: (created) => {
-      if (created?.id) {
+    onSuccess: (saved) => {
+      if (member) {
+        toastSavedByMember(saved);
+        navigate(MY_ARTICLES);
+      } else if (!article?.id && saved?.id) {
         toast.success('文章已发布');
-        navigate(`/admin/article/set?id=${created.id}`, { replace: true });
+        navigate(`/admin/article/set?id=${saved.id}`, { replace: true });
       } else {
         toast.success('文章已保存');
       }
@@ -95,7 +118,8 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next = problemsOf(form);
+    // A member's form has no identifier field: the one the article has is not theirs to fix.
+    const next = problemsOf(member ? { ...form, identifier: '' } : form);
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     save.mutate();
@@ -122,19 +146,26 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
       <section className="app-panel app-article-form__side">
         {article?.id && (
           <p className="app-field__hint">
-            状态：<ArticleStatusTag article={article} />
+            状态：<ArticleStatusTag article={article} options={member ? authorArticleStatusOptions : undefined} />
             {article.status === ReviewStatus.Approved && <> · <Link to={articlePath(article)} target="_blank">查看文章</Link></>}
           </p>
         )}
-        <TextField
-          id="article-identifier"
-          label="文章标识"
-          value={form.identifier}
-          onChange={set('identifier')}
-          error={errors.identifier}
-          placeholder="如 about，留空自动生成"
-          hint="用于文章地址 /article/detail/标识，只能包含字母、数字、下划线和短横线"
-        />
+        {member && article?.status === ReviewStatus.Rejected && (
+          <p className="app-field__error">
+            {article.reject_reason ? `拒绝原因：${article.reject_reason}。` : '文章未通过审核。'}修改后保存会重新提交审核。
+          </p>
+        )}
+        {!member && (
+          <TextField
+            id="article-identifier"
+            label="文章标识"
+            value={form.identifier}
+            onChange={set('identifier')}
+            error={errors.identifier}
+            placeholder="如 about，留空自动生成"
+            hint="用于文章地址 /article/detail/标识，只能包含字母、数字、下划线和短横线"
+          />
+        )}
         <div className="app-field">
           <label className="app-field__label" id="article-categories-label" htmlFor="article-categories">分类</label>
           <Select
@@ -146,7 +177,7 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
             value={form.categoryIds}
             onChange={(value) => set('categoryIds')((value as number[]) ?? [])}
             placeholder="选择分类（可多选）"
-            emptyContent="暂无文章分类，请先在文章分类中添加"
+            emptyContent={member ? '暂无文章分类' : '暂无文章分类，请先在文章分类中添加'}
             aria-labelledby="article-categories-label"
           />
         </div>
@@ -161,15 +192,17 @@ export function ArticleForm({ article, categoryOptions }: { article?: Article; c
           rows={4}
           placeholder="留空则取正文开头的文字"
         />
-        <div className="app-field">
-          <label className="app-field__label" htmlFor="article-recommend">推荐</label>
-          <Switch id="article-recommend" checked={form.recommend} onChange={(checked: boolean) => set('recommend')(checked)} aria-label="推荐" />
-        </div>
+        {!member && (
+          <div className="app-field">
+            <label className="app-field__label" htmlFor="article-recommend">推荐</label>
+            <Switch id="article-recommend" checked={form.recommend} onChange={(checked: boolean) => set('recommend')(checked)} aria-label="推荐" />
+          </div>
+        )}
         <div className="app-article-form__actions">
           <Button htmlType="submit" theme="solid" type="primary" loading={save.isPending}>
             {article?.id ? '保存' : '发布'}
           </Button>
-          <Link to="/admin/article/list">返回文章列表</Link>
+          {member ? <Link to={MY_ARTICLES}>返回我的文章</Link> : <Link to="/admin/article/list">返回文章列表</Link>}
         </div>
       </section>
     </form>

@@ -1,14 +1,14 @@
 // ArticleAPI (contract: endpoints.md, ArticleAPI; ours in docs/api.md §13): the public lists,
-// one article, related articles, and the admin's writes, review and recycle bin. Every write
-// marks every article query stale (public lists and pages, admin lists), and the category
-// lists, whose counts follow the articles.
+// one article, related articles, the member's own articles and publish right, and the writes,
+// review and recycle bin. Every write marks every article query stale (public lists and pages,
+// admin lists, 我的文章), and the category lists, whose counts follow the articles.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { articleCall, articleListCall, articleSearchCall, recommendedArticlesCall, relatedArticlesCall } from '../../../../shared/page-data';
 import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest } from '../../../../shared/types/article';
 import type { Empty } from '../../../../shared/types/common';
 import type { Favorite } from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
-import { api, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
 import { favoriteKeys, FavoriteType } from '../favorite/api';
@@ -19,6 +19,9 @@ export const articleKeys = {
   all: ['article'] as const,
   admin: ['article', 'admin'] as const,
   recycle: ['article', 'admin', 'recycle'] as const,
+  mine: ['article', 'mine'] as const,
+  /** Whether the signed-in member may write articles (kept per member). */
+  right: (userId: number) => ['article', 'right', userId] as const,
 };
 
 export const listArticles = (query: ListArticleRequest) => api.get<ListArticleReply>('/api/v1/article/list', { ...query });
@@ -42,6 +45,30 @@ export const relatedArticlesQuery = (key: string) => callQuery(relatedArticlesCa
 /** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
 export const searchArticlesQuery = (wd: string, page: number) =>
   queryOptions({ ...callQuery(articleSearchCall(wd, page)), placeholderData: keepPreviousData });
+
+/** 我的文章: one page of the member's own articles in every status, newest first. */
+export const myArticlesQuery = (userId: number, page: number, size: number) =>
+  queryOptions({
+    queryKey: [...articleKeys.mine, userId, page, size] as const,
+    queryFn: async () => unwrap(await listArticles({ user_id: [userId], page, size, order: 'id desc' })),
+  });
+
+/**
+ * `GET /api/v1/user/canipublisharticle`: `{}` when the member may write articles, 403 with
+ * the reason (a punishment, no group that enables articles) when not. A refusal is an
+ * answer here, not an error.
+ */
+export const publishRightQuery = (userId: number) =>
+  queryOptions({
+    queryKey: articleKeys.right(userId),
+    queryFn: async () => {
+      const result = await api.get<Empty>('/api/v1/user/canipublisharticle');
+      if (result.ok) return { allowed: true } as const;
+      if (result.status === 403) return { allowed: false, reason: result.data.message } as const;
+      throw new ApiError({ status: result.status, data: result.data });
+    },
+    staleTime: 5 * 60_000,
+  });
 
 /** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
 export const articleFavoriteQuery = (id: number) =>

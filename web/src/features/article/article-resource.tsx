@@ -2,7 +2,7 @@
 // filters, review, recommending, filing under categories, deleting to the bin and back.
 // Writing and editing happen on /admin/article/set.
 import { Link } from 'react-router-dom';
-import { articleStatusOptions, optionLabel, ReviewStatus } from '../../../../shared/constants';
+import { articleStatusOptions, ReviewStatus } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import type { Category } from '../../../../shared/types/category';
@@ -16,20 +16,10 @@ import {
   articleKeys, articlePath, checkArticles, deleteArticles, emptyArticleRecycleBin, listArticles, listRecycledArticles, purgeArticles,
   recommendArticles, restoreArticles, setArticlesCategory,
 } from './api';
+import { ArticleStatusTag } from './ArticleStatusTag';
 import './article-admin.css';
 
 const permission = (rpc: string) => grpcPermissionPath('ArticleAPI', rpc);
-
-const STATUS_COLORS: Readonly<Record<number, 'orange' | 'green' | 'red'>> = { 0: 'orange', 1: 'green', 2: 'red' };
-
-export function ArticleStatusTag({ article }: { article: Article }) {
-  const status = article.status ?? ReviewStatus.Pending;
-  return (
-    <span title={article.reject_reason || undefined}>
-      <Tag color={STATUS_COLORS[status] ?? 'grey'}>{optionLabel(articleStatusOptions, status, '未知')}</Tag>
-    </span>
-  );
-}
 
 function TitleCell({ article }: { article: Article }) {
   const published = article.status === ReviewStatus.Approved && !article.deleted_at;

@@ -1,0 +1,251 @@
+// 我的文章 and the member's article form inside the real route tree, against a scripted
+// backend: the list with each status, its loading, empty and error states, delete confirmed in
+// place, the publish right and its refusal, the checks made before sending, and what creating
+// and editing send and say.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Article } from '../../shared/types/article';
+import type { Category } from '../../shared/types/category';
+import { api } from '../../web/src/api/client';
+import { categoryListQuery } from '../../web/src/features/category/api';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { member, renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const published: Article = {
+  id: 5, identifier: 'a1b2c3d4e5f6a7b8', title: '我的第一篇文章', status: 1, user_id: 2, view_count: 12, created_at: '2024-05-01T10:00:00Z',
+};
+const pending: Article = { id: 6, identifier: 'b1b2c3d4e5f6a7b8', title: '等待审核的文章', status: 0, user_id: 2, created_at: '2024-05-02T10:00:00Z' };
+const rejected: Article = {
+  id: 7, identifier: 'c1b2c3d4e5f6a7b8', title: '被拒绝的文章', status: 2, reject_reason: '内容与主题无关', user_id: 2, created_at: '2024-05-03T10:00:00Z',
+};
+
+const articleCategories: Category[] = [
+  { id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 },
+  { id: 21, title: '站内公告', type: 1, enable: true, parent_id: 0 },
+  { id: 22, title: '使用帮助', type: 1, enable: true, parent_id: 0 },
+];
+
+const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+const queryOf = (call: unknown[] | undefined) => new URL(String(call?.[0]), 'http://localhost').searchParams;
+const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+const toasted = (title: string) => waitFor(() => expect(toasts.value.some((t) => t.title === title)).toBe(true));
+
+const allowed: Backend = { 'GET /api/v1/user/canipublisharticle': { status: 200, body: {} } };
+const refused: Backend = { 'GET /api/v1/user/canipublisharticle': { status: 403, body: { code: 7, message: '您已被禁止发布文章，原因：发布广告' } } };
+
+function listBackend(articles: Article[], extra: Backend = {}): Backend {
+  return { ...allowed, 'GET /api/v1/article/list': { status: 200, body: { article: articles, total: articles.length } }, ...extra };
+}
+
+/** The app at `path` with the article categories known, as the start data brings them. */
+function renderWithCategories(path: string, backend: Backend) {
+  const view = renderApp(path, { user: member, backend });
+  view.queryClient.setQueryData(categoryListQuery().queryKey, articleCategories);
+  return view;
+}
+
+describe('我的文章', { timeout: 30_000 }, () => {
+  it('shows a skeleton while loading (never 还没有文章), then each article with its status, link and reject reason', async () => {
+    const { fetchMock } = renderApp('/member/article', { user: member, backend: listBackend([published, pending, rejected]) });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    api.configure({ fetch: (async (input: string, init?: RequestInit) => {
+      await gate;
+      return fetchMock(input, init);
+    }) as unknown as typeof fetch });
+    expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
+    expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
+    expect(screen.queryByText('还没有文章')).toBeNull();
+    release();
+
+    const table = await screen.findByRole('table', { name: '我的文章' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByRole('link', { name: '我的第一篇文章' }).getAttribute('href')).toBe('/article/detail/a1b2c3d4e5f6a7b8');
+    expect(within(rows[0]!).getByText('已发布')).toBeTruthy();
+    expect(within(rows[1]!).getByText('待审核')).toBeTruthy();
+    expect(within(rows[1]!).queryByRole('link', { name: '等待审核的文章' })).toBeNull();
+    expect(within(rows[2]!).getByText('审核拒绝')).toBeTruthy();
+    expect(within(rows[2]!).getByText('拒绝原因：内容与主题无关')).toBeTruthy();
+    expect(within(rows[2]!).getByRole('link', { name: '编辑「被拒绝的文章」' }).getAttribute('href')).toBe('/member/article/set?id=7');
+    expect(screen.getByRole('link', { name: '写文章' }).getAttribute('href')).toBe('/member/article/set');
+
+    // Only the caller's own, in every status.
+    const query = queryOf(requests(fetchMock, 'GET', '/api/v1/article/list')[0]);
+    expect(query.getAll('user_id')).toEqual(['2']);
+    expect(query.getAll('status')).toEqual([]);
+  });
+
+  it('is in the member menu and the header’s user menu', async () => {
+    renderApp('/member/article', { user: member, backend: listBackend([]) });
+    const menu = await screen.findByRole('navigation', { name: '个人中心菜单' });
+    expect(within(menu).getByRole('link', { name: '我的文章' }).getAttribute('href')).toBe('/member/article');
+    await userEvent.click(screen.getByRole('button', { name: /amy/ }));
+    expect((await screen.findByRole('menuitem', { name: '我的文章' }))).toBeTruthy();
+  });
+
+  it('says when there are no articles yet', async () => {
+    renderApp('/member/article', { user: member, backend: listBackend([]) });
+    expect(await screen.findByText('还没有文章')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '写文章' })).toBeTruthy();
+  });
+
+  it('offers 重试 when the list fails', async () => {
+    renderApp('/member/article', {
+      user: member,
+      backend: { ...allowed, 'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } },
+    });
+    expect(await screen.findByText('服务器内部错误，请稍后再试')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+
+  it('says why instead of 写文章 when the member may not write articles', async () => {
+    renderApp('/member/article', { user: member, backend: listBackend([published], refused) });
+    expect(await screen.findByText('暂时不能写文章：您已被禁止发布文章，原因：发布广告')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '写文章' })).toBeNull();
+    expect(await screen.findByRole('link', { name: '我的第一篇文章' })).toBeTruthy();
+  });
+
+  it('deletes an article after the confirmation in place', async () => {
+    const { fetchMock } = renderApp('/member/article', {
+      user: member,
+      backend: listBackend([published, pending], { 'DELETE /api/v1/article': { status: 200, body: {} } }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '删除「等待审核的文章」' }));
+    expect(requests(fetchMock, 'DELETE', '/api/v1/article')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await toasted('删除成功');
+    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/article')[0]).getAll('id')).toEqual(['6']);
+    // The list is asked again.
+    await waitFor(() => expect(requests(fetchMock, 'GET', '/api/v1/article/list').length).toBeGreaterThan(1));
+  });
+});
+
+describe('写文章', { timeout: 30_000 }, () => {
+  it('refuses with the server’s reason instead of the form', async () => {
+    renderApp('/member/article/set', { user: member, backend: refused });
+    expect(await screen.findByText('暂时不能写文章')).toBeTruthy();
+    expect(screen.getByText('您已被禁止发布文章，原因：发布广告')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: '发布文章' })).toBeNull();
+    expect(screen.getByRole('link', { name: '返回我的文章' }).getAttribute('href')).toBe('/member/article');
+  });
+
+  it('checks the title and the body as the server does, and has no identifier or recommend field', async () => {
+    const { fetchMock } = renderWithCategories('/member/article/set', allowed);
+    const form = await screen.findByRole('form', { name: '发布文章' });
+    expect(screen.getByRole('heading', { name: '写文章', level: 1 })).toBeTruthy();
+    expect(within(form).queryByLabelText('文章标识')).toBeNull();
+    expect(within(form).queryByLabelText('推荐')).toBeNull();
+    await userEvent.click(within(form).getByRole('button', { name: '发布' }));
+    expect(await within(form).findByText('文章标题不能为空')).toBeTruthy();
+    expect(within(form).getByText('文章内容不能为空')).toBeTruthy();
+    await userEvent.type(within(form).getByLabelText('标题'), '标'.repeat(201));
+    await userEvent.click(within(form).getByRole('button', { name: '发布' }));
+    expect(await within(form).findByText('文章标题长度不能超过200个字符')).toBeTruthy();
+    expect(requests(fetchMock, 'POST', '/api/v1/article')).toHaveLength(0);
+  });
+
+  it('sends a new article without identifier or recommendation, then says it awaits review in 我的文章', async () => {
+    const { fetchMock, router } = renderWithCategories('/member/article/set', {
+      ...listBackend([pending]),
+      'POST /api/v1/article': { status: 200, body: { ...pending, title: '新文章' } },
+    });
+    const form = await screen.findByRole('form', { name: '发布文章' });
+    await userEvent.type(within(form).getByLabelText('标题'), '新文章');
+    await userEvent.type(within(form).getByLabelText('关键字'), '公告, 帮助');
+    await userEvent.type(within(form).getByLabelText('摘要'), '一段摘要');
+    const editor = within(form).getByRole('textbox', { name: '内容' });
+    await userEvent.click(editor);
+    await userEvent.type(editor, '第一段正文。');
+    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
+    const options = await waitFor(() => {
+      const shown = [...document.querySelectorAll('.semi-select-option')];
+      expect(shown.length).toBeGreaterThan(0);
+      return shown;
+    });
+    // The article categories only, not the document ones.
+    expect(options.map((o) => o.textContent)).toEqual(['站内公告', '使用帮助']);
+    await userEvent.click(options[1] as HTMLElement);
+    await userEvent.click(within(form).getByRole('button', { name: '发布' }));
+
+    await toasted('文章已提交，等待审核');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/member/article'));
+    const body = bodyOf(requests(fetchMock, 'POST', '/api/v1/article')[0]);
+    expect(body).toMatchObject({ title: '新文章', keywords: '公告, 帮助', description: '一段摘要', category_id: [22] });
+    expect(String(body.content)).toContain('第一段正文。');
+    expect(body).not.toHaveProperty('identifier');
+    expect(body).not.toHaveProperty('is_recommend');
+    expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
+  });
+
+  it('says 文章已发布 when the member’s group publishes without review', async () => {
+    renderWithCategories('/member/article/set', {
+      ...listBackend([published]),
+      'POST /api/v1/article': { status: 200, body: { ...published, title: '直接发布' } },
+    });
+    const form = await screen.findByRole('form', { name: '发布文章' });
+    await userEvent.type(within(form).getByLabelText('标题'), '直接发布');
+    const editor = within(form).getByRole('textbox', { name: '内容' });
+    await userEvent.click(editor);
+    await userEvent.type(editor, '正文');
+    await userEvent.click(within(form).getByRole('button', { name: '发布' }));
+    await toasted('文章已发布');
+  });
+});
+
+describe('编辑文章', { timeout: 30_000 }, () => {
+  it('edits the member’s rejected article, which goes back to review', async () => {
+    let stored: Article = { ...rejected, content: '<p>原来的正文</p>', category_id: [21], category: [{ id: 21, title: '站内公告', parent_id: 0 }] };
+    const { fetchMock, router } = renderWithCategories('/member/article/set?id=7', {
+      ...listBackend([rejected]),
+      'GET /api/v1/article': () => ({ status: 200, body: stored }),
+      'PUT /api/v1/article': () => {
+        stored = { ...stored, status: 0, reject_reason: '' };
+        return { status: 200, body: {} };
+      },
+    });
+    const form = await screen.findByRole('form', { name: '编辑文章' });
+    expect(screen.getByRole('heading', { name: '编辑文章', level: 1 })).toBeTruthy();
+    expect(within(form).getByText('拒绝原因：内容与主题无关。修改后保存会重新提交审核。')).toBeTruthy();
+    const title = within(form).getByLabelText('标题') as HTMLInputElement;
+    expect(title.value).toBe('被拒绝的文章');
+    expect(within(form).getByText('原来的正文')).toBeTruthy();
+    await userEvent.clear(title);
+    await userEvent.type(title, '改好的文章');
+    await userEvent.click(within(form).getByRole('button', { name: '保存' }));
+
+    await toasted('文章已提交，等待审核');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/member/article'));
+    const body = bodyOf(requests(fetchMock, 'PUT', '/api/v1/article')[0]);
+    expect(body).toMatchObject({ id: 7, title: '改好的文章', category_id: [21], content: '<p>原来的正文</p>' });
+    expect(body).not.toHaveProperty('identifier');
+  });
+
+  it('does not offer someone else’s article for editing', async () => {
+    renderWithCategories('/member/article/set?id=9', {
+      'GET /api/v1/article': { status: 200, body: { ...published, id: 9, user_id: 3, content: '<p>别人的</p>' } },
+    });
+    expect(await screen.findByText('不能编辑这篇文章')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: '编辑文章' })).toBeNull();
+  });
+
+  it('offers 重试 when the article cannot be loaded', async () => {
+    renderWithCategories('/member/article/set?id=9', {
+      'GET /api/v1/article': { status: 404, body: { code: 5, message: '文章不存在' } },
+    });
+    expect(await screen.findByText('文章不存在')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+});
