@@ -204,7 +204,7 @@ describe('admins and lists', () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
     const [alices, bobs] = [await userCount(alice), await userCount(bob)];
     const replies: { user_id: number }[] = (await publicList({ parent_id: [top.id] })).body.comment;
-    const [alicesReplies, bobsReplies] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
+    const [alicesReplies = 0, bobsReplies = 0] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
     expect(bobsReplies).toBeGreaterThan(0);
     await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(200);

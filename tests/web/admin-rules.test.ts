@@ -49,9 +49,9 @@ describe('form checks', () => {
     expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
     // An integer without bounds of its own keeps to the wire's int32.
     const order: FieldDef<FormValues> = { name: 'order', label: '排序', kind: 'number', integer: true };
-    expect(validateForm([order], { order: 99_999_999_999 }, create)).toEqual({ order: '排序不能大于 2147483647' });
-    expect(validateForm([order], { order: -2_147_483_649 }, create)).toEqual({ order: '排序不能小于 -2147483648' });
-    expect(validateForm([order], { order: -5 }, create)).toEqual({});
+    expect(validateForm<FormValues, unknown>([order], { order: 99_999_999_999 } as FormValues, create)).toEqual({ order: '排序不能大于 2147483647' });
+    expect(validateForm<FormValues, unknown>([order], { order: -2_147_483_649 } as FormValues, create)).toEqual({ order: '排序不能小于 -2147483648' });
+    expect(validateForm<FormValues, unknown>([order], { order: -5 } as FormValues, create)).toEqual({});
   });
 
   it('skips read-only fields and fields of the other mode', () => {
@@ -133,11 +133,12 @@ describe('config rows', () => {
   it('checks the keys other code parses, as the backend does', () => {
     const check = (config: Config, value: unknown) => validateForm([configField(config)], { [config.name ?? '']: value }, { mode: 'edit', rows: [] });
     expect(check(row('text', '', { category: 'system', name: 'domain', label: '网站域名' }), 'example.com')).toEqual({
-      domain: '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
+      domain: '网站域名必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com',
     });
     expect(check(row('text', '', { category: 'system', name: 'domain' }), 'https://docs.example.com')).toEqual({});
-    expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({ duration: '邮件有效期不能大于 60' });
-    expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能小于 0' });
+    expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({ duration: '邮件有效期必须在1到60之间' });
+    expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能为负数' });
+    expect(check(row('text', '', { category: 'system', name: 'sitename', label: '网站名称' }), ' ')).toEqual({ sitename: '请输入网站名称' });
     expect(check(row('number', '', { label: '超时' }), undefined)).toEqual({ k: '请输入超时' });
     expect(vipPlansError('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐|1')).toBeUndefined();
     expect(vipPlansError('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 个套餐：套餐代码「month」重复');

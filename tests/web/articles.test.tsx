@@ -208,7 +208,9 @@ describe('article page', { timeout: 30_000 }, () => {
 
   it('keeps the byline’s comment count with the approved comments, without reading the article again', async () => {
     vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => vi.unstubAllGlobals());
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
     let approved: Comment[] = [{ id: 5, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 }];
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,
