@@ -120,7 +120,8 @@ describe('UpdateConfig', () => {
   it.each([
     ['security', 'enable_register', 'yes', '配置项【是否允许注册】必须是 true 或 false'],
     ['security', 'max_document_size', '10MB', '配置项【最大文档大小(MB)】必须是整数'],
-    ['security', 'max_document_size', '-1', '配置项【最大文档大小(MB)】不能为负数'],
+    ['security', 'max_document_size', '-1', '配置项【最大文档大小(MB)】必须在1到102400之间'],
+    ['display', 'virtual_register_count', '-1', '配置项【网站虚拟注册用户数】不能为负数'],
     ['captcha', 'type', 'emoji', '配置项【验证码类型】的取值无效'],
     ['security', 'document_allowed_ext', '.pdf,.exe', '配置项【允许上传的文档类型】包含无效的选项'],
     ['system', 'logo', 'javascript:alert(1)', '配置项【网站Logo】必须是上传后的图片地址'],
@@ -132,6 +133,67 @@ describe('UpdateConfig', () => {
     const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
+  });
+
+  const year = new Date().getFullYear();
+  const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
+  it.each([
+    ['system', 'sitename', '', '配置项【网站名称】不能为空'],
+    ['system', 'sitename', '   ', '配置项【网站名称】不能为空'],
+    ['system', 'copyright_start_year', 'abcd', `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
+    ['system', 'copyright_start_year', String(year + 1), `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
+    ['email', 'port', '70000', '配置项【SMTP 服务器端口】必须在1到65535之间'],
+    ['email', 'port', '0', '配置项【SMTP 服务器端口】必须在1到65535之间'],
+    ['email', 'host', 'smtp://smtp.example.com', '配置项【SMTP 服务器地址】应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）'],
+    ['email', 'from_name', '文库\r\nBcc: someone@example.com', '配置项【发件人名称】不能包含换行'],
+    ['converter', 'max_preview_percent', '150', '配置项【最大预览页数百分比】必须在1到100之间'],
+    ['converter', 'max_preview_percent', '-5', '配置项【最大预览页数百分比】必须在1到100之间'],
+    ['converter', 'timeout', '0', '配置项【转换超时(分钟)】必须在1到1440之间'],
+    ['captcha', 'length', '0', '配置项【验证码长度】必须在1到12之间'],
+    ['captcha', 'width', '5000', '配置项【验证码宽度】必须在60到1000之间'],
+    ['download', 'url_duration', '0', '配置项【下载链接有效时长(秒)】必须在1到2147483647之间'],
+    ['download', 'free_download_duration', '999999999', '配置项【购买文档后多少天内允许免费重复下载】必须在0到36500之间'],
+    ['display', 'pages_per_read', '0', '配置项【文档【继续阅读】的页数】必须在1到100之间'],
+    ['score', 'credit_name', '', '配置项【积分名称】不能为空'],
+    ['score', 'register', '3000000000', '配置项【注册】不能大于2147483647'],
+    ['footer', 'about', 'javascript:alert(1)', `配置项【关于我们】${linkProblem}`],
+    ['footer', 'feedback', '//evil.example/feedback', `配置项【意见反馈】${linkProblem}`],
+    ['display', 'contact_link', 'javascript:alert(1)', `配置项【联系我们跳转链接】${linkProblem}`],
+    ['pay', 'notify_url', 'ftp://pay.example.com', '配置项【支付通知地址】必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'],
+  ])('refuses %s.%s = %j with the field\'s label', async (category, name, value, message) => {
+    const row = await configRow(category, name);
+    const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+    expect((await configRow(category, name)).value).toBe(row.value);
+  });
+
+  it('takes every category back as seeded, and links, years and ports in range', async () => {
+    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'pay', 'vip', 'oauth', 'sms'];
+    const fresh = await startBackend();
+    try {
+      const token = await login(fresh.url, 'admin', fresh.adminPassword);
+      const listed = await api(fresh.url, 'GET', '/api/v1/config/list', { token, query: { category: categories } });
+      const rows = listed.body.config as { id: number; value?: string }[];
+      expect(rows.length).toBeGreaterThan(100);
+      const saved = await api(fresh.url, 'PUT', '/api/v1/config', { token, body: { config: rows.map((r) => ({ id: r.id, value: r.value ?? '' })) } });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+    await setConfig(backend.url, backend.adminToken, {
+      'footer.about': ' https://help.example.com/about ', 'display.contact_link': '/article/detail/contact', 'system.copyright_start_year': '2001',
+      'email.port': '587', 'converter.max_preview_percent': '1', 'captcha.length': '12',
+    });
+    expect((await configRow('footer', 'about')).value).toBe('https://help.example.com/about');
+    const settings = (await api(backend.url, 'GET', '/api/v1/settings')).body;
+    expect(settings.footer.about).toBe('https://help.example.com/about');
+    expect(settings.display.contact_link).toBe('/article/detail/contact');
+    expect(settings.system.copyright_start_year).toBe('2001');
+    await setConfig(backend.url, backend.adminToken, {
+      'footer.about': '/article/detail/about', 'display.contact_link': '', 'system.copyright_start_year': '2019',
+      'email.port': '465', 'converter.max_preview_percent': '100', 'captcha.length': '5',
+    });
   });
 
   it('keeps the VIP benefits only through the rich-text allow-list, on save and in the settings', async () => {

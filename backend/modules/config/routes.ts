@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import { EMAIL_PATTERN, normalizeMainlandMobile } from '../../../shared/validation';
-import { vipPlansProblem } from '../../../shared/vip';
+import { CONFIG_RULES, configValueProblem } from '../../../shared/config-rules';
+import { normalizeMainlandMobile } from '../../../shared/validation';
 import { PAY_KEY_RULES } from '../payment/service';
 import { sanitizeRichText } from '../../platform/rich-text';
 import type { ConfigTable } from '../../db/schema';
@@ -26,30 +26,8 @@ function optionValues(row: ConfigRow): string[] {
   return row.options.split('\n').map((line) => line.split(':')[0]!.trim()).filter(Boolean);
 }
 
-const between = (value: string, min: number, max: number) => (Number(value) >= min && Number(value) <= max ? null : `必须在${min}到${max}之间`);
-const templateId = (value: string) => (/^[A-Za-z0-9_-]{0,64}$/.test(value) ? null : '只能包含英文字母、数字、下划线和短横线');
-
-/** Rules beyond the input type, for keys whose value other code parses. */
-const KEY_RULES: Record<string, (value: string) => string | null> = {
-  'system.domain': (v) => (v === '' || /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v) ? null : '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
-  'oauth.callback_url': (v) => (v === '' || /^https?:\/\/[^\s/?#]+\/[^\s#]*$/.test(v) ? null : '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback'),
-  'email.test_email': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '不是有效的邮箱地址'),
-  'email.username': (v) => (v === '' || EMAIL_PATTERN.test(v) ? null : '应为发件邮箱地址'),
-  'email.duration': (v) => (Number(v) >= 1 && Number(v) <= 60 ? null : '必须在1到60之间'),
-  'sms.interval': (v) => between(v, 1, 3600),
-  'sms.mobile_daily_limit': (v) => between(v, 1, 1000),
-  'sms.ip_hourly_limit': (v) => between(v, 1, 100_000),
-  'sms.site_hourly_limit': (v) => between(v, 1, 1_000_000),
-  'sms.template_register': templateId,
-  'sms.template_login': templateId,
-  'sms.template_find_password': templateId,
-  'sms.template_bind': templateId,
-  'sms.sdk_app_id': (v) => (/^\d{0,20}$/.test(v) ? null : '应为数字'),
-  'sms.region': (v) => (v === '' || /^[a-z]{2,}(-[a-z0-9]+)+$/.test(v) ? null : '格式应为 ap-guangzhou 这样的地域代码'),
-  'sms.access_key_id': (v) => (/^[\x21-\x7e]{0,128}$/.test(v) ? null : '只能包含英文字母、数字和符号'),
-  'vip.plans': vipPlansProblem,
-  ...PAY_KEY_RULES,
-};
+/** Rules only the server can apply (the payment keys are parsed with Node's crypto). */
+const SERVER_KEY_RULES: Record<string, (value: string) => string | null> = PAY_KEY_RULES;
 
 /** Values other code shows as HTML: stored only through the rich-text allow-list. */
 const KEY_SANITIZERS: Record<string, (value: string) => string> = {
@@ -68,7 +46,6 @@ function validateValue(row: ConfigRow, value: string): string {
       break;
     case 'number':
       if (!/^-?\d{1,15}$/.test(value.trim())) throw badRequest(`${label}必须是整数`);
-      if (Number(value) < 0 && row.name !== 'max_preview_percent') throw badRequest(`${label}不能为负数`);
       value = value.trim();
       break;
     case 'select':
@@ -87,9 +64,12 @@ function validateValue(row: ConfigRow, value: string): string {
     default:
       break;
   }
-  const problem = KEY_RULES[`${row.category}.${row.name}`]?.(value);
+  const key = `${row.category}.${row.name}`;
+  const problem = configValueProblem(key, row.input_type, value) ?? SERVER_KEY_RULES[key]?.(value);
   if (problem) throw badRequest(`${label}${problem}`);
-  return KEY_SANITIZERS[`${row.category}.${row.name}`]?.(value) ?? value;
+  // Formats (links, addresses, years) are checked without their surrounding spaces, and so kept.
+  if (CONFIG_RULES[key]?.check) value = value.trim();
+  return KEY_SANITIZERS[key]?.(value) ?? value;
 }
 
 export const configService = defineService('ConfigAPI', [

@@ -79,11 +79,11 @@ function keyProblem(read: () => unknown, problem: string): string | null {
 const PRIVATE_KEY_PROBLEM = '不是有效的 RSA 私钥（PEM 或 base64，PKCS#1 或 PKCS#8）';
 const PUBLIC_KEY_PROBLEM = '不是有效的公钥或证书（PEM 或 base64）';
 
-/** Checks of `PUT /api/v1/config` for the pay keys other code parses (config module's KEY_RULES). */
+/**
+ * Checks of `PUT /api/v1/config` for the pay keys only the server can make (the keys are read
+ * with Node's crypto); the timeout and the addresses are in shared/config-rules.ts.
+ */
 export const PAY_KEY_RULES: Record<string, (value: string) => string | null> = {
-  'pay.order_timeout': (v) => (Number(v) >= 1 && Number(v) <= 1440 ? null : '必须在1到1440分钟之间'),
-  'pay.notify_url': (v) => (v === '' || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v) ? null : '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'),
-  'pay.return_url': (v) => (v === '' || /^https?:\/\/[^\s/?#]+\/[^\s#]*$/.test(v) ? null : '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout'),
   'pay.wechat_api_v3_key': (v) => (v === '' || Buffer.byteLength(v, 'utf8') === 32 ? null : '应为 32 个字符'),
   'pay.alipay_private_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM)),
   'pay.wechat_private_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM)),

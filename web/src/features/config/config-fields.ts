@@ -4,28 +4,27 @@
 import type { Config } from '../../../../shared/types/config';
 import type { FieldDef, FormValues, SelectOption } from '../../kit/admin-resource/resource';
 import { imageUploadTarget } from '../upload/api';
-import { EMAIL_PATTERN } from '../../../../shared/validation';
+import { configRule, configValueProblem } from '../../../../shared/config-rules';
 import { createElement } from 'react';
 import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
 import { VipPlanEditor, vipPlansError } from '../vip/VipPlanEditor';
 
 const configImages = imageUploadTarget('config');
 
-
-/** Checks of keys whose value other code parses (the backend refuses the same values). */
-const KEY_CHECKS: Readonly<Record<string, (value: string) => string | undefined>> = {
-  'system.domain': (v) =>
-    /^https?:\/\/[^\s/]+(:\d+)?\/?$/.test(v.trim()) ? undefined : '网站域名必须以 http:// 或 https:// 开头，例如 https://example.com',
-  'email.test_email': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : '测试邮箱格式不正确'),
-  'email.username': (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : 'SMTP 账号应为发件邮箱地址'),
-  'vip.plans': (v) => vipPlansError(v),
-};
-
-/** Number keys with their own bounds; every other number is a non-negative integer. */
-const NUMBER_BOUNDS: Readonly<Record<string, { min?: number; max?: number }>> = {
-  'converter.max_preview_percent': {},
-  'email.duration': { min: 1, max: 60 },
-};
+/**
+ * The key's rules (shared/config-rules.ts, which the backend applies too) as the field's
+ * check: the message under the input is the server's, after the field's label.
+ */
+function keyCheck(row: Config, key: string, label: string): ((value: unknown) => string | undefined) | undefined {
+  // The plan table says which plan is wrong, where the server only says the format.
+  if (key === 'vip.plans') return (value) => vipPlansError(String(value ?? ''));
+  const rule = configRule(key, row.input_type);
+  if (row.input_type !== 'number' && !rule.check) return undefined;
+  return (value) => {
+    const problem = configValueProblem(key, row.input_type, toWire(row, value));
+    return problem ? `${label}${problem}` : undefined;
+  };
+}
 
 /** `value:label` per line; a bare line is its own label (document extensions). */
 export function parseOptions(options: string | undefined): SelectOption[] {
@@ -77,12 +76,15 @@ export function configValues(rows: readonly Config[]): FormValues {
 /** The field describing one row. */
 export function configField(row: Config): FieldDef<FormValues> {
   const key = `${row.category ?? ''}.${row.name ?? ''}`;
+  const label = row.label || row.name || '';
+  const validate = keyCheck(row, key, label);
   const base = {
     name: row.name ?? '',
-    label: row.label || row.name || '',
+    label,
     hint: row.placeholder || undefined,
     half: (row.col_num ?? 24) <= 12,
-    ...(KEY_CHECKS[key] ? { validate: KEY_CHECKS[key] } : {}),
+    ...(configRule(key, row.input_type).required ? { required: true } : {}),
+    ...(validate ? { validate } : {}),
   };
   // The plans are edited as a table of plans; the value stays the config's text.
   if (key === 'vip.plans') {
@@ -113,8 +115,8 @@ export function configField(row: Config): FieldDef<FormValues> {
     case 'textarea':
       return { ...base, kind: 'textarea' };
     case 'number':
-      // The backend stores integers only, never an empty value.
-      return { ...base, kind: 'number', integer: true, required: true, ...(NUMBER_BOUNDS[key] ?? { min: 0 }) };
+      // The backend stores integers only, never an empty value; the bounds are the key's rule.
+      return { ...base, kind: 'number', integer: true, required: true };
     case 'switch':
       return { ...base, kind: 'switch' };
     case 'select':

@@ -1,0 +1,134 @@
+// The rules of the admin's config values (contract: config-keys.md; ours: docs/api.md §1),
+// applied by `PUT /api/v1/config` and by the config forms before anything is sent, so that
+// both refuse the same values. Type checks (integer, switch, select options, image paths)
+// stay with each side's input handling; these are the rules of the individual keys.
+import { EMAIL_PATTERN } from './validation';
+import { vipPlansProblem } from './vip';
+
+export interface ConfigRule {
+  /** An empty value breaks the site (the form's required mark; the server's `不能为空`). */
+  required?: boolean;
+  /** Bounds of a number key, inclusive; number keys without them take 0 to int32's maximum. */
+  min?: number;
+  max?: number;
+  /** Said after the bounds: `必须在1到1440分钟之间`. */
+  unit?: string;
+  /** What is wrong with a non-blank value (trimmed), as the words after the field's label; null: fine. */
+  check?: (value: string) => string | null;
+}
+
+/** The wire's int32: what the config's number values are read as. */
+const INT32_MAX = 2147483647;
+const NUMBER_DEFAULT: ConfigRule = { min: 0, max: INT32_MAX };
+
+const range = (min: number, max: number, unit = ''): ConfigRule => ({ min, max, unit });
+const matching = (pattern: RegExp, problem: string): ConfigRule => ({ check: (v) => (pattern.test(v) ? null : problem) });
+const length = (value: string) => [...value].length;
+const maxLength = (max: number) => (v: string): string | null => (length(v) > max ? `不能超过${max}个字符` : null);
+
+/**
+ * An http(s) address, or a path of this site starting with a single `/`: what a footer or
+ * floating-bar link may point to. No `javascript:`, no `//host` or `/\host` (browsers read
+ * both as another site), no spaces.
+ */
+export function siteLinkProblem(value: string): string | null {
+  const web = /^https?:\/\/[^\s/?#\\]+[^\s\\]*$/i.test(value);
+  const sitePath = /^\/(?![/\\])[^\s\\]*$/.test(value);
+  return web || sitePath ? null : '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
+}
+
+/** A four-digit year from 1900 to the current year. */
+export function yearProblem(value: string, now = new Date()): string | null {
+  return /^\d{4}$/.test(value) && Number(value) >= 1900 && Number(value) <= now.getFullYear()
+    ? null
+    : `必须是 1900 到 ${now.getFullYear()} 之间的四位年份，例如 2019`;
+}
+
+const siteLink: ConfigRule = { check: siteLinkProblem };
+const email = (problem: string): ConfigRule => matching(EMAIL_PATTERN, problem);
+const templateId = matching(/^[A-Za-z0-9_-]{1,64}$/, '只能包含英文字母、数字、下划线和短横线');
+
+/** Rules by `category.name`; keys not listed have none beyond their input type. */
+export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
+  'system.sitename': { required: true, check: maxLength(100) },
+  'system.domain': matching(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
+  'system.copyright_start_year': { check: (v) => yearProblem(v) },
+  // The captcha is drawn with these clamped to 1–12, 60–1000 and 20–400 (GetUserCaptcha).
+  'captcha.length': range(1, 12),
+  'captcha.width': range(60, 1000),
+  'captcha.height': range(20, 400),
+  // ≤ 0 means 50 MB to the server: the form would show a size that is not the one used.
+  'security.max_document_size': range(1, 102_400),
+  'security.comment_interval': range(0, 86_400),
+  'security.document_related_duration': range(0, 36_500),
+  'security.attachment_retention_minute': range(0, 5_256_000),
+  'security.search_record_retention_days': range(0, 36_500),
+  'footer.about': siteLink,
+  'footer.contact': siteLink,
+  'footer.agreement': siteLink,
+  'footer.copyright': siteLink,
+  'footer.feedback': siteLink,
+  'converter.max_preview_percent': range(1, 100),
+  // The conversion stops at CONVERT_MAX_PAGES (10000 by default) anyway.
+  'converter.max_preview': range(0, 10_000),
+  // ≤ 0 means 30 to the server, and it allows at most a day.
+  'converter.timeout': range(1, 1440),
+  // Days back from now as a date: beyond a century the date is out of range.
+  'download.free_download_duration': range(0, 36_500),
+  // ≤ 0 means 60 seconds to the server.
+  'download.url_duration': range(1, INT32_MAX),
+  'score.credit_name': { required: true, check: maxLength(16) },
+  'email.host': matching(/^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/,
+    '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）'),
+  'email.port': range(1, 65535),
+  'email.from_name': { check: (v) => (/[\r\n]/.test(v) ? '不能包含换行' : maxLength(64)(v)) },
+  'email.username': email('应为发件邮箱地址'),
+  'email.duration': range(1, 60),
+  'email.test_email': email('不是有效的邮箱地址'),
+  'display.pages_per_read': range(1, 100),
+  // Search pages past 10000 are never served (SearchRecord's cap).
+  'display.max_search_pages': range(0, 10_000),
+  'display.contact_link': siteLink,
+  'pay.order_timeout': range(1, 1440, '分钟'),
+  'pay.notify_url': matching(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'),
+  'pay.return_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout'),
+  'vip.title': { required: true, check: maxLength(64) },
+  'vip.plans': { check: vipPlansProblem },
+  'oauth.callback_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback'),
+  'sms.interval': range(1, 3600),
+  'sms.mobile_daily_limit': range(1, 1000),
+  'sms.ip_hourly_limit': range(1, 100_000),
+  'sms.site_hourly_limit': range(1, 1_000_000),
+  'sms.template_register': templateId,
+  'sms.template_login': templateId,
+  'sms.template_find_password': templateId,
+  'sms.template_bind': templateId,
+  'sms.sdk_app_id': matching(/^\d{1,20}$/, '应为数字'),
+  'sms.region': matching(/^[a-z]{2,}(-[a-z0-9]+)+$/, '格式应为 ap-guangzhou 这样的地域代码'),
+  'sms.access_key_id': matching(/^[\x21-\x7e]{1,128}$/, '只能包含英文字母、数字和符号'),
+};
+
+/** The rule of a key, with the default bounds of number keys. */
+export function configRule(key: string, inputType: string | undefined): ConfigRule {
+  const rule = CONFIG_RULES[key] ?? {};
+  return inputType === 'number' ? { ...NUMBER_DEFAULT, ...rule } : rule;
+}
+
+/**
+ * What is wrong with `value` for the key `category.name` of this input type, as the words
+ * after the field's label (`必须在1到100之间`); null when the rules accept it. A number value
+ * must already be an integer. Blank values are checked against `required` only.
+ */
+export function configValueProblem(key: string, inputType: string | undefined, value: string): string | null {
+  const rule = configRule(key, inputType);
+  const text = value.trim();
+  if (text === '') return rule.required || inputType === 'number' ? '不能为空' : null;
+  if (inputType === 'number') {
+    const n = Number(text);
+    const { min = 0, max = INT32_MAX, unit = '' } = rule;
+    if (n >= min && n <= max) return null;
+    if (min === 0 && max === INT32_MAX) return n < 0 ? '不能为负数' : `不能大于${max}`;
+    return `必须在${min}到${max}${unit}之间`;
+  }
+  return rule.check?.(text) ?? null;
+}
