@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { configValueProblem } from '../shared/config-rules';
 import { findConfigKey } from './modules/config/keys';
 import type { BuildInfo } from './platform/build-info';
 import type { PaymentEndpoints } from './platform/context';
@@ -83,6 +84,9 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
     if (def.input_type === 'number' && !/^-?\d+$/.test(value.trim())) {
       throw new ConfigError(`${variable} must be an integer, got "${value}"`);
     }
+    // The rules the admin's form and PUT /api/v1/config apply; their messages are the admin's.
+    const problem = configValueProblem(`${categoryName}.${key}`, def.input_type, value);
+    if (problem) throw new ConfigError(`${variable} is refused: ${def.label}${problem}, got "${value}"`);
     (presets[categoryName] ??= {})[key] = value;
   }
   return presets;
