@@ -8,7 +8,7 @@ import { articlePagePath } from '../../../../shared/page-paths';
 import type { Favorite } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
-import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
+import { MemberListPanel, recordTime, type MemberListColumn } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { EmptyState } from '../../ui/states';
@@ -49,53 +49,39 @@ function ArticleRecordTitle({ record }: { record: Favorite }) {
   );
 }
 
-function DocumentFavorites({ tabs }: { tabs: ReactNode }) {
-  return (
-    <MemberListPanel
-      title="我的收藏"
-      titleId="favorites-title"
-      above={tabs}
-      query={favoritesQuery(FavoriteType.Document)}
-      rowsOf={(data) => data.favorite}
-      failure="收藏加载失败"
-      empty={
-        <EmptyState title="暂无收藏的文档" description="在文档页面点击“收藏”，文档会显示在这里。">
-          <Link to="/library">去文库看看</Link>
-        </EmptyState>
-      }
-      columns={[
-        { title: '文档', cell: (f) => <DocumentRecordTitle record={f} /> },
-        { title: '页数', cell: (f) => f.pages || '-' },
-        { title: '大小', cell: (f) => (f.size ? formatBytes(f.size) : '-') },
-        { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
-        { title: '操作', cell: (f) => <RemoveFavorite favorite={f} /> },
-      ]}
-    />
-  );
-}
+const removeColumn: MemberListColumn<Favorite> = { title: '操作', cell: (f) => <RemoveFavorite favorite={f} /> };
 
-function ArticleFavorites({ tabs }: { tabs: ReactNode }) {
-  return (
-    <MemberListPanel
-      title="我的收藏"
-      titleId="favorites-title"
-      above={tabs}
-      query={favoritesQuery(FavoriteType.Article)}
-      rowsOf={(data) => data.favorite}
-      failure="收藏加载失败"
-      empty={
-        <EmptyState title="暂无收藏的文章" description="在文章页面点击“收藏”，文章会显示在这里。">
-          <Link to="/article">去看看文章</Link>
-        </EmptyState>
-      }
-      columns={[
-        { title: '文章', cell: (f) => <ArticleRecordTitle record={f} /> },
-        { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
-        { title: '操作', cell: (f) => <RemoveFavorite favorite={f} /> },
-      ]}
-    />
-  );
-}
+/** What each tab lists: the favourites of one type, their columns and the empty state. */
+const LISTS: Record<Kind, { type: FavoriteType; columns: MemberListColumn<Favorite>[]; empty: ReactNode }> = {
+  document: {
+    type: FavoriteType.Document,
+    columns: [
+      { title: '文档', cell: (f) => <DocumentRecordTitle record={f} /> },
+      { title: '页数', cell: (f) => f.pages || '-' },
+      { title: '大小', cell: (f) => (f.size ? formatBytes(f.size) : '-') },
+      { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
+      removeColumn,
+    ],
+    empty: (
+      <EmptyState title="暂无收藏的文档" description="在文档页面点击“收藏”，文档会显示在这里。">
+        <Link to="/library">去文库看看</Link>
+      </EmptyState>
+    ),
+  },
+  article: {
+    type: FavoriteType.Article,
+    columns: [
+      { title: '文章', cell: (f) => <ArticleRecordTitle record={f} /> },
+      { title: '收藏时间', cell: (f) => recordTime(f.created_at) },
+      removeColumn,
+    ],
+    empty: (
+      <EmptyState title="暂无收藏的文章" description="在文章页面点击“收藏”，文章会显示在这里。">
+        <Link to="/article">去看看文章</Link>
+      </EmptyState>
+    ),
+  },
+};
 
 export function MyFavorites() {
   const [params, setParams] = useSearchParams();
@@ -108,5 +94,19 @@ export function MyFavorites() {
       onChange={(next) => setParams(next === 'article' ? { type: 'article' } : {}, { replace: true })}
     />
   );
-  return kind === 'article' ? <ArticleFavorites tabs={tabs} /> : <DocumentFavorites tabs={tabs} />;
+  const list = LISTS[kind];
+  return (
+    // A panel per tab (its key): the other tab starts again at its first page.
+    <MemberListPanel
+      key={kind}
+      title="我的收藏"
+      titleId="favorites-title"
+      above={tabs}
+      query={favoritesQuery(list.type)}
+      rowsOf={(data) => data.favorite}
+      failure="收藏加载失败"
+      empty={list.empty}
+      columns={list.columns}
+    />
+  );
 }
