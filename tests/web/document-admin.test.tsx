@@ -162,6 +162,43 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
   });
 
+  it('follows approved documents through their conversion without a reload, and stops asking once none converts', async () => {
+    let approved = false;
+    let listedSinceApproval = 0;
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument'), perm(2, 'DocumentAPI', 'CheckDocument')],
+      backend: {
+        'GET /api/v1/document/list': () => {
+          if (!approved) return { status: 200, body: { total: 2, document: [doc(1, '待审核的文档', { status: 6 }), doc(2, '坏文件', { status: 6 })] } };
+          listedSinceApproval += 1;
+          // The first answer after the approval: both wait (0) or convert (1); then one converted, one failed.
+          const [first, second] = listedSinceApproval === 1 ? [0, 1] : [2, 3];
+          return { status: 200, body: { total: 2, document: [doc(1, '待审核的文档', { status: first }), doc(2, '坏文件', { status: second })] } };
+        },
+        'PUT /api/v1/document/check': () => {
+          approved = true;
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
+    await screen.findByText('待审核的文档', {}, { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「待审核的文档」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「坏文件」' }));
+    await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await toasted('审核通过');
+    expect(await within(row('待审核的文档')).findByText('待转换')).toBeTruthy();
+    expect(within(row('坏文件')).getByText('转换中')).toBeTruthy();
+
+    expect(await within(row('待审核的文档')).findByText('已转换', {}, { timeout: 6_000 })).toBeTruthy();
+    expect(within(row('坏文件')).getByText('转换失败')).toBeTruthy();
+    const listed = requests(fetchMock, 'GET', '/api/v1/document/list').length;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(requests(fetchMock, 'GET', '/api/v1/document/list')).toHaveLength(listed);
+  });
+
   it('recovers documents from the recycle bin and empties it after confirming', async () => {
     const { fetchMock } = renderApp('/admin/document/recycle', {
       user: admin,

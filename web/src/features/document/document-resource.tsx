@@ -17,6 +17,7 @@ import {
   checkDocuments,
   deleteDocuments,
   documentKeys,
+  isConverting,
   listDocuments,
   recommendDocuments,
   reconvertDocuments,
@@ -122,6 +123,8 @@ export function documentResource({ categories, languages }: {
         }),
         (reply) => reply.document,
       ),
+    // Approved or reconverted documents convert in the background: follow them to the end.
+    refetchWhile: (rows) => rows.some(isConverting),
     rowActions: (row) => {
       const path = documentPath(row);
       return path ? (

@@ -188,6 +188,11 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
    */
   listKey: QueryKey;
   list: (query: ListQuery) => Promise<ListPage<Row>>;
+  /**
+   * Rows still changing on the server by themselves (documents converting): while it says so
+   * of the rows shown, the list is fetched again every few seconds.
+   */
+  refetchWhile?: (rows: readonly Row[]) => boolean;
   /** Turns the loaded rows into a tree (rows with `children`), for nested resources. */
   arrange?: (rows: Row[]) => Row[];
   form?: {
