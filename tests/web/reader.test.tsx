@@ -118,6 +118,16 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect((await screen.findByRole('link', { name: '古籍修复室' })).getAttribute('href')).toBe('/library/7/43');
   });
 
+  it('says 暂无评分, with no star lit, for a document nobody rated (not MOREDOC\'s default score of 3)', async () => {
+    renderApp('/library/7/42', { backend: backend({ score: 300, score_count: 0 }) });
+    const stars = await screen.findByRole('img', { name: '暂无评分' });
+    expect(stars.querySelectorAll('.app-stars__on')).toHaveLength(0);
+    const rating = stars.parentElement as HTMLElement;
+    expect(rating.textContent).toContain('暂无评分');
+    expect(rating.textContent).not.toContain('3.0');
+    expect(rating.textContent).not.toContain('人评分');
+  });
+
   it('shows the document’s approved comments under its pages, asking visitors to log in to comment', async () => {
     const { fetchMock } = renderApp('/library/7/42', {
       backend: backend({}, {

@@ -1,5 +1,5 @@
-// A document's rating (1–5 ★, its average and how many rated it) and the member's own vote:
-// one vote per member, which the server keeps.
+// A document's rating (1–5 ★, its average and how many rated it, or 暂无评分) and the member's
+// own vote: one vote per member, which the server keeps.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
@@ -63,12 +63,23 @@ function MemberVote({ doc }: { doc: Document }) {
 export function RatingStars({ doc }: { doc: Document }) {
   const { loggedIn } = useSession();
   const { pathname } = useLocation();
-  const average = starsOf(doc.score);
+  const count = doc.score_count ?? 0;
+  // Nobody rated: MOREDOC still stores its default score (300), which is no one's opinion.
+  const average = count > 0 ? starsOf(doc.score) : 0;
   return (
     <div className="app-rating">
-      <Stars value={average} label={`评分 ${average.toFixed(1)} 分`} />
-      <span className="app-rating__average">{average.toFixed(1)}</span>
-      <span className="app-rating__count">（{doc.score_count ?? 0} 人评分）</span>
+      {count > 0 ? (
+        <>
+          <Stars value={average} label={`评分 ${average.toFixed(1)} 分`} />
+          <span className="app-rating__average">{average.toFixed(1)}</span>
+          <span className="app-rating__count">（{count} 人评分）</span>
+        </>
+      ) : (
+        <>
+          <Stars value={0} label="暂无评分" />
+          <span className="app-rating__count">暂无评分</span>
+        </>
+      )}
       {loggedIn ? (
         <MemberVote doc={doc} />
       ) : (
