@@ -108,6 +108,15 @@ describe('library', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: '清除筛选' }).getAttribute('href')).toBe('/library');
   });
 
+  it('says a page past the last one does not exist, with links to the first and the last page that keep the filters', async () => {
+    renderApp('/library?page=99&ext=pdf', { backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 27 } } } });
+    expect(await screen.findByText('没有第 99 页')).toBeTruthy();
+    expect(screen.getByText('共 2 页，这一页没有文档。')).toBeTruthy();
+    expect(screen.queryByText('暂无文档')).toBeNull();
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/library?ext=pdf');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 2 页）' }).getAttribute('href')).toBe('/library?ext=pdf&page=2');
+  });
+
   it('says so for a category that does not exist', async () => {
     renderApp('/library/999');
     expect(await screen.findByText('分类不存在')).toBeTruthy();
@@ -148,6 +157,15 @@ describe('search', { timeout: 20_000 }, () => {
     await waitFor(() => expect((calls(fetchMock, '/api/v1/document/search').at(-1) as URL).searchParams.getAll('created_at')).toHaveLength(1));
     await userEvent.selectOptions(screen.getByLabelText('分类'), '7');
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&period=week'));
+  });
+
+  it('says a page past the last one does not exist, with links to the first and the last page of the same search', async () => {
+    renderApp('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=9', { backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 25 } } } });
+    expect(await screen.findByText('没有第 9 页')).toBeTruthy();
+    expect(screen.getByText('共 3 页，这一页没有结果。')).toBeTruthy();
+    expect(screen.queryByText('没有找到相关文档')).toBeNull();
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 3 页）' }).getAttribute('href')).toBe('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=3');
   });
 
   it('offers suggestions for an empty query and for a query without hits', async () => {

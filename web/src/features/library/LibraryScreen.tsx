@@ -8,6 +8,7 @@ import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { ChoiceChips } from '../../kit/filters/ChoiceChips';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { PageLinks } from '../../kit/paging/PageLinks';
+import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { useQueryValues } from '../../kit/routing/query-values';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
@@ -99,9 +100,13 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
           failure="文档列表加载失败"
           isEmpty={(data) => (data.document ?? []).length === 0}
           empty={
-            <EmptyState title="暂无文档" description={state.ext || state.language ? '没有符合条件的文档，换个筛选条件试试。' : '这里还没有文档。'}>
-              {(state.ext || state.language) && <Link to={basePath}>清除筛选</Link>}
-            </EmptyState>
+            isPastLastPage(state.page, total, LIBRARY_PAGE_SIZE) ? (
+              <PastLastPage page={state.page} pages={pages} hrefFor={(page) => href({ page })} noun="文档" />
+            ) : (
+              <EmptyState title="暂无文档" description={state.ext || state.language ? '没有符合条件的文档，换个筛选条件试试。' : '这里还没有文档。'}>
+                {(state.ext || state.language) && <Link to={basePath}>清除筛选</Link>}
+              </EmptyState>
+            )
           }
         >
           {(data) => (

@@ -9,6 +9,7 @@ import { formatBytes, formatDate } from '../../../../shared/format';
 import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
+import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { useQueryValues } from '../../kit/routing/query-values';
 import { EmptyState } from '../../ui/states';
@@ -144,11 +145,15 @@ export function SearchScreen() {
                 failure="搜索失败，请稍后再试"
                 isEmpty={(data) => (data.document ?? []).length === 0}
                 empty={
-                  <Suggestions
-                    words={recommended.filter((w) => w !== state.wd)}
-                    title="没有找到相关文档"
-                    description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
-                  />
+                  isPastLastPage(state.page, total, SEARCH_PAGE_SIZE) ? (
+                    <PastLastPage page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} noun="结果" />
+                  ) : (
+                    <Suggestions
+                      words={recommended.filter((w) => w !== state.wd)}
+                      title="没有找到相关文档"
+                      description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
+                    />
+                  )
                 }
               >
                 {(data) => (
