@@ -301,13 +301,13 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 120_000);
 
-  it('a page of another shape than the first (a landscape page in a portrait scan) is shown whole in a box of its own shape', async () => {
+  it('a page of another shape than the first (a landscape page in a portrait scan) is shown whole in a box of its own shape, and counts as the page read after a jump to it', async () => {
     const title = '横竖混排的扫描件';
-    const [portrait, landscape] = await scanJpegs(2, 100);
-    const pdf = jpegPdf([{ jpeg: portrait! }, { jpeg: landscape!, rotate: 90 }]);
+    const [portrait, landscape, ...rest] = await scanJpegs(4, 100);
+    const pdf = jpegPdf([{ jpeg: portrait! }, { jpeg: landscape!, rotate: 90 }, ...rest.map((jpeg) => ({ jpeg }))]);
     const id = await upload(need('uploaderToken'), 'mixed.pdf', pdf, title);
-    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 2 });
-    const page = await pageAs(undefined, { width: 390, height: 844 });
+    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 4 });
+    const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 }); // the owner reads every page
     await page.goto(`/library/${need('categoryId')}/${id}`);
     const second = page.locator('figure[data-page="2"]');
     await second.scrollIntoViewIfNeeded();
@@ -324,6 +324,16 @@ describe('the library, from upload to download', () => {
     expect(shapes[1]!.image).toBeCloseTo(842 / 595, 1);
     expect(Math.abs(shapes[1]!.box - shapes[1]!.image)).toBeLessThan(0.02);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // Jumped to, the short landscape page sits under the toolbar with page 3 filling the screen
+    // below it (across the screen's middle): the counter names page 2, the one read.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByPlaceholder('页码').fill('2');
+    await page.getByRole('button', { name: '跳转' }).click();
+    const counter = page.locator('.app-reader__counter');
+    await expect.poll(() => counter.textContent()).toBe('2 / 4');
+    await page.waitForTimeout(300); // the observer's answer to the scroll has come by now
+    expect(await counter.textContent()).toBe('2 / 4');
   }, 120_000);
 
   it('an illustrated PDF reads as vector pages whose photo (WebP inside the SVG) the browser draws', async () => {

@@ -89,12 +89,16 @@ export function DocumentPages({ doc, shownPages, after }: {
 }) {
   const total = doc.pages ?? 0;
   const ratio = pageAspectRatio(doc);
-  const { isNear, current, setCurrent, observe } = useLazyPages(1);
+  const reader = useRef<HTMLElement>(null);
+  const toolbarBottom = useCallback(
+    () => reader.current?.querySelector('.app-reader__toolbar')?.getBoundingClientRect().bottom ?? 0,
+    [],
+  );
+  const { isNear, current, setCurrent, observe } = useLazyPages(1, toolbarBottom);
   const [zoom, setZoom] = useState<number>(FIT_WIDTH);
   const [jump, setJump] = useState('');
   const [jumpError, setJumpError] = useState<string>();
   const [fullscreen, setFullscreen] = useState(false);
-  const reader = useRef<HTMLElement>(null);
 
   const goTo = useCallback(
     (page: number) => {
