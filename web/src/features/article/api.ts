@@ -8,8 +8,9 @@ import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleReques
 import type { Empty } from '../../../../shared/types/common';
 import type { Favorite } from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
-import { api, ApiError, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { rightQuery } from '../../api/right-query';
 import { categoryKeys } from '../category/api';
 import { favoriteKeys, FavoriteType } from '../favorite/api';
 
@@ -53,22 +54,8 @@ export const myArticlesQuery = (userId: number, page: number, size: number) =>
     queryFn: async () => unwrap(await listArticles({ user_id: [userId], page, size, order: 'id desc' })),
   });
 
-/**
- * `GET /api/v1/user/canipublisharticle`: `{}` when the member may write articles, 403 with
- * the reason (a punishment, no group that enables articles) when not. A refusal is an
- * answer here, not an error.
- */
-export const publishRightQuery = (userId: number) =>
-  queryOptions({
-    queryKey: articleKeys.right(userId),
-    queryFn: async () => {
-      const result = await api.get<Empty>('/api/v1/user/canipublisharticle');
-      if (result.ok) return { allowed: true } as const;
-      if (result.status === 403) return { allowed: false, reason: result.data.message } as const;
-      throw new ApiError({ status: result.status, data: result.data });
-    },
-    staleTime: 5 * 60_000,
-  });
+/** Whether the member may write articles, and if not why (`GET /api/v1/user/canipublisharticle`). */
+export const publishRightQuery = (userId: number) => rightQuery(articleKeys.right(userId), '/api/v1/user/canipublisharticle');
 
 /** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
 export const articleFavoriteQuery = (id: number) =>

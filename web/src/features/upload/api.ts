@@ -1,11 +1,10 @@
 // Uploads (contract README §8): images (§8.2; the answer's `data.path` is the public URL
 // path to store in the edited record, or, for the avatar, already stored) and documents
 // (§8.1; the answer's `data.id` is the attachment CreateDocument turns into a document).
-import { queryOptions } from '@tanstack/react-query';
 import type { UploadImageReply } from '../../../../shared/types/attachment';
-import type { Empty } from '../../../../shared/types/common';
 import type { UploadDocumentReply } from '../../../../shared/types/document';
-import { api, ApiError, type UploadOptions } from '../../api/client';
+import { api, type UploadOptions } from '../../api/client';
+import { rightQuery } from '../../api/right-query';
 import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput';
 
 /**
@@ -33,21 +32,8 @@ export const uploadKeys = {
   right: (userId: number) => ['upload', 'right', userId] as const,
 };
 
-/**
- * `GET /api/v1/user/caniuploaddocument`: `{}` when the member may upload, 403 with the
- * reason when not. A refusal is an answer here, not an error.
- */
-export const uploadRightQuery = (userId: number) =>
-  queryOptions({
-    queryKey: uploadKeys.right(userId),
-    queryFn: async () => {
-      const result = await api.get<Empty>('/api/v1/user/caniuploaddocument');
-      if (result.ok) return { allowed: true } as const;
-      if (result.status === 403) return { allowed: false, reason: result.data.message } as const;
-      throw new ApiError({ status: result.status, data: result.data });
-    },
-    staleTime: 5 * 60_000,
-  });
+/** Whether the member may upload documents, and if not why (`GET /api/v1/user/caniuploaddocument`). */
+export const uploadRightQuery = (userId: number) => rightQuery(uploadKeys.right(userId), '/api/v1/user/caniuploaddocument');
 
 /** One document file to `POST /api/v1/upload/document`; `data.id` is the attachment to create the document from. */
 export function uploadDocumentFile(file: File, options: UploadOptions) {
