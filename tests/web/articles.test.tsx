@@ -7,13 +7,12 @@ import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
 import type { Comment } from '../../shared/types/comment';
 import type { Permission } from '../../shared/types/permission';
-import { api } from '../../web/src/api/client';
 import { cleanPastedHtml } from '../../web/src/kit/rich-text/RichTextEditor';
 import { problemsOf } from '../../web/src/features/article/ArticleForm';
 import { commentThreads } from '../../web/src/features/comment/CommentSection';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, renderApp, type Backend } from './render-app';
+import { admin, member, holdCalls, renderApp, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -61,14 +60,7 @@ describe('article list', () => {
       backend: { 'GET /api/v1/article/list': { status: 200, body: { article: [{ ...about, content: undefined, description: '一个文档分享平台' }], total: 1 } } },
     });
     // The screen is a lazy chunk: its calls go out after this, through a fetch held until released.
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    api.configure({ fetch: (async (input: string, init?: RequestInit) => {
-      await gate;
-      return fetchMock(input, init);
-    }) as unknown as typeof fetch });
+    const release = holdCalls(fetchMock);
     expect(await screen.findByRole('heading', { name: '文章资讯', level: 1 })).toBeTruthy();
     expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
     expect(screen.queryByText('暂无文章')).toBeNull();

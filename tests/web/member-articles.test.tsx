@@ -7,11 +7,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
 import type { Category } from '../../shared/types/category';
-import { api } from '../../web/src/api/client';
 import { categoryListQuery } from '../../web/src/features/category/api';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { member, renderApp, type Backend } from './render-app';
+import { member, holdCalls, renderApp, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -57,14 +56,7 @@ function renderWithCategories(path: string, backend: Backend) {
 describe('我的文章', { timeout: 30_000 }, () => {
   it('shows a skeleton while loading (never 还没有文章), then each article with its status, link and reject reason', async () => {
     const { fetchMock } = renderApp('/member/article', { user: member, backend: listBackend([published, pending, rejected]) });
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    api.configure({ fetch: (async (input: string, init?: RequestInit) => {
-      await gate;
-      return fetchMock(input, init);
-    }) as unknown as typeof fetch });
+    const release = holdCalls(fetchMock);
     expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
     expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
     expect(screen.queryByText('还没有文章')).toBeNull();

@@ -44,6 +44,27 @@ export function scriptedFetch(backend: Backend) {
   });
 }
 
+/**
+ * Holds the app's calls through `fetchMock` (renderApp's) that `which` picks, every one by
+ * default, until the returned `release()`: a screen's loading state (a lazy screen's calls go
+ * out after the render) or a click repeated while the call is out can be looked at meanwhile.
+ */
+export function holdCalls(
+  fetchMock: ReturnType<typeof scriptedFetch>,
+  which: (url: URL, init: RequestInit) => boolean = () => true,
+): () => void {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const answer = fetchMock.getMockImplementation()!;
+  fetchMock.mockImplementation(async (input: string, init: RequestInit = {}) => {
+    if (which(new URL(input, 'http://localhost'), init)) await gate;
+    return answer(input, init);
+  });
+  return release;
+}
+
 export function renderApp(
   path: string,
   options: { user?: User; permissions?: Permission[]; backend?: Backend; settings?: StartData['settings']; routeData?: StartData['routeData'] } = {},

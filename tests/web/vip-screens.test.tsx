@@ -8,7 +8,7 @@ import type { Permission } from '../../shared/types/permission';
 import type { StartData } from '../../shared/types/start-data';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, renderApp, settings, type Backend } from './render-app';
+import { admin, holdCalls, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -77,21 +77,13 @@ describe('/vip', { timeout: 20_000 }, () => {
 
 describe('/vip/checkout', { timeout: 20_000 }, () => {
   it('orders the plan once however often 立即支付 is clicked, then shows the transfer instructions', async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     const backend: Backend = {
       'POST /api/v1/order': { status: 200, body: pending },
       'POST /api/v1/order/pay': { status: 200, body: { order: { ...pending, provider: 'manual' }, provider: 'manual', instructions: '请转账至 招商银行 6225' } },
       'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'manual' } },
     };
     const { fetchMock, router } = renderApp('/vip/checkout?plan=month', { user: member, settings: onSale, backend });
-    const original = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input: string, init?: RequestInit) => {
-      if (init?.method === 'POST' && String(input).endsWith('/api/v1/order')) await gate;
-      return original(input, init);
-    });
+    const release = holdCalls(fetchMock, (url, init) => init.method === 'POST' && url.pathname === '/api/v1/order');
     expect(await screen.findByRole('heading', { name: '确认订单' })).toBeTruthy();
     expect(screen.getByText('¥30.00')).toBeTruthy();
     expect((screen.getByRole('radio', { name: '线下转账' }) as HTMLInputElement).checked).toBe(true);
