@@ -309,9 +309,10 @@ describe('on a phone (390 px)', () => {
 });
 
 describe('a table wider than its panel', () => {
-  it('scrolls sideways under its actions column, which stays in sight at 1280 px; no header wraps', async () => {
+  it('scrolls sideways under its actions column, which stays in sight at 1024 px; no header wraps', async () => {
     const page = await open();
-    await page.setViewportSize({ width: 1280, height: 900 });
+    // At 1280 px every list fits its panel (admin-table-widths.test.ts); narrower, some do not.
+    await page.setViewportSize({ width: 1024, height: 900 });
     await loginAsAdmin(page, '/admin/user/group');
     await row(page, '超级管理员').waitFor();
     const body = page.locator('.app-resource-table .semi-table-body');
@@ -320,7 +321,7 @@ describe('a table wider than its panel', () => {
     const bodyBox = (await body.boundingBox())!;
     for (const name of ['编辑「超级管理员」', '设置「超级管理员」的权限', '编辑「普通用户」']) {
       const box = (await page.getByRole('button', { name }).boundingBox())!;
-      expect(box.x + box.width, name).toBeLessThanOrEqual(Math.min(bodyBox.x + bodyBox.width, 1280));
+      expect(box.x + box.width, name).toBeLessThanOrEqual(Math.min(bodyBox.x + bodyBox.width, 1024));
     }
     // Scrolled to its far left, the actions still cover the columns passing under them.
     await body.evaluate((element) => { element.scrollLeft = element.scrollWidth; });

@@ -25,7 +25,10 @@ function TitleCell({ article }: { article: Article }) {
   const published = article.status === ReviewStatus.Approved && !article.deleted_at;
   return (
     <span className="app-resource-stack">
-      {published ? <Link to={articlePath(article)} target="_blank">{article.title || '无标题'}</Link> : (article.title || '无标题')}
+      <span>
+        {published ? <Link to={articlePath(article)} target="_blank">{article.title || '无标题'}</Link> : (article.title || '无标题')}
+        {article.recommend_at && <Tag className="app-admin-article__flag" size="small" color="amber">推荐</Tag>}
+      </span>
       <span className="app-resource-muted">{article.identifier}</span>
     </span>
   );
@@ -33,13 +36,13 @@ function TitleCell({ article }: { article: Article }) {
 
 const categoriesOf = (article: Article) => (article.category ?? []).map((c) => c.title).join('、') || '-';
 
-/** What both the article list and the recycle bin show of an article. */
+/** What both the article list and the recycle bin show of an article (推荐 beside the title). */
 const ARTICLE_COLUMNS: readonly ColumnDef<Article>[] = [
   { key: 'id', title: 'ID', width: 70 },
   { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
   { key: 'category', title: '分类', render: categoriesOf },
-  { key: 'user', title: '作者', width: 110, render: (row) => row.user?.username ?? '-' },
-  { key: 'status', title: '状态', width: 100, render: (row) => <ArticleStatusTag article={row} /> },
+  { key: 'user', title: '作者', width: 90, render: (row) => row.user?.username ?? '-' },
+  { key: 'status', title: '状态', width: 90, render: (row) => <ArticleStatusTag article={row} /> },
 ];
 
 const RECOMMEND_FILTER = [
@@ -59,7 +62,6 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
     rowLabel: (row) => row.title ?? '',
     columns: [
       ...ARTICLE_COLUMNS,
-      { key: 'recommend_at', title: '推荐', width: 80, render: (row) => (row.recommend_at ? <Tag color="amber">推荐</Tag> : '-') },
       { key: 'view_count', title: '阅读', width: 70, render: (row) => row.view_count ?? 0 },
       { key: 'comment_count', title: '评论', width: 70, render: (row) => row.comment_count ?? 0 },
       dateColumn('created_at', '发布时间'),

@@ -5,7 +5,7 @@ import { optionLabel, resourceTypeOptions } from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Attachment } from '../../../../shared/types/attachment';
-import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
+import { dateColumn, EnabledTag, StackCell } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { attachmentKeys, attachmentWrites, listAttachments } from './api';
@@ -22,22 +22,28 @@ export const attachmentResource: ResourceDef<Attachment, Values> = {
   rowLabel: (row) => row.name ?? row.hash ?? '',
   columns: [
     { key: 'id', title: 'ID', width: 70 },
+    // The hash under the name: as a column of its own it left the name a word a line at 1280 px.
     {
       key: 'name',
-      title: '文件名',
-      render: (row) =>
-        row.path?.startsWith('/uploads/') ? (
-          <a className="app-resource-link" href={row.path} target="_blank" rel="noopener">
-            {row.name || row.path}
-          </a>
-        ) : (
-          row.name || '-'
-        ),
+      title: '文件名 / 哈希（MD5）',
+      render: (row) => (
+        <StackCell
+          main={
+            row.path?.startsWith('/uploads/') ? (
+              <a href={row.path} target="_blank" rel="noopener">
+                {row.name || row.path}
+              </a>
+            ) : (
+              row.name || '-'
+            )
+          }
+          sub={<code className="app-resource-hash" title={row.hash}>{row.hash ?? '-'}</code>}
+        />
+      ),
     },
-    { key: 'type', title: '类型', width: 90, render: (row) => row.type_name || optionLabel(resourceTypeOptions, row.type ?? 0, '未知') },
-    { key: 'size', title: '大小', width: 100, render: (row) => formatBytes(row.size ?? 0) },
-    { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
-    { key: 'hash', title: '哈希（MD5）', width: 150, render: (row) => <code className="app-resource-hash" title={row.hash}>{row.hash ?? '-'}</code> },
+    { key: 'type', title: '类型', width: 80, render: (row) => row.type_name || optionLabel(resourceTypeOptions, row.type ?? 0, '未知') },
+    { key: 'size', title: '大小', width: 90, render: (row) => formatBytes(row.size ?? 0) },
+    { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
     { key: 'enable', title: '状态', width: 80, render: (row) => <EnabledTag enabled={row.enable} on="正常" off="已禁用" /> },
     dateColumn('created_at', '上传时间'),
   ],

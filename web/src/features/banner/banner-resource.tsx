@@ -39,7 +39,7 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   columns: [
     { key: 'path', title: '图片', width: 120, render: (row) => <ImageThumb src={row.path} alt={row.title ?? '轮播图'} /> },
     { key: 'title', title: '标题' },
-    { key: 'type', title: '类型', width: 130, render: (row) => optionLabel(bannerTypeOptions, row.type ?? 0) },
+    { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(bannerTypeOptions, row.type ?? 0) },
     { key: 'url', title: '链接' },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
     enabledColumn(),

@@ -52,9 +52,9 @@ export const commentResource: ResourceDef<Comment> = {
     { key: 'id', title: 'ID', width: 70 },
     { key: 'content', title: '内容', render: (row) => <span className="app-comment-cell">{row.content}</span> },
     { key: 'target', title: '评论对象', render: (row) => <TargetCell comment={row} /> },
-    { key: 'user', title: '用户', width: 110, render: (row) => row.user?.username ?? '-' },
+    { key: 'user', title: '用户', width: 100, render: (row) => row.user?.username ?? '-' },
     {
-      key: 'status', title: '状态', width: 100,
+      key: 'status', title: '状态', width: 80,
       render: (row) => <Tag color={STATUS_COLORS[row.status ?? 0] ?? 'grey'}>{optionLabel(commentStatusOptions, row.status ?? 0, '未知')}</Tag>,
     },
     dateColumn('created_at', '时间'),

@@ -57,6 +57,7 @@ function TitleCell({ doc }: { doc: Document }) {
         {doc.title || '未命名文档'}
         {doc.recommend_at && <span className="app-admin-document__flag">荐</span>}
       </span>
+      <span className="app-resource-muted app-admin-document__meta">{`${doc.pages ?? 0} 页 · ${formatBytes(doc.size ?? 0)}`}</span>
       {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-admin-document__error">{doc.convert_error}</span>}
     </span>
   );
@@ -79,13 +80,13 @@ export function documentResource({ categories, languages }: {
     rowLabel: (row) => row.title ?? '',
     columns: [
       { key: 'id', title: 'ID', width: 70 },
+      // The pages and the size under the title: with their own column the row outgrew 957 px.
       { key: 'title', title: '文档', render: (row) => <TitleCell doc={row} /> },
-      { key: 'pages', title: '页数/大小', width: 110, render: (row) => `${row.pages ?? 0} 页 · ${formatBytes(row.size ?? 0)}` },
-      { key: 'category', title: '分类', width: 140, render: (row) => (row.category ?? []).map((c) => c.title).join(' / ') || '-' },
-      { key: 'username', title: '上传者', width: 100, render: (row) => row.username || '-' },
-      { key: 'price', title: '价格', width: 70, render: (row) => row.price || '免费' },
-      { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
-      dateColumn('created_at', '上传时间', 140),
+      { key: 'category', title: '分类', render: (row) => (row.category ?? []).map((c) => c.title).join(' / ') || '-' },
+      { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
+      { key: 'price', title: '价格', width: 60, render: (row) => row.price || '免费' },
+      { key: 'status', title: '状态', width: 90, render: (row) => <DocumentStatusTag status={row.status} /> },
+      dateColumn('created_at', '上传时间'),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' },

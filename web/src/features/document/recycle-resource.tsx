@@ -39,9 +39,9 @@ export const recycleResource: ResourceDef<Document> = {
         </span>
       ),
     },
-    { key: 'username', title: '上传者', width: 110, render: (row) => row.username || '-' },
-    { key: 'status', title: '状态', width: 100, render: (row) => <DocumentStatusTag status={row.status} /> },
-    { key: 'deleted_username', title: '删除者', width: 110, render: (row) => row.deleted_username || '-' },
+    { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
+    { key: 'status', title: '状态', width: 90, render: (row) => <DocumentStatusTag status={row.status} /> },
+    { key: 'deleted_username', title: '删除者', width: 90, render: (row) => row.deleted_username || '-' },
     dateColumn('deleted_at', '删除时间'),
   ],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、关键词或简介' }],

@@ -4,7 +4,7 @@ import { feedbackStatusOptions, FeedbackStatus, optionLabel } from '../../../../
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Feedback } from '../../../../shared/types/feedback';
 import { FEEDBACK_LIMITS } from '../../../../shared/validation';
-import { dateColumn, ImageThumb } from '../../kit/admin-resource/cells';
+import { dateColumn, ImageThumb, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -19,16 +19,22 @@ export const feedbackResource: ResourceDef<Feedback> = {
   rowLabel: (row) => (row.content ?? '').slice(0, 20),
   columns: [
     { key: 'id', title: 'ID', width: 70 },
-    { key: 'content', title: '反馈内容', render: (row) => <span className="app-feedback-cell">{row.content}</span> },
+    // The page under the words and the contact under the user: as columns of their own they
+    // pushed the row past the 957 px a table has at 1280 px, under the actions.
     {
-      key: 'image', title: '截图', width: 90,
-      render: (row) => (row.image ? <a href={row.image} target="_blank" rel="noreferrer noopener"><ImageThumb src={row.image} alt="反馈截图" /></a> : '-'),
+      key: 'content', title: '反馈内容',
+      render: (row) => <StackCell main={<span className="app-feedback-cell">{row.content}</span>} sub={row.page ? `来自 ${row.page}` : undefined} />,
     },
-    { key: 'contact', title: '联系方式', width: 140, render: (row) => row.contact || '-' },
-    { key: 'user', title: '用户', width: 110, render: (row) => row.username || (row.user_id ? `#${row.user_id}` : '游客') },
-    { key: 'page', title: '来自页面', width: 140, render: (row) => row.page || '-' },
     {
-      key: 'status', title: '状态', width: 90,
+      key: 'image', title: '截图', width: 64,
+      render: (row) => (row.image ? <a href={row.image} target="_blank" rel="noreferrer noopener"><ImageThumb src={row.image} alt="反馈截图" square /></a> : '-'),
+    },
+    {
+      key: 'user', title: '用户 / 联系方式',
+      render: (row) => <StackCell main={row.username || (row.user_id ? `#${row.user_id}` : '游客')} sub={row.contact} />,
+    },
+    {
+      key: 'status', title: '状态', width: 80,
       render: (row) => <Tag color={row.status === FeedbackStatus.Handled ? 'green' : 'orange'}>{optionLabel(feedbackStatusOptions, row.status ?? 0)}</Tag>,
     },
     { key: 'reply', title: '回复', render: (row) => row.reply || '-' },

@@ -70,12 +70,11 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
           </span>
         ),
       },
-      { key: 'description', title: '描述', width: 200 },
-      { key: 'user_count', title: '用户数', width: 80, render: (row) => row.user_count ?? 0 },
+      { key: 'description', title: '描述' },
+      { key: 'user_count', title: '用户数', width: 70, render: (row) => row.user_count ?? 0 },
       {
         key: 'rights',
         title: '会员权限',
-        width: 220,
         render: (row) =>
           RIGHTS.filter((r) => row[r.name]).map((r) => (
             <Tag key={r.name} size="small" color="light-blue">
@@ -83,8 +82,8 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
             </Tag>
           )),
       },
-      { key: 'is_display', title: '显示标识', width: 90, render: (row) => (row.is_display ? '是' : '否') },
-      { key: 'sort', title: '排序', width: 70, render: (row) => row.sort ?? 0 },
+      { key: 'is_display', title: '显示标识', width: 80, render: (row) => (row.is_display ? '是' : '否') },
+      { key: 'sort', title: '排序', width: 60, render: (row) => row.sort ?? 0 },
       dateColumn('created_at', '创建时间'),
     ],
     filters: [{ kind: 'keyword', name: 'wd', label: '名称' }],

@@ -3,7 +3,7 @@
 // decisions (OrderAdminActions). Orders are never created or deleted here.
 import type { Order } from '../../../../shared/types/order';
 import { orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
-import { dateColumn } from '../../kit/admin-resource/cells';
+import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { listOrders, orderKeys } from './api';
@@ -19,14 +19,22 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.order_no ?? '',
   columns: [
-    { key: 'order_no', title: '订单号', width: 200 },
-    { key: 'username', title: '用户', render: (row) => row.username || `#${row.user_id ?? ''}` },
-    { key: 'plan_title', title: '套餐', render: (row) => `${row.plan_title ?? ''}（${row.days ?? 0}天）` },
-    { key: 'amount', title: '金额', width: 100, render: (row) => orderAmount(row.amount) },
-    { key: 'provider', title: '支付方式', width: 100, render: (row) => providerLabel(row.provider) },
-    { key: 'status', title: '状态', width: 150, render: (row) => <OrderStatusTag order={row} /> },
-    dateColumn('created_at', '下单时间', 140),
-    dateColumn('paid_at', '支付时间', 140),
+    // Eight values and the actions in 957 px (at 1280 px wide): the buyer goes under the number,
+    // the price under the plan, the way of paying under the state, and both times stay whole.
+    {
+      key: 'order_no', title: '订单号 / 用户', width: 200,
+      render: (row) => <StackCell main={row.order_no} sub={row.username || `#${row.user_id ?? ''}`} />,
+    },
+    {
+      key: 'plan_title', title: '套餐 / 金额',
+      render: (row) => <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0}天）`} sub={orderAmount(row.amount)} />,
+    },
+    {
+      key: 'status', title: '状态 / 支付方式', width: 120,
+      render: (row) => <StackCell main={<OrderStatusTag order={row} />} sub={row.provider ? providerLabel(row.provider) : undefined} />,
+    },
+    dateColumn('created_at', '下单时间'),
+    dateColumn('paid_at', '支付时间'),
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '订单号、用户名或交易号' },

@@ -69,7 +69,7 @@ export const permissionResource: ResourceDef<PermissionRow, Values> = {
     },
     { key: 'path', title: '路径', render: (row) => <span className="app-resource-code">{row.path}</span> },
     { key: 'description', title: '描述', render: (row) => row.description ?? '' },
-    { key: 'updated_at', title: '更新时间', width: 150, render: (row) => (isHeading(row) ? null : <DateCell value={row.updated_at} />) },
+    { key: 'updated_at', title: '更新时间', width: 140, render: (row) => (isHeading(row) ? null : <DateCell value={row.updated_at} />) },
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '名称或描述' },

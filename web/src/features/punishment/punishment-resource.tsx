@@ -59,10 +59,10 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
   columns: [
     { key: 'id', title: 'ID', width: 70 },
     { key: 'username', title: '用户', render: (row) => row.username ?? `#${row.user_id ?? ''}` },
-    { key: 'type', title: '类型', width: 120, render: (row) => optionLabel(punishmentTypeOptions, row.type ?? 0, '未知') },
-    { key: 'status', title: '状态', width: 90, render: (row) => <StatusTag row={row} /> },
+    { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(punishmentTypeOptions, row.type ?? 0, '未知') },
+    { key: 'status', title: '状态', width: 80, render: (row) => <StatusTag row={row} /> },
     { key: 'reason', title: '原因' },
-    { key: 'end_time', title: '结束时间', width: 150, render: (row) => (row.end_time ? <DateCell value={row.end_time} /> : '永久') },
+    { key: 'end_time', title: '结束时间', width: 140, render: (row) => (row.end_time ? <DateCell value={row.end_time} /> : '永久') },
     dateColumn('created_at', '处罚时间'),
   ],
   filters: [

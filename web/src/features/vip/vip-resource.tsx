@@ -30,7 +30,7 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     { key: 'user_id', title: '用户ID', width: 80 },
     { key: 'username', title: '用户' },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
-    { key: 'status', title: '状态', width: 90, render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>) },
+    { key: 'status', title: '状态', width: 80, render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>) },
     dateColumn('start_at', '本期开始'),
     dateColumn('end_at', '到期时间'),
   ],

@@ -1,4 +1,5 @@
 // Small cell renderers, and the columns made of them, shared by the resource screens.
+import type { ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Tag } from '../../ui/semi';
 import type { ColumnDef } from './resource';
@@ -7,21 +8,32 @@ export function EnabledTag({ enabled, on = '启用', off = '禁用' }: { enabled
   return <Tag color={enabled ? 'green' : 'grey'}>{enabled ? on : off}</Tag>;
 }
 
+/** A time as `2024-05-06 13:45`, on one line (admin-resource.css). */
 export function DateCell({ value }: { value: string | undefined }) {
-  return <span className="app-resource-muted">{value ? formatDate(value, SHORT_DATE_FORMAT) || '-' : '-'}</span>;
+  return <span className="app-resource-muted app-resource-date">{value ? formatDate(value, SHORT_DATE_FORMAT) || '-' : '-'}</span>;
+}
+
+/** A value with, under it in grey, what goes with it (a plan and its price, a user and a contact). */
+export function StackCell({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
+  return (
+    <span className="app-resource-stack">
+      <span>{main}</span>
+      {sub !== undefined && sub !== null && sub !== '' && <span className="app-resource-muted">{sub}</span>}
+    </span>
+  );
 }
 
 /** The keys of the row's optional text fields (its times among them). */
 type TextKey<Row> = { [K in keyof Row]-?: Row[K] extends string | undefined ? K : never }[keyof Row] & string;
 
 /** A column of one of the row's times (`created_at`, `deleted_at`, …) as DateCell shows it. */
-export function dateColumn<Row>(key: TextKey<Row>, title: string, width = 150): ColumnDef<Row> {
+export function dateColumn<Row>(key: TextKey<Row>, title: string, width = 140): ColumnDef<Row> {
   return { key, title, width, render: (row) => <DateCell value={row[key] as string | undefined} /> };
 }
 
 /** The 状态 column of a resource that is enabled or disabled. */
 export function enabledColumn<Row extends { enable?: boolean }>(): ColumnDef<Row> {
-  return { key: 'enable', title: '状态', width: 90, render: (row) => <EnabledTag enabled={row.enable} /> };
+  return { key: 'enable', title: '状态', width: 80, render: (row) => <EnabledTag enabled={row.enable} /> };
 }
 
 export function ImageThumb({ src, alt, square }: { src: string | undefined; alt: string; square?: boolean }) {

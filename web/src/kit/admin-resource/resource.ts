@@ -74,6 +74,11 @@ export type FieldDef<Values extends FormValues = FormValues, Row = unknown> = Fi
 export interface ColumnDef<Row> {
   key: string;
   title: string;
+  /**
+   * Its width in px, which is also its least: the table never narrows it. Columns without one
+   * share the rest. At 1280 px the panel has 957 px for the table, the checkboxes (48) and the
+   * actions included; a table wider than that slides its last columns under the actions.
+   */
   width?: number;
   /** Default: the row's value under `key`. */
   render?: (row: Row) => ReactNode;

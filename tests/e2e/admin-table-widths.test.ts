@@ -1,0 +1,183 @@
+// Every admin list at 1280×800 in Chromium, with rows as a live site has them (a buyer with a
+// long name and an e-mail address, paid and waiting orders, long titles, dates): the whole
+// table fits its panel, no cell lies under the actions column that sticks to the right edge,
+// and each time is whole, on one line. (At 390 px the tables scroll sideways by design.)
+import { describe, expect, it } from 'vitest';
+import { api, login } from '../helpers/backend';
+import { createDocument } from '../helpers/document-api';
+import { textPdf } from '../helpers/documents';
+import { useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser({
+  env: () => ({
+    CONFIG_VIP_ENABLE: 'true',
+    CONFIG_PAY_ENABLE: 'true',
+    CONFIG_PAY_PROVIDER: 'manual',
+    CONFIG_PAY_MANUAL_INSTRUCTIONS: '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。',
+    CONFIG_SMS_ENABLE: 'true',
+  }),
+});
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function ok(label: string, pending: Promise<{ status: number; text: string; body: any }>) {
+  const res = await pending;
+  expect(res.status, `${label}: ${res.text}`).toBe(200);
+  return res.body;
+}
+
+/** Rows on every list screen, made through the API as members and the admin make them. */
+async function seed(): Promise<void> {
+  const url = site.backendUrl;
+  const token = await login(url, 'admin', site.adminPassword);
+  const admin = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) =>
+    api(url, method, path, { token, body, query });
+
+  const member = await ok('register', api(url, 'POST', '/api/v1/user/register', {
+    body: { username: 'zhangxiaoming2024', password: 'member-password', email: 'zhangxiaoming2024@example.com' },
+  }));
+  const as = (method: string, path: string, body: unknown) => api(url, method, path, { token: member.token, body });
+
+  // Orders: one paid (both times), one waiting for the transfer (the most actions).
+  for (const [plan, price] of [['year', 298], ['month', 30]] as const) {
+    const order = await ok('order', as('POST', '/api/v1/order', { plan_code: plan, price }));
+    await ok('pay', as('POST', '/api/v1/order/pay', { order_no: order.order_no, provider: 'manual' }));
+    if (plan === 'year') await ok('confirm', admin('PUT', '/api/v1/order/confirm', { id: order.id, reason: '招商银行到账 298 元' }));
+  }
+
+  await ok('article category', admin('POST', '/api/v1/category', { title: '站务公告', type: 1, description: '本站的通知与公告' }));
+  await ok('document category', admin('POST', '/api/v1/category', { title: '计算机与互联网', type: 0, description: '编程、网络与数据库' }));
+  const articleCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 1 }))).category[0].id;
+  const documentCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 0 }))).category[0].id;
+
+  const article = await ok('article', admin('POST', '/api/v1/article', {
+    title: '关于本站文档上传与审核规则的说明（2024 年修订版）', identifier: 'upload-rules-2024', content: '<p>上传须知。</p>',
+    category_id: [articleCategory], is_recommend: true,
+  }));
+  const old = await ok('article', admin('POST', '/api/v1/article', {
+    title: '已经停用的旧版用户协议与隐私政策', identifier: 'old-terms-2019', content: '<p>旧版。</p>', category_id: [articleCategory],
+  }));
+  await ok('recycle article', admin('DELETE', '/api/v1/article', undefined, { id: old.id }));
+
+  const document = await createDocument(url, token, textPdf(3), '计算机网络原理与实践教程（第三版）.pdf', { category_id: [documentCategory], price: 5 });
+  const recycled = await createDocument(url, token, textPdf(2), '数据结构与算法分析课后习题答案.pdf', { category_id: [documentCategory] });
+  await ok('recycle document', admin('DELETE', '/api/v1/document', undefined, { id: recycled.id }));
+
+  await ok('comment', as('POST', '/api/v1/comment', { document_id: article.id, type: 1, content: '写得很清楚，感谢分享！请问审核一般需要多长时间？' }));
+  await ok('report', as('POST', '/api/v1/report', { document_id: document.id, type: 0, reason: 1, remark: '该文档与某出版社教材内容完全一致，疑似侵权' }));
+  await ok('feedback', as('POST', '/api/v1/feedback', {
+    content: '上传大文件时进度条卡在 99% 不动，刷新后文档没有出现在列表中。', contact: 'zhangxiaoming2024@example.com', page: '/upload',
+  }));
+  await ok('search', api(url, 'GET', '/api/v1/document/search', { query: { wd: '计算机网络 教程' } }));
+  await ok('sms', api(url, 'POST', '/api/v1/user/sms/code', { headers: { 'x-forwarded-for': '203.0.113.54' }, body: { mobile: '13812345678', type: 'register' } }));
+
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), '新学期横幅.png');
+  const image = await fetch(`${url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  expect(image.status).toBe(200);
+  const { data } = (await image.json()) as { data: { path: string } };
+  await ok('banner', admin('POST', '/api/v1/banner', {
+    title: '新学期资料大放送', path: data.path, url: 'https://www.example.com/activity/back-to-school-2024', type: 1, enable: true, sort: 1,
+  }));
+  await ok('friendlink', admin('POST', '/api/v1/friendlink', { title: '开源中国社区', link: 'https://www.oschina.net/project/lang/19/javascript', enable: true, sort: 3 }));
+  await ok('advertisement', admin('POST', '/api/v1/advertisement', {
+    title: '首页顶部横幅广告（春季促销）', position: 'global_top', content: '<p>春季促销</p>', enable: true,
+    start_time: new Date().toISOString(), end_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  }));
+  await ok('punishment', admin('POST', '/api/v1/punishment', {
+    user_id: [member.user.id], type: [6], enable: true, reason: '多次发布与站点主题无关的广告内容',
+    end_time: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+  }));
+}
+
+/** Lists without a time column. */
+const TIMELESS = new Set(['/admin/article/category', '/admin/document/category', '/admin/document/language', '/admin/navigation']);
+
+/** Every list screen of the admin menu. */
+const SCREENS = [
+  '/admin/order',
+  '/admin/article/list',
+  '/admin/article/recycle',
+  '/admin/article/category',
+  '/admin/document/list',
+  '/admin/document/recycle',
+  '/admin/document/category',
+  '/admin/document/language',
+  '/admin/document/searchrecord',
+  '/admin/user/list',
+  '/admin/user/group',
+  '/admin/user/permission',
+  '/admin/user/punishment',
+  '/admin/user/vip',
+  '/admin/user/sms',
+  '/admin/comment',
+  '/admin/report',
+  '/admin/feedback',
+  '/admin/attachment',
+  '/admin/banner',
+  '/admin/friendlink',
+  '/admin/navigation',
+  '/admin/advertisement',
+];
+
+interface Layout {
+  rows: number;
+  /** the table's width beyond its panel */
+  overflow: number;
+  /** cells under the sticky actions cell of their row */
+  covered: string[];
+  dates: number;
+  /** times cut off or broken over two lines */
+  brokenDates: string[];
+}
+
+describe('admin lists at 1280 px wide', () => {
+  it('show every column of their first rows beside the actions, each time on one line', async () => {
+    await seed();
+    const page = await site.open();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/auth/login?redirect=${encodeURIComponent('/admin/dashboard')}`);
+    await page.getByLabel('用户名').fill('admin');
+    await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
+    await page.getByRole('button', { name: '登录' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/dashboard');
+
+    for (const path of SCREENS) {
+      await page.goto(path);
+      await page.locator('.app-resource-table tbody tr.semi-table-row').first().waitFor();
+      const layout = await page.evaluate((): Layout => {
+        const body = document.querySelector<HTMLElement>('.app-resource-table .semi-table-body')!;
+        const heads = [...document.querySelectorAll('.app-resource-table thead th')].map((th) => th.textContent ?? '');
+        const rows = [...document.querySelectorAll('.app-resource-table tbody tr.semi-table-row')].slice(0, 5);
+        const covered: string[] = [];
+        const brokenDates: string[] = [];
+        let dates = 0;
+        for (const row of rows) {
+          const cells = [...row.children] as HTMLElement[];
+          const actions = cells.find((cell) => cell.classList.contains('app-resource-table__actions'))?.getBoundingClientRect();
+          cells.forEach((cell, index) => {
+            const box = cell.getBoundingClientRect();
+            const text = (cell.textContent ?? '').trim();
+            if (actions && !cell.classList.contains('app-resource-table__actions') && box.right > actions.left + 0.5 && box.left < actions.right - 0.5) {
+              covered.push(`${heads[index]}「${text}」`);
+            }
+            const time = [...cell.querySelectorAll('*')].find((el) => el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()));
+            if (!time) return;
+            dates += 1;
+            if (time.getClientRects().length !== 1 || cell.scrollWidth > cell.clientWidth || time.getBoundingClientRect().right > box.right) {
+              brokenDates.push(`${heads[index]}「${text}」`);
+            }
+          });
+        }
+        return { rows: rows.length, overflow: body.scrollWidth - body.clientWidth, covered, dates, brokenDates };
+      });
+      expect(layout.rows, path).toBeGreaterThan(0);
+      expect(layout.covered, `${path}: cells under the actions`).toEqual([]);
+      expect(layout.overflow, `${path}: the table is wider than its panel`).toBeLessThanOrEqual(0);
+      if (!TIMELESS.has(path)) expect(layout.dates, `${path}: a time in the first rows`).toBeGreaterThan(0);
+      expect(layout.brokenDates, `${path}: times cut off or broken`).toEqual([]);
+    }
+  });
+});
