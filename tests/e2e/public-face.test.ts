@@ -291,6 +291,18 @@ describe('the head', () => {
   });
 });
 
+describe('pages of what is not there', () => {
+  it('fit a phone: an unknown category and an unknown document say so without scrolling sideways', async () => {
+    const page = await site.open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, title] of [['/library/999999', '分类不存在'], [`/library/${category}/999999`, '文档不存在']] as const) {
+      await page.goto(path);
+      await page.getByText(title, { exact: true }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
+  });
+});
+
 describe('ads', () => {
   it('shows an ad in its slot within its dates, and none in the other slots', async () => {
     const hours = (n: number) => new Date(Date.now() + n * 3600_000).toISOString();
