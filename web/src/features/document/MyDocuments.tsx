@@ -1,6 +1,6 @@
 // 我的文档 (/member/document): the member's uploads with their status, an edit form (title,
 // category, price, keywords, description) and delete (to the recycle bin), confirmed in place.
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
@@ -16,6 +16,7 @@ import { Panel } from '../../ui/Panel';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import { CategorySelect } from '../category/CategorySelect';
+import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
 import { deepestCategory, documentPath } from './document-links';
@@ -136,6 +137,17 @@ function DeleteDocument({ doc }: { doc: Document }) {
   );
 }
 
+/**
+ * The empty list's way to a first upload: 上传文档 once the server confirms the upload right
+ * (as the header's), its reason when it refuses, nothing while it is asked.
+ */
+function FirstUpload({ userId }: { userId: number }) {
+  const right = useQuery(uploadRightQuery(userId));
+  if (!right.data) return null;
+  if (!right.data.allowed) return <p className="app-state__description">{right.data.reason || '您没有上传文档的权限'}</p>;
+  return <Link to="/upload">上传文档</Link>;
+}
+
 export function MyDocuments({ userId }: { userId: number }) {
   const [editing, setEditing] = useState<Document>();
   return (
@@ -149,7 +161,7 @@ export function MyDocuments({ userId }: { userId: number }) {
         failure="文档列表加载失败"
         empty={
           <EmptyState title="暂无文档" description="上传的文档会显示在这里。">
-            <Link to="/upload">上传文档</Link>
+            <FirstUpload userId={userId} />
           </EmptyState>
         }
         columns={[

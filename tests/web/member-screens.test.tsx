@@ -1,0 +1,36 @@
+// Member-area screens against a scripted backend: 我的文档's empty state and 我的下载's rows.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { member, renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const noDocuments: Backend = { 'GET /api/v1/document/list': { status: 200, body: { total: 0, document: [] } } };
+
+describe('/member/document', { timeout: 20_000 }, () => {
+  it('offers 上传文档 on the empty list when the member may upload', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
+    const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
+    expect((await empty.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
+  });
+
+  it('says why instead when the member\'s groups may not upload', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您所在的用户组暂不允许上传文档' } } },
+    });
+    const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
+    expect(await empty.findByText('您所在的用户组暂不允许上传文档')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '上传文档' })).toBeNull();
+  });
+});
