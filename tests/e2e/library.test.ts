@@ -160,6 +160,12 @@ describe('the library, from upload to download', () => {
 
   it('a visitor reads the free pages and meets the end of the preview, also at 390 px', async () => {
     const page = await pageAs(undefined, { width: 390, height: 844 });
+    // A visitor never reads past the preview: nothing asks for a page the server refuses (the
+    // browser logs each refusal as an error in the console).
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) refused.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+    });
     await page.goto(need('path'));
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
     expect(await page.title()).toBe(`${TITLE} - 魔豆文库`);
@@ -174,6 +180,7 @@ describe('the library, from upload to download', () => {
     expect(await page.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(refused).toEqual([]);
   });
 
   it('a member comments in the reader; the comment waits for review, then every reader sees it (issue 15)', async () => {

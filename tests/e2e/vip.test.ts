@@ -58,6 +58,35 @@ async function publishedDocument(): Promise<string> {
   return `/library/${categoryId}/${doc.id}`;
 }
 
+/**
+ * The WCAG contrast ratio of the hero's VIP state tag `name` (its text over its background,
+ * a translucent one laid over the hero's darker and its lighter end; the lower ratio counts).
+ */
+async function heroTagContrast(page: Page, name: string): Promise<number> {
+  const tag = page.locator('.app-vip__hero .semi-tag', { hasText: name });
+  await tag.waitFor();
+  const colors = await tag.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { text: style.color, background: style.backgroundColor };
+  });
+  const rgba = (css: string) => {
+    const [r = 0, g = 0, b = 0, a = 1] = (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '').split(/[\s,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
+    const channel = (v: number) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const text = rgba(colors.text);
+  const background = rgba(colors.background);
+  const ratios = [{ r: 0x3b, g: 0x2a, b: 0x12 }, { r: 0x6b, g: 0x4a, b: 0x1f }].map((hero) => {
+    const over = (c: 'r' | 'g' | 'b') => background[c] * background.a + hero[c] * (1 - background.a);
+    const [light, dark] = [luminance(text), luminance({ r: over('r'), g: over('g'), b: over('b') })].sort((x, y) => y - x);
+    return (light! + 0.05) / (dark! + 0.05);
+  });
+  return Math.min(...ratios);
+}
+
 /** `2099-03-04 13:06` → the date part the pages print first. */
 const datePart = (text: string) => /\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? '';
 
@@ -74,6 +103,8 @@ describe('VIP purchase with the manual provider', () => {
     await member.goto('/vip');
     await member.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
     await member.getByText('您还不是VIP会员').waitFor();
+    // The state's tag reads on the dark hero.
+    expect(await heroTagContrast(member, '普通会员')).toBeGreaterThanOrEqual(4.5);
     await member.getByRole('link', { name: '开通会员' }).waitFor();
     const year = member.locator('[data-plan="year"]');
     expect(await year.getByText('推荐').count()).toBe(1);
@@ -117,6 +148,7 @@ describe('VIP purchase with the manual provider', () => {
     await member.locator('table tbody tr', { hasText: orderNo }).getByText('已支付').waitFor();
     await member.goto('/vip');
     await member.getByText(/有效期至/).waitFor();
+    expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
 
     // The admin sees the member among the VIP members.
     await admin.goto('/admin/user/vip');

@@ -194,7 +194,7 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('keeps the n / N counter on the page being read and jumps to a page typed in', async () => {
-    renderApp('/library/7/42', { backend: backend({}, {}, true) });
+    renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     const counter = await screen.findByLabelText('当前第 1 页，共 8 页');
     expect(counter.textContent).toBe('1 / 8');
     await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
@@ -240,7 +240,7 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('turns pages with the arrow keys, but not while typing in a field', async () => {
-    renderApp('/library/7/42', { backend: backend({}, {}, true) });
+    renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     await screen.findByLabelText('当前第 1 页，共 8 页');
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     fireEvent.keyDown(window, { key: 'ArrowRight' });
@@ -270,6 +270,14 @@ describe('the reader', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
     expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
     expect(screen.getByText('— 全文完 —')).toBeTruthy();
+  });
+
+  it('does not ask whether a visitor may read past the preview (the server would refuse: an error in the console)', async () => {
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, {}, true) });
+    expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+    expect(screen.getAllByRole('figure')).toHaveLength(3);
+    const heads = fetchMock.mock.calls.filter(([, init]) => init?.method === 'HEAD');
+    expect(heads).toEqual([]);
   });
 
   it('shows a converting document\'s progress and updates itself when it is done', async () => {

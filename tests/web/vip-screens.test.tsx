@@ -60,6 +60,15 @@ describe('/vip', { timeout: 20_000 }, () => {
     expect(screen.getByText(/有效期至/)).toBeTruthy();
   });
 
+  it('marks a member without VIP with the hero\'s light 普通会员 tag', async () => {
+    renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
+    expect(await screen.findByText('您还不是VIP会员')).toBeTruthy();
+    const tag = screen.getByText('普通会员').closest('.semi-tag') as HTMLElement;
+    expect(tag.closest('.app-vip__hero')).toBeTruthy();
+    // vip.css gives this class an opaque light background with dark text on the hero (contrast checked in tests/e2e/vip.test.ts).
+    expect(tag.classList.contains('app-vip-state__tag--plain')).toBe(true);
+  });
+
   it('goes to the checkout of the chosen plan', async () => {
     const { router } = renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
     await userEvent.click(await screen.findByRole('button', { name: '开通年度会员' }));
@@ -97,6 +106,24 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({ order_no: pending.order_no, provider: 'manual', device: 'pc' });
     expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`);
     expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
+  });
+
+  it('does not speak of extending to a member who has no VIP yet', async () => {
+    const { fetchMock } = renderApp('/vip/checkout?plan=month', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
+    expect(await screen.findByRole('heading', { name: '确认订单' })).toBeTruthy();
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/vip')).toHaveLength(1));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.getByText('30 天')).toBeTruthy();
+    expect(screen.queryByText(/顺延/)).toBeNull();
+  });
+
+  it('says the days follow the current period to a member whose VIP is still running', async () => {
+    renderApp('/vip/checkout?plan=month', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' } } },
+    });
+    expect(await screen.findByText('30 天（在当前有效期后顺延）')).toBeTruthy();
   });
 
   it('draws the WeChat Pay code as a QR image', async () => {

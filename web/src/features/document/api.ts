@@ -84,15 +84,16 @@ export const documentProgressQuery = (id: number) =>
 
 /**
  * Whether the pages past the free preview open for this reader: the server decides (owner,
- * admin, VIP or buyer, as its settings say), so ask it for the first of them. A 403, or the
- * 404 of a backend that renders only the preview (MOREDOC), means no.
+ * admin, VIP or buyer, as its settings say), so ask a member's for the first of them. A 403,
+ * or the 404 of a backend that renders only the preview (MOREDOC), means no. A visitor
+ * (`userId` 0) is none of those: never asked, so no refused page shows in the console.
  */
 export const fullAccessQuery = (doc: Document, userId: number) =>
   queryOptions({
     queryKey: documentKeys.fullAccess(doc.id ?? 0, userId),
     queryFn: async () => {
       const firstLocked = pageImageUrl(doc, freePages(doc) + 1);
-      return firstLocked ? (await api.request<unknown>('HEAD', firstLocked)).ok : false;
+      return userId > 0 && firstLocked ? (await api.request<unknown>('HEAD', firstLocked)).ok : false;
     },
     staleTime: 5 * 60_000,
   });

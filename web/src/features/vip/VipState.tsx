@@ -14,7 +14,15 @@ export function VipStateLine({ vip, action }: { vip: UserVip; action?: (active: 
   const active = vip.active === true;
   return (
     <div className="app-vip-state" data-vip-active={active}>
-      {active ? <Tag color="amber">VIP会员</Tag> : <Tag color="grey">普通会员</Tag>}
+      {active ? (
+        <Tag color="amber" className="app-vip-state__tag app-vip-state__tag--vip">
+          VIP会员
+        </Tag>
+      ) : (
+        <Tag color="grey" className="app-vip-state__tag app-vip-state__tag--plain">
+          普通会员
+        </Tag>
+      )}
       <p className="app-vip-state__text">
         {active && vip.end_at ? (
           <>
