@@ -12,16 +12,6 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 
-async function adminPage(path: string): Promise<Page> {
-  const page = await site.open();
-  await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL((url) => url.pathname === path);
-  return page;
-}
-
 const sheet = (page: Page, title: string) =>
   page.locator('.semi-sidesheet-inner', { has: page.locator('.semi-sidesheet-title', { hasText: title }) });
 const dialog = (page: Page, title: string) =>
@@ -64,7 +54,7 @@ describe('every admin screen', () => {
   ];
 
   it('renders each screen with its data, without page errors', async () => {
-    const page = await adminPage('/admin/dashboard');
+    const page = await site.adminPage('/admin/dashboard');
     for (const [path, heading, content] of screens) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
@@ -76,7 +66,7 @@ describe('every admin screen', () => {
 
 describe('screens with their own moves', () => {
   it('uploads a banner image and shows it in the list and on the home page', async () => {
-    const page = await adminPage('/admin/banner');
+    const page = await site.adminPage('/admin/banner');
     const title = unique('首页横幅');
     await page.getByRole('button', { name: '新建轮播图' }).click();
     const form = sheet(page, '新建轮播图');
@@ -97,7 +87,7 @@ describe('screens with their own moves', () => {
   });
 
   it('builds a category tree and refuses to move a category below itself', async () => {
-    const page = await adminPage('/admin/document/category');
+    const page = await site.adminPage('/admin/document/category');
     const parent = unique('教育');
     await page.getByRole('button', { name: '新建分类' }).click();
     let form = sheet(page, '新建分类');
@@ -130,7 +120,7 @@ describe('screens with their own moves', () => {
   });
 
   it('punishes a user and ends the punishment', async () => {
-    const page = await adminPage('/admin/user/list');
+    const page = await site.adminPage('/admin/user/list');
     const username = unique('spammer');
     await page.getByRole('button', { name: '新建用户' }).click();
     const userForm = sheet(page, '新建用户');
@@ -164,7 +154,7 @@ describe('screens with their own moves', () => {
   });
 
   it('edits a user and deletes it only with the admin password', async () => {
-    const page = await adminPage('/admin/user/list');
+    const page = await site.adminPage('/admin/user/list');
     const username = unique('leaver');
     await page.getByRole('button', { name: '新建用户' }).click();
     let form = sheet(page, '新建用户');
@@ -195,7 +185,7 @@ describe('screens with their own moves', () => {
   });
 
   it('renames a permission and disables industries in a batch', async () => {
-    const page = await adminPage('/admin/user/permission');
+    const page = await site.adminPage('/admin/user/permission');
     await page.getByRole('button', { name: '编辑「删除友链」' }).click();
     const form = sheet(page, '编辑权限');
     expect(await form.getByLabel('路径').inputValue()).toBe('/api.v1.FriendlinkAPI/DeleteFriendlink');

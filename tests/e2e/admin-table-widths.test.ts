@@ -136,13 +136,8 @@ interface Layout {
 describe('admin lists at 1280 px wide', () => {
   it('show every column of their first rows beside the actions, each time on one line', async () => {
     await seed();
-    const page = await site.open();
+    const page = await site.adminPage('/admin/dashboard');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`/auth/login?redirect=${encodeURIComponent('/admin/dashboard')}`);
-    await page.getByLabel('用户名').fill('admin');
-    await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-    await page.getByRole('button', { name: '登录' }).click();
-    await page.waitForURL((url) => url.pathname === '/admin/dashboard');
 
     for (const path of SCREENS) {
       await page.goto(path);

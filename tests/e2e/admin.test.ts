@@ -1,7 +1,7 @@
 // The admin back office in Chromium against the real gateway and embedded backend.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { useSiteInBrowser } from './browser';
+import { logIn, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -11,14 +11,7 @@ const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-async function loginAs(page: Page, username: string, password: string, then = '/admin/dashboard') {
-  await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL((url) => url.pathname === then);
-}
-
+const loginAs = (page: Page, username: string, password: string, then = '/admin/dashboard') => logIn(page, username, password, then);
 const loginAsAdmin = (page: Page, then?: string) => loginAs(page, 'admin', site.adminPassword, then);
 
 /** The side sheet titled `title` (Semi's sheet gives its dialog no accessible name). */

@@ -3,7 +3,7 @@
 // reports and feedback handled by the admin, script that never runs, and the 390 px screen.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useSiteInBrowser } from './browser';
+import { logIn, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -17,13 +17,6 @@ const row = (page: Page, text: string) => page.locator('.app-resource-table tbod
 const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
 const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
 
-async function logIn(page: Page, username: string, password: string, path: string) {
-  await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL((url) => url.pathname === path.split('?')[0]);
-}
 
 const adminPage = async (path: string) => {
   const page = await site.open();

@@ -36,6 +36,20 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Visit
   return { context, page, errors };
 }
 
+/** Fills the login form on screen (username and password) and submits it. */
+export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+}
+
+/** Logs `username` in through /auth/login and waits to land on `then` (its path). */
+export async function logIn(page: Page, username: string, password: string, then: string): Promise<void> {
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
+  await submitLogin(page, username, password);
+  await page.waitForURL((url) => url.pathname === then.split('?')[0]);
+}
+
 export interface SiteInBrowser {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   readonly url: string;
@@ -48,6 +62,8 @@ export interface SiteInBrowser {
   visit(): Promise<Visit>;
   /** The page of a new `visit()`. */
   open(): Promise<Page>;
+  /** The page of a new `visit()`, logged in as the admin through the login form and landed on `path`. */
+  adminPage(path: string): Promise<Page>;
 }
 
 /**
@@ -94,5 +110,10 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
     get browser() { return started().browser; },
     visit,
     open: async () => (await visit()).page,
+    adminPage: async (path: string) => {
+      const { page } = await visit();
+      await logIn(page, 'admin', started().site.adminPassword, path);
+      return page;
+    },
   };
 }

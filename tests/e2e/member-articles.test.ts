@@ -15,16 +15,6 @@ const myRow = (page: Page, text: string) => page.locator('.app-member__list tbod
 const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
 const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
 
-async function adminPage(path: string): Promise<Page> {
-  const page = await site.open();
-  await page.goto(`/auth/login?redirect=${encodeURIComponent(path)}`);
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL((url) => url.pathname === path);
-  return page;
-}
-
 /** A newly registered member, logged in on a page of its own at `path`. */
 async function memberPage(path: string): Promise<Page> {
   const page = await site.open();
@@ -48,7 +38,7 @@ async function call(page: Page, method: 'POST' | 'PUT', path: string, data: unkn
 describe('a member’s articles', () => {
   it('lets a registered member write an article that waits in 我的文章 until the admin approves it, then opens it', async () => {
     // New members' group publishes at once by default; here its articles are reviewed.
-    const admin = await adminPage('/admin/dashboard');
+    const admin = await site.adminPage('/admin/dashboard');
     const groups = (await (await admin.request.get('/api/v1/group/list')).json()) as { group: Record<string, unknown>[] };
     const defaultGroup = groups.group.find((g) => g.is_default);
     expect(defaultGroup).toBeTruthy();

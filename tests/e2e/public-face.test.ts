@@ -326,12 +326,7 @@ describe('ads', () => {
   });
 
   it('lets the admin create an ad on /admin/advertisement', async () => {
-    const page = await site.open();
-    await page.goto('/auth/login?redirect=%2Fadmin%2Fadvertisement');
-    await page.getByLabel('用户名').fill('admin');
-    await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-    await page.getByRole('button', { name: '登录' }).click();
-    await page.waitForURL((url) => url.pathname === '/admin/advertisement');
+    const page = await site.adminPage('/admin/advertisement');
     await page.getByRole('button', { name: '新建广告' }).click();
     const form = page.locator('.semi-sidesheet-inner', { has: page.locator('.semi-sidesheet-title', { hasText: '新建广告' }) });
     await form.getByRole('button', { name: '创建' }).click();

@@ -1,9 +1,8 @@
 // The site switches in Chromium against the real gateway and embedded backend: an admin
 // closes the site through the config API, then requires login.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { api } from '../helpers/backend';
-import { openPage, useSiteInBrowser, type Visit } from './browser';
+import { openPage, submitLogin, useSiteInBrowser, type Visit } from './browser';
 
 const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计明天恢复访问。</div>';
 
@@ -19,7 +18,7 @@ beforeAll(async () => {
   // the admin's visit lasts the whole file (it closes with the browser)
   adminVisit = await openPage(site.browser, site.url);
   await adminVisit.page.goto('/auth/login');
-  await login(adminVisit.page, 'admin', site.adminPassword);
+  await submitLogin(adminVisit.page, 'admin', site.adminPassword);
   await adminVisit.page.waitForURL((url) => url.pathname === '/');
 });
 
@@ -27,11 +26,6 @@ afterEach(() => {
   expect(adminVisit.errors).toEqual([]);
 });
 
-async function login(page: Page, username: string, password: string) {
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-}
 
 /** What /admin/config/security saves: the security rows by name, through the gateway with the admin's cookie. */
 async function setSecurity(values: Record<string, string>): Promise<void> {
@@ -59,7 +53,7 @@ describe('是否关闭网站 (security.is_close)', () => {
   it('shows a member the 站点已关闭 screen with the statement, after login and on a page load (503)', async () => {
     const page = await open();
     await page.goto('/auth/login');
-    await login(page, member.username, member.password);
+    await submitLogin(page, member.username, member.password);
     await page.getByRole('heading', { name: '站点已关闭' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByTestId('close-statement').locator('p').allTextContents()).toEqual(['尊敬的用户，您好：', '本站正在升级维护，预计明天恢复访问。']);
@@ -92,7 +86,7 @@ describe('登录后才能访问 (security.login_required)', () => {
     const page = await open();
     await page.goto('/library');
     expect(page.url()).toBe(`${site.url}/auth/login?redirect=%2Flibrary`);
-    await login(page, member.username, member.password);
+    await submitLogin(page, member.username, member.password);
     await page.waitForURL((url) => url.pathname === '/library');
     await page.getByRole('heading', { name: '文库资料' }).waitFor();
   });

@@ -75,12 +75,7 @@ describe('mobile numbers in the browser', () => {
   });
 
   it('shows the admin both messages on /admin/user/sms with the number masked', async () => {
-    const page = await site.open();
-    await page.goto('/auth/login?redirect=/admin/user/sms');
-    await page.getByLabel('用户名').fill('admin');
-    await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-    await page.getByRole('button', { name: '登录', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/admin/user/sms');
+    const page = await site.adminPage('/admin/user/sms');
     await page.getByRole('heading', { level: 1, name: '短信管理' }).waitFor();
     await expect.poll(() => page.getByText(MASKED, { exact: true }).count()).toBe(2);
     expect(await page.getByText(MOBILE).count()).toBe(0);

@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { useSiteInBrowser } from './browser';
+import { submitLogin, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -26,11 +26,6 @@ async function register(page: Page, who: ReturnType<typeof newMember>) {
   await page.getByTestId('user-menu').waitFor();
 }
 
-async function login(page: Page, username: string, password: string) {
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-}
 
 /** Client-side navigation, as a link inside the SPA would do it (no page load). */
 async function navigateInApp(page: Page, path: string) {
@@ -146,7 +141,7 @@ describe('accounts', () => {
     await page.waitForURL((url) => url.pathname === '/auth/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/member/profile?tab=password');
 
-    await login(page, who.username, who.password);
+    await submitLogin(page, who.username, who.password);
     await page.waitForURL((url) => url.pathname === '/member/profile');
     expect(new URL(page.url()).search).toBe('?tab=password');
     await expect.poll(() => page.getByLabel('邮箱').inputValue()).toBe(who.email);
@@ -201,7 +196,7 @@ describe('admin area', () => {
   it('shows an admin the full menu and the real figures of /api/v1/stats', async () => {
     const page = await open();
     await page.goto('/auth/login?redirect=%2Fadmin');
-    await login(page, 'admin', site.adminPassword);
+    await submitLogin(page, 'admin', site.adminPassword);
     await page.waitForURL((url) => url.pathname === '/admin');
     await page.getByRole('heading', { name: '控制面板' }).waitFor();
     const menu = page.getByLabel('管理菜单');
