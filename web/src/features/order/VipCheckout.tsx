@@ -21,6 +21,7 @@ import { Button } from '../../ui/semi';
 import { Banner } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
 import { useSettings } from '../settings/use-settings';
+import { myVipQuery } from '../vip/api';
 import { cancelOrder, createOrder, orderQuery, payOrder, refreshAfterPaid } from './api';
 import { OrderStatusTag, orderAmount } from './OrderStatusTag';
 import './order.css';
@@ -34,13 +35,22 @@ function isPhone(): boolean {
   return /Android|iPhone|iPad|iPod|Mobile|HarmonyOS/i.test(navigator.userAgent);
 }
 
+/** Whether the days still to be paid follow a VIP period that is still running (asked afresh, only then). */
+function useExtendsRunningVip(toPay: boolean): boolean {
+  const vip = useQuery({ ...myVipQuery(), enabled: toPay });
+  return toPay && vip.data?.active === true;
+}
+
 function OrderSummary({ title, days, amount, order }: { title: string; days: number; amount: number; order?: Order }) {
+  const extendsVip = useExtendsRunningVip((order?.status ?? OrderStatus.Pending) === OrderStatus.Pending);
   return (
     <dl className="app-checkout__summary">
       <dt>会员套餐</dt>
       <dd>{title}</dd>
       <dt>会员时长</dt>
-      <dd>{days} 天（在当前有效期后顺延）</dd>
+      <dd>
+        {days} 天{extendsVip && '（在当前有效期后顺延）'}
+      </dd>
       {order?.order_no && (
         <>
           <dt>订单号</dt>
