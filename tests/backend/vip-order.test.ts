@@ -321,6 +321,9 @@ describe('OrderAPI for admins', () => {
     const paidOnly = await backend.admin('GET', '/api/v1/order/list', { query: { user_id: member.user.id, status: 1, provider: 'manual' } });
     expect(paidOnly.body.order.map((o: { id: number }) => o.id)).toEqual([paid.id]);
     expect(paidOnly.body.order[0].remark).toContain('确认收款：已收到转账');
+    // The admin's note says when in the site's time (as its times show) and who, by name.
+    const beijing = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', dateStyle: 'short' }).format(new Date());
+    expect(paidOnly.body.order[0].remark).toMatch(new RegExp(`^\\[${beijing} \\d{2}:\\d{2} 管理员 admin\\] 确认收款：`));
     const byNumber = await backend.admin('GET', '/api/v1/order/list', { query: { wd: pending.order_no } });
     expect(byNumber.body.total).toBe(1);
     const future = await backend.admin('GET', '/api/v1/order/list', { query: { user_id: member.user.id, created_from: new Date(Date.now() + DAY_MS).toISOString() } });

@@ -10,6 +10,7 @@ import {
   OrderStatus, VipAction, isPaymentProvider, orderStatusOptions, parseVipPlans, yuanToFen, type PaymentProviderName,
 } from '../../../shared/vip';
 import { optionLabel } from '../../../shared/constants';
+import { SHORT_DATE_FORMAT, formatDate } from '../../../shared/format';
 import { usernamesOf } from '../user/service';
 import { withdrawVip } from '../vip/service';
 import {
@@ -52,8 +53,11 @@ function reasonOf(value: string, label = '原因'): string {
   return checkText(value.trim(), label, { required: true, max: 255, multiline: true });
 }
 
-function adminNote(ctx: RpcContext, action: string, reason: string): string {
-  return `[${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC 管理员 ${ctx.user?.id ?? 0}] ${action}：${reason}`;
+/** `[2026-11-28 18:23 管理员 admin] 确认收款：…`: the site's time (as the order's own times show), the admin's name. */
+async function adminNote(ctx: RpcContext, action: string, reason: string): Promise<string> {
+  const id = ctx.user?.id ?? 0;
+  const name = (await usernamesOf(ctx.db, [id])).get(id) ?? `#${id}`;
+  return `[${formatDate(new Date(), SHORT_DATE_FORMAT)} 管理员 ${name}] ${action}：${reason}`;
 }
 
 function failedPrecondition(message: string): ApiError {
@@ -236,7 +240,8 @@ export const orderService = defineService('OrderAPI', [
       const orders = await Promise.all(ids.map((id) => orderOr404(ctx.db, id)));
       const notPending = orders.find((o) => o.status !== OrderStatus.Pending);
       if (notPending) throw failedPrecondition(`订单 ${notPending.order_no} ${optionLabel(orderStatusOptions, notPending.status)}，只能关闭待支付的订单`);
-      for (const order of orders) await closePending(ctx.app, order, 'admin', ctx.request.log, adminNote(ctx, '关闭', reason));
+      const note = await adminNote(ctx, '关闭', reason);
+      for (const order of orders) await closePending(ctx.app, order, 'admin', ctx.request.log, note);
       return {};
     },
   }),
@@ -247,8 +252,9 @@ export const orderService = defineService('OrderAPI', [
       const admin = ctx.requireUser();
       const reason = reasonOf(req.reason, '退款原因');
       const order = await orderOr404(ctx.db, req.id);
+      const note = await adminNote(ctx, '退款', reason);
       await ctx.db.transaction().execute(async (trx) => {
-        const refunded = await setRefunded(trx, order.id, adminNote(ctx, '退款', reason));
+        const refunded = await setRefunded(trx, order.id, note);
         if (!refunded) throw failedPrecondition('只有已支付的订单或关闭后到账的订单可以退款');
         // Only a paid order granted days; a late payment on a closed order never did.
         if (order.status === OrderStatus.Paid && order.vip_start_at && order.vip_end_at) {
@@ -270,9 +276,10 @@ export const orderService = defineService('OrderAPI', [
       const reopening = order.status === OrderStatus.Closed && order.late_paid === 1;
       if (order.status !== OrderStatus.Pending && !reopening) throw failedPrecondition('只有待支付的订单或关闭后到账的订单可以确认收款');
       const provider: PaymentProviderName = isPaymentProvider(order.provider) ? order.provider : 'manual';
+      const note = await adminNote(ctx, '确认收款', reason);
       await ctx.db.transaction().execute(async (trx) => {
         const paid = await markPaid(trx, order, {
-          provider, tradeNo: order.trade_no, amount: order.amount, paidAt: null, note: adminNote(ctx, '确认收款', reason),
+          provider, tradeNo: order.trade_no, amount: order.amount, paidAt: null, note,
         }, reopening ? OrderStatus.Closed : OrderStatus.Pending);
         if (!paid) throw failedPrecondition('订单状态已变化，请刷新后重试');
         await recordNotification(trx, {
