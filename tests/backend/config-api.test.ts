@@ -46,6 +46,9 @@ describe('GetSettings', () => {
     for (const link of Object.values(res.body.footer as Record<string, string>)) expect(matchRoute(link), link).toBeDefined();
     expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
     expect(res.body.security.max_document_size).toBe(50);
+    // The default closing notice (MOREDOC's four lines) names no time, which would soon be past.
+    expect(res.body.security.close_statement).toContain('正在进行系统升级维护');
+    expect(res.body.security.close_statement).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(res.body.display).toEqual({
       show_register_user_count: true, show_index_categories: true, pages_per_read: 5,
       copyright_statement: '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',

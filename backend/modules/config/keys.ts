@@ -21,7 +21,8 @@ export interface ConfigKeyDef {
 
 const CLOSE_STATEMENT = [
   '<div>尊敬的用户，您好：</div>',
-  '<div>为了给您提供更好的服务，本站正在进行系统升级维护，预计恢复时间为 <span style="color: red;">2024-10-24 06:00:00</span>。</div>',
+  // MOREDOC's notice names a time long past (2024-10-24 06:00:00); a fresh site's says none.
+  '<div>为了给您提供更好的服务，本站正在进行系统升级维护，<span style="color: red;">将尽快恢复访问</span>。</div>',
   '<div>维护期间普通用户暂时无法访问本站，由此给您带来的不便，敬请谅解。</div>',
   '<div>感谢您的理解与支持！</div>',
 ].join('\n');
