@@ -34,6 +34,11 @@ export interface Order {
   refunded_at?: string;
   created_at?: string;
   updated_at?: string;
+  /**
+   * GetOrder, to the buyer of a pending order submitted as a transfer (`provider` manual):
+   * the instructions PayOrder gave, to read again.
+   */
+  instructions?: string;
 }
 
 /** `price`: the plan's price in yuan as the member saw it; another price is refused. */

@@ -149,6 +149,23 @@ describe('paying by transfer (manual provider)', () => {
     }
   });
 
+  it('gives the buyer the instructions again with a pending order submitted as a transfer, and only then', async () => {
+    const member = await registerMember(backend.url);
+    const order = (await createOrder(member, 'month', 30)).body;
+    expect((await getOrder(member.token, { order_no: order.order_no })).body.instructions).toBeUndefined(); // not submitted yet
+    expect((await payOrder(member, order.order_no)).status).toBe(200);
+    const again = await getOrder(member.token, { order_no: order.order_no });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ order_no: order.order_no, provider: 'manual', instructions: INSTRUCTIONS });
+    const mine = await api(backend.url, 'GET', '/api/v1/order/mine', { token: member.token });
+    expect(mine.text).not.toContain('招商银行');
+    expect((await backend.admin('GET', '/api/v1/order', { query: { id: order.id } })).body.instructions).toBeUndefined();
+    await confirm(order.id);
+    const paid = await getOrder(member.token, { order_no: order.order_no });
+    expect(paid.body.status).toBe(1);
+    expect(paid.body.instructions).toBeUndefined();
+  });
+
   it('an admin\'s confirmation pays the order and makes the member VIP for the plan\'s days; the next purchase extends the period', async () => {
     const member = await registerMember(backend.url);
     const before = Date.now();

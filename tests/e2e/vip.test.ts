@@ -116,6 +116,13 @@ describe('VIP purchase with the manual provider', () => {
     await member.waitForURL((url) => url.searchParams.has('order_no'));
     const orderNo = new URL(member.url()).searchParams.get('order_no')!;
     await member.getByText('等待管理员确认收款').waitFor();
+    // Opened again later (去支付 in 我的订单), the submitted transfer still shows what to do.
+    await member.goto('/member/order');
+    await member.locator('table tbody tr', { hasText: orderNo }).getByRole('button', { name: '去支付' }).click();
+    await member.waitForURL((url) => url.searchParams.get('order_no') === orderNo);
+    await member.getByText(INSTRUCTIONS).waitFor();
+    await member.getByText('等待管理员确认收款').waitFor();
+    expect(await member.getByRole('button', { name: '立即支付' }).count()).toBe(0);
 
     // The admin finds the one order in the order screen and confirms the transfer.
     const admin = await site.open();

@@ -143,6 +143,20 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('支付完成后页面会自动跳转')).toBeTruthy();
   });
 
+  it('shows a transfer submitted before with its instructions and the waiting state when the order is opened again', async () => {
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' } } },
+    });
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
+    expect(screen.getByText(pending.order_no!, { selector: 'strong' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '立即支付' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '更换支付方式' }));
+    expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
+  });
+
   it('shows the result of a paid order with the VIP end date', async () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,

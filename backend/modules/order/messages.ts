@@ -7,6 +7,7 @@ export const Order = message('Order', {
   days: 'int32', amount: 'int64', status: 'int32', provider: 'string', trade_no: 'string', paid_amount: 'int64',
   close_reason: 'string', late_paid: 'bool', remark: 'string', vip_start_at: 'time', vip_end_at: 'time',
   expires_at: 'time', paid_at: 'time', closed_at: 'time', refunded_at: 'time', created_at: 'time', updated_at: 'time',
+  instructions: 'string',
 });
 
 export const CreateOrderRequest = message('CreateOrderRequest', { plan_code: 'string', price: 'float' });

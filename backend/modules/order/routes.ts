@@ -92,6 +92,16 @@ async function ownOrder(ctx: RpcContext, orderNo: string): Promise<OrderRow> {
   return order;
 }
 
+/**
+ * What the buyer of a pending order submitted as a transfer reads again when coming back to
+ * it: the instructions PayOrder gave (while the config still offers the transfer).
+ */
+async function transferInstructions(ctx: RpcContext, order: OrderRow): Promise<string> {
+  if (order.status !== OrderStatus.Pending || order.provider !== 'manual') return '';
+  const cfg = await ctx.app.settings.snapshot();
+  return offeredProviders(cfg).includes('manual') ? cfg.str('pay', 'manual_instructions') : '';
+}
+
 async function orderOr404(db: Database, id: number): Promise<OrderRow> {
   const order = id > 0 ? await findOrder(db, id) : undefined;
   if (!order) throw notFound(ORDER_NOT_FOUND);
@@ -204,9 +214,10 @@ export const orderService = defineService('OrderAPI', [
       const me = ctx.requireUser();
       const order = req.id > 0 ? await findOrder(ctx.db, req.id) : req.order_no.trim() ? await findOrderByNo(ctx.db, req.order_no.trim()) : undefined;
       if (!order || (order.buyer_id !== me.id && !ctx.permitted)) throw notFound(ORDER_NOT_FOUND);
+      if (order.buyer_id !== me.id) return orderView(order, ctx.permitted);
       // The member is back or polling: ask the provider when no notification came yet.
-      const current = order.buyer_id === me.id ? await syncWithProvider(ctx.app, order, ctx.request.log) : order;
-      return orderView(current, ctx.permitted);
+      const current = await syncWithProvider(ctx.app, order, ctx.request.log);
+      return { ...orderView(current, ctx.permitted), instructions: await transferInstructions(ctx, current) };
     },
   }),
 

@@ -244,6 +244,9 @@ function OrderCheckout({ orderNo, payment, onStarted }: {
     onError: (error) => toastFailure('取消订单失败', error),
   });
   const status = order.data?.status ?? OrderStatus.Pending;
+  // A transfer submitted earlier (another visit, 去支付 in 我的订单): its instructions come with the order.
+  const submitted: PayOrderReply | undefined =
+    payment ?? (order.data?.provider === 'manual' && order.data.instructions ? { order: order.data, provider: 'manual', instructions: order.data.instructions } : undefined);
   const wasPending = useRef(true);
   useEffect(() => {
     if (status === OrderStatus.Paid && wasPending.current) void refreshAfterPaid(client);
@@ -258,9 +261,9 @@ function OrderCheckout({ orderNo, payment, onStarted }: {
             <OrderSummary title={data.plan_title ?? ''} days={data.days ?? 0} amount={data.amount ?? 0} order={data} />
             {(data.status ?? OrderStatus.Pending) !== OrderStatus.Pending ? (
               <OrderResult order={data} />
-            ) : payment && !switching ? (
+            ) : submitted && !switching ? (
               <>
-                <PaymentStep payment={payment} orderNo={orderNo} />
+                <PaymentStep payment={submitted} orderNo={orderNo} />
                 <div className="app-checkout__actions">
                   <Button onClick={() => setSwitching(true)}>更换支付方式</Button>
                   <Button type="danger" loading={cancel.isPending} onClick={() => cancel.mutate()}>
