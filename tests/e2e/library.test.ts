@@ -266,6 +266,11 @@ describe('the library, from upload to download', () => {
     // One line (wrapped, the row took three), the rest of it reached by scrolling sideways.
     expect((await row.boundingBox())!.height).toBeLessThan(34);
     expect(await row.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    // Its right edge fades while more choices lie past it, and no longer once scrolled to the end.
+    const fades = () => row.evaluate((element) => getComputedStyle(element).maskImage !== 'none');
+    await expect.poll(fades).toBe(true);
+    await row.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect.poll(fades).toBe(false);
     await formats.getByRole('link', { name: '电子书' }).click();
     await page.waitForURL(/ext=other/);
     // The address opened afresh (a link shared, a reload): the row starts scrolled to the chosen one.

@@ -1,6 +1,6 @@
 // One row of filter choices as links ("格式：全部 PDF Word …"), so that the choice lives in
 // the address like the rest of a list's state.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import './choice-chips.css';
 
@@ -57,7 +57,29 @@ export function FilterLine({ label, htmlFor, children }: { label: string; htmlFo
           {label}
         </span>
       )}
-      <div className="app-chips__choices">{children}</div>
+      <ScrollingRow>{children}</ScrollingRow>
     </div>
   );
+}
+
+/**
+ * The choices of a line; where they are one scrolling line (a phone) and more lie past the
+ * right edge, the edge fades (`--more`) so that one sees there is more to swipe to.
+ */
+function ScrollingRow({ children }: { children: ReactNode }) {
+  const row = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    const element = row.current;
+    if (!element) return undefined;
+    const update = () => setMore(element.scrollLeft + element.clientWidth < element.scrollWidth - 1);
+    update();
+    element.addEventListener('scroll', update, { passive: true });
+    window.addEventListener('resize', update);
+    return () => {
+      element.removeEventListener('scroll', update);
+      window.removeEventListener('resize', update);
+    };
+  }, [children]);
+  return <div ref={row} className={`app-chips__choices${more ? ' app-chips__choices--more' : ''}`}>{children}</div>;
 }
