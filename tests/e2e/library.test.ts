@@ -201,6 +201,27 @@ describe('the library, from upload to download', () => {
     await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
   });
 
+  it('a member favourites, unfavourites and rates the document in the reader: one visit, one view', async () => {
+    const member = await newMember();
+    // Read without the author: a read that counts no view.
+    const counts = async () => (await api(site.url, 'GET', '/api/v1/document', { token: member.token, query: { id: need('documentId') } })).body;
+    const before = await counts();
+    const page = await pageAs(member.token);
+    await page.goto(need('path'));
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+    await page.getByRole('button', { name: '☆ 收藏' }).click();
+    await page.getByText(`${(before.favorite_count ?? 0) + 1} 人收藏`).waitFor();
+    await page.getByRole('button', { name: '★ 已收藏' }).click();
+    await page.getByRole('button', { name: '☆ 收藏' }).waitFor();
+    await page.getByText(`${before.favorite_count ?? 0} 人收藏`).waitFor();
+    await page.getByRole('button', { name: '评 4 星' }).click();
+    await page.getByText('您的评分：4 星').waitFor();
+    await page.getByText(`（${(before.score_count ?? 0) + 1} 人评分）`).waitFor();
+    const after = await counts();
+    expect(after.view_count).toBe((before.view_count ?? 0) + 1);
+    expect(after.score_count).toBe((before.score_count ?? 0) + 1);
+  });
+
   it('the home page at 390 px keeps a 3:1 banner whole and nothing wider than the phone', async () => {
     const image = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#2b6fe0' } }).png().toBuffer();
     const form = new FormData();

@@ -128,6 +128,53 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(rating.textContent).not.toContain('人评分');
   });
 
+  it('counts one view a visit: favouriting, unfavouriting, rating and downloading change the counts on screen without reading the document again', async () => {
+    vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    let favorite: { id?: number } = {};
+    let score: { score?: number } = {};
+    const { fetchMock } = renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob' },
+      backend: backend({ favorite_count: 1 }, {
+        'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+        'POST /api/v1/favorite': () => {
+          favorite = { id: 9 };
+          return { status: 200, body: { id: 9, document_id: 42 } };
+        },
+        'DELETE /api/v1/favorite': () => {
+          favorite = {};
+          return { status: 200, body: {} };
+        },
+        'GET /api/v1/document/score': () => ({ status: 200, body: score }),
+        'POST /api/v1/document/score': () => {
+          score = { score: 200 };
+          return { status: 200, body: {} };
+        },
+        'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc?document_id=42' } },
+      }),
+    });
+    const reads = () => fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === 'GET' && new URL(String(url), 'http://localhost').pathname === '/api/v1/document').length;
+    expect(await screen.findByText('1 人收藏')).toBeTruthy();
+    // Clicked once the member's favourite state is known (the button is busy until then).
+    const settled = async (name: string) => {
+      await waitFor(() => expect(screen.getByRole('button', { name }).className).not.toContain('loading'));
+      return screen.getByRole('button', { name });
+    };
+    await userEvent.click(await settled('☆ 收藏'));
+    expect(await screen.findByText('2 人收藏')).toBeTruthy();
+    await userEvent.click(await settled('★ 已收藏'));
+    expect(await screen.findByText('1 人收藏')).toBeTruthy();
+    await settled('☆ 收藏');
+    // 4.0 from two votes, then 2 stars: (400 × 2 + 200) / 3.
+    await userEvent.click(screen.getByRole('button', { name: '评 2 星' }));
+    expect(await screen.findByText('您的评分：2 星')).toBeTruthy();
+    expect(screen.getByRole('img', { name: '评分 3.3 分' })).toBeTruthy();
+    expect(screen.getByText('（3 人评分）')).toBeTruthy();
+    await userEvent.click(within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: /下载/ }));
+    expect(await screen.findByText('4 次下载')).toBeTruthy();
+    expect(screen.getByText('10 次浏览')).toBeTruthy();
+    expect(reads()).toBe(1);
+  });
+
   it('shows the document’s approved comments under its pages, asking visitors to log in to comment', async () => {
     const { fetchMock } = renderApp('/library/7/42', {
       backend: backend({}, {

@@ -3,7 +3,7 @@
 // admin's review, batch changes and recycle bin. Everything about documents is kept under
 // `documentKeys.all`; each write marks stale what it changes. The reader's keys
 // (`documentKeys.detail`) stay stable: the page the gateway serves may carry their data.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import {
   documentCall, homeDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
@@ -73,6 +73,17 @@ export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryC
 /** One document with its author and the start of its text; a visit counts once per load (with_author persists the view). */
 export const documentQuery = (id: number) => queryOptions({ ...callQuery(documentCall(id)), staleTime: 5 * 60_000 });
 
+/**
+ * After a write that changed the reader's document (a favourite, a rating, a download), its
+ * cached copy takes the change: reading it again would count one more view.
+ */
+export function changeCachedDocument(client: QueryClient, id: number, change: (doc: Document) => Partial<Document>): void {
+  client.setQueryData<Document>(documentKeys.detail(id), (doc) => (doc ? { ...doc, ...change(doc) } : doc));
+}
+
+/** A counter of the document moved by `delta` (the wire leaves out zeros). */
+export const movedCounter = (value: number | undefined, delta: number) => Math.max((value ?? 0) + delta, 0);
+
 /** The document without counting a view, every 2 s while it converts. */
 export const documentProgressQuery = (id: number) =>
   queryOptions({
@@ -108,19 +119,34 @@ export const documentScoreQuery = (documentId: number) =>
     queryFn: async () => unwrap(await api.get<DocumentScore>('/api/v1/document/score', { document_id: documentId })),
   });
 
-/** Rates a document 1–5 stars (one rating per member; the wire takes 100…500). */
-export const rateDocument = (documentId: number, stars: number, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/document/score', { document_id: documentId, score: stars * 100 }), context, [
+/**
+ * Rates a document 1–5 stars (one rating per member; the wire takes 100…500). The reader's
+ * average and count take the vote (the server's average of every vote, rounded).
+ */
+export async function rateDocument(documentId: number, stars: number, context: WriteContext) {
+  const result = await invalidateAfter(api.post<Empty>('/api/v1/document/score', { document_id: documentId, score: stars * 100 }), context, [
     documentKeys.score(documentId),
-    documentKeys.detail(documentId),
   ]);
+  if (result.ok) {
+    changeCachedDocument(context.client, documentId, (doc) => {
+      // Nobody rated: the stored score is MOREDOC's default (300), no one's vote.
+      const count = doc.score_count ?? 0;
+      const total = count > 0 ? (doc.score ?? 0) * count : 0;
+      return { score: Math.round((total + stars * 100) / (count + 1)), score_count: count + 1 };
+    });
+  }
+  return result;
+}
 
 /**
  * The signed link of a download; the credits it moves and the record it writes refresh the
- * member's account and downloads.
+ * member's account and downloads, and the reader's count takes it.
  */
-export const downloadDocument = (id: number, context: WriteContext) =>
-  invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [userKeys.all, documentKeys.detail(id)]);
+export async function downloadDocument(id: number, context: WriteContext) {
+  const result = await invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [userKeys.all]);
+  if (result.ok) changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
+  return result;
+}
 
 /** The member's own documents (every status), newest first. */
 export const myDocumentsQuery = (userId: number, page: number, size: number) =>

@@ -1,11 +1,12 @@
 // FavoriteAPI (contract: endpoints.md): a member's favourite documents and articles. Writes
-// refresh the member's lists, the reader's favourite state and the document's counter.
+// refresh the member's lists and the reader's favourite state, and change the reader's cached
+// document's counter (reading it again would count a view).
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
 import type { Favorite, ListFavoriteReply } from '../../../../shared/types/document';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
-import { documentKeys } from '../document/api';
+import { changeCachedDocument, documentKeys, movedCounter } from '../document/api';
 
 /** FavoriteAPI's `type`: what a favourite's `document_id` is the id of. */
 export const FavoriteType = { Document: 0, Article: 1 } as const;
@@ -34,11 +35,24 @@ export const favoritesQuery = (type: FavoriteType) => (page: number, size: numbe
     queryFn: async () => unwrap(await api.get<ListFavoriteReply>('/api/v1/favorite/list', { page, size, type })),
   });
 
-export const addFavorite = (documentId: number, context: WriteContext) =>
-  invalidateAfter(api.post<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE }), context, [
+/** Adds the document to the member's favourites; the reader's count takes it. */
+export async function addFavorite(documentId: number, context: WriteContext) {
+  const result = await invalidateAfter(api.post<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE }), context, [
     favoriteKeys.all,
-    documentKeys.detail(documentId),
   ]);
+  if (result.ok) changeCachedDocument(context.client, documentId, (doc) => ({ favorite_count: movedCounter(doc.favorite_count, 1) }));
+  return result;
+}
 
-export const removeFavorites = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/favorite', { id: ids }), context, [favoriteKeys.all, documentKeys.all]);
+/**
+ * Removes favourites (documents' or articles'). `documentId`: the reader's document whose
+ * favourite it is, whose count follows; without it (the member's list) the documents kept
+ * in the cache are marked stale without being read again, each read counting a view.
+ */
+export async function removeFavorites(ids: readonly number[], context: WriteContext, documentId?: number) {
+  const result = await invalidateAfter(api.delete<Empty>('/api/v1/favorite', { id: ids }), context, [favoriteKeys.all]);
+  if (!result.ok) return result;
+  if (documentId) changeCachedDocument(context.client, documentId, (doc) => ({ favorite_count: movedCounter(doc.favorite_count, -ids.length) }));
+  else await context.client.invalidateQueries({ queryKey: documentKeys.all, refetchType: 'none' });
+  return result;
+}

@@ -26,7 +26,7 @@ function FavoriteButton({ doc }: { doc: Document }) {
   // refetched state says the opposite of what was done.
   const toggle = useMutation({
     mutationFn: async (removing: number | undefined, context) => {
-      if (removing) unwrap(await removeFavorites([removing], context));
+      if (removing) unwrap(await removeFavorites([removing], context, id));
       else unwrap(await addFavorite(id, context));
     },
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
