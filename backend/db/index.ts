@@ -15,6 +15,7 @@ import * as m010 from './migrations/010_document_access';
 import * as m011 from './migrations/011_ads';
 import * as m012 from './migrations/012_job_rerun';
 import * as m013 from './migrations/013_user_comment_count';
+import * as m014 from './migrations/014_download_price';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '011_ads': m011,
   '012_job_rerun': m012,
   '013_user_comment_count': m013,
+  '014_download_price': m014,
 };
 
 export type Database = Kysely<DB>;

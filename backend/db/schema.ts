@@ -108,7 +108,8 @@ export interface DocumentRelatedTable { document_id: number; related_ids: string
 
 export interface DocumentCategoryTable { id: Id; document_id: number; category_id: number; created_at: Timestamp; updated_at: Timestamp }
 
-export interface DownloadTable { id: Id; user_id: number; document_id: number; ip: string; is_pay: Flag; created_at: Timestamp; updated_at: Timestamp }
+/** `price`: the credits a paid download cost (0: free, or paid before migration 014). */
+export interface DownloadTable { id: Id; user_id: number; document_id: number; ip: string; is_pay: Flag; price: Generated<number>; created_at: Timestamp; updated_at: Timestamp }
 
 export interface ArticleTable {
   id: Id; identifier: string; title: string; keywords: Generated<string>; description: Generated<string>;

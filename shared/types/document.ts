@@ -105,6 +105,8 @@ export interface Download {
   size?: number;
   pages?: number;
   document_uuid?: string;
+  /** Ours (ListUserDownload): the credits this paid download cost; absent when free, or paid before this was kept. */
+  price?: number;
   created_at?: string;
   updated_at?: string;
 }

@@ -378,10 +378,11 @@ describe('ListUserDownload', () => {
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(2);
     expect(list.body.download).toEqual([
-      expect.objectContaining({ document_id: second.id, title: '第二份', ext: '.pdf', is_pay: true, size: second.bytes.length, document_uuid: second.uuid, pages: 3, score: 300 }),
+      expect.objectContaining({ document_id: second.id, title: '第二份', ext: '.pdf', is_pay: true, price: 1, size: second.bytes.length, document_uuid: second.uuid, pages: 3, score: 300 }),
       expect.objectContaining({ document_id: first.id, title: '第一份', user_id: member.user.id }),
     ]);
     expect(list.body.download[1].is_pay).toBeUndefined();
+    expect(list.body.download[1].price).toBeUndefined(); // free: no credits
     const page2 = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 2, size: 1 } });
     expect(page2.body.download.map((d: { document_id: number }) => d.document_id)).toEqual([first.id]);
     expect((await api(backend.url, 'GET', '/api/v1/user/download')).status).toBe(401);

@@ -117,7 +117,7 @@ export const downloadService = defineService('DocumentAPI', [
           if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${creditName(cfg)}不足，无法下载`);
           await addCredit(trx, doc.user_id, doc.price);
         }
-        await insertDownload(trx, { userId: me?.id ?? 0, documentId: doc.id, ip: ctx.ip, isPay: pays });
+        await insertDownload(trx, { userId: me?.id ?? 0, documentId: doc.id, ip: ctx.ip, isPay: pays, price: doc.price });
         await bumpCounter(trx, doc.id, 'download_count', 1);
         if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${doc.title}》`);
       });

@@ -24,10 +24,11 @@ export async function hasPaidFor(db: Database, userId: number, documentId: numbe
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function insertDownload(db: Database, row: { userId: number; documentId: number; ip: string; isPay: boolean }): Promise<void> {
+/** `price`: the credits moved, when `isPay`. */
+export async function insertDownload(db: Database, row: { userId: number; documentId: number; ip: string; isPay: boolean; price?: number }): Promise<void> {
   const ts = now();
   await db.insertInto('download').values({
-    user_id: row.userId, document_id: row.documentId, ip: row.ip, is_pay: flag(row.isPay), created_at: ts, updated_at: ts,
+    user_id: row.userId, document_id: row.documentId, ip: row.ip, is_pay: flag(row.isPay), price: row.isPay ? (row.price ?? 0) : 0, created_at: ts, updated_at: ts,
   }).execute();
 }
 

@@ -8,7 +8,7 @@ import { Tag } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import './member.css';
 
-/** `/member/download`: the documents the member downloaded, paid (credits moved) or free. */
+/** `/member/download`: the documents the member downloaded, paid (with the credits it cost) or free. */
 export function MemberDownloadPage() {
   const settings = useSettings();
   const creditName = settings.system?.credit_name || '积分';
@@ -31,7 +31,16 @@ export function MemberDownloadPage() {
         },
         { title: '大小', cell: (d) => (d.size ? formatBytes(d.size) : '-') },
         { title: '页数', cell: (d) => d.pages ?? '-' },
-        { title: '消耗', cell: (d) => (d.is_pay ? <Tag color="orange">{`付费（${creditName}）`}</Tag> : <Tag color="green">免费</Tag>) },
+        {
+          title: '消耗',
+          // The credits it cost when the record kept them (downloads paid before that say only 付费).
+          cell: (d) =>
+            d.is_pay ? (
+              <Tag color="orange">{d.price ? `${d.price} ${creditName}` : `付费（${creditName}）`}</Tag>
+            ) : (
+              <Tag color="green">免费</Tag>
+            ),
+        },
         { title: '下载时间', cell: (d) => recordTime(d.created_at) },
       ]}
     />
