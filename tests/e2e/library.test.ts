@@ -317,6 +317,10 @@ describe('the library, from upload to download', () => {
     expect(await page.getByRole('heading', { name: '免费预览已结束' }).count()).toBe(0);
     await page.getByText('— 全文完 —').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    // VIP members download for free (vip.free_download, on by default): the button says so.
+    const panel = page.getByRole('region', { name: '下载文档' });
+    await panel.getByRole('button', { name: 'VIP免费下载' }).waitFor();
+    expect(await panel.getByRole('button', { name: `下载（${PRICE} 魔豆）` }).count()).toBe(0);
   });
 
   it('a scanned PDF reads as WebP pages at reading resolution, also at 390 px', async () => {
@@ -496,6 +500,9 @@ describe('the library, from upload to download', () => {
     await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'true', 'vip.free_download': 'true' });
     try {
       await page.goto(need('path'));
+      // Marked VIP免费 once, on the price line.
+      await panel.getByText('VIP免费', { exact: true }).waitFor();
+      expect(await panel.getByText('VIP免费', { exact: true }).count()).toBe(1);
       await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
       await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
       await panel.getByRole('link', { name: '开通VIP，免费下载' }).click();

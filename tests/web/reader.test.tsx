@@ -360,6 +360,32 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: '浏览其他文档' })).toBeTruthy();
   });
 
+  it('names the download button after what it costs the reader, with one VIP免费 mark where VIP members download for free', async () => {
+    const vipSettings = { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true } };
+    const panel = async () => screen.findByRole('region', { name: '下载文档' });
+    // (the button's name starts with its icon's, download)
+    // A visitor, a member: the price, marked once (on the price line) VIP免费.
+    const visitor = renderApp('/library/7/42', { backend: backend(), settings: vipSettings });
+    expect(within(await panel()).getByRole('button', { name: 'download 下载（5 积分）' })).toBeTruthy();
+    expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
+    expect(within(screen.getByRole('region', { name: '下载' })).getAllByText('VIP免费')).toHaveLength(1);
+    visitor.unmount();
+    // A VIP member downloads it for free: no price on the button, nothing to buy.
+    const vip = renderApp('/library/7/42', { backend: backend(), settings: vipSettings, user: { id: 5, username: 'bob', is_vip: true } });
+    expect(within(await panel()).getByRole('button', { name: 'download VIP免费下载' })).toBeTruthy();
+    expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
+    vip.unmount();
+    // Where VIP downloads are not free, a VIP member pays like anybody.
+    const paying = renderApp('/library/7/42', {
+      backend: backend(), settings: { ...vipSettings, vip: { enable: true, free_download: false } }, user: { id: 5, username: 'bob', is_vip: true },
+    });
+    expect(within(await panel()).getByRole('button', { name: 'download 下载（5 积分）' })).toBeTruthy();
+    paying.unmount();
+    // The uploader downloads their own document for free.
+    renderApp('/library/7/42', { backend: backend({ user_id: 5 }), settings: vipSettings, user: { id: 5, username: 'bob' } });
+    expect(within(await panel()).getByRole('button', { name: 'download 免费下载' })).toBeTruthy();
+  });
+
   it('downloads through the signed link, and says in Chinese why a download is refused', async () => {
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
     let refuse = true;

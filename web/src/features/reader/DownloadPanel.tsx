@@ -1,10 +1,13 @@
-// Downloading a document: the price ("免费", its credits, "VIP免费"), the button, and the
-// server's reason in Chinese when it refuses (daily limits, credits, a punishment).
+// Downloading a document: the price ("免费", its credits, "VIP免费"), the button saying what
+// the download costs this reader, and the server's reason in Chinese when it refuses (daily
+// limits, credits, a punishment).
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
+import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
+import type { User } from '../../../../shared/types/user';
 import { errorMessage, unwrap } from '../../api/client';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -21,13 +24,33 @@ function startDownload(url: string): void {
   window.location.assign(url);
 }
 
-export function DownloadButton({ doc, label, onRefused }: {
+/**
+ * What downloading `doc` costs this reader (download rules: docs/api.md §8): nothing for a
+ * free document or their own, nothing for a VIP member where VIP downloads are free (a VIP
+ * period keeps it while VIP is off sale), else its price. A purchase within
+ * `download.free_download_duration` the client does not know: the server charges nothing.
+ */
+export function downloadCost(doc: Document, settings: Settings, user: User | undefined): 'free' | 'vip' | 'price' {
+  if (!(doc.price ?? 0) || (user?.id !== undefined && doc.user_id === user.id)) return 'free';
+  return user?.is_vip && settings.vip?.free_download === true ? 'vip' : 'price';
+}
+
+/**
+ * The download button, named after what the download costs this reader: 免费`what`,
+ * VIP免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
+ * price). `vipBadge`: marked VIP免费 where VIP members download it for free (where no price
+ * beside says so already).
+ */
+export function DownloadButton({ doc, what = '下载', label, vipBadge = false, onRefused }: {
   doc: Document;
+  what?: string;
   label?: string;
+  vipBadge?: boolean;
   /** Called with the server's reason when the download is refused. */
   onRefused?: (reason: string) => void;
 }) {
   const settings = useSettings();
+  const { user } = useSession();
   const [refusal, setRefusal] = useState<string>();
   const download = useMutation({
     mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
@@ -43,14 +66,14 @@ export function DownloadButton({ doc, label, onRefused }: {
       onRefused?.(reason);
     },
   });
-  const price = doc.price ?? 0;
-  const text = label ?? (price > 0 ? `下载（${price} ${creditName(settings)}）` : '免费下载');
+  const cost = downloadCost(doc, settings, user);
+  const named = { free: `免费${what}`, vip: `VIP免费${what}`, price: `${what}（${doc.price ?? 0} ${creditName(settings)}）` };
   return (
     <span className="app-download">
       <Button type="primary" theme="solid" icon={<IconDownload />} loading={download.isPending} onClick={() => download.mutate()}>
-        {text}
+        {label ?? named[cost]}
       </Button>
-      {price > 0 && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
+      {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
       {refusal && !onRefused && (
         <span className="app-download__refusal" role="alert">
           {refusal}

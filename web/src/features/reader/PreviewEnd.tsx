@@ -33,7 +33,7 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
             开通VIP，阅读全文
           </Link>
         )}
-        <DownloadButton doc={doc} label="下载全文阅读" />
+        <DownloadButton doc={doc} label="下载全文阅读" vipBadge />
       </div>
     </section>
   );
