@@ -16,6 +16,7 @@ let library: DocumentFixture;
 let learning: DocumentFixture;
 let disabled: DocumentFixture;
 let recycled: DocumentFixture;
+let failed: DocumentFixture;
 const reports: DocumentFixture[] = [];
 
 const search = (query: Record<string, string | number | (string | number)[]>, opts: { token?: string; headers?: Record<string, string> } = {}) =>
@@ -27,6 +28,7 @@ beforeAll(async () => {
   learning = await insertDocument(backend.dataDir, { userId: 1, title: '机器学习导论', ext: '.docx' });
   disabled = await insertDocument(backend.dataDir, { userId: 1, title: '已禁用的文档', status: 4 });
   recycled = await insertDocument(backend.dataDir, { userId: 1, title: '回收站里的文档', deletedAt: new Date().toISOString() });
+  failed = await insertDocument(backend.dataDir, { userId: 1, title: '转换失败的文档', status: 3 });
   for (let i = 0; i < 12; i += 1) reports.push(await insertDocument(backend.dataDir, { userId: 1, title: `季度报告第${i + 1}期` }));
   await indexDocuments(backend.dataDir, [
     { id: library.id, title: library.title, content: LIBRARY_TEXT, categoryIds: [7], language: 'zh-CN', createdAt: '2024-03-01T00:00:00.000Z', viewCount: 5 },
@@ -35,6 +37,7 @@ beforeAll(async () => {
     // Stale entries, as the index may hold for a moment after a document was disabled or recycled.
     { id: disabled.id, title: disabled.title, content: '这份文档里也有麒麟。' },
     { id: recycled.id, title: recycled.title, content: '回收站的文档同样提到麒麟。' },
+    { id: failed.id, title: failed.title, content: '转换失败的文档也写到麒麟。' },
     ...reports.map((r, i) => ({ id: r.id, title: r.title, content: `本期报告汇总了第${i + 1}季度的经营数据。`, createdAt: new Date(Date.UTC(2023, 0, i + 1)).toISOString() })),
   ]);
 });
@@ -58,6 +61,8 @@ describe('SearchDocument', () => {
     const res = await search({ wd: '麒麟' });
     expect(ids(res.body)).not.toContain(disabled.id);
     expect(ids(res.body)).not.toContain(recycled.id);
+    // Nor one whose conversion failed: there is nothing to read (its owner and admins see it in their lists).
+    expect(ids(res.body)).not.toContain(failed.id);
   });
 
   it('matches mixed Chinese and Latin queries, every word required', async () => {

@@ -3,7 +3,7 @@ import type { SearchFilters, SearchHit, SearchSort } from '../../platform/search
 import { positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
 import { defineService, rpc } from '../../platform/rpc';
-import { documentsByIds, isPublic, presentDocuments, type WireDocument } from '../document/service';
+import { documentsByIds, isSearchable, presentDocuments, type WireDocument } from '../document/service';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 
@@ -12,7 +12,7 @@ import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 // words and mixed queries in titles, keywords, descriptions and the extracted text, and cuts
 // highlighted snippets. Request, paging and reply follow the contract; unlike MOREDOC (LIKE
 // over title/keywords/description, words OR-ed, no status filter) every word must match and
-// only documents strangers may see are found. Each search is logged per the security config.
+// only documents strangers may see and read (not failed in conversion) are found. Each search is logged per the security config.
 
 /** `sort`: `latest`, or a column name (descending); anything else ranks by relevance. */
 const SORTS: Readonly<Record<string, SearchSort>> = {
@@ -49,7 +49,7 @@ export const documentSearchService = defineService('DocumentAPI', [
         target: SearchTarget.Document, index: ctx.app.search.document, text, filters: filtersOf(req),
         sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page: req.page,
         // Only the documents strangers may see.
-        visibleRows: async (ids) => new Map((await documentsByIds(ctx.db, ids)).filter(isPublic).map((r) => [r.id, r])),
+        visibleRows: async (ids) => new Map((await documentsByIds(ctx.db, ids)).filter(isSearchable).map((r) => [r.id, r])),
         present: async (rows, hits) =>
           (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) => withHighlights(doc, hits[i]!)),
       });

@@ -1,10 +1,10 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { SearchEntry } from '../../platform/search/search-index';
-import { categoryIdsOf, documentsByIds, isPublic, publicDocumentIds, contentOf, type DocumentRow } from './store';
+import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, contentOf, type DocumentRow } from './store';
 
 // The search index (platform/search, collection 'document') holds what strangers may find:
-// live documents that are not disabled, pending or rejected. Every write that changes that
+// live documents that are not disabled, pending or rejected, nor failed in conversion. Every write that changes that
 // (create, convert, update, review, delete, recover, purge) calls refreshSearchIndex with
 // the documents it touched, after its transaction committed. The index is derived data: a
 // failure here is logged, never fails the request, and a rebuild refills it from the tables.
@@ -38,12 +38,12 @@ async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Pro
   return entries;
 }
 
-/** Brings the index in line with these documents: public ones upserted, the others (or gone ones) removed. */
+/** Brings the index in line with these documents: searchable ones upserted, the others (or gone ones) removed. */
 export async function refreshSearchIndex(app: BackendContext, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
   try {
     const rows = await documentsByIds(app.db, ids);
-    const visible = rows.filter(isPublic);
+    const visible = rows.filter(isSearchable);
     const visibleIds = new Set(visible.map((r) => r.id));
     const hidden = [...new Set(ids)].filter((id) => !visibleIds.has(id));
     if (hidden.length) await app.search.document.remove(hidden);
@@ -56,9 +56,9 @@ export async function refreshSearchIndex(app: BackendContext, ids: readonly numb
 /** Empties the index and fills it again from the document tables, 100 documents at a time. */
 export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
   await app.search.document.clear();
-  const ids = await publicDocumentIds(app.db);
+  const ids = await searchableDocumentIds(app.db);
   for (let i = 0; i < ids.length; i += 100) {
-    const rows = (await documentsByIds(app.db, ids.slice(i, i + 100))).filter(isPublic);
+    const rows = (await documentsByIds(app.db, ids.slice(i, i + 100))).filter(isSearchable);
     await app.search.document.upsert(await entriesOf(app, rows));
   }
   return ids.length;
@@ -67,6 +67,6 @@ export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
 /** At start: a rebuild is queued when the index is empty (a database from MOREDOC) but documents exist. */
 export async function scheduleReindexIfEmpty(app: BackendContext): Promise<void> {
   if ((await app.search.document.count()) > 0) return;
-  if (!(await publicDocumentIds(app.db, 1)).length) return;
+  if (!(await searchableDocumentIds(app.db, 1)).length) return;
   await app.jobs.enqueue(reindexDocumentsKind, {}, { dedupeKey: reindexDocumentsKind.name });
 }

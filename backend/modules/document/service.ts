@@ -10,5 +10,5 @@ export { refreshSearchIndex } from './indexing';
 export { hideCounters, presentDocuments, type Viewer, type WireDocument } from './present';
 export {
   HIDDEN_STATUSES, bumpCounter, countLiveDocuments, documentById, documentByUuid, documentsByHash, documentsByIds, hashHasDocuments,
-  isPublic, publicDocumentLinks, type DocumentRow,
+  isPublic, isSearchable, publicDocumentLinks, type DocumentRow,
 } from './store';

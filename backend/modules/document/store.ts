@@ -29,6 +29,14 @@ export function isPublic(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boole
   return doc.deleted_at === null && !HIDDEN_STATUSES.includes(doc.status);
 }
 
+/** Statuses search never finds: the hidden ones, and a failed conversion (nothing to read). */
+const UNSEARCHABLE_STATUSES: readonly number[] = [...HIDDEN_STATUSES, DocumentStatus.Failed];
+
+/** Could a stranger find this document by searching: public, and read or on its way to be (not failed)? */
+export function isSearchable(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boolean {
+  return doc.deleted_at === null && !UNSEARCHABLE_STATUSES.includes(doc.status);
+}
+
 // ---------------------------------------------------------------------------------------
 // Lookups
 
@@ -309,9 +317,9 @@ export async function hasPaidDownload(db: Database, userId: number, documentIds:
   return row !== undefined;
 }
 
-/** Ids of the documents strangers may see, oldest first (rebuilding the search index). */
-export async function publicDocumentIds(db: Database, limit?: number): Promise<number[]> {
-  let query = db.selectFrom('document').select('id').where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id');
+/** Ids of the documents strangers may find (isSearchable), oldest first (rebuilding the search index). */
+export async function searchableDocumentIds(db: Database, limit?: number): Promise<number[]> {
+  let query = db.selectFrom('document').select('id').where('deleted_at', 'is', null).where('status', 'not in', [...UNSEARCHABLE_STATUSES]).orderBy('id');
   if (limit !== undefined) query = query.limit(limit);
   return (await query.execute()).map((r) => r.id);
 }

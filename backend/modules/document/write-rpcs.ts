@@ -266,13 +266,16 @@ export const writeRpcs = [
     http: 'PUT /api/v1/document/reconvert', request: SetDocumentReconvertRequest, auth: 'perm', permission: '一键重转失败文档',
     async handler(req, ctx) {
       const ids = positiveIds(req.id);
-      await ctx.db.transaction().execute(async (trx) => {
+      const changed = await ctx.db.transaction().execute(async (trx) => {
         // Without ids, MOREDOC's button: every failed document goes back to the converter.
-        const changed = ids.length
+        const rows = ids.length
           ? await setStatus(trx, ids, DocumentStatus.Reconvert, CONVERTIBLE_STATUSES)
           : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [DocumentStatus.Failed]);
-        await queueWaiting(ctx.app, trx, changed);
+        await queueWaiting(ctx.app, trx, rows);
+        return rows;
       });
+      // A failed document was out of the search index; on its way again, it is found again.
+      await refreshSearchIndex(ctx.app, changed);
       return {};
     },
   }),

@@ -235,9 +235,12 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
   });
 
   it('reconverts every failed document with SetDocumentReconvert (MOREDOC\'s button)', async () => {
-    const doc = await createDocument(backend.url, author.token, Buffer.from('还是文字，不是 PDF\n'), 'again.pdf');
+    const doc = await createDocument(backend.url, author.token, Buffer.from('还是文字，不是 PDF\n'), 'again.pdf', { title: '麒麟笔记' });
     await waitForStatus(backend.url, author.token, doc.id, [3]);
     expect(await jobRuns(doc.hash)).toBe(1);
+    // Failed, it is out of the search index (found while it waited for its conversion).
+    const found = async () => ((await api(backend.url, 'GET', '/api/v1/document/search', { query: { wd: '麒麟笔记' } })).body.document ?? []).map((d: { id: number }) => d.id);
+    expect(await found()).not.toContain(doc.id);
     expect((await backend.admin('PUT', '/api/v1/document/reconvert')).status).toBe(200);
     await waitForStatus(backend.url, author.token, doc.id, [3]);
     expect(await jobRuns(doc.hash)).toBe(2);
