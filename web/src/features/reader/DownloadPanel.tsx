@@ -30,7 +30,7 @@ function startDownload(url: string): void {
  * period keeps it while VIP is off sale), else its price. A purchase within
  * `download.free_download_duration` the client does not know: the server charges nothing.
  */
-export function downloadCost(doc: Document, settings: Settings, user: User | undefined): 'free' | 'vip' | 'price' {
+export function downloadCost(doc: Document, settings: Settings, user: User | null | undefined): 'free' | 'vip' | 'price' {
   if (!(doc.price ?? 0) || (user?.id !== undefined && doc.user_id === user.id)) return 'free';
   return user?.is_vip && settings.vip?.free_download === true ? 'vip' : 'price';
 }
