@@ -177,7 +177,11 @@ describe('the library, from upload to download', () => {
     await page.getByRole('img', { name: '第 2 页' }).waitFor();
     expect(await page.getByRole('figure').count()).toBe(2);
     expect(await page.getByText('可预览页数已用完，剩余 1 页未读。').count()).toBe(1);
-    expect(await page.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
+    // Logging in opens no page by itself: it is offered for the download (a buyer reads on);
+    // VIP is off here, so not offered.
+    const end = page.getByRole('region', { name: '免费预览已结束' });
+    expect(await end.getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
+    expect(await end.getByText(/继续阅读|VIP/).count()).toBe(0);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(refused).toEqual([]);
@@ -457,18 +461,23 @@ describe('the library, from upload to download', () => {
     expect(before.buyer).toBe(20);
     const page = await pageAs(buyer.token);
     await page.goto(need('path'));
-    const panel = page.getByRole('region', { name: '下载文档' });
+    // Bought from the end of the free preview, the download opens the rest of the pages.
+    const end = page.getByRole('region', { name: '免费预览已结束' });
+    await end.waitFor();
     const downloading = page.waitForEvent('download');
-    await panel.getByRole('button', { name: `下载（${PRICE} 魔豆）` }).click();
+    await end.getByRole('button', { name: `下载全文（${PRICE} 魔豆）` }).click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe(`${TITLE}.pdf`);
     expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
     expect(await credits(need('uploaderToken'))).toBe(before.uploader + PRICE);
+    await page.getByText('— 全文完 —').waitFor();
+    expect(await page.getByRole('figure').count()).toBe(3);
 
     await page.goto('/member/download');
     const record = page.getByRole('row').filter({ hasText: TITLE });
     await record.waitFor();
-    expect(await record.getByText('付费（魔豆）').count()).toBe(1);
+    // Its cost (7ee62d8: the price kept on the record, under 消耗).
+    expect(await record.getByText(`${PRICE} 魔豆`, { exact: true }).count()).toBe(1);
 
     // On a phone the record is a block: every field on the screen, named by its column (as a
     // table, the columns after the title sat past the screen's edge), and still a table to readers.

@@ -306,10 +306,57 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(3);
     expect(screen.getByText(/剩余/).textContent).toBe('可预览页数已用完，剩余 5 页未读。');
-    expect(screen.getByRole('link', { name: '登录后继续阅读' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
-    expect(screen.getByRole('link', { name: '开通VIP，阅读全文' }).getAttribute('href')).toBe('/vip');
-    expect(screen.getByRole('button', { name: /下载全文阅读/ })).toBeTruthy();
-    expect(screen.getAllByText('VIP免费').length).toBeGreaterThan(0);
+    // Logging in opens nothing by itself: it is offered for what it leads to, the download.
+    const end = screen.getByRole('region', { name: '免费预览已结束' });
+    expect(within(end).queryByText(/继续阅读/)).toBeNull();
+    expect(within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
+    expect(within(end).queryByRole('button')).toBeNull();
+  });
+
+  it('offers VIP at the end of the preview only while it is on sale and lets VIP members read every page', async () => {
+    for (const vip of [{ enable: false, read_all_pages: true }, { enable: true, read_all_pages: false }]) {
+      const view = renderApp('/library/7/42', { backend: backend(), settings: { system: { sitename: '测试文库' }, vip } });
+      const end = await screen.findByRole('region', { name: '免费预览已结束' });
+      expect(within(end).queryByRole('link', { name: /VIP/ })).toBeNull();
+      expect(within(end).getByRole('link', { name: '登录后下载全文' })).toBeTruthy();
+      view.unmount();
+    }
+  });
+
+  it('offers a member at the end of the preview the download at its price, and VIP; after buying it every page opens', async () => {
+    vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    let bought = false;
+    renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob' },
+      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
+      backend: backend({}, {
+        [`HEAD /view/page/${HASH}/4.gzip.svg`]: () => (bought ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } }),
+        'GET /api/v1/document/download': () => {
+          bought = true;
+          return { status: 200, body: { url: '/download/abc?document_id=42' } };
+        },
+      }),
+    });
+    const end = await screen.findByRole('region', { name: '免费预览已结束' });
+    expect(within(end).queryByRole('link', { name: /登录/ })).toBeNull();
+    expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
+    expect(within(end).getAllByText('VIP免费')).toHaveLength(1);
+    await userEvent.click(within(end).getByRole('button', { name: 'download 下载全文（5 积分）' }));
+    expect(await screen.findByText('— 全文完 —')).toBeTruthy();
+    expect(screen.getAllByRole('figure')).toHaveLength(8);
+  });
+
+  it('says VIP免费下载全文 at the end of the preview to a VIP member where VIP downloads are free, and offers no VIP', async () => {
+    renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob', is_vip: true },
+      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: false } },
+      backend: backend(),
+    });
+    const end = await screen.findByRole('region', { name: '免费预览已结束' });
+    expect(within(end).getByRole('button', { name: 'download VIP免费下载全文' })).toBeTruthy();
+    expect(within(end).queryByRole('link')).toBeNull();
+    expect(within(end).queryByText('VIP免费')).toBeNull();
   });
 
   it('lets an entitled reader read every page (the server answers the first page past the preview)', async () => {

@@ -39,6 +39,8 @@ export const documentKeys = {
   progress: (id: number) => ['document', 'progress', id] as const,
   /** Whether the reader (a visitor, or the member `userId`) may see the pages past the free preview. */
   fullAccess: (id: number, userId: number) => ['document', 'full-access', id, userId] as const,
+  /** The same for every reader of the document. */
+  fullAccessOf: (id: number) => ['document', 'full-access', id] as const,
   related: (id: number) => ['document', 'related', id] as const,
   score: (id: number) => ['document', 'score', id] as const,
   mine: ['document', 'mine'] as const,
@@ -140,10 +142,14 @@ export async function rateDocument(documentId: number, stars: number, context: W
 
 /**
  * The signed link of a download; the credits it moves and the record it writes refresh the
- * member's account and downloads, and the reader's count takes it.
+ * member's account and downloads, the reader's count takes it, and the reader asks again
+ * whether the pages past the preview open (a buyer reads every page).
  */
 export async function downloadDocument(id: number, context: WriteContext) {
-  const result = await invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [userKeys.all]);
+  const result = await invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [
+    userKeys.all,
+    documentKeys.fullAccessOf(id),
+  ]);
   if (result.ok) changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
   return result;
 }

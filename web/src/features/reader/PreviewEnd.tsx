@@ -1,5 +1,8 @@
-// The end of the free preview: how many pages remain and how to read them, as the settings
-// allow (log in, become a VIP member, or download the document).
+// The end of the free preview: how many pages remain and what opens them (backend
+// access.ts): past the preview read the owner, the admins, VIP members where the vip settings
+// let them, and buyers (a paid download). So a visitor is offered the login to download
+// (buy) it, a member the download at what it costs them, both VIP while it is on sale and
+// lets its members read every page.
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import type { Document } from '../../../../shared/types/document';
@@ -10,8 +13,7 @@ import { DownloadButton } from './DownloadPanel';
 export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
   const { loggedIn, user } = useSession();
   const settings = useSettings();
-  // VIP members read every page when the vip settings say so; offered while VIP is on sale.
-  const vipReadsOn = settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
+  const vipReads = settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
   const { pathname, search } = useLocation();
   const remaining = (doc.pages ?? 0) - shownPages;
   return (
@@ -23,17 +25,18 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
         可预览页数已用完，剩余 <strong>{remaining}</strong> 页未读。
       </p>
       <div className="app-preview-end__actions">
-        {!loggedIn && (
-          <Link className="app-preview-end__action" to={loginLocation(pathname + search)}>
-            登录后继续阅读
-          </Link>
-        )}
-        {vipReadsOn && (
+        {vipReads && (
           <Link className="app-preview-end__action app-preview-end__action--vip" to="/vip">
-            开通VIP，阅读全文
+            开通VIP阅读全文
           </Link>
         )}
-        <DownloadButton doc={doc} label="下载全文阅读" vipBadge />
+        {loggedIn ? (
+          <DownloadButton doc={doc} what="下载全文" vipBadge />
+        ) : (
+          <Link className="app-preview-end__action" to={loginLocation(pathname + search)}>
+            登录后下载全文
+          </Link>
+        )}
       </div>
     </section>
   );
