@@ -127,17 +127,24 @@ export const createUser = (request: SetUserRequest, context: WriteContext) =>
   invalidateAfter(api.post<unknown>('/api/v1/user', request), context, staleAfterAdminWrite);
 
 /**
- * SetUser (groups replaced and, when given, a new password), then UpdateUserProfile of the
- * user: every profile column is written (empty clears it), plus the admin's remark.
+ * An admin's edit of a user: UpdateUserProfile (every profile column is written, empty clears
+ * it, plus the admin's remark), then SetUser (groups replaced and, when given, a new password).
+ * The profile goes first because it is the call the backend refuses for a taken e-mail or
+ * mobile; SetUser checks nothing but the groups. Should SetUser still fail, the answer says
+ * that the profile was saved and what was not, and the lists are refreshed all the same.
  */
 export async function updateUser(
   membership: SetUserRequest,
   profile: ProfileInput & { remark?: string },
   context: WriteContext,
 ): Promise<ApiResult<unknown>> {
-  const result = await api.put<unknown>('/api/v1/user', membership);
-  if (!result.ok) return result;
-  return invalidateAfter(api.put<unknown>('/api/v1/user/profile', profile), context, staleAfterAdminWrite);
+  const saved = await api.put<unknown>('/api/v1/user/profile', profile);
+  if (!saved.ok) return saved;
+  const result = await invalidateAfter(api.put<unknown>('/api/v1/user', membership), context, staleAfterAdminWrite);
+  if (result.ok) return result;
+  await Promise.all(staleAfterAdminWrite.map((queryKey) => context.client.invalidateQueries({ queryKey })));
+  const unsaved = membership.password ? '新密码和用户组' : '用户组';
+  return { ...result, data: { ...result.data, message: `资料已保存，${unsaved}未保存：${result.data.message}` } };
 }
 
 /** DeleteUser: `password` is the caller's own password. */

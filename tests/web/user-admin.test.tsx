@@ -1,0 +1,98 @@
+// The admin's users and punishments (/admin/user/list, /admin/user/punishment) and the VIP
+// members' 开通会员 (/admin/user/vip): what is saved when, and what the admin is told.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Permission } from '../../shared/types/permission';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { admin, renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const perm = (id: number, path: string, title: string): Permission => ({ id, method: 'GRPC', path, title });
+
+type FetchMock = ReturnType<typeof renderApp>['fetchMock'];
+const calls = (fetchMock: FetchMock, method?: string, path?: string) =>
+  fetchMock.mock.calls
+    .map(([url, init]) => ({ method: init?.method ?? 'GET', path: new URL(String(url), 'http://localhost').pathname, body: init?.body }))
+    .filter((c) => (!method || c.method === method) && (!path || c.path === path));
+
+describe('编辑用户', { timeout: 30_000 }, () => {
+  const users = [
+    { id: 1, username: 'admin', group_id: [1] },
+    { id: 5, username: 'bob', group_id: [2], email: 'bob@example.com' },
+  ];
+  const permissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(12, '/api.v1.UserAPI/SetUser', '设置用户')];
+  const backend = (writes: Backend): Backend => ({
+    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 1, title: '超级管理员' }, { id: 2, title: '普通用户', is_default: true }] } },
+    'GET /api/v1/user/list': { status: 200, body: { user: users, total: users.length } },
+    'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
+    ...writes,
+  });
+
+  async function editBob(fetchMock: FetchMock) {
+    await userEvent.click(await screen.findByRole('button', { name: /编辑「bob」/ }));
+    const sheet = within(await screen.findByRole('form', { name: '编辑用户' }));
+    await userEvent.type(sheet.getByLabelText('新密码'), 'new-secret-1');
+    await userEvent.type(sheet.getByLabelText('手机号'), '13812345678');
+    const email = sheet.getByLabelText('邮箱');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'carol@example.com');
+    const listed = calls(fetchMock, 'GET', '/api/v1/user/list').length;
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    return listed;
+  }
+
+  it('sends the profile first: a taken e-mail leaves the password and groups unchanged', async () => {
+    const { fetchMock } = renderApp('/admin/user/list', {
+      user: admin,
+      permissions,
+      backend: backend({
+        'PUT /api/v1/user/profile': { status: 409, body: { code: 6, message: '邮箱已存在' } },
+        'PUT /api/v1/user': { status: 200, body: {} },
+      }),
+    });
+    await editBob(fetchMock);
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('邮箱已存在'));
+    expect(calls(fetchMock, 'PUT', '/api/v1/user')).toHaveLength(0);
+    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user/profile')[0]?.body))).toMatchObject({
+      id: 5, email: 'carol@example.com', mobile: '13812345678',
+    });
+    expect(screen.getByRole('form', { name: '编辑用户' })).toBeTruthy();
+  });
+
+  it('saves the password and groups after the profile, and refreshes the list', async () => {
+    const { fetchMock } = renderApp('/admin/user/list', {
+      user: admin,
+      permissions,
+      backend: backend({ 'PUT /api/v1/user/profile': { status: 200, body: {} }, 'PUT /api/v1/user': { status: 200, body: {} } }),
+    });
+    const listed = await editBob(fetchMock);
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
+    expect(calls(fetchMock, 'PUT').map((c) => c.path)).toEqual(['/api/v1/user/profile', '/api/v1/user']);
+    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user')[0]?.body))).toEqual({ id: 5, group_id: [2], password: 'new-secret-1' });
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
+  });
+
+  it('says what was saved when the second call fails, and refreshes the list', async () => {
+    const { fetchMock } = renderApp('/admin/user/list', {
+      user: admin,
+      permissions,
+      backend: backend({
+        'PUT /api/v1/user/profile': { status: 200, body: {} },
+        'PUT /api/v1/user': { status: 400, body: { code: 3, message: '用户组不能为空' } },
+      }),
+    });
+    const listed = await editBob(fetchMock);
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('资料已保存，新密码和用户组未保存：用户组不能为空'),
+    );
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
+  });
+});
