@@ -2,12 +2,13 @@
 // (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the write
 // refreshes the public settings, so the site name and logo change without a rebuild.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, type FormEvent } from 'react';
+import { useMemo, useRef, type FormEvent } from 'react';
 import type { Config } from '../../../../shared/types/config';
 import { unwrap } from '../../api/client';
 import { FormFields } from '../../kit/admin-resource/FormFields';
 import type { FormValues } from '../../kit/admin-resource/resource';
 import { useFieldForm } from '../../kit/admin-resource/use-field-form';
+import { validateForm } from '../../kit/admin-resource/validation';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -16,6 +17,8 @@ import { EmptyState } from '../../ui/states';
 import '../../kit/admin-resource/admin-resource.css';
 import { configCategoryQuery, saveConfig } from './api';
 import { configField, configValues, toWire } from './config-fields';
+
+const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
   const fields = useMemo(() => rows.map(configField), [rows]);
@@ -34,13 +37,31 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
     onError: (error) => toastFailure('保存失败', error),
   });
 
+  const form = useRef<HTMLFormElement>(null);
+
+  /**
+   * The first field with a message, in the order of the form, scrolled into view and focused:
+   * a long category's wrong value may be far above the save button.
+   */
+  const showFirstProblem = () => {
+    const problems = validateForm(fields, values, context);
+    const first = fields.find((field) => problems[field.name]);
+    const box = first && [...(form.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find((el) => el.dataset.field === first.name);
+    if (!first || !box) return;
+    box.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    const input = document.getElementById(`config-${category}-${first.name}`);
+    const target = input?.matches('input, textarea, select, button, [tabindex]') ? input : box.querySelector<HTMLElement>(FOCUSABLE);
+    target?.focus({ preventScroll: true });
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (check(fields, context)) save.mutate(values);
+    else showFirstProblem();
   };
 
   return (
-    <form className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
+    <form ref={form} className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
       <FormFields
         idPrefix={`config-${category}`}
         fields={fields}

@@ -1,0 +1,79 @@
+// What the admin sees when 保存 finds a wrong value, the help of the config forms, and the
+// payment switch refused while no chosen way of paying is usable.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Config } from '../../shared/types/config';
+import type { Permission } from '../../shared/types/permission';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { admin, renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const permissions: Permission[] = [{ id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' }];
+
+const SECURITY: Config[] = [
+  { id: 1, name: 'max_document_size', label: '最大文档大小(MB)', value: '50', input_type: 'number', category: 'security' },
+  { id: 2, name: 'comment_interval', label: '评论时间间隔', value: '10', input_type: 'number', category: 'security' },
+  { id: 3, name: 'search_record_retention_days', label: '搜索记录保留天数', value: '7', input_type: 'number', category: 'security' },
+  { id: 4, name: 'close_statement', label: '闭站说明', value: '维护中', input_type: 'textarea', category: 'security' },
+];
+
+function backend(rows: Record<string, Config[]>): Backend {
+  return {
+    'GET /api/v1/config/list': (url) => ({ status: 200, body: { config: rows[url.searchParams.get('category') ?? ''] ?? [] } }),
+    'PUT /api/v1/config': { status: 200, body: {} },
+  };
+}
+
+const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
+  fetchMock.mock.calls.filter(([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config');
+
+describe('config form feedback', { timeout: 20_000 }, () => {
+  it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    Element.prototype.scrollIntoView = scrollIntoView;
+    try {
+      const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
+      const size = (await screen.findByLabelText('最大文档大小(MB)', {}, { timeout: 10_000 })) as HTMLInputElement;
+      const days = screen.getByLabelText('搜索记录保留天数') as HTMLInputElement;
+      await userEvent.clear(size);
+      await userEvent.type(size, '0');
+      await userEvent.clear(days);
+      const save = screen.getByRole('button', { name: '保存' });
+      save.focus();
+      await userEvent.click(save);
+      await waitFor(() => expect(document.activeElement).toBe(size));
+      expect(scrollIntoView).toHaveBeenCalledTimes(1);
+      expect(scrolled[0]?.contains(size)).toBe(true);
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['最大文档大小(MB)必须在1到102400之间', '请输入搜索记录保留天数']);
+      expect(puts(fetchMock)).toHaveLength(0);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
+  it('a valid form is saved without scrolling', async () => {
+    const scrollIntoView = vi.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    try {
+      const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
+      await screen.findByLabelText('最大文档大小(MB)', {}, { timeout: 10_000 });
+      await userEvent.click(screen.getByRole('button', { name: '保存' }));
+      await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
+      expect(puts(fetchMock)).toHaveLength(1);
+      expect(scrollIntoView).not.toHaveBeenCalled();
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+});
