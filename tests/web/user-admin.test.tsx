@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { formatDate, SHORT_DATE_FORMAT } from '../../shared/format';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -94,5 +95,64 @@ describe('编辑用户', { timeout: 30_000 }, () => {
       expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('资料已保存，新密码和用户组未保存：用户组不能为空'),
     );
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
+  });
+});
+
+describe('处罚管理', { timeout: 30_000 }, () => {
+  const permissions = [
+    perm(1, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表'),
+    perm(2, '/api.v1.PunishmentAPI/CancelPunishment', '取消用户处罚'),
+  ];
+
+  it('shows when a punishment was ended (结束), not 永久', async () => {
+    const cancelTs = Math.floor(Date.parse('2026-03-04T05:06:00Z') / 1000);
+    const created = JSON.stringify([{ u: 1, t: 1, ts: cancelTs - 86_400 }]);
+    const rows = [
+      { id: 7, user_id: 5, username: 'bob', type: 2, enable: true, reason: '刷屏', operators: created, created_at: '2026-03-03T05:06:00Z' },
+      { id: 8, user_id: 6, username: 'carol', type: 3, enable: true, operators: created, created_at: '2026-03-03T05:06:00Z' },
+    ];
+    const { fetchMock } = renderApp('/admin/user/punishment', {
+      user: admin,
+      permissions,
+      backend: {
+        'GET /api/v1/punishment/list': () => ({ status: 200, body: { punishment: rows, total: rows.length } }),
+        'PUT /api/v1/punishment/cancel': (_url, init) => {
+          const { id } = JSON.parse(String(init.body)) as { id: number[] };
+          for (const row of rows.filter((r) => id.includes(r.id))) {
+            row.enable = false;
+            row.operators = JSON.stringify([...(JSON.parse(row.operators) as unknown[]), { u: 1, t: 3, ts: cancelTs }]);
+          }
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const bob = () => (screen.getByText('bob').closest('tr') as HTMLElement);
+    await screen.findByText('bob');
+    expect(within(bob()).getByText('永久')).toBeTruthy();
+    await userEvent.click(within(bob()).getByRole('button', { name: /结束/ }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: /确定|结束/ }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/punishment/cancel')).toHaveLength(1));
+    await waitFor(() => expect(within(bob()).getByText('已结束')).toBeTruthy());
+    expect(within(bob()).queryByText('永久')).toBeNull();
+    expect(within(bob()).getByText(formatDate(new Date(cancelTs * 1000).toISOString(), SHORT_DATE_FORMAT))).toBeTruthy();
+    // The one still in force stays permanent.
+    expect(within(screen.getByText('carol').closest('tr') as HTMLElement).getByText('永久')).toBeTruthy();
+  });
+
+  it('shows the end time of a cancelled punishment that had run out before', async () => {
+    const operators = JSON.stringify([{ u: 1, t: 1, ts: 1_700_000_000 }, { u: 1, t: 3, ts: 1_800_000_000 }]);
+    const endTime = new Date(1_750_000_000_000).toISOString();
+    renderApp('/admin/user/punishment', {
+      user: admin,
+      permissions,
+      backend: {
+        'GET /api/v1/punishment/list': {
+          status: 200,
+          body: { punishment: [{ id: 9, user_id: 5, username: 'bob', type: 2, enable: false, end_time: endTime, operators }], total: 1 },
+        },
+      },
+    });
+    const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;
+    expect(within(bob).getByText(formatDate(endTime, SHORT_DATE_FORMAT))).toBeTruthy();
   });
 });

@@ -35,6 +35,38 @@ export async function disabledUserIds(): Promise<Set<number>> {
   return new Set((data.punishment ?? []).filter((p) => isActive(p, now)).map((p) => p.user_id ?? 0));
 }
 
+/** An `operators` entry whose `t` says the admin cancelled the punishment (1 created, 2 updated). */
+const CANCELLED = 3;
+
+/** When the last cancel of the row happened (ISO 8601), read from its `operators` history. */
+function cancelledAt(row: Punishment): string | undefined {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(row.operators || '[]');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(entries)) return undefined;
+  for (const entry of [...entries].reverse()) {
+    const { t, ts } = (entry ?? {}) as { t?: unknown; ts?: unknown };
+    if (t === CANCELLED && typeof ts === 'number' && ts > 0) return new Date(ts * 1000).toISOString();
+  }
+  return undefined;
+}
+
+/**
+ * When the punishment ends or ended (ISO 8601), undefined for a permanent one still in force.
+ * A cancelled row (enable = false) ended when it was cancelled — the time CancelPunishment
+ * appends to `operators`, else its last change (switched off in the edit form) — or at its
+ * end time, when that came first.
+ */
+export function endsAt(row: Punishment): string | undefined {
+  if (row.enable) return row.end_time || undefined;
+  const stopped = cancelledAt(row) ?? row.updated_at;
+  if (row.end_time && (!stopped || Date.parse(row.end_time) < Date.parse(stopped))) return row.end_time;
+  return stopped || row.end_time || undefined;
+}
+
 const stale = [punishmentKeys.all, userKeys.admin];
 
 /** One row per user × type. */

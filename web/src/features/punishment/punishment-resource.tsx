@@ -9,7 +9,7 @@ import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { DatePicker } from '../../ui/semi-admin';
 import { usersField } from '../user/UserPicker';
-import { cancelPunishments, createPunishments, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
+import { cancelPunishments, createPunishments, endsAt, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
 
 type Values = {
   users: number[];
@@ -62,7 +62,15 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(punishmentTypeOptions, row.type ?? 0, '未知') },
     { key: 'status', title: '状态', width: 80, render: (row) => <StatusTag row={row} /> },
     { key: 'reason', title: '原因' },
-    { key: 'end_time', title: '结束时间', width: 140, render: (row) => (row.end_time ? <DateCell value={row.end_time} /> : '永久') },
+    {
+      key: 'end_time',
+      title: '结束时间',
+      width: 140,
+      render: (row) => {
+        const at = endsAt(row);
+        return at ? <DateCell value={at} /> : row.enable ? '永久' : '-';
+      },
+    },
     dateColumn('created_at', '处罚时间'),
   ],
   filters: [
