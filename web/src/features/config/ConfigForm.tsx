@@ -48,7 +48,8 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
     const first = fields.find((field) => problems[field.name]);
     const box = first && [...(form.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find((el) => el.dataset.field === first.name);
     if (!first || !box) return;
-    box.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    // (jsdom has no scrolling.)
+    box.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
     const input = document.getElementById(`config-${category}-${first.name}`);
     const target = input?.matches('input, textarea, select, button, [tabindex]') ? input : box.querySelector<HTMLElement>(FOCUSABLE);
     target?.focus({ preventScroll: true });
