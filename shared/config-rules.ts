@@ -1,9 +1,10 @@
 // The rules of the admin's config values (contract: config-keys.md; ours: docs/api.md §1),
 // applied by `PUT /api/v1/config` and by the config forms before anything is sent, so that
 // both refuse the same values. Type checks (integer, switch, select options, image paths)
-// stay with each side's input handling; these are the rules of the individual keys.
+// stay with each side's input handling; these are the rules of the individual keys, and
+// (CONFIG_SET_RULES) the rules of keys read together.
 import { EMAIL_PATTERN } from './validation';
-import { vipPlansProblem } from './vip';
+import { PAYMENT_PROVIDERS, paymentProviderOptions, vipPlansProblem, type PaymentProviderName } from './vip';
 
 export interface ConfigRule {
   /** An empty value breaks the site (the form's required mark; the server's `不能为空`). */
@@ -131,4 +132,80 @@ export function configValueProblem(key: string, inputType: string | undefined, v
     return `必须在${min}到${max}${unit}之间`;
   }
   return rule.check?.(text) ?? null;
+}
+
+/** Go's ParseBool's true values: how the backend reads a switch. */
+const TRUE_VALUES = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+
+/** A config value as stored, by `category.name`; '' for a key without a value. */
+export type ConfigLookup = (key: string) => string;
+
+/**
+ * The `pay` keys (names) a way of paying needs before the checkout offers it; their contents
+ * are checked when saved (the keys) or used. 线下转账 needs only the instructions the member reads.
+ */
+export const PAYMENT_REQUIRED_KEYS: Readonly<Record<PaymentProviderName, readonly string[]>> = {
+  alipay: ['alipay_app_id', 'alipay_private_key', 'alipay_public_key'],
+  wechat: ['wechat_app_id', 'wechat_mch_id', 'wechat_serial_no', 'wechat_private_key', 'wechat_api_v3_key', 'wechat_public_key'],
+  manual: ['manual_instructions'],
+};
+
+const chosenProviders = (value: ConfigLookup): PaymentProviderName[] => {
+  const chosen = value('pay.provider').split(',').map((s) => s.trim());
+  return PAYMENT_PROVIDERS.filter((name) => chosen.includes(name));
+};
+
+const missingKeys = (value: ConfigLookup, provider: PaymentProviderName): string[] =>
+  PAYMENT_REQUIRED_KEYS[provider].filter((name) => !value(`pay.${name}`).trim());
+
+/**
+ * The ways of paying the checkout offers, in our order: chosen in `pay.provider`, with every
+ * required key filled; none while `pay.enable` is off.
+ */
+export function usablePaymentProviders(value: ConfigLookup): PaymentProviderName[] {
+  if (!TRUE_VALUES.has(value('pay.enable').trim())) return [];
+  return chosenProviders(value).filter((name) => missingKeys(value, name).length === 0);
+}
+
+/** A rule of several keys read together: its problem is shown under (and said after the label of) `key`. */
+export interface ConfigSetRule {
+  key: string;
+  /** Every key the rule reads (a write of one of them is checked). */
+  reads: readonly string[];
+  /** The words after `key`'s label; `label` names another key for the message. null: fine. */
+  check: (value: ConfigLookup, label: (key: string) => string) => string | null;
+}
+
+/** Payment switched on with nothing a member could pay with: every order would end in 暂未开放在线支付. */
+function paymentProblem(value: ConfigLookup, label: (key: string) => string): string | null {
+  if (!TRUE_VALUES.has(value('pay.enable').trim())) return null;
+  const chosen = chosenProviders(value);
+  const enable = label('pay.enable');
+  if (!chosen.length) return `不能为空：${enable}已开启，请至少选择一种支付方式`;
+  if (usablePaymentProviders(value).length) return null;
+  const name = (provider: PaymentProviderName) => paymentProviderOptions.find((o) => o.value === provider)?.label ?? provider;
+  const needs = chosen.map((provider) => `${name(provider)}需填写${missingKeys(value, provider).map((k) => label(`pay.${k}`)).join('、')}`);
+  return `中没有可用的方式（${needs.join('；')}），会员将无法下单。请填写后再保存，或关闭${enable}`;
+}
+
+export const CONFIG_SET_RULES: readonly ConfigSetRule[] = [
+  {
+    key: 'pay.provider',
+    reads: ['pay.enable', 'pay.provider', ...Object.values(PAYMENT_REQUIRED_KEYS).flat().map((name) => `pay.${name}`)],
+    check: paymentProblem,
+  },
+];
+
+/**
+ * The problems of the rules reading any of `changed` keys (all rules without it), by the key
+ * they are shown under, as the words after that key's label.
+ */
+export function configSetProblems(
+  value: ConfigLookup,
+  label: (key: string) => string,
+  changed?: readonly string[],
+): { key: string; problem: string }[] {
+  return CONFIG_SET_RULES.filter((rule) => !changed || rule.reads.some((key) => changed.includes(key)))
+    .map((rule) => ({ key: rule.key, problem: rule.check(value, label) }))
+    .filter((p): p is { key: string; problem: string } => p.problem !== null);
 }

@@ -212,6 +212,39 @@ describe('UpdateConfig', () => {
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe('<p>权益</p>');
   });
 
+  it('refuses payment switched on with no usable way of paying, the same rule as the checkout (shared/config-rules.ts)', async () => {
+    const fresh = await startBackend();
+    try {
+      const token = await login(fresh.url, 'admin', fresh.adminPassword);
+      const rows = (await api(fresh.url, 'GET', '/api/v1/config/list', { token, query: { category: 'pay' } })).body.config as { id: number; name: string }[];
+      const id = (name: string) => rows.find((r) => r.name === name)!.id;
+      const put = (values: Record<string, string>) =>
+        api(fresh.url, 'PUT', '/api/v1/config', { token, body: { config: Object.entries(values).map(([name, value]) => ({ id: id(name), value })) } });
+      // The default ways (支付宝, 微信支付) without their keys: members would get 暂未开放在线支付.
+      const refused = await put({ enable: 'true' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe(
+        '配置项【支付方式】中没有可用的方式（支付宝需填写支付宝 AppID、支付宝应用私钥、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户API证书序列号、商户API私钥、APIv3密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+      );
+      expect((await put({ enable: 'true', provider: '' })).body.message).toBe('配置项【支付方式】不能为空：是否启用支付已开启，请至少选择一种支付方式');
+      expect((await put({ enable: 'true', provider: 'manual' })).body.message).toBe(
+        '配置项【支付方式】中没有可用的方式（线下转账需填写线下转账说明），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+      );
+      let settings = (await api(fresh.url, 'GET', '/api/v1/settings')).body;
+      expect(settings.pay).toEqual({});
+      // Switched off, anything goes; one usable way among the chosen is enough.
+      expect((await put({ enable: 'false', provider: 'alipay' })).status).toBe(200);
+      expect((await put({ manual_instructions: '转账至测试账户' })).status).toBe(200);
+      expect((await put({ enable: 'true', provider: 'alipay,manual' })).status).toBe(200);
+      settings = (await api(fresh.url, 'GET', '/api/v1/settings')).body;
+      expect(settings.pay).toMatchObject({ enable: true, providers: ['manual'] });
+      // Emptying the only usable way's key while payment is on is refused too.
+      expect((await put({ manual_instructions: '' })).status).toBe(400);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('saves nothing when one item is bad', async () => {
     const good = await configRow('system', 'sitename');
     const bad = await configRow('security', 'enable_register');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../../backend/modules/config/keys';
-import { CONFIG_RULES, configRule, configValueProblem, siteLinkProblem, yearProblem } from '../../shared/config-rules';
+import {
+  CONFIG_RULES, CONFIG_SET_RULES, configRule, configSetProblems, configValueProblem, siteLinkProblem, usablePaymentProviders, yearProblem,
+} from '../../shared/config-rules';
 
 describe('config rules', () => {
   it('accept every seeded default', () => {
@@ -69,5 +71,37 @@ describe('config rules', () => {
     expect(yearProblem('2031', now)).toMatch(/^必须是 1900 到 2030/);
     expect(yearProblem('1899', now)).not.toBeNull();
     expect(yearProblem('19', now)).not.toBeNull();
+  });
+
+  it('offer the ways of paying chosen with their keys filled, none while payment is off', () => {
+    const lookup = (values: Record<string, string>) => (key: string) => values[key] ?? '';
+    const alipay = { 'pay.alipay_app_id': '2021', 'pay.alipay_private_key': 'k', 'pay.alipay_public_key': 'p' };
+    expect(usablePaymentProviders(lookup({ 'pay.enable': 'true', 'pay.provider': 'alipay,wechat' }))).toEqual([]);
+    expect(usablePaymentProviders(lookup({ 'pay.enable': 'true', 'pay.provider': 'wechat, alipay', ...alipay }))).toEqual(['alipay']);
+    expect(usablePaymentProviders(lookup({ 'pay.enable': 'false', 'pay.provider': 'alipay', ...alipay }))).toEqual([]);
+    expect(usablePaymentProviders(lookup({ 'pay.enable': '1', 'pay.provider': 'manual', 'pay.manual_instructions': '转账' }))).toEqual(['manual']);
+  });
+
+  it('refuse payment switched on with no usable way, under 支付方式, only when a key it reads changes', () => {
+    const label = (key: string) => ({ 'pay.enable': '是否启用支付', 'pay.manual_instructions': '线下转账说明' })[key] ?? key;
+    const values: Record<string, string> = { 'pay.enable': 'true', 'pay.provider': 'manual' };
+    const value = (key: string) => values[key] ?? '';
+    expect(configSetProblems(value, label)).toEqual([
+      { key: 'pay.provider', problem: '中没有可用的方式（线下转账需填写线下转账说明），会员将无法下单。请填写后再保存，或关闭是否启用支付' },
+    ]);
+    expect(configSetProblems(value, label, ['pay.manual_instructions'])).toHaveLength(1);
+    expect(configSetProblems(value, label, ['system.sitename'])).toEqual([]);
+    values['pay.manual_instructions'] = '转账至测试账户';
+    expect(configSetProblems(value, label)).toEqual([]);
+    values['pay.provider'] = '';
+    expect(configSetProblems(value, label)[0]?.problem).toBe('不能为空：是否启用支付已开启，请至少选择一种支付方式');
+    values['pay.enable'] = 'false';
+    expect(configSetProblems(value, label)).toEqual([]);
+  });
+
+  it('read together only keys that exist, and accept the seeded defaults', () => {
+    const known = new Map(CONFIG_KEYS.map((k) => [`${k.category}.${k.name}`, k.value]));
+    expect(CONFIG_SET_RULES.flatMap((rule) => [rule.key, ...rule.reads]).filter((key) => !known.has(key))).toEqual([]);
+    expect(configSetProblems((key) => known.get(key) ?? '', (key) => key)).toEqual([]);
   });
 });

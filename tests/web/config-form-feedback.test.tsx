@@ -76,4 +76,40 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       delete (Element.prototype as Partial<Element>).scrollIntoView;
     }
   });
+
+  const PAY: Config[] = [
+    { id: 61, name: 'enable', label: '是否启用支付', value: 'false', input_type: 'switch', category: 'pay' },
+    { id: 62, name: 'provider', label: '支付方式', value: 'alipay,wechat', input_type: 'select-multi', category: 'pay',
+      options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）' },
+    { id: 63, name: 'alipay_app_id', label: '支付宝 AppID', value: '', input_type: 'text', category: 'pay' },
+    { id: 64, name: 'alipay_private_key', label: '支付宝应用私钥', value: '******', input_type: 'password', category: 'pay' },
+    { id: 65, name: 'alipay_public_key', label: '支付宝公钥', value: '', input_type: 'textarea', category: 'pay' },
+    { id: 66, name: 'wechat_app_id', label: '微信支付 AppID', value: '', input_type: 'text', category: 'pay' },
+    { id: 67, name: 'wechat_mch_id', label: '微信支付商户号', value: '', input_type: 'text', category: 'pay' },
+    { id: 68, name: 'wechat_serial_no', label: '商户API证书序列号', value: '', input_type: 'text', category: 'pay' },
+    { id: 69, name: 'wechat_private_key', label: '商户API私钥', value: '', input_type: 'password', category: 'pay' },
+    { id: 70, name: 'wechat_api_v3_key', label: 'APIv3密钥', value: '', input_type: 'password', category: 'pay' },
+    { id: 71, name: 'wechat_public_key', label: '微信支付公钥或平台证书', value: '', input_type: 'textarea', category: 'pay' },
+    { id: 72, name: 'manual_instructions', label: '线下转账说明', value: '', input_type: 'textarea', category: 'pay' },
+  ];
+
+  it('/admin/config/pay: payment switched on with no usable way is refused under 支付方式, before sending', async () => {
+    const { fetchMock } = renderApp('/admin/config/pay', { user: admin, permissions, backend: backend({ pay: PAY }) });
+    await screen.findByLabelText('支付宝 AppID', {}, { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('switch'));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      '支付方式中没有可用的方式（支付宝需填写支付宝 AppID、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户API证书序列号、商户API私钥、APIv3密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+    );
+    expect(alert.closest('[data-field]')?.getAttribute('data-field')).toBe('provider');
+    expect(puts(fetchMock)).toHaveLength(0);
+
+    // The set private key (shown as ******) counts: the other two Alipay keys make it usable.
+    await userEvent.type(screen.getByLabelText('支付宝 AppID'), '2021000000000000');
+    await userEvent.type(screen.getByLabelText('支付宝公钥'), 'MIIBIjANBgkq');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(puts(fetchMock)).toHaveLength(1));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { CONFIG_RULES, configValueProblem } from '../../../shared/config-rules';
+import { CONFIG_RULES, CONFIG_SET_RULES, configSetProblems, configValueProblem } from '../../../shared/config-rules';
 import { normalizeMainlandMobile } from '../../../shared/validation';
 import { PAY_KEY_RULES } from '../payment/service';
 import { sanitizeRichText } from '../../platform/rich-text';
@@ -72,6 +72,23 @@ function validateValue(row: ConfigRow, value: string): string {
   return KEY_SANITIZERS[key]?.(value) ?? value;
 }
 
+/**
+ * The rules of keys read together (shared/config-rules.ts) over the stored values with `updates`
+ * over them, for the rules reading a key being written: 400 under the first broken rule's key.
+ */
+async function checkTogether(db: Parameters<typeof configRowsOf>[0], updates: readonly { row: ConfigRow; value: string }[]): Promise<void> {
+  const changed = updates.map(({ row }) => `${row.category}.${row.name}`);
+  const rules = CONFIG_SET_RULES.filter((rule) => rule.reads.some((key) => changed.includes(key)));
+  if (!rules.length) return;
+  const categories = [...new Set(rules.flatMap((rule) => [rule.key, ...rule.reads]).map((key) => key.split('.')[0]!))];
+  const rows = new Map((await configRowsOf(db, categories)).map((row) => [`${row.category}.${row.name}`, row]));
+  const values = new Map([...rows].map(([key, row]) => [key, row.value]));
+  for (const { row, value } of updates) values.set(`${row.category}.${row.name}`, value);
+  const label = (key: string) => rows.get(key)?.label || key.split('.')[1] || key;
+  const [first] = configSetProblems((key) => values.get(key) ?? '', label, changed);
+  if (first) throw badRequest(`配置项【${label(first.key)}】${first.problem}`);
+}
+
 export const configService = defineService('ConfigAPI', [
   rpc('GetSettings', {
     http: 'GET /api/v1/settings', response: Settings, auth: 'public', input: 'none',
@@ -94,6 +111,7 @@ export const configService = defineService('ConfigAPI', [
         const value = row.is_secret && item.value === SECRET_MASK ? row.value : validateValue(row, item.value);
         updates.push({ row, value });
       }
+      await checkTogether(ctx.db, updates);
       await ctx.db.transaction().execute((trx) => setConfigValues(trx, updates.map(({ row, value }) => ({ id: row.id, value }))));
       ctx.app.settings.invalidate();
       if (updates.some((u) => u.row.category === 'email')) {

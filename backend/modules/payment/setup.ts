@@ -1,4 +1,5 @@
-import { PAYMENT_PROVIDERS, type PaymentProviderName } from '../../../shared/vip';
+import { usablePaymentProviders } from '../../../shared/config-rules';
+import type { PaymentProviderName } from '../../../shared/vip';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { PaymentEndpoints } from '../../platform/context';
 import { AlipayProvider } from './providers/alipay';
@@ -13,20 +14,17 @@ import { WechatPayProvider } from './providers/wechat';
 const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 const ALIPAY_SANDBOX_GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
 
-/** The keys a provider needs before the checkout offers it (their contents are checked when used). */
-const REQUIRED_KEYS: Record<PaymentProviderName, readonly string[]> = {
-  alipay: ['alipay_app_id', 'alipay_private_key', 'alipay_public_key'],
-  wechat: ['wechat_app_id', 'wechat_mch_id', 'wechat_serial_no', 'wechat_private_key', 'wechat_api_v3_key', 'wechat_public_key'],
-  manual: ['manual_instructions'],
-};
-
 export const PROVIDER_LABELS: Record<PaymentProviderName, string> = { alipay: '支付宝', wechat: '微信支付', manual: '线下转账' };
 
-/** Chosen in `pay.provider` and configured, in our order; empty while `pay.enable` is off. */
+/**
+ * Chosen in `pay.provider` and configured, in our order; empty while `pay.enable` is off. The
+ * rule is shared/config-rules.ts', which PUT /api/v1/config and the pay form apply too.
+ */
 export function offeredProviders(cfg: ConfigSnapshot): PaymentProviderName[] {
-  if (!cfg.bool('pay', 'enable')) return [];
-  const chosen = cfg.list('pay', 'provider');
-  return PAYMENT_PROVIDERS.filter((name) => chosen.includes(name) && REQUIRED_KEYS[name].every((key) => cfg.str('pay', key).trim()));
+  return usablePaymentProviders((key) => {
+    const [category = '', name = ''] = key.split('.');
+    return cfg.str(category, name);
+  });
 }
 
 function siteOrigin(cfg: ConfigSnapshot): string {

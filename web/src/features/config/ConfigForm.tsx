@@ -21,7 +21,7 @@ import { configField, configValues, toWire } from './config-fields';
 const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
-  const fields = useMemo(() => rows.map(configField), [rows]);
+  const fields = useMemo(() => rows.map((row) => configField(row, rows)), [rows]);
   const { values, errors, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
   const context = { mode: 'edit' as const, rows: [] };
 

@@ -4,25 +4,50 @@
 import type { Config } from '../../../../shared/types/config';
 import type { FieldDef, FormValues, SelectOption } from '../../kit/admin-resource/resource';
 import { imageUploadTarget } from '../upload/api';
-import { configRule, configValueProblem } from '../../../../shared/config-rules';
+import { CONFIG_SET_RULES, configRule, configValueProblem } from '../../../../shared/config-rules';
 import { createElement } from 'react';
 import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
 import { VipPlanEditor, vipPlansError } from '../vip/VipPlanEditor';
 
 const configImages = imageUploadTarget('config');
 
+type Check = (value: unknown, values: FormValues) => string | undefined;
+
+/**
+ * The rules of keys read together (shared/config-rules.ts) shown under `key`, over the values
+ * of the form (the rows of one category; a key of another category reads as empty).
+ */
+function togetherCheck(key: string, rows: readonly Config[]): Check | undefined {
+  const rules = CONFIG_SET_RULES.filter((rule) => rule.key === key);
+  if (!rules.length) return undefined;
+  const rowOf = (k: string) => rows.find((r) => `${r.category ?? ''}.${r.name ?? ''}` === k);
+  const label = (k: string) => rowOf(k)?.label || k.split('.')[1] || k;
+  return (_value, values) => {
+    const lookup = (k: string) => {
+      const row = rowOf(k);
+      return row ? toWire(row, values[row.name ?? '']) : '';
+    };
+    for (const rule of rules) {
+      const problem = rule.check(lookup, label);
+      if (problem) return `${label(key)}${problem}`;
+    }
+    return undefined;
+  };
+}
+
 /**
  * The key's rules (shared/config-rules.ts, which the backend applies too) as the field's
  * check: the message under the input is the server's, after the field's label.
  */
-function keyCheck(row: Config, key: string, label: string): ((value: unknown) => string | undefined) | undefined {
+function keyCheck(row: Config, key: string, label: string, rows: readonly Config[]): Check | undefined {
   // The plan table says which plan is wrong, where the server only says the format.
   if (key === 'vip.plans') return (value) => vipPlansError(String(value ?? ''));
   const rule = configRule(key, row.input_type);
-  if (row.input_type !== 'number' && !rule.check) return undefined;
-  return (value) => {
+  const together = togetherCheck(key, rows);
+  if (row.input_type !== 'number' && !rule.check && !together) return undefined;
+  return (value, values) => {
     const problem = configValueProblem(key, row.input_type, toWire(row, value));
-    return problem ? `${label}${problem}` : undefined;
+    return problem ? `${label}${problem}` : together?.(value, values);
   };
 }
 
@@ -73,11 +98,11 @@ export function configValues(rows: readonly Config[]): FormValues {
   return Object.fromEntries(rows.map((row) => [row.name ?? '', fromWire(row)]));
 }
 
-/** The field describing one row. */
-export function configField(row: Config): FieldDef<FormValues> {
+/** The field describing one row of `rows` (its category's, read by the rules of several keys). */
+export function configField(row: Config, rows: readonly Config[] = [row]): FieldDef<FormValues> {
   const key = `${row.category ?? ''}.${row.name ?? ''}`;
   const label = row.label || row.name || '';
-  const validate = keyCheck(row, key, label);
+  const validate = keyCheck(row, key, label, rows);
   const base = {
     name: row.name ?? '',
     label,
