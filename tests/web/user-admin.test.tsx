@@ -156,3 +156,32 @@ describe('处罚管理', { timeout: 30_000 }, () => {
     expect(within(bob).getByText(formatDate(endTime, SHORT_DATE_FORMAT))).toBeTruthy();
   });
 });
+
+describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
+  it('says for whom membership was granted, not 创建成功', async () => {
+    const { fetchMock } = renderApp('/admin/user/vip', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.UserVipAPI/ListUserVip', '会员列表'), perm(2, '/api.v1.UserVipAPI/GrantUserVip', '开通或延长会员')],
+      backend: {
+        'GET /api/v1/vip/list': { status: 200, body: { total: 0, user_vip: [] } },
+        'GET /api/v1/user/list': { status: 200, body: { total: 2, user: [{ id: 2, username: 'amy' }, { id: 3, username: 'ben' }] } },
+        'POST /api/v1/vip/grant': { status: 200, body: {} },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));
+    const form = await screen.findByRole('form', { name: '开通会员' });
+    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
+    const amy = await waitFor(() => {
+      const option = [...document.querySelectorAll('.semi-select-option')].find((o) => o.textContent === 'amy');
+      expect(option).toBeTruthy();
+      return option as HTMLElement;
+    });
+    await userEvent.click(amy);
+    await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
+    await userEvent.click(screen.getByRole('button', { name: '创建' }));
+    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
+    expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0]?.body))).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '开通成功')?.description).toBe('已为 amy 开通会员（30 天）'));
+    expect(toasts.value.some((t) => t.title === '创建成功')).toBe(false);
+  });
+});

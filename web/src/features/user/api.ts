@@ -2,7 +2,7 @@
 // admin's user management. Through the gateway, login and register answer `{user}`: the token
 // becomes an httpOnly cookie before the SPA sees it. Everything about users is kept under
 // `userKeys.all`, which a logout drops.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
   BindMobileRequest, CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply,
   ListUserGroupReply, ListUserReply, LoginReply, MobileFindPasswordRequest, MobileLoginRequest, MobileRegisterRequest, RegisterAndLoginRequest,
@@ -118,6 +118,18 @@ export const userSearchQuery = (term: string) =>
     queryKey: userKeys.search(term),
     queryFn: async () => unwrap(await listUsers({ page: 1, size: 20, wd: term || undefined })).user ?? [],
   });
+
+/**
+ * The names of the users `ids` as the user searches of the pickers found them (`#id` for one
+ * not among them), to say whom an action concerned.
+ */
+export function searchedUsernames(client: QueryClient, ids: readonly number[]): string[] {
+  const found = new Map<number, string>();
+  for (const [, users] of client.getQueriesData<User[]>({ queryKey: [...userKeys.admin, 'search'] })) {
+    for (const user of users ?? []) if (user.id && user.username) found.set(user.id, user.username);
+  }
+  return ids.map((id) => found.get(id) ?? `#${id}`);
+}
 
 // The admin's writes change the user lists and the groups' user counts.
 const staleAfterAdminWrite = [userKeys.admin, groupKeys.all];

@@ -7,6 +7,7 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
+import { searchedUsernames } from '../user/api';
 import { usersField } from '../user/UserPicker';
 import { VipListStatus, grantVip, listUserVips, vipKeys } from './api';
 import { GRANT, VipMemberActions, reasonField } from './VipMemberActions';
@@ -50,6 +51,11 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     initial: () => ({ users: [], days: 30, reason: '' }),
   },
   create: (values, context) => grantVip({ user_id: values.users, days: values.days ?? 0, reason: values.reason.trim() }, context),
+  createdToast: (values, { client }) => {
+    const names = searchedUsernames(client, values.users);
+    const whom = names.length > 3 ? `${names.slice(0, 3).join('、')} 等 ${names.length} 位用户` : names.join('、');
+    return { title: '开通成功', description: `已为 ${whom} 开通会员（${values.days ?? 0} 天）` };
+  },
   requires: { create: GRANT },
   rowActions: (row) => <VipMemberActions row={row} />,
 };

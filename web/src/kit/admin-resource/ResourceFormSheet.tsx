@@ -31,12 +31,19 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
 
   const save = useMutation({
     mutationFn: async (input: Values, context) => {
-      if (mode === 'create' && resource.create) return unwrap(await resource.create(input, context));
-      if (mode === 'edit' && resource.update && record !== undefined) return unwrap(await resource.update(input, record, context));
+      if (mode === 'create' && resource.create) {
+        unwrap(await resource.create(input, context));
+        return resource.createdToast?.(input, context);
+      }
+      if (mode === 'edit' && resource.update && record !== undefined) {
+        unwrap(await resource.update(input, record, context));
+        return undefined;
+      }
       throw new Error('nothing to save');
     },
-    onSuccess: () => {
-      toast.success(`${verb}成功`, `${resource.noun}已${verb}`);
+    onSuccess: (said) => {
+      if (said) toast.success(said.title, said.description);
+      else toast.success(`${verb}成功`, `${resource.noun}已${verb}`);
       onClose();
     },
     onError: (error) => {

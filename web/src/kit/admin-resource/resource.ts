@@ -207,6 +207,11 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   };
   /** The feature's writes (see `invalidateAfter`); `context` carries the client they refresh. */
   create?: (values: Values, context: WriteContext) => Promise<ApiResult<unknown>>;
+  /**
+   * The toast of a successful create, when 创建成功 / {noun}已创建 does not say what happened
+   * (开通成功 / 已为 amy 开通会员); `values` are those sent.
+   */
+  createdToast?: (values: Values, context: WriteContext) => { title: string; description?: string };
   update?: (values: Values, row: Row, context: WriteContext) => Promise<ApiResult<unknown>>;
   remove?: (ids: number[], confirmation: DeleteConfirmation, context: WriteContext) => Promise<ApiResult<unknown>>;
   deletion?: {
