@@ -112,4 +112,16 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     await waitFor(() => expect(puts(fetchMock)).toHaveLength(1));
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('/admin/config/vip: the help under the plan table is about the table, not the old one-plan-per-line text', async () => {
+    const plans: Config = {
+      id: 81, name: 'plans', label: '会员套餐', value: 'month|月度会员|30|30', input_type: 'textarea', category: 'vip',
+      placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
+    };
+    renderApp('/admin/config/vip', { user: admin, permissions, backend: backend({ vip: [plans] }) });
+    const table = await screen.findByRole('group', { name: '会员套餐' }, { timeout: 10_000 });
+    const help = document.getElementById(table.getAttribute('aria-describedby') ?? '') ?? table.closest('[data-field]')?.querySelector('.app-field__hint');
+    expect(help?.textContent).toContain('打开「推荐」的套餐在会员页突出显示');
+    expect(document.body.textContent).not.toContain('代码|名称|天数');
+  });
 });
