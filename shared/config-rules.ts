@@ -61,9 +61,9 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   // ≤ 0 means 50 MB to the server: the form would show a size that is not the one used.
   'security.max_document_size': range(1, 102_400),
   'security.comment_interval': range(0, 86_400),
-  'security.document_related_duration': range(0, 36_500),
-  'security.attachment_retention_minute': range(0, 5_256_000),
-  'security.search_record_retention_days': range(0, 36_500),
+  'security.document_related_duration': range(0, 36_500, '天'),
+  'security.attachment_retention_minute': range(0, 5_256_000, '分钟'),
+  'security.search_record_retention_days': range(0, 36_500, '天'),
   'footer.about': siteLink,
   'footer.contact': siteLink,
   'footer.agreement': siteLink,

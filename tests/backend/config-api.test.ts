@@ -112,6 +112,16 @@ describe('ListConfig', () => {
   });
 });
 
+describe('security durations', () => {
+  it('say their units (天, 分钟) in the help the form shows, and in the range refused', async () => {
+    expect((await configRow('security', 'document_related_duration')).placeholder).toMatch(/^单位：天。.*0 表示不显示相关文档$/);
+    expect((await configRow('security', 'attachment_retention_minute')).placeholder).toMatch(/^单位：分钟。.*0 表示立即删除$/);
+    const row = await configRow('security', 'attachment_retention_minute');
+    const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '-5' }] } });
+    expect(res.body.message).toBe('配置项【从回收站清除的文档文件保留时长】必须在0到5256000分钟之间');
+  });
+});
+
 describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'wechat_api_v3_key');

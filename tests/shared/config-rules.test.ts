@@ -34,6 +34,8 @@ describe('config rules', () => {
     ['converter.timeout', 'number', '0', '必须在1到1440之间'],
     ['captcha.length', 'number', '0', '必须在1到12之间'],
     ['pay.order_timeout', 'number', '0', '必须在1到1440分钟之间'],
+    ['security.document_related_duration', 'number', '40000', '必须在0到36500天之间'],
+    ['security.attachment_retention_minute', 'number', '-1', '必须在0到5256000分钟之间'],
     ['display.virtual_register_count', 'number', '-1', '不能为负数'],
     ['display.virtual_register_count', 'number', '2147483648', '不能大于2147483647'],
     ['footer.about', 'text', 'javascript:alert(1)', '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about'],

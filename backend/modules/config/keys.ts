@@ -61,8 +61,8 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   ...category('security', [
     ['max_document_size', '最大文档大小(MB)', '50', 'number', 1],
     ['comment_interval', '评论时间间隔', '10', 'number', 2, 24, { placeholder: '两次评论之间的最小间隔（秒），0 表示不限制' }],
-    ['document_related_duration', '文档的【相关文档】有效期', '7', 'number', 15],
-    ['attachment_retention_minute', '从回收站清除的文档文件保留时长', '1440', 'number', 16],
+    ['document_related_duration', '文档的【相关文档】有效期', '7', 'number', 15, 24, { placeholder: '单位：天。文档的相关文档列表算出后保留的天数，到期重新计算；0 表示不显示相关文档' }],
+    ['attachment_retention_minute', '从回收站清除的文档文件保留时长', '1440', 'number', 16, 24, { placeholder: '单位：分钟。文档从回收站清除后，其文件再保留多久才删除（1440 分钟即 1 天）；0 表示立即删除' }],
     ['search_record_retention_days', '搜索记录保留天数', '7', 'number', 17, 12],
     ['document_allowed_ext', '允许上传的文档类型', '', 'select-multi', 17, 12, { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') }],
     ['is_close', '是否关闭网站', 'false', 'switch', 160, 8],
