@@ -42,11 +42,16 @@ describe('form checks', () => {
   it('checks lengths in characters, numbers, colours and custom rules', () => {
     const errors = check({ title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' }, create);
     expect(errors).toEqual({ title: '名称不能少于 2 个字符', sort: '排序必须是整数', link: '链接必须以 http:// 或 https:// 开头' });
-    expect(check({ title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: 'red' }, create)).toEqual({
+    expect(check({ title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: '#A0b1C2' }, create)).toEqual({
       title: '名称不能超过 4 个字符',
       sort: '排序不能大于 10',
     });
-    expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color: '#zz' }, create)).toEqual({ color: '颜色格式不正确' });
+    // Only #rgb / #rrggbb: what the colour picker and every browser read alike.
+    for (const color of ['#zz', 'red', 'notacolor', 'rgb(1,2,3)', '#12345678']) {
+      expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color }, create), color).toEqual({
+        color: '颜色必须是 # 开头的 3 位或 6 位十六进制颜色，例如 #1677ff 或 #f60',
+      });
+    }
     // An integer without bounds of its own keeps to the wire's int32.
     const order: FieldDef<FormValues> = { name: 'order', label: '排序', kind: 'number', integer: true };
     expect(validateForm<FormValues, unknown>([order], { order: 99_999_999_999 } as FormValues, create)).toEqual({ order: '排序不能大于 2147483647' });

@@ -92,7 +92,7 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
     form: {
       fields: [
         { name: 'title', label: '名称', kind: 'text', required: true, maxLength: 64 },
-        { name: 'color', label: '标识颜色', kind: 'color', half: true },
+        { name: 'color', label: '标识颜色', kind: 'color', half: true, hint: '留空使用默认颜色' },
         { name: 'sort', label: '排序', kind: 'number', integer: true, half: true, hint: '数字越大越靠前' },
         { name: 'description', label: '描述', kind: 'textarea', maxLength: 255 },
         { name: 'is_default', label: '默认角色（新注册用户加入）', kind: 'switch', half: true },

@@ -3,6 +3,7 @@ import { Input } from '../../ui/semi';
 import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
 import { ImageUploadInput } from '../image-upload/ImageUploadInput';
 import type { FieldContext, FieldDef, FormValues, TreeOption } from './resource';
+import { colorHex } from './validation';
 
 export interface FieldInputProps<Values extends FormValues, Row> {
   field: FieldDef<Values, Row>;
@@ -25,6 +26,9 @@ function toTreeData(options: readonly TreeOption[]): TreeNodeData[] {
     ...(o.children ? { children: toTreeData(o.children) } : {}),
   }));
 }
+
+/** Where the picker starts while the field is empty (Semi's primary blue). */
+const EMPTY_PICKER_COLOR = '#1677ff';
 
 const asText = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
@@ -86,27 +90,39 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
           aria-labelledby={`${id}-label`}
         />
       );
-    case 'color':
+    case 'color': {
+      // The swatch shows the colour typed, or an empty (crossed) box while there is none: the
+      // browser's picker cannot be empty and would show black. The picker lies over the swatch.
+      const hex = colorHex(asText(value));
       return (
         <div className="app-color-input">
           <Input
             id={id}
             value={asText(value)}
             onChange={(next: string) => onChange(next)}
-            placeholder={field.placeholder ?? '#1677ff'}
+            placeholder={field.placeholder ?? '例如 #1677ff'}
             disabled={readOnly}
             validateStatus={status}
             {...aria}
           />
-          <input
-            type="color"
-            aria-label={`选择${field.label}`}
-            value={/^#[0-9a-fA-F]{6}$/.test(asText(value)) ? asText(value) : '#000000'}
-            disabled={readOnly}
-            onChange={(event) => onChange(event.target.value)}
-          />
+          <span
+            className={`app-color-input__swatch${hex ? '' : ' app-color-input__swatch--empty'}`}
+            style={hex ? { background: hex } : undefined}
+            data-color={hex ?? ''}
+            title={hex ?? (asText(value).trim() ? '无法识别的颜色' : '未设置')}
+          >
+            <input
+              type="color"
+              className="app-color-input__picker"
+              aria-label={`选择${field.label}`}
+              value={hex ?? EMPTY_PICKER_COLOR}
+              disabled={readOnly}
+              onChange={(event) => onChange(event.target.value)}
+            />
+          </span>
         </div>
       );
+    }
     case 'select': {
       const options = typeof field.options === 'function' ? field.options(context) : field.options;
       return (

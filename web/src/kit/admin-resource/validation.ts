@@ -35,6 +35,18 @@ export function requiredMessage(field: FieldDef<FormValues, never>): string {
 
 const length = (value: string) => [...value].length;
 
+/** What a colour field takes: what every browser and the colour picker read alike. */
+const COLOR_PATTERN = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+export const COLOR_PROBLEM = '必须是 # 开头的 3 位或 6 位十六进制颜色，例如 #1677ff 或 #f60';
+
+/** `#rgb` / `#rrggbb` (trimmed) as the picker's `#rrggbb`, lower case; undefined for anything else. */
+export function colorHex(value: string): string | undefined {
+  const text = value.trim();
+  if (!COLOR_PATTERN.test(text)) return undefined;
+  const hex = text.length === 4 ? `#${[...text.slice(1)].map((c) => c + c).join('')}` : text;
+  return hex.toLowerCase();
+}
+
 /** The range of MOREDOC's int32 fields (sort, price, …): a number past it is refused by the server. */
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -69,7 +81,7 @@ export function fieldError<Values extends FormValues, Row>(
       break;
     }
     case 'color':
-      if (!/^(#[0-9a-fA-F]{3,8}|rgba?\([0-9.,%\s]+\)|[a-zA-Z]+)$/.test(String(value).trim())) return `${field.label}格式不正确`;
+      if (!colorHex(String(value))) return `${field.label}${COLOR_PROBLEM}`;
       break;
     default:
       break;
