@@ -48,10 +48,11 @@ async function seedContent(): Promise<{ categories: number[] }> {
     doc.run(12, '已删除', 'u12', 2, ts, ts, ts);
     doc.run(13, '两个分类', 'u13', 2, null, ts, '2026-05-01T00:00:00.000Z');
     doc.run(14, '未分类', 'u14', 2, null, ts, ts);
+    doc.run(15, '转换失败', 'u15', 3, null, ts, ts);
     const link = db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)');
     // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
     // 13: two top-level categories: the page is under the last.
-    for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]]]) link.run(documentId, categoryId, ts, ts);
+    for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]], [15, ids[0]]]) link.run(documentId, categoryId, ts, ts);
     db.prepare('DELETE FROM article').run(); // the seeded footer pages give way to the test's own articles
     const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
     article.run('about', '关于我们', 1, null, ts, ts);
@@ -73,7 +74,7 @@ describe('sitemaps', () => {
     expect(res.body.message).toMatch(/网站域名/);
   });
 
-  it('list the documents strangers may see, the published articles and the enabled categories at their pages', async () => {
+  it('list the documents strangers may see and read (not failed in conversion), the published articles and the enabled categories at their pages', async () => {
     await setConfig(backend.url, backend.adminToken, { 'system.domain': `${DOMAIN}/` });
     const { categories } = await seedContent();
     expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);

@@ -29,8 +29,8 @@ export function isPublic(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boole
   return doc.deleted_at === null && !HIDDEN_STATUSES.includes(doc.status);
 }
 
-/** Statuses search never finds: the hidden ones, and a failed conversion (nothing to read). */
-const UNSEARCHABLE_STATUSES: readonly number[] = [...HIDDEN_STATUSES, DocumentStatus.Failed];
+/** Statuses search and the sitemaps never list: the hidden ones, and a failed conversion (nothing to read). */
+export const UNSEARCHABLE_STATUSES: readonly number[] = [...HIDDEN_STATUSES, DocumentStatus.Failed];
 
 /** Could a stranger find this document by searching: public, and read or on its way to be (not failed)? */
 export function isSearchable(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boolean {

@@ -1,9 +1,9 @@
 import type { Database } from '../../db';
 import { publishedArticleLinks, publishedArticleStamp } from '../article/service';
 import { categoriesWithDepth } from '../category/service';
-import { HIDDEN_STATUSES } from '../document/service';
+import { UNSEARCHABLE_STATUSES } from '../document/service';
 
-// What the sitemaps list. Documents: the ones strangers may see (the document module's rule),
+// What the sitemaps list. Documents: the ones strangers may find (the document module's rule for search),
 // under their deepest category as the document lists answer it (`category` by depth), which
 // its `publicDocumentLinks` (uuids, for MOREDOC's URLs) does not give: read here until the
 // document module exports such a list. Articles come from their module.
@@ -13,12 +13,12 @@ export interface SitemapEntry {
   lastmod: string;
 }
 
-/** Documents strangers may see (not deleted, disabled or in review), with their deepest category. */
+/** Documents strangers may find (not deleted, disabled, in review or failed in conversion), with their deepest category. */
 export async function documentEntries(db: Database): Promise<{ id: number; category_id: number[]; updated_at: string }[]> {
   const rows = await db.selectFrom('document as d')
     .innerJoin('document_category as dc', 'dc.document_id', 'd.id')
     .select(['d.id', 'd.updated_at', 'dc.category_id'])
-    .where('d.deleted_at', 'is', null).where('d.status', 'not in', [...HIDDEN_STATUSES])
+    .where('d.deleted_at', 'is', null).where('d.status', 'not in', [...UNSEARCHABLE_STATUSES])
     .orderBy('d.id').orderBy('dc.id').execute();
   const depth = new Map((await categoriesWithDepth(db, rows.map((r) => r.category_id))).map((c) => [c.id, c.depth]));
   const documents = new Map<number, { id: number; category_id: number[]; updated_at: string }>();
@@ -40,7 +40,7 @@ export const articleEntries = publishedArticleLinks;
 export async function contentFingerprint(db: Database): Promise<string> {
   const [documents, articles, categories, filings] = await Promise.all([
     db.selectFrom('document').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
-      .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).executeTakeFirstOrThrow(),
+      .where('deleted_at', 'is', null).where('status', 'not in', [...UNSEARCHABLE_STATUSES]).executeTakeFirstOrThrow(),
     publishedArticleStamp(db),
     db.selectFrom('category').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
       .where('enable', '=', 1).executeTakeFirstOrThrow(),
