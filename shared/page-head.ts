@@ -2,6 +2,7 @@
 // Open Graph, JSON-LD (DigitalDocument / Article, BreadcrumbList) and robots, computed from
 // the route, the settings and the page's data. The gateway writes it into the page it serves;
 // the SPA applies the same on client-side navigation, so both always agree.
+import { DocumentStatus } from './constants';
 import { findAnswer, type CallAnswer } from './api-call';
 import { articleCall, articleCategoryOf, documentCall } from './page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from './page-paths';
@@ -213,6 +214,8 @@ function documentParts(input: PageInput, site: string): Parts {
     title: `${doc.title ?? '文档详情'} - ${site}`,
     description,
     keywords: doc.keywords,
+    // A failed conversion leaves nothing to read (the sitemaps and search leave it out too).
+    ...(doc.status === DocumentStatus.Failed ? { robots: NOINDEX } : {}),
     canonicalPath,
     ogType: 'article',
     ...(cover ? { image: cover } : {}),

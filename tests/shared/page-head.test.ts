@@ -201,6 +201,10 @@ describe('page head', () => {
     expect(missing).toMatchObject({ title: '文档不存在 - 魔豆文库', robots: 'noindex, nofollow' });
     expect(missing.canonical).toBeUndefined();
     expect(missing.jsonLd).toEqual([]);
+    // A document whose conversion failed has nothing to read: kept out of search engines.
+    const failed = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 3 } }] }));
+    expect(failed).toMatchObject({ title: '三年级数学 - 魔豆文库', robots: 'noindex, nofollow' });
+    expect(pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 2 } }] })).robots).toBeUndefined();
     // the data did not come in time: the route's title, still indexable
     expect(pageHead(pageInput('/library/1/42'))).toMatchObject({ title: '文档详情 - 魔豆文库', canonical: `${ORIGIN}/library/1/42` });
   });
