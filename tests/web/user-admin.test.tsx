@@ -7,7 +7,7 @@ import { formatDate, SHORT_DATE_FORMAT } from '../../shared/format';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, renderApp, type Backend } from './render-app';
+import { admin, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -95,6 +95,25 @@ describe('编辑用户', { timeout: 30_000 }, () => {
       expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('资料已保存，新密码和用户组未保存：用户组不能为空'),
     );
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
+  });
+});
+
+describe('用户列表', { timeout: 30_000 }, () => {
+  it('shows the credits each user holds under the name, in the site\'s name of its credits', async () => {
+    renderApp('/admin/user/list', {
+      user: admin,
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')],
+      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆' } },
+      backend: {
+        'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
+        // The admin's list gives every column; a zero is left out of the answer.
+        'GET /api/v1/user/list': { status: 200, body: { user: [{ id: 5, username: 'bob', group_id: [2], credit_count: 25 }, { id: 6, username: 'eve', group_id: [2] }], total: 2 } },
+        'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
+      },
+    });
+    const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;
+    expect(within(bob).getByText('魔豆 25')).toBeTruthy();
+    expect(within(screen.getByText('eve').closest('tr') as HTMLElement).getByText('魔豆 0')).toBeTruthy();
   });
 });
 

@@ -4,7 +4,7 @@ import { grpcPermissionPath, SUPER_USER_ID } from '../../../../shared/permission
 import type { Group } from '../../../../shared/types/group';
 import type { User } from '../../../../shared/types/user';
 import { unwrap } from '../../api/client';
-import { dateColumn } from '../../kit/admin-resource/cells';
+import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword } from '../../kit/admin-resource/list-query';
 import type { ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
@@ -82,6 +82,8 @@ export function userResource(
   groups: readonly Group[],
   myId: number | undefined,
   disabledUserIds: DisabledUsers,
+  /** The site's name of its credits (魔豆), for the credits each user holds. */
+  credits = '积分',
 ): ResourceDef<UserRow, Values> {
   const groupOptions = groups.map((g) => ({ value: g.id ?? 0, label: g.title ?? '' }));
   const groupById = new Map(groups.map((g) => [g.id, g]));
@@ -99,10 +101,15 @@ export function userResource(
         render: (row) => (
           <span className="app-user-cell">
             <Avatar src={row.avatar} name={row.username ?? ''} />
-            <span>
-              {row.username}
-              {row.realname && <span className="app-resource-muted">（{row.realname}）</span>}
-            </span>
+            <StackCell
+              main={
+                <>
+                  {row.username}
+                  {row.realname && <span className="app-resource-muted">（{row.realname}）</span>}
+                </>
+              }
+              sub={`${credits} ${row.credit_count ?? 0}`}
+            />
           </span>
         ),
       },
