@@ -158,6 +158,13 @@ describe('register screen', () => {
     await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
     await userEvent.click(screen.getByRole('button', { name: '注册' }));
     await waitFor(() => expect(toasts.value[0]).toMatchObject({ title: '注册失败', description: '用户名已存在' }));
+    // Sent again with a name the form itself refuses: the old toast goes, the field says why.
+    const username = screen.getByLabelText('用户名');
+    await userEvent.clear(username);
+    await userEvent.type(username, '13812345678');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    expect(screen.getByText('出于隐私保护，用户名不能是邮箱或手机号码')).toBeTruthy();
+    expect(toasts.value.filter((t) => t.open && t.title === '注册失败')).toEqual([]);
   });
 
   it('says so when registration is closed', async () => {

@@ -28,7 +28,7 @@ const MODES = [
 function PasswordLoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
-  const finishSignIn = useFinishSignIn(target);
+  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [captchaText, setCaptchaText] = useState('');
@@ -37,6 +37,7 @@ function PasswordLoginForm({ target }: { target: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    retractFailure();
     const invalid = collectErrors<Field>({
       username: checkLoginName(username),
       password: checkPassword(password),

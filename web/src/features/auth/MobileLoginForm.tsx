@@ -14,7 +14,7 @@ type Field = 'mobile' | 'captcha' | 'code';
 
 export function MobileLoginForm({ target }: { target: string }) {
   const smsCaptcha = useSmsCaptcha();
-  const finishSignIn = useFinishSignIn(target);
+  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const [mobile, setMobile] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Errors<Field>>({});
@@ -22,6 +22,7 @@ export function MobileLoginForm({ target }: { target: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    retractFailure();
     const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: undefined, code: checkSmsCode(code) });
     setErrors(invalid ?? {});
     if (invalid) return;

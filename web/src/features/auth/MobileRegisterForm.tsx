@@ -15,7 +15,7 @@ type Field = 'mobile' | 'captcha' | 'code' | 'username' | 'password' | 'confirma
 
 export function MobileRegisterForm({ target }: { target: string }) {
   const smsCaptcha = useSmsCaptcha();
-  const finishSignIn = useFinishSignIn(target);
+  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const [form, setForm] = useState({ mobile: '', code: '', username: '', password: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
@@ -23,6 +23,7 @@ export function MobileRegisterForm({ target }: { target: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    retractFailure();
     const invalid = collectErrors<Field>({
       mobile: checkMobile(form.mobile, true),
       captcha: undefined,

@@ -29,7 +29,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
   const { security = {} } = useSettings();
   const captcha = useCaptcha('register', captchaEnabled(security, 'register'));
   const needsCode = security.enable_verify_register_email === true;
-  const finishSignIn = useFinishSignIn(target);
+  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmation: '', code: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
@@ -44,6 +44,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    retractFailure();
     const invalid = collectErrors<Field>({
       username: checkUsername(form.username),
       email: checkEmail(form.email),

@@ -1,10 +1,10 @@
 // What login and register share: where the visitor goes afterwards, and the end of the call.
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { safeRedirect } from '../../../../shared/access';
 import type { ApiResult } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
-import { toast } from '../../kit/toasts/toast-store';
+import { closeToast, toast } from '../../kit/toasts/toast-store';
 import { completeSignIn } from '../session/session-actions';
 import { useSession } from '../session/use-session';
 import type { LoginAnswer } from '../user/api';
@@ -21,15 +21,23 @@ export function useAuthTarget(): { target: string; alreadySignedIn: boolean } {
 }
 
 /**
- * The end of a login or register: a failure toasts `failure` and answers false (the form then
- * renews its captcha, which the backend consumed); a success signs in, toasts `success` with
- * `welcome` and the user's name, and goes on to `target`.
+ * The end of a login or register (`finish`): a failure toasts `failure` and answers false (the
+ * form then renews its captcha, which the backend consumed); a success signs in, toasts
+ * `success` with `welcome` and the user's name, and goes on to `target`. `retractFailure`
+ * closes the failure toast, which a form does when it is sent again: an old 注册失败 /
+ * 用户名已存在 must not stand beside the new attempt's own errors.
  */
 export function useFinishSignIn(target: string) {
   const navigate = useNavigate();
-  return async (result: ApiResult<LoginAnswer>, messages: { failure: string; success: string; welcome: string }): Promise<boolean> => {
+  const failure = useRef<number | undefined>(undefined);
+  const retractFailure = useCallback(() => {
+    if (failure.current !== undefined) closeToast(failure.current);
+    failure.current = undefined;
+  }, []);
+  const finish = async (result: ApiResult<LoginAnswer>, messages: { failure: string; success: string; welcome: string }): Promise<boolean> => {
+    retractFailure();
     if (!result.ok || !result.data.user) {
-      toastFailure(messages.failure, result.ok ? undefined : result);
+      failure.current = toastFailure(messages.failure, result.ok ? undefined : result);
       return false;
     }
     await completeSignIn(result.data.user);
@@ -37,4 +45,5 @@ export function useFinishSignIn(target: string) {
     await navigate(target, { replace: true });
     return true;
   };
+  return { finish, retractFailure };
 }
