@@ -4,10 +4,10 @@ import { adSlotGroups, type Option } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Advertisement } from '../../../../shared/types/advertisement';
 import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
+import { DateTimeInput } from '../../kit/admin-resource/DateTimeInput';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { DatePicker } from '../../ui/semi-admin';
 import { adPhase, advertisementKeys, advertisementWrites, listAdvertisements } from './api';
 
 type Values = {
@@ -27,26 +27,6 @@ export const slotOptions: readonly Option<string>[] = adSlotGroups.flatMap((grou
 );
 
 const slotLabel = (position: string | undefined) => slotOptions.find((o) => o.value === position)?.label ?? position ?? '-';
-
-function TimeInput({ id, value, onChange, invalid, placeholder }: {
-  id: string;
-  value: string;
-  onChange: (v: string) => void;
-  invalid: boolean;
-  placeholder: string;
-}) {
-  return (
-    <DatePicker
-      type="dateTime"
-      value={value ? new Date(value) : undefined}
-      onChange={(date) => onChange(date instanceof Date ? date.toISOString() : '')}
-      placeholder={placeholder}
-      validateStatus={invalid ? 'error' : 'default'}
-      style={{ width: '100%' }}
-      aria-labelledby={`${id}-label`}
-    />
-  );
-}
 
 const PHASE_TAGS = { showing: ['green', '投放中'], upcoming: ['blue', '未开始'], ended: ['grey', '已结束'] } as const;
 
@@ -120,7 +100,7 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
         half: true,
         emptyMessage: '请选择开始时间',
         render: ({ id, value, onChange, invalid }) => (
-          <TimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="开始投放的时间" />
+          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="开始投放的时间" />
         ),
       },
       {
@@ -131,7 +111,7 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
         half: true,
         emptyMessage: '请选择结束时间',
         render: ({ id, value, onChange, invalid }) => (
-          <TimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="停止投放的时间" />
+          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="停止投放的时间" />
         ),
         validate: (value: string, values) =>
           values.start_time && Date.parse(value) < Date.parse(values.start_time) ? '结束时间不能早于开始时间' : undefined,

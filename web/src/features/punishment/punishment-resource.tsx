@@ -4,10 +4,10 @@ import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Punishment } from '../../../../shared/types/punishment';
 import { DateCell, dateColumn } from '../../kit/admin-resource/cells';
+import { DateTimeInput } from '../../kit/admin-resource/DateTimeInput';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
-import { DatePicker } from '../../ui/semi-admin';
 import { usersField } from '../user/UserPicker';
 import { cancelPunishments, createPunishments, endsAt, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
 
@@ -26,21 +26,6 @@ type Values = {
 function StatusTag({ row }: { row: Punishment }) {
   if (isActive(row)) return <Tag color="red">生效中</Tag>;
   return <Tag color="grey">{row.enable ? '已到期' : '已结束'}</Tag>;
-}
-
-function EndTimeInput({ id, value, onChange, invalid }: { id: string; value: string; onChange: (v: string) => void; invalid: boolean }) {
-  return (
-    <DatePicker
-      type="dateTime"
-      value={value ? new Date(value) : undefined}
-      onChange={(date) => onChange(date instanceof Date ? date.toISOString() : '')}
-      placeholder="留空表示永久"
-      showClear
-      validateStatus={invalid ? 'error' : 'default'}
-      style={{ width: '100%' }}
-      aria-labelledby={`${id}-label`}
-    />
-  );
 }
 
 const CANCEL = grpcPermissionPath('PunishmentAPI', 'CancelPunishment');
@@ -101,7 +86,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
         label: '结束时间',
         kind: 'custom',
         render: ({ id, value, onChange, invalid }) => (
-          <EndTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} />
+          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="留空表示永久" clearable />
         ),
         hint: '留空表示永久处罚',
         validate: (value: string, _values, { mode }) =>

@@ -1,0 +1,26 @@
+// A date and time field of an admin form (custom field `render`): Semi's picker over an ISO 8601
+// string, '' when empty.
+import { DatePicker } from '../../ui/semi-admin';
+
+export function DateTimeInput({ id, value, onChange, invalid, placeholder, clearable = false }: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  placeholder: string;
+  /** Offers to empty the field (an empty value means something: 永久). */
+  clearable?: boolean;
+}) {
+  return (
+    <DatePicker
+      type="dateTime"
+      value={value ? new Date(value) : undefined}
+      onChange={(date) => onChange(date instanceof Date ? date.toISOString() : '')}
+      placeholder={placeholder}
+      showClear={clearable}
+      validateStatus={invalid ? 'error' : 'default'}
+      style={{ width: '100%' }}
+      aria-labelledby={`${id}-label`}
+    />
+  );
+}
