@@ -175,4 +175,19 @@ describe('admin lists at 1280 px wide', () => {
       expect(layout.brokenDates, `${path}: times cut off or broken`).toEqual([]);
     }
   });
+
+  it('draw a link among a row\'s actions (the documents\' 阅读) like the buttons beside it, opened first', async () => {
+    const page = await site.adminPage('/admin/document/list');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const actions = page.locator('.app-resource-table tbody tr.semi-table-row .app-resource-actions').first();
+    await actions.waitFor();
+    const look = await actions.evaluate((cell) => {
+      const link = cell.querySelector<HTMLElement>('.app-resource-link')!;
+      const button = cell.querySelector<HTMLElement>('.semi-button')!;
+      const middle = (el: HTMLElement) => { const box = el.getBoundingClientRect(); return box.top + box.height / 2; };
+      return { decoration: getComputedStyle(link).textDecorationLine, offset: Math.abs(middle(link) - middle(button)) };
+    });
+    expect(look.decoration).toBe('none');
+    expect(look.offset).toBeLessThanOrEqual(1);
+  });
 });
