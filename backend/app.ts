@@ -116,6 +116,7 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
   return {
     converter: {
       convertDocument: (request) => get().convertDocument(request),
+      scanWebp: (jpeg, target, signal) => get().scanWebp(jpeg, target, signal),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },

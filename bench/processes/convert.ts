@@ -1,6 +1,10 @@
 // The conversion engine in a process of its own, so that its memory peak (VmHWM, worker threads
 // included) is its own. One JSON request per line on stdin, {"sourcePath", "outDir"}; one JSON
-// answer per line on stdout, after a first {"ready": "stdin"} line.
+// answer per line on stdout, after a first {"ready": "stdin"} line. After the conversion, the
+// scan pages it left as their JPEG are made WebP as the document module's job makes them
+// (backend/modules/document/scan-pages.ts: on the engine's threads, side by side), timed apart.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createDocumentConverter } from '../../backend/platform/convert/converter';
 
@@ -13,9 +17,20 @@ for await (const line of createInterface({ input: process.stdin })) {
   try {
     const result = await converter.convertDocument({ sourcePath, ext: 'pdf', outDir });
     const seconds = (performance.now() - start) / 1000;
+    const readableBytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
+    const scans = result.pageFiles.filter((page) => page.scan);
+    const scanStart = performance.now();
+    await Promise.all(scans.map(async (page) => {
+      const webp = await converter.scanWebp(await readFile(join(outDir, page.file)), page.scan!);
+      if (!webp) return;
+      await writeFile(join(outDir, `${page.n}.webp`), webp);
+      await rm(join(outDir, page.file));
+      Object.assign(page, { file: `${page.n}.webp`, kind: 'webp', bytes: webp.length });
+    }));
+    const scanSeconds = (performance.now() - scanStart) / 1000;
     const bytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
     const webp = result.pageFiles.filter((page) => page.kind === 'webp').length;
-    console.log(JSON.stringify({ seconds, pages: result.pages, files: result.pageFiles.length, webp, bytes }));
+    console.log(JSON.stringify({ seconds, scanSeconds, scans: scans.length, pages: result.pages, files: result.pageFiles.length, webp, bytes, readableBytes }));
   } catch (error) {
     console.log(JSON.stringify({ error: (error as Error).message }));
   }

@@ -13,6 +13,7 @@ import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jo
 import { documentUploadPaths } from '../attachment/service';
 import { keyOfPath, outputFolder, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
+import { MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
 import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
@@ -27,25 +28,7 @@ export const convertDocumentKind = jobKind<{ hash: string }>('document.convert')
 
 export const convertDedupeKey = (hash: string) => `document.convert:${hash}`;
 
-const MANIFEST = 'manifest.json';
 const TEXT_FILE = 'text.txt';
-const MANIFEST_VERSION = 1;
-
-/** What a complete conversion left in the blob store. */
-export interface Manifest {
-  version: number;
-  pages: number;
-  width: number;
-  height: number;
-  /** page n → its file name in the folder (`3.gzip.svg`, `4.webp`) */
-  pageFiles: string[];
-  cover: { webp: string; png: string; bigPng: string };
-  /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
-  pdf: string | null;
-  text: string;
-  converter: string;
-  convertedAt: string;
-}
 
 /** Upper bound of a conversion when the admin's `converter.timeout` asks for more. */
 export const MAX_CONVERSION_MS = 24 * 3600_000;
@@ -75,25 +58,8 @@ function descriptionFrom(text: string): string {
   return [...text.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
 }
 
-export async function readManifest(app: BackendContext, hash: string): Promise<Manifest | null> {
-  const blob = await app.blobs.get(outputKey(hash, MANIFEST));
-  if (!blob) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
-  try {
-    const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Manifest;
-    return manifest.version === MANIFEST_VERSION && manifest.pages > 0 ? manifest : null;
-  } catch {
-    return null;
-  }
-}
-
 async function readText(app: BackendContext, hash: string, name: string): Promise<string> {
-  const blob = await app.blobs.get(outputKey(hash, name));
-  if (!blob) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readBlob(app, outputKey(hash, name)))?.toString('utf8') ?? '';
 }
 
 /** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
@@ -113,19 +79,20 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
-  const manifest: Manifest = {
-    version: MANIFEST_VERSION,
+  const scans = Object.fromEntries(result.pageFiles.flatMap((p) => (p.scan ? [[String(p.n), p.scan]] : [])));
+  const manifest = newManifest({
     pages: result.pages,
     width: result.width,
     height: result.height,
     pageFiles: result.pageFiles.sort((a, b) => a.n - b.n).map((p) => p.file),
+    ...(Object.keys(scans).length ? { scans } : {}),
     cover: result.cover,
     pdf: result.pdfFile,
     text: TEXT_FILE,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
-  };
-  await app.blobs.put(outputKey(hash, MANIFEST), Buffer.from(JSON.stringify(manifest), 'utf8'));
+  });
+  await writeManifest(app, hash, manifest);
   // Pages of an earlier conversion that this one did not make (a shorter document, another format).
   const keep = new Set([...names, TEXT_FILE, MANIFEST].map((name) => outputKey(hash, name)));
   for await (const key of app.blobs.list(outputFolder(hash))) if (!keep.has(key)) await app.blobs.delete(key);
@@ -198,13 +165,13 @@ function progressReporter(job: JobContext): { report(done: number, total: number
 /**
  * The job: converts the file unless a complete conversion of it exists and nobody asked for
  * a fresh one (status 5, or `converter.enable_convert_repeated_document`), then records the
- * outcome on every document made from it. A conversion error fails the documents (status 3)
+ * outcome on every document made from it; answers the manifest of the pages it recorded. A conversion error fails the documents (status 3)
  * and ends the job; a shutdown leaves the job to the next start.
  */
-export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<void> {
+export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<Manifest | null> {
   const documents = await documentsByHash(app.db, hash);
   const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
-  if (!waiting.length) return;
+  if (!waiting.length) return null;
   const cfg = await app.settings.snapshot();
   const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
   await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });
@@ -234,15 +201,17 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
       manifest = await storeOutputs(app, hash, outDir, result, text);
     }
     await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text));
+    return manifest;
   } catch (error) {
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
     const lastAttempt = job.attempt >= maxAttempts;
     if (error instanceof ConversionError && error.reason !== 'aborted') {
       await refreshSearchIndex(app, await failWaiting(app.db, hash, error.message));
-      return;
+      return null;
     }
     if (!lastAttempt) throw error;
     await refreshSearchIndex(app, await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'));
+    return null;
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
@@ -274,6 +243,11 @@ export async function resumeConversions(app: BackendContext): Promise<void> {
     }
     await enqueueConversions(app, [hash]);
   }
+}
+
+/** Whether a conversion of the file is queued or running. */
+export async function conversionPending(app: BackendContext, hash: string): Promise<boolean> {
+  return (await app.jobs.list({ dedupeKey: convertDedupeKey(hash), state: ['queued', 'running'], limit: 1 })).length > 0;
 }
 
 /** The pages done of the total while the file's conversion runs, for GetDocument. */

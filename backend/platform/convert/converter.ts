@@ -8,7 +8,7 @@ import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
-import { PagePool, type CoverFiles, type PageFile, type RenderSettings, type WorkerSource } from './page-pool';
+import { PagePool, type CoverFiles, type PageFile, type RenderSettings, type ScanTarget, type WorkerSource } from './page-pool';
 import { decodeTextFile, normalizeDocumentText } from './text';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
@@ -17,7 +17,7 @@ import { decodeTextFile, normalizeDocumentText } from './text';
 
 export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
-export type { CoverFiles, PageFile, PageKind } from './page-pool';
+export type { CoverFiles, PageFile, PageKind, ScanTarget } from './page-pool';
 export { ConversionError, type ConversionFailure } from './errors';
 
 export interface ConversionLimits {
@@ -84,6 +84,11 @@ export interface ConversionResult {
 export interface DocumentConverter {
   /** Converts one document; throws ConversionError with a Chinese message when it cannot. */
   convertDocument(request: ConversionRequest): Promise<ConversionResult>;
+  /**
+   * A scan page's JPEG (a page file of kind `jpeg`) as WebP at reading resolution, on a worker
+   * thread; null when the WebP would not be smaller and the JPEG stays the page.
+   */
+  scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null>;
   /** What this install can convert with (for `GET /api/v1/envs`). */
   detectConverters(): Promise<ConverterReport>;
   /** Ends the worker threads; conversions still running fail. */
@@ -123,6 +128,9 @@ export const RENDER_SETTINGS: RenderSettings = {
     png: { width: 210, height: 297 },
     webp: { width: 420, height: 594 },
     webpOptions: { quality: 75, effort: 2 },
+    // zlib level 3: the 840 × 1188 PNG of a scan in 34 ms instead of 164 (level 6, sharp's
+    // default) for 6 % more bytes (760 against 718 KiB); a text page's 13 against 15 ms, 2 % more.
+    pngOptions: { compressionLevel: 3 },
   },
 };
 
@@ -146,6 +154,10 @@ class Converter implements DocumentConverter {
 
   detectConverters(): Promise<ConverterReport> {
     return this.tools;
+  }
+
+  scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null> {
+    return this.pool.scanWebp(jpeg, target, RENDER_SETTINGS.raster.webpOptions, signal ?? new AbortController().signal);
   }
 
   private externalConverters(): Promise<ExternalConverters> {

@@ -20,15 +20,24 @@ export interface WorkerSource {
   key: string;
 }
 
-export type PageKind = 'svg-gzip' | 'webp';
+export type PageKind = 'svg-gzip' | 'webp' | 'jpeg';
+
+/** The WebP a scan page's JPEG is to become (scan-page.mjs, scanWebp): its size in pixels, and whether it is smoothed. */
+export interface ScanTarget {
+  width: number;
+  height: number;
+  smooth: boolean;
+}
 
 export interface PageFile {
   /** 1-based page number */
   n: number;
-  /** file name inside the output directory: `<n>.gzip.svg` or `<n>.webp` */
+  /** file name inside the output directory: `<n>.gzip.svg`, `<n>.webp`, or `<n>.jpg` for a scan */
   file: string;
   kind: PageKind;
   bytes: number;
+  /** a scan page (`<n>.jpg`, the JPEG the PDF stores): its WebP at reading resolution, still to be made */
+  scan?: ScanTarget;
 }
 
 export interface CoverFiles {
@@ -45,7 +54,7 @@ export interface RenderSettings {
   svgGzipLimit: number;
   gzipLevel: number;
   raster: { dpi: number; maxSide: number; webpOptions: WebpOptions };
-  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpOptions: WebpOptions };
+  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpOptions: WebpOptions; pngOptions: { compressionLevel: number } };
 }
 
 interface WebpOptions {
@@ -235,6 +244,12 @@ export class PagePool {
     await Promise.all(Array.from({ length: Math.min(this.threads, slices.length) }, lane));
     if (failure) throw failure;
     return { pageFiles: results.flat(), texts: texts.flat() };
+  }
+
+  /** A scan page's JPEG as WebP at reading resolution, or null when that is not smaller (scan-page.mjs, scanWebp). */
+  async scanWebp(jpeg: Uint8Array, target: ScanTarget, webpOptions: WebpOptions, signal: AbortSignal): Promise<Buffer | null> {
+    const webp = await this.run<Uint8Array | null>({ kind: 'scan-webp', jpeg, target, webpOptions }, signal);
+    return webp && Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength);
   }
 
   /** Asks the running tasks to stop, waits for them (at most the grace), then ends the threads. */

@@ -1,9 +1,10 @@
 // The scan shortcut of the conversion worker (convert-worker.mjs): a PDF page that draws one
-// JPEG over the whole page and nothing else visible (an OCR layer is invisible text) gets its
-// WebP from the JPEG as the PDF stores it, decoded and scaled by sharp (libvips, native), where
-// the general path has MuPDF's WASM decode and scale it (about 100 ms of a 200 dpi A4 page's
-// 190), writes an SVG embedding it and compresses that SVG (20 ms more) only to find it over
-// the limit. bench/README.md, "Conversion", has the figures.
+// JPEG over the whole page and nothing else visible (an OCR layer is invisible text) is that
+// JPEG, as the PDF stores it: copied out in a millisecond or two, where the general path has
+// MuPDF's WASM decode and scale it (about 100 ms of a 200 dpi A4 page's 190), writes an SVG
+// embedding it and compresses that SVG (20 ms more) only to find it over the limit. Its WebP at
+// reading resolution, decoded and scaled by sharp (libvips, native), comes later (scanWebp),
+// as a job of its own. bench/README.md, "Conversion", has the figures.
 //
 // A plain .mjs file importing only npm packages, copied beside the bundles with the worker.
 import * as mupdf from 'mupdf';
@@ -22,6 +23,9 @@ const SLACK = 1;
  * alone: 4.07 and 137 KB). A scan below 150 dpi is not enlarged here: MuPDF renders it.
  */
 const GRAIN_AVERAGING_SCALE = 0.8;
+
+/** JPEG's EOI marker. */
+const END_OF_IMAGE = Buffer.from([0xff, 0xd9]);
 
 /** [1 6 1] ⊗ [1 6 1] / 64: the mildest of the smoothings measured, and the truest at 170 dpi. */
 const MILD_SMOOTHING = { width: 3, height: 3, kernel: [1, 6, 1, 6, 36, 6, 1, 6, 1] };
@@ -111,13 +115,14 @@ function onlyImageOver(list, bounds) {
 }
 
 /**
- * The page as WebP straight from its JPEG, or null when the page is not such a scan, its JPEG
- * is below the reading resolution, the WebP is not smaller than the JPEG (the gzip SVG that
- * embeds a JPEG is about the JPEG's size: base64 of compressed bytes does not compress), or
- * anything on the way fails: the general path then renders the page, and reports a damaged
- * page as it always does.
+ * The page's JPEG as the PDF stores it, when the page is such a scan at reading resolution or
+ * above and a browser shows the JPEG as MuPDF draws it (grey or RGB, no EXIF rotation), with
+ * what its WebP at reading resolution needs (`target`, for scanWebp); else null, and the
+ * general path renders the page (and reports a damaged one as it always does). The JPEG is
+ * the page until the document module has it re-encoded (conversion.ts, the scans' WebP job):
+ * the document reads at once, and lighter when that job has run.
  */
-export async function scanAsWebp(page, list, bounds, task) {
+export async function scanJpeg(page, list, bounds, task) {
   if (!(page instanceof mupdf.PDFPage)) return null;
   try {
     const xobject = bigJpegXObject(page, task.svgGzipLimit);
@@ -133,17 +138,32 @@ export async function scanAsWebp(page, list, bounds, task) {
     const raw = xobject.readRawStream();
     const jpeg = Buffer.from(raw.asUint8Array());
     raw.destroy();
-    const source = sharp(jpeg);
-    const { format, width: jpegWidth, height: jpegHeight } = await source.metadata();
-    if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height) return null;
-    const scaled = source.resize(width, height, { fit: 'fill', kernel: 'linear' });
-    if (reduction > GRAIN_AVERAGING_SCALE) scaled.convolve(MILD_SMOOTHING);
-    const webp = await scaled.webp(task.raster.webpOptions).toBuffer();
-    return webp.length < jpeg.length ? webp : null;
+    // A JPEG cut short (no end marker near its end) would show grey below the cut: MuPDF draws what it can of it.
+    if (jpeg.subarray(-16).lastIndexOf(END_OF_IMAGE) === -1) return null;
+    // The header only (no pixels are decoded): a JPEG sharp refuses, or one a browser would turn, is not served as it is.
+    const { format, width: jpegWidth, height: jpegHeight, orientation } = await sharp(jpeg).metadata();
+    if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height || (orientation ?? 1) !== 1) return null;
+    return { jpeg, target: { width, height, smooth: reduction > GRAIN_AVERAGING_SCALE } };
   } catch (error) {
     // A trapped WASM instance is the worker's business (it ends the thread); a stream MuPDF
     // cannot read or a JPEG sharp refuses (truncated, unusual) is left to the general path.
     if (error instanceof WebAssembly.RuntimeError) throw error;
+    return null;
+  }
+}
+
+/**
+ * A scan's JPEG (scanJpeg) as WebP at reading resolution, decoded and scaled by sharp (libvips,
+ * native); null when the WebP is not smaller than the JPEG (the page then stays the JPEG) or
+ * sharp cannot decode it (a truncated JPEG, which a browser shows as far as it goes).
+ */
+export async function scanWebp(jpeg, target, webpOptions) {
+  try {
+    const scaled = sharp(jpeg).resize(target.width, target.height, { fit: 'fill', kernel: 'linear' });
+    if (target.smooth) scaled.convolve(MILD_SMOOTHING);
+    const webp = await scaled.webp(webpOptions).toBuffer();
+    return webp.length < jpeg.length ? webp : null;
+  } catch {
     return null;
   }
 }

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import sharp from 'sharp';
+import * as mupdf from 'mupdf';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConversionError,
@@ -13,7 +14,7 @@ import {
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
 import { BODY_WORD } from '../../fixtures/documents/generate';
-import { encryptedPdf, fixture, illustratedPdf, scannedPdf, textPdf } from '../../helpers/documents';
+import { encryptedPdf, fixture, illustratedPdf, pageGrey, scannedPdf, textPdf } from '../../helpers/documents';
 import { deflated, zip } from '../../helpers/zip';
 
 // The conversion engine on real files: the committed fixtures, and big or hostile files made
@@ -129,20 +130,37 @@ describe('scanned pages', () => {
     expect(result.text).toBe('');
   });
 
-  it('renders a 200 dpi scan as WebP at 150 dpi, smaller than the SVG would be', async () => {
-    const result = await convert(await write('scan.pdf', await scannedPdf(2, 200)), 'pdf');
-    expect(result.pageFiles.map((page) => [page.file, page.kind])).toEqual([
-      ['1.webp', 'webp'],
-      ['2.webp', 'webp'],
+  it('keeps a 200 dpi scan page as the JPEG its PDF stores (no decoding), then makes it a WebP at 150 dpi on a thread', async () => {
+    const pdf = await scannedPdf(2, 200);
+    const result = await convert(await write('scan.pdf', pdf), 'pdf');
+    const target = { width: 1240, height: 1754, smooth: false };
+    expect(result.pageFiles.map((page) => [page.file, page.kind, page.scan])).toEqual([
+      ['1.jpg', 'jpeg', target],
+      ['2.jpg', 'jpeg', target],
     ]);
     for (const page of result.pageFiles) {
-      const image = await sharp(join(result.outDir, page.file)).metadata();
-      expect(image.format).toBe('webp');
-      // A4 at 150 dpi: 1240 × 1754, give or take MuPDF's rounding of the page box
-      expect(Math.abs(image.width - 1240)).toBeLessThanOrEqual(2);
-      expect(Math.abs(image.height - 1754)).toBeLessThanOrEqual(2);
-      expect(page.bytes).toBeLessThan(128 * 1024);
+      const jpeg = await readFile(join(result.outDir, page.file));
+      // the PDF's own stream, found in the PDF byte for byte
+      expect(pdf.includes(jpeg)).toBe(true);
+      expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1654, height: 2339 });
+      const webp = await converter.scanWebp(jpeg, page.scan!);
+      const image = await sharp(webp!).metadata();
+      expect(image).toMatchObject({ format: 'webp', width: 1240, height: 1754 });
+      expect(webp!.length).toBeLessThan(Math.min(128 * 1024, jpeg.length / 4));
     }
+    // The covers, made from the JPEG (not drawn by MuPDF), look like MuPDF's drawing of page 1.
+    const big = await sharp(join(result.outDir, 'cover.big.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
+    expect([big.info.width, big.info.height]).toEqual([840, 1188]);
+    const drawn = pageGrey(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0), 840 / 595);
+    // compared at a quarter of the size, where the scanner grain averages out
+    const quarter = (image: Sharp) => image.resize(210, 297, { fit: 'fill' }).greyscale().raw().toBuffer();
+    const ours = await quarter(sharp(big.data, { raw: big.info }));
+    const theirs = await quarter(sharp(drawn.pixels, { raw: { width: drawn.width, height: drawn.height, channels: 1 } }));
+    let sum = 0;
+    for (let i = 0; i < ours.length; i++) sum += Math.abs(ours[i]! - theirs[i]!);
+    // 0.5 measured; a page upside down differs by several grey levels
+    expect(sum / ours.length).toBeLessThan(2);
+    expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({ width: 210, height: 297 });
   }, 60_000);
 });
 

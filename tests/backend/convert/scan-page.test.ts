@@ -2,12 +2,13 @@ import * as mupdf from 'mupdf';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
-import { scanAsWebp } from '../../../backend/platform/convert/scan-page.mjs';
+import { scanJpeg, scanWebp } from '../../../backend/platform/convert/scan-page.mjs';
 import { jpegPdf, pageGrey, scanJpegs, scanOriginal, type GreyImage } from '../../helpers/documents';
 
 // The scan shortcut of the conversion worker (scan-page.mjs) on real PDFs: the pages it takes
-// (one JPEG over the whole page, nothing else visible) come out as a WebP that looks like
-// MuPDF's own rendering of the page; every other page is left to MuPDF.
+// (one JPEG over the whole page, nothing else visible) are their JPEG as the PDF stores it, and
+// later a WebP that looks like MuPDF's own rendering of the page; every other page is left to
+// MuPDF.
 
 const SCAN = 'q 595 0 0 842 0 0 cm /Scan Do Q';
 
@@ -16,18 +17,24 @@ beforeAll(async () => {
   jpeg = (await scanJpegs(1, 200))[0]!;
 }, 60_000);
 
-/** Opens the first page of `data` the way the worker does and hands it to the shortcut. */
-async function shortcut(data: Buffer, magic = 'application/pdf'): Promise<Buffer | null> {
+/** Opens the first page of `data` the way the worker does and hands it to the shortcut: its JPEG and the WebP to make of it. */
+async function scanOf(data: Buffer, magic = 'application/pdf') {
   const document = mupdf.Document.openDocument(data, magic);
   const page = document.loadPage(0);
   const list = page.toDisplayList();
   try {
-    return await scanAsWebp(page, list, page.getBounds(), RENDER_SETTINGS);
+    return await scanJpeg(page, list, page.getBounds(), RENDER_SETTINGS);
   } finally {
     list.destroy();
     page.destroy();
     document.destroy();
   }
+}
+
+/** The page's WebP by the shortcut (its JPEG, then the WebP job's encoding), or null when the shortcut leaves the page. */
+async function shortcut(data: Buffer, magic = 'application/pdf'): Promise<Buffer | null> {
+  const scan = await scanOf(data, magic);
+  return scan && scanWebp(scan.jpeg, scan.target, RENDER_SETTINGS.raster.webpOptions);
 }
 
 /** Grey levels of MuPDF's rendering of the first page of `pdf`, `width` pixels wide. */
@@ -63,6 +70,27 @@ describe('the scan shortcut', () => {
     expect(same).toBeLessThan(3);
     expect(upsideDown).toBeGreaterThan(3 * same);
   });
+
+  it('hands over the JPEG as the PDF stores it, byte for byte, with the size of the WebP to make of it', async () => {
+    const scan = await scanOf(jpegPdf([{ jpeg }]));
+    expect(scan!.jpeg.equals(jpeg)).toBe(true);
+    // A4 at 150 dpi; a 200 dpi scan's reduction averages its grain: no smoothing
+    expect(scan!.target).toEqual({ width: 1240, height: 1754, smooth: false });
+    const [near] = await scanJpegs(1, 150);
+    expect((await scanOf(jpegPdf([{ jpeg: near! }])))!.target.smooth).toBe(true);
+  }, 30_000);
+
+  it('leaves to MuPDF a JPEG that a browser would turn (EXIF orientation), which the PDF draws as it is', async () => {
+    const turned = await sharp(jpeg).withMetadata({ orientation: 6 }).jpeg({ quality: 75 }).toBuffer();
+    expect((await sharp(turned).metadata()).orientation).toBe(6);
+    expect(await scanOf(jpegPdf([{ jpeg: turned }]))).toBeNull();
+  }, 30_000);
+
+  it('keeps the JPEG when its WebP would not be smaller', async () => {
+    const scan = await scanOf(jpegPdf([{ jpeg }]));
+    const tiny = await sharp(jpeg).resize(620, 877).jpeg({ quality: 20 }).toBuffer();
+    expect(await scanWebp(tiny, scan!.target, RENDER_SETTINGS.raster.webpOptions)).toBeNull();
+  }, 30_000);
 
   it('takes a scan under an invisible OCR layer and a clip that hides nothing of the page', async () => {
     const ocr = `${SCAN} BT 3 Tr /F1 12 Tf 72 700 Td (recognised words) Tj ET`;
@@ -111,8 +139,8 @@ describe('the scan shortcut', () => {
     const [small] = await scanJpegs(1, 100, 60);
     expect(small!.length).toBeLessThan(RENDER_SETTINGS.svgGzipLimit);
     expect(await shortcut(jpegPdf([{ jpeg: small! }]))).toBeNull();
-    expect(await shortcut(jpeg, 'image/jpeg')).toBeNull();
-    // sharp refuses a truncated JPEG; MuPDF shows what it can of it
-    expect(await shortcut(jpegPdf([{ jpeg: jpeg.subarray(0, jpeg.length / 2) }]))).toBeNull();
+    expect(await scanOf(jpeg, 'image/jpeg')).toBeNull();
+    // a truncated JPEG (no end marker): MuPDF shows what it can of it
+    expect(await scanOf(jpegPdf([{ jpeg: jpeg.subarray(0, jpeg.length / 2) }]))).toBeNull();
   }, 30_000);
 });

@@ -147,13 +147,16 @@ describe('other formats', () => {
     expect(done.content).toContain('图书馆');
   });
 
-  it('renders a 200 dpi scan as WebP and serves it whatever extension is asked for', async () => {
+  it('renders a 200 dpi scan as WebP (once the scans\' job has run: scan-pages.test.ts) and serves it whatever extension is asked for', async () => {
     const doc = await createDocument(backend.url, author.token, await scannedPdf(2, 200), '扫描件.pdf');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
     expect(done.enable_gzip).toBeUndefined();
-    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
-    expect(stored.sort()).toEqual(['1.webp', '2.webp']);
+    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f)).sort();
+    for (let waited = 0; stored().join() !== '1.webp,2.webp'; waited += 100) {
+      if (waited > 30_000) throw new Error(`pages stored: ${stored().join()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     for (const asked of ['/1.svg', '/2.gzip.svg']) {
       const res = await page(`${backend.url}/view/page/${doc.hash}${asked}`, { 'accept-encoding': 'gzip' });
       expect(res.status).toBe(200);
@@ -293,6 +296,12 @@ describe('limits and converters from the environment', () => {
       const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
       const doc = await createDocument(polite.url, member.token, await scannedPdf(3), '礼让.pdf');
       expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3, preview_ext: '.webp' });
+      // and the scans' WebP made after (scan-pages.ts)
+      const webps = () => fs.readdirSync(hashFolder(polite.dataDir, doc.hash)).filter((f) => f.endsWith('.webp') && f !== 'cover.webp').length;
+      for (let waited = 0; webps() < 3; waited += 100) {
+        if (waited > 30_000) throw new Error('the scans were not made WebP');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       // The one MuPDF thread, until its idle timeout; this thread (the event loop's) is unchanged.
       expect(await niced()).toBe(1);
       expect(getPriority()).toBe(base);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, login, startBackend, withDatabase } from '../../helpers/backend';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { textPdf } from '../../helpers/documents';
+import { jpegPdf, scanJpegs, textPdf } from '../../helpers/documents';
 
 // A backend process killed (SIGKILL) in the middle of a conversion loses nothing: on the next
 // start with the same DATA_DIR the job's lease runs out, the job runs again, and the document
@@ -80,6 +80,38 @@ describe('killing the process during a conversion', () => {
     expect(done).toMatchObject({ status: 2, pages: 2000 });
     const last = await fetch(`${second.url}/view/page/${doc.hash}/2000.svg`, { headers: { authorization: `Bearer ${member.token}` } });
     expect(last.status).toBe(200);
+    killGroup(second.child, 'SIGTERM');
+  }, 150_000);
+});
+
+describe('killing the process while a scan’s pages become WebP', () => {
+  it('goes on after a restart from what the manifest says is left, and ends with WebPs only', async () => {
+    const [jpeg] = await scanJpegs(1, 200);
+    const pages = 40;
+    const first = await startServer();
+    const adminToken = await login(first.url, 'admin', PASSWORD);
+    const member = await uploader(first.url, adminToken);
+    const doc = await createDocument(first.url, member.token, jpegPdf(Array.from({ length: pages }, () => ({ jpeg: jpeg! }))), '扫描中被中断.pdf');
+    await waitForStatus(first.url, member.token, doc.id, [2], 120_000);
+    // The WebP job has started on its first 16 pages; the manifest names the JPEGs.
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    killGroup(first.child, 'SIGKILL');
+    await exited;
+    const folder = path.join(dataDir, 'documents', ...doc.hash.slice(0, 5).split(''), doc.hash);
+    const manifest = () => JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { pageFiles: string[]; scans?: object };
+    expect(manifest().pageFiles.at(-1)).toBe(`${pages}.jpg`);
+
+    const second = await startServer();
+    // The dead process's lease (30 s) has to run out before the job is claimed again.
+    const deadline = Date.now() + 90_000;
+    while (manifest().scans) {
+      if (Date.now() > deadline) throw new Error(`the WebP job did not end: ${JSON.stringify(manifest())}`);
+      await sleep(250);
+    }
+    expect(manifest().pageFiles).toEqual(Array.from({ length: pages }, (_, i) => `${i + 1}.webp`));
+    expect(fs.readdirSync(folder).filter((name) => name.endsWith('.jpg'))).toEqual([]);
+    const last = await fetch(`${second.url}/view/page/${doc.hash}/${pages}.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+    expect(last.headers.get('content-type')).toBe('image/webp');
     killGroup(second.child, 'SIGTERM');
   }, 150_000);
 });

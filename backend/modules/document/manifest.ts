@@ -1,0 +1,56 @@
+import type { BackendContext } from '../../platform/context';
+import type { ScanTarget } from '../../platform/convert/converter';
+import { outputKey } from './files';
+
+// The manifest of a file's conversion (documents/<h0>/…/<md5>/manifest.json): written last by a
+// conversion, it says a complete conversion is there (a same-file upload reuses it) and which
+// file each page is. The scans' WebP job (scan-pages.ts) rewrites it as pages change.
+
+export const MANIFEST = 'manifest.json';
+const MANIFEST_VERSION = 1;
+
+/** What a complete conversion left in the blob store. */
+export interface Manifest {
+  version: number;
+  pages: number;
+  width: number;
+  height: number;
+  /** page n → its file name in the folder (`3.gzip.svg`, `4.webp`, `5.jpg`) */
+  pageFiles: string[];
+  /** scan pages still stored as their JPEG (page number → the WebP to make of it); absent when none */
+  scans?: Record<string, ScanTarget>;
+  cover: { webp: string; png: string; bigPng: string };
+  /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
+  pdf: string | null;
+  text: string;
+  converter: string;
+  convertedAt: string;
+}
+
+export function newManifest(fields: Omit<Manifest, 'version'>): Manifest {
+  return { version: MANIFEST_VERSION, ...fields };
+}
+
+/** A stored file of the folder, whole; null when there is none. */
+export async function readBlob(app: BackendContext, key: string): Promise<Buffer | null> {
+  const blob = await app.blobs.get(key);
+  if (!blob) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function readManifest(app: BackendContext, hash: string): Promise<Manifest | null> {
+  const bytes = await readBlob(app, outputKey(hash, MANIFEST));
+  if (!bytes) return null;
+  try {
+    const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
+    return manifest.version === MANIFEST_VERSION && manifest.pages > 0 ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeManifest(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {
+  await app.blobs.put(outputKey(hash, MANIFEST), Buffer.from(JSON.stringify(manifest), 'utf8'));
+}
