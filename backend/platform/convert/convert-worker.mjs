@@ -114,7 +114,9 @@ async function writeCover(list, scanJpegBytes, pageWidth, pageHeight, cover, out
   const scale = Math.min(cover.big.width / pageWidth, cover.big.height / pageHeight);
   let image;
   if (scanJpegBytes) {
-    image = sharp(scanJpegBytes).resize(Math.round(pageWidth * scale), Math.round(pageHeight * scale), { fit: 'fill' });
+    // Decoded and scaled once: each clone of a pipeline on the JPEG would decode it again.
+    const big = await sharp(scanJpegBytes).resize(Math.round(pageWidth * scale), Math.round(pageHeight * scale), { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    image = sharp(big.data, { raw: big.info });
   } else {
     const { pixels, raw } = pixelsOf(list, scale);
     image = sharp(pixels, { raw });
@@ -140,14 +142,16 @@ function writePage(task, n, kind, bytes, scan) {
  * drawn (`done`); any other page is drawn into the slice's SVG device and stays open until its
  * SVG is written (its display list does not: a slice of heavy pages holds one at a time).
  */
-async function preparePage(document, n, task, svgs) {
+async function preparePage(document, n, task, svgs, background) {
   const page = document.loadPage(n - 1);
   const list = page.toDisplayList();
   try {
     const bounds = page.getBounds();
     const text = list.toStructuredText('').asText();
     const scan = await scanJpeg(page, list, bounds, task);
-    if (n === 1 && task.cover) await writeCover(list, scan?.jpeg, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir);
+    // The covers' pixels are taken now (the display list goes at the end of this page); their
+    // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
+    if (n === 1 && task.cover) background.push(writeCover(list, scan?.jpeg, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
     if (scan) {
       page.destroy();
       return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, scan.target), text } };
@@ -182,6 +186,8 @@ async function finishPage({ n, page, bounds, text }, svg, task) {
 async function render(task) {
   const done = [];
   const open = [];
+  /** work started for the slice and awaited at its end (the covers) */
+  const background = [];
   const svgs = new SvgPages();
   const release = () => {
     for (const { page } of open.splice(0)) page.destroy();
@@ -193,7 +199,7 @@ async function render(task) {
     for (let n = task.from; n <= task.to; n++) {
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
       if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
-      const prepared = await preparePage(document, n, task, svgs);
+      const prepared = await preparePage(document, n, task, svgs, background);
       lowerImageThreads();
       if (prepared.done) {
         done.push({ n, ...prepared.done });
@@ -212,12 +218,15 @@ async function render(task) {
       }
       task.progress.postMessage(prepared.n);
     }
+    await Promise.all(background);
   } catch (error) {
     exitIfWasmBroke(error);
     release();
     closeCurrent();
     return failure(error);
   } finally {
+    // Whatever happened, nothing started here writes into the folder after the task has answered.
+    await Promise.allSettled(background);
     release();
     task.progress.postMessage('end');
     task.progress.close();
