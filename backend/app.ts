@@ -117,6 +117,7 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
     converter: {
       convertDocument: (request) => get().convertDocument(request),
       scanWebp: (jpeg, target, signal) => get().scanWebp(jpeg, target, signal),
+      shrinkPhotos: (svg, signal) => get().shrinkPhotos(svg, signal),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },

@@ -30,13 +30,13 @@ export interface ConversionBenchOptions {
 interface EngineAnswer {
   /** the conversion, until every page is readable */
   seconds: number;
-  /** then the scan pages' WebP (the scans' job), and how many pages it took */
-  scanSeconds: number;
-  scans: number;
+  /** then the pages whose images it left as stored, brought to reading resolution (the page images job), and how many */
+  imagesSeconds: number;
+  pendingPages: number;
   pages: number;
   files: number;
   webp: number;
-  /** the pages once the scans' job has run */
+  /** the pages once the page images job has run */
   bytes: number;
   /** the pages as the conversion left them */
   readableBytes: number;
@@ -211,30 +211,31 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
       figures.push({ label: document.label, pages, sourceBytes: (await stat(document.file)).size, first, ours, mutool: references, peakAfter: (await memoryOf(engine.pid)).peak });
     }
 
-    console.log(`Our pipeline (${availableParallelism()} worker threads: gzip SVG, WebP or the scan's JPEG per page, text, covers) against`);
+    console.log(`Our pipeline (${availableParallelism()} worker threads: gzip SVG, WebP or a scan's JPEG per page, text, covers) against`);
     console.log(`\`mutool convert -F svg -o out/%d.svg\` (mutool ${mutool.version}, one thread, plain SVG only), ${options.rounds} interleaved`);
     console.log('rounds after a first conversion, medians; every page of every run checked to be written. "ours" is the');
-    console.log('conversion until every page reads; a scan page is then the JPEG its PDF stores, made a WebP at reading');
-    console.log('resolution by a job of its own after it ("with the scans\' WebP": both, one after the other).\n');
+    console.log('conversion until every page reads, its images as the PDF stores them (a scan page is its JPEG, a photo is');
+    console.log('copied into the SVG); a job of its own then brings them to 150 dpi as WebP ("then images at reading');
+    console.log('resolution": both, one after the other).\n');
     console.log(
       table(
-        ['document', 'pages', 'mutool pages/s', 'ours pages/s', 'ours ÷ mutool', 'with the scans\' WebP', 'ours, first run', 'mutool output', 'our output', 'our peak RSS'],
+        ['document', 'pages', 'mutool pages/s', 'ours pages/s', 'ours ÷ mutool', 'then images at reading resolution', 'ours, first run', 'mutool output', 'our output', 'our peak RSS'],
         figures.map((f) => {
           const ourRate = f.pages / median(f.ours.map((run) => run.seconds));
           const mutoolRate = f.pages / median(f.mutool.map((run) => run.seconds));
-          const wholeRate = f.pages / median(f.ours.map((run) => run.seconds + run.scanSeconds));
+          const wholeRate = f.pages / median(f.ours.map((run) => run.seconds + run.imagesSeconds));
           const output = f.ours[0]!;
-          const scans = output.scans > 0;
+          const pending = output.pendingPages > 0;
           return [
             `${f.label}, ${mib(f.sourceBytes)} MiB`,
             f.pages,
             int(mutoolRate),
             int(ourRate),
             ratio(ourRate, mutoolRate),
-            scans ? `${int(wholeRate)} pages/s, ${ratio(wholeRate, mutoolRate)}` : '—',
+            pending ? `${int(wholeRate)} pages/s, ${ratio(wholeRate, mutoolRate)}` : '—',
             `${(f.pages / f.first.seconds).toFixed(1)} pages/s`,
             `${kib(f.mutool[0]!.bytes / f.pages)} KiB/page SVG`,
-            `${scans ? `${kib(output.readableBytes / f.pages)} → ` : ''}${kib(output.bytes / f.pages)} KiB/page${output.webp > 0 ? ` (${output.webp} WebP)` : ''}`,
+            `${pending ? `${kib(output.readableBytes / f.pages)} → ` : ''}${kib(output.bytes / f.pages)} KiB/page${output.webp > 0 ? ` (${output.webp} WebP)` : ''}`,
             `${mib(f.peakAfter)} MiB`,
           ];
         }),
@@ -242,7 +243,7 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
     );
     console.log('\n- pages/s from the median wall time of a whole document; "first run" includes starting the threads');
     console.log('  (MuPDF\'s WASM compiled in each) for the first document; the peak RSS is the engine process\'s VmHWM after');
-    console.log('  that document\'s runs (it only grows). "our output" of a scan: as converted → after its WebP job.');
+    console.log('  that document\'s runs (it only grows). "our output" with images left as stored: as converted → after the job.');
     await pageWeights();
   } finally {
     await engine?.stop();

@@ -1,8 +1,9 @@
 // The conversion engine in a process of its own, so that its memory peak (VmHWM, worker threads
 // included) is its own. One JSON request per line on stdin, {"sourcePath", "outDir"}; one JSON
 // answer per line on stdout, after a first {"ready": "stdin"} line. After the conversion, the
-// scan pages it left as their JPEG are made WebP as the document module's job makes them
-// (backend/modules/document/scan-pages.ts: on the engine's threads, side by side), timed apart.
+// pages whose images it left as the PDF stores them are brought to reading resolution as the
+// document module's job does it (backend/modules/document/page-images.ts: on the engine's
+// threads, side by side), timed apart.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,19 +19,22 @@ for await (const line of createInterface({ input: process.stdin })) {
     const result = await converter.convertDocument({ sourcePath, ext: 'pdf', outDir });
     const seconds = (performance.now() - start) / 1000;
     const readableBytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
-    const scans = result.pageFiles.filter((page) => page.scan);
-    const scanStart = performance.now();
-    await Promise.all(scans.map(async (page) => {
-      const webp = await converter.scanWebp(await readFile(join(outDir, page.file)), page.scan!);
-      if (!webp) return;
-      await writeFile(join(outDir, `${page.n}.webp`), webp);
+    const pending = result.pageFiles.filter((page) => page.pending);
+    const imagesStart = performance.now();
+    await Promise.all(pending.map(async (page) => {
+      const stored = await readFile(join(outDir, page.file));
+      const lighter = page.pending && 'photos' in page.pending
+        ? { file: `${page.n}.gzip.svg`, kind: 'svg-gzip', bytes: await converter.shrinkPhotos(stored) }
+        : { file: `${page.n}.webp`, kind: 'webp', bytes: page.pending && 'scan' in page.pending ? await converter.scanWebp(stored, page.pending.scan) : null };
+      if (!lighter.bytes) return;
+      await writeFile(join(outDir, lighter.file), lighter.bytes);
       await rm(join(outDir, page.file));
-      Object.assign(page, { file: `${page.n}.webp`, kind: 'webp', bytes: webp.length });
+      Object.assign(page, { file: lighter.file, kind: lighter.kind, bytes: lighter.bytes.length });
     }));
-    const scanSeconds = (performance.now() - scanStart) / 1000;
+    const imagesSeconds = (performance.now() - imagesStart) / 1000;
     const bytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
     const webp = result.pageFiles.filter((page) => page.kind === 'webp').length;
-    console.log(JSON.stringify({ seconds, scanSeconds, scans: scans.length, pages: result.pages, files: result.pageFiles.length, webp, bytes, readableBytes }));
+    console.log(JSON.stringify({ seconds, imagesSeconds, pendingPages: pending.length, pages: result.pages, files: result.pageFiles.length, webp, bytes, readableBytes }));
   } catch (error) {
     console.log(JSON.stringify({ error: (error as Error).message }));
   }

@@ -338,7 +338,7 @@ describe('the library, from upload to download', () => {
     await first.waitFor();
     expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1\.webp$/);
     // the page arrived and decoded: the scanner's JPEG (200 dpi across the A4 page) or, once the
-    // scans' job has run (backend/modules/document/scan-pages.ts), the WebP at 150 dpi
+    // page images job has run (backend/modules/document/page-images.ts), the WebP at 150 dpi
     await page.waitForFunction(() => [1240, 1654].includes((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 120_000);
@@ -378,7 +378,7 @@ describe('the library, from upload to download', () => {
     expect(await counter.textContent()).toBe('2 / 4');
   }, 120_000);
 
-  it('an illustrated PDF reads as vector pages whose photo (WebP inside the SVG) the browser draws', async () => {
+  it('an illustrated PDF reads as vector pages whose photo (JPEG, then WebP inside the SVG) the browser draws', async () => {
     const title = '图文并茂的年度报告';
     const id = await upload(need('uploaderToken'), 'report.pdf', await illustratedPdf(1), title);
     expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 1, preview_ext: '.svg' });

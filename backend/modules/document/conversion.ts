@@ -79,13 +79,13 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
-  const scans = Object.fromEntries(result.pageFiles.flatMap((p) => (p.scan ? [[String(p.n), p.scan]] : [])));
+  const pendingImages = Object.fromEntries(result.pageFiles.flatMap((p) => (p.pending ? [[String(p.n), p.pending]] : [])));
   const manifest = newManifest({
     pages: result.pages,
     width: result.width,
     height: result.height,
     pageFiles: result.pageFiles.sort((a, b) => a.n - b.n).map((p) => p.file),
-    ...(Object.keys(scans).length ? { scans } : {}),
+    ...(Object.keys(pendingImages).length ? { pendingImages } : {}),
     cover: result.cover,
     pdf: result.pdfFile,
     text: TEXT_FILE,

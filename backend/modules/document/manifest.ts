@@ -1,10 +1,10 @@
 import type { BackendContext } from '../../platform/context';
-import type { ScanTarget } from '../../platform/convert/converter';
+import type { PendingImages } from '../../platform/convert/converter';
 import { outputKey } from './files';
 
 // The manifest of a file's conversion (documents/<h0>/…/<md5>/manifest.json): written last by a
 // conversion, it says a complete conversion is there (a same-file upload reuses it) and which
-// file each page is. The scans' WebP job (scan-pages.ts) rewrites it as pages change.
+// file each page is. The page images job (page-images.ts) rewrites it as pages change.
 
 export const MANIFEST = 'manifest.json';
 const MANIFEST_VERSION = 1;
@@ -17,8 +17,8 @@ export interface Manifest {
   height: number;
   /** page n → its file name in the folder (`3.gzip.svg`, `4.webp`, `5.jpg`) */
   pageFiles: string[];
-  /** scan pages still stored as their JPEG (page number → the WebP to make of it); absent when none */
-  scans?: Record<string, ScanTarget>;
+  /** pages whose images are still as the PDF stores them (page number → what to make of them); absent when none */
+  pendingImages?: Record<string, PendingImages>;
   cover: { webp: string; png: string; bigPng: string };
   /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
   pdf: string | null;

@@ -16,7 +16,7 @@ import { isMd5, outputKey } from './files';
 
 const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g)$/;
 const COVER_NAMES = new Set(['cover.png', 'cover.big.png', 'cover.webp']);
-/** Where a converter may have put page n, ours first (gzip SVG, or WebP for scans), then MOREDOC's. */
+/** Where a converter may have put page n, ours first (gzip SVG, WebP for scans, or a scan's JPEG until its WebP is made), then MOREDOC's. */
 const PAGE_FILES = ['gzip.svg', 'webp', 'svg', 'png', 'jpg'] as const;
 const TYPES: Record<string, string> = { svg: 'image/svg+xml', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg' };
 /** SVG pages come from uploads: opened directly, none of their scripts or links may run. */

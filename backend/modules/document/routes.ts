@@ -5,14 +5,14 @@ import { MAX_CONVERSION_MS, convertDocumentKind, resumeConversions, runConversio
 import { purgeFiles, purgeFilesKind } from './file-purge';
 import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from './indexing';
 import { registerPageRoutes } from './page-routes';
-import { encodeScanPages, enqueueScanWebp, scanWebpKind } from './scan-pages';
+import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
 import { readRpcs } from './read-rpcs';
 import { recycleRpcs } from './recycle-rpcs';
 import { writeRpcs } from './write-rpcs';
 
 // DocumentAPI and RecycleAPI of the embedded backend, the `/view/page` and `/view/cover`
-// routes, and the document jobs: conversion (one per file), the scans' WebP, file purges,
-// index rebuilds.
+// routes, and the document jobs: conversion (one per file), page images at reading resolution,
+// file purges, index rebuilds.
 
 const CONVERT_ATTEMPTS = 3;
 /** Room after the engine's own limit for storing the outputs of a big document. */
@@ -22,14 +22,14 @@ function registerDocumentJobs(ctx: BackendContext): void {
   const settings = ctx.conversion;
   ctx.jobs.register(convertDocumentKind, async ({ hash }, job) => {
     const manifest = await runConversion(ctx, settings, hash, job, CONVERT_ATTEMPTS);
-    if (manifest) await enqueueScanWebp(ctx, hash, manifest);
+    if (manifest) await enqueuePageImages(ctx, hash, manifest);
   }, {
     concurrency: settings.jobs,
     timeoutMs: (settings.timeoutMs ?? MAX_CONVERSION_MS) + STORE_MARGIN_MS,
     maxAttempts: CONVERT_ATTEMPTS,
     backoff: (attempt) => attempt * 30_000,
   });
-  ctx.jobs.register(scanWebpKind, (payload, job) => encodeScanPages(ctx, payload.hash, job), {
+  ctx.jobs.register(pageImagesKind, (payload, job) => bringImagesToReadingResolution(ctx, payload.hash, job), {
     timeoutMs: settings.timeoutMs ?? MAX_CONVERSION_MS,
     maxAttempts: CONVERT_ATTEMPTS,
     backoff: (attempt) => attempt * 30_000,

@@ -12,7 +12,7 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { imageThreadLowerer } from './image-threads.mjs';
 import { rasterScale, scanJpeg, scanWebp } from './scan-page.mjs';
-import { shrinkSvgImages } from './svg-images.mjs';
+import { photosOf, shrinkSvgImages } from './svg-images.mjs';
 import { SvgPages } from './svg-pages.mjs';
 
 mupdf.setLog(null);
@@ -129,12 +129,13 @@ async function writeCover(list, scanJpegBytes, pageWidth, pageHeight, cover, out
   ]);
 }
 
-const PAGE_FILE_EXT = { webp: 'webp', jpeg: 'jpg', 'svg-gzip': 'gzip.svg' };
+const PAGE_FILE_EXT = { webp: 'webp', jpeg: 'jpg', 'svg-gzip': 'gzip.svg', svg: 'svg' };
 
-function writePage(task, n, kind, bytes, scan) {
+/** Writes a page file; `pending`: its images are still as the PDF stores them (page-pool.ts, PendingImages). */
+function writePage(task, n, kind, bytes, pending) {
   const file = `${n}.${PAGE_FILE_EXT[kind]}`;
   writeFileSync(join(task.outDir, file), bytes);
-  return scan ? { n, file, kind, bytes: bytes.length, scan } : { n, file, kind, bytes: bytes.length };
+  return pending ? { n, file, kind, bytes: bytes.length, pending } : { n, file, kind, bytes: bytes.length };
 }
 
 /**
@@ -154,7 +155,7 @@ async function preparePage(document, n, task, svgs, background) {
     if (n === 1 && task.cover) background.push(writeCover(list, scan?.jpeg, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
     if (scan) {
       page.destroy();
-      return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, scan.target), text } };
+      return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, { scan: scan.target }), text } };
     }
     svgs.add(page, list, bounds);
     return { n, page, bounds, text };
@@ -167,11 +168,19 @@ async function preparePage(document, n, task, svgs, background) {
 }
 
 /**
- * Writes a prepared page from its SVG, its photos brought to reading resolution: gzip, or the
- * WebP at reading resolution when that is smaller than a heavy SVG. Photos reduced to reading
- * resolution do not count against the limit: a raster of the page would carry them as they are.
+ * Writes a prepared page from its SVG: gzip, or the WebP at reading resolution when that is
+ * smaller than a heavy SVG. A page with photos is written as MuPDF drew it, a plain SVG with the
+ * JPEGs the PDF stores (gzip would spend 17 ms a page on their base64 for a tenth of it), so it
+ * reads at once; the document module's job brings the photos to reading resolution and gzips the
+ * page later (shrinkPhotos). The photos do not count against the limit, since a raster of the
+ * page would carry them too; a page heavy even without them has its photos brought to reading
+ * resolution here and the usual choice made.
  */
 async function finishPage({ n, page, bounds, text }, svg, task) {
+  const photos = photosOf(svg);
+  if (photos && gzipSync(photos.rest, { level: task.gzipLevel }).length <= task.svgGzipLimit) {
+    return { page: writePage(task, n, 'svg', svg, { photos: true }), text };
+  }
   const { svg: shrunk, readingBytes } = await shrinkSvgImages(svg, task.raster);
   const gzipped = gzipSync(shrunk, { level: task.gzipLevel });
   if (gzipped.length - readingBytes > task.svgGzipLimit) {
@@ -245,11 +254,19 @@ async function encodeScan(task) {
   return webp;
 }
 
+/** A page's plain SVG with its photos brought to reading resolution (svg-images.mjs), gzip-compressed. */
+async function shrinkPhotos(task) {
+  const { svg } = await shrinkSvgImages(Buffer.from(task.svg.buffer, task.svg.byteOffset, task.svg.byteLength), task.raster);
+  lowerImageThreads();
+  return gzipSync(svg, { level: task.gzipLevel });
+}
+
 /**
  * Piscina's entry: one task is the inspection of a document, the rendering of a slice of its
- * pages, or the WebP of a scan page.
+ * pages, or the images of a page left as the PDF stores them (a scan's WebP, a page's photos).
  */
 export default function convertTask(task) {
   if (task.kind === 'scan-webp') return encodeScan(task);
+  if (task.kind === 'shrink-photos') return shrinkPhotos(task);
   return task.kind === 'inspect' ? inspect(task) : render(task);
 }

@@ -17,7 +17,7 @@ import { decodeTextFile, normalizeDocumentText } from './text';
 
 export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
-export type { CoverFiles, PageFile, PageKind, ScanTarget } from './page-pool';
+export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
 export { ConversionError, type ConversionFailure } from './errors';
 
 export interface ConversionLimits {
@@ -89,6 +89,11 @@ export interface DocumentConverter {
    * thread; null when the WebP would not be smaller and the JPEG stays the page.
    */
   scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null>;
+  /**
+   * A page's plain SVG whose photos are as the PDF stores them (`pending: { photos: true }`),
+   * each brought to reading resolution as WebP, gzip-compressed, on a worker thread.
+   */
+  shrinkPhotos(svg: Uint8Array, signal?: AbortSignal): Promise<Buffer>;
   /** What this install can convert with (for `GET /api/v1/envs`). */
   detectConverters(): Promise<ConverterReport>;
   /** Ends the worker threads; conversions still running fail. */
@@ -158,6 +163,10 @@ class Converter implements DocumentConverter {
 
   scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null> {
     return this.pool.scanWebp(jpeg, target, RENDER_SETTINGS.raster.webpOptions, signal ?? new AbortController().signal);
+  }
+
+  shrinkPhotos(svg: Uint8Array, signal?: AbortSignal): Promise<Buffer> {
+    return this.pool.shrinkPhotos(svg, RENDER_SETTINGS, signal ?? new AbortController().signal);
   }
 
   private externalConverters(): Promise<ExternalConverters> {

@@ -20,7 +20,7 @@ export interface WorkerSource {
   key: string;
 }
 
-export type PageKind = 'svg-gzip' | 'webp' | 'jpeg';
+export type PageKind = 'svg-gzip' | 'webp' | 'jpeg' | 'svg';
 
 /** The WebP a scan page's JPEG is to become (scan-page.mjs, scanWebp): its size in pixels, and whether it is smoothed. */
 export interface ScanTarget {
@@ -32,13 +32,20 @@ export interface ScanTarget {
 export interface PageFile {
   /** 1-based page number */
   n: number;
-  /** file name inside the output directory: `<n>.gzip.svg`, `<n>.webp`, or `<n>.jpg` for a scan */
+  /** file name inside the output directory: `<n>.gzip.svg`, `<n>.webp`, or with images as stored `<n>.jpg` (a scan) or `<n>.svg` (photos) */
   file: string;
   kind: PageKind;
   bytes: number;
-  /** a scan page (`<n>.jpg`, the JPEG the PDF stores): its WebP at reading resolution, still to be made */
-  scan?: ScanTarget;
+  /** images of the page still as the PDF stores them, to be brought to reading resolution later */
+  pending?: PendingImages;
 }
+
+/**
+ * What is left to do to a page whose images are as the PDF stores them: a scan page (`<n>.jpg`)
+ * to become its WebP (`DocumentConverter.scanWebp`), or a plain SVG (`<n>.svg`) whose photos are
+ * to be brought to reading resolution, and the page gzipped (`DocumentConverter.shrinkPhotos`).
+ */
+export type PendingImages = { scan: ScanTarget } | { photos: true };
 
 export interface CoverFiles {
   /** the first page letter-boxed to 2× the contract's box (420×594), WebP */
@@ -250,6 +257,12 @@ export class PagePool {
   async scanWebp(jpeg: Uint8Array, target: ScanTarget, webpOptions: WebpOptions, signal: AbortSignal): Promise<Buffer | null> {
     const webp = await this.run<Uint8Array | null>({ kind: 'scan-webp', jpeg, target, webpOptions }, signal);
     return webp && Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength);
+  }
+
+  /** A page's plain SVG with its photos at reading resolution (svg-images.mjs), gzip-compressed. */
+  async shrinkPhotos(svg: Uint8Array, settings: Pick<RenderSettings, 'raster' | 'gzipLevel'>, signal: AbortSignal): Promise<Buffer> {
+    const gzipped = await this.run<Uint8Array>({ kind: 'shrink-photos', svg, raster: settings.raster, gzipLevel: settings.gzipLevel }, signal);
+    return Buffer.from(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength);
   }
 
   /** Asks the running tasks to stop, waits for them (at most the grace), then ends the threads. */

@@ -66,6 +66,23 @@ async function shrunk(jpegBase64, drawn, raster) {
 }
 
 /**
+ * The JPEGs shrinkSvgImages would look at (base64 of at least MIN_IMAGE_BASE64): their bytes,
+ * decoded, and the SVG without them (what is left of the page once they are brought to reading
+ * resolution, less those pictures). null for a page without such photos.
+ */
+export function photosOf(svgBytes) {
+  if (!svgBytes.includes('data:image/jpeg;base64,')) return null;
+  const svg = svgBytes.toString('latin1');
+  let bytes = 0;
+  const rest = svg.replace(JPEG_IMAGE, (whole, attributes, payload) => {
+    if (payload.length < MIN_IMAGE_BASE64) return whole;
+    bytes += Math.floor((payload.length * 3) / 4);
+    return `<image${attributes}xlink:href="data:image/jpeg;base64,"`;
+  });
+  return bytes > 0 ? { bytes, rest: Buffer.from(rest, 'latin1') } : null;
+}
+
+/**
  * The page's SVG with each JPEG of at least MIN_IMAGE_BASE64 replaced by a WebP at the reading
  * resolution of its drawn size, where smaller; every other byte as it was. A JPEG sharp cannot
  * read stays as MuPDF wrote it. `readingBytes`: the bytes of those WebPs that were reduced to

@@ -147,7 +147,7 @@ describe('other formats', () => {
     expect(done.content).toContain('图书馆');
   });
 
-  it('renders a 200 dpi scan as WebP (once the scans\' job has run: scan-pages.test.ts) and serves it whatever extension is asked for', async () => {
+  it('renders a 200 dpi scan as WebP (once the page images job has run: page-images.test.ts) and serves it whatever extension is asked for', async () => {
     const doc = await createDocument(backend.url, author.token, await scannedPdf(2, 200), '扫描件.pdf');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
@@ -296,7 +296,7 @@ describe('limits and converters from the environment', () => {
       const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
       const doc = await createDocument(polite.url, member.token, await scannedPdf(3), '礼让.pdf');
       expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3, preview_ext: '.webp' });
-      // and the scans' WebP made after (scan-pages.ts)
+      // and the scans' WebP made after (page-images.ts)
       const webps = () => fs.readdirSync(hashFolder(polite.dataDir, doc.hash)).filter((f) => f.endsWith('.webp') && f !== 'cover.webp').length;
       for (let waited = 0; webps() < 3; waited += 100) {
         if (waited > 30_000) throw new Error('the scans were not made WebP');

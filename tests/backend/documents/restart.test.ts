@@ -84,7 +84,7 @@ describe('killing the process during a conversion', () => {
   }, 150_000);
 });
 
-describe('killing the process while a scan’s pages become WebP', () => {
+describe('killing the process while a scan’s pages are brought to reading resolution', () => {
   it('goes on after a restart from what the manifest says is left, and ends with WebPs only', async () => {
     const [jpeg] = await scanJpegs(1, 200);
     const pages = 40;
@@ -93,19 +93,19 @@ describe('killing the process while a scan’s pages become WebP', () => {
     const member = await uploader(first.url, adminToken);
     const doc = await createDocument(first.url, member.token, jpegPdf(Array.from({ length: pages }, () => ({ jpeg: jpeg! }))), '扫描中被中断.pdf');
     await waitForStatus(first.url, member.token, doc.id, [2], 120_000);
-    // The WebP job has started on its first 16 pages; the manifest names the JPEGs.
+    // The page images job has started on its first 16 pages; the manifest names the JPEGs.
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     killGroup(first.child, 'SIGKILL');
     await exited;
     const folder = path.join(dataDir, 'documents', ...doc.hash.slice(0, 5).split(''), doc.hash);
-    const manifest = () => JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { pageFiles: string[]; scans?: object };
+    const manifest = () => JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { pageFiles: string[]; pendingImages?: object };
     expect(manifest().pageFiles.at(-1)).toBe(`${pages}.jpg`);
 
     const second = await startServer();
     // The dead process's lease (30 s) has to run out before the job is claimed again.
     const deadline = Date.now() + 90_000;
-    while (manifest().scans) {
-      if (Date.now() > deadline) throw new Error(`the WebP job did not end: ${JSON.stringify(manifest())}`);
+    while (manifest().pendingImages) {
+      if (Date.now() > deadline) throw new Error(`the page images job did not end: ${JSON.stringify(manifest())}`);
       await sleep(250);
     }
     expect(manifest().pageFiles).toEqual(Array.from({ length: pages }, (_, i) => `${i + 1}.webp`));

@@ -6,18 +6,18 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { useBackend, withDatabase } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { jpegPdf, scanJpegs } from '../../helpers/documents';
+import { illustratedPdf, jpegPdf, scanJpegs } from '../../helpers/documents';
 
-// A scanned PDF reads as soon as its conversion ends, each scan page being the JPEG the PDF
-// stores; a job of its own then makes each page a WebP at reading resolution (scan-pages.ts),
-// 16 pages at a time. One conversion thread, so that the job's pages take long enough to watch.
+// A scanned or illustrated PDF reads as soon as its conversion ends, its images as the PDF
+// stores them; a job of its own then brings them to reading resolution (page-images.ts), 16
+// pages at a time. One conversion thread, so that the job's pages take long enough to watch.
 // (A process killed during that job: tests/backend/documents/restart.test.ts.)
 
 const PAGES = 40;
 const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
 const manifestOf = (dataDir: string, hash: string) => JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as {
   pageFiles: string[];
-  scans?: Record<string, unknown>;
+  pendingImages?: Record<string, unknown>;
 };
 
 async function pageOf(url: string, hash: string, n: number, token: string) {
@@ -26,9 +26,17 @@ async function pageOf(url: string, hash: string, n: number, token: string) {
   return { status: res.statusCode, type: res.headers['content-type'], image: res.statusCode === 200 ? await sharp(body).metadata() : null };
 }
 
-async function scanJobs(dataDir: string, hash: string) {
+async function imageJobs(dataDir: string, hash: string) {
   return withDatabase(dataDir, (db) => db.prepare('SELECT state, attempts FROM job WHERE kind = ? AND dedupe_key = ? ORDER BY id')
-    .all('document.scan-webp', `document.scan-webp:${hash}`) as { state: string; attempts: number }[]);
+    .all('document.page-images', `document.page-images:${hash}`) as { state: string; attempts: number }[]);
+}
+
+/** Waits for the file's page images job to end. */
+async function imagesDone(dataDir: string, hash: string): Promise<void> {
+  for (let waited = 0; (await imageJobs(dataDir, hash)).at(-1)?.state !== 'done'; waited += 200) {
+    if (waited > 120_000) throw new Error(`the page images job did not end: ${JSON.stringify(await imageJobs(dataDir, hash))}`);
+    await sleep(200);
+  }
 }
 
 const backend = useBackend({ env: { CONVERT_WORKERS: '1' } });
@@ -43,14 +51,11 @@ describe('a scanned PDF', () => {
     // Converted: every page is there, the last ones still the JPEGs (the job has 32 pages to do first).
     const last = await pageOf(backend.url, doc.hash, PAGES, member.token);
     expect(last).toMatchObject({ status: 200, type: 'image/jpeg', image: { format: 'jpeg', width: 1654, height: 2339 } });
-    expect(manifestOf(backend.dataDir, doc.hash).scans).toHaveProperty(String(PAGES), { width: 1240, height: 1754, smooth: false });
+    expect(manifestOf(backend.dataDir, doc.hash).pendingImages).toHaveProperty(String(PAGES), { scan: { width: 1240, height: 1754, smooth: false } });
 
-    for (let waited = 0; (await scanJobs(backend.dataDir, doc.hash)).at(-1)?.state !== 'done'; waited += 200) {
-      if (waited > 120_000) throw new Error(`the WebP job did not end: ${JSON.stringify(await scanJobs(backend.dataDir, doc.hash))}`);
-      await sleep(200);
-    }
+    await imagesDone(backend.dataDir, doc.hash);
     const after = manifestOf(backend.dataDir, doc.hash);
-    expect(after.scans).toBeUndefined();
+    expect(after.pendingImages).toBeUndefined();
     expect(after.pageFiles).toEqual(Array.from({ length: PAGES }, (_, i) => `${i + 1}.webp`));
     const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
     expect(stored.sort()).toEqual([...after.pageFiles].sort());
@@ -63,4 +68,25 @@ describe('a scanned PDF', () => {
     // The document is as it was: converted, same pages.
     expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({ pages: PAGES });
   }, 240_000);
+
+  it('an illustrated PDF reads at once, its pages plain SVGs with the photos as stored; then gzip SVGs with the photos at reading resolution', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const doc = await createDocument(backend.url, member.token, await illustratedPdf(2), '年度报告.pdf');
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: 2, preview_ext: '.svg' });
+    await imagesDone(backend.dataDir, doc.hash);
+    const after = manifestOf(backend.dataDir, doc.hash);
+    expect(after.pendingImages).toBeUndefined();
+    expect(after.pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
+    // the plain SVGs the conversion left are gone
+    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg']);
+    for (const n of [1, 2]) {
+      const res = await request(`${backend.url}/view/page/${doc.hash}/${n}.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+      const svg = Buffer.from(await res.body.arrayBuffer()).toString('latin1');
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+      expect(svg).not.toContain('data:image/jpeg');
+      const photo = Buffer.from(/data:image\/webp;base64,([^"]*)"/.exec(svg)![1]!, 'base64');
+      expect(await sharp(photo).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 667 });
+      expect(fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), `${n}.gzip.svg`)).size).toBeLessThan(160 * 1024);
+    }
+  }, 120_000);
 });
