@@ -4,6 +4,7 @@ import { defineService } from '../../platform/rpc';
 import { MAX_CONVERSION_MS, convertDocumentKind, resumeConversions, runConversion } from './conversion';
 import { purgeFiles, purgeFilesKind } from './file-purge';
 import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from './indexing';
+import { readManifest } from './manifest';
 import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
 import { readRpcs } from './read-rpcs';
@@ -21,7 +22,9 @@ const STORE_MARGIN_MS = 10 * 60_000;
 function registerDocumentJobs(ctx: BackendContext): void {
   const settings = ctx.conversion;
   ctx.jobs.register(convertDocumentKind, async ({ hash }, job) => {
-    const manifest = await runConversion(ctx, settings, hash, job, CONVERT_ATTEMPTS);
+    // The file's images next, also when this run found nothing to convert: an earlier run may
+    // have recorded the pages and ended with its process before it queued them.
+    const manifest = (await runConversion(ctx, settings, hash, job, CONVERT_ATTEMPTS)) ?? (await readManifest(ctx, hash));
     if (manifest) await enqueuePageImages(ctx, hash, manifest);
   }, {
     concurrency: settings.jobs,

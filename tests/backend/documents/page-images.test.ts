@@ -18,6 +18,7 @@ const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'docume
 const manifestOf = (dataDir: string, hash: string) => JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as {
   pageFiles: string[];
   pendingImages?: Record<string, unknown>;
+  convertedAt: string;
 };
 
 async function pageOf(url: string, hash: string, n: number, token: string) {
@@ -89,4 +90,29 @@ describe('a scanned PDF', () => {
       expect(fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), `${n}.gzip.svg`)).size).toBeLessThan(160 * 1024);
     }
   }, 120_000);
+
+  it('gives way to a reconversion asked while it runs, runs again after it, and leaves no page file but the manifest\'s', async () => {
+    const [jpeg] = await scanJpegs(1, 200, 70);
+    const member = await uploader(backend.url, backend.adminToken);
+    const doc = await createDocument(backend.url, member.token, jpegPdf(Array.from({ length: PAGES }, () => ({ jpeg: jpeg! }))), '重新转换的扫描书.pdf');
+    await waitForStatus(backend.url, member.token, doc.id, [2], 120_000);
+    const first = manifestOf(backend.dataDir, doc.hash);
+    expect(first.pendingImages).toBeDefined();
+    expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [doc.id] } })).status).toBe(200);
+    // converted again (a manifest of its own), then brought to reading resolution once more
+    for (let waited = 0; ; waited += 200) {
+      const jobs = await imageJobs(backend.dataDir, doc.hash);
+      // (no manifest while the file converts again)
+      const manifest = fs.existsSync(path.join(hashFolder(backend.dataDir, doc.hash), 'manifest.json')) ? manifestOf(backend.dataDir, doc.hash) : null;
+      if (jobs.length >= 2 && jobs.every((job) => job.state === 'done') && manifest && manifest.pendingImages === undefined && manifest.convertedAt !== first.convertedAt) break;
+      if (waited > 180_000) throw new Error(`still waiting: ${JSON.stringify(jobs)}`);
+      await sleep(200);
+    }
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({ pages: PAGES });
+    const after = manifestOf(backend.dataDir, doc.hash);
+    expect(after.convertedAt).not.toBe(first.convertedAt);
+    expect(after.pageFiles).toEqual(Array.from({ length: PAGES }, (_, i) => `${i + 1}.webp`));
+    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
+    expect(stored.sort()).toEqual([...after.pageFiles].sort());
+  }, 240_000);
 });
