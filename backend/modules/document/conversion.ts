@@ -165,8 +165,9 @@ function progressReporter(job: JobContext): { report(done: number, total: number
 /**
  * The job: converts the file unless a complete conversion of it exists and nobody asked for
  * a fresh one (status 5, or `converter.enable_convert_repeated_document`), then records the
- * outcome on every document made from it; answers the manifest of the pages it recorded. A conversion error fails the documents (status 3)
- * and ends the job; a shutdown leaves the job to the next start.
+ * outcome on every document made from it, and answers the manifest of the pages it recorded.
+ * A conversion error fails the documents (status 3) and ends the job; a shutdown leaves the job
+ * to the next start.
  */
 export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<Manifest | null> {
   const documents = await documentsByHash(app.db, hash);

@@ -11,9 +11,8 @@ import { readBlob, readManifest, writeManifest, type Manifest } from './manifest
 // reading resolution (150 dpi) on the conversion threads: a scan page becomes the WebP it is
 // worth (about a seventh of a 200 dpi scan's JPEG), a page with photos the gzip SVG with WebP
 // photos (about a third of the plain SVG); the files they replace are deleted. bench/README.md,
-// "Conversion", has the figures. Until then, and for a page whose
-// images would not be smaller, the page is served as it is (page-routes.ts serves whatever a
-// page is stored as).
+// "Conversion", has the figures. Until then, and for a scan whose WebP would not be smaller, the
+// page is served as it is (page-routes.ts serves whatever a page is stored as).
 
 export const pageImagesKind = jobKind<{ hash: string }>('document.page-images');
 
@@ -33,8 +32,8 @@ export async function enqueuePageImages(app: BackendContext, hash: string, manif
 
 /**
  * The job: each page the manifest lists with pending images is brought to reading resolution
- * (or left as it is when that is not smaller); the manifest says so after every batch, and the
- * JPEGs it no longer names are deleted after it. Leaves the file to a conversion queued or
+ * (a scan is left as it is when its WebP is not smaller); the manifest says so after every
+ * batch, and the files it no longer names are deleted after it. Leaves the file to a conversion queued or
  * running (which queues this job again when it ends), and stops, deleting the pages it wrote,
  * when the conversion it started from is gone (a reconversion, a purge).
  */
