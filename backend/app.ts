@@ -116,8 +116,7 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
   return {
     converter: {
       convertDocument: (request) => get().convertDocument(request),
-      scanWebp: (jpeg, target, signal) => get().scanWebp(jpeg, target, signal),
-      shrinkPhotos: (svg, signal) => get().shrinkPhotos(svg, signal),
+      pageAtReadingResolution: (n, stored, pending, signal) => get().pageAtReadingResolution(n, stored, pending, signal),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },

@@ -22,11 +22,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     const pending = result.pageFiles.filter((page) => page.pending);
     const imagesStart = performance.now();
     await Promise.all(pending.map(async (page) => {
-      const stored = await readFile(join(outDir, page.file));
-      const lighter = page.pending && 'photos' in page.pending
-        ? { file: `${page.n}.gzip.svg`, kind: 'svg-gzip', bytes: await converter.shrinkPhotos(stored) }
-        : { file: `${page.n}.webp`, kind: 'webp', bytes: page.pending && 'scan' in page.pending ? await converter.scanWebp(stored, page.pending.scan) : null };
-      if (!lighter.bytes) return;
+      const lighter = await converter.pageAtReadingResolution(page.n, await readFile(join(outDir, page.file)), page.pending!);
+      if (!lighter) return;
       await writeFile(join(outDir, lighter.file), lighter.bytes);
       await rm(join(outDir, page.file));
       Object.assign(page, { file: lighter.file, kind: lighter.kind, bytes: lighter.bytes.length });

@@ -65,17 +65,11 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
   const lighten = async ({ n, images }: (typeof pending)[number]) => {
     const file = manifest.pageFiles[n - 1];
     const stored = file ? await readBlob(app, outputKey(hash, file)) : null;
-    let lighter: { name: string; bytes: Buffer } | null = null;
-    if (stored && 'scan' in images && file!.endsWith('.jpg')) {
-      const webp = await app.converter.scanWebp(stored, images.scan, job.signal);
-      if (webp) lighter = { name: `${n}.webp`, bytes: webp };
-    } else if (stored && 'photos' in images && file === `${n}.svg`) {
-      lighter = { name: `${n}.gzip.svg`, bytes: await app.converter.shrinkPhotos(stored, job.signal) };
-    }
+    const lighter = stored && (await app.converter.pageAtReadingResolution(n, stored, images, job.signal));
     if (lighter) {
-      written.push(lighter.name);
-      await app.blobs.put(outputKey(hash, lighter.name), lighter.bytes);
-      manifest.pageFiles[n - 1] = lighter.name;
+      written.push(lighter.file);
+      await app.blobs.put(outputKey(hash, lighter.file), lighter.bytes);
+      manifest.pageFiles[n - 1] = lighter.file;
       replaced.push(file!);
     }
     delete manifest.pendingImages![String(n)];

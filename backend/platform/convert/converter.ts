@@ -8,7 +8,7 @@ import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
-import { PagePool, type CoverFiles, type PageFile, type RenderSettings, type ScanTarget, type WorkerSource } from './page-pool';
+import { PagePool, type CoverFiles, type PageFile, type PageKind, type PendingImages, type RenderSettings, type WorkerSource } from './page-pool';
 import { decodeTextFile, normalizeDocumentText } from './text';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
@@ -81,19 +81,23 @@ export interface ConversionResult {
   converter: ConverterName;
 }
 
+/** A page brought to reading resolution (`DocumentConverter.pageAtReadingResolution`): the file that replaces the page's. */
+export interface LighterPage {
+  file: string;
+  kind: PageKind;
+  bytes: Buffer;
+}
+
 export interface DocumentConverter {
   /** Converts one document; throws ConversionError with a Chinese message when it cannot. */
   convertDocument(request: ConversionRequest): Promise<ConversionResult>;
   /**
-   * A scan page's JPEG (a page file of kind `jpeg`) as WebP at reading resolution, on a worker
-   * thread; null when the WebP would not be smaller and the JPEG stays the page.
+   * Page `n`, whose images the conversion left as the PDF stores them (`PageFile.pending`), with
+   * them at reading resolution, on a worker thread: a scan's JPEG as WebP (`<n>.webp`), or the
+   * plain SVG with WebP photos, gzip-compressed (`<n>.gzip.svg`). `stored`: the page file's
+   * bytes. null when the page stays as it is (a scan whose WebP would not be smaller).
    */
-  scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null>;
-  /**
-   * A page's plain SVG whose photos are as the PDF stores them (`pending: { photos: true }`),
-   * each brought to reading resolution as WebP, gzip-compressed, on a worker thread.
-   */
-  shrinkPhotos(svg: Uint8Array, signal?: AbortSignal): Promise<Buffer>;
+  pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal?: AbortSignal): Promise<LighterPage | null>;
   /** What this install can convert with (for `GET /api/v1/envs`). */
   detectConverters(): Promise<ConverterReport>;
   /** Ends the worker threads; conversions still running fail. */
@@ -161,12 +165,12 @@ class Converter implements DocumentConverter {
     return this.tools;
   }
 
-  scanWebp(jpeg: Uint8Array, target: ScanTarget, signal?: AbortSignal): Promise<Buffer | null> {
-    return this.pool.scanWebp(jpeg, target, RENDER_SETTINGS.raster.webpOptions, signal ?? new AbortController().signal);
-  }
-
-  shrinkPhotos(svg: Uint8Array, signal?: AbortSignal): Promise<Buffer> {
-    return this.pool.shrinkPhotos(svg, RENDER_SETTINGS, signal ?? new AbortController().signal);
+  async pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal = new AbortController().signal): Promise<LighterPage | null> {
+    if ('scan' in pending) {
+      const webp = await this.pool.scanWebp(stored, pending.scan, RENDER_SETTINGS.raster.webpOptions, signal);
+      return webp && { file: `${n}.webp`, kind: 'webp', bytes: webp };
+    }
+    return { file: `${n}.gzip.svg`, kind: 'svg-gzip', bytes: await this.pool.shrinkPhotos(stored, RENDER_SETTINGS, signal) };
   }
 
   private externalConverters(): Promise<ExternalConverters> {

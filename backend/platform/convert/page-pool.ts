@@ -41,9 +41,9 @@ export interface PageFile {
 }
 
 /**
- * What is left to do to a page whose images are as the PDF stores them: a scan page (`<n>.jpg`)
- * to become its WebP (`DocumentConverter.scanWebp`), or a plain SVG (`<n>.svg`) whose photos are
- * to be brought to reading resolution, and the page gzipped (`DocumentConverter.shrinkPhotos`).
+ * What is left to do to a page whose images are as the PDF stores them
+ * (`DocumentConverter.pageAtReadingResolution`): a scan page (`<n>.jpg`) to become its WebP, or a
+ * plain SVG (`<n>.svg`) whose photos are to be brought to reading resolution, the page gzipped.
  */
 export type PendingImages = { scan: ScanTarget } | { photos: true };
 

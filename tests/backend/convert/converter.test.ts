@@ -143,10 +143,12 @@ describe('scanned pages', () => {
       // the PDF's own stream, found in the PDF byte for byte
       expect(pdf.includes(jpeg)).toBe(true);
       expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1654, height: 2339 });
-      const webp = await converter.scanWebp(jpeg, target);
-      const image = await sharp(webp!).metadata();
+      const lighter = await converter.pageAtReadingResolution(page.n, jpeg, page.pending!);
+      expect(lighter).toMatchObject({ file: `${page.n}.webp`, kind: 'webp' });
+      const webp = lighter!.bytes;
+      const image = await sharp(webp).metadata();
       expect(image).toMatchObject({ format: 'webp', width: 1240, height: 1754 });
-      expect(webp!.length).toBeLessThan(Math.min(128 * 1024, jpeg.length / 4));
+      expect(webp.length).toBeLessThan(Math.min(128 * 1024, jpeg.length / 4));
     }
     // The covers, made from the JPEG (not drawn by MuPDF), look like MuPDF's drawing of page 1.
     const big = await sharp(join(result.outDir, 'cover.big.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
@@ -183,7 +185,8 @@ describe('pages with photos', () => {
       const jpeg = Buffer.from(/data:image\/jpeg;base64,([^"]*)"/.exec(before)![1]!, 'base64');
       expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1600, height: 1067 });
       // then lighter: the same page, gzip-compressed, its photo at reading resolution
-      const lighter = await converter.shrinkPhotos(Buffer.from(before, 'latin1'));
+      const { file, bytes: lighter } = (await converter.pageAtReadingResolution(page.n, Buffer.from(before, 'latin1'), page.pending!))!;
+      expect(file).toBe(`${page.n}.gzip.svg`);
       expect(lighter.length).toBeLessThan(Math.min(160 * 1024, before.length / 3));
       const svg = gunzipSync(lighter).toString('latin1');
       expect(svg).not.toContain('data:image/jpeg');
