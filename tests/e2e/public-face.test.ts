@@ -255,8 +255,9 @@ describe('the first screen the gateway renders', () => {
     await page.goto('/vip');
     await page.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
     // vip.css's `.app-vip__hero` against app.css's `.app-panel` (white): one class each, the later one wins.
-    const hero = await page.locator('.app-vip__hero').evaluate((element) => getComputedStyle(element).backgroundImage);
-    expect(hero).toContain('linear-gradient');
+    // Read again until it holds: the served first screen is replaced by the app's, and an element
+    // read as it is detached has no computed style ('').
+    await expect.poll(() => page.locator('.app-vip__hero').evaluate((element) => getComputedStyle(element).backgroundImage)).toContain('linear-gradient');
     const order = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => new URL(link.href).pathname));
     const app = order.findIndex((path) => /\/assets\/index-[\w-]+\.css$/.test(path));
     const vip = order.findIndex((path) => /\/assets\/vip-[\w-]+\.css$/.test(path));
