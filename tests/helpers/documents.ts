@@ -14,15 +14,15 @@ function save(document: mupdf.PDFDocument, options = 'compress'): Buffer {
   return Buffer.from(document.saveToBuffer(options).asUint8Array());
 }
 
-/** `pages` A4 pages of Latin text in a base-14 font ("Page n of N"), quick to make and to render. */
-export function textPdf(pages: number): Buffer {
+/** `pages` pages (A4 unless `size` says, in points) of Latin text in a base-14 font ("Page n of N"), quick to make and to render. */
+export function textPdf(pages: number, size: readonly [number, number] = [595, 842]): Buffer {
   const document = new mupdf.PDFDocument();
   const font = document.addSimpleFont(new mupdf.Font('Times-Roman'));
   const resources = document.addObject({ Font: { F1: font } });
   for (let n = 1; n <= pages; n++) {
     const lines = [`Page ${n} of ${pages}`, 'The quick brown fox jumps over the lazy dog.', `Line three of page ${n}.`];
-    const content = lines.map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${760 - i * 30} Td (${line}) Tj ET`).join('\n');
-    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, content));
+    const content = lines.map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${size[1] - 82 - i * 30} Td (${line}) Tj ET`).join('\n');
+    document.insertPage(-1, document.addPage([0, 0, size[0], size[1]], 0, resources, content));
   }
   return save(document);
 }

@@ -107,20 +107,16 @@ function pixelsOf(drawing, scale) {
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 
 /**
- * The covers from page 1: drawn by MuPDF, or, for a scan page, from its JPEG by sharp (native,
- * and without decoding the whole scan in WASM: about 30 ms of a 200 dpi page against 140).
+ * The covers from page 1, drawn by MuPDF once: `cover.big.png` is the page at 72 dpi, as
+ * MOREDOC's (mutool draw's default), fitted into the big box when larger; the letter-boxed
+ * covers are scaled from it. MuPDF decodes a scan's JPEG at a half or a quarter of its size
+ * when the drawing is that much smaller (a 200 dpi page in 15–25 ms, where sharp decodes it
+ * whole in 30 ms).
  */
-async function writeCover(list, scanJpegBytes, pageWidth, pageHeight, cover, outDir) {
-  const scale = Math.min(cover.big.width / pageWidth, cover.big.height / pageHeight);
-  let image;
-  if (scanJpegBytes) {
-    // Decoded and scaled once: each clone of a pipeline on the JPEG would decode it again.
-    const big = await sharp(scanJpegBytes).resize(Math.round(pageWidth * scale), Math.round(pageHeight * scale), { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-    image = sharp(big.data, { raw: big.info });
-  } else {
-    const { pixels, raw } = pixelsOf(list, scale);
-    image = sharp(pixels, { raw });
-  }
+async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
+  const scale = Math.min(1, cover.big.width / pageWidth, cover.big.height / pageHeight);
+  const { pixels, raw } = pixelsOf(list, scale);
+  const image = sharp(pixels, { raw });
   const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
   await Promise.all([
     image.clone().png(cover.pngOptions).toFile(join(outDir, cover.files.bigPng)),
@@ -152,7 +148,7 @@ async function preparePage(document, n, task, svgs, background) {
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
-    if (n === 1 && task.cover) background.push(writeCover(list, scan?.jpeg, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
+    if (n === 1 && task.cover) background.push(writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
     if (scan) {
       page.destroy();
       return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, { scan: scan.target }), text } };
@@ -168,6 +164,18 @@ async function preparePage(document, n, task, svgs, background) {
 }
 
 /**
+ * Whether these bytes, gzipped at the stored level, are within the SVG limit: at once when they
+ * are well within it raw; else by gzip level 1 (twice as fast, and in practice never smaller than
+ * a higher level's), the stored level deciding only when level 1 does not fit. Only a check: the
+ * page is written plain, and gzipped whole by the page images job.
+ */
+function fitsGzipped(bytes, task) {
+  if (bytes.length <= task.svgGzipLimit - 1024) return true;
+  if (gzipSync(bytes, { level: 1 }).length <= task.svgGzipLimit) return true;
+  return gzipSync(bytes, { level: task.gzipLevel }).length <= task.svgGzipLimit;
+}
+
+/**
  * Writes a prepared page from its SVG: gzip, or the WebP at reading resolution when that is
  * smaller than a heavy SVG. A page with photos is written as MuPDF drew it, a plain SVG with the
  * JPEGs the PDF stores (gzip would spend 17 ms a page on their base64 for a tenth of it), so it
@@ -178,7 +186,7 @@ async function preparePage(document, n, task, svgs, background) {
  */
 async function finishPage({ n, page, bounds, text }, svg, task) {
   const photos = photosOf(svg);
-  if (photos && gzipSync(photos.rest, { level: task.gzipLevel }).length <= task.svgGzipLimit) {
+  if (photos && fitsGzipped(photos.rest, task)) {
     return { page: writePage(task, n, 'svg', svg, { photos: true }), text };
   }
   const { svg: shrunk, readingBytes } = await shrinkSvgImages(svg, task.raster);

@@ -133,6 +133,7 @@ export const RENDER_SETTINGS: RenderSettings = {
   raster: { dpi: 150, maxSide: 2480, webpOptions: { quality: 75, effort: 2 } },
   cover: {
     files: COVER_FILES,
+    // the page at 72 dpi (595 × 842 for A4), as MOREDOC's; a larger page is fitted into this box
     big: { width: 840, height: 1188 },
     png: { width: 210, height: 297 },
     webp: { width: 420, height: 594 },

@@ -52,7 +52,7 @@ export interface CoverFiles {
   webp: string;
   /** the first page letter-boxed to 210×297, what `/view/cover/<hash>` serves */
   png: string;
-  /** the first page fitted into 840×1188, aspect kept */
+  /** the first page at 72 dpi (MOREDOC's), fitted into 840×1188 when larger */
   bigPng: string;
 }
 

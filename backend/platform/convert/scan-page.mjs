@@ -73,6 +73,15 @@ function onlyImageOver(list, bounds) {
   const draws = () => {
     other = true;
   };
+  // mupdf.js wraps what it hands a device with a finaliser that drops it once collected. A path
+  // of a display list lives in the list's own memory: collected after the list is gone, its
+  // wrapper frees what is no longer a path (a page of 6,000 strokes and a photo crashed its thread
+  // so). Each path is released in its call, while the list is alive. A shade comes without a
+  // reference of its own (mupdf 1.28's binding), so its finaliser must not drop it at all.
+  const drawsPath = (path) => {
+    other = true;
+    path.destroy();
+  };
   const device = new mupdf.Device({
     fillImage(image, ctm, alpha) {
       if (drawn || alpha !== 1 || image.getImageMask() || image.getMask()) other = true;
@@ -83,14 +92,17 @@ function onlyImageOver(list, bounds) {
       if (!covers(path.getBounds(null, ctm), bounds)) other = true;
       path.destroy();
     },
-    fillPath: draws,
-    strokePath: draws,
-    clipStrokePath: draws,
+    fillPath: drawsPath,
+    strokePath: drawsPath,
+    clipStrokePath: drawsPath,
     fillText: draws,
     strokeText: draws,
     clipText: draws,
     clipStrokeText: draws,
-    fillShade: draws,
+    fillShade(shade) {
+      other = true;
+      mupdf.Shade._finalizer?.unregister(shade);
+    },
     fillImageMask: draws,
     clipImageMask: draws,
     beginMask: draws,

@@ -107,11 +107,11 @@ describe('a PDF', () => {
     expect(result.text).toMatch(/[，。]/u); // full-width punctuation kept as Chinese is written
   });
 
-  it('makes the covers: PNG letter-boxed to 210×297, WebP at twice that, a big PNG', async () => {
+  it('makes the covers: PNG letter-boxed to 210×297, WebP at twice that, the page at 72 dpi as a big PNG', async () => {
     expect(result.cover).toEqual({ png: 'cover.png', webp: 'cover.webp', bigPng: 'cover.big.png' });
     expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
     expect(await sharp(join(result.outDir, 'cover.webp')).metadata()).toMatchObject({ format: 'webp', width: 420, height: 594 });
-    expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 840, height: 1188 });
+    expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 596, height: 842 }); // 595.3 × 841.9 points
   });
 
   it('writes nothing else into the output directory', async () => {
@@ -120,6 +120,16 @@ describe('a PDF', () => {
 
   it('reports progress page by page', () => {
     expect(progress).toEqual([1, 2, 3].map((done) => ({ done, total: 3 })));
+  });
+});
+
+describe('the big cover', () => {
+  it('is the page at 72 dpi as MOREDOC\'s, and a page larger than 840 × 1188 points is fitted into that', async () => {
+    const a5 = await convert(await write('a5.pdf', textPdf(1, [420, 595])), 'pdf');
+    expect(await sharp(join(a5.outDir, 'cover.big.png')).metadata()).toMatchObject({ width: 420, height: 595 });
+    const a1 = await convert(await write('a1.pdf', textPdf(1, [1684, 2384])), 'pdf');
+    expect(await sharp(join(a1.outDir, 'cover.big.png')).metadata()).toMatchObject({ width: 840, height: 1188 });
+    expect(await sharp(join(a1.outDir, 'cover.png')).metadata()).toMatchObject({ width: 210, height: 297 });
   });
 });
 
@@ -150,10 +160,10 @@ describe('scanned pages', () => {
       expect(image).toMatchObject({ format: 'webp', width: 1240, height: 1754 });
       expect(webp.length).toBeLessThan(Math.min(128 * 1024, jpeg.length / 4));
     }
-    // The covers, made from the JPEG (not drawn by MuPDF), look like MuPDF's drawing of page 1.
+    // The covers show page 1 as MuPDF draws it at 72 dpi (it decodes the JPEG at half its size for it).
     const big = await sharp(join(result.outDir, 'cover.big.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
-    expect([big.info.width, big.info.height]).toEqual([840, 1188]);
-    const drawn = pageGrey(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0), 840 / 595);
+    expect([big.info.width, big.info.height]).toEqual([595, 842]);
+    const drawn = pageGrey(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0), 1);
     // compared at a quarter of the size, where the scanner grain averages out
     const quarter = (image: Sharp) => image.resize(210, 297, { fit: 'fill' }).greyscale().raw().toBuffer();
     const ours = await quarter(sharp(big.data, { raw: big.info }));
@@ -194,6 +204,30 @@ describe('pages with photos', () => {
       expect(await sharp(photo).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 667 });
       expect(svg.replace(/data:image\/webp;base64,[^"]*"/, '')).toBe(before.replace(/data:image\/jpeg;base64,[^"]*"/, ''));
     }
+  }, 60_000);
+
+  it('are finished during the conversion when the rest of the page is heavy: no plain SVG is left waiting', async () => {
+    // The illustrated page with 6,000 short strokes at random places over it (the scan check's
+    // device left their paths to the garbage collector, which freed them after their display list
+    // and crashed the thread: scan-page.mjs). Without its photo the SVG is still past 128 KiB
+    // gzip-compressed (147 KiB), so the conversion shrinks the photo itself and keeps the lighter
+    // of the gzip SVG and the page's WebP.
+    const document = new mupdf.PDFDocument(await illustratedPdf(1));
+    const page = document.findPage(0);
+    let seed = 7;
+    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 500 + 40;
+    const strokes = Array.from({ length: 6_000 }, () => {
+      const [x, y] = [random(), random()];
+      return `${x.toFixed(2)} ${y.toFixed(2)} m ${(x + random() / 100).toFixed(2)} ${(y + random() / 100).toFixed(2)} l S`;
+    }).join('\n');
+    page.get('Contents').push(document.addStream(`q 0.1 w ${strokes} Q`, {}));
+    const heavy = Buffer.from(document.saveToBuffer('compress').asUint8Array());
+    const result = await convert(await write('heavy-illustrated.pdf', heavy), 'pdf');
+    expect(result.pageFiles).toHaveLength(1);
+    const [only] = result.pageFiles;
+    expect(only!.pending).toBeUndefined();
+    expect(['svg-gzip', 'webp']).toContain(only!.kind);
+    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.'))).toEqual([only!.file]);
   }, 60_000);
 });
 

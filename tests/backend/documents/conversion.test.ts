@@ -73,7 +73,7 @@ describe('a PDF, upload to pages', () => {
     expect(cover.headers['content-type']).toBe('image/png');
     expect(await sharp(cover.body).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
     const big = await page(`${backend.url}/view/page/${doc.hash}/cover.big.png`);
-    expect(await sharp(big.body).metadata()).toMatchObject({ format: 'png', width: 840 });
+    expect(await sharp(big.body).metadata()).toMatchObject({ format: 'png', width: 596, height: 842 }); // the page at 72 dpi (595.3 points)
   });
 
   it('keeps the text (with a word only page 2 holds) and indexes it for search', async () => {
