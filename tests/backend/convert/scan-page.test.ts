@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import * as mupdf from 'mupdf';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -143,4 +145,14 @@ describe('the scan shortcut', () => {
     // a truncated JPEG (no end marker): MuPDF shows what it can of it
     expect(await scanOf(jpegPdf([{ jpeg: jpeg.subarray(0, jpeg.length / 2) }]))).toBeNull();
   }, 30_000);
+});
+
+describe('the scan check on pages that are not scans', () => {
+  it('releases what MuPDF hands its device: thousands of paths and hundreds of gradients beside a photo, collected after their display lists, leave MuPDF working', () => {
+    // In a process of its own with the collector at hand: a crash or a corrupted heap there must not take the test runner with it.
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./scan-check-child.ts', import.meta.url))], {
+      encoding: 'utf8', timeout: 90_000,
+    });
+    expect({ status: child.status, signal: child.signal, stdout: child.stdout }).toEqual({ status: 0, signal: null, stdout: 'ok' });
+  }, 120_000);
 });
