@@ -91,6 +91,23 @@ describe('a scanned PDF', () => {
     }
   }, 120_000);
 
+  it('deletes, when it runs again, the page files a run ended between its manifest and its deletions left behind', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const doc = await createDocument(backend.url, member.token, await illustratedPdf(2), '中断后的报告.pdf');
+    await waitForStatus(backend.url, member.token, doc.id, [2], 120_000);
+    await imagesDone(backend.dataDir, doc.hash);
+    const folder = hashFolder(backend.dataDir, doc.hash);
+    // what a process killed there leaves: a page the manifest no longer names, and one written for it
+    fs.writeFileSync(path.join(folder, '1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.writeFileSync(path.join(folder, '2.webp'), 'RIFF');
+    // the job's lease ran out after the restart: it is claimed again
+    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'queued', run_after = ? WHERE kind = ? AND dedupe_key = ?")
+      .run(new Date().toISOString(), 'document.page-images', `document.page-images:${doc.hash}`));
+    await imagesDone(backend.dataDir, doc.hash);
+    expect(fs.readdirSync(folder).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(manifestOf(backend.dataDir, doc.hash).pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
+  }, 120_000);
+
   it('gives way to a reconversion asked while it runs, runs again after it, and leaves no page file but the manifest\'s', async () => {
     const [jpeg] = await scanJpegs(1, 200, 70);
     const member = await uploader(backend.url, backend.adminToken);
