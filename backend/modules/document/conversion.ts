@@ -99,15 +99,18 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
   return manifest;
 }
 
+/** How the documents' pages are asked for, from page 1 as stored: `enable_gzip` and `preview_ext`. */
+export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_ext: string } {
+  const first = manifest.pageFiles[0] ?? '';
+  const svg = first === '' || first.endsWith('.svg');
+  return { enable_gzip: first.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp' };
+}
+
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
   const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
-  const svg = manifest.pageFiles[0]?.endsWith('.svg') ?? true;
-  const pageColumns = {
-    pages: manifest.pages, preview, width: manifest.width, height: manifest.height,
-    enable_gzip: svg && manifest.pageFiles[0]!.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp',
-  };
+  const pageColumns = { pages: manifest.pages, preview, width: manifest.width, height: manifest.height, ...pageFormat(manifest) };
   return app.db.transaction().execute(async (trx) => {
     const documents = await documentsByHash(trx, hash);
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with

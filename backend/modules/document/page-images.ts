@@ -1,8 +1,9 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind, type JobContext } from '../../platform/jobs/job-queue';
-import { conversionPending } from './conversion';
+import { conversionPending, pageFormat } from './conversion';
 import { outputFolder, outputKey } from './files';
 import { readBlob, readManifest, writeManifest, type Manifest } from './manifest';
+import { documentsByHash, updateDocuments } from './store';
 
 // A conversion leaves the images of a page as the PDF stores them, so that the document reads
 // as soon as it ends, at about the speed of mutool copying them into its SVG: a scanned page (one
@@ -102,6 +103,8 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
     done += batch.length;
     if (done === pending.length) delete manifest.pendingImages;
     if (!(await checkpoint())) return;
+    // Page 1 has its new name: the documents ask for it so (a page with photos was recorded as a plain SVG).
+    if (batch.some((page) => page.n === 1)) await updateDocuments(app.db, (await documentsByHash(app.db, hash)).map((d) => d.id), pageFormat(manifest));
     await job.reportProgress({ done, total: pending.length });
   }
 }

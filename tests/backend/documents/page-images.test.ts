@@ -73,8 +73,11 @@ describe('a scanned PDF', () => {
   it('an illustrated PDF reads at once, its pages plain SVGs with the photos as stored; then gzip SVGs with the photos at reading resolution', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const doc = await createDocument(backend.url, member.token, await illustratedPdf(2), '年度报告.pdf');
+    // page 1 a plain SVG: asked for as .svg
     expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: 2, preview_ext: '.svg' });
     await imagesDone(backend.dataDir, doc.hash);
+    // then a gzip SVG: asked for as .gzip.svg, as MOREDOC's clients build the address
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({ enable_gzip: true, preview_ext: '.svg' });
     const after = manifestOf(backend.dataDir, doc.hash);
     expect(after.pendingImages).toBeUndefined();
     expect(after.pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
