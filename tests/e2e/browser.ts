@@ -36,6 +36,18 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Visit
   return { context, page, errors };
 }
 
+/**
+ * Waits until the app has replaced the gateway's first screen (its elements then carry React's
+ * fiber): an element of the served screen read in between may be detached under the reading,
+ * and a detached element has no computed style.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const first = document.getElementById('root')?.firstElementChild;
+    return !!first && Object.keys(first).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
 /** Fills the login form on screen (username and password) and submits it. */
 export async function submitLogin(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('用户名').fill(username);

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
-import { useSiteInBrowser } from './browser';
+import { appTookOver, useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -239,6 +239,7 @@ describe('the library, from upload to download', () => {
     await page.goto('/');
     const banner = page.locator('img[alt="春文档节"]').first();
     await banner.waitFor();
+    await appTookOver(page);
     await page.waitForFunction(() => (document.querySelector('img[alt="春文档节"]') as HTMLImageElement | null)?.naturalWidth === 1200);
     const box = await banner.boundingBox();
     expect(box).not.toBeNull();

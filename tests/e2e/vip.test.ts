@@ -8,7 +8,7 @@ import { api } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
-import { useSiteInBrowser } from './browser';
+import { appTookOver, useSiteInBrowser } from './browser';
 
 const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
 
@@ -64,6 +64,7 @@ async function publishedDocument(): Promise<string> {
  */
 async function heroTagContrast(page: Page, name: string): Promise<number> {
   const tag = page.locator('.app-vip__hero .semi-tag', { hasText: name });
+  await appTookOver(page);
   await tag.waitFor();
   const colors = await tag.evaluate((element) => {
     const style = getComputedStyle(element);
