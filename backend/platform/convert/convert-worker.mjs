@@ -144,7 +144,14 @@ async function preparePage(document, n, task, svgs, background) {
   const list = page.toDisplayList();
   try {
     const bounds = page.getBounds();
-    const text = list.toStructuredText('').asText();
+    const stext = list.toStructuredText('');
+    let text;
+    try {
+      text = stext.asText();
+    } finally {
+      // freed now, not when the collector gets to it: a slice of heavy pages holds no more than its own
+      stext.destroy();
+    }
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
