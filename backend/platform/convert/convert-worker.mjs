@@ -114,12 +114,16 @@ const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
  * whole in 30 ms).
  */
 async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
-  const scale = Math.min(1, cover.big.width / pageWidth, cover.big.height / pageHeight);
+  const bigScale = Math.min(1, cover.big.width / pageWidth, cover.big.height / pageHeight);
+  // A page smaller than the WebP's box (a card, a ticket) is drawn at that box's scale instead,
+  // so that no cover is an enlargement; the big one is then scaled down to 72 dpi.
+  const scale = Math.max(bigScale, Math.min(cover.webp.width / pageWidth, cover.webp.height / pageHeight));
   const { pixels, raw } = pixelsOf(list, scale);
   const image = sharp(pixels, { raw });
+  const big = scale === bigScale ? image.clone() : image.clone().resize(Math.max(1, Math.ceil(pageWidth * bigScale)), Math.max(1, Math.ceil(pageHeight * bigScale)), { fit: 'fill' });
   const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
   await Promise.all([
-    image.clone().png(cover.pngOptions).toFile(join(outDir, cover.files.bigPng)),
+    big.png(cover.pngOptions).toFile(join(outDir, cover.files.bigPng)),
     boxed(cover.png).png(cover.pngOptions).toFile(join(outDir, cover.files.png)),
     boxed(cover.webp).webp(cover.webpOptions).toFile(join(outDir, cover.files.webp)),
   ]);
