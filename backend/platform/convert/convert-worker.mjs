@@ -109,7 +109,7 @@ const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 /**
  * The covers from page 1, drawn by MuPDF once: `cover.big.png` is the page at 72 dpi, as
  * MOREDOC's (mutool draw's default), fitted into the big box when larger; the letter-boxed
- * covers are scaled from it. MuPDF decodes a scan's JPEG at a half or a quarter of its size
+ * covers are scaled from the same drawing. MuPDF decodes a scan's JPEG at a half or a quarter of its size
  * when the drawing is that much smaller (a 200 dpi page in 15–25 ms, where sharp decodes it
  * whole in 30 ms).
  */
