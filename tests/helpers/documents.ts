@@ -173,6 +173,29 @@ export async function illustratedPdf(pages: number): Promise<Buffer> {
   return save(document);
 }
 
+/**
+ * The first illustrated page (a photo over its lower half) with `content` drawn over it, after
+ * `resources` has added what that content names.
+ */
+export async function illustratedPageWith(content: string, resources: (document: mupdf.PDFDocument, resources: mupdf.PDFObject) => void = () => {}): Promise<Buffer> {
+  const document = new mupdf.PDFDocument(await illustratedPdf(1));
+  const page = document.findPage(0);
+  resources(document, page.get('Resources'));
+  page.get('Contents').push(document.addStream(content, {}));
+  return save(document);
+}
+
+/** `count` short hairline strokes at seeded random places of an A4 page: thousands of paths that gzip poorly. */
+export function scatteredStrokes(count: number): string {
+  let seed = 7;
+  const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 500 + 40;
+  const strokes = Array.from({ length: count }, () => {
+    const [x, y] = [random(), random()];
+    return `${x.toFixed(2)} ${y.toFixed(2)} m ${(x + random() / 100).toFixed(2)} ${(y + random() / 100).toFixed(2)} l S`;
+  });
+  return `q 0.1 w\n${strokes.join('\n')}\nQ`;
+}
+
 /** The Chinese fixture encrypted with a user password (AES-256). */
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));

@@ -11,9 +11,9 @@ import { ConversionError, type ConversionResult } from '../../platform/convert/c
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
-import { keyOfPath, outputFolder, outputKey } from './files';
+import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
-import { MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
+import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
 import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
@@ -93,9 +93,7 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     convertedAt: new Date().toISOString(),
   });
   await writeManifest(app, hash, manifest);
-  // Pages of an earlier conversion that this one did not make (a shorter document, another format).
-  const keep = new Set([...names, TEXT_FILE, MANIFEST].map((name) => outputKey(hash, name)));
-  for await (const key of app.blobs.list(outputFolder(hash))) if (!keep.has(key)) await app.blobs.delete(key);
+  await deleteUnnamedFiles(app, hash, manifest);
   return manifest;
 }
 

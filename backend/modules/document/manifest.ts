@@ -1,6 +1,6 @@
 import type { BackendContext } from '../../platform/context';
 import type { PendingImages } from '../../platform/convert/converter';
-import { outputKey } from './files';
+import { outputFolder, outputKey } from './files';
 
 // The manifest of a file's conversion (documents/<h0>/…/<md5>/manifest.json): written last by a
 // conversion, it says a complete conversion is there (a same-file upload reuses it) and which
@@ -49,6 +49,19 @@ export async function readManifest(app: BackendContext, hash: string): Promise<M
   } catch {
     return null;
   }
+}
+
+/**
+ * Deletes the folder's files the manifest does not name: what an earlier conversion made and this
+ * one did not (a shorter document, another format), or what a run of the page images job left
+ * when its process ended between a manifest and the deletions after it.
+ */
+export async function deleteUnnamedFiles(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {
+  const named = [...manifest.pageFiles, manifest.cover.webp, manifest.cover.png, manifest.cover.bigPng, manifest.text, MANIFEST, ...(manifest.pdf ? [manifest.pdf] : [])];
+  const keep = new Set(named.map((name) => outputKey(hash, name)));
+  const stray: string[] = [];
+  for await (const key of app.blobs.list(outputFolder(hash))) if (!keep.has(key)) stray.push(key);
+  for (const key of stray) await app.blobs.delete(key);
 }
 
 export async function writeManifest(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {

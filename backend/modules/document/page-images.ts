@@ -1,8 +1,8 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { conversionPending, pageFormat } from './conversion';
-import { outputFolder, outputKey } from './files';
-import { readBlob, readManifest, writeManifest, type Manifest } from './manifest';
+import { outputKey } from './files';
+import { deleteUnnamedFiles, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
 import { documentsByHash, updateDocuments } from './store';
 
 // A conversion leaves the images of a page as the PDF stores them, so that the document reads
@@ -31,24 +31,6 @@ export async function enqueuePageImages(app: BackendContext, hash: string, manif
   await app.jobs.enqueue(pageImagesKind, { hash }, { dedupeKey: dedupeKey(hash), again: true });
 }
 
-const PAGE_FILE = /^\d+\.(jpg|svg|gzip\.svg|webp)$/;
-
-/**
- * Page files of the folder the manifest does not name: what a run of this job left when its
- * process ended between a manifest and the deletions after it (the pages a batch replaced, or one
- * it wrote). The job runs again after such an end (its lease runs out), and starts here.
- */
-async function deleteLeftovers(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {
-  const folder = `${outputFolder(hash)}/`;
-  const named = new Set(manifest.pageFiles);
-  const stray: string[] = [];
-  for await (const key of app.blobs.list(outputFolder(hash))) {
-    const name = key.startsWith(folder) ? key.slice(folder.length) : '';
-    if (PAGE_FILE.test(name) && !named.has(name)) stray.push(key);
-  }
-  for (const key of stray) await app.blobs.delete(key);
-}
-
 /**
  * The job: each page the manifest lists with pending images is brought to reading resolution
  * (a scan is left as it is when its WebP is not smaller); the manifest says so after every
@@ -60,7 +42,8 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
   if (await conversionPending(app, hash)) return;
   const start = await readManifest(app, hash);
   if (!start) return;
-  await deleteLeftovers(app, hash, start);
+  // what a run ended between a manifest and its deletions left (the job runs again after such an end)
+  await deleteUnnamedFiles(app, hash, start);
   const pending = Object.entries(start.pendingImages ?? {}).map(([n, images]) => ({ n: Number(n), images }));
   if (pending.length === 0) return;
   const manifest: Manifest = { ...start, pageFiles: [...start.pageFiles], pendingImages: { ...start.pendingImages } };

@@ -14,7 +14,7 @@ import {
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
 import { BODY_WORD } from '../../fixtures/documents/generate';
-import { encryptedPdf, fixture, illustratedPdf, pageGrey, scannedPdf, textPdf } from '../../helpers/documents';
+import { encryptedPdf, fixture, illustratedPageWith, illustratedPdf, pageGrey, scannedPdf, scatteredStrokes, textPdf } from '../../helpers/documents';
 import { deflated, zip } from '../../helpers/zip';
 
 // The conversion engine on real files: the committed fixtures, and big or hostile files made
@@ -228,16 +228,7 @@ describe('pages with photos', () => {
     // and crashed the thread: scan-page.mjs). Without its photo the SVG is still past 128 KiB
     // gzip-compressed (147 KiB), so the conversion shrinks the photo itself and keeps the lighter
     // of the gzip SVG and the page's WebP.
-    const document = new mupdf.PDFDocument(await illustratedPdf(1));
-    const page = document.findPage(0);
-    let seed = 7;
-    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 500 + 40;
-    const strokes = Array.from({ length: 6_000 }, () => {
-      const [x, y] = [random(), random()];
-      return `${x.toFixed(2)} ${y.toFixed(2)} m ${(x + random() / 100).toFixed(2)} ${(y + random() / 100).toFixed(2)} l S`;
-    }).join('\n');
-    page.get('Contents').push(document.addStream(`q 0.1 w ${strokes} Q`, {}));
-    const heavy = Buffer.from(document.saveToBuffer('compress').asUint8Array());
+    const heavy = await illustratedPageWith(scatteredStrokes(6_000));
     const result = await convert(await write('heavy-illustrated.pdf', heavy), 'pdf');
     expect(result.pageFiles).toHaveLength(1);
     const [only] = result.pageFiles;

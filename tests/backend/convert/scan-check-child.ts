@@ -6,28 +6,16 @@
 import * as mupdf from 'mupdf';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
 import { scanJpeg } from '../../../backend/platform/convert/scan-page.mjs';
-import { illustratedPdf } from '../../helpers/documents';
+import { illustratedPageWith, scatteredStrokes } from '../../helpers/documents';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 
-/** The illustrated page (a photo over its lower half) with more drawn over it. */
-async function pageWith(content: string, resources: (document: mupdf.PDFDocument, page: mupdf.PDFObject) => void = () => {}): Promise<Buffer> {
-  const document = new mupdf.PDFDocument(await illustratedPdf(1));
-  const page = document.findPage(0);
-  resources(document, page.get('Resources'));
-  page.get('Contents').push(document.addStream(content, {}));
-  return Buffer.from(document.saveToBuffer('compress').asUint8Array()); // copied out of WASM memory
-}
-
-let seed = 7;
-const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 500 + 40;
-const strokes = Array.from({ length: 6_000 }, () => `${random().toFixed(1)} ${random().toFixed(1)} m ${random().toFixed(1)} ${random().toFixed(1)} l S`);
 const gradients = Array.from({ length: 300 }, (_, i) => `q ${i % 500} ${i % 700} 20 20 re W n /Sh0 sh Q`);
 
 const pdfs = [
-  await pageWith(`q 0.1 w ${strokes.join('\n')} Q`),
-  await pageWith(gradients.join('\n'), (document, resources) => {
+  await illustratedPageWith(scatteredStrokes(6_000)),
+  await illustratedPageWith(gradients.join('\n'), (document, resources) => {
     const axial = document.newDictionary();
     axial.put('ShadingType', 2);
     axial.put('ColorSpace', document.newName('DeviceRGB'));
