@@ -16,7 +16,7 @@ export interface BackendConfig {
   adminPassword?: string;
   /** JWT_EXPIRE_DAYS, default 365 (MOREDOC's jwt.expireDays). */
   jwtExpireDays?: number;
-  /** CONFIG_<CATEGORY>_<KEY>=value, applied when the config row is first created. */
+  /** CONFIG_<CATEGORY>_<KEY>=value, applied when the config row is first created (PUBLIC_ORIGIN: system.domain). */
   configPresets: Record<string, Record<string, string>>;
   logLevel: string;
   /** Where the social sign-in providers are reached (docs/api.md §5). */
@@ -88,6 +88,12 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
     const problem = configValueProblem(`${categoryName}.${key}`, def.input_type, value);
     if (problem) throw new ConfigError(`${variable} is refused: ${def.label}${problem}, got "${value}"`);
     (presets[categoryName] ??= {})[key] = value;
+  }
+  // The site's address the gateway is told (PUBLIC_ORIGIN) is its first 网站域名.
+  const publicOrigin = env.PUBLIC_ORIGIN?.trim();
+  if (publicOrigin && presets.system?.domain === undefined) {
+    if (configValueProblem('system.domain', 'text', publicOrigin)) throw new ConfigError(`PUBLIC_ORIGIN must be an origin like https://docs.example.com, got "${publicOrigin}"`);
+    (presets.system ??= {}).domain = publicOrigin;
   }
   return presets;
 }

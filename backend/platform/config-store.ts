@@ -26,6 +26,13 @@ export class ConfigSnapshot {
   list(category: string, name: string): string[] {
     return this.raw(category, name).split(',').map((s) => s.trim()).filter(Boolean);
   }
+  /**
+   * `system.domain` without its trailing slash: the site's address in what leaves the site
+   * (sitemaps, password-reset mails, sign-in and payment callbacks); '' while it is not set.
+   */
+  siteOrigin(): string {
+    return this.raw('system', 'domain').trim().replace(/\/+$/, '');
+  }
 }
 
 export class ConfigStore {

@@ -29,13 +29,46 @@ describe('CONFIG_<CATEGORY>_<KEY> presets', () => {
   });
 });
 
+describe('system.domain (网站域名)', () => {
+  const domainOf = async (url: string) => (await api(url, 'GET', '/api/v1/settings')).body.system.domain;
+
+  it('is PUBLIC_ORIGIN on the first start, else empty (MOREDOC seeds its demo site, where reset links and sitemaps then pointed)', async () => {
+    const told = await startBackend({ env: { PUBLIC_ORIGIN: 'https://docs.example.com' } });
+    try {
+      expect(await domainOf(told.url)).toBe('https://docs.example.com');
+    } finally {
+      await told.close();
+    }
+    // empty, so left out of the reply as MOREDOC leaves out every empty field
+    expect(await domainOf(backend.url)).toBeUndefined();
+  });
+
+  it('an install still holding MOREDOC\'s demo address gets the new default at start; an address an admin chose stays', async () => {
+    const first = await startBackend();
+    const dataDir = first.dataDir;
+    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'system' AND name = 'domain'").run(value));
+    await first.close({ keepData: true });
+    await setDomain('https://moredoc.mnt.ltd');
+    const second = await startBackend({ dataDir, env: { PUBLIC_ORIGIN: 'https://docs.example.com' } });
+    expect(await domainOf(second.url)).toBe('https://docs.example.com');
+    await second.close({ keepData: true });
+    await setDomain('https://wenku.example.cn');
+    const third = await startBackend({ dataDir });
+    try {
+      expect(await domainOf(third.url)).toBe('https://wenku.example.cn');
+    } finally {
+      await third.close();
+    }
+  });
+});
+
 describe('GetSettings', () => {
   it('has exactly the public parts of a fresh install', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms']);
     expect(res.body.system).toEqual({
-      domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
+      title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
     });
     expect(res.body.footer).toEqual({

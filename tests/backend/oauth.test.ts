@@ -262,7 +262,7 @@ describe('OAuthAPI.Login', () => {
 
   it('answers 502 when an unreachable provider address is configured', async () => {
     const offline = await startBackend({
-      env: { ...stub.settingsEnv, ...stub.env, OAUTH_WECHAT_API_URL: 'http://127.0.0.1:9/wechat-api' },
+      env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_WECHAT_API_URL: 'http://127.0.0.1:9/wechat-api' },
     });
     try {
       const auth = await api(offline.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });

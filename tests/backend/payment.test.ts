@@ -63,6 +63,25 @@ describe('Alipay', () => {
     expect(biz.time_expire).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it('starts no trade while the site has neither 网站域名 nor a notify address: the result could never reach it', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    const before = await notificationsOf(order.order_no);
+    await setConfig(backend.url, backend.adminToken, { 'system.domain': '', 'pay.notify_url': '' });
+    try {
+      for (const provider of ['alipay', 'wechat']) {
+        const res = await pay(member, order.order_no, provider);
+        expect(res.status).toBe(503);
+        expect(res.body.message).toBe(`${provider === 'alipay' ? '支付宝' : '微信支付'}配置有误，请联系管理员`);
+      }
+      expect((await orderOf(member, order.order_no)).body.provider ?? '').toBe('');
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
+    }
+    expect(await notificationsOf(order.order_no)).toEqual(before);
+    expect((await pay(member, order.order_no, 'alipay')).status).toBe(200);
+  });
+
   it('pays on a phone through wap pay', async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);

@@ -6,9 +6,10 @@ import { SITEMAP_REFRESH_WINDOW_MS } from '../../backend/modules/sitemap/refresh
 // The sitemaps (index, documents, articles, categories): written by PUT /api/v1/sitemap and
 // by the jobs after content changes, served at /sitemap.xml and /sitemap/*.
 
-const backend = useBackend();
-const { admin } = backend;
 const DOMAIN = 'https://docs.example.com';
+// The address the gateway is told is the first 网站域名 (no domain: no sitemaps).
+const backend = useBackend({ env: { PUBLIC_ORIGIN: DOMAIN } });
+const { admin } = backend;
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
 async function sitemapFile(name: string): Promise<Document> {
@@ -65,6 +66,7 @@ async function seedContent(): Promise<{ categories: number[] }> {
 describe('sitemaps', () => {
   it('are written at start, by the first watch', async () => {
     await expect.poll(async () => (await fetch(`${backend.url}/sitemap.xml`)).status, { timeout: 10_000 }).toBe(200);
+    expect((await index()).every((loc) => loc.startsWith(`${DOMAIN}/sitemap/`))).toBe(true);
   });
 
   it('refuse to be written without the site domain', async () => {

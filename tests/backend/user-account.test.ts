@@ -208,6 +208,24 @@ describe('FindPassword', () => {
     expect(again.body.message).toBe('找回密码 token 无效');
   });
 
+  it('mails no link while the site has no 网站域名 (a link is never built from the request\'s Host)', async () => {
+    await registerMember(backend.url, { email: 'nodomain@example.com' });
+    await enableMail();
+    await setConfig(backend.url, backend.adminToken, { 'system.domain': '' });
+    try {
+      const since = smtp.mails.length;
+      const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+        body: { email: 'nodomain@example.com' }, headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 14, message: '网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(smtp.mails.length).toBe(since);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
+    }
+  });
+
   it('answers 404 for an unknown e-mail and 400 for a malformed one', async () => {
     await enableMail();
     expect((await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost@example.com' } })).status).toBe(404);

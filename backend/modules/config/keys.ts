@@ -17,6 +17,8 @@ export interface ConfigKeyDef {
   options?: string;
   placeholder?: string;
   is_secret?: boolean;
+  /** Values an earlier version seeded and no admin would choose: the seed replaces them with today's default. */
+  retired?: readonly string[];
 }
 
 const CLOSE_STATEMENT = [
@@ -38,7 +40,13 @@ function category(name: string, rows: Row[]): ConfigKeyDef[] {
 export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   ...category('system', [
     ['sitename', '网站名称', '魔豆文库', 'text', 10],
-    ['domain', '【重要】网站域名', 'https://moredoc.mnt.ltd', 'text', 11, 24, { placeholder: '网站域名，包含 http:// 或 https://，用于生成站点地图和找回密码链接' }],
+    // MOREDOC seeds its own demo site's address here, so a fresh install's reset mails, sitemaps
+    // and payment callbacks pointed at that site; ours starts empty (or PUBLIC_ORIGIN, config.ts)
+    // and each feature that needs it says so.
+    ['domain', '【重要】网站域名', '', 'text', 11, 24, {
+      placeholder: '例如 https://docs.example.com，包含 http:// 或 https://；用于站点地图、找回密码邮件、第三方登录与在线支付的回调地址',
+      retired: ['https://moredoc.mnt.ltd'],
+    }],
     ['title', '首页标题', 'MOREDOC · 魔豆文库', 'text', 20],
     ['keywords', '网站关键字', 'MOREDOC · 魔豆文库', 'text', 30],
     ['description', '网站描述', 'MOREDOC · 魔豆文库', 'textarea', 40],

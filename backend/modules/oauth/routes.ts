@@ -40,7 +40,7 @@ function providerApp(cfg: ConfigSnapshot, provider: OAuthProviderName): Provider
 
 /** `oauth.callback_url`, else `<system.domain>/oauth/callback`; always with `type=<provider>`. */
 function redirectUriFor(cfg: ConfigSnapshot, provider: OAuthProviderName): string {
-  const domain = cfg.str('system', 'domain').trim().replace(/\/+$/, '');
+  const domain = cfg.siteOrigin();
   const base = cfg.str('oauth', 'callback_url').trim() || (domain ? `${domain}/oauth/callback` : '');
   if (!base) throw badRequest('尚未配置网站域名或登录回调地址，请联系管理员');
   let url: URL;

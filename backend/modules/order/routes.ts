@@ -17,7 +17,7 @@ import {
   ListPaymentNotificationReply, ListPaymentNotificationRequest,
 } from '../payment/messages';
 import {
-  PROVIDER_LABELS, PaymentProviderError, listNotifications, offeredProviders, paymentProvider, recordNotification, registerNotifyRoutes, returnUrlOf,
+  PROVIDER_LABELS, PaymentProviderError, assertNotifyAddress, listNotifications, offeredProviders, paymentProvider, recordNotification, registerNotifyRoutes, returnUrlOf,
   type Device,
 } from '../payment/service';
 import {
@@ -177,6 +177,7 @@ export const orderService = defineService('OrderAPI', [
       if (!offeredProviders(cfg).includes(req.provider)) throw badRequest(`暂不支持${PROVIDER_LABELS[req.provider]}，请选择其他支付方式`);
       let started;
       try {
+        assertNotifyAddress(cfg, req.provider);
         const provider = paymentProvider(cfg, ctx.app.payment, req.provider);
         // A trade left open at another provider could take the same order's money twice.
         if (order.provider && order.provider !== req.provider) await abandonTrade(ctx.app, order, ctx.request.log);

@@ -5,7 +5,7 @@ import type { PaymentEndpoints } from '../../platform/context';
 import { AlipayProvider } from './providers/alipay';
 import { readPrivateKey, readPublicKey } from './providers/keys';
 import { ManualProvider } from './providers/manual';
-import type { PaymentProvider } from './providers/provider';
+import { PaymentProviderError, type PaymentProvider } from './providers/provider';
 import { WechatPayProvider } from './providers/wechat';
 
 // The `pay` config category (docs/api.md §1) turned into providers: which ones the
@@ -27,19 +27,21 @@ export function offeredProviders(cfg: ConfigSnapshot): PaymentProviderName[] {
   });
 }
 
-function siteOrigin(cfg: ConfigSnapshot): string {
-  return cfg.str('system', 'domain').trim().replace(/\/+$/, '');
-}
+const notifyBase = (cfg: ConfigSnapshot) => (cfg.str('pay', 'notify_url').trim() || cfg.siteOrigin()).replace(/\/+$/, '');
 
 /** `<pay.notify_url or system.domain>/api/v1/pay/notify/<provider>`. */
 export function notifyUrlOf(cfg: ConfigSnapshot, provider: PaymentProviderName): string {
-  const base = (cfg.str('pay', 'notify_url').trim() || siteOrigin(cfg)).replace(/\/+$/, '');
-  return `${base}/api/v1/pay/notify/${provider}`;
+  return `${notifyBase(cfg)}/api/v1/pay/notify/${provider}`;
+}
+
+/** A provider that posts its results needs an address of this site to post them to (PaymentProviderError otherwise). */
+export function assertNotifyAddress(cfg: ConfigSnapshot, provider: PaymentProviderName): void {
+  if (provider !== 'manual' && !notifyBase(cfg)) throw new PaymentProviderError('misconfigured', '尚未配置网站域名或支付回调地址，收不到支付结果');
 }
 
 /** Where the member's browser comes back: `pay.return_url`, else the checkout, with `order_no`. */
 export function returnUrlOf(cfg: ConfigSnapshot, orderNo: string): string {
-  const base = cfg.str('pay', 'return_url').trim() || `${siteOrigin(cfg)}/vip/checkout`;
+  const base = cfg.str('pay', 'return_url').trim() || `${cfg.siteOrigin()}/vip/checkout`;
   return `${base}${base.includes('?') ? '&' : '?'}order_no=${encodeURIComponent(orderNo)}`;
 }
 

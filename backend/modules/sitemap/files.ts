@@ -33,9 +33,9 @@ async function writeAtomically(file: string, content: string): Promise<void> {
   await fs.rename(temporary, file);
 }
 
-/** `system.domain` without its trailing slash; the sitemap protocol wants absolute URLs. */
+/** The site's address (`system.domain`); the sitemap protocol wants absolute URLs. */
 export async function sitemapDomain(app: BackendContext): Promise<string> {
-  return (await app.settings.snapshot()).str('system', 'domain').trim().replace(/\/+$/, '');
+  return (await app.settings.snapshot()).siteOrigin();
 }
 
 /** The three lists as the sitemaps give them, newest content last. */

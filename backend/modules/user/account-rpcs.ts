@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { PASSWORD_LENGTH, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
-import { badRequest, conflict, notFound } from '../../wire/errors';
+import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { revokeToken } from '../../platform/auth/session';
@@ -133,6 +133,8 @@ export const accountRpcs = [
       if (!user) throw notFound('用户不存在');
       await ctx.app.mailer.assertConfigured();
       const cfg = await ctx.app.settings.snapshot();
+      // The mail's link leads to the site: never to an address taken from the request (anyone can send any Host).
+      if (!cfg.siteOrigin()) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -140,7 +142,7 @@ export const accountRpcs = [
         .setExpirationTime(Math.floor(Date.now() / 1000) + minutes * 60)
         .sign(await resetKey(ctx));
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
-      const link = siteUrl(cfg.str('system', 'domain'), `/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`);
+      const link = siteUrl(cfg.siteOrigin(), `/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`);
       await ctx.app.mailer.send({
         to: user.email,
         subject: `【${sitename}】找回密码`,
