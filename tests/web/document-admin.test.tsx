@@ -1,13 +1,13 @@
 // The member's 我的文档 / 我的收藏 / 我的下载 and the admin's document screens, inside the real
 // route tree with a scripted backend: what they list, and the writes they send.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, renderApp } from './render-app';
+import { admin, member, renderApp, settings } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -247,6 +247,17 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(screen.getByText('文档')).toBeTruthy();
     expect(screen.getByText('1.5 KB')).toBeTruthy();
     expect(screen.getByText('f'.repeat(32))).toBeTruthy();
+  });
+
+  it('reminds the admin on the dashboard while 网站域名 is empty, with a link to fill it in', async () => {
+    const backend = { 'GET /api/v1/stats': { status: 200, body: {} }, 'GET /api/v1/envs': { status: 200, body: { envs: [] } } };
+    renderApp('/admin/dashboard', { user: admin, backend });
+    expect(await screen.findByText('尚未填写网站域名')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '前往系统配置填写' }).getAttribute('href')).toBe('/admin/config/system');
+    cleanup();
+    renderApp('/admin/dashboard', { user: admin, backend, settings: { ...settings, system: { ...settings.system, domain: 'https://docs.example.com' } } });
+    expect(await screen.findByRole('region', { name: '文档转换组件' })).toBeTruthy();
+    expect(screen.queryByText('尚未填写网站域名')).toBeNull();
   });
 
   it('shows the converters of this install on the dashboard', async () => {
