@@ -1,6 +1,7 @@
 // The admin back office in Chromium against the real gateway and embedded backend.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { api, login, registerMember } from '../helpers/backend';
 import { logIn, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
@@ -298,6 +299,51 @@ describe('on a phone (390 px)', () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     await expect.poll(() => page.getByRole('complementary', { name: '管理菜单' }).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: '菜单', exact: true }).isVisible()).toBe(true);
+  });
+});
+
+describe('dates in China time, whatever the browser\'s zone', () => {
+  it('a date range filter asks for the picked days of Beijing time, and a date and time field shows and keeps Beijing time, from a browser in New York', async () => {
+    const context = await site.browser.newContext({ baseURL: site.url, locale: 'zh-CN', timezoneId: 'America/New_York', viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await loginAsAdmin(page, '/admin/order');
+      await page.getByPlaceholder('开始日期').click();
+      const grid = page.locator('.app-date-range-popup .semi-datepicker-month-grid-left');
+      await grid.waitFor();
+      const listed = page.waitForRequest((request) => request.url().includes('/api/v1/order/list') && request.url().includes('created_from'));
+      const days = grid.locator('.semi-datepicker-day:not(.semi-datepicker-day-offmonth)');
+      await days.nth(9).click();
+      await days.nth(11).click();
+      const query = new URL((await listed).url()).searchParams;
+      // the 10th to the 12th of the month shown: from the 10th 00:00 to the 13th 00:00 in Beijing (UTC+8)
+      const from = new Date(query.get('created_from')!);
+      const to = new Date(query.get('created_to')!);
+      expect(from.getUTCHours()).toBe(16);
+      expect(from.getUTCMinutes()).toBe(0);
+      expect(to.getTime() - from.getTime()).toBe(3 * 24 * 3600_000);
+      expect(new Date(from.getTime() + 8 * 3600_000).getUTCDate()).toBe(10);
+      // shown back as the same days
+      expect(await page.getByPlaceholder('开始日期').inputValue()).toMatch(/-10$/);
+      expect(await page.getByPlaceholder('结束日期').inputValue()).toMatch(/-12$/);
+
+      // A date and time field shows and keeps the time of Beijing: a punishment ending at 10:00 there.
+      const token = await login(site.backendUrl, 'admin', site.adminPassword);
+      const member = await registerMember(site.backendUrl);
+      const reason = unique('时区测试');
+      const created = await api(site.backendUrl, 'POST', '/api/v1/punishment', { token, body: { user_id: [member.user.id], type: [1], end_time: '2027-01-05T02:00:00Z', reason } });
+      expect(created.status, created.text).toBe(200);
+      await page.goto('/admin/user/punishment');
+      await row(page, reason).getByRole('button', { name: /^编辑/ }).click();
+      const form = sheet(page, '编辑处罚');
+      expect(await form.getByPlaceholder('留空表示永久').inputValue()).toBe('2027-01-05 10:00:00');
+      await form.getByRole('button', { name: '保存' }).click();
+      await form.waitFor({ state: 'hidden' });
+      const list = await api(site.backendUrl, 'GET', '/api/v1/punishment/list', { token, query: { wd: reason } });
+      expect(Date.parse(list.body.punishment[0].end_time)).toBe(Date.parse('2027-01-05T02:00:00Z'));
+    } finally {
+      await context.close();
+    }
   });
 });
 

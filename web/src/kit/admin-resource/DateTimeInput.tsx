@@ -1,5 +1,6 @@
 // A date and time field of an admin form (custom field `render`): Semi's picker over an ISO 8601
-// string, '' when empty.
+// string, '' when empty; the time is China's (as the lists show it), whatever the browser's zone.
+import { DEFAULT_TIME_ZONE } from '../../../../shared/format';
 import { DatePicker } from '../../ui/semi-admin';
 
 export function DateTimeInput({ id, value, onChange, invalid, placeholder, clearable = false }: {
@@ -14,6 +15,7 @@ export function DateTimeInput({ id, value, onChange, invalid, placeholder, clear
   return (
     <DatePicker
       type="dateTime"
+      timeZone={DEFAULT_TIME_ZONE}
       value={value ? new Date(value) : undefined}
       onChange={(date) => onChange(date instanceof Date ? date.toISOString() : '')}
       placeholder={placeholder}

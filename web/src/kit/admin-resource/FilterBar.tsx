@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { IconSearch } from '../../ui/icons';
 import { Button, Input } from '../../ui/semi';
 import { DatePicker, Select } from '../../ui/semi-admin';
+import { DEFAULT_TIME_ZONE, formatDate } from '../../../../shared/format';
 import type { FilterDef, FilterValue, FilterValues } from './resource';
 
 // Select option values must be strings or numbers; booleans travel as 'true'/'false'.
@@ -13,14 +14,18 @@ const decode = (value: unknown, options: FilterDef & { kind: 'select' }): Filter
 
 const DAY_MS = 24 * 3600_000;
 
-/** The picked days as `[from, to)`: the first day's start and the start of the day after the last. */
+/** The start of the day `date` falls on in the site's time zone (China: UTC+8 all year). */
+function dayStart(date: Date): number {
+  return Date.parse(`${formatDate(date, 'yyyy-MM-dd', DEFAULT_TIME_ZONE)}T00:00:00+08:00`);
+}
+
+/**
+ * The picked days as `[from, to)`: the first day's start and the start of the day after the
+ * last, days of the site's time zone (the lists show their dates in it), whatever the browser's.
+ */
 function dayRange(value: unknown): [string, string] | undefined {
   if (!Array.isArray(value) || value.length !== 2 || !(value[0] instanceof Date) || !(value[1] instanceof Date)) return undefined;
-  const start = new Date(value[0]);
-  start.setHours(0, 0, 0, 0);
-  const end = new Date(value[1]);
-  end.setHours(0, 0, 0, 0);
-  return [start.toISOString(), new Date(end.getTime() + DAY_MS).toISOString()];
+  return [new Date(dayStart(value[0])).toISOString(), new Date(dayStart(value[1]) + DAY_MS).toISOString()];
 }
 
 export function FilterBar({ idPrefix, filters, applied, onApply }: {
@@ -60,6 +65,7 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
             ) : filter.kind === 'date-range' ? (
               <DatePicker
                 type="dateRange"
+                timeZone={DEFAULT_TIME_ZONE}
                 aria-labelledby={`${id}-label`}
                 value={draft[filter.from] && draft[filter.to]
                   ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
