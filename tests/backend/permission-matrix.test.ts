@@ -186,10 +186,12 @@ const permRpcs = allRpcs.filter((r) => r.spec.auth === 'perm');
 const loginRpcs = allRpcs.filter((r) => r.spec.auth === 'login');
 
 // SMS on, with the log-only provider, so that the test message of ConfigAPI can be sent; VIP
-// on with the manual provider, so that orders can be placed for the OrderAPI calls.
+// on with the manual provider, so that orders can be placed for the OrderAPI calls; the site's
+// address set, so that UpdateSitemap can write the sitemaps.
 const backend = useBackend({
   member: true,
   env: {
+    CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com',
     CONFIG_SMS_ENABLE: 'true',
     CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至测试账户',
   },
