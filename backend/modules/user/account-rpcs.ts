@@ -31,10 +31,6 @@ async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
 /** Binds a reset token to the current password hash, so it stops working once used. */
 const passwordFingerprint = (hash: string) => crypto.createHash('sha256').update(hash).digest('base64url').slice(0, 16);
 
-function siteUrl(domain: string, path: string): string {
-  return domain.replace(/\/+$/, '') + path;
-}
-
 export const accountRpcs = [
   rpc('Register', {
     http: 'POST /api/v1/user/register', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
@@ -134,7 +130,8 @@ export const accountRpcs = [
       await ctx.app.mailer.assertConfigured();
       const cfg = await ctx.app.settings.snapshot();
       // The mail's link leads to the site: never to an address taken from the request (anyone can send any Host).
-      if (!cfg.siteOrigin()) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
+      const origin = cfg.siteOrigin();
+      if (!origin) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -142,7 +139,7 @@ export const accountRpcs = [
         .setExpirationTime(Math.floor(Date.now() / 1000) + minutes * 60)
         .sign(await resetKey(ctx));
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
-      const link = siteUrl(cfg.siteOrigin(), `/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`);
+      const link = `${origin}/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
       await ctx.app.mailer.send({
         to: user.email,
         subject: `【${sitename}】找回密码`,
