@@ -154,3 +154,27 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
   });
 });
+
+describe('a member whose documents are reviewed', () => {
+  it('says a published document waits for review before it converts', async () => {
+    let created = false;
+    const waiting: Document = { id: 6, title: '复习资料', status: 6, category_id: [7], attachment: { hash: 'b'.repeat(32) } };
+    renderUpload({
+      'POST /api/v1/document': () => {
+        created = true;
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [waiting] : [] } }),
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('复习资料.pdf')]);
+    (await uploadOf('复习资料.pdf')).answer(200, { code: 200, data: { id: 12 } });
+    await within(await screen.findByRole('listitem', { name: '复习资料.pdf' })).findByText('已上传，待发布');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect(await within(statuses).findByText('待审核')).toBeTruthy();
+    expect(within(statuses).getByText('审核通过后开始转换')).toBeTruthy();
+    expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
+  });
+});

@@ -160,6 +160,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
                 {isConverting(doc) && <progress aria-label={`${doc.title} 转换进度`} />}
+                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后开始转换</span>}
                 {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
               </li>
@@ -229,7 +230,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
     onSuccess: (titles) => {
       if (titles.length === 0) return;
       setPublished((previous) => [...previous, ...titles]);
-      toast.success('发布成功', `已发布 ${titles.length} 篇文档，转换完成后即可阅读`);
+      toast.success('发布成功', `已发布 ${titles.length} 篇文档，转换状态见下方`);
     },
   });
 
