@@ -176,6 +176,25 @@ describe('admin lists at 1280 px wide', () => {
     }
   });
 
+  it('keep a banner\'s title readable with its link under it, and a category\'s names whole', async () => {
+    const page = await site.adminPage('/admin/banner');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const title = page.locator('.app-resource-table tbody tr.semi-table-row').first().locator('td', { hasText: '新学期资料大放送' });
+    await title.waitFor();
+    const banner = await title.evaluate((cell) => {
+      const link = cell.querySelector<HTMLAnchorElement>('a.app-resource-url')!;
+      return { width: cell.getBoundingClientRect().width, linkLines: link.getClientRects().length, cut: link.scrollWidth > link.clientWidth, href: link.href, hover: link.title };
+    });
+    expect(banner.width, 'the title column').toBeGreaterThanOrEqual(12 * 14);
+    expect(banner).toMatchObject({ linkLines: 1, cut: true, href: 'https://www.example.com/activity/back-to-school-2024', hover: 'https://www.example.com/activity/back-to-school-2024' });
+
+    await page.goto('/admin/document/list');
+    const category = page.locator('.app-resource-table tbody tr.semi-table-row').first().locator('.app-resource-trail > span').first();
+    await category.waitFor();
+    expect(await category.textContent()).toBe('计算机与互联网');
+    expect(await category.evaluate((name) => name.getClientRects().length)).toBe(1);
+  });
+
   it('draw a link among a row\'s actions (the documents\' 阅读) like the buttons beside it, opened first', async () => {
     const page = await site.adminPage('/admin/document/list');
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -3,7 +3,7 @@
 import { bannerTypeOptions, optionLabel } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Banner } from '../../../../shared/types/banner';
-import { dateColumn, enabledColumn, ImageThumb } from '../../kit/admin-resource/cells';
+import { dateColumn, enabledColumn, ImageThumb, LinkCell, StackCell } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
@@ -38,9 +38,10 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   rowLabel: (row) => row.title ?? '',
   columns: [
     { key: 'path', title: '图片', width: 120, render: (row) => <ImageThumb src={row.path} alt={row.title ?? '轮播图'} /> },
-    { key: 'title', title: '标题' },
+    // The link under the title: in a column of its own, beside the image, type, order and time,
+    // it left the title four characters a line at 1280 px.
+    { key: 'title', title: '标题', render: (row) => <StackCell main={row.title || '-'} sub={row.url ? <LinkCell href={row.url} /> : undefined} /> },
     { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(bannerTypeOptions, row.type ?? 0) },
-    { key: 'url', title: '链接' },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
     enabledColumn(),
     dateColumn('created_at', '创建时间'),

@@ -8,7 +8,7 @@ import { formatBytes } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Document } from '../../../../shared/types/document';
 import type { Language } from '../../../../shared/types/language';
-import { dateColumn } from '../../kit/admin-resource/cells';
+import { dateColumn, TrailCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ChoiceValue, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
 import { UserPicker } from '../user/UserPicker';
@@ -57,7 +57,12 @@ function TitleCell({ doc }: { doc: Document }) {
         {doc.title || '未命名文档'}
         {doc.recommend_at && <span className="app-admin-document__flag">荐</span>}
       </span>
-      <span className="app-resource-muted app-admin-document__meta">{`${doc.pages ?? 0} 页 · ${formatBytes(doc.size ?? 0)}`}</span>
+      <span className="app-resource-muted app-admin-document__meta">{doc.pages ? `${doc.pages} 页 · ${formatBytes(doc.size ?? 0)}` : formatBytes(doc.size ?? 0)}</span>
+      {(doc.category ?? []).length > 0 && (
+        <span className="app-resource-muted app-admin-document__meta">
+          <TrailCell names={(doc.category ?? []).map((c) => c.title ?? '')} />
+        </span>
+      )}
       {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-admin-document__error">{doc.convert_error}</span>}
     </span>
   );
@@ -80,9 +85,9 @@ export function documentResource({ categories, languages }: {
     rowLabel: (row) => row.title ?? '',
     columns: [
       { key: 'id', title: 'ID', width: 70 },
-      // The pages and the size under the title: with their own column the row outgrew 957 px.
+      // The pages, the size and the category under the title: with columns of their own the row
+      // outgrew 957 px, or left a category name four characters a line.
       { key: 'title', title: '文档', render: (row) => <TitleCell doc={row} /> },
-      { key: 'category', title: '分类', render: (row) => (row.category ?? []).map((c) => c.title).join(' / ') || '-' },
       { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
       { key: 'price', title: '价格', width: 60, render: (row) => row.price || '免费' },
       { key: 'status', title: '状态', width: 90, render: (row) => <DocumentStatusTag status={row.status} /> },

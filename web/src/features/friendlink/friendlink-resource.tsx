@@ -1,7 +1,7 @@
 // The admin's friend links (/admin/friendlink): the links in the home page footer.
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Friendlink } from '../../../../shared/types/friendlink';
-import { dateColumn, enabledColumn } from '../../kit/admin-resource/cells';
+import { dateColumn, enabledColumn, LinkCell } from '../../kit/admin-resource/cells';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { checkLink } from '../../kit/admin-resource/validation';
@@ -26,7 +26,7 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
   columns: [
     { key: 'id', title: 'ID', width: 70 },
     { key: 'title', title: '名称' },
-    { key: 'link', title: '链接', render: (row) => <a href={row.link} target="_blank" rel="noreferrer noopener">{row.link}</a> },
+    { key: 'link', title: '链接', render: (row) => <LinkCell href={row.link} /> },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
     enabledColumn(),
     dateColumn('created_at', '创建时间'),

@@ -13,6 +13,28 @@ export function DateCell({ value }: { value: string | undefined }) {
   return <span className="app-resource-muted app-resource-date">{value ? formatDate(value, SHORT_DATE_FORMAT) || '-' : '-'}</span>;
 }
 
+/** An address on one line, cut with an ellipsis past 12em (the whole address on hover), opened in a new tab. */
+export function LinkCell({ href }: { href: string | undefined }) {
+  if (!href) return <span className="app-resource-muted">-</span>;
+  return (
+    <a className="app-resource-url" href={href} title={href} target="_blank" rel="noreferrer noopener">
+      {href}
+    </a>
+  );
+}
+
+/** A path such as a category's (`教育资料 / 高考复习`): lines break between its names, never inside one. */
+export function TrailCell({ names }: { names: readonly string[] }) {
+  if (names.length === 0) return <span className="app-resource-muted">-</span>;
+  return (
+    <span className="app-resource-trail">
+      {names.map((name, index) => (
+        <span key={index}>{index > 0 ? ` / ${name}` : name}</span>
+      ))}
+    </span>
+  );
+}
+
 /** A value with, under it in grey, what goes with it (a plan and its price, a user and a contact). */
 export function StackCell({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
   return (
