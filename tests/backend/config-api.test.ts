@@ -155,6 +155,15 @@ describe('security durations', () => {
   });
 });
 
+describe('converter keys our converter does not read', () => {
+  it('say so in the help the form shows (预览格式, GZIP, SVGO)', async () => {
+    for (const name of ['extension', 'enable_gzip', 'enable_svgo']) {
+      expect((await configRow('converter', name)).placeholder, name).toMatch(/此项为兼容 MOREDOC 保留，不影响转换$/);
+    }
+    expect((await configRow('converter', 'timeout')).placeholder ?? '').toBe('');
+  });
+});
+
 describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'wechat_api_v3_key');

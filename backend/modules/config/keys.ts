@@ -21,6 +21,9 @@ export interface ConfigKeyDef {
   retired?: readonly string[];
 }
 
+/** The help of a MOREDOC converter key our converter does not read. */
+const UNUSED = '此项为兼容 MOREDOC 保留，不影响转换';
+
 const CLOSE_STATEMENT = [
   '<div>尊敬的用户，您好：</div>',
   // MOREDOC's notice names a time long past (2024-10-24 06:00:00); a fresh site's says none.
@@ -97,10 +100,13 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
     ['max_preview', '最大预览页数', '12', 'number', 0, 12],
     ['timeout', '转换超时(分钟)', '30', 'number', 20, 12],
-    ['extension', '预览格式', 'webp', 'select', 30, 12, { options: 'svg:SVG\njpg:JPEG\npng:PNG\nwebp:WEBP' }],
+    // Kept for MOREDOC's admin, unused by our converter (docs/api.md): the help says so.
+    ['extension', '预览格式', 'webp', 'select', 30, 12, {
+      options: 'svg:SVG\njpg:JPEG\npng:PNG\nwebp:WEBP', placeholder: `本站逐页选择：SVG（文字与矢量，放大不失真），或更小时为 WebP 图片（如扫描页）。${UNUSED}`,
+    }],
     ['enable_convert_repeated_document', '是否转换重复文档', 'false', 'switch', 31, 12],
-    ['enable_gzip', '是否启用GZIP压缩', 'true', 'switch', 40],
-    ['enable_svgo', '是否启用SVGO', 'false', 'switch', 50],
+    ['enable_gzip', '是否启用GZIP压缩', 'true', 'switch', 40, 24, { placeholder: `SVG 页面总以 gzip 压缩存储。${UNUSED}` }],
+    ['enable_svgo', '是否启用SVGO', 'false', 'switch', 50, 24, { placeholder: `转换时已输出精简的 SVG（字形按字体精度取整），无需 SVGO。${UNUSED}` }],
   ]),
   ...category('download', [
     ['enable_guest_download', '是否允许游客下载', 'false', 'switch', 10, 12],
