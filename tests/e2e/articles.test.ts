@@ -3,7 +3,8 @@
 // reports and feedback handled by the admin, script that never runs, and the 390 px screen.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { logIn, useSiteInBrowser } from './browser';
+import { setConfig } from '../helpers/backend';
+import { gatewayToken, logIn, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -283,6 +284,25 @@ describe('phones', () => {
       await visit.page.waitForLoadState('networkidle');
       const overflow = await visit.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+
+  it('keeps the comment captcha\'s input usable beside its image on a phone (the image\'s size came with the login screen\'s styles only)', async () => {
+    const token = await gatewayToken(site.url, 'admin', site.adminPassword);
+    await setConfig(site.url, token, { 'security.enable_captcha_comment': 'true' });
+    try {
+      const { page } = await memberPage('/article/detail/contact');
+      await page.setViewportSize({ width: 390, height: 844 });
+      const image = page.getByRole('button', { name: '换一张验证码' }).getByRole('img', { name: '验证码' });
+      await image.waitFor();
+      const input = (await page.getByLabel('验证码', { exact: true }).boundingBox())!;
+      const picture = (await page.getByRole('button', { name: '换一张验证码' }).boundingBox())!;
+      expect(input.width).toBeGreaterThanOrEqual(100);
+      expect(picture.width).toBeLessThanOrEqual(176);
+      expect(picture.x + picture.width).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await setConfig(site.url, token, { 'security.enable_captcha_comment': 'false' });
     }
   });
 

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
-import { appTookOver, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -29,16 +29,7 @@ const site = useSiteInBrowser({
 });
 
 /** Logs in through the gateway as an API client would: the token is the cookie it sets. */
-async function tokenOf(username: string, password: string): Promise<string> {
-  const res = await fetch(`${site.url}/api/v1/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  const token = /(?:^|,\s*)token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-  if (res.status !== 200 || !token) throw new Error(`login ${username}: ${res.status}`);
-  return token;
-}
+const tokenOf = (username: string, password: string) => gatewayToken(site.url, username, password);
 
 let counter = 0;
 async function newMember(): Promise<{ id: number; username: string; password: string; token: string }> {

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { useSiteInBrowser } from './browser';
+import { gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -191,10 +191,7 @@ describe('the first screen the gateway renders', () => {
   it('fetches each of the reader\'s stylesheets once, for visitors and members alike (the preloads match)', async () => {
     const path = `/library/${category}/${lessonId}`;
     const member = await registerMember(site.url);
-    const login = await fetch(`${site.url}/api/v1/user/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: member.username, password: member.password }),
-    });
-    const token = /token=([^;]+)/.exec(login.headers.getSetCookie().join('; '))![1]!;
+    const token = await gatewayToken(site.url, member.username, member.password);
     for (const who of ['visitor', 'member']) {
       const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 }, isMobile: true });
       try {

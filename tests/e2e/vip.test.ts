@@ -8,7 +8,7 @@ import { api } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
-import { appTookOver, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
 
@@ -44,12 +44,7 @@ async function loginAsAdmin(page: Page, then: string) {
 
 /** A converted three-page document published by the admin; answers its reader path. */
 async function publishedDocument(): Promise<string> {
-  const login = await fetch(`${site.url}/api/v1/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: site.adminPassword }),
-  });
-  const token = /(?:^|,\s*)token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const token = await gatewayToken(site.url, 'admin', site.adminPassword);
   expect((await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '会员资料', type: 0, enable: true } })).status).toBe(200);
   const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
   const categoryId = categories.body.category.find((c: { title: string }) => c.title === '会员资料').id as number;

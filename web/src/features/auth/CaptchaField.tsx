@@ -4,6 +4,7 @@ import { checkRequired } from '../../kit/forms/checks';
 import { TextField } from '../../ui/FormField';
 import { captchaQuery, type CaptchaKind } from '../user/api';
 import type { ApiResult } from '../../api/client';
+import './captcha.css';
 
 export interface CaptchaState {
   /** Whether the form must send a captcha. */
