@@ -81,6 +81,15 @@ describe('/vip', { timeout: 20_000 }, () => {
     expect(screen.getAllByRole('button', { name: '暂未开放购买' })).toHaveLength(2);
     const hero = within(screen.getByRole('heading', { name: 'VIP会员', level: 1 }).closest('section') as HTMLElement);
     expect(hero.getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Fvip');
+    // Logging in opens no purchase here: it shows one's own VIP state.
+    expect(hero.getByText('后查看您的会员状态')).toBeTruthy();
+    expect(hero.queryByText(/即可开通/)).toBeNull();
+  });
+
+  it('asks visitors to log in to buy where VIP is on sale', async () => {
+    renderApp('/vip', { settings: onSale });
+    const hero = within((await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).closest('section') as HTMLElement);
+    expect(hero.getByText('后即可开通VIP会员')).toBeTruthy();
   });
 });
 

@@ -26,7 +26,9 @@ export function VipPage() {
           <MyVipState />
         ) : (
           <p>
-            <Link to={loginLocation('/vip')}>登录</Link>后即可开通VIP会员
+            {/* Not on sale, nothing opens after logging in: one's own VIP state still shows. */}
+            <Link to={loginLocation('/vip')}>登录</Link>
+            {onSale ? '后即可开通VIP会员' : '后查看您的会员状态'}
           </p>
         )}
       </section>
