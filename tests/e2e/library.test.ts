@@ -459,6 +459,7 @@ describe('the library, from upload to download', () => {
     await end.waitFor();
     const downloading = page.waitForEvent('download');
     await end.getByRole('button', { name: `下载全文（${PRICE} 魔豆）` }).click();
+    await end.getByRole('group', { name: `确认下载，需 ${PRICE} 魔豆` }).getByRole('button', { name: '确定下载' }).click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe(`${TITLE}.pdf`);
     expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
@@ -494,6 +495,7 @@ describe('the library, from upload to download', () => {
     await page.goto(need('path'));
     const panel = page.getByRole('region', { name: '下载文档' });
     await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
+    await panel.getByRole('button', { name: '确定下载' }).click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
     // VIP is off here: nothing offered.
     expect(await panel.getByRole('link', { name: '开通VIP，免费下载' }).count()).toBe(0);
@@ -506,6 +508,7 @@ describe('the library, from upload to download', () => {
       await panel.getByText('VIP免费', { exact: true }).waitFor();
       expect(await panel.getByText('VIP免费', { exact: true }).count()).toBe(1);
       await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
+      await panel.getByRole('button', { name: '确定下载' }).click();
       await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
       await panel.getByRole('link', { name: '开通VIP，免费下载' }).click();
       await page.waitForURL((url) => url.pathname === '/vip');
@@ -531,6 +534,12 @@ describe('the library, from upload to download', () => {
     await page.getByPlaceholder('页码').blur();
     await expect.poll(() => bar.isVisible()).toBe(true);
     await bar.getByRole('button', { name: '下载' }).click();
+    // The confirmation fits the bar beside the price.
+    const confirm = bar.getByRole('button', { name: '确定下载' });
+    const confirmBox = (await confirm.boundingBox())!;
+    expect(confirmBox.x + confirmBox.width).toBeLessThanOrEqual(390);
+    expect(await bar.getByText('500 魔豆', { exact: true }).isVisible()).toBe(true);
+    await confirm.click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
     await expect.poll(async () => {
       const shown = (await panel.boundingBox())!;

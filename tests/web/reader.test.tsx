@@ -170,6 +170,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByRole('img', { name: '评分 3.3 分' })).toBeTruthy();
     expect(screen.getByText('（3 人评分）')).toBeTruthy();
     await userEvent.click(within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: /下载/ }));
+    await userEvent.click(within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: '确定下载' }));
     expect(await screen.findByText('4 次下载')).toBeTruthy();
     expect(screen.getByText('10 次浏览')).toBeTruthy();
     expect(reads()).toBe(1);
@@ -343,6 +344,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).getAllByText('VIP免费')).toHaveLength(1);
     await userEvent.click(within(end).getByRole('button', { name: 'download 下载全文（5 积分）' }));
+    await userEvent.click(within(end).getByRole('button', { name: '确定下载' }));
     expect(await screen.findByText('— 全文完 —')).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(8);
   });
@@ -433,10 +435,10 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(await panel()).getByRole('button', { name: 'download 免费下载' })).toBeTruthy();
   });
 
-  it('downloads through the signed link, and says in Chinese why a download is refused', async () => {
+  it('spends credits only once the member confirms the price, downloads through the signed link, and says in Chinese why a download is refused', async () => {
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
     let refuse = true;
-    renderApp('/library/7/42', {
+    const { fetchMock } = renderApp('/library/7/42', {
       user: member,
       backend: backend({}, {
         'GET /api/v1/document/download': () =>
@@ -444,10 +446,20 @@ describe('the reader', { timeout: 20_000 }, () => {
       }),
     });
     const panel = await screen.findByRole('region', { name: '下载文档' });
+    const downloads = () => fetchMock.mock.calls.filter(([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download').length;
+    // The first click asks; 取消 spends nothing.
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    const asked = within(panel).getByRole('group', { name: '确认下载，需 5 积分' });
+    expect(within(asked).getByText('需 5 积分，确定下载？')).toBeTruthy();
+    await userEvent.click(within(asked).getByRole('button', { name: '取消' }));
+    expect(downloads()).toBe(0);
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     expect((await within(panel).findByRole('alert')).textContent).toBe('魔豆不足，无法下载');
+    expect(downloads()).toBe(1);
     refuse = false;
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
   });
 });

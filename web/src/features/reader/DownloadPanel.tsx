@@ -38,8 +38,8 @@ export function downloadCost(doc: Document, settings: Settings, user: User | nul
 /**
  * The download button, named after what the download costs this reader: 免费`what`,
  * VIP免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
- * price). `vipBadge`: marked VIP免费 where VIP members download it for free (where no price
- * beside says so already).
+ * price). A member's paid download asks first (需 5 魔豆，确定下载？). `vipBadge`: marked
+ * VIP免费 where VIP members download it for free (where no price beside says so already).
  */
 export function DownloadButton({ doc, what = '下载', label, vipBadge = false, onRefused }: {
   doc: Document;
@@ -52,6 +52,7 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
   const settings = useSettings();
   const { user } = useSession();
   const [refusal, setRefusal] = useState<string>();
+  const [asking, setAsking] = useState(false);
   const download = useMutation({
     mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
     onSuccess: (reply) => {
@@ -67,12 +68,39 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
     },
   });
   const cost = downloadCost(doc, settings, user);
-  const named = { free: `免费${what}`, vip: `VIP免费${what}`, price: `${what}（${doc.price ?? 0} ${creditName(settings)}）` };
+  const price = `${doc.price ?? 0} ${creditName(settings)}`;
+  const named = { free: `免费${what}`, vip: `VIP免费${what}`, price: `${what}（${price}）` };
+  // Credits are spent on a second, deliberate click (a visitor's click only brings the
+  // server's reason: there is nothing to spend yet).
+  const confirmFirst = cost === 'price' && Boolean(user);
   return (
     <span className="app-download">
-      <Button type="primary" theme="solid" icon={<IconDownload />} loading={download.isPending} onClick={() => download.mutate()}>
-        {label ?? named[cost]}
-      </Button>
+      {asking ? (
+        <span className="app-download__confirm" role="group" aria-label={`确认下载，需 ${price}`}>
+          <span className="app-download__question">{`需 ${price}，确定下载？`}</span>
+          <Button
+            type="primary"
+            theme="solid"
+            onClick={() => {
+              setAsking(false);
+              download.mutate();
+            }}
+          >
+            确定下载
+          </Button>
+          <Button onClick={() => setAsking(false)}>取消</Button>
+        </span>
+      ) : (
+        <Button
+          type="primary"
+          theme="solid"
+          icon={<IconDownload />}
+          loading={download.isPending}
+          onClick={() => (confirmFirst ? setAsking(true) : download.mutate())}
+        >
+          {label ?? named[cost]}
+        </Button>
+      )}
       {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
       {refusal && !onRefused && (
         <span className="app-download__refusal" role="alert">
