@@ -30,8 +30,17 @@ describe('/member/document', { timeout: 20_000 }, () => {
       backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您所在的用户组暂不允许上传文档' } } },
     });
     const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
-    expect(await empty.findByText('您所在的用户组暂不允许上传文档')).toBeTruthy();
+    expect(await empty.findByText('暂时不能上传文档：您所在的用户组暂不允许上传文档')).toBeTruthy();
     expect(screen.queryByRole('link', { name: '上传文档' })).toBeNull();
+  });
+
+  it('still offers 上传文档 when the right could not be checked (the upload screen asks again and says why)', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } },
+    });
+    const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
+    expect((await empty.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
   });
 });
 

@@ -1,12 +1,13 @@
 // 我的文章 (/member/article): the member's own articles in every status — the reject reason
 // beside a rejected one, the title linked once published — with edit, delete (to the recycle
 // bin, confirmed in place) and 写文章, or why the member may not write.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { ReviewStatus } from '../../../../shared/constants';
 import type { Article } from '../../../../shared/types/article';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
+import { RightLink } from '../../kit/rights/RightLink';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -19,23 +20,9 @@ export const WRITE_ARTICLE_PATH = '/member/article/set';
 
 const editPath = (article: Article) => `${WRITE_ARTICLE_PATH}?id=${article.id ?? 0}`;
 
-/** 写文章, or the server's reason when the member may not write (a refused check is not an error). */
+/** 写文章, or the server's reason when the member may not write. */
 function WriteArticle({ userId }: { userId: number }) {
-  const right = useQuery(publishRightQuery(userId));
-  if (right.isPending) return null;
-  if (right.data && !right.data.allowed) {
-    return (
-      <p className="app-my-articles__refusal" role="status">
-        暂时不能写文章：{right.data.reason || '您没有发布文章的权限'}
-      </p>
-    );
-  }
-  // A failed check still offers the button: the form asks again and says why.
-  return (
-    <Link className="app-my-articles__write" to={WRITE_ARTICLE_PATH}>
-      写文章
-    </Link>
-  );
+  return <RightLink right={publishRightQuery(userId)} to={WRITE_ARTICLE_PATH} label="写文章" action="写文章" fallback="您没有发布文章的权限" />;
 }
 
 function DeleteArticle({ article }: { article: Article }) {

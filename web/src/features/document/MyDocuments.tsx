@@ -1,12 +1,13 @@
 // 我的文档 (/member/document): the member's uploads with their status, an edit form (title,
 // category, price, keywords, description) and delete (to the recycle bin), confirmed in place.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
+import { RightLink } from '../../kit/rights/RightLink';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -137,15 +138,9 @@ function DeleteDocument({ doc }: { doc: Document }) {
   );
 }
 
-/**
- * The empty list's way to a first upload: 上传文档 once the server confirms the upload right
- * (as the header's), its reason when it refuses, nothing while it is asked.
- */
+/** The empty list's way to a first upload: 上传文档, or why the member may not upload. */
 function FirstUpload({ userId }: { userId: number }) {
-  const right = useQuery(uploadRightQuery(userId));
-  if (!right.data) return null;
-  if (!right.data.allowed) return <p className="app-state__description">{right.data.reason || '您没有上传文档的权限'}</p>;
-  return <Link to="/upload">上传文档</Link>;
+  return <RightLink right={uploadRightQuery(userId)} to="/upload" label="上传文档" action="上传文档" fallback="您没有上传文档的权限" />;
 }
 
 export function MyDocuments({ userId }: { userId: number }) {
