@@ -1,5 +1,5 @@
 // Small cell renderers, and the columns made of them, shared by the resource screens.
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Tag } from '../../ui/semi';
 import type { ColumnDef } from './resource';
@@ -29,7 +29,10 @@ export function TrailCell({ names }: { names: readonly string[] }) {
   return (
     <span className="app-resource-trail">
       {names.map((name, index) => (
-        <span key={index}>{index > 0 ? ` / ${name}` : name}</span>
+        <Fragment key={index}>
+          {index > 0 && ' / '}
+          <span>{name}</span>
+        </Fragment>
       ))}
     </span>
   );
