@@ -459,7 +459,7 @@ describe('the library, from upload to download', () => {
     await end.waitFor();
     const downloading = page.waitForEvent('download');
     await end.getByRole('button', { name: `下载全文（${PRICE} 魔豆）` }).click();
-    await end.getByRole('group', { name: `确认下载，需 ${PRICE} 魔豆` }).getByRole('button', { name: '确定下载' }).click();
+    await end.getByRole('group', { name: `需 ${PRICE} 魔豆，确定下载？` }).getByRole('button', { name: '确定下载' }).click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe(`${TITLE}.pdf`);
     expect(await credits(buyer.token)).toBe(before.buyer - PRICE);

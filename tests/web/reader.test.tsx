@@ -449,7 +449,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     const downloads = () => fetchMock.mock.calls.filter(([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download').length;
     // The first click asks; 取消 spends nothing.
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
-    const asked = within(panel).getByRole('group', { name: '确认下载，需 5 积分' });
+    const asked = within(panel).getByRole('group', { name: '需 5 积分，确定下载？' });
     expect(within(asked).getByText('需 5 积分，确定下载？')).toBeTruthy();
     await userEvent.click(within(asked).getByRole('button', { name: '取消' }));
     expect(downloads()).toBe(0);

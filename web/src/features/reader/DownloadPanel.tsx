@@ -9,6 +9,7 @@ import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
 import type { User } from '../../../../shared/types/user';
 import { errorMessage, unwrap } from '../../api/client';
+import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { IconDownload } from '../../ui/icons';
@@ -52,7 +53,6 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
   const settings = useSettings();
   const { user } = useSession();
   const [refusal, setRefusal] = useState<string>();
-  const [asking, setAsking] = useState(false);
   const download = useMutation({
     mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
     onSuccess: (reply) => {
@@ -75,32 +75,23 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
   const confirmFirst = cost === 'price' && Boolean(user);
   return (
     <span className="app-download">
-      {asking ? (
-        <span className="app-download__confirm" role="group" aria-label={`确认下载，需 ${price}`}>
-          <span className="app-download__question">{`需 ${price}，确定下载？`}</span>
+      <InlineConfirm
+        tone="primary"
+        question={`需 ${price}，确定下载？`}
+        confirmLabel="确定下载"
+        onConfirm={() => download.mutate()}
+        trigger={(ask) => (
           <Button
             type="primary"
             theme="solid"
-            onClick={() => {
-              setAsking(false);
-              download.mutate();
-            }}
+            icon={<IconDownload />}
+            loading={download.isPending}
+            onClick={() => (confirmFirst ? ask() : download.mutate())}
           >
-            确定下载
+            {label ?? named[cost]}
           </Button>
-          <Button onClick={() => setAsking(false)}>取消</Button>
-        </span>
-      ) : (
-        <Button
-          type="primary"
-          theme="solid"
-          icon={<IconDownload />}
-          loading={download.isPending}
-          onClick={() => (confirmFirst ? setAsking(true) : download.mutate())}
-        >
-          {label ?? named[cost]}
-        </Button>
-      )}
+        )}
+      />
       {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
       {refusal && !onRefused && (
         <span className="app-download__refusal" role="alert">

@@ -1,19 +1,28 @@
-// A destructive action confirmed in place, for the public and member screens (the admin's
-// modal dialogs stay in the admin chunks): the button turns into "确定…？ 确定 / 取消".
-import { useState } from 'react';
+// An action confirmed in place, for the public and member screens (the admin's modal dialogs
+// stay in the admin chunks): the trigger turns into "question 确定 / 取消". A removal by
+// default (a small red 删除); a purchase (`tone="primary"`, its own trigger: the reader's paid
+// download) asks the same way.
+import { useState, type ReactNode } from 'react';
 import { Button } from '../../ui/semi';
 import './inline-confirm.css';
 
-export function InlineConfirm({ label, question, onConfirm, busy, accessibleName }: {
-  label: string;
+export function InlineConfirm({ label, question, onConfirm, busy, accessibleName, trigger, confirmLabel = '确定', tone = 'danger' }: {
+  /** The default trigger's text (删除). */
+  label?: string;
   question: string;
   onConfirm: () => void;
   busy?: boolean;
-  /** What the button says to screen readers, e.g. 删除「标题」. */
+  /** What the default trigger says to screen readers, e.g. 删除「标题」. */
   accessibleName?: string;
+  /** Another trigger, given what asks the question (it may also act without asking). */
+  trigger?: (ask: () => void) => ReactNode;
+  confirmLabel?: string;
+  tone?: 'danger' | 'primary';
 }) {
   const [asking, setAsking] = useState(false);
+  const size = tone === 'danger' ? 'small' : 'default';
   if (!asking) {
+    if (trigger) return <>{trigger(() => setAsking(true))}</>;
     return (
       <Button size="small" type="danger" theme="borderless" onClick={() => setAsking(true)} aria-label={accessibleName}>
         {label}
@@ -21,11 +30,11 @@ export function InlineConfirm({ label, question, onConfirm, busy, accessibleName
     );
   }
   return (
-    <span className="app-inline-confirm" role="group" aria-label={question}>
+    <span className={`app-inline-confirm app-inline-confirm--${tone}`} role="group" aria-label={question}>
       <span className="app-inline-confirm__question">{question}</span>
       <Button
-        size="small"
-        type="danger"
+        size={size}
+        type={tone}
         theme="solid"
         loading={busy}
         onClick={() => {
@@ -33,9 +42,9 @@ export function InlineConfirm({ label, question, onConfirm, busy, accessibleName
           setAsking(false);
         }}
       >
-        确定
+        {confirmLabel}
       </Button>
-      <Button size="small" onClick={() => setAsking(false)}>
+      <Button size={size} onClick={() => setAsking(false)}>
         取消
       </Button>
     </span>
