@@ -24,6 +24,8 @@ export function disallowedPaths(): string[] {
   return [...kept, ...NOT_PAGES];
 }
 
-export function robotsTxt(origin: string): string {
-  return ['User-agent: *', ...disallowedPaths().map((p) => `Disallow: ${p}`), 'Allow: /', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+/** robots.txt; `sitemapOrigin` names the sitemap, left out while there is none (no site domain). */
+export function robotsTxt(sitemapOrigin: string | undefined): string {
+  const sitemap = sitemapOrigin ? ['', `Sitemap: ${sitemapOrigin}/sitemap.xml`] : [];
+  return ['User-agent: *', ...disallowedPaths().map((p) => `Disallow: ${p}`), 'Allow: /', ...sitemap, ''].join('\n');
 }

@@ -1,5 +1,6 @@
 // /robots.txt, made from the route table (shared/robots.ts): the member, admin, sign-in and
-// API paths disallowed, and the sitemap at the site's origin.
+// API paths disallowed, and the sitemap at the site's origin. The backend writes sitemaps only
+// once 网站域名 (`system.domain`) is set (their URLs start with it): until then none is named.
 import fp from 'fastify-plugin';
 import { robotsTxt } from '../../shared/robots';
 import { pageOrigin } from '../http';
@@ -10,9 +11,11 @@ export interface RobotsOptions {
 
 export default fp<RobotsOptions>(
   async function robots(fastify, opts) {
-    fastify.get('/robots.txt', (request, reply) =>
-      reply.header('cache-control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robotsTxt(pageOrigin(request, opts.publicOrigin))),
-    );
+    fastify.get('/robots.txt', async (request, reply) => {
+      const domain = (await fastify.startData.publicPart(request))?.settings.system?.domain?.trim();
+      const text = robotsTxt(domain ? pageOrigin(request, opts.publicOrigin) : undefined);
+      return reply.header('cache-control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(text);
+    });
   },
-  { name: 'robots' },
+  { name: 'robots', dependencies: ['start-data'] },
 );

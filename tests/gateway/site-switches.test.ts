@@ -186,3 +186,21 @@ describe('site switches: off, unknown, changed', () => {
     }
   });
 });
+
+describe('robots.txt and the site domain (system.domain)', () => {
+  it('names the sitemap only while 网站域名 is set: the backend writes none before', async () => {
+    const system = backend.settings.system;
+    try {
+      backend.settings.system = { ...system, domain: '' };
+      const without = await send(`${gw.url}/robots.txt`);
+      expect(without.status).toBe(200);
+      expect(without.text).toContain('Disallow: /admin');
+      expect(without.text).not.toContain('Sitemap:');
+
+      backend.settings.system = { ...system, domain: 'https://docs.example.com/' };
+      expect((await send(`${gw.url}/robots.txt`)).text.split('\n')).toContain(`Sitemap: ${gw.url}/sitemap.xml`);
+    } finally {
+      backend.settings.system = system;
+    }
+  });
+});
