@@ -301,6 +301,23 @@ describe('pages of what is not there', () => {
   });
 });
 
+describe('the floating bar (反馈, 返回顶部)', () => {
+  it('covers no content: beside the panels from 1024 px up, in the bottom corner below', async () => {
+    const page = await site.open();
+    for (const width of [1024, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/library');
+      await page.getByRole('link', { name: lessonTitle }).first().waitFor();
+      const bar = (await page.getByRole('complementary', { name: '快捷操作' }).boundingBox())!;
+      const contentRight = await page.evaluate(() => Math.max(...[...document.querySelectorAll('.app-main .app-container')].map((el) => el.getBoundingClientRect().right)));
+      expect(bar.x, `${width} px`).toBeGreaterThanOrEqual(contentRight + 8);
+    }
+    await page.setViewportSize({ width: 800, height: 900 });
+    const bar = (await page.getByRole('complementary', { name: '快捷操作' }).boundingBox())!;
+    expect(bar.y + bar.height).toBeGreaterThan(900 - 24);
+  });
+});
+
 describe('ads', () => {
   it('shows an ad in its slot within its dates, and none in the other slots', async () => {
     const hours = (n: number) => new Date(Date.now() + n * 3600_000).toISOString();
