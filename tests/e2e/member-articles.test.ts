@@ -97,4 +97,17 @@ describe('a member’s articles', () => {
       else expect(publish.y).toBeGreaterThan(editor.y + editor.height);
     }
   });
+
+  it('starts the screen level with the member menu beside it (no ad in the slots above it)', async () => {
+    const page = await memberPage('/member');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const path of ['/member', '/member/document', '/member/article']) {
+      await page.goto(path);
+      await page.locator('.app-member-layout__content .app-panel').first().waitFor();
+      const [menu, screen] = await page.evaluate(() =>
+        ['.app-member-layout__side', '.app-member-layout__content .app-panel'].map((selector) => document.querySelector(selector)!.getBoundingClientRect().top),
+      );
+      expect(screen, path).toBe(menu);
+    }
+  });
 });
