@@ -4,12 +4,14 @@
 // beside plain tables for the filter and sort values, the categories and the texts the
 // snippets are cut from. The engine creates its own tables on first use: they are a
 // rebuildable cache of the owning tables, their shape follows the tokenizer version, and an
-// install on another engine has none of them.
+// install on another engine has none of them. The SQL of a query is planned in search-plan.ts,
+// the hits' highlights and snippets are made in search-hits.ts.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, toMatchExpression, type ParsedQuery } from './bigrams';
-import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
-import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchHit, SearchIndex, SearchQuery, SearchResult, SearchSort } from './search-index';
-import { StoredTexts, type HitText, type StoredText } from './stored-texts';
+import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, type ParsedQuery } from './bigrams';
+import { HitDescriber, type RankedRow } from './search-hits';
+import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchIndex, SearchQuery, SearchResult } from './search-index';
+import { SearchPlanner, epochMs, type SearchPlan, type SqlValue, type Tier } from './search-plan';
+import { StoredTexts, type StoredText } from './stored-texts';
 
 export interface ColumnWeights {
   title: number;
@@ -32,88 +34,6 @@ const MAX_PAGE_SIZE = 100;
 // and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
 export const MAX_CONTENT_LENGTH = 1_000_000;
 
-const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
-  newest: 'created_at',
-  views: 'view_count',
-  downloads: 'download_count',
-  favorites: 'favorite_count',
-  comments: 'comment_count',
-  score: 'score',
-};
-
-type SqlValue = string | number;
-
-interface RankedRow {
-  id: number;
-  rank: number;
-}
-
-interface SearchPlan {
-  from: string;
-  where: string;
-  /** the parameters of `where`; with an FTS5 expression, that expression comes first */
-  params: SqlValue[];
-  order: string;
-  /** the expressions of the entry id and of its bm25 rank (0 when not ranked) */
-  id: string;
-  rank: string;
-  /** the FTS5 expression, when ranked by relevance in tiers (title and keyword matches first) */
-  tiered?: string;
-}
-
-/** An FTS5 table and a MATCH expression on it. */
-interface Tier {
-  table: string;
-  match: string;
-}
-
-/** Where a plan's matches come from: a tier, less the entries of the tiers before it. */
-interface MatchSource extends Tier {
-  /** the tiers whose entries are left out, or those entries themselves when they are known */
-  except?: { tiers: Tier[] } | { ids: number[] };
-}
-
-/** The byte strings to look for in a stored text, and whether missing them all proves no match. */
-interface Needles {
-  needles: Buffer[];
-  absenceIsProof: boolean;
-}
-
-/**
- * A CJK literal is searched as it is (the stored text is normalised as the index sees it, so
- * its absence proves that its phrase is not there); a word in its usual casings (a miss then
- * proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
- */
-function needlesOf(parsed: ParsedQuery): Needles {
-  const needles: Buffer[] = [];
-  let absenceIsProof = true;
-  for (const term of parsed.terms) {
-    if (term.kind !== 'phrase' || !term.literal) {
-      absenceIsProof = false;
-      continue;
-    }
-    const text = term.literal.text;
-    if (term.literal.cjk) {
-      needles.push(Buffer.from(text));
-      continue;
-    }
-    absenceIsProof = false;
-    const casings = new Set([text, text.charAt(0).toUpperCase() + text.slice(1), text.toUpperCase()]);
-    for (const casing of casings) needles.push(Buffer.from(casing));
-  }
-  return { needles, absenceIsProof };
-}
-
-function epochMs(timestamp: string, what: string): number {
-  const ms = Date.parse(timestamp);
-  if (Number.isNaN(ms)) throw new RangeError(`${what} is not a date: ${JSON.stringify(timestamp)}`);
-  return ms;
-}
-
-function placeholders(count: number): string {
-  return new Array<string>(count).fill('?').join(', ');
-}
-
 export class SqliteSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
   private readonly fts: string;
@@ -124,10 +44,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly entries: string;
   private readonly texts: StoredTexts;
   private readonly categories: string;
-  private readonly snippetLength: number;
   private readonly statements = new Map<string, SQLite.Statement>();
-  /** Per FTS5 table, the bm25 call that ranks its matches (the column weights written out). */
-  private readonly bm25 = new Map<string, string>();
+  private readonly planner: SearchPlanner;
+  private readonly hits: HitDescriber;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -143,15 +62,18 @@ export class SqliteSearchIndex implements SearchIndex {
     this.entries = `search_${collection}`;
     this.texts = new StoredTexts(sqlite, collection, (sql) => this.statement(sql));
     this.categories = `search_${collection}_category`;
-    this.snippetLength = Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH));
     const weights = options.weights ?? DEFAULT_WEIGHTS;
     const weightList = [weights.title, weights.keywords, weights.description, weights.content];
     if (!weightList.every((weight) => Number.isFinite(weight) && weight >= 0)) throw new RangeError('search column weights must be finite and ≥ 0');
     // bm25() called by name, not FTS5's `rank` column: ordering by `rank` makes FTS5 prepare
     // an SQL statement of its own for every query.
-    this.bm25.set(this.fts, `bm25(f.${this.fts}, ${weightList.join(', ')})`);
-    this.bm25.set(this.head, `bm25(f.${this.head}, ${weights.title}, ${weights.keywords})`);
-    this.bm25.set(this.summary, `bm25(f.${this.summary})`);
+    const bm25 = new Map([
+      [this.fts, `bm25(f.${this.fts}, ${weightList.join(', ')})`],
+      [this.head, `bm25(f.${this.head}, ${weights.title}, ${weights.keywords})`],
+      [this.summary, `bm25(f.${this.summary})`],
+    ]);
+    this.planner = new SearchPlanner({ fts: this.fts, entries: this.entries, categories: this.categories }, bm25);
+    this.hits = new HitDescriber(this.texts, Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH)));
     this.createTables();
   }
 
@@ -369,7 +291,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const started = performance.now();
     const parsed = parseQuery(query.text);
     const filters = query.filters ?? {};
-    const plan = this.plan(parsed, filters, query.sort ?? 'relevance');
+    const plan = this.planner.plan(parsed, filters, query.sort ?? 'relevance');
     if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? 10)));
     const offset = (Math.max(1, Math.trunc(query.page ?? 1)) - 1) * size;
@@ -377,7 +299,7 @@ export class SqliteSearchIndex implements SearchIndex {
     let rows: RankedRow[] = [];
     if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, size, offset);
     else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(parsed, filters, plan.tiered, size, offset);
-    return { total, hits: this.describeHits(rows, parsed), tookMs: performance.now() - started };
+    return { total, hits: this.hits.describe(rows, parsed), tookMs: performance.now() - started };
   }
 
   /** How many entries match, counting no further than `limit`. */
@@ -414,7 +336,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const wanted = size - rows.length;
       if (wanted <= 0) break;
       const except = before === undefined ? { tiers: tiers.slice(0, index) } : { ids: before };
-      const plan = this.plan(parsed, filters, 'relevance', { ...tier, except })!;
+      const plan = this.planner.plan(parsed, filters, 'relevance', { ...tier, except })!;
       const page = this.pageOf(plan, wanted, skip);
       rows.push(...page);
       if (before !== undefined && skip === 0) before.push(...page.map((row) => row.id));
@@ -425,131 +347,5 @@ export class SqliteSearchIndex implements SearchIndex {
       else if (skip > 0) skip -= this.countMatches(plan, skip);
     }
     return rows;
-  }
-
-  /**
-   * The SQL of a query. Words go to FTS5; single characters (a title-only query) are looked for
-   * in the folded titles, cheaper than an FTS5 prefix query over every token of the index.
-   * `source` makes the plan of one tier: another table and expression, no further tiers.
-   */
-  private plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort, source?: MatchSource): SearchPlan | undefined {
-    const words = parsed.terms.filter((term) => term.kind === 'phrase');
-    const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
-    if (match === undefined && chars.length === 0) return undefined;
-    const fts = source?.table ?? this.fts;
-    const id = match === undefined ? 'd.id' : 'f.rowid';
-    const filter = this.filterClause(filters, id);
-    const except = this.exceptClause(source?.except);
-    const conditions = [...(match === undefined ? [] : [`f.${fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...except.conditions, ...filter.conditions];
-    const params = [...(match === undefined ? [] : [match]), ...chars, ...except.params, ...filter.params];
-    const needsEntries = chars.length > 0 || filter.readsEntries || sort !== 'relevance';
-    let from = `${this.entries} AS d`;
-    // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
-    if (match !== undefined) from = needsEntries ? `${fts} AS f CROSS JOIN ${this.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
-    let order: string;
-    if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
-    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
-    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : `${this.bm25.get(fts)!}, f.rowid DESC`;
-    const ranked = match !== undefined && sort === 'relevance';
-    const tiered = ranked && !parsed.titleOnly && source === undefined;
-    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
-  }
-
-  /** Leaves out the entries of the tiers before: by their ids when known, else by their matches. */
-  private exceptClause(except: MatchSource['except']): { conditions: string[]; params: SqlValue[] } {
-    if (!except) return { conditions: [], params: [] };
-    if ('ids' in except) {
-      if (except.ids.length === 0) return { conditions: [], params: [] };
-      return { conditions: ['f.rowid NOT IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(except.ids)] };
-    }
-    return {
-      conditions: except.tiers.map(({ table }) => `f.rowid NOT IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`),
-      params: except.tiers.map((tier) => tier.match),
-    };
-  }
-
-  private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
-    const conditions: string[] = [];
-    const params: SqlValue[] = [];
-    const anyOf = (column: string, values: readonly SqlValue[] | undefined) => {
-      if (!values || values.length === 0) return;
-      conditions.push(`${column} IN (${placeholders(values.length)})`);
-      params.push(...values);
-    };
-    anyOf('d.ext', filters.exts);
-    anyOf('d.language', filters.languages);
-    if (filters.userId !== undefined) {
-      conditions.push('d.user_id = ?');
-      params.push(filters.userId);
-    }
-    if (filters.createdFrom !== undefined) {
-      conditions.push('d.created_at >= ?');
-      params.push(epochMs(filters.createdFrom, 'createdFrom'));
-    }
-    if (filters.createdTo !== undefined) {
-      conditions.push('d.created_at <= ?');
-      params.push(epochMs(filters.createdTo, 'createdTo'));
-    }
-    const readsEntries = conditions.length > 0;
-    if (filters.categoryIds && filters.categoryIds.length > 0) {
-      // The unary + keeps FTS5 from taking the list as rowids to look up one by one.
-      conditions.push(`+${id} IN (SELECT entry_id FROM ${this.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`);
-      params.push(...filters.categoryIds);
-    }
-    return { conditions, params, readsEntries };
-  }
-
-  private describeHits(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
-    if (rows.length === 0) return [];
-    const needles = needlesOf(parsed);
-    const texts = this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
-    const hits: SearchHit[] = [];
-    for (const row of rows) {
-      const text = texts.get(row.id);
-      if (!text) continue;
-      hits.push({
-        id: row.id,
-        score: row.rank === 0 ? 0 : -row.rank,
-        titleHighlight: highlightAll(text.title, parsed),
-        snippet: this.snippet(text, parsed, needles),
-      });
-    }
-    return hits;
-  }
-
-  /** Bytes of a content window reaches on each side of its needle (see `windowAround`). */
-  private get reach(): number {
-    return this.snippetLength * 4 + 4;
-  }
-
-  /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
-    if (parsed.titleOnly) return this.beginningSnippet(text);
-    if (text.at >= 0) {
-      const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
-      const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
-      if (html !== undefined) return html;
-    }
-    const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
-    if (inDescription !== undefined) return inDescription;
-    if (text.at >= 0 || !absenceIsProof) {
-      // The byte search missed (a word inside a longer one, another casing, a full-width form):
-      // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(this.texts.content(text.id), parsed, this.snippetLength);
-      if (around !== undefined) return around;
-    }
-    return this.beginningSnippet(text);
-  }
-
-  /** The text's beginning, else the description's. */
-  private beginningSnippet(text: HitText): string {
-    if (text.size === 0) return leadingSnippet(text.description, this.snippetLength);
-    const bytes =
-      text.start === 0
-        ? text.window
-        : this.texts.leadingBytes(text.id, this.reach);
-    const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
-    return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
   }
 }

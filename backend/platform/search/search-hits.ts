@@ -1,0 +1,103 @@
+// What a search answers for each entry of its page: the title highlighted and a snippet, cut
+// around the first match from the stored text (stored-texts.ts reads only the bytes around it).
+import type { ParsedQuery } from './bigrams';
+import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
+import type { SearchHit } from './search-index';
+import type { HitText, StoredTexts } from './stored-texts';
+
+/** An entry of a page, with its bm25 rank (0 when not ranked). */
+export interface RankedRow {
+  id: number;
+  rank: number;
+}
+
+/** The byte strings to look for in a stored text, and whether missing them all proves no match. */
+interface Needles {
+  needles: Buffer[];
+  absenceIsProof: boolean;
+}
+
+/**
+ * A CJK literal is searched as it is (the stored text is normalised as the index sees it, so
+ * its absence proves that its phrase is not there); a word in its usual casings (a miss then
+ * proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
+ */
+function needlesOf(parsed: ParsedQuery): Needles {
+  const needles: Buffer[] = [];
+  let absenceIsProof = true;
+  for (const term of parsed.terms) {
+    if (term.kind !== 'phrase' || !term.literal) {
+      absenceIsProof = false;
+      continue;
+    }
+    const text = term.literal.text;
+    if (term.literal.cjk) {
+      needles.push(Buffer.from(text));
+      continue;
+    }
+    absenceIsProof = false;
+    const casings = new Set([text, text.charAt(0).toUpperCase() + text.slice(1), text.toUpperCase()]);
+    for (const casing of casings) needles.push(Buffer.from(casing));
+  }
+  return { needles, absenceIsProof };
+}
+
+export class HitDescriber {
+  /**
+   * @param snippetLength characters of text in a snippet
+   */
+  constructor(
+    private readonly texts: StoredTexts,
+    private readonly snippetLength: number,
+  ) {}
+
+  describe(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
+    if (rows.length === 0) return [];
+    const needles = needlesOf(parsed);
+    const texts = this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
+    const hits: SearchHit[] = [];
+    for (const row of rows) {
+      const text = texts.get(row.id);
+      if (!text) continue;
+      hits.push({
+        id: row.id,
+        score: row.rank === 0 ? 0 : -row.rank,
+        titleHighlight: highlightAll(text.title, parsed),
+        snippet: this.snippet(text, parsed, needles),
+      });
+    }
+    return hits;
+  }
+
+  /** Bytes of a content window reaches on each side of its needle (see `windowAround`). */
+  private get reach(): number {
+    return this.snippetLength * 4 + 4;
+  }
+
+  /** Around the first match in the text, else in the description, else the text's beginning. */
+  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
+    if (parsed.titleOnly) return this.beginningSnippet(text);
+    if (text.at >= 0) {
+      const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
+      const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
+      if (html !== undefined) return html;
+    }
+    const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
+    if (inDescription !== undefined) return inDescription;
+    if (text.at >= 0 || !absenceIsProof) {
+      // The byte search missed (a word inside a longer one, another casing, a full-width form):
+      // decode the whole text and match it the way the index does.
+      const around = snippetAroundFirstMatch(this.texts.content(text.id), parsed, this.snippetLength);
+      if (around !== undefined) return around;
+    }
+    return this.beginningSnippet(text);
+  }
+
+  /** The text's beginning, else the description's. */
+  private beginningSnippet(text: HitText): string {
+    if (text.size === 0) return leadingSnippet(text.description, this.snippetLength);
+    const bytes = text.start === 0 ? text.window : this.texts.leadingBytes(text.id, this.reach);
+    const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
+    return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
+  }
+}

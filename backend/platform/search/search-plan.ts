@@ -1,0 +1,145 @@
+// The SQL of a search over the tables of sqlite-search-index.ts: which FTS5 table and MATCH
+// expression, which filters, which order. A plan runs as a count or as one page of ranked ids;
+// the relevance order runs one plan per tier (title and keywords, description, text).
+import { toMatchExpression, type ParsedQuery } from './bigrams';
+import type { SearchFilters, SearchSort } from './search-index';
+
+export type SqlValue = string | number;
+
+export interface SearchPlan {
+  from: string;
+  where: string;
+  /** the parameters of `where`; with an FTS5 expression, that expression comes first */
+  params: SqlValue[];
+  order: string;
+  /** the expressions of the entry id and of its bm25 rank (0 when not ranked) */
+  id: string;
+  rank: string;
+  /** the FTS5 expression, when ranked by relevance in tiers (title and keyword matches first) */
+  tiered?: string;
+}
+
+/** An FTS5 table and a MATCH expression on it. */
+export interface Tier {
+  table: string;
+  match: string;
+}
+
+/** Where a plan's matches come from: a tier, less the entries of the tiers before it. */
+export interface MatchSource extends Tier {
+  /** the tiers whose entries are left out, or those entries themselves when they are known */
+  except?: { tiers: Tier[] } | { ids: number[] };
+}
+
+/** The tables a collection's searches read (see SqliteSearchIndex). */
+export interface SearchTables {
+  /** every column */
+  fts: string;
+  /** filter and sort values */
+  entries: string;
+  /** (category_id, entry_id) */
+  categories: string;
+}
+
+const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
+  newest: 'created_at',
+  views: 'view_count',
+  downloads: 'download_count',
+  favorites: 'favorite_count',
+  comments: 'comment_count',
+  score: 'score',
+};
+
+export function epochMs(timestamp: string, what: string): number {
+  const ms = Date.parse(timestamp);
+  if (Number.isNaN(ms)) throw new RangeError(`${what} is not a date: ${JSON.stringify(timestamp)}`);
+  return ms;
+}
+
+function placeholders(count: number): string {
+  return new Array<string>(count).fill('?').join(', ');
+}
+
+export class SearchPlanner {
+  /**
+   * @param bm25 per FTS5 table, the bm25 call that ranks its matches (the column weights
+   * written out)
+   */
+  constructor(
+    private readonly tables: SearchTables,
+    private readonly bm25: ReadonlyMap<string, string>,
+  ) {}
+
+  /**
+   * The SQL of a query. Words go to FTS5; single characters (a title-only query) are looked for
+   * in the folded titles, cheaper than an FTS5 prefix query over every token of the index.
+   * `source` makes the plan of one tier: another table and expression, no further tiers.
+   */
+  plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort, source?: MatchSource): SearchPlan | undefined {
+    const words = parsed.terms.filter((term) => term.kind === 'phrase');
+    const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
+    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
+    if (match === undefined && chars.length === 0) return undefined;
+    const fts = source?.table ?? this.tables.fts;
+    const id = match === undefined ? 'd.id' : 'f.rowid';
+    const filter = this.filterClause(filters, id);
+    const except = exceptClause(source?.except);
+    const conditions = [...(match === undefined ? [] : [`f.${fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...except.conditions, ...filter.conditions];
+    const params = [...(match === undefined ? [] : [match]), ...chars, ...except.params, ...filter.params];
+    const needsEntries = chars.length > 0 || filter.readsEntries || sort !== 'relevance';
+    let from = `${this.tables.entries} AS d`;
+    // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
+    if (match !== undefined) from = needsEntries ? `${fts} AS f CROSS JOIN ${this.tables.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
+    let order: string;
+    if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
+    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : `${this.bm25.get(fts)!}, f.rowid DESC`;
+    const ranked = match !== undefined && sort === 'relevance';
+    const tiered = ranked && !parsed.titleOnly && source === undefined;
+    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
+  }
+
+  private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
+    const conditions: string[] = [];
+    const params: SqlValue[] = [];
+    const anyOf = (column: string, values: readonly SqlValue[] | undefined) => {
+      if (!values || values.length === 0) return;
+      conditions.push(`${column} IN (${placeholders(values.length)})`);
+      params.push(...values);
+    };
+    anyOf('d.ext', filters.exts);
+    anyOf('d.language', filters.languages);
+    if (filters.userId !== undefined) {
+      conditions.push('d.user_id = ?');
+      params.push(filters.userId);
+    }
+    if (filters.createdFrom !== undefined) {
+      conditions.push('d.created_at >= ?');
+      params.push(epochMs(filters.createdFrom, 'createdFrom'));
+    }
+    if (filters.createdTo !== undefined) {
+      conditions.push('d.created_at <= ?');
+      params.push(epochMs(filters.createdTo, 'createdTo'));
+    }
+    const readsEntries = conditions.length > 0;
+    if (filters.categoryIds && filters.categoryIds.length > 0) {
+      // The unary + keeps FTS5 from taking the list as rowids to look up one by one.
+      conditions.push(`+${id} IN (SELECT entry_id FROM ${this.tables.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`);
+      params.push(...filters.categoryIds);
+    }
+    return { conditions, params, readsEntries };
+  }
+}
+
+/** Leaves out the entries of the tiers before: by their ids when known, else by their matches. */
+function exceptClause(except: MatchSource['except']): { conditions: string[]; params: SqlValue[] } {
+  if (!except) return { conditions: [], params: [] };
+  if ('ids' in except) {
+    if (except.ids.length === 0) return { conditions: [], params: [] };
+    return { conditions: ['f.rowid NOT IN (SELECT value FROM json_each(?))'], params: [JSON.stringify(except.ids)] };
+  }
+  return {
+    conditions: except.tiers.map(({ table }) => `f.rowid NOT IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`),
+    params: except.tiers.map((tier) => tier.match),
+  };
+}
