@@ -3,6 +3,7 @@ import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db';
 import type { DB, JobState, JobTable } from '../../db/schema';
+import { JobInterruptedError, JobTimeoutError, PermanentJobError, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobKind, type JobKindOptions, type JobListFilter, type JobLogger, type JobQueueOptions } from './job-types';
 
 // A durable job queue in the `job` table (migration 004). Work that outlives a request
 // (conversion, clean-up, order expiry) is enqueued here and run by whichever process claims
@@ -10,127 +11,7 @@ import type { DB, JobState, JobTable } from '../../db/schema';
 // job whose lease expired (its process died) is claimed again. Handlers therefore run at
 // least once, and a job's state changes only under the lease that ran it.
 
-export type { JobState };
-
-/** A job kind and the type of its payload; declare one per kind next to its handler. */
-export interface JobKind<P> {
-  readonly name: string;
-  /** Type only: never set. */
-  readonly payloadType?: P;
-}
-
-export function jobKind<P>(name: string): JobKind<P> {
-  if (!/^[a-z][a-z0-9_.-]*$/.test(name)) throw new TypeError(`job kind "${name}": lower-case letters, digits, dots, dashes, underscores`);
-  return { name };
-}
-
-export interface Job<P = unknown> {
-  id: number;
-  kind: string;
-  payload: P;
-  state: JobState;
-  /** Attempts started so far (the one running included). */
-  attempts: number;
-  maxAttempts: number;
-  /** Not claimed before this time (ISO 8601). */
-  runAfter: string;
-  leaseOwner: string | null;
-  leaseExpiresAt: string | null;
-  /** Message of the last failed attempt ('' when none failed). */
-  lastError: string;
-  /** The last value the handler passed to reportProgress, or null. */
-  progress: unknown;
-  dedupeKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
-
-export interface JobContext {
-  jobId: number;
-  /** 1 for the first attempt. */
-  attempt: number;
-  /** Aborted on timeout, on shutdown and when the lease was lost; `reason` says which. */
-  signal: AbortSignal;
-  /** Stores a JSON value the uploader or the admin can watch (`get(id).progress`). */
-  reportProgress(progress: unknown): Promise<void>;
-}
-
-export type JobHandler<P> = (payload: P, context: JobContext) => Promise<void> | void;
-
-export interface JobKindOptions {
-  /** Jobs of this kind running at once in this queue (default 1). */
-  concurrency?: number;
-  /** Time limit of one attempt (default 10 minutes): the signal is aborted and the attempt fails. */
-  timeoutMs?: number;
-  /** Default attempts for jobs of this kind enqueued by this queue (default 3). */
-  maxAttempts?: number;
-  /** Delay before the next attempt after failed attempt `attempt` (1-based); default 1 s, 2 s, 4 s… up to 10 min. */
-  backoff?: (attempt: number) => number;
-}
-
-export interface EnqueueOptions {
-  runAfter?: Date;
-  /** While a job with this key is queued or running, enqueue returns that job instead. */
-  dedupeKey?: string;
-  /**
-   * With dedupeKey: when the job holding the key is running (it may have read its work
-   * already), it runs once more after this attempt ends well, instead of the request being lost.
-   */
-  again?: boolean;
-  maxAttempts?: number;
-  /** A transaction of the caller, so that the job exists only if the caller's writes commit. */
-  executor?: Kysely<DB>;
-}
-
-export interface JobListFilter {
-  kind?: string;
-  state?: JobState | readonly JobState[];
-  dedupeKey?: string;
-  /** Newest first; default 50, at most 500. */
-  limit?: number;
-  /** Paging: jobs with a smaller id than this. */
-  beforeId?: number;
-}
-
-/** The subset of pino's (and Fastify's) logger the queue writes to. */
-export interface JobLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
-export interface JobQueueOptions {
-  db: Database;
-  logger?: JobLogger;
-  /** Idle wait between claims (default 1000 ms); enqueue in this process wakes the queue at once. */
-  pollIntervalMs?: number;
-  /** How long a claim holds a job without renewal (default 30 s); renewed every third of it. */
-  leaseMs?: number;
-  /** How long stop() waits for running handlers before aborting them (default 10 s). */
-  stopGraceMs?: number;
-}
-
-/** Thrown by a handler for a failure that retrying cannot fix: the job fails at once. */
-export class PermanentJobError extends Error {
-  override name = 'PermanentJobError';
-}
-
-/** The signal's reason when an attempt ran out of time. */
-export class JobTimeoutError extends Error {
-  override name = 'JobTimeoutError';
-  constructor(readonly timeoutMs: number) {
-    super(`任务超时（${timeoutMs} 毫秒）`);
-  }
-}
-
-/** The signal's reason when this process gives up a job it cannot finish (shutdown, lease lost). */
-export class JobInterruptedError extends Error {
-  override name = 'JobInterruptedError';
-  constructor(readonly reason: 'shutdown' | 'lease-lost') {
-    super(reason === 'shutdown' ? '进程关闭，任务已中断' : '任务租约已失效，任务已中断');
-  }
-}
+export * from './job-types';
 
 type JobRow = Selectable<JobTable>;
 
