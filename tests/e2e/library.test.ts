@@ -265,7 +265,7 @@ describe('the library, from upload to download', () => {
   it('a member\'s header at 390 px keeps the site\'s name, 上传文档 and the user menu on one line', async () => {
     const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 });
     await page.goto('/');
-    const menu = page.getByRole('button', { name: /^用户菜单：/ });
+    const menu = page.getByRole('button', { name: /^用户菜单 / });
     await menu.waitFor();
     const middle = (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
     const brand = middle(await page.locator('.app-header__brand').boundingBox());

@@ -20,19 +20,23 @@ export function AuthLayout() {
       style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}
     >
       <div className="app-auth-layout__card">
-        <Link to="/" className="app-auth-layout__brand">
-          {system.logo ? <img src={system.logo} alt="" className="app-auth-layout__logo" /> : null}
-          <span>{name}</span>
-        </Link>
+        <header>
+          <Link to="/" className="app-auth-layout__brand">
+            {system.logo ? <img src={system.logo} alt="" className="app-auth-layout__logo" /> : null}
+            <span>{name}</span>
+          </Link>
+        </header>
         <main>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>
         </main>
       </div>
-      <p className="app-auth-layout__footer">
-        © {CURRENT_YEAR} {name}
-      </p>
+      <footer>
+        <p className="app-auth-layout__footer">
+          © {CURRENT_YEAR} {name}
+        </p>
+      </footer>
     </div>
   );
 }

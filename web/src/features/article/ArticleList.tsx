@@ -24,10 +24,10 @@ export function ArticleMeta({ article }: { article: Article }) {
 function ArticleListItem({ article, categoryId }: { article: Article; categoryId?: number }) {
   return (
     <li className="app-article-list__item">
-      <h3 className="app-article-list__title">
+      <h2 className="app-article-list__title">
         <Link to={articlePath(article, categoryId)}>{article.title || '无标题'}</Link>
         {article.recommend_at && <span className="app-article-list__badge">推荐</span>}
-      </h3>
+      </h2>
       {article.description && <p className="app-article-list__description">{article.description}</p>}
       <ArticleMeta article={article} />
     </li>

@@ -35,10 +35,10 @@ export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
 function Hit({ hit }: { hit: ArticleHit }) {
   return (
     <li className="app-article-list__item">
-      <h3 className="app-article-list__title">
+      <h2 className="app-article-list__title">
         {/* Server-made HTML: the title escaped, the matches in <em>. */}
         <Link to={articlePath(hit)} dangerouslySetInnerHTML={{ __html: hit.title_highlight || (hit.title ?? '') }} />
-      </h3>
+      </h2>
       {hit.snippet && <p className="app-article-list__description" dangerouslySetInnerHTML={{ __html: hit.snippet }} />}
       <ArticleMeta article={hit} />
     </li>

@@ -10,12 +10,14 @@ export const MAX_QUERY_LENGTH = 64;
 
 export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
 
-export function SearchBox({ initial = '', size = 'small', recommended = [], autoFocus }: {
+export function SearchBox({ initial = '', size = 'small', recommended = [], autoFocus, label = '搜索文档' }: {
   initial?: string;
   size?: 'small' | 'large';
   /** Words offered under the box (the home page's `system.recommend_words`). */
   recommended?: readonly string[];
   autoFocus?: boolean;
+  /** The search landmark's name: a page with two boxes (the header's and its own) names them apart. */
+  label?: string;
 }) {
   const navigate = useNavigate();
   const [wd, setWd] = useState(initial);
@@ -26,7 +28,7 @@ export function SearchBox({ initial = '', size = 'small', recommended = [], auto
   };
   return (
     <div className={`app-search-box app-search-box--${size}`}>
-      <form role="search" aria-label="搜索文档" onSubmit={submit} className="app-search-box__form">
+      <form role="search" aria-label={label} onSubmit={submit} className="app-search-box__form">
         <input
           type="search"
           name="wd"

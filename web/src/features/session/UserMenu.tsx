@@ -9,9 +9,9 @@ export interface UserMenuEntry {
   to: string;
 }
 
-export function UserAvatar({ size = 'small' }: { size?: 'small' | 'default' | 'large' }) {
+export function UserAvatar({ size = 'small', decorative }: { size?: 'small' | 'default' | 'large'; decorative?: boolean }) {
   const { user } = useSession();
-  return <Avatar src={user?.avatar} name={user?.username ?? ''} size={size} />;
+  return <Avatar src={user?.avatar} name={user?.username ?? ''} size={size} decorative={decorative} />;
 }
 
 /** The logged-in user's avatar and name, opening a menu of `entries` and 退出登录. */
@@ -21,11 +21,11 @@ export function UserMenu({ entries }: { entries: readonly UserMenuEntry[] }) {
   return (
     <MenuButton
       align="end"
-      ariaLabel={`用户菜单：${user?.username ?? ''}`}
+      ariaLabel={`用户菜单 ${user?.username ?? ''}`}
       testId="user-menu"
       label={
         <>
-          <UserAvatar />
+          <UserAvatar decorative />
           <span className="app-user-menu__name">{user?.username}</span>
           <IconChevronDown size="small" />
         </>

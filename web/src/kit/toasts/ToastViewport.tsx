@@ -104,10 +104,13 @@ export function ToastViewport() {
   }, []);
 
   return (
-    <ol ref={regionRef} className="app-toasts" aria-label={`通知 (${TOAST_HOTKEY})`} tabIndex={-1}>
-      {list.map((t) => (
-        <ToastCard key={t.id} toast={t} />
-      ))}
-    </ol>
+    // A named region (a landmark, as every part of a page should be), the list of toasts in it.
+    <section aria-label={`通知 (${TOAST_HOTKEY})`}>
+      <ol ref={regionRef} className="app-toasts" tabIndex={-1}>
+        {list.map((t) => (
+          <ToastCard key={t.id} toast={t} />
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -10,6 +10,8 @@ export function MemberProfilePage() {
     <CurrentAccount loadingRows={6}>
       {(user) => (
         <>
+          {/* The panels are titled (基本资料, 手机号, 修改密码): the page's own title is for screen readers. */}
+          <h1 className="app-visually-hidden">个人资料</h1>
           <section className="app-panel">
             <ProfileForm key={user.id} user={user} />
           </section>
