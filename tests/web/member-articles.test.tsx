@@ -161,15 +161,11 @@ describe('写文章', { timeout: 30_000 }, () => {
     const editor = within(form).getByRole('textbox', { name: '内容' });
     await userEvent.click(editor);
     await userEvent.type(editor, '第一段正文。');
-    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
-    const options = await waitFor(() => {
-      const shown = [...document.querySelectorAll('.semi-select-option')];
-      expect(shown.length).toBeGreaterThan(0);
-      return shown;
-    });
-    // The article categories only, not the document ones.
-    expect(options.map((o) => o.textContent)).toEqual(['站内公告', '使用帮助']);
-    await userEvent.click(options[1] as HTMLElement);
+    // The categories are a group of checkboxes: the article categories only, not the document ones.
+    const categories = within(form).getByRole('group', { name: '分类' });
+    expect(within(categories).getAllByRole('checkbox').map((box) => box.closest('label')?.textContent)).toEqual(['站内公告', '使用帮助']);
+    await userEvent.click(within(categories).getByRole('checkbox', { name: '使用帮助' }));
+    expect((within(categories).getByRole('checkbox', { name: '使用帮助' }) as HTMLInputElement).checked).toBe(true);
     await userEvent.click(within(form).getByRole('button', { name: '发布' }));
 
     await toasted('文章已提交，等待审核');

@@ -121,3 +121,36 @@ export function TextAreaField(props: TextAreaFieldProps) {
     </div>
   );
 }
+
+export interface CheckboxGroupFieldProps<T extends string | number> {
+  id: string;
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: readonly T[];
+  onChange: (value: T[]) => void;
+  /** Said in place of the boxes when there is nothing to choose. */
+  empty: string;
+}
+
+/** Several choices among few (an article's categories): a named group of checkboxes, one tap each. */
+export function CheckboxGroupField<T extends string | number>({ id, label, options, value, onChange, empty }: CheckboxGroupFieldProps<T>) {
+  const chosen = new Set(value);
+  const toggle = (option: T, on: boolean) => onChange(on ? [...value, option] : value.filter((v) => v !== option));
+  return (
+    <fieldset className="app-field app-checkbox-group" id={id}>
+      <legend className="app-field__label">{label}</legend>
+      {options.length === 0 ? (
+        <p className="app-field__hint">{empty}</p>
+      ) : (
+        <div className="app-checkbox-group__options">
+          {options.map((option) => (
+            <label key={option.value} className="app-checkbox-group__option">
+              <input type="checkbox" checked={chosen.has(option.value)} onChange={(event) => toggle(option.value, event.target.checked)} />
+              <span>{option.label}</span>
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}

@@ -12,9 +12,9 @@ import { ARTICLE_LIMITS, articleIdentifierProblems, textProblems } from '../../.
 import { unwrap } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
-import { TextAreaField, TextField } from '../../ui/FormField';
+import { CheckboxGroupField, TextAreaField, TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
-import { Select, Switch } from '../../ui/semi-admin';
+import { Switch } from '../../ui/semi-admin';
 import { imageUploadTarget } from '../upload/api';
 import { articlePath, articleQuery, createArticle, recommendArticles, updateArticle } from './api';
 import { ArticleStatusTag, authorArticleStatusOptions } from './ArticleStatusTag';
@@ -166,21 +166,14 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
             hint="用于文章地址 /article/detail/标识，只能包含字母、数字、下划线和短横线"
           />
         )}
-        <div className="app-field">
-          <label className="app-field__label" id="article-categories-label" htmlFor="article-categories">分类</label>
-          <Select
-            id="article-categories"
-            multiple
-            filter
-            style={{ width: '100%' }}
-            optionList={categoryOptions}
-            value={form.categoryIds}
-            onChange={(value) => set('categoryIds')((value as number[]) ?? [])}
-            placeholder="选择分类（可多选）"
-            emptyContent={member ? '暂无文章分类' : '暂无文章分类，请先在文章分类中添加'}
-            aria-labelledby="article-categories-label"
-          />
-        </div>
+        <CheckboxGroupField
+          id="article-categories"
+          label="分类"
+          options={categoryOptions}
+          value={form.categoryIds}
+          onChange={set('categoryIds')}
+          empty={member ? '暂无文章分类' : '暂无文章分类，请先在文章分类中添加'}
+        />
         <TextField id="article-keywords" label="关键字" value={form.keywords} onChange={set('keywords')} error={errors.keywords} placeholder="多个关键字用逗号分隔，留空从标题提取" />
         <TextAreaField
           id="article-description"
