@@ -1,0 +1,85 @@
+// The screens a visitor and a member meet, checked by axe-core (its WCAG 2.x A and AA rules and
+// best practices: contrast, names, landmarks, headings) in Chromium against the real gateway and
+// embedded backend, at 1280 px and at 390 px. Any violation fails, named with where it is.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, login } from '../helpers/backend';
+import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
+import { fixture } from '../helpers/documents';
+import { appTookOver, logIn, useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const WIDTHS = [1280, 390];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+let documentPath: string;
+let articlePath: string;
+let member: { username: string; password: string };
+
+beforeAll(async () => {
+  const adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料' } });
+  const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id as number;
+  const author = await uploader(site.backendUrl, adminToken);
+  const doc = await createDocument(site.backendUrl, author.token, readFileSync(fixture('chinese.pdf')), '城市图书馆的一天.pdf', { category_id: [category], price: 2 });
+  await waitForStatus(site.backendUrl, author.token, doc.id, [2]);
+  documentPath = `/library/${category}/${doc.id}`;
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
+  const created = await api(site.backendUrl, 'POST', '/api/v1/article', {
+    token: adminToken,
+    body: { identifier: 'reading-month', title: '读书月活动公告', keywords: '公告', content: '<p>读书月期间，上传文档可获得双倍魔豆。</p>' },
+  });
+  expect(created.status).toBe(200);
+  articlePath = '/article/reading-month';
+  member = { username: author.username, password: author.password };
+}, 120_000);
+
+/** Opens `path` at `width` and answers axe's violations on it, each named with where it is. */
+async function violationsOn(page: Page, path: string, width: number): Promise<string[]> {
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(path);
+  await appTookOver(page);
+  await page.waitForLoadState('networkidle');
+  // The screen's data shown, not its skeleton (which has no names to check).
+  await page.waitForFunction(() => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations.map((v) => `${path} at ${width} px: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** A page on the site with axe loaded into every document it opens (past the site's CSP, as an init script). */
+async function checkedPage(): Promise<Page> {
+  const { page, context } = await site.visit();
+  await context.addInitScript({ path: AXE });
+  return page;
+}
+
+describe('accessibility (axe-core)', () => {
+  it('finds nothing on the screens of a visitor', async () => {
+    const page = await checkedPage();
+    const paths = ['/', '/library', documentPath, `/search?wd=${encodeURIComponent('图书馆')}`, '/article', articlePath, '/vip', '/auth/login', '/auth/register'];
+    const found: string[] = [];
+    for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
+    expect(found).toEqual([]);
+  }, 120_000);
+
+  it('finds nothing on the screens of a member', async () => {
+    const page = await checkedPage();
+    await logIn(page, member.username, member.password, '/member');
+    const paths = ['/member', '/member/profile', '/member/document', '/member/article/set', '/member/favorite', '/upload', documentPath];
+    const found: string[] = [];
+    for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
+    expect(found).toEqual([]);
+  }, 120_000);
+});
