@@ -74,6 +74,22 @@ describe('accessibility (axe-core)', () => {
     expect(found).toEqual([]);
   }, 120_000);
 
+  it('shows where the keyboard is in the fields that draw no outline (the search boxes, the article editor)', async () => {
+    const page = await checkedPage();
+    const ringOf = (selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).boxShadow);
+    await page.goto('/');
+    await appTookOver(page);
+    expect(await ringOf('.app-search-box__form')).toBe('none');
+    await page.getByRole('search', { name: '站内搜索' }).getByRole('searchbox').focus();
+    expect(await ringOf('.app-search-box__form')).not.toBe('none');
+    await logIn(page, member.username, member.password, '/member/article/set');
+    const editor = page.getByRole('textbox', { name: '内容' });
+    await editor.waitFor();
+    expect(await ringOf('.app-rich-editor')).toBe('none');
+    await editor.focus();
+    expect(await ringOf('.app-rich-editor')).not.toBe('none');
+  });
+
   it('finds nothing on the screens of a member', async () => {
     const page = await checkedPage();
     await logIn(page, member.username, member.password, '/member');
