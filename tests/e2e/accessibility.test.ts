@@ -39,6 +39,10 @@ beforeAll(async () => {
     body: { identifier: 'reading-month', title: '读书月活动公告', keywords: '公告', content: '<p>读书月期间，上传文档可获得双倍魔豆。</p>' },
   });
   expect(created.status).toBe(200);
+  // Recommended: the lists show it with its 推荐 badge.
+  const listed = await api(site.backendUrl, 'GET', '/api/v1/article/list', { token: adminToken, query: { wd: '读书月活动公告' } });
+  const recommended = await api(site.backendUrl, 'PUT', '/api/v1/article/recommend', { token: adminToken, body: { article_id: [listed.body.article[0].id], is_recommend: true } });
+  expect(recommended.status).toBe(200);
   articlePath = '/article/reading-month';
   member = { username: author.username, password: author.password };
 }, 120_000);
@@ -72,6 +76,9 @@ describe('accessibility (axe-core)', () => {
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
     expect(found).toEqual([]);
+    // The article list was checked with its 推荐 badge.
+    await page.goto('/article');
+    await page.locator('.app-article-list__badge', { hasText: '推荐' }).waitFor();
   }, 120_000);
 
   it('shows where the keyboard is in the fields that draw no outline (the search boxes, the article editor)', async () => {
