@@ -72,7 +72,12 @@ async function checkedPage(): Promise<Page> {
 describe('accessibility (axe-core)', () => {
   it('finds nothing on the screens of a visitor', async () => {
     const page = await checkedPage();
-    const paths = ['/', '/library', documentPath, `/search?wd=${encodeURIComponent('图书馆')}`, '/article', articlePath, '/vip', '/auth/login', '/auth/register'];
+    const paths = [
+      '/', '/library', documentPath, `/search?wd=${encodeURIComponent('图书馆')}`, '/search', '/article', articlePath, '/vip',
+      '/auth/login', '/auth/register', '/auth/forgot',
+      // What is not there: a category, a document, an article.
+      '/library/999999', `${documentPath.replace(/\/\d+$/, '')}/999999`, '/article/detail/no-such-article',
+    ];
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
     expect(found).toEqual([]);
@@ -100,7 +105,10 @@ describe('accessibility (axe-core)', () => {
   it('finds nothing on the screens of a member', async () => {
     const page = await checkedPage();
     await logIn(page, member.username, member.password, '/member');
-    const paths = ['/member', '/member/profile', '/member/document', '/member/article/set', '/member/favorite', '/upload', documentPath];
+    const paths = [
+      '/member', '/member/profile', '/member/document', '/member/article', '/member/article/set', '/member/favorite', '/member/download',
+      '/member/order', '/upload', documentPath,
+    ];
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
     expect(found).toEqual([]);

@@ -4,11 +4,13 @@ import { Button } from './semi';
 import { Illustration } from './illustrations';
 import './states.css';
 
-export function EmptyState({ title = '暂无数据', description, children }: { title?: string; description?: ReactNode; children?: ReactNode }) {
+/** `page`: the state is the whole screen (what was asked for does not exist): its title is the page's h1. */
+export function EmptyState({ title = '暂无数据', description, children, page = false }: { title?: string; description?: ReactNode; children?: ReactNode; page?: boolean }) {
+  const Title = page ? 'h1' : 'p';
   return (
     <div className="app-state" role="status">
       <Illustration name="noContent" className="app-state__image" />
-      <p className="app-state__title">{title}</p>
+      <Title className="app-state__title">{title}</Title>
       {description && <p className="app-state__description">{description}</p>}
       {children}
     </div>

@@ -101,7 +101,7 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
   if (query.isError) {
     const missing = query.error instanceof ApiError && query.error.status === 404;
     return missing ? (
-      <EmptyState title="文章不存在" description="这篇文章可能已被删除，或者还没有通过审核。">
+      <EmptyState page title="文章不存在" description="这篇文章可能已被删除，或者还没有通过审核。">
         <Link to="/article">看看其他文章</Link>
       </EmptyState>
     ) : (

@@ -46,7 +46,7 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
   if (categoryId && !category) {
     return (
       <div className="app-container app-panel">
-        <EmptyState title="分类不存在" description="该分类不存在或已被停用。">
+        <EmptyState page title="分类不存在" description="该分类不存在或已被停用。">
           <Link to="/library">浏览全部文档</Link>
         </EmptyState>
       </div>

@@ -111,7 +111,7 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
     if (document.error instanceof ApiError && document.error.status === 404) {
       return (
         <div className="app-container app-panel">
-          <EmptyState title="文档不存在" description="该文档不存在、已被删除或暂不公开。">
+          <EmptyState page title="文档不存在" description="该文档不存在、已被删除或暂不公开。">
             <Link to="/library">浏览其他文档</Link>
           </EmptyState>
         </div>
