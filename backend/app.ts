@@ -153,8 +153,12 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     ...(libreofficePath !== undefined ? { libreofficePath } : {}),
     ...(calibrePath !== undefined ? { calibrePath } : {}),
   });
+  let closing = false;
+  let searchUpgrade: Promise<unknown> = Promise.resolve();
   // Running jobs finish (or are aborted) while the database is still open.
   app.addHook('onClose', async () => {
+    closing = true;
+    await searchUpgrade;
     await jobs.stop();
     await conversion.close();
     await db.destroy();
@@ -170,6 +174,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);
+  const searchIndexes = { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') };
   const context: BackendContext = {
     db,
     settings,
@@ -182,7 +187,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,
     conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
-    search: { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') },
+    search: searchIndexes,
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
@@ -194,6 +199,14 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    jobs.start();
+    // An index made by an older tokenizer is brought up to date while the site answers.
+    searchUpgrade = Promise.all(
+      Object.values(searchIndexes).map((index) =>
+        index.upgrade({ stopped: () => closing }).catch((error: unknown) => app.log.error({ err: error, collection: index.collection }, 'search index upgrade failed')),
+      ),
+    );
+  });
   return app;
 }

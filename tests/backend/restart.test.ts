@@ -3,6 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import { openDatabase } from '../../backend/db';
+import { TOKENIZER_VERSION } from '../../backend/platform/search/bigrams';
+import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { api, login, startBackend } from '../helpers/backend';
 
 const TABLES = ['group', 'permission', 'config', 'navigation', 'language', 'friendlink', 'user'] as const;
@@ -34,6 +37,35 @@ describe('restart on the same DATA_DIR', () => {
       const me = await api(second.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('brings a search index made by an older tokenizer up to date once it has started', async () => {
+    const first = await startBackend();
+    await first.close({ keepData: true });
+    const opened = await openDatabase(first.dataDir);
+    await new SqliteSearchIndex(opened.sqlite, 'document').upsert([
+      { id: 1, title: '广场', keywords: '', description: '', content: '游客在天安门广场上。', attributes: { createdAt: '2024-01-01T00:00:00Z' } },
+    ]);
+    opened.sqlite.prepare('UPDATE search_meta SET tokenizer_version = ?').run(TOKENIZER_VERSION - 1);
+    await opened.db.destroy();
+
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      const { default: SQLite } = await import('better-sqlite3');
+      const db = new SQLite(path.join(first.dataDir, 'moredoc.db'), { readonly: true });
+      const versions = () => db.prepare('SELECT collection, tokenizer_version AS version FROM search_meta ORDER BY collection').all();
+      try {
+        await expect.poll(versions, { timeout: 10_000 }).toEqual([
+          { collection: 'article', version: TOKENIZER_VERSION },
+          { collection: 'document', version: TOKENIZER_VERSION },
+        ]);
+      } finally {
+        db.close();
+      }
+      expect((await api(second.url, 'GET', '/api/v1/settings')).status).toBe(200);
     } finally {
       await second.close();
     }

@@ -3,7 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../backend/db';
-import { compactWhitespace, indexTokens, parseQuery, queryToMatchExpression } from '../../backend/platform/search/bigrams';
+import {
+  compactWhitespace,
+  foldText,
+  indexTokens,
+  normalizeText,
+  parseQuery,
+  queryToMatchExpression,
+  scanTokens,
+  toMatchExpression,
+  TOKENIZER_VERSION,
+} from '../../backend/platform/search/bigrams';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
 import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { HEAD_BYTES, headOf } from '../../backend/platform/search/stored-texts';
@@ -67,6 +77,25 @@ describe('bigram tokens', () => {
         { kind: 'phrase', tokens: ['机器', '器学', '学习'], literal: { text: '机器学习', cjk: true } },
       ],
     });
+  });
+});
+
+describe('dictionary words', () => {
+  it('follow the bigrams of a text, every word of 3 or more characters each time it occurs', () => {
+    expect(indexTokens('我在天安门广场')).toBe('我在 在天 天安 安门 门广 广场 场 天安门 天安门广场');
+    expect(indexTokens('人民代表大会，天安门')).toBe('人民 民代 代表 表大 大会 会 天安 安门 门 人民代表 人民代表大会 代表大会 天安门');
+    // Within a run only: not across punctuation or a space, but across a line wrap.
+    expect(indexTokens('天安门 广场')).toBe('天安 安门 门 广场 场 天安门');
+    expect(indexTokens('天安\n门广场')).toBe('天安 安门 门广 广场 场 天安门 天安门广场');
+    expect(indexTokens('天安门广场天安门广场').split(' ').filter((token) => token === '天安门广场')).toHaveLength(2);
+  });
+
+  it('are matched as one token, other runs as their bigram phrase, and as a phrase by an index without them', () => {
+    expect(queryToMatchExpression('天安门广场')).toBe('"天安门广场"');
+    expect(queryToMatchExpression('天安门广场 Python')).toBe('"天安门广场" AND "python"');
+    expect(queryToMatchExpression('安门广场')).toBe('"安门 门广 广场"');
+    expect(parseQuery('计算机')).toEqual({ titleOnly: false, terms: [{ kind: 'phrase', tokens: ['计算', '算机'], literal: { text: '计算机', cjk: true }, word: '计算机' }] });
+    expect(toMatchExpression(parseQuery('天安门广场'), false)).toBe('"天安 安门 门广 广场"');
   });
 });
 
@@ -442,6 +471,56 @@ describe('SqliteSearchIndex', () => {
     expect(index.needsRebuild).toBe(false);
     expect((await ids('规则')).sort()).toEqual([1, 2]);
     expect(await ids('旧')).toEqual([1]);
+  });
+
+  describe('an index made before the dictionary words', () => {
+    // Texts that hold the words, or only look as if they do.
+    const TEXTS = ['游客在天安门广场上。', '天安门 广场', '天安\n门广场', '天安⻔广场', '在ＸＹ天安门广场', '天安门广场和天安门广场', '第十届全国人民代表大会', '门广场', '人民代表大'];
+    const WORDS = ['天安门广场', '天安门', '人民代表大会', '代表大会', '安门广场'];
+    const found = async (engine: SqliteSearchIndex, text: string) => (await engine.search({ text, size: 100 })).hits.map((hit) => hit.id).sort((a, b) => a - b);
+    const setVersion = (version: number) => opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = ? WHERE collection = 'document'").run(version);
+    const bigramsOf = (text: string) => {
+      const terms: string[] = [];
+      scanTokens(foldText(normalizeText(text)), (term) => terms.push(term));
+      return terms.join(' ');
+    };
+    /** The entry's rows as tokenizer version 1 wrote them: bigrams only. */
+    const asVersionOne = (id: number, fields: { title: string; content: string }) => {
+      for (const table of ['search_document_fts', 'search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
+      opened.sqlite.prepare('INSERT INTO search_document_fts (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)').run(id, bigramsOf(fields.title), '', '', bigramsOf(fields.content));
+      opened.sqlite.prepare('INSERT INTO search_document_head_fts (rowid, title, keywords) VALUES (?, ?, ?)').run(id, bigramsOf(fields.title), '');
+      opened.sqlite.prepare('INSERT INTO search_document_summary_fts (rowid, description) VALUES (?, ?)').run(id, '');
+    };
+
+    it('finds a word exactly where its phrase is', async () => {
+      await index.upsert(TEXTS.map((content, i) => entry(i + 1, { content })));
+      setVersion(TOKENIZER_VERSION - 1);
+      const phrases = new SqliteSearchIndex(opened.sqlite, 'document');
+      expect(phrases.needsRebuild).toBe(true);
+      for (const word of WORDS) expect(await found(index, word), word).toEqual(await found(phrases, word));
+      expect(await found(index, '天安门广场')).toEqual([1, 3, 4, 5, 6]);
+      expect(await found(index, '代表大会')).toEqual([7]);
+      expect((await index.search({ text: '天安门广场' })).hits.find((hit) => hit.id === 6)!.snippet).toBe('<em>天安门广场</em>和<em>天安门广场</em>');
+    });
+
+    it('matches words as phrases until upgrade() has given every entry its words', async () => {
+      await index.upsert([entry(1, { content: TEXTS[0] }), entry(2, { title: '天安门广场', content: FILLER }), entry(3, { content: FILLER })]);
+      asVersionOne(2, { title: '天安门广场', content: FILLER });
+      setVersion(1);
+      // The engine of a running site that did not know: the entry without its word is missed.
+      expect(await found(index, '天安门广场')).toEqual([1]);
+      const upgrading = new SqliteSearchIndex(opened.sqlite, 'document');
+      expect(await found(upgrading, '天安门广场')).toEqual([1, 2]);
+
+      expect(await upgrading.upgrade({ stopped: () => true })).toBe(false);
+      expect(upgrading.needsRebuild).toBe(true);
+      expect(await upgrading.upgrade({ batch: 2 })).toBe(true);
+      expect(upgrading.needsRebuild).toBe(false);
+      expect(opened.sqlite.prepare(`SELECT rowid AS id FROM search_document_head_fts WHERE search_document_head_fts MATCH '"天安门广场"'`).all()).toEqual([{ id: 2 }]);
+      expect(await found(upgrading, '天安门广场')).toEqual([1, 2]);
+      expect((await upgrading.search({ text: '天安门广场' })).hits[0]!.id).toBe(2);
+      expect(await upgrading.upgrade()).toBe(true);
+    });
   });
 
   it('answers an empty result for a query with nothing searchable in it', async () => {

@@ -9,9 +9,10 @@
 //   character); any other letter/digit sequence is one word token; everything else
 //   (punctuation, spaces, symbols) separates tokens and ends a CJK run.
 import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
+import { dictionaryWords, isDictionaryWord } from './words';
 
 /** Bumped whenever the rule above changes: an index built with another version needs a rebuild. */
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 // CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
 const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
@@ -128,12 +129,18 @@ export function normalizeText(text: string): string {
   return compactWhitespace(foldIdeographVariants(text));
 }
 
-/** The text of one FTS column: its tokens joined by spaces (FTS5's unicode61 splits them back). */
+/**
+ * The text of one FTS column: its tokens joined by spaces (FTS5's unicode61 splits them back),
+ * then the dictionary words it holds (words.ts). Those come after every bigram, so that the
+ * bigrams' positions, which phrases compare, are those of the text alone.
+ */
 export function indexTokens(text: string): string {
+  const folded = foldText(normalizeText(text));
   const terms: string[] = [];
-  scanTokens(foldText(normalizeText(text)), (term) => {
+  scanTokens(folded, (term) => {
     terms.push(term);
   });
+  terms.push(...dictionaryWords(folded));
   return terms.join(' ');
 }
 
@@ -143,7 +150,7 @@ export function indexTokens(text: string): string {
  * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
  * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
  */
-export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean } } | { kind: 'char'; char: string };
+export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean }; word?: string } | { kind: 'char'; char: string };
 
 export interface ParsedQuery {
   terms: QueryTerm[];
@@ -161,7 +168,9 @@ function cjkRunTerm(run: string): QueryTerm {
   if (chars.length === 1) return { kind: 'char', char: run };
   const tokens: string[] = [];
   for (let i = 0; i + 1 < chars.length && tokens.length < MAX_PHRASE_TOKENS; i++) tokens.push(chars[i]! + chars[i + 1]!);
-  return { kind: 'phrase', tokens, literal: { text: chars.slice(0, tokens.length + 1).join(''), cjk: true } };
+  const text = chars.slice(0, tokens.length + 1).join('');
+  // A dictionary word is one token of the index, found wherever its bigram phrase is.
+  return { kind: 'phrase', tokens, literal: { text, cjk: true }, ...(isDictionaryWord(text) ? { word: text } : {}) };
 }
 
 /**
@@ -227,10 +236,15 @@ function quote(token: string): string {
   return `"${token.replaceAll('"', '""')}"`;
 }
 
-/** The FTS5 MATCH expression of a parsed query, or undefined when nothing searchable is left. */
-export function toMatchExpression(parsed: ParsedQuery): string | undefined {
+/**
+ * The FTS5 MATCH expression of a parsed query, or undefined when nothing searchable is left.
+ * `wholeWords`: the index holds the dictionary words as tokens (an index still being brought to
+ * this tokenizer version may not); without them a word is matched as its bigram phrase.
+ */
+export function toMatchExpression(parsed: ParsedQuery, wholeWords = true): string | undefined {
   if (parsed.terms.length === 0) return undefined;
-  const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(term.tokens.join(' '))));
+  const phrase = (term: Extract<QueryTerm, { kind: 'phrase' }>) => (wholeWords && term.word !== undefined ? term.word : term.tokens.join(' '));
+  const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(phrase(term))));
   return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
 }
 

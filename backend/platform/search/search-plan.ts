@@ -68,6 +68,8 @@ export class SearchPlanner {
   constructor(
     private readonly tables: SearchTables,
     private readonly bm25: ReadonlyMap<string, string>,
+    /** whether the index holds the dictionary words as tokens yet (see toMatchExpression) */
+    private readonly wholeWords: () => boolean,
   ) {}
 
   /**
@@ -78,7 +80,7 @@ export class SearchPlanner {
   plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort, source?: MatchSource): SearchPlan | undefined {
     const words = parsed.terms.filter((term) => term.kind === 'phrase');
     const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly });
+    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly }, this.wholeWords());
     if (match === undefined && chars.length === 0) return undefined;
     const fts = source?.table ?? this.tables.fts;
     const id = match === undefined ? 'd.id' : 'f.rowid';

@@ -30,7 +30,7 @@ export interface SqliteSearchIndexOptions {
 export const DEFAULT_WEIGHTS: ColumnWeights = { title: 10, keywords: 5, description: 3, content: 1 };
 const DEFAULT_SNIPPET_LENGTH = 120;
 const MAX_PAGE_SIZE = 100;
-// Indexing runs on the caller's thread at about 2 million characters a second: a text is kept
+// Indexing runs on the caller's thread at about a million characters a second: a text is kept
 // and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
 export const MAX_CONTENT_LENGTH = 1_000_000;
 
@@ -47,6 +47,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly statements = new Map<string, SQLite.Statement>();
   private readonly planner: SearchPlanner;
   private readonly hits: HitDescriber;
+  /** every entry's tokens are this tokenizer version's, the dictionary words with them */
+  private current: boolean;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -72,9 +74,10 @@ export class SqliteSearchIndex implements SearchIndex {
       [this.head, `bm25(f.${this.head}, ${weights.title}, ${weights.keywords})`],
       [this.summary, `bm25(f.${this.summary})`],
     ]);
-    this.planner = new SearchPlanner({ fts: this.fts, entries: this.entries, categories: this.categories }, bm25);
+    this.planner = new SearchPlanner({ fts: this.fts, entries: this.entries, categories: this.categories }, bm25, () => this.current);
     this.hits = new HitDescriber(this.texts, Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH)));
     this.createTables();
+    this.current = !this.needsRebuild;
   }
 
   private createTables(): void {
@@ -146,7 +149,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return prepared;
   }
 
-  /** True when the stored tokens come from another tokenizer version: call rebuild(). */
+  /** True when the stored tokens come from another tokenizer version: call upgrade() or rebuild(). */
   get needsRebuild(): boolean {
     const row = this.statement('SELECT tokenizer_version AS version FROM search_meta WHERE collection = ?').get(this.collection) as { version: number } | undefined;
     return row?.version !== TOKENIZER_VERSION;
@@ -261,8 +264,13 @@ export class SqliteSearchIndex implements SearchIndex {
       for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
       for (const table of [this.entries, this.categories]) this.sqlite.prepare(`DELETE FROM ${table}`).run();
       this.texts.clear();
-      this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
+      this.markCurrent();
     })();
+  }
+
+  private markCurrent(): void {
+    this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
+    this.current = true;
   }
 
   /**
@@ -277,9 +285,42 @@ export class SqliteSearchIndex implements SearchIndex {
         this.insertTokens(row);
         refold.run(foldText(row.title), row.id);
       });
-      this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
+      this.markCurrent();
     })();
     await this.optimize();
+  }
+
+  /**
+   * rebuild() while the site keeps answering: each entry's tokens are replaced from its stored
+   * text, `batch` entries a transaction (10 of 5,000 characters take about 50 ms), the event
+   * loop served between batches. Until the last
+   * batch, queries match a dictionary word as its bigram phrase, which the old tokens hold too
+   * (version 1 had no word tokens; its bigrams are this version's). Returns false when
+   * `stopped()` ended it early (the process is closing): the next start begins again.
+   */
+  async upgrade(options: { batch?: number; stopped?: () => boolean } = {}): Promise<boolean> {
+    if (!this.needsRebuild) return true;
+    const batch = Math.max(1, Math.trunc(options.batch ?? 10));
+    const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
+    const retokenize = this.sqlite.transaction((rows: StoredText[]) => {
+      for (const row of rows) {
+        this.removeTokens(row.id);
+        this.insertTokens(row);
+        refold.run(foldText(row.title), row.id);
+      }
+    });
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (options.stopped?.()) return false;
+      const rows = this.texts.batchAfter<StoredText>('id, title, keywords, description, content', after, batch);
+      retokenize(rows);
+      if (rows.length < batch) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    this.markCurrent();
+    await this.optimize();
+    return true;
   }
 
   /** Merges the index segments into one: worth it after a bulk load. */

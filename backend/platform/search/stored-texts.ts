@@ -105,14 +105,18 @@ export class StoredTexts {
 
   /** Hands every stored text (these columns of it) to `visit`, in id order, a batch at a time. */
   forEach<Row extends { id: number }>(columns: string, visit: (row: Row) => void): void {
-    const batch = this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ${BATCH}`);
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      const rows = batch.all(after) as Row[];
+      const rows = this.batchAfter<Row>(columns, after, BATCH);
       for (const row of rows) visit(row);
       if (rows.length < BATCH) break;
       after = rows[rows.length - 1]!.id;
     }
+  }
+
+  /** These columns of the first `count` stored texts whose id is above `after`, in id order. */
+  batchAfter<Row extends { id: number }>(columns: string, after: number, count: number): Row[] {
+    return this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ?`).all(after, count) as Row[];
   }
 
   /**
