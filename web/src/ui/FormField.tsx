@@ -1,4 +1,5 @@
-// A labelled Semi input with its validation message, announced to screen readers.
+// Labelled form fields (a Semi input, a text area, a group of checkboxes) with their validation
+// message or hint, announced to screen readers.
 import type { ReactNode } from 'react';
 import { Input } from './semi';
 import './form.css';
