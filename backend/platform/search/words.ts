@@ -6,59 +6,76 @@
 // entries. The list is ZH_WORDS (zh-words.ts), loaded on first use.
 import { ZH_WORDS } from './zh-words';
 
+const WORD = 1;
+const PREFIX = 2;
+
 interface Dictionary {
-  words: Set<string>;
-  /** the first two characters of the words (as `pairKey`), with the length of the longest word they start */
-  prefixes: Map<number, number>;
+  /** the words, and the beginnings of 3 or more characters of longer ones: WORD, PREFIX or both */
+  entries: Map<string, number>;
+  /** 1 for each character a word begins with */
+  firstChars: Uint8Array;
+  /** the first two characters of each word, as `pairKey` */
+  pairs: Set<number>;
+}
+
+// The words are BMP ideographs (CJK Unified and Extension A): the tokenizer has folded every
+// other form of them (radicals, compatibility ideographs) into these already.
+const FIRST_HAN = 0x3400;
+const HAN_SPAN = 0xa000 - FIRST_HAN;
+const WHOLE_HAN_WORD = /^[\u3400-\u4dbf\u4e00-\u9fff]{3,}$/u;
+
+function isHan(code: number): boolean {
+  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf);
+}
+
+/** Two ideographs as one small integer: a set lookup without cutting a string. */
+function pairKey(first: number, second: number): number {
+  return (first - FIRST_HAN) * HAN_SPAN + (second - FIRST_HAN);
 }
 
 let dictionary: Dictionary | undefined;
 
-// The words are BMP ideographs (CJK Unified and Extension A), so they can only sit inside a run
-// of them; the tokenizer has folded every other form of them (radicals, compatibility
-// ideographs) into these already.
-const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff]{3,}/gu;
-const WHOLE_HAN_WORD = /^[\u3400-\u4dbf\u4e00-\u9fff]{3,}$/u;
-
-/** Two UTF-16 code units as one number: a map lookup without cutting a string. */
-function pairKey(text: string, at: number): number {
-  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
-}
-
 function load(): Dictionary {
   if (dictionary) return dictionary;
-  const words = new Set<string>();
-  const prefixes = new Map<number, number>();
+  const entries = new Map<string, number>();
+  const firstChars = new Uint8Array(0x10000);
+  const pairs = new Set<number>();
   for (const word of ZH_WORDS.split(/\s+/u)) {
-    // A word HAN_RUN could not find in a text would never match: keep none.
+    // A word the scan below could not find in a text would never match: keep none.
     if (!WHOLE_HAN_WORD.test(word)) continue;
-    words.add(word);
-    const prefix = pairKey(word, 0);
-    prefixes.set(prefix, Math.max(prefixes.get(prefix) ?? 0, word.length));
+    entries.set(word, (entries.get(word) ?? 0) | WORD);
+    for (let end = 3; end < word.length; end++) {
+      const prefix = word.slice(0, end);
+      entries.set(prefix, (entries.get(prefix) ?? 0) | PREFIX);
+    }
+    firstChars[word.charCodeAt(0)] = 1;
+    pairs.add(pairKey(word.charCodeAt(0), word.charCodeAt(1)));
   }
-  dictionary = { words, prefixes };
+  dictionary = { entries, firstChars, pairs };
   return dictionary;
 }
 
-
 /** Whether a folded text is a word of the dictionary (3 or more ideographs). */
 export function isDictionaryWord(folded: string): boolean {
-  return folded.length >= 3 && load().words.has(folded);
+  return folded.length >= 3 && ((load().entries.get(folded) ?? 0) & WORD) !== 0;
 }
 
 /** Every dictionary word in a folded text, in order of where it starts, each time it occurs. */
 export function dictionaryWords(folded: string): string[] {
-  const { words, prefixes } = load();
+  const { entries, firstChars, pairs } = load();
   const found: string[] = [];
-  for (const [run] of folded.matchAll(HAN_RUN)) {
-    for (let start = 0; start + 3 <= run.length; start++) {
-      const longest = prefixes.get(pairKey(run, start));
-      if (longest === undefined) continue;
-      const last = Math.min(run.length, start + longest);
-      for (let end = start + 3; end <= last; end++) {
-        const candidate = run.slice(start, end);
-        if (words.has(candidate)) found.push(candidate);
-      }
+  const length = folded.length;
+  for (let start = 0; start + 3 <= length; start++) {
+    const first = folded.charCodeAt(start);
+    if (firstChars[first] === 0) continue;
+    const second = folded.charCodeAt(start + 1);
+    if (!isHan(second) || !pairs.has(pairKey(first, second))) continue;
+    // Longer and longer candidates within the run of ideographs, while they begin some word.
+    for (let end = start + 3; end <= length && isHan(folded.charCodeAt(end - 1)); end++) {
+      const candidate = folded.slice(start, end);
+      const kind = entries.get(candidate) ?? 0;
+      if (kind & WORD) found.push(candidate);
+      if (!(kind & PREFIX)) break;
     }
   }
   return found;
