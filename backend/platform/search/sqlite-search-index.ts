@@ -293,10 +293,10 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * rebuild() while the site keeps answering: each entry's tokens are replaced from its stored
    * text, `batch` entries a transaction (10 of 5,000 characters take about 50 ms), the event
-   * loop served between batches. Until the last
-   * batch, queries match a dictionary word as its bigram phrase, which the old tokens hold too
-   * (version 1 had no word tokens; its bigrams are this version's). Returns false when
-   * `stopped()` ended it early (the process is closing): the next start begins again.
+   * loop served between batches. Until the last batch, queries match a dictionary word as its
+   * bigram phrase, which the old tokens hold too (version 1 had no word tokens; its bigrams are
+   * this version's). Returns false when `stopped()` ended it early (the process is closing):
+   * the next start begins again.
    */
   async upgrade(options: { batch?: number; stopped?: () => boolean } = {}): Promise<boolean> {
     if (!this.needsRebuild) return true;
