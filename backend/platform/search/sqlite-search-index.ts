@@ -33,6 +33,8 @@ const MAX_PAGE_SIZE = 100;
 // Indexing runs on the caller's thread at about a million characters a second: a text is kept
 // and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
 export const MAX_CONTENT_LENGTH = 1_000_000;
+/** What rebuild() and upgrade() read of a stored text. */
+const STORED_COLUMNS = 'id, title, keywords, description, content';
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
@@ -280,11 +282,7 @@ export class SqliteSearchIndex implements SearchIndex {
   async rebuild(): Promise<void> {
     this.sqlite.transaction(() => {
       for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();
-      const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
-      this.texts.forEach<StoredText>('id, title, keywords, description, content', (row) => {
-        this.insertTokens(row);
-        refold.run(foldText(row.title), row.id);
-      });
+      this.texts.forEach<StoredText>(STORED_COLUMNS, (row) => this.reindex(row));
       this.markCurrent();
     })();
     await this.optimize();
@@ -301,19 +299,17 @@ export class SqliteSearchIndex implements SearchIndex {
   async upgrade(options: { batch?: number; stopped?: () => boolean } = {}): Promise<boolean> {
     if (!this.needsRebuild) return true;
     const batch = Math.max(1, Math.trunc(options.batch ?? 10));
-    const refold = this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`);
     const retokenize = this.sqlite.transaction((rows: StoredText[]) => {
       for (const row of rows) {
         this.removeTokens(row.id);
-        this.insertTokens(row);
-        refold.run(foldText(row.title), row.id);
+        this.reindex(row);
       }
     });
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (options.stopped?.()) return false;
-      const rows = this.texts.batchAfter<StoredText>('id, title, keywords, description, content', after, batch);
+      const rows = this.texts.batchAfter<StoredText>(STORED_COLUMNS, after, batch);
       retokenize(rows);
       if (rows.length < batch) break;
       after = rows[rows.length - 1]!.id;
@@ -321,6 +317,12 @@ export class SqliteSearchIndex implements SearchIndex {
     this.markCurrent();
     await this.optimize();
     return true;
+  }
+
+  /** An entry's tokens and folded title made again from its stored text (its old tokens gone). */
+  private reindex(row: StoredText): void {
+    this.insertTokens(row);
+    this.statement(`UPDATE ${this.entries} SET title_folded = ? WHERE id = ?`).run(foldText(row.title), row.id);
   }
 
   /** Merges the index segments into one: worth it after a bulk load. */
