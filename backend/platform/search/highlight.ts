@@ -205,24 +205,51 @@ function isContinuationByte(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
 }
 
+/** Bytes of the UTF-8 character that starts with `lead`. */
+function sequenceLength(lead: number): number {
+  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
 /**
- * About `length` characters of UTF-8 text around byte `at` (a quarter of them before it),
- * decoding only those bytes. `bytes` may be a slice of the text: its bytes from `offset` on, of
- * a text `total` bytes long (`at` counts from the text's start). A slice must reach at least
- * `length * 4 + 4` bytes to each side of `at` where the text goes on: a character takes at most
- * 4 bytes, so the window then holds enough characters, and its edges can step off a cut one.
+ * About `length` characters of UTF-8 text around byte `at` (a quarter of them before it), as
+ * UTF-16 units, decoding only those bytes: the window's edges are found by walking the bytes,
+ * whole characters at a time. `bytes` may be a slice of the text: its bytes from `offset` on, of
+ * a text `total` bytes long (`at` counts from the text's start, on a character's first byte). A
+ * slice must reach at least `length * 4 + 4` bytes to each side of `at` where the text goes on
+ * (a character takes at most 4 bytes); its edges may cut a character, which is left out.
  */
 export function windowAround(bytes: Buffer, at: number, length: number, offset = 0, total = offset + bytes.length): TextWindow {
   const local = at - offset;
-  let from = Math.max(0, local - length * 4);
-  while (isContinuationByte(bytes[from])) from++;
-  let to = Math.min(bytes.length, local + length * 4);
-  while (to < bytes.length && isContinuationByte(bytes[to])) to--;
-  const before = bytes.toString('utf8', from, local);
-  const after = bytes.toString('utf8', local, to);
-  let tail = after.slice(0, Math.max(length - Math.floor(length / 4), length - before.length));
-  if (isLowSurrogate(after.charCodeAt(tail.length))) tail = after.slice(0, tail.length + 1);
-  let head = before.slice(Math.max(0, before.length - (length - tail.length)));
-  if (isLowSurrogate(head.charCodeAt(0))) head = head.slice(1);
-  return { text: head + tail, cutBefore: offset + from > 0 || head.length < before.length, cutAfter: offset + to < total || tail.length < after.length };
+  // A quarter before the match and the rest after it; more after when the text before is short
+  // (a character of two units may stand across the quarter: quarter + 1 sees it).
+  const quarter = Math.floor(length / 4);
+  let to = local;
+  let after = 0;
+  for (const tail = length - Math.min(quarter, unitsBefore(bytes, local, quarter + 1)[1]); to < bytes.length && after < tail; ) {
+    const size = sequenceLength(bytes[to]!);
+    if (to + size > bytes.length) break;
+    to += size;
+    after += size === 4 ? 2 : 1;
+  }
+  const from = unitsBefore(bytes, local, length - after)[0];
+  return { text: bytes.toString('utf8', from, to), cutBefore: offset + from > 0, cutAfter: offset + to < total };
+}
+
+/**
+ * Walks back from `end` over whole characters, at most `limit` UTF-16 units of them: where that
+ * stops (not before a character the slice has cut) and the units passed.
+ */
+function unitsBefore(bytes: Buffer, end: number, limit: number): [start: number, units: number] {
+  let start = end;
+  let units = 0;
+  while (start > 0) {
+    let lead = start - 1;
+    while (lead > 0 && isContinuationByte(bytes[lead])) lead--;
+    if (isContinuationByte(bytes[lead])) break;
+    const width = bytes[lead]! >= 0xf0 ? 2 : 1;
+    if (units + width > limit) break;
+    units += width;
+    start = lead;
+  }
+  return [start, units];
 }
