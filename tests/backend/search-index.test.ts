@@ -334,6 +334,11 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '地理学' })).hits[0]).toMatchObject({ snippet: '山川河流。', titleHighlight: '<em>地理学</em>' });
   });
 
+  it('takes the snippet from the description when the text holds the word only inside a longer one', async () => {
+    await index.upsert([entry(1, { title: '编程入门', description: '学会 python 编程', content: `${'正文。'.repeat(40)}Pythonic code.` })]);
+    expect((await index.search({ text: 'python' })).hits[0]!.snippet).toBe('学会 <em>python</em> 编程');
+  });
+
   it('replaces every old token on upsert and forgets removed entries', async () => {
     await index.upsert([entry(1, { title: '旧标题', keywords: '旧关键词', description: '旧的摘要', content: '旧的正文内容。' }), entry(2, { content: '旧的正文内容。' })]);
     expect((await ids('旧的正文')).sort()).toEqual([1, 2]);

@@ -82,7 +82,7 @@ export class HitDescriber {
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return html;
     }
-    const inDescription = snippetAroundFirstMatch(text.description, parsed, this.snippetLength);
+    const inDescription = snippetAroundFirstMatch(text.description ?? this.texts.description(text.id), parsed, this.snippetLength);
     if (inDescription !== undefined) return inDescription;
     if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
@@ -95,7 +95,7 @@ export class HitDescriber {
 
   /** The text's beginning, else the description's. */
   private beginningSnippet(text: HitText): string {
-    if (text.size === 0) return leadingSnippet(text.description, this.snippetLength);
+    if (text.size === 0) return leadingSnippet(text.description ?? this.texts.description(text.id), this.snippetLength);
     const bytes = text.start === 0 ? text.window : this.texts.leadingBytes(text.id, this.reach);
     const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
     return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;

@@ -22,13 +22,15 @@ export interface StoredText {
 }
 
 /**
- * A hit's texts: title and description as strings, and of the content only a window of its
- * UTF-8 bytes, cut by SQLite around the first byte occurrence of a needle (or at its start).
+ * A hit's texts: the title as a string, and of the content only a window of its UTF-8 bytes,
+ * cut by SQLite around the first byte occurrence of a needle (or at its start). The description
+ * comes along only when no needle is in the content (the snippet is then looked for in it).
  */
 export interface HitText {
   id: number;
   title: string;
-  description: string;
+  /** null when a needle is in the content: description() reads it if it is wanted after all */
+  description: string | null;
   /** byte length of the content */
   size: number;
   /** byte offset of the first needle found in the content, or -1 */
@@ -144,13 +146,17 @@ export class StoredTexts {
     // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
     // them, which would repeat the search in every expression that uses its result, and from
     // copying the texts into a temporary table): the text is read and searched once.
-    const sql = `SELECT id, title, description, size, at, partial, max(0, at - ${reach}) AS start,
+    const sql = `SELECT id, title, CASE WHEN at < 0 THEN description END AS description, size, at, partial, max(0, at - ${reach}) AS start,
         substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window
       FROM (SELECT id, title, description, c, size, partial, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
         FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ${first} AS found
           FROM (${texts} LIMIT -1 OFFSET 0)
           LIMIT -1 OFFSET 0))`;
     return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];
+  }
+
+  description(id: number): string {
+    return (this.statement(`SELECT description FROM ${this.table} WHERE id = ?`).get(id) as { description: string } | undefined)?.description ?? '';
   }
 
   content(id: number): string {
