@@ -277,6 +277,20 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '云计算', page: -3, size: 0 })).hits).toHaveLength(1);
   });
 
+  it('answers every page size and depth right while keeping a bounded number of prepared statements', async () => {
+    await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。', attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() } })));
+    // Each size, page and total cap is its own SQL (the LIMIT is written into it).
+    for (let size = 1; size <= 30; size++) {
+      for (let page = 1; page <= 30; page++) {
+        const { total, hits } = await index.search({ text: '云计算', sort: 'newest', size, page, maxTotal: 100 + size * 30 + page });
+        expect(total).toBe(30);
+        const first = 30 - (page - 1) * size;
+        expect(hits.map((hit) => hit.id)).toEqual(Array.from({ length: Math.max(0, Math.min(size, first)) }, (_, i) => first - i));
+      }
+    }
+    expect((index as unknown as { statements: Map<string, unknown> }).statements.size).toBeLessThanOrEqual(500);
+  });
+
   it('cuts the snippet around the first match, highlights it and escapes the rest', async () => {
     const before = '前言部分讲述了历史背景。'.repeat(30);
     const content = `${before}<script>alert("x")</script>量子计算机的原理与量子比特。${'后记。'.repeat(50)}`;

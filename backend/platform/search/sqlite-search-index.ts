@@ -33,6 +33,8 @@ const MAX_PAGE_SIZE = 100;
 // Indexing runs on the caller's thread at about a million characters a second: a text is kept
 // and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
 export const MAX_CONTENT_LENGTH = 1_000_000;
+/** Prepared statements kept per index, the oldest dropped first. */
+const MAX_STATEMENTS = 500;
 /** What rebuild() and upgrade() read of a stored text. */
 const STORED_COLUMNS = 'id, title, keywords, description, content';
 
@@ -146,6 +148,8 @@ export class SqliteSearchIndex implements SearchIndex {
     let prepared = this.statements.get(sql);
     if (!prepared) {
       prepared = this.sqlite.prepare(sql);
+      // Bounded: LIMIT values are written into the SQL (see countMatches), deep pages make more.
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
       this.statements.set(sql, prepared);
     }
     return prepared;
@@ -345,16 +349,21 @@ export class SqliteSearchIndex implements SearchIndex {
     return { total, hits: this.hits.describe(rows, parsed), tookMs: performance.now() - started };
   }
 
-  /** How many entries match, counting no further than `limit`. */
+  /**
+   * How many entries match, counting no further than `limit`. A LIMIT is written into the SQL,
+   * never bound: SQLite (3.53) prepares a statement again each time a value is bound to its
+   * LIMIT parameter, 10 µs a search.
+   */
   private countMatches(plan: SearchPlan, limit?: number): number {
     if (limit === undefined) return (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-    const capped = `SELECT count(*) AS n FROM (SELECT 1 FROM ${plan.from} WHERE ${plan.where} LIMIT ?)`;
-    return (this.statement(capped).get(...plan.params, Math.max(0, Math.trunc(limit))) as { n: number }).n;
+    const capped = `SELECT count(*) AS n FROM (SELECT 1 FROM ${plan.from} WHERE ${plan.where} LIMIT ${Math.max(0, Math.trunc(limit))})`;
+    return (this.statement(capped).get(...plan.params) as { n: number }).n;
   }
 
+  /** `size` entries from `offset` on; the size written into the SQL (see countMatches). */
   private pageOf(plan: SearchPlan, size: number, offset: number): RankedRow[] {
-    const sql = `SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ? OFFSET ?`;
-    return this.statement(sql).all(...plan.params, size, offset) as RankedRow[];
+    const sql = `SELECT ${plan.id} AS id, ${plan.rank} AS rank FROM ${plan.from} WHERE ${plan.where} ORDER BY ${plan.order} LIMIT ${Math.trunc(size)} OFFSET ?`;
+    return this.statement(sql).all(...plan.params, offset) as RankedRow[];
   }
 
   /**

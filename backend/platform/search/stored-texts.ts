@@ -118,7 +118,7 @@ export class StoredTexts {
 
   /** These columns of the first `count` stored texts whose id is above `after`, in id order. */
   batchAfter<Row extends { id: number }>(columns: string, after: number, count: number): Row[] {
-    return this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ?`).all(after, count) as Row[];
+    return this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ${Math.trunc(count)}`).all(after) as Row[];
   }
 
   /**
