@@ -5,8 +5,11 @@ import { foldText, isLatinWordCodePoint, scanTokens, type ParsedQuery } from './
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIALS = /[&<>"']/g;
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (char) => HTML_ESCAPES[char]!) : text;
 }
 
 /** A folded text and, when folding changed lengths, where each folded position came from. */
@@ -128,7 +131,10 @@ function findMatches(text: string, query: ParsedQuery, within?: number): Range[]
   return found.filter(([start]) => start < limit).map(([start, end]) => [originalStart(folded, start), originalEnd(folded, end)]);
 }
 
-/** `text[from, to)` escaped, with the ranges (clipped to it, merged when they touch) in <em>. */
+/**
+ * `text[from, to)` escaped, with the ranges (in the order of their starts, as findMatches gives
+ * them; clipped to it, merged when they touch) in <em>.
+ */
 function render(text: string, ranges: Range[], from: number, to: number): string {
   let html = '';
   let cursor = from;
@@ -139,7 +145,7 @@ function render(text: string, ranges: Range[], from: number, to: number): string
     cursor = open[1];
     open = undefined;
   };
-  for (const [rawStart, rawEnd] of [...ranges].sort((a, b) => a[0] - b[0])) {
+  for (const [rawStart, rawEnd] of ranges) {
     const start = Math.max(rawStart, from, cursor);
     const end = Math.min(rawEnd, to);
     if (end <= start) continue;
