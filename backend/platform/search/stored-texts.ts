@@ -155,6 +155,7 @@ export class StoredTexts {
     return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];
   }
 
+  /** The stored description, for a hit whose window came without it. */
   description(id: number): string {
     return (this.statement(`SELECT description FROM ${this.table} WHERE id = ?`).get(id) as { description: string } | undefined)?.description ?? '';
   }
