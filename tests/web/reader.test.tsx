@@ -290,6 +290,9 @@ describe('the reader', { timeout: 20_000 }, () => {
   it('turns pages with the arrow keys, but not while typing in a field', async () => {
     renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     await screen.findByLabelText('当前第 1 页，共 8 页');
+    // The label can be on screen before React has run the effect that listens to the keys (a
+    // loaded machine delays it): let it run first.
+    await act(async () => {});
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
