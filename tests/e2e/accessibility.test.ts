@@ -1,6 +1,7 @@
 // The screens a visitor and a member meet, checked by axe-core (its WCAG 2.x A and AA rules and
 // best practices: contrast, names, landmarks, headings) in Chromium against the real gateway and
-// embedded backend, at 1280 px and at 390 px. Any violation fails, named with where it is.
+// embedded backend, at 1280 px and at 390 px, and the landmarks of the admin back office's frame.
+// Any violation fails, named with where it is.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -47,18 +48,21 @@ beforeAll(async () => {
   member = { username: author.username, password: author.password };
 }, 120_000);
 
-/** Opens `path` at `width` and answers axe's violations on it, each named with where it is. */
-async function violationsOn(page: Page, path: string, width: number): Promise<string[]> {
+/**
+ * Opens `path` at `width` and answers axe's violations on it, each named with where it is;
+ * `rules` limits the check to those rules.
+ */
+async function violationsOn(page: Page, path: string, width: number, rules?: string[]): Promise<string[]> {
   await page.setViewportSize({ width, height: 900 });
   await page.goto(path);
   await appTookOver(page);
   await page.waitForLoadState('networkidle');
   // The screen's data shown, not its skeleton (which has no names to check).
   await page.waitForFunction(() => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton'));
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (only) => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
+    return (await axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) })).violations;
+  }, rules);
   return violations.map((v) => `${path} at ${width} px: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
@@ -101,6 +105,16 @@ describe('accessibility (axe-core)', () => {
     await editor.focus();
     expect(await ringOf('.app-rich-editor')).not.toBe('none');
   });
+
+  it('finds every part of the admin back office\'s frame in a landmark (its screens\' Semi widgets are not checked)', async () => {
+    const { page, context } = await site.visit();
+    await context.addInitScript({ path: AXE });
+    await logIn(page, 'admin', site.adminPassword, '/admin/dashboard');
+    const rules = ['region', 'landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-contentinfo', 'landmark-no-duplicate-main', 'aria-allowed-role'];
+    const found: string[] = [];
+    for (const width of WIDTHS) for (const path of ['/admin/dashboard', '/admin/document']) found.push(...(await violationsOn(page, path, width, rules)));
+    expect(found).toEqual([]);
+  }, 120_000);
 
   it('finds nothing on the screens of a member', async () => {
     const page = await checkedPage();

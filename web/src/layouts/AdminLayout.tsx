@@ -106,18 +106,21 @@ export function AdminLayout() {
       </Layout.Sider>
       <Layout className="app-admin-layout__main">
         <Layout.Header className="app-admin-layout__header">
-          <button ref={menuButton} type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
-            <IconMenu /> 菜单
-          </button>
-          <Link to="/" className="app-admin-layout__home">
-            <IconHome /> 返回前台
-          </Link>
-          <UserMenu
-            entries={[
-              { label: '控制面板', to: DASHBOARD_PATH },
-              { label: '个人中心', to: '/member' },
-            ]}
-          />
+          {/* A header inside Semi's <section> is no banner landmark: the bar is a navigation one. */}
+          <nav className="app-admin-layout__bar" aria-label="后台顶栏">
+            <button ref={menuButton} type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+              <IconMenu /> 菜单
+            </button>
+            <Link to="/" className="app-admin-layout__home">
+              <IconHome /> 返回前台
+            </Link>
+            <UserMenu
+              entries={[
+                { label: '控制面板', to: DASHBOARD_PATH },
+                { label: '个人中心', to: '/member' },
+              ]}
+            />
+          </nav>
         </Layout.Header>
         <Layout.Content className="app-admin-layout__content">
           <PermissionCheck.Provider value={permissionCheck}>
