@@ -107,8 +107,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('finds every part of the admin back office\'s frame in a landmark (its screens\' Semi widgets are not checked)', async () => {
-    const { page, context } = await site.visit();
-    await context.addInitScript({ path: AXE });
+    const page = await checkedPage();
     await logIn(page, 'admin', site.adminPassword, '/admin/dashboard');
     const rules = ['region', 'landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-contentinfo', 'landmark-no-duplicate-main', 'aria-allowed-role'];
     const found: string[] = [];

@@ -82,20 +82,25 @@ export class HitDescriber {
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return html;
     }
-    const inDescription = snippetAroundFirstMatch(text.description ?? this.texts.description(text.id), parsed, this.snippetLength);
+    const inDescription = snippetAroundFirstMatch(this.descriptionOf(text), parsed, this.snippetLength);
     if (inDescription !== undefined) return inDescription;
     if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
       // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(this.texts.content(text.id), parsed, this.snippetLength);
+      const around = snippetAroundFirstMatch(this.texts.column(text.id, 'content'), parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
     return this.beginningSnippet(text);
   }
 
+  /** The hit's description: it comes with the hit only when the text holds no needle. */
+  private descriptionOf(text: HitText): string {
+    return text.description ?? this.texts.column(text.id, 'description');
+  }
+
   /** The text's beginning, else the description's. */
   private beginningSnippet(text: HitText): string {
-    if (text.size === 0) return leadingSnippet(text.description ?? this.texts.description(text.id), this.snippetLength);
+    if (text.size === 0) return leadingSnippet(this.descriptionOf(text), this.snippetLength);
     const bytes = text.start === 0 ? text.window : this.texts.leadingBytes(text.id, this.reach);
     const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
     return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;

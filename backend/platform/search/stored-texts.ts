@@ -29,7 +29,7 @@ export interface StoredText {
 export interface HitText {
   id: number;
   title: string;
-  /** null when a needle is in the content: description() reads it if it is wanted after all */
+  /** null when a needle is in the content: column() reads it if it is wanted after all */
   description: string | null;
   /** byte length of the content */
   size: number;
@@ -155,13 +155,9 @@ export class StoredTexts {
     return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];
   }
 
-  /** The stored description, for a hit whose window came without it. */
-  description(id: number): string {
-    return (this.statement(`SELECT description FROM ${this.table} WHERE id = ?`).get(id) as { description: string } | undefined)?.description ?? '';
-  }
-
-  content(id: number): string {
-    return (this.statement(`SELECT content FROM ${this.table} WHERE id = ?`).get(id) as { content: string } | undefined)?.content ?? '';
+  /** One stored column of a text: the whole content, or the description of a hit that came without it. */
+  column(id: number, name: 'description' | 'content'): string {
+    return (this.statement(`SELECT ${name} AS value FROM ${this.table} WHERE id = ?`).get(id) as { value: string } | undefined)?.value ?? '';
   }
 
   /** The first `count` bytes of the content's UTF-8. */
