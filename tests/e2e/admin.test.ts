@@ -312,9 +312,11 @@ describe('dates in China time, whatever the browser\'s zone', () => {
       const grid = page.locator('.app-date-range-popup .semi-datepicker-month-grid-left');
       await grid.waitFor();
       const listed = page.waitForRequest((request) => request.url().includes('/api/v1/order/list') && request.url().includes('created_from'));
-      const days = grid.locator('.semi-datepicker-day:not(.semi-datepicker-day-offmonth)');
-      await days.nth(9).click();
-      await days.nth(11).click();
+      // Days picked by their label (the cell's title is its date): the grid's leading blank
+      // cells depend on the weekday the month starts on, so a position depends on today.
+      const day = (n: string) => grid.locator(`[role="gridcell"][title$="-${n}"]`);
+      await day('10').click();
+      await day('12').click();
       const query = new URL((await listed).url()).searchParams;
       // the 10th to the 12th of the month shown: from the 10th 00:00 to the 13th 00:00 in Beijing (UTC+8)
       const from = new Date(query.get('created_from')!);
