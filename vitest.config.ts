@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/backend/**/*.test.ts', 'tests/gateway/**/*.test.ts', 'tests/ops/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/helpers/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

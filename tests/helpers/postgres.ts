@@ -1,0 +1,158 @@
+// A real PostgreSQL for the tests: Debian's server binaries (package `postgresql`, which
+// .ci/run installs) started on a throwaway data folder and a free loopback port, one cluster
+// per test run (postgres-setup.ts), one fresh database per test file or backend. PostgreSQL
+// refuses to run as root: as root, the cluster's processes run as the `postgres` system user.
+// TEST_POSTGRES_URL (an existing server's URL, a superuser's) skips the start.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface PostgresCluster {
+  /** A superuser's URL of the cluster's `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Where the server's binaries are (the newest major installed), or null when there are none. */
+export function postgresBinDir(): string | null {
+  if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const majors = fs.readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  const found = majors.map((major) => path.join(root, major, 'bin')).find((dir) => fs.existsSync(path.join(dir, 'postgres')));
+  return found ?? null;
+}
+
+/** Why PostgreSQL tests cannot run here, or null when they can. */
+export function postgresMissing(): string | null {
+  if (process.env.TEST_POSTGRES_URL) return null;
+  return postgresBinDir() ? null : 'PostgreSQL server binaries not found (apt-get install postgresql, or set TEST_POSTGRES_URL)';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** As root, the server's own user (`postgres`): PostgreSQL refuses to run as root. */
+function serverUser(): { uid: number; gid: number } | Record<string, never> {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+async function waitForServer(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}:\n${log()}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in 30 s: ${String(error)}\n${log()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
+ * Starts a cluster made for tests: durability off (fsync, synchronous commit), password
+ * authentication on TCP (a wrong password is refused, as in production), up to 500 connections.
+ */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  if (process.env.TEST_POSTGRES_URL) return { url: process.env.TEST_POSTGRES_URL, stop: async () => undefined };
+  const bin = postgresBinDir();
+  if (!bin) throw new Error(postgresMissing()!);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-pg-'));
+  const data = path.join(dir, 'data');
+  const password = crypto.randomBytes(12).toString('hex');
+  const pwfile = path.join(dir, 'pwfile');
+  fs.writeFileSync(pwfile, `${password}\n`);
+  const user = serverUser();
+  if ('uid' in user) {
+    fs.chownSync(dir, user.uid, user.gid);
+    fs.chownSync(pwfile, user.uid, user.gid);
+  }
+  execFileSync(path.join(bin, 'initdb'), [
+    '-D', data, '-U', 'postgres', `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256',
+    '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync',
+  ], { stdio: 'pipe', ...user });
+  const port = await freePort();
+  const child = spawn(path.join(bin, 'postgres'), [
+    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+    '-c', 'max_connections=500', '-c', 'shared_buffers=128MB',
+  ], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000);
+  });
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  try {
+    await waitForServer(url, child, () => stderr);
+  } catch (error) {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        // SIGINT: the fast shutdown (clients disconnected, no checkpoint wait beyond one).
+        child.kill('SIGINT');
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+        clearTimeout(timer);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The URL of `database` on the cluster of `url`. */
+export function databaseUrl(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Creates an empty database (a fresh name unless given) and answers its URL. */
+export async function createDatabase(clusterUrl: string, name = `test_${crypto.randomBytes(6).toString('hex')}`): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return databaseUrl(clusterUrl, name);
+}
+
+/** Drops a database made by createDatabase, closing whatever connections are left on it. */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const client = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
