@@ -63,7 +63,7 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in 30 s: ${String(error)}\n${log()}`);
+      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in 30 s\n${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
