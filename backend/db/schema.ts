@@ -99,7 +99,8 @@ export interface DocumentTable {
   deleted_at: Timestamp | null; hash: Generated<string>; attachment_id: Generated<number>;
 }
 
-export interface DocumentContentTable { document_id: number; content: string; created_at: Timestamp; updated_at: Timestamp }
+/** `content`: `pages` page texts separated by form feeds; `pages` 0: one text not split into pages (migration 015). */
+export interface DocumentContentTable { document_id: number; content: string; pages: Generated<number>; created_at: Timestamp; updated_at: Timestamp }
 
 export interface DocumentScoreTable { id: Id; document_id: number; user_id: number; score: number; created_at: Timestamp; updated_at: Timestamp }
 

@@ -211,14 +211,17 @@ export interface DeleteFavoriteRequest { id: number[] }
 export interface ListDownloadReply { total?: number; download?: Download[] }
 
 /**
- * A hit of `GET /api/v1/document/search`: the document plus two fields of ours (docs/api.md
- * §10), HTML with the text escaped and the matches in `<em>…</em>`.
+ * A hit of `GET /api/v1/document/search`: the document plus fields of ours (docs/api.md
+ * §10): the highlights, HTML with the text escaped and the matches in `<em>…</em>`, and the
+ * snippet's page.
  */
 export interface SearchedDocument extends Document {
   /** The whole title. */
   title_highlight?: string;
   /** About 120 characters of the text around the first match, `…` where cut. */
   snippet?: string;
+  /** The page of the text the snippet is cut from (1-based); absent when it is not from the text. */
+  snippet_page?: number;
 }
 
 export interface SearchDocumentReply {

@@ -14,7 +14,8 @@ import { documentUploadPaths } from '../attachment/service';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
-import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import { descriptionFrom } from './page-text';
+import { documentsByHash, setText, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -53,11 +54,6 @@ export function previewPages(pages: number, maxPreview: number, maxPreviewPercen
   return Math.max(1, preview);
 }
 
-/** An empty description becomes the text's first 255 characters, on one line. */
-function descriptionFrom(text: string): string {
-  return [...text.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
-}
-
 async function readText(app: BackendContext, hash: string, name: string): Promise<string> {
   return (await readBlob(app, outputKey(hash, name)))?.toString('utf8') ?? '';
 }
@@ -89,6 +85,7 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     cover: result.cover,
     pdf: result.pdfFile,
     text: TEXT_FILE,
+    textPages: result.pages,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
   });
@@ -118,8 +115,10 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
     const reviewed = documents.filter((d) => !converted.includes(d));
     await updateDocuments(trx, converted.map((d) => d.id), { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' });
     await updateDocuments(trx, reviewed.map((d) => d.id), pageColumns);
-    await setContent(trx, documents.map((d) => d.id), text);
-    const description = descriptionFrom(text);
+    const pagedText = { content: text, pages: manifest.textPages ?? 0 };
+    await setText(trx, documents.map((d) => d.id), pagedText);
+    // Lists show the description to everybody: it comes from the free pages alone.
+    const description = descriptionFrom(pagedText, preview, manifest.pages);
     const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
     if (description) await updateDocuments(trx, undescribed, { description });
     return documents.map((d) => d.id);
@@ -181,6 +180,9 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
   let scratch: string | null = null;
   try {
     let manifest = fresh ? null : await readManifest(app, hash);
+    // A conversion from before the page texts were kept apart: its text cannot be cut at a page
+    // (page-text.ts), so the file is converted again; the engine has no pass for the text alone.
+    if (manifest && !manifest.textPages) manifest = null;
     let text: string;
     if (manifest) {
       text = await readText(app, hash, manifest.text);

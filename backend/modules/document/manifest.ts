@@ -23,6 +23,8 @@ export interface Manifest {
   /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
   pdf: string | null;
   text: string;
+  /** how many page texts `text` holds, a form feed between them; absent in a conversion made before they were kept apart */
+  textPages?: number;
   converter: string;
   convertedAt: string;
 }

@@ -7,15 +7,17 @@ import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { enabledTopCategories } from '../category/service';
 import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
+import { ALL_PAGES, freePages, readablePagesOf } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import {
   Document, DocumentScore, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
 } from './messages';
+import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
-  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, contentOf, contentStart, documentById, documentByUuid,
-  documentsByIds, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, updateDocuments, type DocumentFilter,
+  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, documentById, documentByUuid, documentsByIds,
+  documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, textStart, updateDocuments, type DocumentFilter,
 } from './store';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
@@ -26,6 +28,8 @@ const NOT_FOUND = '文档不存在';
 const LISTED_STATUSES = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed];
 const HOME_COLUMNS = ['id', 'title', 'ext', 'uuid', 'pages'];
 const RELATED_LIMIT = 10;
+/** How much of the text GetDocument answers without `with_all_content` (MOREDOC's figure). */
+const CONTENT_START = 8192;
 
 export async function viewerOf(ctx: RpcContext): Promise<Viewer> {
   return { userId: ctx.user?.id ?? null, admin: ctx.user ? await isAdmin(ctx.db, ctx.user.id) : false };
@@ -92,10 +96,13 @@ export const readRpcs = [
       const privileged = viewer.admin || viewer.userId === row.user_id;
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
-      const content = req.with_all_content ? await contentOf(ctx.db, row.id) : await contentStart(ctx.db, row.id, 8192);
+      const text = req.with_all_content ? await textOf(ctx.db, row.id) : await textStart(ctx.db, row.id, CONTENT_START);
+      // The text of the pages this caller may read, decided as their page images are.
+      const readable = await readablePagesOf(ctx.db, ctx.app.settings, viewer.userId, row, row.pages || ALL_PAGES);
+      const content = readable ? readableText(text, readable.pages, row.pages) : '';
       let description = row.description;
       if (!description.trim()) {
-        description = [...content.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
+        description = descriptionFrom(text, freePages(row), row.pages);
         if (description) await updateDocuments(ctx.db, [row.id], { description });
       }
       if (req.with_author) await bumpCounter(ctx.db, row.id, 'view_count', 1);

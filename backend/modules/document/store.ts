@@ -251,23 +251,29 @@ export async function documentsCreatedSince(db: Database, userId: number, since:
 // ---------------------------------------------------------------------------------------
 // Text
 
-export async function contentOf(db: Database, documentId: number): Promise<string> {
-  const row = await db.selectFrom('document_content').select('content').where('document_id', '=', documentId).executeTakeFirst();
-  return row?.content ?? '';
+/** A document's extracted text: `pages` page texts separated by form feeds, or (`pages` 0) one text not split into pages. */
+export interface DocumentText {
+  content: string;
+  pages: number;
 }
 
-/** First `length` characters of a document's text (counted by SQLite in code points). */
-export async function contentStart(db: Database, documentId: number, length: number): Promise<string> {
-  const row = await db.selectFrom('document_content').select(sql<string>`substr(content, 1, ${length})`.as('head'))
+export async function textOf(db: Database, documentId: number): Promise<DocumentText> {
+  const row = await db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', documentId).executeTakeFirst();
+  return row ?? { content: '', pages: 0 };
+}
+
+/** The first `length` characters of a document's text (counted by SQLite in code points), and its page count. */
+export async function textStart(db: Database, documentId: number, length: number): Promise<DocumentText> {
+  const row = await db.selectFrom('document_content').select([sql<string>`substr(content, 1, ${length})`.as('content'), 'pages'])
     .where('document_id', '=', documentId).executeTakeFirst();
-  return row?.head ?? '';
+  return row ?? { content: '', pages: 0 };
 }
 
-export async function setContent(db: Database, documentIds: readonly number[], content: string): Promise<void> {
+export async function setText(db: Database, documentIds: readonly number[], { content, pages }: DocumentText): Promise<void> {
   const ts = now();
   for (const documentId of documentIds) {
-    await db.insertInto('document_content').values({ document_id: documentId, content, created_at: ts, updated_at: ts })
-      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, updated_at: ts })).execute();
+    await db.insertInto('document_content').values({ document_id: documentId, content, pages, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, pages, updated_at: ts })).execute();
   }
 }
 

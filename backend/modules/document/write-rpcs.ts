@@ -22,7 +22,7 @@ import {
 } from './messages';
 import {
   addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, liveDocumentCounts, recycleDocuments,
-  setCategoryLinks, setContent, setRecommend, setStatus, updateDocuments, type DocumentRow,
+  setCategoryLinks, setRecommend, setStatus, setText, updateDocuments, type DocumentRow,
 } from './store';
 
 // DocumentAPI, what changes documents: creating them from uploads, editing, reviewing,
@@ -180,7 +180,8 @@ export const writeRpcs = [
       await ctx.db.transaction().execute(async (trx) => {
         await updateDocuments(trx, [row.id], columns);
         await setCategoryLinks(trx, [row.id], categoryIds);
-        if (content) await setContent(trx, [row.id], content);
+        // Not split into pages: it goes only to readers of every page (page-text.ts).
+        if (content) await setText(trx, [row.id], { content, pages: 0 });
         if (status !== null) await applyStatus(ctx.app, trx, [row], status);
         await recountCategories(trx, 0);
       });

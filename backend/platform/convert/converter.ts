@@ -9,7 +9,7 @@ import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import { PagePool, type CoverFiles, type PageFile, type PageKind, type PendingImages, type RenderSettings, type WorkerSource } from './page-pool';
-import { decodeTextFile, normalizeDocumentText } from './text';
+import { decodeTextFile, joinPageTexts } from './text';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
 // count out, in a directory the caller then moves into the blob store. No database, no HTTP:
@@ -19,6 +19,7 @@ export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
 export { ConversionError, type ConversionFailure } from './errors';
+export { PAGE_BREAK } from './text';
 
 export interface ConversionLimits {
   /** the whole conversion, external converter included; then ConversionError('timeout') */
@@ -73,7 +74,7 @@ export interface ConversionResult {
   /** every page, in order; file names are relative to outDir */
   pageFiles: PageFile[];
   cover: CoverFiles;
-  /** all pages' text in order, NFKC-normalised (text.ts, normalizeDocumentText) */
+  /** every page's text in order, NFKC-normalised, a form feed between pages (text.ts, joinPageTexts) */
   text: string;
   /** the intermediate PDF made by LibreOffice or calibre (`document.pdf` in outDir), kept so that
    * re-rendering never needs them again; null when MuPDF read the upload itself */
@@ -233,8 +234,7 @@ class Converter implements DocumentConverter {
       height: Math.round(info.height),
       pageFiles: rendered.pageFiles,
       cover: COVER_FILES,
-      // Joined before normalising, so that a word cut by a page break is whole again.
-      text: normalizeDocumentText(rendered.texts.join('\n\n')),
+      text: joinPageTexts(rendered.texts),
       pdfFile,
       converter: plan.converter,
     };

@@ -110,6 +110,31 @@ describe('a PDF, upload to pages', () => {
   });
 });
 
+describe('a conversion kept from before the pages\' texts were kept apart', () => {
+  it('is done again for another upload of the file, whose text is then kept page by page', async () => {
+    const file = textPdf(6);
+    const first = await createDocument(backend.url, author.token, file, '旧的转换.pdf');
+    await waitForStatus(backend.url, author.token, first.id, [2]);
+    // What an install before then left: a manifest without `textPages`, the pages' texts run together.
+    const folder = hashFolder(backend.dataDir, first.hash);
+    const manifestFile = path.join(folder, 'manifest.json');
+    const { textPages: _textPages, ...older } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(manifestFile, JSON.stringify(older));
+    fs.writeFileSync(path.join(folder, 'text.txt'), 'Page 1 of 6\n\nPage 2 of 6');
+    const pageFile = path.join(folder, '1.gzip.svg');
+    const before = fs.statSync(pageFile).mtimeMs;
+
+    const other = await uploader(backend.url, backend.adminToken);
+    const twin = await createDocument(backend.url, other.token, file, '同一个旧文件.pdf');
+    await waitForStatus(backend.url, other.token, twin.id, [2]);
+    expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
+    expect(JSON.parse(fs.readFileSync(manifestFile, 'utf8'))).toMatchObject({ pages: 6, textPages: 6 });
+    const stored = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT content, pages FROM document_content WHERE document_id = ?').get(twin.id) as { content: string; pages: number });
+    expect(stored.pages).toBe(6);
+    expect(stored.content.split('\f').map((page) => page.split('\n')[0])).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Page ${n} of 6`));
+  }, 60_000);
+});
+
 describe('a reconversion asked for while the file converts', () => {
   it('is not lost: the job converts the file again once it is done, and the document ends converted', async () => {
     const doc = await createDocument(backend.url, author.token, textPdf(400), '转换中重新转换.pdf');
