@@ -123,7 +123,9 @@ export class S3BlobStore implements BlobStore {
       // Every body we send is a Buffer with its Content-MD5, so integrity is checked all the same.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      requestHandler: { connectionTimeout: 5000 },
+      // Every page or download streaming to a slow client holds a socket: the SDK's 50 would
+      // make the 51st reader wait for one of them.
+      requestHandler: { connectionTimeout: 5000, httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
     });
     this.client.middlewareStack.add((next) => async (args) => {
       useContentMd5ForDeleteObjects(args.request, args.input);
@@ -506,6 +508,11 @@ function bucketCheckError(error: unknown, opts: S3BlobStoreOptions): S3BucketChe
     return new S3BucketCheckError('S3_REGION', `S3_REGION: the bucket "${opts.bucket}" at ${where} is not in the region "${opts.region}" (HTTP ${status})`);
   }
   const reason = error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
-  if (status === undefined) return new S3BucketCheckError('S3_ENDPOINT', `S3_ENDPOINT: ${where} cannot be reached (${reason})`);
+  if (status === undefined) {
+    const code = (error as { code?: string } | null)?.code ?? '';
+    // Virtual-hosted style asks `<bucket>.<endpoint host>`, which MinIO and Ceph hosts rarely resolve.
+    const hint = opts.endpoint && !opts.forcePathStyle && ['ENOTFOUND', 'EAI_AGAIN'].includes(code) ? '; with MinIO or Ceph set S3_FORCE_PATH_STYLE=true' : '';
+    return new S3BucketCheckError('S3_ENDPOINT', `S3_ENDPOINT: ${where} cannot be reached (${reason})${hint}`);
+  }
   return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: checking the bucket "${opts.bucket}" at ${where} failed (HTTP ${status}: ${reason})`);
 }
