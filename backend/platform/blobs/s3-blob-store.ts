@@ -191,7 +191,8 @@ export class S3BlobStore implements BlobStore {
       }
       return { ...candidate, key, created };
     } finally {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: temp }));
+      // A failed delete must not hide the outcome: `open` removes what stays behind an hour later.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: temp })).catch(() => undefined);
     }
   }
 
