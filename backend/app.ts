@@ -1,11 +1,13 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
-import type { BackendConfig } from './config';
+import { ConfigError, type BackendConfig } from './config';
 import { openDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
+import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { S3BlobStore, S3BucketCheckError } from './platform/blobs/s3-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
@@ -124,6 +126,15 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
   };
 }
 
+/** The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. */
+async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore; close(): void }> {
+  if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };
+  const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
+    throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
+  });
+  return { store, close: () => store.close() };
+}
+
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -142,6 +153,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   registerErrorHandling(app);
 
+  const blobs = await openBlobStore(config);
   const { db, sqlite } = await openDatabase(config.dataDir);
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
@@ -162,6 +174,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     await jobs.stop();
     await conversion.close();
     await db.destroy();
+    blobs.close();
   });
 
   const passwordCost = opts.passwordCost ?? DEFAULT_PASSWORD_COST;
@@ -182,7 +195,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
-    blobs: await LocalBlobStore.open(config.dataDir),
+    blobs: blobs.store,
     jobs,
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,

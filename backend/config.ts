@@ -2,6 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { configValueProblem } from '../shared/config-rules';
 import { findConfigKey } from './modules/config/keys';
+import { assertBlobKey } from './platform/blobs/blob-store';
+import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
 import type { BuildInfo } from './platform/build-info';
 import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
@@ -29,6 +31,8 @@ export interface BackendConfig {
   sms: SmsEndpoints;
   /** BUILD_HASH / BUILD_AT: the build GetStats reports, over what it finds (platform/build-info.ts). */
   build: Partial<BuildInfo>;
+  /** S3_*: the bucket that holds the files; absent (no S3_BUCKET) = the local disk under DATA_DIR. */
+  s3?: S3BlobStoreOptions;
 }
 
 export interface ConvertConfig {
@@ -191,6 +195,48 @@ function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
   };
 }
 
+/** How long a presigned download URL (S3_PRESIGNED_DOWNLOADS) works: enough to follow the redirect. */
+const PRESIGNED_DOWNLOAD_SECONDS = 300;
+
+function parseSwitch(variable: string, raw: string | undefined): boolean {
+  const value = raw?.trim();
+  if (!value) return false;
+  if (!BOOL_VALUES.includes(value)) throw new ConfigError(`${variable} must be true or false, got "${value}"`);
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+}
+
+function parseS3(env: Record<string, string | undefined>): S3BlobStoreOptions | undefined {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) {
+    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'S3_PRESIGNED_DOWNLOADS'].find((variable) => env[variable]?.trim());
+    if (stray) throw new ConfigError(`S3_BUCKET must be set when ${stray} is (without S3_BUCKET the files stay under DATA_DIR)`);
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9][\w.-]{1,254}$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "${bucket}"`);
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name like us-east-1 or cn-north-1, got "${region}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role');
+  }
+  const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
+  try {
+    if (prefix) assertBlobKey(prefix);
+  } catch {
+    throw new ConfigError(`S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "${env.S3_PREFIX}"`);
+  }
+  return {
+    bucket,
+    region,
+    ...(env.S3_ENDPOINT?.trim() ? { endpoint: parseBaseUrl('S3_ENDPOINT', env.S3_ENDPOINT, 'http://127.0.0.1:9000') } : {}),
+    ...(accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : {}),
+    forcePathStyle: parseSwitch('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE),
+    prefix: prefix ? `${prefix}/` : '',
+    presignedSeconds: parseSwitch('S3_PRESIGNED_DOWNLOADS', env.S3_PRESIGNED_DOWNLOADS) ? PRESIGNED_DOWNLOAD_SECONDS : 0,
+  };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -220,6 +266,8 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),
     },
   };
+  const s3 = parseS3(env);
+  if (s3) config.s3 = s3;
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;
   return config;

@@ -7,8 +7,11 @@ import { buildBackend } from './app';
 
 async function main(): Promise<void> {
   let config;
+  let app;
   try {
     config = loadBackendConfig(process.env);
+    // Building checks what only a try can (the S3 bucket), with the same one-line answer.
+    app = await buildBackend(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -16,7 +19,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await buildBackend(config);
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else if (signal) app.log.info(`received ${signal}, closing`);

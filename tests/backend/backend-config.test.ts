@@ -30,6 +30,30 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig({ [variable]: value })).toThrow(new ConfigError(message));
   });
 
+  it('keeps the files under DATA_DIR without S3_BUCKET, and in the bucket S3_* describe with it', () => {
+    expect(loadBackendConfig({}).s3).toBeUndefined();
+    expect(loadBackendConfig({ S3_BUCKET: 'docs' }).s3).toEqual({ bucket: 'docs', region: 'us-east-1', forcePathStyle: false, prefix: '', presignedSeconds: 0 });
+    expect(loadBackendConfig({
+      S3_BUCKET: 'docs', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'cn-north-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: '/sites/moredoc/', S3_PRESIGNED_DOWNLOADS: '1',
+    }).s3).toEqual({
+      bucket: 'docs', endpoint: 'http://127.0.0.1:9000', region: 'cn-north-1', accessKeyId: 'id', secretAccessKey: 'secret',
+      forcePathStyle: true, prefix: 'sites/moredoc/', presignedSeconds: 300,
+    });
+  });
+
+  it.each([
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET must be set when S3_ENDPOINT is (without S3_BUCKET the files stay under DATA_DIR)'],
+    [{ S3_BUCKET: 'a/b' }, 'S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "a/b"'],
+    [{ S3_BUCKET: 'docs', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http(s) URL without query, fragment or credentials, e.g. http://127.0.0.1:9000, got "minio:9000"'],
+    [{ S3_BUCKET: 'docs', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role'],
+    [{ S3_BUCKET: 'docs', S3_PREFIX: 'a/../b' }, 'S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "a/../b"'],
+    [{ S3_BUCKET: 'docs', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE must be true or false, got "yes"'],
+    [{ S3_BUCKET: 'docs', S3_REGION: 'us east' }, 'S3_REGION must be a region name like us-east-1 or cn-north-1, got "us east"'],
+  ])('refuses the S3 settings %j', (env, message) => {
+    expect(() => loadBackendConfig(env)).toThrow(new ConfigError(message));
+  });
+
   it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {
     const config = loadBackendConfig({
       CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',

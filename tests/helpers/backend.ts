@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import type { ViewFiles } from '../../gateway/view-files';
+import type { TestS3 } from './s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
@@ -26,6 +27,8 @@ export async function startBackend(opts: {
   /** Reuse a DATA_DIR (restart tests); default: a fresh temporary one. */
   dataDir?: string;
   build?: Omit<BuildBackendOptions, 'logger'>;
+  /** Keep the files in this S3 server's bucket (its S3_* variables) instead of DATA_DIR. */
+  s3?: Pick<TestS3, 'env'>;
 } = {}): Promise<StartedBackend> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
@@ -35,6 +38,7 @@ export async function startBackend(opts: {
     BACKEND_HOST: '127.0.0.1',
     BACKEND_PORT: '0',
     LOG_LEVEL: 'silent',
+    ...opts.s3?.env,
     ...opts.env,
   });
   // Cheap password hashing keeps the suites fast; the hashes verify the same way.
@@ -129,6 +133,8 @@ export interface BackendFixture {
   readonly adminToken: string;
   /** A member registered once for the whole file (only with `{ member: true }`). */
   readonly member: Member;
+  /** The S3 server whose bucket holds the files (only with `{ s3: true }`). */
+  readonly s3: TestS3;
   /** `api()` as the admin: `admin('GET', '/api/v1/config/list', { query })`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   admin<T = any>(method: string, apiPath: string, opts?: Parameters<typeof api>[3]): Promise<ApiResponse<T>>;
@@ -139,16 +145,22 @@ export interface BackendFixture {
  * asked) in `beforeAll`, closes it in `afterAll`. `env` may be a function for values that
  * exist only once an earlier `beforeAll` has run (a stub provider's URL).
  */
-export function useBackend(opts: { env?: Record<string, string> | (() => Record<string, string>); member?: boolean } = {}): BackendFixture {
+export function useBackend(opts: { env?: Record<string, string> | (() => Record<string, string>); member?: boolean; s3?: boolean } = {}): BackendFixture {
   let backend: StartedBackend | undefined;
   let adminToken = '';
   let member: Member | undefined;
+  let s3: TestS3 | undefined;
   beforeAll(async () => {
-    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env });
+    // Loaded only when asked for: s3rver is a whole Koa server.
+    if (opts.s3) s3 = await (await import('./s3')).startS3();
+    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env, ...(s3 ? { s3 } : {}) });
     adminToken = await login(backend.url, 'admin', backend.adminPassword);
     if (opts.member) member = await registerMember(backend.url);
   });
-  afterAll(() => backend?.close());
+  afterAll(async () => {
+    await backend?.close();
+    await s3?.stop();
+  });
   const started = () => {
     if (!backend) throw new Error('useBackend: the backend starts in beforeAll; use it inside hooks and tests');
     return backend;
@@ -165,6 +177,10 @@ export function useBackend(opts: { env?: Record<string, string> | (() => Record<
     get member() {
       if (!member) throw new Error('useBackend: pass { member: true } to register a member');
       return member;
+    },
+    get s3() {
+      if (!s3) throw new Error('useBackend: pass { s3: true } to keep the files in S3');
+      return s3;
     },
     admin: (method, apiPath, callOpts = {}) => api(started().url, method, apiPath, { token: adminToken, ...callOpts }),
   };
