@@ -113,6 +113,10 @@ export class S3BlobStore implements BlobStore {
     this.prefix = opts.prefix;
     this.partSize = Math.max(opts.partSize ?? DEFAULT_PART_BYTES, MIN_PART_BYTES);
     this.partsInFlight = Math.max(1, opts.partsInFlight ?? 3);
+    // The SDK warns once, on Node 20, that its releases after January 2027 will need Node 22;
+    // package.json pins a release that supports Node 20, so the warning only adds noise to
+    // every start's output.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: opts.region,
       forcePathStyle: opts.forcePathStyle,
