@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cleanName, nameProblems } from '../../../shared/validation';
 import { ApiError, badRequest } from '../../wire/errors';
 import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
@@ -15,7 +16,7 @@ export interface StoredFile {
   /** lower-case, with its dot */
   ext: string;
   size: number;
-  /** the client's file name, at most 255 characters */
+  /** the client's file name, cleaned (cleanName), at most 255 characters */
   name: string;
   key: string;
   head: Buffer;
@@ -90,7 +91,11 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
     throw error;
   }
   if (!part || part.fieldname !== 'file') throw refuseUnread(reply, badRequest('请上传文件（字段 file）'));
-  const ext = path.extname(part.filename).toLowerCase();
+  // The name as it is stored and shown (no control or bidi override characters).
+  const [badName] = nameProblems(part.filename, '文件名', Number.MAX_SAFE_INTEGER);
+  if (badName) throw refuseUnread(reply, badRequest(badName));
+  const fileName = cleanName(part.filename);
+  const ext = path.extname(fileName).toLowerCase();
   if (!opts.extensions.includes(ext)) throw refuseUnread(reply, badRequest(opts.badExtension));
 
   let streamFailed = false;
@@ -108,7 +113,7 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
       },
     });
     if (part.file.truncated) throw tooLarge(opts.maxBytes);
-    return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
+    return { hash: stored.md5, ext, size: stored.size, name: fileName.slice(0, 255), key: stored.key, head: stored.head };
   } catch (error) {
     // The store stopped reading; whatever the client still sends is not read, the connection closes.
     if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));
