@@ -14,6 +14,7 @@ export const MESSAGES = {
   forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
   tooManyRequests: '操作过于频繁，请稍后再试',
   notJson: '请求内容必须是 JSON 格式（Content-Type: application/json）',
+  notMultipart: '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）',
   internal: '服务器内部错误，请稍后重试',
   badGateway: '后端服务暂时不可用，请稍后重试',
   gatewayTimeout: '后端服务响应超时，请稍后重试',

@@ -29,6 +29,11 @@ export function isJsonType(contentType: unknown): boolean {
   return typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
 }
 
+/** `multipart/form-data`, with any parameters (the boundary). */
+export function isMultipartType(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^multipart\/form-data\s*(?:;|$)/i.test(contentType);
+}
+
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 const PERCENT_ESCAPE = /%([0-9A-Fa-f]{2})/g;
 // What a path must contain for its canonical form to differ: an escape, a backslash, an

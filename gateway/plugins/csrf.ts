@@ -6,14 +6,15 @@
 //   its visitor in to the attacker's account (login CSRF).
 // - A JSON call under /api/v1 with a body must say it is JSON: a cross-site form can only send
 //   text/plain, form-urlencoded or multipart without a CORS preflight, and the backend
-//   reads any body as JSON. The upload and payment-notification routes are the exceptions.
+//   reads any body as JSON. The uploads take multipart bodies only, the payment
+//   notifications any (Alipay posts a form, WeChat Pay JSON): a body of another type is a 415.
 // Requests without the cookie from other clients (API clients with their own bearer
 // token, curl) pass. The decision is recorded on the request (`request.csrfDecision`) for
 // the metrics and the access log.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, MESSAGES } from '../errors';
-import { STATE_CHANGING_METHODS, isJsonType, isUnder, pathOf } from '../http';
+import { STATE_CHANGING_METHODS, isJsonType, isMultipartType, isUnder, pathOf } from '../http';
 import { API_PREFIX, SIGN_IN_PATHS } from './upstream';
 
 export interface CsrfOptions {
@@ -22,21 +23,20 @@ export interface CsrfOptions {
   publicOrigin: string | undefined;
 }
 
-/**
- * The API routes whose bodies are not JSON: the multipart uploads, and the payment
- * providers' notifications (Alipay posts form-urlencoded). Only these may send a body of
- * another type.
- */
-export const NON_JSON_API_PREFIXES: readonly string[] = [`${API_PREFIX}/upload`, `${API_PREFIX}/pay/notify`];
+/** The uploads: their bodies are multipart forms (the file in the field `file`). */
+export const UPLOAD_PREFIX = `${API_PREFIX}/upload`;
+/** The payment providers' notifications: whatever the provider sends (Alipay a form, WeChat Pay JSON). */
+export const PAYMENT_NOTIFY_PREFIX = `${API_PREFIX}/pay/notify`;
 
 /**
  * Why a state-changing request passed or was refused. Passed: `same-origin` (the browser
  * says so, or Origin is ours), `no-cookie` (no session to ride on, not a sign-in from
  * another site). Refused (403): `cross-site` (Sec-Fetch-Site other than same-origin),
  * `foreign-origin` (Origin not ours), `no-origin` (the cookie, and neither header);
- * refused (415): `not-json` (a JSON call with a body of another type, or of no stated type).
+ * refused (415): `not-json` (a JSON call with a body of another type, or of no stated type),
+ * `not-multipart` (an upload whose body is not a multipart form).
  */
-export type CsrfReason = 'same-origin' | 'no-cookie' | 'cross-site' | 'foreign-origin' | 'no-origin' | 'not-json';
+export type CsrfReason = 'same-origin' | 'no-cookie' | 'cross-site' | 'foreign-origin' | 'no-origin' | 'not-json' | 'not-multipart';
 
 export interface CsrfDecision {
   decision: 'allowed' | 'refused';
@@ -75,10 +75,16 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** A body, if there is one, is declared JSON (a call without a body has nothing to misread). */
-function sendsJson(request: FastifyRequest, path: string): boolean {
-  if (!isUnder(path, API_PREFIX) || NON_JSON_API_PREFIXES.some((prefix) => isUnder(path, prefix))) return true;
-  return !hasBody(request) || isJsonType(request.headers['content-type']);
+/**
+ * A body, if there is one, of the type the route takes: JSON for the API's calls, a multipart
+ * form for the uploads, anything for the payment notifications and outside the API (a call
+ * without a body has nothing to misread). Undefined when it is, else why not.
+ */
+function bodyTypeRefusal(request: FastifyRequest, path: string): 'not-json' | 'not-multipart' | undefined {
+  if (!isUnder(path, API_PREFIX) || isUnder(path, PAYMENT_NOTIFY_PREFIX) || !hasBody(request)) return undefined;
+  const type = request.headers['content-type'];
+  if (isUnder(path, UPLOAD_PREFIX)) return isMultipartType(type) ? undefined : 'not-multipart';
+  return isJsonType(type) ? undefined : 'not-json';
 }
 
 function csrfDecisionFor(request: FastifyRequest, opts: CsrfOptions): CsrfDecision {
@@ -88,7 +94,8 @@ function csrfDecisionFor(request: FastifyRequest, opts: CsrfOptions): CsrfDecisi
     const foreign = foreignSource(request, opts.publicOrigin, hasCookie);
     if (foreign !== undefined) return { decision: 'refused', reason: foreign };
   }
-  if (!sendsJson(request, path)) return { decision: 'refused', reason: 'not-json' };
+  const badBody = bodyTypeRefusal(request, path);
+  if (badBody) return { decision: 'refused', reason: badBody };
   return { decision: 'allowed', reason: hasCookie ? 'same-origin' : 'no-cookie' };
 }
 
@@ -103,9 +110,9 @@ export default fp<CsrfOptions>(
       // The access line carries the refusal; the headers behind it only at debug.
       request.log.debug({ reason: decision.reason, origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'], contentType: request.headers['content-type'] }, 'state change refused');
       done(
-        decision.reason === 'not-json'
-          ? new GatewayError(415, MESSAGES.notJson)
-          : new GatewayError(403, MESSAGES.forbiddenCsrf),
+        decision.reason === 'not-json' ? new GatewayError(415, MESSAGES.notJson)
+          : decision.reason === 'not-multipart' ? new GatewayError(415, MESSAGES.notMultipart)
+            : new GatewayError(403, MESSAGES.forbiddenCsrf),
       );
     });
   },

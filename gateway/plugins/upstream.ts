@@ -211,8 +211,14 @@ export default fp<UpstreamOptions>(
       replyOptions: replyOptions as never,
     };
 
-    // Writes (and CORS preflights) through reply-from.
-    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody, httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+    // Writes (and CORS preflights) through reply-from. Their bodies are forwarded as the
+    // bytes that came: Fastify's own parsers (JSON, text/plain) go, so that only
+    // @fastify/http-proxy's pass-through ones remain. A decoded and re-encoded text/plain body
+    // kept its original Content-Length, and undici refused the mismatch (a 502).
+    await fastify.register(async function writes(scope) {
+      scope.removeAllContentTypeParsers();
+      await scope.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody, httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+    });
 
     const forward = { pool, timeoutMs: opts.timeoutMs };
     const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);

@@ -179,6 +179,30 @@ describe('JSON calls must say they are JSON', () => {
     expect(notify.status).toBe(200);
   });
 
+  it('refuses an upload whose body is not a multipart form with 415 JSON, before the backend', async () => {
+    const NOT_MULTIPART = '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）';
+    for (const type of ['text/plain', 'application/octet-stream', 'application/json', 'image/png']) {
+      const before = stub.requests.length;
+      const res = await send(`${gw.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': type }, body: Buffer.from([0x68, 0xff, 0xfe, 0x69]) });
+      expect(res.status, type).toBe(415);
+      expect(res.json()).toEqual({ code: 415, message: NOT_MULTIPART, error: NOT_MULTIPART });
+      expect(stub.requests.length).toBe(before);
+    }
+    const untyped = await send(`${gw.url}/api/v1/upload/document`, { method: 'POST', body: Buffer.from('x') });
+    expect(untyped.status).toBe(415);
+  });
+
+  it('forwards the bodies it takes as the bytes that came, undecoded', async () => {
+    // Not UTF-8: a body decoded as text and encoded again would change length.
+    const bytes = Buffer.from([0x68, 0xff, 0xfe, 0x69, 0xc3]);
+    for (const [path, type] of [['/api/v1/pay/notify/alipay', 'text/plain'], ['/api/v1/pay/notify/wechat', 'application/xml'], ['/api/v1/user/profile', 'application/json']]) {
+      const res = await send(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type! }, body: bytes });
+      expect(res.status, `${type} ${path}: ${res.text}`).toBe(200);
+      expect(stub.requests.at(-1)).toMatchObject({ url: path, body: bytes });
+      expect(stub.requests.at(-1)?.headers['content-length']).toBe(String(bytes.length));
+    }
+  });
+
   it('does not look at reads or at paths outside the API', async () => {
     expect((await send(`${gw.url}/api/v1/settings`, { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
     expect((await send(`${gw.url}/library`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(404);
@@ -208,6 +232,12 @@ describe('the cross-site <form enctype="text/plain"> login, against the real bac
     });
     expect(res.status).toBe(403);
     expect(res.setCookies).toEqual([]);
+  });
+
+  it('answers a visitor\'s text/plain feedback screenshot with 415, not 502', async () => {
+    const res = await send(`${site.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) }, body: Buffer.from([0x68, 0xff, 0x69]) });
+    expect(res.status).toBe(415);
+    expect(res.json()).toMatchObject({ code: 415, message: expect.stringContaining('multipart/form-data') });
   });
 
   it('refuses the same body from our own origin with 415: only JSON logs in', async () => {
