@@ -17,6 +17,7 @@ import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
+import { registerExpectContinue } from './wire/expect-continue';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -141,6 +142,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   registerErrorHandling(app);
+  registerExpectContinue(app);
 
   const { db, sqlite } = await openDatabase(config.dataDir);
   let build: Promise<BuildInfo> | undefined;

@@ -15,6 +15,7 @@ import backendClient from './plugins/backend-client';
 import health from './plugins/health';
 import upstream, { canonicalApiUrl } from './plugins/upstream';
 import startData from './plugins/start-data';
+import expectContinue from './plugins/expect-continue';
 import routeData from './plugins/route-data';
 import robots from './plugins/robots';
 import pageGuard from './plugins/page-guard';
@@ -90,6 +91,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(health);
   app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });
+  app.register(expectContinue);
   app.register(pageGuard, {
     cookieName: config.tokenCookie,
     sessionCacheTtlMs: config.sessionCacheTtlMs,

@@ -16,6 +16,17 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const NAVIGATION_PAGE_SIZE = 10_000;
 export const TOKEN_COOKIE_NAME = 'token';
 
+/** `security.max_document_size` (MB) as the upload limit in bytes: 50 MB when unset or ≤ 0, as MOREDOC. */
+export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number {
+  return (maxDocumentSizeMb !== undefined && maxDocumentSizeMb > 0 ? maxDocumentSizeMb : 50) * 1024 * 1024;
+}
+/**
+ * What a multipart upload adds around its file (boundaries, part headers, a long file name):
+ * an upload whose Content-Length passes the limit by more is refused from its headers.
+ */
+export const UPLOAD_ENVELOPE_BYTES = 64 * 1024;
+export const uploadTooLargeMessage = (limitBytes: number) => `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB）`;
+
 export const TOAST = {
   maxShown: 5,
   durationMs: 5_000,

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UPLOAD_ENVELOPE_BYTES, uploadLimitBytes, uploadTooLargeMessage } from '../../../shared/constants';
 import { cleanName, nameProblems } from '../../../shared/validation';
 import { ApiError, badRequest } from '../../wire/errors';
+import { continueIfExpected } from '../../wire/expect-continue';
 import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
 import { isBannedHash } from './store';
@@ -32,11 +34,9 @@ export interface ReceiveOptions {
   check?: (head: Buffer) => void;
 }
 
-/** What a multipart envelope adds around the file: boundaries, part headers, a long file name. */
-const ENVELOPE_BYTES = 64 * 1024;
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
 
-export const tooLarge = (maxBytes: number) => badRequest(`文件大小超出限制（最大 ${Math.floor(maxBytes / 1024 / 1024)} MB）`);
+export const tooLarge = (maxBytes: number) => badRequest(uploadTooLargeMessage(maxBytes));
 
 /** How long a refused upload's connection stays half-closed for the client to stop sending. */
 const LINGER_MS = 2000;
@@ -79,8 +79,10 @@ function isMalformed(error: unknown): boolean {
 export async function receiveFile(app: BackendContext, request: FastifyRequest, reply: FastifyReply, opts: ReceiveOptions): Promise<StoredFile> {
   if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > opts.maxBytes + ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+  if (Number.isFinite(declared) && declared > opts.maxBytes + UPLOAD_ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
   if (!hasValidBoundary(request)) throw refuseUnread(reply, badRequest(MALFORMED));
+  // Decided from the headers: a client that waits for `100 Continue` may send its body now.
+  continueIfExpected(request, reply);
 
   let part;
   try {
@@ -126,6 +128,5 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
 
 /** `security.max_document_size` in bytes (50 MB when unset or ≤ 0, as MOREDOC). */
 export async function maxUploadBytes(app: BackendContext): Promise<number> {
-  const mb = (await app.settings.snapshot()).int('security', 'max_document_size');
-  return (mb > 0 ? mb : 50) * 1024 * 1024;
+  return uploadLimitBytes((await app.settings.snapshot()).int('security', 'max_document_size'));
 }
