@@ -18,6 +18,7 @@ import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
+import { registerBodyTimeout } from './wire/body-timeout';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -143,6 +144,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   registerErrorHandling(app);
   registerExpectContinue(app);
+  registerBodyTimeout(app, config.bodyTimeoutMs);
 
   const { db, sqlite } = await openDatabase(config.dataDir);
   let build: Promise<BuildInfo> | undefined;

@@ -29,6 +29,8 @@ export interface BackendConfig {
   sms: SmsEndpoints;
   /** BUILD_HASH / BUILD_AT: the build GetStats reports, over what it finds (platform/build-info.ts). */
   build: Partial<BuildInfo>;
+  /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408; default 30 s. */
+  bodyTimeoutMs: number;
 }
 
 export interface ConvertConfig {
@@ -215,6 +217,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
     payment: parsePayment(env),
+    bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

@@ -89,7 +89,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
-  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, viewFiles: options.viewFiles });
+  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });
   app.register(expectContinue);
   app.register(pageGuard, {

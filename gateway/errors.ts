@@ -18,6 +18,7 @@ export const MESSAGES = {
   internal: '服务器内部错误，请稍后重试',
   badGateway: '后端服务暂时不可用，请稍后重试',
   gatewayTimeout: '后端服务响应超时，请稍后重试',
+  bodyTimeout: '请求内容接收超时，请检查网络后重试',
   notReady: '后端服务未就绪',
   tokenTooLarge: '登录凭证过长，无法保存，请联系管理员',
 } as const;

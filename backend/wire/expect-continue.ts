@@ -4,13 +4,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 // once the server has answered `100 Continue`. Node answers it as soon as the headers are in;
 // here it is answered just before the body is read, so that what is decided from the headers
 // alone (a 401, an upload over the size limit) comes instead of the 100, and the body is never
-// sent. Routes that decide from the headers inside their handler (the uploads) say
-// `continuesItself` and call `continueIfExpected` before they read.
+// sent. Routes whose handler reads the body itself (the uploads) decide from the headers
+// there, and call `continueIfExpected` before they read.
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** the handler answers the 100 itself (continueIfExpected) once the headers passed its checks */
-    continuesItself?: boolean;
+    /**
+     * The handler reads the body itself, as it comes (the uploads): it answers the 100
+     * (continueIfExpected) once the headers passed its checks, and a stalled body is timed
+     * between two chunks (body-timeout.ts).
+     */
+    readsBodyItself?: boolean;
   }
 }
 
@@ -29,7 +33,7 @@ export function registerExpectContinue(app: FastifyInstance): void {
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   // preParsing: after the routing and before a body parser reads.
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (!request.routeOptions.config.continuesItself) continueIfExpected(request, reply);
+    if (!request.routeOptions.config.readsBodyItself) continueIfExpected(request, reply);
     done(null, payload);
   });
 }

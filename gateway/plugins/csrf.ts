@@ -15,7 +15,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, MESSAGES } from '../errors';
 import { STATE_CHANGING_METHODS, isJsonType, isMultipartType, isUnder, pathOf } from '../http';
-import { API_PREFIX, SIGN_IN_PATHS } from './upstream';
+import { API_PREFIX, PAYMENT_NOTIFY_PREFIX, SIGN_IN_PATHS, UPLOAD_PREFIX } from './upstream';
 
 export interface CsrfOptions {
   cookieName: string;
@@ -23,10 +23,6 @@ export interface CsrfOptions {
   publicOrigin: string | undefined;
 }
 
-/** The uploads: their bodies are multipart forms (the file in the field `file`). */
-export const UPLOAD_PREFIX = `${API_PREFIX}/upload`;
-/** The payment providers' notifications: whatever the provider sends (Alipay a form, WeChat Pay JSON). */
-export const PAYMENT_NOTIFY_PREFIX = `${API_PREFIX}/pay/notify`;
 
 /**
  * Why a state-changing request passed or was refused. Passed: `same-origin` (the browser

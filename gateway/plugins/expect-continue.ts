@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { UPLOAD_ENVELOPE_BYTES, uploadLimitBytes, uploadTooLargeMessage } from '../../shared/constants';
 import { GatewayError } from '../errors';
 import { isUnder, pathOf } from '../http';
-import { UPLOAD_PREFIX } from './csrf';
+import { UPLOAD_PREFIX } from './upstream';
 
 function expectsContinue(request: FastifyRequest): boolean {
   const expect = request.headers.expect;

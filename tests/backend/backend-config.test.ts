@@ -30,6 +30,12 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig({ [variable]: value })).toThrow(new ConfigError(message));
   });
 
+  it('times a stalled request body out after 30 s unless BODY_TIMEOUT_MS says otherwise', () => {
+    expect(loadBackendConfig({}).bodyTimeoutMs).toBe(30_000);
+    expect(loadBackendConfig({ BODY_TIMEOUT_MS: '5000' }).bodyTimeoutMs).toBe(5000);
+    expect(() => loadBackendConfig({ BODY_TIMEOUT_MS: '0' })).toThrow(new ConfigError('BODY_TIMEOUT_MS must be an integer between 1 and 3600000, got "0"'));
+  });
+
   it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {
     const config = loadBackendConfig({
       CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',

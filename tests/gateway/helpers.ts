@@ -90,6 +90,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
     trustProxy: false,
     tokenCookie: 'token',
     upstreamTimeoutMs: 5_000,
+    bodyTimeoutMs: DEFAULTS.bodyTimeoutMs,
     logLevel: 'info',
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },

@@ -90,6 +90,8 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
     part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   } catch (error) {
     if (isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
+    // The body stalled before its file (wire/body-timeout.ts).
+    if (error instanceof ApiError) throw refuseUnread(reply, error);
     throw error;
   }
   if (!part || part.fieldname !== 'file') throw refuseUnread(reply, badRequest('请上传文件（字段 file）'));
