@@ -127,6 +127,50 @@ describe('login CSRF: sign-in calls from another site are refused even without a
   });
 });
 
+describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
+  const REFUSED = { code: 403, message: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开', error: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开' };
+  const download = async (headers: Record<string, string>, method = 'GET', path = '/api/v1/document/download?id=14') => {
+    const before = stub.requests.length;
+    const res = await send(`${gw.url}${path}`, { method, headers });
+    return { status: res.status, reachedBackend: stub.requests.length > before, body: res.text };
+  };
+
+  it.each([
+    ['a top-level navigation from another site, with the cookie', { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }],
+    ['from a sibling subdomain', { cookie, 'sec-fetch-site': 'same-site' }],
+    ['typed into the address bar or opened from a bookmark', { cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }],
+    ['an older browser sent from another page', { cookie, referer: 'https://evil.example/page' }],
+    ['with the cookie and nothing saying where from', { cookie }],
+    ['an image or no-cors fetch of another site, without the cookie', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }],
+  ])('refuses %s, before the backend', async (_label, headers) => {
+    const res = await download(headers);
+    expect(res).toMatchObject({ status: 403, reachedBackend: false });
+    expect(JSON.parse(res.body)).toEqual(REFUSED);
+  });
+
+  it('refuses the other download RPC and HEAD alike', async () => {
+    const cross = { cookie, 'sec-fetch-site': 'cross-site' };
+    expect(await download(cross, 'GET', '/api/v1/document/download/bereviewed?id=14')).toMatchObject({ status: 403, reachedBackend: false });
+    expect(await download(cross, 'HEAD')).toMatchObject({ status: 403, reachedBackend: false });
+  });
+
+  it.each([
+    ['the SPA\'s fetch', { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }],
+    ['an older browser\'s fetch from one of our pages', { cookie, referer: 'http://127.0.0.1/library/1/14' }],
+    ['a bearer API client, even from another origin', { authorization: 'Bearer x', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }],
+    ['curl, without cookie or browser headers', {}],
+  ])('passes %s', async (_label, headers) => {
+    const fixed = { ...headers } as Record<string, string>;
+    if (fixed.referer) fixed.referer = fixed.referer.replace('http://127.0.0.1', gw.url);
+    expect(await download(fixed)).toMatchObject({ status: 200, reachedBackend: true });
+  });
+
+  it('leaves the other GET calls alone', async () => {
+    const res = await send(`${gw.url}/api/v1/document?id=14`, { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('JSON calls must say they are JSON', () => {
   const NOT_JSON = { code: 415, message: '请求内容必须是 JSON 格式（Content-Type: application/json）', error: '请求内容必须是 JSON 格式（Content-Type: application/json）' };
 
