@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { configValueProblem } from '../shared/config-rules';
@@ -33,6 +34,13 @@ export interface BackendConfig {
   build: Partial<BuildInfo>;
   /** S3_*: the bucket that holds the files; absent (no S3_BUCKET) = the local disk under DATA_DIR. */
   s3?: S3BlobStoreOptions;
+  /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408; default 30 s. */
+  bodyTimeoutMs: number;
+  /**
+   * BACKEND_TRUST_PROXY: the proxies whose X-Forwarded-For is believed (Fastify trustProxy:
+   * true, or addresses/CIDRs); default none, the client address is the peer's.
+   */
+  trustProxy: boolean | string[];
 }
 
 export interface ConvertConfig {
@@ -237,6 +245,25 @@ function parseS3(env: Record<string, string | undefined>): S3BlobStoreOptions | 
   };
 }
 
+const CIDR = /^(.+)\/(\d{1,3})$/;
+
+/** `true`, `false`, or a comma-separated list of addresses and CIDRs (no hop counts). */
+function parseTrustProxy(raw: string | undefined): boolean | string[] {
+  const value = raw?.trim() ?? '';
+  const lower = value.toLowerCase();
+  if (['', 'false', '0', 'no'].includes(lower)) return false;
+  if (['true', 'yes'].includes(lower)) return true;
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const cidr = CIDR.exec(entry);
+    const family = isIP(cidr ? cidr[1]! : entry);
+    if (family === 0 || (cidr && Number(cidr[2]) > (family === 4 ? 32 : 128))) {
+      throw new ConfigError(`BACKEND_TRUST_PROXY must be true, false or a comma-separated list of IP addresses or CIDRs like "10.0.0.0/8,127.0.0.1", got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -261,6 +288,8 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
     payment: parsePayment(env),
+    bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
+    trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

@@ -60,7 +60,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url }, { viewFiles: embedded?.viewFiles });
+  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

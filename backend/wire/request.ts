@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { isUniqueViolation, type Database } from '../db';
 import type { DB } from '../db/schema';
+import { cleanName, nameProblems } from '../../shared/validation';
 import { badRequest, conflict, notFound } from './errors';
 
 // How MOREDOC reads the common request fields, for every service module: paging, sorting,
@@ -106,6 +107,16 @@ export function checkText(value: string, label: string, opts: { required?: boole
   if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
   if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
   return text;
+}
+
+/**
+ * A one-line name or title a user writes (titles, file names, usernames, category and other
+ * names) in the form it is stored: cleaned by the shared rule (`cleanName`: no control or bidi
+ * override characters, line breaks as spaces), then required and at most `max` characters.
+ */
+export function checkName(value: string, label: string, opts: { required?: boolean; max: number }): string {
+  assertValid(nameProblems(value, label, opts.max, opts.required ?? false));
+  return cleanName(value);
 }
 
 /** Links stored by admins (navigation, banners, friend links): site paths or http(s) URLs. */

@@ -54,6 +54,20 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig(env)).toThrow(new ConfigError(message));
   });
 
+  it('times a stalled request body out after 30 s unless BODY_TIMEOUT_MS says otherwise', () => {
+    expect(loadBackendConfig({}).bodyTimeoutMs).toBe(30_000);
+    expect(loadBackendConfig({ BODY_TIMEOUT_MS: '5000' }).bodyTimeoutMs).toBe(5000);
+    expect(() => loadBackendConfig({ BODY_TIMEOUT_MS: '0' })).toThrow(new ConfigError('BODY_TIMEOUT_MS must be an integer between 1 and 3600000, got "0"'));
+  });
+
+  it('believes no proxy unless BACKEND_TRUST_PROXY names them', () => {
+    expect(loadBackendConfig({}).trustProxy).toBe(false);
+    expect(loadBackendConfig({ BACKEND_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadBackendConfig({ BACKEND_TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,::1 ' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => loadBackendConfig({ BACKEND_TRUST_PROXY: '2' })).toThrow(/^BACKEND_TRUST_PROXY must be true, false or a comma-separated list.*got "2"$/);
+    expect(() => loadBackendConfig({ BACKEND_TRUST_PROXY: '10.0.0.0/33' })).toThrow(ConfigError);
+  });
+
   it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {
     const config = loadBackendConfig({
       CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',

@@ -345,14 +345,51 @@ describe('the local store alone', () => {
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('writes files readable by all (0644) at the path of their key', async () => {
-    const store = await LocalBlobStore.open(root);
-    await store.put('documents/a.bin', Buffer.from('a'));
-    expect(fs.statSync(path.join(root, 'documents/a.bin')).mode & 0o777).toBe(0o644);
-    await store.put('%2e%2e/x', Buffer.from('literal'));
-    const file = store.localPath('%2e%2e/x');
-    expect(file).toBe(path.join(root, '%2e%2e', 'x'));
-    expect(fs.readFileSync(file, 'utf8')).toBe('literal');
+  /** The permission bits of `relative` under the root. */
+  const modeOf = (relative: string) => fs.statSync(path.join(root, relative)).mode & 0o777;
+
+  it('writes files at the path of their key, 0600 in folders 0700 whatever the umask', async () => {
+    const umask = process.umask(0);
+    try {
+      const store = await LocalBlobStore.open(root);
+      await store.put('documents/a/b/page.svg', Buffer.from('<svg/>'));
+      const { key } = await store.putContentAddressed(Readable.from([Buffer.from('原文')]), { prefix: 'documents', ext: '.pdf', maxBytes: 1024 });
+      expect(modeOf('documents/a/b/page.svg')).toBe(0o600);
+      expect(modeOf(key)).toBe(0o600);
+      for (let folder = path.dirname(key); folder !== '.'; folder = path.dirname(folder)) expect(modeOf(folder), folder).toBe(0o700);
+      expect([modeOf('documents/a'), modeOf('documents/a/b'), modeOf('tmp')]).toEqual([0o700, 0o700, 0o700]);
+      await store.put('%2e%2e/x', Buffer.from('literal'));
+      const file = store.localPath('%2e%2e/x');
+      expect(file).toBe(path.join(root, '%2e%2e', 'x'));
+      expect(fs.readFileSync(file, 'utf8')).toBe('literal');
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('narrows at open what an earlier version left readable by others, the root included', async () => {
+    const old = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-old-blobs-'));
+    try {
+      // As the store wrote them before: files 0644 in folders 0755.
+      for (const file of ['uploads/a/b/c/d/e/0123.png', 'documents/f/0/1/2/3/4567.pdf', 'documents/f/0/1/2/3/4567/1.svg']) {
+        fs.mkdirSync(path.join(old, path.dirname(file)), { recursive: true, mode: 0o755 });
+        fs.writeFileSync(path.join(old, file), 'x', { mode: 0o644 });
+      }
+      fs.writeFileSync(path.join(old, 'moredoc.db'), '', { mode: 0o600 });
+      fs.chmodSync(old, 0o755);
+      await LocalBlobStore.open(old);
+      const modes = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        const line = `${path.relative(old, full)} ${(fs.statSync(full).mode & 0o777).toString(8)}`;
+        return entry.isDirectory() ? [line, ...modes(full)] : [line];
+      });
+      const all = modes(old);
+      expect(all.filter((line) => !/ (600|700)$/.test(line))).toEqual([]);
+      expect(all).toContain('documents/f/0/1/2/3/4567/1.svg 600');
+      expect(fs.statSync(old).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('removes temp files of a previous process when opened', async () => {

@@ -200,14 +200,18 @@ describe('admins and lists', () => {
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(400);
   });
 
-  it('lets members delete their own comments only, admins any (with the replies)', async () => {
+  it('lets members delete their own comments only (403 for another’s or an unknown id), admins any (with the replies)', async () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
     const [alices, bobs] = [await userCount(alice), await userCount(bob)];
     const replies: { user_id: number }[] = (await publicList({ parent_id: [top.id] })).body.comment;
     const [alicesReplies = 0, bobsReplies = 0] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
     expect(bobsReplies).toBeGreaterThan(0);
-    await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
+    const refused = await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: 7, message: '评论不存在或没有删除权限', error: '评论不存在或没有删除权限' });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(200);
+    const unknown = await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: 999_999 } });
+    expect(unknown.status).toBe(403);
     await api(backend.url, 'DELETE', '/api/v1/comment', { token: alice.token, query: { id: top.id } });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(404);
     expect((await publicList({ parent_id: [top.id] })).body).toEqual({});

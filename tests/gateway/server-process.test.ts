@@ -156,7 +156,7 @@ describe('gateway/server.ts', () => {
     const chunk = Buffer.alloc(64 * 1024, 7);
     const res = await request(`${url}/api/v1/upload/document`, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream', 'content-length': String(total) },
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(total) },
       body: Readable.from(
         (function* () {
           for (let sent = 0; sent < total; sent += chunk.length) yield chunk;

@@ -5,12 +5,15 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
-// Captchas are switched off unless the test's env turns them back on.
+// Captchas are switched off unless the test's env turns them back on. The tests stand where
+// a proxy or gateway would: the backend believes their X-Forwarded-For (BACKEND_TRUST_PROXY
+// 127.0.0.1), so that a test can act as many clients.
 
 export interface StartedBackend {
   url: string;
@@ -39,6 +42,7 @@ export async function startBackend(opts: {
     BACKEND_PORT: '0',
     LOG_LEVEL: 'silent',
     ...opts.s3?.env,
+    BACKEND_TRUST_PROXY: '127.0.0.1',
     ...opts.env,
   });
   // Cheap password hashing keeps the suites fast; the hashes verify the same way.
@@ -64,6 +68,23 @@ export interface ApiResponse<T = Record<string, unknown>> {
   text: string;
 }
 
+const gatewaySecrets = new Map<string, string>();
+
+/**
+ * An embedded backend takes requests from its gateway only (its secret in
+ * GATEWAY_SECRET_HEADER): tests that reach it directly, for fixtures, send the secret as its
+ * gateway does once it is registered here (tests/helpers/site.ts).
+ */
+export function callAsGatewayOf(url: string, secret: string): void {
+  gatewaySecrets.set(new URL(url).origin, secret);
+}
+
+/** The headers a direct call to the backend at `url` carries: its gateway's secret, when registered. */
+export function backendCallerHeaders(url: string): Record<string, string> {
+  const secret = gatewaySecrets.get(new URL(url).origin);
+  return secret ? { [GATEWAY_SECRET_HEADER]: secret } : {};
+}
+
 export type Query = Record<string, string | number | boolean | readonly (string | number | boolean)[] | undefined>;
 
 /** Query string with repeated keys for arrays (`id=1&id=2`), as MOREDOC expects. */
@@ -84,7 +105,7 @@ export async function api<T = any>(
   apiPath: string,
   opts: { token?: string; body?: unknown; rawBody?: string; query?: Query; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...opts.headers };
+  const headers: Record<string, string> = { ...backendCallerHeaders(url), ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;

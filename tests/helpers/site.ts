@@ -1,6 +1,7 @@
 // The whole site for end-to-end tests: the embedded backend (temporary DATA_DIR, fixed
 // admin password, captchas off unless `env` turns them on) and the gateway in front of it,
 // both on 127.0.0.1 port 0, the gateway serving pages and covers in process as `npm start` does.
+// Fixtures made through the backend directly (`api(site.backendUrl, …)`) carry its secret.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { startEmbeddedBackend } from '../../gateway/embedded-backend';
+import { callAsGatewayOf } from './backend';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent' };
@@ -26,12 +28,14 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
   const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
   const backend = await startEmbeddedBackend(env);
+  callAsGatewayOf(backend.url, backend.secret);
   try {
     const config = loadGatewayConfig(env);
     const gateway = buildGateway(
       {
         ...config,
         backendUrl: backend.url,
+        backendSecret: backend.secret,
         ...(opts.webDist ? { webDist: opts.webDist } : {}),
         // browser suites log in many times from one address
         authRateLimit: { max: 10_000, windowMs: 60_000 },

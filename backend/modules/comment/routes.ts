@@ -146,8 +146,10 @@ export const commentService = defineService('CommentAPI', [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
-      // Without the permission only the caller's own comments go; others are ignored (as in MOREDOC).
+      // Without the permission only the caller's own comments go, the others are left; when
+      // none is theirs (or none exists) the call is refused, as DeleteDocument refuses.
       const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
+      if (!mine.length) throw forbidden('评论不存在或没有删除权限');
       const gone = await ctx.db.transaction().execute(async (trx) => {
         const deleted = await deleteCommentsWithReplies(trx, mine);
         await recount(trx, deleted);

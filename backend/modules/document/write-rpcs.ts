@@ -4,7 +4,7 @@ import type { Database } from '../../db';
 import { isUniqueViolation } from '../../db';
 import { DocumentStatus } from '../../../shared/constants';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
-import { checkText, positiveIds, requireIds } from '../../wire/request';
+import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { documentUploadsOf, linkAttachment } from '../attachment/service';
@@ -65,7 +65,7 @@ async function checkCategories(db: Database, ids: readonly number[]): Promise<nu
 
 function checkTexts(doc: { title: string; keywords: string; description: string }) {
   return {
-    title: checkText(doc.title.trim(), '文档标题', { required: true, max: 255 }),
+    title: checkName(doc.title, '文档标题', { required: true, max: 255 }),
     keywords: checkText(doc.keywords.replace(/，/g, ', ').trim(), '文档关键字', { max: 255 }),
     description: checkText([...doc.description.trim()].slice(0, 512).join(''), '文档摘要', { max: 512, multiline: true }),
   };

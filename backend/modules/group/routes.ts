@@ -2,7 +2,7 @@ import { flag } from '../../db/schema';
 import { ApiError, Code, badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
+import { checkName, checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { permissionsExist } from '../permission/service';
 import { GetGroupRequest, Group, GroupPermissions, ListGroupReply, ListGroupRequest, UpdateGroupPermissionRequest } from './messages';
@@ -22,7 +22,7 @@ const DUPLICATE_TITLE = '分组名称已存在';
 
 function groupColumns(req: Decoded<typeof Group>): GroupColumns {
   return {
-    title: checkText(req.title.trim(), '用户组名称', { required: true, max: 64 }),
+    title: checkName(req.title, '用户组名称', { required: true, max: 64 }),
     color: checkText(req.color, '颜色', { max: 32 }),
     is_default: flag(req.is_default),
     is_display: flag(req.is_display),
