@@ -21,7 +21,6 @@ import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
-import { acceptGatewayOnly } from './wire/gateway-only';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -109,12 +108,6 @@ export interface BuildBackendOptions {
   captchaGenerator?: CaptchaGenerator;
   /** log2 of scrypt's N for new password hashes (default 14); tests lower it for speed. */
   passwordCost?: number;
-  /**
-   * The embedded backend: the secret its gateway sends (gateway/embedded-backend.ts). Only
-   * requests with it are taken (wire/gateway-only.ts), and only their X-Forwarded-For is
-   * believed (the one hop of the gateway), whatever BACKEND_TRUST_PROXY says.
-   */
-  gatewaySecret?: string;
 }
 
 /**
@@ -152,10 +145,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     logger: opts.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    // The embedded backend believes its peer, the gateway, the one hop before the client.
-    trustProxy: opts.gatewaySecret !== undefined ? (_address: string, hop: number) => hop === 0 : config.trustProxy,
+    trustProxy: config.trustProxy,
   });
-  if (opts.gatewaySecret !== undefined) acceptGatewayOnly(app, opts.gatewaySecret);
   registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings

@@ -60,7 +60,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles });
+  const app = buildGateway(config, { viewFiles: embedded?.viewFiles, dispatcher: embedded?.dispatcher });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -79,7 +79,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   const { port } = app.server.address() as AddressInfo;
   const lines = [``, `  moredoc-site is running at ${siteUrl(config, port)}`];
   if (config.publicOrigin) lines.push(`  public origin: ${config.publicOrigin}`);
-  lines.push(`  backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}`}`);
+  lines.push(`  backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}`}`);
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
     lines.push(`  admin account created: username "${admin.username}", password "${admin.password}"`);

@@ -2,10 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
-import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
@@ -21,6 +21,8 @@ export interface StartedBackend {
   adminPassword: string;
   /** its page and cover answers in process, as the gateway beside it gets them */
   viewFiles: ViewFiles;
+  /** the backend itself, ready: a gateway in this process can answer through it without a socket */
+  app: FastifyInstance;
   /** Closes the server; removes the DATA_DIR unless `keepData` (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -53,6 +55,7 @@ export async function startBackend(opts: {
     dataDir,
     adminPassword: TEST_ADMIN_PASSWORD,
     viewFiles: app.viewFiles,
+    app,
     async close(closeOpts = {}) {
       await app.close();
       if (!closeOpts.keepData) await fs.rm(dataDir, { recursive: true, force: true });
@@ -66,23 +69,6 @@ export interface ApiResponse<T = Record<string, unknown>> {
   /** Parsed JSON when the answer is JSON, else the text. */
   body: T;
   text: string;
-}
-
-const gatewaySecrets = new Map<string, string>();
-
-/**
- * An embedded backend takes requests from its gateway only (its secret in
- * GATEWAY_SECRET_HEADER): tests that reach it directly, for fixtures, send the secret as its
- * gateway does once it is registered here (tests/helpers/site.ts).
- */
-export function callAsGatewayOf(url: string, secret: string): void {
-  gatewaySecrets.set(new URL(url).origin, secret);
-}
-
-/** The headers a direct call to the backend at `url` carries: its gateway's secret, when registered. */
-export function backendCallerHeaders(url: string): Record<string, string> {
-  const secret = gatewaySecrets.get(new URL(url).origin);
-  return secret ? { [GATEWAY_SECRET_HEADER]: secret } : {};
 }
 
 export type Query = Record<string, string | number | boolean | readonly (string | number | boolean)[] | undefined>;
@@ -105,7 +91,7 @@ export async function api<T = any>(
   apiPath: string,
   opts: { token?: string; body?: unknown; rawBody?: string; query?: Query; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...backendCallerHeaders(url), ...opts.headers };
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;

@@ -1,15 +1,17 @@
 // The whole site for end-to-end tests: the embedded backend (temporary DATA_DIR, fixed
 // admin password, captchas off unless `env` turns them on) and the gateway in front of it,
-// both on 127.0.0.1 port 0, the gateway serving pages and covers in process as `npm start` does.
-// Fixtures made through the backend directly (`api(site.backendUrl, …)`) carry its secret.
-import { mkdtemp, rm } from 'node:fs/promises';
+// the gateway answering every backend call in process as `npm start` does (no socket between
+// them). `backend: 'remote'` puts the same gateway in front of the same backend over HTTP
+// instead, as with BACKEND_URL. The backend also listens on 127.0.0.1 port 0, for fixtures
+// made through its API directly (`api(site.backendUrl, …)`): the gateway does not use that port.
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
-import { startEmbeddedBackend } from '../../gateway/embedded-backend';
-import { callAsGatewayOf } from './backend';
+import { inProcessBackend } from '../../gateway/embedded-backend';
+import { startBackend } from './backend';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent' };
@@ -24,23 +26,30 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<Site> {
+export interface SiteOptions {
+  env?: Record<string, string>;
+  webDist?: string;
+  /** how the gateway reaches the backend: in its process (default, as `npm start`) or over HTTP (as with BACKEND_URL) */
+  backend?: 'in-process' | 'remote';
+}
+
+export async function startSite(opts: SiteOptions = {}): Promise<Site> {
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
   const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
-  const backend = await startEmbeddedBackend(env);
-  callAsGatewayOf(backend.url, backend.secret);
+  const backend = await startBackend({ env, dataDir });
   try {
     const config = loadGatewayConfig(env);
+    const remote = opts.backend === 'remote';
+    const embedded = remote ? undefined : inProcessBackend(backend.app);
     const gateway = buildGateway(
       {
         ...config,
-        backendUrl: backend.url,
-        backendSecret: backend.secret,
+        backendUrl: remote ? backend.url : undefined,
         ...(opts.webDist ? { webDist: opts.webDist } : {}),
         // browser suites log in many times from one address
         authRateLimit: { max: 10_000, windowMs: 60_000 },
       },
-      { viewFiles: backend.viewFiles },
+      { viewFiles: backend.viewFiles, dispatcher: embedded?.dispatcher },
     );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const { port } = gateway.server.address() as AddressInfo;
@@ -52,12 +61,10 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
       async close() {
         await gateway.close();
         await backend.close();
-        await rm(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await backend.close();
-    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
 }
