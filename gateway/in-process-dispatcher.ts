@@ -148,8 +148,8 @@ class ExchangeRequest extends Readable {
   }
 
   /** The answer went out without reading all of the body: stop taking it, as a server that closes does. */
-  stopReading(error: Error): void {
-    if (this.source && !this.complete) this.source.destroy(error);
+  stopReading(error: () => Error): void {
+    if (this.source && !this.complete) this.source.destroy(error());
   }
 
   get connection(): ExchangeSocket {
@@ -267,7 +267,7 @@ class ExchangeResponse extends Writable {
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.waiting = undefined;
-    this.exchange.fail(error ?? new undiciErrors.SocketError('the backend closed the exchange before it answered'));
+    if (!this.exchange.settled) this.exchange.fail(error ?? new undiciErrors.SocketError('the backend closed the exchange before it answered'));
     // The failure goes to the gateway's handler; an 'error' event would go nowhere.
     callback();
   }
@@ -297,6 +297,11 @@ class Exchange implements Dispatcher.DispatchController {
     this.response = new ExchangeResponse(this.request, this);
     this.headersTimeout = options.headersTimeout ?? 300_000;
     this.bodyTimeout = options.bodyTimeout ?? 300_000;
+  }
+
+  /** Answered, failed or aborted: nothing more goes to the handler. */
+  get settled(): boolean {
+    return this.done;
   }
 
   start(server: InProcessServer): void {
@@ -331,7 +336,7 @@ class Exchange implements Dispatcher.DispatchController {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    this.request.stopReading(new undiciErrors.RequestAbortedError('the backend answered before reading the whole body'));
+    this.request.stopReading(() => new undiciErrors.RequestAbortedError('the backend answered before reading the whole body'));
     this.handler.onResponseEnd(this, {});
   }
 
@@ -339,7 +344,7 @@ class Exchange implements Dispatcher.DispatchController {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    this.request.stopReading(error);
+    this.request.stopReading(() => error);
     this.handler.onResponseError(this, error);
   }
 
