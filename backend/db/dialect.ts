@@ -1,0 +1,44 @@
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+
+// Every SQL expression that SQLite and PostgreSQL spell differently, in one place: the stores
+// call these and stay one spelling. The two engines keep the same column types (timestamps
+// ISO-8601 TEXT, booleans 0/1 integers), so what is left here is functions and operators.
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Which engine `db` (the database or a transaction of it) talks to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely<DB> will do
+export function engineOf(db: Kysely<any>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * `column LIKE pattern`, case-insensitive on both engines as SQLite's LIKE is (for ASCII):
+ * ILIKE on PostgreSQL. The escape character is given explicitly, since PostgreSQL would
+ * otherwise read a backslash as one and SQLite would not (`likePattern` escapes backslashes).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function like(db: Kysely<any>, column: string | Expression<unknown>, pattern: string): RawBuilder<SqlBool> {
+  const target = typeof column === 'string' ? sql.ref(column) : column;
+  return engineOf(db) === 'postgres'
+    ? sql<SqlBool>`(${target} ILIKE ${pattern} ESCAPE '\\')`
+    : sql<SqlBool>`(${target} LIKE ${pattern} ESCAPE '\\')`;
+}
+
+/** `max(value, 0)`: the larger of two values is `max()` in SQLite, `greatest()` in PostgreSQL. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function notBelowZero(db: Kysely<any>, value: Expression<number>): RawBuilder<number> {
+  return engineOf(db) === 'postgres' ? sql<number>`greatest(${value}, 0)` : sql<number>`max(${value}, 0)`;
+}
+
+/** The tables of the database that have a column of this name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function tablesWithColumn(db: Kysely<any>, column: string): Promise<string[]> {
+  const { rows } = engineOf(db) === 'postgres'
+    ? await sql<{ name: string }>`SELECT c.table_name AS name FROM information_schema.columns c
+        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = current_schema() AND c.column_name = ${column} AND t.table_type = 'BASE TABLE'`.execute(db)
+    : await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+        WHERE m.type = 'table' AND c.name = ${column}`.execute(db);
+  return rows.map((r) => r.name);
+}
