@@ -51,6 +51,14 @@ export function isUniqueViolation(error: unknown): boolean {
   return /UNIQUE constraint failed/.test(error.message);
 }
 
+/**
+ * Text PostgreSQL cannot take (a NUL character): SQLSTATE 22021 (character_not_in_repertoire).
+ * SQLite stores and compares such text; on PostgreSQL the request is refused (400).
+ */
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '22021';
+}
+
 /** SQLite in DATA_DIR, with its connection (the search engine's FTS5 tables live beside the others). */
 export interface OpenedDatabase {
   engine: 'sqlite';

@@ -146,7 +146,7 @@ describe('who may comment', () => {
 
 describe('comments on documents', () => {
   const commentCountOf = (id: number) =>
-    withDatabase(backend.dataDir, (db) => (db.prepare('SELECT comment_count AS n FROM document WHERE id = ?').get(id) as { n: number }).n);
+    withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('comment_count').where('id', '=', id).executeTakeFirstOrThrow()).comment_count);
 
   it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });

@@ -30,8 +30,7 @@ async function fetchLink(url: string, headers: Record<string, string> = {}) {
 }
 
 async function downloadsOf(userId: number) {
-  return withDatabase(backend.dataDir, (db) => db.prepare('SELECT document_id, is_pay, ip FROM download WHERE user_id = ? ORDER BY id').all(userId) as
-    { document_id: number; is_pay: number; ip: string }[]);
+  return withDatabase(backend.dataDir, (db) => db.selectFrom('download').select(['document_id', 'is_pay', 'ip']).where('user_id', '=', userId).orderBy('id').execute());
 }
 
 async function uploaderWithDocument(opts: { price: number; status?: number; title?: string; deletedAt?: string }): Promise<{ owner: Member; doc: DocumentFixture }> {
@@ -56,7 +55,7 @@ describe('DownloadDocument for a member with credits', () => {
     expect(await creditsOf(backend.dataDir, member.user.id)).toBe(2);
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore + 3);
     expect(await downloadsOf(member.user.id)).toEqual([{ document_id: doc.id, is_pay: 1, ip: '10.9.0.1' }]);
-    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT download_count AS n FROM document WHERE id = ?').get(doc.id) as { n: number }).n);
+    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('download_count').where('id', '=', doc.id).executeTakeFirstOrThrow()).download_count);
     expect(count).toBe(1);
 
     const file = await fetchLink(res.body.url);
@@ -108,8 +107,8 @@ describe('DownloadDocument for a member with credits', () => {
     expect((await downloadsOf(buyer.user.id)).map((d) => d.is_pay)).toEqual([1, 0]);
 
     // A purchase older than the duration no longer counts: the next download pays again.
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
-      .run(new Date(Date.now() - 3 * 86_400_000).toISOString(), buyer.user.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+      .where('user_id', '=', buyer.user.id).execute());
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
     await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
@@ -198,8 +197,8 @@ describe('refusals, each in Chinese', () => {
       expect(userLimited.status).toBe(403);
       expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3次），请明天再来');
       // Yesterday's downloads do not count.
-      await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
-        .run(new Date(Date.now() - 86_400_000 * 1.5).toISOString(), a.user.id));
+      await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 86_400_000 * 1.5).toISOString() })
+        .where('user_id', '=', a.user.id).execute());
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '10', 'download.times_every_day': '10' });

@@ -55,7 +55,7 @@ describe('SendSmsCode', () => {
     expect(code).toMatch(/^\d{6}$/);
     expect(res.text).not.toContain(code);
     expect(await lastSmsText(backend.dataDir, mobile)).toBe(`您正在登录，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`);
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM sms_code WHERE mobile = ?').get(mobile) as Record<string, unknown>);
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').selectAll().where('mobile', '=', mobile).executeTakeFirstOrThrow());
     expect(stored).toMatchObject({ purpose: 'login', attempts: 0, used_at: null });
     expect(String(stored.code_hash)).toMatch(/^[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(String(stored.code_hash)).not.toContain(code);
@@ -105,7 +105,7 @@ describe('SendSmsCode', () => {
     const eleventh = await sendCode(mobile, 'login');
     expect(eleventh.status).toBe(429);
     expect(eleventh.body).toMatchObject({ code: 8, message: '该手机号今日获取验证码的次数已达上限，请明天再试' });
-    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT count(*) AS n FROM sms_log WHERE mobile = ?').get(mobile) as { n: number }).n);
+    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select((eb) => eb.fn.countAll<number>().as('n')).where('mobile', '=', mobile).executeTakeFirstOrThrow()).n);
     expect(count).toBe(10);
     await ageSmsLog(backend.dataDir, mobile, 24 * 60 * 60_000 - 19.5 * 60_000);
     // The oldest message is now 24 hours and 30 s old, the next 23 h 58.5 min: one more is allowed, not two.
@@ -206,7 +206,7 @@ describe('RegisterByMobile', () => {
     const right = await registerByMobile({ mobile, code, password: 'phone-secret' });
     expect(right.status).toBe(400);
     expect(right.body.message).toBe('短信验证码错误次数过多，请重新获取');
-    const attempts = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT attempts FROM sms_code WHERE mobile = ?').get(mobile) as { attempts: number }).attempts);
+    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
     expect(attempts).toBe(5);
   });
 
@@ -296,7 +296,7 @@ describe('LoginByMobile', () => {
     for (const code of ['', '12345', '1234567', 'abcdef']) {
       expect((await loginByMobile({ mobile, code })).body.message).toBe('请输入6位数字短信验证码');
     }
-    const attempts = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT attempts FROM sms_code WHERE mobile = ?').get(mobile) as { attempts: number }).attempts);
+    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
     expect(attempts).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type GroupTable } from '../../db/schema';
 import { badRequest, unavailable } from '../../wire/errors';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -53,7 +54,7 @@ export async function deleteGroups(db: Database, ids: number[]): Promise<void> {
 
 export async function listGroups(db: Database, filter: { wd: string; page: number; size: number }) {
   let query = db.selectFrom('group');
-  if (filter.wd.trim()) query = query.where('title', 'like', likePattern(filter.wd));
+  if (filter.wd.trim()) query = query.where(like(db, 'title', likePattern(filter.wd)));
   const rows = await applyPaging(query.selectAll().orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }

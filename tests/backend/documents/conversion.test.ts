@@ -36,8 +36,8 @@ async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; 
 }
 
 async function jobRuns(hash: string): Promise<number> {
-  const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM job WHERE kind = ? AND dedupe_key = ?')
-    .get('document.convert', `document.convert:${hash}`) as { n: number });
+  const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'document.convert').where('dedupe_key', '=', `document.convert:${hash}`).executeTakeFirstOrThrow());
   return row.n;
 }
 
