@@ -11,7 +11,7 @@ import { postgresMissing } from './tests/helpers/postgres';
 // documents/restart.
 const POSTGRES_SUITES = [
   'advertisement', 'attachment-admin', 'comment', 'config-api', 'download', 'favorite', 'group-permission',
-  'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness', 'search-record',
+  'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness', 'search-record',
   'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
   'wire', 'documents/pages', 'documents/upload',
 ].map((name) => `tests/backend/${name}.test.ts`);

@@ -42,3 +42,35 @@ export async function tablesWithColumn(db: Kysely<any>, column: string): Promise
         WHERE m.type = 'table' AND c.name = ${column}`.execute(db);
   return rows.map((r) => r.name);
 }
+
+/**
+ * Makes a read-then-write inside a transaction safe from its concurrent twins. PostgreSQL
+ * runs transactions side by side (READ COMMITTED, over a pool and across processes):
+ * `SELECT … FOR UPDATE` on these rows makes any other transaction that locks one of them
+ * wait until this one ends, and its next statements then read what this one wrote. Rows are
+ * locked in id order; across tables, transactions lock in the order of the `table` type
+ * (keys first, then user, group, document, article, comment, orders), so that two of them do
+ * not wait on each other. SQLite runs one transaction at a time on the backend's single
+ * connection: nothing to do there.
+ */
+export async function lockRows(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Kysely<any>, table: 'user' | 'group' | 'document' | 'article' | 'comment' | 'orders', ids: readonly number[],
+): Promise<void> {
+  if (!trx.isTransaction) throw new Error('lockRows: only inside a transaction');
+  const unique = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
+  if (engineOf(trx) === 'sqlite' || !unique.length) return;
+  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR UPDATE`.execute(trx);
+}
+
+/**
+ * `lockRows` for what has no row of its own (a mobile number, a client address, a provider
+ * account): PostgreSQL advisory locks on the keys' hashes, held until the transaction ends,
+ * taken in a fixed order. A collision of two hashes only makes two transactions take turns.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function lockKeys(trx: Kysely<any>, keys: readonly string[]): Promise<void> {
+  if (!trx.isTransaction) throw new Error('lockKeys: only inside a transaction');
+  if (engineOf(trx) === 'sqlite') return;
+  for (const key of [...new Set(keys)].sort()) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, registerMember, setConfig, startBackend, TEST_ENGINE, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument, setCredits, type DocumentFixture } from '../helpers/document-fixtures';
 
 // DocumentAPI.DownloadDocument / DownloadDocumentToBeReviewed, UserAPI.ListUserDownload and
@@ -260,6 +260,32 @@ describe('concurrent downloads', () => {
     const records = await downloadsOf(member.user.id);
     expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
     expect(new Set(records.map((r) => r.document_id)).size).toBe(1);
+  });
+
+  it('50 downloads at once through two backends on one database, on a balance of 1: one charge, the rest free', async () => {
+    const env = { CONFIG_DOWNLOAD_TIMES_EVERY_DAY: '1000', CONFIG_DOWNLOAD_TIMES_EVERY_IP: '1000' };
+    const first = await startBackend({ env });
+    // On PostgreSQL a second backend with its own pool, as a second process has; SQLite is
+    // one process's database (one backend serves it).
+    const second = TEST_ENGINE === 'postgres' ? await startBackend({ env, dataDir: first.dataDir }) : first;
+    try {
+      const owner = await registerMember(first.url);
+      const member = await registerMember(first.url);
+      const doc = await insertDocument(first.dataDir, { userId: owner.user.id, price: 1 });
+      await setCredits(first.dataDir, member.user.id, 1);
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api((i % 2 ? second : first).url, 'GET', '/api/v1/document/download', {
+        token: member.token, query: { id: doc.id }, headers: { 'x-forwarded-for': '10.50.0.1' },
+      })));
+      expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+      expect(await creditsOf(first.dataDir, member.user.id)).toBe(0);
+      expect(await creditsOf(first.dataDir, owner.user.id)).toBe(owner.user.credit_count + 1);
+      const records = await withDatabase(first.dataDir, (db) => db.selectFrom('download').select('is_pay').where('user_id', '=', member.user.id).execute());
+      expect(records).toHaveLength(50);
+      expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
+    } finally {
+      if (second !== first) await second.close({ keepData: true });
+      await first.close();
+    }
   });
 
   it('two clicks on one priced document charge once', async () => {

@@ -95,6 +95,14 @@ describe('SendSmsCode', () => {
     expect((await sendCode(mobile, 'login')).status).toBe(200);
   });
 
+  it('sends one code of ten asked for one number at once, the others wait their interval', async () => {
+    const mobile = newMobile();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => sendCode(mobile, 'login')));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(429)]);
+    const sent = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').select('id').where('mobile', '=', mobile).execute());
+    expect(sent).toHaveLength(1);
+  });
+
   it('refuses the 11th code of a day to one number; messages older than 24 hours no longer count', async () => {
     const mobile = newMobile();
     for (let i = 0; i < 10; i += 1) {
@@ -279,6 +287,14 @@ describe('LoginByMobile', () => {
     expect(dynamics.body.dynamic[0]).toMatchObject({ type: 5, content: '通过手机验证码登录' });
     const replay = await loginByMobile({ mobile: member.mobile, code });
     expect(replay.body.message).toBe('短信验证码已使用，请重新获取');
+  });
+
+  it('lets a code sign in once when ten requests bring it at the same time', async () => {
+    const member = await mobileMember();
+    const code = await codeFor(member.mobile, 'login');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => loginByMobile({ mobile: member.mobile, code })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(400)]);
+    expect(answers.filter((a) => a.status === 400).every((a) => a.body.message === '短信验证码已使用，请重新获取')).toBe(true);
   });
 
   it('says the number has no account only after the right code', async () => {

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { like, lockKeys } from '../../db/dialect';
 import { now, type CategoryTable } from '../../db/schema';
 import { deleteSubtrees, isInSubtree } from '../../db/tree';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -66,6 +66,8 @@ export const countCategories = (db: Database) => countOf(db.selectFrom('category
  * Document and article services call this after changing links.
  */
 export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
+  // Counted, then written: recounts of a type take turns, each counting the links the one before it committed.
+  await lockKeys(db, [`category.recount:${type}`]);
   const links = type === 0
     ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
         JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`

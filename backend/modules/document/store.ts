@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db';
-import { like, notBelowZero } from '../../db/dialect';
+import { like, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DocumentTable } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -68,9 +68,11 @@ export async function hashHasDocuments(db: Database, hash: string): Promise<bool
 // ---------------------------------------------------------------------------------------
 // Writes
 
-export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow> {
+/** Inserts a document; undefined (and nothing inserted) when its uuid is taken. */
+export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow | undefined> {
   const ts = now();
-  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
 }
 
 export async function updateDocuments(db: Database, ids: readonly number[], columns: DocumentColumns): Promise<void> {
@@ -285,6 +287,8 @@ export async function addScore(db: Database, documentId: number, userId: number,
   const inserted = await db.insertInto('document_score').values({ document_id: documentId, user_id: userId, score, created_at: ts, updated_at: ts })
     .onConflict((oc) => oc.columns(['document_id', 'user_id']).doNothing()).returning('id').executeTakeFirst();
   if (!inserted) return false;
+  // Averaged, then written: ratings of one document at once take turns (its row is locked).
+  await lockRows(db, 'document', [documentId]);
   const { average, n } = await db.selectFrom('document_score')
     .select((eb) => [eb.fn.avg<number>('score').as('average'), eb.fn.countAll<number>().as('n')])
     .where('document_id', '=', documentId).executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { like, lockRows } from '../../db/dialect';
 import { now, type GroupTable } from '../../db/schema';
 import { badRequest, unavailable } from '../../wire/errors';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -92,6 +92,8 @@ export async function assertGroupsExist(db: Database, groupIds: number[]): Promi
 
 /** Replaces a user's memberships and keeps every group's user_count right. */
 export async function setUserGroups(db: Database, userId: number, groupIds: number[]): Promise<void> {
+  // Read, then written: changes of one user's memberships take turns.
+  await lockRows(db, 'user', [userId]);
   const ts = now();
   const current = (await db.selectFrom('user_group').select('group_id').where('user_id', '=', userId).execute()).map((r) => r.group_id);
   const removed = current.filter((id) => !groupIds.includes(id));
@@ -106,6 +108,7 @@ export async function setUserGroups(db: Database, userId: number, groupIds: numb
 }
 
 export async function refreshGroupCounts(db: Database, groupIds: number[]): Promise<void> {
+  await lockRows(db, 'group', groupIds);
   for (const id of new Set(groupIds)) {
     const { n } = await db.selectFrom('user_group').select((eb) => eb.fn.countAll<number>().as('n')).where('group_id', '=', id).executeTakeFirstOrThrow();
     await db.updateTable('group').set({ user_count: Number(n) }).where('id', '=', id).execute();
