@@ -49,13 +49,13 @@ export async function tablesWithColumn(db: Kysely<any>, column: string): Promise
  * `SELECT … FOR UPDATE` on these rows makes any other transaction that locks one of them
  * wait until this one ends, and its next statements then read what this one wrote. Rows are
  * locked in id order; across tables, transactions lock in the order of the `table` type
- * (keys first, then user, group, document, article, comment, orders), so that two of them do
- * not wait on each other. SQLite runs one transaction at a time on the backend's single
+ * (keys first, then an order, users, groups, documents, articles, comments), so that two of
+ * them do not wait on each other. SQLite runs one transaction at a time on the backend's single
  * connection: nothing to do there.
  */
 export async function lockRows(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  trx: Kysely<any>, table: 'user' | 'group' | 'document' | 'article' | 'comment' | 'orders', ids: readonly number[],
+  trx: Kysely<any>, table: 'orders' | 'user' | 'group' | 'document' | 'article' | 'comment', ids: readonly number[],
 ): Promise<void> {
   if (!trx.isTransaction) throw new Error('lockRows: only inside a transaction');
   const unique = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
