@@ -18,13 +18,16 @@ export interface EmbeddedBackend {
   initialAdmin: { username: string; password: string; generated: boolean } | null;
   /** its page and cover answers, for the gateway in this process to serve without HTTP */
   viewFiles: ViewFiles;
+  /** DATABASE_URL with its password masked, or null: SQLite in DATA_DIR */
+  database: string | null;
   close(): Promise<void>;
 }
 
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
  * The backend always listens on 127.0.0.1; BACKEND_PORT picks the port, default a free one.
- * Throws the backend's ConfigError for a bad value.
+ * Throws the backend's ConfigError for a bad value, its DatabaseStartError when DATABASE_URL
+ * names a server that cannot be reached or refuses the login.
  */
 export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
@@ -35,5 +38,5 @@ export async function startEmbeddedBackend(
   const secret = crypto.randomBytes(32).toString('base64url');
   const app = await buildBackend(config, { logger: logger ?? false, gatewaySecret: secret });
   const url = await app.listen({ host: config.host, port: config.port });
-  return { url, secret, initialAdmin: app.initialAdmin, viewFiles: app.viewFiles, close: () => app.close() };
+  return { url, secret, initialAdmin: app.initialAdmin, viewFiles: app.viewFiles, database: config.database?.label ?? null, close: () => app.close() };
 }

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 
-// Row types of the SQLite tables (see migrations/). Booleans are 0/1 integers and
-// timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans / RFC 3339.
+// Row types of the tables (see migrations/), the same on SQLite and PostgreSQL. Booleans are
+// 0/1 integers and timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans
+// / RFC 3339.
 
 type Id = Generated<number>;
 type Flag = number;

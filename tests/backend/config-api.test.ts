@@ -46,7 +46,7 @@ describe('system.domain (网站域名)', () => {
   it('an install still holding MOREDOC\'s demo address gets the new default at start; an address an admin chose stays', async () => {
     const first = await startBackend();
     const dataDir = first.dataDir;
-    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'system' AND name = 'domain'").run(value));
+    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.updateTable('config').set({ value }).where('category', '=', 'system').where('name', '=', 'domain').execute());
     await first.close({ keepData: true });
     await setDomain('https://moredoc.mnt.ltd');
     const second = await startBackend({ dataDir, env: { PUBLIC_ORIGIN: 'https://docs.example.com' } });
@@ -168,7 +168,7 @@ describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'wechat_api_v3_key');
     expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'wechat_api_v3_key'").get() as { value: string });
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('config').select('value').where('category', '=', 'pay').where('name', '=', 'wechat_api_v3_key').executeTakeFirstOrThrow());
     expect(stored.value).toBe('very-secret-key-0123456789abcdef');
   });
 
@@ -259,7 +259,7 @@ describe('UpdateConfig', () => {
     expect((await configRow('vip', 'benefits')).value).toBe(kept);
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe(kept);
     // A value that reached the table another way (an older version, SQL) is cleaned when served.
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'vip' AND name = 'benefits'").run('<p>权益</p><script>alert(4)</script>'));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('config').set({ value: '<p>权益</p><script>alert(4)</script>' }).where('category', '=', 'vip').where('name', '=', 'benefits').execute());
     await admin('PUT', '/api/v1/config', { body: { config: [{ id: (await configRow('system', 'sitename')).id, value: '魔豆文库' }] } });
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe('<p>权益</p>');
   });

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 let seq = 0;
 const newMobile = () => `136${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`;
-const smsSent = () => withDatabase(dataDir, (db) => (db.prepare('SELECT count(*) AS n FROM sms_log').get() as { n: number }).n);
+const smsSent = () => withDatabase(dataDir, async (db) => Number((await db.selectFrom('sms_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n));
 
 describe('the embedded backend', () => {
   it('refuses requests without its secret, or with another, with 403 JSON, before any route', async () => {
@@ -76,7 +76,7 @@ describe('the embedded backend', () => {
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    const addresses = await withDatabase(dataDir, (db) => db.prepare('SELECT DISTINCT ip FROM sms_log').all());
+    const addresses = await withDatabase(dataDir, (db) => db.selectFrom('sms_log').select('ip').distinct().execute());
     expect(addresses).toEqual([{ ip: '127.0.0.1' }]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
   });

@@ -5,7 +5,7 @@
 // gateway renders, its start data — while the owner, the admins, buyers and VIP members with
 // the benefit read all of it. The whole site (gateway and embedded backend), real conversions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, withDatabase, type Member } from '../helpers/backend';
+import { api, backendCallerHeaders, login, registerMember, setConfig, withDatabase, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { indexDocuments, insertDocument } from '../helpers/document-fixtures';
 import { linesPdf, textPdf } from '../helpers/documents';
@@ -55,20 +55,18 @@ beforeAll(async () => {
 
   // Converted before the pages' texts were kept apart: one text, no page boundaries.
   const inserted = await insertDocument(site.dataDir, { userId: author.user.id, title: 'Lighthouse legacy', price: 5 });
-  await withDatabase(site.dataDir, (db) => {
+  await withDatabase(site.dataDir, async (db) => {
     const ts = new Date().toISOString();
-    db.prepare('UPDATE document SET pages = 10, preview = 3 WHERE id = ?').run(inserted.id);
-    db.prepare('INSERT INTO document_content (document_id, content, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(inserted.id, `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`, ts, ts);
+    await db.updateTable('document').set({ pages: 10, preview: 3 }).where('id', '=', inserted.id).execute();
+    await db.insertInto('document_content')
+      .values({ document_id: inserted.id, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`, created_at: ts, updated_at: ts }).execute();
   });
   await indexDocuments(site.dataDir, [{ id: inserted.id, title: inserted.title, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.` }]);
   legacy = inserted;
 
   const ts = new Date().toISOString();
-  await withDatabase(site.dataDir, (db) => {
-    const insert = db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)');
-    for (const id of [doc.id, txt.id, legacy.id]) insert.run(buyer.user.id, id, '127.0.0.1', ts, ts);
-  });
+  await withDatabase(site.dataDir, (db) => db.insertInto('download')
+    .values([doc.id, txt.id, legacy.id].map((id) => ({ user_id: buyer.user.id, document_id: id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts }))).execute());
   const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [vip.user.id], days: 30, reason: '测试阅读' } });
   expect(grant.status, grant.text).toBe(200);
 }, 180_000);
@@ -146,7 +144,7 @@ describe.each([
   it('sees the pages past the preview refused, through the gateway as by the backend', async () => {
     const token = tokenOf();
     const viaGateway: Record<string, string> = token ? { cookie: `token=${token}` } : {};
-    const viaBackend: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const viaBackend: Record<string, string> = { ...backendCallerHeaders(site.backendUrl), ...(token ? { authorization: `Bearer ${token}` } : {}) };
     for (const [base, headers] of [[site.url, viaGateway], [site.backendUrl, viaBackend]] as const) {
       expect((await send(`${base}/view/page/${doc.hash}/3.svg`, { headers })).status).toBe(200);
       expect((await send(`${base}/view/page/${doc.hash}/7.svg`, { headers })).status).toBe(403);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
@@ -101,13 +102,22 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
   return { enable_gzip: first.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp' };
 }
 
+/**
+ * The documents made from a file, read under their row locks: a status set meanwhile (a
+ * review, a reconversion asked for) is seen, never overwritten.
+ */
+async function lockedDocumentsByHash(trx: Database, hash: string) {
+  await lockRows(trx, 'document', (await documentsByHash(trx, hash)).map((d) => d.id));
+  return documentsByHash(trx, hash);
+}
+
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
   const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
   const pageColumns = { pages: manifest.pages, preview, width: manifest.width, height: manifest.height, ...pageFormat(manifest) };
   return app.db.transaction().execute(async (trx) => {
-    const documents = await documentsByHash(trx, hash);
+    const documents = await lockedDocumentsByHash(trx, hash);
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
     const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
@@ -128,7 +138,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
 /** Marks the documents still waiting for this file failed (status 3) with the reason. */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
+    const waiting = (await lockedDocumentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
     await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
     return waiting;
   });

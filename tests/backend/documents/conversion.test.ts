@@ -36,8 +36,8 @@ async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; 
 }
 
 async function jobRuns(hash: string): Promise<number> {
-  const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM job WHERE kind = ? AND dedupe_key = ?')
-    .get('document.convert', `document.convert:${hash}`) as { n: number });
+  const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'document.convert').where('dedupe_key', '=', `document.convert:${hash}`).executeTakeFirstOrThrow());
   return row.n;
 }
 
@@ -129,7 +129,7 @@ describe('a conversion kept from before the pages\' texts were kept apart', () =
     await waitForStatus(backend.url, other.token, twin.id, [2]);
     expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
     expect(JSON.parse(fs.readFileSync(manifestFile, 'utf8'))).toMatchObject({ pages: 6, textPages: 6 });
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT content, pages FROM document_content WHERE document_id = ?').get(twin.id) as { content: string; pages: number });
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', twin.id).executeTakeFirstOrThrow());
     expect(stored.pages).toBe(6);
     expect(stored.content.split('\f').map((page) => page.split('\n')[0])).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Page ${n} of 6`));
   }, 60_000);

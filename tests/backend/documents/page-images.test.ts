@@ -28,8 +28,8 @@ async function pageOf(url: string, hash: string, n: number, token: string) {
 }
 
 async function imageJobs(dataDir: string, hash: string) {
-  return withDatabase(dataDir, (db) => db.prepare('SELECT state, attempts FROM job WHERE kind = ? AND dedupe_key = ? ORDER BY id')
-    .all('document.page-images', `document.page-images:${hash}`) as { state: string; attempts: number }[]);
+  return withDatabase(dataDir, (db) => db.selectFrom('job').select(['state', 'attempts'])
+    .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${hash}`).orderBy('id').execute());
 }
 
 /** Waits for the file's page images job to end. */
@@ -104,8 +104,8 @@ describe('a scanned PDF', () => {
     fs.writeFileSync(path.join(folder, '1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(path.join(folder, '2.webp'), 'RIFF');
     // the job's lease ran out after the restart: it is claimed again
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'queued', run_after = ? WHERE kind = ? AND dedupe_key = ?")
-      .run(new Date().toISOString(), 'document.page-images', `document.page-images:${doc.hash}`));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued', run_after: new Date().toISOString() })
+      .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${doc.hash}`).execute());
     await imagesDone(backend.dataDir, doc.hash);
     expect(fs.readdirSync(folder).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
     expect(manifestOf(backend.dataDir, doc.hash).pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
