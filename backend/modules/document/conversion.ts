@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
@@ -71,7 +71,7 @@ async function originalFile(app: BackendContext, key: string, ext: string, scrat
 
 /** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
 async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
-  const names = [...result.pageFiles.map((p) => p.file), result.cover.webp, result.cover.png, result.cover.bigPng];
+  const names = [...result.pageFiles.map((p) => p.file), ...result.positionFiles, result.cover.webp, result.cover.png, result.cover.bigPng];
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
@@ -86,6 +86,7 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     pdf: result.pdfFile,
     text: TEXT_FILE,
     textPages: result.pages,
+    positions: POSITIONS_VERSION,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
   });

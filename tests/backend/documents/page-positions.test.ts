@@ -1,0 +1,81 @@
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PagePositions } from '../../../backend/platform/convert/converter';
+import { registerMember, setConfig, useBackend, type Member } from '../../helpers/backend';
+import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
+import { linesPdf } from '../../helpers/documents';
+
+// Where the characters of a page are (`/view/page/<hash>/<n>.json`): kept by the conversion for
+// every page, served under the page image's decision (never past what the viewer may read).
+
+const backend = useBackend();
+const SECRET = 'Quokkazanzibar';
+let author: Member;
+let stranger: Member;
+let doc: CreatedDocument;
+
+async function get(path: string, token?: string, headers: Record<string, string> = {}) {
+  const res = await request(`${backend.url}${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+const positionsPath = (n: number) => `/view/page/${doc.hash}/${n}.json`;
+
+/** Each character's box on the page, in points, as a reader draws it. */
+function charBoxes(positions: PagePositions) {
+  return positions.l.flatMap(([x0, y0, x1, y1, text, steps]) => {
+    let at = x0;
+    const starts = steps.map((step) => (at += step));
+    return [...text].map((c, i) => ({ c, x0: starts[i]! / 10, x1: (starts[i + 1] ?? x1) / 10, y0: y0 / 10, y1: y1 / 10 }));
+  });
+}
+
+beforeAll(async () => {
+  author = await uploader(backend.url, backend.adminToken);
+  stranger = await registerMember(backend.url);
+  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
+  doc = await createDocument(backend.url, author.token, linesPdf([['Lighthouse notes', 'Second line here'], ['Chapter 2'], [`The secret word is ${SECRET}.`]]), 'positions.pdf', { price: 3 });
+  await waitForStatus(backend.url, author.token, doc.id, [2]);
+});
+
+describe('the positions of a page\'s characters', () => {
+  it('are kept for every page and served as gzip JSON with the page\'s caching', async () => {
+    const res = await get(positionsPath(1), undefined, { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('public, max-age=604800');
+    const positions = JSON.parse(gunzipSync(res.body).toString('utf8')) as PagePositions;
+    expect(positions).toMatchObject({ v: 1, w: 595, h: 842 });
+    expect(positions.l.map((line) => line[4])).toEqual(['Lighthouse notes', 'Second line here']);
+    const boxes = charBoxes(positions);
+    // linesPdf writes 12 pt Times from x = 72, the first line's baseline at 842 − 760 = 82 pt from the top.
+    expect(boxes[0]).toMatchObject({ c: 'L' });
+    expect(boxes[0]!.x0).toBeCloseTo(72, 0);
+    expect(boxes[0]!.y0).toBeLessThan(82);
+    expect(boxes[0]!.y1).toBeGreaterThan(82);
+    for (const [a, b] of boxes.slice(0, 16).map((box, i, all) => [box, all[i + 1]] as const)) if (b) expect(b.x0).toBeCloseTo(a.x1, 1);
+    expect(boxes[15]!.x1).toBeGreaterThan(boxes[15]!.x0);
+  });
+
+  it('are inflated for a client that does not take gzip', async () => {
+    const res = await get(positionsPath(2));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(res.body.toString('utf8')) as PagePositions).l[0]![4]).toBe('Chapter 2');
+  });
+
+  it('are refused past the preview to whoever may not read the page, and served to the owner', async () => {
+    for (const token of [undefined, stranger.token]) {
+      const res = await get(positionsPath(3), token);
+      expect(res.status).toBe(403);
+      expect(res.body.toString('utf8')).not.toContain(SECRET);
+    }
+    const owner = await get(positionsPath(3), author.token);
+    expect(owner.status).toBe(200);
+    expect(owner.headers['cache-control']).toBe('private, max-age=3600');
+    expect(owner.body.toString('utf8')).toContain(SECRET);
+    expect((await get(positionsPath(4), author.token)).status).toBe(404);
+  });
+});
