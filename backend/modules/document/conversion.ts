@@ -59,7 +59,7 @@ async function readText(app: BackendContext, hash: string, name: string): Promis
 }
 
 /** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
-async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
+export async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
   const local = app.blobs.localPath?.(key);
   if (local) return local;
   const blob = await app.blobs.get(key);
@@ -223,7 +223,7 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */
-async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+export async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
   const paths = await documentUploadPaths(app.db, hash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];

@@ -334,3 +334,9 @@ export async function searchableDocumentIds(db: Database, limit?: number): Promi
 export async function idsWithStatus(db: Database, status: number): Promise<number[]> {
   return (await db.selectFrom('document').select('id').where('status', '=', status).execute()).map((r) => r.id);
 }
+
+/** Every file whose documents have pages, once each (the positions backfill walks them). */
+export async function convertedHashes(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom('document').select('hash').distinct().where('pages', '>', 0).where('hash', '!=', '').orderBy('hash').execute();
+  return rows.map((row) => row.hash);
+}

@@ -1,13 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PagePositions } from '../../../backend/platform/convert/converter';
-import { registerMember, setConfig, useBackend, type Member } from '../../helpers/backend';
+import { login, registerMember, setConfig, startBackend, useBackend, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
 import { linesPdf } from '../../helpers/documents';
 
 // Where the characters of a page are (`/view/page/<hash>/<n>.json`): kept by the conversion for
-// every page, served under the page image's decision (never past what the viewer may read).
+// every page, served under the page image's decision (never past what the viewer may read);
+// documents converted before they were kept get them from a job after the next start.
 
 const backend = useBackend();
 const SECRET = 'Quokkazanzibar';
@@ -15,8 +19,8 @@ let author: Member;
 let stranger: Member;
 let doc: CreatedDocument;
 
-async function get(path: string, token?: string, headers: Record<string, string> = {}) {
-  const res = await request(`${backend.url}${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+async function get(path: string, token?: string, headers: Record<string, string> = {}, base = backend.url) {
+  const res = await request(`${base}${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
@@ -78,4 +82,49 @@ describe('the positions of a page\'s characters', () => {
     expect(owner.body.toString('utf8')).toContain(SECRET);
     expect((await get(positionsPath(4), author.token)).status).toBe(404);
   });
+});
+
+const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+
+describe('documents converted before the positions were kept', () => {
+  it('get them after the next start, from the upload, whatever its format', async () => {
+    const first = await startBackend();
+    const dataDir = first.dataDir;
+    let second: Awaited<ReturnType<typeof startBackend>> | undefined;
+    try {
+      const admin = await login(first.url, 'admin', first.adminPassword);
+      const member = await uploader(first.url, admin);
+      const pdf = await createDocument(first.url, member.token, linesPdf([['Old conversion'], ['Page two words']]), 'old.pdf');
+      const txt = await createDocument(first.url, member.token, Buffer.from('旧的文本文档\n第二行文字\n'), 'old.txt');
+      for (const d of [pdf, txt]) await waitForStatus(first.url, member.token, d.id, [2]);
+      await first.close({ keepData: true });
+
+      // What a conversion made before this change left: no positions, no mention of them, no sweep.
+      for (const d of [pdf, txt]) {
+        const folder = hashFolder(dataDir, d.hash);
+        for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
+        const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+        delete manifest.positions;
+        fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
+      }
+      fs.rmSync(path.join(dataDir, 'documents', 'positions-backfill.json'), { force: true });
+
+      second = await startBackend({ dataDir });
+      expect((await get(`/view/page/${pdf.hash}/2.json`, undefined, {}, second.url)).status).toBe(404);
+      const filled = (hash: string) => (JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as { positions?: number }).positions === 1;
+      for (let waited = 0; !(filled(pdf.hash) && filled(txt.hash)); waited += 100) {
+        if (waited > 60_000) throw new Error('the positions were not filled in');
+        await sleep(100);
+      }
+      const pdfPage = await get(`/view/page/${pdf.hash}/2.json`, undefined, {}, second.url);
+      expect(pdfPage.status).toBe(200);
+      expect((JSON.parse(pdfPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual(['Page two words']);
+      const txtPage = await get(`/view/page/${txt.hash}/1.json`, undefined, {}, second.url);
+      expect((JSON.parse(txtPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual(['旧的文本文档', '第二行文字']);
+      expect(fs.existsSync(path.join(dataDir, 'documents', 'positions-backfill.json'))).toBe(true);
+    } finally {
+      await second?.close();
+      if (!second) fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
