@@ -253,3 +253,12 @@ export interface UploadDocumentReply {
   message?: string;
   data?: { id?: number };
 }
+
+/** Ours: find words in one document (GET /api/v1/document/find). */
+export interface FindInDocumentRequest { id?: number; wd?: string }
+
+/** A line holding the words: its page, its text, where the words are in it (UTF-16 units). */
+export interface FoundLine { page?: number; text?: string; start?: number; length?: number }
+
+/** `readable`: the pages searched (those the caller may read); `total`: all the hits, of which the first `hit`. */
+export interface FindInDocumentReply { hit?: FoundLine[]; total?: number; readable?: number }

@@ -5,13 +5,15 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PagePositions } from '../../../backend/platform/convert/converter';
-import { login, registerMember, setConfig, startBackend, useBackend, type Member } from '../../helpers/backend';
+import { api, login, registerMember, setConfig, startBackend, useBackend, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
 import { linesPdf } from '../../helpers/documents';
 
-// Where the characters of a page are (`/view/page/<hash>/<n>.json`): kept by the conversion for
-// every page, served under the page image's decision (never past what the viewer may read);
-// documents converted before they were kept get them from a job after the next start.
+// The text of a document's pages inside the reader. Where the characters of a page are
+// (`/view/page/<hash>/<n>.json`): kept by the conversion for every page, served under the page
+// image's decision (never past what the viewer may read); documents converted before they were
+// kept get them from a job after the next start. Find in the document (FindInDocument): the
+// lines holding the words, by page, only of the pages the caller may read.
 
 const backend = useBackend();
 const SECRET = 'Quokkazanzibar';
@@ -39,7 +41,7 @@ beforeAll(async () => {
   author = await uploader(backend.url, backend.adminToken);
   stranger = await registerMember(backend.url);
   await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
-  doc = await createDocument(backend.url, author.token, linesPdf([['Lighthouse notes', 'Second line here'], ['Chapter 2'], [`The secret word is ${SECRET}.`]]), 'positions.pdf', { price: 3 });
+  doc = await createDocument(backend.url, author.token, linesPdf([['Lighthouse notes', 'Second line here'], ['Chapter 2', 'The LIGHTHOUSE keeper, the lighthouse cat'], [`The secret word is ${SECRET}.`, 'Lighthouse at the end']]), 'positions.pdf', { price: 3 });
   await waitForStatus(backend.url, author.token, doc.id, [2]);
 });
 
@@ -85,6 +87,41 @@ describe('the positions of a page\'s characters', () => {
 });
 
 const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+
+describe('find in the document', () => {
+  const find = (wd: string, token?: string, id = doc.id) => api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id, wd } });
+
+  it('lists the lines holding the words by page, case folded, with where they are in the line', async () => {
+    const res = await find('  lighthouse ');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      hit: [
+        { page: 1, text: 'Lighthouse notes', length: 10 },
+        { page: 2, text: 'The LIGHTHOUSE keeper, the lighthouse cat', start: 4, length: 10 },
+        { page: 2, text: 'The LIGHTHOUSE keeper, the lighthouse cat', start: 27, length: 10 },
+      ],
+      total: 3,
+      readable: 2,
+    });
+  });
+
+  it('never looks past the pages the caller may read: the owner finds the secret, a visitor or a stranger nothing', async () => {
+    for (const token of [undefined, stranger.token]) {
+      const res = await find(SECRET.toLowerCase(), token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ readable: 2 });
+      expect(res.text).not.toContain(SECRET);
+    }
+    expect((await find('lighthouse at', stranger.token)).body).toEqual({ readable: 2 });
+    const owner = await find(SECRET, author.token);
+    expect(owner.body).toEqual({ hit: [{ page: 3, text: `The secret word is ${SECRET}.`, start: 19, length: SECRET.length }], total: 1, readable: 3 });
+  });
+
+  it('answers 404 for an unknown document, and nothing for empty words', async () => {
+    expect((await find('lighthouse', undefined, 999_999)).status).toBe(404);
+    expect((await find('   ')).body).toEqual({ readable: 2 });
+  });
+});
 
 describe('documents converted before the positions were kept', () => {
   it('get them after the next start, from the upload, whatever its format', async () => {
