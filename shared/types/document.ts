@@ -262,3 +262,19 @@ export interface FoundLine { page?: number; text?: string; start?: number; lengt
 
 /** `readable`: the pages searched (those the caller may read); `total`: all the hits, of which the first `hit`. */
 export interface FindInDocumentReply { hit?: FoundLine[]; total?: number; readable?: number }
+
+/**
+ * Where a page's characters are (`/view/page/<hash>/<n>.json`, ours): per line its box, its
+ * text and where each character starts, in tenths of a point from the page's top left (`w`,
+ * `h`: the page in points). Step i is where character i starts after character i − 1 (the
+ * first after x0, or y0 when `vertical`); a character ends where the next starts, the last at
+ * x1 (y1).
+ */
+export type PositionsLine = [x0: number, y0: number, x1: number, y1: number, text: string, steps: number[], vertical?: 1];
+
+export interface PagePositions {
+  v: number;
+  w: number;
+  h: number;
+  l: PositionsLine[];
+}
