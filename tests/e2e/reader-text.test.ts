@@ -6,10 +6,10 @@
 // keeps the page. Nothing of the pages past the preview reaches a reader who may not read them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, login } from '../helpers/backend';
+import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { linesPdf } from '../helpers/documents';
-import { appTookOver, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 const SECRET = 'Quokkazanzibar';
 const PAGES = 8;
@@ -29,22 +29,24 @@ const pdfPages = Array.from({ length: PAGES }, (_, i) => {
 const site = useSiteInBrowser({ env: () => ({ CONFIG_CONVERTER_MAX_PREVIEW: String(PREVIEW) }) });
 
 let adminToken: string;
+let author: Member;
 let doc: CreatedDocument;
 let categoryId = 0;
 const readerPath = () => `/library/${categoryId}/${doc.id}`;
 
 beforeAll(async () => {
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
-  const author = await uploader(site.backendUrl, adminToken);
+  author = await uploader(site.backendUrl, adminToken);
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '灯塔日志' } });
   categoryId = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔日志' } })).body.category[0].id as number;
   doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'keeper.pdf', { title: 'The keeper\'s log', price: 5, category_id: [categoryId] });
   await waitForStatus(site.backendUrl, author.token, doc.id, [2], 90_000);
 }, 120_000);
 
-async function openReader(viewport: { width: number; height: number }, path = readerPath()): Promise<Page> {
+async function openReader(viewport: { width: number; height: number }, path = readerPath(), token?: string): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize(viewport);
+  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
   await visit.page.goto(path);
   await appTookOver(visit.page);
   await visit.page.getByRole('toolbar', { name: '阅读工具' }).waitFor();
@@ -117,3 +119,90 @@ describe('find in this document', () => {
   });
 });
 
+
+/** The reader's "n / N" counter. */
+const counter = (page: Page) => page.getByLabel(/当前第 \d+ 页/).textContent();
+
+describe('a site-search hit', () => {
+  it('names the page its snippet comes from and opens the reader there, the words marked', async () => {
+    for (const viewport of VIEWPORTS) {
+      const visit = await site.visit();
+      await visit.page.setViewportSize(viewport);
+      await visit.page.goto('/search?wd=further');
+      const hit = visit.page.getByRole('link', { name: '第 4 页' });
+      await hit.waitFor();
+      await hit.click();
+      await visit.page.waitForURL((url) => url.pathname === readerPath() && url.searchParams.get('page') === '4');
+      await expect.poll(() => currentMark(visit.page), { message: `${viewport.width} px` }).toMatchObject({ page: 4, inSight: true });
+      await expect.poll(() => counter(visit.page)).toMatch(/^4 \//);
+    }
+  });
+});
+
+describe('full screen', () => {
+  it('keeps the page read: entered at page 6, left at page 6', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport, readerPath(), author.token);
+      await page.getByPlaceholder('页码').fill('6');
+      await page.getByRole('button', { name: '跳转' }).click();
+      await expect.poll(() => counter(page)).toMatch(/^6 \//);
+      await page.getByRole('button', { name: '全屏', exact: true }).click();
+      await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+      await expect.poll(() => counter(page), { message: `${viewport.width} px, in full screen` }).toMatch(/^6 \//);
+      await page.getByRole('button', { name: '退出全屏' }).click();
+      await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
+      await expect.poll(() => counter(page), { message: `${viewport.width} px, after full screen` }).toMatch(/^6 \//);
+      const sixth = await page.locator('[data-page="6"]').boundingBox();
+      expect(sixth!.y).toBeLessThan(viewport.height / 2);
+      expect(sixth!.y + sixth!.height).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('copying the text over the pages', () => {
+  /** Selects the first line of page 1's text layer and presses Ctrl+C; what the copy put on the clipboard. */
+  async function copyFirstLine(page: Page): Promise<string> {
+    await page.locator('[data-page-text="1"] .app-text-layer__line').first().waitFor({ state: 'attached' });
+    await page.evaluate(() => {
+      (window as unknown as { copied: string }).copied = '';
+      window.addEventListener('copy', (event) => {
+        (window as unknown as { copied: string }).copied = event.clipboardData?.getData('text/plain') ?? '';
+      });
+      const line = document.querySelector('[data-page-text="1"] .app-text-layer__line')!;
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(range);
+    });
+    await page.keyboard.press('Control+C');
+    return page.evaluate(() => (window as unknown as { copied: string }).copied);
+  }
+
+  it('follows the site\'s setting: everybody by default, with the page\'s address; only VIP members when it says so', async () => {
+    const visitor = await openReader(VIEWPORTS[0]);
+    const copied = await copyFirstLine(visitor);
+    expect(copied).toContain('Chapter 1 of the keeper\'s log');
+    expect(copied).toContain(`${site.url}${readerPath()}?page=1`);
+    expect(await visitor.locator('.app-text-layer--locked').count()).toBe(0);
+
+    const admin = await gatewayToken(site.url, 'admin', site.adminPassword);
+    await setConfig(site.url, admin, { 'display.copy_text': 'vip' });
+    try {
+      for (const viewport of VIEWPORTS) {
+        const locked = await openReader(viewport);
+        await expect.poll(() => locked.locator('[data-page-text="1"].app-text-layer--locked').count()).toBe(1);
+        expect(await locked.locator('[data-page-text="1"] .app-text-layer__line').first().evaluate((line) => getComputedStyle(line).userSelect)).toBe('none');
+        expect(await copyFirstLine(locked)).toBe('');
+        await expect.poll(() => locked.getByRole('alert').filter({ hasText: '开通VIP会员后即可复制文档文字' }).count()).toBe(1);
+      }
+      const member = await registerMember(site.backendUrl);
+      const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [member.user.id], days: 30, reason: '复制测试' } });
+      expect(grant.status).toBe(200);
+      const vip = await openReader(VIEWPORTS[1], readerPath(), member.token);
+      await expect.poll(() => vip.locator('[data-page-text="1"]:not(.app-text-layer--locked)').count()).toBe(1);
+      expect(await copyFirstLine(vip)).toContain('Chapter 1 of the keeper\'s log');
+    } finally {
+      await setConfig(site.url, admin, { 'display.copy_text': 'all' });
+    }
+  });
+});

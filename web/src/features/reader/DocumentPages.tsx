@@ -4,7 +4,7 @@
 // with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
@@ -159,11 +159,27 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
     return () => window.removeEventListener('keydown', onKey);
   }, [current, goTo, zoomBy]);
 
+  // Entering or leaving full screen lays the pages out anew (the reader scrolls by itself, or the
+  // window again): the page read when it changed is brought back into sight. The change is
+  // announced before the page observers see the new layout, so `current` is still that page.
+  const currentPage = useRef(current);
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement === reader.current && reader.current !== null);
+    currentPage.current = current;
+  }, [current]);
+  const keepPage = useRef<number | null>(null);
+  useEffect(() => {
+    const onChange = () => {
+      keepPage.current = currentPage.current;
+      setFullscreen(document.fullscreenElement === reader.current && reader.current !== null);
+    };
     document.addEventListener('fullscreenchange', onChange);
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
+  useLayoutEffect(() => {
+    const page = keepPage.current;
+    keepPage.current = null;
+    if (page !== null) goTo(page);
+  }, [fullscreen, goTo]);
 
   // A link to a page (`?page=`) opens there, its words marked (`&wd=`): once, when the reader mounts.
   const opened = useRef(false);
@@ -184,12 +200,15 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
     const text = selection?.toString() ?? '';
     const anchor = selection?.anchorNode;
     const page = (anchor instanceof Element ? anchor : anchor?.parentElement)?.closest<HTMLElement>('[data-page-text]')?.dataset.pageText;
-    if (!text || !page) return;
-    event.preventDefault();
+    if (!page) return;
+    // A locked layer selects nothing (user-select: none): the attempt alone says why.
     if (copyText !== true) {
+      event.preventDefault();
       setCopyRefusal(copyText);
       return;
     }
+    if (!text) return;
+    event.preventDefault();
     const address = `${window.location.origin}${window.location.pathname}?page=${page}`;
     event.clipboardData.setData('text/plain', `${text}\n\n——摘自《${doc.title ?? ''}》第 ${page} 页 ${address}`);
   };
