@@ -139,6 +139,30 @@ describe('a site-search hit', () => {
   });
 });
 
+describe('page thumbnails', () => {
+  it('show the pages the reader may read and jump to the one chosen, in a panel or a sheet on a phone', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport);
+      const asked = new Set<number>();
+      page.on('request', (request) => {
+        const page = /\/view\/page\/[0-9a-f]{32}\/(\d+)\./.exec(request.url())?.[1];
+        if (page) asked.add(Number(page));
+      });
+      await page.getByRole('button', { name: '缩略图' }).click();
+      const panel = page.getByRole('navigation', { name: '页面缩略图' });
+      await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
+      await panel.getByRole('button', { name: '跳到第 5 页' }).click();
+      await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
+      const fifth = await page.locator('[data-page="5"]').boundingBox();
+      expect(fifth!.y).toBeLessThan(viewport.height / 2);
+      // On a phone the sheet goes once a page is chosen; beside the pages the panel stays, the page marked.
+      if (viewport.width < 600) expect(await panel.count()).toBe(0);
+      else await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
+      expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
+    }
+  });
+});
+
 describe('full screen', () => {
   it('keeps the page read: entered at page 6, left at page 6', async () => {
     for (const viewport of VIEWPORTS) {

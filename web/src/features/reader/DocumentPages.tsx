@@ -11,6 +11,7 @@ import { AdSlot } from '../advertisement/AdSlot';
 import { pageAspectRatio, pageImageUrl } from '../document/document-links';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { PageTextLayer } from './PageTextLayer';
+import { PageThumbnails } from './PageThumbnails';
 import { useLazyPages } from './use-lazy-pages';
 import './reader.css';
 import { isTyping } from './typing';
@@ -121,6 +122,7 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
   const [jumpError, setJumpError] = useState<string>();
   const [fullscreen, setFullscreen] = useState(false);
   const [finding, setFinding] = useState(startWords !== '');
+  const [thumbnails, setThumbnails] = useState(false);
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
     startWords ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 } : null);
   const [copyRefusal, setCopyRefusal] = useState<string>();
@@ -288,6 +290,9 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
         <Button size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
           查找
         </Button>
+        <Button size="small" onClick={() => setThumbnails((open) => !open)} aria-expanded={thumbnails}>
+          缩略图
+        </Button>
         <Button size="small" onClick={toggleFullscreen}>
           {fullscreen ? '退出全屏' : '全屏'}
         </Button>
@@ -309,6 +314,20 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
           </p>
         )}
       </div>
+      {thumbnails && (
+        <PageThumbnails
+          doc={doc}
+          pages={shownPages}
+          current={current}
+          ratio={ratio}
+          onChoose={(page) => {
+            goTo(page);
+            // On a phone the sheet covers the pages: it goes once a page is chosen.
+            if (window.matchMedia('(max-width: 600px)').matches) setThumbnails(false);
+          }}
+          onClose={() => setThumbnails(false)}
+        />
+      )}
       <div className="app-reader__viewport">
         <div className="app-reader__pages" style={{ width: `${zoom * 100}%` }}>
           {pages.map((page) => (
