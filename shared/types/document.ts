@@ -278,3 +278,6 @@ export interface PagePositions {
   h: number;
   l: PositionsLine[];
 }
+
+/** Ours: where a member last read a document (GET/PUT /api/v1/document/reading). */
+export interface ReadingPosition { document_id?: number; page?: number; updated_at?: string }

@@ -163,6 +163,37 @@ describe('page thumbnails', () => {
   });
 });
 
+describe('resume reading', () => {
+  it('offers a member the page they read last, in another browser too', async () => {
+    const member = await registerMember(site.backendUrl);
+    const first = await openReader(VIEWPORTS[0], readerPath(), member.token);
+    await first.getByPlaceholder('页码').fill('4');
+    await first.getByRole('button', { name: '跳转' }).click();
+    await expect.poll(async () => (await api(site.backendUrl, 'GET', '/api/v1/document/reading', { token: member.token, query: { document_id: doc.id } })).body.page).toBe(4);
+
+    // A second browser context: nothing shared with the first but the member's sign-in.
+    const second = await openReader(VIEWPORTS[1], readerPath(), member.token);
+    const resume = second.getByRole('button', { name: '继续阅读（第 4 页）' });
+    await resume.click();
+    await expect.poll(() => counter(second)).toMatch(/^4 \//);
+    await expect.poll(() => resume.count()).toBe(0);
+  });
+
+  it('offers a visitor the page they read last in this browser', async () => {
+    const visit = await site.visit();
+    await visit.page.goto(readerPath());
+    await appTookOver(visit.page);
+    await visit.page.getByPlaceholder('页码').fill('3');
+    await visit.page.getByRole('button', { name: '跳转' }).click();
+    await expect.poll(() => visit.page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id)).toBe('3');
+    // Another tab of the same browser (a reload would restore the scroll position by itself).
+    const again = await visit.context.newPage();
+    await again.goto(readerPath());
+    await again.getByRole('button', { name: '继续阅读（第 3 页）' }).click();
+    await expect.poll(() => counter(again)).toMatch(/^3 \//);
+  });
+});
+
 describe('full screen', () => {
   it('keeps the page read: entered at page 6, left at page 6', async () => {
     for (const viewport of VIEWPORTS) {

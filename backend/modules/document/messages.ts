@@ -59,3 +59,6 @@ export const FindInDocumentRequest = message('FindInDocumentRequest', { id: 'int
 export const FoundLine = message('FoundLine', { page: 'int32', text: 'string', start: 'int32', length: 'int32' });
 /** `readable`: the pages searched (those the caller may read); `total`: all the hits, of which the first `hit`. */
 export const FindInDocumentReply = message('FindInDocumentReply', { hit: [FoundLine], total: 'int32', readable: 'int32' });
+
+/** Ours: where a member last read a document (the page), and when. */
+export const ReadingPosition = message('ReadingPosition', { document_id: 'int64', page: 'int32', updated_at: 'time' });

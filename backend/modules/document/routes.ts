@@ -9,6 +9,7 @@ import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
 import { fillInPositions, positionsKind, positionsSweepKind, queueMissingPositions, scheduleMissingPositions } from './positions';
 import { readRpcs } from './read-rpcs';
+import { readingRpcs } from './reading-rpcs';
 import { recycleRpcs } from './recycle-rpcs';
 import { writeRpcs } from './write-rpcs';
 
@@ -63,6 +64,6 @@ async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext)
   });
 }
 
-export const documentService = defineService('DocumentAPI', [...readRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
+export const documentService = defineService('DocumentAPI', [...readRpcs, ...readingRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
 
 export const recycleService = defineService('RecycleAPI', recycleRpcs);

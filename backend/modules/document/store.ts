@@ -278,6 +278,19 @@ export async function setText(db: Database, documentIds: readonly number[], { co
 }
 
 // ---------------------------------------------------------------------------------------
+// Where members last read
+
+export async function readingPosition(db: Database, userId: number, documentId: number) {
+  return db.selectFrom('reading_position').select(['page', 'updated_at']).where('user_id', '=', userId).where('document_id', '=', documentId).executeTakeFirst();
+}
+
+export async function setReadingPosition(db: Database, userId: number, documentId: number, page: number): Promise<void> {
+  const ts = now();
+  await db.insertInto('reading_position').values({ user_id: userId, document_id: documentId, page, updated_at: ts })
+    .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
+}
+
+// ---------------------------------------------------------------------------------------
 // Ratings
 
 export async function findScore(db: Database, documentId: number, userId: number) {

@@ -123,6 +123,30 @@ describe('find in the document', () => {
   });
 });
 
+describe('where a member last read', () => {
+  const reading = (token: string | undefined, id = doc.id) => api(backend.url, 'GET', '/api/v1/document/reading', { token, query: { document_id: id } });
+  const keep = (token: string | undefined, page: number, id = doc.id) => api(backend.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: id, page } });
+
+  it('is kept per member and document, the page within the document', async () => {
+    const reader = await registerMember(backend.url);
+    expect((await reading(reader.token)).body).toEqual({});
+    expect((await keep(reader.token, 2)).body).toEqual({ document_id: doc.id, page: 2 });
+    const kept = await reading(reader.token);
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ document_id: doc.id, page: 2 });
+    expect(Date.parse(kept.body.updated_at)).not.toBeNaN();
+    expect((await keep(reader.token, 99)).body).toEqual({ document_id: doc.id, page: 3 });
+    expect((await reading(reader.token)).body).toMatchObject({ page: 3 });
+    expect((await reading(stranger.token)).body).toEqual({});
+  });
+
+  it('is for members only, of documents they may see', async () => {
+    expect((await reading(undefined)).status).toBe(401);
+    expect((await keep(undefined, 2)).status).toBe(401);
+    expect((await keep(stranger.token, 2, 999_999)).status).toBe(404);
+  });
+});
+
 describe('documents converted before the positions were kept', () => {
   it('get them after the next start, from the upload, whatever its format', async () => {
     const first = await startBackend();

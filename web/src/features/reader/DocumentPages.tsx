@@ -8,10 +8,12 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Clipboa
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
+import { useSession } from '../session/use-session';
 import { pageAspectRatio, pageImageUrl } from '../document/document-links';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
+import { useResumeReading } from './resume-reading';
 import { useLazyPages } from './use-lazy-pages';
 import './reader.css';
 import { isTyping } from './typing';
@@ -123,6 +125,10 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
   const [fullscreen, setFullscreen] = useState(false);
   const [finding, setFinding] = useState(startWords !== '');
   const [thumbnails, setThumbnails] = useState(false);
+  const { user } = useSession();
+  const resume = useResumeReading(doc.id ?? 0, user?.id ?? 0, current);
+  // A link to a page is where the reader wants to be: no offer to go elsewhere.
+  const resumeAt = resume.offer !== null && startPage === 1 && resume.offer <= shownPages ? resume.offer : null;
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
     startWords ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 } : null);
   const [copyRefusal, setCopyRefusal] = useState<string>();
@@ -307,6 +313,16 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
               setChosen(null);
             }}
           />
+        )}
+        {resumeAt !== null && (
+          <p className="app-reader__resume">
+            <Button size="small" theme="solid" onClick={() => goTo(resumeAt)}>
+              继续阅读（第 {resumeAt} 页）
+            </Button>
+            <Button size="small" theme="borderless" onClick={resume.dismiss} aria-label="不用了">
+              ×
+            </Button>
+          </p>
         )}
         {copyRefusal && (
           <p className="app-reader__copy-refusal" role="alert">
