@@ -8,6 +8,8 @@
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+// before mupdf: MuPDF's structured-text fields for the characters' positions (text-positions.mjs)
+import './mupdf-handle.mjs';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { imageThreadLowerer } from './image-threads.mjs';
