@@ -151,6 +151,7 @@ describe('page thumbnails', () => {
       await page.getByRole('button', { name: '缩略图' }).click();
       const panel = page.getByRole('navigation', { name: '页面缩略图' });
       await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
+      if (process.env.READER_SHOTS) await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
       await panel.getByRole('button', { name: '跳到第 5 页' }).click();
       await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
       const fifth = await page.locator('[data-page="5"]').boundingBox();
