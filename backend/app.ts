@@ -129,6 +129,7 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
     converter: {
       convertDocument: (request) => get().convertDocument(request),
       pageAtReadingResolution: (n, stored, pending, signal) => get().pageAtReadingResolution(n, stored, pending, signal),
+      extractPositions: (request) => get().extractPositions(request),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },

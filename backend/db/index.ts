@@ -18,6 +18,7 @@ import * as m012 from './migrations/012_job_rerun';
 import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
 import * as m015 from './migrations/015_document_text_pages';
+import * as m016 from './migrations/016_reader_resume_position';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '013_user_comment_count': m013,
   '014_download_price': m014,
   '015_document_text_pages': m015,
+  '016_reader_resume_position': m016,
 };
 
 export type Database = Kysely<DB>;

@@ -86,7 +86,7 @@ describe('GetSettings', () => {
       show_register_user_count: true, show_index_categories: true, pages_per_read: 5,
       copyright_statement: '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',
       show_document_descriptions: true, show_document_count: true, show_document_view_count: true, show_document_download_count: true,
-      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议',
+      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议', copy_text: 'all',
       index_document_style: 'card', home_version: 'v1',
     });
     expect(res.body.language).toHaveLength(8);
@@ -141,7 +141,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 20, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
   });
 });
 

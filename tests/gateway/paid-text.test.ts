@@ -150,6 +150,23 @@ describe.each([
       expect((await send(`${base}/view/page/${doc.hash}/7.svg`, { headers })).status).toBe(403);
     }
   });
+
+  it('gets no text past the preview from the reader: the characters\' positions, find in the document', async () => {
+    const token = tokenOf();
+    const viaGateway: Record<string, string> = token ? { cookie: `token=${token}` } : {};
+    for (const n of [3, 7, 10]) {
+      const positions = await send(`${site.url}/view/page/${doc.hash}/${n}.json`, { headers: viaGateway });
+      expect(positions.status).toBe(n <= 3 ? 200 : 403);
+      expect(positions.text).not.toContain(SECRET);
+    }
+    for (const [id, word] of [[doc.id, SECRET], [txt.id, TXT_SECRET]] as const) {
+      const found = await send(`${site.url}/api/v1/document/find?id=${id}&wd=${encodeURIComponent(word)}`, { headers: viaGateway });
+      expect(found.status).toBe(200);
+      expect(found.json()).toEqual({ readable: 3 });
+    }
+    // a text without page boundaries names no page: nothing is found in it
+    expect((await send(`${site.url}/api/v1/document/find?id=${legacy.id}&wd=${SECRET}`, { headers: viaGateway })).json()).toEqual({});
+  });
 });
 
 describe.each([
@@ -167,6 +184,15 @@ describe.each([
       if (withAll) expect((await getDocument(tokenOf(), { id: txt.id, with_all_content: withAll })).body.content).toContain(TXT_SECRET);
       expect((await getDocument(tokenOf(), { id: legacy.id, with_all_content: withAll })).body.content).toContain(SECRET);
     }
+  });
+
+  it('finds the secret on its page and gets where its characters are', async () => {
+    const headers = { cookie: `token=${tokenOf()}` };
+    const found = (await send(`${site.url}/api/v1/document/find?id=${doc.id}&wd=${SECRET}`, { headers })).json<{ hit: { page: number }[] }>();
+    expect(found.hit.map((hit) => hit.page)).toEqual([7]);
+    const positions = await send(`${site.url}/view/page/${doc.hash}/7.json`, { headers });
+    expect(positions.status).toBe(200);
+    expect(positions.text).toContain(SECRET);
   });
 });
 

@@ -70,13 +70,13 @@ const commands: Record<string, (env: Record<string, string>, until: RegExp | nul
 describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'moredoc-database-url-'));
-    // start:prod runs dist/server/gateway/server.mjs: the same esbuild command, into a folder
+    // start:prod runs dist/server/gateway/server.mjs: the same build command, into a folder
     // inside the repository so that the bundle finds node_modules as dist/server does.
     await mkdir(path.join(REPO, '.tmp'), { recursive: true });
     bundle = await mkdtemp(path.join(REPO, '.tmp', 'bundle-'));
     const scripts = (JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    const esbuild = scripts['build:server']!.split(' && ').find((step) => step.startsWith('esbuild '))!.replaceAll('dist/server', bundle);
-    await promisify(execFile)('sh', ['-c', esbuild], { cwd: REPO, env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
+    const build = scripts['build:server']!.replaceAll('dist/server', bundle);
+    await promisify(execFile)('sh', ['-c', build], { cwd: REPO, env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
   }, 120_000);
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });

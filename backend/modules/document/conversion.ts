@@ -8,7 +8,7 @@ import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
@@ -60,7 +60,7 @@ async function readText(app: BackendContext, hash: string, name: string): Promis
 }
 
 /** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
-async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
+export async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
   const local = app.blobs.localPath?.(key);
   if (local) return local;
   const blob = await app.blobs.get(key);
@@ -72,7 +72,7 @@ async function originalFile(app: BackendContext, key: string, ext: string, scrat
 
 /** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
 async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
-  const names = [...result.pageFiles.map((p) => p.file), result.cover.webp, result.cover.png, result.cover.bigPng];
+  const names = [...result.pageFiles.map((p) => p.file), ...result.positionFiles, result.cover.webp, result.cover.png, result.cover.bigPng];
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
@@ -87,6 +87,7 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     pdf: result.pdfFile,
     text: TEXT_FILE,
     textPages: result.pages,
+    positions: POSITIONS_VERSION,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
   });
@@ -232,7 +233,7 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */
-async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+export async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
   const paths = await documentUploadPaths(app.db, hash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];

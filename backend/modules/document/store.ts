@@ -281,6 +281,19 @@ export async function setText(db: Database, documentIds: readonly number[], { co
 }
 
 // ---------------------------------------------------------------------------------------
+// Where members last read
+
+export async function readingPosition(db: Database, userId: number, documentId: number) {
+  return db.selectFrom('reading_position').select(['page', 'updated_at']).where('user_id', '=', userId).where('document_id', '=', documentId).executeTakeFirst();
+}
+
+export async function setReadingPosition(db: Database, userId: number, documentId: number, page: number): Promise<void> {
+  const ts = now();
+  await db.insertInto('reading_position').values({ user_id: userId, document_id: documentId, page, updated_at: ts })
+    .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
+}
+
+// ---------------------------------------------------------------------------------------
 // Ratings
 
 export async function findScore(db: Database, documentId: number, userId: number) {
@@ -338,4 +351,10 @@ export async function searchableDocumentIds(db: Database, limit?: number): Promi
 /** Ids of the documents with this status (recycled ones included). */
 export async function idsWithStatus(db: Database, status: number): Promise<number[]> {
   return (await db.selectFrom('document').select('id').where('status', '=', status).execute()).map((r) => r.id);
+}
+
+/** Every file whose documents have pages, once each (the positions backfill walks them). */
+export async function convertedHashes(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom('document').select('hash').distinct().where('pages', '>', 0).where('hash', '!=', '').orderBy('hash').execute();
+  return rows.map((row) => row.hash);
 }

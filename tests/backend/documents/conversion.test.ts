@@ -89,9 +89,9 @@ describe('a PDF, upload to pages', () => {
     }
   });
 
-  it('keeps a manifest, the text and the covers in the document\'s folder', () => {
+  it('keeps a manifest, the text, the characters\' positions and the covers in the document\'s folder', () => {
     const files = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).sort();
-    expect(files).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(files).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
   });
 
   it('reuses the conversion for another upload of the same file, and converts again on request', async () => {
@@ -177,7 +177,7 @@ describe('other formats', () => {
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
     expect(done.enable_gzip).toBeUndefined();
-    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f)).sort();
+    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f)).sort();
     for (let waited = 0; stored().join() !== '1.webp,2.webp'; waited += 100) {
       if (waited > 30_000) throw new Error(`pages stored: ${stored().join()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
