@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
-import { openDatabase } from './db';
+import { openDatabase, openPostgres, type BackendDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
@@ -15,6 +15,7 @@ import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import type { SearchCollection, SearchIndex } from './platform/search/search-index';
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
@@ -121,6 +122,7 @@ function lazyConverter(settings: ConverterSettings): { converter: DocumentConver
     converter: {
       convertDocument: (request) => get().convertDocument(request),
       pageAtReadingResolution: (n, stored, pending, signal) => get().pageAtReadingResolution(n, stored, pending, signal),
+      extractPositions: (request) => get().extractPositions(request),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },
@@ -135,6 +137,28 @@ async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore;
     throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
   });
   return { store, close: () => store.close() };
+}
+
+/** The search indexes on the engine the database runs on, and how to bring each up to date after the start. */
+interface SearchEngines {
+  indexes: Record<SearchCollection, SearchIndex>;
+  upgrade(options: { stopped: () => boolean }): Promise<unknown>[];
+}
+
+function searchEngines(opened: BackendDatabase): SearchEngines {
+  if (opened.engine === 'sqlite') {
+    const indexes = { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') };
+    return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
+  }
+  // The PostgreSQL search engine is not part of this build yet: it holds nothing, every other
+  // call fails, and the modules log the failure (the index is derived data).
+  const missing = (collection: SearchCollection): SearchIndex => {
+    const fail = async (): Promise<never> => {
+      throw new Error(`no search engine for PostgreSQL yet (collection ${collection})`);
+    };
+    return { collection, upsert: fail, updateAttributes: fail, remove: fail, search: fail, count: async () => 0, clear: fail };
+  };
+  return { indexes: { document: missing('document'), article: missing('article') }, upgrade: () => [] };
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
@@ -159,7 +183,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   registerBodyTimeout(app, config.bodyTimeoutMs);
 
   const blobs = await openBlobStore(config);
-  const { db, sqlite } = await openDatabase(config.dataDir);
+  const opened = config.database
+    ? await openPostgres({ ...config.database, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed') })
+    : await openDatabase(config.dataDir);
+  const { db } = opened;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
@@ -192,7 +219,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);
-  const searchIndexes = { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') };
+  const search = searchEngines(opened);
   const context: BackendContext = {
     db,
     settings,
@@ -205,7 +232,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,
     conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
-    search: searchIndexes,
+    search: search.indexes,
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
@@ -221,9 +248,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     jobs.start();
     // An index made by an older tokenizer is brought up to date while the site answers.
     searchUpgrade = Promise.all(
-      Object.values(searchIndexes).map((index) =>
-        index.upgrade({ stopped: () => closing }).catch((error: unknown) => app.log.error({ err: error, collection: index.collection }, 'search index upgrade failed')),
-      ),
+      search.upgrade({ stopped: () => closing }).map((upgrade) =>
+        upgrade.catch((error: unknown) => app.log.error({ err: error }, 'search index upgrade failed'))),
     );
   });
   return app;

@@ -41,6 +41,17 @@ export interface BackendConfig {
    * true, or addresses/CIDRs); default none, the client address is the peer's.
    */
   trustProxy: boolean | string[];
+  /** DATABASE_URL / DATABASE_POOL_SIZE: PostgreSQL; null = SQLite in DATA_DIR (moredoc.db). */
+  database: PostgresConfig | null;
+}
+
+export interface PostgresConfig {
+  /** postgres:// or postgresql:// URL, as given (pg reads sslmode and the rest from it). */
+  url: string;
+  /** The URL with its password masked, for messages and logs. */
+  label: string;
+  /** DATABASE_POOL_SIZE: connections at most (default 10). */
+  poolSize: number;
 }
 
 export interface ConvertConfig {
@@ -264,6 +275,39 @@ function parseTrustProxy(raw: string | undefined): boolean | string[] {
   return entries;
 }
 
+/** What pg 8 understands of `sslmode` (libpq's `allow` it does not know). */
+const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/** A PostgreSQL URL with the password replaced, so that it can be shown. */
+export function maskedDatabaseUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password) shown.password = '***';
+  return shown.href;
+}
+
+function parseDatabase(env: Record<string, string | undefined>): PostgresConfig | null {
+  const raw = env.DATABASE_URL?.trim();
+  const poolRaw = env.DATABASE_POOL_SIZE?.trim();
+  if (!raw) return null;
+  const example = 'postgres://user:password@host:5432/database';
+  // The value may carry a password: an unreadable one is never echoed. `user@/db?host=/socket`
+  // has no host for WHATWG's parser; pg reads it with a stand-in host, and so does this check.
+  const parseable = URL.canParse(raw) ? raw : raw.replace('@/', '@localhost/');
+  const url = URL.canParse(parseable) ? new URL(parseable) : undefined;
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol)) {
+    throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL like ${example} (the value given is not shown: it may hold a password)`);
+  }
+  const label = parseable === raw ? maskedDatabaseUrl(url) : maskedDatabaseUrl(url).replace('@localhost/', '@/');
+  if (parseable !== raw && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}`);
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}, got "${label}"`);
+  if (url.pathname.length <= 1) throw new ConfigError(`DATABASE_URL names no database, e.g. ${example}, got "${label}"`);
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+    throw new ConfigError(`DATABASE_URL has sslmode=${sslmode}, which is none of ${SSL_MODES.join(', ')}`);
+  }
+  return { url: raw, label, poolSize: parseInteger('DATABASE_POOL_SIZE', poolRaw, 1, 1000) ?? 10 };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -290,6 +334,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     payment: parsePayment(env),
     bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
+    database: parseDatabase(env),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadBackendConfig } from './config';
 import { buildBackend } from './app';
+import { DatabaseStartError } from './db';
 
 // `npm run backend`: the embedded backend on its own. Reads the environment once, listens,
 // prints where it listens (and the admin credentials on the first start), closes gracefully.
@@ -17,6 +18,11 @@ async function main(): Promise<void> {
       console.error(`Configuration error: ${error.message}`);
       process.exit(1);
     }
+    // An unreachable database server or a refused login: one line naming DATABASE_URL, no stack.
+    if (error instanceof DatabaseStartError) {
+      console.error(error.message);
+      process.exit(1);
+    }
     throw error;
   }
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
@@ -25,7 +31,8 @@ async function main(): Promise<void> {
     await app.close();
   });
   const address = await app.listen({ host: config.host, port: config.port });
-  console.log(`MOREDOC-compatible backend listening on ${address} (data in ${config.dataDir})`);
+  const database = config.database ? `, database ${config.database.label}` : '';
+  console.log(`MOREDOC-compatible backend listening on ${address} (data in ${config.dataDir}${database})`);
   const admin = app.initialAdmin;
   if (admin) {
     console.log(admin.generated

@@ -21,6 +21,8 @@ export interface InProcessBackend {
 export interface EmbeddedBackend extends InProcessBackend {
   /** the admin account created by this start (first start only), else null */
   initialAdmin: { username: string; password: string; generated: boolean } | null;
+  /** DATABASE_URL with its password masked, or null: SQLite in DATA_DIR */
+  database: string | null;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,8 @@ export function inProcessBackend(app: FastifyInstance): InProcessBackend {
 
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
- * Throws the backend's ConfigError for a bad value.
+ * Throws the backend's ConfigError for a bad value, its DatabaseStartError when DATABASE_URL
+ * names a server that cannot be reached or refuses the login.
  */
 export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
@@ -41,5 +44,5 @@ export async function startEmbeddedBackend(
   const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '' });
   const app = await buildBackend(config, { logger: logger ?? false });
   await app.ready();
-  return { ...inProcessBackend(app), initialAdmin: app.initialAdmin, close: () => app.close() };
+  return { ...inProcessBackend(app), initialAdmin: app.initialAdmin, database: config.database?.label ?? null, close: () => app.close() };
 }

@@ -138,3 +138,35 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig(env)).toThrow(message);
   });
 });
+
+describe('DATABASE_URL', () => {
+  it('is SQLite in DATA_DIR when unset, whatever the pool size says', () => {
+    expect(loadBackendConfig({}).database).toBeNull();
+    expect(loadBackendConfig({ DATABASE_URL: ' ', DATABASE_POOL_SIZE: '5' }).database).toBeNull();
+  });
+
+  it('takes postgres:// and postgresql:// URLs with their query, a pool of 10 unless DATABASE_POOL_SIZE says otherwise', () => {
+    expect(loadBackendConfig({ DATABASE_URL: 'postgres://moredoc:s3cret@db.internal:5433/moredoc?sslmode=verify-full' }).database).toEqual({
+      url: 'postgres://moredoc:s3cret@db.internal:5433/moredoc?sslmode=verify-full',
+      label: 'postgres://moredoc:***@db.internal:5433/moredoc?sslmode=verify-full',
+      poolSize: 10,
+    });
+    expect(loadBackendConfig({ DATABASE_URL: 'postgresql://moredoc@localhost/moredoc?sslmode=disable', DATABASE_POOL_SIZE: '25' }).database)
+      .toMatchObject({ label: 'postgresql://moredoc@localhost/moredoc?sslmode=disable', poolSize: 25 });
+    // A Unix socket: the host is a query parameter.
+    expect(loadBackendConfig({ DATABASE_URL: 'postgres://moredoc:s3cret@/moredoc?host=/var/run/postgresql' }).database)
+      .toMatchObject({ label: 'postgres://moredoc:***@/moredoc?host=/var/run/postgresql', poolSize: 10 });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://root:hunter2@db/moredoc' }, 'DATABASE_URL must be a PostgreSQL URL like postgres://user:password@host:5432/database (the value given is not shown: it may hold a password)'],
+    [{ DATABASE_URL: 'moredoc:hunter2@db/moredoc' }, /DATABASE_URL must be a PostgreSQL URL/],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal' }, 'DATABASE_URL names no database, e.g. postgres://user:password@host:5432/database, got "postgres://moredoc:***@db.internal"'],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal/moredoc?sslmode=bogus' }, 'DATABASE_URL has sslmode=bogus, which is none of disable, prefer, require, verify-ca, verify-full, no-verify'],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal/moredoc', DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "0"'],
+  ])('refuses %j without showing the password', (env, message) => {
+    expect(() => loadBackendConfig(env)).toThrow(ConfigError);
+    expect(() => loadBackendConfig(env)).toThrow(message);
+    expect(() => loadBackendConfig(env)).not.toThrow(/hunter2/);
+  });
+});

@@ -23,7 +23,7 @@ async function fiveCodes(backend: StartedBackend): Promise<number[]> {
 }
 
 const loggedAddresses = (backend: StartedBackend) =>
-  withDatabase(backend.dataDir, (db) => (db.prepare('SELECT DISTINCT ip FROM sms_log').all() as { ip: string }[]).map((row) => row.ip));
+  withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select('ip').distinct().execute()).map((row) => row.ip));
 
 describe('without BACKEND_TRUST_PROXY', () => {
   let backend: StartedBackend;

@@ -131,6 +131,10 @@ describe('who may comment', () => {
     const tooFast = await comment(member, { content: '第二条' });
     expect(tooFast.status).toBe(403);
     expect(tooFast.body.message).toMatch(/^您的评论太快了，请等待 (60|59) 秒后再试$/);
+    // Ten sent at once by another member: one passes, the others wait their turn and find it.
+    const quick = await registerMember(backend.url);
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(quick, { content: `同时${i}` })));
+    expect(burst.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(403)]);
     await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
   });
 
@@ -146,7 +150,7 @@ describe('who may comment', () => {
 
 describe('comments on documents', () => {
   const commentCountOf = (id: number) =>
-    withDatabase(backend.dataDir, (db) => (db.prepare('SELECT comment_count AS n FROM document WHERE id = ?').get(id) as { n: number }).n);
+    withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('comment_count').where('id', '=', id).executeTakeFirstOrThrow()).comment_count);
 
   it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });

@@ -10,7 +10,7 @@ import { textPdf } from '../helpers/documents';
 const backend = useBackend();
 
 const attachmentName = (id: number) =>
-  withDatabase(backend.dataDir, (db) => (db.prepare('SELECT name FROM attachment WHERE id = ?').get(id) as { name: string }).name);
+  withDatabase(backend.dataDir, async (db) => (await db.selectFrom('attachment').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name);
 
 describe('uploaded file names', () => {
   it.each([

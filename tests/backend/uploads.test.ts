@@ -122,7 +122,7 @@ describe('upload validation', () => {
   it('refuses content that an admin flagged as illegal', async () => {
     const file = png(9, 9, 80, 99);
     const first = await upload('avatar', file, { token: backend.member.token });
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute());
     const again = await upload('avatar', file, { token: backend.member.token });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('文件已被标记为非法文件，禁止上传');

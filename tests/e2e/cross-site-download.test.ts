@@ -48,7 +48,7 @@ function attackPage(kind: string, target: string): string {
 }
 
 const credits = async (member: Member) => (await api(site.backendUrl, 'GET', '/api/v1/user', { token: member.token })).body.credit_count ?? 0;
-const downloads = () => withDatabase(site.dataDir, (db) => (db.prepare('SELECT count(*) AS n FROM download').get() as { n: number }).n);
+const downloads = () => withDatabase(site.dataDir, async (db) => Number((await db.selectFrom('download').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n));
 
 beforeAll(async () => {
   const adminToken = await login(site.backendUrl, 'admin', site.adminPassword);

@@ -42,7 +42,7 @@ const sendCode = (url: string, forwardedFor: string) => send(`${url}/api/v1/user
   headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
   body: JSON.stringify({ mobile: newMobile(), type: 'register' }),
 });
-const addressesLogged = () => withDatabase(dataDir, (db) => (db.prepare('SELECT DISTINCT ip FROM sms_log ORDER BY ip').all() as { ip: string }[]).map((row) => row.ip));
+const addressesLogged = () => withDatabase(dataDir, async (db) => (await db.selectFrom('sms_log').select('ip').distinct().orderBy('ip').execute()).map((row) => row.ip));
 
 describe('the embedded backend in the gateway', () => {
   it('counts the client address the gateway sees, whatever X-Forwarded-For a client claims', async () => {
@@ -59,7 +59,7 @@ describe('the embedded backend in the gateway', () => {
   });
 
   it('answers through the gateway only: it has no URL of its own', async () => {
-    expect(Object.keys(backend).sort()).toEqual(['close', 'dispatcher', 'initialAdmin', 'viewFiles']);
+    expect(Object.keys(backend).sort()).toEqual(['close', 'database', 'dispatcher', 'initialAdmin', 'viewFiles']);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
     expect((await send(`${gw.url}/readyz`)).json()).toEqual({ status: 'ready' });
   });

@@ -55,20 +55,18 @@ beforeAll(async () => {
 
   // Converted before the pages' texts were kept apart: one text, no page boundaries.
   const inserted = await insertDocument(site.dataDir, { userId: author.user.id, title: 'Lighthouse legacy', price: 5 });
-  await withDatabase(site.dataDir, (db) => {
+  await withDatabase(site.dataDir, async (db) => {
     const ts = new Date().toISOString();
-    db.prepare('UPDATE document SET pages = 10, preview = 3 WHERE id = ?').run(inserted.id);
-    db.prepare('INSERT INTO document_content (document_id, content, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(inserted.id, `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`, ts, ts);
+    await db.updateTable('document').set({ pages: 10, preview: 3 }).where('id', '=', inserted.id).execute();
+    await db.insertInto('document_content')
+      .values({ document_id: inserted.id, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`, created_at: ts, updated_at: ts }).execute();
   });
   await indexDocuments(site.dataDir, [{ id: inserted.id, title: inserted.title, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.` }]);
   legacy = inserted;
 
   const ts = new Date().toISOString();
-  await withDatabase(site.dataDir, (db) => {
-    const insert = db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)');
-    for (const id of [doc.id, txt.id, legacy.id]) insert.run(buyer.user.id, id, '127.0.0.1', ts, ts);
-  });
+  await withDatabase(site.dataDir, (db) => db.insertInto('download')
+    .values([doc.id, txt.id, legacy.id].map((id) => ({ user_id: buyer.user.id, document_id: id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts }))).execute());
   const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [vip.user.id], days: 30, reason: '测试阅读' } });
   expect(grant.status, grant.text).toBe(200);
 }, 180_000);
@@ -152,6 +150,23 @@ describe.each([
       expect((await send(`${base}/view/page/${doc.hash}/7.svg`, { headers })).status).toBe(403);
     }
   });
+
+  it('gets no text past the preview from the reader: the characters\' positions, find in the document', async () => {
+    const token = tokenOf();
+    const viaGateway: Record<string, string> = token ? { cookie: `token=${token}` } : {};
+    for (const n of [3, 7, 10]) {
+      const positions = await send(`${site.url}/view/page/${doc.hash}/${n}.json`, { headers: viaGateway });
+      expect(positions.status).toBe(n <= 3 ? 200 : 403);
+      expect(positions.text).not.toContain(SECRET);
+    }
+    for (const [id, word] of [[doc.id, SECRET], [txt.id, TXT_SECRET]] as const) {
+      const found = await send(`${site.url}/api/v1/document/find?id=${id}&wd=${encodeURIComponent(word)}`, { headers: viaGateway });
+      expect(found.status).toBe(200);
+      expect(found.json()).toEqual({ readable: 3 });
+    }
+    // a text without page boundaries names no page: nothing is found in it
+    expect((await send(`${site.url}/api/v1/document/find?id=${legacy.id}&wd=${SECRET}`, { headers: viaGateway })).json()).toEqual({});
+  });
 });
 
 describe.each([
@@ -169,6 +184,15 @@ describe.each([
       if (withAll) expect((await getDocument(tokenOf(), { id: txt.id, with_all_content: withAll })).body.content).toContain(TXT_SECRET);
       expect((await getDocument(tokenOf(), { id: legacy.id, with_all_content: withAll })).body.content).toContain(SECRET);
     }
+  });
+
+  it('finds the secret on its page and gets where its characters are', async () => {
+    const headers = { cookie: `token=${tokenOf()}` };
+    const found = (await send(`${site.url}/api/v1/document/find?id=${doc.id}&wd=${SECRET}`, { headers })).json<{ hit: { page: number }[] }>();
+    expect(found.hit.map((hit) => hit.page)).toEqual([7]);
+    const positions = await send(`${site.url}/view/page/${doc.hash}/7.json`, { headers });
+    expect(positions.status).toBe(200);
+    expect(positions.text).toContain(SECRET);
   });
 });
 

@@ -1,19 +1,23 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import { postgresPool } from '../../backend/db/postgres';
+import type { DB } from '../../backend/db/schema';
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
+import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
-// Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
-// Captchas are switched off unless the test's env turns them back on. The tests stand where
-// a proxy or gateway would: the backend believes their X-Forwarded-For (BACKEND_TRUST_PROXY
-// 127.0.0.1), so that a test can act as many clients.
+// Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR, on the
+// engine under test (test-database.ts: a fresh PostgreSQL database in the server-postgres
+// project). Captchas are switched off unless the test's env turns them back on. The tests
+// stand where a proxy or gateway would: the backend believes their X-Forwarded-For
+// (BACKEND_TRUST_PROXY 127.0.0.1), so that a test can act as many clients.
 
 export interface StartedBackend {
   url: string;
@@ -23,7 +27,7 @@ export interface StartedBackend {
   viewFiles: ViewFiles;
   /** the backend itself, ready: a gateway in this process can answer through it without a socket */
   app: FastifyInstance;
-  /** Closes the server; removes the DATA_DIR unless `keepData` (restart tests). */
+  /** Closes the server; removes the DATA_DIR (and its PostgreSQL database) unless `keepData` (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -38,6 +42,7 @@ export async function startBackend(opts: {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
     ...CAPTCHAS_OFF,
+    ...(await databaseEnv(dataDir)),
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     BACKEND_HOST: '127.0.0.1',
@@ -58,7 +63,9 @@ export async function startBackend(opts: {
     app,
     async close(closeOpts = {}) {
       await app.close();
-      if (!closeOpts.keepData) await fs.rm(dataDir, { recursive: true, force: true });
+      if (closeOpts.keepData) return;
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await dropDatabaseOf(dataDir);
     },
   };
 }
@@ -208,16 +215,26 @@ export async function setConfig(url: string, adminToken: string, values: Record<
 }
 
 /**
- * Direct SQL on a running backend's database, for fixtures that no API of this part can
- * create yet (documents, downloads). Everything else goes through the API.
+ * The database of a backend (by its DATA_DIR), on whichever engine it runs, for fixtures that
+ * no API can create (documents in a given state, rows moved back in time) and for reading
+ * what an API stored. Everything else goes through the API.
  */
-export async function withDatabase<T>(dataDir: string, work: (db: SQLiteDatabase) => T): Promise<T> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
-  db.pragma('busy_timeout = 5000');
+export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) => T | Promise<T>): Promise<T> {
+  let db: Kysely<DB>;
+  const url = databaseOf(dataDir);
+  if (url) {
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool({ url, label: 'test', poolSize: 2 }) }) });
+  } else {
+    const { default: SQLite } = await import('better-sqlite3');
+    const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
   try {
-    return work(db);
+    return await work(db);
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
+
+export { TEST_ENGINE };

@@ -4,14 +4,16 @@
 // them). `backend: 'remote'` puts the same gateway in front of the same backend over HTTP
 // instead, as with BACKEND_URL. The backend also listens on 127.0.0.1 port 0, for fixtures
 // made through its API directly (`api(site.backendUrl, …)`): the gateway does not use that port.
-import { mkdtemp } from 'node:fs/promises';
+// On the engine under test (test-database.ts): with TEST_DATABASE=postgres, a fresh database.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { inProcessBackend } from '../../gateway/embedded-backend';
-import { startBackend } from './backend';
+import { startBackend, type StartedBackend } from './backend';
+import { dropDatabaseOf } from './test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent' };
@@ -36,7 +38,15 @@ export interface SiteOptions {
 export async function startSite(opts: SiteOptions = {}): Promise<Site> {
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
   const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
-  const backend = await startBackend({ env, dataDir });
+  let backend: StartedBackend;
+  try {
+    // startBackend gives it its own database on PostgreSQL (test-database.ts); close() drops it
+    backend = await startBackend({ env, dataDir });
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    await dropDatabaseOf(dataDir);
+    throw error;
+  }
   try {
     const config = loadGatewayConfig(env);
     const remote = opts.backend === 'remote';

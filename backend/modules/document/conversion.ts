@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
@@ -59,7 +60,7 @@ async function readText(app: BackendContext, hash: string, name: string): Promis
 }
 
 /** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
-async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
+export async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
   const local = app.blobs.localPath?.(key);
   if (local) return local;
   const blob = await app.blobs.get(key);
@@ -71,7 +72,7 @@ async function originalFile(app: BackendContext, key: string, ext: string, scrat
 
 /** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
 async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
-  const names = [...result.pageFiles.map((p) => p.file), result.cover.webp, result.cover.png, result.cover.bigPng];
+  const names = [...result.pageFiles.map((p) => p.file), ...result.positionFiles, result.cover.webp, result.cover.png, result.cover.bigPng];
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
@@ -86,6 +87,7 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     pdf: result.pdfFile,
     text: TEXT_FILE,
     textPages: result.pages,
+    positions: POSITIONS_VERSION,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
   });
@@ -101,13 +103,22 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
   return { enable_gzip: first.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp' };
 }
 
+/**
+ * The documents made from a file, read under their row locks: a status set meanwhile (a
+ * review, a reconversion asked for) is seen, never overwritten.
+ */
+async function lockedDocumentsByHash(trx: Database, hash: string) {
+  await lockRows(trx, 'document', (await documentsByHash(trx, hash)).map((d) => d.id));
+  return documentsByHash(trx, hash);
+}
+
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
   const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
   const pageColumns = { pages: manifest.pages, preview, width: manifest.width, height: manifest.height, ...pageFormat(manifest) };
   return app.db.transaction().execute(async (trx) => {
-    const documents = await documentsByHash(trx, hash);
+    const documents = await lockedDocumentsByHash(trx, hash);
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
     const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
@@ -128,7 +139,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
 /** Marks the documents still waiting for this file failed (status 3) with the reason. */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
+    const waiting = (await lockedDocumentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
     await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
     return waiting;
   });
@@ -222,7 +233,7 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */
-async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+export async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
   const paths = await documentUploadPaths(app.db, hash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import dayjs from 'dayjs';
 import type { Database } from '../../db';
-import { isUniqueViolation } from '../../db';
+import { lockRows } from '../../db/dialect';
 import { DocumentStatus } from '../../../shared/constants';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
@@ -76,6 +76,8 @@ const newUuid = () => crypto.randomBytes(8).toString('hex');
 
 /** Recounts what follows documents: category counts and the uploaders' document counts. */
 async function recount(db: Database, userIds: readonly number[]): Promise<void> {
+  // Counted, then written: the uploaders' rows are locked first (two uploads at once count each other).
+  await lockRows(db, 'user', userIds);
   await recountCategories(db, 0);
   await setDocCounts(db, await liveDocumentCounts(db, userIds));
 }
@@ -139,15 +141,13 @@ export const writeRpcs = [
         for (const doc of prepared) {
           const upload = uploads.get(doc.item.attachment_id)!;
           let row: DocumentRow | undefined;
+          // A uuid taken already (one chance in 2^64) inserts nothing: another one is drawn.
           for (let attempt = 0; !row; attempt++) {
-            try {
-              row = await insertDocument(trx, {
-                title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
-                size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
-              });
-            } catch (error) {
-              if (!isUniqueViolation(error) || attempt > 3) throw error;
-            }
+            if (attempt > 3) throw new Error('no free document uuid after 4 attempts');
+            row = await insertDocument(trx, {
+              title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
+              size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
+            });
           }
           await linkAttachment(trx, upload.id, row.id);
           await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${row.title}》`);
@@ -200,6 +200,8 @@ export const writeRpcs = [
       if (!targets.length) throw forbidden('文档不存在或没有删除权限');
       const penalty = (await ctx.app.settings.snapshot()).int('score', 'delete_document');
       const deleted = await ctx.db.transaction().execute(async (trx) => {
+        // The owners first (their credits and counters change), as every transaction locks users before documents.
+        await lockRows(trx, 'user', targets.map((d) => d.user_id));
         const ids = new Set(await recycleDocuments(trx, targets.map((d) => d.id), me.id));
         const gone = targets.filter((d) => ids.has(d.id));
         for (const doc of gone) {

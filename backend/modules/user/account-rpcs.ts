@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { PASSWORD_LENGTH, cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { lockKeys } from '../../db/dialect';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -57,6 +58,12 @@ export const accountRpcs = [
       const award = Math.max(cfg.int('score', 'register'), 0);
       // mapUnique: a concurrent registration of the same name loses with 409, not 500.
       const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
+        // E-mail addresses are not unique in the table: registrations with one address take
+        // turns, and the one that comes second finds the first.
+        if (req.email) {
+          await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
+          if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
+        }
         const inserted = await createMember(trx, {
           username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
           login_at: new Date().toISOString(), credit_count: award,

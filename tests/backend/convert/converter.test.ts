@@ -121,8 +121,9 @@ describe('a PDF', () => {
     expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 596, height: 842 }); // 595.3 × 841.9 points
   });
 
-  it('writes nothing else into the output directory', async () => {
-    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp']);
+  it('writes nothing else into the output directory (the pages, their characters\' positions, the covers)', async () => {
+    expect(result.positionFiles).toEqual(['1.pos.gz', '2.pos.gz', '3.pos.gz']);
+    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp']);
   });
 
   it('reports progress page by page', () => {
@@ -241,7 +242,7 @@ describe('pages with photos', () => {
     const [only] = result.pageFiles;
     expect(only!.pending).toBeUndefined();
     expect(['svg-gzip', 'webp']).toContain(only!.kind);
-    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.'))).toEqual([only!.file]);
+    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.') && name !== '1.pos.gz')).toEqual([only!.file]);
   }, 60_000);
 });
 
