@@ -14,7 +14,10 @@ const POSTGRES_SUITES = [
   'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness', 'search-record',
   'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
   'wire', 'documents/pages', 'documents/upload', 'names', 'client-address',
-].map((name) => `tests/backend/${name}.test.ts`);
+].map((name) => `tests/backend/${name}.test.ts`).concat([
+  // the gateway's two ways to the backend, in process and over HTTP, compared
+  'tests/gateway/in-process.test.ts',
+]);
 
 // One runner, five projects: pure shared code, the Node servers (and their suites again on
 // PostgreSQL, where the server binaries are installed), the SPA's components (happy-dom) and

@@ -237,7 +237,7 @@ describe('gateway/server.ts', () => {
       expect(await second.exited).toBe(0);
     }, 60_000);
 
-    it('answers API calls, pages with their route data, files and sitemaps without one socket to itself, listening on its own port only', async () => {
+    it('answers API calls (the reader\'s and downloads too), pages with their route data, files and sitemaps without one socket to itself, listening on its own port only', async () => {
       const child = spawnServer({ DATA_DIR: dataDir });
       children.push(child);
       const url = await listeningUrl(child);
@@ -260,6 +260,10 @@ describe('gateway/server.ts', () => {
           ['/sitemap.xml', 404],
           ['/uploads/nothing.png', 404],
           ['/download/not-a-link', 400],
+          ['/api/v1/document/find?id=1&wd=a', 404],
+          ['/api/v1/document/reading?document_id=1', 401],
+          ['/api/v1/document/download?id=1', 401],
+          ['/view/page/0123456789abcdef0123456789abcdef/1.json', 404],
           ['/readyz', 200],
         ];
         for (const [path, status] of calls) {
