@@ -15,8 +15,8 @@ import {
   TOKENIZER_VERSION,
 } from '../../backend/platform/search/bigrams';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
-import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
-import { HEAD_BYTES, headOf } from '../../backend/platform/search/stored-texts';
+import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { HEAD_BYTES, MAX_CONTENT_LENGTH, headOf } from '../../backend/platform/search/stored-texts';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
 

@@ -3,7 +3,10 @@
 import type { ParsedQuery } from './bigrams';
 import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
 import type { SearchHit } from './search-index';
-import type { HitText, StoredTexts } from './stored-texts';
+import type { HitText, HitTextSource } from './stored-texts';
+
+/** Characters of text in a snippet, unless an engine is told otherwise. */
+const DEFAULT_SNIPPET_LENGTH = 120;
 
 /** An entry of a page, with its bm25 rank (0 when not ranked). */
 export interface RankedRow {
@@ -43,18 +46,22 @@ function needlesOf(parsed: ParsedQuery): Needles {
 }
 
 export class HitDescriber {
+  private readonly snippetLength: number;
+
   /**
    * @param snippetLength characters of text in a snippet
    */
   constructor(
-    private readonly texts: StoredTexts,
-    private readonly snippetLength: number,
-  ) {}
+    private readonly texts: HitTextSource,
+    snippetLength = DEFAULT_SNIPPET_LENGTH,
+  ) {
+    this.snippetLength = Math.max(1, Math.trunc(snippetLength));
+  }
 
-  describe(rows: RankedRow[], parsed: ParsedQuery): SearchHit[] {
+  async describe(rows: RankedRow[], parsed: ParsedQuery): Promise<SearchHit[]> {
     if (rows.length === 0) return [];
     const needles = needlesOf(parsed);
-    const texts = this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
+    const texts = await this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = texts.get(row.id);
@@ -63,7 +70,7 @@ export class HitDescriber {
         id: row.id,
         score: row.rank === 0 ? 0 : -row.rank,
         titleHighlight: highlightAll(text.title, parsed),
-        snippet: this.snippet(text, parsed, needles),
+        snippet: await this.snippet(text, parsed, needles),
       });
     }
     return hits;
@@ -75,33 +82,33 @@ export class HitDescriber {
   }
 
   /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
+  private async snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): Promise<string> {
     if (parsed.titleOnly) return this.beginningSnippet(text);
     if (text.at >= 0) {
       const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return html;
     }
-    const inDescription = snippetAroundFirstMatch(this.descriptionOf(text), parsed, this.snippetLength);
+    const inDescription = snippetAroundFirstMatch(await this.descriptionOf(text), parsed, this.snippetLength);
     if (inDescription !== undefined) return inDescription;
     if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
       // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(this.texts.column(text.id, 'content'), parsed, this.snippetLength);
+      const around = snippetAroundFirstMatch(await this.texts.column(text.id, 'content'), parsed, this.snippetLength);
       if (around !== undefined) return around;
     }
     return this.beginningSnippet(text);
   }
 
   /** The hit's description: it comes with the hit only when the text holds no needle. */
-  private descriptionOf(text: HitText): string {
+  private async descriptionOf(text: HitText): Promise<string> {
     return text.description ?? this.texts.column(text.id, 'description');
   }
 
   /** The text's beginning, else the description's. */
-  private beginningSnippet(text: HitText): string {
-    if (text.size === 0) return leadingSnippet(this.descriptionOf(text), this.snippetLength);
-    const bytes = text.start === 0 ? text.window : this.texts.leadingBytes(text.id, this.reach);
+  private async beginningSnippet(text: HitText): Promise<string> {
+    if (text.size === 0) return leadingSnippet(await this.descriptionOf(text), this.snippetLength);
+    const bytes = text.start === 0 ? text.window : await this.texts.leadingBytes(text.id, this.reach);
     const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
     return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
   }
