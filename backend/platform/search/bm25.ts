@@ -3,7 +3,7 @@
 // summed, negated (lower is better). f is the phrase's instances in the row, each counted with
 // its column's weight; D the row's tokens; avgdl the table's tokens per row; IDF
 // ln((N − n + 0.5) / (n + 0.5)), at least 1e-6, n the rows holding the phrase. SQLite runs it
-// inside FTS5; another engine can write the same arithmetic out and rank as the SQLite one does.
+// inside FTS5; the PostgreSQL engine writes the same arithmetic in SQL (postgres-search-plan.ts).
 
 export interface ColumnWeights {
   title: number;

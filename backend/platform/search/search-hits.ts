@@ -25,7 +25,7 @@ interface Needles {
  * its absence proves that its phrase is not there); a word in its usual casings (a miss then
  * proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
  */
-function needlesOf(parsed: ParsedQuery): Needles {
+export function needlesOf(parsed: ParsedQuery): Needles {
   const needles: Buffer[] = [];
   let absenceIsProof = true;
   for (const term of parsed.terms) {
@@ -77,7 +77,7 @@ export class HitDescriber {
   }
 
   /** Bytes of a content window reaches on each side of its needle (see `windowAround`). */
-  private get reach(): number {
+  get reach(): number {
     return this.snippetLength * 4 + 4;
   }
 
