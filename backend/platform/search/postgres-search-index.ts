@@ -2,9 +2,10 @@
 // bigrams.ts (the SQLite engine's, not PostgreSQL's parser) written as tsvectors with GIN
 // indexes, one table per tier of the ranking as the SQLite engine has one FTS5 table per tier
 // (title and keywords, weights A and B; the description; every column, A/B/C/D for title,
-// keywords, description, text; a long text's further parts apart, tsvectors.ts), beside
-// tables for the filter and sort values, the categories and the texts the snippets are cut
-// from (postgres-stored-texts.ts). A search is one statement (postgres-search-plan.ts): its
+// keywords, description, text; a long text's further parts apart, tsvectors.ts), the counts of
+// repeated tokens as lexemes (so that ranking a word reads no tsvector), beside tables for the
+// filter and sort values, the categories and the texts the snippets are cut from
+// (postgres-stored-texts.ts). A search is one statement (postgres-search-plan.ts): its
 // count, its page ranked by FTS5's bm25 computed in SQL from the same counts, the windows of
 // its snippets, which search-hits.ts then cuts and highlights as for SQLite. For the same writes
 // and queries it answers what SqliteSearchIndex answers (totals, hits, order, scores, snippets,
@@ -21,15 +22,25 @@
 // - with column weights that are not whole numbers, a row's weighted instances are rounded.
 // The tables are made on first use (no migration): a rebuildable cache whose shape follows the
 // tokenizer version, like the SQLite engine's.
+import crypto from 'node:crypto';
 import { TOKENIZER_VERSION, foldText, indexTerms, parseQuery } from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
-import { PostgresSearchPlanner, tokenTables, type PostgresTables, type Statement, type TokenTable, type TokenTables } from './postgres-search-plan';
+import {
+  DESCRIPTION_COUNTS,
+  PostgresSearchPlanner,
+  TEXT_COUNTS,
+  tokenTables,
+  type PostgresTables,
+  type Statement,
+  type TokenTable,
+  type TokenTables,
+} from './postgres-search-plan';
 import { PostgresStoredTexts, rowsOf, type Executor, type WindowRow } from './postgres-stored-texts';
 import { HitDescriber, needlesOf } from './search-hits';
 import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
 import { epochMs } from './search-plan';
 import { storedTextOf, type StoredText } from './stored-texts';
-import { tsvectorOf, tsvectorParts } from './tsvectors';
+import { countLexemes, tsvectorOf, tsvectorParts } from './tsvectors';
 
 export interface PostgresSearchIndexOptions {
   /** bm25 weight of each column; the title counts most. */
@@ -57,16 +68,22 @@ interface PreparedEntry {
   summary: string;
   /** the every-column tsvector, in parts when the text is long (tsvectors.ts) */
   fts: string[];
+  /** the counts of the text's and the description's tokens, as lexemes, and the bits they take */
+  counts: string[];
+  countBits: number;
   sizes: { head: number; summary: number; fts: number };
 }
 
 /** The tokens of a stored text, for each token table. */
-function tokensOf(text: StoredText): Pick<PreparedEntry, 'head' | 'summary' | 'fts' | 'sizes'> {
+function tokensOf(text: StoredText): Pick<PreparedEntry, 'head' | 'summary' | 'fts' | 'counts' | 'countBits' | 'sizes'> {
   const title = indexTerms(text.title);
   const keywords = indexTerms(text.keywords);
   const description = indexTerms(text.description);
   const content = indexTerms(text.content);
+  const counts = [countLexemes(content, TEXT_COUNTS), countLexemes(description, DESCRIPTION_COUNTS)];
   return {
+    counts: counts.flatMap((count) => count.parts),
+    countBits: Math.max(...counts.map((count) => count.bits)),
     head: tsvectorOf([
       { terms: title, weight: 'A' },
       { terms: keywords, weight: 'B' },
@@ -95,6 +112,13 @@ export class PostgresSearchIndex implements SearchIndex {
   private readonly planner: PostgresSearchPlanner;
   /** how far a snippet's window reaches on each side of its needle (search-hits.ts) */
   private readonly reach: number;
+  /**
+   * The statement of the usual search (one word or phrase, by relevance, its first page, the
+   * count capped, no filter) and the function that runs it: a function of static SQL, whose
+   * plan each connection makes once (planning the statement took 4–20 ms of a search's 5–25
+   * on a loaded machine; the plan, all GIN lookups and keyed reads, suits every word).
+   */
+  private readonly usual: { sql: string; name: string };
   private readonly snippetLength: number | undefined;
   private created: Promise<void> | undefined;
   /** every entry's tokens are this tokenizer version's, the dictionary words with them */
@@ -116,15 +140,26 @@ export class PostgresSearchIndex implements SearchIndex {
     this.planner = new PostgresSearchPlanner(collection, this.tables, this.tokens, weights, this.texts, () => this.current);
     this.snippetLength = options.snippetLength;
     this.reach = new HitDescriber(this.texts, options.snippetLength).reach;
+    const usual = this.planner.search({
+      parsed: { terms: [{ kind: 'phrase', tokens: ['word'] }], titleOnly: false },
+      filters: {},
+      sort: 'relevance',
+      size: 10,
+      offset: 0,
+      maxTotal: 1000,
+      needles: [],
+      reach: this.reach,
+    })!;
+    this.usual = { sql: usual.sql, name: `search_${collection}_usual_${crypto.createHash('sha256').update(usual.sql).digest('hex').slice(0, 12)}` };
   }
 
   private get tokenTables(): TokenTable[] {
     return [this.tokens.head, this.tokens.summary, this.tokens.fts];
   }
 
-  /** Every table of tokens, the further parts of long texts' too. */
+  /** Every table of tokens, the further parts of long texts' and the counts' too. */
   private get tokenTableNames(): string[] {
-    return [...this.tokenTables.map((table) => table.name), this.tokens.more];
+    return [...this.tokenTables.map((table) => table.name), this.tokens.more, this.tokens.counts];
   }
 
   /** Makes the tables on first use (once per process; the lock keeps two processes apart). */
@@ -148,7 +183,8 @@ export class PostgresSearchIndex implements SearchIndex {
           written_rows bigint NOT NULL DEFAULT 0,
           head_tokens bigint NOT NULL DEFAULT 0,
           summary_tokens bigint NOT NULL DEFAULT 0,
-          fts_tokens bigint NOT NULL DEFAULT 0
+          fts_tokens bigint NOT NULL DEFAULT 0,
+          count_bits integer NOT NULL DEFAULT 0
         )`,
       );
       // Filter and sort values apart from the tokens: a sort or a filter over thousands of
@@ -178,7 +214,9 @@ export class PostgresSearchIndex implements SearchIndex {
         trx,
         `CREATE TABLE IF NOT EXISTS ${this.tokens.fts.name} (id bigint PRIMARY KEY, size integer NOT NULL, parts integer NOT NULL, tokens tsvector NOT NULL)`,
       );
-      await rowsOf(trx, `CREATE TABLE IF NOT EXISTS ${this.tokens.more} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`);
+      for (const table of [this.tokens.more, this.tokens.counts]) {
+        await rowsOf(trx, `CREATE TABLE IF NOT EXISTS ${table} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`);
+      }
       for (const table of this.tokenTableNames) {
         await rowsOf(trx, `CREATE INDEX IF NOT EXISTS ${table}_tokens ON ${table} USING gin (tokens)`);
       }
@@ -197,6 +235,13 @@ export class PostgresSearchIndex implements SearchIndex {
         `CREATE OR REPLACE FUNCTION ${RUNNER}(statement text, params text[]) RETURNS SETOF record
           LANGUAGE plpgsql SET enable_seqscan = off SET jit = off
           AS $$ BEGIN RETURN QUERY EXECUTE statement USING params; END $$`,
+      );
+      // Named after its SQL: processes of another version of this code keep their own.
+      await rowsOf(
+        trx,
+        `CREATE OR REPLACE FUNCTION ${this.usual.name}(params text[]) RETURNS SETOF record
+          LANGUAGE plpgsql SET enable_seqscan = off SET jit = off SET plan_cache_mode = force_generic_plan
+          AS $usual$ BEGIN RETURN QUERY ${this.usual.sql}; END $usual$`,
       );
       await rowsOf(trx, `INSERT INTO ${this.tables.meta} (collection, tokenizer_version) VALUES ($1, $2) ON CONFLICT (collection) DO NOTHING`, [
         this.collection,
@@ -222,13 +267,13 @@ export class PostgresSearchIndex implements SearchIndex {
     if (entries.length === 0) return;
     // An id given twice is written once, as given last; FTS5's counts take in every write.
     const latest = new Map<number, PreparedEntry>();
-    const written = { rows: 0, head: 0, summary: 0, fts: 0 };
+    const written = nothingWritten();
     for (const entry of entries) {
       const text = storedTextOf(entry);
       const prepared = { text, attributes: entry.attributes, createdAt: epochMs(entry.attributes.createdAt, 'createdAt'), ...tokensOf(text) };
       latest.delete(entry.id);
       latest.set(entry.id, prepared);
-      addWritten(written, prepared.sizes);
+      addWritten(written, prepared);
     }
     await this.db.transaction().execute(async (trx) => {
       for (const batch of batches([...latest.values()])) {
@@ -268,7 +313,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   /** The entries' rows of the token tables, replacing their old ones. */
-  private async writeTokens(db: Executor, batch: readonly Pick<PreparedEntry, 'text' | 'head' | 'summary' | 'fts' | 'sizes'>[]): Promise<void> {
+  private async writeTokens(db: Executor, batch: readonly Pick<PreparedEntry, 'text' | 'head' | 'summary' | 'fts' | 'counts' | 'sizes'>[]): Promise<void> {
     const ids = batch.map((entry) => entry.text.id);
     for (const [table, part] of [
       [this.tokens.head, 'head'],
@@ -287,13 +332,18 @@ export class PostgresSearchIndex implements SearchIndex {
         ON CONFLICT (id) DO UPDATE SET size = excluded.size, parts = excluded.parts, tokens = excluded.tokens`,
       [ids, batch.map((entry) => entry.sizes.fts), batch.map((entry) => entry.fts.length), batch.map((entry) => entry.fts[0])],
     );
-    await rowsOf(db, `DELETE FROM ${this.tokens.more} WHERE id = ANY($1::bigint[])`, [ids]);
-    const further = batch.flatMap((entry) => entry.fts.slice(1).map((tokens, index) => ({ id: entry.text.id, part: index + 1, tokens })));
-    if (further.length === 0) return;
-    await rowsOf(db, `INSERT INTO ${this.tokens.more} (id, part, tokens) SELECT * FROM unnest($1::bigint[], $2::int[], $3::tsvector[])`, [
-      further.map((row) => row.id),
-      further.map((row) => row.part),
-      further.map((row) => row.tokens),
+    await this.writeParts(db, this.tokens.more, ids, batch.flatMap((entry) => entry.fts.slice(1).map((tokens, index) => ({ id: entry.text.id, part: index + 1, tokens }))));
+    await this.writeParts(db, this.tokens.counts, ids, batch.flatMap((entry) => entry.counts.map((tokens, part) => ({ id: entry.text.id, part, tokens }))));
+  }
+
+  /** The rows of a table of (id, part, tokens) of these entries, replacing their old ones. */
+  private async writeParts(db: Executor, table: string, ids: readonly number[], rows: readonly { id: number; part: number; tokens: string }[]): Promise<void> {
+    await rowsOf(db, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
+    if (rows.length === 0) return;
+    await rowsOf(db, `INSERT INTO ${table} (id, part, tokens) SELECT * FROM unnest($1::bigint[], $2::int[], $3::tsvector[])`, [
+      rows.map((row) => row.id),
+      rows.map((row) => row.part),
+      rows.map((row) => row.tokens),
     ]);
   }
 
@@ -315,12 +365,12 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   /** Adds what was written to the counts bm25 reads (FTS5 adds every row it is given, and subtracts nothing). */
-  private async countWritten(db: Executor, written: { rows: number; head: number; summary: number; fts: number }): Promise<void> {
+  private async countWritten(db: Executor, written: Written): Promise<void> {
     await rowsOf(
       db,
       `UPDATE ${this.tables.meta} SET written_rows = written_rows + $1, head_tokens = head_tokens + $2, summary_tokens = summary_tokens + $3,
-        fts_tokens = fts_tokens + $4 WHERE collection = $5`,
-      [written.rows, written.head, written.summary, written.fts, this.collection],
+        fts_tokens = fts_tokens + $4, count_bits = greatest(count_bits, $5) WHERE collection = $6`,
+      [written.rows, written.head, written.summary, written.fts, written.countBits, this.collection],
     );
   }
 
@@ -378,7 +428,8 @@ export class PostgresSearchIndex implements SearchIndex {
   private async resetCounts(db: Executor): Promise<void> {
     await rowsOf(
       db,
-      `UPDATE ${this.tables.meta} SET tokenizer_version = $1, written_rows = 0, head_tokens = 0, summary_tokens = 0, fts_tokens = 0 WHERE collection = $2`,
+      `UPDATE ${this.tables.meta} SET tokenizer_version = $1, written_rows = 0, head_tokens = 0, summary_tokens = 0, fts_tokens = 0, count_bits = 0
+        WHERE collection = $2`,
       [TOKENIZER_VERSION, this.collection],
     );
   }
@@ -427,9 +478,9 @@ export class PostgresSearchIndex implements SearchIndex {
   /** Entries' tokens and folded titles made again from their stored texts. */
   private async reindex(db: Executor, texts: readonly StoredText[]): Promise<void> {
     if (texts.length === 0) return;
-    const written = { rows: 0, head: 0, summary: 0, fts: 0 };
+    const written = nothingWritten();
     const prepared = texts.map((text) => ({ text, ...tokensOf(text) }));
-    for (const entry of prepared) addWritten(written, entry.sizes);
+    for (const entry of prepared) addWritten(written, entry);
     for (const batch of batches(prepared)) await this.writeTokens(db, batch);
     await rowsOf(db, `UPDATE ${this.tables.entries} AS d SET title_folded = t.title FROM unnest($1::bigint[], $2::text[]) AS t (id, title) WHERE d.id = t.id`, [
       prepared.map((entry) => entry.text.id),
@@ -476,15 +527,30 @@ export class PostgresSearchIndex implements SearchIndex {
    * reckons) and no JIT compilation (which pays only for long queries).
    */
   private async run<Row>(statement: Statement & { sql: string; columns: string }): Promise<Row[]> {
+    if (statement.sql === this.usual.sql) return rowsOf<Row>(this.db, `SELECT * FROM ${this.usual.name}($1) AS r (${statement.columns})`, [statement.params]);
     return rowsOf<Row>(this.db, `SELECT * FROM ${RUNNER}($1, $2) AS r (${statement.columns})`, [statement.sql, statement.params]);
   }
 }
 
-function addWritten(written: { rows: number; head: number; summary: number; fts: number }, sizes: PreparedEntry['sizes']): void {
+/** What writes add to search_meta: rows and tokens (bm25's N and avgdl), and the bits the largest count takes. */
+interface Written {
+  rows: number;
+  head: number;
+  summary: number;
+  fts: number;
+  countBits: number;
+}
+
+function nothingWritten(): Written {
+  return { rows: 0, head: 0, summary: 0, fts: 0, countBits: 0 };
+}
+
+function addWritten(written: Written, { sizes, countBits }: Pick<PreparedEntry, 'sizes' | 'countBits'>): void {
   written.rows++;
   written.head += sizes.head;
   written.summary += sizes.summary;
   written.fts += sizes.fts;
+  written.countBits = Math.max(written.countBits, countBits);
 }
 
 /** Entries in groups of at most BATCH_BYTES of tsvector text (one entry alone may be more). */

@@ -57,7 +57,13 @@ export interface TokenTables {
   fts: TokenTable;
   /** the parts after the first of the every-column tsvectors of long texts: (id, part, tokens) */
   more: string;
+  /** the counts of tokens in the texts and descriptions, as lexemes (tsvectors.ts countLexemes): (id, part, tokens) */
+  counts: string;
 }
+
+/** The marks of the count lexemes of the text and of the description. */
+export const TEXT_COUNTS = 'c';
+export const DESCRIPTION_COUNTS = 'd';
 
 /** The ts_rank_cd weights of columns stored with the weights A, B, C, D, and the scale back. */
 export function rankWeights(a: number, b: number, c: number, d: number): { weights: string; scale: number } {
@@ -72,6 +78,7 @@ export function tokenTables(collection: string, weights: ColumnWeights): TokenTa
     summary: { name: `search_${collection}_summary`, total: 'summary_tokens', ...rankWeights(0, 0, 0, 1) },
     fts: { name: `search_${collection}_fts`, total: 'fts_tokens', ...rankWeights(weights.title, weights.keywords, weights.description, weights.content) },
     more: `search_${collection}_fts_more`,
+    counts: `search_${collection}_counts`,
   };
 }
 
@@ -130,6 +137,8 @@ interface Ranking {
   /** the expression of the row's tokens (D), and a join it needs */
   size: string;
   sizeJoin?: string;
+  /** the instances of a one-token query in one column, from its count lexemes, and that column's weight */
+  counts?: { mark: string; weight: number };
 }
 
 /** The parameters and facts every part of a search's statement shares. */
@@ -142,6 +151,8 @@ interface Query {
   phraseTexts: string[];
   chars: string[];
   needsEntries: boolean;
+  /** the one token of a query that is one (a word, a dictionary word, a bigram), bound */
+  token?: string;
 }
 
 export class PostgresSearchPlanner {
@@ -178,74 +189,85 @@ export class PostgresSearchPlanner {
       chars: charTexts.map((char) => statement.bind(char, 'text')),
       needsEntries: charTexts.length > 0 || readsValues(filters) || sort !== 'relevance',
     };
+    const token = oneToken(parsed, this.wholeWords());
+    if (token !== undefined) query.token = statement.bind(token, 'text');
     const main = parsed.titleOnly ? this.tokens.head : this.tokens.fts;
     const total = this.matching(query, main, []);
-    const cap = shape.maxTotal === undefined ? '' : ` LIMIT ${statement.bind(Math.max(0, Math.trunc(shape.maxTotal)), 'bigint')}`;
-    const ctes = [`total AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${total.from} WHERE ${total.where}${cap}) AS c)`];
-    const size = statement.bind(shape.size, 'bigint');
+    // Always a cap (none: the largest), so that the SQL is the same with or without one.
+    const cap = statement.bind(Math.max(0, Math.trunc(shape.maxTotal ?? Number.MAX_SAFE_INTEGER)), 'bigint');
+    const ctes = [`total AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${total.from} WHERE ${total.where} LIMIT ${cap}) AS c)`];
+    // Nothing is ranked or read when nothing matches.
+    const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${statement.bind(shape.size, 'bigint')} ELSE 0 END`;
     const offset = statement.bind(shape.offset, 'bigint');
-    const pages: string[] = [];
-    if (query.match !== undefined && sort === 'relevance' && !parsed.titleOnly) {
-      // The tiers, as SqliteSearchIndex.tieredPage walks them: each gives what the page still
-      // wants, from what is left to skip; a tier that gave none may hold fewer entries than
-      // that, which it then takes off (counted no further than the skip).
-      const tiers = [this.tokens.head, this.tokens.summary, this.tokens.fts];
-      let wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${size} ELSE 0 END`;
-      // A first page skips nothing in any tier (most searches): no skip to carry over.
-      let skip = shape.offset > 0 ? offset : '0';
-      for (const [index, table] of tiers.entries()) {
-        const tier = index + 1;
-        const source = this.matching(query, table, tiers.slice(0, index));
-        const ranking: Ranking = { counted: table.name, parts: table === this.tokens.fts, instances: table, total: table.total, size: 'f.size' };
-        ctes.push(`s${tier} AS MATERIALIZED (${this.statistics(query, ranking)})`);
-        ctes.push(`p${tier} AS MATERIALIZED (${this.ranked(query, ranking, source, `s${tier}`)} LIMIT ${wanted} OFFSET ${skip})`);
-        pages.push(`SELECT ${tier} AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p${tier}`);
-        if (tier === tiers.length) break;
-        wanted = `${wanted} - (SELECT count(*) FROM p${tier})`;
-        if (shape.offset === 0) continue;
-        ctes.push(
-          `k${tier + 1} AS MATERIALIZED (SELECT CASE WHEN EXISTS (SELECT 1 FROM p${tier}) OR ${skip} = 0 THEN 0::bigint
-            ELSE ${skip} - (SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} LIMIT ${skip}) AS c) END AS skip)`,
-        );
-        skip = `(SELECT skip FROM k${tier + 1})`;
-      }
-    } else {
-      const source = this.matching(query, main, []);
-      const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${size} ELSE 0 END`;
-      let rows: string;
-      if (query.match !== undefined && sort === 'relevance') {
-        // FTS5 ranks `title : (…)` over the table of every column: its statistics, the row's
-        // size there, the instances in the title alone.
-        const ranking: Ranking = {
-          counted: this.tokens.head.name,
-          parts: false,
-          instances: rankWeights(this.weights.title, 0, 0, 0),
-          total: this.tokens.fts.total,
-          size: 'x.size',
-          sizeJoin: `JOIN ${this.tokens.fts.name} AS x ON x.id = f.id`,
-        };
-        ctes.push(`s1 AS MATERIALIZED (${this.statistics(query, ranking)})`);
-        rows = `${this.ranked(query, ranking, source, 's1')} LIMIT ${wanted} OFFSET ${offset}`;
-      } else {
-        // Characters alone have no bm25: the shorter the title holding them, the closer the match.
-        const order = sort === 'relevance' ? 'length(d.title_folded), d.id DESC' : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
-        rows = `SELECT ${source.id} AS id, 0::float8 AS rank, row_number() OVER (ORDER BY ${order}) AS ord
-          FROM ${source.from} WHERE ${source.where} ORDER BY ${order} LIMIT ${wanted} OFFSET ${offset}`;
-      }
-      ctes.push(`p1 AS MATERIALIZED (${rows})`);
-      pages.push(
-        query.match !== undefined && sort === 'relevance'
-          ? 'SELECT 1 AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p1'
-          : 'SELECT 1 AS tier, id, rank, ord FROM p1',
-      );
-    }
+    const pages = query.match !== undefined && sort === 'relevance' && !parsed.titleOnly ? this.tiers(query, wanted, offset, ctes) : this.page(query, main, wanted, offset, ctes);
     ctes.push(`page AS MATERIALIZED (${pages.join(' UNION ALL ')})`);
-    const needles = shape.needles.map((needle) => `convert_to(${statement.bind(needle.toString('utf8'), 'text')}, 'UTF8')`);
+    const needles = statement.bind(shape.needles.map((needle) => needle.toString('utf8')), 'text[]');
     ctes.push(`w AS (${this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads')})`);
     const sql = `WITH ${ctes.join(',\n')}
       SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial
       FROM total AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.tier, p.ord`;
     return Object.assign(statement, { sql, columns: SEARCH_COLUMNS });
+  }
+
+  /**
+   * The page in tiers, as SqliteSearchIndex.tieredPage walks them: each tier gives what the
+   * page still wants, from what is left to skip; a tier that gave none may hold fewer entries
+   * than that, which it then takes off (counted no further than the skip). Adds each tier's
+   * statements to `ctes`; returns the page's rows of each tier, as (tier, id, rank, ord).
+   */
+  private tiers(query: Query, wanted: string, offset: string, ctes: string[]): string[] {
+    const tiers = [this.tokens.head, this.tokens.summary, this.tokens.fts];
+    const pages: string[] = [];
+    // A first page skips nothing in any tier (most searches): no skip to carry over.
+    let skip = query.shape.offset > 0 ? offset : '0';
+    for (const [index, table] of tiers.entries()) {
+      const tier = index + 1;
+      const source = this.matching(query, table, tiers.slice(0, index));
+      const ranking: Ranking = { counted: table.name, parts: table === this.tokens.fts, instances: table, total: table.total, size: 'f.size' };
+      // One token matched in the description (the second tier) or only in the text (the
+      // third) is found there: its instances there are its count, the other columns have none.
+      if (query.token !== undefined && table === this.tokens.summary) ranking.counts = { mark: DESCRIPTION_COUNTS, weight: 1 };
+      if (query.token !== undefined && table === this.tokens.fts) ranking.counts = { mark: TEXT_COUNTS, weight: this.weights.content };
+      ctes.push(`s${tier} AS MATERIALIZED (${this.statistics(query, ranking)})`);
+      ctes.push(`p${tier} AS MATERIALIZED (${this.ranked(query, ranking, source, `s${tier}`)} LIMIT ${wanted} OFFSET ${skip})`);
+      pages.push(`SELECT ${tier} AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p${tier}`);
+      if (tier === tiers.length) break;
+      wanted = `${wanted} - (SELECT count(*) FROM p${tier})`;
+      if (query.shape.offset === 0) continue;
+      ctes.push(
+        `k${tier + 1} AS MATERIALIZED (SELECT CASE WHEN EXISTS (SELECT 1 FROM p${tier}) OR ${skip} = 0 THEN 0::bigint
+          ELSE ${skip} - (SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} LIMIT ${skip}) AS c) END AS skip)`,
+      );
+      skip = `(SELECT skip FROM k${tier + 1})`;
+    }
+    return pages;
+  }
+
+  /** The page of a query not ranked in tiers: title-only, or in another order than relevance. */
+  private page(query: Query, table: TokenTable, wanted: string, offset: string, ctes: string[]): string[] {
+    const source = this.matching(query, table, []);
+    if (query.match !== undefined && query.shape.sort === 'relevance') {
+      // FTS5 ranks `title : (…)` over the table of every column: its statistics, the row's
+      // size there, the instances in the title alone.
+      const ranking: Ranking = {
+        counted: this.tokens.head.name,
+        parts: false,
+        instances: rankWeights(this.weights.title, 0, 0, 0),
+        total: this.tokens.fts.total,
+        size: 'x.size',
+        sizeJoin: `JOIN ${this.tokens.fts.name} AS x ON x.id = f.id`,
+      };
+      ctes.push(`s1 AS MATERIALIZED (${this.statistics(query, ranking)})`);
+      ctes.push(`p1 AS MATERIALIZED (${this.ranked(query, ranking, source, 's1')} LIMIT ${wanted} OFFSET ${offset})`);
+      return ['SELECT 1 AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p1'];
+    }
+    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
+    const sort = query.shape.sort;
+    const order = sort === 'relevance' ? 'length(d.title_folded), d.id DESC' : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    ctes.push(`p1 AS MATERIALIZED (SELECT ${source.id} AS id, 0::float8 AS rank FROM ${source.from} WHERE ${source.where}
+      ORDER BY ${order} LIMIT ${wanted} OFFSET ${offset})`);
+    // The page's own order again, from its values (the rank is 0).
+    return [`SELECT 1 AS tier, p1.id, p1.rank, row_number() OVER (ORDER BY ${order}) AS ord FROM p1 JOIN ${this.tables.entries} AS d ON d.id = p1.id`];
   }
 
   /**
@@ -336,14 +358,23 @@ export class PostgresSearchPlanner {
    * ts_rank_cd of a lone phrase sums its instances' weights (its covers are the instances, none
    * with noise); a long text's further parts are read by its key, only for a long text.
    */
-  private ranked({ phrases }: Query, ranking: Ranking, source: { from: string; where: string }, stats: string): string {
+  private ranked({ phrases, token, statement }: Query, ranking: Ranking, source: { from: string; where: string }, stats: string): string {
     const { instances } = ranking;
     const frequency = (tokens: string, phrase: string) => `round(ts_rank_cd('${instances.weights}'::float4[], ${tokens}, ${phrase})::float8 * ${float(instances.scale)})`;
     const frequencies = phrases.map((phrase, i) => {
+      if (ranking.counts) return `(1 + coalesce(n.extra, 0))::float8 * ${float(ranking.counts.weight)} AS f${i}`;
       const first = frequency('f.tokens', phrase);
       if (!ranking.parts) return `${first} AS f${i}`;
       return `${first} + CASE WHEN f.parts > 1 THEN (SELECT coalesce(sum(${frequency('p.tokens', phrase)}), 0) FROM ${this.tokens.more} AS p WHERE p.id = f.id) ELSE 0 END AS f${i}`;
     });
+    // A count less one, bit by bit: the entries holding `<token>#<mark><bit>` (as many bits as
+    // the largest count written takes), each a lookup in the GIN index of the counts.
+    const counts = ranking.counts
+      ? `LEFT JOIN (SELECT c.id, sum(1::bigint << k) AS extra
+          FROM ${this.tables.meta} AS m CROSS JOIN generate_series(0, m.count_bits - 1) AS k
+          JOIN ${this.tokens.counts} AS c ON c.tokens @@ quote_literal(${token!} || '#${ranking.counts.mark}' || k)::tsquery
+          WHERE m.collection = ${statement.bind(this.collection, 'text')} GROUP BY c.id) AS n ON n.id = f.id`
+      : '';
     const k1 = float(BM25_K1);
     const b = float(BM25_B);
     const terms = phrases.map(
@@ -353,13 +384,22 @@ export class PostgresSearchPlanner {
     // that each is computed once per row, not once per use.
     return `SELECT r.id, -(0::float8 + ${terms.join(' + ')}) AS rank
       FROM (SELECT f.id, ${ranking.size} AS size, ${frequencies.join(', ')}
-        FROM ${source.from} ${ranking.sizeJoin ?? ''} WHERE ${source.where} OFFSET 0) AS r CROSS JOIN ${stats} AS s
+        FROM ${source.from} ${ranking.sizeJoin ?? ''} ${counts} WHERE ${source.where} OFFSET 0) AS r CROSS JOIN ${stats} AS s
       ORDER BY rank, r.id DESC`;
   }
 }
 
 function float(value: number): string {
   return `${value}::float8`;
+}
+
+/** The one token a query looks for, when it is one: a word, a dictionary word, a bigram. */
+function oneToken(parsed: ParsedQuery, wholeWords: boolean): string | undefined {
+  if (parsed.titleOnly || parsed.terms.length !== 1) return undefined;
+  const [term] = parsed.terms;
+  if (term?.kind !== 'phrase') return undefined;
+  if (wholeWords && term.word !== undefined) return term.word;
+  return term.tokens.length === 1 ? term.tokens[0] : undefined;
 }
 
 /** Whether filters read the values table (categories have a table of their own). */

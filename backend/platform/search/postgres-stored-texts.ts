@@ -158,30 +158,31 @@ export class PostgresStoredTexts implements HitTextSource {
   private async windowRows(ids: number[], needles: Buffer[], reach: number, source: 'heads' | 'whole'): Promise<WindowRow[]> {
     const statement = new Statement();
     const idList = statement.bind(ids, 'bigint[]');
-    const needleList = needles.map((needle) => `convert_to(${statement.bind(needle.toString('utf8'), 'text')}, 'UTF8')`);
+    const needleList = statement.bind(needles.map((needle) => needle.toString('utf8')), 'text[]');
     return this.run<WindowRow>(Object.assign(statement, { sql: this.windows(`SELECT unnest(${idList})`, needleList, reach, source), columns: WINDOW_COLUMNS }));
   }
 
   /**
    * The SQL of the windows of some texts (`ids`: the SQL of a set of ids): `reach` bytes on
-   * each side of the first occurrence of any needle (`needles`: SQL bytea expressions), or the
-   * first `reach` bytes when none is there; from a long text's head, or from the whole text.
+   * each side of the first occurrence of any needle (`needles`: the SQL of a text array, each
+   * looked for as UTF-8), or the first `reach` bytes when none is there; from a long text's
+   * head, or from the whole text.
    */
-  windows(ids: string, needles: string[], reach: number, source: 'heads' | 'whole'): string {
-    const found = needles.length === 0 ? 'NULL::int' : `least(${needles.map((needle) => `nullif(position(${needle} IN x.c), 0)`).join(', ')})`;
+  windows(ids: string, needles: string, reach: number, source: 'heads' | 'whole'): string {
+    const found = `(SELECT min(nullif(position(convert_to(n, 'UTF8') IN x.c), 0)) FROM unnest(${needles}) AS n)`;
     // The text is read once: `|| ''` makes the (detoasted) copy that the steps below share.
     const texts =
       source === 'heads'
-        ? `SELECT t.id, t.title, t.description, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS found
+        ? `SELECT t.id, t.title, t.description, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS first_at
             FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id
             CROSS JOIN LATERAL (SELECT coalesce(h.head, t.content) || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`
-        : `SELECT t.id, t.title, t.description, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS found
+        : `SELECT t.id, t.title, t.description, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS first_at
             FROM ${this.table} AS t CROSS JOIN LATERAL (SELECT t.content || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`;
     return `SELECT id::float8 AS id, title, CASE WHEN at < 0 THEN description END AS description, size, at, greatest(0, at - ${reach}) AS start,
         substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END) AS window, partial
-      FROM (SELECT id, title, description, c, size, partial, coalesce(found, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
+      FROM (SELECT id, title, description, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
   }
 
   async column(id: number, name: 'description' | 'content'): Promise<string> {

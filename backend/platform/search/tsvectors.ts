@@ -128,3 +128,40 @@ function render(terms: readonly string[], weights: readonly Weight[], start: num
 export function tsvectorOf(columns: readonly TsColumn[]): string {
   return tsvectorParts(columns)[0]!;
 }
+
+/** Bytes of distinct lexemes in one tsvector of count lexemes (PostgreSQL allows 1 MiB). */
+const MAX_COUNT_BYTES = 1_000_000;
+
+/**
+ * A column's counts as lexemes that a GIN index finds, so that ranking reads no tsvector: for
+ * every token found more than once, the bits of its count less one, as `<token>#<mark><bit>`
+ * (`#` is in no token). A token found once has none; its count is 1. Returns the bits the
+ * largest count needs, and the lexemes as tsvectors (without positions) of at most 1 MiB.
+ */
+export function countLexemes(terms: readonly string[], mark: string): { bits: number; parts: string[] } {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  let bits = 0;
+  const parts: string[] = [];
+  let part = '';
+  let bytes = 0;
+  for (const [term, count] of counts) {
+    if (count < 2 || tooLong(term)) continue;
+    const extra = count - 1;
+    bits = Math.max(bits, 32 - Math.clz32(extra));
+    for (let bit = 0; extra >= 2 ** bit; bit++) {
+      if ((extra & (2 ** bit)) === 0) continue;
+      const lexeme = `${term}#${mark}${bit}`;
+      const size = Buffer.byteLength(lexeme);
+      if (bytes + size > MAX_COUNT_BYTES) {
+        parts.push(part);
+        part = '';
+        bytes = 0;
+      }
+      part += `${quoted(lexeme)} `;
+      bytes += size;
+    }
+  }
+  if (part !== '') parts.push(part);
+  return { bits, parts };
+}
