@@ -17,15 +17,26 @@ const LONG_LENGTH = 40_000;
 /** Found nowhere else, and no dictionary word: a phrase of bigrams, at the very end of the long texts. */
 const LAST_WORDS = '量子纠缠实验';
 
+/** A text cut into pages of PAGE_LENGTH characters, a form feed between them. */
+const PAGE_LENGTH = 700;
+function paginated(text: string): string {
+  const pages: string[] = [];
+  for (let at = 0; at < text.length; at += PAGE_LENGTH) pages.push(text.slice(at, at + PAGE_LENGTH));
+  return pages.join('\f');
+}
+
+/** The corpus's documents; every other one paged, so that the hits' pages are compared too. */
 function entriesOf(first: number, count: number, length: number, corpus: ChineseCorpus, ending = ''): SearchEntry[] {
   return Array.from({ length: count }, (_, i) => {
     const d = corpus.document(first + i, length);
+    const paged = d.id % 2 === 1;
     return {
       id: d.id,
       title: d.title,
       keywords: d.keywords,
       description: d.description,
-      content: d.content + ending,
+      content: paged ? paginated(d.content + ending) : d.content + ending,
+      ...(paged ? { paged: true } : {}),
       attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
     };
   });

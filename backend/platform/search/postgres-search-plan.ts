@@ -122,7 +122,7 @@ export interface SearchStatement extends Statement {
 }
 
 /** The columns of a search's rows: the total, then each hit of the page with its text window. */
-export const SEARCH_COLUMNS = 'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean';
+export const SEARCH_COLUMNS = 'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
 
 /** How a page's matches are ranked by bm25 (see ranked()). */
 interface Ranking {
@@ -204,7 +204,7 @@ export class PostgresSearchPlanner {
     const needles = statement.bind(shape.needles.map((needle) => needle.toString('utf8')), 'text[]');
     ctes.push(`w AS (${this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads')})`);
     const sql = `WITH ${ctes.join(',\n')}
-      SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial
+      SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
       FROM total AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.tier, p.ord`;
     return Object.assign(statement, { sql, columns: SEARCH_COLUMNS });
   }

@@ -32,10 +32,12 @@ export interface WindowRow {
   start: number;
   window: Buffer;
   partial: boolean;
+  /** a paged text's page starts (pages.ts), else null */
+  page_starts: Buffer | null;
 }
 
 /** The columns of windows(), for the runner (PostgresSearchIndex.run). */
-const WINDOW_COLUMNS = 'id float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean';
+const WINDOW_COLUMNS = 'id float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
 
 export function hitText(row: WindowRow): HitText {
   return {
@@ -46,6 +48,7 @@ export function hitText(row: WindowRow): HitText {
     at: row.at,
     start: row.start,
     window: row.window,
+    pageStarts: row.page_starts,
   };
 }
 
@@ -73,7 +76,8 @@ export class PostgresStoredTexts implements HitTextSource {
         title bytea NOT NULL,
         keywords bytea NOT NULL,
         description bytea NOT NULL,
-        content bytea NOT NULL
+        content bytea NOT NULL,
+        page_starts bytea
       )`,
       `ALTER TABLE ${this.table} ALTER COLUMN content SET STORAGE EXTERNAL`,
       `CREATE TABLE IF NOT EXISTS ${this.heads} (
@@ -88,13 +92,14 @@ export class PostgresStoredTexts implements HitTextSource {
   async put(db: Executor, texts: readonly StoredText[]): Promise<void> {
     if (texts.length === 0) return;
     const ids = texts.map((text) => text.id);
-    const bytes = (name: keyof Omit<StoredText, 'id'>) => texts.map((text) => Buffer.from(text[name]));
+    const bytes = (name: 'title' | 'keywords' | 'description' | 'content') => texts.map((text) => Buffer.from(text[name]));
     await rowsOf(
       db,
-      `INSERT INTO ${this.table} (id, title, keywords, description, content)
-        SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[])
-        ON CONFLICT (id) DO UPDATE SET title = excluded.title, keywords = excluded.keywords, description = excluded.description, content = excluded.content`,
-      [ids, bytes('title'), bytes('keywords'), bytes('description'), bytes('content')],
+      `INSERT INTO ${this.table} (id, title, keywords, description, content, page_starts)
+        SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[])
+        ON CONFLICT (id) DO UPDATE SET title = excluded.title, keywords = excluded.keywords, description = excluded.description, content = excluded.content,
+          page_starts = excluded.page_starts`,
+      [ids, bytes('title'), bytes('keywords'), bytes('description'), bytes('content'), texts.map((text) => text.pageStarts ?? null)],
     );
     const heads = texts.flatMap((text) => {
       const head = headOf(text.content);
@@ -173,16 +178,16 @@ export class PostgresStoredTexts implements HitTextSource {
     // The text is read once: `|| ''` makes the (detoasted) copy that the steps below share.
     const texts =
       source === 'heads'
-        ? `SELECT t.id, t.title, t.description, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS first_at
+        ? `SELECT t.id, t.title, t.description, t.page_starts, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS first_at
             FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id
             CROSS JOIN LATERAL (SELECT coalesce(h.head, t.content) || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`
-        : `SELECT t.id, t.title, t.description, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS first_at
+        : `SELECT t.id, t.title, t.description, t.page_starts, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS first_at
             FROM ${this.table} AS t CROSS JOIN LATERAL (SELECT t.content || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`;
     return `SELECT id::float8 AS id, title, CASE WHEN at < 0 THEN description END AS description, size, at, greatest(0, at - ${reach}) AS start,
-        substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END) AS window, partial
-      FROM (SELECT id, title, description, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
+        substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END) AS window, partial, page_starts
+      FROM (SELECT id, title, description, page_starts, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
   }
 
   async column(id: number, name: 'description' | 'content'): Promise<string> {
