@@ -15,6 +15,7 @@ import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import { PostgresSearchIndex } from './platform/search/postgres-search-index';
 import type { SearchCollection, SearchIndex } from './platform/search/search-index';
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
@@ -146,19 +147,11 @@ interface SearchEngines {
 }
 
 function searchEngines(opened: BackendDatabase): SearchEngines {
-  if (opened.engine === 'sqlite') {
-    const indexes = { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') };
-    return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
-  }
-  // The PostgreSQL search engine is not part of this build yet: it holds nothing, every other
-  // call fails, and the modules log the failure (the index is derived data).
-  const missing = (collection: SearchCollection): SearchIndex => {
-    const fail = async (): Promise<never> => {
-      throw new Error(`no search engine for PostgreSQL yet (collection ${collection})`);
-    };
-    return { collection, upsert: fail, updateAttributes: fail, remove: fail, search: fail, count: async () => 0, clear: fail };
-  };
-  return { indexes: { document: missing('document'), article: missing('article') }, upgrade: () => [] };
+  const indexes =
+    opened.engine === 'sqlite'
+      ? { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') }
+      : { document: new PostgresSearchIndex(opened.db, 'document'), article: new PostgresSearchIndex(opened.db, 'article') };
+  return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */

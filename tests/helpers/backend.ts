@@ -8,6 +8,9 @@ import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import { postgresPool } from '../../backend/db/postgres';
 import type { DB } from '../../backend/db/schema';
+import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
+import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
+import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
 import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
@@ -234,6 +237,19 @@ export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) =>
     return await work(db);
   } finally {
     await db.destroy();
+  }
+}
+
+/** A search index of a backend's database (by its DATA_DIR), on whichever engine it runs. */
+export async function withSearchIndex<T>(dataDir: string, collection: SearchCollection, work: (index: SearchIndex) => Promise<T>): Promise<T> {
+  if (databaseOf(dataDir)) return withDatabase(dataDir, (db) => work(new PostgresSearchIndex(db, collection)));
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+  sqlite.pragma('busy_timeout = 5000');
+  try {
+    return await work(new SqliteSearchIndex(sqlite, collection));
+  } finally {
+    sqlite.close();
   }
 }
 
