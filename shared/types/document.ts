@@ -281,3 +281,6 @@ export interface PagePositions {
 
 /** Ours: where a member last read a document (GET/PUT /api/v1/document/reading). */
 export interface ReadingPosition { document_id?: number; page?: number; updated_at?: string }
+
+/** Ours: a page of the 热门文档 ranking (GET /api/v1/document/hot; ListDocumentReply answers it). */
+export interface ListHotDocumentsRequest { page?: number; size?: number }

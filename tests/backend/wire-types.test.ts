@@ -265,6 +265,7 @@ const requests = {
   CreateDocumentRequest: request<typeof documentMessages.CreateDocumentRequest, document.CreateDocumentRequest>(documentMessages.CreateDocumentRequest, 'agree'),
   GetDocumentRequest: request<typeof documentMessages.GetDocumentRequest, document.GetDocumentRequest>(documentMessages.GetDocumentRequest, 'agree'),
   ReadingPositionRequest: request<typeof documentMessages.ReadingPosition, document.ReadingPosition>(documentMessages.ReadingPosition, 'agree'),
+  ListHotDocumentsRequest: request<typeof documentMessages.ListHotDocumentsRequest, document.ListHotDocumentsRequest>(documentMessages.ListHotDocumentsRequest, 'agree'),
   FindInDocumentRequest: request<typeof documentMessages.FindInDocumentRequest, document.FindInDocumentRequest>(documentMessages.FindInDocumentRequest, 'agree'),
   DeleteDocumentRequest: request<typeof documentMessages.DeleteDocumentRequest, document.DeleteDocumentRequest>(documentMessages.DeleteDocumentRequest, 'agree'),
   CheckDocumentRequest: request<typeof documentMessages.CheckDocumentRequest, document.CheckDocumentRequest>(documentMessages.CheckDocumentRequest, 'agree'),

@@ -11,6 +11,7 @@ import { ALL_PAGES, freePages, readablePagesOf } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
+import { countViewToday } from './hot';
 import {
   Document, DocumentScore, FindInDocumentReply, FindInDocumentRequest, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
 } from './messages';
@@ -108,7 +109,10 @@ export const readRpcs = [
         description = descriptionFrom(text, freePages(row), row.pages);
         if (description) await updateDocuments(ctx.db, [row.id], { description });
       }
-      if (req.with_author) await bumpCounter(ctx.db, row.id, 'view_count', 1);
+      if (req.with_author) {
+        await bumpCounter(ctx.db, row.id, 'view_count', 1);
+        await countViewToday(ctx.db, row.id);
+      }
       const [presented] = await presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg });
       const progress = privileged && WAITING_STATUSES.includes(row.status) ? await conversionProgress(ctx.app, row.hash) : null;
       const shown = hideCounters({ ...presented, description: description || row.title, view_count: row.view_count + 1 }, cfg);

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
+
+// Across the library (issue 45): the 热门文档 ranking the `document.hot` job computes.
+
+const backend = useBackend();
+const DAY_MS = 24 * 3600_000;
+
+const hotJobsDone = () => withDatabase(backend.dataDir, async (db) =>
+  (await db.selectFrom('job').select('id').where('kind', '=', 'document.hot').where('state', '=', 'done').execute()).length);
+
+/** Queues a run of the ranking job now, as its hourly schedule does, and waits until it ran. */
+async function runHotJob(): Promise<void> {
+  const before = await hotJobsDone();
+  await withDatabase(backend.dataDir, (db) => {
+    const ts = new Date().toISOString();
+    return db.insertInto('job').values({
+      kind: 'document.hot', payload: '{}', max_attempts: 1, run_after: ts, lease_owner: null, lease_expires_at: null, progress: null,
+      dedupe_key: null, created_at: ts, updated_at: ts, finished_at: null,
+    }).execute();
+  });
+  await expect.poll(hotJobsDone, { timeout: 15_000 }).toBe(before + 1);
+}
+
+const hotIds = async (query: Record<string, number> = {}) => {
+  const res = await api(backend.url, 'GET', '/api/v1/document/hot', { query });
+  expect(res.status, res.text).toBe(200);
+  return { ids: (res.body.document ?? []).map((d: { id: number }) => d.id), total: res.body.total ?? 0, body: res.body };
+};
+
+async function insertRows(table: 'download' | 'favorite', documentId: number, userId: number, createdAt: string, n: number): Promise<void> {
+  await withDatabase(backend.dataDir, async (db) => {
+    for (let i = 0; i < n; i += 1) {
+      if (table === 'download') {
+        await db.insertInto('download').values({ user_id: userId, document_id: documentId, ip: '127.0.0.1', is_pay: 0, created_at: createdAt, updated_at: createdAt }).execute();
+      } else {
+        await db.insertInto('favorite').values({ user_id: userId + i, document_id: documentId, type: 0, owner_id: 1, award: 0, created_at: createdAt, updated_at: createdAt }).execute();
+      }
+    }
+  });
+}
+
+describe('ListHotDocuments and the document.hot job', () => {
+  it('ranks public documents by views, downloads and favourites of the last 30 days, as the job last computed them', async () => {
+    // The run at start is over (on an empty site): what follows is only seen after the next run.
+    await expect.poll(hotJobsDone, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    const owner = await registerMember(backend.url);
+    const viewed = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '常看的文档' });
+    const downloaded = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '常下载的文档' });
+    const favoured = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '常收藏的文档' });
+    const pending = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 6 });
+    const recycled = await insertDocument(backend.dataDir, { userId: owner.user.id, deletedAt: new Date().toISOString() });
+    const failed = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 3 });
+    const longAgo = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '四十天前热门' });
+
+    // 3 views (a reader's visit counts with with_author) = 3; 1 download = 5; 1 favourite = 10.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } })).status).toBe(200);
+    }
+    const now = new Date().toISOString();
+    await insertRows('download', downloaded.id, owner.user.id, now, 1);
+    const fan = await registerMember(backend.url);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: fan.token, body: { document_id: favoured.id } })).status).toBe(200);
+    // What strangers may not see ranks nowhere, however busy; activity older than 30 days counts no more.
+    for (const doc of [pending, recycled, failed]) await insertRows('download', doc.id, owner.user.id, now, 20);
+    await insertRows('favorite', longAgo.id, 1000, new Date(Date.now() - 40 * DAY_MS).toISOString(), 5);
+    await withDatabase(backend.dataDir, (db) => db.insertInto('document_view_day')
+      .values({ document_id: longAgo.id, day: new Date(Date.now() - 31 * DAY_MS).toISOString().slice(0, 10), views: 100 }).execute());
+
+    expect((await hotIds()).ids).toEqual([]);
+    await runHotJob();
+    const ranked = await hotIds();
+    expect(ranked.ids).toEqual([favoured.id, downloaded.id, viewed.id]);
+    expect(ranked.total).toBe(3);
+    expect(ranked.body.document[0]).toMatchObject({ id: favoured.id, title: '常收藏的文档', favorite_count: 1 });
+
+    // Paged; a document hidden since the job ran leaves the list at once.
+    expect(await hotIds({ page: 2, size: 2 })).toMatchObject({ ids: [viewed.id], total: 3 });
+    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', downloaded.id).execute());
+    expect((await hotIds()).ids).toEqual([favoured.id, viewed.id]);
+
+    // The job's next run is an hour away, not a run per request.
+    const queued = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('run_after')
+      .where('kind', '=', 'document.hot').where('state', '=', 'queued').execute());
+    expect(queued).toHaveLength(1);
+    expect(Date.parse(queued[0]!.run_after) - Date.now()).toBeGreaterThan(50 * 60_000);
+  });
+});
