@@ -38,6 +38,13 @@ describe('route table', () => {
     expect(matchRoute('/upload')?.route).toMatchObject({ name: 'upload', layout: 'default', access: 'token', title: '上传文档' });
   });
 
+  it('adds the 热门文档 page for everybody, its first screen the asked page of the ranking', () => {
+    expect(matchRoute('/hot')?.route).toMatchObject({ name: 'hot', layout: 'default', access: 'public', title: '热门文档' });
+    const data = matchRoute('/hot')!.route.data!;
+    expect(data({ params: {}, query: { page: '3' }, categories: [] }).map((c) => c.path + JSON.stringify(c.query))).toEqual(['/api/v1/document/hot{"page":3,"size":20}']);
+    expect(data({ params: {}, query: { page: 'x' }, categories: [] })[0]!.key).toEqual(['document', 'hot', 1, 20]);
+  });
+
   it('serves login, register and forgot-password in the auth layout', () => {
     for (const [path, name, title] of [
       ['/auth/login', 'auth-login', '登录'],

@@ -62,6 +62,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'library-category': libraryScreen,
   'library-category-id': lazyPage('DocumentPage'),
   search: lazyPage('SearchPage'),
+  hot: lazyPage('HotPage'),
   upload: lazyPage('UploadPage'),
   'article-category': lazyPage('ArticleIndexPage'),
   'article-category-detail-id': lazyPage('ArticleDetailPage'),

@@ -6,7 +6,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import {
-  documentCall, homeDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
+  documentCall, homeDocumentsCall, hotDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
 } from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
 import type {
@@ -68,6 +68,9 @@ export const homeDocumentsQuery = (limit = 6) => callQuery(homeDocumentsCall(lim
 
 /** The documents the admin recommended, most recently recommended first. */
 export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDocumentsCall(limit), { whenMissing: [] });
+
+/** A page of the 热门文档 ranking (the server's job recomputes it hourly). */
+export const hotDocumentsQuery = (page: number, size: number) => callQuery(hotDocumentsCall(page, size), { whenMissing: {} });
 
 /** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
 export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));

@@ -1,0 +1,119 @@
+// Issue 45, across the library, in Chromium at 1280 and 390 px against the real gateway and
+// embedded backend: the 热门文档 ranking on the home page and at /hot. Nothing private or
+// unapproved appears in any list.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, withDatabase } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
+import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser();
+const WIDTHS = [1280, 390] as const;
+
+interface Library {
+  categoryId: number;
+  /** Public neighbours in the category, hottest first. */
+  hot: { id: number; title: string }[];
+  /** Documents strangers may not see (disabled, pending review), busy as they are. */
+  hidden: string[];
+}
+let library: Library | undefined;
+
+const adminToken = () => gatewayToken(site.url, 'admin', site.adminPassword);
+
+/** Queues a run of the ranking job now (its schedule is hourly) and waits for it to finish. */
+async function runHotJob(): Promise<void> {
+  const id = await withDatabase(site.dataDir, async (db) => {
+    const ts = new Date().toISOString();
+    return (await db.insertInto('job').values({
+      kind: 'document.hot', payload: '{}', max_attempts: 1, run_after: ts, lease_owner: null, lease_expires_at: null, progress: null,
+      dedupe_key: null, created_at: ts, updated_at: ts, finished_at: null,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+  });
+  await expect.poll(() => withDatabase(site.dataDir, async (db) =>
+    (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state), { timeout: 20_000 }).toBe('done');
+}
+
+/** A category, documents filed in it (busy ones, hidden ones), and the ranking computed. */
+async function libraryOnce(): Promise<Library> {
+  if (library) return library;
+  const token = await adminToken();
+  const created = await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '城市史料', type: 0, enable: true } });
+  expect(created.status, created.text).toBe(200);
+  const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
+  const categoryId = categories.body.category.find((c: { title: string }) => c.title === '城市史料').id as number;
+  const file = async (title: string, status = 2) => {
+    const doc = await insertDocument(site.dataDir, { userId: 1, title, status });
+    await withDatabase(site.dataDir, (db) => db.insertInto('document_category')
+      .values({ document_id: doc.id, category_id: categoryId, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute());
+    return doc;
+  };
+  const hot = [await file('运河与漕运'), await file('古代书院考'), await file('明代城墙图录')];
+  const hidden = [await file('未公开的草稿', 4), await file('待审核的稿件', 6)];
+  // Views as readers make them: the first three, twice and once; the hidden ones more.
+  const view = (id: number) => api(site.url, 'GET', '/api/v1/document', { token, query: { id, with_author: true } });
+  for (const [doc, times] of [[hot[0]!, 3], [hot[1]!, 2], [hot[2]!, 1], [hidden[0]!, 9], [hidden[1]!, 9]] as const) {
+    for (let i = 0; i < times; i += 1) expect((await view(doc.id)).status).toBe(200);
+  }
+  await runHotJob();
+  library = { categoryId, hot: hot.map((d) => ({ id: d.id, title: d.title })), hidden: hidden.map((d) => d.title) };
+  return library;
+}
+
+async function pageAt(width: number, token?: string): Promise<Page> {
+  const visit = await site.visit();
+  await visit.page.setViewportSize({ width, height: 900 });
+  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  return visit.page;
+}
+
+/** The page is no wider than the window (nothing scrolls sideways at 390 px). */
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe('热门文档', () => {
+  it('says so when nothing is hot yet, and when the ranking cannot be loaded', async () => {
+    // Before any document was read: the home page has no section, /hot its empty state.
+    const page = await pageAt(1280);
+    await page.goto('/');
+    await appTookOver(page);
+    await page.getByRole('heading', { name: '最新文档' }).waitFor();
+    expect(await page.getByRole('region', { name: /热门文档/ }).count()).toBe(0);
+    await page.goto('/hot');
+    await page.getByText('暂无热门文档').waitFor();
+    await appTookOver(page);
+    // The SPA asks for the next page itself: a failure shows as such.
+    await page.route('**/api/v1/document/hot?*', (route) => route.fulfill({ status: 500, json: { code: 13, message: '服务器内部错误' } }));
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/hot?page=2');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.getByText('服务器内部错误').waitFor();
+    await page.getByRole('button', { name: '重试' }).waitFor();
+  });
+
+  for (const width of WIDTHS) {
+    it(`shows the ranking on the home page and at /hot, without what strangers may not see (${width} px)`, async () => {
+      const { hot, hidden } = await libraryOnce();
+      const page = await pageAt(width);
+      await page.goto('/');
+      await appTookOver(page);
+      const section = page.getByRole('region', { name: /热门文档/ });
+      const ranking = section.getByRole('list', { name: '热门文档排行' });
+      await ranking.waitFor();
+      expect(await ranking.getByRole('link').allTextContents()).toEqual(hot.map((d) => d.title));
+      expect(await fitsWidth(page)).toBe(true);
+
+      await section.getByRole('link', { name: '查看更多' }).click();
+      await page.waitForURL((url) => url.pathname === '/hot');
+      await page.getByRole('heading', { name: '热门文档', level: 1 }).waitFor();
+      const full = page.getByRole('list', { name: '热门文档排行' });
+      expect(await full.getByRole('link').allTextContents()).toEqual(hot.map((d) => d.title));
+      for (const title of hidden) expect(await page.getByText(title).count()).toBe(0);
+      expect(await fitsWidth(page)).toBe(true);
+
+      await full.getByRole('link', { name: hot[0]!.title }).click();
+      await page.waitForURL((url) => url.pathname.endsWith(`/${hot[0]!.id}`));
+    });
+  }
+
+});
