@@ -87,3 +87,51 @@ describe('ListHotDocuments and the document.hot job', () => {
     expect(Date.parse(queued[0]!.run_after) - Date.now()).toBeGreaterThan(50 * 60_000);
   });
 });
+
+describe('GetRelatedDocuments never empty for a document with neighbours', () => {
+  async function category(title: string, parentId = 0): Promise<number> {
+    const res = await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true, parent_id: parentId } });
+    expect(res.status, res.text).toBe(200);
+    const list = await backend.admin('GET', '/api/v1/category/list', { query: { type: 0 } });
+    return list.body.category.find((c: { title: string }) => c.title === title).id;
+  }
+  const fileUnder = (documentId: number, categoryIds: number[]) => withDatabase(backend.dataDir, (db) => db.insertInto('document_category')
+    .values(categoryIds.map((categoryId) => ({ document_id: documentId, category_id: categoryId, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }))).execute());
+  const relatedIds = async (id: number) => {
+    const res = await api(backend.url, 'GET', '/api/v1/document/related', { query: { id } });
+    expect(res.status, res.text).toBe(200);
+    return (res.body.document ?? []).map((d: { id: number }) => d.id) as number[];
+  };
+
+  it('falls back to the same category (deepest first), then the hot list, never listing itself or hidden documents', async () => {
+    const science = await category('自然科学');
+    const physics = await category('物理学', science);
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '量子力学导论' });
+    await fileUnder(doc.id, [science, physics]);
+    const sameLeaf = await insertDocument(backend.dataDir, { userId: 1, title: '古典文学鉴赏' });
+    await fileUnder(sameLeaf.id, [science, physics]);
+    const sameRoot = await insertDocument(backend.dataDir, { userId: 1, title: '有机化学实验' });
+    await fileUnder(sameRoot.id, [science]);
+    for (const status of [4, 6, 3]) {
+      const hidden = await insertDocument(backend.dataDir, { userId: 1, title: `隐藏的${status}`, status });
+      await fileUnder(hidden.id, [science, physics]);
+    }
+    const hiddenIds = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('id').where('status', 'in', [3, 4, 6]).execute()).map((r) => r.id));
+    const elsewhere = await insertDocument(backend.dataDir, { userId: 1, title: '烹饪技巧大全' });
+    for (let i = 0; i < 2; i += 1) await api(backend.url, 'GET', '/api/v1/document', { query: { id: elsewhere.id, with_author: true } });
+    await runHotJob();
+    // What the site kept before the fallbacks: an empty list, still valid for days.
+    await withDatabase(backend.dataDir, (db) => db.insertInto('document_related')
+      .values({ document_id: doc.id, related_ids: '[]', expires_at: new Date(Date.now() + 5 * DAY_MS).toISOString() }).execute());
+
+    const related = await relatedIds(doc.id);
+    expect(related.slice(0, 2)).toEqual([sameLeaf.id, sameRoot.id]);
+    expect(related).toContain(elsewhere.id);
+    expect(related).not.toContain(doc.id);
+    for (const id of hiddenIds) expect(related).not.toContain(id);
+
+    // Kept lists are read through the rights again: a neighbour hidden since is not shown.
+    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', sameLeaf.id).execute());
+    expect((await relatedIds(doc.id)).slice(0, 1)).toEqual([sameRoot.id]);
+  });
+});

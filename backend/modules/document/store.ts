@@ -221,6 +221,19 @@ export async function documentsMatchingWords(db: Database, words: readonly strin
     .orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/**
+ * Up to `limit` converted, live documents filed under one of `categoryIds`, other than the
+ * `excludeIds`, most viewed first.
+ */
+export async function documentsInCategories(db: Database, categoryIds: readonly number[], excludeIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+  if (!categoryIds.length || limit <= 0) return [];
+  let query = db.selectFrom('document').selectAll()
+    .where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
+    .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted);
+  if (excludeIds.length) query = query.where('id', 'not in', [...excludeIds]);
+  return query.orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** Documents that are not in the recycle bin. */
 export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('document').where('deleted_at', 'is', null));
 
