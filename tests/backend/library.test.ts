@@ -135,3 +135,54 @@ describe('GetRelatedDocuments never empty for a document with neighbours', () =>
     expect((await relatedIds(doc.id)).slice(0, 1)).toEqual([sameRoot.id]);
   });
 });
+
+describe('ListReadingHistory, DeleteReadingHistory, ClearReadingHistory', () => {
+  const setPosition = (token: string, documentId: number, page: number) =>
+    api(backend.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: documentId, page } });
+  const history = async (token: string, query: Record<string, number> = {}) => {
+    const res = await api(backend.url, 'GET', '/api/v1/document/reading/list', { token, query });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+
+  it('lists what the member read, when and which page, newest first; clears one by one and all', async () => {
+    const reader = await registerMember(backend.url);
+    const other = await registerMember(backend.url);
+    const first = await insertDocument(backend.dataDir, { userId: 1, title: '先读的书' });
+    const second = await insertDocument(backend.dataDir, { userId: 1, title: '后读的书' });
+    const hiddenLater = await insertDocument(backend.dataDir, { userId: 1, title: '后来下架的书' });
+    expect((await setPosition(reader.token, first.id, 2)).status).toBe(200);
+    expect((await setPosition(reader.token, hiddenLater.id, 1)).status).toBe(200);
+    expect((await setPosition(reader.token, second.id, 3)).status).toBe(200);
+    expect((await setPosition(other.token, first.id, 1)).status).toBe(200);
+    // A document disabled since leaves the history (not shown to a stranger any more).
+    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', hiddenLater.id).execute());
+
+    const listed = await history(reader.token);
+    expect(listed).toEqual({
+      total: 2,
+      reading: [
+        { document_id: second.id, title: '后读的书', ext: '.pdf', pages: 3, page: 3, updated_at: expect.any(String) },
+        { document_id: first.id, title: '先读的书', ext: '.pdf', pages: 3, page: 2, updated_at: expect.any(String) },
+      ],
+    });
+    expect(Date.parse(listed.reading[0].updated_at)).toBeGreaterThanOrEqual(Date.parse(listed.reading[1].updated_at));
+    expect((await history(reader.token, { page: 2, size: 1 })).reading.map((r: { document_id: number }) => r.document_id)).toEqual([first.id]);
+
+    // One by one: only one's own records.
+    const notMine = await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: other.token, query: { document_id: second.id } });
+    expect(notMine.status).toBe(404);
+    expect(notMine.body.message).toBe('阅读记录不存在');
+    expect((await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: reader.token, query: { document_id: second.id } })).status).toBe(200);
+    expect((await history(reader.token)).reading.map((r: { document_id: number }) => r.document_id)).toEqual([first.id]);
+    const none = await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: reader.token });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('请选择要删除的阅读记录（参数 document_id）');
+
+    // All at once: the member's, not the other member's.
+    expect((await api(backend.url, 'DELETE', '/api/v1/document/reading/all', { token: reader.token })).status).toBe(200);
+    expect(await history(reader.token)).toEqual({});
+    expect((await history(other.token)).total).toBe(1);
+    expect((await api(backend.url, 'GET', '/api/v1/document/reading/list')).status).toBe(401);
+  });
+});

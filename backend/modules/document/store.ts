@@ -306,6 +306,31 @@ export async function setReadingPosition(db: Database, userId: number, documentI
     .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
 }
 
+/**
+ * A member's reading history, newest first: the documents they have a reading position in and
+ * may still see (public ones, and their own).
+ */
+export async function readingHistory(db: Database, userId: number, page: number, size: number) {
+  const query = db.selectFrom('reading_position').innerJoin('document', 'document.id', 'reading_position.document_id')
+    .where('reading_position.user_id', '=', userId)
+    .where((eb) => eb.or([
+      eb.and([eb('document.deleted_at', 'is', null), eb('document.status', 'not in', [...HIDDEN_STATUSES])]),
+      eb('document.user_id', '=', userId),
+    ]));
+  const rows = await applyPaging(query.select([
+    'reading_position.document_id', 'reading_position.page', 'reading_position.updated_at', 'document.title', 'document.ext', 'document.pages',
+  ]).orderBy('reading_position.updated_at', 'desc').orderBy('reading_position.document_id', 'desc'), page, size).execute();
+  return { rows, total: await countOf(query) };
+}
+
+/** Forgets where the member read these documents (all of them when `documentIds` is null); how many went. */
+export async function deleteReadingPositions(db: Database, userId: number, documentIds: readonly number[] | null): Promise<number> {
+  let query = db.deleteFrom('reading_position').where('user_id', '=', userId);
+  if (documentIds) query = query.where('document_id', 'in', [...documentIds]);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 // ---------------------------------------------------------------------------------------
 // Ratings
 
