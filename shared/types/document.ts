@@ -303,3 +303,6 @@ export interface ListReadingHistoryReply { total?: number; reading?: ReadingReco
 
 /** Ours: DELETE /api/v1/document/reading (DELETE /api/v1/document/reading/all forgets everything). */
 export interface DeleteReadingHistoryRequest { document_id?: number[] }
+
+/** Ours: 猜你喜欢 (GET /api/v1/document/foryou, login; ListDocumentReply answers it). */
+export interface ListDocumentsForYouRequest { limit?: number }

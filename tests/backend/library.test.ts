@@ -186,3 +186,46 @@ describe('ListReadingHistory, DeleteReadingHistory, ClearReadingHistory', () => 
     expect((await api(backend.url, 'GET', '/api/v1/document/reading/list')).status).toBe(401);
   });
 });
+
+describe('ListDocumentsForYou (猜你喜欢)', () => {
+  it('offers documents of the categories the member reads and favourites, not yet read, most popular first', async () => {
+    const member = await registerMember(backend.url);
+    const makeCategory = async (title: string) => {
+      expect((await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true } })).status).toBe(200);
+      const list = await backend.admin('GET', '/api/v1/category/list', { query: { type: 0 } });
+      return list.body.category.find((c: { title: string }) => c.title === title).id as number;
+    };
+    const [readCategory, favouriteCategory, elsewhere] = [await makeCategory('读过的类'), await makeCategory('收藏的类'), await makeCategory('无关的类')];
+    const file = async (title: string, categoryId: number, opts: { views?: number; status?: number; userId?: number } = {}) => {
+      const doc = await insertDocument(backend.dataDir, { userId: opts.userId ?? 1, title, status: opts.status });
+      await withDatabase(backend.dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        await db.insertInto('document_category').values({ document_id: doc.id, category_id: categoryId, created_at: ts, updated_at: ts }).execute();
+        await db.updateTable('document').set({ view_count: opts.views ?? 0 }).where('id', '=', doc.id).execute();
+      });
+      return doc;
+    };
+    const read = await file('读过的', readCategory, { views: 100 });
+    const favourite = await file('收藏过的', favouriteCategory, { views: 100 });
+    const popular = await file('同类热门', readCategory, { views: 50 });
+    const fromFavourites = await file('收藏同类', favouriteCategory, { views: 20 });
+    const quiet = await file('同类冷门', readCategory, { views: 1 });
+    await file('同类未公开', readCategory, { views: 90, status: 4 });
+    await file('同类待审核', readCategory, { views: 90, status: 6 });
+    await file('自己上传的', readCategory, { views: 90, userId: member.user.id });
+    await file('别的类', elsewhere, { views: 90 });
+
+    const forYou = async (token?: string) => api(backend.url, 'GET', '/api/v1/document/foryou', { token });
+    expect((await forYou(member.token)).body).toEqual({});
+    expect((await api(backend.url, 'PUT', '/api/v1/document/reading', { token: member.token, body: { document_id: read.id, page: 1 } })).status).toBe(200);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: favourite.id } })).status).toBe(200);
+
+    const res = await forYou(member.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.document.map((d: { title: string }) => d.title)).toEqual([popular.title, fromFavourites.title, quiet.title]);
+    // Reading one takes it off the list.
+    await api(backend.url, 'PUT', '/api/v1/document/reading', { token: member.token, body: { document_id: popular.id, page: 2 } });
+    expect((await forYou(member.token)).body.document.map((d: { id: number }) => d.id)).toEqual([fromFavourites.id, quiet.id]);
+    expect((await forYou()).status).toBe(401);
+  });
+});

@@ -270,6 +270,7 @@ const requests = {
   ListHotDocumentsRequest: request<typeof documentMessages.ListHotDocumentsRequest, document.ListHotDocumentsRequest>(documentMessages.ListHotDocumentsRequest, 'agree'),
   ListReadingHistoryRequest: request<typeof documentMessages.ListReadingHistoryRequest, document.ListReadingHistoryRequest>(documentMessages.ListReadingHistoryRequest, 'agree'),
   DeleteReadingHistoryRequest: request<typeof documentMessages.DeleteReadingHistoryRequest, document.DeleteReadingHistoryRequest>(documentMessages.DeleteReadingHistoryRequest, 'agree'),
+  ListDocumentsForYouRequest: request<typeof documentMessages.ListDocumentsForYouRequest, document.ListDocumentsForYouRequest>(documentMessages.ListDocumentsForYouRequest, 'agree'),
   FindInDocumentRequest: request<typeof documentMessages.FindInDocumentRequest, document.FindInDocumentRequest>(documentMessages.FindInDocumentRequest, 'agree'),
   DeleteDocumentRequest: request<typeof documentMessages.DeleteDocumentRequest, document.DeleteDocumentRequest>(documentMessages.DeleteDocumentRequest, 'agree'),
   CheckDocumentRequest: request<typeof documentMessages.CheckDocumentRequest, document.CheckDocumentRequest>(documentMessages.CheckDocumentRequest, 'agree'),

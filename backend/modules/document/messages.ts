@@ -63,6 +63,8 @@ export const FindInDocumentReply = message('FindInDocumentReply', { hit: [FoundL
 /** Ours: where a member last read a document (the page), and when. */
 export const ReadingPosition = message('ReadingPosition', { document_id: 'int64', page: 'int32', updated_at: 'time' });
 
+/** Ours: 猜你喜欢, at most `limit` documents for the signed-in member (ListDocumentReply answers it). */
+export const ListDocumentsForYouRequest = message('ListDocumentsForYouRequest', { limit: 'int64' });
 /** Ours: a page of the 热门文档 ranking (ListDocumentReply answers it). */
 export const ListHotDocumentsRequest = message('ListHotDocumentsRequest', { page: 'int64', size: 'int64' });
 

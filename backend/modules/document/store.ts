@@ -234,6 +234,30 @@ export async function documentsInCategories(db: Database, categoryIds: readonly 
   return query.orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** The documents a member has read (a reading position) or favourited, the ids. */
+export async function documentsReadOrFavourited(db: Database, userId: number): Promise<number[]> {
+  const read = await db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId).execute();
+  const favourites = await db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0).execute();
+  return [...new Set([...read, ...favourites].map((r) => r.document_id))];
+}
+
+/**
+ * 猜你喜欢: up to `limit` live, converted documents filed under `categoryIds` that the member
+ * has neither read, favourited nor uploaded, the hottest first (their 热门文档 score), then
+ * the most viewed.
+ */
+export async function documentsForMember(db: Database, userId: number, categoryIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+  if (!categoryIds.length) return [];
+  return db.selectFrom('document').leftJoin('document_hot', 'document_hot.document_id', 'document.id').selectAll('document')
+    .where('document.id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
+    .where('document.deleted_at', 'is', null).where('document.status', '=', DocumentStatus.Converted)
+    .where('document.user_id', '!=', userId)
+    .where('document.id', 'not in', db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId))
+    .where('document.id', 'not in', db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0))
+    .orderBy(sql`coalesce(document_hot.score, 0)`, 'desc').orderBy('document.view_count', 'desc').orderBy('document.id', 'desc')
+    .limit(limit).execute();
+}
+
 /** Documents that are not in the recycle bin. */
 export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('document').where('deleted_at', 'is', null));
 
