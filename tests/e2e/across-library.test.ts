@@ -1,6 +1,6 @@
 // Issue 45, across the library, in Chromium at 1280 and 390 px against the real gateway and
-// embedded backend: the 热门文档 ranking on the home page and at /hot. Nothing private or
-// unapproved appears in any list.
+// embedded backend: the 热门文档 ranking on the home page and at /hot, and 相关文档 never empty
+// for a document with neighbours. Nothing private or unapproved appears in any list.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
@@ -107,6 +107,7 @@ describe('热门文档', () => {
       await page.waitForURL((url) => url.pathname === '/hot');
       await page.getByRole('heading', { name: '热门文档', level: 1 }).waitFor();
       const full = page.getByRole('list', { name: '热门文档排行' });
+      await full.getByRole('link').first().waitFor();
       expect(await full.getByRole('link').allTextContents()).toEqual(hot.map((d) => d.title));
       for (const title of hidden) expect(await page.getByText(title).count()).toBe(0);
       expect(await fitsWidth(page)).toBe(true);
@@ -116,4 +117,22 @@ describe('热门文档', () => {
     });
   }
 
+});
+
+describe('相关文档', () => {
+  for (const width of WIDTHS) {
+    it(`lists the documents of the same category for a document no title matches, never hidden ones (${width} px)`, async () => {
+      const { categoryId, hot, hidden } = await libraryOnce();
+      const page = await pageAt(width);
+      await page.goto(`/library/${categoryId}/${hot[0]!.id}`);
+      const related = page.getByRole('region', { name: '相关文档' });
+      await related.getByRole('link', { name: hot[1]!.title }).waitFor();
+      const titles = await related.getByRole('link').allTextContents();
+      expect(titles.slice(0, 2)).toEqual([hot[1]!.title, hot[2]!.title]);
+      expect(titles).not.toContain(hot[0]!.title);
+      for (const title of hidden) expect(titles).not.toContain(title);
+      expect(await related.getByText('暂无相关文档').count()).toBe(0);
+      expect(await fitsWidth(page)).toBe(true);
+    });
+  }
 });
