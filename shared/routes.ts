@@ -128,6 +128,7 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-download', '/member/download', '我的下载'),
   memberRoute('member-document', '/member/document', '我的文档'),
   memberRoute('member-favorite', '/member/favorite', '我的收藏'),
+  memberRoute('member-reading', '/member/reading', '最近阅读'),
   memberRoute('member-article', '/member/article', '我的文章'),
   memberRoute('member-article-set', '/member/article/set', '写文章'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),

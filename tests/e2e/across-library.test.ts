@@ -1,6 +1,7 @@
 // Issue 45, across the library, in Chromium at 1280 and 390 px against the real gateway and
-// embedded backend: the 热门文档 ranking on the home page and at /hot, and 相关文档 never empty
-// for a document with neighbours. Nothing private or unapproved appears in any list.
+// embedded backend: the 热门文档 ranking on the home page and at /hot, 相关文档 never empty for
+// a document with neighbours, and 最近阅读 in the member area (cleared one by one and all).
+// Nothing private or unapproved appears in any list.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
@@ -59,6 +60,21 @@ async function libraryOnce(): Promise<Library> {
   library = { categoryId, hot: hot.map((d) => ({ id: d.id, title: d.title })), hidden: hidden.map((d) => d.title) };
   return library;
 }
+
+let members = 0;
+/** A new member, registered and logged in through the gateway; its token. */
+async function newMember(): Promise<string> {
+  members += 1;
+  const username = `lib${Date.now() % 100_000}m${members}`;
+  const res = await fetch(`${site.url}/api/v1/user/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'member-password' }),
+  });
+  expect(res.status).toBe(200);
+  return gatewayToken(site.url, username, 'member-password');
+}
+
+const readTo = async (token: string, documentId: number, page: number) =>
+  expect((await api(site.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: documentId, page } })).status).toBe(200);
 
 async function pageAt(width: number, token?: string): Promise<Page> {
   const visit = await site.visit();
@@ -133,6 +149,40 @@ describe('相关文档', () => {
       for (const title of hidden) expect(titles).not.toContain(title);
       expect(await related.getByText('暂无相关文档').count()).toBe(0);
       expect(await fitsWidth(page)).toBe(true);
+    });
+  }
+});
+
+describe('最近阅读', () => {
+  for (const width of WIDTHS) {
+    it(`lists what the member read with its page, opens the reader there, and clears one and then all (${width} px)`, async () => {
+      const { hot } = await libraryOnce();
+      const token = await newMember();
+      await readTo(token, hot[2]!.id, 1);
+      await readTo(token, hot[0]!.id, 2);
+      await readTo(token, hot[1]!.id, 3);
+      const page = await pageAt(width, token);
+      await page.goto('/member');
+      await appTookOver(page);
+      await page.getByRole('link', { name: '最近阅读' }).first().click();
+      await page.waitForURL((url) => url.pathname === '/member/reading');
+      const list = page.getByRole('table', { name: '最近阅读' });
+      await list.waitFor();
+      // Newest first, with the page read last; the link opens the reader at it.
+      expect(await list.getByRole('link').allTextContents()).toEqual([hot[1]!.title, hot[0]!.title, hot[2]!.title]);
+      expect(await list.getByRole('row').filter({ hasText: hot[1]!.title }).textContent()).toContain('第 3 / 3 页');
+      expect(await list.getByRole('link', { name: hot[1]!.title }).getAttribute('href')).toMatch(new RegExp(`/${hot[1]!.id}\\?page=3$`));
+      expect(await fitsWidth(page)).toBe(true);
+
+      await page.getByRole('button', { name: `删除「${hot[0]!.title}」的阅读记录` }).click();
+      await page.getByRole('button', { name: '确定' }).click();
+      await expect.poll(() => list.getByRole('link').allTextContents()).toEqual([hot[1]!.title, hot[2]!.title]);
+
+      await page.getByRole('button', { name: '清空全部阅读记录' }).click();
+      await page.getByRole('button', { name: '确定' }).click();
+      await page.getByText('暂无阅读记录').waitFor();
+      const left = await api(site.url, 'GET', '/api/v1/document/reading/list', { token });
+      expect(left.body).toEqual({});
     });
   }
 });

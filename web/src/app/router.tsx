@@ -56,6 +56,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-order': lazyPage('MemberOrderPage'),
   'member-document': lazyPage('MemberDocumentPage'),
   'member-favorite': lazyPage('MemberFavoritePage'),
+  'member-reading': lazyPage('MemberReadingPage'),
   'member-article': lazyPage('MemberArticlePage'),
   'member-article-set': lazyPage('MemberArticleSetPage'),
   library: libraryScreen,
