@@ -1,7 +1,7 @@
 // Issue 45, across the library, in Chromium at 1280 and 390 px against the real gateway and
 // embedded backend: the 热门文档 ranking on the home page and at /hot, 相关文档 never empty for
-// a document with neighbours, and 最近阅读 in the member area (cleared one by one and all).
-// Nothing private or unapproved appears in any list.
+// a document with neighbours, 最近阅读 in the member area (cleared one by one and all), and
+// 猜你喜欢 on a member's home page. Nothing private or unapproved appears in any list.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
@@ -183,6 +183,32 @@ describe('最近阅读', () => {
       await page.getByText('暂无阅读记录').waitFor();
       const left = await api(site.url, 'GET', '/api/v1/document/reading/list', { token });
       expect(left.body).toEqual({});
+    });
+  }
+});
+
+describe('猜你喜欢', () => {
+  for (const width of WIDTHS) {
+    it(`offers a member the unread documents of the categories they read, and nothing to a visitor (${width} px)`, async () => {
+      const { hot, hidden } = await libraryOnce();
+      const token = await newMember();
+      await readTo(token, hot[0]!.id, 1);
+      const page = await pageAt(width, token);
+      await page.goto('/');
+      await appTookOver(page);
+      const forYou = page.getByRole('region', { name: '猜你喜欢' });
+      await forYou.getByRole('link', { name: hot[1]!.title }).first().waitFor();
+      const text = await forYou.textContent();
+      expect(text).toContain(hot[2]!.title);
+      expect(text).not.toContain(hot[0]!.title);
+      for (const title of hidden) expect(text).not.toContain(title);
+      expect(await fitsWidth(page)).toBe(true);
+
+      const visitor = await pageAt(width);
+      await visitor.goto('/');
+      await appTookOver(visitor);
+      await visitor.getByRole('heading', { name: '最新文档' }).waitFor();
+      expect(await visitor.getByRole('region', { name: '猜你喜欢' }).count()).toBe(0);
     });
   }
 });

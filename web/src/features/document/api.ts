@@ -72,6 +72,14 @@ export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDoc
 /** A page of the 热门文档 ranking (the server's job recomputes it hourly). */
 export const hotDocumentsQuery = (page: number, size: number) => callQuery(hotDocumentsCall(page, size), { whenMissing: {} });
 
+/** 猜你喜欢: documents for the signed-in member `userId` (by the categories they read and favourite). */
+export const documentsForYouQuery = (userId: number, limit = 8) =>
+  queryOptions({
+    queryKey: [...documentKeys.all, 'for-you', userId, limit] as const,
+    queryFn: async () => unwrap(await api.get<ListDocumentReply>('/api/v1/document/foryou', { limit })).document ?? [],
+    staleTime: 5 * 60_000,
+  });
+
 /** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
 export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));
 
