@@ -84,9 +84,32 @@ export const recommendedDocumentsCall = (limit = 8): ApiCall<Document[]> =>
     select: (body: ListDocumentReply) => body.document ?? [],
   });
 
+/** A page of the 热门文档 ranking (views, downloads and favourites of the last 30 days). */
+export const hotDocumentsCall = (page = 1, size = HOT_PAGE_SIZE): ApiCall<ListDocumentReply> =>
+  apiCall({
+    key: ['document', 'hot', page, size],
+    path: '/api/v1/document/hot',
+    query: { page, size },
+    select: (body: ListDocumentReply) => body,
+  });
+
+/** Documents a page of /hot lists; the home page shows the first HOT_ON_HOME. */
+export const HOT_PAGE_SIZE = 20;
+export const HOT_ON_HOME = 8;
+
+/** The page of /hot its `?page=` names (the first when absent or not a page number). */
+export const hotPageOf = (query: Readonly<Record<string, string>>): number => {
+  const page = Number(query.page);
+  return Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1;
+};
+
+/** What /hot shows first: its page of the ranking. */
+export const hotPageCalls = (query: Readonly<Record<string, string>>): ApiCall[] => [hotDocumentsCall(hotPageOf(query))];
+
 /** What the home page shows first. */
 export const homePageCalls = (): ApiCall[] => [
-  websiteBannersCall(), recommendedDocumentsCall(), homeDocumentsCall(), latestDocumentsCall(), friendlinksCall(), statsCall(),
+  websiteBannersCall(), recommendedDocumentsCall(), hotDocumentsCall(1, HOT_ON_HOME), homeDocumentsCall(), latestDocumentsCall(), friendlinksCall(),
+  statsCall(),
 ];
 
 /** The server gives strangers at most 24 documents a page (contract: ListDocument). */

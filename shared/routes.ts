@@ -3,7 +3,9 @@
 // parameter, `{name?}` an optional one. A public route also declares the API calls its first
 // screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
 import type { ApiCall } from './api-call';
-import { articleListPageCalls, articlePageCalls, documentPageCalls, homePageCalls, libraryPageCalls, liveAdsCall, searchPageCalls } from './page-data';
+import {
+  articleListPageCalls, articlePageCalls, documentPageCalls, homePageCalls, hotPageCalls, libraryPageCalls, liveAdsCall, searchPageCalls,
+} from './page-data';
 import type { Category } from './types/category';
 
 export type Layout = 'default' | 'auth' | 'admin';
@@ -111,10 +113,11 @@ export const routes: readonly RouteDef[] = [
     category: isPositiveId,
     id: isArticleKey,
   }, ({ params }) => articlePageCalls(params.id ?? '')),
-  // Not SPEC routes: the search results (linked from every public page's header) and the
-  // member's upload, which needs a token like the member pages (the screen then asks the
-  // server for the upload right).
+  // Not SPEC routes: the search results (linked from every public page's header), the
+  // 热门文档 ranking, and the member's upload, which needs a token like the member pages (the
+  // screen then asks the server for the upload right).
   publicRoute('search', '/search', '搜索', undefined, ({ query }) => searchPageCalls(query)),
+  publicRoute('hot', '/hot', '热门文档', undefined, ({ query }) => hotPageCalls(query)),
   { name: 'upload', path: '/upload', layout: 'default', access: 'token', title: '上传文档' },
 
   // Member routes (default layout). The OAuth callback is where a login completes, so it
@@ -125,6 +128,7 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-download', '/member/download', '我的下载'),
   memberRoute('member-document', '/member/document', '我的文档'),
   memberRoute('member-favorite', '/member/favorite', '我的收藏'),
+  memberRoute('member-reading', '/member/reading', '最近阅读'),
   memberRoute('member-article', '/member/article', '我的文章'),
   memberRoute('member-article-set', '/member/article/set', '写文章'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),

@@ -103,6 +103,10 @@ export interface DocumentTable {
 /** `content`: `pages` page texts separated by form feeds; `pages` 0: one text not split into pages (migration 015). */
 export interface DocumentContentTable { document_id: number; content: string; pages: Generated<number>; created_at: Timestamp; updated_at: Timestamp }
 
+/** Views of a document on one day (`day`: YYYY-MM-DD, UTC). */
+export interface DocumentViewDayTable { document_id: number; day: string; views: Generated<number> }
+/** The 热门文档 ranking (`place` from 1), recomputed by the `document.hot` job. */
+export interface DocumentHotTable { document_id: number; place: number; score: number; computed_at: Timestamp }
 export interface ReadingPositionTable { user_id: number; document_id: number; page: number; updated_at: Timestamp }
 export interface DocumentScoreTable { id: Id; document_id: number; user_id: number; score: number; created_at: Timestamp; updated_at: Timestamp }
 
@@ -235,6 +239,8 @@ export interface DB {
   document_content: DocumentContentTable;
   document_score: DocumentScoreTable;
   reading_position: ReadingPositionTable;
+  document_view_day: DocumentViewDayTable;
+  document_hot: DocumentHotTable;
   document_related: DocumentRelatedTable;
   download: DownloadTable;
   article: ArticleTable;

@@ -281,3 +281,28 @@ export interface PagePositions {
 
 /** Ours: where a member last read a document (GET/PUT /api/v1/document/reading). */
 export interface ReadingPosition { document_id?: number; page?: number; updated_at?: string }
+
+/** Ours: a page of the 热门文档 ranking (GET /api/v1/document/hot; ListDocumentReply answers it). */
+export interface ListHotDocumentsRequest { page?: number; size?: number }
+
+/** Ours: a document of a member's reading history (最近阅读): the page read last, and when. */
+export interface ReadingRecord {
+  document_id?: number;
+  title?: string;
+  ext?: string;
+  pages?: number;
+  page?: number;
+  updated_at?: string;
+  /** The document's categories, root → leaf. */
+  category_id?: number[];
+}
+
+/** Ours: GET /api/v1/document/reading/list. */
+export interface ListReadingHistoryRequest { page?: number; size?: number }
+export interface ListReadingHistoryReply { total?: number; reading?: ReadingRecord[] }
+
+/** Ours: DELETE /api/v1/document/reading (DELETE /api/v1/document/reading/all forgets everything). */
+export interface DeleteReadingHistoryRequest { document_id?: number[] }
+
+/** Ours: 猜你喜欢 (GET /api/v1/document/foryou, login; ListDocumentReply answers it). */
+export interface ListDocumentsForYouRequest { limit?: number }

@@ -23,7 +23,7 @@ describe('route table', () => {
   });
 
   it('puts the member routes in the default layout, token-guarded except the OAuth callback', () => {
-    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/article', '/member/article/set'];
+    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/reading', '/member/article', '/member/article/set'];
     for (const path of [...memberPaths, '/vip/checkout']) {
       expect(matchRoute(path)?.route, path).toMatchObject({ layout: 'default', access: 'token' });
     }
@@ -36,6 +36,13 @@ describe('route table', () => {
   it('adds the search page for everybody and the member upload behind a token, in the default layout', () => {
     expect(matchRoute('/search')?.route).toMatchObject({ name: 'search', layout: 'default', access: 'public', title: '搜索' });
     expect(matchRoute('/upload')?.route).toMatchObject({ name: 'upload', layout: 'default', access: 'token', title: '上传文档' });
+  });
+
+  it('adds the 热门文档 page for everybody, its first screen the asked page of the ranking', () => {
+    expect(matchRoute('/hot')?.route).toMatchObject({ name: 'hot', layout: 'default', access: 'public', title: '热门文档' });
+    const data = matchRoute('/hot')!.route.data!;
+    expect(data({ params: {}, query: { page: '3' }, categories: [] }).map((c) => c.path + JSON.stringify(c.query))).toEqual(['/api/v1/document/hot{"page":3,"size":20}']);
+    expect(data({ params: {}, query: { page: 'x' }, categories: [] })[0]!.key).toEqual(['document', 'hot', 1, 20]);
   });
 
   it('serves login, register and forgot-password in the auth layout', () => {

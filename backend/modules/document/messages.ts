@@ -62,3 +62,17 @@ export const FindInDocumentReply = message('FindInDocumentReply', { hit: [FoundL
 
 /** Ours: where a member last read a document (the page), and when. */
 export const ReadingPosition = message('ReadingPosition', { document_id: 'int64', page: 'int32', updated_at: 'time' });
+
+/** Ours: 猜你喜欢, at most `limit` documents for the signed-in member (ListDocumentReply answers it). */
+export const ListDocumentsForYouRequest = message('ListDocumentsForYouRequest', { limit: 'int64' });
+/** Ours: a page of the 热门文档 ranking (ListDocumentReply answers it). */
+export const ListHotDocumentsRequest = message('ListHotDocumentsRequest', { page: 'int64', size: 'int64' });
+
+/** Ours: a document of a member's reading history (最近阅读): the page they read last, and when. */
+export const ReadingRecord = message('ReadingRecord', {
+  document_id: 'int64', title: 'string', ext: 'string', pages: 'int32', page: 'int32', updated_at: 'time', category_id: 'int64[]',
+});
+export const ListReadingHistoryRequest = message('ListReadingHistoryRequest', { page: 'int64', size: 'int64' });
+export const ListReadingHistoryReply = message('ListReadingHistoryReply', { total: 'int64', reading: [ReadingRecord] });
+/** Ours: the documents to forget in the reading history. */
+export const DeleteReadingHistoryRequest = message('DeleteReadingHistoryRequest', { document_id: 'int64[]' });

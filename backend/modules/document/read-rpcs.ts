@@ -5,20 +5,21 @@ import type { Decoded } from '../../wire/message';
 import { clamp, pick, positiveIds, selectedFields } from '../../wire/request';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
-import { enabledTopCategories } from '../category/service';
+import { categoriesWithDepth, enabledTopCategories } from '../category/service';
 import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
 import { ALL_PAGES, freePages, readablePagesOf } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
+import { countViewToday, hotDocuments } from './hot';
 import {
   Document, DocumentScore, FindInDocumentReply, FindInDocumentRequest, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
 } from './messages';
 import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
-  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, documentById, documentByUuid, documentsByIds,
-  documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, textStart, updateDocuments, type DocumentFilter,
+  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, categoryIdsOf, documentById, documentByUuid, documentsByIds,
+  documentsInCategories, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, textStart, updateDocuments, type DocumentFilter,
 } from './store';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
@@ -68,11 +69,25 @@ export function documentFilter(req: Decoded<typeof ListDocumentRequest>, opts: {
   };
 }
 
-async function relatedIds(ctx: RpcContext, doc: { id: number; keywords: string; title: string }, days: number): Promise<number[]> {
-  const cached = await cachedRelated(ctx.db, doc.id);
-  if (cached) return cached;
+/**
+ * The related documents of `doc`: those whose title or keywords hold its keywords (or its
+ * title's words), then the most viewed of its deepest categories, then of any of its
+ * categories, then the 热门文档 ranking, up to RELATED_LIMIT; kept `days` days. An empty list
+ * (kept before the fallbacks existed) is computed again.
+ */
+async function relatedIds(ctx: RpcContext, doc: { id: number; keywords: string; title: string }, days: number, fresh = false): Promise<number[]> {
+  const cached = fresh ? null : await cachedRelated(ctx.db, doc.id);
+  if (cached?.length) return cached;
   const words = (doc.keywords.trim() ? keywordsOf(doc.keywords) : segmentTitle(doc.title)).slice(0, 10);
   const ids = (await documentsMatchingWords(ctx.db, words, doc.id, RELATED_LIMIT)).map((d) => d.id);
+  const categoryIds = (await categoryIdsOf(ctx.db, [doc.id])).get(doc.id) ?? [];
+  const categories = await categoriesWithDepth(ctx.db, categoryIds);
+  const deepest = Math.max(...categories.map((c) => c.depth));
+  for (const within of [categories.filter((c) => c.depth === deepest).map((c) => c.id), categoryIds]) {
+    const more = await documentsInCategories(ctx.db, within, [doc.id, ...ids], RELATED_LIMIT - ids.length);
+    ids.push(...more.map((d) => d.id));
+  }
+  if (ids.length < RELATED_LIMIT) ids.push(...(await hotDocuments(ctx.db, 1, RELATED_LIMIT - ids.length, [doc.id, ...ids])).rows.map((d) => d.id));
   await cacheRelated(ctx.db, doc.id, ids, dayjs().add(days, 'day').toISOString());
   return ids;
 }
@@ -108,7 +123,10 @@ export const readRpcs = [
         description = descriptionFrom(text, freePages(row), row.pages);
         if (description) await updateDocuments(ctx.db, [row.id], { description });
       }
-      if (req.with_author) await bumpCounter(ctx.db, row.id, 'view_count', 1);
+      if (req.with_author) {
+        await bumpCounter(ctx.db, row.id, 'view_count', 1);
+        await countViewToday(ctx.db, row.id);
+      }
       const [presented] = await presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg });
       const progress = privileged && WAITING_STATUSES.includes(row.status) ? await conversionProgress(ctx.app, row.hash) : null;
       const shown = hideCounters({ ...presented, description: description || row.title, view_count: row.view_count + 1 }, cfg);
@@ -167,10 +185,14 @@ export const readRpcs = [
       const cfg = await ctx.app.settings.snapshot();
       const days = cfg.int('security', 'document_related_duration');
       if (days <= 0) return {};
-      const ids = await relatedIds(ctx, row, days);
-      const order = new Map(ids.map((id, i) => [id, i]));
-      const rows = (await documentsByIds(ctx.db, ids)).filter((d) => isPublic(d) && d.status === DocumentStatus.Converted)
-        .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const readable = async (ids: number[]) => {
+        const order = new Map(ids.map((id, i) => [id, i]));
+        return (await documentsByIds(ctx.db, ids)).filter((d) => isPublic(d) && d.status === DocumentStatus.Converted)
+          .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      };
+      let rows = await readable(await relatedIds(ctx, row, days));
+      // Every kept one hidden or gone since: look again rather than show none.
+      if (!rows.length) rows = await readable(await relatedIds(ctx, row, days, true));
       return { document: await presentDocuments(ctx.db, rows, { viewer: await viewerOf(ctx), cfg }) };
     },
   }),

@@ -7,6 +7,8 @@ import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from
 import { readManifest } from './manifest';
 import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
+import { scheduleHotDocuments } from './hot';
+import { libraryRpcs } from './library-rpcs';
 import { fillInPositions, positionsKind, positionsSweepKind, queueMissingPositions, scheduleMissingPositions } from './positions';
 import { readRpcs } from './read-rpcs';
 import { readingRpcs } from './reading-rpcs';
@@ -15,7 +17,8 @@ import { writeRpcs } from './write-rpcs';
 
 // DocumentAPI and RecycleAPI of the embedded backend, the `/view/page` and `/view/cover`
 // routes, and the document jobs: conversion (one per file), page images at reading resolution,
-// the characters' positions of files converted before they were kept, file purges, index rebuilds.
+// the characters' positions of files converted before they were kept, file purges, index rebuilds,
+// the 热门文档 ranking.
 
 const CONVERT_ATTEMPTS = 3;
 /** Room after the engine's own limit for storing the outputs of a big document. */
@@ -57,6 +60,7 @@ function registerDocumentJobs(ctx: BackendContext): void {
 async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   registerDocumentJobs(ctx);
   registerPageRoutes(app, ctx);
+  await scheduleHotDocuments(ctx);
   app.addHook('onReady', async () => {
     await resumeConversions(ctx);
     await scheduleReindexIfEmpty(ctx);
@@ -64,6 +68,6 @@ async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext)
   });
 }
 
-export const documentService = defineService('DocumentAPI', [...readRpcs, ...readingRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
+export const documentService = defineService('DocumentAPI', [...readRpcs, ...readingRpcs, ...libraryRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
 
 export const recycleService = defineService('RecycleAPI', recycleRpcs);

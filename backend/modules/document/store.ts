@@ -221,6 +221,43 @@ export async function documentsMatchingWords(db: Database, words: readonly strin
     .orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/**
+ * Up to `limit` converted, live documents filed under one of `categoryIds`, other than the
+ * `excludeIds`, most viewed first.
+ */
+export async function documentsInCategories(db: Database, categoryIds: readonly number[], excludeIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+  if (!categoryIds.length || limit <= 0) return [];
+  let query = db.selectFrom('document').selectAll()
+    .where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
+    .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted);
+  if (excludeIds.length) query = query.where('id', 'not in', [...excludeIds]);
+  return query.orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The documents a member has read (a reading position) or favourited, the ids. */
+export async function documentsReadOrFavourited(db: Database, userId: number): Promise<number[]> {
+  const read = await db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId).execute();
+  const favourites = await db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0).execute();
+  return [...new Set([...read, ...favourites].map((r) => r.document_id))];
+}
+
+/**
+ * 猜你喜欢: up to `limit` live, converted documents filed under `categoryIds` that the member
+ * has neither read, favourited nor uploaded, the hottest first (their 热门文档 score), then
+ * the most viewed.
+ */
+export async function documentsForMember(db: Database, userId: number, categoryIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+  if (!categoryIds.length) return [];
+  return db.selectFrom('document').leftJoin('document_hot', 'document_hot.document_id', 'document.id').selectAll('document')
+    .where('document.id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
+    .where('document.deleted_at', 'is', null).where('document.status', '=', DocumentStatus.Converted)
+    .where('document.user_id', '!=', userId)
+    .where('document.id', 'not in', db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId))
+    .where('document.id', 'not in', db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0))
+    .orderBy(sql`coalesce(document_hot.score, 0)`, 'desc').orderBy('document.view_count', 'desc').orderBy('document.id', 'desc')
+    .limit(limit).execute();
+}
+
 /** Documents that are not in the recycle bin. */
 export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('document').where('deleted_at', 'is', null));
 
@@ -291,6 +328,31 @@ export async function setReadingPosition(db: Database, userId: number, documentI
   const ts = now();
   await db.insertInto('reading_position').values({ user_id: userId, document_id: documentId, page, updated_at: ts })
     .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
+}
+
+/**
+ * A member's reading history, newest first: the documents they have a reading position in and
+ * may still see (public ones, and their own).
+ */
+export async function readingHistory(db: Database, userId: number, page: number, size: number) {
+  const query = db.selectFrom('reading_position').innerJoin('document', 'document.id', 'reading_position.document_id')
+    .where('reading_position.user_id', '=', userId)
+    .where((eb) => eb.or([
+      eb.and([eb('document.deleted_at', 'is', null), eb('document.status', 'not in', [...HIDDEN_STATUSES])]),
+      eb('document.user_id', '=', userId),
+    ]));
+  const rows = await applyPaging(query.select([
+    'reading_position.document_id', 'reading_position.page', 'reading_position.updated_at', 'document.title', 'document.ext', 'document.pages',
+  ]).orderBy('reading_position.updated_at', 'desc').orderBy('reading_position.document_id', 'desc'), page, size).execute();
+  return { rows, total: await countOf(query) };
+}
+
+/** Forgets where the member read these documents (all of them when `documentIds` is null); how many went. */
+export async function deleteReadingPositions(db: Database, userId: number, documentIds: readonly number[] | null): Promise<number> {
+  let query = db.deleteFrom('reading_position').where('user_id', '=', userId);
+  if (documentIds) query = query.where('document_id', 'in', [...documentIds]);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 // ---------------------------------------------------------------------------------------

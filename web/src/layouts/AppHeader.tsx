@@ -59,6 +59,7 @@ const MEMBER_ENTRIES: readonly UserMenuEntry[] = [
   { label: '我的文档', to: '/member/document' },
   { label: '我的文章', to: '/member/article' },
   { label: '我的收藏', to: '/member/favorite' },
+  { label: '最近阅读', to: '/member/reading' },
   { label: '我的下载', to: '/member/download' },
   { label: '我的订单', to: '/member/order' },
 ];

@@ -12,6 +12,7 @@ const MEMBER_MENU: readonly { to: string; label: string }[] = [
   { to: '/member/document', label: '我的文档' },
   { to: '/member/article', label: '我的文章' },
   { to: '/member/favorite', label: '我的收藏' },
+  { to: '/member/reading', label: '最近阅读' },
   { to: '/member/download', label: '我的下载' },
   { to: '/member/order', label: '我的订单' },
 ];

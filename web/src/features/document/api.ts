@@ -6,7 +6,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import {
-  documentCall, homeDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
+  documentCall, homeDocumentsCall, hotDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
 } from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
 import type {
@@ -68,6 +68,17 @@ export const homeDocumentsQuery = (limit = 6) => callQuery(homeDocumentsCall(lim
 
 /** The documents the admin recommended, most recently recommended first. */
 export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDocumentsCall(limit), { whenMissing: [] });
+
+/** A page of the 热门文档 ranking (the server's job recomputes it hourly). */
+export const hotDocumentsQuery = (page: number, size: number) => callQuery(hotDocumentsCall(page, size), { whenMissing: {} });
+
+/** 猜你喜欢: documents for the signed-in member `userId` (by the categories they read and favourite). */
+export const documentsForYouQuery = (userId: number, limit = 8) =>
+  queryOptions({
+    queryKey: [...documentKeys.all, 'for-you', userId, limit] as const,
+    queryFn: async () => unwrap(await api.get<ListDocumentReply>('/api/v1/document/foryou', { limit })).document ?? [],
+    staleTime: 5 * 60_000,
+  });
 
 /** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
 export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));

@@ -1,8 +1,10 @@
 import { AdSlot } from '../../features/advertisement/AdSlot';
 import { CategoryGrid } from '../../features/home/CategoryGrid';
 import { CategoryDocuments } from '../../features/home/CategoryDocuments';
+import { ForYouDocuments } from '../../features/home/ForYouDocuments';
 import { FriendLinks } from '../../features/home/FriendLinks';
 import { HomeBanners } from '../../features/home/HomeBanners';
+import { HotDocuments } from '../../features/home/HotDocuments';
 import { LatestDocuments } from '../../features/home/LatestDocuments';
 import { RecommendedDocuments } from '../../features/home/RecommendedDocuments';
 import { SiteStats } from '../../features/home/SiteStats';
@@ -12,7 +14,7 @@ import './home.css';
 
 /**
  * `/`: the site's name and logo with the search box and its recommended words, banners, the
- * category grid, recommended documents, each top-level category's latest documents, the
+ * category grid, recommended documents, 猜你喜欢 (members), the 热门文档 ranking's first places, each top-level category's latest documents, the
  * latest documents, friend links.
  */
 export function HomePage() {
@@ -35,6 +37,8 @@ export function HomePage() {
       <CategoryGrid />
       <AdSlot slot="index_category_bottom" />
       <RecommendedDocuments />
+      <ForYouDocuments />
+      <HotDocuments />
       <CategoryDocuments />
       <LatestDocuments />
       <AdSlot slot="index_link_top" />
