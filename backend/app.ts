@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
 import { openDatabase, openPostgres, type BackendDatabase } from './db';
+import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
@@ -196,9 +197,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     ? await openPostgres({ ...config.database, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed') })
     : await openDatabase(config.dataDir);
   const { db } = opened;
+  // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
+  const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...(notifications ? { notifications } : {}) });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,
@@ -213,6 +216,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     closing = true;
     await searchUpgrade;
     await jobs.stop();
+    await notifications?.close();
     await conversion.close();
     await db.destroy();
     blobs.close();
