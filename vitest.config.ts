@@ -13,7 +13,7 @@ const POSTGRES_SUITES = [
   'advertisement', 'attachment-admin', 'comment', 'config-api', 'download', 'favorite', 'group-permission',
   'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness', 'search-record',
   'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
-  'wire', 'documents/pages', 'documents/upload', 'names', 'client-address',
+  'wire', 'documents/pages', 'documents/upload', 'names', 'client-address', 'shared-state',
 ].map((name) => `tests/backend/${name}.test.ts`);
 
 // One runner, five projects: pure shared code, the Node servers (and their suites again on

@@ -5,6 +5,8 @@ import { openDatabase, openPostgres, type BackendDatabase } from './db';
 import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
+import { sharedSecret } from './platform/auth/secrets';
+import { SignInLimit } from './platform/sign-in-limit';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
@@ -236,8 +238,9 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const context: BackendContext = {
     db,
     settings,
-    tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
-    captcha: new CaptchaStore(opts.captchaGenerator),
+    tokens: new TokenService(await loadJwtSecret(db, config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
+    downloadLinkSecret: await sharedSecret(db, 'download', config.dataDir),
+    captcha: new CaptchaStore(db, opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
     blobs: blobs.store,
@@ -255,6 +258,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     passwordCost,
   };
 
+  new SignInLimit(db, config.signInLimit).register(app);
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.addHook('onReady', async () => {

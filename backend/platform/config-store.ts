@@ -1,7 +1,11 @@
 import type { Database } from '../db';
 
 // Read access to the `config` table, typed the way MOREDOC converts values by input_type
-// (config-keys.md §1). Cached in memory; UpdateConfig invalidates the cache.
+// (config-keys.md §1). Cached in memory. Every write to the table bumps the `config` row of
+// `change_counter` in its transaction (`settingsChanged`); a process compares that number with
+// the one its cache was read at, at most once a second, so that a change made through any
+// process sharing the database is seen by all of them within `SETTINGS_CHECK_MS`. The
+// process that made the change drops its cache at once (`invalidate`).
 
 interface Entry { value: string; inputType: string }
 
@@ -35,21 +39,63 @@ export class ConfigSnapshot {
   }
 }
 
-export class ConfigStore {
-  private cached: ConfigSnapshot | null = null;
+/** How stale the settings of a process may be after another process changed them. */
+export const SETTINGS_CHECK_MS = 1000;
 
-  constructor(private readonly db: Database) {}
+const COUNTER = 'config';
+
+/** Tells every process that the `config` table changed: call it in the writing transaction. */
+export async function settingsChanged(db: Database): Promise<void> {
+  await db.updateTable('change_counter').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', COUNTER).execute();
+}
+
+async function settingsVersion(db: Database): Promise<number> {
+  const row = await db.selectFrom('change_counter').select('value').where('name', '=', COUNTER).executeTakeFirst();
+  return row?.value ?? 0;
+}
+
+export class ConfigStore {
+  private cached: { snapshot: ConfigSnapshot; version: number } | null = null;
+  /** When the cached version was last compared with the database's (Date.now()). */
+  private checkedAt = 0;
+  /** The check under way: concurrent requests wait for the one query. */
+  private checking: Promise<ConfigSnapshot> | null = null;
+  /** Bumped by invalidate(): a check begun before it must not store what it read. */
+  private generation = 0;
+
+  constructor(private readonly db: Database, private readonly checkEveryMs = SETTINGS_CHECK_MS) {}
 
   async snapshot(): Promise<ConfigSnapshot> {
-    if (this.cached) return this.cached;
-    const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
-    const entries = new Map<string, Entry>();
-    for (const row of rows) entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
-    this.cached = new ConfigSnapshot(entries);
-    return this.cached;
+    if (this.cached && Date.now() - this.checkedAt < this.checkEveryMs) return this.cached.snapshot;
+    this.checking ??= this.check().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
   }
 
+  /** The settings changed in this process: the next snapshot reads them again. */
   invalidate(): void {
+    this.generation += 1;
     this.cached = null;
+    this.checking = null;
+  }
+
+  private async check(): Promise<ConfigSnapshot> {
+    const generation = this.generation;
+    const startedAt = Date.now();
+    // The version first: a change committed between the two reads shows at the next check.
+    const version = await settingsVersion(this.db);
+    let current = this.cached;
+    if (!current || current.version !== version) {
+      const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
+      const entries = new Map<string, Entry>();
+      for (const row of rows) entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
+      current = { snapshot: new ConfigSnapshot(entries), version };
+    }
+    if (generation === this.generation) {
+      this.cached = current;
+      this.checkedAt = startedAt;
+    }
+    return current.snapshot;
   }
 }
