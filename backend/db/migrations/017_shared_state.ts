@@ -9,8 +9,9 @@ import { runStatements } from '../postgres-ddl';
 //   secret          the generated signing keys (login tokens, download links)
 //   change_counter  a number bumped with each change of a cached table (the settings), which
 //                   each process compares with the one its cache was read at
-// On PostgreSQL it also gives the integer columns of 015 and 016 (written without
-// runStatements, so left 32-bit there) the 64 bits every other integer column has.
+// On PostgreSQL it also gives the integer columns of 015 and 016 the 64 bits every other
+// integer column has, in a database migrated before those two went through runStatements
+// (where they are 32-bit); elsewhere the statements change nothing.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, [
     `CREATE TABLE rate_limit (
