@@ -311,6 +311,11 @@ function parseDatabase(env: Record<string, string | undefined>): PostgresConfig 
   return { url: raw, label, poolSize: parseInteger('DATABASE_POOL_SIZE', poolRaw, 1, 1000) ?? 10 };
 }
 
+/** A PostgreSQL URL checked as DATABASE_URL is (scripts/db-copy.ts takes one in --to). */
+export function parseDatabaseUrl(raw: string): PostgresConfig {
+  return parseDatabase({ DATABASE_URL: raw })!;
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
