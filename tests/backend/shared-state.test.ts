@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS_CHECK_MS } from '../../backend/platform/config-store';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../backend/db';
+import { ConfigStore, SETTINGS_CHECK_MS } from '../../backend/platform/config-store';
 import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend } from '../helpers/backend';
 import { databaseOf } from '../helpers/test-database';
 
@@ -81,5 +85,28 @@ describe('two backends on one database', () => {
     expect(seen).toBe(`${before}（改名）`);
     // The bound plus time for the requests themselves on a loaded machine.
     expect(latency).toBeLessThan(SETTINGS_CHECK_MS + 2000);
+  });
+});
+
+describe('the settings cache', () => {
+  it('answers a caller inside a SQLite transaction from memory, even when due for a comparison', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-settings-'));
+    const { db } = await openDatabase(dataDir);
+    try {
+      // Due at every call: a query here would wait for the connection the transaction holds.
+      const settings = new ConfigStore(db, 0);
+      await settings.snapshot();
+      const inside = db.transaction().execute(async (trx) => {
+        await trx.selectFrom('config').select('id').execute();
+        return settings.snapshot();
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise((resolve) => (timer = setTimeout(() => resolve('stuck'), 5000)));
+      expect(await Promise.race([inside, stuck])).not.toBe('stuck');
+      clearTimeout(timer);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
