@@ -2,8 +2,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
 import { openDatabase, openPostgres, type BackendDatabase } from './db';
+import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
+import { sharedSecret } from './platform/auth/secrets';
+import { SignInLimit } from './platform/sign-in-limit';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
@@ -180,9 +183,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     ? await openPostgres({ ...config.database, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed') })
     : await openDatabase(config.dataDir);
   const { db } = opened;
+  // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
+  const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...(notifications ? { notifications } : {}) });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,
@@ -197,6 +202,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     closing = true;
     await searchUpgrade;
     await jobs.stop();
+    await notifications?.close();
     await conversion.close();
     await db.destroy();
     blobs.close();
@@ -216,8 +222,9 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const context: BackendContext = {
     db,
     settings,
-    tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
-    captcha: new CaptchaStore(opts.captchaGenerator),
+    tokens: new TokenService(await loadJwtSecret(db, config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
+    downloadLinkSecret: await sharedSecret(db, 'download', config.dataDir),
+    captcha: new CaptchaStore(db, opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
     blobs: blobs.store,
@@ -235,6 +242,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     passwordCost,
   };
 
+  new SignInLimit(db, config.signInLimit).register(app);
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.addHook('onReady', async () => {

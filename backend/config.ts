@@ -6,6 +6,7 @@ import { findConfigKey } from './modules/config/keys';
 import { assertBlobKey } from './platform/blobs/blob-store';
 import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
 import type { BuildInfo } from './platform/build-info';
+import type { SignInLimitSetting } from './platform/sign-in-limit';
 import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
 import type { SmsEndpoints } from './platform/sms/sms-provider';
@@ -43,6 +44,8 @@ export interface BackendConfig {
   trustProxy: boolean | string[];
   /** DATABASE_URL / DATABASE_POOL_SIZE: PostgreSQL; null = SQLite in DATA_DIR (moredoc.db). */
   database: PostgresConfig | null;
+  /** SIGN_IN_LIMIT: tries per minute, client address and sign-in endpoint, across every process (default 10; 0 = none). */
+  signInLimit: SignInLimitSetting;
 }
 
 export interface PostgresConfig {
@@ -308,13 +311,18 @@ function parseDatabase(env: Record<string, string | undefined>): PostgresConfig 
   return { url: raw, label, poolSize: parseInteger('DATABASE_POOL_SIZE', poolRaw, 1, 1000) ?? 10 };
 }
 
+/** A PostgreSQL URL checked as DATABASE_URL is (scripts/db-copy.ts takes one in --to). */
+export function parseDatabaseUrl(raw: string): PostgresConfig {
+  return parseDatabase({ DATABASE_URL: raw })!;
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
   const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
   const jwtSecret = env.JWT_SECRET || undefined;
   if (jwtSecret !== undefined && (jwtSecret.length < 16 || jwtSecret === 'moredoc')) {
-    throw new ConfigError('JWT_SECRET must be at least 16 characters long (leave it unset to generate one into DATA_DIR)');
+    throw new ConfigError('JWT_SECRET must be at least 16 characters long (leave it unset to generate one into the database)');
   }
   const adminPassword = env.ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && adminPassword.length < 6) {
@@ -335,6 +343,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     database: parseDatabase(env),
+    signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

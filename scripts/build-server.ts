@@ -14,6 +14,7 @@ const ENTRY_POINTS: Record<string, string> = {
   'gateway/server': 'gateway/server.ts',
   'backend/server': 'backend/server.ts',
   'scripts/blobs-copy': 'scripts/blobs-copy.ts',
+  'scripts/db-copy': 'scripts/db-copy.ts',
   ...Object.fromEntries(process.argv.slice(3).map((arg) => arg.split('=', 2) as [string, string])),
 };
 

@@ -19,6 +19,7 @@ import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
 import * as m015 from './migrations/015_document_text_pages';
 import * as m016 from './migrations/016_reader_resume_position';
+import * as m017 from './migrations/017_shared_state';
 import * as m020 from './migrations/020_hot_documents';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '014_download_price': m014,
   '015_document_text_pages': m015,
   '016_reader_resume_position': m016,
+  '017_shared_state': m017,
   '020_hot_documents': m020,
 };
 

@@ -216,6 +216,15 @@ export interface PaymentNotificationTable {
   reason: string; raw: string; ip: string; created_at: Timestamp;
 }
 
+/** A fixed window of a sign-in limit (platform/sign-in-limit.ts). */
+export interface RateLimitTable { key: string; window_start: Timestamp; hits: number }
+
+export interface CaptchaTable { id: string; answer: string; attempts: number; expires_at: Timestamp }
+
+export interface SecretTable { name: string; value: string; created_at: Timestamp }
+
+export interface ChangeCounterTable { name: string; value: number }
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -260,6 +269,10 @@ export interface DB {
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
   advertisement: AdvertisementTable;
+  rate_limit: RateLimitTable;
+  captcha: CaptchaTable;
+  secret: SecretTable;
+  change_counter: ChangeCounterTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

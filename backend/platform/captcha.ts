@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
+import type { Database } from '../db';
 
-// Image captchas kept in process memory (like base64Captcha's default store): 10 minutes,
-// bounded, and consumed by the action that checks them. Readable: dark glyphs (contrast of
-// at least 7:1 against the light background) as large as the image allows; svg-captcha's
-// per-glyph paths, rotation and crossing lines keep plain OCR out.
+// Image captchas kept in the `captcha` table, so that any backend process sharing the database
+// checks the one another handed out: 10 minutes, bounded, and consumed by the action that
+// checks them. Readable: dark glyphs (contrast of at least 7:1 against the light background)
+// as large as the image allows; svg-captcha's per-glyph paths, rotation and crossing lines
+// keep plain OCR out.
 
 export interface CaptchaOptions { type: string; length: number; width: number; height: number }
 export interface CaptchaImage { text: string; image: string }
@@ -38,34 +40,40 @@ const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) 
   return { text: result.text, image: `data:image/svg+xml;base64,${Buffer.from(inked(result.data)).toString('base64')}` };
 };
 
+/** How often (in captchas made by a process) the table is cut back to MAX_ENTRIES. */
+const TRIM_EVERY = 100;
+
 export class CaptchaStore {
-  private readonly entries = new Map<string, { answer: string; expires: number; attempts: number }>();
+  private made = 0;
 
-  constructor(private readonly generate: CaptchaGenerator = svgCaptchaGenerator) {}
+  constructor(private readonly db: Database, private readonly generate: CaptchaGenerator = svgCaptchaGenerator) {}
 
-  create(options: CaptchaOptions): { id: string; image: string } {
+  async create(options: CaptchaOptions): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
     const id = crypto.randomBytes(10).toString('hex');
-    this.prune();
-    this.entries.set(id, { answer: text.toLowerCase(), expires: Date.now() + TTL_MS, attempts: CAPTCHA_ATTEMPTS });
+    await this.prune();
+    await this.db.insertInto('captcha').values({
+      id, answer: text.toLowerCase(), attempts: CAPTCHA_ATTEMPTS, expires_at: new Date(Date.now() + TTL_MS).toISOString(),
+    }).execute();
     return { id, image };
   }
 
   /** True when `answer` matches; the captcha is removed when `consume` or when it is wrong. */
-  verify(id: string, answer: string, consume: boolean): boolean {
-    const entry = this.entries.get(id);
-    if (!entry || entry.expires < Date.now()) {
-      this.entries.delete(id);
-      return false;
-    }
-    const ok = entry.answer === answer.trim().toLowerCase();
-    if (consume || !ok) this.entries.delete(id);
+  async verify(id: string, answer: string, consume: boolean): Promise<boolean> {
+    if (!id) return false;
+    // Removing and reading in one statement: of two requests spending one captcha, one gets it.
+    const entry = consume
+      ? await this.db.deleteFrom('captcha').where('id', '=', id).returning(['answer', 'expires_at']).executeTakeFirst()
+      : await this.db.selectFrom('captcha').select(['answer', 'expires_at']).where('id', '=', id).executeTakeFirst();
+    if (!entry) return false;
+    const ok = entry.expires_at >= new Date().toISOString() && entry.answer === answer.trim().toLowerCase();
+    if (!consume && !ok) await this.consume(id);
     return ok;
   }
 
   /** The action behind a rightly answered captcha succeeded: the captcha is spent. */
-  consume(id: string): void {
-    this.entries.delete(id);
+  async consume(id: string): Promise<void> {
+    await this.db.deleteFrom('captcha').where('id', '=', id).execute();
   }
 
   /**
@@ -73,20 +81,18 @@ export class CaptchaStore {
    * password): the captcha stays for the next attempt, at most `CAPTCHA_ATTEMPTS` in all, so
    * one solved captcha cannot carry a password-guessing run.
    */
-  failedAttempt(id: string): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    entry.attempts -= 1;
-    if (entry.attempts <= 0) this.entries.delete(id);
+  async failedAttempt(id: string): Promise<void> {
+    const left = await this.db.updateTable('captcha').set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', id).returning('attempts').executeTakeFirst();
+    if (left && left.attempts <= 0) await this.consume(id);
   }
 
-  private prune(): void {
-    const now = Date.now();
-    for (const [id, entry] of this.entries) if (entry.expires < now) this.entries.delete(id);
-    while (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+  /** Drops expired captchas; now and then cuts the table back to the newest MAX_ENTRIES. */
+  private async prune(): Promise<void> {
+    await this.db.deleteFrom('captcha').where('expires_at', '<', new Date().toISOString()).execute();
+    this.made += 1;
+    if (this.made % TRIM_EVERY !== 0) return;
+    const cut = await this.db.selectFrom('captcha').select('expires_at').orderBy('expires_at', 'desc').offset(MAX_ENTRIES).limit(1).executeTakeFirst();
+    if (cut) await this.db.deleteFrom('captcha').where('expires_at', '<=', cut.expires_at).execute();
   }
 }

@@ -1,7 +1,12 @@
 import type { Database } from '../db';
 
 // Read access to the `config` table, typed the way MOREDOC converts values by input_type
-// (config-keys.md §1). Cached in memory; UpdateConfig invalidates the cache.
+// (config-keys.md §1). Cached in memory. Every write to the table bumps the `config` row of
+// `change_counter` (`settingsChanged`); a process compares that number with the one its cache
+// was read at, at most once a second and behind the answer, so that a change made through any
+// process sharing the database is seen by all of them within `SETTINGS_CHECK_MS` (plus one
+// request, which starts the comparison). The process that made the change drops its cache at
+// once (`invalidate`).
 
 interface Entry { value: string; inputType: string }
 
@@ -35,21 +40,78 @@ export class ConfigSnapshot {
   }
 }
 
+/** How stale the settings of a process may be after another process changed them. */
+export const SETTINGS_CHECK_MS = 1000;
+
+const COUNTER = 'config';
+
+/** Tells every process that the `config` table changed: call it after (or in the transaction of) the write. */
+export async function settingsChanged(db: Database): Promise<void> {
+  await db.updateTable('change_counter').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', COUNTER).execute();
+}
+
+async function settingsVersion(db: Database): Promise<number> {
+  const row = await db.selectFrom('change_counter').select('value').where('name', '=', COUNTER).executeTakeFirst();
+  return row?.value ?? 0;
+}
+
 export class ConfigStore {
-  private cached: ConfigSnapshot | null = null;
+  private cached: { snapshot: ConfigSnapshot; version: number } | null = null;
+  /** When the cached version was last compared with the database's (Date.now()). */
+  private checkedAt = 0;
+  /** The first read under way: concurrent requests wait for the one query. */
+  private loading: Promise<ConfigSnapshot> | null = null;
+  /** The comparison under way, behind the cached snapshot. */
+  private refreshing: Promise<unknown> | null = null;
+  /** Bumped by invalidate(): a read begun before it must not store what it read. */
+  private generation = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly checkEveryMs = SETTINGS_CHECK_MS) {}
 
+  /**
+   * The settings. Once read, they are answered from memory at once, never after a query: a
+   * caller may hold SQLite's one connection in a transaction, which a query here would wait
+   * for. When the last comparison is older than `checkEveryMs`, one starts behind the answer,
+   * and the calls after it get what it found.
+   */
   async snapshot(): Promise<ConfigSnapshot> {
-    if (this.cached) return this.cached;
-    const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
-    const entries = new Map<string, Entry>();
-    for (const row of rows) entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
-    this.cached = new ConfigSnapshot(entries);
-    return this.cached;
+    if (this.cached) {
+      if (Date.now() - this.checkedAt >= this.checkEveryMs && !this.refreshing) {
+        this.refreshing = this.check().catch(() => undefined).finally(() => {
+          this.refreshing = null;
+        });
+      }
+      return this.cached.snapshot;
+    }
+    this.loading ??= this.check().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
   }
 
+  /** The settings changed in this process: the next snapshot reads them again. */
   invalidate(): void {
+    this.generation += 1;
     this.cached = null;
+    this.loading = null;
+  }
+
+  private async check(): Promise<ConfigSnapshot> {
+    const generation = this.generation;
+    const startedAt = Date.now();
+    // The version first: a change committed between the two reads shows at the next check.
+    const version = await settingsVersion(this.db);
+    let current = this.cached;
+    if (!current || current.version !== version) {
+      const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
+      const entries = new Map<string, Entry>();
+      for (const row of rows) entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
+      current = { snapshot: new ConfigSnapshot(entries), version };
+    }
+    if (generation === this.generation) {
+      this.cached = current;
+      this.checkedAt = startedAt;
+    }
+    return current.snapshot;
   }
 }

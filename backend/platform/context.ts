@@ -38,6 +38,8 @@ export interface BackendContext {
   db: Database;
   settings: ConfigStore;
   tokens: TokenService;
+  /** The key of download links while the admin set none of their own (`download.secret_key`); the same in every process. */
+  downloadLinkSecret: string;
   captcha: CaptchaStore;
   mailer: Mailer;
   /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */

@@ -24,21 +24,7 @@ export const LOGOUT_PATH = '/api/v1/user/logout';
 export const UPLOAD_PREFIX = `${API_PREFIX}/upload`;
 /** The payment providers' notifications: whatever the provider sends (Alipay a form, WeChat Pay JSON). */
 export const PAYMENT_NOTIFY_PREFIX = `${API_PREFIX}/pay/notify`;
-/**
- * Where passwords and SMS codes are tried, accounts made or recovered, and SMS codes sent
- * (paid messages): rate-limited, and refused from other sites even without a cookie.
- */
-export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
-  '/api/v1/user/login',
-  '/api/v1/user/register',
-  '/api/v1/user/findpassword/stepone',
-  '/api/v1/user/findpassword/steptwo',
-  '/api/v1/oauth/login',
-  '/api/v1/user/sms/code',
-  '/api/v1/user/register/mobile',
-  '/api/v1/user/login/mobile',
-  '/api/v1/user/findpassword/mobile',
-]);
+export { SIGN_IN_PATHS } from '../../shared/sign-in-paths';
 
 /**
  * An API call's URL in the form the backend routes it (gateway/http.ts canonicalUrl), any

@@ -307,13 +307,15 @@ describe('the /download/<token> link', () => {
     return { url: res.body.url, doc, member };
   }
 
-  const secret = () => new TextEncoder().encode(fs.readFileSync(path.join(backend.dataDir, 'download-secret'), 'utf8').trim());
+  const storedSecrets = () => withDatabase(backend.dataDir, (db) => db.selectFrom('secret').select(['name', 'value']).execute());
+  const secret = async () => new TextEncoder().encode((await storedSecrets()).find((row) => row.name === 'download')!.value);
 
-  it('is signed with its own secret, generated into DATA_DIR with mode 0600', async () => {
+  it('is signed with its own secret, generated into the database (none in DATA_DIR)', async () => {
     await link();
-    const stat = fs.statSync(path.join(backend.dataDir, 'download-secret'));
-    expect(stat.mode & 0o777).toBe(0o600);
-    expect(fs.readFileSync(path.join(backend.dataDir, 'download-secret'), 'utf8')).not.toBe(fs.readFileSync(path.join(backend.dataDir, 'jwt-secret'), 'utf8'));
+    const stored = Object.fromEntries((await storedSecrets()).map((row) => [row.name, row.value]));
+    expect(stored.download!.length).toBeGreaterThanOrEqual(32);
+    expect(stored.download).not.toBe(stored.jwt);
+    expect(fs.existsSync(path.join(backend.dataDir, 'download-secret'))).toBe(false);
   });
 
   it('refuses a tampered token, another user or document in the query, and a token signed with MOREDOC\'s default key', async () => {
@@ -340,7 +342,7 @@ describe('the /download/<token> link', () => {
     const { url, doc, member } = await link();
     const token = new URL(url, backend.url).pathname.split('/')[2]!;
     const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 1).sign(secret());
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1).sign(await secret());
     const res = await fetchLink(url.replace(token, expired));
     expect(res.status).toBe(400);
     expect(res.bytes.toString()).toBe('下载链接已失效');

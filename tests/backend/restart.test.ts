@@ -1,12 +1,15 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import { openDatabase } from '../../backend/db';
 import { TOKENIZER_VERSION } from '../../backend/platform/search/bigrams';
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
-import { api, login, startBackend } from '../helpers/backend';
+import { api, login, startBackend, withDatabase } from '../helpers/backend';
 
 const TABLES = ['group', 'permission', 'config', 'navigation', 'language', 'friendlink', 'user'] as const;
 
@@ -82,16 +85,39 @@ describe('restart on the same DATA_DIR', () => {
       const address = await first.listen({ host: '127.0.0.1', port: 0 });
       expect(await login(address, 'admin', admin!.password)).toBeTruthy();
       await first.close();
-      const secretFile = path.join(dataDir, 'jwt-secret');
-      expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
-      const secret = fs.readFileSync(secretFile, 'utf8');
+      // The generated login key is kept in the database, not in DATA_DIR, and stays.
+      expect(fs.existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
+      const storedKey = () => withDatabase(dataDir, async (db) => (await db.selectFrom('secret').select('value').where('name', '=', 'jwt').executeTakeFirstOrThrow()).value);
+      const secret = await storedKey();
 
       const second = await buildBackend(config, { logger: false });
       expect(second.initialAdmin).toBeNull();
       await second.close();
-      expect(fs.readFileSync(secretFile, 'utf8')).toBe(secret);
+      expect(await storedKey()).toBe(secret);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('moves the login and download keys an older install kept in DATA_DIR into the database, its tokens still valid', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-restart-'));
+    const legacy = { jwt: 'legacy-jwt-secret-of-an-older-install', download: 'legacy-download-secret-of-an-older-install' };
+    fs.writeFileSync(path.join(dataDir, 'jwt-secret'), `${legacy.jwt}\n`, { mode: 0o600 });
+    fs.writeFileSync(path.join(dataDir, 'download-secret'), `${legacy.download}\n`, { mode: 0o600 });
+    const backend = await startBackend({ dataDir });
+    try {
+      const iat = Math.floor(Date.now() / 1000);
+      const token = await new SignJWT({ UserId: 1, UUID: crypto.randomUUID(), HaveAccess: false })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + 3600).setIssuer('moredoc')
+        .sign(new TextEncoder().encode(legacy.jwt));
+      const me = await api(backend.url, 'GET', '/api/v1/user', { token });
+      expect(me.status).toBe(200);
+      expect(me.body.username).toBe('admin');
+      const stored = await withDatabase(dataDir, (db) => db.selectFrom('secret').select(['name', 'value']).orderBy('name').execute());
+      expect(stored).toEqual([{ name: 'download', value: legacy.download }, { name: 'jwt', value: legacy.jwt }]);
+      expect(fs.readdirSync(dataDir).filter((name) => name.endsWith('-secret'))).toEqual([]);
+    } finally {
+      await backend.close();
     }
   });
 });

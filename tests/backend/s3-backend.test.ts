@@ -13,7 +13,7 @@ import { textPdf } from '../helpers/documents';
 // The backend with its files in an S3 bucket (s3rver) instead of DATA_DIR: a PDF uploaded,
 // converted from the bucket and back into it, its pages, covers and download served from
 // it with the validators and ranges of the local store, an image under /uploads/, and
-// failed uploads that leave nothing in the bucket. DATA_DIR keeps the database and secrets.
+// failed uploads that leave nothing in the bucket. DATA_DIR keeps the database only.
 
 // The conversion's scratch folder comes from os.tmpdir(): a folder of this test's own.
 const scratchRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-s3-scratch-'));
@@ -73,7 +73,20 @@ describe('a document in the bucket', () => {
     // page 1's image and its text positions (the reader's find and text layer)
     expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`)).sort()).toEqual([`${folder}/${doc.hash}/1.gzip.svg`, `${folder}/${doc.hash}/1.pos.gz`]);
     expect(keys.filter((key) => key.startsWith('tmp/'))).toEqual([]);
-    expect(dataFiles().filter((file) => !/^(moredoc\.db(-wal|-shm)?|jwt-secret|download-secret)$/.test(file))).toEqual([]);
+    expect(dataFiles().filter((file) => !/^moredoc\.db(-wal|-shm)?$/.test(file))).toEqual([]);
+  });
+
+  it('keeps the sitemaps in the bucket, where every process serving the site finds them', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://wenku.example.com' });
+    expect((await api(backend.url, 'PUT', '/api/v1/sitemap', { token: backend.adminToken })).status).toBe(200);
+    const keys = (await objectKeys()).filter((key) => key.startsWith('sitemap/'));
+    expect(keys).toEqual(['sitemap/articles-0.xml', 'sitemap/fingerprint', 'sitemap/sitemap.xml']);
+    const index = await get('/sitemap.xml');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+    expect(index.bytes.toString()).toContain('<loc>https://wenku.example.com/sitemap/articles-0.xml</loc>');
+    expect((await get('/sitemap/articles-0.xml')).bytes.toString()).toContain('https://wenku.example.com/');
+    expect(dataFiles().filter((file) => file.startsWith('sitemap'))).toEqual([]);
   });
 
   it('removed the scratch copy of the original the conversion read', () => {

@@ -61,7 +61,7 @@ describe('npm run backend with S3_BUCKET', () => {
       const { code, stdout } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0', ...server.s3.env }, /password "[^"]+"/);
       expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
       expect(code).toBe(0);
-      expect(fs.readdirSync(dataDir).filter((name) => !name.startsWith('moredoc.db')).sort()).toEqual(['jwt-secret']);
+      expect(fs.readdirSync(dataDir).filter((name) => !name.startsWith('moredoc.db')).sort()).toEqual([]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -14,7 +14,7 @@ import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-i
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
 import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
-import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
+import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR, on the
 // engine under test (test-database.ts: a fresh PostgreSQL database in the server-postgres
@@ -45,6 +45,7 @@ export async function startBackend(opts: {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
     ...CAPTCHAS_OFF,
+    ...SIGN_IN_LIMIT_OFF,
     ...(await databaseEnv(dataDir)),
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,

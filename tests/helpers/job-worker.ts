@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../../backend/db';
+import { openDatabase, openPostgres, type Database } from '../../backend/db';
+import { PostgresNotifications } from '../../backend/db/notifications';
 import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 
 // A job queue in a process of its own, for tests/backend/job-queue.test.ts:
@@ -10,19 +11,38 @@ import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 //                                                 finishes (the test kills the process)
 //   job-worker.ts <dataDir> drain <effectsFile>  waits for <dataDir>/go, then runs `test.bulk`
 //                                                 jobs; SIGTERM stops it gracefully
-// Every handler that completes appends "<job id> <pid>" to the effects file.
+//   job-worker.ts <dataDir> wake <effectsFile>   runs `test.wake` jobs, printing "started <job
+//                                                 id> <epoch ms>" as each handler begins
+// Every handler that completes appends "<job id> <pid>" to the effects file. The database is
+// SQLite in <dataDir>, or PostgreSQL when DATABASE_URL is set (with its LISTEN connection);
+// POLL_MS sets the queue's poll interval (default 20 ms), LEASE_MS its lease.
 
 export const crashKind = jobKind<{ n: number }>('test.crash');
 export const bulkKind = jobKind<{ n: number }>('test.bulk');
+export const wakeKind = jobKind<{ n: number }>('test.wake');
+
+/** Wall-clock time in milliseconds with a fraction, comparable between processes of one machine. */
+export const preciseNow = (): number => performance.timeOrigin + performance.now();
 
 const silent = { info: () => undefined, warn: () => undefined, error: (obj: object, msg: string) => console.error(msg, obj) };
 
 async function main(dataDir: string, mode: string, effectsFile: string): Promise<void> {
-  const { db } = await openDatabase(dataDir);
-  const queue = new JobQueue({ db, logger: silent, pollIntervalMs: 20, leaseMs: Number(process.env.LEASE_MS ?? 1000) });
+  const url = process.env.DATABASE_URL;
+  let db: Database;
+  let notifications: PostgresNotifications | undefined;
+  if (url) {
+    db = (await openPostgres({ url, label: 'test', poolSize: 4 })).db;
+    notifications = new PostgresNotifications({ url });
+  } else {
+    db = (await openDatabase(dataDir)).db;
+  }
+  const queue = new JobQueue({
+    db, logger: silent, pollIntervalMs: Number(process.env.POLL_MS ?? 20), leaseMs: Number(process.env.LEASE_MS ?? 1000),
+    ...(notifications ? { notifications } : {}),
+  });
   const recordEffect = (jobId: number) => fs.appendFileSync(effectsFile, `${jobId} ${process.pid}\n`);
   process.on('SIGTERM', () => {
-    void queue.stop().then(() => db.destroy()).then(() => process.exit(0));
+    void queue.stop().then(() => notifications?.close()).then(() => db.destroy()).then(() => process.exit(0));
   });
 
   if (mode === 'crash') {
@@ -38,6 +58,15 @@ async function main(dataDir: string, mode: string, effectsFile: string): Promise
     }, { concurrency: 2 });
     process.stdout.write('ready\n');
     while (!fs.existsSync(path.join(dataDir, 'go'))) await sleep(10);
+  } else if (mode === 'wake') {
+    queue.register(wakeKind, (_payload, { jobId }) => {
+      process.stdout.write(`started ${jobId} ${preciseNow()}\n`);
+      recordEffect(jobId);
+    });
+    queue.start();
+    await queue.listening();
+    process.stdout.write('ready\n');
+    return;
   } else {
     throw new Error(`unknown mode ${mode}`);
   }

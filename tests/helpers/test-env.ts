@@ -11,3 +11,6 @@ export const CAPTCHAS_OFF: Readonly<Record<string, string>> = {
   CONFIG_SECURITY_ENABLE_CAPTCHA_FEEDBACK: 'false',
   CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'false',
 };
+
+/** The backend's sign-in limit off: suites sign in more often than a client may (a test of it sets SIGN_IN_LIMIT). */
+export const SIGN_IN_LIMIT_OFF: Readonly<Record<string, string>> = { SIGN_IN_LIMIT: '0' };

@@ -29,6 +29,8 @@ interface ComposeService {
   expose?: string[];
   volumes?: string[];
   environment?: Record<string, string>;
+  depends_on?: Record<string, { condition?: string; required?: boolean }>;
+  healthcheck?: { test?: string[] };
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -84,6 +86,38 @@ describe('docker-compose.yml', () => {
     // variable (${X:?…}) anywhere would break the default `docker compose up`.
     const text = JSON.stringify(compose);
     expect(text).not.toMatch(/\$\{\w+:?\?/);
+  });
+});
+
+describe('docker-compose.yml with the postgres profile', () => {
+  let compose: ComposeFile;
+  beforeAll(async () => {
+    compose = parseYaml(await readRepo('docker-compose.yml')) as ComposeFile;
+  });
+
+  it('runs the official PostgreSQL 15 or 16 image in a volume of its own, health-checked', () => {
+    const postgres = compose.services.postgres!;
+    expect(postgres.profiles).toEqual(['postgres']);
+    expect(postgres.image).toMatch(/^postgres:1[56](\.\d+)?$/);
+    expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(postgres.healthcheck?.test?.slice(0, 2)).toEqual(['CMD', 'pg_isready']);
+    expect(postgres.environment).toMatchObject({ POSTGRES_USER: 'moredoc', POSTGRES_DB: 'moredoc', POSTGRES_PASSWORD: '${POSTGRES_PASSWORD:-}' });
+  });
+
+  it('has site take DATABASE_URL and wait for the database when the profile is on, and only then', () => {
+    const site = compose.services.site!;
+    expect(site.environment?.DATABASE_URL).toBe('${DATABASE_URL:-}');
+    // `required: false`: without the profile the default `docker compose up` starts site alone.
+    expect(site.depends_on?.postgres).toEqual({ condition: 'service_healthy', required: false });
+  });
+
+  it('is explained in the README: the variables to set, the copy of a SQLite site, pg_dump', async () => {
+    const readme = await readRepo('README.md');
+    const section = readme.slice(readme.indexOf('### Running with PostgreSQL'));
+    expect(section).toContain('COMPOSE_PROFILES=postgres');
+    expect(section).toMatch(/DATABASE_URL=postgres:\/\/moredoc:[^@]+@postgres:5432\/moredoc/);
+    expect(section).toContain('db-copy.mjs --to');
+    expect(section).toContain('docker compose exec postgres pg_dump');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
+import { settingsChanged } from '../../platform/config-store';
 import { CONFIG_KEYS } from './keys';
 
 // Every config key gets its row: a missing row is created with the CONFIG_<CATEGORY>_<KEY>
@@ -25,4 +26,6 @@ export async function seedConfig(db: Database, presets: Record<string, Record<st
       await db.updateTable('config').set(meta).where('id', '=', row.id).execute();
     }
   }
+  // Other processes on this database see new keys and labels without a restart.
+  await settingsChanged(db);
 }

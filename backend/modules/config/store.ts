@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
+import { settingsChanged } from '../../platform/config-store';
 import { countLiveArticles } from '../article/service';
 import { countComments } from '../comment/service';
 import { countLiveDocuments } from '../document/service';
@@ -19,10 +20,12 @@ export async function configRowsOf(db: Database, categories: string[]) {
 export async function setConfigValues(db: Database, updates: { id: number; value: string }[]): Promise<void> {
   const ts = now();
   for (const { id, value } of updates) await db.updateTable('config').set({ value, updated_at: ts }).where('id', '=', id).execute();
+  await settingsChanged(db);
 }
 
 export async function setConfigValue(db: Database, category: string, name: string, value: string): Promise<void> {
   await db.updateTable('config').set({ value, updated_at: now() }).where('category', '=', category).where('name', '=', name).execute();
+  await settingsChanged(db);
 }
 
 /**

@@ -1,14 +1,11 @@
 import { SignJWT, jwtVerify } from 'jose';
-import { loadOrCreateSecret } from '../../platform/auth/secret-file';
 import type { BackendContext } from '../../platform/context';
 
 // The signed link `/download/<token>?user_id=…&document_id=…&filename=…` (contract README
 // §4.4, §9.3): an HS256 JWT whose `jti` is `<userId>.<hash>.<documentId>`, valid
 // `download.url_duration` seconds. Its key is never the login key and never MOREDOC's public
 // default: it is `download.secret_key` when the admin set one of their own, otherwise a
-// secret generated once into DATA_DIR/download-secret (mode 0600).
-
-const SECRET_FILE = 'download-secret';
+// secret generated once into the database (`ctx.downloadLinkSecret`, platform/auth/secrets.ts).
 /** The seeded `download.secret_key`: public knowledge, so it counts as "not set". */
 const MOREDOC_DEFAULT_KEY = 'moredoc';
 const DEFAULT_LIFETIME_SECONDS = 60;
@@ -19,17 +16,9 @@ export interface DownloadGrant {
   documentId: number;
 }
 
-const generatedSecrets = new WeakMap<BackendContext, Uint8Array>();
-
 async function signingKey(app: BackendContext): Promise<Uint8Array> {
   const configured = (await app.settings.snapshot()).str('download', 'secret_key').trim();
-  if (configured && configured !== MOREDOC_DEFAULT_KEY) return new TextEncoder().encode(configured);
-  let generated = generatedSecrets.get(app);
-  if (!generated) {
-    generated = new TextEncoder().encode(loadOrCreateSecret(app.dataDir, SECRET_FILE));
-    generatedSecrets.set(app, generated);
-  }
-  return generated;
+  return new TextEncoder().encode(configured && configured !== MOREDOC_DEFAULT_KEY ? configured : app.downloadLinkSecret);
 }
 
 const jtiOf = (grant: DownloadGrant) => `${grant.userId}.${grant.hash}.${grant.documentId}`;

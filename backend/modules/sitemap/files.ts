@@ -1,24 +1,25 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../../shared/page-paths';
 import { badRequest } from '../../wire/errors';
-import { fileInside, sendFile, sendNotFound } from '../../wire/files';
+import { contentTypeOf, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
 import { articleEntries, categoryEntries, contentFingerprint, documentEntries, type SitemapEntry } from './sources';
 
 // Sitemaps like MOREDOC's (README §9.5): an index at sitemap/sitemap.xml listing
 // documents-<n>.xml, articles-<n>.xml and (ours) categories-<n>.xml, 10,000 URLs per file,
-// under DATA_DIR, served at `/sitemap.xml` and `/sitemap/*`. The URLs are our SPA's pages
-// (shared/page-paths.ts), the ones each page names as canonical. Files are replaced
-// atomically, so a crawler never reads half of one, and files of a bigger earlier generation go.
+// in the blob store under `sitemap/` (DATA_DIR/sitemap on the local disk, or the S3 bucket:
+// whichever process wrote them, every process serves them), served at `/sitemap.xml` and
+// `/sitemap/*`. The URLs are our SPA's pages (shared/page-paths.ts), the ones each page
+// names as canonical. Blobs are replaced whole (BlobStore.put), so a crawler never reads half
+// of one, and files of a bigger earlier generation go.
 
 const PER_FILE = 10_000;
 const FILE_NAME = /^(documents|articles|categories)-\d+\.xml$/;
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const sitemapDir = (dataDir: string) => path.join(dataDir, 'sitemap');
+const PREFIX = 'sitemap';
+const keyOf = (name: string) => `${PREFIX}/${name}`;
 
 const day = (timestamp: string) => timestamp.slice(0, 10);
 
@@ -27,10 +28,8 @@ function urlset(domain: string, entries: readonly SitemapEntry[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body.join('')}</urlset>\n`;
 }
 
-async function writeAtomically(file: string, content: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, content);
-  await fs.rename(temporary, file);
+async function write(app: BackendContext, name: string, content: string): Promise<void> {
+  await app.blobs.put(keyOf(name), Buffer.from(content));
 }
 
 /** The site's address (`system.domain`); the sitemap protocol wants absolute URLs. */
@@ -51,11 +50,15 @@ export async function sitemapEntries(app: BackendContext): Promise<Record<'docum
   };
 }
 
-const fingerprintFile = (dataDir: string) => path.join(sitemapDir(dataDir), 'fingerprint');
+const FINGERPRINT = 'fingerprint';
 
 /** The content fingerprint the files were written from ('' before the first time). */
 export async function writtenFingerprint(app: BackendContext): Promise<string> {
-  return fs.readFile(fingerprintFile(app.dataDir), 'utf8').catch(() => '');
+  const blob = await app.blobs.get(keyOf(FINGERPRINT));
+  if (!blob) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Writes every sitemap file and the index; a 400 while `system.domain` is empty. */
@@ -65,33 +68,42 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
   // Taken before the lists: a change made while they are read shows at the next watch.
   const fingerprint = await contentFingerprint(app.db);
   const lists = await sitemapEntries(app);
-  const dir = sitemapDir(app.dataDir);
-  await fs.mkdir(dir, { recursive: true });
   const written = new Set<string>();
   const index: string[] = [];
   for (const [kind, entries] of Object.entries(lists)) {
     for (let i = 0; i * PER_FILE < entries.length; i += 1) {
       const chunk = entries.slice(i * PER_FILE, (i + 1) * PER_FILE);
       const name = `${kind}-${i}.xml`;
-      await writeAtomically(path.join(dir, name), urlset(domain, chunk));
+      await write(app, name, urlset(domain, chunk));
       written.add(name);
       const lastmod = chunk.reduce((latest, e) => (e.lastmod > latest ? e.lastmod : latest), '');
       index.push(`<sitemap><loc>${escapeXml(`${domain}/sitemap/${name}`)}</loc><lastmod>${day(lastmod)}</lastmod></sitemap>`);
     }
   }
-  await writeAtomically(path.join(dir, 'sitemap.xml'),
+  await write(app, 'sitemap.xml',
     `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${index.join('')}</sitemapindex>\n`);
-  for (const name of await fs.readdir(dir)) {
-    if (FILE_NAME.test(name) && !written.has(name)) await fs.rm(path.join(dir, name), { force: true });
+  const stale: string[] = [];
+  for await (const key of app.blobs.list(PREFIX)) {
+    const name = key.slice(PREFIX.length + 1);
+    if (FILE_NAME.test(name) && !written.has(name)) stale.push(key);
   }
-  await writeAtomically(fingerprintFile(app.dataDir), fingerprint);
+  for (const key of stale) await app.blobs.delete(key);
+  await write(app, FINGERPRINT, fingerprint);
+}
+
+async function sendSitemap(reply: FastifyReply, app: BackendContext, name: string) {
+  const blob = await app.blobs.get(keyOf(name));
+  if (!blob) return sendNotFound(reply);
+  return reply
+    .header('content-type', contentTypeOf(name))
+    .header('content-length', blob.length)
+    .header('last-modified', blob.mtime.toUTCString())
+    .header('x-content-type-options', 'nosniff')
+    .send(blob.stream);
 }
 
 export function registerSitemapRoutes(app: FastifyInstance, ctx: BackendContext): void {
-  const dir = sitemapDir(path.resolve(ctx.dataDir));
-  app.get('/sitemap.xml', async (_request, reply) => sendFile(reply, path.join(dir, 'sitemap.xml')));
-  app.get<{ Params: { name: string } }>('/sitemap/:name', async (request, reply) => {
-    const file = FILE_NAME.test(request.params.name) ? fileInside(dir, request.params.name) : null;
-    return file ? sendFile(reply, file) : sendNotFound(reply);
-  });
+  app.get('/sitemap.xml', async (_request, reply) => sendSitemap(reply, ctx, 'sitemap.xml'));
+  app.get<{ Params: { name: string } }>('/sitemap/:name', async (request, reply) => (
+    FILE_NAME.test(request.params.name) ? sendSitemap(reply, ctx, request.params.name) : sendNotFound(reply)));
 }

@@ -91,10 +91,10 @@ export const accountRpcs = [
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) {
-        ctx.app.captcha.failedAttempt(req.captcha_id);
+        await ctx.app.captcha.failedAttempt(req.captcha_id);
         throw badRequest('用户名或密码错误');
       }
-      ctx.app.captcha.consume(req.captcha_id);
+      await ctx.app.captcha.consume(req.captcha_id);
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
       // The SPA keeps this user for the session: it says whether they are VIP, as GetUser does.
@@ -120,7 +120,7 @@ export const accountRpcs = [
       const cfg = await ctx.app.settings.snapshot();
       const type = cfg.str('captcha', 'type') || 'digit';
       if (!cfg.bool('security', `enable_captcha_${req.type}`)) return { type };
-      const { id, image } = ctx.app.captcha.create({
+      const { id, image } = await ctx.app.captcha.create({
         type,
         length: clamp(cfg.int('captcha', 'length') || 6, 1, 12),
         width: clamp(cfg.int('captcha', 'width') || 240, 60, 1000),

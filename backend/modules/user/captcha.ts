@@ -13,5 +13,5 @@ export async function checkCaptcha(ctx: RpcContext, kind: CaptchaKind, id: strin
   const cfg = await ctx.app.settings.snapshot();
   if (!cfg.bool('security', `enable_captcha_${kind}`)) return;
   if (!id || !answer) throw badRequest('请输入验证码');
-  if (!ctx.app.captcha.verify(id, answer, consume)) throw badRequest('验证码错误');
+  if (!(await ctx.app.captcha.verify(id, answer, consume))) throw badRequest('验证码错误');
 }

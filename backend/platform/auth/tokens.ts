@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { loadOrCreateSecret } from './secret-file';
+import type { Database } from '../../db';
+import { sharedSecret } from './secrets';
 
 // Login tokens as MOREDOC issues them (contract README §4.3): HS256, claims UserId, UUID,
 // HaveAccess=false, exp, iat, iss="moredoc". Logout blacklists the UUID.
@@ -12,11 +13,10 @@ export interface TokenClaims {
 }
 
 const ISSUER = 'moredoc';
-const SECRET_FILE = 'jwt-secret';
 
-/** JWT_SECRET, or a secret generated once into DATA_DIR (mode 0600) and reused afterwards. */
-export function loadJwtSecret(dataDir: string, fromEnv?: string): string {
-  return fromEnv || loadOrCreateSecret(dataDir, SECRET_FILE);
+/** JWT_SECRET, or the secret generated once into the database (platform/auth/secrets.ts). */
+export async function loadJwtSecret(db: Database, dataDir: string, fromEnv?: string): Promise<string> {
+  return fromEnv || sharedSecret(db, 'jwt', dataDir);
 }
 
 export class TokenService {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db';
 import { engineOf } from '../../db/dialect';
+import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
 import { JobInterruptedError, JobTimeoutError, PermanentJobError, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobKind, type JobKindOptions, type JobListFilter, type JobLogger, type JobQueueOptions } from './job-types';
 
@@ -10,7 +11,9 @@ import { JobInterruptedError, JobTimeoutError, PermanentJobError, type EnqueueOp
 // (conversion, clean-up, order expiry) is enqueued here and run by whichever process claims
 // it: a claim is one atomic UPDATE that takes a lease, a running job renews its lease, and a
 // job whose lease expired (its process died) is claimed again. Handlers therefore run at
-// least once, and a job's state changes only under the lease that ran it.
+// least once, and a job's state changes only under the lease that ran it. On PostgreSQL an
+// enqueue NOTIFYs at its commit, and the queues of every process that run its kind claim at
+// once instead of at their next poll.
 
 export * from './job-types';
 
@@ -79,9 +82,13 @@ export class JobQueue {
   private ticking: Promise<void> | null = null;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  private readonly notifications: Notifications | undefined;
+  /** Resolves to the unsubscription once this queue hears enqueues of other processes. */
+  private subscription: Promise<() => void> | null = null;
 
   constructor(opts: JobQueueOptions) {
     this.db = opts.db;
+    this.notifications = opts.notifications;
     this.log = opts.logger ?? consoleLogger;
     this.pollIntervalMs = positiveMs(opts.pollIntervalMs ?? DEFAULTS.pollIntervalMs, 'pollIntervalMs');
     this.leaseMs = positiveMs(opts.leaseMs ?? DEFAULTS.leaseMs, 'leaseMs');
@@ -128,6 +135,8 @@ export class JobQueue {
       if (!inserted && opts.again && existing.state === 'running') {
         await executor.updateTable('job').set({ rerun: 1 }).where('id', '=', existing.id).where('state', '=', 'running').execute();
       }
+      // Delivered when the transaction commits: before that no claimer could see the row.
+      if (inserted) await notify(executor, CHANNELS.jobs, kind.name);
       return existing;
     };
     const row = opts.executor ? await insert(opts.executor) : await this.db.transaction().execute(insert);
@@ -139,7 +148,24 @@ export class JobQueue {
   start(): void {
     if (this.state !== 'idle') return;
     this.state = 'started';
+    if (this.notifications) {
+      this.subscription = this.notifications.subscribe(CHANNELS.jobs, {
+        onNotify: (kind) => {
+          if (this.workers.has(kind)) this.wake();
+        },
+        // Enqueues made while the connection was down were not heard: look now.
+        onReconnect: () => this.wake(),
+      }).catch((error: unknown) => {
+        this.log.error({ err: error }, 'listening for enqueued jobs failed; polling only');
+        return () => undefined;
+      });
+    }
     this.wake();
+  }
+
+  /** Resolves once an enqueue in another process wakes this started queue (at once without notifications). */
+  async listening(): Promise<void> {
+    await this.subscription;
   }
 
   /**
@@ -160,6 +186,9 @@ export class JobQueue {
   private async drain(graceMs: number): Promise<void> {
     clearTimeout(this.pollTimer);
     this.pollTimer = undefined;
+    const unsubscribe = await this.subscription;
+    this.subscription = null;
+    unsubscribe?.();
     await this.ticking;
     const running = () => [...this.active].map((job) => job.settled);
     if (!(await settledWithin(running(), graceMs))) {

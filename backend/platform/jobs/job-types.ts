@@ -2,6 +2,7 @@
 // context, the options, and the errors a handler throws or sees as its signal's reason.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
+import type { Notifications } from '../../db/notifications';
 import type { DB, JobState } from '../../db/schema';
 
 export type { JobState };
@@ -97,8 +98,16 @@ export interface JobLogger {
 export interface JobQueueOptions {
   db: Database;
   logger?: JobLogger;
-  /** Idle wait between claims (default 1000 ms); enqueue in this process wakes the queue at once. */
+  /**
+   * Idle wait between claims (default 1000 ms); enqueue in this process wakes the queue at
+   * once, and with `notifications` an enqueue in any process does.
+   */
   pollIntervalMs?: number;
+  /**
+   * PostgreSQL: the process's LISTEN connection. Each enqueue NOTIFYs in its transaction, and
+   * a queue that runs the kind claims as soon as it is told (the poll stays as the fallback).
+   */
+  notifications?: Notifications;
   /** How long a claim holds a job without renewal (default 30 s); renewed every third of it. */
   leaseMs?: number;
   /** How long stop() waits for running handlers before aborting them (default 10 s). */

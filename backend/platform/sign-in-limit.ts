@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { SIGN_IN_PATHS } from '../../shared/sign-in-paths';
+import type { Database } from '../db';
+import { tooManyRequests } from '../wire/errors';
+
+// The sign-in limit (SIGN_IN_LIMIT): so many tries per client address and endpoint of
+// SIGN_IN_PATHS in a fixed window, counted in the `rate_limit` table by one upsert, so that
+// every backend process sharing the database counts against the same number. The gateway
+// keeps its own limit in front (gateway/plugins/rate-limit.ts), per gateway process.
+
+export interface SignInLimitSetting {
+  /** Tries in one window; 0 = no limit. */
+  max: number;
+  windowMs: number;
+}
+
+/** How often (in counted tries of a process) windows long over are removed. */
+const SWEEP_EVERY = 200;
+
+export class SignInLimit {
+  private counted = 0;
+
+  constructor(private readonly db: Database, private readonly setting: SignInLimitSetting) {}
+
+  /** Counts one try of `key`; the tries in its window so far and when the window ends. */
+  async hit(key: string, at = Date.now()): Promise<{ hits: number; resetAt: number }> {
+    const windowOver = new Date(at - this.setting.windowMs).toISOString();
+    // Reads and writes the row in one statement: concurrent tries each get their own count.
+    const row = await this.db.insertInto('rate_limit')
+      .values({ key, window_start: new Date(at).toISOString(), hits: 1 })
+      .onConflict((oc) => oc.column('key').doUpdateSet({
+        hits: sql<number>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN 1 ELSE rate_limit.hits + 1 END`,
+        window_start: sql<string>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN excluded.window_start ELSE rate_limit.window_start END`,
+      }))
+      .returning(['hits', 'window_start'])
+      .executeTakeFirstOrThrow();
+    this.counted += 1;
+    if (this.counted % SWEEP_EVERY === 0) await this.db.deleteFrom('rate_limit').where('window_start', '<=', windowOver).execute();
+    return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.setting.windowMs };
+  }
+
+  /** Refuses (429, code 8) the POST/PUT to a sign-in route past the limit, before its handler runs. */
+  register(app: FastifyInstance): void {
+    if (this.setting.max <= 0) return;
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'POST' && request.method !== 'PUT') return;
+      // The route as matched: `/api/v1/user/%6cogin` counts as the login.
+      const route = request.routeOptions.url;
+      if (route === undefined || !SIGN_IN_PATHS.has(route)) return;
+      const { hits, resetAt } = await this.hit(`${request.ip}|${route}`);
+      if (hits <= this.setting.max) return;
+      reply.header('retry-after', Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)));
+      throw tooManyRequests('操作过于频繁，请稍后再试');
+    });
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Where passwords and SMS codes are tried, accounts made or recovered, and SMS codes sent
+ * (paid messages): rate-limited by the gateway (per process) and by the backend (across every
+ * process sharing the database), and refused from other sites even without a cookie.
+ */
+export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/api/v1/user/login',
+  '/api/v1/user/register',
+  '/api/v1/user/findpassword/stepone',
+  '/api/v1/user/findpassword/steptwo',
+  '/api/v1/oauth/login',
+  '/api/v1/user/sms/code',
+  '/api/v1/user/register/mobile',
+  '/api/v1/user/login/mobile',
+  '/api/v1/user/findpassword/mobile',
+]);

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { postgresPool } from '../../backend/db/postgres';
+import { api, login, registerMember, startBackend, type Member, type StartedBackend } from '../helpers/backend';
+import { insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
+import { createDatabase, dropDatabase } from '../helpers/postgres';
+
+// `npm run db:copy`: a SQLite site with a row in every table is copied into an empty
+// PostgreSQL database; every table then holds the same rows there, a backend started on it
+// signs the same member in and shows the same document, new rows get new ids, and a second
+// copy into the now non-empty database is refused.
+
+const run = promisify(execFile);
+const clusterUrl = inject('postgresUrl');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Tables of the SQLite search index and of the migrator: derived or bookkeeping, not copied as such. */
+const NOT_COPIED = /^(kysely_migration|kysely_migration_lock|search_.*|.*_fts.*|sqlite_.*)$/;
+
+/** Values for columns whose CHECK a placeholder would break. */
+const CHECKED: Record<string, Record<string, unknown>> = {
+  job: { state: 'done' },
+  payment_notification: { outcome: 'paid' },
+};
+
+async function copy(from: string, to: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/db-copy.ts', '--from', from, '--to', to], { cwd: repo, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+interface ColumnInfo { name: string; type: string; notnull: number; pk: number; dflt_value: string | null }
+
+/** Tables of the site, parents before the tables whose foreign keys point at them. */
+function tablesInOrder(db: SQLite.Database): string[] {
+  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[])
+    .map((t) => t.name).filter((name) => !NOT_COPIED.test(name) && !isShadowTable(db, name));
+  const parents = new Map(tables.map((t) => [t, (db.prepare('SELECT "table" FROM pragma_foreign_key_list(?)').all(t) as { table: string }[]).map((f) => f.table).filter((p) => p !== t)]));
+  const ordered: string[] = [];
+  while (ordered.length < tables.length) {
+    for (const t of tables) if (!ordered.includes(t) && parents.get(t)!.every((p) => ordered.includes(p))) ordered.push(t);
+  }
+  return ordered;
+}
+
+/** The tables an FTS5 table keeps its index in (`<name>_data`, …), and the FTS5 tables themselves. */
+function isShadowTable(db: SQLite.Database, name: string): boolean {
+  const virtual = (db.prepare(`SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[]).map((v) => v.name);
+  return virtual.some((v) => name === v || name.startsWith(`${v}_`));
+}
+
+/**
+ * Gives every table still empty one row: the columns that point at another table get its
+ * first row's key, the others a value of their type (distinct text per column).
+ */
+function fillEmptyTables(db: SQLite.Database): string[] {
+  const filled: string[] = [];
+  for (const table of tablesInOrder(db)) {
+    if ((db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n > 0) continue;
+    const columns = db.prepare('SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info(?)').all(table) as ColumnInfo[];
+    const keys = db.prepare('SELECT "from", "table", "to" FROM pragma_foreign_key_list(?)').all(table) as { from: string; table: string; to: string | null }[];
+    const values: Record<string, unknown> = {};
+    for (const column of columns) {
+      const key = keys.find((k) => k.from === column.name);
+      if (key) {
+        values[column.name] = (db.prepare(`SELECT "${key.to ?? 'id'}" AS v FROM "${key.table}" LIMIT 1`).get() as { v: unknown }).v;
+      } else if (CHECKED[table]?.[column.name] !== undefined) {
+        values[column.name] = CHECKED[table][column.name];
+      } else if (column.pk === 1 && column.type === 'INTEGER' && columns.filter((c) => c.pk > 0).length === 1) {
+        continue;
+      } else if (column.type === 'INTEGER') {
+        values[column.name] = 1;
+      } else if (column.type === 'REAL') {
+        values[column.name] = 1.5;
+      } else {
+        values[column.name] = column.name.endsWith('_at') ? '2026-01-02T03:04:05.000Z' : `${table}.${column.name} 数据`;
+      }
+    }
+    const names = Object.keys(values);
+    db.prepare(`INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...names.map((n) => values[n]));
+    filled.push(table);
+  }
+  return filled;
+}
+
+/** Every row of `table` on each engine, in a comparable form (columns in one order, rows sorted). */
+function sqliteRows(db: SQLite.Database, table: string, columns: string[]): string[] {
+  return (db.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`).raw(true).all() as unknown[][]).map((r) => JSON.stringify(r)).sort();
+}
+
+describe.skipIf(!clusterUrl)('npm run db:copy', () => {
+  let source: StartedBackend;
+  let target: StartedBackend | undefined;
+  let url: string;
+  let member: Member;
+  let doc: DocumentFixture;
+  let sqliteFile: string;
+  let tables: string[];
+
+  beforeAll(async () => {
+    source = await startBackend({ env: { DATABASE_URL: '' } });
+    member = await registerMember(source.url);
+    doc = await insertDocument(source.dataDir, { title: '迁移的文档', userId: member.user.id });
+    const admin = await login(source.url, 'admin', source.adminPassword);
+    expect((await api(source.url, 'POST', '/api/v1/comment', { token: member.token, body: { document_id: doc.id, content: '好文档' } })).status).toBeLessThan(500);
+    expect((await api(source.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: doc.id } })).status).toBeLessThan(500);
+    expect(admin).toBeTruthy();
+    await source.close({ keepData: true });
+    sqliteFile = path.join(source.dataDir, 'moredoc.db');
+    const db = new SQLite(sqliteFile);
+    try {
+      fillEmptyTables(db);
+      tables = tablesInOrder(db);
+      const empty = tables.filter((t) => (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n === 0);
+      expect(empty, 'every table of the site holds a row').toEqual([]);
+    } finally {
+      db.close();
+    }
+    url = await createDatabase(clusterUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    await target?.close();
+    if (url) await dropDatabase(url);
+  });
+
+  it('copies every table, row for row, into an empty database with a progress line', async () => {
+    const started = Date.now();
+    const result = await copy(sqliteFile, url);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^db:copy: table 1\/\d+ \w+: 0\/\d+ rows$/m);
+    expect(result.stdout).toMatch(/^db:copy: done: \d+ tables, \d+ rows in [\d.]+ s/m);
+    process.stdout.write(`db:copy of ${tables.length} tables: ${Date.now() - started} ms\n`);
+
+    const db = new SQLite(sqliteFile, { readonly: true });
+    const pool = postgresPool({ url, label: '', poolSize: 1 });
+    try {
+      for (const table of tables) {
+        const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]).map((c) => c.name);
+        const { rows } = await pool.query({ text: `SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`, rowMode: 'array' });
+        expect((rows as unknown[][]).map((r) => JSON.stringify(r)).sort(), table).toEqual(sqliteRows(db, table, columns));
+      }
+    } finally {
+      db.close();
+      await pool.end();
+    }
+  }, 180_000);
+
+  it('gives a site on PostgreSQL the same members and documents, and new rows new ids', async () => {
+    target = await startBackend({ dataDir: source.dataDir, env: { DATABASE_URL: url } });
+    const token = await login(target.url, member.user.username, member.password);
+    const me = await api(target.url, 'GET', '/api/v1/user', { token });
+    expect(me.body).toMatchObject({ id: member.user.id, username: member.user.username });
+    // A token of the SQLite site stays valid: the signing key came along.
+    expect((await api(target.url, 'GET', '/api/v1/user', { token: member.token })).status).toBe(200);
+    const got = await api(target.url, 'GET', '/api/v1/document', { query: { id: doc.id } });
+    expect(got.body).toMatchObject({ id: doc.id, title: '迁移的文档' });
+    const another = await registerMember(target.url);
+    expect(another.user.id).toBeGreaterThan(member.user.id);
+  }, 60_000);
+
+  it('refuses a target that holds a site', async () => {
+    const again = await copy(sqliteFile, url);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^db:copy: the target database is not empty \(\d+ users, \d+ settings\)/);
+  }, 120_000);
+});

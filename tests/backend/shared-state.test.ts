@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../backend/db';
+import { ConfigStore, SETTINGS_CHECK_MS } from '../../backend/platform/config-store';
+import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend } from '../helpers/backend';
+import { databaseOf } from '../helpers/test-database';
+
+// Two backends on one database, as several site or worker processes share one PostgreSQL
+// database: what one of them hands out or counts, the other sees. On PostgreSQL the two have
+// their own DATA_DIRs (nothing shared but the database); on SQLite they share DATA_DIR's file.
+// Each backend keeps its own memory, so whatever passes here passes through the database.
+
+const SIGN_IN_LIMIT = 10;
+const CAPTCHA_ANSWER = '7315';
+
+let first: StartedBackend;
+let second: StartedBackend;
+
+beforeAll(async () => {
+  const env = { SIGN_IN_LIMIT: String(SIGN_IN_LIMIT), CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'true' };
+  const build = { captchaGenerator: () => ({ text: CAPTCHA_ANSWER, image: 'data:image/svg+xml;base64,PHN2Zy8+' }) };
+  first = await startBackend({ env, build });
+  second = TEST_ENGINE === 'postgres'
+    ? await startBackend({ env: { ...env, DATABASE_URL: databaseOf(first.dataDir)! }, build })
+    : await startBackend({ env, build, dataDir: first.dataDir });
+});
+
+afterAll(async () => {
+  await second?.close({ keepData: TEST_ENGINE === 'sqlite' });
+  await first?.close();
+});
+
+const backends = () => [first, second];
+
+describe('two backends on one database', () => {
+  it('hold the sign-in limit together: of 40 logins from one address through both, 10 are tried', async () => {
+    const client = { 'x-forwarded-for': '198.51.100.40' };
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      api(backends()[i % 2]!.url, 'POST', '/api/v1/user/login', { headers: client, body: { username: 'admin', password: first.adminPassword } })));
+    const tried = answers.filter((res) => res.status !== 429);
+    expect(tried.length).toBe(SIGN_IN_LIMIT);
+    expect(tried.every((res) => res.status === 200)).toBe(true);
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused[0]!.body).toMatchObject({ code: 8, message: '操作过于频繁，请稍后再试' });
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Both refused some: neither counted only its own.
+    expect([0, 1].map((side) => answers.filter((res, i) => i % 2 === side && res.status === 429).length).every((n) => n > 0)).toBe(true);
+    // Another address, and another endpoint of the same address, have their own counts.
+    const other = await api(second.url, 'POST', '/api/v1/user/login', { headers: { 'x-forwarded-for': '198.51.100.41' }, body: { username: 'admin', password: first.adminPassword } });
+    expect(other.status).toBe(200);
+  });
+
+  it('accept each other\'s login tokens', async () => {
+    const token = await login(first.url, 'admin', first.adminPassword);
+    const me = await api(second.url, 'GET', '/api/v1/user', { token });
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe('admin');
+  });
+
+  it('check a captcha the other handed out, once', async () => {
+    const captcha = await api(first.url, 'GET', '/api/v1/user/captcha', { query: { type: 'register' } });
+    expect(captcha.body.id).toBeTruthy();
+    const body = { username: 'shared-captcha', password: 'secret-1', captcha_id: captcha.body.id, captcha: CAPTCHA_ANSWER };
+    const registered = await api(second.url, 'POST', '/api/v1/user/register', { body });
+    expect(registered.status).toBe(200);
+    const again = await api(first.url, 'POST', '/api/v1/user/register', { body: { ...body, username: 'shared-captcha-2' } });
+    expect(again.body.message).toBe('验证码错误');
+  });
+
+  it(`see a setting changed through the other within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
+    const sitename = async (backend: StartedBackend) => (await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename as string;
+    const before = await sitename(second);
+    const token = await login(first.url, 'admin', first.adminPassword);
+    await setConfig(first.url, token, { 'system.sitename': `${before}（改名）` });
+    const changedAt = Date.now();
+    expect(await sitename(first)).toBe(`${before}（改名）`);
+    let seen = await sitename(second);
+    while (seen === before && Date.now() - changedAt < SETTINGS_CHECK_MS * 10) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await sitename(second);
+    }
+    const latency = Date.now() - changedAt;
+    expect(seen).toBe(`${before}（改名）`);
+    // The bound plus time for the requests themselves on a loaded machine.
+    expect(latency).toBeLessThan(SETTINGS_CHECK_MS + 2000);
+  });
+});
+
+describe('the settings cache', () => {
+  it('answers a caller inside a SQLite transaction from memory, even when due for a comparison', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-settings-'));
+    const { db } = await openDatabase(dataDir);
+    try {
+      // Due at every call: a query here would wait for the connection the transaction holds.
+      const settings = new ConfigStore(db, 0);
+      await settings.snapshot();
+      const inside = db.transaction().execute(async (trx) => {
+        await trx.selectFrom('config').select('id').execute();
+        return settings.snapshot();
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise((resolve) => (timer = setTimeout(() => resolve('stuck'), 5000)));
+      expect(await Promise.race([inside, stuck])).not.toBe('stuck');
+      clearTimeout(timer);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
