@@ -14,7 +14,6 @@ import { createDocument, uploader, waitForStatus } from '../helpers/document-api
 import { textPdf } from '../helpers/documents';
 import { databaseEnv } from '../helpers/test-database';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
 /** The job queue's poll interval: a process that runs jobs claims a due one within it. */
 const POLL_MS = 1000;
 
@@ -25,7 +24,7 @@ interface Worker {
 }
 
 function spawnWorker(env: Record<string, string>): Worker {
-  const child = spawn(TSX, ['backend/worker.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/worker.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
