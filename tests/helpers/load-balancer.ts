@@ -17,8 +17,12 @@ const HOP_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade',
 
 export interface LoadBalancer {
   url: string;
-  /** Answers the load balancer made itself (every try failed) and requests passed on to another instance. */
-  stats: { ownErrors: number; retries: number };
+  /**
+   * Answers the load balancer made itself (every try failed), requests passed on to another
+   * instance, and writes cut: sent to an instance whose connection then failed without an
+   * answer, not passed on (the instance may have acted on them), answered 502.
+   */
+  stats: { ownErrors: number; retries: number; cutWrites: number };
   close(): Promise<void>;
 }
 
@@ -49,7 +53,7 @@ function attempt(upstream: URL, request: http.IncomingMessage, body: Buffer): Pr
 export async function startLoadBalancer(upstreamUrls: readonly string[], opts: { failTimeoutMs?: number } = {}): Promise<LoadBalancer> {
   const upstreams = upstreamUrls.map((url) => ({ url: new URL(url), downUntil: 0 }));
   const failTimeoutMs = opts.failTimeoutMs ?? 2000;
-  const stats = { ownErrors: 0, retries: 0 };
+  const stats = { ownErrors: 0, retries: 0, cutWrites: 0 };
   let next = 0;
 
   /** The instances in the order this request tries them: round robin, those marked down last. */
@@ -81,7 +85,10 @@ export async function startLoadBalancer(upstreamUrls: readonly string[], opts: {
         stats.retries += 1;
         continue;
       }
-      if (!result.response) break;
+      if (!result.response) {
+        if (result.connected && !idempotent) stats.cutWrites += 1;
+        break;
+      }
       const { response } = result;
       const headers = { ...response.headers };
       for (const name of HOP_HEADERS) delete headers[name];
