@@ -12,8 +12,8 @@ import type { EmbeddedBackend } from './embedded-backend';
 import { loggerOptions } from './logging';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-/** After the port closed: how long a connection without a request may still bring one. */
-const IDLE_CLOSE_MS = 500;
+/** After the port closed: how long a connection without a request may still bring one (a loaded machine may take a while to read what was accepted). */
+const IDLE_CLOSE_MS = 2000;
 const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
 
 function fail(message: string): never {
