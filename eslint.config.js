@@ -12,8 +12,8 @@ const backendOutside = {
   message: 'backend/ stands alone: it imports shared/, never gateway/, web/, tests/, bench/ or scripts/.',
 };
 const backendRoot = {
-  regex: '^(\\.\\./)+(app|seed|config|server)$',
-  message: 'app.ts, seed.ts, config.ts and server.ts compose the backend; nothing below them imports them.',
+  regex: '^(\\.\\./)+(app|seed|config|server|worker)$',
+  message: 'app.ts, seed.ts, config.ts, server.ts and worker.ts compose the backend; nothing below them imports them.',
 };
 const intoFolders = (folders, message) => ({ regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`, message });
 const backendLayer = (files, patterns) => ({

@@ -17,6 +17,7 @@ import { ConfigStore } from './platform/config-store';
 import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
+import { removeAbandonedScratch } from './platform/scratch';
 import { Mailer } from './platform/mailer';
 import { PostgresSearchIndex } from './platform/search/postgres-search-index';
 import type { SearchCollection, SearchIndex } from './platform/search/search-index';
@@ -187,7 +188,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...(notifications ? { notifications } : {}) });
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, leaseMs: config.jobLeaseMs, ...(notifications ? { notifications } : {}) });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,
@@ -246,7 +247,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.addHook('onReady', async () => {
-    jobs.start();
+    // RUN_JOBS=false: a web instance; it enqueues, the workers (`npm run worker`) run.
+    if (config.runJobs) {
+      await removeAbandonedScratch();
+      jobs.start();
+    }
     // An index made by an older tokenizer is brought up to date while the site answers.
     searchUpgrade = Promise.all(
       search.upgrade({ stopped: () => closing }).map((upgrade) =>

@@ -46,6 +46,13 @@ export interface BackendConfig {
   database: PostgresConfig | null;
   /** SIGN_IN_LIMIT: tries per minute, client address and sign-in endpoint, across every process (default 10; 0 = none). */
   signInLimit: SignInLimitSetting;
+  /**
+   * RUN_JOBS (default true): this process claims and runs jobs (conversion, sitemaps, expiry,
+   * clean-ups). false: a web instance that only enqueues them, for `npm run worker` to run.
+   */
+  runJobs: boolean;
+  /** JOB_LEASE_MS: how long a claimed job stays with a process that stopped answering (default 30 s). */
+  jobLeaseMs: number;
 }
 
 export interface PostgresConfig {
@@ -220,9 +227,9 @@ function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
 /** How long a presigned download URL (S3_PRESIGNED_DOWNLOADS) works: enough to follow the redirect. */
 const PRESIGNED_DOWNLOAD_SECONDS = 300;
 
-function parseSwitch(variable: string, raw: string | undefined): boolean {
+function parseSwitch(variable: string, raw: string | undefined, fallback = false): boolean {
   const value = raw?.trim();
-  if (!value) return false;
+  if (!value) return fallback;
   if (!BOOL_VALUES.includes(value)) throw new ConfigError(`${variable} must be true or false, got "${value}"`);
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
@@ -344,6 +351,8 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     database: parseDatabase(env),
     signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },
+    runJobs: parseSwitch('RUN_JOBS', env.RUN_JOBS, true),
+    jobLeaseMs: parseInteger('JOB_LEASE_MS', env.JOB_LEASE_MS, 1000, 3_600_000) ?? 30_000,
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

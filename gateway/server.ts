@@ -2,7 +2,8 @@
 // embedded backend unless BACKEND_URL is set, listen, and a graceful shutdown on SIGTERM/
 // SIGINT in which in-flight requests finish.
 import closeWithGrace from 'close-with-grace';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGateway } from './app';
@@ -11,6 +12,8 @@ import type { EmbeddedBackend } from './embedded-backend';
 import { loggerOptions } from './logging';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** After the port closed: how long a connection without a request may still bring one (a loaded machine may take a while to read what was accepted). */
+const IDLE_CLOSE_MS = 2000;
 const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
 
 function fail(message: string): never {
@@ -24,6 +27,27 @@ function fail(message: string): never {
  */
 function embeddedBackendLogLevel(level: LogLevel): LogLevel {
   return level === 'info' ? 'warn' : level;
+}
+
+/**
+ * Closes the listening socket (new connections are refused, so a load balancer sends them to
+ * another instance) and waits, at most `ms`, for the open connections to finish their
+ * requests; the gateway answers `Connection: close` once the port is closed. net.Server's
+ * close, not http.Server's: that one also drops every connection without a request under
+ * way, among them those just accepted whose request is not read yet - requests a load
+ * balancer has sent here and will not send elsewhere if they are writes. Keep-alive
+ * connections still idle a moment later are closed then.
+ */
+function stopAccepting(server: Server, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_CLOSE_MS);
+    const timer = setTimeout(resolve, ms);
+    net.Server.prototype.close.call(server, () => {
+      clearTimeout(idle);
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function isConfigError(error: unknown): error is Error {
@@ -71,6 +95,11 @@ export async function main(env: Record<string, string | undefined> = process.env
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // The port closes first and the requests already here are answered as usual; only then
+    // does Fastify close (it answers 503 to any request that still comes on an open connection).
+    // Fastify alone would mark itself closing before closing the port: a load balancer's
+    // request that got in meanwhile was answered 503 instead of going to another instance.
+    await stopAccepting(app.server, SHUTDOWN_GRACE_MS / 2);
     await app.close();
     await embedded?.close();
   });

@@ -1,4 +1,4 @@
-// `npm run build:server`: the server bundles (the gateway, the standalone backend, the blob
+// `npm run build:server`: the server bundles (the gateway, the standalone backend, the worker, the blob
 // copy command), with the worker-thread modules beside the bundles that start them (the
 // threads load them by path at run time, so they are copied, not bundled).
 // `tsx scripts/build-server.ts <outdir> [name=entry.ts …]`: more entries (tests bundle probes).
@@ -13,6 +13,7 @@ const OUT = resolve(ROOT, process.argv[2] ?? 'dist/server');
 const ENTRY_POINTS: Record<string, string> = {
   'gateway/server': 'gateway/server.ts',
   'backend/server': 'backend/server.ts',
+  'backend/worker': 'backend/worker.ts',
   'scripts/blobs-copy': 'scripts/blobs-copy.ts',
   'scripts/db-copy': 'scripts/db-copy.ts',
   ...Object.fromEntries(process.argv.slice(3).map((arg) => arg.split('=', 2) as [string, string])),

@@ -67,6 +67,27 @@ export function isUnstorableText(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '22021';
 }
 
+/** Socket failures of a connection to PostgreSQL: the server is down, restarting or unreachable. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** pg's own words for a connection it lost or could not get in time (no code of their own). */
+const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
+
+/**
+ * PostgreSQL cannot be reached or is shutting down: SQLSTATE class 08 (connection exception),
+ * 57P01–57P03 (admin/crash shutdown, cannot connect now), a refused or cut socket, pg's
+ * "Connection terminated" and its pool's connection timeout. The request is answered 503 and
+ * the pool connects again by itself when the server is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || UNREACHABLE_CODES.has(code))) {
+    return true;
+  }
+  return LOST_CONNECTION.test(error.message);
+}
+
 /** SQLite in DATA_DIR, with its connection (the search engine's FTS5 tables live beside the others). */
 export interface OpenedDatabase {
   engine: 'sqlite';

@@ -47,6 +47,11 @@ export function postgresPool(options: PostgresOptions): pg.Pool {
     application_name: 'moredoc-site',
   });
   pool.on('error', (error) => options.onIdleError?.(error));
+  // A connection checked out between two queries (inside a transaction) that the server cuts
+  // (restart, shutdown) emits 'error' with none of the pool's listeners on it: unheard, that
+  // would end the process. The query under way, or the next one, fails and says so itself
+  // (an idle connection's error reaches the pool's listener above as well).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

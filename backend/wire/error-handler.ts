@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUnstorableText } from '../db';
+import { isDatabaseUnavailable, isUnstorableText } from '../db';
 import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode } from './errors';
 
 // The one place where errors become responses. RPC routes answer grpc-gateway's
@@ -14,11 +14,16 @@ declare module 'fastify' {
 }
 
 const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
+const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
 
 interface Rendered { status: number; code: GrpcCode; message: string }
 
 function render(error: FastifyError | ApiError | Error, request: FastifyRequest): Rendered {
-  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof ApiError) {
+    // A service that did not answer (the file store): its reason, in one line.
+    if (error.status === 503 && error.cause instanceof Error) request.log.warn({ reason: error.cause.message || error.cause.name }, error.message);
+    return { status: error.status, code: error.code, message: error.message };
+  }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -28,6 +33,11 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
     return { status: 400, code: Code.InvalidArgument, message: '请求格式不正确' };
   }
   if (isUnstorableText(error)) return { status: 400, code: Code.InvalidArgument, message: '请求包含非法字符' };
+  if (isDatabaseUnavailable(error)) {
+    // One line, not a stack per request: while the database is away every request fails alike.
+    request.log.warn({ reason: error.message || (error as { code?: string }).code }, 'database unavailable');
+    return { status: 503, code: Code.Unavailable, message: DATABASE_UNAVAILABLE };
+  }
   if (status && status >= 400 && status < 500) {
     const code = codeFromHttpStatus(status);
     return { status: httpStatusFromCode(code), code, message: fastifyError.message || '请求参数错误' };

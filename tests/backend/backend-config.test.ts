@@ -54,6 +54,14 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig(env)).toThrow(new ConfigError(message));
   });
 
+  it('runs jobs with a 30 s lease unless RUN_JOBS=false (a web instance) or JOB_LEASE_MS say otherwise', () => {
+    expect(loadBackendConfig({})).toMatchObject({ runJobs: true, jobLeaseMs: 30_000 });
+    expect(loadBackendConfig({ RUN_JOBS: 'false', JOB_LEASE_MS: '2000' })).toMatchObject({ runJobs: false, jobLeaseMs: 2000 });
+    expect(loadBackendConfig({ RUN_JOBS: ' true ' }).runJobs).toBe(true);
+    expect(() => loadBackendConfig({ RUN_JOBS: 'no' })).toThrow(new ConfigError('RUN_JOBS must be true or false, got "no"'));
+    expect(() => loadBackendConfig({ JOB_LEASE_MS: '500' })).toThrow(new ConfigError('JOB_LEASE_MS must be an integer between 1000 and 3600000, got "500"'));
+  });
+
   it('times a stalled request body out after 30 s unless BODY_TIMEOUT_MS says otherwise', () => {
     expect(loadBackendConfig({}).bodyTimeoutMs).toBe(30_000);
     expect(loadBackendConfig({ BODY_TIMEOUT_MS: '5000' }).bodyTimeoutMs).toBe(5000);

@@ -15,6 +15,12 @@ export interface PostgresCluster {
   /** A superuser's URL of the cluster's `postgres` database. */
   url: string;
   stop(): Promise<void>;
+  /**
+   * Stops the server (fast shutdown: its clients are cut off) and keeps its data; `resume`
+   * starts it again on the same port. Only for a cluster started here (not TEST_POSTGRES_URL).
+   */
+  pause?(): Promise<void>;
+  resume?(): Promise<void>;
 }
 
 /** Where the server's binaries are (the newest major installed), or null when there are none. */
@@ -92,16 +98,30 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync',
   ], { stdio: 'pipe', ...user });
   const port = await freePort();
-  const child = spawn(path.join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-    '-c', 'max_connections=500', '-c', 'shared_buffers=128MB',
-  ], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-8000);
-  });
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  let stderr = '';
+  const spawnServer = () => {
+    const server = spawn(path.join(bin, 'postgres'), [
+      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+      '-c', 'max_connections=500', '-c', 'shared_buffers=128MB',
+    ], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+    server.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-8000);
+    });
+    return server;
+  };
+  const shutDown = async (server: ChildProcess) => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    // SIGINT: the fast shutdown (clients disconnected, no checkpoint wait beyond one).
+    server.kill('SIGINT');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  };
+  let child = spawnServer();
   try {
     await waitForServer(url, child, () => stderr);
   } catch (error) {
@@ -112,16 +132,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   return {
     url,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        // SIGINT: the fast shutdown (clients disconnected, no checkpoint wait beyond one).
-        child.kill('SIGINT');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-        clearTimeout(timer);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await shutDown(child);
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+    pause: () => shutDown(child),
+    async resume() {
+      child = spawnServer();
+      await waitForServer(url, child, () => stderr);
     },
   };
 }

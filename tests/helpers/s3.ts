@@ -27,25 +27,33 @@ export interface TestS3 {
   pendingUploads(): string[];
   /** Sets an object's time as s3rver reports it (its file's mtime), to play a file left long ago. */
   backdate(objectKey: string, when: Date): void;
+  /** Every object key in the bucket (s3rver's own folders left out). */
+  objectKeys(): string[];
+  /** Stops the server and keeps its objects; `resume` serves them again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
   const bucket = opts.bucket ?? 'moredoc-test';
   const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'moredoc-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
-  server.middleware.unshift(async (ctx, next) => {
-    const uploadId = ctx.query.uploadId;
-    if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
-    const [, bucketName = ''] = ctx.path.split('/');
-    if (!/^[0-9a-f]+$/.test(uploadId) || !/^[\w.-]+$/.test(bucketName)) {
-      ctx.status = 400;
-      return;
-    }
-    await fsp.rm(path.join(directory, bucketName, UPLOADS_FOLDER, uploadId), { recursive: true, force: true });
-    ctx.status = 204;
-  });
-  const { port } = await server.run();
+  const serve = async (port: number) => {
+    const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+    server.middleware.unshift(async (ctx, next) => {
+      const uploadId = ctx.query.uploadId;
+      if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
+      const [, bucketName = ''] = ctx.path.split('/');
+      if (!/^[0-9a-f]+$/.test(uploadId) || !/^[\w.-]+$/.test(bucketName)) {
+        ctx.status = 400;
+        return;
+      }
+      await fsp.rm(path.join(directory, bucketName, UPLOADS_FOLDER, uploadId), { recursive: true, force: true });
+      ctx.status = 204;
+    });
+    return { server, port: (await server.run()).port };
+  };
+  let { server, port } = await serve(0);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -60,6 +68,22 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
       const parts = objectKey.split('/');
       const name = parts.pop()!;
       fs.utimesSync(path.join(directory, bucket, ...parts, `${name}._S3rver_object`), when, when);
+    },
+    objectKeys: () => {
+      const root = path.join(directory, bucket);
+      return (fs.readdirSync(root, { recursive: true }) as string[])
+        .filter((name) => name.endsWith('._S3rver_object') && !name.startsWith(UPLOADS_FOLDER))
+        .map((name) => name.slice(0, -'._S3rver_object'.length))
+        .sort();
+    },
+    async pause() {
+      const closed = server.close();
+      // Requests under way are cut too, as when the service goes away.
+      server.httpServer?.closeAllConnections();
+      await closed;
+    },
+    async resume() {
+      ({ server, port } = await serve(port));
     },
     async stop() {
       await server.close();

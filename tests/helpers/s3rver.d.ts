@@ -1,5 +1,6 @@
 // The part of s3rver 3.7 (a Koa app, shipped without types) that tests/helpers/s3.ts uses.
 declare module 's3rver' {
+  import type { Server } from 'node:http';
   import type { AddressInfo } from 'node:net';
 
   interface S3rverOptions {
@@ -26,6 +27,8 @@ declare module 's3rver' {
     /** Koa's middleware list, in the order they run. */
     middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
     run(): Promise<AddressInfo>;
+    /** The HTTP server while it runs. */
+    httpServer?: Server;
     close(): Promise<void>;
   }
 }

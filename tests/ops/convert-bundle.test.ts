@@ -32,6 +32,12 @@ afterAll(async () => {
 });
 
 describe('npm run build:server and the conversion worker', () => {
+  it('bundles the job worker that `npm run start:worker` runs', async () => {
+    const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['start:worker']).toBe('node dist/server/backend/worker.mjs');
+    expect(existsSync(join(out, 'backend', 'worker.mjs'))).toBe(true);
+  });
+
   it('puts the worker beside both server bundles', () => {
     for (const program of ['gateway', 'backend']) {
       expect(existsSync(join(out, program, 'server.mjs')), program).toBe(true);

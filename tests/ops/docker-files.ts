@@ -109,7 +109,8 @@ export interface ComposeRow {
   service: string;
   /** undefined: the default (no profile) */
   profile: string | undefined;
-  port: number;
+  /** undefined: none (a one-shot job, a worker) */
+  port: number | undefined;
   /** published on the host, or only reachable from the other services */
   published: boolean;
   volumes: string[];
@@ -134,7 +135,7 @@ export function composeTable(readme: string): ComposeRow[] {
     rows.push({
       service: code(cells[0]!)[0]!,
       profile: code(cells[1]!)[0],
-      port: Number(code(cells[2]!)[0]),
+      port: code(cells[2]!)[0] === undefined ? undefined : Number(code(cells[2]!)[0]),
       published: !cells[2]!.includes('internal'),
       volumes: code(cells[3]!),
     });

@@ -3,7 +3,7 @@
 // and that its start command runs the built gateway on production dependencies only.
 // The build and `npm ci --omit=dev` run once, in a temporary copy of the work tree.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -29,8 +29,11 @@ interface ComposeService {
   expose?: string[];
   volumes?: string[];
   environment?: Record<string, string>;
+  command?: string[];
+  entrypoint?: string[];
   depends_on?: Record<string, { condition?: string; required?: boolean }>;
-  healthcheck?: { test?: string[] };
+  healthcheck?: { test?: string[]; disable?: boolean };
+  deploy?: { replicas?: number };
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -42,7 +45,8 @@ describe('docker-compose.yml', () => {
   let readme: string;
 
   beforeAll(async () => {
-    compose = parseYaml(await readRepo('docker-compose.yml')) as ComposeFile;
+    // Compose resolves YAML merge keys (`<<: *anchor`), as the scale profile's services use them.
+    compose = parseYaml(await readRepo('docker-compose.yml'), { merge: true }) as ComposeFile;
     readme = await readRepo('README.md');
   });
 
@@ -57,7 +61,10 @@ describe('docker-compose.yml', () => {
       if (row.profile === undefined) expect(service.profiles, row.service).toBeUndefined();
       else expect(service.profiles, row.service).toContain(row.profile);
 
-      if (row.published) {
+      if (row.port === undefined) {
+        expect(service.ports, row.service).toBeUndefined();
+        expect(service.expose, row.service).toBeUndefined();
+      } else if (row.published) {
         // "${SITE_PORT:-3000}:3000": published on the host, by default on the same port
         const mapping = (service.ports ?? []).map((entry) => /^(?:\$\{\w+:-(\d+)\}|(\d+)):(\d+)$/.exec(String(entry)));
         expect(mapping.some((m) => m !== null && Number(m[3]) === row.port && Number(m[1] ?? m[2]) === row.port), row.service).toBe(true);
@@ -97,7 +104,7 @@ describe('docker-compose.yml with the postgres profile', () => {
 
   it('runs the official PostgreSQL 15 or 16 image in a volume of its own, health-checked', () => {
     const postgres = compose.services.postgres!;
-    expect(postgres.profiles).toEqual(['postgres']);
+    expect(postgres.profiles).toEqual(['postgres', 'scale']);
     expect(postgres.image).toMatch(/^postgres:1[56](\.\d+)?$/);
     expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
     expect(postgres.healthcheck?.test?.slice(0, 2)).toEqual(['CMD', 'pg_isready']);
@@ -118,6 +125,96 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(section).toMatch(/DATABASE_URL=postgres:\/\/moredoc:[^@]+@postgres:5432\/moredoc/);
     expect(section).toContain('db-copy.mjs --to');
     expect(section).toContain('docker compose exec postgres pg_dump');
+  });
+});
+
+describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
+  let compose: ComposeFile;
+  let nginxConf: string;
+  const service = (name: string) => compose.services[name]!;
+
+  beforeAll(async () => {
+    compose = parseYaml(await readRepo('docker-compose.yml'), { merge: true }) as ComposeFile;
+    nginxConf = await readRepo('deploy/nginx-scale.conf');
+  });
+
+  it('runs PostgreSQL, MinIO with its bucket made once, two web instances, two workers and nginx', () => {
+    const scale = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('scale')).map(([name]) => name);
+    expect(scale.sort()).toEqual(['lb', 'minio', 'minio-setup', 'postgres', 'site-1', 'site-2', 'worker']);
+    expect(service('postgres').healthcheck?.test?.slice(0, 6)).toEqual(['CMD', 'pg_isready', '-U', 'moredoc', '-d', 'moredoc']);
+    expect(service('postgres').volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(service('minio').healthcheck?.test).toEqual(['CMD', 'mc', 'ready', 'local']);
+    expect(service('minio').volumes).toEqual(['minio-data:/data']);
+    expect(service('minio-setup').depends_on).toEqual({ minio: { condition: 'service_healthy' } });
+    expect(service('minio-setup').entrypoint!.join(' ')).toMatch(/mc alias set local http:\/\/minio:9000 .* && mc mb --ignore-existing "local\/\$\$S3_BUCKET"/);
+    expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['postgres-data', 'minio-data']));
+  });
+
+  it('gives every instance the same database, bucket and secret; the web ones leave the jobs to the workers', () => {
+    const instances = ['site-1', 'site-2', 'worker'];
+    const shared = ['DATABASE_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'JWT_SECRET'];
+    for (const name of instances) {
+      const s = service(name);
+      expect(s.image, name).toBe('moredoc-site:latest');
+      expect(s.depends_on, name).toEqual({ postgres: { condition: 'service_healthy' }, 'minio-setup': { condition: 'service_completed_successfully' } });
+      for (const key of shared) expect(s.environment?.[key], `${name} ${key}`).toBe(service('site-1').environment?.[key]);
+    }
+    expect(service('site-1').environment?.DATABASE_URL).toBe('postgres://moredoc:${POSTGRES_PASSWORD:-}@postgres:5432/moredoc');
+    expect(service('site-1').environment?.S3_ENDPOINT).toBe('http://minio:9000');
+    for (const name of ['site-1', 'site-2']) {
+      expect(service(name).environment?.RUN_JOBS, name).toBe('false');
+      expect(service(name).expose, name).toEqual(['3000']);
+      expect(service(name).command, name).toBeUndefined();
+    }
+    // The worker: the bundle's worker entry, twice, without the image's HTTP health check.
+    expect(service('worker').command).toEqual(['node', 'dist/server/backend/worker.mjs']);
+    expect(service('worker').environment?.RUN_JOBS).toBeUndefined();
+    expect(service('worker').deploy?.replicas).toBe(2);
+    expect(service('worker').healthcheck).toEqual({ disable: true });
+  });
+
+  it('puts nginx in front of the web instances by name, retrying a refused one on the other', () => {
+    const lb = service('lb');
+    expect(lb.volumes).toEqual(['./deploy/nginx-scale.conf:/etc/nginx/conf.d/default.conf:ro']);
+    expect(lb.depends_on).toMatchObject({ 'site-1': { condition: 'service_healthy' }, 'site-2': { condition: 'service_healthy' } });
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginxConf);
+    expect(upstream).not.toBeNull();
+    const servers = [...upstream![2]!.matchAll(/^\s*server\s+([\w.-]+):(\d+)([^;]*);/gm)].map((m) => ({ host: m[1], port: m[2], params: m[3]!.trim() }));
+    expect(servers.map((server) => server.host)).toEqual(['site-1', 'site-2']);
+    for (const server of servers) {
+      expect(service(server.host!).expose).toContain(server.port);
+      expect(server.params).toMatch(/max_fails=\d+ fail_timeout=\d+s/);
+    }
+    expect(nginxConf).toMatch(new RegExp(`proxy_pass http://${upstream![1]};`));
+    const nextUpstream = /^\s*proxy_next_upstream\s+([^;]+);/m.exec(nginxConf)![1]!.split(/\s+/);
+    expect(nextUpstream).toEqual(expect.arrayContaining(['error', 'timeout']));
+    // A write an instance may have acted on is never sent twice.
+    expect(nextUpstream).not.toContain('non_idempotent');
+    const listen = /^\s*listen\s+(\d+);/m.exec(nginxConf)![1];
+    expect(lb.ports).toEqual([`\${SCALE_PORT:-${listen}}:${listen}`]);
+  });
+
+  it.skipIf(!existsSync('/usr/sbin/nginx'))('passes `nginx -t` (the instance names resolved to loopback)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'moredoc-nginx-'));
+    try {
+      const conf = nginxConf.replace(/\bsite-\d+:/g, '127.0.0.1:');
+      await mkdir(join(dir, 'logs'));
+      const main = [
+        `pid ${join(dir, 'nginx.pid')};`,
+        `error_log ${join(dir, 'logs', 'error.log')};`,
+        'events {}',
+        'http {',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(dir, name)};`),
+        `  access_log ${join(dir, 'logs', 'access.log')};`,
+        conf,
+        '}',
+      ].join('\n');
+      await writeFile(join(dir, 'nginx.conf'), main);
+      const { stderr } = await run('/usr/sbin/nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')]);
+      expect(stderr).toContain('test is successful');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

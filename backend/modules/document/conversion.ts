@@ -1,6 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
@@ -11,6 +10,7 @@ import { DocumentStatus } from '../../../shared/constants';
 import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
+import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
@@ -199,7 +199,7 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
       text = await readText(app, hash, manifest.text);
     } else {
       await app.blobs.delete(outputKey(hash, MANIFEST));
-      scratch = await mkdtemp(join(tmpdir(), 'moredoc-document-'));
+      scratch = await scratchFolder('moredoc-document');
       const source = await sourceOf(app, hash, documents);
       const outDir = join(scratch, 'out');
       const progress = progressReporter(job);

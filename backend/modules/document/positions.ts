@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConversionError, POSITIONS_VERSION, positionsFile } from '../../platform/convert/converter';
 import type { BackendContext } from '../../platform/context';
 import { jobKind, PermanentJobError, type JobContext } from '../../platform/jobs/job-queue';
+import { scratchFolder } from '../../platform/scratch';
 import { conversionPending, originalFile, sourceOf } from './conversion';
 import { outputKey } from './files';
 import { readBlob, readManifest, writeManifest } from './manifest';
@@ -49,7 +49,7 @@ export async function fillInPositions(app: BackendContext, hash: string, job: Jo
   if (await conversionPending(app, hash)) return;
   const manifest = await readManifest(app, hash);
   if (!manifest || manifest.positions === POSITIONS_VERSION) return;
-  const scratch = await mkdtemp(join(tmpdir(), 'moredoc-positions-'));
+  const scratch = await scratchFolder('moredoc-positions');
   try {
     const source = manifest.pdf
       ? { key: outputKey(hash, manifest.pdf), ext: '.pdf' }

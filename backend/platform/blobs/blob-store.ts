@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { ApiError, Code } from '../../wire/errors';
 
 // Where the backend keeps files (uploads, document originals, rendered pages): named by
 // `/`-separated keys, never by filesystem paths, so that an S3-compatible store can replace
@@ -107,6 +108,19 @@ const MAX_KEY_BYTES = 1024;
 
 export class BlobStoreError extends Error {
   override name = 'BlobStoreError';
+}
+
+/**
+ * The store did not answer (refused or cut connections, timeouts) or answered a server error
+ * (5xx) after its client's retries: nothing was read or kept; the request may be made again.
+ * A request that meets it is answered 503 (code 14); `cause` is the client's error.
+ */
+export class BlobStoreUnavailableError extends ApiError {
+  override name = 'BlobStoreUnavailableError';
+  constructor(options: { cause: unknown }) {
+    super(Code.Unavailable, '文件存储暂时不可用，请稍后再试');
+    this.cause = options.cause;
+  }
 }
 
 export class BlobKeyError extends BlobStoreError {

@@ -21,6 +21,7 @@ import {
   BlobEmptyError,
   BlobKeyError,
   BlobRangeError,
+  BlobStoreUnavailableError,
   BlobTooLargeError,
   HEAD_BYTES,
   assertBlobKey,
@@ -135,6 +136,14 @@ export class S3BlobStore implements BlobStore {
       useContentMd5ForDeleteObjects(args.request, args.input);
       return next(args);
     }, { step: 'build', priority: 'low', name: 'deleteObjectsContentMd5' });
+    // Outside the retries: what still failed after them, the service being away, is told apart.
+    this.client.middlewareStack.add((next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw unavailableOr(error);
+      }
+    }, { step: 'initialize', priority: 'high', name: 'blobStoreUnavailable' });
     const seconds = opts.presignedSeconds ?? 0;
     if (seconds > 0) {
       this.presignedUrl = (key, presign) => getSignedUrl(this.client, new GetObjectCommand({
@@ -482,6 +491,21 @@ function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
+/** Socket failures: the service is down or unreachable. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** An SDK error that says the service is away (no answer, or a 5xx) as BlobStoreUnavailableError; any other as it is. */
+function unavailableOr(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const status = statusOf(error);
+  const code = (error as { code?: unknown }).code;
+  const away = status === undefined
+    ? (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || error.name === 'TimeoutError'
+    : status >= 500;
+  if (!away) return error;
+  return new BlobStoreUnavailableError({ cause: error });
+}
+
 /** A key as CopySource wants it: URL-encoded, its slashes kept. */
 function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
@@ -502,7 +526,9 @@ function useContentMd5ForDeleteObjects(request: unknown, input: object): void {
 }
 
 /** The one-line reason a bucket check failed, naming the setting to look at. */
-function bucketCheckError(error: unknown, opts: S3BlobStoreOptions): S3BucketCheckError {
+function bucketCheckError(thrown: unknown, opts: S3BlobStoreOptions): S3BucketCheckError {
+  // The SDK's own error, which names the cause in the operator's terms.
+  const error = thrown instanceof BlobStoreUnavailableError ? thrown.cause : thrown;
   const status = statusOf(error);
   const where = opts.endpoint ?? `AWS S3 (${opts.region})`;
   if (status === 404) return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: there is no bucket "${opts.bucket}" at ${where}`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -10,6 +10,7 @@ import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import { PagePool, type CoverFiles, type PageFile, type PageKind, type PendingImages, type RenderSettings, type WorkerSource } from './page-pool';
 import { decodeTextFile, joinPageTexts } from './text';
+import { CONVERTER_WORK_DIR, scratchFolder } from '../scratch';
 import { positionsFile } from './text-positions.mjs';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
@@ -163,7 +164,7 @@ class Converter implements DocumentConverter {
   private readonly limits: ConversionLimits;
 
   constructor(private readonly settings: ConverterSettings) {
-    this.workDir = settings.workDir ?? join(tmpdir(), 'moredoc-convert');
+    this.workDir = settings.workDir ?? join(tmpdir(), CONVERTER_WORK_DIR);
     this.limits = { ...DEFAULT_LIMITS, ...settings.limits };
     this.pool = new PagePool({
       threads: settings.workers ?? availableParallelism(),
@@ -191,7 +192,7 @@ class Converter implements DocumentConverter {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     await mkdir(request.outDir, { recursive: true });
     await mkdir(this.workDir, { recursive: true });
-    const scratch = await mkdtemp(join(this.workDir, 'positions-'));
+    const scratch = await scratchFolder('positions', this.workDir);
     try {
       const plan = planConversion(request.ext, await sniffContent(request.sourcePath));
       if (plan.converter !== 'mupdf') throw new ConversionError('unsupported-format', { detail: `positions are read from the PDF ${plan.converter} made` });
@@ -227,7 +228,7 @@ class Converter implements DocumentConverter {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     await mkdir(request.outDir, { recursive: true });
     await mkdir(this.workDir, { recursive: true });
-    const scratch = await mkdtemp(join(this.workDir, 'job-'));
+    const scratch = await scratchFolder('job', this.workDir);
     try {
       return await this.convert(request, limits, scratch, signal);
     } catch (error) {
