@@ -6,7 +6,7 @@ import { loadBackendConfig } from '../../backend/config';
 import { openDatabase } from '../../backend/db';
 import { TOKENIZER_VERSION } from '../../backend/platform/search/bigrams';
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
-import { api, login, startBackend } from '../helpers/backend';
+import { api, login, startBackend, withDatabase } from '../helpers/backend';
 
 const TABLES = ['group', 'permission', 'config', 'navigation', 'language', 'friendlink', 'user'] as const;
 
@@ -27,6 +27,8 @@ describe('restart on the same DATA_DIR', () => {
     const created = await api(first.url, 'POST', '/api/v1/group', { token, body: { title: '重启测试组', sort: 5 } });
     expect(created.status).toBe(200);
     await first.close({ keepData: true });
+    // A site seeded before members could upload keeps its members' group as it was.
+    await withDatabase(first.dataDir, (db) => db.prepare('UPDATE "group" SET enable_upload = 0 WHERE id = 2').run());
     const before = await countRows(first.dataDir);
 
     const second = await startBackend({ dataDir: first.dataDir });
@@ -34,6 +36,7 @@ describe('restart on the same DATA_DIR', () => {
       expect(await countRows(first.dataDir)).toEqual(before);
       const group = await api(second.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
       expect(group.body.title).toBe('重启测试组');
+      await withDatabase(first.dataDir, (db) => expect(db.prepare('SELECT enable_upload FROM "group" WHERE id = 2').get()).toEqual({ enable_upload: 0 }));
       const me = await api(second.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');

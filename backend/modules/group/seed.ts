@@ -2,7 +2,9 @@ import type { Database } from '../../db';
 import { now } from '../../db/schema';
 
 // The two groups of a new site: the super administrators (where the seeded admin goes) and
-// the default group new members join.
+// the default group new members join. Members may upload from the start (their documents wait
+// for review), so that a new site does not stay empty until an admin finds the switch; the seed
+// runs on an empty table only, so an existing site keeps its own setting.
 
 export async function seedGroups(db: Database): Promise<void> {
   if (await db.selectFrom('group').select('id').limit(1).executeTakeFirst()) return;
@@ -14,7 +16,7 @@ export async function seedGroups(db: Database): Promise<void> {
       created_at: ts, updated_at: ts,
     },
     {
-      title: '普通用户', description: '普通用户', is_default: 1, is_display: 1, enable_upload: 0,
+      title: '普通用户', description: '普通用户', is_default: 1, is_display: 1, enable_upload: 1,
       enable_document_review: 1, enable_comment: 1, enable_comment_approval: 1, enable_article: 1,
       created_at: ts, updated_at: ts,
     },

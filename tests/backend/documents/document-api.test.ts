@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
-import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
 // and their filters, editing, reviewing, filing, ratings, the recycle bin and what follows
@@ -87,7 +87,8 @@ describe('CreateDocument', () => {
   });
 
   it('needs the upload right', async () => {
-    const res = await api(backend.url, 'POST', '/api/v1/document', { token: backend.member.token, body: { document: [{ title: 'x', attachment_id: 1 }] } });
+    const reader = await nonUploader(backend.url, backend.adminToken);
+    const res = await api(backend.url, 'POST', '/api/v1/document', { token: reader.token, body: { document: [{ title: 'x', attachment_id: 1 }] } });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('没有权限上传文档');
   });
