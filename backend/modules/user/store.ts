@@ -64,6 +64,16 @@ export async function findUserByMobile(db: Database, mobile: string): Promise<Us
   return db.selectFrom('user').selectAll().where('mobile', '=', mobile).executeTakeFirst();
 }
 
+/**
+ * The account an e-mail address signs in, in any letter case (members type `Zhang@QQ.com` for
+ * `zhang@qq.com`): stored addresses are unique as written only, so the exact one wins, and
+ * two that differ in case alone sign in neither.
+ */
+export async function findUserBySignInEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  const rows = await db.selectFrom('user').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).limit(3).execute();
+  return rows.find((row) => row.email === email) ?? (rows.length === 1 ? rows[0] : undefined);
+}
+
 export async function mobileTaken(db: Database, mobile: string, exceptUserId = 0): Promise<boolean> {
   if (!mobile) return false;
   const row = await db.selectFrom('user').select('id').where('mobile', '=', mobile).where('id', '!=', exceptUserId).executeTakeFirst();
