@@ -32,7 +32,7 @@ describe('login by SMS code', () => {
     renderApp('/auth/login');
     expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
     expect(screen.queryByRole('tablist')).toBeNull();
-    expect(screen.getByLabelText('用户名').getAttribute('placeholder')).toBe('用户名或已绑定的手机号');
+    expect(screen.getByLabelText('用户名').getAttribute('placeholder')).toBe('用户名、邮箱或手机号');
   });
 
   it('checks the number before sending a code, sends it normalised and counts down', async () => {
