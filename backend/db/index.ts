@@ -16,6 +16,7 @@ import * as m011 from './migrations/011_ads';
 import * as m012 from './migrations/012_job_rerun';
 import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
+import * as m015InitialPassword from './migrations/015_initial_password_newsite';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '012_job_rerun': m012,
   '013_user_comment_count': m013,
   '014_download_price': m014,
+  '015_initial_password_newsite': m015InitialPassword,
 };
 
 export type Database = Kysely<DB>;

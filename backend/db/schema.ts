@@ -209,6 +209,11 @@ export interface PaymentNotificationTable {
   reason: string; raw: string; ip: string; created_at: Timestamp;
 }
 
+/** The generated admin password's hash, while it may still be the account's (migration 015). */
+export interface InitialPasswordTable {
+  user_id: number; password: string; created_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -250,6 +255,7 @@ export interface DB {
   sms_code: SmsCodeTable;
   sms_log: SmsLogTable;
   advertisement: AdvertisementTable;
+  initial_password: InitialPasswordTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

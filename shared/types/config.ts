@@ -194,6 +194,18 @@ export interface Envs {
   envs?: EnvDependent[];
 }
 
+/**
+ * What a new site may still lack (`GET /api/v1/setup/checklist`, ours): a document category,
+ * uploads for members, mail, a way of paying, 网站域名, a new admin password, LibreOffice, calibre.
+ */
+export const SETUP_ITEMS = ['category', 'upload', 'mail', 'payment', 'domain', 'admin_password', 'libreoffice', 'calibre'] as const;
+export type SetupItem = (typeof SETUP_ITEMS)[number];
+
+export interface SetupChecklist {
+  /** The items still to do, in SETUP_ITEMS order; absent when nothing is left. */
+  missing?: SetupItem[];
+}
+
 export interface CPUInfo {
   cores?: number;
   model_name?: string;

@@ -37,6 +37,7 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'ConfigAPI.ListConfig': async () => ({ query: { category: 'system' } }),
   'ConfigAPI.UpdateSitemap': async () => ({}),
   'ConfigAPI.GetDeviceInfo': async () => ({}),
+  'ConfigAPI.GetSetupChecklist': async () => ({}),
   'ConfigAPI.SendTestSms': async () => ({ body: { mobile: '13800000000' } }),
   'UserAPI.ListSmsLog': async () => ({ query: { purpose: 'test' } }),
   'UserAPI.GetSmsStats': async () => ({ query: { mobile: '13800000000' } }),

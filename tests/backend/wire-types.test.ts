@@ -125,6 +125,7 @@ const replies = {
   Stats: reply<typeof configMessages.Stats, config.Stats>(configMessages.Stats, 'agree'),
   EnvDependent: reply<typeof configMessages.EnvDependent, config.EnvDependent>(configMessages.EnvDependent, 'agree'),
   Envs: reply<typeof configMessages.Envs, config.Envs>(configMessages.Envs, 'agree'),
+  SetupChecklist: reply<typeof configMessages.SetupChecklist, config.SetupChecklist>(configMessages.SetupChecklist, 'agree'),
   CPUInfo: reply<typeof configMessages.CPUInfo, config.CPUInfo>(configMessages.CPUInfo, 'agree'),
   MemoryInfo: reply<typeof configMessages.MemoryInfo, config.MemoryInfo>(configMessages.MemoryInfo, 'agree'),
   DiskInfo: reply<typeof configMessages.DiskInfo, config.DiskInfo>(configMessages.DiskInfo, 'agree'),

@@ -44,7 +44,8 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
       url: `http://127.0.0.1:${port}`,
       backendUrl: backend.url,
       dataDir,
-      adminPassword: TEST_ADMIN_PASSWORD,
+      // `ADMIN_PASSWORD: ''` in env: the first start generates one, as a new site's does.
+      adminPassword: backend.initialAdmin?.password ?? TEST_ADMIN_PASSWORD,
       async close() {
         await gateway.close();
         await backend.close();

@@ -55,6 +55,8 @@ export const EnvDependent = message('EnvDependent', {
   is_required: 'bool', version: 'string',
 });
 export const Envs = message('Envs', { envs: [EnvDependent] });
+/** Ours: what a new site still lacks (SetupItem names of shared/types/config.ts), in the dashboard's order. */
+export const SetupChecklist = message('SetupChecklist', { missing: 'string[]' });
 export const CPUInfo = message('CPUInfo', { cores: 'int32', model_name: 'string', mhz: 'float', percent: 'float' });
 export const MemoryInfo = message('MemoryInfo', { total: 'int64', available: 'int64', used: 'int64', free: 'int64', percent: 'float' });
 export const DiskInfo = message('DiskInfo', { disk_name: 'string', total: 'int64', used: 'int64', free: 'int64', percent: 'float' });

@@ -74,6 +74,13 @@ export async function findUserBySignInEmail(db: Database, email: string): Promis
   return rows.find((row) => row.email === email) ?? (rows.length === 1 ? rows[0] : undefined);
 }
 
+/** Whether an account still signs in with the password the first start generated and printed. */
+export async function initialPasswordUnchanged(db: Database): Promise<boolean> {
+  const row = await db.selectFrom('initial_password as ip').innerJoin('user as u', 'u.id', 'ip.user_id')
+    .select('u.id').whereRef('u.password', '=', 'ip.password').executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function mobileTaken(db: Database, mobile: string, exceptUserId = 0): Promise<boolean> {
   if (!mobile) return false;
   const row = await db.selectFrom('user').select('id').where('mobile', '=', mobile).where('id', '!=', exceptUserId).executeTakeFirst();
