@@ -91,6 +91,7 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'display.max_search_pages': range(0, 10_000),
   'display.contact_link': siteLink,
   'pay.order_timeout': range(1, 1440, '分钟'),
+  'pay.manual_timeout': range(1, 30, '天'),
   'pay.notify_url': matching(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'),
   'pay.return_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout'),
   'vip.title': { required: true, check: maxLength(64) },

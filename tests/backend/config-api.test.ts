@@ -141,7 +141,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 18, vip: 8, oauth: 7, sms: 15 });
   });
 });
 

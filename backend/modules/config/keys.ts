@@ -189,6 +189,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
       placeholder: 'PEM 格式：-----BEGIN PUBLIC KEY-----（微信支付公钥）或 -----BEGIN CERTIFICATE-----（平台证书）',
     }],
     ['manual_instructions', '线下转账说明', '', 'textarea', 150, 24, { placeholder: '收款账户、户名，以及“转账备注请填写订单号”等；会员下单后看到这段说明' }],
+    ['manual_timeout', '线下转账有效期(天)', '3', 'number', 155, 8, { placeholder: '选择线下转账的订单自下单起保留的天数，逾期未确认收款则关闭' }],
     ['notify_url', '支付通知地址', '', 'text', 160, 24, { placeholder: '留空则使用网站域名；通知发往 <此地址>/api/v1/pay/notify/alipay 或 /wechat' }],
     ['return_url', '支付完成跳转地址', '', 'text', 170, 24, { placeholder: '留空则使用 <网站域名>/vip/checkout' }],
   ]),

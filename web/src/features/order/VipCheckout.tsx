@@ -134,6 +134,11 @@ function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: st
         <p>
           转账备注请填写订单号 <strong>{orderNo}</strong>，管理员确认收款后会员即刻生效。
         </p>
+        {payment.order?.expires_at && (
+          <p className="app-checkout__deadline">
+            请在 <strong>{formatDate(payment.order.expires_at, DATE)}</strong> 前完成转账，逾期未确认收款的订单将自动关闭。
+          </p>
+        )}
         <Waiting>等待管理员确认收款</Waiting>
       </>
     );
