@@ -17,6 +17,7 @@ import * as m012 from './migrations/012_job_rerun';
 import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
 import * as m015InitialPassword from './migrations/015_initial_password_newsite';
+import * as m016VisibleDocCount from './migrations/016_visible_doc_count_newsite';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '013_user_comment_count': m013,
   '014_download_price': m014,
   '015_initial_password_newsite': m015InitialPassword,
+  '016_visible_doc_count_newsite': m016VisibleDocCount,
 };
 
 export type Database = Kysely<DB>;

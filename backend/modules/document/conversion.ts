@@ -11,6 +11,7 @@ import { ConversionError, type ConversionResult } from '../../platform/convert/c
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
+import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
@@ -122,6 +123,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
     const description = descriptionFrom(text);
     const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
     if (description) await updateDocuments(trx, undescribed, { description });
+    await recountAuthors(trx, documents.map((d) => d.user_id));
     return documents.map((d) => d.id);
   });
 }
@@ -129,9 +131,10 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
 /** Marks the documents still waiting for this file failed (status 3) with the reason. */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
-    await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
-    return waiting;
+    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status));
+    await updateDocuments(trx, waiting.map((d) => d.id), { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
+    await recountAuthors(trx, waiting.map((d) => d.user_id));
+    return waiting.map((d) => d.id);
   });
 }
 

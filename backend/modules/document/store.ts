@@ -233,12 +233,16 @@ export async function waitingHashes(db: Database): Promise<{ hash: string; statu
     .where('status', 'in', [...WAITING_STATUSES]).where('hash', '!=', '').execute();
 }
 
-/** Live documents per user, for `user.doc_count`. */
-export async function liveDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
+/**
+ * Each user's documents a visitor can see (converted, live, neither hidden nor recycled): what
+ * `user.doc_count` holds, and the author card shows.
+ */
+export async function visibleDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>([...new Set(userIds)].map((id) => [id, 0]));
   if (!userIds.length) return counts;
   const rows = await db.selectFrom('document').select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
-    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).groupBy('user_id').execute();
+    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
+    .groupBy('user_id').execute();
   for (const row of rows) counts.set(row.user_id, Number(row.n));
   return counts;
 }

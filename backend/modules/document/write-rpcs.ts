@@ -11,7 +11,8 @@ import { documentUploadsOf, linkAttachment } from '../attachment/service';
 import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
-import { DynamicType, addCredit, addDynamic, deductCredit, setDocCounts } from '../user/service';
+import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/service';
+import { recountAuthors } from './author-counts';
 import { mayUpload } from './access';
 import { enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
@@ -21,7 +22,7 @@ import {
   SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
 } from './messages';
 import {
-  addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, liveDocumentCounts, recycleDocuments,
+  addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
   setCategoryLinks, setContent, setRecommend, setStatus, updateDocuments, type DocumentRow,
 } from './store';
 
@@ -77,7 +78,7 @@ const newUuid = () => crypto.randomBytes(8).toString('hex');
 /** Recounts what follows documents: category counts and the uploaders' document counts. */
 async function recount(db: Database, userIds: readonly number[]): Promise<void> {
   await recountCategories(db, 0);
-  await setDocCounts(db, await liveDocumentCounts(db, userIds));
+  await recountAuthors(db, userIds);
 }
 
 /**
@@ -98,6 +99,7 @@ async function applyStatus(app: BackendContext, db: Database, rows: readonly Doc
   } else {
     await setStatus(db, rows.map((d) => d.id), status);
   }
+  await recountAuthors(db, rows.map((d) => d.user_id));
   await queueWaiting(app, db, rows.map((d) => d.id));
 }
 
@@ -272,6 +274,7 @@ export const writeRpcs = [
           ? await setStatus(trx, ids, DocumentStatus.Reconvert, CONVERTIBLE_STATUSES)
           : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [DocumentStatus.Failed]);
         await queueWaiting(ctx.app, trx, rows);
+        await recountAuthors(trx, (await documentsByIds(trx, rows)).map((d) => d.user_id));
         return rows;
       });
       // A failed document was out of the search index; on its way again, it is found again.

@@ -130,6 +130,21 @@ describe('who sees a document', () => {
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: 999_999 } })).status).toBe(404);
   });
 
+  it('counts on the author card only the documents a visitor can see', async () => {
+    const writer = await uploader(backend.url, backend.adminToken, { review: true });
+    const approved = await createDocument(backend.url, writer.token, textFile(unique('通过审核')), '通过审核.txt');
+    await createDocument(backend.url, writer.token, textFile(unique('仍在审核')), '仍在审核.txt');
+    const broken = await createDocument(backend.url, writer.token, Buffer.from(`%PDF-1.4\n${unique('损坏')}\n`), '损坏的文件.pdf');
+    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id, broken.id], status: 2 } })).status).toBe(200);
+    await waitForStatus(backend.url, writer.token, approved.id, [2]);
+    await waitForStatus(backend.url, writer.token, broken.id, [3]);
+    const card = await api(backend.url, 'GET', '/api/v1/document', { query: { id: approved.id, with_author: true } });
+    expect(card.body.user).toMatchObject({ id: writer.user.id, doc_count: 1 });
+    expect((await user(writer.token)).doc_count).toBe(1);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id], status: 4 } });
+    expect((await user(writer.token)).doc_count).toBeUndefined();
+  });
+
   it('hides the counters the display switches turn off', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('计数')), '计数.txt');
     await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_author: true } });
@@ -314,6 +329,7 @@ describe('deleting and the recycle bin', () => {
 
   it('recovers documents with their counts', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('恢复')), '恢复.txt', { category_id: [topCategory] });
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
     const count = await categoryCount(topCategory);
     const docCount = (await user(author.token)).doc_count;
     await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
