@@ -88,7 +88,7 @@ const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<W
 
 const { User, Dynamic, Sign, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
   ListUserGroupReply } = userMessages;
-const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessages;
+const { Download, ListUserDownloadReply, DownloadDocumentReply, DocumentPurchase } = downloadMessages;
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
@@ -105,6 +105,7 @@ const replies = {
   ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
   ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
   DownloadDocumentReply: reply<typeof DownloadDocumentReply, document.DownloadDocumentReply>(DownloadDocumentReply, 'agree'),
+  DocumentPurchase: reply<typeof DocumentPurchase, document.DocumentPurchase>(DocumentPurchase, 'agree'),
   ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
   Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
   ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),

@@ -466,10 +466,18 @@ describe('the library, from upload to download', () => {
     expect(await credits(need('uploaderToken'))).toBe(before.uploader + PRICE);
     await page.getByText('— 全文完 —').waitFor();
     expect(await page.getByRole('figure').count()).toBe(3);
+    // Bought: the button says so, and downloading again asks and costs nothing.
+    const bought = page.getByRole('region', { name: '下载文档' }).getByRole('button', { name: '已购买，免费下载' });
+    await bought.waitFor();
+    const again = page.waitForEvent('download');
+    await bought.click();
+    expect((await again).suggestedFilename()).toBe(`${TITLE}.pdf`);
+    expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
 
     await page.goto('/member/download');
-    const record = page.getByRole('row').filter({ hasText: TITLE });
-    await record.waitFor();
+    // Newest first: the free second download, then the purchase.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
+    const record = page.getByRole('row').filter({ hasText: TITLE }).last();
     // Its cost (7ee62d8: the price kept on the record, under 消耗).
     expect(await record.getByText(`${PRICE} 魔豆`, { exact: true }).count()).toBe(1);
 
@@ -480,7 +488,7 @@ describe('the library, from upload to download', () => {
     expect(await time.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"下载时间："');
     const box = (await time.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
-    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(1);
+    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 

@@ -157,6 +157,9 @@ describe('VIP purchase with the manual provider', () => {
     await member.goto('/vip');
     await member.getByText(/有效期至/).waitFor();
     expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
+    // An active VIP renews: the plans say so.
+    expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe('立即续费');
+    expect(await member.getByRole('button', { name: /^开通/ }).count()).toBe(0);
 
     // The admin sees the member among the VIP members.
     await admin.goto('/admin/user/vip');
