@@ -127,6 +127,7 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-favorite', '/member/favorite', '我的收藏'),
   memberRoute('member-article', '/member/article', '我的文章'),
   memberRoute('member-article-set', '/member/article/set', '写文章'),
+  memberRoute('member-message', '/member/message', '我的消息'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
   publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
 

@@ -18,6 +18,7 @@ import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
 import * as m015InitialPassword from './migrations/015_initial_password_newsite';
 import * as m016VisibleDocCount from './migrations/016_visible_doc_count_newsite';
+import * as m017Message from './migrations/017_message_newsite';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '014_download_price': m014,
   '015_initial_password_newsite': m015InitialPassword,
   '016_visible_doc_count_newsite': m016VisibleDocCount,
+  '017_message_newsite': m017Message,
 };
 
 export type Database = Kysely<DB>;

@@ -214,6 +214,12 @@ export interface InitialPasswordTable {
   user_id: number; password: string; created_at: Timestamp;
 }
 
+/** type: shared/types/message.ts MessageType; target_type 0 document, 1 article (migration 017). */
+export interface MessageTable {
+  id: Id; user_id: number; type: number; title: string; content: Generated<string>; target_type: Generated<number>;
+  target_id: Generated<number>; target_key: Generated<string>; read_at: Timestamp | null; created_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -256,6 +262,7 @@ export interface DB {
   sms_log: SmsLogTable;
   advertisement: AdvertisementTable;
   initial_password: InitialPasswordTable;
+  message: MessageTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -29,6 +29,7 @@ import type * as article from '../../shared/types/article';
 import * as vipMessages from '../../backend/modules/vip/messages';
 import * as orderMessages from '../../backend/modules/order/messages';
 import * as paymentMessages from '../../backend/modules/payment/messages';
+import * as messageMessages from '../../backend/modules/message/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -48,6 +49,7 @@ import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 import type * as vip from '../../shared/types/vip';
 import type * as order from '../../shared/types/order';
+import type * as messageTypes from '../../shared/types/message';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -183,6 +185,9 @@ const replies = {
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
   ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
   SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
+  Message: reply<typeof messageMessages.Message, messageTypes.Message>(messageMessages.Message, 'agree'),
+  ListMessageReply: reply<typeof messageMessages.ListMessageReply, messageTypes.ListMessageReply>(messageMessages.ListMessageReply, 'agree'),
+  UnreadMessages: reply<typeof messageMessages.UnreadMessages, messageTypes.UnreadMessages>(messageMessages.UnreadMessages, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -315,6 +320,8 @@ const requests = {
   ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
   GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
   SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
+  ListMessageRequest: request<typeof messageMessages.ListMessageRequest, messageTypes.ListMessageRequest>(messageMessages.ListMessageRequest, 'agree'),
+  ReadMessageRequest: request<typeof messageMessages.ReadMessageRequest, messageTypes.ReadMessageRequest>(messageMessages.ReadMessageRequest, 'agree'),
 };
 
 const messageModules = {
@@ -323,7 +330,7 @@ const messageModules = {
   favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
   report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
-  vip: vipMessages, order: orderMessages, payment: paymentMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages, message: messageMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

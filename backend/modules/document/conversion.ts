@@ -11,6 +11,7 @@ import { ConversionError, type ConversionResult } from '../../platform/convert/c
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
+import { documentFailed, tell } from '../message/service';
 import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
@@ -134,6 +135,7 @@ async function failWaiting(db: Database, hash: string, reason: string): Promise<
     const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status));
     await updateDocuments(trx, waiting.map((d) => d.id), { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
     await recountAuthors(trx, waiting.map((d) => d.user_id));
+    await tell(trx, waiting.map((d) => documentFailed(d, reason)));
     return waiting.map((d) => d.id);
   });
 }

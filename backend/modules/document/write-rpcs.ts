@@ -12,6 +12,7 @@ import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
 import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/service';
+import { documentReviewed, tell } from '../message/service';
 import { recountAuthors } from './author-counts';
 import { mayUpload } from './access';
 import { enqueueConversions } from './conversion';
@@ -91,8 +92,23 @@ async function queueWaiting(app: BackendContext, db: Database, ids: readonly num
   await enqueueConversions(app, hashes, db);
 }
 
-/** Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the converter. */
-async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number): Promise<void> {
+const REVIEW_WAITS: readonly number[] = [DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+
+/** The uploaders' messages about a review: approved (out of review into the converter or the library), or rejected. */
+function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId: number) {
+  const approved = status === DocumentStatus.Converted || status === DocumentStatus.Pending;
+  return rows
+    .filter((d) => d.user_id !== reviewerId && d.status !== status)
+    .filter((d) => (approved ? REVIEW_WAITS.includes(d.status) : status === DocumentStatus.ReviewRejected))
+    .map((d) => documentReviewed(d, approved));
+}
+
+/**
+ * Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the
+ * converter. The uploaders hear of an approval or a rejection (not the reviewer's own documents).
+ */
+async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number, reviewerId: number): Promise<void> {
+  await tell(db, reviewMessages(rows, status, reviewerId));
   if (status === DocumentStatus.Converted) {
     await setStatus(db, rows.filter((d) => d.pages > 0).map((d) => d.id), DocumentStatus.Converted);
     await setStatus(db, rows.filter((d) => d.pages <= 0).map((d) => d.id), DocumentStatus.Pending);
@@ -183,7 +199,7 @@ export const writeRpcs = [
         await updateDocuments(trx, [row.id], columns);
         await setCategoryLinks(trx, [row.id], categoryIds);
         if (content) await setContent(trx, [row.id], content);
-        if (status !== null) await applyStatus(ctx.app, trx, [row], status);
+        if (status !== null) await applyStatus(ctx.app, trx, [row], status, me.id);
         await recountCategories(trx, 0);
       });
       await refreshSearchIndex(ctx.app, [row.id]);
@@ -222,7 +238,7 @@ export const writeRpcs = [
       if (!ids.length) throw badRequest('文档ID不能为空');
       const status = checkStatus(req.status);
       const rows = await documentsByIds(ctx.db, ids);
-      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status));
+      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status, ctx.requireUser().id));
       await refreshSearchIndex(ctx.app, rows.map((d) => d.id));
       return {};
     },

@@ -58,6 +58,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-favorite': lazyPage('MemberFavoritePage'),
   'member-article': lazyPage('MemberArticlePage'),
   'member-article-set': lazyPage('MemberArticleSetPage'),
+  'member-message': lazyPage('MemberMessagePage'),
   library: libraryScreen,
   'library-category': libraryScreen,
   'library-category-id': lazyPage('DocumentPage'),
