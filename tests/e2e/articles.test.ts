@@ -166,6 +166,22 @@ describe('comments', () => {
 });
 
 describe('reports and feedback', () => {
+  it('lets a rights holder report 侵权（版权）, asking first who holds the rights', async () => {
+    const { page: member } = await memberPage('/article/detail/about');
+    await member.getByRole('button', { name: '举报' }).click();
+    const report = dialog(member, '举报');
+    await report.getByLabel('侵权（版权）').check();
+    const words = report.getByLabel('补充说明', { exact: true });
+    expect(await words.getAttribute('placeholder')).toBe('请说明您是权利人（或其代理人）、权属证明（如作品登记、出版信息）以及联系方式');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await report.getByText('侵权举报请在补充说明中写明权利人、权属证明和联系方式').waitFor();
+    await words.fill('本人为该文的著作权人，作品登记号 2024-A-00123，邮箱 author@example.com');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await expectToast(member, '举报已提交');
+    const admin = await adminPage('/admin/report');
+    await row(admin, '作品登记号 2024-A-00123').getByText('侵权（版权）').waitFor();
+  });
+
   it('takes a reader’s report, which the admin handles with a note', async () => {
     const { page: member } = await memberPage('/article/detail/copyright');
     await member.getByRole('button', { name: '举报' }).click();
