@@ -150,6 +150,11 @@ export interface ConfigSms {
   enable?: boolean;
 }
 
+/** Ours: the site can send mail (password reset by e-mail, e-mail codes). */
+export interface ConfigEmail {
+  enable?: boolean;
+}
+
 /** `GET /api/v1/settings` (contract/config-keys.md §3, plus SPEC's vip and oauth, and our pay and sms). */
 export interface Settings {
   system?: ConfigSystem;
@@ -162,6 +167,7 @@ export interface Settings {
   oauth?: ConfigOauth;
   pay?: ConfigPay;
   sms?: ConfigSms;
+  email?: ConfigEmail;
 }
 
 export interface Stats {

@@ -297,6 +297,16 @@ describe('UpdateConfig', () => {
     }
   });
 
+  it('says in the settings whether the site can send mail (on, with a server and an account)', async () => {
+    const settings = async () => (await api(backend.url, 'GET', '/api/v1/settings')).body.email;
+    expect(await settings()).toEqual({});
+    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'true', 'email.host': 'smtp.example.com', 'email.username': '' });
+    expect(await settings()).toEqual({});
+    await setConfig(backend.url, backend.adminToken, { 'email.username': 'noreply@example.com' });
+    expect(await settings()).toEqual({ enable: true });
+    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'false', 'email.host': '', 'email.username': '' });
+  });
+
   it('saves nothing when one item is bad', async () => {
     const good = await configRow('system', 'sitename');
     const bad = await configRow('security', 'enable_register');

@@ -181,6 +181,7 @@ const replies = {
   PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
   ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
   ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  ConfigEmail: reply<typeof configMessages.ConfigEmail, config.ConfigEmail>(configMessages.ConfigEmail, 'agree'),
   SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
   ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),

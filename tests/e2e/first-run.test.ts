@@ -67,3 +67,15 @@ describe('the first-run checklist on the dashboard', () => {
     await expect.poll(() => items.allTextContents()).toEqual(['未安装 LibreOffice', '未安装 calibre']);
   });
 });
+
+describe('find-password on a site that sends neither mail nor SMS', () => {
+  it('offers no e-mail form that would fail, and says whom to ask', async () => {
+    const { page } = await site.visit();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/auth/forgot');
+    await page.getByText('本站暂未开通邮箱或短信找回密码，请联系网站管理员重置密码。').waitFor();
+    expect(await page.getByLabel('邮箱').count()).toBe(0);
+    expect(await page.getByRole('tab').count()).toBe(0);
+    await fitsTheWidth(page);
+  });
+});

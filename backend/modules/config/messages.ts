@@ -39,10 +39,12 @@ export const ConfigVip = message('ConfigVip', {
 export const ConfigOauth = message('ConfigOauth', { wechat: 'bool', qq: 'bool' });
 export const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string', providers: 'string[]' });
 export const ConfigSms = message('ConfigSms', { enable: 'bool' });
+/** Ours: whether the site can send mail (on, with an SMTP server and account). */
+export const ConfigEmail = message('ConfigEmail', { enable: 'bool' });
 
 export const Settings = message('Settings', {
   system: ConfigSystem, footer: ConfigFooter, security: ConfigSecurity, display: ConfigDisplay, language: [Language],
-  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay, sms: ConfigSms,
+  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay, sms: ConfigSms, email: ConfigEmail,
 });
 
 export const Stats = message('Stats', {
