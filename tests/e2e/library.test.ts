@@ -124,6 +124,8 @@ describe('the library, from upload to download', () => {
     });
     expect(Number(await bar.getAttribute('value'))).toBeGreaterThan(0);
     const item = page.getByRole('listitem', { name: '图书馆.pdf' });
+    // What has gone of how much, not a bar alone.
+    expect(await item.locator('.app-upload__percent').textContent()).toMatch(/^已上传 [\d.]+ [KM]?B \/ [\d.]+ [KM]?B（\d+%）$/);
     await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 

@@ -102,6 +102,7 @@ describe('member upload', { timeout: 20_000 }, () => {
     report.progress(512, 1024);
     const bar = screen.getByRole('progressbar', { name: '年度报告.pdf 上传进度' }) as HTMLProgressElement;
     expect(bar.value).toBe(50);
+    expect(within(within(items).getByRole('listitem', { name: '年度报告.pdf' })).getByText('已上传 512 B / 1 KB（50%）')).toBeTruthy();
     const lecture = await uploadOf('讲义.pptx');
     lecture.answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
     expect(await within(within(items).getByRole('listitem', { name: '讲义.pptx' })).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
@@ -123,6 +124,7 @@ describe('member upload', { timeout: 20_000 }, () => {
         return { status: 200, body: {} };
       },
       'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [{ ...published, status }] : [] } }),
+      'GET /api/v1/document': () => ({ status: 200, body: { ...published, status, convert_progress: { done: 2, total: 5 } } }),
     });
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('年度报告.pdf')]);
     (await uploadOf('年度报告.pdf')).answer(200, { code: 200, data: { id: 11 } });
@@ -149,6 +151,8 @@ describe('member upload', { timeout: 20_000 }, () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('转换中')).toBeTruthy();
+    expect(await within(statuses).findByText('已完成 2 / 5 页')).toBeTruthy();
+    expect((within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(2);
     status = 2;
     expect(await within(statuses).findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');

@@ -13,7 +13,7 @@ import { Button, Input } from '../../ui/semi';
 import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
-import { createDocuments, isConverting, recentUploadsQuery } from './api';
+import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
 import { uploadDocumentFile } from '../upload/api';
@@ -67,7 +67,11 @@ function UploadRow({ item, tree, dispatch }: {
       {(item.phase === 'uploading' || item.phase === 'waiting') && (
         <progress className="app-upload__progress" max={100} value={Math.round(item.progress * 100)} aria-label={`${item.file.name} 上传进度`} />
       )}
-      {item.phase === 'uploading' && <span className="app-upload__percent">{Math.round(item.progress * 100)}%</span>}
+      {item.phase === 'uploading' && (
+        <span className="app-upload__percent">
+          已上传 {formatBytes(Math.round(item.progress * item.file.size))} / {formatBytes(item.file.size)}（{Math.round(item.progress * 100)}%）
+        </span>
+      )}
       {item.reason && (
         <p className="app-upload__reason" role="alert">
           {item.reason}
@@ -133,6 +137,23 @@ function UploadRow({ item, tree, dispatch }: {
   );
 }
 
+/**
+ * A published document on its way through the converter: 等待转换 while queued, then 转换中 with
+ * the pages done of all (the owner's GetDocument says so, polled every 2 s).
+ */
+function ConversionProgress({ doc }: { doc: Document }) {
+  const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
+  const done = polled.convert_progress?.done ?? 0;
+  const total = polled.convert_progress?.total ?? 0;
+  const converting = polled.status === DocumentStatus.Converting && total > 0;
+  return (
+    <>
+      <progress className="app-upload__progress" max={total || 1} value={converting ? done : 0} aria-label={`${doc.title} 转换进度`} />
+      <span className="app-upload__percent">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
+    </>
+  );
+}
+
 /** The documents just published, matched by title among the member's newest, with their live status. */
 function PublishedDocuments({ userId, titles }: { userId: number; titles: readonly string[] }) {
   const recent = useQuery(recentUploadsQuery(userId, Math.max(10, titles.length * 2)));
@@ -159,7 +180,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 <span className={`app-upload__status app-upload__status--${doc.status ?? 0}`}>
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
-                {isConverting(doc) && <progress aria-label={`${doc.title} 转换进度`} />}
+                {isConverting(doc) && <ConversionProgress doc={doc} />}
                 {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后开始转换</span>}
                 {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
