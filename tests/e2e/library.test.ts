@@ -583,6 +583,14 @@ describe('the admin\'s documents', () => {
     const id = await upload(author.token, 'report.pdf', readFileSync(fixture('chinese.pdf')), title);
     expect((await waitForStatus(author.token, id, [6])).status).toBe(6);
 
+    // Converted while it waits: the reviewer reads it in the reader, told that others may not.
+    const adminToken = await tokenOf('admin', site.adminPassword);
+    await expect.poll(async () => (await api(site.url, 'GET', '/api/v1/document', { token: adminToken, query: { id } })).body.pages ?? 0, { timeout: 90_000 })
+      .toBeGreaterThan(0);
+    const reader = await adminPage(`/library/${need('categoryId')}/${id}`);
+    await reader.getByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。').waitFor();
+    await reader.waitForFunction(() => ((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+
     const page = await adminPage('/admin/document/list');
     await row(page, title).getByText('待审核', { exact: true }).waitFor();
     await row(page, title).locator('.semi-checkbox').click();

@@ -160,7 +160,7 @@ describe('member upload', { timeout: 20_000 }, () => {
 });
 
 describe('a member whose documents are reviewed', () => {
-  it('says a published document waits for review before it converts', async () => {
+  it('says a published document waits for review before it is public', async () => {
     let created = false;
     const waiting: Document = { id: 6, title: '复习资料', status: 6, category_id: [7], attachment: { hash: 'b'.repeat(32) } };
     renderUpload({
@@ -178,7 +178,7 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
-    expect(within(statuses).getByText('审核通过后开始转换')).toBeTruthy();
+    expect(within(statuses).getByText('审核通过后公开')).toBeTruthy();
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
   });
 });

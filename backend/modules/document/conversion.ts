@@ -16,7 +16,7 @@ import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
-import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import { awaitsReviewConversion, documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -25,6 +25,8 @@ import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_ST
 // written last that says a complete conversion is there (a same-file upload reuses it).
 // Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason. A file
 // asked for while its job runs (a reconversion, another upload) gets one more run of that job.
+// A document in review (6) converts too, keeping its status: its pages are there for the
+// reviewer, and for everybody once it is approved; a failure keeps its reason for then.
 
 export const convertDocumentKind = jobKind<{ hash: string }>('document.convert');
 
@@ -129,13 +131,19 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
   });
 }
 
-/** Marks the documents still waiting for this file failed (status 3) with the reason. */
+/**
+ * Marks the documents still waiting for this file failed (status 3) with the reason; those in
+ * review keep their status and the reason (an approval tries again). Their uploaders are told.
+ */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status));
+    const documents = await documentsByHash(trx, hash);
+    const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
+    const reviewed = documents.filter(awaitsReviewConversion);
     await updateDocuments(trx, waiting.map((d) => d.id), { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
+    await updateDocuments(trx, reviewed.map((d) => d.id), { convert_error: reason.slice(0, 500) });
     await recountAuthors(trx, waiting.map((d) => d.user_id));
-    await tell(trx, waiting.map((d) => documentFailed(d, reason)));
+    await tell(trx, [...waiting, ...reviewed].map((d) => documentFailed(d, reason)));
     return waiting.map((d) => d.id);
   });
 }
@@ -178,7 +186,7 @@ function progressReporter(job: JobContext): { report(done: number, total: number
 export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<Manifest | null> {
   const documents = await documentsByHash(app.db, hash);
   const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
-  if (!waiting.length) return null;
+  if (!waiting.length && !documents.some(awaitsReviewConversion)) return null;
   const cfg = await app.settings.snapshot();
   const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
   await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });

@@ -227,10 +227,22 @@ export async function publicDocumentLinks(db: Database): Promise<{ uuid: string;
     .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id').execute();
 }
 
-/** Hashes of the documents waiting for the converter (status 0, 1 or 5). */
+/**
+ * A document in review converts meanwhile, so that the reviewer reads it in the reader: one
+ * without pages and without a failed attempt still needs its conversion.
+ */
+export function awaitsReviewConversion(doc: Pick<DocumentRow, 'status' | 'pages' | 'convert_error'>): boolean {
+  return doc.status === DocumentStatus.PendingReview && doc.pages <= 0 && doc.convert_error === '';
+}
+
+/** Hashes of the documents waiting for the converter (status 0, 1 or 5, or in review without pages). */
 export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
   return db.selectFrom('document').select(['hash', 'status']).distinct()
-    .where('status', 'in', [...WAITING_STATUSES]).where('hash', '!=', '').execute();
+    .where((eb) => eb.or([
+      eb('status', 'in', [...WAITING_STATUSES]),
+      eb.and([eb('status', '=', DocumentStatus.PendingReview), eb('pages', '<=', 0), eb('convert_error', '=', '')]),
+    ]))
+    .where('hash', '!=', '').execute();
 }
 
 /**

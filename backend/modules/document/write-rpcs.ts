@@ -23,7 +23,7 @@ import {
   SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
 } from './messages';
 import {
-  addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
+  addScore, awaitsReviewConversion, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
   setCategoryLinks, setContent, setRecommend, setStatus, updateDocuments, type DocumentRow,
 } from './store';
 
@@ -84,11 +84,13 @@ async function recount(db: Database, userIds: readonly number[]): Promise<void> 
 
 /**
  * Statuses that send documents to the converter: those now pending (0) or marked for
- * reconversion (5) are queued, per file, with the caller's transaction.
+ * reconversion (5), and those in review without pages (the reviewer reads them converted),
+ * are queued, per file, with the caller's transaction.
  */
 async function queueWaiting(app: BackendContext, db: Database, ids: readonly number[]): Promise<void> {
   const rows = await documentsByIds(db, ids);
-  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert).map((d) => d.hash);
+  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert || awaitsReviewConversion(d))
+    .map((d) => d.hash);
   await enqueueConversions(app, hashes, db);
 }
 

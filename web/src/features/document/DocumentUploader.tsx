@@ -181,7 +181,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
                 {isConverting(doc) && <ConversionProgress doc={doc} />}
-                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后开始转换</span>}
+                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后公开</span>}
                 {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
               </li>
