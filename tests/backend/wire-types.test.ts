@@ -189,6 +189,7 @@ const replies = {
   Message: reply<typeof messageMessages.Message, messageTypes.Message>(messageMessages.Message, 'agree'),
   ListMessageReply: reply<typeof messageMessages.ListMessageReply, messageTypes.ListMessageReply>(messageMessages.ListMessageReply, 'agree'),
   UnreadMessages: reply<typeof messageMessages.UnreadMessages, messageTypes.UnreadMessages>(messageMessages.UnreadMessages, 'agree'),
+  DocumentFormats: reply<typeof attachmentMessages.DocumentFormats, attachment.DocumentFormats>(attachmentMessages.DocumentFormats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,

@@ -3,7 +3,7 @@
 // LibreOffice and no calibre), and the dashboard's checklist says what it still lacks.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, login } from '../helpers/backend';
+import { api, login, registerMember } from '../helpers/backend';
 import { useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ ADMIN_PASSWORD: '', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' }) });
@@ -77,5 +77,18 @@ describe('find-password on a site that sends neither mail nor SMS', () => {
     expect(await page.getByLabel('邮箱').count()).toBe(0);
     expect(await page.getByRole('tab').count()).toBe(0);
     await fitsTheWidth(page);
+  });
+});
+
+describe('a member of the new site', () => {
+  it('finds 上传文档 and is offered only the formats this server converts (no LibreOffice, no calibre here)', async () => {
+    const member = await registerMember(site.backendUrl);
+    const { page, context } = await site.visit();
+    await context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+    await page.goto('/');
+    await page.getByRole('link', { name: '上传文档' }).click();
+    await page.getByRole('heading', { name: '上传文档', level: 1 }).waitFor();
+    await page.getByText('支持 PDF、文本、EPUB、MOBI、AZW 格式，可一次选择多个文件，单个文件不超过 50 MB。').waitFor();
+    expect(await page.getByTestId('document-files').getAttribute('accept')).toBe('.pdf,.txt,.md,.epub,.mobi,.azw');
   });
 });

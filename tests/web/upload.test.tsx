@@ -159,6 +159,19 @@ describe('member upload', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the formats offered', () => {
+  it('lists only the formats the server converts now, and refuses the others before sending', async () => {
+    renderUpload({ 'GET /api/v1/document/formats': { status: 200, body: { ext: ['.pdf', '.txt', '.epub', '.mobi', '.azw'] } } });
+    expect(await screen.findByText('支持 PDF、文本、EPUB、MOBI、AZW 格式，可一次选择多个文件，单个文件不超过 1 MB。')).toBeTruthy();
+    const input = screen.getByTestId('document-files') as HTMLInputElement;
+    expect(input.getAttribute('accept')).toBe('.pdf,.txt,.epub,.mobi,.azw');
+    await userEvent.upload(input, [file('合同.docx'), file('讲稿.txt')], { applyAccept: false });
+    const items = screen.getByRole('region', { name: '文件列表' });
+    expect(within(within(items).getByRole('listitem', { name: '合同.docx' })).getByRole('alert').textContent).toBe('服务器暂时无法转换 .docx 格式的文档');
+    expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['讲稿.txt']);
+  });
+});
+
 describe('a member whose documents are reviewed', () => {
   it('says a published document waits for review before it is public', async () => {
     let created = false;

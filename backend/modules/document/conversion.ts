@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, MISSING_CONVERTER_MESSAGES, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
@@ -16,7 +16,7 @@ import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
-import { awaitsReviewConversion, documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import { awaitsReviewConversion, documentsByHash, failedWith, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -243,11 +243,32 @@ async function sourceOf(app: BackendContext, hash: string, documents: readonly D
 }
 
 /**
+ * Documents that failed only because LibreOffice or calibre was missing go back to the
+ * converter once it is there (installed, then the site restarted); the others stay failed.
+ */
+async function retryMissingConverters(app: BackendContext): Promise<void> {
+  const failed = await failedWith(app.db, Object.values(MISSING_CONVERTER_MESSAGES));
+  if (!failed.length) return;
+  const tools = await app.converter.detectConverters();
+  const installed = (Object.keys(MISSING_CONVERTER_MESSAGES) as (keyof typeof MISSING_CONVERTER_MESSAGES)[])
+    .filter((name) => tools[name] !== undefined).map((name) => MISSING_CONVERTER_MESSAGES[name]);
+  const again = failed.filter((d) => (installed as string[]).includes(d.convert_error));
+  if (!again.length) return;
+  await app.db.transaction().execute(async (trx) => {
+    await updateDocuments(trx, again.map((d) => d.id), { status: DocumentStatus.Pending, convert_error: '' });
+    await enqueueConversions(app, again.map((d) => d.hash), trx);
+  });
+  await refreshSearchIndex(app, again.map((d) => d.id));
+}
+
+/**
  * After a start: queues every file whose documents wait for the converter and have no job
- * (a database from MOREDOC, or jobs lost), and fails documents stuck converting whose last
- * job gave up (its process died on every attempt).
+ * (a database from MOREDOC, or jobs lost), fails documents stuck converting whose last job
+ * gave up (its process died on every attempt), and tries again those that failed for a
+ * converter installed since.
  */
 export async function resumeConversions(app: BackendContext): Promise<void> {
+  await retryMissingConverters(app);
   for (const { hash, status } of await waitingHashes(app.db)) {
     const key = convertDedupeKey(hash);
     const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });

@@ -227,6 +227,13 @@ export async function publicDocumentLinks(db: Database): Promise<{ uuid: string;
     .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id').execute();
 }
 
+/** Documents that failed with one of these reasons (the missing-converter messages). */
+export async function failedWith(db: Database, reasons: readonly string[]): Promise<DocumentRow[]> {
+  if (!reasons.length) return [];
+  return db.selectFrom('document').selectAll().where('status', '=', DocumentStatus.Failed)
+    .where('convert_error', 'in', [...reasons]).where('deleted_at', 'is', null).execute();
+}
+
 /**
  * A document in review converts meanwhile, so that the reviewer reads it in the reader: one
  * without pages and without a failed attempt still needs its conversion.

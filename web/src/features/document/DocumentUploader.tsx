@@ -5,7 +5,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, optionLabel } from '../../../../shared/constants';
+import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, extensionGroups, optionLabel } from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
@@ -16,7 +16,7 @@ import { categoryTrail, useDocumentCategories, type CategoryNode } from '../cate
 import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
-import { uploadDocumentFile } from '../upload/api';
+import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import { checkDetails, DESCRIPTION_MAX, newItem, TITLE_MAX, uploadQueue, type DetailsPatch, type UploadAction, type UploadItem } from './upload-queue';
 import '../../ui/form.css';
 import './upload.css';
@@ -194,8 +194,17 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
   );
 }
 
+/** The kinds of the formats offered (PDF、Word、文本、EPUB…), and the extensions themselves for Kindle books. */
+function formatNames(formats: readonly string[]): string {
+  const names = extensionGroups
+    .filter((group) => group.extensions.some((ext) => formats.includes(ext)))
+    .map((group) => (group.key === 'mobi' ? group.extensions.filter((ext) => formats.includes(ext)).map((ext) => ext.toUpperCase()).join('、') : group.label));
+  return names.join('、');
+}
+
 export function DocumentUploader({ userId }: { userId: number }) {
   const settings = useSettings();
+  const formats = useQuery(documentFormatsQuery());
   const tree = useDocumentCategories();
   const [items, dispatch] = useReducer(uploadQueue, []);
   const [batch, setBatch] = useState<{ categoryId?: number; price: string }>({ price: '0' });
@@ -223,7 +232,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
 
   const addFiles = (files: FileList | null) => {
     if (!files || files.length === 0) return;
-    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch)) });
+    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch, formats.data)) });
   };
 
   const publish = useMutation({
@@ -274,6 +283,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
 
   const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
   const maxMb = settings.security?.max_document_size ?? 0;
+  const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   return (
     <div className="app-upload">
       <section className="app-panel">
@@ -297,14 +307,14 @@ export function DocumentUploader({ userId }: { userId: number }) {
             multiple
             hidden
             data-testid="document-files"
-            accept={DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join(',')}
+            accept={offered.map((ext) => `.${ext}`).join(',')}
             onChange={(event) => {
               addFiles(event.target.files);
               event.target.value = '';
             }}
           />
           <p className="app-upload__hint">
-            支持 PDF、Word、PPT、Excel、TXT、EPUB、MOBI、CHM 等格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
+            支持 {formatNames(offered)} 格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
           </p>
         </div>
       </section>
