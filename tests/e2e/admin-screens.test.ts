@@ -65,6 +65,14 @@ describe('every admin screen', () => {
 });
 
 describe('screens with their own moves', () => {
+  it('offers in 转换配置 only what the converter reads', async () => {
+    const page = await site.adminPage('/admin/config/converter');
+    await page.getByRole('heading', { name: '转换配置', exact: true }).waitFor();
+    await page.getByText('转换超时(分钟)', { exact: true }).waitFor();
+    for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式']) expect(await page.getByText(label).count(), label).toBe(0);
+    expect(await page.getByText('兼容 MOREDOC').count()).toBe(0);
+  });
+
   it('uploads a banner image and shows it in the list and on the home page', async () => {
     const page = await site.adminPage('/admin/banner');
     const title = unique('首页横幅');
