@@ -66,7 +66,7 @@ describe('GetSettings', () => {
   it('has exactly the public parts of a fresh install', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms']);
+    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms', 'email']);
     expect(res.body.system).toEqual({
       title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
@@ -89,8 +89,8 @@ describe('GetSettings', () => {
       show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议',
       index_document_style: 'card', home_version: 'v1',
     });
-    expect(res.body.language).toHaveLength(8);
-    expect(res.body.language[0]).toEqual({ id: 1, language: '中文（简体）', code: 'zh-CN' });
+    expect(res.body.language).toHaveLength(16);
+    expect(res.body.language[0]).toEqual({ id: 1, language: '教育培训', code: 'education' });
     expect(res.body.oauth).toEqual({});
     expect(res.body.pay).toEqual({});
     expect(res.body.sms).toEqual({});

@@ -35,7 +35,7 @@ describe('every admin screen', () => {
     ['/admin/article/category', '文章分类', '暂无分类'],
     ['/admin/friendlink', '友链管理', '书栈网'],
     ['/admin/banner', '轮播图管理', '暂无轮播图'],
-    ['/admin/document/language', '行业管理', '中文（简体）'],
+    ['/admin/document/language', '行业管理', '教育培训'],
     ['/admin/config/security', '安全配置', '是否允许注册'],
     ['/admin/config/email', '邮箱配置', 'SMTP 服务器地址'],
     ['/admin/config/pay', '支付配置', '支付方式'],
@@ -204,14 +204,14 @@ describe('screens with their own moves', () => {
 
     await page.goto('/admin/document/language');
     // Semi draws the checkbox over its input: click what the user sees.
-    await row(page, '英语').locator('.semi-checkbox').click();
-    await row(page, '法语').locator('.semi-checkbox').click();
+    await row(page, '金融财经').locator('.semi-checkbox').click();
+    await row(page, '医疗卫生').locator('.semi-checkbox').click();
     await page.getByRole('button', { name: '批量禁用' }).click();
     await dialog(page, '批量禁用').getByRole('button', { name: '确定' }).click();
     await expectToast(page, '已禁用');
     await page.getByLabel('状态').click();
     await page.locator('.semi-select-option', { hasText: '禁用' }).first().click();
-    await row(page, '英语').waitFor();
-    await row(page, '法语').waitFor();
+    await row(page, '金融财经').waitFor();
+    await row(page, '医疗卫生').waitFor();
   });
 });

@@ -45,11 +45,11 @@ describe('CreateDocument', () => {
   it('makes documents from the caller\'s uploads: pending conversion without review, counted, rewarded, queued', async () => {
     const creditsBefore = (await user(author.token)).credit_count ?? 0;
     const doc = await createDocument(backend.url, author.token, textFile(unique('城市图书馆')), '城市图书馆的一天.txt', {
-      category_id: [topCategory, childCategory], price: 5, language: 'zh-CN',
+      category_id: [topCategory, childCategory], price: 5, language: 'education',
     });
     const body = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
     expect(body).toMatchObject({
-      title: '城市图书馆的一天', keywords: '城市, 图书, 一天', price: 5, language: 'zh-CN', ext: '.txt', score: 300,
+      title: '城市图书馆的一天', keywords: '城市, 图书, 一天', price: 5, language: 'education', ext: '.txt', score: 300,
       uuid: expect.stringMatching(/^[0-9a-f]{16}$/), category_id: [topCategory, childCategory],
       category: [{ id: topCategory, title: '文学' }, { id: childCategory, title: '小说', parent_id: topCategory }],
     });
@@ -258,7 +258,7 @@ describe('UpdateDocument', () => {
   it('lets the owner edit the texts, price, language and categories; admins the status too', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('编辑')), '编辑前.txt', { category_id: [topCategory] });
     const update = (token: string, fields: object) => api(backend.url, 'PUT', '/api/v1/document', {
-      token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'zh-CN', category_id: [childCategory], ...fields },
+      token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'education', category_id: [childCategory], ...fields },
     });
     const stranger = await uploader(backend.url, backend.adminToken);
     expect((await update(stranger.token, {})).body).toMatchObject({ code: 7, message: '文档不存在或没有权限' });
@@ -290,9 +290,9 @@ describe('CheckDocument, categories and languages in bulk', () => {
     const before = await categoryCount(childCategory);
     await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [topCategory, childCategory] } });
     expect(await categoryCount(childCategory)).toBe(before + 1);
-    await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [doc.id], language: 'en' } });
-    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ language: 'en', category_id: [topCategory, childCategory] });
-    expect((await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'en' } })).status).toBe(400);
+    await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [doc.id], language: 'internet' } });
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ language: 'internet', category_id: [topCategory, childCategory] });
+    expect((await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'internet' } })).status).toBe(400);
   });
 });
 
