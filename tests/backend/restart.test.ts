@@ -28,7 +28,7 @@ describe('restart on the same DATA_DIR', () => {
     expect(created.status).toBe(200);
     await first.close({ keepData: true });
     // A site seeded before members could upload keeps its members' group as it was.
-    await withDatabase(first.dataDir, (db) => db.prepare('UPDATE "group" SET enable_upload = 0 WHERE id = 2').run());
+    await withDatabase(first.dataDir, (db) => db.updateTable('group').set({ enable_upload: 0 }).where('id', '=', 2).execute());
     const before = await countRows(first.dataDir);
 
     const second = await startBackend({ dataDir: first.dataDir });
@@ -36,7 +36,7 @@ describe('restart on the same DATA_DIR', () => {
       expect(await countRows(first.dataDir)).toEqual(before);
       const group = await api(second.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
       expect(group.body.title).toBe('重启测试组');
-      await withDatabase(first.dataDir, (db) => expect(db.prepare('SELECT enable_upload FROM "group" WHERE id = 2').get()).toEqual({ enable_upload: 0 }));
+      await withDatabase(first.dataDir, async (db) => expect(await db.selectFrom('group').select('enable_upload').where('id', '=', 2).executeTakeFirst()).toEqual({ enable_upload: 0 }));
       const me = await api(second.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');

@@ -26,7 +26,7 @@ describe('我的文档 on a phone', () => {
   it('keeps a failed row\'s 状态 label and tag whole on one line, the reason under them', async () => {
     const member = await registerMember(site.backendUrl);
     const doc = await insertDocument(site.dataDir, { userId: member.user.id, title: '一份转换失败的季度财务报告', status: 3 });
-    await withDatabase(site.dataDir, (db) => db.prepare("UPDATE document SET convert_error = '文档已损坏或格式不正确，无法转换' WHERE id = ?").run(doc.id));
+    await withDatabase(site.dataDir, (db) => db.updateTable('document').set({ convert_error: '文档已损坏或格式不正确，无法转换' }).where('id', '=', doc.id).execute());
     const page = await memberPage(member, 390);
     await page.goto('/member/document');
     const cell = page.getByRole('row').filter({ hasText: '一份转换失败' }).getByRole('cell').nth(1);

@@ -41,7 +41,7 @@ export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensi
 }
 
 export function registerDocumentUpload(scope: FastifyInstance, ctx: BackendContext): void {
-  scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http' } }, async (request, reply) => {
+  scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
     const user = await uploadCaller(ctx, request.headers.authorization, null);
     if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
     const accepted = await acceptedExtensions(ctx);

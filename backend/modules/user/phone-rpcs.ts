@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_PURPOSES, type SmsCodePurpose } from '../../../shared/constants';
-import { maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { cleanName, maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { hashPassword } from '../../platform/auth/password';
@@ -113,11 +113,12 @@ export const phoneRpcs = [
       assertRegistrationOpen(cfg);
       assertSmsEnabled(cfg);
       const mobile = mobileOr400(req.mobile);
-      assertValid([...(req.username ? usernameProblems(req.username) : []), ...passwordProblems(req.password)]);
-      if (req.username && await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
+      const chosen = cleanName(req.username);
+      assertValid([...(req.username ? usernameProblems(chosen) : []), ...passwordProblems(req.password)]);
+      if (chosen && await findUserByUsername(ctx.db, chosen)) throw conflict('用户名已存在');
       await spendCode(ctx.db, mobile, 'register', req.code);
       if (await findUserByMobile(ctx.db, mobile)) throw conflict('该手机号已注册，请直接登录');
-      const user = await createMobileMember(ctx, cfg, { mobile, username: req.username, password: req.password });
+      const user = await createMobileMember(ctx, cfg, { mobile, username: chosen, password: req.password });
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },
