@@ -14,6 +14,7 @@ describe('seeded groups', () => {
     expect(res.body.group[0].is_default).toBeUndefined();
     expect(res.body.group[1]).toMatchObject({
       id: 2, title: '普通用户', is_default: true, enable_upload: true, enable_document_review: true, enable_comment_approval: true, enable_article: true,
+      enable_article_approval: true,
     });
   });
 });

@@ -73,6 +73,42 @@ describe('screens with their own moves', () => {
     expect(await page.getByText('兼容 MOREDOC').count()).toBe(0);
   });
 
+  it('shows in 安全配置 the review setting of each kind, all on for a new site, and saves a change to the default role', async () => {
+    const page = await site.adminPage('/admin/config/security');
+    const panel = page.getByRole('region', { name: '内容审核' });
+    const toggle = (label: string) => panel.getByRole('switch', { name: label });
+    for (const label of ['上传的文档需要审核', '评论需要审核', '文章需要审核']) {
+      await toggle(label).waitFor();
+      expect(await toggle(label).getAttribute('aria-checked'), label).toBe('true');
+    }
+    await panel.getByText('新注册用户所在的默认角色「普通用户」').waitFor();
+    const defaultRole = async () => {
+      const res = await page.request.get('/api/v1/group/list');
+      return ((await res.json()) as { group: { is_default?: boolean; enable_article_approval?: boolean }[] }).group.find((g) => g.is_default);
+    };
+
+    await toggle('文章需要审核').click();
+    await expectToast(page, '保存成功');
+    expect((await defaultRole())?.enable_article_approval).toBeUndefined(); // false, omitted on the wire
+    await page.reload();
+    await page.getByRole('region', { name: '内容审核' }).getByRole('switch', { name: '文章需要审核' }).waitFor();
+    expect(await toggle('文章需要审核').getAttribute('aria-checked')).toBe('false');
+    expect(await toggle('评论需要审核').getAttribute('aria-checked')).toBe('true');
+
+    await toggle('文章需要审核').click();
+    await expectToast(page, '保存成功');
+    expect((await defaultRole())?.enable_article_approval).toBe(true);
+
+    // On a phone the switches and their labels stay inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.scrollIntoViewIfNeeded();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = await panel.boundingBox();
+    const label = await panel.getByText('文章需要审核', { exact: true }).boundingBox();
+    expect(label && box && label.x + label.width <= box.x + box.width).toBe(true);
+  });
+
   it('uploads a banner image and shows it in the list and on the home page', async () => {
     const page = await site.adminPage('/admin/banner');
     const title = unique('首页横幅');
