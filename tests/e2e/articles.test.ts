@@ -60,7 +60,15 @@ describe('footer pages', () => {
   it('opens the seeded 关于我们 from the footer, with its own title', async () => {
     const page = await site.open();
     await page.goto('/');
-    await page.getByRole('navigation', { name: '页脚链接' }).getByRole('link', { name: '关于我们' }).click();
+    const footer = page.getByRole('navigation', { name: '页脚链接' });
+    // Seeded as MOREDOC's web client routes them (/article/<identifier>), which ours opens too.
+    for (const [name, identifier] of [['关于我们', 'about'], ['联系我们', 'contact'], ['文库协议', 'agreement'], ['免责声明', 'copyright'], ['意见反馈', 'feedback']]) {
+      expect(await footer.getByRole('link', { name: name! }).getAttribute('href'), name).toBe(`/article/${identifier}`);
+    }
+    await footer.getByRole('link', { name: '联系我们' }).click();
+    await page.getByRole('heading', { name: '联系我们', level: 1 }).waitFor();
+    await page.goto('/');
+    await footer.getByRole('link', { name: '关于我们' }).click();
     await page.getByRole('heading', { name: '关于我们', level: 1 }).waitFor();
     await page.getByText('本站是一个文档分享平台').waitFor();
     expect(await page.title()).toBe('关于我们 - 魔豆文库');

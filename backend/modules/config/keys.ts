@@ -89,13 +89,12 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     // Ours (docs/api.md): the image captcha before an SMS code is sent.
     ['enable_captcha_sms', '是否开启短信验证码的图片验证码', 'true', 'switch', 23, 8],
   ]),
-  ...category('footer', [
-    ['about', '关于我们', '/article/detail/about', 'text', 24],
-    ['contact', '联系我们', '/article/detail/contact', 'text', 25],
-    ['agreement', '文库协议', '/article/detail/agreement', 'text', 26],
-    ['copyright', '免责声明', '/article/detail/copyright', 'text', 27],
-    ['feedback', '意见反馈', '/article/detail/feedback', 'text', 28],
-  ]),
+  // The footer's pages as `/article/<identifier>`, which MOREDOC's web client routes and ours
+  // opens too; the `/article/detail/<identifier>` an earlier version seeded (ours only) is
+  // replaced where an admin left it.
+  ...category('footer', ([
+    ['about', '关于我们', 24], ['contact', '联系我们', 25], ['agreement', '文库协议', 26], ['copyright', '免责声明', 27], ['feedback', '意见反馈', 28],
+  ] as const).map(([name, label, sort]): Row => [name, label, `/article/${name}`, 'text', sort, 24, { retired: [`/article/detail/${name}`] }])),
   ...category('converter', [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
     ['max_preview', '最大预览页数', '12', 'number', 0, 12],
