@@ -1,7 +1,7 @@
 // gateway/server.ts as a real process: config errors exit 1, the embedded backend starts by
-// default and prints a generated admin password once (never one the operator chose),
-// SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow the process by
-// anything like 200 MB.
+// default and prints a generated admin password once, framed with the address (never one the
+// operator chose), SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow
+// the process by anything like 200 MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -192,6 +192,17 @@ describe('gateway/server.ts', () => {
       children.push(first);
       const url = await listeningUrl(first);
       expect(first.stdout()).toMatch(/admin account created: username "admin", password "\S{6,}"/);
+      // The address and the password in a frame at the end of the start, every line as wide.
+      const frame = first.stdout().slice(first.stdout().lastIndexOf('  ┌')).split('\n');
+      const bottom = frame.findIndex((line) => line.startsWith('  └'));
+      expect(bottom).toBeGreaterThan(3);
+      const box = frame.slice(0, bottom + 1);
+      expect(new Set(box.map((line) => line.length)).size).toBe(1);
+      expect(box.slice(1, -1).every((line) => line.startsWith('  │ ') && line.endsWith(' │'))).toBe(true);
+      const inside = box.join('\n');
+      for (const text of ['moredoc-site is running at http://localhost:', 'admin account created: username "admin", password "', 'press Ctrl-C to stop the site']) {
+        expect(inside).toContain(text);
+      }
       const backendUrl = /embedded at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.stdout())![1]!;
       expect(existsSync(dataDir)).toBe(true);
       const login = await send(`${url}/api/v1/user/login`, {
