@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGateway } from './app';
 import { loadGatewayConfig, type GatewayConfig, type LogLevel } from './config';
 import type { EmbeddedBackend } from './embedded-backend';
-import { loggerOptions } from './logging';
+import { loggerOptions, textLogStream } from './logging';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
@@ -49,6 +49,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     throw error;
   }
 
+  const logStream = config.logFormat === 'text' ? textLogStream() : undefined;
   let embedded: EmbeddedBackend | undefined;
   if (config.backendUrl === undefined) {
     try {
@@ -57,7 +58,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       const backendLevel = embeddedBackendLogLevel(config.logLevel);
       embedded = await startEmbeddedBackend(
         { ...env, DATA_DIR: config.dataDir, LOG_LEVEL: backendLevel },
-        { ...loggerOptions(backendLevel), name: 'backend' },
+        { ...loggerOptions(backendLevel, logStream), name: 'backend' },
       );
     } catch (error) {
       if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
@@ -66,7 +67,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles });
+  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles, logStream });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -4,7 +4,7 @@
 // the process by anything like 200 MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +222,30 @@ describe('gateway/server.ts', () => {
       expect(second.stdout()).not.toContain('admin account created');
       second.process.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    }, 60_000);
+
+    it('writes one readable line per request with LOG_FORMAT=text (a terminal\'s default), none for the SPA\'s files at info', async () => {
+      const ownData = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      const child = spawnServer({ DATA_DIR: ownData, ADMIN_PASSWORD: 'operator-chosen-secret-42', LOG_LEVEL: 'info', LOG_FORMAT: 'text' });
+      children.push(child);
+      try {
+        const url = await listeningUrl(child);
+        expect((await send(`${url}/api/v1/settings?tab=1`)).status).toBe(200);
+        const asset = readdirSync(join(FIXTURE_DIST, 'assets'))[0]!;
+        expect((await send(`${url}/assets/${asset}`)).status).toBe(200);
+        expect((await send(`${url}/api/v1/no-such-call`)).status).toBeGreaterThanOrEqual(400);
+        const deadline = Date.now() + 5_000;
+        while (!child.stdout().includes('/api/v1/no-such-call') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const lines = child.stdout().split('\n');
+        expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
+        expect(lines.filter((l) => l.includes('/api/v1/settings'))).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}GET \/api\/v1\/settings\?tab=1 200 [\d.]+ms$/)]);
+        expect(lines.filter((l) => l.includes('/api/v1/no-such-call'))).toHaveLength(1);
+        expect(lines.filter((l) => l.includes(asset))).toEqual([]);
+      } finally {
+        child.process.kill('SIGTERM');
+        await child.exited;
+        await rm(ownData, { recursive: true, force: true });
+      }
     }, 60_000);
 
     it('does not print a password the operator chose, and logs each request once at info, the backend included', async () => {
