@@ -6,15 +6,16 @@ import { postgresMissing } from './tests/helpers/postgres';
 // pure code, of the conversion engine, of SQLite's own files (operations.test.ts: the file
 // modes of moredoc.db; restart.test.ts: reads moredoc.db; migrations and sms-migration), of
 // the processes (server-process), and the engine-specific ones (postgres-*.test.ts run in
-// `server` for both engines). Left out until the PostgreSQL search engine is merged, as they
-// need search results: article, document-access, document-search, documents/document-api,
-// documents/restart.
+// `server` for both engines).
 const POSTGRES_SUITES = [
-  'advertisement', 'attachment-admin', 'comment', 'config-api', 'download', 'favorite', 'group-permission',
-  'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness', 'search-record',
-  'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
-  'wire', 'documents/pages', 'documents/upload', 'names', 'client-address',
-].map((name) => `tests/backend/${name}.test.ts`);
+  'advertisement', 'article', 'attachment-admin', 'comment', 'config-api', 'document-access', 'document-search', 'download', 'favorite',
+  'group-permission', 'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness',
+  'search-record', 'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
+  'wire', 'documents/document-api', 'documents/pages', 'documents/restart', 'documents/upload', 'names', 'client-address',
+].map((name) => `tests/backend/${name}.test.ts`).concat([
+  // the gateway's two ways to the backend, in process and over HTTP, compared
+  'tests/gateway/in-process.test.ts',
+]);
 
 // One runner, five projects: pure shared code, the Node servers (and their suites again on
 // PostgreSQL, where the server binaries are installed), the SPA's components (happy-dom) and

@@ -15,6 +15,7 @@ import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import { PostgresSearchIndex } from './platform/search/postgres-search-index';
 import type { SearchCollection, SearchIndex } from './platform/search/search-index';
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
@@ -22,7 +23,6 @@ import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
-import { acceptGatewayOnly } from './wire/gateway-only';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -112,12 +112,6 @@ export interface BuildBackendOptions {
   captchaGenerator?: CaptchaGenerator;
   /** log2 of scrypt's N for new password hashes (default 14); tests lower it for speed. */
   passwordCost?: number;
-  /**
-   * The embedded backend: the secret its gateway sends (gateway/embedded-backend.ts). Only
-   * requests with it are taken (wire/gateway-only.ts), and only their X-Forwarded-For is
-   * believed (the one hop of the gateway), whatever BACKEND_TRUST_PROXY says.
-   */
-  gatewaySecret?: string;
 }
 
 /**
@@ -155,19 +149,11 @@ interface SearchEngines {
 }
 
 function searchEngines(opened: BackendDatabase): SearchEngines {
-  if (opened.engine === 'sqlite') {
-    const indexes = { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') };
-    return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
-  }
-  // The PostgreSQL search engine is not part of this build yet: it holds nothing, every other
-  // call fails, and the modules log the failure (the index is derived data).
-  const missing = (collection: SearchCollection): SearchIndex => {
-    const fail = async (): Promise<never> => {
-      throw new Error(`no search engine for PostgreSQL yet (collection ${collection})`);
-    };
-    return { collection, upsert: fail, updateAttributes: fail, remove: fail, search: fail, count: async () => 0, clear: fail };
-  };
-  return { indexes: { document: missing('document'), article: missing('article') }, upgrade: () => [] };
+  const indexes =
+    opened.engine === 'sqlite'
+      ? { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') }
+      : { document: new PostgresSearchIndex(opened.db, 'document'), article: new PostgresSearchIndex(opened.db, 'article') };
+  return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
@@ -178,10 +164,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     logger: opts.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    // The embedded backend believes its peer, the gateway, the one hop before the client.
-    trustProxy: opts.gatewaySecret !== undefined ? (_address: string, hop: number) => hop === 0 : config.trustProxy,
+    trustProxy: config.trustProxy,
   });
-  if (opts.gatewaySecret !== undefined) acceptGatewayOnly(app, opts.gatewaySecret);
   registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings

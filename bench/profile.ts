@@ -6,7 +6,8 @@
 // viewer (Chrome DevTools, speedscope) when --keep is given.
 // Targets: settings, image (a fake 100 KiB page image from the minimal upstream), home (`/`),
 // dashboard (`/admin/dashboard` as the admin), page (a page of a converted document, the site
-// in one process as `npm start` runs it). Options: --duration, --connections, --top,
+// in one process as `npm start` runs it), site-settings (`/api/v1/settings` from the site in one
+// process, the embedded backend answering in process). Options: --duration, --connections, --top,
 // --interval (sampling, µs), --keep, --no-profile (CPU time only).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import { int, table } from './lib/report';
 import { SiteClient } from './lib/site-client';
 import { requireTools } from './lib/tools';
 
-const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page'] as const;
+const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site-settings'] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values: args } = parseArgs({
@@ -61,7 +62,10 @@ async function main(): Promise<void> {
     let profiled: Started;
     let load: LoadTarget;
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
-    if (target === 'page') {
+    if (target === 'site-settings') {
+      profiled = await start('site', 'site.ts', { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD }, dir, nodeOptions);
+      load = { origin: profiled.url, requests: [{ path: '/api/v1/settings' }] };
+    } else if (target === 'page') {
       profiled = await start('site', 'site.ts', { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir, nodeOptions);
       const client = new SiteClient(profiled.url);
       await client.login('admin', ADMIN_PASSWORD);

@@ -1,14 +1,21 @@
 // Benchmark 6 of `npm run bench` (`--only=search`): the embedded search engine against
 // MOREDOC's search (LIKE over title, keywords and description) on the same generated library,
 // in the same SQLite file, in this process. Ours also searches the full text and makes the
-// snippets of the first page; LIKE never sees the text.
+// snippets of the first page; LIKE never sees the text. Then the PostgreSQL engine on the same
+// library, on a PostgreSQL of its own (tests/helpers/postgres.ts, or TEST_POSTGRES_URL),
+// interleaved with the other two: its hits against FTS5's, its times against FTS5's.
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { openDatabase } from '../backend/db';
-import type { SearchQuery } from '../backend/platform/search/search-index';
+import { PostgresSearchIndex } from '../backend/platform/search/postgres-search-index';
+import type { SearchQuery, SearchResult } from '../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../backend/platform/search/sqlite-search-index';
+import { createDatabase, postgresMissing, startPostgresCluster } from '../tests/helpers/postgres';
 import { ChineseCorpus, TOPICS, type GeneratedDocument } from './lib/chinese-corpus';
+import { SEARCH_CORPUS_SEED, SEARCH_QUERIES as QUERIES, SEARCH_VARIANTS as VARIANTS } from './lib/search-queries';
 import { heading, int, mib, ms, ratio, table } from './lib/report';
 
 export interface SearchBenchmarkSettings {
@@ -20,37 +27,11 @@ export interface SearchBenchmarkSettings {
   rounds: number;
 }
 
-const SEED = 20261122;
+const SEED = SEARCH_CORPUS_SEED;
 const BATCH = 250;
 const PAGE_SIZE = 10;
 // MOREDOC's default cap on a search's total: display.max_search_pages (100) × 10.
 const MAX_TOTAL = 1000;
-
-// 2 to 6 characters: two words in nearly every text (the worst case), then words and phrases
-// in 1–40 % of the documents, as a real library's content words are. Those of 3 or more
-// characters are all in the engine's dictionary (one token each, words.ts); the variants below
-// time phrases that are not.
-const QUERIES = [
-  '我们', '经济', '医院', '电脑', '那种', '大师',
-  '计算机', '委员会', '为什么', '俄罗斯',
-  '社会主义', '市场经济', '科学技术', '高速公路',
-  '天安门广场', '马克思主义', '自然保护区',
-  '人民代表大会', '最高人民法院', '南京长江大桥',
-];
-
-// Other shapes of query, measured on their own: a single character (titles only), a mixed
-// query, two words, phrases that are no dictionary word (matched as bigram phrases), deep
-// paging, a sort and a filter.
-const VARIANTS: { label: string; query: SearchQuery }[] = [
-  { label: '1 character `国` (titles only)', query: { text: '国' } },
-  { label: 'mixed `Python 经济`', query: { text: 'Python 经济' } },
-  { label: 'two words `经济 发展`', query: { text: '经济 发展' } },
-  { label: 'no dictionary word `安门广场`', query: { text: '安门广场' } },
-  { label: 'no dictionary word `民代表大会`', query: { text: '民代表大会' } },
-  { label: '`经济`, page 50', query: { text: '经济', page: 50 } },
-  { label: '`经济`, newest first', query: { text: '经济', sort: 'newest' } },
-  { label: '`经济`, one category', query: { text: '经济', filters: { categoryIds: [3] } } },
-];
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -105,10 +86,53 @@ Long texts: ${BOOKS} books of ${int(BOOK_LENGTH)} characters, the first page of 
   console.log(table(['query', 'hits', 'p50 ms', 'p99 ms'], rows));
 }
 
+interface PostgresEngine {
+  index: PostgresSearchIndex;
+  /** bytes of each of the engine's tables, indexes and TOAST with it */
+  sizes(): Promise<Map<string, number>>;
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL engine on a database of its own; null (said why) when PostgreSQL is missing here. */
+async function openPostgres(): Promise<PostgresEngine | null> {
+  const missing = postgresMissing();
+  if (missing) {
+    console.log(`PostgreSQL engine: not measured, ${missing}.\n`);
+    return null;
+  }
+  const cluster = await startPostgresCluster();
+  const pool = new pg.Pool({ connectionString: await createDatabase(cluster.url), max: 4 });
+  // A connection still closing when the cluster stops hears its "terminating connection" (57P01).
+  pool.on('error', (error: Error & { code?: string }) => {
+    if (error.code !== '57P01') throw error;
+  });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    index: new PostgresSearchIndex(db, 'document'),
+    async sizes() {
+      const { rows } = await db.executeQuery<{ name: string; bytes: string }>(
+        CompiledQuery.raw(`SELECT relname AS name, pg_total_relation_size(oid) AS bytes FROM pg_class WHERE relkind = 'r' AND relname LIKE 'search\\_document%'`),
+      );
+      return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
+    },
+    async close() {
+      await db.destroy();
+      await cluster.stop();
+    },
+  };
+}
+
+/** Whether two answers are the same: total, and each hit's id, score, snippet and title. */
+function sameAnswer(a: SearchResult, b: SearchResult): boolean {
+  const strip = (result: SearchResult) => JSON.stringify({ total: result.total, hits: result.hits });
+  return strip(a) === strip(b);
+}
+
 export async function searchBenchmark(settings: SearchBenchmarkSettings): Promise<void> {
   heading('6. Search');
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-search-bench-'));
   const { db, sqlite } = await openDatabase(dir);
+  const postgres = await openPostgres();
   try {
     const corpus = new ChineseCorpus(SEED);
     const index = new SqliteSearchIndex(sqlite, 'document');
@@ -122,6 +146,7 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     let generateMs = 0;
     let tableMs = 0;
     let indexMs = 0;
+    let postgresIndexMs = 0;
     let textBytes = 0;
     process.stderr.write(`  generating and indexing ${int(settings.documents)} documents …\n`);
     for (let first = 1; first <= settings.documents; first += BATCH) {
@@ -130,22 +155,19 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       generateMs += generated;
       for (const d of documents) textBytes += Buffer.byteLength(d.content);
       tableMs += timed(() => fillTable(documents))[1];
-      indexMs += (
-        await timedAsync(() =>
-          index.upsert(
-            documents.map((d) => ({
-              id: d.id,
-              title: d.title,
-              keywords: d.keywords,
-              description: d.description,
-              content: d.content,
-              attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
-            })),
-          ),
-        )
-      )[1];
+      const entries = documents.map((d) => ({
+        id: d.id,
+        title: d.title,
+        keywords: d.keywords,
+        description: d.description,
+        content: d.content,
+        attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
+      }));
+      indexMs += (await timedAsync(() => index.upsert(entries)))[1];
+      if (postgres) postgresIndexMs += (await timedAsync(() => postgres.index.upsert(entries)))[1];
     }
     const [, optimizeMs] = await timedAsync(() => index.optimize());
+    const [, postgresOptimizeMs] = postgres ? await timedAsync(() => postgres.index.optimize()) : [undefined, 0];
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
 
     const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as { name: string; bytes: number }[];
@@ -167,6 +189,14 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       return total;
     };
     const ours = (query: SearchQuery) => index.search({ size: PAGE_SIZE, maxTotal: MAX_TOTAL, ...query });
+    const onPostgres = (query: SearchQuery) => postgres!.index.search({ size: PAGE_SIZE, maxTotal: MAX_TOTAL, ...query });
+    // The PostgreSQL engine's answers against FTS5's: the same total, hits, scores, snippets and titles.
+    const agreeing = new Set<string>();
+    if (postgres) {
+      for (const query of [...QUERIES.map((text) => ({ text })), ...VARIANTS.map((variant) => variant.query)]) {
+        if (sameAnswer(await ours(query), await onPostgres(query))) agreeing.add(JSON.stringify(query));
+      }
+    }
 
     const hits = new Map<string, { ours: number; like: number; snippet: string }>();
     for (const query of QUERIES) {
@@ -175,7 +205,9 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     }
     const ourSamples: number[] = [];
     const likeSamples: number[] = [];
-    const perQuery = new Map(QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[] }]));
+    const postgresSamples: number[] = [];
+    const perQuery = new Map(QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[], postgres: [] as number[] }]));
+    if (postgres) for (const query of QUERIES) await onPostgres({ text: query });
     for (let round = 1; round <= settings.rounds; round++) {
       process.stderr.write(`  round ${round}/${settings.rounds} …\n`);
       for (const query of QUERIES) {
@@ -185,17 +217,29 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         likeSamples.push(likeMs);
         perQuery.get(query)!.ours.push(ourMs);
         perQuery.get(query)!.like.push(likeMs);
+        if (postgres) {
+          const [, postgresMs] = await timedAsync(() => onPostgres({ text: query }));
+          postgresSamples.push(postgresMs);
+          perQuery.get(query)!.postgres.push(postgresMs);
+        }
       }
     }
     const variantRows: (string | number)[][] = [];
     for (const variant of VARIANTS) {
       const samples: number[] = [];
+      const postgresVariantSamples: number[] = [];
       for (let round = 0; round <= settings.rounds; round++) {
         const [, took] = await timedAsync(() => ours(variant.query));
         if (round > 0) samples.push(took);
+        if (!postgres) continue;
+        const [, postgresTook] = await timedAsync(() => onPostgres(variant.query));
+        if (round > 0) postgresVariantSamples.push(postgresTook);
       }
       const { total } = await index.search({ ...variant.query, size: PAGE_SIZE });
-      variantRows.push([variant.label, int(total), ms(percentile(samples, 50)), ms(percentile(samples, 99))]);
+      const postgresFigures = postgres
+        ? [ms(percentile(postgresVariantSamples, 50)), ms(percentile(postgresVariantSamples, 99)), agreeing.has(JSON.stringify(variant.query)) ? 'yes' : '**no**']
+        : [];
+      variantRows.push([variant.label, int(total), ms(percentile(samples, 50)), ms(percentile(samples, 99)), ...postgresFigures]);
     }
 
     const [ourP50, ourP99, likeP50, likeP99] = [percentile(ourSamples, 50), percentile(ourSamples, 99), percentile(likeSamples, 50), percentile(likeSamples, 99)];
@@ -215,14 +259,38 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       ),
     );
     console.log(`\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)\n`);
+    if (postgres) {
+      const [postgresP50, postgresP99] = [percentile(postgresSamples, 50), percentile(postgresSamples, 99)];
+      const same = QUERIES.filter((query) => agreeing.has(JSON.stringify({ text: query }))).length;
+      console.log(
+        table(
+          ['engine', 'searches', 'p50 ms', 'p99 ms', 'max ms', 'same answers as FTS5'],
+          [['PostgreSQL · tsvector + GIN, the same tokens and bm25', postgresSamples.length, ms(postgresP50), ms(postgresP99), ms(Math.max(...postgresSamples)), `${same} of ${QUERIES.length}`]],
+        ),
+      );
+      console.log(
+        `\n- PostgreSQL ÷ FTS5: p50 ${ratio(postgresP50, ourP50)}, p99 **${ratio(postgresP99, ourP99)}** (goal ≤ 2×); PostgreSQL p99 ${ms(postgresP99)} ms (goal ≤ 20 ms); ` +
+          `same answers (total, hits, scores, snippets, titles): ${same} of the ${QUERIES.length} queries, ` +
+          `${VARIANTS.filter((variant) => agreeing.has(JSON.stringify(variant.query))).length} of the ${VARIANTS.length} other shapes\n`,
+      );
+    }
+    const postgresColumn = postgres ? ['PostgreSQL p50 ms'] : [];
     console.log(
       table(
-        ['query', 'chars', 'ours: hits', 'LIKE: hits', 'ours p50 ms', 'LIKE p50 ms'],
-        QUERIES.map((query) => [query, Array.from(query).length, int(hits.get(query)!.ours), int(hits.get(query)!.like), ms(percentile(perQuery.get(query)!.ours, 50)), ms(percentile(perQuery.get(query)!.like, 50))]),
+        ['query', 'chars', 'ours: hits', 'LIKE: hits', 'ours p50 ms', 'LIKE p50 ms', ...postgresColumn],
+        QUERIES.map((query) => [
+          query,
+          Array.from(query).length,
+          int(hits.get(query)!.ours),
+          int(hits.get(query)!.like),
+          ms(percentile(perQuery.get(query)!.ours, 50)),
+          ms(percentile(perQuery.get(query)!.like, 50)),
+          ...(postgres ? [ms(percentile(perQuery.get(query)!.postgres, 50))] : []),
+        ]),
       ),
     );
-    console.log(`\nOther shapes of query (ours, ${settings.rounds} runs each):\n`);
-    console.log(table(['query', 'hits', 'p50 ms', 'p99 ms'], variantRows));
+    console.log(`\nOther shapes of query (${settings.rounds} runs each):\n`);
+    console.log(table(['query', 'hits', 'p50 ms', 'p99 ms', ...(postgres ? ['PostgreSQL p50 ms', 'PostgreSQL p99 ms', 'same answer'] : [])], variantRows));
     await longTexts(sqlite, settings.rounds);
     console.log(`\nA snippet (\`${QUERIES[6]}\`): \`${hits.get(QUERIES[6]!)!.snippet}\`\n`);
     console.log(
@@ -243,8 +311,31 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         `indexing ${(indexMs / 1000).toFixed(1)} s (${int((settings.documents * 1000) / indexMs)} documents/s, ${(textBytes / 1024 / 1024 / (indexMs / 1000)).toFixed(1)} MiB of text/s), ` +
         `optimize ${(optimizeMs / 1000).toFixed(1)} s`,
     );
+    if (postgres) {
+      const sizes = await postgres.sizes();
+      const sum = (test: (name: string) => boolean) => [...sizes].filter(([name]) => test(name)).reduce((total, [, bytes]) => total + bytes, 0);
+      const tokenBytes = sum((name) => /^search_document_(head|summary|fts|fts_more|counts)$/.test(name));
+      const postgresTextBytes = sum((name) => name.startsWith('search_document_text'));
+      const allBytes = sum(() => true);
+      console.log(`\nThe PostgreSQL engine's tables (with their indexes and TOAST):\n`);
+      console.log(
+        table(
+          ['size', 'MiB', 'per document KiB'],
+          [
+            ['tsvectors and their GIN indexes (the tiers, every column, the counts)', mib(tokenBytes), (tokenBytes / 1024 / settings.documents).toFixed(1)],
+            ['texts for the snippets', mib(postgresTextBytes), (postgresTextBytes / 1024 / settings.documents).toFixed(1)],
+            ['all of its tables', mib(allBytes), (allBytes / 1024 / settings.documents).toFixed(1)],
+          ],
+        ),
+      );
+      console.log(
+        `\n- building: indexing ${(postgresIndexMs / 1000).toFixed(1)} s (${int((settings.documents * 1000) / postgresIndexMs)} documents/s), ` +
+          `VACUUM ANALYZE ${(postgresOptimizeMs / 1000).toFixed(1)} s`,
+      );
+    }
   } finally {
     await db.destroy();
+    await postgres?.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -21,20 +21,23 @@ import robots from './plugins/robots';
 import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
+import type { Dispatcher } from 'undici';
 import type { ViewFiles } from './view-files';
 import { PageLane } from './page-lane';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
 
-/** `backendSecret`: what the embedded backend this process started takes calls with (embedded-backend.ts). */
-export type GatewayBuildConfig = GatewayConfig & { backendUrl: string; backendSecret?: string | undefined };
+/** `backendUrl`: a remote backend; unset with `BuildOptions.embedded`. */
+export type GatewayBuildConfig = GatewayConfig;
 
 export interface BuildOptions {
   /** where pino writes (tests capture the log here); default stdout */
   logStream?: DestinationStream;
   /** the embedded backend's page and cover answers, when it runs in this process (gateway/view-files.ts) */
   viewFiles?: ViewFiles | undefined;
+  /** the embedded backend in this process, answering every backend call without a socket (embedded-backend.ts) */
+  dispatcher?: Dispatcher | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -88,7 +91,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
-  app.register(backendClient, { backendUrl: config.backendUrl, secret: config.backendSecret, timeoutMs: config.upstreamTimeoutMs });
+  app.register(backendClient, { backendUrl: config.backendUrl, dispatcher: options.dispatcher, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
   app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });

@@ -1,31 +1,38 @@
-// With no BACKEND_URL the gateway runs the embedded backend itself, on a loopback port,
-// with its data under DATA_DIR, and stops it on shutdown. Besides its URL, the backend
-// hands over its page and cover answers (gateway/view-files.ts), which the gateway serves
-// in process. Every other local process can reach that port too: the backend takes requests
-// that carry the secret made here, at each start, only; the gateway sends it with each of its
-// calls (`backendSecret` of its config).
-import crypto from 'node:crypto';
-import type { FastifyServerOptions } from 'fastify';
+// With no BACKEND_URL the gateway runs the embedded backend itself, in its own process, with
+// its data under DATA_DIR, and stops it on shutdown. The backend listens on no port: the
+// gateway hands its calls to the backend's router in process (in-process-dispatcher.ts), the
+// pages and covers to its page routes (view-files.ts). Nothing else can reach it, so it needs
+// no caller check, and the peer address it sees is the client address the gateway forwards.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Dispatcher } from 'undici';
 import { buildBackend } from '../backend/app';
 import { loadBackendConfig } from '../backend/config';
+import { InProcessDispatcher } from './in-process-dispatcher';
 import type { ViewFiles } from './view-files';
 
-export interface EmbeddedBackend {
-  url: string;
-  /** what the gateway sends in GATEWAY_SECRET_HEADER: requests without it are refused (403) */
-  secret: string;
+/** A backend answered in this process: what the gateway is built with instead of a URL. */
+export interface InProcessBackend {
+  /** where the gateway dispatches its backend calls (undici's interface, as for a remote Pool) */
+  dispatcher: Dispatcher;
+  /** its page and cover answers */
+  viewFiles: ViewFiles;
+}
+
+export interface EmbeddedBackend extends InProcessBackend {
   /** the admin account created by this start (first start only), else null */
   initialAdmin: { username: string; password: string; generated: boolean } | null;
-  /** its page and cover answers, for the gateway in this process to serve without HTTP */
-  viewFiles: ViewFiles;
   /** DATABASE_URL with its password masked, or null: SQLite in DATA_DIR */
   database: string | null;
   close(): Promise<void>;
 }
 
+/** The gateway's way in to a built, ready backend in this process. */
+export function inProcessBackend(app: FastifyInstance): InProcessBackend {
+  return { dispatcher: new InProcessDispatcher(app), viewFiles: app.viewFiles };
+}
+
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
- * The backend always listens on 127.0.0.1; BACKEND_PORT picks the port, default a free one.
  * Throws the backend's ConfigError for a bad value, its DatabaseStartError when DATABASE_URL
  * names a server that cannot be reached or refuses the login.
  */
@@ -33,10 +40,9 @@ export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
   logger?: FastifyServerOptions['logger'],
 ): Promise<EmbeddedBackend> {
-  // BACKEND_TRUST_PROXY is for a backend run on its own: this one believes its gateway only.
-  const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: env.BACKEND_PORT?.trim() || '0', BACKEND_TRUST_PROXY: '' });
-  const secret = crypto.randomBytes(32).toString('base64url');
-  const app = await buildBackend(config, { logger: logger ?? false, gatewaySecret: secret });
-  const url = await app.listen({ host: config.host, port: config.port });
-  return { url, secret, initialAdmin: app.initialAdmin, viewFiles: app.viewFiles, database: config.database?.label ?? null, close: () => app.close() };
+  // BACKEND_HOST, BACKEND_PORT and BACKEND_TRUST_PROXY are for a backend run on its own.
+  const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '' });
+  const app = await buildBackend(config, { logger: logger ?? false });
+  await app.ready();
+  return { ...inProcessBackend(app), initialAdmin: app.initialAdmin, database: config.database?.label ?? null, close: () => app.close() };
 }

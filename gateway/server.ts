@@ -67,7 +67,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles, logStream });
+  const app = buildGateway(config, { viewFiles: embedded?.viewFiles, dispatcher: embedded?.dispatcher, logStream });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -87,7 +87,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];
   if (config.publicOrigin) lines.push(`public origin: ${config.publicOrigin}`);
   const database = embedded?.database ? `, database ${embedded.database}` : '';
-  lines.push(`backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}${database}`}`);
+  lines.push(`backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}`}`);
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
     lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);

@@ -15,8 +15,6 @@ export function optionLabel<V extends string | number>(options: readonly Option<
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const NAVIGATION_PAGE_SIZE = 10_000;
 export const TOKEN_COOKIE_NAME = 'token';
-/** The header in which a gateway shows the embedded backend it started the secret of that start. */
-export const GATEWAY_SECRET_HEADER = 'x-gateway-secret';
 
 /** `security.max_document_size` (MB) as the upload limit in bytes: 50 MB when unset or ≤ 0, as MOREDOC. */
 export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number {

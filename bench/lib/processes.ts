@@ -45,13 +45,14 @@ export function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * Starts a TypeScript entry under bench/processes with tsx and waits for its ready line.
- * `nodeOptions` go to node before the entry (e.g. `--cpu-prof`).
+ * `nodeOptions` go to node before the entry (e.g. `--cpu-prof`); `root`: another checkout's
+ * entry (the code before a change).
  */
-export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string, nodeOptions: string[] = []): Promise<Started> {
+export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string, nodeOptions: string[] = [], root = REPO_ROOT): Promise<Started> {
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', join(REPO_ROOT, 'bench/processes', entry)], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', join(root, 'bench/processes', entry)], {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

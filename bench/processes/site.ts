@@ -1,21 +1,26 @@
 // The site as `npm start` runs it: the gateway and, in the same process, the embedded backend
-// (so a conversion shares the process, and its event loop, with the gateway's requests), the
-// gateway serving pages and covers in process. Announces the embedded backend's own URL and the
-// secret it takes calls with too, for references that reach it directly; with
-// BENCH_PROXIED_GATEWAY=1 also a second gateway in the same process that asks the backend for
-// pages over HTTP, as before it could ask in process.
+// (so a conversion shares the process, and its event loop, with the gateway's requests), every
+// backend call answered in process. With BENCH_BACKEND_LISTEN=1 the backend also listens on a
+// loopback port (announced as `backend`) for references that reach it directly (nginx in front
+// of it), and BENCH_PROXIED_GATEWAY=1 adds a second gateway in the same process that asks it
+// over that port, as with BACKEND_URL.
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
-import { startEmbeddedBackend } from '../../gateway/embedded-backend';
+import { inProcessBackend } from '../../gateway/embedded-backend';
+import { buildBackend } from '../../backend/app';
+import { loadBackendConfig } from '../../backend/config';
 
-const backend = await startEmbeddedBackend(process.env);
+const listens = process.env.BENCH_BACKEND_LISTEN === '1' || process.env.BENCH_PROXIED_GATEWAY === '1';
+const backend = await buildBackend(loadBackendConfig({ ...process.env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '127.0.0.1' }), { logger: false });
+const backendUrl = listens ? await backend.listen({ host: '127.0.0.1', port: 0 }) : (await backend.ready(), undefined);
 const gatewayConfig = loadGatewayConfig(process.env);
-const config = { ...gatewayConfig, backendUrl: backend.url, backendSecret: backend.secret, webDist: process.env.BENCH_WEB_DIST ?? gatewayConfig.webDist };
-const app = buildGateway(config, { viewFiles: backend.viewFiles });
+const config = { ...gatewayConfig, webDist: process.env.BENCH_WEB_DIST ?? gatewayConfig.webDist };
+const embedded = inProcessBackend(backend);
+const app = buildGateway(config, embedded);
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
-const proxied = process.env.BENCH_PROXIED_GATEWAY === '1' ? buildGateway(config) : undefined;
+const proxied = process.env.BENCH_PROXIED_GATEWAY === '1' ? buildGateway({ ...config, backendUrl }) : undefined;
 const proxiedUrl = await proxied?.listen({ host: '127.0.0.1', port: 0 });
-console.log(JSON.stringify({ ready: url, backend: backend.url, backendSecret: backend.secret, ...(proxiedUrl ? { proxied: proxiedUrl } : {}) }));
+console.log(JSON.stringify({ ready: url, ...(backendUrl ? { backend: backendUrl } : {}), ...(proxiedUrl ? { proxied: proxiedUrl } : {}) }));
 process.on('SIGTERM', () => {
   Promise.all([app.close(), proxied?.close()])
     .then(() => backend.close())

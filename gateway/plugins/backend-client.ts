@@ -1,10 +1,11 @@
-// One connection pool to the backend, shared by the proxy and by the gateway's own calls
-// (start data, permissions, readiness). TLS is verified; nothing is retried. A call that
-// gets no answer is recorded on the request it was made for (`request.upstreamFailure`).
+// One way to the backend, shared by the proxy and by the gateway's own calls (start data,
+// permissions, readiness): a connection pool to a remote backend (BACKEND_URL; TLS verified),
+// or the embedded backend's dispatcher in this process (gateway/in-process-dispatcher.ts).
+// Nothing is retried. A call that gets no answer is recorded on the request it was made for
+// (`request.upstreamFailure`).
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { Pool } from 'undici';
-import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
+import { Pool, type Dispatcher } from 'undici';
 import { GatewayError, MESSAGES } from '../errors';
 
 export interface BackendCallOptions {
@@ -22,9 +23,8 @@ export interface BackendAnswer<T> {
 
 export interface BackendClient {
   readonly origin: string;
-  /** the headers every call to the backend carries: the embedded backend's secret, when it is ours */
-  readonly callerHeaders: Readonly<Record<string, string>>;
-  readonly pool: Pool;
+  /** a Pool over HTTP, or the embedded backend in this process */
+  readonly pool: Dispatcher;
   readonly timeoutMs: number;
   getJson<T>(path: string, options?: BackendCallOptions): Promise<BackendAnswer<T>>;
 }
@@ -51,11 +51,15 @@ declare module 'fastify' {
 }
 
 export interface BackendClientOptions {
-  backendUrl: string;
-  /** the secret of the embedded backend this process started (sent in GATEWAY_SECRET_HEADER) */
-  secret?: string | undefined;
+  /** a remote backend's origin; unused with `dispatcher` */
+  backendUrl: string | undefined;
+  /** the embedded backend in this process (gateway/embedded-backend.ts) */
+  dispatcher?: Dispatcher | undefined;
   timeoutMs: number;
 }
+
+/** The origin named for the embedded backend, which has none (reply-from wants one). */
+export const IN_PROCESS_ORIGIN = 'http://embedded-backend';
 
 const ERROR_KINDS: ReadonlyArray<[UpstreamErrorKind, ReadonlySet<string>]> = [
   ['timeout', new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'FST_REPLY_FROM_GATEWAY_TIMEOUT', 'ETIMEDOUT'])],
@@ -102,8 +106,9 @@ export function recordUpstreamFailure(request: FastifyRequest, error: unknown): 
 
 export default fp<BackendClientOptions>(
   async function backendClient(fastify, opts) {
-    const origin = new URL(opts.backendUrl).origin;
-    const pool = new Pool(origin, {
+    if (!opts.dispatcher && !opts.backendUrl) throw new Error('backend-client: a backend URL or an in-process backend is needed');
+    const origin = opts.dispatcher ? IN_PROCESS_ORIGIN : new URL(opts.backendUrl!).origin;
+    const pool = opts.dispatcher ?? new Pool(origin, {
       connections: 128,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
@@ -111,10 +116,8 @@ export default fp<BackendClientOptions>(
       connect: { rejectUnauthorized: true },
     });
 
-    const callerHeaders: Record<string, string> = opts.secret ? { [GATEWAY_SECRET_HEADER]: opts.secret } : {};
-
     async function getJson<T>(path: string, options: BackendCallOptions = {}): Promise<BackendAnswer<T>> {
-      const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders };
+      const headers: Record<string, string> = { accept: 'application/json' };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       const request = options.request;
       if (request) {
@@ -141,7 +144,7 @@ export default fp<BackendClientOptions>(
       }
     }
 
-    fastify.decorate('backend', { origin, callerHeaders, pool, timeoutMs: opts.timeoutMs, getJson });
+    fastify.decorate('backend', { origin, pool, timeoutMs: opts.timeoutMs, getJson });
     fastify.decorateRequest('upstreamFailure', undefined);
     fastify.addHook('onClose', async () => {
       await pool.close();

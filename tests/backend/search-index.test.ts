@@ -1,25 +1,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../backend/db';
-import {
-  compactWhitespace,
-  foldText,
-  indexTokens,
-  normalizeText,
-  parseQuery,
-  queryToMatchExpression,
-  scanTokens,
-  toMatchExpression,
-  TOKENIZER_VERSION,
-} from '../../backend/platform/search/bigrams';
-import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
-import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { compactWhitespace, indexTerms, indexTokens, normalizeText, parseQuery, queryToMatchExpression, toMatchExpression, TOKENIZER_VERSION } from '../../backend/platform/search/bigrams';
 import { normalizePages, pageAt } from '../../backend/platform/search/pages';
-import { HEAD_BYTES, headOf } from '../../backend/platform/search/stored-texts';
+import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
+import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
+import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { HEAD_BYTES, MAX_CONTENT_LENGTH, headOf } from '../../backend/platform/search/stored-texts';
+import { tsvectorParts } from '../../backend/platform/search/tsvectors';
+import { createDatabase, dropDatabase } from '../helpers/postgres';
+import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from '../helpers/search-engines';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
+
+// Five pages (the second empty), a word cut by the break between the third and the fourth.
+const PAGES = ['第一页讲述了城市图书馆的历史。', '', `${FILLER}第三页的末尾写着机器学`, `习的方法。${FILLER}`, 'Chapter five: the ｐｙｔｈｏｎ notes.'];
+const PAGED = PAGES.join('\f');
 
 function entry(id: number, fields: Partial<Omit<SearchEntry, 'id' | 'attributes'>> & { attributes?: Partial<SearchEntry['attributes']> } = {}): SearchEntry {
   return {
@@ -101,20 +99,20 @@ describe('dictionary words', () => {
   });
 });
 
-describe('SqliteSearchIndex', () => {
-  let dataDir: string;
-  let opened: OpenedDatabase;
-  let index: SqliteSearchIndex;
+// The contract of the SearchIndex interface, the same checks on every engine: the SQLite engine
+// always, the PostgreSQL one where the test cluster runs (tests/helpers/postgres-setup.ts).
+describe.each(searchEngines(inject('postgresUrl')))('the search index on $name', ({ missing, open }) => {
+  let store: SearchStore;
+  let index: TestIndex;
 
-  beforeEach(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-search-'));
-    opened = await openDatabase(dataDir);
-    index = new SqliteSearchIndex(opened.sqlite, 'document');
+  beforeEach(async (context) => {
+    if (missing) context.skip();
+    store = await open();
+    index = store.index;
   });
 
   afterEach(async () => {
-    await opened.db.destroy();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await store?.close();
   });
 
   const ids = async (query: SearchQuery | string) => (await index.search(typeof query === 'string' ? { text: query } : query)).hits.map((hit) => hit.id);
@@ -279,7 +277,7 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '云计算', page: -3, size: 0 })).hits).toHaveLength(1);
   });
 
-  it('answers every page size and depth right while keeping a bounded number of prepared statements', async () => {
+  it('answers every page size and depth right', async () => {
     await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。', attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() } })));
     // Each size, page and total cap is its own SQL (the LIMIT is written into it).
     for (let size = 1; size <= 30; size++) {
@@ -290,7 +288,6 @@ describe('SqliteSearchIndex', () => {
         expect(hits.map((hit) => hit.id)).toEqual(Array.from({ length: Math.max(0, Math.min(size, first)) }, (_, i) => first - i));
       }
     }
-    expect((index as unknown as { statements: Map<string, unknown> }).statements.size).toBeLessThanOrEqual(500);
   });
 
   it('cuts the snippet around the first match, highlights it and escapes the rest', async () => {
@@ -400,16 +397,15 @@ describe('SqliteSearchIndex', () => {
   });
 
   it('keeps one index per collection and survives reopening the database file', async () => {
-    const articles = new SqliteSearchIndex(opened.sqlite, 'article');
+    const articles = store.open('article');
     await index.upsert([entry(1, { content: '文档里的深度学习。' })]);
     await articles.upsert([entry(1, { content: '文章里的强化学习。' })]);
     expect(await ids('强化学习')).toEqual([]);
     expect((await articles.search({ text: '强化学习' })).hits.map((hit) => hit.id)).toEqual([1]);
 
-    await opened.db.destroy();
-    opened = await openDatabase(dataDir);
-    index = new SqliteSearchIndex(opened.sqlite, 'document');
-    expect(index.needsRebuild).toBe(false);
+    await store.reopen();
+    index = store.index;
+    expect(await store.needsRebuild(index)).toBe(false);
     expect(await ids('深度学习')).toEqual([1]);
     await index.rebuild();
     expect(await ids('深度学习')).toEqual([1]);
@@ -426,12 +422,12 @@ describe('SqliteSearchIndex', () => {
   describe('a long text', () => {
     // About 100 KiB of UTF-8: over HEAD_BYTES, so its snippets are looked for in its head first.
     const long = `${FILLER.repeat(10)}开篇提到的词。${FILLER.repeat(1000)}书末才有的词。`;
-    const headRows = () => opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all();
+    const headRows = () => store.headRows();
 
     it('keeps a copy of its first 64 KiB, cut before a character, and none for a short text', async () => {
       expect(Buffer.byteLength(long)).toBeGreaterThan(HEAD_BYTES);
       await index.upsert([entry(1, { content: long }), entry(2)]);
-      expect(headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
+      expect(await headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
       for (const text of [long, '𠀀'.repeat(20_000), `a${'𠀀'.repeat(20_000)}`]) {
         const { head } = headOf(text)!;
         expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
@@ -440,19 +436,19 @@ describe('SqliteSearchIndex', () => {
       }
       expect(headOf(FILLER)).toBeNull();
       await index.upsert([entry(1, { content: FILLER })]);
-      expect(headRows()).toEqual([]);
+      expect(await headRows()).toEqual([]);
       await index.upsert([entry(1, { content: long })]);
       await index.remove([1]);
-      expect(headRows()).toEqual([]);
+      expect(await headRows()).toEqual([]);
       await index.upsert([entry(1, { content: long })]);
       await index.clear();
-      expect(headRows()).toEqual([]);
+      expect(await headRows()).toEqual([]);
     });
 
     it('cuts the snippet of a word near its beginning from the head, never reading the whole text', async () => {
       await index.upsert([entry(1, { content: long })]);
       // The stored text loses the word; its head still has it: the snippet comes from the head.
-      opened.sqlite.prepare("UPDATE search_document_text SET content = replace(content, '开篇提到', '后来改掉') WHERE id = 1").run();
+      await store.replaceInStoredText(1, '开篇提到', '后来改掉');
       const [hit] = (await index.search({ text: '开篇提到' })).hits;
       expect(hit!.snippet).toMatch(/^….*<em>开篇提到<\/em>的词。.*…$/su);
     });
@@ -462,23 +458,12 @@ describe('SqliteSearchIndex', () => {
       const [hit] = (await index.search({ text: '书末才有' })).hits;
       expect(hit!.snippet).toMatch(/^….*<em>书末才有<\/em>的词。$/su);
     });
-
-    it('gets its head when the index was made before heads were kept', async () => {
-      await index.upsert([entry(1, { content: long }), entry(2)]);
-      opened.sqlite.exec('DROP TABLE search_document_text_head');
-      index = new SqliteSearchIndex(opened.sqlite, 'document');
-      expect(headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
-      expect((await index.search({ text: '开篇提到' })).hits[0]!.snippet).toContain('<em>开篇提到</em>');
-    });
   });
 
   describe('a paged text (a form feed between pages)', () => {
-    const pages = ['第一页讲述了城市图书馆的历史。', '', `${FILLER}第三页的末尾写着机器学`, `习的方法。${FILLER}`, 'Chapter five: the ｐｙｔｈｏｎ notes.'];
-    const paged = pages.join('\f');
-
     it('is stored, tokenized and shown as the pages joined by a line break: a word a page break cut is whole', async () => {
-      expect(normalizePages(paged).text).toBe(normalizeText(pages.join('\n')));
-      await index.upsert([entry(1, { content: paged, paged: true })]);
+      expect(normalizePages(PAGED).text).toBe(normalizeText(PAGES.join('\n')));
+      await index.upsert([entry(1, { content: PAGED, paged: true })]);
       expect(await ids('机器学习')).toEqual([1]);
       const [hit] = (await index.search({ text: '机器学习' })).hits;
       expect(hit!.snippet).toContain('<em>机器学习</em>的方法');
@@ -486,7 +471,7 @@ describe('SqliteSearchIndex', () => {
     });
 
     it('names the page of the snippet: where its first match is, or where the text begins', async () => {
-      await index.upsert([entry(1, { title: '图书馆笔记', content: paged, paged: true })]);
+      await index.upsert([entry(1, { title: '图书馆笔记', content: PAGED, paged: true })]);
       expect((await index.search({ text: '城市图书馆' })).hits[0]).toMatchObject({ page: 1 });
       expect((await index.search({ text: '机器学习' })).hits[0]).toMatchObject({ page: 3 });
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ page: 4 });
@@ -498,52 +483,33 @@ describe('SqliteSearchIndex', () => {
 
     it('names no page for a snippet from the description, nor for a text that is not paged', async () => {
       await index.upsert([
-        entry(1, { description: '一份关于星系的介绍', content: paged, paged: true }),
-        entry(2, { content: paged }),
+        entry(1, { description: '一份关于星系的介绍', content: PAGED, paged: true }),
+        entry(2, { content: PAGED }),
       ]);
       expect((await index.search({ text: '星系' })).hits[0]).toMatchObject({ id: 1, page: 0 });
-      expect((await index.search({ text: '方法' })).hits.map((hit) => [hit.id, hit.page]).sort()).toEqual([[1, 4], [2, 0]]);
+      expect((await index.search({ text: '方法' })).hits.map((hit) => [hit.id, hit.page]).sort()).toEqual([
+        [1, 4],
+        [2, 0],
+      ]);
     });
 
-    it('finds the page of a byte offset, empty pages starting where the next one does', () => {
-      const { text, starts } = normalizePages(paged);
-      const byteOf = (word: string) => Buffer.byteLength(text.slice(0, text.indexOf(word)));
-      expect(pageAt(starts, 0)).toBe(1);
-      expect(pageAt(starts, byteOf('机器'))).toBe(3);
-      expect(pageAt(starts, byteOf('习的方法'))).toBe(4);
-      expect(pageAt(starts, Buffer.byteLength(text))).toBe(5);
-      expect(pageAt(null, 10)).toBe(0);
-      expect(pageAt(normalizePages('\f\f正文').starts, 0)).toBe(3);
-    });
-
-    it('gets its pages once upserted again into an index made before pages were kept', async () => {
-      await index.upsert([entry(1, { content: paged, paged: true })]);
-      opened.sqlite.exec('ALTER TABLE search_document_text DROP COLUMN page_starts');
-      index = new SqliteSearchIndex(opened.sqlite, 'document');
-      expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 0 });
-      await index.upsert([entry(1, { content: paged, paged: true })]);
+    it('keeps its pages through a rebuild of the tokens after a tokenizer change', async () => {
+      await index.upsert([entry(1, { content: PAGED, paged: true })]);
+      await store.setTokenizerVersion(0);
+      expect(await store.needsRebuild(index)).toBe(true);
+      await index.rebuild();
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
     });
   });
 
-  it('fills the tier tables of an index made before they existed, from its stored texts', async () => {
-    await index.upsert([entry(1, { title: '边缘计算', content: FILLER }), entry(2, { description: '边缘计算的介绍', content: FILLER }), entry(3, { content: '边缘计算。' })]);
-    for (const table of ['search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.exec(`DROP TABLE ${table}`);
-    index = new SqliteSearchIndex(opened.sqlite, 'document');
-    const matching = (table: string) => opened.sqlite.prepare(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH '"边缘 缘计 计算"'`).all();
-    expect(matching('search_document_head_fts')).toEqual([{ id: 1 }]);
-    expect(matching('search_document_summary_fts')).toEqual([{ id: 2 }]);
-    expect(await ids('边缘计算')).toEqual([1, 2, 3]);
-  });
-
   it('says when its tokens come from another tokenizer version, and rebuilds them from its stored texts', async () => {
     await index.upsert([entry(1, { title: '旧版', content: '分词规则变了。' }), entry(2, { content: '规则之外。' })]);
-    opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = 0 WHERE collection = 'document'").run();
-    opened.sqlite.prepare("INSERT INTO search_document_fts (search_document_fts) VALUES ('delete-all')").run();
-    expect(index.needsRebuild).toBe(true);
+    await store.setTokenizerVersion(0);
+    await store.dropAllColumnTokens();
+    expect(await store.needsRebuild(index)).toBe(true);
     expect(await ids('规则')).toEqual([]);
     await index.rebuild();
-    expect(index.needsRebuild).toBe(false);
+    expect(await store.needsRebuild(index)).toBe(false);
     expect((await ids('规则')).sort()).toEqual([1, 2]);
     expect(await ids('旧')).toEqual([1]);
   });
@@ -552,26 +518,13 @@ describe('SqliteSearchIndex', () => {
     // Texts that hold the words, or only look as if they do.
     const TEXTS = ['游客在天安门广场上。', '天安门 广场', '天安\n门广场', '天安⻔广场', '在ＸＹ天安门广场', '天安门广场和天安门广场', '第十届全国人民代表大会', '门广场', '人民代表大'];
     const WORDS = ['天安门广场', '天安门', '人民代表大会', '代表大会', '安门广场'];
-    const found = async (engine: SqliteSearchIndex, text: string) => (await engine.search({ text, size: 100 })).hits.map((hit) => hit.id).sort((a, b) => a - b);
-    const setVersion = (version: number) => opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = ? WHERE collection = 'document'").run(version);
-    const bigramsOf = (text: string) => {
-      const terms: string[] = [];
-      scanTokens(foldText(normalizeText(text)), (term) => terms.push(term));
-      return terms.join(' ');
-    };
-    /** The entry's rows as tokenizer version 1 wrote them: bigrams only. */
-    const asVersionOne = (id: number, fields: { title: string; content: string }) => {
-      for (const table of ['search_document_fts', 'search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
-      opened.sqlite.prepare('INSERT INTO search_document_fts (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)').run(id, bigramsOf(fields.title), '', '', bigramsOf(fields.content));
-      opened.sqlite.prepare('INSERT INTO search_document_head_fts (rowid, title, keywords) VALUES (?, ?, ?)').run(id, bigramsOf(fields.title), '');
-      opened.sqlite.prepare('INSERT INTO search_document_summary_fts (rowid, description) VALUES (?, ?)').run(id, '');
-    };
+    const found = async (engine: TestIndex, text: string) => (await engine.search({ text, size: 100 })).hits.map((hit) => hit.id).sort((a, b) => a - b);
 
     it('finds a word exactly where its phrase is', async () => {
       await index.upsert(TEXTS.map((content, i) => entry(i + 1, { content })));
-      setVersion(TOKENIZER_VERSION - 1);
-      const phrases = new SqliteSearchIndex(opened.sqlite, 'document');
-      expect(phrases.needsRebuild).toBe(true);
+      await store.setTokenizerVersion(TOKENIZER_VERSION - 1);
+      const phrases = store.open('document');
+      expect(await store.needsRebuild(phrases)).toBe(true);
       for (const word of WORDS) expect(await found(index, word), word).toEqual(await found(phrases, word));
       expect(await found(index, '天安门广场')).toEqual([1, 3, 4, 5, 6]);
       expect(await found(index, '代表大会')).toEqual([7]);
@@ -580,18 +533,18 @@ describe('SqliteSearchIndex', () => {
 
     it('matches words as phrases until upgrade() has given every entry its words', async () => {
       await index.upsert([entry(1, { content: TEXTS[0] }), entry(2, { title: '天安门广场', content: FILLER }), entry(3, { content: FILLER })]);
-      asVersionOne(2, { title: '天安门广场', content: FILLER });
-      setVersion(1);
+      await store.writeVersionOneTokens(2, { title: '天安门广场', content: FILLER });
+      await store.setTokenizerVersion(1);
       // The engine of a running site that did not know: the entry without its word is missed.
       expect(await found(index, '天安门广场')).toEqual([1]);
-      const upgrading = new SqliteSearchIndex(opened.sqlite, 'document');
+      const upgrading = store.open('document');
       expect(await found(upgrading, '天安门广场')).toEqual([1, 2]);
 
       expect(await upgrading.upgrade({ stopped: () => true })).toBe(false);
-      expect(upgrading.needsRebuild).toBe(true);
+      expect(await store.needsRebuild(upgrading)).toBe(true);
       expect(await upgrading.upgrade({ batch: 2 })).toBe(true);
-      expect(upgrading.needsRebuild).toBe(false);
-      expect(opened.sqlite.prepare(`SELECT rowid AS id FROM search_document_head_fts WHERE search_document_head_fts MATCH '"天安门广场"'`).all()).toEqual([{ id: 2 }]);
+      expect(await store.needsRebuild(upgrading)).toBe(false);
+      expect(await store.titleMatches('天安门广场')).toEqual([2]);
       expect(await found(upgrading, '天安门广场')).toEqual([1, 2]);
       expect((await upgrading.search({ text: '天安门广场' })).hits[0]!.id).toBe(2);
       expect(await upgrading.upgrade()).toBe(true);
@@ -602,5 +555,135 @@ describe('SqliteSearchIndex', () => {
     await index.upsert([entry(1)]);
     expect(await index.search({ text: '' })).toMatchObject({ total: 0, hits: [] });
     expect(await index.search({ text: '，。！？' })).toMatchObject({ total: 0, hits: [] });
+  });
+
+  it('keeps every character of a text, a NUL too, and writes an id given twice once, as given last', async () => {
+    await index.upsert([entry(1, { title: 'a\u0000b 标题', content: '正文\u0000内容' }), entry(2, { content: '旧的文字' }), entry(2, { content: '新的内容' })]);
+    expect(await index.count()).toBe(2);
+    expect(await ids('旧的')).toEqual([]);
+    expect(await ids({ text: '内容', sort: 'newest' })).toEqual([2, 1]);
+    const hit = (await index.search({ text: '内容' })).hits.find((h) => h.id === 1)!;
+    expect(hit).toMatchObject({ titleHighlight: 'a\u0000b 标题', snippet: '正文\u0000<em>内容</em>' });
+  });
+});
+
+describe.skipIf(!inject('postgresUrl'))('PostgresSearchIndex', () => {
+  it('makes its tables once when several processes start at the same time', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const databases = Array.from({ length: 4 }, () => postgresKysely(url));
+    try {
+      const indexes = databases.map((db) => new PostgresSearchIndex(db, 'document'));
+      expect(await Promise.all(indexes.map((engine) => engine.count()))).toEqual([0, 0, 0, 0]);
+      await indexes[0]!.upsert([entry(1, { content: '区块链。' })]);
+      expect((await indexes[3]!.search({ text: '区块链' })).hits.map((hit) => hit.id)).toEqual([1]);
+    } finally {
+      for (const db of databases) await db.destroy();
+      await dropDatabase(url);
+    }
+  });
+});
+
+describe('tsvectors of long texts', () => {
+  /** A part's tokens in the order of their positions. */
+  const tokensOf = (part: string) =>
+    [...part.matchAll(/'((?:[^']|'')+)':([\dA-D,]+)/g)]
+      .flatMap(([, token, positions]) => positions!.split(',').map((position) => [Number.parseInt(position, 10), token!.replaceAll("''", "'")] as const))
+      .sort((a, b) => a[0] - b[0]);
+
+  it('are cut into parts within a tsvector\'s limits, only where no phrase runs on', () => {
+    const terms = indexTerms('机器学习的原理，'.repeat(3000));
+    const parts = tsvectorParts([{ terms, weight: 'D' }]);
+    expect(parts.length).toBeGreaterThan(10);
+    const rejoined: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      const tokens = tokensOf(part);
+      expect(tokens.at(-1)![0]).toBeLessThanOrEqual(16_383);
+      const counts = new Map<string, number>();
+      for (const [, token] of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+      expect(Math.max(...counts.values())).toBeLessThanOrEqual(256);
+      // Every position holds one token (the text has no column gaps): the part is a run of the text.
+      expect(tokens.map(([position]) => position)).toEqual(tokens.map((_, i) => i + 1));
+      const last = tokens.at(-1)![1];
+      // A part of bigrams ends with a run's last character, never between two bigrams.
+      if (index < parts.length - 1 && Array.from(last).length === 2) throw new Error(`part ${index} ends inside a run: ${last}`);
+      rejoined.push(...tokens.map(([, token]) => token));
+    }
+    expect(rejoined).toEqual(terms);
+  });
+
+  it('keep a phrase whole across the parts, found at the end of a long text', async () => {
+    const terms = indexTerms(`${'前言部分讲述了历史背景。'.repeat(2000)}量子纠缠实验`);
+    const parts = tsvectorParts([{ terms, weight: 'D' }]);
+    const last = tokensOf(parts.find((part) => part.includes("'量子'"))!).map(([, token]) => token);
+    expect(last.join(' ')).toContain('量子 子纠 纠缠 缠实 实验 验');
+  });
+});
+
+describe('the pages of a paged text', () => {
+  it('finds the page of a byte offset, empty pages starting where the next one does', () => {
+    const { text, starts } = normalizePages(PAGED);
+    const byteOf = (word: string) => Buffer.byteLength(text.slice(0, text.indexOf(word)));
+    expect(pageAt(starts, 0)).toBe(1);
+    expect(pageAt(starts, byteOf('机器'))).toBe(3);
+    expect(pageAt(starts, byteOf('习的方法'))).toBe(4);
+    expect(pageAt(starts, Buffer.byteLength(text))).toBe(5);
+    expect(pageAt(null, 10)).toBe(0);
+    expect(pageAt(normalizePages('\f\f正文').starts, 0)).toBe(3);
+  });
+});
+
+describe('SqliteSearchIndex', () => {
+  let dataDir: string;
+  let opened: OpenedDatabase;
+  let index: SqliteSearchIndex;
+
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-search-'));
+    opened = await openDatabase(dataDir);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+  });
+
+  afterEach(async () => {
+    await opened.db.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const ids = async (text: string) => (await index.search({ text })).hits.map((hit) => hit.id);
+
+  it('keeps a bounded number of prepared statements whatever the page sizes and depths', async () => {
+    await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。' })));
+    // Each size, page and total cap is its own SQL (the LIMIT is written into it).
+    for (let size = 1; size <= 30; size++) {
+      for (let page = 1; page <= 30; page++) await index.search({ text: '云计算', sort: 'newest', size, page, maxTotal: 100 + size * 30 + page });
+    }
+    expect((index as unknown as { statements: Map<string, unknown> }).statements.size).toBeLessThanOrEqual(500);
+  });
+
+  it('gets the heads of long texts when the index was made before heads were kept', async () => {
+    const long = `${FILLER.repeat(10)}开篇提到的词。${FILLER.repeat(1000)}`;
+    await index.upsert([entry(1, { content: long }), entry(2)]);
+    opened.sqlite.exec('DROP TABLE search_document_text_head');
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    expect(opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
+    expect((await index.search({ text: '开篇提到' })).hits[0]!.snippet).toContain('<em>开篇提到</em>');
+  });
+
+  it('gets its pages once upserted again into an index made before pages were kept', async () => {
+    await index.upsert([entry(1, { content: PAGED, paged: true })]);
+    opened.sqlite.exec('ALTER TABLE search_document_text DROP COLUMN page_starts');
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 0 });
+    await index.upsert([entry(1, { content: PAGED, paged: true })]);
+    expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
+  });
+
+  it('fills the tier tables of an index made before they existed, from its stored texts', async () => {
+    await index.upsert([entry(1, { title: '边缘计算', content: FILLER }), entry(2, { description: '边缘计算的介绍', content: FILLER }), entry(3, { content: '边缘计算。' })]);
+    for (const table of ['search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.exec(`DROP TABLE ${table}`);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    const matching = (table: string) => opened.sqlite.prepare(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH '"边缘 缘计 计算"'`).all();
+    expect(matching('search_document_head_fts')).toEqual([{ id: 1 }]);
+    expect(matching('search_document_summary_fts')).toEqual([{ id: 2 }]);
+    expect(await ids('边缘计算')).toEqual([1, 2, 3]);
   });
 });

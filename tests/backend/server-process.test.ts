@@ -5,13 +5,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useS3 } from '../helpers/s3';
 
-// `npm run backend` as an operator runs it: tsx backend/server.ts with only environment.
-
-const TSX = path.resolve('node_modules/.bin/tsx');
+// `npm run backend` as an operator runs it: backend/server.ts through tsx, with only environment.
+// One process (node --import tsx), not the tsx launcher: the launcher relays SIGINT to its child
+// and, when the child is slow to take it (a loaded machine), kills it itself (exit 130).
+const TSX_NODE = [process.execPath, '--import', 'tsx'] as const;
 
 function run(env: Record<string, string>, untilOutput: RegExp | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['backend/server.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(TSX_NODE[0], [...TSX_NODE.slice(1), 'backend/server.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

@@ -4,7 +4,7 @@
 // the process by anything like 200 MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,31 @@ async function listeningUrl(child: Child, timeoutMs = 30_000): Promise<string> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`server did not start: ${child.stdout()} ${child.stderr()}`);
+}
+
+/** The TCP sockets of a process: its listening ports, and the ports its own connections go to. */
+function tcpSocketsOf(pid: number): { listening: Set<number>; connectedTo: number[] } {
+  const own = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode) own.add(inode);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const listening = new Set<number>();
+  const connectedTo: number[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+      const [, local, remote, state, , , , , , inode] = line.trim().split(/\s+/);
+      if (!inode || !own.has(inode)) continue;
+      const port = (address: string) => parseInt(address.split(':')[1]!, 16);
+      if (state === '0A') listening.add(port(local!));
+      else connectedTo.push(port(remote!));
+    }
+  }
+  return { listening, connectedTo };
 }
 
 function rssOf(pid: number): number {
@@ -203,7 +228,7 @@ describe('gateway/server.ts', () => {
       for (const text of ['moredoc-site is running at http://localhost:', 'admin account created: username "admin", password "', 'press Ctrl-C to stop the site']) {
         expect(inside).toContain(text);
       }
-      const backendUrl = /embedded at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.stdout())![1]!;
+      expect(first.stdout()).toContain(`backend: embedded, data in ${dataDir}`);
       expect(existsSync(dataDir)).toBe(true);
       const login = await send(`${url}/api/v1/user/login`, {
         method: 'POST',
@@ -214,7 +239,6 @@ describe('gateway/server.ts', () => {
       expect(login.setCookies[0]).toMatch(/^token=/);
       first.process.kill('SIGTERM');
       expect(await first.exited).toBe(0);
-      await expect(send(`${backendUrl}/api/v1/user/permission`)).rejects.toThrow();
 
       const second = spawnServer({ DATA_DIR: dataDir });
       children.push(second);
@@ -246,6 +270,53 @@ describe('gateway/server.ts', () => {
         await child.exited;
         await rm(ownData, { recursive: true, force: true });
       }
+    }, 60_000);
+
+    it('answers API calls (the reader\'s and downloads too), pages with their route data, files and sitemaps without one socket to itself, listening on its own port only', async () => {
+      const child = spawnServer({ DATA_DIR: dataDir });
+      children.push(child);
+      const url = await listeningUrl(child);
+      const pid = child.process.pid!;
+      const sockets = () => tcpSocketsOf(pid);
+      const seen = { listening: new Set<number>(), connectedTo: new Set<number>() };
+      const sample = () => {
+        const now = sockets();
+        for (const port of now.listening) seen.listening.add(port);
+        for (const port of now.connectedTo) seen.connectedTo.add(port);
+      };
+      const sampler = setInterval(sample, 5);
+      try {
+        const calls: [string, number][] = [
+          ['/api/v1/settings', 200],
+          ['/api/v1/category/list?type=0', 200],
+          ['/api/v1/document/list?page=1&size=10', 200],
+          ['/', 200],
+          ['/search?wd=%E6%96%87%E6%A1%A3', 200],
+          ['/sitemap.xml', 404],
+          ['/uploads/nothing.png', 404],
+          ['/download/not-a-link', 400],
+          ['/api/v1/document/find?id=1&wd=a', 404],
+          ['/api/v1/document/reading?document_id=1', 401],
+          ['/api/v1/document/download?id=1', 401],
+          ['/view/page/0123456789abcdef0123456789abcdef/1.json', 404],
+          ['/readyz', 200],
+        ];
+        for (const [path, status] of calls) {
+          const res = await send(`${url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+          expect(res.status, path).toBe(status);
+          sample();
+        }
+        const login = await send(`${url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'wrong' }) });
+        expect(login.status).toBe(400);
+        sample();
+      } finally {
+        clearInterval(sampler);
+      }
+      const port = Number(new URL(url).port);
+      expect([...seen.connectedTo].filter((to) => seen.listening.has(to))).toEqual([]);
+      expect([...seen.listening]).toEqual([port]);
+      child.process.kill('SIGTERM');
+      expect(await child.exited).toBe(0);
     }, 60_000);
 
     it('does not print a password the operator chose, and logs each request once at info, the backend included', async () => {

@@ -1,13 +1,16 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import { postgresPool } from '../../backend/db/postgres';
 import type { DB } from '../../backend/db/schema';
-import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
+import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
+import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
+import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import type { ViewFiles } from '../../gateway/view-files';
 import type { TestS3 } from './s3';
 import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
@@ -25,6 +28,8 @@ export interface StartedBackend {
   adminPassword: string;
   /** its page and cover answers in process, as the gateway beside it gets them */
   viewFiles: ViewFiles;
+  /** the backend itself, ready: a gateway in this process can answer through it without a socket */
+  app: FastifyInstance;
   /** Closes the server; removes the DATA_DIR (and its PostgreSQL database) unless `keepData` (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -59,6 +64,7 @@ export async function startBackend(opts: {
     // `ADMIN_PASSWORD: ''` in env: the first start generates one, as a new site's does.
     adminPassword: app.initialAdmin?.password ?? TEST_ADMIN_PASSWORD,
     viewFiles: app.viewFiles,
+    app,
     async close(closeOpts = {}) {
       await app.close();
       if (closeOpts.keepData) return;
@@ -74,23 +80,6 @@ export interface ApiResponse<T = Record<string, unknown>> {
   /** Parsed JSON when the answer is JSON, else the text. */
   body: T;
   text: string;
-}
-
-const gatewaySecrets = new Map<string, string>();
-
-/**
- * An embedded backend takes requests from its gateway only (its secret in
- * GATEWAY_SECRET_HEADER): tests that reach it directly, for fixtures, send the secret as its
- * gateway does once it is registered here (tests/helpers/site.ts).
- */
-export function callAsGatewayOf(url: string, secret: string): void {
-  gatewaySecrets.set(new URL(url).origin, secret);
-}
-
-/** The headers a direct call to the backend at `url` carries: its gateway's secret, when registered. */
-export function backendCallerHeaders(url: string): Record<string, string> {
-  const secret = gatewaySecrets.get(new URL(url).origin);
-  return secret ? { [GATEWAY_SECRET_HEADER]: secret } : {};
 }
 
 export type Query = Record<string, string | number | boolean | readonly (string | number | boolean)[] | undefined>;
@@ -113,7 +102,7 @@ export async function api<T = any>(
   apiPath: string,
   opts: { token?: string; body?: unknown; rawBody?: string; query?: Query; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...backendCallerHeaders(url), ...opts.headers };
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
@@ -249,6 +238,19 @@ export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) =>
     return await work(db);
   } finally {
     await db.destroy();
+  }
+}
+
+/** A search index of a backend's database (by its DATA_DIR), on whichever engine it runs. */
+export async function withSearchIndex<T>(dataDir: string, collection: SearchCollection, work: (index: SearchIndex) => Promise<T>): Promise<T> {
+  if (databaseOf(dataDir)) return withDatabase(dataDir, (db) => work(new PostgresSearchIndex(db, collection)));
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+  sqlite.pragma('busy_timeout = 5000');
+  try {
+    return await work(new SqliteSearchIndex(sqlite, collection));
+  } finally {
+    sqlite.close();
   }
 }
 

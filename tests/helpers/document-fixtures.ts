@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { withDatabase } from './backend';
+import { withDatabase, withSearchIndex } from './backend';
 
 // Documents put straight into a backend's DATA_DIR and database, for the tests of downloads
 // and favourites that need a document in a given state (price, owner, status, recycle bin)
@@ -54,25 +54,21 @@ export async function creditsOf(dataDir: string, userId: number): Promise<number
 /**
  * Puts documents into the backend's search index as the document module does after a
  * conversion (platform/search, collection 'document'), through a second connection to the
- * same database file (SQLite's engine only, for now).
+ * same database, on whichever engine the backend runs.
  */
 export async function indexDocuments(dataDir: string, entries: {
   id: number; title: string; content: string; keywords?: string; description?: string; categoryIds?: number[]; ext?: string;
   language?: string; userId?: number; createdAt?: string; viewCount?: number;
 }[]): Promise<void> {
-  const { SqliteSearchIndex } = await import('../../backend/platform/search/sqlite-search-index');
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
-  db.pragma('busy_timeout = 5000');
-  try {
-    await new SqliteSearchIndex(db, 'document').upsert(entries.map((e) => ({
-      id: e.id, title: e.title, keywords: e.keywords ?? '', description: e.description ?? '', content: e.content,
-      attributes: {
-        categoryIds: e.categoryIds ?? [], ext: e.ext ?? '.pdf', language: e.language ?? '', userId: e.userId ?? 1,
-        createdAt: e.createdAt ?? new Date().toISOString(), viewCount: e.viewCount ?? 0,
-      },
-    })));
-  } finally {
-    db.close();
-  }
+  await withSearchIndex(dataDir, 'document', (index) =>
+    index.upsert(
+      entries.map((e) => ({
+        id: e.id, title: e.title, keywords: e.keywords ?? '', description: e.description ?? '', content: e.content,
+        attributes: {
+          categoryIds: e.categoryIds ?? [], ext: e.ext ?? '.pdf', language: e.language ?? '', userId: e.userId ?? 1,
+          createdAt: e.createdAt ?? new Date().toISOString(), viewCount: e.viewCount ?? 0,
+        },
+      })),
+    ),
+  );
 }

@@ -1,7 +1,9 @@
 // The whole site for end-to-end tests: the embedded backend (temporary DATA_DIR, fixed
 // admin password, captchas off unless `env` turns them on) and the gateway in front of it,
-// both on 127.0.0.1 port 0, the gateway serving pages and covers in process as `npm start` does.
-// Fixtures made through the backend directly (`api(site.backendUrl, …)`) carry its secret.
+// the gateway answering every backend call in process as `npm start` does (no socket between
+// them). `backend: 'remote'` puts the same gateway in front of the same backend over HTTP
+// instead, as with BACKEND_URL. The backend also listens on 127.0.0.1 port 0, for fixtures
+// made through its API directly (`api(site.backendUrl, …)`): the gateway does not use that port.
 // On the engine under test (test-database.ts): with TEST_DATABASE=postgres, a fresh database.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,9 +11,9 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
-import { startEmbeddedBackend } from '../../gateway/embedded-backend';
-import { callAsGatewayOf } from './backend';
-import { databaseEnv, dropDatabaseOf } from './test-database';
+import { inProcessBackend } from '../../gateway/embedded-backend';
+import { startBackend, type StartedBackend } from './backend';
+import { dropDatabaseOf } from './test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent' };
@@ -26,33 +28,38 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<Site> {
+export interface SiteOptions {
+  env?: Record<string, string>;
+  webDist?: string;
+  /** how the gateway reaches the backend: in its process (default, as `npm start`) or over HTTP (as with BACKEND_URL) */
+  backend?: 'in-process' | 'remote';
+}
+
+export async function startSite(opts: SiteOptions = {}): Promise<Site> {
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
-  const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...(await databaseEnv(dataDir)), ...opts.env, DATA_DIR: dataDir };
-  const removeData = async () => {
+  const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
+  let backend: StartedBackend;
+  try {
+    // startBackend gives it its own database on PostgreSQL (test-database.ts); close() drops it
+    backend = await startBackend({ env, dataDir });
+  } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     await dropDatabaseOf(dataDir);
-  };
-  let backend;
-  try {
-    backend = await startEmbeddedBackend(env);
-  } catch (error) {
-    await removeData();
     throw error;
   }
-  callAsGatewayOf(backend.url, backend.secret);
   try {
     const config = loadGatewayConfig(env);
+    const remote = opts.backend === 'remote';
+    const embedded = remote ? undefined : inProcessBackend(backend.app);
     const gateway = buildGateway(
       {
         ...config,
-        backendUrl: backend.url,
-        backendSecret: backend.secret,
+        backendUrl: remote ? backend.url : undefined,
         ...(opts.webDist ? { webDist: opts.webDist } : {}),
         // browser suites log in many times from one address
         authRateLimit: { max: 10_000, windowMs: 60_000 },
       },
-      { viewFiles: backend.viewFiles },
+      { viewFiles: backend.viewFiles, dispatcher: embedded?.dispatcher },
     );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const { port } = gateway.server.address() as AddressInfo;
@@ -61,16 +68,14 @@ export async function startSite(opts: { env?: Record<string, string>; webDist?: 
       backendUrl: backend.url,
       dataDir,
       // `ADMIN_PASSWORD: ''` in env: the first start generates one, as a new site's does.
-      adminPassword: backend.initialAdmin?.password ?? TEST_ADMIN_PASSWORD,
+      adminPassword: backend.adminPassword,
       async close() {
         await gateway.close();
         await backend.close();
-        await removeData();
       },
     };
   } catch (error) {
     await backend.close();
-    await removeData();
     throw error;
   }
 }

@@ -130,18 +130,23 @@ export function normalizeText(text: string): string {
 }
 
 /**
- * The text of one FTS column: its tokens joined by spaces (FTS5's unicode61 splits them back),
- * then the dictionary words it holds (words.ts). Those come after every bigram, so that the
- * bigrams' positions, which phrases compare, are those of the text alone.
+ * The index tokens of a text, in order: its tokens, then the dictionary words it holds
+ * (words.ts). Those come after every bigram, so that the bigrams' positions, which phrases
+ * compare, are those of the text alone.
  */
-export function indexTokens(text: string): string {
+export function indexTerms(text: string): string[] {
   const folded = foldText(normalizeText(text));
   const terms: string[] = [];
   scanTokens(folded, (term) => {
     terms.push(term);
   });
   terms.push(...dictionaryWords(folded));
-  return terms.join(' ');
+  return terms;
+}
+
+/** The text of one FTS column: its index tokens joined by spaces (FTS5's unicode61 splits them back). */
+export function indexTokens(text: string): string {
+  return indexTerms(text).join(' ');
 }
 
 /**

@@ -88,6 +88,15 @@ export interface SearchQuery {
   maxTotal?: number;
 }
 
+const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
+
+/** The entries a query's page holds: `size` of them (1…100, default 10) after `offset`. */
+export function pageWindow(query: SearchQuery): { size: number; offset: number } {
+  const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? DEFAULT_PAGE_SIZE)));
+  return { size, offset: (Math.max(1, Math.trunc(query.page ?? 1)) - 1) * size };
+}
+
 export interface SearchHit {
   id: number;
   /**

@@ -41,7 +41,7 @@ export interface SearchTables {
   categories: string;
 }
 
-const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
+export const SORT_COLUMNS: Record<Exclude<SearchSort, 'relevance'>, string> = {
   newest: 'created_at',
   views: 'view_count',
   downloads: 'download_count',

@@ -7,19 +7,12 @@
 // install on another engine has none of them. The SQL of a query is planned in search-plan.ts,
 // the hits' highlights and snippets are made in search-hits.ts.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, type ParsedQuery } from './bigrams';
-import { normalizePages } from './pages';
+import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, type ParsedQuery } from './bigrams';
+import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import { HitDescriber, type RankedRow } from './search-hits';
-import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchIndex, SearchQuery, SearchResult } from './search-index';
+import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchFilters, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
 import { SearchPlanner, epochMs, type SearchPlan, type SqlValue, type Tier } from './search-plan';
-import { StoredTexts, type StoredText } from './stored-texts';
-
-export interface ColumnWeights {
-  title: number;
-  keywords: number;
-  description: number;
-  content: number;
-}
+import { StoredTexts, storedTextOf, type StoredText } from './stored-texts';
 
 export interface SqliteSearchIndexOptions {
   /** bm25 weight of each column; the title counts most. */
@@ -28,12 +21,6 @@ export interface SqliteSearchIndexOptions {
   snippetLength?: number;
 }
 
-export const DEFAULT_WEIGHTS: ColumnWeights = { title: 10, keywords: 5, description: 3, content: 1 };
-const DEFAULT_SNIPPET_LENGTH = 120;
-const MAX_PAGE_SIZE = 100;
-// Indexing runs on the caller's thread at about a million characters a second: a text is kept
-// and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
-export const MAX_CONTENT_LENGTH = 1_000_000;
 /** Prepared statements kept per index, the oldest dropped first. */
 const MAX_STATEMENTS = 500;
 /** What rebuild() and upgrade() read of a stored text. */
@@ -70,8 +57,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.texts = new StoredTexts(sqlite, collection, (sql) => this.statement(sql));
     this.categories = `search_${collection}_category`;
     const weights = options.weights ?? DEFAULT_WEIGHTS;
-    const weightList = [weights.title, weights.keywords, weights.description, weights.content];
-    if (!weightList.every((weight) => Number.isFinite(weight) && weight >= 0)) throw new RangeError('search column weights must be finite and ≥ 0');
+    const weightList = checkWeights(weights);
     // bm25() called by name, not FTS5's `rank` column: ordering by `rank` makes FTS5 prepare
     // an SQL statement of its own for every query.
     const bm25 = new Map([
@@ -80,7 +66,7 @@ export class SqliteSearchIndex implements SearchIndex {
       [this.summary, `bm25(f.${this.summary})`],
     ]);
     this.planner = new SearchPlanner({ fts: this.fts, entries: this.entries, categories: this.categories }, bm25, () => this.current);
-    this.hits = new HitDescriber(this.texts, Math.max(1, Math.trunc(options.snippetLength ?? DEFAULT_SNIPPET_LENGTH)));
+    this.hits = new HitDescriber(this.texts, options.snippetLength);
     this.createTables();
     this.current = !this.needsRebuild;
   }
@@ -169,16 +155,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sqlite.transaction(() => {
       for (const entry of entries) {
         const attributes = entry.attributes;
-        const content = entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
-        const pages = entry.paged ? normalizePages(content) : null;
-        const text: StoredText = {
-          id: entry.id,
-          title: normalizeText(entry.title),
-          keywords: normalizeText(entry.keywords),
-          description: normalizeText(entry.description),
-          content: pages ? pages.text : normalizeText(content),
-          pageStarts: pages?.starts ?? null,
-        };
+        const text = storedTextOf(entry);
         this.removeTokens(entry.id);
         this.insertTokens(text);
         this.texts.put(text);
@@ -344,13 +321,12 @@ export class SqliteSearchIndex implements SearchIndex {
     const filters = query.filters ?? {};
     const plan = this.planner.plan(parsed, filters, query.sort ?? 'relevance');
     if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
-    const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.size ?? 10)));
-    const offset = (Math.max(1, Math.trunc(query.page ?? 1)) - 1) * size;
+    const { size, offset } = pageWindow(query);
     const total = this.countMatches(plan, query.maxTotal);
     let rows: RankedRow[] = [];
     if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, size, offset);
     else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(parsed, filters, plan.tiered, size, offset);
-    return { total, hits: this.hits.describe(rows, parsed), tookMs: performance.now() - started };
+    return { total, hits: await this.hits.describe(rows, parsed), tookMs: performance.now() - started };
   }
 
   /**

@@ -4,9 +4,15 @@
 // common word, mostly) never makes SQLite read the rest of a book, which for a text at the
 // 1-million-character cap is 3 MB a hit.
 import type SQLite from 'better-sqlite3';
+import { normalizeText } from './bigrams';
+import { normalizePages } from './pages';
+import type { SearchEntry } from './search-index';
 
 /** Texts longer than this (in UTF-8 bytes) keep a copy of their beginning for the snippets. */
 export const HEAD_BYTES = 64 * 1024;
+// Indexing runs on the caller's thread at about a million characters a second: a text is kept
+// and indexed up to here (some 500 pages), so that one upsert never stalls the process long.
+export const MAX_CONTENT_LENGTH = 1_000_000;
 
 const BATCH = 200;
 
@@ -21,6 +27,20 @@ export interface StoredText {
   content: string;
   /** a paged text's page starts (pages.ts); null when the entry is not paged */
   pageStarts?: Buffer | null;
+}
+
+/** An entry's texts as every engine stores and tokenizes them: normalised, the content capped, a paged one's page starts. */
+export function storedTextOf(entry: SearchEntry): StoredText {
+  const content = entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
+  const pages = entry.paged ? normalizePages(content) : null;
+  return {
+    id: entry.id,
+    title: normalizeText(entry.title),
+    keywords: normalizeText(entry.keywords),
+    description: normalizeText(entry.description),
+    content: pages ? pages.text : normalizeText(content),
+    pageStarts: pages?.starts ?? null,
+  };
 }
 
 /**
@@ -44,6 +64,16 @@ export interface HitText {
   pageStarts: Buffer | null;
 }
 
+/** What the hits read of an engine's stored texts: at once from SQLite, through a promise from PostgreSQL. */
+export interface HitTextSource {
+  /** The hits' texts, a window of each content around the first needle (see StoredTexts.hitTexts). */
+  hitTexts(ids: number[], needles: Buffer[], reach: number): Map<number, HitText> | Promise<Map<number, HitText>>;
+  /** One stored column of a text: the whole content, or the description of a hit that came without it. */
+  column(id: number, name: 'description' | 'content'): string | Promise<string>;
+  /** The first `count` bytes of the content's UTF-8. */
+  leadingBytes(id: number, count: number): Buffer | Promise<Buffer>;
+}
+
 /** The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text. */
 export function headOf(content: string): { head: Buffer; size: number } | null {
   if (Buffer.byteLength(content) <= HEAD_BYTES) return null;
@@ -53,7 +83,7 @@ export function headOf(content: string): { head: Buffer; size: number } | null {
   return { head: bytes.subarray(0, end), size: bytes.length };
 }
 
-export class StoredTexts {
+export class StoredTexts implements HitTextSource {
   private readonly table: string;
   private readonly heads: string;
 

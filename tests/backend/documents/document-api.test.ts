@@ -1,8 +1,5 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
+import { api, registerMember, setConfig, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
@@ -375,14 +372,9 @@ describe('deleting and the recycle bin', () => {
 });
 
 describe('the search index follows every write', () => {
-  /** The ids the backend's own index finds for `text` (read from its database file). */
+  /** The ids the backend's own index finds for `text` (read from its database). */
   async function found(text: string): Promise<number[]> {
-    const sqlite = new SQLite(path.join(backend.dataDir, 'moredoc.db'));
-    try {
-      return (await new SqliteSearchIndex(sqlite, 'document').search({ text })).hits.map((h) => h.id);
-    } finally {
-      sqlite.close();
-    }
+    return withSearchIndex(backend.dataDir, 'document', async (index) => (await index.search({ text })).hits.map((h) => h.id));
   }
 
   it('create and convert, edit, disable and approve, delete and recover, purge', async () => {

@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
-import { api, login, startBackend, withDatabase } from '../../helpers/backend';
+import { api, login, startBackend, withDatabase, withSearchIndex } from '../../helpers/backend';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { jpegPdf, scanJpegs, textPdf } from '../../helpers/documents';
 
@@ -20,7 +18,7 @@ const PASSWORD = 'restart-admin-password';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-convert-restart-'));
 const children: ChildProcess[] = [];
 
-/** `tsx backend/server.ts` in a process group of its own (tsx starts node as a child). */
+/** `tsx backend/server.ts` in a process group of its own (tsx starts node as a child), on SQLite in either project. */
 function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['backend/server.ts'], {
@@ -167,22 +165,12 @@ describe('at every start', () => {
     const doc = await createDocument(first.url, member.token, Buffer.from('一只犰狳在图书馆里看书\n'), '犰狳.txt');
     await waitForStatus(first.url, member.token, doc.id, [2]);
     await first.close({ keepData: true });
-    const search = async () => {
-      const sqlite = new SQLite(path.join(first.dataDir, 'moredoc.db'));
-      try {
-        return (await new SqliteSearchIndex(sqlite, 'document').search({ text: '犰狳' })).hits.map((h) => h.id);
-      } finally {
-        sqlite.close();
-      }
-    };
-    const sqlite = new SQLite(path.join(first.dataDir, 'moredoc.db'));
-    await new SqliteSearchIndex(sqlite, 'document').clear();
-    sqlite.close();
+    const search = () => withSearchIndex(first.dataDir, 'document', async (index) => (await index.search({ text: '犰狳' })).hits.map((h) => h.id));
+    await withSearchIndex(first.dataDir, 'document', (index) => index.clear());
     expect(await search()).toEqual([]);
     const second = await startBackend({ dataDir: first.dataDir });
     try {
-      for (let i = 0; i < 100 && !(await search()).includes(doc.id); i++) await sleep(50);
-      expect(await search()).toEqual([doc.id]);
+      await expect.poll(search, { timeout: 15_000 }).toEqual([doc.id]);
     } finally {
       await second.close();
     }
