@@ -58,6 +58,7 @@ import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
 import { feedbackService } from './modules/feedback/routes';
+import { messageService } from './modules/message/routes';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -93,6 +94,7 @@ export const services: readonly ServiceModule[] = [
   commentService,
   reportService,
   feedbackService,
+  messageService,
 ];
 
 declare module 'fastify' {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { TOKEN_COOKIE_NAME } from '../shared/constants';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'text' | 'json';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export interface RateLimitSetting {
@@ -37,6 +38,8 @@ export interface GatewayConfig {
   /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408 */
   bodyTimeoutMs: number;
   logLevel: LogLevel;
+  /** LOG_FORMAT: `text` (one readable line per event), `json`; default text on a terminal, else json */
+  logFormat: LogFormat;
   /** the built SPA (index.html + assets/); WEB_DIST, default web/dist of the repository */
   webDist: string;
   /** login, register, find-password: per client address and endpoint */
@@ -80,6 +83,7 @@ export const DEFAULTS = {
   upstreamTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   logLevel: 'info' as LogLevel,
+  logFormat: 'json' as LogFormat,
   webDist: resolve(REPO_ROOT, 'web/dist'),
   authRateLimit: { max: 10, windowMs: 60_000 },
   startDataTtlMs: 10_000,
@@ -225,6 +229,14 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
   }
 
+  // Readable lines for a person at a terminal; JSON for log collectors (and when asked).
+  let logFormat: LogFormat = process.stdout.isTTY ? 'text' : DEFAULTS.logFormat;
+  const rawFormat = present(env, 'LOG_FORMAT');
+  if (rawFormat !== undefined) {
+    if (rawFormat === 'text' || rawFormat === 'json') logFormat = rawFormat;
+    else problems.push(`LOG_FORMAT: must be text or json (got "${rawFormat}")`);
+  }
+
   const webDist = resolve(present(env, 'WEB_DIST') ?? DEFAULTS.webDist);
 
   let routeDataTimeoutMs = DEFAULTS.routeDataTimeoutMs;
@@ -251,6 +263,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     upstreamTimeoutMs,
     bodyTimeoutMs,
     logLevel,
+    logFormat,
     webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
     startDataTtlMs: DEFAULTS.startDataTtlMs,

@@ -45,3 +45,47 @@ export function loggerOptions(level: LogLevel, stream?: DestinationStream): Logg
     ...(stream ? { stream } : {}),
   };
 }
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** Files of the built SPA: at info, a terminal shows no line for them (they come by the dozen per page). */
+const STATIC_FILE = /^\/(assets\/|favicon\.|robots\.txt|manifest\.|[^/?]+\.(?:js|css|png|svg|ico|webp|woff2?|map)(?:\?|$))/;
+const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'name']);
+
+/** One pino JSON record as a line for a person: time, level, what happened. */
+export function readableLine(record: Record<string, unknown>): string | null {
+  const level = typeof record.level === 'number' ? record.level : 30;
+  const time = new Date(typeof record.time === 'number' ? record.time : Date.now()).toTimeString().slice(0, 8);
+  const tag = (LEVEL_NAMES[level] ?? String(level)).padEnd(5);
+  const from = typeof record.name === 'string' ? `[${record.name}] ` : '';
+  if (record.msg === 'request' && typeof record.url === 'string') {
+    if (level <= 30 && STATIC_FILE.test(record.url) && Number(record.status) < 400) return null;
+    const extra = ['refused', 'upstream', 'upstreamReason'].filter((k) => record[k] !== undefined).map((k) => `${k}=${String(record[k])}`);
+    return [time, tag, `${from}${String(record.method)} ${record.url} ${String(record.status)} ${String(record.ms)}ms`, ...extra].join(' ');
+  }
+  const err = record.err as { message?: string; stack?: string } | undefined;
+  const fields = Object.entries(record)
+    .filter(([k, v]) => !OMITTED.has(k) && k !== 'err' && v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const line = [time, tag, `${from}${String(record.msg ?? '')}`, ...fields].join(' ');
+  return err?.stack ? `${line}\n${err.stack}` : err?.message ? `${line} error=${err.message}` : line;
+}
+
+/** A pino destination writing readable lines (LOG_FORMAT=text) to `out`. */
+export function textLogStream(out: NodeJS.WritableStream = process.stdout): DestinationStream {
+  return {
+    write(chunk: string) {
+      for (const json of chunk.split('\n')) {
+        if (!json.trim()) continue;
+        let record: Record<string, unknown>;
+        try {
+          record = JSON.parse(json) as Record<string, unknown>;
+        } catch {
+          out.write(`${json}\n`);
+          continue;
+        }
+        const line = readableLine(record);
+        if (line !== null) out.write(`${line}\n`);
+      }
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGateway } from './app';
 import { loadGatewayConfig, type GatewayConfig, type LogLevel } from './config';
 import type { EmbeddedBackend } from './embedded-backend';
-import { loggerOptions } from './logging';
+import { loggerOptions, textLogStream } from './logging';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** After the port closed: how long a connection without a request may still bring one (a loaded machine may take a while to read what was accepted). */
@@ -73,6 +73,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     throw error;
   }
 
+  const logStream = config.logFormat === 'text' ? textLogStream() : undefined;
   let embedded: EmbeddedBackend | undefined;
   if (config.backendUrl === undefined) {
     try {
@@ -81,7 +82,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       const backendLevel = embeddedBackendLogLevel(config.logLevel);
       embedded = await startEmbeddedBackend(
         { ...env, DATA_DIR: config.dataDir, LOG_LEVEL: backendLevel },
-        { ...loggerOptions(backendLevel), name: 'backend' },
+        { ...loggerOptions(backendLevel, logStream), name: 'backend' },
       );
     } catch (error) {
       if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
@@ -90,7 +91,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway(config, { viewFiles: embedded?.viewFiles, dispatcher: embedded?.dispatcher });
+  const app = buildGateway(config, { viewFiles: embedded?.viewFiles, dispatcher: embedded?.dispatcher, logStream });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -112,19 +113,30 @@ export async function main(env: Record<string, string | undefined> = process.env
   }
 
   const { port } = app.server.address() as AddressInfo;
-  const lines = [``, `  moredoc-site is running at ${siteUrl(config, port)}`];
-  if (config.publicOrigin) lines.push(`  public origin: ${config.publicOrigin}`);
+  const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];
+  if (config.publicOrigin) lines.push(`public origin: ${config.publicOrigin}`);
   const database = embedded?.database ? `, database ${embedded.database}` : '';
-  lines.push(`  backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}`}`);
+  lines.push(`backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}`}`);
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
-    lines.push(`  admin account created: username "${admin.username}", password "${admin.password}"`);
-    lines.push('  (the password is shown only this once: note it, then change it after logging in)');
+    lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);
+    lines.push('(the password is shown only this once: note it, then change it after logging in)');
   } else if (admin) {
     // The operator chose this password: it stays out of the output (and the logs it lands in).
-    lines.push(`  admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);
+    lines.push('', `admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  lines.push('', 'press Ctrl-C to stop the site (requests in flight finish first)');
+  process.stdout.write(`\n${framed(lines)}\n\n`);
+}
+
+/**
+ * The start's last words in a frame, so that the address and a generated admin password stand
+ * out from the log lines before them (and are found again when scrolling back).
+ */
+export function framed(lines: readonly string[]): string {
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return [`  ┌${rule}┐`, ...lines.map((line) => `  │ ${line.padEnd(width)} │`), `  └${rule}┘`].join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -91,6 +91,7 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'display.max_search_pages': range(0, 10_000),
   'display.contact_link': siteLink,
   'pay.order_timeout': range(1, 1440, '分钟'),
+  'pay.manual_timeout': range(1, 30, '天'),
   'pay.notify_url': matching(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'),
   'pay.return_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout'),
   'vip.title': { required: true, check: maxLength(64) },
@@ -110,6 +111,13 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
 };
 
 /** The rule of a key, with the default bounds of number keys. */
+/**
+ * Keys kept for MOREDOC's own admin that nothing here reads: the converter picks SVG or WebP
+ * per page, always stores SVG gzip-compressed and writes lean SVG itself. The API still lists
+ * and stores them; our config forms leave them out rather than offer switches that do nothing.
+ */
+export const UNUSED_CONFIG_KEYS: ReadonlySet<string> = new Set(['converter.extension', 'converter.enable_gzip', 'converter.enable_svgo']);
+
 export function configRule(key: string, inputType: string | undefined): ConfigRule {
   const rule = CONFIG_RULES[key] ?? {};
   return inputType === 'number' ? { ...NUMBER_DEFAULT, ...rule } : rule;

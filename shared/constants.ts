@@ -146,7 +146,13 @@ export const reportReasonOptions: readonly Option[] = [
   { value: 4, label: '敏感信息' },
   { value: 5, label: '人身攻击' },
   { value: 6, label: '骚扰他人' },
+  // Ours: the rights holders the footer promises removal to.
+  { value: 7, label: '侵权（版权）' },
 ];
+
+/** The copyright reason: the report must say who holds the rights and how to reach them. */
+export const COPYRIGHT_REPORT_REASON = 7;
+export const COPYRIGHT_REPORT_HINT = '请说明您是权利人（或其代理人）、权属证明（如作品登记、出版信息）以及联系方式';
 
 export const categoryTypeOptions: readonly Option[] = [
   { value: 0, label: '文档分类' },

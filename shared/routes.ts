@@ -131,6 +131,7 @@ export const routes: readonly RouteDef[] = [
   memberRoute('member-reading', '/member/reading', '最近阅读'),
   memberRoute('member-article', '/member/article', '我的文章'),
   memberRoute('member-article-set', '/member/article/set', '写文章'),
+  memberRoute('member-message', '/member/message', '我的消息'),
   memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
   publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
 

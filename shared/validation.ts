@@ -1,5 +1,6 @@
 // Input rules both sides apply: the backend refuses with these messages (joined with `；`
 // like MOREDOC's validator), the SPA shows the first one before anything is sent.
+import { COPYRIGHT_REPORT_REASON } from './constants';
 
 export const USERNAME_LENGTH = { min: 3, max: 32 } as const;
 export const PASSWORD_LENGTH = { min: 6, max: 128 } as const;
@@ -95,6 +96,15 @@ export function nameProblems(value: string, label: string, max: number, required
 export function textProblems(value: string, label: string, max: number, required = false): string[] {
   if (required && value.trim() === '') return [`${label}不能为空`];
   return length(value) > max ? [`${label}长度不能超过${max}个字符`] : [];
+}
+
+/**
+ * The reader's words on a report (举报说明): optional, except for a copyright report, which
+ * must say who holds the rights and how to reach them.
+ */
+export function reportRemarkProblems(remark: string, reason: number | undefined): string[] {
+  if (reason === COPYRIGHT_REPORT_REASON && remark.trim() === '') return ['侵权举报请在补充说明中写明权利人、权属证明和联系方式'];
+  return textProblems(remark, '举报说明', REPORT_REMARK_MAX_LENGTH);
 }
 
 /**

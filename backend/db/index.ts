@@ -21,6 +21,9 @@ import * as m015 from './migrations/015_document_text_pages';
 import * as m016 from './migrations/016_reader_resume_position';
 import * as m017 from './migrations/017_shared_state';
 import * as m020 from './migrations/020_hot_documents';
+import * as m021 from './migrations/021_initial_password';
+import * as m022 from './migrations/022_visible_doc_count';
+import * as m023 from './migrations/023_message';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -42,6 +45,9 @@ const migrations: Record<string, Migration> = {
   '016_reader_resume_position': m016,
   '017_shared_state': m017,
   '020_hot_documents': m020,
+  '021_initial_password': m021,
+  '022_visible_doc_count': m022,
+  '023_message': m023,
 };
 
 export type Database = Kysely<DB>;

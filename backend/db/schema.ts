@@ -225,6 +225,17 @@ export interface SecretTable { name: string; value: string; created_at: Timestam
 
 export interface ChangeCounterTable { name: string; value: number }
 
+/** The generated admin password's hash, while it may still be the account's (migration 021). */
+export interface InitialPasswordTable {
+  user_id: number; password: string; created_at: Timestamp;
+}
+
+/** type: shared/types/message.ts MessageType; target_type 0 document, 1 article (migration 023). */
+export interface MessageTable {
+  id: Id; user_id: number; type: number; title: string; content: Generated<string>; target_type: Generated<number>;
+  target_id: Generated<number>; target_key: Generated<string>; read_at: Timestamp | null; created_at: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   group: GroupTable;
@@ -273,6 +284,9 @@ export interface DB {
   captcha: CaptchaTable;
   secret: SecretTable;
   change_counter: ChangeCounterTable;
+
+  initial_password: InitialPasswordTable;
+  message: MessageTable;
 }
 
 export const now = (): Timestamp => new Date().toISOString();

@@ -44,3 +44,8 @@ export interface ListAttachmentRequest extends Omit<PageRequest, 'field'> {
   type?: number[];
   ext?: string;
 }
+
+/** `GET /api/v1/document/formats` (ours): the extensions the document upload takes now, with their dot. */
+export interface DocumentFormats {
+  ext?: string[];
+}

@@ -152,6 +152,11 @@ export interface ConfigSms {
   enable?: boolean;
 }
 
+/** Ours: the site can send mail (password reset by e-mail, e-mail codes). */
+export interface ConfigEmail {
+  enable?: boolean;
+}
+
 /** `GET /api/v1/settings` (contract/config-keys.md §3, plus SPEC's vip and oauth, and our pay and sms). */
 export interface Settings {
   system?: ConfigSystem;
@@ -164,6 +169,7 @@ export interface Settings {
   oauth?: ConfigOauth;
   pay?: ConfigPay;
   sms?: ConfigSms;
+  email?: ConfigEmail;
 }
 
 export interface Stats {
@@ -194,6 +200,18 @@ export interface EnvDependent {
 
 export interface Envs {
   envs?: EnvDependent[];
+}
+
+/**
+ * What a new site may still lack (`GET /api/v1/setup/checklist`, ours): a document category,
+ * uploads for members, mail, a way of paying, 网站域名, a new admin password, LibreOffice, calibre.
+ */
+export const SETUP_ITEMS = ['category', 'upload', 'mail', 'payment', 'domain', 'admin_password', 'libreoffice', 'calibre'] as const;
+export type SetupItem = (typeof SETUP_ITEMS)[number];
+
+export interface SetupChecklist {
+  /** The items still to do, in SETUP_ITEMS order; absent when nothing is left. */
+  missing?: SetupItem[];
 }
 
 export interface CPUInfo {

@@ -247,6 +247,9 @@ export interface SearchDocumentRequest {
 /** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
 export interface DownloadDocumentReply { url?: string }
 
+/** `GET /api/v1/document/purchase?id=` (ours): the caller paid for it within download.free_download_duration days. */
+export interface DocumentPurchase { bought?: boolean }
+
 /** `POST /api/v1/upload/document` (contract README §8.1). */
 export interface UploadDocumentReply {
   code?: number;

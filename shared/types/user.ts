@@ -186,10 +186,15 @@ export interface MobileRegisterRequest {
   password: string;
 }
 
-/** `POST /api/v1/user/login/mobile` → LoginReply. */
+/** `POST /api/v1/user/login/mobile` → MobileLoginReply. */
 export interface MobileLoginRequest {
   mobile: string;
   code: string;
+}
+
+/** LoginReply, and whether the sign-in created the account (a number without one, while registration is open). */
+export interface MobileLoginReply extends LoginReply {
+  registered?: boolean;
 }
 
 /** `PUT /api/v1/user/findpassword/mobile`. */

@@ -62,20 +62,36 @@ describe('system.domain (网站域名)', () => {
   });
 });
 
+describe('footer links', () => {
+  it('an install still holding the /article/detail/<identifier> links seeded before gets /article/<identifier>; a link an admin chose stays', async () => {
+    const first = await startBackend();
+    const dataDir = first.dataDir;
+    const setFooter = (name: string, value: string) => withDatabase(dataDir, (db) => db.updateTable('config').set({ value }).where('category', '=', 'footer').where('name', '=', name).execute());
+    await first.close({ keepData: true });
+    await setFooter('about', '/article/detail/about');
+    await setFooter('contact', '/article/detail/contact-us');
+    const second = await startBackend({ dataDir });
+    try {
+      expect((await api(second.url, 'GET', '/api/v1/settings')).body.footer).toMatchObject({ about: '/article/about', contact: '/article/detail/contact-us' });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('GetSettings', () => {
   it('has exactly the public parts of a fresh install', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms']);
+    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms', 'email']);
     expect(res.body.system).toEqual({
       title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
       sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
     });
+    // MOREDOC's form, which its web client routes; ours opens it too: every default link must be a page of the SPA.
     expect(res.body.footer).toEqual({
-      about: '/article/detail/about', contact: '/article/detail/contact', agreement: '/article/detail/agreement',
-      copyright: '/article/detail/copyright', feedback: '/article/detail/feedback',
+      about: '/article/about', contact: '/article/contact', agreement: '/article/agreement', copyright: '/article/copyright', feedback: '/article/feedback',
     });
-    // MOREDOC's defaults (/article/about …) are no page of our SPA: every default link must be one.
     for (const link of Object.values(res.body.footer as Record<string, string>)) expect(matchRoute(link), link).toBeDefined();
     expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
     expect(res.body.security.max_document_size).toBe(50);
@@ -89,8 +105,8 @@ describe('GetSettings', () => {
       show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议', copy_text: 'all',
       index_document_style: 'card', home_version: 'v1',
     });
-    expect(res.body.language).toHaveLength(8);
-    expect(res.body.language[0]).toEqual({ id: 1, language: '中文（简体）', code: 'zh-CN' });
+    expect(res.body.language).toHaveLength(16);
+    expect(res.body.language[0]).toEqual({ id: 1, language: '教育培训', code: 'education' });
     expect(res.body.oauth).toEqual({});
     expect(res.body.pay).toEqual({});
     expect(res.body.sms).toEqual({});
@@ -141,7 +157,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 20, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 20, release: 5, pay: 18, vip: 8, oauth: 7, sms: 15 });
   });
 });
 
@@ -295,6 +311,16 @@ describe('UpdateConfig', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('says in the settings whether the site can send mail (on, with a server and an account)', async () => {
+    const settings = async () => (await api(backend.url, 'GET', '/api/v1/settings')).body.email;
+    expect(await settings()).toEqual({});
+    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'true', 'email.host': 'smtp.example.com', 'email.username': '' });
+    expect(await settings()).toEqual({});
+    await setConfig(backend.url, backend.adminToken, { 'email.username': 'noreply@example.com' });
+    expect(await settings()).toEqual({ enable: true });
+    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'false', 'email.host': '', 'email.username': '' });
   });
 
   it('saves nothing when one item is bad', async () => {

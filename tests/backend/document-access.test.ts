@@ -34,7 +34,7 @@ beforeAll(async () => {
   categoryId = categories.body.category[0].id;
 
   library = await createDocument(backend.url, author.token, original, 'chinese.pdf', {
-    title: '城市图书馆年度纪事', price: 2, category_id: [categoryId], language: 'zh-CN',
+    title: '城市图书馆年度纪事', price: 2, category_id: [categoryId], language: 'education',
   });
   toDisable = await createDocument(backend.url, author.token, repeatedPdf(3), 'copy-a.pdf', { title: '图书馆简报（待禁用）' });
   toDelete = await createDocument(backend.url, author.token, repeatedPdf(4), 'copy-b.pdf', { title: '图书馆简报（待删除）' });
@@ -59,7 +59,7 @@ describe('search over converted documents', () => {
     expect(ids((await search({ wd: 'quick brown' })).body)).toEqual([manual.id]);
     expect(ids((await search({ wd: '纪' })).body)).toEqual([library.id]);
     expect(ids((await search({ wd: '麒麟', category_id: categoryId })).body)).toEqual([library.id]);
-    expect(ids((await search({ wd: '麒麟', language: 'zh-CN' })).body)).toEqual([library.id]);
+    expect(ids((await search({ wd: '麒麟', language: 'education' })).body)).toEqual([library.id]);
     expect(ids((await search({ wd: '麒麟', ext: 'doc' })).body)).toEqual([]);
     expect(ids((await search({ wd: '麒麟', ext: 'pdf' })).body)).toHaveLength(3);
     const secondPage = await search({ wd: '麒麟', page: 2 });

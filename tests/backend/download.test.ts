@@ -113,6 +113,29 @@ describe('DownloadDocument for a member with credits', () => {
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
     await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
   });
+
+  it('tells a buyer they bought the document (the button then reads 已购买), within free_download_duration', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 3 });
+    const purchase = (token: string) => api(backend.url, 'GET', '/api/v1/document/purchase', { token, query: { id: doc.id } });
+    const buyer = await registerMember(backend.url);
+    await setCredits(backend.dataDir, buyer.user.id, 3);
+    expect((await purchase(buyer.token)).body).toEqual({});
+    expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
+    expect((await purchase(buyer.token)).body).toEqual({ bought: true });
+    // The owner and a free document are no purchase; visitors are not asked.
+    expect((await purchase(owner.token)).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/document/purchase', { query: { id: doc.id } })).status).toBe(401);
+    expect((await api(backend.url, 'GET', '/api/v1/document/purchase', { token: buyer.token, query: { id: 999_999 } })).status).toBe(404);
+
+    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '2' });
+    try {
+      await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+        .where('user_id', '=', buyer.user.id).execute());
+      expect((await purchase(buyer.token)).body).toEqual({});
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
+    }
+  });
 });
 
 describe('VIP members', () => {

@@ -12,8 +12,10 @@ describe('seeded groups', () => {
     expect(res.body.total).toBe(2);
     expect(res.body.group[0]).toMatchObject({ id: 1, title: '超级管理员', is_display: true, enable_upload: true, enable_comment: true, enable_article: true, user_count: 1 });
     expect(res.body.group[0].is_default).toBeUndefined();
-    expect(res.body.group[1]).toMatchObject({ id: 2, title: '普通用户', is_default: true, enable_document_review: true, enable_comment_approval: true, enable_article: true });
-    expect(res.body.group[1].enable_upload).toBeUndefined();
+    expect(res.body.group[1]).toMatchObject({
+      id: 2, title: '普通用户', is_default: true, enable_upload: true, enable_document_review: true, enable_comment_approval: true, enable_article: true,
+      enable_article_approval: true,
+    });
   });
 });
 

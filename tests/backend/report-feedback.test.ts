@@ -60,6 +60,21 @@ describe('ReportAPI', () => {
     expect(list.body.report[0].remark).toBeUndefined();
   });
 
+  it('takes a copyright report (侵权（版权）) only with the rights holder\'s words', async () => {
+    const holder = await registerMember(backend.url);
+    const copied = (await admin('POST', '/api/v1/article', { body: { title: '转载的文章', content: '<p>未经授权转载。</p>' } })).body.id;
+    const report = (member: Member, body: Record<string, unknown>) =>
+      api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { type: 1, document_id: copied, ...body } });
+    const bare = await report(holder, { reason: 7, remark: '  ' });
+    expect(bare.status).toBe(400);
+    expect(bare.body.message).toBe('侵权举报请在补充说明中写明权利人、权属证明和联系方式');
+    const told = await report(holder, { reason: 7, remark: '本人为《转载的文章》著作权人，作品登记号 2024-A-00123，联系电话 13800000000' });
+    expect(told.status, told.text).toBe(200);
+    const list = await admin('GET', '/api/v1/report/list', { query: { user_id: holder.user.id } });
+    expect(list.body.report.find((r: { user_id: number }) => r.user_id === holder.user.id)).toMatchObject({ reason: 7 });
+    expect((await report(holder, { reason: 8, remark: 'x' })).body.message).toBe('请选择举报原因');
+  });
+
   it('allows one open report per reader and item', async () => {
     const again = await report(reporter, { reason: 3 });
     expect(again.status).toBe(409);
@@ -93,7 +108,7 @@ describe('ReportAPI', () => {
 
   it.each([
     [{ reason: 0 }, 400, '请选择举报原因'],
-    [{ reason: 7 }, 400, '请选择举报原因'],
+    [{ reason: 8 }, 400, '请选择举报原因'],
     [{ document_id: 0 }, 400, '文章参数不正确'],
     [{ document_id: 99999 }, 404, '文章不存在'],
     [{ remark: '长'.repeat(501) }, 400, '举报说明长度不能超过500个字符'],

@@ -30,6 +30,8 @@ describe('restart on the same DATA_DIR', () => {
     const created = await api(first.url, 'POST', '/api/v1/group', { token, body: { title: '重启测试组', sort: 5 } });
     expect(created.status).toBe(200);
     await first.close({ keepData: true });
+    // A site seeded before members could upload keeps its members' group as it was.
+    await withDatabase(first.dataDir, (db) => db.updateTable('group').set({ enable_upload: 0 }).where('id', '=', 2).execute());
     const before = await countRows(first.dataDir);
 
     const second = await startBackend({ dataDir: first.dataDir });
@@ -37,6 +39,7 @@ describe('restart on the same DATA_DIR', () => {
       expect(await countRows(first.dataDir)).toEqual(before);
       const group = await api(second.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
       expect(group.body.title).toBe('重启测试组');
+      await withDatabase(first.dataDir, async (db) => expect(await db.selectFrom('group').select('enable_upload').where('id', '=', 2).executeTakeFirst()).toEqual({ enable_upload: 0 }));
       const me = await api(second.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');

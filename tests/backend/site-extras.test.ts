@@ -96,21 +96,22 @@ describe('BannerAPI', () => {
 });
 
 describe('LanguageAPI', () => {
-  it('lists the 8 enabled languages to visitors, 10 per page by default', async () => {
+  it('seeds a new site with industries (the 行业 of the screens), all enabled, 10 per page by default', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/language/list');
-    expect(res.body.total).toBe(8);
-    expect(res.body.language.map((l: { code: string }) => l.code)).toEqual(['zh-CN', 'zh-TW', 'en', 'fr', 'ko', 'de', 'ja', 'ru']);
-    const all = await admin('GET', '/api/v1/language/list', { query: { size: 1000 } });
-    expect(all.body.total).toBe(134);
+    expect(res.body.total).toBe(16);
+    expect(res.body.language.slice(0, 4).map((l: { language: string; code: string }) => [l.code, l.language])).toEqual([
+      ['education', '教育培训'], ['internet', 'IT互联网'], ['finance', '金融财经'], ['medical', '医疗卫生'],
+    ]);
+    expect(res.body.language.map((l: { language: string }) => l.language)).not.toContain('英语');
     const firstPage = await admin('GET', '/api/v1/language/list');
     expect(firstPage.body.language).toHaveLength(10);
-    const wd = await admin('GET', '/api/v1/language/list', { query: { wd: '祖鲁', field: ['code'] } });
-    expect(wd.body).toEqual({ language: [{ code: 'zu' }], total: 1 });
+    const wd = await admin('GET', '/api/v1/language/list', { query: { wd: '物流', field: ['code'] } });
+    expect(wd.body).toEqual({ language: [{ code: 'logistics' }], total: 1 });
   });
 
   it('creates, updates, switches and deletes languages', async () => {
     expect((await admin('POST', '/api/v1/language', { body: { language: '世界语（测试）', code: 'eo-TEST', enable: true, sort: 5 } })).status).toBe(200);
-    const dup = await admin('POST', '/api/v1/language', { body: { language: '英语2', code: 'EN' } });
+    const dup = await admin('POST', '/api/v1/language', { body: { language: '教育2', code: 'EDUCATION' } });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('语言代码已存在');
     const created = (await admin('GET', '/api/v1/language/list', { query: { wd: 'eo-TEST' } })).body.language[0];
@@ -119,15 +120,16 @@ describe('LanguageAPI', () => {
     await admin('PUT', '/api/v1/language', { body: { id: created.id, language: '测试语', code: 'xx', enable: false } });
     const updated = (await admin('GET', '/api/v1/language/list', { query: { wd: 'eo-TEST' } })).body.language[0];
     expect(updated).toMatchObject({ language: '测试语', code: 'eo-TEST' });
+    expect((await api(backend.url, 'GET', '/api/v1/language/list')).body.total).toBe(16);
     await admin('PUT', '/api/v1/language/status', { body: { id: [created.id, 9], enable: true } });
-    expect((await api(backend.url, 'GET', '/api/v1/language/list')).body.total).toBe(10);
+    expect((await api(backend.url, 'GET', '/api/v1/language/list')).body.total).toBe(17);
     expect((await admin('DELETE', '/api/v1/language', { query: { id: created.id } })).status).toBe(200);
-    expect((await api(backend.url, 'GET', '/api/v1/settings')).body.language).toHaveLength(9);
+    expect((await api(backend.url, 'GET', '/api/v1/settings')).body.language).toHaveLength(16);
   });
 
   it.each([
     ['POST', '/api/v1/language', { code: 'ab' }, '语言名称不能为空'],
-    ['POST', '/api/v1/language', { language: 'x', code: 'not a code' }, '语言代码格式不正确，例如 zh-CN、en'],
+    ['POST', '/api/v1/language', { language: 'x', code: 'not a code' }, '代码只能包含字母、数字、下划线和短横线'],
     ['PUT', '/api/v1/language', { language: 'x' }, '语言ID不能为空'],
     ['PUT', '/api/v1/language/status', { enable: true }, '语言ID不能为空'],
     ['DELETE', '/api/v1/language', undefined, '语言ID不能为空'],

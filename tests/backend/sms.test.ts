@@ -150,12 +150,14 @@ describe('SendSmsCode', () => {
   });
 
   it('sends register codes only while registration is open', async () => {
+    const member = await mobileMember();
     await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
     try {
       const res = await sendCode(newMobile(), 'register');
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('系统未开放注册');
-      expect((await sendCode(newMobile(), 'login')).status).toBe(200);
+      await ageSmsLog(backend.dataDir, member.mobile, 61_000);
+      expect((await sendCode(member.mobile, 'login')).status).toBe(200);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true' });
     }
@@ -297,13 +299,43 @@ describe('LoginByMobile', () => {
     expect(answers.filter((a) => a.status === 400).every((a) => a.body.message === '短信验证码已使用，请重新获取')).toBe(true);
   });
 
-  it('says the number has no account only after the right code', async () => {
+  it('registers a number without an account as it signs in, while registration is open', async () => {
     const mobile = newMobile();
     const wrong = await loginByMobile({ mobile, code: '000000' });
     expect(wrong.body.message).toBe('请先获取短信验证码');
     const res = await loginByMobile({ mobile, code: await codeFor(mobile, 'login') });
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe('该手机号尚未注册，请先注册');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.registered).toBe(true);
+    expect(res.body.user).toMatchObject({ mobile, username: expect.stringMatching(/^手机用户\d{6}$/), register_ip: '127.0.0.1' });
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: res.body.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: expect.stringMatching(/^通过手机号注册成为会员/) });
+    const again = await loginByMobile({ mobile, code: await codeFor(mobile, 'login') });
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(res.body.user.id);
+    expect(again.body.registered).toBeUndefined();
+  });
+
+  it('refuses a number without an account before texting it, while registration is closed', async () => {
+    const member = await mobileMember();
+    const early = newMobile();
+    const earlyCode = await codeFor(early, 'login');
+    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
+    try {
+      const mobile = newMobile();
+      const refused = await sendCode(mobile, 'login');
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ code: 5, message: '该手机号尚未注册，本站暂未开放注册' });
+      const texted = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select('id').where('mobile', '=', mobile).execute()).length);
+      expect(texted).toBe(0);
+      await ageSmsLog(backend.dataDir, member.mobile, 61_000);
+      expect((await sendCode(member.mobile, 'login')).status).toBe(200);
+      // A code sent while registration was open signs nobody up once it has closed.
+      const late = await loginByMobile({ mobile: early, code: earlyCode });
+      expect(late.status).toBe(404);
+      expect(late.body.message).toBe('该手机号尚未注册，本站暂未开放注册');
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true' });
+    }
   });
 
   it('refuses malformed codes without counting them', async () => {

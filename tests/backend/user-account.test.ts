@@ -86,6 +86,21 @@ describe('Login and Logout', () => {
     expect(claims.exp - claims.iat).toBe(365 * 86400);
   });
 
+  it('logs in by the e-mail address, in any letter case, with the same refusals as a username', async () => {
+    const email = `Reader${Date.now()}@Example.com`;
+    const member = await registerMember(backend.url, { email });
+    for (const username of [email, email.toLowerCase(), ` ${email.toUpperCase()} `]) {
+      const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username, password: member.password } });
+      expect(res.status, username).toBe(200);
+      expect(res.body.user.id).toBe(member.user.id);
+    }
+    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: email, password: 'wrong-password' } });
+    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'nobody@example.com', password: member.password } });
+    for (const res of [wrong, unknown]) expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
+    const malformed = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'reader@', password: member.password } });
+    expect(malformed.body).toMatchObject({ code: 3, message: '邮箱格式不正确' });
+  });
+
   it('answers the same 400 for a wrong password and an unknown user', async () => {
     const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: 'wrong-password' } });
     const unknown = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'nobody-here', password: 'wrong-password' } });

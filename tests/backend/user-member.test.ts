@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DocumentStatus } from '../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { createDocument, nonUploader } from '../helpers/document-api';
 
 // UserAPI: what a logged-in member asks about themself.
 
@@ -34,8 +36,15 @@ describe('GetUserPermissions', () => {
 });
 
 describe('CanIUploadDocument and CanIPublishArticle', () => {
-  it('follow the group flags and the punishments', async () => {
+  it('lets a member of a fresh site upload, into review', async () => {
     const member = await registerMember(backend.url);
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual({});
+    const doc = await createDocument(backend.url, member.token, Buffer.from('新站点的第一篇文档'), '第一篇.txt');
+    expect(doc.status).toBe(DocumentStatus.PendingReview);
+  });
+
+  it('follow the group flags and the punishments', async () => {
+    const member = await nonUploader(backend.url, backend.adminToken);
     const upload = await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token });
     expect(upload.status).toBe(403);
     expect(upload.body.message).toBe('您没有上传文档的权限');

@@ -245,6 +245,15 @@ describe('order timeout', () => {
       .where('kind', '=', 'order.expire').where('dedupe_key', '=', `order.expire:${orderId}`).execute());
   }
 
+  async function waitForJob(dataDir: string, dedupeKey: string) {
+    for (let i = 0; i < 100; i += 1) {
+      const job = await withDatabase(dataDir, (db) => db.selectFrom('job').select('state').where('dedupe_key', '=', dedupeKey).executeTakeFirstOrThrow());
+      if (job.state === 'done') return;
+      await sleep(100);
+    }
+    throw new Error(`job ${dedupeKey} never finished`);
+  }
+
   async function waitForStatus(url: string, token: string, orderNo: string, status: number) {
     for (let i = 0; i < 100; i += 1) {
       const res = await getOrder(token, { order_no: orderNo }, url);
@@ -262,6 +271,40 @@ describe('order timeout', () => {
     await expireNow(backend.dataDir, order.id);
     const closed = await waitForStatus(backend.url, member.token, order.order_no, 2);
     expect(closed).toMatchObject({ close_reason: 'timeout' });
+  });
+
+  it('gives an order submitted as a transfer pay.manual_timeout days from its creation, then closes it', async () => {
+    const member = await registerMember(backend.url);
+    const order = (await createOrder(member, 'month', 30)).body;
+    expect(Date.parse(order.expires_at) - Date.parse(order.created_at)).toBe(30 * 60_000);
+    const paid = await payOrder(member, order.order_no);
+    expect(paid.status, paid.text).toBe(200);
+    const deadline = new Date(Date.parse(order.created_at) + 3 * DAY_MS).toISOString();
+    expect(new Date(paid.body.order.expires_at).toISOString()).toBe(deadline);
+    expect(new Date((await getOrder(member.token, { order_no: order.order_no })).body.expires_at).toISOString()).toBe(deadline);
+
+    // The minutes' job comes and goes: the order stays open.
+    await expireNow(backend.dataDir, order.id);
+    await waitForJob(backend.dataDir, `order.expire:${order.id}`);
+    expect((await getOrder(member.token, { order_no: order.order_no })).body.status ?? 0).toBe(0);
+    // Paying by transfer again gives no more time.
+    expect(new Date((await payOrder(member, order.order_no)).body.order.expires_at).toISOString()).toBe(deadline);
+
+    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ run_after: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', 'order.expire').where('dedupe_key', '=', `order.expire:${order.id}:${deadline}`).execute());
+    expect(await waitForStatus(backend.url, member.token, order.order_no, 2)).toMatchObject({ close_reason: 'timeout' });
+  });
+
+  it('takes the transfer\'s days from pay.manual_timeout', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '7' });
+    try {
+      const member = await registerMember(backend.url);
+      const order = (await createOrder(member, 'month', 30)).body;
+      const paid = await payOrder(member, order.order_no);
+      expect(Date.parse(paid.body.order.expires_at) - Date.parse(order.created_at)).toBe(7 * DAY_MS);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '3' });
+    }
   });
 
   it('leaves a paid order alone when its timeout comes', async () => {

@@ -29,6 +29,7 @@ import type * as article from '../../shared/types/article';
 import * as vipMessages from '../../backend/modules/vip/messages';
 import * as orderMessages from '../../backend/modules/order/messages';
 import * as paymentMessages from '../../backend/modules/payment/messages';
+import * as messageMessages from '../../backend/modules/message/messages';
 import type * as attachment from '../../shared/types/attachment';
 import type * as banner from '../../shared/types/banner';
 import type * as category from '../../shared/types/category';
@@ -48,6 +49,7 @@ import type * as sms from '../../shared/types/sms';
 import type * as user from '../../shared/types/user';
 import type * as vip from '../../shared/types/vip';
 import type * as order from '../../shared/types/order';
+import type * as messageTypes from '../../shared/types/message';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
 // encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
@@ -88,7 +90,7 @@ const request = <M extends AnyMessage, S>(_message: M, verdict: RequestVerdict<W
 
 const { User, Dynamic, Sign, LoginReply, GetUserCaptchaReply, ListUserReply, GetUserPermissionsReply, ListUserDynamicReply,
   ListUserGroupReply } = userMessages;
-const { Download, ListUserDownloadReply, DownloadDocumentReply } = downloadMessages;
+const { Download, ListUserDownloadReply, DownloadDocumentReply, DocumentPurchase } = downloadMessages;
 
 /** Every entity and reply message of the backend with its shared type. */
 const replies = {
@@ -105,6 +107,7 @@ const replies = {
   ListUserDynamicReply: reply<typeof ListUserDynamicReply, user.ListUserDynamicReply>(ListUserDynamicReply, 'agree'),
   ListUserDownloadReply: reply<typeof ListUserDownloadReply, user.ListUserDownloadReply>(ListUserDownloadReply, 'agree'),
   DownloadDocumentReply: reply<typeof DownloadDocumentReply, document.DownloadDocumentReply>(DownloadDocumentReply, 'agree'),
+  DocumentPurchase: reply<typeof DocumentPurchase, document.DocumentPurchase>(DocumentPurchase, 'agree'),
   ListUserGroupReply: reply<typeof ListUserGroupReply, user.ListUserGroupReply>(ListUserGroupReply, 'agree'),
   Group: reply<typeof groupMessages.Group, group.Group>(groupMessages.Group, 'agree'),
   ListGroupReply: reply<typeof groupMessages.ListGroupReply, group.ListGroupReply>(groupMessages.ListGroupReply, 'agree'),
@@ -125,6 +128,7 @@ const replies = {
   Stats: reply<typeof configMessages.Stats, config.Stats>(configMessages.Stats, 'agree'),
   EnvDependent: reply<typeof configMessages.EnvDependent, config.EnvDependent>(configMessages.EnvDependent, 'agree'),
   Envs: reply<typeof configMessages.Envs, config.Envs>(configMessages.Envs, 'agree'),
+  SetupChecklist: reply<typeof configMessages.SetupChecklist, config.SetupChecklist>(configMessages.SetupChecklist, 'agree'),
   CPUInfo: reply<typeof configMessages.CPUInfo, config.CPUInfo>(configMessages.CPUInfo, 'agree'),
   MemoryInfo: reply<typeof configMessages.MemoryInfo, config.MemoryInfo>(configMessages.MemoryInfo, 'agree'),
   DiskInfo: reply<typeof configMessages.DiskInfo, config.DiskInfo>(configMessages.DiskInfo, 'agree'),
@@ -182,10 +186,15 @@ const replies = {
   PaymentNotification: reply<typeof paymentMessages.PaymentNotification, order.PaymentNotification>(paymentMessages.PaymentNotification, 'agree'),
   ListPaymentNotificationReply: reply<typeof paymentMessages.ListPaymentNotificationReply, order.ListPaymentNotificationReply>(paymentMessages.ListPaymentNotificationReply, 'agree'),
   ConfigSms: reply<typeof configMessages.ConfigSms, config.ConfigSms>(configMessages.ConfigSms, 'agree'),
+  ConfigEmail: reply<typeof configMessages.ConfigEmail, config.ConfigEmail>(configMessages.ConfigEmail, 'agree'),
   SendSmsCodeReply: reply<typeof userMessages.SendSmsCodeReply, user.SendSmsCodeReply>(userMessages.SendSmsCodeReply, 'agree'),
   SmsLog: reply<typeof smsMessages.SmsLog, sms.SmsLog>(smsMessages.SmsLog, 'agree'),
   ListSmsLogReply: reply<typeof smsMessages.ListSmsLogReply, sms.ListSmsLogReply>(smsMessages.ListSmsLogReply, 'agree'),
   SmsStats: reply<typeof smsMessages.SmsStats, sms.SmsStats>(smsMessages.SmsStats, 'agree'),
+  Message: reply<typeof messageMessages.Message, messageTypes.Message>(messageMessages.Message, 'agree'),
+  ListMessageReply: reply<typeof messageMessages.ListMessageReply, messageTypes.ListMessageReply>(messageMessages.ListMessageReply, 'agree'),
+  UnreadMessages: reply<typeof messageMessages.UnreadMessages, messageTypes.UnreadMessages>(messageMessages.UnreadMessages, 'agree'),
+  DocumentFormats: reply<typeof attachmentMessages.DocumentFormats, attachment.DocumentFormats>(attachmentMessages.DocumentFormats, 'agree'),
 };
 
 const { RegisterAndLoginRequest, GetUserCaptchaRequest, FindPasswordRequest, SendEmailCodeRequest, GetUserRequest, UpdateUserPasswordRequest,
@@ -318,11 +327,14 @@ const requests = {
   SendSmsCodeRequest: request<typeof userMessages.SendSmsCodeRequest, user.SendSmsCodeRequest>(userMessages.SendSmsCodeRequest, 'agree'),
   MobileRegisterRequest: request<typeof userMessages.MobileRegisterRequest, user.MobileRegisterRequest>(userMessages.MobileRegisterRequest, 'agree'),
   MobileLoginRequest: request<typeof userMessages.MobileLoginRequest, user.MobileLoginRequest>(userMessages.MobileLoginRequest, 'agree'),
+  MobileLoginReply: reply<typeof userMessages.MobileLoginReply, user.MobileLoginReply>(userMessages.MobileLoginReply, 'agree'),
   MobileFindPasswordRequest: request<typeof userMessages.MobileFindPasswordRequest, user.MobileFindPasswordRequest>(userMessages.MobileFindPasswordRequest, 'agree'),
   BindMobileRequest: request<typeof userMessages.BindMobileRequest, user.BindMobileRequest>(userMessages.BindMobileRequest, 'agree'),
   ListSmsLogRequest: request<typeof smsMessages.ListSmsLogRequest, sms.ListSmsLogRequest>(smsMessages.ListSmsLogRequest, 'agree'),
   GetSmsStatsRequest: request<typeof smsMessages.GetSmsStatsRequest, sms.GetSmsStatsRequest>(smsMessages.GetSmsStatsRequest, 'agree'),
   SendTestSmsRequest: request<typeof smsMessages.SendTestSmsRequest, sms.SendTestSmsRequest>(smsMessages.SendTestSmsRequest, 'agree'),
+  ListMessageRequest: request<typeof messageMessages.ListMessageRequest, messageTypes.ListMessageRequest>(messageMessages.ListMessageRequest, 'agree'),
+  ReadMessageRequest: request<typeof messageMessages.ReadMessageRequest, messageTypes.ReadMessageRequest>(messageMessages.ReadMessageRequest, 'agree'),
 };
 
 const messageModules = {
@@ -331,7 +343,7 @@ const messageModules = {
   favorite: favoriteMessages, feedback: feedbackMessages, friendlink: friendlinkMessages, group: groupMessages, language: languageMessages,
   navigation: navigationMessages, oauth: oauthMessages, permission: permissionMessages, punishment: punishmentMessages,
   report: reportMessages, 'search-record': searchRecordMessages, sms: smsMessages, user: userMessages,
-  vip: vipMessages, order: orderMessages, payment: paymentMessages,
+  vip: vipMessages, order: orderMessages, payment: paymentMessages, message: messageMessages,
 };
 
 describe('wire types of shared/ and the backend messages', () => {

@@ -120,7 +120,7 @@ describe('accessibility (axe-core)', () => {
     await logIn(page, member.username, member.password, '/member');
     const paths = [
       '/member', '/member/profile', '/member/document', '/member/article', '/member/article/set', '/member/favorite', '/member/download',
-      '/member/order', '/upload', documentPath,
+      '/member/order', '/member/message', '/upload', documentPath,
     ];
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));

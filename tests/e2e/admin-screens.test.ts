@@ -35,7 +35,7 @@ describe('every admin screen', () => {
     ['/admin/article/category', '文章分类', '暂无分类'],
     ['/admin/friendlink', '友链管理', '书栈网'],
     ['/admin/banner', '轮播图管理', '暂无轮播图'],
-    ['/admin/document/language', '行业管理', '中文（简体）'],
+    ['/admin/document/language', '行业管理', '教育培训'],
     ['/admin/config/security', '安全配置', '是否允许注册'],
     ['/admin/config/email', '邮箱配置', 'SMTP 服务器地址'],
     ['/admin/config/pay', '支付配置', '支付方式'],
@@ -65,6 +65,50 @@ describe('every admin screen', () => {
 });
 
 describe('screens with their own moves', () => {
+  it('offers in 转换配置 only what the converter reads', async () => {
+    const page = await site.adminPage('/admin/config/converter');
+    await page.getByRole('heading', { name: '转换配置', exact: true }).waitFor();
+    await page.getByText('转换超时(分钟)', { exact: true }).waitFor();
+    for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式']) expect(await page.getByText(label).count(), label).toBe(0);
+    expect(await page.getByText('兼容 MOREDOC').count()).toBe(0);
+  });
+
+  it('shows in 安全配置 the review setting of each kind, all on for a new site, and saves a change to the default role', async () => {
+    const page = await site.adminPage('/admin/config/security');
+    const panel = page.getByRole('region', { name: '内容审核' });
+    const toggle = (label: string) => panel.getByRole('switch', { name: label });
+    for (const label of ['上传的文档需要审核', '评论需要审核', '文章需要审核']) {
+      await toggle(label).waitFor();
+      expect(await toggle(label).getAttribute('aria-checked'), label).toBe('true');
+    }
+    await panel.getByText('新注册用户所在的默认角色「普通用户」').waitFor();
+    const defaultRole = async () => {
+      const res = await page.request.get('/api/v1/group/list');
+      return ((await res.json()) as { group: { is_default?: boolean; enable_article_approval?: boolean }[] }).group.find((g) => g.is_default);
+    };
+
+    await toggle('文章需要审核').click();
+    await expectToast(page, '保存成功');
+    expect((await defaultRole())?.enable_article_approval).toBeUndefined(); // false, omitted on the wire
+    await page.reload();
+    await page.getByRole('region', { name: '内容审核' }).getByRole('switch', { name: '文章需要审核' }).waitFor();
+    expect(await toggle('文章需要审核').getAttribute('aria-checked')).toBe('false');
+    expect(await toggle('评论需要审核').getAttribute('aria-checked')).toBe('true');
+
+    await toggle('文章需要审核').click();
+    await expectToast(page, '保存成功');
+    expect((await defaultRole())?.enable_article_approval).toBe(true);
+
+    // On a phone the switches and their labels stay inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.scrollIntoViewIfNeeded();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = await panel.boundingBox();
+    const label = await panel.getByText('文章需要审核', { exact: true }).boundingBox();
+    expect(label && box && label.x + label.width <= box.x + box.width).toBe(true);
+  });
+
   it('uploads a banner image and shows it in the list and on the home page', async () => {
     const page = await site.adminPage('/admin/banner');
     const title = unique('首页横幅');
@@ -196,14 +240,14 @@ describe('screens with their own moves', () => {
 
     await page.goto('/admin/document/language');
     // Semi draws the checkbox over its input: click what the user sees.
-    await row(page, '英语').locator('.semi-checkbox').click();
-    await row(page, '法语').locator('.semi-checkbox').click();
+    await row(page, '金融财经').locator('.semi-checkbox').click();
+    await row(page, '医疗卫生').locator('.semi-checkbox').click();
     await page.getByRole('button', { name: '批量禁用' }).click();
     await dialog(page, '批量禁用').getByRole('button', { name: '确定' }).click();
     await expectToast(page, '已禁用');
     await page.getByLabel('状态').click();
     await page.locator('.semi-select-option', { hasText: '禁用' }).first().click();
-    await row(page, '英语').waitFor();
-    await row(page, '法语').waitFor();
+    await row(page, '金融财经').waitFor();
+    await row(page, '医疗卫生').waitFor();
   });
 });

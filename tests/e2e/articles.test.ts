@@ -60,7 +60,15 @@ describe('footer pages', () => {
   it('opens the seeded 关于我们 from the footer, with its own title', async () => {
     const page = await site.open();
     await page.goto('/');
-    await page.getByRole('navigation', { name: '页脚链接' }).getByRole('link', { name: '关于我们' }).click();
+    const footer = page.getByRole('navigation', { name: '页脚链接' });
+    // Seeded as MOREDOC's web client routes them (/article/<identifier>), which ours opens too.
+    for (const [name, identifier] of [['关于我们', 'about'], ['联系我们', 'contact'], ['文库协议', 'agreement'], ['免责声明', 'copyright'], ['意见反馈', 'feedback']]) {
+      expect(await footer.getByRole('link', { name: name! }).getAttribute('href'), name).toBe(`/article/${identifier}`);
+    }
+    await footer.getByRole('link', { name: '联系我们' }).click();
+    await page.getByRole('heading', { name: '联系我们', level: 1 }).waitFor();
+    await page.goto('/');
+    await footer.getByRole('link', { name: '关于我们' }).click();
     await page.getByRole('heading', { name: '关于我们', level: 1 }).waitFor();
     await page.getByText('本站是一个文档分享平台').waitFor();
     expect(await page.title()).toBe('关于我们 - 魔豆文库');
@@ -166,6 +174,22 @@ describe('comments', () => {
 });
 
 describe('reports and feedback', () => {
+  it('lets a rights holder report 侵权（版权）, asking first who holds the rights', async () => {
+    const { page: member } = await memberPage('/article/detail/about');
+    await member.getByRole('button', { name: '举报' }).click();
+    const report = dialog(member, '举报');
+    await report.getByLabel('侵权（版权）').check();
+    const words = report.getByLabel('补充说明', { exact: true });
+    expect(await words.getAttribute('placeholder')).toBe('请说明您是权利人（或其代理人）、权属证明（如作品登记、出版信息）以及联系方式');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await report.getByText('侵权举报请在补充说明中写明权利人、权属证明和联系方式').waitFor();
+    await words.fill('本人为该文的著作权人，作品登记号 2024-A-00123，邮箱 author@example.com');
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await expectToast(member, '举报已提交');
+    const admin = await adminPage('/admin/report');
+    await row(admin, '作品登记号 2024-A-00123').getByText('侵权（版权）').waitFor();
+  });
+
   it('takes a reader’s report, which the admin handles with a note', async () => {
     const { page: member } = await memberPage('/article/detail/copyright');
     await member.getByRole('button', { name: '举报' }).click();

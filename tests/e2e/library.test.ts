@@ -124,6 +124,8 @@ describe('the library, from upload to download', () => {
     });
     expect(Number(await bar.getAttribute('value'))).toBeGreaterThan(0);
     const item = page.getByRole('listitem', { name: '图书馆.pdf' });
+    // What has gone of how much, not a bar alone.
+    expect(await item.locator('.app-upload__percent').textContent()).toMatch(/^已上传 [\d.]+ [KM]?B \/ [\d.]+ [KM]?B（\d+%）$/);
     await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
@@ -466,10 +468,18 @@ describe('the library, from upload to download', () => {
     expect(await credits(need('uploaderToken'))).toBe(before.uploader + PRICE);
     await page.getByText('— 全文完 —').waitFor();
     expect(await page.getByRole('figure').count()).toBe(3);
+    // Bought: the button says so, and downloading again asks and costs nothing.
+    const bought = page.getByRole('region', { name: '下载文档' }).getByRole('button', { name: '已购买，免费下载' });
+    await bought.waitFor();
+    const again = page.waitForEvent('download');
+    await bought.click();
+    expect((await again).suggestedFilename()).toBe(`${TITLE}.pdf`);
+    expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
 
     await page.goto('/member/download');
-    const record = page.getByRole('row').filter({ hasText: TITLE });
-    await record.waitFor();
+    // Newest first: the free second download, then the purchase.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
+    const record = page.getByRole('row').filter({ hasText: TITLE }).last();
     // Its cost (7ee62d8: the price kept on the record, under 消耗).
     expect(await record.getByText(`${PRICE} 魔豆`, { exact: true }).count()).toBe(1);
 
@@ -480,7 +490,7 @@ describe('the library, from upload to download', () => {
     expect(await time.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"下载时间："');
     const box = (await time.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
-    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(1);
+    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
@@ -572,6 +582,14 @@ describe('the admin\'s documents', () => {
     const title = '等待审核的报告';
     const id = await upload(author.token, 'report.pdf', readFileSync(fixture('chinese.pdf')), title);
     expect((await waitForStatus(author.token, id, [6])).status).toBe(6);
+
+    // Converted while it waits: the reviewer reads it in the reader, told that others may not.
+    const adminToken = await tokenOf('admin', site.adminPassword);
+    await expect.poll(async () => (await api(site.url, 'GET', '/api/v1/document', { token: adminToken, query: { id } })).body.pages ?? 0, { timeout: 90_000 })
+      .toBeGreaterThan(0);
+    const reader = await adminPage(`/library/${need('categoryId')}/${id}`);
+    await reader.getByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。').waitFor();
+    await reader.waitForFunction(() => ((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
 
     const page = await adminPage('/admin/document/list');
     await row(page, title).getByText('待审核', { exact: true }).waitFor();

@@ -1,16 +1,20 @@
 // Mobile numbers in Chromium, 390 px wide: register with a number and the SMS code, then log
-// in with a new code; the admin finds both messages, masked, on /admin/user/sms. SMS go
+// in with a new code; a new number signs up by signing in where registration is open, and is
+// refused before any text where it is closed; the admin finds the messages, masked, on /admin/user/sms. SMS go
 // through the log-only provider; the codes are read from its log in the site's database,
 // as a developer reads them, never from an answer.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { setConfig, withDatabase } from '../helpers/backend';
 import { ageSmsLog, lastSmsCode } from '../helpers/sms';
-import { useSiteInBrowser } from './browser';
+import { gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SMS_ENABLE: 'true' }) });
 
 const MOBILE = `139${String(process.pid % 100_000_000).padStart(8, '0')}`;
 const MASKED = `${MOBILE.slice(0, 3)}****${MOBILE.slice(-4)}`;
+const NEW_MOBILE = `137${String(process.pid % 100_000_000).padStart(8, '0')}`;
+const CLOSED_MOBILE = `136${String(process.pid % 100_000_000).padStart(8, '0')}`;
 
 async function phoneWidth(): Promise<Page> {
   const page = await site.open();
@@ -72,6 +76,42 @@ describe('mobile numbers in the browser', () => {
 
     await page.waitForURL((url) => url.pathname === '/member');
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toMatch(/手机用户\d{6}/);
+  });
+
+  it('signs a new number up as it signs in, as the form says, where registration is open', async () => {
+    const page = await phoneWidth();
+    await page.goto('/auth/login');
+    await page.getByRole('tab', { name: '短信登录' }).click();
+    await page.getByText('验证码登录，未注册手机号将自动注册').waitFor();
+    await page.getByLabel('手机号', { exact: true }).fill(NEW_MOBILE);
+    const sent = page.waitForResponse((response) => response.url().endsWith('/api/v1/user/sms/code'));
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    expect((await sent).status()).toBe(200);
+    await page.getByLabel('短信验证码', { exact: true }).fill(await lastSmsCode(site.dataDir, NEW_MOBILE));
+    await fitsTheWidth(page);
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.locator('.app-toast', { hasText: '注册成功' }).waitFor();
+    await expect.poll(() => page.getByTestId('user-menu').textContent()).toMatch(/手机用户\d{6}/);
+  });
+
+  it('says nothing of signing up and texts no unregistered number where registration is closed', async () => {
+    const token = await gatewayToken(site.url, 'admin', site.adminPassword);
+    await setConfig(site.url, token, { 'security.enable_register': 'false' });
+    try {
+      const page = await phoneWidth();
+      await page.goto('/auth/login');
+      await page.getByRole('tab', { name: '短信登录' }).click();
+      await page.getByLabel('手机号', { exact: true }).fill(CLOSED_MOBILE);
+      const sent = page.waitForResponse((response) => response.url().endsWith('/api/v1/user/sms/code'));
+      await page.getByRole('button', { name: '获取验证码' }).click();
+      expect((await sent).status()).toBe(404);
+      await page.locator('.app-toast').getByText('该手机号尚未注册，本站暂未开放注册').waitFor();
+      expect(await page.getByText('未注册手机号将自动注册').count()).toBe(0);
+      expect(await withDatabase(site.dataDir, async (db) => (await db.selectFrom('sms_log').select('id').where('mobile', '=', CLOSED_MOBILE).execute()).length)).toBe(0);
+    } finally {
+      await setConfig(site.url, token, { 'security.enable_register': 'true' });
+    }
   });
 
   it('shows the admin both messages on /admin/user/sms with the number masked', async () => {

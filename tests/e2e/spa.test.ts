@@ -147,6 +147,18 @@ describe('accounts', () => {
     await expect.poll(() => page.getByLabel('邮箱').inputValue()).toBe(who.email);
   });
 
+  it('logs in with the e-mail address given at registration, as the form says it may', async () => {
+    const page = await open();
+    const who = newMember();
+    await register(page, who);
+    await logout(page);
+    await page.goto('/auth/login');
+    expect(await page.getByLabel('用户名').getAttribute('placeholder')).toBe('用户名、邮箱或手机号');
+    await submitLogin(page, who.email.toUpperCase(), who.password);
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
+  });
+
   it('moves the keyboard focus to the toasts on F8', async () => {
     const page = await open();
     const who = newMember();

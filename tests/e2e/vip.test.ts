@@ -4,7 +4,8 @@
 // at the end of the free preview before, reads the whole document after.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api } from '../helpers/backend';
+import { formatDate } from '../../shared/format';
+import { api, login } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
@@ -112,6 +113,10 @@ describe('VIP purchase with the manual provider', () => {
     await member.waitForURL((url) => url.searchParams.has('order_no'));
     const orderNo = new URL(member.url()).searchParams.get('order_no')!;
     await member.getByText('等待管理员确认收款').waitFor();
+    // A transfer has days, not the minutes of an online payment, and the member is told until when.
+    const placed = await api(site.backendUrl, 'GET', '/api/v1/order/list', { token: await login(site.backendUrl, 'admin', site.adminPassword), query: { wd: orderNo } });
+    const deadline = formatDate(Date.parse(placed.body.order[0].created_at) + 3 * 24 * 3600_000, 'YYYY-MM-DD HH:mm');
+    expect(await member.locator('.app-checkout__deadline').textContent()).toBe(`请在 ${deadline} 前完成转账，逾期未确认收款的订单将自动关闭。`);
     // Opened again later (去支付 in 我的订单), the submitted transfer still shows what to do.
     await member.goto('/member/order');
     await member.locator('table tbody tr', { hasText: orderNo }).getByRole('button', { name: '去支付' }).click();
@@ -152,6 +157,9 @@ describe('VIP purchase with the manual provider', () => {
     await member.goto('/vip');
     await member.getByText(/有效期至/).waitFor();
     expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
+    // An active VIP renews: the plans say so.
+    expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe('立即续费');
+    expect(await member.getByRole('button', { name: /^开通/ }).count()).toBe(0);
 
     // The admin sees the member among the VIP members.
     await admin.goto('/admin/user/vip');

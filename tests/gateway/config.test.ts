@@ -43,6 +43,7 @@ describe('loadGatewayConfig', () => {
       BODY_TIMEOUT_MS: '120000',
       ROUTE_DATA_TIMEOUT_MS: '250',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'text',
       WEB_DIST: '/srv/web',
     });
     expect(config).toMatchObject({
@@ -57,6 +58,7 @@ describe('loadGatewayConfig', () => {
       bodyTimeoutMs: 120_000,
       routeDataTimeoutMs: 250,
       logLevel: 'debug',
+      logFormat: 'text',
       webDist: '/srv/web',
     });
   });
@@ -91,6 +93,7 @@ describe('loadGatewayConfig', () => {
     ['ROUTE_DATA_TIMEOUT_MS', '-5'],
     ['ROUTE_DATA_TIMEOUT_MS', '90000'],
     ['LOG_LEVEL', 'verbose'],
+    ['LOG_FORMAT', 'pretty'],
     ['HOST', 'http://x'],
   ])('refuses %s=%s with a message naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });

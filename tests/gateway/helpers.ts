@@ -92,6 +92,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayBuildCo
     upstreamTimeoutMs: 5_000,
     bodyTimeoutMs: DEFAULTS.bodyTimeoutMs,
     logLevel: 'info',
+    logFormat: 'json',
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },
     startDataTtlMs: DEFAULTS.startDataTtlMs,

@@ -1,7 +1,7 @@
 // gateway/server.ts as a real process: config errors exit 1, the embedded backend starts by
-// default and prints a generated admin password once (never one the operator chose),
-// SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow the process by
-// anything like 200 MB.
+// default and prints a generated admin password once, framed with the address (never one the
+// operator chose), SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow
+// the process by anything like 200 MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
@@ -224,6 +224,17 @@ describe('gateway/server.ts', () => {
       children.push(first);
       const url = await listeningUrl(first);
       expect(first.stdout()).toMatch(/admin account created: username "admin", password "\S{6,}"/);
+      // The address and the password in a frame at the end of the start, every line as wide.
+      const frame = first.stdout().slice(first.stdout().lastIndexOf('  ┌')).split('\n');
+      const bottom = frame.findIndex((line) => line.startsWith('  └'));
+      expect(bottom).toBeGreaterThan(3);
+      const box = frame.slice(0, bottom + 1);
+      expect(new Set(box.map((line) => line.length)).size).toBe(1);
+      expect(box.slice(1, -1).every((line) => line.startsWith('  │ ') && line.endsWith(' │'))).toBe(true);
+      const inside = box.join('\n');
+      for (const text of ['moredoc-site is running at http://localhost:', 'admin account created: username "admin", password "', 'press Ctrl-C to stop the site']) {
+        expect(inside).toContain(text);
+      }
       expect(first.stdout()).toContain(`backend: embedded, data in ${dataDir}`);
       expect(existsSync(dataDir)).toBe(true);
       const login = await send(`${url}/api/v1/user/login`, {
@@ -242,6 +253,30 @@ describe('gateway/server.ts', () => {
       expect(second.stdout()).not.toContain('admin account created');
       second.process.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    }, 60_000);
+
+    it('writes one readable line per request with LOG_FORMAT=text (a terminal\'s default), none for the SPA\'s files at info', async () => {
+      const ownData = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      const child = spawnServer({ DATA_DIR: ownData, ADMIN_PASSWORD: 'operator-chosen-secret-42', LOG_LEVEL: 'info', LOG_FORMAT: 'text' });
+      children.push(child);
+      try {
+        const url = await listeningUrl(child);
+        expect((await send(`${url}/api/v1/settings?tab=1`)).status).toBe(200);
+        const asset = readdirSync(join(FIXTURE_DIST, 'assets'))[0]!;
+        expect((await send(`${url}/assets/${asset}`)).status).toBe(200);
+        expect((await send(`${url}/api/v1/no-such-call`)).status).toBeGreaterThanOrEqual(400);
+        const deadline = Date.now() + 5_000;
+        while (!child.stdout().includes('/api/v1/no-such-call') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const lines = child.stdout().split('\n');
+        expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
+        expect(lines.filter((l) => l.includes('/api/v1/settings'))).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}GET \/api\/v1\/settings\?tab=1 200 [\d.]+ms$/)]);
+        expect(lines.filter((l) => l.includes('/api/v1/no-such-call'))).toHaveLength(1);
+        expect(lines.filter((l) => l.includes(asset))).toEqual([]);
+      } finally {
+        child.process.kill('SIGTERM');
+        await child.exited;
+        await rm(ownData, { recursive: true, force: true });
+      }
     }, 60_000);
 
     it('answers API calls (the reader\'s and downloads too), pages with their route data, files and sitemaps without one socket to itself, listening on its own port only', async () => {

@@ -62,7 +62,8 @@ export async function startBackend(opts: {
   return {
     url: address,
     dataDir,
-    adminPassword: TEST_ADMIN_PASSWORD,
+    // `ADMIN_PASSWORD: ''` in env: the first start generates one, as a new site's does.
+    adminPassword: app.initialAdmin?.password ?? TEST_ADMIN_PASSWORD,
     viewFiles: app.viewFiles,
     app,
     async close(closeOpts = {}) {

@@ -70,3 +70,13 @@ export async function uploader(url: string, adminToken: string, opts: { review?:
   if (set.status !== 200) throw new Error(`set user: ${set.status} ${set.text}`);
   return member;
 }
+
+/** A member of a group that may not upload (a fresh site's members may), but may write articles and comment. */
+export async function nonUploader(url: string, adminToken: string): Promise<Member> {
+  const member = await registerMember(url);
+  const group = await api(url, 'POST', '/api/v1/group', { token: adminToken, body: { title: `读者${member.user.id}`, enable_upload: false, enable_article: true, enable_comment: true } });
+  if (group.status !== 200) throw new Error(`group: ${group.status} ${group.text}`);
+  const set = await api(url, 'PUT', '/api/v1/user', { token: adminToken, body: { id: member.user.id, group_id: [group.body.id] } });
+  if (set.status !== 200) throw new Error(`set user: ${set.status} ${set.text}`);
+  return member;
+}

@@ -67,7 +67,8 @@ export async function startSite(opts: SiteOptions = {}): Promise<Site> {
       url: `http://127.0.0.1:${port}`,
       backendUrl: backend.url,
       dataDir,
-      adminPassword: TEST_ADMIN_PASSWORD,
+      // `ADMIN_PASSWORD: ''` in env: the first start generates one, as a new site's does.
+      adminPassword: backend.adminPassword,
       async close() {
         await gateway.close();
         await backend.close();

@@ -23,7 +23,7 @@ describe('route table', () => {
   });
 
   it('puts the member routes in the default layout, token-guarded except the OAuth callback', () => {
-    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/reading', '/member/article', '/member/article/set'];
+    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/reading', '/member/article', '/member/article/set', '/member/message'];
     for (const path of [...memberPaths, '/vip/checkout']) {
       expect(matchRoute(path)?.route, path).toMatchObject({ layout: 'default', access: 'token' });
     }

@@ -9,6 +9,7 @@ import {
   maskMobile,
   normalizeMainlandMobile,
   passwordProblems,
+  reportRemarkProblems,
   textProblems,
   mobileProblems,
   usernameProblems,
@@ -93,6 +94,10 @@ describe('text lengths', () => {
   it('names the field and the limit, counting characters', () => {
     expect(textProblems('', '评论内容', 5, true)).toEqual(['评论内容不能为空']);
     expect(textProblems('  ', '评论内容', 5, true)).toEqual(['评论内容不能为空']);
+    expect(reportRemarkProblems('', 7)).toEqual(['侵权举报请在补充说明中写明权利人、权属证明和联系方式']);
+    expect(reportRemarkProblems('', 1)).toEqual([]);
+    expect(reportRemarkProblems('我是作者', 7)).toEqual([]);
+    expect(reportRemarkProblems('长'.repeat(501), 1)).toEqual(['举报说明长度不能超过500个字符']);
     expect(textProblems('', '联系方式', 5)).toEqual([]);
     expect(textProblems('𠮷𠮷𠮷𠮷𠮷', '评论内容', 5, true)).toEqual([]);
     expect(textProblems('六个字的内容', '评论内容', 5)).toEqual(['评论内容长度不能超过5个字符']);

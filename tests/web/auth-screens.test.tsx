@@ -20,7 +20,7 @@ describe('login screen', () => {
   it('checks the input in Chinese before sending anything', async () => {
     const { fetchMock } = renderApp('/auth/login');
     await userEvent.click(await screen.findByRole('button', { name: '登录' }));
-    expect(screen.getByText('请输入用户名')).toBeTruthy();
+    expect(screen.getByText('请输入用户名、邮箱或手机号')).toBeTruthy();
     expect(screen.getByText('请输入密码')).toBeTruthy();
     await userEvent.type(screen.getByLabelText('用户名'), 'ab');
     await userEvent.type(screen.getByLabelText('密码'), '123');

@@ -29,6 +29,8 @@ function backend(rows: Record<string, Config[]>): Backend {
   return {
     'GET /api/v1/config/list': (url) => ({ status: 200, body: { config: rows[url.searchParams.get('category') ?? ''] ?? [] } }),
     'PUT /api/v1/config': { status: 200, body: {} },
+    // 安全配置's 内容审核 panel reads the default role.
+    'GET /api/v1/group/list': { status: 200, body: { total: 1, group: [{ id: 2, title: '普通用户', is_default: true, enable_document_review: true }] } },
   };
 }
 

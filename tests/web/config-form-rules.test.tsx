@@ -27,6 +27,9 @@ const ROWS: Record<string, Config[]> = {
   converter: [
     { id: 21, name: 'max_preview_percent', label: '最大预览页数百分比', value: '100', input_type: 'number', category: 'converter' },
     { id: 22, name: 'timeout', label: '转换超时(分钟)', value: '30', input_type: 'number', category: 'converter' },
+    { id: 23, name: 'enable_gzip', label: '是否启用GZIP压缩', value: 'true', input_type: 'switch', category: 'converter' },
+    { id: 24, name: 'enable_svgo', label: '是否启用SVGO', value: 'false', input_type: 'switch', category: 'converter' },
+    { id: 25, name: 'extension', label: '预览格式', value: 'webp', input_type: 'select', options: 'svg:SVG\nwebp:WEBP', category: 'converter' },
   ],
   captcha: [{ id: 31, name: 'length', label: '验证码长度', value: '5', input_type: 'number', category: 'captcha' }],
   footer: [{ id: 41, name: 'about', label: '关于我们', value: '/article/detail/about', input_type: 'text', category: 'footer' }],
@@ -66,6 +69,16 @@ describe('config form rules', { timeout: 20_000 }, () => {
     expect(input.getAttribute('aria-describedby')).toBe(alert.id);
     expect(puts(fetchMock)).toHaveLength(0);
     expect(toasts.value.some((t) => t.title === '保存成功')).toBe(false);
+  });
+
+  it('leaves out the converter settings nothing reads, and sends only what it shows', async () => {
+    const { fetchMock } = renderApp('/admin/config/converter', { user: admin, permissions, backend: backend() });
+    await screen.findByLabelText('转换超时(分钟)', {}, { timeout: 10_000 });
+    for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式']) expect(screen.queryByText(label)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(puts(fetchMock)).toHaveLength(1));
+    const sent = JSON.parse(String(puts(fetchMock)[0]?.[1]?.body)) as { config: { name: string }[] };
+    expect(sent.config.map((row) => row.name)).toEqual(['max_preview_percent', 'timeout']);
   });
 
   it('sends http(s) links and site paths', async () => {

@@ -7,7 +7,7 @@ import type { Document } from '../../shared/types/document';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, renderApp, settings } from './render-app';
+import { admin, member, renderApp } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -249,15 +249,24 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(screen.getByText('f'.repeat(32))).toBeTruthy();
   });
 
-  it('reminds the admin on the dashboard while 网站域名 is empty, with a link to fill it in', async () => {
-    const backend = { 'GET /api/v1/stats': { status: 200, body: {} }, 'GET /api/v1/envs': { status: 200, body: { envs: [] } } };
-    renderApp('/admin/dashboard', { user: admin, backend });
-    expect(await screen.findByText('尚未填写网站域名')).toBeTruthy();
-    expect(screen.getByRole('link', { name: '前往系统配置填写' }).getAttribute('href')).toBe('/admin/config/system');
+  it('lists on the dashboard what the site still lacks, each with a link to fix it, and nothing once all is done', async () => {
+    const backend = (missing: string[]) => ({
+      'GET /api/v1/stats': { status: 200, body: {} },
+      'GET /api/v1/envs': { status: 200, body: { envs: [] } },
+      'GET /api/v1/setup/checklist': { status: 200, body: missing.length ? { missing } : {} },
+    });
+    renderApp('/admin/dashboard', { user: admin, backend: backend(['category', 'domain', 'admin_password']) });
+    const checklist = await screen.findByRole('region', { name: '建站清单' });
+    expect(await within(checklist).findByText('还没有文档分类')).toBeTruthy();
+    expect(within(checklist).getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe('/admin/document/category');
+    expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe('/admin/config/system');
+    expect(within(checklist).getByRole('link', { name: '修改密码' }).getAttribute('href')).toBe('/member/profile');
+    expect(within(checklist).queryByText('邮件服务未配置')).toBeNull();
     cleanup();
-    renderApp('/admin/dashboard', { user: admin, backend, settings: { ...settings, system: { ...settings.system, domain: 'https://docs.example.com' } } });
+    const { fetchMock } = renderApp('/admin/dashboard', { user: admin, backend: backend([]) });
     expect(await screen.findByRole('region', { name: '文档转换组件' })).toBeTruthy();
-    expect(screen.queryByText('尚未填写网站域名')).toBeNull();
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/setup/checklist'))).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('region', { name: '建站清单' })).toBeNull());
   });
 
   it('shows the converters of this install on the dashboard', async () => {

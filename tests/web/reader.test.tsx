@@ -8,7 +8,7 @@ import type { Document } from '../../shared/types/document';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
-import { member, renderApp, type Backend } from './render-app';
+import { admin, member, renderApp, type Backend } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
 
@@ -404,6 +404,12 @@ describe('the reader', { timeout: 20_000 }, () => {
     failed.unmount();
     renderApp('/library/7/42', { backend: backend({ status: 6, pages: 0 }) });
     expect(await screen.findByText('文档正在审核中')).toBeTruthy();
+  });
+
+  it('shows a reviewer the pages of a document in review, saying who else may read it', async () => {
+    renderApp('/library/7/42', { user: admin, backend: backend({ status: 6, pages: 3 }) });
+    expect(await screen.findByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
   });
 
   it('says a document does not exist when the server answers 404', async () => {

@@ -14,10 +14,11 @@ import { handleUnauthorized } from '../../web/src/app/unauthorized';
 import { initSession } from '../../web/src/features/session/session-store';
 
 export const settings: StartData['settings'] = {
-  system: { sitename: '测试文库', title: '测试文库 · 首页', description: '一个测试站点', keywords: '文档,测试' },
+  system: { sitename: '测试文库', title: '测试文库 · 首页', description: '一个测试站点', keywords: '文档,测试', domain: 'https://docs.example.com' },
   footer: { about: '/article/about', feedback: '/article/feedback' },
   security: { enable_register: true },
   display: { show_document_view_count: true, show_document_download_count: true, show_document_favorite_count: true },
+  email: { enable: true },
 };
 
 export const member: User = { id: 2, username: 'amy', email: 'amy@example.com' };

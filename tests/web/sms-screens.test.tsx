@@ -2,7 +2,7 @@
 // backend: login, registration and password reset by code, the member's number, and the
 // admin's SMS log, counters and test message.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Permission } from '../../shared/types/permission';
 import type { StartData } from '../../shared/types/start-data';
@@ -32,7 +32,7 @@ describe('login by SMS code', () => {
     renderApp('/auth/login');
     expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
     expect(screen.queryByRole('tablist')).toBeNull();
-    expect(screen.getByLabelText('用户名').getAttribute('placeholder')).toBe('用户名或已绑定的手机号');
+    expect(screen.getByLabelText('用户名').getAttribute('placeholder')).toBe('用户名、邮箱或手机号');
   });
 
   it('checks the number before sending a code, sends it normalised and counts down', async () => {
@@ -160,6 +160,21 @@ describe('password reset by phone', () => {
     await userEvent.click(screen.getByRole('button', { name: '重置密码' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
     expect(bodyOf(fetchMock, 'PUT', '/api/v1/user/findpassword/mobile')).toEqual({ mobile: '13812345678', code: '112233', password: 'new-secret' });
+  });
+
+  it('offers e-mail only while the site can mail the link, and says whom to ask when it can do neither', async () => {
+    renderApp('/auth/forgot', { settings: { ...smsSettings, email: { enable: false } } });
+    expect(await screen.findByLabelText('手机号')).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: '邮箱找回' })).toBeNull();
+    expect(screen.queryByLabelText('邮箱')).toBeNull();
+    cleanup();
+    renderApp('/auth/forgot', { settings: { ...settings, system: { ...settings.system, domain: '' } } });
+    expect(await screen.findByText('本站暂未开通邮箱或短信找回密码，请联系网站管理员重置密码。')).toBeTruthy();
+    expect(screen.queryByLabelText('邮箱')).toBeNull();
+    cleanup();
+    renderApp('/auth/forgot');
+    expect(await screen.findByLabelText('邮箱')).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: '手机找回' })).toBeNull();
   });
 
   it('keeps the e-mail link\'s step two without tabs', async () => {

@@ -102,6 +102,7 @@ describe('member upload', { timeout: 20_000 }, () => {
     report.progress(512, 1024);
     const bar = screen.getByRole('progressbar', { name: '年度报告.pdf 上传进度' }) as HTMLProgressElement;
     expect(bar.value).toBe(50);
+    expect(within(within(items).getByRole('listitem', { name: '年度报告.pdf' })).getByText('已上传 512 B / 1 KB（50%）')).toBeTruthy();
     const lecture = await uploadOf('讲义.pptx');
     lecture.answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
     expect(await within(within(items).getByRole('listitem', { name: '讲义.pptx' })).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
@@ -137,6 +138,7 @@ describe('member upload', { timeout: 20_000 }, () => {
         return { status: 200, body: {} };
       },
       'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [{ ...published, status }] : [] } }),
+      'GET /api/v1/document': () => ({ status: 200, body: { ...published, status, convert_progress: { done: 2, total: 5 } } }),
     });
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('年度报告.pdf')]);
     (await uploadOf('年度报告.pdf')).answer(200, { code: 200, data: { id: 11 } });
@@ -163,14 +165,29 @@ describe('member upload', { timeout: 20_000 }, () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('转换中')).toBeTruthy();
+    expect(await within(statuses).findByText('已完成 2 / 5 页')).toBeTruthy();
+    expect((within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(2);
     status = 2;
     expect(await within(statuses).findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
   });
 });
 
+describe('the formats offered', () => {
+  it('lists only the formats the server converts now, and refuses the others before sending', async () => {
+    renderUpload({ 'GET /api/v1/document/formats': { status: 200, body: { ext: ['.pdf', '.txt', '.epub', '.mobi', '.azw'] } } });
+    expect(await screen.findByText('支持 PDF、文本、EPUB、MOBI、AZW 格式，可一次选择多个文件，单个文件不超过 1 MB。')).toBeTruthy();
+    const input = screen.getByTestId('document-files') as HTMLInputElement;
+    expect(input.getAttribute('accept')).toBe('.pdf,.txt,.epub,.mobi,.azw');
+    await userEvent.upload(input, [file('合同.docx'), file('讲稿.txt')], { applyAccept: false });
+    const items = screen.getByRole('region', { name: '文件列表' });
+    expect(within(within(items).getByRole('listitem', { name: '合同.docx' })).getByRole('alert').textContent).toBe('服务器暂时无法转换 .docx 格式的文档');
+    expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['讲稿.txt']);
+  });
+});
+
 describe('a member whose documents are reviewed', () => {
-  it('says a published document waits for review before it converts', async () => {
+  it('says a published document waits for review before it is public', async () => {
     let created = false;
     const waiting: Document = { id: 6, title: '复习资料', status: 6, category_id: [7], attachment: { hash: 'b'.repeat(32) } };
     renderUpload({
@@ -188,7 +205,7 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
-    expect(within(statuses).getByText('审核通过后开始转换')).toBeTruthy();
+    expect(within(statuses).getByText('审核通过后公开')).toBeTruthy();
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
   });
 });

@@ -27,6 +27,9 @@ describe('form checks (Chinese messages, before sending)', () => {
   it('counts characters, not UTF-16 units, and lets login use any existing name', () => {
     expect(checkUsername('𠮷𠮷𠮷')).toBeUndefined();
     expect(checkLoginName('13812345678')).toBeUndefined();
+    expect(checkLoginName(' Reader.Zhang@Example.com ')).toBeUndefined();
+    expect(checkLoginName('reader@')).toBe('邮箱格式不正确');
+    expect(checkLoginName(' ')).toBe('请输入用户名、邮箱或手机号');
   });
 
   it('checks passwords, confirmation, e-mail and mobile', () => {

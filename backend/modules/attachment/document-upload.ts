@@ -5,7 +5,8 @@ import { forbidden } from '../../wire/errors';
 import { clientIp } from '../../wire/rpc';
 import { uploadCaller } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
-import { mayUpload } from '../document/service';
+import { externalConverterOf } from '../../platform/convert/formats';
+import { convertibleExtensions, mayUpload } from '../document/service';
 import { maxUploadBytes, receiveFile } from './receive-file';
 import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment } from './store';
 
@@ -15,22 +16,39 @@ import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment } from './store';
 
 const NOT_A_DOCUMENT = '不支持的文档类型';
 
-/** The extensions an upload may have now: the supported ones, narrowed by `security.document_allowed_ext` when set. */
-async function allowedExtensions(ctx: BackendContext): Promise<string[]> {
+/** The extensions the site takes: the supported ones, narrowed by `security.document_allowed_ext` when set. */
+async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
   const supported = DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`);
   const configured = (await ctx.settings.snapshot()).list('security', 'document_allowed_ext')
     .map((ext) => `.${ext.toLowerCase().replace(/^\.+/, '')}`);
   return configured.length ? supported.filter((ext) => configured.includes(ext)) : supported;
 }
 
+/**
+ * What an upload may be now: what the site takes, of it what converts now (an Office file
+ * without LibreOffice would only fail), and the refusal of the rest, which names a missing program.
+ */
+export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensions: string[]; refusal: (ext: string) => string }> {
+  const configured = await configuredExtensions(ctx);
+  const convertible = new Set((await convertibleExtensions(ctx)).map((ext) => `.${ext}`));
+  const refusal = (ext: string) => {
+    const needs = configured.includes(ext) ? externalConverterOf(ext) : null;
+    if (needs === 'libreoffice') return `服务器未安装 LibreOffice，暂不支持上传 ${ext} 格式的文档`;
+    if (needs === 'calibre') return `服务器未安装 calibre，暂不支持上传 ${ext} 格式的电子书`;
+    return NOT_A_DOCUMENT;
+  };
+  return { extensions: configured.filter((ext) => convertible.has(ext)), refusal };
+}
+
 export function registerDocumentUpload(scope: FastifyInstance, ctx: BackendContext): void {
   scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
     const user = await uploadCaller(ctx, request.headers.authorization, null);
     if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
+    const accepted = await acceptedExtensions(ctx);
     const file = await receiveFile(ctx, request, reply, {
       folder: 'documents',
-      extensions: await allowedExtensions(ctx),
-      badExtension: NOT_A_DOCUMENT,
+      extensions: accepted.extensions,
+      badExtension: accepted.refusal,
       maxBytes: await maxUploadBytes(ctx),
     });
     const attachment = await insertAttachment(ctx.db, {

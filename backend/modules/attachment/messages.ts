@@ -13,3 +13,6 @@ export const ListAttachmentRequest = message('ListAttachmentRequest', {
   page: 'int64', size: 'int64', wd: 'string', enable: 'bool[]', user_id: 'int64[]', type: 'int64[]', ext: 'string',
 });
 export const ListAttachmentReply = message('ListAttachmentReply', { total: 'int64', attachment: [Attachment] });
+
+/** Ours: the extensions `POST /api/v1/upload/document` takes now, with their dot. */
+export const DocumentFormats = message('DocumentFormats', { ext: 'string[]' });

@@ -28,7 +28,8 @@ export interface ReceiveOptions {
   folder: 'uploads' | 'documents';
   /** the extensions accepted, lower-case, with their dot */
   extensions: readonly string[];
-  badExtension: string;
+  /** The refusal of another extension (given with its dot). */
+  badExtension: string | ((ext: string) => string);
   maxBytes: number;
   /** may refuse the content (it gets the first 64 KiB) before the blob is kept */
   check?: (head: Buffer) => void;
@@ -100,7 +101,9 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
   if (badName) throw refuseUnread(reply, badRequest(badName));
   const fileName = cleanName(part.filename);
   const ext = path.extname(fileName).toLowerCase();
-  if (!opts.extensions.includes(ext)) throw refuseUnread(reply, badRequest(opts.badExtension));
+  if (!opts.extensions.includes(ext)) {
+    throw refuseUnread(reply, badRequest(typeof opts.badExtension === 'string' ? opts.badExtension : opts.badExtension(ext)));
+  }
 
   let streamFailed = false;
   part.file.once('error', () => {

@@ -8,12 +8,12 @@ import { clientIp } from '../../wire/rpc';
 import { hasPermission, resolveSession, uploadCaller } from '../../platform/auth/session';
 import { tokenFromUploadHeader } from '../../platform/auth/tokens';
 import type { BackendContext } from '../../platform/context';
-import { defineService } from '../../platform/rpc';
+import { defineService, rpc } from '../../platform/rpc';
 import { publishRefusal } from '../article/service';
 import { DynamicType, addDynamic, updateProfile } from '../user/service';
 import { imageSize, sniffImage } from './image';
-import { Attachment } from './messages';
-import { registerDocumentUpload } from './document-upload';
+import { Attachment, DocumentFormats } from './messages';
+import { acceptedExtensions, registerDocumentUpload } from './document-upload';
 import { maxUploadBytes, receiveFile } from './receive-file';
 import { countRecentUploads, insertAttachment, retireAttachments } from './store';
 
@@ -104,7 +104,15 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
   });
 }
 
-export const uploadService = defineService('upload', [], {
+export const uploadService = defineService('upload', [
+  // Ours: what the upload page offers, so that it lists only the formats that convert now.
+  rpc('GetDocumentFormats', {
+    http: 'GET /api/v1/document/formats', response: DocumentFormats, auth: 'public', input: 'none',
+    async handler(_req, ctx) {
+      return { ext: (await acceptedExtensions(ctx.app)).extensions };
+    },
+  }),
+], {
   permissions: Object.entries(IMAGE_KINDS).filter(([, def]) => def.uploader !== 'anyone')
     .map(([kind, def]) => ({ method: 'POST', path: uploadPermissionPath(kind), title: def.title })),
   routes: registerUploadRoutes,

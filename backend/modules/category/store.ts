@@ -58,7 +58,9 @@ export async function categoriesByIds(db: Database, ids: readonly number[]) {
   return db.selectFrom('category').select(['id', 'title', 'parent_id', 'type', 'enable']).where('id', 'in', unique).execute();
 }
 
-export const countCategories = (db: Database) => countOf(db.selectFrom('category'));
+/** All categories, or those of one type (0 documents, 1 articles). */
+export const countCategories = (db: Database, type?: 0 | 1) =>
+  countOf(type === undefined ? db.selectFrom('category') : db.selectFrom('category').where('type', '=', type));
 
 /**
  * Recomputes `doc_count` of every category of a type: the distinct non-deleted documents

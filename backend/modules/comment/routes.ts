@@ -10,10 +10,11 @@ import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
-import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf, setCommentCounts } from '../user/service';
+import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf, setCommentCounts, usernamesOf } from '../user/service';
+import { commentAnswered, tell } from '../message/service';
 import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from './messages';
 import {
-  approvedCountsBy, commentOr404, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
+  approvedCountsBy, commentOr404, commentsByIds, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
   recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
 } from './store';
 import { commentTarget } from './targets';
@@ -78,6 +79,24 @@ async function afterRecount(app: BackendContext, places: readonly CommentPlace[]
   }
 }
 
+/**
+ * Once replies are visible (approved), the authors of the comments they answer hear of it in
+ * their 消息 centre; nobody hears of answering themself.
+ */
+async function tellAnswered(db: Database, pairs: readonly { answered: Pick<CommentRow, 'user_id'>; reply: CommentRow }[]): Promise<void> {
+  const wanted = pairs.filter((p) => p.answered.user_id !== p.reply.user_id);
+  if (!wanted.length) return;
+  const names = await usernamesOf(db, wanted.map((p) => p.reply.user_id));
+  const messages = [];
+  for (const { answered, reply } of wanted) {
+    const target = (await commentTarget(reply.type)?.titles(db, [reply.document_id]))?.get(reply.document_id);
+    if (!target) continue;
+    const about = { type: reply.type, id: reply.document_id, key: target.uuid, title: target.title };
+    messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, reply.content));
+  }
+  await tell(db, messages);
+}
+
 /** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
 async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
   const users = await publicProfilesOf(db, rows.map((r) => r.user_id));
@@ -108,8 +127,9 @@ export const commentService = defineService('CommentAPI', [
       const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
       if (!target || !info) throw notFound(target?.missing ?? '文档不存在');
       let parentId = 0;
+      let parent: CommentRow | undefined;
       if (req.parent_id > 0) {
-        const parent = await findComment(ctx.db, req.parent_id);
+        parent = await findComment(ctx.db, req.parent_id);
         if (!parent || parent.type !== type || parent.document_id !== req.document_id || parent.status !== ReviewStatus.Approved) {
           throw badRequest('回复的评论不存在');
         }
@@ -129,6 +149,7 @@ export const commentService = defineService('CommentAPI', [
         const row = await insertComment(trx, { parent_id: parentId, content, document_id: req.document_id, type, status, user_id: me.id, ip: ctx.ip });
         await addDynamic(trx, me.id, DynamicType.Comment, `评论了${type === TargetType.Article ? '文章' : '文档'}《${info.title}》`);
         if (status === ReviewStatus.Approved) await recount(trx, [row]);
+        if (status === ReviewStatus.Approved && parent) await tellAnswered(trx, [{ answered: parent, reply: row }]);
         return row;
       });
       if (status === ReviewStatus.Approved) await afterRecount(ctx.app, [created]);
@@ -205,9 +226,18 @@ export const commentService = defineService('CommentAPI', [
       const ids = requireIds(req.id, '评论');
       if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
       const places = await ctx.db.transaction().execute(async (trx) => {
+        const before = await commentsByIds(trx, ids);
         await setCommentStatus(trx, ids, req.status);
         const changed = await placesOf(trx, ids);
         await recount(trx, changed);
+        if (req.status === ReviewStatus.Approved) {
+          const replies = before.filter((c) => c.parent_id > 0 && c.status !== ReviewStatus.Approved);
+          const answered = new Map((await commentsByIds(trx, replies.map((c) => c.parent_id))).map((c) => [c.id, c]));
+          await tellAnswered(trx, replies.flatMap((reply) => {
+            const to = answered.get(reply.parent_id);
+            return to ? [{ answered: to, reply }] : [];
+          }));
+        }
         return changed;
       });
       await afterRecount(ctx.app, places);

@@ -32,6 +32,11 @@ export async function findComment(db: Database, id: number): Promise<CommentRow 
   return db.selectFrom('comment').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function commentsByIds(db: Database, ids: readonly number[]): Promise<CommentRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('comment').selectAll().where('id', 'in', [...ids]).execute();
+}
+
 export async function placesOf(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
   return db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id']).where('id', 'in', [...ids]).execute();

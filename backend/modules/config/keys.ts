@@ -89,13 +89,12 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     // Ours (docs/api.md): the image captcha before an SMS code is sent.
     ['enable_captcha_sms', '是否开启短信验证码的图片验证码', 'true', 'switch', 23, 8],
   ]),
-  ...category('footer', [
-    ['about', '关于我们', '/article/detail/about', 'text', 24],
-    ['contact', '联系我们', '/article/detail/contact', 'text', 25],
-    ['agreement', '文库协议', '/article/detail/agreement', 'text', 26],
-    ['copyright', '免责声明', '/article/detail/copyright', 'text', 27],
-    ['feedback', '意见反馈', '/article/detail/feedback', 'text', 28],
-  ]),
+  // The footer's pages as `/article/<identifier>`, which MOREDOC's web client routes and ours
+  // opens too; the `/article/detail/<identifier>` an earlier version seeded (ours only) is
+  // replaced where an admin left it.
+  ...category('footer', ([
+    ['about', '关于我们', 24], ['contact', '联系我们', 25], ['agreement', '文库协议', 26], ['copyright', '免责声明', 27], ['feedback', '意见反馈', 28],
+  ] as const).map(([name, label, sort]): Row => [name, label, `/article/${name}`, 'text', sort, 24, { retired: [`/article/detail/${name}`] }])),
   ...category('converter', [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
     ['max_preview', '最大预览页数', '12', 'number', 0, 12],
@@ -191,6 +190,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
       placeholder: 'PEM 格式：-----BEGIN PUBLIC KEY-----（微信支付公钥）或 -----BEGIN CERTIFICATE-----（平台证书）',
     }],
     ['manual_instructions', '线下转账说明', '', 'textarea', 150, 24, { placeholder: '收款账户、户名，以及“转账备注请填写订单号”等；会员下单后看到这段说明' }],
+    ['manual_timeout', '线下转账有效期(天)', '3', 'number', 155, 8, { placeholder: '选择线下转账的订单自下单起保留的天数，逾期未确认收款则关闭' }],
     ['notify_url', '支付通知地址', '', 'text', 160, 24, { placeholder: '留空则使用网站域名；通知发往 <此地址>/api/v1/pay/notify/alipay 或 /wechat' }],
     ['return_url', '支付完成跳转地址', '', 'text', 170, 24, { placeholder: '留空则使用 <网站域名>/vip/checkout' }],
   ]),

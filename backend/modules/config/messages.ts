@@ -39,10 +39,12 @@ export const ConfigVip = message('ConfigVip', {
 export const ConfigOauth = message('ConfigOauth', { wechat: 'bool', qq: 'bool' });
 export const ConfigPay = message('ConfigPay', { enable: 'bool', provider: 'string', providers: 'string[]' });
 export const ConfigSms = message('ConfigSms', { enable: 'bool' });
+/** Ours: whether the site can send mail (on, with an SMTP server and account). */
+export const ConfigEmail = message('ConfigEmail', { enable: 'bool' });
 
 export const Settings = message('Settings', {
   system: ConfigSystem, footer: ConfigFooter, security: ConfigSecurity, display: ConfigDisplay, language: [Language],
-  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay, sms: ConfigSms,
+  vip: ConfigVip, oauth: ConfigOauth, pay: ConfigPay, sms: ConfigSms, email: ConfigEmail,
 });
 
 export const Stats = message('Stats', {
@@ -55,6 +57,8 @@ export const EnvDependent = message('EnvDependent', {
   is_required: 'bool', version: 'string',
 });
 export const Envs = message('Envs', { envs: [EnvDependent] });
+/** Ours: what a new site still lacks (SetupItem names of shared/types/config.ts), in the dashboard's order. */
+export const SetupChecklist = message('SetupChecklist', { missing: 'string[]' });
 export const CPUInfo = message('CPUInfo', { cores: 'int32', model_name: 'string', mhz: 'float', percent: 'float' });
 export const MemoryInfo = message('MemoryInfo', { total: 'int64', available: 'int64', used: 'int64', free: 'int64', percent: 'float' });
 export const DiskInfo = message('DiskInfo', { disk_name: 'string', total: 'int64', used: 'int64', free: 'int64', percent: 'float' });

@@ -6,7 +6,7 @@ import { enabledLanguages } from '../language/service';
 import { offeredProviders } from '../payment/service';
 
 // The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth`,
-// `pay` and `sms` objects (docs/api.md). Secrets never appear here.
+// `pay`, `sms` and `email` objects (docs/api.md). Secrets never appear here.
 
 const DISPLAY_SWITCHES = [
   'show_register_user_count', 'show_index_categories', 'show_document_descriptions', 'hide_keywords_on_lists',
@@ -71,5 +71,7 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
     pay: { enable: cfg.bool('pay', 'enable'), provider: providers[0] ?? '', providers },
     sms: { enable: cfg.bool('sms', 'enable') },
+    // As the mailer checks before sending (platform/mailer.ts): password reset and e-mail codes need it.
+    email: { enable: cfg.bool('email', 'enable') && cfg.str('email', 'host') !== '' && cfg.str('email', 'username') !== '' },
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { SUPER_USER_ID } from '../../../shared/permissions';
+import { SETUP_ITEMS, type SetupItem } from '../../../shared/types/config';
 import { badRequest, forbidden } from '../../wire/errors';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
@@ -8,13 +9,15 @@ import { countBanners } from '../banner/service';
 import { countCategories } from '../category/service';
 import { converterEnvironment } from '../document/service';
 import { countFriendlinks } from '../friendlink/service';
-import { countUsers } from '../user/service';
-import { DeviceInfo, Envs, Release, Stats } from './messages';
+import { countUsers, initialPasswordUnchanged } from '../user/service';
+import { defaultGroupAllows } from '../group/service';
+import { offeredProviders } from '../payment/service';
+import { DeviceInfo, Envs, Release, SetupChecklist, Stats } from './messages';
 import { writeSitemaps } from '../sitemap/service';
 import { countContent, setConfigValue } from './store';
 
 // ConfigAPI for the admin dashboard: counters, the converters this install has (asked of
-// the document module), hardware, sitemap and the release notice.
+// the document module), what a new site still lacks, hardware, sitemap and the release notice.
 
 const RELEASE_SOURCES = ['none', 'auto', 'gitee', 'github'];
 
@@ -77,6 +80,26 @@ export const systemRpcs = [
     async handler(_req, ctx) {
       if (!ctx.permitted) return {};
       return { envs: await converterEnvironment(ctx.app) };
+    },
+  }),
+
+  rpc('GetSetupChecklist', {
+    http: 'GET /api/v1/setup/checklist', response: SetupChecklist, auth: 'perm', permission: '查看建站清单', input: 'none',
+    async handler(_req, ctx) {
+      const cfg = await ctx.app.settings.snapshot();
+      const envs = await converterEnvironment(ctx.app);
+      const installed = (name: string) => envs.some((env) => env.name === name && env.is_installed);
+      const lacking: Record<SetupItem, boolean> = {
+        category: (await countCategories(ctx.db, 0)) === 0,
+        upload: !(await defaultGroupAllows(ctx.db, 'enable_upload')),
+        mail: !cfg.bool('email', 'enable') || !cfg.str('email', 'host') || !cfg.str('email', 'username'),
+        payment: offeredProviders(cfg).length === 0,
+        domain: !cfg.str('system', 'domain').trim(),
+        admin_password: await initialPasswordUnchanged(ctx.db),
+        libreoffice: !installed('LibreOffice'),
+        calibre: !installed('Calibre'),
+      };
+      return { missing: SETUP_ITEMS.filter((item) => lacking[item]) };
     },
   }),
 

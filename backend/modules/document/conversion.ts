@@ -7,16 +7,18 @@ import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, MISSING_CONVERTER_MESSAGES, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
+import { documentFailed, tell } from '../message/service';
+import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
 import { descriptionFrom } from './page-text';
-import { documentsByHash, setText, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import { awaitsReviewConversion, documentsByHash, failedWith, setText, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -25,6 +27,8 @@ import { documentsByHash, setText, updateDocuments, waitingHashes, WAITING_STATU
 // written last that says a complete conversion is there (a same-file upload reuses it).
 // Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason. A file
 // asked for while its job runs (a reconversion, another upload) gets one more run of that job.
+// A document in review (6) converts too, keeping its status: its pages are there for the
+// reviewer, and for everybody once it is approved; a failure keeps its reason for then.
 
 export const convertDocumentKind = jobKind<{ hash: string }>('document.convert');
 
@@ -132,16 +136,25 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
     const description = descriptionFrom(pagedText, preview, manifest.pages);
     const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
     if (description) await updateDocuments(trx, undescribed, { description });
+    await recountAuthors(trx, documents.map((d) => d.user_id));
     return documents.map((d) => d.id);
   });
 }
 
-/** Marks the documents still waiting for this file failed (status 3) with the reason. */
+/**
+ * Marks the documents still waiting for this file failed (status 3) with the reason; those in
+ * review keep their status and the reason (an approval tries again). Their uploaders are told.
+ */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await lockedDocumentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
-    await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
-    return waiting;
+    const documents = await lockedDocumentsByHash(trx, hash);
+    const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
+    const reviewed = documents.filter(awaitsReviewConversion);
+    await updateDocuments(trx, waiting.map((d) => d.id), { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
+    await updateDocuments(trx, reviewed.map((d) => d.id), { convert_error: reason.slice(0, 500) });
+    await recountAuthors(trx, waiting.map((d) => d.user_id));
+    await tell(trx, [...waiting, ...reviewed].map((d) => documentFailed(d, reason)));
+    return waiting.map((d) => d.id);
   });
 }
 
@@ -183,7 +196,7 @@ function progressReporter(job: JobContext): { report(done: number, total: number
 export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<Manifest | null> {
   const documents = await documentsByHash(app.db, hash);
   const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
-  if (!waiting.length) return null;
+  if (!waiting.length && !documents.some(awaitsReviewConversion)) return null;
   const cfg = await app.settings.snapshot();
   const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
   await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });
@@ -243,11 +256,32 @@ export async function sourceOf(app: BackendContext, hash: string, documents: rea
 }
 
 /**
+ * Documents that failed only because LibreOffice or calibre was missing go back to the
+ * converter once it is there (installed, then the site restarted); the others stay failed.
+ */
+async function retryMissingConverters(app: BackendContext): Promise<void> {
+  const failed = await failedWith(app.db, Object.values(MISSING_CONVERTER_MESSAGES));
+  if (!failed.length) return;
+  const tools = await app.converter.detectConverters();
+  const installed = (Object.keys(MISSING_CONVERTER_MESSAGES) as (keyof typeof MISSING_CONVERTER_MESSAGES)[])
+    .filter((name) => tools[name] !== undefined).map((name) => MISSING_CONVERTER_MESSAGES[name]);
+  const again = failed.filter((d) => (installed as string[]).includes(d.convert_error));
+  if (!again.length) return;
+  await app.db.transaction().execute(async (trx) => {
+    await updateDocuments(trx, again.map((d) => d.id), { status: DocumentStatus.Pending, convert_error: '' });
+    await enqueueConversions(app, again.map((d) => d.hash), trx);
+  });
+  await refreshSearchIndex(app, again.map((d) => d.id));
+}
+
+/**
  * After a start: queues every file whose documents wait for the converter and have no job
- * (a database from MOREDOC, or jobs lost), and fails documents stuck converting whose last
- * job gave up (its process died on every attempt).
+ * (a database from MOREDOC, or jobs lost), fails documents stuck converting whose last job
+ * gave up (its process died on every attempt), and tries again those that failed for a
+ * converter installed since.
  */
 export async function resumeConversions(app: BackendContext): Promise<void> {
+  await retryMissingConverters(app);
   for (const { hash, status } of await waitingHashes(app.db)) {
     const key = convertDedupeKey(hash);
     const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });

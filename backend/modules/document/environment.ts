@@ -1,4 +1,6 @@
+import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 import type { BackendContext } from '../../platform/context';
+import { externalConverterOf } from '../../platform/convert/formats';
 
 // What `GET /api/v1/envs` reports for documents, in MOREDOC's `EnvDependent` shape: MuPDF is
 // always there (the npm WebAssembly build); LibreOffice and calibre when this install has them.
@@ -31,4 +33,16 @@ export async function converterEnvironment(app: BackendContext): Promise<Convert
     external('Calibre', report.calibre, 'ebook-convert', '将 AZW3、AZW4、CHM 等 MuPDF 不能直接打开的电子书转换为 PDF',
       '未找到 calibre（ebook-convert），AZW3、CHM 等电子书无法转换；可安装 calibre 软件包，或设置 CALIBRE_PATH'),
   ];
+}
+
+/**
+ * The document extensions that convert now, lower-case without the dot: those MuPDF opens,
+ * and those of LibreOffice or calibre while it is installed (looked for again every 30 s).
+ */
+export async function convertibleExtensions(app: BackendContext): Promise<string[]> {
+  const report = await app.converter.detectConverters();
+  return DOCUMENT_EXTENSIONS.filter((ext) => {
+    const needs = externalConverterOf(ext);
+    return needs === null || report[needs] !== undefined;
+  });
 }

@@ -3,13 +3,13 @@ import { positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { retireDocumentAttachments } from '../attachment/service';
 import { recountCategories } from '../category/service';
-import { setDocCounts } from '../user/service';
+import { recountAuthors } from './author-counts';
 import { schedulePurges } from './file-purge';
 import { refreshSearchIndex } from './indexing';
 import { DeleteDocumentRequest, ListDocumentReply, ListDocumentRequest, RecoverRecycleDocumentRequest } from './messages';
 import { presentDocuments } from './present';
 import { documentFilter, viewerOf } from './read-rpcs';
-import { DOCUMENT_COLUMNS, documentsByIds, listDocuments, liveDocumentCounts, purgeDocuments, recycledIds, restoreDocuments } from './store';
+import { DOCUMENT_COLUMNS, documentsByIds, listDocuments, purgeDocuments, recycledIds, restoreDocuments } from './store';
 
 // RecycleAPI: documents deleted by their owners or the admins wait here; recovered, they
 // count and can be found again; purged, their rows go at once and their files once nothing
@@ -49,7 +49,7 @@ export const recycleRpcs = [
         await lockRows(trx, 'user', owners);
         const back = await restoreDocuments(trx, ids);
         await recountCategories(trx, 0);
-        await setDocCounts(trx, await liveDocumentCounts(trx, (await documentsByIds(trx, back)).map((d) => d.user_id)));
+        await recountAuthors(trx, (await documentsByIds(trx, back)).map((d) => d.user_id));
         return back;
       });
       await refreshSearchIndex(ctx.app, restored);

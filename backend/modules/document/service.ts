@@ -4,7 +4,7 @@
 // answer them (presentDocuments), and the counts of the dashboard and the sitemap.
 // Kept stable for the modules built on it: functions are added here, never renamed.
 export { freePages, isOwnerOrAdmin, mayUpload, pageAccess, type PageDecision, type PageRef } from './access';
-export { converterEnvironment, type ConverterEnvironment } from './environment';
+export { convertibleExtensions, converterEnvironment, type ConverterEnvironment } from './environment';
 export { isMd5, originalKey, outputFolder, outputKey } from './files';
 export { refreshSearchIndex } from './indexing';
 export { hideCounters, presentDocuments, type Viewer, type WireDocument } from './present';

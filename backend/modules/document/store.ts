@@ -267,18 +267,41 @@ export async function publicDocumentLinks(db: Database): Promise<{ uuid: string;
     .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id').execute();
 }
 
-/** Hashes of the documents waiting for the converter (status 0, 1 or 5). */
-export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
-  return db.selectFrom('document').select(['hash', 'status']).distinct()
-    .where('status', 'in', [...WAITING_STATUSES]).where('hash', '!=', '').execute();
+/** Documents that failed with one of these reasons (the missing-converter messages). */
+export async function failedWith(db: Database, reasons: readonly string[]): Promise<DocumentRow[]> {
+  if (!reasons.length) return [];
+  return db.selectFrom('document').selectAll().where('status', '=', DocumentStatus.Failed)
+    .where('convert_error', 'in', [...reasons]).where('deleted_at', 'is', null).execute();
 }
 
-/** Live documents per user, for `user.doc_count`. */
-export async function liveDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
+/**
+ * A document in review converts meanwhile, so that the reviewer reads it in the reader: one
+ * without pages and without a failed attempt still needs its conversion.
+ */
+export function awaitsReviewConversion(doc: Pick<DocumentRow, 'status' | 'pages' | 'convert_error'>): boolean {
+  return doc.status === DocumentStatus.PendingReview && doc.pages <= 0 && doc.convert_error === '';
+}
+
+/** Hashes of the documents waiting for the converter (status 0, 1 or 5, or in review without pages). */
+export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
+  return db.selectFrom('document').select(['hash', 'status']).distinct()
+    .where((eb) => eb.or([
+      eb('status', 'in', [...WAITING_STATUSES]),
+      eb.and([eb('status', '=', DocumentStatus.PendingReview), eb('pages', '<=', 0), eb('convert_error', '=', '')]),
+    ]))
+    .where('hash', '!=', '').execute();
+}
+
+/**
+ * Each user's documents a visitor can see (converted, live, neither hidden nor recycled): what
+ * `user.doc_count` holds, and the author card shows.
+ */
+export async function visibleDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>([...new Set(userIds)].map((id) => [id, 0]));
   if (!userIds.length) return counts;
   const rows = await db.selectFrom('document').select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
-    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).groupBy('user_id').execute();
+    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
+    .groupBy('user_id').execute();
   for (const row of rows) counts.set(row.user_id, Number(row.n));
   return counts;
 }

@@ -11,7 +11,9 @@ import { documentUploadsOf, linkAttachment } from '../attachment/service';
 import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
-import { DynamicType, addCredit, addDynamic, deductCredit, setDocCounts } from '../user/service';
+import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/service';
+import { documentReviewed, tell } from '../message/service';
+import { recountAuthors } from './author-counts';
 import { mayUpload } from './access';
 import { enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
@@ -21,7 +23,7 @@ import {
   SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
 } from './messages';
 import {
-  addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, liveDocumentCounts, recycleDocuments,
+  addScore, awaitsReviewConversion, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
   setCategoryLinks, setRecommend, setStatus, setText, updateDocuments, type DocumentRow,
 } from './store';
 
@@ -79,27 +81,45 @@ async function recount(db: Database, userIds: readonly number[]): Promise<void> 
   // Counted, then written: the uploaders' rows are locked first (two uploads at once count each other).
   await lockRows(db, 'user', userIds);
   await recountCategories(db, 0);
-  await setDocCounts(db, await liveDocumentCounts(db, userIds));
+  await recountAuthors(db, userIds);
 }
 
 /**
  * Statuses that send documents to the converter: those now pending (0) or marked for
- * reconversion (5) are queued, per file, with the caller's transaction.
+ * reconversion (5), and those in review without pages (the reviewer reads them converted),
+ * are queued, per file, with the caller's transaction.
  */
 async function queueWaiting(app: BackendContext, db: Database, ids: readonly number[]): Promise<void> {
   const rows = await documentsByIds(db, ids);
-  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert).map((d) => d.hash);
+  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert || awaitsReviewConversion(d))
+    .map((d) => d.hash);
   await enqueueConversions(app, hashes, db);
 }
 
-/** Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the converter. */
-async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number): Promise<void> {
+const REVIEW_WAITS: readonly number[] = [DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+
+/** The uploaders' messages about a review: approved (out of review into the converter or the library), or rejected. */
+function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId: number) {
+  const approved = status === DocumentStatus.Converted || status === DocumentStatus.Pending;
+  return rows
+    .filter((d) => d.user_id !== reviewerId && d.status !== status)
+    .filter((d) => (approved ? REVIEW_WAITS.includes(d.status) : status === DocumentStatus.ReviewRejected))
+    .map((d) => documentReviewed(d, approved));
+}
+
+/**
+ * Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the
+ * converter. The uploaders hear of an approval or a rejection (not the reviewer's own documents).
+ */
+async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number, reviewerId: number): Promise<void> {
+  await tell(db, reviewMessages(rows, status, reviewerId));
   if (status === DocumentStatus.Converted) {
     await setStatus(db, rows.filter((d) => d.pages > 0).map((d) => d.id), DocumentStatus.Converted);
     await setStatus(db, rows.filter((d) => d.pages <= 0).map((d) => d.id), DocumentStatus.Pending);
   } else {
     await setStatus(db, rows.map((d) => d.id), status);
   }
+  await recountAuthors(db, rows.map((d) => d.user_id));
   await queueWaiting(app, db, rows.map((d) => d.id));
 }
 
@@ -182,7 +202,7 @@ export const writeRpcs = [
         await setCategoryLinks(trx, [row.id], categoryIds);
         // Not split into pages: it goes only to readers of every page (page-text.ts).
         if (content) await setText(trx, [row.id], { content, pages: 0 });
-        if (status !== null) await applyStatus(ctx.app, trx, [row], status);
+        if (status !== null) await applyStatus(ctx.app, trx, [row], status, me.id);
         await recountCategories(trx, 0);
       });
       await refreshSearchIndex(ctx.app, [row.id]);
@@ -223,7 +243,7 @@ export const writeRpcs = [
       if (!ids.length) throw badRequest('文档ID不能为空');
       const status = checkStatus(req.status);
       const rows = await documentsByIds(ctx.db, ids);
-      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status));
+      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status, ctx.requireUser().id));
       await refreshSearchIndex(ctx.app, rows.map((d) => d.id));
       return {};
     },
@@ -275,6 +295,7 @@ export const writeRpcs = [
           ? await setStatus(trx, ids, DocumentStatus.Reconvert, CONVERTIBLE_STATUSES)
           : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [DocumentStatus.Failed]);
         await queueWaiting(ctx.app, trx, rows);
+        await recountAuthors(trx, (await documentsByIds(trx, rows)).map((d) => d.user_id));
         return rows;
       });
       // A failed document was out of the search index; on its way again, it is found again.

@@ -12,3 +12,5 @@ export const Download = message('Download', {
 
 export const ListUserDownloadReply = message('ListUserDownloadReply', { total: 'int64', download: [Download] });
 export const DownloadDocumentReply = message('DownloadDocumentReply', { url: 'string' });
+/** Ours: whether the caller bought the document and downloads it again for nothing. */
+export const DocumentPurchase = message('DocumentPurchase', { bought: 'bool' });

@@ -11,7 +11,7 @@ import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
-import { DownloadDocumentReply, ListUserDownloadReply } from './messages';
+import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from './messages';
 import {
   countIpDownloadsSince, countUserDownloadsSince, hasPaidFor, insertDownload, listUserDownloads, startOfToday,
 } from './store';
@@ -68,11 +68,17 @@ async function freeReason(db: Database, doc: DocumentRow, { me, cfg, vip }: Down
   if (me && doc.user_id === me.id) return 'owner';
   if (doc.price <= 0) return 'free';
   if (!me) return null;
+  if (await hasBought(db, doc, { me, cfg })) return 'bought';
+  return vip.active && vip.freeDownload ? 'vip' : null;
+}
+
+/** Whether the caller paid for the document within `download.free_download_duration` days. */
+async function hasBought(db: Database, doc: DocumentRow, { me, cfg }: Pick<DownloadRules, 'me' | 'cfg'>): Promise<boolean> {
+  if (!me) return false;
   // A duration of 0 or less: any earlier purchase makes it free again (contract).
   const days = cfg.int('download', 'free_download_duration');
   const since = days > 0 ? new Date(Date.now() - days * DAY_MS).toISOString() : null;
-  if (await hasPaidFor(db, me.id, doc.id, since)) return 'bought';
-  return vip.active && vip.freeDownload ? 'vip' : null;
+  return hasPaidFor(db, me.id, doc.id, since);
 }
 
 /** The daily limits (403 in Chinese): per IP, then per user — a VIP's own quota replaces the member limit. */
@@ -129,6 +135,18 @@ export const downloadService = defineService('DocumentAPI', [
       });
       await syncDownloadCount(ctx, doc.id);
       return { url: await downloadUrl(ctx.app, { userId: me?.id ?? 0, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)) };
+    },
+  }),
+
+  rpc('GetDocumentPurchase', {
+    http: 'GET /api/v1/document/purchase', request: IdRequest('Document'), response: DocumentPurchase, auth: 'login',
+    async handler(req, ctx) {
+      const rules = await rulesFor(ctx);
+      const doc = req.id > 0 ? await documentById(ctx.db, req.id) : undefined;
+      if (!doc || doc.deleted_at !== null || (!isPublic(doc) && doc.user_id !== rules.me?.id)) throw notFound(MISSING);
+      // Said only of a paid document the caller does not own: the button then reads 已购买.
+      const bought = doc.price > 0 && doc.user_id !== rules.me?.id && (await hasBought(ctx.db, doc, rules));
+      return { bought };
     },
   }),
 

@@ -79,6 +79,12 @@ export async function defaultGroupId(db: Database): Promise<number> {
   return row.id;
 }
 
+/** Whether the group new members join has a feature (false when no group is the default). */
+export async function defaultGroupAllows(db: Database, flag: FeatureFlag): Promise<boolean> {
+  const row = await db.selectFrom('group').select('id').where('is_default', '=', 1).where(flag, '=', 1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The oldest group: the super administrators' group the seed creates first. */
 export async function firstGroupId(db: Database): Promise<number> {
   return (await db.selectFrom('group').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;

@@ -6,7 +6,8 @@ import { defineService, rpc } from '../../platform/rpc';
 import { Language, ListLanguageReply, ListLanguageRequest, UpdateLanguageStatusRequest } from './messages';
 import { LANGUAGE_COLUMNS, deleteLanguages, insertLanguage, listLanguages, setLanguagesEnabled, updateLanguage } from './store';
 
-// LanguageAPI: the document languages (134 seeded, 8 enabled). The SPA labels them "industry".
+// LanguageAPI: the document languages, which the SPA labels 行业 (industry); a new site is seeded
+// with industries (seed.ts).
 
 function idsOrBadRequest(ids: number[]): number[] {
   const clean = positiveIds(ids);
@@ -19,8 +20,9 @@ export const languageService = defineService('LanguageAPI', [
     http: 'POST /api/v1/language', request: Language, auth: 'perm', permission: '新增语言',
     async handler(req, ctx) {
       const language = checkName(req.language, '语言名称', { required: true, max: 64 });
-      const code = checkText(req.code.trim(), '语言代码', { required: true, max: 16 });
-      if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) throw badRequest('语言代码格式不正确，例如 zh-CN、en');
+      const code = checkText(req.code.trim(), '语言代码', { required: true, max: 32 });
+      // An industry's code as the admin form takes it (education, it-internet), or a language tag (zh-CN).
+      if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(code)) throw badRequest('代码只能包含字母、数字、下划线和短横线');
       await mapUnique(insertLanguage(ctx.db, { language, code, enable: flag(req.enable), sort: req.sort }), '语言代码已存在');
       return {};
     },

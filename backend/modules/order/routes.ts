@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation, type Database } from '../../db';
+import type { ConfigSnapshot } from '../../platform/config-store';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
@@ -25,14 +26,33 @@ import {
   OrderDecisionRequest, PayOrderReply, PayOrderRequest,
 } from './messages';
 import { abandonTrade, closePending, markPaid, settleNotification, syncWithProvider } from './settle';
-import { findOrder, findOrderByNo, findPendingOrder, insertOrder, listOrders, setClosed, setProvider, setRefunded, type OrderRow } from './store';
+import { findOrder, findOrderByNo, findPendingOrder, insertOrder, listOrders, setClosed, setDeadline, setProvider, setRefunded, type OrderRow } from './store';
 
 // OrderAPI (ours, docs/api.md §10): a member orders a plan of the `vip` config (price and days
 // copied into the order), pays it with a provider the config offers, polls it, cancels it;
 // admins list, close, refund and confirm. Unpaid orders close after `pay.order_timeout`
-// minutes through a job of the durable queue, so a restart loses no timeout.
+// minutes (those submitted as transfers after `pay.manual_timeout` days) through a job of the
+// durable queue, so a restart loses no timeout.
 
-const expireOrder = jobKind<{ orderId: number }>('order.expire');
+/** `expiresAt`: the deadline the job was queued for; a job whose order got another one leaves it to that one's job. */
+const expireOrder = jobKind<{ orderId: number; expiresAt?: string }>('order.expire');
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * A transfer takes days, not minutes: an order submitted as one stays open `pay.manual_timeout`
+ * days (3) from its creation instead of `pay.order_timeout` minutes, and closes then.
+ */
+async function giveTransferTime(ctx: RpcContext, order: OrderRow, cfg: ConfigSnapshot): Promise<void> {
+  const days = Math.min(Math.max(cfg.int('pay', 'manual_timeout') || 3, 1), 30);
+  const deadline = new Date(Date.parse(order.created_at) + days * DAY_MS);
+  if (deadline.getTime() <= Date.parse(order.expires_at)) return;
+  const expiresAt = deadline.toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await setDeadline(trx, order.id, expiresAt);
+    await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id, expiresAt }, { runAfter: deadline, dedupeKey: `order.expire:${order.id}:${expiresAt}`, executor: trx });
+  });
+}
 const ORDER_NOT_FOUND = '订单不存在';
 const MAX_PAGE_SIZE = 100;
 
@@ -126,7 +146,7 @@ async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; 
           order_no: newOrderNo(), buyer_id: me.id, buyer_name: username, plan_code: plan.code, plan_title: plan.title,
           days: plan.days, amount: plan.amount, expires_at: expiresAt.toISOString(), ip: ctx.ip,
         });
-        await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id }, { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx });
+        await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id, expiresAt: order.expires_at }, { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx });
         return order;
       });
     } catch (error) {
@@ -140,9 +160,10 @@ async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; 
 
 async function registerOrderRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   registerNotifyRoutes(app, ctx, settleNotification(ctx.db));
-  ctx.jobs.register(expireOrder, async ({ orderId }) => {
+  ctx.jobs.register(expireOrder, async ({ orderId, expiresAt }) => {
     const order = await findOrder(ctx.db, orderId);
     if (order?.status !== OrderStatus.Pending) return;
+    if (expiresAt && order.expires_at !== expiresAt) return;
     await closePending(ctx, order, 'timeout', app.log);
   }, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 5 });
 }
@@ -182,6 +203,7 @@ export const orderService = defineService('OrderAPI', [
         // A trade left open at another provider could take the same order's money twice.
         if (order.provider && order.provider !== req.provider) await abandonTrade(ctx.app, order, ctx.request.log);
         await setProvider(ctx.db, order.id, req.provider);
+        if (req.provider === 'manual') await giveTransferTime(ctx, order, cfg);
         started = await provider.start({
           orderNo: order.order_no, amount: order.amount, subject: `${cfg.str('system', 'sitename') || '魔豆文库'} ${order.plan_title}`,
           expiresAt: new Date(order.expires_at), clientIp: ctx.ip, returnUrl: returnUrlOf(cfg, order.order_no),

@@ -83,6 +83,11 @@ export async function setProvider(db: Database, id: number, provider: string): P
   await db.updateTable('orders').set({ provider, updated_at: now() }).where('id', '=', id).where('status', '=', OrderStatus.Pending).execute();
 }
 
+/** Moves a pending order's deadline (a transfer's own timeout). */
+export async function setDeadline(db: Database, id: number, expiresAt: string): Promise<void> {
+  await db.updateTable('orders').set({ expires_at: expiresAt, updated_at: now() }).where('id', '=', id).where('status', '=', OrderStatus.Pending).execute();
+}
+
 /** Claims the right to ask the provider about this order now: at most once per `intervalMs`. */
 export async function claimCheck(db: Database, id: number, intervalMs: number): Promise<boolean> {
   const ts = new Date();

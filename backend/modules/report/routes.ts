@@ -1,7 +1,7 @@
 import type { Database } from '../../db';
 import { flag } from '../../db/schema';
 import { TargetType, reportReasonOptions } from '../../../shared/constants';
-import { REPORT_REMARK_MAX_LENGTH, textProblems } from '../../../shared/validation';
+import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
 import { assertValid, checkText, clamp, mapUnique, requireIds } from '../../wire/request';
@@ -13,8 +13,8 @@ import { usernamesOf } from '../user/service';
 import { ListReportReply, ListReportRequest, Report } from './messages';
 import { deleteReports, handleReport, insertReport, listReports, reportOr404 } from './store';
 
-// ReportAPI: readers report a document or an article (SPEC §9's six reasons) with their own
-// words; admins list the reports and mark them handled with a note. A reader has at most one
+// ReportAPI: readers report a document or an article (SPEC §9's six reasons, and ours:
+// 侵权（版权）, which must say who holds the rights) with their own words; admins list the reports and mark them handled with a note. A reader has at most one
 // open report per item. Each kind of item comes through its own module's service.
 
 const REASONS = reportReasonOptions.map((o) => o.value);
@@ -51,6 +51,7 @@ export const reportService = defineService('ReportAPI', [
       const noun = target?.noun ?? '文档';
       if (req.document_id <= 0) throw badRequest(`${noun}参数不正确`);
       if (!REASONS.includes(req.reason)) throw badRequest('请选择举报原因');
+      assertValid(reportRemarkProblems(req.remark.trim(), req.reason));
       const description = checkRemark(req.remark, '举报说明');
       const reason = await barReason(ctx.db, me.id, PunishmentType.Disabled);
       if (reason !== null) throw forbidden(reason ? `您的账号已被禁用，原因：${reason}` : '您的账号已被禁用');

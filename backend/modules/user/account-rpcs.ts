@@ -15,7 +15,7 @@ import {
 import { vipPeriodOf } from '../vip/service';
 import { createMember } from './service';
 import {
-  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByMobile, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
+  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByMobile, findUserBySignInEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
   setPassword, withoutPassword,
 } from './store';
 
@@ -80,14 +80,18 @@ export const accountRpcs = [
   rpc('Login', {
     http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
     async handler(req, ctx) {
-      // Usernames never look like mobile numbers, so a number names the account bound to it.
-      // Cleaned as it was when the account was made (cleanName).
-      const username = cleanName(req.username);
-      const mobile = normalizeMainlandMobile(username);
-      assertValid([...(mobile ? [] : usernameProblems(username).slice(0, 1)), ...passwordProblems(req.password)]);
+      // Usernames never look like mobile numbers or e-mail addresses, so either names the
+      // account it is bound to. Cleaned as it was when the account was made (cleanName).
+      const name = cleanName(req.username);
+      const mobile = normalizeMainlandMobile(name);
+      const email = !mobile && name.includes('@') ? name.trim() : '';
+      const nameProblems = mobile ? [] : email ? emailProblems(email, true) : usernameProblems(name).slice(0, 1);
+      assertValid([...nameProblems, ...passwordProblems(req.password)]);
       // A right captcha outlives a wrong password (no retyping), for a few attempts only.
       await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
-      const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, username);
+      const user = mobile ? await findUserByMobile(ctx.db, mobile)
+        : email ? await findUserBySignInEmail(ctx.db, email)
+          : await findUserByUsername(ctx.db, name);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) {

@@ -44,6 +44,7 @@ export const SendSmsCodeRequest = message('SendSmsCodeRequest', { mobile: 'strin
 export const SendSmsCodeReply = message('SendSmsCodeReply', { interval: 'int32' });
 export const MobileRegisterRequest = message('MobileRegisterRequest', { mobile: 'string', code: 'string', username: 'string', password: 'string' });
 export const MobileLoginRequest = message('MobileLoginRequest', { mobile: 'string', code: 'string' });
+export const MobileLoginReply = message('MobileLoginReply', { token: 'string', user: User, registered: 'bool' });
 export const MobileFindPasswordRequest = message('MobileFindPasswordRequest', { mobile: 'string', code: 'string', password: 'string' });
 export const BindMobileRequest = message('BindMobileRequest', { mobile: 'string', code: 'string' });
 

@@ -4,17 +4,18 @@ import { cleanName, maskMobile, mobileProblems, normalizeMainlandMobile, passwor
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { hashPassword } from '../../platform/auth/password';
-import { rpc } from '../../platform/rpc';
+import { rpc, type RpcContext } from '../../platform/rpc';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, mapUnique } from '../../wire/request';
 import { sendVerificationCode, spendCode } from '../sms/service';
 import { checkCaptcha } from './captcha';
 import {
-  BindMobileRequest, LoginReply, MobileFindPasswordRequest, MobileLoginRequest, MobileRegisterRequest, SendSmsCodeReply, SendSmsCodeRequest,
+  BindMobileRequest, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, SendSmsCodeReply, SendSmsCodeRequest,
 } from './messages';
 import { createMember } from './service';
 import {
   DynamicType, addDynamic, findUserByMobile, findUserByUsername, getUser, mobileTaken, recordLogin, setPassword, updateProfile, withoutPassword,
+  type UserRow,
 } from './store';
 
 // UserAPI, ours (docs/api.md §6): the mobile-number flows. A code is sent by SendSmsCode and
@@ -45,6 +46,33 @@ function assertRegistrationOpen(cfg: ConfigSnapshot): void {
   if (cfg.bool('security', 'is_close')) throw badRequest('网站已关闭，暂时不允许注册');
 }
 
+const registrationOpen = (cfg: ConfigSnapshot) => cfg.bool('security', 'enable_register') && !cfg.bool('security', 'is_close');
+
+/** Where registration is closed, a number without an account cannot sign in: said before a code is sent, or after it. */
+const NO_ACCOUNT_CLOSED = '该手机号尚未注册，本站暂未开放注册';
+
+/**
+ * A member whose number a code verified, with the register credits and dynamic: RegisterByMobile,
+ * and LoginByMobile for a number without an account while registration is open (the Chinese
+ * convention 未注册手机号将自动注册). Without a password (SMS sign-in) the account gets a random
+ * one that nobody knows; 找回密码 by the number sets one.
+ */
+async function createMobileMember(
+  ctx: RpcContext, cfg: ConfigSnapshot, fields: { mobile: string; username?: string; password?: string },
+): Promise<UserRow> {
+  const username = fields.username || await generatedUsername(ctx.db);
+  const password = await hashPassword(fields.password || crypto.randomBytes(24).toString('base64url'), ctx.app.passwordCost);
+  const award = Math.max(cfg.int('score', 'register'), 0);
+  return mapUnique(ctx.db.transaction().execute(async (trx) => {
+    const inserted = await createMember(trx, {
+      username, password, mobile: fields.mobile, register_ip: ctx.ip, last_login_ip: ctx.ip, login_at: new Date().toISOString(), credit_count: award,
+    });
+    const credits = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
+    await addDynamic(trx, inserted.id, DynamicType.Register, `通过手机号注册成为会员${credits}`);
+    return inserted;
+  }), '用户名或手机号已被注册');
+}
+
 /** A free `手机用户` and six random digits, for members who register without a name (they sign in by number). */
 async function generatedUsername(db: Database): Promise<string> {
   for (let i = 0; i < USERNAME_ATTEMPTS; i += 1) {
@@ -70,6 +98,10 @@ export const phoneRpcs = [
       // Fails early (503) when the provider is not configured, before the captcha is spent.
       await ctx.app.sms.provider();
       await checkCaptcha(ctx, 'sms', req.captcha_id, req.captcha, true);
+      // A login code for a number that could neither sign in nor register is never texted; this
+      // says which numbers have accounts, but only while registration is closed and only behind
+      // the captcha and the rate limits.
+      if (purpose === 'login' && !registrationOpen(cfg) && !(await findUserByMobile(ctx.db, mobile))) throw notFound(NO_ACCOUNT_CLOSED);
       return sendVerificationCode(ctx.app, { mobile, purpose, ip: ctx.ip });
     },
   }),
@@ -86,30 +118,26 @@ export const phoneRpcs = [
       if (chosen && await findUserByUsername(ctx.db, chosen)) throw conflict('用户名已存在');
       await spendCode(ctx.db, mobile, 'register', req.code);
       if (await findUserByMobile(ctx.db, mobile)) throw conflict('该手机号已注册，请直接登录');
-      const username = chosen || await generatedUsername(ctx.db);
-      const password = await hashPassword(req.password, ctx.app.passwordCost);
-      const award = Math.max(cfg.int('score', 'register'), 0);
-      const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const inserted = await createMember(trx, {
-          username, password, mobile, register_ip: ctx.ip, last_login_ip: ctx.ip, login_at: new Date().toISOString(), credit_count: award,
-        });
-        const credits = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
-        await addDynamic(trx, inserted.id, DynamicType.Register, `通过手机号注册成为会员${credits}`);
-        return inserted;
-      }), '用户名或手机号已被注册');
+      const user = await createMobileMember(ctx, cfg, { mobile, username: chosen, password: req.password });
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },
   }),
 
   rpc('LoginByMobile', {
-    http: 'POST /api/v1/user/login/mobile', request: MobileLoginRequest, response: LoginReply, auth: 'public',
+    http: 'POST /api/v1/user/login/mobile', request: MobileLoginRequest, response: MobileLoginReply, auth: 'public',
     async handler(req, ctx) {
-      assertSmsEnabled(await ctx.app.settings.snapshot());
+      const cfg = await ctx.app.settings.snapshot();
+      assertSmsEnabled(cfg);
       const mobile = mobileOr400(req.mobile);
       await spendCode(ctx.db, mobile, 'login', req.code);
       const user = await findUserByMobile(ctx.db, mobile);
-      if (!user) throw notFound('该手机号尚未注册，请先注册');
+      if (!user) {
+        if (!registrationOpen(cfg)) throw notFound(NO_ACCOUNT_CLOSED);
+        const created = await createMobileMember(ctx, cfg, { mobile });
+        const { token } = await ctx.app.tokens.issue(created.id);
+        return { token, user: withoutPassword(created), registered: true };
+      }
       await ctx.db.transaction().execute(async (trx) => {
         await recordLogin(trx, user.id, ctx.ip);
         await addDynamic(trx, user.id, DynamicType.Login, '通过手机验证码登录');

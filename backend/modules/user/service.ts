@@ -5,11 +5,11 @@ import { insertUser, usernamesOf, type NewUser, type UserRow } from './store';
 // What other modules may ask of the user module: finding and creating members, their names
 // and public profiles, the activity log, the avatar an upload sets, credits moving (uploads,
 // downloads, favourites), the document and article counts, the favourites counter, and the
-// captchas of GetUserCaptcha.
+// captchas of GetUserCaptcha, and whether the generated admin password still holds.
 
 export {
   DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
-  getUser, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
+  getUser, initialPasswordUnchanged, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
   type PublicProfile, type UserRow,
 } from './store';
 

@@ -65,6 +65,23 @@ export async function findUserByMobile(db: Database, mobile: string): Promise<Us
   return db.selectFrom('user').selectAll().where('mobile', '=', mobile).executeTakeFirst();
 }
 
+/**
+ * The account an e-mail address signs in, in any letter case (members type `Zhang@QQ.com` for
+ * `zhang@qq.com`): stored addresses are unique as written only, so the exact one wins, and
+ * two that differ in case alone sign in neither.
+ */
+export async function findUserBySignInEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  const rows = await db.selectFrom('user').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).limit(3).execute();
+  return rows.find((row) => row.email === email) ?? (rows.length === 1 ? rows[0] : undefined);
+}
+
+/** Whether an account still signs in with the password the first start generated and printed. */
+export async function initialPasswordUnchanged(db: Database): Promise<boolean> {
+  const row = await db.selectFrom('initial_password as ip').innerJoin('user as u', 'u.id', 'ip.user_id')
+    .select('u.id').whereRef('u.password', '=', 'ip.password').executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function mobileTaken(db: Database, mobile: string, exceptUserId = 0): Promise<boolean> {
   if (!mobile) return false;
   const row = await db.selectFrom('user').select('id').where('mobile', '=', mobile).where('id', '!=', exceptUserId).executeTakeFirst();

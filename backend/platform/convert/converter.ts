@@ -20,7 +20,7 @@ import { positionsFile } from './text-positions.mjs';
 export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
-export { ConversionError, type ConversionFailure } from './errors';
+export { ConversionError, MISSING_CONVERTER_MESSAGES, type ConversionFailure } from './errors';
 export { PAGE_BREAK } from './text';
 export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions.mjs';
 
@@ -156,10 +156,16 @@ export const RENDER_SETTINGS: RenderSettings = {
   },
 };
 
+/**
+ * How long a detection of LibreOffice and calibre stands for the dashboard; a conversion that
+ * needs one the last detection missed looks again at once, so that installing it needs no restart.
+ */
+const DETECTION_TTL_MS = 30_000;
+
 class Converter implements DocumentConverter {
   private readonly pool: PagePool;
-  private readonly tools: Promise<ConverterReport>;
-  private external: Promise<ExternalConverters> | undefined;
+  private detection: { report: Promise<ConverterReport>; at: number };
+  private external: ExternalConverters | undefined;
   private readonly workDir: string;
   private readonly limits: ConversionLimits;
 
@@ -171,11 +177,17 @@ class Converter implements DocumentConverter {
       idleTimeoutMs: settings.workerIdleTimeoutMs ?? 30_000,
       niceIncrement: settings.niceIncrement ?? 0,
     });
-    this.tools = detectConverters({ libreofficePath: settings.libreofficePath, calibrePath: settings.calibrePath });
+    this.detection = this.detect();
+  }
+
+  private detect(): { report: Promise<ConverterReport>; at: number } {
+    const report = detectConverters({ libreofficePath: this.settings.libreofficePath, calibrePath: this.settings.calibrePath });
+    return { report, at: Date.now() };
   }
 
   detectConverters(): Promise<ConverterReport> {
-    return this.tools;
+    if (Date.now() - this.detection.at > DETECTION_TTL_MS) this.detection = this.detect();
+    return this.detection.report;
   }
 
   async pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal = new AbortController().signal): Promise<LighterPage | null> {
@@ -208,17 +220,21 @@ class Converter implements DocumentConverter {
     }
   }
 
-  private externalConverters(): Promise<ExternalConverters> {
-    this.external ??= this.tools.then(
-      (tools) =>
-        new ExternalConverters({
-          stateDir: join(this.workDir, 'profiles'),
-          libreoffice: tools.libreoffice,
-          calibre: tools.calibre,
-          concurrency: this.settings.externalConcurrency ?? 1,
-          niceIncrement: this.settings.niceIncrement ?? 0,
-        }),
-    );
+  /** LibreOffice and calibre as last found; looked for again when the one `needed` was missing. */
+  private async externalConverters(needed: 'libreoffice' | 'calibre'): Promise<ExternalConverters> {
+    let tools = await this.detection.report;
+    if (!tools[needed]) {
+      this.detection = this.detect();
+      tools = await this.detection.report;
+    }
+    this.external ??= new ExternalConverters({
+      stateDir: join(this.workDir, 'profiles'),
+      libreoffice: tools.libreoffice,
+      calibre: tools.calibre,
+      concurrency: this.settings.externalConcurrency ?? 1,
+      niceIncrement: this.settings.niceIncrement ?? 0,
+    });
+    this.external.useTools(tools);
     return this.external;
   }
 
@@ -297,7 +313,7 @@ class Converter implements DocumentConverter {
       return { source: { path: input, name: plan.mupdfName!, reflow: plan.reflowable ? REFLOW : null, key }, pdfFile: null };
     }
 
-    const external = await this.externalConverters();
+    const external = await this.externalConverters(plan.converter);
     let pdf: string;
     if (plan.converter === 'libreoffice') {
       // A plain name with the upload's extension: LibreOffice picks its filter by it, and names the PDF after it.

@@ -6,8 +6,9 @@ import { basename, delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ExternalTool } from './external';
 
-// Which converters this install has, found once at start: MuPDF always (an npm dependency),
-// LibreOffice and calibre when installed. `GET /api/v1/envs` reports the same answer.
+// Which converters this install has: MuPDF always (an npm dependency), LibreOffice and calibre
+// when installed. The converter asks again every 30 s, and at once when a conversion needs one
+// the last answer lacked; `GET /api/v1/envs` reports the same answer.
 
 export interface ConverterReport {
   mupdf: { version: string };

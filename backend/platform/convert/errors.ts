@@ -35,6 +35,15 @@ const MESSAGES: Record<ConversionFailure, string> = {
   aborted: '文档转换已取消',
 };
 
+/**
+ * What a document failed with when LibreOffice or calibre was missing: the document module
+ * finds those at start (convert_error) and tries them again once the program is there.
+ */
+export const MISSING_CONVERTER_MESSAGES = {
+  libreoffice: '服务器未安装 LibreOffice，无法转换此格式的文档',
+  calibre: '服务器未安装 calibre，无法转换此格式的电子书',
+} as const;
+
 export interface ConversionErrorOptions {
   /** what the tool or the check said, for the log */
   detail?: string;

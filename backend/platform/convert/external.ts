@@ -3,7 +3,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConversionError, abortReason } from './errors';
+import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './errors';
 
 // LibreOffice and calibre turn what MuPDF cannot open into a PDF. Each runs as its own process
 // group, so a time limit or an abort kills it with every child it started, and at most
@@ -177,6 +177,12 @@ export class ExternalConverters {
     this.slots = new Slots(options.concurrency);
   }
 
+  /** The programs found by the latest detection (one installed or removed since start). */
+  useTools(tools: { libreoffice?: ExternalTool; calibre?: ExternalTool }): void {
+    this.options.libreoffice = tools.libreoffice;
+    this.options.calibre = tools.calibre;
+  }
+
   /** The generated fonts.conf, written once. */
   private fontsConf(): Promise<string> {
     this.prepared ??= (async () => {
@@ -203,7 +209,7 @@ export class ExternalConverters {
    */
   async libreofficeToPdf(input: string, outDir: string, signal: AbortSignal, filter?: string): Promise<string> {
     const tool = this.options.libreoffice;
-    if (!tool) throw new ConversionError('converter-missing', { detail: 'LibreOffice', message: '服务器未安装 LibreOffice，无法转换此格式的文档' });
+    if (!tool) throw new ConversionError('converter-missing', { detail: 'LibreOffice', message: MISSING_CONVERTER_MESSAGES.libreoffice });
     const fontsConf = await this.fontsConf();
     return this.withSlot(signal, async (slot) => {
       const profile = join(this.options.stateDir, `libreoffice-${slot}`);
@@ -230,7 +236,7 @@ export class ExternalConverters {
   /** An ebook → a PDF at `output` with calibre's ebook-convert. */
   async calibreToPdf(input: string, output: string, scratchDir: string, signal: AbortSignal): Promise<string> {
     const tool = this.options.calibre;
-    if (!tool) throw new ConversionError('converter-missing', { detail: 'calibre', message: '服务器未安装 calibre，无法转换此格式的电子书' });
+    if (!tool) throw new ConversionError('converter-missing', { detail: 'calibre', message: MISSING_CONVERTER_MESSAGES.calibre });
     const fontsConf = await this.fontsConf();
     return this.withSlot(signal, async (slot) => {
       const env = {

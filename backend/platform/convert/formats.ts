@@ -111,6 +111,18 @@ const OFFICE_CONTENT: readonly ContentKind[] = ['ole', 'zip', 'rtf', 'text'];
 const TEXT_EXTENSIONS = groupExtensions('text');
 const MUPDF_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp']);
 
+/**
+ * The program besides MuPDF that files of this extension need: LibreOffice for Office files
+ * (and CSV, TSV), calibre for Kindle KF8 books (azw3 as sold today, azw4) and CHM; null for
+ * what MuPDF opens (mobi and azw hold MOBI 6, which it reads, more often than KF8).
+ */
+export function externalConverterOf(extension: string): 'libreoffice' | 'calibre' | null {
+  const ext = extension.replace(/^\./, '').toLowerCase();
+  if (OFFICE_EXTENSIONS.has(ext) || ext in DELIMITED_TEXT) return 'libreoffice';
+  if (ext === 'azw3' || ext === 'azw4' || ext === 'chm') return 'calibre';
+  return null;
+}
+
 /** What converts a file of this extension and content, or a ConversionError saying why nothing does. */
 export function planConversion(extension: string, content: ContentKind): FormatPlan {
   const ext = extension.replace(/^\./, '').toLowerCase();

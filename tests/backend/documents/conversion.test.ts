@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
-import { createDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
 import { deflated, zip } from '../../helpers/zip';
@@ -211,6 +211,52 @@ describe('other formats', () => {
   }, 150_000);
 });
 
+describe('LibreOffice installed while the site runs', () => {
+  const office = fs.existsSync('/usr/bin/soffice');
+  const MISSING = '服务器未安装 LibreOffice，无法转换此格式的文档';
+
+  /** Marks the document as one that failed for want of LibreOffice (as it did before it was installed). */
+  const failForWantOfOffice = (dataDir: string, id: number) => withDatabase(dataDir, (db) =>
+    db.updateTable('document').set({ status: 3, pages: 0, convert_error: MISSING }).where('id', '=', id).execute());
+
+  it.skipIf(!office)('finds it when converting (no restart), offers its formats then, and retries at start what failed for want of it', async () => {
+    const first = await startBackend();
+    const adminToken = await login(first.url, 'admin', first.adminPassword);
+    const member = await uploader(first.url, adminToken);
+    const word = await createDocument(first.url, member.token, fs.readFileSync(fixture('chinese.docx')), '后来安装.docx');
+    expect(await waitForStatus(first.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({ status: 2 });
+    await failForWantOfOffice(first.dataDir, word.id);
+    await first.close({ keepData: true });
+
+    // "Not installed": LIBREOFFICE_PATH names a folder that holds no LibreOffice yet.
+    const folder = fs.mkdtempSync(path.join(path.dirname(first.dataDir), 'libreoffice-'));
+    const second = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
+    let third: Awaited<ReturnType<typeof startBackend>> | undefined;
+    try {
+      const token = await login(second.url, 'admin', second.adminPassword);
+      expect((await api(second.url, 'GET', '/api/v1/document', { token, query: { id: word.id } })).body).toMatchObject({ status: 3, convert_error: MISSING });
+      expect((await api(second.url, 'GET', '/api/v1/document/formats')).body.ext).not.toContain('.docx');
+      const refused = await uploadDocument(second.url, member.token, fs.readFileSync(fixture('chinese.docx')), '另一份.docx');
+      expect(refused).toMatchObject({ status: 400, body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' } });
+
+      // Installed: 重新转换 finds it, with no restart.
+      fs.symlinkSync(path.dirname(fs.realpathSync('/usr/bin/soffice')), path.join(folder, 'program'));
+      expect((await api(second.url, 'PUT', '/api/v1/document/reconvert', { token, body: { id: [word.id] } })).status).toBe(200);
+      expect(await waitForStatus(second.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: 3 });
+      await failForWantOfOffice(second.dataDir, word.id);
+      await second.close({ keepData: true });
+
+      // A start with LibreOffice there tries again what failed for want of it.
+      third = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
+      expect(await waitForStatus(third.url, member.token, word.id, [2], 120_000)).toMatchObject({ status: 2, pages: 3 });
+      expect((await api(third.url, 'GET', '/api/v1/document/formats')).body.ext).toContain('.docx');
+    } finally {
+      await (third ?? second).close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
 describe('a 2,000-page PDF', () => {
   it('converts every page while the site keeps answering; progress for the owner only', async () => {
     const doc = await createDocument(backend.url, author.token, textPdf(2000), '两千页.pdf');
@@ -288,17 +334,22 @@ describe('limits and converters from the environment', () => {
     }
   }, 90_000);
 
-  it('fails documents over CONVERT_MAX_PAGES, and without the converter they need', async () => {
+  it('fails documents over CONVERT_MAX_PAGES, and refuses uploads that need a converter that is missing', async () => {
     const limited = await startBackend({ env: { CONVERT_MAX_PAGES: '1500', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' } });
     try {
       const adminToken = await login(limited.url, 'admin', limited.adminPassword);
       const member = await uploader(limited.url, adminToken);
       const tooLong = await createDocument(limited.url, member.token, textPdf(2000), '太长.pdf');
       expect(await waitForStatus(limited.url, member.token, tooLong.id, [2, 3])).toMatchObject({ status: 3, convert_error: '文档共 2000 页，超出 1500 页的限制，无法转换' });
-      const word = await createDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.docx')), '文档.docx');
-      const noOffice = await waitForStatus(limited.url, member.token, word.id, [2, 3]);
-      expect(noOffice.status).toBe(3);
-      expect(noOffice.convert_error).toMatch(/LibreOffice|未安装/);
+      // An Office file would only fail: the upload is refused, naming what is missing.
+      const word = await uploadDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.docx')), '文档.docx');
+      expect(word).toMatchObject({ status: 400, body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' } });
+      const book = await uploadDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.azw3')), '书.azw3');
+      expect(book.body.message).toBe('服务器未安装 calibre，暂不支持上传 .azw3 格式的电子书');
+      const formats = (await api(limited.url, 'GET', '/api/v1/document/formats')).body.ext;
+      expect(formats).toEqual(expect.arrayContaining(['.pdf', '.epub', '.txt', '.mobi']));
+      expect(formats).not.toEqual(expect.arrayContaining(['.docx']));
+      expect(formats.filter((ext: string) => ['.doc', '.xlsx', '.pptx', '.wps', '.chm', '.azw3'].includes(ext))).toEqual([]);
       const envs = await api(limited.url, 'GET', '/api/v1/envs', { token: adminToken });
       expect(envs.body.envs).toMatchObject([
         { name: 'MuPDF', is_installed: true },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
-import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
 // and their filters, editing, reviewing, filing, ratings, the recycle bin and what follows
@@ -42,11 +42,11 @@ describe('CreateDocument', () => {
   it('makes documents from the caller\'s uploads: pending conversion without review, counted, rewarded, queued', async () => {
     const creditsBefore = (await user(author.token)).credit_count ?? 0;
     const doc = await createDocument(backend.url, author.token, textFile(unique('城市图书馆')), '城市图书馆的一天.txt', {
-      category_id: [topCategory, childCategory], price: 5, language: 'zh-CN',
+      category_id: [topCategory, childCategory], price: 5, language: 'education',
     });
     const body = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
     expect(body).toMatchObject({
-      title: '城市图书馆的一天', keywords: '城市, 图书, 一天', price: 5, language: 'zh-CN', ext: '.txt', score: 300,
+      title: '城市图书馆的一天', keywords: '城市, 图书, 一天', price: 5, language: 'education', ext: '.txt', score: 300,
       uuid: expect.stringMatching(/^[0-9a-f]{16}$/), category_id: [topCategory, childCategory],
       category: [{ id: topCategory, title: '文学' }, { id: childCategory, title: '小说', parent_id: topCategory }],
     });
@@ -84,7 +84,8 @@ describe('CreateDocument', () => {
   });
 
   it('needs the upload right', async () => {
-    const res = await api(backend.url, 'POST', '/api/v1/document', { token: backend.member.token, body: { document: [{ title: 'x', attachment_id: 1 }] } });
+    const reader = await nonUploader(backend.url, backend.adminToken);
+    const res = await api(backend.url, 'POST', '/api/v1/document', { token: reader.token, body: { document: [{ title: 'x', attachment_id: 1 }] } });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('没有权限上传文档');
   });
@@ -124,6 +125,21 @@ describe('who sees a document', () => {
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body.view_count).toBe(2);
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body.view_count).toBe(2);
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: 999_999 } })).status).toBe(404);
+  });
+
+  it('counts on the author card only the documents a visitor can see', async () => {
+    const writer = await uploader(backend.url, backend.adminToken, { review: true });
+    const approved = await createDocument(backend.url, writer.token, textFile(unique('通过审核')), '通过审核.txt');
+    await createDocument(backend.url, writer.token, textFile(unique('仍在审核')), '仍在审核.txt');
+    const broken = await createDocument(backend.url, writer.token, Buffer.from(`%PDF-1.4\n${unique('损坏')}\n`), '损坏的文件.pdf');
+    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id, broken.id], status: 2 } })).status).toBe(200);
+    await waitForStatus(backend.url, writer.token, approved.id, [2]);
+    await waitForStatus(backend.url, writer.token, broken.id, [3]);
+    const card = await api(backend.url, 'GET', '/api/v1/document', { query: { id: approved.id, with_author: true } });
+    expect(card.body.user).toMatchObject({ id: writer.user.id, doc_count: 1 });
+    expect((await user(writer.token)).doc_count).toBe(1);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id], status: 4 } });
+    expect((await user(writer.token)).doc_count).toBeUndefined();
   });
 
   it('hides the counters the display switches turn off', async () => {
@@ -239,7 +255,7 @@ describe('UpdateDocument', () => {
   it('lets the owner edit the texts, price, language and categories; admins the status too', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('编辑')), '编辑前.txt', { category_id: [topCategory] });
     const update = (token: string, fields: object) => api(backend.url, 'PUT', '/api/v1/document', {
-      token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'zh-CN', category_id: [childCategory], ...fields },
+      token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'education', category_id: [childCategory], ...fields },
     });
     const stranger = await uploader(backend.url, backend.adminToken);
     expect((await update(stranger.token, {})).body).toMatchObject({ code: 7, message: '文档不存在或没有权限' });
@@ -271,9 +287,9 @@ describe('CheckDocument, categories and languages in bulk', () => {
     const before = await categoryCount(childCategory);
     await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [topCategory, childCategory] } });
     expect(await categoryCount(childCategory)).toBe(before + 1);
-    await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [doc.id], language: 'en' } });
-    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ language: 'en', category_id: [topCategory, childCategory] });
-    expect((await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'en' } })).status).toBe(400);
+    await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [doc.id], language: 'internet' } });
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ language: 'internet', category_id: [topCategory, childCategory] });
+    expect((await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'internet' } })).status).toBe(400);
   });
 });
 
@@ -310,6 +326,7 @@ describe('deleting and the recycle bin', () => {
 
   it('recovers documents with their counts', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('恢复')), '恢复.txt', { category_id: [topCategory] });
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
     const count = await categoryCount(topCategory);
     const docCount = (await user(author.token)).doc_count;
     await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });

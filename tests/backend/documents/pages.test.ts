@@ -156,6 +156,31 @@ describe('documents strangers may not see', () => {
   });
 });
 
+describe('a document in review', () => {
+  it('converts at upload, stays hidden, reads for the reviewer, and opens to all once approved', async () => {
+    const reviewed = await uploader(backend.url, backend.adminToken, { review: true });
+    const pending = await createDocument(backend.url, reviewed.token, textPdf(3), '待审核的三页.pdf');
+    expect(pending.status).toBe(6);
+    const converted = async () => {
+      for (let i = 0; i < 600; i += 1) {
+        const got = await backend.admin('GET', '/api/v1/document', { query: { id: pending.id } });
+        if ((got.body.pages ?? 0) > 0) return got.body;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('never converted');
+    };
+    expect(await converted()).toMatchObject({ status: 6, pages: 3 });
+    const page = (n: number) => `/view/page/${pending.hash}/${n}.svg`;
+    expect((await get(page(3), { token: backend.adminToken })).status).toBe(200);
+    expect((await get(page(1))).status).toBe(404);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: pending.id } })).status).toBe(404);
+
+    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [pending.id], status: 2 } })).status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: pending.id } })).body).toMatchObject({ status: 2, pages: 3 });
+    expect((await get(page(1))).status).toBe(200);
+  });
+});
+
 describe('hostile paths answer 404, never a file outside the document\'s folder', () => {
   it.each([
     ['dot segments, encoded slashes', () => `/view/page/${doc.hash}/..%2F..%2F..%2F..%2F..%2F..%2F..%2Fmoredoc.db`],

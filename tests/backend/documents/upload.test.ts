@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, withDatabase } from '../../helpers/backend';
-import { uploadDocument, uploader } from '../../helpers/document-api';
+import { nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
 import { startGateway } from '../../gateway/helpers';
 
@@ -102,7 +102,8 @@ describe('POST /api/v1/upload/document', () => {
   it('needs a login (401) and the upload right (403), before reading the file', async () => {
     const anonymous = await fetch(`${backend.url}/api/v1/upload/document`, { method: 'POST', body: new FormData() });
     expect(anonymous.status).toBe(401);
-    const denied = await uploadDocument(backend.url, backend.member.token, pdf, 'a.pdf');
+    const reader = await nonUploader(backend.url, backend.adminToken);
+    const denied = await uploadDocument(backend.url, reader.token, pdf, 'a.pdf');
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ code: 403, message: '没有权限上传文档', error: '没有权限上传文档' });
   });
@@ -110,7 +111,8 @@ describe('POST /api/v1/upload/document', () => {
   it('refuses a member whose uploads are punished, and says so in caniuploaddocument', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual({});
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: backend.member.token })).body)
+    const reader = await nonUploader(backend.url, backend.adminToken);
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: reader.token })).body)
       .toMatchObject({ code: 7, message: '您没有上传文档的权限' });
     const punished = await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [3], enable: true } });
     expect(punished.status).toBe(200);

@@ -59,6 +59,7 @@ const screens: Readonly<Record<string, Screen>> = {
   'member-reading': lazyPage('MemberReadingPage'),
   'member-article': lazyPage('MemberArticlePage'),
   'member-article-set': lazyPage('MemberArticleSetPage'),
+  'member-message': lazyPage('MemberMessagePage'),
   library: libraryScreen,
   'library-category': libraryScreen,
   'library-category-id': lazyPage('DocumentPage'),

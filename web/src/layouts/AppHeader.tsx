@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
 import type { NavigationNode } from '../../../shared/navigation';
+import { MessageLink } from '../features/message/MessageLink';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
 import { useDocumentCategories } from '../features/category/category-tree';
@@ -62,6 +63,7 @@ const MEMBER_ENTRIES: readonly UserMenuEntry[] = [
   { label: '最近阅读', to: '/member/reading' },
   { label: '我的下载', to: '/member/download' },
   { label: '我的订单', to: '/member/order' },
+  { label: '我的消息', to: '/member/message' },
 ];
 
 /** 上传文档, for members whose upload right the server confirms. */
@@ -147,6 +149,7 @@ export function AppHeader() {
               {user?.is_vip ? 'VIP会员' : '开通会员'}
             </Link>
           )}
+          {loggedIn && user?.id ? <MessageLink userId={user.id} /> : null}
           {loggedIn ? (
             <UserMenu entries={entries} />
           ) : (

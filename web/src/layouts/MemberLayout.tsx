@@ -15,6 +15,7 @@ const MEMBER_MENU: readonly { to: string; label: string }[] = [
   { to: '/member/reading', label: '最近阅读' },
   { to: '/member/download', label: '我的下载' },
   { to: '/member/order', label: '我的订单' },
+  { to: '/member/message', label: '我的消息' },
 ];
 
 /** The member area inside the default layout: a side menu and the member screen. */

@@ -3,6 +3,7 @@
 export { default as IconAlertCircle } from '@douyinfe/semi-icons/lib/es/icons/IconAlertCircle';
 export { default as IconAlertTriangle } from '@douyinfe/semi-icons/lib/es/icons/IconAlertTriangle';
 export { default as IconArrowUp } from '@douyinfe/semi-icons/lib/es/icons/IconArrowUp';
+export { default as IconBell } from '@douyinfe/semi-icons/lib/es/icons/IconBell';
 export { default as IconChevronDown } from '@douyinfe/semi-icons/lib/es/icons/IconChevronDown';
 export { default as IconClose } from '@douyinfe/semi-icons/lib/es/icons/IconClose';
 export { default as IconComment } from '@douyinfe/semi-icons/lib/es/icons/IconComment';

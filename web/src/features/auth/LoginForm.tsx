@@ -1,8 +1,9 @@
-// The login screen's forms: username (or bound mobile number) and password (and the captcha
+// The login screen's forms: username (or e-mail address, or bound mobile number) and password (and the captcha
 // when enabled), or, when the site sends SMS, a mobile number and the code sent to it; then
 // back to `target`.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -59,7 +60,7 @@ function PasswordLoginForm({ target }: { target: string }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="用户名或已绑定的手机号" autoComplete="username" maxLength={32} />
+      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="用户名、邮箱或手机号" autoComplete="username" maxLength={EMAIL_MAX_LENGTH} />
       <TextField id="password" label="密码" type="password" value={password} onChange={setPassword} error={errors.password} placeholder="请输入密码" autoComplete="current-password" />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>

@@ -3,6 +3,7 @@
 // refreshes the public settings, so the site name and logo change without a rebuild.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, type FormEvent } from 'react';
+import { UNUSED_CONFIG_KEYS } from '../../../../shared/config-rules';
 import type { Config } from '../../../../shared/types/config';
 import { unwrap } from '../../api/client';
 import { FormFields } from '../../kit/admin-resource/FormFields';
@@ -83,9 +84,12 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   );
 }
 
+/** The rows a form shows: not those kept for MOREDOC that nothing reads (stable, so react-query keeps the result). */
+const shownRows = (rows: Config[]) => rows.filter((row) => !UNUSED_CONFIG_KEYS.has(`${row.category}.${row.name}`));
+
 /** The form of config `category`, with its loading, error and empty states. */
 export function ConfigForm({ category }: { category: string }) {
-  const query = useQuery(configCategoryQuery(category));
+  const query = useQuery({ ...configCategoryQuery(category), select: shownRows });
   // A new key set (after a save or a refetch) starts a fresh form from the stored values.
   return (
     <QueryStates query={query} loadingRows={8} failure="配置加载失败" isEmpty={(rows) => rows.length === 0} empty={<EmptyState title="该分类没有配置项" />}>

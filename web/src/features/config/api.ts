@@ -3,7 +3,7 @@
 // config lists and the public settings stale.
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
-import type { Config, Configs, Envs } from '../../../../shared/types/config';
+import type { Config, Configs, Envs, SetupChecklist } from '../../../../shared/types/config';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { settingsKeys } from '../settings/api';
@@ -26,4 +26,15 @@ export const envsQuery = () =>
   queryOptions({
     queryKey: [...configKeys.all, 'envs'] as const,
     queryFn: async () => unwrap(await api.get<Envs>('/api/v1/envs')).envs ?? [],
+  });
+
+/**
+ * What the site still lacks (`GET /api/v1/setup/checklist`): read again whenever the dashboard
+ * opens, since the fixes happen on other screens (categories, roles, config, the password).
+ */
+export const setupChecklistQuery = () =>
+  queryOptions({
+    queryKey: [...configKeys.all, 'setup-checklist'] as const,
+    queryFn: async () => unwrap(await api.get<SetupChecklist>('/api/v1/setup/checklist')).missing ?? [],
+    staleTime: 0,
   });

@@ -5,7 +5,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, optionLabel } from '../../../../shared/constants';
+import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, extensionGroups, optionLabel } from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
@@ -13,10 +13,10 @@ import { Button, Input } from '../../ui/semi';
 import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
-import { createDocuments, isConverting, recentUploadsQuery } from './api';
+import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
-import { uploadDocumentFile } from '../upload/api';
+import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import { checkDetails, DESCRIPTION_MAX, newItem, TITLE_MAX, uploadQueue, type DetailsPatch, type UploadAction, type UploadItem } from './upload-queue';
 import '../../ui/form.css';
 import './upload.css';
@@ -67,7 +67,11 @@ function UploadRow({ item, tree, dispatch }: {
       {(item.phase === 'uploading' || item.phase === 'waiting') && (
         <progress className="app-upload__progress" max={100} value={Math.round(item.progress * 100)} aria-label={`${item.file.name} 上传进度`} />
       )}
-      {item.phase === 'uploading' && <span className="app-upload__percent">{Math.round(item.progress * 100)}%</span>}
+      {item.phase === 'uploading' && (
+        <span className="app-upload__percent">
+          已上传 {formatBytes(Math.round(item.progress * item.file.size))} / {formatBytes(item.file.size)}（{Math.round(item.progress * 100)}%）
+        </span>
+      )}
       {item.reason && (
         <p className="app-upload__reason" role="alert">
           {item.reason}
@@ -133,6 +137,23 @@ function UploadRow({ item, tree, dispatch }: {
   );
 }
 
+/**
+ * A published document on its way through the converter: 等待转换 while queued, then 转换中 with
+ * the pages done of all (the owner's GetDocument says so, polled every 2 s).
+ */
+function ConversionProgress({ doc }: { doc: Document }) {
+  const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
+  const done = polled.convert_progress?.done ?? 0;
+  const total = polled.convert_progress?.total ?? 0;
+  const converting = polled.status === DocumentStatus.Converting && total > 0;
+  return (
+    <>
+      <progress className="app-upload__progress" max={total || 1} value={converting ? done : 0} aria-label={`${doc.title} 转换进度`} />
+      <span className="app-upload__percent">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
+    </>
+  );
+}
+
 /** The documents just published, matched by title among the member's newest, with their live status. */
 function PublishedDocuments({ userId, titles }: { userId: number; titles: readonly string[] }) {
   const recent = useQuery(recentUploadsQuery(userId, Math.max(10, titles.length * 2)));
@@ -159,8 +180,8 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 <span className={`app-upload__status app-upload__status--${doc.status ?? 0}`}>
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
-                {isConverting(doc) && <progress aria-label={`${doc.title} 转换进度`} />}
-                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后开始转换</span>}
+                {isConverting(doc) && <ConversionProgress doc={doc} />}
+                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后公开</span>}
                 {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
               </li>
@@ -173,8 +194,17 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
   );
 }
 
+/** The kinds of the formats offered (PDF、Word、文本、EPUB…), and the extensions themselves for Kindle books. */
+function formatNames(formats: readonly string[]): string {
+  const names = extensionGroups
+    .filter((group) => group.extensions.some((ext) => formats.includes(ext)))
+    .map((group) => (group.key === 'mobi' ? group.extensions.filter((ext) => formats.includes(ext)).map((ext) => ext.toUpperCase()).join('、') : group.label));
+  return names.join('、');
+}
+
 export function DocumentUploader({ userId }: { userId: number }) {
   const settings = useSettings();
+  const formats = useQuery(documentFormatsQuery());
   const tree = useDocumentCategories();
   const [items, dispatch] = useReducer(uploadQueue, []);
   const [batch, setBatch] = useState<{ categoryId?: number; price: string }>({ price: '0' });
@@ -202,7 +232,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
 
   const addFiles = (files: FileList | null) => {
     if (!files || files.length === 0) return;
-    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch)) });
+    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch, formats.data)) });
   };
 
   const publish = useMutation({
@@ -253,6 +283,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
 
   const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
   const maxMb = settings.security?.max_document_size ?? 0;
+  const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   return (
     <div className="app-upload">
       <section className="app-panel">
@@ -276,14 +307,14 @@ export function DocumentUploader({ userId }: { userId: number }) {
             multiple
             hidden
             data-testid="document-files"
-            accept={DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join(',')}
+            accept={offered.map((ext) => `.${ext}`).join(',')}
             onChange={(event) => {
               addFiles(event.target.files);
               event.target.value = '';
             }}
           />
           <p className="app-upload__hint">
-            支持 PDF、Word、PPT、Excel、TXT、EPUB、MOBI、CHM 等格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
+            支持 {formatNames(offered)} 格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
           </p>
         </div>
       </section>

@@ -13,6 +13,7 @@ import type {
   CheckDocumentRequest,
   CreateDocumentRequest,
   Document,
+  DocumentPurchase,
   DocumentScore,
   DownloadDocumentReply,
   ListDocumentReply,
@@ -41,6 +42,9 @@ export const documentKeys = {
   fullAccess: (id: number, userId: number) => ['document', 'full-access', id, userId] as const,
   /** The same for every reader of the document. */
   fullAccessOf: (id: number) => ['document', 'full-access', id] as const,
+  /** Whether the member `userId` bought the document (and downloads it again for nothing). */
+  purchase: (id: number, userId: number) => ['document', 'purchase', id, userId] as const,
+  purchaseOf: (id: number) => ['document', 'purchase', id] as const,
   related: (id: number) => ['document', 'related', id] as const,
   score: (id: number) => ['document', 'score', id] as const,
   mine: ['document', 'mine'] as const,
@@ -156,10 +160,18 @@ export async function rateDocument(documentId: number, stars: number, context: W
  * member's account and downloads, the reader's count takes it, and the reader asks again
  * whether the pages past the preview open (a buyer reads every page).
  */
+/** Whether the member `userId` paid for the document within download.free_download_duration days (`GET /api/v1/document/purchase`). */
+export const purchaseQuery = (id: number, userId: number) =>
+  queryOptions({
+    queryKey: documentKeys.purchase(id, userId),
+    queryFn: async () => unwrap(await api.get<DocumentPurchase>('/api/v1/document/purchase', { id })).bought === true,
+  });
+
 export async function downloadDocument(id: number, context: WriteContext) {
   const result = await invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [
     userKeys.all,
     documentKeys.fullAccessOf(id),
+    documentKeys.purchaseOf(id),
   ]);
   if (result.ok) changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
   return result;

@@ -36,13 +36,17 @@ const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.last
 /** The file's name without its extension, cleaned as the server stores titles (cleanName). */
 export const titleFromFileName = (name: string) => cleanName(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
 
-/** Why a file cannot be uploaded under the security settings, or undefined. */
-export function refusalOf(file: File, security: ConfigSecurity | undefined): string | undefined {
+/**
+ * Why a file cannot be uploaded under the security settings and the formats the server
+ * converts now (`formats`, when known), or undefined.
+ */
+export function refusalOf(file: File, security: ConfigSecurity | undefined, formats?: readonly string[]): string | undefined {
   const ext = extensionOf(file.name);
   const allowed = (security?.document_allowed_ext ?? []).map((e) => e.replace(/^\./, '').toLowerCase()).filter(Boolean);
   if (!DOCUMENT_EXTENSIONS.includes(ext) || (allowed.length > 0 && !allowed.includes(ext))) {
     return `不支持的文档类型${ext ? `（.${ext}）` : ''}`;
   }
+  if (formats && !formats.includes(ext)) return `服务器暂时无法转换 .${ext} 格式的文档`;
   if (file.size === 0) return '文件为空';
   const maxMb = security?.max_document_size ?? 0;
   if (maxMb > 0 && file.size > maxMb * 1024 * 1024) return `文件大小超出限制（最大 ${maxMb} MB）`;
@@ -51,8 +55,10 @@ export function refusalOf(file: File, security: ConfigSecurity | undefined): str
 
 let nextKey = 1;
 
-export function newItem(file: File, security: ConfigSecurity | undefined, defaults: { categoryId?: number; price?: string }): UploadItem {
-  const reason = refusalOf(file, security);
+export function newItem(
+  file: File, security: ConfigSecurity | undefined, defaults: { categoryId?: number; price?: string }, formats?: readonly string[],
+): UploadItem {
+  const reason = refusalOf(file, security, formats);
   return {
     key: nextKey++,
     file,

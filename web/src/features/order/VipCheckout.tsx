@@ -78,16 +78,21 @@ function ProviderChoice({ providers, value, onChange }: {
   value: PaymentProviderName | undefined;
   onChange: (provider: PaymentProviderName) => void;
 }) {
+  // A labelled radio group rather than a fieldset: a legend cannot sit in the summary's label column.
   return (
-    <fieldset className="app-checkout__providers">
-      <legend>支付方式</legend>
-      {providers.map((provider) => (
-        <label key={provider} className="app-checkout__provider">
-          <input type="radio" name="provider" value={provider} checked={value === provider} onChange={() => onChange(provider)} />
-          {optionLabel(paymentProviderOptions, provider)}
-        </label>
-      ))}
-    </fieldset>
+    <div className="app-checkout__providers" role="radiogroup" aria-labelledby="checkout-providers-label">
+      <span id="checkout-providers-label" className="app-checkout__providers-label">
+        支付方式
+      </span>
+      <div className="app-checkout__provider-list">
+        {providers.map((provider) => (
+          <label key={provider} className="app-checkout__provider">
+            <input type="radio" name="provider" value={provider} checked={value === provider} onChange={() => onChange(provider)} />
+            {optionLabel(paymentProviderOptions, provider)}
+          </label>
+        ))}
+      </div>
+    </div>
   );
 }
 
@@ -134,6 +139,11 @@ function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: st
         <p>
           转账备注请填写订单号 <strong>{orderNo}</strong>，管理员确认收款后会员即刻生效。
         </p>
+        {payment.order?.expires_at && (
+          <p className="app-checkout__deadline">
+            请在 <strong>{formatDate(payment.order.expires_at, DATE)}</strong> 前完成转账，逾期未确认收款的订单将自动关闭。
+          </p>
+        )}
         <Waiting>等待管理员确认收款</Waiting>
       </>
     );
@@ -292,7 +302,7 @@ function OrderCheckout({ orderNo, payment, onStarted }: {
                   >
                     立即支付
                   </Button>
-                  <Button type="danger" loading={cancel.isPending} onClick={() => cancel.mutate()}>
+                  <Button type="danger" size="large" loading={cancel.isPending} onClick={() => cancel.mutate()}>
                     取消订单
                   </Button>
                 </div>

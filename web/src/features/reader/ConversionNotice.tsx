@@ -47,7 +47,7 @@ function ConvertingNotice({ doc }: { doc: Document }) {
 const NOTICES: Partial<Record<number, { title: string; text: string }>> = {
   [DocumentStatus.Failed]: { title: '文档转换失败', text: '该文档暂时无法在线阅读。' },
   [DocumentStatus.Disabled]: { title: '文档已禁用', text: '该文档已被管理员禁用。' },
-  [DocumentStatus.PendingReview]: { title: '文档正在审核中', text: '审核通过后将开始转换，届时即可在线阅读。' },
+  [DocumentStatus.PendingReview]: { title: '文档正在审核中', text: '文档转换完成后即可预览，审核通过后所有人都可以阅读。' },
   [DocumentStatus.ReviewRejected]: { title: '文档审核未通过', text: '该文档未通过审核，无法在线阅读。' },
 };
 

@@ -5,18 +5,16 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
-import { reportReasonOptions } from '../../../../shared/constants';
+import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
+import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
-import { checkMaxLength } from '../../kit/forms/checks';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { addFavorite, favoriteOfDocumentQuery, removeFavorites } from '../favorite/api';
 import { reportDocument } from '../report/api';
 import { useSession } from '../session/use-session';
-
-const REMARK_MAX = 255;
 
 function FavoriteButton({ doc }: { doc: Document }) {
   const id = doc.id ?? 0;
@@ -59,7 +57,7 @@ function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = reason === undefined ? '请选择举报原因' : checkMaxLength(remark, REMARK_MAX, '补充说明');
+    const problem = reason === undefined ? '请选择举报原因' : reportRemarkProblems(remark.trim(), reason)[0];
     setError(problem);
     if (!problem) report.mutate();
   };
@@ -84,8 +82,14 @@ function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
         ))}
       </fieldset>
       <label className="app-report__remark">
-        补充说明（选填）
-        <textarea value={remark} rows={3} maxLength={REMARK_MAX} onChange={(event) => setRemark(event.target.value)} />
+        {reason === COPYRIGHT_REPORT_REASON ? '补充说明' : '补充说明（选填）'}
+        <textarea
+          value={remark}
+          rows={3}
+          maxLength={REPORT_REMARK_MAX_LENGTH}
+          placeholder={reason === COPYRIGHT_REPORT_REASON ? COPYRIGHT_REPORT_HINT : undefined}
+          onChange={(event) => setRemark(event.target.value)}
+        />
       </label>
       {error && (
         <p className="app-field__error" role="alert">

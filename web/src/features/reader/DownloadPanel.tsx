@@ -1,7 +1,7 @@
 // Downloading a document: the price ("免费", its credits, "VIP免费"), the button saying what
-// the download costs this reader, and the server's reason in Chinese when it refuses (daily
-// limits, credits, a punishment).
-import { useMutation } from '@tanstack/react-query';
+// the download costs this reader (已购买 once they paid for it), and the server's reason in
+// Chinese when it refuses (daily limits, credits, a punishment).
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
@@ -13,7 +13,7 @@ import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { IconDownload } from '../../ui/icons';
-import { downloadDocument } from '../document/api';
+import { downloadDocument, purchaseQuery } from '../document/api';
 import { creditName, DocumentPrice, vipDownloadsFree } from '../document/DocumentPrice';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSession } from '../session/use-session';
@@ -27,13 +27,21 @@ function startDownload(url: string): void {
 
 /**
  * What downloading `doc` costs this reader (download rules: docs/api.md §8): nothing for a
- * free document or their own, nothing for a VIP member where VIP downloads are free (a VIP
- * period keeps it while VIP is off sale), else its price. A purchase within
- * `download.free_download_duration` the client does not know: the server charges nothing.
+ * free document or their own, nothing once they bought it (within
+ * `download.free_download_duration`, as the server says: `bought`), nothing for a VIP member
+ * where VIP downloads are free (a VIP period keeps it while VIP is off sale), else its price.
  */
-export function downloadCost(doc: Document, settings: Settings, user: User | null | undefined): 'free' | 'vip' | 'price' {
+export function downloadCost(doc: Document, settings: Settings, user: User | null | undefined, bought = false): 'free' | 'bought' | 'vip' | 'price' {
   if (!(doc.price ?? 0) || (user?.id !== undefined && doc.user_id === user.id)) return 'free';
+  if (bought) return 'bought';
   return user?.is_vip && settings.vip?.free_download === true ? 'vip' : 'price';
+}
+
+/** Whether the member bought this priced document of someone else's; asked of the server only then. */
+function useBought(doc: Document, user: User | null | undefined): boolean {
+  const asks = user?.id !== undefined && (doc.price ?? 0) > 0 && doc.user_id !== user.id;
+  const purchase = useQuery({ ...purchaseQuery(doc.id ?? 0, user?.id ?? 0), enabled: asks });
+  return asks && purchase.data === true;
 }
 
 /**
@@ -67,9 +75,9 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
       onRefused?.(reason);
     },
   });
-  const cost = downloadCost(doc, settings, user);
+  const cost = downloadCost(doc, settings, user, useBought(doc, user));
   const price = `${doc.price ?? 0} ${creditName(settings)}`;
-  const named = { free: `免费${what}`, vip: `VIP免费${what}`, price: `${what}（${price}）` };
+  const named = { free: `免费${what}`, bought: `已购买，免费${what}`, vip: `VIP免费${what}`, price: `${what}（${price}）` };
   // Credits are spent on a second, deliberate click (a visitor's click only brings the
   // server's reason: there is nothing to spend yet).
   const confirmFirst = cost === 'price' && Boolean(user);
@@ -88,7 +96,7 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
             loading={download.isPending}
             onClick={() => (confirmFirst ? ask() : download.mutate())}
           >
-            {label ?? named[cost]}
+            {label ? (cost === 'bought' ? `已购买，${label}` : label) : named[cost]}
           </Button>
         )}
       />

@@ -127,9 +127,20 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
   return <ReaderContent doc={document.data} path={canonical ?? `/library/${categoryId}/${id}`} categoryId={categoryId} />;
 }
 
+/**
+ * Hidden documents with pages: the server answers them to their uploader and the admins only,
+ * who read them in the reader (a reviewer reads what they review), told who else may not.
+ */
+const HIDDEN_NOTES: Partial<Record<number, string>> = {
+  [DocumentStatus.PendingReview]: '文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。',
+  [DocumentStatus.ReviewRejected]: '文档未通过审核，仅上传者和管理员可以阅读。',
+  [DocumentStatus.Disabled]: '文档已被禁用，仅上传者和管理员可以阅读。',
+};
+
 function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string; categoryId: number }) {
   const { shown, locked } = useReadablePages(doc);
-  const readable = doc.status === DocumentStatus.Converted && (doc.pages ?? 0) > 0;
+  const hiddenNote = HIDDEN_NOTES[doc.status ?? DocumentStatus.Pending];
+  const readable = (doc.status === DocumentStatus.Converted || hiddenNote !== undefined) && (doc.pages ?? 0) > 0;
   const deepest = deepestCategory(doc) ?? categoryId;
   const [refusal, setRefusal] = useState<string>();
   const copyText = useCopyText();
@@ -154,6 +165,11 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
           {doc.description && <p className="app-reader-head__description">{doc.description}</p>}
         </header>
         <AdSlot slot="document_top" />
+        {readable && hiddenNote && (
+          <p className="app-panel app-reader-hidden-note" role="status">
+            {hiddenNote}
+          </p>
+        )}
         {readable ? (
           <DocumentPages
             key={doc.id}

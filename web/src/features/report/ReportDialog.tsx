@@ -1,8 +1,9 @@
-// The 举报 dialog: one of SPEC §9's six reasons and the reader's own words (loaded on demand).
+// The 举报 dialog: one of SPEC §9's six reasons or 侵权（版权） (whose report must say who holds
+// the rights), and the reader's own words (loaded on demand).
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { reportReasonOptions } from '../../../../shared/constants';
-import { REPORT_REMARK_MAX_LENGTH, textProblems } from '../../../../shared/validation';
+import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
+import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -26,7 +27,7 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
     onError: (error) => toastFailure('举报失败', error),
   });
   const submit = () => {
-    const next = { reason: reason ? undefined : '请选择举报原因', remark: textProblems(remark.trim(), '举报说明', REPORT_REMARK_MAX_LENGTH)[0] };
+    const next = { reason: reason ? undefined : '请选择举报原因', remark: reportRemarkProblems(remark.trim(), reason)[0] };
     setErrors(next);
     if (!next.reason && !next.remark) send.mutate();
   };
@@ -66,13 +67,13 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
       </fieldset>
       <TextAreaField
         id="report-remark"
-        label="补充说明（选填）"
+        label={reason === COPYRIGHT_REPORT_REASON ? '补充说明' : '补充说明（选填）'}
         value={remark}
         onChange={(value) => {
           setRemark(value);
           setErrors((e) => ({ ...e, remark: undefined }));
         }}
-        placeholder="说明具体的问题，便于我们核实"
+        placeholder={reason === COPYRIGHT_REPORT_REASON ? COPYRIGHT_REPORT_HINT : '说明具体的问题，便于我们核实'}
         max={REPORT_REMARK_MAX_LENGTH}
         rows={3}
         error={errors.remark}

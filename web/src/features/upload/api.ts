@@ -1,9 +1,10 @@
 // Uploads (contract README §8): images (§8.2; the answer's `data.path` is the public URL
 // path to store in the edited record, or, for the avatar, already stored) and documents
 // (§8.1; the answer's `data.id` is the attachment CreateDocument turns into a document).
-import type { UploadImageReply } from '../../../../shared/types/attachment';
+import { queryOptions } from '@tanstack/react-query';
+import type { DocumentFormats, UploadImageReply } from '../../../../shared/types/attachment';
 import type { UploadDocumentReply } from '../../../../shared/types/document';
-import { api, type UploadOptions } from '../../api/client';
+import { api, unwrap, type UploadOptions } from '../../api/client';
 import { rightQuery } from '../../api/right-query';
 import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput';
 
@@ -30,7 +31,20 @@ export const imageUploadTarget = (kind: ImageUploadKind): ImageUploadTarget => (
 export const uploadKeys = {
   /** Whether the signed-in member may upload documents (kept per member). */
   right: (userId: number) => ['upload', 'right', userId] as const,
+  formats: ['upload', 'formats'] as const,
 };
+
+/**
+ * The document formats the upload takes now, lower-case without the dot (`GET
+ * /api/v1/document/formats`): those the site allows that convert with what the server has
+ * installed (no Office files without LibreOffice). Asked again whenever the upload page opens.
+ */
+export const documentFormatsQuery = () =>
+  queryOptions({
+    queryKey: uploadKeys.formats,
+    queryFn: async () => (unwrap(await api.get<DocumentFormats>('/api/v1/document/formats')).ext ?? []).map((ext) => ext.replace(/^\./, '')),
+    staleTime: 0,
+  });
 
 /** Whether the member may upload documents, and if not why (`GET /api/v1/user/caniuploaddocument`). */
 export const uploadRightQuery = (userId: number) => rightQuery(uploadKeys.right(userId), '/api/v1/user/caniuploaddocument');

@@ -5,7 +5,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
   BindMobileRequest, CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply,
-  ListUserGroupReply, ListUserReply, LoginReply, MobileFindPasswordRequest, MobileLoginRequest, MobileRegisterRequest, RegisterAndLoginRequest,
+  ListUserGroupReply, ListUserReply, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, RegisterAndLoginRequest,
   SendEmailCodeRequest, SendSmsCodeReply, SendSmsCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User,
 } from '../../../../shared/types/user';
 import { api, unwrap, type ApiResult } from '../../api/client';
@@ -59,7 +59,8 @@ export const userApi = {
   // Ours (docs/api.md §6): codes by SMS, and the sign-up, sign-in and reset they allow.
   sendSmsCode: (input: SendSmsCodeRequest) => api.post<SendSmsCodeReply>('/api/v1/user/sms/code', input),
   registerByMobile: (input: MobileRegisterRequest) => api.post<LoginAnswer>('/api/v1/user/register/mobile', input),
-  loginByMobile: (input: MobileLoginRequest) => api.post<LoginAnswer>('/api/v1/user/login/mobile', input),
+  /** `registered`: the number had no account and the sign-in created it (registration open). */
+  loginByMobile: (input: MobileLoginRequest) => api.post<Omit<MobileLoginReply, 'token'>>('/api/v1/user/login/mobile', input),
   findPasswordByMobile: (input: MobileFindPasswordRequest) => api.put<unknown>('/api/v1/user/findpassword/mobile', input),
 };
 

@@ -11,11 +11,15 @@ export function checkUsername(value: string): string | undefined {
   return usernameProblems(name)[0];
 }
 
-/** Login accepts any existing name or a bound mobile number, so only presence and the server's length bounds are checked. */
+/**
+ * Login accepts any existing name, an e-mail address or a bound mobile number, so only
+ * presence, the address's form and the server's length bounds are checked.
+ */
 export function checkLoginName(value: string): string | undefined {
   const name = value.trim();
-  if (!name) return '请输入用户名';
+  if (!name) return '请输入用户名、邮箱或手机号';
   if (normalizeMainlandMobile(name)) return undefined;
+  if (name.includes('@')) return emailProblems(name, true)[0];
   const length = [...name].length;
   if (length < USERNAME_LENGTH.min || length > USERNAME_LENGTH.max) return usernameProblems(name)[0];
   return undefined;

@@ -1,15 +1,22 @@
 // The plans of the `vip` config as cards: price, days, description, the recommended one
-// marked, and the way to buy each.
+// marked, and the way to buy each (立即开通, or 立即续费 for an active VIP, whose new days
+// follow the current period).
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { formatFen, yuanToFen } from '../../../../shared/vip';
 import type { VipPlan } from '../../../../shared/types/config';
 import { Button } from '../../ui/semi';
+import { useSession } from '../session/use-session';
+import { myVipQuery } from './api';
 import './vip.css';
 
 export const checkoutPath = (code: string) => `/vip/checkout?plan=${encodeURIComponent(code)}`;
 
 export function VipPlanCards({ plans, buyable }: { plans: readonly VipPlan[]; buyable: boolean }) {
   const navigate = useNavigate();
+  // The member's own period, as the page above the plans shows it (one request for both).
+  const { loggedIn } = useSession();
+  const renews = useQuery({ ...myVipQuery(), enabled: loggedIn }).data?.active === true;
   return (
     <ul className="app-vip-plans" aria-label="会员套餐">
       {plans.map((plan) => (
@@ -28,10 +35,10 @@ export function VipPlanCards({ plans, buyable }: { plans: readonly VipPlan[]; bu
                 theme="solid"
                 type={plan.recommended ? 'warning' : 'primary'}
                 block
-                aria-label={`开通${plan.title ?? ''}`}
+                aria-label={`${renews ? '续费' : '开通'}${plan.title ?? ''}`}
                 onClick={() => navigate(checkoutPath(plan.code ?? ''))}
               >
-                立即开通
+                {renews ? '立即续费' : '立即开通'}
               </Button>
             ) : (
               <Button block disabled>

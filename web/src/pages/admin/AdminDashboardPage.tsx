@@ -1,4 +1,4 @@
-// `/admin` and `/admin/dashboard`: for admins, a reminder while the site's address is missing,
+// `/admin` and `/admin/dashboard`: for admins, the checklist of what a new site still lacks,
 // the site's figures and the document converters of this install (each with its permission) and
 // shortcuts to the screens they may open; for everybody else, a plain welcome.
 import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
@@ -6,7 +6,7 @@ import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
 import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
 import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts';
 import { MemberWelcome } from '../../features/dashboard/MemberWelcome';
-import { SiteDomainNotice, UPDATE_CONFIG_PERMISSION } from '../../features/dashboard/SiteDomainNotice';
+import { SETUP_CHECKLIST_PERMISSION, SetupChecklist } from '../../features/dashboard/SetupChecklist';
 import { usePermissionCheck, useSession } from '../../features/session/use-session';
 import { hasAdminScreen } from './screens';
 
@@ -18,7 +18,7 @@ export function AdminDashboardPage() {
     <div className="app-admin-dashboard">
       <h1 className="app-admin-page__title">控制面板</h1>
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
-      {holds(UPDATE_CONFIG_PERMISSION) && <SiteDomainNotice />}
+      {holds(SETUP_CHECKLIST_PERMISSION) && <SetupChecklist />}
       {holds(STATS_PERMISSION) && <DashboardFigures />}
       {holds(grpcPermissionPath('ConfigAPI', 'GetEnvs')) && <ConverterStatus />}
       <DashboardShortcuts hasScreen={hasAdminScreen} />

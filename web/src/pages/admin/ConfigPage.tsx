@@ -1,5 +1,7 @@
-// /admin/config/<category>: the form of one config category (and, for `sms`, the test message).
+// /admin/config/<category>: the form of one config category (and, for `sms`, the test message;
+// for `security`, the review settings of the role new members join).
 import { ConfigForm } from '../../features/config/ConfigForm';
+import { ReviewDefaults } from '../../features/group/ReviewDefaults';
 import { TestSmsForm } from '../../features/sms/TestSmsForm';
 import { useCurrentRoute } from '../../kit/routing/current-route';
 
@@ -13,6 +15,7 @@ export function ConfigPage() {
         <ConfigForm key={category} category={category} />
       </section>
       {category === 'sms' && <TestSmsForm />}
+      {category === 'security' && <ReviewDefaults />}
     </div>
   );
 }

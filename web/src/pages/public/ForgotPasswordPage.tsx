@@ -12,12 +12,18 @@ const WAYS = [
   { key: 'mobile', label: '手机找回' },
 ] as const;
 
-/** `/auth/forgot`: both steps of find-password by e-mail, or the reset by SMS code when the site sends SMS. */
+/**
+ * `/auth/forgot`: both steps of find-password by e-mail while the site can mail its link (mail
+ * on, 网站域名 set), the reset by SMS code while it sends SMS, tabs when both; neither says
+ * whom to ask. The link's second step always works.
+ */
 export function ForgotPasswordPage() {
-  const { security } = useSettings();
+  const { security, system, email: mail, display } = useSettings();
   const smsEnabled = useSmsEnabled();
+  const mailEnabled = mail?.enable === true && Boolean(system?.domain?.trim());
   const [params] = useSearchParams();
-  const [way, setWay] = useState<'email' | 'mobile'>('email');
+  const [chosen, setWay] = useState<'email' | 'mobile'>('email');
+  const way = mailEnabled ? (smsEnabled ? chosen : 'email') : 'mobile';
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';
   const captcha = useCaptcha('find_password', captchaEnabled(security, 'find_password'));
@@ -27,13 +33,18 @@ export function ForgotPasswordPage() {
       <h1 id="forgot-title" className="app-auth-title">
         找回密码
       </h1>
-      {smsEnabled && !fromLink && <TabSwitch label="找回方式" tabs={WAYS} active={way} onChange={setWay} />}
+      {smsEnabled && mailEnabled && !fromLink && <TabSwitch label="找回方式" tabs={WAYS} active={way} onChange={setWay} />}
       {fromLink ? (
         <ResetPasswordForm email={email} token={token} captcha={captcha} />
       ) : smsEnabled && way === 'mobile' ? (
         <MobileResetForm />
-      ) : (
+      ) : mailEnabled ? (
         <RequestResetForm captcha={captcha} />
+      ) : (
+        <div className="app-auth-note" role="status">
+          <p>本站暂未开通邮箱或短信找回密码，请联系网站管理员重置密码。</p>
+          {display?.contact_link && <a href={display.contact_link}>联系我们</a>}
+        </div>
       )}
       <div className="app-auth-links">
         <Link to="/auth/login">返回登录</Link>

@@ -1,0 +1,69 @@
+// Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
+// row of 我的文档 at 390 px, and the checkout's 支付方式 and buttons at 1280 and 390 px.
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
+import { useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser({
+  env: () => ({
+    CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual,alipay', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至招商银行，备注订单号',
+    CONFIG_PAY_ALIPAY_APP_ID: '2021000000000000', CONFIG_PAY_ALIPAY_PRIVATE_KEY: 'key', CONFIG_PAY_ALIPAY_PUBLIC_KEY: 'key',
+  }),
+});
+
+async function memberPage(member: Member, width: number): Promise<Page> {
+  const visit = await site.visit();
+  await visit.page.setViewportSize({ width, height: 900 });
+  await visit.context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+  return visit.page;
+}
+
+const box = async (locator: Locator) => (await locator.boundingBox())!;
+
+describe('我的文档 on a phone', () => {
+  it('keeps a failed row\'s 状态 label and tag whole on one line, the reason under them', async () => {
+    const member = await registerMember(site.backendUrl);
+    const doc = await insertDocument(site.dataDir, { userId: member.user.id, title: '一份转换失败的季度财务报告', status: 3 });
+    await withDatabase(site.dataDir, (db) => db.updateTable('document').set({ convert_error: '文档已损坏或格式不正确，无法转换' }).where('id', '=', doc.id).execute());
+    const page = await memberPage(member, 390);
+    await page.goto('/member/document');
+    const cell = page.getByRole('row').filter({ hasText: '一份转换失败' }).getByRole('cell').nth(1);
+    const tag = cell.getByText('转换失败', { exact: true });
+    await tag.waitFor();
+    const [cellBox, tagBox, reasonBox] = [await box(cell), await box(tag), await box(cell.getByText('文档已损坏或格式不正确，无法转换'))];
+    // The label sits on the tag's line (a label broken over two lines would centre the tag lower).
+    expect(tagBox.y - cellBox.y).toBeLessThan(6);
+    expect(tagBox.x - cellBox.x).toBeGreaterThan(24);
+    expect(await tag.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(reasonBox.y).toBeGreaterThanOrEqual(tagBox.y + tagBox.height - 1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+describe('the checkout', () => {
+  it('lines 支付方式 up with the summary and gives its two buttons one height, at 1280 and 390 px', async () => {
+    const member = await registerMember(site.backendUrl);
+    const order = await api(site.backendUrl, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } });
+    expect(order.status, order.text).toBe(200);
+    for (const width of [1280, 390]) {
+      const page = await memberPage(member, width);
+      await page.goto(`/vip/checkout?order_no=${order.body.order_no}`);
+      const pay = page.getByRole('button', { name: '立即支付' });
+      const cancel = page.getByRole('button', { name: '取消订单' });
+      await pay.waitFor();
+      const [payBox, cancelBox] = [await box(pay), await box(cancel)];
+      expect(cancelBox.height, `${width}`).toBe(payBox.height);
+      expect(cancelBox.y, `${width}`).toBe(payBox.y);
+      const providers = page.getByRole('radiogroup', { name: '支付方式' });
+      const label = await box(providers.getByText('支付方式', { exact: true }));
+      const option = await box(providers.getByText('支付宝', { exact: true }).locator('..'));
+      const term = await box(page.locator('.app-checkout__summary dt').first());
+      const value = await box(page.locator('.app-checkout__summary dd').first());
+      expect(Math.abs(label.x - term.x), `${width}`).toBeLessThan(1);
+      expect(Math.abs(option.x - value.x), `${width}`).toBeLessThan(1);
+      if (width === 1280) expect(Math.abs(payBox.x - value.x)).toBeLessThan(1);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+// The member's 消息 centre in Chromium against the real gateway and embedded backend: the
+// backend writes a message when a document is reviewed or a comment is answered; the header
+// counts the unread ones; /member/message lists them, leads to what they are about and marks
+// them read, at 1280 and 390 px.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, login, registerMember, type Member } from '../helpers/backend';
+import { createDocument } from '../helpers/document-api';
+import { useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser({ env: () => ({ CONFIG_SECURITY_COMMENT_INTERVAL: '0' }) });
+
+async function memberPage(member: Member, width = 1280): Promise<Page> {
+  const visit = await site.visit();
+  await visit.page.setViewportSize({ width, height: width > 640 ? 900 : 844 });
+  await visit.context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+  return visit.page;
+}
+
+/** A member's document sent to review (a new site's members upload into review), rejected by the admin. */
+async function rejectedDocument(member: Member, title: string): Promise<number> {
+  const doc = await createDocument(site.backendUrl, member.token, Buffer.from(`${title}\n一份用来测试消息的文档。\n`), `${title}.txt`);
+  const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+  expect((await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 7 } })).status).toBe(200);
+  return doc.id;
+}
+
+describe('the 消息 centre', () => {
+  it('counts the unread messages in the header, lists them and marks them read', async () => {
+    const member = await registerMember(site.backendUrl);
+    await rejectedDocument(member, '季度工作总结');
+    const page = await memberPage(member);
+    await page.goto('/');
+    const bell = page.getByRole('link', { name: '消息，1 条未读' });
+    await bell.waitFor();
+    expect(await bell.locator('.app-message-link__badge').textContent()).toBe('1');
+    await bell.click();
+    await page.waitForURL((url) => url.pathname === '/member/message');
+    const item = page.locator('.app-messages__item').first();
+    await item.getByRole('heading', { name: /文档审核未通过/ }).waitFor();
+    expect(await item.getAttribute('class')).toContain('app-messages__item--unread');
+    expect(await item.locator('.app-messages__content').textContent()).toBe('您上传的文档《季度工作总结》未通过审核，可在“我的文档”中查看。');
+    await item.getByRole('button', { name: '标为已读' }).click();
+    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
+    await expect.poll(() => item.getAttribute('class')).not.toContain('app-messages__item--unread');
+    expect(await item.getByRole('button', { name: '标为已读' }).count()).toBe(0);
+    await item.getByRole('link', { name: '查看我的文档' }).click();
+    await page.waitForURL((url) => url.pathname === '/member/document');
+  });
+
+  it('tells the author of a comment of a reply, and leads to the document', async () => {
+    const author = await registerMember(site.backendUrl);
+    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+    const doc = await createDocument(site.backendUrl, admin, Buffer.from('城市图书馆的一天\n图书馆里的读者安静地读书。\n'), '城市图书馆的一天.txt');
+    await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 2 } });
+    const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', { token: author.token, body: { type: 0, document_id: doc.id, content: '写得真好，收藏了。' } });
+    await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [comment.body.id], status: 1 } });
+    await api(site.backendUrl, 'POST', '/api/v1/comment', { token: admin, body: { type: 0, document_id: doc.id, content: '谢谢支持！', parent_id: comment.body.id } });
+
+    const page = await memberPage(author);
+    await page.goto('/member/message');
+    const item = page.locator('.app-messages__item').first();
+    await item.getByText('admin 在文档《城市图书馆的一天》中回复了您：谢谢支持！').waitFor();
+    await item.getByRole('link', { name: '查看文档' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`));
+    await page.getByRole('heading', { name: '城市图书馆的一天', level: 1 }).waitFor();
+    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
+  });
+
+  it('fits a phone: the bell beside the upload link and the user menu, the list within the screen', async () => {
+    const member = await registerMember(site.backendUrl);
+    await rejectedDocument(member, '一个标题相当长的文档用来检查手机上的消息列表是否会超出屏幕宽度');
+    const page = await memberPage(member, 390);
+    await page.goto('/member/message');
+    await page.locator('.app-messages__item').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const bell = await page.getByRole('link', { name: '消息，1 条未读' }).boundingBox();
+    const brand = await page.locator('.app-header__brand').boundingBox();
+    expect(Math.abs(bell!.y + bell!.height / 2 - (brand!.y + brand!.height / 2))).toBeLessThan(8);
+    await page.getByRole('button', { name: '全部标为已读' }).click();
+    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
+    await page.getByRole('tab', { name: '未读消息' }).click();
+    await page.getByText('没有未读消息').waitFor();
+  });
+});

@@ -1,0 +1,134 @@
+// `/member/message`: the member's messages, newest first, ten a page, all or only the unread
+// ones; each says what happened and leads to it (the document, the article, 我的文档); 查看 and
+// 标为已读 mark one read, 全部标为已读 all of them; 删除 asks first.
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { TargetType } from '../../../../shared/constants';
+import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
+import { articlePagePath } from '../../../../shared/page-paths';
+import { MessageType, type Message } from '../../../../shared/types/message';
+import { unwrap } from '../../api/client';
+import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
+import { QueryStates } from '../../kit/query-states/QueryStates';
+import { toastFailure } from '../../kit/toasts/failure-toast';
+import { Pager } from '../../ui/Pager';
+import { Panel } from '../../ui/Panel';
+import { TabSwitch } from '../../ui/TabSwitch';
+import { Button } from '../../ui/semi';
+import { EmptyState } from '../../ui/states';
+import { documentPathById } from '../document/document-links';
+import { deleteMessages, messagesQuery, readMessages } from './api';
+import './message.css';
+
+const PAGE_SIZE = 10;
+
+type Show = 'all' | 'unread';
+const SHOWN: readonly { key: Show; label: string }[] = [
+  { key: 'all', label: '全部消息' },
+  { key: 'unread', label: '未读消息' },
+];
+
+/** Where a message leads: the member's own documents for a review or a failure, else the page it is about. */
+function linkOf(message: Message): { to: string; label: string } | null {
+  if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed) return { to: '/member/document', label: '查看我的文档' };
+  if (!message.target_id) return null;
+  if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
+    return { to: articlePagePath({ id: message.target_id, identifier: message.target_key }), label: '查看文章' };
+  }
+  return { to: documentPathById(message.target_id), label: '查看文档' };
+}
+
+function MessageItem({ message }: { message: Message }) {
+  const unread = !message.read_at;
+  const id = message.id ?? 0;
+  const read = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await readMessages([id], context)),
+    onError: (error) => toastFailure('操作失败', error),
+  });
+  const remove = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await deleteMessages([id], context)),
+    onError: (error) => toastFailure('删除失败', error),
+  });
+  const link = linkOf(message);
+  return (
+    <li className={`app-messages__item${unread ? ' app-messages__item--unread' : ''}`}>
+      <span className="app-messages__dot" aria-hidden />
+      <div className="app-messages__body">
+        <div className="app-messages__head">
+          <h2 className="app-messages__title">
+            {unread && <span className="app-visually-hidden">未读：</span>}
+            {message.title}
+          </h2>
+          <time className="app-messages__time" dateTime={message.created_at}>
+            {message.created_at ? formatDate(message.created_at, SHORT_DATE_FORMAT) : ''}
+          </time>
+        </div>
+        <p className="app-messages__content">{message.content}</p>
+        <div className="app-messages__actions">
+          {link && (
+            <Link to={link.to} onClick={() => unread && read.mutate()}>
+              {link.label}
+            </Link>
+          )}
+          {unread && (
+            <Button size="small" theme="borderless" loading={read.isPending} onClick={() => read.mutate()}>
+              标为已读
+            </Button>
+          )}
+          <InlineConfirm label="删除" question="删除这条消息？" accessibleName={`删除消息「${message.title ?? ''}」`} busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        </div>
+      </div>
+    </li>
+  );
+}
+
+export function MessageCentre({ userId }: { userId: number }) {
+  const [show, setShow] = useState<Show>('all');
+  const [page, setPage] = useState(1);
+  const list = useQuery({ ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'), placeholderData: keepPreviousData });
+  const readAll = useMutation({
+    mutationFn: async (_: void, context) => unwrap(await readMessages([], context)),
+    onError: (error) => toastFailure('操作失败', error),
+  });
+  const unread = list.data?.unread ?? 0;
+  // The last message of the last page deleted (or read, among the unread): back one page
+  // (set while rendering, as React allows for state that follows other data).
+  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0) setPage(page - 1);
+  return (
+    <Panel title="我的消息" titleId="messages-title" heading="h1">
+      <div className="app-messages__tools">
+        <TabSwitch
+          label="显示的消息"
+          tabs={SHOWN.map((s) => (s.key === 'unread' && unread ? { ...s, label: `${s.label}（${unread}）` } : s))}
+          active={show}
+          onChange={(next) => {
+            setShow(next);
+            setPage(1);
+          }}
+        />
+        <Button disabled={unread === 0} loading={readAll.isPending} onClick={() => readAll.mutate()}>
+          全部标为已读
+        </Button>
+      </div>
+      <QueryStates
+        query={list}
+        loadingRows={5}
+        failure="消息加载失败"
+        isEmpty={(data) => (data.message ?? []).length === 0}
+        empty={<EmptyState title={show === 'unread' ? '没有未读消息' : '暂无消息'} description="文档审核结果、转换失败和评论回复会通知到这里。" />}
+      >
+        {(data) => (
+          <>
+            <ul className="app-messages__list" aria-labelledby="messages-title">
+              {(data.message ?? []).map((message) => (
+                <MessageItem key={message.id} message={message} />
+              ))}
+            </ul>
+            <Pager page={page} size={PAGE_SIZE} total={data.total ?? 0} onChange={setPage} />
+          </>
+        )}
+      </QueryStates>
+    </Panel>
+  );
+}
