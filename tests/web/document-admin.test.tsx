@@ -183,7 +183,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       },
     });
     const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
-    await screen.findByText('待审核的文档', {}, { timeout: 10_000 });
+    await screen.findByText('待审核的文档');
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「待审核的文档」' }));
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「坏文件」' }));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
