@@ -1,19 +1,46 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// One runner, four projects: pure shared code, the Node servers, the SPA's components
+// Five projects: pure shared code, the Node servers through their APIs, what needs real
+// conversions, child processes or the production build (`slow`), the SPA's components
 // (happy-dom) and the real-browser end-to-end tests (system Chromium).
+
+/** Files of tests/{backend,gateway,ops} that convert for real, start processes or build: each runs in a fresh worker. */
+const SLOW = [
+  'tests/backend/convert/**/*.test.ts',
+  'tests/backend/documents/{conversion,page-images,restart}.test.ts',
+  'tests/backend/server-process.test.ts',
+  'tests/gateway/server-process.test.ts',
+  'tests/ops/{convert-bundle,docker}.test.ts',
+];
+
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (cores - 1: a single worker on CI's two cores);
+    // most files wait on sockets, timers and child processes, so every core runs one.
+    maxWorkers: availableParallelism(),
     projects: [
       {
-        test: { name: 'shared', include: ['tests/shared/**/*.test.ts'], environment: 'node' },
+        test: { name: 'shared', include: ['tests/shared/**/*.test.ts'], environment: 'node', isolate: false },
       },
       {
         test: {
           name: 'server',
           include: ['tests/backend/**/*.test.ts', 'tests/gateway/**/*.test.ts', 'tests/ops/**/*.test.ts'],
+          exclude: SLOW,
           environment: 'node',
+          // Each file starts its own servers on temporary folders: they share a worker's loaded modules.
+          isolate: false,
           globalSetup: ['tests/helpers/postgres-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: SLOW,
+          environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -23,7 +50,11 @@ export default defineConfig({
           name: 'web',
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // setup.ts cleans the DOM and the storage after every test; Semi and React load once per worker.
+          isolate: false,
           setupFiles: ['tests/web/setup.ts'],
+          // above setup.ts's 15 s for a findBy, which the first visit of a lazy screen may need
+          testTimeout: 30_000,
         },
       },
       {
