@@ -1,7 +1,7 @@
 // playwright-core driving the system Chromium (never a downloaded browser), one fresh
 // profile per launch, and the site + browser + visit lifecycle the browser suites share.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { startSite, type Site } from '../helpers/site';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -104,7 +104,7 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   const visits: Visit[] = [];
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startSite({ env: opts.env?.() }), launchBrowser()]);
+    [site, browser] = await Promise.all([startSite({ env: opts.env?.(), webDist: inject('webDist') }), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

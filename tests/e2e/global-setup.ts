@@ -1,18 +1,17 @@
-// Browser tests run against the built SPA: build web/dist once when it is missing or older
-// than its sources (the same staleness rule as `npm start`).
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { webBuildNeeded } from '../../scripts/start';
+// Browser tests run against the production build of this work tree (the one the Docker test
+// checks, made once per run and kept while the sources stay the same): the files see its
+// web/dist as inject('webDist').
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { productionBuild } from '../helpers/production-build';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+declare module 'vitest' {
+  export interface ProvidedContext {
+    webDist: string;
+  }
+}
 
-export default function setup(): void {
-  const reason = webBuildNeeded(ROOT);
-  if (!reason) return;
-  process.stdout.write(`e2e: building web/dist (${reason})…\n`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-  const env = { ...process.env, NODE_ENV: 'production' };
-  const build = spawnSync(npm, ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit', env });
-  if (build.status !== 0) throw new Error(`npm run build:web failed (exit ${build.status ?? 'signal'})`);
+export default async function setup(project: TestProject): Promise<void> {
+  const build = await productionBuild((files) => process.stdout.write(`e2e: building the site (npm run build on ${files} files of the build context)…\n`));
+  project.provide('webDist', join(build, 'web/dist'));
 }
