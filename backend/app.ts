@@ -145,7 +145,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const { db, sqlite } = await openDatabase(config.dataDir);
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000 });
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...config.jobs });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,

@@ -23,6 +23,8 @@ export interface BackendConfig {
   oauth: OAuthConfig;
   /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
   convert: ConvertConfig;
+  /** The job queue (JOB_*). */
+  jobs: JobsConfig;
   /** Where the payment providers are reached (docs/api.md §4). */
   payment: PaymentEndpoints;
   /** Where the SMS clouds are reached (docs/api.md §4). */
@@ -45,6 +47,13 @@ export interface ConvertConfig {
   /** LIBREOFFICE_PATH / CALIBRE_PATH: a path, undefined = searched, null (`off`) = never used. */
   libreofficePath?: string | null;
   calibrePath?: string | null;
+}
+
+export interface JobsConfig {
+  /** JOB_LEASE_MS: how long a claim on a job lasts unless renewed; a dead process's jobs wait that long (default 30 s). */
+  leaseMs: number;
+  /** JOB_POLL_MS: how often the queue looks for jobs that became due (default 1 s). */
+  pollIntervalMs: number;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -214,6 +223,10 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
+    jobs: {
+      leaseMs: parseInteger('JOB_LEASE_MS', env.JOB_LEASE_MS, 1000, 3_600_000) ?? 30_000,
+      pollIntervalMs: parseInteger('JOB_POLL_MS', env.JOB_POLL_MS, 10, 60_000) ?? 1000,
+    },
     payment: parsePayment(env),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
