@@ -3,7 +3,7 @@
 // hands over its page and cover answers (gateway/view-files.ts), which the gateway serves
 // in process.
 import type { FastifyServerOptions } from 'fastify';
-import { buildBackend } from '../backend/app';
+import { buildBackend, type BuildBackendOptions } from '../backend/app';
 import { loadBackendConfig } from '../backend/config';
 import type { ViewFiles } from './view-files';
 
@@ -19,14 +19,15 @@ export interface EmbeddedBackend {
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
  * The backend always listens on 127.0.0.1; BACKEND_PORT picks the port, default a free one.
- * Throws the backend's ConfigError for a bad value.
+ * Throws the backend's ConfigError for a bad value. `build`: buildBackend's options (tests).
  */
 export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
   logger?: FastifyServerOptions['logger'],
+  build: Omit<BuildBackendOptions, 'logger'> = {},
 ): Promise<EmbeddedBackend> {
   const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: env.BACKEND_PORT?.trim() || '0' });
-  const app = await buildBackend(config, { logger: logger ?? false });
+  const app = await buildBackend(config, { ...build, logger: logger ?? false });
   const url = await app.listen({ host: config.host, port: config.port });
   return { url, initialAdmin: app.initialAdmin, viewFiles: app.viewFiles, close: () => app.close() };
 }

@@ -2,6 +2,7 @@
 // profile per launch, and the site + browser + visit lifecycle the browser suites share.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { recordedConversions } from '../helpers/recorded-conversions';
 import { startSite, type Site } from '../helpers/site';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -96,7 +97,8 @@ export interface SiteInBrowser {
 /**
  * One site and one Chromium for a test file, started in `beforeAll` and closed in
  * `afterAll`. `env` may be a function for values known only once an earlier `beforeAll`
- * has run (a stub provider's URL).
+ * has run (a stub provider's URL). The browser tests are about the site, not the converter:
+ * its conversions are the recorded ones (tests/helpers/recorded-conversions.ts).
  */
 export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = {}): SiteInBrowser {
   let site: Site | undefined;
@@ -104,7 +106,10 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   const visits: Visit[] = [];
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startSite({ env: opts.env?.(), webDist: inject('webDist') }), launchBrowser()]);
+    [site, browser] = await Promise.all([
+      startSite({ env: opts.env?.(), webDist: inject('webDist'), build: { converter: recordedConversions } }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();

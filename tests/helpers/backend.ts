@@ -139,12 +139,16 @@ export interface BackendFixture {
  * asked) in `beforeAll`, closes it in `afterAll`. `env` may be a function for values that
  * exist only once an earlier `beforeAll` has run (a stub provider's URL).
  */
-export function useBackend(opts: { env?: Record<string, string> | (() => Record<string, string>); member?: boolean } = {}): BackendFixture {
+export function useBackend(opts: {
+  env?: Record<string, string> | (() => Record<string, string>);
+  member?: boolean;
+  build?: Omit<BuildBackendOptions, 'logger'>;
+} = {}): BackendFixture {
   let backend: StartedBackend | undefined;
   let adminToken = '';
   let member: Member | undefined;
   beforeAll(async () => {
-    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env });
+    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env, ...(opts.build ? { build: opts.build } : {}) });
     adminToken = await login(backend.url, 'admin', backend.adminPassword);
     if (opts.member) member = await registerMember(backend.url);
   });

@@ -5,19 +5,16 @@
 // kept in the system's temporary folder under a hash of what they are made from, so a run
 // whose sources did not change since the last one reuses them.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { isIgnored } from '../ops/docker-files';
+import { kept, keyOf } from './kept';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-/** Kept folders nobody used for this long are removed. */
-const UNUSED_MS = 24 * 3600_000;
 
 /** The Docker build context: the files git knows (tracked or new) that .dockerignore lets in. */
 export async function buildContextFiles(): Promise<string[]> {
@@ -29,46 +26,11 @@ export async function buildContextFiles(): Promise<string[]> {
     .sort();
 }
 
-/** A hash of Node's version, `parts` and the named files' contents. */
-async function keyOf(files: readonly string[], parts: readonly string[] = []): Promise<string> {
-  const hash = createHash('sha256').update(`${process.version}\0${parts.join('\0')}\0`);
-  for (const file of files) hash.update(`${file}\0`).update(await readFile(join(REPO, file))).update('\0');
-  return hash.digest('hex').slice(0, 16);
-}
-
-/**
- * `moredoc-<name>-<key>` in the temporary folder, made by `make` unless it is there. It is made
- * under another name and renamed once complete, so a folder by that name is always whole (of
- * two runs making it at once, the first rename wins and the other uses it).
- */
-async function kept(name: string, key: string, make: (dir: string) => Promise<void>): Promise<string> {
-  const dir = join(tmpdir(), `moredoc-${name}-${key}`);
-  if (!existsSync(dir)) {
-    const partial = `${dir}.${process.pid}.part`;
-    await rm(partial, { recursive: true, force: true });
-    await mkdir(partial, { recursive: true });
-    try {
-      await make(partial);
-      await rename(partial, dir);
-    } catch (error) {
-      await rm(partial, { recursive: true, force: true });
-      if (!existsSync(dir)) throw error;
-    }
-  }
-  const now = new Date();
-  await utimes(dir, now, now);
-  await pruneKept(name, dir);
-  return dir;
-}
-
-async function pruneKept(name: string, current: string): Promise<void> {
-  const prefix = `moredoc-${name}-`;
-  for (const entry of await readdir(tmpdir())) {
-    const path = join(tmpdir(), entry);
-    if (!entry.startsWith(prefix) || path === current) continue;
-    const info = await stat(path).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > UNUSED_MS) await rm(path, { recursive: true, force: true });
-  }
+/** The key of what is made from `files` (their names and contents) and `parts`. */
+async function keyOfFiles(files: readonly string[], parts: readonly string[] = []): Promise<string> {
+  const contents: (string | Uint8Array)[] = [...parts];
+  for (const file of files) contents.push(file, await readFile(join(REPO, file)));
+  return keyOf(contents);
 }
 
 /** The process environment without what vitest sets for its tests (NODE_ENV=test would make Vite bundle React's development build). */
@@ -90,7 +52,7 @@ export function productionBuild(onBuild: (files: number) => void = () => undefin
   building ??= (async () => {
     const files = await buildContextFiles();
     const installed = existsSync(join(REPO, 'node_modules/.package-lock.json')) ? ['node_modules/.package-lock.json'] : [];
-    return kept('build', await keyOf([...files, ...installed]), async (dir) => {
+    return kept('build', await keyOfFiles([...files, ...installed]), async (dir) => {
       onBuild(files.length);
       for (const file of files) {
         await mkdir(dirname(join(dir, file)), { recursive: true });
@@ -108,7 +70,7 @@ export function productionBuild(onBuild: (files: number) => void = () => undefin
 export function productionDependencies(sources: readonly string[]): Promise<string> {
   return (async () => {
     const command = ['ci', '--omit=dev', '--no-audit', '--no-fund'];
-    return kept('prod-deps', await keyOf([...sources].sort(), command), async (dir) => {
+    return kept('prod-deps', await keyOfFiles([...sources].sort(), command), async (dir) => {
       for (const source of sources) await cp(join(REPO, source), join(dir, source));
       await run('npm', command, { cwd: dir, env: buildEnv(), maxBuffer: 64 * 1024 * 1024 });
     });

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { BuildBackendOptions } from '../../backend/app';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { startEmbeddedBackend } from '../../gateway/embedded-backend';
@@ -22,10 +23,10 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<Site> {
+export async function startSite(opts: { env?: Record<string, string>; webDist?: string; build?: Omit<BuildBackendOptions, 'logger'> } = {}): Promise<Site> {
   const dataDir = await mkdtemp(join(tmpdir(), 'moredoc-site-'));
   const env = { ...DEFAULT_ENV, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...opts.env, DATA_DIR: dataDir };
-  const backend = await startEmbeddedBackend(env);
+  const backend = await startEmbeddedBackend(env, undefined, opts.build);
   try {
     const config = loadGatewayConfig(env);
     const gateway = buildGateway(
