@@ -19,6 +19,9 @@ export default defineConfig({
     // Vitest's default leaves one core idle (cores - 1: a single worker on CI's two cores);
     // most files wait on sockets, timers and child processes, so every core runs one.
     maxWorkers: availableParallelism(),
+    // Modules as transformed for the tests are kept on disk (node_modules/.experimental-vitest-cache)
+    // under a hash of their content and the config: a later run skips the transform.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: { name: 'shared', include: ['tests/shared/**/*.test.ts'], environment: 'node', isolate: false },
