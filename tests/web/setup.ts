@@ -1,6 +1,6 @@
 // Set-up of the `web` vitest project (happy-dom): React's act environment, a clean DOM and
 // storage between tests.
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -26,4 +26,6 @@ HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLC
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  // a test that faked timers (polling.ts) leaves real ones to the next
+  vi.useRealTimers();
 });

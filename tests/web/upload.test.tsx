@@ -9,6 +9,7 @@ import type { Document } from '../../shared/types/document';
 import { api } from '../../web/src/api/client';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
@@ -114,6 +115,7 @@ describe('member upload', { timeout: 20_000 }, () => {
   });
 
   it('checks each file\'s details before publishing, then follows the conversion of what it created', async () => {
+    fakePolling();
     let created: unknown;
     let status = 1;
     const published: Document = { id: 5, title: '年度报告', status: 1, category_id: [7], attachment: { hash: 'a'.repeat(32) } };
@@ -150,7 +152,8 @@ describe('member upload', { timeout: 20_000 }, () => {
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('转换中')).toBeTruthy();
     status = 2;
-    expect(await within(statuses).findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
+    await nextPoll();
+    expect(await within(statuses).findByText('已转换')).toBeTruthy();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
   });
 });
