@@ -7,6 +7,13 @@ import { startSite, type Site } from '../helpers/site';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * Text puts box edges at fractions of a pixel, a little differently with another font or
+ * version of it (global-setup.ts names the expected ones): an edge checked against another is
+ * allowed this much past it.
+ */
+export const EDGE_SLACK_PX = 1;
+
 const ARGS = [
   '--headless',
   '--no-sandbox',
