@@ -1,11 +1,13 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
-import type { BackendConfig } from './config';
-import { openDatabase } from './db';
+import { ConfigError, type BackendConfig } from './config';
+import { openDatabase, openPostgres, type BackendDatabase } from './db';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
+import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { S3BlobStore, S3BucketCheckError } from './platform/blobs/s3-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
@@ -13,10 +15,14 @@ import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
 import { JobQueue } from './platform/jobs/job-queue';
 import { Mailer } from './platform/mailer';
+import type { SearchCollection, SearchIndex } from './platform/search/search-index';
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
+import { registerExpectContinue } from './wire/expect-continue';
+import { registerBodyTimeout } from './wire/body-timeout';
+import { acceptGatewayOnly } from './wire/gateway-only';
 import { runSeed } from './seed';
 import { userService } from './modules/user/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -106,6 +112,12 @@ export interface BuildBackendOptions {
   passwordCost?: number;
   /** Makes the conversion engine (default: createDocumentConverter); tests replay conversions recorded once. */
   converter?: (settings: ConverterSettings) => DocumentConverter;
+  /**
+   * The embedded backend: the secret its gateway sends (gateway/embedded-backend.ts). Only
+   * requests with it are taken (wire/gateway-only.ts), and only their X-Forwarded-For is
+   * believed (the one hop of the gateway), whatever BACKEND_TRUST_PROXY says.
+   */
+  gatewaySecret?: string;
 }
 
 /**
@@ -122,11 +134,43 @@ function lazyConverter(
     converter: {
       convertDocument: (request) => get().convertDocument(request),
       pageAtReadingResolution: (n, stored, pending, signal) => get().pageAtReadingResolution(n, stored, pending, signal),
+      extractPositions: (request) => get().extractPositions(request),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
     },
     close: async () => engine?.close(),
   };
+}
+
+/** The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. */
+async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore; close(): void }> {
+  if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };
+  const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
+    throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
+  });
+  return { store, close: () => store.close() };
+}
+
+/** The search indexes on the engine the database runs on, and how to bring each up to date after the start. */
+interface SearchEngines {
+  indexes: Record<SearchCollection, SearchIndex>;
+  upgrade(options: { stopped: () => boolean }): Promise<unknown>[];
+}
+
+function searchEngines(opened: BackendDatabase): SearchEngines {
+  if (opened.engine === 'sqlite') {
+    const indexes = { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') };
+    return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
+  }
+  // The PostgreSQL search engine is not part of this build yet: it holds nothing, every other
+  // call fails, and the modules log the failure (the index is derived data).
+  const missing = (collection: SearchCollection): SearchIndex => {
+    const fail = async (): Promise<never> => {
+      throw new Error(`no search engine for PostgreSQL yet (collection ${collection})`);
+    };
+    return { collection, upsert: fail, updateAttributes: fail, remove: fail, search: fail, count: async () => 0, clear: fail };
+  };
+  return { indexes: { document: missing('document'), article: missing('article') }, upgrade: () => [] };
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
@@ -137,7 +181,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     logger: opts.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // The embedded backend believes its peer, the gateway, the one hop before the client.
+    trustProxy: opts.gatewaySecret !== undefined ? (_address: string, hop: number) => hop === 0 : config.trustProxy,
   });
+  if (opts.gatewaySecret !== undefined) acceptGatewayOnly(app, opts.gatewaySecret);
   registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
@@ -146,8 +193,14 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   registerErrorHandling(app);
+  registerExpectContinue(app);
+  registerBodyTimeout(app, config.bodyTimeoutMs);
 
-  const { db, sqlite } = await openDatabase(config.dataDir);
+  const blobs = await openBlobStore(config);
+  const opened = config.database
+    ? await openPostgres({ ...config.database, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed') })
+    : await openDatabase(config.dataDir);
+  const { db } = opened;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
   const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...config.jobs });
@@ -167,6 +220,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     await jobs.stop();
     await conversion.close();
     await db.destroy();
+    blobs.close();
   });
 
   const passwordCost = opts.passwordCost ?? DEFAULT_PASSWORD_COST;
@@ -179,7 +233,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);
-  const searchIndexes = { document: new SqliteSearchIndex(sqlite, 'document'), article: new SqliteSearchIndex(sqlite, 'article') };
+  const search = searchEngines(opened);
   const context: BackendContext = {
     db,
     settings,
@@ -187,12 +241,12 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     captcha: new CaptchaStore(opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
-    blobs: await LocalBlobStore.open(config.dataDir),
+    blobs: blobs.store,
     jobs,
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,
     conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
-    search: searchIndexes,
+    search: search.indexes,
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
@@ -208,9 +262,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     jobs.start();
     // An index made by an older tokenizer is brought up to date while the site answers.
     searchUpgrade = Promise.all(
-      Object.values(searchIndexes).map((index) =>
-        index.upgrade({ stopped: () => closing }).catch((error: unknown) => app.log.error({ err: error, collection: index.collection }, 'search index upgrade failed')),
-      ),
+      search.upgrade({ stopped: () => closing }).map((upgrade) =>
+        upgrade.catch((error: unknown) => app.log.error({ err: error }, 'search index upgrade failed'))),
     );
   });
   return app;

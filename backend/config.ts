@@ -1,7 +1,10 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { configValueProblem } from '../shared/config-rules';
 import { findConfigKey } from './modules/config/keys';
+import { assertBlobKey } from './platform/blobs/blob-store';
+import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
 import type { BuildInfo } from './platform/build-info';
 import type { PaymentEndpoints } from './platform/context';
 import type { OAuthConfig, OAuthProviderEndpoints, OAuthProviderName } from './platform/oauth-providers';
@@ -31,6 +34,26 @@ export interface BackendConfig {
   sms: SmsEndpoints;
   /** BUILD_HASH / BUILD_AT: the build GetStats reports, over what it finds (platform/build-info.ts). */
   build: Partial<BuildInfo>;
+  /** S3_*: the bucket that holds the files; absent (no S3_BUCKET) = the local disk under DATA_DIR. */
+  s3?: S3BlobStoreOptions;
+  /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408; default 30 s. */
+  bodyTimeoutMs: number;
+  /**
+   * BACKEND_TRUST_PROXY: the proxies whose X-Forwarded-For is believed (Fastify trustProxy:
+   * true, or addresses/CIDRs); default none, the client address is the peer's.
+   */
+  trustProxy: boolean | string[];
+  /** DATABASE_URL / DATABASE_POOL_SIZE: PostgreSQL; null = SQLite in DATA_DIR (moredoc.db). */
+  database: PostgresConfig | null;
+}
+
+export interface PostgresConfig {
+  /** postgres:// or postgresql:// URL, as given (pg reads sslmode and the rest from it). */
+  url: string;
+  /** The URL with its password masked, for messages and logs. */
+  label: string;
+  /** DATABASE_POOL_SIZE: connections at most (default 10). */
+  poolSize: number;
 }
 
 export interface ConvertConfig {
@@ -200,6 +223,100 @@ function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
   };
 }
 
+/** How long a presigned download URL (S3_PRESIGNED_DOWNLOADS) works: enough to follow the redirect. */
+const PRESIGNED_DOWNLOAD_SECONDS = 300;
+
+function parseSwitch(variable: string, raw: string | undefined): boolean {
+  const value = raw?.trim();
+  if (!value) return false;
+  if (!BOOL_VALUES.includes(value)) throw new ConfigError(`${variable} must be true or false, got "${value}"`);
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+}
+
+function parseS3(env: Record<string, string | undefined>): S3BlobStoreOptions | undefined {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) {
+    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'S3_PRESIGNED_DOWNLOADS'].find((variable) => env[variable]?.trim());
+    if (stray) throw new ConfigError(`S3_BUCKET must be set when ${stray} is (without S3_BUCKET the files stay under DATA_DIR)`);
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9][\w.-]{1,254}$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "${bucket}"`);
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name like us-east-1 or cn-north-1, got "${region}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role');
+  }
+  const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
+  try {
+    if (prefix) assertBlobKey(prefix);
+  } catch {
+    throw new ConfigError(`S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "${env.S3_PREFIX}"`);
+  }
+  return {
+    bucket,
+    region,
+    ...(env.S3_ENDPOINT?.trim() ? { endpoint: parseBaseUrl('S3_ENDPOINT', env.S3_ENDPOINT, 'http://127.0.0.1:9000') } : {}),
+    ...(accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : {}),
+    forcePathStyle: parseSwitch('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE),
+    prefix: prefix ? `${prefix}/` : '',
+    presignedSeconds: parseSwitch('S3_PRESIGNED_DOWNLOADS', env.S3_PRESIGNED_DOWNLOADS) ? PRESIGNED_DOWNLOAD_SECONDS : 0,
+  };
+}
+
+const CIDR = /^(.+)\/(\d{1,3})$/;
+
+/** `true`, `false`, or a comma-separated list of addresses and CIDRs (no hop counts). */
+function parseTrustProxy(raw: string | undefined): boolean | string[] {
+  const value = raw?.trim() ?? '';
+  const lower = value.toLowerCase();
+  if (['', 'false', '0', 'no'].includes(lower)) return false;
+  if (['true', 'yes'].includes(lower)) return true;
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const cidr = CIDR.exec(entry);
+    const family = isIP(cidr ? cidr[1]! : entry);
+    if (family === 0 || (cidr && Number(cidr[2]) > (family === 4 ? 32 : 128))) {
+      throw new ConfigError(`BACKEND_TRUST_PROXY must be true, false or a comma-separated list of IP addresses or CIDRs like "10.0.0.0/8,127.0.0.1", got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+/** What pg 8 understands of `sslmode` (libpq's `allow` it does not know). */
+const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/** A PostgreSQL URL with the password replaced, so that it can be shown. */
+export function maskedDatabaseUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password) shown.password = '***';
+  return shown.href;
+}
+
+function parseDatabase(env: Record<string, string | undefined>): PostgresConfig | null {
+  const raw = env.DATABASE_URL?.trim();
+  const poolRaw = env.DATABASE_POOL_SIZE?.trim();
+  if (!raw) return null;
+  const example = 'postgres://user:password@host:5432/database';
+  // The value may carry a password: an unreadable one is never echoed. `user@/db?host=/socket`
+  // has no host for WHATWG's parser; pg reads it with a stand-in host, and so does this check.
+  const parseable = URL.canParse(raw) ? raw : raw.replace('@/', '@localhost/');
+  const url = URL.canParse(parseable) ? new URL(parseable) : undefined;
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol)) {
+    throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL like ${example} (the value given is not shown: it may hold a password)`);
+  }
+  const label = parseable === raw ? maskedDatabaseUrl(url) : maskedDatabaseUrl(url).replace('@localhost/', '@/');
+  if (parseable !== raw && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}`);
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}, got "${label}"`);
+  if (url.pathname.length <= 1) throw new ConfigError(`DATABASE_URL names no database, e.g. ${example}, got "${label}"`);
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+    throw new ConfigError(`DATABASE_URL has sslmode=${sslmode}, which is none of ${SSL_MODES.join(', ')}`);
+  }
+  return { url: raw, label, poolSize: parseInteger('DATABASE_POOL_SIZE', poolRaw, 1, 1000) ?? 10 };
+}
+
 export function loadBackendConfig(env: Record<string, string | undefined>): BackendConfig {
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const port = parsePort(env.BACKEND_PORT?.trim() || '8880');
@@ -228,11 +345,16 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
       pollIntervalMs: parseInteger('JOB_POLL_MS', env.JOB_POLL_MS, 10, 60_000) ?? 1000,
     },
     payment: parsePayment(env),
+    bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
+    trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
+    database: parseDatabase(env),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),
     },
   };
+  const s3 = parseS3(env);
+  if (s3) config.s3 = s3;
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;
   return config;

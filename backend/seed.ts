@@ -1,4 +1,5 @@
 import type { Database } from './db';
+import { lockKeys } from './db/dialect';
 import { pruneRevokedTokens } from './platform/auth/session';
 import type { PermissionSeed } from './platform/rpc';
 import { seedArticles } from './modules/article/seed';
@@ -24,6 +25,8 @@ export interface SeedOptions {
 
 export async function runSeed(db: Database, options: SeedOptions): Promise<InitialAdmin | null> {
   return db.transaction().execute(async (trx) => {
+    // Two processes starting at once on one PostgreSQL database seed one after the other.
+    await lockKeys(trx, ['seed']);
     await seedGroups(trx);
     await seedPermissions(trx, options.permissions);
     await seedConfig(trx, options.configPresets);

@@ -24,6 +24,7 @@ import { routeWeights } from './lib/bundle';
 import { publishDocuments } from './lib/site-content';
 import { webBuildNeeded } from '../scripts/start';
 import { conversionBenchmark } from './conversion';
+import { GATEWAY_SECRET_HEADER } from '../shared/constants';
 import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
 import { readerBenchmark } from './reader';
@@ -476,7 +477,9 @@ async function documentPages(dir: string, nginxBinary: NginxBinary, started: Sta
     const filesRoot = join(dir, 'nginx-files');
     await mkdir(filesRoot, { recursive: true, mode: 0o755 });
     await writeFile(join(filesRoot, `${page.n}.gzip.svg`), page.bytes, { mode: 0o644 });
-    nginx = await startNginx(nginxBinary, { upstreamUrl: String(site.announced.backend), webDist: WEB_DIST, dir, filesRoot });
+    // The embedded backend takes its gateway's calls only: nginx sends its secret as the gateway does.
+    const upstreamHeaders = { [GATEWAY_SECRET_HEADER]: String(site.announced.backendSecret) };
+    nginx = await startNginx(nginxBinary, { upstreamUrl: String(site.announced.backend), webDist: WEB_DIST, dir, filesRoot, upstreamHeaders });
 
     const inProcess: Server = { url: site.url, pids: [site.pid] };
     const overHttp: Server = { url: String(site.announced.proxied), pids: [site.pid] };

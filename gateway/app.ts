@@ -15,6 +15,7 @@ import backendClient from './plugins/backend-client';
 import health from './plugins/health';
 import upstream, { canonicalApiUrl } from './plugins/upstream';
 import startData from './plugins/start-data';
+import expectContinue from './plugins/expect-continue';
 import routeData from './plugins/route-data';
 import robots from './plugins/robots';
 import pageGuard from './plugins/page-guard';
@@ -26,7 +27,8 @@ import { PageLane } from './page-lane';
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
 
-export type GatewayBuildConfig = GatewayConfig & { backendUrl: string };
+/** `backendSecret`: what the embedded backend this process started takes calls with (embedded-backend.ts). */
+export type GatewayBuildConfig = GatewayConfig & { backendUrl: string; backendSecret?: string | undefined };
 
 export interface BuildOptions {
   /** where pino writes (tests capture the log here); default stdout */
@@ -86,10 +88,11 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
-  app.register(backendClient, { backendUrl: config.backendUrl, timeoutMs: config.upstreamTimeoutMs });
+  app.register(backendClient, { backendUrl: config.backendUrl, secret: config.backendSecret, timeoutMs: config.upstreamTimeoutMs });
   app.register(health);
-  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, viewFiles: options.viewFiles });
+  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, viewFiles: options.viewFiles });
   app.register(startData, { ttlMs: config.startDataTtlMs });
+  app.register(expectContinue);
   app.register(pageGuard, {
     cookieName: config.tokenCookie,
     sessionCacheTtlMs: config.sessionCacheTtlMs,

@@ -3,12 +3,13 @@
 // public pages' first calls). One table, read by page-guard.ts, start-data.ts and
 // route-data.ts; each drops what it names in onSend, before the answer leaves, so that a
 // client that writes and then loads a page never gets the data from before its write.
-import { SAFE_METHODS, isUnder, pathOf } from './http';
+import { isWriteCall } from '../shared/writes';
+import { isUnder, pathOf } from './http';
 
 export type SharedData = 'sessions' | 'public-start-data' | 'route-data';
 
 export interface CacheRule {
-  /** a write (any method but GET/HEAD/OPTIONS) to this path… */
+  /** a write (shared/writes.ts: any method but GET/HEAD/OPTIONS, and the GETs that spend) to this path… */
   path: string;
   /** …exactly, or to it and anything below it */
   match: 'exact' | 'subtree';
@@ -59,11 +60,10 @@ const NOTHING: Staleness = Object.freeze({ ownSession: false, sessions: false, p
  * nothing changed), so that anonymous refused writes cannot empty the shared caches.
  */
 export function stalenessAfter(method: string, url: string, statusCode: number): Staleness {
-  const write = !SAFE_METHODS.has(method);
-  if (!write) return statusCode === 401 ? { ...NOTHING, ownSession: true } : NOTHING;
+  const path = pathOf(url);
+  if (!isWriteCall(method, path)) return statusCode === 401 ? { ...NOTHING, ownSession: true } : NOTHING;
   const staleness = { ...NOTHING, ownSession: true };
   if (statusCode >= 400 && statusCode < 500) return staleness;
-  const path = pathOf(url);
   for (const rule of CACHE_RULES) {
     if (rule.match === 'exact' ? path !== rule.path : !isUnder(path, rule.path)) continue;
     if (rule.stale === 'sessions') staleness.sessions = true;

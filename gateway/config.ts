@@ -34,6 +34,8 @@ export interface GatewayConfig {
   trustProxy: boolean | string[];
   tokenCookie: string;
   upstreamTimeoutMs: number;
+  /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408 */
+  bodyTimeoutMs: number;
   logLevel: LogLevel;
   /** the built SPA (index.html + assets/); WEB_DIST, default web/dist of the repository */
   webDist: string;
@@ -76,6 +78,7 @@ export const DEFAULTS = {
   dataDir: './data',
   tokenCookie: TOKEN_COOKIE_NAME,
   upstreamTimeoutMs: 30_000,
+  bodyTimeoutMs: 30_000,
   logLevel: 'info' as LogLevel,
   webDist: resolve(REPO_ROOT, 'web/dist'),
   authRateLimit: { max: 10, windowMs: 60_000 },
@@ -206,6 +209,15 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     } else upstreamTimeoutMs = parsed;
   }
 
+  let bodyTimeoutMs = DEFAULTS.bodyTimeoutMs;
+  const rawBodyTimeout = present(env, 'BODY_TIMEOUT_MS');
+  if (rawBodyTimeout !== undefined) {
+    const parsed = parseInteger(rawBodyTimeout, 1, 3_600_000);
+    if (parsed === undefined) {
+      problems.push(`BODY_TIMEOUT_MS: must be an integer from 1 to 3600000 milliseconds (got "${rawBodyTimeout}")`);
+    } else bodyTimeoutMs = parsed;
+  }
+
   let logLevel = DEFAULTS.logLevel;
   const rawLevel = present(env, 'LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -237,6 +249,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     trustProxy,
     tokenCookie,
     upstreamTimeoutMs,
+    bodyTimeoutMs,
     logLevel,
     webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },

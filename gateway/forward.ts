@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
+import { GATEWAY_SECRET_HEADER } from '../shared/constants';
 import { GatewayError, MESSAGES, errorBody } from './errors';
 import { SAFE_METHODS, pathOf } from './http';
 import { recordUpstreamFailure } from './plugins/backend-client';
@@ -20,7 +21,7 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'pr
  * Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
  * `100 Continue` to the client, and the body is streamed to the backend as it comes.
  */
-const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set(['cookie', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'x-request-id', 'expect']);
+const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set(['cookie', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'x-request-id', 'expect', GATEWAY_SECRET_HEADER]);
 
 /** Characters Node refuses in a header value; an upstream may still send them (http-proxy strips them too). */
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/g;
@@ -67,6 +68,7 @@ export function backendRequestHeaders(request: FastifyRequest, identity = false)
   out['x-forwarded-for'] = request.ip;
   out['x-real-ip'] = request.ip;
   out['x-request-id'] = request.id;
+  Object.assign(out, request.server.backend.callerHeaders);
   const authorization = backendAuthorization(request);
   if (authorization !== undefined) out.authorization = authorization;
   if (identity) out['accept-encoding'] = 'identity';

@@ -2,11 +2,11 @@
 // takes a request URL apart, and the origin of the site a request was sent to.
 import type { FastifyRequest } from 'fastify';
 
-/** Methods that change nothing (RFC 9110 §9.2.1): no CSRF check, no cache dropped. */
+/**
+ * The safe methods of RFC 9110 §9.2.1. Which calls change state is shared/writes.ts: a few
+ * MOREDOC RPCs are GETs that spend (the downloads).
+ */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Methods that change state: checked for CSRF, and make cached data stale. */
-export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A request target as its path and its query (with the `?`, or ''). */
 export function splitUrl(url: string): [path: string, query: string] {
@@ -27,6 +27,11 @@ export function isUnder(path: string, prefix: string): boolean {
 /** `application/json`, or a JSON subtype like `application/merge-patch+json`, with any parameters. */
 export function isJsonType(contentType: unknown): boolean {
   return typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
+}
+
+/** `multipart/form-data`, with any parameters (the boundary). */
+export function isMultipartType(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^multipart\/form-data\s*(?:;|$)/i.test(contentType);
 }
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;

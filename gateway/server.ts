@@ -30,6 +30,11 @@ function isConfigError(error: unknown): error is Error {
   return error instanceof Error && error.name === 'ConfigError';
 }
 
+/** The embedded backend's database refused or is not there (its message names DATABASE_URL). */
+function isDatabaseStartError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'DatabaseStartError';
+}
+
 function siteUrl(config: GatewayConfig, port: number): string {
   const host = LOOPBACK_OR_ANY.has(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
@@ -56,11 +61,12 @@ export async function main(env: Record<string, string | undefined> = process.env
       );
     } catch (error) {
       if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
+      if (isDatabaseStartError(error)) fail(`The embedded backend could not start: ${error.message}`);
       throw error;
     }
   }
 
-  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url }, { viewFiles: embedded?.viewFiles });
+  const app = buildGateway({ ...config, backendUrl: config.backendUrl ?? embedded!.url, backendSecret: embedded?.secret }, { viewFiles: embedded?.viewFiles });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -79,7 +85,8 @@ export async function main(env: Record<string, string | undefined> = process.env
   const { port } = app.server.address() as AddressInfo;
   const lines = [``, `  moredoc-site is running at ${siteUrl(config, port)}`];
   if (config.publicOrigin) lines.push(`  public origin: ${config.publicOrigin}`);
-  lines.push(`  backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}`}`);
+  const database = embedded?.database ? `, database ${embedded.database}` : '';
+  lines.push(`  backend: ${config.backendUrl ?? `embedded at ${embedded!.url}, data in ${config.dataDir}${database}`}`);
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
     lines.push(`  admin account created: username "${admin.username}", password "${admin.password}"`);

@@ -2,7 +2,8 @@
 //   `npm run test:quick`  typecheck, and the shared, server and web projects: unit, component
 //                         and API tests, no browser, no real conversion, no build
 //   `npm test`            typecheck, lint, the coverage gate (shared/ at least 95 % line-covered
-//                         by its own tests) and every project (slow and e2e too)
+//                         by its own tests) and every project (slow, e2e, and server-postgres
+//                         where PostgreSQL's server is installed or REQUIRE_POSTGRES asks for it)
 // Typecheck and lint use one core each: they run beside the tests, their output is shown
 // after the tests' (or at once if they fail), and the run fails if any step fails.
 import { spawn } from 'node:child_process';
@@ -35,7 +36,8 @@ export const TIERS = {
     tests: [
       // Coverage slows every process it watches (a fifth more CPU): it watches the shared tests only.
       vitest('coverage gate', ['--project', 'shared', '--coverage']),
-      vitest('tests', ['--project', 'server', '--project', 'slow', '--project', 'web', '--project', 'e2e']),
+      // server-postgres exists only where PostgreSQL is (vitest.config.ts); a name that matches no project is passed over.
+      vitest('tests', ['--project', 'server', '--project', 'server-postgres', '--project', 'slow', '--project', 'web', '--project', 'e2e']),
     ],
   },
 } satisfies Record<string, Plan>;

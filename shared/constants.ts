@@ -15,6 +15,19 @@ export function optionLabel<V extends string | number>(options: readonly Option<
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const NAVIGATION_PAGE_SIZE = 10_000;
 export const TOKEN_COOKIE_NAME = 'token';
+/** The header in which a gateway shows the embedded backend it started the secret of that start. */
+export const GATEWAY_SECRET_HEADER = 'x-gateway-secret';
+
+/** `security.max_document_size` (MB) as the upload limit in bytes: 50 MB when unset or ≤ 0, as MOREDOC. */
+export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number {
+  return (maxDocumentSizeMb !== undefined && maxDocumentSizeMb > 0 ? maxDocumentSizeMb : 50) * 1024 * 1024;
+}
+/**
+ * What a multipart upload adds around its file (boundaries, part headers, a long file name):
+ * an upload whose Content-Length passes the limit by more is refused from its headers.
+ */
+export const UPLOAD_ENVELOPE_BYTES = 64 * 1024;
+export const uploadTooLargeMessage = (limitBytes: number) => `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB）`;
 
 export const TOAST = {
   maxShown: 5,

@@ -65,6 +65,32 @@ export const COMMENT_MAX_LENGTH = 1000;
 export const REPORT_REMARK_MAX_LENGTH = 500;
 export const FEEDBACK_LIMITS = { content: 2000, contact: 100, reply: 2000 } as const;
 
+// eslint-disable-next-line no-control-regex -- line breaks in a one-line name are what we replace
+const LINE_BREAKS = /[\t\n\u000b\u000c\r\u0085\u2028\u2029]+/g;
+/** C0 and C1 controls, DEL, and the bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069). */
+// eslint-disable-next-line no-control-regex -- these are the characters a name loses
+const INVISIBLE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A one-line name or title as it is stored (document and article titles, uploaded file
+ * names, usernames, category, navigation and other names): tabs and line breaks become a
+ * space, the other control characters and the bidi overrides and isolates go (they would let
+ * `report\u202Etxt.exe` read as `reportexe.txt`), and the ends are trimmed.
+ */
+export function cleanName(value: string): string {
+  return value.replace(LINE_BREAKS, ' ').replace(INVISIBLE_IN_NAME, '').trim();
+}
+
+/**
+ * The problems of a name once cleaned (`cleanName`): blank when required (`label不能为空`, or
+ * `label不能只包含控制字符` when it was made only of what cleaning removes), longer than `max`.
+ */
+export function nameProblems(value: string, label: string, max: number, required = true): string[] {
+  const name = cleanName(value);
+  if (required && name === '') return [value.trim() === '' ? `${label}不能为空` : `${label}不能只包含控制字符或文字方向符号`];
+  return length(name) > max ? [`${label}长度不能超过${max}个字符`] : [];
+}
+
 /** `label不能为空` when required and blank, `label长度不能超过N个字符` when longer than `max`. */
 export function textProblems(value: string, label: string, max: number, required = false): string[] {
   if (required && value.trim() === '') return [`${label}不能为空`];

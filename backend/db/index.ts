@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
+import { connectPostgres, type PostgresOptions } from './postgres';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
@@ -16,6 +17,8 @@ import * as m011 from './migrations/011_ads';
 import * as m012 from './migrations/012_job_rerun';
 import * as m013 from './migrations/013_user_comment_count';
 import * as m014 from './migrations/014_download_price';
+import * as m015 from './migrations/015_document_text_pages';
+import * as m016 from './migrations/016_reader_resume_position';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -33,19 +36,42 @@ const migrations: Record<string, Migration> = {
   '012_job_rerun': m012,
   '013_user_comment_count': m013,
   '014_download_price': m014,
+  '015_document_text_pages': m015,
+  '016_reader_resume_position': m016,
 };
 
 export type Database = Kysely<DB>;
 
-/** SQLite's answer to an insert or update that breaks a UNIQUE constraint. */
+export { DatabaseStartError, type PostgresOptions } from './postgres';
+export { engineOf, type Engine } from './dialect';
+
+/**
+ * An insert or update that broke a UNIQUE constraint: SQLite says so in its message,
+ * PostgreSQL with SQLSTATE 23505 (unique_violation).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+  if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === '23505') return true;
+  return /UNIQUE constraint failed/.test(error.message);
 }
 
+/**
+ * Text PostgreSQL cannot take (a NUL character): SQLSTATE 22021 (character_not_in_repertoire).
+ * SQLite stores and compares such text; on PostgreSQL the request is refused (400).
+ */
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '22021';
+}
+
+/** SQLite in DATA_DIR, with its connection (the search engine's FTS5 tables live beside the others). */
 export interface OpenedDatabase {
+  engine: 'sqlite';
   db: Database;
   sqlite: SQLite.Database;
 }
+
+/** The database the backend runs on: SQLite, or PostgreSQL (DATABASE_URL). */
+export type BackendDatabase = OpenedDatabase | { engine: 'postgres'; db: Database };
 
 /**
  * The database holds password hashes: only the owner may read it. SQLite creates the -wal
@@ -88,6 +114,19 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** Brings the schema up to date: the same migrations, in the same order, on both engines. */
+async function migrate(db: Database): Promise<void> {
+  // Migrations of separate features touch separate tables, and they land in main in whatever
+  // order their work finishes: a database that already ran 009 still takes a later-landed 006.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** SQLite: `DATA_DIR/moredoc.db`, created on first use. */
 export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'moredoc.db');
@@ -98,13 +137,17 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  // Migrations of separate features touch separate tables, and they land in main in whatever
-  // order their work finishes: a database that already ran 009 still takes a later-landed 006.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
-  const { error } = await migrator.migrateToLatest();
-  if (error) {
-    await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-  return { db, sqlite };
+  await migrate(db);
+  return { engine: 'sqlite', db, sqlite };
+}
+
+/**
+ * PostgreSQL (DATABASE_URL): a pool of `poolSize` connections. Throws DatabaseStartError
+ * when no connection can be made. Kysely's migrator takes an advisory lock and runs the
+ * migrations in one transaction, so two processes starting at once migrate once.
+ */
+export async function openPostgres(options: PostgresOptions): Promise<Extract<BackendDatabase, { engine: 'postgres' }>> {
+  const db = await connectPostgres(options);
+  await migrate(db);
+  return { engine: 'postgres', db };
 }

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 
-// Row types of the SQLite tables (see migrations/). Booleans are 0/1 integers and
-// timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans / RFC 3339.
+// Row types of the tables (see migrations/), the same on SQLite and PostgreSQL. Booleans are
+// 0/1 integers and timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans
+// / RFC 3339.
 
 type Id = Generated<number>;
 type Flag = number;
@@ -99,8 +100,10 @@ export interface DocumentTable {
   deleted_at: Timestamp | null; hash: Generated<string>; attachment_id: Generated<number>;
 }
 
-export interface DocumentContentTable { document_id: number; content: string; created_at: Timestamp; updated_at: Timestamp }
+/** `content`: `pages` page texts separated by form feeds; `pages` 0: one text not split into pages (migration 015). */
+export interface DocumentContentTable { document_id: number; content: string; pages: Generated<number>; created_at: Timestamp; updated_at: Timestamp }
 
+export interface ReadingPositionTable { user_id: number; document_id: number; page: number; updated_at: Timestamp }
 export interface DocumentScoreTable { id: Id; document_id: number; user_id: number; score: number; created_at: Timestamp; updated_at: Timestamp }
 
 /** `related_ids` is a JSON array of document ids. */
@@ -231,6 +234,7 @@ export interface DB {
   document_category: DocumentCategoryTable;
   document_content: DocumentContentTable;
   document_score: DocumentScoreTable;
+  reading_position: ReadingPositionTable;
   document_related: DocumentRelatedTable;
   download: DownloadTable;
   article: ArticleTable;

@@ -10,7 +10,8 @@ type TreeTable = 'category' | 'navigation';
 
 /** Whether `id` is `rootId` or lies below it in the tree (moving `rootId` under `id` would make a cycle). */
 export async function isInSubtree(db: Database, table: TreeTable, id: number, rootId: number): Promise<boolean> {
-  const { rows } = await sql<{ id: number }>`WITH RECURSIVE up(id) AS (SELECT ${id}
+  // The start is cast: PostgreSQL would take a bare parameter for text, the table's ids for BIGINT.
+  const { rows } = await sql<{ id: number }>`WITH RECURSIVE up(id) AS (SELECT CAST(${id} AS BIGINT)
     UNION SELECT t.parent_id FROM ${sql.table(table)} t JOIN up ON t.id = up.id WHERE t.parent_id > 0) SELECT id FROM up`.execute(db);
   return rows.some((r) => r.id === rootId);
 }

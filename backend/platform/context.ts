@@ -42,7 +42,7 @@ export interface BackendContext {
   mailer: Mailer;
   /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
   sms: SmsSender;
-  /** Files (uploads, documents, pages) by key; the local disk under DATA_DIR here. */
+  /** Files (uploads, documents, pages) by key: the local disk under DATA_DIR, or the S3 bucket of S3_BUCKET. */
   blobs: BlobStore;
   /** Durable background work; started once the routes are registered. */
   jobs: JobQueue;

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUnstorableText } from '../db';
 import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode } from './errors';
 
 // The one place where errors become responses. RPC routes answer grpc-gateway's
@@ -26,6 +27,7 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 400, code: Code.InvalidArgument, message: '请求格式不正确' };
   }
+  if (isUnstorableText(error)) return { status: 400, code: Code.InvalidArgument, message: '请求包含非法字符' };
   if (status && status >= 400 && status < 500) {
     const code = codeFromHttpStatus(status);
     return { status: httpStatusFromCode(code), code, message: fastifyError.message || '请求参数错误' };

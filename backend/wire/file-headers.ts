@@ -1,12 +1,16 @@
 // HTTP headers of file answers that the browser saves or resumes: `Content-Disposition` with a
 // Chinese file name (RFC 6266, RFC 8187) and a single byte range (RFC 9110 §14).
+import { cleanName } from '../../shared/validation';
 
-// eslint-disable-next-line no-control-regex -- control characters are what we remove
-const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f/\\]/g;
+const PATH_SEPARATORS = /[/\\]/g;
 
-/** A file name fit for a header: no control characters or path separators, at most 200 characters. */
+/**
+ * A file name fit for a header: cleaned as stored names are (no control or bidi override
+ * characters, line breaks as spaces: names stored before that rule too), no path
+ * separators, at most 200 characters.
+ */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(UNSAFE_IN_NAME, '_').trim();
+  const cleaned = cleanName(name).replace(PATH_SEPARATORS, '_');
   return [...cleaned].slice(-200).join('') || 'download';
 }
 

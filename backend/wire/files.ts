@@ -20,11 +20,16 @@ export function fileInside(root: string, relative: string): string | null {
   return resolved.startsWith(root + path.sep) ? resolved : null;
 }
 
+/** The type of a file answer by the name's extension. */
+export function contentTypeOf(name: string): string {
+  return TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
 export function sendFile(reply: FastifyReply, file: string) {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (!stat?.isFile()) return sendNotFound(reply);
   return reply
-    .header('content-type', TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream')
+    .header('content-type', contentTypeOf(file))
     .header('content-length', stat.size)
     .header('last-modified', stat.mtime.toUTCString())
     .header('x-content-type-options', 'nosniff')

@@ -1,6 +1,7 @@
-import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type OrderByModifiers, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { isUniqueViolation, type Database } from '../db';
 import type { DB } from '../db/schema';
+import { cleanName, nameProblems } from '../../shared/validation';
 import { badRequest, conflict, notFound } from './errors';
 
 // How MOREDOC reads the common request fields, for every service module: paging, sorting,
@@ -29,28 +30,38 @@ export function applyPaging<Q extends { limit(n: number): Q; offset(n: number): 
 
 export const clamp = (n: number, min: number, max: number) => Math.min(Math.max(n, min), max);
 
-/** `wd` as MOREDOC matches it: spaces become `%` unless the user already wrote one. */
+/**
+ * `wd` as MOREDOC matches it: spaces become `%` unless the user already wrote one. For
+ * `like()` of db/dialect.ts, whose escape character is the backslash: a backslash typed is
+ * doubled, so that it matches itself on both engines.
+ */
 export function likePattern(wd: string): string {
-  const trimmed = wd.trim();
+  const trimmed = wd.trim().replace(/\\/g, '\\\\');
   return `%${trimmed.includes('%') ? trimmed : trimmed.replace(/\s+/g, '%')}%`;
 }
 
 /**
- * `order`/`sort` lists: `col`, `col asc`, `col desc` (bare = desc), comma-separated when
- * `multiple`; unknown columns are dropped. Returns ORDER BY expressions (identifiers are
- * whitelisted, never user text).
+ * `order`/`sort` lists: `col`, `col asc`, `col desc` (bare = desc), comma-separated unless
+ * `multiple` is false; unknown columns are dropped. Returns ORDER BY expressions (identifiers
+ * are whitelisted, never user text). The `nullable` columns get their NULLs placed as SQLite
+ * places them, first ascending and last descending, which PostgreSQL does the other way round;
+ * the others are left alone, so that PostgreSQL may read them in an index's order.
  */
 export function parseOrder(
   input: string,
   columns: readonly string[],
-  multiple = true,
-): { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] {
-  const items = multiple ? input.split(',') : [input];
-  const result: { column: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] = [];
+  opts: { multiple?: boolean; nullable?: readonly string[] } = {},
+): { column: RawBuilder<unknown>; direction: OrderByModifiers }[] {
+  const items = opts.multiple === false ? [input] : input.split(',');
+  const result: { column: RawBuilder<unknown>; direction: OrderByModifiers }[] = [];
   for (const item of items) {
     const [name = '', dir = ''] = item.trim().toLowerCase().split(/\s+/);
     if (!columns.includes(name)) continue;
-    result.push({ column: sql.ref(name), direction: dir === 'asc' ? 'asc' : 'desc' });
+    const ascending = dir === 'asc';
+    const direction: OrderByModifiers = !opts.nullable?.includes(name)
+      ? (ascending ? 'asc' : 'desc')
+      : (ob) => (ascending ? ob.asc().nullsFirst() : ob.desc().nullsLast());
+    result.push({ column: sql.ref(name), direction });
   }
   return result;
 }
@@ -79,7 +90,8 @@ export function listVisibility(permitted: boolean, enable: readonly boolean[], w
 /** How many rows `query` selects, whatever its columns. */
 export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
   // Kysely cannot resolve a selection on a generic table: the cast names the one column.
-  const { total } = await query.clearSelect().select(sql<number>`count(*)`.as('total')).$castTo<{ total: number }>().executeTakeFirstOrThrow();
+  // Without ORDER BY: PostgreSQL refuses one beside an aggregate.
+  const { total } = await query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total')).$castTo<{ total: number }>().executeTakeFirstOrThrow();
   return Number(total);
 }
 
@@ -106,6 +118,16 @@ export function checkText(value: string, label: string, opts: { required?: boole
   if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
   if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
   return text;
+}
+
+/**
+ * A one-line name or title a user writes (titles, file names, usernames, category and other
+ * names) in the form it is stored: cleaned by the shared rule (`cleanName`: no control or bidi
+ * override characters, line breaks as spaces), then required and at most `max` characters.
+ */
+export function checkName(value: string, label: string, opts: { required?: boolean; max: number }): string {
+  assertValid(nameProblems(value, label, opts.max, opts.required ?? false));
+  return cleanName(value);
 }
 
 /** Links stored by admins (navigation, banners, friend links): site paths or http(s) URLs. */

@@ -51,11 +51,14 @@ export function rpcFor<Ctx>() {
   };
 }
 
-/** The client address as MOREDOC sees it: the first X-Forwarded-For entry, else the peer. */
+/**
+ * The client address: the peer's, or the one X-Forwarded-For names when the peer is a proxy
+ * the backend believes (Fastify's trustProxy: BACKEND_TRUST_PROXY, or the embedded backend's
+ * own gateway, app.ts). MOREDOC took the first entry from anyone, so that any caller could
+ * pick the address the per-address limits count.
+ */
 export function clientIp(request: FastifyRequest): string {
-  const forwarded = request.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || request.socket.remoteAddress || '';
+  return request.ip || '';
 }
 
 function sendJson(reply: FastifyReply, body: unknown) {

@@ -27,6 +27,8 @@ export interface NginxOptions {
   dir: string;
   /** served as static files under /files/ (sendfile), when given */
   filesRoot?: string;
+  /** headers added to every upstream request (the embedded backend's gateway secret) */
+  upstreamHeaders?: Record<string, string>;
 }
 
 export interface RunningNginx {
@@ -37,7 +39,8 @@ export interface RunningNginx {
 }
 
 /** One worker process, like the gateway's one Node process; no access log, like the gateway at LOG_LEVEL=warn. */
-export function nginxConfig(port: number, upstream: URL, webDist: string, dir: string, filesRoot?: string): string {
+export function nginxConfig(port: number, upstream: URL, webDist: string, dir: string, filesRoot?: string, upstreamHeaders: Record<string, string> = {}): string {
+  const extraHeaders = Object.entries(upstreamHeaders).map(([name, value]) => `      proxy_set_header ${name} "${value}";\n`).join('');
   return `worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -84,7 +87,7 @@ http {
       proxy_set_header Connection "";
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_buffer_size 16k;
+${extraHeaders}      proxy_buffer_size 16k;
       proxy_buffers 16 16k;
     }
 
@@ -118,7 +121,7 @@ export async function startNginx(binary: NginxBinary, opts: NginxOptions): Promi
   await chmod(opts.dir, 0o755);
   await chmod(dir, 0o755);
   const configFile = join(dir, 'nginx.conf');
-  await writeFile(configFile, nginxConfig(port, new URL(opts.upstreamUrl), opts.webDist, dir, opts.filesRoot));
+  await writeFile(configFile, nginxConfig(port, new URL(opts.upstreamUrl), opts.webDist, dir, opts.filesRoot, opts.upstreamHeaders));
 
   const test = spawnSync(binary.path, ['-t', '-q', '-p', dir, '-c', configFile], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx rejected the generated config ${configFile}:\n${test.stderr}`);

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
+import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
 import { GatewayError, MESSAGES } from '../errors';
 
 export interface BackendCallOptions {
@@ -21,6 +22,8 @@ export interface BackendAnswer<T> {
 
 export interface BackendClient {
   readonly origin: string;
+  /** the headers every call to the backend carries: the embedded backend's secret, when it is ours */
+  readonly callerHeaders: Readonly<Record<string, string>>;
   readonly pool: Pool;
   readonly timeoutMs: number;
   getJson<T>(path: string, options?: BackendCallOptions): Promise<BackendAnswer<T>>;
@@ -49,6 +52,8 @@ declare module 'fastify' {
 
 export interface BackendClientOptions {
   backendUrl: string;
+  /** the secret of the embedded backend this process started (sent in GATEWAY_SECRET_HEADER) */
+  secret?: string | undefined;
   timeoutMs: number;
 }
 
@@ -106,8 +111,10 @@ export default fp<BackendClientOptions>(
       connect: { rejectUnauthorized: true },
     });
 
+    const callerHeaders: Record<string, string> = opts.secret ? { [GATEWAY_SECRET_HEADER]: opts.secret } : {};
+
     async function getJson<T>(path: string, options: BackendCallOptions = {}): Promise<BackendAnswer<T>> {
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       const request = options.request;
       if (request) {
@@ -134,7 +141,7 @@ export default fp<BackendClientOptions>(
       }
     }
 
-    fastify.decorate('backend', { origin, pool, timeoutMs: opts.timeoutMs, getJson });
+    fastify.decorate('backend', { origin, callerHeaders, pool, timeoutMs: opts.timeoutMs, getJson });
     fastify.decorateRequest('upstreamFailure', undefined);
     fastify.addHook('onClose', async () => {
       await pool.close();

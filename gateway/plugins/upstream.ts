@@ -6,8 +6,9 @@ import fp from 'fastify-plugin';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { WatchedBody, isBodyTimeout } from '../body-timeout';
 import { GatewayError, MESSAGES } from '../errors';
 import { backendRequestHeaders, bearerFromCookie, clientResponseHeaders, forwardRead, sendFault } from '../forward';
 import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
@@ -19,6 +20,10 @@ export const API_PREFIX = '/api/v1';
 export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
 export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
 export const LOGOUT_PATH = '/api/v1/user/logout';
+/** The uploads: their bodies are multipart forms (the file in the field `file`). */
+export const UPLOAD_PREFIX = `${API_PREFIX}/upload`;
+/** The payment providers' notifications: whatever the provider sends (Alipay a form, WeChat Pay JSON). */
+export const PAYMENT_NOTIFY_PREFIX = `${API_PREFIX}/pay/notify`;
 /**
  * Where passwords and SMS codes are tried, accounts made or recovered, and SMS codes sent
  * (paid messages): rate-limited, and refused from other sites even without a cookie.
@@ -155,11 +160,12 @@ const LINGER_MS = 2000;
  * request itself, its socket would go with it and the client would get no answer at all. So
  * the body travels through a stream of its own, and the client's socket, once the answer is
  * out, closes the way the backend's did: half-closed first, what still arrives discarded, so
- * the client reads the answer instead of a reset connection (a lingering close).
+ * the client reads the answer instead of a reset connection (a lingering close). That stream
+ * also watches the body: one that stalls fails it (body-timeout.ts), and onError answers 408.
  */
-function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+const detachBody = (bodyTimeoutMs: number) => function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
   if (request.body instanceof Readable) {
-    const body = new PassThrough();
+    const body = new WatchedBody(bodyTimeoutMs, isUnder(pathOf(request.url), UPLOAD_PREFIX));
     request.raw.pipe(body);
     request.body = body;
     const socket = request.raw.socket;
@@ -176,6 +182,12 @@ function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => v
 function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
   if (isLogout(request)) reply.clearTokenCookie();
+  if (isBodyTimeout(error)) {
+    // The client's fault, not the backend's: what it still sends is not waited for.
+    reply.header('connection', 'close');
+    sendFault(reply, new GatewayError(408, MESSAGES.bodyTimeout));
+    return;
+  }
   const fault = recordUpstreamFailure(request, error);
   // reply-from has logged the error at warn, and the access line says what it became.
   request.log.debug({ err: error, status: fault.statusCode }, 'upstream failed');
@@ -184,6 +196,8 @@ function onError(reply: FastifyReply, { error }: { error: Error }) {
 
 export interface UpstreamOptions {
   timeoutMs: number;
+  /** how long a request body may stall (BODY_TIMEOUT_MS): all of it, or an upload between two chunks */
+  bodyTimeoutMs: number;
   /** the embedded backend's page and cover answers in this process (gateway/view-files.ts) */
   viewFiles?: ViewFiles | undefined;
 }
@@ -211,8 +225,14 @@ export default fp<UpstreamOptions>(
       replyOptions: replyOptions as never,
     };
 
-    // Writes (and CORS preflights) through reply-from.
-    await fastify.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody, httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+    // Writes (and CORS preflights) through reply-from. Their bodies are forwarded as the
+    // bytes that came: Fastify's own parsers (JSON, text/plain) go, so that only
+    // @fastify/http-proxy's pass-through ones remain. A decoded and re-encoded text/plain body
+    // kept its original Content-Length, and undici refused the mismatch (a 502).
+    await fastify.register(async function writes(scope) {
+      scope.removeAllContentTypeParsers();
+      await scope.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody(opts.bodyTimeoutMs), httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+    });
 
     const forward = { pool, timeoutMs: opts.timeoutMs };
     const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);

@@ -93,6 +93,8 @@ export interface ConfigDisplay {
   contact_link?: string;
   index_document_style?: string;
   home_version?: string;
+  /** Ours: who may copy a document's text in the reader: `all`, `member`, `vip` or `none`. */
+  copy_text?: string;
 }
 
 /** Captcha rendering (not public; `GET /api/v1/config/list?category=captcha`). */

@@ -211,14 +211,17 @@ export interface DeleteFavoriteRequest { id: number[] }
 export interface ListDownloadReply { total?: number; download?: Download[] }
 
 /**
- * A hit of `GET /api/v1/document/search`: the document plus two fields of ours (docs/api.md
- * §10), HTML with the text escaped and the matches in `<em>…</em>`.
+ * A hit of `GET /api/v1/document/search`: the document plus fields of ours (docs/api.md
+ * §10): the highlights, HTML with the text escaped and the matches in `<em>…</em>`, and the
+ * snippet's page.
  */
 export interface SearchedDocument extends Document {
   /** The whole title. */
   title_highlight?: string;
   /** About 120 characters of the text around the first match, `…` where cut. */
   snippet?: string;
+  /** The page of the text the snippet is cut from (1-based); absent when it is not from the text. */
+  snippet_page?: number;
 }
 
 export interface SearchDocumentReply {
@@ -250,3 +253,31 @@ export interface UploadDocumentReply {
   message?: string;
   data?: { id?: number };
 }
+
+/** Ours: find words in one document (GET /api/v1/document/find). */
+export interface FindInDocumentRequest { id?: number; wd?: string }
+
+/** A line holding the words: its page, its text, where the words are in it (UTF-16 units). */
+export interface FoundLine { page?: number; text?: string; start?: number; length?: number }
+
+/** `readable`: the pages searched (those the caller may read); `total`: all the hits, of which the first `hit`. */
+export interface FindInDocumentReply { hit?: FoundLine[]; total?: number; readable?: number }
+
+/**
+ * Where a page's characters are (`/view/page/<hash>/<n>.json`, ours): per line its box, its
+ * text and where each character starts, in tenths of a point from the page's top left (`w`,
+ * `h`: the page in points). Step i is where character i starts after character i − 1 (the
+ * first after x0, or y0 when `vertical`); a character ends where the next starts, the last at
+ * x1 (y1).
+ */
+export type PositionsLine = [x0: number, y0: number, x1: number, y1: number, text: string, steps: number[], vertical?: 1];
+
+export interface PagePositions {
+  v: number;
+  w: number;
+  h: number;
+  l: PositionsLine[];
+}
+
+/** Ours: where a member last read a document (GET/PUT /api/v1/document/reading). */
+export interface ReadingPosition { document_id?: number; page?: number; updated_at?: string }

@@ -134,18 +134,19 @@ describe('DeleteAttachment', () => {
 
   it('refuses the upload of a document that still exists, and unknown ids', async () => {
     const uploaded = await upload('config', png(), backend.adminToken);
-    const documentId = await withDatabase(backend.dataDir, (db) => {
+    const documentId = await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      const doc = db.prepare("INSERT INTO document (title, user_id, uuid, created_at, updated_at) VALUES ('年度报告', 1, ?, ?, ?)").run(`u${Date.now()}`, ts, ts);
-      db.prepare('UPDATE attachment SET type = 2, type_id = ? WHERE id = ?').run(doc.lastInsertRowid, uploaded.body.data.id);
-      return Number(doc.lastInsertRowid);
+      const doc = await db.insertInto('document').values({ title: '年度报告', user_id: 1, uuid: `u${Date.now()}`, created_at: ts, updated_at: ts })
+        .returning('id').executeTakeFirstOrThrow();
+      await db.updateTable('attachment').set({ type: 2, type_id: doc.id }).where('id', '=', uploaded.body.data.id).execute();
+      return doc.id;
     });
     const refused = await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('附件「picture.png」属于文档《年度报告》，请删除文档（并清空回收站）来删除它');
     expect(fs.existsSync(fileOf(uploaded.body.data.path))).toBe(true);
 
-    await withDatabase(backend.dataDir, (db) => db.prepare('DELETE FROM document WHERE id = ?').run(documentId));
+    await withDatabase(backend.dataDir, (db) => db.deleteFrom('document').where('id', '=', documentId).execute());
     expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(200);
     expect(fs.existsSync(fileOf(uploaded.body.data.path))).toBe(false);
 

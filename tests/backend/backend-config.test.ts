@@ -37,6 +37,44 @@ describe('loadBackendConfig', () => {
     expect(() => loadBackendConfig({ [variable]: value })).toThrow(new ConfigError(message));
   });
 
+  it('keeps the files under DATA_DIR without S3_BUCKET, and in the bucket S3_* describe with it', () => {
+    expect(loadBackendConfig({}).s3).toBeUndefined();
+    expect(loadBackendConfig({ S3_BUCKET: 'docs' }).s3).toEqual({ bucket: 'docs', region: 'us-east-1', forcePathStyle: false, prefix: '', presignedSeconds: 0 });
+    expect(loadBackendConfig({
+      S3_BUCKET: 'docs', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'cn-north-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: '/sites/moredoc/', S3_PRESIGNED_DOWNLOADS: '1',
+    }).s3).toEqual({
+      bucket: 'docs', endpoint: 'http://127.0.0.1:9000', region: 'cn-north-1', accessKeyId: 'id', secretAccessKey: 'secret',
+      forcePathStyle: true, prefix: 'sites/moredoc/', presignedSeconds: 300,
+    });
+  });
+
+  it.each([
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET must be set when S3_ENDPOINT is (without S3_BUCKET the files stay under DATA_DIR)'],
+    [{ S3_BUCKET: 'a/b' }, 'S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "a/b"'],
+    [{ S3_BUCKET: 'docs', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http(s) URL without query, fragment or credentials, e.g. http://127.0.0.1:9000, got "minio:9000"'],
+    [{ S3_BUCKET: 'docs', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role'],
+    [{ S3_BUCKET: 'docs', S3_PREFIX: 'a/../b' }, 'S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "a/../b"'],
+    [{ S3_BUCKET: 'docs', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE must be true or false, got "yes"'],
+    [{ S3_BUCKET: 'docs', S3_REGION: 'us east' }, 'S3_REGION must be a region name like us-east-1 or cn-north-1, got "us east"'],
+  ])('refuses the S3 settings %j', (env, message) => {
+    expect(() => loadBackendConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('times a stalled request body out after 30 s unless BODY_TIMEOUT_MS says otherwise', () => {
+    expect(loadBackendConfig({}).bodyTimeoutMs).toBe(30_000);
+    expect(loadBackendConfig({ BODY_TIMEOUT_MS: '5000' }).bodyTimeoutMs).toBe(5000);
+    expect(() => loadBackendConfig({ BODY_TIMEOUT_MS: '0' })).toThrow(new ConfigError('BODY_TIMEOUT_MS must be an integer between 1 and 3600000, got "0"'));
+  });
+
+  it('believes no proxy unless BACKEND_TRUST_PROXY names them', () => {
+    expect(loadBackendConfig({}).trustProxy).toBe(false);
+    expect(loadBackendConfig({ BACKEND_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadBackendConfig({ BACKEND_TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,::1 ' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => loadBackendConfig({ BACKEND_TRUST_PROXY: '2' })).toThrow(/^BACKEND_TRUST_PROXY must be true, false or a comma-separated list.*got "2"$/);
+    expect(() => loadBackendConfig({ BACKEND_TRUST_PROXY: '10.0.0.0/33' })).toThrow(ConfigError);
+  });
+
   it('reads CONFIG_<CATEGORY>_<KEY> presets', () => {
     const config = loadBackendConfig({
       CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
@@ -105,5 +143,37 @@ describe('loadBackendConfig', () => {
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadBackendConfig(env)).toThrow(ConfigError);
     expect(() => loadBackendConfig(env)).toThrow(message);
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('is SQLite in DATA_DIR when unset, whatever the pool size says', () => {
+    expect(loadBackendConfig({}).database).toBeNull();
+    expect(loadBackendConfig({ DATABASE_URL: ' ', DATABASE_POOL_SIZE: '5' }).database).toBeNull();
+  });
+
+  it('takes postgres:// and postgresql:// URLs with their query, a pool of 10 unless DATABASE_POOL_SIZE says otherwise', () => {
+    expect(loadBackendConfig({ DATABASE_URL: 'postgres://moredoc:s3cret@db.internal:5433/moredoc?sslmode=verify-full' }).database).toEqual({
+      url: 'postgres://moredoc:s3cret@db.internal:5433/moredoc?sslmode=verify-full',
+      label: 'postgres://moredoc:***@db.internal:5433/moredoc?sslmode=verify-full',
+      poolSize: 10,
+    });
+    expect(loadBackendConfig({ DATABASE_URL: 'postgresql://moredoc@localhost/moredoc?sslmode=disable', DATABASE_POOL_SIZE: '25' }).database)
+      .toMatchObject({ label: 'postgresql://moredoc@localhost/moredoc?sslmode=disable', poolSize: 25 });
+    // A Unix socket: the host is a query parameter.
+    expect(loadBackendConfig({ DATABASE_URL: 'postgres://moredoc:s3cret@/moredoc?host=/var/run/postgresql' }).database)
+      .toMatchObject({ label: 'postgres://moredoc:***@/moredoc?host=/var/run/postgresql', poolSize: 10 });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://root:hunter2@db/moredoc' }, 'DATABASE_URL must be a PostgreSQL URL like postgres://user:password@host:5432/database (the value given is not shown: it may hold a password)'],
+    [{ DATABASE_URL: 'moredoc:hunter2@db/moredoc' }, /DATABASE_URL must be a PostgreSQL URL/],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal' }, 'DATABASE_URL names no database, e.g. postgres://user:password@host:5432/database, got "postgres://moredoc:***@db.internal"'],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal/moredoc?sslmode=bogus' }, 'DATABASE_URL has sslmode=bogus, which is none of disable, prefer, require, verify-ca, verify-full, no-verify'],
+    [{ DATABASE_URL: 'postgres://moredoc:hunter2@db.internal/moredoc', DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "0"'],
+  ])('refuses %j without showing the password', (env, message) => {
+    expect(() => loadBackendConfig(env)).toThrow(ConfigError);
+    expect(() => loadBackendConfig(env)).toThrow(message);
+    expect(() => loadBackendConfig(env)).not.toThrow(/hunter2/);
   });
 });

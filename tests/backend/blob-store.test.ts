@@ -1,22 +1,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobEmptyError, BlobKeyError, BlobRangeError, BlobTooLargeError, HEAD_BYTES } from '../../backend/platform/blobs/blob-store';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BlobEmptyError, BlobKeyError, BlobRangeError, BlobTooLargeError, HEAD_BYTES, type BlobStore } from '../../backend/platform/blobs/blob-store';
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
+import { BlobDigestError, S3BlobStore, type S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
+import { startS3, type TestS3 } from '../helpers/s3';
 
-// The local blob store through its public interface, on a real temporary folder.
-
-let root: string;
-let store: LocalBlobStore;
-
-beforeEach(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-blobs-'));
-  store = await LocalBlobStore.open(root);
-});
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+// The BlobStore contract through its public interface, on both stores: the local one on a
+// real temporary folder, the S3 one on s3rver (each test under a key prefix of its own, with
+// 5 MiB parts, so that the big blobs go up as multipart uploads).
 
 const CHUNK = 64 * 1024;
 
@@ -54,188 +51,425 @@ async function md5Of(stream: Readable): Promise<{ md5: string; size: number }> {
   return { md5: hash.digest('hex'), size };
 }
 
+async function bytesOf(store: BlobStore, key: string): Promise<Buffer> {
+  const read = await store.get(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of read!.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 async function collect(keys: AsyncIterable<string>): Promise<string[]> {
   const all: string[] = [];
   for await (const key of keys) all.push(key);
   return all.sort();
 }
 
-const tempFiles = () => fs.readdirSync(path.join(root, 'tmp'));
+/** One store under test, fresh for each test. */
+interface Harness {
+  store: BlobStore;
+  /** What an unfinished or failed write left: temp files, temp objects, multipart uploads. */
+  leftovers(): Promise<string[]>;
+  /** Puts a temp file or object there as a process that died mid-write would have. */
+  plantTemp(name: string): Promise<void>;
+}
 
-describe('put and get', () => {
-  it('round-trips a 20 MB stream, hashing it on the way in', async () => {
-    const source = generated(20 * 1024 * 1024);
-    const put = await store.put('documents/big.bin', source.stream);
-    const expectedMd5 = source.md5();
-    expect(put).toEqual({ size: 20 * 1024 * 1024, md5: expectedMd5 });
+interface StoreKind {
+  name: string;
+  setUp(): Promise<Harness>;
+  tearDown(): Promise<void>;
+}
 
-    const read = await store.get('documents/big.bin');
-    expect(read).toMatchObject({ size: 20 * 1024 * 1024, length: 20 * 1024 * 1024, mtime: expect.any(Date) });
-    expect(await md5Of(read!.stream)).toEqual({ md5: expectedMd5, size: 20 * 1024 * 1024 });
-    expect(tempFiles()).toEqual([]);
-    expect(fs.statSync(path.join(root, 'documents/big.bin')).mode & 0o777).toBe(0o644);
-  });
-
-  it('shows nothing at the key until the whole blob is in, then replaces atomically', async () => {
-    await store.put('pages/1.svg', Buffer.from('old'));
-    const source = new PassThrough();
-    const writing = store.put('pages/1.svg', source);
-    source.write(Buffer.alloc(1000, 'n'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await store.stat('pages/1.svg'))?.size).toBe(3);
-    expect(await collect(store.list('pages'))).toEqual(['pages/1.svg']);
-    source.end(Buffer.alloc(24, 'n'));
-    expect(await writing).toMatchObject({ size: 1024 });
-    const read = await store.get('pages/1.svg');
-    expect(await md5Of(read!.stream)).toEqual({ md5: crypto.createHash('md5').update(Buffer.alloc(1024, 'n')).digest('hex'), size: 1024 });
-  });
-
-  it('answers null for missing keys and for folders', async () => {
-    await store.put('a/b/c.txt', Buffer.from('c'));
-    expect(await store.get('a/missing.txt')).toBeNull();
-    expect(await store.get('a/b')).toBeNull();
-    expect(await store.get('a/b/c.txt/d')).toBeNull();
-    expect(await store.stat('a/b')).toBeNull();
-    expect(await store.exists('a/b/c.txt')).toBe(true);
-    expect(await store.exists('a/b')).toBe(false);
-  });
-
-  it('refuses a put over maxBytes', async () => {
-    await expect(store.put('x/too-big', Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
-    expect(await store.exists('x/too-big')).toBe(false);
-    expect(tempFiles()).toEqual([]);
-  });
-});
-
-describe('range reads', () => {
-  const bytes = Buffer.from('0123456789abcdefghij');
-  beforeEach(async () => {
-    await store.put('r/text', bytes);
-  });
-
-  async function text(range: { start: number; end?: number }) {
-    const read = await store.get('r/text', range);
-    const chunks: Buffer[] = [];
-    for await (const chunk of read!.stream) chunks.push(chunk as Buffer);
-    return { body: Buffer.concat(chunks).toString(), length: read!.length, size: read!.size };
-  }
-
-  it('reads inclusive byte ranges and reports the whole size', async () => {
-    expect(await text({ start: 10, end: 14 })).toEqual({ body: 'abcde', length: 5, size: 20 });
-    expect(await text({ start: 15 })).toEqual({ body: 'fghij', length: 5, size: 20 });
-    expect(await text({ start: 18, end: 100 })).toEqual({ body: 'ij', length: 2, size: 20 });
-    expect(await text({ start: 0, end: 0 })).toEqual({ body: '0', length: 1, size: 20 });
-  });
-
-  it('refuses ranges outside the blob', async () => {
-    await expect(store.get('r/text', { start: 20 })).rejects.toBeInstanceOf(BlobRangeError);
-    await expect(store.get('r/text', { start: 5, end: 4 })).rejects.toBeInstanceOf(BlobRangeError);
-    await expect(store.get('r/text', { start: -1 })).rejects.toBeInstanceOf(BlobRangeError);
-  });
-});
-
-describe('content addressing', () => {
-  const image = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), crypto.randomBytes(HEAD_BYTES + 5000)]);
-  const md5 = crypto.createHash('md5').update(image).digest('hex');
-  const key = `uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
-
-  it('stores identical content once, under the uploads layout', async () => {
-    const first = await store.putContentAddressed(Readable.from([image.subarray(0, 1000), image.subarray(1000)]), { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
-    expect(first).toMatchObject({ key, md5, size: image.length, created: true });
-    expect(first.head.equals(image.subarray(0, HEAD_BYTES))).toBe(true);
-    const second = await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
-    expect(second).toMatchObject({ key, md5, created: false });
-    expect(await collect(store.list('uploads'))).toEqual([key]);
-    expect(fs.readFileSync(path.join(root, key)).equals(image)).toBe(true);
-    expect(tempFiles()).toEqual([]);
-  });
-
-  it('refuses past maxBytes at once, stops reading and leaves nothing behind', async () => {
-    const total = 8 * 1024 * 1024;
-    const source = generated(total, 2);
-    const refused = store.putContentAddressed(source.stream, { prefix: 'uploads', ext: '.bin', maxBytes: 1024 * 1024 });
-    await expect(refused).rejects.toBeInstanceOf(BlobTooLargeError);
-    // Read up to the limit plus what the stream had buffered ahead, not the 8 MB.
-    expect(source.produced()).toBeLessThan(2 * 1024 * 1024);
-    expect(source.stream.destroyed).toBe(false);
-    source.stream.destroy();
-    expect(tempFiles()).toEqual([]);
-    expect(await collect(store.list(''))).toEqual([]);
-  });
-
-  it('refuses empty input', async () => {
-    await expect(store.putContentAddressed(Readable.from([]), { prefix: 'uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobEmptyError);
-    expect(tempFiles()).toEqual([]);
-    expect(await collect(store.list(''))).toEqual([]);
-  });
-
-  it('lets check refuse the content before it is kept, without touching a stored copy', async () => {
-    const refusal = new Error('not an image');
-    const check = (candidate: { md5: string; head: Buffer }) => {
-      expect(candidate.md5).toBe(md5);
-      expect(candidate.head.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
-      throw refusal;
+let root = '';
+const local: StoreKind = {
+  name: 'local',
+  async setUp() {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-blobs-'));
+    const store = await LocalBlobStore.open(root);
+    return {
+      store,
+      leftovers: async () => fs.readdirSync(path.join(root, 'tmp')),
+      plantTemp: async (name) => fs.writeFileSync(path.join(root, 'tmp', name), 'x'),
     };
-    await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check })).rejects.toBe(refusal);
-    expect(await store.exists(key)).toBe(false);
-    await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
-    await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check: async () => { throw refusal; } })).rejects.toBe(refusal);
-    expect(await store.exists(key)).toBe(true);
-    expect(tempFiles()).toEqual([]);
-  });
+  },
+  async tearDown() {
+    fs.rmSync(root, { recursive: true, force: true });
+  },
+};
 
-  it('refuses bad prefixes and extensions before reading', async () => {
-    const source = generated(1024);
-    await expect(store.putContentAddressed(source.stream, { prefix: '../uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
-    await expect(store.putContentAddressed(Buffer.from('x'), { prefix: 'uploads', ext: '/../x', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
-    expect(source.produced()).toBe(0);
-  });
+let server: TestS3 | undefined;
+let s3Store: S3BlobStore | undefined;
+let testCount = 0;
+const s3: StoreKind = {
+  name: 's3',
+  async setUp() {
+    const prefix = `test-${++testCount}/`;
+    const store = await S3BlobStore.open({ ...server!.options(prefix), partSize: 5 * 1024 * 1024 });
+    s3Store = store;
+    return {
+      store,
+      leftovers: async () => [...(await listTemp(store, prefix)), ...server!.pendingUploads()],
+      plantTemp: async (name) => {
+        await store.client.send(new PutObjectCommand({ Bucket: store.bucket, Key: `${prefix}tmp/${name}`, Body: 'x' }));
+      },
+    };
+  },
+  async tearDown() {
+    s3Store?.close();
+  },
+};
+
+/** The objects under the store's temporary folder. */
+async function listTemp(store: S3BlobStore, prefix: string): Promise<string[]> {
+  const page = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix: `${prefix}tmp/` }));
+  return (page.Contents ?? []).map((o) => o.Key!);
+}
+
+beforeAll(async () => {
+  server = await startS3();
 });
+afterAll(() => server?.stop());
 
-describe('keys', () => {
-  it.each(['../x', 'a//b', 'a/./b', 'a/../b', 'a\\b', '/abs', 'a/', '', 'a\u0000b', 'a\nb', 'tmp/x'])('refuses %j everywhere', async (key) => {
-    await expect(store.put(key, Buffer.from('x'))).rejects.toBeInstanceOf(BlobKeyError);
-    await expect(store.get(key)).rejects.toBeInstanceOf(BlobKeyError);
-    await expect(store.stat(key)).rejects.toBeInstanceOf(BlobKeyError);
-    await expect(store.delete(key)).rejects.toBeInstanceOf(BlobKeyError);
-    await expect(store.deletePrefix(key)).rejects.toBeInstanceOf(BlobKeyError);
-  });
-
-  it('takes %2e%2e as a literal name that stays inside the root', async () => {
-    await store.put('%2e%2e/x', Buffer.from('literal'));
-    const file = store.localPath('%2e%2e/x');
-    expect(file).toBe(path.join(root, '%2e%2e', 'x'));
-    expect(fs.readFileSync(file, 'utf8')).toBe('literal');
-    expect(await collect(store.list(''))).toEqual(['%2e%2e/x']);
-  });
-});
-
-describe('list and delete', () => {
+describe.each([local, s3])('the $name store', (kind) => {
+  let harness: Harness;
+  let store: BlobStore;
   beforeEach(async () => {
-    for (const key of ['a/1', 'a/b/2', 'ab/3', 'c']) await store.put(key, Buffer.from(key));
+    harness = await kind.setUp();
+    store = harness.store;
+  });
+  afterEach(() => kind.tearDown());
+  const leftovers = () => harness.leftovers();
+
+  describe('put and get', () => {
+    it('round-trips a 20 MB stream, hashing it on the way in', async () => {
+      const source = generated(20 * 1024 * 1024);
+      const put = await store.put('documents/big.bin', source.stream);
+      const expectedMd5 = source.md5();
+      expect(put).toEqual({ size: 20 * 1024 * 1024, md5: expectedMd5 });
+
+      const read = await store.get('documents/big.bin');
+      expect(read).toMatchObject({ size: 20 * 1024 * 1024, length: 20 * 1024 * 1024, mtime: expect.any(Date) });
+      expect(await md5Of(read!.stream)).toEqual({ md5: expectedMd5, size: 20 * 1024 * 1024 });
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('shows nothing at the key until the whole blob is in, then replaces atomically', async () => {
+      await store.put('pages/1.svg', Buffer.from('old'));
+      const source = new PassThrough();
+      const writing = store.put('pages/1.svg', source);
+      source.write(Buffer.alloc(1000, 'n'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await store.stat('pages/1.svg'))?.size).toBe(3);
+      expect(await collect(store.list('pages'))).toEqual(['pages/1.svg']);
+      source.end(Buffer.alloc(24, 'n'));
+      expect(await writing).toMatchObject({ size: 1024 });
+      const read = await store.get('pages/1.svg');
+      expect(await md5Of(read!.stream)).toEqual({ md5: crypto.createHash('md5').update(Buffer.alloc(1024, 'n')).digest('hex'), size: 1024 });
+    });
+
+    it('answers null for missing keys and for folders', async () => {
+      await store.put('a/b/c.txt', Buffer.from('c'));
+      expect(await store.get('a/missing.txt')).toBeNull();
+      expect(await store.get('a/b')).toBeNull();
+      expect(await store.get('a/b/c.txt/d')).toBeNull();
+      expect(await store.stat('a/b')).toBeNull();
+      expect(await store.exists('a/b/c.txt')).toBe(true);
+      expect(await store.exists('a/b')).toBe(false);
+    });
+
+    it('refuses a put over maxBytes', async () => {
+      await expect(store.put('x/too-big', Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      expect(await store.exists('x/too-big')).toBe(false);
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('keeps the old blob when a replacing stream fails part-way, and leaves nothing behind', async () => {
+      await store.put('docs/original.pdf', Buffer.from('old'));
+      const source = generated(12 * 1024 * 1024, 3);
+      const failing = new PassThrough();
+      source.stream.on('data', (chunk: Buffer) => {
+        if (!failing.write(chunk)) source.stream.pause();
+        if (source.produced() >= 11 * 1024 * 1024) failing.destroy(new Error('client went away'));
+      });
+      failing.on('drain', () => source.stream.resume());
+      await expect(store.put('docs/original.pdf', failing)).rejects.toThrow('client went away');
+      expect((await bytesOf(store, 'docs/original.pdf')).toString()).toBe('old');
+      expect(await leftovers()).toEqual([]);
+    });
   });
 
-  it('lists the keys under a folder prefix, never the temp folder', async () => {
-    fs.writeFileSync(path.join(root, 'tmp', 'left-over.part'), 'x');
-    expect(await collect(store.list('a'))).toEqual(['a/1', 'a/b/2']);
-    expect(await collect(store.list('a/b'))).toEqual(['a/b/2']);
-    expect(await collect(store.list('missing'))).toEqual([]);
-    expect(await collect(store.list(''))).toEqual(['a/1', 'a/b/2', 'ab/3', 'c']);
+  describe('range reads', () => {
+    const bytes = Buffer.from('0123456789abcdefghij');
+    beforeEach(async () => {
+      await store.put('r/text', bytes);
+    });
+
+    async function text(range: { start: number; end?: number }) {
+      const read = await store.get('r/text', range);
+      const chunks: Buffer[] = [];
+      for await (const chunk of read!.stream) chunks.push(chunk as Buffer);
+      return { body: Buffer.concat(chunks).toString(), length: read!.length, size: read!.size };
+    }
+
+    it('reads inclusive byte ranges and reports the whole size', async () => {
+      expect(await text({ start: 10, end: 14 })).toEqual({ body: 'abcde', length: 5, size: 20 });
+      expect(await text({ start: 15 })).toEqual({ body: 'fghij', length: 5, size: 20 });
+      expect(await text({ start: 18, end: 100 })).toEqual({ body: 'ij', length: 2, size: 20 });
+      expect(await text({ start: 0, end: 0 })).toEqual({ body: '0', length: 1, size: 20 });
+    });
+
+    it('refuses ranges outside the blob', async () => {
+      await expect(store.get('r/text', { start: 20 })).rejects.toBeInstanceOf(BlobRangeError);
+      await expect(store.get('r/text', { start: 5, end: 4 })).rejects.toBeInstanceOf(BlobRangeError);
+      await expect(store.get('r/text', { start: -1 })).rejects.toBeInstanceOf(BlobRangeError);
+      await store.put('r/empty', Buffer.alloc(0));
+      await expect(store.get('r/empty', { start: 0 })).rejects.toBeInstanceOf(BlobRangeError);
+      expect(await store.get('r/missing', { start: 0 })).toBeNull();
+    });
   });
 
-  it('deletes one blob, then a folder of them', async () => {
-    expect(await store.delete('c')).toBe(true);
-    expect(await store.delete('c')).toBe(false);
-    expect(await store.delete('a/b')).toBe(false);
-    expect(await store.get('c')).toBeNull();
-    expect(await store.deletePrefix('a')).toBe(2);
-    expect(await store.deletePrefix('ab/3')).toBe(0);
-    expect(await collect(store.list(''))).toEqual(['ab/3']);
+  describe('content addressing', () => {
+    const image = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), crypto.randomBytes(HEAD_BYTES + 5000)]);
+    const md5 = crypto.createHash('md5').update(image).digest('hex');
+    const key = `uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
+
+    it('stores identical content once, under the uploads layout', async () => {
+      const first = await store.putContentAddressed(Readable.from([image.subarray(0, 1000), image.subarray(1000)]), { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
+      expect(first).toMatchObject({ key, md5, size: image.length, created: true });
+      expect(first.head.equals(image.subarray(0, HEAD_BYTES))).toBe(true);
+      const second = await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
+      expect(second).toMatchObject({ key, md5, created: false });
+      expect(await collect(store.list('uploads'))).toEqual([key]);
+      expect((await bytesOf(store, key)).equals(image)).toBe(true);
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('refuses past maxBytes at once, stops reading and leaves nothing behind', async () => {
+      const total = 8 * 1024 * 1024;
+      const source = generated(total, 2);
+      const refused = store.putContentAddressed(source.stream, { prefix: 'uploads', ext: '.bin', maxBytes: 1024 * 1024 });
+      await expect(refused).rejects.toBeInstanceOf(BlobTooLargeError);
+      // Read up to the limit plus what the stream had buffered ahead, not the 8 MB.
+      expect(source.produced()).toBeLessThan(2 * 1024 * 1024);
+      expect(source.stream.destroyed).toBe(false);
+      source.stream.destroy();
+      expect(await leftovers()).toEqual([]);
+      expect(await collect(store.list(''))).toEqual([]);
+    });
+
+    it('refuses past maxBytes after parts went up, and drops those parts', async () => {
+      const source = generated(20 * 1024 * 1024, 4);
+      const refused = store.putContentAddressed(source.stream, { prefix: 'uploads', ext: '.bin', maxBytes: 12 * 1024 * 1024 });
+      await expect(refused).rejects.toBeInstanceOf(BlobTooLargeError);
+      expect(source.produced()).toBeLessThan(14 * 1024 * 1024);
+      expect(source.stream.destroyed).toBe(false);
+      source.stream.destroy();
+      expect(await leftovers()).toEqual([]);
+      expect(await collect(store.list(''))).toEqual([]);
+    });
+
+    it('refuses empty input', async () => {
+      await expect(store.putContentAddressed(Readable.from([]), { prefix: 'uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobEmptyError);
+      expect(await leftovers()).toEqual([]);
+      expect(await collect(store.list(''))).toEqual([]);
+    });
+
+    it('lets check refuse the content before it is kept, without touching a stored copy', async () => {
+      const refusal = new Error('not an image');
+      const check = (candidate: { md5: string; head: Buffer }) => {
+        expect(candidate.md5).toBe(md5);
+        expect(candidate.head.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
+        throw refusal;
+      };
+      await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check })).rejects.toBe(refusal);
+      expect(await store.exists(key)).toBe(false);
+      await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
+      await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check: async () => { throw refusal; } })).rejects.toBe(refusal);
+      expect(await store.exists(key)).toBe(true);
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('refuses bad prefixes and extensions before reading', async () => {
+      const source = generated(1024);
+      await expect(store.putContentAddressed(source.stream, { prefix: '../uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(store.putContentAddressed(Buffer.from('x'), { prefix: 'uploads', ext: '/../x', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
+      expect(source.produced()).toBe(0);
+    });
+  });
+
+  describe('keys', () => {
+    it.each(['../x', 'a//b', 'a/./b', 'a/../b', 'a\\b', '/abs', 'a/', '', 'a\u0000b', 'a\nb', 'tmp/x'])('refuses %j everywhere', async (key) => {
+      await expect(store.put(key, Buffer.from('x'))).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(store.get(key)).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(store.stat(key)).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(store.delete(key)).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(store.deletePrefix(key)).rejects.toBeInstanceOf(BlobKeyError);
+    });
+
+    it('takes %2e%2e and other odd characters as literal names', async () => {
+      for (const key of ['%2e%2e/x', 'a b/文档 (1)+#?.pdf']) {
+        await store.put(key, Buffer.from(key));
+        expect((await bytesOf(store, key)).toString()).toBe(key);
+      }
+      expect(await collect(store.list(''))).toEqual(['%2e%2e/x', 'a b/文档 (1)+#?.pdf']);
+    });
+  });
+
+  describe('list and delete', () => {
+    beforeEach(async () => {
+      for (const key of ['a/1', 'a/b/2', 'ab/3', 'c']) await store.put(key, Buffer.from(key));
+    });
+
+    it('lists the keys under a folder prefix, never the temp folder', async () => {
+      await harness.plantTemp('left-over.part');
+      expect(await collect(store.list('a'))).toEqual(['a/1', 'a/b/2']);
+      expect(await collect(store.list('a/b'))).toEqual(['a/b/2']);
+      expect(await collect(store.list('missing'))).toEqual([]);
+      expect(await collect(store.list(''))).toEqual(['a/1', 'a/b/2', 'ab/3', 'c']);
+    });
+
+    it('deletes one blob, then a folder of them', async () => {
+      expect(await store.delete('c')).toBe(true);
+      expect(await store.delete('c')).toBe(false);
+      expect(await store.delete('a/b')).toBe(false);
+      expect(await store.get('c')).toBeNull();
+      expect(await store.deletePrefix('a')).toBe(2);
+      expect(await store.deletePrefix('ab/3')).toBe(0);
+      expect(await collect(store.list(''))).toEqual(['ab/3']);
+    });
   });
 });
 
-it('removes temp files of a previous process when opened', async () => {
-  fs.writeFileSync(path.join(root, 'tmp', 'crashed.part'), 'partial');
-  await LocalBlobStore.open(root);
-  expect(tempFiles()).toEqual([]);
+describe('the local store alone', () => {
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-blobs-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  /** The permission bits of `relative` under the root. */
+  const modeOf = (relative: string) => fs.statSync(path.join(root, relative)).mode & 0o777;
+
+  it('writes files at the path of their key, 0600 in folders 0700 whatever the umask', async () => {
+    const umask = process.umask(0);
+    try {
+      const store = await LocalBlobStore.open(root);
+      await store.put('documents/a/b/page.svg', Buffer.from('<svg/>'));
+      const { key } = await store.putContentAddressed(Readable.from([Buffer.from('原文')]), { prefix: 'documents', ext: '.pdf', maxBytes: 1024 });
+      expect(modeOf('documents/a/b/page.svg')).toBe(0o600);
+      expect(modeOf(key)).toBe(0o600);
+      for (let folder = path.dirname(key); folder !== '.'; folder = path.dirname(folder)) expect(modeOf(folder), folder).toBe(0o700);
+      expect([modeOf('documents/a'), modeOf('documents/a/b'), modeOf('tmp')]).toEqual([0o700, 0o700, 0o700]);
+      await store.put('%2e%2e/x', Buffer.from('literal'));
+      const file = store.localPath('%2e%2e/x');
+      expect(file).toBe(path.join(root, '%2e%2e', 'x'));
+      expect(fs.readFileSync(file, 'utf8')).toBe('literal');
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('narrows at open what an earlier version left readable by others, the root included', async () => {
+    const old = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-old-blobs-'));
+    try {
+      // As the store wrote them before: files 0644 in folders 0755.
+      for (const file of ['uploads/a/b/c/d/e/0123.png', 'documents/f/0/1/2/3/4567.pdf', 'documents/f/0/1/2/3/4567/1.svg']) {
+        fs.mkdirSync(path.join(old, path.dirname(file)), { recursive: true, mode: 0o755 });
+        fs.writeFileSync(path.join(old, file), 'x', { mode: 0o644 });
+      }
+      fs.writeFileSync(path.join(old, 'moredoc.db'), '', { mode: 0o600 });
+      fs.chmodSync(old, 0o755);
+      await LocalBlobStore.open(old);
+      const modes = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        const line = `${path.relative(old, full)} ${(fs.statSync(full).mode & 0o777).toString(8)}`;
+        return entry.isDirectory() ? [line, ...modes(full)] : [line];
+      });
+      const all = modes(old);
+      expect(all.filter((line) => !/ (600|700)$/.test(line))).toEqual([]);
+      expect(all).toContain('documents/f/0/1/2/3/4567/1.svg 600');
+      expect(fs.statSync(old).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+  });
+
+  it('removes temp files of a previous process when opened', async () => {
+    await LocalBlobStore.open(root);
+    fs.writeFileSync(path.join(root, 'tmp', 'crashed.part'), 'partial');
+    await LocalBlobStore.open(root);
+    expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
+  });
 });
+
+describe('the S3 store alone', () => {
+  let prefix = '';
+  const opened: S3BlobStore[] = [];
+  const open = async (extra: Partial<S3BlobStoreOptions> = {}) => {
+    const store = await S3BlobStore.open({ ...server!.options(prefix), partSize: 5 * 1024 * 1024, ...extra });
+    opened.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    prefix = `alone-${++testCount}/`;
+  });
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close();
+  });
+
+  it('stops at open with the setting at fault: no such bucket, unknown keys, no server', async () => {
+    const check = (extra: Partial<S3BlobStoreOptions>) => S3BlobStore.open({ ...server!.options(), ...extra }).then(() => null, (error: unknown) => error);
+    expect(await check({ bucket: 'no-such-bucket' })).toMatchObject({ name: 'S3BucketCheckError', variable: 'S3_BUCKET', message: expect.stringContaining('no bucket "no-such-bucket"') });
+    expect(await check({ accessKeyId: 'WRONG', secretAccessKey: 'WRONG' })).toMatchObject({ variable: 'S3_ACCESS_KEY_ID', message: expect.stringContaining('refused access') });
+    const closed = await freePort();
+    expect(await check({ endpoint: `http://127.0.0.1:${closed}` })).toMatchObject({ variable: 'S3_ENDPOINT', message: expect.stringContaining('cannot be reached') });
+  });
+
+  it('keeps a known MD5 as metadata, also for a multipart upload, and abandons bytes that differ', async () => {
+    const store = await open();
+    const bytes = crypto.randomBytes(11 * 1024 * 1024);
+    const md5 = crypto.createHash('md5').update(bytes).digest('hex');
+    const inChunks = () => Readable.from(Array.from({ length: 11 }, (_, i) => bytes.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024)));
+    await store.put('documents/big.pdf', inChunks(), { md5 });
+    expect(await store.digest('documents/big.pdf')).toEqual({ size: bytes.length, md5 });
+    // A single-part upload's ETag is its MD5 already.
+    await store.put('documents/small.pdf', Buffer.from('small'));
+    expect(await store.digest('documents/small.pdf')).toEqual({ size: 5, md5: crypto.createHash('md5').update('small').digest('hex') });
+
+    await expect(store.put('documents/other.pdf', inChunks(), { md5: '0'.repeat(32) })).rejects.toBeInstanceOf(BlobDigestError);
+    expect(await store.exists('documents/other.pdf')).toBe(false);
+    expect(server!.pendingUploads()).toEqual([]);
+  });
+
+  it('removes temporary objects left long ago by a process that died, not those of running uploads', async () => {
+    const store = await open();
+    for (const name of ['old.part', 'new.part']) {
+      await store.client.send(new PutObjectCommand({ Bucket: store.bucket, Key: `${prefix}tmp/${name}`, Body: 'x' }));
+    }
+    server!.backdate(`${prefix}tmp/old.part`, new Date(Date.now() - 2 * 3600_000));
+    await open();
+    expect(await listTemp(store, prefix)).toEqual([`${prefix}tmp/new.part`]);
+  });
+
+  it('hands out presigned download URLs only when asked to', async () => {
+    const plain = await open();
+    expect(plain.presignedUrl).toBeUndefined();
+    const store = await open({ presignedSeconds: 60 });
+    await store.put('documents/报告.pdf', Buffer.from('%PDF-1.7'));
+    const url = await store.presignedUrl!('documents/报告.pdf', { disposition: 'attachment; filename="report.pdf"', contentType: 'application/pdf' });
+    expect(url.startsWith(server!.endpoint)).toBe(true);
+    expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="report.pdf"');
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(await res.text()).toBe('%PDF-1.7');
+  });
+});
+
+/** A loopback port nobody listens on (taken, then released). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -131,6 +131,10 @@ describe('who may comment', () => {
     const tooFast = await comment(member, { content: '第二条' });
     expect(tooFast.status).toBe(403);
     expect(tooFast.body.message).toMatch(/^您的评论太快了，请等待 (60|59) 秒后再试$/);
+    // Ten sent at once by another member: one passes, the others wait their turn and find it.
+    const quick = await registerMember(backend.url);
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(quick, { content: `同时${i}` })));
+    expect(burst.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(403)]);
     await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
   });
 
@@ -146,7 +150,7 @@ describe('who may comment', () => {
 
 describe('comments on documents', () => {
   const commentCountOf = (id: number) =>
-    withDatabase(backend.dataDir, (db) => (db.prepare('SELECT comment_count AS n FROM document WHERE id = ?').get(id) as { n: number }).n);
+    withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('comment_count').where('id', '=', id).executeTakeFirstOrThrow()).comment_count);
 
   it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });
@@ -200,14 +204,18 @@ describe('admins and lists', () => {
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(400);
   });
 
-  it('lets members delete their own comments only, admins any (with the replies)', async () => {
+  it('lets members delete their own comments only (403 for another’s or an unknown id), admins any (with the replies)', async () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
     const [alices, bobs] = [await userCount(alice), await userCount(bob)];
     const replies: { user_id: number }[] = (await publicList({ parent_id: [top.id] })).body.comment;
     const [alicesReplies = 0, bobsReplies = 0] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
     expect(bobsReplies).toBeGreaterThan(0);
-    await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
+    const refused = await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: 7, message: '评论不存在或没有删除权限', error: '评论不存在或没有删除权限' });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(200);
+    const unknown = await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: 999_999 } });
+    expect(unknown.status).toBe(403);
     await api(backend.url, 'DELETE', '/api/v1/comment', { token: alice.token, query: { id: top.id } });
     expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).status).toBe(404);
     expect((await publicList({ parent_id: [top.id] })).body).toEqual({});

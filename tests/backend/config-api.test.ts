@@ -46,7 +46,7 @@ describe('system.domain (网站域名)', () => {
   it('an install still holding MOREDOC\'s demo address gets the new default at start; an address an admin chose stays', async () => {
     const first = await startBackend();
     const dataDir = first.dataDir;
-    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'system' AND name = 'domain'").run(value));
+    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.updateTable('config').set({ value }).where('category', '=', 'system').where('name', '=', 'domain').execute());
     await first.close({ keepData: true });
     await setDomain('https://moredoc.mnt.ltd');
     const second = await startBackend({ dataDir, env: { PUBLIC_ORIGIN: 'https://docs.example.com' } });
@@ -86,7 +86,7 @@ describe('GetSettings', () => {
       show_register_user_count: true, show_index_categories: true, pages_per_read: 5,
       copyright_statement: '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',
       show_document_descriptions: true, show_document_count: true, show_document_view_count: true, show_document_download_count: true,
-      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议',
+      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议', copy_text: 'all',
       index_document_style: 'card', home_version: 'v1',
     });
     expect(res.body.language).toHaveLength(8);
@@ -141,7 +141,7 @@ describe('ListConfig', () => {
     const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
     const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 19, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
+    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 20, release: 5, pay: 17, vip: 8, oauth: 7, sms: 15 });
   });
 });
 
@@ -168,7 +168,7 @@ describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'wechat_api_v3_key');
     expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT value FROM config WHERE category = 'pay' AND name = 'wechat_api_v3_key'").get() as { value: string });
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('config').select('value').where('category', '=', 'pay').where('name', '=', 'wechat_api_v3_key').executeTakeFirstOrThrow());
     expect(stored.value).toBe('very-secret-key-0123456789abcdef');
   });
 
@@ -259,7 +259,7 @@ describe('UpdateConfig', () => {
     expect((await configRow('vip', 'benefits')).value).toBe(kept);
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe(kept);
     // A value that reached the table another way (an older version, SQL) is cleaned when served.
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE config SET value = ? WHERE category = 'vip' AND name = 'benefits'").run('<p>权益</p><script>alert(4)</script>'));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('config').set({ value: '<p>权益</p><script>alert(4)</script>' }).where('category', '=', 'vip').where('name', '=', 'benefits').execute());
     await admin('PUT', '/api/v1/config', { body: { config: [{ id: (await configRow('system', 'sitename')).id, value: '魔豆文库' }] } });
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe('<p>权益</p>');
   });

@@ -130,8 +130,7 @@ describe('SearchDocument', () => {
 
 describe('search records', () => {
   const recordsFor = (keywords: string) => withDatabase(backend.dataDir, (db) =>
-    db.prepare('SELECT user_id, ip, total, page, user_agent, keywords, type, spend_time FROM search_record WHERE keywords = ?').all(keywords) as
-      { user_id: number; ip: string; total: number; page: number; user_agent: string; keywords: string; type: number; spend_time: number }[]);
+    db.selectFrom('search_record').select(['user_id', 'ip', 'total', 'page', 'user_agent', 'keywords', 'type', 'spend_time']).where('keywords', '=', keywords).execute());
 
   it('records who searched what, the hits, the page and the time taken', async () => {
     const member = await registerMember(backend.url);

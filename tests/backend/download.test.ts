@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, registerMember, setConfig, startBackend, TEST_ENGINE, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument, setCredits, type DocumentFixture } from '../helpers/document-fixtures';
 
 // DocumentAPI.DownloadDocument / DownloadDocumentToBeReviewed, UserAPI.ListUserDownload and
@@ -30,8 +30,7 @@ async function fetchLink(url: string, headers: Record<string, string> = {}) {
 }
 
 async function downloadsOf(userId: number) {
-  return withDatabase(backend.dataDir, (db) => db.prepare('SELECT document_id, is_pay, ip FROM download WHERE user_id = ? ORDER BY id').all(userId) as
-    { document_id: number; is_pay: number; ip: string }[]);
+  return withDatabase(backend.dataDir, (db) => db.selectFrom('download').select(['document_id', 'is_pay', 'ip']).where('user_id', '=', userId).orderBy('id').execute());
 }
 
 async function uploaderWithDocument(opts: { price: number; status?: number; title?: string; deletedAt?: string }): Promise<{ owner: Member; doc: DocumentFixture }> {
@@ -56,7 +55,7 @@ describe('DownloadDocument for a member with credits', () => {
     expect(await creditsOf(backend.dataDir, member.user.id)).toBe(2);
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore + 3);
     expect(await downloadsOf(member.user.id)).toEqual([{ document_id: doc.id, is_pay: 1, ip: '10.9.0.1' }]);
-    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT download_count AS n FROM document WHERE id = ?').get(doc.id) as { n: number }).n);
+    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('download_count').where('id', '=', doc.id).executeTakeFirstOrThrow()).download_count);
     expect(count).toBe(1);
 
     const file = await fetchLink(res.body.url);
@@ -108,8 +107,8 @@ describe('DownloadDocument for a member with credits', () => {
     expect((await downloadsOf(buyer.user.id)).map((d) => d.is_pay)).toEqual([1, 0]);
 
     // A purchase older than the duration no longer counts: the next download pays again.
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
-      .run(new Date(Date.now() - 3 * 86_400_000).toISOString(), buyer.user.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+      .where('user_id', '=', buyer.user.id).execute());
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
     await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
@@ -198,8 +197,8 @@ describe('refusals, each in Chinese', () => {
       expect(userLimited.status).toBe(403);
       expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3次），请明天再来');
       // Yesterday's downloads do not count.
-      await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE download SET created_at = ? WHERE user_id = ?')
-        .run(new Date(Date.now() - 86_400_000 * 1.5).toISOString(), a.user.id));
+      await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 86_400_000 * 1.5).toISOString() })
+        .where('user_id', '=', a.user.id).execute());
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '10', 'download.times_every_day': '10' });
@@ -261,6 +260,32 @@ describe('concurrent downloads', () => {
     const records = await downloadsOf(member.user.id);
     expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
     expect(new Set(records.map((r) => r.document_id)).size).toBe(1);
+  });
+
+  it('50 downloads at once through two backends on one database, on a balance of 1: one charge, the rest free', async () => {
+    const env = { CONFIG_DOWNLOAD_TIMES_EVERY_DAY: '1000', CONFIG_DOWNLOAD_TIMES_EVERY_IP: '1000' };
+    const first = await startBackend({ env });
+    // On PostgreSQL a second backend with its own pool, as a second process has; SQLite is
+    // one process's database (one backend serves it).
+    const second = TEST_ENGINE === 'postgres' ? await startBackend({ env, dataDir: first.dataDir }) : first;
+    try {
+      const owner = await registerMember(first.url);
+      const member = await registerMember(first.url);
+      const doc = await insertDocument(first.dataDir, { userId: owner.user.id, price: 1 });
+      await setCredits(first.dataDir, member.user.id, 1);
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api((i % 2 ? second : first).url, 'GET', '/api/v1/document/download', {
+        token: member.token, query: { id: doc.id }, headers: { 'x-forwarded-for': '10.50.0.1' },
+      })));
+      expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+      expect(await creditsOf(first.dataDir, member.user.id)).toBe(0);
+      expect(await creditsOf(first.dataDir, owner.user.id)).toBe(owner.user.credit_count + 1);
+      const records = await withDatabase(first.dataDir, (db) => db.selectFrom('download').select('is_pay').where('user_id', '=', member.user.id).execute());
+      expect(records).toHaveLength(50);
+      expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
+    } finally {
+      if (second !== first) await second.close({ keepData: true });
+      await first.close();
+    }
   });
 
   it('two clicks on one priced document charge once', async () => {

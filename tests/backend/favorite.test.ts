@@ -8,10 +8,10 @@ import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 const backend = useBackend();
 
 const favorite = (member: Member, body: unknown) => api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body });
-const counters = (documentId: number) => withDatabase(backend.dataDir, (db) =>
-  (db.prepare('SELECT favorite_count AS n FROM document WHERE id = ?').get(documentId) as { n: number }).n);
-const favouritesOf = (userId: number) => withDatabase(backend.dataDir, (db) =>
-  (db.prepare('SELECT favorite_count AS n FROM user WHERE id = ?').get(userId) as { n: number }).n);
+const counters = (documentId: number) => withDatabase(backend.dataDir, async (db) =>
+  (await db.selectFrom('document').select('favorite_count').where('id', '=', documentId).executeTakeFirstOrThrow()).favorite_count);
+const favouritesOf = (userId: number) => withDatabase(backend.dataDir, async (db) =>
+  (await db.selectFrom('user').select('favorite_count').where('id', '=', userId).executeTakeFirstOrThrow()).favorite_count);
 
 describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
   it('keeps a document once, lists it with the document\'s details, and forgets it again', async () => {
@@ -106,10 +106,11 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
 
   it('keeps published articles too, listed by title and identifier', async () => {
     const member = await registerMember(backend.url);
-    const [published, draft] = await withDatabase(backend.dataDir, (db) => {
+    const [published, draft] = await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      const insert = db.prepare("INSERT INTO article (identifier, title, user_id, status, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)");
-      return [Number(insert.run(`about-${Date.now()}`, '关于我们', 1, ts, ts).lastInsertRowid), Number(insert.run(`draft-${Date.now()}`, '草稿', 0, ts, ts).lastInsertRowid)];
+      const insert = async (identifier: string, title: string, status: number) =>
+        (await db.insertInto('article').values({ identifier, title, user_id: 1, status, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow()).id;
+      return [await insert(`about-${Date.now()}`, '关于我们', 1), await insert(`draft-${Date.now()}`, '草稿', 0)];
     });
     expect((await favorite(member, { document_id: published, type: 1 })).status).toBe(200);
     const refused = await favorite(member, { document_id: draft, type: 1 });
@@ -118,7 +119,7 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     const list = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 1 } });
     expect(list.body.favorite).toEqual([expect.objectContaining({ document_id: published, type: 1, title: '关于我们', document_uuid: expect.stringMatching(/^about-/) })]);
     expect((await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 0 } })).body).toEqual({});
-    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT favorite_count AS n FROM article WHERE id = ?').get(published) as { n: number }).n);
+    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('article').select('favorite_count').where('id', '=', published!).executeTakeFirstOrThrow()).favorite_count);
     expect(count).toBe(1);
   });
 });

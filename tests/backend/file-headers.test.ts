@@ -18,8 +18,10 @@ describe('attachmentDisposition', () => {
     expect(header).toBe(`attachment; filename="a _quoted_ 100_ (it's) *.txt"; filename*=UTF-8''a%20%22quoted%22%20100%25%20%28it%27s%29%20%2A.txt`);
   });
 
-  it('strips control characters and path separators from names', () => {
-    expect(safeFileName('../../etc/passwd\r\nX: y')).toBe('.._.._etc_passwd__X: y');
+  it('strips control characters, bidi overrides and path separators from names', () => {
+    expect(safeFileName('../../etc/passwd\r\nX: y')).toBe('.._.._etc_passwd X: y');
+    expect(safeFileName('report\u202etxt.exe.pdf')).toBe('reporttxt.exe.pdf');
+    expect(safeFileName('\u0000\u2066')).toBe('download');
     expect(safeFileName('')).toBe('download');
   });
 });

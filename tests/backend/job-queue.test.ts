@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../backend/db';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { openDatabase, openPostgres, type Database } from '../../backend/db';
 import {
   JobInterruptedError,
   JobQueue,
@@ -16,29 +16,50 @@ import {
   type JobQueueOptions,
 } from '../../backend/platform/jobs/job-queue';
 import { bulkKind, crashKind } from '../helpers/job-worker';
+import { createDatabase, dropDatabase } from '../helpers/postgres';
+import { TEST_ENGINE } from '../helpers/test-database';
 
 // The durable job queue on real SQLite files: in this process, and in child processes that
-// are killed mid-job or compete for the same jobs.
+// are killed mid-job or compete for the same jobs. In the server-postgres project the same
+// tests run on a fresh PostgreSQL database each, except those across processes (their
+// worker opens SQLite in DATA_DIR).
 
 const WORKER = fileURLToPath(new URL('../helpers/job-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let dataDir: string;
 let db: Database;
+let databaseUrl: string | undefined;
+const handles: Database[] = [];
 const queues: JobQueue[] = [];
 const children: ChildProcess[] = [];
 let loggedErrors: string[];
 
+/** A handle on the test's database: SQLite in dataDir, or its PostgreSQL database with a pool of its own. */
+async function openTestDatabase(): Promise<Database> {
+  let opened: Database;
+  if (TEST_ENGINE === 'sqlite') {
+    opened = (await openDatabase(dataDir)).db;
+  } else {
+    databaseUrl ??= await createDatabase(inject('postgresUrl'));
+    opened = (await openPostgres({ url: databaseUrl, label: 'test', poolSize: 10 })).db;
+  }
+  handles.push(opened);
+  return opened;
+}
+
 beforeEach(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-jobs-'));
-  ({ db } = await openDatabase(dataDir));
+  databaseUrl = undefined;
+  db = await openTestDatabase();
   loggedErrors = [];
 });
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const queue of queues.splice(0)) await queue.stop({ graceMs: 0 });
-  await db.destroy();
+  for (const handle of handles.splice(0)) await handle.destroy();
+  if (databaseUrl) await dropDatabase(databaseUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });
   // The queue's own bookkeeping never failed (handler faults are logged as warnings).
   expect(loggedErrors).toEqual([]);
@@ -93,7 +114,9 @@ function spawnWorker(mode: 'crash' | 'drain', effectsFile: string, env: Record<s
 
 const effects = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
 
-describe('across processes', () => {
+// The worker processes open SQLite in DATA_DIR: on PostgreSQL, these wait for the
+// multi-process tests of the queue (the two queues below share it within one process).
+describe.skipIf(TEST_ENGINE === 'postgres')('across processes', () => {
   it('finishes a job exactly once after its process is killed mid-run', async () => {
     const effectsFile = path.join(dataDir, 'effects.log');
     const queue = newQueue();
@@ -133,6 +156,31 @@ describe('across processes', () => {
     expect(await queue.counts(bulkKind.name)).toEqual({ queued: 0, running: 0, done: 200, failed: 0 });
     const jobs = await queue.list({ kind: bulkKind.name, limit: 500 });
     expect(jobs.every((job) => job.attempts === 1)).toBe(true);
+  });
+});
+
+describe('concurrent claims', () => {
+  it('shares 200 jobs between two queues with their own connections without running any twice', async () => {
+    // On PostgreSQL the second queue has a pool of its own, as a second process would.
+    const other = TEST_ENGINE === 'postgres' ? await openTestDatabase() : db;
+    const kind = jobKind<{ n: number }>('test.shared');
+    const runs: [number, string][] = [];
+    // Leases long enough never to expire here: a job run twice would be a claim taken twice.
+    const pair = [['first', newQueue({ leaseMs: 60_000 })], ['second', newQueue({ db: other, leaseMs: 60_000 })]] as const;
+    for (const [name, queue] of pair) {
+      queue.register(kind, async (_payload, { jobId }) => {
+        runs.push([jobId, name]);
+        await sleep(2);
+      }, { concurrency: 4 });
+    }
+    const ids = new Set<number>();
+    for (let n = 0; n < 200; n += 1) ids.add((await pair[0][1].enqueue(kind, { n })).id);
+    for (const [, queue] of pair) queue.start();
+    await waitFor(async () => (await pair[0][1].counts(kind.name)).done === 200, 'all 200 jobs to be done', 60_000);
+    expect(runs).toHaveLength(200);
+    expect(new Set(runs.map(([id]) => id))).toEqual(ids);
+    expect(new Set(runs.map(([, name]) => name))).toEqual(new Set(['first', 'second']));
+    expect((await pair[0][1].list({ kind: kind.name, limit: 500 })).every((job) => job.attempts === 1)).toBe(true);
   });
 });
 

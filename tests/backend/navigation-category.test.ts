@@ -181,11 +181,11 @@ describe('category counts', () => {
     const b = roots.find((c: { title: string }) => c.title === '计数根B');
     await admin('POST', '/api/v1/category', { body: { title: '计数子', parent_id: a.id } });
     const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '计数子' } })).body.category[0];
-    await withDatabase(backend.dataDir, (db) => {
+    await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
       for (const uuid of ['c0000000000000a1', 'c0000000000000a2']) {
-        const doc = db.prepare('INSERT INTO document (title, user_id, uuid, created_at, updated_at) VALUES (?, 1, ?, ?, ?)').run(uuid, uuid, ts, ts);
-        db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)').run(doc.lastInsertRowid, child.id, ts, ts);
+        const doc = await db.insertInto('document').values({ title: uuid, user_id: 1, uuid, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
+        await db.insertInto('document_category').values({ document_id: doc.id, category_id: child.id, created_at: ts, updated_at: ts }).execute();
       }
     });
     await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: a.id } });

@@ -41,8 +41,10 @@ async function signIn(type: Provider, identity: Identity) {
   return oauthLogin({ type, code: stub.issueCode(type, identity), state });
 }
 
-const countRows = (sqlText: string, ...params: unknown[]) =>
-  withDatabase(backend.dataDir, (db) => (db.prepare(sqlText).get(...params) as { n: number }).n);
+const countUsers = () => withDatabase(backend.dataDir, async (db) =>
+  (await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const countBindings = (column: 'user_id' | 'openid', value: string | number) => withDatabase(backend.dataDir, async (db) =>
+  (await db.selectFrom('oauth_binding').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).executeTakeFirstOrThrow()).n);
 
 describe('OAuthAPI.Authorize', () => {
   it('is refused while a provider is off (the default) or has no app id and secret', async () => {
@@ -85,8 +87,7 @@ describe('OAuthAPI.Authorize', () => {
     expect(state).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(second.state).not.toBe(state);
 
-    const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM oauth_state WHERE state = ?').get(state)) as
-      { provider: string; expires_at: string; used_at: string | null; redirect_uri: string };
+    const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('oauth_state').selectAll().where('state', '=', state).executeTakeFirstOrThrow());
     expect(row).toMatchObject({ provider: 'wechat', used_at: null, redirect_uri: 'https://docs.example.com/oauth/callback?type=wechat' });
     const ttl = Date.parse(row.expires_at) - before;
     expect(ttl).toBeGreaterThanOrEqual(10 * 60 * 1000 - 50);
@@ -122,7 +123,7 @@ describe('OAuthAPI.Authorize', () => {
 describe('OAuthAPI.Login', () => {
   it('creates a member on the first WeChat sign-in and signs the same member in afterwards', async () => {
     const identity = newIdentity({ nickname: '书虫 小王', unionid: 'u_union_0001', avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132' });
-    const usersBefore = await countRows('SELECT COUNT(*) AS n FROM user');
+    const usersBefore = await countUsers();
 
     const first = await signIn('wechat', identity);
     expect(first.status, first.text).toBe(200);
@@ -139,7 +140,7 @@ describe('OAuthAPI.Login', () => {
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([2]);
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: first.body.token });
     expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: '通过微信注册成为会员，获得 10 魔豆奖励' });
-    const binding = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM oauth_binding WHERE openid = ?').get(identity.openid));
+    const binding = await withDatabase(backend.dataDir, (db) => db.selectFrom('oauth_binding').selectAll().where('openid', '=', identity.openid).executeTakeFirst());
     expect(binding).toMatchObject({ provider: 'wechat', unionid: 'u_union_0001', user_id: userId });
     const tokenCall = stub.calls.findLast((c) => c.path === '/sns/oauth2/access_token')!;
     expect(Object.fromEntries(tokenCall.query)).toMatchObject({ appid: STUB_APPS.wechat.appId, secret: STUB_APPS.wechat.secret, grant_type: 'authorization_code' });
@@ -149,8 +150,8 @@ describe('OAuthAPI.Login', () => {
     expect(second.status, second.text).toBe(200);
     expect(second.body.user).toMatchObject({ id: userId, username: '书虫小王' });
     expect(second.body.token).not.toBe(first.body.token);
-    expect(await countRows('SELECT COUNT(*) AS n FROM user')).toBe(usersBefore + 1);
-    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE user_id = ?', userId)).toBe(1);
+    expect(await countUsers()).toBe(usersBefore + 1);
+    expect(await countBindings('user_id', userId)).toBe(1);
     const later = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: second.body.token });
     expect(later.body.dynamic[0]).toMatchObject({ type: 5, content: '通过微信登录' });
   });
@@ -183,7 +184,7 @@ describe('OAuthAPI.Login', () => {
     const results = await Promise.all([signIn('wechat', identity), signIn('wechat', identity), signIn('wechat', identity)]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(results.map((r) => r.body.user.id)).size).toBe(1);
-    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE openid = ?', identity.openid)).toBe(1);
+    expect(await countBindings('openid', identity.openid)).toBe(1);
   });
 
   it.each([
@@ -214,8 +215,8 @@ describe('OAuthAPI.Login', () => {
     expect((await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: spent.state })).status).toBe(200);
 
     const expired = await authorize('wechat');
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE oauth_state SET expires_at = ? WHERE state = ?')
-      .run(new Date(Date.now() - 1000).toISOString(), expired.state));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('oauth_state').set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('state', '=', expired.state).execute());
     const wechatState = await authorize('wechat');
 
     const callsBefore = stub.calls.length;
@@ -278,7 +279,7 @@ describe('OAuthAPI.Login', () => {
   it('creates no account while registration or the site is closed, but still signs bound members in', async () => {
     const bound = newIdentity();
     expect((await signIn('wechat', bound)).status).toBe(200);
-    const usersBefore = await countRows('SELECT COUNT(*) AS n FROM user');
+    const usersBefore = await countUsers();
     try {
       const closures: Record<string, string>[] = [{ 'security.enable_register': 'false' }, { 'security.enable_register': 'true', 'security.is_close': 'true' }];
       for (const settings of closures) {
@@ -288,7 +289,7 @@ describe('OAuthAPI.Login', () => {
         expect(res.body).toEqual({ error: '系统未开放注册', code: 3, message: '系统未开放注册' });
         expect((await signIn('wechat', bound)).status).toBe(200);
       }
-      expect(await countRows('SELECT COUNT(*) AS n FROM user')).toBe(usersBefore);
+      expect(await countUsers()).toBe(usersBefore);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true', 'security.is_close': 'false' });
     }
@@ -317,7 +318,7 @@ describe('OAuthAPI.Login', () => {
     const identity = newIdentity({ nickname: '将被删除' });
     const first = await signIn('wechat', identity);
     const userId = first.body.user.id as number;
-    const stored = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT password FROM user WHERE id = ?').get(userId) as { password: string }).password);
+    const stored = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('user').select('password').where('id', '=', userId).executeTakeFirstOrThrow()).password);
     expect(stored).toMatch(/^oauth\$[A-Za-z0-9_-]{32}$/);
     for (const password of ['', stored, stored.slice('oauth$'.length)]) {
       const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: '将被删除', password } });
@@ -325,7 +326,7 @@ describe('OAuthAPI.Login', () => {
     }
     const deleted = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: userId, password: backend.adminPassword } });
     expect(deleted.status, deleted.text).toBe(200);
-    expect(await countRows('SELECT COUNT(*) AS n FROM oauth_binding WHERE user_id = ?', userId)).toBe(0);
+    expect(await countBindings('user_id', userId)).toBe(0);
     const again = await signIn('wechat', identity);
     expect(again.status).toBe(200);
     expect(again.body.user.id).not.toBe(userId);

@@ -129,6 +129,27 @@ describe('Alipay', () => {
     expect(outcomes).toEqual(['paid', 'repeated', 'repeated', 'repeated', 'repeated']);
   });
 
+  it('twenty notifications at once grant once, and two orders of one member paid at once both count', async () => {
+    const member = await registerMember(backend.url);
+    const month = await placeOrder(member, 'month', 30);
+    const quarter = await placeOrder(member, 'quarter', 80);
+    const bodies = [
+      stub.alipay.notification(stub.alipay.paidParams(month.order_no, '30.00')),
+      stub.alipay.notification(stub.alipay.paidParams(quarter.order_no, '80.00')),
+    ];
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postAlipay(bodies[i % 2]!)));
+    expect(answers.map((a) => a.text)).toEqual(Array(20).fill('success'));
+    const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
+    expect(log.body.total).toBe(2);
+    for (const order of [month, quarter]) {
+      const outcomes = (await notificationsOf(order.order_no)).map((n: { outcome: string }) => n.outcome).sort();
+      expect(outcomes).toEqual(['paid', ...Array(9).fill('repeated')]);
+    }
+    // 30 days, then 90 more after them: neither extension overwrote the other.
+    const vip = await vipOf(member);
+    expect(Date.parse(vip.end_at) - Date.parse(vip.start_at)).toBe(120 * DAY_MS);
+  });
+
   it.each([
     ['a tampered amount', (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '30.00')).replace('total_amount=30.00', 'total_amount=0.01'), '签名无效'],
     ['a wrong amount, correctly signed', (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '0.01')), '金额不符：到账 0.01 元，订单 30.00 元'],
@@ -201,8 +222,8 @@ describe('Alipay', () => {
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
     expect(queries()).toBe(asked);
     // 5 s later (the last check moved back in the database rather than waited for), it asks.
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE orders SET checked_at = ? WHERE order_no = ?')
-      .run(new Date(Date.now() - 5100).toISOString(), order.order_no));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('orders').set({ checked_at: new Date(Date.now() - 5100).toISOString() })
+      .where('order_no', '=', order.order_no).execute());
     const res = await orderOf(member, order.order_no);
     expect(queries()).toBe(asked + 1);
     expect(res.body).toMatchObject({ status: 1, trade_no: 'T-QUERY-1' });

@@ -16,6 +16,7 @@ import {
 } from '../../backend/platform/search/bigrams';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
 import { MAX_CONTENT_LENGTH, SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
+import { normalizePages, pageAt } from '../../backend/platform/search/pages';
 import { HEAD_BYTES, headOf } from '../../backend/platform/search/stored-texts';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
@@ -27,6 +28,7 @@ function entry(id: number, fields: Partial<Omit<SearchEntry, 'id' | 'attributes'
     keywords: fields.keywords ?? '',
     description: fields.description ?? '',
     content: fields.content ?? FILLER,
+    ...(fields.paged ? { paged: true } : {}),
     attributes: { createdAt: '2024-01-01T00:00:00Z', ...fields.attributes },
   };
 }
@@ -467,6 +469,60 @@ describe('SqliteSearchIndex', () => {
       index = new SqliteSearchIndex(opened.sqlite, 'document');
       expect(headRows()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
       expect((await index.search({ text: '开篇提到' })).hits[0]!.snippet).toContain('<em>开篇提到</em>');
+    });
+  });
+
+  describe('a paged text (a form feed between pages)', () => {
+    const pages = ['第一页讲述了城市图书馆的历史。', '', `${FILLER}第三页的末尾写着机器学`, `习的方法。${FILLER}`, 'Chapter five: the ｐｙｔｈｏｎ notes.'];
+    const paged = pages.join('\f');
+
+    it('is stored, tokenized and shown as the pages joined by a line break: a word a page break cut is whole', async () => {
+      expect(normalizePages(paged).text).toBe(normalizeText(pages.join('\n')));
+      await index.upsert([entry(1, { content: paged, paged: true })]);
+      expect(await ids('机器学习')).toEqual([1]);
+      const [hit] = (await index.search({ text: '机器学习' })).hits;
+      expect(hit!.snippet).toContain('<em>机器学习</em>的方法');
+      expect(hit!.snippet).not.toContain('\f');
+    });
+
+    it('names the page of the snippet: where its first match is, or where the text begins', async () => {
+      await index.upsert([entry(1, { title: '图书馆笔记', content: paged, paged: true })]);
+      expect((await index.search({ text: '城市图书馆' })).hits[0]).toMatchObject({ page: 1 });
+      expect((await index.search({ text: '机器学习' })).hits[0]).toMatchObject({ page: 3 });
+      expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ page: 4 });
+      // the byte search misses a word in full-width letters: the match is found in the decoded text
+      expect((await index.search({ text: 'python' })).hits[0]).toMatchObject({ snippet: expect.stringContaining('<em>ｐｙｔｈｏｎ</em>'), page: 5 });
+      // a title-only query shows the text's beginning
+      expect((await index.search({ text: '笔' })).hits[0]).toMatchObject({ snippet: expect.stringMatching(/^第一页/u), page: 1 });
+    });
+
+    it('names no page for a snippet from the description, nor for a text that is not paged', async () => {
+      await index.upsert([
+        entry(1, { description: '一份关于星系的介绍', content: paged, paged: true }),
+        entry(2, { content: paged }),
+      ]);
+      expect((await index.search({ text: '星系' })).hits[0]).toMatchObject({ id: 1, page: 0 });
+      expect((await index.search({ text: '方法' })).hits.map((hit) => [hit.id, hit.page]).sort()).toEqual([[1, 4], [2, 0]]);
+    });
+
+    it('finds the page of a byte offset, empty pages starting where the next one does', () => {
+      const { text, starts } = normalizePages(paged);
+      const byteOf = (word: string) => Buffer.byteLength(text.slice(0, text.indexOf(word)));
+      expect(pageAt(starts, 0)).toBe(1);
+      expect(pageAt(starts, byteOf('机器'))).toBe(3);
+      expect(pageAt(starts, byteOf('习的方法'))).toBe(4);
+      expect(pageAt(starts, Buffer.byteLength(text))).toBe(5);
+      expect(pageAt(null, 10)).toBe(0);
+      expect(pageAt(normalizePages('\f\f正文').starts, 0)).toBe(3);
+    });
+
+    it('gets its pages once upserted again into an index made before pages were kept', async () => {
+      await index.upsert([entry(1, { content: paged, paged: true })]);
+      opened.sqlite.exec('ALTER TABLE search_document_text DROP COLUMN page_starts');
+      index = new SqliteSearchIndex(opened.sqlite, 'document');
+      expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 0 });
+      await index.upsert([entry(1, { content: paged, paged: true })]);
+      expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
     });
   });
 

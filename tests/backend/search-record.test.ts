@@ -10,10 +10,16 @@ const backend = useBackend();
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
 function insertRecords(dataDir: string, rows: { user_id?: number; ip?: string; keywords: string; total?: number; created_at?: string }[]) {
-  return withDatabase(dataDir, (db) => {
-    const insert = db.prepare(`INSERT INTO search_record (user_id, ip, total, page, user_agent, keywords, type, spend_time, created_at, updated_at)
-      VALUES (@user_id, @ip, @total, 1, 'vitest', @keywords, 0, 0.012, @created_at, @created_at)`);
-    return rows.map((r) => Number(insert.run({ user_id: 0, ip: '10.0.0.1', total: 3, created_at: new Date().toISOString(), ...r }).lastInsertRowid));
+  return withDatabase(dataDir, async (db) => {
+    const ids: number[] = [];
+    for (const r of rows) {
+      const { created_at = new Date().toISOString(), ...values } = r;
+      const row = await db.insertInto('search_record').values({
+        user_id: 0, ip: '10.0.0.1', total: 3, page: 1, user_agent: 'vitest', type: 0, spend_time: 0.012, ...values, created_at, updated_at: created_at,
+      }).returning('id').executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    return ids;
   });
 }
 
@@ -77,7 +83,7 @@ describe('retention', () => {
     }).toEqual([recent]);
     expect(old).toBeDefined();
 
-    const jobs = await withDatabase(restarted.dataDir, (db) => db.prepare("SELECT state, run_after FROM job WHERE kind = 'search-record.purge' ORDER BY id").all() as { state: string; run_after: string }[]);
+    const jobs = await withDatabase(restarted.dataDir, (db) => db.selectFrom('job').select(['state', 'run_after']).where('kind', '=', 'search-record.purge').orderBy('id').execute());
     expect(jobs.filter((j) => j.state === 'done').length).toBeGreaterThanOrEqual(2);
     const next = jobs.filter((j) => j.state === 'queued');
     expect(next).toHaveLength(1);
@@ -90,8 +96,8 @@ describe('retention', () => {
     await first.close({ keepData: true });
     const again = await startBackend({ dataDir: first.dataDir });
     try {
-      const purgeRuns = () => withDatabase(again.dataDir, (db) =>
-        (db.prepare("SELECT count(*) AS n FROM job WHERE kind = 'search-record.purge' AND state = 'done'").get() as { n: number }).n);
+      const purgeRuns = () => withDatabase(again.dataDir, async (db) => (await db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('kind', '=', 'search-record.purge').where('state', '=', 'done').executeTakeFirstOrThrow()).n);
       await expect.poll(purgeRuns).toBe(2);
       const token = await login(again.url, 'admin', again.adminPassword);
       const list = await api(again.url, 'GET', '/api/v1/searchrecord/list', { token });

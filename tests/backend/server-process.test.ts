@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useS3 } from '../helpers/s3';
 
 // `npm run backend` as an operator runs it: tsx backend/server.ts with only environment.
 
@@ -47,5 +48,39 @@ describe('npm run backend', () => {
     const { code, stderr } = await run({ BACKEND_PORT: 'eighty' }, null);
     expect(code).toBe(1);
     expect(stderr).toContain('Configuration error: BACKEND_PORT must be an integer between 0 and 65535, got "eighty"');
+  });
+});
+
+describe('npm run backend with S3_BUCKET', () => {
+  const server = useS3();
+
+  it('starts when the bucket answers, keeping no file folders under DATA_DIR', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    try {
+      const { code, stdout } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0', ...server.s3.env }, /password "[^"]+"/);
+      expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(code).toBe(0);
+      expect(fs.readdirSync(dataDir).filter((name) => !name.startsWith('moredoc.db')).sort()).toEqual(['jwt-secret']);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['no such bucket', () => ({ S3_BUCKET: 'no-such-bucket' }), /^Configuration error: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/],
+    ['unknown keys', () => ({ S3_ACCESS_KEY_ID: 'WRONG', S3_SECRET_ACCESS_KEY: 'WRONG' }), /^Configuration error: S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: http:\/\/127\.0\.0\.1:\d+ refused access to the bucket "moredoc-test" \(HTTP 403[^\n]*\n$/],
+    ['an unreachable endpoint', () => ({ S3_ENDPOINT: 'http://127.0.0.1:9' }), /^Configuration error: S3_ENDPOINT: http:\/\/127\.0\.0\.1:9 cannot be reached \(ECONNREFUSED[^\n]*\n$/],
+  ])('exits with status 1 and one line naming the setting on %s', async (_case, change, message) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    try {
+      const { code, stderr } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0', ...server.s3.env, ...change() }, null);
+      expect(code).toBe(1);
+      // Our one line and nothing else (the SDK's Node 20 warning is switched off), no stack trace.
+      expect(stderr).toMatch(message);
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

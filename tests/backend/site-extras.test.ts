@@ -27,6 +27,23 @@ describe('FriendlinkAPI', () => {
     expect((await api(backend.url, 'GET', '/api/v1/friendlink', { query: { id: 3 } })).status).toBe(404);
   });
 
+  it('searches names case-insensitively, % and _ as wildcards and a backslash as itself, on either engine', async () => {
+    const titles = ['MoreDoc 文库', 'C:\\Docs 目录', 'C:Docs 目录'];
+    const ids: number[] = [];
+    for (const title of titles) ids.push((await admin('POST', '/api/v1/friendlink', { body: { title, link: 'https://example.com' } })).body.id);
+    try {
+      const found = async (wd: string) => ((await admin('GET', '/api/v1/friendlink/list', { query: { wd, enable: [true, false] } })).body.friendlink ?? [])
+        .map((f: { title: string }) => f.title).sort();
+      expect(await found('moredoc')).toEqual(['MoreDoc 文库']);
+      expect(await found('MOREDOC 文')).toEqual(['MoreDoc 文库']);
+      expect(await found('c:\\docs')).toEqual(['C:\\Docs 目录']);
+      expect(await found('C:_Docs')).toEqual(['C:\\Docs 目录']);
+      expect(await found('C%目录')).toEqual(['C:Docs 目录', 'C:\\Docs 目录']);
+    } finally {
+      for (const id of ids) await admin('DELETE', '/api/v1/friendlink', { query: { id } });
+    }
+  });
+
   it.each([
     ['POST', { link: 'https://x.cn' }, 400, '友链名称不能为空'],
     ['POST', { title: 'x' }, 400, '友链地址不能为空'],

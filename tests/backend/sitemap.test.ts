@@ -42,24 +42,24 @@ async function seedContent(): Promise<{ categories: number[] }> {
   expect((await admin('POST', '/api/v1/category', { body: { title: '小学', type: 0, parent_id: ids[0] } })).status).toBe(200);
   const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '小学' } })).body.category[0].id as number;
   ids.push(child);
-  await withDatabase(backend.dataDir, (db) => {
+  await withDatabase(backend.dataDir, async (db) => {
     const ts = '2026-03-04T05:06:07.000Z';
-    const doc = db.prepare('INSERT INTO document (id, title, uuid, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    doc.run(10, '已转换', 'u10', 2, null, ts, ts);
-    doc.run(11, '已禁用', 'u11', 4, null, ts, ts);
-    doc.run(12, '已删除', 'u12', 2, ts, ts, ts);
-    doc.run(13, '两个分类', 'u13', 2, null, ts, '2026-05-01T00:00:00.000Z');
-    doc.run(14, '未分类', 'u14', 2, null, ts, ts);
-    doc.run(15, '转换失败', 'u15', 3, null, ts, ts);
-    const link = db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)');
+    const doc = (id: number, title: string, status: number, deleted_at: string | null, updated_at = ts) =>
+      ({ id, title, uuid: `u${id}`, user_id: 0, status, deleted_at, created_at: ts, updated_at });
+    await db.insertInto('document').values([
+      doc(10, '已转换', 2, null), doc(11, '已禁用', 4, null), doc(12, '已删除', 2, ts), doc(13, '两个分类', 2, null, '2026-05-01T00:00:00.000Z'),
+      doc(14, '未分类', 2, null), doc(15, '转换失败', 3, null),
+    ]).execute();
     // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
     // 13: two top-level categories: the page is under the last.
-    for (const [documentId, categoryId] of [[10, child], [10, ids[0]], [11, ids[0]], [12, ids[0]], [13, ids[0]], [13, ids[1]], [15, ids[0]]]) link.run(documentId, categoryId, ts, ts);
-    db.prepare('DELETE FROM article').run(); // the seeded footer pages give way to the test's own articles
-    const article = db.prepare('INSERT INTO article (identifier, title, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    article.run('about', '关于我们', 1, null, ts, ts);
-    article.run('draft', '草稿', 0, null, ts, ts);
-    article.run('gone', '已删除', 1, ts, ts, ts);
+    const links = [[10, child], [10, ids[0]!], [11, ids[0]!], [12, ids[0]!], [13, ids[0]!], [13, ids[1]!], [15, ids[0]!]];
+    for (const [document_id, category_id] of links) {
+      await db.insertInto('document_category').values({ document_id: document_id!, category_id: category_id!, created_at: ts, updated_at: ts }).execute();
+    }
+    await db.deleteFrom('article').execute(); // the seeded footer pages give way to the test's own articles
+    const article = (identifier: string, title: string, status: number, deleted_at: string | null) =>
+      ({ identifier, title, user_id: 0, status, deleted_at, created_at: ts, updated_at: ts });
+    await db.insertInto('article').values([article('about', '关于我们', 1, null), article('draft', '草稿', 0, null), article('gone', '已删除', 1, ts)]).execute();
   });
   return { categories: ids };
 }
@@ -93,9 +93,9 @@ describe('sitemaps', () => {
   });
 
   it('drop a deleted document at the next generation, and the files no longer needed', async () => {
-    await withDatabase(backend.dataDir, (db) => {
-      db.prepare('UPDATE document SET deleted_at = ? WHERE id IN (10, 13)').run(new Date().toISOString());
-      db.prepare('UPDATE article SET status = 0').run();
+    await withDatabase(backend.dataDir, async (db) => {
+      await db.updateTable('document').set({ deleted_at: new Date().toISOString() }).where('id', 'in', [10, 13]).execute();
+      await db.updateTable('article').set({ status: 0 }).execute();
     });
     expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
     const listed = await index();
@@ -107,8 +107,8 @@ describe('sitemaps', () => {
     await admin('POST', '/api/v1/category', { body: { title: '新分类', type: 0 } });
     const created = (await admin('GET', '/api/v1/category/list', { query: { wd: '新分类' } })).body.category[0].id as number;
     // The job waits for the end of its window (30 s) to gather changes: bring it forward.
-    const queued = await withDatabase(backend.dataDir, (db) =>
-      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued' AND dedupe_key LIKE 'sitemap.refresh:%'").run(new Date(0).toISOString()).changes);
+    const queued = await withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
+      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').where('dedupe_key', 'like', 'sitemap.refresh:%').executeTakeFirst()).numUpdatedRows));
     expect(queued).toBe(1);
     await expect.poll(async () => (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`), { timeout: 10_000 }).toBe(true);
   });
@@ -119,8 +119,8 @@ describe('sitemaps', () => {
       return res.status === 200 ? texts(parseXml(await res.text()), 'loc') : [];
     };
     // The refresh waits for the end of its window (30 s) to gather changes: bring it forward.
-    const bringForward = () => withDatabase(backend.dataDir, (db) =>
-      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.refresh' AND state = 'queued'").run(new Date(0).toISOString()).changes);
+    const bringForward = () => withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
+      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').executeTakeFirst()).numUpdatedRows));
     const created = await admin('POST', '/api/v1/article', { body: { title: '新版上线', identifier: 'release', content: '<p>新版本已经上线。</p>' } });
     expect(created.status).toBe(200);
     expect(await bringForward()).toBe(1);
@@ -132,33 +132,34 @@ describe('sitemaps', () => {
   });
 
   it("give a change made while its window's run is under way a run of its own, in the next window", async () => {
-    const queued = () => withDatabase(backend.dataDir, (db) =>
-      (db.prepare("SELECT dedupe_key AS key FROM job WHERE kind = 'sitemap.refresh' AND state = 'queued' ORDER BY dedupe_key").all() as { key: string }[]).map((j) => j.key));
+    const queued = () => withDatabase(backend.dataDir, async (db) => (await db.selectFrom('job').select('dedupe_key')
+      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').orderBy('dedupe_key').execute()).map((j) => j.dedupe_key!));
     // Runs the earlier tests left waiting are not this test's.
-    await withDatabase(backend.dataDir, (db) => db.prepare("DELETE FROM job WHERE kind = 'sitemap.refresh' AND state = 'queued'").run());
+    await withDatabase(backend.dataDir, (db) => db.deleteFrom('job').where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').execute());
     expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之中', identifier: 'window-a', content: '<p>一</p>' } })).status).toBe(200);
     const [waiting] = await queued();
     if (waiting === undefined) throw new Error('the article asked for no sitemap refresh');
     // As if that run had started early (brought forward, or the clock of the process running it is ahead).
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'running' WHERE dedupe_key = ? AND state = 'queued'").run(waiting));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'running' }).where('dedupe_key', '=', waiting).where('state', '=', 'queued').execute());
     try {
       expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' } })).status).toBe(200);
       const next = new Date(Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS).toISOString();
       expect(await queued()).toContain(`sitemap.refresh:${next}`);
     } finally {
-      await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'queued' WHERE dedupe_key = ? AND state = 'running'").run(waiting));
+      await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued' }).where('dedupe_key', '=', waiting).where('state', '=', 'running').execute());
     }
   });
 
   it('follow any publication by themselves, through the watch that compares the content with the files', async () => {
-    await withDatabase(backend.dataDir, (db) => {
+    await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      db.prepare("INSERT INTO document (id, title, uuid, status, created_at, updated_at) VALUES (20, '新发布', 'u20', 2, ?, ?)").run(ts, ts);
-      db.prepare('INSERT INTO document_category (document_id, category_id, created_at, updated_at) SELECT 20, min(id), ?, ? FROM category WHERE type = 0').run(ts, ts);
+      await db.insertInto('document').values({ id: 20, title: '新发布', uuid: 'u20', user_id: 0, status: 2, created_at: ts, updated_at: ts }).execute();
+      const { first } = await db.selectFrom('category').select((eb) => eb.fn.min('id').as('first')).where('type', '=', 0).executeTakeFirstOrThrow();
+      await db.insertInto('document_category').values({ document_id: 20, category_id: first, created_at: ts, updated_at: ts }).execute();
     });
     // The watch runs every five minutes: bring the next one forward.
-    await expect.poll(() => withDatabase(backend.dataDir, (db) =>
-      db.prepare("UPDATE job SET run_after = ? WHERE kind = 'sitemap.watch' AND state = 'queued'").run(new Date(0).toISOString()).changes), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
+      .where('kind', '=', 'sitemap.watch').where('state', '=', 'queued').executeTakeFirst()).numUpdatedRows)), { timeout: 10_000 }).toBe(1);
     await expect.poll(async () => {
       const res = await fetch(`${backend.url}/sitemap/documents-0.xml`);
       return res.status === 200 && (await res.text()).includes('/20</loc>');

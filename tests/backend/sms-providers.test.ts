@@ -37,7 +37,7 @@ function sendCode(cloud: Cloud, mobile: string, type: string) {
 }
 
 const lastLog = (cloud: Cloud, mobile: string) => withDatabase(backendOf(cloud).dataDir, (db) =>
-  db.prepare('SELECT * FROM sms_log WHERE mobile = ? ORDER BY id DESC LIMIT 1').get(mobile) as Record<string, unknown>);
+  db.selectFrom('sms_log').selectAll().where('mobile', '=', mobile).orderBy('id', 'desc').limit(1).executeTakeFirst());
 
 const EXPECTED = {
   aliyun: { phone: (m: string) => m, login: 'SMS_400000001', register: 'SMS_400000002' },

@@ -55,7 +55,7 @@ describe('SendSmsCode', () => {
     expect(code).toMatch(/^\d{6}$/);
     expect(res.text).not.toContain(code);
     expect(await lastSmsText(backend.dataDir, mobile)).toBe(`您正在登录，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`);
-    const stored = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT * FROM sms_code WHERE mobile = ?').get(mobile) as Record<string, unknown>);
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').selectAll().where('mobile', '=', mobile).executeTakeFirstOrThrow());
     expect(stored).toMatchObject({ purpose: 'login', attempts: 0, used_at: null });
     expect(String(stored.code_hash)).toMatch(/^[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(String(stored.code_hash)).not.toContain(code);
@@ -95,6 +95,14 @@ describe('SendSmsCode', () => {
     expect((await sendCode(mobile, 'login')).status).toBe(200);
   });
 
+  it('sends one code of ten asked for one number at once, the others wait their interval', async () => {
+    const mobile = newMobile();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => sendCode(mobile, 'login')));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(429)]);
+    const sent = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').select('id').where('mobile', '=', mobile).execute());
+    expect(sent).toHaveLength(1);
+  });
+
   it('refuses the 11th code of a day to one number; messages older than 24 hours no longer count', async () => {
     const mobile = newMobile();
     for (let i = 0; i < 10; i += 1) {
@@ -105,7 +113,7 @@ describe('SendSmsCode', () => {
     const eleventh = await sendCode(mobile, 'login');
     expect(eleventh.status).toBe(429);
     expect(eleventh.body).toMatchObject({ code: 8, message: '该手机号今日获取验证码的次数已达上限，请明天再试' });
-    const count = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT count(*) AS n FROM sms_log WHERE mobile = ?').get(mobile) as { n: number }).n);
+    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select((eb) => eb.fn.countAll<number>().as('n')).where('mobile', '=', mobile).executeTakeFirstOrThrow()).n);
     expect(count).toBe(10);
     await ageSmsLog(backend.dataDir, mobile, 24 * 60 * 60_000 - 19.5 * 60_000);
     // The oldest message is now 24 hours and 30 s old, the next 23 h 58.5 min: one more is allowed, not two.
@@ -206,7 +214,7 @@ describe('RegisterByMobile', () => {
     const right = await registerByMobile({ mobile, code, password: 'phone-secret' });
     expect(right.status).toBe(400);
     expect(right.body.message).toBe('短信验证码错误次数过多，请重新获取');
-    const attempts = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT attempts FROM sms_code WHERE mobile = ?').get(mobile) as { attempts: number }).attempts);
+    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
     expect(attempts).toBe(5);
   });
 
@@ -281,6 +289,14 @@ describe('LoginByMobile', () => {
     expect(replay.body.message).toBe('短信验证码已使用，请重新获取');
   });
 
+  it('lets a code sign in once when ten requests bring it at the same time', async () => {
+    const member = await mobileMember();
+    const code = await codeFor(member.mobile, 'login');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => loginByMobile({ mobile: member.mobile, code })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(400)]);
+    expect(answers.filter((a) => a.status === 400).every((a) => a.body.message === '短信验证码已使用，请重新获取')).toBe(true);
+  });
+
   it('says the number has no account only after the right code', async () => {
     const mobile = newMobile();
     const wrong = await loginByMobile({ mobile, code: '000000' });
@@ -296,7 +312,7 @@ describe('LoginByMobile', () => {
     for (const code of ['', '12345', '1234567', 'abcdef']) {
       expect((await loginByMobile({ mobile, code })).body.message).toBe('请输入6位数字短信验证码');
     }
-    const attempts = await withDatabase(backend.dataDir, (db) => (db.prepare('SELECT attempts FROM sms_code WHERE mobile = ?').get(mobile) as { attempts: number }).attempts);
+    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
     expect(attempts).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
@@ -121,10 +122,53 @@ describe('upload validation', () => {
   it('refuses content that an admin flagged as illegal', async () => {
     const file = png(9, 9, 80, 99);
     const first = await upload('avatar', file, { token: backend.member.token });
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute());
     const again = await upload('avatar', file, { token: backend.member.token });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('文件已被标记为非法文件，禁止上传');
+  });
+});
+
+/** A multipart upload sent as Node's client does with `Expect: 100-continue`: the body only once the 100 has come. */
+function uploadExpectingContinue(kind: string, file: Buffer, token: string): Promise<{ status: number; body: unknown; gotContinue: boolean }> {
+  const boundary = 'expect-continue-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="picture.png"\r\nContent-Type: image/png\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return new Promise((resolve, reject) => {
+    let gotContinue = false;
+    const headers = { authorization: `Bearer ${token}`, expect: '100-continue', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) };
+    const req = httpRequest(`${backend.url}/api/v1/upload/${kind}`, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), gotContinue }));
+    });
+    req.on('continue', () => {
+      gotContinue = true;
+      req.end(body);
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('uploads sent with Expect: 100-continue', () => {
+  it('refuses one over the size limit from its headers, instead of the 100', async () => {
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    try {
+      const res = await uploadExpectingContinue('avatar', png(1, 1, 2 * 1024 * 1024), backend.member.token);
+      expect(res).toEqual({ status: 400, gotContinue: false, body: { code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' } });
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+    }
+  });
+
+  it('answers a refused caller instead of the 100, and takes an upload that passes after it', async () => {
+    const refused = await uploadExpectingContinue('banner', png(4, 4), backend.member.token);
+    expect(refused).toMatchObject({ status: 403, gotContinue: false });
+    const taken = await uploadExpectingContinue('avatar', png(4, 4, 200, 7), backend.member.token);
+    expect(taken).toMatchObject({ status: 200, gotContinue: true, body: { code: 200 } });
   });
 });
 

@@ -161,13 +161,13 @@ describe('DeleteUser', () => {
     expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: 1 } })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: 2 } })).body.user_count).toBe(before - 1);
     expect((await api(backend.url, 'GET', '/api/v1/user/sign', { token: victim.token })).status).toBe(401);
-    const signs = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM sign WHERE user_id = ?').get(victim.user.id) as { n: number });
+    const signs = await withDatabase(backend.dataDir, (db) => db.selectFrom('sign').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', victim.user.id).executeTakeFirstOrThrow());
     expect(signs.n).toBe(0);
   });
 
   it('keeps users who still own documents or articles', async () => {
     const author = await registerMember(backend.url);
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE user SET doc_count = 1 WHERE id = ?').run(author.user.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('user').set({ doc_count: 1 }).where('id', '=', author.user.id).execute());
     const res = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: author.user.id, password: backend.adminPassword } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('用户存在文档或文章，不允许删除');
@@ -209,5 +209,19 @@ describe('ListUser', () => {
     expect(sorted.body.user[0].id).toBe(1);
     const limited = await api(backend.url, 'GET', '/api/v1/user/list', { query: { limit: 10 } });
     expect(limited.body.total).toBeUndefined();
+  });
+
+  it('sorts by a column that may be empty with the empty ones first ascending and last descending, on either engine', async () => {
+    const added = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body: { username: 'never-logged-in', password: 'never-pass', group_id: [2] } });
+    expect(added.status).toBe(200);
+    const byLogin = async (sort: string) => (await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { sort, size: 1000 } }))
+      .body.user.map((u: { login_at?: string }) => u.login_at !== undefined);
+    const ascending = await byLogin('login_at asc');
+    expect(ascending[0]).toBe(false);
+    expect(ascending.at(-1)).toBe(true);
+    expect(ascending).toEqual([...ascending].sort((a, b) => Number(a) - Number(b)));
+    const descending = await byLogin('login_at desc');
+    expect(descending[0]).toBe(true);
+    expect(descending.at(-1)).toBe(false);
   });
 });

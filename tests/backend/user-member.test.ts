@@ -59,7 +59,7 @@ describe('CanIUploadDocument and CanIPublishArticle', () => {
     const member = await registerMember(backend.url);
     await api(backend.url, 'POST', '/api/v1/punishment', { token: backend.adminToken, body: { user_id: [member.user.id], type: [6], enable: true, end_time: new Date(Date.now() + 60_000).toISOString() } });
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(403);
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE punishment SET end_time = '2000-01-01T00:00:00.000Z' WHERE user_id = ?").run(member.user.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('punishment').set({ end_time: '2000-01-01T00:00:00.000Z' }).where('user_id', '=', member.user.id).execute());
     expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
   });
 });
@@ -100,10 +100,12 @@ describe('ListUserDownload', () => {
   it('lists the own downloads joined with their documents', async () => {
     const member = await registerMember(backend.url);
     expect((await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token })).body).toEqual({});
-    await withDatabase(backend.dataDir, (db) => {
+    await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      const doc = db.prepare("INSERT INTO document (title, user_id, uuid, ext, pages, size, score, created_at, updated_at) VALUES ('手册', 1, 'abcdef0123456789', '.pdf', 12, 2048, 400, ?, ?)").run(ts, ts);
-      db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)').run(member.user.id, doc.lastInsertRowid, '10.0.0.1', ts, ts);
+      const doc = await db.insertInto('document').values({
+        title: '手册', user_id: 1, uuid: 'abcdef0123456789', ext: '.pdf', pages: 12, size: 2048, score: 400, created_at: ts, updated_at: ts,
+      }).returning('id').executeTakeFirstOrThrow();
+      await db.insertInto('download').values({ user_id: member.user.id, document_id: doc.id, ip: '10.0.0.1', is_pay: 1, created_at: ts, updated_at: ts }).execute();
     });
     const res = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 1, size: 10 } });
     expect(res.body.total).toBe(1);

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../backend/db';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { vipBenefits } from '../../backend/modules/vip/service';
 import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
@@ -244,8 +243,8 @@ describe('paying by transfer (manual provider)', () => {
 describe('order timeout', () => {
   /** Makes the order's expiry job due now (as if its minutes had passed) and waits for the queue. */
   async function expireNow(dataDir: string, orderId: number) {
-    await withDatabase(dataDir, (db) => db.prepare("UPDATE job SET run_after = ? WHERE kind = 'order.expire' AND dedupe_key = ?")
-      .run(new Date(Date.now() - 1000).toISOString(), `order.expire:${orderId}`));
+    await withDatabase(dataDir, (db) => db.updateTable('job').set({ run_after: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', 'order.expire').where('dedupe_key', '=', `order.expire:${orderId}`).execute());
   }
 
   async function waitForStatus(url: string, token: string, orderNo: string, status: number) {
@@ -260,7 +259,7 @@ describe('order timeout', () => {
   it('closes an unpaid order after pay.order_timeout minutes through the job queue', async () => {
     const member = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;
-    const job = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT run_after FROM job WHERE dedupe_key = ?").get(`order.expire:${order.id}`) as { run_after: string });
+    const job = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('run_after').where('dedupe_key', '=', `order.expire:${order.id}`).executeTakeFirstOrThrow());
     expect(job.run_after).toBe(new Date(order.expires_at).toISOString());
     await expireNow(backend.dataDir, order.id);
     const closed = await waitForStatus(backend.url, member.token, order.order_no, 2);
@@ -272,8 +271,8 @@ describe('order timeout', () => {
     const order = await paidMonth(member);
     await expireNow(backend.dataDir, order.id);
     // The expiry job has run (and found the order paid).
-    await expect.poll(() => withDatabase(backend.dataDir, (db) => (db.prepare("SELECT state FROM job WHERE dedupe_key = ?")
-      .get(`order.expire:${order.id}`) as { state: string }).state), { timeout: 10_000 }).toBe('done');
+    await expect.poll(async () => (await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('state')
+      .where('dedupe_key', '=', `order.expire:${order.id}`).executeTakeFirstOrThrow())).state, { timeout: 10_000 }).toBe('done');
     expect((await getOrder(member.token, { order_no: order.order_no })).body.status).toBe(1);
   });
 
@@ -372,16 +371,13 @@ describe('vipBenefits (the document module\'s seam)', () => {
     const member = await registerMember(backend.url);
     const other = await registerMember(backend.url);
     await paidMonth(member);
-    const { db } = await openDatabase(backend.dataDir);
-    try {
+    await withDatabase(backend.dataDir, async (db) => {
       const cfg = await new ConfigStore(db).snapshot();
       const benefits = await vipBenefits(db, cfg, member.user.id);
       expect(benefits).toEqual({ active: true, until: expect.any(String), freeDownload: true, readAllPages: true, dailyDownloadQuota: 50 });
       expect(Date.parse(benefits.until!)).toBe(Date.parse((await myVip(member)).body.end_at));
       expect(await vipBenefits(db, cfg, other.user.id)).toEqual({ active: false, until: null, freeDownload: false, readAllPages: false, dailyDownloadQuota: 0 });
       expect(await vipBenefits(db, cfg, 0)).toMatchObject({ active: false });
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 });

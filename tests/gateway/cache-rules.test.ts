@@ -143,6 +143,11 @@ describe('the table of cache rules', () => {
     expect(stale('GET', '/api/v1/user', 401)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
   });
 
+  it('counts a download as the write it is: the buyer\'s session (credits) and the document\'s count', () => {
+    expect(stale('GET', '/api/v1/document/download?id=3')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: true });
+    expect(stale('GET', '/api/v1/document/download?id=3', 403)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+  });
+
   it('holds only API paths', () => {
     for (const rule of CACHE_RULES) expect(rule.path).toMatch(/^\/api\/v1\/[a-z]+(?:\/[a-z]+)*$/);
   });

@@ -127,6 +127,50 @@ describe('login CSRF: sign-in calls from another site are refused even without a
   });
 });
 
+describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
+  const REFUSED = { code: 403, message: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开', error: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开' };
+  const download = async (headers: Record<string, string>, method = 'GET', path = '/api/v1/document/download?id=14') => {
+    const before = stub.requests.length;
+    const res = await send(`${gw.url}${path}`, { method, headers });
+    return { status: res.status, reachedBackend: stub.requests.length > before, body: res.text };
+  };
+
+  it.each([
+    ['a top-level navigation from another site, with the cookie', { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }],
+    ['from a sibling subdomain', { cookie, 'sec-fetch-site': 'same-site' }],
+    ['typed into the address bar or opened from a bookmark', { cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }],
+    ['an older browser sent from another page', { cookie, referer: 'https://evil.example/page' }],
+    ['with the cookie and nothing saying where from', { cookie }],
+    ['an image or no-cors fetch of another site, without the cookie', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }],
+  ])('refuses %s, before the backend', async (_label, headers) => {
+    const res = await download(headers);
+    expect(res).toMatchObject({ status: 403, reachedBackend: false });
+    expect(JSON.parse(res.body)).toEqual(REFUSED);
+  });
+
+  it('refuses the other download RPC and HEAD alike', async () => {
+    const cross = { cookie, 'sec-fetch-site': 'cross-site' };
+    expect(await download(cross, 'GET', '/api/v1/document/download/bereviewed?id=14')).toMatchObject({ status: 403, reachedBackend: false });
+    expect(await download(cross, 'HEAD')).toMatchObject({ status: 403, reachedBackend: false });
+  });
+
+  it.each([
+    ['the SPA\'s fetch', { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }],
+    ['an older browser\'s fetch from one of our pages', { cookie, referer: 'http://127.0.0.1/library/1/14' }],
+    ['a bearer API client, even from another origin', { authorization: 'Bearer x', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }],
+    ['curl, without cookie or browser headers', {}],
+  ])('passes %s', async (_label, headers) => {
+    const fixed = { ...headers } as Record<string, string>;
+    if (fixed.referer) fixed.referer = fixed.referer.replace('http://127.0.0.1', gw.url);
+    expect(await download(fixed)).toMatchObject({ status: 200, reachedBackend: true });
+  });
+
+  it('leaves the other GET calls alone', async () => {
+    const res = await send(`${gw.url}/api/v1/document?id=14`, { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('JSON calls must say they are JSON', () => {
   const NOT_JSON = { code: 415, message: '请求内容必须是 JSON 格式（Content-Type: application/json）', error: '请求内容必须是 JSON 格式（Content-Type: application/json）' };
 
@@ -179,6 +223,30 @@ describe('JSON calls must say they are JSON', () => {
     expect(notify.status).toBe(200);
   });
 
+  it('refuses an upload whose body is not a multipart form with 415 JSON, before the backend', async () => {
+    const NOT_MULTIPART = '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）';
+    for (const type of ['text/plain', 'application/octet-stream', 'application/json', 'image/png']) {
+      const before = stub.requests.length;
+      const res = await send(`${gw.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': type }, body: Buffer.from([0x68, 0xff, 0xfe, 0x69]) });
+      expect(res.status, type).toBe(415);
+      expect(res.json()).toEqual({ code: 415, message: NOT_MULTIPART, error: NOT_MULTIPART });
+      expect(stub.requests.length).toBe(before);
+    }
+    const untyped = await send(`${gw.url}/api/v1/upload/document`, { method: 'POST', body: Buffer.from('x') });
+    expect(untyped.status).toBe(415);
+  });
+
+  it('forwards the bodies it takes as the bytes that came, undecoded', async () => {
+    // Not UTF-8: a body decoded as text and encoded again would change length.
+    const bytes = Buffer.from([0x68, 0xff, 0xfe, 0x69, 0xc3]);
+    for (const [path, type] of [['/api/v1/pay/notify/alipay', 'text/plain'], ['/api/v1/pay/notify/wechat', 'application/xml'], ['/api/v1/user/profile', 'application/json']]) {
+      const res = await send(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type! }, body: bytes });
+      expect(res.status, `${type} ${path}: ${res.text}`).toBe(200);
+      expect(stub.requests.at(-1)).toMatchObject({ url: path, body: bytes });
+      expect(stub.requests.at(-1)?.headers['content-length']).toBe(String(bytes.length));
+    }
+  });
+
   it('does not look at reads or at paths outside the API', async () => {
     expect((await send(`${gw.url}/api/v1/settings`, { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
     expect((await send(`${gw.url}/library`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(404);
@@ -208,6 +276,12 @@ describe('the cross-site <form enctype="text/plain"> login, against the real bac
     });
     expect(res.status).toBe(403);
     expect(res.setCookies).toEqual([]);
+  });
+
+  it('answers a visitor\'s text/plain feedback screenshot with 415, not 502', async () => {
+    const res = await send(`${site.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) }, body: Buffer.from([0x68, 0xff, 0x69]) });
+    expect(res.status).toBe(415);
+    expect(res.json()).toMatchObject({ code: 415, message: expect.stringContaining('multipart/form-data') });
   });
 
   it('refuses the same body from our own origin with 415: only JSON logs in', async () => {

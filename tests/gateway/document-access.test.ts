@@ -1,7 +1,8 @@
 // Downloads through the real gateway in front of the real embedded backend: the API call
-// with the member's cookie, then the signed link, whose headers (Range, Content-Disposition,
-// ETag) and bytes must pass through unchanged; and the whole way of a Chinese PDF through the
-// gateway: upload, conversion, search by a word of its body, download.
+// with the member's cookie, sent as the SPA's fetch sends it (same origin), then the signed
+// link, whose headers (Range, Content-Disposition, ETag) and bytes must pass through
+// unchanged; and the whole way of a Chinese PDF through the gateway: upload, conversion,
+// search by a word of its body, download.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,7 +44,7 @@ describe('downloads through the gateway', () => {
     const doc = await insertDocument(site.dataDir, { userId: uploader.id, title: '城市图书馆的一天', price: 2 });
     await setCredits(site.dataDir, reader.id, 3);
 
-    const granted = await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: { cookie: reader.cookie } });
+    const granted = await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) });
     expect(granted.status, granted.text).toBe(200);
     const { url } = granted.json<{ url: string }>();
     expect(await creditsOf(site.dataDir, reader.id)).toBe(1);
@@ -64,7 +65,7 @@ describe('downloads through the gateway', () => {
   it('passes the backend\'s refusal of a tampered link on', async () => {
     const reader = await registerThroughGateway('reader02');
     const doc = await insertDocument(site.dataDir, { userId: 1, price: 0 });
-    const { url } = (await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: { cookie: reader.cookie } })).json<{ url: string }>();
+    const { url } = (await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) })).json<{ url: string }>();
     const refused = await send(site.url + url.replace(`document_id=${doc.id}`, `document_id=${doc.id + 1}`));
     expect(refused.status).toBe(400);
     expect(refused.text).toBe('下载链接已失效');
@@ -108,7 +109,7 @@ describe('a Chinese PDF through the gateway', () => {
 
     const reader = await registerThroughGateway('reader03');
     await setCredits(site.dataDir, reader.id, 1);
-    const granted = await send(`${site.url}/api/v1/document/download?id=${id}`, { headers: { cookie: reader.cookie } });
+    const granted = await send(`${site.url}/api/v1/document/download?id=${id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) });
     expect(granted.status, granted.text).toBe(200);
     expect(await creditsOf(site.dataDir, reader.id)).toBe(0);
     const { url } = granted.json<{ url: string }>();

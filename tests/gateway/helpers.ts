@@ -7,8 +7,8 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request as undiciRequest } from 'undici';
 import type { FastifyInstance } from 'fastify';
-import { buildGateway, type BuildOptions } from '../../gateway/app';
-import { DEFAULTS, type GatewayConfig } from '../../gateway/config';
+import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
+import { DEFAULTS } from '../../gateway/config';
 
 export const FIXTURE_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 
@@ -81,7 +81,7 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig> = {}): GatewayConfig & { backendUrl: string } {
+export function testConfig(backendUrl: string, overrides: Partial<GatewayBuildConfig> = {}): GatewayBuildConfig {
   return {
     port: 0,
     host: '127.0.0.1',
@@ -90,6 +90,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
     trustProxy: false,
     tokenCookie: 'token',
     upstreamTimeoutMs: 5_000,
+    bodyTimeoutMs: DEFAULTS.bodyTimeoutMs,
     logLevel: 'info',
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },
@@ -106,7 +107,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayConfig>
 /** `beforeListen`: what a test adds to the built gateway (a hook) before it listens. */
 export async function startGateway(
   backendUrl: string,
-  overrides: Partial<GatewayConfig> = {},
+  overrides: Partial<GatewayBuildConfig> = {},
   build: Omit<BuildOptions, 'logStream'> = {},
   beforeListen?: (app: FastifyInstance) => void,
 ): Promise<TestGateway> {

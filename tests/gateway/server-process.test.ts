@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { useS3 } from '../helpers/s3';
 import { FIXTURE_DIST, json, send, startStub, type Stub } from './helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -89,6 +90,23 @@ describe('gateway/server.ts', () => {
     expect(child.stderr()).toContain('UPSTREAM_TIMEOUT_MS');
   });
 
+  describe('with the embedded backend on S3', () => {
+    const server = useS3();
+
+    it('exits with code 1 and one line naming the S3 setting at fault', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      try {
+        const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, S3_BUCKET: 'no-such-bucket' });
+        children.push(child);
+        expect(await child.exited).toBe(1);
+        expect(child.stderr()).toMatch(/(^|\n)Invalid embedded backend configuration: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/);
+        expect(child.stderr()).not.toMatch(/^\s+at /m);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
+  });
+
   it('exits with code 1 when the SPA is not built', async () => {
     const child = spawnServer({ BACKEND_URL: stub.url, WEB_DIST: join(tmpdir(), 'no-such-dist') });
     children.push(child);
@@ -138,7 +156,7 @@ describe('gateway/server.ts', () => {
     const chunk = Buffer.alloc(64 * 1024, 7);
     const res = await request(`${url}/api/v1/upload/document`, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream', 'content-length': String(total) },
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(total) },
       body: Readable.from(
         (function* () {
           for (let sent = 0; sent < total; sent += chunk.length) yield chunk;

@@ -63,7 +63,7 @@ describe('uploads', () => {
     const res = await request(`${gw.url}/api/v1/upload/document`, {
       method: 'POST',
       headers: sameOrigin(gw.url, {
-        'content-type': 'application/octet-stream',
+        'content-type': 'multipart/form-data; boundary=x',
         'content-length': String(TOTAL),
         cookie: `token=${makeJwt()}`,
       }),

@@ -1,16 +1,24 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import { postgresPool } from '../../backend/db/postgres';
+import type { DB } from '../../backend/db/schema';
+import { GATEWAY_SECRET_HEADER } from '../../shared/constants';
 import type { ViewFiles } from '../../gateway/view-files';
+import type { TestS3 } from './s3';
+import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
-// Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR.
-// Captchas are switched off unless the test's env turns them back on.
+// Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR, on the
+// engine under test (test-database.ts: a fresh PostgreSQL database in the server-postgres
+// project). Captchas are switched off unless the test's env turns them back on. The tests
+// stand where a proxy or gateway would: the backend believes their X-Forwarded-For
+// (BACKEND_TRUST_PROXY 127.0.0.1), so that a test can act as many clients.
 
 /**
  * The backends this process started, by URL: `api()` hands its calls to them in process
@@ -25,7 +33,7 @@ export interface StartedBackend {
   adminPassword: string;
   /** its page and cover answers in process, as the gateway beside it gets them */
   viewFiles: ViewFiles;
-  /** Closes the server; removes the DATA_DIR unless `keepData` (restart tests). */
+  /** Closes the server; removes the DATA_DIR (and its PostgreSQL database) unless `keepData` (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -34,15 +42,20 @@ export async function startBackend(opts: {
   /** Reuse a DATA_DIR (restart tests); default: a fresh temporary one. */
   dataDir?: string;
   build?: Omit<BuildBackendOptions, 'logger'>;
+  /** Keep the files in this S3 server's bucket (its S3_* variables) instead of DATA_DIR. */
+  s3?: Pick<TestS3, 'env'>;
 } = {}): Promise<StartedBackend> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
     ...CAPTCHAS_OFF,
+    ...(await databaseEnv(dataDir)),
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     BACKEND_HOST: '127.0.0.1',
     BACKEND_PORT: '0',
     LOG_LEVEL: 'silent',
+    ...opts.s3?.env,
+    BACKEND_TRUST_PROXY: '127.0.0.1',
     ...opts.env,
   });
   // Cheap password hashing keeps the suites fast; the hashes verify the same way.
@@ -57,7 +70,9 @@ export async function startBackend(opts: {
     async close(closeOpts = {}) {
       inProcess.delete(address);
       await app.close();
-      if (!closeOpts.keepData) await fs.rm(dataDir, { recursive: true, force: true });
+      if (closeOpts.keepData) return;
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await dropDatabaseOf(dataDir);
     },
   };
 }
@@ -68,6 +83,23 @@ export interface ApiResponse<T = Record<string, unknown>> {
   /** Parsed JSON when the answer is JSON, else the text. */
   body: T;
   text: string;
+}
+
+const gatewaySecrets = new Map<string, string>();
+
+/**
+ * An embedded backend takes requests from its gateway only (its secret in
+ * GATEWAY_SECRET_HEADER): tests that reach it directly, for fixtures, send the secret as its
+ * gateway does once it is registered here (tests/helpers/site.ts).
+ */
+export function callAsGatewayOf(url: string, secret: string): void {
+  gatewaySecrets.set(new URL(url).origin, secret);
+}
+
+/** The headers a direct call to the backend at `url` carries: its gateway's secret, when registered. */
+export function backendCallerHeaders(url: string): Record<string, string> {
+  const secret = gatewaySecrets.get(new URL(url).origin);
+  return secret ? { [GATEWAY_SECRET_HEADER]: secret } : {};
 }
 
 export type Query = Record<string, string | number | boolean | readonly (string | number | boolean)[] | undefined>;
@@ -102,7 +134,7 @@ export async function api<T = any>(
   apiPath: string,
   opts: { token?: string; body?: unknown; rawBody?: string; query?: Query; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...opts.headers };
+  const headers: Record<string, string> = { ...backendCallerHeaders(url), ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
@@ -151,6 +183,8 @@ export interface BackendFixture {
   readonly adminToken: string;
   /** A member registered once for the whole file (only with `{ member: true }`). */
   readonly member: Member;
+  /** The S3 server whose bucket holds the files (only with `{ s3: true }`). */
+  readonly s3: TestS3;
   /** `api()` as the admin: `admin('GET', '/api/v1/config/list', { query })`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   admin<T = any>(method: string, apiPath: string, opts?: Parameters<typeof api>[3]): Promise<ApiResponse<T>>;
@@ -164,17 +198,24 @@ export interface BackendFixture {
 export function useBackend(opts: {
   env?: Record<string, string> | (() => Record<string, string>);
   member?: boolean;
+  s3?: boolean;
   build?: Omit<BuildBackendOptions, 'logger'>;
 } = {}): BackendFixture {
   let backend: StartedBackend | undefined;
   let adminToken = '';
   let member: Member | undefined;
+  let s3: TestS3 | undefined;
   beforeAll(async () => {
-    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env, ...(opts.build ? { build: opts.build } : {}) });
+    // Loaded only when asked for: s3rver is a whole Koa server.
+    if (opts.s3) s3 = await (await import('./s3')).startS3();
+    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env, ...(s3 ? { s3 } : {}), ...(opts.build ? { build: opts.build } : {}) });
     adminToken = await login(backend.url, 'admin', backend.adminPassword);
     if (opts.member) member = await registerMember(backend.url);
   });
-  afterAll(() => backend?.close());
+  afterAll(async () => {
+    await backend?.close();
+    await s3?.stop();
+  });
   const started = () => {
     if (!backend) throw new Error('useBackend: the backend starts in beforeAll; use it inside hooks and tests');
     return backend;
@@ -191,6 +232,10 @@ export function useBackend(opts: {
     get member() {
       if (!member) throw new Error('useBackend: pass { member: true } to register a member');
       return member;
+    },
+    get s3() {
+      if (!s3) throw new Error('useBackend: pass { s3: true } to keep the files in S3');
+      return s3;
     },
     admin: (method, apiPath, callOpts = {}) => api(started().url, method, apiPath, { token: adminToken, ...callOpts }),
   };
@@ -211,16 +256,26 @@ export async function setConfig(url: string, adminToken: string, values: Record<
 }
 
 /**
- * Direct SQL on a running backend's database, for fixtures that no API of this part can
- * create yet (documents, downloads). Everything else goes through the API.
+ * The database of a backend (by its DATA_DIR), on whichever engine it runs, for fixtures that
+ * no API can create (documents in a given state, rows moved back in time) and for reading
+ * what an API stored. Everything else goes through the API.
  */
-export async function withDatabase<T>(dataDir: string, work: (db: SQLiteDatabase) => T): Promise<T> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(dataDir, 'moredoc.db'));
-  db.pragma('busy_timeout = 5000');
+export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) => T | Promise<T>): Promise<T> {
+  let db: Kysely<DB>;
+  const url = databaseOf(dataDir);
+  if (url) {
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool({ url, label: 'test', poolSize: 2 }) }) });
+  } else {
+    const { default: SQLite } = await import('better-sqlite3');
+    const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
   try {
-    return work(db);
+    return await work(db);
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
+
+export { TEST_ENGINE };

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, registerMember, type Member } from './backend';
+import { api, backendCallerHeaders, registerMember, type Member } from './backend';
 
 // Documents through the HTTP API, as the upload screen does it: the file to
 // `POST /api/v1/upload/document`, then `POST /api/v1/document`, then waiting for the converter.
@@ -8,7 +8,7 @@ import { api, registerMember, type Member } from './backend';
 export async function uploadDocument(url: string, token: string, file: Buffer, name: string) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(file)]), name);
-  const res = await fetch(`${url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { ...backendCallerHeaders(url), authorization: `Bearer ${token}` } });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status, body: (await res.json()) as any };
 }

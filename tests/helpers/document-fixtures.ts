@@ -33,28 +33,29 @@ export async function insertDocument(dataDir: string, opts: {
   fs.writeFileSync(file, bytes);
   const title = opts.title ?? `测试文档${counter}`;
   const uuid = crypto.randomBytes(8).toString('hex');
-  const id = await withDatabase(dataDir, (db) => {
+  const id = await withDatabase(dataDir, async (db) => {
     const ts = new Date().toISOString();
-    const result = db.prepare(`INSERT INTO document (title, user_id, uuid, price, size, ext, status, pages, hash, created_at, updated_at, deleted_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 3, ?, ?, ?, ?)`)
-      .run(title, opts.userId, uuid, opts.price ?? 0, bytes.length, ext, opts.status ?? 2, hash, ts, ts, opts.deletedAt ?? null);
-    return Number(result.lastInsertRowid);
+    const row = await db.insertInto('document').values({
+      title, user_id: opts.userId, uuid, price: opts.price ?? 0, size: bytes.length, ext, status: opts.status ?? 2, pages: 3, hash,
+      created_at: ts, updated_at: ts, deleted_at: opts.deletedAt ?? null,
+    }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
   });
   return { id, uuid, hash, bytes, title, ext };
 }
 
 export async function setCredits(dataDir: string, userId: number, credits: number): Promise<void> {
-  await withDatabase(dataDir, (db) => db.prepare('UPDATE user SET credit_count = ? WHERE id = ?').run(credits, userId));
+  await withDatabase(dataDir, (db) => db.updateTable('user').set({ credit_count: credits }).where('id', '=', userId).execute());
 }
 
 export async function creditsOf(dataDir: string, userId: number): Promise<number> {
-  return withDatabase(dataDir, (db) => (db.prepare('SELECT credit_count AS c FROM user WHERE id = ?').get(userId) as { c: number }).c);
+  return withDatabase(dataDir, async (db) => (await db.selectFrom('user').select('credit_count').where('id', '=', userId).executeTakeFirstOrThrow()).credit_count);
 }
 
 /**
  * Puts documents into the backend's search index as the document module does after a
  * conversion (platform/search, collection 'document'), through a second connection to the
- * same database file.
+ * same database file (SQLite's engine only, for now).
  */
 export async function indexDocuments(dataDir: string, entries: {
   id: number; title: string; content: string; keywords?: string; description?: string; categoryIds?: number[]; ext?: string;

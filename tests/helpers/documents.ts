@@ -27,6 +27,18 @@ export function textPdf(pages: number, size: readonly [number, number] = [595, 8
   return save(document);
 }
 
+/** A4 pages of Latin text in a base-14 font, each page its own lines (none for an empty page). */
+export function linesPdf(pages: readonly (readonly string[])[]): Buffer {
+  const document = new mupdf.PDFDocument();
+  const font = document.addSimpleFont(new mupdf.Font('Times-Roman'));
+  const resources = document.addObject({ Font: { F1: font } });
+  for (const lines of pages) {
+    const content = lines.map((line, i) => `BT /F1 12 Tf 72 ${760 - i * 20} Td (${line}) Tj ET`).join('\n');
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, content));
+  }
+  return save(document);
+}
+
 /** `pages` pages copied in turn from a committed PDF (the Chinese LibreOffice fixture by default). */
 export function repeatedPdf(pages: number, source = fixture('chinese.pdf')): Buffer {
   const from = new mupdf.PDFDocument(readFileSync(source));

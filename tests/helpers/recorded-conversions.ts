@@ -55,6 +55,7 @@ export function recordedConversions(settings: ConverterSettings): DocumentConver
       return result;
     },
     pageAtReadingResolution: (n, stored, pending, signal) => real().pageAtReadingResolution(n, stored, pending, signal),
+    extractPositions: (request) => real().extractPositions(request),
     detectConverters: () => real().detectConverters(),
     close: async () => engine?.close(),
   };

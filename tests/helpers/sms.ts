@@ -2,12 +2,12 @@ import { withDatabase } from './backend';
 
 // How tests learn the SMS codes: never from an answer (the API returns no code), but as a
 // developer would, from what the log-only provider recorded: the `sms_log` row's text, read
-// from the backend's SQLite file. Also moves rows back in time for the limit and expiry tests.
+// from the backend's database. Also moves rows back in time for the limit and expiry tests.
 
 /** The text of the newest message to `mobile` (log-only provider), or '' when there is none. */
 export async function lastSmsText(dataDir: string, mobile: string): Promise<string> {
-  return withDatabase(dataDir, (db) => {
-    const row = db.prepare('SELECT content FROM sms_log WHERE mobile = ? ORDER BY id DESC LIMIT 1').get(mobile) as { content: string } | undefined;
+  return withDatabase(dataDir, async (db) => {
+    const row = await db.selectFrom('sms_log').select('content').where('mobile', '=', mobile).orderBy('id', 'desc').limit(1).executeTakeFirst();
     return row?.content ?? '';
   });
 }
@@ -22,19 +22,16 @@ export async function lastSmsCode(dataDir: string, mobile: string): Promise<stri
 
 /** Moves every logged message to `mobile` back by `ms` (as if sent that much earlier). */
 export async function ageSmsLog(dataDir: string, mobile: string, ms: number): Promise<void> {
-  await withDatabase(dataDir, (db) => {
-    const rows = db.prepare('SELECT id, created_at FROM sms_log WHERE mobile = ?').all(mobile) as { id: number; created_at: string }[];
-    const update = db.prepare('UPDATE sms_log SET created_at = ?, updated_at = ? WHERE id = ?');
+  await withDatabase(dataDir, async (db) => {
+    const rows = await db.selectFrom('sms_log').select(['id', 'created_at']).where('mobile', '=', mobile).execute();
     for (const row of rows) {
       const earlier = new Date(Date.parse(row.created_at) - ms).toISOString();
-      update.run(earlier, earlier, row.id);
+      await db.updateTable('sms_log').set({ created_at: earlier, updated_at: earlier }).where('id', '=', row.id).execute();
     }
   });
 }
 
 /** Lets every code sent to `mobile` expire. */
 export async function expireSmsCodes(dataDir: string, mobile: string): Promise<void> {
-  await withDatabase(dataDir, (db) => {
-    db.prepare('UPDATE sms_code SET expires_at = ? WHERE mobile = ?').run(new Date(Date.now() - 1000).toISOString(), mobile);
-  });
+  await withDatabase(dataDir, (db) => db.updateTable('sms_code').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('mobile', '=', mobile).execute());
 }

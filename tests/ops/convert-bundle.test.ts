@@ -24,7 +24,7 @@ beforeAll(async () => {
   out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
   const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts';
-  const command = scripts['build:server']!.replace('backend/server.ts', `backend/server.ts ${probe}`).replaceAll('dist/server', out);
+  const command = `${scripts['build:server']!.replaceAll('dist/server', out)} ${probe}`;
   await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
 }, 120_000);
 afterAll(async () => {

@@ -11,6 +11,8 @@ import {
   reportReasonOptions,
   resourceTypeOptions,
   reviewStatusOptions,
+  uploadLimitBytes,
+  uploadTooLargeMessage,
 } from '../../shared/constants';
 
 describe('extensionGroup', () => {
@@ -76,5 +78,13 @@ describe('optionLabel', () => {
   it('falls back for unknown or missing values', () => {
     expect(optionLabel(documentStatusOptions, 99)).toBe('');
     expect(optionLabel(bannerTypeOptions, undefined, '未知')).toBe('未知');
+  });
+});
+
+describe('the upload limit', () => {
+  it('is security.max_document_size in MiB, 50 when unset or not positive, as MOREDOC', () => {
+    expect(uploadLimitBytes(1)).toBe(1024 * 1024);
+    expect([uploadLimitBytes(0), uploadLimitBytes(-3), uploadLimitBytes(undefined)]).toEqual([50 * 1024 * 1024, 50 * 1024 * 1024, 50 * 1024 * 1024]);
+    expect(uploadTooLargeMessage(uploadLimitBytes(20))).toBe('文件大小超出限制（最大 20 MB）');
   });
 });

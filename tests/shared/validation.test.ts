@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ARTICLE_LIMITS,
   articleIdentifierProblems,
+  cleanName,
+  nameProblems,
   SMS_CODE_PATTERN,
   emailProblems,
   maskMobile,
@@ -24,6 +26,26 @@ describe('username rules', () => {
     expect(usernameProblems('a b c')).toEqual(['用户名不能包含空白或控制字符']);
     expect(usernameProblems('13812345678')).toEqual(['出于隐私保护，用户名不能是邮箱或手机号码']);
     expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在3到32个字符之间']);
+  });
+});
+
+describe('names and titles', () => {
+  it('drops C0 and C1 controls and the bidi overrides and isolates, turns line breaks into a space and trims', () => {
+    expect(cleanName('a\u0000.pdf')).toBe('a.pdf');
+    expect(cleanName('a\u0007b\u007f\u0080\u009f.pdf')).toBe('ab.pdf');
+    expect(cleanName('doc\u202efdp.exe.pdf')).toBe('docfdp.exe.pdf');
+    expect(cleanName('\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069年度报告')).toBe('年度报告');
+    expect(cleanName(' 第一\t第二\r\n第三\u0085第四\u2028第五 ')).toBe('第一 第二 第三 第四 第五');
+    // Other invisible characters are letters of some script or joiners: they stay.
+    expect(cleanName('👨\u200d👩 \u200e')).toBe('👨\u200d👩 \u200e');
+  });
+
+  it('refuses a name that cleaning leaves empty, and counts the length of what is stored', () => {
+    expect(nameProblems('  ', '文档标题', 10)).toEqual(['文档标题不能为空']);
+    expect(nameProblems('\u202e\u0000', '文档标题', 10)).toEqual(['文档标题不能只包含控制字符或文字方向符号']);
+    expect(nameProblems('\u202e', '广告标题', 10, false)).toEqual([]);
+    expect(nameProblems(`${'字'.repeat(10)}\u202e`, '文档标题', 10)).toEqual([]);
+    expect(nameProblems('字'.repeat(11), '文档标题', 10)).toEqual(['文档标题长度不能超过10个字符']);
   });
 });
 

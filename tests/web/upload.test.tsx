@@ -114,6 +114,20 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['年度报告.pdf', '讲义.pptx']);
   });
 
+  it('takes the title from the file name cleaned as the server stores it, and counts a title of bidi overrides as none', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('doc\u202efdp.exe.pdf')]);
+    (await uploadOf('doc\u202efdp.exe.pdf')).answer(200, { code: 200, data: { id: 12 } });
+    const item = await screen.findByRole('listitem', { name: 'doc\u202efdp.exe.pdf' });
+    await within(item).findByText('已上传，待发布');
+    expect((within(item).getByLabelText('标题') as HTMLInputElement).value).toBe('docfdp.exe');
+
+    await userEvent.clear(within(item).getByLabelText('标题'));
+    await userEvent.type(within(item).getByLabelText('标题'), '\u202e\u2066');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    expect(within(item).getByText('请输入文档标题')).toBeTruthy();
+  });
+
   it('checks each file\'s details before publishing, then follows the conversion of what it created', async () => {
     fakePolling();
     let created: unknown;

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // Accounts, permissions, settings and site structure (issue 3). Timestamps are ISO 8601
 // UTC strings; booleans are 0/1 integers. Names follow MOREDOC's tables (without `mnt_`).
@@ -228,5 +229,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

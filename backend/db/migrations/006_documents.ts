@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // The document module's tables beyond migration 002: the file a document was made from (its
 // MD5, which names its pages folder), the extracted text, ratings, and the cached list of
@@ -40,5 +41,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // Articles, comments, reports and feedback (issue 15). The first three tables exist since
 // 002_content; this adds what their services look rows up by, reports on articles (`type`,
@@ -33,5 +34,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

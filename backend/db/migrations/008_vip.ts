@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // VIP membership, orders and payment (docs/api.md §9–§11): a member's VIP period and its
 // history, the orders that buy it, and every payment notification a provider sent.
@@ -87,5 +88,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // SMS codes (docs/api.md §6): the codes sent (only their hash), the log of every message,
 // and mobile numbers that sign in, so unique per account. Numbers typed into profiles
@@ -42,14 +43,14 @@ function normalised(value: string): string {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-  const { rows } = await sql<{ id: number; mobile: string }>`SELECT id, mobile FROM user WHERE mobile <> '' ORDER BY id`.execute(db);
+  await runStatements(db, statements);
+  const { rows } = await sql<{ id: number; mobile: string }>`SELECT id, mobile FROM ${sql.table('user')} WHERE mobile <> '' ORDER BY id`.execute(db);
   const taken = new Set<string>();
   for (const row of rows) {
     let mobile = normalised(row.mobile);
     if (taken.has(mobile)) mobile = '';
     else taken.add(mobile);
-    if (mobile !== row.mobile) await sql`UPDATE user SET mobile = ${mobile} WHERE id = ${row.id}`.execute(db);
+    if (mobile !== row.mobile) await sql`UPDATE ${sql.table('user')} SET mobile = ${mobile} WHERE id = ${row.id}`.execute(db);
   }
-  await sql.raw(`CREATE UNIQUE INDEX user_mobile ON user (mobile) WHERE mobile <> ''`).execute(db);
+  await runStatements(db, [`CREATE UNIQUE INDEX user_mobile ON user (mobile) WHERE mobile <> ''`]);
 }

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // What members do with documents besides reading them (issue 13, part 2): favourites, the
 // search log, and the indexes the download rules count with (downloads per user and per IP
@@ -42,5 +43,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

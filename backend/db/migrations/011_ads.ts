@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // Advertisements (AdvertisementAPI): admin-written HTML shown in the slots of SPEC §9 between
 // a start and an end time. Public pages ask for the live ads of their slots, hence the index.
@@ -20,5 +21,5 @@ const statements = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, statements);
 }

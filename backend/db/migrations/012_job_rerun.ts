@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../postgres-ddl';
 
 // A job asked for again while it runs (`enqueue(…, { again: true })` meeting its dedupe key)
 // runs once more after the attempt under way, instead of the request being lost.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`ALTER TABLE job ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0`).execute(db);
+  await runStatements(db, [`ALTER TABLE job ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0`]);
 }

@@ -3,7 +3,7 @@ import { flag, now } from '../../db/schema';
 import { badRequest, notFound } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, positiveIds } from '../../wire/request';
+import { checkName, checkText, positiveIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { sanitizeAdContent } from './content';
 import { Advertisement, GetAdvertisementByPositionRequest, ListAdvertisementReply, ListAdvertisementRequest } from './messages';
@@ -28,7 +28,7 @@ function columnsOf(req: Decoded<typeof Advertisement>): AdvertisementColumns {
   if (req.end_time < req.start_time) throw badRequest('广告的结束时间不能早于开始时间');
   return {
     position,
-    title: checkText(req.title.trim(), '广告标题', { max: 64 }),
+    title: checkName(req.title, '广告标题', { max: 64 }),
     content,
     remark: checkText(req.remark, '广告备注', { max: 255, multiline: true }),
     enable: flag(req.enable),

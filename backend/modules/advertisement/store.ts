@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type AdvertisementTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern } from '../../wire/request';
 
@@ -31,7 +32,7 @@ export async function listAdvertisements(db: Database, filter: { positions: stri
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('title', 'like', p), eb('content', 'like', p), eb('remark', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'content', p), like(db, 'remark', p)]));
   }
   const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

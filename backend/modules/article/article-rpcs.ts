@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { ReviewStatus } from '../../../shared/constants';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
@@ -41,6 +42,8 @@ async function needsReview(db: Database, userId: number): Promise<boolean> {
 
 /** After articles of these authors changed state: their counters and the category counts. */
 export async function afterArticlesMoved(db: Database, authorIds: readonly number[]): Promise<void> {
+  // Counted, then written: the authors' rows are locked first.
+  await lockRows(db, 'user', authorIds);
   for (const userId of new Set(authorIds)) await setArticleCount(db, userId, await countArticlesBy(db, userId));
   await recountCategories(db, 1);
 }

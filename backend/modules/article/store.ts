@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
+import { like, notBelowZero } from '../../db/dialect';
 import { now, type ArticleTable } from '../../db/schema';
 import { ReviewStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -47,7 +48,7 @@ export async function addView(db: Database, id: number): Promise<void> {
 
 /** Moves the favourite counter (FavoriteAPI of type 1), never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
-  await db.updateTable('article').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
+  await db.updateTable('article').set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) }).where('id', '=', id).execute();
 }
 
 export async function setCommentCount(db: Database, id: number, count: number): Promise<void> {
@@ -137,12 +138,12 @@ export async function listArticles(db: Database, filter: ArticleFilter): Promise
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
     query = query.where((eb) => eb.or([
-      eb('title', 'like', p), eb('keywords', 'like', p), eb('description', 'like', p),
-      ...(filter.wdInContent ? [eb('content', 'like', p)] : []),
+      like(db, 'title', p), like(db, 'keywords', p), like(db, 'description', p),
+      ...(filter.wdInContent ? [like(db, 'content', p)] : []),
     ]));
   }
   let rowsQuery = query.select(LIST_COLUMNS);
-  const order = parseOrder(filter.order, ARTICLE_ORDER_COLUMNS, false);
+  const order = parseOrder(filter.order, ARTICLE_ORDER_COLUMNS, { multiple: false, nullable: ['recommend_at', 'deleted_at'] });
   for (const o of order) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
@@ -159,7 +160,7 @@ export async function relatedArticles(db: Database, article: { id: number; keywo
     ? sql<number>`(SELECT count(*) FROM article_category ac WHERE ac.article_id = article.id AND ac.category_id IN (${sql.join([...categoryIds])}))`
     : sql<number>`0`;
   const sharedWords = words.length
-    ? sql<number>`(${sql.join(words.map((w) => sql`(article.title LIKE ${likePattern(w)} OR article.keywords LIKE ${likePattern(w)})`), sql` + `)})`
+    ? sql<number>`(${sql.join(words.map((w) => sql`CASE WHEN ${like(db, 'article.title', likePattern(w))} OR ${like(db, 'article.keywords', likePattern(w))} THEN 1 ELSE 0 END`), sql` + `)})`
     : sql<number>`0`;
   const rows = await db.selectFrom('article').select(LIST_COLUMNS)
     .select([sharedCategories.as('shared_categories'), sharedWords.as('shared_words')])

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db';
-import { ARTICLE_LIMITS, articleIdentifierProblems, textProblems } from '../../../shared/validation';
+import { ARTICLE_LIMITS, articleIdentifierProblems, cleanName, nameProblems, textProblems } from '../../../shared/validation';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { assertValid, checkText, positiveIds } from '../../wire/request';
@@ -49,14 +49,13 @@ export async function checkArticleCategories(db: Database, ids: readonly number[
 
 /** The columns an author sets (CreateArticle, UpdateArticle), checked, the body sanitised. */
 export async function articleInput(db: Database, req: Decoded<typeof Article>): Promise<ArticleEdit & { categoryIds: number[] }> {
-  const title = req.title.trim();
+  const title = cleanName(req.title);
   assertValid([
-    ...textProblems(title, '文章标题', ARTICLE_LIMITS.title, true),
+    ...nameProblems(req.title, '文章标题', ARTICLE_LIMITS.title),
     ...textProblems(req.keywords, '文章关键字', ARTICLE_LIMITS.keywords),
     ...textProblems(req.description, '文章摘要', ARTICLE_LIMITS.description),
     ...textProblems(req.content, '文章内容', ARTICLE_LIMITS.content, true),
   ]);
-  checkText(title, '文章标题');
   checkText(req.keywords, '文章关键字');
   checkText(req.description, '文章摘要', { multiline: true });
   const content = sanitizeRichText(req.content);

@@ -4,7 +4,7 @@ import { flag } from '../../db/schema';
 import { resourceTypeOptions } from '../../../shared/constants';
 import { badRequest, notFound } from '../../wire/errors';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, positiveIds, requireIds } from '../../wire/request';
+import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
@@ -51,7 +51,7 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
     http: 'PUT /api/v1/attachment', request: Attachment, auth: 'perm', permission: '更新附件信息',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择附件（参数 id）');
-      const name = checkText(req.name.trim(), '附件名称', { required: true, max: 255 });
+      const name = checkName(req.name, '附件名称', { required: true, max: 255 });
       const description = checkText(req.description, '附件描述', { max: 255, multiline: true });
       await attachmentOr404(ctx.db, req.id);
       await updateAttachmentInfo(ctx.db, req.id, { name, enable: flag(req.enable), description });

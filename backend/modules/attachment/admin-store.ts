@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { notFound } from '../../wire/errors';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -25,7 +26,7 @@ export async function listAttachments(db: Database, filter: {
   if (filter.ext) query = query.where('ext', '=', filter.ext);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('name', 'like', p), eb('description', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'name', p), like(db, 'description', p)]));
   }
   const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

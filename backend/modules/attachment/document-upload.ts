@@ -24,7 +24,7 @@ async function allowedExtensions(ctx: BackendContext): Promise<string[]> {
 }
 
 export function registerDocumentUpload(scope: FastifyInstance, ctx: BackendContext): void {
-  scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http' } }, async (request, reply) => {
+  scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
     const user = await uploadCaller(ctx, request.headers.authorization, null);
     if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
     const file = await receiveFile(ctx, request, reply, {

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UPLOAD_ENVELOPE_BYTES, uploadLimitBytes, uploadTooLargeMessage } from '../../../shared/constants';
+import { cleanName, nameProblems } from '../../../shared/validation';
 import { ApiError, badRequest } from '../../wire/errors';
+import { continueIfExpected } from '../../wire/expect-continue';
 import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
 import { isBannedHash } from './store';
@@ -15,7 +18,7 @@ export interface StoredFile {
   /** lower-case, with its dot */
   ext: string;
   size: number;
-  /** the client's file name, at most 255 characters */
+  /** the client's file name, cleaned (cleanName), at most 255 characters */
   name: string;
   key: string;
   head: Buffer;
@@ -31,11 +34,9 @@ export interface ReceiveOptions {
   check?: (head: Buffer) => void;
 }
 
-/** What a multipart envelope adds around the file: boundaries, part headers, a long file name. */
-const ENVELOPE_BYTES = 64 * 1024;
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
 
-export const tooLarge = (maxBytes: number) => badRequest(`文件大小超出限制（最大 ${Math.floor(maxBytes / 1024 / 1024)} MB）`);
+export const tooLarge = (maxBytes: number) => badRequest(uploadTooLargeMessage(maxBytes));
 
 /** How long a refused upload's connection stays half-closed for the client to stop sending. */
 const LINGER_MS = 2000;
@@ -78,8 +79,10 @@ function isMalformed(error: unknown): boolean {
 export async function receiveFile(app: BackendContext, request: FastifyRequest, reply: FastifyReply, opts: ReceiveOptions): Promise<StoredFile> {
   if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > opts.maxBytes + ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+  if (Number.isFinite(declared) && declared > opts.maxBytes + UPLOAD_ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
   if (!hasValidBoundary(request)) throw refuseUnread(reply, badRequest(MALFORMED));
+  // Decided from the headers: a client that waits for `100 Continue` may send its body now.
+  continueIfExpected(request, reply);
 
   let part;
   try {
@@ -87,10 +90,16 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
     part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   } catch (error) {
     if (isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
+    // The body stalled before its file (wire/body-timeout.ts).
+    if (error instanceof ApiError) throw refuseUnread(reply, error);
     throw error;
   }
   if (!part || part.fieldname !== 'file') throw refuseUnread(reply, badRequest('请上传文件（字段 file）'));
-  const ext = path.extname(part.filename).toLowerCase();
+  // The name as it is stored and shown (no control or bidi override characters).
+  const [badName] = nameProblems(part.filename, '文件名', Number.MAX_SAFE_INTEGER);
+  if (badName) throw refuseUnread(reply, badRequest(badName));
+  const fileName = cleanName(part.filename);
+  const ext = path.extname(fileName).toLowerCase();
   if (!opts.extensions.includes(ext)) throw refuseUnread(reply, badRequest(opts.badExtension));
 
   let streamFailed = false;
@@ -108,7 +117,7 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
       },
     });
     if (part.file.truncated) throw tooLarge(opts.maxBytes);
-    return { hash: stored.md5, ext, size: stored.size, name: part.filename.slice(0, 255), key: stored.key, head: stored.head };
+    return { hash: stored.md5, ext, size: stored.size, name: fileName.slice(0, 255), key: stored.key, head: stored.head };
   } catch (error) {
     // The store stopped reading; whatever the client still sends is not read, the connection closes.
     if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));
@@ -121,6 +130,5 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
 
 /** `security.max_document_size` in bytes (50 MB when unset or ≤ 0, as MOREDOC). */
 export async function maxUploadBytes(app: BackendContext): Promise<number> {
-  const mb = (await app.settings.snapshot()).int('security', 'max_document_size');
-  return (mb > 0 ? mb : 50) * 1024 * 1024;
+  return uploadLimitBytes((await app.settings.snapshot()).int('security', 'max_document_size'));
 }

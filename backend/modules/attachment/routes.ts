@@ -70,7 +70,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
       const routePath = uploadPermissionPath(kind);
-      scope.post(routePath, { config: { errorShape: 'http' } }, async (request, reply) => {
+      scope.post(routePath, { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
         const userId = await uploaderOf(ctx, request, def.uploader, routePath, def.type);
         let dimensions = { width: 0, height: 0 };
         const file = await receiveFile(ctx, request, reply, {

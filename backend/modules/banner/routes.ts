@@ -2,7 +2,7 @@ import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkLink, checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
+import { checkLink, checkName, checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { Banner, ListBannerReply, ListBannerRequest } from './messages';
 import { BANNER_COLUMNS, bannerOr404, deleteBanners, insertBanner, listBanners, updateBanner } from './store';
@@ -17,7 +17,7 @@ function columnsOf(req: Decoded<typeof Banner>) {
   const path = checkText(req.path.trim(), '轮播图图片', { required: true, max: 255 });
   if (!/^(\/uploads\/|https?:\/\/)/.test(path)) throw badRequest('轮播图图片必须是上传后的图片地址');
   return {
-    title: checkText(req.title.trim(), '轮播图标题', { max: 64 }),
+    title: checkName(req.title, '轮播图标题', { max: 64 }),
     path,
     sort: req.sort,
     type: req.type,

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type BannerTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
@@ -30,7 +31,7 @@ export async function listBanners(db: Database, filter: { types: number[]; enabl
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('title', 'like', p), eb('description', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'description', p)]));
   }
   const rows = await applyPaging(query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

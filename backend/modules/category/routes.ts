@@ -3,7 +3,7 @@ import { flag } from '../../db/schema';
 import { badRequest, conflict } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
+import { checkName, checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { scheduleSitemapRefresh } from '../sitemap/service';
 import { Category, ListCategoryReply, ListCategoryRequest } from './messages';
@@ -51,9 +51,9 @@ export const categoryService = defineService('CategoryAPI', [
     async handler(req, ctx) {
       const columns = commonColumns(req);
       // One category per non-empty line of the title (MOREDOC's batch creation).
-      const titles = [...new Set(req.title.split('\n').map((t) => t.trim()).filter(Boolean))];
+      const lines = req.title.split('\n').filter((line) => line.trim() !== '');
+      const titles = [...new Set(lines.map((line) => checkName(line, '分类名称', { required: true, max: 64 })))];
       if (!titles.length) throw badRequest('分类名称不能为空');
-      titles.forEach((t) => checkText(t, '分类名称', { max: 64 }));
       const parentId = await checkParent(ctx.db, req.parent_id, req.type);
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
       await ctx.db.transaction().execute(async (trx) => {
@@ -69,7 +69,7 @@ export const categoryService = defineService('CategoryAPI', [
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择分类（参数 id）');
       const columns = commonColumns(req);
-      const title = checkText(req.title.trim(), '分类名称', { required: true, max: 64 });
+      const title = checkName(req.title, '分类名称', { required: true, max: 64 });
       await categoryOr404(ctx.db, req.id);
       const parentId = await checkParent(ctx.db, req.parent_id, req.type, req.id);
       if (await titleTaken(ctx.db, { id: req.id, type: req.type, parent_id: parentId, title })) throw conflict(DUPLICATE);

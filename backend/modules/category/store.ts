@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like, lockKeys } from '../../db/dialect';
 import { now, type CategoryTable } from '../../db/schema';
 import { deleteSubtrees, isInSubtree } from '../../db/tree';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -46,7 +47,7 @@ export async function listCategories(db: Database, filter: { types: number[]; pa
   let query = db.selectFrom('category').selectAll().where('type', 'in', filter.types);
   if (filter.parents.length) query = query.where('parent_id', 'in', filter.parents);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
-  if (filter.wd.trim()) query = query.where('title', 'like', likePattern(filter.wd));
+  if (filter.wd.trim()) query = query.where(like(db, 'title', likePattern(filter.wd)));
   return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
 }
 
@@ -65,6 +66,8 @@ export const countCategories = (db: Database) => countOf(db.selectFrom('category
  * Document and article services call this after changing links.
  */
 export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
+  // Counted, then written: recounts of a type take turns, each counting the links the one before it committed.
+  await lockKeys(db, [`category.recount:${type}`]);
   const links = type === 0
     ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
         JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`

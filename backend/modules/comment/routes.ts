@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import { ReviewStatus, TargetType } from '../../../shared/constants';
 import { COMMENT_MAX_LENGTH, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
@@ -55,6 +56,14 @@ async function approvedAtOnce(ctx: RpcContext, userId: number): Promise<boolean>
 /** After comments changed state or went: the counters of their targets, parents and authors. */
 async function recount(db: Database, places: readonly CommentPlace[]): Promise<void> {
   const targets = new Map(places.map((p) => [`${p.type}:${p.document_id}`, p]));
+  // Counted, then written: the counted rows are locked first (authors, then targets, then the
+  // comments replied to), so that two recounts at once count each other's comments.
+  await lockRows(db, 'user', places.map((p) => p.user_id));
+  for (const type of new Set(places.map((p) => p.type))) {
+    const target = commentTarget(type);
+    if (target) await lockRows(db, target.table, places.filter((p) => p.type === type).map((p) => p.document_id));
+  }
+  await lockRows(db, 'comment', places.map((p) => p.parent_id));
   for (const { type, document_id: targetId } of targets.values()) {
     await commentTarget(type)?.setCommentCount(db, targetId, await countApprovedOn(db, type, targetId));
   }
@@ -111,7 +120,9 @@ export const commentService = defineService('CommentAPI', [
       const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
       await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
       const created = await ctx.db.transaction().execute(async (trx) => {
-        // Checked inside the transaction, so two comments sent at once cannot both pass.
+        // Checked inside the transaction, where a member's comments take turns (the member's
+        // row is locked), so two comments sent at once cannot both pass.
+        await lockRows(trx, 'user', [me.id]);
         const last = await lastCommentAt(trx, me.id);
         const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
         if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
@@ -146,8 +157,10 @@ export const commentService = defineService('CommentAPI', [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
-      // Without the permission only the caller's own comments go; others are ignored (as in MOREDOC).
+      // Without the permission only the caller's own comments go, the others are left; when
+      // none is theirs (or none exists) the call is refused, as DeleteDocument refuses.
       const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
+      if (!mine.length) throw forbidden('评论不存在或没有删除权限');
       const gone = await ctx.db.transaction().execute(async (trx) => {
         const deleted = await deleteCommentsWithReplies(trx, mine);
         await recount(trx, deleted);

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type CommentTable } from '../../db/schema';
 import { ReviewStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
@@ -103,9 +104,9 @@ export async function listComments(db: Database, filter: CommentFilter): Promise
   if (filter.targetId > 0) query = query.where('document_id', '=', filter.targetId);
   if (filter.userId > 0) query = query.where('user_id', '=', filter.userId);
   if (filter.parentIds.length) query = query.where('parent_id', 'in', filter.parentIds);
-  if (filter.wd.trim()) query = query.where('content', 'like', likePattern(filter.wd));
+  if (filter.wd.trim()) query = query.where(like(db, 'content', likePattern(filter.wd)));
   let rowsQuery = query.selectAll();
-  for (const o of parseOrder(filter.order, ORDER_COLUMNS, false)) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of parseOrder(filter.order, ORDER_COLUMNS, { multiple: false })) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

@@ -13,6 +13,8 @@ export interface TargetInfo { title: string; uuid: string; userId: number }
 export interface CommentTarget {
   /** What the missing or unreadable target is called in a 404. */
   missing: string;
+  /** The table of the items: their rows are locked while their counter is recounted. */
+  table: 'document' | 'article';
   /** Items readers may see and comment on, by id. */
   open(db: Database, ids: readonly number[]): Promise<Map<number, TargetInfo>>;
   /** Title and uuid/identifier of items in any state, by id. */
@@ -24,6 +26,7 @@ export interface CommentTarget {
 
 const articleTarget: CommentTarget = {
   missing: '文章不存在',
+  table: 'article',
   async open(db, ids) {
     const rows = await publishedArticles(db, ids);
     return new Map([...rows].map(([id, a]) => [id, { title: a.title, uuid: a.identifier, userId: a.user_id }]));
@@ -38,6 +41,7 @@ const articleTarget: CommentTarget = {
 
 const documentTarget: CommentTarget = {
   missing: '文档不存在',
+  table: 'document',
   async open(db, ids) {
     const rows = (await documentsByIds(db, ids)).filter(isPublic);
     return new Map(rows.map((d) => [d.id, { title: d.title, uuid: d.uuid, userId: d.user_id }]));

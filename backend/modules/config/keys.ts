@@ -152,6 +152,8 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['index_document_style', '首页文档展示方式', 'card', 'select', 31, 8, { options: 'card:卡片\nlist:列表' }],
     ['home_version', '首页版本', 'v1', 'select', 31, 8, { options: 'v1:V1版\nv2:V2版' }],
     ['pages_per_read', '文档【继续阅读】的页数', '5', 'number', 40, 8],
+    // Ours (docs/api.md §2): who may select and copy a document's text in the reader.
+    ['copy_text', '阅读器中复制文字', 'all', 'select', 45, 8, { options: 'all:所有访客\nmember:登录会员\nvip:VIP会员\nnone:禁止复制' }],
     ['max_search_pages', '文档搜索结果最大页数', '100', 'number', 50, 8],
     ['copyright_statement', '版权声明', '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。', 'textarea', 60],
     ['hide_keywords_on_lists', '隐藏关键字', 'false', 'switch', 70, 8],

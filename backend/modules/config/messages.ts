@@ -30,7 +30,7 @@ export const ConfigDisplay = message('ConfigDisplay', {
   show_document_descriptions: 'bool', hide_keywords_on_lists: 'bool', show_document_count: 'bool',
   show_document_view_count: 'bool', show_document_download_count: 'bool', show_document_favorite_count: 'bool',
   hide_category_without_document: 'bool', wechat_tip: 'string', wechat_qrcode: 'string', contact_tip: 'string',
-  contact_link: 'string', index_document_style: 'string', home_version: 'string',
+  contact_link: 'string', index_document_style: 'string', home_version: 'string', copy_text: 'string',
 });
 export const VipPlan = message('VipPlan', { code: 'string', title: 'string', days: 'int32', price: 'float', description: 'string', recommended: 'bool' });
 export const ConfigVip = message('ConfigVip', {

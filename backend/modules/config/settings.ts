@@ -44,7 +44,7 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     display: {
       ...Object.fromEntries(DISPLAY_SWITCHES.map((k) => [k, cfg.bool('display', k)])),
       ...Object.fromEntries(['copyright_statement', 'wechat_tip', 'wechat_qrcode', 'contact_tip', 'contact_link',
-        'index_document_style', 'home_version'].map((k) => [k, cfg.str('display', k)])),
+        'index_document_style', 'home_version', 'copy_text'].map((k) => [k, cfg.str('display', k)])),
       pages_per_read: cfg.int('display', 'pages_per_read'),
     },
     language,

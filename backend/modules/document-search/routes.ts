@@ -32,10 +32,14 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
   return filters;
 }
 
-/** A hit as the lists show a document (uploader, categories, file hash), the counters always hidden (contract), and our highlights. */
+/**
+ * A hit as the lists show a document (uploader, categories, file hash), the counters always
+ * hidden (contract), and our highlights. The snippet may come from a page past the free preview:
+ * it is short (the engine's 120 characters) and names its page.
+ */
 function withHighlights(doc: WireDocument, hit: SearchHit) {
   const { download_count: _downloads, view_count: _views, favorite_count: _favorites, ...shown } = doc;
-  return { ...shown, title_highlight: hit.titleHighlight, snippet: hit.snippet };
+  return { ...shown, title_highlight: hit.titleHighlight, snippet: hit.snippet, snippet_page: hit.page };
 }
 
 export const documentSearchService = defineService('DocumentAPI', [

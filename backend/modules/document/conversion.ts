@@ -5,16 +5,18 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, type ConversionResult } from '../../platform/convert/converter';
+import { ConversionError, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { documentUploadPaths } from '../attachment/service';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
-import { documentsByHash, setContent, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import { descriptionFrom } from './page-text';
+import { documentsByHash, setText, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -53,17 +55,12 @@ export function previewPages(pages: number, maxPreview: number, maxPreviewPercen
   return Math.max(1, preview);
 }
 
-/** An empty description becomes the text's first 255 characters, on one line. */
-function descriptionFrom(text: string): string {
-  return [...text.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
-}
-
 async function readText(app: BackendContext, hash: string, name: string): Promise<string> {
   return (await readBlob(app, outputKey(hash, name)))?.toString('utf8') ?? '';
 }
 
 /** The uploaded original as a local file: the store's own file when it has one, else a copy in `scratch`. */
-async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
+export async function originalFile(app: BackendContext, key: string, ext: string, scratch: string): Promise<string> {
   const local = app.blobs.localPath?.(key);
   if (local) return local;
   const blob = await app.blobs.get(key);
@@ -75,7 +72,7 @@ async function originalFile(app: BackendContext, key: string, ext: string, scrat
 
 /** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
 async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
-  const names = [...result.pageFiles.map((p) => p.file), result.cover.webp, result.cover.png, result.cover.bigPng];
+  const names = [...result.pageFiles.map((p) => p.file), ...result.positionFiles, result.cover.webp, result.cover.png, result.cover.bigPng];
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
@@ -89,6 +86,8 @@ async function storeOutputs(app: BackendContext, hash: string, outDir: string, r
     cover: result.cover,
     pdf: result.pdfFile,
     text: TEXT_FILE,
+    textPages: result.pages,
+    positions: POSITIONS_VERSION,
     converter: result.converter,
     convertedAt: new Date().toISOString(),
   });
@@ -104,13 +103,22 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
   return { enable_gzip: first.endsWith('.gzip.svg') ? 1 : 0, preview_ext: svg ? '.svg' : '.webp' };
 }
 
+/**
+ * The documents made from a file, read under their row locks: a status set meanwhile (a
+ * review, a reconversion asked for) is seen, never overwritten.
+ */
+async function lockedDocumentsByHash(trx: Database, hash: string) {
+  await lockRows(trx, 'document', (await documentsByHash(trx, hash)).map((d) => d.id));
+  return documentsByHash(trx, hash);
+}
+
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
   const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
   const pageColumns = { pages: manifest.pages, preview, width: manifest.width, height: manifest.height, ...pageFormat(manifest) };
   return app.db.transaction().execute(async (trx) => {
-    const documents = await documentsByHash(trx, hash);
+    const documents = await lockedDocumentsByHash(trx, hash);
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
     const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
@@ -118,8 +126,10 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
     const reviewed = documents.filter((d) => !converted.includes(d));
     await updateDocuments(trx, converted.map((d) => d.id), { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' });
     await updateDocuments(trx, reviewed.map((d) => d.id), pageColumns);
-    await setContent(trx, documents.map((d) => d.id), text);
-    const description = descriptionFrom(text);
+    const pagedText = { content: text, pages: manifest.textPages ?? 0 };
+    await setText(trx, documents.map((d) => d.id), pagedText);
+    // Lists show the description to everybody: it comes from the free pages alone.
+    const description = descriptionFrom(pagedText, preview, manifest.pages);
     const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
     if (description) await updateDocuments(trx, undescribed, { description });
     return documents.map((d) => d.id);
@@ -129,7 +139,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
 /** Marks the documents still waiting for this file failed (status 3) with the reason. */
 async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const waiting = (await documentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
+    const waiting = (await lockedDocumentsByHash(trx, hash)).filter((d) => WAITING_STATUSES.includes(d.status)).map((d) => d.id);
     await updateDocuments(trx, waiting, { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
     return waiting;
   });
@@ -181,6 +191,9 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
   let scratch: string | null = null;
   try {
     let manifest = fresh ? null : await readManifest(app, hash);
+    // A conversion from before the page texts were kept apart: its text cannot be cut at a page
+    // (page-text.ts), so the file is converted again; the engine has no pass for the text alone.
+    if (manifest && !manifest.textPages) manifest = null;
     let text: string;
     if (manifest) {
       text = await readText(app, hash, manifest.text);
@@ -220,7 +233,7 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */
-async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+export async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
   const paths = await documentUploadPaths(app.db, hash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];

@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { SearchEntry } from '../../platform/search/search-index';
-import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, contentOf, type DocumentRow } from './store';
+import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, textOf, type DocumentRow } from './store';
 
 // The search index (platform/search, collection 'document') holds what strangers may find:
 // live documents that are not disabled, pending or rejected, nor failed in conversion. Every write that changes that
@@ -15,12 +15,15 @@ async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Pro
   const links = await categoryIdsOf(app.db, rows.map((r) => r.id));
   const entries: SearchEntry[] = [];
   for (const row of rows) {
+    // Every page is searched; a hit's snippet is short and names its page (docs/api.md, search).
+    const text = await textOf(app.db, row.id);
     entries.push({
       id: row.id,
       title: row.title,
       keywords: row.keywords,
       description: row.description,
-      content: await contentOf(app.db, row.id),
+      content: text.content,
+      paged: text.pages > 0,
       attributes: {
         categoryIds: links.get(row.id) ?? [],
         userId: row.user_id,

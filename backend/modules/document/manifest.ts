@@ -1,5 +1,5 @@
 import type { BackendContext } from '../../platform/context';
-import type { PendingImages } from '../../platform/convert/converter';
+import { positionsFile, type PendingImages } from '../../platform/convert/converter';
 import { outputFolder, outputKey } from './files';
 
 // The manifest of a file's conversion (documents/<h0>/…/<md5>/manifest.json): written last by a
@@ -23,6 +23,10 @@ export interface Manifest {
   /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
   pdf: string | null;
   text: string;
+  /** how many page texts `text` holds, a form feed between them; absent in a conversion made before they were kept apart */
+  textPages?: number;
+  /** the version of the characters' positions kept for every page (`<n>.pos.gz`); absent in a conversion made before they were kept (positions.ts fills them in) */
+  positions?: number;
   converter: string;
   convertedAt: string;
 }
@@ -58,6 +62,7 @@ export async function readManifest(app: BackendContext, hash: string): Promise<M
  */
 export async function deleteUnnamedFiles(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {
   const named = [...manifest.pageFiles, manifest.cover.webp, manifest.cover.png, manifest.cover.bigPng, manifest.text, MANIFEST, ...(manifest.pdf ? [manifest.pdf] : [])];
+  if (manifest.positions) named.push(...manifest.pageFiles.map((_, i) => positionsFile(i + 1)));
   const keep = new Set(named.map((name) => outputKey(hash, name)));
   const stray: string[] = [];
   for await (const key of app.blobs.list(outputFolder(hash))) if (!keep.has(key)) stray.push(key);

@@ -52,3 +52,13 @@ export const SetDocumentsLanguageRequest = message('SetDocumentsLanguageRequest'
 /** Ours: MOREDOC's request is Empty; with ids, only those documents are converted again. */
 export const SetDocumentReconvertRequest = message('SetDocumentReconvertRequest', { id: 'int64[]' });
 export const RecoverRecycleDocumentRequest = message('RecoverRecycleDocumentRequest', { id: 'int64[]' });
+
+/** Ours: find words in one document (the reader's search box). */
+export const FindInDocumentRequest = message('FindInDocumentRequest', { id: 'int64', wd: 'string' });
+/** A line holding the words: its page, its text, where the words are in it (UTF-16 units). */
+export const FoundLine = message('FoundLine', { page: 'int32', text: 'string', start: 'int32', length: 'int32' });
+/** `readable`: the pages searched (those the caller may read); `total`: all the hits, of which the first `hit`. */
+export const FindInDocumentReply = message('FindInDocumentReply', { hit: [FoundLine], total: 'int32', readable: 'int32' });
+
+/** Ours: where a member last read a document (the page), and when. */
+export const ReadingPosition = message('ReadingPosition', { document_id: 'int64', page: 'int32', updated_at: 'time' });

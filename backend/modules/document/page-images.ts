@@ -59,6 +59,8 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
       for (const file of written) if (!current?.pageFiles.includes(file)) await app.blobs.delete(outputKey(hash, file));
       return false;
     }
+    // the positions job may have filled them in meanwhile (positions.ts)
+    if (current.positions) manifest.positions = current.positions;
     await writeManifest(app, hash, manifest);
     for (const file of replaced) await app.blobs.delete(outputKey(hash, file));
     replaced = [];

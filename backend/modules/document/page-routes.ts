@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { resolveSession } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
+import { positionsFile } from '../../platform/convert/converter';
 import { pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
 
@@ -11,14 +12,16 @@ import { isMd5, outputKey } from './files';
 // rights MOREDOC never checked (access.ts). Whatever representation was asked for (.svg,
 // .gzip.svg, .webp, .png, .jpg), the page's stored one is served with its own type: a gzip
 // SVG as is with `Content-Encoding: gzip`, or inflated for a client that does not take gzip.
+// `<page>.json` (ours) is where the page's characters are (`<n>.pos.gz`, text-positions.mjs),
+// for the reader's find and text layer: the page's text, so under the page image's decision.
 // Names are matched whole against a strict pattern, so no request reaches a file outside
 // the document's folder.
 
-const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g)$/;
+const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g|json)$/;
 const COVER_NAMES = new Set(['cover.png', 'cover.big.png', 'cover.webp']);
 /** Where a converter may have put page n, ours first (gzip SVG, WebP for scans, or a scan's JPEG until its WebP is made), then MOREDOC's. */
 const PAGE_FILES = ['gzip.svg', 'webp', 'svg', 'png', 'jpg'] as const;
-const TYPES: Record<string, string> = { svg: 'image/svg+xml', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg' };
+const TYPES: Record<string, string> = { svg: 'image/svg+xml', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', json: 'application/json; charset=utf-8' };
 /** SVG pages come from uploads: opened directly, none of their scripts or links may run. */
 const SVG_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:";
 const PUBLIC_CACHE = 'public, max-age=604800';
@@ -86,9 +89,9 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   }
   const stored = await firstStored(ctx, hash, names);
   if (!stored) return NOT_FOUND;
-  const gzipped = stored.name.endsWith('.gzip.svg');
+  const gzipped = stored.name.endsWith('.gzip.svg') || stored.name.endsWith('.pos.gz');
   const inflate = gzipped && !acceptsGzip(request.acceptEncoding);
-  const kind = stored.name.endsWith('svg') ? 'svg' : stored.name.slice(stored.name.lastIndexOf('.') + 1).replace('jpeg', 'jpg');
+  const kind = stored.name.endsWith('svg') ? 'svg' : stored.name.endsWith('.pos.gz') ? 'json' : stored.name.slice(stored.name.lastIndexOf('.') + 1).replace('jpeg', 'jpg');
   const etag = `"${hash.slice(0, 8)}-${stored.size.toString(36)}-${stored.mtime.getTime().toString(36)}${inflate ? '-i' : ''}"`;
   const headers: Record<string, string> = {
     'content-type': TYPES[kind] ?? 'application/octet-stream',
@@ -116,6 +119,7 @@ function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, p
   const match = PAGE_NAME.exec(page);
   if (!match) return NOT_FOUND;
   const n = Number(match[1]);
+  if (match[2] === 'json') return pageAnswer(ctx, request, hash, n, [positionsFile(n)]);
   return pageAnswer(ctx, request, hash, n, PAGE_FILES.map((ext) => `${n}.${ext}`));
 }
 

@@ -7,15 +7,18 @@ import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { enabledTopCategories } from '../category/service';
 import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
+import { ALL_PAGES, freePages, readablePagesOf } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
+import { findInPages, foldWords } from './find';
 import {
-  Document, DocumentScore, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
+  Document, DocumentScore, FindInDocumentReply, FindInDocumentRequest, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
 } from './messages';
+import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
-  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, contentOf, contentStart, documentById, documentByUuid,
-  documentsByIds, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, updateDocuments, type DocumentFilter,
+  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, documentById, documentByUuid, documentsByIds,
+  documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, textStart, updateDocuments, type DocumentFilter,
 } from './store';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
@@ -26,6 +29,10 @@ const NOT_FOUND = '文档不存在';
 const LISTED_STATUSES = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed];
 const HOME_COLUMNS = ['id', 'title', 'ext', 'uuid', 'pages'];
 const RELATED_LIMIT = 10;
+/** The hits FindInDocument answers at most (the reader lists them; more say "first 500"). */
+const FIND_LIMIT = 500;
+/** How much of the text GetDocument answers without `with_all_content` (MOREDOC's figure). */
+const CONTENT_START = 8192;
 
 export async function viewerOf(ctx: RpcContext): Promise<Viewer> {
   return { userId: ctx.user?.id ?? null, admin: ctx.user ? await isAdmin(ctx.db, ctx.user.id) : false };
@@ -92,10 +99,13 @@ export const readRpcs = [
       const privileged = viewer.admin || viewer.userId === row.user_id;
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
-      const content = req.with_all_content ? await contentOf(ctx.db, row.id) : await contentStart(ctx.db, row.id, 8192);
+      const text = req.with_all_content ? await textOf(ctx.db, row.id) : await textStart(ctx.db, row.id, CONTENT_START);
+      // The text of the pages this caller may read, decided as their page images are.
+      const readable = await readablePagesOf(ctx.db, ctx.app.settings, viewer.userId, row, row.pages || ALL_PAGES);
+      const content = readable ? readableText(text, readable.pages, row.pages) : '';
       let description = row.description;
       if (!description.trim()) {
-        description = [...content.replace(/\s+/g, ' ').trim()].slice(0, 255).join('');
+        description = descriptionFrom(text, freePages(row), row.pages);
         if (description) await updateDocuments(ctx.db, [row.id], { description });
       }
       if (req.with_author) await bumpCounter(ctx.db, row.id, 'view_count', 1);
@@ -108,6 +118,24 @@ export const readRpcs = [
         user: req.with_author ? pick(await getUser(ctx.db, row.user_id), PUBLIC_PROFILE_COLUMNS) : null,
         convert_progress: progress,
       };
+    },
+  }),
+
+  rpc('FindInDocument', {
+    http: 'GET /api/v1/document/find', request: FindInDocumentRequest, response: FindInDocumentReply, auth: 'public',
+    async handler(req, ctx) {
+      const row = await documentById(ctx.db, req.id);
+      if (!row) throw notFound(NOT_FOUND);
+      const viewer = await viewerOf(ctx);
+      if (!isPublic(row) && !(viewer.admin || viewer.userId === row.user_id)) throw notFound(NOT_FOUND);
+      // Only the pages this caller may read, decided as their page images are.
+      const readable = await readablePagesOf(ctx.db, ctx.app.settings, viewer.userId, row, row.pages || ALL_PAGES);
+      const text = await textOf(ctx.db, row.id);
+      // A text not split into pages (converted before they were kept apart) names no page to go to.
+      if (!readable || text.pages === 0) return { readable: 0 };
+      const pages = Math.min(readable.pages, row.pages);
+      const { hits, total } = findInPages(readableText(text, pages, row.pages), foldWords(req.wd), FIND_LIMIT);
+      return { hit: hits, total, readable: pages };
     },
   }),
 

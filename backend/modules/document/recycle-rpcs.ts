@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/dialect';
 import { positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { retireDocumentAttachments } from '../attachment/service';
@@ -44,6 +45,8 @@ export const recycleRpcs = [
       const ids = positiveIds(req.id);
       if (!ids.length) return {};
       const restored = await ctx.db.transaction().execute(async (trx) => {
+        const owners = (await documentsByIds(trx, ids)).map((d) => d.user_id);
+        await lockRows(trx, 'user', owners);
         const back = await restoreDocuments(trx, ids);
         await recountCategories(trx, 0);
         await setDocCounts(trx, await liveDocumentCounts(trx, (await documentsByIds(trx, back)).map((d) => d.user_id)));

@@ -7,13 +7,15 @@ import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from
 import { readManifest } from './manifest';
 import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
+import { fillInPositions, positionsKind, positionsSweepKind, queueMissingPositions, scheduleMissingPositions } from './positions';
 import { readRpcs } from './read-rpcs';
+import { readingRpcs } from './reading-rpcs';
 import { recycleRpcs } from './recycle-rpcs';
 import { writeRpcs } from './write-rpcs';
 
 // DocumentAPI and RecycleAPI of the embedded backend, the `/view/page` and `/view/cover`
 // routes, and the document jobs: conversion (one per file), page images at reading resolution,
-// file purges, index rebuilds.
+// the characters' positions of files converted before they were kept, file purges, index rebuilds.
 
 const CONVERT_ATTEMPTS = 3;
 /** Room after the engine's own limit for storing the outputs of a big document. */
@@ -37,6 +39,13 @@ function registerDocumentJobs(ctx: BackendContext): void {
     maxAttempts: CONVERT_ATTEMPTS,
     backoff: (attempt) => attempt * 30_000,
   });
+  ctx.jobs.register(positionsKind, (payload, job) => fillInPositions(ctx, payload.hash, job), {
+    concurrency: 1,
+    timeoutMs: settings.timeoutMs ?? MAX_CONVERSION_MS,
+    maxAttempts: CONVERT_ATTEMPTS,
+    backoff: (attempt) => attempt * 30_000,
+  });
+  ctx.jobs.register(positionsSweepKind, (_payload, job) => queueMissingPositions(ctx, job), { timeoutMs: 3600_000 });
   ctx.jobs.register(purgeFilesKind, async ({ hash }) => {
     await purgeFiles(ctx, hash);
   });
@@ -51,9 +60,10 @@ async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext)
   app.addHook('onReady', async () => {
     await resumeConversions(ctx);
     await scheduleReindexIfEmpty(ctx);
+    await scheduleMissingPositions(ctx);
   });
 }
 
-export const documentService = defineService('DocumentAPI', [...readRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
+export const documentService = defineService('DocumentAPI', [...readRpcs, ...readingRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
 
 export const recycleService = defineService('RecycleAPI', recycleRpcs);

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db';
+import { like, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DocumentTable } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -67,9 +68,11 @@ export async function hashHasDocuments(db: Database, hash: string): Promise<bool
 // ---------------------------------------------------------------------------------------
 // Writes
 
-export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow> {
+/** Inserts a document; undefined (and nothing inserted) when its uuid is taken. */
+export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow | undefined> {
   const ts = now();
-  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
 }
 
 export async function updateDocuments(db: Database, ids: readonly number[], columns: DocumentColumns): Promise<void> {
@@ -89,7 +92,7 @@ export async function setStatus(db: Database, ids: readonly number[], status: nu
 export async function bumpCounter(
   db: Database, id: number, column: 'view_count' | 'download_count' | 'favorite_count' | 'comment_count', delta: number,
 ): Promise<void> {
-  await db.updateTable('document').set({ [column]: sql<number>`max(${sql.ref(column)} + ${delta}, 0)` }).where('id', '=', id).execute();
+  await db.updateTable('document').set({ [column]: notBelowZero(db, sql<number>`${sql.ref(column)} + ${delta}`) }).where('id', '=', id).execute();
 }
 
 /** Recommendation (endpoints.md §5.14): 0 clears, 1 sets where unset, 2 sets again. */
@@ -191,10 +194,10 @@ export async function listDocuments(db: Database, filter: DocumentFilter): Promi
   if (filter.statuses) query = query.where('status', 'in', filter.statuses.length ? filter.statuses : [-1]);
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('title', 'like', pattern), eb('keywords', 'like', pattern), eb('description', 'like', pattern)]));
+    query = query.where((eb) => eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]));
   }
   let rowsQuery = query.selectAll();
-  const order = parseOrder(filter.order, DOCUMENT_COLUMNS, false);
+  const order = parseOrder(filter.order, DOCUMENT_COLUMNS, { multiple: false, nullable: ['recommend_at', 'deleted_at'] });
   for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   if (order.length) rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
@@ -214,7 +217,7 @@ export async function documentsMatchingWords(db: Database, words: readonly strin
   if (!words.length) return [];
   return db.selectFrom('document').selectAll()
     .where('id', '!=', excludeId).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
-    .where((eb) => eb.or(words.flatMap((w) => [eb('keywords', 'like', likePattern(w)), eb('title', 'like', likePattern(w))])))
+    .where((eb) => eb.or(words.flatMap((w) => [like(db, 'keywords', likePattern(w)), like(db, 'title', likePattern(w))])))
     .orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
@@ -251,24 +254,43 @@ export async function documentsCreatedSince(db: Database, userId: number, since:
 // ---------------------------------------------------------------------------------------
 // Text
 
-export async function contentOf(db: Database, documentId: number): Promise<string> {
-  const row = await db.selectFrom('document_content').select('content').where('document_id', '=', documentId).executeTakeFirst();
-  return row?.content ?? '';
+/** A document's extracted text: `pages` page texts separated by form feeds, or (`pages` 0) one text not split into pages. */
+export interface DocumentText {
+  content: string;
+  pages: number;
 }
 
-/** First `length` characters of a document's text (counted by SQLite in code points). */
-export async function contentStart(db: Database, documentId: number, length: number): Promise<string> {
-  const row = await db.selectFrom('document_content').select(sql<string>`substr(content, 1, ${length})`.as('head'))
+export async function textOf(db: Database, documentId: number): Promise<DocumentText> {
+  const row = await db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', documentId).executeTakeFirst();
+  return row ?? { content: '', pages: 0 };
+}
+
+/** The first `length` characters of a document's text (counted by SQLite in code points), and its page count. */
+export async function textStart(db: Database, documentId: number, length: number): Promise<DocumentText> {
+  const row = await db.selectFrom('document_content').select([sql<string>`substr(content, 1, ${length})`.as('content'), 'pages'])
     .where('document_id', '=', documentId).executeTakeFirst();
-  return row?.head ?? '';
+  return row ?? { content: '', pages: 0 };
 }
 
-export async function setContent(db: Database, documentIds: readonly number[], content: string): Promise<void> {
+export async function setText(db: Database, documentIds: readonly number[], { content, pages }: DocumentText): Promise<void> {
   const ts = now();
   for (const documentId of documentIds) {
-    await db.insertInto('document_content').values({ document_id: documentId, content, created_at: ts, updated_at: ts })
-      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, updated_at: ts })).execute();
+    await db.insertInto('document_content').values({ document_id: documentId, content, pages, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, pages, updated_at: ts })).execute();
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Where members last read
+
+export async function readingPosition(db: Database, userId: number, documentId: number) {
+  return db.selectFrom('reading_position').select(['page', 'updated_at']).where('user_id', '=', userId).where('document_id', '=', documentId).executeTakeFirst();
+}
+
+export async function setReadingPosition(db: Database, userId: number, documentId: number, page: number): Promise<void> {
+  const ts = now();
+  await db.insertInto('reading_position').values({ user_id: userId, document_id: documentId, page, updated_at: ts })
+    .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -284,6 +306,8 @@ export async function addScore(db: Database, documentId: number, userId: number,
   const inserted = await db.insertInto('document_score').values({ document_id: documentId, user_id: userId, score, created_at: ts, updated_at: ts })
     .onConflict((oc) => oc.columns(['document_id', 'user_id']).doNothing()).returning('id').executeTakeFirst();
   if (!inserted) return false;
+  // Averaged, then written: ratings of one document at once take turns (its row is locked).
+  await lockRows(db, 'document', [documentId]);
   const { average, n } = await db.selectFrom('document_score')
     .select((eb) => [eb.fn.avg<number>('score').as('average'), eb.fn.countAll<number>().as('n')])
     .where('document_id', '=', documentId).executeTakeFirstOrThrow();
@@ -327,4 +351,10 @@ export async function searchableDocumentIds(db: Database, limit?: number): Promi
 /** Ids of the documents with this status (recycled ones included). */
 export async function idsWithStatus(db: Database, status: number): Promise<number[]> {
   return (await db.selectFrom('document').select('id').where('status', '=', status).execute()).map((r) => r.id);
+}
+
+/** Every file whose documents have pages, once each (the positions backfill walks them). */
+export async function convertedHashes(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom('document').select('hash').distinct().where('pages', '>', 0).where('hash', '!=', '').orderBy('hash').execute();
+  return rows.map((row) => row.hash);
 }

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import dayjs from 'dayjs';
 import type { Database } from '../../db';
-import { isUniqueViolation } from '../../db';
+import { lockRows } from '../../db/dialect';
 import { DocumentStatus } from '../../../shared/constants';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
-import { checkText, positiveIds, requireIds } from '../../wire/request';
+import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { documentUploadsOf, linkAttachment } from '../attachment/service';
@@ -22,7 +22,7 @@ import {
 } from './messages';
 import {
   addScore, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, liveDocumentCounts, recycleDocuments,
-  setCategoryLinks, setContent, setRecommend, setStatus, updateDocuments, type DocumentRow,
+  setCategoryLinks, setRecommend, setStatus, setText, updateDocuments, type DocumentRow,
 } from './store';
 
 // DocumentAPI, what changes documents: creating them from uploads, editing, reviewing,
@@ -65,7 +65,7 @@ async function checkCategories(db: Database, ids: readonly number[]): Promise<nu
 
 function checkTexts(doc: { title: string; keywords: string; description: string }) {
   return {
-    title: checkText(doc.title.trim(), '文档标题', { required: true, max: 255 }),
+    title: checkName(doc.title, '文档标题', { required: true, max: 255 }),
     keywords: checkText(doc.keywords.replace(/，/g, ', ').trim(), '文档关键字', { max: 255 }),
     description: checkText([...doc.description.trim()].slice(0, 512).join(''), '文档摘要', { max: 512, multiline: true }),
   };
@@ -76,6 +76,8 @@ const newUuid = () => crypto.randomBytes(8).toString('hex');
 
 /** Recounts what follows documents: category counts and the uploaders' document counts. */
 async function recount(db: Database, userIds: readonly number[]): Promise<void> {
+  // Counted, then written: the uploaders' rows are locked first (two uploads at once count each other).
+  await lockRows(db, 'user', userIds);
   await recountCategories(db, 0);
   await setDocCounts(db, await liveDocumentCounts(db, userIds));
 }
@@ -139,15 +141,13 @@ export const writeRpcs = [
         for (const doc of prepared) {
           const upload = uploads.get(doc.item.attachment_id)!;
           let row: DocumentRow | undefined;
+          // A uuid taken already (one chance in 2^64) inserts nothing: another one is drawn.
           for (let attempt = 0; !row; attempt++) {
-            try {
-              row = await insertDocument(trx, {
-                title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
-                size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
-              });
-            } catch (error) {
-              if (!isUniqueViolation(error) || attempt > 3) throw error;
-            }
+            if (attempt > 3) throw new Error('no free document uuid after 4 attempts');
+            row = await insertDocument(trx, {
+              title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
+              size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
+            });
           }
           await linkAttachment(trx, upload.id, row.id);
           await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${row.title}》`);
@@ -180,7 +180,8 @@ export const writeRpcs = [
       await ctx.db.transaction().execute(async (trx) => {
         await updateDocuments(trx, [row.id], columns);
         await setCategoryLinks(trx, [row.id], categoryIds);
-        if (content) await setContent(trx, [row.id], content);
+        // Not split into pages: it goes only to readers of every page (page-text.ts).
+        if (content) await setText(trx, [row.id], { content, pages: 0 });
         if (status !== null) await applyStatus(ctx.app, trx, [row], status);
         await recountCategories(trx, 0);
       });
@@ -199,6 +200,8 @@ export const writeRpcs = [
       if (!targets.length) throw forbidden('文档不存在或没有删除权限');
       const penalty = (await ctx.app.settings.snapshot()).int('score', 'delete_document');
       const deleted = await ctx.db.transaction().execute(async (trx) => {
+        // The owners first (their credits and counters change), as every transaction locks users before documents.
+        await lockRows(trx, 'user', targets.map((d) => d.user_id));
         const ids = new Set(await recycleDocuments(trx, targets.map((d) => d.id), me.id));
         const gone = targets.filter((d) => ids.has(d.id));
         for (const doc of gone) {

@@ -1,5 +1,6 @@
 import { DocumentStatus } from '../../../shared/constants';
 import type { Database } from '../../db';
+import { lockKeys, lockRows } from '../../db/dialect';
 import type { SessionUser } from '../../platform/auth/session';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { forbidden, notFound, unauthenticated } from '../../wire/errors';
@@ -21,7 +22,8 @@ import { downloadBenefits, type DownloadBenefits } from './vip';
 // this user?" comes first (owner, free document, bought within download.free_download_duration
 // days, VIP), then the punishments and the daily limits per IP and per user, then one
 // transaction that re-counts, records the download and moves the price with a conditional
-// UPDATE that can never leave a balance below zero.
+// UPDATE that can never leave a balance below zero. Downloads from one address, and those of
+// one member, take turns in that transaction (on PostgreSQL, across processes too: locks).
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MISSING = '文档不存在';
@@ -111,6 +113,10 @@ export const downloadService = defineService('DocumentAPI', [
       await ctx.db.transaction().execute(async (trx) => {
         // Decided again inside the transaction, where concurrent downloads are serialised: a
         // second click that lost the race finds the first one's purchase and pays nothing.
+        // The buyer's and the uploader's rows are locked together (in id order), before the
+        // credits move between them.
+        await lockKeys(trx, [`download:ip:${ctx.ip}`]);
+        await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
         await assertWithinLimits(trx, rules);
         const pays = me !== null && (await freeReason(trx, doc, rules)) === null;
         if (pays) {

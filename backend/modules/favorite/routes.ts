@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
@@ -77,6 +78,8 @@ export const favoriteService = defineService('FavoriteAPI', [
       if (await findFavorite(ctx.db, me.id, target.id, target.type)) throw conflict(ALREADY);
       const cfg = await ctx.app.settings.snapshot();
       const created = await mapUnique(ctx.db.transaction().execute(async (trx) => {
+        // The owner's awards of the day are counted, then one more written: their row is locked first.
+        await lockRows(trx, 'user', [me.id, target.ownerId]);
         const award = await awardFor(trx, cfg, target, me.id);
         const row = await insertFavorite(trx, { userId: me.id, targetId: target.id, type: target.type, ownerId: target.ownerId, award });
         await bumpTarget(trx, target.type, target.id, 1);

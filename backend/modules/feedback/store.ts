@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type FeedbackTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
@@ -33,7 +34,7 @@ export async function listFeedback(db: Database, filter: { statuses: number[]; w
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('content', 'like', p), eb('contact', 'like', p), eb('reply', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'content', p), like(db, 'contact', p), like(db, 'reply', p)]));
   }
   const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

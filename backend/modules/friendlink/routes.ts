@@ -2,7 +2,7 @@ import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
+import { checkName, checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { Friendlink, ListFriendlinkReply, ListFriendlinkRequest } from './messages';
 import {
@@ -17,7 +17,7 @@ function columnsOf(req: Decoded<typeof Friendlink>): FriendlinkColumns {
   const link = checkText(req.link.trim(), '友链地址', { required: true, max: 500 });
   if (!/^https?:\/\/[^\s]+$/i.test(link)) throw badRequest('友链地址必须以 http:// 或 https:// 开头');
   return {
-    title: checkText(req.title.trim(), '友链名称', { required: true, max: 64 }),
+    title: checkName(req.title, '友链名称', { required: true, max: 64 }),
     link,
     description: checkText(req.description, '友链描述', { max: 255, multiline: true }),
     sort: req.sort,

@@ -1,8 +1,9 @@
+import { lockKeys } from '../../db/dialect';
 import { flag } from '../../db/schema';
 import { ApiError, Code, badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
+import { checkName, checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { permissionsExist } from '../permission/service';
 import { GetGroupRequest, Group, GroupPermissions, ListGroupReply, ListGroupRequest, UpdateGroupPermissionRequest } from './messages';
@@ -22,7 +23,7 @@ const DUPLICATE_TITLE = '分组名称已存在';
 
 function groupColumns(req: Decoded<typeof Group>): GroupColumns {
   return {
-    title: checkText(req.title.trim(), '用户组名称', { required: true, max: 64 }),
+    title: checkName(req.title, '用户组名称', { required: true, max: 64 }),
     color: checkText(req.color, '颜色', { max: 32 }),
     is_default: flag(req.is_default),
     is_display: flag(req.is_display),
@@ -43,6 +44,8 @@ export const groupService = defineService('GroupAPI', [
     async handler(req, ctx) {
       const columns = groupColumns(req);
       return ctx.db.transaction().execute(async (trx) => {
+        // Which group is the default is read, then written: such changes take turns.
+        await lockKeys(trx, ['group.default']);
         if (req.is_default) await clearDefaultFlag(trx);
         return mapUnique(insertGroup(trx, columns), DUPLICATE_TITLE);
       });
@@ -55,6 +58,7 @@ export const groupService = defineService('GroupAPI', [
       const columns = groupColumns(req);
       await groupOr404(ctx.db, req.id);
       await ctx.db.transaction().execute(async (trx) => {
+        await lockKeys(trx, ['group.default']);
         if (req.is_default) await clearDefaultFlag(trx, req.id);
         else if (!(await otherDefaultExists(trx, req.id))) throw new ApiError(Code.FailedPrecondition, '至少要有一个默认用户组');
         await mapUnique(updateGroup(trx, req.id, columns), DUPLICATE_TITLE);

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like, lockRows } from '../../db/dialect';
 import { now, type GroupTable } from '../../db/schema';
 import { badRequest, unavailable } from '../../wire/errors';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
@@ -53,7 +54,7 @@ export async function deleteGroups(db: Database, ids: number[]): Promise<void> {
 
 export async function listGroups(db: Database, filter: { wd: string; page: number; size: number }) {
   let query = db.selectFrom('group');
-  if (filter.wd.trim()) query = query.where('title', 'like', likePattern(filter.wd));
+  if (filter.wd.trim()) query = query.where(like(db, 'title', likePattern(filter.wd)));
   const rows = await applyPaging(query.selectAll().orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }
@@ -91,6 +92,8 @@ export async function assertGroupsExist(db: Database, groupIds: number[]): Promi
 
 /** Replaces a user's memberships and keeps every group's user_count right. */
 export async function setUserGroups(db: Database, userId: number, groupIds: number[]): Promise<void> {
+  // Read, then written: changes of one user's memberships take turns.
+  await lockRows(db, 'user', [userId]);
   const ts = now();
   const current = (await db.selectFrom('user_group').select('group_id').where('user_id', '=', userId).execute()).map((r) => r.group_id);
   const removed = current.filter((id) => !groupIds.includes(id));
@@ -105,6 +108,7 @@ export async function setUserGroups(db: Database, userId: number, groupIds: numb
 }
 
 export async function refreshGroupCounts(db: Database, groupIds: number[]): Promise<void> {
+  await lockRows(db, 'group', groupIds);
   for (const id of new Set(groupIds)) {
     const { n } = await db.selectFrom('user_group').select((eb) => eb.fn.countAll<number>().as('n')).where('group_id', '=', id).executeTakeFirstOrThrow();
     await db.updateTable('group').set({ user_count: Number(n) }).where('id', '=', id).execute();

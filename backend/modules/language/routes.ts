@@ -1,7 +1,7 @@
 import { flag } from '../../db/schema';
 import { badRequest, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../wire/messages';
-import { checkText, listVisibility, mapUnique, pick, positiveIds, selectedFields } from '../../wire/request';
+import { checkName, checkText, listVisibility, mapUnique, pick, positiveIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { Language, ListLanguageReply, ListLanguageRequest, UpdateLanguageStatusRequest } from './messages';
 import { LANGUAGE_COLUMNS, deleteLanguages, insertLanguage, listLanguages, setLanguagesEnabled, updateLanguage } from './store';
@@ -18,7 +18,7 @@ export const languageService = defineService('LanguageAPI', [
   rpc('CreateLanguage', {
     http: 'POST /api/v1/language', request: Language, auth: 'perm', permission: '新增语言',
     async handler(req, ctx) {
-      const language = checkText(req.language.trim(), '语言名称', { required: true, max: 64 });
+      const language = checkName(req.language, '语言名称', { required: true, max: 64 });
       const code = checkText(req.code.trim(), '语言代码', { required: true, max: 16 });
       if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) throw badRequest('语言代码格式不正确，例如 zh-CN、en');
       await mapUnique(insertLanguage(ctx.db, { language, code, enable: flag(req.enable), sort: req.sort }), '语言代码已存在');
@@ -30,7 +30,7 @@ export const languageService = defineService('LanguageAPI', [
     http: 'PUT /api/v1/language', request: Language, auth: 'perm', permission: '更新语言',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('语言ID不能为空');
-      const language = checkText(req.language.trim(), '语言名称', { required: true, max: 64 });
+      const language = checkName(req.language, '语言名称', { required: true, max: 64 });
       if (!(await updateLanguage(ctx.db, req.id, { language, enable: flag(req.enable), sort: req.sort }))) throw notFound('语言不存在');
       return {};
     },

@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { countOf, likePattern, offsetOf } from '../../wire/request';
 
@@ -30,7 +31,7 @@ export async function listLanguages(db: Database, filter: { enable: number[]; wd
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('language', 'like', p), eb('code', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'language', p), like(db, 'code', p)]));
   }
   const rows = await query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc')
     .limit(filter.size).offset(offsetOf(filter.page, filter.size)).execute();

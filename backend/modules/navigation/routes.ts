@@ -3,7 +3,7 @@ import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../wire/messages';
-import { checkLink, checkText, pick, requireIds, selectedFields } from '../../wire/request';
+import { checkLink, checkName, checkText, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { ListNavigationReply, ListNavigationRequest, Navigation } from './messages';
 import {
@@ -23,7 +23,7 @@ async function columnsOf(db: Database, req: Decoded<typeof Navigation>, selfId =
     if (selfId && (await isBelow(db, parentId, selfId))) throw badRequest('不能把导航移动到它自己的下级');
   }
   return {
-    title: checkText(req.title.trim(), '导航名称', { required: true, max: 64 }),
+    title: checkName(req.title, '导航名称', { required: true, max: 64 }),
     href: checkLink(req.href, '导航链接', { required: true }),
     target: req.target || '_self',
     color: req.color,

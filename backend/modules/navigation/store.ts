@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type NavigationTable } from '../../db/schema';
 import { deleteSubtrees, isInSubtree } from '../../db/tree';
 import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
@@ -40,7 +41,7 @@ export async function listNavigations(db: Database, filter: { wd: string; order:
   let query = db.selectFrom('navigation');
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('title', 'like', p), eb('description', 'like', p), eb('href', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'description', p), like(db, 'href', p)]));
   }
   let rowsQuery = query.selectAll();
   const order = parseOrder(filter.order, NAVIGATION_COLUMNS);

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Database } from '../../db';
+import { isUniqueViolation, type Database } from '../../db';
+import { lockKeys } from '../../db/dialect';
 import { usernameProblems } from '../../../shared/validation';
 import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
 import type { ConfigSnapshot } from '../../platform/config-store';
@@ -105,10 +106,15 @@ async function uniqueUsername(db: Database, nickname: string, provider: OAuthPro
 /** Not a hash any password verifies against: social accounts sign in through their provider only. */
 const unusablePassword = () => `oauth$${crypto.randomBytes(24).toString('base64url')}`;
 
-/** The bound user (login time and IP updated), or a new member bound to the identity; one transaction. */
+/**
+ * The bound user (login time and IP updated), or a new member bound to the identity; one
+ * transaction, which the sign-ins of one provider account take in turns (so that two first
+ * sign-ins at once make one member, the second finding the first one's binding).
+ */
 async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthProviderName, identity: ProviderIdentity): Promise<UserRow> {
   const label = PROVIDER_LABELS[provider];
   return ctx.db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [`oauth:${provider}:${identity.openid}`]);
     const binding = await findBinding(trx, provider, identity.openid);
     let userId: number;
     if (binding) {
@@ -164,7 +170,16 @@ export const oauthService = defineService('OAuthAPI', [
       } catch (error) {
         throw providerFailure(ctx, provider, error);
       }
-      const user = await signInUser(ctx, cfg, provider, identity);
+      let user: UserRow;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          user = await signInUser(ctx, cfg, provider, identity);
+          break;
+        } catch (error) {
+          // Another sign-in took the free username at the same moment: pick again.
+          if (!isUniqueViolation(error) || attempt >= 3) throw error;
+        }
+      }
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { BackendContext } from '../../platform/context';
 import { OrderStatus, VipAction, formatFen, type PaymentProviderName } from '../../../shared/vip';
 import { existingUserIds } from '../user/service';
@@ -50,11 +51,22 @@ function describeMismatch(payment: ConfirmedPayment, order: OrderRow): string {
   return `金额不符：到账 ${formatFen(payment.amount)} 元，订单 ${formatFen(order.amount)} 元`;
 }
 
+/**
+ * The order a payment is for, read under its row lock: notifications (and queries) of one
+ * order take turns, each deciding on what the one before it wrote.
+ */
+async function lockedOrder(trx: Database, orderNo: string): Promise<OrderRow | undefined> {
+  const found = await findOrderByNo(trx, orderNo);
+  if (!found) return undefined;
+  await lockRows(trx, 'orders', [found.id]);
+  return findOrder(trx, found.id);
+}
+
 /** Applies a confirmed payment to its order, inside `trx`; records what happened. */
 async function applyPayment(
   trx: Database, provider: PaymentProviderName, payment: ConfirmedPayment, source: { raw: string; ip: string; via?: string },
 ): Promise<SettleResult> {
-  const order = await findOrderByNo(trx, payment.orderNo);
+  const order = await lockedOrder(trx, payment.orderNo);
   let result: SettleResult;
   if (!order) {
     result = { outcome: 'refused', reason: '订单不存在' };

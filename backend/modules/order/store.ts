@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type OrdersTable } from '../../db/schema';
 import { OrderStatus } from '../../../shared/vip';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -32,7 +33,7 @@ export async function findPendingOrder(db: Database, buyerId: number, planCode: 
 
 /** Appends a dated line to the admin's notes of the order. */
 function withNote(note: string | undefined) {
-  return note ? { remark: sql<string>`CASE WHEN remark = '' THEN ${note} ELSE remark || char(10) || ${note} END` } : {};
+  return note ? { remark: sql<string>`CASE WHEN remark = '' THEN ${note} ELSE remark || ${`\n${note}`} END` } : {};
 }
 
 /** pending (or closed with a late payment, when an admin re-opens it) → paid; false when it was not in `from`. */
@@ -113,10 +114,10 @@ export async function listOrders(db: Database, filter: OrderFilter) {
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo.toISOString());
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('order_no', 'like', pattern), eb('buyer_name', 'like', pattern), eb('trade_no', 'like', pattern)]));
+    query = query.where((eb) => eb.or([like(db, 'order_no', pattern), like(db, 'buyer_name', pattern), like(db, 'trade_no', pattern)]));
   }
   let rowsQuery = query.selectAll();
-  const order = parseOrder(filter.order, ORDER_SORT_COLUMNS);
+  const order = parseOrder(filter.order, ORDER_SORT_COLUMNS, { nullable: ['paid_at'] });
   for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../../wire/errors';
 import { IdRequest } from '../../wire/messages';
-import { checkText } from '../../wire/request';
+import { checkName, checkText } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { ListPermissionReply, ListPermissionRequest, Permission } from './messages';
 import { describePermission, listPermissions, permissionOr404 } from './store';
@@ -13,7 +13,7 @@ export const permissionService = defineService('PermissionAPI', [
     http: 'PUT /api/v1/permission', request: Permission, auth: 'perm', permission: '更新权限信息',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择权限（参数 id）');
-      const title = checkText(req.title, '权限名称', { max: 64 });
+      const title = checkName(req.title, '权限名称', { max: 64 });
       const description = checkText(req.description, '权限描述', { max: 255, multiline: true });
       if (!(await describePermission(ctx.db, req.id, title, description))) throw notFound('权限不存在');
       return {};

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
@@ -21,7 +22,7 @@ export async function listPermissions(db: Database, filter: { methods: string[];
   if (filter.wd.trim()) likes.push(['title', likePattern(filter.wd)], ['description', likePattern(filter.wd)]);
   if (filter.path.trim()) likes.push(['path', likePattern(filter.path)]);
   // All LIKE conditions are OR-ed together, as in MOREDOC (contract README §13).
-  if (likes.length) query = query.where((eb) => eb.or(likes.map(([c, p]) => eb(sql.ref(c), 'like', p))));
+  if (likes.length) query = query.where((eb) => eb.or(likes.map(([c, p]) => like(db, sql.ref(c), p))));
   const rows = await applyPaging(query.selectAll().orderBy('path', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type PunishmentTable } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
@@ -39,10 +40,10 @@ export async function listPunishments(db: Database, filter: {
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([eb('reason', 'like', p), eb('remark', 'like', p)]));
+    query = query.where((eb) => eb.or([like(db, 'reason', p), like(db, 'remark', p)]));
   }
   let rowsQuery = query.selectAll();
-  const order = parseOrder(filter.order, PUNISHMENT_COLUMNS);
+  const order = parseOrder(filter.order, PUNISHMENT_COLUMNS, { nullable: ['end_time'] });
   for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

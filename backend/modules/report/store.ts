@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now, type ReportTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
@@ -28,7 +29,7 @@ export async function listReports(db: Database, filter: { statuses: number[]; ty
   let query = db.selectFrom('report');
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.types.length) query = query.where('type', 'in', filter.types);
-  if (filter.wd.trim()) query = query.where('document_title', 'like', likePattern(filter.wd));
+  if (filter.wd.trim()) query = query.where(like(db, 'document_title', likePattern(filter.wd)));
   const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db';
+import { like } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
@@ -39,8 +40,8 @@ export async function listSearchRecords(db: Database, filter: { keywords: string
   const ip = filter.ip.trim();
   if (keywords || ip) {
     query = query.where((eb) => eb.or([
-      ...(keywords ? [eb('keywords', 'like', likePattern(keywords))] : []),
-      ...(ip ? [eb('ip', 'like', likePattern(ip))] : []),
+      ...(keywords ? [like(db, 'keywords', likePattern(keywords))] : []),
+      ...(ip ? [like(db, 'ip', likePattern(ip))] : []),
     ]));
   }
   let rowsQuery = query.selectAll();

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_TTL_MINUTES, SmsStatus, optionLabel, smsPurposeOptions, type SmsCodePurpose, type SmsPurpose } from '../../../shared/constants';
+import { lockKeys } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { BackendContext } from '../../platform/context';
 import { SmsProviderError, type SmsProvider } from '../../platform/sms/sms-provider';
@@ -9,7 +10,8 @@ import { assertWithinLimits, limitsOf } from './limits';
 import { finishLog, insertLog } from './store';
 
 // Sending: the limits and the new code are checked and written in one transaction (so two
-// requests cannot both slip under a limit), then the provider is called outside it, and
+// requests cannot both slip under a limit: on PostgreSQL those transactions take turns on one
+// lock, the site-wide limit being one of them), then the provider is called outside it, and
 // the log row records how it went.
 
 const MAX_ERROR_LENGTH = 500;
@@ -89,6 +91,7 @@ export async function sendVerificationCode(app: BackendContext, request: { mobil
   const templateId = templateFor(cfg, request.purpose, provider);
   const limits = limitsOf(cfg);
   const { code, logId } = await app.db.transaction().execute(async (trx) => {
+    await lockKeys(trx, ['sms.send']);
     await assertWithinLimits(trx, limits, request.mobile, request.ip);
     const issued = await issueCode(trx, request.mobile, request.purpose);
     const id = await insertLog(trx, { mobile: request.mobile, purpose: request.purpose, provider: provider.name, ip: request.ip });

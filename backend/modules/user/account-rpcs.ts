@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { PASSWORD_LENGTH, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { PASSWORD_LENGTH, cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { lockKeys } from '../../db/dialect';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -39,11 +40,12 @@ export const accountRpcs = [
       if (!cfg.bool('security', 'enable_register')) throw badRequest('系统未开放注册');
       if (cfg.bool('security', 'is_close')) throw badRequest('网站已关闭，暂时不允许注册');
       const verifyEmail = cfg.bool('security', 'enable_verify_register_email');
+      const username = cleanName(req.username);
       assertValid([
-        ...usernameProblems(req.username), ...passwordProblems(req.password), ...emailProblems(req.email, verifyEmail),
+        ...usernameProblems(username), ...passwordProblems(req.password), ...emailProblems(req.email, verifyEmail),
       ]);
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, true);
-      if (await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
+      if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       let codeId = 0;
       if (verifyEmail) {
@@ -56,8 +58,14 @@ export const accountRpcs = [
       const award = Math.max(cfg.int('score', 'register'), 0);
       // mapUnique: a concurrent registration of the same name loses with 409, not 500.
       const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
+        // E-mail addresses are not unique in the table: registrations with one address take
+        // turns, and the one that comes second finds the first.
+        if (req.email) {
+          await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
+          if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
+        }
         const inserted = await createMember(trx, {
-          username: req.username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
+          username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
           login_at: new Date().toISOString(), credit_count: award,
         });
         if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
@@ -73,11 +81,13 @@ export const accountRpcs = [
     http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
     async handler(req, ctx) {
       // Usernames never look like mobile numbers, so a number names the account bound to it.
-      const mobile = normalizeMainlandMobile(req.username);
-      assertValid([...(mobile ? [] : usernameProblems(req.username).slice(0, 1)), ...passwordProblems(req.password)]);
+      // Cleaned as it was when the account was made (cleanName).
+      const username = cleanName(req.username);
+      const mobile = normalizeMainlandMobile(username);
+      assertValid([...(mobile ? [] : usernameProblems(username).slice(0, 1)), ...passwordProblems(req.password)]);
       // A right captcha outlives a wrong password (no retyping), for a few attempts only.
       await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
-      const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, req.username);
+      const user = mobile ? await findUserByMobile(ctx.db, mobile) : await findUserByUsername(ctx.db, username);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
       const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) {

@@ -1,8 +1,8 @@
 import { SUPER_USER_ID, grpcPermissionPath } from '../../../shared/permissions';
-import { emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
 import type { Database } from '../../db';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
-import { assertValid, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
+import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { deniedMessage } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
@@ -85,7 +85,7 @@ export const adminRpcs = [
         address: checkText(req.address, '地址', { max: 255 }),
         signature: checkText(req.signature, '个性签名', { max: 255 }),
         avatar: checkText(req.avatar, '头像', { max: 255 }),
-        realname: checkText(req.realname, '真实姓名', { max: 64 }),
+        realname: checkName(req.realname, '真实姓名', { max: 64 }),
         identity: checkText(req.identity, '身份证号', { max: 32 }),
         ...(ctx.permitted ? { remark: checkText(req.remark, '备注', { max: 1000, multiline: true }) } : {}),
       };
@@ -122,14 +122,15 @@ export const adminRpcs = [
     http: 'POST /api/v1/user', request: SetUserRequest, auth: 'perm', permission: '新增用户',
     async handler(req, ctx) {
       const groupIds = positiveIds(req.group_id);
-      assertValid([...usernameProblems(req.username), ...passwordProblems(req.password), ...emailProblems(req.email, false),
+      const username = cleanName(req.username);
+      assertValid([...usernameProblems(username), ...passwordProblems(req.password), ...emailProblems(req.email, false),
         ...(groupIds.length ? [] : ['用户组不能为空'])]);
       await assertGroupsExist(ctx.db, groupIds);
-      if (await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
+      if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const user = await insertUser(trx, { username: req.username, password, email: req.email });
+        const user = await insertUser(trx, { username, password, email: req.email });
         await setUserGroups(trx, user.id, groupIds);
       }), '用户名已存在');
       return {};

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_PURPOSES, type SmsCodePurpose } from '../../../shared/constants';
-import { maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { cleanName, maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { hashPassword } from '../../platform/auth/password';
@@ -81,11 +81,12 @@ export const phoneRpcs = [
       assertRegistrationOpen(cfg);
       assertSmsEnabled(cfg);
       const mobile = mobileOr400(req.mobile);
-      assertValid([...(req.username ? usernameProblems(req.username) : []), ...passwordProblems(req.password)]);
-      if (req.username && await findUserByUsername(ctx.db, req.username)) throw conflict('用户名已存在');
+      const chosen = cleanName(req.username);
+      assertValid([...(req.username ? usernameProblems(chosen) : []), ...passwordProblems(req.password)]);
+      if (chosen && await findUserByUsername(ctx.db, chosen)) throw conflict('用户名已存在');
       await spendCode(ctx.db, mobile, 'register', req.code);
       if (await findUserByMobile(ctx.db, mobile)) throw conflict('该手机号已注册，请直接登录');
-      const username = req.username || await generatedUsername(ctx.db);
+      const username = chosen || await generatedUsername(ctx.db);
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       const award = Math.max(cfg.int('score', 'register'), 0);
       const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
+import { like, notBelowZero, tablesWithColumn } from '../../db/dialect';
 import { now, type UserTable } from '../../db/schema';
 import { countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
 import { memberIds } from '../group/service';
@@ -93,7 +94,7 @@ export async function usernamesOf(db: Database, ids: number[]): Promise<Map<numb
 
 /** Ids of the users whose name contains `wd` (MOREDOC's LIKE rule), at most `limit`, for other modules' searches. */
 export async function userIdsMatching(db: Database, wd: string, limit = 1000): Promise<number[]> {
-  const rows = await db.selectFrom('user').select('id').where('username', 'like', likePattern(wd)).orderBy('id').limit(limit).execute();
+  const rows = await db.selectFrom('user').select('id').where(like(db, 'username', likePattern(wd))).orderBy('id').limit(limit).execute();
   return rows.map((r) => r.id);
 }
 
@@ -126,7 +127,7 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
 
 /** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
 export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
-  await db.updateTable('user').set({ credit_count: sql<number>`max(credit_count - ${amount}, 0)` }).where('id', '=', id).execute();
+  await db.updateTable('user').set({ credit_count: notBelowZero(db, sql<number>`credit_count - ${amount}`) }).where('id', '=', id).execute();
 }
 
 /** Sets `doc_count` of each user (the document module counts their live documents). */
@@ -141,7 +142,7 @@ export async function setCommentCounts(db: Database, counts: ReadonlyMap<number,
 
 /** Moves the user's favourites counter by `delta`, never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
-  await db.updateTable('user').set({ favorite_count: sql<number>`max(favorite_count + ${delta}, 0)` }).where('id', '=', id).execute();
+  await db.updateTable('user').set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) }).where('id', '=', id).execute();
 }
 
 /**
@@ -163,9 +164,7 @@ export async function anyHasContent(db: Database, ids: number[]): Promise<boolea
 
 /** Deletes the users and, from every table with a user_id column, their rows (MOREDOC does the same). */
 export async function deleteUsers(db: Database, ids: number[]): Promise<void> {
-  const tables = await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
-    WHERE m.type = 'table' AND c.name = 'user_id'`.execute(db);
-  for (const { name } of tables.rows) {
+  for (const name of await tablesWithColumn(db, 'user_id')) {
     await sql`DELETE FROM ${sql.table(name)} WHERE user_id IN (${sql.join(ids)})`.execute(db);
   }
   await db.deleteFrom('user').where('id', 'in', ids).execute();
@@ -180,9 +179,9 @@ export async function listUsers(db: Database, filter: {
   if (filter.groupIds.length) query = query.where('user.id', 'in', memberIds(db, filter.groupIds));
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or(['username', 'realname', 'email', 'mobile'].map((c) => eb(sql.ref(`user.${c}`), 'like', pattern))));
+    query = query.where((eb) => eb.or(['username', 'realname', 'email', 'mobile'].map((c) => like(db, sql.ref(`user.${c}`), pattern))));
   }
-  const order = parseOrder(filter.sort, USER_COLUMNS);
+  const order = parseOrder(filter.sort, USER_COLUMNS, { nullable: ['login_at'] });
   let rowsQuery = query.selectAll('user');
   for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await rowsQuery.limit(filter.size).offset(offsetOf(filter.page, filter.size)).execute();

@@ -1,11 +1,14 @@
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { VipAction } from '../../../shared/vip';
 import { findVip, insertVipLog, saveVip, vipsOf, type UserVipRow } from './store';
 
 // A member's VIP period: extended (never replaced) by purchases and grants, shortened by
 // refunds, ended by a revoke; each change logged with its reason. Callers pass their
-// transaction so that the period changes together with the order that pays for it.
+// transaction so that the period changes together with the order that pays for it. Each
+// change reads the period and writes it back: the member's row is locked first, so that two
+// changes at once (two orders paid, a grant beside a purchase) add up instead of one winning.
 
 const DAY_MS = 24 * 3600_000;
 
@@ -79,6 +82,7 @@ export interface GrantedInterval {
 export async function extendVip(
   db: Database, userId: number, days: number, change: VipChange & { plan?: { code: string; title: string } },
 ): Promise<GrantedInterval> {
+  await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
   const current = await findVip(db, userId);
   const running = current !== undefined && Date.parse(current.end_at) > nowMs;
@@ -104,6 +108,7 @@ export async function extendVip(
  * periods stacked after it move earlier by that much. Nothing to take back leaves the end.
  */
 export async function withdrawVip(db: Database, userId: number, interval: GrantedInterval, change: VipChange): Promise<void> {
+  await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
   const current = await findVip(db, userId);
   if (!current) return;
@@ -119,6 +124,7 @@ export async function withdrawVip(db: Database, userId: number, interval: Grante
 
 /** Ends an active period now; false when there was none to end. */
 export async function revokeVip(db: Database, userId: number, change: VipChange): Promise<boolean> {
+  await lockRows(db, 'user', [userId]);
   const nowIso = new Date().toISOString();
   const current = await findVip(db, userId);
   if (!current || current.end_at <= nowIso) return false;

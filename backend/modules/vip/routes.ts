@@ -1,4 +1,5 @@
 import { VIP_PLAN_MAX_DAYS, VipAction } from '../../../shared/vip';
+import { lockRows } from '../../db/dialect';
 import { badRequest } from '../../wire/errors';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
@@ -61,6 +62,7 @@ export const vipService = defineService('UserVipAPI', [
       const reason = reasonOf(req.reason);
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
       await ctx.db.transaction().execute(async (trx) => {
+        await lockRows(trx, 'user', userIds);
         for (const userId of userIds) await extendVip(trx, userId, req.days, { action: VipAction.Grant, operatorId: admin.id, reason });
       });
       return {};
@@ -74,6 +76,7 @@ export const vipService = defineService('UserVipAPI', [
       const userIds = requireIds(req.user_id, '会员');
       const reason = reasonOf(req.reason);
       await ctx.db.transaction().execute(async (trx) => {
+        await lockRows(trx, 'user', userIds);
         for (const userId of userIds) await revokeVip(trx, userId, { action: VipAction.Revoke, operatorId: admin.id, reason });
       });
       return {};

@@ -85,6 +85,18 @@ export interface BlobStore {
    * so the HTTP layer can use sendfile. Stores without local files leave it out or return null.
    */
   localPath?(key: string): string | null;
+  /**
+   * Optional capability: a short-lived URL from which a client fetches the blob itself (S3's
+   * presigned GET), so that a large download does not pass through the site.
+   */
+  presignedUrl?(key: string, opts: PresignOptions): Promise<string>;
+}
+
+/** What the answer at a presigned URL carries instead of the stored object's own headers. */
+export interface PresignOptions {
+  /** `Content-Disposition`, e.g. `attachment; filename="a.pdf"`. */
+  disposition: string;
+  contentType: string;
 }
 
 /** How much of a content-addressed upload is handed to `check` and returned as `head`. */

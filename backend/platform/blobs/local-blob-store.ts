@@ -24,14 +24,18 @@ import {
 // The blob store on the local disk: key `a/b/c.png` is the file `<root>/a/b/c.png`. Bytes
 // are written to a file in the temporary folder, flushed, then renamed (or hard-linked)
 // into place, so a reader never sees a partial blob and a crash leaves only temp files,
-// which `open` removes.
+// which `open` removes. Blobs are the owner's alone (files 0600, folders 0700), like the
+// database and the secrets beside them: other local users read no original or page.
 
 interface TempBlob extends PutResult {
   file: string;
   head: Buffer;
 }
 
-const FILE_MODE = 0o644;
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+/** Permission bits of the group and others: none of them stays on a blob or a folder of blobs. */
+const SHARED_BITS = 0o077;
 /** The most a read stream asks of the disk at once (Node's default is 64 KiB). */
 const MAX_READ_BYTES = 256 * 1024;
 
@@ -51,11 +55,15 @@ export class LocalBlobStore implements BlobStore {
     this.reservedSegment = path.dirname(this.tmpDir) === this.root ? path.basename(this.tmpDir) : null;
   }
 
-  /** Creates the folders and removes temp files left by a process that died mid-write. */
+  /**
+   * Creates the folders, removes temp files left by a process that died mid-write, and
+   * narrows what an earlier version left readable by others (`narrowModes`).
+   */
   static async open(root: string, opts: { tmpDir?: string } = {}): Promise<LocalBlobStore> {
     const store = new LocalBlobStore(root, opts);
     await fsp.rm(store.tmpDir, { recursive: true, force: true });
-    await fsp.mkdir(store.tmpDir, { recursive: true });
+    await fsp.mkdir(store.tmpDir, { recursive: true, mode: FOLDER_MODE });
+    narrowModes(store.root);
     return store;
   }
 
@@ -63,7 +71,7 @@ export class LocalBlobStore implements BlobStore {
     const target = this.fileOf(key);
     const temp = await this.writeTemp(source, opts.maxBytes);
     try {
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: FOLDER_MODE });
       await fsp.rename(temp.file, target);
       return { size: temp.size, md5: temp.md5 };
     } finally {
@@ -186,7 +194,7 @@ export class LocalBlobStore implements BlobStore {
 
   /** Streams `source` into a new temp file while hashing; removes it on any failure. */
   private async writeTemp(source: Readable | Buffer, maxBytes: number | undefined): Promise<TempBlob> {
-    await fsp.mkdir(this.tmpDir, { recursive: true });
+    await fsp.mkdir(this.tmpDir, { recursive: true, mode: FOLDER_MODE });
     const file = path.join(this.tmpDir, `${crypto.randomUUID()}.part`);
     const handle = await fsp.open(file, 'wx', FILE_MODE);
     const md5 = crypto.createHash('md5');
@@ -229,7 +237,7 @@ export class LocalBlobStore implements BlobStore {
    * instead of replacing); filesystems without hard links fall back to check-then-rename.
    */
   private async linkIfAbsent(file: string, target: string): Promise<boolean> {
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: FOLDER_MODE });
     try {
       await fsp.link(file, target);
       return true;
@@ -241,6 +249,48 @@ export class LocalBlobStore implements BlobStore {
     await fsp.rename(file, target);
     return true;
   }
+}
+
+/**
+ * Takes the group's and others' bits off every file and folder under `root` (and `root`
+ * itself), as an install made before blobs were private left them (0644 in 0755). A folder
+ * is narrowed after everything in it, so a folder found private was done before (or made
+ * private, with private contents) and is not entered again: the first start after the
+ * upgrade walks the whole store once, later starts look at the root's entries only.
+ * Synchronous: it runs once at start, before the backend listens, and the sync calls are
+ * the cheapest way through a large tree. What the process does not own is left as it is.
+ */
+export function narrowModes(root: string): void {
+  const narrow = (file: string, mode: number, wanted: number) => {
+    if ((mode & SHARED_BITS) === 0) return;
+    try {
+      fs.chmodSync(file, wanted);
+    } catch (error) {
+      if (!['EPERM', 'EACCES', 'ENOENT'].includes(errorCode(error) ?? '')) throw error;
+    }
+  };
+  const walk = (folder: string, mode: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      if (['EACCES', 'ENOENT'].includes(errorCode(error) ?? '')) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() && !entry.isFile()) continue;
+      const full = path.join(folder, entry.name);
+      const stat = fs.lstatSync(full, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isFile()) narrow(full, stat.mode, FILE_MODE);
+      else if (stat.mode & SHARED_BITS) walk(full, stat.mode);
+    }
+    narrow(folder, mode, FOLDER_MODE);
+  };
+  const stat = fs.statSync(root);
+  // The root's own entries are always looked at: its mode says nothing about them (DATA_DIR
+  // may be a volume made private by whoever mounted it).
+  walk(root, stat.mode);
 }
 
 async function writeFully(handle: FileHandle, chunk: Buffer): Promise<void> {

@@ -8,12 +8,15 @@
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+// before mupdf: MuPDF's structured-text fields for the characters' positions (text-positions.mjs)
+import './mupdf-handle.mjs';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { imageThreadLowerer } from './image-threads.mjs';
 import { rasterScale, scanJpeg, scanWebp } from './scan-page.mjs';
 import { photosOf, shrinkSvgImages } from './svg-images.mjs';
 import { SvgPages } from './svg-pages.mjs';
+import { encodePositions, positionsFile, textAndPositionsOf } from './text-positions.mjs';
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -139,7 +142,7 @@ function writePage(task, n, kind, bytes, pending) {
 }
 
 /**
- * Page `n` up to its SVG: its text, the covers (page 1), and a scan's JPEG, for which no SVG is
+ * Page `n` up to its SVG: its text and its characters' positions (`<n>.pos.gz`), the covers (page 1), and a scan's JPEG, for which no SVG is
  * drawn (`done`); any other page is drawn into the slice's SVG device and stays open until its
  * SVG is written (its display list does not: a slice of heavy pages holds one at a time).
  */
@@ -148,14 +151,9 @@ async function preparePage(document, n, task, svgs, background) {
   const list = page.toDisplayList();
   try {
     const bounds = page.getBounds();
-    const stext = list.toStructuredText('');
-    let text;
-    try {
-      text = stext.asText();
-    } finally {
-      // freed now, not when the collector gets to it: a slice of heavy pages holds no more than its own
-      stext.destroy();
-    }
+    // The text and where its characters are, from one structured text of the page.
+    const { text, positions } = textAndPositionsOf(mupdf, list, bounds);
+    writeFileSync(join(task.outDir, positionsFile(n)), encodePositions(positions, task.gzipLevel));
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
@@ -265,6 +263,33 @@ async function render(task) {
   return { ok: true, pages: done.map((entry) => entry.page), texts: done.map((entry) => entry.text) };
 }
 
+/** The positions of the characters of a slice's pages, and nothing else (a document converted before they were kept). */
+function positions(task) {
+  try {
+    const document = documentOf(task.source);
+    if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
+    for (let n = task.from; n <= task.to; n++) {
+      if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
+      const page = document.loadPage(n - 1);
+      const list = page.toDisplayList();
+      try {
+        const { positions: found } = textAndPositionsOf(mupdf, list, page.getBounds());
+        writeFileSync(join(task.outDir, positionsFile(n)), encodePositions(found, task.gzipLevel));
+      } finally {
+        list.destroy();
+        page.destroy();
+      }
+    }
+    return { ok: true };
+  } catch (error) {
+    exitIfWasmBroke(error);
+    closeCurrent();
+    return failure(error);
+  } finally {
+    mupdf.emptyStore();
+  }
+}
+
 /** A scan page's JPEG as WebP (scan-page.mjs, scanWebp), encoded at this thread's priority. */
 async function encodeScan(task) {
   const jpeg = Buffer.from(task.jpeg.buffer, task.jpeg.byteOffset, task.jpeg.byteLength);
@@ -282,10 +307,11 @@ async function shrinkPhotos(task) {
 
 /**
  * Piscina's entry: one task is the inspection of a document, the rendering of a slice of its
- * pages, or the images of a page left as the PDF stores them (a scan's WebP, a page's photos).
+ * pages, the positions of a slice's characters, or the images of a page left as the PDF stores them (a scan's WebP, a page's photos).
  */
 export default function convertTask(task) {
   if (task.kind === 'scan-webp') return encodeScan(task);
   if (task.kind === 'shrink-photos') return shrinkPhotos(task);
+  if (task.kind === 'positions') return positions(task);
   return task.kind === 'inspect' ? inspect(task) : render(task);
 }

@@ -9,7 +9,8 @@ import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import { PagePool, type CoverFiles, type PageFile, type PageKind, type PendingImages, type RenderSettings, type WorkerSource } from './page-pool';
-import { decodeTextFile, normalizeDocumentText } from './text';
+import { decodeTextFile, joinPageTexts } from './text';
+import { positionsFile } from './text-positions.mjs';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
 // count out, in a directory the caller then moves into the blob store. No database, no HTTP:
@@ -19,6 +20,8 @@ export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
 export { ConversionError, type ConversionFailure } from './errors';
+export { PAGE_BREAK } from './text';
+export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions.mjs';
 
 export interface ConversionLimits {
   /** the whole conversion, external converter included; then ConversionError('timeout') */
@@ -73,8 +76,10 @@ export interface ConversionResult {
   /** every page, in order; file names are relative to outDir */
   pageFiles: PageFile[];
   cover: CoverFiles;
-  /** all pages' text in order, NFKC-normalised (text.ts, normalizeDocumentText) */
+  /** every page's text in order, NFKC-normalised, a form feed between pages (text.ts, joinPageTexts) */
   text: string;
+  /** where each page's characters are, in page order (`<n>.pos.gz`, text-positions.mjs): the text as MuPDF drew it, not normalised */
+  positionFiles: string[];
   /** the intermediate PDF made by LibreOffice or calibre (`document.pdf` in outDir), kept so that
    * re-rendering never needs them again; null when MuPDF read the upload itself */
   pdfFile: string | null;
@@ -98,6 +103,12 @@ export interface DocumentConverter {
    * bytes. null when the page stays as it is (a scan whose WebP would not be smaller).
    */
   pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal?: AbortSignal): Promise<LighterPage | null>;
+  /**
+   * The positions of every page's characters (`<n>.pos.gz` in `outDir`), for a document
+   * converted before they were kept: read by MuPDF from the upload (a format MuPDF reads
+   * itself) or from the PDF LibreOffice or calibre made (ext `pdf`). Answers the page count.
+   */
+  extractPositions(request: Omit<ConversionRequest, 'onProgress'>): Promise<{ pages: number; positionFiles: string[] }>;
   /** What this install can convert with (for `GET /api/v1/envs`). */
   detectConverters(): Promise<ConverterReport>;
   /** Ends the worker threads; conversions still running fail. */
@@ -174,6 +185,28 @@ class Converter implements DocumentConverter {
     return { file: `${n}.gzip.svg`, kind: 'svg-gzip', bytes: await this.pool.shrinkPhotos(stored, RENDER_SETTINGS, signal) };
   }
 
+  async extractPositions(request: Omit<ConversionRequest, 'onProgress'>): Promise<{ pages: number; positionFiles: string[] }> {
+    const limits = { ...this.limits, ...request.limits };
+    const timeout = AbortSignal.timeout(limits.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    await mkdir(request.outDir, { recursive: true });
+    await mkdir(this.workDir, { recursive: true });
+    const scratch = await mkdtemp(join(this.workDir, 'positions-'));
+    try {
+      const plan = planConversion(request.ext, await sniffContent(request.sourcePath));
+      if (plan.converter !== 'mupdf') throw new ConversionError('unsupported-format', { detail: `positions are read from the PDF ${plan.converter} made` });
+      const { source } = await this.prepare(request, plan, scratch, signal);
+      const { pages } = await this.pool.inspect(source, signal);
+      await this.pool.positionsAll(source, pages, request.outDir, RENDER_SETTINGS.gzipLevel, signal);
+      return { pages, positionFiles: Array.from({ length: pages }, (_, i) => positionsFile(i + 1)) };
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      throw error;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
   private externalConverters(): Promise<ExternalConverters> {
     this.external ??= this.tools.then(
       (tools) =>
@@ -233,8 +266,8 @@ class Converter implements DocumentConverter {
       height: Math.round(info.height),
       pageFiles: rendered.pageFiles,
       cover: COVER_FILES,
-      // Joined before normalising, so that a word cut by a page break is whole again.
-      text: normalizeDocumentText(rendered.texts.join('\n\n')),
+      text: joinPageTexts(rendered.texts),
+      positionFiles: Array.from({ length: total }, (_, i) => positionsFile(i + 1)),
       pdfFile,
       converter: plan.converter,
     };

@@ -253,6 +253,30 @@ export class PagePool {
     return { pageFiles: results.flat(), texts: texts.flat() };
   }
 
+  /**
+   * Writes the positions of every page's characters into `outDir` (`<n>.pos.gz`), and nothing
+   * else: for a document converted before they were kept. Slices run on all threads.
+   */
+  async positionsAll(source: WorkerSource, pages: number, outDir: string, gzipLevel: number, signal: AbortSignal): Promise<void> {
+    // No SVG device to share here: slices only even out the threads' load.
+    const size = Math.max(1, Math.min(MAX_SLICE * 4, Math.ceil(pages / (this.threads * 2))));
+    let next = 1;
+    let failure: ConversionError | undefined;
+    const lane = async () => {
+      while (next <= pages && !failure) {
+        const from = next;
+        const to = Math.min(pages, from + size - 1);
+        next = to + 1;
+        const result = await this.run<WorkerFailure | { ok: true }>({ kind: 'positions', source, from, to, outDir, gzipLevel }, signal)
+          .catch((error: unknown) => ({ ok: false as const, error }));
+        if (result.ok) continue;
+        failure ??= 'error' in result ? (result.error as ConversionError) : new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.threads, Math.ceil(pages / size)) }, lane));
+    if (failure) throw failure;
+  }
+
   /** A scan page's JPEG as WebP at reading resolution, or null when that is not smaller (scan-page.mjs, scanWebp). */
   async scanWebp(jpeg: Uint8Array, target: ScanTarget, webpOptions: WebpOptions, signal: AbortSignal): Promise<Buffer | null> {
     const webp = await this.run<Uint8Array | null>({ kind: 'scan-webp', jpeg, target, webpOptions }, signal);

@@ -45,6 +45,19 @@ export function normalizeDocumentText(text: string): string {
     .trim();
 }
 
+/** What separates the pages of a document's text: a form feed, which no page text keeps. */
+export const PAGE_BREAK = '\f';
+
+/**
+ * The pages' texts as one document text: each normalised on its own (a form feed inside a page
+ * becomes a line break), joined by PAGE_BREAK, so that the text of page n is always the n-th
+ * piece, empty pages included. A word cut by a page break stays cut here: the search engine
+ * joins it when it reads the pages (platform/search, `paged` entries).
+ */
+export function joinPageTexts(texts: readonly string[]): string {
+  return texts.map((text) => normalizeDocumentText(text.replaceAll(PAGE_BREAK, '\n'))).join(PAGE_BREAK);
+}
+
 function decodeStrict(bytes: Uint8Array, encoding: string, partial: boolean): string | null {
   try {
     // `stream` keeps a character cut at the end of a partial read from counting as an error.

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db';
+import { engineOf } from '../../db/dialect';
 import type { DB, JobState, JobTable } from '../../db/schema';
 import { JobInterruptedError, JobTimeoutError, PermanentJobError, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobKind, type JobKindOptions, type JobListFilter, type JobLogger, type JobQueueOptions } from './job-types';
 
@@ -241,8 +242,9 @@ export class JobQueue {
    * One statement picks the oldest due job of `kind` (queued, or running with an expired
    * lease) and leases it; concurrent claimers (other processes on the same file) are
    * serialised by SQLite's write lock, and the outer WHERE re-checks the row. On PostgreSQL
-   * the subquery gets `FOR UPDATE SKIP LOCKED` (Kysely: `.forUpdate().skipLocked()`), so that
-   * claimers skip each other's rows instead of waiting on them.
+   * the subquery takes the row with `FOR UPDATE SKIP LOCKED`, so that claimers (other
+   * connections of the pool, other processes) skip each other's rows instead of waiting on
+   * them or leasing the same one.
    */
   private async claim(kind: string): Promise<JobRow | undefined> {
     const now = new Date();
@@ -256,7 +258,8 @@ export class JobQueue {
         eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', ts)]),
       ]),
     ]);
-    const next = this.db.selectFrom('job').select('id').where(claimable).orderBy('run_after').orderBy('id').limit(1);
+    const oldest = this.db.selectFrom('job').select('id').where(claimable).orderBy('run_after').orderBy('id').limit(1);
+    const next = engineOf(this.db) === 'postgres' ? oldest.forUpdate().skipLocked() : oldest;
     return this.db.updateTable('job')
       .set((eb) => ({
         state: 'running', attempts: eb('attempts', '+', 1), lease_owner: owner,

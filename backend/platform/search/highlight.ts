@@ -170,9 +170,10 @@ function isLowSurrogate(code: number): boolean {
 
 /**
  * About `length` characters of `text` around its first match (a quarter of them before it),
- * escaped, the matches in <em>, with … where the text was cut. Undefined when nothing matches.
+ * escaped, the matches in <em>, with … where the text was cut, and where that match starts (a
+ * UTF-16 index of `text`). Undefined when nothing matches.
  */
-export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length: number): string | undefined {
+export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length: number): { html: string; at: number } | undefined {
   const matches = findMatches(text, query, length);
   const first = matches[0];
   if (!first) return undefined;
@@ -180,7 +181,7 @@ export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length
   let end = Math.min(text.length, start + length);
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
-  return `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`;
+  return { html: `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`, at: first[0] };
 }
 
 /**

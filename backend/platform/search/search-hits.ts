@@ -3,12 +3,19 @@
 import type { ParsedQuery } from './bigrams';
 import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
 import type { SearchHit } from './search-index';
+import { pageAt } from './pages';
 import type { HitText, StoredTexts } from './stored-texts';
 
 /** An entry of a page, with its bm25 rank (0 when not ranked). */
 export interface RankedRow {
   id: number;
   rank: number;
+}
+
+/** A hit's snippet (HTML) and the page of the text it was cut from (0: not from a paged text). */
+interface Snippet {
+  html: string;
+  page: number;
 }
 
 /** The byte strings to look for in a stored text, and whether missing them all proves no match. */
@@ -59,12 +66,8 @@ export class HitDescriber {
     for (const row of rows) {
       const text = texts.get(row.id);
       if (!text) continue;
-      hits.push({
-        id: row.id,
-        score: row.rank === 0 ? 0 : -row.rank,
-        titleHighlight: highlightAll(text.title, parsed),
-        snippet: this.snippet(text, parsed, needles),
-      });
+      const { html, page } = this.snippet(text, parsed, needles);
+      hits.push({ id: row.id, score: row.rank === 0 ? 0 : -row.rank, titleHighlight: highlightAll(text.title, parsed), snippet: html, page });
     }
     return hits;
   }
@@ -74,21 +77,25 @@ export class HitDescriber {
     return this.snippetLength * 4 + 4;
   }
 
-  /** Around the first match in the text, else in the description, else the text's beginning. */
-  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): string {
+  /**
+   * Around the first match in the text, else in the description, else the text's beginning; with
+   * the page of the text it is cut from (0: not from a paged text).
+   */
+  private snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): Snippet {
     if (parsed.titleOnly) return this.beginningSnippet(text);
     if (text.at >= 0) {
       const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
-      if (html !== undefined) return html;
+      if (html !== undefined) return { html, page: pageAt(text.pageStarts, text.at) };
     }
     const inDescription = snippetAroundFirstMatch(this.descriptionOf(text), parsed, this.snippetLength);
-    if (inDescription !== undefined) return inDescription;
+    if (inDescription !== undefined) return { html: inDescription.html, page: 0 };
     if (text.at >= 0 || !absenceIsProof) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
       // decode the whole text and match it the way the index does.
-      const around = snippetAroundFirstMatch(this.texts.column(text.id, 'content'), parsed, this.snippetLength);
-      if (around !== undefined) return around;
+      const content = this.texts.column(text.id, 'content');
+      const around = snippetAroundFirstMatch(content, parsed, this.snippetLength);
+      if (around !== undefined) return { html: around.html, page: pageAt(text.pageStarts, Buffer.byteLength(content.slice(0, around.at))) };
     }
     return this.beginningSnippet(text);
   }
@@ -99,10 +106,10 @@ export class HitDescriber {
   }
 
   /** The text's beginning, else the description's. */
-  private beginningSnippet(text: HitText): string {
-    if (text.size === 0) return leadingSnippet(this.descriptionOf(text), this.snippetLength);
+  private beginningSnippet(text: HitText): Snippet {
+    if (text.size === 0) return { html: leadingSnippet(this.descriptionOf(text), this.snippetLength), page: 0 };
     const bytes = text.start === 0 ? text.window : this.texts.leadingBytes(text.id, this.reach);
     const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
-    return `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`;
+    return { html: `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`, page: pageAt(text.pageStarts, 0) };
   }
 }

@@ -17,7 +17,9 @@
 //   attributesToHighlight: ['title', 'content'], showRankingScore }) with private-use
 //   characters as highlight tags, the text HTML-escaped and the tags then swapped for <em>;
 //   totalHits → total, _rankingScore → score, processingTimeMs → tookMs; a query of single
-//   characters sets attributesToSearchOn: ['title'].
+//   characters sets attributesToSearchOn: ['title'];
+// - a paged entry's content is indexed without its form feeds, with its pages' start offsets
+//   kept beside it; a hit's page is the one holding the crop's match (`_matchesPosition`).
 
 export type SearchCollection = 'document' | 'article';
 
@@ -45,6 +47,11 @@ export interface SearchEntry {
   description: string;
   /** The full text (a document's extracted text, an article's body as text). */
   content: string;
+  /**
+   * `content` is the text of pages, in order, a form feed (`\f`) between them: the hits then
+   * name the page of their snippet. The form feeds are no part of the text searched or shown.
+   */
+  paged?: boolean;
   attributes: SearchAttributes;
 }
 
@@ -91,6 +98,12 @@ export interface SearchHit {
   score: number;
   /** HTML: the text around the first match, escaped, matches in <em>…</em>. */
   snippet: string;
+  /**
+   * The page (1-based) of a paged entry's text that the snippet was cut from: where its first
+   * match is, or where the text begins when it holds none. 0 when the snippet is not from a
+   * paged text (the description, an entry that is not paged).
+   */
+  page: number;
   /** HTML: the whole title, escaped, matches in <em>…</em>. */
   titleHighlight: string;
 }

@@ -8,6 +8,7 @@
 // the hits' highlights and snippets are made in search-hits.ts.
 import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, normalizeText, parseQuery, type ParsedQuery } from './bigrams';
+import { normalizePages } from './pages';
 import { HitDescriber, type RankedRow } from './search-hits';
 import type { SearchAttributes, SearchCollection, SearchEntry, SearchFilters, SearchIndex, SearchQuery, SearchResult } from './search-index';
 import { SearchPlanner, epochMs, type SearchPlan, type SqlValue, type Tier } from './search-plan';
@@ -168,12 +169,15 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sqlite.transaction(() => {
       for (const entry of entries) {
         const attributes = entry.attributes;
+        const content = entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
+        const pages = entry.paged ? normalizePages(content) : null;
         const text: StoredText = {
           id: entry.id,
           title: normalizeText(entry.title),
           keywords: normalizeText(entry.keywords),
           description: normalizeText(entry.description),
-          content: normalizeText(entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content),
+          content: pages ? pages.text : normalizeText(content),
+          pageStarts: pages?.starts ?? null,
         };
         this.removeTokens(entry.id);
         this.insertTokens(text);

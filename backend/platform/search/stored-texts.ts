@@ -19,6 +19,8 @@ export interface StoredText {
   keywords: string;
   description: string;
   content: string;
+  /** a paged text's page starts (pages.ts); null when the entry is not paged */
+  pageStarts?: Buffer | null;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface HitText {
   /** where `window` starts in the content */
   start: number;
   window: Buffer;
+  /** a paged text's page starts (pages.ts), else null */
+  pageStarts: Buffer | null;
 }
 
 /** The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text. */
@@ -69,8 +73,12 @@ export class StoredTexts {
       title TEXT NOT NULL,
       keywords TEXT NOT NULL,
       description TEXT NOT NULL,
-      content TEXT NOT NULL
+      content TEXT NOT NULL,
+      page_starts BLOB
     )`);
+    // A table made before the pages were kept: entries get their starts when next upserted.
+    const columns = this.sqlite.prepare(`SELECT name FROM pragma_table_info('${this.table}')`).all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'page_starts')) this.sqlite.exec(`ALTER TABLE ${this.table} ADD COLUMN page_starts BLOB`);
     const headsAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.heads);
     this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.heads} (
       id INTEGER PRIMARY KEY,
@@ -81,12 +89,13 @@ export class StoredTexts {
   }
 
   put(text: StoredText): void {
-    this.statement(`INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`).run(
+    this.statement(`INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content, page_starts) VALUES (?, ?, ?, ?, ?, ?)`).run(
       text.id,
       text.title,
       text.keywords,
       text.description,
       text.content,
+      text.pageStarts ?? null,
     );
     this.putHead(text.id, text.content);
   }
@@ -140,16 +149,16 @@ export class StoredTexts {
     // coalesce() reads the content only for a text without a head.
     const texts =
       source === 'heads'
-        ? `SELECT t.id, t.title, t.description, coalesce(h.head, CAST(t.content AS BLOB)) AS c, h.size AS size, h.id IS NOT NULL AS partial
+        ? `SELECT t.id, t.title, t.description, coalesce(h.head, CAST(t.content AS BLOB)) AS c, h.size AS size, h.id IS NOT NULL AS partial, t.page_starts AS ps
             FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id IN (SELECT value FROM json_each(?))`
-        : `SELECT id, title, description, CAST(content AS BLOB) AS c, NULL AS size, 0 AS partial FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`;
+        : `SELECT id, title, description, CAST(content AS BLOB) AS c, NULL AS size, 0 AS partial, page_starts AS ps FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`;
     // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
     // them, which would repeat the search in every expression that uses its result, and from
     // copying the texts into a temporary table): the text is read and searched once.
     const sql = `SELECT id, title, CASE WHEN at < 0 THEN description END AS description, size, at, partial, max(0, at - ${reach}) AS start,
-        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window
-      FROM (SELECT id, title, description, c, size, partial, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
-        FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ${first} AS found
+        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window, ps AS pageStarts
+      FROM (SELECT id, title, description, c, size, partial, ps, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
+        FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ps, ${first} AS found
           FROM (${texts} LIMIT -1 OFFSET 0)
           LIMIT -1 OFFSET 0))`;
     return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];

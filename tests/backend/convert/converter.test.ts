@@ -107,6 +107,13 @@ describe('a PDF', () => {
     expect(result.text).toMatch(/[，。]/u); // full-width punctuation kept as Chinese is written
   });
 
+  it('keeps the pages\' texts apart, a form feed between them: the word only page 2 holds is in the second', () => {
+    const pages = result.text.split('\f');
+    expect(pages).toHaveLength(3);
+    expect(pages[1]).toContain(BODY_WORD);
+    expect(pages[0]! + pages[2]!).not.toContain(BODY_WORD);
+  });
+
   it('makes the covers: PNG letter-boxed to 210×297, WebP at twice that, the page at 72 dpi as a big PNG', async () => {
     expect(result.cover).toEqual({ png: 'cover.png', webp: 'cover.webp', bigPng: 'cover.big.png' });
     expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
@@ -114,8 +121,9 @@ describe('a PDF', () => {
     expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 596, height: 842 }); // 595.3 × 841.9 points
   });
 
-  it('writes nothing else into the output directory', async () => {
-    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp']);
+  it('writes nothing else into the output directory (the pages, their characters\' positions, the covers)', async () => {
+    expect(result.positionFiles).toEqual(['1.pos.gz', '2.pos.gz', '3.pos.gz']);
+    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp']);
   });
 
   it('reports progress page by page', () => {
@@ -234,7 +242,7 @@ describe('pages with photos', () => {
     const [only] = result.pageFiles;
     expect(only!.pending).toBeUndefined();
     expect(['svg-gzip', 'webp']).toContain(only!.kind);
-    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.'))).toEqual([only!.file]);
+    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.') && name !== '1.pos.gz')).toEqual([only!.file]);
   }, 60_000);
 });
 
@@ -259,6 +267,25 @@ describe('formats MuPDF opens itself', () => {
     expect(utf8.text).toContain(BODY_WORD);
     const gbk = await convert(await write('gbk.txt', Buffer.from('b2e2cad4cec4b1be0d0a'.repeat(20), 'hex')), 'txt');
     expect(gbk.text).toContain('测试文本');
+  });
+
+  it('plain text: one text per page as MuPDF lays the file out (a form feed in the file makes no page)', async () => {
+    const lines = Array.from({ length: 150 }, (_, i) => `第${i + 1}行：城市图书馆的读者安静地读书，窗外的树影慢慢移动。`);
+    lines[40] = `\f${lines[40]}`;
+    lines[120] = '第121行：这一行写着暗号玄武湖。';
+    const source = lines.join('\n');
+    const result = await convert(await write('long.txt', source), 'txt');
+    const pages = result.text.split('\f');
+    expect(result.pages).toBeGreaterThan(3);
+    expect(pages).toHaveLength(result.pages);
+    // MuPDF's own layout of the same text on the engine's A5 pages, 12 pt
+    const laidOut = mupdf.Document.openDocument(Buffer.from(source), 'document.txt');
+    laidOut.layout(420, 595, 12);
+    expect(laidOut.countPages()).toBe(result.pages);
+    const pageOf = (texts: string[]) => texts.findIndex((text) => text.includes('暗号玄武湖'));
+    const expected = pageOf(Array.from({ length: laidOut.countPages() }, (_, n) => laidOut.loadPage(n).toStructuredText('').asText()));
+    expect(expected).toBeGreaterThan(0);
+    expect(pageOf(pages)).toBe(expected);
   });
 
   it('comic book archives and images, WebP included', async () => {

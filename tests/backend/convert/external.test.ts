@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionError, createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
 import { detectConverters } from '../../../backend/platform/convert/detect';
@@ -35,6 +36,17 @@ afterAll(async () => {
 });
 
 const outDir = () => join(dir, `out-${++outputs}`);
+
+/** The text holds one piece per page of the PDF the external converter made, BODY_WORD in the piece of the page that shows it. */
+async function expectPagesOfPdf(text: string, pdfFile: string): Promise<void> {
+  const pdf = mupdf.Document.openDocument(await readFile(pdfFile), 'application/pdf');
+  const holds = (pageText: string) => pageText.replace(/\s+/g, '').includes(BODY_WORD);
+  const pages = text.split('\f');
+  expect(pages).toHaveLength(pdf.countPages());
+  const shown = Array.from({ length: pdf.countPages() }, (_, n) => holds(pdf.loadPage(n).toStructuredText('').asText()));
+  expect(shown).toContain(true);
+  expect(pages.map(holds)).toEqual(shown);
+}
 
 async function failure(promise: Promise<unknown>): Promise<ConversionError> {
   const error = await promise.then(
@@ -180,6 +192,8 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
     expect(result.text).toContain(BODY_WORD);
     expect((await readdir(out)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'document.pdf']);
+    // one text per page of the kept PDF, a form feed between them
+    await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
   }, 120_000);
 
   itNeeds(['calc', 'noto-cjk'], 'reads a GBK-encoded CSV as Chinese text', async () => {
@@ -221,9 +235,11 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
   });
 
   itNeeds(['calibre', 'noto-cjk'], 'turns a KF8 book (azw3) into a kept PDF, then pages and text', async () => {
-    const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() });
+    const out = outDir();
+    const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: out });
     expect(result).toMatchObject({ converter: 'calibre', pdfFile: 'document.pdf', width: 595, height: 842 });
     expect(result.text).toContain(BODY_WORD);
+    await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
   }, 120_000);
 
   itNeeds(['calibre'], 'kills ebook-convert and its children when the caller aborts', async () => {

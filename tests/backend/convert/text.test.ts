@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTextFile, normalizeDocumentText, normalizeExtractedText } from '../../../backend/platform/convert/text';
+import { decodeTextFile, joinPageTexts, normalizeDocumentText, normalizeExtractedText } from '../../../backend/platform/convert/text';
 
 // What search and the description see of a document's text, and how plain-text uploads are read.
 
@@ -33,6 +33,14 @@ describe('normalizeDocumentText', () => {
 
   it('drops the space MuPDF puts into justified Chinese and trailing blanks', () => {
     expect(normalizeDocumentText('  修复 师王老师  \n')).toBe('修复师王老师');
+  });
+});
+
+describe('joinPageTexts', () => {
+  it('normalises each page on its own and puts one form feed between pages, empty ones included', () => {
+    expect(joinPageTexts(['  第一页 的读\n\n者  ', '', 'Page\fthree'])).toBe('第一页的读者\f\fPage\nthree');
+    expect(joinPageTexts(['只有一页'])).toBe('只有一页');
+    expect(joinPageTexts([''])).toBe('');
   });
 });
 

@@ -40,8 +40,8 @@ async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; 
 }
 
 async function jobRuns(hash: string): Promise<number> {
-  const row = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM job WHERE kind = ? AND dedupe_key = ?')
-    .get('document.convert', `document.convert:${hash}`) as { n: number });
+  const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'document.convert').where('dedupe_key', '=', `document.convert:${hash}`).executeTakeFirstOrThrow());
   return row.n;
 }
 
@@ -93,9 +93,9 @@ describe('a PDF, upload to pages', () => {
     }
   });
 
-  it('keeps a manifest, the text and the covers in the document\'s folder', () => {
+  it('keeps a manifest, the text, the characters\' positions and the covers in the document\'s folder', () => {
     const files = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).sort();
-    expect(files).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(files).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
   });
 
   it('reuses the conversion for another upload of the same file, and converts again on request', async () => {
@@ -112,6 +112,31 @@ describe('a PDF, upload to pages', () => {
     expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
     expect(await jobRuns(doc.hash)).toBe(3);
   });
+});
+
+describe('a conversion kept from before the pages\' texts were kept apart', () => {
+  it('is done again for another upload of the file, whose text is then kept page by page', async () => {
+    const file = textPdf(6);
+    const first = await createDocument(backend.url, author.token, file, '旧的转换.pdf');
+    await waitForStatus(backend.url, author.token, first.id, [2]);
+    // What an install before then left: a manifest without `textPages`, the pages' texts run together.
+    const folder = hashFolder(backend.dataDir, first.hash);
+    const manifestFile = path.join(folder, 'manifest.json');
+    const { textPages: _textPages, ...older } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(manifestFile, JSON.stringify(older));
+    fs.writeFileSync(path.join(folder, 'text.txt'), 'Page 1 of 6\n\nPage 2 of 6');
+    const pageFile = path.join(folder, '1.gzip.svg');
+    const before = fs.statSync(pageFile).mtimeMs;
+
+    const other = await uploader(backend.url, backend.adminToken);
+    const twin = await createDocument(backend.url, other.token, file, '同一个旧文件.pdf');
+    await waitForStatus(backend.url, other.token, twin.id, [2]);
+    expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
+    expect(JSON.parse(fs.readFileSync(manifestFile, 'utf8'))).toMatchObject({ pages: 6, textPages: 6 });
+    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', twin.id).executeTakeFirstOrThrow());
+    expect(stored.pages).toBe(6);
+    expect(stored.content.split('\f').map((page) => page.split('\n')[0])).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Page ${n} of 6`));
+  }, 60_000);
 });
 
 describe('a reconversion asked for while the file converts', () => {
@@ -156,7 +181,7 @@ describe('other formats', () => {
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
     expect(done.enable_gzip).toBeUndefined();
-    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f)).sort();
+    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f)).sort();
     for (let waited = 0; stored().join() !== '1.webp,2.webp'; waited += 100) {
       if (waited > 30_000) throw new Error(`pages stored: ${stored().join()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));

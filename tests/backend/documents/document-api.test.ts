@@ -345,7 +345,8 @@ describe('deleting and the recycle bin', () => {
       await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: b.id } });
       expect((await backend.admin('DELETE', '/api/v1/document/recycle/all')).status).toBe(200);
       await waitForJobs('document.purge-files');
-      const keys = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT count(*) AS n FROM attachment WHERE hash = ? AND deleted_at IS NULL').get(a.hash));
+      const keys = await withDatabase(backend.dataDir, (db) => db.selectFrom('attachment').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('hash', '=', a.hash).where('deleted_at', 'is', null).executeTakeFirstOrThrow());
       expect(keys).toEqual({ n: 0 });
       expect((await fetch(pageUrl)).status).toBe(404);
       const fs = await import('node:fs');
@@ -391,7 +392,8 @@ describe('the search index follows every write', () => {
 /** Waits until no job of `kind` is queued or running. */
 async function waitForJobs(kind: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { n } = await withDatabase(backend.dataDir, (db) => db.prepare("SELECT count(*) AS n FROM job WHERE kind = ? AND state IN ('queued', 'running')").get(kind) as { n: number });
+    const { n } = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('kind', '=', kind).where('state', 'in', ['queued', 'running']).executeTakeFirstOrThrow());
     if (n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

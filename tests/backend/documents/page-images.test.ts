@@ -28,8 +28,8 @@ async function pageOf(url: string, hash: string, n: number, token: string) {
 }
 
 async function imageJobs(dataDir: string, hash: string) {
-  return withDatabase(dataDir, (db) => db.prepare('SELECT state, attempts FROM job WHERE kind = ? AND dedupe_key = ? ORDER BY id')
-    .all('document.page-images', `document.page-images:${hash}`) as { state: string; attempts: number }[]);
+  return withDatabase(dataDir, (db) => db.selectFrom('job').select(['state', 'attempts'])
+    .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${hash}`).orderBy('id').execute());
 }
 
 /** Waits for the file's page images job to end. */
@@ -58,7 +58,7 @@ describe('a scanned PDF', () => {
     const after = manifestOf(backend.dataDir, doc.hash);
     expect(after.pendingImages).toBeUndefined();
     expect(after.pageFiles).toEqual(Array.from({ length: PAGES }, (_, i) => `${i + 1}.webp`));
-    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
+    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f));
     expect(stored.sort()).toEqual([...after.pageFiles].sort());
     for (const n of [1, PAGES]) {
       // A4 at 150 dpi, whatever extension is asked for
@@ -82,7 +82,7 @@ describe('a scanned PDF', () => {
     expect(after.pendingImages).toBeUndefined();
     expect(after.pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
     // the plain SVGs the conversion left are gone
-    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg']);
+    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg']);
     for (const n of [1, 2]) {
       const res = await request(`${backend.url}/view/page/${doc.hash}/${n}.svg`, { headers: { authorization: `Bearer ${member.token}` } });
       const svg = Buffer.from(await res.body.arrayBuffer()).toString('latin1');
@@ -104,10 +104,10 @@ describe('a scanned PDF', () => {
     fs.writeFileSync(path.join(folder, '1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(path.join(folder, '2.webp'), 'RIFF');
     // the job's lease ran out after the restart: it is claimed again
-    await withDatabase(backend.dataDir, (db) => db.prepare("UPDATE job SET state = 'queued', run_after = ? WHERE kind = ? AND dedupe_key = ?")
-      .run(new Date().toISOString(), 'document.page-images', `document.page-images:${doc.hash}`));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued', run_after: new Date().toISOString() })
+      .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${doc.hash}`).execute());
     await imagesDone(backend.dataDir, doc.hash);
-    expect(fs.readdirSync(folder).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(fs.readdirSync(folder).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
     expect(manifestOf(backend.dataDir, doc.hash).pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
   }, 120_000);
 
@@ -132,7 +132,7 @@ describe('a scanned PDF', () => {
     const after = manifestOf(backend.dataDir, doc.hash);
     expect(after.convertedAt).not.toBe(first.convertedAt);
     expect(after.pageFiles).toEqual(Array.from({ length: PAGES }, (_, i) => `${i + 1}.webp`));
-    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\./.test(f));
+    const stored = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f));
     expect(stored.sort()).toEqual([...after.pageFiles].sort());
   }, 240_000);
 });

@@ -67,10 +67,11 @@ describe('pages of a converted document', () => {
     const buyer = await registerMember(backend.url);
     const downloader = await registerMember(backend.url);
     await withDatabase(backend.dataDir, (db) => {
-      const insert = db.prepare('INSERT INTO download (user_id, document_id, ip, is_pay, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
       const ts = new Date().toISOString();
-      insert.run(buyer.user.id, doc.id, '127.0.0.1', 1, ts, ts);
-      insert.run(downloader.user.id, doc.id, '127.0.0.1', 0, ts, ts);
+      return db.insertInto('download').values([
+        { user_id: buyer.user.id, document_id: doc.id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts },
+        { user_id: downloader.user.id, document_id: doc.id, ip: '127.0.0.1', is_pay: 0, created_at: ts, updated_at: ts },
+      ]).execute();
     });
     expect((await get(pagePath(4), { token: buyer.token })).status).toBe(200);
     expect((await get(pagePath(4), { token: downloader.token })).status).toBe(403);

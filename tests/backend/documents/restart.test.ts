@@ -74,8 +74,9 @@ describe('killing the process during a conversion', () => {
     killGroup(first.child, 'SIGKILL');
     await exited;
     // JOB_LEASE_MS reached the queue: the dead process's claim ends at most that long after its last renewal.
-    const lease = await withDatabase(dataDir, (db) => db.prepare("SELECT lease_expires_at FROM job WHERE kind = 'document.convert' AND state = 'running'").get() as { lease_expires_at: string });
-    expect(Date.parse(lease.lease_expires_at) - Date.now()).toBeLessThanOrEqual(LEASE_MS);
+    const lease = await withDatabase(dataDir, (db) => db.selectFrom('job').select('lease_expires_at')
+      .where('kind', '=', 'document.convert').where('state', '=', 'running').executeTakeFirstOrThrow());
+    expect(Date.parse(lease.lease_expires_at!) - Date.now()).toBeLessThanOrEqual(LEASE_MS);
 
     const second = await startServer();
     const before = await api(second.url, 'GET', '/api/v1/document', { token: member.token, query: { id: doc.id } });
@@ -129,12 +130,14 @@ describe('at every start', () => {
     const member = await uploader(first.url, adminToken);
     const upload = await uploadDocument(first.url, member.token, Buffer.from('迁移来的文档\n'), '迁移.txt');
     await first.close({ keepData: true });
-    const id = await withDatabase(first.dataDir, (db) => {
-      const { hash, size } = db.prepare('SELECT hash, size FROM attachment WHERE id = ?').get(upload.body.data.id) as { hash: string; size: number };
+    const id = await withDatabase(first.dataDir, async (db) => {
+      const { hash, size } = await db.selectFrom('attachment').select(['hash', 'size']).where('id', '=', upload.body.data.id).executeTakeFirstOrThrow();
       const ts = new Date().toISOString();
-      const row = db.prepare(`INSERT INTO document (title, user_id, uuid, size, ext, status, hash, attachment_id, created_at, updated_at)
-        VALUES ('迁移来的文档', ?, 'abcdef0123456789', ?, '.txt', 0, ?, ?, ?, ?)`).run(member.user.id, size, hash, upload.body.data.id, ts, ts);
-      return Number(row.lastInsertRowid);
+      const row = await db.insertInto('document').values({
+        title: '迁移来的文档', user_id: member.user.id, uuid: 'abcdef0123456789', size, ext: '.txt', status: 0, hash, attachment_id: upload.body.data.id,
+        created_at: ts, updated_at: ts,
+      }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
     });
     const second = await startBackend({ dataDir: first.dataDir });
     try {
@@ -151,9 +154,9 @@ describe('at every start', () => {
     const doc = await createDocument(first.url, member.token, Buffer.from('转换进程一再崩溃\n'), '崩溃.txt');
     await waitForStatus(first.url, member.token, doc.id, [2]);
     await first.close({ keepData: true });
-    await withDatabase(first.dataDir, (db) => {
-      db.prepare('UPDATE document SET status = 1 WHERE id = ?').run(doc.id);
-      db.prepare("UPDATE job SET state = 'failed', last_error = '任务执行中断' WHERE dedupe_key = ?").run(`document.convert:${doc.hash}`);
+    await withDatabase(first.dataDir, async (db) => {
+      await db.updateTable('document').set({ status: 1 }).where('id', '=', doc.id).execute();
+      await db.updateTable('job').set({ state: 'failed', last_error: '任务执行中断' }).where('dedupe_key', '=', `document.convert:${doc.hash}`).execute();
     });
     const second = await startBackend({ dataDir: first.dataDir });
     try {

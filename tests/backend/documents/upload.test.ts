@@ -91,8 +91,8 @@ describe('POST /api/v1/upload/document', () => {
     const hash = md5(pdf);
     const file = path.join(backend.dataDir, storedPath(hash, '.pdf'));
     expect(md5(fs.readFileSync(file))).toBe(hash);
-    const rows = await withDatabase(backend.dataDir, (db) => db.prepare('SELECT hash, type, type_id, path, name, ext, size FROM attachment WHERE id IN (?, ?) ORDER BY id')
-      .all(first.body.data.id, again.body.data.id));
+    const rows = await withDatabase(backend.dataDir, (db) => db.selectFrom('attachment').select(['hash', 'type', 'type_id', 'path', 'name', 'ext', 'size'])
+      .where('id', 'in', [first.body.data.id, again.body.data.id]).orderBy('id').execute());
     expect(rows).toEqual([
       { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '城市图书馆.PDF', ext: '.pdf', size: pdf.length },
       { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '副本.pdf', ext: '.pdf', size: pdf.length },
@@ -139,7 +139,7 @@ describe('POST /api/v1/upload/document', () => {
     expect((await uploadDocument(backend.url, member.token, Buffer.alloc(0), 'empty.pdf')).body).toMatchObject({ code: 400, message: '上传的文件是空的' });
     const banned = Buffer.from('%PDF-1.4 banned content');
     const first = await uploadDocument(backend.url, member.token, banned, 'x.pdf');
-    await withDatabase(backend.dataDir, (db) => db.prepare('UPDATE attachment SET enable = 0 WHERE id = ?').run(first.body.data.id));
+    await withDatabase(backend.dataDir, (db) => db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute());
     expect((await uploadDocument(backend.url, member.token, banned, 'y.pdf')).body.message).toBe('文件已被标记为非法文件，禁止上传');
   });
 });

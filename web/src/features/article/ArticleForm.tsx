@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ReviewStatus } from '../../../../shared/constants';
 import type { Article } from '../../../../shared/types/article';
-import { ARTICLE_LIMITS, articleIdentifierProblems, textProblems } from '../../../../shared/validation';
+import { ARTICLE_LIMITS, articleIdentifierProblems, nameProblems, textProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -48,7 +48,7 @@ const hasBody = (html: string) => /<img\s/i.test(html) || html.replace(/<[^>]*>/
 
 export function problemsOf(form: FormState): Partial<Record<Field, string>> {
   return {
-    title: textProblems(form.title.trim(), '文章标题', ARTICLE_LIMITS.title, true)[0],
+    title: nameProblems(form.title, '文章标题', ARTICLE_LIMITS.title)[0],
     identifier: articleIdentifierProblems(form.identifier.trim())[0],
     keywords: textProblems(form.keywords, '文章关键字', ARTICLE_LIMITS.keywords)[0],
     description: textProblems(form.description, '文章摘要', ARTICLE_LIMITS.description)[0],

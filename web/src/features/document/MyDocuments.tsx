@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
+import { cleanName } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { RightLink } from '../../kit/rights/RightLink';
@@ -59,7 +60,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = collectErrors<EditField>({
-      title: checkRequired(title, '请输入文档标题') ?? checkMaxLength(title.trim(), 255, '文档标题'),
+      title: checkRequired(cleanName(title), '请输入文档标题') ?? checkMaxLength(cleanName(title), 255, '文档标题'),
       category: categoryId ? undefined : '请选择文档分类',
       price: /^\d+$/.test(price.trim()) ? undefined : '价格必须是不小于 0 的整数',
       keywords: checkMaxLength(keywords.trim(), 255, '关键词'),

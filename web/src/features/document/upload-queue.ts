@@ -3,6 +3,7 @@
 // and published as a document. One file's refusal or failure never stops the others.
 import { DOCUMENT_EXTENSIONS } from '../../../../shared/constants';
 import type { ConfigSecurity } from '../../../../shared/types/config';
+import { cleanName } from '../../../../shared/validation';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
 
 export type UploadPhase = 'refused' | 'waiting' | 'uploading' | 'failed' | 'uploaded' | 'publishing' | 'published' | 'publish-failed';
@@ -32,7 +33,8 @@ export const PRICE_MAX = 1_000_000;
 const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
 
 /** The file's name without its extension: the document's first title. */
-export const titleFromFileName = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name).trim();
+/** The file's name without its extension, cleaned as the server stores titles (cleanName). */
+export const titleFromFileName = (name: string) => cleanName(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
 
 /** Why a file cannot be uploaded under the security settings, or undefined. */
 export function refusalOf(file: File, security: ConfigSecurity | undefined): string | undefined {
@@ -69,7 +71,7 @@ export function newItem(file: File, security: ConfigSecurity | undefined, defaul
 export function checkDetails(item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>): Errors<DetailField> | null {
   const price = item.price.trim();
   return collectErrors<DetailField>({
-    title: checkRequired(item.title, '请输入文档标题') ?? checkMaxLength(item.title.trim(), TITLE_MAX, '文档标题'),
+    title: checkRequired(cleanName(item.title), '请输入文档标题') ?? checkMaxLength(cleanName(item.title), TITLE_MAX, '文档标题'),
     category: item.categoryId ? undefined : '请选择文档分类',
     price:
       price === ''

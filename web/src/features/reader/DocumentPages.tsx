@@ -2,12 +2,18 @@
 // nothing moves while they load), which a page of another shape (a landscape table in a
 // portrait report, a scanned cover) takes once its image has come: the first page at once and
 // with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
-// fit-width, full screen; keyboard ←/→ (page) and +/− (zoom).
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+// fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
+// page its text, selectable where the site lets this reader copy it, and the marks of a find.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
+import { useSession } from '../session/use-session';
 import { pageAspectRatio, pageImageUrl } from '../document/document-links';
+import { FindInDocument, type ChosenHit } from './FindInDocument';
+import { PageTextLayer } from './PageTextLayer';
+import { PageThumbnails } from './PageThumbnails';
+import { useResumeReading } from './resume-reading';
 import { useLazyPages } from './use-lazy-pages';
 import './reader.css';
 import { isTyping } from './typing';
@@ -32,17 +38,24 @@ function shapeOf(image: HTMLImageElement, boxRatio: string): string | undefined 
   return Math.abs(width / height - box) > box * 0.01 ? `${width} / ${height}` : undefined;
 }
 
-function PageFrame({ doc, page, total, ratio, load, observe }: {
+function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWords, findCurrent }: {
   doc: Document;
   page: number;
   total: number;
   ratio: string;
   load: boolean;
   observe: (element: HTMLElement | null) => void;
+  selectable: boolean;
+  findWords: string;
+  /** the place of the chosen hit among this page's (−1: the hit is elsewhere) */
+  findCurrent: number;
 }) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [ownRatio, setOwnRatio] = useState<string>();
+  // The text comes after the image: nothing of it holds the page's first paint.
+  const [loaded, setLoaded] = useState(false);
+  const hash = doc.attachment?.hash;
   const src = pageImageUrl(doc, page);
   const first = page === 1;
   return (
@@ -55,10 +68,16 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
           decoding={first ? 'sync' : 'async'}
           loading={first ? 'eager' : 'lazy'}
           fetchPriority={first ? 'high' : 'auto'}
-          onLoad={(event) => setOwnRatio(shapeOf(event.currentTarget, ratio))}
+          onLoad={(event) => {
+            setOwnRatio(shapeOf(event.currentTarget, ratio));
+            setLoaded(true);
+          }}
           onError={() => setFailed(true)}
         />
       ) : null}
+      {loaded && hash && (
+        <PageTextLayer hash={hash} page={page} selectable={selectable} marks={findWords ? { words: findWords, current: findCurrent } : null} />
+      )}
       {failed && (
         <div className="app-reader__page-failed" role="alert">
           <span>第 {page} 页加载失败</span>
@@ -80,12 +99,17 @@ function PageFrame({ doc, page, total, ratio, load, observe }: {
   );
 }
 
-export function DocumentPages({ doc, shownPages, after }: {
+export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1, startWords = '' }: {
   doc: Document;
   /** Pages shown (the free preview, or all of them for an entitled reader). */
   shownPages: number;
   /** What follows the last shown page (the end of the preview). */
   after?: ReactNode;
+  /** Whether this reader may copy the text, or why not. */
+  copyText: true | string;
+  /** The page to open at (a link to a page, a search hit), and the words to mark there. */
+  startPage?: number;
+  startWords?: string;
 }) {
   const total = doc.pages ?? 0;
   const ratio = pageAspectRatio(doc);
@@ -99,6 +123,15 @@ export function DocumentPages({ doc, shownPages, after }: {
   const [jump, setJump] = useState('');
   const [jumpError, setJumpError] = useState<string>();
   const [fullscreen, setFullscreen] = useState(false);
+  const [finding, setFinding] = useState(startWords !== '');
+  const [thumbnails, setThumbnails] = useState(false);
+  const { user } = useSession();
+  const resume = useResumeReading(doc.id ?? 0, user?.id ?? 0, current);
+  // A link to a page is where the reader wants to be: no offer to go elsewhere.
+  const resumeAt = resume.offer !== null && startPage === 1 && resume.offer <= shownPages ? resume.offer : null;
+  const [chosen, setChosen] = useState<ChosenHit | null>(() =>
+    startWords ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 } : null);
+  const [copyRefusal, setCopyRefusal] = useState<string>();
 
   const goTo = useCallback(
     (page: number) => {
@@ -134,11 +167,59 @@ export function DocumentPages({ doc, shownPages, after }: {
     return () => window.removeEventListener('keydown', onKey);
   }, [current, goTo, zoomBy]);
 
+  // Entering or leaving full screen lays the pages out anew (the reader scrolls by itself, or the
+  // window again): the page read when it changed is brought back into sight. The change is
+  // announced before the page observers see the new layout, so `current` is still that page.
+  const currentPage = useRef(current);
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement === reader.current && reader.current !== null);
+    currentPage.current = current;
+  }, [current]);
+  const keepPage = useRef<number | null>(null);
+  useEffect(() => {
+    const onChange = () => {
+      keepPage.current = currentPage.current;
+      setFullscreen(document.fullscreenElement === reader.current && reader.current !== null);
+    };
     document.addEventListener('fullscreenchange', onChange);
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
+  useLayoutEffect(() => {
+    const page = keepPage.current;
+    keepPage.current = null;
+    if (page !== null) goTo(page);
+  }, [fullscreen, goTo]);
+
+  // A link to a page (`?page=`) opens there, its words marked (`&wd=`): once, when the reader mounts.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    if (startPage > 1) goTo(startPage);
+  }, [goTo, startPage]);
+
+  const choose = useCallback((hit: ChosenHit) => {
+    setChosen(hit);
+    goTo(hit.page);
+  }, [goTo]);
+
+  /** Copied text carries the address of the page it was copied from. */
+  const onCopy = (event: ClipboardEvent<HTMLElement>) => {
+    const selection = window.getSelection();
+    const text = selection?.toString() ?? '';
+    const anchor = selection?.anchorNode;
+    const page = (anchor instanceof Element ? anchor : anchor?.parentElement)?.closest<HTMLElement>('[data-page-text]')?.dataset.pageText;
+    if (!page) return;
+    // A locked layer selects nothing (user-select: none): the attempt alone says why.
+    if (copyText !== true) {
+      event.preventDefault();
+      setCopyRefusal(copyText);
+      return;
+    }
+    if (!text) return;
+    event.preventDefault();
+    const address = `${window.location.origin}${window.location.pathname}?page=${page}`;
+    event.clipboardData.setData('text/plain', `${text}\n\n——摘自《${doc.title ?? ''}》第 ${page} 页 ${address}`);
+  };
 
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
@@ -168,7 +249,7 @@ export function DocumentPages({ doc, shownPages, after }: {
 
   const pages = Array.from({ length: shownPages }, (_, i) => i + 1);
   return (
-    <section ref={reader} className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`} aria-label="文档阅读器">
+    <section ref={reader} className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`} aria-label="文档阅读器" onCopy={onCopy}>
       <div className="app-reader__toolbar" role="toolbar" aria-label="阅读工具">
         <span className="app-reader__counter" aria-live="polite" aria-label={`当前第 ${current} 页，共 ${total} 页`}>
           {current} / {total}
@@ -212,15 +293,72 @@ export function DocumentPages({ doc, shownPages, after }: {
             适合宽度
           </Button>
         </span>
+        <Button size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
+          查找
+        </Button>
+        <Button size="small" onClick={() => setThumbnails((open) => !open)} aria-expanded={thumbnails}>
+          缩略图
+        </Button>
         <Button size="small" onClick={toggleFullscreen}>
           {fullscreen ? '退出全屏' : '全屏'}
         </Button>
+        {finding && doc.id && (
+          <FindInDocument
+            documentId={doc.id}
+            initialWords={startWords}
+            current={chosen}
+            onChoose={choose}
+            onClose={() => {
+              setFinding(false);
+              setChosen(null);
+            }}
+          />
+        )}
+        {resumeAt !== null && (
+          <p className="app-reader__resume">
+            <Button size="small" theme="solid" onClick={() => goTo(resumeAt)}>
+              继续阅读（第 {resumeAt} 页）
+            </Button>
+            <Button size="small" theme="borderless" onClick={resume.dismiss} aria-label="不用了">
+              ×
+            </Button>
+          </p>
+        )}
+        {copyRefusal && (
+          <p className="app-reader__copy-refusal" role="alert">
+            {copyRefusal}
+          </p>
+        )}
       </div>
+      {thumbnails && (
+        <PageThumbnails
+          doc={doc}
+          pages={shownPages}
+          current={current}
+          ratio={ratio}
+          onChoose={(page) => {
+            goTo(page);
+            // On a phone the sheet covers the pages: it goes once a page is chosen.
+            if (window.matchMedia('(max-width: 600px)').matches) setThumbnails(false);
+          }}
+          onClose={() => setThumbnails(false)}
+        />
+      )}
       <div className="app-reader__viewport">
         <div className="app-reader__pages" style={{ width: `${zoom * 100}%` }}>
           {pages.map((page) => (
             <div key={page} className="app-reader__slot">
-              <PageFrame doc={doc} page={page} total={total} ratio={ratio} load={isNear(page)} observe={observe} />
+              <PageFrame
+                doc={doc}
+                page={page}
+                total={total}
+                ratio={ratio}
+                load={isNear(page)}
+                observe={observe}
+                selectable={copyText === true}
+                findWords={chosen?.words ?? ''}
+                findCurrent={chosen?.page === page ? chosen.occurrence : -1}
+              />
               {page % AD_EVERY === 0 && page < shownPages && <AdSlot slot="document_between" />}
             </div>
           ))}

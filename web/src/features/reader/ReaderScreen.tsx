@@ -4,7 +4,7 @@
 // author, the actions and related documents. The page is titled after the document.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { DocumentStatus, TargetType } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
@@ -27,6 +27,7 @@ import { DownloadBar, DownloadPanel } from './DownloadPanel';
 import { PreviewEnd } from './PreviewEnd';
 import { RatingStars } from './RatingStars';
 import { RelatedDocuments } from './RelatedDocuments';
+import { useCopyText } from './use-copy-text';
 import './reader.css';
 
 /** Documents strangers may not see take no comments (the server refuses them as well). */
@@ -131,6 +132,11 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
   const readable = doc.status === DocumentStatus.Converted && (doc.pages ?? 0) > 0;
   const deepest = deepestCategory(doc) ?? categoryId;
   const [refusal, setRefusal] = useState<string>();
+  const copyText = useCopyText();
+  // `?page=14&wd=…`: a link to a page (copied text, a search hit) opens there with its words marked.
+  const [search] = useSearchParams();
+  const startPage = Math.max(1, Math.floor(Number(search.get('page')) || 1));
+  const startWords = (search.get('wd') ?? '').trim().slice(0, 100);
   return (
     <div className="app-container app-reader-screen">
       <div className="app-reader-screen__main">
@@ -153,6 +159,9 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
             key={doc.id}
             doc={doc}
             shownPages={shown}
+            copyText={copyText}
+            startPage={startPage}
+            startWords={startWords}
             after={
               locked === undefined ? null : locked ? <PreviewEnd doc={doc} shownPages={shown} /> : <p className="app-reader__end">— 全文完 —</p>
             }

@@ -58,10 +58,23 @@ function Suggestions({ words, title, description }: { words: readonly string[]; 
   );
 }
 
-/** One hit: the title and the snippet of its text with the matches marked (the server's highlights). */
-function Result({ doc }: { doc: SearchedDocument }) {
+/** The first words the server marked in a snippet (`<em>…</em>`), as text. */
+function markedWords(snippet: string): string {
+  const marked = /<em>(.*?)<\/em>/.exec(snippet)?.[1] ?? '';
+  return new DOMParser().parseFromString(marked, 'text/html').documentElement.textContent?.trim() ?? '';
+}
+
+/**
+ * One hit: the title and the snippet of its text with the matches marked (the server's
+ * highlights). A snippet from a page says which ("第 14 页"), and the links open the reader
+ * there, the words marked.
+ */
+function Result({ doc, wd }: { doc: SearchedDocument; wd: string }) {
   // Hits carry no categories; the reader puts the document's own into the address.
-  const path = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
+  const base = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
+  const page = doc.snippet_page ?? 0;
+  const words = page > 0 ? markedWords(doc.snippet ?? '') || wd : '';
+  const path = base && page > 0 ? `${base}?${new URLSearchParams({ page: String(page), wd: words })}` : base;
   const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
   const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
@@ -71,6 +84,11 @@ function Result({ doc }: { doc: SearchedDocument }) {
         {path ? <Link to={path}>{title}</Link> : title}
       </h2>
       <p className="app-search-result__snippet">
+        {page > 0 && path ? (
+          <Link className="app-search-result__page" to={path}>
+            第 {page} 页
+          </Link>
+        ) : null}
         <HighlightedText html={snippet} />
       </p>
       <p className="app-search-result__meta">
@@ -160,7 +178,7 @@ export function SearchScreen() {
                   <>
                     <ol className="app-search__results">
                       {(data.document ?? []).map((doc) => (
-                        <Result key={doc.id} doc={doc} />
+                        <Result key={doc.id} doc={doc} wd={state.wd} />
                       ))}
                     </ol>
                     <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />

@@ -1,0 +1,76 @@
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+
+// Every SQL expression that SQLite and PostgreSQL spell differently, in one place: the stores
+// call these and stay one spelling. The two engines keep the same column types (timestamps
+// ISO-8601 TEXT, booleans 0/1 integers), so what is left here is functions and operators.
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Which engine `db` (the database or a transaction of it) talks to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely<DB> will do
+export function engineOf(db: Kysely<any>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * `column LIKE pattern`, case-insensitive on both engines as SQLite's LIKE is (for ASCII):
+ * ILIKE on PostgreSQL. The escape character is given explicitly, since PostgreSQL would
+ * otherwise read a backslash as one and SQLite would not (`likePattern` escapes backslashes).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function like(db: Kysely<any>, column: string | Expression<unknown>, pattern: string): RawBuilder<SqlBool> {
+  const target = typeof column === 'string' ? sql.ref(column) : column;
+  return engineOf(db) === 'postgres'
+    ? sql<SqlBool>`(${target} ILIKE ${pattern} ESCAPE '\\')`
+    : sql<SqlBool>`(${target} LIKE ${pattern} ESCAPE '\\')`;
+}
+
+/** `max(value, 0)`: the larger of two values is `max()` in SQLite, `greatest()` in PostgreSQL. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function notBelowZero(db: Kysely<any>, value: Expression<number>): RawBuilder<number> {
+  return engineOf(db) === 'postgres' ? sql<number>`greatest(${value}, 0)` : sql<number>`max(${value}, 0)`;
+}
+
+/** The tables of the database that have a column of this name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function tablesWithColumn(db: Kysely<any>, column: string): Promise<string[]> {
+  const { rows } = engineOf(db) === 'postgres'
+    ? await sql<{ name: string }>`SELECT c.table_name AS name FROM information_schema.columns c
+        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = current_schema() AND c.column_name = ${column} AND t.table_type = 'BASE TABLE'`.execute(db)
+    : await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+        WHERE m.type = 'table' AND c.name = ${column}`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Makes a read-then-write inside a transaction safe from its concurrent twins. PostgreSQL
+ * runs transactions side by side (READ COMMITTED, over a pool and across processes):
+ * `SELECT … FOR UPDATE` on these rows makes any other transaction that locks one of them
+ * wait until this one ends, and its next statements then read what this one wrote. Rows are
+ * locked in id order; across tables, transactions lock in the order of the `table` type
+ * (keys first, then an order, users, groups, documents, articles, comments), so that two of
+ * them do not wait on each other. SQLite runs one transaction at a time on the backend's single
+ * connection: nothing to do there.
+ */
+export async function lockRows(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Kysely<any>, table: 'orders' | 'user' | 'group' | 'document' | 'article' | 'comment', ids: readonly number[],
+): Promise<void> {
+  if (!trx.isTransaction) throw new Error('lockRows: only inside a transaction');
+  const unique = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
+  if (engineOf(trx) === 'sqlite' || !unique.length) return;
+  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR UPDATE`.execute(trx);
+}
+
+/**
+ * `lockRows` for what has no row of its own (a mobile number, a client address, a provider
+ * account): PostgreSQL advisory locks on the keys' hashes, held until the transaction ends,
+ * taken in a fixed order. A collision of two hashes only makes two transactions take turns.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function lockKeys(trx: Kysely<any>, keys: readonly string[]): Promise<void> {
+  if (!trx.isTransaction) throw new Error('lockKeys: only inside a transaction');
+  if (engineOf(trx) === 'sqlite') return;
+  for (const key of [...new Set(keys)].sort()) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}

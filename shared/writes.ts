@@ -1,0 +1,31 @@
+// Which API calls change state: the one declaration the gateway reads to check where a call
+// comes from (CSRF, gateway/plugins/csrf.ts) and which kept data a call makes stale
+// (gateway/cache-rules.ts). Every method but GET, HEAD and OPTIONS writes, and so do the GET
+// RPCs below: MOREDOC serves them as GET, so a browser sends them with a top-level navigation
+// from any site, the SameSite=Lax cookie included.
+
+/**
+ * The GET RPCs that change what belongs to the caller or costs them. Decided for every GET
+ * RPC of the backend's modules: the downloads spend credits, pay the uploader, record the
+ * download and use the daily quotas (per user and per address). Left out, as they change
+ * nothing of the caller's: the view counters of GetDocument and GetArticle, the search record
+ * of SearchDocument (statistics like those), the sign-in state OAuth's Authorize stores and
+ * the captcha GetUserCaptcha keeps (both valid only for the answer, which another site cannot
+ * read), and GetOrder, which asks the payment provider and records what it says (as its
+ * notification would).
+ */
+export const GET_RPCS_THAT_WRITE: readonly string[] = ['/api/v1/document/download', '/api/v1/document/download/bereviewed'];
+
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const WRITING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_WRITE);
+
+/**
+ * Does a call change state: any method but GET, HEAD and OPTIONS, and a GET (or HEAD, which
+ * servers answer by running the GET) of GET_RPCS_THAT_WRITE. `path` without its query, in the
+ * form the backend routes it.
+ */
+export function isWriteCall(method: string, path: string): boolean {
+  const upper = method.toUpperCase();
+  if (!SAFE_METHODS.has(upper)) return true;
+  return upper !== 'OPTIONS' && WRITING_GETS.has(path);
+}

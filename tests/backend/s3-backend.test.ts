@@ -1,0 +1,226 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, setConfig, useBackend, type Member } from '../helpers/backend';
+import { createDocument, uploadDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import { textPdf } from '../helpers/documents';
+
+// The backend with its files in an S3 bucket (s3rver) instead of DATA_DIR: a PDF uploaded,
+// converted from the bucket and back into it, its pages, covers and download served from
+// it with the validators and ranges of the local store, an image under /uploads/, and
+// failed uploads that leave nothing in the bucket. DATA_DIR keeps the database and secrets.
+
+// The conversion's scratch folder comes from os.tmpdir(): a folder of this test's own.
+const scratchRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-s3-scratch-'));
+const previousTmpdir = process.env.TMPDIR;
+process.env.TMPDIR = scratchRoot;
+afterAll(() => {
+  if (previousTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previousTmpdir;
+  fs.rmSync(scratchRoot, { recursive: true, force: true });
+});
+
+const backend = useBackend({ s3: true });
+let author: Member;
+let doc: CreatedDocument;
+const pdf = textPdf(3);
+const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
+
+async function objectKeys(): Promise<string[]> {
+  const client = new S3Client({
+    endpoint: backend.s3.endpoint, region: 'us-east-1', forcePathStyle: true,
+    credentials: { accessKeyId: backend.s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: backend.s3.env.S3_SECRET_ACCESS_KEY! },
+  });
+  try {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: backend.s3.bucket }));
+    return (page.Contents ?? []).map((o) => o.Key!).sort();
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Every file under DATA_DIR, relative. */
+function dataFiles(): string[] {
+  return (fs.readdirSync(backend.dataDir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(backend.dataDir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(backend.url + url, { headers, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+beforeAll(async () => {
+  author = await uploader(backend.url, backend.adminToken);
+  doc = await createDocument(backend.url, author.token, pdf, '三页.pdf');
+  expect(await waitForStatus(backend.url, author.token, doc.id, [2])).toMatchObject({ pages: 3 });
+});
+
+describe('a document in the bucket', () => {
+  it('keeps the original and the converted pages in the bucket, and nothing of them under DATA_DIR', async () => {
+    const folder = `documents/${doc.hash.slice(0, 5).split('').join('/')}`;
+    const keys = await objectKeys();
+    expect(keys).toContain(`${folder}/${doc.hash}.pdf`);
+    expect(keys).toContain(`${folder}/${doc.hash}/manifest.json`);
+    expect(keys).toContain(`${folder}/${doc.hash}/cover.png`);
+    expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`))).toHaveLength(1);
+    expect(keys.filter((key) => key.startsWith('tmp/'))).toEqual([]);
+    expect(dataFiles().filter((file) => !/^(moredoc\.db(-wal|-shm)?|jwt-secret|download-secret)$/.test(file))).toEqual([]);
+  });
+
+  it('removed the scratch copy of the original the conversion read', () => {
+    expect(fs.readdirSync(scratchRoot).filter((name) => name.startsWith('moredoc-document-'))).toEqual([]);
+  });
+
+  it('serves the pages from the bucket with an ETag, 304 on If-None-Match, the same in process', async () => {
+    const first = await get(`/view/page/${doc.hash}/1.svg`, { 'accept-encoding': 'gzip' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/svg+xml');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{8}-\w+-\w+"$/);
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const again = await get(`/view/page/${doc.hash}/1.svg`, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.bytes.length).toBe(0);
+
+    const inProcess = await backend.viewFiles(`/view/page/${doc.hash}/1.svg`, { authorization: undefined, acceptEncoding: 'gzip', ifNoneMatch: undefined });
+    expect(inProcess).toMatchObject({ status: 200, headers: { etag } });
+    const cover = await get(`/view/cover/${doc.hash}`);
+    expect(cover.status).toBe(200);
+    expect(cover.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('downloads the original from the bucket, whole and by range, with its validators', async () => {
+    const link = await api(backend.url, 'GET', '/api/v1/document/download', { token: author.token, query: { id: doc.id } });
+    expect(link.status, link.text).toBe(200);
+    const whole = await get(link.body.url);
+    expect(whole.status).toBe(200);
+    expect(md5(whole.bytes)).toBe(doc.hash);
+    expect(whole.headers.get('etag')).toBe(`"${doc.hash}"`);
+    expect(whole.headers.get('content-disposition')).toContain('filename*=UTF-8\'\'%E4%B8%89%E9%A1%B5.pdf');
+    const part = await get(link.body.url, { range: 'bytes=5-14' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 5-14/${pdf.length}`);
+    expect(part.bytes.equals(pdf.subarray(5, 15))).toBe(true);
+    expect((await get(link.body.url, { 'if-none-match': `"${doc.hash}"` })).status).toBe(304);
+    expect((await get(link.body.url, { range: `bytes=${pdf.length}-` })).status).toBe(416);
+  });
+});
+
+describe('images under /uploads/ from the bucket', () => {
+  it('serves an avatar with the static route\'s headers, 304s and ranges', async () => {
+    const png = Buffer.alloc(200);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 9, 0, 0, 0, 7, 8, 2]).copy(png);
+    png.fill(7, 40);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'me.png');
+    const res = await fetch(`${backend.url}/api/v1/upload/avatar`, { method: 'POST', body: form, headers: { authorization: `Bearer ${author.token}` } });
+    const uploaded = (await res.json()) as { data: { path: string } };
+    expect(res.status).toBe(200);
+
+    const served = await get(uploaded.data.path);
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(png)).toBe(true);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(served.headers.get('accept-ranges')).toBe('bytes');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = served.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"c8-[0-9a-f]+"$/);
+    expect((await get(uploaded.data.path, { 'if-none-match': etag })).status).toBe(304);
+    expect((await get(uploaded.data.path, { 'if-modified-since': served.headers.get('last-modified')! })).status).toBe(304);
+    const range = await get(uploaded.data.path, { range: 'bytes=0-7' });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-range')).toBe('bytes 0-7/200');
+    expect(range.bytes.equals(png.subarray(0, 8))).toBe(true);
+    expect((await get(uploaded.data.path.replace(/\.png$/, '.gif'))).status).toBe(404);
+    expect((await get('/uploads/.hidden/x.png')).status).toBe(404);
+  });
+});
+
+describe('failed uploads', () => {
+  /** Objects of the bucket besides those there before, and unfinished multipart uploads. */
+  async function leftoversSince(before: string[]) {
+    return { objects: (await objectKeys()).filter((key) => !before.includes(key)), uploads: backend.s3.pendingUploads() };
+  }
+
+  it('leaves nothing in the bucket, and no parts, for a document over the size limit', async () => {
+    const before = await objectKeys();
+    // 9 MB: one 8 MiB part has gone up when the byte past the limit arrives.
+    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '9' });
+    try {
+      const big = Buffer.concat([pdf, crypto.randomBytes(9 * 1024 * 1024 + 1 - pdf.length)]);
+      const refused = await uploadDocument(backend.url, author.token, big, 'big.pdf');
+      expect(refused).toMatchObject({ status: 400, body: { message: '文件大小超出限制（最大 9 MB）' } });
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+    }
+    expect(await leftoversSince(before)).toEqual({ objects: [], uploads: [] });
+  });
+
+  it('leaves nothing in the bucket, and no parts, when the client goes away mid-upload', async () => {
+    const before = await objectKeys();
+    const boundary = 'moredoc-s3-test';
+    const total = 20 * 1024 * 1024;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+    const { port } = new URL(backend.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${author.token}\r\n`
+      + `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${total}\r\n\r\n${head}`);
+    // 12 MiB of the 20: more than one 8 MiB part has gone up when the client leaves.
+    const chunk = crypto.randomBytes(1024 * 1024);
+    for (let sent = 0; sent < 12; sent += 1) {
+      if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve));
+    }
+    await waitFor(() => backend.s3.pendingUploads().length > 0);
+    socket.destroy();
+    await waitFor(async () => {
+      const left = await leftoversSince(before);
+      return left.objects.length === 0 && left.uploads.length === 0;
+    });
+    expect(await leftoversSince(before)).toEqual({ objects: [], uploads: [] });
+  });
+});
+
+describe('with S3_PRESIGNED_DOWNLOADS', () => {
+  const presigning = useBackend({ s3: true, env: { S3_PRESIGNED_DOWNLOADS: 'true' } });
+
+  it('redirects a valid download link to a short-lived URL of the bucket, and still refuses a bad one', async () => {
+    const owner = await uploader(presigning.url, presigning.adminToken);
+    const own = await createDocument(presigning.url, owner.token, pdf, '预签名.pdf');
+    await waitForStatus(presigning.url, owner.token, own.id, [2]);
+    const link = await api(presigning.url, 'GET', '/api/v1/document/download', { token: owner.token, query: { id: own.id } });
+    expect(link.status, link.text).toBe(200);
+
+    const redirect = await fetch(presigning.url + link.body.url, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('cache-control')).toBe('private, no-store');
+    const location = new URL(redirect.headers.get('location')!);
+    expect(location.origin).toBe(presigning.s3.endpoint);
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+    const file = await fetch(location);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.headers.get('content-disposition')).toContain('filename*=UTF-8\'\'%E9%A2%84%E7%AD%BE%E5%90%8D.pdf');
+    expect(md5(Buffer.from(await file.arrayBuffer()))).toBe(own.hash);
+
+    const tampered = await fetch(presigning.url + link.body.url.replace(/\/download\/[\w-]+/, '/download/x'), { redirect: 'manual' });
+    expect(tampered.status).toBe(400);
+  });
+});
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}

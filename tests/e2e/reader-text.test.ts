@@ -1,0 +1,264 @@
+// Inside a document (issue 45) in Chromium against the real gateway and embedded backend, at
+// 1280 and 390 px: find in the document lists the hits by page and marks the chosen one on the
+// page image; a site-search hit opens the reader at its page with the words marked; the text
+// over the page images is selectable (and copied with the page's address) as the site's setting
+// allows; thumbnails jump; a member resumes where they left off on another browser; full screen
+// keeps the page. Nothing of the pages past the preview reaches a reader who may not read them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
+import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import { linesPdf } from '../helpers/documents';
+import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+
+const SECRET = 'Quokkazanzibar';
+const PAGES = 8;
+const PREVIEW = 5;
+const VIEWPORTS = [{ width: 1280, height: 900 }, { width: 390, height: 844 }] as const;
+
+/** Eight pages; the beacon word on pages 2 and 4 (twice on 4), the secret only on the last. */
+const pdfPages = Array.from({ length: PAGES }, (_, i) => {
+  const n = i + 1;
+  const lines = [`Chapter ${n} of the keeper's log`, 'The sea was calm and the night was long.'];
+  if (n === 2) lines.push('A beacon shone over the rocks.');
+  if (n === 4) lines.push('Another beacon, then a second beacon further out.');
+  if (n === PAGES) lines.push(`The secret word is ${SECRET}.`);
+  return lines;
+});
+
+const site = useSiteInBrowser({ env: () => ({ CONFIG_CONVERTER_MAX_PREVIEW: String(PREVIEW) }) });
+
+let adminToken: string;
+let author: Member;
+let doc: CreatedDocument;
+let categoryId = 0;
+const readerPath = () => `/library/${categoryId}/${doc.id}`;
+
+beforeAll(async () => {
+  adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
+  author = await uploader(site.backendUrl, adminToken);
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '灯塔日志' } });
+  categoryId = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔日志' } })).body.category[0].id as number;
+  doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'keeper.pdf', { title: 'The keeper\'s log', price: 5, category_id: [categoryId] });
+  await waitForStatus(site.backendUrl, author.token, doc.id, [2], 90_000);
+}, 120_000);
+
+async function openReader(viewport: { width: number; height: number }, path = readerPath(), token?: string): Promise<Page> {
+  const visit = await site.visit();
+  await visit.page.setViewportSize(viewport);
+  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  await visit.page.goto(path);
+  await appTookOver(visit.page);
+  await visit.page.getByRole('toolbar', { name: '阅读工具' }).waitFor();
+  return visit.page;
+}
+
+/** The page box of the current find mark, and the box of the page it is on, in CSS pixels. */
+async function currentMark(page: Page) {
+  return page.evaluate(() => {
+    const mark = document.querySelector('.app-text-layer__mark--current');
+    const frame = mark?.closest<HTMLElement>('[data-page]');
+    if (!mark || !frame) return null;
+    const m = mark.getBoundingClientRect();
+    const f = frame.getBoundingClientRect();
+    return { page: Number(frame.dataset.page), x: (m.left - f.left) / f.width, y: (m.top - f.top) / f.height, width: m.width, height: m.height, inSight: m.top >= 0 && m.bottom <= window.innerHeight };
+  });
+}
+
+describe('find in this document', () => {
+  it('lists the hits by page with their line, and marks the chosen one on its page image, in sight', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport);
+      await page.getByRole('button', { name: '查找' }).click();
+      await page.getByLabel('查找文档中的文字').fill('Beacon');
+      const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
+      await expect.poll(() => hits.allTextContents()).toEqual([
+        '第 2 页A beacon shone over the rocks.',
+        '第 4 页Another beacon, then a second beacon further out.',
+        '第 4 页Another beacon, then a second beacon further out.',
+      ]);
+      await expect.poll(() => page.getByText('共 3 处').count()).toBe(1);
+
+      await hits.nth(2).click();
+      await expect.poll(() => currentMark(page), { message: `${viewport.width} px` }).toMatchObject({ page: 4, inSight: true });
+      // linesPdf draws 12 pt Times from 72 pt: "Another " ends near 112 pt, "…then a second " near 225 pt (of 595).
+      const mark = (await currentMark(page))!;
+      expect(mark.x).toBeGreaterThan(0.33);
+      expect(mark.x).toBeLessThan(0.45);
+      const first = await page.locator('[data-page="4"] .app-text-layer__mark').first().evaluate((element) => {
+        const frame = element.closest('[data-page]')!.getBoundingClientRect();
+        return (element.getBoundingClientRect().left - frame.left) / frame.width;
+      });
+      expect(first).toBeGreaterThan(0.15);
+      expect(first).toBeLessThan(0.22);
+      // The third line: 82 + 2 × 20 pt from the top of an 842 pt page.
+      expect(mark.y).toBeGreaterThan((122 - 16) / 842);
+      expect(mark.y).toBeLessThan(122 / 842);
+      expect(mark.width).toBeGreaterThan(10);
+      expect(await page.locator('[data-page="4"] .app-text-layer__mark').count()).toBe(2);
+      if (process.env.READER_SHOTS) await page.screenshot({ path: `${process.env.READER_SHOTS}/find-${viewport.width}.png` });
+      await expect.poll(() => page.getByLabel(/当前第 \d+ 页/).textContent()).toMatch(/^4 \//);
+    }
+  });
+
+  it('finds nothing past the preview for a visitor, and never asks for the text of a page they may not read', async () => {
+    const page = await openReader(VIEWPORTS[0]);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/view\/page\/[0-9a-f]{32}\/\d+\.json$/.test(request.url())) asked.push(request.url());
+    });
+    await page.getByRole('button', { name: '查找' }).click();
+    await page.getByLabel('查找文档中的文字').fill(SECRET);
+    await expect.poll(() => page.getByText('未找到').count()).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => page.locator(`[data-page-text="${PREVIEW}"]`).count()).toBe(1);
+    expect(asked.map((url) => Number(/(\d+)\.json$/.exec(url)![1])).every((n) => n <= PREVIEW)).toBe(true);
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(SECRET);
+    const refused = await page.evaluate(async (url) => (await fetch(url)).status, `/view/page/${doc.hash}/${PAGES}.json`);
+    expect(refused).toBe(403);
+  });
+});
+
+
+/** The reader's "n / N" counter. */
+const counter = (page: Page) => page.getByLabel(/当前第 \d+ 页/).textContent();
+
+describe('a site-search hit', () => {
+  it('names the page its snippet comes from and opens the reader there, the words marked', async () => {
+    for (const viewport of VIEWPORTS) {
+      const visit = await site.visit();
+      await visit.page.setViewportSize(viewport);
+      await visit.page.goto('/search?wd=further');
+      const hit = visit.page.getByRole('link', { name: '第 4 页' });
+      await hit.waitFor();
+      await hit.click();
+      await visit.page.waitForURL((url) => url.pathname === readerPath() && url.searchParams.get('page') === '4');
+      await expect.poll(() => currentMark(visit.page), { message: `${viewport.width} px` }).toMatchObject({ page: 4, inSight: true });
+      await expect.poll(() => counter(visit.page)).toMatch(/^4 \//);
+    }
+  });
+});
+
+describe('page thumbnails', () => {
+  it('show the pages the reader may read and jump to the one chosen, in a panel or a sheet on a phone', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport);
+      const asked = new Set<number>();
+      page.on('request', (request) => {
+        const page = /\/view\/page\/[0-9a-f]{32}\/(\d+)\./.exec(request.url())?.[1];
+        if (page) asked.add(Number(page));
+      });
+      await page.getByRole('button', { name: '缩略图' }).click();
+      const panel = page.getByRole('navigation', { name: '页面缩略图' });
+      await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
+      if (process.env.READER_SHOTS) await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
+      await panel.getByRole('button', { name: '跳到第 5 页' }).click();
+      await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
+      const fifth = await page.locator('[data-page="5"]').boundingBox();
+      expect(fifth!.y).toBeLessThan(viewport.height / 2);
+      // On a phone the sheet goes once a page is chosen; beside the pages the panel stays, the page marked.
+      if (viewport.width < 600) expect(await panel.count()).toBe(0);
+      else await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
+      expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
+    }
+  });
+});
+
+describe('resume reading', () => {
+  it('offers a member the page they read last, in another browser too', async () => {
+    const member = await registerMember(site.backendUrl);
+    const first = await openReader(VIEWPORTS[0], readerPath(), member.token);
+    await first.getByPlaceholder('页码').fill('4');
+    await first.getByRole('button', { name: '跳转' }).click();
+    await expect.poll(async () => (await api(site.backendUrl, 'GET', '/api/v1/document/reading', { token: member.token, query: { document_id: doc.id } })).body.page).toBe(4);
+
+    // A second browser context: nothing shared with the first but the member's sign-in.
+    const second = await openReader(VIEWPORTS[1], readerPath(), member.token);
+    const resume = second.getByRole('button', { name: '继续阅读（第 4 页）' });
+    await resume.click();
+    await expect.poll(() => counter(second)).toMatch(/^4 \//);
+    await expect.poll(() => resume.count()).toBe(0);
+  });
+
+  it('offers a visitor the page they read last in this browser', async () => {
+    const visit = await site.visit();
+    await visit.page.goto(readerPath());
+    await appTookOver(visit.page);
+    await visit.page.getByPlaceholder('页码').fill('3');
+    await visit.page.getByRole('button', { name: '跳转' }).click();
+    await expect.poll(() => visit.page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id)).toBe('3');
+    // Another tab of the same browser (a reload would restore the scroll position by itself).
+    const again = await visit.context.newPage();
+    await again.goto(readerPath());
+    await again.getByRole('button', { name: '继续阅读（第 3 页）' }).click();
+    await expect.poll(() => counter(again)).toMatch(/^3 \//);
+  });
+});
+
+describe('full screen', () => {
+  it('keeps the page read: entered at page 6, left at page 6', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport, readerPath(), author.token);
+      await page.getByPlaceholder('页码').fill('6');
+      await page.getByRole('button', { name: '跳转' }).click();
+      await expect.poll(() => counter(page)).toMatch(/^6 \//);
+      await page.getByRole('button', { name: '全屏', exact: true }).click();
+      await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+      await expect.poll(() => counter(page), { message: `${viewport.width} px, in full screen` }).toMatch(/^6 \//);
+      await page.getByRole('button', { name: '退出全屏' }).click();
+      await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
+      await expect.poll(() => counter(page), { message: `${viewport.width} px, after full screen` }).toMatch(/^6 \//);
+      const sixth = await page.locator('[data-page="6"]').boundingBox();
+      expect(sixth!.y).toBeLessThan(viewport.height / 2);
+      expect(sixth!.y + sixth!.height).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('copying the text over the pages', () => {
+  /** Selects the first line of page 1's text layer and presses Ctrl+C; what the copy put on the clipboard. */
+  async function copyFirstLine(page: Page): Promise<string> {
+    await page.locator('[data-page-text="1"] .app-text-layer__line').first().waitFor({ state: 'attached' });
+    await page.evaluate(() => {
+      (window as unknown as { copied: string }).copied = '';
+      window.addEventListener('copy', (event) => {
+        (window as unknown as { copied: string }).copied = event.clipboardData?.getData('text/plain') ?? '';
+      });
+      const line = document.querySelector('[data-page-text="1"] .app-text-layer__line')!;
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(range);
+    });
+    await page.keyboard.press('Control+C');
+    return page.evaluate(() => (window as unknown as { copied: string }).copied);
+  }
+
+  it('follows the site\'s setting: everybody by default, with the page\'s address; only VIP members when it says so', async () => {
+    const visitor = await openReader(VIEWPORTS[0]);
+    const copied = await copyFirstLine(visitor);
+    expect(copied).toContain('Chapter 1 of the keeper\'s log');
+    expect(copied).toContain(`${site.url}${readerPath()}?page=1`);
+    expect(await visitor.locator('.app-text-layer--locked').count()).toBe(0);
+
+    const admin = await gatewayToken(site.url, 'admin', site.adminPassword);
+    await setConfig(site.url, admin, { 'display.copy_text': 'vip' });
+    try {
+      for (const viewport of VIEWPORTS) {
+        const locked = await openReader(viewport);
+        await expect.poll(() => locked.locator('[data-page-text="1"].app-text-layer--locked').count()).toBe(1);
+        expect(await locked.locator('[data-page-text="1"] .app-text-layer__line').first().evaluate((line) => getComputedStyle(line).userSelect)).toBe('none');
+        expect(await copyFirstLine(locked)).toBe('');
+        await expect.poll(() => locked.getByRole('alert').filter({ hasText: '开通VIP会员后即可复制文档文字' }).count()).toBe(1);
+      }
+      const member = await registerMember(site.backendUrl);
+      const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [member.user.id], days: 30, reason: '复制测试' } });
+      expect(grant.status).toBe(200);
+      const vip = await openReader(VIEWPORTS[1], readerPath(), member.token);
+      await expect.poll(() => vip.locator('[data-page-text="1"]:not(.app-text-layer--locked)').count()).toBe(1);
+      expect(await copyFirstLine(vip)).toContain('Chapter 1 of the keeper\'s log');
+    } finally {
+      await setConfig(site.url, admin, { 'display.copy_text': 'all' });
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { afterAll, beforeAll } from 'vitest';
+import type { S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
+
+// An S3-compatible server for the tests: s3rver on a free loopback port, its objects in a
+// temporary folder, one bucket made at start; stop() closes it and removes the folder.
+// s3rver 3.7 answers AbortMultipartUpload with MethodNotAllowed: the server below adds it as
+// S3 defines it (the upload's parts are dropped), so that a test can see a store abort.
+
+/** s3rver's access key; it checks the key id, not V4 signatures. */
+const KEY = 'S3RVER';
+/** Where s3rver keeps the parts of unfinished multipart uploads, inside the bucket's folder. */
+const UPLOADS_FOLDER = '._S3rver_uploads';
+
+export interface TestS3 {
+  endpoint: string;
+  bucket: string;
+  /** The S3_* variables of a backend using this bucket. */
+  env: Record<string, string>;
+  /** S3BlobStore's options for this bucket, under `prefix` (`''` or ending with `/`). */
+  options(prefix?: string): S3BlobStoreOptions;
+  /** Multipart uploads neither completed nor aborted. */
+  pendingUploads(): string[];
+  /** Sets an object's time as s3rver reports it (its file's mtime), to play a file left long ago. */
+  backdate(objectKey: string, when: Date): void;
+  stop(): Promise<void>;
+}
+
+export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
+  const bucket = opts.bucket ?? 'moredoc-test';
+  const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'moredoc-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+  server.middleware.unshift(async (ctx, next) => {
+    const uploadId = ctx.query.uploadId;
+    if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
+    const [, bucketName = ''] = ctx.path.split('/');
+    if (!/^[0-9a-f]+$/.test(uploadId) || !/^[\w.-]+$/.test(bucketName)) {
+      ctx.status = 400;
+      return;
+    }
+    await fsp.rm(path.join(directory, bucketName, UPLOADS_FOLDER, uploadId), { recursive: true, force: true });
+    ctx.status = 204;
+  });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    bucket,
+    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: KEY, S3_SECRET_ACCESS_KEY: KEY, S3_FORCE_PATH_STYLE: 'true' },
+    options: (prefix = '') => ({ bucket, endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: KEY, forcePathStyle: true, prefix }),
+    pendingUploads: () => {
+      const uploads = path.join(directory, bucket, UPLOADS_FOLDER);
+      return fs.existsSync(uploads) ? fs.readdirSync(uploads) : [];
+    },
+    backdate: (objectKey, when) => {
+      const parts = objectKey.split('/');
+      const name = parts.pop()!;
+      fs.utimesSync(path.join(directory, bucket, ...parts, `${name}._S3rver_object`), when, when);
+    },
+    async stop() {
+      await server.close();
+      await fsp.rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One S3 server for a test file, started in `beforeAll` and stopped in `afterAll`. */
+export function useS3(opts: { bucket?: string } = {}): { readonly s3: TestS3 } {
+  let s3: TestS3 | undefined;
+  beforeAll(async () => {
+    s3 = await startS3(opts);
+  });
+  afterAll(() => s3?.stop());
+  return {
+    get s3() {
+      if (!s3) throw new Error('useS3: the server starts in beforeAll; use it inside hooks and tests');
+      return s3;
+    },
+  };
+}

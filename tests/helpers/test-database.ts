@@ -1,0 +1,39 @@
+// The database engine the backend suites run on. The `server` project runs them on SQLite in
+// each backend's DATA_DIR; the `server-postgres` project sets TEST_DATABASE=postgres and runs
+// the same files with a fresh PostgreSQL database per backend (on the cluster of
+// postgres-setup.ts), which belongs with its DATA_DIR: a restart on the same DATA_DIR finds
+// the same database, and removing the DATA_DIR drops it.
+import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from './postgres';
+
+export type TestEngine = 'sqlite' | 'postgres';
+
+export const TEST_ENGINE: TestEngine = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+const databases = new Map<string, string>();
+
+/** The PostgreSQL database of this DATA_DIR, or undefined (SQLite, or nothing started on it). */
+export function databaseOf(dataDir: string): string | undefined {
+  return databases.get(dataDir);
+}
+
+/** What a backend on `dataDir` is given besides DATA_DIR: DATABASE_URL on PostgreSQL, its own database. */
+export async function databaseEnv(dataDir: string): Promise<Record<string, string>> {
+  if (TEST_ENGINE === 'sqlite') return {};
+  let url = databases.get(dataDir);
+  if (!url) {
+    const cluster = inject('postgresUrl');
+    if (!cluster) throw new Error('TEST_DATABASE=postgres, but this run has no PostgreSQL (tests/helpers/postgres-setup.ts)');
+    url = await createDatabase(cluster);
+    databases.set(dataDir, url);
+  }
+  return { DATABASE_URL: url };
+}
+
+/** Drops the database of this DATA_DIR, if it has one. */
+export async function dropDatabaseOf(dataDir: string): Promise<void> {
+  const url = databases.get(dataDir);
+  if (!url) return;
+  databases.delete(dataDir);
+  await dropDatabase(url);
+}

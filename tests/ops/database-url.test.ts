@@ -1,0 +1,143 @@
+// DATABASE_URL as an operator meets it, through the three commands that start the backend:
+// `npm run backend` (tsx backend/server.ts), `npm start` (tsx scripts/start.ts: the gateway
+// with the embedded backend) and `npm run start:prod` (the esbuild bundle of the gateway).
+// A bad URL, a server that is not there or a wrong password stop the start with one line that
+// names DATABASE_URL, exit code 1, no stack trace, and never the password.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase, dropDatabase } from '../helpers/postgres';
+
+const clusterUrl = inject('postgresUrl');
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = path.join(REPO, 'node_modules/.bin/tsx');
+const FIXTURE_DIST = path.join(REPO, 'tests/gateway/fixtures/web-dist');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command with only these variables; stops it (SIGINT) once stdout matches `until`. */
+function run(command: string, args: string[], env: Record<string, string>, until: RegExp | null): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (until && until.test(stdout)) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let bundle: string;
+let dataDir: string;
+
+/** The three start commands, each with its DATA_DIR and the variables it needs besides DATABASE_URL. */
+const commands: Record<string, (env: Record<string, string>, until: RegExp | null) => Promise<Run>> = {
+  'npm run backend': (env, until) => run(TSX, ['backend/server.ts'], { DATA_DIR: dataDir, BACKEND_PORT: '0', ...env }, until),
+  'npm start': (env, until) => run(TSX, ['scripts/start.ts'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env }, until),
+  'npm run start:prod': (env, until) => run(process.execPath, [path.join(bundle, 'gateway/server.mjs')], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env }, until),
+};
+
+describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'moredoc-database-url-'));
+    // start:prod runs dist/server/gateway/server.mjs: the same build command, into a folder
+    // inside the repository so that the bundle finds node_modules as dist/server does.
+    await mkdir(path.join(REPO, '.tmp'), { recursive: true });
+    bundle = await mkdtemp(path.join(REPO, '.tmp', 'bundle-'));
+    const scripts = (JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const build = scripts['build:server']!.replaceAll('dist/server', bundle);
+    await promisify(execFile)('sh', ['-c', build], { cwd: REPO, env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
+  }, 120_000);
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(bundle, { recursive: true, force: true });
+  });
+
+  it('keeps every table in PostgreSQL and shows the URL without its password', async () => {
+    const url = await createDatabase(clusterUrl);
+    const password = new URL(url).password;
+    try {
+      const withSsl = `${url}?sslmode=disable`;
+      const first = await commands['npm run backend']!({ DATABASE_URL: withSsl }, /password "[^"]+"/);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*, database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable\)/);
+      expect(first.stdout).toMatch(/username "admin", password "[\w-]{12,}"/);
+      expect(first.stdout + first.stderr).not.toContain(password);
+      expect(fs.existsSync(path.join(dataDir, 'moredoc.db'))).toBe(false);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ username: string }>('SELECT username FROM "user"');
+        expect(rows).toEqual([{ username: 'admin' }]);
+      } finally {
+        await client.end();
+      }
+      const again = await commands['npm start']!({ DATABASE_URL: withSsl }, /running at/);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toMatch(/backend: embedded at http:\/\/127\.0\.0\.1:\d+, data in .*, database postgres:\/\/postgres:\*\*\*@/);
+      expect(again.stdout).not.toContain('admin account created');
+      expect(again.stdout + again.stderr).not.toContain(password);
+    } finally {
+      await dropDatabase(url);
+    }
+  }, 60_000);
+
+  describe.each(Object.keys(commands))('%s', (command) => {
+    const start = (env: Record<string, string>) => commands[command]!(env, null);
+
+    /** Exit 1, one line on stderr that contains `expected`, no stack, no password. */
+    const refused = (result: Run, expected: RegExp, password: string) => {
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(expected);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stdout + result.stderr).not.toContain(password);
+    };
+
+    it('stops on a wrong password', async () => {
+      const url = new URL(clusterUrl);
+      url.password = 'not-the-password-7f3a';
+      refused(await start({ DATABASE_URL: url.href }), /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/postgres:\*\*\*@.*\): password authentication failed for user "postgres"/, 'not-the-password-7f3a');
+    }, 40_000);
+
+    it('stops when no server answers', async () => {
+      const url = `postgres://moredoc:secret-4c1d@127.0.0.1:${await freePort()}/moredoc`;
+      refused(await start({ DATABASE_URL: url }), /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/moredoc:\*\*\*@127\.0\.0\.1:\d+\/moredoc\): connect ECONNREFUSED/, 'secret-4c1d');
+    }, 40_000);
+
+    it('stops on a URL that is no PostgreSQL URL', async () => {
+      refused(await start({ DATABASE_URL: 'mysql://root:secret-9e2b@db/moredoc' }), /DATABASE_URL must be a PostgreSQL URL/, 'secret-9e2b');
+    }, 40_000);
+  });
+});

@@ -1,0 +1,117 @@
+// Find in this document: a search box under the reader's toolbar and the lines that hold the
+// words, by page ("第 14 页" and the line, the words marked). Choosing one takes the reader to
+// its page, where the words are marked on the page image (PageTextLayer). The server looks only
+// through the pages this reader may read (FindInDocument).
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { FoundLine } from '../../../../shared/types/document';
+import { Button } from '../../ui/semi';
+import { findInDocumentQuery } from './page-text-api';
+
+/** How long typing must pause before the words are looked for. */
+const TYPING_PAUSE_MS = 200;
+
+/** A hit chosen: its page, and which of that page's hits it is. */
+export interface ChosenHit {
+  words: string;
+  page: number;
+  occurrence: number;
+  index: number;
+}
+
+function HitLine({ hit }: { hit: FoundLine }) {
+  const text = hit.text ?? '';
+  const start = hit.start ?? 0;
+  const end = start + (hit.length ?? 0);
+  return (
+    <span className="app-find__line">
+      {text.slice(0, start)}
+      <mark>{text.slice(start, end)}</mark>
+      {text.slice(end)}
+    </span>
+  );
+}
+
+/** The hit at `index` with its place among its page's hits. */
+function chosen(hits: readonly FoundLine[], index: number, words: string): ChosenHit {
+  const page = hits[index]?.page ?? 1;
+  const occurrence = hits.slice(0, index).filter((hit) => hit.page === page).length;
+  return { words, page, occurrence, index };
+}
+
+export function FindInDocument({ documentId, initialWords = '', current, onChoose, onClose }: {
+  documentId: number;
+  initialWords?: string;
+  current: ChosenHit | null;
+  onChoose: (hit: ChosenHit) => void;
+  onClose: () => void;
+}) {
+  const [typed, setTyped] = useState(initialWords);
+  const [words, setWords] = useState(initialWords.trim());
+  useEffect(() => {
+    const timer = setTimeout(() => setWords(typed.trim()), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const found = useQuery(findInDocumentQuery(documentId, words));
+  const hits = words && found.data ? (found.data.hit ?? []) : [];
+  const total = found.data?.total ?? 0;
+  const step = (direction: 1 | -1) => {
+    if (!hits.length) return;
+    const from = current && current.words === words ? current.index : -1;
+    onChoose(chosen(hits, (from + direction + hits.length) % hits.length, words));
+  };
+
+  return (
+    <div className="app-find" role="search" aria-label="在文档中查找">
+      <form
+        className="app-find__form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setWords(typed.trim());
+          step(1);
+        }}
+      >
+        <input
+          type="search"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          placeholder="查找文档中的文字"
+          aria-label="查找文档中的文字"
+          maxLength={100}
+          autoFocus
+        />
+        <Button size="small" onClick={() => step(-1)} disabled={!hits.length} aria-label="上一处">
+          ↑
+        </Button>
+        <Button size="small" onClick={() => step(1)} disabled={!hits.length} aria-label="下一处">
+          ↓
+        </Button>
+        <Button size="small" onClick={onClose}>
+          关闭
+        </Button>
+      </form>
+      {words && (
+        <p className="app-find__summary" aria-live="polite">
+          {found.isPending ? '查找中…' : total === 0 ? '未找到' : total > hits.length ? `共 ${total} 处，列出前 ${hits.length} 处` : `共 ${total} 处`}
+          {found.data?.readable && found.data.readable > 0 ? `（已查找可阅读的 ${found.data.readable} 页）` : ''}
+        </p>
+      )}
+      {hits.length > 0 && (
+        <ol className="app-find__hits" aria-label="查找结果">
+          {hits.map((hit, index) => (
+            <li key={index}>
+              <button
+                type="button"
+                className={`app-find__hit${current?.words === words && current.index === index ? ' app-find__hit--current' : ''}`}
+                onClick={() => onChoose(chosen(hits, index, words))}
+              >
+                <span className="app-find__page">第 {hit.page} 页</span>
+                <HitLine hit={hit} />
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

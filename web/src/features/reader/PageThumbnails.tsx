@@ -1,0 +1,46 @@
+// Small pictures of the pages this reader may read, to jump from: a panel beside the pages on a
+// wide screen, a sheet at the bottom on a phone. They are the page images themselves (the same
+// address, so the same rights, and the browser's copy serves the page when it is read), each
+// loaded only as it comes into sight in the panel.
+import { pageImageUrl } from '../document/document-links';
+import type { Document } from '../../../../shared/types/document';
+import { Button } from '../../ui/semi';
+
+export function PageThumbnails({ doc, pages, current, ratio, onChoose, onClose }: {
+  doc: Document;
+  /** how many pages this reader may read */
+  pages: number;
+  current: number;
+  ratio: string;
+  onChoose: (page: number) => void;
+  onClose: () => void;
+}) {
+  return (
+    <nav className="app-thumbnails" aria-label="页面缩略图">
+      <div className="app-thumbnails__head">
+        <span>缩略图</span>
+        <Button size="small" onClick={onClose}>
+          关闭
+        </Button>
+      </div>
+      <ol className="app-thumbnails__list">
+        {Array.from({ length: pages }, (_, i) => i + 1).map((page) => (
+          <li key={page}>
+            <button
+              type="button"
+              className={`app-thumbnails__page${page === current ? ' app-thumbnails__page--current' : ''}`}
+              onClick={() => onChoose(page)}
+              aria-label={`跳到第 ${page} 页`}
+              aria-current={page === current ? 'page' : undefined}
+            >
+              <span className="app-thumbnails__frame" style={{ aspectRatio: ratio }}>
+                <img src={pageImageUrl(doc, page)} alt="" loading="lazy" decoding="async" />
+              </span>
+              <span className="app-thumbnails__number">{page}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
