@@ -38,7 +38,7 @@ async function sqliteSchema(dataDir: string): Promise<Schema> {
         type: ({ INTEGER: 'integer', TEXT: 'text', REAL: 'real' } as const)[c.type as 'INTEGER' | 'TEXT' | 'REAL'],
         // SQLite lets an INTEGER PRIMARY KEY be NULL in its catalogue; it never is.
         notNull: c.notnull === 1 || c.pk === 1,
-        primaryKey: c.pk === 1,
+        primaryKey: c.pk > 0,
         noCase: new RegExp(`\\b${c.name}\\b[^,]*COLLATE NOCASE`, 'i').test(table.sql),
       }));
       const indexes = (sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`).all(table.name) as { name: string }[]).map((i) => i.name);

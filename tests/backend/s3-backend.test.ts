@@ -70,7 +70,8 @@ describe('a document in the bucket', () => {
     expect(keys).toContain(`${folder}/${doc.hash}.pdf`);
     expect(keys).toContain(`${folder}/${doc.hash}/manifest.json`);
     expect(keys).toContain(`${folder}/${doc.hash}/cover.png`);
-    expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`))).toHaveLength(1);
+    // page 1's image and its text positions (the reader's find and text layer)
+    expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`)).sort()).toEqual([`${folder}/${doc.hash}/1.gzip.svg`, `${folder}/${doc.hash}/1.pos.gz`]);
     expect(keys.filter((key) => key.startsWith('tmp/'))).toEqual([]);
     expect(dataFiles().filter((file) => !/^(moredoc\.db(-wal|-shm)?|jwt-secret|download-secret)$/.test(file))).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // table fits its panel, no cell lies under the actions column that sticks to the right edge,
 // and each time is whole, on one line. (At 390 px the tables scroll sideways by design.)
 import { describe, expect, it } from 'vitest';
-import { api, login } from '../helpers/backend';
+import { api, backendCallerHeaders, login } from '../helpers/backend';
 import { createDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
@@ -75,7 +75,7 @@ async function seed(): Promise<void> {
 
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), '新学期横幅.png');
-  const image = await fetch(`${url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const image = await fetch(`${url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { ...backendCallerHeaders(url), authorization: `Bearer ${token}` } });
   expect(image.status).toBe(200);
   const { data } = (await image.json()) as { data: { path: string } };
   await ok('banner', admin('POST', '/api/v1/banner', {

@@ -191,7 +191,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     expect(result).toMatchObject({ converter: 'libreoffice', pages: 3, width: 595, height: 842, pdfFile: 'document.pdf' });
     expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
     expect(result.text).toContain(BODY_WORD);
-    expect((await readdir(out)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg', '3.gzip.svg', 'cover.big.png', 'cover.png', 'cover.webp', 'document.pdf']);
+    expect((await readdir(out)).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'document.pdf']);
     // one text per page of the kept PDF, a form feed between them
     await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
   }, 120_000);
