@@ -96,6 +96,8 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           // two files at once, each with its Chromium, on two cores: a long test takes longer
           testTimeout: 120_000,
+          // expect.poll's default 1 s is a clock a busy machine misses (reader-text's hit, at load 21)
+          expect: { poll: { timeout: 15_000 } },
           hookTimeout: 180_000,
         },
       },
