@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresMissing } from './tests/helpers/postgres';
 
@@ -17,20 +18,40 @@ const POSTGRES_SUITES = [
   'tests/gateway/in-process.test.ts',
 ]);
 
-// One runner, five projects: pure shared code, the Node servers (and their suites again on
-// PostgreSQL, where the server binaries are installed), the SPA's components (happy-dom) and
-// the real-browser end-to-end tests (system Chromium).
+// Six projects: pure shared code, the Node servers through their APIs (and their suites again
+// on PostgreSQL, where the server binaries are installed), what needs real conversions, child
+// processes or the production build (`slow`), the SPA's components (happy-dom) and the
+// real-browser end-to-end tests (system Chromium).
+
+/** Files of tests/{backend,gateway,ops} that convert for real, start processes or build: each runs in a fresh worker. */
+const SLOW = [
+  'tests/backend/convert/**/*.test.ts',
+  'tests/backend/documents/{conversion,page-images,restart}.test.ts',
+  'tests/backend/server-process.test.ts',
+  'tests/gateway/server-process.test.ts',
+  'tests/ops/{convert-bundle,docker}.test.ts',
+];
+
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (cores - 1: a single worker on CI's two cores);
+    // most files wait on sockets, timers and child processes, so every core runs one.
+    maxWorkers: availableParallelism(),
+    // Modules as transformed for the tests are kept on disk (node_modules/.experimental-vitest-cache)
+    // under a hash of their content and the config: a later run skips the transform.
+    experimental: { fsModuleCache: true },
     projects: [
       {
-        test: { name: 'shared', include: ['tests/shared/**/*.test.ts'], environment: 'node' },
+        test: { name: 'shared', include: ['tests/shared/**/*.test.ts'], environment: 'node', isolate: false },
       },
       {
         test: {
           name: 'server',
           include: ['tests/backend/**/*.test.ts', 'tests/gateway/**/*.test.ts', 'tests/ops/**/*.test.ts'],
+          exclude: SLOW,
           environment: 'node',
+          // Each file starts its own servers on temporary folders: they share a worker's loaded modules.
+          isolate: false,
           globalSetup: ['tests/helpers/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -49,10 +70,23 @@ export default defineConfig({
       }]),
       {
         test: {
+          name: 'slow',
+          include: SLOW,
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'web',
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // setup.ts cleans the DOM and the storage after every test; Semi and React load once per worker.
+          isolate: false,
           setupFiles: ['tests/web/setup.ts'],
+          // above setup.ts's 15 s for a findBy, which the first visit of a lazy screen may need
+          testTimeout: 30_000,
         },
       },
       {
@@ -61,13 +95,16 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
-          testTimeout: 60_000,
+          // two files at once, each with its Chromium, on two cores: a long test takes longer
+          testTimeout: 120_000,
+          // expect.poll's default 1 s is a clock a busy machine misses (reader-text's hit, at load 21)
+          expect: { poll: { timeout: 15_000 } },
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],
-    // `npm test` runs with --coverage: the shared module must stay at least 95 % line-covered.
+    // `npm test` runs the shared project with --coverage (scripts/test.ts): the shared module
+    // must stay at least 95 % line-covered by its own tests.
     coverage: {
       provider: 'v8',
       include: ['shared/**/*.ts'],

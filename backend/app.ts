@@ -116,15 +116,20 @@ export interface BuildBackendOptions {
   captchaGenerator?: CaptchaGenerator;
   /** log2 of scrypt's N for new password hashes (default 14); tests lower it for speed. */
   passwordCost?: number;
+  /** Makes the conversion engine (default: createDocumentConverter); tests replay conversions recorded once. */
+  converter?: (settings: ConverterSettings) => DocumentConverter;
 }
 
 /**
  * The conversion engine, made on first use: looking for LibreOffice and calibre runs their
  * `--version`, which a process that never converts (most test backends) need not pay for.
  */
-function lazyConverter(settings: ConverterSettings): { converter: DocumentConverter; close(): Promise<void> } {
+function lazyConverter(
+  settings: ConverterSettings,
+  make: (settings: ConverterSettings) => DocumentConverter = createDocumentConverter,
+): { converter: DocumentConverter; close(): Promise<void> } {
   let engine: DocumentConverter | undefined;
-  const get = () => (engine ??= createDocumentConverter(settings));
+  const get = () => (engine ??= make(settings));
   return {
     converter: {
       convertDocument: (request) => get().convertDocument(request),
@@ -190,14 +195,14 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, leaseMs: config.jobLeaseMs, ...(notifications ? { notifications } : {}) });
+  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...config.jobs, ...(notifications ? { notifications } : {}) });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
   const conversion = lazyConverter({
     workers,
     niceIncrement: nice,
     ...(libreofficePath !== undefined ? { libreofficePath } : {}),
     ...(calibrePath !== undefined ? { calibrePath } : {}),
-  });
+  }, opts.converter);
   let closing = false;
   let searchUpgrade: Promise<unknown> = Promise.resolve();
   // Running jobs finish (or are aborted) while the database is still open.

@@ -27,6 +27,8 @@ export interface BackendConfig {
   oauth: OAuthConfig;
   /** Document conversion (CONVERT_*, LIBREOFFICE_PATH, CALIBRE_PATH). */
   convert: ConvertConfig;
+  /** The job queue (JOB_*). */
+  jobs: JobsConfig;
   /** Where the payment providers are reached (docs/api.md §4). */
   payment: PaymentEndpoints;
   /** Where the SMS clouds are reached (docs/api.md §4). */
@@ -51,8 +53,6 @@ export interface BackendConfig {
    * clean-ups). false: a web instance that only enqueues them, for `npm run worker` to run.
    */
   runJobs: boolean;
-  /** JOB_LEASE_MS: how long a claimed job stays with a process that stopped answering (default 30 s). */
-  jobLeaseMs: number;
 }
 
 export interface PostgresConfig {
@@ -78,6 +78,13 @@ export interface ConvertConfig {
   /** LIBREOFFICE_PATH / CALIBRE_PATH: a path, undefined = searched, null (`off`) = never used. */
   libreofficePath?: string | null;
   calibrePath?: string | null;
+}
+
+export interface JobsConfig {
+  /** JOB_LEASE_MS: how long a claim on a job lasts unless renewed; a dead process's jobs wait that long (default 30 s). */
+  leaseMs: number;
+  /** JOB_POLL_MS: how often the queue looks for jobs that became due (default 1 s). */
+  pollIntervalMs: number;
 }
 
 const OAUTH_DEFAULTS: Record<OAuthProviderName, OAuthProviderEndpoints> = {
@@ -346,13 +353,16 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   const config: BackendConfig = {
     host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
     convert: parseConvert(env),
+    jobs: {
+      leaseMs: parseInteger('JOB_LEASE_MS', env.JOB_LEASE_MS, 1000, 3_600_000) ?? 30_000,
+      pollIntervalMs: parseInteger('JOB_POLL_MS', env.JOB_POLL_MS, 10, 60_000) ?? 1000,
+    },
     payment: parsePayment(env),
     bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     database: parseDatabase(env),
     signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },
     runJobs: parseSwitch('RUN_JOBS', env.RUN_JOBS, true),
-    jobLeaseMs: parseInteger('JOB_LEASE_MS', env.JOB_LEASE_MS, 1000, 3_600_000) ?? 30_000,
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),
       ...(env.BUILD_AT?.trim() ? { build_at: env.BUILD_AT.trim() } : {}),

@@ -5,7 +5,7 @@
 // no caller check, and the peer address it sees is the client address the gateway forwards.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { buildBackend } from '../backend/app';
+import { buildBackend, type BuildBackendOptions } from '../backend/app';
 import { loadBackendConfig } from '../backend/config';
 import { InProcessDispatcher } from './in-process-dispatcher';
 import type { ViewFiles } from './view-files';
@@ -34,15 +34,16 @@ export function inProcessBackend(app: FastifyInstance): InProcessBackend {
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
  * Throws the backend's ConfigError for a bad value, its DatabaseStartError when DATABASE_URL
- * names a server that cannot be reached or refuses the login.
+ * names a server that cannot be reached or refuses the login. `build`: buildBackend's options (tests).
  */
 export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
   logger?: FastifyServerOptions['logger'],
+  build: Omit<BuildBackendOptions, 'logger'> = {},
 ): Promise<EmbeddedBackend> {
   // BACKEND_HOST, BACKEND_PORT and BACKEND_TRUST_PROXY are for a backend run on its own.
   const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '' });
-  const app = await buildBackend(config, { logger: logger ?? false });
+  const app = await buildBackend(config, { ...build, logger: logger ?? false });
   await app.ready();
   return { ...inProcessBackend(app), initialAdmin: app.initialAdmin, database: config.database?.label ?? null, close: () => app.close() };
 }

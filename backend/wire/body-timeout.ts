@@ -24,7 +24,9 @@ function watchBody(request: FastifyRequest, reply: FastifyReply, timeoutMs: numb
     if (raw.complete || raw.destroyed) return;
     if (reply.raw.writableFinished) {
       // Answered without reading it (a refusal): nothing waits for the rest but the connection.
-      raw.socket.destroy();
+      // Destroying the unfinished request destroys its socket (and works on Fastify's inject,
+      // whose stand-in socket has no destroy).
+      raw.destroy();
     } else if (raw.listenerCount('error') > 0) {
       raw.emit('error', Object.assign(new ApiError(Code.Canceled, BODY_TIMEOUT_MESSAGE), { statusCode: 408 }));
     } else {

@@ -20,7 +20,14 @@ describe('loadBackendConfig', () => {
     }).convert).toEqual({ workers: 3, jobs: 1, timeoutMs: 60_000, maxPages: 500, nice: 0, libreofficePath: '/opt/libreoffice7.6/program', calibrePath: null });
   });
 
+  it('leases jobs for 30 s and looks for due ones every second, unless JOB_* say otherwise', () => {
+    expect(loadBackendConfig({}).jobs).toEqual({ leaseMs: 30_000, pollIntervalMs: 1000 });
+    expect(loadBackendConfig({ JOB_LEASE_MS: '5000', JOB_POLL_MS: '50' }).jobs).toEqual({ leaseMs: 5000, pollIntervalMs: 50 });
+  });
+
   it.each([
+    ['JOB_LEASE_MS', '999', 'JOB_LEASE_MS must be an integer between 1000 and 3600000, got "999"'],
+    ['JOB_POLL_MS', 'soon', 'JOB_POLL_MS must be an integer between 10 and 60000, got "soon"'],
     ['CONVERT_WORKERS', '0', 'CONVERT_WORKERS must be an integer between 1 and 64, got "0"'],
     ['CONVERT_JOBS', 'two', 'CONVERT_JOBS must be an integer between 1 and 16, got "two"'],
     ['CONVERT_TIMEOUT_MS', '10', 'CONVERT_TIMEOUT_MS must be an integer between 1000 and 86400000, got "10"'],
@@ -55,8 +62,8 @@ describe('loadBackendConfig', () => {
   });
 
   it('runs jobs with a 30 s lease unless RUN_JOBS=false (a web instance) or JOB_LEASE_MS say otherwise', () => {
-    expect(loadBackendConfig({})).toMatchObject({ runJobs: true, jobLeaseMs: 30_000 });
-    expect(loadBackendConfig({ RUN_JOBS: 'false', JOB_LEASE_MS: '2000' })).toMatchObject({ runJobs: false, jobLeaseMs: 2000 });
+    expect(loadBackendConfig({})).toMatchObject({ runJobs: true, jobs: { leaseMs: 30_000 } });
+    expect(loadBackendConfig({ RUN_JOBS: 'false', JOB_LEASE_MS: '2000' })).toMatchObject({ runJobs: false, jobs: { leaseMs: 2000 } });
     expect(loadBackendConfig({ RUN_JOBS: ' true ' }).runJobs).toBe(true);
     expect(() => loadBackendConfig({ RUN_JOBS: 'no' })).toThrow(new ConfigError('RUN_JOBS must be true or false, got "no"'));
     expect(() => loadBackendConfig({ JOB_LEASE_MS: '500' })).toThrow(new ConfigError('JOB_LEASE_MS must be an integer between 1000 and 3600000, got "500"'));

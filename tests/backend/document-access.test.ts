@@ -5,13 +5,15 @@ import { api, registerMember, useBackend, type Member } from '../helpers/backend
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { creditsOf, setCredits } from '../helpers/document-fixtures';
 import { fixture, repeatedPdf, textPdf } from '../helpers/documents';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
 // The whole way through the real backend: a Chinese PDF is uploaded, created and converted by
-// the document module, which indexes its text; SearchDocument finds it by a word of its body
+// the document module (the engine's outputs recorded at its first conversion:
+// tests/helpers/recorded-conversions.ts), which indexes its text; SearchDocument finds it by a word of its body
 // with a highlighted snippet and stops finding documents that were disabled or deleted; a
 // member with credits downloads it, pays, and the link returns the original bytes.
 
-const backend = useBackend();
+const backend = useBackend({ build: { converter: recordedConversions } });
 const CONVERTED = 2;
 const original = fs.readFileSync(fixture('chinese.pdf'));
 const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, startBackend, useBackend, type Member } from '../helpers/backend';
+import { api, registerMember, setConfig, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
 
 // Alipay and WeChat Pay v3 end to end, offline (docs/api.md §11): the checkout's pay call
@@ -216,8 +216,16 @@ describe('Alipay', () => {
     await pay(member, order.order_no, 'alipay');
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined(); // trade unknown at Alipay yet
     stub.trades.set(order.order_no, { state: 'TRADE_SUCCESS', amount: 3000, tradeNo: 'T-QUERY-1' });
-    await new Promise((resolve) => setTimeout(resolve, 5100)); // one query per order every 5 s
+    // One query per order every 5 s: within them, the member's return asks nobody.
+    const queries = () => stub.requests.filter((r) => r.call === 'alipay.trade.query').length;
+    const asked = queries();
+    expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
+    expect(queries()).toBe(asked);
+    // 5 s later (the last check moved back in the database rather than waited for), it asks.
+    await withDatabase(backend.dataDir, (db) => db.updateTable('orders').set({ checked_at: new Date(Date.now() - 5100).toISOString() })
+      .where('order_no', '=', order.order_no).execute());
     const res = await orderOf(member, order.order_no);
+    expect(queries()).toBe(asked + 1);
     expect(res.body).toMatchObject({ status: 1, trade_no: 'T-QUERY-1' });
     expect((await vipOf(member)).active).toBe(true);
     expect(stub.requests.filter((r) => r.call === 'alipay.trade.query').every((r) => r.signatureValid)).toBe(true);

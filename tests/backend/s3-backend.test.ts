@@ -89,8 +89,9 @@ describe('a document in the bucket', () => {
     expect(dataFiles().filter((file) => file.startsWith('sitemap'))).toEqual([]);
   });
 
-  it('removed the scratch copy of the original the conversion read', () => {
-    expect(fs.readdirSync(scratchRoot).filter((name) => name.startsWith('moredoc-document-'))).toEqual([]);
+  it('removed the scratch copy of the original the conversion read', async () => {
+    // The job removes it last, after the document shows as converted: it is gone soon after.
+    await expect.poll(() => fs.readdirSync(scratchRoot).filter((name) => name.startsWith('moredoc-document-')), { timeout: 10_000 }).toEqual([]);
   });
 
   it('serves the pages from the bucket with an ETag, 304 on If-None-Match, the same in process', async () => {

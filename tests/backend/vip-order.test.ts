@@ -15,6 +15,8 @@ const MANUAL_ENV = {
   CONFIG_PAY_ENABLE: 'true',
   CONFIG_PAY_PROVIDER: 'manual',
   CONFIG_PAY_MANUAL_INSTRUCTIONS: INSTRUCTIONS,
+  // an order's expiry job made due by the test is taken within 0.1 s, not the default 1 s
+  JOB_POLL_MS: '100',
 };
 
 const backend = useBackend({ env: MANUAL_ENV });
@@ -311,7 +313,9 @@ describe('order timeout', () => {
     const member = await registerMember(backend.url);
     const order = await paidMonth(member);
     await expireNow(backend.dataDir, order.id);
-    await sleep(1500);
+    // The expiry job has run (and found the order paid).
+    await expect.poll(async () => (await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('state')
+      .where('dedupe_key', '=', `order.expire:${order.id}`).executeTakeFirstOrThrow())).state, { timeout: 10_000 }).toBe('done');
     expect((await getOrder(member.token, { order_no: order.order_no })).body.status).toBe(1);
   });
 

@@ -1,10 +1,18 @@
 // playwright-core driving the system Chromium (never a downloaded browser), one fresh
 // profile per launch, and the site + browser + visit lifecycle the browser suites share.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { recordedConversions } from '../helpers/recorded-conversions';
 import { startSite, type Site } from '../helpers/site';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Text puts box edges at fractions of a pixel, a little differently with another font or
+ * version of it (global-setup.ts names the expected ones): an edge checked against another is
+ * allowed this much past it.
+ */
+export const EDGE_SLACK_PX = 1;
 
 const ARGS = [
   '--headless',
@@ -96,7 +104,8 @@ export interface SiteInBrowser {
 /**
  * One site and one Chromium for a test file, started in `beforeAll` and closed in
  * `afterAll`. `env` may be a function for values known only once an earlier `beforeAll`
- * has run (a stub provider's URL).
+ * has run (a stub provider's URL). The browser tests are about the site, not the converter:
+ * its conversions are the recorded ones (tests/helpers/recorded-conversions.ts).
  */
 export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = {}): SiteInBrowser {
   let site: Site | undefined;
@@ -104,7 +113,10 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   const visits: Visit[] = [];
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startSite({ env: opts.env?.() }), launchBrowser()]);
+    [site, browser] = await Promise.all([
+      startSite({ env: opts.env?.(), webDist: inject('webDist'), build: { converter: recordedConversions } }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();

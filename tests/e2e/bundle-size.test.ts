@@ -1,16 +1,15 @@
 // Size budget of issue 5: the JavaScript the browser needs before the first screen, gzip.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { measure, readManifest } from '../helpers/web-bundle';
 
-const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const DIST = inject('webDist');
 
 /** KiB gzip; the public first screen must stay light, the admin shell is loaded once. */
 const BUDGET = { home: 172, admin: 450 };
 
-describe('SPA bundle budget (web/dist, built by the e2e global set-up)', () => {
+describe('SPA bundle budget (web/dist of the production build)', () => {
   const manifest = readManifest(DIST);
 
   it(`keeps the initial JS of / under ${BUDGET.home} KiB gzip`, () => {

@@ -1,13 +1,12 @@
-// The real first-screen build (web/dist/.ssr, made by the global set-up) through the gateway's
+// The real first-screen build (web/dist/.ssr of the production build) through the gateway's
 // renderer thread, without a browser: which pages it renders, what it leaves to the SPA, and
 // that a component failing on the data it is given leaves the page to the SPA.
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadFirstScreen, type FirstScreenRenderer } from '../../gateway/first-screen';
 import type { StartData } from '../../shared/types/start-data';
 
-const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const WEB_DIST = inject('webDist');
 const warnings: string[] = [];
 const log = { info: () => undefined, warn: (_data: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
 
@@ -21,7 +20,10 @@ const withDocument = (data: unknown): StartData => ({ ...START, routeData: [{ ke
 
 let renderer: FirstScreenRenderer;
 beforeAll(async () => {
-  const loaded = await loadFirstScreen(WEB_DIST, log);
+  // The 1 s limit of a render is tests/gateway/first-screen.test.ts's subject: here a render
+  // that a busy machine makes late (the thread loads a 6 MB module first) is waited for, as
+  // a render past the limit ends the thread and the next render waits for a new one.
+  const loaded = await loadFirstScreen(WEB_DIST, log, 60_000);
   if (!loaded) throw new Error('web/dist has no first-screen build');
   renderer = loaded;
 });

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { gatewayToken, useSiteInBrowser } from './browser';
+import { EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -310,7 +310,7 @@ describe('the floating bar (反馈, 返回顶部)', () => {
       await page.getByRole('link', { name: lessonTitle }).first().waitFor();
       const bar = (await page.getByRole('complementary', { name: '快捷操作' }).boundingBox())!;
       const contentRight = await page.evaluate(() => Math.max(...[...document.querySelectorAll('.app-main .app-container')].map((el) => el.getBoundingClientRect().right)));
-      expect(bar.x, `${width} px`).toBeGreaterThanOrEqual(contentRight + 8);
+      expect(bar.x, `${width} px`).toBeGreaterThanOrEqual(contentRight + 8 - EDGE_SLACK_PX);
     }
     await page.setViewportSize({ width: 800, height: 900 });
     const bar = page.getByRole('complementary', { name: '快捷操作' });
@@ -320,7 +320,7 @@ describe('the floating bar (反馈, 返回顶部)', () => {
     await page.goto(`/library/${category}/${lessonId}`);
     const downloadBar = page.getByRole('region', { name: '下载', exact: true });
     await downloadBar.waitFor();
-    await expect.poll(async () => (await bar.boundingBox())!.y + (await bar.boundingBox())!.height).toBeLessThanOrEqual((await downloadBar.boundingBox())!.y);
+    await expect.poll(async () => (await bar.boundingBox())!.y + (await bar.boundingBox())!.height).toBeLessThanOrEqual((await downloadBar.boundingBox())!.y + EDGE_SLACK_PX);
   });
 });
 

@@ -12,11 +12,12 @@ import { fixture } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
 import { TEST_ADMIN_PASSWORD } from '../helpers/test-env';
 import { FIXTURE_DIST, cookieAttributes, sameOrigin, send, type Answer } from './helpers';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
 let site: Site;
 
 beforeAll(async () => {
-  site = await startSite({ webDist: FIXTURE_DIST });
+  site = await startSite({ webDist: FIXTURE_DIST, build: { converter: recordedConversions } });
 });
 afterAll(async () => {
   await site.close();

@@ -5,7 +5,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
 import { DEFAULTS } from '../../gateway/config';
@@ -142,8 +142,16 @@ export interface SendOptions {
   body?: string | Buffer | NodeJS.ReadableStream | AsyncIterable<Uint8Array>;
 }
 
+/**
+ * send()'s own connections. undici's request() takes the process's global dispatcher, which is
+ * Node's built-in (older) undici when a fetch() ran before undici was first loaded, as happens
+ * in a worker that ran another file first: that one refuses `Connection: keep-alive, authorization`.
+ */
+const client = new Agent();
+
 export async function send(url: string, opts: SendOptions = {}): Promise<Answer> {
   const res = await undiciRequest(url, {
+    dispatcher: client,
     method: (opts.method ?? 'GET') as 'GET',
     headers: opts.headers,
     body: opts.body as string | Buffer | undefined,

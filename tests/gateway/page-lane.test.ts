@@ -4,7 +4,7 @@
 // page that is no longer current, is still Fastify's. A hook counts what reaches Fastify.
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PageLane } from '../../gateway/page-lane';
 import type { GatewayConfig } from '../../gateway/config';
 import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
@@ -12,8 +12,13 @@ import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 const PERSON = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' };
 const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
-/** How long a visitor's page is kept (the route data's lifetime). */
-const TTL_MS = 400;
+/** How long a visitor's page is kept (the route data's lifetime): longer than any test, which moves the clock to see it end. */
+const TTL_MS = 60_000;
+
+/** Moves Date (what the gateway's lifetimes read; not the timers) `ms` ahead, until the test ends. */
+function clockAhead(ms: number): void {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms, shouldAdvanceTime: true });
+}
 
 interface CountedGateway extends TestGateway {
   /** requests that reached Fastify */
@@ -53,6 +58,7 @@ afterAll(async () => {
   await backend.close();
 });
 afterEach(() => {
+  vi.useRealTimers();
   gw.logs.length = 0;
 });
 
@@ -144,7 +150,7 @@ describe('the lane', () => {
 
   it('stops answering a page when its time is up, and Fastify makes the next one', async () => {
     await send(`${gw.url}/library/1`, { headers: PERSON });
-    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 50));
+    clockAhead(TTL_MS + 1);
     const reached = gw.reachedFastify();
     await send(`${gw.url}/library/1`, { headers: PERSON });
     expect(gw.reachedFastify()).toBe(reached + 1);
@@ -165,12 +171,12 @@ describe('the lane', () => {
   });
 
   it('stops answering a page when the start data it was made from is past its time', async () => {
-    const short = await startCounted(backend.url, { startDataTtlMs: 200, routeDataTtlMs: 60_000 });
+    const short = await startCounted(backend.url, { startDataTtlMs: 10_000, routeDataTtlMs: 60_000 });
     try {
       await send(`${short.url}/vip`, { headers: PERSON });
       await send(`${short.url}/vip`, { headers: PERSON });
       expect(short.reachedFastify()).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      clockAhead(10_001);
       await send(`${short.url}/vip`, { headers: PERSON });
       expect(short.reachedFastify()).toBe(2);
     } finally {

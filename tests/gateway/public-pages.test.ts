@@ -1,5 +1,6 @@
 // The public face over plain HTTP, as a crawler that runs no JavaScript sees it: the gateway
-// in front of the real embedded backend, with real converted documents.
+// in front of the real embedded backend, with converted documents (the engine's outputs
+// recorded at its first conversion: tests/helpers/recorded-conversions.ts).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
@@ -11,6 +12,7 @@ import { fixture, textPdf } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
 import { parseHtml, parseXml, texts } from '../helpers/xml';
 import { FIXTURE_DIST, send } from './helpers';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
 const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
 const DOMAIN = 'https://docs.example.com';
@@ -22,7 +24,7 @@ let lesson: { id: number };
 let other: { id: number };
 
 beforeAll(async () => {
-  site = await startSite({ webDist: FIXTURE_DIST });
+  site = await startSite({ webDist: FIXTURE_DIST, build: { converter: recordedConversions } });
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   await setConfig(site.backendUrl, adminToken, {
     'system.domain': DOMAIN,

@@ -13,16 +13,20 @@ const HTML = { accept: 'text/html' };
 const BROWSER = { ...HTML, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
 const CRAWLER = { ...HTML, 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
 
+/** How long a late call is held: past the route data's limit (1 s) by far. */
+const LATE_MS = 10_000;
 let backend: FakeBackend;
 let gw: TestGateway;
 
 beforeAll(async () => {
   backend = await startFakeBackend();
-  gw = await startGateway(backend.url, { routeDataTimeoutMs: 300, routeDataTtlMs: 60_000, startDataTtlMs: 60_000 });
+  // A call in time answers in milliseconds, a late one is held 10 s: the limit between them is wide.
+  gw = await startGateway(backend.url, { routeDataTimeoutMs: 1_000, routeDataTtlMs: 60_000, startDataTtlMs: 60_000 });
 });
 afterAll(async () => {
-  await gw.close();
+  // The backend first: it drops the late calls it still holds, which the gateway would wait for.
   await backend.close();
+  await gw.close();
 });
 beforeEach(() => {
   backend.documents.clear();
@@ -77,11 +81,11 @@ describe('route data', () => {
   });
 
   it('serves the page without the calls that are late, and the SPA makes them', async () => {
-    backend.delays.set('/api/v1/document/related', 2_000);
+    backend.delays.set('/api/v1/document/related', LATE_MS);
     const started = Date.now();
     const res = await send(`${gw.url}/library/1/7?late=1`, { headers: BROWSER });
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1_900);
+    expect(Date.now() - started).toBeLessThan(LATE_MS);
     const routeData = startDataOf(res.text).routeData ?? [];
     expect(findAnswer(routeData, documentCall(7))?.title).toBe('高等数学讲义');
     expect(findAnswer(routeData, relatedDocumentsCall(7))).toBeUndefined();
@@ -89,7 +93,7 @@ describe('route data', () => {
 
   it('serves the page without route data when the backend fails the calls', async () => {
     backend.documents.set(9, { id: 9, title: '概率论', category_id: [1] });
-    backend.delays.set('/api/v1/document', 2_000);
+    backend.delays.set('/api/v1/document', LATE_MS);
     const res = await send(`${gw.url}/library/1/9`, { headers: BROWSER });
     expect(res.status).toBe(200);
     expect(findAnswer(startDataOf(res.text).routeData ?? [], documentCall(9))).toBeUndefined();

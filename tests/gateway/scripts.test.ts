@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compressAssets } from '../../scripts/compress-assets';
 import { webBuildNeeded } from '../../scripts/start';
+import { runPlan, TIERS, type Step } from '../../scripts/test';
+import vitestConfig from '../../vitest.config';
 
 let dir: string;
 beforeEach(async () => {
@@ -68,5 +70,41 @@ describe('compress-assets', () => {
     expect(existsSync(join(dir, 'assets/nested/style-def.css.br'))).toBe(true);
     expect(existsSync(join(dir, 'assets/logo-123.png.br'))).toBe(false);
     expect(existsSync(join(dir, 'assets/tiny-1.js.gz'))).toBe(false);
+  });
+});
+
+describe('npm test and npm run test:quick (scripts/test.ts)', () => {
+  const projectsOf = (steps: readonly Step[]) => steps.flatMap((step) => step.args.flatMap((arg, i) => (step.args[i - 1] === '--project' ? [arg] : [])));
+  const node = (name: string, script: string): Step => ({ name, command: process.execPath, args: ['-e', script] });
+
+  it('runs every project of vitest.config.ts in the full tier, with lint and the coverage gate; the quick one leaves out the slow and browser tests', () => {
+    const projects = (vitestConfig.test?.projects ?? []).map((project) => (project as { test: { name: string } }).test.name);
+    // server-postgres is one of them only where PostgreSQL is installed: the tier names it always.
+    expect(projectsOf(TIERS.full.tests).sort()).toEqual([...new Set([...projects, 'server-postgres'])].sort());
+    expect(TIERS.full.tests.some((step) => step.args.includes('--coverage'))).toBe(true);
+    expect(TIERS.full.beside.map((step) => step.name)).toEqual(['typecheck', 'lint']);
+    expect(projectsOf(TIERS.quick.tests).sort()).toEqual(['server', 'shared', 'web']);
+    expect(TIERS.quick.beside.map((step) => step.name)).toEqual(['typecheck']);
+  });
+
+  it('runs the steps beside the tests at the same time, and passes when all pass', async () => {
+    const flag = join(dir, 'flag');
+    const shown: string[] = [];
+    // The step beside waits for a file that the test step writes: run one after the other, they would never end.
+    const waits = node('typecheck', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(flag)})) { clearInterval(t); console.log('types ok'); } }, 10); setTimeout(() => process.exit(9), 20000).unref();`);
+    const writes = node('tests', `require('fs').writeFileSync(${JSON.stringify(flag)}, '')`);
+    expect(await runPlan({ beside: [waits], tests: [writes] }, dir, (text) => shown.push(text))).toBe(0);
+    const text = shown.join('');
+    expect(text).toContain('typecheck:\ntypes ok');
+    expect(text).toMatch(/typecheck: passed in \d+ s\ntests: passed in \d+ s/);
+  });
+
+  it('fails when any step fails, showing the failed step\'s output', async () => {
+    const shown: string[] = [];
+    const failing = node('lint', `console.error('2 problems'); process.exit(3)`);
+    expect(await runPlan({ beside: [failing], tests: [node('tests', '')] }, dir, (text) => shown.push(text))).toBe(1);
+    expect(shown.join('')).toContain('lint failed (exit 3):\n2 problems');
+    expect(shown.join('')).toContain('lint: FAILED (exit 3)');
+    expect(await runPlan({ beside: [], tests: [node('tests', 'process.exit(1)'), node('more tests', '')] }, dir, () => undefined)).toBe(1);
   });
 });

@@ -11,8 +11,9 @@ import { api, registerMember, setConfig, useBackend, type Member } from '../help
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 import { sendRaw, startGateway, type TestGateway } from './helpers';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
-const backend = useBackend();
+const backend = useBackend({ build: { converter: recordedConversions } });
 let author: Member;
 let stranger: Member;
 let doc: CreatedDocument;

@@ -6,7 +6,8 @@ import { withDatabase, withSearchIndex } from './backend';
 // Documents put straight into a backend's DATA_DIR and database, for the tests of downloads
 // and favourites that need a document in a given state (price, owner, status, recycle bin)
 // without uploading and converting one each time. The flow through the real upload and
-// conversion is tested as well (document-access.test.ts).
+// conversion is tested as well (document-access.test.ts; documents/conversion.test.ts with
+// the engine converting for real).
 
 export interface DocumentFixture {
   id: number;

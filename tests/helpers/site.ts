@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { BuildBackendOptions } from '../../backend/app';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { inProcessBackend } from '../../gateway/embedded-backend';
@@ -33,6 +34,8 @@ export interface SiteOptions {
   webDist?: string;
   /** how the gateway reaches the backend: in its process (default, as `npm start`) or over HTTP (as with BACKEND_URL) */
   backend?: 'in-process' | 'remote';
+  /** buildBackend's options (e.g. conversions replayed from recordings) */
+  build?: Omit<BuildBackendOptions, 'logger'>;
 }
 
 export async function startSite(opts: SiteOptions = {}): Promise<Site> {
@@ -41,7 +44,7 @@ export async function startSite(opts: SiteOptions = {}): Promise<Site> {
   let backend: StartedBackend;
   try {
     // startBackend gives it its own database on PostgreSQL (test-database.ts); close() drops it
-    backend = await startBackend({ env, dataDir });
+    backend = await startBackend({ env, dataDir, ...(opts.build ? { build: opts.build } : {}) });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     await dropDatabaseOf(dataDir);

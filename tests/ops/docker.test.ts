@@ -1,18 +1,20 @@
 // What can be checked of the Docker files without a Docker engine: the compose file against
 // the README, the Dockerfile's stages, that everything it copies exists after `npm run build`,
 // and that its start command runs the built gateway on production dependencies only.
-// The build and `npm ci --omit=dev` run once, in a temporary copy of the work tree.
+// The build (in a copy of the build context) and `npm ci --omit=dev` are the run's shared ones
+// (tests/helpers/production-build.ts), which the browser tests use too.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { existsSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { productionBuild, productionDependencies } from '../helpers/production-build';
 import { composeTable, execForm, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
 
 const run = promisify(execFile);
@@ -292,15 +294,6 @@ describe('Dockerfile', () => {
   });
 });
 
-/** The Docker build context: the files git knows (tracked or new) that .dockerignore lets in. */
-async function buildContextFiles(): Promise<string[]> {
-  const dockerignore = await readRepo('.dockerignore');
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
-  return stdout
-    .split('\0')
-    .filter((path) => path !== '' && !isIgnored(dockerignore, path) && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile());
-}
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -324,29 +317,24 @@ function workdirOf(dockerfile: Dockerfile, stage: Stage): string {
 }
 
 describe('the production image, assembled and started here as the Dockerfile says', () => {
-  // build/: the build stage (the build context, all dependencies, `npm run build`);
-  // prod-deps/: the prod-deps stage (`npm ci --omit=dev`); image/: what the runtime stage copies.
+  // The build stage: the run's production build (the build context, all dependencies of this
+  // work tree, `npm run build`); the prod-deps stage: `npm ci --omit=dev` of what it copies;
+  // image/ (in a temporary folder): what the runtime stage copies.
   let temp: string;
   let dockerfile: Dockerfile;
   let runtime: Stage;
   let server: ChildProcess | undefined;
   let output = '';
   const adminPassword = 'ops-test-admin-password';
-  const stageDir = (name: string | undefined) => join(temp, name ?? 'context');
+  const stages: Record<string, string> = {};
+  const stageDir = (name: string | undefined) => stages[name ?? ''] ?? join(temp, name ?? 'context');
   const runtimeCopies = () => runtime.instructions.filter((i) => i.keyword === 'COPY').map((i) => parseCopy(i.args));
 
   beforeAll(async () => {
     dockerfile = parseDockerfile(await readRepo('Dockerfile'));
     runtime = dockerfile.stages[dockerfile.stages.length - 1]!;
     temp = await mkdtemp(join(tmpdir(), 'moredoc-ops-'));
-    const build = stageDir('build');
-    for (const file of await buildContextFiles()) {
-      await mkdir(dirname(join(build, file)), { recursive: true });
-      await cp(join(REPO, file), join(build, file));
-    }
-    // every dependency: the ones of this work tree
-    await symlink(join(REPO, 'node_modules'), join(build, 'node_modules'), 'dir');
-    await run('npm', ['run', 'build'], { cwd: build, maxBuffer: 64 * 1024 * 1024 });
+    stages.build = await productionBuild();
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -373,14 +361,10 @@ describe('the production image, assembled and started here as the Dockerfile say
     async () => {
       // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev`.
       const prodDepsStage = dockerfile.stages.find((stage) => stage.name === 'prod-deps')!;
-      const prodDeps = stageDir('prod-deps');
-      await mkdir(prodDeps, { recursive: true });
-      for (const copy of prodDepsStage.instructions.filter((i) => i.keyword === 'COPY').map((i) => parseCopy(i.args))) {
-        for (const source of copy.sources) await cp(join(REPO, source), join(prodDeps, source));
-      }
       const install = prodDepsStage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).find((args) => args.includes('npm ci'))!;
       expect(install).toMatch(/^npm ci --omit=dev\b/);
-      await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: prodDeps, maxBuffer: 64 * 1024 * 1024 });
+      const sources = prodDepsStage.instructions.filter((i) => i.keyword === 'COPY').flatMap((i) => parseCopy(i.args).sources);
+      stages['prod-deps'] = await productionDependencies(sources);
 
       // The runtime stage: exactly what it copies, where it copies it.
       const image = stageDir('image');

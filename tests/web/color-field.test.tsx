@@ -42,7 +42,7 @@ describe('colour fields', { timeout: 20_000 }, () => {
     };
     const permissions = [perm(21, '/api.v1.GroupAPI/ListGroup', '获取用户组列表'), perm(22, '/api.v1.GroupAPI/UpdateGroup', '更新用户组')];
     const { fetchMock } = renderApp('/admin/user/group', { user: admin, permissions, backend });
-    await userEvent.click(await screen.findByRole('button', { name: '编辑「编辑」' }, { timeout: 10_000 }));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑「编辑」' }));
     const sheet = within((await screen.findByRole('dialog')) as HTMLElement);
     const input = sheet.getByLabelText('标识颜色') as HTMLInputElement;
     let { picker, swatch } = swatchOf(sheet, '标识颜色');
@@ -74,7 +74,7 @@ describe('colour fields', { timeout: 20_000 }, () => {
     };
     const permissions = [perm(41, '/api.v1.NavigationAPI/ListNavigation', '导航列表'), perm(42, '/api.v1.NavigationAPI/CreateNavigation', '新增导航')];
     const { fetchMock } = renderApp('/admin/navigation', { user: admin, permissions, backend });
-    await userEvent.click(await screen.findByRole('button', { name: /新建导航/ }, { timeout: 10_000 }));
+    await userEvent.click(await screen.findByRole('button', { name: /新建导航/ }));
     const sheet = within((await screen.findByRole('dialog')) as HTMLElement);
     const { picker, swatch } = swatchOf(sheet, '颜色');
     expect(sheet.getByText('留空使用默认颜色')).toBeTruthy();

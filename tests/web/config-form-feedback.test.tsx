@@ -46,7 +46,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     Element.prototype.scrollIntoView = scrollIntoView;
     try {
       const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
-      const size = (await screen.findByLabelText('最大文档大小(MB)', {}, { timeout: 10_000 })) as HTMLInputElement;
+      const size = (await screen.findByLabelText('最大文档大小(MB)')) as HTMLInputElement;
       const days = screen.getByLabelText('搜索记录保留天数') as HTMLInputElement;
       await userEvent.clear(size);
       await userEvent.type(size, '0');
@@ -69,7 +69,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     Element.prototype.scrollIntoView = scrollIntoView;
     try {
       const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
-      await screen.findByLabelText('最大文档大小(MB)', {}, { timeout: 10_000 });
+      await screen.findByLabelText('最大文档大小(MB)');
       await userEvent.click(screen.getByRole('button', { name: '保存' }));
       await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
       expect(puts(fetchMock)).toHaveLength(1);
@@ -97,7 +97,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
 
   it('/admin/config/pay: payment switched on with no usable way is refused under 支付方式, before sending', async () => {
     const { fetchMock } = renderApp('/admin/config/pay', { user: admin, permissions, backend: backend({ pay: PAY }) });
-    await screen.findByLabelText('支付宝 AppID', {}, { timeout: 10_000 });
+    await screen.findByLabelText('支付宝 AppID');
     await userEvent.click(screen.getByRole('switch'));
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     const alert = await screen.findByRole('alert');
@@ -121,7 +121,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
     };
     renderApp('/admin/config/vip', { user: admin, permissions, backend: backend({ vip: [plans] }) });
-    const table = await screen.findByRole('group', { name: '会员套餐' }, { timeout: 10_000 });
+    const table = await screen.findByRole('group', { name: '会员套餐' });
     const help = document.getElementById(table.getAttribute('aria-describedby') ?? '') ?? table.closest('[data-field]')?.querySelector('.app-field__hint');
     expect(help?.textContent).toContain('打开「推荐」的套餐在会员页突出显示');
     expect(document.body.textContent).not.toContain('代码|名称|天数');

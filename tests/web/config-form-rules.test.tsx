@@ -60,7 +60,7 @@ describe('config form rules', { timeout: 20_000 }, () => {
     ['display', '联系我们跳转链接', 'javascript:alert(1)', `联系我们跳转链接${linkProblem}`],
   ])('/admin/config/%s: %s = %j is refused under the field, nothing sent', async (category, label, typed, message) => {
     const { fetchMock } = renderApp(`/admin/config/${category}`, { user: admin, permissions, backend: backend() });
-    const input = (await screen.findByLabelText(label, {}, { timeout: 10_000 })) as HTMLInputElement;
+    const input = (await screen.findByLabelText(label)) as HTMLInputElement;
     await userEvent.clear(input);
     if (typed) await userEvent.type(input, typed);
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
@@ -83,7 +83,7 @@ describe('config form rules', { timeout: 20_000 }, () => {
 
   it('sends http(s) links and site paths', async () => {
     const { fetchMock } = renderApp('/admin/config/footer', { user: admin, permissions, backend: backend() });
-    const input = (await screen.findByLabelText('关于我们', {}, { timeout: 10_000 })) as HTMLInputElement;
+    const input = (await screen.findByLabelText('关于我们')) as HTMLInputElement;
     await userEvent.clear(input);
     await userEvent.type(input, 'https://help.example.com/about');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));

@@ -7,6 +7,7 @@ import type { Document } from '../../shared/types/document';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { admin, member, renderApp } from './render-app';
 
 afterEach(() =>
@@ -163,6 +164,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
   });
 
   it('follows approved documents through their conversion without a reload, and stops asking once none converts', async () => {
+    fakePolling();
     let approved = false;
     let listedSinceApproval = 0;
     const { fetchMock } = renderApp('/admin/document/list', {
@@ -183,7 +185,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       },
     });
     const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
-    await screen.findByText('待审核的文档', {}, { timeout: 10_000 });
+    await screen.findByText('待审核的文档');
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「待审核的文档」' }));
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「坏文件」' }));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
@@ -192,10 +194,11 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(await within(row('待审核的文档')).findByText('待转换')).toBeTruthy();
     expect(within(row('坏文件')).getByText('转换中')).toBeTruthy();
 
-    expect(await within(row('待审核的文档')).findByText('已转换', {}, { timeout: 6_000 })).toBeTruthy();
+    await nextPoll();
+    expect(await within(row('待审核的文档')).findByText('已转换')).toBeTruthy();
     expect(within(row('坏文件')).getByText('转换失败')).toBeTruthy();
     const listed = requests(fetchMock, 'GET', '/api/v1/document/list').length;
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await nextPoll(10_000);
     expect(requests(fetchMock, 'GET', '/api/v1/document/list')).toHaveLength(listed);
   });
 

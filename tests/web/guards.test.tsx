@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { act } from 'react';
 import type { Settings } from '../../shared/types/config';
+import { routesWithoutScreen } from '../../web/src/app/router';
 import { settingsQuery } from '../../web/src/features/settings/api';
 import { session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
@@ -12,6 +13,10 @@ const location = (router: ReturnType<typeof renderApp>['router']) =>
 
 describe('client-side route guards', () => {
   afterEach(() => act(() => clearToasts()));
+
+  it('has a screen for every route of the shared table, so that none shows a placeholder', () => {
+    expect(routesWithoutScreen.map((r) => r.name)).toEqual([]);
+  });
 
   it('sends a token-less visitor of /member to login with the original path', async () => {
     const { router } = renderApp('/member/profile?tab=password');

@@ -88,8 +88,13 @@ describe('library', { timeout: 20_000 }, () => {
     expect(first.searchParams.get('size')).toBe('24');
 
     await userEvent.click(within(screen.getByRole('group', { name: '格式' })).getByRole('link', { name: 'PDF' }));
+    // The order's links carry the filters of the screen they were drawn for: the router's
+    // address changes first, the screen when React has rendered the navigation.
+    await waitFor(() => expect(within(screen.getByRole('group', { name: '格式' })).getByRole('link', { name: 'PDF' }).getAttribute('aria-current')).toBe('true'));
     await userEvent.click(within(screen.getByRole('group', { name: '排序' })).getByRole('link', { name: '最多下载' }));
     await waitFor(() => expect(location(router)).toBe('/library/7?ext=pdf&sort=downloads'));
+    // likewise the pages' links: they carry the order once the screen shows it
+    await waitFor(() => expect(within(screen.getByRole('group', { name: '排序' })).getByRole('link', { name: '最多下载' }).getAttribute('aria-current')).toBe('true'));
     await userEvent.click(within(screen.getByRole('navigation', { name: '分页' })).getByRole('link', { name: '第 3 页' }));
     await waitFor(() => expect(location(router)).toBe('/library/7?ext=pdf&sort=downloads&page=3'));
     expect(await screen.findByText('第3页的文档')).toBeTruthy();

@@ -8,6 +8,7 @@ import type { Document } from '../../shared/types/document';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { admin, member, renderApp, type Backend } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
@@ -380,6 +381,7 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('shows a converting document\'s progress and updates itself when it is done', async () => {
+    fakePolling();
     let status = 1;
     renderApp('/library/7/42', {
       backend: {
@@ -394,7 +396,8 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByText('已转换 3 / 12 页（25%）')).toBeTruthy();
     expect((screen.getByRole('progressbar', { name: '转换进度' }) as HTMLProgressElement).value).toBe(25);
     status = 2;
-    expect(await screen.findByRole('img', { name: '第 1 页' }, { timeout: 5_000 })).toBeTruthy();
+    await nextPoll();
+    expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
   });
 
   it('says when a conversion failed, or the document waits for review', async () => {

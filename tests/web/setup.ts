@@ -1,13 +1,15 @@
 // Set-up of the `web` vitest project (happy-dom): React's act environment, a clean DOM and
 // storage between tests.
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 // The first visit of a lazy admin screen transforms its modules (Semi's Table, Tree…) on
-// demand, which can take more than the default 1 s of findBy/waitFor on a busy machine.
-configure({ asyncUtilTimeout: 5_000 });
+// demand, which can take more than the default 1 s of findBy/waitFor on a busy machine
+// (seconds more when another file transforms at the same time): a wait ends as soon as its
+// element shows, so the limit is generous.
+configure({ asyncUtilTimeout: 15_000 });
 
 // happy-dom has no canvas; Semi's package entry loads lottie-web, which draws on a 2D context
 // at import time. A context whose every method does nothing is enough.
@@ -24,4 +26,6 @@ HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLC
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  // a test that faked timers (polling.ts) leaves real ones to the next
+  vi.useRealTimers();
 });

@@ -9,6 +9,7 @@ import type { Document } from '../../shared/types/document';
 import { api } from '../../web/src/api/client';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
@@ -129,6 +130,7 @@ describe('member upload', { timeout: 20_000 }, () => {
   });
 
   it('checks each file\'s details before publishing, then follows the conversion of what it created', async () => {
+    fakePolling();
     let created: unknown;
     let status = 1;
     const published: Document = { id: 5, title: '年度报告', status: 1, category_id: [7], attachment: { hash: 'a'.repeat(32) } };
@@ -168,7 +170,8 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(await within(statuses).findByText('已完成 2 / 5 页')).toBeTruthy();
     expect((within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(2);
     status = 2;
-    expect(await within(statuses).findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
+    await nextPoll();
+    expect(await within(statuses).findByText('已转换')).toBeTruthy();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
   });
 });

@@ -8,16 +8,23 @@ import { ConversionError, createDocumentConverter, type DocumentConverter } from
 import { detectConverters } from '../../../backend/platform/convert/detect';
 import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
 import { BODY_WORD } from '../../fixtures/documents/generate';
+import { partsMissing, type ConverterPart } from '../../helpers/converters-installed';
 import { fixture } from '../../helpers/documents';
 
-// LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. These run when the
-// programs are installed (.ci/run installs them) and are skipped with the reason otherwise.
+// LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. Each test runs when
+// what it needs is installed (.ci/run installs it all): Writer or Calc, calibre, the Noto CJK
+// fonts; otherwise it is skipped with the packages that are missing.
 
 const tools = await detectConverters();
 const SKIP_LIBREOFFICE = 'skipped: LibreOffice not installed';
 const SKIP_CALIBRE = 'skipped: calibre not installed';
-if (!tools.libreoffice) console.warn(`external.test.ts: LibreOffice tests ${SKIP_LIBREOFFICE}`);
-if (!tools.calibre) console.warn(`external.test.ts: calibre tests ${SKIP_CALIBRE}`);
+const missing = partsMissing(tools);
+
+/** `it`, skipped with the reason (in its title) when one of `parts` is not installed. */
+function itNeeds(parts: ConverterPart[], title: string, test: () => Promise<void>, timeout?: number): void {
+  const reason = missing(...parts);
+  it.skipIf(reason !== undefined)(reason ? `${title} — ${reason}` : title, test, timeout);
+}
 
 let dir: string;
 let outputs = 0;
@@ -143,7 +150,7 @@ describe('the fontconfig file', () => {
     expect(conf).toContain('<family>微软雅黑</family><prefer><family>Noto Sans CJK SC</family></prefer>');
   });
 
-  it.skipIf(!tools.libreoffice)('makes fontconfig pick Noto CJK SC for 宋体, SimSun, 黑体, 微软雅黑 and 楷体', async () => {
+  itNeeds(['noto-cjk'], 'makes fontconfig pick Noto CJK SC for 宋体, SimSun, 黑体, 微软雅黑 and 楷体', async () => {
     const file = join(dir, 'fonts.conf');
     await writeFile(file, fontconfigFile());
     const match = (family: string) => execFileSync('fc-match', ['-f', '%{family[0]}', family], { env: { ...process.env, FONTCONFIG_FILE: file }, encoding: 'utf8' });
@@ -178,7 +185,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     await converter?.close();
   });
 
-  it.skipIf(!tools.libreoffice)('turns a docx into a kept PDF, then pages, text and covers', async () => {
+  itNeeds(['writer', 'noto-cjk'], 'turns a docx into a kept PDF, then pages, text and covers', async () => {
     const out = outDir();
     const result = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: out });
     expect(result).toMatchObject({ converter: 'libreoffice', pages: 3, width: 595, height: 842, pdfFile: 'document.pdf' });
@@ -189,7 +196,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
   }, 120_000);
 
-  it.skipIf(!tools.libreoffice)('reads a GBK-encoded CSV as Chinese text', async () => {
+  itNeeds(['calc', 'noto-cjk'], 'reads a GBK-encoded CSV as Chinese text', async () => {
     // 测试,文本 / 一,二 in GBK
     const csv = Buffer.from('b2e2cad42ccec4b1be0d0ad2bb2cb6fe0d0a', 'hex');
     const source = join(dir, 'table.csv');
@@ -200,13 +207,13 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     expect(result.text).toContain('文本');
   }, 120_000);
 
-  it.skipIf(!tools.libreoffice)('runs two conversions at once on two profiles, neither losing its output', async () => {
+  itNeeds(['writer', 'noto-cjk'], 'runs two conversions at once on two profiles, neither losing its output', async () => {
     const both = await Promise.all([0, 1].map(() => converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() })));
     expect(both.map((result) => result.pages)).toEqual([3, 3]);
     expect((await readdir(join(workDir, 'profiles'))).sort()).toEqual(['fonts.conf', 'libreoffice-0', 'libreoffice-1']);
   }, 120_000);
 
-  it.skipIf(!tools.libreoffice)('kills soffice.bin at the time limit and converts the next document', async () => {
+  itNeeds(['writer', 'noto-cjk'], 'kills soffice.bin at the time limit and converts the next document', async () => {
     const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir(), limits: { timeoutMs: 250 } }));
     expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -227,7 +234,7 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
     await converter?.close();
   });
 
-  it.skipIf(!tools.calibre)('turns a KF8 book (azw3) into a kept PDF, then pages and text', async () => {
+  itNeeds(['calibre', 'noto-cjk'], 'turns a KF8 book (azw3) into a kept PDF, then pages and text', async () => {
     const out = outDir();
     const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: out });
     expect(result).toMatchObject({ converter: 'calibre', pdfFile: 'document.pdf', width: 595, height: 842 });
@@ -235,7 +242,7 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
     await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
   }, 120_000);
 
-  it.skipIf(!tools.calibre)('kills ebook-convert and its children when the caller aborts', async () => {
+  itNeeds(['calibre'], 'kills ebook-convert and its children when the caller aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 500);
     const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir(), signal: controller.signal }));

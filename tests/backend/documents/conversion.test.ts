@@ -6,8 +6,10 @@ import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { detectConverters } from '../../../backend/platform/convert/detect';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
+import { partsMissing } from '../../helpers/converters-installed';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
@@ -19,6 +21,8 @@ import { BODY_WORD } from '../../fixtures/documents/generate';
 // input ending in status 3 with its reason while the converter goes on.
 
 const backend = useBackend();
+/** Why a test of LibreOffice or calibre cannot run here, undefined when it can. */
+const missing = partsMissing(await detectConverters());
 let author: Member;
 
 const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
@@ -191,11 +195,8 @@ describe('other formats', () => {
     }
   }, 60_000);
 
-  const office = fs.existsSync('/usr/bin/soffice') || fs.existsSync('/usr/lib/libreoffice/program/soffice.bin');
-  const calibre = fs.existsSync('/usr/bin/ebook-convert') || fs.existsSync('/opt/calibre/ebook-convert');
-
-  const skipped = (what: string, packages: string) => ` — skipped: ${what} is not installed (apt-get install ${packages})`;
-  it.skipIf(!office)(`a Word document through LibreOffice${office ? '' : skipped('LibreOffice', 'libreoffice-writer-nogui fonts-noto-cjk')}`, async () => {
+  const word = missing('writer', 'noto-cjk');
+  it.skipIf(word !== undefined)(`a Word document through LibreOffice${word ? ` — ${word}` : ''}`, async () => {
     const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.docx')), '城市图书馆.docx');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
     expect(done).toMatchObject({ status: 2, pages: 3 });
@@ -203,7 +204,8 @@ describe('other formats', () => {
     expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash))).toContain('document.pdf');
   }, 150_000);
 
-  it.skipIf(!calibre)(`a Kindle book (azw3) through calibre${calibre ? '' : skipped('calibre', 'calibre')}`, async () => {
+  const kindle = missing('calibre', 'noto-cjk');
+  it.skipIf(kindle !== undefined)(`a Kindle book (azw3) through calibre${kindle ? ` — ${kindle}` : ''}`, async () => {
     const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.azw3')), '城市图书馆.azw3');
     const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
     expect(done.status, done.convert_error).toBe(2);

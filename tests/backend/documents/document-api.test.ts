@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { recordedConversions } from '../../helpers/recorded-conversions';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
 // and their filters, editing, reviewing, filing, ratings, the recycle bin and what follows
 // every write (category and user counts, credits).
 
-const backend = useBackend({ member: true });
+const backend = useBackend({ member: true, build: { converter: recordedConversions } });
 let author: Member;
 let reviewed: Member;
 let topCategory: number;

@@ -5,12 +5,13 @@ import { api, registerMember, setConfig, useBackend, withDatabase, type Member }
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
 import { textPdf } from '../../helpers/documents';
 import { startGateway, type TestGateway } from '../../gateway/helpers';
+import { recordedConversions } from '../../helpers/recorded-conversions';
 
 // `/view/page` and `/view/cover`: who may see which page (unlike MOREDOC, which serves every
 // file to anybody), the representation served whatever was asked for, caching, hostile paths,
 // and the same answers through the gateway.
 
-const backend = useBackend();
+const backend = useBackend({ build: { converter: recordedConversions } });
 let author: Member;
 let stranger: Member;
 let doc: CreatedDocument;

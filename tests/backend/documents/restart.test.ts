@@ -9,12 +9,14 @@ import { createDocument, uploadDocument, uploader, waitForStatus } from '../../h
 import { jpegPdf, scanJpegs, textPdf } from '../../helpers/documents';
 
 // A backend process killed (SIGKILL) in the middle of a conversion loses nothing: on the next
-// start with the same DATA_DIR the job's lease runs out, the job runs again, and the document
-// ends converted. And every start picks up documents that wait without a job, or whose job
+// start with the same DATA_DIR the job's lease runs out (5 s here, JOB_LEASE_MS), the job runs
+// again, and the document ends converted. And every start picks up documents that wait without a job, or whose job
 // gave up.
 
 const TSX = path.resolve('node_modules/.bin/tsx');
 const PASSWORD = 'restart-admin-password';
+/** The jobs' lease (30 s by default): what a dead process's job waits before it runs again. */
+const LEASE_MS = 5000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-convert-restart-'));
 const children: ChildProcess[] = [];
 
@@ -24,7 +26,7 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
     const child = spawn(TSX, ['backend/server.ts'], {
       detached: true,
       env: {
-        PATH: process.env.PATH ?? '', DATA_DIR: dataDir, BACKEND_PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn',
+        PATH: process.env.PATH ?? '', DATA_DIR: dataDir, BACKEND_PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', JOB_LEASE_MS: String(LEASE_MS),
         CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
       },
     });
@@ -69,11 +71,15 @@ describe('killing the process during a conversion', () => {
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     killGroup(first.child, 'SIGKILL');
     await exited;
+    // JOB_LEASE_MS reached the queue: the dead process's claim ends at most that long after its last renewal.
+    const lease = await withDatabase(dataDir, (db) => db.selectFrom('job').select('lease_expires_at')
+      .where('kind', '=', 'document.convert').where('state', '=', 'running').executeTakeFirstOrThrow());
+    expect(Date.parse(lease.lease_expires_at!) - Date.now()).toBeLessThanOrEqual(LEASE_MS);
 
     const second = await startServer();
     const before = await api(second.url, 'GET', '/api/v1/document', { token: member.token, query: { id: doc.id } });
     expect(before.body.status).toBe(1);
-    // The dead process's lease (30 s) has to run out before the job is claimed again.
+    // The dead process's lease has to run out before the job is claimed again.
     const done = await waitForStatus(second.url, member.token, doc.id, [2, 3], 90_000);
     expect(done).toMatchObject({ status: 2, pages: 2000 });
     const last = await fetch(`${second.url}/view/page/${doc.hash}/2000.svg`, { headers: { authorization: `Bearer ${member.token}` } });
@@ -100,7 +106,7 @@ describe('killing the process while a scan’s pages are brought to reading reso
     expect(manifest().pageFiles.at(-1)).toBe(`${pages}.jpg`);
 
     const second = await startServer();
-    // The dead process's lease (30 s) has to run out before the job is claimed again.
+    // The dead process's lease has to run out before the job is claimed again.
     const deadline = Date.now() + 90_000;
     while (manifest().pendingImages) {
       if (Date.now() > deadline) throw new Error(`the page images job did not end: ${JSON.stringify(manifest())}`);
