@@ -2,7 +2,7 @@
 # The site as one image: the gateway, the built SPA and the embedded backend (SQLite in /data).
 #   docker build -t moredoc-site .
 #   docker run -p 3000:3000 -v moredoc-data:/data moredoc-site
-# Or `docker compose up` (docker-compose.yml). See "Running in production" in README.md.
+# Or `docker compose up` (docker-compose.yml). See "Running in production" in docs/operations.md.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 

@@ -283,7 +283,7 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
   return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main></div>`;
 }
 
-/** What crawlers get for a page whose subject does not exist (SPEC §8: no error page for bots). */
+/** What crawlers get for a page whose subject does not exist (docs/product.md §8: no error page for bots). */
 export function renderMissingPage(head: PageHead): string {
   return `<!doctype html>
 <html lang="zh-CN">

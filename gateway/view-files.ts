@@ -3,7 +3,7 @@
 // the backend's page routes for their answer in process. The backend makes its own rights
 // decision (document module, `pageAccess`) and hands back the answer with the file's stream
 // from its blob store; the gateway sends it. gateway/embedded-backend.ts hands the function
-// over at start, so that nothing else of gateway/ imports backend/ (DESIGN §2). With
+// over at start, so that nothing else of gateway/ imports backend/ (docs/architecture.md). With
 // BACKEND_URL set there is no such function and pages are forwarded as before.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';

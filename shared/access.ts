@@ -1,4 +1,4 @@
-// SPEC §2 "Access rules", applied identically by the gateway's page guard (on the raw
+// docs/product.md §2 "Access rules", applied identically by the gateway's page guard (on the raw
 // request path) and by the SPA's route guards (on client-side navigations), plus the two
 // site-wide switches of the security settings (closed site, login required), which MOREDOC
 // only applies in its client and we apply on the server as well.
@@ -26,7 +26,7 @@ export type AccessDecision =
   | { kind: 'closed' }
   | { kind: 'refused' };
 
-/** Admin pages that pass with a token whatever the user's allowPages (SPEC §2). */
+/** Admin pages that pass with a token whatever the user's allowPages (docs/product.md §2). */
 export const ALWAYS_ALLOWED_ADMIN_PAGES: readonly string[] = ['/admin', '/admin/index', '/admin/dashboard'];
 
 /** Pages open to everybody whatever the site switches: signing in must stay possible. */
@@ -150,7 +150,7 @@ function loginDecision(normalizedPath: string, query: string): AccessDecision {
  * First the site switches, on every page but the always-open ones: with either switch on, a
  * token-less visitor goes to the login page (path and query as `redirect`); on a closed
  * site, a logged-in user who is no admin gets `closed` (admins pass, so they can reopen it).
- * Then SPEC §2: a token-less visitor of a guarded path goes to the login page; a logged-in
+ * Then docs/product.md §2: a token-less visitor of a guarded path goes to the login page; a logged-in
  * visitor of an admin page outside allowPages goes home.
  */
 export function decideAccess(path: string, query: string, session: Session): AccessDecision {

@@ -1,4 +1,4 @@
-// SPEC §8: every non-200 answer is a failure, normalised to one shape without throwing.
+// docs/product.md §8: every non-200 answer is a failure, normalised to one shape without throwing.
 
 export interface ApiFailure {
   status: number;

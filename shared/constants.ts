@@ -1,4 +1,4 @@
-// Business constants of SPEC §4, §8 and §9 and the enumerations of contract/endpoints.md §5,
+// Business constants of docs/product.md §4, §8 and §9 and the enumerations of docs/moredoc.md §12,
 // with the Chinese labels the UI shows.
 
 export interface Option<V extends string | number = number> {
@@ -11,7 +11,7 @@ export function optionLabel<V extends string | number>(options: readonly Option<
   return options.find((o) => o.value === value)?.label ?? fallback;
 }
 
-// Limits (SPEC §9)
+// Limits (docs/product.md §9)
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const NAVIGATION_PAGE_SIZE = 10_000;
 export const TOKEN_COOKIE_NAME = 'token';
@@ -35,7 +35,7 @@ export const TOAST = {
   placement: 'bottomRight',
 } as const;
 
-/** Minimum browser versions (SPEC §9), keyed by bowser's browser names. */
+/** Minimum browser versions (docs/product.md §9), keyed by bowser's browser names. */
 export const MIN_BROWSER_VERSIONS: Readonly<Record<string, string>> = {
   chrome: '117',
   chromium: '117',
@@ -47,14 +47,14 @@ export const MIN_BROWSER_VERSIONS: Readonly<Record<string, string>> = {
   'internet explorer': '12',
 };
 
-// Messages (SPEC §2, §8)
+// Messages (docs/product.md §2, §8)
 export const UNSUPPORTED_BROWSER_MESSAGE = '您当前的浏览器版本过低，可能无法使用全部功能，请升级浏览器或下载最新版 Chrome 浏览器。';
 export const ERROR_SCREEN = {
   title: '出错啦！',
   description: '您访问的页面出现了问题，请稍后再试。',
   backHome: '返回首页',
 } as const;
-/** Toast fallbacks when the server gives no message (SPEC §8). */
+/** Toast fallbacks when the server gives no message (docs/product.md §8). */
 export const FAILURE_FALLBACKS = {
   register: '注册失败',
   login: '登录失败',
@@ -62,7 +62,7 @@ export const FAILURE_FALLBACKS = {
   loadPermissions: '获取权限失败',
 } as const;
 
-// Document status (SPEC §4)
+// Document status (docs/product.md §4)
 export const DocumentStatus = {
   Pending: 0,
   Converting: 1,
@@ -84,7 +84,7 @@ export const documentStatusOptions: readonly Option[] = [
   { value: 7, label: '审核拒绝' },
 ];
 
-/** Document type keys of the list and search filters (contract/endpoints.md §5.13). */
+/** Document type keys of the list and search filters (docs/moredoc.md §12). */
 export const documentTypeOptions: readonly Option<string>[] = [
   { value: 'pdf', label: 'PDF' },
   { value: 'doc', label: 'Word' },
@@ -94,7 +94,7 @@ export const documentTypeOptions: readonly Option<string>[] = [
   { value: 'other', label: '电子书' },
 ];
 
-// Comment review status (SPEC §4); articles use the same three values.
+// Comment review status (docs/product.md §4); articles use the same three values.
 export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
 export const reviewStatusOptions: readonly Option[] = [
   { value: 0, label: '待审核' },
@@ -104,7 +104,7 @@ export const reviewStatusOptions: readonly Option[] = [
 export const commentStatusOptions = reviewStatusOptions;
 export const articleStatusOptions = reviewStatusOptions;
 
-/** Resource (attachment) types (SPEC §9); 8, feedback screenshots, is ours. */
+/** Resource (attachment) types (docs/product.md §9); 8, feedback screenshots, is ours. */
 export const resourceTypeOptions: readonly Option[] = [
   { value: 0, label: '未知' },
   { value: 1, label: '头像' },
@@ -168,7 +168,7 @@ export const punishmentTypeOptions: readonly Option[] = [
   { value: 6, label: '禁止发布文章' },
 ];
 
-/** Permission methods; GRPC marks an API permission (SPEC §3). */
+/** Permission methods; GRPC marks an API permission (docs/product.md §3). */
 export const httpMethodOptions: readonly Option<string>[] = ['GET', 'POST', 'PUT', 'DELETE', 'GRPC'].map((m) => ({
   value: m,
   label: m,
@@ -180,7 +180,7 @@ export interface AdSlotGroup {
   slots: readonly Option<string>[];
 }
 
-/** Advertisement slots by page (SPEC §9). */
+/** Advertisement slots by page (docs/product.md §9). */
 export const adSlotGroups: readonly AdSlotGroup[] = [
   {
     key: 'global',
@@ -254,7 +254,7 @@ export interface ExtensionGroupDef {
   extensions: readonly string[];
 }
 
-/** File extension groups (SPEC §9); the office groups follow the contract's type keys (§5.13). */
+/** File extension groups (docs/product.md §9); the office groups follow the contract's type keys (§5.13). */
 export const extensionGroups: readonly ExtensionGroupDef[] = [
   { key: 'pdf', label: 'PDF', extensions: ['pdf'] },
   { key: 'word', label: 'Word', extensions: ['doc', 'docx', 'rtf', 'wps', 'odt', 'dot', 'dotx'] },
@@ -285,7 +285,7 @@ export function extensionGroup(extOrName: string): ExtensionGroup {
   return groupOfExtension.get(bareExtension(extOrName)) ?? 'other';
 }
 
-/** Image extensions (SPEC §9), lower-case, without the dot: what is shown as an image. */
+/** Image extensions (docs/product.md §9), lower-case, without the dot: what is shown as an image. */
 export const IMAGE_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg'];
 
 export function isImageExtension(extOrName: string): boolean {
@@ -303,7 +303,7 @@ export function isUploadImageExtension(extOrName: string): boolean {
   return UPLOAD_IMAGE_EXTENSIONS.includes(bareExtension(extOrName));
 }
 
-/** The extension groups (SPEC §9) whose files are documents that convert to pages; UMD never converts. */
+/** The extension groups (docs/product.md §9) whose files are documents that convert to pages; UMD never converts. */
 export const DOCUMENT_EXTENSION_GROUPS: readonly ExtensionGroup[] = ['pdf', 'word', 'ppt', 'excel', 'text', 'epub', 'mobi', 'chm'];
 
 /** Extensions `POST /api/v1/upload/document` accepts, lower-case, without the dot. */

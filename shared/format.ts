@@ -1,4 +1,4 @@
-// Formatters of SPEC §9: file sizes, relative times and dates. Dates are computed with
+// Formatters of docs/product.md §9: file sizes, relative times and dates. Dates are computed with
 // Intl (present in Node and every supported browser) in an explicit time zone, so the
 // same instant prints the same on the server, in tests and in any visitor's browser.
 
@@ -6,9 +6,9 @@ export type DateInput = Date | string | number;
 
 /** The site's audience is in China; pass another IANA zone to show local time elsewhere. */
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
-/** SPEC's default date format. `hh` is the 24-hour clock here, as in the formatter it comes from. */
+/** the default (docs/product.md §9) date format. `hh` is the 24-hour clock here, as in the formatter it comes from. */
 export const DEFAULT_DATE_FORMAT = 'yyyy-MM-dd hh:mm:ss';
-/** SPEC's second date format (dayjs style). */
+/** The second date format (docs/product.md §9) (dayjs style). */
 export const SHORT_DATE_FORMAT = 'YYYY-MM-DD HH:mm';
 
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
@@ -94,7 +94,7 @@ const TOKENS = /\[([^\]]*)\]|yyyy|YYYY|yy|YY|MM|M|dd|DD|d|D|HH|hh|H|h|mm|m|ss|s/
 /**
  * A date in `format`, in `timeZone` (IANA name). Tokens: yyyy/YYYY year, yy/YY two-digit
  * year, MM/M month, dd/DD/d/D day, HH/hh/H/h hour on the 24-hour clock (both cases, so
- * SPEC's `yyyy-MM-dd hh:mm:ss` and `YYYY-MM-DD HH:mm` read alike), mm/m minute, ss/s
+ * the product's `yyyy-MM-dd hh:mm:ss` and `YYYY-MM-DD HH:mm` read alike), mm/m minute, ss/s
  * second; text in [brackets] is literal. Invalid dates give ''.
  */
 export function formatDate(date: DateInput, format: string = DEFAULT_DATE_FORMAT, timeZone: string = DEFAULT_TIME_ZONE): string {

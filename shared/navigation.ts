@@ -1,5 +1,5 @@
 // The public header's navigation tree, built from the flat list of
-// `GET /api/v1/navigation/list` (SPEC §3, §7).
+// `GET /api/v1/navigation/list` (docs/product.md §3, §7).
 import type { Navigation } from './types/navigation';
 
 export interface NavigationNode extends Navigation {

@@ -16,7 +16,7 @@ import type {
 } from './types/document';
 import type { Friendlink, ListFriendlinkReply } from './types/friendlink';
 
-/** Document status 2 = converted (SPEC §4): what visitors can read. */
+/** Document status 2 = converted (docs/product.md §4): what visitors can read. */
 const CONVERTED = 2;
 
 /** Columns the cards of the library and the home page show (the lists add categories, uploader and hash). */

@@ -1,11 +1,11 @@
-// Permission groups → admin pages (SPEC §3, §4; contract/permissions.md §5.2).
+// Permission groups → admin pages (docs/product.md §3, §4; docs/moredoc.md §11).
 // A permission row is `GRPC /api.v1.<Service>/<Rpc>` or `POST /api/v1/upload/<kind>`; the
 // rows of one service form a group, and holding the group's list permission unlocks its pages.
 import type { Permission } from './types/permission';
 
 export const UPLOAD_GROUP_KEY = 'upload';
 
-/** User id 1 (the seeded `admin`) passes every permission check (contract/permissions.md §3.1). */
+/** User id 1 (the seeded `admin`) passes every permission check (docs/moredoc.md §11). */
 export const SUPER_USER_ID = 1;
 
 /** The permission path of an RPC: `grpcPermissionPath('UserAPI', 'AddUser')` → `/api.v1.UserAPI/AddUser`. */
@@ -50,9 +50,9 @@ const CONFIG_PAGES = ['system', 'display', 'footer', 'security', 'converter', 'd
   .map((s) => `/admin/config/${s}`);
 
 /**
- * The groups of SPEC §3 plus NavigationAPI and AdvertisementAPI of the contract, in the
- * order the permission tree shows them. Pages are those of contract/permissions.md §5.2,
- * plus ours for what SPEC adds (see shared/README.md, "Pages chosen").
+ * The groups of docs/product.md §3 plus NavigationAPI and AdvertisementAPI of the contract, in the
+ * order the permission tree shows them. Pages are those of docs/moredoc.md §11,
+ * plus ours for what docs/product.md adds (see shared/README.md, "Pages chosen").
  */
 export const permissionGroups: readonly PermissionGroupDef[] = [
   group('DocumentAPI', '文档管理', 'ListDocument', ['/admin/document', '/admin/document/list', '/admin/document/upload']),
@@ -90,7 +90,7 @@ const groupByKey = new Map(permissionGroups.map((g) => [g.key, g]));
 
 function isGrpc(perm: Permission): boolean {
   const method = (perm.method ?? '').toUpperCase();
-  // Rows with an empty method match gRPC paths too (contract/permissions.md §2).
+  // Rows with an empty method match gRPC paths too (docs/moredoc.md §11).
   return method === 'GRPC' || (method === '' && (perm.path ?? '').startsWith('/api.v1.'));
 }
 
@@ -135,7 +135,7 @@ export function permissionsToTree(perms: readonly Permission[]): PermissionTreeN
   return [...nodes.values()].sort((a, b) => rank(a.key) - rank(b.key));
 }
 
-/** allowPages (SPEC §4): the pages of every group whose list permission is held. */
+/** allowPages (docs/product.md §4): the pages of every group whose list permission is held. */
 export function allowPagesFrom(perms: readonly Permission[]): string[] {
   const pages = new Set<string>();
   for (const node of permissionsToTree(perms)) {
@@ -144,7 +144,7 @@ export function allowPagesFrom(perms: readonly Permission[]): string[] {
   return [...pages];
 }
 
-/** A user is an admin if any allowed page is an admin page (SPEC §4). */
+/** A user is an admin if any allowed page is an admin page (docs/product.md §4). */
 export function isAdmin(allowPages: readonly string[]): boolean {
   return allowPages.some((page) => page.toLowerCase().startsWith('/admin'));
 }

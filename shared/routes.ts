@@ -1,5 +1,5 @@
-// The route table of SPEC §2: one list that the SPA router, the admin menu and the
-// gateway's page guard all read. Paths use SPEC's pattern syntax: `{name}` is a segment
+// The route table of docs/product.md §2: one list that the SPA router, the admin menu and the
+// gateway's page guard all read. Paths use the route pattern syntax (docs/product.md §2): `{name}` is a segment
 // parameter, `{name?}` an optional one. A public route also declares the API calls its first
 // screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
 import type { ApiCall } from './api-call';
@@ -15,7 +15,7 @@ export interface RouteMenu {
   label: string;
   /** Key of the menu group (see `adminMenuGroups`), or null for a top-level entry. */
   group: string | null;
-  /** SPEC marks the navigation entry "public": it edits what the public site header shows. */
+  /** docs/product.md marks the navigation entry "public": it edits what the public site header shows. */
   public?: boolean;
 }
 
@@ -82,7 +82,7 @@ function adminRoute(path: string, title: string, menu?: RouteMenu): RouteDef {
   return { name, path, layout: 'admin', access: 'admin', title, ...(menu ? { menu } : {}) };
 }
 
-/** Menu groups of SPEC's "Admin menu", in menu order. */
+/** Menu groups of the admin menu (docs/product.md §2), in menu order. */
 export const adminMenuGroups: readonly { key: string; label: string }[] = [
   { key: 'document', label: '文档管理' },
   { key: 'article', label: '文章管理' },
@@ -113,7 +113,7 @@ export const routes: readonly RouteDef[] = [
     category: isPositiveId,
     id: isArticleKey,
   }, ({ params }) => articlePageCalls(params.id ?? '')),
-  // Not SPEC routes: the search results (linked from every public page's header), the
+  // Not docs/product.md routes: the search results (linked from every public page's header), the
   // 热门文档 ranking, and the member's upload, which needs a token like the member pages (the
   // screen then asks the server for the upload right).
   publicRoute('search', '/search', '搜索', undefined, ({ query }) => searchPageCalls(query)),
@@ -121,7 +121,7 @@ export const routes: readonly RouteDef[] = [
   { name: 'upload', path: '/upload', layout: 'default', access: 'token', title: '上传文档' },
 
   // Member routes (default layout). The OAuth callback is where a login completes, so it
-  // cannot need a token: it is listed with the member routes by SPEC but open to everyone.
+  // cannot need a token: it is listed with the member routes by docs/product.md but open to everyone.
   memberRoute('member', '/member', '个人中心'),
   memberRoute('member-order', '/member/order', '我的订单'),
   memberRoute('member-profile', '/member/profile', '个人资料'),
@@ -142,7 +142,7 @@ export const routes: readonly RouteDef[] = [
 
   // Admin layout
   adminRoute('/admin', '管理后台'),
-  // Not in SPEC's route list, but its access rules always allow it: MOREDOC's admin home.
+  // Not in the product's route list, but its access rules always allow it: MOREDOC's admin home.
   adminRoute('/admin/index', '控制面板'),
   adminRoute('/admin/dashboard', '控制面板'),
   adminRoute('/admin/order', '订单管理', single('订单管理')),
@@ -191,13 +191,13 @@ export const routes: readonly RouteDef[] = [
 
 export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout === 'admin');
 
-// Order of SPEC's "Admin menu" sentence: the entries within a group, and the top-level
-// entries (groups and single screens) in the order SPEC lists them.
+// Order of the admin menu (docs/product.md §2): the entries within a group, and the top-level
+// entries (groups and single screens) in the order docs/product.md lists them.
 const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
-  // SPEC's menu plus the batch upload, which needs an entry to be reached.
+  // the product's menu plus the batch upload, which needs an entry to be reached.
   document: ['category', 'list', 'upload', 'language', 'searchrecord', 'recycle'].map((s) => `/admin/document/${s}`),
   article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
-  // SPEC's menu plus screens it lists as routes only, which need an entry to be reached:
+  // the product's menu plus screens it lists as routes only, which need an entry to be reached:
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
   // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
@@ -205,7 +205,7 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
     (s) => `/admin/config/${s}`,
   ),
 };
-// The ads screen (a route of SPEC without a menu entry) sits next to the banners.
+// The ads screen (a route of docs/product.md without a menu entry) sits next to the banners.
 const TOP_ORDER: readonly string[] = [
   'document', 'article', 'user',
   '/admin/order', '/admin/banner', '/admin/advertisement', '/admin/navigation', '/admin/friendlink', '/admin/comment',
@@ -233,7 +233,7 @@ function buildFullMenu(): AdminMenuEntry[] {
   });
 }
 
-/** The whole admin menu of SPEC, before filtering by the user's pages. */
+/** The whole admin menu of docs/product.md, before filtering by the user's pages. */
 export const adminMenu: readonly AdminMenuEntry[] = buildFullMenu();
 
 function pageKey(page: string): string {
@@ -272,7 +272,7 @@ function parsePattern(pattern: string): Segment[] {
     });
 }
 
-/** SPEC pattern → React Router path: `/article/{category?}` → `/article/:category?`. */
+/** route pattern → React Router path: `/article/{category?}` → `/article/:category?`. */
 export function toRouterPath(pattern: string): string {
   const segments = parsePattern(pattern).map((s) => (s.kind === 'literal' ? s.value : `:${s.name}${s.optional ? '?' : ''}`));
   return `/${segments.join('/')}`;
@@ -342,7 +342,7 @@ function findRoute(pathname: string): RouteMatch | undefined {
   return undefined;
 }
 
-/** The message of the SPA's fatal 404 (SPEC §2, §8). */
+/** The message of the SPA's fatal 404 (docs/product.md §2, §8). */
 export function notFoundMessage(path: string): string {
   return `Page Not Found: ${path}`;
 }

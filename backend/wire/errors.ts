@@ -1,5 +1,5 @@
 // The one error type of the backend and its gRPC code → HTTP status mapping
-// (contract/README.md §5). Routes throw ApiError; the error handler renders it.
+// (docs/moredoc.md §5). Routes throw ApiError; the error handler renders it.
 
 export const Code = {
   OK: 0,

@@ -1,4 +1,4 @@
-// Server-side page guard (SPEC §2 access rules and the site switches is_close /
+// Server-side page guard (docs/product.md §2 access rules and the site switches is_close /
 // login_required, applied by shared/access exactly as the SPA applies them): resolves the
 // visitor's session from the cookie and the switches from the cached public settings, then
 // decides whether a page navigation is served, sent to the login page or home, or gets the

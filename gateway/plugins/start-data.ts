@@ -32,7 +32,7 @@ export interface StartDataOptions {
   ttlMs: number;
 }
 
-// All navigation items (SPEC §9: page size 10000), all categories of both types (documents,
+// All navigation items (docs/product.md §9: page size 10000), all categories of both types (documents,
 // articles): without `type` the backend lists document categories only.
 export const START_DATA_PATHS = {
   settings: '/api/v1/settings',

@@ -1,4 +1,4 @@
-// Wire types of advertisement (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of advertisement (docs/moredoc.md §12; conventions in ./common.ts).
 
 export interface Advertisement {
   id?: number;

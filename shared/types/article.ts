@@ -1,4 +1,4 @@
-// Wire types of article (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of article (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { Category } from './category';
 import type { PageRequest } from './common';

@@ -1,4 +1,4 @@
-// Wire types of comment (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of comment (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { PageRequest } from './common';
 import type { User } from './user';

@@ -1,6 +1,6 @@
 // Shapes every service shares. Keys are the snake_case proto names; the backend omits zero
 // values (0, false, '', []), so every field it may omit is optional. Timestamps are RFC 3339
-// strings; int64 values travel as JSON numbers (contract/endpoints.md §4).
+// strings; int64 values travel as JSON numbers (docs/moredoc.md §12).
 
 /** `google.protobuf.Empty`: `{}` in both directions. */
 export type Empty = Record<string, never>;

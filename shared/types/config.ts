@@ -1,8 +1,8 @@
-// Wire types of config (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of config (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { Language } from './language';
 
-/** Config categories: MOREDOC's (contract/config-keys.md §2), the three SPEC adds and our `sms`. */
+/** Config categories: MOREDOC's (docs/moredoc.md §10), the three docs/product.md adds and our `sms`. */
 export type ConfigCategory =
   | 'system' | 'captcha' | 'security' | 'footer' | 'converter' | 'download' | 'score' | 'email' | 'display' | 'release'
   | 'pay' | 'vip' | 'oauth' | 'sms';
@@ -141,7 +141,7 @@ export interface ConfigPay {
   providers?: string[];
 }
 
-/** Social sign-in switches of SPEC §1 (both default false). */
+/** Social sign-in switches of docs/product.md §1 (both default false). */
 export interface ConfigOauth {
   wechat?: boolean;
   qq?: boolean;
@@ -157,7 +157,7 @@ export interface ConfigEmail {
   enable?: boolean;
 }
 
-/** `GET /api/v1/settings` (contract/config-keys.md §3, plus SPEC's vip and oauth, and our pay and sms). */
+/** `GET /api/v1/settings` (docs/moredoc.md §10, plus the product's vip and oauth, and our pay and sms). */
 export interface Settings {
   system?: ConfigSystem;
   footer?: ConfigFooter;

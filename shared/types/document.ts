@@ -1,4 +1,4 @@
-// Wire types of document (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of document (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { Attachment } from './attachment';
 import type { Category } from './category';

@@ -1,4 +1,4 @@
-// Wire types of navigation (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of navigation (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { PageRequest } from './common';
 

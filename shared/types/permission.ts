@@ -1,4 +1,4 @@
-// Wire types of permission (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of permission (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { PageRequest } from './common';
 

@@ -1,4 +1,4 @@
-// Wire types of start-data (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of start-data (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { CallAnswer } from '../api-call';
 import type { Category } from './category';

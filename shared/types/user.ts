@@ -1,4 +1,4 @@
-// Wire types of user (contract/endpoints.md §4; conventions in ./common.ts).
+// Wire types of user (docs/moredoc.md §12; conventions in ./common.ts).
 
 import type { SmsCodePurpose } from '../constants';
 import type { PageRequest } from './common';

@@ -52,7 +52,7 @@ import type * as order from '../../shared/types/order';
 import type * as messageTypes from '../../shared/types/message';
 
 // One definition per entity: the wire types in shared/ are what the backend's messages
-// encode (DESIGN §7). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
+// encode (docs/architecture.md). `tsc` (npm run typecheck) checks every pair below; a mismatch is a
 // compile error on the pair's line that names the fields: only in the message, only in
 // the shared type, of another type, or required in a reply that omits zero values.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, useBackend } from '../helpers/backend';
 
-// The wire rules of contract/README.md §2, §3 and §5, checked once here for every RPC.
+// The wire rules of docs/moredoc.md §2, §3 and §5, checked once here for every RPC.
 
 const backend = useBackend({ member: true });
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -38,7 +38,7 @@ function loginRedirectOf(res: Answer): string | null {
   return location.searchParams.get('redirect');
 }
 
-describe('page guard: SPEC §2 access rules', () => {
+describe('page guard: docs/product.md §2 access rules', () => {
   // [path, anonymous, member (no admin pages), admin (user list + config)]
   const matrix: Array<[string, string, string, string]> = [
     ['/', 'page', 'page', 'page'],

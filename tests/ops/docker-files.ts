@@ -1,5 +1,5 @@
 // Readers for the operator files that cannot be run here (no Docker engine): the Dockerfile's
-// stages and instructions, .dockerignore, and the compose table of the README.
+// stages and instructions, .dockerignore, and the compose table of docs/operations.md.
 
 export interface Instruction {
   keyword: string;
@@ -116,10 +116,10 @@ export interface ComposeRow {
   volumes: string[];
 }
 
-/** The table under "`docker-compose.yml` defines:" in the README. */
+/** The table under "`docker-compose.yml` defines:" in docs/operations.md. */
 export function composeTable(readme: string): ComposeRow[] {
   const start = readme.indexOf('`docker-compose.yml` defines:');
-  if (start === -1) throw new Error('README has no "`docker-compose.yml` defines:" table');
+  if (start === -1) throw new Error('docs/operations.md has no "`docker-compose.yml` defines:" table');
   const lines = readme.slice(start).split('\n').slice(1);
   const rows: ComposeRow[] = [];
   let inTable = false;

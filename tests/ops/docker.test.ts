@@ -1,5 +1,5 @@
 // What can be checked of the Docker files without a Docker engine: the compose file against
-// the README, the Dockerfile's stages, that everything it copies exists after `npm run build`,
+// docs/operations.md, the Dockerfile's stages, that everything it copies exists after `npm run build`,
 // and that its start command runs the built gateway on production dependencies only.
 // The build (in a copy of the build context) and `npm ci --omit=dev` are the run's shared ones
 // (tests/helpers/production-build.ts), which the browser tests use too.
@@ -49,15 +49,15 @@ describe('docker-compose.yml', () => {
   beforeAll(async () => {
     // Compose resolves YAML merge keys (`<<: *anchor`), as the scale profile's services use them.
     compose = parseYaml(await readRepo('docker-compose.yml'), { merge: true }) as ComposeFile;
-    readme = await readRepo('README.md');
+    readme = await readRepo('docs/operations.md');
   });
 
-  it('names exactly the services the README lists', () => {
+  it('names exactly the services docs/operations.md lists', () => {
     const rows = composeTable(readme);
     expect(rows.map((row) => row.service).sort()).toEqual(Object.keys(compose.services).sort());
   });
 
-  it('gives each service the profile, port and volumes the README says', () => {
+  it('gives each service the profile, port and volumes docs/operations.md says', () => {
     for (const row of composeTable(readme)) {
       const service = compose.services[row.service]!;
       if (row.profile === undefined) expect(service.profiles, row.service).toBeUndefined();
@@ -120,8 +120,8 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(site.depends_on?.postgres).toEqual({ condition: 'service_healthy', required: false });
   });
 
-  it('is explained in the README: the variables to set, the copy of a SQLite site, pg_dump', async () => {
-    const readme = await readRepo('README.md');
+  it('is explained in docs/operations.md: the variables to set, the copy of a SQLite site, pg_dump', async () => {
+    const readme = await readRepo('docs/operations.md');
     const section = readme.slice(readme.indexOf('### Running with PostgreSQL'));
     expect(section).toContain('COMPOSE_PROFILES=postgres');
     expect(section).toMatch(/DATABASE_URL=postgres:\/\/moredoc:[^@]+@postgres:5432\/moredoc/);

@@ -16,7 +16,7 @@ import {
 } from '../../shared/constants';
 
 describe('extensionGroup', () => {
-  it('puts each extension in its SPEC group, case-insensitively, with or without a dot', () => {
+  it('puts each extension in its group (docs/product.md §9), case-insensitively, with or without a dot', () => {
     const cases: [string, string][] = [
       ['.pdf', 'pdf'], ['PDF', 'pdf'], ['docx', 'word'], ['.DOC', 'word'], ['wps', 'word'], ['pptx', 'ppt'], ['dps', 'ppt'],
       ['xlsx', 'excel'], ['.csv', 'excel'], ['txt', 'text'], ['epub', 'epub'], ['mobi', 'mobi'], ['azw3', 'mobi'],
@@ -65,7 +65,7 @@ describe('documentTypeExtensions', () => {
 });
 
 describe('optionLabel', () => {
-  it('shows the Chinese label of SPEC values', () => {
+  it('shows the Chinese label of the product values (docs/product.md §9)', () => {
     expect(optionLabel(documentStatusOptions, 0)).toBe('待转换');
     expect(optionLabel(documentStatusOptions, 6)).toBe('待审核');
     expect(optionLabel(documentStatusOptions, 7)).toBe('审核拒绝');

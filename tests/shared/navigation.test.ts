@@ -5,7 +5,7 @@ import type { Navigation } from '../../shared/types/navigation';
 const titles = (nodes: NavigationNode[]): unknown[] =>
   nodes.map((n) => (n.children.length > 0 ? [n.title, titles(n.children)] : n.title));
 
-// The default navigation of a fresh MOREDOC (contract/permissions.md §7.8).
+// The default navigation of a fresh MOREDOC (docs/moredoc.md §11).
 const home: Navigation = { id: 1, title: '首页', href: '/', target: '_self', sort: 102400, enable: true, fixed: true };
 const docs: Navigation = { id: 2, title: '文库资料', href: '/category', target: '_self', sort: 102300, enable: true, fixed: true };
 const articles: Navigation = { id: 3, title: '文章资讯', href: '/article', target: '_self', sort: 102200, enable: true, fixed: true };

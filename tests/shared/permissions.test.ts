@@ -10,7 +10,7 @@ import {
 import { adminRoutes, buildAdminMenu } from '../../shared/routes';
 import type { Permission } from '../../shared/types/permission';
 
-// Rows as a fresh MOREDOC database has them (contract/permissions.md §6), plus ours.
+// Rows as a fresh MOREDOC database has them (docs/moredoc.md §11), plus ours.
 const listUser: Permission = { id: 1, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表' };
 const createGroup: Permission = { id: 2, method: 'GRPC', path: '/api.v1.GroupAPI/CreateGroup', title: '创建用户组' };
 const uploadBanner: Permission = { id: 11, method: 'POST', path: '/api/v1/upload/banner', title: '上传轮播图' };
@@ -20,7 +20,7 @@ const listConfig: Permission = { id: 26, method: 'GRPC', path: '/api.v1.ConfigAP
 const listNavigation: Permission = { id: 70, method: 'GRPC', path: '/api.v1.NavigationAPI/ListNavigation', title: '查看导航列表' };
 
 describe('permission groups', () => {
-  it('cover the groups of SPEC §3, NavigationAPI, AdvertisementAPI and the upload group', () => {
+  it('cover the groups of docs/product.md §3, NavigationAPI, AdvertisementAPI and the upload group', () => {
     const services = [
       'DocumentAPI', 'RecycleAPI', 'SearchRecordAPI', 'LanguageAPI', 'CategoryAPI', 'UserAPI', 'UserVipAPI', 'OrderAPI',
       'FriendlinkAPI', 'AttachmentAPI', 'ReportAPI', 'FeedbackAPI', 'BannerAPI', 'GroupAPI', 'PermissionAPI', 'ConfigAPI',

@@ -4,7 +4,7 @@ import { adminMenu, adminRoutes, buildAdminMenu, matchRoute, notFoundMessage, ro
 const nameOf = (path: string) => matchRoute(path)?.route.name;
 
 describe('route table', () => {
-  it('serves the 7 public routes of SPEC §2 in the default layout without a token', () => {
+  it('serves the 7 public routes of docs/product.md §2 in the default layout without a token', () => {
     const cases: [string, string][] = [
       ['/', 'index'],
       ['/vip', 'vip'],
@@ -55,12 +55,12 @@ describe('route table', () => {
     }
   });
 
-  it('has every admin screen of SPEC §2 in the admin layout with admin access', () => {
+  it('has every admin screen of docs/product.md §2 in the admin layout with admin access', () => {
     const singles = ['order', 'banner', 'report', 'comment', 'feedback', 'attachment', 'friendlink', 'navigation', 'advertisement'];
     const user = ['list', 'sms', 'vip', 'group', 'permission', 'punishment'];
     const article = ['set', 'list', 'category', 'recycle'];
     const document = ['list', 'upload', 'recycle', 'category', 'language', 'searchrecord'];
-    // SPEC's eleven, and ours: the SMS settings (docs/api.md §6).
+    // the product's eleven, and ours: the SMS settings (docs/api.md §6).
     const config = ['pay', 'vip', 'email', 'oauth', 'footer', 'system', 'captcha', 'display', 'download', 'security', 'converter', 'sms'];
     const expected = [
       '/admin',
@@ -72,7 +72,7 @@ describe('route table', () => {
       ...config.map((s) => `/admin/config/${s}`),
     ];
     expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 12);
-    // Plus /admin/index, which SPEC's access rules always allow: MOREDOC's admin home.
+    // Plus /admin/index, which the product's access rules always allow: MOREDOC's admin home.
     expect(adminRoutes.map((r) => r.path).sort()).toEqual([...expected, '/admin/index'].sort());
     for (const path of expected) {
       expect(matchRoute(path)?.route, path).toMatchObject({ path, layout: 'admin', access: 'admin' });
@@ -128,13 +128,13 @@ describe('matchRoute', () => {
     expect(matchRoute('/library/%33/4')?.params).toEqual({ category: '3', id: '4' });
   });
 
-  it('phrases the 404 message as SPEC does', () => {
+  it('phrases the 404 message as docs/product.md §2 does', () => {
     expect(notFoundMessage('/nope')).toBe('Page Not Found: /nope');
   });
 });
 
 describe('toRouterPath', () => {
-  it('turns SPEC patterns into React Router paths', () => {
+  it('turns route patterns into React Router paths', () => {
     expect(toRouterPath('/article/{category?}')).toBe('/article/:category?');
     expect(toRouterPath('/article/{category?}/detail/{id}')).toBe('/article/:category?/detail/:id');
     expect(toRouterPath('/library/{category}/{id}')).toBe('/library/:category/:id');
@@ -147,7 +147,7 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows SPEC "Admin menu" (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
+  it('follows the admin menu of docs/product.md §2 (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
       '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '广告管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
     ]);

@@ -9,7 +9,7 @@ import type { ListNavigationReply } from '../../shared/types/navigation';
 import type { StartData } from '../../shared/types/start-data';
 import type { GetUserPermissionsReply, User } from '../../shared/types/user';
 
-// contract/config-keys.md §3, a fresh install (abbreviated).
+// docs/moredoc.md §10, a fresh install (abbreviated).
 const settings = {
   system: { domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', sitename: '魔豆文库', copyright_start_year: '2019', credit_name: '魔豆' },
   footer: { about: '/article/about', contact: '/article/contact' },
@@ -18,7 +18,7 @@ const settings = {
   language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }],
 } satisfies Settings;
 
-// contract/permissions.md §5.1.
+// docs/moredoc.md §11
 const permissionReply = {
   permission: [
     { id: 1, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表', created_at: '2024-05-01T10:00:00+08:00', updated_at: '2024-05-01T10:00:00+08:00' },

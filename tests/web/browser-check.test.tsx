@@ -18,7 +18,7 @@ const UA = {
   unknown: 'SomeNewBrowser/1.0',
 };
 
-describe('isSupportedBrowser (SPEC §9 minimum versions)', () => {
+describe('isSupportedBrowser (docs/product.md §9 minimum versions)', () => {
   it.each([
     ['Chrome 116', false, UA.chrome116],
     ['Chrome 117', true, UA.chrome117],

@@ -5,7 +5,7 @@ import { isBot } from '../../shared/bots';
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
-describe('root error screen (SPEC §2)', () => {
+describe('root error screen (docs/product.md §2)', () => {
   it('shows 出错啦！, the explanation, the 404 image and a link back to / for a 404', async () => {
     render(<ErrorScreen status={404} message="Page Not Found: /x" userAgent={browser} />);
     expect(screen.getByRole('heading', { name: '出错啦！' })).toBeTruthy();

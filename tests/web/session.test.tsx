@@ -33,7 +33,7 @@ function useBackend(backend: Backend) {
   return fetchMock;
 }
 
-describe('session store (SPEC §4)', () => {
+describe('session store (docs/product.md §4)', () => {
   beforeEach(() => initSession(window.localStorage));
   afterEach(() => {
     clearSession();

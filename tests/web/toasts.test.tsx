@@ -24,7 +24,7 @@ describe('toast store', () => {
     vi.useRealTimers();
   });
 
-  it('uses the limits of SPEC §9', () => {
+  it('uses the limits of docs/product.md §9', () => {
     expect([TOAST_MAX, TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS]).toEqual([5, 5000, 200]);
   });
 

@@ -3,7 +3,7 @@ import { runStatements } from '../postgres-ddl';
 
 // Content tables that issue 3 already reads (stats counters, a member's downloads, user
 // deletion rules). Their services (documents, articles, comments, reports) come later and
-// own these tables; columns follow the wire messages of contract/endpoints.md §4.
+// own these tables; columns follow the wire messages of docs/moredoc.md §12.
 const statements = [
   `CREATE TABLE document (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { runStatements } from '../postgres-ddl';
 
-// Advertisements (AdvertisementAPI): admin-written HTML shown in the slots of SPEC §9 between
+// Advertisements (AdvertisementAPI): admin-written HTML shown in the slots of docs/product.md §9 between
 // a start and an end time. Public pages ask for the live ads of their slots, hence the index.
 const statements = [
   `CREATE TABLE advertisement (

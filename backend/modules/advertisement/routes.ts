@@ -12,7 +12,7 @@ import {
   type AdvertisementColumns,
 } from './store';
 
-// AdvertisementAPI: the ads of the slots of SPEC §9. Visitors get the enabled ads whose time
+// AdvertisementAPI: the ads of the slots of docs/product.md §9. Visitors get the enabled ads whose time
 // has come and not passed; the admin writes the HTML, which is sanitised before it is kept.
 
 const CONTENT_MAX = 10_000;

@@ -4,7 +4,7 @@ import { like } from '../../db/dialect';
 import { now, type AdvertisementTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern } from '../../wire/request';
 
-// The `advertisement` table: the ads of the slots of SPEC §9.
+// The `advertisement` table: the ads of the slots of docs/product.md §9.
 
 export type AdvertisementColumns = Omit<Insertable<AdvertisementTable>, 'id' | 'user_id' | 'created_at' | 'updated_at'>;
 

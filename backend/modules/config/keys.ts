@@ -1,6 +1,6 @@
 import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 
-// Every configuration key the backend knows: MOREDOC's 95 keys (contract/config-keys.md)
+// Every configuration key the backend knows: MOREDOC's 95 keys (docs/moredoc.md §10)
 // plus our own categories `pay`, `vip`, `oauth` and `sms` (docs/api.md). The seed inserts missing
 // rows with `value` and refreshes the metadata of existing rows, never their value.
 
@@ -207,7 +207,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['times_every_day', 'VIP每天下载次数', '50', 'number', 40, 8, { placeholder: '0 表示与普通用户相同' }],
     ['benefits', '会员权益说明', '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>', 'textarea', 50],
   ]),
-  // Ours: social sign-in providers (SPEC: WeChat and QQ flags, default false).
+  // Ours: social sign-in providers (docs/product.md: WeChat and QQ flags, default false).
   ...category('oauth', [
     ['wechat', '是否启用微信登录', 'false', 'switch', 10, 8],
     ['wechat_app_id', '微信开放平台 AppID', '', 'text', 20, 12],

@@ -7,7 +7,7 @@ import { documentsByIds, isSearchable, presentDocuments, type WireDocument } fro
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { SearchDocumentReply, SearchDocumentRequest } from './messages';
 
-// DocumentAPI.SearchDocument, full-text (DESIGN §8): the engine of platform/search
+// DocumentAPI.SearchDocument, full-text (docs/architecture.md, "Documents"): the engine of platform/search
 // (collection 'document', kept up to date by the document module) finds 2-character Chinese
 // words and mixed queries in titles, keywords, descriptions and the extracted text, and cuts
 // highlighted snippets. Request, paging and reply follow the contract; unlike MOREDOC (LIKE

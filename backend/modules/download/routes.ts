@@ -17,7 +17,7 @@ import {
 } from './store';
 import { downloadBenefits, type DownloadBenefits } from './vip';
 
-// Downloads (DESIGN §8). MOREDOC checks the buyer's credits before asking whether the
+// Downloads (docs/architecture.md, "Documents"). MOREDOC checks the buyer's credits before asking whether the
 // download is free for them at all, and moves credits with no balance guard. Here "free for
 // this user?" comes first (owner, free document, bought within download.free_download_duration
 // days, VIP), then the punishments and the daily limits per IP and per user, then one

@@ -11,7 +11,7 @@ import {
 } from '../payment/service';
 import { claimCheck, findOrder, findOrderByNo, setClosed, setGrantedInterval, setLatePayment, setPaid, type OrderRow } from './store';
 
-// Where every way of paying ends (DESIGN.md §9): `markPaid` turns a pending order paid once
+// Where every way of paying ends (docs/api.md §9): `markPaid` turns a pending order paid once
 // and extends the buyer's VIP period in the same transaction; notifications, the active
 // trade query and the admin's confirmation all go through it and leave a notification row.
 

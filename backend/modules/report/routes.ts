@@ -13,7 +13,7 @@ import { usernamesOf } from '../user/service';
 import { ListReportReply, ListReportRequest, Report } from './messages';
 import { deleteReports, handleReport, insertReport, listReports, reportOr404 } from './store';
 
-// ReportAPI: readers report a document or an article (SPEC §9's six reasons, and ours:
+// ReportAPI: readers report a document or an article (docs/product.md §9's six reasons, and ours:
 // 侵权（版权）, which must say who holds the rights) with their own words; admins list the reports and mark them handled with a note. A reader has at most one
 // open report per item. Each kind of item comes through its own module's service.
 

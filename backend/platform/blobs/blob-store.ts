@@ -3,7 +3,7 @@ import { ApiError, Code } from '../../wire/errors';
 
 // Where the backend keeps files (uploads, document originals, rendered pages): named by
 // `/`-separated keys, never by filesystem paths, so that an S3-compatible store can replace
-// the local disk without touching callers (DESIGN §10).
+// the local disk without touching callers (docs/operations.md, "Scaling").
 
 export interface BlobInfo {
   size: number;

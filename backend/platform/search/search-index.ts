@@ -4,7 +4,7 @@
 // rejected). The index is derived data: it can always be refilled from the owning tables.
 //
 // Engines: `SqliteSearchIndex` (FTS5 over bigrams, in the embedded database) now. Beyond one
-// machine (DESIGN §10) a Meilisearch engine satisfies the same interface, which is why every
+// machine (docs/operations.md, "Scaling") a Meilisearch engine satisfies the same interface, which is why every
 // method returns a promise and nothing here names a table or an SQL expression:
 // - one Meilisearch index per collection, primary key `id`; searchableAttributes
 //   [title, keywords, description, content] (attribute order ranks the title first),

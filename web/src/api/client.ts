@@ -1,4 +1,4 @@
-// The one HTTP client of the SPA (SPEC §7/§8): JSON by default, 30 s timeout, arrays in the
+// The one HTTP client of the SPA (docs/product.md §7/§8): JSON by default, 30 s timeout, arrays in the
 // query string as repeated keys, a bearer header only when a token is held (in the browser
 // the gateway holds it in an httpOnly cookie, so none is), and every non-200 answer
 // normalised to `{status, data:{code, message}}` without throwing. A 401 sends the visitor

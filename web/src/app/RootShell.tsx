@@ -45,7 +45,7 @@ function errorDetail(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Uncaught errors of any screen (SPEC §2/§8), and the 站点已关闭 screen of a closed site. */
+/** Uncaught errors of any screen (docs/product.md §2/§8), and the 站点已关闭 screen of a closed site. */
 export function RootErrorBoundary() {
   const error = useRouteError();
   const settings = useQuery(settingsQuery()).data;

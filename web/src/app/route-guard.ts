@@ -27,13 +27,13 @@ function displayPath(pathname: string): string {
   }
 }
 
-/** The fatal 404 of SPEC §2/§8, as a route error. */
+/** The fatal 404 of docs/product.md §2/§8, as a route error. */
 export function notFound(pathname: string): never {
   throw data(notFoundMessage(displayPath(pathname)), { status: 404, statusText: 'Not Found' });
 }
 
 /**
- * Loader for `route`: login or home redirect per SPEC §2 and the site switches, the
+ * Loader for `route`: login or home redirect per docs/product.md §2 and the site switches, the
  * 站点已关闭 screen for a non-admin on a closed site, else the route's validity check.
  */
 export function guardFor(route: RouteDef, queryClient: QueryClient): LoaderFunction {

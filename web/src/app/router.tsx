@@ -1,4 +1,4 @@
-// The router, built from the shared route table: every SPEC route exists, under its layout
+// The router, built from the shared route table: every docs/product.md route exists, under its layout
 // (default, auth, admin), with the guard loader of app/route-guard (which reads the site
 // settings from the query client). The first screen (default layout, home) is in the entry
 // chunk; every other screen is a lazy chunk.

@@ -33,7 +33,7 @@ export function readStartData(doc: Document = document): StartData | null {
   }
 }
 
-/** SPEC §2: settings, navigation, current user and categories, before the first render. */
+/** docs/product.md §2: settings, navigation, current user and categories, before the first render. */
 export async function loadStartData(): Promise<StartData> {
   const [settings, navigation, categories, user] = await Promise.all([
     fetchSettings(),

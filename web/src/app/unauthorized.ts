@@ -6,7 +6,7 @@ interface Navigator {
   readonly state: { location: { pathname: string; search: string } };
 }
 
-/** SPEC §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login page. */
+/** docs/product.md §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login page. */
 export function handleUnauthorized(router: Navigator): void {
   clearSession();
   const { pathname, search } = router.state.location;

@@ -46,7 +46,7 @@ function toNavItem(entry: AdminMenuEntry, top: boolean): NavItem {
   };
 }
 
-/** The sider menu: 控制面板, then SPEC's admin menu filtered by the user's allowPages. */
+/** The sider menu: 控制面板, then the admin menu (docs/product.md §2) filtered by the user's allowPages. */
 export function adminNavItems(allowPages: readonly string[]): NavItem[] {
   return [
     { itemKey: DASHBOARD_PATH, text: '控制面板', icon: ICONS.dashboard },

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PaymentProviderName } from '../../../../shared/vip';
 
-// The one interface every way of paying implements (DESIGN.md §9). Orders know nothing of
+// The one interface every way of paying implements (docs/api.md §9). Orders know nothing of
 // Alipay or WeChat Pay: they start a payment, ask for a trade's state, close it, and receive
 // verified notifications through these types.
 

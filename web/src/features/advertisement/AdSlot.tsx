@@ -1,4 +1,4 @@
-// The place of an advertisement slot (SPEC §9 ad slots): the live ads of the slot, each marked
+// The place of an advertisement slot (docs/product.md §9 ad slots): the live ads of the slot, each marked
 // 广告 as the Advertising Law asks of online ads. An empty slot is an empty container that
 // takes no room, so a page without ads keeps its layout, and the page's own data (inlined by
 // the gateway) means the ads are there from the first paint instead of pushing content down.

@@ -1,4 +1,4 @@
-// The admin's advertisements (/admin/advertisement): HTML shown in a slot of SPEC §9 between a
+// The admin's advertisements (/admin/advertisement): HTML shown in a slot of docs/product.md §9 between a
 // start and an end time, while enabled.
 import { adSlotGroups, type Option } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';

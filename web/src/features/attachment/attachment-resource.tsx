@@ -1,4 +1,4 @@
-// The admin's attachments (/admin/attachment): every stored file, its type (SPEC §9 resource
+// The admin's attachments (/admin/attachment): every stored file, its type (docs/product.md §9 resource
 // types), size, uploader and hash; edit its name, description and whether it is allowed
 // (a disabled hash cannot be uploaded again); delete with confirmation.
 import { optionLabel, resourceTypeOptions } from '../../../../shared/constants';

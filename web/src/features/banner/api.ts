@@ -6,7 +6,7 @@ import { callQuery } from '../../api/call-query';
 import { api } from '../../api/client';
 import { resourceWrites } from '../../api/query-client';
 
-/** Banner types of SPEC §9. */
+/** Banner types of docs/product.md §9. */
 export const BANNER_TYPE = { website: 0, miniProgram: 1, app: 2 } as const;
 
 export const bannerKeys = {

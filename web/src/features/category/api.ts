@@ -10,7 +10,7 @@ export const CATEGORY_FIELDS = [
   'id', 'title', 'parent_id', 'icon', 'cover', 'doc_count', 'enable', 'description', 'show_description', 'type',
 ] as const;
 
-/** Category types of SPEC §3. */
+/** Category types of docs/product.md §3. */
 export const CATEGORY_TYPE = { document: 0, article: 1 } as const;
 export type CategoryType = (typeof CATEGORY_TYPE)[keyof typeof CATEGORY_TYPE];
 
@@ -20,7 +20,7 @@ export const categoryKeys = {
   admin: (type: CategoryType) => ['category', 'admin', type] as const,
 };
 
-/** Every enabled category of both types, with the fields the SPA shows (SPEC §7). */
+/** Every enabled category of both types, with the fields the SPA shows (docs/product.md §7). */
 export const fetchCategoryList = () =>
   api.get<ListCategoryReply>('/api/v1/category/list', {
     field: [...CATEGORY_FIELDS],

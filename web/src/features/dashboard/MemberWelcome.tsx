@@ -1,4 +1,4 @@
-// What a logged-in user without any admin page sees at /admin/dashboard (SPEC lets everyone
+// What a logged-in user without any admin page sees at /admin/dashboard (docs/product.md lets everyone
 // open it): a plain welcome and the ways back, no figures and no system information.
 import { Link } from 'react-router-dom';
 import { Panel } from '../../ui/Panel';

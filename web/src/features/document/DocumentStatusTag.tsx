@@ -1,4 +1,4 @@
-// A document's status (SPEC §4's eight) as a coloured tag with its Chinese label.
+// A document's status (docs/product.md §4's eight) as a coloured tag with its Chinese label.
 import { documentStatusOptions, optionLabel } from '../../../../shared/constants';
 import { Tag } from '../../ui/semi';
 

@@ -1,5 +1,5 @@
 // The admin's documents (/admin/document/list): filters (keyword, category, status, format,
-// uploader), the status of each (SPEC §4's eight, with the conversion error of failed ones),
+// uploader), the status of each (docs/product.md §4's eight, with the conversion error of failed ones),
 // batch review, reconversion, recommendation, category, industry, disabling and deletion (to
 // the recycle bin), the edit form, and a link to the reader. Categories and industries come
 // from the site's data, so the page builds this description in a useMemo.

@@ -1,6 +1,6 @@
 // The admin's navigation (/admin/navigation): the public header's navigation tree. Every item
 // is listed, enabled or not; an item under a disabled parent is hidden on the site with its
-// parent (SPEC §3).
+// parent (docs/product.md §3).
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Navigation } from '../../../../shared/types/navigation';
 import { unwrap } from '../../api/client';

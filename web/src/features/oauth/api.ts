@@ -1,4 +1,4 @@
-// Social sign-in (SPEC §1: WeChat and QQ, each switched by a settings flag). MOREDOC has no
+// Social sign-in (docs/product.md §1: WeChat and QQ, each switched by a settings flag). MOREDOC has no
 // OAuth API; these two calls are ours (docs/api.md of the backend): the first gives the
 // provider's authorisation URL, the second exchanges the callback's code for a login.
 import type { User } from '../../../../shared/types/user';

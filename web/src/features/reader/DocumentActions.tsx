@@ -1,5 +1,5 @@
 // What a reader can do with a document besides reading and downloading it: keep it as a
-// favourite, share its link, report it (SPEC §9 reasons). Members only; visitors are
+// favourite, share its link, report it (docs/product.md §9 reasons). Members only; visitors are
 // offered the login.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';

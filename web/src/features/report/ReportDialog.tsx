@@ -1,4 +1,4 @@
-// The 举报 dialog: one of SPEC §9's six reasons or 侵权（版权） (whose report must say who holds
+// The 举报 dialog: one of docs/product.md §9's six reasons or 侵权（版权） (whose report must say who holds
 // the rights), and the reader's own words (loaded on demand).
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// The transitions of SPEC §4 that talk to the API: sign-in completion (permissions load),
+// The transitions of docs/product.md §4 that talk to the API: sign-in completion (permissions load),
 // the current-user fetch, logout.
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -27,7 +27,7 @@ export async function completeSignIn(user: User): Promise<void> {
 }
 
 /**
- * Fetches the current user. Non-200 clears the whole session (SPEC §4); `probe` is the
+ * Fetches the current user. Non-200 clears the whole session (docs/product.md §4); `probe` is the
  * start-up check, which must not send a visitor to the login page.
  */
 export async function fetchCurrentUser(options?: { probe?: boolean }): Promise<User> {

@@ -1,4 +1,4 @@
-// Session state of SPEC §3/§4 in signals, persisted in localStorage: the user, their
+// Session state of docs/product.md §3/§4 in signals, persisted in localStorage: the user, their
 // permissions, the admin pages they may open, and whether they are logged in. The token
 // itself stays in the gateway's httpOnly cookie and never reaches this code.
 import { computed, effect, signal } from '@preact/signals-react';
@@ -62,7 +62,7 @@ export function signIn(user: User): void {
   session.value = { ...session.value, loggedIn: true, user };
 }
 
-/** SPEC §4: the permission list and the pages of every group whose list permission is held. */
+/** docs/product.md §4: the permission list and the pages of every group whose list permission is held. */
 export function setPermissions(permissions: Permission[]): void {
   session.value = { ...session.value, permissions, allowPages: allowPagesFrom(permissions) };
 }

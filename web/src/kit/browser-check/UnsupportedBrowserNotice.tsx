@@ -3,7 +3,7 @@ import { Banner } from '../../ui/semi-extra';
 import { UNSUPPORTED_BROWSER_MESSAGE } from '../../../../shared/constants';
 import { isSupportedBrowser } from './browser-support';
 
-/** The top banner of SPEC §8 for browsers older than the minimum versions. */
+/** The top banner of docs/product.md §8 for browsers older than the minimum versions. */
 export default function UnsupportedBrowserNotice({ userAgent = navigator.userAgent }: { userAgent?: string }) {
   const [supported] = useState(() => isSupportedBrowser(userAgent));
   const [dismissed, setDismissed] = useState(false);

@@ -1,4 +1,4 @@
-// Loaded lazily (bowser is ~7 KiB gzip): decides whether the browser meets SPEC §9's minimums.
+// Loaded lazily (bowser is ~7 KiB gzip): decides whether the browser meets docs/product.md §9's minimums.
 import Bowser from 'bowser';
 import { MIN_BROWSER_VERSIONS } from '../../../../shared/constants';
 

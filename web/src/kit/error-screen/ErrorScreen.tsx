@@ -9,7 +9,7 @@ export interface ErrorScreenProps {
   userAgent?: string;
 }
 
-/** The root error screen of SPEC §2: 出错啦！, the 404 or 500 image, and a way back to /. */
+/** The root error screen of docs/product.md §2: 出错啦！, the 404 or 500 image, and a way back to /. */
 export function ErrorScreen({ status, message, userAgent = navigator.userAgent }: ErrorScreenProps) {
   if (isBot(userAgent)) return null;
   return (

@@ -1,4 +1,4 @@
-// Error toasts of SPEC §8: the title says what failed (with SPEC's fallbacks), the
+// Error toasts of docs/product.md §8: the title says what failed (with the product's fallbacks), the
 // description carries the server's message.
 import type { ApiFailure } from '../../../../shared/api-failure';
 import { FAILURE_FALLBACKS } from '../../../../shared/constants';

@@ -1,4 +1,4 @@
-// Toasts of SPEC §3/§4/§9: at most 5 shown, each closes after 5000 ms and is removed 200 ms
+// Toasts of docs/product.md §3/§4/§9: at most 5 shown, each closes after 5000 ms and is removed 200 ms
 // later (the time of its closing animation). Hovering or focusing a toast pauses its timer.
 import { signal } from '@preact/signals-react';
 import { TOAST } from '../../../../shared/constants';
