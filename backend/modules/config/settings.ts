@@ -27,8 +27,8 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     fromConfig = settingsFromConfig(cfg, version);
     madeFrom.set(cfg, fromConfig);
   }
-  const { system, footer, security, display, vip, oauth, pay, sms } = fromConfig;
-  return { system, footer, security, display, language, vip, oauth, pay, sms };
+  const { system, footer, security, display, vip, oauth, pay, sms, email } = fromConfig;
+  return { system, footer, security, display, language, vip, oauth, pay, sms, email };
 }
 
 /**
