@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -10,6 +9,7 @@ import { BlobEmptyError, BlobKeyError, BlobRangeError, BlobTooLargeError, HEAD_B
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { BlobDigestError, S3BlobStore, type S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
 import { startS3, type TestS3 } from '../helpers/s3';
+import { freePort } from '../helpers/ports';
 
 // The BlobStore contract through its public interface, on both stores: the local one on a
 // real temporary folder, the S3 one on s3rver (each test under a key prefix of its own, with
@@ -465,11 +465,3 @@ describe('the S3 store alone', () => {
   });
 });
 
-/** A loopback port nobody listens on (taken, then released). */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}

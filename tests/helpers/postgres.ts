@@ -6,10 +6,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './ports';
 
 export interface PostgresCluster {
   /** A superuser's URL of the cluster's `postgres` database. */
@@ -37,17 +37,6 @@ export function postgresBinDir(): string | null {
 export function postgresMissing(): string | null {
   if (process.env.TEST_POSTGRES_URL) return null;
   return postgresBinDir() ? null : 'PostgreSQL server binaries not found (apt-get install postgresql, or set TEST_POSTGRES_URL)';
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** As root, the server's own user (`postgres`): PostgreSQL refuses to run as root. */

@@ -6,7 +6,6 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../helpers/postgres';
+import { freePort } from '../helpers/ports';
 
 const clusterUrl = inject('postgresUrl');
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,17 +44,6 @@ function run(command: string, args: string[], env: Record<string, string>, until
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
     });
   });
 }

@@ -6,8 +6,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { productionBuild, productionDependencies } from '../helpers/production-build';
 import { composeTable, execForm, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
+import { freePort } from '../helpers/ports';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -293,14 +292,6 @@ describe('Dockerfile', () => {
     for (const path of ['node_modules', 'dist', 'web/dist', 'data', '.git']) expect(isIgnored(dockerignore, path), path).toBe(true);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);

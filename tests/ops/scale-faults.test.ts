@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +20,7 @@ import { startLoadBalancer, type LoadBalancer } from '../helpers/load-balancer';
 import { createDatabase, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
+import { freePort } from '../helpers/ports';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** How long a claimed job stays with a worker that stopped renewing it. */
@@ -36,17 +36,6 @@ interface Instance {
   env: Record<string, string>;
   /** a web instance's address */
   url?: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function spawnInstance(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Instance> {

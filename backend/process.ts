@@ -1,0 +1,41 @@
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadBackendConfig, type BackendConfig } from './config';
+import { buildBackend } from './app';
+import { DatabaseStartError } from './db';
+
+// What `npm run backend` (server.ts) and `npm run worker` (worker.ts) do alike: read the
+// environment once, build the backend (which checks what only a try can: the database, the S3
+// bucket), answer a bad setting or an unreachable engine with one line and exit 1, and close
+// gracefully on SIGINT/SIGTERM (10 s).
+
+export async function startBackendProcess(adjust: (config: BackendConfig) => BackendConfig = (config) => config) {
+  let config;
+  let app;
+  try {
+    config = adjust(loadBackendConfig(process.env));
+    app = await buildBackend(config);
+  } catch (error) {
+    // A bad value, an unreachable database server or a refused login: one line, no stack.
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    if (error instanceof DatabaseStartError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'closing after an error');
+    else if (signal) app.log.info(`received ${signal}, closing`);
+    await app.close();
+  });
+  return { config, app };
+}
+
+/** The process's last word on an error nothing else caught. */
+export function exitOnError(error: unknown): never {
+  console.error(error);
+  process.exit(1);
+}
