@@ -141,11 +141,12 @@ async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; 
         if (pending && pending.amount === plan.amount && pending.days === plan.days && Date.parse(pending.expires_at) > Date.now()) return pending;
         // The plan changed (or the order is about to time out): the old order makes way.
         if (pending) await setClosed(trx, pending.id, 'replaced');
-        const expiresAt = new Date(Date.now() + timeoutMinutes * 60_000);
+        const placedAt = new Date();
+        const expiresAt = new Date(placedAt.getTime() + timeoutMinutes * 60_000);
         const order = await insertOrder(trx, {
           order_no: newOrderNo(), buyer_id: me.id, buyer_name: username, plan_code: plan.code, plan_title: plan.title,
           days: plan.days, amount: plan.amount, expires_at: expiresAt.toISOString(), ip: ctx.ip,
-        });
+        }, placedAt);
         await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id, expiresAt: order.expires_at }, { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx });
         return order;
       });

@@ -13,8 +13,9 @@ export type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'created_at' | 'upda
 
 export const ORDER_SORT_COLUMNS = ['id', 'amount', 'status', 'created_at', 'paid_at', 'expires_at'];
 
-export async function insertOrder(db: Database, values: NewOrder): Promise<OrderRow> {
-  const ts = now();
+/** `at`: when it is placed (its created_at), so that a deadline counted from it is exact. */
+export async function insertOrder(db: Database, values: NewOrder, at = new Date()): Promise<OrderRow> {
+  const ts = at.toISOString();
   return db.insertInto('orders').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
 }
 
