@@ -144,10 +144,10 @@ describe('sitemaps', () => {
     try {
       expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' } })).status).toBe(200);
       const next = new Date(Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS).toISOString();
-      // Queued, or already taken up by the queue when the next window has begun meanwhile.
-      const waitingOrRunning = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('job').select('dedupe_key')
-        .where('kind', '=', 'sitemap.refresh').where('state', 'in', ['queued', 'running']).execute()).map((j) => j.dedupe_key!));
-      expect(waitingOrRunning).toContain(`sitemap.refresh:${next}`);
+      // Queued, or (when the next window has begun meanwhile) already taken up or even done by the queue.
+      const runs = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('job').select('dedupe_key')
+        .where('kind', '=', 'sitemap.refresh').execute()).map((j) => j.dedupe_key!));
+      expect(runs).toContain(`sitemap.refresh:${next}`);
     } finally {
       await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued' }).where('dedupe_key', '=', waiting).where('state', '=', 'running').execute());
     }
