@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compressAssets } from '../../scripts/compress-assets';
-import { webBuildNeeded } from '../../scripts/start';
+import { buildWeb, webBuildNeeded } from '../../scripts/start';
 import { runPlan, TIERS, type Step } from '../../scripts/test';
 import vitestConfig from '../../vitest.config';
 
@@ -51,6 +51,40 @@ describe('npm start: is the SPA build stale?', () => {
     await touch(join(dir, 'web/dist/index.html'), 10);
     await touch(join(dir, 'web/dist/.ssr/entry-server.js'), 10);
     expect(webBuildNeeded(dir)).toBeUndefined();
+  });
+});
+
+describe('npm start: the SPA build in one line', () => {
+  const build = (script: string) => {
+    const printed = { out: '', err: '' };
+    const ok = buildWeb(dir, 'web/dist is missing', { out: (t) => { printed.out += t; }, err: (t) => { printed.err += t; } },
+      [process.execPath, ['-e', script]]);
+    return { ok, ...printed };
+  };
+  const noisy = "for (let i = 0; i < 200; i++) console.log('vite: chunk ' + i); console.error('a warning');";
+
+  it('prints one line for a build that succeeds, none of its own output', () => {
+    const run = build(noisy);
+    expect(run.ok).toBe(true);
+    expect(run.out).toMatch(/^Building the SPA \(web\/dist is missing\)… done in \d+ s\n$/);
+    expect(run.err).toBe('');
+  });
+
+  it("shows the build's whole output when it fails, and says so", () => {
+    const run = build(`${noisy} process.exit(3);`);
+    expect(run.ok).toBe(false);
+    expect(run.out).toBe('Building the SPA (web/dist is missing)… failed\n');
+    expect(run.err).toContain('vite: chunk 0\n');
+    expect(run.err).toContain('vite: chunk 199\n');
+    expect(run.err).toContain('a warning');
+    expect(run.err).toContain('The SPA build failed (exit 3)');
+  });
+
+  it('says so when the build command cannot be started', () => {
+    let err = '';
+    expect(buildWeb(dir, 'web/dist is missing', { out: () => {}, err: (t) => { err += t; } }, ['/nonexistent/npm', []])).toBe(false);
+    expect(err).toContain('ENOENT');
+    expect(err).toContain('The SPA build failed');
   });
 });
 
