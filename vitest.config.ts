@@ -29,7 +29,7 @@ const SLOW = [
   'tests/backend/documents/{conversion,page-images,restart}.test.ts',
   'tests/backend/server-process.test.ts',
   'tests/gateway/server-process.test.ts',
-  'tests/ops/{convert-bundle,docker}.test.ts',
+  'tests/ops/{convert-bundle,database-url,docker,npm-start,scale-faults}.test.ts',
 ];
 
 export default defineConfig({
@@ -73,6 +73,7 @@ export default defineConfig({
           name: 'slow',
           include: SLOW,
           environment: 'node',
+          globalSetup: ['tests/helpers/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
