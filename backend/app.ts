@@ -28,7 +28,7 @@ import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
 import { runSeed } from './seed';
-import { userService } from './modules/user/routes';
+import { accountService } from './modules/account/routes';
 import type { InitialAdmin } from './modules/user/seed';
 import { groupService } from './modules/group/routes';
 import { permissionService } from './modules/permission/routes';
@@ -65,7 +65,7 @@ import { messageService } from './modules/message/routes';
  * from this one list: adding a service is adding its module here.
  */
 export const services: readonly ServiceModule[] = [
-  userService,
+  accountService,
   groupService,
   permissionService,
   configService,
