@@ -41,9 +41,10 @@ import { languageService } from './modules/language/routes';
 import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
+import { documentUploadService } from './modules/document/upload';
 import { fileService } from './modules/attachment/file-routes';
 import { documentService, recycleService } from './modules/document/routes';
-import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { attachmentAdminService } from './modules/attachment-admin/routes';
 import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
@@ -77,6 +78,7 @@ export const services: readonly ServiceModule[] = [
   punishmentService,
   oauthService,
   uploadService,
+  documentUploadService,
   fileService,
   documentService,
   recycleService,
