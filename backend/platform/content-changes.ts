@@ -15,6 +15,8 @@ export interface ContentChange {
   content: PublicContent;
   /** The rows whose public state may have changed (published, edited, hidden, removed). */
   ids: readonly number[];
+  /** The rows are deleted for good: what hangs on them (comments) goes in the same transaction. */
+  purged?: boolean;
 }
 
 export type ContentListener = (change: ContentChange) => Promise<void> | void;
