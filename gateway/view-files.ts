@@ -14,6 +14,8 @@ export interface ViewFileRequest {
   authorization: string | undefined;
   acceptEncoding: string | undefined;
   ifNoneMatch: string | undefined;
+  range?: string | undefined;
+  ifRange?: string | undefined;
 }
 
 /** The page routes' answer, as they would have sent it over HTTP. */
@@ -41,6 +43,8 @@ export function serveViewFile(request: FastifyRequest, reply: FastifyReply, view
     authorization: backendAuthorization(request),
     acceptEncoding: request.headers['accept-encoding'],
     ifNoneMatch: request.headers['if-none-match'],
+    range: request.headers.range,
+    ifRange: headerValue(request.headers['if-range']),
   });
   if (pending === null) return forward();
   return pending.then(
@@ -54,4 +58,9 @@ export function serveViewFile(request: FastifyRequest, reply: FastifyReply, view
       return forward();
     },
   );
+}
+
+/** A header Node types loosely (`string | string[]`) as the one value it is. */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
