@@ -53,12 +53,14 @@ import { orderService } from './modules/order/routes';
 import { advertisementService } from './modules/advertisement/routes';
 import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
-import { viewFilesInProcess, type ViewFilesInProcess } from './modules/document/page-routes';
+import { viewFilesInProcess } from './modules/document/page-routes';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
 import { feedbackService } from './modules/feedback/routes';
 import { messageService } from './modules/message/routes';
+import type { Readable } from 'node:stream';
+import type { ViewFiles } from '../shared/view-files';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
@@ -106,7 +108,7 @@ declare module 'fastify' {
      * (gateway/embedded-backend.ts hands them over): decided by the same code, files
      * streamed from the blob store, no HTTP in between.
      */
-    viewFiles: ViewFilesInProcess;
+    viewFiles: ViewFiles<Readable>;
   }
 }
 

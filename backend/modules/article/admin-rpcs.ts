@@ -2,12 +2,12 @@ import { now } from '../../db/schema';
 import { ReviewStatus, TargetType } from '../../../shared/constants';
 import { badRequest } from '../../wire/errors';
 import { Empty } from '../../wire/message';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { checkText, clamp, requireIds } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { recountCategories } from '../category/service';
 import { deleteCommentsOn } from '../comment/service';
-import { CheckArticlesRequest, ListArticleReply, ListArticleRequest, RecommendArticlesRequest, SetArticlesCategoryRequest } from './messages';
+import { CheckArticlesRequest, ListArticleReply, ListArticleRequest, RecommendArticlesRequest, SetArticlesCategoryRequest } from '../../../shared/messages/article';
 import {
   articlesByIds, listArticles, purgeArticles, recycledIds, setCategoryLinks, setDeletedAt, setRecommendAt, setReview,
 } from './store';

@@ -3,14 +3,14 @@ import type { AttachmentTable } from '../../db/schema';
 import { flag } from '../../db/schema';
 import { resourceTypeOptions } from '../../../shared/constants';
 import { badRequest, notFound } from '../../wire/errors';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
 import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
 import { withUsernames } from '../user/service';
 import { attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo } from './admin-store';
-import { Attachment, ListAttachmentReply, ListAttachmentRequest } from './messages';
+import { Attachment, ListAttachmentReply, ListAttachmentRequest } from '../../../shared/messages/attachment';
 import { DOCUMENT_ATTACHMENT_TYPE } from './store';
 
 // AttachmentAPI: every uploaded file for the admin — list, look at, rename, ban (enable =

@@ -12,7 +12,7 @@ import { defineService, rpc } from '../../platform/rpc';
 import { publishRefusal } from '../article/service';
 import { DynamicType, addDynamic, updateProfile } from '../user/service';
 import { imageSize, sniffImage } from './image';
-import { Attachment, DocumentFormats } from './messages';
+import { Attachment, DocumentFormats } from '../../../shared/messages/attachment';
 import { acceptedExtensions, registerDocumentUpload } from './document-upload';
 import { maxUploadBytes, receiveFile } from './receive-file';
 import { countRecentUploads, insertAttachment, retireAttachments } from './store';

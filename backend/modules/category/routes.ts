@@ -2,11 +2,11 @@ import type { Database } from '../../db';
 import { flag } from '../../db/schema';
 import { badRequest, conflict } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { scheduleSitemapRefresh } from '../sitemap/service';
-import { Category, ListCategoryReply, ListCategoryRequest } from './messages';
+import { Category, ListCategoryReply, ListCategoryRequest } from '../../../shared/messages/category';
 import {
   CATEGORY_COLUMNS, categoryOr404, deleteCategories, findParent, insertCategories, isBelow, listCategories, recountCategories,
   titleTaken, updateCategory,

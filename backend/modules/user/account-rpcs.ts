@@ -11,7 +11,7 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import { CAPTCHA_KINDS, checkCaptcha } from './captcha';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
-} from './messages';
+} from '../../../shared/messages/user';
 import { vipPeriodOf } from '../vip/service';
 import { createMember } from './service';
 import {

@@ -1,13 +1,13 @@
 import { isUniqueViolation } from '../../db';
 import { conflict, forbidden, notFound } from '../../wire/errors';
-import { PageRequest } from '../../wire/messages';
+import { PageRequest } from '../../../shared/messages/common';
 import { clamp } from '../../wire/request';
 import { permissionsOf } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser, type FeatureFlag } from '../group/service';
 import { mayUpload } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from './messages';
+import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from '../../../shared/messages/user';
 import { DynamicType, addCredit, addDynamic, findSign, insertSign, listDynamics, localDateKey } from './store';
 
 // UserAPI: what a logged-in member asks about themself.

@@ -11,7 +11,7 @@ import { sendVerificationCode, spendCode } from '../sms/service';
 import { checkCaptcha } from './captcha';
 import {
   BindMobileRequest, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, SendSmsCodeReply, SendSmsCodeRequest,
-} from './messages';
+} from '../../../shared/messages/user';
 import { createMember } from './service';
 import {
   DynamicType, addDynamic, findUserByMobile, findUserByUsername, getUser, mobileTaken, recordLogin, setPassword, updateProfile, withoutPassword,

@@ -1,5 +1,5 @@
 import { rpc } from '../../platform/rpc';
-import { GetSmsStatsRequest, ListSmsLogReply, ListSmsLogRequest, SmsStats } from '../sms/messages';
+import { GetSmsStatsRequest, ListSmsLogReply, ListSmsLogRequest, SmsStats } from '../../../shared/messages/sms';
 import { listSmsLog, smsStats } from '../sms/service';
 
 // UserAPI, ours (docs/api.md §6): the SMS admin screen (/admin/user/sms, a page of the

@@ -1,6 +1,6 @@
-import { message } from '../../wire/message';
-import { Group } from '../group/messages';
-import { Permission } from '../permission/messages';
+import { message } from '../wire';
+import { Group } from './group';
+import { Permission } from './permission';
 
 // UserAPI's messages (contract endpoints.md §4, fields in .proto declaration order, which
 // is the key order of our JSON). `User` is also encoded inside other services' replies.

@@ -1,5 +1,5 @@
-import { message } from '../../wire/message';
-import { User } from '../user/messages';
+import { message } from '../wire';
+import { User } from './user';
 
 // CommentAPI's messages (contract endpoints.md §4, fields in .proto order).
 

@@ -1,5 +1,5 @@
-import { message } from '../../wire/message';
-import { Document } from '../document/messages';
+import { message } from '../wire';
+import { Document } from './document';
 
 // DocumentAPI.SearchDocument's messages. A hit is a Document plus three fields of ours
 // (docs/api.md): `title_highlight` and `snippet`, HTML with the matches in <em>…</em>, and

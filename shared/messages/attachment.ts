@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // AttachmentAPI's messages; the upload routes answer with an `Attachment`.
 

@@ -1,5 +1,5 @@
-import { message } from '../../wire/message';
-import { Language } from '../language/messages';
+import { message } from '../wire';
+import { Language } from './language';
 
 // ConfigAPI's messages: config rows, the public settings (config-keys.md §3, plus our `vip`,
 // `oauth`, `pay` and `sms` objects) and the dashboard's stats, environment and release.

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // The download messages: a member's download records (UserAPI.ListUserDownload) and the
 // signed link of DocumentAPI.DownloadDocument.

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // ReportAPI's messages (contract endpoints.md §4); `type`, `description` and `document_uuid`
 // are ours (docs/api.md).

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // GroupAPI's messages; `Group` is also encoded in UserAPI's ListUserGroup.
 

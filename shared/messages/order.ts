@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // OrderAPI's messages (ours, docs/api.md §10). Amounts are integers in fen.
 

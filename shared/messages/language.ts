@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // LanguageAPI's messages; `Language` is also encoded in ConfigAPI's GetSettings.
 

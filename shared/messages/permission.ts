@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // PermissionAPI's messages; `Permission` is also encoded in UserAPI's GetUserPermissions.
 

@@ -1,4 +1,4 @@
-import { message } from './message';
+import { message } from '../wire';
 
 // Request messages that many services declare under their own names.
 

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // The payment notifications as OrderAPI shows them to the admin (docs/api.md §10).
 

@@ -1,6 +1,6 @@
-import { message } from '../../wire/message';
-import { Category } from '../category/messages';
-import { User } from '../user/messages';
+import { message } from '../wire';
+import { Category } from './category';
+import { User } from './user';
 
 // ArticleAPI's messages (contract endpoints.md §4, fields in .proto order).
 

@@ -1,7 +1,7 @@
-import { message } from '../../wire/message';
-import { Attachment } from '../attachment/messages';
-import { Category } from '../category/messages';
-import { User } from '../user/messages';
+import { message } from '../wire';
+import { Attachment } from './attachment';
+import { Category } from './category';
+import { User } from './user';
 
 // DocumentAPI's and RecycleAPI's messages (contract endpoints.md §4, fields in .proto
 // declaration order). `convert_progress` and SetDocumentReconvertRequest are ours (docs/api.md).

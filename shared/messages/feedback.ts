@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // FeedbackAPI's messages (ours, docs/api.md).
 

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // The SMS admin screen's messages (ours, docs/api.md §6): the log with masked numbers,
 // the counters against the limits, and the config page's test message.

@@ -1,4 +1,4 @@
-import { message } from '../../wire/message';
+import { message } from '../wire';
 
 // OAuthAPI's messages (ours, docs/api.md §5); Login answers UserAPI's LoginReply.
 
