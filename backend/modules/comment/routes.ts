@@ -17,6 +17,7 @@ import {
   approvedCountsBy, commentOr404, commentsByIds, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
   recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
 } from './store';
+import { followPurges } from './purges';
 import { commentTarget } from './targets';
 
 // CommentAPI: comments and replies on documents and articles. The public sees approved
@@ -244,4 +245,4 @@ export const commentService = defineService('CommentAPI', [
       return {};
     },
   }),
-]);
+], { routes: (_app, ctx) => followPurges(ctx) });

@@ -6,13 +6,16 @@ import { clientIp } from '../../wire/rpc';
 import { uploadCaller } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
 import { externalConverterOf } from '../../platform/convert/formats';
-import { convertibleExtensions, mayUpload } from '../document/service';
-import { maxUploadBytes, receiveFile } from './receive-file';
-import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment } from './store';
+import { defineService, rpc } from '../../platform/rpc';
+import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment, maxUploadBytes, receiveFile, registerMultipartRoutes } from '../attachment/service';
+import { DocumentFormats } from '../../../shared/messages/attachment';
+import { mayUpload } from './access';
+import { convertibleExtensions } from './environment';
 
 // `POST /api/v1/upload/document` (contract README §8.1): the file of a future document,
 // streamed into the blob store as documents/<h0>/…/<h4>/<md5><ext> (one stored original per
-// content) and recorded as an attachment of type 2 that CreateDocument then links.
+// content) and recorded as an attachment of type 2 that CreateDocument then links. The file
+// is received by the attachment module, as every upload is; what a document may be is decided here.
 
 const NOT_A_DOCUMENT = '不支持的文档类型';
 
@@ -40,8 +43,8 @@ export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensi
   return { extensions: configured.filter((ext) => convertible.has(ext)), refusal };
 }
 
-export function registerDocumentUpload(scope: FastifyInstance, ctx: BackendContext): void {
-  scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
+async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  await registerMultipartRoutes(app, (scope) => scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
     const user = await uploadCaller(ctx, request.headers.authorization, null);
     if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
     const accepted = await acceptedExtensions(ctx);
@@ -57,5 +60,15 @@ export function registerDocumentUpload(scope: FastifyInstance, ctx: BackendConte
     });
     return reply.code(200).header('content-type', 'application/json; charset=utf-8')
       .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id } }));
-  });
+  }));
 }
+
+export const documentUploadService = defineService('upload', [
+  // Ours: what the upload page offers, so that it lists only the formats that convert now.
+  rpc('GetDocumentFormats', {
+    http: 'GET /api/v1/document/formats', response: DocumentFormats, auth: 'public', input: 'none',
+    async handler(_req, ctx) {
+      return { ext: (await acceptedExtensions(ctx.app)).extensions };
+    },
+  }),
+], { routes: registerDocumentUpload });

@@ -8,11 +8,11 @@ import { deniedMessage } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
 import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
 import { vipPeriodOf } from '../vip/service';
-import { DeleteUserRequest, GetUserRequest, ListUserReply, ListUserRequest, SetUserRequest, UpdateUserPasswordRequest, User } from '../../../shared/messages/user';
 import {
   DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addDynamic, anyHasContent, deleteUsers, emailTaken, findUserByUsername,
   insertUser, listUsers, mobileTaken, setPassword, updateProfile, userOr404, withoutPassword, type UserRow,
-} from './store';
+} from '../user/service';
+import { DeleteUserRequest, GetUserRequest, ListUserReply, ListUserRequest, SetUserRequest, UpdateUserPasswordRequest, User } from '../../../shared/messages/user';
 
 // UserAPI: profiles, passwords and the admin's user management.
 

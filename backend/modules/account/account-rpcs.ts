@@ -8,16 +8,15 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { revokeToken } from '../../platform/auth/session';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { rpc, type RpcContext } from '../../platform/rpc';
-import { CAPTCHA_KINDS, checkCaptcha } from './captcha';
+import {
+  CAPTCHA_KINDS, DynamicType, addDynamic, checkCaptcha, createMember, emailTaken, findUserByEmail, findUserByMobile, findUserBySignInEmail,
+  findUserByUsername, recordLogin, setPassword, withoutPassword,
+} from '../user/service';
 import {
   FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
 } from '../../../shared/messages/user';
 import { vipPeriodOf } from '../vip/service';
-import { createMember } from './service';
-import {
-  DynamicType, addDynamic, emailTaken, findUserByEmail, findUserByMobile, findUserBySignInEmail, findUserByUsername, insertEmailCode, latestEmailCode, markEmailCode, recordLogin,
-  setPassword, withoutPassword,
-} from './store';
+import { insertEmailCode, latestEmailCode, markEmailCode } from './store';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 

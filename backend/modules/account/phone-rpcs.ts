@@ -8,15 +8,13 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, mapUnique } from '../../wire/request';
 import { sendVerificationCode, spendCode } from '../sms/service';
-import { checkCaptcha } from './captcha';
+import {
+  DynamicType, addDynamic, checkCaptcha, createMember, findUserByMobile, findUserByUsername, getUser, mobileTaken, recordLogin, setPassword,
+  updateProfile, withoutPassword, type UserRow,
+} from '../user/service';
 import {
   BindMobileRequest, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, SendSmsCodeReply, SendSmsCodeRequest,
 } from '../../../shared/messages/user';
-import { createMember } from './service';
-import {
-  DynamicType, addDynamic, findUserByMobile, findUserByUsername, getUser, mobileTaken, recordLogin, setPassword, updateProfile, withoutPassword,
-  type UserRow,
-} from './store';
 
 // UserAPI, ours (docs/api.md §6): the mobile-number flows. A code is sent by SendSmsCode and
 // spent by the flow it was sent for. Whether a number has an account is told only after

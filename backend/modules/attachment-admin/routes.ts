@@ -9,13 +9,16 @@ import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
 import { withUsernames } from '../user/service';
-import { attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo } from './admin-store';
+import {
+  DOCUMENT_ATTACHMENT_TYPE, attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo,
+} from '../attachment/service';
 import { Attachment, ListAttachmentReply, ListAttachmentRequest } from '../../../shared/messages/attachment';
-import { DOCUMENT_ATTACHMENT_TYPE } from './store';
 
 // AttachmentAPI: every uploaded file for the admin — list, look at, rename, ban (enable =
 // false refuses future uploads of the same bytes) and delete. MOREDOC refuses deletion
 // outright; here a row is deleted and its file goes with it once no other row uses the hash.
+// A module of its own: it asks the document module (which builds on attachments) whether a
+// file still belongs to a document, and the attachment module's tables through its service.
 
 type AttachmentRow = Selectable<AttachmentTable>;
 

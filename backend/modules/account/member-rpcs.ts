@@ -7,8 +7,9 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser, type FeatureFlag } from '../group/service';
 import { mayUpload } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
+import { DynamicType, addCredit, addDynamic, listDynamics } from '../user/service';
 import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from '../../../shared/messages/user';
-import { DynamicType, addCredit, addDynamic, findSign, insertSign, listDynamics, localDateKey } from './store';
+import { findSign, insertSign, localDateKey } from './store';
 
 // UserAPI: what a logged-in member asks about themself.
 
