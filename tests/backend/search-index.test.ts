@@ -501,7 +501,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ page: 4 });
       // the byte search misses a word in full-width letters: the match is found in the decoded text
       expect((await index.search({ text: 'python' })).hits[0]).toMatchObject({ snippet: expect.stringContaining('<em>ｐｙｔｈｏｎ</em>'), page: 5 });
-      // a title-only query shows the text's beginning
+      // a character found only in the title: the text's beginning
       expect((await index.search({ text: '笔' })).hits[0]).toMatchObject({ snippet: expect.stringMatching(/^第一页/u), page: 1 });
     });
 
@@ -699,6 +699,18 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 0 });
     await index.upsert([entry(1, { content: PAGED, paged: true })]);
     expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
+  });
+
+  it('gives an index made before the prefix index one, every entry\'s tokens again from its stored texts', async () => {
+    opened.sqlite.exec('DROP TABLE search_document_fts');
+    opened.sqlite.exec(`CREATE VIRTUAL TABLE search_document_fts USING fts5(title, keywords, description, content,
+      content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
+    await index.upsert([entry(1, { content: `${FILLER}麒麟` }), entry(2, { title: '麒麟' })]);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    const { sql } = opened.sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_document_fts'").get() as { sql: string };
+    expect(sql).toContain("prefix='1'");
+    expect(await ids('麒')).toEqual([2, 1]);
+    expect((await ids('公园')).sort()).toEqual([1, 2]);
   });
 
   it('fills the tier tables of an index made before they existed, from its stored texts', async () => {
