@@ -5,8 +5,10 @@ import { bearerFromHeader } from '../../platform/auth/tokens';
 import { resolveSession } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
 import { positionsFile } from '../../platform/convert/converter';
+import { parseByteRange } from '../../wire/file-headers';
 import { pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
+import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared/view-files';
 
 // `/view/page/<hash>/<page>` and `/view/cover/<hash>` (contract README §9.1–9.2), with the
 // rights MOREDOC never checked (access.ts). Whatever representation was asked for (.svg,
@@ -15,7 +17,8 @@ import { isMd5, outputKey } from './files';
 // `<page>.json` (ours) is where the page's characters are (`<n>.pos.gz`, text-positions.mjs),
 // for the reader's find and text layer: the page's text, so under the page image's decision.
 // Names are matched whole against a strict pattern, so no request reaches a file outside
-// the document's folder.
+// the document's folder. One byte range of the stored file is served as the downloads serve
+// one (206, 416, If-Range on the ETag), read from the store as a range, not the whole file.
 
 const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g|json)$/;
 const COVER_NAMES = new Set(['cover.png', 'cover.big.png', 'cover.webp']);
@@ -28,31 +31,15 @@ const PUBLIC_CACHE = 'public, max-age=604800';
 const PRIVATE_CACHE = 'private, max-age=3600';
 const BEYOND_PREVIEW = '该页超出免费预览范围，请下载文档或开通VIP会员后阅读';
 
-/** An answer of the page routes, sent by the routes below or, in process, by the gateway. */
-export interface ViewFileAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** a JSON or text body, the stored file, or nothing (304) */
-  body: string | Readable | null;
-}
-
-/** What of a request the page routes read. */
-export interface ViewFileRequest {
-  /** the Authorization header (a Bearer token, or nothing) */
-  authorization: string | undefined;
-  acceptEncoding: string | undefined;
-  ifNoneMatch: string | undefined;
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function badHash(): ViewFileAnswer {
+function badHash(): ViewFileAnswer<Readable> {
   // MOREDOC's answer, status 404 with code 400 in the body (README §14.13).
   return { status: 404, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ code: 400, message: 'hash值必须32位' }) };
 }
 
 /** wire/files.ts sendNotFound, as an answer. */
-const NOT_FOUND: ViewFileAnswer = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
+const NOT_FOUND: ViewFileAnswer<Readable> = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
 
 /** Does the client take gzip (`gzip` or `*` with a non-zero q, RFC 9110 §12.5.3)? */
 function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -75,7 +62,16 @@ async function firstStored(ctx: BackendContext, hash: string, names: readonly st
   return null;
 }
 
-async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer> {
+/** The first stored file among `names`, not opened: for a range, read once its size is known. */
+async function firstStat(ctx: BackendContext, hash: string, names: readonly string[]) {
+  for (const name of names) {
+    const info = await ctx.blobs.stat(outputKey(hash, name));
+    if (info) return { name, ...info, stream: null };
+  }
+  return null;
+}
+
+async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer<Readable>> {
   if (!isMd5(hash)) return badHash();
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
   const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
@@ -87,7 +83,7 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
       body: JSON.stringify({ code: 403, message: BEYOND_PREVIEW, error: BEYOND_PREVIEW }),
     };
   }
-  const stored = await firstStored(ctx, hash, names);
+  const stored = request.range === undefined ? await firstStored(ctx, hash, names) : await firstStat(ctx, hash, names);
   if (!stored) return NOT_FOUND;
   const gzipped = stored.name.endsWith('.gzip.svg') || stored.name.endsWith('.pos.gz');
   const inflate = gzipped && !acceptsGzip(request.acceptEncoding);
@@ -102,18 +98,27 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   };
   if (kind === 'svg') headers['content-security-policy'] = SVG_POLICY;
   if (gzipped) headers.vary = 'Accept-Encoding';
+  if (!inflate) headers['accept-ranges'] = 'bytes';
   if (request.ifNoneMatch === etag) {
-    stored.stream.destroy();
+    stored.stream?.destroy();
     return { status: 304, headers, body: null };
   }
-  if (inflate) return { status: 200, headers, body: stored.stream.pipe(createGunzip()) };
-  if (gzipped) headers['content-encoding'] = 'gzip';
-  headers['content-length'] = String(stored.size);
-  return { status: 200, headers, body: stored.stream };
+  if (gzipped && !inflate) headers['content-encoding'] = 'gzip';
+  const key = outputKey(hash, stored.name);
+  const range = !inflate && (request.ifRange === undefined || request.ifRange === etag) ? parseByteRange(request.range, stored.size) : null;
+  if (range === 'unsatisfiable') return { status: 416, headers: { ...headers, 'content-range': `bytes */${stored.size}` }, body: null };
+  const blob = stored.stream ? stored : await ctx.blobs.get(key, range ?? undefined);
+  // Removed between the stat and the read (a document deleted or converted again).
+  if (!blob) return NOT_FOUND;
+  if (inflate) return { status: 200, headers, body: blob.stream.pipe(createGunzip()) };
+  headers['content-length'] = String(blob.length);
+  if (!range) return { status: 200, headers, body: blob.stream };
+  headers['content-range'] = `bytes ${range.start}-${range.end}/${stored.size}`;
+  return { status: 206, headers, body: blob.stream };
 }
 
 /** The answer to `GET /view/page/<hash>/<page>`. */
-function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer> | ViewFileAnswer {
+function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer<Readable>> | ViewFileAnswer<Readable> {
   if (!isMd5(hash)) return badHash();
   if (COVER_NAMES.has(page)) return pageAnswer(ctx, request, hash, 'cover', [page]);
   const match = PAGE_NAME.exec(page);
@@ -124,16 +129,22 @@ function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, p
 }
 
 /** The answer to `GET /view/cover/<hash>`. */
-function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string): Promise<ViewFileAnswer> {
+function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string): Promise<ViewFileAnswer<Readable>> {
   return pageAnswer(ctx, request, hash, 'cover', ['cover.png']);
 }
 
-function send(reply: FastifyReply, answer: ViewFileAnswer) {
+function send(reply: FastifyReply, answer: ViewFileAnswer<Readable>) {
   return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);
 }
 
 function requestOf(request: FastifyRequest): ViewFileRequest {
-  return { authorization: request.headers.authorization, acceptEncoding: request.headers['accept-encoding'], ifNoneMatch: request.headers['if-none-match'] };
+  return {
+    authorization: request.headers.authorization,
+    acceptEncoding: request.headers['accept-encoding'],
+    ifNoneMatch: request.headers['if-none-match'],
+    range: request.headers.range,
+    ifRange: [request.headers['if-range']].flat()[0],
+  };
 }
 
 export function registerPageRoutes(app: FastifyInstance, ctx: BackendContext): void {
@@ -149,13 +160,9 @@ const PLAIN_COVER_PATH = /^\/view\/cover\/([0-9a-f]{32})$/;
 
 /**
  * The page routes' answers for a gateway in the same process: the same code decides and
- * the file streams straight from the blob store, with no HTTP between them. Answers null
- * for a path of another shape (escapes, a bad hash, a trailing slash), which the gateway
- * asks over HTTP, so that the router's own reading of odd paths stays the only one.
+ * the file streams straight from the blob store, with no HTTP between them.
  */
-export type ViewFilesInProcess = (url: string, request: ViewFileRequest) => Promise<ViewFileAnswer> | null;
-
-export function viewFilesInProcess(ctx: BackendContext): ViewFilesInProcess {
+export function viewFilesInProcess(ctx: BackendContext): ViewFiles<Readable> {
   return (url, request) => {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
