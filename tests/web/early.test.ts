@@ -9,7 +9,7 @@ import { buildQueryString, createApiClient } from '../../web/src/api/client';
 import { EARLY_RESPONSES, takeEarlyResponse } from '../../web/src/api/early-responses';
 import { documentCall } from '../../shared/page-data';
 import { firstPageImagePath } from '../../shared/page-paths';
-import { EARLY_RESPONSES_KEY, READER_PATH, documentKey, documentRequestUrl, firstPageUrl, inlinedDocument } from '../../web/src/early';
+import { EARLY_RESPONSES_KEY, READER_PATH, READER_ROUTE, documentKey, documentRequestUrl, firstPageUrl, inlinedDocument } from '../../web/src/early';
 import { pageImageUrl } from '../../web/src/features/document/document-links';
 
 afterEach(() => {
@@ -19,7 +19,7 @@ afterEach(() => {
 describe('early script', () => {
   it('recognises exactly the reader route of the route table', () => {
     for (const path of ['/library/3/42', '/library/3/42/', '/library/1/1', '/library/3', '/library', '/library/0/42', '/library/3/042', '/library/3/42/x', '/search', '/']) {
-      expect(READER_PATH.test(path), path).toBe(matchRoute(path)?.route.name === 'library-category-id');
+      expect(READER_PATH.test(path), path).toBe(matchRoute(path)?.route.name === READER_ROUTE);
     }
     expect(READER_PATH.exec('/library/3/42')?.[1]).toBe('42');
   });

@@ -7,12 +7,21 @@
 // when its hash is known, tell the browser to fetch the first page image with high priority.
 // All of it travels while the app's code downloads. The app's HTTP client takes the answer
 // over instead of asking again (api/early-responses.ts).
+import type { RouteName } from '../../shared/routes';
 import type { EarlyResponses } from './api/early-responses';
 
 /** api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app). */
 export const EARLY_RESPONSES_KEY = '__moredocEarlyResponses';
 
-/** The reader's route of shared/routes.ts (`library-category-id`), both ids positive. */
+/** The reader's route in the route table. */
+export const READER_ROUTE = 'library-category-id' satisfies RouteName;
+
+/**
+ * The paths of READER_ROUTE, both ids positive. A copy of the table's pattern and checks:
+ * matching through shared/routes.ts would bring the whole table and the page data
+ * declarations into this script, which has to stay a few hundred bytes that run before the
+ * app's code. tests/web/early.test.ts holds the two equal.
+ */
 export const READER_PATH = /^\/library\/[1-9][0-9]{0,15}\/([1-9][0-9]{0,15})\/?$/;
 
 interface PageSource {
