@@ -12,7 +12,8 @@ import {
   libraryState, recommendedArticlesCall, recommendedDocumentsCall, relatedArticlesCall, relatedDocumentsCall, searchCall, searchRequest,
   searchState,
 } from '../shared/page-data';
-import { articlePagePath, categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
+import { articlePagePath, categoryPagePath, documentPagePath } from '../shared/page-paths';
+import { firstPageImagePath } from '../shared/page-image';
 import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
 import { isIndexable } from '../shared/robots';
 import { unreachable } from '../shared/unreachable';
