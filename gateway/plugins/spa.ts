@@ -11,15 +11,14 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
-import { isMissingCategory, pageHead, type PageInput } from '../../shared/page-head';
-import { matchRoute, routeDataCalls, type RouteMatch } from '../../shared/routes';
-import type { StartData } from '../../shared/types/start-data';
+import { isMissingCategory } from '../../shared/page-head';
+import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
 import type { PageLane } from '../page-lane';
-import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
+import { CONTENT_MARKER, HEAD_MARKER, START_DATA_MARKER, queryOf, renderVisitorPage, type RenderedPage } from '../page-render';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
@@ -40,9 +39,6 @@ export interface SpaOptions {
   lane?: PageLane | undefined;
 }
 
-export const HEAD_MARKER = '<!--app-head-->';
-export const CONTENT_MARKER = '<!--app-content-->';
-export const START_DATA_MARKER = '<!--app-start-data-->';
 const TOP_FILE_CACHE = 'public, max-age=3600';
 /** Files at the top of the site that the gateway makes itself. */
 const OWN_FILES = ['/robots.txt'];
@@ -73,28 +69,12 @@ function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(errorBody(404, MESSAGES.notFound));
 }
 
-/** The first value of each query parameter (what the route data declarations read). */
-function queryOf(search: string): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) if (!(name in query)) query[name] = value;
-  return query;
-}
-
 /** A visitor's page as kept: for this start data and route data generation, until `expires`. */
 interface VisitorPage {
   expires: number;
   publicPart: PublicStartData | undefined;
   generation: number;
   page: RenderedPage;
-}
-
-interface RenderedPage {
-  status: number;
-  html: Buffer;
-  /** the page varies with the User-Agent (a crawler's plain 404 page) */
-  forCrawlers: boolean;
-  /** the html compressed, made on the first request that accepts the coding and kept with the page */
-  encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
 }
 
 const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -134,28 +114,6 @@ function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promis
   return making;
 }
 
-const HEAD_END = '</head>';
-
-/**
- * The page from the template. `screenHead` (the first screen's stylesheets and preloads) goes
- * at the end of the head, after the stylesheets of the app itself that the build put there:
- * a screen's rules override the app's of the same specificity, as when the SPA loads the
- * screen's chunk (its stylesheet is then appended to the head).
- */
-export function renderPage(
-  template: string,
-  parts: { head: string; screenHead?: string; content: string; startData: StartData | undefined },
-): string {
-  const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
-  const screenHead = parts.screenHead ? `  ${parts.screenHead}\n  ${HEAD_END}` : HEAD_END;
-  // Function replacers: the inserted text may contain `$`. The template's own end of head first.
-  return template
-    .replace(HEAD_END, () => screenHead)
-    .replace(HEAD_MARKER, () => parts.head)
-    .replace(CONTENT_MARKER, () => parts.content)
-    .replace(START_DATA_MARKER, () => script);
-}
-
 export default fp<SpaOptions>(
   async function spa(fastify, opts) {
     const indexPath = join(opts.webDist, 'index.html');
@@ -193,58 +151,6 @@ export default fp<SpaOptions>(
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
-    async function render(request: FastifyRequest, page: {
-      path: string;
-      search: string;
-      match: RouteMatch | undefined;
-      closed: boolean;
-      session: VisitorSession;
-      publicPart: PublicStartData | undefined;
-      routeData: RouteData;
-      crawler: boolean;
-    }): Promise<RenderedPage> {
-      const { match, publicPart, routeData, session } = page;
-      const input: PageInput = {
-        path: page.path,
-        query: queryOf(page.search),
-        match,
-        settings: publicPart?.settings ?? {},
-        categories: publicPart?.categories ?? [],
-        origin: pageOrigin(request, opts.publicOrigin),
-        answers: routeData.answers,
-        missing: routeData.missing,
-        closed: page.closed,
-      };
-      const head = pageHead(input);
-      if (routeData.missing && page.crawler) return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
-      let startData: StartData | undefined;
-      if (publicPart) {
-        startData = { ...publicPart };
-        if (session.token && session.user) {
-          startData.user = session.user;
-          startData.permissions = session.permissions ?? [];
-        }
-        if (routeData.answers.length) startData.routeData = routeData.answers;
-      }
-      // People visiting get the first screen as the SPA shows it; crawlers, and people when it
-      // is not rendered, the page's main content as plain HTML (hidden from people).
-      const screen = startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
-        ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
-        : undefined;
-      const html = renderPage(template, {
-        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
-        screenHead: screen?.head,
-        // A closed site shows its notice, not the page's content.
-        content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
-        startData,
-      });
-      // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
-      // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
-      // shows 站点已关闭), with a 503.
-      const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
-      return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
-    }
-
     // Pages are rendered once and kept as bytes (encoding a page on every answer cost a third
     // of the rate): a visitor's page per URL (and origin) while its route data lives, as it is
     // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
@@ -277,7 +183,9 @@ export default fp<SpaOptions>(
       const fresh = async () => {
         const loaded = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
         const routeData = !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
-        return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
+        return renderVisitorPage(template, firstScreen, {
+          path: normalized, search, origin: pageOrigin(request, opts.publicOrigin), match, closed, session, publicPart, routeData, crawler,
+        });
       };
 
       if (visitorKey) {
