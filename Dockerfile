@@ -42,7 +42,10 @@ RUN if [ "$OFFICE_CONVERTERS" = "true" ]; then \
          libreoffice-impress-nogui calibre fonts-noto-cjk \
       && rm -rf /var/lib/apt/lists/*; \
     fi
+# Two malloc arenas instead of eight per core: the conversion threads' freed memory goes back
+# to the system instead of staying in their arenas (docs/operations.md, "Memory").
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data

@@ -28,7 +28,7 @@ import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
 import { runSeed } from './seed';
-import { userService } from './modules/user/routes';
+import { accountService } from './modules/account/routes';
 import type { InitialAdmin } from './modules/user/seed';
 import { groupService } from './modules/group/routes';
 import { permissionService } from './modules/permission/routes';
@@ -41,9 +41,10 @@ import { languageService } from './modules/language/routes';
 import { punishmentService } from './modules/punishment/routes';
 import { oauthService } from './modules/oauth/routes';
 import { uploadService } from './modules/attachment/routes';
+import { documentUploadService } from './modules/document/upload';
 import { fileService } from './modules/attachment/file-routes';
 import { documentService, recycleService } from './modules/document/routes';
-import { attachmentAdminService } from './modules/attachment/admin-rpcs';
+import { attachmentAdminService } from './modules/attachment-admin/routes';
 import { searchRecordService } from './modules/search-record/routes';
 import { downloadService, userDownloadService } from './modules/download/routes';
 import { favoriteService } from './modules/favorite/routes';
@@ -53,19 +54,21 @@ import { orderService } from './modules/order/routes';
 import { advertisementService } from './modules/advertisement/routes';
 import { sitemapService } from './modules/sitemap/routes';
 import { registerAccessLog } from './platform/access-log';
-import { viewFilesInProcess, type ViewFilesInProcess } from './modules/document/page-routes';
+import { viewFilesInProcess } from './modules/document/page-routes';
 import { articleService } from './modules/article/routes';
 import { commentService } from './modules/comment/routes';
 import { reportService } from './modules/report/routes';
 import { feedbackService } from './modules/feedback/routes';
 import { messageService } from './modules/message/routes';
+import type { Readable } from 'node:stream';
+import type { ViewFiles } from '../shared/view-files';
 
 /**
  * Every service of the embedded backend. The routes AND the seeded permission rows come
  * from this one list: adding a service is adding its module here.
  */
 export const services: readonly ServiceModule[] = [
-  userService,
+  accountService,
   groupService,
   permissionService,
   configService,
@@ -77,6 +80,7 @@ export const services: readonly ServiceModule[] = [
   punishmentService,
   oauthService,
   uploadService,
+  documentUploadService,
   fileService,
   documentService,
   recycleService,
@@ -106,7 +110,7 @@ declare module 'fastify' {
      * (gateway/embedded-backend.ts hands them over): decided by the same code, files
      * streamed from the blob store, no HTTP in between.
      */
-    viewFiles: ViewFilesInProcess;
+    viewFiles: ViewFiles<Readable>;
   }
 }
 

@@ -1,6 +1,7 @@
 // The gateway as one Fastify instance built from a plain config object. Tests build it
 // directly; server.ts adds the process around it.
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
@@ -22,7 +23,7 @@ import pageGuard from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
-import type { ViewFiles } from './view-files';
+import type { ViewFiles } from '../shared/view-files';
 import { PageLane } from './page-lane';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
@@ -35,7 +36,7 @@ export interface BuildOptions {
   /** where pino writes (tests capture the log here); default stdout */
   logStream?: DestinationStream;
   /** the embedded backend's page and cover answers, when it runs in this process (gateway/view-files.ts) */
-  viewFiles?: ViewFiles | undefined;
+  viewFiles?: ViewFiles<Readable> | undefined;
   /** the embedded backend in this process, answering every backend call without a socket (embedded-backend.ts) */
   dispatcher?: Dispatcher | undefined;
 }

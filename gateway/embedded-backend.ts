@@ -8,14 +8,15 @@ import type { Dispatcher } from 'undici';
 import { buildBackend, type BuildBackendOptions } from '../backend/app';
 import { loadBackendConfig } from '../backend/config';
 import { InProcessDispatcher } from './in-process-dispatcher';
-import type { ViewFiles } from './view-files';
+import type { Readable } from 'node:stream';
+import type { ViewFiles } from '../shared/view-files';
 
 /** A backend answered in this process: what the gateway is built with instead of a URL. */
 export interface InProcessBackend {
   /** where the gateway dispatches its backend calls (undici's interface, as for a remote Pool) */
   dispatcher: Dispatcher;
   /** its page and cover answers */
-  viewFiles: ViewFiles;
+  viewFiles: ViewFiles<Readable>;
 }
 
 export interface EmbeddedBackend extends InProcessBackend {

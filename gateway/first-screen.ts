@@ -12,14 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Piscina from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FirstScreen } from '../shared/first-screen';
 import type { StartData } from '../shared/types/start-data';
 import { escapeHtml } from './page-html';
-
-/** What web/src/entry-server.tsx's renderFirstScreen gives. */
-interface Screen {
-  html: string;
-  files: string[];
-}
 
 interface ManifestChunk {
   file: string;
@@ -95,7 +90,7 @@ export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger, t
     return undefined;
   }
   const linksOf = screenLinks(manifest);
-  const pool = new Piscina<{ url: string; start: StartData }, Screen | undefined>({
+  const pool = new Piscina<{ url: string; start: StartData }, FirstScreen | undefined>({
     filename: new URL('./first-screen-worker.mjs', import.meta.url).href,
     workerData: { modulePath },
     // One thread, started now (the module takes a moment to load), kept; its renders are short

@@ -7,27 +7,8 @@
 // BACKEND_URL set there is no such function and pages are forwarded as before.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { ViewFiles } from '../shared/view-files';
 import { backendAuthorization, bearerFromCookie, forwardablePath } from './forward';
-
-/** What the page routes read of a request: the headers the backend would have got. */
-export interface ViewFileRequest {
-  authorization: string | undefined;
-  acceptEncoding: string | undefined;
-  ifNoneMatch: string | undefined;
-}
-
-/** The page routes' answer, as they would have sent it over HTTP. */
-export interface ViewFileAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Readable | null;
-}
-
-/**
- * The embedded backend's answer for a page or cover URL; null for a URL it leaves to its
- * router (escapes, odd shapes), which the gateway then asks over HTTP.
- */
-export type ViewFiles = (url: string, request: ViewFileRequest) => Promise<ViewFileAnswer> | null;
 
 /**
  * Serves a page or cover in process, or calls `forward` (over HTTP) for what it does not
@@ -35,7 +16,7 @@ export type ViewFiles = (url: string, request: ViewFileRequest) => Promise<ViewF
  * backend that failed before answering (it answers the same request over HTTP with its own
  * error, and logs it).
  */
-export function serveViewFile(request: FastifyRequest, reply: FastifyReply, viewFiles: ViewFiles, forward: () => FastifyReply): FastifyReply | Promise<FastifyReply> {
+export function serveViewFile(request: FastifyRequest, reply: FastifyReply, viewFiles: ViewFiles<Readable>, forward: () => FastifyReply): FastifyReply | Promise<FastifyReply> {
   if (request.method !== 'GET' || forwardablePath(request.url) === undefined) return forward();
   const pending = viewFiles(request.url, {
     authorization: backendAuthorization(request),

@@ -1,9 +1,10 @@
 // `npm run build:server`: the server bundles (the gateway, the standalone backend, the worker, the blob
 // copy command), with the worker-thread modules beside the bundles that start them (the
-// threads load them by path at run time, so they are copied, not bundled).
+// threads load them by path at run time, so they are copied, not bundled) and the data files
+// the code reads beside its own module (`new URL(file, import.meta.url)`) beside every bundle.
 // `tsx scripts/build-server.ts <outdir> [name=entry.ts …]`: more entries (tests bundle probes).
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -31,6 +32,9 @@ const THREADS_BY_FOLDER: Record<string, readonly string[]> = {
   backend: CONVERT_THREADS,
 };
 
+/** Data files read at run time beside the module that reads them: beside every bundle in the build. */
+const DATA_FILES = ['backend/platform/search/zh-words.txt'];
+
 await build({
   entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, entry]) => [name, resolve(ROOT, entry)])),
   outdir: OUT,
@@ -45,5 +49,8 @@ await build({
 for (const [folder, files] of Object.entries(THREADS_BY_FOLDER)) {
   mkdirSync(resolve(OUT, folder), { recursive: true });
   for (const file of files) copyFileSync(resolve(ROOT, file), resolve(OUT, folder, basename(file)));
+}
+for (const folder of new Set(Object.keys(ENTRY_POINTS).map((name) => dirname(name)))) {
+  for (const file of DATA_FILES) copyFileSync(resolve(ROOT, file), resolve(OUT, folder, basename(file)));
 }
 process.stdout.write(`server bundles → ${OUT}\n`);

@@ -18,8 +18,9 @@ async function json(url: string, init: RequestInit & { token?: string } = {}): P
 
 /** One category and `titles.length` documents of `pages` Chinese pages each, converted. */
 export async function publishDocuments(backendUrl: string, adminPassword: string, titles: readonly string[], pages = 3): Promise<PublishedContent> {
-  const login = await json(`${backendUrl}/api/v1/user/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: adminPassword }) });
-  const token = login.body.token as string;
+  // The backend answers the token; the site (gateway) keeps it in its httpOnly cookie instead.
+  const login = await fetch(`${backendUrl}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: adminPassword }) });
+  const token = ((await login.json().catch(() => ({}))) as { token?: string }).token ?? /^[^=]+=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!token) throw new Error(`admin login for the benchmark content failed (${login.status})`);
   await json(`${backendUrl}/api/v1/category`, { method: 'POST', token, body: JSON.stringify({ title: '阅读材料', type: 0, description: '城市、图书与阅读' }) });
   const categories = await json(`${backendUrl}/api/v1/category/list?type=0&wd=${encodeURIComponent('阅读材料')}`, { token });

@@ -12,7 +12,8 @@ import { WatchedBody, isBodyTimeout } from '../body-timeout';
 import { GatewayError, MESSAGES } from '../errors';
 import { backendRequestHeaders, bearerFromCookie, clientResponseHeaders, forwardRead, sendFault } from '../forward';
 import { SAFE_METHODS, canonicalUrl, isJsonType, isUnder, pathOf } from '../http';
-import { serveViewFile, type ViewFiles } from '../view-files';
+import type { ViewFiles } from '../../shared/view-files';
+import { serveViewFile } from '../view-files';
 import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
@@ -185,7 +186,7 @@ export interface UpstreamOptions {
   /** how long a request body may stall (BODY_TIMEOUT_MS): all of it, or an upload between two chunks */
   bodyTimeoutMs: number;
   /** the embedded backend's page and cover answers in this process (gateway/view-files.ts) */
-  viewFiles?: ViewFiles | undefined;
+  viewFiles?: ViewFiles<Readable> | undefined;
 }
 
 /** The routes whose answers the embedded backend can give in process. */

@@ -1,35 +1,21 @@
 // Wire types of advertisement (docs/moredoc.md §12; conventions in ./common.ts).
 
-export interface Advertisement {
-  id?: number;
-  user_id?: number;
-  /** Slot key, see constants `adSlotGroups`. */
-  position?: string;
-  start_time?: string;
-  end_time?: string;
-  created_at?: string;
-  updated_at?: string;
-  /** HTML, sanitised by the embedded backend when it is saved. */
-  content?: string;
-  enable?: boolean;
-  remark?: string;
-  title?: string;
-}
+/**
+ * `position`: Slot key, see constants `adSlotGroups`.
+ * `content`: HTML, sanitised by the embedded backend when it is saved.
+ */
+import type { Wire } from '../wire';
+import type * as advertisementMessages from '../messages/advertisement';
+import type * as commonMessages from '../messages/common';
 
-export interface ListAdvertisementRequest {
-  page?: number;
-  size?: number;
-  wd?: string;
-  field?: string[];
-  order?: string;
-  position?: string[];
-  enable?: boolean[];
-}
+export type Advertisement = Wire<typeof advertisementMessages.Advertisement>;
 
-export interface GetAdvertisementByPositionRequest { position?: string[] }
+export type ListAdvertisementRequest = Wire<typeof advertisementMessages.ListAdvertisementRequest>;
 
-export interface GetAdvertisementRequest { id?: number }
+export type GetAdvertisementByPositionRequest = Wire<typeof advertisementMessages.GetAdvertisementByPositionRequest>;
 
-export interface DeleteAdvertisementRequest { id?: number[] }
+export type GetAdvertisementRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface ListAdvertisementReply { total?: number; advertisement?: Advertisement[] }
+export type DeleteAdvertisementRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
+
+export type ListAdvertisementReply = Wire<typeof advertisementMessages.ListAdvertisementReply>;

@@ -1,31 +1,16 @@
 // Wire types of attachment (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as attachmentMessages from '../messages/attachment';
+import type * as commonMessages from '../messages/common';
 
-export interface Attachment {
-  id?: number;
-  /** MD5 hex of the content. */
-  hash?: string;
-  user_id?: number;
-  type_id?: number;
-  /** Resource type, see constants `resourceTypeOptions`. */
-  type?: number;
-  enable?: boolean;
-  path?: string;
-  name?: string;
-  size?: number;
-  width?: number;
-  height?: number;
-  ext?: string;
-  ip?: string;
-  username?: string;
-  type_name?: string;
-  description?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `hash`: MD5 hex of the content.
+ * `type`: Resource type, see constants `resourceTypeOptions`.
+ */
+export type Attachment = Wire<typeof attachmentMessages.Attachment>;
 
-export interface ListAttachmentReply { total?: number; attachment?: Attachment[] }
+export type ListAttachmentReply = Wire<typeof attachmentMessages.ListAttachmentReply>;
 
 /** `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2). */
 export interface UploadImageReply {
@@ -34,18 +19,11 @@ export interface UploadImageReply {
   data?: Attachment;
 }
 
-export interface GetAttachmentRequest { id: number }
+export type GetAttachmentRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface DeleteAttachmentRequest { id: number[] }
+export type DeleteAttachmentRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListAttachmentRequest extends Omit<PageRequest, 'field'> {
-  enable?: boolean[];
-  user_id?: number[];
-  type?: number[];
-  ext?: string;
-}
+export type ListAttachmentRequest = Wire<typeof attachmentMessages.ListAttachmentRequest>;
 
 /** `GET /api/v1/document/formats` (ours): the extensions the document upload takes now, with their dot. */
-export interface DocumentFormats {
-  ext?: string[];
-}
+export type DocumentFormats = Wire<typeof attachmentMessages.DocumentFormats>;

@@ -1,30 +1,20 @@
 // Wire types of banner (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as bannerMessages from '../messages/banner';
+import type * as commonMessages from '../messages/common';
 
-export interface Banner {
-  id?: number;
-  title?: string;
-  /** Image URL path. */
-  path?: string;
-  sort?: number;
-  enable?: boolean;
-  /** 0 website, 1 mini-program, 2 app. */
-  type?: number;
-  /** Click-through link. */
-  url?: string;
-  description?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `path`: Image URL path.
+ * `type`: 0 website, 1 mini-program, 2 app.
+ * `url`: Click-through link.
+ */
+export type Banner = Wire<typeof bannerMessages.Banner>;
 
-export interface ListBannerReply { total?: number; banner?: Banner[] }
+export type ListBannerReply = Wire<typeof bannerMessages.ListBannerReply>;
 
-export interface GetBannerRequest { id: number }
+export type GetBannerRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface DeleteBannerRequest { id: number[] }
+export type DeleteBannerRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListBannerRequest extends PageRequest {
-  type?: number[];
-  enable?: boolean[];
-}
+export type ListBannerRequest = Wire<typeof bannerMessages.ListBannerRequest>;

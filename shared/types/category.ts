@@ -1,36 +1,24 @@
 // Wire types of category (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as categoryMessages from '../messages/category';
+import type * as commonMessages from '../messages/common';
 
-export interface Category {
-  id?: number;
-  /** 0 (or absent) = top level. */
-  parent_id?: number;
-  title?: string;
-  doc_count?: number;
-  /** Higher first. */
-  sort?: number;
-  enable?: boolean;
-  cover?: string;
-  icon?: string;
-  description?: string;
-  show_description?: boolean;
-  /** 0 document category, 1 article category. */
-  type?: number;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `parent_id`: 0 (or absent) = top level.
+ * `sort`: Higher first.
+ * `type`: 0 document category, 1 article category.
+ */
+export type Category = Wire<typeof categoryMessages.Category>;
 
 /** `total` is never returned by ListCategory. */
-export interface ListCategoryReply { total?: number; category?: Category[] }
+export type ListCategoryReply = Wire<typeof categoryMessages.ListCategoryReply>;
 
-export interface GetCategoryRequest { id: number }
+export type GetCategoryRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface DeleteCategoryRequest { id: number[] }
+export type DeleteCategoryRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListCategoryRequest extends PageRequest {
-  parent_id?: number[];
-  enable?: boolean[];
-  /** Defaults to [0] (document categories) when omitted. */
-  type?: number[];
-}
+/**
+ * `type`: Defaults to [0] (document categories) when omitted.
+ */
+export type ListCategoryRequest = Wire<typeof categoryMessages.ListCategoryRequest>;

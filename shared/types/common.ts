@@ -2,8 +2,10 @@
 // values (0, false, '', []), so every field it may omit is optional. Timestamps are RFC 3339
 // strings; int64 values travel as JSON numbers (docs/moredoc.md §12).
 
+import type { EmptyMessage, Wire } from '../wire';
+
 /** `google.protobuf.Empty`: `{}` in both directions. */
-export type Empty = Record<string, never>;
+export type Empty = Wire<EmptyMessage>;
 
 /** Error body of every failed call (contract README §5). */
 export interface ErrorBody {
@@ -11,12 +13,4 @@ export interface ErrorBody {
   /** gRPC code (16 Unauthenticated, 7 PermissionDenied, …), or the HTTP status for gateway errors. */
   code?: number;
   message?: string;
-}
-
-/** Query parameters common to the list calls; arrays travel as repeated keys. */
-export interface PageRequest {
-  page?: number;
-  size?: number;
-  wd?: string;
-  field?: string[];
 }

@@ -1,6 +1,7 @@
 // Wire types of config (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { Language } from './language';
+import type { Wire } from '../wire';
+import type * as configMessages from '../messages/config';
 
 /** Config categories: MOREDOC's (docs/moredoc.md §10), the three docs/product.md adds and our `sms`. */
 export type ConfigCategory =
@@ -9,198 +10,71 @@ export type ConfigCategory =
 
 export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
 
-/** One configuration row; `value` is always a string on the wire. */
-export interface Config {
-  id?: number;
-  label?: string;
-  name?: string;
-  value?: string;
-  placeholder?: string;
-  input_type?: ConfigInputType | string;
-  category?: ConfigCategory | string;
-  /** Ascending within a category. */
-  sort?: number;
-  /** For select inputs: one `value:label` option per line. */
-  options?: string;
-  /** Form width in a 24-column grid. */
-  col_num?: number;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * One configuration row; `value` is always a string on the wire.
+ * `sort`: Ascending within a category.
+ * `options`: For select inputs: one `value:label` option per line.
+ * `col_num`: Form width in a 24-column grid.
+ */
+export type Config = Wire<typeof configMessages.Config>;
 
-export interface ConfigSystem {
-  domain?: string;
-  title?: string;
-  keywords?: string;
-  description?: string;
-  logo?: string;
-  favicon?: string;
-  icp?: string;
-  analytics?: string;
-  sitename?: string;
-  copyright_start_year?: string;
-  register_background?: string;
-  login_background?: string;
-  recommend_words?: string[];
-  version?: string;
-  credit_name?: string;
-  sec_icp?: string;
-}
+export type ConfigSystem = Wire<typeof configMessages.ConfigSystem>;
 
-export interface ConfigFooter {
-  about?: string;
-  contact?: string;
-  agreement?: string;
-  copyright?: string;
-  feedback?: string;
-}
+export type ConfigFooter = Wire<typeof configMessages.ConfigFooter>;
 
-export interface ConfigSecurity {
-  is_close?: boolean;
-  close_statement?: string;
-  enable_register?: boolean;
-  enable_captcha_login?: boolean;
-  enable_captcha_register?: boolean;
-  enable_captcha_comment?: boolean;
-  enable_captcha_find_password?: boolean;
-  enable_captcha_upload?: boolean;
-  /** MB. */
-  max_document_size?: number;
-  document_allowed_ext?: string[];
-  login_required?: boolean;
-  enable_verify_register_email?: boolean;
-  /** Ours: visitors answer a captcha to send feedback. */
-  enable_captcha_feedback?: boolean;
-  /** Ours: the image captcha before an SMS code is sent. */
-  enable_captcha_sms?: boolean;
-}
+/**
+ * `max_document_size`: MB.
+ * `enable_captcha_feedback`: Ours: visitors answer a captcha to send feedback.
+ * `enable_captcha_sms`: Ours: the image captcha before an SMS code is sent.
+ */
+export type ConfigSecurity = Wire<typeof configMessages.ConfigSecurity>;
 
-export interface ConfigDisplay {
-  show_register_user_count?: boolean;
-  show_index_categories?: boolean;
-  pages_per_read?: number;
-  copyright_statement?: string;
-  show_document_descriptions?: boolean;
-  hide_keywords_on_lists?: boolean;
-  show_document_count?: boolean;
-  show_document_view_count?: boolean;
-  show_document_download_count?: boolean;
-  show_document_favorite_count?: boolean;
-  hide_category_without_document?: boolean;
-  wechat_tip?: string;
-  wechat_qrcode?: string;
-  contact_tip?: string;
-  contact_link?: string;
-  index_document_style?: string;
-  home_version?: string;
-  /** Ours: who may copy a document's text in the reader: `all`, `member`, `vip` or `none`. */
-  copy_text?: string;
-}
+/**
+ * `copy_text`: Ours: who may copy a document's text in the reader: `all`, `member`, `vip` or `none`.
+ */
+export type ConfigDisplay = Wire<typeof configMessages.ConfigDisplay>;
 
-/** Captcha rendering (not public; `GET /api/v1/config/list?category=captcha`). */
-export interface ConfigCaptcha {
-  length?: number;
-  width?: number;
-  height?: number;
-  /** `digit`, `string`, `math` or `audio`. */
-  type?: string;
-}
+/**
+ * One VIP membership plan (docs/api.md §1: `vip.plans`, one `code|title|days|price|description|1` per line).
+ * `price`: In yuan.
+ * `recommended`: Marked 推荐 on the VIP page.
+ */
+export type VipPlan = Wire<typeof configMessages.VipPlan>;
 
-/** One VIP membership plan (docs/api.md §1: `vip.plans`, one `code|title|days|price|description|1` per line). */
-export interface VipPlan {
-  code?: string;
-  title?: string;
-  days?: number;
-  /** In yuan. */
-  price?: number;
-  description?: string;
-  /** Marked 推荐 on the VIP page. */
-  recommended?: boolean;
-}
+/**
+ * Public part of our `vip` config category (docs/api.md §2).
+ * `read_all_pages`: VIP members read every page of a document, past the preview.
+ * `benefits`: HTML shown on the VIP page.
+ */
+export type ConfigVip = Wire<typeof configMessages.ConfigVip>;
 
-/** Public part of our `vip` config category (docs/api.md §2). */
-export interface ConfigVip {
-  enable?: boolean;
-  title?: string;
-  description?: string;
-  plans?: VipPlan[];
-  free_download?: boolean;
-  /** VIP members read every page of a document, past the preview. */
-  read_all_pages?: boolean;
-  times_every_day?: number;
-  /** HTML shown on the VIP page. */
-  benefits?: string;
-}
-
-/** Public part of our `pay` config category: secrets never leave the backend. */
-export interface ConfigPay {
-  enable?: boolean;
-  /** The first of `providers` (kept for clients of the first version). */
-  provider?: string;
-  /** The ways of paying the checkout offers: chosen in `pay.provider` and configured. */
-  providers?: string[];
-}
+/**
+ * Public part of our `pay` config category: secrets never leave the backend.
+ * `provider`: The first of `providers` (kept for clients of the first version).
+ * `providers`: The ways of paying the checkout offers: chosen in `pay.provider` and configured.
+ */
+export type ConfigPay = Wire<typeof configMessages.ConfigPay>;
 
 /** Social sign-in switches of docs/product.md §1 (both default false). */
-export interface ConfigOauth {
-  wechat?: boolean;
-  qq?: boolean;
-}
+export type ConfigOauth = Wire<typeof configMessages.ConfigOauth>;
 
 /** Public part of our `sms` category: whether the mobile-number flows are offered. */
-export interface ConfigSms {
-  enable?: boolean;
-}
+export type ConfigSms = Wire<typeof configMessages.ConfigSms>;
 
 /** Ours: the site can send mail (password reset by e-mail, e-mail codes). */
-export interface ConfigEmail {
-  enable?: boolean;
-}
+export type ConfigEmail = Wire<typeof configMessages.ConfigEmail>;
 
-/** `GET /api/v1/settings` (docs/moredoc.md §10, plus the product's vip and oauth, and our pay and sms). */
-export interface Settings {
-  system?: ConfigSystem;
-  footer?: ConfigFooter;
-  security?: ConfigSecurity;
-  display?: ConfigDisplay;
-  /** Enabled languages, only `id`, `language` and `code`. */
-  language?: Language[];
-  vip?: ConfigVip;
-  oauth?: ConfigOauth;
-  pay?: ConfigPay;
-  sms?: ConfigSms;
-  email?: ConfigEmail;
-}
+/**
+ * `GET /api/v1/settings` (docs/moredoc.md §10, plus the product's vip and oauth, and our pay and sms).
+ * `language`: Enabled languages, only `id`, `language` and `code`.
+ */
+export type Settings = Wire<typeof configMessages.Settings>;
 
-export interface Stats {
-  user_count?: number;
-  document_count?: number;
-  category_count?: number;
-  article_count?: number;
-  comment_count?: number;
-  banner_count?: number;
-  friendlink_count?: number;
-  report_count?: number;
-  os?: string;
-  version?: string;
-  hash?: string;
-  build_at?: string;
-}
+export type Stats = Wire<typeof configMessages.Stats>;
 
-export interface EnvDependent {
-  name?: string;
-  description?: string;
-  is_installed?: boolean;
-  error?: string;
-  checked_at?: string;
-  cmd?: string;
-  is_required?: boolean;
-  version?: string;
-}
+export type EnvDependent = Wire<typeof configMessages.EnvDependent>;
 
-export interface Envs {
-  envs?: EnvDependent[];
-}
+export type Envs = Wire<typeof configMessages.Envs>;
 
 /**
  * What a new site may still lack (`GET /api/v1/setup/checklist`, ours): a document category,
@@ -209,56 +83,26 @@ export interface Envs {
 export const SETUP_ITEMS = ['category', 'upload', 'mail', 'payment', 'domain', 'admin_password', 'libreoffice', 'calibre'] as const;
 export type SetupItem = (typeof SETUP_ITEMS)[number];
 
-export interface SetupChecklist {
-  /** The items still to do, in SETUP_ITEMS order; absent when nothing is left. */
-  missing?: SetupItem[];
-}
+/** `missing`: the items still to do, in SETUP_ITEMS order; absent when nothing is left. */
+// The backend names only SETUP_ITEMS: the dashboard looks each one up in its table.
+export type SetupChecklist = Omit<Wire<typeof configMessages.SetupChecklist>, 'missing'> & { missing?: SetupItem[] };
 
-export interface CPUInfo {
-  cores?: number;
-  model_name?: string;
-  mhz?: number;
-  percent?: number;
-}
+export type CPUInfo = Wire<typeof configMessages.CPUInfo>;
 
-export interface MemoryInfo {
-  total?: number;
-  available?: number;
-  used?: number;
-  free?: number;
-  percent?: number;
-}
+export type MemoryInfo = Wire<typeof configMessages.MemoryInfo>;
 
-export interface DiskInfo {
-  disk_name?: string;
-  total?: number;
-  used?: number;
-  free?: number;
-  percent?: number;
-}
+export type DiskInfo = Wire<typeof configMessages.DiskInfo>;
 
-export interface DeviceInfo {
-  cpu?: CPUInfo;
-  memory?: MemoryInfo;
-  disk?: DiskInfo[];
-}
+export type DeviceInfo = Wire<typeof configMessages.DeviceInfo>;
 
-export interface Release {
-  tag_name?: string;
-  name?: string;
-  body?: string;
-  release_at?: string;
-  ignore?: string;
-  /** `none`, `auto`, `gitee` or `github`. */
-  source?: string;
-  current?: string;
-}
+/**
+ * `source`: `none`, `auto`, `gitee` or `github`.
+ */
+export type Release = Wire<typeof configMessages.Release>;
 
-export interface Configs {
-  config?: Config[];
-}
+export type Configs = Wire<typeof configMessages.Configs>;
 
-export interface ListConfigRequest { category: (ConfigCategory | string)[] }
+export type ListConfigRequest = Wire<typeof configMessages.ListConfigRequest>;
 
 /** `PUT /api/v1/config`: rows as listed, with edited `value`; updated by id. */
-export type UpdateConfigRequest = Configs;
+export type UpdateConfigRequest = Wire<typeof configMessages.Configs>;

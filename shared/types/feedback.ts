@@ -1,46 +1,29 @@
 // Wire types of FeedbackAPI, ours (docs/api.md; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as feedbackMessages from '../messages/feedback';
 
-export interface Feedback {
-  id?: number;
-  /** 0 for a visitor. */
-  user_id?: number;
-  username?: string;
-  /** Plain text. */
-  content?: string;
-  /** How to reach the sender (e-mail, phone, QQ…), as typed. */
-  contact?: string;
-  /** An uploaded screenshot, `/uploads/…`. */
-  image?: string;
-  /** The site path the sender wrote from. */
-  page?: string;
-  /** 0 new, 1 handled. */
-  status?: number;
-  /** The admin's reply, shown to nobody else but admins. */
-  reply?: string;
-  ip?: string;
-  handled_at?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `user_id`: 0 for a visitor.
+ * `content`: Plain text.
+ * `contact`: How to reach the sender (e-mail, phone, QQ…), as typed.
+ * `image`: An uploaded screenshot, `/uploads/…`.
+ * `page`: The site path the sender wrote from.
+ * `status`: 0 new, 1 handled.
+ * `reply`: The admin's reply, shown to nobody else but admins.
+ */
+export type Feedback = Wire<typeof feedbackMessages.Feedback>;
 
-export interface CreateFeedbackRequest {
-  content: string;
-  contact?: string;
-  image?: string;
-  page?: string;
-  /** Visitors, when the security config asks (`GET /api/v1/user/captcha?type=feedback`). */
-  captcha_id?: string;
-  captcha?: string;
-}
+/**
+ * `captcha_id`: Visitors, when the security config asks (`GET /api/v1/user/captcha?type=feedback`).
+ */
+export type CreateFeedbackRequest = Wire<typeof feedbackMessages.CreateFeedbackRequest>;
 
-export interface UpdateFeedbackRequest { id: number; status?: number; reply?: string }
+export type UpdateFeedbackRequest = Wire<typeof feedbackMessages.UpdateFeedbackRequest>;
 
-export interface ListFeedbackRequest extends PageRequest {
-  status?: number[];
-}
+export type ListFeedbackRequest = Wire<typeof feedbackMessages.ListFeedbackRequest>;
 
-export interface ListFeedbackReply { total?: number; feedback?: Feedback[] }
+export type ListFeedbackReply = Wire<typeof feedbackMessages.ListFeedbackReply>;
 
-export interface DeleteFeedbackRequest { id: number[] }
+export type DeleteFeedbackRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;

@@ -1,22 +1,15 @@
 // Wire types of friendlink (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as friendlinkMessages from '../messages/friendlink';
 
-export interface Friendlink {
-  id?: number;
-  title?: string;
-  link?: string;
-  description?: string;
-  sort?: number;
-  enable?: boolean;
-  created_at?: string;
-  updated_at?: string;
-}
+export type Friendlink = Wire<typeof friendlinkMessages.Friendlink>;
 
-export interface ListFriendlinkReply { total?: number; friendlink?: Friendlink[] }
+export type ListFriendlinkReply = Wire<typeof friendlinkMessages.ListFriendlinkReply>;
 
-export interface GetFriendlinkRequest { id: number }
+export type GetFriendlinkRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface DeleteFriendlinkRequest { id: number[] }
+export type DeleteFriendlinkRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListFriendlinkRequest extends PageRequest { enable?: boolean[] }
+export type ListFriendlinkRequest = Wire<typeof friendlinkMessages.ListFriendlinkRequest>;

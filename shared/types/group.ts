@@ -1,43 +1,26 @@
 // Wire types of group (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as groupMessages from '../messages/group';
 
-export interface Group {
-  id?: number;
-  title?: string;
-  color?: string;
-  is_default?: boolean;
-  is_display?: boolean;
-  description?: string;
-  user_count?: number;
-  /** Higher first. */
-  sort?: number;
-  enable_upload?: boolean;
-  enable_comment_approval?: boolean;
-  enable_comment?: boolean;
-  enable_document_review?: boolean;
-  enable_article?: boolean;
-  enable_article_approval?: boolean;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `sort`: Higher first.
+ */
+export type Group = Wire<typeof groupMessages.Group>;
 
-export interface GroupPermissions {
-  permission_id?: number[];
-}
+export type GroupPermissions = Wire<typeof groupMessages.GroupPermissions>;
 
-export interface ListGroupReply { total?: number; group?: Group[] }
+export type ListGroupReply = Wire<typeof groupMessages.ListGroupReply>;
 
-export interface GetGroupRequest { id: number }
+export type GetGroupRequest = Wire<typeof groupMessages.GetGroupRequest>;
 
-export interface DeleteGroupRequest { id: number[] }
+export type DeleteGroupRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListGroupRequest extends PageRequest { sort?: string }
+export type ListGroupRequest = Wire<typeof groupMessages.ListGroupRequest>;
 
-export interface GetGroupPermissionRequest { id: number }
+export type GetGroupPermissionRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface UpdateGroupPermissionRequest {
-  group_id: number;
-  /** Replaces the group's grants. */
-  permission_id: number[];
-}
+/** `permission_id`: replaces the group's grants. */
+// The SPA always names the group it changes (its cache key is the group's).
+export type UpdateGroupPermissionRequest = Wire<typeof groupMessages.UpdateGroupPermissionRequest> & { group_id: number };

@@ -1,25 +1,20 @@
 // Wire types of language (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as languageMessages from '../messages/language';
 
-export interface Language {
-  id?: number;
-  /** Display name (Chinese). */
-  language?: string;
-  enable?: boolean;
-  /** `zh-CN`, `en`, … */
-  code?: string;
-  /** Document counter. */
-  total?: number;
-  sort?: number;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `language`: Display name (Chinese).
+ * `code`: `zh-CN`, `en`, …
+ * `total`: Document counter.
+ */
+export type Language = Wire<typeof languageMessages.Language>;
 
-export interface ListLanguageReply { total?: number; language?: Language[] }
+export type ListLanguageReply = Wire<typeof languageMessages.ListLanguageReply>;
 
-export interface UpdateLanguageStatusRequest { id: number[]; enable: boolean }
+export type UpdateLanguageStatusRequest = Wire<typeof languageMessages.UpdateLanguageStatusRequest>;
 
-export interface DeleteLanguageRequest { id: number[] }
+export type DeleteLanguageRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListLanguageRequest extends PageRequest { enable?: boolean[] }
+export type ListLanguageRequest = Wire<typeof languageMessages.ListLanguageRequest>;

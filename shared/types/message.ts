@@ -1,6 +1,9 @@
 // MessageAPI (ours, docs/api.md §15): the member's 消息 centre.
 
 /** What a message is about. */
+import type { Wire } from '../wire';
+import type * as messageMessages from '../messages/message';
+
 export const MessageType = {
   DocumentApproved: 1,
   DocumentRejected: 2,
@@ -9,40 +12,24 @@ export const MessageType = {
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
-export interface Message {
-  id?: number;
-  type?: MessageType;
-  title?: string;
-  content?: string;
-  /** 0 a document, 1 an article (TargetType). */
-  target_type?: number;
-  target_id?: number;
-  /** An article's identifier, for its link. */
-  target_key?: string;
-  /** Absent while unread. */
-  read_at?: string;
-  created_at?: string;
-}
+/**
+ * `target_type`: 0 a document, 1 an article (TargetType).
+ * `target_key`: An article's identifier, for its link.
+ * `read_at`: Absent while unread.
+ */
+export type Message = Wire<typeof messageMessages.Message>;
 
-export interface ListMessageRequest {
-  page?: number;
-  size?: number;
-  /** Only the unread ones. */
-  unread?: boolean;
-}
+/**
+ * `unread`: Only the unread ones.
+ */
+export type ListMessageRequest = Wire<typeof messageMessages.ListMessageRequest>;
 
-export interface ListMessageReply {
-  total?: number;
-  /** All the member's unread messages, whatever the page. */
-  unread?: number;
-  message?: Message[];
-}
+/**
+ * `unread`: All the member's unread messages, whatever the page.
+ */
+export type ListMessageReply = Wire<typeof messageMessages.ListMessageReply>;
 
-export interface UnreadMessages {
-  count?: number;
-}
+export type UnreadMessages = Wire<typeof messageMessages.UnreadMessages>;
 
 /** `PUT /api/v1/message/read`: these ids, or every message when none is given. */
-export interface ReadMessageRequest {
-  id?: number[];
-}
+export type ReadMessageRequest = Wire<typeof messageMessages.ReadMessageRequest>;

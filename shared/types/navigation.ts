@@ -1,35 +1,26 @@
 // Wire types of navigation (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as navigationMessages from '../messages/navigation';
 
-export interface Navigation {
-  id?: number;
-  title?: string;
-  /** Absolute URL or site path. */
-  href?: string;
-  /** `_self` or `_blank`. */
-  target?: string;
-  color?: string;
-  /** Higher first. */
-  sort?: number;
-  /** False rows are still listed; the client filters. */
-  enable?: boolean;
-  /** 0 (or absent) = top level. */
-  parent_id?: number;
-  description?: string;
-  /** Built-in entry that cannot be deleted. */
-  fixed?: boolean;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `href`: Absolute URL or site path.
+ * `target`: `_self` or `_blank`.
+ * `sort`: Higher first.
+ * `enable`: False rows are still listed; the client filters.
+ * `parent_id`: 0 (or absent) = top level.
+ * `fixed`: Built-in entry that cannot be deleted.
+ */
+export type Navigation = Wire<typeof navigationMessages.Navigation>;
 
-export interface ListNavigationReply { total?: number; navigation?: Navigation[] }
+export type ListNavigationReply = Wire<typeof navigationMessages.ListNavigationReply>;
 
-export interface GetNavigationRequest { id: number }
+export type GetNavigationRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface DeleteNavigationRequest { id: number[] }
+export type DeleteNavigationRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListNavigationRequest extends PageRequest {
-  /** Comma-separated, default `sort desc`. */
-  order?: string;
-}
+/**
+ * `order`: Comma-separated, default `sort desc`.
+ */
+export type ListNavigationRequest = Wire<typeof navigationMessages.ListNavigationRequest>;

@@ -1,15 +1,16 @@
 // Wire types of oauth (ours, docs/api.md §5; conventions in ./common.ts).
 
+import type { Wire } from '../wire';
+import type * as oauthMessages from '../messages/oauth';
+
 export type OAuthProvider = 'wechat' | 'qq';
 
-export interface OAuthAuthorizeRequest { type: OAuthProvider }
+// The SPA sends only the providers it offers.
+export type OAuthAuthorizeRequest = Wire<typeof oauthMessages.AuthorizeRequest> & { type: OAuthProvider };
 
 /** The provider's sign-in page, with a single-use `state`. */
-export interface OAuthAuthorizeReply { url?: string }
+export type OAuthAuthorizeReply = Wire<typeof oauthMessages.AuthorizeReply>;
 
 /** The callback's query, handed on; answers UserAPI's LoginReply. */
-export interface OAuthLoginRequest {
-  type: OAuthProvider;
-  code: string;
-  state: string;
-}
+// The callback screen knows its provider from its address.
+export type OAuthLoginRequest = Wire<typeof oauthMessages.OAuthLoginRequest> & { type: OAuthProvider };

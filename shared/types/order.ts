@@ -1,140 +1,62 @@
 // Wire types of OrderAPI (ours, docs/api.md §10; conventions in ./common.ts). Amounts in fen.
 
-export interface Order {
-  id?: number;
-  /** 22 digits, unique; the providers' out_trade_no. */
-  order_no?: string;
-  /** The buyer (kept after the account is deleted). */
-  user_id?: number;
-  username?: string;
-  plan_code?: string;
-  plan_title?: string;
-  days?: number;
-  /** fen */
-  amount?: number;
-  /** 0 pending, 1 paid, 2 closed, 3 refunded (shared/vip.ts `OrderStatus`). */
-  status?: number;
-  /** `alipay`, `wechat` or `manual`: the way the member chose or paid. */
-  provider?: string;
-  trade_no?: string;
-  /** fen */
-  paid_amount?: number;
-  /** `cancel`, `timeout`, `admin` or `replaced`. */
-  close_reason?: string;
-  /** A verified payment arrived after the order was closed (the admin refunds or re-opens). */
-  late_paid?: boolean;
-  /** The admins' notes; only in admin answers. */
-  remark?: string;
-  /** The part of the VIP period this order added. */
-  vip_start_at?: string;
-  vip_end_at?: string;
-  expires_at?: string;
-  paid_at?: string;
-  closed_at?: string;
-  refunded_at?: string;
-  created_at?: string;
-  updated_at?: string;
-  /**
-   * GetOrder, to the buyer of a pending order submitted as a transfer (`provider` manual):
-   * the instructions PayOrder gave, to read again.
-   */
-  instructions?: string;
-}
+/**
+ * `order_no`: 22 digits, unique; the providers' out_trade_no.
+ * `user_id`: The buyer (kept after the account is deleted).
+ * `amount`: fen
+ * `status`: 0 pending, 1 paid, 2 closed, 3 refunded (shared/vip.ts `OrderStatus`).
+ * `provider`: `alipay`, `wechat` or `manual`: the way the member chose or paid.
+ * `paid_amount`: fen
+ * `close_reason`: `cancel`, `timeout`, `admin` or `replaced`.
+ * `late_paid`: A verified payment arrived after the order was closed (the admin refunds or re-opens).
+ * `remark`: The admins' notes; only in admin answers.
+ * `vip_start_at`: The part of the VIP period this order added.
+ * `instructions`: * GetOrder, to the buyer of a pending order submitted as a transfer (`provider` manual): the instructions PayOrder gave, to read again.
+ */
+import type { Wire } from '../wire';
+import type * as orderMessages from '../messages/order';
+import type * as paymentMessages from '../messages/payment';
+
+export type Order = Wire<typeof orderMessages.Order>;
 
 /** `price`: the plan's price in yuan as the member saw it; another price is refused. */
-export interface CreateOrderRequest {
-  plan_code: string;
-  price: number;
-}
+export type CreateOrderRequest = Wire<typeof orderMessages.CreateOrderRequest>;
 
-export interface PayOrderRequest {
-  order_no: string;
-  provider: string;
-  /** `pc` (default) or `mobile`. */
-  device?: string;
-}
+/**
+ * `device`: `pc` (default) or `mobile`.
+ */
+export type PayOrderRequest = Wire<typeof orderMessages.PayOrderRequest>;
 
 /** One of `pay_url` (go there), `code_url` (show as a QR code) or `instructions` (transfer). */
-export interface PayOrderReply {
-  order?: Order;
-  provider?: string;
-  pay_url?: string;
-  code_url?: string;
-  instructions?: string;
-}
+export type PayOrderReply = Wire<typeof orderMessages.PayOrderReply>;
 
-export interface CancelOrderRequest {
-  order_no: string;
-}
+export type CancelOrderRequest = Wire<typeof orderMessages.CancelOrderRequest>;
 
-export interface GetOrderRequest {
-  id?: number;
-  order_no?: string;
-}
+export type GetOrderRequest = Wire<typeof orderMessages.GetOrderRequest>;
 
-export interface ListMyOrderRequest {
-  page?: number;
-  size?: number;
-  status?: number[];
-}
+export type ListMyOrderRequest = Wire<typeof orderMessages.ListMyOrderRequest>;
 
-export interface ListOrderRequest {
-  page?: number;
-  size?: number;
-  wd?: string;
-  status?: number[];
-  provider?: string[];
-  user_id?: number[];
-  /** RFC 3339; orders created at or after. */
-  created_from?: string;
-  /** RFC 3339; orders created before. */
-  created_to?: string;
-  order?: string;
-}
+/**
+ * `created_from`: RFC 3339; orders created at or after.
+ * `created_to`: RFC 3339; orders created before.
+ */
+export type ListOrderRequest = Wire<typeof orderMessages.ListOrderRequest>;
 
-export interface ListOrderReply {
-  total?: number;
-  order?: Order[];
-}
+export type ListOrderReply = Wire<typeof orderMessages.ListOrderReply>;
 
-export interface CloseOrderRequest {
-  id: number[];
-  reason: string;
-}
+export type CloseOrderRequest = Wire<typeof orderMessages.CloseOrderRequest>;
 
 /** Refund or confirm one order, with the admin's reason. */
-export interface OrderDecisionRequest {
-  id: number;
-  reason: string;
-}
+export type OrderDecisionRequest = Wire<typeof orderMessages.OrderDecisionRequest>;
 
-/** A notification a provider posted, or a payment confirmed by query or by an admin. */
-export interface PaymentNotification {
-  id?: number;
-  provider?: string;
-  order_no?: string;
-  order_id?: number;
-  trade_no?: string;
-  /** fen */
-  amount?: number;
-  /** `paid`, `repeated`, `late`, `ignored` or `refused`. */
-  outcome?: string;
-  reason?: string;
-  /** The notification as received (WeChat: with its decrypted resource). */
-  raw?: string;
-  ip?: string;
-  created_at?: string;
-}
+/**
+ * A notification a provider posted, or a payment confirmed by query or by an admin.
+ * `amount`: fen
+ * `outcome`: `paid`, `repeated`, `late`, `ignored` or `refused`.
+ * `raw`: The notification as received (WeChat: with its decrypted resource).
+ */
+export type PaymentNotification = Wire<typeof paymentMessages.PaymentNotification>;
 
-export interface ListPaymentNotificationRequest {
-  page?: number;
-  size?: number;
-  order_no?: string;
-  outcome?: string[];
-  provider?: string[];
-}
+export type ListPaymentNotificationRequest = Wire<typeof paymentMessages.ListPaymentNotificationRequest>;
 
-export interface ListPaymentNotificationReply {
-  total?: number;
-  notification?: PaymentNotification[];
-}
+export type ListPaymentNotificationReply = Wire<typeof paymentMessages.ListPaymentNotificationReply>;

@@ -1,24 +1,17 @@
 // Wire types of permission (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as permissionMessages from '../messages/permission';
 
-export interface Permission {
-  id?: number;
-  /** `GRPC` for RPCs, an HTTP verb (`POST`) for upload routes. */
-  method?: string;
-  /** Full gRPC method (`/api.v1.UserAPI/ListUser`) or HTTP path (`/api/v1/upload/banner`). */
-  path?: string;
-  title?: string;
-  description?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `method`: `GRPC` for RPCs, an HTTP verb (`POST`) for upload routes.
+ * `path`: Full gRPC method (`/api.v1.UserAPI/ListUser`) or HTTP path (`/api/v1/upload/banner`).
+ */
+export type Permission = Wire<typeof permissionMessages.Permission>;
 
-export interface ListPermissionReply { total?: number; permission?: Permission[] }
+export type ListPermissionReply = Wire<typeof permissionMessages.ListPermissionReply>;
 
-export interface GetPermissionRequest { id: number }
+export type GetPermissionRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface ListPermissionRequest extends Omit<PageRequest, 'field'> {
-  method?: string[];
-  path?: string;
-}
+export type ListPermissionRequest = Wire<typeof permissionMessages.ListPermissionRequest>;

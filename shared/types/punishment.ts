@@ -1,43 +1,25 @@
 // Wire types of punishment (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { PageRequest } from './common';
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as punishmentMessages from '../messages/punishment';
 
-export interface Punishment {
-  id?: number;
-  user_id?: number;
-  /** See constants `punishmentTypeOptions`. */
-  type?: number;
-  enable?: boolean;
-  /** JSON text: `[{"u":<admin id>,"t":<type>,"ts":<unix seconds>}]`. */
-  operators?: string;
-  remark?: string;
-  reason?: string;
-  username?: string;
-  /** Absent = permanent. */
-  end_time?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `type`: See constants `punishmentTypeOptions`.
+ * `operators`: JSON text: `[{"u":<admin id>,"t":<type>,"ts":<unix seconds>}]`.
+ * `end_time`: Absent = permanent.
+ */
+export type Punishment = Wire<typeof punishmentMessages.Punishment>;
 
-export interface ListPunishmentReply { total?: number; punishment?: Punishment[] }
+export type ListPunishmentReply = Wire<typeof punishmentMessages.ListPunishmentReply>;
 
-export interface CreatePunishmentRequest {
-  user_id: number[];
-  type: number[];
-  enable?: boolean;
-  remark?: string;
-  reason?: string;
-  /** Omitted = permanent. */
-  end_time?: string;
-}
+/**
+ * `end_time`: Omitted = permanent.
+ */
+export type CreatePunishmentRequest = Wire<typeof punishmentMessages.CreatePunishmentRequest>;
 
-export interface GetPunishmentRequest { id: number }
+export type GetPunishmentRequest = Wire<ReturnType<typeof commonMessages.IdRequest>>;
 
-export interface CancelPunishmentRequest { id: number[] }
+export type CancelPunishmentRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
-export interface ListPunishmentRequest extends PageRequest {
-  order?: string;
-  type?: number[];
-  enable?: number[];
-  user_id?: number[];
-}
+export type ListPunishmentRequest = Wire<typeof punishmentMessages.ListPunishmentRequest>;

@@ -1,211 +1,117 @@
 // Wire types of user (docs/moredoc.md §12; conventions in ./common.ts).
 
+import type { Wire } from '../wire';
+import type * as commonMessages from '../messages/common';
+import type * as downloadMessages from '../messages/download';
+import type * as userMessages from '../messages/user';
 import type { SmsCodePurpose } from '../constants';
-import type { PageRequest } from './common';
-import type { Download } from './document';
-import type { Group } from './group';
-import type { Permission } from './permission';
 
-export interface User {
-  id?: number;
-  username?: string;
-  mobile?: string;
-  email?: string;
-  address?: string;
-  signature?: string;
-  last_login_ip?: string;
-  register_ip?: string;
-  doc_count?: number;
-  follow_count?: number;
-  fans_count?: number;
-  favorite_count?: number;
-  comment_count?: number;
-  /** Never filled by MOREDOC (no column). */
-  status?: number;
-  avatar?: string;
-  identity?: string;
-  realname?: string;
-  /** Filled only by `GET /api/v1/user/list`. */
-  group_id?: number[];
-  credit_count?: number;
-  article_count?: number;
-  remark?: string;
-  /** Ours: only in `GET /api/v1/user` for oneself — an active VIP period. */
-  is_vip?: boolean;
-  /** Ours: only for oneself — end of the VIP period (also when it has passed). */
-  vip_end_at?: string;
-  login_at?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `status`: Never filled by MOREDOC (no column).
+ * `group_id`: Filled only by `GET /api/v1/user/list`.
+ * `is_vip`: Ours: only in `GET /api/v1/user` for oneself — an active VIP period.
+ * `vip_end_at`: Ours: only for oneself — end of the VIP period (also when it has passed).
+ */
+export type User = Wire<typeof userMessages.User>;
 
-export interface Dynamic {
-  id?: number;
-  user_id?: number;
-  /** May contain HTML links. */
-  content?: string;
-  type?: number;
-  username?: string;
-  created_at?: string;
-  updated_at?: string;
-}
+/**
+ * `content`: May contain HTML links.
+ */
+export type Dynamic = Wire<typeof userMessages.Dynamic>;
 
-export interface Sign {
-  id?: number;
-  user_id?: number;
-  /** Date as the integer YYYYMMDD. */
-  sign_at?: number;
-  ip?: string;
-  award?: number;
-  created_at?: string;
-}
+/**
+ * `sign_at`: Date as the integer YYYYMMDD.
+ */
+export type Sign = Wire<typeof userMessages.Sign>;
 
 /** Register and login. Through the gateway the token is moved into the cookie and absent. */
-export interface LoginReply {
-  token?: string;
-  user?: User;
-}
+export type LoginReply = Wire<typeof userMessages.LoginReply>;
 
-export interface GetUserCaptchaReply {
-  enable?: boolean;
-  id?: string;
-  /** base64 `data:` URI (PNG, or WAV for audio). */
-  captcha?: string;
-  type?: string;
-}
+/**
+ * `captcha`: base64 `data:` URI (PNG, or WAV for audio).
+ */
+export type GetUserCaptchaReply = Wire<typeof userMessages.GetUserCaptchaReply>;
 
-export interface GetUserPermissionsReply {
-  permission?: Permission[];
-}
+export type GetUserPermissionsReply = Wire<typeof userMessages.GetUserPermissionsReply>;
 
-export interface ListUserReply { total?: number; user?: User[] }
+export type ListUserReply = Wire<typeof userMessages.ListUserReply>;
 
-export interface ListUserGroupReply { group?: Group[] }
+export type ListUserGroupReply = Wire<typeof userMessages.ListUserGroupReply>;
 
-export interface ListUserDownloadReply { total?: number; download?: Download[] }
+export type ListUserDownloadReply = Wire<typeof downloadMessages.ListUserDownloadReply>;
 
-export interface ListUserDynamicReply { total?: number; dynamic?: Dynamic[] }
+export type ListUserDynamicReply = Wire<typeof userMessages.ListUserDynamicReply>;
 
-export interface RegisterAndLoginRequest {
-  username: string;
-  password: string;
-  captcha?: string;
-  captcha_id?: string;
-  email?: string;
-  /** E-mailed registration code, when the security config requires it. */
-  code?: string;
-}
+/**
+ * `code`: E-mailed registration code, when the security config requires it.
+ */
+export type RegisterAndLoginRequest = Wire<typeof userMessages.RegisterAndLoginRequest>;
 
 export type RegisterRequest = RegisterAndLoginRequest;
 
 export type LoginRequest = RegisterAndLoginRequest;
 
 /** No id (or 0) = the caller. */
-export interface GetUserRequest { id?: number }
+export type GetUserRequest = Wire<typeof userMessages.GetUserRequest>;
 
-export interface UpdateUserPasswordRequest {
-  /** Omitted = own password (then `old_password` is checked). */
-  id?: number;
-  old_password?: string;
-  new_password: string;
-}
+/**
+ * `id`: Omitted = own password (then `old_password` is checked).
+ */
+export type UpdateUserPasswordRequest = Wire<typeof userMessages.UpdateUserPasswordRequest>;
 
 /** Writes mobile, email, address, signature, avatar, realname, identity (and remark for admins). */
-export type UpdateUserProfileRequest = User & { id: number };
+export type UpdateUserProfileRequest = Wire<typeof userMessages.User>;
 
-export interface DeleteUserRequest {
-  id: number[];
-  /** The caller's own password. */
-  password: string;
-}
+/**
+ * `password`: The caller's own password.
+ */
+export type DeleteUserRequest = Wire<typeof userMessages.DeleteUserRequest>;
 
 /** AddUser (`POST /api/v1/user`) and SetUser (`PUT /api/v1/user`). */
-export interface SetUserRequest {
-  id?: number;
-  username?: string;
-  password?: string;
-  group_id?: number[];
-  email?: string;
-}
+export type SetUserRequest = Wire<typeof userMessages.SetUserRequest>;
 
-export interface ListUserRequest extends PageRequest {
-  sort?: string;
-  id?: number[];
-  group_id?: number[];
-  status?: number[];
-  limit?: number;
-}
+export type ListUserRequest = Wire<typeof userMessages.ListUserRequest>;
 
 /** `sms`: the captcha in front of SendSmsCode (ours); `feedback`: a visitor's feedback (ours). */
 export type CaptchaType = 'register' | 'login' | 'find_password' | 'comment' | 'sms' | 'feedback';
 
-export interface GetUserCaptchaRequest { type: CaptchaType }
+export type GetUserCaptchaRequest = Wire<typeof userMessages.GetUserCaptchaRequest>;
 
-export interface ListUserDownloadRequest { page?: number; size?: number }
+export type ListUserDownloadRequest = Wire<ReturnType<typeof commonMessages.PageRequest>>;
 
-export interface ListUserDynamicRequest { page?: number; size?: number }
+export type ListUserDynamicRequest = Wire<ReturnType<typeof commonMessages.PageRequest>>;
 
 /** Step one uses email + captcha; step two email, token, password + captcha. */
-export interface FindPasswordRequest {
-  email?: string;
-  token?: string;
-  password?: string;
-  captcha?: string;
-  captcha_id?: string;
-}
+export type FindPasswordRequest = Wire<typeof userMessages.FindPasswordRequest>;
 
-export interface SendEmailCodeRequest {
-  email: string;
-  captcha?: string;
-  captcha_id?: string;
-  /** 0 register (the only one that works), 1 login. */
-  type?: number;
-}
+/**
+ * `type`: 0 register (the only one that works), 1 login.
+ */
+export type SendEmailCodeRequest = Wire<typeof userMessages.SendEmailCodeRequest>;
 
 // Ours (docs/api.md §6): mobile numbers and SMS codes. Numbers are mainland mobile numbers
 // in any usual spelling (`+86 138-1234-5678`); the backend stores them normalised.
 
 /** `POST /api/v1/user/sms/code`: `bind` needs a login; the captcha when `security.enable_captcha_sms`. */
-export interface SendSmsCodeRequest {
-  mobile: string;
-  type: SmsCodePurpose;
-  captcha?: string;
-  captcha_id?: string;
-}
+// The SPA asks a code only for the purposes the backend knows.
+export type SendSmsCodeRequest = Wire<typeof userMessages.SendSmsCodeRequest> & { type: SmsCodePurpose };
 
-export interface SendSmsCodeReply {
-  /** Seconds before the next code to this number may be asked for. */
-  interval?: number;
-}
+/**
+ * `interval`: Seconds before the next code to this number may be asked for.
+ */
+export type SendSmsCodeReply = Wire<typeof userMessages.SendSmsCodeReply>;
 
 /** `POST /api/v1/user/register/mobile` → LoginReply; without `username` one is made up. */
-export interface MobileRegisterRequest {
-  mobile: string;
-  code: string;
-  username?: string;
-  password: string;
-}
+export type MobileRegisterRequest = Wire<typeof userMessages.MobileRegisterRequest>;
 
 /** `POST /api/v1/user/login/mobile` → MobileLoginReply. */
-export interface MobileLoginRequest {
-  mobile: string;
-  code: string;
-}
+export type MobileLoginRequest = Wire<typeof userMessages.MobileLoginRequest>;
 
 /** LoginReply, and whether the sign-in created the account (a number without one, while registration is open). */
-export interface MobileLoginReply extends LoginReply {
-  registered?: boolean;
-}
+export type MobileLoginReply = Wire<typeof userMessages.MobileLoginReply>;
 
 /** `PUT /api/v1/user/findpassword/mobile`. */
-export interface MobileFindPasswordRequest {
-  mobile: string;
-  code: string;
-  password: string;
-}
+export type MobileFindPasswordRequest = Wire<typeof userMessages.MobileFindPasswordRequest>;
 
 /** `PUT /api/v1/user/mobile`: binds (or changes to) the number the code was sent to. */
-export interface BindMobileRequest {
-  mobile: string;
-  code: string;
-}
+export type BindMobileRequest = Wire<typeof userMessages.BindMobileRequest>;

@@ -11,7 +11,8 @@ import type { DB } from '../../backend/db/schema';
 import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
 import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
-import type { ViewFiles } from '../../gateway/view-files';
+import type { Readable } from 'node:stream';
+import type { ViewFiles } from '../../shared/view-files';
 import type { TestS3 } from './s3';
 import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
 import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
@@ -34,7 +35,7 @@ export interface StartedBackend {
   dataDir: string;
   adminPassword: string;
   /** its page and cover answers in process, as the gateway beside it gets them */
-  viewFiles: ViewFiles;
+  viewFiles: ViewFiles<Readable>;
   /** the backend itself, ready: a gateway in this process can answer through it without a socket */
   app: FastifyInstance;
   /** Closes the server; removes the DATA_DIR (and its PostgreSQL database) unless `keepData` (restart tests). */
@@ -168,7 +169,7 @@ export interface BackendFixture {
   readonly dataDir: string;
   readonly adminPassword: string;
   /** Its page and cover answers in process, as the gateway beside it gets them. */
-  readonly viewFiles: ViewFiles;
+  readonly viewFiles: ViewFiles<Readable>;
   /** The admin's token, logged in once for the whole file. */
   readonly adminToken: string;
   /** A member registered once for the whole file (only with `{ member: true }`). */

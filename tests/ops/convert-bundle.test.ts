@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversionResult } from '../../backend/platform/convert/converter';
+import { indexTerms } from '../../backend/platform/search/bigrams';
 import { fixture } from '../helpers/documents';
 
 // The conversion worker (and the gateway's first-screen worker) is a plain .mjs file that piscina loads beside the code that creates
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await mkdir(join(REPO, '.tmp'), { recursive: true });
   out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
   const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts';
+  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts gateway/search-probe=tests/ops/search-probe.ts backend/search-probe=tests/ops/search-probe.ts scripts/search-probe=tests/ops/search-probe.ts';
   const command = `${scripts['build:server']!.replaceAll('dist/server', out)} ${probe}`;
   await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
 }, 120_000);
@@ -68,6 +69,16 @@ describe('npm run build:server and the first screen\'s worker', () => {
     expect(existsSync(join(out, 'gateway', 'first-screen-worker.mjs'))).toBe(true);
     const { stdout } = await run(process.execPath, [join(out, 'gateway', 'first-screen-probe.mjs'), web], { cwd: REPO });
     expect(JSON.parse(stdout)).toEqual({ html: '<p>测试文库 /library</p>', head: '' });
+  }, 60_000);
+});
+
+describe('npm run build:server and the search index\'s word list', () => {
+  it.each(['gateway', 'backend', 'scripts'])('gives the same index terms with code bundled into dist/server/%s, dictionary words included', async (program) => {
+    const text = '我们在天安门广场见面';
+    const expected = indexTerms(text);
+    expect(expected).toEqual(expect.arrayContaining(['天安门', '天安门广场']));
+    const { stdout } = await run(process.execPath, [join(out, program, 'search-probe.mjs'), text], { cwd: REPO });
+    expect(JSON.parse(stdout)).toEqual(expected);
   }, 60_000);
 });
 

@@ -271,6 +271,11 @@ describe('Dockerfile', () => {
     expect(execForm(healthcheck).join(' ')).toContain('/healthz');
   });
 
+  it('runs with two malloc arenas, so that memory the conversion threads freed goes back', () => {
+    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+    expect(env.MALLOC_ARENA_MAX).toBe('2');
+  });
+
   it('starts what `npm run start:prod` starts', async () => {
     const pkg = JSON.parse(await readRepo('package.json')) as { scripts: Record<string, string> };
     const cmd = execForm(instructions(runtime, 'CMD').at(-1)!.args);

@@ -10,19 +10,13 @@ import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { Writable } from 'node:stream';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import type { FirstScreen } from '../../shared/first-screen';
 import type { StartData } from '../../shared/types/start-data';
 import { createQueryClient } from './api/query-client';
 import { AppProviders } from './app/AppProviders';
 import { applyStartData } from './app/boot';
 import { appRoutes } from './app/router';
 import type { RouteHandle } from './kit/routing/current-route';
-
-export interface FirstScreen {
-  /** what goes into #root */
-  html: string;
-  /** the files under web/ of the screens shown that came as chunks of their own (their styles go into the head) */
-  files: string[];
-}
 
 /** Layouts whose screens are rendered: the public pages' (`layout-member` is inside it, and refused). */
 const RENDERED_LAYOUT = 'layout-default';

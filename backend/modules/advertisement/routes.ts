@@ -2,11 +2,11 @@ import { AD_SLOTS, isAdSlot } from '../../../shared/constants';
 import { flag, now } from '../../db/schema';
 import { badRequest, notFound } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, positiveIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { sanitizeAdContent } from './content';
-import { Advertisement, GetAdvertisementByPositionRequest, ListAdvertisementReply, ListAdvertisementRequest } from './messages';
+import { Advertisement, GetAdvertisementByPositionRequest, ListAdvertisementReply, ListAdvertisementRequest } from '../../../shared/messages/advertisement';
 import {
   deleteAdvertisements, findAdvertisement, insertAdvertisement, listAdvertisements, liveAdvertisements, updateAdvertisement,
   type AdvertisementColumns,

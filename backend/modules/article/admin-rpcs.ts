@@ -1,13 +1,12 @@
 import { now } from '../../db/schema';
-import { ReviewStatus, TargetType } from '../../../shared/constants';
+import { ReviewStatus } from '../../../shared/constants';
 import { badRequest } from '../../wire/errors';
 import { Empty } from '../../wire/message';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { checkText, clamp, requireIds } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { recountCategories } from '../category/service';
-import { deleteCommentsOn } from '../comment/service';
-import { CheckArticlesRequest, ListArticleReply, ListArticleRequest, RecommendArticlesRequest, SetArticlesCategoryRequest } from './messages';
+import { CheckArticlesRequest, ListArticleReply, ListArticleRequest, RecommendArticlesRequest, SetArticlesCategoryRequest } from '../../../shared/messages/article';
 import {
   articlesByIds, listArticles, purgeArticles, recycledIds, setCategoryLinks, setDeletedAt, setRecommendAt, setReview,
 } from './store';
@@ -20,10 +19,10 @@ import { checkArticleCategories, presentArticles } from './view';
 const REVIEW_STATUSES: readonly number[] = Object.values(ReviewStatus);
 const MAX_PAGE_SIZE = 100;
 
-/** Permanently removes recycled articles with their comments. */
+/** Permanently removes recycled articles with their comments (the comment module hears of it in the transaction). */
 async function purge(ctx: RpcContext, ids: number[]): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteCommentsOn(trx, TargetType.Article, ids);
+    await ctx.app.contentChanges.tellInTransaction({ content: 'article', ids, purged: true }, trx);
     await purgeArticles(trx, ids);
   });
   await articlesChanged(ctx.app, ids);

@@ -3,13 +3,13 @@ import { lockRows } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { ReviewStatus } from '../../../shared/constants';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { clamp, mapUnique, positiveIds, requireIds } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { setArticleCount } from '../user/service';
-import { Article, GetArticleRequest, ListArticleReply, ListArticleRequest } from './messages';
+import { Article, GetArticleRequest, ListArticleReply, ListArticleRequest } from '../../../shared/messages/article';
 import {
   addView, articlesByIds, countArticlesBy, findArticle, identifierTaken, insertArticle, listArticles, relatedArticles,
   setCategoryLinks, setDeletedAt, updateArticle, type ArticleRow,

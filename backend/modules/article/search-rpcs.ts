@@ -3,7 +3,7 @@ import type { Decoded } from '../../wire/message';
 import { positiveIds } from '../../wire/request';
 import { rpc } from '../../platform/rpc';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
-import { ListArticleRequest, SearchArticleReply } from './messages';
+import { ListArticleRequest, SearchArticleReply } from '../../../shared/messages/article';
 import { listRowsByIds } from './store';
 import { presentArticles } from './view';
 

@@ -7,7 +7,7 @@ import { assertValid, checkText, positiveIds } from '../../wire/request';
 import { richTextToText, sanitizeRichText } from '../../platform/rich-text';
 import { categoriesByIds } from '../category/service';
 import { publicProfilesOf } from '../user/service';
-import type { Article } from './messages';
+import type { Article } from '../../../shared/messages/article';
 import { categoryIdsOf, type ArticleEdit, type ArticleListRow } from './store';
 
 // What the article RPCs share: checking what an author sends, and dressing rows for the wire

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_ENVELOPE_BYTES, uploadLimitBytes, uploadTooLargeMessage } from '../../../shared/constants';
 import { cleanName, nameProblems } from '../../../shared/validation';
 import { ApiError, badRequest } from '../../wire/errors';
@@ -36,6 +37,14 @@ export interface ReceiveOptions {
 }
 
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
+
+/** Registers upload routes in a scope that parses multipart bodies (one file, a few fields). */
+export async function registerMultipartRoutes(app: FastifyInstance, routes: (scope: FastifyInstance) => void): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
+    routes(scope);
+  });
+}
 
 export const tooLarge = (maxBytes: number) => badRequest(uploadTooLargeMessage(maxBytes));
 

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UPLOAD_IMAGE_EXTENSIONS } from '../../../shared/constants';
 import { uploadPermissionPath } from '../../../shared/permissions';
@@ -8,19 +7,19 @@ import { clientIp } from '../../wire/rpc';
 import { hasPermission, resolveSession, uploadCaller } from '../../platform/auth/session';
 import { tokenFromUploadHeader } from '../../platform/auth/tokens';
 import type { BackendContext } from '../../platform/context';
-import { defineService, rpc } from '../../platform/rpc';
+import { defineService } from '../../platform/rpc';
 import { publishRefusal } from '../article/service';
 import { DynamicType, addDynamic, updateProfile } from '../user/service';
 import { imageSize, sniffImage } from './image';
-import { Attachment, DocumentFormats } from './messages';
-import { acceptedExtensions, registerDocumentUpload } from './document-upload';
-import { maxUploadBytes, receiveFile } from './receive-file';
+import { Attachment } from '../../../shared/messages/attachment';
+import { maxUploadBytes, receiveFile, registerMultipartRoutes } from './receive-file';
 import { countRecentUploads, insertAttachment, retireAttachments } from './store';
 
 // Uploads: images `POST /api/v1/upload/avatar|config|banner|category|article` (contract README
 // §8.2) and `feedback` (ours) streamed into the blob store while hashing, checked, then kept
 // content-addressed as uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an
-// attachment; documents `POST /api/v1/upload/document` (document-upload.ts).
+// attachment; documents `POST /api/v1/upload/document` (the document module's upload.ts,
+// through `receiveFile` too).
 
 const IMAGE_EXTENSIONS = UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`);
 const NOT_AN_IMAGE = `请上传图片格式文件，支持${IMAGE_EXTENSIONS.slice(0, -1).join('、')}和${IMAGE_EXTENSIONS.at(-1)}格式图片`;
@@ -66,8 +65,7 @@ async function uploaderOf(ctx: BackendContext, request: FastifyRequest, rule: Up
 }
 
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
-  await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
+  await registerMultipartRoutes(app, (scope) => {
     for (const [kind, def] of Object.entries(IMAGE_KINDS)) {
       const routePath = uploadPermissionPath(kind);
       scope.post(routePath, { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
@@ -100,19 +98,10 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           .send(JSON.stringify({ code: 200, message: '上传成功', data: encode(Attachment, attachment) }));
       });
     }
-    registerDocumentUpload(scope, ctx);
   });
 }
 
-export const uploadService = defineService('upload', [
-  // Ours: what the upload page offers, so that it lists only the formats that convert now.
-  rpc('GetDocumentFormats', {
-    http: 'GET /api/v1/document/formats', response: DocumentFormats, auth: 'public', input: 'none',
-    async handler(_req, ctx) {
-      return { ext: (await acceptedExtensions(ctx.app)).extensions };
-    },
-  }),
-], {
+export const uploadService = defineService('upload', [], {
   permissions: Object.entries(IMAGE_KINDS).filter(([, def]) => def.uploader !== 'anyone')
     .map(([kind, def]) => ({ method: 'POST', path: uploadPermissionPath(kind), title: def.title })),
   routes: registerUploadRoutes,

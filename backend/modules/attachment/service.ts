@@ -1,5 +1,12 @@
-// What other modules may ask of the attachment module: the document uploads a member made,
-// linking them to their documents, and whether a file is still in use.
+// What other modules may ask of the attachment module: receiving an uploaded file (the
+// document module's upload), recording it, the document uploads a member made, linking them
+// to their documents, whether a file is still in use, and the admin's queries (AttachmentAPI,
+// served by the attachment-admin module, which also asks the document module).
 export {
-  DOCUMENT_ATTACHMENT_TYPE, documentUploadPaths, documentUploadsOf, hashHasLiveUpload, isBannedHash, linkAttachment, retireDocumentAttachments,
+  DOCUMENT_ATTACHMENT_TYPE, documentUploadPaths, documentUploadsOf, hashHasLiveUpload, insertAttachment, isBannedHash, linkAttachment,
+  retireDocumentAttachments,
 } from './store';
+export { maxUploadBytes, receiveFile, registerMultipartRoutes } from './receive-file';
+export {
+  attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo,
+} from './admin-store';

@@ -1,10 +1,10 @@
 import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkLink, checkName, checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { Banner, ListBannerReply, ListBannerRequest } from './messages';
+import { Banner, ListBannerReply, ListBannerRequest } from '../../../shared/messages/banner';
 import { BANNER_COLUMNS, bannerOr404, deleteBanners, insertBanner, listBanners, updateBanner } from './store';
 
 // BannerAPI: carousels for the website (type 0), the mini-program (1) and the app (2).

@@ -2,19 +2,18 @@ import type { Database } from '../../db';
 import { flag } from '../../db/schema';
 import { badRequest, conflict } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { scheduleSitemapRefresh } from '../sitemap/service';
-import { Category, ListCategoryReply, ListCategoryRequest } from './messages';
+import { Category, ListCategoryReply, ListCategoryRequest } from '../../../shared/messages/category';
 import {
   CATEGORY_COLUMNS, categoryOr404, deleteCategories, findParent, insertCategories, isBelow, listCategories, recountCategories,
   titleTaken, updateCategory,
 } from './store';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
-// `doc_count` is maintained by the document and article services. Every change is one the
-// categories sitemap follows (the job commits with it).
+// `doc_count` is maintained by the document and article services. Every change is told to
+// `contentChanges` in its transaction: the categories sitemap follows (its job commits with it).
 
 const DUPLICATE = '分类名称已存在';
 
@@ -58,7 +57,7 @@ export const categoryService = defineService('CategoryAPI', [
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
       await ctx.db.transaction().execute(async (trx) => {
         await insertCategories(trx, titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })));
-        await scheduleSitemapRefresh(ctx.app, { executor: trx });
+        await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [] }, trx);
       });
       return {};
     },
@@ -76,7 +75,7 @@ export const categoryService = defineService('CategoryAPI', [
       await ctx.db.transaction().execute(async (trx) => {
         await mapUnique(updateCategory(trx, req.id, { ...columns, title, parent_id: parentId, enable: flag(req.enable) }), DUPLICATE);
         await recountCategories(trx, req.type as 0 | 1);
-        await scheduleSitemapRefresh(ctx.app, { executor: trx });
+        await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [req.id] }, trx);
       });
       return {};
     },
@@ -88,7 +87,7 @@ export const categoryService = defineService('CategoryAPI', [
       const ids = requireIds(req.id, '分类');
       await ctx.db.transaction().execute(async (trx) => {
         await deleteCategories(trx, ids);
-        await scheduleSitemapRefresh(ctx.app, { executor: trx });
+        await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids }, trx);
       });
       return {};
     },

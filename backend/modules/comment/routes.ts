@@ -3,7 +3,7 @@ import { lockRows } from '../../db/dialect';
 import { ReviewStatus, TargetType } from '../../../shared/constants';
 import { COMMENT_MAX_LENGTH, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, positiveIds, requireIds } from '../../wire/request';
 import { grpcPermissionPath } from '../../../shared/permissions';
 import type { BackendContext } from '../../platform/context';
@@ -12,11 +12,12 @@ import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
 import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf, setCommentCounts, usernamesOf } from '../user/service';
 import { commentAnswered, tell } from '../message/service';
-import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from './messages';
+import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from '../../../shared/messages/comment';
 import {
   approvedCountsBy, commentOr404, commentsByIds, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
   recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
 } from './store';
+import { followPurges } from './purges';
 import { commentTarget } from './targets';
 
 // CommentAPI: comments and replies on documents and articles. The public sees approved
@@ -244,4 +245,4 @@ export const commentService = defineService('CommentAPI', [
       return {};
     },
   }),
-]);
+], { routes: (_app, ctx) => followPurges(ctx) });

@@ -12,7 +12,7 @@ import { countFriendlinks } from '../friendlink/service';
 import { countUsers, initialPasswordUnchanged } from '../user/service';
 import { defaultGroupAllows } from '../group/service';
 import { offeredProviders } from '../payment/service';
-import { DeviceInfo, Envs, Release, SetupChecklist, Stats } from './messages';
+import { DeviceInfo, Envs, Release, SetupChecklist, Stats } from '../../../shared/messages/config';
 import { writeSitemaps } from '../sitemap/service';
 import { countContent, setConfigValue } from './store';
 

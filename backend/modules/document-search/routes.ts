@@ -5,7 +5,7 @@ import type { Decoded } from '../../wire/message';
 import { defineService, rpc } from '../../platform/rpc';
 import { documentsByIds, isSearchable, presentDocuments, type WireDocument } from '../document/service';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
-import { SearchDocumentReply, SearchDocumentRequest } from './messages';
+import { SearchDocumentReply, SearchDocumentRequest } from '../../../shared/messages/document-search';
 
 // DocumentAPI.SearchDocument, full-text (docs/architecture.md, "Documents"): the engine of platform/search
 // (collection 'document', kept up to date by the document module) finds 2-character Chinese

@@ -3,7 +3,7 @@ import { clamp } from '../../wire/request';
 import { rpc } from '../../platform/rpc';
 import { categoriesWithDepth } from '../category/service';
 import { hotDocuments } from './hot';
-import { ListDocumentReply, ListDocumentsForYouRequest, ListHotDocumentsRequest } from './messages';
+import { ListDocumentReply, ListDocumentsForYouRequest, ListHotDocumentsRequest } from '../../../shared/messages/document';
 import { presentDocuments } from './present';
 import { viewerOf } from './read-rpcs';
 import { categoryIdsOf, documentsForMember, documentsReadOrFavourited } from './store';

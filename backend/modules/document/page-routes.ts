@@ -7,6 +7,7 @@ import type { BackendContext } from '../../platform/context';
 import { positionsFile } from '../../platform/convert/converter';
 import { pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
+import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared/view-files';
 
 // `/view/page/<hash>/<page>` and `/view/cover/<hash>` (contract README §9.1–9.2), with the
 // rights MOREDOC never checked (access.ts). Whatever representation was asked for (.svg,
@@ -28,31 +29,15 @@ const PUBLIC_CACHE = 'public, max-age=604800';
 const PRIVATE_CACHE = 'private, max-age=3600';
 const BEYOND_PREVIEW = '该页超出免费预览范围，请下载文档或开通VIP会员后阅读';
 
-/** An answer of the page routes, sent by the routes below or, in process, by the gateway. */
-export interface ViewFileAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** a JSON or text body, the stored file, or nothing (304) */
-  body: string | Readable | null;
-}
-
-/** What of a request the page routes read. */
-export interface ViewFileRequest {
-  /** the Authorization header (a Bearer token, or nothing) */
-  authorization: string | undefined;
-  acceptEncoding: string | undefined;
-  ifNoneMatch: string | undefined;
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function badHash(): ViewFileAnswer {
+function badHash(): ViewFileAnswer<Readable> {
   // MOREDOC's answer, status 404 with code 400 in the body (README §14.13).
   return { status: 404, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ code: 400, message: 'hash值必须32位' }) };
 }
 
 /** wire/files.ts sendNotFound, as an answer. */
-const NOT_FOUND: ViewFileAnswer = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
+const NOT_FOUND: ViewFileAnswer<Readable> = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
 
 /** Does the client take gzip (`gzip` or `*` with a non-zero q, RFC 9110 §12.5.3)? */
 function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -75,7 +60,7 @@ async function firstStored(ctx: BackendContext, hash: string, names: readonly st
   return null;
 }
 
-async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer> {
+async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer<Readable>> {
   if (!isMd5(hash)) return badHash();
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
   const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
@@ -113,7 +98,7 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
 }
 
 /** The answer to `GET /view/page/<hash>/<page>`. */
-function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer> | ViewFileAnswer {
+function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer<Readable>> | ViewFileAnswer<Readable> {
   if (!isMd5(hash)) return badHash();
   if (COVER_NAMES.has(page)) return pageAnswer(ctx, request, hash, 'cover', [page]);
   const match = PAGE_NAME.exec(page);
@@ -124,11 +109,11 @@ function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, p
 }
 
 /** The answer to `GET /view/cover/<hash>`. */
-function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string): Promise<ViewFileAnswer> {
+function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string): Promise<ViewFileAnswer<Readable>> {
   return pageAnswer(ctx, request, hash, 'cover', ['cover.png']);
 }
 
-function send(reply: FastifyReply, answer: ViewFileAnswer) {
+function send(reply: FastifyReply, answer: ViewFileAnswer<Readable>) {
   return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);
 }
 
@@ -149,13 +134,9 @@ const PLAIN_COVER_PATH = /^\/view\/cover\/([0-9a-f]{32})$/;
 
 /**
  * The page routes' answers for a gateway in the same process: the same code decides and
- * the file streams straight from the blob store, with no HTTP between them. Answers null
- * for a path of another shape (escapes, a bad hash, a trailing slash), which the gateway
- * asks over HTTP, so that the router's own reading of odd paths stays the only one.
+ * the file streams straight from the blob store, with no HTTP between them.
  */
-export type ViewFilesInProcess = (url: string, request: ViewFileRequest) => Promise<ViewFileAnswer> | null;
-
-export function viewFilesInProcess(ctx: BackendContext): ViewFilesInProcess {
+export function viewFilesInProcess(ctx: BackendContext): ViewFiles<Readable> {
   return (url, request) => {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);

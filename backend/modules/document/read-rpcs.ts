@@ -14,7 +14,7 @@ import { findInPages, foldWords } from './find';
 import { countViewToday, hotDocuments } from './hot';
 import {
   Document, DocumentScore, FindInDocumentReply, FindInDocumentRequest, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
-} from './messages';
+} from '../../../shared/messages/document';
 import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {

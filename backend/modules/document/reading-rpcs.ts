@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../wire/errors';
 import { clamp, positiveIds } from '../../wire/request';
 import { categoriesWithDepth } from '../category/service';
 import { rpc } from '../../platform/rpc';
-import { DeleteReadingHistoryRequest, ListReadingHistoryReply, ListReadingHistoryRequest, ReadingPosition } from './messages';
+import { DeleteReadingHistoryRequest, ListReadingHistoryReply, ListReadingHistoryRequest, ReadingPosition } from '../../../shared/messages/document';
 import {
   categoryIdsOf, deleteReadingPositions, documentById, isPublic, readingHistory, readingPosition, setReadingPosition,
 } from './store';

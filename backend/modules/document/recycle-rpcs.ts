@@ -6,7 +6,7 @@ import { recountCategories } from '../category/service';
 import { recountAuthors } from './author-counts';
 import { schedulePurges } from './file-purge';
 import { refreshSearchIndex } from './indexing';
-import { DeleteDocumentRequest, ListDocumentReply, ListDocumentRequest, RecoverRecycleDocumentRequest } from './messages';
+import { DeleteDocumentRequest, ListDocumentReply, ListDocumentRequest, RecoverRecycleDocumentRequest } from '../../../shared/messages/document';
 import { presentDocuments } from './present';
 import { documentFilter, viewerOf } from './read-rpcs';
 import { DOCUMENT_COLUMNS, documentsByIds, listDocuments, purgeDocuments, recycledIds, restoreDocuments } from './store';

@@ -21,7 +21,7 @@ import { documentKeywords } from './keywords';
 import {
   CheckDocumentRequest, CreateDocumentRequest, DeleteDocumentRequest, Document, DocumentScore, SetDocumentRecommendRequest,
   SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
-} from './messages';
+} from '../../../shared/messages/document';
 import {
   addScore, awaitsReviewConversion, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
   setCategoryLinks, setRecommend, setStatus, setText, updateDocuments, type DocumentRow,

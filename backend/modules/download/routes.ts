@@ -4,14 +4,14 @@ import { lockKeys, lockRows } from '../../db/dialect';
 import type { SessionUser } from '../../platform/auth/session';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { forbidden, notFound, unauthenticated } from '../../wire/errors';
-import { IdRequest, PageRequest } from '../../wire/messages';
+import { IdRequest, PageRequest } from '../../../shared/messages/common';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic, originalKey, type DocumentRow } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
-import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from './messages';
+import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from '../../../shared/messages/download';
 import {
   countIpDownloadsSince, countUserDownloadsSince, hasPaidFor, insertDownload, listUserDownloads, startOfToday,
 } from './store';

@@ -2,14 +2,14 @@ import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
 import { articleTitles, bumpArticleFavorites, publishedArticles } from '../article/service';
-import { Favorite, GetFavoriteRequest, ListFavoriteReply, ListFavoriteRequest } from './messages';
+import { Favorite, GetFavoriteRequest, ListFavoriteReply, ListFavoriteRequest } from '../../../shared/messages/favorite';
 import { FavoriteType, countAwardsSince, deleteOwnFavorites, findFavorite, insertFavorite, listFavorites } from './store';
 
 // FavoriteAPI: a member's favourite documents and articles. The target's favourite counter

@@ -2,11 +2,11 @@ import { FeedbackStatus } from '../../../shared/constants';
 import { FEEDBACK_LIMITS, textProblems } from '../../../shared/validation';
 import { now } from '../../db/schema';
 import { badRequest, tooManyRequests } from '../../wire/errors';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, clamp, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { checkCaptcha, withUsernames } from '../user/service';
-import { CreateFeedbackRequest, ListFeedbackReply, ListFeedbackRequest, UpdateFeedbackRequest } from './messages';
+import { CreateFeedbackRequest, ListFeedbackReply, ListFeedbackRequest, UpdateFeedbackRequest } from '../../../shared/messages/feedback';
 import { countRecentFeedback, deleteFeedback, feedbackOr404, handleFeedback, insertFeedback, listFeedback } from './store';
 
 // FeedbackAPI (ours, docs/api.md): anybody may tell the site something, with a way to be

@@ -1,10 +1,10 @@
 import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, listVisibility, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { Friendlink, ListFriendlinkReply, ListFriendlinkRequest } from './messages';
+import { Friendlink, ListFriendlinkReply, ListFriendlinkRequest } from '../../../shared/messages/friendlink';
 import {
   FRIENDLINK_COLUMNS, deleteFriendlinks, friendlinkOr404, insertFriendlink, listFriendlinks, updateFriendlink, type FriendlinkColumns,
 } from './store';

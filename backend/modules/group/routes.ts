@@ -2,11 +2,11 @@ import { lockKeys } from '../../db/dialect';
 import { flag } from '../../db/schema';
 import { ApiError, Code, badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { permissionsExist } from '../permission/service';
-import { GetGroupRequest, Group, GroupPermissions, ListGroupReply, ListGroupRequest, UpdateGroupPermissionRequest } from './messages';
+import { GetGroupRequest, Group, GroupPermissions, ListGroupReply, ListGroupRequest, UpdateGroupPermissionRequest } from '../../../shared/messages/group';
 import {
   anyInUse, clearDefaultFlag, deleteGroups, findGroup, grantedPermissionIds, groupOr404, insertGroup, listGroups, otherDefaultExists,
   setGrants, updateGroup, type GroupColumns,

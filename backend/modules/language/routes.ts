@@ -1,9 +1,9 @@
 import { flag } from '../../db/schema';
 import { badRequest, notFound } from '../../wire/errors';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, listVisibility, mapUnique, pick, positiveIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { Language, ListLanguageReply, ListLanguageRequest, UpdateLanguageStatusRequest } from './messages';
+import { Language, ListLanguageReply, ListLanguageRequest, UpdateLanguageStatusRequest } from '../../../shared/messages/language';
 import { LANGUAGE_COLUMNS, deleteLanguages, insertLanguage, listLanguages, setLanguagesEnabled, updateLanguage } from './store';
 
 // LanguageAPI: the document languages, which the SPA labels 行业 (industry); a new site is seeded

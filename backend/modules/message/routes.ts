@@ -1,7 +1,7 @@
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { positiveIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { ListMessageReply, ListMessageRequest, ReadMessageRequest, UnreadMessages } from './messages';
+import { ListMessageReply, ListMessageRequest, ReadMessageRequest, UnreadMessages } from '../../../shared/messages/message';
 import { countUnread, deleteMessages, listMessages, markRead } from './store';
 
 // MessageAPI (ours, docs/api.md §15): a member reads, marks and deletes their own messages;

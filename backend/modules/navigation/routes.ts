@@ -2,10 +2,10 @@ import type { Database } from '../../db';
 import { flag } from '../../db/schema';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkLink, checkName, checkText, pick, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { ListNavigationReply, ListNavigationRequest, Navigation } from './messages';
+import { ListNavigationReply, ListNavigationRequest, Navigation } from '../../../shared/messages/navigation';
 import {
   NAVIGATION_COLUMNS, deleteNavigations, findNavigation, insertNavigation, isBelow, listNavigations, navigationExists, navigationOr404,
   updateNavigation, type NavigationColumns,

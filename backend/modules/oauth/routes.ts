@@ -8,9 +8,9 @@ import {
   PROVIDER_LABELS, ProviderError, authorizeUrl, fetchIdentity, type OAuthProviderName, type ProviderApp, type ProviderIdentity,
 } from '../../platform/oauth-providers';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { LoginReply } from '../user/messages';
+import { LoginReply } from '../../../shared/messages/user';
 import { DynamicType, addDynamic, createMember, findUserByUsername, getUser, recordLogin, withoutPassword, type UserRow } from '../user/service';
-import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from './messages';
+import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from '../../../shared/messages/oauth';
 import { findBinding, insertBinding, insertState, spendState, updateBinding } from './store';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a

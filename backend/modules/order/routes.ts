@@ -16,7 +16,7 @@ import { usernamesOf } from '../user/service';
 import { withdrawVip } from '../vip/service';
 import {
   ListPaymentNotificationReply, ListPaymentNotificationRequest,
-} from '../payment/messages';
+} from '../../../shared/messages/payment';
 import {
   PROVIDER_LABELS, PaymentProviderError, assertNotifyAddress, listNotifications, offeredProviders, paymentProvider, recordNotification, registerNotifyRoutes, returnUrlOf,
   type Device,
@@ -24,7 +24,7 @@ import {
 import {
   CancelOrderRequest, CloseOrderRequest, CreateOrderRequest, GetOrderRequest, ListMyOrderRequest, ListOrderReply, ListOrderRequest, Order,
   OrderDecisionRequest, PayOrderReply, PayOrderRequest,
-} from './messages';
+} from '../../../shared/messages/order';
 import { abandonTrade, closePending, markPaid, settleNotification, syncWithProvider } from './settle';
 import { findOrder, findOrderByNo, findPendingOrder, insertOrder, listOrders, setClosed, setDeadline, setProvider, setRefunded, type OrderRow } from './store';
 

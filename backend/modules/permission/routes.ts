@@ -1,8 +1,8 @@
 import { badRequest, notFound } from '../../wire/errors';
-import { IdRequest } from '../../wire/messages';
+import { IdRequest } from '../../../shared/messages/common';
 import { checkName, checkText } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
-import { ListPermissionReply, ListPermissionRequest, Permission } from './messages';
+import { ListPermissionReply, ListPermissionRequest, Permission } from '../../../shared/messages/permission';
 import { describePermission, listPermissions, permissionOr404 } from './store';
 
 // PermissionAPI: the permission rows themselves (generated from the route table at start);

@@ -2,11 +2,11 @@ import type { Database } from '../../db';
 import { flag } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { badRequest } from '../../wire/errors';
-import { IdRequest, IdsRequest } from '../../wire/messages';
+import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkText, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, usernamesOf } from '../user/service';
-import { CreatePunishmentRequest, ListPunishmentReply, ListPunishmentRequest, Punishment } from './messages';
+import { CreatePunishmentRequest, ListPunishmentReply, ListPunishmentRequest, Punishment } from '../../../shared/messages/punishment';
 import { PUNISHMENT_COLUMNS, PunishmentType, insertPunishments, listPunishments, operatorsOf, punishmentOr404, updatePunishment } from './store';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).

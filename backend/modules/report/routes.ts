@@ -3,14 +3,14 @@ import { flag } from '../../db/schema';
 import { TargetType, reportReasonOptions } from '../../../shared/constants';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, clamp, mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { articleTitles, publishedArticles } from '../article/service';
 import { documentsByIds, isPublic } from '../document/service';
 import { PunishmentType, barReason } from '../punishment/service';
 import { usernamesOf } from '../user/service';
-import { ListReportReply, ListReportRequest, Report } from './messages';
+import { ListReportReply, ListReportRequest, Report } from '../../../shared/messages/report';
 import { deleteReports, handleReport, insertReport, listReports, reportOr404 } from './store';
 
 // ReportAPI: readers report a document or an article (docs/product.md §9's six reasons, and ours:

@@ -1,8 +1,8 @@
-import { IdsRequest } from '../../wire/messages';
+import { IdsRequest } from '../../../shared/messages/common';
 import { positiveIds, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { withUsernames } from '../user/service';
-import { ListSearchRecordReply, ListSearchRecordRequest } from './messages';
+import { ListSearchRecordReply, ListSearchRecordRequest } from '../../../shared/messages/search-record';
 import { schedulePurge } from './purge';
 import { deleteSearchRecords, listSearchRecords } from './store';
 

@@ -7,11 +7,11 @@ import { contentFingerprint } from './sources';
 
 // The sitemaps are written again by jobs, so that what is published, changed or removed shows
 // there without an admin asking:
-// - `sitemap.refresh`, queued by a module in the transaction of its change
-//   (`scheduleSitemapRefresh`: categories), or after a change of articles that the article
-//   module tells `contentChanges` (it cannot import this module, which reads articles through
-//   it): changes within one window share one run at its end, which starts after the writes
-//   that asked for it committed, so it sees them;
+// - `sitemap.refresh`, queued on a change told to `contentChanges` (the modules whose content
+//   the sitemaps list cannot import this module, which reads them): in the transaction of the
+//   change for categories, after the change committed for articles. Changes within one window
+//   share one run at its end, which starts after the writes that asked for it committed, so
+//   it sees them;
 // - `sitemap.watch`, every few minutes: it compares a fingerprint of what the sitemaps list
 //   (counts and latest changes of the documents, articles and categories shown) with the one
 //   of the files, and writes them again when they differ. It covers every way content is
@@ -53,10 +53,11 @@ async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> 
   await app.jobs.enqueue(watchContent, {}, { runAfter, dedupeKey: `sitemap.watch:${runAfter.toISOString()}` });
 }
 
-/** Registers both jobs, listens to article changes and starts the watch; called once per app before the queue starts. */
+/** Registers both jobs, listens to content changes and starts the watch; called once per app before the queue starts. */
 export async function startSitemapJobs(app: BackendContext): Promise<void> {
   app.jobs.register(refreshSitemaps, () => refresh(app), { timeoutMs: 10 * 60_000 });
   app.contentChanges.subscribe(() => scheduleSitemapRefresh(app));
+  app.contentChanges.subscribeInTransaction((_change, trx) => scheduleSitemapRefresh(app, { executor: trx }));
   app.jobs.register(watchContent, async () => {
     try {
       if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);

@@ -1,4 +1,3 @@
 // What other modules may ask of the sitemap module: write the sitemaps now (ConfigAPI's
-// UpdateSitemap), or soon after they published, changed or removed content (by a job).
+// UpdateSitemap). Changes of content reach it through `contentChanges` (refresh.ts).
 export { writeSitemaps } from './files';
-export { scheduleSitemapRefresh } from './refresh';

@@ -2,18 +2,22 @@ import type { Database } from '../../db';
 import { defaultGroupId, setUserGroups } from '../group/service';
 import { insertUser, usernamesOf, type NewUser, type UserRow } from './store';
 
-// What other modules may ask of the user module: finding and creating members, their names
-// and public profiles, the activity log, the avatar an upload sets, credits moving (uploads,
-// downloads, favourites), the document and article counts, the favourites counter, and the
-// captchas of GetUserCaptcha, and whether the generated admin password still holds.
+// What other modules may ask of the user module (who a user is): finding, creating, listing
+// and deleting users, their names and public profiles, passwords and sign-in records, the
+// activity log, the avatar an upload sets, credits moving (uploads, downloads, favourites),
+// the document and article counts, the favourites counter, the captchas of GetUserCaptcha,
+// and whether the generated admin password still holds. The account module serves UserAPI
+// with them.
 
 export {
-  DynamicType, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, bumpFavoriteCount, countUsers, deductCredit, existingUserIds, findUserByUsername,
-  getUser, initialPasswordUnchanged, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts, setDocCounts, spendCredits, updateProfile, userIdsMatching, usernamesOf, withoutPassword,
+  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, anyHasContent, bumpFavoriteCount, countUsers, deductCredit,
+  deleteUsers, emailTaken, existingUserIds, findUserByEmail, findUserByMobile, findUserBySignInEmail, findUserByUsername, getUser,
+  initialPasswordUnchanged, insertUser, listDynamics, listUsers, mobileTaken, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts,
+  setDocCounts, setPassword, spendCredits, updateProfile, userIdsMatching, userOr404, usernamesOf, withoutPassword,
   type PublicProfile, type UserRow,
 } from './store';
 
-export { checkCaptcha } from './captcha';
+export { CAPTCHA_KINDS, checkCaptcha } from './captcha';
 
 /** A new member in the default group (a 503 when the site has none). */
 /** The rows with the `username` of their `user_id` ('' for a user that is gone, or none). */

@@ -5,8 +5,8 @@ import { now, type UserTable } from '../../db/schema';
 import { countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
 import { memberIds } from '../group/service';
 
-// The tables of the user module: `user`, the activity log `dynamic`, the daily check-ins
-// `sign` and the registration codes `email_code`; and the member's `download` history.
+// The tables of the user module: `user` and the activity log `dynamic` (the daily check-ins
+// `sign` and the registration codes `email_code` belong to the account module).
 // `user.mobile` is a normalised mainland number, unique among accounts (migration 009).
 
 export type UserRow = Selectable<UserTable>;
@@ -220,37 +220,4 @@ export async function listDynamics(db: Database, userId: number, page: number, s
   const rows = await db.selectFrom('dynamic').selectAll().where('user_id', '=', userId)
     .orderBy('id', 'desc').limit(size).offset(offsetOf(page, size)).execute();
   return { rows, total: await countOf(db.selectFrom('dynamic').where('user_id', '=', userId)) };
-}
-
-/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
-export function localDateKey(date = new Date()): number {
-  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
-}
-
-/** Records a check-in; the unique (user_id, sign_at) index refuses a second one the same day. */
-export async function insertSign(db: Database, sign: { user_id: number; sign_at: number; ip: string; award: number }) {
-  const ts = now();
-  return db.insertInto('sign').values({ ...sign, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function findSign(db: Database, userId: number, signAt: number) {
-  return db.selectFrom('sign').selectAll().where('user_id', '=', userId).where('sign_at', '=', signAt).executeTakeFirst();
-}
-
-/** Registration codes (type 0) sent to an address, newest first; `unusedOnly` skips spent ones. */
-export async function latestEmailCode(db: Database, email: string, unusedOnly: boolean) {
-  let query = db.selectFrom('email_code').selectAll().where('email', '=', email).where('type', '=', 0);
-  if (unusedOnly) query = query.where('is_used', '=', 0);
-  return query.orderBy('id', 'desc').executeTakeFirst();
-}
-
-export async function insertEmailCode(db: Database, code: { email: string; code: string; ip: string }): Promise<number> {
-  const ts = now();
-  const row = await db.insertInto('email_code').values({ ...code, type: 0, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function markEmailCode(db: Database, id: number, mark: 'used' | 'sent'): Promise<void> {
-  const update = db.updateTable('email_code').where('id', '=', id);
-  await (mark === 'used' ? update.set({ is_used: 1, updated_at: now() }) : update.set({ success: 1 })).execute();
 }

@@ -6,7 +6,7 @@ import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, userIdsMatching, usernamesOf } from '../user/service';
 import {
   GrantUserVipRequest, ListUserVipLogReply, ListUserVipLogRequest, ListUserVipReply, ListUserVipRequest, RevokeUserVipRequest, UserVip,
-} from './messages';
+} from '../../../shared/messages/vip';
 import { extendVip, revokeVip } from './period';
 import { listVipLogs, listVips, type UserVipRow } from './store';
 

@@ -4,7 +4,10 @@
 // A plain .mjs file importing only npm packages: it loads the same way under tsx, under vitest
 // and next to the esbuild bundle (`npm run build:server` copies it to dist/server/{gateway,backend}/),
 // with no TypeScript loader in the worker threads. Its task and result shapes are declared in
-// page-pool.ts, the only caller.
+// page-pool.ts, the only caller. Why not TypeScript: on Node 20 a thread given tsx as `--import`
+// cannot load a module graph with top-level await (mupdf's: ERR_UNKNOWN_FILE_EXTENSION), and
+// tsx registered from inside the thread adds threads of its own, which the thread-priority
+// checks of page-pool.test.ts and conversion.test.ts then count (tried; both failed so).
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -3,7 +3,7 @@
 // for it reads one doclist instead of checking the positions of 2–5 bigrams in every candidate.
 // Every occurrence is found (not a segmentation: `天安门广场` gives `天安门` and `天安门广场`), so a
 // word token is there exactly where its bigram phrase is, and matching either gives the same
-// entries. The list is ZH_WORDS (zh-words.ts), loaded on first use.
+// entries. The list is ZH_WORDS (zh-words.ts, read from zh-words.txt at start), indexed on first use.
 import { ZH_WORDS } from './zh-words';
 
 const WORD = 1;
@@ -40,7 +40,7 @@ function load(): Dictionary {
   const entries = new Map<string, number>();
   const firstChars = new Uint8Array(0x10000);
   const pairs = new Set<number>();
-  for (const word of ZH_WORDS.split(/\s+/u)) {
+  for (const word of ZH_WORDS) {
     // A word the scan below could not find in a text would never match: keep none.
     if (!WHOLE_HAN_WORD.test(word)) continue;
     entries.set(word, (entries.get(word) ?? 0) | WORD);

@@ -1,0 +1,220 @@
+import crypto from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { PASSWORD_LENGTH, cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import { lockKeys } from '../../db/dialect';
+import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
+import { assertValid, clamp, mapUnique } from '../../wire/request';
+import { hashPassword, verifyPassword } from '../../platform/auth/password';
+import { revokeToken } from '../../platform/auth/session';
+import { bearerFromHeader } from '../../platform/auth/tokens';
+import { rpc, type RpcContext } from '../../platform/rpc';
+import {
+  CAPTCHA_KINDS, DynamicType, addDynamic, checkCaptcha, createMember, emailTaken, findUserByEmail, findUserByMobile, findUserBySignInEmail,
+  findUserByUsername, recordLogin, setPassword, withoutPassword,
+} from '../user/service';
+import {
+  FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
+} from '../../../shared/messages/user';
+import { vipPeriodOf } from '../vip/service';
+import { insertEmailCode, latestEmailCode, markEmailCode } from './store';
+
+// UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
+
+const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
+const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
+
+async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
+  const cfg = await ctx.app.settings.snapshot();
+  return new TextEncoder().encode(cfg.str('email', 'secret') || 'moredoc');
+}
+
+/** Binds a reset token to the current password hash, so it stops working once used. */
+const passwordFingerprint = (hash: string) => crypto.createHash('sha256').update(hash).digest('base64url').slice(0, 16);
+
+export const accountRpcs = [
+  rpc('Register', {
+    http: 'POST /api/v1/user/register', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
+    async handler(req, ctx) {
+      const cfg = await ctx.app.settings.snapshot();
+      if (!cfg.bool('security', 'enable_register')) throw badRequest('系统未开放注册');
+      if (cfg.bool('security', 'is_close')) throw badRequest('网站已关闭，暂时不允许注册');
+      const verifyEmail = cfg.bool('security', 'enable_verify_register_email');
+      const username = cleanName(req.username);
+      assertValid([
+        ...usernameProblems(username), ...passwordProblems(req.password), ...emailProblems(req.email, verifyEmail),
+      ]);
+      await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, true);
+      if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
+      if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
+      let codeId = 0;
+      if (verifyEmail) {
+        const code = await latestEmailCode(ctx.db, req.email, true);
+        if (!code || !req.code || code.code !== req.code.trim()) throw badRequest('邮箱验证码错误');
+        if (Date.now() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS) throw badRequest('邮箱验证码已过期');
+        codeId = code.id;
+      }
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
+      const award = Math.max(cfg.int('score', 'register'), 0);
+      // mapUnique: a concurrent registration of the same name loses with 409, not 500.
+      const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
+        // E-mail addresses are not unique in the table: registrations with one address take
+        // turns, and the one that comes second finds the first.
+        if (req.email) {
+          await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
+          if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
+        }
+        const inserted = await createMember(trx, {
+          username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
+          login_at: new Date().toISOString(), credit_count: award,
+        });
+        if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
+        if (codeId) await markEmailCode(trx, codeId, 'used');
+        return inserted;
+      }), '用户名已存在');
+      const { token } = await ctx.app.tokens.issue(user.id);
+      return { token, user: withoutPassword(user) };
+    },
+  }),
+
+  rpc('Login', {
+    http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
+    async handler(req, ctx) {
+      // Usernames never look like mobile numbers or e-mail addresses, so either names the
+      // account it is bound to. Cleaned as it was when the account was made (cleanName).
+      const name = cleanName(req.username);
+      const mobile = normalizeMainlandMobile(name);
+      const email = !mobile && name.includes('@') ? name.trim() : '';
+      const nameProblems = mobile ? [] : email ? emailProblems(email, true) : usernameProblems(name).slice(0, 1);
+      assertValid([...nameProblems, ...passwordProblems(req.password)]);
+      // A right captcha outlives a wrong password (no retyping), for a few attempts only.
+      await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
+      const user = mobile ? await findUserByMobile(ctx.db, mobile)
+        : email ? await findUserBySignInEmail(ctx.db, email)
+          : await findUserByUsername(ctx.db, name);
+      // Hash even for unknown users so that timing does not reveal which usernames exist.
+      const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
+      if (!user || !ok) {
+        await ctx.app.captcha.failedAttempt(req.captcha_id);
+        throw badRequest('用户名或密码错误');
+      }
+      await ctx.app.captcha.consume(req.captcha_id);
+      await recordLogin(ctx.db, user.id, ctx.ip);
+      const { token } = await ctx.app.tokens.issue(user.id);
+      // The SPA keeps this user for the session: it says whether they are VIP, as GetUser does.
+      const vip = await vipPeriodOf(ctx.db, user.id);
+      return { token, user: { ...withoutPassword(user), is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null } };
+    },
+  }),
+
+  rpc('Logout', {
+    http: 'DELETE /api/v1/user/logout', auth: 'public', input: 'none',
+    async handler(_req, ctx) {
+      const token = bearerFromHeader(ctx.request.headers.authorization);
+      const claims = token ? await ctx.app.tokens.verify(token) : null;
+      if (claims) await revokeToken(ctx.db, claims);
+      return {};
+    },
+  }),
+
+  rpc('GetUserCaptcha', {
+    http: 'GET /api/v1/user/captcha', request: GetUserCaptchaRequest, response: GetUserCaptchaReply, auth: 'public',
+    async handler(req, ctx) {
+      if (!(CAPTCHA_KINDS as readonly string[]).includes(req.type)) throw badRequest('不支持的验证码类型');
+      const cfg = await ctx.app.settings.snapshot();
+      const type = cfg.str('captcha', 'type') || 'digit';
+      if (!cfg.bool('security', `enable_captcha_${req.type}`)) return { type };
+      const { id, image } = await ctx.app.captcha.create({
+        type,
+        length: clamp(cfg.int('captcha', 'length') || 6, 1, 12),
+        width: clamp(cfg.int('captcha', 'width') || 240, 60, 1000),
+        height: clamp(cfg.int('captcha', 'height') || 60, 20, 400),
+      });
+      return { enable: true, id, captcha: image, type };
+    },
+  }),
+
+  rpc('FindPasswordStepOne', {
+    http: 'POST /api/v1/user/findpassword/stepone', request: FindPasswordRequest, auth: 'public',
+    async handler(req, ctx) {
+      assertValid(emailProblems(req.email, true));
+      await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, false);
+      const user = await findUserByEmail(ctx.db, req.email);
+      if (!user) throw notFound('用户不存在');
+      await ctx.app.mailer.assertConfigured();
+      const cfg = await ctx.app.settings.snapshot();
+      // The mail's link leads to the site: never to an address taken from the request (anyone can send any Host).
+      const origin = cfg.siteOrigin();
+      if (!origin) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
+      const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
+      const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setJti(user.email)
+        .setExpirationTime(Math.floor(Date.now() / 1000) + minutes * 60)
+        .sign(await resetKey(ctx));
+      const sitename = cfg.str('system', 'sitename') || '魔豆文库';
+      const link = `${origin}/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+      await ctx.app.mailer.send({
+        to: user.email,
+        subject: `【${sitename}】找回密码`,
+        html: `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>`
+          + `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
+      });
+      return {};
+    },
+  }),
+
+  rpc('FindPasswordStepTwo', {
+    http: 'PUT /api/v1/user/findpassword/steptwo', request: FindPasswordRequest, auth: 'public',
+    async handler(req, ctx) {
+      assertValid([...emailProblems(req.email, true), ...(req.password.length < PASSWORD_LENGTH.min ? [`密码长度不能小于${PASSWORD_LENGTH.min}位`] : passwordProblems(req.password))]);
+      if (!req.token) throw badRequest('找回密码 token 无效');
+      await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, true);
+      let claims: { jti?: string; pwd?: unknown };
+      try {
+        claims = (await jwtVerify(req.token, await resetKey(ctx), { algorithms: ['HS256'] })).payload;
+      } catch {
+        throw badRequest('找回密码 token 无效');
+      }
+      if (claims.jti?.toLowerCase() !== req.email.toLowerCase()) throw badRequest('找回密码 token 无效');
+      const user = await findUserByEmail(ctx.db, req.email);
+      if (!user) throw notFound('用户不存在');
+      if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
+      const password = await hashPassword(req.password, ctx.app.passwordCost);
+      await ctx.db.transaction().execute(async (trx) => {
+        await setPassword(trx, user.id, password);
+        await addDynamic(trx, user.id, DynamicType.Password, '通过邮箱找回了密码');
+      });
+      return {};
+    },
+  }),
+
+  rpc('SendEmailCode', {
+    http: 'POST /api/v1/user/email/code', request: SendEmailCodeRequest, auth: 'public',
+    async handler(req, ctx) {
+      assertValid(emailProblems(req.email, true));
+      const cfg = await ctx.app.settings.snapshot();
+      if (!cfg.bool('security', 'enable_register')) throw badRequest('系统未开放注册');
+      if (!cfg.bool('security', 'enable_verify_register_email')) throw badRequest('系统未开启注册邮箱验证');
+      if (req.type !== 0) throw badRequest('不支持的验证码类型');
+      await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
+      if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
+      const latest = await latestEmailCode(ctx.db, req.email, false);
+      if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS) throw badRequest('发送太频繁，请稍后再试');
+      await ctx.app.mailer.assertConfigured();
+      const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+      const codeId = await insertEmailCode(ctx.db, { email: req.email, code, ip: ctx.ip });
+      const sitename = cfg.str('system', 'sitename') || '魔豆文库';
+      await ctx.app.mailer.send({
+        to: req.email,
+        subject: `【${sitename}】注册验证码`,
+        html: `<p>您的注册验证码是：<b>${code}</b>，30 分钟内有效。</p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
+      });
+      await markEmailCode(ctx.db, codeId, 'sent');
+      return {};
+    },
+  }),
+];
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

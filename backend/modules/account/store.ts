@@ -1,0 +1,38 @@
+import type { Database } from '../../db';
+import { now } from '../../db/schema';
+
+// The tables of the account flows: the daily check-ins `sign` and the registration codes
+// `email_code` (the users themselves are the user module's).
+
+/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
+export function localDateKey(date = new Date()): number {
+  return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
+}
+
+/** Records a check-in; the unique (user_id, sign_at) index refuses a second one the same day. */
+export async function insertSign(db: Database, sign: { user_id: number; sign_at: number; ip: string; award: number }) {
+  const ts = now();
+  return db.insertInto('sign').values({ ...sign, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findSign(db: Database, userId: number, signAt: number) {
+  return db.selectFrom('sign').selectAll().where('user_id', '=', userId).where('sign_at', '=', signAt).executeTakeFirst();
+}
+
+/** Registration codes (type 0) sent to an address, newest first; `unusedOnly` skips spent ones. */
+export async function latestEmailCode(db: Database, email: string, unusedOnly: boolean) {
+  let query = db.selectFrom('email_code').selectAll().where('email', '=', email).where('type', '=', 0);
+  if (unusedOnly) query = query.where('is_used', '=', 0);
+  return query.orderBy('id', 'desc').executeTakeFirst();
+}
+
+export async function insertEmailCode(db: Database, code: { email: string; code: string; ip: string }): Promise<number> {
+  const ts = now();
+  const row = await db.insertInto('email_code').values({ ...code, type: 0, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function markEmailCode(db: Database, id: number, mark: 'used' | 'sent'): Promise<void> {
+  const update = db.updateTable('email_code').where('id', '=', id);
+  await (mark === 'used' ? update.set({ is_used: 1, updated_at: now() }) : update.set({ success: 1 })).execute();
+}

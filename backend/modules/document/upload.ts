@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
+import { uploadPermissionPath } from '../../../shared/permissions';
+import { forbidden } from '../../wire/errors';
+import { clientIp } from '../../wire/rpc';
+import { uploadCaller } from '../../platform/auth/session';
+import type { BackendContext } from '../../platform/context';
+import { externalConverterOf } from '../../platform/convert/formats';
+import { defineService, rpc } from '../../platform/rpc';
+import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment, maxUploadBytes, receiveFile, registerMultipartRoutes } from '../attachment/service';
+import { DocumentFormats } from '../../../shared/messages/attachment';
+import { mayUpload } from './access';
+import { convertibleExtensions } from './environment';
+
+// `POST /api/v1/upload/document` (contract README §8.1): the file of a future document,
+// streamed into the blob store as documents/<h0>/…/<h4>/<md5><ext> (one stored original per
+// content) and recorded as an attachment of type 2 that CreateDocument then links. The file
+// is received by the attachment module, as every upload is; what a document may be is decided here.
+
+const NOT_A_DOCUMENT = '不支持的文档类型';
+
+/** The extensions the site takes: the supported ones, narrowed by `security.document_allowed_ext` when set. */
+async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
+  const supported = DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`);
+  const configured = (await ctx.settings.snapshot()).list('security', 'document_allowed_ext')
+    .map((ext) => `.${ext.toLowerCase().replace(/^\.+/, '')}`);
+  return configured.length ? supported.filter((ext) => configured.includes(ext)) : supported;
+}
+
+/**
+ * What an upload may be now: what the site takes, of it what converts now (an Office file
+ * without LibreOffice would only fail), and the refusal of the rest, which names a missing program.
+ */
+export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensions: string[]; refusal: (ext: string) => string }> {
+  const configured = await configuredExtensions(ctx);
+  const convertible = new Set((await convertibleExtensions(ctx)).map((ext) => `.${ext}`));
+  const refusal = (ext: string) => {
+    const needs = configured.includes(ext) ? externalConverterOf(ext) : null;
+    if (needs === 'libreoffice') return `服务器未安装 LibreOffice，暂不支持上传 ${ext} 格式的文档`;
+    if (needs === 'calibre') return `服务器未安装 calibre，暂不支持上传 ${ext} 格式的电子书`;
+    return NOT_A_DOCUMENT;
+  };
+  return { extensions: configured.filter((ext) => convertible.has(ext)), refusal };
+}
+
+async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext): Promise<void> {
+  await registerMultipartRoutes(app, (scope) => scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
+    const user = await uploadCaller(ctx, request.headers.authorization, null);
+    if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
+    const accepted = await acceptedExtensions(ctx);
+    const file = await receiveFile(ctx, request, reply, {
+      folder: 'documents',
+      extensions: accepted.extensions,
+      badExtension: accepted.refusal,
+      maxBytes: await maxUploadBytes(ctx),
+    });
+    const attachment = await insertAttachment(ctx.db, {
+      hash: file.hash, user_id: user.id, type_id: 0, type: DOCUMENT_ATTACHMENT_TYPE, path: `/${file.key}`, name: file.name,
+      size: file.size, width: 0, height: 0, ext: file.ext, ip: clientIp(request),
+    });
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id } }));
+  }));
+}
+
+export const documentUploadService = defineService('upload', [
+  // Ours: what the upload page offers, so that it lists only the formats that convert now.
+  rpc('GetDocumentFormats', {
+    http: 'GET /api/v1/document/formats', response: DocumentFormats, auth: 'public', input: 'none',
+    async handler(_req, ctx) {
+      return { ext: (await acceptedExtensions(ctx.app)).extensions };
+    },
+  }),
+], { routes: registerDocumentUpload });

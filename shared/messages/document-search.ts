@@ -1,0 +1,15 @@
+import { message } from '../wire';
+import { Document } from './document';
+
+// DocumentAPI.SearchDocument's messages. A hit is a Document plus three fields of ours
+// (docs/api.md): `title_highlight` and `snippet`, HTML with the matches in <em>…</em>, and
+// `snippet_page`, the page the snippet comes from.
+
+export const SearchDocumentRequest = message('SearchDocumentRequest', {
+  page: 'int32', size: 'int32', wd: 'string', category_id: 'int64[]', sort: 'string', ext: 'string', user_id: 'int64',
+  created_at: 'string[]', language: 'string[]',
+});
+
+export const SearchHitDocument = message('Document', { ...Document.fields, title_highlight: 'string', snippet: 'string', snippet_page: 'int32' });
+
+export const SearchDocumentReply = message('SearchDocumentReply', { total: 'int64', spend: 'string', document: [SearchHitDocument] });
