@@ -1,7 +1,8 @@
 // The SPA: hashed assets from web/dist/assets (pre-compressed, immutable), the few files at
 // the top of web/dist, and index.html for every page navigation, after the page guard, with
 // the page's own head, its main content for crawlers (gateway/page-html.ts), and the start
-// data with the page's route data filled in.
+// data with the page's route data filled in. This plugin gathers what a page is made from;
+// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, the lane answers it again.
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
+import { PageCache, type PageVersion } from '../page-cache';
 import type { PageLane } from '../page-lane';
 import { CONTENT_MARKER, HEAD_MARKER, START_DATA_MARKER, queryOf, renderVisitorPage, type RenderedPage } from '../page-render';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
@@ -67,14 +69,6 @@ function acceptsPage(accept: string | undefined = '', path: string): boolean {
 
 function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(errorBody(404, MESSAGES.notFound));
-}
-
-/** A visitor's page as kept: for this start data and route data generation, until `expires`. */
-interface VisitorPage {
-  expires: number;
-  publicPart: PublicStartData | undefined;
-  generation: number;
-  page: RenderedPage;
 }
 
 const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -151,14 +145,8 @@ export default fp<SpaOptions>(
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
-    // Pages are rendered once and kept as bytes (encoding a page on every answer cost a third
-    // of the rate): a visitor's page per URL (and origin) while its route data lives, as it is
-    // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
-    // the pages without route data (their data would be the visitor's own).
-    const visitorPages = new Map<string, VisitorPage>();
-    // A visitor's page being made anew: one making per page, however many ask meanwhile.
-    const makingPages = new Map<string, { publicPart: PublicStartData | undefined; generation: number; page: Promise<RenderedPage> }>();
-    const sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
+    const cache = new PageCache({ ttlMs: opts.pageTtlMs, maxPages: opts.maxPages, maxSessionPages: SESSION_PAGES_MAX });
+    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({ publicPart, generation: fastify.routeData.generation });
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -166,64 +154,31 @@ export default fp<SpaOptions>(
       return `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${splitUrl(request.url)[1]}`;
     }
 
-    async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
+    function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): RenderedPage | Promise<RenderedPage> {
       const [, search] = splitUrl(request.url);
-      const crawler = isBot(request.headers['user-agent']);
-      // A visitor's page that is kept is answered before anything else is worked out.
-      const visitorKey = session.token ? '' : visitorKeyOf(request, normalized, closed);
-      const generation = fastify.routeData.generation;
-      const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
-      // Kept for the same start data and route data generation: still the page to show.
-      const current = visitorPage && visitorPage.publicPart === publicPart && visitorPage.generation === generation ? visitorPage.page : undefined;
-      if (current && visitorPage!.expires > Date.now()) return current;
-
-      const match = matchRoute(normalized);
-      const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
-      const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
-      const fresh = async () => {
+      const plan = () => {
+        const match = matchRoute(normalized);
+        const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
+        const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
+        return { match, address, withData };
+      };
+      const fresh = async ({ match, address, withData }: ReturnType<typeof plan>) => {
         const loaded = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
         const routeData = !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
         return renderVisitorPage(template, firstScreen, {
-          path: normalized, search, origin: pageOrigin(request, opts.publicOrigin), match, closed, session, publicPart, routeData, crawler,
+          path: normalized, search, origin: pageOrigin(request, opts.publicOrigin), match, closed, session, publicPart, routeData,
+          crawler: isBot(request.headers['user-agent']),
         });
       };
-
-      if (visitorKey) {
-        const inFlight = makingPages.get(visitorKey);
-        let making = inFlight && inFlight.publicPart === publicPart && inFlight.generation === generation ? inFlight.page : undefined;
-        if (!making) {
-          const page = fresh().then((made) => {
-            visitorPages.delete(visitorKey);
-            visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page: made });
-            while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
-            return made;
-          });
-          makingPages.set(visitorKey, { publicPart, generation, page });
-          const done = () => {
-            if (makingPages.get(visitorKey)?.page === page) makingPages.delete(visitorKey);
-          };
-          page.then(done, done);
-          making = page;
-        }
-        // A page past its time is answered while its successor is made (its first screen takes
-        // a few milliseconds on the renderer's thread): nobody waits for it, however many ask.
-        if (current) return current;
-        return making;
-      }
-      if (withData) return fresh();
-      const key = `${closed ? 'x' : ''}${normalized}${search}`;
-      let pages = sessionPages.get(session);
-      const sessionPage = pages?.get(key);
-      if (sessionPage && sessionPage.publicPart === publicPart) return sessionPage.page;
-      const page = await fresh();
-      if (!pages) sessionPages.set(session, (pages = new Map()));
-      pages.set(key, { publicPart, page });
-      if (pages.size > SESSION_PAGES_MAX) pages.delete(pages.keys().next().value as string);
-      return page;
+      // A visitor's page that is kept is answered before anything else is worked out.
+      if (!session.token) return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
+      const planned = plan();
+      if (planned.withData) return fresh(planned);
+      return cache.sessionPage(session, `${closed ? 'x' : ''}${normalized}${search}`, publicPart, () => fresh(planned));
     }
 
     // The lane answers a visitor's page again as long as the page kept here is the one this
-    // handler would answer: same page, not expired, same start data and route data.
+    // handler would answer: same page, not expired, same start data and route data (PageCache).
     const lane = opts.lane;
     lane?.install(laneKey);
 
@@ -242,15 +197,9 @@ export default fp<SpaOptions>(
       // Only a request the lane would take as it came (a canonical path: the lane does not normalise).
       if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
       const key = laneKey(request.raw);
-      const visitorKey = visitorKeyOf(request, answer.normalized, answer.closed);
-      const record = visitorPages.get(visitorKey);
-      if (key === undefined || record?.page !== answer.page || record.publicPart === undefined) return;
-      const current = (now: number) =>
-        visitorPages.get(visitorKey) === record &&
-        record.expires > now &&
-        record.generation === fastify.routeData.generation &&
-        record.publicPart === fastify.startData.current();
-      if (!current(Date.now())) return;
+      if (key === undefined) return;
+      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () => versionOf(fastify.startData.current()));
+      if (!current) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value === undefined || name === 'x-request-id') continue;
