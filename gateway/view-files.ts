@@ -22,6 +22,8 @@ export function serveViewFile(request: FastifyRequest, reply: FastifyReply, view
     authorization: backendAuthorization(request),
     acceptEncoding: request.headers['accept-encoding'],
     ifNoneMatch: request.headers['if-none-match'],
+    range: request.headers.range,
+    ifRange: headerValue(request.headers['if-range']),
   });
   if (pending === null) return forward();
   return pending.then(
@@ -35,4 +37,9 @@ export function serveViewFile(request: FastifyRequest, reply: FastifyReply, view
       return forward();
     },
   );
+}
+
+/** A header Node types loosely (`string | string[]`) as the one value it is. */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

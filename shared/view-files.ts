@@ -9,6 +9,9 @@ export interface ViewFileRequest {
   authorization: string | undefined;
   acceptEncoding: string | undefined;
   ifNoneMatch: string | undefined;
+  /** the Range header: one range of the stored bytes (none is served of an inflated page) */
+  range?: string | undefined;
+  ifRange?: string | undefined;
 }
 
 /** An answer of the page routes, as they would have sent it over HTTP. */

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
-// Files from disk as answers outside the API (favicon, sitemaps): the content type by
+// Files from disk or the blob store as answers outside the API (favicon, sitemaps): the content type by
 // extension, no sniffing, and grpc-gateway's plain 404 when there is no such file.
 
 const TYPES: Record<string, string> = {
@@ -34,4 +35,14 @@ export function sendFile(reply: FastifyReply, file: string) {
     .header('last-modified', stat.mtime.toUTCString())
     .header('x-content-type-options', 'nosniff')
     .send(fs.createReadStream(file));
+}
+
+/** A blob read from the store (BlobStore.get), whole, typed by `name`'s extension. */
+export function sendBlob(reply: FastifyReply, blob: { stream: Readable; length: number; mtime: Date }, name: string) {
+  return reply
+    .header('content-type', contentTypeOf(name))
+    .header('content-length', blob.length)
+    .header('last-modified', blob.mtime.toUTCString())
+    .header('x-content-type-options', 'nosniff')
+    .send(blob.stream);
 }

@@ -217,6 +217,20 @@ describe.each([local, s3])('the $name store', (kind) => {
       expect(await text({ start: 0, end: 0 })).toEqual({ body: '0', length: 1, size: 20 });
     });
 
+    it('reads a range across the parts of a multipart blob, and only that range', async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of generated(12 * 1024 * 1024, 5).stream) chunks.push(chunk as Buffer);
+      await store.put('r/big.bin', Readable.from(chunks));
+      const whole = Buffer.concat(chunks);
+      // 5 MiB parts on S3: the range starts in the first part and ends in the second.
+      const start = 5 * 1024 * 1024 - 1000;
+      const read = await store.get('r/big.bin', { start, end: start + 99_999 });
+      expect(read).toMatchObject({ size: whole.length, length: 100_000 });
+      const got: Buffer[] = [];
+      for await (const chunk of read!.stream) got.push(chunk as Buffer);
+      expect(Buffer.concat(got).equals(whole.subarray(start, start + 100_000))).toBe(true);
+    });
+
     it('refuses ranges outside the blob', async () => {
       await expect(store.get('r/text', { start: 20 })).rejects.toBeInstanceOf(BlobRangeError);
       await expect(store.get('r/text', { start: 5, end: 4 })).rejects.toBeInstanceOf(BlobRangeError);

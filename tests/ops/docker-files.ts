@@ -142,3 +142,18 @@ export function composeTable(readme: string): ComposeRow[] {
   }
   return rows;
 }
+
+/**
+ * What an image reference pulls when nothing overrides it: `${VAR:-default}` read as its
+ * default, then the tag (`name:tag`, a port in the registry host is not one) and the digest
+ * (`@sha256:…`), each null when absent.
+ */
+export function imageReference(image: string): { name: string; tag: string | null; digest: string | null } {
+  const resolved = image.replace(/\$\{\w+:?-([^}]*)\}/g, '$1');
+  const [withTag = '', digest = null] = resolved.split('@');
+  const slash = withTag.lastIndexOf('/');
+  const colon = withTag.indexOf(':', slash + 1);
+  return colon === -1
+    ? { name: withTag, tag: null, digest }
+    : { name: withTag.slice(0, colon), tag: withTag.slice(colon + 1), digest };
+}

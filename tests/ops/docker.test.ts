@@ -4,7 +4,7 @@
 // The build (in a copy of the build context) and `npm ci --omit=dev` are the run's shared ones
 // (tests/helpers/production-build.ts), which the browser tests use too.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { productionBuild, productionDependencies } from '../helpers/production-build';
-import { composeTable, execForm, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
+import { composeTable, execForm, imageReference, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
 import { freePort } from '../helpers/ports';
 
 const run = promisify(execFile);
@@ -35,6 +35,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition?: string; required?: boolean }>;
   healthcheck?: { test?: string[]; disable?: boolean };
   deploy?: { replicas?: number };
+  pull_policy?: string;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -94,6 +95,32 @@ describe('docker-compose.yml', () => {
     // variable (${X:?…}) anywhere would break the default `docker compose up`.
     const text = JSON.stringify(compose);
     expect(text).not.toMatch(/\$\{\w+:?\?/);
+  });
+});
+
+describe('every compose file', () => {
+  it('pulls each image at a concrete tag or digest, never `latest` or no tag', async () => {
+    const files = (await readdir(REPO)).filter((name) => /^(docker-)?compose[\w.-]*\.ya?ml$/.test(name));
+    expect(files).toContain('docker-compose.yml');
+    const pulled: string[] = [];
+    for (const file of files) {
+      const { services } = parseYaml(await readRepo(file), { merge: true }) as ComposeFile;
+      for (const [name, service] of Object.entries(services)) {
+        // An image compose builds here, or one it may only find on this machine, is a local name.
+        if (!service.image || service.build !== undefined || service.pull_policy === 'never' || service.pull_policy === 'build') continue;
+        const { tag, digest } = imageReference(service.image);
+        expect(digest ?? tag, `${file}: ${name} (${service.image})`).toBeTruthy();
+        expect(tag, `${file}: ${name} (${service.image})`).not.toBe('latest');
+        pulled.push(service.image);
+      }
+    }
+    expect(pulled).toEqual(expect.arrayContaining([expect.stringContaining('minio/minio:RELEASE.'), expect.stringContaining('minio/mc:RELEASE.')]));
+  });
+
+  it('reads image references as compose pulls them', () => {
+    expect(imageReference('${MINIO_IMAGE:-quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z}')).toEqual({ name: 'quay.io/minio/minio', tag: 'RELEASE.2025-09-07T16-13-09Z', digest: null });
+    expect(imageReference('registry.example.com:5000/nginx')).toEqual({ name: 'registry.example.com:5000/nginx', tag: null, digest: null });
+    expect(imageReference('postgres:16@sha256:abc')).toEqual({ name: 'postgres', tag: '16', digest: 'sha256:abc' });
   });
 });
 

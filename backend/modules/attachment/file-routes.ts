@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { contentTypeOf, sendNotFound } from '../../wire/files';
+import { sendBlob, sendNotFound } from '../../wire/files';
 import { parseByteRange } from '../../wire/file-headers';
 import { BlobKeyError, type BlobStore } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
@@ -86,14 +86,7 @@ async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Pr
       if (error instanceof BlobKeyError) return null;
       throw error;
     }) : null;
-    if (blob) {
-      return reply
-        .header('content-type', contentTypeOf(favicon))
-        .header('content-length', blob.size)
-        .header('last-modified', blob.mtime.toUTCString())
-        .header('x-content-type-options', 'nosniff')
-        .send(blob.stream);
-    }
+    if (blob) return sendBlob(reply, blob, favicon);
     return reply
       .header('content-type', 'image/x-icon')
       .header('cache-control', 'public, max-age=3600')

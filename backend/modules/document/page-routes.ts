@@ -5,6 +5,7 @@ import { bearerFromHeader } from '../../platform/auth/tokens';
 import { resolveSession } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
 import { positionsFile } from '../../platform/convert/converter';
+import { parseByteRange } from '../../wire/file-headers';
 import { pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
 import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared/view-files';
@@ -16,7 +17,8 @@ import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared
 // `<page>.json` (ours) is where the page's characters are (`<n>.pos.gz`, text-positions.mjs),
 // for the reader's find and text layer: the page's text, so under the page image's decision.
 // Names are matched whole against a strict pattern, so no request reaches a file outside
-// the document's folder.
+// the document's folder. One byte range of the stored file is served as the downloads serve
+// one (206, 416, If-Range on the ETag), read from the store as a range, not the whole file.
 
 const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g|json)$/;
 const COVER_NAMES = new Set(['cover.png', 'cover.big.png', 'cover.webp']);
@@ -60,6 +62,15 @@ async function firstStored(ctx: BackendContext, hash: string, names: readonly st
   return null;
 }
 
+/** The first stored file among `names`, not opened: for a range, read once its size is known. */
+async function firstStat(ctx: BackendContext, hash: string, names: readonly string[]) {
+  for (const name of names) {
+    const info = await ctx.blobs.stat(outputKey(hash, name));
+    if (info) return { name, ...info, stream: null };
+  }
+  return null;
+}
+
 async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer<Readable>> {
   if (!isMd5(hash)) return badHash();
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
@@ -72,7 +83,7 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
       body: JSON.stringify({ code: 403, message: BEYOND_PREVIEW, error: BEYOND_PREVIEW }),
     };
   }
-  const stored = await firstStored(ctx, hash, names);
+  const stored = request.range === undefined ? await firstStored(ctx, hash, names) : await firstStat(ctx, hash, names);
   if (!stored) return NOT_FOUND;
   const gzipped = stored.name.endsWith('.gzip.svg') || stored.name.endsWith('.pos.gz');
   const inflate = gzipped && !acceptsGzip(request.acceptEncoding);
@@ -87,14 +98,23 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   };
   if (kind === 'svg') headers['content-security-policy'] = SVG_POLICY;
   if (gzipped) headers.vary = 'Accept-Encoding';
+  if (!inflate) headers['accept-ranges'] = 'bytes';
   if (request.ifNoneMatch === etag) {
-    stored.stream.destroy();
+    stored.stream?.destroy();
     return { status: 304, headers, body: null };
   }
-  if (inflate) return { status: 200, headers, body: stored.stream.pipe(createGunzip()) };
-  if (gzipped) headers['content-encoding'] = 'gzip';
-  headers['content-length'] = String(stored.size);
-  return { status: 200, headers, body: stored.stream };
+  if (gzipped && !inflate) headers['content-encoding'] = 'gzip';
+  const key = outputKey(hash, stored.name);
+  const range = !inflate && (request.ifRange === undefined || request.ifRange === etag) ? parseByteRange(request.range, stored.size) : null;
+  if (range === 'unsatisfiable') return { status: 416, headers: { ...headers, 'content-range': `bytes */${stored.size}` }, body: null };
+  const blob = stored.stream ? stored : await ctx.blobs.get(key, range ?? undefined);
+  // Removed between the stat and the read (a document deleted or converted again).
+  if (!blob) return NOT_FOUND;
+  if (inflate) return { status: 200, headers, body: blob.stream.pipe(createGunzip()) };
+  headers['content-length'] = String(blob.length);
+  if (!range) return { status: 200, headers, body: blob.stream };
+  headers['content-range'] = `bytes ${range.start}-${range.end}/${stored.size}`;
+  return { status: 206, headers, body: blob.stream };
 }
 
 /** The answer to `GET /view/page/<hash>/<page>`. */
@@ -118,7 +138,13 @@ function send(reply: FastifyReply, answer: ViewFileAnswer<Readable>) {
 }
 
 function requestOf(request: FastifyRequest): ViewFileRequest {
-  return { authorization: request.headers.authorization, acceptEncoding: request.headers['accept-encoding'], ifNoneMatch: request.headers['if-none-match'] };
+  return {
+    authorization: request.headers.authorization,
+    acceptEncoding: request.headers['accept-encoding'],
+    ifNoneMatch: request.headers['if-none-match'],
+    range: request.headers.range,
+    ifRange: [request.headers['if-range']].flat()[0],
+  };
 }
 
 export function registerPageRoutes(app: FastifyInstance, ctx: BackendContext): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../../shared/page-paths';
 import { badRequest } from '../../wire/errors';
-import { contentTypeOf, sendNotFound } from '../../wire/files';
+import { sendBlob, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
 import { articleEntries, categoryEntries, contentFingerprint, documentEntries, type SitemapEntry } from './sources';
 
@@ -94,12 +94,7 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
 async function sendSitemap(reply: FastifyReply, app: BackendContext, name: string) {
   const blob = await app.blobs.get(keyOf(name));
   if (!blob) return sendNotFound(reply);
-  return reply
-    .header('content-type', contentTypeOf(name))
-    .header('content-length', blob.length)
-    .header('last-modified', blob.mtime.toUTCString())
-    .header('x-content-type-options', 'nosniff')
-    .send(blob.stream);
+  return sendBlob(reply, blob, name);
 }
 
 export function registerSitemapRoutes(app: FastifyInstance, ctx: BackendContext): void {

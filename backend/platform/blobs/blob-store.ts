@@ -172,6 +172,17 @@ export function assertBlobKey(key: string): void {
   }
 }
 
+/**
+ * The segments of `key`, once assertBlobKey passed it and it does not lead into the store's
+ * own temporary folder `reservedSegment` (null when the store has none among its keys).
+ */
+export function storeKeySegments(key: string, reservedSegment: string | null): string[] {
+  assertBlobKey(key);
+  const segments = key.split('/');
+  if (segments[0] === reservedSegment) throw new BlobKeyError(key, 'reserved for temporary files');
+  return segments;
+}
+
 const EXTENSION = /^(\.[A-Za-z0-9]{1,16})?$/;
 
 /** `<prefix>/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext>`, the layout MOREDOC and our `/uploads/` URLs use. */

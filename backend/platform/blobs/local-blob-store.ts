@@ -5,11 +5,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   BlobEmptyError,
-  BlobKeyError,
   BlobRangeError,
   BlobTooLargeError,
   HEAD_BYTES,
-  assertBlobKey,
+  storeKeySegments,
   contentAddressedKey,
   type BlobInfo,
   type BlobRead,
@@ -186,10 +185,7 @@ export class LocalBlobStore implements BlobStore {
 
   /** The file of a valid key; keys into the temp folder are refused too. */
   private fileOf(key: string): string {
-    assertBlobKey(key);
-    const segments = key.split('/');
-    if (segments[0] === this.reservedSegment) throw new BlobKeyError(key, 'reserved for temporary files');
-    return path.join(this.root, ...segments);
+    return path.join(this.root, ...storeKeySegments(key, this.reservedSegment));
   }
 
   /** Streams `source` into a new temp file while hashing; removes it on any failure. */

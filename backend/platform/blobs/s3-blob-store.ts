@@ -19,13 +19,12 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   BlobEmptyError,
-  BlobKeyError,
   BlobRangeError,
   BlobStoreUnavailableError,
   BlobTooLargeError,
   HEAD_BYTES,
-  assertBlobKey,
   contentAddressedKey,
+  storeKeySegments,
   type BlobInfo,
   type BlobRead,
   type BlobStore,
@@ -303,8 +302,7 @@ export class S3BlobStore implements BlobStore {
 
   /** The object key of a valid blob key; keys into the temporary folder are refused, as on disk. */
   private objectKey(key: string): string {
-    assertBlobKey(key);
-    if (key.split('/')[0] === TEMP_FOLDER) throw new BlobKeyError(key, 'reserved for temporary files');
+    storeKeySegments(key, TEMP_FOLDER);
     return this.prefix + key;
   }
 
