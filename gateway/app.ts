@@ -42,12 +42,12 @@ export interface BuildOptions {
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
-  // Kept visitors' pages are answered in front of Fastify (gateway/page-lane.ts); not with
-  // metrics on, which count every answer in Fastify's hooks.
+  // Kept visitors' pages are answered in front of Fastify (gateway/page-lane.ts), metrics on
+  // or off: the lane tells the access log and the metrics of each answer.
   const metricsEnabled = config.metrics?.enabled ?? false;
-  const lane = metricsEnabled ? undefined : new PageLane(PAGE_CACHE_MAX * 2);
+  const lane = new PageLane(PAGE_CACHE_MAX * 2);
   const app = Fastify({
-    ...(lane ? { serverFactory: lane.serverFactory } : {}),
+    serverFactory: lane.serverFactory,
     logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     // Our own ids: a client-sent X-Request-Id is not trusted.
@@ -63,14 +63,12 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // A client that half-closes its side after a complete request (shutdown(SHUT_WR), `nc -N`,
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
-  if (lane) {
-    lane.onAnswer(laneAccessLog(app.log, config.trustProxy));
-    // Closing: every request is Fastify's, which answers 503 and closes the connections.
-    app.addHook('preClose', (done) => {
-      lane.close();
-      done();
-    });
-  }
+  lane.onAnswer(laneAccessLog(app.log, config.trustProxy));
+  // Closing: every request is Fastify's, which answers 503 and closes the connections.
+  app.addHook('preClose', (done) => {
+    lane.close();
+    done();
+  });
 
   // Hooks in callback style: they run for every request, and an async hook costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -87,7 +85,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(errorHandler);
   app.register(accessLog);
   // Before every route, so that its response hook sees them all.
-  app.register(metrics, { enabled: metricsEnabled, token: config.metrics?.token });
+  app.register(metrics, { enabled: metricsEnabled, token: config.metrics?.token, lane });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);

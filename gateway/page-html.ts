@@ -12,8 +12,11 @@ import {
   libraryState, recommendedArticlesCall, recommendedDocumentsCall, relatedArticlesCall, relatedDocumentsCall, searchCall, searchRequest,
   searchState,
 } from '../shared/page-data';
-import { articlePagePath, categoryPagePath, documentPagePath, firstPageImagePath } from '../shared/page-paths';
+import { articlePagePath, categoryPagePath, documentPagePath } from '../shared/page-paths';
+import { firstPageImagePath } from '../shared/page-image';
 import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
+import { isIndexable } from '../shared/robots';
+import { unreachable } from '../shared/unreachable';
 import { formatFen, yuanToFen } from '../shared/vip';
 import type { Article } from '../shared/types/article';
 import type { Category } from '../shared/types/category';
@@ -250,10 +253,11 @@ function searchContent(input: PageInput, head: PageHead): string {
  * whose data did not come in time).
  */
 export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[], bodies: readonly CallAnswer[] = []): string {
-  if (head.robots) return '';
   const route = input.match?.route;
+  // A page without robots is an indexable route's (shared/page-head.ts).
+  if (head.robots || !route || !isIndexable(route)) return '';
   let main: string;
-  switch (route?.name) {
+  switch (route.name) {
     case 'index':
       main = homeContent(input);
       break;
@@ -276,8 +280,11 @@ export function renderCrawlerContent(input: PageInput, head: PageHead, navigatio
     case 'vip':
       main = vipContent(input, head);
       break;
-    default:
+    case 'hot':
       main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;
+      break;
+    default:
+      return unreachable(route.name);
   }
   if (!main) return '';
   return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main></div>`;

@@ -31,7 +31,7 @@ interface ServerTimeouts {
 export class PageLane {
   private keyOf: ((request: IncomingMessage) => string | undefined) | undefined;
   private readonly answers = new Map<string, KeptAnswer>();
-  private answered: LaneAnswered | undefined;
+  private readonly listeners: LaneAnswered[] = [];
   private open = true;
 
   constructor(private readonly maxAnswers: number) {}
@@ -41,8 +41,9 @@ export class PageLane {
     this.keyOf = keyOf;
   }
 
+  /** Adds a listener of the lane's answers (the access log, the metrics); undefined adds none. */
   onAnswer(answered: LaneAnswered | undefined): void {
-    this.answered = answered;
+    if (answered) this.listeners.push(answered);
   }
 
   keep(key: string, answer: KeptAnswer): void {
@@ -72,18 +73,16 @@ export class PageLane {
       this.answers.delete(key);
       return false;
     }
-    const started = this.answered ? performance.now() : 0;
+    const started = this.listeners.length > 0 ? performance.now() : 0;
     const id = randomUUID();
     const socket = request.socket;
     const before = socket.bytesWritten;
     response.writeHead(kept.status, [...kept.headers, 'x-request-id', id]);
     response.end(kept.body);
-    this.answered?.(request, {
-      id,
-      status: kept.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      bytes: socket.bytesWritten - before,
-    });
+    if (this.listeners.length > 0) {
+      const answer = { id, status: kept.status, ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - before };
+      for (const listener of this.listeners) listener(request, answer);
+    }
     return true;
   }
 

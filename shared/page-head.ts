@@ -7,6 +7,7 @@ import { findAnswer, type CallAnswer } from './api-call';
 import { articleCall, articleCategoryOf, documentCall } from './page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from './page-paths';
 import { isIndexable } from './robots';
+import { unreachable } from './unreachable';
 import type { RouteMatch } from './routes';
 import type { Article } from './types/article';
 import type { Category } from './types/category';
@@ -135,12 +136,13 @@ export function isMissingCategory(match: RouteMatch | undefined, categories: rea
 
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
 export function pageTrail(input: PageInput): Crumb[] {
-  const name = input.match?.route.name;
+  const route = input.match?.route;
+  if (!route || !isIndexable(route)) return [];
   const home: Crumb = { name: '首页', path: '/' };
   const library: Crumb = { name: '文库资料', path: '/library' };
   const articles: Crumb = { name: '文章资讯', path: '/article' };
   const crumbsOf = (trail: readonly Category[]) => trail.map((c) => ({ name: c.title ?? '', path: categoryPagePath(c) }));
-  switch (name) {
+  switch (route.name) {
     case 'library':
       return [home, library];
     case 'library-category':
@@ -163,8 +165,12 @@ export function pageTrail(input: PageInput): Crumb[] {
     }
     case 'search':
       return [home, { name: '搜索', path: '/search' }];
-    default:
+    case 'index':
+    case 'vip':
+    case 'hot':
       return [];
+    default:
+      return unreachable(route.name);
   }
 }
 
@@ -310,8 +316,10 @@ function partsOf(input: PageInput, site: string): Parts {
       const vip = input.settings.vip ?? {};
       return { title: `${vip.title || route.title} - ${site}`, description: summary(vip.description) || undefined, canonicalPath: '/vip' };
     }
-    default:
+    case 'hot':
       return { title: `${route.title} - ${site}`, canonicalPath: input.path };
+    default:
+      return unreachable(route.name);
   }
 }
 

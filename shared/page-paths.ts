@@ -12,14 +12,6 @@ export function documentPagePath(doc: { id?: number; category?: readonly { id?: 
   return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
 }
 
-/** A converted document's first page image (`/view/page/<hash>/1.svg`, `.gzip.svg` when stored compressed), as the reader shows it. */
-export function firstPageImagePath(doc: { status?: number; attachment?: { hash?: string }; preview_ext?: string; enable_gzip?: boolean }): string | undefined {
-  const hash = doc.attachment?.hash;
-  if (doc.status !== 2 || !hash) return undefined;
-  const ext = doc.preview_ext || '.svg';
-  return `/view/page/${hash}/1${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
-}
-
 /** An article's canonical page, `/article/detail/{identifier}` (by id when it has no identifier). */
 export function articlePagePath(article: { id?: number; identifier?: string }): string {
   return `/article/detail/${encodeURIComponent(article.identifier || String(article.id ?? ''))}`;

@@ -1,12 +1,15 @@
 // robots.txt: what crawlers should leave alone (the member, admin, sign-in and API paths, the
 // signed download links) and where the sitemap is. The pages come from the route table, the
 // same rule that gives them `noindex` (shared/page-head.ts).
-import { routes, type RouteDef } from './routes';
+import { routes, type PublicPageName, type RouteDef, type RouteOf } from './routes';
 
 const NOT_PAGES = ['/api/', '/download/'];
 
+/** The pages search engines list: every public page but the OAuth callback. */
+export type IndexablePageName = Exclude<PublicPageName, 'oauth-callback'>;
+
 /** Pages no search engine should list: member, admin and auth pages, the OAuth callback. */
-export function isIndexable(route: RouteDef): boolean {
+export function isIndexable(route: RouteDef): route is RouteOf<IndexablePageName> {
   return route.access === 'public' && route.layout === 'default' && route.name !== 'oauth-callback';
 }
 

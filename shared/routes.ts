@@ -2,6 +2,8 @@
 // gateway's page guard all read. Paths use the route pattern syntax (docs/product.md §2): `{name}` is a segment
 // parameter, `{name?}` an optional one. A public route also declares the API calls its first
 // screen needs (`data`, from page-data.ts): the gateway inlines their answers into the page.
+// The table is `as const`: its route names form the union `RouteName`, so every map over
+// them (the head of a page, its crawler content, the SPA's screens) is checked for every route.
 import type { ApiCall } from './api-call';
 import {
   articleListPageCalls, articlePageCalls, documentPageCalls, homePageCalls, hotPageCalls, libraryPageCalls, liveAdsCall, searchPageCalls,
@@ -19,18 +21,21 @@ export interface RouteMenu {
   public?: boolean;
 }
 
-export interface RouteDef {
-  name: string;
+/** A route named N; `RouteDef` is any route of the table. */
+export interface RouteOf<N extends string> {
+  name: N;
   path: string;
   layout: Layout;
   access: AccessKind;
   title: string;
   menu?: RouteMenu;
   /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
-  params?: Readonly<Record<string, (value: string) => boolean>>;
+  params?: ParamChecks;
   /** The calls the first screen makes, from the path's parameters, the query string (first value of each key) and the categories. */
   data?: (page: PageAddress) => readonly ApiCall[];
 }
+
+type ParamChecks = Readonly<Record<string, (value: string) => boolean>>;
 
 /** A page's address as its data declaration reads it. */
 export interface PageAddress {
@@ -65,20 +70,29 @@ export function isArticleKey(value: string): boolean {
   return IDENTIFIER.test(value);
 }
 
-function publicRoute(name: string, path: string, title: string, params?: RouteDef['params'], data?: RouteDef['data']): RouteDef {
+/** A route of the table, its name, layout and access known to the compiler. */
+type TableRoute<N extends string, L extends Layout, A extends AccessKind> = RouteOf<N> & { layout: L; access: A };
+
+function publicRoute<N extends string>(name: N, path: string, title: string, params?: ParamChecks, data?: RouteOf<N>['data']): TableRoute<N, 'default', 'public'> {
   return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}), ...(data ? { data } : {}) };
 }
 
-function memberRoute(name: string, path: string, title: string): RouteDef {
+function memberRoute<N extends string>(name: N, path: string, title: string): TableRoute<N, 'default', 'token'> {
   return { name, path, layout: 'default', access: 'token', title };
 }
 
-function authRoute(name: string, path: string, title: string): RouteDef {
+function authRoute<N extends string>(name: N, path: string, title: string): TableRoute<N, 'auth', 'public'> {
   return { name, path, layout: 'auth', access: 'public', title };
 }
 
-function adminRoute(path: string, title: string, menu?: RouteMenu): RouteDef {
-  const name = path.slice(1).split('/').join('-');
+/** `a/b/c` → `a-b-c`, as a type. */
+type Dashed<S extends string> = S extends `${infer Head}/${infer Rest}` ? `${Head}-${Dashed<Rest>}` : S;
+/** An admin route's name: its path without the leading slash, slashes as dashes (`/admin/user/list` → `admin-user-list`). */
+type AdminName<P extends string> = P extends `/${infer Rest}` ? Dashed<Rest> : never;
+
+function adminRoute<P extends `/admin${string}`>(path: P, title: string, menu?: RouteMenu): TableRoute<AdminName<P>, 'admin', 'admin'> {
+  // What AdminName<P> spells out for the compiler.
+  const name = path.slice(1).split('/').join('-') as AdminName<P>;
   return { name, path, layout: 'admin', access: 'admin', title, ...(menu ? { menu } : {}) };
 }
 
@@ -93,7 +107,7 @@ export const adminMenuGroups: readonly { key: string; label: string }[] = [
 const inGroup = (group: string, label: string): RouteMenu => ({ label, group });
 const single = (label: string, extra?: { public: true }): RouteMenu => ({ label, group: null, ...extra });
 
-export const routes: readonly RouteDef[] = [
+const ROUTE_TABLE = [
   // Public layout
   publicRoute('index', '/', '首页', undefined, homePageCalls),
   publicRoute('vip', '/vip', '开通VIP'),
@@ -187,7 +201,19 @@ export const routes: readonly RouteDef[] = [
   adminRoute('/admin/config/converter', '转换配置', inGroup('config', '转换配置')),
   // Ours: the SMS provider, templates and sending limits (docs/api.md §6).
   adminRoute('/admin/config/sms', '短信配置', inGroup('config', '短信配置')),
-];
+] as const;
+
+type TableEntry = (typeof ROUTE_TABLE)[number];
+/** Every route's name. */
+export type RouteName = TableEntry['name'];
+/** The routes of the admin layout. */
+export type AdminRouteName = Extract<TableEntry, { layout: 'admin' }>['name'];
+/** The pages of the public site anyone may open (default layout, public access). */
+export type PublicPageName = Extract<TableEntry, { layout: 'default'; access: 'public' }>['name'];
+
+export type RouteDef = RouteOf<RouteName>;
+
+export const routes: readonly RouteDef[] = ROUTE_TABLE;
 
 export const adminRoutes: readonly RouteDef[] = routes.filter((r) => r.layout === 'admin');
 
@@ -277,8 +303,6 @@ export function toRouterPath(pattern: string): string {
   const segments = parsePattern(pattern).map((s) => (s.kind === 'literal' ? s.value : `:${s.name}${s.optional ? '?' : ''}`));
   return `/${segments.join('/')}`;
 }
-
-type ParamChecks = NonNullable<RouteDef['params']>;
 
 // Backtracking match: an optional parameter first tries to take the segment, then to be
 // absent; a parameter only takes a segment that passes its validity check.

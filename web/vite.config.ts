@@ -59,8 +59,11 @@ function quietWarnings(warning: RollupLog, warn: (warning: RollupLog) => void): 
   warn(warning);
 }
 
-/** src/early.ts and what it shares with the app: kept out of the app's chunk, which it must not wait for. */
-const EARLY_MODULES = /\/src\/early\.ts$/;
+/**
+ * src/early.ts and what it shares with the app: in the early script's own file, which the app
+ * imports (the browser has it already), never in the app's chunk, which the script must not wait for.
+ */
+const EARLY_MODULES = /\/src\/early\.ts$|\/shared\/page-image\.ts$/;
 
 /**
  * In the first screen's build, a module with a `.server.ts` sibling is that sibling: the same
@@ -129,6 +132,7 @@ export default defineConfig(({ isSsrBuild }) => isSsrBuild ? { ...both, ...first
         // ui/, semi.ts for the first screen and semi-extra.ts, semi-admin.ts for the rest.)
         codeSplitting: {
           groups: [
+            { name: 'early', test: EARLY_MODULES, priority: 3 },
             { name: 'vendor', tags: ['$initial'], test: /node_modules/, priority: 2 },
             { name: 'app', tags: ['$initial'], test: (id: string) => !EARLY_MODULES.test(id), priority: 1 },
           ],

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError, MESSAGES } from '../errors';
+import type { PageLane } from '../page-lane';
 import { isUnder, pathOf } from '../http';
 import { API_PREFIX, BACKEND_FILES, BACKEND_PREFIXES } from './upstream';
 
@@ -14,6 +15,8 @@ export interface MetricsOptions {
   enabled: boolean;
   /** when set, a scrape must send `Authorization: Bearer <token>` */
   token: string | undefined;
+  /** The lane in front of Fastify (gateway/page-lane.ts): its answers pass no hook, it reports them. */
+  lane?: PageLane | undefined;
 }
 
 export const METRICS_PATH = '/metrics';
@@ -109,6 +112,13 @@ export default fp<MetricsOptions>(
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
       recordGuardDecisions(request, group);
+    });
+    // The lane answers public pages of visitors without a session: no guard decides anything
+    // there worth counting (a public page allowed), only the answer and its time.
+    opts.lane?.onAnswer((request, answer) => {
+      const labels = { group: routeGroup(request.method ?? 'GET', request.url ?? '/'), status: String(answer.status) };
+      requests.inc(labels);
+      duration.observe(labels, answer.ms / 1000);
     });
 
     const expected = opts.token === undefined ? undefined : digest(opts.token);

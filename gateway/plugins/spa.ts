@@ -1,7 +1,8 @@
 // The SPA: hashed assets from web/dist/assets (pre-compressed, immutable), the few files at
 // the top of web/dist, and index.html for every page navigation, after the page guard, with
 // the page's own head, its main content for crawlers (gateway/page-html.ts), and the start
-// data with the page's route data filled in.
+// data with the page's route data filled in. This plugin gathers what a page is made from;
+// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, the lane answers it again.
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
@@ -11,15 +12,15 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
-import { isMissingCategory, pageHead, type PageInput } from '../../shared/page-head';
-import { matchRoute, routeDataCalls, type RouteMatch } from '../../shared/routes';
-import type { StartData } from '../../shared/types/start-data';
+import { isMissingCategory } from '../../shared/page-head';
+import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
+import { PageCache, type PageVersion } from '../page-cache';
 import type { PageLane } from '../page-lane';
-import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from '../page-html';
+import { CONTENT_MARKER, HEAD_MARKER, START_DATA_MARKER, queryOf, renderVisitorPage, type RenderedPage } from '../page-render';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
@@ -40,9 +41,6 @@ export interface SpaOptions {
   lane?: PageLane | undefined;
 }
 
-export const HEAD_MARKER = '<!--app-head-->';
-export const CONTENT_MARKER = '<!--app-content-->';
-export const START_DATA_MARKER = '<!--app-start-data-->';
 const TOP_FILE_CACHE = 'public, max-age=3600';
 /** Files at the top of the site that the gateway makes itself. */
 const OWN_FILES = ['/robots.txt'];
@@ -71,30 +69,6 @@ function acceptsPage(accept: string | undefined = '', path: string): boolean {
 
 function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(errorBody(404, MESSAGES.notFound));
-}
-
-/** The first value of each query parameter (what the route data declarations read). */
-function queryOf(search: string): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) if (!(name in query)) query[name] = value;
-  return query;
-}
-
-/** A visitor's page as kept: for this start data and route data generation, until `expires`. */
-interface VisitorPage {
-  expires: number;
-  publicPart: PublicStartData | undefined;
-  generation: number;
-  page: RenderedPage;
-}
-
-interface RenderedPage {
-  status: number;
-  html: Buffer;
-  /** the page varies with the User-Agent (a crawler's plain 404 page) */
-  forCrawlers: boolean;
-  /** the html compressed, made on the first request that accepts the coding and kept with the page */
-  encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
 }
 
 const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -134,28 +108,6 @@ function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promis
   return making;
 }
 
-const HEAD_END = '</head>';
-
-/**
- * The page from the template. `screenHead` (the first screen's stylesheets and preloads) goes
- * at the end of the head, after the stylesheets of the app itself that the build put there:
- * a screen's rules override the app's of the same specificity, as when the SPA loads the
- * screen's chunk (its stylesheet is then appended to the head).
- */
-export function renderPage(
-  template: string,
-  parts: { head: string; screenHead?: string; content: string; startData: StartData | undefined },
-): string {
-  const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
-  const screenHead = parts.screenHead ? `  ${parts.screenHead}\n  ${HEAD_END}` : HEAD_END;
-  // Function replacers: the inserted text may contain `$`. The template's own end of head first.
-  return template
-    .replace(HEAD_END, () => screenHead)
-    .replace(HEAD_MARKER, () => parts.head)
-    .replace(CONTENT_MARKER, () => parts.content)
-    .replace(START_DATA_MARKER, () => script);
-}
-
 export default fp<SpaOptions>(
   async function spa(fastify, opts) {
     const indexPath = join(opts.webDist, 'index.html');
@@ -193,66 +145,8 @@ export default fp<SpaOptions>(
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
-    async function render(request: FastifyRequest, page: {
-      path: string;
-      search: string;
-      match: RouteMatch | undefined;
-      closed: boolean;
-      session: VisitorSession;
-      publicPart: PublicStartData | undefined;
-      routeData: RouteData;
-      crawler: boolean;
-    }): Promise<RenderedPage> {
-      const { match, publicPart, routeData, session } = page;
-      const input: PageInput = {
-        path: page.path,
-        query: queryOf(page.search),
-        match,
-        settings: publicPart?.settings ?? {},
-        categories: publicPart?.categories ?? [],
-        origin: pageOrigin(request, opts.publicOrigin),
-        answers: routeData.answers,
-        missing: routeData.missing,
-        closed: page.closed,
-      };
-      const head = pageHead(input);
-      if (routeData.missing && page.crawler) return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
-      let startData: StartData | undefined;
-      if (publicPart) {
-        startData = { ...publicPart };
-        if (session.token && session.user) {
-          startData.user = session.user;
-          startData.permissions = session.permissions ?? [];
-        }
-        if (routeData.answers.length) startData.routeData = routeData.answers;
-      }
-      // People visiting get the first screen as the SPA shows it; crawlers, and people when it
-      // is not rendered, the page's main content as plain HTML (hidden from people).
-      const screen = startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
-        ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
-        : undefined;
-      const html = renderPage(template, {
-        head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
-        screenHead: screen?.head,
-        // A closed site shows its notice, not the page's content.
-        content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
-        startData,
-      });
-      // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
-      // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
-      // shows 站点已关闭), with a 503.
-      const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
-      return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
-    }
-
-    // Pages are rendered once and kept as bytes (encoding a page on every answer cost a third
-    // of the rate): a visitor's page per URL (and origin) while its route data lives, as it is
-    // the same for every visitor; a logged-in visitor's per session the page guard keeps, for
-    // the pages without route data (their data would be the visitor's own).
-    const visitorPages = new Map<string, VisitorPage>();
-    // A visitor's page being made anew: one making per page, however many ask meanwhile.
-    const makingPages = new Map<string, { publicPart: PublicStartData | undefined; generation: number; page: Promise<RenderedPage> }>();
-    const sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
+    const cache = new PageCache({ ttlMs: opts.pageTtlMs, maxPages: opts.maxPages, maxSessionPages: SESSION_PAGES_MAX });
+    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({ publicPart, generation: fastify.routeData.generation });
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -260,62 +154,31 @@ export default fp<SpaOptions>(
       return `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${splitUrl(request.url)[1]}`;
     }
 
-    async function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): Promise<RenderedPage> {
+    function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): RenderedPage | Promise<RenderedPage> {
       const [, search] = splitUrl(request.url);
-      const crawler = isBot(request.headers['user-agent']);
-      // A visitor's page that is kept is answered before anything else is worked out.
-      const visitorKey = session.token ? '' : visitorKeyOf(request, normalized, closed);
-      const generation = fastify.routeData.generation;
-      const visitorPage = visitorKey ? visitorPages.get(visitorKey) : undefined;
-      // Kept for the same start data and route data generation: still the page to show.
-      const current = visitorPage && visitorPage.publicPart === publicPart && visitorPage.generation === generation ? visitorPage.page : undefined;
-      if (current && visitorPage!.expires > Date.now()) return current;
-
-      const match = matchRoute(normalized);
-      const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
-      const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
-      const fresh = async () => {
+      const plan = () => {
+        const match = matchRoute(normalized);
+        const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
+        const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
+        return { match, address, withData };
+      };
+      const fresh = async ({ match, address, withData }: ReturnType<typeof plan>) => {
         const loaded = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
         const routeData = !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
-        return render(request, { path: normalized, search, match, closed, session, publicPart, routeData, crawler });
+        return renderVisitorPage(template, firstScreen, {
+          path: normalized, search, origin: pageOrigin(request, opts.publicOrigin), match, closed, session, publicPart, routeData,
+          crawler: isBot(request.headers['user-agent']),
+        });
       };
-
-      if (visitorKey) {
-        const inFlight = makingPages.get(visitorKey);
-        let making = inFlight && inFlight.publicPart === publicPart && inFlight.generation === generation ? inFlight.page : undefined;
-        if (!making) {
-          const page = fresh().then((made) => {
-            visitorPages.delete(visitorKey);
-            visitorPages.set(visitorKey, { expires: Date.now() + opts.pageTtlMs, publicPart, generation, page: made });
-            while (visitorPages.size > opts.maxPages) visitorPages.delete(visitorPages.keys().next().value as string);
-            return made;
-          });
-          makingPages.set(visitorKey, { publicPart, generation, page });
-          const done = () => {
-            if (makingPages.get(visitorKey)?.page === page) makingPages.delete(visitorKey);
-          };
-          page.then(done, done);
-          making = page;
-        }
-        // A page past its time is answered while its successor is made (its first screen takes
-        // a few milliseconds on the renderer's thread): nobody waits for it, however many ask.
-        if (current) return current;
-        return making;
-      }
-      if (withData) return fresh();
-      const key = `${closed ? 'x' : ''}${normalized}${search}`;
-      let pages = sessionPages.get(session);
-      const sessionPage = pages?.get(key);
-      if (sessionPage && sessionPage.publicPart === publicPart) return sessionPage.page;
-      const page = await fresh();
-      if (!pages) sessionPages.set(session, (pages = new Map()));
-      pages.set(key, { publicPart, page });
-      if (pages.size > SESSION_PAGES_MAX) pages.delete(pages.keys().next().value as string);
-      return page;
+      // A visitor's page that is kept is answered before anything else is worked out.
+      if (!session.token) return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
+      const planned = plan();
+      if (planned.withData) return fresh(planned);
+      return cache.sessionPage(session, `${closed ? 'x' : ''}${normalized}${search}`, publicPart, () => fresh(planned));
     }
 
     // The lane answers a visitor's page again as long as the page kept here is the one this
-    // handler would answer: same page, not expired, same start data and route data.
+    // handler would answer: same page, not expired, same start data and route data (PageCache).
     const lane = opts.lane;
     lane?.install(laneKey);
 
@@ -334,15 +197,9 @@ export default fp<SpaOptions>(
       // Only a request the lane would take as it came (a canonical path: the lane does not normalise).
       if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
       const key = laneKey(request.raw);
-      const visitorKey = visitorKeyOf(request, answer.normalized, answer.closed);
-      const record = visitorPages.get(visitorKey);
-      if (key === undefined || record?.page !== answer.page || record.publicPart === undefined) return;
-      const current = (now: number) =>
-        visitorPages.get(visitorKey) === record &&
-        record.expires > now &&
-        record.generation === fastify.routeData.generation &&
-        record.publicPart === fastify.startData.current();
-      if (!current(Date.now())) return;
+      if (key === undefined) return;
+      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () => versionOf(fastify.startData.current()));
+      if (!current) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value === undefined || name === 'x-request-id') continue;

@@ -27,6 +27,16 @@ describe('SPA bundle budget (web/dist of the production build)', () => {
     expect(admin.jsGzipKiB).toBeLessThan(BUDGET.admin);
   });
 
+  it('keeps the early script one small file that waits for no chunk of the app', () => {
+    const early = manifest['src/early.ts'];
+    expect(early?.isEntry).toBe(true);
+    // What it shares with the app (the page image URL) is in its own file, not in the app's.
+    expect(early?.imports ?? []).toEqual([]);
+    const size = measure(DIST, manifest, ['src/early.ts']);
+    expect(size.files).toEqual([early?.file]);
+    expect(size.jsGzipKiB).toBeLessThan(2);
+  });
+
   it('keeps bowser out of the first screen', () => {
     const home = measure(DIST, manifest, ['index.html']);
     const bowserChunk = Object.values(manifest).find((chunk) => chunk.src?.includes('UnsupportedBrowserNotice'));

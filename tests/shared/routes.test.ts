@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { adminMenu, adminRoutes, buildAdminMenu, matchRoute, notFoundMessage, routes, toRouterPath } from '../../shared/routes';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { adminMenu, adminRoutes, buildAdminMenu, matchRoute, notFoundMessage, routes, toRouterPath, type RouteName } from '../../shared/routes';
 
 const nameOf = (path: string) => matchRoute(path)?.route.name;
 
@@ -85,6 +85,15 @@ describe('route table', () => {
   it('gives every route a unique name and a Chinese title', () => {
     expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
     for (const r of routes) expect(r.title, r.name).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('names each route once, an admin route after its path, in a union the compiler knows', () => {
+    const names = routes.map((r) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const route of adminRoutes) expect(route.name).toBe(route.path.slice(1).split('/').join('-'));
+    // Checked by the typecheck: the names are the table's, not any string.
+    expectTypeOf<'admin-user-list' | 'library-category-id' | 'upload'>().toExtend<RouteName>();
+    expectTypeOf<string>().not.toExtend<RouteName>();
   });
 });
 

@@ -8,9 +8,8 @@ import type { Document } from '../../shared/types/document';
 import { buildQueryString, createApiClient } from '../../web/src/api/client';
 import { EARLY_RESPONSES, takeEarlyResponse } from '../../web/src/api/early-responses';
 import { documentCall } from '../../shared/page-data';
-import { firstPageImagePath } from '../../shared/page-paths';
-import { EARLY_RESPONSES_KEY, READER_PATH, documentKey, documentRequestUrl, firstPageUrl, inlinedDocument } from '../../web/src/early';
-import { pageImageUrl } from '../../web/src/features/document/document-links';
+import { firstPageImagePath, pageImagePath } from '../../shared/page-image';
+import { EARLY_RESPONSES_KEY, READER_PATH, READER_ROUTE, documentKey, documentRequestUrl, inlinedDocument } from '../../web/src/early';
 
 afterEach(() => {
   delete (globalThis as Record<string, unknown>)[EARLY_RESPONSES];
@@ -19,23 +18,25 @@ afterEach(() => {
 describe('early script', () => {
   it('recognises exactly the reader route of the route table', () => {
     for (const path of ['/library/3/42', '/library/3/42/', '/library/1/1', '/library/3', '/library', '/library/0/42', '/library/3/042', '/library/3/42/x', '/search', '/']) {
-      expect(READER_PATH.test(path), path).toBe(matchRoute(path)?.route.name === 'library-category-id');
+      expect(READER_PATH.test(path), path).toBe(matchRoute(path)?.route.name === READER_ROUTE);
     }
     expect(READER_PATH.exec('/library/3/42')?.[1]).toBe('42');
   });
 
-  it('builds the first page image as the reader does, only for converted documents', () => {
-    const docs: Document[] = [
-      { status: 2, attachment: { hash: 'a'.repeat(32) }, enable_gzip: true, preview_ext: '.svg' },
-      { status: 2, attachment: { hash: 'b'.repeat(32) }, preview_ext: '.webp' },
-      { status: 2, attachment: { hash: 'c'.repeat(32) } },
+  it('builds the page images as the backend serves them, the first only for converted documents', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((x) => x.repeat(32));
+    const docs: [Document, string][] = [
+      [{ status: 2, attachment: { hash: a }, enable_gzip: true, preview_ext: '.svg' }, `/view/page/${a}/1.gzip.svg`],
+      [{ status: 2, attachment: { hash: b }, preview_ext: '.webp', enable_gzip: true }, `/view/page/${b}/1.webp`],
+      [{ status: 2, attachment: { hash: c } }, `/view/page/${c}/1.svg`],
     ];
-    for (const doc of docs) {
-      expect(firstPageUrl(doc)).toBe(pageImageUrl(doc, 1));
-      expect(firstPageImagePath(doc)).toBe(pageImageUrl(doc, 1));
+    for (const [doc, first] of docs) {
+      expect(firstPageImagePath(doc)).toBe(first);
+      expect(pageImagePath(doc, 1)).toBe(first);
     }
-    expect(firstPageImagePath({ status: 1, attachment: { hash: 'a'.repeat(32) } })).toBeUndefined();
-    expect(firstPageUrl({ status: 1, attachment: { hash: 'a'.repeat(32) } })).toBeUndefined();
+    expect(pageImagePath({ attachment: { hash: a }, preview_ext: '.png' }, 7)).toBe(`/view/page/${a}/7.png`);
+    expect(pageImagePath({ preview_ext: '.png' }, 1)).toBeUndefined();
+    expect(firstPageImagePath({ status: 1, attachment: { hash: a } })).toBeUndefined();
   });
 
   it('asks for the document exactly as the reader\'s query does, under the key the client reads', () => {

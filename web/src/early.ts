@@ -1,34 +1,31 @@
 // Runs before the app's code has arrived: its own small module script at the top of the
-// page (see web/vite.config.ts), importing nothing the app shares, so the browser runs it as
-// soon as it is here. On a document's page (`/library/{category}/{id}`) it preloads the
-// reader's code. The page the gateway serves carries the document itself (its route data)
+// page (see web/vite.config.ts), importing nothing but shared/page-image.ts, which the build
+// keeps in this script's own file, so the browser runs it as soon as it is here. On a
+// document's page (`/library/{category}/{id}`) it preloads the reader's code. The page the gateway serves carries the document itself (its route data)
 // and has the first page image preloaded already; only a page without it (the gateway's
 // calls were late, or the Vite dev server) has this script ask for the document at once and,
 // when its hash is known, tell the browser to fetch the first page image with high priority.
 // All of it travels while the app's code downloads. The app's HTTP client takes the answer
 // over instead of asking again (api/early-responses.ts).
+import type { RouteName } from '../../shared/routes';
+import { firstPageImagePath } from '../../shared/page-image';
 import type { EarlyResponses } from './api/early-responses';
 
 /** api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app). */
 export const EARLY_RESPONSES_KEY = '__moredocEarlyResponses';
 
-/** The reader's route of shared/routes.ts (`library-category-id`), both ids positive. */
+/** The reader's route in the route table. */
+export const READER_ROUTE = 'library-category-id' satisfies RouteName;
+
+/**
+ * The paths of READER_ROUTE, both ids positive. A copy of the table's pattern and checks:
+ * matching through shared/routes.ts would bring the whole table and the page data
+ * declarations into this script, which has to stay a few hundred bytes that run before the
+ * app's code. tests/web/early.test.ts holds the two equal.
+ */
 export const READER_PATH = /^\/library\/[1-9][0-9]{0,15}\/([1-9][0-9]{0,15})\/?$/;
 
-interface PageSource {
-  status?: number;
-  attachment?: { hash?: string };
-  preview_ext?: string;
-  enable_gzip?: boolean;
-}
-
-/** The first page image of a converted document, as features/document/document-links.ts builds it. */
-export function firstPageUrl(doc: PageSource): string | undefined {
-  const hash = doc.attachment?.hash;
-  if (doc.status !== 2 || !hash) return undefined;
-  const ext = doc.preview_ext || '.svg';
-  return `/view/page/${hash}/1${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
-}
+type PageSource = Parameters<typeof firstPageImagePath>[0];
 
 /** The document request exactly as features/document/api.ts `documentQuery` sends it. */
 export const documentRequestUrl = (id: string) => `/api/v1/document?id=${id}&with_author=true`;
@@ -79,7 +76,7 @@ function start(): void {
   void response
     .then((res) => (res.ok ? res.clone().json() : undefined))
     .then((doc: PageSource | undefined) => {
-      const image = doc && firstPageUrl(doc);
+      const image = doc && firstPageImagePath(doc);
       if (image) addLink('preload', image, { as: 'image', fetchpriority: 'high' });
     })
     .catch(() => undefined);

@@ -5,7 +5,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type Params, type RouteObject } from 'react-router-dom';
-import { routes, toRouterPath, type RouteDef } from '../../../shared/routes';
+import { routes, toRouterPath, type RouteDef, type RouteName } from '../../../shared/routes';
 import { DefaultLayout } from '../layouts/DefaultLayout';
 import { HomePage } from '../pages/public/HomePage';
 import { guardFor, notFoundLoader } from './route-guard';
@@ -43,8 +43,8 @@ function lazyPage(name: string): Screen {
 
 const libraryScreen = lazyPage('LibraryPage');
 
-/** The screen of every route of the shared table, by route name. */
-const screens: Readonly<Record<string, Screen>> = {
+/** The screen of every route of the shared table, by route name (the compiler checks that none is missing). */
+const screens: Readonly<Record<RouteName, Screen>> = {
   index: { Component: HomePage },
   'auth-login': lazyPage('LoginPage'),
   'auth-register': lazyPage('RegisterPage'),
@@ -83,7 +83,7 @@ export const routesWithoutScreen: readonly RouteDef[] = routes.filter((r) => !sc
  * Data a screen needs first, asked for by its loader once the guard passed, in parallel with
  * the screen's code: the reader's document and first page image.
  */
-const prefetchers: Readonly<Record<string, (params: Params, queryClient: QueryClient) => void>> = {
+const prefetchers: Readonly<Partial<Record<RouteName, (params: Params, queryClient: QueryClient) => void>>> = {
   'library-category-id': (params, queryClient) => prefetchReader(queryClient, Number(params.id)),
 };
 

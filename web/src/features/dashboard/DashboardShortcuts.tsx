@@ -2,7 +2,7 @@
 // (their allowPages), in the admin menu's groups (shared/routes), including screens the menu
 // does not list; the menu's single entries come last, as 站点运营.
 import { Link } from 'react-router-dom';
-import { adminMenuGroups, adminRoutes, type RouteDef } from '../../../../shared/routes';
+import { adminMenuGroups, adminRoutes, type RouteDef, type RouteName } from '../../../../shared/routes';
 import { Panel } from '../../ui/Panel';
 import { useSession } from '../session/use-session';
 import './dashboard-shortcuts.css';
@@ -24,7 +24,7 @@ function groupOf(route: RouteDef): string | undefined {
  */
 export function shortcutSections(
   allowPages: readonly string[],
-  hasScreen: (routeName: string) => boolean,
+  hasScreen: (routeName: RouteName) => boolean,
 ): { label: string; routes: RouteDef[] }[] {
   const allowed = new Set(allowPages.map(normalize));
   const open = adminRoutes.filter((r) => hasScreen(r.name) && allowed.has(normalize(r.path)));
@@ -36,7 +36,7 @@ export function shortcutSections(
 }
 
 /** `hasScreen` says which admin routes have a screen in this release (the pages know). */
-export function DashboardShortcuts({ hasScreen }: { hasScreen: (routeName: string) => boolean }) {
+export function DashboardShortcuts({ hasScreen }: { hasScreen: (routeName: RouteName) => boolean }) {
   const { allowPages } = useSession();
   const sections = shortcutSections(allowPages, hasScreen);
   if (sections.length === 0) return null;

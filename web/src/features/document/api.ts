@@ -26,7 +26,8 @@ import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
 import { statsKeys } from '../stats/api';
 import { userKeys } from '../user/api';
-import { freePages, pageImageUrl } from './document-links';
+import { freePages } from './document-links';
+import { pageImagePath } from '../../../../shared/page-image';
 
 export const documentKeys = {
   all: ['document'] as const,
@@ -120,7 +121,7 @@ export const fullAccessQuery = (doc: Document, userId: number) =>
   queryOptions({
     queryKey: documentKeys.fullAccess(doc.id ?? 0, userId),
     queryFn: async () => {
-      const firstLocked = pageImageUrl(doc, freePages(doc) + 1);
+      const firstLocked = pageImagePath(doc, freePages(doc) + 1);
       return userId > 0 && firstLocked ? (await api.request<unknown>('HEAD', firstLocked)).ok : false;
     },
     staleTime: 5 * 60_000,

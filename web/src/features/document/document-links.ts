@@ -1,5 +1,5 @@
 // Where a document lives on the site and where its images come from (contract README §9.1,
-// §9.2): the reader's path, the page images, the cover, and how many pages are free.
+// §9.2): the reader's path, the cover, and how many pages are free (the page images: shared/page-image.ts).
 import type { Document } from '../../../../shared/types/document';
 
 /**
@@ -22,17 +22,6 @@ export function documentPath(doc: Pick<Document, 'id' | 'category' | 'category_i
 
 /** The reader of document `id` when only its id is known (download and favourite records). */
 export const documentPathById = (id: number) => `/library/${UNKNOWN_CATEGORY}/${id}`;
-
-/**
- * Page `page` (1-based) as an image: `/view/page/<hash>/<n><ext>`, with `.gzip.svg` for SVG
- * pages stored compressed. Undefined before the document has pages.
- */
-export function pageImageUrl(doc: Pick<Document, 'attachment' | 'preview_ext' | 'enable_gzip'>, page: number): string | undefined {
-  const hash = doc.attachment?.hash;
-  if (!hash) return undefined;
-  const ext = doc.preview_ext || '.svg';
-  return `/view/page/${hash}/${page}${ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : ext}`;
-}
 
 /** The cover: what the home listing gives, else the one of the document's hash. */
 export function coverUrl(doc: Pick<Document, 'cover' | 'attachment'>): string | undefined {

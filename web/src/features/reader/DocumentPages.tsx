@@ -9,7 +9,8 @@ import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
 import { useSession } from '../session/use-session';
-import { pageAspectRatio, pageImageUrl } from '../document/document-links';
+import { pageAspectRatio } from '../document/document-links';
+import { pageImagePath } from '../../../../shared/page-image';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
@@ -56,7 +57,7 @@ function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWor
   // The text comes after the image: nothing of it holds the page's first paint.
   const [loaded, setLoaded] = useState(false);
   const hash = doc.attachment?.hash;
-  const src = pageImageUrl(doc, page);
+  const src = pageImagePath(doc, page);
   const first = page === 1;
   return (
     <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ownRatio ?? ratio }} aria-label={`第 ${page} 页`}>

@@ -2,7 +2,7 @@
 // wide screen, a sheet at the bottom on a phone. They are the page images themselves (the same
 // address, so the same rights, and the browser's copy serves the page when it is read), each
 // loaded only as it comes into sight in the panel.
-import { pageImageUrl } from '../document/document-links';
+import { pageImagePath } from '../../../../shared/page-image';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 
@@ -34,7 +34,7 @@ export function PageThumbnails({ doc, pages, current, ratio, onChoose, onClose }
               aria-current={page === current ? 'page' : undefined}
             >
               <span className="app-thumbnails__frame" style={{ aspectRatio: ratio }}>
-                <img src={pageImageUrl(doc, page)} alt="" loading="lazy" decoding="async" />
+                <img src={pageImagePath(doc, page)} alt="" loading="lazy" decoding="async" />
               </span>
               <span className="app-thumbnails__number">{page}</span>
             </button>

@@ -5,7 +5,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import { documentQuery } from '../document/api';
-import { pageImageUrl } from '../document/document-links';
+import { pageImagePath } from '../../../../shared/page-image';
 
 export function preloadImage(href: string): void {
   const preloads = document.head.querySelectorAll('link[rel="preload"]');
@@ -24,7 +24,7 @@ export function prefetchReader(queryClient: QueryClient, id: number): void {
   if (typeof document === 'undefined') return;
   void queryClient.fetchQuery(documentQuery(id)).then(
     (doc) => {
-      const first = doc.status === DocumentStatus.Converted ? pageImageUrl(doc, 1) : undefined;
+      const first = doc.status === DocumentStatus.Converted ? pageImagePath(doc, 1) : undefined;
       if (first) preloadImage(first);
     },
     // The reader shows the failure when it asks again.

@@ -3,6 +3,7 @@
 // dashboard's shortcuts offer them.
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
+import type { AdminRouteName, RouteName } from '../../../../shared/routes';
 
 type Screen = Pick<RouteObject, 'lazy'>;
 
@@ -10,7 +11,10 @@ const lazyScreen = (load: () => Promise<ComponentType>): Screen => ({ lazy: asyn
 
 const configScreen = lazyScreen(async () => (await import('./ConfigPage')).ConfigPage);
 
-export const adminScreens: Readonly<Record<string, Screen>> = {
+/** The admin routes whose screen the router names itself: the dashboard's. */
+type DashboardRoute = 'admin' | 'admin-index' | 'admin-dashboard';
+
+export const adminScreens: Readonly<Record<Exclude<AdminRouteName, DashboardRoute>, Screen>> = {
   'admin-user-list': lazyScreen(async () => (await import('./UserListPage')).UserListPage),
   'admin-user-group': lazyScreen(async () => (await import('./UserGroupPage')).UserGroupPage),
   'admin-user-permission': lazyScreen(async () => (await import('./PermissionPage')).PermissionPage),
@@ -36,12 +40,18 @@ export const adminScreens: Readonly<Record<string, Screen>> = {
   'admin-feedback': lazyScreen(async () => (await import('./FeedbackPage')).FeedbackPage),
   'admin-order': lazyScreen(async () => (await import('./OrderPage')).OrderPage),
   'admin-user-vip': lazyScreen(async () => (await import('./UserVipPage')).UserVipPage),
-  ...Object.fromEntries(
-    ['system', 'security', 'footer', 'display', 'captcha', 'email', 'download', 'converter', 'pay', 'vip', 'oauth', 'sms'].map((category) => [
-      `admin-config-${category}`,
-      configScreen,
-    ]),
-  ),
+  'admin-config-system': configScreen,
+  'admin-config-security': configScreen,
+  'admin-config-footer': configScreen,
+  'admin-config-display': configScreen,
+  'admin-config-captcha': configScreen,
+  'admin-config-email': configScreen,
+  'admin-config-download': configScreen,
+  'admin-config-converter': configScreen,
+  'admin-config-pay': configScreen,
+  'admin-config-vip': configScreen,
+  'admin-config-oauth': configScreen,
+  'admin-config-sms': configScreen,
 };
 
-export const hasAdminScreen = (routeName: string): boolean => routeName in adminScreens;
+export const hasAdminScreen = (routeName: RouteName): boolean => routeName in adminScreens;

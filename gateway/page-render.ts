@@ -1,0 +1,114 @@
+// A page as the gateway serves it, made from what the plugin (plugins/spa.ts) gathered: the
+// page's own head, its main content (the first screen as the SPA renders it for people, plain
+// HTML for crawlers, gateway/page-html.ts) and the start data with the page's route data, in
+// index.html. Nothing here reads a request, a cache or the clock.
+import { pageHead, type PageInput } from '../shared/page-head';
+import type { RouteMatch } from '../shared/routes';
+import type { StartData } from '../shared/types/start-data';
+import type { FirstScreenRenderer } from './first-screen';
+import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from './page-html';
+import type { ContentCoding } from './plugins/assets';
+import type { VisitorSession } from './plugins/page-guard';
+import type { RouteData } from './plugins/route-data';
+import type { PublicStartData } from './plugins/start-data';
+
+export const HEAD_MARKER = '<!--app-head-->';
+export const CONTENT_MARKER = '<!--app-content-->';
+export const START_DATA_MARKER = '<!--app-start-data-->';
+
+/** The first value of each query parameter (what the route data declarations read). */
+export function queryOf(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(search)) if (!(name in query)) query[name] = value;
+  return query;
+}
+
+export interface RenderedPage {
+  status: number;
+  html: Buffer;
+  /** the page varies with the User-Agent (a crawler's plain 404 page) */
+  forCrawlers: boolean;
+  /** the html compressed, made on the first request that accepts the coding and kept with the page */
+  encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
+}
+
+const HEAD_END = '</head>';
+
+/**
+ * The page from the template. `screenHead` (the first screen's stylesheets and preloads) goes
+ * at the end of the head, after the stylesheets of the app itself that the build put there:
+ * a screen's rules override the app's of the same specificity, as when the SPA loads the
+ * screen's chunk (its stylesheet is then appended to the head).
+ */
+export function renderPage(
+  template: string,
+  parts: { head: string; screenHead?: string; content: string; startData: StartData | undefined },
+): string {
+  const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
+  const screenHead = parts.screenHead ? `  ${parts.screenHead}\n  ${HEAD_END}` : HEAD_END;
+  // Function replacers: the inserted text may contain `$`. The template's own end of head first.
+  return template
+    .replace(HEAD_END, () => screenHead)
+    .replace(HEAD_MARKER, () => parts.head)
+    .replace(CONTENT_MARKER, () => parts.content)
+    .replace(START_DATA_MARKER, () => script);
+}
+
+/** What a page is made from. */
+export interface PageToRender {
+  path: string;
+  search: string;
+  /** Where the site is, for absolute URLs. */
+  origin: string;
+  match: RouteMatch | undefined;
+  closed: boolean;
+  session: VisitorSession;
+  publicPart: PublicStartData | undefined;
+  routeData: RouteData;
+  crawler: boolean;
+}
+
+/** The page's status and bytes, from index.html (`template`) and, for people, the first screen as the SPA shows it. */
+export async function renderVisitorPage(template: string, firstScreen: FirstScreenRenderer | undefined, page: PageToRender): Promise<RenderedPage> {
+  const { match, publicPart, routeData, session } = page;
+  const input: PageInput = {
+    path: page.path,
+    query: queryOf(page.search),
+    match,
+    settings: publicPart?.settings ?? {},
+    categories: publicPart?.categories ?? [],
+    origin: page.origin,
+    answers: routeData.answers,
+    missing: routeData.missing,
+    closed: page.closed,
+  };
+  const head = pageHead(input);
+  if (routeData.missing && page.crawler) return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
+  let startData: StartData | undefined;
+  if (publicPart) {
+    startData = { ...publicPart };
+    if (session.token && session.user) {
+      startData.user = session.user;
+      startData.permissions = session.permissions ?? [];
+    }
+    if (routeData.answers.length) startData.routeData = routeData.answers;
+  }
+  // People visiting get the first screen as the SPA shows it; crawlers, and people when it
+  // is not rendered, the page's main content as plain HTML (hidden from people).
+  const screen = startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
+    ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
+    : undefined;
+  const html = renderPage(template, {
+    head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
+    screenHead: screen?.head,
+    // A closed site shows its notice, not the page's content.
+    content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
+    startData,
+  });
+  // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
+  // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
+  // shows 站点已关闭), with a 503.
+  const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
+  return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
+}
+
