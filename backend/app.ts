@@ -123,6 +123,8 @@ export interface BuildBackendOptions {
   passwordCost?: number;
   /** Makes the conversion engine (default: createDocumentConverter); tests replay conversions recorded once. */
   converter?: (settings: ConverterSettings) => DocumentConverter;
+  /** Told the SQL of every query (tests pin how many queries an RPC makes). */
+  onQuery?: (sql: string) => void;
 }
 
 /**
@@ -195,8 +197,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   const blobs = await openBlobStore(config);
   const opened = config.database
-    ? await openPostgres({ ...config.database, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed') })
-    : await openDatabase(config.dataDir);
+    ? await openPostgres({
+      ...config.database, onQuery: opts.onQuery, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed'),
+    })
+    : await openDatabase(config.dataDir, opts.onQuery);
   const { db } = opened;
   // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
   const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;

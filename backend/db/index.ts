@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type LogEvent, type Migration, type SqliteDatabase } from 'kysely';
 import { connectPostgres, type PostgresOptions } from './postgres';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -51,6 +51,14 @@ const migrations: Record<string, Migration> = {
 };
 
 export type Database = Kysely<DB>;
+
+/** Told the SQL of every query the backend runs (tests count the queries of a request). */
+export type QueryListener = (sql: string) => void;
+
+/** Kysely's `log` option for a listener: every statement, run or failed. */
+export function queryLog(onQuery: QueryListener | undefined): { log?: (event: LogEvent) => void } {
+  return onQuery ? { log: (event) => onQuery(event.query.sql) } : {};
+}
 
 export { DatabaseStartError, type PostgresOptions } from './postgres';
 export { engineOf, type Engine } from './dialect';
@@ -158,7 +166,7 @@ async function migrate(db: Database): Promise<void> {
 }
 
 /** SQLite: `DATA_DIR/moredoc.db`, created on first use. */
-export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
+export async function openDatabase(dataDir: string, onQuery?: QueryListener): Promise<OpenedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'moredoc.db');
   keepPrivate(file);
@@ -167,7 +175,7 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
   await migrate(db);
   return { engine: 'sqlite', db, sqlite };
 }

@@ -13,6 +13,8 @@ export interface PostgresOptions {
   poolSize: number;
   /** An idle connection that fails (server restart, network): logged, the pool replaces it. */
   onIdleError?: (error: Error) => void;
+  /** Told every query's SQL (tests count the queries of a request). */
+  onQuery?: (sql: string) => void;
 }
 
 /** The database could not be opened: DATABASE_URL names a server that refuses or is not there. */
@@ -84,5 +86,6 @@ export async function connectPostgres(options: PostgresOptions): Promise<Kysely<
     await pool.end().catch(() => undefined);
     throw new DatabaseStartError(`DATABASE_URL: cannot connect to PostgreSQL (${options.label}): ${reasonOf(error)}`);
   }
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const { onQuery } = options;
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}) });
 }

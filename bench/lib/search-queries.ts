@@ -14,11 +14,13 @@ export const SEARCH_QUERIES = [
   '人民代表大会', '最高人民法院', '南京长江大桥',
 ];
 
-// Other shapes of query, measured on their own: a single character (titles only), a mixed
-// query, two words, phrases that are no dictionary word (matched as bigram phrases), deep
+// Other shapes of query, measured on their own: single characters (prefixes of tokens: a
+// common one, a rarer one, one beside a word), a mixed query, two words, phrases that are no dictionary word (matched as bigram phrases), deep
 // paging, a sort and a filter.
 export const SEARCH_VARIANTS: { label: string; query: SearchQuery }[] = [
-  { label: '1 character `国` (titles only)', query: { text: '国' } },
+  { label: '1 character `国`', query: { text: '国' } },
+  { label: '1 character `塔`', query: { text: '塔' } },
+  { label: 'a word and 1 character `经济 国`', query: { text: '经济 国' } },
   { label: 'mixed `Python 经济`', query: { text: 'Python 经济' } },
   { label: 'two words `经济 发展`', query: { text: '经济 发展' } },
   { label: 'no dictionary word `安门广场`', query: { text: '安门广场' } },

@@ -71,10 +71,18 @@ describe('SearchDocument', () => {
     expect((await search({ wd: '机器学习 麒麟' })).body).toEqual({ spend: expect.any(String) });
   });
 
-  it('searches titles for a query of single characters', async () => {
-    const res = await search({ wd: '馆' });
-    expect(ids(res.body)).toEqual([library.id]);
-    expect(res.body.document[0].title_highlight).toBe('城市图书<em>馆</em>的一天');
+  it('finds a single character in titles and texts, with the character marked', async () => {
+    const inTitle = await search({ wd: '馆' });
+    expect(ids(inTitle.body)).toEqual([library.id]);
+    expect(inTitle.body.document[0].title_highlight).toBe('城市图书<em>馆</em>的一天');
+    const inText = await search({ wd: '麒' });
+    expect(inText.status).toBe(200);
+    expect(ids(inText.body)).toEqual([library.id]);
+    expect(inText.body.total).toBe(1);
+    expect(inText.body.document[0].snippet).toContain('一幅<em>麒</em>麟图');
+    // Beside a word, a character is required too.
+    expect(ids((await search({ wd: '图书馆 麟' })).body)).toEqual([library.id]);
+    expect((await search({ wd: '图书馆 鹿' })).body).toEqual({ spend: expect.any(String) });
   });
 
   it('filters by category, type key, language, uploader and creation dates', async () => {

@@ -56,20 +56,30 @@ describe('bigram tokens', () => {
     expect(queryToMatchExpression('Python教程')).toBe('"python" AND "教程"');
     expect(queryToMatchExpression('机器学习 pdf')).toBe('"机器 器学 学习" AND "pdf"');
     expect(queryToMatchExpression('node.js')).toBe('"node js"');
-    expect(queryToMatchExpression('书')).toBe('title : ("书"*)');
+    expect(queryToMatchExpression('书')).toBe('"书"*');
+    expect(queryToMatchExpression('c')).toBe('title : ("c")');
     expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and" AND "x y"');
     expect(queryToMatchExpression('  ，。!!  ')).toBeUndefined();
   });
 
-  it('leaves single CJK characters out beside longer words, and searches titles for single characters only', () => {
+  it('keeps a single CJK character as a prefix term, alone or beside longer words, and searches titles for single letters only', () => {
     expect(parseQuery('2024年 报告')).toEqual({
       titleOnly: false,
       terms: [
         { kind: 'phrase', tokens: ['2024'], literal: { text: '2024', cjk: false } },
+        { kind: 'char', char: '年' },
         { kind: 'phrase', tokens: ['报告'], literal: { text: '报告', cjk: true } },
       ],
     });
-    expect(parseQuery('A股')).toEqual({ titleOnly: true, terms: [{ kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } }, { kind: 'char', char: '股' }] });
+    expect(queryToMatchExpression('麒麟 座')).toBe('"麒麟" AND "座"*');
+    expect(parseQuery('A股')).toEqual({ titleOnly: false, terms: [{ kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } }, { kind: 'char', char: '股' }] });
+    expect(parseQuery('C 2')).toEqual({
+      titleOnly: true,
+      terms: [
+        { kind: 'phrase', tokens: ['c'], literal: { text: 'c', cjk: false } },
+        { kind: 'phrase', tokens: ['2'], literal: { text: '2', cjk: false } },
+      ],
+    });
     expect(parseQuery('node.js 机器学习')).toEqual({
       titleOnly: false,
       terms: [
@@ -148,7 +158,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     expect((await ids('机器学习')).sort()).toEqual([3, 4]);
   });
 
-  it('looks up a single character in titles only', async () => {
+  it('finds a single CJK character wherever a token starts with it, title matches first, and marks it', async () => {
     await index.upsert([
       entry(1, { title: '一本好书', content: FILLER }),
       entry(2, { title: '书法入门', content: FILLER }),
@@ -157,13 +167,27 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       entry(5, { title: 'CSS 手册', content: 'c' }),
       entry(6, { title: '书目', content: FILLER }),
       entry(7, { title: 'Ｃ语言程序设计', content: FILLER }),
+      entry(8, { title: '神话', description: '关于麒麟的传说', content: `${FILLER}麒麟是一种瑞兽。` }),
+      entry(9, { title: '动物图鉴', content: `${FILLER}传说中的麒麟，还有麒麟座。` }),
+      entry(10, { title: '麒麟', content: FILLER }),
+      entry(11, { title: '地理', content: '长颈鹿' }),
     ]);
-    expect(await ids('书')).toEqual([6, 2, 1]);
-    expect(await ids('c')).toEqual([4, 7]);
+    // Title matches, then description matches, then text matches, each by bm25.
+    expect(await ids('麒')).toEqual([10, 8, 9]);
+    expect(await ids('书')).toEqual([6, 2, 1, 3]);
+    expect((await index.search({ text: '麒' })).total).toBe(3);
+    const hits = (await index.search({ text: '麒' })).hits;
+    expect(hits[0]!.titleHighlight).toBe('<em>麒</em>麟');
+    expect(hits[2]!.snippet).toContain('传说中的<em>麒</em>麟，还有<em>麒</em>麟座。');
+    // A character that ends a run is a token of its own: found too.
+    expect(await ids('麟')).toEqual([10, 8, 9]);
+    // Beside a longer word, the character is required as well.
+    expect(await ids('麒麟 座')).toEqual([9]);
+    expect(await ids('瑞兽 麒')).toEqual([8]);
     expect(await ids('A股')).toEqual([]);
-    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([6, 2, 1]);
-    const [hit] = (await index.search({ text: '书' })).hits.filter((h) => h.id === 1);
-    expect(hit?.titleHighlight).toBe('一本好<em>书</em>');
+    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([6, 3, 2, 1]);
+    // A single letter is a word of nearly every text: titles only, as a whole word.
+    expect(await ids('c')).toEqual([4, 7]);
   });
 
   it('never throws on FTS5 syntax in a query, and matches operators as plain words', async () => {
@@ -477,7 +501,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ page: 4 });
       // the byte search misses a word in full-width letters: the match is found in the decoded text
       expect((await index.search({ text: 'python' })).hits[0]).toMatchObject({ snippet: expect.stringContaining('<em>ｐｙｔｈｏｎ</em>'), page: 5 });
-      // a title-only query shows the text's beginning
+      // a character found only in the title: the text's beginning
       expect((await index.search({ text: '笔' })).hits[0]).toMatchObject({ snippet: expect.stringMatching(/^第一页/u), page: 1 });
     });
 
@@ -675,6 +699,18 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 0 });
     await index.upsert([entry(1, { content: PAGED, paged: true })]);
     expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
+  });
+
+  it('gives an index made before the prefix index one, every entry\'s tokens again from its stored texts', async () => {
+    opened.sqlite.exec('DROP TABLE search_document_fts');
+    opened.sqlite.exec(`CREATE VIRTUAL TABLE search_document_fts USING fts5(title, keywords, description, content,
+      content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
+    await index.upsert([entry(1, { content: `${FILLER}麒麟` }), entry(2, { title: '麒麟' })]);
+    index = new SqliteSearchIndex(opened.sqlite, 'document');
+    const { sql } = opened.sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_document_fts'").get() as { sql: string };
+    expect(sql).toContain("prefix='1'");
+    expect(await ids('麒')).toEqual([2, 1]);
+    expect((await ids('公园')).sort()).toEqual([1, 2]);
   });
 
   it('fills the tier tables of an index made before they existed, from its stored texts', async () => {

@@ -40,10 +40,11 @@ const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
 describe('config form feedback', { timeout: 20_000 }, () => {
   it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {
     const scrolled: Element[] = [];
-    const scrollIntoView = vi.fn(function (this: Element) {
+    // A spy, restored afterwards: the web project's files share one window (isolate: false), and
+    // the reader's tests need happy-dom's own scrollIntoView.
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
       scrolled.push(this);
     });
-    Element.prototype.scrollIntoView = scrollIntoView;
     try {
       const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
       const size = (await screen.findByLabelText('最大文档大小(MB)')) as HTMLInputElement;
@@ -60,13 +61,12 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['最大文档大小(MB)必须在1到102400之间', '请输入搜索记录保留天数']);
       expect(puts(fetchMock)).toHaveLength(0);
     } finally {
-      delete (Element.prototype as Partial<Element>).scrollIntoView;
+      scrollIntoView.mockRestore();
     }
   });
 
   it('a valid form is saved without scrolling', async () => {
-    const scrollIntoView = vi.fn();
-    Element.prototype.scrollIntoView = scrollIntoView;
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
     try {
       const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
       await screen.findByLabelText('最大文档大小(MB)');
@@ -75,7 +75,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       expect(puts(fetchMock)).toHaveLength(1);
       expect(scrollIntoView).not.toHaveBeenCalled();
     } finally {
-      delete (Element.prototype as Partial<Element>).scrollIntoView;
+      scrollIntoView.mockRestore();
     }
   });
 

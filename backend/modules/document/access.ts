@@ -46,13 +46,14 @@ export interface Readable {
  * may not see them at all. The one decision behind the page images (pageAccess) and every text
  * of a document that leaves the backend (GetDocument's content). `wanted`: how many pages the
  * caller needs at most; the VIP and purchase lookups are skipped when the free pages reach it.
+ * `admin`: whether `userId` administers the site, when the caller knows it already.
  */
 export async function readablePages(
-  db: Database, settings: ConfigStore, userId: number | null, documents: readonly DocumentRow[], wanted = ALL_PAGES,
+  db: Database, settings: ConfigStore, userId: number | null, documents: readonly DocumentRow[], wanted = ALL_PAGES, admin?: boolean,
 ): Promise<Readable | null> {
   if (!documents.length) return null;
   const visible = documents.filter(isPublic);
-  const privileged = userId !== null && (documents.some((d) => d.user_id === userId) || (await isAdmin(db, userId)));
+  const privileged = userId !== null && (documents.some((d) => d.user_id === userId) || (admin ?? (await isAdmin(db, userId))));
   if (!visible.length) return privileged ? { pages: ALL_PAGES, free: 0 } : null;
   const free = Math.max(...visible.map(freePages));
   if (wanted <= free || privileged) return { pages: privileged ? ALL_PAGES : free, free };

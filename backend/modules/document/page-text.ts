@@ -24,7 +24,7 @@ export function firstPages(content: string, pages: number): string {
 
 /**
  * What a reader of `readable` pages may have of the text of a document of `total` pages (or of
- * its beginning, as textStart reads it): the text of those pages; a text not split into pages
+ * its beginning, as GetDocument reads it): the text of those pages; a text not split into pages
  * only when they may read every page, else nothing.
  */
 export function readableText(text: DocumentText, readable: number, total: number): string {

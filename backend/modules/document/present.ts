@@ -1,8 +1,7 @@
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
-import { categoriesWithDepth } from '../category/service';
 import { usernamesOf } from '../user/service';
-import { categoryIdsOf, type DocumentRow } from './store';
+import { categoriesOfDocuments, type DocumentCategory, type DocumentNames, type DocumentRow } from './store';
 
 // Documents as the lists and GetDocument answer them (endpoints.md ListDocument): the row,
 // the uploader's and the deleter's names, the categories root → leaf, `attachment.hash`, and
@@ -35,28 +34,33 @@ export function hideCounters(doc: WireDocument, cfg: ConfigSnapshot): WireDocume
   return out;
 }
 
-/** The rows with everything a list shows; `fields` narrows the row's own columns (null: all). */
+/**
+ * The rows with everything a list shows; `fields` narrows the row's own columns (null: all).
+ * Rows read with their DocumentNames (listDocuments, documentWithFile) need no lookup of the
+ * names; `categories`, when the caller read them already, none of the categories.
+ */
 export async function presentDocuments(
-  db: Database, rows: readonly DocumentRow[], opts: { viewer: Viewer; cfg: ConfigSnapshot; fields?: readonly string[] | null },
+  db: Database, rows: readonly (DocumentRow & Partial<DocumentNames>)[],
+  opts: { viewer: Viewer; cfg: ConfigSnapshot; fields?: readonly string[] | null; categories?: Map<number, DocumentCategory[]> },
 ): Promise<WireDocument[]> {
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
+  const named = rows.every((r) => r.username !== undefined && r.deleted_username !== undefined);
   const [links, names] = await Promise.all([
-    categoryIdsOf(db, ids),
-    usernamesOf(db, rows.flatMap((r) => [r.user_id, r.deleted_user_id]).filter((id) => id > 0)),
+    opts.categories ?? categoriesOfDocuments(db, rows.map((r) => r.id)),
+    named ? null : usernamesOf(db, rows.flatMap((r) => [r.user_id, r.deleted_user_id]).filter((id) => id > 0)),
   ]);
-  const categories = new Map((await categoriesWithDepth(db, [...links.values()].flat())).map((c) => [c.id, c]));
+  const nameOf = (id: number, known: string | null | undefined) => (names ? names.get(id) : known) ?? '';
   return rows.map((row) => {
-    const { hash, attachment_id: _attachmentId, ...columns } = row;
+    const { hash, attachment_id: _attachmentId, username, deleted_username: deletedUsername, ...columns } = row;
     const own: Partial<DocumentRow> = opts.fields ? Object.fromEntries(opts.fields.map((f) => [f, (columns as Record<string, unknown>)[f]])) : columns;
-    const categoryIds = links.get(row.id) ?? [];
+    const categories = links.get(row.id) ?? [];
     const doc: WireDocument = {
       ...own,
-      username: names.get(row.user_id) ?? '',
-      deleted_username: names.get(row.deleted_user_id) ?? '',
-      category_id: categoryIds,
-      category: categoryIds.map((id) => categories.get(id)).filter((c) => c !== undefined)
-        .sort((a, b) => a.depth - b.depth).map(({ id, title, parent_id }) => ({ id, title, parent_id })),
+      username: nameOf(row.user_id, username),
+      deleted_username: nameOf(row.deleted_user_id, deletedUsername),
+      category_id: categories.map((c) => c.category_id),
+      category: categories.filter((c) => c.title !== null)
+        .sort((a, b) => a.depth! - b.depth!).map((c) => ({ id: c.category_id, title: c.title!, parent_id: c.parent_id! })),
       attachment: { hash },
       convert_error: row.convert_error,
     };

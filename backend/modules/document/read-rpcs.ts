@@ -7,7 +7,7 @@ import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { categoriesWithDepth, enabledTopCategories } from '../category/service';
 import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
-import { ALL_PAGES, freePages, readablePagesOf } from './access';
+import { ALL_PAGES, freePages, readablePages, readablePagesOf } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
@@ -18,8 +18,8 @@ import {
 import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
-  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, categoryIdsOf, documentById, documentByUuid, documentsByIds,
-  documentsInCategories, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, textStart, updateDocuments, type DocumentFilter,
+  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, categoriesOfDocuments, categoryIdsOf, documentById, documentWithFile, documentsByIds,
+  documentsInCategories, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, updateDocuments, type DocumentFilter,
 } from './store';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
@@ -108,32 +108,41 @@ export const readRpcs = [
   rpc('GetDocument', {
     http: 'GET /api/v1/document', request: GetDocumentRequest, response: Document, auth: 'public', permission: '根据ID查询文档',
     async handler(req, ctx) {
-      const row = req.id > 0 ? await documentById(ctx.db, req.id) : req.uuid ? await documentByUuid(ctx.db, req.uuid) : undefined;
-      if (!row) throw notFound(NOT_FOUND);
-      const viewer = await viewerOf(ctx);
+      // The document with its file's other documents and its text, the caller's rights and (by
+      // id) its categories: independent reads, side by side on a PostgreSQL pool.
+      const key: { id: number } | { uuid: string } | null = req.id > 0 ? { id: req.id } : req.uuid ? { uuid: req.uuid } : null;
+      if (!key) throw notFound(NOT_FOUND);
+      const [found, viewer, categoriesById] = await Promise.all([
+        documentWithFile(ctx.db, key, req.with_all_content ? null : CONTENT_START),
+        viewerOf(ctx),
+        req.id > 0 ? categoriesOfDocuments(ctx.db, [req.id]) : undefined,
+      ]);
+      if (!found) throw notFound(NOT_FOUND);
+      const { row, sameFile, text } = found;
       const privileged = viewer.admin || viewer.userId === row.user_id;
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
-      const text = req.with_all_content ? await textOf(ctx.db, row.id) : await textStart(ctx.db, row.id, CONTENT_START);
       // The text of the pages this caller may read, decided as their page images are.
-      const readable = await readablePagesOf(ctx.db, ctx.app.settings, viewer.userId, row, row.pages || ALL_PAGES);
+      const readable = await readablePages(ctx.db, ctx.app.settings, viewer.userId, sameFile, row.pages || ALL_PAGES, viewer.admin);
       const content = readable ? readableText(text, readable.pages, row.pages) : '';
       let description = row.description;
+      const writes: Promise<unknown>[] = [];
       if (!description.trim()) {
         description = descriptionFrom(text, freePages(row), row.pages);
-        if (description) await updateDocuments(ctx.db, [row.id], { description });
+        if (description) writes.push(updateDocuments(ctx.db, [row.id], { description }));
       }
-      if (req.with_author) {
-        await bumpCounter(ctx.db, row.id, 'view_count', 1);
-        await countViewToday(ctx.db, row.id);
-      }
-      const [presented] = await presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg });
-      const progress = privileged && WAITING_STATUSES.includes(row.status) ? await conversionProgress(ctx.app, row.hash) : null;
+      if (req.with_author) writes.push(bumpCounter(ctx.db, row.id, 'view_count', 1), countViewToday(ctx.db, row.id));
+      const [[presented], author, progress] = await Promise.all([
+        presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg, ...(categoriesById ? { categories: categoriesById } : {}) }),
+        req.with_author ? getUser(ctx.db, row.user_id) : null,
+        privileged && WAITING_STATUSES.includes(row.status) ? conversionProgress(ctx.app, row.hash) : null,
+        ...writes,
+      ]);
       const shown = hideCounters({ ...presented, description: description || row.title, view_count: row.view_count + 1 }, cfg);
       return {
         ...shown,
         content,
-        user: req.with_author ? pick(await getUser(ctx.db, row.user_id), PUBLIC_PROFILE_COLUMNS) : null,
+        user: author ? pick(author, PUBLIC_PROFILE_COLUMNS) : null,
         convert_progress: progress,
       };
     },

@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db';
 import { like, lockRows, notBelowZero } from '../../db/dialect';
-import { now, type DocumentTable } from '../../db/schema';
+import { now, type DB, type DocumentTable } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
@@ -47,6 +47,57 @@ export async function documentById(db: Database, id: number): Promise<DocumentRo
 
 export async function documentByUuid(db: Database, uuid: string): Promise<DocumentRow | undefined> {
   return db.selectFrom('document').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** The names of a document's uploader and deleter, read with its row (null: no such user). */
+export interface DocumentNames {
+  username: string | null;
+  deleted_username: string | null;
+}
+
+/** The DocumentNames columns of a query on `document`: one lookup by primary key each, in the same statement. */
+function namesOfDocument(eb: ExpressionBuilder<DB, 'document'>) {
+  return [
+    eb.selectFrom('user').select('user.username').whereRef('user.id', '=', 'document.user_id').as('username'),
+    eb.selectFrom('user').select('user.username').whereRef('user.id', '=', 'document.deleted_user_id').as('deleted_username'),
+  ];
+}
+
+/**
+ * A document (by id or uuid) with its DocumentNames, every other document made from its file
+ * (recycled ones included, by id: what readablePages weighs) and its text, in one query: the
+ * first `textLength` characters, or all of it (null). GetDocument's lookups in one round trip.
+ */
+export async function documentWithFile(
+  db: Database, key: { id: number } | { uuid: string }, textLength: number | null,
+): Promise<{ row: DocumentRow & DocumentNames; sameFile: DocumentRow[]; text: DocumentText } | undefined> {
+  const isTarget = (eb: ExpressionBuilder<DB, 'document'>) => ('id' in key ? eb('document.id', '=', key.id) : eb('document.uuid', '=', key.uuid));
+  const rows = await db.selectFrom('document')
+    .leftJoin('document_content', (join) => join.onRef('document_content.document_id', '=', 'document.id').on(isTarget))
+    .selectAll('document')
+    .select((eb) => [
+      ...namesOfDocument(eb),
+      (textLength === null ? sql.ref<string>('document_content.content') : sql<string>`substr(document_content.content, 1, ${textLength})`).as('text_content'),
+      'document_content.pages as text_pages',
+    ])
+    .where((eb) => eb.or([
+      isTarget(eb),
+      eb.and([
+        eb('document.hash', '!=', ''),
+        eb('document.hash', '=', eb.selectFrom('document as target').select('target.hash')
+          .where((t) => ('id' in key ? t('target.id', '=', key.id) : t('target.uuid', '=', key.uuid)))),
+      ]),
+    ]))
+    .orderBy('document.id').execute();
+  const documents = rows.map(({ text_content: _content, text_pages: _pages, ...row }) => row);
+  const at = rows.findIndex((r) => ('id' in key ? r.id === key.id : r.uuid === key.uuid));
+  if (at < 0) return undefined;
+  const target = rows[at]!;
+  return {
+    row: documents[at]!,
+    sameFile: target.hash ? documents : [documents[at]!],
+    text: target.text_pages === null ? { content: '', pages: 0 } : { content: target.text_content ?? '', pages: target.text_pages },
+  };
 }
 
 /** The documents with these ids (recycled ones included), in no particular order. */
@@ -121,6 +172,39 @@ export async function categoryIdsOf(db: Database, documentIds: readonly number[]
   return map;
 }
 
+/** A category link of a document with the category's title, parent and depth (0: top level); null where the category is gone. */
+export interface DocumentCategory {
+  category_id: number;
+  title: string | null;
+  parent_id: number | null;
+  depth: number | null;
+}
+
+/**
+ * The category links of each document, in the order they were made, with each category and
+ * how deep it sits, in one statement (the category table's tree walked as categoriesWithDepth
+ * walks it): what the lists show root → leaf.
+ */
+export async function categoriesOfDocuments(db: Database, documentIds: readonly number[]): Promise<Map<number, DocumentCategory[]>> {
+  const map = new Map<number, DocumentCategory[]>();
+  if (!documentIds.length) return map;
+  const { rows } = await sql<DocumentCategory & { document_id: number }>`
+    WITH RECURSIVE links AS (
+      SELECT id, document_id, category_id FROM document_category WHERE document_id IN (${sql.join([...new Set(documentIds)])})),
+    chain(start_id, ancestor_id, depth) AS (
+      SELECT id, parent_id, 0 FROM category WHERE id IN (SELECT category_id FROM links)
+      UNION ALL SELECT chain.start_id, c.parent_id, chain.depth + 1 FROM category c JOIN chain ON c.id = chain.ancestor_id
+        WHERE chain.ancestor_id > 0 AND chain.depth < 64),
+    depths AS (SELECT start_id, max(depth) AS depth FROM chain GROUP BY start_id)
+    SELECT links.document_id, links.category_id, c.title, c.parent_id, depths.depth
+    FROM links LEFT JOIN category c ON c.id = links.category_id LEFT JOIN depths ON depths.start_id = links.category_id
+    ORDER BY links.id`.execute(db);
+  for (const { document_id: documentId, ...link } of rows) {
+    map.set(documentId, [...(map.get(documentId) ?? []), { ...link, depth: link.depth === null ? null : Number(link.depth) }]);
+  }
+  return map;
+}
+
 /** Moves documents to the recycle bin (or does nothing for those already there). */
 export async function recycleDocuments(db: Database, ids: readonly number[], deletedBy: number): Promise<number[]> {
   if (!ids.length) return [];
@@ -178,7 +262,7 @@ export interface DocumentFilter {
   withTotal: boolean;
 }
 
-export async function listDocuments(db: Database, filter: DocumentFilter): Promise<{ rows: DocumentRow[]; total?: number }> {
+export async function listDocuments(db: Database, filter: DocumentFilter): Promise<{ rows: (DocumentRow & DocumentNames)[]; total?: number }> {
   let query = db.selectFrom('document').where('deleted_at', filter.recycled ? 'is not' : 'is', null);
   if (filter.categoryIds.length) {
     query = query.where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', filter.categoryIds));
@@ -196,12 +280,13 @@ export async function listDocuments(db: Database, filter: DocumentFilter): Promi
     const pattern = likePattern(filter.wd);
     query = query.where((eb) => eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]));
   }
-  let rowsQuery = query.selectAll();
+  let rowsQuery = query.selectAll().select(namesOfDocument);
   const order = parseOrder(filter.order, DOCUMENT_COLUMNS, { multiple: false, nullable: ['recommend_at', 'deleted_at'] });
   for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   if (order.length) rowsQuery = rowsQuery.orderBy('id', 'desc');
-  const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
-  return filter.withTotal ? { rows, total: await countOf(query) } : { rows };
+  // The page and the count side by side: two connections of a PostgreSQL pool at once.
+  const [rows, total] = await Promise.all([applyPaging(rowsQuery, filter.page, filter.size).execute(), filter.withTotal ? countOf(query) : undefined]);
+  return total === undefined ? { rows } : { rows, total };
 }
 
 /** Converted, live documents filed directly under `categoryId`, newest first. */
@@ -322,13 +407,6 @@ export interface DocumentText {
 
 export async function textOf(db: Database, documentId: number): Promise<DocumentText> {
   const row = await db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', documentId).executeTakeFirst();
-  return row ?? { content: '', pages: 0 };
-}
-
-/** The first `length` characters of a document's text (counted by SQLite in code points), and its page count. */
-export async function textStart(db: Database, documentId: number, length: number): Promise<DocumentText> {
-  const row = await db.selectFrom('document_content').select([sql<string>`substr(content, 1, ${length})`.as('content'), 'pages'])
-    .where('document_id', '=', documentId).executeTakeFirst();
   return row ?? { content: '', pages: 0 };
 }
 

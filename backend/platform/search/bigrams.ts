@@ -151,7 +151,8 @@ export function indexTokens(text: string): string {
 
 /**
  * One required part of a query: a phrase of index tokens that must appear in this order, or a
- * single CJK character, matched as the first character of a token (a prefix query). `literal`
+ * single CJK character, matched as the first character of a token (a prefix query: every
+ * character of a text starts one, see scanTokens), in every column as a word is. `literal`
  * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
  * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
  */
@@ -159,7 +160,7 @@ export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: st
 
 export interface ParsedQuery {
   terms: QueryTerm[];
-  /** The query is made of single characters only: those are looked up in titles alone. */
+  /** The query is made of single letters or digits only: those are looked up in titles alone. */
   titleOnly: boolean;
 }
 
@@ -228,12 +229,10 @@ export function parseQuery(query: string): ParsedQuery {
     const key = term.kind === 'char' ? `c:${term.char}` : `p:${term.tokens.join(' ')}`;
     if (!unique.has(key)) unique.set(key, term);
   }
-  const all = [...unique.values()].slice(0, MAX_TERMS);
-  const isSingleCharacter = (term: QueryTerm) => term.kind === 'char' || (term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1);
-  const titleOnly = all.length > 0 && all.every(isSingleCharacter);
-  // Beside longer words, a lone CJK character would be a prefix query over every body text
-  // (slow, and it matches nearly everything): it is left out.
-  return { terms: titleOnly ? all : all.filter((term) => term.kind === 'phrase'), titleOnly };
+  const kept = [...unique.values()].slice(0, MAX_TERMS);
+  // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles.
+  const isSingleLetter = (term: QueryTerm) => term.kind === 'phrase' && term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1;
+  return { terms: kept, titleOnly: kept.length > 0 && kept.every(isSingleLetter) };
 }
 
 /** An FTS5 string: always quoted, so that no user input is read as an operator or a column. */

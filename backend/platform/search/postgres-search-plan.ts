@@ -88,16 +88,17 @@ function lexeme(token: string): string {
 }
 
 /**
- * The tsquery of each phrase of a parsed query (its words left out: see plan()): a dictionary
- * word as its one token when the index holds them (`wholeWords`), else the tokens in a row
- * (`<->`); restricted to the title (weight A) for a title-only query.
+ * The tsquery of each term of a parsed query: a dictionary word as its one token when the
+ * index holds them (`wholeWords`), else the tokens in a row (`<->`), restricted to the title
+ * (weight A) for a title-only query; a single character as the prefix of a token (`:*`), as
+ * FTS5's `"x"*`.
  */
 export function phraseQueries(terms: QueryTerm[], titleOnly: boolean, wholeWords: boolean): string[] {
   const suffix = titleOnly ? ':A' : '';
-  return terms.flatMap((term) => {
-    if (term.kind !== 'phrase') return [];
+  return terms.map((term) => {
+    if (term.kind === 'char') return `${lexeme(term.char)}:*`;
     const tokens = wholeWords && term.word !== undefined ? [term.word] : term.tokens;
-    return [tokens.map((token) => `${lexeme(token)}${suffix}`).join(' <-> ')];
+    return tokens.map((token) => `${lexeme(token)}${suffix}`).join(' <-> ');
   });
 }
 
@@ -146,10 +147,9 @@ interface Query {
   statement: Statement;
   shape: SearchShape;
   /** the tsquery of all the phrases, and of each (bound; and as texts) */
-  match?: string;
+  match: string;
   phrases: string[];
   phraseTexts: string[];
-  chars: string[];
   needsEntries: boolean;
   /** the one token of a query that is one (a word, a dictionary word, a bigram), bound */
   token?: string;
@@ -167,27 +167,25 @@ export class PostgresSearchPlanner {
   ) {}
 
   /**
-   * The statement of a search, or undefined when nothing in it is searchable. Words go to the
-   * tsvectors; single characters (a title-only query) are looked for in the folded titles. A
-   * title-only query's words are looked for in the title and keywords table (weight A is the
-   * title) and ranked as FTS5 ranks `title : (…)` over the table of every column.
+   * The statement of a search, or undefined when nothing in it is searchable. Words and
+   * characters (prefixes) go to the tsvectors. A title-only query's words are looked for in the
+   * title and keywords table (weight A is the title) and ranked as FTS5 ranks `title : (…)`
+   * over the table of every column.
    */
   search(shape: SearchShape): SearchStatement | undefined {
     const { parsed, filters, sort } = shape;
     const phraseTexts = phraseQueries(parsed.terms, parsed.titleOnly, this.wholeWords());
-    const charTexts = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-    if (phraseTexts.length === 0 && charTexts.length === 0) return undefined;
+    if (phraseTexts.length === 0) return undefined;
     // Bad dates are refused now, before any statement runs.
     this.filterConditions(filters, 'd.id', new Statement());
     const statement = new Statement();
     const query: Query = {
       statement,
       shape,
-      ...(phraseTexts.length > 0 ? { match: statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' & '), 'tsquery') } : {}),
+      match: statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' & '), 'tsquery'),
       phrases: phraseTexts.map((phrase) => statement.bind(phrase, 'tsquery')),
       phraseTexts,
-      chars: charTexts.map((char) => statement.bind(char, 'text')),
-      needsEntries: charTexts.length > 0 || readsValues(filters) || sort !== 'relevance',
+      needsEntries: readsValues(filters) || sort !== 'relevance',
     };
     const token = oneToken(parsed, this.wholeWords());
     if (token !== undefined) query.token = statement.bind(token, 'text');
@@ -199,7 +197,7 @@ export class PostgresSearchPlanner {
     // Nothing is ranked or read when nothing matches.
     const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${statement.bind(shape.size, 'bigint')} ELSE 0 END`;
     const offset = statement.bind(shape.offset, 'bigint');
-    const pages = query.match !== undefined && sort === 'relevance' && !parsed.titleOnly ? this.tiers(query, wanted, offset, ctes) : this.page(query, main, wanted, offset, ctes);
+    const pages = sort === 'relevance' && !parsed.titleOnly ? this.tiers(query, wanted, offset, ctes) : this.page(query, main, wanted, offset, ctes);
     ctes.push(`page AS MATERIALIZED (${pages.join(' UNION ALL ')})`);
     const needles = statement.bind(shape.needles.map((needle) => needle.toString('utf8')), 'text[]');
     ctes.push(`w AS (${this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads')})`);
@@ -246,7 +244,8 @@ export class PostgresSearchPlanner {
   /** The page of a query not ranked in tiers: title-only, or in another order than relevance. */
   private page(query: Query, table: TokenTable, wanted: string, offset: string, ctes: string[]): string[] {
     const source = this.matching(query, table, []);
-    if (query.match !== undefined && query.shape.sort === 'relevance') {
+    const sort = query.shape.sort;
+    if (sort === 'relevance') {
       // FTS5 ranks `title : (…)` over the table of every column: its statistics, the row's
       // size there, the instances in the title alone.
       const ranking: Ranking = {
@@ -261,32 +260,22 @@ export class PostgresSearchPlanner {
       ctes.push(`p1 AS MATERIALIZED (${this.ranked(query, ranking, source, 's1')} LIMIT ${wanted} OFFSET ${offset})`);
       return ['SELECT 1 AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p1'];
     }
-    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
-    const sort = query.shape.sort;
-    const order = sort === 'relevance' ? 'length(d.title_folded), d.id DESC' : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    const order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
     ctes.push(`p1 AS MATERIALIZED (SELECT ${source.id} AS id, 0::float8 AS rank FROM ${source.from} WHERE ${source.where}
       ORDER BY ${order} LIMIT ${wanted} OFFSET ${offset})`);
     // The page's own order again, from its values (the rank is 0).
     return [`SELECT 1 AS tier, p1.id, p1.rank, row_number() OVER (ORDER BY ${order}) AS ord FROM p1 JOIN ${this.tables.entries} AS d ON d.id = p1.id`];
   }
 
-  /**
-   * The FROM and WHERE of the matches in one token table (or in the values alone, for a query
-   * of single characters), less the entries that match in the tables of the tiers before.
-   */
+  /** The FROM and WHERE of the matches in one token table, less the entries that match in the tables of the tiers before. */
   private matching(query: Query, table: TokenTable, before: TokenTable[]): { from: string; where: string; id: string } {
     const conditions: string[] = [];
-    let from = `${this.tables.entries} AS d`;
-    let id = 'd.id';
-    if (query.match !== undefined) {
-      let tokens = `${table.name} AS f`;
-      if (table === this.tokens.fts) tokens = `(${this.ftsMatches(query)}) AS f`;
-      else conditions.push(`f.tokens @@ ${query.match}`);
-      from = query.needsEntries ? `${tokens} JOIN ${this.tables.entries} AS d ON d.id = f.id` : tokens;
-      id = 'f.id';
-      for (const tier of before) conditions.push(`f.id NOT IN (SELECT id FROM ${tier.name} WHERE tokens @@ ${query.match})`);
-    }
-    for (const char of query.chars) conditions.push(`strpos(d.title_folded, ${char}) > 0`);
+    let tokens = `${table.name} AS f`;
+    if (table === this.tokens.fts) tokens = `(${this.ftsMatches(query)}) AS f`;
+    else conditions.push(`f.tokens @@ ${query.match}`);
+    const from = query.needsEntries ? `${tokens} JOIN ${this.tables.entries} AS d ON d.id = f.id` : tokens;
+    const id = 'f.id';
+    for (const tier of before) conditions.push(`f.id NOT IN (SELECT id FROM ${tier.name} WHERE tokens @@ ${query.match})`);
     conditions.push(...this.filterConditions(query.shape.filters, id, query.statement));
     return { from, where: conditions.length > 0 ? conditions.join(' AND ') : 'true', id };
   }
@@ -302,7 +291,7 @@ export class PostgresSearchPlanner {
     const fts = this.tokens.fts.name;
     const more = this.tokens.more;
     const columns = 'f.id, f.size, f.parts, f.tokens';
-    const any = phrases.length === 1 ? match! : statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' | '), 'tsquery');
+    const any = phrases.length === 1 ? match : statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' | '), 'tsquery');
     const each =
       phrases.length === 1
         ? []

@@ -28,15 +28,19 @@ interface Needles {
 }
 
 /**
- * A CJK literal is searched as it is (the stored text is normalised as the index sees it, so
- * its absence proves that its phrase is not there); a word in its usual casings (a miss then
- * proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
+ * A CJK literal or character is searched as it is (the stored text is normalised as the index
+ * sees it, so its absence proves that its phrase is not there); a word in its usual casings (a
+ * miss then proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
  */
 export function needlesOf(parsed: ParsedQuery): Needles {
   const needles: Buffer[] = [];
   let absenceIsProof = true;
   for (const term of parsed.terms) {
-    if (term.kind !== 'phrase' || !term.literal) {
+    if (term.kind === 'char') {
+      needles.push(Buffer.from(term.char));
+      continue;
+    }
+    if (!term.literal) {
       absenceIsProof = false;
       continue;
     }

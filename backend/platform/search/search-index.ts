@@ -17,7 +17,7 @@
 //   attributesToHighlight: ['title', 'content'], showRankingScore }) with private-use
 //   characters as highlight tags, the text HTML-escaped and the tags then swapped for <em>;
 //   totalHits → total, _rankingScore → score, processingTimeMs → tookMs; a query of single
-//   characters sets attributesToSearchOn: ['title'];
+//   letters sets attributesToSearchOn: ['title'];
 // - a paged entry's content is indexed without its form feeds, with its pages' start offsets
 //   kept beside it; a hit's page is the one holding the crop's match (`_matchesPosition`).
 
@@ -101,8 +101,7 @@ export interface SearchHit {
   id: number;
   /**
    * Relevance, higher is better, comparable among the hits of one tier of one result (engines
-   * may rank title matches first whatever their score); 0 when the order is not by relevance,
-   * and for a query of single characters (titles only, shorter titles first).
+   * may rank title matches first whatever their score); 0 when the order is not by relevance.
    */
   score: number;
   /** HTML: the text around the first match, escaped, matches in <em>…</em>. */

@@ -73,32 +73,24 @@ export class SearchPlanner {
   ) {}
 
   /**
-   * The SQL of a query. Words go to FTS5; single characters (a title-only query) are looked for
-   * in the folded titles, cheaper than an FTS5 prefix query over every token of the index.
-   * `source` makes the plan of one tier: another table and expression, no further tiers.
+   * The SQL of a query: its words and characters (prefix queries) go to FTS5. `source` makes
+   * the plan of one tier: another table and expression, no further tiers.
    */
   plan(parsed: ParsedQuery, filters: SearchFilters, sort: SearchSort, source?: MatchSource): SearchPlan | undefined {
-    const words = parsed.terms.filter((term) => term.kind === 'phrase');
-    const chars = parsed.terms.flatMap((term) => (term.kind === 'char' ? [term.char] : []));
-    const match = source?.match ?? toMatchExpression({ terms: words, titleOnly: parsed.titleOnly }, this.wholeWords());
-    if (match === undefined && chars.length === 0) return undefined;
+    const match = source?.match ?? toMatchExpression(parsed, this.wholeWords());
+    if (match === undefined) return undefined;
     const fts = source?.table ?? this.tables.fts;
-    const id = match === undefined ? 'd.id' : 'f.rowid';
-    const filter = this.filterClause(filters, id);
+    const filter = this.filterClause(filters, 'f.rowid');
     const except = exceptClause(source?.except);
-    const conditions = [...(match === undefined ? [] : [`f.${fts} MATCH ?`]), ...chars.map(() => 'instr(d.title_folded, ?) > 0'), ...except.conditions, ...filter.conditions];
-    const params = [...(match === undefined ? [] : [match]), ...chars, ...except.params, ...filter.params];
-    const needsEntries = chars.length > 0 || filter.readsEntries || sort !== 'relevance';
-    let from = `${this.tables.entries} AS d`;
+    const conditions = [`f.${fts} MATCH ?`, ...except.conditions, ...filter.conditions];
+    const params = [match, ...except.params, ...filter.params];
+    const needsEntries = filter.readsEntries || sort !== 'relevance';
     // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
-    if (match !== undefined) from = needsEntries ? `${fts} AS f CROSS JOIN ${this.tables.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
-    let order: string;
-    if (sort !== 'relevance') order = `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
-    // Characters alone have no bm25: the shorter the title holding them, the closer the match.
-    else order = match === undefined ? 'length(d.title_folded), d.id DESC' : `${this.bm25.get(fts)!}, f.rowid DESC`;
-    const ranked = match !== undefined && sort === 'relevance';
+    const from = needsEntries ? `${fts} AS f CROSS JOIN ${this.tables.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
+    const order = sort === 'relevance' ? `${this.bm25.get(fts)!}, f.rowid DESC` : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    const ranked = sort === 'relevance';
     const tiered = ranked && !parsed.titleOnly && source === undefined;
-    return { from, where: conditions.join(' AND '), params, order, id, rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
+    return { from, where: conditions.join(' AND '), params, order, id: 'f.rowid', rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
   }
 
   private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {

@@ -25,6 +25,8 @@ export interface SqliteSearchIndexOptions {
 const MAX_STATEMENTS = 500;
 /** What rebuild() and upgrade() read of a stored text. */
 const STORED_COLUMNS = 'id, title, keywords, description, content';
+/** The every-column table's prefix index: of one character. */
+const FTS_PREFIXES = "prefix='1'";
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
@@ -78,10 +80,15 @@ export class SqliteSearchIndex implements SearchIndex {
         tokenizer_version INTEGER NOT NULL
       )`);
       // Contentless with contentless_delete: the index keeps only tokens (no copy of them) and
-      // still deletes and replaces rows. unicode61 splits our space-joined tokens back.
+      // still deletes and replaces rows. unicode61 splits our space-joined tokens back. The
+      // prefix index of one character serves a single character's prefix query ("国"*), which
+      // without it merges the doclists of every token starting with it (80 ms over 10,000 texts).
+      const ftsSql = (this.sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(this.fts) as { sql: string } | undefined)?.sql;
+      const lacksPrefixes = ftsSql !== undefined && !ftsSql.includes(FTS_PREFIXES);
+      if (lacksPrefixes) this.sqlite.exec(`DROP TABLE ${this.fts}`);
       this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${this.fts} USING fts5(
         title, keywords, description, content,
-        content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+        content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', ${FTS_PREFIXES}
       )`);
       // The same tokens of the short columns, apart: the first two tiers of the ranking read
       // their short doclists, not those of every text.
@@ -119,7 +126,14 @@ export class SqliteSearchIndex implements SearchIndex {
         .run(this.collection, TOKENIZER_VERSION);
       // An index made before the tier tables existed: their tokens, from the stored texts.
       if (tiersAreNew) this.fillTiers();
+      // One made before the prefix index: every column's tokens again (once, at this start).
+      if (lacksPrefixes) this.fillFts();
     })();
+  }
+
+  private fillFts(): void {
+    this.texts.forEach<StoredText>(STORED_COLUMNS, (row) => this.insertFtsTokens(row, indexTokens(row.title), indexTokens(row.keywords), indexTokens(row.description)));
+    this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('optimize')`).run();
   }
 
   private fillTiers(): void {
@@ -178,7 +192,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private insertTokens(text: StoredText): void {
-    const [title, keywords, description] = this.insertTierTokens(text);
+    this.insertFtsTokens(text, ...this.insertTierTokens(text));
+  }
+
+  /** The every-column table's row of an entry, given the tokens of its short columns. */
+  private insertFtsTokens(text: StoredText, title: string, keywords: string, description: string): void {
     this.statement(`INSERT INTO ${this.fts} (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)`).run(
       text.id,
       title,

@@ -255,6 +255,8 @@ describe('home and related documents', () => {
 describe('UpdateDocument', () => {
   it('lets the owner edit the texts, price, language and categories; admins the status too', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('编辑')), '编辑前.txt', { category_id: [topCategory] });
+    // Converted first: a conversion that ends after the admin's edit writes the extracted text over it.
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
     const update = (token: string, fields: object) => api(backend.url, 'PUT', '/api/v1/document', {
       token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'education', category_id: [childCategory], ...fields },
     });
