@@ -10,6 +10,7 @@ import { SignInLimit } from './platform/sign-in-limit';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
+import { CACHE_DEFAULTS, CachedBlobStore } from './platform/blobs/cached-blob-store';
 import { S3BlobStore, S3BucketCheckError } from './platform/blobs/s3-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
@@ -154,7 +155,9 @@ async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore;
   const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
     throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
   });
-  return { store, close: () => store.close() };
+  const cacheBytes = config.s3CacheBytes ?? 0;
+  const cached = cacheBytes > 0 ? new CachedBlobStore(store, { ...CACHE_DEFAULTS, maxBytes: cacheBytes }) : store;
+  return { store: cached, close: () => store.close() };
 }
 
 /** The search indexes on the engine the database runs on, and how to bring each up to date after the start. */

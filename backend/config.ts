@@ -37,6 +37,11 @@ export interface BackendConfig {
   build: Partial<BuildInfo>;
   /** S3_*: the bucket that holds the files; absent (no S3_BUCKET) = the local disk under DATA_DIR. */
   s3?: S3BlobStoreOptions;
+  /**
+   * S3_CACHE_MB in bytes: the in-process cache of small blobs (pages) read from the bucket
+   * (platform/blobs/cached-blob-store.ts); 0 = none. Only with `s3`.
+   */
+  s3CacheBytes?: number;
   /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408; default 30 s. */
   bodyTimeoutMs: number;
   /**
@@ -231,6 +236,9 @@ function parseSms(env: Record<string, string | undefined>): SmsEndpoints {
   };
 }
 
+/** S3_CACHE_MB's default: some hundreds of pages of a few dozen KiB each. */
+const DEFAULT_S3_CACHE_MB = 32;
+
 /** How long a presigned download URL (S3_PRESIGNED_DOWNLOADS) works: enough to follow the redirect. */
 const PRESIGNED_DOWNLOAD_SECONDS = 300;
 
@@ -244,7 +252,7 @@ function parseSwitch(variable: string, raw: string | undefined, fallback = false
 function parseS3(env: Record<string, string | undefined>): S3BlobStoreOptions | undefined {
   const bucket = env.S3_BUCKET?.trim();
   if (!bucket) {
-    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'S3_PRESIGNED_DOWNLOADS'].find((variable) => env[variable]?.trim());
+    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'S3_PRESIGNED_DOWNLOADS', 'S3_CACHE_MB'].find((variable) => env[variable]?.trim());
     if (stray) throw new ConfigError(`S3_BUCKET must be set when ${stray} is (without S3_BUCKET the files stay under DATA_DIR)`);
     return undefined;
   }
@@ -369,7 +377,10 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     },
   };
   const s3 = parseS3(env);
-  if (s3) config.s3 = s3;
+  if (s3) {
+    config.s3 = s3;
+    config.s3CacheBytes = (parseInteger('S3_CACHE_MB', env.S3_CACHE_MB, 0, 4096) ?? DEFAULT_S3_CACHE_MB) * 1024 * 1024;
+  }
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;
   return config;

@@ -1,8 +1,9 @@
-// `npm run bench:s3 [-- --only=pages,memory,workers --duration=10 --rounds=2 --documents=20 --pages=20]`:
+// `npm run bench:s3 [-- --only=pages,memory,workers --duration=10 --rounds=2 --many-documents=5 --documents=20 --pages=20]`:
 // the S3 blob store against the local one, as ratios measured in the same run (bench/README.md,
 // "Files in S3"). The S3 server is s3rver on loopback in a process of its own.
-//   pages    page images per second from two sites (bench/processes/site.ts) with the same
-//            document, one on DATA_DIR and one on the bucket; wrk, interleaved rounds.
+//   pages    page images per second from three sites (bench/processes/site.ts) with the same
+//            documents: on DATA_DIR, on the bucket, on the bucket without the cache of small
+//            blobs; page 1 over and over, then the readable pages of 5 longer documents; wrk, interleaved.
 //   memory   100 concurrent downloads of a 50 MB original from the bucket through the site:
 //            the site's peak RSS (VmHWM), sampled VmRSS too.
 //   workers  the same batch of PDFs converted by one `npm run worker` process, then another batch
@@ -65,44 +66,81 @@ async function startSite(name: string, env: Record<string, string>): Promise<Sta
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** The sites of the page runs: the S3 one with its cache of small blobs (the default) and without (S3_CACHE_MB=0). */
+const PAGE_SITES = { local: 'local store (DATA_DIR)', s3: 'S3, cache (default)', 's3-nocache': 'S3, S3_CACHE_MB=0' } as const;
+type PageSite = keyof typeof PAGE_SITES;
+
 async function pagesBench(): Promise<void> {
   const settings = { duration: option('duration', 10), warmup: option('warmup', 3), connections: option('connections', 50) };
   const rounds = option('rounds', 2);
+  const manyDocuments = option('many-documents', 5);
   const s3 = await startS3rver();
-  const sites = { local: await startSite('site-local', {}), s3: await startSite('site-s3', s3.env) };
-  const pagePaths: Record<string, string> = {};
+  const sites: Record<PageSite, Started & { backend: string }> = {
+    local: await startSite('site-local', {}),
+    s3: await startSite('site-s3', s3.env),
+    // Its own folder of the bucket: the same documents convert to the same keys.
+    's3-nocache': await startSite('site-s3-nocache', { ...s3.env, S3_PREFIX: 'nocache', S3_CACHE_MB: '0' }),
+  };
+  /** Per site: page 1 of a 3-page document (read over and over), and every page a visitor may read of `manyDocuments` longer ones (cycled). */
+  const paths: Record<string, { one: string[]; many: string[] }> = {};
   for (const [kind, site] of Object.entries(sites)) {
-    const content = await publishDocuments(site.backend, ADMIN_PASSWORD, ['城市图书馆'], 3);
-    const doc = await documentOf(site.backend, await login(site.backend), content.documentIds[0]!);
-    pagePaths[kind] = `/view/page/${doc.attachment!.hash!}/1.svg`;
+    const token = await login(site.backend);
+    const small = await publishDocuments(site.backend, ADMIN_PASSWORD, ['城市图书馆'], 3);
+    const hashOf = async (id: number) => (await documentOf(site.backend, token, id)).attachment!.hash!;
+    const many: string[] = [];
+    // Different page counts make different PDFs, hence different hashes and pages.
+    for (let d = 0; d < manyDocuments; d += 1) {
+      const pages = 20 + d;
+      const large = await publishDocuments(site.backend, ADMIN_PASSWORD, [`城市年鉴 ${d + 1}`], pages);
+      const largeHash = await hashOf(large.documentIds[0]!);
+      // Anonymous readers see only the free preview: the pages they may read are the ones measured.
+      for (let n = 1; n <= pages; n += 1) {
+        const pagePath = `/view/page/${largeHash}/${n}.svg`;
+        const answer = await request(`${site.url}${pagePath}`, { headers: { 'accept-encoding': 'gzip' } });
+        await answer.body.dump();
+        if (answer.statusCode === 200) many.push(pagePath);
+      }
+    }
+    paths[kind] = { one: [`/view/page/${await hashOf(small.documentIds[0]!)}/1.svg`], many };
   }
   const wrk = new WrkRunner('wrk', dir);
-  const runs: Record<string, Measurement[]> = { local: [], s3: [] };
-  /** CPU microseconds per answered request of the measured runs: the site's, and s3rver's. */
-  const cpu: Record<string, { site: number; s3: number; requests: number }> = { local: { site: 0, s3: 0, requests: 0 }, s3: { site: 0, s3: 0, requests: 0 } };
-  const target = (kind: string) => ({ origin: sites[kind as 'local' | 's3'].url, requests: [{ path: pagePaths[kind]!, headers: { 'accept-encoding': 'gzip' } }] });
+  const runs: Record<string, Measurement[]> = {};
+  /** CPU microseconds of the measured runs: the site's, and s3rver's, and the requests they answered. */
+  const cpu: Record<string, { site: number; s3: number; requests: number }> = {};
+  const target = (kind: PageSite, set: 'one' | 'many') => ({ origin: sites[kind].url, requests: paths[kind]![set].map((p) => ({ path: p, headers: { 'accept-encoding': 'gzip' } })) });
+  const kinds = Object.keys(sites) as PageSite[];
   for (let round = 0; round < rounds; round += 1) {
-    for (const kind of round % 2 === 0 ? ['local', 's3'] : ['s3', 'local']) {
-      const site = sites[kind as 'local' | 's3'];
-      if (settings.warmup > 0) await wrk.run(target(kind), Math.min(settings.connections, 10), settings.warmup);
-      const before = { site: await cpuTimeOf(site.pid), s3: await cpuTimeOf(s3.process.pid) };
-      const measured = await wrk.run(target(kind), settings.connections, settings.duration);
-      cpu[kind]!.site += (await cpuTimeOf(site.pid)) - before.site;
-      cpu[kind]!.s3 += (await cpuTimeOf(s3.process.pid)) - before.s3;
-      cpu[kind]!.requests += measured.requests;
-      runs[kind]!.push(measured);
+    for (const set of ['one', 'many'] as const) {
+      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const site = sites[kind];
+        const name = `${set} ${kind}`;
+        if (settings.warmup > 0) await wrk.run(target(kind, set), Math.min(settings.connections, 10), settings.warmup);
+        const before = { site: await cpuTimeOf(site.pid), s3: await cpuTimeOf(s3.process.pid) };
+        const measured = await wrk.run(target(kind, set), settings.connections, settings.duration);
+        const spent = (cpu[name] ??= { site: 0, s3: 0, requests: 0 });
+        spent.site += (await cpuTimeOf(site.pid)) - before.site;
+        spent.s3 += (await cpuTimeOf(s3.process.pid)) - before.s3;
+        spent.requests += measured.requests;
+        (runs[name] ??= []).push(measured);
+      }
     }
   }
-  const page = await request(`${sites.local.url}${pagePaths.local}`, { headers: { 'accept-encoding': 'gzip' } });
+  const page = await request(`${sites.local.url}${paths.local!.one[0]!}`, { headers: { 'accept-encoding': 'gzip' } });
   const pageBytes = (await page.body.arrayBuffer()).byteLength;
-  const perRequest = (kind: string, of: 'site' | 's3') => ms(cpu[kind]![of] / cpu[kind]!.requests / 1000);
-  const rows = Object.entries(runs).map(([kind, m]) => [
-    kind === 'local' ? 'local store (DATA_DIR)' : 'S3 (s3rver on loopback)', int(median(m.map((r) => r.rps))), ms(median(m.map((r) => r.p50))), ms(median(m.map((r) => r.p99))),
-    m.reduce((s, r) => s + r.failures, 0), perRequest(kind, 'site'), perRequest(kind, 's3'),
-  ]);
-  console.log(`\nPage images: GET /view/page/<hash>/1.svg (gzip SVG, ${pageBytes} bytes), ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`);
-  console.log(table(['store', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'site CPU ms/req', 's3rver CPU ms/req'], rows));
-  console.log(`\n- S3 ÷ local req/s **${ratio(median(runs.s3!.map((r) => r.rps)), median(runs.local!.map((r) => r.rps)))}** (goal ≥ 0.8×), p99 ${ratio(median(runs.s3!.map((r) => r.p99)), median(runs.local!.map((r) => r.p99)))}`);
+  const rps = (name: string) => median(runs[name]!.map((r) => r.rps));
+  const p99 = (name: string) => median(runs[name]!.map((r) => r.p99));
+  const perRequest = (name: string, of: 'site' | 's3') => ms(cpu[name]![of] / cpu[name]!.requests / 1000);
+  const rows = (['one', 'many'] as const).flatMap((set) => kinds.map((kind) => {
+    const name = `${set} ${kind}`;
+    const m = runs[name]!;
+    return [set === 'one' ? 'page 1, over and over' : `${paths[kind]!.many.length} pages, cycled`, PAGE_SITES[kind], int(rps(name)), ms(median(m.map((r) => r.p50))), ms(p99(name)), m.reduce((sum, r) => sum + r.failures, 0), perRequest(name, 'site'), perRequest(name, 's3')];
+  }));
+  console.log(`\nPage images: GET /view/page/<hash>/<n>.svg (gzip SVG, page 1 ${pageBytes} bytes), ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`);
+  console.log(table(['pages', 'store', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'site CPU ms/req', 's3rver CPU ms/req'], rows));
+  for (const set of ['one', 'many'] as const) {
+    const of = (kind: PageSite) => `${set} ${kind}`;
+    console.log(`- ${set === 'one' ? 'one page' : 'many pages'}: S3 ÷ local req/s **${ratio(rps(of('s3')), rps(of('local')))}** (goal ≥ 0.8×), p99 ${ratio(p99(of('s3')), p99(of('local')))}; without the cache ${ratio(rps(of('s3-nocache')), rps(of('local')))}`);
+  }
   for (const site of [...Object.values(sites), s3.process]) await site.stop();
 }
 

@@ -47,6 +47,10 @@ describe('loadBackendConfig', () => {
       bucket: 'docs', endpoint: 'http://127.0.0.1:9000', region: 'cn-north-1', accessKeyId: 'id', secretAccessKey: 'secret',
       forcePathStyle: true, prefix: 'sites/moredoc/', presignedSeconds: 300,
     });
+    // The cache of small blobs read from the bucket: 32 MiB unless S3_CACHE_MB says otherwise (0 = none).
+    expect(loadBackendConfig({}).s3CacheBytes).toBeUndefined();
+    expect(loadBackendConfig({ S3_BUCKET: 'docs' }).s3CacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadBackendConfig({ S3_BUCKET: 'docs', S3_CACHE_MB: '0' }).s3CacheBytes).toBe(0);
   });
 
   it.each([
@@ -57,6 +61,8 @@ describe('loadBackendConfig', () => {
     [{ S3_BUCKET: 'docs', S3_PREFIX: 'a/../b' }, 'S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "a/../b"'],
     [{ S3_BUCKET: 'docs', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE must be true or false, got "yes"'],
     [{ S3_BUCKET: 'docs', S3_REGION: 'us east' }, 'S3_REGION must be a region name like us-east-1 or cn-north-1, got "us east"'],
+    [{ S3_CACHE_MB: '64' }, 'S3_BUCKET must be set when S3_CACHE_MB is (without S3_BUCKET the files stay under DATA_DIR)'],
+    [{ S3_BUCKET: 'docs', S3_CACHE_MB: '-1' }, 'S3_CACHE_MB must be an integer between 0 and 4096, got "-1"'],
   ])('refuses the S3 settings %j', (env, message) => {
     expect(() => loadBackendConfig(env)).toThrow(new ConfigError(message));
   });

@@ -6,6 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BlobEmptyError, BlobKeyError, BlobRangeError, BlobTooLargeError, HEAD_BYTES, type BlobStore } from '../../backend/platform/blobs/blob-store';
+import { CACHE_DEFAULTS, CachedBlobStore } from '../../backend/platform/blobs/cached-blob-store';
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { BlobDigestError, S3BlobStore, type S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
 import { startS3, type TestS3 } from '../helpers/s3';
@@ -13,7 +14,8 @@ import { freePort } from '../helpers/ports';
 
 // The BlobStore contract through its public interface, on both stores: the local one on a
 // real temporary folder, the S3 one on s3rver (each test under a key prefix of its own, with
-// 5 MiB parts, so that the big blobs go up as multipart uploads).
+// 5 MiB parts, so that the big blobs go up as multipart uploads), and the S3 one behind the
+// in-process cache of small blobs the site puts in front of it.
 
 const CHUNK = 64 * 1024;
 
@@ -118,6 +120,15 @@ const s3: StoreKind = {
   },
 };
 
+const s3Cached: StoreKind = {
+  name: 'cached S3',
+  async setUp() {
+    const harness = await s3.setUp();
+    return { ...harness, store: new CachedBlobStore(harness.store, { ...CACHE_DEFAULTS, maxBytes: 32 * 1024 * 1024 }) };
+  },
+  tearDown: () => s3.tearDown(),
+};
+
 /** The objects under the store's temporary folder. */
 async function listTemp(store: S3BlobStore, prefix: string): Promise<string[]> {
   const page = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix: `${prefix}tmp/` }));
@@ -129,7 +140,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-describe.each([local, s3])('the $name store', (kind) => {
+describe.each([local, s3, s3Cached])('the $name store', (kind) => {
   let harness: Harness;
   let store: BlobStore;
   beforeEach(async () => {
@@ -201,6 +212,8 @@ describe.each([local, s3])('the $name store', (kind) => {
     const bytes = Buffer.from('0123456789abcdefghij');
     beforeEach(async () => {
       await store.put('r/text', bytes);
+      // Read whole once: a caching store serves the ranges below from memory.
+      expect((await bytesOf(store, 'r/text')).equals(bytes)).toBe(true);
     });
 
     async function text(range: { start: number; end?: number }) {
@@ -236,6 +249,7 @@ describe.each([local, s3])('the $name store', (kind) => {
       await expect(store.get('r/text', { start: 5, end: 4 })).rejects.toBeInstanceOf(BlobRangeError);
       await expect(store.get('r/text', { start: -1 })).rejects.toBeInstanceOf(BlobRangeError);
       await store.put('r/empty', Buffer.alloc(0));
+      expect((await bytesOf(store, 'r/empty')).length).toBe(0);
       await expect(store.get('r/empty', { start: 0 })).rejects.toBeInstanceOf(BlobRangeError);
       expect(await store.get('r/missing', { start: 0 })).toBeNull();
     });
@@ -479,3 +493,100 @@ describe('the S3 store alone', () => {
   });
 });
 
+
+describe('the cached S3 store alone', () => {
+  const TTL = 10_000;
+  let prefix = '';
+  let clock = 0;
+  const opened: S3BlobStore[] = [];
+  /** Two instances of the site on one bucket: `cached` as the site runs it, `other` (uncached) writing behind its back. */
+  const instances = async (extra: { maxBytes?: number; maxBlobBytes?: number } = {}) => {
+    const bare = await S3BlobStore.open({ ...server!.options(prefix) });
+    const other = await S3BlobStore.open({ ...server!.options(prefix) });
+    opened.push(bare, other);
+    const cached = new CachedBlobStore(bare, { maxBytes: 1024 * 1024, maxBlobBytes: 64 * 1024, ttlMs: TTL, now: () => clock, ...extra });
+    return { cached, other };
+  };
+  const text = async (store: BlobStore, key: string) => (await store.get(key)) && (await bytesOf(store, key)).toString();
+  beforeEach(() => {
+    prefix = `cached-${++testCount}/`;
+    clock = 1_000_000;
+  });
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close();
+  });
+
+  it("serves another instance's rewrite of a page within the lifetime of an entry, never later", async () => {
+    const { cached, other } = await instances();
+    await other.put('documents/a/1.svg', Buffer.from('first conversion'));
+    expect(await text(cached, 'documents/a/1.svg')).toBe('first conversion');
+    const first = await cached.stat('documents/a/1.svg');
+    // The document converted again on a worker: same key, new bytes.
+    await other.put('documents/a/1.svg', Buffer.from('second conversion, longer'));
+    clock += TTL - 1;
+    expect(await text(cached, 'documents/a/1.svg')).toBe('first conversion');
+    expect(await cached.stat('documents/a/1.svg')).toEqual(first);
+    clock += 1;
+    expect(await text(cached, 'documents/a/1.svg')).toBe('second conversion, longer');
+    expect((await cached.stat('documents/a/1.svg'))?.size).toBe(25);
+    // Removed by the other instance: gone here once the entry's lifetime is over.
+    await other.delete('documents/a/1.svg');
+    expect(await cached.exists('documents/a/1.svg')).toBe(true);
+    clock += TTL;
+    expect(await cached.get('documents/a/1.svg')).toBeNull();
+    expect(await cached.stat('documents/a/1.svg')).toBeNull();
+  });
+
+  it('never serves a stale page on the instance that rewrote or removed it', async () => {
+    const { cached } = await instances();
+    await cached.put('documents/b/1.svg', Buffer.from('old page'));
+    await cached.put('documents/b/2.svg', Buffer.from('old page 2'));
+    expect(await text(cached, 'documents/b/1.svg')).toBe('old page');
+    expect(await text(cached, 'documents/b/2.svg')).toBe('old page 2');
+    await cached.put('documents/b/1.svg', Buffer.from('new page'));
+    expect(await text(cached, 'documents/b/1.svg')).toBe('new page');
+    await cached.delete('documents/b/1.svg');
+    expect(await cached.get('documents/b/1.svg')).toBeNull();
+    await cached.deletePrefix('documents/b');
+    expect(await cached.get('documents/b/2.svg')).toBeNull();
+    expect(await cached.stat('documents/b/2.svg')).toBeNull();
+    expect(cached.cachedBytes).toBe(0);
+  });
+
+  it('serves ranges of a cached page as the store would, without asking the store', async () => {
+    const { cached, other } = await instances();
+    const page = crypto.randomBytes(40_000);
+    await other.put('documents/c/1.png', page);
+    expect((await bytesOf(cached, 'documents/c/1.png')).equals(page)).toBe(true);
+    // Overwritten behind its back: what follows comes from memory, the cached bytes.
+    await other.put('documents/c/1.png', Buffer.from('replaced'));
+    for (const range of [{ start: 0, end: 0 }, { start: 100, end: 30_000 }, { start: 39_990 }, { start: 39_000, end: 99_999 }]) {
+      const read = await cached.get('documents/c/1.png', range);
+      const end = Math.min(range.end ?? page.length - 1, page.length - 1);
+      expect(read).toMatchObject({ size: page.length, length: end - range.start + 1 });
+      const chunks: Buffer[] = [];
+      for await (const chunk of read!.stream) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(page.subarray(range.start, end + 1))).toBe(true);
+    }
+    await expect(cached.get('documents/c/1.png', { start: 40_000 })).rejects.toBeInstanceOf(BlobRangeError);
+  });
+
+  it('keeps only small blobs, and at most maxBytes of them, least recently used out first', async () => {
+    const { cached, other } = await instances({ maxBytes: 100_000, maxBlobBytes: 40_000 });
+    const big = crypto.randomBytes(50_000);
+    await other.put('documents/d/big.pdf', big);
+    expect((await bytesOf(cached, 'documents/d/big.pdf')).equals(big)).toBe(true);
+    expect(cached.cachedBytes).toBe(0);
+    for (const n of [1, 2, 3]) await other.put(`documents/d/${n}.svg`, Buffer.alloc(30_000, n));
+    for (const n of [1, 2, 3]) await bytesOf(cached, `documents/d/${n}.svg`);
+    expect(cached.cachedBytes).toBe(90_000);
+    await bytesOf(cached, 'documents/d/1.svg');
+    await other.put('documents/d/4.svg', Buffer.alloc(30_000, 4));
+    await bytesOf(cached, 'documents/d/4.svg');
+    // 2 was the least recently used: dropped; 1, 3 and 4 stay.
+    expect(cached.cachedBytes).toBe(90_000);
+    for (const n of [1, 2, 3, 4]) await other.put(`documents/d/${n}.svg`, Buffer.from('rewritten'));
+    expect((await bytesOf(cached, 'documents/d/2.svg')).toString()).toBe('rewritten');
+    for (const n of [1, 3, 4]) expect((await bytesOf(cached, `documents/d/${n}.svg`)).equals(Buffer.alloc(30_000, n))).toBe(true);
+  });
+});
