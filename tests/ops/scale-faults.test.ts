@@ -259,10 +259,12 @@ describe.skipIf(!postgresUrl)('many instances: two web instances and two workers
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
 
-    const search = await call(b, 'GET', '/api/v1/document/search?wd=zebrafinch');
-    // TODO(search on PostgreSQL): the engine arrives with another branch; until then the search
-    // fails on PostgreSQL and only its failure is seen here. Once it is merged, drop the `if`.
-    if (search.status === 200) expect(search.body.document.map((d: { id: number }) => d.id)).toContain(id);
+    // The index follows the conversion (written by the worker): found on the other instance once it is.
+    await until('the document found by search on the other instance', async () => {
+      const search = await call(b, 'GET', '/api/v1/document/search?wd=zebrafinch');
+      expect(search.status).toBe(200);
+      return (search.body.document ?? []).some((d: { id: number }) => d.id === id) ? true : undefined;
+    }, 30_000);
 
     const link = await call(a, 'GET', `/api/v1/document/download?id=${id}`, { token });
     expect(link.status).toBe(200);
