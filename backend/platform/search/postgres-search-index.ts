@@ -38,7 +38,7 @@ import {
 import { PostgresStoredTexts, rowsOf, type Executor, type WindowRow } from './postgres-stored-texts';
 import { HitDescriber, needlesOf } from './search-hits';
 import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
-import { epochMs } from './search-plan';
+import { changedAttributeColumns, epochMs } from './search-plan';
 import { storedTextOf, type StoredText } from './stored-texts';
 import { countLexemes, tsvectorOf, tsvectorParts } from './tsvectors';
 
@@ -376,18 +376,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async updateAttributes(id: number, attributes: Partial<SearchAttributes>): Promise<void> {
     await this.ready();
-    const columns: [string, string | number | undefined][] = [
-      ['user_id', attributes.userId],
-      ['ext', attributes.ext],
-      ['language', attributes.language],
-      ['created_at', attributes.createdAt === undefined ? undefined : epochMs(attributes.createdAt, 'createdAt')],
-      ['view_count', attributes.viewCount],
-      ['download_count', attributes.downloadCount],
-      ['favorite_count', attributes.favoriteCount],
-      ['comment_count', attributes.commentCount],
-      ['score', attributes.score],
-    ];
-    const changed = columns.filter((column): column is [string, string | number] => column[1] !== undefined);
+    const changed = changedAttributeColumns(attributes);
     await this.db.transaction().execute(async (trx) => {
       const known = await rowsOf(trx, `SELECT 1 FROM ${this.tables.entries} WHERE id = $1 FOR UPDATE`, [id]);
       if (known.length === 0) return;

@@ -2,7 +2,7 @@
 // expression, which filters, which order. A plan runs as a count or as one page of ranked ids;
 // the relevance order runs one plan per tier (title and keywords, description, text).
 import { toMatchExpression, type ParsedQuery } from './bigrams';
-import type { SearchFilters, SearchSort } from './search-index';
+import type { SearchAttributes, SearchFilters, SearchSort } from './search-index';
 
 export type SqlValue = string | number;
 
@@ -54,6 +54,22 @@ export function epochMs(timestamp: string, what: string): number {
   const ms = Date.parse(timestamp);
   if (Number.isNaN(ms)) throw new RangeError(`${what} is not a date: ${JSON.stringify(timestamp)}`);
   return ms;
+}
+
+/** The columns an attribute update writes, both engines alike: only the attributes given. */
+export function changedAttributeColumns(attributes: Partial<SearchAttributes>): [string, string | number][] {
+  const columns: [string, string | number | undefined][] = [
+    ['user_id', attributes.userId],
+    ['ext', attributes.ext],
+    ['language', attributes.language],
+    ['created_at', attributes.createdAt === undefined ? undefined : epochMs(attributes.createdAt, 'createdAt')],
+    ['view_count', attributes.viewCount],
+    ['download_count', attributes.downloadCount],
+    ['favorite_count', attributes.favoriteCount],
+    ['comment_count', attributes.commentCount],
+    ['score', attributes.score],
+  ];
+  return columns.filter((column): column is [string, string | number] => column[1] !== undefined);
 }
 
 function placeholders(count: number): string {

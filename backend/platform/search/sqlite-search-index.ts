@@ -11,7 +11,7 @@ import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, type ParsedQuery 
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import { HitDescriber, type RankedRow } from './search-hits';
 import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchFilters, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
-import { SearchPlanner, epochMs, type SearchPlan, type SqlValue, type Tier } from './search-plan';
+import { SearchPlanner, changedAttributeColumns, epochMs, type SearchPlan, type Tier } from './search-plan';
 import { StoredTexts, storedTextOf, type StoredText } from './stored-texts';
 
 export interface SqliteSearchIndexOptions {
@@ -227,18 +227,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async updateAttributes(id: number, attributes: Partial<SearchAttributes>): Promise<void> {
-    const columns: [string, SqlValue | undefined][] = [
-      ['user_id', attributes.userId],
-      ['ext', attributes.ext],
-      ['language', attributes.language],
-      ['created_at', attributes.createdAt === undefined ? undefined : epochMs(attributes.createdAt, 'createdAt')],
-      ['view_count', attributes.viewCount],
-      ['download_count', attributes.downloadCount],
-      ['favorite_count', attributes.favoriteCount],
-      ['comment_count', attributes.commentCount],
-      ['score', attributes.score],
-    ];
-    const changed = columns.filter((column): column is [string, SqlValue] => column[1] !== undefined);
+    const changed = changedAttributeColumns(attributes);
     this.sqlite.transaction(() => {
       const known = this.statement(`SELECT 1 FROM ${this.entries} WHERE id = ?`).get(id);
       if (!known) return;
