@@ -16,6 +16,7 @@ import { webBuildNeeded } from '../scripts/start';
 import { repeatedPdf } from '../tests/helpers/documents';
 import { REPO_ROOT, startNodeProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
+import { json } from './lib/site-content';
 
 export interface ReaderBenchOptions {
   /** Page loads measured, each on a fresh browser profile. */
@@ -49,14 +50,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
-  const res = await fetch(url, { ...init, headers });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
 /** A converted 20-page document in its category, made through the backend's own API. */

@@ -8,7 +8,8 @@ export interface PublishedContent {
   documentIds: number[];
 }
 
-async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+/** A JSON call to the backend (or the site), as an admin when `token` is given. */
+export async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (typeof init.body === 'string') headers['content-type'] = 'application/json';

@@ -7,9 +7,8 @@ import { createServer } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
-import { textPdf } from '../helpers/documents';
+import { api, useBackend, type Member } from '../helpers/backend';
+import { pricedFivePages, type CreatedDocument } from '../helpers/document-api';
 import { sendRaw, startGateway, type TestGateway } from './helpers';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
@@ -60,12 +59,8 @@ const cookieOf = (member: Member) => ({ cookie: `token=${member.token}` });
 const pagePath = (n: number | string, ext = '.svg') => `/view/page/${doc.hash}/${n}${ext}`;
 
 beforeAll(async () => {
-  author = await uploader(backend.url, backend.adminToken);
-  stranger = await registerMember(backend.url);
   // Two free pages of five.
-  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
-  doc = await createDocument(backend.url, author.token, textPdf(5), '五页.pdf', { price: 3 });
-  expect(await waitForStatus(backend.url, author.token, doc.id, [2])).toMatchObject({ pages: 5, preview: 2 });
+  ({ author, stranger, doc } = await pricedFivePages(backend));
   inProcess = await startGateway(await closedPortUrl(), {}, { viewFiles: backend.viewFiles });
   inProcessLive = await startGateway(backend.url, {}, { viewFiles: backend.viewFiles });
   proxied = await startGateway(backend.url);

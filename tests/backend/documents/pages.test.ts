@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
+import { createDocument, pricedFivePages, uploader, type CreatedDocument } from '../../helpers/document-api';
 import { textPdf } from '../../helpers/documents';
 import { startGateway, type TestGateway } from '../../gateway/helpers';
 import { recordedConversions } from '../../helpers/recorded-conversions';
@@ -31,12 +31,8 @@ async function setStatus(status: number) {
 }
 
 beforeAll(async () => {
-  author = await uploader(backend.url, backend.adminToken);
-  stranger = await registerMember(backend.url);
   // Two free pages of five: the rest is for the owner, the admins, buyers (and VIP members).
-  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
-  doc = await createDocument(backend.url, author.token, textPdf(5), '五页.pdf', { price: 3 });
-  expect(await waitForStatus(backend.url, author.token, doc.id, [2])).toMatchObject({ pages: 5, preview: 2 });
+  ({ author, stranger, doc } = await pricedFivePages(backend));
 });
 
 describe('pages of a converted document', () => {
