@@ -118,6 +118,7 @@ function summarize(runs: Run[]): Summary {
     p50: of((m) => m.p50),
     p97_5: of((m) => m.p97_5),
     p99: of((m) => m.p99),
+    max: Math.max(...runs.map((m) => m.max)),
     requests: runs.reduce((sum, m) => sum + m.requests, 0),
     failures: runs.reduce((sum, m) => sum + m.failures, 0),
     minRps: Math.min(...runs.map((m) => m.rps)),

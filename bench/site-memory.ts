@@ -9,12 +9,12 @@
 // during and after, no answer over 1 s.
 // Options: --duration (s, 120), --connections (200), --after (s, 30), --documents (5), --pages (10).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from '../tests/helpers/ports';
-import { wrkScript, type RequestSpec } from './lib/load';
+import { WrkRunner, type RequestSpec } from './lib/load';
 import { REPO_ROOT, cpuTimeOfAll, stopChild } from './lib/processes';
 import { table } from './lib/report';
 import { publishDocuments } from './lib/site-content';
@@ -108,27 +108,14 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
     }
 
-    // wrk with a latency distribution, so that the slowest answer is known.
-    const script = join(dir, 'mixed.lua');
-    await writeFile(script, wrkScript(requests).replace(
-      "'{\"requests\":%d,\"durationUs\":%d,\"failures\":%d,\"p50\":%d,\"p97_5\":%d,\"p99\":%d}\\n'",
-      "'{\"requests\":%d,\"durationUs\":%d,\"failures\":%d,\"p50\":%d,\"p97_5\":%d,\"p99\":%d,\"max\":%d}\\n'",
-    ).replace('latency:percentile(99)))', 'latency:percentile(99), latency.max))'));
-    await chmod(script, 0o644);
     const samples: number[] = [];
     const sampler = setInterval(() => { void memoryOf(site.pid!).then((m) => samples.push(m.rss), () => undefined); }, 1000);
     process.stderr.write(`mixed load: ${args.connections} connections, ${args.duration} s …\n`);
-    const wrk = await new Promise<string>((resolve, reject) => {
-      const child = spawn(tools.wrk, ['-t1', `-c${args.connections}`, `-d${args.duration}s`, '--timeout', '30s', '-s', script, `${url}/`]);
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-      child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited ${code}: ${out}`))));
-    });
+    const result = await new WrkRunner(tools.wrk, dir).run({ origin: url, requests }, Number(args.connections), Number(args.duration));
     clearInterval(sampler);
     const atEnd = await memoryOf(site.pid!);
     await new Promise((resolve) => setTimeout(resolve, Number(args.after) * 1000));
     const after = await memoryOf(site.pid!);
-    const summary = JSON.parse(wrk.split('\n').find((l) => l.startsWith('{"requests"'))!) as { requests: number; durationUs: number; failures: number; p50: number; p99: number; max: number };
 
     const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
     console.log(`\nnpm run start:prod (bundle of this checkout), ${args.documents} documents of ${args.pages} pages converted; wrk 1 thread, ${args.connections} connections, ${args.duration} s; load average at the end ${load}; ${new Date().toISOString()}\n`);
@@ -139,9 +126,8 @@ async function main(): Promise<void> {
       ['end of the load', (atEnd.rss / MiB).toFixed(1), (atEnd.peak / MiB).toFixed(1)],
       [`${args.after} s later`, (after.rss / MiB).toFixed(1), (after.peak / MiB).toFixed(1)],
     ]));
-    const rps = summary.requests / (summary.durationUs / 1e6);
-    console.log(`\n- mixed load: ${Math.round(rps).toLocaleString('en')} req/s, ${summary.requests.toLocaleString('en')} answers, ${summary.failures} failures, p50 ${(summary.p50 / 1000).toFixed(1)} ms, p99 ${(summary.p99 / 1000).toFixed(1)} ms, slowest ${(summary.max / 1000).toFixed(0)} ms`);
-    console.log(`- goals: RSS ≤ 300 MiB during and after (peak ${(Math.max(atEnd.peak, after.peak) / MiB).toFixed(0)} MiB), no answer over 1 s (slowest ${(summary.max / 1000).toFixed(0)} ms)`);
+    console.log(`\n- mixed load: ${Math.round(result.rps).toLocaleString('en')} req/s, ${result.requests.toLocaleString('en')} answers, ${result.failures} failures, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, slowest ${result.max.toFixed(0)} ms`);
+    console.log(`- goals: RSS ≤ 300 MiB during and after (peak ${(Math.max(atEnd.peak, after.peak) / MiB).toFixed(0)} MiB), no answer over 1 s (slowest ${result.max.toFixed(0)} ms)`);
   } finally {
     await stopChild(site);
     await rm(dir, { recursive: true, force: true });

@@ -37,6 +37,8 @@ export interface Measurement {
   p50: number;
   p97_5: number;
   p99: number;
+  /** milliseconds: the slowest answer */
+  max: number;
   requests: number;
   /** connection errors, timeouts and 4xx/5xx answers: any of them spoils the figure */
   failures: number;
@@ -73,9 +75,9 @@ end
 done = function(summary, latency, _)
   local e = summary.errors
   io.write(string.format(
-    '{"requests":%d,"durationUs":%d,"failures":%d,"p50":%d,"p97_5":%d,"p99":%d}\\n',
+    '{"requests":%d,"durationUs":%d,"failures":%d,"p50":%d,"p97_5":%d,"p99":%d,"max":%d}\\n',
     summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
-    latency:percentile(50), latency:percentile(97.5), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(97.5), latency:percentile(99), latency.max))
 end
 `;
 }
@@ -98,12 +100,13 @@ export class WrkRunner {
     );
     const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
-    const summary = JSON.parse(line) as { requests: number; durationUs: number; failures: number; p50: number; p97_5: number; p99: number };
+    const summary = JSON.parse(line) as { requests: number; durationUs: number; failures: number; p50: number; p97_5: number; p99: number; max: number };
     return {
       rps: summary.requests / (summary.durationUs / 1e6),
       p50: summary.p50 / 1000,
       p97_5: summary.p97_5 / 1000,
       p99: summary.p99 / 1000,
+      max: summary.max / 1000,
       requests: summary.requests,
       failures: summary.failures,
     };
@@ -163,6 +166,7 @@ export function runAtRate(target: LoadTarget, connections: number, seconds: numb
           p50: percentile(sorted, 0.5),
           p97_5: percentile(sorted, 0.975),
           p99: percentile(sorted, 0.99),
+          max: sorted.length ? sorted[sorted.length - 1]! : 0,
           requests,
           failures: result.errors + result.timeouts + result.non2xx,
         });
