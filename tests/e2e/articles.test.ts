@@ -338,11 +338,15 @@ describe('phones', () => {
       const first = visit.page.locator('.app-article-list a').first();
       await first.waitFor();
       const boxes = visit.page.getByRole('search', { name: '搜索文章' });
+      await boxes.first().waitFor();
       expect(await boxes.count(), `${width} px`).toBe(1);
-      const box = (await boxes.boundingBox())!;
-      const article = (await first.boundingBox())!;
-      if (above) expect(box.y + box.height).toBeLessThan(article.y);
-      else expect(box.x).toBeGreaterThan(article.x + article.width);
+      // Measured once the layout has settled: the list's styles and side column may come after its first link.
+      await expect.poll(async () => {
+        // null while either is not laid out (seen once in .ci/run: the box between two renders)
+        const [box, article] = [await boxes.boundingBox(), await first.boundingBox()];
+        if (!box || !article) return false;
+        return above ? box.y + box.height < article.y : box.x > article.x + article.width;
+      }, { message: `${width} px: the search box ${above ? 'above the list' : 'beside the list'}` }).toBe(true);
     }
     // It searches from there.
     await visit.page.setViewportSize({ width: 390, height: 844 });
