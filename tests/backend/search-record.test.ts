@@ -83,9 +83,11 @@ describe('retention', () => {
     }).toEqual([recent]);
     expect(old).toBeDefined();
 
-    const jobs = await withDatabase(restarted.dataDir, (db) => db.selectFrom('job').select(['state', 'run_after']).where('kind', '=', 'search-record.purge').orderBy('id').execute());
-    expect(jobs.filter((j) => j.state === 'done').length).toBeGreaterThanOrEqual(2);
-    const next = jobs.filter((j) => j.state === 'queued');
+    const purges = () => withDatabase(restarted!.dataDir, (db) => db.selectFrom('job').select(['state', 'run_after']).where('kind', '=', 'search-record.purge').orderBy('id').execute());
+    // The records go before the run is marked done and the next one queued: wait for both.
+    await expect.poll(async () => (await purges()).filter((j) => j.state === 'done').length).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await purges()).filter((j) => j.state === 'queued').length).toBe(1);
+    const next = (await purges()).filter((j) => j.state === 'queued');
     expect(next).toHaveLength(1);
     expect(Date.parse(next[0]!.run_after) - Date.now()).toBeGreaterThan(23 * 3600_000);
   });
