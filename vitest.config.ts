@@ -12,7 +12,7 @@ const POSTGRES_SUITES = [
   'advertisement', 'article', 'attachment-admin', 'comment', 'config-api', 'document-access', 'document-search', 'download', 'favorite',
   'group-permission', 'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness',
   'search-record', 'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
-  'wire', 'documents/document-api', 'documents/pages', 'documents/query-count', 'documents/restart', 'documents/upload', 'names', 'client-address', 'library', 'shared-state',
+  'wire', 'documents/document-api', 'documents/concurrent-writes', 'documents/pages', 'documents/query-count', 'documents/restart', 'documents/upload', 'names', 'client-address', 'library', 'shared-state',
 ].map((name) => `tests/backend/${name}.test.ts`).concat([
   // the gateway's two ways to the backend, in process and over HTTP, compared
   'tests/gateway/in-process.test.ts',

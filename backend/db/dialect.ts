@@ -46,12 +46,14 @@ export async function tablesWithColumn(db: Kysely<any>, column: string): Promise
 /**
  * Makes a read-then-write inside a transaction safe from its concurrent twins. PostgreSQL
  * runs transactions side by side (READ COMMITTED, over a pool and across processes):
- * `SELECT … FOR UPDATE` on these rows makes any other transaction that locks one of them
- * wait until this one ends, and its next statements then read what this one wrote. Rows are
- * locked in id order; across tables, transactions lock in the order of the `table` type
- * (keys first, then an order, users, groups, documents, articles, comments), so that two of
- * them do not wait on each other. SQLite runs one transaction at a time on the backend's single
- * connection: nothing to do there.
+ * `SELECT … FOR NO KEY UPDATE` on these rows makes any other transaction that locks or
+ * updates one of them wait until this one ends, and its next statements then read what this
+ * one wrote (the key-less mode an UPDATE takes: a row inserted elsewhere that refers to a
+ * locked one, a message to a user, does not wait). Rows are locked in id order; across tables,
+ * transactions lock in the order of the `table` type (keys first, then an order, users,
+ * groups, documents, articles, comments), an UPDATE counting as a lock, so that two of them
+ * never wait on each other: PostgreSQL would end one of them with a deadlock error. SQLite
+ * runs one transaction at a time on the backend's single connection: nothing to do there.
  */
 export async function lockRows(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -60,7 +62,7 @@ export async function lockRows(
   if (!trx.isTransaction) throw new Error('lockRows: only inside a transaction');
   const unique = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
   if (engineOf(trx) === 'sqlite' || !unique.length) return;
-  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR UPDATE`.execute(trx);
+  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
 }
 
 /**

@@ -109,10 +109,13 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
 
 /**
  * The documents made from a file, read under their row locks: a status set meanwhile (a
- * review, a reconversion asked for) is seen, never overwritten.
+ * review, a reconversion asked for) is seen, never overwritten. Their owners' rows are locked
+ * first (their counts change), as by every transaction that changes users and documents.
  */
 async function lockedDocumentsByHash(trx: Database, hash: string) {
-  await lockRows(trx, 'document', (await documentsByHash(trx, hash)).map((d) => d.id));
+  const found = await documentsByHash(trx, hash);
+  await lockRows(trx, 'user', found.map((d) => d.user_id));
+  await lockRows(trx, 'document', found.map((d) => d.id));
   return documentsByHash(trx, hash);
 }
 

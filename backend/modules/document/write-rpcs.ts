@@ -112,6 +112,8 @@ function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId
  * converter. The uploaders hear of an approval or a rejection (not the reviewer's own documents).
  */
 async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number, reviewerId: number): Promise<void> {
+  // The uploaders' rows before the documents' (their counts change): the order of every transaction.
+  await lockRows(db, 'user', rows.map((d) => d.user_id));
   await tell(db, reviewMessages(rows, status, reviewerId));
   if (status === DocumentStatus.Converted) {
     await setStatus(db, rows.filter((d) => d.pages > 0).map((d) => d.id), DocumentStatus.Converted);
@@ -198,6 +200,8 @@ export const writeRpcs = [
       const content = req.content.trim() ? checkText(req.content, '文档内容', { max: 5_000_000, multiline: true }) : '';
       const status = ctx.permitted && req.status !== row.status ? checkStatus(req.status) : null;
       await ctx.db.transaction().execute(async (trx) => {
+        // The owner's row before the document's, as applyStatus and every other transaction lock.
+        if (status !== null) await lockRows(trx, 'user', [row.user_id]);
         await updateDocuments(trx, [row.id], columns);
         await setCategoryLinks(trx, [row.id], categoryIds);
         // Not split into pages: it goes only to readers of every page (page-text.ts).
