@@ -22,14 +22,28 @@ const backendLayer = (files, patterns) => ({
 });
 const backendLayers = [
   { files: ['backend/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [backendOutside] }] } },
-  backendLayer(['backend/modules/**/*.ts'], [{
-    // `../<module>/<file>`: only another module's service.ts is open to it (messages live in shared/messages/).
-    regex: '^\\.\\./[^/.][^/]*/(?!service$)[^/]+$',
-    message: 'A module uses another module through its service.ts, never its store, routes or seed.',
-  }]),
-  backendLayer(['backend/platform/**/*.ts'], [intoFolders(['modules'], 'platform/ is infrastructure: it never imports a module.')]),
-  backendLayer(['backend/wire/**/*.ts'], [intoFolders(['platform', 'modules'], 'wire/ is the protocol: it imports db/ and shared/ only.')]),
-  backendLayer(['backend/db/**/*.ts'], [intoFolders(['wire', 'platform', 'modules'], 'db/ is the bottom layer: it imports shared/ only.')]),
+  backendLayer(
+    ['backend/modules/**/*.ts'],
+    [
+      {
+        // `../<module>/<file>`: only another module's service.ts is open to it (messages live in shared/messages/).
+        regex: '^\\.\\./[^/.][^/]*/(?!service$)[^/]+$',
+        message: 'A module uses another module through its service.ts, never its store, routes or seed.',
+      },
+    ],
+  ),
+  backendLayer(
+    ['backend/platform/**/*.ts'],
+    [intoFolders(['modules'], 'platform/ is infrastructure: it never imports a module.')],
+  ),
+  backendLayer(
+    ['backend/wire/**/*.ts'],
+    [intoFolders(['platform', 'modules'], 'wire/ is the protocol: it imports db/ and shared/ only.')],
+  ),
+  backendLayer(
+    ['backend/db/**/*.ts'],
+    [intoFolders(['wire', 'platform', 'modules'], 'db/ is the bottom layer: it imports shared/ only.')],
+  ),
 ];
 
 /**
@@ -43,10 +57,19 @@ function webLayers(zones) {
   const server = { regex: folder(['gateway', 'backend']), message: 'The SPA never imports gateway/ or backend/ code.' };
   const semi = { regex: '^@douyinfe/', message: 'Semi is imported only through web/src/ui/ (the one door to Semi).' };
   // The first screen the gateway renders shows every lazy part as its fallback, as the browser's first render does.
-  const reactLazy = { name: 'react', importNames: ['lazy'], message: 'lazy comes from web/src/ui/lazy.ts (the gateway\'s first screen swaps it).' };
+  const reactLazy = {
+    name: 'react',
+    importNames: ['lazy'],
+    message: "lazy comes from web/src/ui/lazy.ts (the gateway's first screen swaps it).",
+  };
   return zones.map((zone) => {
     const layers = zone.below.length
-      ? [{ regex: folder(zone.below), message: `web layers: this folder may not import ${zone.below.join('/, ')}/ (imports flow pages → features → kit, api, ui).` }]
+      ? [
+          {
+            regex: folder(zone.below),
+            message: `web layers: this folder may not import ${zone.below.join('/, ')}/ (imports flow pages → features → kit, api, ui).`,
+          },
+        ]
       : [];
     const patterns = [server, ...layers, ...(zone.semi ? [] : [semi])].map((p) => ({ ...p, caseSensitive: true }));
     return {
@@ -55,7 +78,10 @@ function webLayers(zones) {
         'no-restricted-imports': ['error', { paths: [reactLazy], patterns }],
         'no-restricted-syntax': [
           'error',
-          ...patterns.map((p) => ({ selector: `ImportExpression[source.value=/${p.regex.replaceAll('/', '\\/')}/]`, message: p.message })),
+          ...patterns.map((p) => ({
+            selector: `ImportExpression[source.value=/${p.regex.replaceAll('/', '\\/')}/]`,
+            message: p.message,
+          })),
         ],
       },
     };
@@ -97,7 +123,10 @@ export default tseslint.config(
     files: ['shared/**/*.ts'],
     languageOptions: { globals: {} },
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', '../gateway/*', '../backend/*', '../web/*', 'fs', 'path'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', '../gateway/*', '../backend/*', '../web/*', 'fs', 'path'] },
+      ],
     },
   },
 );

@@ -9,21 +9,59 @@ import { postgresMissing } from './tests/helpers/postgres';
 // the processes (server-process), and the engine-specific ones (postgres-*.test.ts run in
 // `server` for both engines).
 const POSTGRES_SUITES = [
-  'advertisement', 'article', 'attachment-admin', 'comment', 'config-api', 'document-access', 'document-search', 'download', 'favorite',
-  'group-permission', 'job-queue', 'navigation-category', 'oauth', 'payment', 'permission-matrix', 'report-feedback', 'robustness',
-  'search-record', 'site-extras', 'sitemap', 'sms-providers', 'sms', 'uploads', 'user-account', 'user-admin', 'user-member', 'vip-order',
-  'wire', 'documents/document-api', 'documents/concurrent-writes', 'documents/pages', 'documents/query-count', 'documents/restart', 'documents/upload', 'names', 'client-address', 'library', 'shared-state',
-].map((name) => `tests/backend/${name}.test.ts`).concat([
-  // the gateway's two ways to the backend, in process and over HTTP, compared
-  'tests/gateway/in-process.test.ts',
-]);
+  'advertisement',
+  'article',
+  'attachment-admin',
+  'comment',
+  'config-api',
+  'document-access',
+  'document-search',
+  'download',
+  'favorite',
+  'group-permission',
+  'job-queue',
+  'navigation-category',
+  'oauth',
+  'payment',
+  'permission-matrix',
+  'report-feedback',
+  'robustness',
+  'search-record',
+  'site-extras',
+  'sitemap',
+  'sms-providers',
+  'sms',
+  'uploads',
+  'user-account',
+  'user-admin',
+  'user-member',
+  'vip-order',
+  'wire',
+  'documents/document-api',
+  'documents/concurrent-writes',
+  'documents/pages',
+  'documents/query-count',
+  'documents/restart',
+  'documents/upload',
+  'names',
+  'client-address',
+  'library',
+  'shared-state',
+]
+  .map((name) => `tests/backend/${name}.test.ts`)
+  .concat([
+    // the gateway's two ways to the backend, in process and over HTTP, compared
+    'tests/gateway/in-process.test.ts',
+  ]);
 
 // Six projects: pure shared code, the Node servers through their APIs (and their suites again
 // on PostgreSQL, where the server binaries are installed), what needs real conversions, child
 // processes or the production build (`slow`), the SPA's components (happy-dom) and the
 // real-browser end-to-end tests (system Chromium).
 
-/** Files of tests/{backend,gateway,ops} that convert for real, start processes or build: each runs in a fresh worker. */
+/**
+ * Files of tests/{backend,gateway,ops} that convert for real, start processes or build: each runs in a fresh worker.
+ */
 const SLOW = [
   'tests/backend/convert/**/*.test.ts',
   'tests/backend/documents/{conversion,page-images,restart}.test.ts',
@@ -57,17 +95,21 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      ...(postgresMissing() ? [] : [{
-        test: {
-          name: 'server-postgres',
-          include: POSTGRES_SUITES,
-          environment: 'node',
-          env: { TEST_DATABASE: 'postgres' },
-          globalSetup: ['tests/helpers/postgres-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      }]),
+      ...(postgresMissing()
+        ? []
+        : [
+            {
+              test: {
+                name: 'server-postgres',
+                include: POSTGRES_SUITES,
+                environment: 'node',
+                env: { TEST_DATABASE: 'postgres' },
+                globalSetup: ['tests/helpers/postgres-setup.ts'],
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]),
       {
         test: {
           name: 'slow',

@@ -140,7 +140,8 @@ function lazyConverter(
   return {
     converter: {
       convertDocument: (request) => get().convertDocument(request),
-      pageAtReadingResolution: (n, stored, pending, signal) => get().pageAtReadingResolution(n, stored, pending, signal),
+      pageAtReadingResolution: (n, stored, pending, signal) =>
+        get().pageAtReadingResolution(n, stored, pending, signal),
       extractPositions: (request) => get().extractPositions(request),
       detectConverters: () => get().detectConverters(),
       close: async () => engine?.close(),
@@ -169,8 +170,14 @@ interface SearchEngines {
 function searchEngines(opened: BackendDatabase): SearchEngines {
   const indexes =
     opened.engine === 'sqlite'
-      ? { document: new SqliteSearchIndex(opened.sqlite, 'document'), article: new SqliteSearchIndex(opened.sqlite, 'article') }
-      : { document: new PostgresSearchIndex(opened.db, 'document'), article: new PostgresSearchIndex(opened.db, 'article') };
+      ? {
+          document: new SqliteSearchIndex(opened.sqlite, 'document'),
+          article: new SqliteSearchIndex(opened.sqlite, 'article'),
+        }
+      : {
+          document: new PostgresSearchIndex(opened.db, 'document'),
+          article: new PostgresSearchIndex(opened.db, 'article'),
+        };
   return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
 }
 
@@ -198,22 +205,35 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   const blobs = await openBlobStore(config);
   const opened = config.database
     ? await openPostgres({
-      ...config.database, onQuery: opts.onQuery, onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed'),
-    })
+        ...config.database,
+        onQuery: opts.onQuery,
+        onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed'),
+      })
     : await openDatabase(config.dataDir, opts.onQuery);
   const { db } = opened;
   // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
-  const notifications = config.database ? new PostgresNotifications({ url: config.database.url, log: app.log }) : undefined;
+  const notifications = config.database
+    ? new PostgresNotifications({ url: config.database.url, log: app.log })
+    : undefined;
   let build: Promise<BuildInfo> | undefined;
   // Half of close-with-grace's 10 s, so that aborted handlers still get their moment.
-  const jobs = new JobQueue({ db, logger: app.log, stopGraceMs: 5000, ...config.jobs, ...(notifications ? { notifications } : {}) });
+  const jobs = new JobQueue({
+    db,
+    logger: app.log,
+    stopGraceMs: 5000,
+    ...config.jobs,
+    ...(notifications ? { notifications } : {}),
+  });
   const { workers, nice, libreofficePath, calibrePath } = config.convert;
-  const conversion = lazyConverter({
-    workers,
-    niceIncrement: nice,
-    ...(libreofficePath !== undefined ? { libreofficePath } : {}),
-    ...(calibrePath !== undefined ? { calibrePath } : {}),
-  }, opts.converter);
+  const conversion = lazyConverter(
+    {
+      workers,
+      niceIncrement: nice,
+      ...(libreofficePath !== undefined ? { libreofficePath } : {}),
+      ...(calibrePath !== undefined ? { calibrePath } : {}),
+    },
+    opts.converter,
+  );
   let closing = false;
   let searchUpgrade: Promise<unknown> = Promise.resolve();
   // Running jobs finish (or are aborted) while the database is still open.
@@ -272,8 +292,11 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     }
     // An index made by an older tokenizer is brought up to date while the site answers.
     searchUpgrade = Promise.all(
-      search.upgrade({ stopped: () => closing }).map((upgrade) =>
-        upgrade.catch((error: unknown) => app.log.error({ err: error }, 'search index upgrade failed'))),
+      search
+        .upgrade({ stopped: () => closing })
+        .map((upgrade) =>
+          upgrade.catch((error: unknown) => app.log.error({ err: error }, 'search index upgrade failed')),
+        ),
     );
   });
   return app;

@@ -51,7 +51,9 @@ export interface BackendConfig {
   trustProxy: boolean | string[];
   /** DATABASE_URL / DATABASE_POOL_SIZE: PostgreSQL; null = SQLite in DATA_DIR (moredoc.db). */
   database: PostgresConfig | null;
-  /** SIGN_IN_LIMIT: tries per minute, client address and sign-in endpoint, across every process (default 10; 0 = none). */
+  /**
+   * SIGN_IN_LIMIT: tries per minute, client address and sign-in endpoint, across every process (default 10; 0 = none).
+   */
   signInLimit: SignInLimitSetting;
   /**
    * RUN_JOBS (default true): this process claims and runs jobs (conversion, sitemaps, expiry,
@@ -86,7 +88,9 @@ export interface ConvertConfig {
 }
 
 export interface JobsConfig {
-  /** JOB_LEASE_MS: how long a claim on a job lasts unless renewed; a dead process's jobs wait that long (default 30 s). */
+  /**
+   * JOB_LEASE_MS: how long a claim on a job lasts unless renewed; a dead process's jobs wait that long (default 30 s).
+   */
   leaseMs: number;
   /** JOB_POLL_MS: how often the queue looks for jobs that became due (default 1 s). */
   pollIntervalMs: number;
@@ -121,7 +125,9 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
     const key = cut > 0 ? rest.slice(cut + 1) : '';
     const def = findConfigKey(categoryName, key);
     if (!def) {
-      throw new ConfigError(`${variable} does not name a known config key (expected CONFIG_<CATEGORY>_<KEY>, e.g. CONFIG_SECURITY_ENABLE_REGISTER)`);
+      throw new ConfigError(
+        `${variable} does not name a known config key (expected CONFIG_<CATEGORY>_<KEY>, e.g. CONFIG_SECURITY_ENABLE_REGISTER)`,
+      );
     }
     if (def.input_type === 'switch' && !BOOL_VALUES.includes(value)) {
       throw new ConfigError(`${variable} must be true or false, got "${value}"`);
@@ -137,7 +143,8 @@ function parsePresets(env: Record<string, string | undefined>): BackendConfig['c
   // The site's address the gateway is told (PUBLIC_ORIGIN) is its first 网站域名.
   const publicOrigin = env.PUBLIC_ORIGIN?.trim();
   if (publicOrigin && presets.system?.domain === undefined) {
-    if (configValueProblem('system.domain', 'text', publicOrigin)) throw new ConfigError(`PUBLIC_ORIGIN must be an origin like https://docs.example.com, got "${publicOrigin}"`);
+    if (configValueProblem('system.domain', 'text', publicOrigin))
+      throw new ConfigError(`PUBLIC_ORIGIN must be an origin like https://docs.example.com, got "${publicOrigin}"`);
     (presets.system ??= {}).domain = publicOrigin;
   }
   return presets;
@@ -148,7 +155,9 @@ function parseBaseUrl(variable: string, raw: string | undefined, fallback: strin
   const value = raw?.trim() || fallback;
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || /[?#]/.test(value) || url.username || url.password) {
-    throw new ConfigError(`${variable} must be an http(s) URL without query, fragment or credentials, e.g. ${fallback}, got "${value}"`);
+    throw new ConfigError(
+      `${variable} must be an http(s) URL without query, fragment or credentials, e.g. ${fallback}, got "${value}"`,
+    );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -157,7 +166,11 @@ function parseOAuth(env: Record<string, string | undefined>): OAuthConfig {
   const endpoints = (name: OAuthProviderName): OAuthProviderEndpoints => {
     const prefix = `OAUTH_${name.toUpperCase()}`;
     return {
-      authorizeUrl: parseBaseUrl(`${prefix}_AUTHORIZE_URL`, env[`${prefix}_AUTHORIZE_URL`], OAUTH_DEFAULTS[name].authorizeUrl),
+      authorizeUrl: parseBaseUrl(
+        `${prefix}_AUTHORIZE_URL`,
+        env[`${prefix}_AUTHORIZE_URL`],
+        OAUTH_DEFAULTS[name].authorizeUrl,
+      ),
       apiUrl: parseBaseUrl(`${prefix}_API_URL`, env[`${prefix}_API_URL`], OAUTH_DEFAULTS[name].apiUrl),
     };
   };
@@ -208,7 +221,9 @@ function parsePayment(env: Record<string, string | undefined>): PaymentEndpoints
     throw new ConfigError(`PAY_TIMEOUT_MS must be an integer between 100 and 120000, got "${timeoutRaw}"`);
   }
   return {
-    alipayGatewayUrl: alipay ? parseBaseUrl('PAY_ALIPAY_GATEWAY_URL', alipay, 'https://openapi.alipay.com/gateway.do') : null,
+    alipayGatewayUrl: alipay
+      ? parseBaseUrl('PAY_ALIPAY_GATEWAY_URL', alipay, 'https://openapi.alipay.com/gateway.do')
+      : null,
     wechatApiUrl: parseBaseUrl('PAY_WECHAT_API_URL', env.PAY_WECHAT_API_URL, 'https://api.mch.weixin.qq.com'),
     timeoutMs: Number(timeoutRaw),
   };
@@ -219,7 +234,9 @@ function parseOrigin(variable: string, raw: string | undefined, fallback: string
   const value = raw?.trim() || fallback;
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/+$/, '')) {
-    throw new ConfigError(`${variable} must be an http(s) origin without path, query or credentials, e.g. ${fallback}, got "${value}"`);
+    throw new ConfigError(
+      `${variable} must be an http(s) origin without path, query or credentials, e.g. ${fallback}, got "${value}"`,
+    );
   }
   return url.origin;
 }
@@ -252,32 +269,50 @@ function parseSwitch(variable: string, raw: string | undefined, fallback = false
 function parseS3(env: Record<string, string | undefined>): S3BlobStoreOptions | undefined {
   const bucket = env.S3_BUCKET?.trim();
   if (!bucket) {
-    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'S3_PRESIGNED_DOWNLOADS', 'S3_CACHE_MB'].find((variable) => env[variable]?.trim());
-    if (stray) throw new ConfigError(`S3_BUCKET must be set when ${stray} is (without S3_BUCKET the files stay under DATA_DIR)`);
+    const stray = [
+      'S3_ENDPOINT',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_PREFIX',
+      'S3_PRESIGNED_DOWNLOADS',
+      'S3_CACHE_MB',
+    ].find((variable) => env[variable]?.trim());
+    if (stray)
+      throw new ConfigError(`S3_BUCKET must be set when ${stray} is (without S3_BUCKET the files stay under DATA_DIR)`);
     return undefined;
   }
-  if (!/^[A-Za-z0-9][\w.-]{1,254}$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "${bucket}"`);
+  if (!/^[A-Za-z0-9][\w.-]{1,254}$/.test(bucket))
+    throw new ConfigError(`S3_BUCKET must be a bucket name (letters, digits, dots, hyphens), got "${bucket}"`);
   const region = env.S3_REGION?.trim() || 'us-east-1';
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name like us-east-1 or cn-north-1, got "${region}"`);
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(region))
+    throw new ConfigError(`S3_REGION must be a region name like us-east-1 or cn-north-1, got "${region}"`);
   const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
   if (!accessKeyId !== !secretAccessKey) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role');
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS_* variables or the instance role',
+    );
   }
   const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
   try {
     if (prefix) assertBlobKey(prefix);
   } catch {
-    throw new ConfigError(`S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "${env.S3_PREFIX}"`);
+    throw new ConfigError(
+      `S3_PREFIX must be a folder name like moredoc or sites/docs (no empty, . or .. segment), got "${env.S3_PREFIX}"`,
+    );
   }
   return {
     bucket,
     region,
-    ...(env.S3_ENDPOINT?.trim() ? { endpoint: parseBaseUrl('S3_ENDPOINT', env.S3_ENDPOINT, 'http://127.0.0.1:9000') } : {}),
+    ...(env.S3_ENDPOINT?.trim()
+      ? { endpoint: parseBaseUrl('S3_ENDPOINT', env.S3_ENDPOINT, 'http://127.0.0.1:9000') }
+      : {}),
     ...(accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : {}),
     forcePathStyle: parseSwitch('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE),
     prefix: prefix ? `${prefix}/` : '',
-    presignedSeconds: parseSwitch('S3_PRESIGNED_DOWNLOADS', env.S3_PRESIGNED_DOWNLOADS) ? PRESIGNED_DOWNLOAD_SECONDS : 0,
+    presignedSeconds: parseSwitch('S3_PRESIGNED_DOWNLOADS', env.S3_PRESIGNED_DOWNLOADS)
+      ? PRESIGNED_DOWNLOAD_SECONDS
+      : 0,
   };
 }
 
@@ -289,12 +324,17 @@ function parseTrustProxy(raw: string | undefined): boolean | string[] {
   const lower = value.toLowerCase();
   if (['', 'false', '0', 'no'].includes(lower)) return false;
   if (['true', 'yes'].includes(lower)) return true;
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const cidr = CIDR.exec(entry);
     const family = isIP(cidr ? cidr[1]! : entry);
     if (family === 0 || (cidr && Number(cidr[2]) > (family === 4 ? 32 : 128))) {
-      throw new ConfigError(`BACKEND_TRUST_PROXY must be true, false or a comma-separated list of IP addresses or CIDRs like "10.0.0.0/8,127.0.0.1", got "${entry}"`);
+      throw new ConfigError(
+        `BACKEND_TRUST_PROXY must be true, false or a comma-separated list of IP addresses or CIDRs like "10.0.0.0/8,127.0.0.1", got "${entry}"`,
+      );
     }
   }
   return entries;
@@ -320,12 +360,17 @@ function parseDatabase(env: Record<string, string | undefined>): PostgresConfig 
   const parseable = URL.canParse(raw) ? raw : raw.replace('@/', '@localhost/');
   const url = URL.canParse(parseable) ? new URL(parseable) : undefined;
   if (!url || !['postgres:', 'postgresql:'].includes(url.protocol)) {
-    throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL like ${example} (the value given is not shown: it may hold a password)`);
+    throw new ConfigError(
+      `DATABASE_URL must be a PostgreSQL URL like ${example} (the value given is not shown: it may hold a password)`,
+    );
   }
   const label = parseable === raw ? maskedDatabaseUrl(url) : maskedDatabaseUrl(url).replace('@localhost/', '@/');
-  if (parseable !== raw && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}`);
-  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}, got "${label}"`);
-  if (url.pathname.length <= 1) throw new ConfigError(`DATABASE_URL names no database, e.g. ${example}, got "${label}"`);
+  if (parseable !== raw && !url.searchParams.get('host'))
+    throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}`);
+  if (!url.hostname && !url.searchParams.get('host'))
+    throw new ConfigError(`DATABASE_URL names no host, e.g. ${example}, got "${label}"`);
+  if (url.pathname.length <= 1)
+    throw new ConfigError(`DATABASE_URL names no database, e.g. ${example}, got "${label}"`);
   const sslmode = url.searchParams.get('sslmode');
   if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
     throw new ConfigError(`DATABASE_URL has sslmode=${sslmode}, which is none of ${SSL_MODES.join(', ')}`);
@@ -344,7 +389,9 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
   const jwtSecret = env.JWT_SECRET || undefined;
   if (jwtSecret !== undefined && (jwtSecret.length < 16 || jwtSecret === 'moredoc')) {
-    throw new ConfigError('JWT_SECRET must be at least 16 characters long (leave it unset to generate one into the database)');
+    throw new ConfigError(
+      'JWT_SECRET must be at least 16 characters long (leave it unset to generate one into the database)',
+    );
   }
   const adminPassword = env.ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && adminPassword.length < 6) {
@@ -359,7 +406,14 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const config: BackendConfig = {
-    host, port, dataDir, jwtExpireDays: Number(expireRaw), configPresets: parsePresets(env), logLevel, oauth: parseOAuth(env), sms: parseSms(env),
+    host,
+    port,
+    dataDir,
+    jwtExpireDays: Number(expireRaw),
+    configPresets: parsePresets(env),
+    logLevel,
+    oauth: parseOAuth(env),
+    sms: parseSms(env),
     convert: parseConvert(env),
     jobs: {
       leaseMs: parseInteger('JOB_LEASE_MS', env.JOB_LEASE_MS, 1000, 3_600_000) ?? 30_000,

@@ -10,9 +10,11 @@ async function main(): Promise<void> {
   console.log(`MOREDOC-compatible backend listening on ${address} (data in ${config.dataDir}${database})`);
   const admin = app.initialAdmin;
   if (admin) {
-    console.log(admin.generated
-      ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
-      : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`);
+    console.log(
+      admin.generated
+        ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
+        : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`,
+    );
   }
 }
 

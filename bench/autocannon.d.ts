@@ -44,7 +44,10 @@ declare module 'autocannon' {
   export interface Instance {
     stop(): void;
     /** every answer, with its time in milliseconds (a float: the result's histograms keep whole milliseconds) */
-    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): this;
   }
 
   function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;

@@ -39,17 +39,27 @@ const DOCUMENTS: BenchDocument[] = [
 export async function conversionApiBenchmark(options: ConversionApiOptions): Promise<void> {
   heading('Conversion in the site: the API while documents convert');
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-convert-api-'));
-  const site = await startNodeProcess('site', 'site.ts', {
-    DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, LOG_LEVEL: 'warn', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
-    BENCH_WEB_DIST: join(REPO_ROOT, 'tests/gateway/fixtures/web-dist'),
-  }, dir);
+  const site = await startNodeProcess(
+    'site',
+    'site.ts',
+    {
+      DATA_DIR: join(dir, 'data'),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      BENCH_WEB_DIST: join(REPO_ROOT, 'tests/gateway/fixtures/web-dist'),
+    },
+    dir,
+  );
   try {
     const client = new SiteClient(site.url);
     await client.login('admin', ADMIN_PASSWORD);
     const ids: number[] = [];
     for (const [index, document] of DOCUMENTS.entries()) {
       const attachmentId = await client.upload(await document.pdf(), `bench-${index}.pdf`);
-      await client.call('POST', '/api/v1/document', { document: [{ title: `基准测试文档 ${index + 1}`, attachment_id: attachmentId }] });
+      await client.call('POST', '/api/v1/document', {
+        document: [{ title: `基准测试文档 ${index + 1}`, attachment_id: attachmentId }],
+      });
       const list = await client.call<{ document: { id: number }[] }>('GET', '/api/v1/document/list?limit=1');
       const id = list.document[0]!.id;
       const first = await client.waitForDocument(id, (doc) => doc.status === 2);
@@ -91,8 +101,12 @@ export async function conversionApiBenchmark(options: ConversionApiOptions): Pro
     }
     const memory = await memoryOf(site.pid);
 
-    console.log(`GET /api/v1/settings at ${int(options.rate)} req/s (${CONNECTIONS} connections, ${options.duration} s each) through the gateway,`);
-    console.log('whose process also runs the embedded backend and its converter (each document reconverted back to back).\n');
+    console.log(
+      `GET /api/v1/settings at ${int(options.rate)} req/s (${CONNECTIONS} connections, ${options.duration} s each) through the gateway,`,
+    );
+    console.log(
+      'whose process also runs the embedded backend and its converter (each document reconverted back to back).\n',
+    );
     console.log(table(['site', 'req/s', 'p50', 'p99', 'failures'], rows));
     console.log('');
     for (const note of notes) console.log(note);

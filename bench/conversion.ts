@@ -30,7 +30,9 @@ export interface ConversionBenchOptions {
 interface EngineAnswer {
   /** the conversion, until every page is readable */
   seconds: number;
-  /** then the pages whose images it left as stored, brought to reading resolution (the page images job), and how many */
+  /**
+   * then the pages whose images it left as stored, brought to reading resolution (the page images job), and how many
+   */
   imagesSeconds: number;
   pendingPages: number;
   pages: number;
@@ -100,7 +102,9 @@ async function directorySize(dir: string): Promise<{ files: number; bytes: numbe
 
 async function runMutool(mutool: Mutool, file: string, outDir: string): Promise<MutoolRun> {
   const start = performance.now();
-  const run = spawnSync(mutool.path, ['convert', '-F', 'svg', '-o', join(outDir, '%d.svg'), file], { encoding: 'utf8' });
+  const run = spawnSync(mutool.path, ['convert', '-F', 'svg', '-o', join(outDir, '%d.svg'), file], {
+    encoding: 'utf8',
+  });
   const seconds = (performance.now() - start) / 1000;
   if (run.status !== 0) throw new Error(`mutool convert failed on ${file}: ${run.stderr}`);
   return { seconds, ...(await directorySize(outDir)) };
@@ -132,25 +136,34 @@ interface DocumentFigures {
  * Page 1 of a PDF as the engine would write it each way: gzip SVG, WebP of MuPDF's rendering
  * at reading resolution, and WebP straight from the JPEG when the scan shortcut takes the page.
  */
-async function pageSizes(pdf: Buffer): Promise<{ svg: number; photos: number; webp: number; fromJpeg: number | null; photosFirst: boolean }> {
+async function pageSizes(
+  pdf: Buffer,
+): Promise<{ svg: number; photos: number; webp: number; fromJpeg: number | null; photosFirst: boolean }> {
   const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
   const bounds = page.getBounds();
-  // The SVG as the engine's worker writes it (svg-pages.mjs: glyph outlines rounded; svg-images.mjs: photos at reading resolution).
+  // The SVG as the engine's worker writes it (svg-pages.mjs: glyph outlines rounded; svg-images.mjs: photos at reading
+  // resolution).
   const svgs = new SvgPages();
   const list = page.toDisplayList();
   svgs.add(page, list, bounds);
   const drawn = svgs.finish()[0]!;
   // written as drawn first (convert-worker.mjs, finishPage): photos as stored, the rest within the limit
   const asStored = photosOf(drawn);
-  const photosFirst = asStored !== null && gzipSync(asStored.rest, { level: RENDER_SETTINGS.gzipLevel }).length <= RENDER_SETTINGS.svgGzipLimit;
+  const photosFirst =
+    asStored !== null &&
+    gzipSync(asStored.rest, { level: RENDER_SETTINGS.gzipLevel }).length <= RENDER_SETTINGS.svgGzipLimit;
   const shrunk = await shrinkSvgImages(drawn, RENDER_SETTINGS.raster);
   const svg = gzipSync(shrunk.svg, { level: RENDER_SETTINGS.gzipLevel }).length;
   const scale = rasterScale(bounds, RENDER_SETTINGS.raster);
   const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
   const raw = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 as const };
-  const webp = (await sharp(Buffer.from(pixmap.getPixels()), { raw }).webp(RENDER_SETTINGS.raster.webpOptions).toBuffer()).length;
+  const webp = (
+    await sharp(Buffer.from(pixmap.getPixels()), { raw }).webp(RENDER_SETTINGS.raster.webpOptions).toBuffer()
+  ).length;
   const scan = await scanJpeg(page, list, bounds, RENDER_SETTINGS);
-  const fromJpeg = scan ? ((await scanWebp(scan.jpeg, scan.target, RENDER_SETTINGS.raster.webpOptions))?.length ?? null) : null;
+  const fromJpeg = scan
+    ? ((await scanWebp(scan.jpeg, scan.target, RENDER_SETTINGS.raster.webpOptions))?.length ?? null)
+    : null;
   return { svg, photos: shrunk.readingBytes, webp, fromJpeg, photosFirst };
 }
 
@@ -167,18 +180,45 @@ async function pageWeights(): Promise<void> {
   const rows: (string | number)[][] = [];
   for (const [label, make] of cases) {
     const { svg, photos, webp, fromJpeg, photosFirst } = await pageSizes(await make());
-    const kept = fromJpeg !== null ? 'its JPEG, then WebP from it'
-      : photosFirst ? 'plain SVG, then gzip SVG'
-        : svg - photos <= RENDER_SETTINGS.svgGzipLimit ? 'SVG' : webp < svg ? 'WebP' : 'SVG';
-    rows.push([label, kib(svg), photos === 0 ? '—' : kib(photos), kib(webp), fromJpeg === null ? '—' : kib(fromJpeg), kept]);
+    const kept =
+      fromJpeg !== null
+        ? 'its JPEG, then WebP from it'
+        : photosFirst
+          ? 'plain SVG, then gzip SVG'
+          : svg - photos <= RENDER_SETTINGS.svgGzipLimit
+            ? 'SVG'
+            : webp < svg
+              ? 'WebP'
+              : 'SVG';
+    rows.push([
+      label,
+      kib(svg),
+      photos === 0 ? '—' : kib(photos),
+      kib(webp),
+      fromJpeg === null ? '—' : kib(fromJpeg),
+      kept,
+    ]);
   }
   const limit = kib(RENDER_SETTINGS.svgGzipLimit);
   const { dpi, webpOptions } = RENDER_SETTINGS.raster;
-  console.log(`\nOne A4 page written each way (gzip level ${RENDER_SETTINGS.gzipLevel}; WebP at ${dpi} dpi, quality ${webpOptions.quality}, effort ${webpOptions.effort}).`);
-  console.log(`Above ${limit} KiB of gzip SVG, not counting its photos brought to ${dpi} dpi (svg-images.mjs), the engine renders the`);
-  console.log(`WebP too and keeps the smaller file; a scan whose JPEG alone is over ${limit} KiB is that JPEG, then the WebP made from it (scan-page.mjs), without an SVG;`);
-  console.log('a page with photos is first the plain SVG with the photos as stored, then the gzip SVG with them at reading resolution.\n');
-  console.log(table(['page', 'gzip SVG KiB', 'of which photos KiB', 'WebP KiB (MuPDF)', 'WebP KiB (from the JPEG)', 'kept'], rows));
+  console.log(
+    `\nOne A4 page written each way (gzip level ${RENDER_SETTINGS.gzipLevel}; WebP at ${dpi} dpi, quality ${webpOptions.quality}, effort ${webpOptions.effort}).`,
+  );
+  console.log(
+    `Above ${limit} KiB of gzip SVG, not counting its photos brought to ${dpi} dpi (svg-images.mjs), the engine renders the`,
+  );
+  console.log(
+    `WebP too and keeps the smaller file; a scan whose JPEG alone is over ${limit} KiB is that JPEG, then the WebP made from it (scan-page.mjs), without an SVG;`,
+  );
+  console.log(
+    'a page with photos is first the plain SVG with the photos as stored, then the gzip SVG with them at reading resolution.\n',
+  );
+  console.log(
+    table(
+      ['page', 'gzip SVG KiB', 'of which photos KiB', 'WebP KiB (MuPDF)', 'WebP KiB (from the JPEG)', 'kept'],
+      rows,
+    ),
+  );
 }
 
 export async function conversionBenchmark(options: ConversionBenchOptions): Promise<void> {
@@ -189,11 +229,31 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
   try {
     process.stderr.write('  generating the documents …\n');
     const documents = [
-      { label: '100-page text PDF (Chinese, LibreOffice)', file: join(dir, 'text-100.pdf'), make: async () => repeatedPdf(100) },
-      { label: '100 different pages of Chinese prose', file: join(dir, 'prose-100.pdf'), make: async () => chineseProsePdf(100) },
-      { label: '30-page scanned PDF (200 dpi grey JPEG)', file: join(dir, 'scan-30.pdf'), make: () => scannedPdf(30, 200) },
-      { label: '30-page bilevel scan (300 dpi, 1 bit)', file: join(dir, 'bilevel-30.pdf'), make: async () => bilevelScanPdf(30) },
-      { label: '30 illustrated pages (Chinese text, a photo each)', file: join(dir, 'illustrated-30.pdf'), make: () => illustratedPdf(30) },
+      {
+        label: '100-page text PDF (Chinese, LibreOffice)',
+        file: join(dir, 'text-100.pdf'),
+        make: async () => repeatedPdf(100),
+      },
+      {
+        label: '100 different pages of Chinese prose',
+        file: join(dir, 'prose-100.pdf'),
+        make: async () => chineseProsePdf(100),
+      },
+      {
+        label: '30-page scanned PDF (200 dpi grey JPEG)',
+        file: join(dir, 'scan-30.pdf'),
+        make: () => scannedPdf(30, 200),
+      },
+      {
+        label: '30-page bilevel scan (300 dpi, 1 bit)',
+        file: join(dir, 'bilevel-30.pdf'),
+        make: async () => bilevelScanPdf(30),
+      },
+      {
+        label: '30 illustrated pages (Chinese text, a photo each)',
+        file: join(dir, 'illustrated-30.pdf'),
+        make: () => illustratedPdf(30),
+      },
     ];
     for (const document of documents) writeFileSync(document.file, await document.make());
 
@@ -213,20 +273,49 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
         references.push(await runMutool(mutool, document.file, await fresh(mutoolDir)));
       }
       const pages = first.pages;
-      for (const run of ours) if (run.files !== pages) throw new Error(`our pipeline wrote ${run.files} of ${pages} pages`);
-      for (const run of references) if (run.files !== pages) throw new Error(`mutool wrote ${run.files} of ${pages} pages`);
-      figures.push({ label: document.label, pages, sourceBytes: (await stat(document.file)).size, first, ours, mutool: references, peakAfter: (await memoryOf(engine.pid)).peak });
+      for (const run of ours)
+        if (run.files !== pages) throw new Error(`our pipeline wrote ${run.files} of ${pages} pages`);
+      for (const run of references)
+        if (run.files !== pages) throw new Error(`mutool wrote ${run.files} of ${pages} pages`);
+      figures.push({
+        label: document.label,
+        pages,
+        sourceBytes: (await stat(document.file)).size,
+        first,
+        ours,
+        mutool: references,
+        peakAfter: (await memoryOf(engine.pid)).peak,
+      });
     }
 
-    console.log(`Our pipeline (${availableParallelism()} worker threads: gzip SVG, WebP or a scan's JPEG per page, text, covers) against`);
-    console.log(`\`mutool convert -F svg -o out/%d.svg\` (mutool ${mutool.version}, one thread, plain SVG only), ${options.rounds} interleaved`);
-    console.log('rounds after a first conversion, medians; every page of every run checked to be written. "ours" is the');
-    console.log('conversion until every page reads, its images as the PDF stores them (a scan page is its JPEG, a photo is');
+    console.log(
+      `Our pipeline (${availableParallelism()} worker threads: gzip SVG, WebP or a scan's JPEG per page, text, covers) against`,
+    );
+    console.log(
+      `\`mutool convert -F svg -o out/%d.svg\` (mutool ${mutool.version}, one thread, plain SVG only), ${options.rounds} interleaved`,
+    );
+    console.log(
+      'rounds after a first conversion, medians; every page of every run checked to be written. "ours" is the',
+    );
+    console.log(
+      'conversion until every page reads, its images as the PDF stores them (a scan page is its JPEG, a photo is',
+    );
     console.log('copied into the SVG); a job of its own then brings them to 150 dpi as WebP ("then images at reading');
     console.log('resolution": both, one after the other).\n');
     console.log(
       table(
-        ['document', 'pages', 'mutool pages/s', 'ours pages/s', 'ours ÷ mutool', 'then images at reading resolution', 'ours, first run', 'mutool output', 'our output', 'our peak RSS'],
+        [
+          'document',
+          'pages',
+          'mutool pages/s',
+          'ours pages/s',
+          'ours ÷ mutool',
+          'then images at reading resolution',
+          'ours, first run',
+          'mutool output',
+          'our output',
+          'our peak RSS',
+        ],
         figures.map((f) => {
           const ourRate = f.pages / median(f.ours.map((run) => run.seconds));
           const mutoolRate = f.pages / median(f.mutool.map((run) => run.seconds));
@@ -249,8 +338,12 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
       ),
     );
     console.log('\n- pages/s from the median wall time of a whole document; "first run" includes starting the threads');
-    console.log('  (MuPDF\'s WASM compiled in each) for the first document; the peak RSS is the engine process\'s VmHWM after');
-    console.log('  that document\'s runs (it only grows). "our output" with images left as stored: as converted → after the job.');
+    console.log(
+      "  (MuPDF's WASM compiled in each) for the first document; the peak RSS is the engine process's VmHWM after",
+    );
+    console.log(
+      '  that document\'s runs (it only grows). "our output" with images left as stored: as converted → after the job.',
+    );
     await pageWeights();
   } finally {
     await engine?.stop();

@@ -11,7 +11,9 @@ import { openDatabase } from '../backend/db';
 import { copySqliteToPostgres } from '../scripts/db-copy';
 import { createDatabase, startPostgresCluster } from '../tests/helpers/postgres';
 
-const documents = Number(/^--documents=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--documents=')) ?? '')?.[1] ?? 10_000);
+const documents = Number(
+  /^--documents=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--documents=')) ?? '')?.[1] ?? 10_000,
+);
 const users = Math.max(1, Math.ceil(documents / 10));
 const TEXT = '文档的正文，用来衡量复制的速度。'.repeat(180); // 16 characters × 180 ≈ 8.4 KiB of UTF-8
 
@@ -23,11 +25,23 @@ try {
   sqlite.prepare('BEGIN').run();
   const user = sqlite.prepare('INSERT INTO user (username, password, created_at, updated_at) VALUES (?, ?, ?, ?)');
   for (let i = 1; i <= users; i += 1) user.run(`member${i}`, 'x', ts, ts);
-  const document = sqlite.prepare(`INSERT INTO document (title, user_id, uuid, price, size, ext, status, pages, hash, created_at, updated_at)
+  const document =
+    sqlite.prepare(`INSERT INTO document (title, user_id, uuid, price, size, ext, status, pages, hash, created_at, updated_at)
     VALUES (?, ?, ?, 0, 4096, '.pdf', 2, 10, ?, ?, ?)`);
-  const content = sqlite.prepare('INSERT INTO document_content (document_id, content, created_at, updated_at) VALUES (?, ?, ?, ?)');
+  const content = sqlite.prepare(
+    'INSERT INTO document_content (document_id, content, created_at, updated_at) VALUES (?, ?, ?, ?)',
+  );
   for (let i = 1; i <= documents; i += 1) {
-    const id = Number(document.run(`文档 ${i}`, ((i - 1) % users) + 1, crypto.randomBytes(8).toString('hex'), crypto.randomBytes(16).toString('hex'), ts, ts).lastInsertRowid);
+    const id = Number(
+      document.run(
+        `文档 ${i}`,
+        ((i - 1) % users) + 1,
+        crypto.randomBytes(8).toString('hex'),
+        crypto.randomBytes(16).toString('hex'),
+        ts,
+        ts,
+      ).lastInsertRowid,
+    );
     content.run(id, `${TEXT}${i}`, ts, ts);
   }
   sqlite.prepare('COMMIT').run();
@@ -39,8 +53,10 @@ try {
   const result = await copySqliteToPostgres({ from: file, to: url });
   const seconds = (performance.now() - started) / 1000;
   const rows = result.tables.reduce((sum, t) => sum + t.rows, 0);
-  process.stdout.write(`db:copy: ${documents} documents, ${users} members, ${rows} rows in ${result.tables.length} tables `
-    + `(SQLite file ${(size / 1048576).toFixed(0)} MiB): ${seconds.toFixed(1)} s (goal ≤ 120 s)\n`);
+  process.stdout.write(
+    `db:copy: ${documents} documents, ${users} members, ${rows} rows in ${result.tables.length} tables ` +
+      `(SQLite file ${(size / 1048576).toFixed(0)} MiB): ${seconds.toFixed(1)} s (goal ≤ 120 s)\n`,
+  );
 } finally {
   await cluster.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

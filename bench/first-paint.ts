@@ -29,7 +29,12 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 const TITLES = ['城市图书馆的一天', '古籍修复室里的故事', '阅读改变生活'];
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
-const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((750 * 1000) / 8) * 0.9 };
+const SLOW_4G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
+  uploadThroughput: ((750 * 1000) / 8) * 0.9,
+};
 const CPU_SLOWDOWN = 4;
 
 interface Load {
@@ -66,7 +71,13 @@ window.__content = new Promise((resolve) => {
 `;
 
 async function measureLoad(browser: Browser, url: string, title: string): Promise<Load> {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    locale: 'zh-CN',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   try {
     const page = await context.newPage();
     await page.addInitScript(probe(title));
@@ -89,7 +100,10 @@ async function measureLoad(browser: Browser, url: string, title: string): Promis
     const fcpMs = await page.evaluate(() => (window as unknown as { __fcp: Promise<number> }).__fcp);
     const contentMs = await page.evaluate(() => (window as unknown as { __content: Promise<number> }).__content);
     const apiStarts = await page.evaluate(() =>
-      performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/api/')).map((e) => e.startTime),
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.startsWith('/api/'))
+        .map((e) => e.startTime),
     );
     const origin = navigationAt ?? 0;
     const before = finished.filter((f) => (f.at - origin) * 1000 <= contentMs);
@@ -112,12 +126,26 @@ export async function firstPaintBenchmark(options: FirstPaintOptions): Promise<v
   const started: Started[] = [];
   let browser: Browser | undefined;
   try {
-    const backend = await startNodeProcess('backend', 'backend.ts', { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir);
+    const backend = await startNodeProcess(
+      'backend',
+      'backend.ts',
+      { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+      dir,
+    );
     started.push(backend);
     await publishDocuments(backend.url, ADMIN_PASSWORD, TITLES);
-    const gateway = await startNodeProcess('gateway', 'gateway.ts', { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST }, dir);
+    const gateway = await startNodeProcess(
+      'gateway',
+      'gateway.ts',
+      { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST },
+      dir,
+    );
     started.push(gateway);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
     // The newest document heads the list of the latest ones.
     const newest = TITLES[TITLES.length - 1]!;
     process.stderr.write('  warm-up load …\n');
@@ -131,25 +159,51 @@ export async function firstPaintBenchmark(options: FirstPaintOptions): Promise<v
       const values = loads.map(of);
       return `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
     };
-    console.log('Chromium opens `/` on a fresh profile with DevTools\' "Slow 4G" (562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s');
-    console.log(`up), a 4× CPU slowdown and a 390×844 phone viewport; the gateway with the embedded backend in processes of their`);
+    console.log(
+      'Chromium opens `/` on a fresh profile with DevTools\' "Slow 4G" (562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s',
+    );
+    console.log(
+      `up), a 4× CPU slowdown and a 390×844 phone viewport; the gateway with the embedded backend in processes of their`,
+    );
     console.log(`own, three converted documents. One warm-up load, then ${options.rounds} loads; medians and range.\n`);
     console.log(
-      table(['figure', 'value'], [
-        ['first contentful paint, ms', figure((l) => l.fcpMs, ms)],
-        ['latest documents on screen, ms', figure((l) => l.contentMs, ms)],
-        ['bytes downloaded before them, KiB', figure((l) => l.bytesBefore, kib)],
-        ['requests finished before them', figure((l) => l.requestsBefore, (n) => String(Math.round(n)))],
-        ['API requests started before them', figure((l) => l.apiRequestsBefore, (n) => String(Math.round(n)))],
-        ['MOREDOC first paint, no content (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
-      ]),
+      table(
+        ['figure', 'value'],
+        [
+          ['first contentful paint, ms', figure((l) => l.fcpMs, ms)],
+          ['latest documents on screen, ms', figure((l) => l.contentMs, ms)],
+          ['bytes downloaded before them, KiB', figure((l) => l.bytesBefore, kib)],
+          [
+            'requests finished before them',
+            figure(
+              (l) => l.requestsBefore,
+              (n) => String(Math.round(n)),
+            ),
+          ],
+          [
+            'API requests started before them',
+            figure(
+              (l) => l.apiRequestsBefore,
+              (n) => String(Math.round(n)),
+            ),
+          ],
+          ['MOREDOC first paint, no content (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
+        ],
+      ),
     );
     const content = median(loads.map((l) => l.contentMs));
     const typical = [...loads].sort((a, b) => a.contentMs - b.contentMs)[Math.floor(loads.length / 2)]!;
     console.log('\nWhat the median load fetched before the latest documents were on screen:\n');
-    console.log(table(['resource', 'KiB', 'done at ms'], typical.resources.map((r) => [r.path, kib(r.bytes), ms(r.endMs)])));
+    console.log(
+      table(
+        ['resource', 'KiB', 'done at ms'],
+        typical.resources.map((r) => [r.path, kib(r.bytes), ms(r.endMs)]),
+      ),
+    );
     const met = content <= MOREDOC_FIRST_PAINT_MS * GOAL;
-    console.log(`\n- home with content ÷ MOREDOC's first paint: **${ratio(content, MOREDOC_FIRST_PAINT_MS)}** (goal ${GOAL}×: **${met ? 'met' : 'not met'}**)`);
+    console.log(
+      `\n- home with content ÷ MOREDOC's first paint: **${ratio(content, MOREDOC_FIRST_PAINT_MS)}** (goal ${GOAL}×: **${met ? 'met' : 'not met'}**)`,
+    );
   } finally {
     await browser?.close();
     for (const process of started.reverse()) await process.stop();

@@ -72,7 +72,11 @@ async function untilIdle(contender: Contender): Promise<void> {
 
 async function json<T>(url: string, init: RequestInit = {}): Promise<{ status: number; body: T; cookie: string }> {
   const res = await fetch(url, init);
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as T, cookie: res.headers.get('set-cookie')?.split(';', 1)[0] ?? '' };
+  return {
+    status: res.status,
+    body: (await res.json().catch(() => undefined)) as T,
+    cookie: res.headers.get('set-cookie')?.split(';', 1)[0] ?? '',
+  };
 }
 
 async function main(): Promise<void> {
@@ -80,19 +84,34 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-inproc-'));
   // wrk on CPU 1, the servers on CPU 0.
   const wrkPath = join(dir, 'wrk');
-  await writeFile(wrkPath, pinned ? `#!/bin/sh\nexec taskset -c 1 ${tools.wrk} "$@"\n` : `#!/bin/sh\nexec ${tools.wrk} "$@"\n`);
+  await writeFile(
+    wrkPath,
+    pinned ? `#!/bin/sh\nexec taskset -c 1 ${tools.wrk} "$@"\n` : `#!/bin/sh\nexec ${tools.wrk} "$@"\n`,
+  );
   await chmod(wrkPath, 0o755);
   const wrk = new WrkRunner(wrkPath, dir);
   const started: Started[] = [];
-  const env = { ADMIN_PASSWORD, LOG_LEVEL: 'warn', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false', BENCH_WEB_DIST: WEB_DIST };
+  const env = {
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+    CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+    BENCH_WEB_DIST: WEB_DIST,
+  };
   let stopNginx: (() => Promise<void>) | undefined;
   try {
     process.stderr.write('making the content: a category and 10 converted documents …\n');
     const seed = await startNodeProcess('seed', 'backend.ts', { ...env, DATA_DIR: join(dir, 'seed') }, dir);
     await publishDocuments(seed.url, ADMIN_PASSWORD, TITLES, 2);
-    const member = await json(`${seed.url}/api/v1/user/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }) });
+    const member = await json(`${seed.url}/api/v1/user/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }),
+    });
     if (member.status !== 200) throw new Error(`member registration: ${member.status}`);
-    const documents = await json<{ document: { id: number; category_id?: number[] }[] }>(`${seed.url}/api/v1/document/list?page=1&size=10`);
+    const documents = await json<{ document: { id: number; category_id?: number[] }[] }>(
+      `${seed.url}/api/v1/document/list?page=1&size=10`,
+    );
     const category = await json<{ category: { id: number }[] }>(`${seed.url}/api/v1/category/list?type=0`);
     const documentId = documents.body.document[0]!.id;
     const categoryId = category.body.category[0]!.id;
@@ -104,7 +123,14 @@ async function main(): Promise<void> {
     started.push(site);
     contenders.push({ name: 'site, in process', url: site.url, pids: async () => [site.pid] });
     if (args.before) {
-      const before = await startNodeProcess('before', 'site.ts', { ...env, DATA_DIR: join(dir, 'before') }, dir, [], args.before);
+      const before = await startNodeProcess(
+        'before',
+        'site.ts',
+        { ...env, DATA_DIR: join(dir, 'before') },
+        dir,
+        [],
+        args.before,
+      );
       started.push(before);
       contenders.push({ name: 'site before (loopback HTTP)', url: before.url, pids: async () => [before.pid] });
     }
@@ -112,7 +138,11 @@ async function main(): Promise<void> {
     started.push(backend);
     const nginx = await startNginx(tools.nginx, { upstreamUrl: backend.url, webDist: WEB_DIST, dir });
     stopNginx = () => nginx.stop();
-    contenders.push({ name: 'nginx → npm run backend', url: nginx.url, pids: async () => [...(await withChildren(nginx.pid)), backend.pid] });
+    contenders.push({
+      name: 'nginx → npm run backend',
+      url: nginx.url,
+      pids: async () => [...(await withChildren(nginx.pid)), backend.pid],
+    });
     for (const contender of contenders) pin(await contender.pids());
     // What a start leaves to do in the background (the pages at reading resolution, the search
     // index, the sitemap) must not count as the requests' CPU time.
@@ -121,7 +151,11 @@ async function main(): Promise<void> {
     // The member's cookie, for each site (nginx serves no pages).
     const cookies = new Map<string, string>();
     for (const contender of contenders.slice(0, args.before ? 2 : 1)) {
-      const login = await json(`${contender.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }) });
+      const login = await json(`${contender.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }),
+      });
       if (login.status !== 200 || !login.cookie) throw new Error(`${contender.name}: member login ${login.status}`);
       cookies.set(contender.url, login.cookie);
     }
@@ -134,8 +168,18 @@ async function main(): Promise<void> {
     const html = { accept: 'text/html', 'accept-encoding': 'gzip, br' };
     const pages: [string, (url: string) => RequestSpec[]][] = [
       // 200 searches for words nobody asked for before in this run: every page makes its route data.
-      ['a visitor\'s search page, a new word each', () => Array.from({ length: 200 }, (_, i) => ({ path: `/search?wd=${encodeURIComponent(`图书${i}x${Math.random().toString(36).slice(2, 8)}`)}`, headers: html }))],
-      ['a member\'s document page', (url) => [{ path: `/library/${categoryId}/${documentId}`, headers: { ...html, cookie: cookies.get(url)! } }]],
+      [
+        "a visitor's search page, a new word each",
+        () =>
+          Array.from({ length: 200 }, (_, i) => ({
+            path: `/search?wd=${encodeURIComponent(`图书${i}x${Math.random().toString(36).slice(2, 8)}`)}`,
+            headers: html,
+          })),
+      ],
+      [
+        "a member's document page",
+        (url) => [{ path: `/library/${categoryId}/${documentId}`, headers: { ...html, cookie: cookies.get(url)! } }],
+      ],
     ];
 
     const results = new Map<string, Map<string, Row>>();
@@ -169,18 +213,36 @@ async function main(): Promise<void> {
     }
 
     const load = execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ');
-    console.log(`\n${pinned ? 'Pinned: servers on CPU 0, wrk on CPU 1' : 'Unpinned'}; wrk 1 thread, ${connections} connections, ${rounds} interleaved rounds of ${duration} s, medians; load average at the end ${load}; ${new Date().toISOString()}\n`);
+    console.log(
+      `\n${pinned ? 'Pinned: servers on CPU 0, wrk on CPU 1' : 'Unpinned'}; wrk 1 thread, ${connections} connections, ${rounds} interleaved rounds of ${duration} s, medians; load average at the end ${load}; ${new Date().toISOString()}\n`,
+    );
     for (const [label, byName] of results) {
       console.log(`${label}\n`);
-      console.log(table(['contender', 'req/s', 'req/s range', 'p99 ms', 'CPU µs/req', 'failures'], [...byName].map(([name, row]) => [
-        name, int(median(row.rps)), `${int(Math.min(...row.rps))}–${int(Math.max(...row.rps))}`, ms(median(row.p99)), int(median(row.cpu)), row.failures,
-      ])));
+      console.log(
+        table(
+          ['contender', 'req/s', 'req/s range', 'p99 ms', 'CPU µs/req', 'failures'],
+          [...byName].map(([name, row]) => [
+            name,
+            int(median(row.rps)),
+            `${int(Math.min(...row.rps))}–${int(Math.max(...row.rps))}`,
+            ms(median(row.p99)),
+            int(median(row.cpu)),
+            row.failures,
+          ]),
+        ),
+      );
       const mine = byName.get('site, in process')!;
       const reference = byName.get('nginx → npm run backend');
       const before = byName.get('site before (loopback HTTP)');
       const line: string[] = [];
-      if (reference) line.push(`÷ nginx → backend: req/s **${ratio(median(mine.rps), median(reference.rps))}**, p99 ${ratio(median(mine.p99), median(reference.p99))}, CPU ${ratio(median(mine.cpu), median(reference.cpu))}`);
-      if (before) line.push(`÷ before: req/s **${ratio(median(mine.rps), median(before.rps))}**, p99 ${ratio(median(mine.p99), median(before.p99))}, CPU **${ratio(median(mine.cpu), median(before.cpu))}**`);
+      if (reference)
+        line.push(
+          `÷ nginx → backend: req/s **${ratio(median(mine.rps), median(reference.rps))}**, p99 ${ratio(median(mine.p99), median(reference.p99))}, CPU ${ratio(median(mine.cpu), median(reference.cpu))}`,
+        );
+      if (before)
+        line.push(
+          `÷ before: req/s **${ratio(median(mine.rps), median(before.rps))}**, p99 ${ratio(median(mine.p99), median(before.p99))}, CPU **${ratio(median(mine.cpu), median(before.cpu))}**`,
+        );
       console.log(`\n- in process ${line.join('; ')}\n`);
     }
   } finally {

@@ -14,8 +14,13 @@ import { int, ms, ratio, table } from './lib/report';
 import { publishDocuments } from './lib/site-content';
 import { createDatabase, startPostgresCluster } from '../tests/helpers/postgres';
 
-const option = (name: string, fallback: number) => Number(/=(\d+)$/.exec(process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '')?.[1] ?? fallback);
-const settings = { duration: option('duration', 10), warmup: option('warmup', 3), connections: option('connections', 100) };
+const option = (name: string, fallback: number) =>
+  Number(/=(\d+)$/.exec(process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '')?.[1] ?? fallback);
+const settings = {
+  duration: option('duration', 10),
+  warmup: option('warmup', 3),
+  connections: option('connections', 100),
+};
 const rounds = option('rounds', 3);
 const ADMIN_PASSWORD = 'bench-admin-password';
 
@@ -25,8 +30,18 @@ const started: Started[] = [];
 try {
   const common = { ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' };
   const engines = {
-    sqlite: await startNodeProcess('backend-sqlite', 'backend.ts', { ...common, DATA_DIR: path.join(dir, 'sqlite') }, dir),
-    postgres: await startNodeProcess('backend-postgres', 'backend.ts', { ...common, DATA_DIR: path.join(dir, 'postgres'), DATABASE_URL: await createDatabase(cluster.url) }, dir),
+    sqlite: await startNodeProcess(
+      'backend-sqlite',
+      'backend.ts',
+      { ...common, DATA_DIR: path.join(dir, 'sqlite') },
+      dir,
+    ),
+    postgres: await startNodeProcess(
+      'backend-postgres',
+      'backend.ts',
+      { ...common, DATA_DIR: path.join(dir, 'postgres'), DATABASE_URL: await createDatabase(cluster.url) },
+      dir,
+    ),
   };
   started.push(engines.sqlite, engines.postgres);
   const titles = ['城市图书馆', '阅读的历史', '书与城市'];
@@ -45,7 +60,10 @@ try {
     for (const call of Object.keys(calls('sqlite')) as (keyof ReturnType<typeof calls>)[]) {
       const order: ('sqlite' | 'postgres')[] = round % 2 === 0 ? ['sqlite', 'postgres'] : ['postgres', 'sqlite'];
       for (const engine of order) {
-        const m = await wrk.measure({ origin: engines[engine].url, requests: [{ path: calls(engine)[call] }] }, settings);
+        const m = await wrk.measure(
+          { origin: engines[engine].url, requests: [{ path: calls(engine)[call] }] },
+          settings,
+        );
         results.set(`${call}|${engine}`, [...(results.get(`${call}|${engine}`) ?? []), m]);
       }
     }
@@ -57,11 +75,21 @@ try {
     const of = (engine: string) => results.get(`${call}|${engine}`)!;
     for (const engine of ['sqlite', 'postgres']) {
       const runs = of(engine);
-      rows.push([`${call} · ${engine}`, int(median(runs.map((r) => r.rps))), ms(median(runs.map((r) => r.p50))), ms(median(runs.map((r) => r.p99))), runs.reduce((s, r) => s + r.failures, 0)]);
+      rows.push([
+        `${call} · ${engine}`,
+        int(median(runs.map((r) => r.rps))),
+        ms(median(runs.map((r) => r.p50))),
+        ms(median(runs.map((r) => r.p99))),
+        runs.reduce((s, r) => s + r.failures, 0),
+      ]);
     }
-    ratios.push(`- ${call}: PostgreSQL ÷ SQLite p50 **${ratio(median(of('postgres').map((r) => r.p50)), median(of('sqlite').map((r) => r.p50)))}**, req/s ${ratio(median(of('postgres').map((r) => r.rps)), median(of('sqlite').map((r) => r.rps)))}`);
+    ratios.push(
+      `- ${call}: PostgreSQL ÷ SQLite p50 **${ratio(median(of('postgres').map((r) => r.p50)), median(of('sqlite').map((r) => r.p50)))}**, req/s ${ratio(median(of('postgres').map((r) => r.rps)), median(of('sqlite').map((r) => r.rps)))}`,
+    );
   }
-  console.log(`\nThe embedded backend's API, ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`);
+  console.log(
+    `\nThe embedded backend's API, ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`,
+  );
   console.log(table(['call · engine', 'req/s', 'p50 ms', 'p99 ms', 'failures'], rows));
   console.log(`\n${ratios.join('\n')}`);
 } finally {

@@ -44,14 +44,17 @@ const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
-const rows = (list: ProfileRow[]) => list.map((row) => [row.name, percent(row.self), row.total === undefined ? '' : percent(row.total)]);
+const rows = (list: ProfileRow[]) =>
+  list.map((row) => [row.name, percent(row.self), row.total === undefined ? '' : percent(row.total)]);
 
 async function main(): Promise<void> {
   const tools = requireTools();
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-profile-'));
   const wrk = new WrkRunner(tools.wrk, dir);
   const profileDir = join(dir, 'profile');
-  const nodeOptions = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-interval=${args.interval}`] : [];
+  const nodeOptions = profiling
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-interval=${args.interval}`]
+    : [];
   const started: Started[] = [];
   const start = async (...params: Parameters<typeof startNodeProcess>) => {
     const process = await startNodeProcess(...params);
@@ -63,16 +66,36 @@ async function main(): Promise<void> {
     let load: LoadTarget;
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
     if (target === 'site-settings') {
-      profiled = await start('site', 'site.ts', { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD }, dir, nodeOptions);
+      profiled = await start(
+        'site',
+        'site.ts',
+        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD },
+        dir,
+        nodeOptions,
+      );
       load = { origin: profiled.url, requests: [{ path: '/api/v1/settings' }] };
     } else if (target === 'page') {
-      profiled = await start('site', 'site.ts', { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir, nodeOptions);
+      profiled = await start(
+        'site',
+        'site.ts',
+        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+        dir,
+        nodeOptions,
+      );
       const client = new SiteClient(profiled.url);
       await client.login('admin', ADMIN_PASSWORD);
       const doc = await client.convertedDocument(repeatedPdf(3), '性能分析文档');
-      load = { origin: profiled.url, requests: [{ path: `/view/page/${doc.hash}/1.gzip.svg`, headers: { 'accept-encoding': 'gzip' } }] };
+      load = {
+        origin: profiled.url,
+        requests: [{ path: `/view/page/${doc.hash}/1.gzip.svg`, headers: { 'accept-encoding': 'gzip' } }],
+      };
     } else {
-      const backend = await start('backend', 'backend.ts', { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir);
+      const backend = await start(
+        'backend',
+        'backend.ts',
+        { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+        dir,
+      );
       if (target === 'settings' || target === 'image') {
         const settingsFile = join(dir, 'settings.json');
         await writeFile(settingsFile, await (await fetch(`${backend.url}/api/v1/settings`)).text());
@@ -87,7 +110,10 @@ async function main(): Promise<void> {
         } else {
           const client = new SiteClient(profiled.url);
           await client.login('admin', ADMIN_PASSWORD);
-          load = { origin: profiled.url, requests: [{ path: '/admin/dashboard', headers: { ...HTML, cookie: client.cookie } }] };
+          load = {
+            origin: profiled.url,
+            requests: [{ path: '/admin/dashboard', headers: { ...HTML, cookie: client.cookie } }],
+          };
         }
       }
     }
@@ -101,14 +127,23 @@ async function main(): Promise<void> {
     await profiled.stop();
 
     console.log(`# ${target}: ${load.requests[0]!.path}\n`);
-    console.log(`- ${int(measured.rps)} req/s over ${args.duration} s, ${args.connections} connections, ${int(measured.failures)} failures`);
-    console.log(`- CPU time of the ${profiled.name} process per request: ${int(cpu / measured.requests)} µs${profiling ? ' (with the profiler sampling every ' + args.interval + ' µs)' : ''}`);
+    console.log(
+      `- ${int(measured.rps)} req/s over ${args.duration} s, ${args.connections} connections, ${int(measured.failures)} failures`,
+    );
+    console.log(
+      `- CPU time of the ${profiled.name} process per request: ${int(cpu / measured.requests)} µs${profiling ? ' (with the profiler sampling every ' + args.interval + ' µs)' : ''}`,
+    );
     if (!profiling) return;
 
     const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no .cpuprofile in ${profileDir}: did the process exit cleanly?`);
-    const summary = summarizeProfile(JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile, Number(args.top));
-    console.log(`- profile: ${int(summary.sampledMs)} ms sampled, idle ${percent(summary.idle)}; shares below are of the busy time\n`);
+    const summary = summarizeProfile(
+      JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile,
+      Number(args.top),
+    );
+    console.log(
+      `- profile: ${int(summary.sampledMs)} ms sampled, idle ${percent(summary.idle)}; shares below are of the busy time\n`,
+    );
     console.log('## Self time by place\n');
     console.log(table(['place', 'self', ''], rows(summary.byPlace)));
     console.log('\n## Self time by function\n');

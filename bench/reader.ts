@@ -32,7 +32,12 @@ const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
-const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9 };
+const SLOW_4G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
+  uploadThroughput: ((750 * 1000) / 8) * 0.9,
+};
 const CPU_SLOWDOWN = 4;
 
 interface Load {
@@ -54,30 +59,46 @@ function median(values: number[]): number {
 
 /** A converted 20-page document in its category, made through the backend's own API. */
 async function publishDocument(backendUrl: string): Promise<{ categoryId: number; documentId: number }> {
-  const login = await json(`${backendUrl}/api/v1/user/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const login = await json(`${backendUrl}/api/v1/user/login`, {
+    method: 'POST',
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
   const token = login.body.token as string;
-  await json(`${backendUrl}/api/v1/category`, { method: 'POST', token, body: JSON.stringify({ title: '教育资料', type: 0, enable: true }) });
+  await json(`${backendUrl}/api/v1/category`, {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ title: '教育资料', type: 0, enable: true }),
+  });
   const categories = await json(`${backendUrl}/api/v1/category/list?type=0`, { token });
   const categoryId = (categories.body.category as { id: number }[])[0]!.id;
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(repeatedPdf(PAGES))]), '城市图书馆.pdf');
-  const upload = await fetch(`${backendUrl}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const upload = await fetch(`${backendUrl}/api/v1/upload/document`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const uploaded = (await upload.json()) as { data?: { id: number } };
   if (!uploaded.data) throw new Error(`upload of the benchmark document: ${upload.status} ${JSON.stringify(uploaded)}`);
   const attachmentId = uploaded.data.id;
   const created = await json(`${backendUrl}/api/v1/document`, {
     method: 'POST',
     token,
-    body: JSON.stringify({ category_id: [categoryId], document: [{ title: '城市图书馆的一天', attachment_id: attachmentId, price: 0 }] }),
+    body: JSON.stringify({
+      category_id: [categoryId],
+      document: [{ title: '城市图书馆的一天', attachment_id: attachmentId, price: 0 }],
+    }),
   });
-  if (created.status !== 200) throw new Error(`creating the benchmark document: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 200)
+    throw new Error(`creating the benchmark document: ${created.status} ${JSON.stringify(created.body)}`);
   const list = await json(`${backendUrl}/api/v1/document/list?user_id=1&order=id%20desc`, { token });
   const documentId = (list.body.document as { id: number }[])[0]!.id;
   const deadline = Date.now() + 120_000;
   for (;;) {
     const doc = await json(`${backendUrl}/api/v1/document?id=${documentId}`, { token });
     if (doc.body.status === 2 && doc.body.pages === PAGES) break;
-    if (doc.body.status === 3 || Date.now() > deadline) throw new Error(`the benchmark document did not convert: ${JSON.stringify(doc.body)}`);
+    if (doc.body.status === 3 || Date.now() > deadline)
+      throw new Error(`the benchmark document did not convert: ${JSON.stringify(doc.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return { categoryId, documentId };
@@ -99,7 +120,13 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__
 `;
 
 async function measureLoad(browser: Browser, url: string): Promise<Load> {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    locale: 'zh-CN',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   try {
     const page = await context.newPage();
     await page.addInitScript(PROBE);
@@ -122,11 +149,17 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
     await page.goto(url, { waitUntil: 'commit' });
     const firstPageMs = await page.evaluate(() => (window as unknown as { __firstPage: Promise<number> }).__firstPage);
     // The browser reports the largest paint a little after it (later still when the page paints before the app runs).
-    await page.waitForFunction(() => (window as unknown as { __lcp: number }).__lcp > 0, null, { timeout: 5_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(() => (window as unknown as { __lcp: number }).__lcp > 0, null, { timeout: 5_000 })
+      .catch(() => undefined);
     const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
     const origin = navigationAt ?? 0;
     const before = finished
-      .map((f) => ({ url: f.url.replace(url.slice(0, url.indexOf('/', 8)), ''), bytes: f.bytes, endMs: (f.at - origin) * 1000 }))
+      .map((f) => ({
+        url: f.url.replace(url.slice(0, url.indexOf('/', 8)), ''),
+        bytes: f.bytes,
+        endMs: (f.at - origin) * 1000,
+      }))
       .filter((f) => f.endMs <= firstPageMs)
       .sort((a, b) => a.endMs - b.endMs);
     return {
@@ -142,10 +175,15 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
 }
 
 function ensureWebBuild(): void {
-  const reason = webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
+  const reason =
+    webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
   if (!reason) return;
   console.error(`building web/dist first (${reason}): npm run build:web`);
-  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const build = spawnSync('npm', ['run', 'build:web'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error('npm run build:web failed');
 }
 
@@ -155,13 +193,27 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
   const started: Started[] = [];
   let browser: Browser | undefined;
   try {
-    const backend = await startNodeProcess('backend', 'backend.ts', { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, dir);
+    const backend = await startNodeProcess(
+      'backend',
+      'backend.ts',
+      { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+      dir,
+    );
     started.push(backend);
-    const gateway = await startNodeProcess('gateway', 'gateway.ts', { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST }, dir);
+    const gateway = await startNodeProcess(
+      'gateway',
+      'gateway.ts',
+      { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST },
+      dir,
+    );
     started.push(gateway);
     const { categoryId, documentId } = await publishDocument(backend.url);
     const url = `${gateway.url}/library/${categoryId}/${documentId}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'],
+    });
     // One warm-up load (the servers' caches, the browser's start), then the measured ones.
     await measureLoad(browser, url);
     const loads: Load[] = [];
@@ -172,25 +224,51 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
       `Chromium ${browser.version()} (playwright-core), 390×844 phone viewport, DevTools "Slow 4G" (562.5 ms, 1.44 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown, ` +
         `a fresh profile per load; ${options.rounds} loads after a warm-up, medians (range). The document: ${PAGES} pages of Chinese text, gzip SVG pages.\n`,
     );
-    const range = (values: number[], format: (n: number) => string) => `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+    const range = (values: number[], format: (n: number) => string) =>
+      `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
     const firstPage = loads.map((l) => l.firstPageMs);
     console.log(
       table(
         ['figure', 'value'],
         [
           ['first page image painted, ms', range(firstPage, ms)],
-          ['largest contentful paint, ms', range(loads.map((l) => l.lcpMs), ms)],
-          ['bytes downloaded before it, KiB', range(loads.map((l) => l.bytesBefore), kib)],
-          ['requests finished before it', range(loads.map((l) => l.requestsBefore), String)],
+          [
+            'largest contentful paint, ms',
+            range(
+              loads.map((l) => l.lcpMs),
+              ms,
+            ),
+          ],
+          [
+            'bytes downloaded before it, KiB',
+            range(
+              loads.map((l) => l.bytesBefore),
+              kib,
+            ),
+          ],
+          [
+            'requests finished before it',
+            range(
+              loads.map((l) => l.requestsBefore),
+              String,
+            ),
+          ],
           ['MOREDOC first paint (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
         ],
       ),
     );
     const typical = [...loads].sort((a, b) => a.firstPageMs - b.firstPageMs)[Math.floor(loads.length / 2)]!;
     console.log('\nWhat the median load fetched before the first page was painted:\n');
-    console.log(table(['resource', 'KiB', 'done at ms'], typical.resources.map((r) => [r.url.length > 70 ? `${r.url.slice(0, 67)}…` : r.url, kib(r.bytes), ms(r.endMs)])));
+    console.log(
+      table(
+        ['resource', 'KiB', 'done at ms'],
+        typical.resources.map((r) => [r.url.length > 70 ? `${r.url.slice(0, 67)}…` : r.url, kib(r.bytes), ms(r.endMs)]),
+      ),
+    );
     const achieved = median(firstPage) / MOREDOC_FIRST_PAINT_MS;
-    console.log(`\n- first page ÷ MOREDOC's first paint: **${ratio(median(firstPage), MOREDOC_FIRST_PAINT_MS)}** (goal < ${GOAL}×: ${achieved < GOAL ? 'met' : 'not met'})`);
+    console.log(
+      `\n- first page ÷ MOREDOC's first paint: **${ratio(median(firstPage), MOREDOC_FIRST_PAINT_MS)}** (goal < ${GOAL}×: ${achieved < GOAL ? 'met' : 'not met'})`,
+    );
   } finally {
     await browser?.close();
     for (const process of started.reverse()) await process.stop();

@@ -5,7 +5,8 @@
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --reader-rounds, --first-paint-rounds, --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
+// --reader-rounds, --first-paint-rounds,
+// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,14 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WrkRunner, runAtRate, type LoadSettings, type LoadTarget, type Measurement, type RequestSpec } from './lib/load';
+import {
+  WrkRunner,
+  runAtRate,
+  type LoadSettings,
+  type LoadTarget,
+  type Measurement,
+  type RequestSpec,
+} from './lib/load';
 import { startNginx, type NginxBinary, type RunningNginx } from './lib/nginx';
 import { SiteClient } from './lib/site-client';
 import { repeatedPdf } from '../tests/helpers/documents';
@@ -29,7 +37,18 @@ import { searchBenchmark } from './search';
 import { readerBenchmark } from './reader';
 import { firstPaintBenchmark } from './first-paint';
 
-const BENCHMARKS = ['proxy', 'pages', 'assets', 'bundle', 'memory', 'conversion', 'conversion-api', 'search', 'reader', 'first-paint'] as const;
+const BENCHMARKS = [
+  'proxy',
+  'pages',
+  'assets',
+  'bundle',
+  'memory',
+  'conversion',
+  'conversion-api',
+  'search',
+  'reader',
+  'first-paint',
+] as const;
 /** Benchmarks that start their own servers, outside the gateway benchmarks' set. */
 const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint'];
 type Benchmark = (typeof BENCHMARKS)[number];
@@ -50,15 +69,24 @@ const { values: args } = parseArgs({
   },
 });
 
-const load: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
+const load: LoadSettings = {
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+  connections: Number(args.connections),
+};
 const memoryDuration = Number(args['memory-duration']);
 const rounds = Math.max(1, Number(args.rounds));
 const selected = new Set(args.only.split(',').map((name) => name.trim()));
 for (const name of selected) {
-  if (!(BENCHMARKS as readonly string[]).includes(name)) throw new Error(`--only: unknown benchmark "${name}" (known: ${BENCHMARKS.join(', ')})`);
+  if (!(BENCHMARKS as readonly string[]).includes(name))
+    throw new Error(`--only: unknown benchmark "${name}" (known: ${BENCHMARKS.join(', ')})`);
 }
 const wants = (name: Benchmark) => selected.has(name);
-const searchSettings = { documents: Number(args['search-documents']), length: 5000, rounds: Math.max(1, Number(args['search-rounds'])) };
+const searchSettings = {
+  documents: Number(args['search-documents']),
+  length: 5000,
+  rounds: Math.max(1, Number(args['search-rounds'])),
+};
 
 const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
@@ -129,10 +157,28 @@ function summarize(runs: Run[]): Summary {
 function measurementRow(label: string, m: Summary): (string | number)[] {
   const spread = m.maxRps > m.minRps ? `${int(m.minRps)}–${int(m.maxRps)}` : '';
   const cpu = Number.isNaN(m.cpuPerRequest) ? '—' : int(m.cpuPerRequest);
-  return [label, int(m.rps), spread, ms(m.p50), ms(m.p97_5), ms(m.p99), cpu, m.failures === 0 ? '0' : `${int(m.failures)} ⚠`];
+  return [
+    label,
+    int(m.rps),
+    spread,
+    ms(m.p50),
+    ms(m.p97_5),
+    ms(m.p99),
+    cpu,
+    m.failures === 0 ? '0' : `${int(m.failures)} ⚠`,
+  ];
 }
 
-const MEASUREMENT_HEADERS = ['target', 'req/s', 'req/s range', 'p50 ms', 'p97.5 ms', 'p99 ms', 'CPU µs/req', 'failures'];
+const MEASUREMENT_HEADERS = [
+  'target',
+  'req/s',
+  'req/s range',
+  'p50 ms',
+  'p97.5 ms',
+  'p99 ms',
+  'CPU µs/req',
+  'failures',
+];
 
 let wrk: WrkRunner;
 // autocannon paces each connection at rate ÷ connections: few connections keep the total rate true.
@@ -158,7 +204,9 @@ interface Contender {
 async function measureRun(c: Contender, rate: number | undefined): Promise<Run> {
   const pids = (await Promise.all((c.pids ?? []).map(withChildren))).flat();
   const before = await cpuTimeOfAll(pids);
-  const m = rate ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate) : await wrk.run(c.target, load.connections, load.duration);
+  const m = rate
+    ? await runAtRate(c.target, PACED_CONNECTIONS, load.duration, rate)
+    : await wrk.run(c.target, load.connections, load.duration);
   const cpu = (await cpuTimeOfAll(pids)) - before;
   return { ...m, cpuPerRequest: pids.length > 0 && m.requests > 0 ? cpu / m.requests : Number.NaN };
 }
@@ -201,10 +249,15 @@ const against = (label: string, server: Server, path: string, headers?: Record<s
 
 /** The web build the benchmarks serve: (re)built when missing or older than its sources, as `npm start` does. */
 function ensureWebBuild(): void {
-  const reason = webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
+  const reason =
+    webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
   if (!reason) return;
   console.error(`building web/dist first (${reason}): npm run build:web`);
-  const build = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const build = spawnSync('npm', ['run', 'build:web'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error('npm run build:web failed');
 }
 
@@ -218,7 +271,8 @@ async function largestJsAsset(): Promise<{ name: string; size: number; gz: numbe
   }
   if (!best) throw new Error('web/dist/assets has no JS file');
   const gzFile = join(dir, `${best.name}.gz`);
-  if (!existsSync(gzFile)) throw new Error(`${gzFile} is missing: build with \`npm run build:web\` (it writes .gz/.br beside each asset)`);
+  if (!existsSync(gzFile))
+    throw new Error(`${gzFile} is missing: build with \`npm run build:web\` (it writes .gz/.br beside each asset)`);
   return { ...best, gz: statSync(gzFile).size };
 }
 
@@ -227,7 +281,8 @@ async function main(): Promise<void> {
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
-  if (wants('conversion-api')) await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
+  if (wants('conversion-api'))
+    await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
   // In a browser, on a quiet machine: after the load benchmarks.
   if (wants('reader')) await readerBenchmark({ rounds: Math.max(1, Number(args['reader-rounds'])) });
   if (wants('first-paint')) {
@@ -242,7 +297,9 @@ async function gatewayBenchmarks(): Promise<void> {
   if (needsServers) tools = requireTools();
   if (needsServers || wants('bundle')) ensureWebBuild();
 
-  const autocannonVersion = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
+  const autocannonVersion = (
+    JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }
+  ).version;
   console.log('# Benchmarks\n');
   console.log(
     machineDescription({
@@ -284,26 +341,52 @@ async function gatewayBenchmarks(): Promise<void> {
       body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
     });
     const adminToken = ((await login.json()) as { token?: string }).token;
-    if (login.status !== 200 || !adminToken) throw new Error(`admin login at the embedded backend failed (${login.status})`);
+    if (login.status !== 200 || !adminToken)
+      throw new Error(`admin login at the embedded backend failed (${login.status})`);
     const adminCookie = { cookie: `token=${adminToken}` };
 
     const upstream = await startNodeProcess('upstream', 'upstream.ts', { BENCH_SETTINGS_FILE: settingsFile }, dir);
     started.push(upstream);
     nginx = await startNginx(tools!.nginx, { upstreamUrl: upstream.url, webDist: WEB_DIST, dir });
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
-    const proxyGateway = await startNodeProcess('gateway-proxy', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url }, dir);
+    const proxyGateway = await startNodeProcess(
+      'gateway-proxy',
+      'gateway.ts',
+      { ...gatewayEnv, BACKEND_URL: upstream.url },
+      dir,
+    );
     started.push(proxyGateway);
 
     if (wants('proxy')) {
-      const metricsGateway = await startNodeProcess('gateway-metrics', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: upstream.url, METRICS: '1' }, dir);
+      const metricsGateway = await startNodeProcess(
+        'gateway-metrics',
+        'gateway.ts',
+        { ...gatewayEnv, BACKEND_URL: upstream.url, METRICS: '1' },
+        dir,
+      );
       started.push(metricsGateway);
-      await proxyOverhead(serverOf(upstream), serverOf(nginx), serverOf(proxyGateway), serverOf(metricsGateway), settingsBody);
+      await proxyOverhead(
+        serverOf(upstream),
+        serverOf(nginx),
+        serverOf(proxyGateway),
+        serverOf(metricsGateway),
+        settingsBody,
+      );
       await metricsGateway.stop();
     }
     if (wants('pages')) {
-      const content = await publishDocuments(backend.url, ADMIN_PASSWORD, ['城市图书馆的一天', '古籍修复室里的故事', '阅读改变生活']);
+      const content = await publishDocuments(backend.url, ADMIN_PASSWORD, [
+        '城市图书馆的一天',
+        '古籍修复室里的故事',
+        '阅读改变生活',
+      ]);
       const documentPath = `/library/${content.categoryId}/${content.documentIds[0]}`;
-      const pagesGateway = await startNodeProcess('gateway-pages', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
+      const pagesGateway = await startNodeProcess(
+        'gateway-pages',
+        'gateway.ts',
+        { ...gatewayEnv, BACKEND_URL: backend.url },
+        dir,
+      );
       started.push(pagesGateway);
       await pages(serverOf(nginx), serverOf(pagesGateway), adminCookie, documentPath);
       await pagesGateway.stop();
@@ -313,7 +396,12 @@ async function gatewayBenchmarks(): Promise<void> {
     await proxyGateway.stop();
     if (wants('bundle')) await bundleSizes();
     if (wants('memory')) {
-      const memoryGateway = await startNodeProcess('gateway-memory', 'gateway.ts', { ...gatewayEnv, BACKEND_URL: backend.url }, dir);
+      const memoryGateway = await startNodeProcess(
+        'gateway-memory',
+        'gateway.ts',
+        { ...gatewayEnv, BACKEND_URL: backend.url },
+        dir,
+      );
       started.push(memoryGateway);
       await memory(memoryGateway, backend, adminCookie);
     }
@@ -331,13 +419,22 @@ async function gatewayBenchmarks(): Promise<void> {
   }
 }
 
-async function proxyOverhead(upstream: Server, nginx: Server, gateway: Server, metricsGateway: Server, settingsBody: string): Promise<void> {
+async function proxyOverhead(
+  upstream: Server,
+  nginx: Server,
+  gateway: Server,
+  metricsGateway: Server,
+  settingsBody: string,
+): Promise<void> {
   heading('1. Proxy overhead');
   const imagePath = `/view/page/${PAGE_HASH}/1.png`;
   const targets = { direct: upstream, nginx, gateway };
   for (const [name, server] of Object.entries(targets)) {
     const settings = await probe(`${server.url}/api/v1/settings`);
-    expectThat(settings.status === 200 && settings.body.toString() === settingsBody, `${name}: GET /api/v1/settings answers the upstream's JSON`);
+    expectThat(
+      settings.status === 200 && settings.body.toString() === settingsBody,
+      `${name}: GET /api/v1/settings answers the upstream's JSON`,
+    );
     const image = await probe(`${server.url}${imagePath}`);
     expectThat(image.status === 200 && image.body.length === 100 * 1024, `${name}: GET ${imagePath} answers 100 KB`);
   }
@@ -350,10 +447,19 @@ async function proxyOverhead(upstream: Server, nginx: Server, gateway: Server, m
   ];
   const summaries = await compare(contenders);
   const result = (label: string) => summaries[contenders.findIndex((c) => c.label === label)]!;
-  console.log(`GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`);
-  console.log('directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds. CPU µs/req: CPU time of the');
+  console.log(
+    `GET /api/v1/settings (${kib(Buffer.byteLength(settingsBody))} KiB JSON) and GET ${imagePath} (100 KiB PNG) from a minimal Node upstream,`,
+  );
+  console.log(
+    'directly, through nginx (keep-alive upstream) and through the gateway; medians of the rounds. CPU µs/req: CPU time of the',
+  );
   console.log('server measured (not of the upstream behind it) per request, from /proc.\n');
-  console.log(table(MEASUREMENT_HEADERS, contenders.map((c, i) => measurementRow(c.label, summaries[i]!))));
+  console.log(
+    table(
+      MEASUREMENT_HEADERS,
+      contenders.map((c, i) => measurementRow(c.label, summaries[i]!)),
+    ),
+  );
   console.log('');
   for (const what of ['settings', 'page image']) {
     const [direct, viaNginx, viaGateway] = ['direct', 'nginx', 'gateway'].map((name) => result(`${what} · ${name}`));
@@ -365,40 +471,72 @@ async function proxyOverhead(upstream: Server, nginx: Server, gateway: Server, m
   }
   const plain = result('settings · gateway');
   const withMetrics = result('settings · gateway, METRICS=1');
-  console.log(`- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, plain.rps)}, p99 ${ratio(withMetrics.p99, plain.p99)}`);
+  console.log(
+    `- metrics on ÷ off (settings through the gateway): req/s ${ratio(withMetrics.rps, plain.rps)}, p99 ${ratio(withMetrics.p99, plain.p99)}`,
+  );
 
   // Latency at the same load for all three: 70 % of what the gateway sustained.
   const rate = Math.max(100, Math.round(plain.rps * 0.7));
-  const paced: Contender[] = Object.entries(targets).map(([name, server]) => against(`settings · ${name} @ ${int(rate)} req/s`, server, settingsPath));
+  const paced: Contender[] = Object.entries(targets).map(([name, server]) =>
+    against(`settings · ${name} @ ${int(rate)} req/s`, server, settingsPath),
+  );
   const fixed = await compare(paced, rate);
-  console.log(`\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings (autocannon, ${PACED_CONNECTIONS} paced connections):\n`);
-  console.log(table(MEASUREMENT_HEADERS, paced.map((c, i) => measurementRow(c.label, fixed[i]!))));
-  console.log(`\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`);
+  console.log(
+    `\nAt a fixed ${int(rate)} req/s (70 % of the gateway's peak), latency of GET /api/v1/settings (autocannon, ${PACED_CONNECTIONS} paced connections):\n`,
+  );
+  console.log(
+    table(
+      MEASUREMENT_HEADERS,
+      paced.map((c, i) => measurementRow(c.label, fixed[i]!)),
+    ),
+  );
+  console.log(
+    `\n- at equal load: gateway ÷ nginx p50 **${ratio(fixed[2]!.p50, fixed[1]!.p50)}**, p99 **${ratio(fixed[2]!.p99, fixed[1]!.p99)}**`,
+  );
 }
 
-async function pages(nginx: Server, gateway: Server, adminCookie: Record<string, string>, documentPath: string): Promise<void> {
+async function pages(
+  nginx: Server,
+  gateway: Server,
+  adminCookie: Record<string, string>,
+  documentPath: string,
+): Promise<void> {
   heading('2. Pages');
   const gatewayUrl = gateway.url;
   const home = await probe(`${gatewayUrl}/`, HTML);
   expectThat(
-    home.status === 200 && home.body.includes('id="start-data"') && home.body.includes('"routeData"') && home.body.includes('城市图书馆的一天</a>'),
+    home.status === 200 &&
+      home.body.includes('id="start-data"') &&
+      home.body.includes('"routeData"') &&
+      home.body.includes('城市图书馆的一天</a>'),
     'gateway: GET / answers the page with the start data, its route data and its first screen',
   );
   const documentPage = await probe(`${gatewayUrl}${documentPath}`, HTML);
   expectThat(
-    documentPage.status === 200 && documentPage.body.includes('<title>城市图书馆的一天 - ') && documentPage.body.includes('"detail"') && /<img[^>]*alt="第 1 页"/.test(documentPage.body.toString()),
+    documentPage.status === 200 &&
+      documentPage.body.includes('<title>城市图书馆的一天 - ') &&
+      documentPage.body.includes('"detail"') &&
+      /<img[^>]*alt="第 1 页"/.test(documentPage.body.toString()),
     `gateway: GET ${documentPath} answers the document page with its head, route data and first screen (the reader's first page)`,
   );
   const dashboard = await probe(`${gatewayUrl}/admin/dashboard`, { ...HTML, ...adminCookie });
   expectThat(
-    dashboard.status === 200 && dashboard.body.includes('id="start-data"') && dashboard.body.includes('"username":"admin"'),
+    dashboard.status === 200 &&
+      dashboard.body.includes('id="start-data"') &&
+      dashboard.body.includes('"username":"admin"'),
     'gateway: GET /admin/dashboard with the admin cookie answers the page with the admin in the start data',
   );
   const staticIndex = await probe(`${nginx.url}/`, HTML);
-  expectThat(staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'), 'nginx: GET / answers the built index.html');
+  expectThat(
+    staticIndex.status === 200 && staticIndex.body.includes('<div id="root">'),
+    'nginx: GET / answers the built index.html',
+  );
 
   const homeBr = await probe(`${gatewayUrl}/`, BROWSER);
-  expectThat(homeBr.status === 200 && homeBr.headers['content-encoding'] === 'br', 'gateway: GET / as a browser asks answers the page in brotli');
+  expectThat(
+    homeBr.status === 200 && homeBr.headers['content-encoding'] === 'br',
+    'gateway: GET / as a browser asks answers the page in brotli',
+  );
   const documentBr = await probe(`${gatewayUrl}${documentPath}`, BROWSER);
 
   const [reference, anonymous, document, admin, browserReference, anonymousBr, documentBrSummary] = (await compare([
@@ -410,9 +548,15 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
     against('gateway GET /, as a browser asks', gateway, '/', BROWSER),
     against(`gateway GET ${documentPath}, as a browser asks`, gateway, documentPath, BROWSER),
   ])) as [Summary, Summary, Summary, Summary, Summary, Summary, Summary];
-  console.log('The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a');
-  console.log('document page for a visitor (head of the page, start data, route data and the first screen; the route data and');
-  console.log('the rendered page kept briefly per URL), `/admin/dashboard` for the logged-in admin (page guard, user and');
+  console.log(
+    'The built index.html as nginx serves it (static file), against the gateway serving complete pages: `/` and a',
+  );
+  console.log(
+    'document page for a visitor (head of the page, start data, route data and the first screen; the route data and',
+  );
+  console.log(
+    'the rendered page kept briefly per URL), `/admin/dashboard` for the logged-in admin (page guard, user and',
+  );
   console.log('permissions kept briefly per token, with the page rendered for them).\n');
   console.log(
     table(MEASUREMENT_HEADERS, [
@@ -422,13 +566,24 @@ async function pages(nginx: Server, gateway: Server, adminCookie: Record<string,
       measurementRow(`gateway · /admin/dashboard, admin (${kib(dashboard.body.length)} KiB)`, admin),
       measurementRow(`nginx · static index.html, Accept-Encoding of a browser`, browserReference),
       measurementRow(`gateway · /, Accept-Encoding of a browser (${kib(homeBr.body.length)} KiB br)`, anonymousBr),
-      measurementRow(`gateway · document page, Accept-Encoding of a browser (${kib(documentBr.body.length)} KiB br)`, documentBrSummary),
+      measurementRow(
+        `gateway · document page, Accept-Encoding of a browser (${kib(documentBr.body.length)} KiB br)`,
+        documentBrSummary,
+      ),
     ]),
   );
-  console.log(`\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}, CPU per request ${ratio(anonymous.cpuPerRequest, reference.cpuPerRequest)}`);
-  console.log(`- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)}, CPU per request ${ratio(document.cpuPerRequest, reference.cpuPerRequest)} (goal ≥ 0.5×)`);
-  console.log(`- as a browser asks (\`Accept-Encoding: gzip, deflate, br, zstd\`, pages sent in brotli): \`/\` **${ratio(anonymousBr.rps, browserReference.rps)}**, document page **${ratio(documentBrSummary.rps, browserReference.rps)}** of nginx's req/s`);
-  console.log(`- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}, CPU per request ${ratio(admin.cpuPerRequest, reference.cpuPerRequest)}`);
+  console.log(
+    `\n- \`/\`: gateway ÷ nginx req/s **${ratio(anonymous.rps, reference.rps)}**, p99 ${ratio(anonymous.p99, reference.p99)}, CPU per request ${ratio(anonymous.cpuPerRequest, reference.cpuPerRequest)}`,
+  );
+  console.log(
+    `- document page: gateway ÷ nginx req/s **${ratio(document.rps, reference.rps)}**, p99 ${ratio(document.p99, reference.p99)}, CPU per request ${ratio(document.cpuPerRequest, reference.cpuPerRequest)} (goal ≥ 0.5×)`,
+  );
+  console.log(
+    `- as a browser asks (\`Accept-Encoding: gzip, deflate, br, zstd\`, pages sent in brotli): \`/\` **${ratio(anonymousBr.rps, browserReference.rps)}**, document page **${ratio(documentBrSummary.rps, browserReference.rps)}** of nginx's req/s`,
+  );
+  console.log(
+    `- \`/admin/dashboard\`: gateway ÷ nginx req/s **${ratio(admin.rps, reference.rps)}**, p99 ${ratio(admin.p99, reference.p99)}, CPU per request ${ratio(admin.cpuPerRequest, reference.cpuPerRequest)}`,
+  );
 }
 
 /** The stored page nearest 100 KiB: the reader's page image of the issue's goal. */
@@ -436,8 +591,12 @@ async function pageNear100KiB(siteUrl: string, hash: string, pages: number): Pro
   let best: { n: number; bytes: Buffer } | undefined;
   for (let n = 1; n <= pages; n++) {
     const page = await probe(`${siteUrl}/view/page/${hash}/${n}.svg`, GZIP);
-    expectThat(page.status === 200 && page.headers['content-encoding'] === 'gzip', `site: page ${n} answers its gzip SVG`);
-    if (!best || Math.abs(page.body.length - 100 * 1024) < Math.abs(best.bytes.length - 100 * 1024)) best = { n, bytes: page.body };
+    expectThat(
+      page.status === 200 && page.headers['content-encoding'] === 'gzip',
+      `site: page ${n} answers its gzip SVG`,
+    );
+    if (!best || Math.abs(page.body.length - 100 * 1024) < Math.abs(best.bytes.length - 100 * 1024))
+      best = { n, bytes: page.body };
   }
   return best!;
 }
@@ -477,14 +636,23 @@ async function documentPages(dir: string, nginxBinary: NginxBinary, started: Sta
     const filesRoot = join(dir, 'nginx-files');
     await mkdir(filesRoot, { recursive: true, mode: 0o755 });
     await writeFile(join(filesRoot, `${page.n}.gzip.svg`), page.bytes, { mode: 0o644 });
-    nginx = await startNginx(nginxBinary, { upstreamUrl: String(site.announced.backend), webDist: WEB_DIST, dir, filesRoot });
+    nginx = await startNginx(nginxBinary, {
+      upstreamUrl: String(site.announced.backend),
+      webDist: WEB_DIST,
+      dir,
+      filesRoot,
+    });
 
     const inProcess: Server = { url: site.url, pids: [site.pid] };
     const overHttp: Server = { url: String(site.announced.proxied), pids: [site.pid] };
     const nginxToBackend: Server = { url: nginx.url, pids: [nginx.pid, site.pid] };
     const nginxStatic: Server = { url: nginx.url, pids: [nginx.pid] };
     const staticPath = `/files/${page.n}.gzip.svg`;
-    for (const [name, server, path] of [['site, over HTTP', overHttp, pagePath], ['nginx → backend', nginxToBackend, pagePath], ['nginx static', nginxStatic, staticPath]] as const) {
+    for (const [name, server, path] of [
+      ['site, over HTTP', overHttp, pagePath],
+      ['nginx → backend', nginxToBackend, pagePath],
+      ['nginx static', nginxStatic, staticPath],
+    ] as const) {
       const res = await probe(`${server.url}${path}`, GZIP);
       expectThat(res.status === 200 && res.body.equals(page.bytes), `${name}: GET ${path} answers the stored page`);
     }
@@ -495,9 +663,15 @@ async function documentPages(dir: string, nginxBinary: NginxBinary, started: Sta
       against('site, page in process', inProcess, pagePath, GZIP),
       against('site, page over loopback HTTP', overHttp, pagePath, GZIP),
     ])) as [Summary, Summary, Summary, Summary];
-    console.log(`GET ${pagePath.replace(doc.hash, '<hash>')} with Accept-Encoding: gzip: page ${page.n} of a Chinese text PDF converted by the site,`);
-    console.log(`stored as gzip SVG (${kib(page.bytes.length)} KiB), free to read (rights checked on every request). The site is one process`);
-    console.log('(gateway and embedded backend, as `npm start`); its CPU µs/req counts both. nginx → backend counts nginx and the site process.\n');
+    console.log(
+      `GET ${pagePath.replace(doc.hash, '<hash>')} with Accept-Encoding: gzip: page ${page.n} of a Chinese text PDF converted by the site,`,
+    );
+    console.log(
+      `stored as gzip SVG (${kib(page.bytes.length)} KiB), free to read (rights checked on every request). The site is one process`,
+    );
+    console.log(
+      '(gateway and embedded backend, as `npm start`); its CPU µs/req counts both. nginx → backend counts nginx and the site process.\n',
+    );
     console.log(
       table(MEASUREMENT_HEADERS, [
         measurementRow(`nginx · the stored file (sendfile)`, floor),
@@ -506,8 +680,12 @@ async function documentPages(dir: string, nginxBinary: NginxBinary, started: Sta
         measurementRow('site · page over loopback HTTP', before),
       ]),
     );
-    console.log(`\n- in process ÷ nginx → backend: req/s **${ratio(mine.rps, reference.rps)}**, p99 ${ratio(mine.p99, reference.p99)}, CPU per request ${ratio(mine.cpuPerRequest, reference.cpuPerRequest)}`);
-    console.log(`- in process ÷ over loopback HTTP: req/s **${ratio(mine.rps, before.rps)}**, CPU per request ${ratio(mine.cpuPerRequest, before.cpuPerRequest)}`);
+    console.log(
+      `\n- in process ÷ nginx → backend: req/s **${ratio(mine.rps, reference.rps)}**, p99 ${ratio(mine.p99, reference.p99)}, CPU per request ${ratio(mine.cpuPerRequest, reference.cpuPerRequest)}`,
+    );
+    console.log(
+      `- in process ÷ over loopback HTTP: req/s **${ratio(mine.rps, before.rps)}**, CPU per request ${ratio(mine.cpuPerRequest, before.cpuPerRequest)}`,
+    );
     console.log(`- in process ÷ nginx static file: req/s ${ratio(mine.rps, floor.rps)}`);
   } finally {
     await nginx?.stop();
@@ -533,16 +711,27 @@ async function staticAssets(nginx: Server, gateway: Server): Promise<void> {
     against('nginx gzip_static', nginx, path, GZIP),
     against('gateway asset table', gateway, path, GZIP),
   ])) as [Summary, Summary];
-  console.log(`The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`);
-  console.log(table(MEASUREMENT_HEADERS, [measurementRow('nginx · gzip_static', reference), measurementRow('gateway · asset table (memory)', fromGateway)]));
-  console.log(`\n- gateway ÷ nginx req/s **${ratio(fromGateway.rps, reference.rps)}**, p99 ${ratio(fromGateway.p99, reference.p99)}`);
+  console.log(
+    `The largest JS asset, ${path} (${kib(asset.size)} KiB, ${kib(asset.gz)} KiB gzip), with Accept-Encoding: gzip.\n`,
+  );
+  console.log(
+    table(MEASUREMENT_HEADERS, [
+      measurementRow('nginx · gzip_static', reference),
+      measurementRow('gateway · asset table (memory)', fromGateway),
+    ]),
+  );
+  console.log(
+    `\n- gateway ÷ nginx req/s **${ratio(fromGateway.rps, reference.rps)}**, p99 ${ratio(fromGateway.p99, reference.p99)}`,
+  );
 }
 
 async function bundleSizes(): Promise<void> {
   heading('4. Bundle sizes');
   const weights = await routeWeights(WEB_DIST);
   const shell = weights[0]!;
-  console.log('Initial JS and CSS per route group from web/dist/.vite/manifest.json (entry + the lazy layout and screen');
+  console.log(
+    'Initial JS and CSS per route group from web/dist/.vite/manifest.json (entry + the lazy layout and screen',
+  );
   console.log('of the route, closed over static imports), compressed with node:zlib (gzip -9, brotli 11). KiB.\n');
   console.log(
     table(
@@ -561,7 +750,9 @@ async function bundleSizes(): Promise<void> {
   );
   console.log('');
   for (const w of weights.slice(1)) {
-    console.log(`- ${w.group.name} ÷ ${shell.group.name}: JS gzip **${ratio(w.js.gzip, shell.js.gzip)}**, CSS gzip ${ratio(w.css.gzip, shell.css.gzip)}`);
+    console.log(
+      `- ${w.group.name} ÷ ${shell.group.name}: JS gzip **${ratio(w.js.gzip, shell.js.gzip)}**, CSS gzip ${ratio(w.css.gzip, shell.css.gzip)}`,
+    );
   }
   console.log(`- brotli ÷ gzip (public home JS): ${ratio(shell.js.brotli, shell.js.gzip)}`);
 }
@@ -583,15 +774,24 @@ async function memory(gateway: Started, backend: Started, adminCookie: Record<st
     { method: 'GET', path: '/healthz' },
   ];
   process.stderr.write(`  mixed load for ${memoryDuration} s …\n`);
-  const loaded = await wrk.measure({ origin: gateway.url, requests: mix }, { duration: memoryDuration, warmup: 0, connections: load.connections });
+  const loaded = await wrk.measure(
+    { origin: gateway.url, requests: mix },
+    { duration: memoryDuration, warmup: 0, connections: load.connections },
+  );
   const afterLoad = await memoryOf(gateway.pid);
   const backendAfter = await memoryOf(backend.pid);
   await new Promise((resolve) => setTimeout(resolve, 10_000));
   const settled = await memoryOf(gateway.pid);
 
-  console.log(`A fresh gateway process: idle 5 s after start, then ${memoryDuration} s of mixed load (${load.connections} connections cycling`);
-  console.log(`through ${mix.map((r) => r.path).join(', ')}; ${int(loaded.rps)} req/s, ${int(loaded.failures)} failures),`);
-  console.log('then 10 s idle. RSS from /proc; the peak is VmHWM. The embedded backend runs in its own process here.\n');
+  console.log(
+    `A fresh gateway process: idle 5 s after start, then ${memoryDuration} s of mixed load (${load.connections} connections cycling`,
+  );
+  console.log(
+    `through ${mix.map((r) => r.path).join(', ')}; ${int(loaded.rps)} req/s, ${int(loaded.failures)} failures),`,
+  );
+  console.log(
+    'then 10 s idle. RSS from /proc; the peak is VmHWM. The embedded backend runs in its own process here.\n',
+  );
   console.log(
     table(
       ['moment', 'gateway RSS MiB', 'gateway peak MiB', 'backend RSS MiB'],
@@ -602,7 +802,9 @@ async function memory(gateway: Started, backend: Started, adminCookie: Record<st
       ],
     ),
   );
-  console.log(`\n- gateway RSS after load ÷ idle **${ratio(afterLoad.rss, idle.rss)}**, peak ÷ idle ${ratio(afterLoad.peak, idle.rss)}`);
+  console.log(
+    `\n- gateway RSS after load ÷ idle **${ratio(afterLoad.rss, idle.rss)}**, peak ÷ idle ${ratio(afterLoad.peak, idle.rss)}`,
+  );
 }
 
 main().catch((error: unknown) => {

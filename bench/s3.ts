@@ -1,4 +1,5 @@
-// `npm run bench:s3 [-- --only=pages,memory,workers --duration=10 --rounds=2 --many-documents=5 --documents=20 --pages=20]`:
+// `npm run bench:s3 [-- --only=pages,memory,workers --duration=10 --rounds=2 --many-documents=5 --documents=20
+// --pages=20]`:
 // the S3 blob store against the local one, as ratios measured in the same run (bench/README.md,
 // "Files in S3"). The S3 server is s3rver on loopback in a process of its own.
 //   pages    page images per second from three sites (bench/processes/site.ts) with the same
@@ -23,10 +24,19 @@ import { publishDocuments } from './lib/site-content';
 import { textPdf } from '../tests/helpers/documents';
 import { createDatabase, startPostgresCluster } from '../tests/helpers/postgres';
 
-const option = (name: string, fallback: number) => Number(/=(\d+)$/.exec(process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '')?.[1] ?? fallback);
-const only = (process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'pages,memory,workers').split(',');
+const option = (name: string, fallback: number) =>
+  Number(/=(\d+)$/.exec(process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '')?.[1] ?? fallback);
+const only = (
+  process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? 'pages,memory,workers'
+).split(',');
 const ADMIN_PASSWORD = 'bench-admin-password';
-const COMMON = { ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', LOG_LEVEL: 'warn', JWT_SECRET: 'bench-jwt-secret-0123456789abcdef', CONFIG_DOWNLOAD_SECRET_KEY: 'bench-download-secret-0123456789' };
+const COMMON = {
+  ADMIN_PASSWORD,
+  CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+  LOG_LEVEL: 'warn',
+  JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+  CONFIG_DOWNLOAD_SECRET_KEY: 'bench-download-secret-0123456789',
+};
 const MIB = 1024 * 1024;
 /** The SPA is not what is measured: the tests' stand-in build spares a `npm run build:web`. */
 const WEB_DIST = path.join(REPO_ROOT, 'tests/gateway/fixtures/web-dist');
@@ -41,16 +51,30 @@ const folder = (name: string) => {
   return made;
 };
 
-async function json<T = Record<string, unknown>>(url: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
+async function json<T = Record<string, unknown>>(
+  url: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers,
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
   return (await res.json()) as T;
 }
 
-const login = async (url: string) => (await json<{ token: string }>(`${url}/api/v1/user/login`, { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } })).token;
-const documentOf = (url: string, token: string, id: number) => json<{ status: number; attachment?: { hash?: string } }>(`${url}/api/v1/document?id=${id}`, { token });
+const login = async (url: string) =>
+  (
+    await json<{ token: string }>(`${url}/api/v1/user/login`, {
+      method: 'POST',
+      body: { username: 'admin', password: ADMIN_PASSWORD },
+    })
+  ).token;
+const documentOf = (url: string, token: string, id: number) =>
+  json<{ status: number; attachment?: { hash?: string } }>(`${url}/api/v1/document?id=${id}`, { token });
 
 async function startS3rver(): Promise<{ process: Started; env: Record<string, string> }> {
   const s3 = await startNodeProcess('s3rver', 's3rver.ts', {}, dir);
@@ -59,7 +83,12 @@ async function startS3rver(): Promise<{ process: Started; env: Record<string, st
 }
 
 async function startSite(name: string, env: Record<string, string>): Promise<Started & { backend: string }> {
-  const site = await startNodeProcess(name, 'site.ts', { ...COMMON, BENCH_BACKEND_LISTEN: '1', BENCH_WEB_DIST: WEB_DIST, DATA_DIR: folder(name), ...env }, dir);
+  const site = await startNodeProcess(
+    name,
+    'site.ts',
+    { ...COMMON, BENCH_BACKEND_LISTEN: '1', BENCH_WEB_DIST: WEB_DIST, DATA_DIR: folder(name), ...env },
+    dir,
+  );
   started.push(site);
   return { ...site, backend: site.announced.backend as string };
 }
@@ -67,11 +96,19 @@ async function startSite(name: string, env: Record<string, string>): Promise<Sta
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The sites of the page runs: the S3 one with its cache of small blobs (the default) and without (S3_CACHE_MB=0). */
-const PAGE_SITES = { local: 'local store (DATA_DIR)', s3: 'S3, cache (default)', 's3-nocache': 'S3, S3_CACHE_MB=0' } as const;
+const PAGE_SITES = {
+  local: 'local store (DATA_DIR)',
+  s3: 'S3, cache (default)',
+  's3-nocache': 'S3, S3_CACHE_MB=0',
+} as const;
 type PageSite = keyof typeof PAGE_SITES;
 
 async function pagesBench(): Promise<void> {
-  const settings = { duration: option('duration', 10), warmup: option('warmup', 3), connections: option('connections', 50) };
+  const settings = {
+    duration: option('duration', 10),
+    warmup: option('warmup', 3),
+    connections: option('connections', 50),
+  };
   const rounds = option('rounds', 2);
   const manyDocuments = option('many-documents', 5);
   const s3 = await startS3rver();
@@ -81,7 +118,10 @@ async function pagesBench(): Promise<void> {
     // Its own folder of the bucket: the same documents convert to the same keys.
     's3-nocache': await startSite('site-s3-nocache', { ...s3.env, S3_PREFIX: 'nocache', S3_CACHE_MB: '0' }),
   };
-  /** Per site: page 1 of a 3-page document (read over and over), and every page a visitor may read of `manyDocuments` longer ones (cycled). */
+  /**
+   * Per site: page 1 of a 3-page document (read over and over), and every page a visitor may read of `manyDocuments`
+   * longer ones (cycled).
+   */
   const paths: Record<string, { one: string[]; many: string[] }> = {};
   for (const [kind, site] of Object.entries(sites)) {
     const token = await login(site.backend);
@@ -107,7 +147,10 @@ async function pagesBench(): Promise<void> {
   const runs: Record<string, Measurement[]> = {};
   /** CPU microseconds of the measured runs: the site's, and s3rver's, and the requests they answered. */
   const cpu: Record<string, { site: number; s3: number; requests: number }> = {};
-  const target = (kind: PageSite, set: 'one' | 'many') => ({ origin: sites[kind].url, requests: paths[kind]![set].map((p) => ({ path: p, headers: { 'accept-encoding': 'gzip' } })) });
+  const target = (kind: PageSite, set: 'one' | 'many') => ({
+    origin: sites[kind].url,
+    requests: paths[kind]![set].map((p) => ({ path: p, headers: { 'accept-encoding': 'gzip' } })),
+  });
   const kinds = Object.keys(sites) as PageSite[];
   for (let round = 0; round < rounds; round += 1) {
     for (const set of ['one', 'many'] as const) {
@@ -130,16 +173,33 @@ async function pagesBench(): Promise<void> {
   const rps = (name: string) => median(runs[name]!.map((r) => r.rps));
   const p99 = (name: string) => median(runs[name]!.map((r) => r.p99));
   const perRequest = (name: string, of: 'site' | 's3') => ms(cpu[name]![of] / cpu[name]!.requests / 1000);
-  const rows = (['one', 'many'] as const).flatMap((set) => kinds.map((kind) => {
-    const name = `${set} ${kind}`;
-    const m = runs[name]!;
-    return [set === 'one' ? 'page 1, over and over' : `${paths[kind]!.many.length} pages, cycled`, PAGE_SITES[kind], int(rps(name)), ms(median(m.map((r) => r.p50))), ms(p99(name)), m.reduce((sum, r) => sum + r.failures, 0), perRequest(name, 'site'), perRequest(name, 's3')];
-  }));
-  console.log(`\nPage images: GET /view/page/<hash>/<n>.svg (gzip SVG, page 1 ${pageBytes} bytes), ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`);
-  console.log(table(['pages', 'store', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'site CPU ms/req', 's3rver CPU ms/req'], rows));
+  const rows = (['one', 'many'] as const).flatMap((set) =>
+    kinds.map((kind) => {
+      const name = `${set} ${kind}`;
+      const m = runs[name]!;
+      return [
+        set === 'one' ? 'page 1, over and over' : `${paths[kind]!.many.length} pages, cycled`,
+        PAGE_SITES[kind],
+        int(rps(name)),
+        ms(median(m.map((r) => r.p50))),
+        ms(p99(name)),
+        m.reduce((sum, r) => sum + r.failures, 0),
+        perRequest(name, 'site'),
+        perRequest(name, 's3'),
+      ];
+    }),
+  );
+  console.log(
+    `\nPage images: GET /view/page/<hash>/<n>.svg (gzip SVG, page 1 ${pageBytes} bytes), ${settings.connections} connections, ${rounds} interleaved rounds of ${settings.duration} s (medians):\n`,
+  );
+  console.log(
+    table(['pages', 'store', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'site CPU ms/req', 's3rver CPU ms/req'], rows),
+  );
   for (const set of ['one', 'many'] as const) {
     const of = (kind: PageSite) => `${set} ${kind}`;
-    console.log(`- ${set === 'one' ? 'one page' : 'many pages'}: S3 ÷ local req/s **${ratio(rps(of('s3')), rps(of('local')))}** (goal ≥ 0.8×), p99 ${ratio(p99(of('s3')), p99(of('local')))}; without the cache ${ratio(rps(of('s3-nocache')), rps(of('local')))}`);
+    console.log(
+      `- ${set === 'one' ? 'one page' : 'many pages'}: S3 ÷ local req/s **${ratio(rps(of('s3')), rps(of('local')))}** (goal ≥ 0.8×), p99 ${ratio(p99(of('s3')), p99(of('local')))}; without the cache ${ratio(rps(of('s3-nocache')), rps(of('local')))}`,
+    );
   }
   for (const site of [...Object.values(sites), s3.process]) await site.stop();
 }
@@ -159,7 +219,12 @@ async function memoryBench(): Promise<void> {
   const hash = doc.attachment!.hash!;
   // The document's original replaced in the bucket by `size` bytes: the route streams what the key holds.
   const key = `documents/${hash.slice(0, 5).split('').join('/')}/${hash}.pdf`;
-  const client = new S3Client({ endpoint: s3.env.S3_ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! } });
+  const client = new S3Client({
+    endpoint: s3.env.S3_ENDPOINT,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
+  });
   const body = crypto.randomBytes(size);
   await client.send(new PutObjectCommand({ Bucket: s3.env.S3_BUCKET, Key: key, Body: body, ContentLength: size }));
   client.destroy();
@@ -169,28 +234,45 @@ async function memoryBench(): Promise<void> {
   const before = await memoryOf(site.pid);
   let sampledPeak = before.rss;
   const sampler = setInterval(() => {
-    memoryOf(site.pid).then((m) => { sampledPeak = Math.max(sampledPeak, m.rss); }, () => undefined);
+    memoryOf(site.pid).then(
+      (m) => {
+        sampledPeak = Math.max(sampledPeak, m.rss);
+      },
+      () => undefined,
+    );
   }, 100);
   const startedAt = Date.now();
-  const results = await Promise.all(Array.from({ length: downloads }, async () => {
-    const res = await request(url);
-    let received = 0;
-    for await (const chunk of res.body) received += (chunk as Buffer).length;
-    return { status: res.statusCode, received };
-  }));
+  const results = await Promise.all(
+    Array.from({ length: downloads }, async () => {
+      const res = await request(url);
+      let received = 0;
+      for await (const chunk of res.body) received += (chunk as Buffer).length;
+      return { status: res.statusCode, received };
+    }),
+  );
   const seconds = (Date.now() - startedAt) / 1000;
   clearInterval(sampler);
   const after = await memoryOf(site.pid);
   const complete = results.filter((r) => r.status === 200 && r.received === size).length;
-  if (complete < downloads) console.log(`incomplete downloads, e.g. ${JSON.stringify(results.find((r) => r.status !== 200 || r.received !== size))}`);
-  console.log(`\nMemory: ${downloads} concurrent downloads of a ${mib(size)} MiB original from S3 through the site (one process, gateway and embedded backend):\n`);
-  console.log(table(['', 'value'], [
-    ['downloads complete (200, every byte)', `${complete} / ${downloads}`],
-    ['wall time', `${seconds.toFixed(1)} s (${mib((size * complete) / seconds)} MiB/s)`],
-    ['RSS before', `${mib(before.rss)} MiB`],
-    ['RSS sampled peak (every 100 ms)', `${mib(sampledPeak)} MiB`],
-    ['VmHWM (peak RSS since start)', `${mib(after.peak)} MiB`],
-  ]));
+  if (complete < downloads)
+    console.log(
+      `incomplete downloads, e.g. ${JSON.stringify(results.find((r) => r.status !== 200 || r.received !== size))}`,
+    );
+  console.log(
+    `\nMemory: ${downloads} concurrent downloads of a ${mib(size)} MiB original from S3 through the site (one process, gateway and embedded backend):\n`,
+  );
+  console.log(
+    table(
+      ['', 'value'],
+      [
+        ['downloads complete (200, every byte)', `${complete} / ${downloads}`],
+        ['wall time', `${seconds.toFixed(1)} s (${mib((size * complete) / seconds)} MiB/s)`],
+        ['RSS before', `${mib(before.rss)} MiB`],
+        ['RSS sampled peak (every 100 ms)', `${mib(sampledPeak)} MiB`],
+        ['VmHWM (peak RSS since start)', `${mib(after.peak)} MiB`],
+      ],
+    ),
+  );
   console.log(`\n- peak RSS **${mib(after.peak)} MiB** (goal < 300 MiB)`);
   await site.stop();
   await s3.process.stop();
@@ -203,7 +285,11 @@ interface Worker {
 
 function startWorker(name: string, env: Record<string, string>): Promise<Worker> {
   const log = fs.createWriteStream(path.join(dir, `${name}.log`));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'backend/worker.ts')], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'backend/worker.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.pipe(log);
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -223,9 +309,15 @@ async function workersBench(): Promise<void> {
     const shared = { ...COMMON, ...s3.env, DATABASE_URL: await createDatabase(cluster.url) };
     const web = await startSite('web', { ...shared, RUN_JOBS: 'false' });
     const token = await login(web.backend);
-    const category = await json<{ id?: number }>(`${web.backend}/api/v1/category`, { method: 'POST', token, body: { title: '转换', type: 0 } });
+    const category = await json<{ id?: number }>(`${web.backend}/api/v1/category`, {
+      method: 'POST',
+      token,
+      body: { title: '转换', type: 0 },
+    });
     void category;
-    const categories = await json<{ category: { id: number }[] }>(`${web.backend}/api/v1/category/list?type=0`, { token });
+    const categories = await json<{ category: { id: number }[] }>(`${web.backend}/api/v1/category/list?type=0`, {
+      token,
+    });
     const categoryId = categories.category[0]!.id;
     let made = 0;
     /** `count` documents of `pages` pages, each PDF distinct (page sizes differ), queued for conversion. */
@@ -236,11 +328,25 @@ async function workersBench(): Promise<void> {
         const pdf = textPdf(pages, [500 + made, 700 + made]);
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(pdf)]), `doc-${made}.pdf`);
-        const upload = await fetch(`${web.backend}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+        const upload = await fetch(`${web.backend}/api/v1/upload/document`, {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${token}` },
+        });
         const uploaded = (await upload.json()) as { data: { id: number } };
-        await json(`${web.backend}/api/v1/document`, { method: 'POST', token, body: { category_id: [categoryId], document: [{ title: `文档 ${made}`, attachment_id: uploaded.data.id, price: 0 }] } });
+        await json(`${web.backend}/api/v1/document`, {
+          method: 'POST',
+          token,
+          body: {
+            category_id: [categoryId],
+            document: [{ title: `文档 ${made}`, attachment_id: uploaded.data.id, price: 0 }],
+          },
+        });
       }
-      const list = await json<{ document: { id: number; title: string }[] }>(`${web.backend}/api/v1/document/list?size=1000&order=id%20asc`, { token });
+      const list = await json<{ document: { id: number; title: string }[] }>(
+        `${web.backend}/api/v1/document/list?size=1000&order=id%20asc`,
+        { token },
+      );
       for (const d of list.document) if (Number(/\d+$/.exec(d.title)?.[0]) > made - count) ids.push(d.id);
       return ids;
     };
@@ -248,7 +354,14 @@ async function workersBench(): Promise<void> {
       const ids = await batch();
       const workers: Worker[] = [];
       for (let w = 0; w < workerCount; w += 1) {
-        workers.push(await startWorker(`worker-${workerCount}-${w + 1}`, { ...shared, DATA_DIR: folder(`worker-${workerCount}-${w + 1}`), CONVERT_WORKERS: '1', CONVERT_JOBS: '1' }));
+        workers.push(
+          await startWorker(`worker-${workerCount}-${w + 1}`, {
+            ...shared,
+            DATA_DIR: folder(`worker-${workerCount}-${w + 1}`),
+            CONVERT_WORKERS: '1',
+            CONVERT_JOBS: '1',
+          }),
+        );
       }
       const cpuBefore = { s3: await cpuTimeOf(s3.process.pid), web: await cpuTimeOf(web.pid) };
       const startedAt = Date.now();
@@ -261,20 +374,37 @@ async function workersBench(): Promise<void> {
       const wall = (Date.now() - startedAt) / 1000;
       const cpu = {
         workers: (await Promise.all(workers.map((w) => cpuTimeOf(w.pid)))).map((us) => us / 1e6),
-        s3: (await cpuTimeOf(s3.process.pid) - cpuBefore.s3) / 1e6,
-        web: (await cpuTimeOf(web.pid) - cpuBefore.web) / 1e6,
+        s3: ((await cpuTimeOf(s3.process.pid)) - cpuBefore.s3) / 1e6,
+        web: ((await cpuTimeOf(web.pid)) - cpuBefore.web) / 1e6,
       };
       for (const w of workers) await w.stop();
       return { wall, cpu, documents: ids.length };
     };
     const one = await convert(1);
     const two = await convert(2);
-    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-    console.log(`\nConversion: ${count} text PDFs of ${pages} pages per run, PostgreSQL + s3rver, workers with CONVERT_WORKERS=1 CONVERT_JOBS=1; ${os.availableParallelism()} cores, load average now ${load}:\n`);
-    console.log(table(['workers', 'documents', 'wall s', 'CPU s, each worker (incl. start)', 'CPU s, s3rver', 'CPU s, web instance'], [one, two].map((r, i) => [
-      i + 1, r.documents, r.wall.toFixed(1), r.cpu.workers.map((c) => c.toFixed(1)).join(' + '), r.cpu.s3.toFixed(1), r.cpu.web.toFixed(1),
-    ])));
-    console.log(`\n- 2 workers ÷ 1: throughput **${ratio(one.wall, two.wall)}** (wall time ${ratio(two.wall, one.wall)})`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    console.log(
+      `\nConversion: ${count} text PDFs of ${pages} pages per run, PostgreSQL + s3rver, workers with CONVERT_WORKERS=1 CONVERT_JOBS=1; ${os.availableParallelism()} cores, load average now ${load}:\n`,
+    );
+    console.log(
+      table(
+        ['workers', 'documents', 'wall s', 'CPU s, each worker (incl. start)', 'CPU s, s3rver', 'CPU s, web instance'],
+        [one, two].map((r, i) => [
+          i + 1,
+          r.documents,
+          r.wall.toFixed(1),
+          r.cpu.workers.map((c) => c.toFixed(1)).join(' + '),
+          r.cpu.s3.toFixed(1),
+          r.cpu.web.toFixed(1),
+        ]),
+      ),
+    );
+    console.log(
+      `\n- 2 workers ÷ 1: throughput **${ratio(one.wall, two.wall)}** (wall time ${ratio(two.wall, one.wall)})`,
+    );
     await web.stop();
     await s3.process.stop();
   } finally {

@@ -67,11 +67,23 @@ async function longTexts(sqlite: ConstructorParameters<typeof SqliteSearchIndex>
   for (let id = 1; id <= BOOKS; id++) {
     const d = corpus.document(id, BOOK_LENGTH);
     const content = id <= 20 ? `${d.content}${LAST_WORDS}` : d.content;
-    await books.upsert([{ id, title: d.title, keywords: d.keywords, description: d.description, content, attributes: { createdAt: d.createdAt } }]);
+    await books.upsert([
+      {
+        id,
+        title: d.title,
+        keywords: d.keywords,
+        description: d.description,
+        content,
+        attributes: { createdAt: d.createdAt },
+      },
+    ]);
   }
   await books.optimize();
   const rows: (string | number)[][] = [];
-  for (const [label, text] of [['`我们` (in every book\'s first lines)', '我们'], [`\`${LAST_WORDS.slice(0, 4)}\` (only at the end of 20 books)`, LAST_WORDS.slice(0, 4)]] as const) {
+  for (const [label, text] of [
+    ["`我们` (in every book's first lines)", '我们'],
+    [`\`${LAST_WORDS.slice(0, 4)}\` (only at the end of 20 books)`, LAST_WORDS.slice(0, 4)],
+  ] as const) {
     const samples: number[] = [];
     let total = 0;
     for (let round = 0; round <= rounds; round++) {
@@ -111,7 +123,9 @@ async function openPostgres(): Promise<PostgresEngine | null> {
     index: new PostgresSearchIndex(db, 'document'),
     async sizes() {
       const { rows } = await db.executeQuery<{ name: string; bytes: string }>(
-        CompiledQuery.raw(`SELECT relname AS name, pg_total_relation_size(oid) AS bytes FROM pg_class WHERE relkind = 'r' AND relname LIKE 'search\\_document%'`),
+        CompiledQuery.raw(
+          `SELECT relname AS name, pg_total_relation_size(oid) AS bytes FROM pg_class WHERE relkind = 'r' AND relname LIKE 'search\\_document%'`,
+        ),
       );
       return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
     },
@@ -140,7 +154,19 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       (id, title, keywords, description, uuid, ext, status, view_count, download_count, created_at, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, 2, ?, ?, ?, ?)`);
     const fillTable = sqlite.transaction((documents: GeneratedDocument[]) => {
-      for (const d of documents) insertDocument.run(d.id, d.title, d.keywords, d.description, `bench-${d.id}`, d.ext, d.viewCount, d.downloadCount, d.createdAt, d.createdAt);
+      for (const d of documents)
+        insertDocument.run(
+          d.id,
+          d.title,
+          d.keywords,
+          d.description,
+          `bench-${d.id}`,
+          d.ext,
+          d.viewCount,
+          d.downloadCount,
+          d.createdAt,
+          d.createdAt,
+        );
     });
 
     let generateMs = 0;
@@ -151,7 +177,9 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     process.stderr.write(`  generating and indexing ${int(settings.documents)} documents …\n`);
     for (let first = 1; first <= settings.documents; first += BATCH) {
       const count = Math.min(BATCH, settings.documents - first + 1);
-      const [documents, generated] = timed(() => Array.from({ length: count }, (_, i) => corpus.document(first + i, settings.length)));
+      const [documents, generated] = timed(() =>
+        Array.from({ length: count }, (_, i) => corpus.document(first + i, settings.length)),
+      );
       generateMs += generated;
       for (const d of documents) textBytes += Buffer.byteLength(d.content);
       tableMs += timed(() => fillTable(documents))[1];
@@ -161,7 +189,14 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         keywords: d.keywords,
         description: d.description,
         content: d.content,
-        attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
+        attributes: {
+          categoryIds: [1 + (d.topic % 12)],
+          ext: d.ext,
+          language: 'zh',
+          createdAt: d.createdAt,
+          viewCount: d.viewCount,
+          downloadCount: d.downloadCount,
+        },
       }));
       indexMs += (await timedAsync(() => index.upsert(entries)))[1];
       if (postgres) postgresIndexMs += (await timedAsync(() => postgres.index.upsert(entries)))[1];
@@ -170,18 +205,26 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     const [, postgresOptimizeMs] = postgres ? await timedAsync(() => postgres.index.optimize()) : [undefined, 0];
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
 
-    const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as { name: string; bytes: number }[];
-    const bytesOf = (test: (name: string) => boolean) => pages.filter((page) => test(page.name)).reduce((sum, page) => sum + page.bytes, 0);
+    const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as {
+      name: string;
+      bytes: number;
+    }[];
+    const bytesOf = (test: (name: string) => boolean) =>
+      pages.filter((page) => test(page.name)).reduce((sum, page) => sum + page.bytes, 0);
     const ftsBytes = bytesOf((name) => /^search_document_(head_|summary_)?fts/.test(name));
     const valueBytes = bytesOf((name) => name === 'search_document' || name.startsWith('search_document_category'));
     const storedTextBytes = bytesOf((name) => name === 'search_document_text' || name === 'search_document_text_head');
-    const documentBytes = bytesOf((name) => name === 'document' || name === 'sqlite_autoindex_document_1' || name === 'document_user');
+    const documentBytes = bytesOf(
+      (name) => name === 'document' || name === 'sqlite_autoindex_document_1' || name === 'document_user',
+    );
     const fileBytes = (await stat(join(dir, 'moredoc.db'))).size;
 
     // MOREDOC's SearchDocument: every word OR-ed as LIKE on three columns, total and one page.
     const likeWhere = 'deleted_at IS NULL AND (title LIKE ? OR keywords LIKE ? OR description LIKE ?)';
     const likeCount = sqlite.prepare(`SELECT count(*) AS n FROM document WHERE ${likeWhere}`);
-    const likePage = sqlite.prepare(`SELECT id, title, keywords, description FROM document WHERE ${likeWhere} ORDER BY id DESC LIMIT ${PAGE_SIZE} OFFSET 0`);
+    const likePage = sqlite.prepare(
+      `SELECT id, title, keywords, description FROM document WHERE ${likeWhere} ORDER BY id DESC LIMIT ${PAGE_SIZE} OFFSET 0`,
+    );
     const like = (word: string) => {
       const pattern = [`%${word}%`, `%${word}%`, `%${word}%`];
       const total = (likeCount.get(...pattern) as { n: number }).n;
@@ -189,7 +232,8 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       return total;
     };
     const ours = (query: SearchQuery) => index.search({ size: PAGE_SIZE, maxTotal: MAX_TOTAL, ...query });
-    const onPostgres = (query: SearchQuery) => postgres!.index.search({ size: PAGE_SIZE, maxTotal: MAX_TOTAL, ...query });
+    const onPostgres = (query: SearchQuery) =>
+      postgres!.index.search({ size: PAGE_SIZE, maxTotal: MAX_TOTAL, ...query });
     // The PostgreSQL engine's answers against FTS5's: the same total, hits, scores, snippets and titles.
     const agreeing = new Set<string>();
     if (postgres) {
@@ -206,7 +250,9 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     const ourSamples: number[] = [];
     const likeSamples: number[] = [];
     const postgresSamples: number[] = [];
-    const perQuery = new Map(QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[], postgres: [] as number[] }]));
+    const perQuery = new Map(
+      QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[], postgres: [] as number[] }]),
+    );
     if (postgres) for (const query of QUERIES) await onPostgres({ text: query });
     for (let round = 1; round <= settings.rounds; round++) {
       process.stderr.write(`  round ${round}/${settings.rounds} …\n`);
@@ -237,12 +283,27 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       }
       const { total } = await index.search({ ...variant.query, size: PAGE_SIZE });
       const postgresFigures = postgres
-        ? [ms(percentile(postgresVariantSamples, 50)), ms(percentile(postgresVariantSamples, 99)), agreeing.has(JSON.stringify(variant.query)) ? 'yes' : '**no**']
+        ? [
+            ms(percentile(postgresVariantSamples, 50)),
+            ms(percentile(postgresVariantSamples, 99)),
+            agreeing.has(JSON.stringify(variant.query)) ? 'yes' : '**no**',
+          ]
         : [];
-      variantRows.push([variant.label, int(total), ms(percentile(samples, 50)), ms(percentile(samples, 99)), ...postgresFigures]);
+      variantRows.push([
+        variant.label,
+        int(total),
+        ms(percentile(samples, 50)),
+        ms(percentile(samples, 99)),
+        ...postgresFigures,
+      ]);
     }
 
-    const [ourP50, ourP99, likeP50, likeP99] = [percentile(ourSamples, 50), percentile(ourSamples, 99), percentile(likeSamples, 50), percentile(likeSamples, 99)];
+    const [ourP50, ourP99, likeP50, likeP99] = [
+      percentile(ourSamples, 50),
+      percentile(ourSamples, 99),
+      percentile(likeSamples, 50),
+      percentile(likeSamples, 99),
+    ];
     console.log(
       `${int(settings.documents)} generated documents of ${int(settings.length)} characters (words drawn by their frequency in jieba's dictionary, ` +
         `${TOPICS} topics), ${QUERIES.length} queries of 2–6 characters, ${settings.rounds} interleaved rounds; a search is the total plus the first ` +
@@ -253,19 +314,42 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       table(
         ['engine', 'searches', 'p50 ms', 'p99 ms', 'max ms'],
         [
-          ['ours · FTS5 bigrams, title + keywords + description + text', ourSamples.length, ms(ourP50), ms(ourP99), ms(Math.max(...ourSamples))],
-          ["MOREDOC · LIKE on title, keywords, description", likeSamples.length, ms(likeP50), ms(likeP99), ms(Math.max(...likeSamples))],
+          [
+            'ours · FTS5 bigrams, title + keywords + description + text',
+            ourSamples.length,
+            ms(ourP50),
+            ms(ourP99),
+            ms(Math.max(...ourSamples)),
+          ],
+          [
+            'MOREDOC · LIKE on title, keywords, description',
+            likeSamples.length,
+            ms(likeP50),
+            ms(likeP99),
+            ms(Math.max(...likeSamples)),
+          ],
         ],
       ),
     );
-    console.log(`\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)\n`);
+    console.log(
+      `\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)\n`,
+    );
     if (postgres) {
       const [postgresP50, postgresP99] = [percentile(postgresSamples, 50), percentile(postgresSamples, 99)];
       const same = QUERIES.filter((query) => agreeing.has(JSON.stringify({ text: query }))).length;
       console.log(
         table(
           ['engine', 'searches', 'p50 ms', 'p99 ms', 'max ms', 'same answers as FTS5'],
-          [['PostgreSQL · tsvector + GIN, the same tokens and bm25', postgresSamples.length, ms(postgresP50), ms(postgresP99), ms(Math.max(...postgresSamples)), `${same} of ${QUERIES.length}`]],
+          [
+            [
+              'PostgreSQL · tsvector + GIN, the same tokens and bm25',
+              postgresSamples.length,
+              ms(postgresP50),
+              ms(postgresP99),
+              ms(Math.max(...postgresSamples)),
+              `${same} of ${QUERIES.length}`,
+            ],
+          ],
         ),
       );
       console.log(
@@ -290,7 +374,18 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       ),
     );
     console.log(`\nOther shapes of query (${settings.rounds} runs each):\n`);
-    console.log(table(['query', 'hits', 'p50 ms', 'p99 ms', ...(postgres ? ['PostgreSQL p50 ms', 'PostgreSQL p99 ms', 'same answer'] : [])], variantRows));
+    console.log(
+      table(
+        [
+          'query',
+          'hits',
+          'p50 ms',
+          'p99 ms',
+          ...(postgres ? ['PostgreSQL p50 ms', 'PostgreSQL p99 ms', 'same answer'] : []),
+        ],
+        variantRows,
+      ),
+    );
     await longTexts(sqlite, settings.rounds);
     console.log(`\nA snippet (\`${QUERIES[6]}\`): \`${hits.get(QUERIES[6]!)!.snippet}\`\n`);
     console.log(
@@ -298,10 +393,18 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         ['size', 'MiB', 'per document KiB'],
         [
           ['text of the documents (UTF-8)', mib(textBytes), (textBytes / 1024 / settings.documents).toFixed(1)],
-          ['FTS5 indexes (contentless; all columns, and the tiers)', mib(ftsBytes), (ftsBytes / 1024 / settings.documents).toFixed(1)],
+          [
+            'FTS5 indexes (contentless; all columns, and the tiers)',
+            mib(ftsBytes),
+            (ftsBytes / 1024 / settings.documents).toFixed(1),
+          ],
           ['filter and sort values, categories', mib(valueBytes), (valueBytes / 1024 / settings.documents).toFixed(1)],
           ['texts for the snippets', mib(storedTextBytes), (storedTextBytes / 1024 / settings.documents).toFixed(1)],
-          ['`document` table (LIKE reference)', mib(documentBytes), (documentBytes / 1024 / settings.documents).toFixed(1)],
+          [
+            '`document` table (LIKE reference)',
+            mib(documentBytes),
+            (documentBytes / 1024 / settings.documents).toFixed(1),
+          ],
           ['whole database file', mib(fileBytes), (fileBytes / 1024 / settings.documents).toFixed(1)],
         ],
       ),
@@ -313,7 +416,8 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     );
     if (postgres) {
       const sizes = await postgres.sizes();
-      const sum = (test: (name: string) => boolean) => [...sizes].filter(([name]) => test(name)).reduce((total, [, bytes]) => total + bytes, 0);
+      const sum = (test: (name: string) => boolean) =>
+        [...sizes].filter(([name]) => test(name)).reduce((total, [, bytes]) => total + bytes, 0);
       const tokenBytes = sum((name) => /^search_document_(head|summary|fts|fts_more|counts)$/.test(name));
       const postgresTextBytes = sum((name) => name.startsWith('search_document_text'));
       const allBytes = sum(() => true);
@@ -322,8 +426,16 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         table(
           ['size', 'MiB', 'per document KiB'],
           [
-            ['tsvectors and their GIN indexes (the tiers, every column, the counts)', mib(tokenBytes), (tokenBytes / 1024 / settings.documents).toFixed(1)],
-            ['texts for the snippets', mib(postgresTextBytes), (postgresTextBytes / 1024 / settings.documents).toFixed(1)],
+            [
+              'tsvectors and their GIN indexes (the tiers, every column, the counts)',
+              mib(tokenBytes),
+              (tokenBytes / 1024 / settings.documents).toFixed(1),
+            ],
+            [
+              'texts for the snippets',
+              mib(postgresTextBytes),
+              (postgresTextBytes / 1024 / settings.documents).toFixed(1),
+            ],
             ['all of its tables', mib(allBytes), (allBytes / 1024 / settings.documents).toFixed(1)],
           ],
         ),

@@ -61,18 +61,35 @@ async function main(): Promise<void> {
   await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
   const bundle = await mkdtemp(join(REPO_ROOT, '.tmp', 'bench-bundle-'));
   process.stderr.write('building the server bundle (as npm run build:server) …\n');
-  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/build-info.ts'), bundle], { cwd: REPO_ROOT, stdio: 'ignore' });
-  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/build-server.ts'), bundle], { cwd: REPO_ROOT, stdio: 'ignore' });
+  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/build-info.ts'), bundle], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+  });
+  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/build-server.ts'), bundle], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+  });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const site = spawn(process.execPath, [...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), join(bundle, 'gateway/server.mjs')], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+  const site = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), join(bundle, 'gateway/server.mjs')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: join(dir, 'data'),
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   try {
     for (let tries = 0; ; tries += 1) {
       if ((await fetch(`${url}/healthz`).catch(() => undefined))?.ok) break;
@@ -88,7 +105,9 @@ async function main(): Promise<void> {
     const converted = await memoryOf(site.pid!);
 
     const id = content.documentIds[0]!;
-    const doc = await json<{ attachment?: { hash?: string }; preview_ext?: string; enable_gzip?: boolean }>(`${url}/api/v1/document?id=${id}`);
+    const doc = await json<{ attachment?: { hash?: string }; preview_ext?: string; enable_gzip?: boolean }>(
+      `${url}/api/v1/document?id=${id}`,
+    );
     const ext = doc.preview_ext === '.svg' && doc.enable_gzip ? '.gzip.svg' : doc.preview_ext || '.svg';
     const html = { accept: 'text/html', 'accept-encoding': 'gzip, br' };
     const api = { accept: 'application/json', 'accept-encoding': 'gzip, br' };
@@ -109,25 +128,45 @@ async function main(): Promise<void> {
     }
 
     const samples: number[] = [];
-    const sampler = setInterval(() => { void memoryOf(site.pid!).then((m) => samples.push(m.rss), () => undefined); }, 1000);
+    const sampler = setInterval(() => {
+      void memoryOf(site.pid!).then(
+        (m) => samples.push(m.rss),
+        () => undefined,
+      );
+    }, 1000);
     process.stderr.write(`mixed load: ${args.connections} connections, ${args.duration} s …\n`);
-    const result = await new WrkRunner(tools.wrk, dir).run({ origin: url, requests }, Number(args.connections), Number(args.duration));
+    const result = await new WrkRunner(tools.wrk, dir).run(
+      { origin: url, requests },
+      Number(args.connections),
+      Number(args.duration),
+    );
     clearInterval(sampler);
     const atEnd = await memoryOf(site.pid!);
     await new Promise((resolve) => setTimeout(resolve, Number(args.after) * 1000));
     const after = await memoryOf(site.pid!);
 
     const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
-    console.log(`\nnpm run start:prod (bundle of this checkout), ${args.documents} documents of ${args.pages} pages converted; wrk 1 thread, ${args.connections} connections, ${args.duration} s; load average at the end ${load}; ${new Date().toISOString()}\n`);
-    console.log(table(['moment', 'RSS MiB', 'peak (VmHWM) MiB'], [
-      ['idle after start', (fresh.rss / MiB).toFixed(1), (fresh.peak / MiB).toFixed(1)],
-      ['idle after the conversions', (converted.rss / MiB).toFixed(1), (converted.peak / MiB).toFixed(1)],
-      ['highest sample during the load', (Math.max(...samples) / MiB).toFixed(1), '—'],
-      ['end of the load', (atEnd.rss / MiB).toFixed(1), (atEnd.peak / MiB).toFixed(1)],
-      [`${args.after} s later`, (after.rss / MiB).toFixed(1), (after.peak / MiB).toFixed(1)],
-    ]));
-    console.log(`\n- mixed load: ${Math.round(result.rps).toLocaleString('en')} req/s, ${result.requests.toLocaleString('en')} answers, ${result.failures} failures, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, slowest ${result.max.toFixed(0)} ms`);
-    console.log(`- goals: RSS ≤ 300 MiB during and after (peak ${(Math.max(atEnd.peak, after.peak) / MiB).toFixed(0)} MiB), no answer over 1 s (slowest ${result.max.toFixed(0)} ms)`);
+    console.log(
+      `\nnpm run start:prod (bundle of this checkout), ${args.documents} documents of ${args.pages} pages converted; wrk 1 thread, ${args.connections} connections, ${args.duration} s; load average at the end ${load}; ${new Date().toISOString()}\n`,
+    );
+    console.log(
+      table(
+        ['moment', 'RSS MiB', 'peak (VmHWM) MiB'],
+        [
+          ['idle after start', (fresh.rss / MiB).toFixed(1), (fresh.peak / MiB).toFixed(1)],
+          ['idle after the conversions', (converted.rss / MiB).toFixed(1), (converted.peak / MiB).toFixed(1)],
+          ['highest sample during the load', (Math.max(...samples) / MiB).toFixed(1), '—'],
+          ['end of the load', (atEnd.rss / MiB).toFixed(1), (atEnd.peak / MiB).toFixed(1)],
+          [`${args.after} s later`, (after.rss / MiB).toFixed(1), (after.peak / MiB).toFixed(1)],
+        ],
+      ),
+    );
+    console.log(
+      `\n- mixed load: ${Math.round(result.rps).toLocaleString('en')} req/s, ${result.requests.toLocaleString('en')} answers, ${result.failures} failures, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, slowest ${result.max.toFixed(0)} ms`,
+    );
+    console.log(
+      `- goals: RSS ≤ 300 MiB during and after (peak ${(Math.max(atEnd.peak, after.peak) / MiB).toFixed(0)} MiB), no answer over 1 s (slowest ${result.max.toFixed(0)} ms)`,
+    );
   } finally {
     await stopChild(site);
     await rm(dir, { recursive: true, force: true });

@@ -90,9 +90,17 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
   app.register(authRateLimit, config.authRateLimit);
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
-  app.register(backendClient, { backendUrl: config.backendUrl, dispatcher: options.dispatcher, timeoutMs: config.upstreamTimeoutMs });
+  app.register(backendClient, {
+    backendUrl: config.backendUrl,
+    dispatcher: options.dispatcher,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
   app.register(health);
-  app.register(upstream, { timeoutMs: config.upstreamTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs, viewFiles: options.viewFiles });
+  app.register(upstream, {
+    timeoutMs: config.upstreamTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    viewFiles: options.viewFiles,
+  });
   app.register(startData, { ttlMs: config.startDataTtlMs });
   app.register(expectContinue);
   app.register(pageGuard, {
@@ -100,7 +108,11 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     sessionCacheTtlMs: config.sessionCacheTtlMs,
     sessionCacheMax: config.sessionCacheMax,
   });
-  app.register(routeData, { timeoutMs: config.routeDataTimeoutMs, ttlMs: config.routeDataTtlMs, maxEntries: PAGE_CACHE_MAX });
+  app.register(routeData, {
+    timeoutMs: config.routeDataTimeoutMs,
+    ttlMs: config.routeDataTtlMs,
+    maxEntries: PAGE_CACHE_MAX,
+  });
   app.register(robots, { publicOrigin: config.publicOrigin });
   app.register(spa, {
     webDist: config.webDist,

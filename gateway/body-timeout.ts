@@ -12,7 +12,8 @@ export class BodyTimeoutError extends Error {
 
 /** The error, or one of its causes (reply-from wraps what undici reports), is a BodyTimeoutError. */
 export function isBodyTimeout(error: unknown): boolean {
-  for (let inner = error; inner instanceof Error; inner = inner.cause) if (inner instanceof BodyTimeoutError) return true;
+  for (let inner = error; inner instanceof Error; inner = inner.cause)
+    if (inner instanceof BodyTimeoutError) return true;
   return false;
 }
 

@@ -51,7 +51,12 @@ export interface Staleness {
   routeData: boolean;
 }
 
-const NOTHING: Staleness = Object.freeze({ ownSession: false, sessions: false, publicStartData: false, routeData: false });
+const NOTHING: Staleness = Object.freeze({
+  ownSession: false,
+  sessions: false,
+  publicStartData: false,
+  routeData: false,
+});
 
 /**
  * What an answer makes stale. Any write with a token may change that token's own session

@@ -127,7 +127,10 @@ function parseTrustProxy(raw: string, problems: string[]): boolean | string[] {
   const lower = raw.toLowerCase();
   if (lower === 'false' || lower === '0' || lower === 'no') return false;
   if (lower === 'true' || lower === 'yes') return true;
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const cidr = CIDR.exec(entry);
     const address = cidr ? cidr[1]! : entry;
@@ -244,7 +247,9 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
   if (rawRouteData !== undefined) {
     const parsed = parseInteger(rawRouteData, 0, 60_000);
     if (parsed === undefined) {
-      problems.push(`ROUTE_DATA_TIMEOUT_MS: must be an integer from 0 to 60000 milliseconds, 0 to serve pages without route data (got "${rawRouteData}")`);
+      problems.push(
+        `ROUTE_DATA_TIMEOUT_MS: must be an integer from 0 to 60000 milliseconds, 0 to serve pages without route data (got "${rawRouteData}")`,
+      );
     } else routeDataTimeoutMs = parsed;
   }
 

@@ -46,5 +46,10 @@ export async function startEmbeddedBackend(
   const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '' });
   const app = await buildBackend(config, { ...build, logger: logger ?? false });
   await app.ready();
-  return { ...inProcessBackend(app), initialAdmin: app.initialAdmin, database: config.database?.label ?? null, close: () => app.close() };
+  return {
+    ...inProcessBackend(app),
+    initialAdmin: app.initialAdmin,
+    database: config.database?.label ?? null,
+    close: () => app.close(),
+  };
 }

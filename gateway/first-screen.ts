@@ -41,7 +41,12 @@ export interface FirstScreenRenderer {
 }
 
 /** The chunks `key` imports, itself included, except those of `loaded`. */
-function chunksOf(manifest: Manifest, key: string, loaded: ReadonlySet<string>, found = new Set<string>()): Set<string> {
+function chunksOf(
+  manifest: Manifest,
+  key: string,
+  loaded: ReadonlySet<string>,
+  found = new Set<string>(),
+): Set<string> {
   if (found.has(key) || loaded.has(key) || !manifest[key]) return found;
   found.add(key);
   for (const next of manifest[key].imports ?? []) chunksOf(manifest, next, loaded, found);
@@ -59,7 +64,9 @@ function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
         if (links === undefined) {
           const chunks = [...chunksOf(manifest, file, loaded)].map((key) => manifest[key]!);
           links = [
-            ...chunks.flatMap((chunk) => chunk.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(css)}">`),
+            ...chunks
+              .flatMap((chunk) => chunk.css ?? [])
+              .map((css) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(css)}">`),
             ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(chunk.file)}">`),
           ].join('\n    ');
           known.set(file, links);
@@ -75,18 +82,28 @@ function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
  * cannot be read. `timeLimitMs`: how long a render may take (tests that are not about the
  * limit raise it, so that a busy machine does not change what they see).
  */
-export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger, timeLimitMs = FIRST_SCREEN_TIME_LIMIT_MS): Promise<FirstScreenRenderer | undefined> {
+export async function loadFirstScreen(
+  webDist: string,
+  log: FastifyBaseLogger,
+  timeLimitMs = FIRST_SCREEN_TIME_LIMIT_MS,
+): Promise<FirstScreenRenderer | undefined> {
   const modulePath = join(webDist, FIRST_SCREEN_MODULE);
   if (!existsSync(modulePath)) {
     // A build without it (an older one, or a test's): pages are what the SPA renders alone.
-    log.info({ webDist }, 'pages are served without their first screen: the build has no .ssr/entry-server.js (`npm run build:web` makes it)');
+    log.info(
+      { webDist },
+      'pages are served without their first screen: the build has no .ssr/entry-server.js (`npm run build:web` makes it)',
+    );
     return undefined;
   }
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(webDist, MANIFEST), 'utf8')) as Manifest;
   } catch (error) {
-    log.warn({ webDist, err: error }, 'pages are served without their first screen: the build\'s manifest cannot be read');
+    log.warn(
+      { webDist, err: error },
+      "pages are served without their first screen: the build's manifest cannot be read",
+    );
     return undefined;
   }
   const linksOf = screenLinks(manifest);
@@ -102,7 +119,7 @@ export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger, t
     execArgv: [],
   });
   // A thread that fails outside a task (its module does not load): its tasks fail, and are logged.
-  pool.on('error', (error: Error) => log.warn({ err: error }, 'the first screen\'s thread failed'));
+  pool.on('error', (error: Error) => log.warn({ err: error }, "the first screen's thread failed"));
   return {
     async render(url, start) {
       // Past the limit the task is aborted, which ends the thread (piscina starts another).
@@ -112,7 +129,10 @@ export async function loadFirstScreen(webDist: string, log: FastifyBaseLogger, t
         return screen && { html: screen.html, head: linksOf(screen.files) };
       } catch (error) {
         // One page's fault: it is served without its first screen, the SPA renders it (and shows the error).
-        log.warn({ url, err: signal.aborted ? `late: over ${timeLimitMs} ms` : error }, 'the first screen of a page could not be rendered');
+        log.warn(
+          { url, err: signal.aborted ? `late: over ${timeLimitMs} ms` : error },
+          'the first screen of a page could not be rendered',
+        );
         return undefined;
       }
     },

@@ -13,14 +13,34 @@ import { SAFE_METHODS, pathOf } from './http';
 import { recordUpstreamFailure } from './plugins/backend-client';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets or refuses itself. */
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'http2-settings', 'host']);
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'http2-settings',
+  'host',
+]);
 
 /**
  * Headers a client could use to pass itself off as someone else to the backend; and
  * Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
  * `100 Continue` to the client, and the body is streamed to the backend as it comes.
  */
-const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set(['cookie', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'x-request-id', 'expect']);
+const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'cookie',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+  'x-request-id',
+  'expect',
+]);
 
 /** Characters Node refuses in a header value; an upstream may still send them (http-proxy strips them too). */
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/g;
@@ -61,7 +81,13 @@ export function backendRequestHeaders(request: FastifyRequest, identity = false)
   const out: Record<string, string | string[]> = {};
   for (const name in incoming) {
     const value = incoming[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || DROPPED_REQUEST_HEADERS.has(name) || (listed.length > 0 && listed.includes(name))) continue;
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(name) ||
+      DROPPED_REQUEST_HEADERS.has(name) ||
+      (listed.length > 0 && listed.includes(name))
+    )
+      continue;
     out[name] = value;
   }
   out['x-forwarded-for'] = request.ip;
@@ -83,8 +109,15 @@ export function clientResponseHeaders(headers: IncomingHttpHeaders): IncomingHtt
   const out: IncomingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('access-control-') || (listed.length > 0 && listed.includes(name))) continue;
-    if (typeof value === 'string') out[name] = INVALID_HEADER_VALUE.test(value) ? value.replace(INVALID_HEADER_VALUE, '') : value;
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(name) ||
+      name.startsWith('access-control-') ||
+      (listed.length > 0 && listed.includes(name))
+    )
+      continue;
+    if (typeof value === 'string')
+      out[name] = INVALID_HEADER_VALUE.test(value) ? value.replace(INVALID_HEADER_VALUE, '') : value;
     else out[name] = value.map((item) => item.replace(INVALID_HEADER_VALUE, ''));
     INVALID_HEADER_VALUE.lastIndex = 0;
   }
@@ -94,7 +127,8 @@ export function clientResponseHeaders(headers: IncomingHttpHeaders): IncomingHtt
 /** A backend fault as the JSON answer, with the headers of a half-set answer cleared. */
 export function sendFault(reply: FastifyReply, fault: GatewayError): void {
   if (reply.sent) return;
-  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'content-disposition']) reply.removeHeader(name);
+  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'content-disposition'])
+    reply.removeHeader(name);
   reply
     .code(fault.statusCode)
     .header('cache-control', 'no-store')
@@ -116,7 +150,8 @@ export function forwardablePath(url: string): string | undefined {
       return undefined;
     }
   }
-  if (decoded.includes('..') && (decoded === '..' || decoded.includes('/..') || decoded.includes('../'))) return undefined;
+  if (decoded.includes('..') && (decoded === '..' || decoded.includes('/..') || decoded.includes('../')))
+    return undefined;
   return url;
 }
 
@@ -229,7 +264,8 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
 /** Forwards a GET or HEAD to the backend as it is (path and query unchanged) and sends its answer. */
 export function forwardRead(request: FastifyRequest, reply: FastifyReply, options: ForwardOptions): FastifyReply {
   const path = forwardablePath(request.url);
-  if (path === undefined) return reply.code(400).header('cache-control', 'no-store').send(errorBody(400, MESSAGES.badRequest));
+  if (path === undefined)
+    return reply.code(400).header('cache-control', 'no-store').send(errorBody(400, MESSAGES.badRequest));
   if (!SAFE_METHODS.has(request.method)) throw new Error(`forwardRead is for reads, not ${request.method}`);
   try {
     options.pool.dispatch(
@@ -244,7 +280,8 @@ export function forwardRead(request: FastifyRequest, reply: FastifyReply, option
     );
   } catch (error) {
     // undici refused the request itself (a header or path it does not take).
-    if (error instanceof undiciErrors.InvalidArgumentError) return reply.code(400).header('cache-control', 'no-store').send(errorBody(400, MESSAGES.badRequest));
+    if (error instanceof undiciErrors.InvalidArgumentError)
+      return reply.code(400).header('cache-control', 'no-store').send(errorBody(400, MESSAGES.badRequest));
     throw new GatewayError(502, MESSAGES.badGateway, { cause: error });
   }
   return reply;

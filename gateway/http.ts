@@ -21,7 +21,7 @@ export function pathOf(url: string): string {
 
 /** `path` is `prefix` or below it, segment-wise: `/api/v1` is under `/api`, `/apis` is not. */
 export function isUnder(path: string, prefix: string): boolean {
-  return path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* / */);
+  return path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47); /* / */
 }
 
 /** `application/json`, or a JSON subtype like `application/merge-patch+json`, with any parameters. */

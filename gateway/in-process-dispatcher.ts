@@ -20,7 +20,11 @@ export interface InProcessServer {
 type Handler = Dispatcher.DispatchHandler;
 
 /** The new-style handler API, for a handler written in either style (undici's own request() uses the old one). */
-function handlerOf(handler: Handler): Required<Pick<Handler, 'onRequestStart' | 'onResponseStart' | 'onResponseData' | 'onResponseEnd' | 'onResponseError'>> {
+function handlerOf(
+  handler: Handler,
+): Required<
+  Pick<Handler, 'onRequestStart' | 'onResponseStart' | 'onResponseData' | 'onResponseEnd' | 'onResponseError'>
+> {
   if (handler.onRequestStart) return handler as never;
   return {
     onRequestStart: (controller) => handler.onConnect?.((reason) => controller.abort(reason as Error)),
@@ -28,7 +32,8 @@ function handlerOf(handler: Handler): Required<Pick<Handler, 'onRequestStart' | 
       const raw: Buffer[] = [];
       for (const name in headers) {
         const value = headers[name];
-        for (const item of Array.isArray(value) ? value : [value]) raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(item), 'latin1'));
+        for (const item of Array.isArray(value) ? value : [value])
+          raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(item), 'latin1'));
       }
       if (handler.onHeaders?.(status, raw, () => controller.resume(), statusText ?? '') === false) controller.pause();
     },
@@ -209,7 +214,11 @@ class ExchangeResponse extends Writable {
     delete this.fields[name.toLowerCase()];
   }
 
-  writeHead(status: number, reason?: string | Record<string, number | string | readonly string[]>, headers?: Record<string, number | string | readonly string[]>): this {
+  writeHead(
+    status: number,
+    reason?: string | Record<string, number | string | readonly string[]>,
+    headers?: Record<string, number | string | readonly string[]>,
+  ): this {
     const fields = typeof reason === 'object' ? reason : headers;
     if (typeof reason === 'string') this.statusMessage = reason;
     this.statusCode = status;
@@ -267,7 +276,8 @@ class ExchangeResponse extends Writable {
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.waiting = undefined;
-    if (!this.exchange.settled) this.exchange.fail(error ?? new undiciErrors.SocketError('the backend closed the exchange before it answered'));
+    if (!this.exchange.settled)
+      this.exchange.fail(error ?? new undiciErrors.SocketError('the backend closed the exchange before it answered'));
     // The failure goes to the gateway's handler; an 'error' event would go nowhere.
     callback();
   }
@@ -292,7 +302,9 @@ class Exchange implements Dispatcher.DispatchController {
     const headers = incomingHeaders(options.headers);
     const forwarded = headers['x-forwarded-for'];
     const peer = typeof forwarded === 'string' && forwarded !== '' ? forwarded.split(',', 1)[0]!.trim() : '127.0.0.1';
-    const socket = new ExchangeSocket(peer, () => this.abort(new undiciErrors.SocketError('the backend closed the exchange')));
+    const socket = new ExchangeSocket(peer, () =>
+      this.abort(new undiciErrors.SocketError('the backend closed the exchange')),
+    );
     this.request = new ExchangeRequest(options.method, options.path, headers, socket, options.body);
     this.response = new ExchangeResponse(this.request, this);
     this.headersTimeout = options.headersTimeout ?? 300_000;
@@ -336,7 +348,9 @@ class Exchange implements Dispatcher.DispatchController {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    this.request.stopReading(() => new undiciErrors.RequestAbortedError('the backend answered before reading the whole body'));
+    this.request.stopReading(
+      () => new undiciErrors.RequestAbortedError('the backend answered before reading the whole body'),
+    );
     this.handler.onResponseEnd(this, {});
   }
 

@@ -46,9 +46,17 @@ export function loggerOptions(level: LogLevel, stream?: DestinationStream): Logg
   };
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** Files of the built SPA: at info, a terminal shows no line for them (they come by the dozen per page). */
-const STATIC_FILE = /^\/(assets\/|favicon\.|robots\.txt|manifest\.|[^/?]+\.(?:js|css|png|svg|ico|webp|woff2?|map)(?:\?|$))/;
+const STATIC_FILE =
+  /^\/(assets\/|favicon\.|robots\.txt|manifest\.|[^/?]+\.(?:js|css|png|svg|ico|webp|woff2?|map)(?:\?|$))/;
 const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'name']);
 
 /** One pino JSON record as a line for a person: time, level, what happened. */
@@ -59,8 +67,15 @@ export function readableLine(record: Record<string, unknown>): string | null {
   const from = typeof record.name === 'string' ? `[${record.name}] ` : '';
   if (record.msg === 'request' && typeof record.url === 'string') {
     if (level <= 30 && STATIC_FILE.test(record.url) && Number(record.status) < 400) return null;
-    const extra = ['refused', 'upstream', 'upstreamReason'].filter((k) => record[k] !== undefined).map((k) => `${k}=${String(record[k])}`);
-    return [time, tag, `${from}${String(record.method)} ${record.url} ${String(record.status)} ${String(record.ms)}ms`, ...extra].join(' ');
+    const extra = ['refused', 'upstream', 'upstreamReason']
+      .filter((k) => record[k] !== undefined)
+      .map((k) => `${k}=${String(record[k])}`);
+    return [
+      time,
+      tag,
+      `${from}${String(record.method)} ${record.url} ${String(record.status)} ${String(record.ms)}ms`,
+      ...extra,
+    ].join(' ');
   }
   const err = record.err as { message?: string; stack?: string } | undefined;
   const fields = Object.entries(record)

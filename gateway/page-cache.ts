@@ -35,7 +35,10 @@ export class PageCache {
   private readonly visitorPages = new Map<string, KeptPage>();
   /** A visitor's page being made anew: one making per page, however many ask meanwhile. */
   private readonly making = new Map<string, { version: PageVersion; page: Promise<RenderedPage> }>();
-  private readonly sessionPages = new WeakMap<VisitorSession, Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>>();
+  private readonly sessionPages = new WeakMap<
+    VisitorSession,
+    Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>
+  >();
 
   constructor(private readonly opts: PageCacheOptions) {}
 
@@ -44,7 +47,11 @@ export class PageCache {
    * many ask). A page past its time is answered while its successor is made (its first screen
    * takes a few milliseconds on the renderer's thread): nobody waits for it.
    */
-  visitorPage(key: string, version: PageVersion, make: () => Promise<RenderedPage>): RenderedPage | Promise<RenderedPage> {
+  visitorPage(
+    key: string,
+    version: PageVersion,
+    make: () => Promise<RenderedPage>,
+  ): RenderedPage | Promise<RenderedPage> {
     const kept = this.visitorPages.get(key);
     const current = kept && sameVersion(kept.version, version) ? kept.page : undefined;
     if (current && kept!.expires > Date.now()) return current;
@@ -54,7 +61,8 @@ export class PageCache {
       const page = make().then((made) => {
         this.visitorPages.delete(key);
         this.visitorPages.set(key, { expires: Date.now() + this.opts.ttlMs, version, page: made });
-        while (this.visitorPages.size > this.opts.maxPages) this.visitorPages.delete(this.visitorPages.keys().next().value as string);
+        while (this.visitorPages.size > this.opts.maxPages)
+          this.visitorPages.delete(this.visitorPages.keys().next().value as string);
         return made;
       });
       this.making.set(key, { version, page });
@@ -74,12 +82,18 @@ export class PageCache {
   currentTest(key: string, page: RenderedPage, now: () => PageVersion): ((time: number) => boolean) | undefined {
     const record = this.visitorPages.get(key);
     if (record?.page !== page || record.version.publicPart === undefined) return undefined;
-    const current = (time: number) => this.visitorPages.get(key) === record && record.expires > time && sameVersion(record.version, now());
+    const current = (time: number) =>
+      this.visitorPages.get(key) === record && record.expires > time && sameVersion(record.version, now());
     return current(Date.now()) ? current : undefined;
   }
 
   /** A logged-in visitor's page, kept with the session for the same start data. */
-  async sessionPage(session: VisitorSession, key: string, publicPart: PublicStartData | undefined, make: () => Promise<RenderedPage>): Promise<RenderedPage> {
+  async sessionPage(
+    session: VisitorSession,
+    key: string,
+    publicPart: PublicStartData | undefined,
+    make: () => Promise<RenderedPage>,
+  ): Promise<RenderedPage> {
     let pages = this.sessionPages.get(session);
     const kept = pages?.get(key);
     if (kept && kept.publicPart === publicPart) return kept.page;

@@ -7,9 +7,28 @@ import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
 import { htmlText, pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
-  ARTICLE_PAGE_SIZE, LIBRARY_PAGE_SIZE, SEARCH_PAGE_SIZE, articleCall, articleCategoryIds, articleListCall, articleListRequest,
-  articleListState, articleSearchCall, documentCall, friendlinksCall, homeDocumentsCall, latestDocumentsCall, libraryCall, libraryRequest,
-  libraryState, recommendedArticlesCall, recommendedDocumentsCall, relatedArticlesCall, relatedDocumentsCall, searchCall, searchRequest,
+  ARTICLE_PAGE_SIZE,
+  LIBRARY_PAGE_SIZE,
+  SEARCH_PAGE_SIZE,
+  articleCall,
+  articleCategoryIds,
+  articleListCall,
+  articleListRequest,
+  articleListState,
+  articleSearchCall,
+  documentCall,
+  friendlinksCall,
+  homeDocumentsCall,
+  latestDocumentsCall,
+  libraryCall,
+  libraryRequest,
+  libraryState,
+  recommendedArticlesCall,
+  recommendedDocumentsCall,
+  relatedArticlesCall,
+  relatedDocumentsCall,
+  searchCall,
+  searchRequest,
   searchState,
 } from '../shared/page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../shared/page-paths';
@@ -68,7 +87,9 @@ export function renderHead(head: PageHead, favicon: unknown, images: readonly st
     meta('keywords', head.keywords),
     ...(head.robots ? [meta('robots', head.robots)] : []),
     ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}">`] : []),
-    ...head.openGraph.map(([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`),
+    ...head.openGraph.map(
+      ([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`,
+    ),
     `<link rel="icon" href="${escapeHtml(safeIconUrl(favicon))}">`,
     ...head.jsonLd.map((data) => `<script type="application/ld+json">${scriptSafeJson(data)}</script>`),
     CRAWLER_STYLE,
@@ -82,22 +103,29 @@ function listOfLinks(items: readonly { path: string | undefined; text: string }[
   return shown.length ? `<ul>${shown.map((item) => `<li>${link(item.path, item.text)}</li>`).join('')}</ul>` : '';
 }
 
-const section = (title: string, body: string) => (body ? `<section><h2>${escapeHtml(title)}</h2>${body}</section>` : '');
+const section = (title: string, body: string) =>
+  body ? `<section><h2>${escapeHtml(title)}</h2>${body}</section>` : '';
 
 function breadcrumbs(input: PageInput): string {
   const trail = pageTrail(input);
   if (trail.length < 2) return '';
-  const items = trail.map((crumb, i) => `<li>${i === trail.length - 1 ? escapeHtml(crumb.name) : link(crumb.path, crumb.name)}</li>`);
+  const items = trail.map(
+    (crumb, i) => `<li>${i === trail.length - 1 ? escapeHtml(crumb.name) : link(crumb.path, crumb.name)}</li>`,
+  );
   return `<nav aria-label="面包屑"><ol>${items.join('')}</ol></nav>`;
 }
 
 function siteNavigation(navigation: readonly Navigation[]): string {
   const top = navigation.filter((n) => n.enable !== false && !n.parent_id && n.href && n.title);
-  return top.length ? `<nav aria-label="网站导航">${listOfLinks(top.map((n) => ({ path: n.href, text: n.title ?? '' })))}</nav>` : '';
+  return top.length
+    ? `<nav aria-label="网站导航">${listOfLinks(top.map((n) => ({ path: n.href, text: n.title ?? '' })))}</nav>`
+    : '';
 }
 
-const documentLinks = (documents: readonly Document[]) => listOfLinks(documents.map((d) => ({ path: documentPagePath(d), text: d.title ?? '' })));
-const articleLinks = (articles: readonly Article[]) => listOfLinks(articles.map((a) => ({ path: articlePagePath(a), text: a.title || '无标题' })));
+const documentLinks = (documents: readonly Document[]) =>
+  listOfLinks(documents.map((d) => ({ path: documentPagePath(d), text: d.title ?? '' })));
+const articleLinks = (articles: readonly Article[]) =>
+  listOfLinks(articles.map((a) => ({ path: articlePagePath(a), text: a.title || '无标题' })));
 
 function documentCategories(categories: readonly Category[]): string {
   const visible = categories.filter((c) => c.type !== 1 && c.enable !== false);
@@ -116,17 +144,24 @@ function homeContent(input: PageInput): string {
     section('推荐文档', documentLinks(findAnswer(input.answers, recommendedDocumentsCall()) ?? [])),
     ...byCategory,
     section('最新文档', documentLinks(findAnswer(input.answers, latestDocumentsCall()) ?? [])),
-    section('友情链接', listOfLinks((findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })))),
+    section(
+      '友情链接',
+      listOfLinks(
+        (findAnswer(input.answers, friendlinksCall()) ?? []).map((l) => ({ path: l.link, text: l.title ?? '' })),
+      ),
+    ),
   ].join('');
 }
 
 /** `/vip`: what the membership is, its plans with their prices, and its benefits (the `vip` settings). */
 function vipContent(input: PageInput, head: PageHead): string {
   const vip = input.settings.vip ?? {};
-  const plans = (vip.plans ?? []).filter((plan) => plan.title).map((plan) => {
-    const terms = `¥${formatFen(yuanToFen(plan.price ?? 0))} / ${plan.days ?? 0} 天`;
-    return `<li>${escapeHtml(`${plan.title}：${terms}${plan.description ? `，${plan.description}` : ''}`)}</li>`;
-  });
+  const plans = (vip.plans ?? [])
+    .filter((plan) => plan.title)
+    .map((plan) => {
+      const terms = `¥${formatFen(yuanToFen(plan.price ?? 0))} / ${plan.days ?? 0} 天`;
+      return `<li>${escapeHtml(`${plan.title}：${terms}${plan.description ? `，${plan.description}` : ''}`)}</li>`;
+    });
   const benefits = htmlText(vip.benefits);
   return [
     `<h1>${escapeHtml(vip.title || head.title.replace(/ - .*$/, ''))}</h1>`,
@@ -165,7 +200,9 @@ function articleContent(input: PageInput, key: string): string {
   const author = article.author || article.user?.username;
   const byline = [
     author ? `作者：${escapeHtml(author)}` : '',
-    article.created_at ? `发布时间：<time datetime="${escapeHtml(article.created_at)}">${escapeHtml(formatDate(article.created_at, SHORT_DATE_FORMAT))}</time>` : '',
+    article.created_at
+      ? `发布时间：<time datetime="${escapeHtml(article.created_at)}">${escapeHtml(formatDate(article.created_at, SHORT_DATE_FORMAT))}</time>`
+      : '',
   ].filter(Boolean);
   return [
     breadcrumbs(input),
@@ -192,7 +229,9 @@ function pageLinks(path: string, query: Readonly<Record<string, string>>, page: 
   const numbers = Array.from({ length: Math.min(10, pages) }, (_, i) => first + i);
   const items = [
     ...(page > 1 ? [`<li>${link(href(page - 1), '上一页')}</li>`] : []),
-    ...numbers.map((n) => `<li>${n === page ? `<span aria-current="page">${n}</span>` : link(href(n), String(n))}</li>`),
+    ...numbers.map(
+      (n) => `<li>${n === page ? `<span aria-current="page">${n}</span>` : link(href(n), String(n))}</li>`,
+    ),
     ...(page < pages ? [`<li>${link(href(page + 1), '下一页')}</li>`] : []),
   ];
   return `<nav aria-label="分页"><ol>${items.join('')}</ol></nav>`;
@@ -203,12 +242,17 @@ function categoryContent(input: PageInput, head: PageHead): string {
   const category = input.categories.find((c) => c.id === id);
   const articles = input.match?.route.name === 'article-category';
   const type = articles ? 1 : (category?.type ?? 0);
-  const children = input.categories.filter((c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && (c.type ?? 0) === type);
+  const children = input.categories.filter(
+    (c) => (c.parent_id ?? 0) === (id ?? 0) && c.enable !== false && (c.type ?? 0) === type,
+  );
   const parts = [
     breadcrumbs(input),
     `<h1>${escapeHtml(category?.title ?? head.title.replace(/ - [^-]*$/, ''))}</h1>`,
     category?.description ? `<p>${escapeHtml(category.description)}</p>` : '',
-    section(articles && !category ? '文章分类' : '子分类', listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' })))),
+    section(
+      articles && !category ? '文章分类' : '子分类',
+      listOfLinks(children.map((c) => ({ path: categoryPagePath(c), text: c.title ?? '' }))),
+    ),
   ];
   if (articles) {
     // The same calls as the page's (shared/page-data.ts articleListPageCalls).
@@ -216,10 +260,18 @@ function categoryContent(input: PageInput, head: PageHead): string {
     const hits = state.wd ? findAnswer(input.answers, articleSearchCall(state.wd, state.page)) : undefined;
     const list = state.wd
       ? hits && { articles: hits.hits, total: hits.total }
-      : findAnswer(input.answers, articleListCall(articleListRequest(category?.id ? articleCategoryIds(input.categories, category.id) : [], state.page)));
+      : findAnswer(
+          input.answers,
+          articleListCall(
+            articleListRequest(category?.id ? articleCategoryIds(input.categories, category.id) : [], state.page),
+          ),
+        );
     if (list) {
       const pages = Math.max(1, Math.ceil(list.total / ARTICLE_PAGE_SIZE));
-      parts.push(section(state.wd ? '搜索结果' : '文章', articleLinks(list.articles)), pageLinks(input.path, input.query, state.page, pages));
+      parts.push(
+        section(state.wd ? '搜索结果' : '文章', articleLinks(list.articles)),
+        pageLinks(input.path, input.query, state.page, pages),
+      );
     }
     parts.push(section('推荐文章', articleLinks(findAnswer(input.answers, recommendedArticlesCall())?.articles ?? [])));
   } else {
@@ -227,7 +279,10 @@ function categoryContent(input: PageInput, head: PageHead): string {
     const list = findAnswer(input.answers, libraryCall(libraryRequest(id, state)));
     if (list) {
       const pages = Math.max(1, Math.ceil((list.total ?? 0) / LIBRARY_PAGE_SIZE));
-      parts.push(section('文档', documentLinks(list.document ?? [])), pageLinks(input.path, input.query, state.page, pages));
+      parts.push(
+        section('文档', documentLinks(list.document ?? [])),
+        pageLinks(input.path, input.query, state.page, pages),
+      );
     }
   }
   return parts.join('');
@@ -252,7 +307,12 @@ function searchContent(input: PageInput, head: PageHead): string {
  * The page's main content for crawlers, or '' for pages that have none (not indexed, or
  * whose data did not come in time).
  */
-export function renderCrawlerContent(input: PageInput, head: PageHead, navigation: readonly Navigation[], bodies: readonly CallAnswer[] = []): string {
+export function renderCrawlerContent(
+  input: PageInput,
+  head: PageHead,
+  navigation: readonly Navigation[],
+  bodies: readonly CallAnswer[] = [],
+): string {
   const route = input.match?.route;
   // A page without robots is an indexable route's (shared/page-head.ts).
   if (head.robots || !route || !isIndexable(route)) return '';

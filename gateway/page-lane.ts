@@ -18,7 +18,10 @@ export interface KeptAnswer {
 }
 
 /** Called after each answer of the lane: its access line. */
-export type LaneAnswered = (request: IncomingMessage, answer: { id: string; status: number; ms: number; bytes: number }) => void;
+export type LaneAnswered = (
+  request: IncomingMessage,
+  answer: { id: string; status: number; ms: number; bytes: number },
+) => void;
 
 /** Fastify's server options the lane's server takes over from the server Fastify would make. */
 interface ServerTimeouts {
@@ -80,14 +83,22 @@ export class PageLane {
     response.writeHead(kept.status, [...kept.headers, 'x-request-id', id]);
     response.end(kept.body);
     if (this.listeners.length > 0) {
-      const answer = { id, status: kept.status, ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - before };
+      const answer = {
+        id,
+        status: kept.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        bytes: socket.bytesWritten - before,
+      };
       for (const listener of this.listeners) listener(request, answer);
     }
     return true;
   }
 
   /** Fastify's `serverFactory`: the server Fastify would make, with the lane in front. */
-  readonly serverFactory = (handler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
+  readonly serverFactory = (
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+    options: ServerTimeouts,
+  ): Server => {
     const server = createServer((request, response) => {
       if (!this.answer(request, response)) handler(request, response);
     });

@@ -44,7 +44,9 @@ export function renderPage(
   template: string,
   parts: { head: string; screenHead?: string; content: string; startData: StartData | undefined },
 ): string {
-  const script = parts.startData ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>` : '';
+  const script = parts.startData
+    ? `<script type="application/json" id="start-data">${scriptSafeJson(parts.startData)}</script>`
+    : '';
   const screenHead = parts.screenHead ? `  ${parts.screenHead}\n  ${HEAD_END}` : HEAD_END;
   // Function replacers: the inserted text may contain `$`. The template's own end of head first.
   return template
@@ -69,7 +71,11 @@ export interface PageToRender {
 }
 
 /** The page's status and bytes, from index.html (`template`) and, for people, the first screen as the SPA shows it. */
-export async function renderVisitorPage(template: string, firstScreen: FirstScreenRenderer | undefined, page: PageToRender): Promise<RenderedPage> {
+export async function renderVisitorPage(
+  template: string,
+  firstScreen: FirstScreenRenderer | undefined,
+  page: PageToRender,
+): Promise<RenderedPage> {
   const { match, publicPart, routeData, session } = page;
   const input: PageInput = {
     path: page.path,
@@ -83,7 +89,8 @@ export async function renderVisitorPage(template: string, firstScreen: FirstScre
     closed: page.closed,
   };
   const head = pageHead(input);
-  if (routeData.missing && page.crawler) return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
+  if (routeData.missing && page.crawler)
+    return { status: 404, html: Buffer.from(renderMissingPage(head)), forCrawlers: true };
   let startData: StartData | undefined;
   if (publicPart) {
     startData = { ...publicPart };
@@ -95,14 +102,17 @@ export async function renderVisitorPage(template: string, firstScreen: FirstScre
   }
   // People visiting get the first screen as the SPA shows it; crawlers, and people when it
   // is not rendered, the page's main content as plain HTML (hidden from people).
-  const screen = startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
-    ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
-    : undefined;
+  const screen =
+    startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
+      ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
+      : undefined;
   const html = renderPage(template, {
     head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
     screenHead: screen?.head,
     // A closed site shows its notice, not the page's content.
-    content: page.closed ? '' : screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies),
+    content: page.closed
+      ? ''
+      : (screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies)),
     startData,
   });
   // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
@@ -111,4 +121,3 @@ export async function renderVisitorPage(template: string, firstScreen: FirstScre
   const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
   return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
 }
-

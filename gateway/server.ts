@@ -12,7 +12,10 @@ import type { EmbeddedBackend } from './embedded-backend';
 import { loggerOptions, textLogStream } from './logging';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-/** After the port closed: how long a connection without a request may still bring one (a loaded machine may take a while to read what was accepted). */
+/**
+ * After the port closed: how long a connection without a request may still bring one (a loaded machine may take a while
+ * to read what was accepted).
+ */
 const IDLE_CLOSE_MS = 2000;
 const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
 
@@ -60,7 +63,11 @@ function isDatabaseStartError(error: unknown): error is Error {
 }
 
 function siteUrl(config: GatewayConfig, port: number): string {
-  const host = LOOPBACK_OR_ANY.has(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host = LOOPBACK_OR_ANY.has(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   return `http://${host}:${port}`;
 }
 

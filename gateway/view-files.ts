@@ -16,7 +16,12 @@ import { backendAuthorization, bearerFromCookie, forwardablePath } from './forwa
  * backend that failed before answering (it answers the same request over HTTP with its own
  * error, and logs it).
  */
-export function serveViewFile(request: FastifyRequest, reply: FastifyReply, viewFiles: ViewFiles<Readable>, forward: () => FastifyReply): FastifyReply | Promise<FastifyReply> {
+export function serveViewFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  viewFiles: ViewFiles<Readable>,
+  forward: () => FastifyReply,
+): FastifyReply | Promise<FastifyReply> {
   if (request.method !== 'GET' || forwardablePath(request.url) === undefined) return forward();
   const pending = viewFiles(request.url, {
     authorization: backendAuthorization(request),

@@ -50,7 +50,9 @@ async function copyOne(source: LocalBlobStore, target: S3BlobStore, key: string)
   await target.put(key, fs.createReadStream(file), { md5: local.md5 });
   const stored = await target.digest(key);
   if (!stored || stored.size !== local.size || stored.md5 !== local.md5) {
-    throw new Error(`the bucket reports ${stored ? `${stored.size} bytes, MD5 ${stored.md5 ?? 'unknown'}` : 'no object'} after the upload of ${local.size} bytes, MD5 ${local.md5}`);
+    throw new Error(
+      `the bucket reports ${stored ? `${stored.size} bytes, MD5 ${stored.md5 ?? 'unknown'}` : 'no object'} after the upload of ${local.size} bytes, MD5 ${local.md5}`,
+    );
   }
   return local.size;
 }
@@ -59,7 +61,11 @@ async function copyOne(source: LocalBlobStore, target: S3BlobStore, key: string)
 export async function copyBlobs(
   source: LocalBlobStore,
   target: S3BlobStore,
-  opts: { onProgress?: (progress: CopyProgress) => void; onFailure?: (failure: CopyFailure) => void; stopped?: () => boolean } = {},
+  opts: {
+    onProgress?: (progress: CopyProgress) => void;
+    onFailure?: (failure: CopyFailure) => void;
+    stopped?: () => boolean;
+  } = {},
 ): Promise<CopyProgress> {
   const keys: string[] = [];
   for (const folder of BLOB_FOLDERS) for await (const key of source.list(folder)) keys.push(key);
@@ -99,7 +105,8 @@ function parseEvery(argv: readonly string[]): number {
   const at = argv.indexOf('--every');
   if (at === -1) return 100;
   const value = Number(argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`--every must be a positive integer, got "${argv[at + 1] ?? ''}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`--every must be a positive integer, got "${argv[at + 1] ?? ''}"`);
   return value;
 }
 
@@ -110,7 +117,10 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   try {
     every = parseEvery(argv);
     const config = loadBackendConfig(env);
-    if (!config.s3) throw new ConfigError('S3_BUCKET must name the bucket to copy DATA_DIR\'s files into (with S3_ENDPOINT, S3_ACCESS_KEY_ID… as the site will use them)');
+    if (!config.s3)
+      throw new ConfigError(
+        "S3_BUCKET must name the bucket to copy DATA_DIR's files into (with S3_ENDPOINT, S3_ACCESS_KEY_ID… as the site will use them)",
+      );
     if (!fs.existsSync(config.dataDir)) throw new ConfigError(`DATA_DIR ${config.dataDir} does not exist`);
     // Not LocalBlobStore.open: that would clear the temp folder of a site that may still be running.
     source = new LocalBlobStore(config.dataDir);
@@ -136,7 +146,8 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   try {
     const result = await copyBlobs(source, target, {
       stopped: () => stopping,
-      onFailure: ({ key, reason }) => process.stderr.write(`${terminal ? '\n' : ''}blobs:copy: failed ${JSON.stringify(key)}: ${reason}\n`),
+      onFailure: ({ key, reason }) =>
+        process.stderr.write(`${terminal ? '\n' : ''}blobs:copy: failed ${JSON.stringify(key)}: ${reason}\n`),
       onProgress: (p) => {
         const done = p.copied + p.skipped + p.failed;
         if (terminal) {
@@ -151,7 +162,9 @@ export async function main(env: Record<string, string | undefined>, argv: readon
     if (terminal) process.stdout.write('\n');
     const done = result.copied + result.skipped + result.failed;
     const where = `s3://${target.bucket}/${target.prefix}`;
-    process.stdout.write(`blobs:copy: ${done < result.total ? 'stopped' : 'done'}: ${progressLine(result).slice('blobs:copy: '.length)} into ${where}\n`);
+    process.stdout.write(
+      `blobs:copy: ${done < result.total ? 'stopped' : 'done'}: ${progressLine(result).slice('blobs:copy: '.length)} into ${where}\n`,
+    );
     if (result.failed > 0) return 1;
     return done < result.total ? 130 : 0;
   } finally {

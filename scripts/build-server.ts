@@ -22,8 +22,14 @@ const ENTRY_POINTS: Record<string, string> = {
 
 /** The conversion engine's thread modules, next to every bundle that may convert. */
 const CONVERT_THREADS = [
-  'convert-worker.mjs', 'image-threads.mjs', 'scan-page.mjs', 'svg-glyphs.mjs', 'svg-images.mjs', 'svg-pages.mjs',
-  'text-positions.mjs', 'mupdf-handle.mjs',
+  'convert-worker.mjs',
+  'image-threads.mjs',
+  'scan-page.mjs',
+  'svg-glyphs.mjs',
+  'svg-images.mjs',
+  'svg-pages.mjs',
+  'text-positions.mjs',
+  'mupdf-handle.mjs',
 ].map((name) => `backend/platform/convert/${name}`);
 
 /** Which thread modules go beside which bundle's folder. */

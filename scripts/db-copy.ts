@@ -56,7 +56,8 @@ async function copyOrder(client: pg.PoolClient, tables: readonly string[]): Prom
   const placed = new Set<string>();
   while (ordered.length < tables.length) {
     const next = tables.filter((t) => !placed.has(t) && [...parents.get(t)!].every((p) => placed.has(p)));
-    if (next.length === 0) throw new Error(`foreign keys in a cycle among ${tables.filter((t) => !placed.has(t)).join(', ')}`);
+    if (next.length === 0)
+      throw new Error(`foreign keys in a cycle among ${tables.filter((t) => !placed.has(t)).join(', ')}`);
     for (const t of next) {
       ordered.push(t);
       placed.add(t);
@@ -74,25 +75,33 @@ async function targetColumns(client: pg.PoolClient): Promise<Map<string, string[
   return columns;
 }
 
-/** Refuses a target that holds a site already: the migrations insert no user and no setting, a site's first start does. */
+/**
+ * Refuses a target that holds a site already: the migrations insert no user and no setting, a site's first start does.
+ */
 async function assertEmpty(db: Database): Promise<void> {
   const { rows } = await sql<{ users: number; settings: number }>`
     SELECT (SELECT count(*) FROM "user") AS users, (SELECT count(*) FROM config) AS settings`.execute(db);
   const { users, settings } = rows[0]!;
   if (Number(users) > 0 || Number(settings) > 0) {
-    throw new CopyRefusedError(`the target database is not empty (${users} users, ${settings} settings): copy into a new, empty database`);
+    throw new CopyRefusedError(
+      `the target database is not empty (${users} users, ${settings} settings): copy into a new, empty database`,
+    );
   }
 }
 
 /** Checks that the source ran exactly the migrations this version has. */
 function assertSourceMigrations(source: SQLite.Database, expected: readonly string[]): void {
-  const ran = (source.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+  const ran = (source.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map(
+    (r) => r.name,
+  );
   const missing = expected.filter((name) => !ran.includes(name));
   const unknown = ran.filter((name) => !expected.includes(name));
   if (missing.length > 0 || unknown.length > 0) {
-    throw new CopyRefusedError(missing.length > 0
-      ? `the SQLite database lacks migrations ${missing.join(', ')}: start the site once with this version, stop it, then copy`
-      : `the SQLite database has migrations this version does not know (${unknown.join(', ')}): copy with the version that made it`);
+    throw new CopyRefusedError(
+      missing.length > 0
+        ? `the SQLite database lacks migrations ${missing.join(', ')}: start the site once with this version, stop it, then copy`
+        : `the SQLite database has migrations this version does not know (${unknown.join(', ')}): copy with the version that made it`,
+    );
   }
 }
 
@@ -106,37 +115,55 @@ export async function copySqliteToPostgres(options: {
   const pool = postgresPool({ url: options.to, label: '', poolSize: 1 });
   try {
     await assertEmpty(target.db);
-    const migrations = (await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(target.db)).rows.map((r) => r.name);
+    const migrations = (
+      await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(target.db)
+    ).rows.map((r) => r.name);
     source.exec('BEGIN');
     assertSourceMigrations(source, migrations);
-    const sourceTables = (source.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[])
-      .map((r) => r.name).filter((name) => !MIGRATION_TABLES.has(name));
+    const sourceTables = (
+      source
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+        .all() as { name: string }[]
+    )
+      .map((r) => r.name)
+      .filter((name) => !MIGRATION_TABLES.has(name));
     const client = await pool.connect();
     try {
       const columns = await targetColumns(client);
       const skipped = sourceTables.filter((t) => !columns.has(t));
-      const order = await copyOrder(client, sourceTables.filter((t) => columns.has(t)));
+      const order = await copyOrder(
+        client,
+        sourceTables.filter((t) => columns.has(t)),
+      );
       const result: CopyResult = { tables: [], skipped };
       await client.query('BEGIN');
       try {
         // What the migrations seeded (the change counter) is the source's to say.
         for (const table of [...order].reverse()) await client.query(`DELETE FROM ${quote(table)}`);
         for (const [i, table] of order.entries()) {
-          const sourceColumns = (source.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name);
+          const sourceColumns = (
+            source.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]
+          ).map((c) => c.name);
           const wanted = columns.get(table)!;
           const extra = sourceColumns.filter((c) => !wanted.includes(c));
-          if (extra.length > 0) throw new CopyRefusedError(`table ${table}: columns ${extra.join(', ')} have no place on PostgreSQL`);
+          if (extra.length > 0)
+            throw new CopyRefusedError(`table ${table}: columns ${extra.join(', ')} have no place on PostgreSQL`);
           const names = wanted.filter((c) => sourceColumns.includes(c));
           const rows = (source.prepare(`SELECT count(*) AS n FROM ${quote(table)}`).get() as { n: number }).n;
           const progress: TableProgress = { table, index: i + 1, tables: order.length, copied: 0, rows };
           options.onProgress?.(progress);
           const perBatch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / names.length)));
-          const select = source.prepare(`SELECT ${names.map(quote).join(', ')} FROM ${quote(table)} ORDER BY rowid`).raw(true);
+          const select = source
+            .prepare(`SELECT ${names.map(quote).join(', ')} FROM ${quote(table)} ORDER BY rowid`)
+            .raw(true);
           let batch: unknown[][] = [];
           const flush = async () => {
             if (batch.length === 0) return;
             const values = batch.map((_, r) => `(${names.map((__, c) => `$${r * names.length + c + 1}`).join(', ')})`);
-            await client.query(`INSERT INTO ${quote(table)} (${names.map(quote).join(', ')}) VALUES ${values.join(', ')}`, batch.flat());
+            await client.query(
+              `INSERT INTO ${quote(table)} (${names.map(quote).join(', ')}) VALUES ${values.join(', ')}`,
+              batch.flat(),
+            );
             progress.copied += batch.length;
             batch = [];
             options.onProgress?.(progress);
@@ -154,7 +181,10 @@ export async function copySqliteToPostgres(options: {
           WHERE table_schema = current_schema() AND is_identity = 'YES'`);
         for (const { table_name: table, column_name: column } of identities) {
           if (!order.includes(table)) continue;
-          await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(max(${quote(column)}), 0) + 1, false) FROM ${quote(table)}`, [quote(table), column]);
+          await client.query(
+            `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(max(${quote(column)}), 0) + 1, false) FROM ${quote(table)}`,
+            [quote(table), column],
+          );
         }
         await client.query('COMMIT');
       } catch (error) {
@@ -186,7 +216,10 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   let to: string;
   try {
     const given = argument(argv, '--to');
-    if (!given) throw new ConfigError('--to must name the PostgreSQL database to copy into, e.g. --to "postgres://moredoc:…@db:5432/moredoc"');
+    if (!given)
+      throw new ConfigError(
+        '--to must name the PostgreSQL database to copy into, e.g. --to "postgres://moredoc:…@db:5432/moredoc"',
+      );
     parseDatabaseUrl(given);
     to = given;
     from = path.resolve(argument(argv, '--from') ?? path.join(env.DATA_DIR?.trim() || './data', 'moredoc.db'));
@@ -202,7 +235,8 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   let lastTable = '';
   try {
     const result = await copySqliteToPostgres({
-      from, to,
+      from,
+      to,
       onProgress: (p) => {
         const line = `db:copy: table ${p.index}/${p.tables} ${p.table}: ${p.copied}/${p.rows} rows`;
         if (terminal) process.stdout.write(`\r\x1b[2K${line}`);
@@ -212,8 +246,10 @@ export async function main(env: Record<string, string | undefined>, argv: readon
     });
     if (terminal) process.stdout.write('\n');
     const rows = result.tables.reduce((sum, t) => sum + t.rows, 0);
-    process.stdout.write(`db:copy: done: ${result.tables.length} tables, ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`
-      + `${result.skipped.length > 0 ? `; not copied (the SQLite search index, rebuilt on PostgreSQL): ${result.skipped.join(', ')}` : ''}\n`);
+    process.stdout.write(
+      `db:copy: done: ${result.tables.length} tables, ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+        `${result.skipped.length > 0 ? `; not copied (the SQLite search index, rebuilt on PostgreSQL): ${result.skipped.join(', ')}` : ''}\n`,
+    );
     return 0;
   } catch (error) {
     if (terminal) process.stdout.write('\n');

@@ -33,7 +33,12 @@ export function webBuildNeeded(root: string): string | undefined {
 }
 
 /** What a quiet run printed, and how it ended. */
-export interface QuietRun { ok: boolean; status: number; output: string; seconds: number }
+export interface QuietRun {
+  ok: boolean;
+  status: number;
+  output: string;
+  seconds: number;
+}
 
 /**
  * Runs a command with its output kept rather than shown: the start prints one line for the
@@ -42,14 +47,23 @@ export interface QuietRun { ok: boolean; status: number; output: string; seconds
  */
 export function runQuietly(command: string, args: string[], cwd: string): QuietRun {
   const began = Date.now();
-  const run = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}${run.error ? `${run.error.message}\n` : ''}`;
   return { ok: run.status === 0, status: run.status ?? 1, output, seconds: (Date.now() - began) / 1000 };
 }
 
 /** Builds the SPA with one line of output, or the build's whole output when it fails. */
-export function buildWeb(root: string, reason: string, write: { out: (text: string) => void; err: (text: string) => void },
-  command: [string, string[]] = [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build:web']]): boolean {
+export function buildWeb(
+  root: string,
+  reason: string,
+  write: { out: (text: string) => void; err: (text: string) => void },
+  command: [string, string[]] = [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build:web']],
+): boolean {
   write.out(`Building the SPA (${reason})…`);
   const run = runQuietly(command[0], command[1], root);
   if (run.ok) {
@@ -69,7 +83,10 @@ async function start(): Promise<void> {
         process.stderr.write('The SPA sources (web/) are missing: nothing to build.\n');
         process.exit(1);
       }
-      const written = buildWeb(ROOT, reason, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+      const written = buildWeb(ROOT, reason, {
+        out: (t) => process.stdout.write(t),
+        err: (t) => process.stderr.write(t),
+      });
       if (!written) process.exit(1);
     }
   }

@@ -24,7 +24,11 @@ export interface Plan {
 }
 
 const npm = (script: string): Step => ({ name: script, command: 'npm', args: ['run', '--silent', script] });
-const vitest = (name: string, args: string[]): Step => ({ name, command: 'node_modules/.bin/vitest', args: ['run', ...args] });
+const vitest = (name: string, args: string[]): Step => ({
+  name,
+  command: 'node_modules/.bin/vitest',
+  args: ['run', ...args],
+});
 
 export const TIERS = {
   quick: {
@@ -36,8 +40,20 @@ export const TIERS = {
     tests: [
       // Coverage slows every process it watches (a fifth more CPU): it watches the shared tests only.
       vitest('coverage gate', ['--project', 'shared', '--coverage']),
-      // server-postgres exists only where PostgreSQL is (vitest.config.ts); a name that matches no project is passed over.
-      vitest('tests', ['--project', 'server', '--project', 'server-postgres', '--project', 'slow', '--project', 'web', '--project', 'e2e']),
+      // server-postgres exists only where PostgreSQL is (vitest.config.ts); a name that matches no project is passed
+      // over.
+      vitest('tests', [
+        '--project',
+        'server',
+        '--project',
+        'server-postgres',
+        '--project',
+        'slow',
+        '--project',
+        'web',
+        '--project',
+        'e2e',
+      ]),
     ],
   },
 } satisfies Record<string, Plan>;
@@ -57,7 +73,8 @@ function runStep(step: Step, cwd: string, hold: boolean): Promise<Outcome> {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const done = (code: number) => resolve({ name: step.name, code, seconds: (performance.now() - started) / 1000, output });
+    const done = (code: number) =>
+      resolve({ name: step.name, code, seconds: (performance.now() - started) / 1000, output });
     child.on('error', (error) => {
       output += `${error.message}\n`;
       done(127);
@@ -67,7 +84,11 @@ function runStep(step: Step, cwd: string, hold: boolean): Promise<Outcome> {
 }
 
 /** Runs a plan; answers 0 when every step passed, else 1. `write` gets what is shown. */
-export async function runPlan(plan: Plan, cwd: string, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+export async function runPlan(
+  plan: Plan,
+  cwd: string,
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<number> {
   const beside = plan.beside.map((step) =>
     runStep(step, cwd, true).then((outcome) => {
       // A failure shows at once: no need to wait for the tests to see it.
@@ -78,8 +99,11 @@ export async function runPlan(plan: Plan, cwd: string, write: (text: string) => 
   const tests: Outcome[] = [];
   for (const step of plan.tests) tests.push(await runStep(step, cwd, false));
   const outcomes = [...(await Promise.all(beside)), ...tests];
-  for (const outcome of outcomes.slice(0, plan.beside.length)) if (outcome.code === 0 && outcome.output.trim()) write(`\n${outcome.name}:\n${outcome.output}`);
-  write(`\n${outcomes.map((o) => `${o.name}: ${o.code === 0 ? 'passed' : `FAILED (exit ${o.code})`} in ${o.seconds.toFixed(0)} s`).join('\n')}\n`);
+  for (const outcome of outcomes.slice(0, plan.beside.length))
+    if (outcome.code === 0 && outcome.output.trim()) write(`\n${outcome.name}:\n${outcome.output}`);
+  write(
+    `\n${outcomes.map((o) => `${o.name}: ${o.code === 0 ? 'passed' : `FAILED (exit ${o.code})`} in ${o.seconds.toFixed(0)} s`).join('\n')}\n`,
+  );
   return outcomes.every((o) => o.code === 0) ? 0 : 1;
 }
 

@@ -38,7 +38,10 @@ const LOGIN_PATH = '/auth/login';
 const MAX_REDIRECT_LENGTH = 2048;
 const ENCODED_SLASH = /%(2f|5c)/i;
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
-/** Segments of letters, digits, `_` and `-` only: no escape, dot segment, `;`, empty segment or trailing slash to deal with. */
+/**
+ * Segments of letters, digits, `_` and `-` only: no escape, dot segment, `;`, empty segment or trailing slash to deal
+ * with.
+ */
 const CANONICAL_PATH = /^(?:\/[\w-]+)+$/;
 
 /** C0 controls, DEL and C1 controls: never part of a path we accept. */

@@ -23,9 +23,14 @@ const INT32_MAX = 2147483647;
 const NUMBER_DEFAULT: ConfigRule = { min: 0, max: INT32_MAX };
 
 const range = (min: number, max: number, unit = ''): ConfigRule => ({ min, max, unit });
-const matching = (pattern: RegExp, problem: string): ConfigRule => ({ check: (v) => (pattern.test(v) ? null : problem) });
+const matching = (pattern: RegExp, problem: string): ConfigRule => ({
+  check: (v) => (pattern.test(v) ? null : problem),
+});
 const length = (value: string) => [...value].length;
-const maxLength = (max: number) => (v: string): string | null => (length(v) > max ? `不能超过${max}个字符` : null);
+const maxLength =
+  (max: number) =>
+  (v: string): string | null =>
+    length(v) > max ? `不能超过${max}个字符` : null;
 
 /**
  * An http(s) address, or a path of this site starting with a single `/`: what a footer or
@@ -35,7 +40,9 @@ const maxLength = (max: number) => (v: string): string | null => (length(v) > ma
 export function siteLinkProblem(value: string): string | null {
   const web = /^https?:\/\/[^\s/?#\\]+[^\s\\]*$/i.test(value);
   const sitePath = /^\/(?![/\\])[^\s\\]*$/.test(value);
-  return web || sitePath ? null : '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
+  return web || sitePath
+    ? null
+    : '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
 }
 
 /** A four-digit year from 1900 to the current year. */
@@ -52,7 +59,10 @@ const templateId = matching(/^[A-Za-z0-9_-]{1,64}$/, '只能包含英文字母�
 /** Rules by `category.name`; keys not listed have none beyond their input type. */
 export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'system.sitename': { required: true, check: maxLength(100) },
-  'system.domain': matching(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'),
+  'system.domain': matching(
+    /^https?:\/\/[^\s/]+(:\d+)?\/?$/,
+    '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com',
+  ),
   'system.copyright_start_year': { check: (v) => yearProblem(v) },
   // The captcha is drawn with these clamped to 1–12, 60–1000 and 20–400 (GetUserCaptcha).
   'captcha.length': range(1, 12),
@@ -79,8 +89,10 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   // ≤ 0 means 60 seconds to the server.
   'download.url_duration': range(1, INT32_MAX),
   'score.credit_name': { required: true, check: maxLength(16) },
-  'email.host': matching(/^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/,
-    '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）'),
+  'email.host': matching(
+    /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/,
+    '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）',
+  ),
   'email.port': range(1, 65535),
   'email.from_name': { check: (v) => (/[\r\n]/.test(v) ? '不能包含换行' : maxLength(64)(v)) },
   'email.username': email('应为发件邮箱地址'),
@@ -92,11 +104,20 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'display.contact_link': siteLink,
   'pay.order_timeout': range(1, 1440, '分钟'),
   'pay.manual_timeout': range(1, 30, '天'),
-  'pay.notify_url': matching(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'),
-  'pay.return_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout'),
+  'pay.notify_url': matching(
+    /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+    '必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com',
+  ),
+  'pay.return_url': matching(
+    /^https?:\/\/[^\s/?#]+\/[^\s#]*$/,
+    '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout',
+  ),
   'vip.title': { required: true, check: maxLength(64) },
   'vip.plans': { check: vipPlansProblem },
-  'oauth.callback_url': matching(/^https?:\/\/[^\s/?#]+\/[^\s#]*$/, '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback'),
+  'oauth.callback_url': matching(
+    /^https?:\/\/[^\s/?#]+\/[^\s#]*$/,
+    '必须是 http:// 或 https:// 开头的完整地址，例如 https://example.com/oauth/callback',
+  ),
   'sms.interval': range(1, 3600),
   'sms.mobile_daily_limit': range(1, 1000),
   'sms.ip_hourly_limit': range(1, 100_000),
@@ -116,7 +137,11 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
  * per page, always stores SVG gzip-compressed and writes lean SVG itself. The API still lists
  * and stores them; our config forms leave them out rather than offer switches that do nothing.
  */
-export const UNUSED_CONFIG_KEYS: ReadonlySet<string> = new Set(['converter.extension', 'converter.enable_gzip', 'converter.enable_svgo']);
+export const UNUSED_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'converter.extension',
+  'converter.enable_gzip',
+  'converter.enable_svgo',
+]);
 
 export function configRule(key: string, inputType: string | undefined): ConfigRule {
   const rule = CONFIG_RULES[key] ?? {};
@@ -154,12 +179,21 @@ export type ConfigLookup = (key: string) => string;
  */
 export const PAYMENT_REQUIRED_KEYS: Readonly<Record<PaymentProviderName, readonly string[]>> = {
   alipay: ['alipay_app_id', 'alipay_private_key', 'alipay_public_key'],
-  wechat: ['wechat_app_id', 'wechat_mch_id', 'wechat_serial_no', 'wechat_private_key', 'wechat_api_v3_key', 'wechat_public_key'],
+  wechat: [
+    'wechat_app_id',
+    'wechat_mch_id',
+    'wechat_serial_no',
+    'wechat_private_key',
+    'wechat_api_v3_key',
+    'wechat_public_key',
+  ],
   manual: ['manual_instructions'],
 };
 
 const chosenProviders = (value: ConfigLookup): PaymentProviderName[] => {
-  const chosen = value('pay.provider').split(',').map((s) => s.trim());
+  const chosen = value('pay.provider')
+    .split(',')
+    .map((s) => s.trim());
   return PAYMENT_PROVIDERS.filter((name) => chosen.includes(name));
 };
 
@@ -191,15 +225,27 @@ function paymentProblem(value: ConfigLookup, label: (key: string) => string): st
   const enable = label('pay.enable');
   if (!chosen.length) return `不能为空：${enable}已开启，请至少选择一种支付方式`;
   if (usablePaymentProviders(value).length) return null;
-  const name = (provider: PaymentProviderName) => paymentProviderOptions.find((o) => o.value === provider)?.label ?? provider;
-  const needs = chosen.map((provider) => `${name(provider)}需填写${missingKeys(value, provider).map((k) => label(`pay.${k}`)).join('、')}`);
+  const name = (provider: PaymentProviderName) =>
+    paymentProviderOptions.find((o) => o.value === provider)?.label ?? provider;
+  const needs = chosen.map(
+    (provider) =>
+      `${name(provider)}需填写${missingKeys(value, provider)
+        .map((k) => label(`pay.${k}`))
+        .join('、')}`,
+  );
   return `中没有可用的方式（${needs.join('；')}），会员将无法下单。请填写后再保存，或关闭${enable}`;
 }
 
 export const CONFIG_SET_RULES: readonly ConfigSetRule[] = [
   {
     key: 'pay.provider',
-    reads: ['pay.enable', 'pay.provider', ...Object.values(PAYMENT_REQUIRED_KEYS).flat().map((name) => `pay.${name}`)],
+    reads: [
+      'pay.enable',
+      'pay.provider',
+      ...Object.values(PAYMENT_REQUIRED_KEYS)
+        .flat()
+        .map((name) => `pay.${name}`),
+    ],
     check: paymentProblem,
   },
 ];

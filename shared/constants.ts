@@ -7,7 +7,11 @@ export interface Option<V extends string | number = number> {
 }
 
 /** The label of `value` in `options`, or `fallback` when it has none. */
-export function optionLabel<V extends string | number>(options: readonly Option<V>[], value: V | undefined, fallback = ''): string {
+export function optionLabel<V extends string | number>(
+  options: readonly Option<V>[],
+  value: V | undefined,
+  fallback = '',
+): string {
   return options.find((o) => o.value === value)?.label ?? fallback;
 }
 
@@ -25,7 +29,8 @@ export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number 
  * an upload whose Content-Length passes the limit by more is refused from its headers.
  */
 export const UPLOAD_ENVELOPE_BYTES = 64 * 1024;
-export const uploadTooLargeMessage = (limitBytes: number) => `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB）`;
+export const uploadTooLargeMessage = (limitBytes: number) =>
+  `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB）`;
 
 export const TOAST = {
   maxShown: 5,
@@ -48,7 +53,8 @@ export const MIN_BROWSER_VERSIONS: Readonly<Record<string, string>> = {
 };
 
 // Messages (docs/product.md §2, §8)
-export const UNSUPPORTED_BROWSER_MESSAGE = '您当前的浏览器版本过低，可能无法使用全部功能，请升级浏览器或下载最新版 Chrome 浏览器。';
+export const UNSUPPORTED_BROWSER_MESSAGE =
+  '您当前的浏览器版本过低，可能无法使用全部功能，请升级浏览器或下载最新版 Chrome 浏览器。';
 export const ERROR_SCREEN = {
   title: '出错啦！',
   description: '您访问的页面出现了问题，请稍后再试。',
@@ -245,7 +251,7 @@ export function isAdSlot(value: string): boolean {
 }
 
 export type ExtensionGroup =
-  | 'pdf' | 'word' | 'ppt' | 'excel' | 'text' | 'epub' | 'mobi' | 'chm' | 'umd' | 'zip' | 'rar' | 'video' | 'other';
+  'pdf' | 'word' | 'ppt' | 'excel' | 'text' | 'epub' | 'mobi' | 'chm' | 'umd' | 'zip' | 'rar' | 'video' | 'other';
 
 export interface ExtensionGroupDef {
   key: ExtensionGroup;
@@ -304,7 +310,16 @@ export function isUploadImageExtension(extOrName: string): boolean {
 }
 
 /** The extension groups (docs/product.md §9) whose files are documents that convert to pages; UMD never converts. */
-export const DOCUMENT_EXTENSION_GROUPS: readonly ExtensionGroup[] = ['pdf', 'word', 'ppt', 'excel', 'text', 'epub', 'mobi', 'chm'];
+export const DOCUMENT_EXTENSION_GROUPS: readonly ExtensionGroup[] = [
+  'pdf',
+  'word',
+  'ppt',
+  'excel',
+  'text',
+  'epub',
+  'mobi',
+  'chm',
+];
 
 /** Extensions `POST /api/v1/upload/document` accepts, lower-case, without the dot. */
 export const DOCUMENT_EXTENSIONS: readonly string[] = extensionGroups
@@ -328,7 +343,10 @@ export const DOCUMENT_TYPE_KEYS: Readonly<Record<string, readonly string[]>> = {
   other: ['.epub', '.mobi', '.chm', '.umd', '.azw', '.azw3', '.azw4'],
 };
 
-/** The extensions of a type key (case-insensitive, a leading dot ignored), or null for none or an unknown key (no filter). */
+/**
+ * The extensions of a type key (case-insensitive, a leading dot ignored), or null for none or an unknown key (no
+ * filter).
+ */
 export function documentTypeExtensions(key: string): readonly string[] | null {
   return DOCUMENT_TYPE_KEYS[key.trim().toLowerCase().replace(/^\./, '')] ?? null;
 }

@@ -97,7 +97,11 @@ const TOKENS = /\[([^\]]*)\]|yyyy|YYYY|yy|YY|MM|M|dd|DD|d|D|HH|hh|H|h|mm|m|ss|s/
  * the product's `yyyy-MM-dd hh:mm:ss` and `YYYY-MM-DD HH:mm` read alike), mm/m minute, ss/s
  * second; text in [brackets] is literal. Invalid dates give ''.
  */
-export function formatDate(date: DateInput, format: string = DEFAULT_DATE_FORMAT, timeZone: string = DEFAULT_TIME_ZONE): string {
+export function formatDate(
+  date: DateInput,
+  format: string = DEFAULT_DATE_FORMAT,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): string {
   const time = toTime(date);
   if (Number.isNaN(time)) return '';
   const p = partsIn(time, timeZone);

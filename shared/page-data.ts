@@ -11,7 +11,12 @@ import type { Banner, ListBannerReply } from './types/banner';
 import type { Category } from './types/category';
 import type { Stats } from './types/config';
 import type {
-  Document, ListDocumentForHomeItem, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest, SearchDocumentReply,
+  Document,
+  ListDocumentForHomeItem,
+  ListDocumentForHomeResponse,
+  ListDocumentReply,
+  ListDocumentRequest,
+  SearchDocumentReply,
   SearchDocumentRequest,
 } from './types/document';
 import type { Friendlink, ListFriendlinkReply } from './types/friendlink';
@@ -20,11 +25,26 @@ import type { Friendlink, ListFriendlinkReply } from './types/friendlink';
 const CONVERTED = 2;
 
 /** Columns the cards of the library and the home page show (the lists add categories, uploader and hash). */
-export const DOCUMENT_CARD_FIELDS = ['id', 'title', 'ext', 'pages', 'size', 'price', 'status', 'score', 'view_count', 'download_count', 'created_at', 'description'];
+export const DOCUMENT_CARD_FIELDS = [
+  'id',
+  'title',
+  'ext',
+  'pages',
+  'size',
+  'price',
+  'status',
+  'score',
+  'view_count',
+  'download_count',
+  'created_at',
+  'description',
+];
 
 /** A request as the query string of a call: its values that are set. */
 function queryOf(request: object): Record<string, ApiQueryValue> {
-  return Object.fromEntries(Object.entries(request).filter((entry): entry is [string, ApiQueryValue] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(request).filter((entry): entry is [string, ApiQueryValue] => entry[1] !== undefined),
+  );
 }
 
 /** Every live ad (all slots, within their dates): one answer that every slot of a page reads. */
@@ -80,7 +100,13 @@ export const recommendedDocumentsCall = (limit = 8): ApiCall<Document[]> =>
   apiCall({
     key: ['document', 'recommended', limit],
     path: '/api/v1/document/list',
-    query: { limit, is_recommend: [true], order: 'recommend_at desc', status: [CONVERTED], field: DOCUMENT_CARD_FIELDS },
+    query: {
+      limit,
+      is_recommend: [true],
+      order: 'recommend_at desc',
+      status: [CONVERTED],
+      field: DOCUMENT_CARD_FIELDS,
+    },
     select: (body: ListDocumentReply) => body.document ?? [],
   });
 
@@ -104,11 +130,18 @@ export const hotPageOf = (query: Readonly<Record<string, string>>): number => {
 };
 
 /** What /hot shows first: its page of the ranking. */
-export const hotPageCalls = (query: Readonly<Record<string, string>>): ApiCall[] => [hotDocumentsCall(hotPageOf(query))];
+export const hotPageCalls = (query: Readonly<Record<string, string>>): ApiCall[] => [
+  hotDocumentsCall(hotPageOf(query)),
+];
 
 /** What the home page shows first. */
 export const homePageCalls = (): ApiCall[] => [
-  websiteBannersCall(), recommendedDocumentsCall(), hotDocumentsCall(1, HOT_ON_HOME), homeDocumentsCall(), latestDocumentsCall(), friendlinksCall(),
+  websiteBannersCall(),
+  recommendedDocumentsCall(),
+  hotDocumentsCall(1, HOT_ON_HOME),
+  homeDocumentsCall(),
+  latestDocumentsCall(),
+  friendlinksCall(),
   statsCall(),
 ];
 
@@ -159,7 +192,12 @@ export function libraryRequest(categoryId: number | undefined, state: LibrarySta
 
 /** One page of the library (the whole reply: its total pages the list). */
 export const libraryCall = (request: ListDocumentRequest): ApiCall<ListDocumentReply> =>
-  apiCall({ key: ['document', 'list', request], path: '/api/v1/document/list', query: queryOf(request), select: (body: ListDocumentReply) => body });
+  apiCall({
+    key: ['document', 'list', request],
+    path: '/api/v1/document/list',
+    query: queryOf(request),
+    select: (body: ListDocumentReply) => body,
+  });
 
 /** The server answers 10 results a page (contract: SearchDocument). */
 export const SEARCH_PAGE_SIZE = 10;
@@ -226,7 +264,12 @@ export function searchRequest(state: SearchState, today: number): SearchDocument
 
 /** One page of search results, with their highlights. */
 export const searchCall = (request: SearchDocumentRequest): ApiCall<SearchDocumentReply> =>
-  apiCall({ key: ['search', 'results', request], path: '/api/v1/document/search', query: queryOf(request), select: (body: SearchDocumentReply) => body });
+  apiCall({
+    key: ['search', 'results', request],
+    path: '/api/v1/document/search',
+    query: queryOf(request),
+    select: (body: SearchDocumentReply) => body,
+  });
 
 /**
  * One document as the reader shows it, with its author (`with_author` counts a view). The
@@ -244,15 +287,21 @@ export const documentCall = (id: number): ApiCall<Document> =>
 
 /** Documents like it (shared categories, keywords). */
 export const relatedDocumentsCall = (id: number): ApiCall<Document[]> =>
-  apiCall({ key: ['document', 'related', id], path: '/api/v1/document/related', query: { id }, select: (body: ListDocumentReply) => body.document ?? [] });
+  apiCall({
+    key: ['document', 'related', id],
+    path: '/api/v1/document/related',
+    query: { id },
+    select: (body: ListDocumentReply) => body.document ?? [],
+  });
 
 /** What the document page shows first. */
 export const documentPageCalls = (id: number): ApiCall[] => [documentCall(id), relatedDocumentsCall(id)];
 
 /** What a library page shows first: its page of documents. */
-export const libraryPageCalls = (categoryId: number | undefined, query: Readonly<Record<string, string>>): ApiCall[] => [
-  libraryCall(libraryRequest(categoryId, libraryState(query))),
-];
+export const libraryPageCalls = (
+  categoryId: number | undefined,
+  query: Readonly<Record<string, string>>,
+): ApiCall[] => [libraryCall(libraryRequest(categoryId, libraryState(query)))];
 
 /** What a search page shows first: its page of results (none without words). */
 export const searchPageCalls = (query: Readonly<Record<string, string>>, today = Date.now()): ApiCall[] => {
@@ -274,7 +323,13 @@ export function articleKeyQuery(key: string): { id: number } | { identifier: str
 
 /** One article by id or identifier (`/article/detail/{key}`), as the reader shows it. */
 export const articleCall = (key: string): ApiCall<Article> =>
-  apiCall({ key: ['article', 'one', key], path: '/api/v1/article', query: articleKeyQuery(key), select: (body: Article) => body, subject: true });
+  apiCall({
+    key: ['article', 'one', key],
+    path: '/api/v1/article',
+    query: articleKeyQuery(key),
+    select: (body: Article) => body,
+    subject: true,
+  });
 
 /** Articles that share its categories or keywords; the backend's 404 means none. */
 export const relatedArticlesCall = (key: string): ApiCall<Article[]> =>
@@ -301,7 +356,8 @@ export const articleListCall = (request: ListArticleRequest): ApiCall<ArticlePag
   });
 
 /** The recommended articles of the article lists' side column. */
-export const recommendedArticlesCall = (): ApiCall<ArticlePage> => articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true] });
+export const recommendedArticlesCall = (): ApiCall<ArticlePage> =>
+  articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true] });
 
 export interface ArticleHits {
   hits: ArticleHit[];
@@ -315,7 +371,11 @@ export const articleSearchCall = (wd: string, page: number): ApiCall<ArticleHits
     key: ['article', 'search', wd, page],
     path: '/api/v1/article/search',
     query: { wd, page },
-    select: (body: SearchArticleReply) => ({ hits: body.article ?? [], total: body.total ?? 0, spend: body.spend ?? '' }),
+    select: (body: SearchArticleReply) => ({
+      hits: body.article ?? [],
+      total: body.total ?? 0,
+      spend: body.spend ?? '',
+    }),
   });
 
 /**
@@ -364,7 +424,11 @@ export const articlePageCalls = (key: string): ApiCall[] => [articleCall(key), r
  * What `/article/{x?}` shows first: the list of the category x (or of every article), or its
  * search hits, with the recommended articles; where x is no article category, the article x.
  */
-export function articleListPageCalls(categories: readonly Category[], x: string | undefined, query: Readonly<Record<string, string>>): ApiCall[] {
+export function articleListPageCalls(
+  categories: readonly Category[],
+  x: string | undefined,
+  query: Readonly<Record<string, string>>,
+): ApiCall[] {
   const category = articleCategoryOf(categories, x);
   if (x !== undefined && !category) return articlePageCalls(x);
   const state = articleListState(query);

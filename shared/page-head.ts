@@ -72,14 +72,19 @@ export function categoryTrail(categories: readonly Category[], id: number | unde
   const byId = new Map(categories.map((c) => [c.id, c]));
   const trail: Category[] = [];
   const seen = new Set<number>();
-  for (let current = byId.get(id); current?.id !== undefined && !seen.has(current.id); current = byId.get(current.parent_id)) {
+  for (
+    let current = byId.get(id);
+    current?.id !== undefined && !seen.has(current.id);
+    current = byId.get(current.parent_id)
+  ) {
     seen.add(current.id);
     trail.unshift(current);
   }
   return trail;
 }
 
-const absolute = (origin: string, path: string) => (/^https?:\/\//i.test(path) ? path : `${origin}${path.startsWith('/') ? '' : '/'}${path}`);
+const absolute = (origin: string, path: string) =>
+  /^https?:\/\//i.test(path) ? path : `${origin}${path.startsWith('/') ? '' : '/'}${path}`;
 
 function pageNumber(query: Readonly<Record<string, string>>): number {
   const page = Number(query.page);
@@ -116,7 +121,12 @@ export function htmlText(html: string | undefined): string {
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-      const code = name[0] === '#' ? (name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : NaN;
+      const code =
+        name[0] === '#'
+          ? name[1] === 'x' || name[1] === 'X'
+            ? parseInt(name.slice(2), 16)
+            : Number(name.slice(1))
+          : NaN;
       if (Number.isInteger(code)) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
       return entities[name.toLowerCase()] ?? whole;
     })
@@ -141,7 +151,8 @@ export function pageTrail(input: PageInput): Crumb[] {
   const home: Crumb = { name: '首页', path: '/' };
   const library: Crumb = { name: '文库资料', path: '/library' };
   const articles: Crumb = { name: '文章资讯', path: '/article' };
-  const crumbsOf = (trail: readonly Category[]) => trail.map((c) => ({ name: c.title ?? '', path: categoryPagePath(c) }));
+  const crumbsOf = (trail: readonly Category[]) =>
+    trail.map((c) => ({ name: c.title ?? '', path: categoryPagePath(c) }));
   switch (route.name) {
     case 'library':
       return [home, library];
@@ -156,7 +167,8 @@ export function pageTrail(input: PageInput): Crumb[] {
     case 'article-category':
     case 'article-category-detail-id': {
       const key = pageArticleKey(input.match, input.categories);
-      if (key === undefined) return [home, articles, ...crumbsOf(categoryTrail(input.categories, Number(input.match?.params.category)))];
+      if (key === undefined)
+        return [home, articles, ...crumbsOf(categoryTrail(input.categories, Number(input.match?.params.category)))];
       // An article: under the category of the path it was opened from, else its own last one (as the reader shows it).
       const article = articleOf(input);
       const categoryId = Number(input.match?.params.category) || article?.category_id?.[article.category_id.length - 1];
@@ -178,7 +190,12 @@ function breadcrumbLd(origin: string, trail: readonly Crumb[]): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: absolute(origin, crumb.path) })),
+    itemListElement: trail.map((crumb, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: crumb.name,
+      item: absolute(origin, crumb.path),
+    })),
   };
 }
 
@@ -252,7 +269,14 @@ function articleParts(input: PageInput, site: string): Parts {
     ...(author ? { author: { '@type': 'Person', name: author } } : {}),
     publisher: { '@type': 'Organization', name: site },
   };
-  return { title: `${title} - ${site}`, description, keywords: article.keywords, canonicalPath, ogType: 'article', jsonLd: [articleLd] };
+  return {
+    title: `${title} - ${site}`,
+    description,
+    keywords: article.keywords,
+    canonicalPath,
+    ogType: 'article',
+    jsonLd: [articleLd],
+  };
 }
 
 function categoryParts(input: PageInput, site: string, listPath: string): Parts {
@@ -265,7 +289,9 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
     title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
-    description: summary(category.description) || `${site}的「${category.title}」分类：${summary(input.settings.system?.description, 100)}`,
+    description:
+      summary(category.description) ||
+      `${site}的「${category.title}」分类：${summary(input.settings.system?.description, 100)}`,
     keywords: [category.title, input.settings.system?.keywords].filter(Boolean).join(','),
     canonicalPath,
     ...(category.cover ? { image: category.cover } : {}),
@@ -285,14 +311,20 @@ function partsOf(input: PageInput, site: string): Parts {
         canonicalPath: '/',
         ogType: 'website',
         ...(system.logo ? { image: system.logo } : {}),
-        jsonLd: [{
-          '@context': 'https://schema.org',
-          '@type': 'WebSite',
-          name: site,
-          url: absolute(input.origin, '/'),
-          ...(system.description ? { description: summary(system.description) } : {}),
-          potentialAction: { '@type': 'SearchAction', target: `${absolute(input.origin, '/search')}?wd={search_term_string}`, 'query-input': 'required name=search_term_string' },
-        }],
+        jsonLd: [
+          {
+            '@context': 'https://schema.org',
+            '@type': 'WebSite',
+            name: site,
+            url: absolute(input.origin, '/'),
+            ...(system.description ? { description: summary(system.description) } : {}),
+            potentialAction: {
+              '@type': 'SearchAction',
+              target: `${absolute(input.origin, '/search')}?wd={search_term_string}`,
+              'query-input': 'required name=search_term_string',
+            },
+          },
+        ],
       };
     case 'library-category-id':
       return documentParts(input, site);
@@ -301,7 +333,9 @@ function partsOf(input: PageInput, site: string): Parts {
       return categoryParts(input, site, '/library');
     case 'article-category':
       if (pageArticleKey(input.match, input.categories) !== undefined) return articleParts(input, site);
-      return input.match?.params.category ? categoryParts(input, site, '/article') : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
+      return input.match?.params.category
+        ? categoryParts(input, site, '/article')
+        : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
     case 'article-category-detail-id':
       return articleParts(input, site);
     case 'search': {
@@ -314,7 +348,11 @@ function partsOf(input: PageInput, site: string): Parts {
     }
     case 'vip': {
       const vip = input.settings.vip ?? {};
-      return { title: `${vip.title || route.title} - ${site}`, description: summary(vip.description) || undefined, canonicalPath: '/vip' };
+      return {
+        title: `${vip.title || route.title} - ${site}`,
+        description: summary(vip.description) || undefined,
+        canonicalPath: '/vip',
+      };
     }
     case 'hot':
       return { title: `${route.title} - ${site}`, canonicalPath: input.path };
@@ -332,15 +370,17 @@ export function pageHead(input: PageInput): PageHead {
   const canonical = parts.robots ? undefined : parts.canonicalPath && absolute(input.origin, parts.canonicalPath);
   const trail = parts.robots ? [] : pageTrail(input);
   const jsonLd = [...(parts.jsonLd ?? []), ...(trail.length > 1 ? [breadcrumbLd(input.origin, trail)] : [])];
-  const openGraph: [string, string][] = parts.robots ? [] : [
-    ['og:site_name', site],
-    ['og:title', parts.title.endsWith(` - ${site}`) ? parts.title.slice(0, -(site.length + 3)) : parts.title],
-    ['og:description', description],
-    ['og:type', parts.ogType ?? 'website'],
-    ['og:locale', 'zh_CN'],
-    ...(canonical ? [['og:url', canonical] as [string, string]] : []),
-    ...(parts.image ? [['og:image', absolute(input.origin, parts.image)] as [string, string]] : []),
-  ];
+  const openGraph: [string, string][] = parts.robots
+    ? []
+    : [
+        ['og:site_name', site],
+        ['og:title', parts.title.endsWith(` - ${site}`) ? parts.title.slice(0, -(site.length + 3)) : parts.title],
+        ['og:description', description],
+        ['og:type', parts.ogType ?? 'website'],
+        ['og:locale', 'zh_CN'],
+        ...(canonical ? [['og:url', canonical] as [string, string]] : []),
+        ...(parts.image ? [['og:image', absolute(input.origin, parts.image)] as [string, string]] : []),
+      ];
   return {
     title: parts.title,
     description,

@@ -7,7 +7,11 @@
  * `category` (its categories by depth, as the document lists answer them), else of
  * `category_id`; none without a category.
  */
-export function documentPagePath(doc: { id?: number; category?: readonly { id?: number }[]; category_id?: readonly number[] }): string | undefined {
+export function documentPagePath(doc: {
+  id?: number;
+  category?: readonly { id?: number }[];
+  category_id?: readonly number[];
+}): string | undefined {
   const category = doc.category?.[doc.category.length - 1]?.id ?? doc.category_id?.[doc.category_id.length - 1];
   return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
 }

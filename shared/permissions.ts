@@ -46,8 +46,17 @@ const group = (service: string, label: string, listMethod: string, pages: string
   pages,
 });
 
-const CONFIG_PAGES = ['system', 'display', 'footer', 'security', 'converter', 'download', 'score', 'email', 'captcha']
-  .map((s) => `/admin/config/${s}`);
+const CONFIG_PAGES = [
+  'system',
+  'display',
+  'footer',
+  'security',
+  'converter',
+  'download',
+  'score',
+  'email',
+  'captcha',
+].map((s) => `/admin/config/${s}`);
 
 /**
  * The groups of docs/product.md §3 plus NavigationAPI and AdvertisementAPI of the contract, in the
@@ -55,11 +64,19 @@ const CONFIG_PAGES = ['system', 'display', 'footer', 'security', 'converter', 'd
  * plus ours for what docs/product.md adds (see shared/README.md, "Pages chosen").
  */
 export const permissionGroups: readonly PermissionGroupDef[] = [
-  group('DocumentAPI', '文档管理', 'ListDocument', ['/admin/document', '/admin/document/list', '/admin/document/upload']),
+  group('DocumentAPI', '文档管理', 'ListDocument', [
+    '/admin/document',
+    '/admin/document/list',
+    '/admin/document/upload',
+  ]),
   group('RecycleAPI', '回收站管理', 'ListRecycleDocument', ['/admin/document', '/admin/document/recycle']),
   group('SearchRecordAPI', '搜索记录管理', 'ListSearchRecord', ['/admin/document', '/admin/document/searchrecord']),
   group('LanguageAPI', '行业管理', 'ListLanguage', ['/admin/document', '/admin/document/language']),
-  group('CategoryAPI', '分类管理', 'ListCategory', ['/admin/document', '/admin/document/category', '/admin/article/category']),
+  group('CategoryAPI', '分类管理', 'ListCategory', [
+    '/admin/document',
+    '/admin/document/category',
+    '/admin/article/category',
+  ]),
   group('UserAPI', '用户管理', 'ListUser', ['/admin/user', '/admin/user/list', '/admin/user/sms']),
   group('UserVipAPI', '会员管理', 'ListUserVip', ['/admin/user', '/admin/user/vip']),
   group('OrderAPI', '订单管理', 'ListOrder', ['/admin/order']),
@@ -78,7 +95,12 @@ export const permissionGroups: readonly PermissionGroupDef[] = [
     '/admin/config/oauth',
     '/admin/config/sms',
   ]),
-  group('ArticleAPI', '文章管理', 'ListArticle', ['/admin/article', '/admin/article/set', '/admin/article/list', '/admin/article/recycle']),
+  group('ArticleAPI', '文章管理', 'ListArticle', [
+    '/admin/article',
+    '/admin/article/set',
+    '/admin/article/list',
+    '/admin/article/recycle',
+  ]),
   group('CommentAPI', '评论管理', 'ListComment', ['/admin/biz', '/admin/comment']),
   group('PunishmentAPI', '处罚管理', 'ListPunishment', ['/admin/user/punishment']),
   group('NavigationAPI', '导航管理', 'ListNavigation', ['/admin/navigation']),

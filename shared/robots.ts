@@ -21,7 +21,9 @@ function literalPrefix(path: string): string {
 
 /** The paths robots.txt disallows, shortest first, none below another. */
 export function disallowedPaths(): string[] {
-  const prefixes = [...new Set(routes.filter((r) => !isIndexable(r)).map((r) => literalPrefix(r.path)))].sort((a, b) => a.length - b.length);
+  const prefixes = [...new Set(routes.filter((r) => !isIndexable(r)).map((r) => literalPrefix(r.path)))].sort(
+    (a, b) => a.length - b.length,
+  );
   const kept: string[] = [];
   for (const prefix of prefixes) if (!kept.some((k) => prefix === k || prefix.startsWith(`${k}/`))) kept.push(prefix);
   return [...kept, ...NOT_PAGES];

@@ -6,7 +6,14 @@
 // them (the head of a page, its crawler content, the SPA's screens) is checked for every route.
 import type { ApiCall } from './api-call';
 import {
-  articleListPageCalls, articlePageCalls, documentPageCalls, homePageCalls, hotPageCalls, libraryPageCalls, liveAdsCall, searchPageCalls,
+  articleListPageCalls,
+  articlePageCalls,
+  documentPageCalls,
+  homePageCalls,
+  hotPageCalls,
+  libraryPageCalls,
+  liveAdsCall,
+  searchPageCalls,
 } from './page-data';
 import type { Category } from './types/category';
 
@@ -31,7 +38,10 @@ export interface RouteOf<N extends string> {
   menu?: RouteMenu;
   /** Validity checks per parameter; a failing check makes the path match nothing (→ 404). */
   params?: ParamChecks;
-  /** The calls the first screen makes, from the path's parameters, the query string (first value of each key) and the categories. */
+  /**
+   * The calls the first screen makes, from the path's parameters, the query string (first value of each key) and the
+   * categories.
+   */
   data?: (page: PageAddress) => readonly ApiCall[];
 }
 
@@ -73,8 +83,22 @@ export function isArticleKey(value: string): boolean {
 /** A route of the table, its name, layout and access known to the compiler. */
 type TableRoute<N extends string, L extends Layout, A extends AccessKind> = RouteOf<N> & { layout: L; access: A };
 
-function publicRoute<N extends string>(name: N, path: string, title: string, params?: ParamChecks, data?: RouteOf<N>['data']): TableRoute<N, 'default', 'public'> {
-  return { name, path, layout: 'default', access: 'public', title, ...(params ? { params } : {}), ...(data ? { data } : {}) };
+function publicRoute<N extends string>(
+  name: N,
+  path: string,
+  title: string,
+  params?: ParamChecks,
+  data?: RouteOf<N>['data'],
+): TableRoute<N, 'default', 'public'> {
+  return {
+    name,
+    path,
+    layout: 'default',
+    access: 'public',
+    title,
+    ...(params ? { params } : {}),
+    ...(data ? { data } : {}),
+  };
 }
 
 function memberRoute<N extends string>(name: N, path: string, title: string): TableRoute<N, 'default', 'token'> {
@@ -87,10 +111,17 @@ function authRoute<N extends string>(name: N, path: string, title: string): Tabl
 
 /** `a/b/c` → `a-b-c`, as a type. */
 type Dashed<S extends string> = S extends `${infer Head}/${infer Rest}` ? `${Head}-${Dashed<Rest>}` : S;
-/** An admin route's name: its path without the leading slash, slashes as dashes (`/admin/user/list` → `admin-user-list`). */
+/**
+ * An admin route's name: its path without the leading slash, slashes as dashes (`/admin/user/list` →
+ * `admin-user-list`).
+ */
 type AdminName<P extends string> = P extends `/${infer Rest}` ? Dashed<Rest> : never;
 
-function adminRoute<P extends `/admin${string}`>(path: P, title: string, menu?: RouteMenu): TableRoute<AdminName<P>, 'admin', 'admin'> {
+function adminRoute<P extends `/admin${string}`>(
+  path: P,
+  title: string,
+  menu?: RouteMenu,
+): TableRoute<AdminName<P>, 'admin', 'admin'> {
   // What AdminName<P> spells out for the compiler.
   const name = path.slice(1).split('/').join('-') as AdminName<P>;
   return { name, path, layout: 'admin', access: 'admin', title, ...(menu ? { menu } : {}) };
@@ -115,18 +146,32 @@ const ROUTE_TABLE = [
   publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }, ({ params, query }) =>
     libraryPageCalls(Number(params.category), query),
   ),
-  publicRoute('library-category-id', '/library/{category}/{id}', '文档详情', { category: isPositiveId, id: isPositiveId }, ({ params }) =>
-    documentPageCalls(Number(params.id)),
+  publicRoute(
+    'library-category-id',
+    '/library/{category}/{id}',
+    '文档详情',
+    { category: isPositiveId, id: isPositiveId },
+    ({ params }) => documentPageCalls(Number(params.id)),
   ),
   // `/article/{x}`: the category x, or else the article whose identifier is x, so MOREDOC's
   // footer links (`/article/about`) keep working. `detail` only ever starts a detail path.
-  publicRoute('article-category', '/article/{category?}', '文章资讯', { category: (x) => isArticleKey(x) && x !== 'detail' }, ({ params, query, categories }) =>
-    articleListPageCalls(categories, params.category, query),
+  publicRoute(
+    'article-category',
+    '/article/{category?}',
+    '文章资讯',
+    { category: (x) => isArticleKey(x) && x !== 'detail' },
+    ({ params, query, categories }) => articleListPageCalls(categories, params.category, query),
   ),
-  publicRoute('article-category-detail-id', '/article/{category?}/detail/{id}', '文章详情', {
-    category: isPositiveId,
-    id: isArticleKey,
-  }, ({ params }) => articlePageCalls(params.id ?? '')),
+  publicRoute(
+    'article-category-detail-id',
+    '/article/{category?}/detail/{id}',
+    '文章详情',
+    {
+      category: isPositiveId,
+      id: isArticleKey,
+    },
+    ({ params }) => articlePageCalls(params.id ?? ''),
+  ),
   // Not docs/product.md routes: the search results (linked from every public page's header), the
   // 热门文档 ranking, and the member's upload, which needs a token like the member pages (the
   // screen then asks the server for the upload right).
@@ -227,15 +272,35 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
   // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
-  config: ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map(
-    (s) => `/admin/config/${s}`,
-  ),
+  config: [
+    'system',
+    'display',
+    'pay',
+    'oauth',
+    'vip',
+    'footer',
+    'captcha',
+    'security',
+    'converter',
+    'download',
+    'email',
+    'sms',
+  ].map((s) => `/admin/config/${s}`),
 };
 // The ads screen (a route of docs/product.md without a menu entry) sits next to the banners.
 const TOP_ORDER: readonly string[] = [
-  'document', 'article', 'user',
-  '/admin/order', '/admin/banner', '/admin/advertisement', '/admin/navigation', '/admin/friendlink', '/admin/comment',
-  '/admin/report', '/admin/feedback', '/admin/attachment',
+  'document',
+  'article',
+  'user',
+  '/admin/order',
+  '/admin/banner',
+  '/admin/advertisement',
+  '/admin/navigation',
+  '/admin/friendlink',
+  '/admin/comment',
+  '/admin/report',
+  '/admin/feedback',
+  '/admin/attachment',
   'config',
 ];
 
@@ -300,7 +365,9 @@ function parsePattern(pattern: string): Segment[] {
 
 /** route pattern → React Router path: `/article/{category?}` → `/article/:category?`. */
 export function toRouterPath(pattern: string): string {
-  const segments = parsePattern(pattern).map((s) => (s.kind === 'literal' ? s.value : `:${s.name}${s.optional ? '?' : ''}`));
+  const segments = parsePattern(pattern).map((s) =>
+    s.kind === 'literal' ? s.value : `:${s.name}${s.optional ? '?' : ''}`,
+  );
   return `/${segments.join('/')}`;
 }
 
@@ -375,7 +442,11 @@ export function notFoundMessage(path: string): string {
  * The calls whose answers the page at `match` starts with: those of its layout (the ads of
  * the default layout's slots) and, for a public route, those of its first screen.
  */
-export function routeDataCalls(match: RouteMatch, query: Readonly<Record<string, string>>, categories: readonly Category[]): ApiCall[] {
+export function routeDataCalls(
+  match: RouteMatch,
+  query: Readonly<Record<string, string>>,
+  categories: readonly Category[],
+): ApiCall[] {
   const { route, params } = match;
   const calls: ApiCall[] = route.layout === 'default' ? [liveAdsCall()] : [];
   if (route.access === 'public' && route.data) calls.push(...route.data({ params, query, categories }));

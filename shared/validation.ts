@@ -21,7 +21,8 @@ export function usernameProblems(username: string): string[] {
   }
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\s\u0000-\u001f\u007f]/.test(username)) problems.push('用户名不能包含空白或控制字符');
-  if (username.includes('@') || MAINLAND_MOBILE_PATTERN.test(username)) problems.push('出于隐私保护，用户名不能是邮箱或手机号码');
+  if (username.includes('@') || MAINLAND_MOBILE_PATTERN.test(username))
+    problems.push('出于隐私保护，用户名不能是邮箱或手机号码');
   return problems;
 }
 
@@ -38,7 +39,10 @@ export function emailProblems(email: string, required: boolean): string[] {
   return EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX_LENGTH ? [] : ['邮箱格式不正确'];
 }
 
-/** A mobile number as members type it (any spelling normalizeMainlandMobile takes); '' is a problem only when `required`. */
+/**
+ * A mobile number as members type it (any spelling normalizeMainlandMobile takes); '' is a problem only when
+ * `required`.
+ */
 export function mobileProblems(mobile: string, required: boolean): string[] {
   if (mobile.trim() === '') return required ? ['请输入手机号码'] : [];
   return normalizeMainlandMobile(mobile) ? [] : ['请输入正确的中国大陆手机号码'];
@@ -49,7 +53,10 @@ export function mobileProblems(mobile: string, required: boolean): string[] {
  * a `+86`/`0086`/`86` prefix removed; null when it is not a mainland mobile number.
  */
 export function normalizeMainlandMobile(input: string): string | null {
-  const digits = input.trim().replace(/[\s-]/g, '').replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
+  const digits = input
+    .trim()
+    .replace(/[\s-]/g, '')
+    .replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
   return MAINLAND_MOBILE_PATTERN.test(digits) ? digits : null;
 }
 
@@ -61,7 +68,13 @@ export function maskMobile(mobile: string): string {
 /** An SMS verification code as members type it: exactly six digits. */
 export const SMS_CODE_PATTERN = /^\d{6}$/;
 /** Lengths in characters of what members and visitors write (articles, comments, reports, feedback). */
-export const ARTICLE_LIMITS = { title: 200, identifier: 64, keywords: 255, description: 500, content: 200_000 } as const;
+export const ARTICLE_LIMITS = {
+  title: 200,
+  identifier: 64,
+  keywords: 255,
+  description: 500,
+  content: 200_000,
+} as const;
 export const COMMENT_MAX_LENGTH = 1000;
 export const REPORT_REMARK_MAX_LENGTH = 500;
 export const FEEDBACK_LIMITS = { content: 2000, contact: 100, reply: 2000 } as const;
@@ -88,7 +101,8 @@ export function cleanName(value: string): string {
  */
 export function nameProblems(value: string, label: string, max: number, required = true): string[] {
   const name = cleanName(value);
-  if (required && name === '') return [value.trim() === '' ? `${label}不能为空` : `${label}不能只包含控制字符或文字方向符号`];
+  if (required && name === '')
+    return [value.trim() === '' ? `${label}不能为空` : `${label}不能只包含控制字符或文字方向符号`];
   return length(name) > max ? [`${label}长度不能超过${max}个字符`] : [];
 }
 
@@ -103,7 +117,8 @@ export function textProblems(value: string, label: string, max: number, required
  * must say who holds the rights and how to reach them.
  */
 export function reportRemarkProblems(remark: string, reason: number | undefined): string[] {
-  if (reason === COPYRIGHT_REPORT_REASON && remark.trim() === '') return ['侵权举报请在补充说明中写明权利人、权属证明和联系方式'];
+  if (reason === COPYRIGHT_REPORT_REASON && remark.trim() === '')
+    return ['侵权举报请在补充说明中写明权利人、权属证明和联系方式'];
   return textProblems(remark, '举报说明', REPORT_REMARK_MAX_LENGTH);
 }
 

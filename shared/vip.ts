@@ -34,17 +34,22 @@ export function vipPlanProblems(plan: VipPlanDraft): string[] {
   const title = plan.title.trim();
   if (!title) problems.push('套餐名称不能为空');
   else if ([...title].length > VIP_PLAN_TITLE_MAX) problems.push(`套餐名称不能超过${VIP_PLAN_TITLE_MAX}个字符`);
-  if (FORBIDDEN_TEXT.test(plan.title) || FORBIDDEN_TEXT.test(plan.description)) problems.push('套餐名称和说明不能包含 | 或换行');
-  if (!/^\d{1,5}$/.test(days) || Number(days) < 1 || Number(days) > VIP_PLAN_MAX_DAYS) problems.push(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
+  if (FORBIDDEN_TEXT.test(plan.title) || FORBIDDEN_TEXT.test(plan.description))
+    problems.push('套餐名称和说明不能包含 | 或换行');
+  if (!/^\d{1,5}$/.test(days) || Number(days) < 1 || Number(days) > VIP_PLAN_MAX_DAYS)
+    problems.push(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
   if (!PRICE_PATTERN.test(price) || Number(price) < 0.01 || Number(price) > VIP_PLAN_MAX_PRICE) {
     problems.push(`价格须在 0.01 到 ${VIP_PLAN_MAX_PRICE} 元之间，最多两位小数`);
   }
-  if ([...plan.description.trim()].length > VIP_PLAN_DESCRIPTION_MAX) problems.push(`套餐说明不能超过${VIP_PLAN_DESCRIPTION_MAX}个字符`);
+  if ([...plan.description.trim()].length > VIP_PLAN_DESCRIPTION_MAX)
+    problems.push(`套餐说明不能超过${VIP_PLAN_DESCRIPTION_MAX}个字符`);
   return problems;
 }
 
 function draftOfLine(line: string): VipPlanDraft {
-  const [code = '', title = '', days = '', price = '', description = '', recommended = '', ...extra] = line.split('|').map((s) => s.trim());
+  const [code = '', title = '', days = '', price = '', description = '', recommended = '', ...extra] = line
+    .split('|')
+    .map((s) => s.trim());
   // A seventh field, or a flag other than 1/0/empty, makes the line invalid through its code.
   const valid = extra.length === 0 && ['', '0', '1'].includes(recommended);
   return { code: valid ? code : '', title, days, price, description, recommended: recommended === '1' };
@@ -61,8 +66,12 @@ export function parseVipPlans(value: string): FullVipPlan[] {
     const draft = draftOfLine(line);
     if (vipPlanProblems(draft).length || plans.some((p) => p.code === draft.code)) continue;
     plans.push({
-      code: draft.code, title: draft.title.trim(), days: Number(draft.days), price: Number(draft.price),
-      description: draft.description.trim(), recommended: draft.recommended,
+      code: draft.code,
+      title: draft.title.trim(),
+      days: Number(draft.days),
+      price: Number(draft.price),
+      description: draft.description.trim(),
+      recommended: draft.recommended,
     });
   }
   return plans;
@@ -70,13 +79,27 @@ export function parseVipPlans(value: string): FullVipPlan[] {
 
 /** Drafts of every non-empty line, valid or not (what the plan table editor starts from). */
 export function vipPlanDrafts(value: string): VipPlanDraft[] {
-  return value.split('\n').filter((line) => line.trim()).map(draftOfLine);
+  return value
+    .split('\n')
+    .filter((line) => line.trim())
+    .map(draftOfLine);
 }
 
 /** The `vip.plans` text of these plans (the inverse of parseVipPlans). */
 export function formatVipPlans(plans: readonly VipPlanDraft[]): string {
   return plans
-    .map((p) => [p.code, p.title.trim(), String(p.days).trim(), String(p.price).trim(), p.description.trim(), p.recommended ? '1' : ''].join('|').replace(/\|+$/, ''))
+    .map((p) =>
+      [
+        p.code,
+        p.title.trim(),
+        String(p.days).trim(),
+        String(p.price).trim(),
+        p.description.trim(),
+        p.recommended ? '1' : '',
+      ]
+        .join('|')
+        .replace(/\|+$/, ''),
+    )
     .join('\n');
 }
 

@@ -14,7 +14,10 @@
  * read), and GetOrder, which asks the payment provider and records what it says (as its
  * notification would).
  */
-export const GET_RPCS_THAT_WRITE: readonly string[] = ['/api/v1/document/download', '/api/v1/document/download/bereviewed'];
+export const GET_RPCS_THAT_WRITE: readonly string[] = [
+  '/api/v1/document/download',
+  '/api/v1/document/download/bereviewed',
+];
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const WRITING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_WRITE);

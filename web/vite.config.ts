@@ -40,7 +40,11 @@ function earlyScript(): Plugin {
         const early = chunks.find((c) => c.isEntry && c.name === 'early');
         const app = chunks.find((c) => c.isEntry && c.name === 'index');
         const reader = chunks.find((c) => c.facadeModuleId === READER_PAGE);
-        const attrs: Record<string, string | boolean> = { type: 'module', crossorigin: true, src: early ? `/${early.fileName}` : '/src/early.ts' };
+        const attrs: Record<string, string | boolean> = {
+          type: 'module',
+          crossorigin: true,
+          src: early ? `/${early.fileName}` : '/src/early.ts',
+        };
         if (ctx.bundle && app && reader) {
           const loaded = new Set([app.fileName, ...app.imports]);
           attrs['data-reader'] = [...filesOf(ctx.bundle, reader.fileName, loaded)].join(' ');
@@ -107,38 +111,42 @@ const firstScreenBuild: UserConfig = {
 const both: UserConfig = { root: webRoot, cacheDir: `${repoRoot}.tmp/vite` };
 
 // `vite build --ssr` builds the first screen for the gateway; everything else is the SPA.
-export default defineConfig(({ isSsrBuild }) => isSsrBuild ? { ...both, ...firstScreenBuild } : {
-  ...both,
-  plugins: [react(), earlyScript()],
-  // Components read signals through useSignals() (no Babel transform); pre-bundle the
-  // runtime so the dev server never serves a second copy of React.
-  optimizeDeps: { include: ['@preact/signals-react/runtime'] },
-  server: {
-    proxy: { '/api': proxied, '/view': proxied, '/uploads': proxied, '/download': proxied },
-  },
-  build: {
-    outDir: `${webRoot}dist`,
-    emptyOutDir: true,
-    manifest: true,
-    assetsDir: 'assets',
-    chunkSizeWarningLimit: 1200,
-    rolldownOptions: {
-      input: { index: `${webRoot}index.html`, early: `${webRoot}src/early.ts` },
-      output: {
-        // What the first screen imports comes as two chunks (the libraries, which change
-        // rarely, and our code) instead of dozens of small shared ones: on a phone's
-        // connection each extra file is another round trip before anything shows. ("$initial"
-        // follows every static import, re-exports included: hence the separate Semi doors in
-        // ui/, semi.ts for the first screen and semi-extra.ts, semi-admin.ts for the rest.)
-        codeSplitting: {
-          groups: [
-            { name: 'early', test: EARLY_MODULES, priority: 3 },
-            { name: 'vendor', tags: ['$initial'], test: /node_modules/, priority: 2 },
-            { name: 'app', tags: ['$initial'], test: (id: string) => !EARLY_MODULES.test(id), priority: 1 },
-          ],
+export default defineConfig(({ isSsrBuild }) =>
+  isSsrBuild
+    ? { ...both, ...firstScreenBuild }
+    : {
+        ...both,
+        plugins: [react(), earlyScript()],
+        // Components read signals through useSignals() (no Babel transform); pre-bundle the
+        // runtime so the dev server never serves a second copy of React.
+        optimizeDeps: { include: ['@preact/signals-react/runtime'] },
+        server: {
+          proxy: { '/api': proxied, '/view': proxied, '/uploads': proxied, '/download': proxied },
+        },
+        build: {
+          outDir: `${webRoot}dist`,
+          emptyOutDir: true,
+          manifest: true,
+          assetsDir: 'assets',
+          chunkSizeWarningLimit: 1200,
+          rolldownOptions: {
+            input: { index: `${webRoot}index.html`, early: `${webRoot}src/early.ts` },
+            output: {
+              // What the first screen imports comes as two chunks (the libraries, which change
+              // rarely, and our code) instead of dozens of small shared ones: on a phone's
+              // connection each extra file is another round trip before anything shows. ("$initial"
+              // follows every static import, re-exports included: hence the separate Semi doors in
+              // ui/, semi.ts for the first screen and semi-extra.ts, semi-admin.ts for the rest.)
+              codeSplitting: {
+                groups: [
+                  { name: 'early', test: EARLY_MODULES, priority: 3 },
+                  { name: 'vendor', tags: ['$initial'], test: /node_modules/, priority: 2 },
+                  { name: 'app', tags: ['$initial'], test: (id: string) => !EARLY_MODULES.test(id), priority: 1 },
+                ],
+              },
+            },
+            onwarn: quietWarnings,
+          },
         },
       },
-      onwarn: quietWarnings,
-    },
-  },
-});
+);

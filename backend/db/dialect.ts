@@ -34,11 +34,14 @@ export function notBelowZero(db: Kysely<any>, value: Expression<number>): RawBui
 /** The tables of the database that have a column of this name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function tablesWithColumn(db: Kysely<any>, column: string): Promise<string[]> {
-  const { rows } = engineOf(db) === 'postgres'
-    ? await sql<{ name: string }>`SELECT c.table_name AS name FROM information_schema.columns c
+  const { rows } =
+    engineOf(db) === 'postgres'
+      ? await sql<{ name: string }>`SELECT c.table_name AS name FROM information_schema.columns c
         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-        WHERE c.table_schema = current_schema() AND c.column_name = ${column} AND t.table_type = 'BASE TABLE'`.execute(db)
-    : await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+        WHERE c.table_schema = current_schema() AND c.column_name = ${column} AND t.table_type = 'BASE TABLE'`.execute(
+          db,
+        )
+      : await sql<{ name: string }>`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
         WHERE m.type = 'table' AND c.name = ${column}`.execute(db);
   return rows.map((r) => r.name);
 }
@@ -57,12 +60,16 @@ export async function tablesWithColumn(db: Kysely<any>, column: string): Promise
  */
 export async function lockRows(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  trx: Kysely<any>, table: 'orders' | 'user' | 'group' | 'document' | 'article' | 'comment', ids: readonly number[],
+  trx: Kysely<any>,
+  table: 'orders' | 'user' | 'group' | 'document' | 'article' | 'comment',
+  ids: readonly number[],
 ): Promise<void> {
   if (!trx.isTransaction) throw new Error('lockRows: only inside a transaction');
   const unique = [...new Set(ids.filter((id) => id > 0))].sort((a, b) => a - b);
   if (engineOf(trx) === 'sqlite' || !unique.length) return;
-  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+  await sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(unique)}) ORDER BY id FOR NO KEY UPDATE`.execute(
+    trx,
+  );
 }
 
 /**
@@ -74,5 +81,6 @@ export async function lockRows(
 export async function lockKeys(trx: Kysely<any>, keys: readonly string[]): Promise<void> {
   if (!trx.isTransaction) throw new Error('lockKeys: only inside a transaction');
   if (engineOf(trx) === 'sqlite') return;
-  for (const key of [...new Set(keys)].sort()) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  for (const key of [...new Set(keys)].sort())
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }

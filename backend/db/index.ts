@@ -82,9 +82,19 @@ export function isUnstorableText(error: unknown): boolean {
 }
 
 /** Socket failures of a connection to PostgreSQL: the server is down, restarting or unreachable. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** pg's own words for a connection it lost or could not get in time (no code of their own). */
-const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
 
 /**
  * PostgreSQL cannot be reached or is shutting down: SQLSTATE class 08 (connection exception),
@@ -96,7 +106,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || UNREACHABLE_CODES.has(code))) {
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || UNREACHABLE_CODES.has(code))
+  ) {
     return true;
   }
   return LOST_CONNECTION.test(error.message);
@@ -157,7 +170,11 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 async function migrate(db: Database): Promise<void> {
   // Migrations of separate features touch separate tables, and they land in main in whatever
   // order their work finishes: a database that already ran 009 still takes a later-landed 006.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) {
     await db.destroy();
@@ -175,7 +192,10 @@ export async function openDatabase(dataDir: string, onQuery?: QueryListener): Pr
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...queryLog(onQuery),
+  });
   await migrate(db);
   return { engine: 'sqlite', db, sqlite };
 }
@@ -185,7 +205,9 @@ export async function openDatabase(dataDir: string, onQuery?: QueryListener): Pr
  * when no connection can be made. Kysely's migrator takes an advisory lock and runs the
  * migrations in one transaction, so two processes starting at once migrate once.
  */
-export async function openPostgres(options: PostgresOptions): Promise<Extract<BackendDatabase, { engine: 'postgres' }>> {
+export async function openPostgres(
+  options: PostgresOptions,
+): Promise<Extract<BackendDatabase, { engine: 'postgres' }>> {
   const db = await connectPostgres(options);
   await migrate(db);
   return { engine: 'postgres', db };

@@ -133,7 +133,8 @@ export class PostgresNotifications implements Notifications {
     client.on('error', fail);
     client.on('end', () => fail(undefined));
     client.on('notification', (message) => {
-      for (const subscriber of this.subscribers.get(message.channel as Channel) ?? []) subscriber.onNotify(message.payload ?? '');
+      for (const subscriber of this.subscribers.get(message.channel as Channel) ?? [])
+        subscriber.onNotify(message.payload ?? '');
     });
     try {
       await client.connect();

@@ -18,7 +18,8 @@ import { engineOf } from './dialect';
 // COLLATE, SQLite-only words) is refused rather than guessed at: a new migration that needs
 // more adds its rule here, with a test in tests/backend/postgres-ddl.test.ts.
 
-const SQLITE_ONLY = /\b(AUTOINCREMENT|COLLATE|PRAGMA|WITHOUT\s+ROWID|STRICT|VIRTUAL|GLOB|IFNULL|DATETIME|JULIANDAY|STRFTIME|GROUP_CONCAT)\b/i;
+const SQLITE_ONLY =
+  /\b(AUTOINCREMENT|COLLATE|PRAGMA|WITHOUT\s+ROWID|STRICT|VIRTUAL|GLOB|IFNULL|DATETIME|JULIANDAY|STRFTIME|GROUP_CONCAT)\b/i;
 
 /** One SQLite migration statement as PostgreSQL runs it. */
 export function postgresStatement(statement: string): string {
@@ -30,7 +31,8 @@ export function postgresStatement(statement: string): string {
     // The table `user`, wherever it is named bare (not user_id, not "user", not 'user').
     .replace(/(?<![\w."'])user(?![\w"'])/g, '"user"');
   const left = SQLITE_ONLY.exec(out);
-  if (left) throw new Error(`postgresStatement: no PostgreSQL rule for "${left[0]}" in: ${statement.trim().slice(0, 200)}`);
+  if (left)
+    throw new Error(`postgresStatement: no PostgreSQL rule for "${left[0]}" in: ${statement.trim().slice(0, 200)}`);
   return out;
 }
 

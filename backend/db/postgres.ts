@@ -87,5 +87,8 @@ export async function connectPostgres(options: PostgresOptions): Promise<Kysely<
     throw new DatabaseStartError(`DATABASE_URL: cannot connect to PostgreSQL (${options.label}): ${reasonOf(error)}`);
   }
   const { onQuery } = options;
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}) });
+  return new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+  });
 }

@@ -53,12 +53,14 @@ async function readBundled(file: string): Promise<BuildInfo | undefined> {
 }
 
 /** The build of the running program, found as the comment at the top of this file says. */
-export async function loadBuildInfo(options: {
-  /** BUILD_HASH / BUILD_AT */
-  given?: Partial<BuildInfo>;
-  bundled?: string;
-  startedAt?: Date;
-} = {}): Promise<BuildInfo> {
+export async function loadBuildInfo(
+  options: {
+    /** BUILD_HASH / BUILD_AT */
+    given?: Partial<BuildInfo>;
+    bundled?: string;
+    startedAt?: Date;
+  } = {},
+): Promise<BuildInfo> {
   const found = (await readBundled(options.bundled ?? BUNDLED_BUILD_INFO)) ?? {
     hash: await gitCommit(dirname(fileURLToPath(import.meta.url))),
     build_at: buildTime(options.startedAt ?? new Date()),

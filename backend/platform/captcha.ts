@@ -8,8 +8,16 @@ import type { Database } from '../db';
 // as large as the image allows; svg-captcha's per-glyph paths, rotation and crossing lines
 // keep plain OCR out.
 
-export interface CaptchaOptions { type: string; length: number; width: number; height: number }
-export interface CaptchaImage { text: string; image: string }
+export interface CaptchaOptions {
+  type: string;
+  length: number;
+  width: number;
+  height: number;
+}
+export interface CaptchaImage {
+  text: string;
+  image: string;
+}
 export type CaptchaGenerator = (options: CaptchaOptions) => CaptchaImage;
 
 const TTL_MS = 10 * 60 * 1000;
@@ -23,21 +31,28 @@ export const CAPTCHA_ATTEMPTS = 3;
 
 /** svg-captcha draws grey glyphs when it has no background; we colour them dark and add ours. */
 function inked(svg: string): string {
-  const withInks = svg.replace(/<path fill="#[0-9a-f]{3,6}" d=/gi, () => `<path fill="${CAPTCHA_INKS[crypto.randomInt(CAPTCHA_INKS.length)]}" d=`);
+  const withInks = svg.replace(
+    /<path fill="#[0-9a-f]{3,6}" d=/gi,
+    () => `<path fill="${CAPTCHA_INKS[crypto.randomInt(CAPTCHA_INKS.length)]}" d=`,
+  );
   return withInks.replace(/^<svg([^>]*)>/, `<svg$1><rect width="100%" height="100%" fill="${CAPTCHA_BACKGROUND}"/>`);
 }
 
 const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) => {
   const common = { width, height, noise: 2, color: false, fontSize: Math.round(height * 0.95) };
-  const result = type === 'math'
-    ? svgCaptcha.createMathExpr({ ...common, mathMin: 1, mathMax: 20, mathOperator: '+/-' })
-    : svgCaptcha.create({
-      ...common,
-      size: length,
-      // "string" uses letters and digits without look-alikes; "digit" (and the unsupported "audio") digits only.
-      charPreset: type === 'string' ? 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789' : '0123456789',
-    });
-  return { text: result.text, image: `data:image/svg+xml;base64,${Buffer.from(inked(result.data)).toString('base64')}` };
+  const result =
+    type === 'math'
+      ? svgCaptcha.createMathExpr({ ...common, mathMin: 1, mathMax: 20, mathOperator: '+/-' })
+      : svgCaptcha.create({
+          ...common,
+          size: length,
+          // "string" uses letters and digits without look-alikes; "digit" (and the unsupported "audio") digits only.
+          charPreset: type === 'string' ? 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789' : '0123456789',
+        });
+  return {
+    text: result.text,
+    image: `data:image/svg+xml;base64,${Buffer.from(inked(result.data)).toString('base64')}`,
+  };
 };
 
 /** How often (in captchas made by a process) the table is cut back to MAX_ENTRIES. */
@@ -46,15 +61,24 @@ const TRIM_EVERY = 100;
 export class CaptchaStore {
   private made = 0;
 
-  constructor(private readonly db: Database, private readonly generate: CaptchaGenerator = svgCaptchaGenerator) {}
+  constructor(
+    private readonly db: Database,
+    private readonly generate: CaptchaGenerator = svgCaptchaGenerator,
+  ) {}
 
   async create(options: CaptchaOptions): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
     const id = crypto.randomBytes(10).toString('hex');
     await this.prune();
-    await this.db.insertInto('captcha').values({
-      id, answer: text.toLowerCase(), attempts: CAPTCHA_ATTEMPTS, expires_at: new Date(Date.now() + TTL_MS).toISOString(),
-    }).execute();
+    await this.db
+      .insertInto('captcha')
+      .values({
+        id,
+        answer: text.toLowerCase(),
+        attempts: CAPTCHA_ATTEMPTS,
+        expires_at: new Date(Date.now() + TTL_MS).toISOString(),
+      })
+      .execute();
     return { id, image };
   }
 
@@ -82,8 +106,12 @@ export class CaptchaStore {
    * one solved captcha cannot carry a password-guessing run.
    */
   async failedAttempt(id: string): Promise<void> {
-    const left = await this.db.updateTable('captcha').set((eb) => ({ attempts: eb('attempts', '-', 1) }))
-      .where('id', '=', id).returning('attempts').executeTakeFirst();
+    const left = await this.db
+      .updateTable('captcha')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', id)
+      .returning('attempts')
+      .executeTakeFirst();
     if (left && left.attempts <= 0) await this.consume(id);
   }
 
@@ -92,7 +120,13 @@ export class CaptchaStore {
     await this.db.deleteFrom('captcha').where('expires_at', '<', new Date().toISOString()).execute();
     this.made += 1;
     if (this.made % TRIM_EVERY !== 0) return;
-    const cut = await this.db.selectFrom('captcha').select('expires_at').orderBy('expires_at', 'desc').offset(MAX_ENTRIES).limit(1).executeTakeFirst();
+    const cut = await this.db
+      .selectFrom('captcha')
+      .select('expires_at')
+      .orderBy('expires_at', 'desc')
+      .offset(MAX_ENTRIES)
+      .limit(1)
+      .executeTakeFirst();
     if (cut) await this.db.deleteFrom('captcha').where('expires_at', '<=', cut.expires_at).execute();
   }
 }

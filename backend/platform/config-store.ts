@@ -8,7 +8,10 @@ import type { Database } from '../db';
 // request, which starts the comparison). The process that made the change drops its cache at
 // once (`invalidate`).
 
-interface Entry { value: string; inputType: string }
+interface Entry {
+  value: string;
+  inputType: string;
+}
 
 const TRUE_VALUES = ['1', 't', 'T', 'TRUE', 'true', 'True'];
 
@@ -29,7 +32,10 @@ export class ConfigSnapshot {
     return /^[+-]?\d+$/.test(value) ? Number.parseInt(value, 10) : 0;
   }
   list(category: string, name: string): string[] {
-    return this.raw(category, name).split(',').map((s) => s.trim()).filter(Boolean);
+    return this.raw(category, name)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   /**
    * `system.domain` without its trailing slash: the site's address in what leaves the site
@@ -47,7 +53,11 @@ const COUNTER = 'config';
 
 /** Tells every process that the `config` table changed: call it after (or in the transaction of) the write. */
 export async function settingsChanged(db: Database): Promise<void> {
-  await db.updateTable('change_counter').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', COUNTER).execute();
+  await db
+    .updateTable('change_counter')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', COUNTER)
+    .execute();
 }
 
 async function settingsVersion(db: Database): Promise<number> {
@@ -66,7 +76,10 @@ export class ConfigStore {
   /** Bumped by invalidate(): a read begun before it must not store what it read. */
   private generation = 0;
 
-  constructor(private readonly db: Database, private readonly checkEveryMs = SETTINGS_CHECK_MS) {}
+  constructor(
+    private readonly db: Database,
+    private readonly checkEveryMs = SETTINGS_CHECK_MS,
+  ) {}
 
   /**
    * The settings. Once read, they are answered from memory at once, never after a query: a
@@ -77,9 +90,11 @@ export class ConfigStore {
   async snapshot(): Promise<ConfigSnapshot> {
     if (this.cached) {
       if (Date.now() - this.checkedAt >= this.checkEveryMs && !this.refreshing) {
-        this.refreshing = this.check().catch(() => undefined).finally(() => {
-          this.refreshing = null;
-        });
+        this.refreshing = this.check()
+          .catch(() => undefined)
+          .finally(() => {
+            this.refreshing = null;
+          });
       }
       return this.cached.snapshot;
     }
@@ -105,7 +120,8 @@ export class ConfigStore {
     if (!current || current.version !== version) {
       const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
       const entries = new Map<string, Entry>();
-      for (const row of rows) entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
+      for (const row of rows)
+        entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
       current = { snapshot: new ConfigSnapshot(entries), version };
     }
     if (generation === this.generation) {

@@ -56,7 +56,10 @@ export class ContentChanges {
       try {
         await listener(change);
       } catch (error) {
-        this.log.error({ err: error, content: change.content, ids: change.ids.slice(0, 20) }, 'a listener of content changes failed');
+        this.log.error(
+          { err: error, content: change.content, ids: change.ids.slice(0, 20) },
+          'a listener of content changes failed',
+        );
       }
     }
   }

@@ -38,7 +38,9 @@ export interface BackendContext {
   db: Database;
   settings: ConfigStore;
   tokens: TokenService;
-  /** The key of download links while the admin set none of their own (`download.secret_key`); the same in every process. */
+  /**
+   * The key of download links while the admin set none of their own (`download.secret_key`); the same in every process.
+   */
   downloadLinkSecret: string;
   captcha: CaptchaStore;
   mailer: Mailer;

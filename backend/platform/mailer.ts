@@ -5,7 +5,11 @@ import type { ConfigStore } from './config-store';
 // Sends mail through the SMTP server of the `email` config category. When the service is
 // off or unconfigured the caller gets a clear 503 instead of a silent failure.
 
-export interface MailMessage { to: string; subject: string; html: string }
+export interface MailMessage {
+  to: string;
+  subject: string;
+  html: string;
+}
 
 export class Mailer {
   constructor(private readonly settings: ConfigStore) {}
@@ -37,7 +41,12 @@ export class Mailer {
     });
     const fromName = cfg.str('email', 'from_name') || username;
     try {
-      await transport.sendMail({ from: { name: fromName, address: username }, to: mail.to, subject: mail.subject, html: mail.html });
+      await transport.sendMail({
+        from: { name: fromName, address: username },
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+      });
     } catch (error) {
       throw unavailable(`邮件发送失败：${(error as Error).message}`);
     } finally {

@@ -46,7 +46,11 @@ export type ProviderFailure = 'rejected-code' | 'rejected' | 'unreachable' | 'ti
 
 export class ProviderError extends Error {
   override name = 'ProviderError';
-  constructor(readonly failure: ProviderFailure, message: string, readonly providerCode?: number) {
+  constructor(
+    readonly failure: ProviderFailure,
+    message: string,
+    readonly providerCode?: number,
+  ) {
     super(message);
   }
 }
@@ -62,12 +66,23 @@ function withQuery(base: string, path: string, query: Record<string, string>): s
 }
 
 /** The page that asks the visitor to allow the sign-in (WeChat: QR code; QQ: its login page). */
-export function authorizeUrl(provider: OAuthProviderName, endpoints: OAuthProviderEndpoints, app: ProviderApp, redirectUri: string, state: string): string {
+export function authorizeUrl(
+  provider: OAuthProviderName,
+  endpoints: OAuthProviderEndpoints,
+  app: ProviderApp,
+  redirectUri: string,
+  state: string,
+): string {
   if (provider === 'wechat') {
     const query = { appid: app.appId, redirect_uri: redirectUri, response_type: 'code', scope: 'snsapi_login', state };
     return `${withQuery(endpoints.authorizeUrl, '/connect/qrconnect', query)}#wechat_redirect`;
   }
-  return withQuery(endpoints.authorizeUrl, '/oauth2.0/authorize', { response_type: 'code', client_id: app.appId, redirect_uri: redirectUri, state });
+  return withQuery(endpoints.authorizeUrl, '/oauth2.0/authorize', {
+    response_type: 'code',
+    client_id: app.appId,
+    redirect_uri: redirectUri,
+    state,
+  });
 }
 
 async function readBounded(response: Response): Promise<string> {
@@ -104,7 +119,12 @@ async function getJson(url: string, signal: AbortSignal): Promise<Record<string,
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if (signal.aborted) throw new ProviderError('timeout', 'no answer in time');
-    throw new ProviderError('unreachable', error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
+    throw new ProviderError(
+      'unreachable',
+      error instanceof Error
+        ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}`
+        : String(error),
+    );
   }
   const unwrapped = text.trim().replace(/^callback\(\s*([\s\S]*?)\s*\);?$/, '$1');
   try {
@@ -146,38 +166,82 @@ function checkQQ(body: Record<string, unknown>, codeStep: boolean): void {
   throw new ProviderError(failure, `error ${error}: ${str(body.error_description) || str(body.msg)}`, error);
 }
 
-async function wechatIdentity(api: string, app: ProviderApp, code: string, signal: AbortSignal): Promise<ProviderIdentity> {
-  const token = await getJson(withQuery(api, '/sns/oauth2/access_token', {
-    appid: app.appId, secret: app.secret, code, grant_type: 'authorization_code',
-  }), signal);
+async function wechatIdentity(
+  api: string,
+  app: ProviderApp,
+  code: string,
+  signal: AbortSignal,
+): Promise<ProviderIdentity> {
+  const token = await getJson(
+    withQuery(api, '/sns/oauth2/access_token', {
+      appid: app.appId,
+      secret: app.secret,
+      code,
+      grant_type: 'authorization_code',
+    }),
+    signal,
+  );
   checkWechat(token, true);
   const accessToken = requireToken(token);
   const openid = requireOpenid(token.openid);
   const info = await getJson(withQuery(api, '/sns/userinfo', { access_token: accessToken, openid }), signal);
   checkWechat(info, false);
   const unionid = str(token.unionid) || str(info.unionid);
-  return { openid, unionid: OPENID.test(unionid) ? unionid : '', nickname: str(info.nickname), avatar: str(info.headimgurl) };
+  return {
+    openid,
+    unionid: OPENID.test(unionid) ? unionid : '',
+    nickname: str(info.nickname),
+    avatar: str(info.headimgurl),
+  };
 }
 
-async function qqIdentity(api: string, app: ProviderApp, code: string, redirectUri: string, signal: AbortSignal): Promise<ProviderIdentity> {
-  const token = await getJson(withQuery(api, '/oauth2.0/token', {
-    grant_type: 'authorization_code', client_id: app.appId, client_secret: app.secret, code, redirect_uri: redirectUri, fmt: 'json',
-  }), signal);
+async function qqIdentity(
+  api: string,
+  app: ProviderApp,
+  code: string,
+  redirectUri: string,
+  signal: AbortSignal,
+): Promise<ProviderIdentity> {
+  const token = await getJson(
+    withQuery(api, '/oauth2.0/token', {
+      grant_type: 'authorization_code',
+      client_id: app.appId,
+      client_secret: app.secret,
+      code,
+      redirect_uri: redirectUri,
+      fmt: 'json',
+    }),
+    signal,
+  );
   checkQQ(token, true);
   const accessToken = requireToken(token);
   const me = await getJson(withQuery(api, '/oauth2.0/me', { access_token: accessToken, fmt: 'json' }), signal);
   checkQQ(me, false);
   const openid = requireOpenid(me.openid);
-  const info = await getJson(withQuery(api, '/user/get_user_info', { access_token: accessToken, oauth_consumer_key: app.appId, openid }), signal);
+  const info = await getJson(
+    withQuery(api, '/user/get_user_info', { access_token: accessToken, oauth_consumer_key: app.appId, openid }),
+    signal,
+  );
   checkQQ(info, false);
-  return { openid, unionid: '', nickname: str(info.nickname), avatar: str(info.figureurl_qq_2) || str(info.figureurl_qq_1) };
+  return {
+    openid,
+    unionid: '',
+    nickname: str(info.nickname),
+    avatar: str(info.figureurl_qq_2) || str(info.figureurl_qq_1),
+  };
 }
 
 /**
  * Exchanges the callback's code for the visitor's identity. `redirectUri` must be the one
  * of the authorize step (QQ checks it). All calls together get `config.timeoutMs`.
  */
-export function fetchIdentity(provider: OAuthProviderName, config: OAuthConfig, app: ProviderApp, code: string, redirectUri: string): Promise<ProviderIdentity> {
+export function fetchIdentity(
+  provider: OAuthProviderName,
+  config: OAuthConfig,
+  app: ProviderApp,
+  code: string,
+  redirectUri: string,
+): Promise<ProviderIdentity> {
   const signal = AbortSignal.timeout(config.timeoutMs);
   return provider === 'wechat'
     ? wechatIdentity(config.wechat.apiUrl, app, code, signal)

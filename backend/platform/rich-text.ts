@@ -11,9 +11,42 @@ const ALLOWED_IMAGE_SOURCE = /^(\/uploads\/([A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.[A
 
 const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup', 'mark',
-    'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'a', 'img', 'hr', 'figure', 'figcaption',
-    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
+    'p',
+    'br',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'sub',
+    'sup',
+    'mark',
+    'blockquote',
+    'pre',
+    'code',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'hr',
+    'figure',
+    'figcaption',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
@@ -51,16 +84,33 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, RICH_TEXT_OPTIONS).trim();
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  '#39': "'",
+};
 
 /** The text of some HTML: blocks become line breaks, entities are decoded, runs of blank space shrink. */
 export function richTextToText(html: string): string {
   const withBreaks = html.replace(/<\/(p|div|h[1-6]|li|blockquote|pre|tr|figcaption|caption)>|<br\s*\/?>/gi, '$&\n');
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} })
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z0-9]+);/gi, (entity, name: string) => {
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} }).replace(
+    /&(#x[0-9a-f]+|#[0-9]+|[a-z0-9]+);/gi,
+    (entity, name: string) => {
       if (name in ENTITIES) return ENTITIES[name]!;
-      const code = /^#x/i.test(name) ? parseInt(name.slice(2), 16) : name.startsWith('#') ? parseInt(name.slice(1), 10) : NaN;
+      const code = /^#x/i.test(name)
+        ? parseInt(name.slice(2), 16)
+        : name.startsWith('#')
+          ? parseInt(name.slice(1), 10)
+          : NaN;
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    });
-  return text.replace(/[ \t\u00a0\u3000]+/g, ' ').replace(/ *\n[\s]*/g, '\n').trim();
+    },
+  );
+  return text
+    .replace(/[ \t\u00a0\u3000]+/g, ' ')
+    .replace(/ *\n[\s]*/g, '\n')
+    .trim();
 }

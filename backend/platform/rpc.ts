@@ -57,7 +57,12 @@ export function defineService(
 }
 
 /** Who calls and may they (contract README §4.1): 401 without a session, 403 without the grant. */
-async function rpcContext(app: BackendContext, request: FastifyRequest, spec: RpcDef<RpcContext>['spec'], fullMethod: string): Promise<RpcContext> {
+async function rpcContext(
+  app: BackendContext,
+  request: FastifyRequest,
+  spec: RpcDef<RpcContext>['spec'],
+  fullMethod: string,
+): Promise<RpcContext> {
   const user = await resolveSession(app, bearerFromHeader(request.headers.authorization));
   if (!user && spec.auth !== 'public') throw unauthenticated();
   let permitted = false;
@@ -80,6 +85,8 @@ async function rpcContext(app: BackendContext, request: FastifyRequest, spec: Rp
 
 /** Registers the module's RPCs and its other routes. */
 export async function serveService(app: FastifyInstance, ctx: BackendContext, service: ServiceModule): Promise<void> {
-  registerRpcs(app, service.name, service.rpcs, (request, { spec, fullMethod }) => rpcContext(ctx, request, spec, fullMethod));
+  registerRpcs(app, service.name, service.rpcs, (request, { spec, fullMethod }) =>
+    rpcContext(ctx, request, spec, fullMethod),
+  );
   if (service.routes) await service.routes(app, ctx);
 }

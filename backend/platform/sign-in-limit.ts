@@ -21,22 +21,29 @@ const SWEEP_EVERY = 200;
 export class SignInLimit {
   private counted = 0;
 
-  constructor(private readonly db: Database, private readonly setting: SignInLimitSetting) {}
+  constructor(
+    private readonly db: Database,
+    private readonly setting: SignInLimitSetting,
+  ) {}
 
   /** Counts one try of `key`; the tries in its window so far and when the window ends. */
   async hit(key: string, at = Date.now()): Promise<{ hits: number; resetAt: number }> {
     const windowOver = new Date(at - this.setting.windowMs).toISOString();
     // Reads and writes the row in one statement: concurrent tries each get their own count.
-    const row = await this.db.insertInto('rate_limit')
+    const row = await this.db
+      .insertInto('rate_limit')
       .values({ key, window_start: new Date(at).toISOString(), hits: 1 })
-      .onConflict((oc) => oc.column('key').doUpdateSet({
-        hits: sql<number>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN 1 ELSE rate_limit.hits + 1 END`,
-        window_start: sql<string>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN excluded.window_start ELSE rate_limit.window_start END`,
-      }))
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          hits: sql<number>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN 1 ELSE rate_limit.hits + 1 END`,
+          window_start: sql<string>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN excluded.window_start ELSE rate_limit.window_start END`,
+        }),
+      )
       .returning(['hits', 'window_start'])
       .executeTakeFirstOrThrow();
     this.counted += 1;
-    if (this.counted % SWEEP_EVERY === 0) await this.db.deleteFrom('rate_limit').where('window_start', '<=', windowOver).execute();
+    if (this.counted % SWEEP_EVERY === 0)
+      await this.db.deleteFrom('rate_limit').where('window_start', '<=', windowOver).execute();
     return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.setting.windowMs };
   }
 

@@ -49,7 +49,8 @@ function watchBody(request: FastifyRequest, reply: FastifyReply, timeoutMs: numb
 
 export function registerBodyTimeout(app: FastifyInstance, timeoutMs: number): void {
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (hasBody(request) && !request.raw.complete) watchBody(request, reply, timeoutMs, request.routeOptions.config.readsBodyItself === true);
+    if (hasBody(request) && !request.raw.complete)
+      watchBody(request, reply, timeoutMs, request.routeOptions.config.readsBodyItself === true);
     done(null, payload);
   });
 }

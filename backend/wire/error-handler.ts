@@ -16,12 +16,17 @@ declare module 'fastify' {
 const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
 const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
 
-interface Rendered { status: number; code: GrpcCode; message: string }
+interface Rendered {
+  status: number;
+  code: GrpcCode;
+  message: string;
+}
 
 function render(error: FastifyError | ApiError | Error, request: FastifyRequest): Rendered {
   if (error instanceof ApiError) {
     // A service that did not answer (the file store): its reason, in one line.
-    if (error.status === 503 && error.cause instanceof Error) request.log.warn({ reason: error.cause.message || error.cause.name }, error.message);
+    if (error.status === 503 && error.cause instanceof Error)
+      request.log.warn({ reason: error.cause.message || error.cause.name }, error.message);
     return { status: error.status, code: error.code, message: error.message };
   }
   const fastifyError = error as FastifyError;
@@ -29,7 +34,10 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 429, code: Code.ResourceExhausted, message: '请求体过大（上限 4 MiB）' };
   }
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+  if (
+    fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ||
+    fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+  ) {
     return { status: 400, code: Code.InvalidArgument, message: '请求格式不正确' };
   }
   if (isUnstorableText(error)) return { status: 400, code: Code.InvalidArgument, message: '请求包含非法字符' };
@@ -73,9 +81,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const known = methodsByUrl.get(path);
-    const text = path.startsWith('/api/') && known && !known.has(request.method)
-      ? { status: 405, body: 'Method Not Allowed\n' }
-      : path.startsWith('/api/') ? { status: 404, body: 'Not Found\n' } : { status: 404, body: '404 page not found' };
+    const text =
+      path.startsWith('/api/') && known && !known.has(request.method)
+        ? { status: 405, body: 'Method Not Allowed\n' }
+        : path.startsWith('/api/')
+          ? { status: 404, body: 'Not Found\n' }
+          : { status: 404, body: '404 page not found' };
     return reply
       .code(text.status)
       .header('content-type', 'text/plain; charset=utf-8')

@@ -23,8 +23,23 @@ export const Code = {
 export type GrpcCode = (typeof Code)[keyof typeof Code];
 
 const HTTP_STATUS: Record<GrpcCode, number> = {
-  0: 200, 1: 408, 2: 500, 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429,
-  9: 400, 10: 409, 11: 400, 12: 501, 13: 500, 14: 503, 15: 500, 16: 401,
+  0: 200,
+  1: 408,
+  2: 500,
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  11: 400,
+  12: 501,
+  13: 500,
+  14: 503,
+  15: 500,
+  16: 401,
 };
 
 export function httpStatusFromCode(code: GrpcCode): number {
@@ -34,25 +49,43 @@ export function httpStatusFromCode(code: GrpcCode): number {
 /** gRPC code for an HTTP status produced outside our routes (framework errors). */
 export function codeFromHttpStatus(status: number): GrpcCode {
   switch (status) {
-    case 400: case 415: return Code.InvalidArgument;
-    case 401: return Code.Unauthenticated;
-    case 403: return Code.PermissionDenied;
-    case 404: return Code.NotFound;
-    case 406: return Code.InvalidArgument;
-    case 408: return Code.Canceled;
-    case 409: return Code.AlreadyExists;
-    case 413: case 429: return Code.ResourceExhausted;
-    case 501: return Code.Unimplemented;
-    case 503: return Code.Unavailable;
-    case 504: return Code.DeadlineExceeded;
-    default: return status >= 500 ? Code.Internal : Code.InvalidArgument;
+    case 400:
+    case 415:
+      return Code.InvalidArgument;
+    case 401:
+      return Code.Unauthenticated;
+    case 403:
+      return Code.PermissionDenied;
+    case 404:
+      return Code.NotFound;
+    case 406:
+      return Code.InvalidArgument;
+    case 408:
+      return Code.Canceled;
+    case 409:
+      return Code.AlreadyExists;
+    case 413:
+    case 429:
+      return Code.ResourceExhausted;
+    case 501:
+      return Code.Unimplemented;
+    case 503:
+      return Code.Unavailable;
+    case 504:
+      return Code.DeadlineExceeded;
+    default:
+      return status >= 500 ? Code.Internal : Code.InvalidArgument;
   }
 }
 
 export class ApiError extends Error {
   override name = 'ApiError';
   /** `httpStatus` overrides the code's usual status (only 502, see badGateway). */
-  constructor(readonly code: GrpcCode, message: string, private readonly httpStatus?: number) {
+  constructor(
+    readonly code: GrpcCode,
+    message: string,
+    private readonly httpStatus?: number,
+  ) {
     super(message);
   }
   get status(): number {

@@ -23,7 +23,13 @@ const continued = new WeakSet<FastifyReply>();
 /** Sends the `100 Continue` the client waits for, once; nothing when it asked for none. */
 export function continueIfExpected(request: FastifyRequest, reply: FastifyReply): void {
   const expect = request.headers.expect;
-  if (typeof expect !== 'string' || expect.toLowerCase() !== '100-continue' || continued.has(reply) || reply.raw.headersSent) return;
+  if (
+    typeof expect !== 'string' ||
+    expect.toLowerCase() !== '100-continue' ||
+    continued.has(reply) ||
+    reply.raw.headersSent
+  )
+    return;
   continued.add(reply);
   reply.raw.writeContinue();
 }

@@ -7,8 +7,14 @@ import type { FastifyReply } from 'fastify';
 // extension, no sniffing, and grpc-gateway's plain 404 when there is no such file.
 
 const TYPES: Record<string, string> = {
-  '.ico': 'image/x-icon', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
-  '.bmp': 'image/bmp', '.webp': 'image/webp', '.xml': 'text/xml; charset=utf-8',
+  '.ico': 'image/x-icon',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.bmp': 'image/bmp',
+  '.webp': 'image/webp',
+  '.xml': 'text/xml; charset=utf-8',
 };
 
 export function sendNotFound(reply: FastifyReply) {

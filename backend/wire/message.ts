@@ -4,7 +4,17 @@ import type { AnyMessage, EnumSpec, FieldSpec, Fields, Infer, Loose, MessageType
 // The encoder (responses: snake_case, zero values omitted, RFC 3339) and the two decoders
 // (strict JSON bodies, Go-style query strings) of the message descriptions in shared/wire.ts.
 export { Empty, message } from '../../shared/wire';
-export type { Decoded, EmptyMessage, Encodable, EnumSpec, FieldSpec, Fields, Infer, Loose, MessageType } from '../../shared/wire';
+export type {
+  Decoded,
+  EmptyMessage,
+  Encodable,
+  EnumSpec,
+  FieldSpec,
+  Fields,
+  Infer,
+  Loose,
+  MessageType,
+} from '../../shared/wire';
 
 function isMessage(spec: FieldSpec): spec is AnyMessage {
   return typeof spec === 'object' && 'fields' in spec;
@@ -34,7 +44,9 @@ function formatTimestamp(value: string | Date): string | undefined {
 function encodeScalar(type: string, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
   switch (type) {
-    case 'int32': case 'int64': case 'float': {
+    case 'int32':
+    case 'int64':
+    case 'float': {
       const n = typeof value === 'bigint' ? Number(value) : Number(value);
       return Number.isFinite(n) && n !== 0 ? n : undefined;
     }
@@ -49,8 +61,11 @@ function encodeScalar(type: string, value: unknown): unknown {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function encode<F extends Fields>(type: MessageType<F>, value: Loose<F> | Record<string, any>): Record<string, unknown> {
+export function encode<F extends Fields>(
+  type: MessageType<F>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  value: Loose<F> | Record<string, any>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
   for (const [name, spec] of Object.entries(type.fields)) {
@@ -67,7 +82,9 @@ export function encode<F extends Fields>(type: MessageType<F>, value: Loose<F> |
     } else if (spec.endsWith('[]')) {
       const base = spec.slice(0, -2);
       // Inside arrays zero values stay (only the array itself is omitted when empty).
-      const items = (raw as unknown[]).map((item) => (base === 'bool' ? Boolean(item) : base === 'string' ? String(item ?? '') : Number(item)));
+      const items = (raw as unknown[]).map((item) =>
+        base === 'bool' ? Boolean(item) : base === 'string' ? String(item ?? '') : Number(item),
+      );
       encoded = items.length ? items : undefined;
     } else {
       encoded = encodeScalar(spec, raw);
@@ -98,10 +115,14 @@ function zeroValue(spec: FieldSpec): unknown {
   if (isEnum(spec)) return 0;
   if (spec.endsWith('[]')) return [];
   switch (spec) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'time': return null;
-    default: return 0;
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'time':
+      return null;
+    default:
+      return 0;
   }
 }
 
@@ -126,15 +147,20 @@ function parseTimestamp(value: string, field: string): Date {
 
 function jsonScalar(type: string, value: unknown, field: string): unknown {
   switch (type) {
-    case 'int32': case 'int64': {
-      const n = typeof value === 'number' ? value
-        : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+    case 'int32':
+    case 'int64': {
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)
+            ? Number(value)
+            : NaN;
       if (Number.isNaN(n)) throw badRequest(`参数 ${field} 必须是整数`);
       return checkInt(type, n, field);
     }
     case 'float': {
-      const n = typeof value === 'number' ? value
-        : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n =
+        typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) throw badRequest(`参数 ${field} 必须是数字`);
       return n;
     }
@@ -157,7 +183,9 @@ function jsonField(spec: FieldSpec, value: unknown, field: string): unknown {
     if (!Array.isArray(value)) throw badRequest(`参数 ${field} 必须是数组`);
     return value.map((item, i) => {
       if (item === null) throw badRequest(`参数 ${field}[${i}] 不能为 null`);
-      return isRepeatedMessage(spec) ? decodeJsonObject(spec[0], item) : jsonScalar((spec as string).slice(0, -2), item, field);
+      return isRepeatedMessage(spec)
+        ? decodeJsonObject(spec[0], item)
+        : jsonScalar((spec as string).slice(0, -2), item, field);
     });
   }
   if (isMessage(spec)) return decodeJsonObject(spec, value);
@@ -223,7 +251,8 @@ function parseGoInt(raw: string, kind: 'int32' | 'int64', field: string): number
 
 function queryScalar(type: string, raw: string, field: string): unknown {
   switch (type) {
-    case 'int32': case 'int64':
+    case 'int32':
+    case 'int64':
       return parseGoInt(raw, type, field);
     case 'float': {
       const n = raw.trim() === '' ? NaN : Number(raw);

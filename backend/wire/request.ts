@@ -20,7 +20,11 @@ function paging(page: number, size: number): { limit?: number; offset?: number }
 }
 
 /** Applies `paging()` to a Kysely select query. */
-export function applyPaging<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, page: number, size: number): Q {
+export function applyPaging<Q extends { limit(n: number): Q; offset(n: number): Q }>(
+  query: Q,
+  page: number,
+  size: number,
+): Q {
   const { limit, offset } = paging(page, size);
   let q = query;
   if (limit !== undefined) q = q.limit(limit);
@@ -59,7 +63,9 @@ export function parseOrder(
     if (!columns.includes(name)) continue;
     const ascending = dir === 'asc';
     const direction: OrderByModifiers = !opts.nullable?.includes(name)
-      ? (ascending ? 'asc' : 'desc')
+      ? ascending
+        ? 'asc'
+        : 'desc'
       : (ob) => (ascending ? ob.asc().nullsFirst() : ob.desc().nullsLast());
     result.push({ column: sql.ref(name), direction });
   }
@@ -83,7 +89,11 @@ export function pick<T extends object>(row: T, fields: readonly string[] | null)
  * The filters of a list that visitors see too: they get enabled rows and no search; holders
  * of the list permission filter by `enable` and `wd` as they like.
  */
-export function listVisibility(permitted: boolean, enable: readonly boolean[], wd: string): { enable: number[]; wd: string } {
+export function listVisibility(
+  permitted: boolean,
+  enable: readonly boolean[],
+  wd: string,
+): { enable: number[]; wd: string } {
   return permitted ? { enable: [...new Set(enable.map((e) => (e ? 1 : 0)))], wd } : { enable: [1], wd: '' };
 }
 
@@ -91,7 +101,12 @@ export function listVisibility(permitted: boolean, enable: readonly boolean[], w
 export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
   // Kysely cannot resolve a selection on a generic table: the cast names the one column.
   // Without ORDER BY: PostgreSQL refuses one beside an aggregate.
-  const { total } = await query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total')).$castTo<{ total: number }>().executeTakeFirstOrThrow();
+  const { total } = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('total'))
+    .$castTo<{ total: number }>()
+    .executeTakeFirstOrThrow();
   return Number(total);
 }
 
@@ -110,11 +125,16 @@ export function requireIds(ids: readonly number[], what: string): number[] {
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** Text validation: required, length in characters (runes), no control characters. */
-export function checkText(value: string, label: string, opts: { required?: boolean; max?: number; min?: number; multiline?: boolean } = {}): string {
+export function checkText(
+  value: string,
+  label: string,
+  opts: { required?: boolean; max?: number; min?: number; multiline?: boolean } = {},
+): string {
   const text = value;
   const length = [...text].length;
   if (opts.required && text.trim() === '') throw badRequest(`${label}不能为空`);
-  if (opts.min !== undefined && length < opts.min && text !== '') throw badRequest(`${label}长度不能少于${opts.min}个字符`);
+  if (opts.min !== undefined && length < opts.min && text !== '')
+    throw badRequest(`${label}长度不能少于${opts.min}个字符`);
   if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
   if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
   return text;
@@ -154,9 +174,16 @@ export function assertValid(problems: string[]): void {
 }
 
 /** The row of `table` with this id, or a 404 with `missing` (e.g. '轮播图不存在'). */
-export async function rowOr404<T extends keyof DB>(db: Database, table: T, id: number, missing: string): Promise<Selectable<DB[T]>> {
+export async function rowOr404<T extends keyof DB>(
+  db: Database,
+  table: T,
+  id: number,
+  missing: string,
+): Promise<Selectable<DB[T]>> {
   // Raw SQL because Kysely cannot type a where() on a table chosen by a type parameter.
-  const { rows: [row] } = await sql<Selectable<DB[T]>>`select * from ${sql.table(table)} where id = ${id}`.execute(db);
+  const {
+    rows: [row],
+  } = await sql<Selectable<DB[T]>>`select * from ${sql.table(table)} where id = ${id}`.execute(db);
   if (!row) throw notFound(missing);
   return row;
 }

@@ -1,6 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { grpcPermissionPath } from '../../shared/permissions';
-import { Empty, decodeBody, decodeQuery, encode, type Decoded, type Encodable, type EmptyMessage, type MessageType } from './message';
+import {
+  Empty,
+  decodeBody,
+  decodeQuery,
+  encode,
+  type Decoded,
+  type Encodable,
+  type EmptyMessage,
+  type MessageType,
+} from './message';
 
 // How a MOREDOC RPC is declared and served on the wire: its HTTP route, the message it
 // decodes and the one it encodes. Who may call it is not decided here: the caller of
@@ -37,7 +46,10 @@ export interface RpcDef<Ctx> {
 }
 
 /** Builds a handler's context once the request is decoded, or throws (401, 403). */
-type ContextFor<Ctx> = (request: FastifyRequest, rpc: { spec: RpcDef<Ctx>['spec']; fullMethod: string }) => Promise<Ctx>;
+type ContextFor<Ctx> = (
+  request: FastifyRequest,
+  rpc: { spec: RpcDef<Ctx>['spec']; fullMethod: string },
+) => Promise<Ctx>;
 
 /** The `rpc()` of handlers that get a `Ctx`; platform/rpc.ts binds it to the backend's context. */
 export function rpcFor<Ctx>() {
@@ -62,16 +74,23 @@ export function clientIp(request: FastifyRequest): string {
 }
 
 function sendJson(reply: FastifyReply, body: unknown) {
-  return reply
-    .code(200)
-    .header('content-type', 'application/json')
-    .header('grpc-metadata-content-type', 'application/grpc')
-    // A Buffer keeps Fastify from appending `; charset=utf-8` (MOREDOC sends none).
-    .send(Buffer.from(JSON.stringify(body)));
+  return (
+    reply
+      .code(200)
+      .header('content-type', 'application/json')
+      .header('grpc-metadata-content-type', 'application/grpc')
+      // A Buffer keeps Fastify from appending `; charset=utf-8` (MOREDOC sends none).
+      .send(Buffer.from(JSON.stringify(body)))
+  );
 }
 
 /** Routes every RPC of the service `serviceName`: decode, build the context, handle, encode. */
-export function registerRpcs<Ctx>(app: FastifyInstance, serviceName: string, rpcs: readonly RpcDef<Ctx>[], contextFor: ContextFor<Ctx>): void {
+export function registerRpcs<Ctx>(
+  app: FastifyInstance,
+  serviceName: string,
+  rpcs: readonly RpcDef<Ctx>[],
+  contextFor: ContextFor<Ctx>,
+): void {
   for (const def of rpcs) {
     const { spec } = def;
     const fullMethod = grpcPermissionPath(serviceName, def.name);
@@ -82,11 +101,12 @@ export function registerRpcs<Ctx>(app: FastifyInstance, serviceName: string, rpc
       method: def.method,
       url: def.url,
       handler: async (request, reply) => {
-        const decoded = input === 'query'
-          ? decodeQuery(requestType, request.query as Record<string, unknown>)
-          : input === 'body'
-            ? decodeBody(requestType, typeof request.body === 'string' ? request.body : undefined)
-            : decodeQuery(Empty, {});
+        const decoded =
+          input === 'query'
+            ? decodeQuery(requestType, request.query as Record<string, unknown>)
+            : input === 'body'
+              ? decodeBody(requestType, typeof request.body === 'string' ? request.body : undefined)
+              : decodeQuery(Empty, {});
         const context = await contextFor(request, { spec, fullMethod });
         const result = await spec.handler(decoded, context);
         return sendJson(reply, encode(responseType, result as Record<string, unknown>));

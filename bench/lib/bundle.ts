@@ -53,12 +53,17 @@ export function initialChunks(manifest: Manifest, lazyModules: readonly string[]
   if (entries.length === 0) throw new Error('the Vite manifest has no entry chunk');
   const missing = lazyModules.filter((key) => manifest[key] === undefined);
   if (missing.length > 0) {
-    throw new Error(`not in the Vite manifest: ${missing.join(', ')}; the router changed, update ROUTE_GROUPS in bench/lib/bundle.ts`);
+    throw new Error(
+      `not in the Vite manifest: ${missing.join(', ')}; the router changed, update ROUTE_GROUPS in bench/lib/bundle.ts`,
+    );
   }
   return [...staticClosure(manifest, [...entries, ...lazyModules])];
 }
 
-export async function routeWeights(webDist: string, groups: readonly RouteGroupSpec[] = ROUTE_GROUPS): Promise<RouteWeight[]> {
+export async function routeWeights(
+  webDist: string,
+  groups: readonly RouteGroupSpec[] = ROUTE_GROUPS,
+): Promise<RouteWeight[]> {
   const manifest = readManifest(webDist);
   const cache = new Map<string, Sizes>();
   async function sizesOf(file: string): Promise<Sizes> {

@@ -70,7 +70,10 @@ const LATIN_WORDS = ['PDF', 'Python', 'Excel', 'AI', '2023', '5G', 'Java', 'HTML
 
 function slice(vocabulary: Vocabulary, from: number, to: number): Vocabulary {
   const base = from > 0 ? vocabulary.cumulative[from - 1]! : 0;
-  return { words: vocabulary.words.slice(from, to), cumulative: vocabulary.cumulative.slice(from, to).map((sum) => sum - base) };
+  return {
+    words: vocabulary.words.slice(from, to),
+    cumulative: vocabulary.cumulative.slice(from, to).map((sum) => sum - base),
+  };
 }
 
 /**

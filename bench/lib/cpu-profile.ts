@@ -48,7 +48,13 @@ export interface ProfileSummary {
 export function placeOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
-  if (url.startsWith('node:')) return `node:${url.slice(5).replace(/^internal\//, '').split('/')[0]}`;
+  if (url.startsWith('node:'))
+    return `node:${
+      url
+        .slice(5)
+        .replace(/^internal\//, '')
+        .split('/')[0]
+    }`;
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
   const modules = path.lastIndexOf('/node_modules/');
   if (modules !== -1) {
@@ -99,12 +105,24 @@ export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary 
   }
 
   const busy = sampled - idle || 1;
-  const rank = (entries: Map<string, number>) => [...entries].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top);
+  const rank = (entries: Map<string, number>) =>
+    [...entries]
+      .filter(([name]) => name !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top);
   return {
     sampledMs: sampled / 1000,
     idle: sampled > 0 ? idle / sampled : 0,
     byPlace: rank(placeSelf).map(([name, time]) => ({ name, self: time / busy })),
-    byFunction: rank(functionSelf).map(([name, time]) => ({ name, self: time / busy, total: (functionTotal.get(name) ?? 0) / busy })),
-    byTotal: rank(functionTotal).map(([name, time]) => ({ name, self: (functionSelf.get(name) ?? 0) / busy, total: time / busy })),
+    byFunction: rank(functionSelf).map(([name, time]) => ({
+      name,
+      self: time / busy,
+      total: (functionTotal.get(name) ?? 0) / busy,
+    })),
+    byTotal: rank(functionTotal).map(([name, time]) => ({
+      name,
+      self: (functionSelf.get(name) ?? 0) / busy,
+      total: time / busy,
+    })),
   };
 }

@@ -95,12 +95,29 @@ export class WrkRunner {
     await writeFile(script, wrkScript(target.requests));
     const { stdout } = await run(
       this.wrkPath,
-      ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, `${target.origin}${target.requests[0]!.path}`],
+      [
+        '-t1',
+        `-c${connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '30s',
+        '-s',
+        script,
+        `${target.origin}${target.requests[0]!.path}`,
+      ],
       { maxBuffer: 16 * 1024 * 1024 },
     );
     const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
-    const summary = JSON.parse(line) as { requests: number; durationUs: number; failures: number; p50: number; p97_5: number; p99: number; max: number };
+    const summary = JSON.parse(line) as {
+      requests: number;
+      durationUs: number;
+      failures: number;
+      p50: number;
+      p97_5: number;
+      p99: number;
+      max: number;
+    };
     return {
       rps: summary.requests / (summary.durationUs / 1e6),
       p50: summary.p50 / 1000,
@@ -143,7 +160,12 @@ function correctedTimes(times: number[], intervalMs: number): Float64Array {
  * percentiles come from every answer's own time (autocannon's histograms keep whole
  * milliseconds, too coarse when answers take a fraction of one), coordinated omission corrected.
  */
-export function runAtRate(target: LoadTarget, connections: number, seconds: number, overallRate: number): Promise<Measurement> {
+export function runAtRate(
+  target: LoadTarget,
+  connections: number,
+  seconds: number,
+  overallRate: number,
+): Promise<Measurement> {
   const [first] = target.requests;
   const times: number[] = [];
   return new Promise((resolve, reject) => {
@@ -155,7 +177,11 @@ export function runAtRate(target: LoadTarget, connections: number, seconds: numb
         pipelining: 1,
         timeout: 30,
         overallRate,
-        requests: target.requests.map((r) => ({ method: r.method ?? 'GET', path: r.path, ...(r.headers ? { headers: r.headers } : {}) })),
+        requests: target.requests.map((r) => ({
+          method: r.method ?? 'GET',
+          path: r.path,
+          ...(r.headers ? { headers: r.headers } : {}),
+        })),
       },
       (error, result: Result) => {
         if (error) return reject(error);

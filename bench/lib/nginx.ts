@@ -14,7 +14,8 @@ export interface NginxBinary {
 export function inspectNginx(path: string): NginxBinary | string {
   const info = spawnSync(path, ['-V'], { encoding: 'utf8' });
   const text = `${info.stdout}${info.stderr}`;
-  if (!text.includes('--with-http_gzip_static_module')) return `${path} lacks the gzip_static module; Debian's nginx has it`;
+  if (!text.includes('--with-http_gzip_static_module'))
+    return `${path} lacks the gzip_static module; Debian's nginx has it`;
   return { path, version: /nginx version: (\S+)/.exec(text)?.[1] ?? 'unknown' };
 }
 
@@ -88,12 +89,16 @@ http {
       proxy_buffers 16 16k;
     }
 
-${filesRoot === undefined ? '' : `    # Files as they lie on disk, the floor of serving them.
+${
+  filesRoot === undefined
+    ? ''
+    : `    # Files as they lie on disk, the floor of serving them.
     location /files/ {
       alias ${filesRoot}/;
     }
 
-`}    location /assets/ {
+`
+}    location /assets/ {
       root ${webDist};
       gzip_static on;
       add_header Cache-Control "public, max-age=31536000, immutable";

@@ -48,7 +48,14 @@ export function stopChild(child: ChildProcess): Promise<void> {
  * `nodeOptions` go to node before the entry (e.g. `--cpu-prof`); `root`: another checkout's
  * entry (the code before a change).
  */
-export async function startNodeProcess(name: string, entry: string, env: Record<string, string>, logDir: string, nodeOptions: string[] = [], root = REPO_ROOT): Promise<Started> {
+export async function startNodeProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  logDir: string,
+  nodeOptions: string[] = [],
+  root = REPO_ROOT,
+): Promise<Started> {
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', join(root, 'bench/processes', entry)], {
@@ -59,7 +66,10 @@ export async function startNodeProcess(name: string, entry: string, env: Record<
   running.add(child);
   child.stderr!.pipe(log);
   const announced = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s (log: ${logFile})`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s (log: ${logFile})`)),
+      READY_TIMEOUT_MS,
+    );
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       log.write(`${line}\n`);
@@ -105,7 +115,13 @@ export async function withChildren(pid: number): Promise<number[]> {
   } catch {
     // gone, or not Linux
   }
-  return [pid, ...children.split(' ').filter((field) => field !== '').map(Number)];
+  return [
+    pid,
+    ...children
+      .split(' ')
+      .filter((field) => field !== '')
+      .map(Number),
+  ];
 }
 
 /** CPU time (user + system) of processes so far, summed, in microseconds. */

@@ -5,7 +5,8 @@ import os from 'node:os';
 export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (row: string[]) =>
+    `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(cells[0]!), rule, ...cells.slice(1).map(line)].join('\n');
 }
@@ -14,7 +15,8 @@ export const int = (n: number) => Math.round(n).toLocaleString('en-US');
 export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 export const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-export const ratio = (value: number, reference: number) => (reference > 0 ? `${(value / reference).toFixed(2)}×` : 'n/a');
+export const ratio = (value: number, reference: number) =>
+  reference > 0 ? `${(value / reference).toFixed(2)}×` : 'n/a';
 
 export function heading(title: string): void {
   console.log(`\n## ${title}\n`);

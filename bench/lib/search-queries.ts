@@ -7,15 +7,31 @@ import type { SearchQuery } from '../../backend/platform/search/search-index';
 // characters are all in the engine's dictionary (one token each, words.ts); the variants below
 // time phrases that are not.
 export const SEARCH_QUERIES = [
-  '我们', '经济', '医院', '电脑', '那种', '大师',
-  '计算机', '委员会', '为什么', '俄罗斯',
-  '社会主义', '市场经济', '科学技术', '高速公路',
-  '天安门广场', '马克思主义', '自然保护区',
-  '人民代表大会', '最高人民法院', '南京长江大桥',
+  '我们',
+  '经济',
+  '医院',
+  '电脑',
+  '那种',
+  '大师',
+  '计算机',
+  '委员会',
+  '为什么',
+  '俄罗斯',
+  '社会主义',
+  '市场经济',
+  '科学技术',
+  '高速公路',
+  '天安门广场',
+  '马克思主义',
+  '自然保护区',
+  '人民代表大会',
+  '最高人民法院',
+  '南京长江大桥',
 ];
 
 // Other shapes of query, measured on their own: single characters (prefixes of tokens: a
-// common one, a rarer one, one beside a word), a mixed query, two words, phrases that are no dictionary word (matched as bigram phrases), deep
+// common one, a rarer one, one beside a word), a mixed query, two words, phrases that are no dictionary word (matched
+// as bigram phrases), deep
 // paging, a sort and a filter.
 export const SEARCH_VARIANTS: { label: string; query: SearchQuery }[] = [
   { label: '1 character `国`', query: { text: '国' } },

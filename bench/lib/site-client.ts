@@ -16,7 +16,11 @@ export class SiteClient {
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.origin}${path}`, {
       method,
-      headers: { origin: this.origin, cookie: this.cookieHeader, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        origin: this.origin,
+        cookie: this.cookieHeader,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const cookie = res.headers.get('set-cookie');
@@ -33,7 +37,11 @@ export class SiteClient {
   async upload(file: Buffer, name: string): Promise<number> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file)]), name);
-    const res = await fetch(`${this.origin}/api/v1/upload/document`, { method: 'POST', body: form, headers: { origin: this.origin, cookie: this.cookieHeader } });
+    const res = await fetch(`${this.origin}/api/v1/upload/document`, {
+      method: 'POST',
+      body: form,
+      headers: { origin: this.origin, cookie: this.cookieHeader },
+    });
     const body = (await res.json()) as { data?: { id: number } };
     if (res.status !== 200 || !body.data) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
     return body.data.id;
@@ -53,7 +61,10 @@ export class SiteClient {
   async convertedDocument(pdf: Buffer, title: string): Promise<ConvertedDocument> {
     const attachmentId = await this.upload(pdf, `${title}.pdf`);
     await this.call('POST', '/api/v1/document', { document: [{ title, attachment_id: attachmentId }] });
-    const list = await this.call<{ document: { id: number; title: string; attachment?: { hash?: string } }[] }>('GET', '/api/v1/document/list?limit=10');
+    const list = await this.call<{ document: { id: number; title: string; attachment?: { hash?: string } }[] }>(
+      'GET',
+      '/api/v1/document/list?limit=10',
+    );
     const listed = list.document.find((doc) => doc.title === title);
     if (!listed?.attachment?.hash) throw new Error(`document ${title} is not in the list`);
     const converted = await this.waitForDocument(listed.id, (doc) => doc.status === 2);

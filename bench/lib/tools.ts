@@ -24,7 +24,9 @@ export function requireTools(): Tools {
   const nginxPath = locate('nginx', ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx']);
   let nginx: NginxBinary | undefined;
   if (!nginxPath) {
-    problems.push('nginx: the reference server (the benchmark starts its own instance on loopback; the system service may stay stopped)');
+    problems.push(
+      'nginx: the reference server (the benchmark starts its own instance on loopback; the system service may stay stopped)',
+    );
     missingPackages.push('nginx');
   } else {
     const inspected = inspectNginx(nginxPath);
@@ -34,13 +36,18 @@ export function requireTools(): Tools {
 
   const wrk = locate('wrk', ['/usr/bin/wrk', '/usr/local/bin/wrk']);
   if (!wrk) {
-    problems.push('wrk: the load generator for throughput (autocannon alone cannot saturate a server with 100 KB answers)');
+    problems.push(
+      'wrk: the load generator for throughput (autocannon alone cannot saturate a server with 100 KB answers)',
+    );
     missingPackages.push('wrk');
   }
 
   if (problems.length > 0 || !nginx || !wrk) {
-    const install = missingPackages.length > 0 ? `\nOn Debian/Ubuntu, as root: apt-get install -y ${missingPackages.join(' ')}` : '';
-    throw new MissingTool(`The benchmarks need programs that are not here:\n${problems.map((p) => `  - ${p}`).join('\n')}${install}`);
+    const install =
+      missingPackages.length > 0 ? `\nOn Debian/Ubuntu, as root: apt-get install -y ${missingPackages.join(' ')}` : '';
+    throw new MissingTool(
+      `The benchmarks need programs that are not here:\n${problems.map((p) => `  - ${p}`).join('\n')}${install}`,
+    );
   }
   const version = spawnSync(wrk, ['--version'], { encoding: 'utf8' });
   const wrkVersion = /wrk (\S+)/.exec(`${version.stdout}${version.stderr}`)?.[1] ?? 'unknown';
@@ -58,7 +65,7 @@ export function requireMutool(): Mutool {
   if (!path) {
     throw new MissingTool(
       'The conversion benchmark needs mutool, the reference it is measured against:\n' +
-        '  - mutool: MuPDF\'s command-line tool (mutool convert -F svg)\nOn Debian/Ubuntu, as root: apt-get install -y mupdf-tools',
+        "  - mutool: MuPDF's command-line tool (mutool convert -F svg)\nOn Debian/Ubuntu, as root: apt-get install -y mupdf-tools",
     );
   }
   const version = spawnSync(path, ['-v'], { encoding: 'utf8' });

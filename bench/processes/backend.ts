@@ -8,5 +8,8 @@ const app = await buildBackend(config);
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 console.log(JSON.stringify({ ready: url }));
 process.on('SIGTERM', () => {
-  app.close().then(() => process.exit(0), () => process.exit(1));
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

@@ -21,17 +21,34 @@ for await (const line of createInterface({ input: process.stdin })) {
     const readableBytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
     const pending = result.pageFiles.filter((page) => page.pending);
     const imagesStart = performance.now();
-    await Promise.all(pending.map(async (page) => {
-      const lighter = await converter.pageAtReadingResolution(page.n, await readFile(join(outDir, page.file)), page.pending!);
-      if (!lighter) return;
-      await writeFile(join(outDir, lighter.file), lighter.bytes);
-      await rm(join(outDir, page.file));
-      Object.assign(page, { file: lighter.file, kind: lighter.kind, bytes: lighter.bytes.length });
-    }));
+    await Promise.all(
+      pending.map(async (page) => {
+        const lighter = await converter.pageAtReadingResolution(
+          page.n,
+          await readFile(join(outDir, page.file)),
+          page.pending!,
+        );
+        if (!lighter) return;
+        await writeFile(join(outDir, lighter.file), lighter.bytes);
+        await rm(join(outDir, page.file));
+        Object.assign(page, { file: lighter.file, kind: lighter.kind, bytes: lighter.bytes.length });
+      }),
+    );
     const imagesSeconds = (performance.now() - imagesStart) / 1000;
     const bytes = result.pageFiles.reduce((sum, page) => sum + page.bytes, 0);
     const webp = result.pageFiles.filter((page) => page.kind === 'webp').length;
-    console.log(JSON.stringify({ seconds, imagesSeconds, pendingPages: pending.length, pages: result.pages, files: result.pageFiles.length, webp, bytes, readableBytes }));
+    console.log(
+      JSON.stringify({
+        seconds,
+        imagesSeconds,
+        pendingPages: pending.length,
+        pages: result.pages,
+        files: result.pageFiles.length,
+        webp,
+        bytes,
+        readableBytes,
+      }),
+    );
   } catch (error) {
     console.log(JSON.stringify({ error: (error as Error).message }));
   }

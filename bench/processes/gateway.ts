@@ -5,9 +5,16 @@ import { loadGatewayConfig } from '../../gateway/config';
 
 const config = loadGatewayConfig(process.env);
 if (config.backendUrl === undefined) throw new Error('bench gateway: BACKEND_URL must be set');
-const app = buildGateway({ ...config, backendUrl: config.backendUrl, webDist: process.env.BENCH_WEB_DIST ?? config.webDist });
+const app = buildGateway({
+  ...config,
+  backendUrl: config.backendUrl,
+  webDist: process.env.BENCH_WEB_DIST ?? config.webDist,
+});
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 console.log(JSON.stringify({ ready: url }));
 process.on('SIGTERM', () => {
-  app.close().then(() => process.exit(0), () => process.exit(1));
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

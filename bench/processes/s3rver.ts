@@ -5,5 +5,8 @@ import { startS3 } from '../../tests/helpers/s3';
 const s3 = await startS3({ bucket: 'moredoc-bench' });
 console.log(JSON.stringify({ ready: s3.endpoint, env: s3.env }));
 process.on('SIGTERM', () => {
-  s3.stop().then(() => process.exit(0), () => process.exit(1));
+  s3.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

@@ -11,7 +11,10 @@ import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 
 const listens = process.env.BENCH_BACKEND_LISTEN === '1' || process.env.BENCH_PROXIED_GATEWAY === '1';
-const backend = await buildBackend(loadBackendConfig({ ...process.env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '127.0.0.1' }), { logger: false });
+const backend = await buildBackend(
+  loadBackendConfig({ ...process.env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '127.0.0.1' }),
+  { logger: false },
+);
 const backendUrl = listens ? await backend.listen({ host: '127.0.0.1', port: 0 }) : (await backend.ready(), undefined);
 const gatewayConfig = loadGatewayConfig(process.env);
 const config = { ...gatewayConfig, webDist: process.env.BENCH_WEB_DIST ?? gatewayConfig.webDist };
@@ -20,9 +23,18 @@ const app = buildGateway(config, embedded);
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 const proxied = process.env.BENCH_PROXIED_GATEWAY === '1' ? buildGateway({ ...config, backendUrl }) : undefined;
 const proxiedUrl = await proxied?.listen({ host: '127.0.0.1', port: 0 });
-console.log(JSON.stringify({ ready: url, ...(backendUrl ? { backend: backendUrl } : {}), ...(proxiedUrl ? { proxied: proxiedUrl } : {}) }));
+console.log(
+  JSON.stringify({
+    ready: url,
+    ...(backendUrl ? { backend: backendUrl } : {}),
+    ...(proxiedUrl ? { proxied: proxiedUrl } : {}),
+  }),
+);
 process.on('SIGTERM', () => {
   Promise.all([app.close(), proxied?.close()])
     .then(() => backend.close())
-    .then(() => process.exit(0), () => process.exit(1));
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 });

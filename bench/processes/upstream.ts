@@ -10,7 +10,10 @@ import { randomBytes } from 'node:crypto';
 export const PAGE_IMAGE_BYTES = 100 * 1024;
 
 const settings = readFileSync(process.env.BENCH_SETTINGS_FILE ?? '', 'utf8');
-const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(PAGE_IMAGE_BYTES - 8)]);
+const image = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  randomBytes(PAGE_IMAGE_BYTES - 8),
+]);
 const PAGE = /^\/view\/page\/[0-9a-f]{32}\/\d+\.png$/;
 
 const server = createServer((req, res) => {
@@ -19,7 +22,11 @@ const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(settings) });
     res.end(settings);
   } else if (req.method === 'GET' && PAGE.test(path)) {
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length, 'cache-control': 'public, max-age=86400' });
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'content-length': image.length,
+      'cache-control': 'public, max-age=86400',
+    });
     res.end(image);
   } else {
     res.writeHead(404, { 'content-type': 'text/plain' });

@@ -13,7 +13,8 @@ import type { LaneAnswered } from '../page-lane';
 
 export const REDACTED = '[redacted]';
 /** Query parameters whose value is a credential: token, access_token, code, password, sign, api_key, … */
-const SECRET_PARAMETER = /(?:^|[_-])(?:token|code|password|passwd|pwd|secret|sign|signature|key|captcha|ticket|session|auth)$/i;
+const SECRET_PARAMETER =
+  /(?:^|[_-])(?:token|code|password|passwd|pwd|secret|sign|signature|key|captcha|ticket|session|auth)$/i;
 /** Paths whose last part is itself a credential: the signed download links (contract §9.3). */
 const SECRET_PATH_PREFIXES = ['/download'];
 
@@ -36,7 +37,11 @@ export function loggableUrl(url: string): string {
   const pairs = query
     .slice(1)
     .split('&')
-    .map((pair) => (pair.includes('=') && SECRET_PARAMETER.test(parameterName(pair)) ? `${pair.slice(0, pair.indexOf('='))}=${REDACTED}` : pair));
+    .map((pair) =>
+      pair.includes('=') && SECRET_PARAMETER.test(parameterName(pair))
+        ? `${pair.slice(0, pair.indexOf('='))}=${REDACTED}`
+        : pair,
+    );
   return `${shownPath}?${pairs.join('&')}`;
 }
 
@@ -90,7 +95,15 @@ export function laneAccessLog(log: FastifyBaseLogger, trustProxy: boolean | stri
   const ip = clientAddress(trustProxy);
   return (request, answer) => {
     log.info(
-      { reqId: answer.id, method: request.method, url: loggableUrl(request.url ?? '/'), status: answer.status, ms: answer.ms, bytes: answer.bytes, ip: ip(request) },
+      {
+        reqId: answer.id,
+        method: request.method,
+        url: loggableUrl(request.url ?? '/'),
+        status: answer.status,
+        ms: answer.ms,
+        bytes: answer.bytes,
+        ip: ip(request),
+      },
       'request',
     );
   };
@@ -112,7 +125,10 @@ export default fp(
       done();
     });
     fastify.addHook('onRequestAbort', (request, done) => {
-      request.log.debug({ method: request.method, url: loggableUrl(request.originalUrl) }, 'client gave up before the answer');
+      request.log.debug(
+        { method: request.method, url: loggableUrl(request.originalUrl) },
+        'client gave up before the answer',
+      );
       done();
     });
   },

@@ -58,7 +58,13 @@ export function contentTypeOf(name: string): string {
 }
 
 /** Request headers that need the file semantics of @fastify/static rather than a plain 200. */
-const FILE_SEMANTICS_HEADERS = ['range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'] as const;
+const FILE_SEMANTICS_HEADERS = [
+  'range',
+  'if-match',
+  'if-none-match',
+  'if-modified-since',
+  'if-unmodified-since',
+] as const;
 
 function needsFileSemantics(headers: IncomingHttpHeaders): boolean {
   return FILE_SEMANTICS_HEADERS.some((name) => headers[name] !== undefined);
@@ -70,7 +76,10 @@ function needsFileSemantics(headers: IncomingHttpHeaders): boolean {
  * The plain file is sent when no offered coding is acceptable, when the client names
  * identity with a higher q, and when there is no header at all (as @fastify/static does).
  */
-export function negotiateEncoding(header: string | undefined, offered: readonly ContentCoding[]): ContentCoding | undefined {
+export function negotiateEncoding(
+  header: string | undefined,
+  offered: readonly ContentCoding[],
+): ContentCoding | undefined {
   if (header === undefined || offered.length === 0) return undefined;
   const rated = new Map<string, number>();
   for (const part of header.split(',')) {
@@ -150,7 +159,10 @@ export async function loadAssetTable(dir: string, memoryBudget = ASSET_MEMORY_BU
     throw error;
   }
   const names = new Set(entries.map((e) => e.name));
-  const originals = [...names].filter((name) => !CODINGS.some((c) => name.endsWith(CODING_SUFFIX[c]) && names.has(name.slice(0, -CODING_SUFFIX[c].length))));
+  const originals = [...names].filter(
+    (name) =>
+      !CODINGS.some((c) => name.endsWith(CODING_SUFFIX[c]) && names.has(name.slice(0, -CODING_SUFFIX[c].length))),
+  );
   const sized = await Promise.all(
     originals.map(async (name) => {
       let size = (await stat(join(dir, name))).size;
@@ -171,7 +183,8 @@ export async function loadAssetTable(dir: string, memoryBudget = ASSET_MEMORY_BU
       continue;
     }
     const asset: Asset = { name, plain: await variant(join(dir, name), name, undefined), encoded: {}, codings };
-    for (const coding of codings) asset.encoded[coding] = await variant(join(dir, name + CODING_SUFFIX[coding]), name, coding);
+    for (const coding of codings)
+      asset.encoded[coding] = await variant(join(dir, name + CODING_SUFFIX[coding]), name, coding);
     table.assets.set(name, asset);
     table.bytes += size;
   }

@@ -62,7 +62,16 @@ export interface BackendClientOptions {
 export const IN_PROCESS_ORIGIN = 'http://embedded-backend';
 
 const ERROR_KINDS: ReadonlyArray<[UpstreamErrorKind, ReadonlySet<string>]> = [
-  ['timeout', new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'FST_REPLY_FROM_GATEWAY_TIMEOUT', 'ETIMEDOUT'])],
+  [
+    'timeout',
+    new Set([
+      'UND_ERR_HEADERS_TIMEOUT',
+      'UND_ERR_BODY_TIMEOUT',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'FST_REPLY_FROM_GATEWAY_TIMEOUT',
+      'ETIMEDOUT',
+    ]),
+  ],
   ['refused', new Set(['ECONNREFUSED'])],
   ['reset', new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])],
   ['aborted', new Set(['UND_ERR_ABORTED', 'ABORT_ERR'])],
@@ -81,7 +90,8 @@ export function upstreamErrorKind(error: unknown): UpstreamErrorKind {
 /** `CODE: message` of the error's innermost cause. */
 function reasonOf(error: unknown): string {
   let inner = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
-  while (inner?.cause !== undefined && inner.cause !== null && typeof inner.cause === 'object') inner = inner.cause as typeof inner;
+  while (inner?.cause !== undefined && inner.cause !== null && typeof inner.cause === 'object')
+    inner = inner.cause as typeof inner;
   const code = typeof inner?.code === 'string' ? `${inner.code}: ` : '';
   return `${code}${typeof inner?.message === 'string' ? inner.message : String(error)}`;
 }
@@ -106,15 +116,18 @@ export function recordUpstreamFailure(request: FastifyRequest, error: unknown): 
 
 export default fp<BackendClientOptions>(
   async function backendClient(fastify, opts) {
-    if (!opts.dispatcher && !opts.backendUrl) throw new Error('backend-client: a backend URL or an in-process backend is needed');
+    if (!opts.dispatcher && !opts.backendUrl)
+      throw new Error('backend-client: a backend URL or an in-process backend is needed');
     const origin = opts.dispatcher ? IN_PROCESS_ORIGIN : new URL(opts.backendUrl!).origin;
-    const pool = opts.dispatcher ?? new Pool(origin, {
-      connections: 128,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      keepAliveTimeout: 4_000,
-      connect: { rejectUnauthorized: true },
-    });
+    const pool =
+      opts.dispatcher ??
+      new Pool(origin, {
+        connections: 128,
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        keepAliveTimeout: 4_000,
+        connect: { rejectUnauthorized: true },
+      });
 
     async function getJson<T>(path: string, options: BackendCallOptions = {}): Promise<BackendAnswer<T>> {
       const headers: Record<string, string> = { accept: 'application/json' };

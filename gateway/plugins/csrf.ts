@@ -29,7 +29,6 @@ export interface CsrfOptions {
   publicOrigin: string | undefined;
 }
 
-
 /**
  * Why a state-changing request passed or was refused. Passed: `same-origin` (the browser
  * says so, or Origin is ours), `no-cookie` (no session to ride on, not a sign-in from
@@ -38,7 +37,8 @@ export interface CsrfOptions {
  * refused (415): `not-json` (a JSON call with a body of another type, or of no stated type),
  * `not-multipart` (an upload whose body is not a multipart form).
  */
-export type CsrfReason = 'same-origin' | 'no-cookie' | 'cross-site' | 'foreign-origin' | 'no-origin' | 'not-json' | 'not-multipart';
+export type CsrfReason =
+  'same-origin' | 'no-cookie' | 'cross-site' | 'foreign-origin' | 'no-origin' | 'not-json' | 'not-multipart';
 
 export interface CsrfDecision {
   decision: 'allowed' | 'refused';
@@ -66,14 +66,20 @@ function originOf(url: string): string | undefined {
  * undefined: nothing says the request comes from another origin; else what does. Without
  * any of the headers the request is refused only when `proofRequired` (it carries the cookie).
  */
-function foreignSource(request: FastifyRequest, publicOrigin: string | undefined, proofRequired: boolean): CsrfReason | undefined {
+function foreignSource(
+  request: FastifyRequest,
+  publicOrigin: string | undefined,
+  proofRequired: boolean,
+): CsrfReason | undefined {
   const fetchSite = request.headers['sec-fetch-site'];
   // The browser's own statement wins: anything but same-origin (same-site, cross-site,
   // none) is refused even if an Origin header would match.
   if (fetchSite !== undefined) return fetchSite === 'same-origin' ? undefined : 'cross-site';
   // Older browsers: Origin, which a same-origin GET does not carry; then the Referer, which
   // no page can set to ours (another site can only leave it out).
-  const claimed = request.headers.origin ?? (request.headers.referer !== undefined ? originOf(request.headers.referer) ?? 'null' : undefined);
+  const claimed =
+    request.headers.origin ??
+    (request.headers.referer !== undefined ? (originOf(request.headers.referer) ?? 'null') : undefined);
   if (claimed === undefined) return proofRequired ? 'no-origin' : undefined;
   return claimed === expectedOrigin(request, publicOrigin) ? undefined : 'foreign-origin';
 }
@@ -117,12 +123,23 @@ export default fp<CsrfOptions>(
       request.csrfDecision = decision;
       if (decision.decision === 'allowed') return done();
       // The access line carries the refusal; the headers behind it only at debug.
-      request.log.debug({ reason: decision.reason, origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'], contentType: request.headers['content-type'] }, 'state change refused');
+      request.log.debug(
+        {
+          reason: decision.reason,
+          origin: request.headers.origin,
+          secFetchSite: request.headers['sec-fetch-site'],
+          contentType: request.headers['content-type'],
+        },
+        'state change refused',
+      );
       done(
-        decision.reason === 'not-json' ? new GatewayError(415, MESSAGES.notJson)
-          : decision.reason === 'not-multipart' ? new GatewayError(415, MESSAGES.notMultipart)
-            // A link or a bookmark to a download: say where downloads start.
-            : SAFE_METHODS.has(request.method) ? new GatewayError(403, MESSAGES.forbiddenCrossSiteRead)
+        decision.reason === 'not-json'
+          ? new GatewayError(415, MESSAGES.notJson)
+          : decision.reason === 'not-multipart'
+            ? new GatewayError(415, MESSAGES.notMultipart)
+            : // A link or a bookmark to a download: say where downloads start.
+              SAFE_METHODS.has(request.method)
+              ? new GatewayError(403, MESSAGES.forbiddenCrossSiteRead)
               : new GatewayError(403, MESSAGES.forbiddenCsrf),
       );
     });

@@ -20,7 +20,8 @@ export default fp(
       const statusCode = typeof raw === 'number' && raw >= 400 && raw <= 599 ? raw : 500;
       // A refusal is in the access line already (its status, and the guard's reason).
       if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      else request.log.debug({ err: { message: error.message, code: (error as FastifyError).code } }, 'request refused');
+      else
+        request.log.debug({ err: { message: error.message, code: (error as FastifyError).code } }, 'request refused');
       return reply
         .code(statusCode)
         .header('cache-control', 'no-store')

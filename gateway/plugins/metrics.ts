@@ -98,11 +98,15 @@ export default fp<MetricsOptions>(
         if (page.decision === 'closed' || (page.access === 'public' && page.decision === 'login')) {
           guardDecisions.inc({ guard: 'site', decision: page.decision });
         } else if (page.access !== 'public') {
-          guardDecisions.inc({ guard: page.access === 'admin' ? 'admin_page' : 'member_page', decision: page.decision });
+          guardDecisions.inc({
+            guard: page.access === 'admin' ? 'admin_page' : 'member_page',
+            decision: page.decision,
+          });
         }
       }
       if (request.csrfDecision?.decision === 'refused') guardDecisions.inc({ guard: 'csrf', decision: 'refused' });
-      if (request.rateLimitDecision?.decision === 'limited') guardDecisions.inc({ guard: 'rate_limit', decision: 'refused' });
+      if (request.rateLimitDecision?.decision === 'limited')
+        guardDecisions.inc({ guard: 'rate_limit', decision: 'refused' });
       if (request.upstreamFailure) upstreamErrors.inc({ kind: request.upstreamFailure.kind });
     }
 

@@ -112,7 +112,8 @@ export default fp<PageGuardOptions>(
       }
       const failure = failures[0]?.reason as unknown;
       if (failure !== undefined) {
-        session.fault = failure instanceof GatewayError ? failure : new GatewayError(502, MESSAGES.badGateway, { cause: failure });
+        session.fault =
+          failure instanceof GatewayError ? failure : new GatewayError(502, MESSAGES.badGateway, { cause: failure });
         request.log.warn({ err: failure }, 'session not resolved');
       }
       // Shared by the pages of this token: nobody may change it.
@@ -167,7 +168,11 @@ export default fp<PageGuardOptions>(
       if (decision.kind === 'refused') return { kind: 'refused' };
       // Without the permissions we cannot tell whether this user may see an admin page, or
       // may enter a closed site (admins may): say the backend failed, do not guess.
-      if ((decision.kind === 'home' || decision.kind === 'closed') && session.fault && session.permissions === undefined) {
+      if (
+        (decision.kind === 'home' || decision.kind === 'closed') &&
+        session.fault &&
+        session.permissions === undefined
+      ) {
         throw session.fault;
       }
       request.pageDecision = { access: pathGuard(normalized), decision: decision.kind };

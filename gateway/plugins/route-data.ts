@@ -22,8 +22,16 @@ export interface RouteData {
 }
 
 export interface RouteDataSource {
-  /** The answers for the page at `match` (`categories`: the start data's); `token`: the visitor's, whose answers are not shared. */
-  load(request: FastifyRequest, match: RouteMatch, page: { query: Readonly<Record<string, string>>; categories: readonly Category[] }, token: string | undefined): Promise<RouteData>;
+  /**
+   * The answers for the page at `match` (`categories`: the start data's); `token`: the visitor's, whose answers are not
+   * shared.
+   */
+  load(
+    request: FastifyRequest,
+    match: RouteMatch,
+    page: { query: Readonly<Record<string, string>>; categories: readonly Category[] },
+    token: string | undefined,
+  ): Promise<RouteData>;
   /** Bumped by every write that makes kept answers stale: pages rendered before it are stale too. */
   readonly generation: number;
 }
@@ -76,7 +84,10 @@ export default fp<RouteDataOptions>(
     }
 
     async function load(
-      request: FastifyRequest, match: RouteMatch, page: { query: Readonly<Record<string, string>>; categories: readonly Category[] }, token: string | undefined,
+      request: FastifyRequest,
+      match: RouteMatch,
+      page: { query: Readonly<Record<string, string>>; categories: readonly Category[] },
+      token: string | undefined,
     ): Promise<RouteData> {
       if (opts.timeoutMs <= 0) return NOTHING;
       const calls = routeDataCalls(match, page.query, page.categories);
@@ -98,9 +109,11 @@ export default fp<RouteDataOptions>(
           // The API's own 404 (JSON): a plain 404 means the backend has no such call at all.
           else if (answer.status === 404 && declared.subject && answer.body !== undefined) data.missing = true;
           // A call whose 404 means none (no related articles): the screen would keep that too.
-          else if (answer.status === 404 && declared.whenMissing !== undefined) data.answers.push({ key: declared.key, data: declared.whenMissing });
+          else if (answer.status === 404 && declared.whenMissing !== undefined)
+            data.answers.push({ key: declared.key, data: declared.whenMissing });
         });
-        if (settled.includes('late')) request.log.warn({ timeoutMs: opts.timeoutMs }, 'route data late: the page goes without some of it');
+        if (settled.includes('late'))
+          request.log.warn({ timeoutMs: opts.timeoutMs }, 'route data late: the page goes without some of it');
         return data;
       } finally {
         clearTimeout(timer);

@@ -20,7 +20,14 @@ import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
 import { PageCache, type PageVersion } from '../page-cache';
 import type { PageLane } from '../page-lane';
-import { CONTENT_MARKER, HEAD_MARKER, START_DATA_MARKER, queryOf, renderVisitorPage, type RenderedPage } from '../page-render';
+import {
+  CONTENT_MARKER,
+  HEAD_MARKER,
+  START_DATA_MARKER,
+  queryOf,
+  renderVisitorPage,
+  type RenderedPage,
+} from '../page-render';
 import assets, { negotiateEncoding, type ContentCoding } from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
@@ -68,7 +75,11 @@ function acceptsPage(accept: string | undefined = '', path: string): boolean {
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.code(404).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(errorBody(404, MESSAGES.notFound));
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(errorBody(404, MESSAGES.notFound));
 }
 
 const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -81,7 +92,11 @@ const gzipAsync = promisify(gzip);
 function compress(html: Buffer, coding: ContentCoding): Promise<Buffer> {
   if (coding === 'gzip') return gzipAsync(html, { level: 6 });
   return brotliAsync(html, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length },
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
+    },
   });
 }
 
@@ -104,7 +119,10 @@ function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promis
   if (known) return known;
   const making = compress(page.html, coding);
   encoded[coding] = making;
-  void making.then((body) => (encoded[coding] = body), () => delete encoded[coding]);
+  void making.then(
+    (body) => (encoded[coding] = body),
+    () => delete encoded[coding],
+  );
   return making;
 }
 
@@ -115,10 +133,15 @@ export default fp<SpaOptions>(
     try {
       template = await readFile(indexPath, 'utf8');
     } catch {
-      throw new Error(`The SPA is not built: ${indexPath} is missing. Run \`npm run build:web\` (or \`npm start\`, which builds it).`);
+      throw new Error(
+        `The SPA is not built: ${indexPath} is missing. Run \`npm run build:web\` (or \`npm start\`, which builds it).`,
+      );
     }
-    const missingMarkers = [HEAD_MARKER, CONTENT_MARKER, START_DATA_MARKER].filter((marker) => !template.includes(marker));
-    if (missingMarkers.length > 0) fastify.log.warn({ indexPath, missingMarkers }, 'index.html lacks some of the page markers');
+    const missingMarkers = [HEAD_MARKER, CONTENT_MARKER, START_DATA_MARKER].filter(
+      (marker) => !template.includes(marker),
+    );
+    if (missingMarkers.length > 0)
+      fastify.log.warn({ indexPath, missingMarkers }, 'index.html lacks some of the page markers');
 
     // reply.sendFile for the files below and for what the asset table leaves to it.
     await fastify.register(fastifyStatic, {
@@ -132,7 +155,11 @@ export default fp<SpaOptions>(
 
     // favicon.ico and the like from web/public (index.html is never served raw).
     const topFiles = (await readdir(opts.webDist, { withFileTypes: true })).filter(
-      (entry) => entry.isFile() && entry.name !== 'index.html' && /^[\w-][\w.-]*$/.test(entry.name) && !/\.(?:br|gz)$/.test(entry.name),
+      (entry) =>
+        entry.isFile() &&
+        entry.name !== 'index.html' &&
+        /^[\w-][\w.-]*$/.test(entry.name) &&
+        !/\.(?:br|gz)$/.test(entry.name),
     );
     for (const { name } of topFiles) {
       if (BACKEND_FILES.includes(`/${name}`) || OWN_FILES.includes(`/${name}`)) continue;
@@ -146,7 +173,10 @@ export default fp<SpaOptions>(
     fastify.addHook('onClose', async () => firstScreen?.close());
 
     const cache = new PageCache({ ttlMs: opts.pageTtlMs, maxPages: opts.maxPages, maxSessionPages: SESSION_PAGES_MAX });
-    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({ publicPart, generation: fastify.routeData.generation });
+    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({
+      publicPart,
+      generation: fastify.routeData.generation,
+    });
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -154,24 +184,41 @@ export default fp<SpaOptions>(
       return `${crawler ? 'c' : 'p'}${closed ? 'x' : ''} ${pageOrigin(request, opts.publicOrigin)}${normalized}${splitUrl(request.url)[1]}`;
     }
 
-    function pageFor(request: FastifyRequest, normalized: string, closed: boolean, session: VisitorSession, publicPart: PublicStartData | undefined): RenderedPage | Promise<RenderedPage> {
+    function pageFor(
+      request: FastifyRequest,
+      normalized: string,
+      closed: boolean,
+      session: VisitorSession,
+      publicPart: PublicStartData | undefined,
+    ): RenderedPage | Promise<RenderedPage> {
       const [, search] = splitUrl(request.url);
       const plan = () => {
         const match = matchRoute(normalized);
         const address = { query: queryOf(search), categories: publicPart?.categories ?? [] };
-        const withData = !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
+        const withData =
+          !closed && match !== undefined && routeDataCalls(match, address.query, address.categories).length > 0;
         return { match, address, withData };
       };
       const fresh = async ({ match, address, withData }: ReturnType<typeof plan>) => {
-        const loaded = withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
-        const routeData = !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
+        const loaded =
+          withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
+        const routeData =
+          !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
         return renderVisitorPage(template, firstScreen, {
-          path: normalized, search, origin: pageOrigin(request, opts.publicOrigin), match, closed, session, publicPart, routeData,
+          path: normalized,
+          search,
+          origin: pageOrigin(request, opts.publicOrigin),
+          match,
+          closed,
+          session,
+          publicPart,
+          routeData,
           crawler: isBot(request.headers['user-agent']),
         });
       };
       // A visitor's page that is kept is answered before anything else is worked out.
-      if (!session.token) return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
+      if (!session.token)
+        return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
       const planned = plan();
       if (planned.withData) return fresh(planned);
       return cache.sessionPage(session, `${closed ? 'x' : ''}${normalized}${search}`, publicPart, () => fresh(planned));
@@ -189,16 +236,24 @@ export default fp<SpaOptions>(
       if (headers.authorization !== undefined || headers.cookie?.includes(opts.cookieName)) return undefined;
       const url = raw.url ?? '/';
       if (!acceptsPage(headers.accept, pathOf(url))) return undefined;
-      const origin = opts.publicOrigin ? '' : `${headers.host}\n${String(headers['x-forwarded-host'])}\n${String(headers['x-forwarded-proto'])}`;
+      const origin = opts.publicOrigin
+        ? ''
+        : `${headers.host}\n${String(headers['x-forwarded-host'])}\n${String(headers['x-forwarded-proto'])}`;
       return `${pageCoding(headers['accept-encoding']) ?? ''}\n${isBot(headers['user-agent']) ? 'c' : 'p'}\n${origin}\n${url}`;
     }
 
-    function keepInLane(request: FastifyRequest, reply: FastifyReply, answer: { normalized: string; closed: boolean; page: RenderedPage; body: Buffer }): void {
+    function keepInLane(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      answer: { normalized: string; closed: boolean; page: RenderedPage; body: Buffer },
+    ): void {
       // Only a request the lane would take as it came (a canonical path: the lane does not normalise).
       if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
       const key = laneKey(request.raw);
       if (key === undefined) return;
-      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () => versionOf(fastify.startData.current()));
+      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () =>
+        versionOf(fastify.startData.current()),
+      );
       if (!current) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(reply.getHeaders())) {

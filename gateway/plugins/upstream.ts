@@ -72,7 +72,12 @@ function decode(body: Buffer, encoding: unknown): Buffer {
 }
 
 /** Buffers a 200 JSON answer; if it carries `token`, moves it into the cookie. */
-async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, stream: Readable, headers: IncomingHttpHeaders) {
+async function moveTokenToCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stream: Readable,
+  headers: IncomingHttpHeaders,
+) {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -126,7 +131,11 @@ async function moveTokenToCookie(request: FastifyRequest, reply: FastifyReply, s
   reply.send(rest);
 }
 
-function onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable }) {
+function onResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable },
+) {
   if (isLogout(request) || (res.statusCode === 401 && bearerFromCookie(request))) reply.clearTokenCookie();
   if (res.statusCode === 200 && inspectsAnswer(request) && isJsonType(res.headers['content-type'])) {
     moveTokenToCookie(request, reply, res.stream, res.headers).catch((error: unknown) => {
@@ -150,21 +159,22 @@ const LINGER_MS = 2000;
  * the client reads the answer instead of a reset connection (a lingering close). That stream
  * also watches the body: one that stalls fails it (body-timeout.ts), and onError answers 408.
  */
-const detachBody = (bodyTimeoutMs: number) => function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  if (request.body instanceof Readable) {
-    const body = new WatchedBody(bodyTimeoutMs, isUnder(pathOf(request.url), UPLOAD_PREFIX));
-    request.raw.pipe(body);
-    request.body = body;
-    const socket = request.raw.socket;
-    socket.destroySoon = function lingeringClose(this: typeof socket) {
-      this.end();
-      const timer = setTimeout(() => this.destroy(), LINGER_MS);
-      timer.unref();
-      this.once('close', () => clearTimeout(timer));
-    };
-  }
-  done();
-}
+const detachBody = (bodyTimeoutMs: number) =>
+  function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+    if (request.body instanceof Readable) {
+      const body = new WatchedBody(bodyTimeoutMs, isUnder(pathOf(request.url), UPLOAD_PREFIX));
+      request.raw.pipe(body);
+      request.body = body;
+      const socket = request.raw.socket;
+      socket.destroySoon = function lingeringClose(this: typeof socket) {
+        this.end();
+        const timer = setTimeout(() => this.destroy(), LINGER_MS);
+        timer.unref();
+        this.once('close', () => clearTimeout(timer));
+      };
+    }
+    done();
+  };
 
 function onError(reply: FastifyReply, { error }: { error: Error }) {
   const request = reply.request;
@@ -218,13 +228,22 @@ export default fp<UpstreamOptions>(
     // kept its original Content-Length, and undici refused the mismatch (a 502).
     await fastify.register(async function writes(scope) {
       scope.removeAllContentTypeParsers();
-      await scope.register(httpProxy, { ...common, prefix: API_PREFIX, rewritePrefix: API_PREFIX, preHandler: detachBody(opts.bodyTimeoutMs), httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] });
+      await scope.register(httpProxy, {
+        ...common,
+        prefix: API_PREFIX,
+        rewritePrefix: API_PREFIX,
+        preHandler: detachBody(opts.bodyTimeoutMs),
+        httpMethods: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'],
+      });
     });
 
     const forward = { pool, timeoutMs: opts.timeoutMs };
     const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);
     const { viewFiles } = opts;
-    const viewFile = viewFiles && ((request: FastifyRequest, reply: FastifyReply) => serveViewFile(request, reply, viewFiles, () => read(request, reply)));
+    const viewFile =
+      viewFiles &&
+      ((request: FastifyRequest, reply: FastifyReply) =>
+        serveViewFile(request, reply, viewFiles, () => read(request, reply)));
     const under = (prefix: string) => [prefix, `${prefix}/`, `${prefix}/*`];
     for (const url of [...under(API_PREFIX), ...BACKEND_PREFIXES.flatMap(under), ...BACKEND_FILES]) {
       const handler = viewFile && VIEW_FILE_PREFIXES.some((prefix) => isUnder(url, prefix)) ? viewFile : read;

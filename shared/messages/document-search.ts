@@ -6,10 +6,26 @@ import { Document } from './document';
 // `snippet_page`, the page the snippet comes from.
 
 export const SearchDocumentRequest = message('SearchDocumentRequest', {
-  page: 'int32', size: 'int32', wd: 'string', category_id: 'int64[]', sort: 'string', ext: 'string', user_id: 'int64',
-  created_at: 'string[]', language: 'string[]',
+  page: 'int32',
+  size: 'int32',
+  wd: 'string',
+  category_id: 'int64[]',
+  sort: 'string',
+  ext: 'string',
+  user_id: 'int64',
+  created_at: 'string[]',
+  language: 'string[]',
 });
 
-export const SearchHitDocument = message('Document', { ...Document.fields, title_highlight: 'string', snippet: 'string', snippet_page: 'int32' });
+export const SearchHitDocument = message('Document', {
+  ...Document.fields,
+  title_highlight: 'string',
+  snippet: 'string',
+  snippet_page: 'int32',
+});
 
-export const SearchDocumentReply = message('SearchDocumentReply', { total: 'int64', spend: 'string', document: [SearchHitDocument] });
+export const SearchDocumentReply = message('SearchDocumentReply', {
+  total: 'int64',
+  spend: 'string',
+  document: [SearchHitDocument],
+});

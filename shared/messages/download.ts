@@ -4,8 +4,19 @@ import { message } from '../wire';
 // signed link of DocumentAPI.DownloadDocument.
 
 export const Download = message('Download', {
-  id: 'int64', user_id: 'int64', document_id: 'int64', ip: 'string', is_pay: 'bool', created_at: 'time', updated_at: 'time',
-  title: 'string', ext: 'string', score: 'int32', size: 'int64', pages: 'int32', document_uuid: 'string',
+  id: 'int64',
+  user_id: 'int64',
+  document_id: 'int64',
+  ip: 'string',
+  is_pay: 'bool',
+  created_at: 'time',
+  updated_at: 'time',
+  title: 'string',
+  ext: 'string',
+  score: 'int32',
+  size: 'int64',
+  pages: 'int32',
+  document_uuid: 'string',
   // Ours: the credits a paid download cost (not in MOREDOC's Download).
   price: 'int32',
 });

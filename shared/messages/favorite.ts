@@ -3,8 +3,18 @@ import { message } from '../wire';
 // FavoriteAPI's messages.
 
 export const Favorite = message('Favorite', {
-  id: 'int64', user_id: 'int64', document_id: 'int64', created_at: 'time', updated_at: 'time', title: 'string', ext: 'string',
-  score: 'int32', size: 'int64', pages: 'int32', document_uuid: 'string', type: 'int32',
+  id: 'int64',
+  user_id: 'int64',
+  document_id: 'int64',
+  created_at: 'time',
+  updated_at: 'time',
+  title: 'string',
+  ext: 'string',
+  score: 'int32',
+  size: 'int64',
+  pages: 'int32',
+  document_uuid: 'string',
+  type: 'int32',
 });
 
 export const GetFavoriteRequest = message('GetFavoriteRequest', { document_id: 'int64', type: 'int32' });

@@ -5,10 +5,23 @@ import type * as configMessages from '../messages/config';
 
 /** Config categories: MOREDOC's (docs/moredoc.md §10), the three docs/product.md adds and our `sms`. */
 export type ConfigCategory =
-  | 'system' | 'captcha' | 'security' | 'footer' | 'converter' | 'download' | 'score' | 'email' | 'display' | 'release'
-  | 'pay' | 'vip' | 'oauth' | 'sms';
+  | 'system'
+  | 'captcha'
+  | 'security'
+  | 'footer'
+  | 'converter'
+  | 'download'
+  | 'score'
+  | 'email'
+  | 'display'
+  | 'release'
+  | 'pay'
+  | 'vip'
+  | 'oauth'
+  | 'sms';
 
-export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
+export type ConfigInputType =
+  'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
 
 /**
  * One configuration row; `value` is always a string on the wire.
@@ -80,7 +93,16 @@ export type Envs = Wire<typeof configMessages.Envs>;
  * What a new site may still lack (`GET /api/v1/setup/checklist`, ours): a document category,
  * uploads for members, mail, a way of paying, 网站域名, a new admin password, LibreOffice, calibre.
  */
-export const SETUP_ITEMS = ['category', 'upload', 'mail', 'payment', 'domain', 'admin_password', 'libreoffice', 'calibre'] as const;
+export const SETUP_ITEMS = [
+  'category',
+  'upload',
+  'mail',
+  'payment',
+  'domain',
+  'admin_password',
+  'libreoffice',
+  'calibre',
+] as const;
 export type SetupItem = (typeof SETUP_ITEMS)[number];
 
 /** `missing`: the items still to do, in SETUP_ITEMS order; absent when nothing is left. */

@@ -25,7 +25,8 @@ export type SearchRecord = Wire<typeof searchRecordMessages.SearchRecord>;
 export type Favorite = Wire<typeof favoriteMessages.Favorite>;
 
 /**
- * `price`: Ours (ListUserDownload): the credits this paid download cost; absent when free, or paid before this was kept.
+ * `price`: Ours (ListUserDownload): the credits this paid download cost; absent when free, or paid before this was
+ * kept.
  */
 export type Download = Wire<typeof downloadMessages.Download>;
 
@@ -77,7 +78,9 @@ export type SetDocumentScoreRequest = Wire<typeof documentMessages.DocumentScore
 
 export type ListSearchRecordReply = Wire<typeof searchRecordMessages.ListSearchRecordReply>;
 
-/** `GET /api/v1/searchrecord/list`: `keywords` and `ip` are LIKE filters OR-ed together; `order` e.g. `id desc,total`. */
+/**
+ * `GET /api/v1/searchrecord/list`: `keywords` and `ip` are LIKE filters OR-ed together; `order` e.g. `id desc,total`.
+ */
 export type ListSearchRecordRequest = Wire<typeof searchRecordMessages.ListSearchRecordRequest>;
 
 export type DeleteSearchRecordRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
@@ -94,7 +97,8 @@ export type ListFavoriteRequest = Wire<typeof favoriteMessages.ListFavoriteReque
 export type DeleteFavoriteRequest = Wire<ReturnType<typeof commonMessages.IdsRequest>>;
 
 /**
- * A hit of `GET /api/v1/document/search`: the document plus fields of ours (docs/api.md §10): the highlights, HTML with the text escaped and the matches in `<em>…</em>`, and the snippet's page.
+ * A hit of `GET /api/v1/document/search`: the document plus fields of ours (docs/api.md §10): the highlights, HTML with
+ * the text escaped and the matches in `<em>…</em>`, and the snippet's page.
  * `title_highlight`: The whole title.
  * `snippet`: About 120 characters of the text around the first match, `…` where cut.
  * `snippet_page`: The page of the text the snippet is cut from (1-based); absent when it is not from the text.
@@ -106,10 +110,15 @@ export type SearchedDocument = Wire<typeof documentSearchMessages.SearchHitDocum
  */
 export type SearchDocumentReply = Wire<typeof documentSearchMessages.SearchDocumentReply>;
 
-/** `sort`: `latest` or a counter column (`view_count`, `download_count`, …); `ext`: a type key (`pdf|doc|ppt|xls|txt|other`). */
+/**
+ * `sort`: `latest` or a counter column (`view_count`, `download_count`, …); `ext`: a type key
+ * (`pdf|doc|ppt|xls|txt|other`).
+ */
 export type SearchDocumentRequest = Wire<typeof documentSearchMessages.SearchDocumentRequest>;
 
-/** `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`. */
+/**
+ * `GET /api/v1/document/download` and `/download/bereviewed`: `/download/<token>?user_id=…&document_id=…&filename=…`.
+ */
 export type DownloadDocumentReply = Wire<typeof downloadMessages.DownloadDocumentReply>;
 
 /** `GET /api/v1/document/purchase?id=` (ours): the caller paid for it within download.free_download_duration days. */
@@ -138,7 +147,15 @@ export type FindInDocumentReply = Wire<typeof documentMessages.FindInDocumentRep
  * first after x0, or y0 when `vertical`); a character ends where the next starts, the last at
  * x1 (y1).
  */
-export type PositionsLine = [x0: number, y0: number, x1: number, y1: number, text: string, steps: number[], vertical?: 1];
+export type PositionsLine = [
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  text: string,
+  steps: number[],
+  vertical?: 1,
+];
 
 export interface PagePositions {
   v: number;

@@ -23,4 +23,6 @@ export type GetGroupPermissionRequest = Wire<ReturnType<typeof commonMessages.Id
 
 /** `permission_id`: replaces the group's grants. */
 // The SPA always names the group it changes (its cache key is the group's).
-export type UpdateGroupPermissionRequest = Wire<typeof groupMessages.UpdateGroupPermissionRequest> & { group_id: number };
+export type UpdateGroupPermissionRequest = Wire<typeof groupMessages.UpdateGroupPermissionRequest> & {
+  group_id: number;
+};

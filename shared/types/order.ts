@@ -11,7 +11,8 @@
  * `late_paid`: A verified payment arrived after the order was closed (the admin refunds or re-opens).
  * `remark`: The admins' notes; only in admin answers.
  * `vip_start_at`: The part of the VIP period this order added.
- * `instructions`: * GetOrder, to the buyer of a pending order submitted as a transfer (`provider` manual): the instructions PayOrder gave, to read again.
+ * `instructions`: * GetOrder, to the buyer of a pending order submitted as a transfer (`provider` manual): the
+ * instructions PayOrder gave, to read again.
  */
 import type { Wire } from '../wire';
 import type * as orderMessages from '../messages/order';

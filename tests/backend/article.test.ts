@@ -31,19 +31,35 @@ async function memberIn(groupId: number): Promise<Member> {
   return member;
 }
 
-const write = (token: string, body: Record<string, unknown>, method = 'POST') => api(backend.url, method, '/api/v1/article', { token, body });
+const write = (token: string, body: Record<string, unknown>, method = 'POST') =>
+  api(backend.url, method, '/api/v1/article', { token, body });
 
 beforeAll(async () => {
   categoryId = await createCategory('公告');
   childCategoryId = await createCategory('站内公告', categoryId);
-  reviewGroupId = await createGroup('需审核作者', { enable_article: true, enable_article_approval: true, enable_comment: true });
+  reviewGroupId = await createGroup('需审核作者', {
+    enable_article: true,
+    enable_article_approval: true,
+    enable_comment: true,
+  });
   noArticleGroupId = await createGroup('不能写文章', { enable_article: false, enable_comment: true });
-  publishGroupId = await createGroup('直接发布作者', { enable_article: true, enable_article_approval: false, enable_comment: true });
+  publishGroupId = await createGroup('直接发布作者', {
+    enable_article: true,
+    enable_article_approval: false,
+    enable_comment: true,
+  });
 });
 
 describe('the footer pages', () => {
   it('seeds about, contact, agreement, copyright, feedback and help, published by the admin', async () => {
-    for (const [identifier, title] of [['about', '关于我们'], ['contact', '联系我们'], ['agreement', '文库协议'], ['copyright', '免责声明'], ['feedback', '意见反馈'], ['help', '使用帮助']]) {
+    for (const [identifier, title] of [
+      ['about', '关于我们'],
+      ['contact', '联系我们'],
+      ['agreement', '文库协议'],
+      ['copyright', '免责声明'],
+      ['feedback', '意见反馈'],
+      ['help', '使用帮助'],
+    ]) {
       const res = await api(backend.url, 'GET', '/api/v1/article', { query: { identifier } });
       expect(res.status, identifier).toBe(200);
       expect(res.body).toMatchObject({ identifier, title, status: 1, user_id: 1, user: { id: 1, username: 'admin' } });
@@ -64,7 +80,10 @@ describe('the footer pages', () => {
   });
 
   it('answers 404 for an unknown article and 400 without id or identifier', async () => {
-    expect((await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'nope' } })).body).toMatchObject({ code: 5, message: '文章不存在' });
+    expect((await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'nope' } })).body).toMatchObject({
+      code: 5,
+      message: '文章不存在',
+    });
     expect((await api(backend.url, 'GET', '/api/v1/article')).status).toBe(400);
   });
 });
@@ -72,11 +91,21 @@ describe('the footer pages', () => {
 describe('writing', () => {
   it('lets the admin publish with an identifier, categories and a recommendation', async () => {
     const res = await admin('POST', '/api/v1/article', {
-      body: { title: '站点升级公告', identifier: 'upgrade-2024', content: '<p>本站将于周末升级。</p>', category_id: [childCategoryId], is_recommend: true },
+      body: {
+        title: '站点升级公告',
+        identifier: 'upgrade-2024',
+        content: '<p>本站将于周末升级。</p>',
+        category_id: [childCategoryId],
+        is_recommend: true,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      identifier: 'upgrade-2024', title: '站点升级公告', status: 1, user_id: 1, category_id: [childCategoryId],
+      identifier: 'upgrade-2024',
+      title: '站点升级公告',
+      status: 1,
+      user_id: 1,
+      category_id: [childCategoryId],
       category: [{ id: childCategoryId, title: '站内公告', parent_id: categoryId }],
       description: '本站将于周末升级。',
     });
@@ -84,16 +113,25 @@ describe('writing', () => {
     expect(res.body.keywords.split(', ')).toEqual(expect.arrayContaining(['升级', '公告']));
     expect(res.body.recommend_at).toBeDefined();
     const categories = await admin('GET', '/api/v1/category/list', { query: { type: 1 } });
-    const counts = Object.fromEntries(categories.body.category.map((c: { id: number; doc_count?: number }) => [c.id, c.doc_count ?? 0]));
+    const counts = Object.fromEntries(
+      categories.body.category.map((c: { id: number; doc_count?: number }) => [c.id, c.doc_count ?? 0]),
+    );
     expect(counts).toMatchObject({ [categoryId]: 1, [childCategoryId]: 1 });
   });
 
   it('refuses a taken identifier (409), an all-digit one and a bad one (400)', async () => {
-    const taken = await admin('POST', '/api/v1/article', { body: { title: 'x', identifier: 'about', content: '<p>x</p>' } });
+    const taken = await admin('POST', '/api/v1/article', {
+      body: { title: 'x', identifier: 'about', content: '<p>x</p>' },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe('文章标识符已存在');
-    expect((await admin('POST', '/api/v1/article', { body: { title: 'x', identifier: '123', content: '<p>x</p>' } })).body.message).toBe('文章标识不能是纯数字');
-    expect((await admin('POST', '/api/v1/article', { body: { title: 'x', identifier: 'a/b', content: '<p>x</p>' } })).status).toBe(400);
+    expect(
+      (await admin('POST', '/api/v1/article', { body: { title: 'x', identifier: '123', content: '<p>x</p>' } })).body
+        .message,
+    ).toBe('文章标识不能是纯数字');
+    expect(
+      (await admin('POST', '/api/v1/article', { body: { title: 'x', identifier: 'a/b', content: '<p>x</p>' } })).status,
+    ).toBe(400);
   });
 
   it('stores the body through the allow-list: no script, handler, javascript: link or foreign http image survives', async () => {
@@ -106,24 +144,35 @@ describe('writing', () => {
     ].join('');
     const res = await admin('POST', '/api/v1/article', { body: { title: '清洗测试', content: dirty } });
     expect(res.status).toBe(200);
-    expect(res.body.content).toBe([
-      '<h2>标题</h2><p>正文</p>',
-      '<img src="/uploads/a/b/c/d/e/0123abcd.png" alt="图" />',
-      '<a>坏链接</a><a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">好链接</a>',
-    ].join(''));
+    expect(res.body.content).toBe(
+      [
+        '<h2>标题</h2><p>正文</p>',
+        '<img src="/uploads/a/b/c/d/e/0123abcd.png" alt="图" />',
+        '<a>坏链接</a><a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">好链接</a>',
+      ].join(''),
+    );
     expect(res.body.identifier).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('answers over-long and empty input with a clear 400', async () => {
-    const long = await admin('POST', '/api/v1/article', { body: { title: '长文', content: `<p>${'字'.repeat(200_000)}</p>` } });
+    const long = await admin('POST', '/api/v1/article', {
+      body: { title: '长文', content: `<p>${'字'.repeat(200_000)}</p>` },
+    });
     expect(long.status).toBe(400);
     expect(long.body.message).toBe('文章内容长度不能超过200000个字符');
-    expect((await admin('POST', '/api/v1/article', { body: { title: ' ', content: '<p>x</p>' } })).body.message).toBe('文章标题不能为空');
-    expect((await admin('POST', '/api/v1/article', { body: { title: 'x', content: '<script>x</script>' } })).body.message).toBe('文章内容不能为空');
-    expect((await admin('POST', '/api/v1/article', { body: { title: 'x', content: '<p>x</p>', category_id: [999] } })).body.message).toBe('文章分类不存在');
+    expect((await admin('POST', '/api/v1/article', { body: { title: ' ', content: '<p>x</p>' } })).body.message).toBe(
+      '文章标题不能为空',
+    );
+    expect(
+      (await admin('POST', '/api/v1/article', { body: { title: 'x', content: '<script>x</script>' } })).body.message,
+    ).toBe('文章内容不能为空');
+    expect(
+      (await admin('POST', '/api/v1/article', { body: { title: 'x', content: '<p>x</p>', category_id: [999] } })).body
+        .message,
+    ).toBe('文章分类不存在');
   });
 
-  it('sends a new site\'s members\' articles to review, as their documents and comments; the identifier is not theirs to choose', async () => {
+  it("sends a new site's members' articles to review, as their documents and comments; the identifier is not theirs to choose", async () => {
     const member = await registerMember(backend.url);
     const res = await write(member.token, { title: '会员的文章', identifier: 'mine', content: '<p>会员写的。</p>' });
     expect(res.status).toBe(200);
@@ -140,7 +189,9 @@ describe('writing', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('您没有权限发布文章');
     const punished = await registerMember(backend.url);
-    await admin('POST', '/api/v1/punishment', { body: { user_id: [punished.user.id], type: [6], enable: true, reason: '发布广告' } });
+    await admin('POST', '/api/v1/punishment', {
+      body: { user_id: [punished.user.id], type: [6], enable: true, reason: '发布广告' },
+    });
     const barred = await write(punished.token, { title: 'x', content: '<p>x</p>' });
     expect(barred.status).toBe(403);
     expect(barred.body.message).toBe('您已被禁止发布文章，原因：发布广告');
@@ -160,30 +211,53 @@ describe('review', () => {
 
   it('hides a pending article from visitors and other members, shows it to its author and admins', async () => {
     const other = await registerMember(backend.url);
-    expect((await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body)
-      .toMatchObject({ code: 5, message: '文章不存在或没有权限查看' });
-    expect((await api(backend.url, 'GET', '/api/v1/article', { token: other.token, query: { id: articleId } })).status).toBe(404);
-    expect((await api(backend.url, 'GET', '/api/v1/article', { token: author.token, query: { id: articleId } })).status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body).toMatchObject({
+      code: 5,
+      message: '文章不存在或没有权限查看',
+    });
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/article', { token: other.token, query: { id: articleId } })).status,
+    ).toBe(404);
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/article', { token: author.token, query: { id: articleId } })).status,
+    ).toBe(200);
     expect((await admin('GET', '/api/v1/article', { query: { id: articleId } })).status).toBe(200);
     const publicList = await api(backend.url, 'GET', '/api/v1/article/list', { query: { size: 100 } });
     expect(publicList.body.article.map((a: { id: number }) => a.id)).not.toContain(articleId);
-    const own = await api(backend.url, 'GET', '/api/v1/article/list', { token: author.token, query: { user_id: author.user.id } });
+    const own = await api(backend.url, 'GET', '/api/v1/article/list', {
+      token: author.token,
+      query: { user_id: author.user.id },
+    });
     expect(own.body).toMatchObject({ total: 1, article: [{ id: articleId }] });
-    const othersView = await api(backend.url, 'GET', '/api/v1/article/list', { token: other.token, query: { user_id: author.user.id } });
+    const othersView = await api(backend.url, 'GET', '/api/v1/article/list', {
+      token: other.token,
+      query: { user_id: author.user.id },
+    });
     expect(othersView.body).toEqual({});
   });
 
   it('publishes on approval, records a rejection with its reason, and sends an edited rejected article back to review', async () => {
-    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [articleId], status: 1 } })).status).toBe(200);
+    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [articleId], status: 1 } })).status).toBe(
+      200,
+    );
     expect((await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body.status).toBe(1);
-    await admin('PUT', '/api/v1/article/check', { body: { article_id: [articleId], status: 2, rejeact_reason: '内容不完整' } });
-    expect((await admin('GET', '/api/v1/article', { query: { id: articleId } })).body).toMatchObject({ status: 2, reject_reason: '内容不完整' });
-    expect((await write(author.token, { id: articleId, title: '改好的文章', content: '<p>补充完整。</p>' }, 'PUT')).status).toBe(200);
+    await admin('PUT', '/api/v1/article/check', {
+      body: { article_id: [articleId], status: 2, rejeact_reason: '内容不完整' },
+    });
+    expect((await admin('GET', '/api/v1/article', { query: { id: articleId } })).body).toMatchObject({
+      status: 2,
+      reject_reason: '内容不完整',
+    });
+    expect(
+      (await write(author.token, { id: articleId, title: '改好的文章', content: '<p>补充完整。</p>' }, 'PUT')).status,
+    ).toBe(200);
     const edited = await admin('GET', '/api/v1/article', { query: { id: articleId } });
     expect(edited.body).toMatchObject({ title: '改好的文章', identifier: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(edited.body.status).toBeUndefined();
     expect(edited.body.reject_reason).toBeUndefined();
-    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [articleId], status: 5 } })).status).toBe(400);
+    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [articleId], status: 5 } })).status).toBe(
+      400,
+    );
   });
 
   it('lets only the author or an admin edit or delete', async () => {
@@ -203,11 +277,15 @@ describe('lists', () => {
     expect(all.status).toBe(200);
     expect(all.body.article.every((a: { content?: string }) => a.content === undefined)).toBe(true);
     expect(all.body.article[0].user).toEqual({ id: expect.any(Number), username: expect.any(String) });
-    const inCategory = await api(backend.url, 'GET', '/api/v1/article/list', { query: { category_id: [categoryId, childCategoryId] } });
+    const inCategory = await api(backend.url, 'GET', '/api/v1/article/list', {
+      query: { category_id: [categoryId, childCategoryId] },
+    });
     expect(inCategory.body.article.map((a: { identifier: string }) => a.identifier)).toEqual(['upgrade-2024']);
     const recommended = await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: true } });
     expect(recommended.body.article.map((a: { identifier: string }) => a.identifier)).toEqual(['upgrade-2024']);
-    const notRecommended = await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: false, size: 100 } });
+    const notRecommended = await api(backend.url, 'GET', '/api/v1/article/list', {
+      query: { is_recommend: false, size: 100 },
+    });
     expect(notRecommended.body.article.map((a: { identifier: string }) => a.identifier)).not.toContain('upgrade-2024');
   });
 
@@ -221,10 +299,14 @@ describe('lists', () => {
   });
 
   it('orders by a whitelisted column and pages', async () => {
-    const byViews = await api(backend.url, 'GET', '/api/v1/article/list', { query: { order: 'view_count desc', size: 2, page: 1 } });
+    const byViews = await api(backend.url, 'GET', '/api/v1/article/list', {
+      query: { order: 'view_count desc', size: 2, page: 1 },
+    });
     expect(byViews.body.article).toHaveLength(2);
     expect(byViews.body.article[0].view_count).toBeGreaterThanOrEqual(byViews.body.article[1].view_count ?? 0);
-    const evil = await api(backend.url, 'GET', '/api/v1/article/list', { query: { order: 'content; drop table article' } });
+    const evil = await api(backend.url, 'GET', '/api/v1/article/list', {
+      query: { order: 'content; drop table article' },
+    });
     expect(evil.status).toBe(200);
   });
 });
@@ -232,29 +314,46 @@ describe('lists', () => {
 describe('categories, recommendation, related articles', () => {
   it('refiles articles in a batch and recounts the categories', async () => {
     const about = await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'about' } });
-    expect((await admin('PUT', '/api/v1/article/category', { body: { article_id: [about.body.id], category_id: [childCategoryId] } })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/api/v1/article/category', {
+          body: { article_id: [about.body.id], category_id: [childCategoryId] },
+        })
+      ).status,
+    ).toBe(200);
     const categories = await admin('GET', '/api/v1/category/list', { query: { type: 1 } });
     expect(categories.body.category.find((c: { id: number }) => c.id === childCategoryId).doc_count).toBe(2);
-    expect((await admin('PUT', '/api/v1/article/category', { body: { article_id: [about.body.id], category_id: [] } })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/api/v1/article/category', { body: { article_id: [about.body.id], category_id: [] } }))
+        .status,
+    ).toBe(200);
   });
 
   it('recommends and un-recommends', async () => {
     const agreement = await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'agreement' } });
     await admin('PUT', '/api/v1/article/recommend', { body: { article_id: [agreement.body.id], is_recommend: true } });
-    expect((await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: true } })).body.total).toBe(2);
+    expect((await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: true } })).body.total).toBe(
+      2,
+    );
     await admin('PUT', '/api/v1/article/recommend', { body: { article_id: [agreement.body.id], is_recommend: false } });
-    expect((await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: true } })).body.total).toBe(1);
+    expect((await api(backend.url, 'GET', '/api/v1/article/list', { query: { is_recommend: true } })).body.total).toBe(
+      1,
+    );
   });
 
   it('finds related articles by shared category and keywords', async () => {
-    await admin('POST', '/api/v1/article', { body: { title: '升级后的新功能', content: '<p>新功能。</p>', category_id: [childCategoryId] } });
+    await admin('POST', '/api/v1/article', {
+      body: { title: '升级后的新功能', content: '<p>新功能。</p>', category_id: [childCategoryId] },
+    });
     const related = await api(backend.url, 'GET', '/api/v1/article/related', { query: { identifier: 'upgrade-2024' } });
     expect(related.status).toBe(200);
     expect(related.body.article.map((a: { title: string }) => a.title)).toContain('升级后的新功能');
     expect(related.body.total).toBeUndefined();
     expect((await api(backend.url, 'GET', '/api/v1/article/related')).body.message).toBe('参数错误:文章标识为空');
     const lonely = await admin('POST', '/api/v1/article', { body: { title: 'Zyxw', content: '<p>孤立。</p>' } });
-    expect((await api(backend.url, 'GET', '/api/v1/article/related', { query: { id: lonely.body.id } })).body.message).toBe('相关文章不存在');
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/article/related', { query: { id: lonely.body.id } })).body.message,
+    ).toBe('相关文章不存在');
   });
 });
 
@@ -262,10 +361,16 @@ describe('the recycle bin', () => {
   it('takes deleted articles, gives them back, and removes them for good', async () => {
     const author = await memberIn(publishGroupId);
     const ids: number[] = [];
-    for (const title of ['回收一', '回收二', '回收三']) ids.push((await write(author.token, { title, content: `<p>${title}</p>` })).body.id);
-    expect((await api(backend.url, 'DELETE', '/api/v1/article', { token: author.token, query: { id: ids } })).status).toBe(200);
+    for (const title of ['回收一', '回收二', '回收三'])
+      ids.push((await write(author.token, { title, content: `<p>${title}</p>` })).body.id);
+    expect(
+      (await api(backend.url, 'DELETE', '/api/v1/article', { token: author.token, query: { id: ids } })).status,
+    ).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/article', { query: { id: ids[0]! } })).status).toBe(404);
-    expect((await api(backend.url, 'GET', '/api/v1/user', { token: author.token, query: { id: author.user.id } })).body.article_count).toBeUndefined();
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/user', { token: author.token, query: { id: author.user.id } })).body
+        .article_count,
+    ).toBeUndefined();
 
     expect((await api(backend.url, 'GET', '/api/v1/article/recycle/list')).status).toBe(401);
     const recycled = await admin('GET', '/api/v1/article/recycle/list', { query: { wd: '回收' } });
@@ -283,11 +388,16 @@ describe('the recycle bin', () => {
 });
 
 describe('full-text search', () => {
-  const search = (query: Record<string, string | number | number[]>) => api(backend.url, 'GET', '/api/v1/article/search', { query });
+  const search = (query: Record<string, string | number | number[]>) =>
+    api(backend.url, 'GET', '/api/v1/article/search', { query });
 
   it('finds two-character Chinese words in titles and bodies, title matches first, with highlights', async () => {
-    const inBody = await admin('POST', '/api/v1/article', { body: { title: '站点维护通知', content: '<p>本周六进行数据库迁移，期间暂停服务。</p>' } });
-    const inTitle = await admin('POST', '/api/v1/article', { body: { title: '数据库迁移说明', content: '<p>详见正文。</p>' } });
+    const inBody = await admin('POST', '/api/v1/article', {
+      body: { title: '站点维护通知', content: '<p>本周六进行数据库迁移，期间暂停服务。</p>' },
+    });
+    const inTitle = await admin('POST', '/api/v1/article', {
+      body: { title: '数据库迁移说明', content: '<p>详见正文。</p>' },
+    });
     const res = await search({ wd: '迁移' });
     expect(res.status).toBe(200);
     expect(res.body.article.map((a: { id: number }) => a.id)).toEqual([inTitle.body.id, inBody.body.id]);
@@ -314,10 +424,14 @@ describe('full-text search', () => {
   });
 
   it('filters by category and answers nothing for an empty query', async () => {
-    const filed = await admin('POST', '/api/v1/article', { body: { title: '分类里的公告', content: '<p>公告正文</p>', category_id: [childCategoryId] } });
+    const filed = await admin('POST', '/api/v1/article', {
+      body: { title: '分类里的公告', content: '<p>公告正文</p>', category_id: [childCategoryId] },
+    });
     const res = await search({ wd: '公告', category_id: [childCategoryId] });
     expect(res.body.article.map((a: { id: number }) => a.id)).toContain(filed.body.id);
-    expect(res.body.article.every((a: { category_id: number[] }) => a.category_id.includes(childCategoryId))).toBe(true);
+    expect(res.body.article.every((a: { category_id: number[] }) => a.category_id.includes(childCategoryId))).toBe(
+      true,
+    );
     expect((await search({ wd: '  ' })).body).toEqual({});
   });
 

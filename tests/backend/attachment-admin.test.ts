@@ -24,11 +24,24 @@ function png(same?: number): Buffer {
   return buf;
 }
 
-async function upload(kind: 'avatar' | 'config' | 'banner' | 'category', file: Buffer, token: string, name = 'picture.png') {
+async function upload(
+  kind: 'avatar' | 'config' | 'banner' | 'category',
+  file: Buffer,
+  token: string,
+  name = 'picture.png',
+) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(file)]), name);
-  const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { code: number; message: string; data: { id: number; path: string; hash: string } };
+  const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await res.json()) as {
+    code: number;
+    message: string;
+    data: { id: number; path: string; hash: string };
+  };
   return { status: res.status, body };
 }
 
@@ -45,10 +58,24 @@ describe('ListAttachment and GetAttachment', () => {
     expect(all.status).toBe(200);
     expect(all.body.total).toBeGreaterThanOrEqual(2);
     expect(all.body.attachment.map((a: { id: number }) => a.id)).toEqual([banner.body.data.id, avatar.body.data.id]);
-    expect(all.body.attachment[0]).toMatchObject({ type: 5, type_name: '轮播图', username: 'admin', name: '春季活动.png', enable: true, ext: '.png' });
-    expect(all.body.attachment[1]).toMatchObject({ type: 1, type_name: '头像', username: member.username, user_id: member.user.id });
+    expect(all.body.attachment[0]).toMatchObject({
+      type: 5,
+      type_name: '轮播图',
+      username: 'admin',
+      name: '春季活动.png',
+      enable: true,
+      ext: '.png',
+    });
+    expect(all.body.attachment[1]).toMatchObject({
+      type: 1,
+      type_name: '头像',
+      username: member.username,
+      user_id: member.user.id,
+    });
 
-    const avatars = await backend.admin('GET', '/api/v1/attachment/list', { query: { type: 1, user_id: member.user.id } });
+    const avatars = await backend.admin('GET', '/api/v1/attachment/list', {
+      query: { type: 1, user_id: member.user.id },
+    });
     expect(avatars.body).toMatchObject({ total: 1, attachment: [{ id: avatar.body.data.id }] });
     const byName = await backend.admin('GET', '/api/v1/attachment/list', { query: { wd: '春季' } });
     expect(byName.body.attachment.map((a: { id: number }) => a.id)).toEqual([banner.body.data.id]);
@@ -58,7 +85,12 @@ describe('ListAttachment and GetAttachment', () => {
     expect(banned.body.attachment ?? []).not.toContainEqual(expect.objectContaining({ id: banner.body.data.id }));
 
     const one = await backend.admin('GET', '/api/v1/attachment', { query: { id: avatar.body.data.id } });
-    expect(one.body).toMatchObject({ id: avatar.body.data.id, hash: avatar.body.data.hash, type_name: '头像', username: member.username });
+    expect(one.body).toMatchObject({
+      id: avatar.body.data.id,
+      hash: avatar.body.data.hash,
+      type_name: '头像',
+      username: member.username,
+    });
     const missing = await backend.admin('GET', '/api/v1/attachment', { query: { id: 987654 } });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: 5, message: '附件不存在' });
@@ -79,10 +111,17 @@ describe('UpdateAttachment', () => {
     const file = png();
     const uploaded = await upload('config', file, backend.adminToken);
     const id = uploaded.body.data.id;
-    const res = await backend.admin('PUT', '/api/v1/attachment', { body: { id, name: '站点标志.png', description: '违规图片', enable: false, size: 1, hash: 'x' } });
+    const res = await backend.admin('PUT', '/api/v1/attachment', {
+      body: { id, name: '站点标志.png', description: '违规图片', enable: false, size: 1, hash: 'x' },
+    });
     expect(res.status).toBe(200);
     const after = await backend.admin('GET', '/api/v1/attachment', { query: { id } });
-    expect(after.body).toMatchObject({ name: '站点标志.png', description: '违规图片', size: 64, hash: uploaded.body.data.hash });
+    expect(after.body).toMatchObject({
+      name: '站点标志.png',
+      description: '违规图片',
+      size: 64,
+      hash: uploaded.body.data.hash,
+    });
     expect(after.body.enable).toBeUndefined();
 
     const again = await upload('avatar', file, backend.member.token);
@@ -111,24 +150,35 @@ describe('DeleteAttachment', () => {
     const stored = fileOf(first.body.data.path);
     expect(crypto.createHash('md5').update(fs.readFileSync(stored)).digest('hex')).toBe(first.body.data.hash);
 
-    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: first.body.data.id } })).status).toBe(200);
+    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: first.body.data.id } })).status).toBe(
+      200,
+    );
     expect((await backend.admin('GET', '/api/v1/attachment', { query: { id: first.body.data.id } })).status).toBe(404);
     expect(fs.existsSync(stored)).toBe(true);
 
-    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: second.body.data.id } })).status).toBe(200);
+    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: second.body.data.id } })).status).toBe(
+      200,
+    );
     expect(fs.existsSync(stored)).toBe(false);
     expect((await fetch(backend.url + first.body.data.path)).status).toBe(404);
   });
 
   it('removes a document upload never made into a document, with its original file', async () => {
     const pdf = fs.readFileSync(fixture('chinese.pdf'));
-    const uploaded = await uploadDocument(backend.url, backend.adminToken, Buffer.concat([pdf, Buffer.from('\n% orphan')]), '草稿.pdf');
+    const uploaded = await uploadDocument(
+      backend.url,
+      backend.adminToken,
+      Buffer.concat([pdf, Buffer.from('\n% orphan')]),
+      '草稿.pdf',
+    );
     expect(uploaded.status).toBe(200);
     const row = await backend.admin('GET', '/api/v1/attachment', { query: { id: uploaded.body.data.id } });
     expect(row.body).toMatchObject({ type: 2, type_name: '文档', name: '草稿.pdf' });
     const stored = fileOf(row.body.path);
     expect(fs.existsSync(stored)).toBe(true);
-    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(200);
+    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(
+      200,
+    );
     expect(fs.existsSync(stored)).toBe(false);
   });
 
@@ -136,9 +186,16 @@ describe('DeleteAttachment', () => {
     const uploaded = await upload('config', png(), backend.adminToken);
     const documentId = await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      const doc = await db.insertInto('document').values({ title: '年度报告', user_id: 1, uuid: `u${Date.now()}`, created_at: ts, updated_at: ts })
-        .returning('id').executeTakeFirstOrThrow();
-      await db.updateTable('attachment').set({ type: 2, type_id: doc.id }).where('id', '=', uploaded.body.data.id).execute();
+      const doc = await db
+        .insertInto('document')
+        .values({ title: '年度报告', user_id: 1, uuid: `u${Date.now()}`, created_at: ts, updated_at: ts })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('attachment')
+        .set({ type: 2, type_id: doc.id })
+        .where('id', '=', uploaded.body.data.id)
+        .execute();
       return doc.id;
     });
     const refused = await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } });
@@ -147,7 +204,9 @@ describe('DeleteAttachment', () => {
     expect(fs.existsSync(fileOf(uploaded.body.data.path))).toBe(true);
 
     await withDatabase(backend.dataDir, (db) => db.deleteFrom('document').where('id', '=', documentId).execute());
-    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(200);
+    expect((await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } })).status).toBe(
+      200,
+    );
     expect(fs.existsSync(fileOf(uploaded.body.data.path))).toBe(false);
 
     const unknown = await backend.admin('DELETE', '/api/v1/attachment', { query: { id: 987654 } });

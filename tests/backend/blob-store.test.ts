@@ -5,7 +5,14 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BlobEmptyError, BlobKeyError, BlobRangeError, BlobTooLargeError, HEAD_BYTES, type BlobStore } from '../../backend/platform/blobs/blob-store';
+import {
+  BlobEmptyError,
+  BlobKeyError,
+  BlobRangeError,
+  BlobTooLargeError,
+  HEAD_BYTES,
+  type BlobStore,
+} from '../../backend/platform/blobs/blob-store';
 import { CACHE_DEFAULTS, CachedBlobStore } from '../../backend/platform/blobs/cached-blob-store';
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { BlobDigestError, S3BlobStore, type S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
@@ -174,7 +181,10 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
       source.end(Buffer.alloc(24, 'n'));
       expect(await writing).toMatchObject({ size: 1024 });
       const read = await store.get('pages/1.svg');
-      expect(await md5Of(read!.stream)).toEqual({ md5: crypto.createHash('md5').update(Buffer.alloc(1024, 'n')).digest('hex'), size: 1024 });
+      expect(await md5Of(read!.stream)).toEqual({
+        md5: crypto.createHash('md5').update(Buffer.alloc(1024, 'n')).digest('hex'),
+        size: 1024,
+      });
     });
 
     it('answers null for missing keys and for folders', async () => {
@@ -188,7 +198,9 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
     });
 
     it('refuses a put over maxBytes', async () => {
-      await expect(store.put('x/too-big', Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      await expect(store.put('x/too-big', Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(
+        BlobTooLargeError,
+      );
       expect(await store.exists('x/too-big')).toBe(false);
       expect(await leftovers()).toEqual([]);
     });
@@ -261,7 +273,11 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
     const key = `uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
 
     it('stores identical content once, under the uploads layout', async () => {
-      const first = await store.putContentAddressed(Readable.from([image.subarray(0, 1000), image.subarray(1000)]), { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
+      const first = await store.putContentAddressed(Readable.from([image.subarray(0, 1000), image.subarray(1000)]), {
+        prefix: 'uploads',
+        ext: '.png',
+        maxBytes: 1 << 20,
+      });
       expect(first).toMatchObject({ key, md5, size: image.length, created: true });
       expect(first.head.equals(image.subarray(0, HEAD_BYTES))).toBe(true);
       const second = await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
@@ -274,7 +290,11 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
     it('refuses past maxBytes at once, stops reading and leaves nothing behind', async () => {
       const total = 8 * 1024 * 1024;
       const source = generated(total, 2);
-      const refused = store.putContentAddressed(source.stream, { prefix: 'uploads', ext: '.bin', maxBytes: 1024 * 1024 });
+      const refused = store.putContentAddressed(source.stream, {
+        prefix: 'uploads',
+        ext: '.bin',
+        maxBytes: 1024 * 1024,
+      });
       await expect(refused).rejects.toBeInstanceOf(BlobTooLargeError);
       // Read up to the limit plus what the stream had buffered ahead, not the 8 MB.
       expect(source.produced()).toBeLessThan(2 * 1024 * 1024);
@@ -286,7 +306,11 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
 
     it('refuses past maxBytes after parts went up, and drops those parts', async () => {
       const source = generated(20 * 1024 * 1024, 4);
-      const refused = store.putContentAddressed(source.stream, { prefix: 'uploads', ext: '.bin', maxBytes: 12 * 1024 * 1024 });
+      const refused = store.putContentAddressed(source.stream, {
+        prefix: 'uploads',
+        ext: '.bin',
+        maxBytes: 12 * 1024 * 1024,
+      });
       await expect(refused).rejects.toBeInstanceOf(BlobTooLargeError);
       expect(source.produced()).toBeLessThan(14 * 1024 * 1024);
       expect(source.stream.destroyed).toBe(false);
@@ -296,7 +320,9 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
     });
 
     it('refuses empty input', async () => {
-      await expect(store.putContentAddressed(Readable.from([]), { prefix: 'uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobEmptyError);
+      await expect(
+        store.putContentAddressed(Readable.from([]), { prefix: 'uploads', ext: '.png', maxBytes: 10 }),
+      ).rejects.toBeInstanceOf(BlobEmptyError);
       expect(await leftovers()).toEqual([]);
       expect(await collect(store.list(''))).toEqual([]);
     });
@@ -308,30 +334,48 @@ describe.each([local, s3, s3Cached])('the $name store', (kind) => {
         expect(candidate.head.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
         throw refusal;
       };
-      await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check })).rejects.toBe(refusal);
+      await expect(
+        store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check }),
+      ).rejects.toBe(refusal);
       expect(await store.exists(key)).toBe(false);
       await store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20 });
-      await expect(store.putContentAddressed(image, { prefix: 'uploads', ext: '.png', maxBytes: 1 << 20, check: async () => { throw refusal; } })).rejects.toBe(refusal);
+      await expect(
+        store.putContentAddressed(image, {
+          prefix: 'uploads',
+          ext: '.png',
+          maxBytes: 1 << 20,
+          check: async () => {
+            throw refusal;
+          },
+        }),
+      ).rejects.toBe(refusal);
       expect(await store.exists(key)).toBe(true);
       expect(await leftovers()).toEqual([]);
     });
 
     it('refuses bad prefixes and extensions before reading', async () => {
       const source = generated(1024);
-      await expect(store.putContentAddressed(source.stream, { prefix: '../uploads', ext: '.png', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
-      await expect(store.putContentAddressed(Buffer.from('x'), { prefix: 'uploads', ext: '/../x', maxBytes: 10 })).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(
+        store.putContentAddressed(source.stream, { prefix: '../uploads', ext: '.png', maxBytes: 10 }),
+      ).rejects.toBeInstanceOf(BlobKeyError);
+      await expect(
+        store.putContentAddressed(Buffer.from('x'), { prefix: 'uploads', ext: '/../x', maxBytes: 10 }),
+      ).rejects.toBeInstanceOf(BlobKeyError);
       expect(source.produced()).toBe(0);
     });
   });
 
   describe('keys', () => {
-    it.each(['../x', 'a//b', 'a/./b', 'a/../b', 'a\\b', '/abs', 'a/', '', 'a\u0000b', 'a\nb', 'tmp/x'])('refuses %j everywhere', async (key) => {
-      await expect(store.put(key, Buffer.from('x'))).rejects.toBeInstanceOf(BlobKeyError);
-      await expect(store.get(key)).rejects.toBeInstanceOf(BlobKeyError);
-      await expect(store.stat(key)).rejects.toBeInstanceOf(BlobKeyError);
-      await expect(store.delete(key)).rejects.toBeInstanceOf(BlobKeyError);
-      await expect(store.deletePrefix(key)).rejects.toBeInstanceOf(BlobKeyError);
-    });
+    it.each(['../x', 'a//b', 'a/./b', 'a/../b', 'a\\b', '/abs', 'a/', '', 'a\u0000b', 'a\nb', 'tmp/x'])(
+      'refuses %j everywhere',
+      async (key) => {
+        await expect(store.put(key, Buffer.from('x'))).rejects.toBeInstanceOf(BlobKeyError);
+        await expect(store.get(key)).rejects.toBeInstanceOf(BlobKeyError);
+        await expect(store.stat(key)).rejects.toBeInstanceOf(BlobKeyError);
+        await expect(store.delete(key)).rejects.toBeInstanceOf(BlobKeyError);
+        await expect(store.deletePrefix(key)).rejects.toBeInstanceOf(BlobKeyError);
+      },
+    );
 
     it('takes %2e%2e and other odd characters as literal names', async () => {
       for (const key of ['%2e%2e/x', 'a b/文档 (1)+#?.pdf']) {
@@ -381,10 +425,15 @@ describe('the local store alone', () => {
     try {
       const store = await LocalBlobStore.open(root);
       await store.put('documents/a/b/page.svg', Buffer.from('<svg/>'));
-      const { key } = await store.putContentAddressed(Readable.from([Buffer.from('原文')]), { prefix: 'documents', ext: '.pdf', maxBytes: 1024 });
+      const { key } = await store.putContentAddressed(Readable.from([Buffer.from('原文')]), {
+        prefix: 'documents',
+        ext: '.pdf',
+        maxBytes: 1024,
+      });
       expect(modeOf('documents/a/b/page.svg')).toBe(0o600);
       expect(modeOf(key)).toBe(0o600);
-      for (let folder = path.dirname(key); folder !== '.'; folder = path.dirname(folder)) expect(modeOf(folder), folder).toBe(0o700);
+      for (let folder = path.dirname(key); folder !== '.'; folder = path.dirname(folder))
+        expect(modeOf(folder), folder).toBe(0o700);
       expect([modeOf('documents/a'), modeOf('documents/a/b'), modeOf('tmp')]).toEqual([0o700, 0o700, 0o700]);
       await store.put('%2e%2e/x', Buffer.from('literal'));
       const file = store.localPath('%2e%2e/x');
@@ -399,18 +448,23 @@ describe('the local store alone', () => {
     const old = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-old-blobs-'));
     try {
       // As the store wrote them before: files 0644 in folders 0755.
-      for (const file of ['uploads/a/b/c/d/e/0123.png', 'documents/f/0/1/2/3/4567.pdf', 'documents/f/0/1/2/3/4567/1.svg']) {
+      for (const file of [
+        'uploads/a/b/c/d/e/0123.png',
+        'documents/f/0/1/2/3/4567.pdf',
+        'documents/f/0/1/2/3/4567/1.svg',
+      ]) {
         fs.mkdirSync(path.join(old, path.dirname(file)), { recursive: true, mode: 0o755 });
         fs.writeFileSync(path.join(old, file), 'x', { mode: 0o644 });
       }
       fs.writeFileSync(path.join(old, 'moredoc.db'), '', { mode: 0o600 });
       fs.chmodSync(old, 0o755);
       await LocalBlobStore.open(old);
-      const modes = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(dir, entry.name);
-        const line = `${path.relative(old, full)} ${(fs.statSync(full).mode & 0o777).toString(8)}`;
-        return entry.isDirectory() ? [line, ...modes(full)] : [line];
-      });
+      const modes = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          const line = `${path.relative(old, full)} ${(fs.statSync(full).mode & 0o777).toString(8)}`;
+          return entry.isDirectory() ? [line, ...modes(full)] : [line];
+        });
       const all = modes(old);
       expect(all.filter((line) => !/ (600|700)$/.test(line))).toEqual([]);
       expect(all).toContain('documents/f/0/1/2/3/4567/1.svg 600');
@@ -444,25 +498,45 @@ describe('the S3 store alone', () => {
   });
 
   it('stops at open with the setting at fault: no such bucket, unknown keys, no server', async () => {
-    const check = (extra: Partial<S3BlobStoreOptions>) => S3BlobStore.open({ ...server!.options(), ...extra }).then(() => null, (error: unknown) => error);
-    expect(await check({ bucket: 'no-such-bucket' })).toMatchObject({ name: 'S3BucketCheckError', variable: 'S3_BUCKET', message: expect.stringContaining('no bucket "no-such-bucket"') });
-    expect(await check({ accessKeyId: 'WRONG', secretAccessKey: 'WRONG' })).toMatchObject({ variable: 'S3_ACCESS_KEY_ID', message: expect.stringContaining('refused access') });
+    const check = (extra: Partial<S3BlobStoreOptions>) =>
+      S3BlobStore.open({ ...server!.options(), ...extra }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(await check({ bucket: 'no-such-bucket' })).toMatchObject({
+      name: 'S3BucketCheckError',
+      variable: 'S3_BUCKET',
+      message: expect.stringContaining('no bucket "no-such-bucket"'),
+    });
+    expect(await check({ accessKeyId: 'WRONG', secretAccessKey: 'WRONG' })).toMatchObject({
+      variable: 'S3_ACCESS_KEY_ID',
+      message: expect.stringContaining('refused access'),
+    });
     const closed = await freePort();
-    expect(await check({ endpoint: `http://127.0.0.1:${closed}` })).toMatchObject({ variable: 'S3_ENDPOINT', message: expect.stringContaining('cannot be reached') });
+    expect(await check({ endpoint: `http://127.0.0.1:${closed}` })).toMatchObject({
+      variable: 'S3_ENDPOINT',
+      message: expect.stringContaining('cannot be reached'),
+    });
   });
 
   it('keeps a known MD5 as metadata, also for a multipart upload, and abandons bytes that differ', async () => {
     const store = await open();
     const bytes = crypto.randomBytes(11 * 1024 * 1024);
     const md5 = crypto.createHash('md5').update(bytes).digest('hex');
-    const inChunks = () => Readable.from(Array.from({ length: 11 }, (_, i) => bytes.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024)));
+    const inChunks = () =>
+      Readable.from(Array.from({ length: 11 }, (_, i) => bytes.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024)));
     await store.put('documents/big.pdf', inChunks(), { md5 });
     expect(await store.digest('documents/big.pdf')).toEqual({ size: bytes.length, md5 });
     // A single-part upload's ETag is its MD5 already.
     await store.put('documents/small.pdf', Buffer.from('small'));
-    expect(await store.digest('documents/small.pdf')).toEqual({ size: 5, md5: crypto.createHash('md5').update('small').digest('hex') });
+    expect(await store.digest('documents/small.pdf')).toEqual({
+      size: 5,
+      md5: crypto.createHash('md5').update('small').digest('hex'),
+    });
 
-    await expect(store.put('documents/other.pdf', inChunks(), { md5: '0'.repeat(32) })).rejects.toBeInstanceOf(BlobDigestError);
+    await expect(store.put('documents/other.pdf', inChunks(), { md5: '0'.repeat(32) })).rejects.toBeInstanceOf(
+      BlobDigestError,
+    );
     expect(await store.exists('documents/other.pdf')).toBe(false);
     expect(server!.pendingUploads()).toEqual([]);
   });
@@ -482,7 +556,10 @@ describe('the S3 store alone', () => {
     expect(plain.presignedUrl).toBeUndefined();
     const store = await open({ presignedSeconds: 60 });
     await store.put('documents/报告.pdf', Buffer.from('%PDF-1.7'));
-    const url = await store.presignedUrl!('documents/报告.pdf', { disposition: 'attachment; filename="report.pdf"', contentType: 'application/pdf' });
+    const url = await store.presignedUrl!('documents/报告.pdf', {
+      disposition: 'attachment; filename="report.pdf"',
+      contentType: 'application/pdf',
+    });
     expect(url.startsWith(server!.endpoint)).toBe(true);
     expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
     const res = await fetch(url);
@@ -493,21 +570,29 @@ describe('the S3 store alone', () => {
   });
 });
 
-
 describe('the cached S3 store alone', () => {
   const TTL = 10_000;
   let prefix = '';
   let clock = 0;
   const opened: S3BlobStore[] = [];
-  /** Two instances of the site on one bucket: `cached` as the site runs it, `other` (uncached) writing behind its back. */
+  /**
+   * Two instances of the site on one bucket: `cached` as the site runs it, `other` (uncached) writing behind its back.
+   */
   const instances = async (extra: { maxBytes?: number; maxBlobBytes?: number } = {}) => {
     const bare = await S3BlobStore.open({ ...server!.options(prefix) });
     const other = await S3BlobStore.open({ ...server!.options(prefix) });
     opened.push(bare, other);
-    const cached = new CachedBlobStore(bare, { maxBytes: 1024 * 1024, maxBlobBytes: 64 * 1024, ttlMs: TTL, now: () => clock, ...extra });
+    const cached = new CachedBlobStore(bare, {
+      maxBytes: 1024 * 1024,
+      maxBlobBytes: 64 * 1024,
+      ttlMs: TTL,
+      now: () => clock,
+      ...extra,
+    });
     return { cached, other };
   };
-  const text = async (store: BlobStore, key: string) => (await store.get(key)) && (await bytesOf(store, key)).toString();
+  const text = async (store: BlobStore, key: string) =>
+    (await store.get(key)) && (await bytesOf(store, key)).toString();
   beforeEach(() => {
     prefix = `cached-${++testCount}/`;
     clock = 1_000_000;
@@ -560,7 +645,12 @@ describe('the cached S3 store alone', () => {
     expect((await bytesOf(cached, 'documents/c/1.png')).equals(page)).toBe(true);
     // Overwritten behind its back: what follows comes from memory, the cached bytes.
     await other.put('documents/c/1.png', Buffer.from('replaced'));
-    for (const range of [{ start: 0, end: 0 }, { start: 100, end: 30_000 }, { start: 39_990 }, { start: 39_000, end: 99_999 }]) {
+    for (const range of [
+      { start: 0, end: 0 },
+      { start: 100, end: 30_000 },
+      { start: 39_990 },
+      { start: 39_000, end: 99_999 },
+    ]) {
       const read = await cached.get('documents/c/1.png', range);
       const end = Math.min(range.end ?? page.length - 1, page.length - 1);
       expect(read).toMatchObject({ size: page.length, length: end - range.start + 1 });
@@ -587,6 +677,7 @@ describe('the cached S3 store alone', () => {
     expect(cached.cachedBytes).toBe(90_000);
     for (const n of [1, 2, 3, 4]) await other.put(`documents/d/${n}.svg`, Buffer.from('rewritten'));
     expect((await bytesOf(cached, 'documents/d/2.svg')).toString()).toBe('rewritten');
-    for (const n of [1, 3, 4]) expect((await bytesOf(cached, `documents/d/${n}.svg`)).equals(Buffer.alloc(30_000, n))).toBe(true);
+    for (const n of [1, 3, 4])
+      expect((await bytesOf(cached, `documents/d/${n}.svg`)).equals(Buffer.alloc(30_000, n))).toBe(true);
   });
 });

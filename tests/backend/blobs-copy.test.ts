@@ -19,7 +19,8 @@ let prefix: string;
 let blobs: Map<string, string>;
 
 const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
-const sharded = (folder: string, hash: string, ext: string) => `${folder}/${hash.slice(0, 5).split('').join('/')}/${hash}${ext}`;
+const sharded = (folder: string, hash: string, ext: string) =>
+  `${folder}/${hash.slice(0, 5).split('').join('/')}/${hash}${ext}`;
 
 function writeBlob(key: string, bytes: Buffer): void {
   const file = path.join(dataDir, key);
@@ -66,7 +67,9 @@ function copy(args: string[] = []): Run {
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -87,14 +90,24 @@ describe('npm run blobs:copy', () => {
     const [someKey] = [...blobs.keys()];
     const store = new S3BlobStore(server.s3.options(`${prefix}/`));
     const sameSize = crypto.randomBytes(fs.statSync(path.join(dataDir, someKey!)).size);
-    await store.client.send(new PutObjectCommand({ Bucket: store.bucket, Key: `${prefix}/${someKey}`, Body: sameSize }));
+    await store.client.send(
+      new PutObjectCommand({ Bucket: store.bucket, Key: `${prefix}/${someKey}`, Body: sameSize }),
+    );
     store.close();
 
     const run = copy(['--every', '10']);
     expect(await run.exited).toEqual({ code: 0, signal: null });
     const lines = run.stdout().trim().split('\n');
-    expect(lines.slice(0, 4)).toEqual([10, 20, 30, 40].map((n) => expect.stringMatching(new RegExp(`^blobs:copy: ${n}/42 files \\(copied \\d+, already there 0, failed 0\\), [\\d.]+ MB uploaded$`))));
-    expect(lines.at(-1)).toMatch(/^blobs:copy: done: 42\/42 files \(copied 42, already there 0, failed 0\), 9\.\d MB uploaded into s3:\/\/moredoc-test\/site-\d+\/$/);
+    expect(lines.slice(0, 4)).toEqual(
+      [10, 20, 30, 40].map((n) =>
+        expect.stringMatching(
+          new RegExp(`^blobs:copy: ${n}/42 files \\(copied \\d+, already there 0, failed 0\\), [\\d.]+ MB uploaded$`),
+        ),
+      ),
+    );
+    expect(lines.at(-1)).toMatch(
+      /^blobs:copy: done: 42\/42 files \(copied 42, already there 0, failed 0\), 9\.\d MB uploaded into s3:\/\/moredoc-test\/site-\d+\/$/,
+    );
     expect(run.stderr()).not.toContain('failed');
     expect(Object.fromEntries(await bucket())).toEqual(Object.fromEntries(blobs));
   });
@@ -140,7 +153,9 @@ describe('npm run blobs:copy', () => {
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
     const redraws = screen.split('\r\x1b[2K').slice(1);
     expect(redraws.length).toBeGreaterThanOrEqual(1);
-    expect(redraws.at(-1)).toMatch(/^blobs:copy: 42\/42 files \(copied 42, already there 0, failed 0\), 9\.\d MB uploaded\r?\nblobs:copy: done: 42\/42/);
+    expect(redraws.at(-1)).toMatch(
+      /^blobs:copy: 42\/42 files \(copied 42, already there 0, failed 0\), 9\.\d MB uploaded\r?\nblobs:copy: done: 42\/42/,
+    );
     // The redraws on one line and the closing line, no line per file (the SDK's warning on Node 20 may come before).
     expect(screen.split('\n').filter((line) => line.includes('blobs:copy:'))).toHaveLength(2);
   });
@@ -155,18 +170,24 @@ describe('npm run blobs:copy', () => {
   });
 
   it('refuses to start without S3_BUCKET, or with a bucket that does not answer', async () => {
-    const noBucket = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const noBucket = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     noBucket.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     expect(await new Promise((resolve) => noBucket.on('exit', resolve))).toBe(1);
     expect(err).toContain('blobs:copy: Configuration error: S3_BUCKET must name the bucket');
 
     const wrong = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...server.s3.env, S3_BUCKET: 'no-such-bucket' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...server.s3.env, S3_BUCKET: 'no-such-bucket' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     err = '';
     wrong.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     expect(await new Promise((resolve) => wrong.on('exit', resolve))).toBe(1);
-    expect(err).toMatch(/blobs:copy: Configuration error: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(err).toMatch(
+      /blobs:copy: Configuration error: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
   });
 });

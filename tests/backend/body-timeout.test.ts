@@ -21,19 +21,32 @@ const head = (path: string, type: string, length: number, extra = '') =>
 /** A small PNG (header and size) in a multipart body, cut in `parts` pieces. */
 function avatarForm(parts: number): { type: string; pieces: Buffer[]; length: number } {
   const png = Buffer.alloc(4000);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 8, 0, 0, 0, 8, 8, 2]).copy(png);
+  Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 8, 0, 0, 0, 8, 8, 2,
+  ]).copy(png);
   const body = Buffer.concat([
-    Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n'),
+    Buffer.from(
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n',
+    ),
     png,
     Buffer.from('\r\n--b--\r\n'),
   ]);
   const size = Math.ceil(body.length / parts);
-  return { type: 'multipart/form-data; boundary=b', pieces: Array.from({ length: parts }, (_, i) => body.subarray(i * size, (i + 1) * size)), length: body.length };
+  return {
+    type: 'multipart/form-data; boundary=b',
+    pieces: Array.from({ length: parts }, (_, i) => body.subarray(i * size, (i + 1) * size)),
+    length: body.length,
+  };
 }
 
 describe('a stalled request body', () => {
   it('answers a login sent with Content-Length 100 and 12 bytes with 408 and closes', async () => {
-    const res = await slowRequest(backend.url, head('/api/v1/user/login', 'application/json', 100) + '{"username":', [], WAIT_MS);
+    const res = await slowRequest(
+      backend.url,
+      head('/api/v1/user/login', 'application/json', 100) + '{"username":',
+      [],
+      WAIT_MS,
+    );
     expect(res).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(res.body)).toEqual({ error: MESSAGE, code: 1, message: MESSAGE });
   });
@@ -43,11 +56,21 @@ describe('a stalled request body', () => {
     const form = avatarForm(8);
     // A fifth of the bound apart: longer in all than the bound, never a pause as long.
     const every = TIMEOUT_MS / 5;
-    const slow = await slowRequest(backend.url, head('/api/v1/upload/avatar', form.type, form.length, auth), form.pieces.map((data, i) => ({ afterMs: (i + 1) * every, data })), WAIT_MS);
+    const slow = await slowRequest(
+      backend.url,
+      head('/api/v1/upload/avatar', form.type, form.length, auth),
+      form.pieces.map((data, i) => ({ afterMs: (i + 1) * every, data })),
+      WAIT_MS,
+    );
     expect(slow).toMatchObject({ answered: true, status: 200 });
     expect(JSON.parse(slow.body)).toMatchObject({ code: 200, data: { name: 'me.png' } });
 
-    const stalled = await slowRequest(backend.url, head('/api/v1/upload/avatar', form.type, form.length, auth), form.pieces.slice(0, 5).map((data, i) => ({ afterMs: (i + 1) * every, data })), WAIT_MS);
+    const stalled = await slowRequest(
+      backend.url,
+      head('/api/v1/upload/avatar', form.type, form.length, auth),
+      form.pieces.slice(0, 5).map((data, i) => ({ afterMs: (i + 1) * every, data })),
+      WAIT_MS,
+    );
     expect(stalled).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(stalled.body)).toEqual({ code: 408, message: MESSAGE, error: MESSAGE });
     expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
@@ -55,7 +78,12 @@ describe('a stalled request body', () => {
 
   it('answers an upload that stalls before its file with 408', async () => {
     const auth = `Authorization: Bearer ${backend.member.token}\r\n`;
-    const res = await slowRequest(backend.url, head('/api/v1/upload/avatar', 'multipart/form-data; boundary=b', 10_000, auth) + '--b\r\n', [], WAIT_MS);
+    const res = await slowRequest(
+      backend.url,
+      head('/api/v1/upload/avatar', 'multipart/form-data; boundary=b', 10_000, auth) + '--b\r\n',
+      [],
+      WAIT_MS,
+    );
     expect(res).toMatchObject({ answered: true, status: 408, closed: true });
   });
 });

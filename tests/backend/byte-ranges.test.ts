@@ -23,7 +23,10 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<A
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
-describe.each([{ store: 'local', s3: false }, { store: 'S3', s3: true }])('on the $store store', ({ s3 }) => {
+describe.each([
+  { store: 'local', s3: false },
+  { store: 'S3', s3: true },
+])('on the $store store', ({ s3 }) => {
   const backend = useBackend({ s3, build: { converter: recordedConversions } });
   const pdf = textPdf(3);
   let author: Member;
@@ -92,12 +95,20 @@ describe.each([{ store: 'local', s3: false }, { store: 'S3', s3: true }])('on th
   });
 
   it('serves one range of a download, with its headers, and 416 past the end', async () => {
-    const link = await api(backend.url, 'GET', '/api/v1/document/download', { token: author.token, query: { id: doc.id } });
+    const link = await api(backend.url, 'GET', '/api/v1/document/download', {
+      token: author.token,
+      query: { id: doc.id },
+    });
     expect(link.status, link.text).toBe(200);
     const url = new URL(link.body.url, backend.url).href;
     const part = await get(url, { range: 'bytes=100-199' });
     expect(part.status).toBe(206);
-    expect(part.headers).toMatchObject({ 'content-range': `bytes 100-199/${pdf.length}`, 'content-length': '100', etag: `"${doc.hash}"`, 'content-type': 'application/pdf' });
+    expect(part.headers).toMatchObject({
+      'content-range': `bytes 100-199/${pdf.length}`,
+      'content-length': '100',
+      etag: `"${doc.hash}"`,
+      'content-type': 'application/pdf',
+    });
     expect(part.body.equals(pdf.subarray(100, 200))).toBe(true);
     const tail = await get(url, { range: 'bytes=-50' });
     expect(tail.status).toBe(206);

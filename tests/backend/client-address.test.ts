@@ -15,7 +15,8 @@ async function fiveCodes(backend: StartedBackend): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 1; i <= 5; i += 1) {
     const res = await api(backend.url, 'POST', '/api/v1/user/sms/code', {
-      headers: { 'x-forwarded-for': `203.0.113.${i}` }, body: { mobile: newMobile(), type: 'register' },
+      headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      body: { mobile: newMobile(), type: 'register' },
     });
     statuses.push(res.status);
   }
@@ -23,7 +24,9 @@ async function fiveCodes(backend: StartedBackend): Promise<number[]> {
 }
 
 const loggedAddresses = (backend: StartedBackend) =>
-  withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select('ip').distinct().execute()).map((row) => row.ip));
+  withDatabase(backend.dataDir, async (db) =>
+    (await db.selectFrom('sms_log').select('ip').distinct().execute()).map((row) => row.ip),
+  );
 
 describe('without BACKEND_TRUST_PROXY', () => {
   let backend: StartedBackend;
@@ -47,6 +50,12 @@ describe('behind a proxy BACKEND_TRUST_PROXY names', () => {
 
   it('counts the client address the proxy forwards', async () => {
     expect(await fiveCodes(backend)).toEqual([200, 200, 200, 200, 200]);
-    expect((await loggedAddresses(backend)).sort()).toEqual(['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4', '203.0.113.5']);
+    expect((await loggedAddresses(backend)).sort()).toEqual([
+      '203.0.113.1',
+      '203.0.113.2',
+      '203.0.113.3',
+      '203.0.113.4',
+      '203.0.113.5',
+    ]);
   });
 });

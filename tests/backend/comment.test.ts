@@ -13,16 +13,23 @@ let alice: Member;
 let bob: Member;
 
 const comment = (member: Member | { token: string }, body: Record<string, unknown>) =>
-  api(backend.url, 'POST', '/api/v1/comment', { token: member.token, body: { type: 1, document_id: articleId, ...body } });
+  api(backend.url, 'POST', '/api/v1/comment', {
+    token: member.token,
+    body: { type: 1, document_id: articleId, ...body },
+  });
 const publicList = (query: Record<string, string | number | boolean | number[]> = {}) =>
   api(backend.url, 'GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId, ...query } });
-const articleCount = async () => (await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body.comment_count ?? 0;
+const articleCount = async () =>
+  (await api(backend.url, 'GET', '/api/v1/article', { query: { id: articleId } })).body.comment_count ?? 0;
 /** The member's `comment_count` as their overview reads it (their approved comments). */
-const userCount = async (member: Member) => (await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.comment_count ?? 0;
+const userCount = async (member: Member) =>
+  (await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.comment_count ?? 0;
 
 beforeAll(async () => {
   await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
-  articleId = (await admin('POST', '/api/v1/article', { body: { title: '欢迎评论', content: '<p>说说你的看法。</p>' } })).body.id;
+  articleId = (
+    await admin('POST', '/api/v1/article', { body: { title: '欢迎评论', content: '<p>说说你的看法。</p>' } })
+  ).body.id;
   alice = await registerMember(backend.url);
   bob = await registerMember(backend.url);
 });
@@ -31,13 +38,25 @@ describe('creating', () => {
   it('keeps a member’s comment pending, visible to its author and admins only, until approved', async () => {
     const res = await comment(alice, { content: '写得很好！' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ content: '写得很好！', type: 1, document_id: articleId, user_id: alice.user.id, user: { username: alice.username } });
+    expect(res.body).toMatchObject({
+      content: '写得很好！',
+      type: 1,
+      document_id: articleId,
+      user_id: alice.user.id,
+      user: { username: alice.username },
+    });
     expect(res.body.status).toBeUndefined();
     expect(res.body.ip).toBeUndefined();
     expect((await publicList()).body).toEqual({});
-    const own = await api(backend.url, 'GET', '/api/v1/comment/list', { token: alice.token, query: { type: 1, document_id: articleId, user_id: alice.user.id } });
+    const own = await api(backend.url, 'GET', '/api/v1/comment/list', {
+      token: alice.token,
+      query: { type: 1, document_id: articleId, user_id: alice.user.id },
+    });
     expect(own.body).toMatchObject({ total: 1, comment: [{ id: res.body.id, content: '写得很好！' }] });
-    const pryingBob = await api(backend.url, 'GET', '/api/v1/comment/list', { token: bob.token, query: { type: 1, document_id: articleId, user_id: alice.user.id } });
+    const pryingBob = await api(backend.url, 'GET', '/api/v1/comment/list', {
+      token: bob.token,
+      query: { type: 1, document_id: articleId, user_id: alice.user.id },
+    });
     expect(pryingBob.body).toEqual({});
     expect((await admin('GET', '/api/v1/comment/list', { query: { status: 0 } })).body.total).toBe(1);
     expect(await articleCount()).toBe(0);
@@ -45,7 +64,10 @@ describe('creating', () => {
 
     expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
     const visible = await publicList();
-    expect(visible.body).toMatchObject({ total: 1, comment: [{ id: res.body.id, status: 1, user: { id: alice.user.id, username: alice.username } }] });
+    expect(visible.body).toMatchObject({
+      total: 1,
+      comment: [{ id: res.body.id, status: 1, user: { id: alice.user.id, username: alice.username } }],
+    });
     expect(await articleCount()).toBe(1);
     expect(await userCount(alice)).toBe(1);
     const profile = await api(backend.url, 'GET', '/api/v1/user', { token: bob.token, query: { id: alice.user.id } });
@@ -53,7 +75,9 @@ describe('creating', () => {
   });
 
   it('approves the comments of admins (and of groups without review) at once', async () => {
-    const res = await admin('POST', '/api/v1/comment', { body: { type: 1, document_id: articleId, content: '感谢支持。' } });
+    const res = await admin('POST', '/api/v1/comment', {
+      body: { type: 1, document_id: articleId, content: '感谢支持。' },
+    });
     expect(res.body.status).toBe(1);
     expect(await articleCount()).toBe(2);
   });
@@ -69,12 +93,16 @@ describe('creating', () => {
     await admin('POST', '/api/v1/comment/check', { body: { id: [second.body.id], status: 1 } });
     const replies = await publicList({ parent_id: [top.id] });
     expect(replies.body.total).toBe(2);
-    expect((await publicList({ order: 'id asc' })).body.comment.find((c: { id: number }) => c.id === top.id).comment_count).toBe(2);
+    expect(
+      (await publicList({ order: 'id asc' })).body.comment.find((c: { id: number }) => c.id === top.id).comment_count,
+    ).toBe(2);
     expect(await articleCount()).toBe(4);
   });
 
   it('keeps script in a comment as plain text', async () => {
-    const res = await admin('POST', '/api/v1/comment', { body: { type: 1, document_id: articleId, content: '<img src=x onerror="window.__xss=1">' } });
+    const res = await admin('POST', '/api/v1/comment', {
+      body: { type: 1, document_id: articleId, content: '<img src=x onerror="window.__xss=1">' },
+    });
     expect(res.body.content).toBe('<img src=x onerror="window.__xss=1">');
     await admin('DELETE', '/api/v1/comment', { query: { id: res.body.id } });
   });
@@ -98,9 +126,14 @@ describe('creating', () => {
 
   it('refuses comments on articles readers cannot see', async () => {
     const pendingAuthor = await registerMember(backend.url);
-    const group = await admin('POST', '/api/v1/group', { body: { title: '文章需审核', enable_article: true, enable_article_approval: true, enable_comment: true } });
+    const group = await admin('POST', '/api/v1/group', {
+      body: { title: '文章需审核', enable_article: true, enable_article_approval: true, enable_comment: true },
+    });
     await admin('PUT', '/api/v1/user', { body: { id: pendingAuthor.user.id, group_id: [group.body.id] } });
-    const pending = await api(backend.url, 'POST', '/api/v1/article', { token: pendingAuthor.token, body: { title: '待审', content: '<p>x</p>' } });
+    const pending = await api(backend.url, 'POST', '/api/v1/article', {
+      token: pendingAuthor.token,
+      body: { title: '待审', content: '<p>x</p>' },
+    });
     const res = await comment(alice, { document_id: pending.body.id, content: 'x' });
     expect(res.status).toBe(404);
   });
@@ -109,7 +142,9 @@ describe('creating', () => {
 describe('who may comment', () => {
   it('refuses a punished member with the reason', async () => {
     const punished = await registerMember(backend.url);
-    await admin('POST', '/api/v1/punishment', { body: { user_id: [punished.user.id], type: [2], enable: true, reason: '恶意刷屏' } });
+    await admin('POST', '/api/v1/punishment', {
+      body: { user_id: [punished.user.id], type: [2], enable: true, reason: '恶意刷屏' },
+    });
     const res = await comment(punished, { content: '我又来了' });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('您已被禁止评论，原因：恶意刷屏');
@@ -143,25 +178,41 @@ describe('who may comment', () => {
     expect((await comment(bob, { content: 'x' })).body.message).toBe('请输入验证码');
     const captcha = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
     expect(captcha.body.enable).toBe(true);
-    expect((await comment(bob, { content: 'x', captcha_id: captcha.body.id, captcha: 'wrong' })).body.message).toBe('验证码错误');
+    expect((await comment(bob, { content: 'x', captcha_id: captcha.body.id, captcha: 'wrong' })).body.message).toBe(
+      '验证码错误',
+    );
     await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'false' });
   });
 });
 
 describe('comments on documents', () => {
   const commentCountOf = (id: number) =>
-    withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('comment_count').where('id', '=', id).executeTakeFirstOrThrow()).comment_count);
+    withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('document').select('comment_count').where('id', '=', id).executeTakeFirstOrThrow())
+          .comment_count,
+    );
 
   it('follow the same rules, and the document’s comment count follows the approved ones', async () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '期末复习资料' });
     const member = await registerMember(backend.url);
-    const pending = await api(backend.url, 'POST', '/api/v1/comment', { token: member.token, body: { type: 0, document_id: doc.id, content: '资料很全' } });
+    const pending = await api(backend.url, 'POST', '/api/v1/comment', {
+      token: member.token,
+      body: { type: 0, document_id: doc.id, content: '资料很全' },
+    });
     expect(pending.status).toBe(200);
     expect(await commentCountOf(doc.id)).toBe(0);
     await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.id], status: 1 } });
     expect(await commentCountOf(doc.id)).toBe(1);
-    const listed = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: doc.id, with_document_title: true } });
-    expect(listed.body.comment[0]).toMatchObject({ content: '资料很全', document_title: '期末复习资料', document_uuid: doc.uuid });
+    const listed = await admin('GET', '/api/v1/comment/list', {
+      query: { type: 0, document_id: doc.id, with_document_title: true },
+    });
+    expect(listed.body.comment[0]).toMatchObject({
+      content: '资料很全',
+      document_title: '期末复习资料',
+      document_uuid: doc.uuid,
+    });
     await admin('DELETE', '/api/v1/comment', { query: { id: pending.body.id } });
     expect(await commentCountOf(doc.id)).toBe(0);
   });
@@ -177,7 +228,12 @@ describe('comments on documents', () => {
 describe('admins and lists', () => {
   it('names the target with with_document_title and searches with wd for admins only', async () => {
     const list = await admin('GET', '/api/v1/comment/list', { query: { with_document_title: true, wd: '同意' } });
-    expect(list.body).toMatchObject({ total: 1, comment: [{ content: '同意楼上', document_title: '欢迎评论', document_uuid: expect.stringMatching(/^[0-9a-f]{16}$/) }] });
+    expect(list.body).toMatchObject({
+      total: 1,
+      comment: [
+        { content: '同意楼上', document_title: '欢迎评论', document_uuid: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      ],
+    });
     const visitor = await api(backend.url, 'GET', '/api/v1/comment/list', { query: { wd: '同意' } });
     expect(visitor.body.total).toBeGreaterThan(1);
   });
@@ -186,8 +242,13 @@ describe('admins and lists', () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
     const got = await admin('GET', '/api/v1/comment', { query: { id: top.id } });
     expect(got.body).toMatchObject({ id: top.id, user: { username: alice.username } });
-    expect((await admin('PUT', '/api/v1/comment', { body: { id: top.id, content: '写得很好！（已编辑）', status: 1 } })).status).toBe(200);
-    expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).body.content).toBe('写得很好！（已编辑）');
+    expect(
+      (await admin('PUT', '/api/v1/comment', { body: { id: top.id, content: '写得很好！（已编辑）', status: 1 } }))
+        .status,
+    ).toBe(200);
+    expect((await admin('GET', '/api/v1/comment', { query: { id: top.id } })).body.content).toBe(
+      '写得很好！（已编辑）',
+    );
     expect((await admin('GET', '/api/v1/comment', { query: { id: 99999 } })).status).toBe(404);
   });
 
@@ -201,14 +262,18 @@ describe('admins and lists', () => {
     await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 2 } });
     expect(await articleCount()).toBe(before);
     expect(await userCount(alice)).toBe(alices);
-    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(400);
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [mine.body.id], status: 3 } })).status).toBe(
+      400,
+    );
   });
 
   it('lets members delete their own comments only (403 for another’s or an unknown id), admins any (with the replies)', async () => {
     const top = (await publicList({ order: 'id asc' })).body.comment[0];
     const [alices, bobs] = [await userCount(alice), await userCount(bob)];
     const replies: { user_id: number }[] = (await publicList({ parent_id: [top.id] })).body.comment;
-    const [alicesReplies = 0, bobsReplies = 0] = [alice, bob].map((m) => replies.filter((c) => c.user_id === m.user.id).length);
+    const [alicesReplies = 0, bobsReplies = 0] = [alice, bob].map(
+      (m) => replies.filter((c) => c.user_id === m.user.id).length,
+    );
     expect(bobsReplies).toBeGreaterThan(0);
     const refused = await api(backend.url, 'DELETE', '/api/v1/comment', { token: bob.token, query: { id: top.id } });
     expect(refused.status).toBe(403);
@@ -228,7 +293,9 @@ describe('admins and lists', () => {
   it('drops the comments of an article purged from the recycle bin', async () => {
     await admin('DELETE', '/api/v1/article', { query: { id: articleId } });
     await admin('DELETE', '/api/v1/article/recycle', { query: { id: articleId } });
-    expect((await admin('GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId } })).body).toEqual({});
+    expect((await admin('GET', '/api/v1/comment/list', { query: { type: 1, document_id: articleId } })).body).toEqual(
+      {},
+    );
     expect(await userCount(alice)).toBe(0);
     expect(await userCount(bob)).toBe(0);
   });

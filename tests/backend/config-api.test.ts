@@ -17,7 +17,9 @@ async function configRow(category: string, name: string) {
 
 describe('CONFIG_<CATEGORY>_<KEY> presets', () => {
   it('apply on the first start', async () => {
-    const preset = await startBackend({ env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true', CONFIG_DISPLAY_VIRTUAL_REGISTER_COUNT: '100' } });
+    const preset = await startBackend({
+      env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true', CONFIG_DISPLAY_VIRTUAL_REGISTER_COUNT: '100' },
+    });
     try {
       const settings = await api(preset.url, 'GET', '/api/v1/settings');
       expect(settings.body.security.enable_captcha_login).toBe(true);
@@ -43,10 +45,13 @@ describe('system.domain (网站域名)', () => {
     expect(await domainOf(backend.url)).toBeUndefined();
   });
 
-  it('an install still holding MOREDOC\'s demo address gets the new default at start; an address an admin chose stays', async () => {
+  it("an install still holding MOREDOC's demo address gets the new default at start; an address an admin chose stays", async () => {
     const first = await startBackend();
     const dataDir = first.dataDir;
-    const setDomain = (value: string) => withDatabase(dataDir, (db) => db.updateTable('config').set({ value }).where('category', '=', 'system').where('name', '=', 'domain').execute());
+    const setDomain = (value: string) =>
+      withDatabase(dataDir, (db) =>
+        db.updateTable('config').set({ value }).where('category', '=', 'system').where('name', '=', 'domain').execute(),
+      );
     await first.close({ keepData: true });
     await setDomain('https://moredoc.mnt.ltd');
     const second = await startBackend({ dataDir, env: { PUBLIC_ORIGIN: 'https://docs.example.com' } });
@@ -66,13 +71,19 @@ describe('footer links', () => {
   it('an install still holding the /article/detail/<identifier> links seeded before gets /article/<identifier>; a link an admin chose stays', async () => {
     const first = await startBackend();
     const dataDir = first.dataDir;
-    const setFooter = (name: string, value: string) => withDatabase(dataDir, (db) => db.updateTable('config').set({ value }).where('category', '=', 'footer').where('name', '=', name).execute());
+    const setFooter = (name: string, value: string) =>
+      withDatabase(dataDir, (db) =>
+        db.updateTable('config').set({ value }).where('category', '=', 'footer').where('name', '=', name).execute(),
+      );
     await first.close({ keepData: true });
     await setFooter('about', '/article/detail/about');
     await setFooter('contact', '/article/detail/contact-us');
     const second = await startBackend({ dataDir });
     try {
-      expect((await api(second.url, 'GET', '/api/v1/settings')).body.footer).toMatchObject({ about: '/article/about', contact: '/article/detail/contact-us' });
+      expect((await api(second.url, 'GET', '/api/v1/settings')).body.footer).toMatchObject({
+        about: '/article/about',
+        contact: '/article/detail/contact-us',
+      });
     } finally {
       await second.close();
     }
@@ -83,27 +94,57 @@ describe('GetSettings', () => {
   it('has exactly the public parts of a fresh install', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/settings');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['system', 'footer', 'security', 'display', 'language', 'vip', 'oauth', 'pay', 'sms', 'email']);
+    expect(Object.keys(res.body)).toEqual([
+      'system',
+      'footer',
+      'security',
+      'display',
+      'language',
+      'vip',
+      'oauth',
+      'pay',
+      'sms',
+      'email',
+    ]);
     expect(res.body.system).toEqual({
-      title: 'MOREDOC · 魔豆文库', keywords: 'MOREDOC · 魔豆文库', description: 'MOREDOC · 魔豆文库',
-      sitename: '魔豆文库', copyright_start_year: '2019', version: pkg.version, credit_name: '魔豆',
+      title: 'MOREDOC · 魔豆文库',
+      keywords: 'MOREDOC · 魔豆文库',
+      description: 'MOREDOC · 魔豆文库',
+      sitename: '魔豆文库',
+      copyright_start_year: '2019',
+      version: pkg.version,
+      credit_name: '魔豆',
     });
     // MOREDOC's form, which its web client routes; ours opens it too: every default link must be a page of the SPA.
     expect(res.body.footer).toEqual({
-      about: '/article/about', contact: '/article/contact', agreement: '/article/agreement', copyright: '/article/copyright', feedback: '/article/feedback',
+      about: '/article/about',
+      contact: '/article/contact',
+      agreement: '/article/agreement',
+      copyright: '/article/copyright',
+      feedback: '/article/feedback',
     });
-    for (const link of Object.values(res.body.footer as Record<string, string>)) expect(matchRoute(link), link).toBeDefined();
+    for (const link of Object.values(res.body.footer as Record<string, string>))
+      expect(matchRoute(link), link).toBeDefined();
     expect(Object.keys(res.body.security).sort()).toEqual(['close_statement', 'enable_register', 'max_document_size']);
     expect(res.body.security.max_document_size).toBe(50);
     // The default closing notice (MOREDOC's four lines) names no time, which would soon be past.
     expect(res.body.security.close_statement).toContain('正在进行系统升级维护');
     expect(res.body.security.close_statement).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(res.body.display).toEqual({
-      show_register_user_count: true, show_index_categories: true, pages_per_read: 5,
+      show_register_user_count: true,
+      show_index_categories: true,
+      pages_per_read: 5,
       copyright_statement: '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',
-      show_document_descriptions: true, show_document_count: true, show_document_view_count: true, show_document_download_count: true,
-      show_document_favorite_count: true, wechat_tip: '我们的公众号同样精彩', contact_tip: '联系我们，反馈您的意见与建议', copy_text: 'all',
-      index_document_style: 'card', home_version: 'v1',
+      show_document_descriptions: true,
+      show_document_count: true,
+      show_document_view_count: true,
+      show_document_download_count: true,
+      show_document_favorite_count: true,
+      wechat_tip: '我们的公众号同样精彩',
+      contact_tip: '联系我们，反馈您的意见与建议',
+      copy_text: 'all',
+      index_document_style: 'card',
+      home_version: 'v1',
     });
     expect(res.body.language).toHaveLength(16);
     expect(res.body.language[0]).toEqual({ id: 1, language: '教育培训', code: 'education' });
@@ -111,7 +152,13 @@ describe('GetSettings', () => {
     expect(res.body.pay).toEqual({});
     expect(res.body.sms).toEqual({});
     expect(res.body.vip.enable).toBeUndefined();
-    expect(res.body.vip).toMatchObject({ title: 'VIP会员', description: '开通VIP会员，畅享全站文档免积分下载', free_download: true, read_all_pages: true, times_every_day: 50 });
+    expect(res.body.vip).toMatchObject({
+      title: 'VIP会员',
+      description: '开通VIP会员，畅享全站文档免积分下载',
+      free_download: true,
+      read_all_pages: true,
+      times_every_day: 50,
+    });
     expect(res.body.vip.plans).toEqual([
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },
@@ -147,24 +194,67 @@ describe('ListConfig', () => {
   it('lists a category in form order and masks secrets', async () => {
     const res = await admin('GET', '/api/v1/config/list', { query: { category: ['captcha'] } });
     expect(res.body.config.map((c: { name: string }) => c.name)).toEqual(['height', 'width', 'length', 'type']);
-    expect(res.body.config[3]).toMatchObject({ label: '验证码类型', value: 'digit', input_type: 'select', category: 'captcha', options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音', col_num: 24 });
+    expect(res.body.config[3]).toMatchObject({
+      label: '验证码类型',
+      value: 'digit',
+      input_type: 'select',
+      category: 'captcha',
+      options: 'string:字符串\nmath:算术\ndigit:数字\naudio:语音',
+      col_num: 24,
+    });
     const pay = await admin('GET', '/api/v1/config/list', { query: { category: 'pay' } });
     expect(pay.body.config.find((c: { name: string }) => c.name === 'wechat_api_v3_key').value).toBe('******');
     expect((await admin('GET', '/api/v1/config/list')).body).toEqual({});
   });
 
   it('has every category of config-keys.md plus pay, vip, oauth and sms', async () => {
-    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'release', 'pay', 'vip', 'oauth', 'sms'];
+    const categories = [
+      'system',
+      'captcha',
+      'security',
+      'footer',
+      'converter',
+      'download',
+      'score',
+      'email',
+      'display',
+      'release',
+      'pay',
+      'vip',
+      'oauth',
+      'sms',
+    ];
     const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
-    const counts = Object.fromEntries(categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]));
-    expect(counts).toEqual({ system: 14, captcha: 4, security: 17, footer: 5, converter: 7, download: 6, score: 10, email: 10, display: 20, release: 5, pay: 18, vip: 8, oauth: 7, sms: 15 });
+    const counts = Object.fromEntries(
+      categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]),
+    );
+    expect(counts).toEqual({
+      system: 14,
+      captcha: 4,
+      security: 17,
+      footer: 5,
+      converter: 7,
+      download: 6,
+      score: 10,
+      email: 10,
+      display: 20,
+      release: 5,
+      pay: 18,
+      vip: 8,
+      oauth: 7,
+      sms: 15,
+    });
   });
 });
 
 describe('security durations', () => {
   it('say their units (天, 分钟) in the help the form shows, and in the range refused', async () => {
-    expect((await configRow('security', 'document_related_duration')).placeholder).toMatch(/^单位：天。.*0 表示不显示相关文档$/);
-    expect((await configRow('security', 'attachment_retention_minute')).placeholder).toMatch(/^单位：分钟。.*0 表示立即删除$/);
+    expect((await configRow('security', 'document_related_duration')).placeholder).toMatch(
+      /^单位：天。.*0 表示不显示相关文档$/,
+    );
+    expect((await configRow('security', 'attachment_retention_minute')).placeholder).toMatch(
+      /^单位：分钟。.*0 表示立即删除$/,
+    );
     const row = await configRow('security', 'attachment_retention_minute');
     const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '-5' }] } });
     expect(res.body.message).toBe('配置项【从回收站清除的文档文件保留时长】必须在0到5256000分钟之间');
@@ -183,8 +273,17 @@ describe('converter keys our converter does not read', () => {
 describe('UpdateConfig', () => {
   it('keeps a secret when the mask comes back', async () => {
     const row = await configRow('pay', 'wechat_api_v3_key');
-    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(200);
-    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('config').select('value').where('category', '=', 'pay').where('name', '=', 'wechat_api_v3_key').executeTakeFirstOrThrow());
+    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ ...row, value: '******' }] } })).status).toBe(
+      200,
+    );
+    const stored = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('config')
+        .select('value')
+        .where('category', '=', 'pay')
+        .where('name', '=', 'wechat_api_v3_key')
+        .executeTakeFirstOrThrow(),
+    );
     expect(stored.value).toBe('very-secret-key-0123456789abcdef');
   });
 
@@ -196,8 +295,18 @@ describe('UpdateConfig', () => {
     ['captcha', 'type', 'emoji', '配置项【验证码类型】的取值无效'],
     ['security', 'document_allowed_ext', '.pdf,.exe', '配置项【允许上传的文档类型】包含无效的选项'],
     ['system', 'logo', 'javascript:alert(1)', '配置项【网站Logo】必须是上传后的图片地址'],
-    ['system', 'domain', 'example.com', '配置项【【重要】网站域名】必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com'],
-    ['vip', 'plans', 'month|月度会员|thirty|30', '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐(1)，价格 0.01 元起，代码不能重复'],
+    [
+      'system',
+      'domain',
+      'example.com',
+      '配置项【【重要】网站域名】必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com',
+    ],
+    [
+      'vip',
+      'plans',
+      'month|月度会员|thirty|30',
+      '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐(1)，价格 0.01 元起，代码不能重复',
+    ],
     ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
   ])('refuses %s.%s = %j', async (category, name, value, message) => {
     const row = await configRow(category, name);
@@ -212,10 +321,20 @@ describe('UpdateConfig', () => {
     ['system', 'sitename', '', '配置项【网站名称】不能为空'],
     ['system', 'sitename', '   ', '配置项【网站名称】不能为空'],
     ['system', 'copyright_start_year', 'abcd', `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
-    ['system', 'copyright_start_year', String(year + 1), `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
+    [
+      'system',
+      'copyright_start_year',
+      String(year + 1),
+      `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`,
+    ],
     ['email', 'port', '70000', '配置项【SMTP 服务器端口】必须在1到65535之间'],
     ['email', 'port', '0', '配置项【SMTP 服务器端口】必须在1到65535之间'],
-    ['email', 'host', 'smtp://smtp.example.com', '配置项【SMTP 服务器地址】应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）'],
+    [
+      'email',
+      'host',
+      'smtp://smtp.example.com',
+      '配置项【SMTP 服务器地址】应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）',
+    ],
     ['email', 'from_name', '文库\r\nBcc: someone@example.com', '配置项【发件人名称】不能包含换行'],
     ['converter', 'max_preview_percent', '150', '配置项【最大预览页数百分比】必须在1到100之间'],
     ['converter', 'max_preview_percent', '-5', '配置项【最大预览页数百分比】必须在1到100之间'],
@@ -223,15 +342,25 @@ describe('UpdateConfig', () => {
     ['captcha', 'length', '0', '配置项【验证码长度】必须在1到12之间'],
     ['captcha', 'width', '5000', '配置项【验证码宽度】必须在60到1000之间'],
     ['download', 'url_duration', '0', '配置项【下载链接有效时长(秒)】必须在1到2147483647之间'],
-    ['download', 'free_download_duration', '999999999', '配置项【购买文档后多少天内允许免费重复下载】必须在0到36500之间'],
+    [
+      'download',
+      'free_download_duration',
+      '999999999',
+      '配置项【购买文档后多少天内允许免费重复下载】必须在0到36500之间',
+    ],
     ['display', 'pages_per_read', '0', '配置项【文档【继续阅读】的页数】必须在1到100之间'],
     ['score', 'credit_name', '', '配置项【积分名称】不能为空'],
     ['score', 'register', '3000000000', '配置项【注册】不能大于2147483647'],
     ['footer', 'about', 'javascript:alert(1)', `配置项【关于我们】${linkProblem}`],
     ['footer', 'feedback', '//evil.example/feedback', `配置项【意见反馈】${linkProblem}`],
     ['display', 'contact_link', 'javascript:alert(1)', `配置项【联系我们跳转链接】${linkProblem}`],
-    ['pay', 'notify_url', 'ftp://pay.example.com', '配置项【支付通知地址】必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com'],
-  ])('refuses %s.%s = %j with the field\'s label', async (category, name, value, message) => {
+    [
+      'pay',
+      'notify_url',
+      'ftp://pay.example.com',
+      '配置项【支付通知地址】必须是 http(s):// 开头的网址（不含 ? 和 #），例如 https://example.com',
+    ],
+  ])("refuses %s.%s = %j with the field's label", async (category, name, value, message) => {
     const row = await configRow(category, name);
     const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
     expect(res.status).toBe(400);
@@ -240,21 +369,42 @@ describe('UpdateConfig', () => {
   });
 
   it('takes every category back as seeded, and links, years and ports in range', async () => {
-    const categories = ['system', 'captcha', 'security', 'footer', 'converter', 'download', 'score', 'email', 'display', 'pay', 'vip', 'oauth', 'sms'];
+    const categories = [
+      'system',
+      'captcha',
+      'security',
+      'footer',
+      'converter',
+      'download',
+      'score',
+      'email',
+      'display',
+      'pay',
+      'vip',
+      'oauth',
+      'sms',
+    ];
     const fresh = await startBackend();
     try {
       const token = await login(fresh.url, 'admin', fresh.adminPassword);
       const listed = await api(fresh.url, 'GET', '/api/v1/config/list', { token, query: { category: categories } });
       const rows = listed.body.config as { id: number; value?: string }[];
       expect(rows.length).toBeGreaterThan(100);
-      const saved = await api(fresh.url, 'PUT', '/api/v1/config', { token, body: { config: rows.map((r) => ({ id: r.id, value: r.value ?? '' })) } });
+      const saved = await api(fresh.url, 'PUT', '/api/v1/config', {
+        token,
+        body: { config: rows.map((r) => ({ id: r.id, value: r.value ?? '' })) },
+      });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     } finally {
       await fresh.close();
     }
     await setConfig(backend.url, backend.adminToken, {
-      'footer.about': ' https://help.example.com/about ', 'display.contact_link': '/article/detail/contact', 'system.copyright_start_year': '2001',
-      'email.port': '587', 'converter.max_preview_percent': '1', 'captcha.length': '12',
+      'footer.about': ' https://help.example.com/about ',
+      'display.contact_link': '/article/detail/contact',
+      'system.copyright_start_year': '2001',
+      'email.port': '587',
+      'converter.max_preview_percent': '1',
+      'captcha.length': '12',
     });
     expect((await configRow('footer', 'about')).value).toBe('https://help.example.com/about');
     const settings = (await api(backend.url, 'GET', '/api/v1/settings')).body;
@@ -262,21 +412,37 @@ describe('UpdateConfig', () => {
     expect(settings.display.contact_link).toBe('/article/detail/contact');
     expect(settings.system.copyright_start_year).toBe('2001');
     await setConfig(backend.url, backend.adminToken, {
-      'footer.about': '/article/detail/about', 'display.contact_link': '', 'system.copyright_start_year': '2019',
-      'email.port': '465', 'converter.max_preview_percent': '100', 'captcha.length': '5',
+      'footer.about': '/article/detail/about',
+      'display.contact_link': '',
+      'system.copyright_start_year': '2019',
+      'email.port': '465',
+      'converter.max_preview_percent': '100',
+      'captcha.length': '5',
     });
   });
 
   it('keeps the VIP benefits only through the rich-text allow-list, on save and in the settings', async () => {
     const row = await configRow('vip', 'benefits');
-    const html = '<ul><li><strong>免积分</strong>下载</li><li onclick="alert(1)">专属标识<script>alert(2)</script></li></ul><img src="javascript:alert(3)"><p style="color:red">说明</p>';
-    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: html }] } })).status).toBe(200);
+    const html =
+      '<ul><li><strong>免积分</strong>下载</li><li onclick="alert(1)">专属标识<script>alert(2)</script></li></ul><img src="javascript:alert(3)"><p style="color:red">说明</p>';
+    expect((await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: html }] } })).status).toBe(
+      200,
+    );
     const kept = '<ul><li><strong>免积分</strong>下载</li><li>专属标识</li></ul><p>说明</p>';
     expect((await configRow('vip', 'benefits')).value).toBe(kept);
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe(kept);
     // A value that reached the table another way (an older version, SQL) is cleaned when served.
-    await withDatabase(backend.dataDir, (db) => db.updateTable('config').set({ value: '<p>权益</p><script>alert(4)</script>' }).where('category', '=', 'vip').where('name', '=', 'benefits').execute());
-    await admin('PUT', '/api/v1/config', { body: { config: [{ id: (await configRow('system', 'sitename')).id, value: '魔豆文库' }] } });
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('config')
+        .set({ value: '<p>权益</p><script>alert(4)</script>' })
+        .where('category', '=', 'vip')
+        .where('name', '=', 'benefits')
+        .execute(),
+    );
+    await admin('PUT', '/api/v1/config', {
+      body: { config: [{ id: (await configRow('system', 'sitename')).id, value: '魔豆文库' }] },
+    });
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.vip.benefits).toBe('<p>权益</p>');
   });
 
@@ -284,17 +450,23 @@ describe('UpdateConfig', () => {
     const fresh = await startBackend();
     try {
       const token = await login(fresh.url, 'admin', fresh.adminPassword);
-      const rows = (await api(fresh.url, 'GET', '/api/v1/config/list', { token, query: { category: 'pay' } })).body.config as { id: number; name: string }[];
+      const rows = (await api(fresh.url, 'GET', '/api/v1/config/list', { token, query: { category: 'pay' } })).body
+        .config as { id: number; name: string }[];
       const id = (name: string) => rows.find((r) => r.name === name)!.id;
       const put = (values: Record<string, string>) =>
-        api(fresh.url, 'PUT', '/api/v1/config', { token, body: { config: Object.entries(values).map(([name, value]) => ({ id: id(name), value })) } });
+        api(fresh.url, 'PUT', '/api/v1/config', {
+          token,
+          body: { config: Object.entries(values).map(([name, value]) => ({ id: id(name), value })) },
+        });
       // The default ways (支付宝, 微信支付) without their keys: members would get 暂未开放在线支付.
       const refused = await put({ enable: 'true' });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe(
         '配置项【支付方式】中没有可用的方式（支付宝需填写支付宝 AppID、支付宝应用私钥、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户API证书序列号、商户API私钥、APIv3密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
       );
-      expect((await put({ enable: 'true', provider: '' })).body.message).toBe('配置项【支付方式】不能为空：是否启用支付已开启，请至少选择一种支付方式');
+      expect((await put({ enable: 'true', provider: '' })).body.message).toBe(
+        '配置项【支付方式】不能为空：是否启用支付已开启，请至少选择一种支付方式',
+      );
       expect((await put({ enable: 'true', provider: 'manual' })).body.message).toBe(
         '配置项【支付方式】中没有可用的方式（线下转账需填写线下转账说明），会员将无法下单。请填写后再保存，或关闭是否启用支付',
       );
@@ -316,17 +488,32 @@ describe('UpdateConfig', () => {
   it('says in the settings whether the site can send mail (on, with a server and an account)', async () => {
     const settings = async () => (await api(backend.url, 'GET', '/api/v1/settings')).body.email;
     expect(await settings()).toEqual({});
-    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'true', 'email.host': 'smtp.example.com', 'email.username': '' });
+    await setConfig(backend.url, backend.adminToken, {
+      'email.enable': 'true',
+      'email.host': 'smtp.example.com',
+      'email.username': '',
+    });
     expect(await settings()).toEqual({});
     await setConfig(backend.url, backend.adminToken, { 'email.username': 'noreply@example.com' });
     expect(await settings()).toEqual({ enable: true });
-    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'false', 'email.host': '', 'email.username': '' });
+    await setConfig(backend.url, backend.adminToken, {
+      'email.enable': 'false',
+      'email.host': '',
+      'email.username': '',
+    });
   });
 
   it('saves nothing when one item is bad', async () => {
     const good = await configRow('system', 'sitename');
     const bad = await configRow('security', 'enable_register');
-    await admin('PUT', '/api/v1/config', { body: { config: [{ id: good.id, value: '不该保存' }, { id: bad.id, value: 'maybe' }] } });
+    await admin('PUT', '/api/v1/config', {
+      body: {
+        config: [
+          { id: good.id, value: '不该保存' },
+          { id: bad.id, value: 'maybe' },
+        ],
+      },
+    });
     expect((await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename).toBe('魔豆文库');
   });
 
@@ -343,8 +530,12 @@ describe('UpdateConfig', () => {
     try {
       const since = smtp.mails.length;
       await setConfig(backend.url, backend.adminToken, {
-        'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
-        'email.username': 'noreply@example.com', 'email.test_email': 'ops@example.com',
+        'email.enable': 'true',
+        'email.host': '127.0.0.1',
+        'email.port': String(smtp.port),
+        'email.is_tls': 'false',
+        'email.username': 'noreply@example.com',
+        'email.test_email': 'ops@example.com',
       });
       expect((await smtp.next(since)).to).toEqual(['ops@example.com']);
       await smtp.close();
@@ -377,7 +568,10 @@ describe('GetStats', () => {
   it('reports the build to permission holders: from the sources, the commit checked out; BUILD_HASH and BUILD_AT over it', async () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const holder = await admin('GET', '/api/v1/stats');
-    expect(holder.body).toMatchObject({ hash: head, build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    expect(holder.body).toMatchObject({
+      hash: head,
+      build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
     const tagged = await startBackend({ env: { BUILD_HASH: 'f00dfeed', BUILD_AT: '2026-11-27 08:00:00' } });
     try {
       const token = await login(tagged.url, 'admin', tagged.adminPassword);
@@ -404,7 +598,13 @@ describe('GetEnvs and GetDeviceInfo', () => {
     expect((await api(backend.url, 'GET', '/api/v1/envs', { token: backend.member.token })).body).toEqual({});
     const res = await admin('GET', '/api/v1/envs');
     expect(res.body.envs.map((e: { name: string }) => e.name)).toEqual(['MuPDF', 'LibreOffice', 'Calibre']);
-    expect(res.body.envs[0]).toMatchObject({ name: 'MuPDF', is_required: true, is_installed: true, version: expect.stringMatching(/^\d+\.\d+/), checked_at: expect.any(String) });
+    expect(res.body.envs[0]).toMatchObject({
+      name: 'MuPDF',
+      is_required: true,
+      is_installed: true,
+      version: expect.stringMatching(/^\d+\.\d+/),
+      checked_at: expect.any(String),
+    });
   });
 
   it('GetDeviceInfo reports CPU, memory and the data disk', async () => {

@@ -19,9 +19,12 @@ afterAll(async () => {
   await rm(join(program, '..'), { recursive: true, force: true });
 });
 
-describe('the parts the converters\' tests need', () => {
-  it('finds Writer without Calc in LibreOffice\'s program folder', () => {
-    const missing = partsMissing({ mupdf: { version: '1.28.1' }, libreoffice: { path: join(program, 'soffice.bin'), version: '7.4.7.2' } }, FONTS);
+describe("the parts the converters' tests need", () => {
+  it("finds Writer without Calc in LibreOffice's program folder", () => {
+    const missing = partsMissing(
+      { mupdf: { version: '1.28.1' }, libreoffice: { path: join(program, 'soffice.bin'), version: '7.4.7.2' } },
+      FONTS,
+    );
     expect(missing('writer', 'noto-cjk')).toBeUndefined();
     expect(missing('calc', 'noto-cjk')).toBe('skipped: not installed here (apt-get install libreoffice-calc-nogui)');
     expect(missing('calibre')).toBe('skipped: not installed here (apt-get install calibre)');
@@ -29,7 +32,9 @@ describe('the parts the converters\' tests need', () => {
 
   it('needs both Noto CJK families, and names every missing package', () => {
     const missing = partsMissing({ mupdf: { version: '1.28.1' } }, ['DejaVu Sans', 'Noto Sans CJK SC']);
-    expect(missing('writer', 'calc', 'noto-cjk')).toBe('skipped: not installed here (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui fonts-noto-cjk)');
+    expect(missing('writer', 'calc', 'noto-cjk')).toBe(
+      'skipped: not installed here (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui fonts-noto-cjk)',
+    );
     expect(missing()).toBeUndefined();
   });
 });

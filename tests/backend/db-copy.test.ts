@@ -29,7 +29,11 @@ const CHECKED: Record<string, Record<string, unknown>> = {
 
 async function copy(from: string, to: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/db-copy.ts', '--from', from, '--to', to], { cwd: repo, timeout: 120_000 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/db-copy.ts', '--from', from, '--to', to],
+      { cwd: repo, timeout: 120_000 },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -37,23 +41,42 @@ async function copy(from: string, to: string): Promise<{ code: number; stdout: s
   }
 }
 
-interface ColumnInfo { name: string; type: string; notnull: number; pk: number; dflt_value: string | null }
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+  dflt_value: string | null;
+}
 
 /** Tables of the site, parents before the tables whose foreign keys point at them. */
 function tablesInOrder(db: SQLite.Database): string[] {
-  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[])
-    .map((t) => t.name).filter((name) => !NOT_COPIED.test(name) && !isShadowTable(db, name));
-  const parents = new Map(tables.map((t) => [t, (db.prepare('SELECT "table" FROM pragma_foreign_key_list(?)').all(t) as { table: string }[]).map((f) => f.table).filter((p) => p !== t)]));
+  const tables = (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]
+  )
+    .map((t) => t.name)
+    .filter((name) => !NOT_COPIED.test(name) && !isShadowTable(db, name));
+  const parents = new Map(
+    tables.map((t) => [
+      t,
+      (db.prepare('SELECT "table" FROM pragma_foreign_key_list(?)').all(t) as { table: string }[])
+        .map((f) => f.table)
+        .filter((p) => p !== t),
+    ]),
+  );
   const ordered: string[] = [];
   while (ordered.length < tables.length) {
-    for (const t of tables) if (!ordered.includes(t) && parents.get(t)!.every((p) => ordered.includes(p))) ordered.push(t);
+    for (const t of tables)
+      if (!ordered.includes(t) && parents.get(t)!.every((p) => ordered.includes(p))) ordered.push(t);
   }
   return ordered;
 }
 
 /** The tables an FTS5 table keeps its index in (`<name>_data`, …), and the FTS5 tables themselves. */
 function isShadowTable(db: SQLite.Database, name: string): boolean {
-  const virtual = (db.prepare(`SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[]).map((v) => v.name);
+  const virtual = (
+    db.prepare(`SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[]
+  ).map((v) => v.name);
   return virtual.some((v) => name === v || name.startsWith(`${v}_`));
 }
 
@@ -65,13 +88,21 @@ function fillEmptyTables(db: SQLite.Database): string[] {
   const filled: string[] = [];
   for (const table of tablesInOrder(db)) {
     if ((db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n > 0) continue;
-    const columns = db.prepare('SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info(?)').all(table) as ColumnInfo[];
-    const keys = db.prepare('SELECT "from", "table", "to" FROM pragma_foreign_key_list(?)').all(table) as { from: string; table: string; to: string | null }[];
+    const columns = db
+      .prepare('SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info(?)')
+      .all(table) as ColumnInfo[];
+    const keys = db.prepare('SELECT "from", "table", "to" FROM pragma_foreign_key_list(?)').all(table) as {
+      from: string;
+      table: string;
+      to: string | null;
+    }[];
     const values: Record<string, unknown> = {};
     for (const column of columns) {
       const key = keys.find((k) => k.from === column.name);
       if (key) {
-        values[column.name] = (db.prepare(`SELECT "${key.to ?? 'id'}" AS v FROM "${key.table}" LIMIT 1`).get() as { v: unknown }).v;
+        values[column.name] = (
+          db.prepare(`SELECT "${key.to ?? 'id'}" AS v FROM "${key.table}" LIMIT 1`).get() as { v: unknown }
+        ).v;
       } else if (CHECKED[table]?.[column.name] !== undefined) {
         values[column.name] = CHECKED[table][column.name];
       } else if (column.pk === 1 && column.type === 'INTEGER' && columns.filter((c) => c.pk > 0).length === 1) {
@@ -85,7 +116,9 @@ function fillEmptyTables(db: SQLite.Database): string[] {
       }
     }
     const names = Object.keys(values);
-    db.prepare(`INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...names.map((n) => values[n]));
+    db.prepare(
+      `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    ).run(...names.map((n) => values[n]));
     filled.push(table);
   }
   return filled;
@@ -93,7 +126,14 @@ function fillEmptyTables(db: SQLite.Database): string[] {
 
 /** Every row of `table` on each engine, in a comparable form (columns in one order, rows sorted). */
 function sqliteRows(db: SQLite.Database, table: string, columns: string[]): string[] {
-  return (db.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`).raw(true).all() as unknown[][]).map((r) => JSON.stringify(r)).sort();
+  return (
+    db
+      .prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`)
+      .raw(true)
+      .all() as unknown[][]
+  )
+    .map((r) => JSON.stringify(r))
+    .sort();
 }
 
 describe.skipIf(!clusterUrl)('npm run db:copy', () => {
@@ -110,8 +150,18 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
     member = await registerMember(source.url);
     doc = await insertDocument(source.dataDir, { title: '迁移的文档', userId: member.user.id });
     const admin = await login(source.url, 'admin', source.adminPassword);
-    expect((await api(source.url, 'POST', '/api/v1/comment', { token: member.token, body: { document_id: doc.id, content: '好文档' } })).status).toBeLessThan(500);
-    expect((await api(source.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: doc.id } })).status).toBeLessThan(500);
+    expect(
+      (
+        await api(source.url, 'POST', '/api/v1/comment', {
+          token: member.token,
+          body: { document_id: doc.id, content: '好文档' },
+        })
+      ).status,
+    ).toBeLessThan(500);
+    expect(
+      (await api(source.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: doc.id } }))
+        .status,
+    ).toBeLessThan(500);
     expect(admin).toBeTruthy();
     await source.close({ keepData: true });
     sqliteFile = path.join(source.dataDir, 'moredoc.db');
@@ -119,7 +169,9 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
     try {
       fillEmptyTables(db);
       tables = tablesInOrder(db);
-      const empty = tables.filter((t) => (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n === 0);
+      const empty = tables.filter(
+        (t) => (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n === 0,
+      );
       expect(empty, 'every table of the site holds a row').toEqual([]);
     } finally {
       db.close();
@@ -145,9 +197,16 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
     const pool = postgresPool({ url, label: '', poolSize: 1 });
     try {
       for (const table of tables) {
-        const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]).map((c) => c.name);
-        const { rows } = await pool.query({ text: `SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`, rowMode: 'array' });
-        expect((rows as unknown[][]).map((r) => JSON.stringify(r)).sort(), table).toEqual(sqliteRows(db, table, columns));
+        const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]).map(
+          (c) => c.name,
+        );
+        const { rows } = await pool.query({
+          text: `SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"`,
+          rowMode: 'array',
+        });
+        expect((rows as unknown[][]).map((r) => JSON.stringify(r)).sort(), table).toEqual(
+          sqliteRows(db, table, columns),
+        );
       }
     } finally {
       db.close();

@@ -25,7 +25,8 @@ let toDisable: CreatedDocument;
 let toDelete: CreatedDocument;
 let manual: CreatedDocument;
 
-const search = (query: Record<string, string | number>) => api(backend.url, 'GET', '/api/v1/document/search', { query });
+const search = (query: Record<string, string | number>) =>
+  api(backend.url, 'GET', '/api/v1/document/search', { query });
 const ids = (body: { document?: { id: number }[] }) => (body.document ?? []).map((d) => d.id);
 
 beforeAll(async () => {
@@ -36,12 +37,20 @@ beforeAll(async () => {
   categoryId = categories.body.category[0].id;
 
   library = await createDocument(backend.url, author.token, original, 'chinese.pdf', {
-    title: '城市图书馆年度纪事', price: 2, category_id: [categoryId], language: 'education',
+    title: '城市图书馆年度纪事',
+    price: 2,
+    category_id: [categoryId],
+    language: 'education',
   });
-  toDisable = await createDocument(backend.url, author.token, repeatedPdf(3), 'copy-a.pdf', { title: '图书馆简报（待禁用）' });
-  toDelete = await createDocument(backend.url, author.token, repeatedPdf(4), 'copy-b.pdf', { title: '图书馆简报（待删除）' });
+  toDisable = await createDocument(backend.url, author.token, repeatedPdf(3), 'copy-a.pdf', {
+    title: '图书馆简报（待禁用）',
+  });
+  toDelete = await createDocument(backend.url, author.token, repeatedPdf(4), 'copy-b.pdf', {
+    title: '图书馆简报（待删除）',
+  });
   manual = await createDocument(backend.url, author.token, textPdf(2), 'manual.pdf', { title: 'Python入门手册' });
-  for (const doc of [library, toDisable, toDelete, manual]) await waitForStatus(backend.url, author.token, doc.id, [CONVERTED], 120_000);
+  for (const doc of [library, toDisable, toDelete, manual])
+    await waitForStatus(backend.url, author.token, doc.id, [CONVERTED], 120_000);
 }, 180_000);
 
 describe('search over converted documents', () => {
@@ -53,7 +62,14 @@ describe('search over converted documents', () => {
     expect(hit.title).toBe('城市图书馆年度纪事');
     expect(hit.snippet).toContain('<em>麒麟</em>');
     expect(hit.title_highlight).toBe('城市图书馆年度纪事');
-    expect(hit).toMatchObject({ uuid: library.uuid, attachment: { hash: md5(original) }, category_id: [categoryId], category: [{ id: categoryId, title: '文学读物' }], username: author.username, price: 2 });
+    expect(hit).toMatchObject({
+      uuid: library.uuid,
+      attachment: { hash: md5(original) },
+      category_id: [categoryId],
+      category: [{ id: categoryId, title: '文学读物' }],
+      username: author.username,
+      price: 2,
+    });
   });
 
   it('handles mixed queries, single characters, filters and paging', async () => {
@@ -70,8 +86,13 @@ describe('search over converted documents', () => {
   });
 
   it('stops finding a document once it is disabled or deleted', async () => {
-    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [toDisable.id], status: 4 } })).status).toBe(200);
-    expect((await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: toDelete.id } })).status).toBe(200);
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/check', { body: { id: [toDisable.id], status: 4 } })).status,
+    ).toBe(200);
+    expect(
+      (await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: toDelete.id } }))
+        .status,
+    ).toBe(200);
     const res = await search({ wd: '麒麟' });
     expect(ids(res.body)).toEqual([library.id]);
     expect(res.body.total).toBe(1);
@@ -84,7 +105,10 @@ describe('downloading the converted document', () => {
     await setCredits(backend.dataDir, reader.user.id, 5);
     const authorBefore = await creditsOf(backend.dataDir, author.user.id);
 
-    const res = await api(backend.url, 'GET', '/api/v1/document/download', { token: reader.token, query: { id: library.id } });
+    const res = await api(backend.url, 'GET', '/api/v1/document/download', {
+      token: reader.token,
+      query: { id: library.id },
+    });
     expect(res.status, res.text).toBe(200);
     expect(await creditsOf(backend.dataDir, reader.user.id)).toBe(3);
     expect(await creditsOf(backend.dataDir, author.user.id)).toBe(authorBefore + 2);
@@ -92,20 +116,35 @@ describe('downloading the converted document', () => {
     const file = await fetch(backend.url + res.body.url);
     expect(file.status).toBe(200);
     expect(md5(Buffer.from(await file.arrayBuffer()))).toBe(md5(original));
-    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆年度纪事.pdf')}`);
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆年度纪事.pdf')}`,
+    );
 
     const downloads = await api(backend.url, 'GET', '/api/v1/user/download', { token: reader.token });
-    expect(downloads.body.download).toEqual([expect.objectContaining({ document_id: library.id, title: '城市图书馆年度纪事', is_pay: true, document_uuid: library.uuid })]);
+    expect(downloads.body.download).toEqual([
+      expect.objectContaining({
+        document_id: library.id,
+        title: '城市图书馆年度纪事',
+        is_pay: true,
+        document_uuid: library.uuid,
+      }),
+    ]);
     const doc = await backend.admin('GET', '/api/v1/document', { query: { id: library.id } });
     expect(doc.body.download_count).toBe(1);
   });
 
-  it('keeps it among the member\'s favourites, counted on the document', async () => {
+  it("keeps it among the member's favourites, counted on the document", async () => {
     const reader = await registerMember(backend.url);
-    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: reader.token, body: { document_id: library.id } })).status).toBe(200);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/favorite', { token: reader.token, body: { document_id: library.id } }))
+        .status,
+    ).toBe(200);
     const doc = await backend.admin('GET', '/api/v1/document', { query: { id: library.id } });
     expect(doc.body.favorite_count).toBe(1);
-    const disabledFavourite = await api(backend.url, 'POST', '/api/v1/favorite', { token: reader.token, body: { document_id: toDisable.id } });
+    const disabledFavourite = await api(backend.url, 'POST', '/api/v1/favorite', {
+      token: reader.token,
+      body: { document_id: toDisable.id },
+    });
     expect(disabledFavourite.status).toBe(404);
   });
 });

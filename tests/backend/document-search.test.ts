@@ -9,8 +9,9 @@ import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers
 
 const backend = useBackend();
 
-const LIBRARY_TEXT = '清晨七点，城市图书馆的大门还没有打开。四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。'
-  + '阅览区还开设了 Python入门教程 的公益讲座。';
+const LIBRARY_TEXT =
+  '清晨七点，城市图书馆的大门还没有打开。四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。' +
+  '阅览区还开设了 Python入门教程 的公益讲座。';
 
 let library: DocumentFixture;
 let learning: DocumentFixture;
@@ -19,26 +20,55 @@ let recycled: DocumentFixture;
 let failed: DocumentFixture;
 const reports: DocumentFixture[] = [];
 
-const search = (query: Record<string, string | number | (string | number)[]>, opts: { token?: string; headers?: Record<string, string> } = {}) =>
-  api(backend.url, 'GET', '/api/v1/document/search', { query, ...opts });
+const search = (
+  query: Record<string, string | number | (string | number)[]>,
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) => api(backend.url, 'GET', '/api/v1/document/search', { query, ...opts });
 const ids = (body: { document?: { id: number }[] }) => (body.document ?? []).map((d) => d.id);
 
 beforeAll(async () => {
   library = await insertDocument(backend.dataDir, { userId: 1, title: '城市图书馆的一天' });
   learning = await insertDocument(backend.dataDir, { userId: 1, title: '机器学习导论', ext: '.docx' });
   disabled = await insertDocument(backend.dataDir, { userId: 1, title: '已禁用的文档', status: 4 });
-  recycled = await insertDocument(backend.dataDir, { userId: 1, title: '回收站里的文档', deletedAt: new Date().toISOString() });
+  recycled = await insertDocument(backend.dataDir, {
+    userId: 1,
+    title: '回收站里的文档',
+    deletedAt: new Date().toISOString(),
+  });
   failed = await insertDocument(backend.dataDir, { userId: 1, title: '转换失败的文档', status: 3 });
-  for (let i = 0; i < 12; i += 1) reports.push(await insertDocument(backend.dataDir, { userId: 1, title: `季度报告第${i + 1}期` }));
+  for (let i = 0; i < 12; i += 1)
+    reports.push(await insertDocument(backend.dataDir, { userId: 1, title: `季度报告第${i + 1}期` }));
   await indexDocuments(backend.dataDir, [
-    { id: library.id, title: library.title, content: LIBRARY_TEXT, categoryIds: [7], language: 'zh-CN', createdAt: '2024-03-01T00:00:00.000Z', viewCount: 5 },
-    { id: learning.id, title: learning.title, content: '监督学习与无监督学习是机器学习的两大类方法。', ext: '.docx', categoryIds: [8], language: 'en', userId: 2,
-      createdAt: '2025-06-01T00:00:00.000Z', viewCount: 50 },
+    {
+      id: library.id,
+      title: library.title,
+      content: LIBRARY_TEXT,
+      categoryIds: [7],
+      language: 'zh-CN',
+      createdAt: '2024-03-01T00:00:00.000Z',
+      viewCount: 5,
+    },
+    {
+      id: learning.id,
+      title: learning.title,
+      content: '监督学习与无监督学习是机器学习的两大类方法。',
+      ext: '.docx',
+      categoryIds: [8],
+      language: 'en',
+      userId: 2,
+      createdAt: '2025-06-01T00:00:00.000Z',
+      viewCount: 50,
+    },
     // Stale entries, as the index may hold for a moment after a document was disabled or recycled.
     { id: disabled.id, title: disabled.title, content: '这份文档里也有麒麟。' },
     { id: recycled.id, title: recycled.title, content: '回收站的文档同样提到麒麟。' },
     { id: failed.id, title: failed.title, content: '转换失败的文档也写到麒麟。' },
-    ...reports.map((r, i) => ({ id: r.id, title: r.title, content: `本期报告汇总了第${i + 1}季度的经营数据。`, createdAt: new Date(Date.UTC(2023, 0, i + 1)).toISOString() })),
+    ...reports.map((r, i) => ({
+      id: r.id,
+      title: r.title,
+      content: `本期报告汇总了第${i + 1}季度的经营数据。`,
+      createdAt: new Date(Date.UTC(2023, 0, i + 1)).toISOString(),
+    })),
   ]);
 });
 
@@ -52,7 +82,14 @@ describe('SearchDocument', () => {
     const [hit] = res.body.document;
     expect(hit.snippet).toContain('<em>麒麟</em>');
     expect(hit.title_highlight).toBe('城市图书馆的一天');
-    expect(hit).toMatchObject({ title: '城市图书馆的一天', ext: '.pdf', uuid: library.uuid, username: 'admin', attachment: { hash: library.hash }, status: 2 });
+    expect(hit).toMatchObject({
+      title: '城市图书馆的一天',
+      ext: '.pdf',
+      uuid: library.uuid,
+      username: 'admin',
+      attachment: { hash: library.hash },
+      status: 2,
+    });
     expect(hit.download_count).toBeUndefined();
     expect(hit.view_count).toBeUndefined();
   });
@@ -108,10 +145,20 @@ describe('SearchDocument', () => {
 
   it('sorts by the download and favourite counts that downloads and favourites move', async () => {
     const member = await registerMember(backend.url);
-    const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', { token: member.token, query: { id: reports[0]!.id } });
+    const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', {
+      token: member.token,
+      query: { id: reports[0]!.id },
+    });
     expect(downloaded.status).toBe(200);
     expect(ids((await search({ wd: '报告', sort: 'download_count' })).body)[0]).toBe(reports[0]!.id);
-    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: reports[1]!.id } })).status).toBe(200);
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/favorite', {
+          token: member.token,
+          body: { document_id: reports[1]!.id },
+        })
+      ).status,
+    ).toBe(200);
     expect(ids((await search({ wd: '报告', sort: 'favorite_count' })).body)[0]).toBe(reports[1]!.id);
   });
 
@@ -137,18 +184,39 @@ describe('SearchDocument', () => {
 });
 
 describe('search records', () => {
-  const recordsFor = (keywords: string) => withDatabase(backend.dataDir, (db) =>
-    db.selectFrom('search_record').select(['user_id', 'ip', 'total', 'page', 'user_agent', 'keywords', 'type', 'spend_time']).where('keywords', '=', keywords).execute());
+  const recordsFor = (keywords: string) =>
+    withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('search_record')
+        .select(['user_id', 'ip', 'total', 'page', 'user_agent', 'keywords', 'type', 'spend_time'])
+        .where('keywords', '=', keywords)
+        .execute(),
+    );
 
   it('records who searched what, the hits, the page and the time taken', async () => {
     const member = await registerMember(backend.url);
-    const res = await search({ wd: '季度报告', page: 2 }, { token: member.token, headers: { 'user-agent': 'vitest-agent', 'x-forwarded-for': '10.20.30.40' } });
+    const res = await search(
+      { wd: '季度报告', page: 2 },
+      { token: member.token, headers: { 'user-agent': 'vitest-agent', 'x-forwarded-for': '10.20.30.40' } },
+    );
     const [record] = await recordsFor('季度报告');
-    expect(record).toMatchObject({ user_id: member.user.id, ip: '10.20.30.40', total: res.body.total, page: 2, user_agent: 'vitest-agent', type: 0 });
+    expect(record).toMatchObject({
+      user_id: member.user.id,
+      ip: '10.20.30.40',
+      total: res.body.total,
+      page: 2,
+      user_agent: 'vitest-agent',
+      type: 0,
+    });
     expect(record!.spend_time).toBeGreaterThanOrEqual(0);
 
     const listed = await backend.admin('GET', '/api/v1/searchrecord/list', { query: { keywords: '季度报告' } });
-    expect(listed.body.search_record[0]).toMatchObject({ keywords: '季度报告', username: member.username, total: 12, page: 2 });
+    expect(listed.body.search_record[0]).toMatchObject({
+      keywords: '季度报告',
+      username: member.username,
+      total: 12,
+      page: 2,
+    });
   });
 
   it('records nothing while the retention is 0', async () => {

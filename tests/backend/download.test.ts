@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, startBackend, TEST_ENGINE, useBackend, withDatabase, type Member } from '../helpers/backend';
+import {
+  api,
+  registerMember,
+  setConfig,
+  startBackend,
+  TEST_ENGINE,
+  useBackend,
+  withDatabase,
+  type Member,
+} from '../helpers/backend';
 import { creditsOf, insertDocument, setCredits, type DocumentFixture } from '../helpers/document-fixtures';
 
 // DocumentAPI.DownloadDocument / DownloadDocumentToBeReviewed, UserAPI.ListUserDownload and
@@ -20,7 +29,9 @@ const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('he
 
 async function download(documentId: number, opts: { token?: string; ip?: string } = {}) {
   return api(backend.url, 'GET', '/api/v1/document/download', {
-    token: opts.token, query: { id: documentId }, headers: { 'x-forwarded-for': opts.ip ?? freshIp() },
+    token: opts.token,
+    query: { id: documentId },
+    headers: { 'x-forwarded-for': opts.ip ?? freshIp() },
   });
 }
 
@@ -30,10 +41,22 @@ async function fetchLink(url: string, headers: Record<string, string> = {}) {
 }
 
 async function downloadsOf(userId: number) {
-  return withDatabase(backend.dataDir, (db) => db.selectFrom('download').select(['document_id', 'is_pay', 'ip']).where('user_id', '=', userId).orderBy('id').execute());
+  return withDatabase(backend.dataDir, (db) =>
+    db
+      .selectFrom('download')
+      .select(['document_id', 'is_pay', 'ip'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute(),
+  );
 }
 
-async function uploaderWithDocument(opts: { price: number; status?: number; title?: string; deletedAt?: string }): Promise<{ owner: Member; doc: DocumentFixture }> {
+async function uploaderWithDocument(opts: {
+  price: number;
+  status?: number;
+  title?: string;
+  deletedAt?: string;
+}): Promise<{ owner: Member; doc: DocumentFixture }> {
   const owner = await registerMember(backend.url);
   const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, ...opts });
   return { owner, doc };
@@ -50,12 +73,21 @@ describe('DownloadDocument for a member with credits', () => {
     expect(res.status, res.text).toBe(200);
     const url = new URL(res.body.url, backend.url);
     expect(url.pathname).toMatch(/^\/download\/[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(Object.fromEntries(url.searchParams)).toEqual({ user_id: String(member.user.id), document_id: String(doc.id), filename: '2024年度 报告（终稿）.pdf' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      user_id: String(member.user.id),
+      document_id: String(doc.id),
+      filename: '2024年度 报告（终稿）.pdf',
+    });
 
     expect(await creditsOf(backend.dataDir, member.user.id)).toBe(2);
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore + 3);
     expect(await downloadsOf(member.user.id)).toEqual([{ document_id: doc.id, is_pay: 1, ip: '10.9.0.1' }]);
-    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('download_count').where('id', '=', doc.id).executeTakeFirstOrThrow()).download_count);
+    const count = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('document').select('download_count').where('id', '=', doc.id).executeTakeFirstOrThrow())
+          .download_count,
+    );
     expect(count).toBe(1);
 
     const file = await fetchLink(res.body.url);
@@ -107,8 +139,13 @@ describe('DownloadDocument for a member with credits', () => {
     expect((await downloadsOf(buyer.user.id)).map((d) => d.is_pay)).toEqual([1, 0]);
 
     // A purchase older than the duration no longer counts: the next download pays again.
-    await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
-      .where('user_id', '=', buyer.user.id).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('download')
+        .set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+        .where('user_id', '=', buyer.user.id)
+        .execute(),
+    );
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
     await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
@@ -116,7 +153,8 @@ describe('DownloadDocument for a member with credits', () => {
 
   it('tells a buyer they bought the document (the button then reads 已购买), within free_download_duration', async () => {
     const { owner, doc } = await uploaderWithDocument({ price: 3 });
-    const purchase = (token: string) => api(backend.url, 'GET', '/api/v1/document/purchase', { token, query: { id: doc.id } });
+    const purchase = (token: string) =>
+      api(backend.url, 'GET', '/api/v1/document/purchase', { token, query: { id: doc.id } });
     const buyer = await registerMember(backend.url);
     await setCredits(backend.dataDir, buyer.user.id, 3);
     expect((await purchase(buyer.token)).body).toEqual({});
@@ -125,12 +163,20 @@ describe('DownloadDocument for a member with credits', () => {
     // The owner and a free document are no purchase; visitors are not asked.
     expect((await purchase(owner.token)).body).toEqual({});
     expect((await api(backend.url, 'GET', '/api/v1/document/purchase', { query: { id: doc.id } })).status).toBe(401);
-    expect((await api(backend.url, 'GET', '/api/v1/document/purchase', { token: buyer.token, query: { id: 999_999 } })).status).toBe(404);
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/document/purchase', { token: buyer.token, query: { id: 999_999 } }))
+        .status,
+    ).toBe(404);
 
     await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '2' });
     try {
-      await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
-        .where('user_id', '=', buyer.user.id).execute());
+      await withDatabase(backend.dataDir, (db) =>
+        db
+          .updateTable('download')
+          .set({ created_at: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+          .where('user_id', '=', buyer.user.id)
+          .execute(),
+      );
       expect((await purchase(buyer.token)).body).toEqual({});
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
@@ -144,9 +190,15 @@ describe('VIP members', () => {
     const vip = await registerMember(backend.url);
     await setCredits(backend.dataDir, vip.user.id, 0);
     const ownerBefore = await creditsOf(backend.dataDir, owner.user.id);
-    const granted = await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.user.id], days: 30, reason: '测试下载' } });
+    const granted = await backend.admin('POST', '/api/v1/vip/grant', {
+      body: { user_id: [vip.user.id], days: 30, reason: '测试下载' },
+    });
     expect(granted.status).toBe(200);
-    await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'true', 'vip.times_every_day': '2', 'download.times_every_day': '1' });
+    await setConfig(backend.url, backend.adminToken, {
+      'vip.free_download': 'true',
+      'vip.times_every_day': '2',
+      'download.times_every_day': '1',
+    });
     try {
       expect((await download(doc.id, { token: vip.token })).status).toBe(200);
       expect((await download(doc.id, { token: vip.token })).status).toBe(200);
@@ -158,12 +210,20 @@ describe('VIP members', () => {
       expect((await downloadsOf(vip.user.id)).map((d) => d.is_pay)).toEqual([0, 0]);
 
       // Without the benefit, the same member pays like anybody else.
-      await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'false', 'vip.times_every_day': '0', 'download.times_every_day': '10' });
+      await setConfig(backend.url, backend.adminToken, {
+        'vip.free_download': 'false',
+        'vip.times_every_day': '0',
+        'download.times_every_day': '10',
+      });
       const paying = await download(doc.id, { token: vip.token });
       expect(paying.status).toBe(403);
       expect(paying.body.message).toBe('魔豆不足，无法下载');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'vip.free_download': 'true', 'vip.times_every_day': '50', 'download.times_every_day': '10' });
+      await setConfig(backend.url, backend.adminToken, {
+        'vip.free_download': 'true',
+        'vip.times_every_day': '50',
+        'download.times_every_day': '10',
+      });
     }
   });
 });
@@ -194,7 +254,9 @@ describe('refusals, each in Chinese', () => {
     const { doc } = await uploaderWithDocument({ price: 0 });
     for (const type of [4, 1]) {
       const member = await registerMember(backend.url);
-      await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [type], enable: true } });
+      await backend.admin('POST', '/api/v1/punishment', {
+        body: { user_id: [member.user.id], type: [type], enable: true },
+      });
       const res = await download(doc.id, { token: member.token });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('您的账户已被禁止下载文档');
@@ -203,7 +265,10 @@ describe('refusals, each in Chinese', () => {
 
   it('applies the per-IP and the per-user daily limits', async () => {
     const { doc } = await uploaderWithDocument({ price: 0 });
-    await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '2', 'download.times_every_day': '3' });
+    await setConfig(backend.url, backend.adminToken, {
+      'download.times_every_ip': '2',
+      'download.times_every_day': '3',
+    });
     try {
       const a = await registerMember(backend.url);
       const b = await registerMember(backend.url);
@@ -220,11 +285,19 @@ describe('refusals, each in Chinese', () => {
       expect(userLimited.status).toBe(403);
       expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3次），请明天再来');
       // Yesterday's downloads do not count.
-      await withDatabase(backend.dataDir, (db) => db.updateTable('download').set({ created_at: new Date(Date.now() - 86_400_000 * 1.5).toISOString() })
-        .where('user_id', '=', a.user.id).execute());
+      await withDatabase(backend.dataDir, (db) =>
+        db
+          .updateTable('download')
+          .set({ created_at: new Date(Date.now() - 86_400_000 * 1.5).toISOString() })
+          .where('user_id', '=', a.user.id)
+          .execute(),
+      );
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'download.times_every_ip': '10', 'download.times_every_day': '10' });
+      await setConfig(backend.url, backend.adminToken, {
+        'download.times_every_ip': '10',
+        'download.times_every_day': '10',
+      });
     }
   });
 
@@ -271,14 +344,16 @@ describe('concurrent downloads', () => {
     const { owner: ownerB, doc: b } = await uploaderWithDocument({ price: 5 });
     const member = await registerMember(backend.url);
     await setCredits(backend.dataDir, member.user.id, 5);
-    const before = (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
+    const before =
+      (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
     const results = await Promise.all([a, b, a, b].map((doc) => download(doc.id, { token: member.token })));
     const statuses = results.map((r) => r.status).sort();
     // The winner's document may be downloaded twice (the second time free: bought); the other never.
     expect(statuses.filter((s) => s === 403).length).toBeGreaterThanOrEqual(2);
     expect(results.filter((r) => r.status === 403).every((r) => r.body.message === '魔豆不足，无法下载')).toBe(true);
     expect(await creditsOf(backend.dataDir, member.user.id)).toBe(0);
-    const after = (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
+    const after =
+      (await creditsOf(backend.dataDir, ownerA.user.id)) + (await creditsOf(backend.dataDir, ownerB.user.id));
     expect(after - before).toBe(5);
     const records = await downloadsOf(member.user.id);
     expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
@@ -296,13 +371,21 @@ describe('concurrent downloads', () => {
       const member = await registerMember(first.url);
       const doc = await insertDocument(first.dataDir, { userId: owner.user.id, price: 1 });
       await setCredits(first.dataDir, member.user.id, 1);
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api((i % 2 ? second : first).url, 'GET', '/api/v1/document/download', {
-        token: member.token, query: { id: doc.id }, headers: { 'x-forwarded-for': '10.50.0.1' },
-      })));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          api((i % 2 ? second : first).url, 'GET', '/api/v1/document/download', {
+            token: member.token,
+            query: { id: doc.id },
+            headers: { 'x-forwarded-for': '10.50.0.1' },
+          }),
+        ),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
       expect(await creditsOf(first.dataDir, member.user.id)).toBe(0);
       expect(await creditsOf(first.dataDir, owner.user.id)).toBe(owner.user.credit_count + 1);
-      const records = await withDatabase(first.dataDir, (db) => db.selectFrom('download').select('is_pay').where('user_id', '=', member.user.id).execute());
+      const records = await withDatabase(first.dataDir, (db) =>
+        db.selectFrom('download').select('is_pay').where('user_id', '=', member.user.id).execute(),
+      );
       expect(records).toHaveLength(50);
       expect(records.filter((r) => r.is_pay === 1)).toHaveLength(1);
     } finally {
@@ -330,8 +413,10 @@ describe('the /download/<token> link', () => {
     return { url: res.body.url, doc, member };
   }
 
-  const storedSecrets = () => withDatabase(backend.dataDir, (db) => db.selectFrom('secret').select(['name', 'value']).execute());
-  const secret = async () => new TextEncoder().encode((await storedSecrets()).find((row) => row.name === 'download')!.value);
+  const storedSecrets = () =>
+    withDatabase(backend.dataDir, (db) => db.selectFrom('secret').select(['name', 'value']).execute());
+  const secret = async () =>
+    new TextEncoder().encode((await storedSecrets()).find((row) => row.name === 'download')!.value);
 
   it('is signed with its own secret, generated into the database (none in DATA_DIR)', async () => {
     await link();
@@ -341,7 +426,7 @@ describe('the /download/<token> link', () => {
     expect(fs.existsSync(path.join(backend.dataDir, 'download-secret'))).toBe(false);
   });
 
-  it('refuses a tampered token, another user or document in the query, and a token signed with MOREDOC\'s default key', async () => {
+  it("refuses a tampered token, another user or document in the query, and a token signed with MOREDOC's default key", async () => {
     const { url, doc, member } = await link();
     const parsed = new URL(url, backend.url);
     const token = parsed.pathname.split('/')[2]!;
@@ -356,23 +441,31 @@ describe('the /download/<token> link', () => {
       expect(res.status).toBe(400);
       expect(res.bytes.toString()).toBe('下载链接已失效');
     }
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
-      .setExpirationTime('1h').sign(new TextEncoder().encode('moredoc'));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('moredoc'));
     expect((await fetchLink(url.replace(token, forged))).status).toBe(400);
   });
 
   it('expires after download.url_duration seconds', async () => {
     const { url, doc, member } = await link();
     const token = new URL(url, backend.url).pathname.split('/')[2]!;
-    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 1).sign(await secret());
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(`${member.user.id}.${doc.hash}.${doc.id}`)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1)
+      .sign(await secret());
     const res = await fetchLink(url.replace(token, expired));
     expect(res.status).toBe(400);
     expect(res.bytes.toString()).toBe('下载链接已失效');
 
     await setConfig(backend.url, backend.adminToken, { 'download.url_duration': '120' });
     const fresh = await link();
-    const claims = JSON.parse(Buffer.from(new URL(fresh.url, backend.url).pathname.split('/')[2]!.split('.')[1]!, 'base64url').toString()) as { exp: number; jti: string };
+    const claims = JSON.parse(
+      Buffer.from(new URL(fresh.url, backend.url).pathname.split('/')[2]!.split('.')[1]!, 'base64url').toString(),
+    ) as { exp: number; jti: string };
     expect(claims.exp - Date.now() / 1000).toBeGreaterThan(110);
     expect(claims.exp - Date.now() / 1000).toBeLessThanOrEqual(120);
     expect(claims.jti).toBe(`${fresh.member.user.id}.${fresh.doc.hash}.${fresh.doc.id}`);
@@ -387,8 +480,11 @@ describe('the /download/<token> link', () => {
       const after = await link();
       expect((await fetchLink(after.url)).status).toBe(200);
       const token = new URL(after.url, backend.url).pathname.split('/')[2]!;
-      const signed = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setJti(`${after.member.user.id}.${after.doc.hash}.${after.doc.id}`)
-        .setExpirationTime('1m').sign(new TextEncoder().encode('an-operator-chosen-download-key'));
+      const signed = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setJti(`${after.member.user.id}.${after.doc.hash}.${after.doc.id}`)
+        .setExpirationTime('1m')
+        .sign(new TextEncoder().encode('an-operator-chosen-download-key'));
       expect((await fetchLink(after.url.replace(token, signed))).status).toBe(200);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'download.secret_key': 'moredoc' });
@@ -398,7 +494,9 @@ describe('the /download/<token> link', () => {
   it('names the file after the document, whatever the filename parameter says', async () => {
     const { url } = await link();
     const res = await fetchLink(url.replace(/filename=[^&]*/, 'filename=evil.html'));
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('合同范本.pdf')}`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('合同范本.pdf')}`,
+    );
     expect(res.headers.get('content-type')).toBe('application/pdf');
   });
 });
@@ -412,28 +510,46 @@ describe('DownloadDocumentToBeReviewed', () => {
     const file = await fetchLink(res.body.url);
     expect(md5(file.bytes)).toBe(pending.hash);
     expect(await downloadsOf(1)).toContainEqual(expect.objectContaining({ document_id: pending.id, is_pay: 0 }));
-    const notUnderReview = await backend.admin('GET', '/api/v1/document/download/bereviewed', { query: { id: published.id } });
+    const notUnderReview = await backend.admin('GET', '/api/v1/document/download/bereviewed', {
+      query: { id: published.id },
+    });
     expect(notUnderReview.status).toBe(404);
   });
 });
 
 describe('ListUserDownload', () => {
-  it('lists the member\'s downloads newest first with the document\'s title, type, size and uuid', async () => {
+  it("lists the member's downloads newest first with the document's title, type, size and uuid", async () => {
     const { doc: first } = await uploaderWithDocument({ price: 0, title: '第一份' });
     const { doc: second } = await uploaderWithDocument({ price: 1, title: '第二份' });
     const member = await registerMember(backend.url);
     await download(first.id, { token: member.token });
     await download(second.id, { token: member.token });
-    const list = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 1, size: 10 } });
+    const list = await api(backend.url, 'GET', '/api/v1/user/download', {
+      token: member.token,
+      query: { page: 1, size: 10 },
+    });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(2);
     expect(list.body.download).toEqual([
-      expect.objectContaining({ document_id: second.id, title: '第二份', ext: '.pdf', is_pay: true, price: 1, size: second.bytes.length, document_uuid: second.uuid, pages: 3, score: 300 }),
+      expect.objectContaining({
+        document_id: second.id,
+        title: '第二份',
+        ext: '.pdf',
+        is_pay: true,
+        price: 1,
+        size: second.bytes.length,
+        document_uuid: second.uuid,
+        pages: 3,
+        score: 300,
+      }),
       expect.objectContaining({ document_id: first.id, title: '第一份', user_id: member.user.id }),
     ]);
     expect(list.body.download[1].is_pay).toBeUndefined();
     expect(list.body.download[1].price).toBeUndefined(); // free: no credits
-    const page2 = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 2, size: 1 } });
+    const page2 = await api(backend.url, 'GET', '/api/v1/user/download', {
+      token: member.token,
+      query: { page: 2, size: 1 },
+    });
     expect(page2.body.download.map((d: { document_id: number }) => d.document_id)).toEqual([first.id]);
     expect((await api(backend.url, 'GET', '/api/v1/user/download')).status).toBe(401);
   });

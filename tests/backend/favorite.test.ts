@@ -7,22 +7,41 @@ import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
 const backend = useBackend();
 
-const favorite = (member: Member, body: unknown) => api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body });
-const counters = (documentId: number) => withDatabase(backend.dataDir, async (db) =>
-  (await db.selectFrom('document').select('favorite_count').where('id', '=', documentId).executeTakeFirstOrThrow()).favorite_count);
-const favouritesOf = (userId: number) => withDatabase(backend.dataDir, async (db) =>
-  (await db.selectFrom('user').select('favorite_count').where('id', '=', userId).executeTakeFirstOrThrow()).favorite_count);
+const favorite = (member: Member, body: unknown) =>
+  api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body });
+const counters = (documentId: number) =>
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (await db.selectFrom('document').select('favorite_count').where('id', '=', documentId).executeTakeFirstOrThrow())
+        .favorite_count,
+  );
+const favouritesOf = (userId: number) =>
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (await db.selectFrom('user').select('favorite_count').where('id', '=', userId).executeTakeFirstOrThrow())
+        .favorite_count,
+  );
 
 describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
-  it('keeps a document once, lists it with the document\'s details, and forgets it again', async () => {
+  it("keeps a document once, lists it with the document's details, and forgets it again", async () => {
     const owner = await registerMember(backend.url);
     const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '机器学习入门' });
     const member = await registerMember(backend.url);
 
-    expect((await api(backend.url, 'GET', '/api/v1/favorite', { token: member.token, query: { document_id: doc.id } })).body).toEqual({});
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/favorite', { token: member.token, query: { document_id: doc.id } })).body,
+    ).toEqual({});
     const created = await favorite(member, { document_id: doc.id, type: 0 });
     expect(created.status, created.text).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(Number), user_id: member.user.id, document_id: doc.id, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      user_id: member.user.id,
+      document_id: doc.id,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(await counters(doc.id)).toBe(1);
     expect(await favouritesOf(member.user.id)).toBe(1);
 
@@ -30,21 +49,44 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 6, message: '您已经收藏过了' });
 
-    const got = await api(backend.url, 'GET', '/api/v1/favorite', { token: member.token, query: { document_id: doc.id, type: 0 } });
+    const got = await api(backend.url, 'GET', '/api/v1/favorite', {
+      token: member.token,
+      query: { document_id: doc.id, type: 0 },
+    });
     expect(got.body.id).toBe(created.body.id);
-    const list = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { page: 1, size: 10 } });
+    const list = await api(backend.url, 'GET', '/api/v1/favorite/list', {
+      token: member.token,
+      query: { page: 1, size: 10 },
+    });
     expect(list.body).toEqual({
       total: 1,
-      favorite: [expect.objectContaining({ id: created.body.id, document_id: doc.id, title: '机器学习入门', ext: '.pdf', pages: 3, score: 300, size: doc.bytes.length, document_uuid: doc.uuid })],
+      favorite: [
+        expect.objectContaining({
+          id: created.body.id,
+          document_id: doc.id,
+          title: '机器学习入门',
+          ext: '.pdf',
+          pages: 3,
+          score: 300,
+          size: doc.bytes.length,
+          document_uuid: doc.uuid,
+        }),
+      ],
     });
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
     expect(dynamics.body.dynamic[0]).toMatchObject({ type: 2, content: '收藏了文档《机器学习入门》' });
 
     const stranger = await registerMember(backend.url);
-    const notTheirs = await api(backend.url, 'DELETE', '/api/v1/favorite', { token: stranger.token, query: { id: created.body.id } });
+    const notTheirs = await api(backend.url, 'DELETE', '/api/v1/favorite', {
+      token: stranger.token,
+      query: { id: created.body.id },
+    });
     expect(notTheirs.status).toBe(404);
     expect(notTheirs.body.message).toBe('收藏不存在');
-    expect((await api(backend.url, 'DELETE', '/api/v1/favorite', { token: member.token, query: { id: created.body.id } })).status).toBe(200);
+    expect(
+      (await api(backend.url, 'DELETE', '/api/v1/favorite', { token: member.token, query: { id: created.body.id } }))
+        .status,
+    ).toBe(200);
     expect(await counters(doc.id)).toBe(0);
     expect(await favouritesOf(member.user.id)).toBe(0);
     expect((await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token })).body).toEqual({});
@@ -55,7 +97,10 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     const docs = [];
     for (let i = 0; i < 3; i += 1) docs.push(await insertDocument(backend.dataDir, { userId: 1, title: `文档${i}` }));
     for (const doc of docs) expect((await favorite(member, { document_id: doc.id })).status).toBe(200);
-    const page = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { page: 2, size: 2 } });
+    const page = await api(backend.url, 'GET', '/api/v1/favorite/list', {
+      token: member.token,
+      query: { page: 2, size: 2 },
+    });
     expect(page.body.total).toBe(3);
     expect(page.body.favorite.map((f: { document_id: number }) => f.document_id)).toEqual([docs[0]!.id]);
   });
@@ -63,7 +108,10 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
   it('refuses documents strangers may not see, and answers 401 to guests', async () => {
     const owner = await registerMember(backend.url);
     const pending = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 6 });
-    const recycled = await insertDocument(backend.dataDir, { userId: owner.user.id, deletedAt: new Date().toISOString() });
+    const recycled = await insertDocument(backend.dataDir, {
+      userId: owner.user.id,
+      deletedAt: new Date().toISOString(),
+    });
     const member = await registerMember(backend.url);
     for (const id of [pending.id, recycled.id, 987654]) {
       const res = await favorite(member, { document_id: id });
@@ -71,7 +119,9 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       expect(res.body.message).toBe('文档不存在');
     }
     expect((await favorite(owner, { document_id: pending.id })).status).toBe(200);
-    expect((await api(backend.url, 'POST', '/api/v1/favorite', { body: { document_id: pending.id } })).status).toBe(401);
+    expect((await api(backend.url, 'POST', '/api/v1/favorite', { body: { document_id: pending.id } })).status).toBe(
+      401,
+    );
     const badType = await favorite(member, { document_id: pending.id, type: 3 });
     expect(badType.status).toBe(400);
     expect(badType.body.message).toBe('收藏类型不正确（0 文档，1 文章）');
@@ -81,7 +131,9 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1 });
     for (const type of [5, 1]) {
       const member = await registerMember(backend.url);
-      await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [type], enable: true } });
+      await backend.admin('POST', '/api/v1/punishment', {
+        body: { user_id: [member.user.id], type: [type], enable: true },
+      });
       const res = await favorite(member, { document_id: doc.id });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('您已经被禁止使用收藏功能');
@@ -89,7 +141,10 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
   });
 
   it('rewards the uploader score.document_collected credits, at most score.document_collected_limit times a day', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'score.document_collected': '2', 'score.document_collected_limit': '2' });
+    await setConfig(backend.url, backend.adminToken, {
+      'score.document_collected': '2',
+      'score.document_collected_limit': '2',
+    });
     const owner = await registerMember(backend.url);
     const before = await creditsOf(backend.dataDir, owner.user.id);
     const docs = [];
@@ -101,7 +156,10 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       expect((await favorite(member, { document_id: docs[i % 2]!.id })).status).toBe(200);
     }
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 4);
-    await setConfig(backend.url, backend.adminToken, { 'score.document_collected': '1', 'score.document_collected_limit': '1' });
+    await setConfig(backend.url, backend.adminToken, {
+      'score.document_collected': '1',
+      'score.document_collected_limit': '1',
+    });
   });
 
   it('keeps published articles too, listed by title and identifier', async () => {
@@ -109,7 +167,13 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     const [published, draft] = await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
       const insert = async (identifier: string, title: string, status: number) =>
-        (await db.insertInto('article').values({ identifier, title, user_id: 1, status, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow()).id;
+        (
+          await db
+            .insertInto('article')
+            .values({ identifier, title, user_id: 1, status, created_at: ts, updated_at: ts })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
       return [await insert(`about-${Date.now()}`, '关于我们', 1), await insert(`draft-${Date.now()}`, '草稿', 0)];
     });
     expect((await favorite(member, { document_id: published, type: 1 })).status).toBe(200);
@@ -117,9 +181,23 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe('文章不存在');
     const list = await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 1 } });
-    expect(list.body.favorite).toEqual([expect.objectContaining({ document_id: published, type: 1, title: '关于我们', document_uuid: expect.stringMatching(/^about-/) })]);
-    expect((await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 0 } })).body).toEqual({});
-    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('article').select('favorite_count').where('id', '=', published!).executeTakeFirstOrThrow()).favorite_count);
+    expect(list.body.favorite).toEqual([
+      expect.objectContaining({
+        document_id: published,
+        type: 1,
+        title: '关于我们',
+        document_uuid: expect.stringMatching(/^about-/),
+      }),
+    ]);
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/favorite/list', { token: member.token, query: { type: 0 } })).body,
+    ).toEqual({});
+    const count = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('article').select('favorite_count').where('id', '=', published!).executeTakeFirstOrThrow())
+          .favorite_count,
+    );
     expect(count).toBe(1);
   });
 });

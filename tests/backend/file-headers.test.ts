@@ -9,13 +9,19 @@ describe('attachmentDisposition', () => {
   });
 
   it('adds a UTF-8 filename* beside an ASCII fallback for Chinese names', () => {
-    expect(attachmentDisposition('年度报告 2024.pdf')).toBe(`attachment; filename="_ 2024.pdf"; filename*=UTF-8''%E5%B9%B4%E5%BA%A6%E6%8A%A5%E5%91%8A%202024.pdf`);
-    expect(attachmentDisposition('合同.docx')).toBe(`attachment; filename="download.docx"; filename*=UTF-8''%E5%90%88%E5%90%8C.docx`);
+    expect(attachmentDisposition('年度报告 2024.pdf')).toBe(
+      `attachment; filename="_ 2024.pdf"; filename*=UTF-8''%E5%B9%B4%E5%BA%A6%E6%8A%A5%E5%91%8A%202024.pdf`,
+    );
+    expect(attachmentDisposition('合同.docx')).toBe(
+      `attachment; filename="download.docx"; filename*=UTF-8''%E5%90%88%E5%90%8C.docx`,
+    );
   });
 
   it('never lets quotes, percent signs, apostrophes or brackets break the header', () => {
     const header = attachmentDisposition(`a "quoted" 100% (it's) *.txt`);
-    expect(header).toBe(`attachment; filename="a _quoted_ 100_ (it's) *.txt"; filename*=UTF-8''a%20%22quoted%22%20100%25%20%28it%27s%29%20%2A.txt`);
+    expect(header).toBe(
+      `attachment; filename="a _quoted_ 100_ (it's) *.txt"; filename*=UTF-8''a%20%22quoted%22%20100%25%20%28it%27s%29%20%2A.txt`,
+    );
   });
 
   it('strips control characters, bidi overrides and path separators from names', () => {
@@ -41,7 +47,16 @@ describe('parseByteRange', () => {
   });
 
   it('ignores what it does not serve: no header, other units, several ranges, nonsense', () => {
-    for (const header of [undefined, '', 'items=0-1', 'bytes=0-1,5-9', 'bytes=9-1', 'bytes=-', 'bytes=a-b', `bytes=0-${'9'.repeat(30)}`]) {
+    for (const header of [
+      undefined,
+      '',
+      'items=0-1',
+      'bytes=0-1,5-9',
+      'bytes=9-1',
+      'bytes=-',
+      'bytes=a-b',
+      `bytes=0-${'9'.repeat(30)}`,
+    ]) {
       expect(parseByteRange(header, 1000)).toBeNull();
     }
   });

@@ -10,10 +10,24 @@ describe('seeded groups', () => {
   it('has the super administrators and the default member group', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/group/list');
     expect(res.body.total).toBe(2);
-    expect(res.body.group[0]).toMatchObject({ id: 1, title: '超级管理员', is_display: true, enable_upload: true, enable_comment: true, enable_article: true, user_count: 1 });
+    expect(res.body.group[0]).toMatchObject({
+      id: 1,
+      title: '超级管理员',
+      is_display: true,
+      enable_upload: true,
+      enable_comment: true,
+      enable_article: true,
+      user_count: 1,
+    });
     expect(res.body.group[0].is_default).toBeUndefined();
     expect(res.body.group[1]).toMatchObject({
-      id: 2, title: '普通用户', is_default: true, enable_upload: true, enable_document_review: true, enable_comment_approval: true, enable_article: true,
+      id: 2,
+      title: '普通用户',
+      is_default: true,
+      enable_upload: true,
+      enable_document_review: true,
+      enable_comment_approval: true,
+      enable_article: true,
       enable_article_approval: true,
     });
   });
@@ -21,9 +35,25 @@ describe('seeded groups', () => {
 
 describe('CreateGroup / UpdateGroup / GetGroup', () => {
   it('creates a group with its flags and returns it', async () => {
-    const res = await admin('POST', '/api/v1/group', { body: { title: '作者', color: '#409EFF', sort: 10, is_display: true, enable_upload: true, description: '可以上传' } });
+    const res = await admin('POST', '/api/v1/group', {
+      body: {
+        title: '作者',
+        color: '#409EFF',
+        sort: 10,
+        is_display: true,
+        enable_upload: true,
+        description: '可以上传',
+      },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: expect.any(Number), title: '作者', color: '#409EFF', sort: 10, is_display: true, enable_upload: true });
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      title: '作者',
+      color: '#409EFF',
+      sort: 10,
+      is_display: true,
+      enable_upload: true,
+    });
     expect(res.body.created_at).toMatch(/Z$/);
     const got = await api(backend.url, 'GET', '/api/v1/group', { query: { id: res.body.id } });
     expect(got.body).toEqual(res.body);
@@ -32,17 +62,27 @@ describe('CreateGroup / UpdateGroup / GetGroup', () => {
   it('moves the default flag and always keeps one default group', async () => {
     const created = await admin('POST', '/api/v1/group', { body: { title: '新默认组', is_default: true } });
     expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: 2 } })).body.is_default).toBeUndefined();
-    const noDefault = await admin('PUT', '/api/v1/group', { body: { id: created.body.id, title: '新默认组', is_default: false } });
+    const noDefault = await admin('PUT', '/api/v1/group', {
+      body: { id: created.body.id, title: '新默认组', is_default: false },
+    });
     expect(noDefault.status).toBe(400);
     expect(noDefault.body.message).toBe('至少要有一个默认用户组');
-    expect((await admin('PUT', '/api/v1/group', { body: { id: 2, title: '普通用户', is_default: true, enable_comment: true, enable_article: true } })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/api/v1/group', {
+          body: { id: 2, title: '普通用户', is_default: true, enable_comment: true, enable_article: true },
+        })
+      ).status,
+    ).toBe(200);
     const member = await registerMember(backend.url);
     const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token });
     expect(groups.body.group[0].id).toBe(2);
   });
 
   it('replaces every column on update', async () => {
-    const created = await admin('POST', '/api/v1/group', { body: { title: '临时', color: 'red', enable_upload: true } });
+    const created = await admin('POST', '/api/v1/group', {
+      body: { title: '临时', color: 'red', enable_upload: true },
+    });
     await admin('PUT', '/api/v1/group', { body: { id: created.body.id, title: '临时2' } });
     const got = await api(backend.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
     expect(got.body).toMatchObject({ title: '临时2' });
@@ -74,7 +114,9 @@ describe('DeleteGroup', () => {
     const blocked = await admin('DELETE', '/api/v1/group', { query: { id: [empty.body.id, 1] } });
     expect(blocked.status).toBe(400);
     expect(blocked.body.message).toBe('默认分组以及分组下存在用户的组不能删除');
-    expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: empty.body.id } })).body.id).toBe(empty.body.id);
+    expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: empty.body.id } })).body.id).toBe(
+      empty.body.id,
+    );
     expect((await admin('DELETE', '/api/v1/group', { query: { id: empty.body.id } })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: empty.body.id } })).body).toEqual({});
     expect((await admin('DELETE', '/api/v1/group')).body.message).toBe('请选择要操作的用户组（参数 id）');
@@ -84,7 +126,9 @@ describe('DeleteGroup', () => {
 describe('ListGroup', () => {
   it('orders by sort desc then id, honours field, and wd only for permission holders', async () => {
     await admin('POST', '/api/v1/group', { body: { title: '置顶组', sort: 999 } });
-    const list = await api(backend.url, 'GET', '/api/v1/group/list', { query: { field: ['id', 'TITLE', 'nope'], page: 1, size: 2 } });
+    const list = await api(backend.url, 'GET', '/api/v1/group/list', {
+      query: { field: ['id', 'TITLE', 'nope'], page: 1, size: 2 },
+    });
     expect(list.body.group[0]).toEqual({ id: expect.any(Number), title: '置顶组' });
     expect(list.body.group).toHaveLength(2);
     expect(list.body.total).toBeGreaterThan(2);
@@ -98,11 +142,17 @@ describe('ListGroup', () => {
 describe('group permissions', () => {
   it('replaces the grants, dropping duplicates and ids <= 0', async () => {
     const group = await admin('POST', '/api/v1/group', { body: { title: '授权组' } });
-    const res = await admin('PUT', '/api/v1/group/permission', { body: { group_id: group.body.id, permission_id: [3, 1, 3, 0, -2] } });
+    const res = await admin('PUT', '/api/v1/group/permission', {
+      body: { group_id: group.body.id, permission_id: [3, 1, 3, 0, -2] },
+    });
     expect(res.status).toBe(200);
-    expect((await admin('GET', '/api/v1/group/permission', { query: { id: group.body.id } })).body).toEqual({ permission_id: [1, 3] });
+    expect((await admin('GET', '/api/v1/group/permission', { query: { id: group.body.id } })).body).toEqual({
+      permission_id: [1, 3],
+    });
     await admin('PUT', '/api/v1/group/permission', { body: { group_id: group.body.id, permission_id: [2] } });
-    expect((await admin('GET', '/api/v1/group/permission', { query: { id: group.body.id } })).body).toEqual({ permission_id: [2] });
+    expect((await admin('GET', '/api/v1/group/permission', { query: { id: group.body.id } })).body).toEqual({
+      permission_id: [2],
+    });
   });
 
   it.each([
@@ -135,7 +185,11 @@ describe('PermissionAPI', () => {
     const post = await admin('GET', '/api/v1/permission/list', { query: { method: ['post', 'get'] } });
     expect(post.body.total).toBe(5);
     const either = await admin('GET', '/api/v1/permission/list', { query: { wd: '友链', path: 'BannerAPI' } });
-    expect(either.body.permission.every((p: { title: string; path: string }) => p.title.includes('友链') || p.path.includes('BannerAPI'))).toBe(true);
+    expect(
+      either.body.permission.every(
+        (p: { title: string; path: string }) => p.title.includes('友链') || p.path.includes('BannerAPI'),
+      ),
+    ).toBe(true);
     expect(either.body.total).toBe(10);
     const paged = await admin('GET', '/api/v1/permission/list', { query: { page: 2, size: 5 } });
     expect(paged.body.permission).toHaveLength(5);
@@ -143,16 +197,28 @@ describe('PermissionAPI', () => {
 
   it('renames a permission (title and description only) and reads it back', async () => {
     const before = await admin('GET', '/api/v1/permission', { query: { id: 3 } });
-    const res = await admin('PUT', '/api/v1/permission', { body: { id: 3, method: 'POST', path: '/evil', title: '新名字', description: '说明' } });
+    const res = await admin('PUT', '/api/v1/permission', {
+      body: { id: 3, method: 'POST', path: '/evil', title: '新名字', description: '说明' },
+    });
     expect(res.status).toBe(200);
     const after = await admin('GET', '/api/v1/permission', { query: { id: 3 } });
-    expect(after.body).toMatchObject({ id: 3, method: before.body.method, path: before.body.path, title: '新名字', description: '说明' });
+    expect(after.body).toMatchObject({
+      id: 3,
+      method: before.body.method,
+      path: before.body.path,
+      title: '新名字',
+      description: '说明',
+    });
   });
 
   it('answers 404 for unknown ids and 400 for bad input', async () => {
     expect((await admin('GET', '/api/v1/permission', { query: { id: 9999 } })).status).toBe(404);
     expect((await admin('PUT', '/api/v1/permission', { body: { id: 9999, title: 'x' } })).status).toBe(404);
-    expect((await admin('PUT', '/api/v1/permission', { body: { title: 'x' } })).body.message).toBe('请选择权限（参数 id）');
-    expect((await admin('PUT', '/api/v1/permission', { body: { id: 1, title: 'x'.repeat(65) } })).body.message).toBe('权限名称长度不能超过64个字符');
+    expect((await admin('PUT', '/api/v1/permission', { body: { title: 'x' } })).body.message).toBe(
+      '请选择权限（参数 id）',
+    );
+    expect((await admin('PUT', '/api/v1/permission', { body: { id: 1, title: 'x'.repeat(65) } })).body.message).toBe(
+      '权限名称长度不能超过64个字符',
+    );
   });
 });

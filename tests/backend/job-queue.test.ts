@@ -59,7 +59,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const queue of queues.splice(0)) await queue.stop({ graceMs: 0 });
   for (const listener of listeners.splice(0)) await listener.close();
   for (const handle of handles.splice(0)) await handle.destroy();
@@ -81,7 +82,11 @@ function newQueue(opts: Partial<JobQueueOptions> = {}): JobQueue {
   return queue;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -100,7 +105,12 @@ const jobIn = (queue: JobQueue, id: number, state: Job['state']) =>
 function spawnWorker(mode: 'crash' | 'drain' | 'wake', effectsFile: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode, effectsFile], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -109,14 +119,16 @@ function spawnWorker(mode: 'crash' | 'drain' | 'wake', effectsFile: string, env:
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const said = (line: string) => waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`worker exited early: ${err}`);
-    return out.split('\n').includes(line);
-  }, `worker to say "${line}"`);
+  const said = (line: string) =>
+    waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`worker exited early: ${err}`);
+      return out.split('\n').includes(line);
+    }, `worker to say "${line}"`);
   return { child, said, exited, stderr: () => err, stdout: () => out };
 }
 
-const effects = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+const effects = (file: string) =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
 
 describe('across processes', () => {
   it('finishes a job exactly once after its process is killed mid-run', async () => {
@@ -128,7 +140,11 @@ describe('across processes', () => {
     await worker.said(`started ${job.id}`);
     worker.child.kill('SIGKILL');
     await worker.exited;
-    expect(await queue.get(job.id)).toMatchObject({ state: 'running', attempts: 1, leaseOwner: expect.stringContaining(`:${worker.child.pid}:`) });
+    expect(await queue.get(job.id)).toMatchObject({
+      state: 'running',
+      attempts: 1,
+      leaseOwner: expect.stringContaining(`:${worker.child.pid}:`),
+    });
 
     queue.register(crashKind, (_payload, { jobId }) => fs.appendFileSync(effectsFile, `${jobId} ${process.pid}\n`));
     queue.start();
@@ -164,7 +180,9 @@ describe('across processes', () => {
 
 /** The job's start as the worker printed it ("started <id> <epoch ms>"), once it did. */
 function startedAt(output: () => string, jobId: number): number | undefined {
-  const line = output().split('\n').find((l) => l.startsWith(`started ${jobId} `));
+  const line = output()
+    .split('\n')
+    .find((l) => l.startsWith(`started ${jobId} `));
   return line === undefined ? undefined : Number(line.split(' ')[2]);
 }
 
@@ -204,18 +222,25 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('wake-ups across processes (PostgreS
     });
     queue.start();
     await queue.listening();
-    const listenerPids = async () => (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
-      WHERE application_name = ${LISTENER_APPLICATION_NAME} AND datname = current_database()`.execute(db)).rows.map((r) => r.pid);
+    const listenerPids = async () =>
+      (
+        await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
+      WHERE application_name = ${LISTENER_APPLICATION_NAME} AND datname = current_database()`.execute(db)
+      ).rows.map((r) => r.pid);
     const [cut] = await listenerPids();
     expect(cut).toBeDefined();
     await sql`SELECT pg_terminate_backend(${cut})`.execute(db);
     // Sent while the listener is gone (or just going): heard, or caught up on reconnecting.
     const missed = await other.enqueue(wakeKind, { n: 1 });
     await waitFor(async () => ran.includes(missed.id), 'the job enqueued during the cut to run', BOUND_MS);
-    const [fresh] = await waitFor(async () => {
-      const pids = await listenerPids();
-      return pids.length === 1 && pids[0] !== cut ? pids : null;
-    }, 'a new listening connection', BOUND_MS);
+    const [fresh] = await waitFor(
+      async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && pids[0] !== cut ? pids : null;
+      },
+      'a new listening connection',
+      BOUND_MS,
+    );
     expect(fresh).not.toBe(cut);
     const after = await other.enqueue(wakeKind, { n: 2 });
     await waitFor(async () => ran.includes(after.id), 'the job enqueued after the reconnection to run', BOUND_MS);
@@ -229,12 +254,19 @@ describe('concurrent claims', () => {
     const kind = jobKind<{ n: number }>('test.shared');
     const runs: [number, string][] = [];
     // Leases long enough never to expire here: a job run twice would be a claim taken twice.
-    const pair = [['first', newQueue({ leaseMs: 60_000 })], ['second', newQueue({ db: other, leaseMs: 60_000 })]] as const;
+    const pair = [
+      ['first', newQueue({ leaseMs: 60_000 })],
+      ['second', newQueue({ db: other, leaseMs: 60_000 })],
+    ] as const;
     for (const [name, queue] of pair) {
-      queue.register(kind, async (_payload, { jobId }) => {
-        runs.push([jobId, name]);
-        await sleep(2);
-      }, { concurrency: 4 });
+      queue.register(
+        kind,
+        async (_payload, { jobId }) => {
+          runs.push([jobId, name]);
+          await sleep(2);
+        },
+        { concurrency: 4 },
+      );
     }
     const ids = new Set<number>();
     for (let n = 0; n < 200; n += 1) ids.add((await pair[0][1].enqueue(kind, { n })).id);
@@ -253,25 +285,39 @@ describe('failures', () => {
   it('retries until max_attempts, then fails with the last error kept', async () => {
     const queue = newQueue();
     const attempts: number[] = [];
-    queue.register(flaky, async (_payload, { attempt }) => {
-      attempts.push(attempt);
-      throw new Error(`boom ${attempt}`);
-    }, { maxAttempts: 3, backoff: () => 0 });
+    queue.register(
+      flaky,
+      async (_payload, { attempt }) => {
+        attempts.push(attempt);
+        throw new Error(`boom ${attempt}`);
+      },
+      { maxAttempts: 3, backoff: () => 0 },
+    );
     const job = await queue.enqueue(flaky, { label: 'x' });
     queue.start();
     const failed = await jobIn(queue, job.id, 'failed');
     expect(attempts).toEqual([1, 2, 3]);
-    expect(failed).toMatchObject({ attempts: 3, maxAttempts: 3, lastError: 'boom 3', leaseOwner: null, finishedAt: expect.any(String) });
+    expect(failed).toMatchObject({
+      attempts: 3,
+      maxAttempts: 3,
+      lastError: 'boom 3',
+      leaseOwner: null,
+      finishedAt: expect.any(String),
+    });
     expect(await queue.list({ kind: flaky.name, state: 'failed' })).toHaveLength(1);
   });
 
   it('moves run_after by the backoff after a failed attempt', async () => {
     const queue = newQueue();
     let calls = 0;
-    queue.register(flaky, () => {
-      calls += 1;
-      throw new Error('not yet');
-    }, { maxAttempts: 5, backoff: (attempt) => attempt * 60_000 });
+    queue.register(
+      flaky,
+      () => {
+        calls += 1;
+        throw new Error('not yet');
+      },
+      { maxAttempts: 5, backoff: (attempt) => attempt * 60_000 },
+    );
     const job = await queue.enqueue(flaky, { label: 'later' });
     queue.start();
     const waiting = await waitFor(async () => {
@@ -288,12 +334,20 @@ describe('failures', () => {
     const queue = newQueue();
     const sync = jobKind<null>('test.sync');
     const permanent = jobKind<null>('test.permanent');
-    queue.register(sync, () => {
-      throw 'plain string';
-    }, { maxAttempts: 1 });
-    queue.register(permanent, () => {
-      throw new PermanentJobError('file is not a PDF');
-    }, { maxAttempts: 5 });
+    queue.register(
+      sync,
+      () => {
+        throw 'plain string';
+      },
+      { maxAttempts: 1 },
+    );
+    queue.register(
+      permanent,
+      () => {
+        throw new PermanentJobError('file is not a PDF');
+      },
+      { maxAttempts: 5 },
+    );
     const a = await queue.enqueue(sync, null);
     const b = await queue.enqueue(permanent, null);
     queue.start();
@@ -305,10 +359,14 @@ describe('failures', () => {
     const queue = newQueue();
     const slow = jobKind<null>('test.slow');
     const reasons: unknown[] = [];
-    queue.register(slow, async (_payload, { signal }) => {
-      await new Promise((resolve) => signal.addEventListener('abort', resolve));
-      reasons.push(signal.reason);
-    }, { timeoutMs: 100, maxAttempts: 1 });
+    queue.register(
+      slow,
+      async (_payload, { signal }) => {
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        reasons.push(signal.reason);
+      },
+      { timeoutMs: 100, maxAttempts: 1 },
+    );
     const job = await queue.enqueue(slow, null);
     queue.start();
     const failed = await jobIn(queue, job.id, 'failed');
@@ -325,8 +383,16 @@ describe('failures', () => {
       calls += 1;
     });
     const job = await queue.enqueue(kind, null, { maxAttempts: 1 });
-    await db.updateTable('job').set({ state: 'running', attempts: 1, lease_owner: 'gone:1:x#1', lease_expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', job.id).execute();
+    await db
+      .updateTable('job')
+      .set({
+        state: 'running',
+        attempts: 1,
+        lease_owner: 'gone:1:x#1',
+        lease_expires_at: new Date(Date.now() - 1000).toISOString(),
+      })
+      .where('id', '=', job.id)
+      .execute();
     queue.start();
     const failed = await jobIn(queue, job.id, 'failed');
     expect(failed.lastError).toContain('任务执行中断');
@@ -342,15 +408,19 @@ describe('scheduling', () => {
     let started = 0;
     let running = 0;
     let mostAtOnce = 0;
-    queue.register(kind, async () => {
-      started += 1;
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      // The first job waits for the second, so that both slots are seen in use.
-      await waitFor(async () => started >= 2, 'a second job to start', 5000);
-      await sleep(10);
-      running -= 1;
-    }, { concurrency: 2 });
+    queue.register(
+      kind,
+      async () => {
+        started += 1;
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        // The first job waits for the second, so that both slots are seen in use.
+        await waitFor(async () => started >= 2, 'a second job to start', 5000);
+        await sleep(10);
+        running -= 1;
+      },
+      { concurrency: 2 },
+    );
     for (let n = 0; n < 8; n += 1) await queue.enqueue(kind, { n });
     queue.start();
     await waitFor(async () => (await queue.counts(kind.name)).done === 8, 'all jobs to be done');
@@ -421,13 +491,15 @@ describe('scheduling', () => {
     expect(ran).toBe(1);
   });
 
-  it('enqueues inside the caller\'s transaction, so a rollback leaves no job', async () => {
+  it("enqueues inside the caller's transaction, so a rollback leaves no job", async () => {
     const queue = newQueue();
     const kind = jobKind<null>('test.tx');
-    await expect(db.transaction().execute(async (trx) => {
-      await queue.enqueue(kind, null, { executor: trx });
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await queue.enqueue(kind, null, { executor: trx });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect(await queue.counts(kind.name)).toEqual({ queued: 0, running: 0, done: 0, failed: 0 });
   });
 

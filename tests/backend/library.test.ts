@@ -7,18 +7,35 @@ import { insertDocument } from '../helpers/document-fixtures';
 const backend = useBackend();
 const DAY_MS = 24 * 3600_000;
 
-const hotJobsDone = () => withDatabase(backend.dataDir, async (db) =>
-  (await db.selectFrom('job').select('id').where('kind', '=', 'document.hot').where('state', '=', 'done').execute()).length);
+const hotJobsDone = () =>
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (await db.selectFrom('job').select('id').where('kind', '=', 'document.hot').where('state', '=', 'done').execute())
+        .length,
+  );
 
 /** Queues a run of the ranking job now, as its hourly schedule does, and waits until it ran. */
 async function runHotJob(): Promise<void> {
   const before = await hotJobsDone();
   await withDatabase(backend.dataDir, (db) => {
     const ts = new Date().toISOString();
-    return db.insertInto('job').values({
-      kind: 'document.hot', payload: '{}', max_attempts: 1, run_after: ts, lease_owner: null, lease_expires_at: null, progress: null,
-      dedupe_key: null, created_at: ts, updated_at: ts, finished_at: null,
-    }).execute();
+    return db
+      .insertInto('job')
+      .values({
+        kind: 'document.hot',
+        payload: '{}',
+        max_attempts: 1,
+        run_after: ts,
+        lease_owner: null,
+        lease_expires_at: null,
+        progress: null,
+        dedupe_key: null,
+        created_at: ts,
+        updated_at: ts,
+        finished_at: null,
+      })
+      .execute();
   });
   await expect.poll(hotJobsDone, { timeout: 15_000 }).toBe(before + 1);
 }
@@ -26,16 +43,47 @@ async function runHotJob(): Promise<void> {
 const hotIds = async (query: Record<string, number> = {}) => {
   const res = await api(backend.url, 'GET', '/api/v1/document/hot', { query });
   expect(res.status, res.text).toBe(200);
-  return { ids: (res.body.document ?? []).map((d: { id: number }) => d.id), total: res.body.total ?? 0, body: res.body };
+  return {
+    ids: (res.body.document ?? []).map((d: { id: number }) => d.id),
+    total: res.body.total ?? 0,
+    body: res.body,
+  };
 };
 
-async function insertRows(table: 'download' | 'favorite', documentId: number, userId: number, createdAt: string, n: number): Promise<void> {
+async function insertRows(
+  table: 'download' | 'favorite',
+  documentId: number,
+  userId: number,
+  createdAt: string,
+  n: number,
+): Promise<void> {
   await withDatabase(backend.dataDir, async (db) => {
     for (let i = 0; i < n; i += 1) {
       if (table === 'download') {
-        await db.insertInto('download').values({ user_id: userId, document_id: documentId, ip: '127.0.0.1', is_pay: 0, created_at: createdAt, updated_at: createdAt }).execute();
+        await db
+          .insertInto('download')
+          .values({
+            user_id: userId,
+            document_id: documentId,
+            ip: '127.0.0.1',
+            is_pay: 0,
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .execute();
       } else {
-        await db.insertInto('favorite').values({ user_id: userId + i, document_id: documentId, type: 0, owner_id: 1, award: 0, created_at: createdAt, updated_at: createdAt }).execute();
+        await db
+          .insertInto('favorite')
+          .values({
+            user_id: userId + i,
+            document_id: documentId,
+            type: 0,
+            owner_id: 1,
+            award: 0,
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .execute();
       }
     }
   });
@@ -50,23 +98,39 @@ describe('ListHotDocuments and the document.hot job', () => {
     const downloaded = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '常下载的文档' });
     const favoured = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '常收藏的文档' });
     const pending = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 6 });
-    const recycled = await insertDocument(backend.dataDir, { userId: owner.user.id, deletedAt: new Date().toISOString() });
+    const recycled = await insertDocument(backend.dataDir, {
+      userId: owner.user.id,
+      deletedAt: new Date().toISOString(),
+    });
     const failed = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 3 });
     const longAgo = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '四十天前热门' });
 
     // 3 views (a reader's visit counts with with_author) = 3; 1 download = 5; 1 favourite = 10.
     for (let i = 0; i < 3; i += 1) {
-      expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } })).status).toBe(200);
+      expect(
+        (await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } })).status,
+      ).toBe(200);
     }
     const now = new Date().toISOString();
     await insertRows('download', downloaded.id, owner.user.id, now, 1);
     const fan = await registerMember(backend.url);
-    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: fan.token, body: { document_id: favoured.id } })).status).toBe(200);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/favorite', { token: fan.token, body: { document_id: favoured.id } }))
+        .status,
+    ).toBe(200);
     // What strangers may not see ranks nowhere, however busy; activity older than 30 days counts no more.
     for (const doc of [pending, recycled, failed]) await insertRows('download', doc.id, owner.user.id, now, 20);
     await insertRows('favorite', longAgo.id, 1000, new Date(Date.now() - 40 * DAY_MS).toISOString(), 5);
-    await withDatabase(backend.dataDir, (db) => db.insertInto('document_view_day')
-      .values({ document_id: longAgo.id, day: new Date(Date.now() - 31 * DAY_MS).toISOString().slice(0, 10), views: 100 }).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .insertInto('document_view_day')
+        .values({
+          document_id: longAgo.id,
+          day: new Date(Date.now() - 31 * DAY_MS).toISOString().slice(0, 10),
+          views: 100,
+        })
+        .execute(),
+    );
 
     expect((await hotIds()).ids).toEqual([]);
     await runHotJob();
@@ -77,12 +141,20 @@ describe('ListHotDocuments and the document.hot job', () => {
 
     // Paged; a document hidden since the job ran leaves the list at once.
     expect(await hotIds({ page: 2, size: 2 })).toMatchObject({ ids: [viewed.id], total: 3 });
-    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', downloaded.id).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ status: 4 }).where('id', '=', downloaded.id).execute(),
+    );
     expect((await hotIds()).ids).toEqual([favoured.id, viewed.id]);
 
     // The job's next run is an hour away, not a run per request.
-    const queued = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('run_after')
-      .where('kind', '=', 'document.hot').where('state', '=', 'queued').execute());
+    const queued = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select('run_after')
+        .where('kind', '=', 'document.hot')
+        .where('state', '=', 'queued')
+        .execute(),
+    );
     expect(queued).toHaveLength(1);
     expect(Date.parse(queued[0]!.run_after) - Date.now()).toBeGreaterThan(50 * 60_000);
   });
@@ -90,13 +162,27 @@ describe('ListHotDocuments and the document.hot job', () => {
 
 describe('GetRelatedDocuments never empty for a document with neighbours', () => {
   async function category(title: string, parentId = 0): Promise<number> {
-    const res = await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true, parent_id: parentId } });
+    const res = await backend.admin('POST', '/api/v1/category', {
+      body: { title, type: 0, enable: true, parent_id: parentId },
+    });
     expect(res.status, res.text).toBe(200);
     const list = await backend.admin('GET', '/api/v1/category/list', { query: { type: 0 } });
     return list.body.category.find((c: { title: string }) => c.title === title).id;
   }
-  const fileUnder = (documentId: number, categoryIds: number[]) => withDatabase(backend.dataDir, (db) => db.insertInto('document_category')
-    .values(categoryIds.map((categoryId) => ({ document_id: documentId, category_id: categoryId, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }))).execute());
+  const fileUnder = (documentId: number, categoryIds: number[]) =>
+    withDatabase(backend.dataDir, (db) =>
+      db
+        .insertInto('document_category')
+        .values(
+          categoryIds.map((categoryId) => ({
+            document_id: documentId,
+            category_id: categoryId,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })),
+        )
+        .execute(),
+    );
   const relatedIds = async (id: number) => {
     const res = await api(backend.url, 'GET', '/api/v1/document/related', { query: { id } });
     expect(res.status, res.text).toBe(200);
@@ -116,13 +202,20 @@ describe('GetRelatedDocuments never empty for a document with neighbours', () =>
       const hidden = await insertDocument(backend.dataDir, { userId: 1, title: `隐藏的${status}`, status });
       await fileUnder(hidden.id, [science, physics]);
     }
-    const hiddenIds = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('document').select('id').where('status', 'in', [3, 4, 6]).execute()).map((r) => r.id));
+    const hiddenIds = await withDatabase(backend.dataDir, async (db) =>
+      (await db.selectFrom('document').select('id').where('status', 'in', [3, 4, 6]).execute()).map((r) => r.id),
+    );
     const elsewhere = await insertDocument(backend.dataDir, { userId: 1, title: '烹饪技巧大全' });
-    for (let i = 0; i < 2; i += 1) await api(backend.url, 'GET', '/api/v1/document', { query: { id: elsewhere.id, with_author: true } });
+    for (let i = 0; i < 2; i += 1)
+      await api(backend.url, 'GET', '/api/v1/document', { query: { id: elsewhere.id, with_author: true } });
     await runHotJob();
     // What the site kept before the fallbacks: an empty list, still valid for days.
-    await withDatabase(backend.dataDir, (db) => db.insertInto('document_related')
-      .values({ document_id: doc.id, related_ids: '[]', expires_at: new Date(Date.now() + 5 * DAY_MS).toISOString() }).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .insertInto('document_related')
+        .values({ document_id: doc.id, related_ids: '[]', expires_at: new Date(Date.now() + 5 * DAY_MS).toISOString() })
+        .execute(),
+    );
 
     const related = await relatedIds(doc.id);
     expect(related.slice(0, 2)).toEqual([sameLeaf.id, sameRoot.id]);
@@ -131,7 +224,9 @@ describe('GetRelatedDocuments never empty for a document with neighbours', () =>
     for (const id of hiddenIds) expect(related).not.toContain(id);
 
     // Kept lists are read through the rights again: a neighbour hidden since is not shown.
-    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', sameLeaf.id).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ status: 4 }).where('id', '=', sameLeaf.id).execute(),
+    );
     expect((await relatedIds(doc.id)).slice(0, 1)).toEqual([sameRoot.id]);
   });
 });
@@ -156,7 +251,9 @@ describe('ListReadingHistory, DeleteReadingHistory, ClearReadingHistory', () => 
     expect((await setPosition(reader.token, second.id, 3)).status).toBe(200);
     expect((await setPosition(other.token, first.id, 1)).status).toBe(200);
     // A document disabled since leaves the history (not shown to a stranger any more).
-    await withDatabase(backend.dataDir, (db) => db.updateTable('document').set({ status: 4 }).where('id', '=', hiddenLater.id).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ status: 4 }).where('id', '=', hiddenLater.id).execute(),
+    );
 
     const listed = await history(reader.token);
     expect(listed).toEqual({
@@ -167,20 +264,36 @@ describe('ListReadingHistory, DeleteReadingHistory, ClearReadingHistory', () => 
       ],
     });
     expect(Date.parse(listed.reading[0].updated_at)).toBeGreaterThanOrEqual(Date.parse(listed.reading[1].updated_at));
-    expect((await history(reader.token, { page: 2, size: 1 })).reading.map((r: { document_id: number }) => r.document_id)).toEqual([first.id]);
+    expect(
+      (await history(reader.token, { page: 2, size: 1 })).reading.map((r: { document_id: number }) => r.document_id),
+    ).toEqual([first.id]);
 
     // One by one: only one's own records.
-    const notMine = await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: other.token, query: { document_id: second.id } });
+    const notMine = await api(backend.url, 'DELETE', '/api/v1/document/reading', {
+      token: other.token,
+      query: { document_id: second.id },
+    });
     expect(notMine.status).toBe(404);
     expect(notMine.body.message).toBe('阅读记录不存在');
-    expect((await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: reader.token, query: { document_id: second.id } })).status).toBe(200);
-    expect((await history(reader.token)).reading.map((r: { document_id: number }) => r.document_id)).toEqual([first.id]);
+    expect(
+      (
+        await api(backend.url, 'DELETE', '/api/v1/document/reading', {
+          token: reader.token,
+          query: { document_id: second.id },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await history(reader.token)).reading.map((r: { document_id: number }) => r.document_id)).toEqual([
+      first.id,
+    ]);
     const none = await api(backend.url, 'DELETE', '/api/v1/document/reading', { token: reader.token });
     expect(none.status).toBe(400);
     expect(none.body.message).toBe('请选择要删除的阅读记录（参数 document_id）');
 
     // All at once: the member's, not the other member's.
-    expect((await api(backend.url, 'DELETE', '/api/v1/document/reading/all', { token: reader.token })).status).toBe(200);
+    expect((await api(backend.url, 'DELETE', '/api/v1/document/reading/all', { token: reader.token })).status).toBe(
+      200,
+    );
     expect(await history(reader.token)).toEqual({});
     expect((await history(other.token)).total).toBe(1);
     expect((await api(backend.url, 'GET', '/api/v1/document/reading/list')).status).toBe(401);
@@ -191,17 +304,34 @@ describe('ListDocumentsForYou (猜你喜欢)', () => {
   it('offers documents of the categories the member reads and favourites, not yet read, most popular first', async () => {
     const member = await registerMember(backend.url);
     const makeCategory = async (title: string) => {
-      expect((await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true } })).status).toBe(200);
+      expect((await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true } })).status).toBe(
+        200,
+      );
       const list = await backend.admin('GET', '/api/v1/category/list', { query: { type: 0 } });
       return list.body.category.find((c: { title: string }) => c.title === title).id as number;
     };
-    const [readCategory, favouriteCategory, elsewhere] = [await makeCategory('读过的类'), await makeCategory('收藏的类'), await makeCategory('无关的类')];
-    const file = async (title: string, categoryId: number, opts: { views?: number; status?: number; userId?: number } = {}) => {
+    const [readCategory, favouriteCategory, elsewhere] = [
+      await makeCategory('读过的类'),
+      await makeCategory('收藏的类'),
+      await makeCategory('无关的类'),
+    ];
+    const file = async (
+      title: string,
+      categoryId: number,
+      opts: { views?: number; status?: number; userId?: number } = {},
+    ) => {
       const doc = await insertDocument(backend.dataDir, { userId: opts.userId ?? 1, title, status: opts.status });
       await withDatabase(backend.dataDir, async (db) => {
         const ts = new Date().toISOString();
-        await db.insertInto('document_category').values({ document_id: doc.id, category_id: categoryId, created_at: ts, updated_at: ts }).execute();
-        await db.updateTable('document').set({ view_count: opts.views ?? 0 }).where('id', '=', doc.id).execute();
+        await db
+          .insertInto('document_category')
+          .values({ document_id: doc.id, category_id: categoryId, created_at: ts, updated_at: ts })
+          .execute();
+        await db
+          .updateTable('document')
+          .set({ view_count: opts.views ?? 0 })
+          .where('id', '=', doc.id)
+          .execute();
       });
       return doc;
     };
@@ -217,15 +347,35 @@ describe('ListDocumentsForYou (猜你喜欢)', () => {
 
     const forYou = async (token?: string) => api(backend.url, 'GET', '/api/v1/document/foryou', { token });
     expect((await forYou(member.token)).body).toEqual({});
-    expect((await api(backend.url, 'PUT', '/api/v1/document/reading', { token: member.token, body: { document_id: read.id, page: 1 } })).status).toBe(200);
-    expect((await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: favourite.id } })).status).toBe(200);
+    expect(
+      (
+        await api(backend.url, 'PUT', '/api/v1/document/reading', {
+          token: member.token,
+          body: { document_id: read.id, page: 1 },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body: { document_id: favourite.id } }))
+        .status,
+    ).toBe(200);
 
     const res = await forYou(member.token);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.document.map((d: { title: string }) => d.title)).toEqual([popular.title, fromFavourites.title, quiet.title]);
+    expect(res.body.document.map((d: { title: string }) => d.title)).toEqual([
+      popular.title,
+      fromFavourites.title,
+      quiet.title,
+    ]);
     // Reading one takes it off the list.
-    await api(backend.url, 'PUT', '/api/v1/document/reading', { token: member.token, body: { document_id: popular.id, page: 2 } });
-    expect((await forYou(member.token)).body.document.map((d: { id: number }) => d.id)).toEqual([fromFavourites.id, quiet.id]);
+    await api(backend.url, 'PUT', '/api/v1/document/reading', {
+      token: member.token,
+      body: { document_id: popular.id, page: 2 },
+    });
+    expect((await forYou(member.token)).body.document.map((d: { id: number }) => d.id)).toEqual([
+      fromFavourites.id,
+      quiet.id,
+    ]);
     expect((await forYou()).status).toBe(401);
   });
 });

@@ -16,7 +16,8 @@ const messages = async (member: Member, query: Record<string, string | number | 
   expect(res.status, res.text).toBe(200);
   return res.body;
 };
-const unread = async (member: Member) => (await api(backend.url, 'GET', '/api/v1/message/unread', { token: member.token })).body.count ?? 0;
+const unread = async (member: Member) =>
+  (await api(backend.url, 'GET', '/api/v1/message/unread', { token: member.token })).body.count ?? 0;
 
 describe('messages about documents', () => {
   it('tells the uploader of an approval and a rejection; the centre counts, marks and deletes them', async () => {
@@ -32,14 +33,33 @@ describe('messages about documents', () => {
     const list = await messages(member);
     expect(list).toMatchObject({ total: 2, unread: 2 });
     expect(list.message).toEqual([
-      expect.objectContaining({ type: 2, title: '文档审核未通过', content: '您上传的文档《广告传单》未通过审核，可在“我的文档”中查看。', target_id: rejected.id }),
-      expect.objectContaining({ type: 1, title: '文档审核通过', content: '您上传的文档《读书笔记》已通过审核，转换完成后所有人都可以阅读。', target_id: approved.id }),
+      expect.objectContaining({
+        type: 2,
+        title: '文档审核未通过',
+        content: '您上传的文档《广告传单》未通过审核，可在“我的文档”中查看。',
+        target_id: rejected.id,
+      }),
+      expect.objectContaining({
+        type: 1,
+        title: '文档审核通过',
+        content: '您上传的文档《读书笔记》已通过审核，转换完成后所有人都可以阅读。',
+        target_id: approved.id,
+      }),
     ]);
     expect(list.message[0].read_at).toBeUndefined();
 
-    expect((await api(backend.url, 'PUT', '/api/v1/message/read', { token: member.token, body: { id: [list.message[1].id] } })).status).toBe(200);
+    expect(
+      (
+        await api(backend.url, 'PUT', '/api/v1/message/read', {
+          token: member.token,
+          body: { id: [list.message[1].id] },
+        })
+      ).status,
+    ).toBe(200);
     expect(await unread(member)).toBe(1);
-    expect((await messages(member, { unread: true })).message.map((m: { id: number }) => m.id)).toEqual([list.message[0].id]);
+    expect((await messages(member, { unread: true })).message.map((m: { id: number }) => m.id)).toEqual([
+      list.message[0].id,
+    ]);
     await api(backend.url, 'PUT', '/api/v1/message/read', { token: member.token, body: {} });
     expect(await unread(member)).toBe(0);
     expect((await messages(member)).message[0].read_at).toEqual(expect.any(String));
@@ -50,14 +70,19 @@ describe('messages about documents', () => {
 
   it('tells the uploader why a document failed to convert', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    const broken = await createDocument(backend.url, member.token, Buffer.from(`%PDF-1.4\n损坏${++seq}\n`), '损坏的文件.pdf');
+    const broken = await createDocument(
+      backend.url,
+      member.token,
+      Buffer.from(`%PDF-1.4\n损坏${++seq}\n`),
+      '损坏的文件.pdf',
+    );
     const failed = await waitForStatus(backend.url, member.token, broken.id, [3]);
     const [message] = (await messages(member)).message;
     expect(message).toMatchObject({ type: 3, title: '文档转换失败', target_id: broken.id });
     expect(message.content).toBe(`您上传的文档《损坏的文件》转换失败：${failed.convert_error}`);
   });
 
-  it('keeps each member\'s messages their own, and asks for a login', async () => {
+  it("keeps each member's messages their own, and asks for a login", async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });
     const doc = await createDocument(backend.url, member.token, textFile('私信'), '私人文档.txt');
     await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 7 } });
@@ -75,7 +100,8 @@ describe('messages about comments', () => {
   it('tells the author of a comment once a reply to it is visible, never of their own replies', async () => {
     const owner = await registerMember(backend.url);
     const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '城市图书馆的一天' });
-    const comment = (body: object, token = backend.adminToken) => api(backend.url, 'POST', '/api/v1/comment', { token, body: { type: 0, document_id: doc.id, ...body } });
+    const comment = (body: object, token = backend.adminToken) =>
+      api(backend.url, 'POST', '/api/v1/comment', { token, body: { type: 0, document_id: doc.id, ...body } });
     const admin = { token: backend.adminToken } as Member;
     const before = await unread(admin);
 
@@ -83,20 +109,29 @@ describe('messages about comments', () => {
     expect(first.body.status).toBe(1);
     const reader = await registerMember(backend.url);
     // Members' comments wait for review: the reply is not visible yet, nobody is told.
-    const reply = await comment({ content: '同意，我也从书中学到了很多东西。', parent_id: first.body.id }, reader.token);
+    const reply = await comment(
+      { content: '同意，我也从书中学到了很多东西。', parent_id: first.body.id },
+      reader.token,
+    );
     expect(reply.body.status ?? 0).toBe(0);
     expect(await unread(admin)).toBe(before);
     await backend.admin('POST', '/api/v1/comment/check', { body: { id: [reply.body.id], status: 1 } });
     const [told] = (await messages(admin)).message;
     expect(told).toMatchObject({
-      type: 4, title: '评论有了新回复', target_id: doc.id, target_key: doc.uuid,
+      type: 4,
+      title: '评论有了新回复',
+      target_id: doc.id,
+      target_key: doc.uuid,
       content: `${reader.username} 在文档《城市图书馆的一天》中回复了您：同意，我也从书中学到了很多东西。`,
     });
     expect(await unread(admin)).toBe(before + 1);
 
     // The admin's reply is visible at once: the reader hears of it at once.
     await comment({ content: '欢迎常来交流。', parent_id: reply.body.id });
-    expect((await messages(reader)).message[0]).toMatchObject({ type: 4, content: `admin 在文档《城市图书馆的一天》中回复了您：欢迎常来交流。` });
+    expect((await messages(reader)).message[0]).toMatchObject({
+      type: 4,
+      content: `admin 在文档《城市图书馆的一天》中回复了您：欢迎常来交流。`,
+    });
     // Answering oneself tells nobody.
     await comment({ content: '补充一点：第三章最精彩。', parent_id: first.body.id });
     expect(await unread(admin)).toBe(before + 1);

@@ -10,7 +10,11 @@ import { textPdf } from '../helpers/documents';
 const backend = useBackend();
 
 const attachmentName = (id: number) =>
-  withDatabase(backend.dataDir, async (db) => (await db.selectFrom('attachment').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name);
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (await db.selectFrom('attachment').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name,
+  );
 
 describe('uploaded file names', () => {
   it.each([
@@ -29,7 +33,11 @@ describe('uploaded file names', () => {
     const member = await uploader(backend.url, backend.adminToken);
     const res = await uploadDocument(backend.url, member.token, textPdf(1), '\u202e\u0007');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 400, message: '文件名不能只包含控制字符或文字方向符号', error: '文件名不能只包含控制字符或文字方向符号' });
+    expect(res.body).toEqual({
+      code: 400,
+      message: '文件名不能只包含控制字符或文字方向符号',
+      error: '文件名不能只包含控制字符或文字方向符号',
+    });
   });
 });
 
@@ -37,19 +45,34 @@ describe('document titles', () => {
   it('stores the title cleaned, and the download carries the cleaned name', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const upload = await uploadDocument(backend.url, member.token, textPdf(1), 'report.pdf');
-    const document = (title: string) => ({ category_id: [], document: [{ title, attachment_id: upload.body.data.id, price: 0 }] });
+    const document = (title: string) => ({
+      category_id: [],
+      document: [{ title, attachment_id: upload.body.data.id, price: 0 }],
+    });
 
-    const refused = await api(backend.url, 'POST', '/api/v1/document', { token: member.token, body: document('\u202e\u2066') });
+    const refused = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: document('\u202e\u2066'),
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('文档标题不能只包含控制字符或文字方向符号');
 
-    const created = await api(backend.url, 'POST', '/api/v1/document', { token: member.token, body: document('report\u202etxt.exe\tfinal') });
+    const created = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: document('report\u202etxt.exe\tfinal'),
+    });
     expect(created.status, created.text).toBe(200);
-    const list = await api(backend.url, 'GET', '/api/v1/document/list', { token: member.token, query: { user_id: member.user.id } });
+    const list = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: member.token,
+      query: { user_id: member.user.id },
+    });
     const [doc] = list.body.document as { id: number; title: string }[];
     expect(doc!.title).toBe('reporttxt.exe final');
 
-    const download = await api(backend.url, 'GET', '/api/v1/document/download', { token: member.token, query: { id: doc!.id } });
+    const download = await api(backend.url, 'GET', '/api/v1/document/download', {
+      token: member.token,
+      query: { id: doc!.id },
+    });
     expect(download.status, download.text).toBe(200);
     const link = new URL(download.body.url, backend.url);
     expect(link.searchParams.get('filename')).toBe('reporttxt.exe final.pdf');
@@ -71,18 +94,32 @@ describe('usernames', () => {
 
 describe('article and category names', () => {
   it('stores them cleaned and refuses one that is nothing else', async () => {
-    const category = await api(backend.url, 'POST', '/api/v1/category', { token: backend.adminToken, body: { title: '\u0000', type: 1 } });
+    const category = await api(backend.url, 'POST', '/api/v1/category', {
+      token: backend.adminToken,
+      body: { title: '\u0000', type: 1 },
+    });
     expect(category.status).toBe(400);
     expect(category.body.message).toBe('分类名称不能只包含控制字符或文字方向符号');
-    expect((await api(backend.url, 'POST', '/api/v1/category', { token: backend.adminToken, body: { title: '公告\u202e栏', type: 1 } })).status).toBe(200);
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/category', {
+          token: backend.adminToken,
+          body: { title: '公告\u202e栏', type: 1 },
+        })
+      ).status,
+    ).toBe(200);
     const categories = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: 1 } });
     expect((categories.body.category as { title: string }[]).map((c) => c.title)).toContain('公告栏');
 
     const article = await api(backend.url, 'POST', '/api/v1/article', {
-      token: backend.adminToken, body: { title: '站点\u0085公告\u202d', content: '<p>正文</p>' },
+      token: backend.adminToken,
+      body: { title: '站点\u0085公告\u202d', content: '<p>正文</p>' },
     });
     expect(article.status, article.text).toBe(200);
-    const stored = await api(backend.url, 'GET', '/api/v1/article', { token: backend.adminToken, query: { id: article.body.id } });
+    const stored = await api(backend.url, 'GET', '/api/v1/article', {
+      token: backend.adminToken,
+      query: { id: article.body.id },
+    });
     expect(stored.body.title).toBe('站点 公告');
   });
 });

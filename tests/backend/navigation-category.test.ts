@@ -10,18 +10,35 @@ describe('NavigationAPI', () => {
   it('seeds the three fixed entries', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { page: 1, size: 10000 } });
     expect(res.body.total).toBe(3);
-    expect(res.body.navigation.map((n: { title: string; href: string; fixed: boolean; enable: boolean; target: string }) => [n.title, n.href, n.fixed, n.enable, n.target]))
-      .toEqual([['首页', '/', true, true, '_self'], ['文库资料', '/library', true, true, '_self'], ['文章资讯', '/article', true, true, '_self']]);
+    expect(
+      res.body.navigation.map((n: { title: string; href: string; fixed: boolean; enable: boolean; target: string }) => [
+        n.title,
+        n.href,
+        n.fixed,
+        n.enable,
+        n.target,
+      ]),
+    ).toEqual([
+      ['首页', '/', true, true, '_self'],
+      ['文库资料', '/library', true, true, '_self'],
+      ['文章资讯', '/article', true, true, '_self'],
+    ]);
   });
 
   it('creates children, never fixed, and lists disabled rows too', async () => {
-    const parent = await admin('POST', '/api/v1/navigation', { body: { title: '专题', href: '/topic', sort: 5, enable: true, fixed: true } });
+    const parent = await admin('POST', '/api/v1/navigation', {
+      body: { title: '专题', href: '/topic', sort: 5, enable: true, fixed: true },
+    });
     expect(parent.status).toBe(200);
     expect(parent.body).toMatchObject({ title: '专题', href: '/topic', sort: 5, enable: true, target: '_self' });
     expect(parent.body.fixed).toBeUndefined();
-    const child = await admin('POST', '/api/v1/navigation', { body: { title: '考研', href: 'https://kaoyan.example.com', target: '_blank', parent_id: parent.body.id } });
+    const child = await admin('POST', '/api/v1/navigation', {
+      body: { title: '考研', href: 'https://kaoyan.example.com', target: '_blank', parent_id: parent.body.id },
+    });
     expect(child.body.parent_id).toBe(parent.body.id);
-    const res = await api(backend.url, 'GET', '/api/v1/navigation/list', { query: { field: ['id', 'parent_id', 'enable'] } });
+    const res = await api(backend.url, 'GET', '/api/v1/navigation/list', {
+      query: { field: ['id', 'parent_id', 'enable'] },
+    });
     expect(res.body.navigation).toContainEqual({ id: child.body.id, parent_id: parent.body.id });
     const got = await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: child.body.id } });
     expect(got.body).toMatchObject({ title: '考研', target: '_blank' });
@@ -31,22 +48,30 @@ describe('NavigationAPI', () => {
   it('updates all columns except fixed, and refuses cycles', async () => {
     const a = await admin('POST', '/api/v1/navigation', { body: { title: 'A', href: '/a' } });
     const b = await admin('POST', '/api/v1/navigation', { body: { title: 'B', href: '/b', parent_id: a.body.id } });
-    const cycle = await admin('PUT', '/api/v1/navigation', { body: { id: a.body.id, title: 'A', href: '/a', parent_id: b.body.id } });
+    const cycle = await admin('PUT', '/api/v1/navigation', {
+      body: { id: a.body.id, title: 'A', href: '/a', parent_id: b.body.id },
+    });
     expect(cycle.body.message).toBe('不能把导航移动到它自己的下级');
-    const self = await admin('PUT', '/api/v1/navigation', { body: { id: a.body.id, title: 'A2', href: '/a2', parent_id: a.body.id, color: '#ff0000' } });
+    const self = await admin('PUT', '/api/v1/navigation', {
+      body: { id: a.body.id, title: 'A2', href: '/a2', parent_id: a.body.id, color: '#ff0000' },
+    });
     expect(self.status).toBe(200);
     const got = await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: a.body.id } });
     expect(got.body).toMatchObject({ title: 'A2', href: '/a2', color: '#ff0000' });
     expect(got.body.parent_id).toBeUndefined();
     expect(got.body.enable).toBeUndefined();
-    const home = await admin('PUT', '/api/v1/navigation', { body: { id: 1, title: '首页', href: '/', enable: true, sort: 102400 } });
+    const home = await admin('PUT', '/api/v1/navigation', {
+      body: { id: 1, title: '首页', href: '/', enable: true, sort: 102400 },
+    });
     expect(home.status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: 1 } })).body.fixed).toBe(true);
   });
 
   it('deletes entries with their children but never fixed ones', async () => {
     const top = await admin('POST', '/api/v1/navigation', { body: { title: '待删', href: '/gone' } });
-    const child = await admin('POST', '/api/v1/navigation', { body: { title: '子项', href: '/gone/child', parent_id: top.body.id } });
+    const child = await admin('POST', '/api/v1/navigation', {
+      body: { title: '子项', href: '/gone/child', parent_id: top.body.id },
+    });
     expect((await admin('DELETE', '/api/v1/navigation', { query: { id: [top.body.id, 1] } })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: child.body.id } })).body).toEqual({});
     expect((await api(backend.url, 'GET', '/api/v1/navigation', { query: { id: 1 } })).body.id).toBe(1);
@@ -81,7 +106,9 @@ describe('NavigationAPI', () => {
 
 describe('CategoryAPI', () => {
   it('creates one category per line, skips existing ones, and always enabled', async () => {
-    const res = await admin('POST', '/api/v1/category', { body: { title: '教育\n 考试 \n\n教育', enable: false, sort: 3, description: '说明', show_description: true } });
+    const res = await admin('POST', '/api/v1/category', {
+      body: { title: '教育\n 考试 \n\n教育', enable: false, sort: 3, description: '说明', show_description: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     await admin('POST', '/api/v1/category', { body: { title: '教育' } });
@@ -94,10 +121,20 @@ describe('CategoryAPI', () => {
   it('lists categories created together in the order they were typed', async () => {
     const parent = await admin('POST', '/api/v1/category', { body: { title: '年级' } });
     expect(parent.status).toBe(200);
-    const list = async () => (await api(backend.url, 'GET', '/api/v1/category/list')).body.category as { id: number; title: string; parent_id?: number }[];
+    const list = async () =>
+      (await api(backend.url, 'GET', '/api/v1/category/list')).body.category as {
+        id: number;
+        title: string;
+        parent_id?: number;
+      }[];
     const parentId = (await list()).find((c) => c.title === '年级')!.id;
     await admin('POST', '/api/v1/category', { body: { title: '一年级\n二年级\n三年级\n四年级', parent_id: parentId } });
-    expect((await list()).filter((c) => c.parent_id === parentId).map((c) => c.title)).toEqual(['一年级', '二年级', '三年级', '四年级']);
+    expect((await list()).filter((c) => c.parent_id === parentId).map((c) => c.title)).toEqual([
+      '一年级',
+      '二年级',
+      '三年级',
+      '四年级',
+    ]);
   });
 
   it('builds a tree through parent_id and keeps document and article categories apart', async () => {
@@ -106,14 +143,21 @@ describe('CategoryAPI', () => {
     const news = all.body.category.find((c: { title: string }) => c.title === '资讯');
     expect(news.type).toBe(1);
     const education = all.body.category.find((c: { title: string }) => c.title === '教育');
-    const wrongType = await admin('POST', '/api/v1/category', { body: { title: '政策', type: 1, parent_id: education.id } });
+    const wrongType = await admin('POST', '/api/v1/category', {
+      body: { title: '政策', type: 1, parent_id: education.id },
+    });
     expect(wrongType.body.message).toBe('上级分类的类型与本分类不一致');
     await admin('POST', '/api/v1/category', { body: { title: '小学\n中学', parent_id: education.id } });
     const children = await api(backend.url, 'GET', '/api/v1/category/list', { query: { parent_id: education.id } });
-    expect(children.body.category.map((c: { title: string; parent_id: number }) => [c.title, c.parent_id])).toEqual([['小学', education.id], ['中学', education.id]]);
+    expect(children.body.category.map((c: { title: string; parent_id: number }) => [c.title, c.parent_id])).toEqual([
+      ['小学', education.id],
+      ['中学', education.id],
+    ]);
     const documents = await api(backend.url, 'GET', '/api/v1/category/list');
     expect(documents.body.category.every((c: { type?: number }) => c.type === undefined)).toBe(true);
-    const articles = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: 1, field: ['id', 'title', 'type'] } });
+    const articles = await api(backend.url, 'GET', '/api/v1/category/list', {
+      query: { type: 1, field: ['id', 'title', 'type'] },
+    });
     expect(articles.body.category).toEqual([{ id: news.id, title: '资讯', type: 1 }]);
   });
 
@@ -138,11 +182,26 @@ describe('CategoryAPI', () => {
     const dup = await admin('PUT', '/api/v1/category', { body: { id: exam.id, title: '教育', enable: true } });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('分类名称已存在');
-    const cycle = await admin('PUT', '/api/v1/category', { body: { id: education.id, title: '教育', parent_id: primary.id, enable: true } });
+    const cycle = await admin('PUT', '/api/v1/category', {
+      body: { id: education.id, title: '教育', parent_id: primary.id, enable: true },
+    });
     expect(cycle.body.message).toBe('不能把分类移动到它自己的下级');
-    const moved = await admin('PUT', '/api/v1/category', { body: { id: exam.id, title: '考试', parent_id: education.id, enable: true, icon: '/uploads/i.png', cover: '/uploads/c.png' } });
+    const moved = await admin('PUT', '/api/v1/category', {
+      body: {
+        id: exam.id,
+        title: '考试',
+        parent_id: education.id,
+        enable: true,
+        icon: '/uploads/i.png',
+        cover: '/uploads/c.png',
+      },
+    });
     expect(moved.status).toBe(200);
-    expect((await admin('GET', '/api/v1/category', { query: { id: exam.id } })).body).toMatchObject({ parent_id: education.id, icon: '/uploads/i.png', cover: '/uploads/c.png' });
+    expect((await admin('GET', '/api/v1/category', { query: { id: exam.id } })).body).toMatchObject({
+      parent_id: education.id,
+      icon: '/uploads/i.png',
+      cover: '/uploads/c.png',
+    });
   });
 
   it('deletes categories without documents, with their document-less children', async () => {
@@ -184,8 +243,15 @@ describe('category counts', () => {
     await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
       for (const uuid of ['c0000000000000a1', 'c0000000000000a2']) {
-        const doc = await db.insertInto('document').values({ title: uuid, user_id: 1, uuid, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
-        await db.insertInto('document_category').values({ document_id: doc.id, category_id: child.id, created_at: ts, updated_at: ts }).execute();
+        const doc = await db
+          .insertInto('document')
+          .values({ title: uuid, user_id: 1, uuid, created_at: ts, updated_at: ts })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('document_category')
+          .values({ document_id: doc.id, category_id: child.id, created_at: ts, updated_at: ts })
+          .execute();
       }
     });
     await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: a.id } });

@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
-import { STUB_APPS, startOAuthProvider, type Identity, type OAuthProviderStub, type Provider } from '../helpers/oauth-provider';
+import {
+  STUB_APPS,
+  startOAuthProvider,
+  type Identity,
+  type OAuthProviderStub,
+  type Provider,
+} from '../helpers/oauth-provider';
 
 // OAuthAPI (docs/api.md §5) against a stub WeChat/QQ over real HTTP, on a real SQLite.
 
@@ -15,7 +21,12 @@ beforeAll(async () => {
 afterAll(() => stub?.close());
 // Registered after the stub's hooks: its env reads the stub's URLs, and the backend closes first.
 const backend = useBackend({
-  env: () => ({ CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_TIMEOUT_MS: '500' }),
+  env: () => ({
+    CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com',
+    ...stub.settingsEnv,
+    ...stub.env,
+    OAUTH_TIMEOUT_MS: '500',
+  }),
 });
 afterEach(() => {
   stub.fault = null;
@@ -33,7 +44,8 @@ async function authorize(type: Provider): Promise<{ url: URL; state: string }> {
   return { url, state: url.searchParams.get('state')! };
 }
 
-const oauthLogin = (body: { type: string; code: string; state: string }) => api(backend.url, 'POST', '/api/v1/oauth/login', { body });
+const oauthLogin = (body: { type: string; code: string; state: string }) =>
+  api(backend.url, 'POST', '/api/v1/oauth/login', { body });
 
 /** The whole round trip: authorize, the visitor allows it at the provider, login with the code. */
 async function signIn(type: Provider, identity: Identity) {
@@ -41,22 +53,48 @@ async function signIn(type: Provider, identity: Identity) {
   return oauthLogin({ type, code: stub.issueCode(type, identity), state });
 }
 
-const countUsers = () => withDatabase(backend.dataDir, async (db) =>
-  (await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-const countBindings = (column: 'user_id' | 'openid', value: string | number) => withDatabase(backend.dataDir, async (db) =>
-  (await db.selectFrom('oauth_binding').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).executeTakeFirstOrThrow()).n);
+const countUsers = () =>
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (
+        await db
+          .selectFrom('user')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+  );
+const countBindings = (column: 'user_id' | 'openid', value: string | number) =>
+  withDatabase(
+    backend.dataDir,
+    async (db) =>
+      (
+        await db
+          .selectFrom('oauth_binding')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where(column, '=', value)
+          .executeTakeFirstOrThrow()
+      ).n,
+  );
 
 describe('OAuthAPI.Authorize', () => {
   it('is refused while a provider is off (the default) or has no app id and secret', async () => {
     const fresh = await startBackend();
     try {
       const freshAdmin = await login(fresh.url, 'admin', fresh.adminPassword);
-      for (const [type, message] of [['wechat', '微信登录未开启'], ['qq', 'QQ登录未开启']] as const) {
+      for (const [type, message] of [
+        ['wechat', '微信登录未开启'],
+        ['qq', 'QQ登录未开启'],
+      ] as const) {
         const res = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: message, code: 3, message });
       }
-      await setConfig(fresh.url, freshAdmin, { 'oauth.wechat': 'true', 'oauth.qq': 'true', 'oauth.qq_app_id': '101234567' });
+      await setConfig(fresh.url, freshAdmin, {
+        'oauth.wechat': 'true',
+        'oauth.qq': 'true',
+        'oauth.qq_app_id': '101234567',
+      });
       const wechat = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });
       expect(wechat.body).toMatchObject({ code: 3, message: '微信登录尚未配置 AppID 和 AppSecret，请联系管理员' });
       const qq = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'qq' } });
@@ -87,8 +125,14 @@ describe('OAuthAPI.Authorize', () => {
     expect(state).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(second.state).not.toBe(state);
 
-    const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('oauth_state').selectAll().where('state', '=', state).executeTakeFirstOrThrow());
-    expect(row).toMatchObject({ provider: 'wechat', used_at: null, redirect_uri: 'https://docs.example.com/oauth/callback?type=wechat' });
+    const row = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('oauth_state').selectAll().where('state', '=', state).executeTakeFirstOrThrow(),
+    );
+    expect(row).toMatchObject({
+      provider: 'wechat',
+      used_at: null,
+      redirect_uri: 'https://docs.example.com/oauth/callback?type=wechat',
+    });
     const ttl = Date.parse(row.expires_at) - before;
     expect(ttl).toBeGreaterThanOrEqual(10 * 60 * 1000 - 50);
     expect(ttl).toBeLessThanOrEqual(10 * 60 * 1000 + 5000);
@@ -98,13 +142,18 @@ describe('OAuthAPI.Authorize', () => {
     const { url, state } = await authorize('qq');
     expect(`${url.origin}${url.pathname}`).toBe(`${stub.url}/qq/oauth2.0/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      response_type: 'code', client_id: STUB_APPS.qq.appId, redirect_uri: 'https://docs.example.com/oauth/callback?type=qq', state,
+      response_type: 'code',
+      client_id: STUB_APPS.qq.appId,
+      redirect_uri: 'https://docs.example.com/oauth/callback?type=qq',
+      state,
     });
     expect(url.hash).toBe('');
   });
 
   it('sends the visitor back to oauth.callback_url when it is set, with type added to its own query', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': 'https://login.example.com/cb?from=site' });
+    await setConfig(backend.url, backend.adminToken, {
+      'oauth.callback_url': 'https://login.example.com/cb?from=site',
+    });
     try {
       const { url } = await authorize('qq');
       expect(url.searchParams.get('redirect_uri')).toBe('https://login.example.com/cb?from=site&type=qq');
@@ -122,14 +171,22 @@ describe('OAuthAPI.Authorize', () => {
 
 describe('OAuthAPI.Login', () => {
   it('creates a member on the first WeChat sign-in and signs the same member in afterwards', async () => {
-    const identity = newIdentity({ nickname: '书虫 小王', unionid: 'u_union_0001', avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132' });
+    const identity = newIdentity({
+      nickname: '书虫 小王',
+      unionid: 'u_union_0001',
+      avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132',
+    });
     const usersBefore = await countUsers();
 
     const first = await signIn('wechat', identity);
     expect(first.status, first.text).toBe(200);
     expect(Object.keys(first.body).sort()).toEqual(['token', 'user']);
     expect(first.body.user).toMatchObject({
-      username: '书虫小王', avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132', register_ip: '127.0.0.1', last_login_ip: '127.0.0.1', credit_count: 10,
+      username: '书虫小王',
+      avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132',
+      register_ip: '127.0.0.1',
+      last_login_ip: '127.0.0.1',
+      credit_count: 10,
     });
     expect(first.body.user.password).toBeUndefined();
     expect(first.body.user.login_at).toBeDefined();
@@ -140,10 +197,16 @@ describe('OAuthAPI.Login', () => {
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([2]);
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: first.body.token });
     expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: '通过微信注册成为会员，获得 10 魔豆奖励' });
-    const binding = await withDatabase(backend.dataDir, (db) => db.selectFrom('oauth_binding').selectAll().where('openid', '=', identity.openid).executeTakeFirst());
+    const binding = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('oauth_binding').selectAll().where('openid', '=', identity.openid).executeTakeFirst(),
+    );
     expect(binding).toMatchObject({ provider: 'wechat', unionid: 'u_union_0001', user_id: userId });
     const tokenCall = stub.calls.findLast((c) => c.path === '/sns/oauth2/access_token')!;
-    expect(Object.fromEntries(tokenCall.query)).toMatchObject({ appid: STUB_APPS.wechat.appId, secret: STUB_APPS.wechat.secret, grant_type: 'authorization_code' });
+    expect(Object.fromEntries(tokenCall.query)).toMatchObject({
+      appid: STUB_APPS.wechat.appId,
+      secret: STUB_APPS.wechat.secret,
+      grant_type: 'authorization_code',
+    });
 
     // A changed nickname at WeChat does not rename the member; it is the same account.
     const second = await signIn('wechat', { ...identity, nickname: '改了名字' });
@@ -162,15 +225,24 @@ describe('OAuthAPI.Login', () => {
     const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state });
     expect(res.status, res.text).toBe(200);
     // QQ's http:// avatar is kept as https://, which the site's CSP lets the browser load
-    expect(res.body.user).toMatchObject({ username: 'QQ书友', avatar: 'https://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100' });
+    expect(res.body.user).toMatchObject({
+      username: 'QQ书友',
+      avatar: 'https://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100',
+    });
     const recent = stub.calls.slice(-3);
     expect(recent.map((c) => c.path)).toEqual(['/oauth2.0/token', '/oauth2.0/me', '/user/get_user_info']);
     expect(Object.fromEntries(recent[0]!.query)).toMatchObject({
-      grant_type: 'authorization_code', client_id: STUB_APPS.qq.appId, client_secret: STUB_APPS.qq.secret,
-      redirect_uri: url.searchParams.get('redirect_uri'), fmt: 'json',
+      grant_type: 'authorization_code',
+      client_id: STUB_APPS.qq.appId,
+      client_secret: STUB_APPS.qq.secret,
+      redirect_uri: url.searchParams.get('redirect_uri'),
+      fmt: 'json',
     });
     expect(recent[1]!.query.get('fmt')).toBe('json');
-    expect(Object.fromEntries(recent[2]!.query)).toMatchObject({ oauth_consumer_key: STUB_APPS.qq.appId, openid: identity.openid });
+    expect(Object.fromEntries(recent[2]!.query)).toMatchObject({
+      oauth_consumer_key: STUB_APPS.qq.appId,
+      openid: identity.openid,
+    });
 
     // The same openid at the other provider is another person.
     const wechat = await signIn('wechat', { ...identity, nickname: 'QQ书友' });
@@ -181,7 +253,11 @@ describe('OAuthAPI.Login', () => {
 
   it('creates exactly one member when two first sign-ins of one account race', async () => {
     const identity = newIdentity();
-    const results = await Promise.all([signIn('wechat', identity), signIn('wechat', identity), signIn('wechat', identity)]);
+    const results = await Promise.all([
+      signIn('wechat', identity),
+      signIn('wechat', identity),
+      signIn('wechat', identity),
+    ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(results.map((r) => r.body.user.id)).size).toBe(1);
     expect(await countBindings('openid', identity.openid)).toBe(1);
@@ -200,7 +276,11 @@ describe('OAuthAPI.Login', () => {
   });
 
   it('leaves the avatar empty when the provider gives no http(s) image URL', async () => {
-    for (const avatar of ['javascript:alert(1)', 'https://img.example.com/a b.png', `https://img.example.com/${'a'.repeat(300)}.png`]) {
+    for (const avatar of [
+      'javascript:alert(1)',
+      'https://img.example.com/a b.png',
+      `https://img.example.com/${'a'.repeat(300)}.png`,
+    ]) {
       const res = await signIn('wechat', newIdentity({ avatar }));
       expect(res.status).toBe(200);
       expect(res.body.user.avatar).toBeUndefined();
@@ -212,11 +292,18 @@ describe('OAuthAPI.Login', () => {
     const ok = await signIn('qq', identity);
     expect(ok.status).toBe(200);
     const spent = await authorize('qq');
-    expect((await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: spent.state })).status).toBe(200);
+    expect((await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: spent.state })).status).toBe(
+      200,
+    );
 
     const expired = await authorize('wechat');
-    await withDatabase(backend.dataDir, (db) => db.updateTable('oauth_state').set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('state', '=', expired.state).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('oauth_state')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('state', '=', expired.state)
+        .execute(),
+    );
     const wechatState = await authorize('wechat');
 
     const callsBefore = stub.calls.length;
@@ -236,7 +323,10 @@ describe('OAuthAPI.Login', () => {
   });
 
   it('answers 400 when the provider refuses the code, and the state is spent all the same', async () => {
-    for (const [type, message] of [['wechat', '微信授权已失效或已被使用，请重新登录'], ['qq', 'QQ授权已失效或已被使用，请重新登录']] as const) {
+    for (const [type, message] of [
+      ['wechat', '微信授权已失效或已被使用，请重新登录'],
+      ['qq', 'QQ授权已失效或已被使用，请重新登录'],
+    ] as const) {
       const { state } = await authorize(type);
       const refused = await oauthLogin({ type, code: 'a-code-the-provider-never-issued', state });
       expect(refused.status).toBe(400);
@@ -253,22 +343,32 @@ describe('OAuthAPI.Login', () => {
     ['not-json', 'qq', 502, 14, 'QQ登录服务返回了无法识别的应答，请稍后再试'],
     ['reset', 'wechat', 502, 14, '无法连接微信登录服务，请稍后再试'],
     ['hang', 'qq', 504, 4, 'QQ登录服务响应超时，请稍后再试'],
-  ] as const)('answers a provider fault %s (%s) with %i and a Chinese message', async (fault, type, status, code, message) => {
-    const { state } = await authorize(type);
-    stub.fault = fault;
-    const res = await oauthLogin({ type, code: stub.issueCode(type, newIdentity()), state });
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ error: message, code, message });
-  });
+  ] as const)(
+    'answers a provider fault %s (%s) with %i and a Chinese message',
+    async (fault, type, status, code, message) => {
+      const { state } = await authorize(type);
+      stub.fault = fault;
+      const res = await oauthLogin({ type, code: stub.issueCode(type, newIdentity()), state });
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ error: message, code, message });
+    },
+  );
 
   it('answers 502 when an unreachable provider address is configured', async () => {
     const offline = await startBackend({
-      env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env, OAUTH_WECHAT_API_URL: 'http://127.0.0.1:9/wechat-api' },
+      env: {
+        CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com',
+        ...stub.settingsEnv,
+        ...stub.env,
+        OAUTH_WECHAT_API_URL: 'http://127.0.0.1:9/wechat-api',
+      },
     });
     try {
       const auth = await api(offline.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });
       const state = new URL(auth.body.url).searchParams.get('state')!;
-      const res = await api(offline.url, 'POST', '/api/v1/oauth/login', { body: { type: 'wechat', code: 'any-code', state } });
+      const res = await api(offline.url, 'POST', '/api/v1/oauth/login', {
+        body: { type: 'wechat', code: 'any-code', state },
+      });
       expect(res.status).toBe(502);
       expect(res.body.message).toBe('无法连接微信登录服务，请稍后再试');
     } finally {
@@ -281,7 +381,10 @@ describe('OAuthAPI.Login', () => {
     expect((await signIn('wechat', bound)).status).toBe(200);
     const usersBefore = await countUsers();
     try {
-      const closures: Record<string, string>[] = [{ 'security.enable_register': 'false' }, { 'security.enable_register': 'true', 'security.is_close': 'true' }];
+      const closures: Record<string, string>[] = [
+        { 'security.enable_register': 'false' },
+        { 'security.enable_register': 'true', 'security.is_close': 'true' },
+      ];
       for (const settings of closures) {
         await setConfig(backend.url, backend.adminToken, settings);
         const res = await signIn('qq', newIdentity());
@@ -291,7 +394,10 @@ describe('OAuthAPI.Login', () => {
       }
       expect(await countUsers()).toBe(usersBefore);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true', 'security.is_close': 'false' });
+      await setConfig(backend.url, backend.adminToken, {
+        'security.enable_register': 'true',
+        'security.is_close': 'false',
+      });
     }
   });
 
@@ -307,7 +413,10 @@ describe('OAuthAPI.Login', () => {
     }
   });
 
-  it.each([['', 'a missing'], ['c'.repeat(513), 'an oversized']])('refuses %j (%s code) with 400', async (code) => {
+  it.each([
+    ['', 'a missing'],
+    ['c'.repeat(513), 'an oversized'],
+  ])('refuses %j (%s code) with 400', async (code) => {
     const { state } = await authorize('wechat');
     const res = await oauthLogin({ type: 'wechat', code, state });
     expect(res.status).toBe(400);
@@ -318,13 +427,20 @@ describe('OAuthAPI.Login', () => {
     const identity = newIdentity({ nickname: '将被删除' });
     const first = await signIn('wechat', identity);
     const userId = first.body.user.id as number;
-    const stored = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('user').select('password').where('id', '=', userId).executeTakeFirstOrThrow()).password);
+    const stored = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('user').select('password').where('id', '=', userId).executeTakeFirstOrThrow()).password,
+    );
     expect(stored).toMatch(/^oauth\$[A-Za-z0-9_-]{32}$/);
     for (const password of ['', stored, stored.slice('oauth$'.length)]) {
       const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: '将被删除', password } });
       expect(res.status).toBe(400);
     }
-    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: userId, password: backend.adminPassword } });
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: userId, password: backend.adminPassword },
+    });
     expect(deleted.status, deleted.text).toBe(200);
     expect(await countBindings('user_id', userId)).toBe(0);
     const again = await signIn('wechat', identity);

@@ -14,7 +14,8 @@ function captureLog() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -24,7 +25,12 @@ function captureLog() {
 async function start(level: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
   const log = captureLog();
-  const config = loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: level, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' });
+  const config = loadBackendConfig({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: level,
+    CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+  });
   const app = await buildBackend(config, { logger: { level, stream: log.stream }, passwordCost: 10 });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url, dataDir, log };
@@ -44,7 +50,11 @@ describe('the backend on its own at LOG_LEVEL=info', () => {
     const before = site.log.lines.length;
     await fetch(`${site.url}/api/v1/settings?password=hunter2`);
     await fetch(`${site.url}/download/eyJhbGciOiJIUzI1NiJ9.secret.sig?user_id=1`);
-    await fetch(`${site.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    await fetch(`${site.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
     const lines = site.log.lines.slice(before);
     expect(lines.map((l) => [l.method, l.route, l.status])).toEqual([
       ['GET', '/api/v1/settings', 200],
@@ -91,10 +101,16 @@ describe('an install made before the database was private', () => {
   it('narrows the files of the database to the owner at the next start', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
     try {
-      const first = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), { logger: false, passwordCost: 10 });
+      const first = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), {
+        logger: false,
+        passwordCost: 10,
+      });
       await first.close();
       fs.chmodSync(path.join(dataDir, 'moredoc.db'), 0o644);
-      const second = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), { logger: false, passwordCost: 10 });
+      const second = await buildBackend(loadBackendConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), {
+        logger: false,
+        passwordCost: 10,
+      });
       expect(fs.statSync(path.join(dataDir, 'moredoc.db')).mode & 0o777).toBe(0o600);
       await second.close();
     } finally {

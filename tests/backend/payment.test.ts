@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
+import {
+  api,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  withDatabase,
+  type Member,
+} from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
 
 // Alipay and WeChat Pay v3 end to end, offline (docs/api.md §11): the checkout's pay call
@@ -20,24 +28,34 @@ beforeAll(async () => {
 afterAll(() => stub?.close());
 const backend = useBackend({ env: () => ({ ...stub.settingsEnv, ...stub.env }) });
 
-interface PlacedOrder { id: number; order_no: string; amount: number }
+interface PlacedOrder {
+  id: number;
+  order_no: string;
+  amount: number;
+}
 
 async function placeOrder(member: Member, plan = 'month', price = 30): Promise<PlacedOrder> {
-  const res = await api(backend.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: plan, price } });
+  const res = await api(backend.url, 'POST', '/api/v1/order', {
+    token: member.token,
+    body: { plan_code: plan, price },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
 
 const pay = (member: Member, order_no: string, provider: string, device = 'pc') =>
   api(backend.url, 'POST', '/api/v1/order/pay', { token: member.token, body: { order_no, provider, device } });
-const orderOf = (member: Member, order_no: string) => api(backend.url, 'GET', '/api/v1/order', { token: member.token, query: { order_no } });
+const orderOf = (member: Member, order_no: string) =>
+  api(backend.url, 'GET', '/api/v1/order', { token: member.token, query: { order_no } });
 const vipOf = async (member: Member) => (await api(backend.url, 'GET', '/api/v1/vip', { token: member.token })).body;
 const notificationsOf = async (order_no: string) =>
   (await backend.admin('GET', '/api/v1/order/notification', { query: { order_no } })).body.notification ?? [];
 
-const postAlipay = (body: string) => api(backend.url, 'POST', '/api/v1/pay/notify/alipay', {
-  rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-});
+const postAlipay = (body: string) =>
+  api(backend.url, 'POST', '/api/v1/pay/notify/alipay', {
+    rawBody: body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+  });
 const postWechat = (notification: { headers: Record<string, string>; body: string }) =>
   api(backend.url, 'POST', '/api/v1/pay/notify/wechat', { rawBody: notification.body, headers: notification.headers });
 
@@ -52,14 +70,28 @@ describe('Alipay', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${stub.url}/alipay/gateway.do`);
     const params = Object.fromEntries(url.searchParams);
     expect(params).toMatchObject({
-      method: 'alipay.trade.page.pay', app_id: stub.alipay.appId, sign_type: 'RSA2', charset: 'utf-8',
+      method: 'alipay.trade.page.pay',
+      app_id: stub.alipay.appId,
+      sign_type: 'RSA2',
+      charset: 'utf-8',
       notify_url: 'https://docs.example.com/api/v1/pay/notify/alipay',
       return_url: `https://docs.example.com/vip/checkout?order_no=${order.order_no}`,
     });
-    const content = Object.keys(params).filter((k) => k !== 'sign').sort().map((k) => `${k}=${params[k]}`).join('&');
-    expect(crypto.verify('sha256', Buffer.from(content), stub.alipay.appKeys.publicKey, Buffer.from(params.sign!, 'base64'))).toBe(true);
+    const content = Object.keys(params)
+      .filter((k) => k !== 'sign')
+      .sort()
+      .map((k) => `${k}=${params[k]}`)
+      .join('&');
+    expect(
+      crypto.verify('sha256', Buffer.from(content), stub.alipay.appKeys.publicKey, Buffer.from(params.sign!, 'base64')),
+    ).toBe(true);
     const biz = JSON.parse(params.biz_content!);
-    expect(biz).toMatchObject({ out_trade_no: order.order_no, total_amount: '80.00', product_code: 'FAST_INSTANT_TRADE_PAY', subject: '魔豆文库 季度会员' });
+    expect(biz).toMatchObject({
+      out_trade_no: order.order_no,
+      total_amount: '80.00',
+      product_code: 'FAST_INSTANT_TRADE_PAY',
+      subject: '魔豆文库 季度会员',
+    });
     expect(biz.time_expire).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
@@ -88,19 +120,29 @@ describe('Alipay', () => {
     const res = await pay(member, order.order_no, 'alipay', 'mobile');
     const params = new URL(res.body.pay_url).searchParams;
     expect(params.get('method')).toBe('alipay.trade.wap.pay');
-    expect(JSON.parse(params.get('biz_content')!)).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: '30.00' });
+    expect(JSON.parse(params.get('biz_content')!)).toMatchObject({
+      product_code: 'QUICK_WAP_WAY',
+      total_amount: '30.00',
+    });
   });
 
-  it('a valid notification answers `success`, pays the order and makes the member VIP for the plan\'s days', async () => {
+  it("a valid notification answers `success`, pays the order and makes the member VIP for the plan's days", async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
     await pay(member, order.order_no, 'alipay');
     const before = Date.now();
-    const res = await postAlipay(stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00', '2024050122001400000000000001')));
+    const res = await postAlipay(
+      stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00', '2024050122001400000000000001')),
+    );
     expect(res.status).toBe(200);
     expect(res.text).toBe('success');
     const paid = (await orderOf(member, order.order_no)).body;
-    expect(paid).toMatchObject({ status: 1, provider: 'alipay', trade_no: '2024050122001400000000000001', paid_amount: 3000 });
+    expect(paid).toMatchObject({
+      status: 1,
+      provider: 'alipay',
+      trade_no: '2024050122001400000000000001',
+      paid_amount: 3000,
+    });
     const vip = await vipOf(member);
     expect(vip).toMatchObject({ active: true, plan_code: 'month' });
     expect(Date.parse(vip.end_at)).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 1000);
@@ -151,21 +193,52 @@ describe('Alipay', () => {
   });
 
   it.each([
-    ['a tampered amount', (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '30.00')).replace('total_amount=30.00', 'total_amount=0.01'), '签名无效'],
-    ['a wrong amount, correctly signed', (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '0.01')), '金额不符：到账 0.01 元，订单 30.00 元'],
-    ['a bad signature', (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '30.00'), crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey), '签名无效'],
-    ['another app id', (orderNo: string) => stub.alipay.notification({ ...stub.alipay.paidParams(orderNo, '30.00'), app_id: '2021000000009999' }), 'AppID 不匹配（2021000000009999）'],
-    ['no signature', (orderNo: string) => new URLSearchParams(stub.alipay.paidParams(orderNo, '30.00')).toString(), '缺少签名'],
-  ])('refuses %s: `fail`, the order stays pending, the refusal is kept for the admin', async (_what, makeBody, reason) => {
-    const member = await registerMember(backend.url);
-    const order = await placeOrder(member);
-    const res = await postAlipay(makeBody(order.order_no));
-    expect(res.status).toBe(400);
-    expect(res.text).toBe('fail');
-    expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
-    expect((await vipOf(member)).active).toBeUndefined();
-    expect(await notificationsOf(order.order_no)).toEqual([expect.objectContaining({ outcome: 'refused', reason })]);
-  });
+    [
+      'a tampered amount',
+      (orderNo: string) =>
+        stub.alipay
+          .notification(stub.alipay.paidParams(orderNo, '30.00'))
+          .replace('total_amount=30.00', 'total_amount=0.01'),
+      '签名无效',
+    ],
+    [
+      'a wrong amount, correctly signed',
+      (orderNo: string) => stub.alipay.notification(stub.alipay.paidParams(orderNo, '0.01')),
+      '金额不符：到账 0.01 元，订单 30.00 元',
+    ],
+    [
+      'a bad signature',
+      (orderNo: string) =>
+        stub.alipay.notification(
+          stub.alipay.paidParams(orderNo, '30.00'),
+          crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+        ),
+      '签名无效',
+    ],
+    [
+      'another app id',
+      (orderNo: string) =>
+        stub.alipay.notification({ ...stub.alipay.paidParams(orderNo, '30.00'), app_id: '2021000000009999' }),
+      'AppID 不匹配（2021000000009999）',
+    ],
+    [
+      'no signature',
+      (orderNo: string) => new URLSearchParams(stub.alipay.paidParams(orderNo, '30.00')).toString(),
+      '缺少签名',
+    ],
+  ])(
+    'refuses %s: `fail`, the order stays pending, the refusal is kept for the admin',
+    async (_what, makeBody, reason) => {
+      const member = await registerMember(backend.url);
+      const order = await placeOrder(member);
+      const res = await postAlipay(makeBody(order.order_no));
+      expect(res.status).toBe(400);
+      expect(res.text).toBe('fail');
+      expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
+      expect((await vipOf(member)).active).toBeUndefined();
+      expect(await notificationsOf(order.order_no)).toEqual([expect.objectContaining({ outcome: 'refused', reason })]);
+    },
+  );
 
   it('refuses a notification for an unknown order and changes nothing', async () => {
     const res = await postAlipay(stub.alipay.notification(stub.alipay.paidParams('20990101000000123456', '30.00')));
@@ -178,24 +251,45 @@ describe('Alipay', () => {
   it('acknowledges a notification about an unpaid trade without paying', async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
-    const res = await postAlipay(stub.alipay.notification({ ...stub.alipay.paidParams(order.order_no, '30.00'), trade_status: 'WAIT_BUYER_PAY' }));
+    const res = await postAlipay(
+      stub.alipay.notification({ ...stub.alipay.paidParams(order.order_no, '30.00'), trade_status: 'WAIT_BUYER_PAY' }),
+    );
     expect(res.text).toBe('success');
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
-    expect(await notificationsOf(order.order_no)).toEqual([expect.objectContaining({ outcome: 'ignored', reason: '交易状态 WAIT_BUYER_PAY' })]);
+    expect(await notificationsOf(order.order_no)).toEqual([
+      expect.objectContaining({ outcome: 'ignored', reason: '交易状态 WAIT_BUYER_PAY' }),
+    ]);
   });
 
   it('keeps a payment that arrives after the order closed, for the admin to re-open (grants then) or refund', async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
     await pay(member, order.order_no, 'alipay');
-    const cancelled = await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: member.token, body: { order_no: order.order_no } });
+    const cancelled = await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: member.token,
+      body: { order_no: order.order_no },
+    });
     expect(cancelled.body.status).toBe(2);
-    expect(stub.requests.some((r) => r.call === 'alipay.trade.close' && (r.params.biz_content as { out_trade_no: string }).out_trade_no === order.order_no)).toBe(true);
-    const late = await postAlipay(stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00', 'T-LATE-1')));
+    expect(
+      stub.requests.some(
+        (r) =>
+          r.call === 'alipay.trade.close' &&
+          (r.params.biz_content as { out_trade_no: string }).out_trade_no === order.order_no,
+      ),
+    ).toBe(true);
+    const late = await postAlipay(
+      stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00', 'T-LATE-1')),
+    );
     expect(late.text).toBe('success');
-    expect((await orderOf(member, order.order_no)).body).toMatchObject({ status: 2, late_paid: true, trade_no: 'T-LATE-1' });
+    expect((await orderOf(member, order.order_no)).body).toMatchObject({
+      status: 2,
+      late_paid: true,
+      trade_no: 'T-LATE-1',
+    });
     expect((await vipOf(member)).active).toBeUndefined();
-    const reopened = await backend.admin('PUT', '/api/v1/order/confirm', { body: { id: order.id, reason: '会员已付款，重新开通' } });
+    const reopened = await backend.admin('PUT', '/api/v1/order/confirm', {
+      body: { id: order.id, reason: '会员已付款，重新开通' },
+    });
     expect(reopened.status, reopened.text).toBe(200);
     expect(reopened.body).toMatchObject({ status: 1, trade_no: 'T-LATE-1' });
     expect(reopened.body.late_paid).toBeUndefined();
@@ -205,7 +299,9 @@ describe('Alipay', () => {
     const second = await placeOrder(other);
     await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: other.token, body: { order_no: second.order_no } });
     await postAlipay(stub.alipay.notification(stub.alipay.paidParams(second.order_no, '30.00')));
-    const refunded = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: second.id, reason: '已在支付宝退回' } });
+    const refunded = await backend.admin('PUT', '/api/v1/order/refund', {
+      body: { id: second.id, reason: '已在支付宝退回' },
+    });
     expect(refunded.body).toMatchObject({ status: 3 });
     expect((await vipOf(other)).active).toBeUndefined();
   });
@@ -222,14 +318,21 @@ describe('Alipay', () => {
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
     expect(queries()).toBe(asked);
     // 5 s later (the last check moved back in the database rather than waited for), it asks.
-    await withDatabase(backend.dataDir, (db) => db.updateTable('orders').set({ checked_at: new Date(Date.now() - 5100).toISOString() })
-      .where('order_no', '=', order.order_no).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('orders')
+        .set({ checked_at: new Date(Date.now() - 5100).toISOString() })
+        .where('order_no', '=', order.order_no)
+        .execute(),
+    );
     const res = await orderOf(member, order.order_no);
     expect(queries()).toBe(asked + 1);
     expect(res.body).toMatchObject({ status: 1, trade_no: 'T-QUERY-1' });
     expect((await vipOf(member)).active).toBe(true);
     expect(stub.requests.filter((r) => r.call === 'alipay.trade.query').every((r) => r.signatureValid)).toBe(true);
-    expect(await notificationsOf(order.order_no)).toEqual([expect.objectContaining({ outcome: 'paid', reason: '主动查询' })]);
+    expect(await notificationsOf(order.order_no)).toEqual([
+      expect.objectContaining({ outcome: 'paid', reason: '主动查询' }),
+    ]);
   });
 
   it('a cancel that finds the trade paid at Alipay pays the order instead of closing it', async () => {
@@ -237,7 +340,10 @@ describe('Alipay', () => {
     const order = await placeOrder(member);
     await pay(member, order.order_no, 'alipay');
     stub.trades.set(order.order_no, { state: 'TRADE_SUCCESS', amount: 3000, tradeNo: 'T-RACE-1' });
-    const res = await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: member.token, body: { order_no: order.order_no } });
+    const res = await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: member.token,
+      body: { order_no: order.order_no },
+    });
     expect(res.body).toMatchObject({ status: 1, trade_no: 'T-RACE-1' });
   });
 });
@@ -249,22 +355,31 @@ describe('WeChat Pay v3', () => {
     const res = await pay(member, order.order_no, 'wechat');
     expect(res.status, res.text).toBe(200);
     expect(res.body.code_url).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
-    const call = stub.requests.find((r) => r.call === 'POST /v3/pay/transactions/native' && r.params.out_trade_no === order.order_no)!;
+    const call = stub.requests.find(
+      (r) => r.call === 'POST /v3/pay/transactions/native' && r.params.out_trade_no === order.order_no,
+    )!;
     expect(call.signatureValid).toBe(true);
     expect(call.params).toMatchObject({
-      appid: stub.wechat.appId, mchid: stub.wechat.mchId, description: '魔豆文库 年度会员', amount: { total: 29800, currency: 'CNY' },
+      appid: stub.wechat.appId,
+      mchid: stub.wechat.mchId,
+      description: '魔豆文库 年度会员',
+      amount: { total: 29800, currency: 'CNY' },
       notify_url: 'https://docs.example.com/api/v1/pay/notify/wechat',
     });
     expect(call.params.time_expire).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
   });
 
-  it('H5 pay on a phone sends the member to WeChat\'s page with our return address', async () => {
+  it("H5 pay on a phone sends the member to WeChat's page with our return address", async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
     const res = await pay(member, order.order_no, 'wechat', 'mobile');
     const url = new URL(res.body.pay_url);
-    expect(url.searchParams.get('redirect_url')).toBe(`https://docs.example.com/vip/checkout?order_no=${order.order_no}`);
-    const call = stub.requests.find((r) => r.call === 'POST /v3/pay/transactions/h5' && r.params.out_trade_no === order.order_no)!;
+    expect(url.searchParams.get('redirect_url')).toBe(
+      `https://docs.example.com/vip/checkout?order_no=${order.order_no}`,
+    );
+    const call = stub.requests.find(
+      (r) => r.call === 'POST /v3/pay/transactions/h5' && r.params.out_trade_no === order.order_no,
+    )!;
     expect(call.params.scene_info).toMatchObject({ payer_client_ip: '127.0.0.1', h5_info: { type: 'Wap' } });
   });
 
@@ -275,25 +390,76 @@ describe('WeChat Pay v3', () => {
     const notification = stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000, '4200000001'));
     const res = await postWechat(notification);
     expect(res.status).toBe(204);
-    expect((await orderOf(member, order.order_no)).body).toMatchObject({ status: 1, provider: 'wechat', trade_no: '4200000001' });
+    expect((await orderOf(member, order.order_no)).body).toMatchObject({
+      status: 1,
+      provider: 'wechat',
+      trade_no: '4200000001',
+    });
     const end = (await vipOf(member)).end_at;
     expect((await postWechat(notification)).status).toBe(204);
-    const burst = await Promise.all(Array.from({ length: 5 }, () => postWechat(stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000, '4200000001')))));
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postWechat(stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000, '4200000001'))),
+      ),
+    );
     expect(burst.map((r) => r.status)).toEqual(Array(5).fill(204));
     expect((await vipOf(member)).end_at).toBe(end);
     const kept = await notificationsOf(order.order_no);
-    expect(kept.map((n: { outcome: string }) => n.outcome).sort()).toEqual(['paid', 'repeated', 'repeated', 'repeated', 'repeated', 'repeated', 'repeated']);
+    expect(kept.map((n: { outcome: string }) => n.outcome).sort()).toEqual([
+      'paid',
+      'repeated',
+      'repeated',
+      'repeated',
+      'repeated',
+      'repeated',
+      'repeated',
+    ]);
     expect(kept.at(-1).raw).toContain('"out_trade_no"'); // the decrypted resource is kept
   });
 
   it.each([
-    ['a wrong amount', (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 1)), '金额不符：到账 0.01 元，订单 30.00 元'],
-    ['a bad signature', (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { signWith: crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey }), '签名无效'],
-    ['a replay older than 5 minutes', (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { timestamp: Math.floor(Date.now() / 1000) - 600 }), '签名时间戳超出 5 分钟'],
-    ['another key id', (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { serial: 'PUB_KEY_ID_OTHER' }), '公钥ID或证书序列号不匹配（PUB_KEY_ID_OTHER）'],
-    ['a resource encrypted with another key', (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { apiV3Key: 'x'.repeat(32) }), '无法用 APIv3密钥解密通知'],
-    ['another merchant', (no: string) => stub.wechat.notification({ ...stub.wechat.paidTransaction(no, 3000), mchid: '1900000001' }), '商户号不匹配（1900000001）'],
-    ['another app id', (no: string) => stub.wechat.notification({ ...stub.wechat.paidTransaction(no, 3000), appid: 'wx0000000000000000' }), 'AppID 不匹配（wx0000000000000000）'],
+    [
+      'a wrong amount',
+      (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 1)),
+      '金额不符：到账 0.01 元，订单 30.00 元',
+    ],
+    [
+      'a bad signature',
+      (no: string) =>
+        stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), {
+          signWith: crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+        }),
+      '签名无效',
+    ],
+    [
+      'a replay older than 5 minutes',
+      (no: string) =>
+        stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), {
+          timestamp: Math.floor(Date.now() / 1000) - 600,
+        }),
+      '签名时间戳超出 5 分钟',
+    ],
+    [
+      'another key id',
+      (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { serial: 'PUB_KEY_ID_OTHER' }),
+      '公钥ID或证书序列号不匹配（PUB_KEY_ID_OTHER）',
+    ],
+    [
+      'a resource encrypted with another key',
+      (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { apiV3Key: 'x'.repeat(32) }),
+      '无法用 APIv3密钥解密通知',
+    ],
+    [
+      'another merchant',
+      (no: string) => stub.wechat.notification({ ...stub.wechat.paidTransaction(no, 3000), mchid: '1900000001' }),
+      '商户号不匹配（1900000001）',
+    ],
+    [
+      'another app id',
+      (no: string) =>
+        stub.wechat.notification({ ...stub.wechat.paidTransaction(no, 3000), appid: 'wx0000000000000000' }),
+      'AppID 不匹配（wx0000000000000000）',
+    ],
   ])('refuses %s with 400 FAIL and changes nothing', async (_what, makeNotification, reason) => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
@@ -310,7 +476,9 @@ describe('WeChat Pay v3', () => {
     const genuine = stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000));
     const tampered = { ...genuine, body: genuine.body.replace('支付成功', '支付成功!') };
     expect((await postWechat(tampered)).body).toEqual({ code: 'FAIL', message: '签名无效' });
-    const unknown = await postWechat(stub.wechat.notification(stub.wechat.paidTransaction('20990101000000654321', 3000)));
+    const unknown = await postWechat(
+      stub.wechat.notification(stub.wechat.paidTransaction('20990101000000654321', 3000)),
+    );
     expect(unknown.body).toEqual({ code: 'FAIL', message: '订单不存在' });
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
   });
@@ -318,7 +486,12 @@ describe('WeChat Pay v3', () => {
   it('acknowledges other events without paying', async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
-    const res = await postWechat(stub.wechat.notification({ ...stub.wechat.paidTransaction(order.order_no, 3000), trade_state: 'CLOSED' }, { eventType: 'TRANSACTION.CLOSED' }));
+    const res = await postWechat(
+      stub.wechat.notification(
+        { ...stub.wechat.paidTransaction(order.order_no, 3000), trade_state: 'CLOSED' },
+        { eventType: 'TRANSACTION.CLOSED' },
+      ),
+    );
     expect(res.status).toBe(204);
     expect((await orderOf(member, order.order_no)).body.status).toBeUndefined();
   });
@@ -330,7 +503,9 @@ describe('WeChat Pay v3', () => {
     stub.trades.get(order.order_no)!.state = 'SUCCESS';
     const res = await orderOf(member, order.order_no);
     expect(res.body).toMatchObject({ status: 1, provider: 'wechat' });
-    const query = stub.requests.find((r) => r.call.startsWith('GET /v3/pay/transactions/out-trade-no/') && r.call.endsWith(order.order_no))!;
+    const query = stub.requests.find(
+      (r) => r.call.startsWith('GET /v3/pay/transactions/out-trade-no/') && r.call.endsWith(order.order_no),
+    )!;
     expect(query.signatureValid).toBe(true);
   });
 
@@ -344,20 +519,40 @@ describe('WeChat Pay v3', () => {
 });
 
 describe('WeChat Pay with a platform certificate instead of the 微信支付公钥', () => {
-  it('verifies notifications with the certificate\'s key and checks its serial', async () => {
+  it("verifies notifications with the certificate's key and checks its serial", async () => {
     const certificate = fs.readFileSync(path.join(FIXTURES, 'wechatpay-platform.crt'), 'utf8');
     const platformKey = crypto.createPrivateKey(fs.readFileSync(path.join(FIXTURES, 'wechatpay-platform.key'), 'utf8'));
     const serial = new crypto.X509Certificate(certificate).serialNumber.toUpperCase();
-    const site = await startBackend({ env: { ...stub.settingsEnv, ...stub.env, CONFIG_PAY_WECHAT_PUBLIC_KEY: certificate, CONFIG_PAY_WECHAT_PUBLIC_KEY_ID: '' } });
+    const site = await startBackend({
+      env: {
+        ...stub.settingsEnv,
+        ...stub.env,
+        CONFIG_PAY_WECHAT_PUBLIC_KEY: certificate,
+        CONFIG_PAY_WECHAT_PUBLIC_KEY_ID: '',
+      },
+    });
     try {
       const member = await registerMember(site.url);
-      const order = (await api(site.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } })).body;
-      const post = (n: { headers: Record<string, string>; body: string }) => api(site.url, 'POST', '/api/v1/pay/notify/wechat', { rawBody: n.body, headers: n.headers });
-      const wrongSerial = await post(stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000), { signWith: platformKey, serial: 'ABCDEF' }));
+      const order = (
+        await api(site.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } })
+      ).body;
+      const post = (n: { headers: Record<string, string>; body: string }) =>
+        api(site.url, 'POST', '/api/v1/pay/notify/wechat', { rawBody: n.body, headers: n.headers });
+      const wrongSerial = await post(
+        stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000), {
+          signWith: platformKey,
+          serial: 'ABCDEF',
+        }),
+      );
       expect(wrongSerial.body.message).toBe('公钥ID或证书序列号不匹配（ABCDEF）');
-      const ok = await post(stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000), { signWith: platformKey, serial }));
+      const ok = await post(
+        stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000), { signWith: platformKey, serial }),
+      );
       expect(ok.status).toBe(204);
-      const paid = await api(site.url, 'GET', '/api/v1/order', { token: member.token, query: { order_no: order.order_no } });
+      const paid = await api(site.url, 'GET', '/api/v1/order', {
+        token: member.token,
+        query: { order_no: order.order_no },
+      });
       expect(paid.body.status).toBe(1);
     } finally {
       await site.close();
@@ -370,7 +565,10 @@ describe('notify routes', () => {
     expect((await api(backend.url, 'POST', '/api/v1/pay/notify/paypal', { rawBody: 'x' })).status).toBe(404);
     const bare = await startBackend();
     try {
-      const res = await api(bare.url, 'POST', '/api/v1/pay/notify/alipay', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await api(bare.url, 'POST', '/api/v1/pay/notify/alipay', {
+        rawBody: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(res.status).toBe(503);
       expect(res.body.message).toBe('支付宝未配置');
     } finally {
@@ -382,9 +580,15 @@ describe('notify routes', () => {
     const list = await backend.admin('GET', '/api/v1/config/list', { query: { category: 'pay' } });
     const secret = list.body.config.find((c: { name: string }) => c.name === 'wechat_api_v3_key');
     expect(secret.value).toBe('******');
-    const bad = (name: string, value: string) => setConfig(backend.url, backend.adminToken, { [`pay.${name}`]: value }).then(() => 'ok', (e: Error) => e.message);
+    const bad = (name: string, value: string) =>
+      setConfig(backend.url, backend.adminToken, { [`pay.${name}`]: value }).then(
+        () => 'ok',
+        (e: Error) => e.message,
+      );
     expect(await bad('alipay_private_key', 'not a key')).toContain('不是有效的 RSA 私钥');
-    expect(await bad('wechat_public_key', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).toContain('不是有效的公钥或证书');
+    expect(await bad('wechat_public_key', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).toContain(
+      '不是有效的公钥或证书',
+    );
     expect(await bad('wechat_api_v3_key', 'short')).toContain('应为 32 个字符');
     expect(await bad('order_timeout', '0')).toContain('必须在1到1440分钟之间');
     expect(await bad('order_timeout', '45')).toBe('ok');

@@ -11,7 +11,9 @@ describe.skipIf(!clusterUrl)('the test PostgreSQL', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_tables WHERE schemaname = 'public'`);
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_tables WHERE schemaname = 'public'`,
+      );
       expect(rows[0]!.n).toBe('0');
       const version = await client.query<{ server_version_num: string }>('SHOW server_version_num');
       expect(Number(version.rows[0]!.server_version_num)).toBeGreaterThanOrEqual(130000);

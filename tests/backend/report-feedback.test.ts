@@ -34,16 +34,24 @@ async function upload(kind: string, file: Buffer, opts: { token?: string; ip?: s
 }
 
 const sendFeedback = (body: Record<string, unknown>, opts: { token?: string; ip?: string } = {}) =>
-  api(backend.url, 'POST', '/api/v1/feedback', { body, token: opts.token, headers: { 'x-forwarded-for': opts.ip ?? '10.1.0.1' } });
+  api(backend.url, 'POST', '/api/v1/feedback', {
+    body,
+    token: opts.token,
+    headers: { 'x-forwarded-for': opts.ip ?? '10.1.0.1' },
+  });
 
 beforeAll(async () => {
-  articleId = (await admin('POST', '/api/v1/article', { body: { title: '被举报的文章', content: '<p>内容。</p>' } })).body.id;
+  articleId = (await admin('POST', '/api/v1/article', { body: { title: '被举报的文章', content: '<p>内容。</p>' } }))
+    .body.id;
   reporter = await registerMember(backend.url);
 });
 
 describe('ReportAPI', () => {
   const report = (member: Member, body: Record<string, unknown>) =>
-    api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { type: 1, document_id: articleId, reason: 1, ...body } });
+    api(backend.url, 'POST', '/api/v1/report', {
+      token: member.token,
+      body: { type: 1, document_id: articleId, reason: 1, ...body },
+    });
 
   it('records a report with the target’s title, the reporter and their words', async () => {
     const res = await report(reporter, { reason: 2, remark: '<b>含有不良内容</b>', document_title: '客户端随便写的' });
@@ -51,27 +59,45 @@ describe('ReportAPI', () => {
     const list = await admin('GET', '/api/v1/report/list');
     expect(list.body).toMatchObject({
       total: 1,
-      report: [{
-        document_id: articleId, type: 1, user_id: reporter.user.id, username: reporter.username, reason: 2,
-        document_title: '被举报的文章', description: '<b>含有不良内容</b>', document_uuid: expect.stringMatching(/^[0-9a-f]{16}$/),
-      }],
+      report: [
+        {
+          document_id: articleId,
+          type: 1,
+          user_id: reporter.user.id,
+          username: reporter.username,
+          reason: 2,
+          document_title: '被举报的文章',
+          description: '<b>含有不良内容</b>',
+          document_uuid: expect.stringMatching(/^[0-9a-f]{16}$/),
+        },
+      ],
     });
     expect(list.body.report[0].status).toBeUndefined();
     expect(list.body.report[0].remark).toBeUndefined();
   });
 
-  it('takes a copyright report (侵权（版权）) only with the rights holder\'s words', async () => {
+  it("takes a copyright report (侵权（版权）) only with the rights holder's words", async () => {
     const holder = await registerMember(backend.url);
-    const copied = (await admin('POST', '/api/v1/article', { body: { title: '转载的文章', content: '<p>未经授权转载。</p>' } })).body.id;
+    const copied = (
+      await admin('POST', '/api/v1/article', { body: { title: '转载的文章', content: '<p>未经授权转载。</p>' } })
+    ).body.id;
     const report = (member: Member, body: Record<string, unknown>) =>
-      api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { type: 1, document_id: copied, ...body } });
+      api(backend.url, 'POST', '/api/v1/report', {
+        token: member.token,
+        body: { type: 1, document_id: copied, ...body },
+      });
     const bare = await report(holder, { reason: 7, remark: '  ' });
     expect(bare.status).toBe(400);
     expect(bare.body.message).toBe('侵权举报请在补充说明中写明权利人、权属证明和联系方式');
-    const told = await report(holder, { reason: 7, remark: '本人为《转载的文章》著作权人，作品登记号 2024-A-00123，联系电话 13800000000' });
+    const told = await report(holder, {
+      reason: 7,
+      remark: '本人为《转载的文章》著作权人，作品登记号 2024-A-00123，联系电话 13800000000',
+    });
     expect(told.status, told.text).toBe(200);
     const list = await admin('GET', '/api/v1/report/list', { query: { user_id: holder.user.id } });
-    expect(list.body.report.find((r: { user_id: number }) => r.user_id === holder.user.id)).toMatchObject({ reason: 7 });
+    expect(list.body.report.find((r: { user_id: number }) => r.user_id === holder.user.id)).toMatchObject({
+      reason: 7,
+    });
     expect((await report(holder, { reason: 8, remark: 'x' })).body.message).toBe('请选择举报原因');
   });
 
@@ -85,9 +111,14 @@ describe('ReportAPI', () => {
   it('lets the admin mark a report handled with a note, after which the reader may report again', async () => {
     const open = await admin('GET', '/api/v1/report/list', { query: { status: false, type: 1 } });
     const mine = open.body.report.find((r: { user_id: number }) => r.user_id === reporter.user.id);
-    expect((await admin('PUT', '/api/v1/report', { body: { id: mine.id, status: true, remark: '已核实并处理' } })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/api/v1/report', { body: { id: mine.id, status: true, remark: '已核实并处理' } })).status,
+    ).toBe(200);
     const handled = await admin('GET', '/api/v1/report/list', { query: { status: true } });
-    expect(handled.body).toMatchObject({ total: 1, report: [{ id: mine.id, status: true, remark: '已核实并处理', description: '<b>含有不良内容</b>' }] });
+    expect(handled.body).toMatchObject({
+      total: 1,
+      report: [{ id: mine.id, status: true, remark: '已核实并处理', description: '<b>含有不良内容</b>' }],
+    });
     expect((await report(reporter, { reason: 1 })).status).toBe(200);
     expect((await admin('GET', '/api/v1/report/list', { query: { wd: '被举报' } })).body.total).toBe(3);
   });
@@ -95,15 +126,33 @@ describe('ReportAPI', () => {
   it('takes reports on documents too (MOREDOC’s only kind: `type` omitted)', async () => {
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '被举报的文档' });
     const member = await registerMember(backend.url);
-    const res = await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: doc.id, reason: 5, document_title: '客户端的标题' } });
+    const res = await api(backend.url, 'POST', '/api/v1/report', {
+      token: member.token,
+      body: { document_id: doc.id, reason: 5, document_title: '客户端的标题' },
+    });
     expect(res.status).toBe(200);
     const list = await admin('GET', '/api/v1/report/list', { query: { type: 0 } });
-    expect(list.body.report[0]).toMatchObject({ document_id: doc.id, document_title: '被举报的文档', document_uuid: doc.uuid, reason: 5 });
+    expect(list.body.report[0]).toMatchObject({
+      document_id: doc.id,
+      document_title: '被举报的文档',
+      document_uuid: doc.uuid,
+      reason: 5,
+    });
     expect(list.body.report[0].type).toBeUndefined();
-    const again = await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: doc.id, reason: 1 } });
+    const again = await api(backend.url, 'POST', '/api/v1/report', {
+      token: member.token,
+      body: { document_id: doc.id, reason: 1 },
+    });
     expect(again.body.message).toBe('您已举报过当前文档，请等待处理');
     const hidden = await insertDocument(backend.dataDir, { userId: 1, status: 7 });
-    expect((await api(backend.url, 'POST', '/api/v1/report', { token: member.token, body: { document_id: hidden.id, reason: 1 } })).body.message).toBe('文档不存在');
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/report', {
+          token: member.token,
+          body: { document_id: hidden.id, reason: 1 },
+        })
+      ).body.message,
+    ).toBe('文档不存在');
   });
 
   it.each([
@@ -120,10 +169,16 @@ describe('ReportAPI', () => {
   });
 
   it('needs a login to report and the permission to list, handle and delete', async () => {
-    expect((await api(backend.url, 'POST', '/api/v1/report', { body: { type: 1, document_id: articleId, reason: 1 } })).status).toBe(401);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/report', { body: { type: 1, document_id: articleId, reason: 1 } }))
+        .status,
+    ).toBe(401);
     expect((await api(backend.url, 'GET', '/api/v1/report/list', { token: reporter.token })).status).toBe(403);
     const list = await admin('GET', '/api/v1/report/list');
-    expect((await admin('DELETE', '/api/v1/report', { query: { id: list.body.report.map((r: { id: number }) => r.id) } })).status).toBe(200);
+    expect(
+      (await admin('DELETE', '/api/v1/report', { query: { id: list.body.report.map((r: { id: number }) => r.id) } }))
+        .status,
+    ).toBe(200);
     expect((await admin('GET', '/api/v1/report/list')).body).toEqual({});
     expect((await admin('PUT', '/api/v1/report', { body: { id: 99999, status: true } })).status).toBe(404);
   });
@@ -131,12 +186,17 @@ describe('ReportAPI', () => {
 
 describe('FeedbackAPI', () => {
   it('takes a visitor’s feedback and shows it to admins', async () => {
-    const res = await sendFeedback({ content: '搜索结果能否按时间排序？', contact: 'reader@example.com', page: '/article/about' }, { ip: '10.1.0.2' });
+    const res = await sendFeedback(
+      { content: '搜索结果能否按时间排序？', contact: 'reader@example.com', page: '/article/about' },
+      { ip: '10.1.0.2' },
+    );
     expect(res.status).toBe(200);
     const list = await admin('GET', '/api/v1/feedback/list');
     expect(list.body).toMatchObject({
       total: 1,
-      feedback: [{ content: '搜索结果能否按时间排序？', contact: 'reader@example.com', page: '/article/about', ip: '10.1.0.2' }],
+      feedback: [
+        { content: '搜索结果能否按时间排序？', contact: 'reader@example.com', page: '/article/about', ip: '10.1.0.2' },
+      ],
     });
     expect(list.body.feedback[0].user_id).toBeUndefined();
     expect(list.body.feedback[0].status).toBeUndefined();
@@ -169,7 +229,8 @@ describe('FeedbackAPI', () => {
   });
 
   it('takes at most five a hour from one address (429)', async () => {
-    for (let i = 0; i < 5; i += 1) expect((await sendFeedback({ content: `第${i}条` }, { ip: '10.1.0.6' })).status).toBe(200);
+    for (let i = 0; i < 5; i += 1)
+      expect((await sendFeedback({ content: `第${i}条` }, { ip: '10.1.0.6' })).status).toBe(200);
     const sixth = await sendFeedback({ content: '第六条' }, { ip: '10.1.0.6' });
     expect(sixth.status).toBe(429);
     expect(sixth.body).toMatchObject({ code: 8, message: '提交太频繁了，每小时最多提交 5 条反馈，请稍后再试' });
@@ -181,17 +242,25 @@ describe('FeedbackAPI', () => {
     expect((await sendFeedback({ content: '游客' }, { ip: '10.1.0.8' })).body.message).toBe('请输入验证码');
     const captcha = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'feedback' } });
     expect(captcha.body).toMatchObject({ enable: true, id: expect.any(String) });
-    expect((await sendFeedback({ content: '游客', captcha_id: captcha.body.id, captcha: 'no' }, { ip: '10.1.0.8' })).body.message).toBe('验证码错误');
+    expect(
+      (await sendFeedback({ content: '游客', captcha_id: captcha.body.id, captcha: 'no' }, { ip: '10.1.0.8' })).body
+        .message,
+    ).toBe('验证码错误');
     expect((await sendFeedback({ content: '会员' }, { token: reporter.token, ip: '10.1.0.8' })).status).toBe(200);
     await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_feedback': 'false' });
   });
 
   it('lets admins mark feedback handled with a reply, filter by status and delete', async () => {
     const [first] = (await admin('GET', '/api/v1/feedback/list', { query: { wd: '按时间排序' } })).body.feedback;
-    const res = await admin('PUT', '/api/v1/feedback', { body: { id: first.id, status: 1, reply: '已加入排期，下个版本上线。' } });
+    const res = await admin('PUT', '/api/v1/feedback', {
+      body: { id: first.id, status: 1, reply: '已加入排期，下个版本上线。' },
+    });
     expect(res.status).toBe(200);
     const handled = await admin('GET', '/api/v1/feedback/list', { query: { status: 1 } });
-    expect(handled.body).toMatchObject({ total: 1, feedback: [{ id: first.id, status: 1, reply: '已加入排期，下个版本上线。', handled_at: expect.any(String) }] });
+    expect(handled.body).toMatchObject({
+      total: 1,
+      feedback: [{ id: first.id, status: 1, reply: '已加入排期，下个版本上线。', handled_at: expect.any(String) }],
+    });
     expect((await admin('PUT', '/api/v1/feedback', { body: { id: first.id, status: 4 } })).status).toBe(400);
     expect((await admin('DELETE', '/api/v1/feedback', { query: { id: first.id } })).status).toBe(200);
     expect((await admin('GET', '/api/v1/feedback/list', { query: { status: 1 } })).body).toEqual({});
@@ -210,7 +279,8 @@ describe('uploads of this part', () => {
   });
 
   it('limits a visitor’s screenshots to ten an hour per address', async () => {
-    for (let i = 0; i < 10; i += 1) expect((await upload('feedback', png(100 + i), { ip: '10.2.0.2' })).status).toBe(200);
+    for (let i = 0; i < 10; i += 1)
+      expect((await upload('feedback', png(100 + i), { ip: '10.2.0.2' })).status).toBe(200);
     const eleventh = await upload('feedback', png(200), { ip: '10.2.0.2' });
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.message).toBe('上传太频繁了，每小时最多上传 10 张图片，请稍后再试');

@@ -17,7 +17,9 @@ async function countRows(dataDir: string): Promise<Record<string, number>> {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(dataDir, 'moredoc.db'), { readonly: true });
   try {
-    return Object.fromEntries(TABLES.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+    return Object.fromEntries(
+      TABLES.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]),
+    );
   } finally {
     db.close();
   }
@@ -31,7 +33,9 @@ describe('restart on the same DATA_DIR', () => {
     expect(created.status).toBe(200);
     await first.close({ keepData: true });
     // A site seeded before members could upload keeps its members' group as it was.
-    await withDatabase(first.dataDir, (db) => db.updateTable('group').set({ enable_upload: 0 }).where('id', '=', 2).execute());
+    await withDatabase(first.dataDir, (db) =>
+      db.updateTable('group').set({ enable_upload: 0 }).where('id', '=', 2).execute(),
+    );
     const before = await countRows(first.dataDir);
 
     const second = await startBackend({ dataDir: first.dataDir });
@@ -39,7 +43,11 @@ describe('restart on the same DATA_DIR', () => {
       expect(await countRows(first.dataDir)).toEqual(before);
       const group = await api(second.url, 'GET', '/api/v1/group', { query: { id: created.body.id } });
       expect(group.body.title).toBe('重启测试组');
-      await withDatabase(first.dataDir, async (db) => expect(await db.selectFrom('group').select('enable_upload').where('id', '=', 2).executeTakeFirst()).toEqual({ enable_upload: 0 }));
+      await withDatabase(first.dataDir, async (db) =>
+        expect(await db.selectFrom('group').select('enable_upload').where('id', '=', 2).executeTakeFirst()).toEqual({
+          enable_upload: 0,
+        }),
+      );
       const me = await api(second.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');
@@ -53,7 +61,14 @@ describe('restart on the same DATA_DIR', () => {
     await first.close({ keepData: true });
     const opened = await openDatabase(first.dataDir);
     await new SqliteSearchIndex(opened.sqlite, 'document').upsert([
-      { id: 1, title: '广场', keywords: '', description: '', content: '游客在天安门广场上。', attributes: { createdAt: '2024-01-01T00:00:00Z' } },
+      {
+        id: 1,
+        title: '广场',
+        keywords: '',
+        description: '',
+        content: '游客在天安门广场上。',
+        attributes: { createdAt: '2024-01-01T00:00:00Z' },
+      },
     ]);
     opened.sqlite.prepare('UPDATE search_meta SET tokenizer_version = ?').run(TOKENIZER_VERSION - 1);
     await opened.db.destroy();
@@ -62,7 +77,8 @@ describe('restart on the same DATA_DIR', () => {
     try {
       const { default: SQLite } = await import('better-sqlite3');
       const db = new SQLite(path.join(first.dataDir, 'moredoc.db'), { readonly: true });
-      const versions = () => db.prepare('SELECT collection, tokenizer_version AS version FROM search_meta ORDER BY collection').all();
+      const versions = () =>
+        db.prepare('SELECT collection, tokenizer_version AS version FROM search_meta ORDER BY collection').all();
       try {
         await expect.poll(versions, { timeout: 10_000 }).toEqual([
           { collection: 'article', version: TOKENIZER_VERSION },
@@ -80,7 +96,11 @@ describe('restart on the same DATA_DIR', () => {
   it('creates the admin once, with a generated password when ADMIN_PASSWORD is unset', async () => {
     const dataDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'moredoc-restart-'));
     try {
-      const config = loadBackendConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' });
+      const config = loadBackendConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      });
       const first = await buildBackend(config, { logger: false });
       const admin = first.initialAdmin;
       expect(admin).toMatchObject({ username: 'admin', generated: true });
@@ -90,7 +110,12 @@ describe('restart on the same DATA_DIR', () => {
       await first.close();
       // The generated login key is kept in the database, not in DATA_DIR, and stays.
       expect(fs.existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
-      const storedKey = () => withDatabase(dataDir, async (db) => (await db.selectFrom('secret').select('value').where('name', '=', 'jwt').executeTakeFirstOrThrow()).value);
+      const storedKey = () =>
+        withDatabase(
+          dataDir,
+          async (db) =>
+            (await db.selectFrom('secret').select('value').where('name', '=', 'jwt').executeTakeFirstOrThrow()).value,
+        );
       const secret = await storedKey();
 
       const second = await buildBackend(config, { logger: false });
@@ -104,20 +129,31 @@ describe('restart on the same DATA_DIR', () => {
 
   it('moves the login and download keys an older install kept in DATA_DIR into the database, its tokens still valid', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-restart-'));
-    const legacy = { jwt: 'legacy-jwt-secret-of-an-older-install', download: 'legacy-download-secret-of-an-older-install' };
+    const legacy = {
+      jwt: 'legacy-jwt-secret-of-an-older-install',
+      download: 'legacy-download-secret-of-an-older-install',
+    };
     fs.writeFileSync(path.join(dataDir, 'jwt-secret'), `${legacy.jwt}\n`, { mode: 0o600 });
     fs.writeFileSync(path.join(dataDir, 'download-secret'), `${legacy.download}\n`, { mode: 0o600 });
     const backend = await startBackend({ dataDir });
     try {
       const iat = Math.floor(Date.now() / 1000);
       const token = await new SignJWT({ UserId: 1, UUID: crypto.randomUUID(), HaveAccess: false })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + 3600).setIssuer('moredoc')
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 3600)
+        .setIssuer('moredoc')
         .sign(new TextEncoder().encode(legacy.jwt));
       const me = await api(backend.url, 'GET', '/api/v1/user', { token });
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('admin');
-      const stored = await withDatabase(dataDir, (db) => db.selectFrom('secret').select(['name', 'value']).orderBy('name').execute());
-      expect(stored).toEqual([{ name: 'download', value: legacy.download }, { name: 'jwt', value: legacy.jwt }]);
+      const stored = await withDatabase(dataDir, (db) =>
+        db.selectFrom('secret').select(['name', 'value']).orderBy('name').execute(),
+      );
+      expect(stored).toEqual([
+        { name: 'download', value: legacy.download },
+        { name: 'jwt', value: legacy.jwt },
+      ]);
       expect(fs.readdirSync(dataDir).filter((name) => name.endsWith('-secret'))).toEqual([]);
     } finally {
       await backend.close();

@@ -9,7 +9,17 @@ import { api, login, useBackend } from '../helpers/backend';
 // SMS on (log-only provider), so that the mobile-number flows run instead of answering 503.
 const backend = useBackend({ env: { CONFIG_SMS_ENABLE: 'true' } });
 
-const ODD_STRINGS = ["' OR 1=1 --", '%', '_', '\u0000', '../../etc/passwd', '<script>alert(1)</script>', '😀'.repeat(300), '   ', 'a,b,,c'];
+const ODD_STRINGS = [
+  "' OR 1=1 --",
+  '%',
+  '_',
+  '\u0000',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '😀'.repeat(300),
+  '   ',
+  'a,b,,c',
+];
 const ODD_NUMBERS = [0, -1, 2 ** 31 - 1, Number.MAX_SAFE_INTEGER, 1];
 
 function oddValue(spec: unknown, variant: number): unknown {
@@ -18,10 +28,18 @@ function oddValue(spec: unknown, variant: number): unknown {
   if (typeof spec === 'object' && spec && 'enum' in spec) return variant % 2;
   const s = spec as string;
   const base = s.replace('[]', '');
-  const one = base === 'string' ? ODD_STRINGS[variant % ODD_STRINGS.length]
-    : base === 'bool' ? variant % 2 === 0
-      : base === 'time' ? (variant % 2 ? '1970-01-01T00:00:00Z' : '9999-12-31T23:59:59Z')
-        : base === 'float' ? -1.5 : ODD_NUMBERS[variant % ODD_NUMBERS.length];
+  const one =
+    base === 'string'
+      ? ODD_STRINGS[variant % ODD_STRINGS.length]
+      : base === 'bool'
+        ? variant % 2 === 0
+        : base === 'time'
+          ? variant % 2
+            ? '1970-01-01T00:00:00Z'
+            : '9999-12-31T23:59:59Z'
+          : base === 'float'
+            ? -1.5
+            : ODD_NUMBERS[variant % ODD_NUMBERS.length];
   return s.endsWith('[]') ? [one, one] : one;
 }
 
@@ -29,7 +47,8 @@ function oddMessage(type: MessageType<Fields>, variant: number): Record<string, 
   return Object.fromEntries(Object.entries(type.fields).map(([name, spec], i) => [name, oddValue(spec, variant + i)]));
 }
 
-const rpcs = services.flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r.name}`, ...r })))
+const rpcs = services
+  .flatMap((s) => s.rpcs.map((r) => ({ key: `${s.name}.${r.name}`, ...r })))
   // Deleting the admin's own data or logging out would only disturb the other cases.
   .filter((r) => !['UserAPI.Logout'].includes(r.key));
 
@@ -39,16 +58,29 @@ describe('robustness', () => {
     for (let variant = 0; variant < 6; variant += 1) {
       const input = type ? oddMessage(type, variant) : {};
       const isQuery = rpc.method === 'GET' || rpc.method === 'DELETE';
-      const query = Object.fromEntries(Object.entries(input).filter(([, v]) => typeof v !== 'object' || Array.isArray(v))
-        .map(([k, v]) => [k, Array.isArray(v) ? v.filter((x) => typeof x !== 'object').map(String) : String(v)]));
-      const res = await api(backend.url, rpc.method, rpc.url, isQuery ? { token: backend.adminToken, query } : { token: backend.adminToken, body: input });
+      const query = Object.fromEntries(
+        Object.entries(input)
+          .filter(([, v]) => typeof v !== 'object' || Array.isArray(v))
+          .map(([k, v]) => [k, Array.isArray(v) ? v.filter((x) => typeof x !== 'object').map(String) : String(v)]),
+      );
+      const res = await api(
+        backend.url,
+        rpc.method,
+        rpc.url,
+        isQuery ? { token: backend.adminToken, query } : { token: backend.adminToken, body: input },
+      );
       expect(res.status, `${rpc.key} #${variant}: ${res.text}`).toBeLessThan(500);
       if (res.status === 200 && rpc.spec.response) expect(() => encode(rpc.spec.response!, res.body)).not.toThrow();
     }
   });
 
   it('survives prototype keys and deep nesting', async () => {
-    for (const rawBody of ['{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}', '['.repeat(5000) + ']'.repeat(5000), '{"config":[{"__proto__":1}]}']) {
+    for (const rawBody of [
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{}}}',
+      '['.repeat(5000) + ']'.repeat(5000),
+      '{"config":[{"__proto__":1}]}',
+    ]) {
       const res = await api(backend.url, 'PUT', '/api/v1/config', { token: backend.adminToken, rawBody });
       expect(res.status).toBe(400);
     }

@@ -33,8 +33,13 @@ const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('he
 
 async function objectKeys(): Promise<string[]> {
   const client = new S3Client({
-    endpoint: backend.s3.endpoint, region: 'us-east-1', forcePathStyle: true,
-    credentials: { accessKeyId: backend.s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: backend.s3.env.S3_SECRET_ACCESS_KEY! },
+    endpoint: backend.s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: {
+      accessKeyId: backend.s3.env.S3_ACCESS_KEY_ID!,
+      secretAccessKey: backend.s3.env.S3_SECRET_ACCESS_KEY!,
+    },
   });
   try {
     const page = await client.send(new ListObjectsV2Command({ Bucket: backend.s3.bucket }));
@@ -71,7 +76,10 @@ describe('a document in the bucket', () => {
     expect(keys).toContain(`${folder}/${doc.hash}/manifest.json`);
     expect(keys).toContain(`${folder}/${doc.hash}/cover.png`);
     // page 1's image and its text positions (the reader's find and text layer)
-    expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`)).sort()).toEqual([`${folder}/${doc.hash}/1.gzip.svg`, `${folder}/${doc.hash}/1.pos.gz`]);
+    expect(keys.filter((key) => key.startsWith(`${folder}/${doc.hash}/1.`)).sort()).toEqual([
+      `${folder}/${doc.hash}/1.gzip.svg`,
+      `${folder}/${doc.hash}/1.pos.gz`,
+    ]);
     expect(keys.filter((key) => key.startsWith('tmp/'))).toEqual([]);
     expect(dataFiles().filter((file) => !/^moredoc\.db(-wal|-shm)?$/.test(file))).toEqual([]);
   });
@@ -91,7 +99,11 @@ describe('a document in the bucket', () => {
 
   it('removed the scratch copy of the original the conversion read', async () => {
     // The job removes it last, after the document shows as converted: it is gone soon after.
-    await expect.poll(() => fs.readdirSync(scratchRoot).filter((name) => name.startsWith('moredoc-document-')), { timeout: 10_000 }).toEqual([]);
+    await expect
+      .poll(() => fs.readdirSync(scratchRoot).filter((name) => name.startsWith('moredoc-document-')), {
+        timeout: 10_000,
+      })
+      .toEqual([]);
   });
 
   it('serves the pages from the bucket with an ETag, 304 on If-None-Match, the same in process', async () => {
@@ -105,7 +117,11 @@ describe('a document in the bucket', () => {
     expect(again.status).toBe(304);
     expect(again.bytes.length).toBe(0);
 
-    const inProcess = await backend.viewFiles(`/view/page/${doc.hash}/1.svg`, { authorization: undefined, acceptEncoding: 'gzip', ifNoneMatch: undefined });
+    const inProcess = await backend.viewFiles(`/view/page/${doc.hash}/1.svg`, {
+      authorization: undefined,
+      acceptEncoding: 'gzip',
+      ifNoneMatch: undefined,
+    });
     expect(inProcess).toMatchObject({ status: 200, headers: { etag } });
     const cover = await get(`/view/cover/${doc.hash}`);
     expect(cover.status).toBe(200);
@@ -113,13 +129,16 @@ describe('a document in the bucket', () => {
   });
 
   it('downloads the original from the bucket, whole and by range, with its validators', async () => {
-    const link = await api(backend.url, 'GET', '/api/v1/document/download', { token: author.token, query: { id: doc.id } });
+    const link = await api(backend.url, 'GET', '/api/v1/document/download', {
+      token: author.token,
+      query: { id: doc.id },
+    });
     expect(link.status, link.text).toBe(200);
     const whole = await get(link.body.url);
     expect(whole.status).toBe(200);
     expect(md5(whole.bytes)).toBe(doc.hash);
     expect(whole.headers.get('etag')).toBe(`"${doc.hash}"`);
-    expect(whole.headers.get('content-disposition')).toContain('filename*=UTF-8\'\'%E4%B8%89%E9%A1%B5.pdf');
+    expect(whole.headers.get('content-disposition')).toContain("filename*=UTF-8''%E4%B8%89%E9%A1%B5.pdf");
     const part = await get(link.body.url, { range: 'bytes=5-14' });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 5-14/${pdf.length}`);
@@ -130,13 +149,19 @@ describe('a document in the bucket', () => {
 });
 
 describe('images under /uploads/ from the bucket', () => {
-  it('serves an avatar with the static route\'s headers, 304s and ranges', async () => {
+  it("serves an avatar with the static route's headers, 304s and ranges", async () => {
     const png = Buffer.alloc(200);
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 9, 0, 0, 0, 7, 8, 2]).copy(png);
+    Buffer.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 9, 0, 0, 0, 7, 8, 2,
+    ]).copy(png);
     png.fill(7, 40);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)]), 'me.png');
-    const res = await fetch(`${backend.url}/api/v1/upload/avatar`, { method: 'POST', body: form, headers: { authorization: `Bearer ${author.token}` } });
+    const res = await fetch(`${backend.url}/api/v1/upload/avatar`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${author.token}` },
+    });
     const uploaded = (await res.json()) as { data: { path: string } };
     expect(res.status).toBe(200);
 
@@ -150,7 +175,9 @@ describe('images under /uploads/ from the bucket', () => {
     const etag = served.headers.get('etag')!;
     expect(etag).toMatch(/^W\/"c8-[0-9a-f]+"$/);
     expect((await get(uploaded.data.path, { 'if-none-match': etag })).status).toBe(304);
-    expect((await get(uploaded.data.path, { 'if-modified-since': served.headers.get('last-modified')! })).status).toBe(304);
+    expect((await get(uploaded.data.path, { 'if-modified-since': served.headers.get('last-modified')! })).status).toBe(
+      304,
+    );
     const range = await get(uploaded.data.path, { range: 'bytes=0-7' });
     expect(range.status).toBe(206);
     expect(range.headers.get('content-range')).toBe('bytes 0-7/200');
@@ -163,7 +190,10 @@ describe('images under /uploads/ from the bucket', () => {
 describe('failed uploads', () => {
   /** Objects of the bucket besides those there before, and unfinished multipart uploads. */
   async function leftoversSince(before: string[]) {
-    return { objects: (await objectKeys()).filter((key) => !before.includes(key)), uploads: backend.s3.pendingUploads() };
+    return {
+      objects: (await objectKeys()).filter((key) => !before.includes(key)),
+      uploads: backend.s3.pendingUploads(),
+    };
   }
 
   it('leaves nothing in the bucket, and no parts, for a document over the size limit', async () => {
@@ -188,8 +218,10 @@ describe('failed uploads', () => {
     const { port } = new URL(backend.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${author.token}\r\n`
-      + `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${total}\r\n\r\n${head}`);
+    socket.write(
+      `POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${author.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${total}\r\n\r\n${head}`,
+    );
     // 12 MiB of the 20: more than one 8 MiB part has gone up when the client leaves.
     const chunk = crypto.randomBytes(1024 * 1024);
     for (let sent = 0; sent < 12; sent += 1) {
@@ -212,7 +244,10 @@ describe('with S3_PRESIGNED_DOWNLOADS', () => {
     const owner = await uploader(presigning.url, presigning.adminToken);
     const own = await createDocument(presigning.url, owner.token, pdf, '预签名.pdf');
     await waitForStatus(presigning.url, owner.token, own.id, [2]);
-    const link = await api(presigning.url, 'GET', '/api/v1/document/download', { token: owner.token, query: { id: own.id } });
+    const link = await api(presigning.url, 'GET', '/api/v1/document/download', {
+      token: owner.token,
+      query: { id: own.id },
+    });
     expect(link.status, link.text).toBe(200);
 
     const redirect = await fetch(presigning.url + link.body.url, { redirect: 'manual' });
@@ -224,10 +259,12 @@ describe('with S3_PRESIGNED_DOWNLOADS', () => {
     const file = await fetch(location);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toContain('filename*=UTF-8\'\'%E9%A2%84%E7%AD%BE%E5%90%8D.pdf');
+    expect(file.headers.get('content-disposition')).toContain("filename*=UTF-8''%E9%A2%84%E7%AD%BE%E5%90%8D.pdf");
     expect(md5(Buffer.from(await file.arrayBuffer()))).toBe(own.hash);
 
-    const tampered = await fetch(presigning.url + link.body.url.replace(/\/download\/[\w-]+/, '/download/x'), { redirect: 'manual' });
+    const tampered = await fetch(presigning.url + link.body.url.replace(/\/download\/[\w-]+/, '/download/x'), {
+      redirect: 'manual',
+    });
     expect(tampered.status).toBe(400);
   });
 });

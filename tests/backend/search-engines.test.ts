@@ -37,7 +37,14 @@ function entriesOf(first: number, count: number, length: number, corpus: Chinese
       description: d.description,
       content: paged ? paginated(d.content + ending) : d.content + ending,
       ...(paged ? { paged: true } : {}),
-      attributes: { categoryIds: [1 + (d.topic % 12)], ext: d.ext, language: 'zh', createdAt: d.createdAt, viewCount: d.viewCount, downloadCount: d.downloadCount },
+      attributes: {
+        categoryIds: [1 + (d.topic % 12)],
+        ext: d.ext,
+        language: 'zh',
+        createdAt: d.createdAt,
+        viewCount: d.viewCount,
+        downloadCount: d.downloadCount,
+      },
     };
   });
 }
@@ -72,7 +79,10 @@ describe.skipIf(!clusterUrl)('the SQLite and PostgreSQL engines', () => {
     for (const text of SEARCH_QUERIES) {
       const { sqlite, postgres } = await both({ text, maxTotal: 1000 });
       expect(sqlite.hits.length, text).toBeGreaterThan(0);
-      expect(postgres.hits.map((hit) => hit.id), text).toEqual(sqlite.hits.map((hit) => hit.id));
+      expect(
+        postgres.hits.map((hit) => hit.id),
+        text,
+      ).toEqual(sqlite.hits.map((hit) => hit.id));
       expect(postgres, text).toEqual(sqlite);
     }
   });
@@ -80,7 +90,11 @@ describe.skipIf(!clusterUrl)('the SQLite and PostgreSQL engines', () => {
   it('agree on the other shapes of query, on deeper pages, and on a phrase only at the end of long texts', async () => {
     const queries: SearchQuery[] = [
       ...SEARCH_VARIANTS.map((variant) => variant.query),
-      ...SEARCH_QUERIES.slice(0, 8).flatMap((text) => [{ text, page: 3 }, { text, size: 50, page: 2 }, { text, sort: 'views' as const }]),
+      ...SEARCH_QUERIES.slice(0, 8).flatMap((text) => [
+        { text, page: 3 },
+        { text, size: 50, page: 2 },
+        { text, sort: 'views' as const },
+      ]),
       { text: LAST_WORDS.slice(0, 4), size: 20 },
     ];
     for (const query of queries) {
@@ -88,7 +102,9 @@ describe.skipIf(!clusterUrl)('the SQLite and PostgreSQL engines', () => {
       expect(postgres, JSON.stringify(query)).toEqual(sqlite);
     }
     const { postgres } = await both({ text: LAST_WORDS.slice(0, 4) });
-    expect(postgres.hits.map((hit) => hit.id).sort()).toEqual(Array.from({ length: LONG }, (_, i) => DOCUMENTS + 1 + i));
+    expect(postgres.hits.map((hit) => hit.id).sort()).toEqual(
+      Array.from({ length: LONG }, (_, i) => DOCUMENTS + 1 + i),
+    );
   });
 
   it('still agree after entries are replaced, removed and given other values', async () => {
@@ -99,7 +115,11 @@ describe.skipIf(!clusterUrl)('the SQLite and PostgreSQL engines', () => {
       await store.index.remove([2, 3, 50, DOCUMENTS + 2]);
       await store.index.updateAttributes(4, { viewCount: 1_000_000, categoryIds: [99] });
     }
-    for (const query of [...SEARCH_QUERIES.map((text) => ({ text })), { text: '经济', sort: 'views' as const }, { text: '经济', filters: { categoryIds: [99] } }]) {
+    for (const query of [
+      ...SEARCH_QUERIES.map((text) => ({ text })),
+      { text: '经济', sort: 'views' as const },
+      { text: '经济', filters: { categoryIds: [99] } },
+    ]) {
       const { sqlite, postgres } = await both(query);
       expect(postgres, JSON.stringify(query)).toEqual(sqlite);
     }

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../backend/db';
-import { compactWhitespace, indexTerms, indexTokens, normalizeText, parseQuery, queryToMatchExpression, toMatchExpression, TOKENIZER_VERSION } from '../../backend/platform/search/bigrams';
+import {
+  compactWhitespace,
+  indexTerms,
+  indexTokens,
+  normalizeText,
+  parseQuery,
+  queryToMatchExpression,
+  toMatchExpression,
+  TOKENIZER_VERSION,
+} from '../../backend/platform/search/bigrams';
 import { normalizePages, pageAt } from '../../backend/platform/search/pages';
 import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
 import type { SearchEntry, SearchQuery } from '../../backend/platform/search/search-index';
@@ -16,10 +25,19 @@ import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
 
 // Five pages (the second empty), a word cut by the break between the third and the fourth.
-const PAGES = ['第一页讲述了城市图书馆的历史。', '', `${FILLER}第三页的末尾写着机器学`, `习的方法。${FILLER}`, 'Chapter five: the ｐｙｔｈｏｎ notes.'];
+const PAGES = [
+  '第一页讲述了城市图书馆的历史。',
+  '',
+  `${FILLER}第三页的末尾写着机器学`,
+  `习的方法。${FILLER}`,
+  'Chapter five: the ｐｙｔｈｏｎ notes.',
+];
 const PAGED = PAGES.join('\f');
 
-function entry(id: number, fields: Partial<Omit<SearchEntry, 'id' | 'attributes'>> & { attributes?: Partial<SearchEntry['attributes']> } = {}): SearchEntry {
+function entry(
+  id: number,
+  fields: Partial<Omit<SearchEntry, 'id' | 'attributes'>> & { attributes?: Partial<SearchEntry['attributes']> } = {},
+): SearchEntry {
   return {
     id,
     title: fields.title ?? `文档${id}`,
@@ -72,7 +90,13 @@ describe('bigram tokens', () => {
       ],
     });
     expect(queryToMatchExpression('麒麟 座')).toBe('"麒麟" AND "座"*');
-    expect(parseQuery('A股')).toEqual({ titleOnly: false, terms: [{ kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } }, { kind: 'char', char: '股' }] });
+    expect(parseQuery('A股')).toEqual({
+      titleOnly: false,
+      terms: [
+        { kind: 'phrase', tokens: ['a'], literal: { text: 'a', cjk: false } },
+        { kind: 'char', char: '股' },
+      ],
+    });
     expect(parseQuery('C 2')).toEqual({
       titleOnly: true,
       terms: [
@@ -93,18 +117,27 @@ describe('bigram tokens', () => {
 describe('dictionary words', () => {
   it('follow the bigrams of a text, every word of 3 or more characters each time it occurs', () => {
     expect(indexTokens('我在天安门广场')).toBe('我在 在天 天安 安门 门广 广场 场 天安门 天安门广场');
-    expect(indexTokens('人民代表大会，天安门')).toBe('人民 民代 代表 表大 大会 会 天安 安门 门 人民代表 人民代表大会 代表大会 天安门');
+    expect(indexTokens('人民代表大会，天安门')).toBe(
+      '人民 民代 代表 表大 大会 会 天安 安门 门 人民代表 人民代表大会 代表大会 天安门',
+    );
     // Within a run only: not across punctuation or a space, but across a line wrap.
     expect(indexTokens('天安门 广场')).toBe('天安 安门 门 广场 场 天安门');
     expect(indexTokens('天安\n门广场')).toBe('天安 安门 门广 广场 场 天安门 天安门广场');
-    expect(indexTokens('天安门广场天安门广场').split(' ').filter((token) => token === '天安门广场')).toHaveLength(2);
+    expect(
+      indexTokens('天安门广场天安门广场')
+        .split(' ')
+        .filter((token) => token === '天安门广场'),
+    ).toHaveLength(2);
   });
 
   it('are matched as one token, other runs as their bigram phrase, and as a phrase by an index without them', () => {
     expect(queryToMatchExpression('天安门广场')).toBe('"天安门广场"');
     expect(queryToMatchExpression('天安门广场 Python')).toBe('"天安门广场" AND "python"');
     expect(queryToMatchExpression('安门广场')).toBe('"安门 门广 广场"');
-    expect(parseQuery('计算机')).toEqual({ titleOnly: false, terms: [{ kind: 'phrase', tokens: ['计算', '算机'], literal: { text: '计算机', cjk: true }, word: '计算机' }] });
+    expect(parseQuery('计算机')).toEqual({
+      titleOnly: false,
+      terms: [{ kind: 'phrase', tokens: ['计算', '算机'], literal: { text: '计算机', cjk: true }, word: '计算机' }],
+    });
     expect(toMatchExpression(parseQuery('天安门广场'), false)).toBe('"天安 安门 门广 广场"');
   });
 });
@@ -125,10 +158,15 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     await store?.close();
   });
 
-  const ids = async (query: SearchQuery | string) => (await index.search(typeof query === 'string' ? { text: query } : query)).hits.map((hit) => hit.id);
+  const ids = async (query: SearchQuery | string) =>
+    (await index.search(typeof query === 'string' ? { text: query } : query)).hits.map((hit) => hit.id);
 
   it('finds a 2-character word that only the body text holds', async () => {
-    await index.upsert([entry(1, { content: `${FILLER}这份报告分析了市场的变化。${FILLER}` }), entry(2), entry(3, { title: '市场', content: FILLER })]);
+    await index.upsert([
+      entry(1, { content: `${FILLER}这份报告分析了市场的变化。${FILLER}` }),
+      entry(2),
+      entry(3, { title: '市场', content: FILLER }),
+    ]);
     expect(await ids('报告')).toEqual([1]);
     expect(await ids('市场的变化')).toEqual([1]);
     expect(await ids('市场的报告')).toEqual([]);
@@ -185,14 +223,41 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     expect(await ids('麒麟 座')).toEqual([9]);
     expect(await ids('瑞兽 麒')).toEqual([8]);
     expect(await ids('A股')).toEqual([]);
-    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([6, 3, 2, 1]);
+    expect(await ids({ text: '书', sort: 'newest', filters: { createdFrom: '2023-01-01T00:00:00Z' } })).toEqual([
+      6, 3, 2, 1,
+    ]);
     // A single letter is a word of nearly every text: titles only, as a whole word.
     expect(await ids('c')).toEqual([4, 7]);
   });
 
   it('never throws on FTS5 syntax in a query, and matches operators as plain words', async () => {
-    await index.upsert([entry(1, { title: 'Rock and Roll', content: 'near the end' }), entry(2, { title: '教程', content: FILLER })]);
-    for (const text of ['"', '""', '*', 'NEAR', 'NEAR(a b)', 'AND', 'OR', 'NOT', '(', ')', '-', ':', 'title:教程', '教程*', '-教程', '^教程', '{title}: x', '"教程', 'a" OR "b', '\u0000', '\ud800']) {
+    await index.upsert([
+      entry(1, { title: 'Rock and Roll', content: 'near the end' }),
+      entry(2, { title: '教程', content: FILLER }),
+    ]);
+    for (const text of [
+      '"',
+      '""',
+      '*',
+      'NEAR',
+      'NEAR(a b)',
+      'AND',
+      'OR',
+      'NOT',
+      '(',
+      ')',
+      '-',
+      ':',
+      'title:教程',
+      '教程*',
+      '-教程',
+      '^教程',
+      '{title}: x',
+      '"教程',
+      'a" OR "b',
+      '\u0000',
+      '\ud800',
+    ]) {
       await expect(index.search({ text }), text).resolves.toBeDefined();
     }
     expect(await ids('AND')).toEqual([1]);
@@ -257,9 +322,24 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   it('filters by category, extension, language, uploader and creation date', async () => {
     const body = '操作系统的进程调度。';
     await index.upsert([
-      entry(1, { content: body, attributes: { categoryIds: [10, 11], ext: '.pdf', language: 'zh', userId: 7, createdAt: '2024-01-10T00:00:00Z' } }),
-      entry(2, { content: body, attributes: { categoryIds: [11], ext: '.docx', language: 'en', userId: 8, createdAt: '2024-03-10T00:00:00Z' } }),
-      entry(3, { content: body, attributes: { categoryIds: [12], ext: '.pdf', language: 'zh', userId: 7, createdAt: '2024-05-10T00:00:00Z' } }),
+      entry(1, {
+        content: body,
+        attributes: {
+          categoryIds: [10, 11],
+          ext: '.pdf',
+          language: 'zh',
+          userId: 7,
+          createdAt: '2024-01-10T00:00:00Z',
+        },
+      }),
+      entry(2, {
+        content: body,
+        attributes: { categoryIds: [11], ext: '.docx', language: 'en', userId: 8, createdAt: '2024-03-10T00:00:00Z' },
+      }),
+      entry(3, {
+        content: body,
+        attributes: { categoryIds: [12], ext: '.pdf', language: 'zh', userId: 7, createdAt: '2024-05-10T00:00:00Z' },
+      }),
     ]);
     const filtered = (filters: SearchQuery['filters']) => ids({ text: '进程调度', filters, sort: 'newest' });
     expect(await filtered({ categoryIds: [11] })).toEqual([2, 1]);
@@ -268,7 +348,9 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     expect(await filtered({ exts: ['.pdf', '.docx'], languages: ['en'] })).toEqual([2]);
     expect(await filtered({ userId: 7, categoryIds: [11] })).toEqual([1]);
     expect(await filtered({ createdFrom: '2024-02-01T00:00:00Z' })).toEqual([3, 2]);
-    expect(await filtered({ createdFrom: '2024-02-01T00:00:00Z', createdTo: '2024-04-01T00:00:00+08:00' })).toEqual([2]);
+    expect(await filtered({ createdFrom: '2024-02-01T00:00:00Z', createdTo: '2024-04-01T00:00:00+08:00' })).toEqual([
+      2,
+    ]);
     expect(await filtered({ categoryIds: [], exts: [], languages: [] })).toEqual([3, 2, 1]);
     await expect(index.search({ text: '进程', filters: { createdFrom: 'yesterday' } })).rejects.toThrow(RangeError);
   });
@@ -276,9 +358,39 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   it('sorts by creation date and by counters, ties newest first', async () => {
     const body = '数据库索引的原理。';
     await index.upsert([
-      entry(1, { content: body, attributes: { createdAt: '2024-01-01T00:00:00Z', viewCount: 50, downloadCount: 1, favoriteCount: 3, commentCount: 0, score: 450 } }),
-      entry(2, { content: body, attributes: { createdAt: '2024-02-01T00:00:00Z', viewCount: 10, downloadCount: 9, favoriteCount: 3, commentCount: 5, score: 300 } }),
-      entry(3, { content: body, attributes: { createdAt: '2024-03-01T00:00:00Z', viewCount: 30, downloadCount: 5, favoriteCount: 1, commentCount: 2, score: 380 } }),
+      entry(1, {
+        content: body,
+        attributes: {
+          createdAt: '2024-01-01T00:00:00Z',
+          viewCount: 50,
+          downloadCount: 1,
+          favoriteCount: 3,
+          commentCount: 0,
+          score: 450,
+        },
+      }),
+      entry(2, {
+        content: body,
+        attributes: {
+          createdAt: '2024-02-01T00:00:00Z',
+          viewCount: 10,
+          downloadCount: 9,
+          favoriteCount: 3,
+          commentCount: 5,
+          score: 300,
+        },
+      }),
+      entry(3, {
+        content: body,
+        attributes: {
+          createdAt: '2024-03-01T00:00:00Z',
+          viewCount: 30,
+          downloadCount: 5,
+          favoriteCount: 1,
+          commentCount: 2,
+          score: 380,
+        },
+      }),
     ]);
     const sorted = (sort: SearchQuery['sort']) => ids({ text: '数据库索引', sort });
     expect(await sorted('newest')).toEqual([3, 2, 1]);
@@ -292,8 +404,17 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   });
 
   it('pages through the results and reports the total', async () => {
-    await index.upsert(Array.from({ length: 25 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。', attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() } })));
-    const pages = await Promise.all([1, 2, 3, 4].map((page) => index.search({ text: '云计算', sort: 'newest', page, size: 10 })));
+    await index.upsert(
+      Array.from({ length: 25 }, (_, i) =>
+        entry(i + 1, {
+          content: '云计算平台的架构。',
+          attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() },
+        }),
+      ),
+    );
+    const pages = await Promise.all(
+      [1, 2, 3, 4].map((page) => index.search({ text: '云计算', sort: 'newest', page, size: 10 })),
+    );
     expect(pages.map((p) => p.total)).toEqual([25, 25, 25, 25]);
     expect(pages.map((p) => p.hits.length)).toEqual([10, 10, 5, 0]);
     expect(pages.flatMap((p) => p.hits.map((hit) => hit.id))).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
@@ -302,14 +423,29 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   });
 
   it('answers every page size and depth right', async () => {
-    await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。', attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() } })));
+    await index.upsert(
+      Array.from({ length: 30 }, (_, i) =>
+        entry(i + 1, {
+          content: '云计算平台的架构。',
+          attributes: { createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString() },
+        }),
+      ),
+    );
     // Each size, page and total cap is its own SQL (the LIMIT is written into it).
     for (let size = 1; size <= 30; size++) {
       for (let page = 1; page <= 30; page++) {
-        const { total, hits } = await index.search({ text: '云计算', sort: 'newest', size, page, maxTotal: 100 + size * 30 + page });
+        const { total, hits } = await index.search({
+          text: '云计算',
+          sort: 'newest',
+          size,
+          page,
+          maxTotal: 100 + size * 30 + page,
+        });
         expect(total).toBe(30);
         const first = 30 - (page - 1) * size;
-        expect(hits.map((hit) => hit.id)).toEqual(Array.from({ length: Math.max(0, Math.min(size, first)) }, (_, i) => first - i));
+        expect(hits.map((hit) => hit.id)).toEqual(
+          Array.from({ length: Math.max(0, Math.min(size, first)) }, (_, i) => first - i),
+        );
       }
     }
   });
@@ -340,7 +476,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     }
   });
 
-  it('shows the text\'s beginning when the only candidate far into the text is inside a longer word', async () => {
+  it("shows the text's beginning when the only candidate far into the text is inside a longer word", async () => {
     const content = `${'正文内容。'.repeat(200)}Pythonic code.${'结尾。'.repeat(200)}`;
     await index.upsert([entry(1, { title: 'python 入门', content })]);
     const [hit] = (await index.search({ text: 'python' })).hits;
@@ -368,16 +504,24 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       entry(2, { title: '地理学', description: '', content: '山川河流。' }),
     ]);
     expect((await index.search({ text: '星系' })).hits[0]!.snippet).toBe('关于&lt;<em>星系</em>&gt;的介绍');
-    expect((await index.search({ text: '地理学' })).hits[0]).toMatchObject({ snippet: '山川河流。', titleHighlight: '<em>地理学</em>' });
+    expect((await index.search({ text: '地理学' })).hits[0]).toMatchObject({
+      snippet: '山川河流。',
+      titleHighlight: '<em>地理学</em>',
+    });
   });
 
   it('takes the snippet from the description when the text holds the word only inside a longer one', async () => {
-    await index.upsert([entry(1, { title: '编程入门', description: '学会 python 编程', content: `${'正文。'.repeat(40)}Pythonic code.` })]);
+    await index.upsert([
+      entry(1, { title: '编程入门', description: '学会 python 编程', content: `${'正文。'.repeat(40)}Pythonic code.` }),
+    ]);
     expect((await index.search({ text: 'python' })).hits[0]!.snippet).toBe('学会 <em>python</em> 编程');
   });
 
   it('replaces every old token on upsert and forgets removed entries', async () => {
-    await index.upsert([entry(1, { title: '旧标题', keywords: '旧关键词', description: '旧的摘要', content: '旧的正文内容。' }), entry(2, { content: '旧的正文内容。' })]);
+    await index.upsert([
+      entry(1, { title: '旧标题', keywords: '旧关键词', description: '旧的摘要', content: '旧的正文内容。' }),
+      entry(2, { content: '旧的正文内容。' }),
+    ]);
     expect((await ids('旧的正文')).sort()).toEqual([1, 2]);
     expect(await ids('旧的摘要')).toEqual([1]);
     await index.upsert([entry(1, { title: '新标题', content: '全新的正文。' })]);
@@ -395,7 +539,10 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   });
 
   it('changes filter and sort values without indexing the text again', async () => {
-    await index.upsert([entry(1, { content: '网络安全。', attributes: { categoryIds: [1] } }), entry(2, { content: '网络安全。', attributes: { categoryIds: [1], viewCount: 5 } })]);
+    await index.upsert([
+      entry(1, { content: '网络安全。', attributes: { categoryIds: [1] } }),
+      entry(2, { content: '网络安全。', attributes: { categoryIds: [1], viewCount: 5 } }),
+    ]);
     await index.updateAttributes(1, { viewCount: 9, categoryIds: [2] });
     await index.updateAttributes(42, { viewCount: 1 });
     expect(await ids({ text: '网络安全', sort: 'views' })).toEqual([1, 2]);
@@ -404,7 +551,11 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   });
 
   it('folds full-width letters and radicals (NFKC) in text and query alike', async () => {
-    await index.upsert([entry(1, { title: '说明书 pdf 版' }), entry(2, { content: '⽂件的格式。' }), entry(3, { content: 'ＡＢＣ公司' })]);
+    await index.upsert([
+      entry(1, { title: '说明书 pdf 版' }),
+      entry(2, { content: '⽂件的格式。' }),
+      entry(3, { content: 'ＡＢＣ公司' }),
+    ]);
     expect(await ids('ＰＤＦ')).toEqual([1]);
     expect(await ids('文件')).toEqual([2]);
     expect(await ids('⽂件')).toEqual([2]);
@@ -500,9 +651,15 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect((await index.search({ text: '机器学习' })).hits[0]).toMatchObject({ page: 3 });
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ page: 4 });
       // the byte search misses a word in full-width letters: the match is found in the decoded text
-      expect((await index.search({ text: 'python' })).hits[0]).toMatchObject({ snippet: expect.stringContaining('<em>ｐｙｔｈｏｎ</em>'), page: 5 });
+      expect((await index.search({ text: 'python' })).hits[0]).toMatchObject({
+        snippet: expect.stringContaining('<em>ｐｙｔｈｏｎ</em>'),
+        page: 5,
+      });
       // a character found only in the title: the text's beginning
-      expect((await index.search({ text: '笔' })).hits[0]).toMatchObject({ snippet: expect.stringMatching(/^第一页/u), page: 1 });
+      expect((await index.search({ text: '笔' })).hits[0]).toMatchObject({
+        snippet: expect.stringMatching(/^第一页/u),
+        page: 1,
+      });
     });
 
     it('names no page for a snippet from the description, nor for a text that is not paged', async () => {
@@ -540,9 +697,20 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
 
   describe('an index made before the dictionary words', () => {
     // Texts that hold the words, or only look as if they do.
-    const TEXTS = ['游客在天安门广场上。', '天安门 广场', '天安\n门广场', '天安⻔广场', '在ＸＹ天安门广场', '天安门广场和天安门广场', '第十届全国人民代表大会', '门广场', '人民代表大'];
+    const TEXTS = [
+      '游客在天安门广场上。',
+      '天安门 广场',
+      '天安\n门广场',
+      '天安⻔广场',
+      '在ＸＹ天安门广场',
+      '天安门广场和天安门广场',
+      '第十届全国人民代表大会',
+      '门广场',
+      '人民代表大',
+    ];
     const WORDS = ['天安门广场', '天安门', '人民代表大会', '代表大会', '安门广场'];
-    const found = async (engine: TestIndex, text: string) => (await engine.search({ text, size: 100 })).hits.map((hit) => hit.id).sort((a, b) => a - b);
+    const found = async (engine: TestIndex, text: string) =>
+      (await engine.search({ text, size: 100 })).hits.map((hit) => hit.id).sort((a, b) => a - b);
 
     it('finds a word exactly where its phrase is', async () => {
       await index.upsert(TEXTS.map((content, i) => entry(i + 1, { content })));
@@ -552,11 +720,17 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       for (const word of WORDS) expect(await found(index, word), word).toEqual(await found(phrases, word));
       expect(await found(index, '天安门广场')).toEqual([1, 3, 4, 5, 6]);
       expect(await found(index, '代表大会')).toEqual([7]);
-      expect((await index.search({ text: '天安门广场' })).hits.find((hit) => hit.id === 6)!.snippet).toBe('<em>天安门广场</em>和<em>天安门广场</em>');
+      expect((await index.search({ text: '天安门广场' })).hits.find((hit) => hit.id === 6)!.snippet).toBe(
+        '<em>天安门广场</em>和<em>天安门广场</em>',
+      );
     });
 
     it('matches words as phrases until upgrade() has given every entry its words', async () => {
-      await index.upsert([entry(1, { content: TEXTS[0] }), entry(2, { title: '天安门广场', content: FILLER }), entry(3, { content: FILLER })]);
+      await index.upsert([
+        entry(1, { content: TEXTS[0] }),
+        entry(2, { title: '天安门广场', content: FILLER }),
+        entry(3, { content: FILLER }),
+      ]);
       await store.writeVersionOneTokens(2, { title: '天安门广场', content: FILLER });
       await store.setTokenizerVersion(1);
       // The engine of a running site that did not know: the entry without its word is missed.
@@ -582,7 +756,11 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
   });
 
   it('keeps every character of a text, a NUL too, and writes an id given twice once, as given last', async () => {
-    await index.upsert([entry(1, { title: 'a\u0000b 标题', content: '正文\u0000内容' }), entry(2, { content: '旧的文字' }), entry(2, { content: '新的内容' })]);
+    await index.upsert([
+      entry(1, { title: 'a\u0000b 标题', content: '正文\u0000内容' }),
+      entry(2, { content: '旧的文字' }),
+      entry(2, { content: '新的内容' }),
+    ]);
     expect(await index.count()).toBe(2);
     expect(await ids('旧的')).toEqual([]);
     expect(await ids({ text: '内容', sort: 'newest' })).toEqual([2, 1]);
@@ -611,10 +789,12 @@ describe('tsvectors of long texts', () => {
   /** A part's tokens in the order of their positions. */
   const tokensOf = (part: string) =>
     [...part.matchAll(/'((?:[^']|'')+)':([\dA-D,]+)/g)]
-      .flatMap(([, token, positions]) => positions!.split(',').map((position) => [Number.parseInt(position, 10), token!.replaceAll("''", "'")] as const))
+      .flatMap(([, token, positions]) =>
+        positions!.split(',').map((position) => [Number.parseInt(position, 10), token!.replaceAll("''", "'")] as const),
+      )
       .sort((a, b) => a[0] - b[0]);
 
-  it('are cut into parts within a tsvector\'s limits, only where no phrase runs on', () => {
+  it("are cut into parts within a tsvector's limits, only where no phrase runs on", () => {
     const terms = indexTerms('机器学习的原理，'.repeat(3000));
     const parts = tsvectorParts([{ terms, weight: 'D' }]);
     expect(parts.length).toBeGreaterThan(10);
@@ -629,7 +809,8 @@ describe('tsvectors of long texts', () => {
       expect(tokens.map(([position]) => position)).toEqual(tokens.map((_, i) => i + 1));
       const last = tokens.at(-1)![1];
       // A part of bigrams ends with a run's last character, never between two bigrams.
-      if (index < parts.length - 1 && Array.from(last).length === 2) throw new Error(`part ${index} ends inside a run: ${last}`);
+      if (index < parts.length - 1 && Array.from(last).length === 2)
+        throw new Error(`part ${index} ends inside a run: ${last}`);
       rejoined.push(...tokens.map(([, token]) => token));
     }
     expect(rejoined).toEqual(terms);
@@ -678,7 +859,8 @@ describe('SqliteSearchIndex', () => {
     await index.upsert(Array.from({ length: 30 }, (_, i) => entry(i + 1, { content: '云计算平台的架构。' })));
     // Each size, page and total cap is its own SQL (the LIMIT is written into it).
     for (let size = 1; size <= 30; size++) {
-      for (let page = 1; page <= 30; page++) await index.search({ text: '云计算', sort: 'newest', size, page, maxTotal: 100 + size * 30 + page });
+      for (let page = 1; page <= 30; page++)
+        await index.search({ text: '云计算', sort: 'newest', size, page, maxTotal: 100 + size * 30 + page });
     }
     expect((index as unknown as { statements: Map<string, unknown> }).statements.size).toBeLessThanOrEqual(500);
   });
@@ -688,7 +870,9 @@ describe('SqliteSearchIndex', () => {
     await index.upsert([entry(1, { content: long }), entry(2)]);
     opened.sqlite.exec('DROP TABLE search_document_text_head');
     index = new SqliteSearchIndex(opened.sqlite, 'document');
-    expect(opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all()).toEqual([{ id: 1, size: Buffer.byteLength(long) }]);
+    expect(opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all()).toEqual([
+      { id: 1, size: Buffer.byteLength(long) },
+    ]);
     expect((await index.search({ text: '开篇提到' })).hits[0]!.snippet).toContain('<em>开篇提到</em>');
   });
 
@@ -701,23 +885,31 @@ describe('SqliteSearchIndex', () => {
     expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
   });
 
-  it('gives an index made before the prefix index one, every entry\'s tokens again from its stored texts', async () => {
+  it("gives an index made before the prefix index one, every entry's tokens again from its stored texts", async () => {
     opened.sqlite.exec('DROP TABLE search_document_fts');
     opened.sqlite.exec(`CREATE VIRTUAL TABLE search_document_fts USING fts5(title, keywords, description, content,
       content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
     await index.upsert([entry(1, { content: `${FILLER}麒麟` }), entry(2, { title: '麒麟' })]);
     index = new SqliteSearchIndex(opened.sqlite, 'document');
-    const { sql } = opened.sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_document_fts'").get() as { sql: string };
+    const { sql } = opened.sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_document_fts'").get() as {
+      sql: string;
+    };
     expect(sql).toContain("prefix='1'");
     expect(await ids('麒')).toEqual([2, 1]);
     expect((await ids('公园')).sort()).toEqual([1, 2]);
   });
 
   it('fills the tier tables of an index made before they existed, from its stored texts', async () => {
-    await index.upsert([entry(1, { title: '边缘计算', content: FILLER }), entry(2, { description: '边缘计算的介绍', content: FILLER }), entry(3, { content: '边缘计算。' })]);
-    for (const table of ['search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.exec(`DROP TABLE ${table}`);
+    await index.upsert([
+      entry(1, { title: '边缘计算', content: FILLER }),
+      entry(2, { description: '边缘计算的介绍', content: FILLER }),
+      entry(3, { content: '边缘计算。' }),
+    ]);
+    for (const table of ['search_document_head_fts', 'search_document_summary_fts'])
+      opened.sqlite.exec(`DROP TABLE ${table}`);
     index = new SqliteSearchIndex(opened.sqlite, 'document');
-    const matching = (table: string) => opened.sqlite.prepare(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH '"边缘 缘计 计算"'`).all();
+    const matching = (table: string) =>
+      opened.sqlite.prepare(`SELECT rowid AS id FROM ${table} WHERE ${table} MATCH '"边缘 缘计 计算"'`).all();
     expect(matching('search_document_head_fts')).toEqual([{ id: 1 }]);
     expect(matching('search_document_summary_fts')).toEqual([{ id: 2 }]);
     expect(await ids('边缘计算')).toEqual([1, 2, 3]);

@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import {
+  api,
+  login,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  withDatabase,
+  type StartedBackend,
+} from '../helpers/backend';
 
 // SearchRecordAPI (the search log for admins) and its retention: records older than
 // `security.search_record_retention_days` are purged by a job that runs at start and daily.
@@ -9,14 +18,30 @@ const backend = useBackend();
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
-function insertRecords(dataDir: string, rows: { user_id?: number; ip?: string; keywords: string; total?: number; created_at?: string }[]) {
+function insertRecords(
+  dataDir: string,
+  rows: { user_id?: number; ip?: string; keywords: string; total?: number; created_at?: string }[],
+) {
   return withDatabase(dataDir, async (db) => {
     const ids: number[] = [];
     for (const r of rows) {
       const { created_at = new Date().toISOString(), ...values } = r;
-      const row = await db.insertInto('search_record').values({
-        user_id: 0, ip: '10.0.0.1', total: 3, page: 1, user_agent: 'vitest', type: 0, spend_time: 0.012, ...values, created_at, updated_at: created_at,
-      }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('search_record')
+        .values({
+          user_id: 0,
+          ip: '10.0.0.1',
+          total: 3,
+          page: 1,
+          user_agent: 'vitest',
+          type: 0,
+          spend_time: 0.012,
+          ...values,
+          created_at,
+          updated_at: created_at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       ids.push(row.id);
     }
     return ids;
@@ -24,7 +49,7 @@ function insertRecords(dataDir: string, rows: { user_id?: number; ip?: string; k
 }
 
 describe('ListSearchRecord', () => {
-  it('lists newest first with the searcher\'s name; keywords and ip are OR-ed LIKE filters, user_id an IN filter', async () => {
+  it("lists newest first with the searcher's name; keywords and ip are OR-ed LIKE filters, user_id an IN filter", async () => {
     const member = await registerMember(backend.url);
     const [guest, mine, other] = await insertRecords(backend.dataDir, [
       { keywords: '机器学习', ip: '192.168.7.1' },
@@ -36,8 +61,15 @@ describe('ListSearchRecord', () => {
     expect(all.body.total).toBe(3);
     expect(all.body.search_record.map((r: { id: number }) => r.id)).toEqual([other, mine, guest]);
     expect(all.body.search_record[1]).toMatchObject({
-      keywords: '年度报告', user_id: member.user.id, username: member.username, ip: '10.9.9.9', total: 3, page: 1, user_agent: 'vitest',
-      spend_time: 0.012, created_at: expect.stringMatching(/Z$/),
+      keywords: '年度报告',
+      user_id: member.user.id,
+      username: member.username,
+      ip: '10.9.9.9',
+      total: 3,
+      page: 1,
+      user_agent: 'vitest',
+      spend_time: 0.012,
+      created_at: expect.stringMatching(/Z$/),
     });
     expect(all.body.search_record[0].username).toBeUndefined();
 
@@ -47,7 +79,9 @@ describe('ListSearchRecord', () => {
     expect(byKeyword.body.search_record.map((r: { id: number }) => r.id)).toEqual([other, guest]);
     const byUser = await backend.admin('GET', '/api/v1/searchrecord/list', { query: { user_id: member.user.id } });
     expect(byUser.body).toMatchObject({ total: 1, search_record: [{ id: mine }] });
-    const oldestFirst = await backend.admin('GET', '/api/v1/searchrecord/list', { query: { order: 'id asc', size: 1 } });
+    const oldestFirst = await backend.admin('GET', '/api/v1/searchrecord/list', {
+      query: { order: 'id asc', size: 1 },
+    });
     expect(oldestFirst.body.search_record.map((r: { id: number }) => r.id)).toEqual([guest]);
   });
 });
@@ -72,18 +106,31 @@ describe('retention', () => {
     const first = await startBackend();
     const token = await login(first.url, 'admin', first.adminPassword);
     await setConfig(first.url, token, { 'security.search_record_retention_days': '3' });
-    const [old, recent] = await insertRecords(first.dataDir, [{ keywords: '四天前', created_at: daysAgo(4) }, { keywords: '两天前', created_at: daysAgo(2) }]);
+    const [old, recent] = await insertRecords(first.dataDir, [
+      { keywords: '四天前', created_at: daysAgo(4) },
+      { keywords: '两天前', created_at: daysAgo(2) },
+    ]);
     await first.close({ keepData: true });
 
     restarted = await startBackend({ dataDir: first.dataDir });
     const adminToken = await login(restarted.url, 'admin', restarted.adminPassword);
-    await expect.poll(async () => {
-      const list = await api(restarted!.url, 'GET', '/api/v1/searchrecord/list', { token: adminToken });
-      return (list.body.search_record ?? []).map((r: { id: number }) => r.id);
-    }).toEqual([recent]);
+    await expect
+      .poll(async () => {
+        const list = await api(restarted!.url, 'GET', '/api/v1/searchrecord/list', { token: adminToken });
+        return (list.body.search_record ?? []).map((r: { id: number }) => r.id);
+      })
+      .toEqual([recent]);
     expect(old).toBeDefined();
 
-    const purges = () => withDatabase(restarted!.dataDir, (db) => db.selectFrom('job').select(['state', 'run_after']).where('kind', '=', 'search-record.purge').orderBy('id').execute());
+    const purges = () =>
+      withDatabase(restarted!.dataDir, (db) =>
+        db
+          .selectFrom('job')
+          .select(['state', 'run_after'])
+          .where('kind', '=', 'search-record.purge')
+          .orderBy('id')
+          .execute(),
+      );
     // The records go before the run is marked done and the next one queued: wait for both.
     await expect.poll(async () => (await purges()).filter((j) => j.state === 'done').length).toBeGreaterThanOrEqual(2);
     await expect.poll(async () => (await purges()).filter((j) => j.state === 'queued').length).toBe(1);
@@ -95,8 +142,19 @@ describe('retention', () => {
   it('deletes nothing when retention is 0 (nothing is recorded then either)', async () => {
     const first = await startBackend({ env: { CONFIG_SECURITY_SEARCH_RECORD_RETENTION_DAYS: '0' } });
     const [old] = await insertRecords(first.dataDir, [{ keywords: '很久以前', created_at: daysAgo(400) }]);
-    const purgeRuns = () => withDatabase(first.dataDir, async (db) => Number((await db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('kind', '=', 'search-record.purge').where('state', '=', 'done').executeTakeFirstOrThrow()).n));
+    const purgeRuns = () =>
+      withDatabase(first.dataDir, async (db) =>
+        Number(
+          (
+            await db
+              .selectFrom('job')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('kind', '=', 'search-record.purge')
+              .where('state', '=', 'done')
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
     // the run at the first start is over before it stops (else the restart's run is that one)
     await expect.poll(purgeRuns, { timeout: 15_000 }).toBe(1);
     await first.close({ keepData: true });

@@ -10,9 +10,14 @@ import { useS3 } from '../helpers/s3';
 // and, when the child is slow to take it (a loaded machine), kills it itself (exit 130).
 const TSX_NODE = [process.execPath, '--import', 'tsx'] as const;
 
-function run(env: Record<string, string>, untilOutput: RegExp | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  env: Record<string, string>,
+  untilOutput: RegExp | null,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX_NODE[0], [...TSX_NODE.slice(1), 'backend/server.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(TSX_NODE[0], [...TSX_NODE.slice(1), 'backend/server.ts'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -20,7 +25,9 @@ function run(env: Record<string, string>, untilOutput: RegExp | null): Promise<{
       stdout += chunk.toString();
       if (untilOutput && untilOutput.test(stdout)) child.kill('SIGINT');
     });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -58,19 +65,39 @@ describe('npm run backend with S3_BUCKET', () => {
   it('starts when the bucket answers, keeping no file folders under DATA_DIR', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
     try {
-      const { code, stdout } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0', ...server.s3.env }, /password "[^"]+"/);
+      const { code, stdout } = await run(
+        { DATA_DIR: dataDir, BACKEND_PORT: '0', ...server.s3.env },
+        /password "[^"]+"/,
+      );
       expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
       expect(code).toBe(0);
-      expect(fs.readdirSync(dataDir).filter((name) => !name.startsWith('moredoc.db')).sort()).toEqual([]);
+      expect(
+        fs
+          .readdirSync(dataDir)
+          .filter((name) => !name.startsWith('moredoc.db'))
+          .sort(),
+      ).toEqual([]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
   it.each([
-    ['no such bucket', () => ({ S3_BUCKET: 'no-such-bucket' }), /^Configuration error: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/],
-    ['unknown keys', () => ({ S3_ACCESS_KEY_ID: 'WRONG', S3_SECRET_ACCESS_KEY: 'WRONG' }), /^Configuration error: S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: http:\/\/127\.0\.0\.1:\d+ refused access to the bucket "moredoc-test" \(HTTP 403[^\n]*\n$/],
-    ['an unreachable endpoint', () => ({ S3_ENDPOINT: 'http://127.0.0.1:9' }), /^Configuration error: S3_ENDPOINT: http:\/\/127\.0\.0\.1:9 cannot be reached \(ECONNREFUSED[^\n]*\n$/],
+    [
+      'no such bucket',
+      () => ({ S3_BUCKET: 'no-such-bucket' }),
+      /^Configuration error: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/,
+    ],
+    [
+      'unknown keys',
+      () => ({ S3_ACCESS_KEY_ID: 'WRONG', S3_SECRET_ACCESS_KEY: 'WRONG' }),
+      /^Configuration error: S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: http:\/\/127\.0\.0\.1:\d+ refused access to the bucket "moredoc-test" \(HTTP 403[^\n]*\n$/,
+    ],
+    [
+      'an unreachable endpoint',
+      () => ({ S3_ENDPOINT: 'http://127.0.0.1:9' }),
+      /^Configuration error: S3_ENDPOINT: http:\/\/127\.0\.0\.1:9 cannot be reached \(ECONNREFUSED[^\n]*\n$/,
+    ],
   ])('exits with status 1 and one line naming the setting on %s', async (_case, change, message) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
     try {

@@ -20,37 +20,62 @@ const missing = async (): Promise<string[]> => {
 /** Stand-ins for LibreOffice and calibre that answer `--version` as the real ones do. */
 function fakeConverters(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-converters-'));
-  const script = (file: string, line: string) => fs.writeFileSync(path.join(dir, file), `#!/bin/sh\necho '${line}'\n`, { mode: 0o755 });
+  const script = (file: string, line: string) =>
+    fs.writeFileSync(path.join(dir, file), `#!/bin/sh\necho '${line}'\n`, { mode: 0o755 });
   script('soffice.bin', 'LibreOffice 7.4.7.2 40(Build:2)');
   script('ebook-convert', 'ebook-convert.exe (calibre 6.13.0)');
   return dir;
 }
 const converters = fakeConverters();
 afterAll(() => fs.rmSync(converters, { recursive: true, force: true }));
-const equipped = useBackend({ env: { LIBREOFFICE_PATH: converters, CALIBRE_PATH: converters, CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
+const equipped = useBackend({
+  env: { LIBREOFFICE_PATH: converters, CALIBRE_PATH: converters, CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' },
+});
 
 describe('GetSetupChecklist', () => {
   it('lists what a new site lacks, and drops each item once it is done', async () => {
-    expect(await missing()).toEqual(['category', 'mail', 'payment', 'domain', 'admin_password', 'libreoffice', 'calibre']);
+    expect(await missing()).toEqual([
+      'category',
+      'mail',
+      'payment',
+      'domain',
+      'admin_password',
+      'libreoffice',
+      'calibre',
+    ]);
 
-    await backend.admin('PUT', '/api/v1/group', { body: { id: 2, title: '普通用户', is_default: true, enable_upload: false } });
+    await backend.admin('PUT', '/api/v1/group', {
+      body: { id: 2, title: '普通用户', is_default: true, enable_upload: false },
+    });
     expect(await missing()).toContain('upload');
-    await backend.admin('PUT', '/api/v1/group', { body: { id: 2, title: '普通用户', is_default: true, enable_upload: true } });
+    await backend.admin('PUT', '/api/v1/group', {
+      body: { id: 2, title: '普通用户', is_default: true, enable_upload: true },
+    });
     expect(await missing()).not.toContain('upload');
 
     expect((await backend.admin('POST', '/api/v1/category', { body: { title: '教育资料' } })).status).toBe(200);
     expect(await missing()).not.toContain('category');
 
-    await setConfig(backend.url, backend.adminToken, { 'email.enable': 'true', 'email.host': 'smtp.example.com', 'email.username': 'noreply@example.com' });
+    await setConfig(backend.url, backend.adminToken, {
+      'email.enable': 'true',
+      'email.host': 'smtp.example.com',
+      'email.username': 'noreply@example.com',
+    });
     expect(await missing()).not.toContain('mail');
 
-    await setConfig(backend.url, backend.adminToken, { 'pay.enable': 'true', 'pay.provider': 'manual', 'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号' });
+    await setConfig(backend.url, backend.adminToken, {
+      'pay.enable': 'true',
+      'pay.provider': 'manual',
+      'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号',
+    });
     expect(await missing()).not.toContain('payment');
 
     await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
     expect(await missing()).not.toContain('domain');
 
-    const changed = await backend.admin('PUT', '/api/v1/user/password', { body: { id: 1, old_password: backend.adminPassword, new_password: 'a-new-admin-password' } });
+    const changed = await backend.admin('PUT', '/api/v1/user/password', {
+      body: { id: 1, old_password: backend.adminPassword, new_password: 'a-new-admin-password' },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(await missing()).toEqual(['libreoffice', 'calibre']);
   });

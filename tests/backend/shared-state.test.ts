@@ -22,9 +22,10 @@ beforeAll(async () => {
   const env = { SIGN_IN_LIMIT: String(SIGN_IN_LIMIT), CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'true' };
   const build = { captchaGenerator: () => ({ text: CAPTCHA_ANSWER, image: 'data:image/svg+xml;base64,PHN2Zy8+' }) };
   first = await startBackend({ env, build });
-  second = TEST_ENGINE === 'postgres'
-    ? await startBackend({ env: { ...env, DATABASE_URL: databaseOf(first.dataDir)! }, build })
-    : await startBackend({ env, build, dataDir: first.dataDir });
+  second =
+    TEST_ENGINE === 'postgres'
+      ? await startBackend({ env: { ...env, DATABASE_URL: databaseOf(first.dataDir)! }, build })
+      : await startBackend({ env, build, dataDir: first.dataDir });
 });
 
 afterAll(async () => {
@@ -37,8 +38,14 @@ const backends = () => [first, second];
 describe('two backends on one database', () => {
   it('hold the sign-in limit together: of 40 logins from one address through both, 10 are tried', async () => {
     const client = { 'x-forwarded-for': '198.51.100.40' };
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      api(backends()[i % 2]!.url, 'POST', '/api/v1/user/login', { headers: client, body: { username: 'admin', password: first.adminPassword } })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        api(backends()[i % 2]!.url, 'POST', '/api/v1/user/login', {
+          headers: client,
+          body: { username: 'admin', password: first.adminPassword },
+        }),
+      ),
+    );
     const tried = answers.filter((res) => res.status !== 429);
     expect(tried.length).toBe(SIGN_IN_LIMIT);
     expect(tried.every((res) => res.status === 200)).toBe(true);
@@ -46,13 +53,18 @@ describe('two backends on one database', () => {
     expect(refused[0]!.body).toMatchObject({ code: 8, message: '操作过于频繁，请稍后再试' });
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
     // Both refused some: neither counted only its own.
-    expect([0, 1].map((side) => answers.filter((res, i) => i % 2 === side && res.status === 429).length).every((n) => n > 0)).toBe(true);
+    expect(
+      [0, 1].map((side) => answers.filter((res, i) => i % 2 === side && res.status === 429).length).every((n) => n > 0),
+    ).toBe(true);
     // Another address, and another endpoint of the same address, have their own counts.
-    const other = await api(second.url, 'POST', '/api/v1/user/login', { headers: { 'x-forwarded-for': '198.51.100.41' }, body: { username: 'admin', password: first.adminPassword } });
+    const other = await api(second.url, 'POST', '/api/v1/user/login', {
+      headers: { 'x-forwarded-for': '198.51.100.41' },
+      body: { username: 'admin', password: first.adminPassword },
+    });
     expect(other.status).toBe(200);
   });
 
-  it('accept each other\'s login tokens', async () => {
+  it("accept each other's login tokens", async () => {
     const token = await login(first.url, 'admin', first.adminPassword);
     const me = await api(second.url, 'GET', '/api/v1/user', { token });
     expect(me.status).toBe(200);
@@ -62,15 +74,23 @@ describe('two backends on one database', () => {
   it('check a captcha the other handed out, once', async () => {
     const captcha = await api(first.url, 'GET', '/api/v1/user/captcha', { query: { type: 'register' } });
     expect(captcha.body.id).toBeTruthy();
-    const body = { username: 'shared-captcha', password: 'secret-1', captcha_id: captcha.body.id, captcha: CAPTCHA_ANSWER };
+    const body = {
+      username: 'shared-captcha',
+      password: 'secret-1',
+      captcha_id: captcha.body.id,
+      captcha: CAPTCHA_ANSWER,
+    };
     const registered = await api(second.url, 'POST', '/api/v1/user/register', { body });
     expect(registered.status).toBe(200);
-    const again = await api(first.url, 'POST', '/api/v1/user/register', { body: { ...body, username: 'shared-captcha-2' } });
+    const again = await api(first.url, 'POST', '/api/v1/user/register', {
+      body: { ...body, username: 'shared-captcha-2' },
+    });
     expect(again.body.message).toBe('验证码错误');
   });
 
   it(`see a setting changed through the other within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
-    const sitename = async (backend: StartedBackend) => (await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename as string;
+    const sitename = async (backend: StartedBackend) =>
+      (await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename as string;
     const before = await sitename(second);
     const token = await login(first.url, 'admin', first.adminPassword);
     await setConfig(first.url, token, { 'system.sitename': `${before}（改名）` });

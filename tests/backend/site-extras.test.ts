@@ -9,19 +9,35 @@ const { admin } = backend;
 describe('FriendlinkAPI', () => {
   it('shows visitors the seeded links with id, title and link only', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/friendlink/list', { query: { page: 1, size: 10 } });
-    expect(res.text).toBe('{"friendlink":[{"id":1,"title":"摩枫网络科技","link":"https://mnt.ltd"},{"id":2,"title":"书栈网","link":"https://www.bookstack.cn"}],"total":2}');
+    expect(res.text).toBe(
+      '{"friendlink":[{"id":1,"title":"摩枫网络科技","link":"https://mnt.ltd"},{"id":2,"title":"书栈网","link":"https://www.bookstack.cn"}],"total":2}',
+    );
   });
 
   it('creates, updates (full replacement), reads and deletes', async () => {
-    const created = await admin('POST', '/api/v1/friendlink', { body: { title: '示例', link: 'https://example.com', description: '描述', sort: 9, enable: true } });
-    expect(created.body).toMatchObject({ id: 3, title: '示例', link: 'https://example.com', description: '描述', sort: 9, enable: true });
-    expect((await admin('PUT', '/api/v1/friendlink', { body: { id: 3, title: '示例2', link: 'https://example.org' } })).status).toBe(200);
+    const created = await admin('POST', '/api/v1/friendlink', {
+      body: { title: '示例', link: 'https://example.com', description: '描述', sort: 9, enable: true },
+    });
+    expect(created.body).toMatchObject({
+      id: 3,
+      title: '示例',
+      link: 'https://example.com',
+      description: '描述',
+      sort: 9,
+      enable: true,
+    });
+    expect(
+      (await admin('PUT', '/api/v1/friendlink', { body: { id: 3, title: '示例2', link: 'https://example.org' } }))
+        .status,
+    ).toBe(200);
     const got = await api(backend.url, 'GET', '/api/v1/friendlink', { query: { id: 3 } });
     expect(got.body).toMatchObject({ id: 3, title: '示例2', link: 'https://example.org' });
     expect(got.body.enable).toBeUndefined();
     const hidden = await api(backend.url, 'GET', '/api/v1/friendlink/list');
     expect(hidden.body.total).toBe(2);
-    const adminList = await admin('GET', '/api/v1/friendlink/list', { query: { enable: false, field: ['id', 'enable', 'title'] } });
+    const adminList = await admin('GET', '/api/v1/friendlink/list', {
+      query: { enable: false, field: ['id', 'enable', 'title'] },
+    });
     expect(adminList.body).toEqual({ friendlink: [{ id: 3, title: '示例2' }], total: 1 });
     expect((await admin('DELETE', '/api/v1/friendlink', { query: { id: 3 } })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/friendlink', { query: { id: 3 } })).status).toBe(404);
@@ -30,10 +46,16 @@ describe('FriendlinkAPI', () => {
   it('searches names case-insensitively, % and _ as wildcards and a backslash as itself, on either engine', async () => {
     const titles = ['MoreDoc 文库', 'C:\\Docs 目录', 'C:Docs 目录'];
     const ids: number[] = [];
-    for (const title of titles) ids.push((await admin('POST', '/api/v1/friendlink', { body: { title, link: 'https://example.com' } })).body.id);
+    for (const title of titles)
+      ids.push((await admin('POST', '/api/v1/friendlink', { body: { title, link: 'https://example.com' } })).body.id);
     try {
-      const found = async (wd: string) => ((await admin('GET', '/api/v1/friendlink/list', { query: { wd, enable: [true, false] } })).body.friendlink ?? [])
-        .map((f: { title: string }) => f.title).sort();
+      const found = async (wd: string) =>
+        (
+          (await admin('GET', '/api/v1/friendlink/list', { query: { wd, enable: [true, false] } })).body.friendlink ??
+          []
+        )
+          .map((f: { title: string }) => f.title)
+          .sort();
       expect(await found('moredoc')).toEqual(['MoreDoc 文库']);
       expect(await found('MOREDOC 文')).toEqual(['MoreDoc 文库']);
       expect(await found('c:\\docs')).toEqual(['C:\\Docs 目录']);
@@ -60,18 +82,29 @@ describe('FriendlinkAPI', () => {
 describe('BannerAPI', () => {
   it('creates banners of the three types, always enabled, and lists them by type', async () => {
     for (const type of [0, 1, 2]) {
-      const res = await admin('POST', '/api/v1/banner', { body: { title: `横幅${type}`, path: `/uploads/b${type}.png`, url: '/vip', type, sort: type, enable: false } });
+      const res = await admin('POST', '/api/v1/banner', {
+        body: { title: `横幅${type}`, path: `/uploads/b${type}.png`, url: '/vip', type, sort: type, enable: false },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ title: `横幅${type}`, enable: true });
     }
     const website = await api(backend.url, 'GET', '/api/v1/banner/list', { query: { type: 0 } });
-    expect(website.body).toEqual({ banner: [{ id: 1, title: '横幅0', path: '/uploads/b0.png', url: '/vip' }], total: 1 });
+    expect(website.body).toEqual({
+      banner: [{ id: 1, title: '横幅0', path: '/uploads/b0.png', url: '/vip' }],
+      total: 1,
+    });
     const apps = await admin('GET', '/api/v1/banner/list', { query: { type: [1, 2] } });
     expect(apps.body.banner.map((b: { type: number }) => b.type)).toEqual([2, 1]);
   });
 
   it('updates (including enable), reads with the permission and deletes', async () => {
-    expect((await admin('PUT', '/api/v1/banner', { body: { id: 1, title: '新横幅', path: '/uploads/new.png', type: 0, enable: false } })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/api/v1/banner', {
+          body: { id: 1, title: '新横幅', path: '/uploads/new.png', type: 0, enable: false },
+        })
+      ).status,
+    ).toBe(200);
     const got = await admin('GET', '/api/v1/banner', { query: { id: 1 } });
     expect(got.body).toMatchObject({ id: 1, title: '新横幅', path: '/uploads/new.png' });
     expect(got.body.enable).toBeUndefined();
@@ -85,7 +118,12 @@ describe('BannerAPI', () => {
     ['POST', { title: 'x' }, 400, '轮播图图片不能为空'],
     ['POST', { path: '/uploads/x.png', type: 3 }, 400, '轮播图类型必须是 0（网站）、1（小程序）或 2（APP）'],
     ['POST', { path: 'file:///etc/passwd' }, 400, '轮播图图片必须是上传后的图片地址'],
-    ['POST', { path: '/uploads/x.png', url: 'javascript:x' }, 400, '跳转链接必须是以 / 开头的站内路径或 http(s):// 链接'],
+    [
+      'POST',
+      { path: '/uploads/x.png', url: 'javascript:x' },
+      400,
+      '跳转链接必须是以 / 开头的站内路径或 http(s):// 链接',
+    ],
     ['PUT', { path: '/uploads/x.png' }, 400, '请选择轮播图（参数 id）'],
     ['PUT', { id: 999, path: '/uploads/x.png' }, 404, '轮播图不存在'],
   ])('%s %j → %i', async (method, body, status, message) => {
@@ -100,7 +138,10 @@ describe('LanguageAPI', () => {
     const res = await api(backend.url, 'GET', '/api/v1/language/list');
     expect(res.body.total).toBe(16);
     expect(res.body.language.slice(0, 4).map((l: { language: string; code: string }) => [l.code, l.language])).toEqual([
-      ['education', '教育培训'], ['internet', 'IT互联网'], ['finance', '金融财经'], ['medical', '医疗卫生'],
+      ['education', '教育培训'],
+      ['internet', 'IT互联网'],
+      ['finance', '金融财经'],
+      ['medical', '医疗卫生'],
     ]);
     expect(res.body.language.map((l: { language: string }) => l.language)).not.toContain('英语');
     const firstPage = await admin('GET', '/api/v1/language/list');
@@ -110,7 +151,13 @@ describe('LanguageAPI', () => {
   });
 
   it('creates, updates, switches and deletes languages', async () => {
-    expect((await admin('POST', '/api/v1/language', { body: { language: '世界语（测试）', code: 'eo-TEST', enable: true, sort: 5 } })).status).toBe(200);
+    expect(
+      (
+        await admin('POST', '/api/v1/language', {
+          body: { language: '世界语（测试）', code: 'eo-TEST', enable: true, sort: 5 },
+        })
+      ).status,
+    ).toBe(200);
     const dup = await admin('POST', '/api/v1/language', { body: { language: '教育2', code: 'EDUCATION' } });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('语言代码已存在');
@@ -148,7 +195,9 @@ describe('PunishmentAPI', () => {
   it('creates one row per user and type, skipping user 1, with the operator recorded', async () => {
     const a = await registerMember(backend.url);
     const b = await registerMember(backend.url);
-    const res = await admin('POST', '/api/v1/punishment', { body: { user_id: [a.user.id, b.user.id, 1], type: [2, 4], enable: true, reason: '刷屏', remark: '第一次' } });
+    const res = await admin('POST', '/api/v1/punishment', {
+      body: { user_id: [a.user.id, b.user.id, 1], type: [2, 4], enable: true, reason: '刷屏', remark: '第一次' },
+    });
     expect(res.status).toBe(200);
     const list = await admin('GET', '/api/v1/punishment/list', { query: { user_id: [a.user.id, b.user.id, 1] } });
     expect(list.body.total).toBe(4);
@@ -165,7 +214,13 @@ describe('PunishmentAPI', () => {
     await admin('POST', '/api/v1/punishment', { body: { user_id: [m.user.id], type: [5], enable: true } });
     const [row] = (await admin('GET', '/api/v1/punishment/list', { query: { user_id: m.user.id } })).body.punishment;
     const end = new Date(Date.now() + 86_400_000).toISOString();
-    expect((await admin('PUT', '/api/v1/punishment', { body: { id: row.id, user_id: m.user.id, type: 3, enable: true, end_time: end, reason: '改了' } })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/api/v1/punishment', {
+          body: { id: row.id, user_id: m.user.id, type: 3, enable: true, end_time: end, reason: '改了' },
+        })
+      ).status,
+    ).toBe(200);
     const updated = (await admin('GET', '/api/v1/punishment', { query: { id: row.id } })).body;
     expect(updated).toMatchObject({ type: 3, reason: '改了' });
     expect(Date.parse(updated.end_time)).toBe(Date.parse(end));
@@ -174,7 +229,13 @@ describe('PunishmentAPI', () => {
     await admin('PUT', '/api/v1/punishment/cancel', { body: { id: [row.id] } });
     const cancelled = (await admin('GET', '/api/v1/punishment', { query: { id: row.id } })).body;
     expect(cancelled.enable).toBeUndefined();
-    expect((await admin('GET', '/api/v1/punishment/list', { query: { enable: 0, user_id: m.user.id, field: ['id', 'enable'] } })).body.punishment).toEqual([{ id: row.id, username: m.username }]);
+    expect(
+      (
+        await admin('GET', '/api/v1/punishment/list', {
+          query: { enable: 0, user_id: m.user.id, field: ['id', 'enable'] },
+        })
+      ).body.punishment,
+    ).toEqual([{ id: row.id, username: m.username }]);
   });
 
   it.each([
@@ -182,8 +243,20 @@ describe('PunishmentAPI', () => {
     ['POST', '/api/v1/punishment', { user_id: [2] }, 400, '请选择处罚类型'],
     ['POST', '/api/v1/punishment', { user_id: [2], type: [9] }, 400, '处罚类型必须在1到6之间'],
     ['POST', '/api/v1/punishment', { user_id: [9999], type: [1] }, 400, '用户不存在'],
-    ['POST', '/api/v1/punishment', { user_id: [2], type: [1], end_time: '2001-01-01T00:00:00Z' }, 400, '处罚结束时间必须晚于当前时间'],
-    ['POST', '/api/v1/punishment', { user_id: [2], type: [1], end_time: 'tomorrow' }, 400, 'bad Timestamp: 参数 end_time 不是有效的 RFC 3339 时间'],
+    [
+      'POST',
+      '/api/v1/punishment',
+      { user_id: [2], type: [1], end_time: '2001-01-01T00:00:00Z' },
+      400,
+      '处罚结束时间必须晚于当前时间',
+    ],
+    [
+      'POST',
+      '/api/v1/punishment',
+      { user_id: [2], type: [1], end_time: 'tomorrow' },
+      400,
+      'bad Timestamp: 参数 end_time 不是有效的 RFC 3339 时间',
+    ],
     ['PUT', '/api/v1/punishment', { type: 1 }, 400, '请选择处罚记录（参数 id）'],
     ['PUT', '/api/v1/punishment', { id: 9999, type: 1 }, 404, '处罚记录不存在'],
     ['PUT', '/api/v1/punishment/cancel', {}, 400, '请选择要操作的处罚记录（参数 id）'],

@@ -34,32 +34,78 @@ async function index(): Promise<string[]> {
 
 /** Documents and articles go in by SQL: an upload and its conversion would only slow this down. */
 async function seedContent(): Promise<{ categories: number[] }> {
-  for (const [title, type] of [['教育资料', 0], ['考试真题', 0], ['公告', 1]] as const) {
+  for (const [title, type] of [
+    ['教育资料', 0],
+    ['考试真题', 0],
+    ['公告', 1],
+  ] as const) {
     expect((await admin('POST', '/api/v1/category', { body: { title, type } })).status).toBe(200);
   }
   const list = await admin('GET', '/api/v1/category/list', { query: { type: [0, 1] } });
   const ids = (list.body.category as { id: number; title: string }[]).map((c) => c.id);
-  expect((await admin('POST', '/api/v1/category', { body: { title: '小学', type: 0, parent_id: ids[0] } })).status).toBe(200);
+  expect(
+    (await admin('POST', '/api/v1/category', { body: { title: '小学', type: 0, parent_id: ids[0] } })).status,
+  ).toBe(200);
   const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '小学' } })).body.category[0].id as number;
   ids.push(child);
   await withDatabase(backend.dataDir, async (db) => {
     const ts = '2026-03-04T05:06:07.000Z';
-    const doc = (id: number, title: string, status: number, deleted_at: string | null, updated_at = ts) =>
-      ({ id, title, uuid: `u${id}`, user_id: 0, status, deleted_at, created_at: ts, updated_at });
-    await db.insertInto('document').values([
-      doc(10, '已转换', 2, null), doc(11, '已禁用', 4, null), doc(12, '已删除', 2, ts), doc(13, '两个分类', 2, null, '2026-05-01T00:00:00.000Z'),
-      doc(14, '未分类', 2, null), doc(15, '转换失败', 3, null),
-    ]).execute();
+    const doc = (id: number, title: string, status: number, deleted_at: string | null, updated_at = ts) => ({
+      id,
+      title,
+      uuid: `u${id}`,
+      user_id: 0,
+      status,
+      deleted_at,
+      created_at: ts,
+      updated_at,
+    });
+    await db
+      .insertInto('document')
+      .values([
+        doc(10, '已转换', 2, null),
+        doc(11, '已禁用', 4, null),
+        doc(12, '已删除', 2, ts),
+        doc(13, '两个分类', 2, null, '2026-05-01T00:00:00.000Z'),
+        doc(14, '未分类', 2, null),
+        doc(15, '转换失败', 3, null),
+      ])
+      .execute();
     // 10: filed under a sub-category first, then its parent: its page is under the deeper one.
     // 13: two top-level categories: the page is under the last.
-    const links = [[10, child], [10, ids[0]!], [11, ids[0]!], [12, ids[0]!], [13, ids[0]!], [13, ids[1]!], [15, ids[0]!]];
+    const links = [
+      [10, child],
+      [10, ids[0]!],
+      [11, ids[0]!],
+      [12, ids[0]!],
+      [13, ids[0]!],
+      [13, ids[1]!],
+      [15, ids[0]!],
+    ];
     for (const [document_id, category_id] of links) {
-      await db.insertInto('document_category').values({ document_id: document_id!, category_id: category_id!, created_at: ts, updated_at: ts }).execute();
+      await db
+        .insertInto('document_category')
+        .values({ document_id: document_id!, category_id: category_id!, created_at: ts, updated_at: ts })
+        .execute();
     }
     await db.deleteFrom('article').execute(); // the seeded footer pages give way to the test's own articles
-    const article = (identifier: string, title: string, status: number, deleted_at: string | null) =>
-      ({ identifier, title, user_id: 0, status, deleted_at, created_at: ts, updated_at: ts });
-    await db.insertInto('article').values([article('about', '关于我们', 1, null), article('draft', '草稿', 0, null), article('gone', '已删除', 1, ts)]).execute();
+    const article = (identifier: string, title: string, status: number, deleted_at: string | null) => ({
+      identifier,
+      title,
+      user_id: 0,
+      status,
+      deleted_at,
+      created_at: ts,
+      updated_at: ts,
+    });
+    await db
+      .insertInto('article')
+      .values([
+        article('about', '关于我们', 1, null),
+        article('draft', '草稿', 0, null),
+        article('gone', '已删除', 1, ts),
+      ])
+      .execute();
   });
   return { categories: ids };
 }
@@ -82,19 +128,31 @@ describe('sitemaps', () => {
     const { categories } = await seedContent();
     expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
 
-    expect(await index()).toEqual(['documents-0.xml', 'articles-0.xml', 'categories-0.xml'].map((f) => `${DOMAIN}/sitemap/${f}`));
+    expect(await index()).toEqual(
+      ['documents-0.xml', 'articles-0.xml', 'categories-0.xml'].map((f) => `${DOMAIN}/sitemap/${f}`),
+    );
     const documents = await sitemapFile('documents-0.xml');
-    expect(texts(documents, 'loc')).toEqual([`${DOMAIN}/library/${categories[3]}/10`, `${DOMAIN}/library/${categories[1]}/13`]);
+    expect(texts(documents, 'loc')).toEqual([
+      `${DOMAIN}/library/${categories[3]}/10`,
+      `${DOMAIN}/library/${categories[1]}/13`,
+    ]);
     expect(texts(documents, 'lastmod')).toEqual(['2026-03-04', '2026-05-01']);
     expect(texts(await sitemapFile('articles-0.xml'), 'loc')).toEqual([`${DOMAIN}/article/detail/about`]);
     expect(texts(await sitemapFile('categories-0.xml'), 'loc')).toEqual([
-      `${DOMAIN}/library/${categories[0]}`, `${DOMAIN}/library/${categories[1]}`, `${DOMAIN}/library/${categories[3]}`, `${DOMAIN}/article/${categories[2]}`,
+      `${DOMAIN}/library/${categories[0]}`,
+      `${DOMAIN}/library/${categories[1]}`,
+      `${DOMAIN}/library/${categories[3]}`,
+      `${DOMAIN}/article/${categories[2]}`,
     ]);
   });
 
   it('drop a deleted document at the next generation, and the files no longer needed', async () => {
     await withDatabase(backend.dataDir, async (db) => {
-      await db.updateTable('document').set({ deleted_at: new Date().toISOString() }).where('id', 'in', [10, 13]).execute();
+      await db
+        .updateTable('document')
+        .set({ deleted_at: new Date().toISOString() })
+        .where('id', 'in', [10, 13])
+        .execute();
       await db.updateTable('article').set({ status: 0 }).execute();
     });
     expect((await admin('PUT', '/api/v1/sitemap')).status).toBe(200);
@@ -105,12 +163,30 @@ describe('sitemaps', () => {
 
   it('follow a category change by themselves, through the job', async () => {
     await admin('POST', '/api/v1/category', { body: { title: '新分类', type: 0 } });
-    const created = (await admin('GET', '/api/v1/category/list', { query: { wd: '新分类' } })).body.category[0].id as number;
+    const created = (await admin('GET', '/api/v1/category/list', { query: { wd: '新分类' } })).body.category[0]
+      .id as number;
     // The job waits for the end of its window (30 s) to gather changes: bring it forward.
-    const queued = await withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
-      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').where('dedupe_key', 'like', 'sitemap.refresh:%').executeTakeFirst()).numUpdatedRows));
+    const queued = await withDatabase(backend.dataDir, async (db) =>
+      Number(
+        (
+          await db
+            .updateTable('job')
+            .set({ run_after: new Date(0).toISOString() })
+            .where('kind', '=', 'sitemap.refresh')
+            .where('state', '=', 'queued')
+            .where('dedupe_key', 'like', 'sitemap.refresh:%')
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ),
+    );
     expect(queued).toBe(1);
-    await expect.poll(async () => (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${backend.url}/sitemap/categories-0.xml`)).text()).includes(`/library/${created}<`),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
   });
 
   it('follow a published article and its deletion by themselves, through the refresh the article module asks for', async () => {
@@ -119,9 +195,22 @@ describe('sitemaps', () => {
       return res.status === 200 ? texts(parseXml(await res.text()), 'loc') : [];
     };
     // The refresh waits for the end of its window (30 s) to gather changes: bring it forward.
-    const bringForward = () => withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
-      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').executeTakeFirst()).numUpdatedRows));
-    const created = await admin('POST', '/api/v1/article', { body: { title: '新版上线', identifier: 'release', content: '<p>新版本已经上线。</p>' } });
+    const bringForward = () =>
+      withDatabase(backend.dataDir, async (db) =>
+        Number(
+          (
+            await db
+              .updateTable('job')
+              .set({ run_after: new Date(0).toISOString() })
+              .where('kind', '=', 'sitemap.refresh')
+              .where('state', '=', 'queued')
+              .executeTakeFirst()
+          ).numUpdatedRows,
+        ),
+      );
+    const created = await admin('POST', '/api/v1/article', {
+      body: { title: '新版上线', identifier: 'release', content: '<p>新版本已经上线。</p>' },
+    });
     expect(created.status).toBe(200);
     expect(await bringForward()).toBe(1);
     await expect.poll(articles, { timeout: 10_000 }).toContain(`${DOMAIN}/article/detail/release`);
@@ -132,41 +221,115 @@ describe('sitemaps', () => {
   });
 
   it("give a change made while its window's run is under way a run of its own, in the next window", async () => {
-    const queued = () => withDatabase(backend.dataDir, async (db) => (await db.selectFrom('job').select('dedupe_key')
-      .where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').orderBy('dedupe_key').execute()).map((j) => j.dedupe_key!));
+    const queued = () =>
+      withDatabase(backend.dataDir, async (db) =>
+        (
+          await db
+            .selectFrom('job')
+            .select('dedupe_key')
+            .where('kind', '=', 'sitemap.refresh')
+            .where('state', '=', 'queued')
+            .orderBy('dedupe_key')
+            .execute()
+        ).map((j) => j.dedupe_key!),
+      );
     // Runs the earlier tests left waiting are not this test's.
-    await withDatabase(backend.dataDir, (db) => db.deleteFrom('job').where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').execute());
-    expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之中', identifier: 'window-a', content: '<p>一</p>' } })).status).toBe(200);
+    await withDatabase(backend.dataDir, (db) =>
+      db.deleteFrom('job').where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').execute(),
+    );
+    expect(
+      (
+        await admin('POST', '/api/v1/article', {
+          body: { title: '窗口之中', identifier: 'window-a', content: '<p>一</p>' },
+        })
+      ).status,
+    ).toBe(200);
     const [waiting] = await queued();
     if (waiting === undefined) throw new Error('the article asked for no sitemap refresh');
     // As if that run had started early (brought forward, or the clock of the process running it is ahead).
-    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'running' }).where('dedupe_key', '=', waiting).where('state', '=', 'queued').execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('job')
+        .set({ state: 'running' })
+        .where('dedupe_key', '=', waiting)
+        .where('state', '=', 'queued')
+        .execute(),
+    );
     try {
-      expect((await admin('POST', '/api/v1/article', { body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' } })).status).toBe(200);
-      const next = new Date(Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS).toISOString();
+      expect(
+        (
+          await admin('POST', '/api/v1/article', {
+            body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' },
+          })
+        ).status,
+      ).toBe(200);
+      const next = new Date(
+        Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS,
+      ).toISOString();
       // Queued, or (when the next window has begun meanwhile) already taken up or even done by the queue.
-      const runs = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('job').select('dedupe_key')
-        .where('kind', '=', 'sitemap.refresh').execute()).map((j) => j.dedupe_key!));
+      const runs = await withDatabase(backend.dataDir, async (db) =>
+        (await db.selectFrom('job').select('dedupe_key').where('kind', '=', 'sitemap.refresh').execute()).map(
+          (j) => j.dedupe_key!,
+        ),
+      );
       expect(runs).toContain(`sitemap.refresh:${next}`);
     } finally {
-      await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued' }).where('dedupe_key', '=', waiting).where('state', '=', 'running').execute());
+      await withDatabase(backend.dataDir, (db) =>
+        db
+          .updateTable('job')
+          .set({ state: 'queued' })
+          .where('dedupe_key', '=', waiting)
+          .where('state', '=', 'running')
+          .execute(),
+      );
     }
   });
 
   it('follow any publication by themselves, through the watch that compares the content with the files', async () => {
     await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      await db.insertInto('document').values({ id: 20, title: '新发布', uuid: 'u20', user_id: 0, status: 2, created_at: ts, updated_at: ts }).execute();
-      const { first } = await db.selectFrom('category').select((eb) => eb.fn.min('id').as('first')).where('type', '=', 0).executeTakeFirstOrThrow();
-      await db.insertInto('document_category').values({ document_id: 20, category_id: first, created_at: ts, updated_at: ts }).execute();
+      await db
+        .insertInto('document')
+        .values({ id: 20, title: '新发布', uuid: 'u20', user_id: 0, status: 2, created_at: ts, updated_at: ts })
+        .execute();
+      const { first } = await db
+        .selectFrom('category')
+        .select((eb) => eb.fn.min('id').as('first'))
+        .where('type', '=', 0)
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('document_category')
+        .values({ document_id: 20, category_id: first, created_at: ts, updated_at: ts })
+        .execute();
     });
     // The watch runs every five minutes: bring the next one forward.
-    await expect.poll(() => withDatabase(backend.dataDir, async (db) => Number((await db.updateTable('job').set({ run_after: new Date(0).toISOString() })
-      .where('kind', '=', 'sitemap.watch').where('state', '=', 'queued').executeTakeFirst()).numUpdatedRows)), { timeout: 10_000 }).toBe(1);
-    await expect.poll(async () => {
-      const res = await fetch(`${backend.url}/sitemap/documents-0.xml`);
-      return res.status === 200 && (await res.text()).includes('/20</loc>');
-    }, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          withDatabase(backend.dataDir, async (db) =>
+            Number(
+              (
+                await db
+                  .updateTable('job')
+                  .set({ run_after: new Date(0).toISOString() })
+                  .where('kind', '=', 'sitemap.watch')
+                  .where('state', '=', 'queued')
+                  .executeTakeFirst()
+              ).numUpdatedRows,
+            ),
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${backend.url}/sitemap/documents-0.xml`);
+          return res.status === 200 && (await res.text()).includes('/20</loc>');
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
   });
 
   it('refuse paths outside the sitemap folder', async () => {

@@ -11,7 +11,13 @@ describe('migration 009_sms', () => {
     sqlite.exec("CREATE TABLE user (id INTEGER PRIMARY KEY, mobile TEXT NOT NULL DEFAULT '')");
     const insert = sqlite.prepare('INSERT INTO user (id, mobile) VALUES (?, ?)');
     const before: [number, string][] = [
-      [1, '+86 138-1234-5678'], [2, '13812345678'], [3, '010-12345678'], [4, ' 13900000000 '], [5, ''], [6, '010-12345678'], [7, '0086 139 0000 0001'],
+      [1, '+86 138-1234-5678'],
+      [2, '13812345678'],
+      [3, '010-12345678'],
+      [4, ' 13900000000 '],
+      [5, ''],
+      [6, '010-12345678'],
+      [7, '0086 139 0000 0001'],
     ];
     for (const row of before) insert.run(...row);
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -19,12 +25,19 @@ describe('migration 009_sms', () => {
       await up(db);
       const after = sqlite.prepare('SELECT id, mobile FROM user ORDER BY id').all();
       expect(after).toEqual([
-        { id: 1, mobile: '13812345678' }, { id: 2, mobile: '' }, { id: 3, mobile: '010-12345678' }, { id: 4, mobile: '13900000000' },
-        { id: 5, mobile: '' }, { id: 6, mobile: '' }, { id: 7, mobile: '13900000001' },
+        { id: 1, mobile: '13812345678' },
+        { id: 2, mobile: '' },
+        { id: 3, mobile: '010-12345678' },
+        { id: 4, mobile: '13900000000' },
+        { id: 5, mobile: '' },
+        { id: 6, mobile: '' },
+        { id: 7, mobile: '13900000001' },
       ]);
       expect(() => insert.run(8, '13812345678')).toThrow(/UNIQUE constraint failed/);
       insert.run(9, '');
-      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sms_%' ORDER BY name").all();
+      const tables = sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sms_%' ORDER BY name")
+        .all();
       expect(tables).toEqual([{ name: 'sms_code' }, { name: 'sms_log' }]);
     } finally {
       await db.destroy();

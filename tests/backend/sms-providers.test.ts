@@ -36,8 +36,10 @@ function sendCode(cloud: Cloud, mobile: string, type: string) {
   return api(backendOf(cloud).url, 'POST', '/api/v1/user/sms/code', { body: { mobile, type } });
 }
 
-const lastLog = (cloud: Cloud, mobile: string) => withDatabase(backendOf(cloud).dataDir, (db) =>
-  db.selectFrom('sms_log').selectAll().where('mobile', '=', mobile).orderBy('id', 'desc').limit(1).executeTakeFirst());
+const lastLog = (cloud: Cloud, mobile: string) =>
+  withDatabase(backendOf(cloud).dataDir, (db) =>
+    db.selectFrom('sms_log').selectAll().where('mobile', '=', mobile).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+  );
 
 const EXPECTED = {
   aliyun: { phone: (m: string) => m, login: 'SMS_400000001', register: 'SMS_400000002' },
@@ -45,15 +47,27 @@ const EXPECTED = {
 } as const;
 
 describe.each(['aliyun', 'tencent'] as const)('%s', (cloud) => {
-  it('sends the code with the sign name and the purpose\'s template, signed so that the cloud accepts it', async () => {
+  it("sends the code with the sign name and the purpose's template, signed so that the cloud accepts it", async () => {
     const mobile = newMobile();
     const res = await sendCode(cloud, mobile, 'register');
     expect(res.status, res.text).toBe(200);
     const sent = stub.sent.at(-1)!;
-    expect(sent).toMatchObject({ cloud, phone: EXPECTED[cloud].phone(mobile), signName: '魔豆文库', template: EXPECTED[cloud].register });
+    expect(sent).toMatchObject({
+      cloud,
+      phone: EXPECTED[cloud].phone(mobile),
+      signName: '魔豆文库',
+      template: EXPECTED[cloud].register,
+    });
     expect(sent.params).toEqual([expect.stringMatching(/^\d{6}$/)]);
     expect(res.text).not.toContain(sent.params[0]);
-    expect(await lastLog(cloud, mobile)).toMatchObject({ provider: cloud, purpose: 'register', status: 1, error: '', content: '', biz_id: expect.stringMatching(/.+/) });
+    expect(await lastLog(cloud, mobile)).toMatchObject({
+      provider: cloud,
+      purpose: 'register',
+      status: 1,
+      error: '',
+      content: '',
+      biz_id: expect.stringMatching(/.+/),
+    });
     expect(stub.refused.filter((r) => r.cloud === cloud)).toEqual([]);
   });
 
@@ -69,20 +83,29 @@ describe.each(['aliyun', 'tencent'] as const)('%s', (cloud) => {
     expect(stub.sent.at(-1)!.template).toBe(EXPECTED[cloud].login);
     await ageSmsLog(backendOf(cloud).dataDir, mobile, 61_000);
     await sendCode(cloud, mobile, 'login');
-    const loggedIn = await api(backendOf(cloud).url, 'POST', '/api/v1/user/login/mobile', { body: { mobile, code: stub.sent.at(-1)!.params[0] } });
+    const loggedIn = await api(backendOf(cloud).url, 'POST', '/api/v1/user/login/mobile', {
+      body: { mobile, code: stub.sent.at(-1)!.params[0] },
+    });
     expect(loggedIn.status, loggedIn.text).toBe(200);
     expect(loggedIn.body.user.id).toBe(registered.body.user.id);
   });
 
-  it('sends the config page\'s test message through the cloud', async () => {
+  it("sends the config page's test message through the cloud", async () => {
     const mobile = newMobile();
-    const res = await api(backendOf(cloud).url, 'POST', '/api/v1/config/sms/test', { token: backendOf(cloud).adminToken, body: { mobile } });
+    const res = await api(backendOf(cloud).url, 'POST', '/api/v1/config/sms/test', {
+      token: backendOf(cloud).adminToken,
+      body: { mobile },
+    });
     expect(res.status, res.text).toBe(200);
-    expect(stub.sent.at(-1)).toMatchObject({ cloud, phone: EXPECTED[cloud].phone(mobile), template: EXPECTED[cloud].login });
+    expect(stub.sent.at(-1)).toMatchObject({
+      cloud,
+      phone: EXPECTED[cloud].phone(mobile),
+      template: EXPECTED[cloud].login,
+    });
     expect(await lastLog(cloud, mobile)).toMatchObject({ purpose: 'test', status: 1 });
   });
 
-  it('records the cloud\'s refusal; members read a plain message, the test button the reason', async () => {
+  it("records the cloud's refusal; members read a plain message, the test button the reason", async () => {
     const { url, adminToken } = backendOf(cloud);
     await setConfig(url, adminToken, { 'sms.access_key_secret': 'not-the-secret' });
     try {
@@ -92,11 +115,17 @@ describe.each(['aliyun', 'tencent'] as const)('%s', (cloud) => {
       expect(res.body).toMatchObject({ code: 14, message: '短信发送失败，请稍后再试' });
       const reason = cloud === 'aliyun' ? 'SignatureDoesNotMatch' : 'AuthFailure.SignatureFailure';
       expect(await lastLog(cloud, mobile)).toMatchObject({ status: 2, error: `${reason}: stub: ${reason}` });
-      const test = await api(url, 'POST', '/api/v1/config/sms/test', { token: adminToken, body: { mobile: newMobile() } });
+      const test = await api(url, 'POST', '/api/v1/config/sms/test', {
+        token: adminToken,
+        body: { mobile: newMobile() },
+      });
       expect(test.status).toBe(502);
       expect(test.body.message).toBe(`短信发送失败：${reason}: stub: ${reason}`);
     } finally {
-      await setConfig(url, adminToken, { 'sms.access_key_secret': cloud === 'aliyun' ? STUB_ACCOUNTS.aliyun.accessKeySecret : STUB_ACCOUNTS.tencent.secretKey });
+      await setConfig(url, adminToken, {
+        'sms.access_key_secret':
+          cloud === 'aliyun' ? STUB_ACCOUNTS.aliyun.accessKeySecret : STUB_ACCOUNTS.tencent.secretKey,
+      });
     }
   });
 
@@ -119,7 +148,10 @@ describe('the stub checks signatures as the clouds do', () => {
   it('refuses an Alibaba request whose parameters were changed after signing, and a replayed one', async () => {
     await sendCode('aliyun', newMobile(), 'login');
     const raw = stub.sent.at(-1)!.raw;
-    const tampered = await stub.replay({ ...raw, url: raw.url.replace(/PhoneNumbers=\d+/, 'PhoneNumbers=13900000000') });
+    const tampered = await stub.replay({
+      ...raw,
+      url: raw.url.replace(/PhoneNumbers=\d+/, 'PhoneNumbers=13900000000'),
+    });
     expect(tampered).toMatchObject({ status: 400, body: { Code: 'SignatureDoesNotMatch' } });
     const replayed = await stub.replay(raw);
     expect(replayed).toMatchObject({ status: 400, body: { Code: 'SignatureNonceUsed' } });
@@ -128,25 +160,44 @@ describe('the stub checks signatures as the clouds do', () => {
   it('refuses a Tencent request whose body was changed after signing', async () => {
     await sendCode('tencent', newMobile(), 'login');
     const raw = stub.sent.at(-1)!.raw;
-    const tampered = await stub.replay({ ...raw, body: raw.body.replace(/"TemplateParamSet":\["\d{6}"\]/, '"TemplateParamSet":["000000"]') });
+    const tampered = await stub.replay({
+      ...raw,
+      body: raw.body.replace(/"TemplateParamSet":\["\d{6}"\]/, '"TemplateParamSet":["000000"]'),
+    });
     expect(tampered.body).toMatchObject({ Response: { Error: { Code: 'AuthFailure.SignatureFailure' } } });
   });
 
   it('accepts sign names and template values that need percent-encoding (spaces, *, ~, Chinese, emoji)', async () => {
     const account = {
-      signName: '魔豆 文库*~(测试)😀', accessKeyId: STUB_ACCOUNTS.aliyun.accessKeyId, accessKeySecret: STUB_ACCOUNTS.aliyun.accessKeySecret,
-      sdkAppId: '', region: '',
+      signName: '魔豆 文库*~(测试)😀',
+      accessKeyId: STUB_ACCOUNTS.aliyun.accessKeyId,
+      accessKeySecret: STUB_ACCOUNTS.aliyun.accessKeySecret,
+      sdkAppId: '',
+      region: '',
     };
     const signal = AbortSignal.timeout(2000);
     const message = { mobile: '13812345678', templateId: 'SMS_1-a_b', code: '012345', text: '' };
     expect((await new AliyunSmsProvider(account, stub.url).send(message, signal)).bizId).not.toBe('');
-    expect(stub.sent.at(-1)).toMatchObject({ cloud: 'aliyun', signName: account.signName, template: 'SMS_1-a_b', params: ['012345'] });
+    expect(stub.sent.at(-1)).toMatchObject({
+      cloud: 'aliyun',
+      signName: account.signName,
+      template: 'SMS_1-a_b',
+      params: ['012345'],
+    });
     const tencent = {
-      ...account, accessKeyId: STUB_ACCOUNTS.tencent.secretId, accessKeySecret: STUB_ACCOUNTS.tencent.secretKey, sdkAppId: '1400123456', region: 'ap-beijing',
+      ...account,
+      accessKeyId: STUB_ACCOUNTS.tencent.secretId,
+      accessKeySecret: STUB_ACCOUNTS.tencent.secretKey,
+      sdkAppId: '1400123456',
+      region: 'ap-beijing',
     };
     expect((await new TencentSmsProvider(tencent, stub.url).send(message, signal)).bizId).toMatch(/^2640:/);
     expect(stub.sent.at(-1)).toMatchObject({ cloud: 'tencent', signName: account.signName, phone: '+8613812345678' });
-    expect(JSON.parse(stub.sent.at(-1)!.raw.body)).toMatchObject({ SmsSdkAppId: '1400123456', TemplateId: 'SMS_1-a_b', TemplateParamSet: ['012345'] });
+    expect(JSON.parse(stub.sent.at(-1)!.raw.body)).toMatchObject({
+      SmsSdkAppId: '1400123456',
+      TemplateId: 'SMS_1-a_b',
+      TemplateParamSet: ['012345'],
+    });
     expect(stub.sent.at(-1)!.raw.headers['x-tc-region']).toBe('ap-beijing');
   });
 
@@ -154,7 +205,13 @@ describe('the stub checks signatures as the clouds do', () => {
     const closed = await startSmsProvider();
     const url = closed.url;
     await closed.close();
-    const account = { signName: '魔豆文库', accessKeyId: 'id', accessKeySecret: 'secret', sdkAppId: '1', region: 'ap-guangzhou' };
+    const account = {
+      signName: '魔豆文库',
+      accessKeyId: 'id',
+      accessKeySecret: 'secret',
+      sdkAppId: '1',
+      region: 'ap-guangzhou',
+    };
     const message = { mobile: '13812345678', templateId: 'SMS_1', code: '123456', text: '' };
     for (const provider of [new AliyunSmsProvider(account, url), new TencentSmsProvider(account, url)]) {
       const error = await provider.send(message, AbortSignal.timeout(2000)).catch((e: unknown) => e);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import {
+  api,
+  login,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  withDatabase,
+  type StartedBackend,
+} from '../helpers/backend';
 import pino from 'pino';
 import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
 import { ageSmsLog, expireSmsCodes, lastSmsCode, lastSmsText } from '../helpers/sms';
@@ -16,7 +25,11 @@ let ipSeq = 0;
 /** A fresh client address per call (the backend reads the first X-Forwarded-For entry). */
 const newIp = () => `198.51.${Math.floor(++ipSeq / 250)}.${(ipSeq % 250) + 1}`;
 
-function sendCode(mobile: string, type: string, opts: { token?: string; ip?: string; url?: string; captcha?: Record<string, string> } = {}) {
+function sendCode(
+  mobile: string,
+  type: string,
+  opts: { token?: string; ip?: string; url?: string; captcha?: Record<string, string> } = {},
+) {
   return api(opts.url ?? backend.url, 'POST', '/api/v1/user/sms/code', {
     token: opts.token,
     headers: { 'x-forwarded-for': opts.ip ?? newIp() },
@@ -32,7 +45,8 @@ async function codeFor(mobile: string, type: string, token?: string): Promise<st
   return lastSmsCode(backend.dataDir, mobile);
 }
 
-const registerByMobile = (body: Record<string, string>) => api(backend.url, 'POST', '/api/v1/user/register/mobile', { body });
+const registerByMobile = (body: Record<string, string>) =>
+  api(backend.url, 'POST', '/api/v1/user/register/mobile', { body });
 const loginByMobile = (body: Record<string, string>) => api(backend.url, 'POST', '/api/v1/user/login/mobile', { body });
 
 /** A member registered with a number (no username given). */
@@ -54,8 +68,12 @@ describe('SendSmsCode', () => {
     const code = await lastSmsCode(backend.dataDir, mobile);
     expect(code).toMatch(/^\d{6}$/);
     expect(res.text).not.toContain(code);
-    expect(await lastSmsText(backend.dataDir, mobile)).toBe(`您正在登录，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`);
-    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').selectAll().where('mobile', '=', mobile).executeTakeFirstOrThrow());
+    expect(await lastSmsText(backend.dataDir, mobile)).toBe(
+      `您正在登录，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`,
+    );
+    const stored = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('sms_code').selectAll().where('mobile', '=', mobile).executeTakeFirstOrThrow(),
+    );
     expect(stored).toMatchObject({ purpose: 'login', attempts: 0, used_at: null });
     expect(String(stored.code_hash)).toMatch(/^[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(String(stored.code_hash)).not.toContain(code);
@@ -66,7 +84,11 @@ describe('SendSmsCode', () => {
     [{ mobile: '', type: 'login' }, 400, '请输入手机号码'],
     [{ mobile: '12812345678', type: 'login' }, 400, '请输入正确的中国大陆手机号码'],
     [{ mobile: '+1 415 555 0100', type: 'login' }, 400, '请输入正确的中国大陆手机号码'],
-    [{ mobile: '13812345678', type: 'upload' }, 400, '不支持的验证码用途（参数 type 应为 register、login、find_password、bind）'],
+    [
+      { mobile: '13812345678', type: 'upload' },
+      400,
+      '不支持的验证码用途（参数 type 应为 register、login、find_password、bind）',
+    ],
   ])('refuses %j', async (body, status, message) => {
     const res = await api(backend.url, 'POST', '/api/v1/user/sms/code', { body });
     expect(res.status).toBe(status);
@@ -99,7 +121,9 @@ describe('SendSmsCode', () => {
     const mobile = newMobile();
     const answers = await Promise.all(Array.from({ length: 10 }, () => sendCode(mobile, 'login')));
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(429)]);
-    const sent = await withDatabase(backend.dataDir, (db) => db.selectFrom('sms_code').select('id').where('mobile', '=', mobile).execute());
+    const sent = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('sms_code').select('id').where('mobile', '=', mobile).execute(),
+    );
     expect(sent).toHaveLength(1);
   });
 
@@ -113,7 +137,17 @@ describe('SendSmsCode', () => {
     const eleventh = await sendCode(mobile, 'login');
     expect(eleventh.status).toBe(429);
     expect(eleventh.body).toMatchObject({ code: 8, message: '该手机号今日获取验证码的次数已达上限，请明天再试' });
-    const count = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select((eb) => eb.fn.countAll<number>().as('n')).where('mobile', '=', mobile).executeTakeFirstOrThrow()).n);
+    const count = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (
+          await db
+            .selectFrom('sms_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('mobile', '=', mobile)
+            .executeTakeFirstOrThrow()
+        ).n,
+    );
     expect(count).toBe(10);
     await ageSmsLog(backend.dataDir, mobile, 24 * 60 * 60_000 - 19.5 * 60_000);
     // The oldest message is now 24 hours and 30 s old, the next 23 h 58.5 min: one more is allowed, not two.
@@ -138,7 +172,9 @@ describe('SendSmsCode', () => {
 
   it('limits the messages of the whole site in an hour', async () => {
     const stats = await backend.admin('GET', '/api/v1/user/sms/stats');
-    await setConfig(backend.url, backend.adminToken, { 'sms.site_hourly_limit': String(Number(stats.body.site_last_hour ?? 0) + 1) });
+    await setConfig(backend.url, backend.adminToken, {
+      'sms.site_hourly_limit': String(Number(stats.body.site_last_hour ?? 0) + 1),
+    });
     try {
       expect((await sendCode(newMobile(), 'login')).status).toBe(200);
       const next = await sendCode(newMobile(), 'login');
@@ -187,18 +223,35 @@ describe('RegisterByMobile', () => {
     expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: '通过手机号注册成为会员，获得 10 魔豆奖励' });
     expect(await login(backend.url, mobile, 'phone-secret')).toEqual(expect.any(String));
     expect(await login(backend.url, res.body.user.username, 'phone-secret')).toEqual(expect.any(String));
-    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: mobile, password: 'not-it' } });
+    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: mobile, password: 'not-it' },
+    });
     expect(wrong.body.message).toBe('用户名或密码错误');
   });
 
   it('takes a chosen username, checked like Register', async () => {
     const mobile = newMobile();
-    const invalid = await registerByMobile({ mobile, code: '123456', username: '13812345678', password: 'phone-secret' });
+    const invalid = await registerByMobile({
+      mobile,
+      code: '123456',
+      username: '13812345678',
+      password: 'phone-secret',
+    });
     expect(invalid.body.message).toBe('出于隐私保护，用户名不能是邮箱或手机号码');
-    const taken = await registerByMobile({ mobile, code: '123456', username: backend.member.username, password: 'phone-secret' });
+    const taken = await registerByMobile({
+      mobile,
+      code: '123456',
+      username: backend.member.username,
+      password: 'phone-secret',
+    });
     expect(taken.status).toBe(409);
     const username = `手机注册${numberSeq}`;
-    const res = await registerByMobile({ mobile, code: await codeFor(mobile, 'register'), username, password: 'phone-secret' });
+    const res = await registerByMobile({
+      mobile,
+      code: await codeFor(mobile, 'register'),
+      username,
+      password: 'phone-secret',
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.user).toMatchObject({ username, mobile });
   });
@@ -216,7 +269,12 @@ describe('RegisterByMobile', () => {
     const right = await registerByMobile({ mobile, code, password: 'phone-secret' });
     expect(right.status).toBe(400);
     expect(right.body.message).toBe('短信验证码错误次数过多，请重新获取');
-    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
+    const attempts = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow())
+          .attempts,
+    );
     expect(attempts).toBe(5);
   });
 
@@ -256,7 +314,11 @@ describe('RegisterByMobile', () => {
 
   it('tells whoever holds the code that the number is registered already', async () => {
     const member = await mobileMember();
-    const res = await registerByMobile({ mobile: member.mobile, code: await codeFor(member.mobile, 'register'), password: 'phone-secret' });
+    const res = await registerByMobile({
+      mobile: member.mobile,
+      code: await codeFor(member.mobile, 'register'),
+      password: 'phone-secret',
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 6, message: '该手机号已注册，请直接登录' });
   });
@@ -296,7 +358,9 @@ describe('LoginByMobile', () => {
     const code = await codeFor(member.mobile, 'login');
     const answers = await Promise.all(Array.from({ length: 10 }, () => loginByMobile({ mobile: member.mobile, code })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(400)]);
-    expect(answers.filter((a) => a.status === 400).every((a) => a.body.message === '短信验证码已使用，请重新获取')).toBe(true);
+    expect(
+      answers.filter((a) => a.status === 400).every((a) => a.body.message === '短信验证码已使用，请重新获取'),
+    ).toBe(true);
   });
 
   it('registers a number without an account as it signs in, while registration is open', async () => {
@@ -306,9 +370,16 @@ describe('LoginByMobile', () => {
     const res = await loginByMobile({ mobile, code: await codeFor(mobile, 'login') });
     expect(res.status, res.text).toBe(200);
     expect(res.body.registered).toBe(true);
-    expect(res.body.user).toMatchObject({ mobile, username: expect.stringMatching(/^手机用户\d{6}$/), register_ip: '127.0.0.1' });
+    expect(res.body.user).toMatchObject({
+      mobile,
+      username: expect.stringMatching(/^手机用户\d{6}$/),
+      register_ip: '127.0.0.1',
+    });
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: res.body.token });
-    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 6, content: expect.stringMatching(/^通过手机号注册成为会员/) });
+    expect(dynamics.body.dynamic[0]).toMatchObject({
+      type: 6,
+      content: expect.stringMatching(/^通过手机号注册成为会员/),
+    });
     const again = await loginByMobile({ mobile, code: await codeFor(mobile, 'login') });
     expect(again.status).toBe(200);
     expect(again.body.user.id).toBe(res.body.user.id);
@@ -325,7 +396,10 @@ describe('LoginByMobile', () => {
       const refused = await sendCode(mobile, 'login');
       expect(refused.status).toBe(404);
       expect(refused.body).toMatchObject({ code: 5, message: '该手机号尚未注册，本站暂未开放注册' });
-      const texted = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_log').select('id').where('mobile', '=', mobile).execute()).length);
+      const texted = await withDatabase(
+        backend.dataDir,
+        async (db) => (await db.selectFrom('sms_log').select('id').where('mobile', '=', mobile).execute()).length,
+      );
       expect(texted).toBe(0);
       await ageSmsLog(backend.dataDir, member.mobile, 61_000);
       expect((await sendCode(member.mobile, 'login')).status).toBe(200);
@@ -344,7 +418,12 @@ describe('LoginByMobile', () => {
     for (const code of ['', '12345', '1234567', 'abcdef']) {
       expect((await loginByMobile({ mobile, code })).body.message).toBe('请输入6位数字短信验证码');
     }
-    const attempts = await withDatabase(backend.dataDir, async (db) => (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow()).attempts);
+    const attempts = await withDatabase(
+      backend.dataDir,
+      async (db) =>
+        (await db.selectFrom('sms_code').select('attempts').where('mobile', '=', mobile).executeTakeFirstOrThrow())
+          .attempts,
+    );
     expect(attempts).toBe(0);
   });
 });
@@ -353,10 +432,14 @@ describe('FindPasswordByMobile', () => {
   it('sets a new password for the account of the number', async () => {
     const member = await mobileMember('old-password');
     const code = await codeFor(member.mobile, 'find_password');
-    const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', { body: { mobile: member.mobile, code, password: 'new-password' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', {
+      body: { mobile: member.mobile, code, password: 'new-password' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({});
-    const old = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: member.mobile, password: 'old-password' } });
+    const old = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: member.mobile, password: 'old-password' },
+    });
     expect(old.status).toBe(400);
     expect(await login(backend.url, member.mobile, 'new-password')).toEqual(expect.any(String));
   });
@@ -364,21 +447,28 @@ describe('FindPasswordByMobile', () => {
   it('checks the new password first and tells the code holder when no account has the number', async () => {
     const mobile = newMobile();
     const code = await codeFor(mobile, 'find_password');
-    const short = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', { body: { mobile, code, password: '1' } });
+    const short = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', {
+      body: { mobile, code, password: '1' },
+    });
     expect(short.body.message).toBe('新密码长度必须在6到128个字符之间');
-    const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', { body: { mobile, code, password: 'new-password' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', {
+      body: { mobile, code, password: 'new-password' },
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('该手机号未绑定任何账号');
   });
 });
 
 describe('BindMobile and the profile', () => {
-  const bind = (token: string, body: Record<string, string>) => api(backend.url, 'PUT', '/api/v1/user/mobile', { token, body });
+  const bind = (token: string, body: Record<string, string>) =>
+    api(backend.url, 'PUT', '/api/v1/user/mobile', { token, body });
 
-  it('binds and changes a member\'s number with a code to the new number', async () => {
+  it("binds and changes a member's number with a code to the new number", async () => {
     const member = await registerMember(backend.url);
     const first = newMobile();
-    expect((await bind(member.token, { mobile: first, code: await codeFor(first, 'bind', member.token) })).status).toBe(200);
+    expect((await bind(member.token, { mobile: first, code: await codeFor(first, 'bind', member.token) })).status).toBe(
+      200,
+    );
     expect((await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.mobile).toBe(first);
     const second = newMobile();
     const res = await bind(member.token, { mobile: second, code: await codeFor(second, 'bind', member.token) });
@@ -387,13 +477,19 @@ describe('BindMobile and the profile', () => {
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
     expect(dynamics.body.dynamic[0].content).toBe(`绑定了手机号 ${second.slice(0, 3)}****${second.slice(-4)}`);
     expect(await login(backend.url, second, member.password)).toEqual(expect.any(String));
-    expect((await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: first, password: member.password } })).status).toBe(400);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: first, password: member.password } }))
+        .status,
+    ).toBe(400);
   });
 
   it('refuses a number bound to another account (after the code) and anonymous callers', async () => {
     const owner = await mobileMember();
     const other = await registerMember(backend.url);
-    const res = await bind(other.token, { mobile: owner.mobile, code: await codeFor(owner.mobile, 'bind', other.token) });
+    const res = await bind(other.token, {
+      mobile: owner.mobile,
+      code: await codeFor(owner.mobile, 'bind', other.token),
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('该手机号已绑定其他账号');
     expect((await bind('', { mobile: newMobile(), code: '123456' })).status).toBe(401);
@@ -402,7 +498,10 @@ describe('BindMobile and the profile', () => {
   it('lets members keep their number in UpdateUserProfile but change it only by code; admins may set or clear it', async () => {
     const member = await mobileMember();
     const profile = (token: string, fields: Record<string, unknown>) =>
-      api(backend.url, 'PUT', '/api/v1/user/profile', { token, body: { id: member.user.id, signature: '你好', ...fields } });
+      api(backend.url, 'PUT', '/api/v1/user/profile', {
+        token,
+        body: { id: member.user.id, signature: '你好', ...fields },
+      });
     expect((await profile(member.token, { mobile: member.mobile })).status).toBe(200);
     expect((await profile(member.token, { mobile: `+86 ${member.mobile}` })).status).toBe(200);
     const changed = await profile(member.token, { mobile: newMobile() });
@@ -414,7 +513,9 @@ describe('BindMobile and the profile', () => {
     const conflict = await profile(backend.adminToken, { mobile: taken.mobile });
     expect(conflict.status).toBe(409);
     expect(conflict.body.message).toBe('该手机号已绑定其他账号');
-    expect((await profile(backend.adminToken, { mobile: '010-12345678' })).body.message).toBe('请输入正确的中国大陆手机号码');
+    expect((await profile(backend.adminToken, { mobile: '010-12345678' })).body.message).toBe(
+      '请输入正确的中国大陆手机号码',
+    );
     const fresh = newMobile();
     expect((await profile(backend.adminToken, { mobile: `${fresh.slice(0, 3)} ${fresh.slice(3)}` })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.mobile).toBe(fresh);
@@ -431,13 +532,23 @@ describe('the SMS admin screen: ListSmsLog, GetSmsStats, SendTestSms', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.total).toBe(1);
     expect(res.body.sms_log[0]).toEqual({
-      id: expect.any(Number), mobile: `${mobile.slice(0, 3)}****${mobile.slice(-4)}`, purpose: 'register', provider: 'log', status: 1,
-      ip: expect.stringMatching(/^198\.51\./), created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(Number),
+      mobile: `${mobile.slice(0, 3)}****${mobile.slice(-4)}`,
+      purpose: 'register',
+      provider: 'log',
+      status: 1,
+      ip: expect.stringMatching(/^198\.51\./),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
-    const page = await backend.admin('GET', '/api/v1/user/sms/list', { query: { purpose: ['register', 'bind'], status: 1, provider: 'log', size: 3 } });
+    const page = await backend.admin('GET', '/api/v1/user/sms/list', {
+      query: { purpose: ['register', 'bind'], status: 1, provider: 'log', size: 3 },
+    });
     expect(page.body.sms_log).toHaveLength(3);
     expect(page.body.total).toBeGreaterThan(3);
-    expect(page.body.sms_log.every((row: { purpose: string }) => ['register', 'bind'].includes(row.purpose))).toBe(true);
+    expect(page.body.sms_log.every((row: { purpose: string }) => ['register', 'bind'].includes(row.purpose))).toBe(
+      true,
+    );
     const ids = page.body.sms_log.map((row: { id: number }) => row.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
     expect(page.text).not.toMatch(/验证码为/);
@@ -452,7 +563,13 @@ describe('the SMS admin screen: ListSmsLog, GetSmsStats, SendTestSms', () => {
     const res = await backend.admin('GET', '/api/v1/user/sms/stats', { query: { mobile, ip } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      enable: true, provider: 'log', interval: 60, mobile_last_day: 1, mobile_daily_limit: 10, ip_last_hour: 1, ip_hourly_limit: 20,
+      enable: true,
+      provider: 'log',
+      interval: 60,
+      mobile_last_day: 1,
+      mobile_daily_limit: 10,
+      ip_last_hour: 1,
+      ip_hourly_limit: 20,
       site_hourly_limit: 500,
     });
     expect(res.body.site_last_hour).toBeGreaterThanOrEqual(1);
@@ -478,9 +595,21 @@ describe('the sms config category and the settings', () => {
     expect(res.body.security.enable_captcha_sms).toBeUndefined();
     const list = await backend.admin('GET', '/api/v1/config/list', { query: { category: 'sms' } });
     expect(list.body.config.map((c: { name: string }) => c.name)).toEqual([
-      'enable', 'provider', 'sign_name', 'sdk_app_id', 'access_key_id', 'access_key_secret', 'region',
-      'template_register', 'template_login', 'template_find_password', 'template_bind',
-      'interval', 'mobile_daily_limit', 'ip_hourly_limit', 'site_hourly_limit',
+      'enable',
+      'provider',
+      'sign_name',
+      'sdk_app_id',
+      'access_key_id',
+      'access_key_secret',
+      'region',
+      'template_register',
+      'template_login',
+      'template_find_password',
+      'template_bind',
+      'interval',
+      'mobile_daily_limit',
+      'ip_hourly_limit',
+      'site_hourly_limit',
     ]);
   });
 
@@ -522,8 +651,12 @@ describe('with SMS off (the default) or the captcha on', () => {
     const calls = [
       api(off.url, 'POST', '/api/v1/user/sms/code', { body: { mobile, type: 'login' } }),
       api(off.url, 'POST', '/api/v1/user/login/mobile', { body: { mobile, code: '123456' } }),
-      api(off.url, 'POST', '/api/v1/user/register/mobile', { body: { mobile, code: '123456', password: 'phone-secret' } }),
-      api(off.url, 'PUT', '/api/v1/user/findpassword/mobile', { body: { mobile, code: '123456', password: 'phone-secret' } }),
+      api(off.url, 'POST', '/api/v1/user/register/mobile', {
+        body: { mobile, code: '123456', password: 'phone-secret' },
+      }),
+      api(off.url, 'PUT', '/api/v1/user/findpassword/mobile', {
+        body: { mobile, code: '123456', password: 'phone-secret' },
+      }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(503);
@@ -541,11 +674,19 @@ describe('with SMS off (the default) or the captcha on', () => {
     const mobile = newMobile();
     const missing = await sendCode(mobile, 'login', { url: guarded.url });
     expect(missing.body.message).toBe('请输入验证码');
-    const wrong = await sendCode(mobile, 'login', { url: guarded.url, captcha: { captcha_id: await captcha(), captcha: '1357' } });
+    const wrong = await sendCode(mobile, 'login', {
+      url: guarded.url,
+      captcha: { captcha_id: await captcha(), captcha: '1357' },
+    });
     expect(wrong.body.message).toBe('验证码错误');
     const id = await captcha();
-    expect((await sendCode(mobile, 'login', { url: guarded.url, captcha: { captcha_id: id, captcha: '2468' } })).status).toBe(200);
-    const reused = await sendCode(newMobile(), 'login', { url: guarded.url, captcha: { captcha_id: id, captcha: '2468' } });
+    expect(
+      (await sendCode(mobile, 'login', { url: guarded.url, captcha: { captcha_id: id, captcha: '2468' } })).status,
+    ).toBe(200);
+    const reused = await sendCode(newMobile(), 'login', {
+      url: guarded.url,
+      captcha: { captcha_id: id, captcha: '2468' },
+    });
     expect(reused.body.message).toBe('验证码错误');
     expect((await api(guarded.url, 'GET', '/api/v1/settings')).body.security.enable_captcha_sms).toBe(true);
   });
@@ -568,9 +709,19 @@ describe('the log-only provider', () => {
     const lines: string[] = [];
     // The embedded backend logs from `warn` up when the site logs `info` (gateway/server.ts).
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
-    const delivery = await new LogOnlySmsProvider(logger, '魔豆文库').send({ mobile: '13800001234', templateId: 'T1', code: '123456', text: '您的验证码为 123456' });
+    const delivery = await new LogOnlySmsProvider(logger, '魔豆文库').send({
+      mobile: '13800001234',
+      templateId: 'T1',
+      code: '123456',
+      text: '您的验证码为 123456',
+    });
     expect(delivery.content).toBe('【魔豆文库】您的验证码为 123456');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, msg: 'sms not sent (log-only provider)', content: '【魔豆文库】您的验证码为 123456', mobile: '138****1234' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      msg: 'sms not sent (log-only provider)',
+      content: '【魔豆文库】您的验证码为 123456',
+      mobile: '138****1234',
+    });
   });
 });

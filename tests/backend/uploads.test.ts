@@ -24,7 +24,11 @@ function png(width: number, height: number, bytes = 64, seed = 0): Buffer {
 }
 const ico = () => Buffer.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 
-async function upload(kind: string, file: Buffer, opts: { token?: string; name?: string; field?: string; authorization?: string } = {}) {
+async function upload(
+  kind: string,
+  file: Buffer,
+  opts: { token?: string; name?: string; field?: string; authorization?: string } = {},
+) {
   const form = new FormData();
   form.append(opts.field ?? 'file', new Blob([new Uint8Array(file)]), opts.name ?? 'picture.png');
   const headers: Record<string, string> = {};
@@ -44,8 +48,19 @@ describe('POST /api/v1/upload/avatar', () => {
     const expectedPath = `/uploads/${md5.slice(0, 5).split('').join('/')}/${md5}.png`;
     expect(res.body).toMatchObject({ code: 200, message: '上传成功' });
     expect(res.body.data).toMatchObject({
-      id: expect.any(Number), hash: md5, user_id: backend.member.user.id, type_id: backend.member.user.id, type: 1, enable: true,
-      path: expectedPath, name: 'Me.PNG', size: 200, width: 120, height: 80, ext: '.png', ip: '127.0.0.1',
+      id: expect.any(Number),
+      hash: md5,
+      user_id: backend.member.user.id,
+      type_id: backend.member.user.id,
+      type: 1,
+      enable: true,
+      path: expectedPath,
+      name: 'Me.PNG',
+      size: 200,
+      width: 120,
+      height: 80,
+      ext: '.png',
+      ip: '127.0.0.1',
     });
     const me = await api(backend.url, 'GET', '/api/v1/user', { token: backend.member.token });
     expect(me.body.avatar).toBe(expectedPath);
@@ -59,23 +74,34 @@ describe('POST /api/v1/upload/avatar', () => {
   it('needs a login (401 in the upload error shape)', async () => {
     const res = await upload('avatar', png(1, 1));
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 401, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试', error: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
+    expect(res.body).toEqual({
+      code: 401,
+      message: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+      error: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+    });
     const badScheme = await upload('avatar', png(1, 1), { authorization: `Token ${backend.member.token} extra` });
     expect(badScheme.status).toBe(401);
   });
 });
 
 describe('admin image uploads', () => {
-  it.each([['banner', 5, '上传轮播图'], ['config', 7, '上传配置图片文件'], ['category', 6, '上传文档分类封面']])(
-    '%s needs its permission and stores attachment type %i', async (kind, type, title) => {
-      const denied = await upload(kind, png(2, 2), { token: backend.member.token });
-      expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ code: 403, message: `您没有权限访问【${title}】`, error: `您没有权限访问【${title}】` });
-      const ok = await upload(kind, png(2, 2, 64, type), { token: backend.adminToken });
-      expect(ok.status).toBe(200);
-      expect(ok.body.data).toMatchObject({ type, user_id: 1 });
-      expect(ok.body.data.type_id).toBeUndefined();
+  it.each([
+    ['banner', 5, '上传轮播图'],
+    ['config', 7, '上传配置图片文件'],
+    ['category', 6, '上传文档分类封面'],
+  ])('%s needs its permission and stores attachment type %i', async (kind, type, title) => {
+    const denied = await upload(kind, png(2, 2), { token: backend.member.token });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({
+      code: 403,
+      message: `您没有权限访问【${title}】`,
+      error: `您没有权限访问【${title}】`,
     });
+    const ok = await upload(kind, png(2, 2, 64, type), { token: backend.adminToken });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ type, user_id: 1 });
+    expect(ok.body.data.type_id).toBeUndefined();
+  });
 
   it('stores identical content once (content addressing)', async () => {
     const file = png(5, 5, 100, 42);
@@ -100,9 +126,16 @@ describe('upload validation', () => {
   });
 
   it('refuses empty files, other field names and non-multipart bodies', async () => {
-    expect((await upload('avatar', Buffer.alloc(0), { token: backend.member.token })).body.message).toBe('上传的文件是空的');
-    expect((await upload('avatar', png(1, 1), { token: backend.member.token, field: 'image' })).body.message).toBe('请上传文件（字段 file）');
-    const json = await api(backend.url, 'POST', '/api/v1/upload/avatar', { token: backend.member.token, body: { file: 'x' } });
+    expect((await upload('avatar', Buffer.alloc(0), { token: backend.member.token })).body.message).toBe(
+      '上传的文件是空的',
+    );
+    expect((await upload('avatar', png(1, 1), { token: backend.member.token, field: 'image' })).body.message).toBe(
+      '请上传文件（字段 file）',
+    );
+    const json = await api(backend.url, 'POST', '/api/v1/upload/avatar', {
+      token: backend.member.token,
+      body: { file: 'x' },
+    });
     expect(json.status).toBe(400);
     expect(json.body).toMatchObject({ code: 400, message: '请通过 multipart/form-data 上传文件（字段 file）' });
   });
@@ -122,7 +155,9 @@ describe('upload validation', () => {
   it('refuses content that an admin flagged as illegal', async () => {
     const file = png(9, 9, 80, 99);
     const first = await upload('avatar', file, { token: backend.member.token });
-    await withDatabase(backend.dataDir, (db) => db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute(),
+    );
     const again = await upload('avatar', file, { token: backend.member.token });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('文件已被标记为非法文件，禁止上传');
@@ -130,20 +165,33 @@ describe('upload validation', () => {
 });
 
 /** A multipart upload sent as Node's client does with `Expect: 100-continue`: the body only once the 100 has come. */
-function uploadExpectingContinue(kind: string, file: Buffer, token: string): Promise<{ status: number; body: unknown; gotContinue: boolean }> {
+function uploadExpectingContinue(
+  kind: string,
+  file: Buffer,
+  token: string,
+): Promise<{ status: number; body: unknown; gotContinue: boolean }> {
   const boundary = 'expect-continue-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="picture.png"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="picture.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return new Promise((resolve, reject) => {
     let gotContinue = false;
-    const headers = { authorization: `Bearer ${token}`, expect: '100-continue', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) };
+    const headers = {
+      authorization: `Bearer ${token}`,
+      expect: '100-continue',
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(body.length),
+    };
     const req = httpRequest(`${backend.url}/api/v1/upload/${kind}`, { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), gotContinue }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), gotContinue }),
+      );
     });
     req.on('continue', () => {
       gotContinue = true;
@@ -158,7 +206,11 @@ describe('uploads sent with Expect: 100-continue', () => {
     await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
       const res = await uploadExpectingContinue('avatar', png(1, 1, 2 * 1024 * 1024), backend.member.token);
-      expect(res).toEqual({ status: 400, gotContinue: false, body: { code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' } });
+      expect(res).toEqual({
+        status: 400,
+        gotContinue: false,
+        body: { code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' },
+      });
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
     }
@@ -192,7 +244,19 @@ describe('file routes', () => {
   it('never serves files outside uploads/', async () => {
     const traversal = await api(backend.url, 'PUT', '/api/v1/config', {
       token: backend.adminToken,
-      body: { config: [{ id: (await api(backend.url, 'GET', '/api/v1/config/list', { token: backend.adminToken, query: { category: 'system' } })).body.config.find((c: { name: string }) => c.name === 'favicon').id, value: '/uploads/../moredoc.db' }] },
+      body: {
+        config: [
+          {
+            id: (
+              await api(backend.url, 'GET', '/api/v1/config/list', {
+                token: backend.adminToken,
+                query: { category: 'system' },
+              })
+            ).body.config.find((c: { name: string }) => c.name === 'favicon').id,
+            value: '/uploads/../moredoc.db',
+          },
+        ],
+      },
     });
     expect(traversal.status).toBe(400);
     for (const p of ['/uploads/%2e%2e/moredoc.db', '/uploads/..%2fjwt-secret', '/uploads/%2e%2e%2fjwt-secret']) {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, setConfig, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
+import {
+  api,
+  login,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  type StartedBackend,
+} from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
 
@@ -14,17 +22,30 @@ afterAll(() => smtp.close());
 // Registered after the sink's hooks: hooks run as a stack, so the backend closes first.
 const backend = useBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
 
-const enableMail = () => setConfig(backend.url, backend.adminToken, {
-  'email.enable': 'true', 'email.host': '127.0.0.1', 'email.port': String(smtp.port), 'email.is_tls': 'false',
-  'email.username': 'noreply@example.com', 'email.password': 'smtp-secret', 'email.test_email': '',
-});
+const enableMail = () =>
+  setConfig(backend.url, backend.adminToken, {
+    'email.enable': 'true',
+    'email.host': '127.0.0.1',
+    'email.port': String(smtp.port),
+    'email.is_tls': 'false',
+    'email.username': 'noreply@example.com',
+    'email.password': 'smtp-secret',
+    'email.test_email': '',
+  });
 
 describe('Register', () => {
   it('creates a member in the default group with the register credits and answers {token, user}', async () => {
-    const res = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: '新会员01', password: 'secret-1', email: 'new01@example.com' } });
+    const res = await api(backend.url, 'POST', '/api/v1/user/register', {
+      body: { username: '新会员01', password: 'secret-1', email: 'new01@example.com' },
+    });
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe('string');
-    expect(res.body.user).toMatchObject({ username: '新会员01', email: 'new01@example.com', credit_count: 10, register_ip: '127.0.0.1' });
+    expect(res.body.user).toMatchObject({
+      username: '新会员01',
+      email: 'new01@example.com',
+      credit_count: 10,
+      register_ip: '127.0.0.1',
+    });
     expect(res.body.user.password).toBeUndefined();
     const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token: res.body.token });
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([2]);
@@ -49,26 +70,40 @@ describe('Register', () => {
 
   it('answers 409 to a taken username (any case) or e-mail', async () => {
     await registerMember(backend.url, { username: 'TakenName', email: 'taken@example.com' });
-    const name = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'takenname', password: 'secret-1' } });
+    const name = await api(backend.url, 'POST', '/api/v1/user/register', {
+      body: { username: 'takenname', password: 'secret-1' },
+    });
     expect(name.status).toBe(409);
     expect(name.body.message).toBe('用户名已存在');
-    const email = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'other-name', password: 'secret-1', email: 'TAKEN@example.com' } });
+    const email = await api(backend.url, 'POST', '/api/v1/user/register', {
+      body: { username: 'other-name', password: 'secret-1', email: 'TAKEN@example.com' },
+    });
     expect(email.status).toBe(409);
     expect(email.body.message).toBe('邮箱已存在');
   });
 
   it('lets exactly one of several concurrent registrations of a name win', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () =>
-      api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'racer', password: 'secret-1' } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'racer', password: 'secret-1' } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
   });
 
   it('is refused while registration is closed or the site is closed', async () => {
     await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
-    const closed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
+    const closed = await api(backend.url, 'POST', '/api/v1/user/register', {
+      body: { username: 'late-comer', password: 'secret-1' },
+    });
     expect(closed.body).toMatchObject({ code: 3, message: '系统未开放注册' });
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true', 'security.is_close': 'true' });
-    const siteClosed = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'late-comer', password: 'secret-1' } });
+    await setConfig(backend.url, backend.adminToken, {
+      'security.enable_register': 'true',
+      'security.is_close': 'true',
+    });
+    const siteClosed = await api(backend.url, 'POST', '/api/v1/user/register', {
+      body: { username: 'late-comer', password: 'secret-1' },
+    });
     expect(siteClosed.body).toMatchObject({ code: 3, message: '网站已关闭，暂时不允许注册' });
     await setConfig(backend.url, backend.adminToken, { 'security.is_close': 'false' });
   });
@@ -77,7 +112,9 @@ describe('Register', () => {
 describe('Login and Logout', () => {
   it('logs in by username and returns the user as it was before this login', async () => {
     const member = await registerMember(backend.url);
-    const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: member.username, password: member.password } });
+    const res = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: member.username, password: member.password },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(member.user.id);
     const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
@@ -90,21 +127,35 @@ describe('Login and Logout', () => {
     const email = `Reader${Date.now()}@Example.com`;
     const member = await registerMember(backend.url, { email });
     for (const username of [email, email.toLowerCase(), ` ${email.toUpperCase()} `]) {
-      const res = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username, password: member.password } });
+      const res = await api(backend.url, 'POST', '/api/v1/user/login', {
+        body: { username, password: member.password },
+      });
       expect(res.status, username).toBe(200);
       expect(res.body.user.id).toBe(member.user.id);
     }
-    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: email, password: 'wrong-password' } });
-    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'nobody@example.com', password: member.password } });
-    for (const res of [wrong, unknown]) expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
-    const malformed = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'reader@', password: member.password } });
+    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: email, password: 'wrong-password' },
+    });
+    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'nobody@example.com', password: member.password },
+    });
+    for (const res of [wrong, unknown])
+      expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
+    const malformed = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'reader@', password: member.password },
+    });
     expect(malformed.body).toMatchObject({ code: 3, message: '邮箱格式不正确' });
   });
 
   it('answers the same 400 for a wrong password and an unknown user', async () => {
-    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: 'wrong-password' } });
-    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'nobody-here', password: 'wrong-password' } });
-    for (const res of [wrong, unknown]) expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
+    const wrong = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'admin', password: 'wrong-password' },
+    });
+    const unknown = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'nobody-here', password: 'wrong-password' },
+    });
+    for (const res of [wrong, unknown])
+      expect(res.body).toEqual({ error: '用户名或密码错误', code: 3, message: '用户名或密码错误' });
     const short = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: '1' } });
     expect(short.status).toBe(400);
   });
@@ -133,7 +184,10 @@ describe('GetUserCaptcha', () => {
   });
 
   it('renders a real SVG image when enabled', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'true', 'captcha.type': 'math' });
+    await setConfig(backend.url, backend.adminToken, {
+      'security.enable_captcha_comment': 'true',
+      'captcha.type': 'math',
+    });
     const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
     expect(res.body).toMatchObject({ enable: true, type: 'math' });
     expect(res.body.id).toMatch(/^[0-9a-f]{20}$/);
@@ -152,18 +206,25 @@ describe('with captchas on', () => {
   });
   afterAll(() => captchaBackend.close());
 
-  const captcha = async (type: string) => (await api(captchaBackend.url, 'GET', '/api/v1/user/captcha', { query: { type } })).body.id as string;
+  const captcha = async (type: string) =>
+    (await api(captchaBackend.url, 'GET', '/api/v1/user/captcha', { query: { type } })).body.id as string;
 
   it('requires the captcha, rejects a wrong answer and consumes a right one', async () => {
     const creds = { username: 'admin', password: captchaBackend.adminPassword };
     const missing = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: creds });
     expect(missing.body.message).toBe('请输入验证码');
-    const wrong = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: await captcha('login'), captcha: '0000' } });
+    const wrong = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { ...creds, captcha_id: await captcha('login'), captcha: '0000' },
+    });
     expect(wrong.body.message).toBe('验证码错误');
     const id = await captcha('login');
-    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: id, captcha: '4321' } });
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { ...creds, captcha_id: id, captcha: '4321' },
+    });
     expect(ok.status).toBe(200);
-    const reused = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...creds, captcha_id: id, captcha: '4321' } });
+    const reused = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { ...creds, captcha_id: id, captcha: '4321' },
+    });
     expect(reused.body.message).toBe('验证码错误');
   });
 
@@ -171,24 +232,34 @@ describe('with captchas on', () => {
     const wrongPassword = { username: 'admin', password: 'not-the-password' };
     const id = await captcha('login');
     for (let attempt = 1; attempt <= CAPTCHA_ATTEMPTS; attempt += 1) {
-      const res = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { ...wrongPassword, captcha_id: id, captcha: '4321' } });
+      const res = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+        body: { ...wrongPassword, captcha_id: id, captcha: '4321' },
+      });
       expect(res.body.message, `attempt ${attempt}`).toBe('用户名或密码错误');
     }
-    const spent = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' } });
+    const spent = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' },
+    });
     expect(spent.body.message).toBe('验证码错误');
   });
 
   it('lets the right password in with a captcha that a wrong password did not spend', async () => {
     const id = await captcha('login');
-    await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: 'not-the-password', captcha_id: id, captcha: '4321' } });
-    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' } });
+    await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'admin', password: 'not-the-password', captcha_id: id, captcha: '4321' },
+    });
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: { username: 'admin', password: captchaBackend.adminPassword, captcha_id: id, captcha: '4321' },
+    });
     expect(ok.status).toBe(200);
   });
 
   it('checks the register captcha too', async () => {
     const body = { username: 'captcha-user', password: 'secret-1' };
     expect((await api(captchaBackend.url, 'POST', '/api/v1/user/register', { body })).status).toBe(400);
-    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/register', { body: { ...body, captcha_id: await captcha('register'), captcha: '4321' } });
+    const ok = await api(captchaBackend.url, 'POST', '/api/v1/user/register', {
+      body: { ...body, captcha_id: await captcha('register'), captcha: '4321' },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -196,7 +267,9 @@ describe('with captchas on', () => {
 describe('FindPassword', () => {
   it('says clearly when the mail service is off', async () => {
     await registerMember(backend.url, { email: 'lost@example.com' });
-    const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'lost@example.com' } });
+    const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+      body: { email: 'lost@example.com' },
+    });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ code: 14, message: '邮件服务未启用，请联系管理员' });
   });
@@ -205,32 +278,43 @@ describe('FindPassword', () => {
     const member = await registerMember(backend.url, { email: 'reset@example.com' });
     await enableMail();
     const since = smtp.mails.length;
-    const one = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'reset@example.com' } });
+    const one = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+      body: { email: 'reset@example.com' },
+    });
     expect(one.status, one.text).toBe(200);
     const mail = await smtp.next(since);
     expect(mail.to).toEqual(['reset@example.com']);
     expect(mail.text).toContain('https://docs.example.com/auth/forgot?token=');
     const token = /token=([\w.-]+)/.exec(mail.text)![1]!;
 
-    const weak = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: '123' } });
+    const weak = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+      body: { email: 'reset@example.com', token, password: '123' },
+    });
     expect(weak.body.message).toBe('密码长度不能小于6位');
-    const forged = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token: token + 'x', password: 'brand-new-1' } });
+    const forged = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+      body: { email: 'reset@example.com', token: token + 'x', password: 'brand-new-1' },
+    });
     expect(forged.body.message).toBe('找回密码 token 无效');
-    const two = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: 'brand-new-1' } });
+    const two = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+      body: { email: 'reset@example.com', token, password: 'brand-new-1' },
+    });
     expect(two.status).toBe(200);
     expect(await login(backend.url, member.username, 'brand-new-1')).toBeTruthy();
-    const again = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body: { email: 'reset@example.com', token, password: 'brand-new-2' } });
+    const again = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+      body: { email: 'reset@example.com', token, password: 'brand-new-2' },
+    });
     expect(again.body.message).toBe('找回密码 token 无效');
   });
 
-  it('mails no link while the site has no 网站域名 (a link is never built from the request\'s Host)', async () => {
+  it("mails no link while the site has no 网站域名 (a link is never built from the request's Host)", async () => {
     await registerMember(backend.url, { email: 'nodomain@example.com' });
     await enableMail();
     await setConfig(backend.url, backend.adminToken, { 'system.domain': '' });
     try {
       const since = smtp.mails.length;
       const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
-        body: { email: 'nodomain@example.com' }, headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+        body: { email: 'nodomain@example.com' },
+        headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
       });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 14, message: '网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员' });
@@ -243,8 +327,13 @@ describe('FindPassword', () => {
 
   it('answers 404 for an unknown e-mail and 400 for a malformed one', async () => {
     await enableMail();
-    expect((await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost@example.com' } })).status).toBe(404);
-    expect((await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost' } })).status).toBe(400);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost@example.com' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'ghost' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -254,20 +343,30 @@ describe('SendEmailCode and verified registration', () => {
     await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'true' });
     try {
       const since = smtp.mails.length;
-      const sent = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'verify@example.com', type: 'EmailCodeTypeRegister' } });
+      const sent = await api(backend.url, 'POST', '/api/v1/user/email/code', {
+        body: { email: 'verify@example.com', type: 'EmailCodeTypeRegister' },
+      });
       expect(sent.status, sent.text).toBe(200);
       const code = /<b>(\d{6})<\/b>/.exec((await smtp.next(since)).text)![1]!;
-      const tooSoon = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'verify@example.com' } });
+      const tooSoon = await api(backend.url, 'POST', '/api/v1/user/email/code', {
+        body: { email: 'verify@example.com' },
+      });
       expect(tooSoon.body.message).toBe('发送太频繁，请稍后再试');
 
       const body = { username: 'verified-user', password: 'secret-1', email: 'verify@example.com' };
-      const noEmail = await api(backend.url, 'POST', '/api/v1/user/register', { body: { username: 'x-verified', password: 'secret-1' } });
+      const noEmail = await api(backend.url, 'POST', '/api/v1/user/register', {
+        body: { username: 'x-verified', password: 'secret-1' },
+      });
       expect(noEmail.body.message).toBe('邮箱不能为空');
-      const wrong = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, code: '000000' === code ? '111111' : '000000' } });
+      const wrong = await api(backend.url, 'POST', '/api/v1/user/register', {
+        body: { ...body, code: '000000' === code ? '111111' : '000000' },
+      });
       expect(wrong.body.message).toBe('邮箱验证码错误');
       const ok = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, code } });
       expect(ok.status, ok.text).toBe(200);
-      const reused = await api(backend.url, 'POST', '/api/v1/user/register', { body: { ...body, username: 'verified-two', code } });
+      const reused = await api(backend.url, 'POST', '/api/v1/user/register', {
+        body: { ...body, username: 'verified-two', code },
+      });
       expect(reused.status).toBe(409);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'false' });
@@ -285,7 +384,9 @@ describe('SendEmailCode and verified registration', () => {
 describe('the captcha image', () => {
   /** WCAG relative luminance and contrast ratio. */
   const luminance = (hex: string) => {
-    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, b] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
   };
   const contrast = (a: string, b: string) => {
@@ -294,7 +395,11 @@ describe('the captcha image', () => {
   };
 
   it('draws every glyph in a dark ink on a light background, at least 7:1', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_login': 'true', 'captcha.type': 'digit', 'captcha.length': '5' });
+    await setConfig(backend.url, backend.adminToken, {
+      'security.enable_captcha_login': 'true',
+      'captcha.type': 'digit',
+      'captcha.length': '5',
+    });
     try {
       for (let round = 0; round < 5; round += 1) {
         const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'login' } });

@@ -14,18 +14,32 @@ beforeAll(async () => {
 
 describe('GetUser', () => {
   it('shows a caller all their own columns but never the remark', async () => {
-    await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: member.user.id, email: 'member@example.com', remark: '内部备注' } });
+    await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: backend.adminToken,
+      body: { id: member.user.id, email: 'member@example.com', remark: '内部备注' },
+    });
     const res = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
-    expect(res.body).toMatchObject({ id: member.user.id, username: member.username, email: 'member@example.com', register_ip: '127.0.0.1' });
+    expect(res.body).toMatchObject({
+      id: member.user.id,
+      username: member.username,
+      email: 'member@example.com',
+      register_ip: '127.0.0.1',
+    });
     expect(res.body.remark).toBeUndefined();
   });
 
   it('shows others only the public columns, unless the caller holds GetUser', async () => {
-    const stranger = await api(backend.url, 'GET', '/api/v1/user', { token: other.token, query: { id: member.user.id } });
+    const stranger = await api(backend.url, 'GET', '/api/v1/user', {
+      token: other.token,
+      query: { id: member.user.id },
+    });
     expect(Object.keys(stranger.body).sort()).toEqual(['credit_count', 'id', 'username']);
     const anonymous = await api(backend.url, 'GET', '/api/v1/user', { query: { id: member.user.id } });
     expect(anonymous.body).toEqual(stranger.body);
-    const admin = await api(backend.url, 'GET', '/api/v1/user', { token: backend.adminToken, query: { id: member.user.id } });
+    const admin = await api(backend.url, 'GET', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: member.user.id },
+    });
     expect(admin.body.email).toBe('member@example.com');
   });
 
@@ -38,35 +52,71 @@ describe('GetUser', () => {
 describe('UpdateUserPassword', () => {
   it('changes the own password when the old one is right', async () => {
     const user = await registerMember(backend.url);
-    const wrong = await api(backend.url, 'PUT', '/api/v1/user/password', { token: user.token, body: { old_password: 'nope-nope', new_password: 'changed-1' } });
+    const wrong = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: user.token,
+      body: { old_password: 'nope-nope', new_password: 'changed-1' },
+    });
     expect(wrong.body).toMatchObject({ code: 3, message: '原密码不正确' });
-    const short = await api(backend.url, 'PUT', '/api/v1/user/password', { token: user.token, body: { old_password: user.password, new_password: '1' } });
+    const short = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: user.token,
+      body: { old_password: user.password, new_password: '1' },
+    });
     expect(short.body.message).toBe('新密码长度必须在6到128个字符之间');
-    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', { token: user.token, body: { old_password: user.password, new_password: 'changed-1' } });
+    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: user.token,
+      body: { old_password: user.password, new_password: 'changed-1' },
+    });
     expect(ok.status).toBe(200);
     expect(await login(backend.url, user.username, 'changed-1')).toBeTruthy();
   });
 
   it("needs the permission to change another user's password", async () => {
     const target = await registerMember(backend.url);
-    const denied = await api(backend.url, 'PUT', '/api/v1/user/password', { token: member.token, body: { id: target.user.id, new_password: 'hacked-1' } });
+    const denied = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: member.token,
+      body: { id: target.user.id, new_password: 'hacked-1' },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('您没有权限访问【修改他人密码】');
-    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', { token: backend.adminToken, body: { id: target.user.id, new_password: 'reset-by-admin' } });
+    const ok = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: backend.adminToken,
+      body: { id: target.user.id, new_password: 'reset-by-admin' },
+    });
     expect(ok.status).toBe(200);
     expect(await login(backend.url, target.username, 'reset-by-admin')).toBeTruthy();
-    expect((await api(backend.url, 'PUT', '/api/v1/user/password', { token: backend.adminToken, body: { id: 99999, new_password: 'whatever-1' } })).status).toBe(404);
-    expect((await api(backend.url, 'PUT', '/api/v1/user/password', { body: { new_password: 'whatever-1' } })).status).toBe(401);
+    expect(
+      (
+        await api(backend.url, 'PUT', '/api/v1/user/password', {
+          token: backend.adminToken,
+          body: { id: 99999, new_password: 'whatever-1' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await api(backend.url, 'PUT', '/api/v1/user/password', { body: { new_password: 'whatever-1' } })).status,
+    ).toBe(401);
   });
 });
 
 describe('UpdateUserProfile', () => {
   it('writes the own profile (all columns but the mobile number, which BindMobile sets; remark ignored)', async () => {
     const user = await registerMember(backend.url);
-    const body = { id: user.user.id, email: 'profile@example.com', address: '北京', signature: '你好', realname: '张三', identity: '110', avatar: '/uploads/a/b/c/d/e/x.png', remark: '我自己写的' };
+    const body = {
+      id: user.user.id,
+      email: 'profile@example.com',
+      address: '北京',
+      signature: '你好',
+      realname: '张三',
+      identity: '110',
+      avatar: '/uploads/a/b/c/d/e/x.png',
+      remark: '我自己写的',
+    };
     const res = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: user.token, body });
     expect(res.status, res.text).toBe(200);
-    const me = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: user.user.id } });
+    const me = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { id: user.user.id },
+    });
     const { remark: _remark, ...expected } = body;
     expect(me.body.user[0]).toMatchObject(expected);
     expect(me.body.user[0].remark).toBeUndefined();
@@ -74,15 +124,27 @@ describe('UpdateUserProfile', () => {
 
   it("refuses to touch somebody else's profile without the permission", async () => {
     for (const id of [0, other.user.id]) {
-      const res = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: member.token, body: { id, signature: 'x' } });
+      const res = await api(backend.url, 'PUT', '/api/v1/user/profile', {
+        token: member.token,
+        body: { id, signature: 'x' },
+      });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('您没有权限更改他人信息');
     }
-    const admin = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: other.user.id, email: 'other@example.com', remark: '管理员备注' } });
+    const admin = await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: backend.adminToken,
+      body: { id: other.user.id, email: 'other@example.com', remark: '管理员备注' },
+    });
     expect(admin.status).toBe(200);
-    const list = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: other.user.id } });
+    const list = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { id: other.user.id },
+    });
     expect(list.body.user[0].remark).toBe('管理员备注');
-    expect((await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: 99999 } })).status).toBe(404);
+    expect(
+      (await api(backend.url, 'PUT', '/api/v1/user/profile', { token: backend.adminToken, body: { id: 99999 } }))
+        .status,
+    ).toBe(404);
   });
 
   it.each([
@@ -93,7 +155,10 @@ describe('UpdateUserProfile', () => {
     [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过255个字符'],
     [{ nickname: 'x' }, 400, 'unknown field "nickname" in v1.User'],
   ])('validates %j', async (fields, status, message) => {
-    const res = await api(backend.url, 'PUT', '/api/v1/user/profile', { token: member.token, body: { id: member.user.id, ...fields } });
+    const res = await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: member.token,
+      body: { id: member.user.id, ...fields },
+    });
     expect(res.status).toBe(status);
     expect(res.body.message).toBe(message);
   });
@@ -101,8 +166,14 @@ describe('UpdateUserProfile', () => {
 
 describe('AddUser and SetUser', () => {
   it('adds a user with groups and keeps user_count right', async () => {
-    const group = await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title: '编辑组' } });
-    const res = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body: { username: 'added-user', password: 'added-pass', email: 'added@example.com', group_id: [group.body.id] } });
+    const group = await api(backend.url, 'POST', '/api/v1/group', {
+      token: backend.adminToken,
+      body: { title: '编辑组' },
+    });
+    const res = await api(backend.url, 'POST', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { username: 'added-user', password: 'added-pass', email: 'added@example.com', group_id: [group.body.id] },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     const token = await login(backend.url, 'added-user', 'added-pass');
@@ -125,12 +196,18 @@ describe('AddUser and SetUser', () => {
 
   it('replaces the groups of a user and can reset the password', async () => {
     const user = await registerMember(backend.url);
-    const res = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: user.user.id, group_id: [1, 2], password: 'set-by-admin' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { id: user.user.id, group_id: [1, 2], password: 'set-by-admin' },
+    });
     expect(res.status).toBe(200);
     const token = await login(backend.url, user.username, 'set-by-admin');
     const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token });
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([1, 2]);
-    const back = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: user.user.id, group_id: [2] } });
+    const back = await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { id: user.user.id, group_id: [2] },
+    });
     expect(back.status).toBe(200);
     const group1 = await api(backend.url, 'GET', '/api/v1/group', { query: { id: 1 } });
     expect(group1.body.user_count).toBe(1);
@@ -152,35 +229,74 @@ describe('DeleteUser', () => {
   it("deletes users and their rows after checking the caller's password", async () => {
     const victim = await registerMember(backend.url);
     await api(backend.url, 'PUT', '/api/v1/user/sign', { token: victim.token });
-    const wrong = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: victim.user.id, password: 'not-mine' } });
+    const wrong = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: victim.user.id, password: 'not-mine' },
+    });
     expect(wrong.body).toMatchObject({ code: 3, message: '密码错误' });
     const before = (await api(backend.url, 'GET', '/api/v1/group', { query: { id: 2 } })).body.user_count;
-    const ok = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: [victim.user.id, 1], password: backend.adminPassword } });
+    const ok = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: [victim.user.id, 1], password: backend.adminPassword },
+    });
     expect(ok.status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: victim.user.id } })).status).toBe(404);
     expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: 1 } })).status).toBe(200);
     expect((await api(backend.url, 'GET', '/api/v1/group', { query: { id: 2 } })).body.user_count).toBe(before - 1);
     expect((await api(backend.url, 'GET', '/api/v1/user/sign', { token: victim.token })).status).toBe(401);
-    const signs = await withDatabase(backend.dataDir, (db) => db.selectFrom('sign').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', victim.user.id).executeTakeFirstOrThrow());
+    const signs = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('sign')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', victim.user.id)
+        .executeTakeFirstOrThrow(),
+    );
     expect(signs.n).toBe(0);
   });
 
   it('keeps users who still own documents or articles', async () => {
     const author = await registerMember(backend.url);
-    await withDatabase(backend.dataDir, (db) => db.updateTable('user').set({ doc_count: 1 }).where('id', '=', author.user.id).execute());
-    const res = await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { id: author.user.id, password: backend.adminPassword } });
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('user').set({ doc_count: 1 }).where('id', '=', author.user.id).execute(),
+    );
+    const res = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: author.user.id, password: backend.adminPassword },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('用户存在文档或文章，不允许删除');
   });
 
   it('needs ids and refuses to delete the caller', async () => {
-    expect((await api(backend.url, 'DELETE', '/api/v1/user', { token: backend.adminToken, query: { password: backend.adminPassword } })).body.message).toBe('请选择要操作的用户（参数 id）');
-    const group = await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title: '用户管理员' } });
-    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { path: 'UserAPI/DeleteUser' } });
-    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { group_id: group.body.id, permission_id: [perms.body.permission[0].id] } });
+    expect(
+      (
+        await api(backend.url, 'DELETE', '/api/v1/user', {
+          token: backend.adminToken,
+          query: { password: backend.adminPassword },
+        })
+      ).body.message,
+    ).toBe('请选择要操作的用户（参数 id）');
+    const group = await api(backend.url, 'POST', '/api/v1/group', {
+      token: backend.adminToken,
+      body: { title: '用户管理员' },
+    });
+    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', {
+      token: backend.adminToken,
+      query: { path: 'UserAPI/DeleteUser' },
+    });
+    await api(backend.url, 'PUT', '/api/v1/group/permission', {
+      token: backend.adminToken,
+      body: { group_id: group.body.id, permission_id: [perms.body.permission[0].id] },
+    });
     const manager = await registerMember(backend.url);
-    await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: manager.user.id, group_id: [group.body.id] } });
-    const self = await api(backend.url, 'DELETE', '/api/v1/user', { token: manager.token, query: { id: manager.user.id, password: manager.password } });
+    await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { id: manager.user.id, group_id: [group.body.id] },
+    });
+    const self = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: manager.token,
+      query: { id: manager.user.id, password: manager.password },
+    });
     expect(self.body.message).toBe('不能删除自己的账号');
   });
 });
@@ -199,23 +315,37 @@ describe('ListUser', () => {
   });
 
   it('filters by wd (admins only), group and id; sorts; limit drops the total', async () => {
-    const wd = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { wd: 'member@exam' } });
+    const wd = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { wd: 'member@exam' },
+    });
     expect(wd.body.user.map((u: { id: number }) => u.id)).toEqual([member.user.id]);
     const ignored = await api(backend.url, 'GET', '/api/v1/user/list', { query: { wd: 'member@exam' } });
     expect(ignored.body.user.length).toBeGreaterThan(1);
-    const admins = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { group_id: 1 } });
+    const admins = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { group_id: 1 },
+    });
     expect(admins.body.user.map((u: { id: number }) => u.id)).toEqual([1]);
-    const sorted = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { sort: 'id asc' } });
+    const sorted = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { sort: 'id asc' },
+    });
     expect(sorted.body.user[0].id).toBe(1);
     const limited = await api(backend.url, 'GET', '/api/v1/user/list', { query: { limit: 10 } });
     expect(limited.body.total).toBeUndefined();
   });
 
   it('sorts by a column that may be empty with the empty ones first ascending and last descending, on either engine', async () => {
-    const added = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body: { username: 'never-logged-in', password: 'never-pass', group_id: [2] } });
+    const added = await api(backend.url, 'POST', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { username: 'never-logged-in', password: 'never-pass', group_id: [2] },
+    });
     expect(added.status).toBe(200);
-    const byLogin = async (sort: string) => (await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { sort, size: 1000 } }))
-      .body.user.map((u: { login_at?: string }) => u.login_at !== undefined);
+    const byLogin = async (sort: string) =>
+      (
+        await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { sort, size: 1000 } })
+      ).body.user.map((u: { login_at?: string }) => u.login_at !== undefined);
     const ascending = await byLogin('login_at asc');
     expect(ascending[0]).toBe(false);
     expect(ascending.at(-1)).toBe(true);

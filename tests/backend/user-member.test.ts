@@ -17,7 +17,12 @@ describe('GetUserPermissions', () => {
     const all = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken });
     const mine = await api(backend.url, 'GET', '/api/v1/user/permission', { token: backend.adminToken });
     expect(mine.body.permission).toHaveLength(all.body.total);
-    expect(mine.body.permission[0]).toMatchObject({ id: expect.any(Number), method: 'GRPC', path: expect.stringMatching(/^\/api\.v1\./), title: expect.any(String) });
+    expect(mine.body.permission[0]).toMatchObject({
+      id: expect.any(Number),
+      method: 'GRPC',
+      path: expect.stringMatching(/^\/api\.v1\./),
+      title: expect.any(String),
+    });
     const member = await registerMember(backend.url);
     expect((await api(backend.url, 'GET', '/api/v1/user/permission', { token: member.token })).body).toEqual({});
   });
@@ -38,7 +43,9 @@ describe('GetUserPermissions', () => {
 describe('CanIUploadDocument and CanIPublishArticle', () => {
   it('lets a member of a fresh site upload, into review', async () => {
     const member = await registerMember(backend.url);
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual(
+      {},
+    );
     const doc = await createDocument(backend.url, member.token, Buffer.from('新站点的第一篇文档'), '第一篇.txt');
     expect(doc.status).toBe(DocumentStatus.PendingReview);
   });
@@ -48,28 +55,68 @@ describe('CanIUploadDocument and CanIPublishArticle', () => {
     const upload = await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token });
     expect(upload.status).toBe(403);
     expect(upload.body.message).toBe('您没有上传文档的权限');
-    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).body).toEqual(
+      {},
+    );
 
-    await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body: { id: member.user.id, group_id: [1] } });
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
+    await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { id: member.user.id, group_id: [1] },
+    });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(
+      200,
+    );
 
-    await api(backend.url, 'POST', '/api/v1/punishment', { token: backend.adminToken, body: { user_id: [member.user.id], type: [3, 6], enable: true } });
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(403);
+    await api(backend.url, 'POST', '/api/v1/punishment', {
+      token: backend.adminToken,
+      body: { user_id: [member.user.id], type: [3, 6], enable: true },
+    });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(
+      403,
+    );
     const publish = await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token });
     expect(publish.body).toMatchObject({ code: 7, message: '您没有发布文章的权限' });
 
-    const list = await api(backend.url, 'GET', '/api/v1/punishment/list', { token: backend.adminToken, query: { user_id: member.user.id } });
-    await api(backend.url, 'PUT', '/api/v1/punishment/cancel', { token: backend.adminToken, body: { id: list.body.punishment.map((p: { id: number }) => p.id) } });
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(200);
-    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
+    const list = await api(backend.url, 'GET', '/api/v1/punishment/list', {
+      token: backend.adminToken,
+      query: { user_id: member.user.id },
+    });
+    await api(backend.url, 'PUT', '/api/v1/punishment/cancel', {
+      token: backend.adminToken,
+      body: { id: list.body.punishment.map((p: { id: number }) => p.id) },
+    });
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(
+      200,
+    );
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(
+      200,
+    );
   });
 
   it('ignores punishments that have ended', async () => {
     const member = await registerMember(backend.url);
-    await api(backend.url, 'POST', '/api/v1/punishment', { token: backend.adminToken, body: { user_id: [member.user.id], type: [6], enable: true, end_time: new Date(Date.now() + 60_000).toISOString() } });
-    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(403);
-    await withDatabase(backend.dataDir, (db) => db.updateTable('punishment').set({ end_time: '2000-01-01T00:00:00.000Z' }).where('user_id', '=', member.user.id).execute());
-    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(200);
+    await api(backend.url, 'POST', '/api/v1/punishment', {
+      token: backend.adminToken,
+      body: {
+        user_id: [member.user.id],
+        type: [6],
+        enable: true,
+        end_time: new Date(Date.now() + 60_000).toISOString(),
+      },
+    });
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(
+      403,
+    );
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('punishment')
+        .set({ end_time: '2000-01-01T00:00:00.000Z' })
+        .where('user_id', '=', member.user.id)
+        .execute(),
+    );
+    expect((await api(backend.url, 'GET', '/api/v1/user/canipublisharticle', { token: member.token })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -89,15 +136,25 @@ describe('SignToday and GetSignedToday', () => {
     const me = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
     expect(me.body.credit_count).toBe(11);
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
-    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 11, content: '签到成功，获得 1 魔豆奖励', user_id: member.user.id });
+    expect(dynamics.body.dynamic[0]).toMatchObject({
+      type: 11,
+      content: '签到成功，获得 1 魔豆奖励',
+      user_id: member.user.id,
+    });
   });
 });
 
 describe('ListUserDynamic', () => {
   it('lists the own activity newest first with a total; size is clamped to 10…100', async () => {
     const member = await registerMember(backend.url);
-    await api(backend.url, 'PUT', '/api/v1/user/profile', { token: member.token, body: { id: member.user.id, signature: '嗨' } });
-    const res = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token, query: { page: 1, size: 1 } });
+    await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: member.token,
+      body: { id: member.user.id, signature: '嗨' },
+    });
+    const res = await api(backend.url, 'GET', '/api/v1/user/dynamic', {
+      token: member.token,
+      query: { page: 1, size: 1 },
+    });
     expect(res.body.total).toBe(2);
     expect(res.body.dynamic.map((d: { type: number }) => d.type)).toEqual([9, 6]);
     const other = await registerMember(backend.url);
@@ -111,14 +168,49 @@ describe('ListUserDownload', () => {
     expect((await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token })).body).toEqual({});
     await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      const doc = await db.insertInto('document').values({
-        title: '手册', user_id: 1, uuid: 'abcdef0123456789', ext: '.pdf', pages: 12, size: 2048, score: 400, created_at: ts, updated_at: ts,
-      }).returning('id').executeTakeFirstOrThrow();
-      await db.insertInto('download').values({ user_id: member.user.id, document_id: doc.id, ip: '10.0.0.1', is_pay: 1, created_at: ts, updated_at: ts }).execute();
+      const doc = await db
+        .insertInto('document')
+        .values({
+          title: '手册',
+          user_id: 1,
+          uuid: 'abcdef0123456789',
+          ext: '.pdf',
+          pages: 12,
+          size: 2048,
+          score: 400,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('download')
+        .values({
+          user_id: member.user.id,
+          document_id: doc.id,
+          ip: '10.0.0.1',
+          is_pay: 1,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
     });
-    const res = await api(backend.url, 'GET', '/api/v1/user/download', { token: member.token, query: { page: 1, size: 10 } });
+    const res = await api(backend.url, 'GET', '/api/v1/user/download', {
+      token: member.token,
+      query: { page: 1, size: 10 },
+    });
     expect(res.body.total).toBe(1);
-    expect(res.body.download[0]).toMatchObject({ user_id: member.user.id, ip: '10.0.0.1', is_pay: true, title: '手册', ext: '.pdf', pages: 12, size: 2048, score: 400, document_uuid: 'abcdef0123456789' });
+    expect(res.body.download[0]).toMatchObject({
+      user_id: member.user.id,
+      ip: '10.0.0.1',
+      is_pay: true,
+      title: '手册',
+      ext: '.pdf',
+      pages: 12,
+      size: 2048,
+      score: 400,
+      document_uuid: 'abcdef0123456789',
+    });
   });
 });
 
@@ -126,6 +218,14 @@ describe('ListUserGroup', () => {
   it('lists the groups of the caller with every column', async () => {
     const member = await registerMember(backend.url);
     const res = await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token });
-    expect(res.body.group).toEqual([expect.objectContaining({ id: 2, title: '普通用户', is_default: true, enable_comment: true, enable_document_review: true })]);
+    expect(res.body.group).toEqual([
+      expect.objectContaining({
+        id: 2,
+        title: '普通用户',
+        is_default: true,
+        enable_comment: true,
+        enable_document_review: true,
+      }),
+    ]);
   });
 });

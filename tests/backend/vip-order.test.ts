@@ -2,7 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { vipBenefits } from '../../backend/modules/vip/service';
-import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
+import {
+  api,
+  login,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  withDatabase,
+  type Member,
+} from '../helpers/backend';
 
 // VIP periods, orders and the manual provider (docs/api.md §9–§10) through HTTP on a real
 // SQLite: ordering a plan of the `vip` config, paying by transfer confirmed by an admin,
@@ -21,11 +30,15 @@ const MANUAL_ENV = {
 
 const backend = useBackend({ env: MANUAL_ENV });
 
-const createOrder = (member: Member, plan_code: string, price: number) => api(backend.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code, price } });
-const payOrder = (member: Member, order_no: string, provider = 'manual') => api(backend.url, 'POST', '/api/v1/order/pay', { token: member.token, body: { order_no, provider } });
-const getOrder = (token: string, query: Record<string, string | number>, url = backend.url) => api(url, 'GET', '/api/v1/order', { token, query });
+const createOrder = (member: Member, plan_code: string, price: number) =>
+  api(backend.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code, price } });
+const payOrder = (member: Member, order_no: string, provider = 'manual') =>
+  api(backend.url, 'POST', '/api/v1/order/pay', { token: member.token, body: { order_no, provider } });
+const getOrder = (token: string, query: Record<string, string | number>, url = backend.url) =>
+  api(url, 'GET', '/api/v1/order', { token, query });
 const myVip = (member: Member) => api(backend.url, 'GET', '/api/v1/vip', { token: member.token });
-const confirm = (id: number, reason = '已收到转账') => backend.admin('PUT', '/api/v1/order/confirm', { body: { id, reason } });
+const confirm = (id: number, reason = '已收到转账') =>
+  backend.admin('PUT', '/api/v1/order/confirm', { body: { id, reason } });
 
 async function paidMonth(member: Member) {
   const created = await createOrder(member, 'month', 30);
@@ -54,7 +67,12 @@ describe('VIP state', () => {
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },
       { code: 'year', title: '年度会员', days: 365, price: 298, description: '最划算', recommended: true },
     ]);
-    expect(settings.body.vip).toMatchObject({ enable: true, free_download: true, read_all_pages: true, times_every_day: 50 });
+    expect(settings.body.vip).toMatchObject({
+      enable: true,
+      free_download: true,
+      read_all_pages: true,
+      times_every_day: 50,
+    });
     expect(settings.body.pay).toEqual({ enable: true, provider: 'manual', providers: ['manual'] });
     expect(settings.text).not.toContain('招商银行');
   });
@@ -70,7 +88,14 @@ describe('OrderAPI.CreateOrder', () => {
     const before = Date.now();
     const res = await createOrder(member, 'quarter', 80);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ user_id: member.user.id, username: member.username, plan_code: 'quarter', plan_title: '季度会员', days: 90, amount: 8000 });
+    expect(res.body).toMatchObject({
+      user_id: member.user.id,
+      username: member.username,
+      plan_code: 'quarter',
+      plan_title: '季度会员',
+      days: 90,
+      amount: 8000,
+    });
     expect(res.body.status).toBeUndefined(); // 0 = pending, omitted on the wire
     expect(res.body.order_no).toMatch(/^\d{22}$/);
     const deadline = Date.parse(res.body.expires_at);
@@ -91,7 +116,7 @@ describe('OrderAPI.CreateOrder', () => {
     ['an unknown plan', { plan_code: 'lifetime', price: 999 }, 400, '套餐不存在或已下架'],
     ['a negative price', { plan_code: 'month', price: -30 }, 400, '价格无效（参数 price）'],
     ['no price', { plan_code: 'month' }, 400, '价格无效（参数 price）'],
-    ['another price than the plan\'s', { plan_code: 'month', price: 0.3 }, 400, '套餐价格已变更，请刷新页面后重新下单'],
+    ["another price than the plan's", { plan_code: 'month', price: 0.3 }, 400, '套餐价格已变更，请刷新页面后重新下单'],
   ])('refuses %s', async (_what, body, status, message) => {
     const res = await api(backend.url, 'POST', '/api/v1/order', { token: member.token, body });
     expect(res.status).toBe(status);
@@ -99,24 +124,34 @@ describe('OrderAPI.CreateOrder', () => {
   });
 
   it('refuses visitors, and everyone while VIP sales or payment are off', async () => {
-    expect((await api(backend.url, 'POST', '/api/v1/order', { body: { plan_code: 'month', price: 30 } })).status).toBe(401);
+    expect((await api(backend.url, 'POST', '/api/v1/order', { body: { plan_code: 'month', price: 30 } })).status).toBe(
+      401,
+    );
     const fresh = await startBackend();
     try {
       const freshMember = await registerMember(fresh.url);
-      const off = await api(fresh.url, 'POST', '/api/v1/order', { token: freshMember.token, body: { plan_code: 'month', price: 30 } });
+      const off = await api(fresh.url, 'POST', '/api/v1/order', {
+        token: freshMember.token,
+        body: { plan_code: 'month', price: 30 },
+      });
       expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
       await setConfig(fresh.url, await login(fresh.url, 'admin', fresh.adminPassword), { 'vip.enable': 'true' });
-      const noPay = await api(fresh.url, 'POST', '/api/v1/order', { token: freshMember.token, body: { plan_code: 'month', price: 30 } });
+      const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
+        token: freshMember.token,
+        body: { plan_code: 'month', price: 30 },
+      });
       expect(noPay.body).toMatchObject({ code: 9, message: '暂未开放在线支付，请联系管理员' });
     } finally {
       await fresh.close();
     }
   });
 
-  it('keeps an order\'s price and days when the plan changes later; a new order takes the new price', async () => {
+  it("keeps an order's price and days when the plan changes later; a new order takes the new price", async () => {
     const buyer = await registerMember(backend.url);
     const old = await createOrder(buyer, 'year', 298);
-    await setConfig(backend.url, backend.adminToken, { 'vip.plans': 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|268|限时优惠|1' });
+    await setConfig(backend.url, backend.adminToken, {
+      'vip.plans': 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|268|限时优惠|1',
+    });
     try {
       const kept = await getOrder(buyer.token, { order_no: old.body.order_no });
       expect(kept.body).toMatchObject({ amount: 29800, days: 365 });
@@ -128,23 +163,32 @@ describe('OrderAPI.CreateOrder', () => {
       const replaced = await getOrder(buyer.token, { order_no: old.body.order_no });
       expect(replaced.body).toMatchObject({ status: 2, close_reason: 'replaced' });
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'vip.plans': 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|最划算|1' });
+      await setConfig(backend.url, backend.adminToken, {
+        'vip.plans': 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|最划算|1',
+      });
     }
   });
 });
 
 describe('paying by transfer (manual provider)', () => {
-  it('shows the instructions; refuses providers the config does not offer and other members\' orders', async () => {
+  it("shows the instructions; refuses providers the config does not offer and other members' orders", async () => {
     const member = await registerMember(backend.url);
     const other = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;
     const paid = await payOrder(member, order.order_no);
     expect(paid.status, paid.text).toBe(200);
-    expect(paid.body).toMatchObject({ provider: 'manual', instructions: INSTRUCTIONS, order: { order_no: order.order_no, provider: 'manual' } });
+    expect(paid.body).toMatchObject({
+      provider: 'manual',
+      instructions: INSTRUCTIONS,
+      order: { order_no: order.order_no, provider: 'manual' },
+    });
     expect((await payOrder(member, order.order_no, 'alipay')).body.message).toBe('暂不支持支付宝，请选择其他支付方式');
     expect((await payOrder(member, order.order_no, 'paypal')).body.message).toBe('请选择支付方式（参数 provider）');
-    for (const res of [await payOrder(other, order.order_no), await getOrder(other.token, { order_no: order.order_no }),
-      await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: other.token, body: { order_no: order.order_no } })]) {
+    for (const res of [
+      await payOrder(other, order.order_no),
+      await getOrder(other.token, { order_no: order.order_no }),
+      await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: other.token, body: { order_no: order.order_no } }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('订单不存在');
     }
@@ -160,14 +204,16 @@ describe('paying by transfer (manual provider)', () => {
     expect(again.body).toMatchObject({ order_no: order.order_no, provider: 'manual', instructions: INSTRUCTIONS });
     const mine = await api(backend.url, 'GET', '/api/v1/order/mine', { token: member.token });
     expect(mine.text).not.toContain('招商银行');
-    expect((await backend.admin('GET', '/api/v1/order', { query: { id: order.id } })).body.instructions).toBeUndefined();
+    expect(
+      (await backend.admin('GET', '/api/v1/order', { query: { id: order.id } })).body.instructions,
+    ).toBeUndefined();
     await confirm(order.id);
     const paid = await getOrder(member.token, { order_no: order.order_no });
     expect(paid.body.status).toBe(1);
     expect(paid.body.instructions).toBeUndefined();
   });
 
-  it('an admin\'s confirmation pays the order and makes the member VIP for the plan\'s days; the next purchase extends the period', async () => {
+  it("an admin's confirmation pays the order and makes the member VIP for the plan's days; the next purchase extends the period", async () => {
     const member = await registerMember(backend.url);
     const before = Date.now();
     const first = await paidMonth(member);
@@ -179,10 +225,15 @@ describe('paying by transfer (manual provider)', () => {
     expect(end).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS);
     const user = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
     expect(user.body).toMatchObject({ is_vip: true, vip_end_at: vip.end_at });
-    const again = await api(backend.url, 'POST', '/api/v1/user/login', { body: { username: member.username, password: member.password } });
+    const again = await api(backend.url, 'POST', '/api/v1/user/login', {
+      body: { username: member.username, password: member.password },
+    });
     expect(again.body.user).toMatchObject({ is_vip: true, vip_end_at: vip.end_at });
     // Another member's view of this user says nothing about VIP.
-    const seen = await api(backend.url, 'GET', '/api/v1/user', { token: (await registerMember(backend.url)).token, query: { id: member.user.id } });
+    const seen = await api(backend.url, 'GET', '/api/v1/user', {
+      token: (await registerMember(backend.url)).token,
+      query: { id: member.user.id },
+    });
     expect(seen.body.is_vip).toBeUndefined();
 
     const quarter = (await createOrder(member, 'quarter', 80)).body;
@@ -211,7 +262,9 @@ describe('paying by transfer (manual provider)', () => {
     const firstEnd = Date.parse((await myVip(member)).body.end_at);
     const second = (await createOrder(member, 'quarter', 80)).body;
     await confirm(second.id);
-    const refund = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: first.id, reason: '会员申请退款' } });
+    const refund = await backend.admin('PUT', '/api/v1/order/refund', {
+      body: { id: first.id, reason: '会员申请退款' },
+    });
     expect(refund.status, refund.text).toBe(200);
     expect(refund.body).toMatchObject({ status: 3, remark: expect.stringContaining('退款：会员申请退款') });
     const after = Date.parse((await myVip(member)).body.end_at);
@@ -229,11 +282,20 @@ describe('paying by transfer (manual provider)', () => {
   it('a member cancels a pending order; it can no longer be paid or confirmed', async () => {
     const member = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;
-    const cancelled = await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: member.token, body: { order_no: order.order_no } });
+    const cancelled = await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: member.token,
+      body: { order_no: order.order_no },
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 2, close_reason: 'cancel' });
-    expect((await payOrder(member, order.order_no)).body).toMatchObject({ code: 9, message: '订单已关闭，无法继续支付' });
-    const again = await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: member.token, body: { order_no: order.order_no } });
+    expect((await payOrder(member, order.order_no)).body).toMatchObject({
+      code: 9,
+      message: '订单已关闭，无法继续支付',
+    });
+    const again = await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: member.token,
+      body: { order_no: order.order_no },
+    });
     expect(again.body.message).toBe('订单已关闭，无法取消');
     expect((await confirm(order.id)).status).toBe(400);
     expect((await myVip(member)).body.active).toBeUndefined();
@@ -243,13 +305,21 @@ describe('paying by transfer (manual provider)', () => {
 describe('order timeout', () => {
   /** Makes the order's expiry job due now (as if its minutes had passed) and waits for the queue. */
   async function expireNow(dataDir: string, orderId: number) {
-    await withDatabase(dataDir, (db) => db.updateTable('job').set({ run_after: new Date(Date.now() - 1000).toISOString() })
-      .where('kind', '=', 'order.expire').where('dedupe_key', '=', `order.expire:${orderId}`).execute());
+    await withDatabase(dataDir, (db) =>
+      db
+        .updateTable('job')
+        .set({ run_after: new Date(Date.now() - 1000).toISOString() })
+        .where('kind', '=', 'order.expire')
+        .where('dedupe_key', '=', `order.expire:${orderId}`)
+        .execute(),
+    );
   }
 
   async function waitForJob(dataDir: string, dedupeKey: string) {
     for (let i = 0; i < 100; i += 1) {
-      const job = await withDatabase(dataDir, (db) => db.selectFrom('job').select('state').where('dedupe_key', '=', dedupeKey).executeTakeFirstOrThrow());
+      const job = await withDatabase(dataDir, (db) =>
+        db.selectFrom('job').select('state').where('dedupe_key', '=', dedupeKey).executeTakeFirstOrThrow(),
+      );
       if (job.state === 'done') return;
       await sleep(100);
     }
@@ -268,7 +338,13 @@ describe('order timeout', () => {
   it('closes an unpaid order after pay.order_timeout minutes through the job queue', async () => {
     const member = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;
-    const job = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('run_after').where('dedupe_key', '=', `order.expire:${order.id}`).executeTakeFirstOrThrow());
+    const job = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select('run_after')
+        .where('dedupe_key', '=', `order.expire:${order.id}`)
+        .executeTakeFirstOrThrow(),
+    );
     expect(job.run_after).toBe(new Date(order.expires_at).toISOString());
     await expireNow(backend.dataDir, order.id);
     const closed = await waitForStatus(backend.url, member.token, order.order_no, 2);
@@ -283,7 +359,9 @@ describe('order timeout', () => {
     expect(paid.status, paid.text).toBe(200);
     const deadline = new Date(Date.parse(order.created_at) + 3 * DAY_MS).toISOString();
     expect(new Date(paid.body.order.expires_at).toISOString()).toBe(deadline);
-    expect(new Date((await getOrder(member.token, { order_no: order.order_no })).body.expires_at).toISOString()).toBe(deadline);
+    expect(new Date((await getOrder(member.token, { order_no: order.order_no })).body.expires_at).toISOString()).toBe(
+      deadline,
+    );
 
     // The minutes' job comes and goes: the order stays open.
     await expireNow(backend.dataDir, order.id);
@@ -292,12 +370,20 @@ describe('order timeout', () => {
     // Paying by transfer again gives no more time.
     expect(new Date((await payOrder(member, order.order_no)).body.order.expires_at).toISOString()).toBe(deadline);
 
-    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ run_after: new Date(Date.now() - 1000).toISOString() })
-      .where('kind', '=', 'order.expire').where('dedupe_key', '=', `order.expire:${order.id}:${deadline}`).execute());
-    expect(await waitForStatus(backend.url, member.token, order.order_no, 2)).toMatchObject({ close_reason: 'timeout' });
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('job')
+        .set({ run_after: new Date(Date.now() - 1000).toISOString() })
+        .where('kind', '=', 'order.expire')
+        .where('dedupe_key', '=', `order.expire:${order.id}:${deadline}`)
+        .execute(),
+    );
+    expect(await waitForStatus(backend.url, member.token, order.order_no, 2)).toMatchObject({
+      close_reason: 'timeout',
+    });
   });
 
-  it('takes the transfer\'s days from pay.manual_timeout', async () => {
+  it("takes the transfer's days from pay.manual_timeout", async () => {
     await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '7' });
     try {
       const member = await registerMember(backend.url);
@@ -314,8 +400,21 @@ describe('order timeout', () => {
     const order = await paidMonth(member);
     await expireNow(backend.dataDir, order.id);
     // The expiry job has run (and found the order paid).
-    await expect.poll(async () => (await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select('state')
-      .where('dedupe_key', '=', `order.expire:${order.id}`).executeTakeFirstOrThrow())).state, { timeout: 10_000 }).toBe('done');
+    await expect
+      .poll(
+        async () =>
+          (
+            await withDatabase(backend.dataDir, (db) =>
+              db
+                .selectFrom('job')
+                .select('state')
+                .where('dedupe_key', '=', `order.expire:${order.id}`)
+                .executeTakeFirstOrThrow(),
+            )
+          ).state,
+        { timeout: 10_000 },
+      )
+      .toBe('done');
     expect((await getOrder(member.token, { order_no: order.order_no })).body.status).toBe(1);
   });
 
@@ -324,7 +423,9 @@ describe('order timeout', () => {
     let second: Awaited<ReturnType<typeof startBackend>> | undefined;
     try {
       const member = await registerMember(first.url);
-      const order = (await api(first.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } })).body;
+      const order = (
+        await api(first.url, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } })
+      ).body;
       await first.close({ keepData: true });
       await expireNow(first.dataDir, order.id);
       second = await startBackend({ env: MANUAL_ENV, dataDir: first.dataDir });
@@ -339,7 +440,9 @@ describe('order timeout', () => {
 describe('UserVipAPI for admins', () => {
   it('grants, extends and revokes with a reason kept; lists members by state and name', async () => {
     const member = await registerMember(backend.url);
-    const grant = await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [member.user.id], days: 7, reason: '活动赠送' } });
+    const grant = await backend.admin('POST', '/api/v1/vip/grant', {
+      body: { user_id: [member.user.id], days: 7, reason: '活动赠送' },
+    });
     expect(grant.status, grant.text).toBe(200);
     const granted = (await myVip(member)).body;
     expect(granted.active).toBe(true);
@@ -347,18 +450,28 @@ describe('UserVipAPI for admins', () => {
     expect(Date.parse((await myVip(member)).body.end_at)).toBe(Date.parse(granted.end_at) + 3 * DAY_MS);
 
     const active = await backend.admin('GET', '/api/v1/vip/list', { query: { wd: member.username, status: 1 } });
-    expect(active.body.user_vip).toEqual([expect.objectContaining({ user_id: member.user.id, username: member.username, active: true })]);
+    expect(active.body.user_vip).toEqual([
+      expect.objectContaining({ user_id: member.user.id, username: member.username, active: true }),
+    ]);
 
-    const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', { body: { user_id: [member.user.id], reason: '违规使用' } });
+    const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', {
+      body: { user_id: [member.user.id], reason: '违规使用' },
+    });
     expect(revoke.status, revoke.text).toBe(200);
     expect((await myVip(member)).body.active).toBeUndefined();
     const expired = await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status: 2 } });
     expect(expired.body.total).toBe(1);
-    expect((await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status: 1 } })).body.total).toBeUndefined();
+    expect(
+      (await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status: 1 } })).body.total,
+    ).toBeUndefined();
 
     const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
-    expect(log.body.log.map((l: { action: number; reason: string; operator: string }) => [l.action, l.reason, l.operator])).toEqual([
-      [3, '违规使用', 'admin'], [2, '补偿', 'admin'], [2, '活动赠送', 'admin'],
+    expect(
+      log.body.log.map((l: { action: number; reason: string; operator: string }) => [l.action, l.reason, l.operator]),
+    ).toEqual([
+      [3, '违规使用', 'admin'],
+      [2, '补偿', 'admin'],
+      [2, '活动赠送', 'admin'],
     ]);
   });
 
@@ -381,45 +494,77 @@ describe('OrderAPI for admins', () => {
     const pending = (await createOrder(member, 'quarter', 80)).body;
     const byBuyer = await backend.admin('GET', '/api/v1/order/list', { query: { user_id: member.user.id } });
     expect(byBuyer.body.order.map((o: { id: number }) => o.id)).toEqual([pending.id, paid.id]);
-    const paidOnly = await backend.admin('GET', '/api/v1/order/list', { query: { user_id: member.user.id, status: 1, provider: 'manual' } });
+    const paidOnly = await backend.admin('GET', '/api/v1/order/list', {
+      query: { user_id: member.user.id, status: 1, provider: 'manual' },
+    });
     expect(paidOnly.body.order.map((o: { id: number }) => o.id)).toEqual([paid.id]);
     expect(paidOnly.body.order[0].remark).toContain('确认收款：已收到转账');
     // The admin's note says when in the site's time (as its times show) and who, by name.
-    const beijing = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', dateStyle: 'short' }).format(new Date());
-    expect(paidOnly.body.order[0].remark).toMatch(new RegExp(`^\\[${beijing} \\d{2}:\\d{2} 管理员 admin\\] 确认收款：`));
+    const beijing = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', dateStyle: 'short' }).format(
+      new Date(),
+    );
+    expect(paidOnly.body.order[0].remark).toMatch(
+      new RegExp(`^\\[${beijing} \\d{2}:\\d{2} 管理员 admin\\] 确认收款：`),
+    );
     const byNumber = await backend.admin('GET', '/api/v1/order/list', { query: { wd: pending.order_no } });
     expect(byNumber.body.total).toBe(1);
-    const future = await backend.admin('GET', '/api/v1/order/list', { query: { user_id: member.user.id, created_from: new Date(Date.now() + DAY_MS).toISOString() } });
+    const future = await backend.admin('GET', '/api/v1/order/list', {
+      query: { user_id: member.user.id, created_from: new Date(Date.now() + DAY_MS).toISOString() },
+    });
     expect(future.body.total).toBeUndefined();
     const detail = await getOrder(backend.adminToken, { id: paid.id });
     expect(detail.body).toMatchObject({ order_no: paid.order_no, remark: expect.stringContaining('已收到转账') });
     const notes = await backend.admin('GET', '/api/v1/order/notification', { query: { order_no: paid.order_no } });
-    expect(notes.body.notification).toEqual([expect.objectContaining({ provider: 'manual', outcome: 'paid', amount: 3000, reason: '管理员确认收款：已收到转账' })]);
+    expect(notes.body.notification).toEqual([
+      expect.objectContaining({
+        provider: 'manual',
+        outcome: 'paid',
+        amount: 3000,
+        reason: '管理员确认收款：已收到转账',
+      }),
+    ]);
   });
 
   it('closes pending orders with a reason, and refuses to close others', async () => {
     const member = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;
-    expect((await backend.admin('PUT', '/api/v1/order/close', { body: { id: [order.id], reason: '' } })).body.message).toBe('原因不能为空');
+    expect(
+      (await backend.admin('PUT', '/api/v1/order/close', { body: { id: [order.id], reason: '' } })).body.message,
+    ).toBe('原因不能为空');
     const closed = await backend.admin('PUT', '/api/v1/order/close', { body: { id: [order.id], reason: '重复下单' } });
     expect(closed.status, closed.text).toBe(200);
-    expect((await getOrder(member.token, { order_no: order.order_no })).body).toMatchObject({ status: 2, close_reason: 'admin' });
+    expect((await getOrder(member.token, { order_no: order.order_no })).body).toMatchObject({
+      status: 2,
+      close_reason: 'admin',
+    });
     const again = await backend.admin('PUT', '/api/v1/order/close', { body: { id: [order.id], reason: '重复下单' } });
     expect(again.body.message).toBe(`订单 ${order.order_no} 已关闭，只能关闭待支付的订单`);
   });
 });
 
-describe('vipBenefits (the document module\'s seam)', () => {
-  it('gives the vip config\'s benefits to an active member and nothing to others', async () => {
+describe("vipBenefits (the document module's seam)", () => {
+  it("gives the vip config's benefits to an active member and nothing to others", async () => {
     const member = await registerMember(backend.url);
     const other = await registerMember(backend.url);
     await paidMonth(member);
     await withDatabase(backend.dataDir, async (db) => {
       const cfg = await new ConfigStore(db).snapshot();
       const benefits = await vipBenefits(db, cfg, member.user.id);
-      expect(benefits).toEqual({ active: true, until: expect.any(String), freeDownload: true, readAllPages: true, dailyDownloadQuota: 50 });
+      expect(benefits).toEqual({
+        active: true,
+        until: expect.any(String),
+        freeDownload: true,
+        readAllPages: true,
+        dailyDownloadQuota: 50,
+      });
       expect(Date.parse(benefits.until!)).toBe(Date.parse((await myVip(member)).body.end_at));
-      expect(await vipBenefits(db, cfg, other.user.id)).toEqual({ active: false, until: null, freeDownload: false, readAllPages: false, dailyDownloadQuota: 0 });
+      expect(await vipBenefits(db, cfg, other.user.id)).toEqual({
+        active: false,
+        until: null,
+        freeDownload: false,
+        readAllPages: false,
+        dailyDownloadQuota: 0,
+      });
       expect(await vipBenefits(db, cfg, 0)).toMatchObject({ active: false });
     });
   });

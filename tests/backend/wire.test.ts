@@ -40,13 +40,19 @@ describe('errors', () => {
     const res = await api(backend.url, 'GET', '/api/v1/user/permission');
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.text).toBe('{"error":"您未登录或您的登录已过期，请重新登录或刷新页面重试","code":16,"message":"您未登录或您的登录已过期，请重新登录或刷新页面重试"}');
+    expect(res.text).toBe(
+      '{"error":"您未登录或您的登录已过期，请重新登录或刷新页面重试","code":16,"message":"您未登录或您的登录已过期，请重新登录或刷新页面重试"}',
+    );
   });
 
   it('answers 403 (code 7) to a member without the permission, naming it', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.member.token });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: '您没有权限访问【获取权限列表】', code: 7, message: '您没有权限访问【获取权限列表】' });
+    expect(res.body).toEqual({
+      error: '您没有权限访问【获取权限列表】',
+      code: 7,
+      message: '您没有权限访问【获取权限列表】',
+    });
   });
 
   it('answers unknown API paths with 404 text and wrong methods with 405 text', async () => {
@@ -71,23 +77,42 @@ describe('errors', () => {
 
 describe('JSON bodies', () => {
   it('rejects unknown keys with the contract message', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, body: { id: 1, foo: 'x' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/permission', {
+      token: backend.adminToken,
+      body: { id: 1, foo: 'x' },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'unknown field "foo" in v1.Permission', code: 3, message: 'unknown field "foo" in v1.Permission' });
+    expect(res.body).toEqual({
+      error: 'unknown field "foo" in v1.Permission',
+      code: 3,
+      message: 'unknown field "foo" in v1.Permission',
+    });
   });
 
   it('rejects unknown keys in nested messages too', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/config', { token: backend.adminToken, body: { config: [{ id: 1, bogus: true }] } });
+    const res = await api(backend.url, 'PUT', '/api/v1/config', {
+      token: backend.adminToken,
+      body: { config: [{ id: 1, bogus: true }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('unknown field "bogus" in v1.Config');
   });
 
   it('accepts lowerCamel names and numeric strings', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { groupId: '2', permissionId: ['1', 2] } });
+    const res = await api(backend.url, 'PUT', '/api/v1/group/permission', {
+      token: backend.adminToken,
+      body: { groupId: '2', permissionId: ['1', 2] },
+    });
     expect(res.status).toBe(200);
-    const check = await api(backend.url, 'GET', '/api/v1/group/permission', { token: backend.adminToken, query: { id: 2 } });
+    const check = await api(backend.url, 'GET', '/api/v1/group/permission', {
+      token: backend.adminToken,
+      query: { id: 2 },
+    });
     expect(check.body).toEqual({ permission_id: [1, 2] });
-    await api(backend.url, 'PUT', '/api/v1/group/permission', { token: backend.adminToken, body: { group_id: 2, permission_id: [] } });
+    await api(backend.url, 'PUT', '/api/v1/group/permission', {
+      token: backend.adminToken,
+      body: { group_id: 2, permission_id: [] },
+    });
   });
 
   it('rejects malformed JSON, wrong types and non-object bodies with 400 code 3', async () => {
@@ -99,14 +124,18 @@ describe('JSON bodies', () => {
   });
 
   it('requires real booleans for bool fields', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/group', { token: backend.adminToken, body: { id: 2, title: '普通用户', is_default: 'true' } });
+    const res = await api(backend.url, 'PUT', '/api/v1/group', {
+      token: backend.adminToken,
+      body: { id: 2, title: '普通用户', is_default: 'true' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('is_default');
   });
 
   it('ignores the content type and accepts an empty body', async () => {
     const res = await api(backend.url, 'POST', '/api/v1/user/login', {
-      rawBody: JSON.stringify({ username: 'admin', password: backend.adminPassword }), headers: { 'content-type': 'text/plain' },
+      rawBody: JSON.stringify({ username: 'admin', password: backend.adminPassword }),
+      headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(200);
     const empty = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, rawBody: '' });
@@ -115,7 +144,10 @@ describe('JSON bodies', () => {
   });
 
   it('answers 429 (code 8) to bodies over 4 MiB', async () => {
-    const res = await api(backend.url, 'PUT', '/api/v1/permission', { token: backend.adminToken, rawBody: JSON.stringify({ title: 'x'.repeat(5 * 1024 * 1024) }) });
+    const res = await api(backend.url, 'PUT', '/api/v1/permission', {
+      token: backend.adminToken,
+      rawBody: JSON.stringify({ title: 'x'.repeat(5 * 1024 * 1024) }),
+    });
     expect(res.status).toBe(429);
     expect(res.body.code).toBe(8);
   });
@@ -123,14 +155,19 @@ describe('JSON bodies', () => {
 
 describe('query strings', () => {
   it('reads arrays from repeated keys', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: [1, backend.member.user.id] } });
+    const res = await api(backend.url, 'GET', '/api/v1/user/list', {
+      token: backend.adminToken,
+      query: { id: [1, backend.member.user.id] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.map((u: { id: number }) => u.id).sort()).toEqual([1, backend.member.user.id].sort());
     expect(res.body.total).toBeUndefined(); // no total when ids are given
   });
 
   it('refuses bracket arrays and bad numbers with 400', async () => {
-    const bracket = await fetch(`${backend.url}/api/v1/user/list?id[]=1`, { headers: { authorization: `Bearer ${backend.adminToken}` } });
+    const bracket = await fetch(`${backend.url}/api/v1/user/list?id[]=1`, {
+      headers: { authorization: `Bearer ${backend.adminToken}` },
+    });
     expect(bracket.status).toBe(400);
     const bad = await api(backend.url, 'GET', '/api/v1/group/list', { query: { page: 'abc' } });
     expect(bad.status).toBe(400);
@@ -149,7 +186,10 @@ describe('query strings', () => {
   it('accepts lowerCamel parameter names and takes the first value of a repeated scalar', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/group', { query: { id: [2, 1] } });
     expect(res.body.id).toBe(2);
-    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { method: 'post', size: 1, page: 1 } });
+    const camel = await api(backend.url, 'GET', '/api/v1/permission/list', {
+      token: backend.adminToken,
+      query: { method: 'post', size: 1, page: 1 },
+    });
     expect(camel.body.permission).toHaveLength(1);
   });
 

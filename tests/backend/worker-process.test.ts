@@ -24,17 +24,24 @@ interface Worker {
 }
 
 function spawnWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/worker.ts'], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/worker.ts'], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { process: child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  return {
+    process: child,
+    output: () => output,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
 }
 
 async function untilRunning(worker: Worker): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!worker.output().includes('worker running jobs')) {
-    if (worker.process.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${worker.output()}`);
+    if (worker.process.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the worker did not start:\n${worker.output()}`);
     await sleep(50);
   }
 }
@@ -66,24 +73,42 @@ describe('npm run worker beside a web backend with RUN_JOBS=false', () => {
     const document = await createDocument(web.url, member.token, textPdf(3), 'queued.pdf');
     // Two of its polls: a backend that ran jobs would have claimed the conversion by now.
     await sleep(2 * POLL_MS);
-    const queued = await withDatabase(web.dataDir, (db) => db.selectFrom('job').select(['state', 'attempts']).where('kind', '=', 'document.convert').execute());
+    const queued = await withDatabase(web.dataDir, (db) =>
+      db.selectFrom('job').select(['state', 'attempts']).where('kind', '=', 'document.convert').execute(),
+    );
     expect(queued).toEqual([{ state: 'queued', attempts: 0 }]);
 
     // What a killed worker left: its scratch folders name its pid. A live process's stay.
     const dead = deadPid();
-    const abandoned = [path.join(scratchRoot, `moredoc-document-${dead}-a1b2c3`), path.join(scratchRoot, 'moredoc-convert', `job-${dead}-d4e5f6`)];
+    const abandoned = [
+      path.join(scratchRoot, `moredoc-document-${dead}-a1b2c3`),
+      path.join(scratchRoot, 'moredoc-convert', `job-${dead}-d4e5f6`),
+    ];
     const alive = path.join(scratchRoot, `moredoc-document-${process.pid}-g7h8i9`);
     for (const folder of [...abandoned, alive]) await mkdir(path.join(folder, 'out'), { recursive: true });
 
-    const worker = spawnWorker({ ...(await databaseEnv(web.dataDir)), DATA_DIR: web.dataDir, TMPDIR: scratchRoot, CONVERT_WORKERS: '1' });
+    const worker = spawnWorker({
+      ...(await databaseEnv(web.dataDir)),
+      DATA_DIR: web.dataDir,
+      TMPDIR: scratchRoot,
+      CONVERT_WORKERS: '1',
+    });
     workers.push(worker);
     await untilRunning(worker);
-    const converted = await waitForStatus(web.url, member.token, document.id, [DocumentStatus.Converted, DocumentStatus.Failed]);
+    const converted = await waitForStatus(web.url, member.token, document.id, [
+      DocumentStatus.Converted,
+      DocumentStatus.Failed,
+    ]);
     expect(converted).toMatchObject({ status: DocumentStatus.Converted, pages: 3 });
     for (const folder of abandoned) expect(existsSync(folder), folder).toBe(false);
     expect(existsSync(alive)).toBe(true);
     // The conversion's own scratch folder went when it ended.
-    expect(spawnSync('ls', [scratchRoot]).stdout.toString().split('\n').filter((name) => name.startsWith('moredoc-document-'))).toEqual([path.basename(alive)]);
+    expect(
+      spawnSync('ls', [scratchRoot])
+        .stdout.toString()
+        .split('\n')
+        .filter((name) => name.startsWith('moredoc-document-')),
+    ).toEqual([path.basename(alive)]);
 
     worker.process.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

@@ -7,7 +7,9 @@ import { GET_RPCS_THAT_WRITE } from '../../shared/writes';
 
 describe('GET_RPCS_THAT_WRITE', () => {
   it('names GET RPCs of the backend', () => {
-    const gets = new Set(services.flatMap((service) => service.rpcs.filter((rpc) => rpc.method === 'GET').map((rpc) => rpc.url)));
+    const gets = new Set(
+      services.flatMap((service) => service.rpcs.filter((rpc) => rpc.method === 'GET').map((rpc) => rpc.url)),
+    );
     for (const path of GET_RPCS_THAT_WRITE) expect(gets.has(path), path).toBe(true);
   });
 });

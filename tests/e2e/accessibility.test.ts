@@ -29,20 +29,38 @@ let member: { username: string; password: string };
 beforeAll(async () => {
   const adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料' } });
-  const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id as number;
+  const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body
+    .category[0].id as number;
   const author = await uploader(site.backendUrl, adminToken);
-  const doc = await createDocument(site.backendUrl, author.token, readFileSync(fixture('chinese.pdf')), '城市图书馆的一天.pdf', { category_id: [category], price: 2 });
+  const doc = await createDocument(
+    site.backendUrl,
+    author.token,
+    readFileSync(fixture('chinese.pdf')),
+    '城市图书馆的一天.pdf',
+    { category_id: [category], price: 2 },
+  );
   await waitForStatus(site.backendUrl, author.token, doc.id, [2]);
   documentPath = `/library/${category}/${doc.id}`;
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
   const created = await api(site.backendUrl, 'POST', '/api/v1/article', {
     token: adminToken,
-    body: { identifier: 'reading-month', title: '读书月活动公告', keywords: '公告', content: '<p>读书月期间，上传文档可获得双倍魔豆。</p>' },
+    body: {
+      identifier: 'reading-month',
+      title: '读书月活动公告',
+      keywords: '公告',
+      content: '<p>读书月期间，上传文档可获得双倍魔豆。</p>',
+    },
   });
   expect(created.status).toBe(200);
   // Recommended: the lists show it with its 推荐 badge.
-  const listed = await api(site.backendUrl, 'GET', '/api/v1/article/list', { token: adminToken, query: { wd: '读书月活动公告' } });
-  const recommended = await api(site.backendUrl, 'PUT', '/api/v1/article/recommend', { token: adminToken, body: { article_id: [listed.body.article[0].id], is_recommend: true } });
+  const listed = await api(site.backendUrl, 'GET', '/api/v1/article/list', {
+    token: adminToken,
+    query: { wd: '读书月活动公告' },
+  });
+  const recommended = await api(site.backendUrl, 'PUT', '/api/v1/article/recommend', {
+    token: adminToken,
+    body: { article_id: [listed.body.article[0].id], is_recommend: true },
+  });
   expect(recommended.status).toBe(200);
   articlePath = '/article/reading-month';
   member = { username: author.username, password: author.password };
@@ -60,10 +78,25 @@ async function violationsOn(page: Page, path: string, width: number, rules?: str
   // The screen's data shown, not its skeleton (which has no names to check).
   await page.waitForFunction(() => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton'));
   const violations = await page.evaluate(async (only) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) })).violations;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    return (
+      await axe.run(document, {
+        resultTypes: ['violations'],
+        ...(only ? { runOnly: { type: 'rule', values: only } } : {}),
+      })
+    ).violations;
   }, rules);
-  return violations.map((v) => `${path} at ${width} px: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return violations.map(
+    (v) =>
+      `${path} at ${width} px: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
 }
 
 /** A page on the site with axe loaded into every document it opens (past the site's CSP, as an init script). */
@@ -77,10 +110,21 @@ describe('accessibility (axe-core)', () => {
   it('finds nothing on the screens of a visitor', async () => {
     const page = await checkedPage();
     const paths = [
-      '/', '/library', documentPath, `/search?wd=${encodeURIComponent('图书馆')}`, '/search', '/article', articlePath, '/vip',
-      '/auth/login', '/auth/register', '/auth/forgot',
+      '/',
+      '/library',
+      documentPath,
+      `/search?wd=${encodeURIComponent('图书馆')}`,
+      '/search',
+      '/article',
+      articlePath,
+      '/vip',
+      '/auth/login',
+      '/auth/register',
+      '/auth/forgot',
       // What is not there: a category, a document, an article.
-      '/library/999999', `${documentPath.replace(/\/\d+$/, '')}/999999`, '/article/detail/no-such-article',
+      '/library/999999',
+      `${documentPath.replace(/\/\d+$/, '')}/999999`,
+      '/article/detail/no-such-article',
     ];
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));
@@ -92,7 +136,11 @@ describe('accessibility (axe-core)', () => {
 
   it('shows where the keyboard is in the fields that draw no outline (the search boxes, the article editor)', async () => {
     const page = await checkedPage();
-    const ringOf = (selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).boxShadow);
+    const ringOf = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => getComputedStyle(el).boxShadow);
     await page.goto('/');
     await appTookOver(page);
     expect(await ringOf('.app-search-box__form')).toBe('none');
@@ -106,12 +154,21 @@ describe('accessibility (axe-core)', () => {
     expect(await ringOf('.app-rich-editor')).not.toBe('none');
   });
 
-  it('finds every part of the admin back office\'s frame in a landmark (its screens\' Semi widgets are not checked)', async () => {
+  it("finds every part of the admin back office's frame in a landmark (its screens' Semi widgets are not checked)", async () => {
     const page = await checkedPage();
     await logIn(page, 'admin', site.adminPassword, '/admin/dashboard');
-    const rules = ['region', 'landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-contentinfo', 'landmark-no-duplicate-main', 'aria-allowed-role'];
+    const rules = [
+      'region',
+      'landmark-unique',
+      'landmark-no-duplicate-banner',
+      'landmark-no-duplicate-contentinfo',
+      'landmark-no-duplicate-main',
+      'aria-allowed-role',
+    ];
     const found: string[] = [];
-    for (const width of WIDTHS) for (const path of ['/admin/dashboard', '/admin/document']) found.push(...(await violationsOn(page, path, width, rules)));
+    for (const width of WIDTHS)
+      for (const path of ['/admin/dashboard', '/admin/document'])
+        found.push(...(await violationsOn(page, path, width, rules)));
     expect(found).toEqual([]);
   }, 120_000);
 
@@ -119,8 +176,17 @@ describe('accessibility (axe-core)', () => {
     const page = await checkedPage();
     await logIn(page, member.username, member.password, '/member');
     const paths = [
-      '/member', '/member/profile', '/member/document', '/member/article', '/member/article/set', '/member/favorite', '/member/download',
-      '/member/order', '/member/message', '/upload', documentPath,
+      '/member',
+      '/member/profile',
+      '/member/document',
+      '/member/article',
+      '/member/article/set',
+      '/member/favorite',
+      '/member/download',
+      '/member/order',
+      '/member/message',
+      '/upload',
+      documentPath,
     ];
     const found: string[] = [];
     for (const width of WIDTHS) for (const path of paths) found.push(...(await violationsOn(page, path, width)));

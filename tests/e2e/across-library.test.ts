@@ -26,34 +26,76 @@ const adminToken = () => gatewayToken(site.url, 'admin', site.adminPassword);
 async function runHotJob(): Promise<void> {
   const id = await withDatabase(site.dataDir, async (db) => {
     const ts = new Date().toISOString();
-    return (await db.insertInto('job').values({
-      kind: 'document.hot', payload: '{}', max_attempts: 1, run_after: ts, lease_owner: null, lease_expires_at: null, progress: null,
-      dedupe_key: null, created_at: ts, updated_at: ts, finished_at: null,
-    }).returning('id').executeTakeFirstOrThrow()).id;
+    return (
+      await db
+        .insertInto('job')
+        .values({
+          kind: 'document.hot',
+          payload: '{}',
+          max_attempts: 1,
+          run_after: ts,
+          lease_owner: null,
+          lease_expires_at: null,
+          progress: null,
+          dedupe_key: null,
+          created_at: ts,
+          updated_at: ts,
+          finished_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
-  await expect.poll(() => withDatabase(site.dataDir, async (db) =>
-    (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state), { timeout: 20_000 }).toBe('done');
+  await expect
+    .poll(
+      () =>
+        withDatabase(
+          site.dataDir,
+          async (db) =>
+            (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state,
+        ),
+      { timeout: 20_000 },
+    )
+    .toBe('done');
 }
 
 /** A category, documents filed in it (busy ones, hidden ones), and the ranking computed. */
 async function libraryOnce(): Promise<Library> {
   if (library) return library;
   const token = await adminToken();
-  const created = await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '城市史料', type: 0, enable: true } });
+  const created = await api(site.url, 'POST', '/api/v1/category', {
+    token,
+    body: { title: '城市史料', type: 0, enable: true },
+  });
   expect(created.status, created.text).toBe(200);
   const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
   const categoryId = categories.body.category.find((c: { title: string }) => c.title === '城市史料').id as number;
   const file = async (title: string, status = 2) => {
     const doc = await insertDocument(site.dataDir, { userId: 1, title, status });
-    await withDatabase(site.dataDir, (db) => db.insertInto('document_category')
-      .values({ document_id: doc.id, category_id: categoryId, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute());
+    await withDatabase(site.dataDir, (db) =>
+      db
+        .insertInto('document_category')
+        .values({
+          document_id: doc.id,
+          category_id: categoryId,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute(),
+    );
     return doc;
   };
   const hot = [await file('运河与漕运'), await file('古代书院考'), await file('明代城墙图录')];
   const hidden = [await file('未公开的草稿', 4), await file('待审核的稿件', 6)];
   // Views as readers make them: the first three, twice and once; the hidden ones more.
   const view = (id: number) => api(site.url, 'GET', '/api/v1/document', { token, query: { id, with_author: true } });
-  for (const [doc, times] of [[hot[0]!, 3], [hot[1]!, 2], [hot[2]!, 1], [hidden[0]!, 9], [hidden[1]!, 9]] as const) {
+  for (const [doc, times] of [
+    [hot[0]!, 3],
+    [hot[1]!, 2],
+    [hot[2]!, 1],
+    [hidden[0]!, 9],
+    [hidden[1]!, 9],
+  ] as const) {
     for (let i = 0; i < times; i += 1) expect((await view(doc.id)).status).toBe(200);
   }
   await runHotJob();
@@ -67,14 +109,18 @@ async function newMember(): Promise<string> {
   members += 1;
   const username = `lib${Date.now() % 100_000}m${members}`;
   const res = await fetch(`${site.url}/api/v1/user/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'member-password' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'member-password' }),
   });
   expect(res.status).toBe(200);
   return gatewayToken(site.url, username, 'member-password');
 }
 
 const readTo = async (token: string, documentId: number, page: number) =>
-  expect((await api(site.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: documentId, page } })).status).toBe(200);
+  expect(
+    (await api(site.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: documentId, page } })).status,
+  ).toBe(200);
 
 async function pageAt(width: number, token?: string): Promise<Page> {
   const visit = await site.visit();
@@ -98,7 +144,9 @@ describe('热门文档', () => {
     await page.getByText('暂无热门文档').waitFor();
     await appTookOver(page);
     // The SPA asks for the next page itself: a failure shows as such.
-    await page.route('**/api/v1/document/hot?*', (route) => route.fulfill({ status: 500, json: { code: 13, message: '服务器内部错误' } }));
+    await page.route('**/api/v1/document/hot?*', (route) =>
+      route.fulfill({ status: 500, json: { code: 13, message: '服务器内部错误' } }),
+    );
     await page.evaluate(() => {
       window.history.pushState({}, '', '/hot?page=2');
       window.dispatchEvent(new PopStateEvent('popstate'));
@@ -132,7 +180,6 @@ describe('热门文档', () => {
       await page.waitForURL((url) => url.pathname.endsWith(`/${hot[0]!.id}`));
     });
   }
-
 });
 
 describe('相关文档', () => {
@@ -171,7 +218,9 @@ describe('最近阅读', () => {
       // Newest first, with the page read last; the link opens the reader at it.
       expect(await list.getByRole('link').allTextContents()).toEqual([hot[1]!.title, hot[0]!.title, hot[2]!.title]);
       expect(await list.getByRole('row').filter({ hasText: hot[1]!.title }).textContent()).toContain('第 3 / 3 页');
-      expect(await list.getByRole('link', { name: hot[1]!.title }).getAttribute('href')).toMatch(new RegExp(`/${hot[1]!.id}\\?page=3$`));
+      expect(await list.getByRole('link', { name: hot[1]!.title }).getAttribute('href')).toMatch(
+        new RegExp(`/${hot[1]!.id}\\?page=3$`),
+      );
       expect(await fitsWidth(page)).toBe(true);
 
       await page.getByRole('button', { name: `删除「${hot[0]!.title}」的阅读记录` }).click();

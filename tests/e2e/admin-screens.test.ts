@@ -8,7 +8,10 @@ import { useSiteInBrowser } from './browser';
 const site = useSiteInBrowser();
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 
@@ -69,7 +72,8 @@ describe('screens with their own moves', () => {
     const page = await site.adminPage('/admin/config/converter');
     await page.getByRole('heading', { name: '转换配置', exact: true }).waitFor();
     await page.getByText('转换超时(分钟)', { exact: true }).waitFor();
-    for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式']) expect(await page.getByText(label).count(), label).toBe(0);
+    for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式'])
+      expect(await page.getByText(label).count(), label).toBe(0);
     expect(await page.getByText('兼容 MOREDOC').count()).toBe(0);
   });
 
@@ -84,7 +88,9 @@ describe('screens with their own moves', () => {
     await panel.getByText('新注册用户所在的默认角色「普通用户」').waitFor();
     const defaultRole = async () => {
       const res = await page.request.get('/api/v1/group/list');
-      return ((await res.json()) as { group: { is_default?: boolean; enable_article_approval?: boolean }[] }).group.find((g) => g.is_default);
+      return (
+        (await res.json()) as { group: { is_default?: boolean; enable_article_approval?: boolean }[] }
+      ).group.find((g) => g.is_default);
     };
 
     await toggle('文章需要审核').click();
@@ -102,7 +108,9 @@ describe('screens with their own moves', () => {
     // On a phone the switches and their labels stay inside the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await panel.scrollIntoViewIfNeeded();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     const box = await panel.boundingBox();
     const label = await panel.getByText('文章需要审核', { exact: true }).boundingBox();
@@ -117,7 +125,9 @@ describe('screens with their own moves', () => {
     await form.getByLabel('标题').fill(title);
     await form.getByRole('button', { name: '创建' }).click();
     await form.getByText('请上传图片').waitFor();
-    await form.locator('input[type=file][data-upload-kind=banner]').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
+    await form
+      .locator('input[type=file][data-upload-kind=banner]')
+      .setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
     const preview = form.getByRole('img', { name: '图片预览' });
     await preview.waitFor();
     expect(await preview.getAttribute('src')).toMatch(/^\/uploads\/.+\.png$/);
@@ -191,7 +201,9 @@ describe('screens with their own moves', () => {
     await row(page, username).getByText('禁用').waitFor();
 
     await page.goto('/admin/user/punishment');
-    await row(page, username).getByRole('button', { name: /结束「/ }).click();
+    await row(page, username)
+      .getByRole('button', { name: /结束「/ })
+      .click();
     await dialog(page, '结束').getByRole('button', { name: '确定' }).click();
     await expectToast(page, '处罚已结束');
     await row(page, username).getByText('已结束').waitFor();

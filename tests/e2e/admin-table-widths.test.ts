@@ -19,7 +19,10 @@ const site = useSiteInBrowser({
 });
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function ok(label: string, pending: Promise<{ status: number; text: string; body: any }>) {
@@ -35,65 +38,161 @@ async function seed(): Promise<void> {
   const admin = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) =>
     api(url, method, path, { token, body, query });
 
-  const member = await ok('register', api(url, 'POST', '/api/v1/user/register', {
-    body: { username: 'zhangxiaoming2024', password: 'member-password', email: 'zhangxiaoming2024@example.com' },
-  }));
+  const member = await ok(
+    'register',
+    api(url, 'POST', '/api/v1/user/register', {
+      body: { username: 'zhangxiaoming2024', password: 'member-password', email: 'zhangxiaoming2024@example.com' },
+    }),
+  );
   const as = (method: string, path: string, body: unknown) => api(url, method, path, { token: member.token, body });
 
   // Orders: one paid (both times), one waiting for the transfer (the most actions).
-  for (const [plan, price] of [['year', 298], ['month', 30]] as const) {
+  for (const [plan, price] of [
+    ['year', 298],
+    ['month', 30],
+  ] as const) {
     const order = await ok('order', as('POST', '/api/v1/order', { plan_code: plan, price }));
     await ok('pay', as('POST', '/api/v1/order/pay', { order_no: order.order_no, provider: 'manual' }));
-    if (plan === 'year') await ok('confirm', admin('PUT', '/api/v1/order/confirm', { id: order.id, reason: '招商银行到账 298 元' }));
+    if (plan === 'year')
+      await ok('confirm', admin('PUT', '/api/v1/order/confirm', { id: order.id, reason: '招商银行到账 298 元' }));
   }
 
-  await ok('article category', admin('POST', '/api/v1/category', { title: '站务公告', type: 1, description: '本站的通知与公告' }));
-  await ok('document category', admin('POST', '/api/v1/category', { title: '计算机与互联网', type: 0, description: '编程、网络与数据库' }));
-  const articleCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 1 }))).category[0].id;
-  const documentCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 0 }))).category[0].id;
+  await ok(
+    'article category',
+    admin('POST', '/api/v1/category', { title: '站务公告', type: 1, description: '本站的通知与公告' }),
+  );
+  await ok(
+    'document category',
+    admin('POST', '/api/v1/category', { title: '计算机与互联网', type: 0, description: '编程、网络与数据库' }),
+  );
+  const articleCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 1 })))
+    .category[0].id;
+  const documentCategory = (await ok('categories', admin('GET', '/api/v1/category/list', undefined, { type: 0 })))
+    .category[0].id;
 
-  const article = await ok('article', admin('POST', '/api/v1/article', {
-    title: '关于本站文档上传与审核规则的说明（2024 年修订版）', identifier: 'upload-rules-2024', content: '<p>上传须知。</p>',
-    category_id: [articleCategory], is_recommend: true,
-  }));
-  const old = await ok('article', admin('POST', '/api/v1/article', {
-    title: '已经停用的旧版用户协议与隐私政策', identifier: 'old-terms-2019', content: '<p>旧版。</p>', category_id: [articleCategory],
-  }));
+  const article = await ok(
+    'article',
+    admin('POST', '/api/v1/article', {
+      title: '关于本站文档上传与审核规则的说明（2024 年修订版）',
+      identifier: 'upload-rules-2024',
+      content: '<p>上传须知。</p>',
+      category_id: [articleCategory],
+      is_recommend: true,
+    }),
+  );
+  const old = await ok(
+    'article',
+    admin('POST', '/api/v1/article', {
+      title: '已经停用的旧版用户协议与隐私政策',
+      identifier: 'old-terms-2019',
+      content: '<p>旧版。</p>',
+      category_id: [articleCategory],
+    }),
+  );
   await ok('recycle article', admin('DELETE', '/api/v1/article', undefined, { id: old.id }));
 
-  const document = await createDocument(url, token, textPdf(3), '计算机网络原理与实践教程（第三版）.pdf', { category_id: [documentCategory], price: 5 });
-  const recycled = await createDocument(url, token, textPdf(2), '数据结构与算法分析课后习题答案.pdf', { category_id: [documentCategory] });
+  const document = await createDocument(url, token, textPdf(3), '计算机网络原理与实践教程（第三版）.pdf', {
+    category_id: [documentCategory],
+    price: 5,
+  });
+  const recycled = await createDocument(url, token, textPdf(2), '数据结构与算法分析课后习题答案.pdf', {
+    category_id: [documentCategory],
+  });
   await ok('recycle document', admin('DELETE', '/api/v1/document', undefined, { id: recycled.id }));
 
-  await ok('comment', as('POST', '/api/v1/comment', { document_id: article.id, type: 1, content: '写得很清楚，感谢分享！请问审核一般需要多长时间？' }));
-  await ok('report', as('POST', '/api/v1/report', { document_id: document.id, type: 0, reason: 1, remark: '该文档与某出版社教材内容完全一致，疑似侵权' }));
-  await ok('feedback', as('POST', '/api/v1/feedback', {
-    content: '上传大文件时进度条卡在 99% 不动，刷新后文档没有出现在列表中。', contact: 'zhangxiaoming2024@example.com', page: '/upload',
-  }));
+  await ok(
+    'comment',
+    as('POST', '/api/v1/comment', {
+      document_id: article.id,
+      type: 1,
+      content: '写得很清楚，感谢分享！请问审核一般需要多长时间？',
+    }),
+  );
+  await ok(
+    'report',
+    as('POST', '/api/v1/report', {
+      document_id: document.id,
+      type: 0,
+      reason: 1,
+      remark: '该文档与某出版社教材内容完全一致，疑似侵权',
+    }),
+  );
+  await ok(
+    'feedback',
+    as('POST', '/api/v1/feedback', {
+      content: '上传大文件时进度条卡在 99% 不动，刷新后文档没有出现在列表中。',
+      contact: 'zhangxiaoming2024@example.com',
+      page: '/upload',
+    }),
+  );
   await ok('search', api(url, 'GET', '/api/v1/document/search', { query: { wd: '计算机网络 教程' } }));
-  await ok('sms', api(url, 'POST', '/api/v1/user/sms/code', { headers: { 'x-forwarded-for': '203.0.113.54' }, body: { mobile: '13812345678', type: 'register' } }));
+  await ok(
+    'sms',
+    api(url, 'POST', '/api/v1/user/sms/code', {
+      headers: { 'x-forwarded-for': '203.0.113.54' },
+      body: { mobile: '13812345678', type: 'register' },
+    }),
+  );
 
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), '新学期横幅.png');
-  const image = await fetch(`${url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const image = await fetch(`${url}/api/v1/upload/banner`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(image.status).toBe(200);
   const { data } = (await image.json()) as { data: { path: string } };
-  await ok('banner', admin('POST', '/api/v1/banner', {
-    title: '新学期资料大放送', path: data.path, url: 'https://www.example.com/activity/back-to-school-2024', type: 1, enable: true, sort: 1,
-  }));
-  await ok('friendlink', admin('POST', '/api/v1/friendlink', { title: '开源中国社区', link: 'https://www.oschina.net/project/lang/19/javascript', enable: true, sort: 3 }));
-  await ok('advertisement', admin('POST', '/api/v1/advertisement', {
-    title: '首页顶部横幅广告（春季促销）', position: 'global_top', content: '<p>春季促销</p>', enable: true,
-    start_time: new Date().toISOString(), end_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-  }));
-  await ok('punishment', admin('POST', '/api/v1/punishment', {
-    user_id: [member.user.id], type: [6], enable: true, reason: '多次发布与站点主题无关的广告内容',
-    end_time: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-  }));
+  await ok(
+    'banner',
+    admin('POST', '/api/v1/banner', {
+      title: '新学期资料大放送',
+      path: data.path,
+      url: 'https://www.example.com/activity/back-to-school-2024',
+      type: 1,
+      enable: true,
+      sort: 1,
+    }),
+  );
+  await ok(
+    'friendlink',
+    admin('POST', '/api/v1/friendlink', {
+      title: '开源中国社区',
+      link: 'https://www.oschina.net/project/lang/19/javascript',
+      enable: true,
+      sort: 3,
+    }),
+  );
+  await ok(
+    'advertisement',
+    admin('POST', '/api/v1/advertisement', {
+      title: '首页顶部横幅广告（春季促销）',
+      position: 'global_top',
+      content: '<p>春季促销</p>',
+      enable: true,
+      start_time: new Date().toISOString(),
+      end_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    }),
+  );
+  await ok(
+    'punishment',
+    admin('POST', '/api/v1/punishment', {
+      user_id: [member.user.id],
+      type: [6],
+      enable: true,
+      reason: '多次发布与站点主题无关的广告内容',
+      end_time: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    }),
+  );
 }
 
 /** Lists without a time column. */
-const TIMELESS = new Set(['/admin/article/category', '/admin/document/category', '/admin/document/language', '/admin/navigation']);
+const TIMELESS = new Set([
+  '/admin/article/category',
+  '/admin/document/category',
+  '/admin/document/language',
+  '/admin/navigation',
+]);
 
 /** Every list screen of the admin menu. */
 const SCREENS = [
@@ -151,17 +250,30 @@ describe('admin lists at 1280 px wide', () => {
         let dates = 0;
         for (const row of rows) {
           const cells = [...row.children] as HTMLElement[];
-          const actions = cells.find((cell) => cell.classList.contains('app-resource-table__actions'))?.getBoundingClientRect();
+          const actions = cells
+            .find((cell) => cell.classList.contains('app-resource-table__actions'))
+            ?.getBoundingClientRect();
           cells.forEach((cell, index) => {
             const box = cell.getBoundingClientRect();
             const text = (cell.textContent ?? '').trim();
-            if (actions && !cell.classList.contains('app-resource-table__actions') && box.right > actions.left + 0.5 && box.left < actions.right - 0.5) {
+            if (
+              actions &&
+              !cell.classList.contains('app-resource-table__actions') &&
+              box.right > actions.left + 0.5 &&
+              box.left < actions.right - 0.5
+            ) {
               covered.push(`${heads[index]}「${text}」`);
             }
-            const time = [...cell.querySelectorAll('*')].find((el) => el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()));
+            const time = [...cell.querySelectorAll('*')].find(
+              (el) => el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()),
+            );
             if (!time) return;
             dates += 1;
-            if (time.getClientRects().length !== 1 || cell.scrollWidth > cell.clientWidth || time.getBoundingClientRect().right > box.right) {
+            if (
+              time.getClientRects().length !== 1 ||
+              cell.scrollWidth > cell.clientWidth ||
+              time.getBoundingClientRect().right > box.right
+            ) {
               brokenDates.push(`${heads[index]}「${text}」`);
             }
           });
@@ -176,26 +288,44 @@ describe('admin lists at 1280 px wide', () => {
     }
   });
 
-  it('keep a banner\'s title readable with its link under it, and a category\'s names whole', async () => {
+  it("keep a banner's title readable with its link under it, and a category's names whole", async () => {
     const page = await site.adminPage('/admin/banner');
     await page.setViewportSize({ width: 1280, height: 800 });
-    const title = page.locator('.app-resource-table tbody tr.semi-table-row').first().locator('td', { hasText: '新学期资料大放送' });
+    const title = page
+      .locator('.app-resource-table tbody tr.semi-table-row')
+      .first()
+      .locator('td', { hasText: '新学期资料大放送' });
     await title.waitFor();
     const banner = await title.evaluate((cell) => {
       const link = cell.querySelector<HTMLAnchorElement>('a.app-resource-url')!;
-      return { width: cell.getBoundingClientRect().width, linkLines: link.getClientRects().length, cut: link.scrollWidth > link.clientWidth, href: link.href, hover: link.title };
+      return {
+        width: cell.getBoundingClientRect().width,
+        linkLines: link.getClientRects().length,
+        cut: link.scrollWidth > link.clientWidth,
+        href: link.href,
+        hover: link.title,
+      };
     });
     expect(banner.width, 'the title column').toBeGreaterThanOrEqual(12 * 14);
-    expect(banner).toMatchObject({ linkLines: 1, cut: true, href: 'https://www.example.com/activity/back-to-school-2024', hover: 'https://www.example.com/activity/back-to-school-2024' });
+    expect(banner).toMatchObject({
+      linkLines: 1,
+      cut: true,
+      href: 'https://www.example.com/activity/back-to-school-2024',
+      hover: 'https://www.example.com/activity/back-to-school-2024',
+    });
 
     await page.goto('/admin/document/list');
-    const category = page.locator('.app-resource-table tbody tr.semi-table-row').first().locator('.app-resource-trail > span').first();
+    const category = page
+      .locator('.app-resource-table tbody tr.semi-table-row')
+      .first()
+      .locator('.app-resource-trail > span')
+      .first();
     await category.waitFor();
     expect(await category.textContent()).toBe('计算机与互联网');
     expect(await category.evaluate((name) => name.getClientRects().length)).toBe(1);
   });
 
-  it('draw a link among a row\'s actions (the documents\' 阅读) like the buttons beside it, opened first', async () => {
+  it("draw a link among a row's actions (the documents' 阅读) like the buttons beside it, opened first", async () => {
     const page = await site.adminPage('/admin/document/list');
     await page.setViewportSize({ width: 1280, height: 800 });
     const actions = page.locator('.app-resource-table tbody tr.semi-table-row .app-resource-actions').first();
@@ -203,7 +333,10 @@ describe('admin lists at 1280 px wide', () => {
     const look = await actions.evaluate((cell) => {
       const link = cell.querySelector<HTMLElement>('.app-resource-link')!;
       const button = cell.querySelector<HTMLElement>('.semi-button')!;
-      const middle = (el: HTMLElement) => { const box = el.getBoundingClientRect(); return box.top + box.height / 2; };
+      const middle = (el: HTMLElement) => {
+        const box = el.getBoundingClientRect();
+        return box.top + box.height / 2;
+      };
       return { decoration: getComputedStyle(link).textDecorationLine, offset: Math.abs(middle(link) - middle(button)) };
     });
     expect(look.decoration).toBe('none');

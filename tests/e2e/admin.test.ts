@@ -10,9 +10,13 @@ const { open } = site;
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}`;
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
-const loginAs = (page: Page, username: string, password: string, then = '/admin/dashboard') => logIn(page, username, password, then);
+const loginAs = (page: Page, username: string, password: string, then = '/admin/dashboard') =>
+  logIn(page, username, password, then);
 const loginAsAdmin = (page: Page, then?: string) => loginAs(page, 'admin', site.adminPassword, then);
 
 /** The side sheet titled `title` (Semi's sheet gives its dialog no accessible name). */
@@ -63,7 +67,10 @@ describe('resource screens', () => {
     // A failure the server answers: its toast leaves the sheet's buttons usable.
     const refuse = '**/api/v1/friendlink';
     await page.route(refuse, (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 400, json: { code: 3, message: '友链暂时不能创建' } }) : route.continue());
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 400, json: { code: 3, message: '友链暂时不能创建' } })
+        : route.continue(),
+    );
     await form.getByRole('button', { name: '创建' }).click();
     const failure = page.locator('.app-toast', { hasText: '友链暂时不能创建' });
     await failure.waitFor();
@@ -71,8 +78,11 @@ describe('resource screens', () => {
     for (const name of ['取消', '创建']) {
       const button = (await form.getByRole('button', { name }).boundingBox())!;
       const toastBox = (await failure.boundingBox())!;
-      const overlaps = toastBox.x < button.x + button.width && button.x < toastBox.x + toastBox.width
-        && toastBox.y < button.y + button.height && button.y < toastBox.y + toastBox.height;
+      const overlaps =
+        toastBox.x < button.x + button.width &&
+        button.x < toastBox.x + toastBox.width &&
+        toastBox.y < button.y + button.height &&
+        button.y < toastBox.y + toastBox.height;
       expect(overlaps, name).toBe(false);
     }
     await page.unroute(refuse);
@@ -167,7 +177,9 @@ describe('settings and navigation', () => {
     await page.goto('/admin/config/system');
     const field = page.getByLabel('网站名称');
     await field.fill(name);
-    await page.locator('[data-field="logo"] input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await page
+      .locator('[data-field="logo"] input[type=file]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     const preview = page.getByRole('img', { name: '网站Logo预览' });
     await preview.waitFor();
     const logo = await preview.getAttribute('src');
@@ -238,7 +250,8 @@ describe('on a phone (390 px)', () => {
     await row(page, '书栈网').waitFor();
     const menu = page.getByRole('complementary', { name: '管理菜单' });
     await expect.poll(() => menu.isVisible()).toBe(false);
-    // The list, not the menu, has the screen (less the margins): before, the menu kept its 240 px and left the list 130.
+    // The list, not the menu, has the screen (less the margins): before, the menu kept its 240 px and left the list
+    // 130.
     const table = await page.locator('.app-resource-table').boundingBox();
     expect(table!.width).toBeGreaterThan(300);
 
@@ -283,13 +296,15 @@ describe('on a phone (390 px)', () => {
     await page.getByPlaceholder('开始日期').click();
     const months = page.locator('.app-date-range-popup .semi-datepicker-month-grid');
     await months.waitFor();
-    await expect.poll(async () => {
-      const box = await months.boundingBox();
-      return box !== null && box.x >= 0 && box.x + box.width <= 390;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const box = await months.boundingBox();
+        return box !== null && box.x >= 0 && box.x + box.width <= 390;
+      })
+      .toBe(true);
   });
 
-  it('keeps the menu in its column on a wide screen, without the drawer\'s button; a 768 px tablet has the drawer', async () => {
+  it("keeps the menu in its column on a wide screen, without the drawer's button; a 768 px tablet has the drawer", async () => {
     const page = await open();
     await loginAsAdmin(page, '/admin/friendlink');
     await row(page, '书栈网').waitFor();
@@ -302,16 +317,23 @@ describe('on a phone (390 px)', () => {
   });
 });
 
-describe('dates in China time, whatever the browser\'s zone', () => {
+describe("dates in China time, whatever the browser's zone", () => {
   it('a date range filter asks for the picked days of Beijing time, and a date and time field shows and keeps Beijing time, from a browser in New York', async () => {
-    const context = await site.browser.newContext({ baseURL: site.url, locale: 'zh-CN', timezoneId: 'America/New_York', viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({
+      baseURL: site.url,
+      locale: 'zh-CN',
+      timezoneId: 'America/New_York',
+      viewport: { width: 1280, height: 900 },
+    });
     try {
       const page = await context.newPage();
       await loginAsAdmin(page, '/admin/order');
       await page.getByPlaceholder('开始日期').click();
       const grid = page.locator('.app-date-range-popup .semi-datepicker-month-grid-left');
       await grid.waitFor();
-      const listed = page.waitForRequest((request) => request.url().includes('/api/v1/order/list') && request.url().includes('created_from'));
+      const listed = page.waitForRequest(
+        (request) => request.url().includes('/api/v1/order/list') && request.url().includes('created_from'),
+      );
       // Days picked by their label (the cell's title is its date): the grid's leading blank
       // cells depend on the weekday the month starts on, so a position depends on today.
       const day = (n: string) => grid.locator(`[role="gridcell"][title$="-${n}"]`);
@@ -333,7 +355,10 @@ describe('dates in China time, whatever the browser\'s zone', () => {
       const token = await login(site.backendUrl, 'admin', site.adminPassword);
       const member = await registerMember(site.backendUrl);
       const reason = unique('时区测试');
-      const created = await api(site.backendUrl, 'POST', '/api/v1/punishment', { token, body: { user_id: [member.user.id], type: [1], end_time: '2099-01-05T02:00:00Z', reason } });
+      const created = await api(site.backendUrl, 'POST', '/api/v1/punishment', {
+        token,
+        body: { user_id: [member.user.id], type: [1], end_time: '2099-01-05T02:00:00Z', reason },
+      });
       expect(created.status, created.text).toBe(200);
       await page.goto('/admin/user/punishment');
       await row(page, reason).getByRole('button', { name: /^编辑/ }).click();
@@ -365,26 +390,37 @@ describe('a table wider than its panel', () => {
       expect(box.x + box.width, name).toBeLessThanOrEqual(Math.min(bodyBox.x + bodyBox.width, 1024) + EDGE_SLACK_PX);
     }
     // Scrolled to its far left, the actions still cover the columns passing under them.
-    await body.evaluate((element) => { element.scrollLeft = element.scrollWidth; });
+    await body.evaluate((element) => {
+      element.scrollLeft = element.scrollWidth;
+    });
     const edit = (await page.getByRole('button', { name: '编辑「超级管理员」' }).boundingBox())!;
     expect(edit.x + edit.width).toBeLessThanOrEqual(bodyBox.x + bodyBox.width + EDGE_SLACK_PX);
     // Headers on one line (邮箱 took two, a character each).
     await page.goto('/admin/user/list');
     await row(page, 'admin').waitFor();
-    const heights = await page.locator('.app-resource-table thead th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().height));
+    const heights = await page
+      .locator('.app-resource-table thead th')
+      .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().height));
     expect(new Set(heights.map(Math.round)).size).toBe(1);
   });
 
-  it('on a phone gives every column at least 6em (a category\'s name took a line a character) and leaves the actions in the flow', async () => {
+  it("on a phone gives every column at least 6em (a category's name took a line a character) and leaves the actions in the flow", async () => {
     const page = await open();
     await page.setViewportSize({ width: 390, height: 844 });
     await loginAsAdmin(page, '/admin/user/list');
     await row(page, 'admin').waitFor();
-    const ems = await page.locator('.app-resource-table tbody tr:first-child > td:not(.semi-table-column-selection)')
-      .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)));
+    const ems = await page
+      .locator('.app-resource-table tbody tr:first-child > td:not(.semi-table-column-selection)')
+      .evaluateAll((cells) =>
+        cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)),
+      );
     expect(Math.min(...ems)).toBeGreaterThanOrEqual(6);
-    expect(await page.locator('.app-resource-table tbody td.app-resource-table__actions').first().evaluate((cell) => getComputedStyle(cell).position)).not.toBe('sticky');
+    expect(
+      await page
+        .locator('.app-resource-table tbody td.app-resource-table__actions')
+        .first()
+        .evaluate((cell) => getComputedStyle(cell).position),
+    ).not.toBe('sticky');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
-

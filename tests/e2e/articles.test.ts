@@ -9,15 +9,18 @@ import { EDGE_SLACK_PX, gatewayToken, logIn, useSiteInBrowser } from './browser'
 const site = useSiteInBrowser();
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}x${++seq}`;
 
 const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
-const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+const dialog = (page: Page, title: string) =>
+  page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
 const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
-
 
 const adminPage = async (path: string) => {
   const page = await site.open();
@@ -53,7 +56,10 @@ async function watchForScript(page: Page): Promise<{ dialogs: string[]; ranScrip
     dialogs.push(d.message());
     void d.dismiss();
   });
-  return { dialogs, ranScript: () => page.evaluate(() => (window as unknown as { __xss?: number }).__xss !== undefined) };
+  return {
+    dialogs,
+    ranScript: () => page.evaluate(() => (window as unknown as { __xss?: number }).__xss !== undefined),
+  };
 }
 
 describe('footer pages', () => {
@@ -62,7 +68,13 @@ describe('footer pages', () => {
     await page.goto('/');
     const footer = page.getByRole('navigation', { name: '页脚链接' });
     // Seeded as MOREDOC's web client routes them (/article/<identifier>), which ours opens too.
-    for (const [name, identifier] of [['关于我们', 'about'], ['联系我们', 'contact'], ['文库协议', 'agreement'], ['免责声明', 'copyright'], ['意见反馈', 'feedback']]) {
+    for (const [name, identifier] of [
+      ['关于我们', 'about'],
+      ['联系我们', 'contact'],
+      ['文库协议', 'agreement'],
+      ['免责声明', 'copyright'],
+      ['意见反馈', 'feedback'],
+    ]) {
       expect(await footer.getByRole('link', { name: name! }).getAttribute('href'), name).toBe(`/article/${identifier}`);
     }
     await footer.getByRole('link', { name: '联系我们' }).click();
@@ -93,7 +105,9 @@ describe('writing', () => {
     await editor.click();
     await page.keyboard.type('第一段正文。');
     await page.keyboard.press('Enter');
-    await page.locator('input[type=file][data-upload-kind=article]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG });
+    await page
+      .locator('input[type=file][data-upload-kind=article]')
+      .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG });
     await editor.locator('img[src^="/uploads/"]').waitFor();
     await page.getByLabel('文章标识').fill(`editor-${seq}`);
     await page.getByRole('button', { name: '发布' }).click();
@@ -106,12 +120,14 @@ describe('writing', () => {
     await reader.getByText('第一段正文。').waitFor();
     const image = reader.locator('.app-article__content img');
     expect(await image.getAttribute('src')).toMatch(/^\/uploads\/.+\.png$/);
-    const loaded = await image.evaluate((img: HTMLImageElement) => (img.complete
-      ? img.naturalWidth > 0
-      : new Promise<boolean>((resolve) => {
-        img.addEventListener('load', () => resolve(img.naturalWidth > 0));
-        img.addEventListener('error', () => resolve(false));
-      })));
+    const loaded = await image.evaluate((img: HTMLImageElement) =>
+      img.complete
+        ? img.naturalWidth > 0
+        : new Promise<boolean>((resolve) => {
+            img.addEventListener('load', () => resolve(img.naturalWidth > 0));
+            img.addEventListener('error', () => resolve(false));
+          }),
+    );
     expect(loaded).toBe(true);
 
     await page.goto('/admin/article/list');
@@ -162,7 +178,9 @@ describe('comments', () => {
 
     const admin = await adminPage('/admin/comment');
     await row(admin, text).getByText('待审核').waitFor();
-    await row(admin, text).getByRole('button', { name: /^通过「/ }).click();
+    await row(admin, text)
+      .getByRole('button', { name: /^通过「/ })
+      .click();
     await dialog(admin, '通过').getByRole('button', { name: '确定' }).click();
     await expectToast(admin, '已通过');
     await row(admin, text).getByText('审核通过').waitFor();
@@ -180,7 +198,9 @@ describe('reports and feedback', () => {
     const report = dialog(member, '举报');
     await report.getByLabel('侵权（版权）').check();
     const words = report.getByLabel('补充说明', { exact: true });
-    expect(await words.getAttribute('placeholder')).toBe('请说明您是权利人（或其代理人）、权属证明（如作品登记、出版信息）以及联系方式');
+    expect(await words.getAttribute('placeholder')).toBe(
+      '请说明您是权利人（或其代理人）、权属证明（如作品登记、出版信息）以及联系方式',
+    );
     await report.getByRole('button', { name: '提交举报' }).click();
     await report.getByText('侵权举报请在补充说明中写明权利人、权属证明和联系方式').waitFor();
     await words.fill('本人为该文的著作权人，作品登记号 2024-A-00123，邮箱 author@example.com');
@@ -223,7 +243,9 @@ describe('reports and feedback', () => {
     const text = unique('希望增加夜间模式');
     await form.getByLabel('反馈内容').fill(text);
     await form.getByLabel('联系方式（选填）').fill('night@example.com');
-    await form.locator('input[type=file][data-upload-kind=feedback]').setInputFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PNG });
+    await form
+      .locator('input[type=file][data-upload-kind=feedback]')
+      .setInputFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PNG });
     await form.getByRole('img', { name: '截图预览' }).waitFor();
     await form.getByRole('button', { name: '提交反馈' }).click();
     await form.getByText('感谢你的反馈！').waitFor();
@@ -234,7 +256,11 @@ describe('reports and feedback', () => {
     await line.getByText('游客').waitFor();
     // Its text keeps 14em beside nine other columns (it had 46 px, three characters a line).
     const content = line.locator('.app-feedback-cell');
-    expect(await content.evaluate((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize))).toBeGreaterThanOrEqual(14);
+    expect(
+      await content.evaluate(
+        (cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize),
+      ),
+    ).toBeGreaterThanOrEqual(14);
     await line.getByRole('button', { name: /^处理「/ }).click();
     const handle = dialog(admin, '处理');
     await handle.getByLabel('回复').fill('已排期，下个版本上线');
@@ -261,26 +287,36 @@ describe('script never runs', () => {
     const admin = await adminPage('/admin/dashboard');
     const identifier = `xss-${seq + 1}`;
     await call(admin, 'POST', '/api/v1/article', {
-      title: unique('脚本测试'), identifier, content: `<p>正文</p>${PAYLOAD}<a href="javascript:alert(3)">链接</a><svg onload="alert(4)"></svg>`,
+      title: unique('脚本测试'),
+      identifier,
+      content: `<p>正文</p>${PAYLOAD}<a href="javascript:alert(3)">链接</a><svg onload="alert(4)"></svg>`,
     });
 
     const { page: member, username } = await memberPage(`/article/detail/${identifier}`);
     const watch = await watchForScript(member);
     await member.getByText('正文').waitFor();
-    const articleId = Number(await member.evaluate(async (key) => {
-      const res = await fetch(`/api/v1/article?identifier=${key}`);
-      return ((await res.json()) as { id: number }).id;
-    }, identifier));
+    const articleId = Number(
+      await member.evaluate(async (key) => {
+        const res = await fetch(`/api/v1/article?identifier=${key}`);
+        return ((await res.json()) as { id: number }).id;
+      }, identifier),
+    );
     await member.getByLabel('发表评论').fill(PAYLOAD);
     await member.getByRole('button', { name: '发表评论' }).click();
     await member.locator('.app-comment', { hasText: '<script>' }).waitFor();
     await call(member, 'POST', '/api/v1/report', { type: 1, document_id: articleId, reason: 4, remark: PAYLOAD });
     await call(member, 'POST', '/api/v1/feedback', { content: PAYLOAD, contact: PAYLOAD });
-    expect(await member.locator('.app-article__content script, .app-article__content [onerror], .app-article__content svg').count()).toBe(0);
+    expect(
+      await member
+        .locator('.app-article__content script, .app-article__content [onerror], .app-article__content svg')
+        .count(),
+    ).toBe(0);
     expect(await member.locator('.app-article__content a').getAttribute('href')).toBeNull();
 
     // Approved, the comment shows to everybody, the admin included.
-    const pending = await (await admin.request.get('/api/v1/comment/list', { params: { status: 0, type: 1, document_id: articleId } })).json() as { comment: { id: number }[] };
+    const pending = (await (
+      await admin.request.get('/api/v1/comment/list', { params: { status: 0, type: 1, document_id: articleId } })
+    ).json()) as { comment: { id: number }[] };
     await call(admin, 'POST', '/api/v1/comment/check', { id: pending.comment.map((c) => c.id), status: 1 });
 
     const adminWatch = await watchForScript(admin);
@@ -306,12 +342,14 @@ describe('phones', () => {
       await visit.page.goto(path);
       await visit.page.locator('h1').first().waitFor();
       await visit.page.waitForLoadState('networkidle');
-      const overflow = await visit.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await visit.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
   });
 
-  it('keeps the comment captcha\'s input usable beside its image on a phone (the image\'s size came with the login screen\'s styles only)', async () => {
+  it("keeps the comment captcha's input usable beside its image on a phone (the image's size came with the login screen's styles only)", async () => {
     const token = await gatewayToken(site.url, 'admin', site.adminPassword);
     await setConfig(site.url, token, { 'security.enable_captcha_comment': 'true' });
     try {
@@ -332,7 +370,10 @@ describe('phones', () => {
 
   it('puts the article search box above the list on a phone (it came after ten articles and the pager), beside it on a wide screen', async () => {
     const visit = await site.visit();
-    for (const [width, above] of [[390, true], [1280, false]] as const) {
+    for (const [width, above] of [
+      [390, true],
+      [1280, false],
+    ] as const) {
       await visit.page.setViewportSize({ width, height: 844 });
       await visit.page.goto('/article');
       const first = visit.page.locator('.app-article-list a').first();
@@ -341,12 +382,17 @@ describe('phones', () => {
       await boxes.first().waitFor();
       expect(await boxes.count(), `${width} px`).toBe(1);
       // Measured once the layout has settled: the list's styles and side column may come after its first link.
-      await expect.poll(async () => {
-        // null while either is not laid out (seen once in .ci/run: the box between two renders)
-        const [box, article] = [await boxes.boundingBox(), await first.boundingBox()];
-        if (!box || !article) return false;
-        return above ? box.y + box.height < article.y : box.x > article.x + article.width;
-      }, { message: `${width} px: the search box ${above ? 'above the list' : 'beside the list'}` }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            // null while either is not laid out (seen once in .ci/run: the box between two renders)
+            const [box, article] = [await boxes.boundingBox(), await first.boundingBox()];
+            if (!box || !article) return false;
+            return above ? box.y + box.height < article.y : box.x > article.x + article.width;
+          },
+          { message: `${width} px: the search box ${above ? 'above the list' : 'beside the list'}` },
+        )
+        .toBe(true);
     }
     // It searches from there.
     await visit.page.setViewportSize({ width: 390, height: 844 });
@@ -358,16 +404,23 @@ describe('phones', () => {
 
   it('scrolls a table wider than a phone sideways, its columns at least 5em (not a character a line)', async () => {
     const admin = await adminPage('/admin/dashboard');
-    const head = ['会员等级', '每日下载次数', '折扣', '价格（元/月）', '说明与备注信息'].map((cell) => `<th>${cell}</th>`).join('');
+    const head = ['会员等级', '每日下载次数', '折扣', '价格（元/月）', '说明与备注信息']
+      .map((cell) => `<th>${cell}</th>`)
+      .join('');
     const article = await call(admin, 'POST', '/api/v1/article', {
-      title: unique('会员权益对照表'), content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
+      title: unique('会员权益对照表'),
+      content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
     });
     const visit = await site.visit();
     await visit.page.setViewportSize({ width: 390, height: 844 });
     await visit.page.goto(`/article/${String(article.id)}`);
     const table = visit.page.locator('.app-article__content table');
     await table.waitFor();
-    const ems = await table.locator('th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)));
+    const ems = await table
+      .locator('th')
+      .evaluateAll((cells) =>
+        cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)),
+      );
     expect(Math.min(...ems)).toBeGreaterThanOrEqual(5);
     expect(await table.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     expect(await visit.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -132,7 +132,8 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   });
 
   const started = () => {
-    if (!site || !browser) throw new Error('useSiteInBrowser: the site starts in beforeAll; use it inside hooks and tests');
+    if (!site || !browser)
+      throw new Error('useSiteInBrowser: the site starts in beforeAll; use it inside hooks and tests');
     return { site, browser };
   };
   const visit = async () => {
@@ -142,11 +143,21 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
     return opened;
   };
   return {
-    get url() { return started().site.url; },
-    get backendUrl() { return started().site.backendUrl; },
-    get dataDir() { return started().site.dataDir; },
-    get adminPassword() { return started().site.adminPassword; },
-    get browser() { return started().browser; },
+    get url() {
+      return started().site.url;
+    },
+    get backendUrl() {
+      return started().site.backendUrl;
+    },
+    get dataDir() {
+      return started().site.dataDir;
+    },
+    get adminPassword() {
+      return started().site.adminPassword;
+    },
+    get browser() {
+      return started().browser;
+    },
     visit,
     open: async () => (await visit()).page,
     adminPage: async (path: string) => {

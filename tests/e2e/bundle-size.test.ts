@@ -17,13 +17,21 @@ describe('SPA bundle budget (web/dist of the production build)', () => {
 
   it(`keeps the initial JS of / under ${BUDGET.home} KiB gzip`, () => {
     const home = measure(DIST, manifest, ['index.html']);
-    console.log(`initial JS of /: ${home.jsGzipKiB} KiB gzip in ${home.files.length} files (CSS ${home.cssGzipKiB} KiB)`);
+    console.log(
+      `initial JS of /: ${home.jsGzipKiB} KiB gzip in ${home.files.length} files (CSS ${home.cssGzipKiB} KiB)`,
+    );
     expect(home.jsGzipKiB).toBeLessThan(BUDGET.home);
   });
 
   it(`keeps the admin layout with its dashboard under ${BUDGET.admin} KiB gzip`, () => {
-    const admin = measure(DIST, manifest, ['index.html', 'src/layouts/AdminLayout.tsx', 'src/pages/admin/AdminDashboardPage.tsx']);
-    console.log(`initial JS of /admin: ${admin.jsGzipKiB} KiB gzip in ${admin.files.length} files (CSS ${admin.cssGzipKiB} KiB)`);
+    const admin = measure(DIST, manifest, [
+      'index.html',
+      'src/layouts/AdminLayout.tsx',
+      'src/pages/admin/AdminDashboardPage.tsx',
+    ]);
+    console.log(
+      `initial JS of /admin: ${admin.jsGzipKiB} KiB gzip in ${admin.files.length} files (CSS ${admin.cssGzipKiB} KiB)`,
+    );
     expect(admin.jsGzipKiB).toBeLessThan(BUDGET.admin);
   });
 

@@ -20,7 +20,11 @@ const TITLE = '跨站下载测试文档';
 // Members start with exactly the price; one download a day per member and per address, so
 // that a download an attack had counted would leave the member's own one refused.
 const site = useSiteInBrowser({
-  env: () => ({ CONFIG_SCORE_REGISTER: String(PRICE), CONFIG_DOWNLOAD_TIMES_EVERY_DAY: '1', CONFIG_DOWNLOAD_TIMES_EVERY_IP: '1' }),
+  env: () => ({
+    CONFIG_SCORE_REGISTER: String(PRICE),
+    CONFIG_DOWNLOAD_TIMES_EVERY_DAY: '1',
+    CONFIG_DOWNLOAD_TIMES_EVERY_IP: '1',
+  }),
 });
 
 let author: Member;
@@ -47,15 +51,33 @@ function attackPage(kind: string, target: string): string {
   }
 }
 
-const credits = async (member: Member) => (await api(site.backendUrl, 'GET', '/api/v1/user', { token: member.token })).body.credit_count ?? 0;
-const downloads = () => withDatabase(site.dataDir, async (db) => Number((await db.selectFrom('download').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n));
+const credits = async (member: Member) =>
+  (await api(site.backendUrl, 'GET', '/api/v1/user', { token: member.token })).body.credit_count ?? 0;
+const downloads = () =>
+  withDatabase(site.dataDir, async (db) =>
+    Number(
+      (
+        await db
+          .selectFrom('download')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  );
 
 beforeAll(async () => {
   const adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '跨站测试' } });
-  const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '跨站测试' } })).body.category[0].id as number;
+  const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '跨站测试' } })).body
+    .category[0].id as number;
   author = await uploader(site.backendUrl, adminToken);
-  const doc = await createDocument(site.backendUrl, author.token, readFileSync(fixture('chinese.pdf')), `${TITLE}.pdf`, { category_id: [category], price: PRICE });
+  const doc = await createDocument(
+    site.backendUrl,
+    author.token,
+    readFileSync(fixture('chinese.pdf')),
+    `${TITLE}.pdf`,
+    { category_id: [category], price: PRICE },
+  );
   await waitForStatus(site.backendUrl, author.token, doc.id, [2]);
   documentId = doc.id;
   documentPath = `/library/${category}/${doc.id}`;
@@ -82,7 +104,8 @@ async function attack(page: Page, kind: string): Promise<{ status: number | unde
   const settled = new Promise<{ status: number | undefined; request: Request }>((resolve) => {
     answered = resolve;
   });
-  const onResponse = (response: Response) => isDownload(response.request()) && answered({ status: response.status(), request: response.request() });
+  const onResponse = (response: Response) =>
+    isDownload(response.request()) && answered({ status: response.status(), request: response.request() });
   const onFailed = (request: Request) => isDownload(request) && answered({ status: undefined, request });
   page.on('response', onResponse);
   page.on('requestfailed', onFailed);

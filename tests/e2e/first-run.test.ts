@@ -11,7 +11,9 @@ const site = useSiteInBrowser({ env: () => ({ ADMIN_PASSWORD: '', LIBREOFFICE_PA
 const checklist = (page: Page) => page.getByRole('region', { name: '建站清单' });
 
 async function fitsTheWidth(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 // Before the checklist's test turns mail on.
@@ -31,20 +33,37 @@ describe('the first-run checklist on the dashboard', () => {
   it('lists what the new site lacks with a link to fix each, and drops an item once it is done', async () => {
     const page = await site.adminPage('/admin/dashboard');
     const items = checklist(page).locator('li strong');
-    await expect.poll(() => items.allTextContents()).toEqual([
-      '还没有文档分类', '邮件服务未配置', '没有可用的支付方式', '尚未填写网站域名', '管理员仍在使用初始密码', '未安装 LibreOffice', '未安装 calibre',
-    ]);
+    await expect
+      .poll(() => items.allTextContents())
+      .toEqual([
+        '还没有文档分类',
+        '邮件服务未配置',
+        '没有可用的支付方式',
+        '尚未填写网站域名',
+        '管理员仍在使用初始密码',
+        '未安装 LibreOffice',
+        '未安装 calibre',
+      ]);
     await checklist(page).getByRole('link', { name: '添加文档分类' }).click();
     await page.waitForURL((url) => url.pathname === '/admin/document/category');
 
     const token = await login(site.backendUrl, 'admin', site.adminPassword);
-    expect((await api(site.backendUrl, 'POST', '/api/v1/category', { token, body: { title: '教育资料' } })).status).toBe(200);
+    expect(
+      (await api(site.backendUrl, 'POST', '/api/v1/category', { token, body: { title: '教育资料' } })).status,
+    ).toBe(200);
     await page.goBack();
     await page.waitForURL((url) => url.pathname === '/admin/dashboard');
     // The whole list again (while it reloads it is empty, which contains no 还没有文档分类 either).
-    await expect.poll(() => items.allTextContents()).toEqual([
-      '邮件服务未配置', '没有可用的支付方式', '尚未填写网站域名', '管理员仍在使用初始密码', '未安装 LibreOffice', '未安装 calibre',
-    ]);
+    await expect
+      .poll(() => items.allTextContents())
+      .toEqual([
+        '邮件服务未配置',
+        '没有可用的支付方式',
+        '尚未填写网站域名',
+        '管理员仍在使用初始密码',
+        '未安装 LibreOffice',
+        '未安装 calibre',
+      ]);
   });
 
   it('fits a phone, each link under its item', async () => {
@@ -60,16 +79,32 @@ describe('the first-run checklist on the dashboard', () => {
 
   it('is gone once the generated admin password is changed, and the rest is done', async () => {
     const token = await login(site.backendUrl, 'admin', site.adminPassword);
-    const config = await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category: ['email', 'pay', 'system'] } });
-    const id = (key: string) => (config.body.config as { id: number; category: string; name: string }[]).find((c) => `${c.category}.${c.name}` === key)!.id;
+    const config = await api(site.backendUrl, 'GET', '/api/v1/config/list', {
+      token,
+      query: { category: ['email', 'pay', 'system'] },
+    });
+    const id = (key: string) =>
+      (config.body.config as { id: number; category: string; name: string }[]).find(
+        (c) => `${c.category}.${c.name}` === key,
+      )!.id;
     const values: Record<string, string> = {
-      'email.enable': 'true', 'email.host': 'smtp.example.com', 'email.username': 'noreply@example.com',
-      'pay.enable': 'true', 'pay.provider': 'manual', 'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号',
+      'email.enable': 'true',
+      'email.host': 'smtp.example.com',
+      'email.username': 'noreply@example.com',
+      'pay.enable': 'true',
+      'pay.provider': 'manual',
+      'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号',
       'system.domain': 'https://docs.example.com',
     };
-    const saved = await api(site.url, 'PUT', '/api/v1/config', { token, body: { config: Object.entries(values).map(([key, value]) => ({ id: id(key), value })) } });
+    const saved = await api(site.url, 'PUT', '/api/v1/config', {
+      token,
+      body: { config: Object.entries(values).map(([key, value]) => ({ id: id(key), value })) },
+    });
     expect(saved.status, saved.text).toBe(200);
-    const changed = await api(site.backendUrl, 'PUT', '/api/v1/user/password', { token, body: { id: 1, old_password: site.adminPassword, new_password: 'a-new-admin-password' } });
+    const changed = await api(site.backendUrl, 'PUT', '/api/v1/user/password', {
+      token,
+      body: { id: 1, old_password: site.adminPassword, new_password: 'a-new-admin-password' },
+    });
     expect(changed.status, changed.text).toBe(200);
 
     const { page } = await site.visit();

@@ -8,15 +8,29 @@ import type { StartData } from '../../shared/types/start-data';
 
 const WEB_DIST = inject('webDist');
 const warnings: string[] = [];
-const log = { info: () => undefined, warn: (_data: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
+const log = {
+  info: () => undefined,
+  warn: (_data: unknown, message: string) => warnings.push(message),
+} as unknown as FastifyBaseLogger;
 
 const START: StartData = {
   settings: { system: { sitename: '测试文库' }, footer: {}, security: {}, display: {} },
   navigation: [],
   categories: [{ id: 1, title: '教育资料', type: 0, parent_id: 0, enable: true } as StartData['categories'][number]],
 };
-const DOCUMENT = { id: 5, title: '城市图书馆的一天', status: 2, pages: 3, preview: 2, attachment: { hash: 'a1b2c3' }, category_id: [1] };
-const withDocument = (data: unknown): StartData => ({ ...START, routeData: [{ key: ['document', 'detail', 5], data }] });
+const DOCUMENT = {
+  id: 5,
+  title: '城市图书馆的一天',
+  status: 2,
+  pages: 3,
+  preview: 2,
+  attachment: { hash: 'a1b2c3' },
+  category_id: [1],
+};
+const withDocument = (data: unknown): StartData => ({
+  ...START,
+  routeData: [{ key: ['document', 'detail', 5], data }],
+});
 
 let renderer: FirstScreenRenderer;
 beforeAll(async () => {
@@ -32,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('the first-screen build', () => {
-  it('renders the home with the site\'s name, and no script', async () => {
+  it("renders the home with the site's name, and no script", async () => {
     const screen = await renderer.render('http://localhost/', START);
     expect(screen?.html).toContain('测试文库');
     expect(screen?.html).toContain('class="app-header');
@@ -40,7 +54,7 @@ describe('the first-screen build', () => {
     expect(screen?.head).toBe('');
   });
 
-  it('renders the reader with page 1, links the reader\'s styles, and leaves the lazy comments as their fallback', async () => {
+  it("renders the reader with page 1, links the reader's styles, and leaves the lazy comments as their fallback", async () => {
     const screen = await renderer.render('http://localhost/library/1/5', withDocument(DOCUMENT));
     expect(screen?.html).toContain('<h1');
     expect(screen?.html).toContain('城市图书馆的一天');
@@ -56,16 +70,24 @@ describe('the first-screen build', () => {
     ['the member area', 'http://localhost/member', START],
     ['the admin', 'http://localhost/admin/dashboard', START],
     ['a path that is no route', 'http://localhost/no/such/page', START],
-    ['a logged-in visitor', 'http://localhost/', { ...START, user: { id: 1, username: 'member' } as StartData['user'] }],
+    [
+      'a logged-in visitor',
+      'http://localhost/',
+      { ...START, user: { id: 1, username: 'member' } as StartData['user'] },
+    ],
   ])('renders nothing for %s (the SPA renders those itself)', async (_label, url, start) => {
     expect(await renderer.render(url, start)).toBeUndefined();
   });
 
   it('renders nothing when a component fails on the data it is given, and says so in the log', async () => {
     const before = warnings.length;
-    expect(await renderer.render('http://localhost/library/1/5', withDocument({ ...DOCUMENT, title: 7, pages: 'x' }))).toBeUndefined();
+    expect(
+      await renderer.render('http://localhost/library/1/5', withDocument({ ...DOCUMENT, title: 7, pages: 'x' })),
+    ).toBeUndefined();
     expect(warnings.slice(before)).toEqual(['the first screen of a page could not be rendered']);
     // The thread goes on rendering.
-    expect((await renderer.render('http://localhost/library/1/5', withDocument(DOCUMENT)))?.html).toContain('城市图书馆的一天');
+    expect((await renderer.render('http://localhost/library/1/5', withDocument(DOCUMENT)))?.html).toContain(
+      '城市图书馆的一天',
+    );
   });
 });

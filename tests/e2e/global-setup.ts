@@ -27,7 +27,9 @@ export const EXPECTED_FONTS = [
 export function fontDifferences(match: (pattern: string) => string | undefined = fcMatch): string[] {
   return EXPECTED_FONTS.flatMap(({ pattern, family, text, pkg }) => {
     const found = match(pattern);
-    return found === family ? [] : [`${text}: ${family} (Debian package ${pkg}) expected, fontconfig picks ${found ?? 'nothing (no fc-match)'}`];
+    return found === family
+      ? []
+      : [`${text}: ${family} (Debian package ${pkg}) expected, fontconfig picks ${found ?? 'nothing (no fc-match)'}`];
   });
 }
 
@@ -41,7 +43,12 @@ function fcMatch(pattern: string): string | undefined {
 
 export default async function setup(project: TestProject): Promise<void> {
   const fonts = fontDifferences();
-  if (fonts.length) process.stdout.write(`e2e: not the fonts the layout checks were made with:\n${fonts.map((line) => `  ${line}\n`).join('')}`);
-  const build = await productionBuild((files) => process.stdout.write(`e2e: building the site (npm run build on ${files} files of the build context)…\n`));
+  if (fonts.length)
+    process.stdout.write(
+      `e2e: not the fonts the layout checks were made with:\n${fonts.map((line) => `  ${line}\n`).join('')}`,
+    );
+  const build = await productionBuild((files) =>
+    process.stdout.write(`e2e: building the site (npm run build on ${files} files of the build context)…\n`),
+  );
   project.provide('webDist', join(build, 'web/dist'));
 }

@@ -85,7 +85,11 @@ const need = <K extends keyof Shared>(key: K): Shared[K] => {
 async function upload(token: string, name: string, content: Buffer, title: string): Promise<number> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(content)]), name);
-  const res = await fetch(`${site.url}/api/v1/upload/document`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${site.url}/api/v1/upload/document`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const attachment = ((await res.json()) as { data: { id: number } }).data.id;
   const created = await api(site.url, 'POST', '/api/v1/document', {
     token,
@@ -93,7 +97,10 @@ async function upload(token: string, name: string, content: Buffer, title: strin
   });
   expect(created.status).toBe(200);
   const me = await api(site.url, 'GET', '/api/v1/user', { token });
-  const mine = await api(site.url, 'GET', '/api/v1/document/list', { token, query: { user_id: me.body.id, size: 50, order: 'id desc' } });
+  const mine = await api(site.url, 'GET', '/api/v1/document/list', {
+    token,
+    query: { user_id: me.body.id, size: 50, order: 'id desc' },
+  });
   return mine.body.document.find((d: { title: string }) => d.title === title).id as number;
 }
 
@@ -103,9 +110,13 @@ describe('the library, from upload to download', () => {
     expect(category.status).toBe(200);
     const categories = await admin('GET', '/api/v1/category/list', { query: { type: 0 } });
     const categoryId = categories.body.category.find((c: { title: string }) => c.title === '教育资料').id as number;
-    const group = await admin('POST', '/api/v1/group', { body: { title: '作者', enable_upload: true, enable_document_review: false } });
+    const group = await admin('POST', '/api/v1/group', {
+      body: { title: '作者', enable_upload: true, enable_document_review: false },
+    });
     const uploader = await newMember();
-    expect((await admin('PUT', '/api/v1/user', { body: { id: uploader.id, group_id: [2, group.body.id] } })).status).toBe(200);
+    expect(
+      (await admin('PUT', '/api/v1/user', { body: { id: uploader.id, group_id: [2, group.body.id] } })).status,
+    ).toBe(200);
     Object.assign(shared, { categoryId, uploaderId: uploader.id, uploaderToken: uploader.token });
 
     const page = await pageAs(uploader.token);
@@ -115,8 +126,15 @@ describe('the library, from upload to download', () => {
     // A slow uplink, so that the progress bar has something to show.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 40 * 1024 });
-    await page.getByTestId('document-files').setInputFiles({ name: '图书馆.pdf', mimeType: 'application/pdf', buffer: readFileSync(fixture('chinese.pdf')) });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 40 * 1024,
+    });
+    await page
+      .getByTestId('document-files')
+      .setInputFiles({ name: '图书馆.pdf', mimeType: 'application/pdf', buffer: readFileSync(fixture('chinese.pdf')) });
     const bar = page.getByRole('progressbar', { name: '图书馆.pdf 上传进度' });
     await page.waitForFunction(() => {
       const progress = document.querySelector('progress.app-upload__progress') as HTMLProgressElement | null;
@@ -125,9 +143,16 @@ describe('the library, from upload to download', () => {
     expect(Number(await bar.getAttribute('value'))).toBeGreaterThan(0);
     const item = page.getByRole('listitem', { name: '图书馆.pdf' });
     // What has gone of how much, not a bar alone.
-    expect(await item.locator('.app-upload__percent').textContent()).toMatch(/^已上传 [\d.]+ [KM]?B \/ [\d.]+ [KM]?B（\d+%）$/);
+    expect(await item.locator('.app-upload__percent').textContent()).toMatch(
+      /^已上传 [\d.]+ [KM]?B \/ [\d.]+ [KM]?B（\d+%）$/,
+    );
     await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
 
     expect(await item.getByLabel('标题').inputValue()).toBe('图书馆');
     await item.getByLabel('标题').fill(TITLE);
@@ -157,7 +182,8 @@ describe('the library, from upload to download', () => {
     // browser logs each refusal as an error in the console).
     const refused: string[] = [];
     page.on('response', (response) => {
-      if (response.status() >= 400) refused.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+      if (response.status() >= 400)
+        refused.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
     });
     await page.goto(need('path'));
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
@@ -165,7 +191,9 @@ describe('the library, from upload to download', () => {
     const first = page.getByRole('img', { name: '第 1 页' });
     await first.waitFor();
     expect(await first.getAttribute('fetchpriority')).toBe('high');
-    await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await page.waitForFunction(
+      () => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
+    );
     await page.getByRole('heading', { name: '免费预览已结束' }).scrollIntoViewIfNeeded();
     await page.getByRole('img', { name: '第 2 页' }).waitFor();
     expect(await page.getByRole('figure').count()).toBe(2);
@@ -173,7 +201,9 @@ describe('the library, from upload to download', () => {
     // Logging in opens no page by itself: it is offered for the download (a buyer reads on);
     // VIP is off here, so not offered.
     const end = page.getByRole('region', { name: '免费预览已结束' });
-    expect(await end.getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(`/auth/login?redirect=${encodeURIComponent(need('path'))}`);
+    expect(await end.getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(
+      `/auth/login?redirect=${encodeURIComponent(need('path'))}`,
+    );
     expect(await end.getByText(/继续阅读|VIP/).count()).toBe(0);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -189,11 +219,16 @@ describe('the library, from upload to download', () => {
     await page.getByRole('button', { name: '发表评论' }).click();
     const mine = page.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' });
     await mine.getByText('审核中').waitFor();
-    const pending = await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: need('documentId'), status: 0 } });
-    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.comment[0].id], status: 1 } })).status).toBe(200);
+    const pending = await admin('GET', '/api/v1/comment/list', {
+      query: { type: 0, document_id: need('documentId'), status: 0 },
+    });
+    expect(
+      (await admin('POST', '/api/v1/comment/check', { body: { id: [pending.body.comment[0].id], status: 1 } })).status,
+    ).toBe(200);
     const visitor = await pageAs();
     await visitor.goto(need('path'));
-    // The comments' code arrives apart (a busy skeleton meanwhile); their data as the reader comes near them, below the pages.
+    // The comments' code arrives apart (a busy skeleton meanwhile); their data as the reader comes near them, below the
+    // pages.
     await visitor.locator('section.app-comments:not([aria-busy])').scrollIntoViewIfNeeded();
     await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
   });
@@ -201,7 +236,8 @@ describe('the library, from upload to download', () => {
   it('a member favourites, unfavourites and rates the document in the reader: one visit, one view', async () => {
     const member = await newMember();
     // Read without the author: a read that counts no view.
-    const counts = async () => (await api(site.url, 'GET', '/api/v1/document', { token: member.token, query: { id: need('documentId') } })).body;
+    const counts = async () =>
+      (await api(site.url, 'GET', '/api/v1/document', { token: member.token, query: { id: need('documentId') } })).body;
     const before = await counts();
     const page = await pageAs(member.token);
     await page.goto(need('path'));
@@ -220,20 +256,30 @@ describe('the library, from upload to download', () => {
   });
 
   it('the home page at 390 px keeps a 3:1 banner whole and nothing wider than the phone', async () => {
-    const image = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#2b6fe0' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 1200, height: 400, channels: 3, background: '#2b6fe0' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(image)]), 'banner.png');
     const token = await tokenOf('admin', site.adminPassword);
-    const uploaded = await fetch(`${site.url}/api/v1/upload/banner`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const uploaded = await fetch(`${site.url}/api/v1/upload/banner`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${token}` },
+    });
     const path = ((await uploaded.json()) as { data: { path: string } }).data.path;
-    expect((await admin('POST', '/api/v1/banner', { body: { title: '春文档节', path, type: 0, enable: true } })).status).toBe(200);
+    expect(
+      (await admin('POST', '/api/v1/banner', { body: { title: '春文档节', path, type: 0, enable: true } })).status,
+    ).toBe(200);
 
     const page = await pageAs(undefined, { width: 390, height: 844 });
     await page.goto('/');
     const banner = page.locator('img[alt="春文档节"]').first();
     await banner.waitFor();
     await appTookOver(page);
-    await page.waitForFunction(() => (document.querySelector('img[alt="春文档节"]') as HTMLImageElement | null)?.naturalWidth === 1200);
+    await page.waitForFunction(
+      () => (document.querySelector('img[alt="春文档节"]') as HTMLImageElement | null)?.naturalWidth === 1200,
+    );
     const box = await banner.boundingBox();
     expect(box).not.toBeNull();
     // The box has the banner's own shape, so "contain" shows all of it.
@@ -242,29 +288,45 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  it('keeps the reader\'s toolbar in sight while reading, and 跳转 shows the page\'s top below it, on a phone and a wide screen', async () => {
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+  it("keeps the reader's toolbar in sight while reading, and 跳转 shows the page's top below it, on a phone and a wide screen", async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 900 },
+    ]) {
       const page = await pageAs(undefined, viewport);
       await page.goto(need('path'));
       const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
       await toolbar.waitFor();
       // What a finger or a mouse reaches at a box's middle: the box itself, or something covering it.
       const onTop = (box: { x: number; y: number; width: number; height: number }, selector: string) =>
-        page.evaluate(([x, y, inside]) => document.elementFromPoint(x, y)?.closest(inside) !== null, [box.x + box.width / 2, box.y + Math.min(box.height / 2, 12), selector] as const);
+        page.evaluate(([x, y, inside]) => document.elementFromPoint(x, y)?.closest(inside) !== null, [
+          box.x + box.width / 2,
+          box.y + Math.min(box.height / 2, 12),
+          selector,
+        ] as const);
       await page.evaluate(() => window.scrollTo(0, 1400));
-      await expect.poll(async () => onTop((await toolbar.boundingBox())!, '.app-reader__toolbar'), { message: `${viewport.width} px: the toolbar is covered` }).toBe(true);
+      await expect
+        .poll(async () => onTop((await toolbar.boundingBox())!, '.app-reader__toolbar'), {
+          message: `${viewport.width} px: the toolbar is covered`,
+        })
+        .toBe(true);
 
       await page.getByPlaceholder('页码').fill('2');
       await page.getByRole('button', { name: '跳转' }).click();
       const second = page.locator('[data-page="2"]');
-      await expect.poll(async () => {
-        const box = (await second.boundingBox())!;
-        return box.y >= (await toolbar.boundingBox())!.y && (await onTop(box, '[data-page="2"]'));
-      }, { message: `${viewport.width} px: page 2's top is hidden` }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            const box = (await second.boundingBox())!;
+            return box.y >= (await toolbar.boundingBox())!.y && (await onTop(box, '[data-page="2"]'));
+          },
+          { message: `${viewport.width} px: page 2's top is hidden` },
+        )
+        .toBe(true);
     }
   });
 
-  it('a member\'s header at 390 px keeps the site\'s name, 上传文档 and the user menu on one line', async () => {
+  it("a member's header at 390 px keeps the site's name, 上传文档 and the user menu on one line", async () => {
     const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 });
     await page.goto('/');
     const menu = page.getByRole('button', { name: /^用户菜单 / });
@@ -276,7 +338,7 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  it('the library\'s filters at 390 px: one scrolling line a row, the chosen one shown when it is past the edge', async () => {
+  it("the library's filters at 390 px: one scrolling line a row, the chosen one shown when it is past the edge", async () => {
     const page = await pageAs(undefined, { width: 390, height: 844 });
     await page.goto('/library');
     const formats = page.getByRole('group', { name: '格式' });
@@ -314,7 +376,9 @@ describe('the library, from upload to download', () => {
     expect(await page.getByRole('figure').count()).toBe(3);
     expect(await page.getByRole('heading', { name: '免费预览已结束' }).count()).toBe(0);
     await page.getByText('— 全文完 —').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await page.waitForFunction(
+      () => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
+    );
     // VIP members download for free (vip.free_download, on by default): the button says so.
     const panel = page.getByRole('region', { name: '下载文档' });
     await panel.getByRole('button', { name: 'VIP免费下载' }).waitFor();
@@ -333,7 +397,11 @@ describe('the library, from upload to download', () => {
     expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1\.webp$/);
     // the page arrived and decoded: the scanner's JPEG (200 dpi across the A4 page) or, once the
     // page images job has run (backend/modules/document/page-images.ts), the WebP at 150 dpi
-    await page.waitForFunction(() => [1240, 1654].includes((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0));
+    await page.waitForFunction(() =>
+      [1240, 1654].includes(
+        (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0,
+      ),
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 120_000);
 
@@ -347,7 +415,9 @@ describe('the library, from upload to download', () => {
     await page.goto(`/library/${need('categoryId')}/${id}`);
     const second = page.locator('figure[data-page="2"]');
     await second.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => (document.querySelector('img[alt="第 2 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await page.waitForFunction(
+      () => (document.querySelector('img[alt="第 2 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
+    );
     const shapes = await page.evaluate(() =>
       [1, 2].map((n) => {
         const figure = document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect();
@@ -381,7 +451,9 @@ describe('the library, from upload to download', () => {
     const first = page.getByRole('img', { name: '第 1 页' });
     await first.waitFor();
     expect(await first.getAttribute('src')).toMatch(/\/view\/page\/[0-9a-f]+\/1(\.gzip)?\.svg$/);
-    await page.waitForFunction(() => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await page.waitForFunction(
+      () => (document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
+    );
     // The page drawn into a canvas at its size in points: the photo covers 57–537 × 450–770 pt
     // (from the top), coloured blobs; without the WebP drawn there it would be white.
     const photo = await first.evaluate(async (img: HTMLImageElement) => {
@@ -422,8 +494,7 @@ describe('the library, from upload to download', () => {
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
   });
 
-
-  it('a phone shows one search box: the page\'s own on the home and results pages, the header\'s elsewhere', async () => {
+  it("a phone shows one search box: the page's own on the home and results pages, the header's elsewhere", async () => {
     const visibleBoxes = async (page: Page) => {
       const boxes = page.getByRole('searchbox', { name: '搜索关键词' });
       await boxes.first().waitFor({ state: 'attached' });
@@ -451,7 +522,8 @@ describe('the library, from upload to download', () => {
   });
   it('a member with credits downloads it: the credits move and the record appears in /member/download', async () => {
     const buyer = await newMember();
-    const credits = async (token: string) => (await api(site.url, 'GET', '/api/v1/user', { token })).body.credit_count ?? 0;
+    const credits = async (token: string) =>
+      (await api(site.url, 'GET', '/api/v1/user', { token })).body.credit_count ?? 0;
     const before = { buyer: await credits(buyer.token), uploader: await credits(need('uploaderToken')) };
     expect(before.buyer).toBe(20);
     const page = await pageAs(buyer.token);
@@ -461,7 +533,10 @@ describe('the library, from upload to download', () => {
     await end.waitFor();
     const downloading = page.waitForEvent('download');
     await end.getByRole('button', { name: `下载全文（${PRICE} 魔豆）` }).click();
-    await end.getByRole('group', { name: `需 ${PRICE} 魔豆，确定下载？` }).getByRole('button', { name: '确定下载' }).click();
+    await end
+      .getByRole('group', { name: `需 ${PRICE} 魔豆，确定下载？` })
+      .getByRole('button', { name: '确定下载' })
+      .click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe(`${TITLE}.pdf`);
     expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
@@ -490,7 +565,9 @@ describe('the library, from upload to download', () => {
     expect(await time.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"下载时间："');
     const box = (await time.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390 + EDGE_SLACK_PX);
-    expect(await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
+    expect(
+      await page.getByRole('table', { name: '我的下载' }).getByRole('row').filter({ hasText: TITLE }).count(),
+    ).toBe(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
@@ -511,7 +588,10 @@ describe('the library, from upload to download', () => {
     expect(await panel.getByRole('link', { name: '开通VIP，免费下载' }).count()).toBe(0);
 
     // Where VIP members download for free, the way past the credits is offered with the reason.
-    await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'true', 'vip.free_download': 'true' });
+    await setConfig(site.url, await tokenOf('admin', site.adminPassword), {
+      'vip.enable': 'true',
+      'vip.free_download': 'true',
+    });
     try {
       await page.goto(need('path'));
       // Marked VIP免费 once, on the price line.
@@ -551,10 +631,12 @@ describe('the library, from upload to download', () => {
     expect(await bar.getByText('500 魔豆', { exact: true }).isVisible()).toBe(true);
     await confirm.click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
-    await expect.poll(async () => {
-      const shown = (await panel.boundingBox())!;
-      return shown.y >= 0 && shown.y + shown.height <= 844;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const shown = (await panel.boundingBox())!;
+        return shown.y >= 0 && shown.y + shown.height <= 844;
+      })
+      .toBe(true);
     // The panel on the screen, the bar steps aside.
     await expect.poll(() => bar.isVisible()).toBe(false);
     // A wide screen has the panel beside the document and no bar.
@@ -565,18 +647,21 @@ describe('the library, from upload to download', () => {
   });
 });
 
-describe('the admin\'s documents', () => {
+describe("the admin's documents", () => {
   async function adminPage(path: string): Promise<Page> {
     const page = await pageAs(await tokenOf('admin', site.adminPassword));
     await page.goto(path);
     return page;
   }
   const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
-  const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+  const dialog = (page: Page, title: string) =>
+    page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
   const toast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
 
   it('approves a document waiting for review; it converts and opens in the reader', async () => {
-    const reviewed = await admin('POST', '/api/v1/group', { body: { title: '待审作者', enable_upload: true, enable_document_review: true } });
+    const reviewed = await admin('POST', '/api/v1/group', {
+      body: { title: '待审作者', enable_upload: true, enable_document_review: true },
+    });
     const author = await newMember();
     await admin('PUT', '/api/v1/user', { body: { id: author.id, group_id: [2, reviewed.body.id] } });
     const title = '等待审核的报告';
@@ -585,11 +670,18 @@ describe('the admin\'s documents', () => {
 
     // Converted while it waits: the reviewer reads it in the reader, told that others may not.
     const adminToken = await tokenOf('admin', site.adminPassword);
-    await expect.poll(async () => (await api(site.url, 'GET', '/api/v1/document', { token: adminToken, query: { id } })).body.pages ?? 0, { timeout: 90_000 })
+    await expect
+      .poll(
+        async () =>
+          (await api(site.url, 'GET', '/api/v1/document', { token: adminToken, query: { id } })).body.pages ?? 0,
+        { timeout: 90_000 },
+      )
       .toBeGreaterThan(0);
     const reader = await adminPage(`/library/${need('categoryId')}/${id}`);
     await reader.getByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。').waitFor();
-    await reader.waitForFunction(() => ((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    await reader.waitForFunction(
+      () => ((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
 
     const page = await adminPage('/admin/document/list');
     await row(page, title).getByText('待审核', { exact: true }).waitFor();
@@ -600,20 +692,33 @@ describe('the admin\'s documents', () => {
     expect((await waitForStatus(author.token, id, [2])).status).toBe(2);
     await page.getByRole('button', { name: '刷新列表' }).click();
     await row(page, title).getByText('已转换').waitFor();
-    expect(await row(page, title).getByRole('link', { name: `阅读「${title}」` }).getAttribute('href')).toBe(`/library/${need('categoryId')}/${id}`);
+    expect(
+      await row(page, title)
+        .getByRole('link', { name: `阅读「${title}」` })
+        .getAttribute('href'),
+    ).toBe(`/library/${need('categoryId')}/${id}`);
   });
 
   it('reconverts a failed document', async () => {
     const title = '损坏的文件';
-    const id = await upload(need('uploaderToken'), 'broken.pdf', Buffer.from('%PDF-1.7\nthis is not really a PDF\n'), title);
+    const id = await upload(
+      need('uploaderToken'),
+      'broken.pdf',
+      Buffer.from('%PDF-1.7\nthis is not really a PDF\n'),
+      title,
+    );
     const failed = await waitForStatus(need('uploaderToken'), id, [3]);
     expect(failed.convert_error).toBeTruthy();
 
     const page = await adminPage('/admin/document/list');
     await row(page, title).getByText('转换失败').waitFor();
     await row(page, title).getByText(failed.convert_error).waitFor();
-    const reconverting = page.waitForResponse((res) => res.url().endsWith('/api/v1/document/reconvert') && res.request().method() === 'PUT');
-    await row(page, title).getByRole('button', { name: `重新转换「${title}」` }).click();
+    const reconverting = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/document/reconvert') && res.request().method() === 'PUT',
+    );
+    await row(page, title)
+      .getByRole('button', { name: `重新转换「${title}」` })
+      .click();
     await dialog(page, '重新转换').getByRole('button', { name: '确定' }).click();
     expect((await reconverting).status()).toBe(200);
     await toast(page, '已加入转换队列');
@@ -624,7 +729,9 @@ describe('the admin\'s documents', () => {
   it('deletes a document to the recycle bin and recovers it', async () => {
     const page = await adminPage('/admin/document/list');
     await row(page, TITLE).waitFor();
-    await row(page, TITLE).getByRole('button', { name: `删除「${TITLE}」` }).click();
+    await row(page, TITLE)
+      .getByRole('button', { name: `删除「${TITLE}」` })
+      .click();
     const confirm = dialog(page, '删除文档');
     await confirm.getByText('删除的文档会移入回收站，可以在回收站恢复。').waitFor();
     await confirm.getByRole('button', { name: '删除' }).click();
@@ -633,7 +740,9 @@ describe('the admin\'s documents', () => {
 
     await page.goto('/admin/document/recycle');
     await row(page, TITLE).waitFor();
-    await row(page, TITLE).getByRole('button', { name: `恢复「${TITLE}」` }).click();
+    await row(page, TITLE)
+      .getByRole('button', { name: `恢复「${TITLE}」` })
+      .click();
     await dialog(page, '恢复').getByRole('button', { name: '确定' }).click();
     await toast(page, '恢复成功');
     await row(page, TITLE).waitFor({ state: 'detached' });

@@ -12,7 +12,8 @@ const unique = (prefix: string) => `${prefix}${Date.now() % 1_000_000}x${++seq}`
 
 const adminRow = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
 const myRow = (page: Page, text: string) => page.locator('.app-member__list tbody tr', { hasText: text });
-const dialog = (page: Page, title: string) => page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
+const dialog = (page: Page, title: string) =>
+  page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
 const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
 
 /** A newly registered member, logged in on a page of its own at `path`. */
@@ -39,7 +40,9 @@ describe('a member’s articles', () => {
   it('lets a registered member write an article that waits in 我的文章 until the admin approves it, then opens it', async () => {
     // New members' group reviews articles on a new site; set here too, so the test says what it needs.
     const admin = await site.adminPage('/admin/dashboard');
-    const groups = (await (await admin.request.get('/api/v1/group/list')).json()) as { group: Record<string, unknown>[] };
+    const groups = (await (await admin.request.get('/api/v1/group/list')).json()) as {
+      group: Record<string, unknown>[];
+    };
     const defaultGroup = groups.group.find((g) => g.is_default);
     expect(defaultGroup).toBeTruthy();
     await call(admin, 'PUT', '/api/v1/group', { ...defaultGroup, enable_article_approval: true });
@@ -88,7 +91,9 @@ describe('a member’s articles', () => {
         await page.locator('h1').first().waitFor();
         if (path === '/member/article') await myRow(page, long).waitFor();
         else await page.getByTestId('rich-text-editor').waitFor();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
       }
       const editor = (await page.getByTestId('rich-text-editor').boundingBox())!;
@@ -105,7 +110,9 @@ describe('a member’s articles', () => {
       await page.goto(path);
       await page.locator('.app-member-layout__content .app-panel').first().waitFor();
       const [menu, screen] = await page.evaluate(() =>
-        ['.app-member-layout__side', '.app-member-layout__content .app-panel'].map((selector) => document.querySelector(selector)!.getBoundingClientRect().top),
+        ['.app-member-layout__side', '.app-member-layout__content .app-panel'].map(
+          (selector) => document.querySelector(selector)!.getBoundingClientRect().top,
+        ),
       );
       expect(screen, path).toBe(menu);
     }

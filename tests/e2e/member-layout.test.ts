@@ -8,8 +8,13 @@ import { useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
-    CONFIG_VIP_ENABLE: 'true', CONFIG_PAY_ENABLE: 'true', CONFIG_PAY_PROVIDER: 'manual,alipay', CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至招商银行，备注订单号',
-    CONFIG_PAY_ALIPAY_APP_ID: '2021000000000000', CONFIG_PAY_ALIPAY_PRIVATE_KEY: 'key', CONFIG_PAY_ALIPAY_PUBLIC_KEY: 'key',
+    CONFIG_VIP_ENABLE: 'true',
+    CONFIG_PAY_ENABLE: 'true',
+    CONFIG_PAY_PROVIDER: 'manual,alipay',
+    CONFIG_PAY_MANUAL_INSTRUCTIONS: '转账至招商银行，备注订单号',
+    CONFIG_PAY_ALIPAY_APP_ID: '2021000000000000',
+    CONFIG_PAY_ALIPAY_PRIVATE_KEY: 'key',
+    CONFIG_PAY_ALIPAY_PUBLIC_KEY: 'key',
   }),
 });
 
@@ -23,16 +28,30 @@ async function memberPage(member: Member, width: number): Promise<Page> {
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 describe('我的文档 on a phone', () => {
-  it('keeps a failed row\'s 状态 label and tag whole on one line, the reason under them', async () => {
+  it("keeps a failed row's 状态 label and tag whole on one line, the reason under them", async () => {
     const member = await registerMember(site.backendUrl);
-    const doc = await insertDocument(site.dataDir, { userId: member.user.id, title: '一份转换失败的季度财务报告', status: 3 });
-    await withDatabase(site.dataDir, (db) => db.updateTable('document').set({ convert_error: '文档已损坏或格式不正确，无法转换' }).where('id', '=', doc.id).execute());
+    const doc = await insertDocument(site.dataDir, {
+      userId: member.user.id,
+      title: '一份转换失败的季度财务报告',
+      status: 3,
+    });
+    await withDatabase(site.dataDir, (db) =>
+      db
+        .updateTable('document')
+        .set({ convert_error: '文档已损坏或格式不正确，无法转换' })
+        .where('id', '=', doc.id)
+        .execute(),
+    );
     const page = await memberPage(member, 390);
     await page.goto('/member/document');
     const cell = page.getByRole('row').filter({ hasText: '一份转换失败' }).getByRole('cell').nth(1);
     const tag = cell.getByText('转换失败', { exact: true });
     await tag.waitFor();
-    const [cellBox, tagBox, reasonBox] = [await box(cell), await box(tag), await box(cell.getByText('文档已损坏或格式不正确，无法转换'))];
+    const [cellBox, tagBox, reasonBox] = [
+      await box(cell),
+      await box(tag),
+      await box(cell.getByText('文档已损坏或格式不正确，无法转换')),
+    ];
     // The label sits on the tag's line (a label broken over two lines would centre the tag lower).
     expect(tagBox.y - cellBox.y).toBeLessThan(6);
     expect(tagBox.x - cellBox.x).toBeGreaterThan(24);
@@ -45,7 +64,10 @@ describe('我的文档 on a phone', () => {
 describe('the checkout', () => {
   it('lines 支付方式 up with the summary and gives its two buttons one height, at 1280 and 390 px', async () => {
     const member = await registerMember(site.backendUrl);
-    const order = await api(site.backendUrl, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } });
+    const order = await api(site.backendUrl, 'POST', '/api/v1/order', {
+      token: member.token,
+      body: { plan_code: 'month', price: 30 },
+    });
     expect(order.status, order.text).toBe(200);
     for (const width of [1280, 390]) {
       const page = await memberPage(member, width);

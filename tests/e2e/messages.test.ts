@@ -19,9 +19,17 @@ async function memberPage(member: Member, width = 1280): Promise<Page> {
 
 /** A member's document sent to review (a new site's members upload into review), rejected by the admin. */
 async function rejectedDocument(member: Member, title: string): Promise<number> {
-  const doc = await createDocument(site.backendUrl, member.token, Buffer.from(`${title}\n一份用来测试消息的文档。\n`), `${title}.txt`);
+  const doc = await createDocument(
+    site.backendUrl,
+    member.token,
+    Buffer.from(`${title}\n一份用来测试消息的文档。\n`),
+    `${title}.txt`,
+  );
   const admin = await login(site.backendUrl, 'admin', site.adminPassword);
-  expect((await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 7 } })).status).toBe(200);
+  expect(
+    (await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 7 } }))
+      .status,
+  ).toBe(200);
   return doc.id;
 }
 
@@ -39,7 +47,9 @@ describe('the 消息 centre', () => {
     const item = page.locator('.app-messages__item').first();
     await item.getByRole('heading', { name: /文档审核未通过/ }).waitFor();
     expect(await item.getAttribute('class')).toContain('app-messages__item--unread');
-    expect(await item.locator('.app-messages__content').textContent()).toBe('您上传的文档《季度工作总结》未通过审核，可在“我的文档”中查看。');
+    expect(await item.locator('.app-messages__content').textContent()).toBe(
+      '您上传的文档《季度工作总结》未通过审核，可在“我的文档”中查看。',
+    );
     await item.getByRole('button', { name: '标为已读' }).click();
     await page.getByRole('link', { name: '消息', exact: true }).waitFor();
     await expect.poll(() => item.getAttribute('class')).not.toContain('app-messages__item--unread');
@@ -51,11 +61,25 @@ describe('the 消息 centre', () => {
   it('tells the author of a comment of a reply, and leads to the document', async () => {
     const author = await registerMember(site.backendUrl);
     const admin = await login(site.backendUrl, 'admin', site.adminPassword);
-    const doc = await createDocument(site.backendUrl, admin, Buffer.from('城市图书馆的一天\n图书馆里的读者安静地读书。\n'), '城市图书馆的一天.txt');
+    const doc = await createDocument(
+      site.backendUrl,
+      admin,
+      Buffer.from('城市图书馆的一天\n图书馆里的读者安静地读书。\n'),
+      '城市图书馆的一天.txt',
+    );
     await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 2 } });
-    const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', { token: author.token, body: { type: 0, document_id: doc.id, content: '写得真好，收藏了。' } });
-    await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [comment.body.id], status: 1 } });
-    await api(site.backendUrl, 'POST', '/api/v1/comment', { token: admin, body: { type: 0, document_id: doc.id, content: '谢谢支持！', parent_id: comment.body.id } });
+    const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', {
+      token: author.token,
+      body: { type: 0, document_id: doc.id, content: '写得真好，收藏了。' },
+    });
+    await api(site.backendUrl, 'POST', '/api/v1/comment/check', {
+      token: admin,
+      body: { id: [comment.body.id], status: 1 },
+    });
+    await api(site.backendUrl, 'POST', '/api/v1/comment', {
+      token: admin,
+      body: { type: 0, document_id: doc.id, content: '谢谢支持！', parent_id: comment.body.id },
+    });
 
     const page = await memberPage(author);
     await page.goto('/member/message');

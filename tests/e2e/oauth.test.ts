@@ -28,14 +28,21 @@ const site = useSiteInBrowser({
 async function pointCallbackAtSite(): Promise<void> {
   const sameOrigin = { origin: site.url, 'content-type': 'application/json' };
   const signedIn = await fetch(`${site.url}/api/v1/user/login`, {
-    method: 'POST', headers: sameOrigin, body: JSON.stringify({ username: 'admin', password: site.adminPassword }),
+    method: 'POST',
+    headers: sameOrigin,
+    body: JSON.stringify({ username: 'admin', password: site.adminPassword }),
   });
-  const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('token='))!.split(';')[0]!;
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('token='))!
+    .split(';')[0]!;
   const list = await fetch(`${site.url}/api/v1/config/list?category=oauth`, { headers: { cookie } });
-  const { config } = await list.json() as { config: { id: number; name: string }[] };
+  const { config } = (await list.json()) as { config: { id: number; name: string }[] };
   const id = config.find((c) => c.name === 'callback_url')!.id;
   const saved = await fetch(`${site.url}/api/v1/config`, {
-    method: 'PUT', headers: { ...sameOrigin, cookie }, body: JSON.stringify({ config: [{ id, value: `${site.url}/oauth/callback` }] }),
+    method: 'PUT',
+    headers: { ...sameOrigin, cookie },
+    body: JSON.stringify({ config: [{ id, value: `${site.url}/oauth/callback` }] }),
   });
   expect(saved.status).toBe(200);
 }

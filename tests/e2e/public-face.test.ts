@@ -20,20 +20,38 @@ let articleCategory: number;
 beforeAll(async () => {
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料' } });
-  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id;
+  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body
+    .category[0].id;
   const member = await uploader(site.backendUrl, adminToken);
   lessonTitle = '城市图书馆的一天';
-  const lesson = await createDocument(site.backendUrl, member.token, readFileSync(fixture('chinese.pdf')), `${lessonTitle}.pdf`, { category_id: [category] });
+  const lesson = await createDocument(
+    site.backendUrl,
+    member.token,
+    readFileSync(fixture('chinese.pdf')),
+    `${lessonTitle}.pdf`,
+    { category_id: [category] },
+  );
   await waitForStatus(site.backendUrl, member.token, lesson.id, [2]);
   lessonId = lesson.id;
-  await api(site.backendUrl, 'POST', '/api/v1/friendlink', { token: adminToken, body: { title: '开源中国', link: 'https://www.oschina.net', enable: true } });
-  await api(site.backendUrl, 'POST', '/api/v1/banner', { token: adminToken, body: { title: '读书月', path: '/uploads/banner.png', url: '/library', type: 0 } });
+  await api(site.backendUrl, 'POST', '/api/v1/friendlink', {
+    token: adminToken,
+    body: { title: '开源中国', link: 'https://www.oschina.net', enable: true },
+  });
+  await api(site.backendUrl, 'POST', '/api/v1/banner', {
+    token: adminToken,
+    body: { title: '读书月', path: '/uploads/banner.png', url: '/library', type: 0 },
+  });
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
-  const articleCategories = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1 } })).body.category as { id: number; title: string }[];
+  const articleCategories = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1 } })).body
+    .category as { id: number; title: string }[];
   articleCategory = articleCategories.find((c) => c.title === '站内公告')!.id;
-  for (const [identifier, title] of [['upgrade', '站点升级公告'], ['maintain', '例行维护通知']]) {
+  for (const [identifier, title] of [
+    ['upgrade', '站点升级公告'],
+    ['maintain', '例行维护通知'],
+  ]) {
     const res = await api(site.backendUrl, 'POST', '/api/v1/article', {
-      token: adminToken, body: { identifier, title, keywords: '公告', content: `<p>${title}的正文。</p>`, category_id: [articleCategory] },
+      token: adminToken,
+      body: { identifier, title, keywords: '公告', content: `<p>${title}的正文。</p>`, category_id: [articleCategory] },
     });
     expect(res.status).toBe(200);
   }
@@ -63,7 +81,8 @@ async function watchFirstPaint(page: Page, text: string): Promise<void> {
 async function firstPaint(page: Page): Promise<FirstPaint> {
   return page.evaluate(() => ({
     visibleAt: (window as unknown as { __firstPaint: { visibleAt: number | null } }).__firstPaint.visibleAt,
-    apiStarts: performance.getEntriesByType('resource')
+    apiStarts: performance
+      .getEntriesByType('resource')
       .filter((entry) => new URL(entry.name).pathname.startsWith('/api/'))
       .map((entry) => ({ url: entry.name, start: entry.startTime })),
   }));
@@ -75,7 +94,9 @@ async function expectContentFirst(page: Page, path: string, text: string): Promi
   await page.goto(path);
   await page.getByText(text, { exact: true }).first().waitFor();
   // The watch records the first frame that shows it, which may come just after the wait.
-  await page.waitForFunction(() => (window as unknown as { __firstPaint: { visibleAt: number | null } }).__firstPaint.visibleAt !== null);
+  await page.waitForFunction(
+    () => (window as unknown as { __firstPaint: { visibleAt: number | null } }).__firstPaint.visibleAt !== null,
+  );
   const paint = await firstPaint(page);
   expect(paint.visibleAt).not.toBeNull();
   for (const { url, start } of paint.apiStarts) expect(start, url).toBeGreaterThanOrEqual(paint.visibleAt!);
@@ -86,7 +107,9 @@ describe('first screens', () => {
     const page = await site.open();
     await expectContentFirst(page, '/', lessonTitle);
     // what the API gives, on screen
-    const latest = (await api(site.url, 'GET', '/api/v1/document/list', { query: { limit: 12, order: 'id desc', status: 2 } })).body.document;
+    const latest = (
+      await api(site.url, 'GET', '/api/v1/document/list', { query: { limit: 12, order: 'id desc', status: 2 } })
+    ).body.document;
     for (const doc of latest) await page.getByRole('link', { name: doc.title }).first().waitFor();
     await page.getByRole('link', { name: '开源中国' }).waitFor();
     await page.getByRole('link', { name: '读书月' }).first().waitFor();
@@ -95,7 +118,9 @@ describe('first screens', () => {
   it('a category page shows its documents with no API request before them', async () => {
     const page = await site.open();
     await expectContentFirst(page, `/library/${category}`, lessonTitle);
-    const list = (await api(site.url, 'GET', '/api/v1/document/list', { query: { category_id: category, status: 2, size: 24 } })).body.document;
+    const list = (
+      await api(site.url, 'GET', '/api/v1/document/list', { query: { category_id: category, status: 2, size: 24 } })
+    ).body.document;
     for (const doc of list) await page.getByRole('link', { name: doc.title }).first().waitFor();
   });
 
@@ -159,11 +184,18 @@ describe('first screens', () => {
 });
 
 describe('the first screen the gateway renders', () => {
-  const PERSON = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
-  const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
-  const rootOf = (html: string) => /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
+  const PERSON = {
+    accept: 'text/html',
+    'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+  };
+  const CRAWLER = {
+    accept: 'text/html',
+    'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+  };
+  const rootOf = (html: string) =>
+    /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
 
-  it('is in the page a visitor gets, with the reader\'s stylesheets; crawlers and members get none', async () => {
+  it("is in the page a visitor gets, with the reader's stylesheets; crawlers and members get none", async () => {
     const path = `/library/${category}/${lessonId}`;
     const person = await fetch(`${site.url}${path}`, { headers: PERSON }).then((res) => res.text());
     const root = rootOf(person);
@@ -171,7 +203,10 @@ describe('the first screen the gateway renders', () => {
     expect(root).toContain(lessonTitle);
     expect(root).toMatch(/<img[^>]*alt="第 1 页"/);
     expect(root).not.toContain('data-crawler');
-    const readerCss = /data-reader="([^"]*)"/.exec(person)![1]!.split(' ').filter((file) => file.endsWith('.css'));
+    const readerCss = /data-reader="([^"]*)"/
+      .exec(person)![1]!
+      .split(' ')
+      .filter((file) => file.endsWith('.css'));
     expect(readerCss.length).toBeGreaterThan(0);
     for (const css of readerCss) expect(person).toContain(`<link rel="stylesheet" crossorigin href="${css}">`);
 
@@ -180,20 +215,29 @@ describe('the first screen the gateway renders', () => {
 
     const member = await registerMember(site.url);
     const login = await fetch(`${site.url}/api/v1/user/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: member.username, password: member.password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: member.username, password: member.password }),
     });
-    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     expect(cookie).toContain('token=');
     const mine = await fetch(`${site.url}${path}`, { headers: { ...PERSON, cookie } }).then((res) => res.text());
     expect(rootOf(mine)).not.toContain('第 1 页');
   });
 
-  it('fetches each of the reader\'s stylesheets once, for visitors and members alike (the preloads match)', async () => {
+  it("fetches each of the reader's stylesheets once, for visitors and members alike (the preloads match)", async () => {
     const path = `/library/${category}/${lessonId}`;
     const member = await registerMember(site.url);
     const token = await gatewayToken(site.url, member.username, member.password);
     for (const who of ['visitor', 'member']) {
-      const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 }, isMobile: true });
+      const context = await site.browser.newContext({
+        baseURL: site.url,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+      });
       try {
         if (who === 'member') await context.addCookies([{ name: 'token', value: token, url: site.url }]);
         const page = await context.newPage();
@@ -209,7 +253,10 @@ describe('the first screen the gateway renders', () => {
         await page.getByRole('button', { name: '全屏' }).waitFor();
         await page.waitForLoadState('networkidle');
         expect(stylesheets.length, who).toBeGreaterThan(0);
-        expect(stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i), who).toEqual([]);
+        expect(
+          stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i),
+          who,
+        ).toEqual([]);
         expect(warnings, who).toEqual([]);
       } finally {
         await context.close();
@@ -217,10 +264,14 @@ describe('the first screen the gateway renders', () => {
     }
   });
 
-  it('shows the reader\'s first page before the app\'s code has run, where the app then shows it', async () => {
+  it("shows the reader's first page before the app's code has run, where the app then shows it", async () => {
     const path = `/library/${category}/${lessonId}`;
     const firstPage = async (blockScripts: boolean) => {
-      const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 }, isMobile: true });
+      const context = await site.browser.newContext({
+        baseURL: site.url,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+      });
       try {
         const page = await context.newPage();
         if (blockScripts) await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
@@ -247,15 +298,21 @@ describe('the first screen the gateway renders', () => {
     expect(before.box).toEqual(after.box);
   });
 
-  it('puts the screen\'s stylesheets after the app\'s, so that the screen\'s rules win: /vip keeps its dark banner', async () => {
+  it("puts the screen's stylesheets after the app's, so that the screen's rules win: /vip keeps its dark banner", async () => {
     const { page } = await site.visit();
     await page.goto('/vip');
     await page.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
     // vip.css's `.app-vip__hero` against app.css's `.app-panel` (white): one class each, the later one wins.
     // Read again until it holds: the served first screen is replaced by the app's, and an element
     // read as it is detached has no computed style ('').
-    await expect.poll(() => page.locator('.app-vip__hero').evaluate((element) => getComputedStyle(element).backgroundImage)).toContain('linear-gradient');
-    const order = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => new URL(link.href).pathname));
+    await expect
+      .poll(() => page.locator('.app-vip__hero').evaluate((element) => getComputedStyle(element).backgroundImage))
+      .toContain('linear-gradient');
+    const order = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+        (link) => new URL(link.href).pathname,
+      ),
+    );
     const app = order.findIndex((path) => /\/assets\/index-[\w-]+\.css$/.test(path));
     const vip = order.findIndex((path) => /\/assets\/vip-[\w-]+\.css$/.test(path));
     expect(app).toBeGreaterThanOrEqual(0);
@@ -293,7 +350,10 @@ describe('pages of what is not there', () => {
   it('fit a phone: an unknown category and an unknown document say so without scrolling sideways', async () => {
     const page = await site.open();
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const [path, title] of [['/library/999999', '分类不存在'], [`/library/${category}/999999`, '文档不存在']] as const) {
+    for (const [path, title] of [
+      ['/library/999999', '分类不存在'],
+      [`/library/${category}/999999`, '文档不存在'],
+    ] as const) {
       await page.goto(path);
       await page.getByText(title, { exact: true }).waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
@@ -309,7 +369,11 @@ describe('the floating bar (反馈, 返回顶部)', () => {
       await page.goto('/library');
       await page.getByRole('link', { name: lessonTitle }).first().waitFor();
       const bar = (await page.getByRole('complementary', { name: '快捷操作' }).boundingBox())!;
-      const contentRight = await page.evaluate(() => Math.max(...[...document.querySelectorAll('.app-main .app-container')].map((el) => el.getBoundingClientRect().right)));
+      const contentRight = await page.evaluate(() =>
+        Math.max(
+          ...[...document.querySelectorAll('.app-main .app-container')].map((el) => el.getBoundingClientRect().right),
+        ),
+      );
       expect(bar.x, `${width} px`).toBeGreaterThanOrEqual(contentRight + 8 - EDGE_SLACK_PX);
     }
     await page.setViewportSize({ width: 800, height: 900 });
@@ -320,7 +384,9 @@ describe('the floating bar (反馈, 返回顶部)', () => {
     await page.goto(`/library/${category}/${lessonId}`);
     const downloadBar = page.getByRole('region', { name: '下载', exact: true });
     await downloadBar.waitFor();
-    await expect.poll(async () => (await bar.boundingBox())!.y + (await bar.boundingBox())!.height).toBeLessThanOrEqual((await downloadBar.boundingBox())!.y + EDGE_SLACK_PX);
+    await expect
+      .poll(async () => (await bar.boundingBox())!.y + (await bar.boundingBox())!.height)
+      .toBeLessThanOrEqual((await downloadBar.boundingBox())!.y + EDGE_SLACK_PX);
   });
 });
 
@@ -333,7 +399,14 @@ describe('ads', () => {
     ] as const) {
       // Through the gateway, as the admin screen writes: the pages it keeps are dropped.
       const res = await api(site.url, 'POST', '/api/v1/advertisement', {
-        token: adminToken, body: { position, title: text, content: `<a href="https://ad.example">${text}</a>`, start_time: start, end_time: end },
+        token: adminToken,
+        body: {
+          position,
+          title: text,
+          content: `<a href="https://ad.example">${text}</a>`,
+          start_time: start,
+          end_time: end,
+        },
       });
       expect(res.status).toBe(200);
     }
@@ -343,13 +416,17 @@ describe('ads', () => {
     await top.getByRole('link', { name: '全站顶部广告' }).waitFor();
     expect(await top.getByText('广告', { exact: true }).count()).toBe(1);
     expect(await page.getByText('已过期的广告').count()).toBe(0);
-    expect(await page.locator('[data-ad-slot="index_link_top"]').evaluate((slot) => slot.getBoundingClientRect().height)).toBe(0);
+    expect(
+      await page.locator('[data-ad-slot="index_link_top"]').evaluate((slot) => slot.getBoundingClientRect().height),
+    ).toBe(0);
   });
 
   it('lets the admin create an ad on /admin/advertisement', async () => {
     const page = await site.adminPage('/admin/advertisement');
     await page.getByRole('button', { name: '新建广告' }).click();
-    const form = page.locator('.semi-sidesheet-inner', { has: page.locator('.semi-sidesheet-title', { hasText: '新建广告' }) });
+    const form = page.locator('.semi-sidesheet-inner', {
+      has: page.locator('.semi-sidesheet-title', { hasText: '新建广告' }),
+    });
     await form.getByRole('button', { name: '创建' }).click();
     await form.getByText('请输入广告内容').waitFor();
     await form.locator('.semi-select').first().click();
@@ -357,7 +434,10 @@ describe('ads', () => {
     await form.getByLabel('标题').fill('友链上方的广告');
     await form.getByLabel('广告内容').fill('<strong>友链上方的广告</strong>');
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-    for (const [index, value] of [[0, `${day(-1)} 00:00:00`], [1, `${day(2)} 00:00:00`]] as const) {
+    for (const [index, value] of [
+      [0, `${day(-1)} 00:00:00`],
+      [1, `${day(2)} 00:00:00`],
+    ] as const) {
       const input = form.locator('.semi-datepicker input').nth(index);
       await input.click();
       await input.fill(value);

@@ -14,7 +14,10 @@ import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 const SECRET = 'Quokkazanzibar';
 const PAGES = 8;
 const PREVIEW = 5;
-const VIEWPORTS = [{ width: 1280, height: 900 }, { width: 390, height: 844 }] as const;
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
 
 /** Eight pages; the beacon word on pages 2 and 4 (twice on 4), the secret only on the last. */
 const pdfPages = Array.from({ length: PAGES }, (_, i) => {
@@ -38,12 +41,21 @@ beforeAll(async () => {
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   author = await uploader(site.backendUrl, adminToken);
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '灯塔日志' } });
-  categoryId = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔日志' } })).body.category[0].id as number;
-  doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'keeper.pdf', { title: 'The keeper\'s log', price: 5, category_id: [categoryId] });
+  categoryId = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔日志' } })).body
+    .category[0].id as number;
+  doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'keeper.pdf', {
+    title: "The keeper's log",
+    price: 5,
+    category_id: [categoryId],
+  });
   await waitForStatus(site.backendUrl, author.token, doc.id, [2], 90_000);
 }, 120_000);
 
-async function openReader(viewport: { width: number; height: number }, path = readerPath(), token?: string): Promise<Page> {
+async function openReader(
+  viewport: { width: number; height: number },
+  path = readerPath(),
+  token?: string,
+): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize(viewport);
   if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
@@ -61,7 +73,14 @@ async function currentMark(page: Page) {
     if (!mark || !frame) return null;
     const m = mark.getBoundingClientRect();
     const f = frame.getBoundingClientRect();
-    return { page: Number(frame.dataset.page), x: (m.left - f.left) / f.width, y: (m.top - f.top) / f.height, width: m.width, height: m.height, inSight: m.top >= 0 && m.bottom <= window.innerHeight };
+    return {
+      page: Number(frame.dataset.page),
+      x: (m.left - f.left) / f.width,
+      y: (m.top - f.top) / f.height,
+      width: m.width,
+      height: m.height,
+      inSight: m.top >= 0 && m.bottom <= window.innerHeight,
+    };
   });
 }
 
@@ -72,23 +91,30 @@ describe('find in this document', () => {
       await page.getByRole('button', { name: '查找' }).click();
       await page.getByLabel('查找文档中的文字').fill('Beacon');
       const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
-      await expect.poll(() => hits.allTextContents()).toEqual([
-        '第 2 页A beacon shone over the rocks.',
-        '第 4 页Another beacon, then a second beacon further out.',
-        '第 4 页Another beacon, then a second beacon further out.',
-      ]);
+      await expect
+        .poll(() => hits.allTextContents())
+        .toEqual([
+          '第 2 页A beacon shone over the rocks.',
+          '第 4 页Another beacon, then a second beacon further out.',
+          '第 4 页Another beacon, then a second beacon further out.',
+        ]);
       await expect.poll(() => page.getByText('共 3 处').count()).toBe(1);
 
       await hits.nth(2).click();
-      await expect.poll(() => currentMark(page), { message: `${viewport.width} px` }).toMatchObject({ page: 4, inSight: true });
+      await expect
+        .poll(() => currentMark(page), { message: `${viewport.width} px` })
+        .toMatchObject({ page: 4, inSight: true });
       // linesPdf draws 12 pt Times from 72 pt: "Another " ends near 112 pt, "…then a second " near 225 pt (of 595).
       const mark = (await currentMark(page))!;
       expect(mark.x).toBeGreaterThan(0.33);
       expect(mark.x).toBeLessThan(0.45);
-      const first = await page.locator('[data-page="4"] .app-text-layer__mark').first().evaluate((element) => {
-        const frame = element.closest('[data-page]')!.getBoundingClientRect();
-        return (element.getBoundingClientRect().left - frame.left) / frame.width;
-      });
+      const first = await page
+        .locator('[data-page="4"] .app-text-layer__mark')
+        .first()
+        .evaluate((element) => {
+          const frame = element.closest('[data-page]')!.getBoundingClientRect();
+          return (element.getBoundingClientRect().left - frame.left) / frame.width;
+        });
       expect(first).toBeGreaterThan(0.15);
       expect(first).toBeLessThan(0.22);
       // The third line: 82 + 2 × 20 pt from the top of an 842 pt page.
@@ -96,7 +122,8 @@ describe('find in this document', () => {
       expect(mark.y).toBeLessThan(122 / 842);
       expect(mark.width).toBeGreaterThan(10);
       expect(await page.locator('[data-page="4"] .app-text-layer__mark').count()).toBe(2);
-      if (process.env.READER_SHOTS) await page.screenshot({ path: `${process.env.READER_SHOTS}/find-${viewport.width}.png` });
+      if (process.env.READER_SHOTS)
+        await page.screenshot({ path: `${process.env.READER_SHOTS}/find-${viewport.width}.png` });
       await expect.poll(() => page.getByLabel(/当前第 \d+ 页/).textContent()).toMatch(/^4 \//);
     }
   });
@@ -114,11 +141,13 @@ describe('find in this document', () => {
     await expect.poll(() => page.locator(`[data-page-text="${PREVIEW}"]`).count()).toBe(1);
     expect(asked.map((url) => Number(/(\d+)\.json$/.exec(url)![1])).every((n) => n <= PREVIEW)).toBe(true);
     expect(await page.evaluate(() => document.body.innerText)).not.toContain(SECRET);
-    const refused = await page.evaluate(async (url) => (await fetch(url)).status, `/view/page/${doc.hash}/${PAGES}.json`);
+    const refused = await page.evaluate(
+      async (url) => (await fetch(url)).status,
+      `/view/page/${doc.hash}/${PAGES}.json`,
+    );
     expect(refused).toBe(403);
   });
 });
-
 
 /** The reader's "n / N" counter. */
 const counter = (page: Page) => page.getByLabel(/当前第 \d+ 页/).textContent();
@@ -133,7 +162,9 @@ describe('a site-search hit', () => {
       await hit.waitFor();
       await hit.click();
       await visit.page.waitForURL((url) => url.pathname === readerPath() && url.searchParams.get('page') === '4');
-      await expect.poll(() => currentMark(visit.page), { message: `${viewport.width} px` }).toMatchObject({ page: 4, inSight: true });
+      await expect
+        .poll(() => currentMark(visit.page), { message: `${viewport.width} px` })
+        .toMatchObject({ page: 4, inSight: true });
       await expect.poll(() => counter(visit.page)).toMatch(/^4 \//);
     }
   });
@@ -151,14 +182,16 @@ describe('page thumbnails', () => {
       await page.getByRole('button', { name: '缩略图' }).click();
       const panel = page.getByRole('navigation', { name: '页面缩略图' });
       await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
-      if (process.env.READER_SHOTS) await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
+      if (process.env.READER_SHOTS)
+        await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
       await panel.getByRole('button', { name: '跳到第 5 页' }).click();
       await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
       const fifth = await page.locator('[data-page="5"]').boundingBox();
       expect(fifth!.y).toBeLessThan(viewport.height / 2);
       // On a phone the sheet goes once a page is chosen; beside the pages the panel stays, the page marked.
       if (viewport.width < 600) expect(await panel.count()).toBe(0);
-      else await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
+      else
+        await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
       expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
     }
   });
@@ -170,7 +203,17 @@ describe('resume reading', () => {
     const first = await openReader(VIEWPORTS[0], readerPath(), member.token);
     await first.getByPlaceholder('页码').fill('4');
     await first.getByRole('button', { name: '跳转' }).click();
-    await expect.poll(async () => (await api(site.backendUrl, 'GET', '/api/v1/document/reading', { token: member.token, query: { document_id: doc.id } })).body.page).toBe(4);
+    await expect
+      .poll(
+        async () =>
+          (
+            await api(site.backendUrl, 'GET', '/api/v1/document/reading', {
+              token: member.token,
+              query: { document_id: doc.id },
+            })
+          ).body.page,
+      )
+      .toBe(4);
 
     // A second browser context: nothing shared with the first but the member's sign-in.
     const second = await openReader(VIEWPORTS[1], readerPath(), member.token);
@@ -186,7 +229,9 @@ describe('resume reading', () => {
     await appTookOver(visit.page);
     await visit.page.getByPlaceholder('页码').fill('3');
     await visit.page.getByRole('button', { name: '跳转' }).click();
-    await expect.poll(() => visit.page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id)).toBe('3');
+    await expect
+      .poll(() => visit.page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id))
+      .toBe('3');
     // Another tab of the same browser (a reload would restore the scroll position by itself).
     const again = await visit.context.newPage();
     await again.goto(readerPath());
@@ -234,10 +279,10 @@ describe('copying the text over the pages', () => {
     return page.evaluate(() => (window as unknown as { copied: string }).copied);
   }
 
-  it('follows the site\'s setting: everybody by default, with the page\'s address; only VIP members when it says so', async () => {
+  it("follows the site's setting: everybody by default, with the page's address; only VIP members when it says so", async () => {
     const visitor = await openReader(VIEWPORTS[0]);
     const copied = await copyFirstLine(visitor);
-    expect(copied).toContain('Chapter 1 of the keeper\'s log');
+    expect(copied).toContain("Chapter 1 of the keeper's log");
     expect(copied).toContain(`${site.url}${readerPath()}?page=1`);
     expect(await visitor.locator('.app-text-layer--locked').count()).toBe(0);
 
@@ -247,16 +292,26 @@ describe('copying the text over the pages', () => {
       for (const viewport of VIEWPORTS) {
         const locked = await openReader(viewport);
         await expect.poll(() => locked.locator('[data-page-text="1"].app-text-layer--locked').count()).toBe(1);
-        expect(await locked.locator('[data-page-text="1"] .app-text-layer__line').first().evaluate((line) => getComputedStyle(line).userSelect)).toBe('none');
+        expect(
+          await locked
+            .locator('[data-page-text="1"] .app-text-layer__line')
+            .first()
+            .evaluate((line) => getComputedStyle(line).userSelect),
+        ).toBe('none');
         expect(await copyFirstLine(locked)).toBe('');
-        await expect.poll(() => locked.getByRole('alert').filter({ hasText: '开通VIP会员后即可复制文档文字' }).count()).toBe(1);
+        await expect
+          .poll(() => locked.getByRole('alert').filter({ hasText: '开通VIP会员后即可复制文档文字' }).count())
+          .toBe(1);
       }
       const member = await registerMember(site.backendUrl);
-      const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [member.user.id], days: 30, reason: '复制测试' } });
+      const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', {
+        token: adminToken,
+        body: { user_id: [member.user.id], days: 30, reason: '复制测试' },
+      });
       expect(grant.status).toBe(200);
       const vip = await openReader(VIEWPORTS[1], readerPath(), member.token);
       await expect.poll(() => vip.locator('[data-page-text="1"]:not(.app-text-layer--locked)').count()).toBe(1);
-      expect(await copyFirstLine(vip)).toContain('Chapter 1 of the keeper\'s log');
+      expect(await copyFirstLine(vip)).toContain("Chapter 1 of the keeper's log");
     } finally {
       await setConfig(site.url, admin, { 'display.copy_text': 'all' });
     }

@@ -26,13 +26,21 @@ afterEach(() => {
   expect(adminVisit.errors).toEqual([]);
 });
 
-
 /** What /admin/config/security saves: the security rows by name, through the gateway with the admin's cookie. */
 async function setSecurity(values: Record<string, string>): Promise<void> {
   const status = await adminVisit.page.evaluate(async (wanted) => {
-    const list = (await (await fetch('/api/v1/config/list?category=security')).json()) as { config: { id: number; name: string }[] };
-    const config = Object.entries(wanted).map(([name, value]) => ({ id: list.config.find((row) => row.name === name)!.id, value }));
-    const saved = await fetch('/api/v1/config', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+    const list = (await (await fetch('/api/v1/config/list?category=security')).json()) as {
+      config: { id: number; name: string }[];
+    };
+    const config = Object.entries(wanted).map(([name, value]) => ({
+      id: list.config.find((row) => row.name === name)!.id,
+      value,
+    }));
+    const saved = await fetch('/api/v1/config', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ config }),
+    });
     return saved.status;
   }, values);
   expect(status).toBe(200);
@@ -56,7 +64,10 @@ describe('是否关闭网站 (security.is_close)', () => {
     await submitLogin(page, member.username, member.password);
     await page.getByRole('heading', { name: '站点已关闭' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.getByTestId('close-statement').locator('p').allTextContents()).toEqual(['尊敬的用户，您好：', '本站正在升级维护，预计明天恢复访问。']);
+    expect(await page.getByTestId('close-statement').locator('p').allTextContents()).toEqual([
+      '尊敬的用户，您好：',
+      '本站正在升级维护，预计明天恢复访问。',
+    ]);
 
     const answer = await page.goto('/library');
     expect(answer?.status()).toBe(503);

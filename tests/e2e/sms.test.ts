@@ -108,7 +108,13 @@ describe('mobile numbers in the browser', () => {
       expect((await sent).status()).toBe(404);
       await page.locator('.app-toast').getByText('该手机号尚未注册，本站暂未开放注册').waitFor();
       expect(await page.getByText('未注册手机号将自动注册').count()).toBe(0);
-      expect(await withDatabase(site.dataDir, async (db) => (await db.selectFrom('sms_log').select('id').where('mobile', '=', CLOSED_MOBILE).execute()).length)).toBe(0);
+      expect(
+        await withDatabase(
+          site.dataDir,
+          async (db) =>
+            (await db.selectFrom('sms_log').select('id').where('mobile', '=', CLOSED_MOBILE).execute()).length,
+        ),
+      ).toBe(0);
     } finally {
       await setConfig(site.url, token, { 'security.enable_register': 'true' });
     }

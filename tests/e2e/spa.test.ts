@@ -12,7 +12,11 @@ let memberCount = 0;
 
 function newMember() {
   memberCount += 1;
-  return { username: `reader${memberCount}${Date.now() % 100000}`, password: 'secret-pass-1', email: `reader${memberCount}.${Date.now()}@example.com` };
+  return {
+    username: `reader${memberCount}${Date.now() % 100000}`,
+    password: 'secret-pass-1',
+    email: `reader${memberCount}.${Date.now()}@example.com`,
+  };
 }
 
 async function register(page: Page, who: ReturnType<typeof newMember>) {
@@ -25,7 +29,6 @@ async function register(page: Page, who: ReturnType<typeof newMember>) {
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('user-menu').waitFor();
 }
-
 
 /** Client-side navigation, as a link inside the SPA would do it (no page load). */
 async function navigateInApp(page: Page, path: string) {
@@ -79,7 +82,13 @@ describe('first screen', () => {
     await page.getByRole('navigation', { name: '网站导航' }).getByRole('link', { name: '文库资料' }).waitFor();
     expect(await page.locator('#start-data').count()).toBe(1);
     const asked = held.map((r) => new URL(r.url()).pathname);
-    for (const startCall of ['/api/v1/settings', '/api/v1/navigation/list', '/api/v1/category/list', '/api/v1/user', '/api/v1/user/permission']) {
+    for (const startCall of [
+      '/api/v1/settings',
+      '/api/v1/navigation/list',
+      '/api/v1/category/list',
+      '/api/v1/user',
+      '/api/v1/user/permission',
+    ]) {
       expect(asked).not.toContain(startCall);
     }
     await page.unrouteAll({ behavior: 'ignoreErrors' });
@@ -93,7 +102,8 @@ describe('accounts', () => {
     const who = newMember();
     const answers: string[] = [];
     page.on('response', async (response) => {
-      if (new URL(response.url()).pathname.startsWith('/api/v1/user/')) answers.push(await response.text().catch(() => ''));
+      if (new URL(response.url()).pathname.startsWith('/api/v1/user/'))
+        answers.push(await response.text().catch(() => ''));
     });
     await register(page, who);
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
@@ -104,8 +114,12 @@ describe('accounts', () => {
     expect(token.length).toBeGreaterThan(20);
     const seen = await page.evaluate(() => ({
       cookie: document.cookie,
-      storage: Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`).join('\n'),
-      session: Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k)}`).join('\n'),
+      storage: Object.keys(localStorage)
+        .map((k) => `${k}=${localStorage.getItem(k)}`)
+        .join('\n'),
+      session: Object.keys(sessionStorage)
+        .map((k) => `${k}=${sessionStorage.getItem(k)}`)
+        .join('\n'),
     }));
     expect(seen.cookie).not.toContain(token);
     expect(seen.cookie).not.toMatch(/token=/);
@@ -189,7 +203,10 @@ describe('member area', () => {
     await page.getByRole('button', { name: '保存资料' }).click();
     await page.getByText('个人资料已保存').waitFor();
     // a 1×1 PNG
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
     await page.getByLabel('选择头像图片').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: png });
     await page.getByText('头像已更新').waitFor();
     await expect.poll(() => page.getByTestId('user-menu').locator('img').getAttribute('src')).toMatch(/^\/uploads\//);
@@ -213,14 +230,19 @@ describe('admin area', () => {
     await page.getByRole('heading', { name: '控制面板' }).waitFor();
     const menu = page.getByLabel('管理菜单');
     // Everything the admin's permissions unlock (user 1 holds every permission row).
-    const { permission = [] } = (await (await page.request.get('/api/v1/user/permission')).json()) as { permission?: Permission[] };
+    const { permission = [] } = (await (await page.request.get('/api/v1/user/permission')).json()) as {
+      permission?: Permission[];
+    };
     const expected = ['控制面板', ...buildAdminMenu(allowPagesFrom(permission)).map((entry) => entry.label)];
-    expect(expected).toEqual(expect.arrayContaining(['文档管理', '文章管理', '用户管理', '轮播图管理', '导航管理', '友链管理', '系统设置']));
+    expect(expected).toEqual(
+      expect.arrayContaining(['文档管理', '文章管理', '用户管理', '轮播图管理', '导航管理', '友链管理', '系统设置']),
+    );
     for (const label of expected) {
       await expect.poll(() => menu.getByText(label, { exact: true }).count(), { message: label }).toBeGreaterThan(0);
     }
     const stats = (await (await page.request.get('/api/v1/stats')).json()) as Record<string, number>;
-    const shown = async (key: string) => (await page.locator(`[data-figure="${key}"] dd`).textContent())?.replace(/,/g, '');
+    const shown = async (key: string) =>
+      (await page.locator(`[data-figure="${key}"] dd`).textContent())?.replace(/,/g, '');
     expect(await shown('user_count')).toBe(String(stats.user_count ?? 0));
     expect(await shown('document_count')).toBe(String(stats.document_count ?? 0));
     expect(await shown('category_count')).toBe(String(stats.category_count ?? 0));

@@ -46,10 +46,15 @@ async function loginAsAdmin(page: Page, then: string) {
 /** A converted three-page document published by the admin; answers its reader path. */
 async function publishedDocument(): Promise<string> {
   const token = await gatewayToken(site.url, 'admin', site.adminPassword);
-  expect((await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '会员资料', type: 0, enable: true } })).status).toBe(200);
+  expect(
+    (await api(site.url, 'POST', '/api/v1/category', { token, body: { title: '会员资料', type: 0, enable: true } }))
+      .status,
+  ).toBe(200);
   const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
   const categoryId = categories.body.category.find((c: { title: string }) => c.title === '会员资料').id as number;
-  const doc = await createDocument(site.url, token, readFileSync(fixture('chinese.pdf')), '会员文档.pdf', { category_id: [categoryId] });
+  const doc = await createDocument(site.url, token, readFileSync(fixture('chinese.pdf')), '会员文档.pdf', {
+    category_id: [categoryId],
+  });
   await waitForStatus(site.url, token, doc.id, [2], 90_000);
   return `/library/${categoryId}/${doc.id}`;
 }
@@ -67,7 +72,10 @@ async function heroTagContrast(page: Page, name: string): Promise<number> {
     return { text: style.color, background: style.backgroundColor };
   });
   const rgba = (css: string) => {
-    const [r = 0, g = 0, b = 0, a = 1] = (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '').split(/[\s,/]+/).filter(Boolean).map(Number);
+    const [r = 0, g = 0, b = 0, a = 1] = (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '')
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return { r, g, b, a };
   };
   const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
@@ -76,9 +84,14 @@ async function heroTagContrast(page: Page, name: string): Promise<number> {
   };
   const text = rgba(colors.text);
   const background = rgba(colors.background);
-  const ratios = [{ r: 0x3b, g: 0x2a, b: 0x12 }, { r: 0x6b, g: 0x4a, b: 0x1f }].map((hero) => {
+  const ratios = [
+    { r: 0x3b, g: 0x2a, b: 0x12 },
+    { r: 0x6b, g: 0x4a, b: 0x1f },
+  ].map((hero) => {
     const over = (c: 'r' | 'g' | 'b') => background[c] * background.a + hero[c] * (1 - background.a);
-    const [light, dark] = [luminance(text), luminance({ r: over('r'), g: over('g'), b: over('b') })].sort((x, y) => y - x);
+    const [light, dark] = [luminance(text), luminance({ r: over('r'), g: over('g'), b: over('b') })].sort(
+      (x, y) => y - x,
+    );
     return (light! + 0.05) / (dark! + 0.05);
   });
   return Math.min(...ratios);
@@ -88,7 +101,7 @@ async function heroTagContrast(page: Page, name: string): Promise<number> {
 const datePart = (text: string) => /\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? '';
 
 describe('VIP purchase with the manual provider', () => {
-  it('a member buys a plan, the admin confirms the transfer, the member is VIP until the plan\'s end', async () => {
+  it("a member buys a plan, the admin confirms the transfer, the member is VIP until the plan's end", async () => {
     const username = `vipbuyer${Date.now() % 1_000_000}`;
     const documentPath = publishedDocument();
     const member = await site.open();
@@ -114,9 +127,14 @@ describe('VIP purchase with the manual provider', () => {
     const orderNo = new URL(member.url()).searchParams.get('order_no')!;
     await member.getByText('等待管理员确认收款').waitFor();
     // A transfer has days, not the minutes of an online payment, and the member is told until when.
-    const placed = await api(site.backendUrl, 'GET', '/api/v1/order/list', { token: await login(site.backendUrl, 'admin', site.adminPassword), query: { wd: orderNo } });
+    const placed = await api(site.backendUrl, 'GET', '/api/v1/order/list', {
+      token: await login(site.backendUrl, 'admin', site.adminPassword),
+      query: { wd: orderNo },
+    });
     const deadline = formatDate(Date.parse(placed.body.order[0].created_at) + 3 * 24 * 3600_000, 'YYYY-MM-DD HH:mm');
-    expect(await member.locator('.app-checkout__deadline').textContent()).toBe(`请在 ${deadline} 前完成转账，逾期未确认收款的订单将自动关闭。`);
+    expect(await member.locator('.app-checkout__deadline').textContent()).toBe(
+      `请在 ${deadline} 前完成转账，逾期未确认收款的订单将自动关闭。`,
+    );
     // Opened again later (去支付 in 我的订单), the submitted transfer still shows what to do.
     await member.goto('/member/order');
     await member.locator('table tbody tr', { hasText: orderNo }).getByRole('button', { name: '去支付' }).click();
@@ -144,7 +162,9 @@ describe('VIP purchase with the manual provider', () => {
     await member.getByRole('heading', { name: '支付成功' }).waitFor({ timeout: 15_000 });
     const endLine = (await member.getByText(/VIP会员有效期至/).textContent()) ?? '';
     const expectedEnd = new Date(Date.now() + 365 * 24 * 3600_000).toISOString().slice(0, 10);
-    expect([expectedEnd, new Date(Date.now() + 366 * 24 * 3600_000).toISOString().slice(0, 10)]).toContain(datePart(endLine));
+    expect([expectedEnd, new Date(Date.now() + 366 * 24 * 3600_000).toISOString().slice(0, 10)]).toContain(
+      datePart(endLine),
+    );
     // The header follows without a reload.
     await member.getByRole('link', { name: 'VIP会员' }).waitFor();
 
@@ -158,7 +178,9 @@ describe('VIP purchase with the manual provider', () => {
     await member.getByText(/有效期至/).waitFor();
     expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
     // An active VIP renews: the plans say so.
-    expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe('立即续费');
+    expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe(
+      '立即续费',
+    );
     expect(await member.getByRole('button', { name: /^开通/ }).count()).toBe(0);
 
     // The admin sees the member among the VIP members.
@@ -171,10 +193,12 @@ describe('VIP purchase with the manual provider', () => {
     expect(await member.getByRole('figure').count()).toBe(3);
     expect(await member.getByRole('heading', { name: '免费预览已结束' }).count()).toBe(0);
     await member.getByText('— 全文完 —').scrollIntoViewIfNeeded();
-    await member.waitForFunction(() => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0);
+    await member.waitForFunction(
+      () => (document.querySelector('img[alt="第 3 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
+    );
   });
 
-  it('works at 390 px wide: the plans, the checkout, the member\'s orders and the admin screens fit the screen', async () => {
+  it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {
     const visit = await site.visit();
     const page = visit.page;
     await page.setViewportSize({ width: 390, height: 844 });

@@ -3,14 +3,23 @@
 // that runs no JavaScript reads (the article, the footer's pages, the article lists).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAnswer } from '../../shared/api-call';
-import { articleCall, articleListCall, articleListRequest, recommendedArticlesCall, relatedArticlesCall } from '../../shared/page-data';
+import {
+  articleCall,
+  articleListCall,
+  articleListRequest,
+  recommendedArticlesCall,
+  relatedArticlesCall,
+} from '../../shared/page-data';
 import type { StartData } from '../../shared/types/start-data';
 import { api, login, setConfig } from '../helpers/backend';
 import { startSite, type Site } from '../helpers/site';
 import { parseHtml } from '../helpers/xml';
 import { FIXTURE_DIST, send } from './helpers';
 
-const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
 const BROWSER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
 const BODY = '<p>本站将于<strong>周末</strong>升级。</p><ul><li>暂停上传</li><li>暂停下载</li></ul>';
 
@@ -20,7 +29,10 @@ let notices: number;
 let station: number;
 
 async function categoryId(title: string): Promise<number> {
-  const list = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1 } })).body.category as { id: number; title: string }[];
+  const list = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1 } })).body.category as {
+    id: number;
+    title: string;
+  }[];
   return list.find((c) => c.title === title)!.id;
 }
 
@@ -34,17 +46,36 @@ beforeAll(async () => {
   site = await startSite({ webDist: FIXTURE_DIST });
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
   await setConfig(site.backendUrl, adminToken, { 'system.sitename': '测试文库' });
-  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '公告', type: 1, description: '本站的通知与公告' } });
+  await api(site.backendUrl, 'POST', '/api/v1/category', {
+    token: adminToken,
+    body: { title: '公告', type: 1, description: '本站的通知与公告' },
+  });
   notices = await categoryId('公告');
-  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站务', type: 1, parent_id: notices } });
+  await api(site.backendUrl, 'POST', '/api/v1/category', {
+    token: adminToken,
+    body: { title: '站务', type: 1, parent_id: notices },
+  });
   station = await categoryId('站务');
   await createArticle({
-    title: '站点升级公告', identifier: 'upgrade', description: '周末升级的安排', keywords: '升级,公告', content: BODY, category_id: [station], is_recommend: true,
+    title: '站点升级公告',
+    identifier: 'upgrade',
+    description: '周末升级的安排',
+    keywords: '升级,公告',
+    content: BODY,
+    category_id: [station],
+    is_recommend: true,
   });
-  await createArticle({ title: '维护通知', identifier: 'maintain', keywords: '升级', content: '<p>例行维护。</p>', category_id: [station] });
+  await createArticle({
+    title: '维护通知',
+    identifier: 'maintain',
+    keywords: '升级',
+    content: '<p>例行维护。</p>',
+    category_id: [station],
+  });
   await createArticle({ title: '孤篇', identifier: 'lonely', keywords: '孤篇', content: '<p>无人相关。</p>' });
   // Twelve articles below 公告: two pages of its list.
-  for (let i = 1; i <= 10; i++) await createArticle({ title: `第${i}号通知`, content: `<p>通知${i}</p>`, category_id: [notices] });
+  for (let i = 1; i <= 10; i++)
+    await createArticle({ title: `第${i}号通知`, content: `<p>通知${i}</p>`, category_id: [notices] });
 }, 120_000);
 afterAll(async () => {
   await site?.close();
@@ -56,13 +87,17 @@ async function page(path: string, headers: Record<string, string> = CRAWLER) {
 }
 
 const jsonLdOf = (doc: Document) =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>);
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
+  );
 
 const startDataOf = (html: string) => JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
 
-const sectionOf = (root: Element, title: string) => [...root.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === title);
+const sectionOf = (root: Element, title: string) =>
+  [...root.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === title);
 
-const linksOf = (root: Element | undefined) => [...(root?.querySelectorAll('a') ?? [])].map((a) => [a.textContent, a.getAttribute('href')]);
+const linksOf = (root: Element | undefined) =>
+  [...(root?.querySelectorAll('a') ?? [])].map((a) => [a.textContent, a.getAttribute('href')]);
 
 describe('an article page without JavaScript', () => {
   it('holds the title, the author and date, the body as it was saved, and the related articles', async () => {
@@ -84,7 +119,10 @@ describe('an article page without JavaScript', () => {
     expect(article.querySelector('strong')?.textContent).toBe('周末');
     expect([...article.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['暂停上传', '暂停下载']);
     expect(linksOf(content.querySelector('nav[aria-label="面包屑"]')!)).toEqual([
-      ['首页', '/'], ['文章资讯', '/article'], ['公告', `/article/${notices}`], ['站务', `/article/${station}`],
+      ['首页', '/'],
+      ['文章资讯', '/article'],
+      ['公告', `/article/${notices}`],
+      ['站务', `/article/${station}`],
     ]);
     expect(linksOf(sectionOf(content, '相关文章'))).toContainEqual(['维护通知', '/article/detail/maintain']);
   });
@@ -93,12 +131,23 @@ describe('an article page without JavaScript', () => {
     const { doc } = await page('/article/detail/upgrade');
     const [article, breadcrumbs] = jsonLdOf(doc);
     expect(article).toMatchObject({
-      '@context': 'https://schema.org', '@type': 'Article', headline: '站点升级公告', description: '周末升级的安排',
-      url: `${site.url}/article/detail/upgrade`, author: { '@type': 'Person', name: 'admin' }, inLanguage: 'zh-CN',
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: '站点升级公告',
+      description: '周末升级的安排',
+      url: `${site.url}/article/detail/upgrade`,
+      author: { '@type': 'Person', name: 'admin' },
+      inLanguage: 'zh-CN',
     });
     expect(typeof article!.datePublished).toBe('string');
-    expect((breadcrumbs!.itemListElement as { position: number; name: string }[]).map((i) => [i.position, i.name])).toEqual([
-      [1, '首页'], [2, '文章资讯'], [3, '公告'], [4, '站务'], [5, '站点升级公告'],
+    expect(
+      (breadcrumbs!.itemListElement as { position: number; name: string }[]).map((i) => [i.position, i.name]),
+    ).toEqual([
+      [1, '首页'],
+      [2, '文章资讯'],
+      [3, '公告'],
+      [4, '站务'],
+      [5, '站点升级公告'],
     ]);
   });
 
@@ -106,7 +155,11 @@ describe('an article page without JavaScript', () => {
     const { res } = await page('/article/detail/upgrade', BROWSER);
     const routeData = startDataOf(res.text).routeData ?? [];
     const fromApi = (await api(site.url, 'GET', '/api/v1/article', { query: { identifier: 'upgrade' } })).body;
-    expect(findAnswer(routeData, articleCall('upgrade'))).toMatchObject({ id: fromApi.id, title: fromApi.title, content: fromApi.content });
+    expect(findAnswer(routeData, articleCall('upgrade'))).toMatchObject({
+      id: fromApi.id,
+      title: fromApi.title,
+      content: fromApi.content,
+    });
     expect(findAnswer(routeData, relatedArticlesCall('upgrade'))?.map((a) => a.identifier)).toContain('maintain');
   });
 
@@ -150,7 +203,10 @@ describe('the article lists without JavaScript', () => {
     expect(linksOf(sectionOf(content, '子分类'))).toEqual([['站务', `/article/${station}`]]);
     const first = linksOf(sectionOf(content, '文章'));
     expect(first).toHaveLength(10);
-    expect(linksOf(content.querySelector('nav[aria-label="分页"]')!)).toEqual([['2', `/article/${notices}?page=2`], ['下一页', `/article/${notices}?page=2`]]);
+    expect(linksOf(content.querySelector('nav[aria-label="分页"]')!)).toEqual([
+      ['2', `/article/${notices}?page=2`],
+      ['下一页', `/article/${notices}?page=2`],
+    ]);
     expect(linksOf(sectionOf(content, '推荐文章'))).toEqual([['站点升级公告', '/article/detail/upgrade']]);
 
     const second = await page(`/article/${notices}?page=2`);

@@ -41,7 +41,8 @@ afterAll(async () => {
   await rm(webDist, { recursive: true, force: true });
 });
 
-const get = (name: string, headers: Record<string, string> = {}, method = 'GET') => send(`${gw.url}/assets/${name}`, { method, headers });
+const get = (name: string, headers: Record<string, string> = {}, method = 'GET') =>
+  send(`${gw.url}/assets/${name}`, { method, headers });
 
 function decoded(res: Answer): string {
   const coding = res.headers['content-encoding'];
@@ -173,7 +174,10 @@ describe('/assets/* from memory', () => {
       const again = await get(APP, { 'accept-encoding': acceptEncoding, 'if-none-match': String(first.headers.etag) });
       expect(again.status, acceptEncoding).toBe(304);
       expect(again.body.length, acceptEncoding).toBe(0);
-      const since = await get(APP, { 'accept-encoding': acceptEncoding, 'if-modified-since': String(first.headers['last-modified']) });
+      const since = await get(APP, {
+        'accept-encoding': acceptEncoding,
+        'if-modified-since': String(first.headers['last-modified']),
+      });
       expect(since.status, acceptEncoding).toBe(304);
     }
   });
@@ -192,7 +196,12 @@ describe('/assets/* from memory', () => {
       expect(res.headers['content-type'], name).toBe('application/json; charset=utf-8');
       expect(res.headers['cache-control'], name).toBe('no-store');
     }
-    for (const path of [`/assets/..%2f${APP}`, '/assets/..%2f..%2fpackage.json', '/assets/%2e%2e/index.html', '/assets/..%5cindex.html']) {
+    for (const path of [
+      `/assets/..%2f${APP}`,
+      '/assets/..%2f..%2fpackage.json',
+      '/assets/%2e%2e/index.html',
+      '/assets/..%5cindex.html',
+    ]) {
       const res = await sendRaw(gw.url, path);
       expect(res.status, path).toBe(404);
       expect(res.text, path).not.toContain('<!--app-head-->');
@@ -225,7 +234,13 @@ describe('/assets/* beyond the memory budget', () => {
   beforeAll(async () => {
     // The SPA plugin's @fastify/static registration, and no room in memory at all.
     app = Fastify();
-    await app.register(fastifyStatic, { root: webDist, serve: false, preCompressed: true, index: false, dotfiles: 'deny' });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      serve: false,
+      preCompressed: true,
+      index: false,
+      dotfiles: 'deny',
+    });
     await app.register(assets, { dir: join(webDist, 'assets'), memoryBudget: 0 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -244,7 +259,15 @@ describe('/assets/* beyond the memory budget', () => {
       const fromMemory = await get(APP, { 'accept-encoding': acceptEncoding });
       expect(fromDisk.status).toBe(200);
       expect(fromDisk.headers['content-encoding']).toBe(coding);
-      for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag', 'last-modified', 'accept-ranges']) {
+      for (const name of [
+        'content-type',
+        'content-length',
+        'cache-control',
+        'vary',
+        'etag',
+        'last-modified',
+        'accept-ranges',
+      ]) {
         expect(fromDisk.headers[name], `${acceptEncoding}: ${name}`).toBe(fromMemory.headers[name]);
       }
       expect(decoded(fromDisk)).toBe(APP_SOURCE);

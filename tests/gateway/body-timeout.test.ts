@@ -9,7 +9,11 @@ import { json, startGateway, startStub, type Stub, type TestGateway } from './he
 const TIMEOUT_MS = 1_500;
 /** Long enough for the gateway's answer, short enough for a hung request to fail the test. */
 const WAIT_MS = 10_000;
-const TIMEOUT_BODY = { code: 408, message: '请求内容接收超时，请检查网络后重试', error: '请求内容接收超时，请检查网络后重试' };
+const TIMEOUT_BODY = {
+  code: 408,
+  message: '请求内容接收超时，请检查网络后重试',
+  error: '请求内容接收超时，请检查网络后重试',
+};
 const UPLOAD_PATH = '/api/v1/upload/document';
 
 const head = (path: string, type: string, length: number, extra = '') =>
@@ -41,7 +45,12 @@ describe('in front of a backend that waits for the body', () => {
   });
 
   it('answers a login whose body stalls with 408, closes the connection and lets go of the backend', async () => {
-    const res = await slowRequest(gw.url, head('/api/v1/user/login', 'application/json', 100) + '{"username":', [], WAIT_MS);
+    const res = await slowRequest(
+      gw.url,
+      head('/api/v1/user/login', 'application/json', 100) + '{"username":',
+      [],
+      WAIT_MS,
+    );
     expect(res).toMatchObject({ answered: true, status: 408, closed: true });
     expect(res.headers.connection).toBe('close');
     expect(JSON.parse(res.body)).toEqual(TIMEOUT_BODY);
@@ -54,11 +63,21 @@ describe('in front of a backend that waits for the body', () => {
     const every = TIMEOUT_MS / 5;
     const pieces = Array.from({ length: 8 }, (_, i) => ({ afterMs: (i + 1) * every, data: chunk }));
     const length = 8 * chunk.length;
-    const slow = await slowRequest(gw.url, head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length, 'Connection: close\r\n'), pieces, WAIT_MS);
+    const slow = await slowRequest(
+      gw.url,
+      head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length, 'Connection: close\r\n'),
+      pieces,
+      WAIT_MS,
+    );
     expect(slow).toMatchObject({ answered: true, status: 200 });
     expect(JSON.parse(slow.body)).toEqual({ received: length });
 
-    const stalled = await slowRequest(gw.url, head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length + 1), pieces, WAIT_MS);
+    const stalled = await slowRequest(
+      gw.url,
+      head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length + 1),
+      pieces,
+      WAIT_MS,
+    );
     expect(stalled).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(stalled.body)).toEqual(TIMEOUT_BODY);
   });
@@ -77,7 +96,12 @@ describe('in front of the embedded backend', () => {
   });
 
   it('answers the login with Content-Length 100 and 12 bytes sent with 408', async () => {
-    const res = await slowRequest(gw.url, head('/api/v1/user/login', 'application/json', 100) + '{"username":', [], WAIT_MS);
+    const res = await slowRequest(
+      gw.url,
+      head('/api/v1/user/login', 'application/json', 100) + '{"username":',
+      [],
+      WAIT_MS,
+    );
     expect(res).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(res.body)).toEqual(TIMEOUT_BODY);
   });

@@ -30,8 +30,10 @@ describe('stale data is dropped before the answer leaves', () => {
       if (key === 'GET /api/v1/category/list') return json(res, 200, { category: [] });
       if (key === 'GET /api/v1/user') return json(res, 200, { id: 1, username: 'admin', signature });
       if (key === 'GET /api/v1/user/permission') return json(res, 200, {});
-      if (key === 'POST /api/v1/navigation') navigation.push({ id: 2, ...(JSON.parse(body.toString('utf8')) as Navigation) });
-      else if (key === 'PUT /api/v1/user/profile') signature = (JSON.parse(body.toString('utf8')) as { signature: string }).signature;
+      if (key === 'POST /api/v1/navigation')
+        navigation.push({ id: 2, ...(JSON.parse(body.toString('utf8')) as Navigation) });
+      else if (key === 'PUT /api/v1/user/profile')
+        signature = (JSON.parse(body.toString('utf8')) as { signature: string }).signature;
       else return json(res, 404, {});
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.write('applied');
@@ -55,7 +57,8 @@ describe('stale data is dropped before the answer leaves', () => {
     expect(res.statusCode).toBe(200);
     return res;
   }
-  const page = (withToken: boolean) => send(`${gw.url}/`, { headers: withToken ? { ...HTML, cookie: `token=${token}` } : HTML });
+  const page = (withToken: boolean) =>
+    send(`${gw.url}/`, { headers: withToken ? { ...HTML, cookie: `token=${token}` } : HTML });
 
   it('shows a new navigation item on a page loaded as soon as the write is answered', async () => {
     expect(startDataOf((await page(false)).text).navigation.map((n) => n.title)).toEqual(['首页']);
@@ -98,7 +101,11 @@ describe('refused writes', () => {
     const calls = () => [backend.calls.get('/api/v1/user'), backend.calls.get('/api/v1/settings')];
     const before = calls();
     for (const path of ['/api/v1/user', '/api/v1/group', '/api/v1/config']) {
-      const refused = await send(`${gw.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const refused = await send(`${gw.url}${path}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect([401, 404], path).toContain(refused.status);
     }
     await adminPage();
@@ -110,42 +117,104 @@ describe('the table of cache rules', () => {
   const stale = (method: string, url: string, status = 200) => stalenessAfter(method, url, status);
 
   it('names, per write, the data it makes stale for everybody', () => {
-    expect(stale('PUT', '/api/v1/config')).toEqual({ ownSession: true, sessions: false, publicStartData: true, routeData: true });
-    expect(stale('DELETE', '/api/v1/category?id=3')).toEqual({ ownSession: true, sessions: false, publicStartData: true, routeData: true });
+    expect(stale('PUT', '/api/v1/config')).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: true,
+      routeData: true,
+    });
+    expect(stale('DELETE', '/api/v1/category?id=3')).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: true,
+      routeData: true,
+    });
     expect(stale('POST', '/api/v1/navigation')).toMatchObject({ publicStartData: true });
     expect(stale('PUT', '/api/v1/language/enable')).toMatchObject({ publicStartData: true });
-    expect(stale('PUT', '/api/v1/group/permission')).toEqual({ ownSession: true, sessions: true, publicStartData: false, routeData: false });
+    expect(stale('PUT', '/api/v1/group/permission')).toEqual({
+      ownSession: true,
+      sessions: true,
+      publicStartData: false,
+      routeData: false,
+    });
     expect(stale('PUT', '/api/v1/user')).toMatchObject({ sessions: true });
     expect(stale('PUT', '/api/v1/user/password')).toMatchObject({ sessions: true });
     // documents filed, unfiled, recycled or recovered change the categories' doc_count
-    for (const [method, url] of [['POST', '/api/v1/document'], ['DELETE', '/api/v1/document?id=1'], ['PUT', '/api/v1/document/category'],
-      ['PUT', '/api/v1/document/recycle'], ['DELETE', '/api/v1/document/recycle/all']]) {
+    for (const [method, url] of [
+      ['POST', '/api/v1/document'],
+      ['DELETE', '/api/v1/document?id=1'],
+      ['PUT', '/api/v1/document/category'],
+      ['PUT', '/api/v1/document/recycle'],
+      ['DELETE', '/api/v1/document/recycle/all'],
+    ]) {
       expect(stale(method!, url!), url).toMatchObject({ publicStartData: true });
     }
     expect(stale('POST', '/api/v1/document/score')).toMatchObject({ publicStartData: false, routeData: true });
     // what the public pages show first
-    for (const url of ['/api/v1/banner', '/api/v1/friendlink', '/api/v1/advertisement', '/api/v1/article/check', '/api/v1/comment', '/api/v1/favorite']) {
+    for (const url of [
+      '/api/v1/banner',
+      '/api/v1/friendlink',
+      '/api/v1/advertisement',
+      '/api/v1/article/check',
+      '/api/v1/comment',
+      '/api/v1/favorite',
+    ]) {
       expect(stale('POST', url), url).toMatchObject({ routeData: true, publicStartData: false });
     }
     expect(stale('POST', '/api/v1/navigation')).toMatchObject({ routeData: false });
     // the writer's own session only: check-in, and a path that only starts like a rule's
-    expect(stale('PUT', '/api/v1/user/sign')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
-    expect(stale('POST', '/api/v1/configuration')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+    expect(stale('PUT', '/api/v1/user/sign')).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
+    expect(stale('POST', '/api/v1/configuration')).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
   });
 
   it('drops shared data after a write that failed on the way (5xx) but not after a refused one (4xx)', () => {
     expect(stale('PUT', '/api/v1/config', 504)).toMatchObject({ publicStartData: true });
-    expect(stale('PUT', '/api/v1/config', 403)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+    expect(stale('PUT', '/api/v1/config', 403)).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
   });
 
   it('drops nothing after a read, except the session of a token the backend refused', () => {
-    expect(stale('GET', '/api/v1/config/list')).toEqual({ ownSession: false, sessions: false, publicStartData: false, routeData: false });
-    expect(stale('GET', '/api/v1/user', 401)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+    expect(stale('GET', '/api/v1/config/list')).toEqual({
+      ownSession: false,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
+    expect(stale('GET', '/api/v1/user', 401)).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
   });
 
-  it('counts a download as the write it is: the buyer\'s session (credits) and the document\'s count', () => {
-    expect(stale('GET', '/api/v1/document/download?id=3')).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: true });
-    expect(stale('GET', '/api/v1/document/download?id=3', 403)).toEqual({ ownSession: true, sessions: false, publicStartData: false, routeData: false });
+  it("counts a download as the write it is: the buyer's session (credits) and the document's count", () => {
+    expect(stale('GET', '/api/v1/document/download?id=3')).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: true,
+    });
+    expect(stale('GET', '/api/v1/document/download?id=3', 403)).toEqual({
+      ownSession: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
   });
 
   it('holds only API paths', () => {

@@ -41,12 +41,22 @@ describe('CSRF: state-changing requests that carry the cookie', () => {
     ['POST', 'Sec-Fetch-Site cross-site', () => ({ cookie, 'sec-fetch-site': 'cross-site' }), 'refuse'],
     ['POST', 'Sec-Fetch-Site same-site', () => ({ cookie, 'sec-fetch-site': 'same-site' }), 'refuse'],
     ['POST', 'Sec-Fetch-Site none', () => ({ cookie, 'sec-fetch-site': 'none' }), 'refuse'],
-    ['PUT', 'cross-site even with a matching Origin', () => ({ cookie, 'sec-fetch-site': 'cross-site', origin: self() }), 'refuse'],
+    [
+      'PUT',
+      'cross-site even with a matching Origin',
+      () => ({ cookie, 'sec-fetch-site': 'cross-site', origin: self() }),
+      'refuse',
+    ],
     ['POST', 'foreign Origin', () => ({ cookie, origin: 'https://evil.example' }), 'refuse'],
     ['DELETE', 'Origin that only starts like ours', () => ({ cookie, origin: `${self()}.evil.example` }), 'refuse'],
     ['POST', 'Origin null', () => ({ cookie, origin: 'null' }), 'refuse'],
     ['POST', 'neither Sec-Fetch-Site nor Origin', () => ({ cookie }), 'refuse'],
-    ['POST', 'no cookie (bearer API client), foreign Origin', () => ({ authorization: 'Bearer x', origin: 'https://evil.example' }), 'pass'],
+    [
+      'POST',
+      'no cookie (bearer API client), foreign Origin',
+      () => ({ authorization: 'Bearer x', origin: 'https://evil.example' }),
+      'pass',
+    ],
     ['POST', 'no cookie, no headers', () => ({}), 'pass'],
     ['GET', 'safe method with cookie, cross-site', () => ({ cookie, 'sec-fetch-site': 'cross-site' }), 'pass'],
   ];
@@ -60,7 +70,11 @@ describe('CSRF: state-changing requests that carry the cookie', () => {
       } else {
         expect(result.status).toBe(403);
         expect(result.reachedBackend).toBe(false);
-        expect(JSON.parse(result.body)).toEqual({ code: 403, message: '请求来源校验失败，请刷新页面后重试', error: '请求来源校验失败，请刷新页面后重试' });
+        expect(JSON.parse(result.body)).toEqual({
+          code: 403,
+          message: '请求来源校验失败，请刷新页面后重试',
+          error: '请求来源校验失败，请刷新页面后重试',
+        });
       }
     });
   }
@@ -71,7 +85,10 @@ describe('CSRF: state-changing requests that carry the cookie', () => {
   });
 
   it('protects logout like any other state change', async () => {
-    const res = await send(`${gw.url}/api/v1/user/logout`, { method: 'DELETE', headers: { cookie, origin: 'https://evil.example' } });
+    const res = await send(`${gw.url}/api/v1/user/logout`, {
+      method: 'DELETE',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -90,7 +107,11 @@ describe('login CSRF: sign-in calls from another site are refused even without a
   ];
   const jsonType = { 'content-type': 'application/json' };
   const sign = (method: string, path: string, headers: Record<string, string>) =>
-    send(`${gw.url}${path}`, { method, headers: { ...jsonType, ...headers }, body: '{"username":"attacker","password":"attacker-password"}' });
+    send(`${gw.url}${path}`, {
+      method,
+      headers: { ...jsonType, ...headers },
+      body: '{"username":"attacker","password":"attacker-password"}',
+    });
 
   for (const [method, path] of signIns) {
     it(`refuses ${method} ${path} from another site, by Sec-Fetch-Site or by Origin`, async () => {
@@ -104,13 +125,21 @@ describe('login CSRF: sign-in calls from another site are refused even without a
         const before = stub.requests.length;
         const res = await sign(method, path, headers);
         expect(res.status, JSON.stringify(headers)).toBe(403);
-        expect(res.json()).toEqual({ code: 403, message: '请求来源校验失败，请刷新页面后重试', error: '请求来源校验失败，请刷新页面后重试' });
+        expect(res.json()).toEqual({
+          code: 403,
+          message: '请求来源校验失败，请刷新页面后重试',
+          error: '请求来源校验失败，请刷新页面后重试',
+        });
         expect(stub.requests.length).toBe(before);
       }
     });
 
     it(`passes ${method} ${path} from our own pages and from clients that are no browser`, async () => {
-      const ours: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin', origin: gw.url }, { origin: gw.url }, {}];
+      const ours: Record<string, string>[] = [
+        { 'sec-fetch-site': 'same-origin', origin: gw.url },
+        { origin: gw.url },
+        {},
+      ];
       for (const headers of ours) {
         expect((await sign(method, path, headers)).status, JSON.stringify(headers)).toBe(200);
       }
@@ -128,20 +157,37 @@ describe('login CSRF: sign-in calls from another site are refused even without a
 });
 
 describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
-  const REFUSED = { code: 403, message: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开', error: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开' };
-  const download = async (headers: Record<string, string>, method = 'GET', path = '/api/v1/document/download?id=14') => {
+  const REFUSED = {
+    code: 403,
+    message: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开',
+    error: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开',
+  };
+  const download = async (
+    headers: Record<string, string>,
+    method = 'GET',
+    path = '/api/v1/document/download?id=14',
+  ) => {
     const before = stub.requests.length;
     const res = await send(`${gw.url}${path}`, { method, headers });
     return { status: res.status, reachedBackend: stub.requests.length > before, body: res.text };
   };
 
   it.each([
-    ['a top-level navigation from another site, with the cookie', { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }],
+    [
+      'a top-level navigation from another site, with the cookie',
+      { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    ],
     ['from a sibling subdomain', { cookie, 'sec-fetch-site': 'same-site' }],
-    ['typed into the address bar or opened from a bookmark', { cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }],
+    [
+      'typed into the address bar or opened from a bookmark',
+      { cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' },
+    ],
     ['an older browser sent from another page', { cookie, referer: 'https://evil.example/page' }],
     ['with the cookie and nothing saying where from', { cookie }],
-    ['an image or no-cors fetch of another site, without the cookie', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }],
+    [
+      'an image or no-cors fetch of another site, without the cookie',
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+    ],
   ])('refuses %s, before the backend', async (_label, headers) => {
     const res = await download(headers);
     expect(res).toMatchObject({ status: 403, reachedBackend: false });
@@ -150,14 +196,20 @@ describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
 
   it('refuses the other download RPC and HEAD alike', async () => {
     const cross = { cookie, 'sec-fetch-site': 'cross-site' };
-    expect(await download(cross, 'GET', '/api/v1/document/download/bereviewed?id=14')).toMatchObject({ status: 403, reachedBackend: false });
+    expect(await download(cross, 'GET', '/api/v1/document/download/bereviewed?id=14')).toMatchObject({
+      status: 403,
+      reachedBackend: false,
+    });
     expect(await download(cross, 'HEAD')).toMatchObject({ status: 403, reachedBackend: false });
   });
 
   it.each([
-    ['the SPA\'s fetch', { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }],
-    ['an older browser\'s fetch from one of our pages', { cookie, referer: 'http://127.0.0.1/library/1/14' }],
-    ['a bearer API client, even from another origin', { authorization: 'Bearer x', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }],
+    ["the SPA's fetch", { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }],
+    ["an older browser's fetch from one of our pages", { cookie, referer: 'http://127.0.0.1/library/1/14' }],
+    [
+      'a bearer API client, even from another origin',
+      { authorization: 'Bearer x', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+    ],
     ['curl, without cookie or browser headers', {}],
   ])('passes %s', async (_label, headers) => {
     const fixed = { ...headers } as Record<string, string>;
@@ -172,7 +224,11 @@ describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
 });
 
 describe('JSON calls must say they are JSON', () => {
-  const NOT_JSON = { code: 415, message: '请求内容必须是 JSON 格式（Content-Type: application/json）', error: '请求内容必须是 JSON 格式（Content-Type: application/json）' };
+  const NOT_JSON = {
+    code: 415,
+    message: '请求内容必须是 JSON 格式（Content-Type: application/json）',
+    error: '请求内容必须是 JSON 格式（Content-Type: application/json）',
+  };
 
   it('refuses the bodies a cross-site form can send without a preflight, with 415 JSON', async () => {
     for (const [type, body] of [
@@ -183,7 +239,11 @@ describe('JSON calls must say they are JSON', () => {
     ]) {
       for (const path of ['/api/v1/user/login', '/api/v1/user/profile', '/api/v1/document']) {
         const before = stub.requests.length;
-        const res = await send(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type!, 'sec-fetch-site': 'same-origin' }, body });
+        const res = await send(`${gw.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': type!, 'sec-fetch-site': 'same-origin' },
+          body,
+        });
         expect(res.status, `${type} ${path}`).toBe(415);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(res.json()).toEqual(NOT_JSON);
@@ -193,18 +253,34 @@ describe('JSON calls must say they are JSON', () => {
   });
 
   it('refuses a body without a Content-Type, and takes a call without a body whatever its type', async () => {
-    const untyped = await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', body: Buffer.from('{"signature":"x"}') });
+    const untyped = await send(`${gw.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      body: Buffer.from('{"signature":"x"}'),
+    });
     expect(untyped.status).toBe(415);
     for (const method of ['PUT', 'DELETE', 'POST']) {
       expect((await send(`${gw.url}/api/v1/user/sign`, { method })).status, method).toBe(200);
     }
-    const emptyForm = await send(`${gw.url}/api/v1/user/sign`, { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const emptyForm = await send(`${gw.url}/api/v1/user/sign`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(emptyForm.status).toBe(200);
   });
 
   it('takes JSON with a charset and JSON subtypes', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
-      expect((await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { 'content-type': type }, body: '{}' })).status, type).toBe(200);
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/merge-patch+json',
+    ]) {
+      expect(
+        (await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { 'content-type': type }, body: '{}' }))
+          .status,
+        type,
+      ).toBe(200);
     }
   });
 
@@ -227,7 +303,11 @@ describe('JSON calls must say they are JSON', () => {
     const NOT_MULTIPART = '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）';
     for (const type of ['text/plain', 'application/octet-stream', 'application/json', 'image/png']) {
       const before = stub.requests.length;
-      const res = await send(`${gw.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': type }, body: Buffer.from([0x68, 0xff, 0xfe, 0x69]) });
+      const res = await send(`${gw.url}/api/v1/upload/feedback`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: Buffer.from([0x68, 0xff, 0xfe, 0x69]),
+      });
       expect(res.status, type).toBe(415);
       expect(res.json()).toEqual({ code: 415, message: NOT_MULTIPART, error: NOT_MULTIPART });
       expect(stub.requests.length).toBe(before);
@@ -239,7 +319,11 @@ describe('JSON calls must say they are JSON', () => {
   it('forwards the bodies it takes as the bytes that came, undecoded', async () => {
     // Not UTF-8: a body decoded as text and encoded again would change length.
     const bytes = Buffer.from([0x68, 0xff, 0xfe, 0x69, 0xc3]);
-    for (const [path, type] of [['/api/v1/pay/notify/alipay', 'text/plain'], ['/api/v1/pay/notify/wechat', 'application/xml'], ['/api/v1/user/profile', 'application/json']]) {
+    for (const [path, type] of [
+      ['/api/v1/pay/notify/alipay', 'text/plain'],
+      ['/api/v1/pay/notify/wechat', 'application/xml'],
+      ['/api/v1/user/profile', 'application/json'],
+    ]) {
       const res = await send(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type! }, body: bytes });
       expect(res.status, `${type} ${path}: ${res.text}`).toBe(200);
       expect(stub.requests.at(-1)).toMatchObject({ url: path, body: bytes });
@@ -249,7 +333,10 @@ describe('JSON calls must say they are JSON', () => {
 
   it('does not look at reads or at paths outside the API', async () => {
     expect((await send(`${gw.url}/api/v1/settings`, { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
-    expect((await send(`${gw.url}/library`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(404);
+    expect(
+      (await send(`${gw.url}/library`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -271,21 +358,34 @@ describe('the cross-site <form enctype="text/plain"> login, against the real bac
   it('does not sign the visitor in: 403, no cookie', async () => {
     const res = await send(`${site.url}/api/v1/user/login`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
+      headers: {
+        'content-type': 'text/plain',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        origin: 'https://evil.example',
+      },
       body: formBody(),
     });
     expect(res.status).toBe(403);
     expect(res.setCookies).toEqual([]);
   });
 
-  it('answers a visitor\'s text/plain feedback screenshot with 415, not 502', async () => {
-    const res = await send(`${site.url}/api/v1/upload/feedback`, { method: 'POST', headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) }, body: Buffer.from([0x68, 0xff, 0x69]) });
+  it("answers a visitor's text/plain feedback screenshot with 415, not 502", async () => {
+    const res = await send(`${site.url}/api/v1/upload/feedback`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) },
+      body: Buffer.from([0x68, 0xff, 0x69]),
+    });
     expect(res.status).toBe(415);
     expect(res.json()).toMatchObject({ code: 415, message: expect.stringContaining('multipart/form-data') });
   });
 
   it('refuses the same body from our own origin with 415: only JSON logs in', async () => {
-    const res = await send(`${site.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) }, body: formBody() });
+    const res = await send(`${site.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...sameOrigin(site.url) },
+      body: formBody(),
+    });
     expect(res.status).toBe(415);
     expect(res.setCookies).toEqual([]);
     const ok = await send(`${site.url}/api/v1/user/login`, {

@@ -44,7 +44,9 @@ describe('downloads through the gateway', () => {
     const doc = await insertDocument(site.dataDir, { userId: uploader.id, title: '城市图书馆的一天', price: 2 });
     await setCredits(site.dataDir, reader.id, 3);
 
-    const granted = await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) });
+    const granted = await send(`${site.url}/api/v1/document/download?id=${doc.id}`, {
+      headers: sameOrigin(site.url, { cookie: reader.cookie }),
+    });
     expect(granted.status, granted.text).toBe(200);
     const { url } = granted.json<{ url: string }>();
     expect(await creditsOf(site.dataDir, reader.id)).toBe(1);
@@ -52,7 +54,9 @@ describe('downloads through the gateway', () => {
     const whole = await send(site.url + url);
     expect(whole.status).toBe(200);
     expect(crypto.createHash('md5').update(whole.body).digest('hex')).toBe(doc.hash);
-    expect(whole.headers['content-disposition']).toBe(`attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆的一天.pdf')}`);
+    expect(whole.headers['content-disposition']).toBe(
+      `attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆的一天.pdf')}`,
+    );
     expect(whole.headers['content-type']).toBe('application/pdf');
     expect(whole.headers.etag).toBe(`"${doc.hash}"`);
 
@@ -62,10 +66,14 @@ describe('downloads through the gateway', () => {
     expect(part.body.equals(doc.bytes.subarray(10, 20))).toBe(true);
   });
 
-  it('passes the backend\'s refusal of a tampered link on', async () => {
+  it("passes the backend's refusal of a tampered link on", async () => {
     const reader = await registerThroughGateway('reader02');
     const doc = await insertDocument(site.dataDir, { userId: 1, price: 0 });
-    const { url } = (await send(`${site.url}/api/v1/document/download?id=${doc.id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) })).json<{ url: string }>();
+    const { url } = (
+      await send(`${site.url}/api/v1/document/download?id=${doc.id}`, {
+        headers: sameOrigin(site.url, { cookie: reader.cookie }),
+      })
+    ).json<{ url: string }>();
     const refused = await send(site.url + url.replace(`document_id=${doc.id}`, `document_id=${doc.id + 1}`));
     expect(refused.status).toBe(400);
     expect(refused.text).toBe('下载链接已失效');
@@ -75,28 +83,42 @@ describe('downloads through the gateway', () => {
 describe('a Chinese PDF through the gateway', () => {
   it('is uploaded, converted, found by a word of its body and downloaded in ranges', async () => {
     const login = await send(`${site.url}/api/v1/user/login`, {
-      method: 'POST', headers: sameOrigin(site.url, { 'content-type': 'application/json' }), body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+      method: 'POST',
+      headers: sameOrigin(site.url, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
     });
     const admin = tokenCookieOf(login);
     const original = fs.readFileSync(fixture('chinese.pdf'));
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(original)]), '城市图书馆.pdf');
-    const uploaded = await fetch(`${site.url}/api/v1/upload/document`, { method: 'POST', body: form, headers: sameOrigin(site.url, { cookie: admin }) });
+    const uploaded = await fetch(`${site.url}/api/v1/upload/document`, {
+      method: 'POST',
+      body: form,
+      headers: sameOrigin(site.url, { cookie: admin }),
+    });
     expect(uploaded.status).toBe(200);
     const attachmentId = ((await uploaded.json()) as { data: { id: number } }).data.id;
     const created = await send(`${site.url}/api/v1/document`, {
-      method: 'POST', headers: sameOrigin(site.url, { 'content-type': 'application/json', cookie: admin }),
+      method: 'POST',
+      headers: sameOrigin(site.url, { 'content-type': 'application/json', cookie: admin }),
       body: JSON.stringify({ document: [{ title: '城市图书馆的一天', attachment_id: attachmentId, price: 1 }] }),
     });
     expect(created.status, created.text).toBe(200);
 
     const mine = await send(`${site.url}/api/v1/document/list?user_id=1&size=10`, { headers: { cookie: admin } });
-    const id = mine.json<{ document: { id: number; title: string }[] }>().document.find((d) => d.title === '城市图书馆的一天')!.id;
+    const id = mine
+      .json<{ document: { id: number; title: string }[] }>()
+      .document.find((d) => d.title === '城市图书馆的一天')!.id;
     let status = 0;
     for (let waited = 0; status !== 2 && waited < 120_000; waited += 200) {
       const doc = await send(`${site.url}/api/v1/document?id=${id}`, { headers: { cookie: admin } });
       status = doc.json<{ status?: number }>().status ?? 0;
-      if (status === 6) await send(`${site.url}/api/v1/document/check`, { method: 'PUT', headers: sameOrigin(site.url, { 'content-type': 'application/json', cookie: admin }), body: JSON.stringify({ id: [id], status: 2 }) });
+      if (status === 6)
+        await send(`${site.url}/api/v1/document/check`, {
+          method: 'PUT',
+          headers: sameOrigin(site.url, { 'content-type': 'application/json', cookie: admin }),
+          body: JSON.stringify({ id: [id], status: 2 }),
+        });
       if (status !== 2) await sleep(200);
     }
     expect(status).toBe(2);
@@ -109,7 +131,9 @@ describe('a Chinese PDF through the gateway', () => {
 
     const reader = await registerThroughGateway('reader03');
     await setCredits(site.dataDir, reader.id, 1);
-    const granted = await send(`${site.url}/api/v1/document/download?id=${id}`, { headers: sameOrigin(site.url, { cookie: reader.cookie }) });
+    const granted = await send(`${site.url}/api/v1/document/download?id=${id}`, {
+      headers: sameOrigin(site.url, { cookie: reader.cookie }),
+    });
     expect(granted.status, granted.text).toBe(200);
     expect(await creditsOf(site.dataDir, reader.id)).toBe(0);
     const { url } = granted.json<{ url: string }>();
@@ -117,7 +141,11 @@ describe('a Chinese PDF through the gateway', () => {
     const rest = await send(site.url + url, { headers: { range: 'bytes=1024-' } });
     expect([head.status, rest.status]).toEqual([206, 206]);
     const joined = Buffer.concat([head.body, rest.body]);
-    expect(crypto.createHash('md5').update(joined).digest('hex')).toBe(crypto.createHash('md5').update(original).digest('hex'));
-    expect(rest.headers['content-disposition']).toBe(`attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆的一天.pdf')}`);
+    expect(crypto.createHash('md5').update(joined).digest('hex')).toBe(
+      crypto.createHash('md5').update(original).digest('hex'),
+    );
+    expect(rest.headers['content-disposition']).toBe(
+      `attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('城市图书馆的一天.pdf')}`,
+    );
   }, 150_000);
 });

@@ -19,8 +19,12 @@ let behindProxy: TestGateway;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'moredoc-embedded-'));
   backend = await startEmbeddedBackend({
-    ...CAPTCHAS_OFF, LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    CONFIG_SMS_ENABLE: 'true', CONFIG_SMS_IP_HOURLY_LIMIT: '3',
+    ...CAPTCHAS_OFF,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    CONFIG_SMS_ENABLE: 'true',
+    CONFIG_SMS_IP_HOURLY_LIMIT: '3',
     // Set for a backend run on its own; the embedded one sees the address its gateway forwards.
     BACKEND_TRUST_PROXY: '127.0.0.1',
   });
@@ -37,12 +41,16 @@ afterAll(async () => {
 
 let seq = 0;
 const newMobile = () => `136${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`;
-const sendCode = (url: string, forwardedFor: string) => send(`${url}/api/v1/user/sms/code`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
-  body: JSON.stringify({ mobile: newMobile(), type: 'register' }),
-});
-const addressesLogged = () => withDatabase(dataDir, async (db) => (await db.selectFrom('sms_log').select('ip').distinct().orderBy('ip').execute()).map((row) => row.ip));
+const sendCode = (url: string, forwardedFor: string) =>
+  send(`${url}/api/v1/user/sms/code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+    body: JSON.stringify({ mobile: newMobile(), type: 'register' }),
+  });
+const addressesLogged = () =>
+  withDatabase(dataDir, async (db) =>
+    (await db.selectFrom('sms_log').select('ip').distinct().orderBy('ip').execute()).map((row) => row.ip),
+  );
 
 describe('the embedded backend in the gateway', () => {
   it('counts the client address the gateway sees, whatever X-Forwarded-For a client claims', async () => {

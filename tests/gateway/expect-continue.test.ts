@@ -27,11 +27,22 @@ interface Reply {
 function postExpectingContinue(url: string, body: Buffer, headers: Record<string, string>): Promise<Reply> {
   return new Promise((resolve, reject) => {
     let gotContinue = false;
-    const req = httpRequest(url, { method: 'POST', headers: { ...headers, expect: '100-continue', 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), gotContinue, connection: res.headers.connection }));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { ...headers, expect: '100-continue', 'content-length': String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            gotContinue,
+            connection: res.headers.connection,
+          }),
+        );
+      },
+    );
     req.on('continue', () => {
       gotContinue = true;
       req.end(body);
@@ -43,11 +54,16 @@ function postExpectingContinue(url: string, body: Buffer, headers: Record<string
 /** curl's own upload; `-v` shows the request headers it sent on stderr. */
 function curl(args: string[]): Promise<{ status: number; body: string; sent: string }> {
   return new Promise((resolve, reject) => {
-    execFile('curl', ['-sS', '-v', '-w', '\n%{http_code}', ...args], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`${error.message}\n${stderr}`));
-      const cut = stdout.lastIndexOf('\n');
-      resolve({ status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut), sent: stderr });
-    });
+    execFile(
+      'curl',
+      ['-sS', '-v', '-w', '\n%{http_code}', ...args],
+      { maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${error.message}\n${stderr}`));
+        const cut = stdout.lastIndexOf('\n');
+        resolve({ status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut), sent: stderr });
+      },
+    );
   });
 }
 
@@ -82,29 +98,46 @@ describe('to a backend that takes the body', () => {
 
   it('answers 100 Continue, streams the body on and drops the Expect header', async () => {
     const body = Buffer.alloc(5 * 1024 * 1024, 7);
-    const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, body, { 'content-type': 'multipart/form-data; boundary=x' });
+    const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, body, {
+      'content-type': 'multipart/form-data; boundary=x',
+    });
     expect(res.gotContinue).toBe(true);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ received: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    expect(JSON.parse(res.body)).toEqual({
+      received: body.length,
+      sha256: createHash('sha256').update(body).digest('hex'),
+    });
     expect(stub.requests.at(-1)?.headers.expect).toBeUndefined();
   });
 
   it('does the same for a JSON call', async () => {
     const body = Buffer.from(JSON.stringify({ signature: '签名'.repeat(100_000) }));
-    const res = await postExpectingContinue(`${gw.url}/api/v1/user/profile`, body, { 'content-type': 'application/json' });
+    const res = await postExpectingContinue(`${gw.url}/api/v1/user/profile`, body, {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ received: body.length });
   });
 
-  it.skipIf(!hasCurl)('takes a 60 MB curl upload through to the backend', async () => {
-    const file = join(dir, 'big.bin');
-    await writeFile(file, '');
-    await truncate(file, 60 * 1024 * 1024);
-    const res = await curl(['-H', 'content-type: multipart/form-data; boundary=x', '--data-binary', `@${file}`, `${gw.url}${UPLOAD_PATH}`]);
-    expect(res.sent).toMatch(/^> Expect: 100-continue/im);
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toMatchObject({ received: 60 * 1024 * 1024 });
-  }, 60_000);
+  it.skipIf(!hasCurl)(
+    'takes a 60 MB curl upload through to the backend',
+    async () => {
+      const file = join(dir, 'big.bin');
+      await writeFile(file, '');
+      await truncate(file, 60 * 1024 * 1024);
+      const res = await curl([
+        '-H',
+        'content-type: multipart/form-data; boundary=x',
+        '--data-binary',
+        `@${file}`,
+        `${gw.url}${UPLOAD_PATH}`,
+      ]);
+      expect(res.sent).toMatch(/^> Expect: 100-continue/im);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ received: 60 * 1024 * 1024 });
+    },
+    60_000,
+  );
 });
 
 describe('over the upload limit of the settings', () => {
@@ -132,7 +165,11 @@ describe('over the upload limit of the settings', () => {
   it('answers 413 from the headers alone, without a 100, and closes the connection', async () => {
     const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, Buffer.alloc(2 * 1024 * 1024), MULTIPART);
     expect(res).toMatchObject({ status: 413, gotContinue: false, connection: 'close' });
-    expect(JSON.parse(res.body)).toEqual({ code: 413, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' });
+    expect(JSON.parse(res.body)).toEqual({
+      code: 413,
+      message: '文件大小超出限制（最大 1 MB）',
+      error: '文件大小超出限制（最大 1 MB）',
+    });
     expect(uploadsSeen()).toBe(0);
   });
 
@@ -145,9 +182,15 @@ describe('over the upload limit of the settings', () => {
 
   it('sends a refusal of its own checks instead of the 100', async () => {
     const before = uploadsSeen();
-    const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, Buffer.alloc(10), { ...MULTIPART, cookie: `token=${makeJwt()}`, 'sec-fetch-site': 'cross-site' });
+    const res = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, Buffer.alloc(10), {
+      ...MULTIPART,
+      cookie: `token=${makeJwt()}`,
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res).toMatchObject({ status: 403, gotContinue: false });
-    const notMultipart = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, Buffer.alloc(10), { 'content-type': 'text/plain' });
+    const notMultipart = await postExpectingContinue(`${gw.url}${UPLOAD_PATH}`, Buffer.alloc(10), {
+      'content-type': 'text/plain',
+    });
     expect(notMultipart).toMatchObject({ status: 415, gotContinue: false });
     expect(uploadsSeen()).toBe(before);
   });
@@ -170,7 +213,13 @@ describe.skipIf(!hasCurl)('to the embedded backend', () => {
     const file = join(dir, 'big.png');
     await writeFile(file, '');
     await truncate(file, 60 * 1024 * 1024);
-    const res = await curl(['-H', `authorization: Bearer ${token}`, '-F', `file=@${file};type=image/png`, `${gw.url}/api/v1/upload/avatar`]);
+    const res = await curl([
+      '-H',
+      `authorization: Bearer ${token}`,
+      '-F',
+      `file=@${file};type=image/png`,
+      `${gw.url}/api/v1/upload/avatar`,
+    ]);
     expect(res.sent).toMatch(/^> Expect: 100-continue/im);
     expect(res.sent).not.toMatch(/^< HTTP\/1\.1 100/im);
     expect(res.status).toBe(413);

@@ -80,7 +80,12 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const account = token ? accounts.get(token) : undefined;
-    const unauthorized = () => json(res, 401, { error: '您未登录或您的登录已过期，请重新登录或刷新页面重试', code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' });
+    const unauthorized = () =>
+      json(res, 401, {
+        error: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+        code: 16,
+        message: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+      });
     const key = `${req.method} ${path}`;
     switch (key) {
       case 'GET /api/v1/settings':
@@ -95,7 +100,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       case 'GET /api/v1/user':
         return account ? json(res, 200, account.user) : unauthorized();
       case 'GET /api/v1/user/permission':
-        return account ? json(res, 200, account.permissions.length ? { permission: account.permissions } : {}) : unauthorized();
+        return account
+          ? json(res, 200, account.permissions.length ? { permission: account.permissions } : {})
+          : unauthorized();
       case 'PUT /api/v1/user/profile': {
         if (!account) return unauthorized();
         const { signature } = JSON.parse(body.toString('utf8')) as User;
@@ -115,7 +122,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       }
       case 'PUT /api/v1/config': {
         if (!account) return unauthorized();
-        const { config } = JSON.parse(body.toString('utf8')) as { config: { category: string; name: string; value: string }[] };
+        const { config } = JSON.parse(body.toString('utf8')) as {
+          config: { category: string; name: string; value: string }[];
+        };
         for (const item of config) {
           const group = (settings[item.category as 'system'] ??= {}) as Record<string, unknown>;
           // switches come back as booleans, false ones omitted, as GET /api/v1/settings does
@@ -138,7 +147,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         for (const id of new URLSearchParams(query).getAll('id')) documents.delete(Number(id));
         return json(res, 200, {});
       case 'GET /api/v1/document/related':
-        return json(res, 200, { document: [...documents.values()].filter((d) => String(d.id) !== new URLSearchParams(query).get('id')) });
+        return json(res, 200, {
+          document: [...documents.values()].filter((d) => String(d.id) !== new URLSearchParams(query).get('id')),
+        });
       case 'GET /api/v1/document/list':
         return json(res, 200, { document: [...documents.values()] });
       case 'GET /api/v1/advertisement/position':
@@ -148,5 +159,18 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         res.end('Not Found\n');
     }
   });
-  return Object.assign(stub, { settings, navigation, categories, accounts, calls, memberToken, adminToken, revokedToken, documents, ads, delays, authorizations });
+  return Object.assign(stub, {
+    settings,
+    navigation,
+    categories,
+    accounts,
+    calls,
+    memberToken,
+    adminToken,
+    revokedToken,
+    documents,
+    ads,
+    delays,
+    authorizations,
+  });
 }

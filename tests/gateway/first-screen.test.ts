@@ -11,8 +11,14 @@ import { FIRST_SCREEN_MODULE, FIRST_SCREEN_TIME_LIMIT_MS } from '../../gateway/f
 import { FIXTURE_DIST, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
-const PERSON = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
-const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const PERSON = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+};
+const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
 
 // Stands in for the SSR build: renders /library, fails on /search, never answers on /article.
 const RENDERER = `
@@ -38,11 +44,22 @@ export async function renderFirstScreen(url, start) {
 const MANIFEST = {
   'index.html': { file: 'assets/index-1.js', imports: ['_vendor-1.js'], css: ['assets/index-1.css'] },
   '_vendor-1.js': { file: 'assets/vendor-1.js', css: ['assets/vendor-1.css'] },
-  '_Breadcrumbs-1.js': { file: 'assets/Breadcrumbs-1.js', imports: ['_vendor-1.js'], css: ['assets/Breadcrumbs-1.css'] },
-  'src/pages/public/LibraryPage.tsx': { file: 'assets/LibraryPage-1.js', imports: ['_vendor-1.js', 'index.html', '_Breadcrumbs-1.js'], css: ['assets/LibraryPage-1.css'] },
+  '_Breadcrumbs-1.js': {
+    file: 'assets/Breadcrumbs-1.js',
+    imports: ['_vendor-1.js'],
+    css: ['assets/Breadcrumbs-1.css'],
+  },
+  'src/pages/public/LibraryPage.tsx': {
+    file: 'assets/LibraryPage-1.js',
+    imports: ['_vendor-1.js', 'index.html', '_Breadcrumbs-1.js'],
+    css: ['assets/LibraryPage-1.css'],
+  },
 };
 
-/** How long a visitor's page is kept here: longer than any test, which moves the clock to see it end (within the start data's 60 s). */
+/**
+ * How long a visitor's page is kept here: longer than any test, which moves the clock to see it end (within the start
+ * data's 60 s).
+ */
 const TTL_MS = 30_000;
 
 let dist: string;
@@ -68,11 +85,12 @@ afterAll(async () => {
   rmSync(dist, { recursive: true, force: true });
 });
 
-const rootOf = (html: string) => /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
+const rootOf = (html: string) =>
+  /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
 const headOf = (html: string) => /<head>(.*?)<\/head>/s.exec(html)?.[1] ?? '';
 
 describe('the first screen', () => {
-  it('goes into #root for people, made from the start data, with the screen\'s styles and code in the head', async () => {
+  it("goes into #root for people, made from the start data, with the screen's styles and code in the head", async () => {
     const res = await send(`${gw.url}/library`, { headers: PERSON });
     expect(res.status).toBe(200);
     const root = rootOf(res.text);
@@ -123,7 +141,8 @@ describe('the first screen', () => {
   });
 
   it('is made once for all who ask while it is made anew, and they get the last one meanwhile', async () => {
-    const renderOf = async () => Number(/<p class="render">(\d+)<\/p>/.exec((await send(`${gw.url}/library/1`, { headers: PERSON })).text)?.[1]);
+    const renderOf = async () =>
+      Number(/<p class="render">(\d+)<\/p>/.exec((await send(`${gw.url}/library/1`, { headers: PERSON })).text)?.[1]);
     const first = await renderOf();
     expect(first).toBeGreaterThan(0);
     expect(await renderOf()).toBe(first);

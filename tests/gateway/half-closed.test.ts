@@ -28,13 +28,16 @@ function halfClosed(url: string, request: string): Promise<RawAnswer> {
       const split = raw.indexOf('\r\n\r\n');
       if (split === -1) return reject(new Error(`no complete answer: ${JSON.stringify(raw.toString('latin1'))}`));
       const [statusLine = '', ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
-      const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = new Map(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: raw.subarray(split + 4) });
     });
   });
 }
 
-const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: site.test\r\nAccept: text/html\r\n${extra}\r\n`;
+const get = (path: string, extra = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: site.test\r\nAccept: text/html\r\n${extra}\r\n`;
 
 let backend: FakeBackend;
 let files: Stub;

@@ -1,7 +1,13 @@
 // Test helpers for the gateway: a stub upstream on port 0 that records what it receives, the
 // gateway itself on port 0 pointed at it, and a plain HTTP client that neither follows
 // redirects nor decompresses (we assert on exactly what the browser would get).
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -173,27 +179,34 @@ export async function send(url: string, opts: SendOptions = {}): Promise<Answer>
  * A request whose path is sent byte for byte (fetch and undici normalise `..`, `%2e` and
  * `//` before sending, which would hide exactly the bypasses we test).
  */
-export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function sendRaw(
+  baseUrl: string,
+  rawPath: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: rawPath, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        const raw = res.headers['set-cookie'];
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body,
-          text,
-          json: <T>() => JSON.parse(text) as T,
-          setCookies: raw ?? [],
+    const req = httpRequest(
+      { hostname, port, path: rawPath, method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          const raw = res.headers['set-cookie'];
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            text,
+            json: <T>() => JSON.parse(text) as T,
+            setCookies: raw ?? [],
+          });
         });
-      });
-    });
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -203,7 +216,15 @@ export function sendRaw(baseUrl: string, rawPath: string, opts: { method?: strin
 export function makeJwt(claims: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const payload = { UserId: 2, UUID: 'c0ffee', HaveAccess: false, iat: now, exp: now + 3600, iss: 'moredoc', ...claims };
+  const payload = {
+    UserId: 2,
+    UUID: 'c0ffee',
+    HaveAccess: false,
+    iat: now,
+    exp: now + 3600,
+    iss: 'moredoc',
+    ...claims,
+  };
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.c2lnbmF0dXJl`;
 }
 

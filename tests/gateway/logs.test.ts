@@ -3,7 +3,17 @@
 // credential from a query string or a download link (issue 18 §2.8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggableUrl } from '../../gateway/plugins/access-log';
-import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+import {
+  json,
+  makeJwt,
+  sameOrigin,
+  send,
+  sendRaw,
+  startGateway,
+  startStub,
+  type Stub,
+  type TestGateway,
+} from './helpers';
 
 interface LogLine {
   level: number;
@@ -53,7 +63,14 @@ describe('access lines', () => {
     const lines = await linesFor(gw, res.headers['x-request-id']);
     expect(lines).toHaveLength(1);
     const [line] = lines;
-    expect(line).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/api/v1/settings?page=2', status: 200, ip: '127.0.0.1' });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request',
+      method: 'GET',
+      url: '/api/v1/settings?page=2',
+      status: 200,
+      ip: '127.0.0.1',
+    });
     expect(line!.ms).toBeGreaterThanOrEqual(0);
     expect(line!.bytes).toBeGreaterThan(Number(res.headers['content-length']));
     // Fastify's own pair (incoming request / request completed, ~700 bytes each) is off
@@ -62,8 +79,12 @@ describe('access lines', () => {
   });
 
   it('drops the values of secret query parameters and the token of a download link', async () => {
-    const res = await send(`${gw.url}/api/v1/user/login?token=t0k3n&access_token=at&code=c0dex&password=pw&sign=s1g&api_key=k3y&page=2&wd=%E6%96%87%E6%A1%A3`);
-    const download = await send(`${gw.url}/download/eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiIxIn0.c2ln?user_id=1&document_id=2&filename=a.pdf`);
+    const res = await send(
+      `${gw.url}/api/v1/user/login?token=t0k3n&access_token=at&code=c0dex&password=pw&sign=s1g&api_key=k3y&page=2&wd=%E6%96%87%E6%A1%A3`,
+    );
+    const download = await send(
+      `${gw.url}/download/eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiIxIn0.c2ln?user_id=1&document_id=2&filename=a.pdf`,
+    );
     const [login] = await linesFor(gw, res.headers['x-request-id']);
     expect(login!.url).toBe(
       '/api/v1/user/login?token=[redacted]&access_token=[redacted]&code=[redacted]&password=[redacted]&sign=[redacted]&api_key=[redacted]&page=2&wd=%E6%96%87%E6%A1%A3',
@@ -71,7 +92,8 @@ describe('access lines', () => {
     const [file] = await linesFor(gw, download.headers['x-request-id']);
     expect(file!.url).toBe('/download/[redacted]?user_id=1&document_id=2&filename=a.pdf');
     // Not hex-only: a request id (a UUID) may hold any hex run, as 'c0de' once did.
-    for (const secret of ['t0k3n', 'c0dex', 's1g', 'k3y', 'eyJhbGciOiJIUzI1NiJ9']) expect(gw.logs.join('')).not.toContain(secret);
+    for (const secret of ['t0k3n', 'c0dex', 's1g', 'k3y', 'eyJhbGciOiJIUzI1NiJ9'])
+      expect(gw.logs.join('')).not.toContain(secret);
   });
 
   it('logs the URL as it was sent, also when it was routed in canonical form', async () => {
@@ -82,9 +104,22 @@ describe('access lines', () => {
 
   it('says which guard refused a request, in the same one line at info', async () => {
     const cookie = `token=${makeJwt()}`;
-    const csrf = await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
-    const notJson = await send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: sameOrigin(gw.url, { 'content-type': 'text/plain' }), body: '{}' });
-    const login = () => send(`${gw.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const csrf = await send(`${gw.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const notJson = await send(`${gw.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      headers: sameOrigin(gw.url, { 'content-type': 'text/plain' }),
+      body: '{}',
+    });
+    const login = () =>
+      send(`${gw.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     await login();
     const limited = await login();
     expect([csrf.status, notJson.status, limited.status]).toEqual([403, 415, 429]);
@@ -113,11 +148,21 @@ describe('faults', () => {
   it('keep their line at LOG_LEVEL=warn, when the answers that went well have none', async () => {
     const from = quiet.logs.length;
     expect((await send(`${quiet.url}/api/v1/settings`)).status).toBe(200);
-    expect((await send(`${quiet.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(415);
+    expect(
+      (
+        await send(`${quiet.url}/api/v1/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: 'x',
+        })
+      ).status,
+    ).toBe(415);
     const broken = await send(`${quiet.url}/api/v1/broken`);
     expect(broken.status).toBe(500);
     await new Promise((r) => setTimeout(r, 30));
-    expect(linesOf(quiet, from).map((l) => [l.level, l.msg, l.status, l.url])).toEqual([[WARN, 'request', 500, '/api/v1/broken']]);
+    expect(linesOf(quiet, from).map((l) => [l.level, l.msg, l.status, l.url])).toEqual([
+      [WARN, 'request', 500, '/api/v1/broken'],
+    ]);
   });
 });
 
@@ -125,7 +170,9 @@ describe('loggableUrl', () => {
   it('keeps names, order and harmless values; replaces only credential values', () => {
     expect(loggableUrl('/a')).toBe('/a');
     expect(loggableUrl('/a?')).toBe('/a?');
-    expect(loggableUrl('/a?keyword=x&zipcode=1&captcha_code=9&Token=t&flag')).toBe('/a?keyword=x&zipcode=1&captcha_code=[redacted]&Token=[redacted]&flag');
+    expect(loggableUrl('/a?keyword=x&zipcode=1&captcha_code=9&Token=t&flag')).toBe(
+      '/a?keyword=x&zipcode=1&captcha_code=[redacted]&Token=[redacted]&flag',
+    );
     expect(loggableUrl('/a?%74oken=t')).toBe('/a?%74oken=[redacted]');
     expect(loggableUrl('/download')).toBe('/download');
     expect(loggableUrl('/downloads/x')).toBe('/downloads/x');

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, makeJwt, sameOrigin, send, startGateway, startStub, type Answer, type Stub, type TestGateway } from './helpers';
+import {
+  json,
+  makeJwt,
+  sameOrigin,
+  send,
+  startGateway,
+  startStub,
+  type Answer,
+  type Stub,
+  type TestGateway,
+} from './helpers';
 
 let stub: Stub;
 let gw: TestGateway;
@@ -18,7 +28,12 @@ describe('security headers', () => {
     for (const path of ['/api/v1/settings', '/healthz']) {
       const res = await send(`${gw.url}${path}`);
       const csp = String(res.headers['content-security-policy']);
-      const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([k, ...v]) => [k!, v]),
+      );
       expect(directives.get('script-src')).toEqual(["'self'"]);
       expect(directives.get('default-src')).toEqual(["'self'"]);
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
@@ -61,7 +76,15 @@ describe('security headers', () => {
         ['top-level file', 200, send(`${gw.url}/robots.txt`)],
         ['page', 200, send(`${gw.url}/`, { headers: html })],
         ['login redirect', 302, send(`${gw.url}/member`, { headers: html })],
-        ['CSRF refusal', 403, send(`${gw.url}/api/v1/user/profile`, { method: 'PUT', headers: { cookie: 'token=x', origin: 'https://evil.example' }, body: '{}' })],
+        [
+          'CSRF refusal',
+          403,
+          send(`${gw.url}/api/v1/user/profile`, {
+            method: 'PUT',
+            headers: { cookie: 'token=x', origin: 'https://evil.example' },
+            body: '{}',
+          }),
+        ],
         ['backend down', 502, send(`${down.url}/api/v1/settings`)],
       ];
       for (const [what, status, answer] of answers) {
@@ -89,14 +112,27 @@ describe('security headers', () => {
 
 describe('rate limits', () => {
   it('answers 429 JSON after the limit on login, per endpoint, leaving other calls alone', async () => {
-    const login = () => send(`${gw.url}/api/v1/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const login = () =>
+      send(`${gw.url}/api/v1/user/login`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
     for (let i = 0; i < 3; i++) expect((await login()).status).toBe(200);
     const limited = await login();
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
-    expect(limited.json()).toEqual({ code: 429, message: '操作过于频繁，请稍后再试', error: '操作过于频繁，请稍后再试' });
+    expect(limited.json()).toEqual({
+      code: 429,
+      message: '操作过于频繁，请稍后再试',
+      error: '操作过于频繁，请稍后再试',
+    });
 
-    const register = await send(`${gw.url}/api/v1/user/register`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const register = await send(`${gw.url}/api/v1/user/register`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(register.status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
   });
@@ -108,7 +144,10 @@ describe('rate limits', () => {
     ] as const) {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        statuses.push((await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } })).status);
+        statuses.push(
+          (await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
+            .status,
+        );
       }
       expect(statuses, path).toEqual([200, 200, 200, 429]);
     }
@@ -123,7 +162,10 @@ describe('rate limits', () => {
     ] as const) {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        statuses.push((await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } })).status);
+        statuses.push(
+          (await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
+            .status,
+        );
       }
       expect(statuses, path).toEqual([200, 200, 200, 429]);
     }
@@ -132,7 +174,15 @@ describe('rate limits', () => {
   it('limits the WeChat/QQ sign-in but not the authorize call before it', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      statuses.push((await send(`${gw.url}/api/v1/oauth/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status);
+      statuses.push(
+        (
+          await send(`${gw.url}/api/v1/oauth/login`, {
+            method: 'POST',
+            body: '{}',
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
     for (let i = 0; i < 5; i++) expect((await send(`${gw.url}/api/v1/oauth/authorize?type=wechat`)).status).toBe(200);
@@ -145,16 +195,35 @@ describe('logs', () => {
     stub.handle((_req, res) => json(res, 200, { token: makeJwt({ UUID: 'secret-uuid-issued' }) }));
     const res = await send(`${gw.url}/api/v1/user/profile`, {
       method: 'PUT',
-      headers: sameOrigin(gw.url, { cookie: `token=${token}`, authorization: 'Bearer secret-bearer-value', 'content-type': 'application/json' }),
+      headers: sameOrigin(gw.url, {
+        cookie: `token=${token}`,
+        authorization: 'Bearer secret-bearer-value',
+        'content-type': 'application/json',
+      }),
       body: '{}',
     });
     expect(res.status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
-    const lines = gw.logs.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = gw.logs
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const mine = lines.filter((l) => l.reqId === res.headers['x-request-id']);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ level: 30, msg: 'request', method: 'PUT', url: '/api/v1/user/profile', status: 200 });
-    for (const secret of [token, 'secret-bearer-value', 'secret-uuid', res.setCookies[0]!.split(';')[0]!.split('=')[1]!]) {
+    expect(mine[0]).toMatchObject({
+      level: 30,
+      msg: 'request',
+      method: 'PUT',
+      url: '/api/v1/user/profile',
+      status: 200,
+    });
+    for (const secret of [
+      token,
+      'secret-bearer-value',
+      'secret-uuid',
+      res.setCookies[0]!.split(';')[0]!.split('=')[1]!,
+    ]) {
       expect(gw.logs.join('')).not.toContain(secret);
     }
   });

@@ -1,6 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
-import { cookieAttributes, makeJwt, sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
+import {
+  cookieAttributes,
+  makeJwt,
+  sameOrigin,
+  send,
+  sendRaw,
+  startGateway,
+  type Answer,
+  type TestGateway,
+} from './helpers';
 import { ADMIN_PERMISSIONS, startFakeBackend, type FakeBackend } from './fake-backend';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
@@ -104,7 +113,14 @@ describe('page guard: paths that normalise to a guarded path are guarded', () =>
     });
   }
 
-  for (const path of ['/admin%2fuser%2flist', '/admin%2Fuser/list', '/admin%5cuser', '/admin\\user\\list', '/%2561dmin/user/list', '/admin/%00']) {
+  for (const path of [
+    '/admin%2fuser%2flist',
+    '/admin%2Fuser/list',
+    '/admin%5cuser',
+    '/admin\\user\\list',
+    '/%2561dmin/user/list',
+    '/admin/%00',
+  ]) {
     it(`refuses ${path} with 404`, async () => {
       const res = await visit(path, 'anonymous');
       expect(res.status).toBe(404);
@@ -215,7 +231,8 @@ describe('page guard: the current user, kept with the permissions', () => {
     await own.close();
   });
 
-  const page = (path: string, token: string) => sendRaw(site.url, path, { headers: { ...HTML, cookie: `token=${token}` } });
+  const page = (path: string, token: string) =>
+    sendRaw(site.url, path, { headers: { ...HTML, cookie: `token=${token}` } });
   const write = (method: string, path: string, token: string, body: unknown = {}) =>
     send(`${site.url}${path}`, {
       method,
@@ -245,14 +262,19 @@ describe('page guard: the current user, kept with the permissions', () => {
 
   it('shows the new profile on the next page after an update through the gateway', async () => {
     expect(startDataOf((await page('/member', own.memberToken)).text).user?.signature).toBeUndefined();
-    expect((await write('PUT', '/api/v1/user/profile', own.memberToken, { id: 2, signature: '新的签名' })).status).toBe(200);
+    expect((await write('PUT', '/api/v1/user/profile', own.memberToken, { id: 2, signature: '新的签名' })).status).toBe(
+      200,
+    );
     expect(startDataOf((await page('/member', own.memberToken)).text).user?.signature).toBe('新的签名');
     expect(userCalls()).toBe(2);
   });
 
   it('asks again after a write sent with the token as a bearer header (an API client)', async () => {
     await page('/member', own.memberToken);
-    await send(`${site.url}/api/v1/user/sign`, { method: 'PUT', headers: { authorization: `Bearer ${own.memberToken}` } });
+    await send(`${site.url}/api/v1/user/sign`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${own.memberToken}` },
+    });
     await page('/member', own.memberToken);
     expect(userCalls()).toBe(2);
   });
@@ -275,7 +297,9 @@ describe('page guard: the current user, kept with the permissions', () => {
   it('forgets a session as soon as the backend answers 401 for its token to any call', async () => {
     expect((await page('/member', own.memberToken)).status).toBe(200);
     own.accounts.delete(own.memberToken); // revoked elsewhere (another gateway, an admin)
-    expect((await send(`${site.url}/api/v1/user`, { headers: { cookie: `token=${own.memberToken}` } })).status).toBe(401);
+    expect((await send(`${site.url}/api/v1/user`, { headers: { cookie: `token=${own.memberToken}` } })).status).toBe(
+      401,
+    );
     expect(loginRedirectOf(await page('/member', own.memberToken))).toBe('/member');
   });
 

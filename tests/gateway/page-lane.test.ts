@@ -10,9 +10,18 @@ import type { GatewayConfig } from '../../gateway/config';
 import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
-const PERSON = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' };
-const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
-/** How long a visitor's page is kept (the route data's lifetime): longer than any test, which moves the clock to see it end. */
+const PERSON = {
+  accept: 'text/html,application/xhtml+xml',
+  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
+};
+const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
+/**
+ * How long a visitor's page is kept (the route data's lifetime): longer than any test, which moves the clock to see it
+ * end.
+ */
 const TTL_MS = 60_000;
 
 /** Moves Date (what the gateway's lifetimes read; not the timers) `ms` ahead, until the test ends. */
@@ -27,12 +36,17 @@ interface CountedGateway extends TestGateway {
 
 async function startCounted(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<CountedGateway> {
   let reached = 0;
-  const gateway = await startGateway(backendUrl, { startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS, ...overrides }, {}, (app) => {
-    app.addHook('onRequest', (_request, _reply, done) => {
-      reached++;
-      done();
-    });
-  });
+  const gateway = await startGateway(
+    backendUrl,
+    { startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS, ...overrides },
+    {},
+    (app) => {
+      app.addHook('onRequest', (_request, _reply, done) => {
+        reached++;
+        done();
+      });
+    },
+  );
   return { ...gateway, reachedFastify: () => reached };
 }
 
@@ -42,8 +56,14 @@ function sameParts(answer: Answer): Record<string, unknown> {
   return rest;
 }
 
-function accessLines(logs: string[]): { reqId: string; url: string; status: number; bytes: number; ip: string; msg: string }[] {
-  return logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean).map((line) => JSON.parse(line) as never).filter((line: { msg?: string }) => line.msg === 'request');
+function accessLines(
+  logs: string[],
+): { reqId: string; url: string; status: number; bytes: number; ip: string; msg: string }[] {
+  return logs
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as never)
+    .filter((line: { msg?: string }) => line.msg === 'request');
 }
 
 let backend: FakeBackend;
@@ -91,7 +111,12 @@ describe('the lane', () => {
     expect(gw.reachedFastify()).toBe(reached + 1);
     const lines = accessLines(gw.logs);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatchObject({ reqId: again.headers['x-request-id'], url: '/library?page=1&token=[redacted]', status: 200, ip: '127.0.0.1' });
+    expect(lines[1]).toMatchObject({
+      reqId: again.headers['x-request-id'],
+      url: '/library?page=1&token=[redacted]',
+      status: 200,
+      ip: '127.0.0.1',
+    });
     // the status line, headers and body, as the connection sent them
     expect(lines[1]!.bytes).toBeGreaterThan(again.body.length);
     expect(lines[1]!.bytes).toBe(lines[0]!.bytes);
@@ -102,13 +127,22 @@ describe('the lane', () => {
     await send(`${gw.url}/vip`, { headers: PERSON });
     const cases: [string, () => Promise<Answer>][] = [
       ['a member', () => send(`${gw.url}/vip`, { headers: { ...PERSON, cookie: `token=${backend.memberToken}` } })],
-      ['a stale cookie', () => send(`${gw.url}/vip`, { headers: { ...PERSON, cookie: `token=${backend.revokedToken}` } })],
-      ['a bearer token', () => send(`${gw.url}/vip`, { headers: { ...PERSON, authorization: `Bearer ${backend.memberToken}` } })],
+      [
+        'a stale cookie',
+        () => send(`${gw.url}/vip`, { headers: { ...PERSON, cookie: `token=${backend.revokedToken}` } }),
+      ],
+      [
+        'a bearer token',
+        () => send(`${gw.url}/vip`, { headers: { ...PERSON, authorization: `Bearer ${backend.memberToken}` } }),
+      ],
       ['HEAD', () => send(`${gw.url}/vip`, { method: 'HEAD', headers: PERSON })],
       ['a path not in its canonical form', () => sendRaw(gw.url, '/x/../vip', { headers: PERSON })],
       ['an encoded path', () => sendRaw(gw.url, '/%76ip', { headers: PERSON })],
       ['a request for JSON', () => send(`${gw.url}/vip`, { headers: { accept: 'application/json' } })],
-      ['a GET with a body', () => sendRaw(gw.url, '/vip', { headers: { ...PERSON, 'content-length': '2' }, body: '{}' })],
+      [
+        'a GET with a body',
+        () => sendRaw(gw.url, '/vip', { headers: { ...PERSON, 'content-length': '2' }, body: '{}' }),
+      ],
     ];
     for (const [what, ask] of cases) {
       const reached = gw.reachedFastify();
@@ -139,7 +173,7 @@ describe('the lane', () => {
     expect(sameParts(crawlerAgain)).toEqual(sameParts(crawler));
   });
 
-  it("keeps pages per host the request names, when there is no PUBLIC_ORIGIN", async () => {
+  it('keeps pages per host the request names, when there is no PUBLIC_ORIGIN', async () => {
     const here = await send(`${gw.url}/library`, { headers: PERSON });
     const other = await send(`${gw.url}/library`, { headers: { ...PERSON, host: 'docs.example.com' } });
     expect(here.text).toContain(`<link rel="canonical" href="${gw.url}/library"`);
@@ -189,7 +223,10 @@ describe('the lane', () => {
     const first = await send(`${gw.url}/library/1/31`, { headers: PERSON });
     expect(first.status).toBe(200);
     expect((await send(`${gw.url}/library/1/31`, { headers: PERSON })).body.equals(first.body)).toBe(true);
-    const deleted = await send(`${gw.url}/api/v1/document?id=31`, { method: 'DELETE', headers: sameOrigin(gw.url, { cookie: `token=${backend.adminToken}` }) });
+    const deleted = await send(`${gw.url}/api/v1/document?id=31`, {
+      method: 'DELETE',
+      headers: sameOrigin(gw.url, { cookie: `token=${backend.adminToken}` }),
+    });
     expect(deleted.status).toBe(200);
     const after = await send(`${gw.url}/library/1/31`, { headers: PERSON });
     expect(after.status).toBe(404);
@@ -215,7 +252,6 @@ describe('with metrics on', () => {
 });
 
 describe('behind a trusted proxy', () => {
-
   it('an access line names the client behind a trusted proxy, as Fastify does', async () => {
     const proxied = await startCounted(backend.url, { trustProxy: true });
     try {
@@ -244,7 +280,12 @@ describe('the lane on its own', () => {
     expect(server.keepAliveTimeout).toBe(1234);
     expect(server.requestTimeout).toBe(5678);
     lane.install((request) => (request.url === '/kept' ? 'kept' : undefined));
-    lane.keep('kept', { status: 203, headers: ['content-type', 'text/plain', 'content-length', '4'], body: Buffer.from('kept'), current: () => current });
+    lane.keep('kept', {
+      status: 203,
+      headers: ['content-type', 'text/plain', 'content-length', '4'],
+      body: Buffer.from('kept'),
+      current: () => current,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -274,11 +315,16 @@ describe('the lane on its own', () => {
     const lane = new PageLane(2);
     const server = lane.serverFactory((_request, response) => response.end('behind'), {});
     lane.install((request) => request.url);
-    for (const path of ['/a', '/b', '/c']) lane.keep(path, { status: 200, headers: [], body: Buffer.from(path), current: () => true });
+    for (const path of ['/a', '/b', '/c'])
+      lane.keep(path, { status: 200, headers: [], body: Buffer.from(path), current: () => true });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      expect(await Promise.all(['/a', '/b', '/c'].map(async (path) => (await send(`${url}${path}`)).text))).toEqual(['behind', '/b', '/c']);
+      expect(await Promise.all(['/a', '/b', '/c'].map(async (path) => (await send(`${url}${path}`)).text))).toEqual([
+        'behind',
+        '/b',
+        '/c',
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

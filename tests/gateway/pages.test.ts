@@ -60,7 +60,12 @@ describe('assets', () => {
   });
 
   it('does not serve index.html or files outside through traversal in /assets', async () => {
-    for (const path of ['/assets/../index.html', '/assets/%2e%2e/index.html', '/assets/..%2f..%2fpackage.json', '/assets/..%5cindex.html']) {
+    for (const path of [
+      '/assets/../index.html',
+      '/assets/%2e%2e/index.html',
+      '/assets/..%2f..%2fpackage.json',
+      '/assets/..%5cindex.html',
+    ]) {
       const res = await sendRaw(gw.url, path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.text, path).not.toContain('<!--app-head-->');
@@ -131,7 +136,12 @@ describe('index.html', () => {
     expect(script).not.toContain('<');
     expect(script).toContain('\\u003c/script\\u003e');
     const data = startDataOf(res.text);
-    expect(data).toEqual({ settings: backend.settings, navigation: backend.navigation, categories: backend.categories, routeData: expect.any(Array) });
+    expect(data).toEqual({
+      settings: backend.settings,
+      navigation: backend.navigation,
+      categories: backend.categories,
+      routeData: expect.any(Array),
+    });
     expect(data.categories.map((c) => c.type)).toEqual([0, 1]);
     expect(data.user).toBeUndefined();
     expect(data.permissions).toBeUndefined();
@@ -171,10 +181,22 @@ describe('index.html', () => {
   it('refreshes after navigation and category changes too', async () => {
     await send(`${gw.url}/`, { headers: HTML });
     const headers = sameOrigin(gw.url, { cookie: `token=${backend.adminToken}`, 'content-type': 'application/json' });
-    await send(`${gw.url}/api/v1/navigation`, { method: 'POST', headers, body: JSON.stringify({ title: '新导航', enable: true }) });
-    expect(startDataOf((await send(`${gw.url}/`, { headers: HTML })).text).navigation.map((n) => n.title)).toContain('新导航');
-    await send(`${gw.url}/api/v1/category`, { method: 'POST', headers, body: JSON.stringify({ title: '新分类', type: 1 }) });
-    expect(startDataOf((await send(`${gw.url}/`, { headers: HTML })).text).categories.map((c) => c.title)).toContain('新分类');
+    await send(`${gw.url}/api/v1/navigation`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: '新导航', enable: true }),
+    });
+    expect(startDataOf((await send(`${gw.url}/`, { headers: HTML })).text).navigation.map((n) => n.title)).toContain(
+      '新导航',
+    );
+    await send(`${gw.url}/api/v1/category`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: '新分类', type: 1 }),
+    });
+    expect(startDataOf((await send(`${gw.url}/`, { headers: HTML })).text).categories.map((c) => c.title)).toContain(
+      '新分类',
+    );
   });
 
   it('still serves the page (without start data) when the backend is down', async () => {

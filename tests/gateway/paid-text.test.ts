@@ -14,7 +14,10 @@ import { FIXTURE_DIST, send } from './helpers';
 
 const SECRET = 'Quokkazanzibar';
 const TXT_SECRET = '青鸾密钥';
-const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
 
 /** Ten pages, little text before page 7, which alone holds the secret. */
 const pdfPages = Array.from({ length: 10 }, (_, i) => {
@@ -25,7 +28,11 @@ const pdfPages = Array.from({ length: 10 }, (_, i) => {
 });
 
 /** A plain text MuPDF lays out on about ten A5 pages, the secret on one of the last. */
-const txtLines = Array.from({ length: 360 }, (_, i) => (i === 320 ? `第${i + 1}行：${TXT_SECRET}写在这里。` : `第${i + 1}行：城市图书馆的读者安静地读书，窗外的树影慢慢移动。`));
+const txtLines = Array.from({ length: 360 }, (_, i) =>
+  i === 320
+    ? `第${i + 1}行：${TXT_SECRET}写在这里。`
+    : `第${i + 1}行：城市图书馆的读者安静地读书，窗外的树影慢慢移动。`,
+);
 
 let site: Site;
 let adminToken: string;
@@ -42,15 +49,38 @@ let legacy: { id: number; uuid: string; hash: string };
 beforeAll(async () => {
   site = await startSite({ webDist: FIXTURE_DIST });
   adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
-  await setConfig(site.backendUrl, adminToken, { 'converter.max_preview': '3', 'vip.read_all_pages': 'true', 'security.document_related_duration': '7' });
+  await setConfig(site.backendUrl, adminToken, {
+    'converter.max_preview': '3',
+    'vip.read_all_pages': 'true',
+    'security.document_related_duration': '7',
+  });
   await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '灯塔资料' } });
-  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔资料' } })).body.category[0].id;
+  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '灯塔资料' } })).body
+    .category[0].id;
   author = await uploader(site.backendUrl, adminToken);
-  [stranger, buyer, vip] = [await registerMember(site.backendUrl), await registerMember(site.backendUrl), await registerMember(site.backendUrl)];
+  [stranger, buyer, vip] = [
+    await registerMember(site.backendUrl),
+    await registerMember(site.backendUrl),
+    await registerMember(site.backendUrl),
+  ];
 
-  doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'lighthouse.pdf', { title: 'Lighthouse keeping', price: 5, category_id: [category], keywords: 'lighthouse' });
-  txt = await createDocument(site.backendUrl, author.token, Buffer.from(txtLines.join('\n')), '读书笔记.txt', { title: '读书笔记', price: 5, category_id: [category], keywords: 'lighthouse' });
-  neighbour = await createDocument(site.backendUrl, author.token, textPdf(2), 'neighbour.pdf', { title: 'Lighthouse neighbour', category_id: [category], keywords: 'lighthouse' });
+  doc = await createDocument(site.backendUrl, author.token, linesPdf(pdfPages), 'lighthouse.pdf', {
+    title: 'Lighthouse keeping',
+    price: 5,
+    category_id: [category],
+    keywords: 'lighthouse',
+  });
+  txt = await createDocument(site.backendUrl, author.token, Buffer.from(txtLines.join('\n')), '读书笔记.txt', {
+    title: '读书笔记',
+    price: 5,
+    category_id: [category],
+    keywords: 'lighthouse',
+  });
+  neighbour = await createDocument(site.backendUrl, author.token, textPdf(2), 'neighbour.pdf', {
+    title: 'Lighthouse neighbour',
+    category_id: [category],
+    keywords: 'lighthouse',
+  });
   for (const d of [doc, txt, neighbour]) await waitForStatus(site.backendUrl, author.token, d.id, [2], 60_000);
 
   // Converted before the pages' texts were kept apart: one text, no page boundaries.
@@ -58,16 +88,45 @@ beforeAll(async () => {
   await withDatabase(site.dataDir, async (db) => {
     const ts = new Date().toISOString();
     await db.updateTable('document').set({ pages: 10, preview: 3 }).where('id', '=', inserted.id).execute();
-    await db.insertInto('document_content')
-      .values({ document_id: inserted.id, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`, created_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto('document_content')
+      .values({
+        document_id: inserted.id,
+        content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
   });
-  await indexDocuments(site.dataDir, [{ id: inserted.id, title: inserted.title, content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.` }]);
+  await indexDocuments(site.dataDir, [
+    {
+      id: inserted.id,
+      title: inserted.title,
+      content: `Lighthouse legacy text.\n\nChapter 2\n\nThe secret word is ${SECRET}.`,
+    },
+  ]);
   legacy = inserted;
 
   const ts = new Date().toISOString();
-  await withDatabase(site.dataDir, (db) => db.insertInto('download')
-    .values([doc.id, txt.id, legacy.id].map((id) => ({ user_id: buyer.user.id, document_id: id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts }))).execute());
-  const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', { token: adminToken, body: { user_id: [vip.user.id], days: 30, reason: '测试阅读' } });
+  await withDatabase(site.dataDir, (db) =>
+    db
+      .insertInto('download')
+      .values(
+        [doc.id, txt.id, legacy.id].map((id) => ({
+          user_id: buyer.user.id,
+          document_id: id,
+          ip: '127.0.0.1',
+          is_pay: 1,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute(),
+  );
+  const grant = await api(site.backendUrl, 'POST', '/api/v1/vip/grant', {
+    token: adminToken,
+    body: { user_id: [vip.user.id], days: 30, reason: '测试阅读' },
+  });
   expect(grant.status, grant.text).toBe(200);
 }, 180_000);
 
@@ -99,11 +158,17 @@ async function everyAnswer(token: string | undefined): Promise<Record<string, st
   await get('ListDocumentForHome', '/api/v1/document/home', { limit: 10, field: ['description'] });
   for (const wd of ['Lighthouse', SECRET, TXT_SECRET]) {
     const res = await get(`SearchDocument ${wd}`, '/api/v1/document/search', { wd });
-    answers[`SearchDocument ${wd}`] = JSON.stringify({ ...res.body, document: (res.body.document ?? []).map(({ snippet: _snippet, ...hit }: { snippet: string }) => hit) });
+    answers[`SearchDocument ${wd}`] = JSON.stringify({
+      ...res.body,
+      document: (res.body.document ?? []).map(({ snippet: _snippet, ...hit }: { snippet: string }) => hit),
+    });
   }
   const cookie: Record<string, string> = token ? { cookie: `token=${token}` } : {};
   for (const d of [doc, txt, legacy]) {
-    for (const [name, headers] of [['crawler', CRAWLER], ['browser', { accept: 'text/html' }]] as const) {
+    for (const [name, headers] of [
+      ['crawler', CRAWLER],
+      ['browser', { accept: 'text/html' }],
+    ] as const) {
       const page = await send(`${site.url}/library/${category}/${d.id}`, { headers: { ...headers, ...cookie } });
       expect(page.status).toBe(200);
       answers[`page ${d.id} ${name}`] = page.text;
@@ -124,7 +189,7 @@ describe.each([
     }
   });
 
-  it('reads the free pages\' text, a form feed between pages, and a description made of them', async () => {
+  it("reads the free pages' text, a form feed between pages, and a description made of them", async () => {
     const { body } = await getDocument(tokenOf(), { id: doc.id, with_all_content: true });
     expect(body.content.split('\f')).toEqual(['Lighthouse keeping notes\n\nCover page', 'Chapter 2', 'Chapter 3']);
     expect(body.description).toBe('Lighthouse keeping notes Cover page Chapter 2 Chapter 3');
@@ -145,13 +210,16 @@ describe.each([
     const token = tokenOf();
     const viaGateway: Record<string, string> = token ? { cookie: `token=${token}` } : {};
     const viaBackend: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    for (const [base, headers] of [[site.url, viaGateway], [site.backendUrl, viaBackend]] as const) {
+    for (const [base, headers] of [
+      [site.url, viaGateway],
+      [site.backendUrl, viaBackend],
+    ] as const) {
       expect((await send(`${base}/view/page/${doc.hash}/3.svg`, { headers })).status).toBe(200);
       expect((await send(`${base}/view/page/${doc.hash}/7.svg`, { headers })).status).toBe(403);
     }
   });
 
-  it('gets no text past the preview from the reader: the characters\' positions, find in the document', async () => {
+  it("gets no text past the preview from the reader: the characters' positions, find in the document", async () => {
     const token = tokenOf();
     const viaGateway: Record<string, string> = token ? { cookie: `token=${token}` } : {};
     for (const n of [3, 7, 10]) {
@@ -159,13 +227,20 @@ describe.each([
       expect(positions.status).toBe(n <= 3 ? 200 : 403);
       expect(positions.text).not.toContain(SECRET);
     }
-    for (const [id, word] of [[doc.id, SECRET], [txt.id, TXT_SECRET]] as const) {
-      const found = await send(`${site.url}/api/v1/document/find?id=${id}&wd=${encodeURIComponent(word)}`, { headers: viaGateway });
+    for (const [id, word] of [
+      [doc.id, SECRET],
+      [txt.id, TXT_SECRET],
+    ] as const) {
+      const found = await send(`${site.url}/api/v1/document/find?id=${id}&wd=${encodeURIComponent(word)}`, {
+        headers: viaGateway,
+      });
       expect(found.status).toBe(200);
       expect(found.json()).toEqual({ readable: 3 });
     }
     // a text without page boundaries names no page: nothing is found in it
-    expect((await send(`${site.url}/api/v1/document/find?id=${legacy.id}&wd=${SECRET}`, { headers: viaGateway })).json()).toEqual({});
+    expect(
+      (await send(`${site.url}/api/v1/document/find?id=${legacy.id}&wd=${SECRET}`, { headers: viaGateway })).json(),
+    ).toEqual({});
   });
 });
 
@@ -181,14 +256,21 @@ describe.each([
       expect(pdf.content.split('\f')).toHaveLength(10);
       expect(pdf.content.split('\f')[6]).toContain(SECRET);
       // the plain text is longer than the 8,192 characters answered without with_all_content
-      if (withAll) expect((await getDocument(tokenOf(), { id: txt.id, with_all_content: withAll })).body.content).toContain(TXT_SECRET);
-      expect((await getDocument(tokenOf(), { id: legacy.id, with_all_content: withAll })).body.content).toContain(SECRET);
+      if (withAll)
+        expect((await getDocument(tokenOf(), { id: txt.id, with_all_content: withAll })).body.content).toContain(
+          TXT_SECRET,
+        );
+      expect((await getDocument(tokenOf(), { id: legacy.id, with_all_content: withAll })).body.content).toContain(
+        SECRET,
+      );
     }
   });
 
   it('finds the secret on its page and gets where its characters are', async () => {
     const headers = { cookie: `token=${tokenOf()}` };
-    const found = (await send(`${site.url}/api/v1/document/find?id=${doc.id}&wd=${SECRET}`, { headers })).json<{ hit: { page: number }[] }>();
+    const found = (await send(`${site.url}/api/v1/document/find?id=${doc.id}&wd=${SECRET}`, { headers })).json<{
+      hit: { page: number }[];
+    }>();
     expect(found.hit.map((hit) => hit.page)).toEqual([7]);
     const positions = await send(`${site.url}/view/page/${doc.hash}/7.json`, { headers });
     expect(positions.status).toBe(200);
@@ -211,8 +293,10 @@ describe('searching for the secret', () => {
     expect(old.snippet_page).toBeUndefined();
   });
 
-  it('names the page MuPDF laid the plain text\'s line out on', async () => {
-    const pages = (await getDocument(author.token, { id: txt.id, with_all_content: true })).body.content.split('\f') as string[];
+  it("names the page MuPDF laid the plain text's line out on", async () => {
+    const pages = (await getDocument(author.token, { id: txt.id, with_all_content: true })).body.content.split(
+      '\f',
+    ) as string[];
     const { body } = await api(site.backendUrl, 'GET', '/api/v1/document/search', { query: { wd: TXT_SECRET } });
     const hit = body.document.find((d: { id: number }) => d.id === txt.id);
     expect(plain(hit.snippet).length).toBeLessThanOrEqual(160);

@@ -14,7 +14,10 @@ import { parseHtml, parseXml, texts } from '../helpers/xml';
 import { FIXTURE_DIST, send } from './helpers';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
-const CRAWLER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
 const DOMAIN = 'https://docs.example.com';
 
 let site: Site;
@@ -34,13 +37,22 @@ beforeAll(async () => {
     'vip.plans': 'month|月卡|30|30|适合短期使用\nyear|年卡|365|198.5||1',
     'vip.benefits': '<p>免费下载 <strong>VIP</strong> 文档</p><ul><li>无广告</li></ul>',
   });
-  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '阅读材料', description: '阅读理解与美文' } });
-  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body.category[0].id;
+  await api(site.backendUrl, 'POST', '/api/v1/category', {
+    token: adminToken,
+    body: { title: '阅读材料', description: '阅读理解与美文' },
+  });
+  category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '阅读材料' } })).body
+    .category[0].id;
   const member = await uploader(site.backendUrl, adminToken);
   lesson = await createDocument(site.backendUrl, member.token, readFileSync(fixture('chinese.pdf')), '城市图书馆.pdf', {
-    category_id: [category], keywords: '图书馆,阅读', description: '一篇关于城市图书馆的文章',
+    category_id: [category],
+    keywords: '图书馆,阅读',
+    description: '一篇关于城市图书馆的文章',
   });
-  other = await createDocument(site.backendUrl, member.token, textPdf(2), '图书馆英文.pdf', { category_id: [category], keywords: '图书馆' });
+  other = await createDocument(site.backendUrl, member.token, textPdf(2), '图书馆英文.pdf', {
+    category_id: [category],
+    keywords: '图书馆',
+  });
   await waitForStatus(site.backendUrl, member.token, lesson.id, [2]);
   await waitForStatus(site.backendUrl, member.token, other.id, [2]);
 }, 120_000);
@@ -54,7 +66,9 @@ async function page(path: string, headers: Record<string, string> = CRAWLER) {
 }
 
 function jsonLdOf(doc: Document): Record<string, unknown>[] {
-  return [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>);
+  return [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
+  );
 }
 
 function startDataOf(html: string): StartData {
@@ -69,32 +83,57 @@ describe('a document page without JavaScript', () => {
     expect(doc.title).toBe('城市图书馆 - 测试文库');
     expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('一篇关于城市图书馆的文章');
     expect(doc.querySelector('meta[name="keywords"]')?.getAttribute('content')).toBe('图书馆, 阅读'); // the backend keeps keywords with ", "
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${origin}/library/${category}/${lesson.id}`);
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(
+      `${origin}/library/${category}/${lesson.id}`,
+    );
     expect(doc.querySelector('meta[property="og:title"]')?.getAttribute('content')).toBe('城市图书馆');
     expect(doc.querySelector('meta[name="robots"]')).toBeNull();
     // the first page image travels with the page, not after the app's code
-    expect(doc.querySelector('link[rel="preload"][as="image"]')?.getAttribute('href')).toMatch(/^\/view\/page\/[0-9a-f]{32}\/1(\.gzip)?\.svg$/);
+    expect(doc.querySelector('link[rel="preload"][as="image"]')?.getAttribute('href')).toMatch(
+      /^\/view\/page\/[0-9a-f]{32}\/1(\.gzip)?\.svg$/,
+    );
 
     const content = doc.querySelector('#root > [data-crawler]')!;
     expect(content.querySelector('h1')?.textContent).toBe('城市图书馆');
     expect(content.textContent).toContain('一篇关于城市图书馆的文章');
     expect(content.textContent).toContain('城市图书馆的大门还没有打开');
-    const crumbs = [...content.querySelectorAll('nav[aria-label="面包屑"] a')].map((a) => [a.textContent, a.getAttribute('href')]);
-    expect(crumbs).toEqual([['首页', '/'], ['文库资料', '/library'], ['阅读材料', `/library/${category}`]]);
-    const related = [...content.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === '相关文档');
-    expect([...related!.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toContain(`/library/${category}/${other.id}`);
+    const crumbs = [...content.querySelectorAll('nav[aria-label="面包屑"] a')].map((a) => [
+      a.textContent,
+      a.getAttribute('href'),
+    ]);
+    expect(crumbs).toEqual([
+      ['首页', '/'],
+      ['文库资料', '/library'],
+      ['阅读材料', `/library/${category}`],
+    ]);
+    const related = [...content.querySelectorAll('section')].find(
+      (s) => s.querySelector('h2')?.textContent === '相关文档',
+    );
+    expect([...related!.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toContain(
+      `/library/${category}/${other.id}`,
+    );
   });
 
   it('carries JSON-LD that parses: a DigitalDocument and its breadcrumbs', async () => {
     const { doc } = await page(`/library/${category}/${lesson.id}`);
     const [digital, breadcrumbs] = jsonLdOf(doc);
     expect(digital).toMatchObject({
-      '@context': 'https://schema.org', '@type': 'DigitalDocument', name: '城市图书馆', description: '一篇关于城市图书馆的文章',
-      url: `${site.url}/library/${category}/${lesson.id}`, fileFormat: 'pdf', inLanguage: 'zh-CN',
+      '@context': 'https://schema.org',
+      '@type': 'DigitalDocument',
+      name: '城市图书馆',
+      description: '一篇关于城市图书馆的文章',
+      url: `${site.url}/library/${category}/${lesson.id}`,
+      fileFormat: 'pdf',
+      inLanguage: 'zh-CN',
     });
     expect(breadcrumbs).toMatchObject({ '@type': 'BreadcrumbList' });
-    expect((breadcrumbs!.itemListElement as { position: number; name: string }[]).map((i) => [i.position, i.name])).toEqual([
-      [1, '首页'], [2, '文库资料'], [3, '阅读材料'], [4, '城市图书馆'],
+    expect(
+      (breadcrumbs!.itemListElement as { position: number; name: string }[]).map((i) => [i.position, i.name]),
+    ).toEqual([
+      [1, '首页'],
+      [2, '文库资料'],
+      [3, '阅读材料'],
+      [4, '城市图书馆'],
     ]);
   });
 
@@ -102,7 +141,11 @@ describe('a document page without JavaScript', () => {
     const { res } = await page(`/library/${category}/${lesson.id}`, { accept: 'text/html' });
     const inlined = findAnswer(startDataOf(res.text).routeData ?? [], documentCall(lesson.id));
     const api = await send(`${site.url}/api/v1/document?id=${lesson.id}&with_author=true`);
-    expect(inlined).toMatchObject({ id: lesson.id, title: api.json<{ title: string }>().title, pages: api.json<{ pages: number }>().pages });
+    expect(inlined).toMatchObject({
+      id: lesson.id,
+      title: api.json<{ title: string }>().title,
+      pages: api.json<{ pages: number }>().pages,
+    });
   });
 
   it('answers 404 with a plain page for a document that does not exist', async () => {
@@ -119,7 +162,13 @@ describe('the home and category pages without JavaScript', () => {
     const { res, doc } = await page('/');
     expect(res.status).toBe(200);
     const links = [...doc.querySelectorAll('#root [data-crawler] main a')].map((a) => a.getAttribute('href'));
-    expect(links).toEqual(expect.arrayContaining([`/library/${category}`, `/library/${category}/${lesson.id}`, `/library/${category}/${other.id}`]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        `/library/${category}`,
+        `/library/${category}/${lesson.id}`,
+        `/library/${category}/${other.id}`,
+      ]),
+    );
     expect(jsonLdOf(doc)[0]).toMatchObject({ '@type': 'WebSite', name: '测试文库' });
     const latest = findAnswer(startDataOf(res.text).routeData ?? [], latestDocumentsCall()) ?? [];
     expect(latest.map((d) => d.id)).toEqual(expect.arrayContaining([lesson.id, other.id]));
@@ -143,9 +192,16 @@ describe('the home and category pages without JavaScript', () => {
 
   it('answer 404 for a category the site does not show: unknown, of articles, or disabled', async () => {
     await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '站内公告', type: 1 } });
-    const articleCategory = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1, wd: '站内公告' } })).body.category[0].id;
-    await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '停用的分类', enable: false } });
-    const disabled = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { token: adminToken, query: { wd: '停用的分类' } })).body.category[0].id;
+    const articleCategory = (
+      await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1, wd: '站内公告' } })
+    ).body.category[0].id;
+    await api(site.backendUrl, 'POST', '/api/v1/category', {
+      token: adminToken,
+      body: { title: '停用的分类', enable: false },
+    });
+    const disabled = (
+      await api(site.backendUrl, 'GET', '/api/v1/category/list', { token: adminToken, query: { wd: '停用的分类' } })
+    ).body.category[0].id;
     for (const id of [987654, articleCategory, disabled]) {
       const { res, doc } = await page(`/library/${id}`);
       expect(res.status, `crawler, ${id}`).toBe(404);
@@ -165,7 +221,10 @@ describe('the home and category pages without JavaScript', () => {
     expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('开通会员，海量文档免费下载');
     const content = doc.querySelector('#root [data-crawler] main')!;
     expect(content.querySelector('h1')?.textContent).toBe('文库会员');
-    expect([...content.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['月卡：¥30.00 / 30 天，适合短期使用', '年卡：¥198.50 / 365 天']);
+    expect([...content.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '月卡：¥30.00 / 30 天，适合短期使用',
+      '年卡：¥198.50 / 365 天',
+    ]);
     expect(content.textContent).toContain('免费下载 VIP 文档 无广告');
   });
 
@@ -173,7 +232,9 @@ describe('the home and category pages without JavaScript', () => {
     const { res, doc } = await page(`/search?wd=${encodeURIComponent('图书馆')}`);
     expect(res.status).toBe(200);
     expect(doc.title).toBe('“图书馆”的搜索结果 - 测试文库');
-    const results = [...doc.querySelectorAll('#root [data-crawler] section')].find((s) => s.querySelector('h2')?.textContent === '搜索结果')!;
+    const results = [...doc.querySelectorAll('#root [data-crawler] section')].find(
+      (s) => s.querySelector('h2')?.textContent === '搜索结果',
+    )!;
     expect([...results.querySelectorAll('a')].map((a) => a.textContent)).toContain('城市图书馆');
   });
 
@@ -196,7 +257,15 @@ describe('robots.txt and the sitemaps', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const lines = res.text.split('\n');
-    expect(lines).toEqual(expect.arrayContaining(['User-agent: *', 'Disallow: /admin', 'Disallow: /member', 'Disallow: /api/', `Sitemap: ${site.url}/sitemap.xml`]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'User-agent: *',
+        'Disallow: /admin',
+        'Disallow: /member',
+        'Disallow: /api/',
+        `Sitemap: ${site.url}/sitemap.xml`,
+      ]),
+    );
   });
 
   it('list the documents at their pages, and drop a deleted one', async () => {
@@ -208,9 +277,14 @@ describe('robots.txt and the sitemaps', () => {
       if (!file) return [];
       return texts(parseXml((await send(`${site.url}${new URL(file).pathname}`)).text), 'loc');
     };
-    expect(await documents()).toEqual([`${DOMAIN}/library/${category}/${lesson.id}`, `${DOMAIN}/library/${category}/${other.id}`]);
+    expect(await documents()).toEqual([
+      `${DOMAIN}/library/${category}/${lesson.id}`,
+      `${DOMAIN}/library/${category}/${other.id}`,
+    ]);
 
-    expect((await api(site.backendUrl, 'DELETE', '/api/v1/document', { token: adminToken, query: { id: other.id } })).status).toBe(200);
+    expect(
+      (await api(site.backendUrl, 'DELETE', '/api/v1/document', { token: adminToken, query: { id: other.id } })).status,
+    ).toBe(200);
     await api(site.backendUrl, 'PUT', '/api/v1/sitemap', { token: adminToken });
     expect(await documents()).toEqual([`${DOMAIN}/library/${category}/${lesson.id}`]);
   });

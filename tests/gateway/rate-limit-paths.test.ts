@@ -55,13 +55,21 @@ describe('the login limit holds whatever the spelling of the path', () => {
       await withGateway(async (gw) => {
         const statuses: number[] = [];
         for (let i = 0; i < TRIES; i++) {
-          const res = await sendRaw(gw.url, path, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: `wrong-${i}` }) });
+          const res = await sendRaw(gw.url, path, {
+            method: 'POST',
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ username: 'admin', password: `wrong-${i}` }),
+          });
           statuses.push(res.status);
         }
         expect(statuses.filter(reachedHandler).length).toBeLessThanOrEqual(MAX);
         // Every try beyond the limit is refused by the gateway, or never had a handler.
         expect(statuses.slice(MAX).filter((status) => status !== 429 && status !== 404)).toEqual([]);
-        const right = await sendRaw(gw.url, path, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: backend.adminPassword }) });
+        const right = await sendRaw(gw.url, path, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ username: 'admin', password: backend.adminPassword }),
+        });
         expect([429, 404]).toContain(right.status);
         expect(right.setCookies).toEqual([]);
       });
@@ -70,7 +78,11 @@ describe('the login limit holds whatever the spelling of the path', () => {
 
   it('still lets the right password in through the plain path before the limit', async () => {
     await withGateway(async (gw) => {
-      const res = await sendRaw(gw.url, '/api/v1/user/%6cogin', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ username: 'admin', password: backend.adminPassword }) });
+      const res = await sendRaw(gw.url, '/api/v1/user/%6cogin', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ username: 'admin', password: backend.adminPassword }),
+      });
       expect(res.status).toBe(200);
       expect(res.setCookies[0]).toMatch(/^token=/);
     });
@@ -79,9 +91,17 @@ describe('the login limit holds whatever the spelling of the path', () => {
 
 describe('the other sign-in limits hold for encoded spellings', () => {
   const cases: Array<[method: string, path: string, body: (i: number) => unknown]> = [
-    ['POST', '/api/v1/user/%72egister', (i) => ({ username: `bypass${process.pid}x${i}`, password: 'member-password' })],
+    [
+      'POST',
+      '/api/v1/user/%72egister',
+      (i) => ({ username: `bypass${process.pid}x${i}`, password: 'member-password' }),
+    ],
     ['POST', '/api/v1/user/findpassword/%73tepone', () => ({ email: 'not-an-email' })],
-    ['PUT', '/api/v1/user/findpassword/%73teptwo', () => ({ email: 'not-an-email', token: 'x', password: 'new-password' })],
+    [
+      'PUT',
+      '/api/v1/user/findpassword/%73teptwo',
+      () => ({ email: 'not-an-email', token: 'x', password: 'new-password' }),
+    ],
     ['POST', '/api/v1/oauth/%6cogin', () => ({ type: 1, code: 'x', state: 'y' })],
   ];
   for (const [method, path, body] of cases) {
@@ -89,7 +109,9 @@ describe('the other sign-in limits hold for encoded spellings', () => {
       await withGateway(async (gw) => {
         const statuses: number[] = [];
         for (let i = 0; i < TRIES; i++) {
-          statuses.push((await sendRaw(gw.url, path, { method, headers: JSON_HEADERS, body: JSON.stringify(body(i)) })).status);
+          statuses.push(
+            (await sendRaw(gw.url, path, { method, headers: JSON_HEADERS, body: JSON.stringify(body(i)) })).status,
+          );
         }
         expect(statuses.slice(0, MAX).every(reachedHandler)).toBe(true);
         expect(statuses.slice(MAX)).toEqual(Array(TRIES - MAX).fill(429));

@@ -11,7 +11,10 @@ import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 const HTML = { accept: 'text/html' };
 const BROWSER = { ...HTML, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
-const CRAWLER = { ...HTML, 'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)' };
+const CRAWLER = {
+  ...HTML,
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
 
 /** How long a late call is held: past the route data's limit (1 s) by far. */
 const LATE_MS = 10_000;
@@ -30,7 +33,14 @@ afterAll(async () => {
 });
 beforeEach(() => {
   backend.documents.clear();
-  backend.documents.set(7, { id: 7, title: '高等数学讲义', description: '微积分入门', content: '极限与连续。导数。', category_id: [1], category: [{ id: 1 }] });
+  backend.documents.set(7, {
+    id: 7,
+    title: '高等数学讲义',
+    description: '微积分入门',
+    content: '极限与连续。导数。',
+    category_id: [1],
+    category: [{ id: 1 }],
+  });
   backend.documents.set(8, { id: 8, title: '线性代数', category_id: [1] });
 });
 afterEach(() => {
@@ -45,7 +55,10 @@ function startDataOf(html: string): StartData {
 
 /** A write through the gateway that makes the route data stale (as an admin's would). */
 async function deleteDocument(id: number): Promise<void> {
-  const res = await send(`${gw.url}/api/v1/document?id=${id}`, { method: 'DELETE', headers: sameOrigin(gw.url, { cookie: `token=${backend.adminToken}` }) });
+  const res = await send(`${gw.url}/api/v1/document?id=${id}`, {
+    method: 'DELETE',
+    headers: sameOrigin(gw.url, { cookie: `token=${backend.adminToken}` }),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -73,11 +86,16 @@ describe('route data', () => {
 
   it("makes a logged-in visitor's calls with their token, and keeps none of them", async () => {
     for (let i = 0; i < 2; i++) {
-      const res = await send(`${gw.url}/library/1/7`, { headers: { ...BROWSER, cookie: `token=${backend.memberToken}` } });
+      const res = await send(`${gw.url}/library/1/7`, {
+        headers: { ...BROWSER, cookie: `token=${backend.memberToken}` },
+      });
       expect(res.status).toBe(200);
       expect(findAnswer(startDataOf(res.text).routeData ?? [], documentCall(7))?.title).toBe('高等数学讲义');
     }
-    expect(backend.authorizations.get('/api/v1/document')).toEqual([`Bearer ${backend.memberToken}`, `Bearer ${backend.memberToken}`]);
+    expect(backend.authorizations.get('/api/v1/document')).toEqual([
+      `Bearer ${backend.memberToken}`,
+      `Bearer ${backend.memberToken}`,
+    ]);
   });
 
   it('serves the page without the calls that are late, and the SPA makes them', async () => {

@@ -57,8 +57,19 @@ describe('npm start: is the SPA build stale?', () => {
 describe('npm start: the SPA build in one line', () => {
   const build = (script: string) => {
     const printed = { out: '', err: '' };
-    const ok = buildWeb(dir, 'web/dist is missing', { out: (t) => { printed.out += t; }, err: (t) => { printed.err += t; } },
-      [process.execPath, ['-e', script]]);
+    const ok = buildWeb(
+      dir,
+      'web/dist is missing',
+      {
+        out: (t) => {
+          printed.out += t;
+        },
+        err: (t) => {
+          printed.err += t;
+        },
+      },
+      [process.execPath, ['-e', script]],
+    );
     return { ok, ...printed };
   };
   const noisy = "for (let i = 0; i < 200; i++) console.log('vite: chunk ' + i); console.error('a warning');";
@@ -82,7 +93,19 @@ describe('npm start: the SPA build in one line', () => {
 
   it('says so when the build command cannot be started', () => {
     let err = '';
-    expect(buildWeb(dir, 'web/dist is missing', { out: () => {}, err: (t) => { err += t; } }, ['/nonexistent/npm', []])).toBe(false);
+    expect(
+      buildWeb(
+        dir,
+        'web/dist is missing',
+        {
+          out: () => {},
+          err: (t) => {
+            err += t;
+          },
+        },
+        ['/nonexistent/npm', []],
+      ),
+    ).toBe(false);
     expect(err).toContain('ENOENT');
     expect(err).toContain('The SPA build failed');
   });
@@ -98,7 +121,10 @@ describe('compress-assets', () => {
 
     const results = await compressAssets(join(dir, 'assets'));
 
-    expect(results.map((r) => r.file.slice(dir.length)).sort()).toEqual(['/assets/index-abc.js', '/assets/nested/style-def.css']);
+    expect(results.map((r) => r.file.slice(dir.length)).sort()).toEqual([
+      '/assets/index-abc.js',
+      '/assets/nested/style-def.css',
+    ]);
     expect(brotliDecompressSync(await readFile(join(dir, 'assets/index-abc.js.br'))).toString()).toBe(js);
     expect(gunzipSync(await readFile(join(dir, 'assets/index-abc.js.gz'))).toString()).toBe(js);
     expect(existsSync(join(dir, 'assets/nested/style-def.css.br'))).toBe(true);
@@ -108,11 +134,14 @@ describe('compress-assets', () => {
 });
 
 describe('npm test and npm run test:quick (scripts/test.ts)', () => {
-  const projectsOf = (steps: readonly Step[]) => steps.flatMap((step) => step.args.flatMap((arg, i) => (step.args[i - 1] === '--project' ? [arg] : [])));
+  const projectsOf = (steps: readonly Step[]) =>
+    steps.flatMap((step) => step.args.flatMap((arg, i) => (step.args[i - 1] === '--project' ? [arg] : [])));
   const node = (name: string, script: string): Step => ({ name, command: process.execPath, args: ['-e', script] });
 
   it('runs every project of vitest.config.ts in the full tier, with lint and the coverage gate; the quick one leaves out the slow and browser tests', () => {
-    const projects = (vitestConfig.test?.projects ?? []).map((project) => (project as { test: { name: string } }).test.name);
+    const projects = (vitestConfig.test?.projects ?? []).map(
+      (project) => (project as { test: { name: string } }).test.name,
+    );
     // server-postgres is one of them only where PostgreSQL is installed: the tier names it always.
     expect(projectsOf(TIERS.full.tests).sort()).toEqual([...new Set([...projects, 'server-postgres'])].sort());
     expect(TIERS.full.tests.some((step) => step.args.includes('--coverage'))).toBe(true);
@@ -125,7 +154,10 @@ describe('npm test and npm run test:quick (scripts/test.ts)', () => {
     const flag = join(dir, 'flag');
     const shown: string[] = [];
     // The step beside waits for a file that the test step writes: run one after the other, they would never end.
-    const waits = node('typecheck', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(flag)})) { clearInterval(t); console.log('types ok'); } }, 10); setTimeout(() => process.exit(9), 20000).unref();`);
+    const waits = node(
+      'typecheck',
+      `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(flag)})) { clearInterval(t); console.log('types ok'); } }, 10); setTimeout(() => process.exit(9), 20000).unref();`,
+    );
     const writes = node('tests', `require('fs').writeFileSync(${JSON.stringify(flag)}, '')`);
     expect(await runPlan({ beside: [waits], tests: [writes] }, dir, (text) => shown.push(text))).toBe(0);
     const text = shown.join('');
@@ -133,12 +165,18 @@ describe('npm test and npm run test:quick (scripts/test.ts)', () => {
     expect(text).toMatch(/typecheck: passed in \d+ s\ntests: passed in \d+ s/);
   });
 
-  it('fails when any step fails, showing the failed step\'s output', async () => {
+  it("fails when any step fails, showing the failed step's output", async () => {
     const shown: string[] = [];
     const failing = node('lint', `console.error('2 problems'); process.exit(3)`);
     expect(await runPlan({ beside: [failing], tests: [node('tests', '')] }, dir, (text) => shown.push(text))).toBe(1);
     expect(shown.join('')).toContain('lint failed (exit 3):\n2 problems');
     expect(shown.join('')).toContain('lint: FAILED (exit 3)');
-    expect(await runPlan({ beside: [], tests: [node('tests', 'process.exit(1)'), node('more tests', '')] }, dir, () => undefined)).toBe(1);
+    expect(
+      await runPlan(
+        { beside: [], tests: [node('tests', 'process.exit(1)'), node('more tests', '')] },
+        dir,
+        () => undefined,
+      ),
+    ).toBe(1);
   });
 });

@@ -29,7 +29,15 @@ interface Child {
 function spawnServer(env: Record<string, string>): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WEB_DIST: FIXTURE_DIST,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -125,7 +133,9 @@ describe('gateway/server.ts', () => {
         const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, S3_BUCKET: 'no-such-bucket' });
         children.push(child);
         expect(await child.exited).toBe(1);
-        expect(child.stderr()).toMatch(/(^|\n)Invalid embedded backend configuration: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/);
+        expect(child.stderr()).toMatch(
+          /(^|\n)Invalid embedded backend configuration: S3_BUCKET: there is no bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+\n$/,
+        );
         expect(child.stderr()).not.toMatch(/^\s+at /m);
       } finally {
         await rm(dataDir, { recursive: true, force: true });
@@ -202,7 +212,9 @@ describe('gateway/server.ts', () => {
     expect(res.statusCode).toBe(200);
     expect(body.received).toBe(total);
     const growth = peak - before;
-    console.info(`${UPLOAD_MB} MB upload through gateway/server.ts: RSS ${(before / 1048576).toFixed(0)} MB → peak ${(peak / 1048576).toFixed(0)} MB (+${(growth / 1048576).toFixed(1)} MB)`);
+    console.info(
+      `${UPLOAD_MB} MB upload through gateway/server.ts: RSS ${(before / 1048576).toFixed(0)} MB → peak ${(peak / 1048576).toFixed(0)} MB (+${(growth / 1048576).toFixed(1)} MB)`,
+    );
     // Garbage from the chunks passing through lifts RSS by a constant ~40 MB here (the same
     // for 50 and 200 MB); a buffered upload would add its whole size.
     expect(growth).toBeLessThan((UPLOAD_MB / 2) * 1024 * 1024);
@@ -232,7 +244,11 @@ describe('gateway/server.ts', () => {
       expect(new Set(box.map((line) => line.length)).size).toBe(1);
       expect(box.slice(1, -1).every((line) => line.startsWith('  │ ') && line.endsWith(' │'))).toBe(true);
       const inside = box.join('\n');
-      for (const text of ['moredoc-site is running at http://localhost:', 'admin account created: username "admin", password "', 'press Ctrl-C to stop the site']) {
+      for (const text of [
+        'moredoc-site is running at http://localhost:',
+        'admin account created: username "admin", password "',
+        'press Ctrl-C to stop the site',
+      ]) {
         expect(inside).toContain(text);
       }
       expect(first.stdout()).toContain(`backend: embedded, data in ${dataDir}`);
@@ -255,9 +271,14 @@ describe('gateway/server.ts', () => {
       expect(await second.exited).toBe(0);
     }, 60_000);
 
-    it('writes one readable line per request with LOG_FORMAT=text (a terminal\'s default), none for the SPA\'s files at info', async () => {
+    it("writes one readable line per request with LOG_FORMAT=text (a terminal's default), none for the SPA's files at info", async () => {
       const ownData = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
-      const child = spawnServer({ DATA_DIR: ownData, ADMIN_PASSWORD: 'operator-chosen-secret-42', LOG_LEVEL: 'info', LOG_FORMAT: 'text' });
+      const child = spawnServer({
+        DATA_DIR: ownData,
+        ADMIN_PASSWORD: 'operator-chosen-secret-42',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'text',
+      });
       children.push(child);
       try {
         const url = await listeningUrl(child);
@@ -266,10 +287,13 @@ describe('gateway/server.ts', () => {
         expect((await send(`${url}/assets/${asset}`)).status).toBe(200);
         expect((await send(`${url}/api/v1/no-such-call`)).status).toBeGreaterThanOrEqual(400);
         const deadline = Date.now() + 5_000;
-        while (!child.stdout().includes('/api/v1/no-such-call') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        while (!child.stdout().includes('/api/v1/no-such-call') && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
         const lines = child.stdout().split('\n');
         expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
-        expect(lines.filter((l) => l.includes('/api/v1/settings'))).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}GET \/api\/v1\/settings\?tab=1 200 [\d.]+ms$/)]);
+        expect(lines.filter((l) => l.includes('/api/v1/settings'))).toEqual([
+          expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}GET \/api\/v1\/settings\?tab=1 200 [\d.]+ms$/),
+        ]);
         expect(lines.filter((l) => l.includes('/api/v1/no-such-call'))).toHaveLength(1);
         expect(lines.filter((l) => l.includes(asset))).toEqual([]);
       } finally {
@@ -279,7 +303,7 @@ describe('gateway/server.ts', () => {
       }
     }, 60_000);
 
-    it('answers API calls (the reader\'s and downloads too), pages with their route data, files and sitemaps without one socket to itself, listening on its own port only', async () => {
+    it("answers API calls (the reader's and downloads too), pages with their route data, files and sitemaps without one socket to itself, listening on its own port only", async () => {
       const child = spawnServer({ DATA_DIR: dataDir });
       children.push(child);
       const url = await listeningUrl(child);
@@ -313,7 +337,11 @@ describe('gateway/server.ts', () => {
           expect(res.status, path).toBe(status);
           sample();
         }
-        const login = await send(`${url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'wrong' }) });
+        const login = await send(`${url}/api/v1/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password: 'wrong' }),
+        });
         expect(login.status).toBe(400);
         sample();
       } finally {
@@ -333,13 +361,21 @@ describe('gateway/server.ts', () => {
       children.push(child);
       try {
         const url = await listeningUrl(child);
-        expect(child.stdout()).toContain('admin account created: username "admin", with the password set in ADMIN_PASSWORD');
+        expect(child.stdout()).toContain(
+          'admin account created: username "admin", with the password set in ADMIN_PASSWORD',
+        );
         const res = await send(`${url}/api/v1/settings?tab=1`);
         expect(res.status).toBe(200);
         await new Promise((r) => setTimeout(r, 200));
-        const lines = child.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const lines = child
+          .stdout()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         const aboutIt = lines.filter((l) => JSON.stringify(l).includes('/api/v1/settings'));
-        expect(aboutIt).toEqual([expect.objectContaining({ level: 30, msg: 'request', url: '/api/v1/settings?tab=1', status: 200 })]);
+        expect(aboutIt).toEqual([
+          expect.objectContaining({ level: 30, msg: 'request', url: '/api/v1/settings?tab=1', status: 200 }),
+        ]);
         expect(child.stdout() + child.stderr()).not.toContain(chosen);
         child.process.kill('SIGTERM');
         expect(await child.exited).toBe(0);

@@ -58,7 +58,10 @@ describe('the site over HTTP (gateway + embedded backend)', () => {
     expect(member.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(startDataOf(member.text).user?.username).toBe('reader01');
 
-    const logout = await send(`${site.url}/api/v1/user/logout`, { method: 'DELETE', headers: sameOrigin(site.url, { cookie }) });
+    const logout = await send(`${site.url}/api/v1/user/logout`, {
+      method: 'DELETE',
+      headers: sameOrigin(site.url, { cookie }),
+    });
     expect(logout.status).toBe(200);
     expect(cookieAttributes(logout.setCookies[0]!).get('max-age')).toBe('0');
 
@@ -102,7 +105,9 @@ describe('the site over HTTP (gateway + embedded backend)', () => {
     const home = await send(`${site.url}/`, { headers: HTML });
     const anonymous = startDataOf(home.text);
     expect(anonymous.settings.system?.sitename).toBeTruthy();
-    expect(home.text).toContain(`<title>${anonymous.settings.system?.title || anonymous.settings.system?.sitename}</title>`);
+    expect(home.text).toContain(
+      `<title>${anonymous.settings.system?.title || anonymous.settings.system?.sitename}</title>`,
+    );
     expect(anonymous.user).toBeUndefined();
     const cookie = await loginAs('admin', site.adminPassword);
     const data = startDataOf((await send(`${site.url}/admin`, { headers: { ...HTML, cookie } })).text);

@@ -78,7 +78,11 @@ describe('token → cookie', () => {
     const token = makeJwt();
     stub.handle((_req, res) => {
       const body = gzipSync(JSON.stringify({ token, user }));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
       res.end(body);
     });
     const res = await post('/api/v1/user/login');
@@ -88,7 +92,12 @@ describe('token → cookie', () => {
   });
 
   it('does the same for register and any other answer carrying a token (OAuth login, sign-in and sign-up by SMS code)', async () => {
-    for (const path of ['/api/v1/user/register', '/api/v1/user/oauth/login', '/api/v1/user/login/mobile', '/api/v1/user/register/mobile']) {
+    for (const path of [
+      '/api/v1/user/register',
+      '/api/v1/user/oauth/login',
+      '/api/v1/user/login/mobile',
+      '/api/v1/user/register/mobile',
+    ]) {
       const token = makeJwt();
       stub.handle((_req, res) => json(res, 200, { token, user }));
       const res = await post(path);
@@ -120,7 +129,11 @@ describe('token → cookie', () => {
     const secure = await startGateway(stub.url, { publicOrigin: 'https://docs.example.com' });
     try {
       stub.handle((_req, res) => json(res, 200, { token: makeJwt(), user }));
-      const res = await send(`${secure.url}/api/v1/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const res = await send(`${secure.url}/api/v1/user/login`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(cookieAttributes(res.setCookies[0]!).has('secure')).toBe(true);
     } finally {
       await secure.close();
@@ -132,7 +145,11 @@ describe('token → cookie', () => {
     try {
       const token = makeJwt();
       stub.handle((_req, res) => json(res, 200, { token, user }));
-      const login = await send(`${named.url}/api/v1/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const login = await send(`${named.url}/api/v1/user/login`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(cookieAttributes(login.setCookies[0]!).get('$name')).toBe('sid');
       stub.handle((_req, res) => json(res, 200, user));
       await send(`${named.url}/api/v1/user`, { headers: { cookie: `sid=${token}; token=other` } });
@@ -160,7 +177,9 @@ describe('token → cookie', () => {
 
 describe('clearing the cookie', () => {
   it('clears the cookie when the backend answers 401 to the cookie token', async () => {
-    stub.handle((_req, res) => json(res, 401, { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' }));
+    stub.handle((_req, res) =>
+      json(res, 401, { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' }),
+    );
     const res = await send(`${gw.url}/api/v1/user`, { headers: { cookie: `token=${makeJwt()}` } });
     expect(res.status).toBe(401);
     const cookie = cookieAttributes(res.setCookies[0]!);
@@ -173,7 +192,9 @@ describe('clearing the cookie', () => {
 
   it("keeps the cookie when the 401 was about the client's own Authorization", async () => {
     stub.handle((_req, res) => json(res, 401, { code: 16, message: 'x' }));
-    const res = await send(`${gw.url}/api/v1/user`, { headers: { cookie: `token=${makeJwt()}`, authorization: 'Bearer other' } });
+    const res = await send(`${gw.url}/api/v1/user`, {
+      headers: { cookie: `token=${makeJwt()}`, authorization: 'Bearer other' },
+    });
     expect(res.setCookies).toEqual([]);
   });
 

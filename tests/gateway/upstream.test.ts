@@ -2,7 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
-import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+import {
+  json,
+  makeJwt,
+  sameOrigin,
+  send,
+  sendRaw,
+  startGateway,
+  startStub,
+  type Stub,
+  type TestGateway,
+} from './helpers';
 
 let stub: Stub;
 let gw: TestGateway;
@@ -37,7 +47,9 @@ describe('requests to the backend', () => {
   });
 
   it("keeps the client's own Authorization header (API clients)", async () => {
-    await send(`${gw.url}/api/v1/user`, { headers: { authorization: 'Bearer client-token', cookie: `token=${makeJwt()}` } });
+    await send(`${gw.url}/api/v1/user`, {
+      headers: { authorization: 'Bearer client-token', cookie: `token=${makeJwt()}` },
+    });
     expect(lastUpstream().headers.authorization).toBe('Bearer client-token');
   });
 
@@ -53,7 +65,9 @@ describe('requests to the backend', () => {
 
   it('does not let "Connection: authorization" strip the injected Bearer header', async () => {
     const token = makeJwt();
-    await send(`${gw.url}/api/v1/user`, { headers: { cookie: `token=${token}`, connection: 'keep-alive, authorization' } });
+    await send(`${gw.url}/api/v1/user`, {
+      headers: { cookie: `token=${token}`, connection: 'keep-alive, authorization' },
+    });
     expect(lastUpstream().headers.authorization).toBe(`Bearer ${token}`);
   });
 
@@ -131,7 +145,11 @@ describe('requests to the backend', () => {
   });
 
   it('refuses path traversal out of the API prefix', async () => {
-    for (const path of ['/api/v1/%2e%2e/%2e%2e/etc/passwd', '/api/v1/../../etc/passwd', '/api/v1/..%2f..%2fetc/passwd']) {
+    for (const path of [
+      '/api/v1/%2e%2e/%2e%2e/etc/passwd',
+      '/api/v1/../../etc/passwd',
+      '/api/v1/..%2f..%2fetc/passwd',
+    ]) {
       const res = await sendRaw(gw.url, path);
       expect(res.status, path).toBe(400);
       expect(res.json<{ code: number }>().code).toBe(400);
@@ -172,7 +190,8 @@ describe('answers from the backend', () => {
     expect(first.done).toBe(false);
     expect(finished).toBe(false);
     let total = (first.value as Buffer).length;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) total += (next.value as Buffer).length;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      total += (next.value as Buffer).length;
     expect(total).toBe(5 * 1024);
     expect(finished).toBe(true);
   });
@@ -202,7 +221,11 @@ describe('upstream faults', () => {
         expect(res.status).toBe(502);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         const body = res.json<{ code: number; message: string; error: string }>();
-        expect(body).toEqual({ code: 502, message: '后端服务暂时不可用，请稍后重试', error: '后端服务暂时不可用，请稍后重试' });
+        expect(body).toEqual({
+          code: 502,
+          message: '后端服务暂时不可用，请稍后重试',
+          error: '后端服务暂时不可用，请稍后重试',
+        });
         expect(res.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
       }
     } finally {
@@ -213,7 +236,10 @@ describe('upstream faults', () => {
   it('verifies the TLS certificate of an https backend', async () => {
     const fixtures = new URL('./fixtures/', import.meta.url);
     const server = createHttpsServer(
-      { key: readFileSync(new URL('self-signed.key', fixtures)), cert: readFileSync(new URL('self-signed.crt', fixtures)) },
+      {
+        key: readFileSync(new URL('self-signed.key', fixtures)),
+        cert: readFileSync(new URL('self-signed.crt', fixtures)),
+      },
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"leaked":true}');
@@ -241,7 +267,11 @@ describe('upstream faults', () => {
     const res = await send(`${gw.url}/api/v1/settings`);
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(res.json()).toEqual({ code: 504, message: '后端服务响应超时，请稍后重试', error: '后端服务响应超时，请稍后重试' });
+    expect(res.json()).toEqual({
+      code: 504,
+      message: '后端服务响应超时，请稍后重试',
+      error: '后端服务响应超时，请稍后重试',
+    });
     expect(stub.requests).toHaveLength(1);
   });
 
@@ -269,7 +299,7 @@ describe('upstream faults', () => {
     stub.handle((_req, r) => json(r, 200, { ok: true }));
     const after = await send(`${gw.url}/api/v1/settings`);
     expect(after.status).toBe(200);
-    expect(gw.logs.join("")).not.toMatch(/"res":\{"statusCode":500/);
+    expect(gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
   });
 
   it('answers 502 when a token answer is cut mid-body', async () => {
@@ -278,7 +308,11 @@ describe('upstream faults', () => {
       res.write('{"token":"');
       setTimeout(() => req.socket.destroy(), 20);
     });
-    const res = await send(`${gw.url}/api/v1/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await send(`${gw.url}/api/v1/user/login`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(502);
     expect(res.setCookies).toEqual([]);
   });

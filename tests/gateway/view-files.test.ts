@@ -37,7 +37,12 @@ interface Answer {
   body: Buffer;
 }
 
-async function get(base: string, path: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET'): Promise<Answer> {
+async function get(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'HEAD' = 'GET',
+): Promise<Answer> {
   const res = await request(`${base}${path}`, { method, headers });
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
@@ -73,7 +78,11 @@ describe('the same answers in process as over HTTP', () => {
   it('a free page, gzip SVG as stored, to a visitor', async () => {
     const page = await same(pagePath(1, '.gzip.svg'), { 'accept-encoding': 'gzip' });
     expect(page.status).toBe(200);
-    expect(page.headers).toMatchObject({ 'content-encoding': 'gzip', 'cache-control': 'public, max-age=604800', 'content-type': 'image/svg+xml' });
+    expect(page.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'cache-control': 'public, max-age=604800',
+      'content-type': 'image/svg+xml',
+    });
     expect(gunzipSync(page.body).toString('utf8')).toContain('<svg');
     // The gateway's own headers are on both.
     expect(page.headers['x-frame-options']).toBe('DENY');
@@ -98,7 +107,9 @@ describe('the same answers in process as over HTTP', () => {
     expect(owner.headers['cache-control']).toBe('private, max-age=3600');
     expect((await same(pagePath(4), { authorization: `Bearer ${author.token}` })).status).toBe(200);
     // A client's own Authorization wins over the cookie, in process too.
-    expect((await same(pagePath(4), { ...cookieOf(author), authorization: `Bearer ${stranger.token}` })).status).toBe(403);
+    expect((await same(pagePath(4), { ...cookieOf(author), authorization: `Bearer ${stranger.token}` })).status).toBe(
+      403,
+    );
   });
 
   it('a page that does not exist, and a hash no document has: 404', async () => {
@@ -108,7 +119,10 @@ describe('the same answers in process as over HTTP', () => {
   });
 
   it('a hidden document: 404 to strangers, every page to its owner', async () => {
-    const hide = await api(backend.url, 'PUT', '/api/v1/document/check', { token: backend.adminToken, body: { id: [doc.id], status: 4 } });
+    const hide = await api(backend.url, 'PUT', '/api/v1/document/check', {
+      token: backend.adminToken,
+      body: { id: [doc.id], status: 4 },
+    });
     expect(hide.status).toBe(200);
     try {
       expect((await same(pagePath(1))).status).toBe(404);
@@ -117,7 +131,10 @@ describe('the same answers in process as over HTTP', () => {
       expect(owner.status).toBe(200);
       expect(owner.headers['cache-control']).toBe('private, max-age=3600');
     } finally {
-      await api(backend.url, 'PUT', '/api/v1/document/check', { token: backend.adminToken, body: { id: [doc.id], status: 2 } });
+      await api(backend.url, 'PUT', '/api/v1/document/check', {
+        token: backend.adminToken,
+        body: { id: [doc.id], status: 2 },
+      });
     }
   });
 
@@ -141,7 +158,10 @@ describe('the same answers in process as over HTTP', () => {
   });
 
   it('paths that leave the route: 400 on both ways', async () => {
-    for (const path of [`/view/page/${doc.hash}/..%2F..%2Fmoredoc.db`, `/view/cover/${doc.hash}%2F..%2Fmanifest.json`]) {
+    for (const path of [
+      `/view/page/${doc.hash}/..%2F..%2Fmoredoc.db`,
+      `/view/cover/${doc.hash}%2F..%2Fmanifest.json`,
+    ]) {
       const [mine, theirs] = await Promise.all([sendRaw(inProcess.url, path), sendRaw(proxied.url, path)]);
       expect(mine.status, path).toBe(400);
       expect(theirs.status, path).toBe(400);
@@ -150,13 +170,18 @@ describe('the same answers in process as over HTTP', () => {
 });
 
 describe('what the backend leaves to its router goes over HTTP', () => {
-  it('a malformed hash, an escaped name, a trailing slash and HEAD get the backend\'s own answers', async () => {
+  it("a malformed hash, an escaped name, a trailing slash and HEAD get the backend's own answers", async () => {
     const bad = await same('/view/page/abc/1.svg', {}, inProcessLive);
     expect(bad.status).toBe(404);
     expect(JSON.parse(bad.body.toString())).toEqual({ code: 400, message: 'hash值必须32位' });
-    expect((await same(`/view/page/${doc.hash}/%31.svg`, { 'accept-encoding': 'gzip' }, inProcessLive)).status).toBe(200);
+    expect((await same(`/view/page/${doc.hash}/%31.svg`, { 'accept-encoding': 'gzip' }, inProcessLive)).status).toBe(
+      200,
+    );
     expect((await same(`/view/cover/${doc.hash}/`, {}, inProcessLive)).status).toBe(404);
-    const [mine, theirs] = await Promise.all([get(inProcessLive.url, pagePath(1), {}, 'HEAD'), get(proxied.url, pagePath(1), {}, 'HEAD')]);
+    const [mine, theirs] = await Promise.all([
+      get(inProcessLive.url, pagePath(1), {}, 'HEAD'),
+      get(proxied.url, pagePath(1), {}, 'HEAD'),
+    ]);
     expect(comparable(mine)).toEqual(comparable(theirs));
     expect(mine.status).toBe(200);
   });

@@ -42,14 +42,16 @@ export interface StartedBackend {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startBackend(opts: {
-  env?: Record<string, string>;
-  /** Reuse a DATA_DIR (restart tests); default: a fresh temporary one. */
-  dataDir?: string;
-  build?: Omit<BuildBackendOptions, 'logger'>;
-  /** Keep the files in this S3 server's bucket (its S3_* variables) instead of DATA_DIR. */
-  s3?: Pick<TestS3, 'env'>;
-} = {}): Promise<StartedBackend> {
+export async function startBackend(
+  opts: {
+    env?: Record<string, string>;
+    /** Reuse a DATA_DIR (restart tests); default: a fresh temporary one. */
+    dataDir?: string;
+    build?: Omit<BuildBackendOptions, 'logger'>;
+    /** Keep the files in this S3 server's bucket (its S3_* variables) instead of DATA_DIR. */
+    s3?: Pick<TestS3, 'env'>;
+  } = {},
+): Promise<StartedBackend> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
   const config = loadBackendConfig({
     ...CAPTCHAS_OFF,
@@ -107,15 +109,29 @@ export function toQueryString(query: Query): string {
 }
 
 /** A request to `url`: in process when a backend of this process answers there (from 127.0.0.1, as over the socket). */
-async function call(url: string, method: string, pathAndQuery: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+async function call(
+  url: string,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Response> {
   const app = inProcess.get(url);
   if (!app) return fetch(url + pathAndQuery, { method, headers, body });
-  const res = await app.inject({ method: method as 'GET', url: pathAndQuery, headers, ...(body !== undefined ? { payload: body } : {}) });
+  const res = await app.inject({
+    method: method as 'GET',
+    url: pathAndQuery,
+    headers,
+    ...(body !== undefined ? { payload: body } : {}),
+  });
   const answered = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) answered.append(name, String(one));
   }
-  return new Response(res.rawPayload.length ? new Uint8Array(res.rawPayload) : null, { status: res.statusCode, headers: answered });
+  return new Response(res.rawPayload.length ? new Uint8Array(res.rawPayload) : null, {
+    status: res.statusCode,
+    headers: answered,
+  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -186,12 +202,14 @@ export interface BackendFixture {
  * asked) in `beforeAll`, closes it in `afterAll`. `env` may be a function for values that
  * exist only once an earlier `beforeAll` has run (a stub provider's URL).
  */
-export function useBackend(opts: {
-  env?: Record<string, string> | (() => Record<string, string>);
-  member?: boolean;
-  s3?: boolean;
-  build?: Omit<BuildBackendOptions, 'logger'>;
-} = {}): BackendFixture {
+export function useBackend(
+  opts: {
+    env?: Record<string, string> | (() => Record<string, string>);
+    member?: boolean;
+    s3?: boolean;
+    build?: Omit<BuildBackendOptions, 'logger'>;
+  } = {},
+): BackendFixture {
   let backend: StartedBackend | undefined;
   let adminToken = '';
   let member: Member | undefined;
@@ -199,7 +217,11 @@ export function useBackend(opts: {
   beforeAll(async () => {
     // Loaded only when asked for: s3rver is a whole Koa server.
     if (opts.s3) s3 = await (await import('./s3')).startS3();
-    backend = await startBackend({ env: typeof opts.env === 'function' ? opts.env() : opts.env, ...(s3 ? { s3 } : {}), ...(opts.build ? { build: opts.build } : {}) });
+    backend = await startBackend({
+      env: typeof opts.env === 'function' ? opts.env() : opts.env,
+      ...(s3 ? { s3 } : {}),
+      ...(opts.build ? { build: opts.build } : {}),
+    });
     adminToken = await login(backend.url, 'admin', backend.adminPassword);
     if (opts.member) member = await registerMember(backend.url);
   });
@@ -212,10 +234,18 @@ export function useBackend(opts: {
     return backend;
   };
   return {
-    get url() { return started().url; },
-    get dataDir() { return started().dataDir; },
-    get adminPassword() { return started().adminPassword; },
-    get viewFiles() { return started().viewFiles; },
+    get url() {
+      return started().url;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get adminPassword() {
+      return started().adminPassword;
+    },
+    get viewFiles() {
+      return started().viewFiles;
+    },
     get adminToken() {
       started();
       return adminToken;
@@ -238,7 +268,9 @@ export async function setConfig(url: string, adminToken: string, values: Record<
   const list = await api(url, 'GET', '/api/v1/config/list', { token: adminToken, query: { category: categories } });
   const config = Object.entries(values).map(([key, value]) => {
     const [category, name] = key.split('.');
-    const row = (list.body.config as { id: number; category: string; name: string }[]).find((c) => c.category === category && c.name === name);
+    const row = (list.body.config as { id: number; category: string; name: string }[]).find(
+      (c) => c.category === category && c.name === name,
+    );
     if (!row) throw new Error(`no config key ${key}`);
     return { id: row.id, value };
   });
@@ -270,7 +302,11 @@ export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) =>
 }
 
 /** A search index of a backend's database (by its DATA_DIR), on whichever engine it runs. */
-export async function withSearchIndex<T>(dataDir: string, collection: SearchCollection, work: (index: SearchIndex) => Promise<T>): Promise<T> {
+export async function withSearchIndex<T>(
+  dataDir: string,
+  collection: SearchCollection,
+  work: (index: SearchIndex) => Promise<T>,
+): Promise<T> {
   if (databaseOf(dataDir)) return withDatabase(dataDir, (db) => work(new PostgresSearchIndex(db, collection)));
   const { default: SQLite } = await import('better-sqlite3');
   const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));

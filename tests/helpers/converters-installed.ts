@@ -18,7 +18,9 @@ const PACKAGES: Record<ConverterPart, string> = {
 
 function fontFamilies(): string[] {
   try {
-    return execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' }).split('\n').flatMap((line) => line.split(','));
+    return execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' })
+      .split('\n')
+      .flatMap((line) => line.split(','));
   } catch {
     return [];
   }
@@ -29,7 +31,10 @@ function fontFamilies(): string[] {
  * gives, for a test needing `parts`, undefined when they are all here, else why it is skipped
  * (the packages that are missing).
  */
-export function partsMissing(tools: ConverterReport, families: readonly string[] = fontFamilies()): (...parts: ConverterPart[]) => string | undefined {
+export function partsMissing(
+  tools: ConverterReport,
+  families: readonly string[] = fontFamilies(),
+): (...parts: ConverterPart[]) => string | undefined {
   // LibreOffice's program folder holds a library per program: Writer's, Calc's.
   const program = tools.libreoffice ? dirname(tools.libreoffice.path) : undefined;
   const here: Record<ConverterPart, boolean> = {
@@ -40,6 +45,8 @@ export function partsMissing(tools: ConverterReport, families: readonly string[]
   };
   return (...parts) => {
     const missing = parts.filter((part) => !here[part]);
-    return missing.length ? `skipped: not installed here (apt-get install ${missing.map((part) => PACKAGES[part]).join(' ')})` : undefined;
+    return missing.length
+      ? `skipped: not installed here (apt-get install ${missing.map((part) => PACKAGES[part]).join(' ')})`
+      : undefined;
   };
 }

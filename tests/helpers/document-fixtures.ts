@@ -21,9 +21,18 @@ export interface DocumentFixture {
 let counter = 0;
 
 /** Writes the original under documents/<h0>/…/<h4>/<md5><ext> and inserts its document row. */
-export async function insertDocument(dataDir: string, opts: {
-  userId: number; title?: string; ext?: string; price?: number; status?: number; deletedAt?: string | null; bytes?: Buffer;
-}): Promise<DocumentFixture> {
+export async function insertDocument(
+  dataDir: string,
+  opts: {
+    userId: number;
+    title?: string;
+    ext?: string;
+    price?: number;
+    status?: number;
+    deletedAt?: string | null;
+    bytes?: Buffer;
+  },
+): Promise<DocumentFixture> {
   counter += 1;
   const bytes = opts.bytes ?? Buffer.concat([Buffer.from('%PDF-1.4\n% fixture\n'), crypto.randomBytes(4096 + counter)]);
   const hash = crypto.createHash('md5').update(bytes).digest('hex');
@@ -35,21 +44,42 @@ export async function insertDocument(dataDir: string, opts: {
   const uuid = crypto.randomBytes(8).toString('hex');
   const id = await withDatabase(dataDir, async (db) => {
     const ts = new Date().toISOString();
-    const row = await db.insertInto('document').values({
-      title, user_id: opts.userId, uuid, price: opts.price ?? 0, size: bytes.length, ext, status: opts.status ?? 2, pages: 3, hash,
-      created_at: ts, updated_at: ts, deleted_at: opts.deletedAt ?? null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('document')
+      .values({
+        title,
+        user_id: opts.userId,
+        uuid,
+        price: opts.price ?? 0,
+        size: bytes.length,
+        ext,
+        status: opts.status ?? 2,
+        pages: 3,
+        hash,
+        created_at: ts,
+        updated_at: ts,
+        deleted_at: opts.deletedAt ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   });
   return { id, uuid, hash, bytes, title, ext };
 }
 
 export async function setCredits(dataDir: string, userId: number, credits: number): Promise<void> {
-  await withDatabase(dataDir, (db) => db.updateTable('user').set({ credit_count: credits }).where('id', '=', userId).execute());
+  await withDatabase(dataDir, (db) =>
+    db.updateTable('user').set({ credit_count: credits }).where('id', '=', userId).execute(),
+  );
 }
 
 export async function creditsOf(dataDir: string, userId: number): Promise<number> {
-  return withDatabase(dataDir, async (db) => (await db.selectFrom('user').select('credit_count').where('id', '=', userId).executeTakeFirstOrThrow()).credit_count);
+  return withDatabase(
+    dataDir,
+    async (db) =>
+      (await db.selectFrom('user').select('credit_count').where('id', '=', userId).executeTakeFirstOrThrow())
+        .credit_count,
+  );
 }
 
 /**
@@ -57,17 +87,37 @@ export async function creditsOf(dataDir: string, userId: number): Promise<number
  * conversion (platform/search, collection 'document'), through a second connection to the
  * same database, on whichever engine the backend runs.
  */
-export async function indexDocuments(dataDir: string, entries: {
-  id: number; title: string; content: string; keywords?: string; description?: string; categoryIds?: number[]; ext?: string;
-  language?: string; userId?: number; createdAt?: string; viewCount?: number;
-}[]): Promise<void> {
+export async function indexDocuments(
+  dataDir: string,
+  entries: {
+    id: number;
+    title: string;
+    content: string;
+    keywords?: string;
+    description?: string;
+    categoryIds?: number[];
+    ext?: string;
+    language?: string;
+    userId?: number;
+    createdAt?: string;
+    viewCount?: number;
+  }[],
+): Promise<void> {
   await withSearchIndex(dataDir, 'document', (index) =>
     index.upsert(
       entries.map((e) => ({
-        id: e.id, title: e.title, keywords: e.keywords ?? '', description: e.description ?? '', content: e.content,
+        id: e.id,
+        title: e.title,
+        keywords: e.keywords ?? '',
+        description: e.description ?? '',
+        content: e.content,
         attributes: {
-          categoryIds: e.categoryIds ?? [], ext: e.ext ?? '.pdf', language: e.language ?? '', userId: e.userId ?? 1,
-          createdAt: e.createdAt ?? new Date().toISOString(), viewCount: e.viewCount ?? 0,
+          categoryIds: e.categoryIds ?? [],
+          ext: e.ext ?? '.pdf',
+          language: e.language ?? '',
+          userId: e.userId ?? 1,
+          createdAt: e.createdAt ?? new Date().toISOString(),
+          viewCount: e.viewCount ?? 0,
         },
       })),
     ),

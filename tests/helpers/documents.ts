@@ -14,14 +14,19 @@ function save(document: mupdf.PDFDocument, options = 'compress'): Buffer {
   return Buffer.from(document.saveToBuffer(options).asUint8Array());
 }
 
-/** `pages` pages (A4 unless `size` says, in points) of Latin text in a base-14 font ("Page n of N"), quick to make and to render. */
+/**
+ * `pages` pages (A4 unless `size` says, in points) of Latin text in a base-14 font ("Page n of N"), quick to make and
+ * to render.
+ */
 export function textPdf(pages: number, size: readonly [number, number] = [595, 842]): Buffer {
   const document = new mupdf.PDFDocument();
   const font = document.addSimpleFont(new mupdf.Font('Times-Roman'));
   const resources = document.addObject({ Font: { F1: font } });
   for (let n = 1; n <= pages; n++) {
     const lines = [`Page ${n} of ${pages}`, 'The quick brown fox jumps over the lazy dog.', `Line three of page ${n}.`];
-    const content = lines.map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${size[1] - 82 - i * 30} Td (${line}) Tj ET`).join('\n');
+    const content = lines
+      .map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${size[1] - 82 - i * 30} Td (${line}) Tj ET`)
+      .join('\n');
     document.insertPage(-1, document.addPage([0, 0, size[0], size[1]], 0, resources, content));
   }
   return save(document);
@@ -70,7 +75,10 @@ export function pageGrey(page: mupdf.Page, scale: number): GreyImage {
 
 /** Page 1 of the Chinese fixture rendered grey at `dpi` (A4: 595 × 842 pt). */
 function fixturePageGrey(dpi: number): GreyImage {
-  return pageGrey(mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0), dpi / 72);
+  return pageGrey(
+    mupdf.Document.openDocument(readFileSync(fixture('chinese.pdf')), 'application/pdf').loadPage(0),
+    dpi / 72,
+  );
 }
 
 /** What the scans of scanJpegs show before their grain: fixturePageGrey a little darker, as a scanner's paper is. */
@@ -86,12 +94,17 @@ export function scanOriginal(dpi: number): GreyImage {
 export async function scanJpegs(pages: number, dpi = 200, quality = 75): Promise<Buffer[]> {
   const { pixels: clean, width, height } = scanOriginal(dpi);
   let seed = 1;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const jpegs: Buffer[] = [];
   for (let n = 0; n < pages; n++) {
     const grey = Buffer.alloc(width * height);
-    for (let i = 0; i < grey.length; i++) grey[i] = Math.max(0, Math.min(255, clean[i]! + Math.round((random() - 0.5) * 20)));
-    jpegs.push(await sharp(grey, { raw: { width, height, channels: 1 } }).jpeg({ quality }).toBuffer());
+    for (let i = 0; i < grey.length; i++)
+      grey[i] = Math.max(0, Math.min(255, clean[i]! + Math.round((random() - 0.5) * 20)));
+    jpegs.push(
+      await sharp(grey, { raw: { width, height, channels: 1 } })
+        .jpeg({ quality })
+        .toBuffer(),
+    );
   }
   return jpegs;
 }
@@ -112,7 +125,10 @@ export function jpegPdf(pages: JpegPage[]): Buffer {
   const document = new mupdf.PDFDocument();
   const font = document.addSimpleFont(new mupdf.Font('Helvetica'));
   for (const { jpeg, contents = 'q 595 0 0 842 0 0 cm /Scan Do Q', rotate = 0 } of pages) {
-    const resources = document.addObject({ Font: { F1: font }, XObject: { Scan: document.addImage(new mupdf.Image(jpeg)) } });
+    const resources = document.addObject({
+      Font: { F1: font },
+      XObject: { Scan: document.addImage(new mupdf.Image(jpeg)) },
+    });
     document.insertPage(-1, document.addPage([0, 0, 595, 842], rotate, resources, contents));
   }
   return save(document);
@@ -138,7 +154,15 @@ export function bilevelScanPdf(pages: number, dpi = 300): Buffer {
   const document = new mupdf.PDFDocument();
   for (let n = 0; n < pages; n++) {
     // Decode [1 0]: a set bit is black, as in CCITT and JBIG2 scans.
-    const image = document.addStream(bits, { Type: document.newName('XObject'), Subtype: document.newName('Image'), Width: width, Height: height, BitsPerComponent: 1, ColorSpace: document.newName('DeviceGray'), Decode: [1, 0] });
+    const image = document.addStream(bits, {
+      Type: document.newName('XObject'),
+      Subtype: document.newName('Image'),
+      Width: width,
+      Height: height,
+      BitsPerComponent: 1,
+      ColorSpace: document.newName('DeviceGray'),
+      Decode: [1, 0],
+    });
     const resources = document.addObject({ XObject: { Scan: image } });
     document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, 'q 595 0 0 842 0 0 cm /Scan Do Q'));
   }
@@ -151,13 +175,20 @@ export function bilevelScanPdf(pages: number, dpi = 300): Buffer {
  */
 export async function photoJpeg(seed: number, width = 1600, height = 1067): Promise<Buffer> {
   let state = seed;
-  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const [cellsX, cellsY] = [Math.ceil(width / 20), Math.ceil(height / 20)];
   const cells = Buffer.alloc(cellsX * cellsY * 3);
   for (let i = 0; i < cells.length; i++) cells[i] = Math.round(random() * 255);
-  const smooth = await sharp(cells, { raw: { width: cellsX, height: cellsY, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).blur(3).raw().toBuffer();
-  for (let i = 0; i < smooth.length; i++) smooth[i] = Math.max(0, Math.min(255, smooth[i]! + Math.round((random() - 0.5) * 24)));
-  return sharp(smooth, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  const smooth = await sharp(cells, { raw: { width: cellsX, height: cellsY, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .blur(3)
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < smooth.length; i++)
+    smooth[i] = Math.max(0, Math.min(255, smooth[i]! + Math.round((random() - 0.5) * 24)));
+  return sharp(smooth, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /**
@@ -189,7 +220,10 @@ export async function illustratedPdf(pages: number): Promise<Buffer> {
  * The first illustrated page (a photo over its lower half) with `content` drawn over it, after
  * `resources` has added what that content names.
  */
-export async function illustratedPageWith(content: string, resources: (document: mupdf.PDFDocument, resources: mupdf.PDFObject) => void = () => {}): Promise<Buffer> {
+export async function illustratedPageWith(
+  content: string,
+  resources: (document: mupdf.PDFDocument, resources: mupdf.PDFObject) => void = () => {},
+): Promise<Buffer> {
   const document = new mupdf.PDFDocument(await illustratedPdf(1));
   const page = document.findPage(0);
   resources(document, page.get('Resources'));

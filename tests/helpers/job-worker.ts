@@ -24,7 +24,11 @@ export const wakeKind = jobKind<{ n: number }>('test.wake');
 /** Wall-clock time in milliseconds with a fraction, comparable between processes of one machine. */
 export const preciseNow = (): number => performance.timeOrigin + performance.now();
 
-const silent = { info: () => undefined, warn: () => undefined, error: (obj: object, msg: string) => console.error(msg, obj) };
+const silent = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: (obj: object, msg: string) => console.error(msg, obj),
+};
 
 async function main(dataDir: string, mode: string, effectsFile: string): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -37,12 +41,19 @@ async function main(dataDir: string, mode: string, effectsFile: string): Promise
     db = (await openDatabase(dataDir)).db;
   }
   const queue = new JobQueue({
-    db, logger: silent, pollIntervalMs: Number(process.env.POLL_MS ?? 20), leaseMs: Number(process.env.LEASE_MS ?? 1000),
+    db,
+    logger: silent,
+    pollIntervalMs: Number(process.env.POLL_MS ?? 20),
+    leaseMs: Number(process.env.LEASE_MS ?? 1000),
     ...(notifications ? { notifications } : {}),
   });
   const recordEffect = (jobId: number) => fs.appendFileSync(effectsFile, `${jobId} ${process.pid}\n`);
   process.on('SIGTERM', () => {
-    void queue.stop().then(() => notifications?.close()).then(() => db.destroy()).then(() => process.exit(0));
+    void queue
+      .stop()
+      .then(() => notifications?.close())
+      .then(() => db.destroy())
+      .then(() => process.exit(0));
   });
 
   if (mode === 'crash') {
@@ -52,10 +63,14 @@ async function main(dataDir: string, mode: string, effectsFile: string): Promise
       recordEffect(jobId);
     });
   } else if (mode === 'drain') {
-    queue.register(bulkKind, async (_payload, { jobId }) => {
-      await sleep(5);
-      recordEffect(jobId);
-    }, { concurrency: 2 });
+    queue.register(
+      bulkKind,
+      async (_payload, { jobId }) => {
+        await sleep(5);
+        recordEffect(jobId);
+      },
+      { concurrency: 2 },
+    );
     process.stdout.write('ready\n');
     while (!fs.existsSync(path.join(dataDir, 'go'))) await sleep(10);
   } else if (mode === 'wake') {

@@ -38,11 +38,19 @@ function attempt(upstream: URL, request: http.IncomingMessage, body: Buffer): Pr
     const headers: http.OutgoingHttpHeaders = { ...request.headers };
     for (const name of HOP_HEADERS) delete headers[name];
     headers['content-length'] = String(body.length);
-    if (body.length === 0 && !['POST', 'PUT', 'PATCH'].includes(request.method ?? 'GET')) delete headers['content-length'];
+    if (body.length === 0 && !['POST', 'PUT', 'PATCH'].includes(request.method ?? 'GET'))
+      delete headers['content-length'];
     headers['x-forwarded-for'] = request.socket.remoteAddress ?? '127.0.0.1';
     headers.connection = 'close';
     let connected = false;
-    const outgoing = http.request({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers, agent: false });
+    const outgoing = http.request({
+      host: upstream.hostname,
+      port: upstream.port,
+      method: request.method,
+      path: request.url,
+      headers,
+      agent: false,
+    });
     outgoing.on('socket', (socket) => socket.once('connect', () => (connected = true)));
     outgoing.on('response', (response) => resolve({ response, connected: true }));
     outgoing.on('error', (error) => resolve({ connected, error }));
@@ -50,7 +58,10 @@ function attempt(upstream: URL, request: http.IncomingMessage, body: Buffer): Pr
   });
 }
 
-export async function startLoadBalancer(upstreamUrls: readonly string[], opts: { failTimeoutMs?: number } = {}): Promise<LoadBalancer> {
+export async function startLoadBalancer(
+  upstreamUrls: readonly string[],
+  opts: { failTimeoutMs?: number } = {},
+): Promise<LoadBalancer> {
   const upstreams = upstreamUrls.map((url) => ({ url: new URL(url), downUntil: 0 }));
   const failTimeoutMs = opts.failTimeoutMs ?? 2000;
   const stats = { ownErrors: 0, retries: 0, cutWrites: 0 };

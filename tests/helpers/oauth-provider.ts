@@ -91,14 +91,23 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
     calls,
     issueCode,
     nextIdentity: {
-      wechat: { openid: 'o_browser_wechat_0001', nickname: '微信读者', avatar: 'https://thirdwx.qlogo.cn/mmopen/browser/132' },
-      qq: { openid: 'B0A1C2D3E4F5061728394A5B6C7D8E9F', nickname: 'QQ读者', avatar: 'https://thirdqq.qlogo.cn/g?b=oidb&k=browser&s=100' },
+      wechat: {
+        openid: 'o_browser_wechat_0001',
+        nickname: '微信读者',
+        avatar: 'https://thirdwx.qlogo.cn/mmopen/browser/132',
+      },
+      qq: {
+        openid: 'B0A1C2D3E4F5061728394A5B6C7D8E9F',
+        nickname: 'QQ读者',
+        avatar: 'https://thirdqq.qlogo.cn/g?b=oidb&k=browser&s=100',
+      },
     },
     fault: null,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 
   /** The authorize pages: sign `nextIdentity` in and go back with code and state. */
@@ -122,16 +131,25 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
         json(res, { errcode: 40125, errmsg: 'invalid appsecret, rid: 0' }, 'text/plain');
         return;
       }
-      const accessToken = query.get('grant_type') === 'authorization_code' ? spendCode('wechat', query.get('code')) : undefined;
+      const accessToken =
+        query.get('grant_type') === 'authorization_code' ? spendCode('wechat', query.get('code')) : undefined;
       if (!accessToken) {
         json(res, { errcode: 40029, errmsg: 'invalid code, rid: 0' }, 'text/plain');
         return;
       }
       const identity = holder('wechat', accessToken)!;
-      json(res, {
-        access_token: accessToken, expires_in: 7200, refresh_token: 'refresh', openid: identity.openid, scope: 'snsapi_login',
-        ...(identity.unionid ? { unionid: identity.unionid } : {}),
-      }, 'text/plain');
+      json(
+        res,
+        {
+          access_token: accessToken,
+          expires_in: 7200,
+          refresh_token: 'refresh',
+          openid: identity.openid,
+          scope: 'snsapi_login',
+          ...(identity.unionid ? { unionid: identity.unionid } : {}),
+        },
+        'text/plain',
+      );
       return;
     }
     if (path === '/sns/userinfo') {
@@ -140,10 +158,21 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
         json(res, { errcode: 40001, errmsg: 'invalid credential' }, 'text/plain');
         return;
       }
-      json(res, {
-        openid: identity.openid, nickname: identity.nickname ?? '', sex: 0, province: '', city: '', country: '',
-        headimgurl: identity.avatar ?? '', privilege: [], ...(identity.unionid ? { unionid: identity.unionid } : {}),
-      }, 'text/plain');
+      json(
+        res,
+        {
+          openid: identity.openid,
+          nickname: identity.nickname ?? '',
+          sex: 0,
+          province: '',
+          city: '',
+          country: '',
+          headimgurl: identity.avatar ?? '',
+          privilege: [],
+          ...(identity.unionid ? { unionid: identity.unionid } : {}),
+        },
+        'text/plain',
+      );
       return;
     }
     json(res, { errcode: 40066, errmsg: 'invalid url' });
@@ -152,11 +181,18 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
   function qqApi(res: ServerResponse, path: string, query: URLSearchParams): void {
     const app = STUB_APPS.qq;
     if (path === '/oauth2.0/token') {
-      if (stub.fault === 'refuse-app' || query.get('client_id') !== app.appId || query.get('client_secret') !== app.secret) {
+      if (
+        stub.fault === 'refuse-app' ||
+        query.get('client_id') !== app.appId ||
+        query.get('client_secret') !== app.secret
+      ) {
         json(res, { error: 100009, error_description: 'client secret is illegal' });
         return;
       }
-      const accessToken = query.get('grant_type') === 'authorization_code' && query.get('redirect_uri') ? spendCode('qq', query.get('code')) : undefined;
+      const accessToken =
+        query.get('grant_type') === 'authorization_code' && query.get('redirect_uri')
+          ? spendCode('qq', query.get('code'))
+          : undefined;
       if (!accessToken) {
         json(res, { error: 100019, error_description: 'code to access token error' });
         return;
@@ -180,8 +216,13 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
         return;
       }
       json(res, {
-        ret: 0, msg: '', is_lost: 0, nickname: identity.nickname ?? '', gender: '男',
-        figureurl_qq_1: identity.avatar ? `${identity.avatar}-40` : '', figureurl_qq_2: identity.avatar ?? '',
+        ret: 0,
+        msg: '',
+        is_lost: 0,
+        nickname: identity.nickname ?? '',
+        gender: '男',
+        figureurl_qq_1: identity.avatar ? `${identity.avatar}-40` : '',
+        figureurl_qq_2: identity.avatar ?? '',
       });
       return;
     }
@@ -201,11 +242,19 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
     }
     calls.push({ provider, path, query: url.searchParams });
     switch (stub.fault) {
-      case 'hang': return;
-      case 'reset': req.socket.destroy(); return;
-      case 'http-500': res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>500 Internal Server Error</h1>'); return;
-      case 'not-json': res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'); return;
-      default: break;
+      case 'hang':
+        return;
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'http-500':
+        res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>500 Internal Server Error</h1>');
+        return;
+      case 'not-json':
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+        return;
+      default:
+        break;
     }
     if (provider === 'wechat') wechatApi(res, path, url.searchParams);
     else qqApi(res, path, url.searchParams);

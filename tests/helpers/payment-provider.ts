@@ -60,8 +60,10 @@ export interface WechatHarness {
   merchantKeys: crypto.KeyPairKeyObjectResult;
   platformKeys: crypto.KeyPairKeyObjectResult;
   /** A notification as WeChat Pay posts it: the resource AES-256-GCM encrypted with the API v3 key, the body signed. */
-  notification(transaction: Record<string, unknown>, opts?: { eventType?: string; timestamp?: number; signWith?: crypto.KeyObject; serial?: string; apiV3Key?: string }):
-    { headers: Record<string, string>; body: string };
+  notification(
+    transaction: Record<string, unknown>,
+    opts?: { eventType?: string; timestamp?: number; signWith?: crypto.KeyObject; serial?: string; apiV3Key?: string },
+  ): { headers: Record<string, string>; body: string };
   /** The transaction WeChat reports for a successful payment. */
   paidTransaction(orderNo: string, amountFen: number, transactionId?: string): Record<string, unknown>;
 }
@@ -107,11 +109,27 @@ function makeAlipay(): AlipayHarness {
     },
     paidParams(orderNo, amountYuan, tradeNo = `2024${crypto.randomInt(1e9, 1e10)}`) {
       return {
-        gmt_create: beijingNow(), charset: 'utf-8', gmt_payment: beijingNow(), notify_time: beijingNow(), subject: '魔豆文库 月度会员',
-        buyer_id: '2088102177846880', invoice_amount: amountYuan, version: '1.0', notify_id: crypto.randomUUID().replace(/-/g, ''),
-        fund_bill_list: '[{"amount":"' + amountYuan + '","fundChannel":"ALIPAYACCOUNT"}]', notify_type: 'trade_status_sync',
-        out_trade_no: orderNo, total_amount: amountYuan, trade_status: 'TRADE_SUCCESS', trade_no: tradeNo, auth_app_id: appId,
-        receipt_amount: amountYuan, point_amount: '0.00', app_id: appId, buyer_pay_amount: amountYuan, seller_id: '2088102177296610',
+        gmt_create: beijingNow(),
+        charset: 'utf-8',
+        gmt_payment: beijingNow(),
+        notify_time: beijingNow(),
+        subject: '魔豆文库 月度会员',
+        buyer_id: '2088102177846880',
+        invoice_amount: amountYuan,
+        version: '1.0',
+        notify_id: crypto.randomUUID().replace(/-/g, ''),
+        fund_bill_list: '[{"amount":"' + amountYuan + '","fundChannel":"ALIPAYACCOUNT"}]',
+        notify_type: 'trade_status_sync',
+        out_trade_no: orderNo,
+        total_amount: amountYuan,
+        trade_status: 'TRADE_SUCCESS',
+        trade_no: tradeNo,
+        auth_app_id: appId,
+        receipt_amount: amountYuan,
+        point_amount: '0.00',
+        app_id: appId,
+        buyer_pay_amount: amountYuan,
+        seller_id: '2088102177296610',
       };
     },
   };
@@ -125,47 +143,100 @@ function makeWechat(): WechatHarness {
   const mchId = '1230000109';
   const publicKeyId = 'PUB_KEY_ID_0112300001092024000000000000000000';
   return {
-    appId, mchId, serialNo: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1', publicKeyId, apiV3Key, merchantKeys, platformKeys,
+    appId,
+    mchId,
+    serialNo: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
+    publicKeyId,
+    apiV3Key,
+    merchantKeys,
+    platformKeys,
     notification(transaction, opts = {}) {
       const nonce = crypto.randomBytes(6).toString('hex');
       const associatedData = 'transaction';
-      const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(opts.apiV3Key ?? apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
+      const cipher = crypto.createCipheriv(
+        'aes-256-gcm',
+        Buffer.from(opts.apiV3Key ?? apiV3Key, 'utf8'),
+        Buffer.from(nonce, 'utf8'),
+      );
       cipher.setAAD(Buffer.from(associatedData, 'utf8'));
-      const ciphertext = Buffer.concat([cipher.update(JSON.stringify(transaction), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+      const ciphertext = Buffer.concat([
+        cipher.update(JSON.stringify(transaction), 'utf8'),
+        cipher.final(),
+        cipher.getAuthTag(),
+      ]).toString('base64');
       const body = JSON.stringify({
-        id: crypto.randomUUID(), create_time: new Date().toISOString(), resource_type: 'encrypt-resource',
-        event_type: opts.eventType ?? 'TRANSACTION.SUCCESS', summary: '支付成功',
-        resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: associatedData, nonce },
+        id: crypto.randomUUID(),
+        create_time: new Date().toISOString(),
+        resource_type: 'encrypt-resource',
+        event_type: opts.eventType ?? 'TRANSACTION.SUCCESS',
+        summary: '支付成功',
+        resource: {
+          original_type: 'transaction',
+          algorithm: 'AEAD_AES_256_GCM',
+          ciphertext,
+          associated_data: associatedData,
+          nonce,
+        },
       });
       const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
       const signNonce = crypto.randomBytes(16).toString('hex');
-      const signature = crypto.sign('sha256', Buffer.from(`${timestamp}\n${signNonce}\n${body}\n`, 'utf8'), opts.signWith ?? platformKeys.privateKey).toString('base64');
+      const signature = crypto
+        .sign(
+          'sha256',
+          Buffer.from(`${timestamp}\n${signNonce}\n${body}\n`, 'utf8'),
+          opts.signWith ?? platformKeys.privateKey,
+        )
+        .toString('base64');
       return {
         body,
         headers: {
-          'content-type': 'application/json', 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': signNonce, 'wechatpay-signature': signature,
-          'wechatpay-serial': opts.serial ?? publicKeyId, 'wechatpay-signature-type': 'WECHATPAY2-SHA256-RSA2048',
+          'content-type': 'application/json',
+          'wechatpay-timestamp': timestamp,
+          'wechatpay-nonce': signNonce,
+          'wechatpay-signature': signature,
+          'wechatpay-serial': opts.serial ?? publicKeyId,
+          'wechatpay-signature-type': 'WECHATPAY2-SHA256-RSA2048',
         },
       };
     },
     paidTransaction(orderNo, amountFen, transactionId = `4200000${crypto.randomInt(1e9, 1e10)}`) {
       return {
-        appid: appId, mchid: mchId, out_trade_no: orderNo, transaction_id: transactionId, trade_type: 'NATIVE', trade_state: 'SUCCESS',
-        trade_state_desc: '支付成功', bank_type: 'OTHERS', attach: '', success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
-        payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' }, amount: { total: amountFen, payer_total: amountFen, currency: 'CNY', payer_currency: 'CNY' },
+        appid: appId,
+        mchid: mchId,
+        out_trade_no: orderNo,
+        transaction_id: transactionId,
+        trade_type: 'NATIVE',
+        trade_state: 'SUCCESS',
+        trade_state_desc: '支付成功',
+        bank_type: 'OTHERS',
+        attach: '',
+        success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+        payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' },
+        amount: { total: amountFen, payer_total: amountFen, currency: 'CNY', payer_currency: 'CNY' },
       };
     },
   };
 }
 
 /** Our WECHATPAY2-SHA256-RSA2048 Authorization header, checked against the merchant's public key. */
-function wechatRequestSigned(req: IncomingMessage, path: string, body: string, merchantPublicKey: crypto.KeyObject, mchId: string): boolean {
+function wechatRequestSigned(
+  req: IncomingMessage,
+  path: string,
+  body: string,
+  merchantPublicKey: crypto.KeyObject,
+  mchId: string,
+): boolean {
   const auth = req.headers.authorization ?? '';
   if (!auth.startsWith('WECHATPAY2-SHA256-RSA2048 ')) return false;
   const fields = Object.fromEntries([...auth.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
   if (fields.mchid !== mchId) return false;
   const message = `${req.method}\n${path}\n${fields.timestamp}\n${fields.nonce_str}\n${body}\n`;
-  return crypto.verify('sha256', Buffer.from(message, 'utf8'), merchantPublicKey, Buffer.from(fields.signature ?? '', 'base64'));
+  return crypto.verify(
+    'sha256',
+    Buffer.from(message, 'utf8'),
+    merchantPublicKey,
+    Buffer.from(fields.signature ?? '', 'base64'),
+  );
 }
 
 export async function startPaymentProvider(): Promise<PaymentProviderStub> {
@@ -187,9 +258,14 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
     const body = payload ? JSON.stringify(payload) : '';
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = crypto.randomBytes(16).toString('hex');
-    const signature = crypto.sign('sha256', Buffer.from(`${timestamp}\n${nonce}\n${body}\n`, 'utf8'), wechat.platformKeys.privateKey).toString('base64');
+    const signature = crypto
+      .sign('sha256', Buffer.from(`${timestamp}\n${nonce}\n${body}\n`, 'utf8'), wechat.platformKeys.privateKey)
+      .toString('base64');
     res.writeHead(status, {
-      'content-type': 'application/json', 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': nonce, 'wechatpay-signature': signature,
+      'content-type': 'application/json',
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': nonce,
+      'wechatpay-signature': signature,
       'wechatpay-serial': wechat.publicKeyId,
     });
     res.end(body);
@@ -202,23 +278,61 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
       if (url.pathname === '/alipay/gateway.do') {
         const params: Record<string, string> = Object.fromEntries([...url.searchParams, ...new URLSearchParams(body)]);
         const method = params.method ?? '';
-        const signatureValid = crypto.verify('sha256', Buffer.from(alipaySignContent(params, true), 'utf8'), alipay.appKeys.publicKey, Buffer.from(params.sign ?? '', 'base64'));
+        const signatureValid = crypto.verify(
+          'sha256',
+          Buffer.from(alipaySignContent(params, true), 'utf8'),
+          alipay.appKeys.publicKey,
+          Buffer.from(params.sign ?? '', 'base64'),
+        );
         const bizContent = JSON.parse(params.biz_content ?? '{}') as Record<string, string>;
-        requests.push({ provider: 'alipay', call: method, params: { ...params, biz_content: bizContent }, signatureValid });
+        requests.push({
+          provider: 'alipay',
+          call: method,
+          params: { ...params, biz_content: bizContent },
+          signatureValid,
+        });
         const orderNo = bizContent.out_trade_no ?? '';
         const trade = trades.get(orderNo);
-        if (!signatureValid) return alipayAnswer(res, method, { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' });
-        if (method === 'alipay.trade.query') {
-          if (!trade) return alipayAnswer(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_NOT_EXIST', sub_msg: '交易不存在' });
+        if (!signatureValid)
           return alipayAnswer(res, method, {
-            code: '10000', msg: 'Success', out_trade_no: orderNo, trade_no: trade.tradeNo, trade_status: trade.state,
-            total_amount: (trade.amount / 100).toFixed(2), send_pay_date: beijingNow(),
+            code: '40002',
+            msg: 'Invalid Arguments',
+            sub_code: 'isv.invalid-signature',
+            sub_msg: '验签出错',
+          });
+        if (method === 'alipay.trade.query') {
+          if (!trade)
+            return alipayAnswer(res, method, {
+              code: '40004',
+              msg: 'Business Failed',
+              sub_code: 'ACQ.TRADE_NOT_EXIST',
+              sub_msg: '交易不存在',
+            });
+          return alipayAnswer(res, method, {
+            code: '10000',
+            msg: 'Success',
+            out_trade_no: orderNo,
+            trade_no: trade.tradeNo,
+            trade_status: trade.state,
+            total_amount: (trade.amount / 100).toFixed(2),
+            send_pay_date: beijingNow(),
           });
         }
         if (method === 'alipay.trade.close') {
-          if (!trade) return alipayAnswer(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_NOT_EXIST', sub_msg: '交易不存在' });
+          if (!trade)
+            return alipayAnswer(res, method, {
+              code: '40004',
+              msg: 'Business Failed',
+              sub_code: 'ACQ.TRADE_NOT_EXIST',
+              sub_msg: '交易不存在',
+            });
           if (trade.state === 'WAIT_BUYER_PAY') trade.state = 'TRADE_CLOSED';
-          return alipayAnswer(res, method, { code: '10000', msg: 'Success', out_trade_no: orderNo, trade_no: trade.tradeNo });
+          return alipayAnswer(res, method, {
+            code: '10000',
+            msg: 'Success',
+            out_trade_no: orderNo,
+            trade_no: trade.tradeNo,
+          });
         }
         return alipayAnswer(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'isv.unknown-method' });
       }
@@ -226,23 +340,39 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
         const path = `${url.pathname.slice('/wechat'.length)}${url.search}`;
         const signatureValid = wechatRequestSigned(req, path, body, wechat.merchantKeys.publicKey, wechat.mchId);
         const params = body ? (JSON.parse(body) as Record<string, unknown>) : Object.fromEntries(url.searchParams);
-        requests.push({ provider: 'wechat', call: `${req.method} ${url.pathname.slice('/wechat'.length)}`, params, signatureValid });
+        requests.push({
+          provider: 'wechat',
+          call: `${req.method} ${url.pathname.slice('/wechat'.length)}`,
+          params,
+          signatureValid,
+        });
         if (!signatureValid) return wechatAnswer(res, 401, { code: 'SIGN_ERROR', message: '签名错误' });
         const byNo = /^\/wechat\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(url.pathname);
-        if (req.method === 'POST' && (url.pathname === '/wechat/v3/pay/transactions/native' || url.pathname === '/wechat/v3/pay/transactions/h5')) {
+        if (
+          req.method === 'POST' &&
+          (url.pathname === '/wechat/v3/pay/transactions/native' || url.pathname === '/wechat/v3/pay/transactions/h5')
+        ) {
           const orderNo = String(params.out_trade_no);
           const amount = (params.amount as { total: number }).total;
-          if (!trades.has(orderNo)) trades.set(orderNo, { state: 'NOTPAY', amount, tradeNo: `4200000${crypto.randomInt(1e9, 1e10)}` });
+          if (!trades.has(orderNo))
+            trades.set(orderNo, { state: 'NOTPAY', amount, tradeNo: `4200000${crypto.randomInt(1e9, 1e10)}` });
           return url.pathname.endsWith('native')
             ? wechatAnswer(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${orderNo.slice(-8)}` })
-            : wechatAnswer(res, 200, { h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx${orderNo}` });
+            : wechatAnswer(res, 200, {
+                h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx${orderNo}`,
+              });
         }
         if (byNo && req.method === 'GET') {
           const trade = trades.get(decodeURIComponent(byNo[1]!));
           if (!trade) return wechatAnswer(res, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
           return wechatAnswer(res, 200, {
-            appid: wechat.appId, mchid: wechat.mchId, out_trade_no: decodeURIComponent(byNo[1]!), transaction_id: trade.tradeNo,
-            trade_state: trade.state, success_time: new Date().toISOString(), amount: { total: trade.amount, payer_total: trade.amount, currency: 'CNY' },
+            appid: wechat.appId,
+            mchid: wechat.mchId,
+            out_trade_no: decodeURIComponent(byNo[1]!),
+            transaction_id: trade.tradeNo,
+            trade_state: trade.state,
+            success_time: new Date().toISOString(),
+            amount: { total: trade.amount, payer_total: trade.amount, currency: 'CNY' },
           });
         }
         if (byNo?.[2] && req.method === 'POST') {
@@ -259,7 +389,11 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    env: { PAY_ALIPAY_GATEWAY_URL: `${url}/alipay/gateway.do`, PAY_WECHAT_API_URL: `${url}/wechat`, PAY_TIMEOUT_MS: '3000' },
+    env: {
+      PAY_ALIPAY_GATEWAY_URL: `${url}/alipay/gateway.do`,
+      PAY_WECHAT_API_URL: `${url}/wechat`,
+      PAY_TIMEOUT_MS: '3000',
+    },
     settingsEnv: {
       CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com',
       CONFIG_VIP_ENABLE: 'true',

@@ -28,15 +28,22 @@ export function postgresBinDir(): string | null {
   if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
   const root = '/usr/lib/postgresql';
   if (!fs.existsSync(root)) return null;
-  const majors = fs.readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-  const found = majors.map((major) => path.join(root, major, 'bin')).find((dir) => fs.existsSync(path.join(dir, 'postgres')));
+  const majors = fs
+    .readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
+  const found = majors
+    .map((major) => path.join(root, major, 'bin'))
+    .find((dir) => fs.existsSync(path.join(dir, 'postgres')));
   return found ?? null;
 }
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export function postgresMissing(): string | null {
   if (process.env.TEST_POSTGRES_URL) return null;
-  return postgresBinDir() ? null : 'PostgreSQL server binaries not found (apt-get install postgresql, or set TEST_POSTGRES_URL)';
+  return postgresBinDir()
+    ? null
+    : 'PostgreSQL server binaries not found (apt-get install postgresql, or set TEST_POSTGRES_URL)';
 }
 
 /** As root, the server's own user (`postgres`): PostgreSQL refuses to run as root. */
@@ -58,7 +65,8 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in 30 s\n${log()}`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`postgres did not accept connections in 30 s\n${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -82,19 +90,51 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     fs.chownSync(dir, user.uid, user.gid);
     fs.chownSync(pwfile, user.uid, user.gid);
   }
-  execFileSync(path.join(bin, 'initdb'), [
-    '-D', data, '-U', 'postgres', `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256',
-    '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync',
-  ], { stdio: 'pipe', ...user });
+  execFileSync(
+    path.join(bin, 'initdb'),
+    [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      `--pwfile=${pwfile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+      '--no-sync',
+    ],
+    { stdio: 'pipe', ...user },
+  );
   const port = await freePort();
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   let stderr = '';
   const spawnServer = () => {
-    const server = spawn(path.join(bin, 'postgres'), [
-      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-      '-c', 'max_connections=500', '-c', 'shared_buffers=128MB',
-    ], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+    const server = spawn(
+      path.join(bin, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=500',
+        '-c',
+        'shared_buffers=128MB',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], ...user },
+    );
     server.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-8000);
     });
@@ -140,7 +180,10 @@ export function databaseUrl(url: string, database: string): string {
 }
 
 /** Creates an empty database (a fresh name unless given) and answers its URL. */
-export async function createDatabase(clusterUrl: string, name = `test_${crypto.randomBytes(6).toString('hex')}`): Promise<string> {
+export async function createDatabase(
+  clusterUrl: string,
+  name = `test_${crypto.randomBytes(6).toString('hex')}`,
+): Promise<string> {
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {

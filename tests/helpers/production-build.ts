@@ -19,10 +19,19 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** The Docker build context: the files git knows (tracked or new) that .dockerignore lets in. */
 export async function buildContextFiles(): Promise<string[]> {
   const dockerignore = await readFile(join(REPO, '.dockerignore'), 'utf8');
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout
     .split('\0')
-    .filter((path) => path !== '' && !isIgnored(dockerignore, path) && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile())
+    .filter(
+      (path) =>
+        path !== '' &&
+        !isIgnored(dockerignore, path) &&
+        existsSync(join(REPO, path)) &&
+        statSync(join(REPO, path)).isFile(),
+    )
     .sort();
 }
 
@@ -33,7 +42,10 @@ async function keyOfFiles(files: readonly string[], parts: readonly string[] = [
   return keyOf(contents);
 }
 
-/** The process environment without what vitest sets for its tests (NODE_ENV=test would make Vite bundle React's development build). */
+/**
+ * The process environment without what vitest sets for its tests (NODE_ENV=test would make Vite bundle React's
+ * development build).
+ */
 function buildEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_ENV;
@@ -51,7 +63,9 @@ let building: Promise<string> | undefined;
 export function productionBuild(onBuild: (files: number) => void = () => undefined): Promise<string> {
   building ??= (async () => {
     const files = await buildContextFiles();
-    const installed = existsSync(join(REPO, 'node_modules/.package-lock.json')) ? ['node_modules/.package-lock.json'] : [];
+    const installed = existsSync(join(REPO, 'node_modules/.package-lock.json'))
+      ? ['node_modules/.package-lock.json']
+      : [];
     return kept('build', await keyOfFiles([...files, ...installed]), async (dir) => {
       onBuild(files.length);
       for (const file of files) {

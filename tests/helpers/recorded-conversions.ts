@@ -11,7 +11,12 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createDocumentConverter, DEFAULT_LIMITS, type ConversionRequest, type ConversionResult, type ConverterSettings, type DocumentConverter,
+  createDocumentConverter,
+  DEFAULT_LIMITS,
+  type ConversionRequest,
+  type ConversionResult,
+  type ConverterSettings,
+  type DocumentConverter,
 } from '../../backend/platform/convert/converter';
 import { kept, keptIfThere, keyOf } from './kept';
 
@@ -23,8 +28,13 @@ let engineKey: string | undefined;
 /** What the engine's outputs depend on besides the file: its code and the versions of the libraries it renders with. */
 function engineParts(): string {
   if (engineKey === undefined) {
-    const files = readdirSync(ENGINE, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(ts|mts|mjs)$/.test(name)).sort();
-    const versions = ['mupdf', 'sharp'].map((name) => `${name}@${(JSON.parse(readFileSync(join(MODULES, name, 'package.json'), 'utf8')) as { version: string }).version}`);
+    const files = readdirSync(ENGINE, { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.(ts|mts|mjs)$/.test(name))
+      .sort();
+    const versions = ['mupdf', 'sharp'].map(
+      (name) =>
+        `${name}@${(JSON.parse(readFileSync(join(MODULES, name, 'package.json'), 'utf8')) as { version: string }).version}`,
+    );
     engineKey = keyOf([...versions, ...files.flatMap((name) => [name, readFileSync(join(ENGINE, name))])]);
   }
   return engineKey;
@@ -37,7 +47,12 @@ export function recordedConversions(settings: ConverterSettings): DocumentConver
   return {
     async convertDocument(request: ConversionRequest): Promise<ConversionResult> {
       const maxPages = request.limits?.maxPages ?? settings.limits?.maxPages ?? DEFAULT_LIMITS.maxPages;
-      const key = keyOf([engineParts(), request.ext.replace(/^\./, '').toLowerCase(), String(maxPages), await readFile(request.sourcePath)]);
+      const key = keyOf([
+        engineParts(),
+        request.ext.replace(/^\./, '').toLowerCase(),
+        String(maxPages),
+        await readFile(request.sourcePath),
+      ]);
       const recorded = await keptIfThere('conversion', key);
       if (recorded) {
         const result = JSON.parse(await readFile(join(recorded, 'result.json'), 'utf8')) as ConversionResult;

@@ -39,7 +39,14 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
   const bucket = opts.bucket ?? 'moredoc-test';
   const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'moredoc-s3-'));
   const serve = async (port: number) => {
-    const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory,
+      vhostBuckets: false,
+      configureBuckets: [{ name: bucket }],
+    });
     server.middleware.unshift(async (ctx, next) => {
       const uploadId = ctx.query.uploadId;
       if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
@@ -58,8 +65,23 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
   return {
     endpoint,
     bucket,
-    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: KEY, S3_SECRET_ACCESS_KEY: KEY, S3_FORCE_PATH_STYLE: 'true' },
-    options: (prefix = '') => ({ bucket, endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: KEY, forcePathStyle: true, prefix }),
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: KEY,
+      S3_SECRET_ACCESS_KEY: KEY,
+      S3_FORCE_PATH_STYLE: 'true',
+    },
+    options: (prefix = '') => ({
+      bucket,
+      endpoint,
+      region: 'us-east-1',
+      accessKeyId: KEY,
+      secretAccessKey: KEY,
+      forcePathStyle: true,
+      prefix,
+    }),
     pendingUploads: () => {
       const uploads = path.join(directory, bucket, UPLOADS_FOLDER);
       return fs.existsSync(uploads) ? fs.readdirSync(uploads) : [];

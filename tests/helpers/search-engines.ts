@@ -73,9 +73,15 @@ async function sqliteStore(): Promise<SearchStore> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
     needsRebuild: async (index) => (index as SqliteSearchIndex).needsRebuild,
-    headRows: async () => opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all() as { id: number; size: number }[],
+    headRows: async () =>
+      opened.sqlite.prepare('SELECT id, size FROM search_document_text_head ORDER BY id').all() as {
+        id: number;
+        size: number;
+      }[],
     async replaceInStoredText(id, from, to) {
-      opened.sqlite.prepare('UPDATE search_document_text SET content = replace(content, ?, ?) WHERE id = ?').run(from, to, id);
+      opened.sqlite
+        .prepare('UPDATE search_document_text SET content = replace(content, ?, ?) WHERE id = ?')
+        .run(from, to, id);
     },
     async setTokenizerVersion(version) {
       opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = ? WHERE collection = 'document'").run(version);
@@ -85,15 +91,26 @@ async function sqliteStore(): Promise<SearchStore> {
     },
     async writeVersionOneTokens(id, fields) {
       const [title, content] = [bigramsOf(fields.title).join(' '), bigramsOf(fields.content).join(' ')];
-      for (const table of ['search_document_fts', 'search_document_head_fts', 'search_document_summary_fts']) opened.sqlite.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
-      opened.sqlite.prepare('INSERT INTO search_document_fts (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)').run(id, title, '', '', content);
-      opened.sqlite.prepare('INSERT INTO search_document_head_fts (rowid, title, keywords) VALUES (?, ?, ?)').run(id, title, '');
+      for (const table of ['search_document_fts', 'search_document_head_fts', 'search_document_summary_fts'])
+        opened.sqlite.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
+      opened.sqlite
+        .prepare(
+          'INSERT INTO search_document_fts (rowid, title, keywords, description, content) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(id, title, '', '', content);
+      opened.sqlite
+        .prepare('INSERT INTO search_document_head_fts (rowid, title, keywords) VALUES (?, ?, ?)')
+        .run(id, title, '');
       opened.sqlite.prepare('INSERT INTO search_document_summary_fts (rowid, description) VALUES (?, ?)').run(id, '');
     },
     titleMatches: async (token) =>
-      (opened.sqlite.prepare('SELECT rowid AS id FROM search_document_head_fts WHERE search_document_head_fts MATCH ? ORDER BY rowid').all(`"${token}"`) as { id: number }[]).map(
-        (row) => row.id,
-      ),
+      (
+        opened.sqlite
+          .prepare(
+            'SELECT rowid AS id FROM search_document_head_fts WHERE search_document_head_fts MATCH ? ORDER BY rowid',
+          )
+          .all(`"${token}"`) as { id: number }[]
+      ).map((row) => row.id),
   };
   return store;
 }
@@ -134,9 +151,15 @@ async function postgresStore(clusterUrl: string): Promise<SearchStore> {
       await dropDatabase(url);
     },
     needsRebuild: (index) => (index as PostgresSearchIndex).needsRebuild(),
-    headRows: async () => (await run<{ id: string; size: number }>('SELECT id, size FROM search_document_text_head ORDER BY id')).map((row) => ({ id: Number(row.id), size: row.size })),
+    headRows: async () =>
+      (await run<{ id: string; size: number }>('SELECT id, size FROM search_document_text_head ORDER BY id')).map(
+        (row) => ({ id: Number(row.id), size: row.size }),
+      ),
     async replaceInStoredText(id, from, to) {
-      await run("UPDATE search_document_text SET content = convert_to(replace(convert_from(content, 'UTF8'), $1, $2), 'UTF8') WHERE id = $3", [from, to, id]);
+      await run(
+        "UPDATE search_document_text SET content = convert_to(replace(convert_from(content, 'UTF8'), $1, $2), 'UTF8') WHERE id = $3",
+        [from, to, id],
+      );
     },
     async setTokenizerVersion(version) {
       await run("UPDATE search_meta SET tokenizer_version = $1 WHERE collection = 'document'", [version]);
@@ -147,16 +170,29 @@ async function postgresStore(clusterUrl: string): Promise<SearchStore> {
     async writeVersionOneTokens(id, fields) {
       const [title, content] = [bigramsOf(fields.title), bigramsOf(fields.content)];
       const rows: [string, string][] = [
-        ['search_document_fts', tsvectorOf([{ terms: title, weight: 'A' }, { terms: [], weight: 'B' }, { terms: [], weight: 'C' }, { terms: content, weight: 'D' }])],
+        [
+          'search_document_fts',
+          tsvectorOf([
+            { terms: title, weight: 'A' },
+            { terms: [], weight: 'B' },
+            { terms: [], weight: 'C' },
+            { terms: content, weight: 'D' },
+          ]),
+        ],
         ['search_document_head', tsvectorOf([{ terms: title, weight: 'A' }])],
         ['search_document_summary', ''],
       ];
-      for (const [table, tokens] of rows) await run(`UPDATE ${table} SET tokens = $1::tsvector WHERE id = $2`, [tokens, id]);
+      for (const [table, tokens] of rows)
+        await run(`UPDATE ${table} SET tokens = $1::tsvector WHERE id = $2`, [tokens, id]);
       await run('UPDATE search_document_fts SET parts = 1 WHERE id = $1', [id]);
       await run('DELETE FROM search_document_fts_more WHERE id = $1', [id]);
     },
     titleMatches: async (token) =>
-      (await run<{ id: string }>('SELECT id FROM search_document_head WHERE tokens @@ $1::tsquery ORDER BY id', [`'${token}'`])).map((row) => Number(row.id)),
+      (
+        await run<{ id: string }>('SELECT id FROM search_document_head WHERE tokens @@ $1::tsquery ORDER BY id', [
+          `'${token}'`,
+        ])
+      ).map((row) => Number(row.id)),
   };
   return store;
 }

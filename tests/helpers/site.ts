@@ -32,7 +32,9 @@ export interface Site {
 export interface SiteOptions {
   env?: Record<string, string>;
   webDist?: string;
-  /** how the gateway reaches the backend: in its process (default, as `npm start`) or over HTTP (as with BACKEND_URL) */
+  /**
+   * how the gateway reaches the backend: in its process (default, as `npm start`) or over HTTP (as with BACKEND_URL)
+   */
   backend?: 'in-process' | 'remote';
   /** buildBackend's options (e.g. conversions replayed from recordings) */
   build?: Omit<BuildBackendOptions, 'logger'>;

@@ -12,7 +12,12 @@ export interface SlowAnswer {
   closed: boolean;
 }
 
-export function slowRequest(url: string, head: string, pieces: readonly { afterMs: number; data: string | Buffer }[], waitMs: number): Promise<SlowAnswer> {
+export function slowRequest(
+  url: string,
+  head: string,
+  pieces: readonly { afterMs: number; data: string | Buffer }[],
+  waitMs: number,
+): Promise<SlowAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -25,12 +30,15 @@ export function slowRequest(url: string, head: string, pieces: readonly { afterM
       const cut = text.indexOf('\r\n\r\n');
       if (cut < 0) return resolve({ answered: false, status: 0, headers: {}, body: '', closed });
       const [statusLine = '', ...lines] = text.slice(0, cut).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ answered: true, status: Number(statusLine.split(' ')[1]), headers, body: text.slice(cut + 4), closed });
     };
     socket.on('connect', () => {
       socket.write(head);
-      for (const piece of pieces) timers.push(setTimeout(() => socket.writable && socket.write(piece.data), piece.afterMs));
+      for (const piece of pieces)
+        timers.push(setTimeout(() => socket.writable && socket.write(piece.data), piece.afterMs));
     });
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);

@@ -7,7 +7,13 @@ import { withDatabase } from './backend';
 /** The text of the newest message to `mobile` (log-only provider), or '' when there is none. */
 export async function lastSmsText(dataDir: string, mobile: string): Promise<string> {
   return withDatabase(dataDir, async (db) => {
-    const row = await db.selectFrom('sms_log').select('content').where('mobile', '=', mobile).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom('sms_log')
+      .select('content')
+      .where('mobile', '=', mobile)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row?.content ?? '';
   });
 }
@@ -26,12 +32,22 @@ export async function ageSmsLog(dataDir: string, mobile: string, ms: number): Pr
     const rows = await db.selectFrom('sms_log').select(['id', 'created_at']).where('mobile', '=', mobile).execute();
     for (const row of rows) {
       const earlier = new Date(Date.parse(row.created_at) - ms).toISOString();
-      await db.updateTable('sms_log').set({ created_at: earlier, updated_at: earlier }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('sms_log')
+        .set({ created_at: earlier, updated_at: earlier })
+        .where('id', '=', row.id)
+        .execute();
     }
   });
 }
 
 /** Lets every code sent to `mobile` expire. */
 export async function expireSmsCodes(dataDir: string, mobile: string): Promise<void> {
-  await withDatabase(dataDir, (db) => db.updateTable('sms_code').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('mobile', '=', mobile).execute());
+  await withDatabase(dataDir, (db) =>
+    db
+      .updateTable('sms_code')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('mobile', '=', mobile)
+      .execute(),
+  );
 }

@@ -3,7 +3,12 @@ import net from 'node:net';
 // A minimal SMTP sink on 127.0.0.1 for mail tests: accepts any login and keeps every
 // message it receives (decoded from quoted-printable/base64 well enough to read links).
 
-export interface ReceivedMail { from: string; to: string[]; raw: string; text: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  text: string;
+}
 
 export interface SmtpSink {
   port: number;
@@ -14,9 +19,13 @@ export interface SmtpSink {
 }
 
 function decodeBody(raw: string): string {
-  const qp = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const qp = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   const bytes = Buffer.from(qp, 'latin1').toString('utf8');
-  const base64Parts = [...raw.matchAll(/\r?\n\r?\n([A-Za-z0-9+/=\r\n]{40,})/g)].map((m) => Buffer.from(m[1]!.replace(/\s/g, ''), 'base64').toString('utf8'));
+  const base64Parts = [...raw.matchAll(/\r?\n\r?\n([A-Za-z0-9+/=\r\n]{40,})/g)].map((m) =>
+    Buffer.from(m[1]!.replace(/\s/g, ''), 'base64').toString('utf8'),
+  );
   return [bytes, ...base64Parts].join('\n');
 }
 
@@ -53,12 +62,23 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         if (command === 'EHLO') reply('250-sink\r\n250-AUTH PLAIN\r\n250 8BITMIME');
         else if (command === 'HELO') reply('250 sink');
         else if (command === 'AUTH') reply(/PLAIN \S+/i.test(line) ? '235 OK' : '334 ');
-        else if (command === 'MAIL') { from = line; to = []; data = ''; reply('250 OK'); }
-        else if (command === 'RCPT') { to.push(line.replace(/^RCPT TO:\s*/i, '').replace(/[<>]/g, '')); reply('250 OK'); }
-        else if (command === 'DATA') { inData = true; reply('354 go ahead'); }
-        else if (command === 'QUIT') { reply('221 bye'); socket.end(); }
-        else if (command === 'RSET' || command === 'NOOP') reply('250 OK');
-        else if (/^[A-Za-z0-9+/=]+$/.test(line)) reply('235 OK'); // AUTH PLAIN credentials sent after the 334
+        else if (command === 'MAIL') {
+          from = line;
+          to = [];
+          data = '';
+          reply('250 OK');
+        } else if (command === 'RCPT') {
+          to.push(line.replace(/^RCPT TO:\s*/i, '').replace(/[<>]/g, ''));
+          reply('250 OK');
+        } else if (command === 'DATA') {
+          inData = true;
+          reply('354 go ahead');
+        } else if (command === 'QUIT') {
+          reply('221 bye');
+          socket.end();
+        } else if (command === 'RSET' || command === 'NOOP') reply('250 OK');
+        else if (/^[A-Za-z0-9+/=]+$/.test(line))
+          reply('235 OK'); // AUTH PLAIN credentials sent after the 334
         else reply('250 OK');
       }
     });

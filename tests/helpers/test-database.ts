@@ -23,7 +23,8 @@ export async function databaseEnv(dataDir: string): Promise<Record<string, strin
   let url = databases.get(dataDir);
   if (!url) {
     const cluster = inject('postgresUrl');
-    if (!cluster) throw new Error('TEST_DATABASE=postgres, but this run has no PostgreSQL (tests/helpers/postgres-setup.ts)');
+    if (!cluster)
+      throw new Error('TEST_DATABASE=postgres, but this run has no PostgreSQL (tests/helpers/postgres-setup.ts)');
     url = await createDatabase(cluster);
     databases.set(dataDir, url);
   }

@@ -13,7 +13,8 @@ export async function threadStates(): Promise<ThreadState[]> {
     const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8').catch(() => '');
     // After the command name (which may hold spaces and parentheses): state is field 3, nice field 19.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields.length > 16) states.push({ name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice: Number(fields[16]) });
+    if (fields.length > 16)
+      states.push({ name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice: Number(fields[16]) });
   }
   return states;
 }

@@ -9,7 +9,8 @@ import type { ConversionResult } from '../../backend/platform/convert/converter'
 import { indexTerms } from '../../backend/platform/search/bigrams';
 import { fixture } from '../helpers/documents';
 
-// The conversion worker (and the gateway's first-screen worker) is a plain .mjs file that piscina loads beside the code that creates
+// The conversion worker (and the gateway's first-screen worker) is a plain .mjs file that piscina loads beside the code
+// that creates
 // the pool. In production that code is inside dist/server/{gateway,backend}/server.mjs, so
 // `npm run build:server` copies the worker next to both. This runs that script (into a
 // temporary directory instead of dist/server), bundles a probe with it, and converts a PDF
@@ -23,10 +24,16 @@ beforeAll(async () => {
   // Inside the repository, so that the bundles find node_modules as dist/server does.
   await mkdir(join(REPO, '.tmp'), { recursive: true });
   out = await mkdtemp(join(REPO, '.tmp', 'bundle-'));
-  const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const probe = 'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts gateway/search-probe=tests/ops/search-probe.ts backend/search-probe=tests/ops/search-probe.ts scripts/search-probe=tests/ops/search-probe.ts';
+  const scripts = (
+    JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+  const probe =
+    'gateway/convert-probe=tests/ops/convert-probe.ts backend/convert-probe=tests/ops/convert-probe.ts gateway/first-screen-probe=tests/ops/first-screen-probe.ts backend/build-info-probe=tests/ops/build-info-probe.ts gateway/search-probe=tests/ops/search-probe.ts backend/search-probe=tests/ops/search-probe.ts scripts/search-probe=tests/ops/search-probe.ts';
   const command = `${scripts['build:server']!.replaceAll('dist/server', out)} ${probe}`;
-  await run('sh', ['-c', command], { cwd: REPO, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
+  await run('sh', ['-c', command], {
+    cwd: REPO,
+    env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH}` },
+  });
 }, 120_000);
 afterAll(async () => {
   await rm(out, { recursive: true, force: true });
@@ -34,7 +41,9 @@ afterAll(async () => {
 
 describe('npm run build:server and the conversion worker', () => {
   it('bundles the job worker that `npm run start:worker` runs', async () => {
-    const scripts = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts['start:worker']).toBe('node dist/server/backend/worker.mjs');
     expect(existsSync(join(out, 'backend', 'worker.mjs'))).toBe(true);
   });
@@ -46,16 +55,24 @@ describe('npm run build:server and the conversion worker', () => {
     }
   });
 
-  it.each(['gateway', 'backend'])('converts a PDF with code bundled into dist/server/%s', async (program) => {
-    const pages = join(out, `${program}-pages`);
-    const { stdout } = await run(process.execPath, [join(out, program, 'convert-probe.mjs'), fixture('chinese.pdf'), pages], { cwd: REPO });
-    const result = JSON.parse(stdout) as ConversionResult;
-    expect(result).toMatchObject({ pages: 3, converter: 'mupdf' });
-    for (const page of result.pageFiles) expect(existsSync(join(pages, page.file))).toBe(true);
-  }, 60_000);
+  it.each(['gateway', 'backend'])(
+    'converts a PDF with code bundled into dist/server/%s',
+    async (program) => {
+      const pages = join(out, `${program}-pages`);
+      const { stdout } = await run(
+        process.execPath,
+        [join(out, program, 'convert-probe.mjs'), fixture('chinese.pdf'), pages],
+        { cwd: REPO },
+      );
+      const result = JSON.parse(stdout) as ConversionResult;
+      expect(result).toMatchObject({ pages: 3, converter: 'mupdf' });
+      for (const page of result.pageFiles) expect(existsSync(join(pages, page.file))).toBe(true);
+    },
+    60_000,
+  );
 });
 
-describe('npm run build:server and the first screen\'s worker', () => {
+describe("npm run build:server and the first screen's worker", () => {
   it('renders a first screen with code bundled into dist/server/gateway, through the worker beside it', async () => {
     // A web build whose first-screen module stands in for web/dist/.ssr/entry-server.js.
     const web = join(out, 'web-dist');
@@ -67,25 +84,34 @@ describe('npm run build:server and the first screen\'s worker', () => {
       'export async function renderFirstScreen(url, start) { return { html: `<p>${start.settings.system.sitename} ${new URL(url).pathname}</p>`, files: [] }; }\n',
     );
     expect(existsSync(join(out, 'gateway', 'first-screen-worker.mjs'))).toBe(true);
-    const { stdout } = await run(process.execPath, [join(out, 'gateway', 'first-screen-probe.mjs'), web], { cwd: REPO });
+    const { stdout } = await run(process.execPath, [join(out, 'gateway', 'first-screen-probe.mjs'), web], {
+      cwd: REPO,
+    });
     expect(JSON.parse(stdout)).toEqual({ html: '<p>测试文库 /library</p>', head: '' });
   }, 60_000);
 });
 
-describe('npm run build:server and the search index\'s word list', () => {
-  it.each(['gateway', 'backend', 'scripts'])('gives the same index terms with code bundled into dist/server/%s, dictionary words included', async (program) => {
-    const text = '我们在天安门广场见面';
-    const expected = indexTerms(text);
-    expect(expected).toEqual(expect.arrayContaining(['天安门', '天安门广场']));
-    const { stdout } = await run(process.execPath, [join(out, program, 'search-probe.mjs'), text], { cwd: REPO });
-    expect(JSON.parse(stdout)).toEqual(expected);
-  }, 60_000);
+describe("npm run build:server and the search index's word list", () => {
+  it.each(['gateway', 'backend', 'scripts'])(
+    'gives the same index terms with code bundled into dist/server/%s, dictionary words included',
+    async (program) => {
+      const text = '我们在天安门广场见面';
+      const expected = indexTerms(text);
+      expect(expected).toEqual(expect.arrayContaining(['天安门', '天安门广场']));
+      const { stdout } = await run(process.execPath, [join(out, program, 'search-probe.mjs'), text], { cwd: REPO });
+      expect(JSON.parse(stdout)).toEqual(expected);
+    },
+    60_000,
+  );
 });
 
 describe('npm run build:server and the build it records', () => {
   it('writes the commit and the time beside the bundles, and the bundled backend reports them (BUILD_HASH wins)', async () => {
     const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: REPO })).stdout.trim();
-    const recorded = JSON.parse(await readFile(join(out, 'build-info.json'), 'utf8')) as { hash: string; build_at: string };
+    const recorded = JSON.parse(await readFile(join(out, 'build-info.json'), 'utf8')) as {
+      hash: string;
+      build_at: string;
+    };
     expect(recorded).toEqual({ hash: head, build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
     const probe = join(out, 'backend', 'build-info-probe.mjs');
     const env = { ...process.env, BUILD_HASH: '', BUILD_AT: '' };

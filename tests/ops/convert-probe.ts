@@ -4,7 +4,12 @@ import { createDocumentConverter } from '../../backend/platform/convert/converte
 
 const [sourcePath, outDir] = process.argv.slice(2);
 if (!sourcePath || !outDir) throw new Error('usage: convert-probe.mjs <file.pdf> <output directory>');
-const converter = createDocumentConverter({ workers: 1, libreofficePath: null, calibrePath: null, workDir: `${outDir}-work` });
+const converter = createDocumentConverter({
+  workers: 1,
+  libreofficePath: null,
+  calibrePath: null,
+  workDir: `${outDir}-work`,
+});
 try {
   console.log(JSON.stringify(await converter.convertDocument({ sourcePath, ext: 'pdf', outDir })));
 } finally {

@@ -31,7 +31,10 @@ interface Run {
 /** Runs a command with only these variables; stops it (SIGINT) once stdout matches `until`. */
 function run(command: string, args: string[], env: Record<string, string>, until: RegExp | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(command, args, {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -39,7 +42,9 @@ function run(command: string, args: string[], env: Record<string, string>, until
       stdout += chunk.toString();
       if (until && until.test(stdout)) child.kill('SIGINT');
     });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -53,9 +58,22 @@ let dataDir: string;
 
 /** The three start commands, each with its DATA_DIR and the variables it needs besides DATABASE_URL. */
 const commands: Record<string, (env: Record<string, string>, until: RegExp | null) => Promise<Run>> = {
-  'npm run backend': (env, until) => run(process.execPath, [...TSX, 'backend/server.ts'], { DATA_DIR: dataDir, BACKEND_PORT: '0', ...env }, until),
-  'npm start': (env, until) => run(process.execPath, [...TSX, 'scripts/start.ts'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env }, until),
-  'npm run start:prod': (env, until) => run(process.execPath, [path.join(bundle, 'gateway/server.mjs')], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env }, until),
+  'npm run backend': (env, until) =>
+    run(process.execPath, [...TSX, 'backend/server.ts'], { DATA_DIR: dataDir, BACKEND_PORT: '0', ...env }, until),
+  'npm start': (env, until) =>
+    run(
+      process.execPath,
+      [...TSX, 'scripts/start.ts'],
+      { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env },
+      until,
+    ),
+  'npm run start:prod': (env, until) =>
+    run(
+      process.execPath,
+      [path.join(bundle, 'gateway/server.mjs')],
+      { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, ...env },
+      until,
+    ),
 };
 
 describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
@@ -65,9 +83,14 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
     // inside the repository so that the bundle finds node_modules as dist/server does.
     await mkdir(path.join(REPO, '.tmp'), { recursive: true });
     bundle = await mkdtemp(path.join(REPO, '.tmp', 'bundle-'));
-    const scripts = (JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const build = scripts['build:server']!.replaceAll('dist/server', bundle);
-    await promisify(execFile)('sh', ['-c', build], { cwd: REPO, env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` } });
+    await promisify(execFile)('sh', ['-c', build], {
+      cwd: REPO,
+      env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` },
+    });
   }, 120_000);
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
@@ -81,7 +104,9 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
       const withSsl = `${url}?sslmode=disable`;
       const first = await commands['npm run backend']!({ DATABASE_URL: withSsl }, /password "[^"]+"/);
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*, database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable\)/);
+      expect(first.stdout).toMatch(
+        /listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*, database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable\)/,
+      );
       expect(first.stdout).toMatch(/username "admin", password "[\w-]{12,}"/);
       expect(first.stdout + first.stderr).not.toContain(password);
       expect(fs.existsSync(path.join(dataDir, 'moredoc.db'))).toBe(false);
@@ -119,16 +144,28 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
     it('stops on a wrong password', async () => {
       const url = new URL(clusterUrl);
       url.password = 'not-the-password-7f3a';
-      refused(await start({ DATABASE_URL: url.href }), /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/postgres:\*\*\*@.*\): password authentication failed for user "postgres"/, 'not-the-password-7f3a');
+      refused(
+        await start({ DATABASE_URL: url.href }),
+        /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/postgres:\*\*\*@.*\): password authentication failed for user "postgres"/,
+        'not-the-password-7f3a',
+      );
     }, 40_000);
 
     it('stops when no server answers', async () => {
       const url = `postgres://moredoc:secret-4c1d@127.0.0.1:${await freePort()}/moredoc`;
-      refused(await start({ DATABASE_URL: url }), /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/moredoc:\*\*\*@127\.0\.0\.1:\d+\/moredoc\): connect ECONNREFUSED/, 'secret-4c1d');
+      refused(
+        await start({ DATABASE_URL: url }),
+        /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/moredoc:\*\*\*@127\.0\.0\.1:\d+\/moredoc\): connect ECONNREFUSED/,
+        'secret-4c1d',
+      );
     }, 40_000);
 
     it('stops on a URL that is no PostgreSQL URL', async () => {
-      refused(await start({ DATABASE_URL: 'mysql://root:secret-9e2b@db/moredoc' }), /DATABASE_URL must be a PostgreSQL URL/, 'secret-9e2b');
+      refused(
+        await start({ DATABASE_URL: 'mysql://root:secret-9e2b@db/moredoc' }),
+        /DATABASE_URL must be a PostgreSQL URL/,
+        'secret-9e2b',
+      );
     }, 40_000);
   });
 });

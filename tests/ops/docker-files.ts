@@ -20,7 +20,10 @@ export interface Dockerfile {
 }
 
 function substitute(value: string, args: Record<string, string>): string {
-  return value.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced: string | undefined, bare: string | undefined) => args[(braced ?? bare)!] ?? whole);
+  return value.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (whole, braced: string | undefined, bare: string | undefined) => args[(braced ?? bare)!] ?? whole,
+  );
 }
 
 export function parseDockerfile(text: string): Dockerfile {
@@ -129,7 +132,10 @@ export function composeTable(readme: string): ComposeRow[] {
       continue;
     }
     inTable = true;
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     if (cells[0] === 'service' || /^-+$/.test(cells[0] ?? '')) continue;
     const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
     rows.push({

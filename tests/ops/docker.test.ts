@@ -13,7 +13,17 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { productionBuild, productionDependencies } from '../helpers/production-build';
-import { composeTable, execForm, imageReference, isIgnored, parseCopy, parseDockerfile, parseEnv, type Dockerfile, type Stage } from './docker-files';
+import {
+  composeTable,
+  execForm,
+  imageReference,
+  isIgnored,
+  parseCopy,
+  parseDockerfile,
+  parseEnv,
+  type Dockerfile,
+  type Stage,
+} from './docker-files';
 import { freePort } from '../helpers/ports';
 
 const run = promisify(execFile);
@@ -69,7 +79,10 @@ describe('docker-compose.yml', () => {
       } else if (row.published) {
         // "${SITE_PORT:-3000}:3000": published on the host, by default on the same port
         const mapping = (service.ports ?? []).map((entry) => /^(?:\$\{\w+:-(\d+)\}|(\d+)):(\d+)$/.exec(String(entry)));
-        expect(mapping.some((m) => m !== null && Number(m[3]) === row.port && Number(m[1] ?? m[2]) === row.port), row.service).toBe(true);
+        expect(
+          mapping.some((m) => m !== null && Number(m[3]) === row.port && Number(m[1] ?? m[2]) === row.port),
+          row.service,
+        ).toBe(true);
       } else {
         expect(service.ports, row.service).toBeUndefined();
         expect((service.expose ?? []).map(Number), row.service).toContain(row.port);
@@ -88,7 +101,10 @@ describe('docker-compose.yml', () => {
     const defaults = Object.entries(compose.services).filter(([, service]) => service.profiles === undefined);
     expect(defaults.map(([name]) => name)).toEqual(['site']);
     const site = compose.services.site!;
-    expect(site.build).toEqual({ context: '.', args: { OFFICE_CONVERTERS: '${OFFICE_CONVERTERS:-false}', BUILD_HASH: '${BUILD_HASH:-}' } });
+    expect(site.build).toEqual({
+      context: '.',
+      args: { OFFICE_CONVERTERS: '${OFFICE_CONVERTERS:-false}', BUILD_HASH: '${BUILD_HASH:-}' },
+    });
     expect(site.environment?.BACKEND_URL).toBe('${BACKEND_URL:-}');
     expect(site.volumes).toContain('site-data:/data');
     // Compose interpolates every service, also those of an inactive profile: a required
@@ -107,19 +123,38 @@ describe('every compose file', () => {
       const { services } = parseYaml(await readRepo(file), { merge: true }) as ComposeFile;
       for (const [name, service] of Object.entries(services)) {
         // An image compose builds here, or one it may only find on this machine, is a local name.
-        if (!service.image || service.build !== undefined || service.pull_policy === 'never' || service.pull_policy === 'build') continue;
+        if (
+          !service.image ||
+          service.build !== undefined ||
+          service.pull_policy === 'never' ||
+          service.pull_policy === 'build'
+        )
+          continue;
         const { tag, digest } = imageReference(service.image);
         expect(digest ?? tag, `${file}: ${name} (${service.image})`).toBeTruthy();
         expect(tag, `${file}: ${name} (${service.image})`).not.toBe('latest');
         pulled.push(service.image);
       }
     }
-    expect(pulled).toEqual(expect.arrayContaining([expect.stringContaining('minio/minio:RELEASE.'), expect.stringContaining('minio/mc:RELEASE.')]));
+    expect(pulled).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('minio/minio:RELEASE.'),
+        expect.stringContaining('minio/mc:RELEASE.'),
+      ]),
+    );
   });
 
   it('reads image references as compose pulls them', () => {
-    expect(imageReference('${MINIO_IMAGE:-quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z}')).toEqual({ name: 'quay.io/minio/minio', tag: 'RELEASE.2025-09-07T16-13-09Z', digest: null });
-    expect(imageReference('registry.example.com:5000/nginx')).toEqual({ name: 'registry.example.com:5000/nginx', tag: null, digest: null });
+    expect(imageReference('${MINIO_IMAGE:-quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z}')).toEqual({
+      name: 'quay.io/minio/minio',
+      tag: 'RELEASE.2025-09-07T16-13-09Z',
+      digest: null,
+    });
+    expect(imageReference('registry.example.com:5000/nginx')).toEqual({
+      name: 'registry.example.com:5000/nginx',
+      tag: null,
+      digest: null,
+    });
     expect(imageReference('postgres:16@sha256:abc')).toEqual({ name: 'postgres', tag: '16', digest: 'sha256:abc' });
   });
 });
@@ -136,7 +171,11 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(postgres.image).toMatch(/^postgres:1[56](\.\d+)?$/);
     expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
     expect(postgres.healthcheck?.test?.slice(0, 2)).toEqual(['CMD', 'pg_isready']);
-    expect(postgres.environment).toMatchObject({ POSTGRES_USER: 'moredoc', POSTGRES_DB: 'moredoc', POSTGRES_PASSWORD: '${POSTGRES_PASSWORD:-}' });
+    expect(postgres.environment).toMatchObject({
+      POSTGRES_USER: 'moredoc',
+      POSTGRES_DB: 'moredoc',
+      POSTGRES_PASSWORD: '${POSTGRES_PASSWORD:-}',
+    });
   });
 
   it('has site take DATABASE_URL and wait for the database when the profile is on, and only then', () => {
@@ -167,27 +206,52 @@ describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
   });
 
   it('runs PostgreSQL, MinIO with its bucket made once, two web instances, two workers and nginx', () => {
-    const scale = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('scale')).map(([name]) => name);
+    const scale = Object.entries(compose.services)
+      .filter(([, s]) => s.profiles?.includes('scale'))
+      .map(([name]) => name);
     expect(scale.sort()).toEqual(['lb', 'minio', 'minio-setup', 'postgres', 'site-1', 'site-2', 'worker']);
-    expect(service('postgres').healthcheck?.test?.slice(0, 6)).toEqual(['CMD', 'pg_isready', '-U', 'moredoc', '-d', 'moredoc']);
+    expect(service('postgres').healthcheck?.test?.slice(0, 6)).toEqual([
+      'CMD',
+      'pg_isready',
+      '-U',
+      'moredoc',
+      '-d',
+      'moredoc',
+    ]);
     expect(service('postgres').volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
     expect(service('minio').healthcheck?.test).toEqual(['CMD', 'mc', 'ready', 'local']);
     expect(service('minio').volumes).toEqual(['minio-data:/data']);
     expect(service('minio-setup').depends_on).toEqual({ minio: { condition: 'service_healthy' } });
-    expect(service('minio-setup').entrypoint!.join(' ')).toMatch(/mc alias set local http:\/\/minio:9000 .* && mc mb --ignore-existing "local\/\$\$S3_BUCKET"/);
+    expect(service('minio-setup').entrypoint!.join(' ')).toMatch(
+      /mc alias set local http:\/\/minio:9000 .* && mc mb --ignore-existing "local\/\$\$S3_BUCKET"/,
+    );
     expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['postgres-data', 'minio-data']));
   });
 
   it('gives every instance the same database, bucket and secret; the web ones leave the jobs to the workers', () => {
     const instances = ['site-1', 'site-2', 'worker'];
-    const shared = ['DATABASE_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'JWT_SECRET'];
+    const shared = [
+      'DATABASE_URL',
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+      'JWT_SECRET',
+    ];
     for (const name of instances) {
       const s = service(name);
       expect(s.image, name).toBe('moredoc-site:latest');
-      expect(s.depends_on, name).toEqual({ postgres: { condition: 'service_healthy' }, 'minio-setup': { condition: 'service_completed_successfully' } });
-      for (const key of shared) expect(s.environment?.[key], `${name} ${key}`).toBe(service('site-1').environment?.[key]);
+      expect(s.depends_on, name).toEqual({
+        postgres: { condition: 'service_healthy' },
+        'minio-setup': { condition: 'service_completed_successfully' },
+      });
+      for (const key of shared)
+        expect(s.environment?.[key], `${name} ${key}`).toBe(service('site-1').environment?.[key]);
     }
-    expect(service('site-1').environment?.DATABASE_URL).toBe('postgres://moredoc:${POSTGRES_PASSWORD:-}@postgres:5432/moredoc');
+    expect(service('site-1').environment?.DATABASE_URL).toBe(
+      'postgres://moredoc:${POSTGRES_PASSWORD:-}@postgres:5432/moredoc',
+    );
     expect(service('site-1').environment?.S3_ENDPOINT).toBe('http://minio:9000');
     for (const name of ['site-1', 'site-2']) {
       expect(service(name).environment?.RUN_JOBS, name).toBe('false');
@@ -204,10 +268,17 @@ describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
   it('puts nginx in front of the web instances by name, retrying a refused one on the other', () => {
     const lb = service('lb');
     expect(lb.volumes).toEqual(['./deploy/nginx-scale.conf:/etc/nginx/conf.d/default.conf:ro']);
-    expect(lb.depends_on).toMatchObject({ 'site-1': { condition: 'service_healthy' }, 'site-2': { condition: 'service_healthy' } });
+    expect(lb.depends_on).toMatchObject({
+      'site-1': { condition: 'service_healthy' },
+      'site-2': { condition: 'service_healthy' },
+    });
     const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginxConf);
     expect(upstream).not.toBeNull();
-    const servers = [...upstream![2]!.matchAll(/^\s*server\s+([\w.-]+):(\d+)([^;]*);/gm)].map((m) => ({ host: m[1], port: m[2], params: m[3]!.trim() }));
+    const servers = [...upstream![2]!.matchAll(/^\s*server\s+([\w.-]+):(\d+)([^;]*);/gm)].map((m) => ({
+      host: m[1],
+      port: m[2],
+      params: m[3]!.trim(),
+    }));
     expect(servers.map((server) => server.host)).toEqual(['site-1', 'site-2']);
     for (const server of servers) {
       expect(service(server.host!).expose).toContain(server.port);
@@ -232,7 +303,9 @@ describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
         `error_log ${join(dir, 'logs', 'error.log')};`,
         'events {}',
         'http {',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(dir, name)};`),
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (name) => `  ${name}_temp_path ${join(dir, name)};`,
+        ),
         `  access_log ${join(dir, 'logs', 'access.log')};`,
         conf,
         '}',
@@ -251,7 +324,9 @@ describe('Dockerfile', () => {
     const runtime = parseDockerfile(await readRepo('Dockerfile')).stages.find((stage) => stage.name === 'runtime')!;
     const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
     expect(text).toContain('ARG OFFICE_CONVERTERS=false');
-    expect(text).toMatch(/if \[ "\$OFFICE_CONVERTERS" = "true" \]; then[\s\S]*libreoffice-writer-nogui[\s\S]*calibre fonts-noto-cjk/);
+    expect(text).toMatch(
+      /if \[ "\$OFFICE_CONVERTERS" = "true" \]; then[\s\S]*libreoffice-writer-nogui[\s\S]*calibre fonts-noto-cjk/,
+    );
   });
 
   let dockerfile: Dockerfile;
@@ -267,7 +342,9 @@ describe('Dockerfile', () => {
   it('builds in stages and runs on Node 22 slim without the build toolchain', () => {
     expect(dockerfile.stages.length).toBeGreaterThanOrEqual(3);
     expect(runtime.image).toMatch(/^node:22[.-].*slim$/);
-    const runtimeRuns = instructions(runtime, 'RUN').map((i) => i.args).join('\n');
+    const runtimeRuns = instructions(runtime, 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     expect(runtimeRuns).not.toMatch(/g\+\+|python3|npm (ci|install)/);
     const npmCi = dockerfile.stages.flatMap((stage) => instructions(stage, 'RUN')).map((i) => i.args);
     expect(npmCi.some((args) => /npm ci\b(?!.*--omit=dev)/.test(args))).toBe(true);
@@ -290,8 +367,15 @@ describe('Dockerfile', () => {
     const user = instructions(runtime, 'USER').at(-1)?.args;
     expect(user).toBeDefined();
     expect(['root', '0']).not.toContain(user);
-    expect(instructions(runtime, 'VOLUME').map((i) => i.args).join(' ')).toContain('/data');
-    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+    expect(
+      instructions(runtime, 'VOLUME')
+        .map((i) => i.args)
+        .join(' '),
+    ).toContain('/data');
+    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<
+      string,
+      string
+    >;
     expect(env).toMatchObject({ DATA_DIR: '/data', PORT: '3000', HOST: '0.0.0.0', NODE_ENV: 'production' });
     expect(instructions(runtime, 'EXPOSE').map((i) => i.args)).toContain('3000');
     const healthcheck = instructions(runtime, 'HEALTHCHECK')[0]?.args ?? '';
@@ -299,7 +383,10 @@ describe('Dockerfile', () => {
   });
 
   it('runs with two malloc arenas, so that memory the conversion threads freed goes back', () => {
-    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<
+      string,
+      string
+    >;
     expect(env.MALLOC_ARENA_MAX).toBe('2');
   });
 
@@ -321,7 +408,8 @@ describe('Dockerfile', () => {
       }
     }
     // what the image builds itself never comes from the host
-    for (const path of ['node_modules', 'dist', 'web/dist', 'data', '.git']) expect(isIgnored(dockerignore, path), path).toBe(true);
+    for (const path of ['node_modules', 'dist', 'web/dist', 'data', '.git'])
+      expect(isIgnored(dockerignore, path), path).toBe(true);
   });
 });
 
@@ -371,9 +459,13 @@ describe('the production image, assembled and started here as the Dockerfile say
   it('has after `npm run build` every file the runtime stage copies from the build stage', () => {
     const fromBuild = runtimeCopies().filter((c) => c.from === 'build');
     expect(fromBuild.length).toBeGreaterThan(0);
-    const workdir = workdirOf(dockerfile, dockerfile.stages.find((stage) => stage.name === 'build')!);
+    const workdir = workdirOf(
+      dockerfile,
+      dockerfile.stages.find((stage) => stage.name === 'build')!,
+    );
     for (const { sources } of fromBuild) {
-      for (const source of sources) expect(existsSync(join(stageDir('build'), posix.relative(workdir, source))), source).toBe(true);
+      for (const source of sources)
+        expect(existsSync(join(stageDir('build'), posix.relative(workdir, source))), source).toBe(true);
     }
     expect(existsSync(join(stageDir('build'), 'web/dist/index.html'))).toBe(true);
     expect(existsSync(join(stageDir('build'), 'web/dist/.vite/manifest.json'))).toBe(true);
@@ -384,9 +476,14 @@ describe('the production image, assembled and started here as the Dockerfile say
     async () => {
       // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev`.
       const prodDepsStage = dockerfile.stages.find((stage) => stage.name === 'prod-deps')!;
-      const install = prodDepsStage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).find((args) => args.includes('npm ci'))!;
+      const install = prodDepsStage.instructions
+        .filter((i) => i.keyword === 'RUN')
+        .map((i) => i.args)
+        .find((args) => args.includes('npm ci'))!;
       expect(install).toMatch(/^npm ci --omit=dev\b/);
-      const sources = prodDepsStage.instructions.filter((i) => i.keyword === 'COPY').flatMap((i) => parseCopy(i.args).sources);
+      const sources = prodDepsStage.instructions
+        .filter((i) => i.keyword === 'COPY')
+        .flatMap((i) => parseCopy(i.args).sources);
       stages['prod-deps'] = await productionDependencies(sources);
 
       // The runtime stage: exactly what it copies, where it copies it.
@@ -401,7 +498,9 @@ describe('the production image, assembled and started here as the Dockerfile say
           const intoFolder = copy.destination.endsWith('/') || copy.sources.length > 1;
           const destination = intoFolder ? posix.join(copy.destination, posix.basename(source)) : copy.destination;
           const target = posix.relative(runtimeWorkdir, posix.resolve(runtimeWorkdir, destination));
-          await cp(join(stageDir(copy.from), posix.relative(fromWorkdir, source)), join(image, target), { recursive: true });
+          await cp(join(stageDir(copy.from), posix.relative(fromWorkdir, source)), join(image, target), {
+            recursive: true,
+          });
         }
       }
       expect(existsSync(join(image, 'node_modules/fastify'))).toBe(true);
@@ -412,7 +511,10 @@ describe('the production image, assembled and started here as the Dockerfile say
       expect(existsSync(join(image, 'gateway')), 'no source in the image').toBe(false);
 
       // Its environment and command, on a loopback port with a temporary /data.
-      const imageEnv = Object.assign({}, ...runtime.instructions.filter((i) => i.keyword === 'ENV').map((i) => parseEnv(i.args))) as Record<string, string>;
+      const imageEnv = Object.assign(
+        {},
+        ...runtime.instructions.filter((i) => i.keyword === 'ENV').map((i) => parseEnv(i.args)),
+      ) as Record<string, string>;
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const env: Record<string, string> = {

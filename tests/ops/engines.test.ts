@@ -14,7 +14,9 @@ interface LockedPackage {
 }
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
 
 describe('Node versions', () => {
   it('installs only packages that run on the oldest Node the site supports', () => {
@@ -26,7 +28,8 @@ describe('Node versions', () => {
       const range = Array.isArray(info.engines) ? undefined : info.engines?.node;
       if (path === '' || range === undefined) continue;
       checked++;
-      if (!semver.satisfies(oldest, range) || !semver.satisfies(process.versions.node, range)) refused.push(`${path}@${info.version ?? '?'} needs node ${range}`);
+      if (!semver.satisfies(oldest, range) || !semver.satisfies(process.versions.node, range))
+        refused.push(`${path}@${info.version ?? '?'} needs node ${range}`);
     }
     expect(checked).toBeGreaterThan(100);
     expect(refused).toEqual([]);

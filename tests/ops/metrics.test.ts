@@ -128,7 +128,8 @@ describe('/metrics over HTTP', () => {
     expect((await send(`${on.url}/view/page/0123456789abcdef0123456789abcdef/1.svg`)).status).toBe(404);
     const after = await scrape(on);
 
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(delta('gateway_http_requests_total', { group: 'api', status: '200' })).toBe(2);
     expect(delta('gateway_http_requests_total', { group: 'api', status: '404' })).toBe(1);
     expect(delta('gateway_http_requests_total', { group: 'asset', status: '200' })).toBe(1);
@@ -141,8 +142,14 @@ describe('/metrics over HTTP', () => {
     expect(delta('gateway_http_request_duration_seconds_count', { group: 'api', status: '200' })).toBe(2);
     const sum = valueOf(after, 'gateway_http_request_duration_seconds_sum', { group: 'api', status: '200' });
     expect(sum).toBeGreaterThan(0);
-    const infBucket = valueOf(after, 'gateway_http_request_duration_seconds_bucket', { group: 'api', status: '200', le: '+Inf' });
-    expect(infBucket).toBe(valueOf(after, 'gateway_http_request_duration_seconds_count', { group: 'api', status: '200' }));
+    const infBucket = valueOf(after, 'gateway_http_request_duration_seconds_bucket', {
+      group: 'api',
+      status: '200',
+      le: '+Inf',
+    });
+    expect(infBucket).toBe(
+      valueOf(after, 'gateway_http_request_duration_seconds_count', { group: 'api', status: '200' }),
+    );
     // process metrics come along
     expect(valueOf(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
@@ -157,7 +164,8 @@ describe('/metrics over HTTP', () => {
 
   it('counts the page guard decisions on admin and member pages', async () => {
     const before = await scrape(on);
-    const visit = (path: string, token?: string) => sendRaw(on.url, path, { headers: token ? { ...HTML, cookie: `token=${token}` } : HTML });
+    const visit = (path: string, token?: string) =>
+      sendRaw(on.url, path, { headers: token ? { ...HTML, cookie: `token=${token}` } : HTML });
     expect((await visit('/admin/user/list')).status).toBe(302); // anonymous → login
     expect((await visit('/member/profile')).status).toBe(302); // anonymous → login
     expect((await visit('/admin/user/list', backend.memberToken)).status).toBe(302); // member → home
@@ -167,7 +175,8 @@ describe('/metrics over HTTP', () => {
     const after = await scrape(on);
 
     const delta = (labels: Record<string, string>) =>
-      valueOf(after, 'gateway_guard_decisions_total', labels) - valueOf(before, 'gateway_guard_decisions_total', labels);
+      valueOf(after, 'gateway_guard_decisions_total', labels) -
+      valueOf(before, 'gateway_guard_decisions_total', labels);
     expect(delta({ guard: 'admin_page', decision: 'login' })).toBe(1);
     expect(delta({ guard: 'admin_page', decision: 'home' })).toBe(1);
     expect(delta({ guard: 'admin_page', decision: 'allow' })).toBe(1);
@@ -189,7 +198,8 @@ describe('/metrics over HTTP', () => {
       expect((await visit('/', backend.adminToken)).status).toBe(200); // admin passes
       const after = await scrape(fresh);
       const delta = (labels: Record<string, string>) =>
-        valueOf(after, 'gateway_guard_decisions_total', labels) - valueOf(before, 'gateway_guard_decisions_total', labels);
+        valueOf(after, 'gateway_guard_decisions_total', labels) -
+        valueOf(before, 'gateway_guard_decisions_total', labels);
       expect(delta({ guard: 'site', decision: 'login' })).toBe(1);
       expect(delta({ guard: 'site', decision: 'closed' })).toBe(1);
     } finally {
@@ -203,7 +213,12 @@ describe('/metrics over HTTP', () => {
     const cookie = `token=${backend.memberToken}`;
     const crossSite = await send(`${on.url}/api/v1/navigation`, {
       method: 'POST',
-      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      headers: {
+        cookie,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/json',
+      },
       body: '{}',
     });
     expect(crossSite.status).toBe(403);
@@ -224,7 +239,8 @@ describe('/metrics over HTTP', () => {
     const after = await scrape(on);
 
     const delta = (labels: Record<string, string>) =>
-      valueOf(after, 'gateway_guard_decisions_total', labels) - valueOf(before, 'gateway_guard_decisions_total', labels);
+      valueOf(after, 'gateway_guard_decisions_total', labels) -
+      valueOf(before, 'gateway_guard_decisions_total', labels);
     expect(delta({ guard: 'csrf', decision: 'refused' })).toBe(1);
     expect(delta({ guard: 'rate_limit', decision: 'refused' })).toBe(1);
     expect(delta({ guard: 'csrf', decision: 'allow' })).toBe(0);
@@ -233,13 +249,21 @@ describe('/metrics over HTTP', () => {
 
 describe('guard decisions are read from what the guards recorded', () => {
   it("does not count the backend's own 429 on login as a rate-limit refusal of the gateway", async () => {
-    const busy = await startStub((_req, res) => json(res, 429, { code: 8, message: '请求过于频繁' }, { 'retry-after': '30' }));
+    const busy = await startStub((_req, res) =>
+      json(res, 429, { code: 8, message: '请求过于频繁' }, { 'retry-after': '30' }),
+    );
     const gw = await startGateway(busy.url, ON);
     try {
-      const res = await send(`${gw.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await send(`${gw.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(429);
       expect(res.headers['retry-after']).toBe('30');
-      expect(valueOf(await scrape(gw), 'gateway_guard_decisions_total', { guard: 'rate_limit', decision: 'refused' })).toBe(0);
+      expect(
+        valueOf(await scrape(gw), 'gateway_guard_decisions_total', { guard: 'rate_limit', decision: 'refused' }),
+      ).toBe(0);
     } finally {
       await gw.close();
       await busy.close();
@@ -306,7 +330,11 @@ describe('/metrics behind METRICS_TOKEN', () => {
   });
 
   it('asks for the bearer token without one and refuses a wrong one', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789abcdef' }, { authorization: token }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789abcdef' },
+      { authorization: token },
+    ];
     for (const headers of attempts) {
       const res = await send(`${gw.url}/metrics`, { headers });
       expect(res.status).toBe(401);

@@ -24,7 +24,15 @@ describe('npm start', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', WEB_DIST: FIXTURE_DIST, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        WEB_DIST: FIXTURE_DIST,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -34,7 +42,8 @@ describe('npm start', () => {
     try {
       const deadline = Date.now() + 60_000;
       let port: string | undefined;
-      while (!(port = /running at http:\/\/localhost:(\d+)/.exec(out)?.[1]) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (!(port = /running at http:\/\/localhost:(\d+)/.exec(out)?.[1]) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(port, out).toBeDefined();
       const health = `http://127.0.0.1:${port}/healthz`;
       expect(await answers(health)).toBe(true);

@@ -40,11 +40,20 @@ interface Instance {
 
 function spawnInstance(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Instance> {
   // One process each (the tsx command would start the program in a child of its own).
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const instance: Instance = { name, process: child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), env };
+  const instance: Instance = {
+    name,
+    process: child,
+    output: () => output,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    env,
+  };
   return (async () => {
     const deadline = Date.now() + 90_000;
     while (!ready.test(output)) {
@@ -56,8 +65,12 @@ function spawnInstance(name: string, script: string, env: Record<string, string>
 }
 
 const startWeb = (name: string, env: Record<string, string>) =>
-  spawnInstance(name, 'gateway/server.ts', env, /running at http:\/\//).then((instance) => ({ ...instance, url: `http://127.0.0.1:${env.PORT}` }));
-const startWorker = (name: string, env: Record<string, string>) => spawnInstance(name, 'backend/worker.ts', env, /worker running jobs/);
+  spawnInstance(name, 'gateway/server.ts', env, /running at http:\/\//).then((instance) => ({
+    ...instance,
+    url: `http://127.0.0.1:${env.PORT}`,
+  }));
+const startWorker = (name: string, env: Record<string, string>) =>
+  spawnInstance(name, 'backend/worker.ts', env, /worker running jobs/);
 
 interface Answer {
   status: number;
@@ -68,7 +81,12 @@ interface Answer {
 }
 
 /** One HTTP call; a call that has no answer within HANG_MS fails the test that made it. */
-async function call(base: string, method: string, url: string, opts: { token?: string; cookie?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  opts: { token?: string; cookie?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.cookie) headers.cookie = `token=${opts.cookie}`;
@@ -77,10 +95,21 @@ async function call(base: string, method: string, url: string, opts: { token?: s
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(base + url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(HANG_MS) });
+  const res = await fetch(base + url, {
+    method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(HANG_MS),
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, headers: res.headers, bytes, body: type.includes('json') ? JSON.parse(bytes.toString()) : bytes.toString() };
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes,
+    body: type.includes('json') ? JSON.parse(bytes.toString()) : bytes.toString(),
+  };
 }
 
 /** Signs in (or registers) through a web instance: the token it put in the cookie. */
@@ -128,11 +157,15 @@ function load(name: string, base: string, connections: number, adminToken: strin
       const started = Date.now();
       const title = `${name}-${i}`;
       try {
-        const res = kind === 'write'
-          ? await call(base, 'POST', '/api/v1/category', { token: adminToken, body: { title, enable: false } })
-          : i % 2 ? await call(base, 'GET', `/api/v1/document?id=${doc.id}`) : await call(base, 'GET', doc.page, { headers: { 'accept-encoding': 'identity' } });
+        const res =
+          kind === 'write'
+            ? await call(base, 'POST', '/api/v1/category', { token: adminToken, body: { title, enable: false } })
+            : i % 2
+              ? await call(base, 'GET', `/api/v1/document?id=${doc.id}`)
+              : await call(base, 'GET', doc.page, { headers: { 'accept-encoding': 'identity' } });
         const outcome: Outcome = { kind, status: res.status, at: started, ms: Date.now() - started };
-        if (res.status !== 200) outcome.error = typeof res.body === 'object' ? res.body.message : String(res.body).slice(0, 200);
+        if (res.status !== 200)
+          outcome.error = typeof res.body === 'object' ? res.body.message : String(res.body).slice(0, 200);
         if (kind === 'write') outcome.title = title;
         outcomes.push(outcome);
       } catch (error) {
@@ -153,295 +186,390 @@ function load(name: string, base: string, connections: number, adminToken: strin
 
 const postgresUrl = inject('postgresUrl');
 
-describe.skipIf(!postgresUrl)('many instances: two web instances and two workers on PostgreSQL and S3, behind a load balancer', () => {
-  let cluster: PostgresCluster;
-  let databaseUrl: string;
-  let db: pg.Pool;
-  let s3: TestS3;
-  let lb: LoadBalancer;
-  const web: Instance[] = [];
-  const workers: Instance[] = [];
-  const folders: string[] = [];
-  let adminToken = '';
-  let member: { token: string; id: number };
-  let firstDocument: { id: number; hash: string; page: string };
+describe.skipIf(!postgresUrl)(
+  'many instances: two web instances and two workers on PostgreSQL and S3, behind a load balancer',
+  () => {
+    let cluster: PostgresCluster;
+    let databaseUrl: string;
+    let db: pg.Pool;
+    let s3: TestS3;
+    let lb: LoadBalancer;
+    const web: Instance[] = [];
+    const workers: Instance[] = [];
+    const folders: string[] = [];
+    let adminToken = '';
+    let member: { token: string; id: number };
+    let firstDocument: { id: number; hash: string; page: string };
 
-  const folder = async (name: string) => {
-    const made = await mkdtemp(path.join(os.tmpdir(), `moredoc-scale-${name}-`));
-    folders.push(made);
-    return made;
-  };
-
-  beforeAll(async () => {
-    [cluster, s3] = await Promise.all([startPostgresCluster(), startS3()]);
-    databaseUrl = await createDatabase(cluster.url);
-    db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    db.on('error', () => undefined);
-    const shared = {
-      ...CAPTCHAS_OFF,
-      ...s3.env,
-      DATABASE_URL: databaseUrl,
-      ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      JOB_LEASE_MS: String(LEASE_MS),
-      // Until the secrets live in the database, every instance gets the same ones: the login
-      // key, and the download links' key (else each instance generates its own into DATA_DIR).
-      JWT_SECRET: 'scale-test-jwt-secret-0123456789',
-      CONFIG_DOWNLOAD_SECRET_KEY: 'scale-test-download-secret-0123456789',
+    const folder = async (name: string) => {
+      const made = await mkdtemp(path.join(os.tmpdir(), `moredoc-scale-${name}-`));
+      folders.push(made);
+      return made;
     };
-    const webEnv = async (name: string) => ({
-      ...shared, DATA_DIR: await folder(name), HOST: '127.0.0.1', PORT: String(await freePort()), WEB_DIST: FIXTURE_DIST,
-      RUN_JOBS: 'false', TRUST_PROXY: '127.0.0.1',
+
+    beforeAll(async () => {
+      [cluster, s3] = await Promise.all([startPostgresCluster(), startS3()]);
+      databaseUrl = await createDatabase(cluster.url);
+      db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+      db.on('error', () => undefined);
+      const shared = {
+        ...CAPTCHAS_OFF,
+        ...s3.env,
+        DATABASE_URL: databaseUrl,
+        ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        JOB_LEASE_MS: String(LEASE_MS),
+        // Until the secrets live in the database, every instance gets the same ones: the login
+        // key, and the download links' key (else each instance generates its own into DATA_DIR).
+        JWT_SECRET: 'scale-test-jwt-secret-0123456789',
+        CONFIG_DOWNLOAD_SECRET_KEY: 'scale-test-download-secret-0123456789',
+      };
+      const webEnv = async (name: string) => ({
+        ...shared,
+        DATA_DIR: await folder(name),
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+        WEB_DIST: FIXTURE_DIST,
+        RUN_JOBS: 'false',
+        TRUST_PROXY: '127.0.0.1',
+      });
+      const workerEnv = async (name: string) => ({
+        ...shared,
+        DATA_DIR: await folder(name),
+        TMPDIR: await folder(`${name}-tmp`),
+        CONVERT_WORKERS: '1',
+        CONVERT_JOBS: '1',
+      });
+      // One instance creates the tables and runs the seed first; the others find them.
+      web.push(await startWeb('web-a', await webEnv('web-a')));
+      const rest = await Promise.all([
+        startWeb('web-b', await webEnv('web-b')),
+        startWorker('worker-1', await workerEnv('worker-1')),
+        startWorker('worker-2', await workerEnv('worker-2')),
+      ]);
+      web.push(rest[0]);
+      workers.push(rest[1], rest[2]);
+      lb = await startLoadBalancer(web.map((instance) => instance.url!));
+      adminToken = await signIn(web[0]!.url!, '/api/v1/user/login', {
+        username: 'admin',
+        password: TEST_ADMIN_PASSWORD,
+      });
+    }, 240_000);
+
+    // What the processes said, when a test failed: the reason is often there.
+    afterEach(({ task }) => {
+      if (task.result?.state !== 'fail') return;
+      for (const instance of [...web, ...workers]) {
+        process.stderr.write(
+          `--- ${instance.name} (pid ${instance.process.pid}, exit ${instance.process.exitCode ?? instance.process.signalCode ?? 'none'}):\n${instance.output().slice(-4000)}\n`,
+        );
+      }
     });
-    const workerEnv = async (name: string) => ({ ...shared, DATA_DIR: await folder(name), TMPDIR: await folder(`${name}-tmp`), CONVERT_WORKERS: '1', CONVERT_JOBS: '1' });
-    // One instance creates the tables and runs the seed first; the others find them.
-    web.push(await startWeb('web-a', await webEnv('web-a')));
-    const rest = await Promise.all([
-      startWeb('web-b', await webEnv('web-b')),
-      startWorker('worker-1', await workerEnv('worker-1')),
-      startWorker('worker-2', await workerEnv('worker-2')),
-    ]);
-    web.push(rest[0]);
-    workers.push(rest[1], rest[2]);
-    lb = await startLoadBalancer(web.map((instance) => instance.url!));
-    adminToken = await signIn(web[0]!.url!, '/api/v1/user/login', { username: 'admin', password: TEST_ADMIN_PASSWORD });
-  }, 240_000);
 
-  // What the processes said, when a test failed: the reason is often there.
-  afterEach(({ task }) => {
-    if (task.result?.state !== 'fail') return;
-    for (const instance of [...web, ...workers]) {
-      process.stderr.write(`--- ${instance.name} (pid ${instance.process.pid}, exit ${instance.process.exitCode ?? instance.process.signalCode ?? 'none'}):\n${instance.output().slice(-4000)}\n`);
-    }
-  });
-
-  afterAll(async () => {
-    for (const instance of [...web, ...workers]) if (instance.process.exitCode === null) instance.process.kill('SIGKILL');
-    await lb?.close();
-    await db?.end();
-    await cluster?.stop();
-    await s3?.stop();
-    for (const made of folders) await rm(made, { recursive: true, force: true });
-  });
-
-  it('serves on B what a member did on A: the conversion a worker made, the search, the download link, the sign-in', async () => {
-    const [a, b] = [web[0]!.url!, web[1]!.url!];
-    const username = `scale${process.pid}`;
-    const token = await signIn(a, '/api/v1/user/register', { username, password: 'member-password' });
-    const me = await call(a, 'GET', '/api/v1/user', { cookie: token });
-    member = { token, id: me.body.id };
-    // Signed in on A, signed in on B: the same cookie names the same member there.
-    expect((await call(b, 'GET', '/api/v1/user', { cookie: token })).body).toMatchObject({ id: member.id, username });
-
-    const group = await call(b, 'POST', '/api/v1/group', { token: adminToken, body: { title: '上传者', enable_upload: true, enable_document_review: false } });
-    expect(group.status).toBe(200);
-    expect((await call(b, 'PUT', '/api/v1/user', { token: adminToken, body: { id: member.id, group_id: [2, group.body.id] } })).status).toBe(200);
-
-    const original = linesPdf([['Scalable zebrafinch migration notes', 'second line'], ['page two of the notes']]);
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(original)]), 'notes.pdf');
-    const upload = await call(a, 'POST', '/api/v1/upload/document', { token, form });
-    expect(upload.status).toBe(200);
-    const created = await call(a, 'POST', '/api/v1/document', { token, body: { category_id: [], document: [{ title: '迁徙笔记', attachment_id: upload.body.data.id, price: 0 }] } });
-    expect(created.status).toBe(200);
-    const list = await call(a, 'GET', `/api/v1/document/list?user_id=${member.id}`, { token });
-    const id = list.body.document[0].id as number;
-
-    const converted = await until('the conversion on a worker', async () => {
-      const doc = await call(b, 'GET', `/api/v1/document?id=${id}`, { token });
-      return [DocumentStatus.Converted, DocumentStatus.Failed].includes(doc.body.status) ? doc.body : undefined;
+    afterAll(async () => {
+      for (const instance of [...web, ...workers])
+        if (instance.process.exitCode === null) instance.process.kill('SIGKILL');
+      await lb?.close();
+      await db?.end();
+      await cluster?.stop();
+      await s3?.stop();
+      for (const made of folders) await rm(made, { recursive: true, force: true });
     });
-    expect(converted).toMatchObject({ status: DocumentStatus.Converted, pages: 2 });
-    const hash = converted.attachment.hash as string;
-    const page = `/view/page/${hash}/1${converted.enable_gzip ? '.gzip' : ''}${converted.preview_ext}`;
-    firstDocument = { id, hash, page };
-    const served = await call(b, 'GET', page, { headers: { 'accept-encoding': 'identity' } });
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
 
-    // The index follows the conversion (written by the worker): found on the other instance once it is.
-    await until('the document found by search on the other instance', async () => {
-      const search = await call(b, 'GET', '/api/v1/document/search?wd=zebrafinch');
-      expect(search.status).toBe(200);
-      return (search.body.document ?? []).some((d: { id: number }) => d.id === id) ? true : undefined;
-    }, 30_000);
+    it('serves on B what a member did on A: the conversion a worker made, the search, the download link, the sign-in', async () => {
+      const [a, b] = [web[0]!.url!, web[1]!.url!];
+      const username = `scale${process.pid}`;
+      const token = await signIn(a, '/api/v1/user/register', { username, password: 'member-password' });
+      const me = await call(a, 'GET', '/api/v1/user', { cookie: token });
+      member = { token, id: me.body.id };
+      // Signed in on A, signed in on B: the same cookie names the same member there.
+      expect((await call(b, 'GET', '/api/v1/user', { cookie: token })).body).toMatchObject({ id: member.id, username });
 
-    const link = await call(a, 'GET', `/api/v1/document/download?id=${id}`, { token });
-    expect(link.status).toBe(200);
-    const file = await call(b, 'GET', link.body.url as string, { cookie: token });
-    expect(file.status).toBe(200);
-    expect(file.bytes.equals(original)).toBe(true);
-  }, 120_000);
+      const group = await call(b, 'POST', '/api/v1/group', {
+        token: adminToken,
+        body: { title: '上传者', enable_upload: true, enable_document_review: false },
+      });
+      expect(group.status).toBe(200);
+      expect(
+        (
+          await call(b, 'PUT', '/api/v1/user', {
+            token: adminToken,
+            body: { id: member.id, group_id: [2, group.body.id] },
+          })
+        ).status,
+      ).toBe(200);
 
-  /** The titles of the categories the writes of `name` created, as the database has them. */
-  const storedTitles = async (name: string) =>
-    new Set((await db.query<{ title: string }>('SELECT title FROM category WHERE title LIKE $1', [`${name}-%`])).rows.map((row) => row.title));
-
-  it('answers a clear 503 while PostgreSQL is stopped for 10 s, and recovers by itself within 5 s of its return; no acknowledged write lost', async () => {
-    const traffic = load('pg', lb.url, 20, adminToken, firstDocument);
-    await until('the load under way', async () => (traffic.outcomes.filter((o) => o.status === 200).length > 50 ? true : undefined));
-    const stoppedAt = Date.now();
-    await cluster.pause!();
-    await sleep(10_000);
-    await cluster.resume!();
-    const backAt = Date.now();
-    // The site by itself: the first call of each kind that succeeds after the return.
-    const recovered = await until('the reads and writes back', async () => {
-      const done = traffic.outcomes.filter((o) => o.at >= backAt && o.status === 200);
-      return done.some((o) => o.kind === 'read') && done.some((o) => o.kind === 'write') ? Date.now() : undefined;
-    }, 20_000);
-    const outcomes = await traffic.stop();
-
-    const during = outcomes.filter((o) => o.at > stoppedAt + 500 && o.at + o.ms < backAt);
-    // Calls went on while the database was away, and each had an answer (call() gives up after HANG_MS).
-    expect(during.length).toBeGreaterThan(20);
-    const failures = during.filter((o) => o.status !== 200);
-    expect(failures.length).toBeGreaterThan(0);
-    expect(outcomes.filter((o) => o.status === 0)).toEqual([]);
-    // Every failure is the one clear answer: 503 with the backend's JSON error, no 500, no 502.
-    expect(new Set(failures.map((o) => `${o.status} ${o.error}`))).toEqual(new Set(['503 数据库暂时不可用，请稍后再试']));
-    expect(recovered - backAt).toBeLessThan(5000);
-    for (const instance of [...web, ...workers]) expect(instance.process.exitCode, instance.name).toBeNull();
-
-    const acknowledged = outcomes.filter((o) => o.title && o.status === 200).map((o) => o.title!);
-    const stored = await storedTitles('pg');
-    expect(acknowledged.filter((title) => !stored.has(title))).toEqual([]);
-  }, 60_000);
-
-  it('answers clear errors while the S3 server is stopped, keeps nothing half-written, and works again when it returns', async () => {
-    const attachments = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM attachment')).rows[0]!.n;
-    const before = { attachments: await attachments(), objects: s3.objectKeys() };
-    const upload = () => {
+      const original = linesPdf([['Scalable zebrafinch migration notes', 'second line'], ['page two of the notes']]);
       const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(linesPdf([[`stored while away ${Date.now()}`]]))]), 'away.pdf');
-      return call(lb.url, 'POST', '/api/v1/upload/document', { token: member.token, form });
-    };
-    // Page 2, read by nobody yet: page 1, read under load a moment ago, may still be in an
-    // instance's cache of small blobs (S3_CACHE_MB, 10 s), which serves it while the bucket is away.
-    const unread = firstDocument.page.replace(`/${firstDocument.hash}/1`, `/${firstDocument.hash}/2`);
-    await s3.pause();
-    try {
-      const refused = await upload();
-      // The upload routes answer gin's shape: {code, message, error}.
-      expect(refused.status).toBe(503);
-      expect(refused.body).toMatchObject({ code: 503, message: '文件存储暂时不可用，请稍后再试' });
-      const page = await call(lb.url, 'GET', unread, { headers: { 'accept-encoding': 'identity' } });
-      expect(page.status).toBe(503);
-      expect(page.body).toMatchObject({ code: 14, message: '文件存储暂时不可用，请稍后再试' });
-      // The site's own pages and data do not need the bucket.
-      expect((await call(lb.url, 'GET', `/api/v1/document?id=${firstDocument.id}`)).status).toBe(200);
-    } finally {
-      await s3.resume();
-    }
-    // Nothing of the refused upload: no attachment row, no object.
-    expect(await attachments()).toBe(before.attachments);
-    expect(s3.objectKeys()).toEqual(before.objects);
-    expect(s3.pendingUploads()).toEqual([]);
+      form.append('file', new Blob([new Uint8Array(original)]), 'notes.pdf');
+      const upload = await call(a, 'POST', '/api/v1/upload/document', { token, form });
+      expect(upload.status).toBe(200);
+      const created = await call(a, 'POST', '/api/v1/document', {
+        token,
+        body: { category_id: [], document: [{ title: '迁徙笔记', attachment_id: upload.body.data.id, price: 0 }] },
+      });
+      expect(created.status).toBe(200);
+      const list = await call(a, 'GET', `/api/v1/document/list?user_id=${member.id}`, { token });
+      const id = list.body.document[0].id as number;
 
-    // Back: the same calls succeed, on either instance.
-    for (const base of [web[0]!.url!, web[1]!.url!]) {
-      const page = await until('the page back', async () => {
-        const res = await call(base, 'GET', unread, { headers: { 'accept-encoding': 'identity' } });
-        return res.status === 200 ? res : undefined;
-      }, 10_000);
-      expect(page.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
-    }
-    expect((await upload()).status).toBe(200);
-    expect(await attachments()).toBe(before.attachments + 1);
-  }, 60_000);
+      const converted = await until('the conversion on a worker', async () => {
+        const doc = await call(b, 'GET', `/api/v1/document?id=${id}`, { token });
+        return [DocumentStatus.Converted, DocumentStatus.Failed].includes(doc.body.status) ? doc.body : undefined;
+      });
+      expect(converted).toMatchObject({ status: DocumentStatus.Converted, pages: 2 });
+      const hash = converted.attachment.hash as string;
+      const page = `/view/page/${hash}/1${converted.enable_gzip ? '.gzip' : ''}${converted.preview_ext}`;
+      firstDocument = { id, hash, page };
+      const served = await call(b, 'GET', page, { headers: { 'accept-encoding': 'identity' } });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
 
-  it('restarts a web instance under load (100 connections): no read fails, no write is refused or lost, only writes cut in its accept queue fail', async () => {
-    const before = { ...lb.stats };
-    const started = Date.now();
-    const traffic = load('restart', lb.url, 100, adminToken, firstDocument);
-    await until('the load under way', async () => (traffic.outcomes.filter((o) => o.status === 200).length > 200 ? true : undefined));
-    const phases = [`load under way ${Date.now() - started} ms`];
-    const [a] = web;
-    a!.process.kill('SIGTERM');
-    // Graceful: it finished what it had, then exited on its own.
-    expect(await a!.exited).toBe(0);
-    phases.push(`instance A exited ${Date.now() - started} ms`);
-    const restarted = await startWeb(a!.name, a!.env);
-    web[0] = restarted;
-    const backAt = Date.now();
-    phases.push(`instance A back ${backAt - started} ms`);
-    // Until the load balancer has sent the restarted instance calls again (after its fail_timeout).
-    await until('calls on the restarted instance', async () => (traffic.outcomes.filter((o) => o.at > backAt + 2500 && o.status === 200).length > 100 ? true : undefined), 30_000);
-    const outcomes = await traffic.stop();
-    phases.push(`load stopped ${Date.now() - started} ms, ${outcomes.length} calls, ${lb.stats.cutWrites - before.cutWrites} writes cut`);
-    process.stdout.write(`restart under load: ${phases.join('; ')}\n`);
+      // The index follows the conversion (written by the worker): found on the other instance once it is.
+      await until(
+        'the document found by search on the other instance',
+        async () => {
+          const search = await call(b, 'GET', '/api/v1/document/search?wd=zebrafinch');
+          expect(search.status).toBe(200);
+          return (search.body.document ?? []).some((d: { id: number }) => d.id === id) ? true : undefined;
+        },
+        30_000,
+      );
 
-    expect(outcomes.length).toBeGreaterThan(1000);
-    // Reads: none fails (one cut on the closing instance is retried on the other, as nginx does).
-    expect(outcomes.filter((o) => o.kind === 'read' && o.status !== 200).map((o) => `${o.status} ${o.error}`)).toEqual([]);
-    // Writes: none is answered 503 by the closing instance; the only failures are the load
-    // balancer's 502 for writes whose connection the instance's kernel had taken but the
-    // process never read (its accept queue when the port closed): nginx does not resend a
-    // POST that was sent. The instance did not act on them, and no acknowledged write is lost.
-    const failedWrites = outcomes.filter((o) => o.kind === 'write' && o.status !== 200);
-    expect(failedWrites.every((o) => o.status === 502)).toBe(true);
-    expect(failedWrites.length).toBe(lb.stats.cutWrites - before.cutWrites);
-    expect(lb.stats.ownErrors - before.ownErrors).toBe(failedWrites.length);
-    const acknowledged = outcomes.filter((o) => o.title && o.status === 200).map((o) => o.title!);
-    const stored = await storedTitles('restart');
-    expect(acknowledged.filter((title) => !stored.has(title))).toEqual([]);
-    expect(failedWrites.filter((o) => stored.has(o.title!))).toEqual([]);
-  }, 240_000);
+      const link = await call(a, 'GET', `/api/v1/document/download?id=${id}`, { token });
+      expect(link.status).toBe(200);
+      const file = await call(b, 'GET', link.body.url as string, { cookie: token });
+      expect(file.status).toBe(200);
+      expect(file.bytes.equals(original)).toBe(true);
+    }, 120_000);
 
-  it('finishes on the other worker a 200-page conversion whose worker was killed midway: each page once, no orphan objects, its scratch removed', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(repeatedPdf(200))]), 'long.pdf');
-    const upload = await call(lb.url, 'POST', '/api/v1/upload/document', { token: member.token, form });
-    expect(upload.status).toBe(200);
-    expect((await call(lb.url, 'POST', '/api/v1/document', { token: member.token, body: { category_id: [], document: [{ title: '两百页', attachment_id: upload.body.data.id, price: 0 }] } })).status).toBe(200);
+    /** The titles of the categories the writes of `name` created, as the database has them. */
+    const storedTitles = async (name: string) =>
+      new Set(
+        (await db.query<{ title: string }>('SELECT title FROM category WHERE title LIKE $1', [`${name}-%`])).rows.map(
+          (row) => row.title,
+        ),
+      );
 
-    // Midway: some pages rendered, not all.
-    const running = await until('the conversion midway', async () => {
-      const { rows: [job] } = await db.query<{ dedupe_key: string; lease_owner: string; progress: string | null }>(
-        "SELECT dedupe_key, lease_owner, progress FROM job WHERE kind = 'document.convert' AND state = 'running'");
-      const progress = job?.progress ? (JSON.parse(job.progress) as { done: number; total: number }) : undefined;
-      return progress && progress.done > 0 && progress.done < progress.total ? job : undefined;
-    });
-    const hash = running.dedupe_key.slice('document.convert:'.length);
-    // lease_owner: host:pid:random#claim
-    const pid = Number(running.lease_owner.split(':')[1]);
-    const victim = workers.find((worker) => worker.process.pid === pid)!;
-    expect(victim).toBeDefined();
-    victim.process.kill('SIGKILL');
-    await victim.exited;
-    const scratchOf = (tmp: string) => [
-      ...readdirSync(tmp).filter((name) => name.startsWith(`moredoc-document-${pid}-`)),
-      ...(existsSync(path.join(tmp, 'moredoc-convert')) ? readdirSync(path.join(tmp, 'moredoc-convert')).filter((name) => name.startsWith(`job-${pid}-`)) : []),
-    ];
-    // What the killed conversion left behind: the original's copy and the pages so far.
-    expect(scratchOf(victim.env.TMPDIR!)).toHaveLength(2);
+    it('answers a clear 503 while PostgreSQL is stopped for 10 s, and recovers by itself within 5 s of its return; no acknowledged write lost', async () => {
+      const traffic = load('pg', lb.url, 20, adminToken, firstDocument);
+      await until('the load under way', async () =>
+        traffic.outcomes.filter((o) => o.status === 200).length > 50 ? true : undefined,
+      );
+      const stoppedAt = Date.now();
+      await cluster.pause!();
+      await sleep(10_000);
+      await cluster.resume!();
+      const backAt = Date.now();
+      // The site by itself: the first call of each kind that succeeds after the return.
+      const recovered = await until(
+        'the reads and writes back',
+        async () => {
+          const done = traffic.outcomes.filter((o) => o.at >= backAt && o.status === 200);
+          return done.some((o) => o.kind === 'read') && done.some((o) => o.kind === 'write') ? Date.now() : undefined;
+        },
+        20_000,
+      );
+      const outcomes = await traffic.stop();
 
-    const list = await call(lb.url, 'GET', `/api/v1/document/list?user_id=${member.id}&order=id%20desc`, { token: member.token });
-    const id = list.body.document[0].id as number;
-    const converted = await until('the conversion on the other worker', async () => {
-      const doc = await call(lb.url, 'GET', `/api/v1/document?id=${id}`, { token: member.token });
-      return [DocumentStatus.Converted, DocumentStatus.Failed].includes(doc.body.status) ? doc.body : undefined;
-    }, 180_000);
-    expect(converted).toMatchObject({ status: DocumentStatus.Converted, pages: 200 });
-    // The document is marked converted inside the job; the job is marked done just after.
-    const job = await until('the job done', async () => {
-      const { rows: [row] } = await db.query('SELECT state, attempts::int AS attempts FROM job WHERE dedupe_key = $1', [running.dedupe_key]);
-      return row?.state === 'running' ? undefined : row;
-    });
-    expect(job).toEqual({ state: 'done', attempts: 2 });
+      const during = outcomes.filter((o) => o.at > stoppedAt + 500 && o.at + o.ms < backAt);
+      // Calls went on while the database was away, and each had an answer (call() gives up after HANG_MS).
+      expect(during.length).toBeGreaterThan(20);
+      const failures = during.filter((o) => o.status !== 200);
+      expect(failures.length).toBeGreaterThan(0);
+      expect(outcomes.filter((o) => o.status === 0)).toEqual([]);
+      // Every failure is the one clear answer: 503 with the backend's JSON error, no 500, no 502.
+      expect(new Set(failures.map((o) => `${o.status} ${o.error}`))).toEqual(
+        new Set(['503 数据库暂时不可用，请稍后再试']),
+      );
+      expect(recovered - backAt).toBeLessThan(5000);
+      for (const instance of [...web, ...workers]) expect(instance.process.exitCode, instance.name).toBeNull();
 
-    const folder = `${outputFolder(hash)}/`;
-    const stored = s3.objectKeys().filter((key) => key.startsWith(folder)).map((key) => key.slice(folder.length));
-    const pages = Array.from({ length: 200 }, (_, i) => `${i + 1}${converted.enable_gzip ? '.gzip' : ''}${converted.preview_ext}`);
-    const positions = Array.from({ length: 200 }, (_, i) => `${i + 1}.pos.gz`);
-    expect(stored.sort()).toEqual([...pages, ...positions, 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt'].sort());
-    // Nothing half-uploaded either: no temporary object, no multipart upload left open.
-    expect(s3.objectKeys().filter((key) => key.startsWith('tmp/'))).toEqual([]);
-    expect(s3.pendingUploads()).toEqual([]);
+      const acknowledged = outcomes.filter((o) => o.title && o.status === 200).map((o) => o.title!);
+      const stored = await storedTitles('pg');
+      expect(acknowledged.filter((title) => !stored.has(title))).toEqual([]);
+    }, 60_000);
 
-    // Started again, the killed worker removes what its predecessor left.
-    const restarted = await startWorker(victim.name, victim.env);
-    workers[workers.indexOf(victim)] = restarted;
-    expect(scratchOf(victim.env.TMPDIR!)).toEqual([]);
-  }, 300_000);
-});
+    it('answers clear errors while the S3 server is stopped, keeps nothing half-written, and works again when it returns', async () => {
+      const attachments = async () =>
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM attachment')).rows[0]!.n;
+      const before = { attachments: await attachments(), objects: s3.objectKeys() };
+      const upload = () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(linesPdf([[`stored while away ${Date.now()}`]]))]), 'away.pdf');
+        return call(lb.url, 'POST', '/api/v1/upload/document', { token: member.token, form });
+      };
+      // Page 2, read by nobody yet: page 1, read under load a moment ago, may still be in an
+      // instance's cache of small blobs (S3_CACHE_MB, 10 s), which serves it while the bucket is away.
+      const unread = firstDocument.page.replace(`/${firstDocument.hash}/1`, `/${firstDocument.hash}/2`);
+      await s3.pause();
+      try {
+        const refused = await upload();
+        // The upload routes answer gin's shape: {code, message, error}.
+        expect(refused.status).toBe(503);
+        expect(refused.body).toMatchObject({ code: 503, message: '文件存储暂时不可用，请稍后再试' });
+        const page = await call(lb.url, 'GET', unread, { headers: { 'accept-encoding': 'identity' } });
+        expect(page.status).toBe(503);
+        expect(page.body).toMatchObject({ code: 14, message: '文件存储暂时不可用，请稍后再试' });
+        // The site's own pages and data do not need the bucket.
+        expect((await call(lb.url, 'GET', `/api/v1/document?id=${firstDocument.id}`)).status).toBe(200);
+      } finally {
+        await s3.resume();
+      }
+      // Nothing of the refused upload: no attachment row, no object.
+      expect(await attachments()).toBe(before.attachments);
+      expect(s3.objectKeys()).toEqual(before.objects);
+      expect(s3.pendingUploads()).toEqual([]);
+
+      // Back: the same calls succeed, on either instance.
+      for (const base of [web[0]!.url!, web[1]!.url!]) {
+        const page = await until(
+          'the page back',
+          async () => {
+            const res = await call(base, 'GET', unread, { headers: { 'accept-encoding': 'identity' } });
+            return res.status === 200 ? res : undefined;
+          },
+          10_000,
+        );
+        expect(page.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      }
+      expect((await upload()).status).toBe(200);
+      expect(await attachments()).toBe(before.attachments + 1);
+    }, 60_000);
+
+    it('restarts a web instance under load (100 connections): no read fails, no write is refused or lost, only writes cut in its accept queue fail', async () => {
+      const before = { ...lb.stats };
+      const started = Date.now();
+      const traffic = load('restart', lb.url, 100, adminToken, firstDocument);
+      await until('the load under way', async () =>
+        traffic.outcomes.filter((o) => o.status === 200).length > 200 ? true : undefined,
+      );
+      const phases = [`load under way ${Date.now() - started} ms`];
+      const [a] = web;
+      a!.process.kill('SIGTERM');
+      // Graceful: it finished what it had, then exited on its own.
+      expect(await a!.exited).toBe(0);
+      phases.push(`instance A exited ${Date.now() - started} ms`);
+      const restarted = await startWeb(a!.name, a!.env);
+      web[0] = restarted;
+      const backAt = Date.now();
+      phases.push(`instance A back ${backAt - started} ms`);
+      // Until the load balancer has sent the restarted instance calls again (after its fail_timeout).
+      await until(
+        'calls on the restarted instance',
+        async () =>
+          traffic.outcomes.filter((o) => o.at > backAt + 2500 && o.status === 200).length > 100 ? true : undefined,
+        30_000,
+      );
+      const outcomes = await traffic.stop();
+      phases.push(
+        `load stopped ${Date.now() - started} ms, ${outcomes.length} calls, ${lb.stats.cutWrites - before.cutWrites} writes cut`,
+      );
+      process.stdout.write(`restart under load: ${phases.join('; ')}\n`);
+
+      expect(outcomes.length).toBeGreaterThan(1000);
+      // Reads: none fails (one cut on the closing instance is retried on the other, as nginx does).
+      expect(
+        outcomes.filter((o) => o.kind === 'read' && o.status !== 200).map((o) => `${o.status} ${o.error}`),
+      ).toEqual([]);
+      // Writes: none is answered 503 by the closing instance; the only failures are the load
+      // balancer's 502 for writes whose connection the instance's kernel had taken but the
+      // process never read (its accept queue when the port closed): nginx does not resend a
+      // POST that was sent. The instance did not act on them, and no acknowledged write is lost.
+      const failedWrites = outcomes.filter((o) => o.kind === 'write' && o.status !== 200);
+      expect(failedWrites.every((o) => o.status === 502)).toBe(true);
+      expect(failedWrites.length).toBe(lb.stats.cutWrites - before.cutWrites);
+      expect(lb.stats.ownErrors - before.ownErrors).toBe(failedWrites.length);
+      const acknowledged = outcomes.filter((o) => o.title && o.status === 200).map((o) => o.title!);
+      const stored = await storedTitles('restart');
+      expect(acknowledged.filter((title) => !stored.has(title))).toEqual([]);
+      expect(failedWrites.filter((o) => stored.has(o.title!))).toEqual([]);
+    }, 240_000);
+
+    it('finishes on the other worker a 200-page conversion whose worker was killed midway: each page once, no orphan objects, its scratch removed', async () => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(repeatedPdf(200))]), 'long.pdf');
+      const upload = await call(lb.url, 'POST', '/api/v1/upload/document', { token: member.token, form });
+      expect(upload.status).toBe(200);
+      expect(
+        (
+          await call(lb.url, 'POST', '/api/v1/document', {
+            token: member.token,
+            body: { category_id: [], document: [{ title: '两百页', attachment_id: upload.body.data.id, price: 0 }] },
+          })
+        ).status,
+      ).toBe(200);
+
+      // Midway: some pages rendered, not all.
+      const running = await until('the conversion midway', async () => {
+        const {
+          rows: [job],
+        } = await db.query<{ dedupe_key: string; lease_owner: string; progress: string | null }>(
+          "SELECT dedupe_key, lease_owner, progress FROM job WHERE kind = 'document.convert' AND state = 'running'",
+        );
+        const progress = job?.progress ? (JSON.parse(job.progress) as { done: number; total: number }) : undefined;
+        return progress && progress.done > 0 && progress.done < progress.total ? job : undefined;
+      });
+      const hash = running.dedupe_key.slice('document.convert:'.length);
+      // lease_owner: host:pid:random#claim
+      const pid = Number(running.lease_owner.split(':')[1]);
+      const victim = workers.find((worker) => worker.process.pid === pid)!;
+      expect(victim).toBeDefined();
+      victim.process.kill('SIGKILL');
+      await victim.exited;
+      const scratchOf = (tmp: string) => [
+        ...readdirSync(tmp).filter((name) => name.startsWith(`moredoc-document-${pid}-`)),
+        ...(existsSync(path.join(tmp, 'moredoc-convert'))
+          ? readdirSync(path.join(tmp, 'moredoc-convert')).filter((name) => name.startsWith(`job-${pid}-`))
+          : []),
+      ];
+      // What the killed conversion left behind: the original's copy and the pages so far.
+      expect(scratchOf(victim.env.TMPDIR!)).toHaveLength(2);
+
+      const list = await call(lb.url, 'GET', `/api/v1/document/list?user_id=${member.id}&order=id%20desc`, {
+        token: member.token,
+      });
+      const id = list.body.document[0].id as number;
+      const converted = await until(
+        'the conversion on the other worker',
+        async () => {
+          const doc = await call(lb.url, 'GET', `/api/v1/document?id=${id}`, { token: member.token });
+          return [DocumentStatus.Converted, DocumentStatus.Failed].includes(doc.body.status) ? doc.body : undefined;
+        },
+        180_000,
+      );
+      expect(converted).toMatchObject({ status: DocumentStatus.Converted, pages: 200 });
+      // The document is marked converted inside the job; the job is marked done just after.
+      const job = await until('the job done', async () => {
+        const {
+          rows: [row],
+        } = await db.query('SELECT state, attempts::int AS attempts FROM job WHERE dedupe_key = $1', [
+          running.dedupe_key,
+        ]);
+        return row?.state === 'running' ? undefined : row;
+      });
+      expect(job).toEqual({ state: 'done', attempts: 2 });
+
+      const folder = `${outputFolder(hash)}/`;
+      const stored = s3
+        .objectKeys()
+        .filter((key) => key.startsWith(folder))
+        .map((key) => key.slice(folder.length));
+      const pages = Array.from(
+        { length: 200 },
+        (_, i) => `${i + 1}${converted.enable_gzip ? '.gzip' : ''}${converted.preview_ext}`,
+      );
+      const positions = Array.from({ length: 200 }, (_, i) => `${i + 1}.pos.gz`);
+      expect(stored.sort()).toEqual(
+        [...pages, ...positions, 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt'].sort(),
+      );
+      // Nothing half-uploaded either: no temporary object, no multipart upload left open.
+      expect(s3.objectKeys().filter((key) => key.startsWith('tmp/'))).toEqual([]);
+      expect(s3.pendingUploads()).toEqual([]);
+
+      // Started again, the killed worker removes what its predecessor left.
+      const restarted = await startWorker(victim.name, victim.env);
+      workers[workers.indexOf(victim)] = restarted;
+      expect(scratchOf(victim.env.TMPDIR!)).toEqual([]);
+    }, 300_000);
+  },
+);

@@ -48,8 +48,21 @@ describe('normalizePath', () => {
 
   it('refuses encoded slashes, backslashes, control characters and bad or double encoding', () => {
     for (const raw of [
-      '/admin%2Fuser', '/admin%2fuser', '/%5Cadmin', '/\\admin', '/admin\\user', '/adm\tin', '/admin%0a',
-      '/admin%00', '/%E4%B8', '/100%', '/%2561dmin', 'admin', '', 'http://evil.com/admin', '/a\u0085b',
+      '/admin%2Fuser',
+      '/admin%2fuser',
+      '/%5Cadmin',
+      '/\\admin',
+      '/admin\\user',
+      '/adm\tin',
+      '/admin%0a',
+      '/admin%00',
+      '/%E4%B8',
+      '/100%',
+      '/%2561dmin',
+      'admin',
+      '',
+      'http://evil.com/admin',
+      '/a\u0085b',
     ]) {
       expect(normalizePath(raw), JSON.stringify(raw)).toBeNull();
     }
@@ -95,7 +108,10 @@ describe('decideAccess', () => {
 
   it('keeps Chinese characters of the original path in the redirect', () => {
     const decision = decideAccess('/member/%E4%B8%AD', '?wd=%E6%96%87', guest);
-    expect(decision).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Fmember%2F%25E4%25B8%25AD%3Fwd%3D%25E6%2596%2587' });
+    expect(decision).toEqual({
+      kind: 'login',
+      location: '/auth/login?redirect=%2Fmember%2F%25E4%25B8%25AD%3Fwd%3D%25E6%2596%2587',
+    });
     const redirect = new URLSearchParams((decision as { location: string }).location.split('?')[1]).get('redirect');
     expect(redirect).toBe('/member/%E4%B8%AD?wd=%E6%96%87');
   });
@@ -128,7 +144,9 @@ describe('decideAccess', () => {
   it('lets a logged-in user open the admin pages in allowPages, trailing slash ignored', () => {
     expect(decideAccess('/admin/user/list', '', userAdmin)).toEqual({ kind: 'allow' });
     expect(decideAccess('/admin/user/list/', '', userAdmin)).toEqual({ kind: 'allow' });
-    expect(decideAccess('/admin/banner', '', { loggedIn: true, allowPages: ['/admin/banner/'] })).toEqual({ kind: 'allow' });
+    expect(decideAccess('/admin/banner', '', { loggedIn: true, allowPages: ['/admin/banner/'] })).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('sends a logged-in user home from admin pages outside allowPages', () => {
@@ -138,7 +156,14 @@ describe('decideAccess', () => {
   });
 
   it('guards the paths that normalise to a guarded path', () => {
-    for (const path of ['//admin/config/system', '/x/../admin/config/system/', '/%61dmin/config/system', '/admin;x/config/system', '/ADMIN/config/system', '/./admin/./config/system']) {
+    for (const path of [
+      '//admin/config/system',
+      '/x/../admin/config/system/',
+      '/%61dmin/config/system',
+      '/admin;x/config/system',
+      '/ADMIN/config/system',
+      '/./admin/./config/system',
+    ]) {
       expect(decideAccess(path, '', member), path).toEqual({ kind: 'home', location: '/' });
     }
     expect(decideAccess('/admin;x', '', guest)).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Fadmin' });
@@ -167,18 +192,114 @@ describe('decideAccess with the site switches', () => {
   };
   // [path with query, outcome per switch setting for anonymous / member / admin]
   const matrix: Array<[string, Record<keyof typeof switches, [Outcome, Outcome, Outcome]>]> = [
-    ['/', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/library?wd=%E6%96%87', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/no/such/page', { off: ['allow', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/auth/login?redirect=%2Flibrary', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
-    ['/auth/forgot', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
-    ['/oauth/callback?code=c&state=s', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['allow', 'allow', 'allow'], both: ['allow', 'allow', 'allow'] }],
-    ['/auth/register', { off: ['allow', 'allow', 'allow'], loginRequired: ['allow', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/member/order?page=2', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/vip/checkout', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/admin/dashboard', { off: ['login', 'allow', 'allow'], loginRequired: ['login', 'allow', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/admin/user/list', { off: ['login', 'home', 'allow'], loginRequired: ['login', 'home', 'allow'], closed: ['login', 'closed', 'allow'], both: ['login', 'closed', 'allow'] }],
-    ['/admin/config/security', { off: ['login', 'home', 'home'], loginRequired: ['login', 'home', 'home'], closed: ['login', 'closed', 'home'], both: ['login', 'closed', 'home'] }],
+    [
+      '/',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/library?wd=%E6%96%87',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/no/such/page',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/auth/login?redirect=%2Flibrary',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['allow', 'allow', 'allow'],
+        closed: ['allow', 'allow', 'allow'],
+        both: ['allow', 'allow', 'allow'],
+      },
+    ],
+    [
+      '/auth/forgot',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['allow', 'allow', 'allow'],
+        closed: ['allow', 'allow', 'allow'],
+        both: ['allow', 'allow', 'allow'],
+      },
+    ],
+    [
+      '/oauth/callback?code=c&state=s',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['allow', 'allow', 'allow'],
+        closed: ['allow', 'allow', 'allow'],
+        both: ['allow', 'allow', 'allow'],
+      },
+    ],
+    [
+      '/auth/register',
+      {
+        off: ['allow', 'allow', 'allow'],
+        loginRequired: ['allow', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/member/order?page=2',
+      {
+        off: ['login', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/vip/checkout',
+      {
+        off: ['login', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/admin/dashboard',
+      {
+        off: ['login', 'allow', 'allow'],
+        loginRequired: ['login', 'allow', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/admin/user/list',
+      {
+        off: ['login', 'home', 'allow'],
+        loginRequired: ['login', 'home', 'allow'],
+        closed: ['login', 'closed', 'allow'],
+        both: ['login', 'closed', 'allow'],
+      },
+    ],
+    [
+      '/admin/config/security',
+      {
+        off: ['login', 'home', 'home'],
+        loginRequired: ['login', 'home', 'home'],
+        closed: ['login', 'closed', 'home'],
+        both: ['login', 'closed', 'home'],
+      },
+    ],
   ];
 
   function expected(outcome: Outcome, pathWithQuery: string): AccessDecision {
@@ -189,7 +310,9 @@ describe('decideAccess with the site switches', () => {
 
   for (const [pathWithQuery, bySwitch] of matrix) {
     const [path = '', query = ''] = pathWithQuery.split('?');
-    for (const [setting, outcomes] of Object.entries(bySwitch) as Array<[keyof typeof switches, [Outcome, Outcome, Outcome]]>) {
+    for (const [setting, outcomes] of Object.entries(bySwitch) as Array<
+      [keyof typeof switches, [Outcome, Outcome, Outcome]]
+    >) {
       (['anonymous', 'member', 'admin'] as const).forEach((name, i) => {
         const outcome = outcomes[i]!;
         it(`${setting}: ${name} → ${pathWithQuery} → ${outcome}`, () => {
@@ -205,10 +328,19 @@ describe('decideAccess with the site switches', () => {
       kind: 'login',
       location: '/auth/login?redirect=%2Flibrary%3Fwd%3D%25E6%2596%2587%26page%3D2',
     });
-    expect(decideAccess('/library', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Flibrary' });
+    expect(decideAccess('/library', '', { ...guest, site: { closed: true } })).toEqual({
+      kind: 'login',
+      location: '/auth/login?redirect=%2Flibrary',
+    });
     // home and the register page have nothing worth returning to
-    expect(decideAccess('/', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login' });
-    expect(decideAccess('/auth/register', '', { ...guest, site: { closed: true } })).toEqual({ kind: 'login', location: '/auth/login' });
+    expect(decideAccess('/', '', { ...guest, site: { closed: true } })).toEqual({
+      kind: 'login',
+      location: '/auth/login',
+    });
+    expect(decideAccess('/auth/register', '', { ...guest, site: { closed: true } })).toEqual({
+      kind: 'login',
+      location: '/auth/login',
+    });
   });
 
   it('applies the switches to the canonical path, so spelling variants change nothing', () => {
@@ -229,14 +361,18 @@ describe('decideAccess with the site switches', () => {
   });
 
   it('treats absent or false switches as off', () => {
-    expect(decideAccess('/', '', { ...guest, site: { closed: false, loginRequired: false } })).toEqual({ kind: 'allow' });
+    expect(decideAccess('/', '', { ...guest, site: { closed: false, loginRequired: false } })).toEqual({
+      kind: 'allow',
+    });
     expect(decideAccess('/member', '', { ...member, site: undefined })).toEqual({ kind: 'allow' });
   });
 });
 
 describe('siteSwitchesFrom', () => {
   it('reads is_close and login_required from the public settings', () => {
-    expect(siteSwitchesFrom({ security: { is_close: true, close_statement: '维护中', login_required: true } })).toEqual({ closed: true, loginRequired: true });
+    expect(siteSwitchesFrom({ security: { is_close: true, close_statement: '维护中', login_required: true } })).toEqual(
+      { closed: true, loginRequired: true },
+    );
     expect(siteSwitchesFrom({ security: { enable_register: true } })).toEqual({ closed: false, loginRequired: false });
   });
 
@@ -244,7 +380,9 @@ describe('siteSwitchesFrom', () => {
     expect(siteSwitchesFrom({})).toEqual({ closed: false, loginRequired: false });
     expect(siteSwitchesFrom(undefined)).toEqual({ closed: false, loginRequired: false });
     expect(siteSwitchesFrom(null)).toEqual({ closed: false, loginRequired: false });
-    const odd = { security: { is_close: 'true', login_required: 1 } } as unknown as Parameters<typeof siteSwitchesFrom>[0];
+    const odd = { security: { is_close: 'true', login_required: 1 } } as unknown as Parameters<
+      typeof siteSwitchesFrom
+    >[0];
     expect(siteSwitchesFrom(odd)).toEqual({ closed: false, loginRequired: false });
   });
 });

@@ -10,12 +10,19 @@ describe('isFailure', () => {
 
 describe('normalizeFailure', () => {
   it('keeps the server message and code', () => {
-    expect(normalizeFailure({ status: 400, statusText: 'Bad Request', data: { error: '用户名或密码错误', code: 3, message: '用户名或密码错误' } }))
-      .toEqual({ status: 400, data: { code: 3, message: '用户名或密码错误' } });
+    expect(
+      normalizeFailure({
+        status: 400,
+        statusText: 'Bad Request',
+        data: { error: '用户名或密码错误', code: 3, message: '用户名或密码错误' },
+      }),
+    ).toEqual({ status: 400, data: { code: 3, message: '用户名或密码错误' } });
   });
   it('falls back to "status statusText" when the body has no message', () => {
-    expect(normalizeFailure({ status: 404, statusText: 'Not Found', data: 'Not Found\n' }))
-      .toEqual({ status: 404, data: { code: 500, message: '404 Not Found' } });
+    expect(normalizeFailure({ status: 404, statusText: 'Not Found', data: 'Not Found\n' })).toEqual({
+      status: 404,
+      data: { code: 500, message: '404 Not Found' },
+    });
   });
   it('uses only the status when there is no status text', () => {
     expect(normalizeFailure({ status: 502, data: {} })).toEqual({ status: 502, data: { code: 500, message: '502' } });
@@ -25,7 +32,9 @@ describe('normalizeFailure', () => {
     expect(normalizeFailure({})).toEqual({ status: 500, data: { code: 500, message: 'Unknown Error' } });
   });
   it('ignores an empty server message and a non-numeric code', () => {
-    expect(normalizeFailure({ status: 401, statusText: 'Unauthorized', data: { message: '', code: '16' } }))
-      .toEqual({ status: 401, data: { code: 500, message: '401 Unauthorized' } });
+    expect(normalizeFailure({ status: 401, statusText: 'Unauthorized', data: { message: '', code: '16' } })).toEqual({
+      status: 401,
+      data: { code: 500, message: '401 Unauthorized' },
+    });
   });
 });

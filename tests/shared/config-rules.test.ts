@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../../backend/modules/config/keys';
 import {
-  CONFIG_RULES, CONFIG_SET_RULES, configRule, configSetProblems, configValueProblem, siteLinkProblem, usablePaymentProviders, yearProblem,
+  CONFIG_RULES,
+  CONFIG_SET_RULES,
+  configRule,
+  configSetProblems,
+  configValueProblem,
+  siteLinkProblem,
+  usablePaymentProviders,
+  yearProblem,
 } from '../../shared/config-rules';
 
 describe('config rules', () => {
   it('accept every seeded default', () => {
-    const refused = CONFIG_KEYS.map((k) => [`${k.category}.${k.name}`, configValueProblem(`${k.category}.${k.name}`, k.input_type, k.value)] as const)
-      .filter(([, problem]) => problem !== null);
+    const refused = CONFIG_KEYS.map(
+      (k) => [`${k.category}.${k.name}`, configValueProblem(`${k.category}.${k.name}`, k.input_type, k.value)] as const,
+    ).filter(([, problem]) => problem !== null);
     expect(refused).toEqual([]);
   });
 
@@ -25,10 +33,20 @@ describe('config rules', () => {
   it.each([
     ['system.sitename', 'text', '   ', '不能为空'],
     ['system.sitename', 'text', '文'.repeat(101), '不能超过100个字符'],
-    ['system.copyright_start_year', 'text', 'abcd', `必须是 1900 到 ${new Date().getFullYear()} 之间的四位年份，例如 2019`],
+    [
+      'system.copyright_start_year',
+      'text',
+      'abcd',
+      `必须是 1900 到 ${new Date().getFullYear()} 之间的四位年份，例如 2019`,
+    ],
     ['email.port', 'number', '70000', '必须在1到65535之间'],
     ['email.port', 'number', '', '不能为空'],
-    ['email.host', 'text', 'smtp://smtp.example.com:465', '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）'],
+    [
+      'email.host',
+      'text',
+      'smtp://smtp.example.com:465',
+      '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）',
+    ],
     ['email.from_name', 'text', '文库\nBcc: x@example.com', '不能包含换行'],
     ['converter.max_preview_percent', 'number', '150', '必须在1到100之间'],
     ['converter.timeout', 'number', '0', '必须在1到1440之间'],
@@ -38,7 +56,12 @@ describe('config rules', () => {
     ['security.attachment_retention_minute', 'number', '-1', '必须在0到5256000分钟之间'],
     ['display.virtual_register_count', 'number', '-1', '不能为负数'],
     ['display.virtual_register_count', 'number', '2147483648', '不能大于2147483647'],
-    ['footer.about', 'text', 'javascript:alert(1)', '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about'],
+    [
+      'footer.about',
+      'text',
+      'javascript:alert(1)',
+      '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about',
+    ],
   ])('refuse %s (%s) = %j', (key, inputType, value, problem) => {
     expect(configValueProblem(key, inputType, value)).toBe(problem);
   });
@@ -58,10 +81,27 @@ describe('config rules', () => {
   });
 
   it('take http(s) addresses and single-slash site paths as links, nothing else', () => {
-    for (const link of ['/article/detail/about', '/', 'https://example.com', 'http://example.com/contact?x=1#y', 'HTTPS://EXAMPLE.COM']) {
+    for (const link of [
+      '/article/detail/about',
+      '/',
+      'https://example.com',
+      'http://example.com/contact?x=1#y',
+      'HTTPS://EXAMPLE.COM',
+    ]) {
       expect(siteLinkProblem(link), link).toBeNull();
     }
-    for (const link of ['javascript:alert(1)', 'JavaScript:alert(1)', '//evil.example', '/\\evil.example', 'https://', 'https:///x', 'data:text/html,x', 'mailto:a@example.com', 'article/about', '/a b']) {
+    for (const link of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      '//evil.example',
+      '/\\evil.example',
+      'https://',
+      'https:///x',
+      'data:text/html,x',
+      'mailto:a@example.com',
+      'article/about',
+      '/a b',
+    ]) {
       expect(siteLinkProblem(link), link).not.toBeNull();
     }
   });
@@ -79,17 +119,27 @@ describe('config rules', () => {
     const lookup = (values: Record<string, string>) => (key: string) => values[key] ?? '';
     const alipay = { 'pay.alipay_app_id': '2021', 'pay.alipay_private_key': 'k', 'pay.alipay_public_key': 'p' };
     expect(usablePaymentProviders(lookup({ 'pay.enable': 'true', 'pay.provider': 'alipay,wechat' }))).toEqual([]);
-    expect(usablePaymentProviders(lookup({ 'pay.enable': 'true', 'pay.provider': 'wechat, alipay', ...alipay }))).toEqual(['alipay']);
+    expect(
+      usablePaymentProviders(lookup({ 'pay.enable': 'true', 'pay.provider': 'wechat, alipay', ...alipay })),
+    ).toEqual(['alipay']);
     expect(usablePaymentProviders(lookup({ 'pay.enable': 'false', 'pay.provider': 'alipay', ...alipay }))).toEqual([]);
-    expect(usablePaymentProviders(lookup({ 'pay.enable': '1', 'pay.provider': 'manual', 'pay.manual_instructions': '转账' }))).toEqual(['manual']);
+    expect(
+      usablePaymentProviders(
+        lookup({ 'pay.enable': '1', 'pay.provider': 'manual', 'pay.manual_instructions': '转账' }),
+      ),
+    ).toEqual(['manual']);
   });
 
   it('refuse payment switched on with no usable way, under 支付方式, only when a key it reads changes', () => {
-    const label = (key: string) => ({ 'pay.enable': '是否启用支付', 'pay.manual_instructions': '线下转账说明' })[key] ?? key;
+    const label = (key: string) =>
+      ({ 'pay.enable': '是否启用支付', 'pay.manual_instructions': '线下转账说明' })[key] ?? key;
     const values: Record<string, string> = { 'pay.enable': 'true', 'pay.provider': 'manual' };
     const value = (key: string) => values[key] ?? '';
     expect(configSetProblems(value, label)).toEqual([
-      { key: 'pay.provider', problem: '中没有可用的方式（线下转账需填写线下转账说明），会员将无法下单。请填写后再保存，或关闭是否启用支付' },
+      {
+        key: 'pay.provider',
+        problem: '中没有可用的方式（线下转账需填写线下转账说明），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+      },
     ]);
     expect(configSetProblems(value, label, ['pay.manual_instructions'])).toHaveLength(1);
     expect(configSetProblems(value, label, ['system.sitename'])).toEqual([]);
@@ -104,6 +154,11 @@ describe('config rules', () => {
   it('read together only keys that exist, and accept the seeded defaults', () => {
     const known = new Map(CONFIG_KEYS.map((k) => [`${k.category}.${k.name}`, k.value]));
     expect(CONFIG_SET_RULES.flatMap((rule) => [rule.key, ...rule.reads]).filter((key) => !known.has(key))).toEqual([]);
-    expect(configSetProblems((key) => known.get(key) ?? '', (key) => key)).toEqual([]);
+    expect(
+      configSetProblems(
+        (key) => known.get(key) ?? '',
+        (key) => key,
+      ),
+    ).toEqual([]);
   });
 });

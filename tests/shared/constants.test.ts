@@ -18,9 +18,26 @@ import {
 describe('extensionGroup', () => {
   it('puts each extension in its group (docs/product.md §9), case-insensitively, with or without a dot', () => {
     const cases: [string, string][] = [
-      ['.pdf', 'pdf'], ['PDF', 'pdf'], ['docx', 'word'], ['.DOC', 'word'], ['wps', 'word'], ['pptx', 'ppt'], ['dps', 'ppt'],
-      ['xlsx', 'excel'], ['.csv', 'excel'], ['txt', 'text'], ['epub', 'epub'], ['mobi', 'mobi'], ['azw3', 'mobi'],
-      ['chm', 'chm'], ['umd', 'umd'], ['zip', 'zip'], ['rar', 'rar'], ['mp4', 'video'], ['exe', 'other'], ['', 'other'],
+      ['.pdf', 'pdf'],
+      ['PDF', 'pdf'],
+      ['docx', 'word'],
+      ['.DOC', 'word'],
+      ['wps', 'word'],
+      ['pptx', 'ppt'],
+      ['dps', 'ppt'],
+      ['xlsx', 'excel'],
+      ['.csv', 'excel'],
+      ['txt', 'text'],
+      ['epub', 'epub'],
+      ['mobi', 'mobi'],
+      ['azw3', 'mobi'],
+      ['chm', 'chm'],
+      ['umd', 'umd'],
+      ['zip', 'zip'],
+      ['rar', 'rar'],
+      ['mp4', 'video'],
+      ['exe', 'other'],
+      ['', 'other'],
     ];
     for (const [ext, group] of cases) expect(extensionGroup(ext), ext).toBe(group);
   });
@@ -33,19 +50,22 @@ describe('extensionGroup', () => {
 
 describe('isImageExtension', () => {
   it('recognises jpg, jpeg, png, gif, webp and svg only', () => {
-    for (const ext of ['jpg', '.JPEG', 'png', 'gif', 'webp', 'avatar.svg']) expect(isImageExtension(ext), ext).toBe(true);
+    for (const ext of ['jpg', '.JPEG', 'png', 'gif', 'webp', 'avatar.svg'])
+      expect(isImageExtension(ext), ext).toBe(true);
     for (const ext of ['bmp', 'pdf', 'svgz', '']) expect(isImageExtension(ext), ext).toBe(false);
   });
 });
 
 describe('upload extensions', () => {
   it('lets image uploads take bmp and ico but never svg (it could carry script)', () => {
-    for (const ext of ['jpg', 'PNG', '.webp', 'favicon.ico', 'x.bmp']) expect(isUploadImageExtension(ext), ext).toBe(true);
+    for (const ext of ['jpg', 'PNG', '.webp', 'favicon.ico', 'x.bmp'])
+      expect(isUploadImageExtension(ext), ext).toBe(true);
     for (const ext of ['svg', 'pdf', '']) expect(isUploadImageExtension(ext), ext).toBe(false);
   });
 
   it('takes documents of the converting groups only: no UMD, archives, videos or unknown files', () => {
-    for (const ext of ['pdf', 'DOCX', '报告.pptx', 'xls', 'txt', 'epub', 'azw3', 'chm']) expect(isDocumentExtension(ext), ext).toBe(true);
+    for (const ext of ['pdf', 'DOCX', '报告.pptx', 'xls', 'txt', 'epub', 'azw3', 'chm'])
+      expect(isDocumentExtension(ext), ext).toBe(true);
     for (const ext of ['umd', 'zip', 'rar', 'mp4', 'exe', 'jpg', '']) expect(isDocumentExtension(ext), ext).toBe(false);
   });
 });
@@ -84,7 +104,11 @@ describe('optionLabel', () => {
 describe('the upload limit', () => {
   it('is security.max_document_size in MiB, 50 when unset or not positive, as MOREDOC', () => {
     expect(uploadLimitBytes(1)).toBe(1024 * 1024);
-    expect([uploadLimitBytes(0), uploadLimitBytes(-3), uploadLimitBytes(undefined)]).toEqual([50 * 1024 * 1024, 50 * 1024 * 1024, 50 * 1024 * 1024]);
+    expect([uploadLimitBytes(0), uploadLimitBytes(-3), uploadLimitBytes(undefined)]).toEqual([
+      50 * 1024 * 1024,
+      50 * 1024 * 1024,
+      50 * 1024 * 1024,
+    ]);
     expect(uploadTooLargeMessage(uploadLimitBytes(20))).toBe('文件大小超出限制（最大 20 MB）');
   });
 });

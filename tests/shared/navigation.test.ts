@@ -7,8 +7,24 @@ const titles = (nodes: NavigationNode[]): unknown[] =>
 
 // The default navigation of a fresh MOREDOC (docs/moredoc.md §11).
 const home: Navigation = { id: 1, title: '首页', href: '/', target: '_self', sort: 102400, enable: true, fixed: true };
-const docs: Navigation = { id: 2, title: '文库资料', href: '/category', target: '_self', sort: 102300, enable: true, fixed: true };
-const articles: Navigation = { id: 3, title: '文章资讯', href: '/article', target: '_self', sort: 102200, enable: true, fixed: true };
+const docs: Navigation = {
+  id: 2,
+  title: '文库资料',
+  href: '/category',
+  target: '_self',
+  sort: 102300,
+  enable: true,
+  fixed: true,
+};
+const articles: Navigation = {
+  id: 3,
+  title: '文章资讯',
+  href: '/article',
+  target: '_self',
+  sort: 102200,
+  enable: true,
+  fixed: true,
+};
 
 describe('buildNavigationTree', () => {
   it('orders items by sort, higher first, then by id', () => {
@@ -29,7 +45,9 @@ describe('buildNavigationTree', () => {
   });
 
   it('keeps only enabled items; an omitted enable is false', () => {
-    expect(titles(buildNavigationTree([home, { id: 5, title: '隐藏', enable: false }, { id: 6, title: '未设置' }]))).toEqual(['首页']);
+    expect(
+      titles(buildNavigationTree([home, { id: 5, title: '隐藏', enable: false }, { id: 6, title: '未设置' }])),
+    ).toEqual(['首页']);
   });
 
   it('hides the whole subtree of a disabled parent', () => {

@@ -1,11 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, callUrl, findAnswer, hashCallKey, type CallAnswer } from '../../shared/api-call';
-import { categoryTrail, htmlText, pageArticleKey, pageHead, pageTrail, summary, type PageInput } from '../../shared/page-head';
 import {
-  ARTICLE_PAGE_SIZE, LIBRARY_PAGE_SIZE, articleCall, articleCategoryIds, articleCategoryOf, articleKeyQuery, articleListCall, articleListPageCalls,
-  articleListRequest, articleListState, articleSearchCall, recommendedArticlesCall, relatedArticlesCall, documentCall, friendlinksCall, homeDocumentsCall, homePageCalls, latestDocumentsCall, libraryCall,
-  libraryRequest, libraryState, liveAdsCall, recommendedDocumentsCall, relatedDocumentsCall, searchCall, searchPageCalls, searchRequest,
-  searchState, statsCall, websiteBannersCall,
+  categoryTrail,
+  htmlText,
+  pageArticleKey,
+  pageHead,
+  pageTrail,
+  summary,
+  type PageInput,
+} from '../../shared/page-head';
+import {
+  ARTICLE_PAGE_SIZE,
+  LIBRARY_PAGE_SIZE,
+  articleCall,
+  articleCategoryIds,
+  articleCategoryOf,
+  articleKeyQuery,
+  articleListCall,
+  articleListPageCalls,
+  articleListRequest,
+  articleListState,
+  articleSearchCall,
+  recommendedArticlesCall,
+  relatedArticlesCall,
+  documentCall,
+  friendlinksCall,
+  homeDocumentsCall,
+  homePageCalls,
+  latestDocumentsCall,
+  libraryCall,
+  libraryRequest,
+  libraryState,
+  liveAdsCall,
+  recommendedDocumentsCall,
+  relatedDocumentsCall,
+  searchCall,
+  searchPageCalls,
+  searchRequest,
+  searchState,
+  statsCall,
+  websiteBannersCall,
 } from '../../shared/page-data';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../shared/page-paths';
 import { disallowedPaths, robotsTxt } from '../../shared/robots';
@@ -15,7 +49,15 @@ import type { Category } from '../../shared/types/category';
 import type { Document } from '../../shared/types/document';
 
 const ORIGIN = 'https://docs.example.com';
-const settings = { system: { sitename: '魔豆文库', title: '魔豆文库 · 首页', description: '分享文档', keywords: '文档,资料', logo: '/uploads/logo.png' } };
+const settings = {
+  system: {
+    sitename: '魔豆文库',
+    title: '魔豆文库 · 首页',
+    description: '分享文档',
+    keywords: '文档,资料',
+    logo: '/uploads/logo.png',
+  },
+};
 const categories: Category[] = [
   { id: 1, title: '教育', type: 0, enable: true, description: '教育资料' },
   { id: 4, title: '小学', type: 0, parent_id: 1, enable: true },
@@ -24,12 +66,29 @@ const categories: Category[] = [
   { id: 9, title: '停用', type: 1, parent_id: 7, enable: false },
 ];
 const article: Article = {
-  id: 12, identifier: 'upgrade', title: '站点升级公告', keywords: '升级,公告', content: '<p>本站将于<strong>周末</strong>升级&amp;维护。</p>',
-  category_id: [7, 8], user: { username: 'admin' }, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-01-03T03:04:05Z',
+  id: 12,
+  identifier: 'upgrade',
+  title: '站点升级公告',
+  keywords: '升级,公告',
+  content: '<p>本站将于<strong>周末</strong>升级&amp;维护。</p>',
+  category_id: [7, 8],
+  user: { username: 'admin' },
+  created_at: '2026-01-02T03:04:05Z',
+  updated_at: '2026-01-03T03:04:05Z',
 };
 const doc: Document = {
-  id: 42, title: '三年级数学', description: '一份练习', keywords: '数学,练习', category: [{ id: 1 }, { id: 4 }], category_id: [4, 1],
-  user: { username: 'amy' }, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-02-03T04:05:06Z', ext: '.pdf', price: 0, attachment: { hash: 'abc' },
+  id: 42,
+  title: '三年级数学',
+  description: '一份练习',
+  keywords: '数学,练习',
+  category: [{ id: 1 }, { id: 4 }],
+  category_id: [4, 1],
+  user: { username: 'amy' },
+  created_at: '2026-01-02T03:04:05Z',
+  updated_at: '2026-02-03T04:05:06Z',
+  ext: '.pdf',
+  price: 0,
+  attachment: { hash: 'abc' },
 };
 
 function pageInput(path: string, extra: Partial<PageInput> = {}): PageInput {
@@ -51,7 +110,9 @@ describe('api calls', () => {
     expect(callUrl(websiteBannersCall())).toBe('/api/v1/banner/list?type=0&page=1&size=20');
     expect(callUrl(documentCall(42))).toBe('/api/v1/document?id=42&with_author=true');
     expect(callUrl(liveAdsCall())).toBe('/api/v1/advertisement/position');
-    expect(callUrl(apiCall({ key: ['x'], path: '/p', query: { wd: '中 文&' }, select: (b: object) => b }))).toBe('/p?wd=%E4%B8%AD%20%E6%96%87%26');
+    expect(callUrl(apiCall({ key: ['x'], path: '/p', query: { wd: '中 文&' }, select: (b: object) => b }))).toBe(
+      '/p?wd=%E4%B8%AD%20%E6%96%87%26',
+    );
   });
 
   it('shape the answer as the screens keep it, an empty body as none', () => {
@@ -68,7 +129,9 @@ describe('api calls', () => {
   });
 
   it('find answers by key whatever the order of an object key', () => {
-    expect(hashCallKey(['document', 'list', { b: 1, a: [2, { d: 1, c: 2 }] }])).toBe(hashCallKey(['document', 'list', { a: [2, { c: 2, d: 1 }], b: 1 }]));
+    expect(hashCallKey(['document', 'list', { b: 1, a: [2, { d: 1, c: 2 }] }])).toBe(
+      hashCallKey(['document', 'list', { a: [2, { c: 2, d: 1 }], b: 1 }]),
+    );
     const answers: CallAnswer[] = [{ key: ['stats'], data: { user_count: 5 } }];
     expect(findAnswer(answers, statsCall())).toEqual({ user_count: 5 });
     expect(findAnswer(answers, friendlinksCall())).toBeUndefined();
@@ -77,7 +140,11 @@ describe('api calls', () => {
   it('are declared per page: the layout ads everywhere in the default layout, the first screen on public pages', () => {
     const keys = (path: string) => routeDataCalls(matchRoute(path)!, {}, categories).map((c) => c.key);
     expect(keys('/')).toEqual([liveAdsCall(), ...homePageCalls()].map((c) => c.key));
-    expect(keys('/library/1/42')).toEqual([['advertisement', 'live'], ['document', 'detail', 42], ['document', 'related', 42]]);
+    expect(keys('/library/1/42')).toEqual([
+      ['advertisement', 'live'],
+      ['document', 'detail', 42],
+      ['document', 'related', 42],
+    ]);
     expect(keys('/member')).toEqual([['advertisement', 'live']]);
     expect(keys('/auth/login')).toEqual([]);
     expect(keys('/admin/dashboard')).toEqual([]);
@@ -87,21 +154,55 @@ describe('api calls', () => {
 describe('the calls of the library and the search', () => {
   it('read the library page from its address, unknown values falling back', () => {
     expect(libraryState({})).toEqual({ sort: 'latest', page: 1 });
-    expect(libraryState({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: '3' })).toEqual({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: 3 });
+    expect(libraryState({ ext: 'pdf', language: 'zh-CN', sort: 'views', page: '3' })).toEqual({
+      ext: 'pdf',
+      language: 'zh-CN',
+      sort: 'views',
+      page: 3,
+    });
     expect(libraryState({ ext: 'exe', sort: 'random', page: '-2' })).toEqual({ sort: 'latest', page: 1 });
     const request = libraryRequest(7, libraryState({ ext: 'pdf', sort: 'downloads', page: '2' }));
-    expect(request).toMatchObject({ page: 2, size: LIBRARY_PAGE_SIZE, order: 'download_count desc', category_id: [7], ext: 'pdf', status: [2] });
+    expect(request).toMatchObject({
+      page: 2,
+      size: LIBRARY_PAGE_SIZE,
+      order: 'download_count desc',
+      category_id: [7],
+      ext: 'pdf',
+      status: [2],
+    });
     expect(libraryRequest(undefined, libraryState({})).category_id).toBeUndefined();
-    expect(callUrl(libraryCall(libraryRequest(undefined, libraryState({}))))).toMatch(/^\/api\/v1\/document\/list\?page=1&size=24&order=id%20desc&status=2&field=id&field=title/);
+    expect(callUrl(libraryCall(libraryRequest(undefined, libraryState({}))))).toMatch(
+      /^\/api\/v1\/document\/list\?page=1&size=24&order=id%20desc&status=2&field=id&field=title/,
+    );
     expect(libraryCall(request).select({ total: 3, document: [] })).toEqual({ total: 3, document: [] });
   });
 
   it('read the search from its address, and make no call without words', () => {
-    const state = searchState({ wd: ' 图书馆 ', category_id: '4', ext: 'pdf', period: 'week', sort: 'latest', page: '2' });
+    const state = searchState({
+      wd: ' 图书馆 ',
+      category_id: '4',
+      ext: 'pdf',
+      period: 'week',
+      sort: 'latest',
+      page: '2',
+    });
     expect(state).toEqual({ wd: '图书馆', page: 2, category: 4, ext: 'pdf', period: 'week', sort: 'latest' });
-    expect(searchState({ period: 'decade', sort: 'x', category_id: 'abc' })).toEqual({ wd: '', page: 1, period: '', sort: '' });
+    expect(searchState({ period: 'decade', sort: 'x', category_id: 'abc' })).toEqual({
+      wd: '',
+      page: 1,
+      period: '',
+      sort: '',
+    });
     const today = Date.parse('2026-03-10T04:00:00Z');
-    expect(searchRequest(state, today)).toEqual({ wd: '图书馆', page: 2, size: 10, category_id: [4], ext: 'pdf', created_at: ['2026-03-03'], sort: 'latest' });
+    expect(searchRequest(state, today)).toEqual({
+      wd: '图书馆',
+      page: 2,
+      size: 10,
+      category_id: [4],
+      ext: 'pdf',
+      created_at: ['2026-03-03'],
+      sort: 'latest',
+    });
     expect(searchPageCalls({})).toEqual([]);
     const [call] = searchPageCalls({ wd: '图书馆' }, today);
     expect(call!.key).toEqual(['search', 'results', { wd: '图书馆', page: 1, size: 10 }]);
@@ -117,11 +218,20 @@ describe('the calls of the library and the search', () => {
 });
 
 describe('the calls of the article pages', () => {
-  const keys = (path: string, query: Record<string, string> = {}) => routeDataCalls(matchRoute(path)!, query, categories).map((c) => c.key);
+  const keys = (path: string, query: Record<string, string> = {}) =>
+    routeDataCalls(matchRoute(path)!, query, categories).map((c) => c.key);
 
   it('give an article page the article and its related ones, by id or identifier', () => {
-    expect(keys('/article/detail/upgrade')).toEqual([['advertisement', 'live'], ['article', 'one', 'upgrade'], ['article', 'related', 'upgrade']]);
-    expect(keys('/article/7/detail/12')).toEqual([['advertisement', 'live'], ['article', 'one', '12'], ['article', 'related', '12']]);
+    expect(keys('/article/detail/upgrade')).toEqual([
+      ['advertisement', 'live'],
+      ['article', 'one', 'upgrade'],
+      ['article', 'related', 'upgrade'],
+    ]);
+    expect(keys('/article/7/detail/12')).toEqual([
+      ['advertisement', 'live'],
+      ['article', 'one', '12'],
+      ['article', 'related', '12'],
+    ]);
     expect(callUrl(articleCall('about'))).toBe('/api/v1/article?identifier=about');
     expect(callUrl(relatedArticlesCall('12'))).toBe('/api/v1/article/related?id=12');
     expect(articleKeyQuery('012')).toEqual({ identifier: '012' });
@@ -133,28 +243,46 @@ describe('the calls of the article pages', () => {
 
   it('decide `/article/{x}` as the SPA does: an enabled article category lists, anything else is an article', () => {
     expect(articleCategoryOf(categories, '7')?.title).toBe('公告');
-    for (const x of ['about', '1', '9', '99', undefined]) expect(articleCategoryOf(categories, x), String(x)).toBeUndefined();
-    expect(keys('/article/about')).toEqual([['advertisement', 'live'], ['article', 'one', 'about'], ['article', 'related', 'about']]);
+    for (const x of ['about', '1', '9', '99', undefined])
+      expect(articleCategoryOf(categories, x), String(x)).toBeUndefined();
+    expect(keys('/article/about')).toEqual([
+      ['advertisement', 'live'],
+      ['article', 'one', 'about'],
+      ['article', 'related', 'about'],
+    ]);
     expect(keys('/article/99')[1]).toEqual(['article', 'one', '99']);
     // a category lists itself and its enabled sub-categories, with the recommended articles aside
     expect(articleCategoryIds(categories, 7)).toEqual([7, 8]);
     expect(articleCategoryIds(categories, 1)).toEqual([]);
     expect(keys('/article/7', { page: '2' })).toEqual([
-      ['advertisement', 'live'], ['article', 'list', { page: 2, size: ARTICLE_PAGE_SIZE, category_id: [7, 8] }], recommendedArticlesCall().key,
+      ['advertisement', 'live'],
+      ['article', 'list', { page: 2, size: ARTICLE_PAGE_SIZE, category_id: [7, 8] }],
+      recommendedArticlesCall().key,
     ]);
     expect(keys('/article')[1]).toEqual(['article', 'list', { page: 1, size: ARTICLE_PAGE_SIZE }]);
-    expect(articleListPageCalls(categories, undefined, { wd: ' 升级 ', page: '3' })[0]!.key).toEqual(articleSearchCall('升级', 3).key);
+    expect(articleListPageCalls(categories, undefined, { wd: ' 升级 ', page: '3' })[0]!.key).toEqual(
+      articleSearchCall('升级', 3).key,
+    );
   });
 
   it('read the page from the address and shape the answers as the screens keep them', () => {
     expect(articleListState({ page: '1.5' })).toEqual({ page: 1, wd: '' });
     expect(articleListState({ page: '4', wd: '公告' })).toEqual({ page: 4, wd: '公告' });
     expect(articleListRequest([], 2)).toEqual({ page: 2, size: ARTICLE_PAGE_SIZE });
-    expect(callUrl(articleListCall(articleListRequest([7, 8], 1)))).toBe('/api/v1/article/list?page=1&size=10&category_id=7&category_id=8');
+    expect(callUrl(articleListCall(articleListRequest([7, 8], 1)))).toBe(
+      '/api/v1/article/list?page=1&size=10&category_id=7&category_id=8',
+    );
     expect(callUrl(recommendedArticlesCall())).toBe('/api/v1/article/list?page=1&size=8&is_recommend=true');
-    expect(articleListCall({}).select({ article: [{ id: 1 }], total: 11 })).toEqual({ articles: [{ id: 1 }], total: 11 });
+    expect(articleListCall({}).select({ article: [{ id: 1 }], total: 11 })).toEqual({
+      articles: [{ id: 1 }],
+      total: 11,
+    });
     expect(articleListCall({}).select({})).toEqual({ articles: [], total: 0 });
-    expect(articleSearchCall('x', 1).select({ article: [{ id: 1, snippet: 'x' }], total: 1, spend: '0.001' })).toEqual({ hits: [{ id: 1, snippet: 'x' }], total: 1, spend: '0.001' });
+    expect(articleSearchCall('x', 1).select({ article: [{ id: 1, snippet: 'x' }], total: 1, spend: '0.001' })).toEqual({
+      hits: [{ id: 1, snippet: 'x' }],
+      total: 1,
+      spend: '0.001',
+    });
   });
 });
 
@@ -173,28 +301,61 @@ describe('page paths', () => {
 describe('page head', () => {
   it('titles the home page with the site title and describes the site, with a WebSite and its search', () => {
     const head = pageHead(pageInput('/'));
-    expect(head).toMatchObject({ title: '魔豆文库 · 首页', description: '分享文档', keywords: '文档,资料', canonical: `${ORIGIN}/` });
+    expect(head).toMatchObject({
+      title: '魔豆文库 · 首页',
+      description: '分享文档',
+      keywords: '文档,资料',
+      canonical: `${ORIGIN}/`,
+    });
     expect(head.robots).toBeUndefined();
     expect(head.openGraph).toContainEqual(['og:image', `${ORIGIN}/uploads/logo.png`]);
-    expect(head.jsonLd[0]).toMatchObject({ '@type': 'WebSite', url: `${ORIGIN}/`, potentialAction: { target: `${ORIGIN}/search?wd={search_term_string}` } });
+    expect(head.jsonLd[0]).toMatchObject({
+      '@type': 'WebSite',
+      url: `${ORIGIN}/`,
+      potentialAction: { target: `${ORIGIN}/search?wd={search_term_string}` },
+    });
   });
 
   it('titles a document page `文档标题 - 站点名`, with its canonical page, a DigitalDocument and its breadcrumbs', () => {
     const head = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: doc }] }));
-    expect(head).toMatchObject({ title: '三年级数学 - 魔豆文库', description: '一份练习', keywords: '数学,练习', canonical: `${ORIGIN}/library/4/42` });
-    expect(head.openGraph).toEqual(expect.arrayContaining([['og:title', '三年级数学'], ['og:type', 'article'], ['og:image', `${ORIGIN}/view/cover/abc`]]));
+    expect(head).toMatchObject({
+      title: '三年级数学 - 魔豆文库',
+      description: '一份练习',
+      keywords: '数学,练习',
+      canonical: `${ORIGIN}/library/4/42`,
+    });
+    expect(head.openGraph).toEqual(
+      expect.arrayContaining([
+        ['og:title', '三年级数学'],
+        ['og:type', 'article'],
+        ['og:image', `${ORIGIN}/view/cover/abc`],
+      ]),
+    );
     expect(head.jsonLd[0]).toMatchObject({
-      '@type': 'DigitalDocument', name: '三年级数学', url: `${ORIGIN}/library/4/42`, author: { '@type': 'Person', name: 'amy' },
-      datePublished: '2026-01-02T03:04:05Z', fileFormat: 'pdf', isAccessibleForFree: true,
+      '@type': 'DigitalDocument',
+      name: '三年级数学',
+      url: `${ORIGIN}/library/4/42`,
+      author: { '@type': 'Person', name: 'amy' },
+      datePublished: '2026-01-02T03:04:05Z',
+      fileFormat: 'pdf',
+      isAccessibleForFree: true,
     });
     expect(head.jsonLd[1]).toMatchObject({ '@type': 'BreadcrumbList' });
     expect((head.jsonLd[1]!.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
-      ['首页', `${ORIGIN}/`], ['文库资料', `${ORIGIN}/library`], ['教育', `${ORIGIN}/library/1`], ['小学', `${ORIGIN}/library/4`], ['三年级数学', `${ORIGIN}/library/4/42`],
+      ['首页', `${ORIGIN}/`],
+      ['文库资料', `${ORIGIN}/library`],
+      ['教育', `${ORIGIN}/library/1`],
+      ['小学', `${ORIGIN}/library/4`],
+      ['三年级数学', `${ORIGIN}/library/4/42`],
     ]);
   });
 
   it('describes a document by its text when it has no description, and says when it is missing', () => {
-    const bare = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { id: 42, title: 'x', content: '第一段\n\n第二段' } }] }));
+    const bare = pageHead(
+      pageInput('/library/1/42', {
+        answers: [{ key: documentCall(42).key, data: { id: 42, title: 'x', content: '第一段\n\n第二段' } }],
+      }),
+    );
     expect(bare.description).toBe('第一段 第二段');
     expect(bare.keywords).toBe('文档,资料');
     const missing = pageHead(pageInput('/library/1/42', { missing: true }));
@@ -202,55 +363,107 @@ describe('page head', () => {
     expect(missing.canonical).toBeUndefined();
     expect(missing.jsonLd).toEqual([]);
     // A document whose conversion failed has nothing to read: kept out of search engines.
-    const failed = pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 3 } }] }));
+    const failed = pageHead(
+      pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 3 } }] }),
+    );
     expect(failed).toMatchObject({ title: '三年级数学 - 魔豆文库', robots: 'noindex, nofollow' });
-    expect(pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 2 } }] })).robots).toBeUndefined();
+    expect(
+      pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, status: 2 } }] }))
+        .robots,
+    ).toBeUndefined();
     // the data did not come in time: the route's title, still indexable
-    expect(pageHead(pageInput('/library/1/42'))).toMatchObject({ title: '文档详情 - 魔豆文库', canonical: `${ORIGIN}/library/1/42` });
+    expect(pageHead(pageInput('/library/1/42'))).toMatchObject({
+      title: '文档详情 - 魔豆文库',
+      canonical: `${ORIGIN}/library/1/42`,
+    });
   });
 
   it('titles a category page by its category, paged pages with their number', () => {
     const head = pageHead(pageInput('/library/4?page=3'));
     expect(head).toMatchObject({ title: '小学（第3页） - 魔豆文库', canonical: `${ORIGIN}/library/4?page=3` });
     expect(head.keywords).toBe('小学,文档,资料');
-    expect(pageTrail(pageInput('/library/4')).map((c) => c.path)).toEqual(['/', '/library', '/library/1', '/library/4']);
+    expect(pageTrail(pageInput('/library/4')).map((c) => c.path)).toEqual([
+      '/',
+      '/library',
+      '/library/1',
+      '/library/4',
+    ]);
     expect(pageHead(pageInput('/library/1')).description).toBe('教育资料');
-    expect(pageHead(pageInput('/library/99'))).toMatchObject({ title: '文档分类 - 魔豆文库', canonical: `${ORIGIN}/library` });
-    expect(pageHead(pageInput('/article/7'))).toMatchObject({ title: '公告 - 魔豆文库', canonical: `${ORIGIN}/article/7` });
-    expect(pageHead(pageInput('/article'))).toMatchObject({ title: '文章资讯 - 魔豆文库', canonical: `${ORIGIN}/article` });
+    expect(pageHead(pageInput('/library/99'))).toMatchObject({
+      title: '文档分类 - 魔豆文库',
+      canonical: `${ORIGIN}/library`,
+    });
+    expect(pageHead(pageInput('/article/7'))).toMatchObject({
+      title: '公告 - 魔豆文库',
+      canonical: `${ORIGIN}/article/7`,
+    });
+    expect(pageHead(pageInput('/article'))).toMatchObject({
+      title: '文章资讯 - 魔豆文库',
+      canonical: `${ORIGIN}/article`,
+    });
   });
 
   it('titles an article page `文章标题 - 站点名`, with its canonical page, an Article and its breadcrumbs', () => {
     const answers = [{ key: articleCall('12').key, data: article }];
     const head = pageHead(pageInput('/article/8/detail/12', { answers }));
     expect(head).toMatchObject({
-      title: '站点升级公告 - 魔豆文库', description: '本站将于 周末 升级&维护。', keywords: '升级,公告', canonical: `${ORIGIN}/article/detail/upgrade`,
+      title: '站点升级公告 - 魔豆文库',
+      description: '本站将于 周末 升级&维护。',
+      keywords: '升级,公告',
+      canonical: `${ORIGIN}/article/detail/upgrade`,
     });
     expect(head.robots).toBeUndefined();
-    expect(head.openGraph).toEqual(expect.arrayContaining([['og:title', '站点升级公告'], ['og:type', 'article'], ['og:url', `${ORIGIN}/article/detail/upgrade`]]));
+    expect(head.openGraph).toEqual(
+      expect.arrayContaining([
+        ['og:title', '站点升级公告'],
+        ['og:type', 'article'],
+        ['og:url', `${ORIGIN}/article/detail/upgrade`],
+      ]),
+    );
     expect(head.jsonLd[0]).toMatchObject({
-      '@context': 'https://schema.org', '@type': 'Article', headline: '站点升级公告', url: `${ORIGIN}/article/detail/upgrade`,
-      author: { '@type': 'Person', name: 'admin' }, datePublished: '2026-01-02T03:04:05Z', dateModified: '2026-01-03T03:04:05Z',
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: '站点升级公告',
+      url: `${ORIGIN}/article/detail/upgrade`,
+      author: { '@type': 'Person', name: 'admin' },
+      datePublished: '2026-01-02T03:04:05Z',
+      dateModified: '2026-01-03T03:04:05Z',
       publisher: { '@type': 'Organization', name: '魔豆文库' },
     });
     // under the category of the path it was opened from
     expect((head.jsonLd[1]!.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
-      ['首页', `${ORIGIN}/`], ['文章资讯', `${ORIGIN}/article`], ['公告', `${ORIGIN}/article/7`], ['站务', `${ORIGIN}/article/8`],
+      ['首页', `${ORIGIN}/`],
+      ['文章资讯', `${ORIGIN}/article`],
+      ['公告', `${ORIGIN}/article/7`],
+      ['站务', `${ORIGIN}/article/8`],
       ['站点升级公告', `${ORIGIN}/article/detail/upgrade`],
     ]);
     // else under its own last category
-    expect(pageTrail(pageInput('/article/detail/12', { answers })).map((c) => c.name)).toEqual(['首页', '文章资讯', '公告', '站务', '站点升级公告']);
+    expect(pageTrail(pageInput('/article/detail/12', { answers })).map((c) => c.name)).toEqual([
+      '首页',
+      '文章资讯',
+      '公告',
+      '站务',
+      '站点升级公告',
+    ]);
   });
 
   it('gives `/article/about` the head of the article about, and an article category its category head', () => {
     const about = { id: 1, identifier: 'about', title: '关于我们', description: '本站简介', author: '站长' };
     const head = pageHead(pageInput('/article/about', { answers: [{ key: articleCall('about').key, data: about }] }));
-    expect(head).toMatchObject({ title: '关于我们 - 魔豆文库', description: '本站简介', canonical: `${ORIGIN}/article/detail/about` });
+    expect(head).toMatchObject({
+      title: '关于我们 - 魔豆文库',
+      description: '本站简介',
+      canonical: `${ORIGIN}/article/detail/about`,
+    });
     expect(head.jsonLd[0]).toMatchObject({ '@type': 'Article', author: { name: '站长' } });
     expect(pageArticleKey(matchRoute('/article/about'), categories)).toBe('about');
     expect(pageArticleKey(matchRoute('/article/7'), categories)).toBeUndefined();
     expect(pageArticleKey(matchRoute('/article'), categories)).toBeUndefined();
-    expect(pageHead(pageInput('/article/8'))).toMatchObject({ title: '站务 - 魔豆文库', canonical: `${ORIGIN}/article/8` });
+    expect(pageHead(pageInput('/article/8'))).toMatchObject({
+      title: '站务 - 魔豆文库',
+      canonical: `${ORIGIN}/article/8`,
+    });
     expect(pageTrail(pageInput('/article/8')).map((c) => c.name)).toEqual(['首页', '文章资讯', '公告', '站务']);
   });
 
@@ -258,29 +471,52 @@ describe('page head', () => {
     const missing = pageHead(pageInput('/article/detail/nope', { missing: true }));
     expect(missing).toMatchObject({ title: '文章不存在 - 魔豆文库', robots: 'noindex, nofollow' });
     expect(missing.canonical).toBeUndefined();
-    expect(pageHead(pageInput('/article/about'))).toMatchObject({ title: '文章详情 - 魔豆文库', canonical: `${ORIGIN}/article/about` });
+    expect(pageHead(pageInput('/article/about'))).toMatchObject({
+      title: '文章详情 - 魔豆文库',
+      canonical: `${ORIGIN}/article/about`,
+    });
     // no description and no text: the title
-    expect(pageHead(pageInput('/article/detail/3', { answers: [{ key: articleCall('3').key, data: { id: 3, title: '空文' } }] })).description).toBe('空文');
+    expect(
+      pageHead(
+        pageInput('/article/detail/3', { answers: [{ key: articleCall('3').key, data: { id: 3, title: '空文' } }] }),
+      ).description,
+    ).toBe('空文');
   });
 
   it('reads the text of an article body', () => {
-    expect(htmlText('<h2>标题</h2><p>a&lt;b&nbsp;&#20320;&#x597D;&hellip;</p><style>p{}</style>')).toBe('标题 a<b 你好&hellip;');
+    expect(htmlText('<h2>标题</h2><p>a&lt;b&nbsp;&#20320;&#x597D;&hellip;</p><style>p{}</style>')).toBe(
+      '标题 a<b 你好&hellip;',
+    );
     expect(htmlText(undefined)).toBe('');
     expect(htmlText('&#0;x')).toBe('x');
   });
 
   it('titles a search by its words', () => {
     // the search screen's route comes with the library screens
-    const search = { route: { name: 'search', path: '/search', layout: 'default', access: 'public', title: '搜索' }, params: {} } as const;
+    const search = {
+      route: { name: 'search', path: '/search', layout: 'default', access: 'public', title: '搜索' },
+      params: {},
+    } as const;
     const input = (path: string) => ({ ...pageInput(path), match: search });
     const head = pageHead(input('/search?wd=数学 练习'));
-    expect(head).toMatchObject({ title: '“数学 练习”的搜索结果 - 魔豆文库', canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学 练习')}` });
+    expect(head).toMatchObject({
+      title: '“数学 练习”的搜索结果 - 魔豆文库',
+      canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学 练习')}`,
+    });
     expect(pageHead(input('/search')).title).toBe('搜索 - 魔豆文库');
     expect(pageTrail(input('/search')).map((c) => c.name)).toEqual(['首页', '搜索']);
   });
 
   it('keeps member, admin and auth pages, unknown paths and the closed notice out of search engines', () => {
-    for (const path of ['/member', '/member/order', '/vip/checkout', '/admin/dashboard', '/auth/login', '/oauth/callback', '/nope']) {
+    for (const path of [
+      '/member',
+      '/member/order',
+      '/vip/checkout',
+      '/admin/dashboard',
+      '/auth/login',
+      '/oauth/callback',
+      '/nope',
+    ]) {
       const head = pageHead(pageInput(path));
       expect(head.robots, path).toBe('noindex, nofollow');
       expect(head.canonical, path).toBeUndefined();
@@ -288,7 +524,10 @@ describe('page head', () => {
     }
     expect(pageHead(pageInput('/auth/login')).title).toBe('登录 - 魔豆文库');
     expect(pageHead(pageInput('/nope')).title).toBe('页面不存在 - 魔豆文库');
-    expect(pageHead(pageInput('/', { closed: true }))).toMatchObject({ title: '站点已关闭 - 魔豆文库', robots: 'noindex, nofollow' });
+    expect(pageHead(pageInput('/', { closed: true }))).toMatchObject({
+      title: '站点已关闭 - 魔豆文库',
+      robots: 'noindex, nofollow',
+    });
     expect(pageHead(pageInput('/vip'))).toMatchObject({ title: '开通VIP - 魔豆文库', canonical: `${ORIGIN}/vip` });
   });
 
@@ -298,13 +537,31 @@ describe('page head', () => {
     expect(summary('字'.repeat(200)).endsWith('…')).toBe(true);
     expect(summary(undefined)).toBe('');
     // a parent that points back at its child ends the walk
-    expect(categoryTrail([{ id: 1, parent_id: 2 }, { id: 2, parent_id: 1 }], 1).map((c) => c.id)).toEqual([2, 1]);
+    expect(
+      categoryTrail(
+        [
+          { id: 1, parent_id: 2 },
+          { id: 2, parent_id: 1 },
+        ],
+        1,
+      ).map((c) => c.id),
+    ).toEqual([2, 1]);
   });
 });
 
 describe('robots.txt', () => {
   it('disallows the member, admin, sign-in and API paths and names the sitemap', () => {
-    expect(disallowedPaths()).toEqual(expect.arrayContaining(['/admin', '/member', '/vip/checkout', '/auth/login', '/oauth/callback', '/api/', '/download/']));
+    expect(disallowedPaths()).toEqual(
+      expect.arrayContaining([
+        '/admin',
+        '/member',
+        '/vip/checkout',
+        '/auth/login',
+        '/oauth/callback',
+        '/api/',
+        '/download/',
+      ]),
+    );
     expect(disallowedPaths().some((p) => p.startsWith('/admin/') || p.startsWith('/member/'))).toBe(false);
     const text = robotsTxt(ORIGIN);
     expect(text.startsWith('User-agent: *\n')).toBe(true);

@@ -6,7 +6,10 @@ import {
   permissionGroupKey,
   permissionGroups,
   permissionsToTree,
-  UPLOAD_GROUP_KEY, grpcPermissionPath, uploadPermissionPath } from '../../shared/permissions';
+  UPLOAD_GROUP_KEY,
+  grpcPermissionPath,
+  uploadPermissionPath,
+} from '../../shared/permissions';
 import { adminRoutes, buildAdminMenu } from '../../shared/routes';
 import type { Permission } from '../../shared/types/permission';
 
@@ -16,15 +19,43 @@ const createGroup: Permission = { id: 2, method: 'GRPC', path: '/api.v1.GroupAPI
 const uploadBanner: Permission = { id: 11, method: 'POST', path: '/api/v1/upload/banner', title: '上传轮播图' };
 const listGroup: Permission = { id: 20, method: 'GRPC', path: '/api.v1.GroupAPI/ListGroup', title: '获取用户组列表' };
 const addUser: Permission = { id: 28, method: 'GRPC', path: '/api.v1.UserAPI/AddUser', title: '新增用户' };
-const listConfig: Permission = { id: 26, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' };
-const listNavigation: Permission = { id: 70, method: 'GRPC', path: '/api.v1.NavigationAPI/ListNavigation', title: '查看导航列表' };
+const listConfig: Permission = {
+  id: 26,
+  method: 'GRPC',
+  path: '/api.v1.ConfigAPI/ListConfig',
+  title: '获取系统配置列表',
+};
+const listNavigation: Permission = {
+  id: 70,
+  method: 'GRPC',
+  path: '/api.v1.NavigationAPI/ListNavigation',
+  title: '查看导航列表',
+};
 
 describe('permission groups', () => {
   it('cover the groups of docs/product.md §3, NavigationAPI, AdvertisementAPI and the upload group', () => {
     const services = [
-      'DocumentAPI', 'RecycleAPI', 'SearchRecordAPI', 'LanguageAPI', 'CategoryAPI', 'UserAPI', 'UserVipAPI', 'OrderAPI',
-      'FriendlinkAPI', 'AttachmentAPI', 'ReportAPI', 'FeedbackAPI', 'BannerAPI', 'GroupAPI', 'PermissionAPI', 'ConfigAPI',
-      'ArticleAPI', 'CommentAPI', 'PunishmentAPI', 'NavigationAPI', 'AdvertisementAPI',
+      'DocumentAPI',
+      'RecycleAPI',
+      'SearchRecordAPI',
+      'LanguageAPI',
+      'CategoryAPI',
+      'UserAPI',
+      'UserVipAPI',
+      'OrderAPI',
+      'FriendlinkAPI',
+      'AttachmentAPI',
+      'ReportAPI',
+      'FeedbackAPI',
+      'BannerAPI',
+      'GroupAPI',
+      'PermissionAPI',
+      'ConfigAPI',
+      'ArticleAPI',
+      'CommentAPI',
+      'PunishmentAPI',
+      'NavigationAPI',
+      'AdvertisementAPI',
     ].map((s) => `api.v1.${s}`);
     expect(permissionGroups.map((g) => g.key).sort()).toEqual([...services, UPLOAD_GROUP_KEY].sort());
     for (const g of permissionGroups) expect(g.label, g.key).toMatch(/[\u4e00-\u9fff]/);
@@ -63,8 +94,14 @@ describe('permissionGroupKey', () => {
   it('takes the service of a gRPC row and the route kind of an upload row', () => {
     expect(permissionGroupKey(listUser)).toEqual({ key: 'api.v1.UserAPI', leaf: 'ListUser' });
     expect(permissionGroupKey(uploadBanner)).toEqual({ key: 'upload', leaf: 'banner' });
-    expect(permissionGroupKey({ method: 'grpc', path: '/api.v1.BannerAPI/ListBanner' })).toEqual({ key: 'api.v1.BannerAPI', leaf: 'ListBanner' });
-    expect(permissionGroupKey({ path: '/api.v1.BannerAPI/ListBanner' })).toEqual({ key: 'api.v1.BannerAPI', leaf: 'ListBanner' });
+    expect(permissionGroupKey({ method: 'grpc', path: '/api.v1.BannerAPI/ListBanner' })).toEqual({
+      key: 'api.v1.BannerAPI',
+      leaf: 'ListBanner',
+    });
+    expect(permissionGroupKey({ path: '/api.v1.BannerAPI/ListBanner' })).toEqual({
+      key: 'api.v1.BannerAPI',
+      leaf: 'ListBanner',
+    });
     expect(permissionGroupKey({ method: 'POST', path: '/api/v1' })).toBeUndefined();
     expect(permissionGroupKey({})).toBeUndefined();
   });
@@ -102,9 +139,18 @@ describe('permissionsToTree', () => {
   });
 
   it('gives unknown services a node labelled with its key, and untitled rows their path', () => {
-    const tree = permissionsToTree([{ id: 200, method: 'GRPC', path: '/api.v1.FooAPI/ListFoo' }, { method: 'GRPC', path: 'broken' }]);
+    const tree = permissionsToTree([
+      { id: 200, method: 'GRPC', path: '/api.v1.FooAPI/ListFoo' },
+      { method: 'GRPC', path: 'broken' },
+    ]);
     expect(tree).toEqual([
-      { id: 0, key: 'api.v1.FooAPI', label: 'api.v1.FooAPI', pages: [], children: [{ id: 200, label: '/api.v1.FooAPI/ListFoo', path: '/api.v1.FooAPI/ListFoo', method: 'GRPC' }] },
+      {
+        id: 0,
+        key: 'api.v1.FooAPI',
+        label: 'api.v1.FooAPI',
+        pages: [],
+        children: [{ id: 200, label: '/api.v1.FooAPI/ListFoo', path: '/api.v1.FooAPI/ListFoo', method: 'GRPC' }],
+      },
     ]);
   });
 
@@ -116,7 +162,10 @@ describe('permissionsToTree', () => {
 describe('allowPagesFrom and isAdmin', () => {
   it('unlock the pages of the groups whose list permission is held, once each', () => {
     expect(allowPagesFrom([listUser, addUser, listGroup])).toEqual([
-      '/admin/user', '/admin/user/list', '/admin/user/sms', '/admin/user/group',
+      '/admin/user',
+      '/admin/user/list',
+      '/admin/user/sms',
+      '/admin/user/group',
     ]);
     expect(allowPagesFrom([listConfig])).toContain('/admin/config/oauth');
   });
@@ -136,7 +185,9 @@ describe('allowPagesFrom and isAdmin', () => {
     const menu = buildAdminMenu(allowPagesFrom([listUser]));
     expect(menu).toEqual([
       {
-        key: 'user', label: '用户管理', children: [
+        key: 'user',
+        label: '用户管理',
+        children: [
           { key: 'admin-user-list', label: '用户管理', path: '/admin/user/list' },
           { key: 'admin-user-sms', label: '短信管理', path: '/admin/user/sms' },
         ],

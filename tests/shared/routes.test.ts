@@ -1,5 +1,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { adminMenu, adminRoutes, buildAdminMenu, matchRoute, notFoundMessage, routes, toRouterPath, type RouteName } from '../../shared/routes';
+import {
+  adminMenu,
+  adminRoutes,
+  buildAdminMenu,
+  matchRoute,
+  notFoundMessage,
+  routes,
+  toRouterPath,
+  type RouteName,
+} from '../../shared/routes';
 
 const nameOf = (path: string) => matchRoute(path)?.route.name;
 
@@ -23,7 +32,18 @@ describe('route table', () => {
   });
 
   it('puts the member routes in the default layout, token-guarded except the OAuth callback', () => {
-    const memberPaths = ['/member', '/member/order', '/member/profile', '/member/download', '/member/document', '/member/favorite', '/member/reading', '/member/article', '/member/article/set', '/member/message'];
+    const memberPaths = [
+      '/member',
+      '/member/order',
+      '/member/profile',
+      '/member/download',
+      '/member/document',
+      '/member/favorite',
+      '/member/reading',
+      '/member/article',
+      '/member/article/set',
+      '/member/message',
+    ];
     for (const path of [...memberPaths, '/vip/checkout']) {
       expect(matchRoute(path)?.route, path).toMatchObject({ layout: 'default', access: 'token' });
     }
@@ -34,14 +54,31 @@ describe('route table', () => {
   });
 
   it('adds the search page for everybody and the member upload behind a token, in the default layout', () => {
-    expect(matchRoute('/search')?.route).toMatchObject({ name: 'search', layout: 'default', access: 'public', title: '搜索' });
-    expect(matchRoute('/upload')?.route).toMatchObject({ name: 'upload', layout: 'default', access: 'token', title: '上传文档' });
+    expect(matchRoute('/search')?.route).toMatchObject({
+      name: 'search',
+      layout: 'default',
+      access: 'public',
+      title: '搜索',
+    });
+    expect(matchRoute('/upload')?.route).toMatchObject({
+      name: 'upload',
+      layout: 'default',
+      access: 'token',
+      title: '上传文档',
+    });
   });
 
   it('adds the 热门文档 page for everybody, its first screen the asked page of the ranking', () => {
-    expect(matchRoute('/hot')?.route).toMatchObject({ name: 'hot', layout: 'default', access: 'public', title: '热门文档' });
+    expect(matchRoute('/hot')?.route).toMatchObject({
+      name: 'hot',
+      layout: 'default',
+      access: 'public',
+      title: '热门文档',
+    });
     const data = matchRoute('/hot')!.route.data!;
-    expect(data({ params: {}, query: { page: '3' }, categories: [] }).map((c) => c.path + JSON.stringify(c.query))).toEqual(['/api/v1/document/hot{"page":3,"size":20}']);
+    expect(
+      data({ params: {}, query: { page: '3' }, categories: [] }).map((c) => c.path + JSON.stringify(c.query)),
+    ).toEqual(['/api/v1/document/hot{"page":3,"size":20}']);
     expect(data({ params: {}, query: { page: 'x' }, categories: [] })[0]!.key).toEqual(['document', 'hot', 1, 20]);
   });
 
@@ -56,12 +93,35 @@ describe('route table', () => {
   });
 
   it('has every admin screen of docs/product.md §2 in the admin layout with admin access', () => {
-    const singles = ['order', 'banner', 'report', 'comment', 'feedback', 'attachment', 'friendlink', 'navigation', 'advertisement'];
+    const singles = [
+      'order',
+      'banner',
+      'report',
+      'comment',
+      'feedback',
+      'attachment',
+      'friendlink',
+      'navigation',
+      'advertisement',
+    ];
     const user = ['list', 'sms', 'vip', 'group', 'permission', 'punishment'];
     const article = ['set', 'list', 'category', 'recycle'];
     const document = ['list', 'upload', 'recycle', 'category', 'language', 'searchrecord'];
     // the product's eleven, and ours: the SMS settings (docs/api.md §6).
-    const config = ['pay', 'vip', 'email', 'oauth', 'footer', 'system', 'captcha', 'display', 'download', 'security', 'converter', 'sms'];
+    const config = [
+      'pay',
+      'vip',
+      'email',
+      'oauth',
+      'footer',
+      'system',
+      'captcha',
+      'display',
+      'download',
+      'security',
+      'converter',
+      'sms',
+    ];
     const expected = [
       '/admin',
       '/admin/dashboard',
@@ -116,17 +176,39 @@ describe('matchRoute', () => {
   });
 
   it('takes an article identifier where a category would be, for MOREDOC’s footer links', () => {
-    expect(matchRoute('/article/about')).toMatchObject({ route: { name: 'article-category' }, params: { category: 'about' } });
+    expect(matchRoute('/article/about')).toMatchObject({
+      route: { name: 'article-category' },
+      params: { category: 'about' },
+    });
   });
 
   it('matches nothing when an id fails its validity check', () => {
-    for (const path of ['/library/0', '/library/abc', '/library/3/-1', '/library/3/01', '/library/3/1.5', '/article/-abc', '/article/a.b', '/article/7/detail/a b', '/article/detail/']) {
+    for (const path of [
+      '/library/0',
+      '/library/abc',
+      '/library/3/-1',
+      '/library/3/01',
+      '/library/3/1.5',
+      '/article/-abc',
+      '/article/a.b',
+      '/article/7/detail/a b',
+      '/article/detail/',
+    ]) {
       expect(matchRoute(path), path).toBeUndefined();
     }
   });
 
   it('matches nothing for unknown paths, empty segments and relative paths', () => {
-    for (const path of ['/nope', '/admin/user', '/admin/indexes', '//admin', '/member//order', 'member', '', '/library/%E4%B8']) {
+    for (const path of [
+      '/nope',
+      '/admin/user',
+      '/admin/indexes',
+      '//admin',
+      '/member//order',
+      'member',
+      '',
+      '/library/%E4%B8',
+    ]) {
       expect(matchRoute(path), path).toBeUndefined();
     }
   });
@@ -158,7 +240,19 @@ describe('admin menu', () => {
 
   it('follows the admin menu of docs/product.md §2 (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
-      '文档管理', '文章管理', '用户管理', '订单管理', '轮播图管理', '广告管理', '导航管理', '友链管理', '评论管理', '举报管理', '意见反馈', '附件管理', '系统设置',
+      '文档管理',
+      '文章管理',
+      '用户管理',
+      '订单管理',
+      '轮播图管理',
+      '广告管理',
+      '导航管理',
+      '友链管理',
+      '评论管理',
+      '举报管理',
+      '意见反馈',
+      '附件管理',
+      '系统设置',
     ]);
     const group = (key: string) => adminMenu.find((e) => e.key === key)?.children?.map((c) => [c.path, c.label]);
     expect(group('document')).toEqual([
@@ -184,7 +278,20 @@ describe('admin menu', () => {
       ['/admin/user/sms', '短信管理'],
     ]);
     expect(group('config')?.map(([path]) => path)).toEqual(
-      ['system', 'display', 'pay', 'oauth', 'vip', 'footer', 'captcha', 'security', 'converter', 'download', 'email', 'sms'].map((s) => `/admin/config/${s}`),
+      [
+        'system',
+        'display',
+        'pay',
+        'oauth',
+        'vip',
+        'footer',
+        'captcha',
+        'security',
+        'converter',
+        'download',
+        'email',
+        'sms',
+      ].map((s) => `/admin/config/${s}`),
     );
   });
 
@@ -199,7 +306,11 @@ describe('admin menu', () => {
 
   it('shows only the allowed entries, and a group only when one of its entries is allowed', () => {
     expect(buildAdminMenu(['/admin/user', '/admin/user/list'])).toEqual([
-      { key: 'user', label: '用户管理', children: [{ key: 'admin-user-list', label: '用户管理', path: '/admin/user/list' }] },
+      {
+        key: 'user',
+        label: '用户管理',
+        children: [{ key: 'admin-user-list', label: '用户管理', path: '/admin/user/list' }],
+      },
     ]);
     expect(buildAdminMenu(['/admin/document'])).toEqual([]);
     expect(buildAdminMenu([])).toEqual([]);

@@ -11,7 +11,13 @@ import type { GetUserPermissionsReply, User } from '../../shared/types/user';
 
 // docs/moredoc.md §10, a fresh install (abbreviated).
 const settings = {
-  system: { domain: 'https://moredoc.mnt.ltd', title: 'MOREDOC · 魔豆文库', sitename: '魔豆文库', copyright_start_year: '2019', credit_name: '魔豆' },
+  system: {
+    domain: 'https://moredoc.mnt.ltd',
+    title: 'MOREDOC · 魔豆文库',
+    sitename: '魔豆文库',
+    copyright_start_year: '2019',
+    credit_name: '魔豆',
+  },
   footer: { about: '/article/about', contact: '/article/contact' },
   security: { enable_register: true, enable_captcha_login: true, max_document_size: 50 },
   display: { pages_per_read: 5, index_document_style: 'card', home_version: 'v1' },
@@ -21,7 +27,14 @@ const settings = {
 // docs/moredoc.md §11
 const permissionReply = {
   permission: [
-    { id: 1, method: 'GRPC', path: '/api.v1.UserAPI/ListUser', title: '查看用户列表', created_at: '2024-05-01T10:00:00+08:00', updated_at: '2024-05-01T10:00:00+08:00' },
+    {
+      id: 1,
+      method: 'GRPC',
+      path: '/api.v1.UserAPI/ListUser',
+      title: '查看用户列表',
+      created_at: '2024-05-01T10:00:00+08:00',
+      updated_at: '2024-05-01T10:00:00+08:00',
+    },
     { id: 11, method: 'POST', path: '/api/v1/upload/banner', title: '上传轮播图' },
   ],
 } satisfies GetUserPermissionsReply;
@@ -34,7 +47,12 @@ const navigationReply = {
   ],
 } satisfies ListNavigationReply;
 
-const categoryReply = { category: [{ id: 3, title: '教育', enable: true }, { id: 4, title: '资讯', enable: true, type: 1 }] } satisfies ListCategoryReply;
+const categoryReply = {
+  category: [
+    { id: 3, title: '教育', enable: true },
+    { id: 4, title: '资讯', enable: true, type: 1 },
+  ],
+} satisfies ListCategoryReply;
 
 describe('wire types', () => {
   it('accept a reply with every zero value omitted', () => {

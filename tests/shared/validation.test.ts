@@ -23,7 +23,10 @@ describe('username rules', () => {
   });
 
   it('lists every problem of a name', () => {
-    expect(usernameProblems('a@')).toEqual(['用户名长度必须在3到32个字符之间', '出于隐私保护，用户名不能是邮箱或手机号码']);
+    expect(usernameProblems('a@')).toEqual([
+      '用户名长度必须在3到32个字符之间',
+      '出于隐私保护，用户名不能是邮箱或手机号码',
+    ]);
     expect(usernameProblems('a b c')).toEqual(['用户名不能包含空白或控制字符']);
     expect(usernameProblems('13812345678')).toEqual(['出于隐私保护，用户名不能是邮箱或手机号码']);
     expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在3到32个字符之间']);
@@ -106,11 +109,13 @@ describe('text lengths', () => {
 
 describe('article identifiers', () => {
   it('accepts slugs and the empty value (the server makes one up)', () => {
-    for (const ok of ['', 'about', 'vip-rules', 'a_1', 'x'.repeat(ARTICLE_LIMITS.identifier)]) expect(articleIdentifierProblems(ok), ok).toEqual([]);
+    for (const ok of ['', 'about', 'vip-rules', 'a_1', 'x'.repeat(ARTICLE_LIMITS.identifier)])
+      expect(articleIdentifierProblems(ok), ok).toEqual([]);
   });
 
   it('refuses other characters, a leading dash, over-long ones and all digits', () => {
-    for (const bad of ['a b', '-a', '关于', 'a/b', 'x'.repeat(ARTICLE_LIMITS.identifier + 1)]) expect(articleIdentifierProblems(bad), bad).toHaveLength(1);
+    for (const bad of ['a b', '-a', '关于', 'a/b', 'x'.repeat(ARTICLE_LIMITS.identifier + 1)])
+      expect(articleIdentifierProblems(bad), bad).toHaveLength(1);
     expect(articleIdentifierProblems('2024')).toEqual(['文章标识不能是纯数字']);
   });
 });

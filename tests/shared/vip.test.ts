@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { optionLabel } from '../../shared/constants';
 import {
-  OrderStatus, formatFen, formatVipPlans, isPaymentProvider, orderStatusOptions, parseVipPlans, vipPlanDrafts, vipPlanProblems, vipPlansProblem, yuanToFen,
+  OrderStatus,
+  formatFen,
+  formatVipPlans,
+  isPaymentProvider,
+  orderStatusOptions,
+  parseVipPlans,
+  vipPlanDrafts,
+  vipPlanProblems,
+  vipPlansProblem,
+  yuanToFen,
 } from '../../shared/vip';
 
 const draft = (fields: Partial<Parameters<typeof vipPlanProblems>[0]> = {}) => ({
-  code: 'month', title: '月度会员', days: '30', price: '30', description: '', recommended: false, ...fields,
+  code: 'month',
+  title: '月度会员',
+  days: '30',
+  price: '30',
+  description: '',
+  recommended: false,
+  ...fields,
 });
 
 describe('parseVipPlans', () => {
@@ -40,7 +55,14 @@ describe('plan editor helpers', () => {
   it('turn the config text into drafts and back', () => {
     const text = 'month|月度会员|30|30\nyear|年度会员|365|298|最划算|1';
     const drafts = vipPlanDrafts(text);
-    expect(drafts[1]).toEqual({ code: 'year', title: '年度会员', days: '365', price: '298', description: '最划算', recommended: true });
+    expect(drafts[1]).toEqual({
+      code: 'year',
+      title: '年度会员',
+      days: '365',
+      price: '298',
+      description: '最划算',
+      recommended: true,
+    });
     expect(formatVipPlans(drafts)).toBe(text);
     expect(formatVipPlans([draft({ recommended: true })])).toBe('month|月度会员|30|30||1');
   });
@@ -54,7 +76,8 @@ describe('plan editor helpers', () => {
       '价格须在 0.01 到 100000 元之间，最多两位小数',
     ]);
     expect(vipPlanProblems(draft({ title: '会'.repeat(33), description: 'a|b' }))).toEqual([
-      '套餐名称不能超过32个字符', '套餐名称和说明不能包含 | 或换行',
+      '套餐名称不能超过32个字符',
+      '套餐名称和说明不能包含 | 或换行',
     ]);
     expect(vipPlanProblems(draft({ description: '说'.repeat(101) }))).toEqual(['套餐说明不能超过100个字符']);
   });

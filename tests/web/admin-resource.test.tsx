@@ -23,7 +23,12 @@ type Values = { title: string; pages: number | undefined; enable: boolean };
 
 /** A stateful fake of a MOREDOC-style resource: list (page, size, wd), create, update, delete. */
 function fakeBackend(count: number) {
-  let books: Book[] = Array.from({ length: count }, (_, i) => ({ id: i + 1, title: `书籍${i + 1}`, pages: 100 + i, enable: true }));
+  let books: Book[] = Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    title: `书籍${i + 1}`,
+    pages: 100 + i,
+    enable: true,
+  }));
   let nextId = count + 1;
   const failNextSave = { message: '' };
   const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
@@ -73,7 +78,13 @@ const bookResource: ResourceDef<Book, Values> = {
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字' }],
   listKey: ['book', 'admin'],
   list: async ({ page, size, filters }) => {
-    const data = unwrap(await api.get<{ book?: Book[]; total?: number }>('/api/v1/book/list', { page, size, wd: filters.wd as string | undefined }));
+    const data = unwrap(
+      await api.get<{ book?: Book[]; total?: number }>('/api/v1/book/list', {
+        page,
+        size,
+        wd: filters.wd as string | undefined,
+      }),
+    );
     return { rows: data.book ?? [], total: data.total ?? 0 };
   },
   form: {
@@ -85,10 +96,18 @@ const bookResource: ResourceDef<Book, Values> = {
     initial: (row) => ({ title: row?.title ?? '', pages: row?.pages, enable: row ? row.enable === true : true }),
   },
   // Like a feature's writes: each marks the book queries stale, the screen's list among them.
-  create: (v, context) => invalidateAfter(api.post('/api/v1/book', { title: v.title, pages: v.pages, enable: v.enable }), context, [['book']]),
+  create: (v, context) =>
+    invalidateAfter(api.post('/api/v1/book', { title: v.title, pages: v.pages, enable: v.enable }), context, [
+      ['book'],
+    ]),
   update: (v, row, context) =>
-    invalidateAfter(api.put('/api/v1/book', { id: row.id, title: v.title, pages: v.pages, enable: v.enable }), context, [['book']]),
-  remove: (ids, _confirmation, context) => invalidateAfter(api.delete('/api/v1/book', { id: ids }), context, [['book']]),
+    invalidateAfter(
+      api.put('/api/v1/book', { id: row.id, title: v.title, pages: v.pages, enable: v.enable }),
+      context,
+      [['book']],
+    ),
+  remove: (ids, _confirmation, context) =>
+    invalidateAfter(api.delete('/api/v1/book', { id: ids }), context, [['book']]),
 };
 
 function renderBookScreen() {
@@ -110,10 +129,15 @@ function renderScreen(count = 23) {
 }
 
 const calls = (fetchMock: ReturnType<typeof fakeBackend>['fetchMock'], method: string) =>
-  fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method).map(([url, init]) => ({ url: new URL(url, 'http://localhost'), init }));
+  fetchMock.mock.calls
+    .filter(([, init]) => (init?.method ?? 'GET') === method)
+    .map(([url, init]) => ({ url: new URL(url, 'http://localhost'), init }));
 
 /** Body rows of the list (Semi's table is a `grid`). */
-const bodyRows = () => within(screen.getByRole('grid')).getAllByRole('row').filter((r) => r.closest('tbody'));
+const bodyRows = () =>
+  within(screen.getByRole('grid'))
+    .getAllByRole('row')
+    .filter((r) => r.closest('tbody'));
 const sheetRoot = () => document.querySelector('.semi-sidesheet-inner') as HTMLElement;
 const toastTitles = () => toasts.value.map((t) => t.title);
 
@@ -177,7 +201,11 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(await screen.findByText('红楼梦')).toBeTruthy();
     expect(toastTitles()).toContain('创建成功');
     await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
-    expect(JSON.parse(String(calls(fetchMock, 'POST')[0]?.init?.body))).toEqual({ title: '红楼梦', pages: 1200, enable: false });
+    expect(JSON.parse(String(calls(fetchMock, 'POST')[0]?.init?.body))).toEqual({
+      title: '红楼梦',
+      pages: 1200,
+      enable: false,
+    });
   });
 
   it('edits a row with its values filled in', async () => {
@@ -193,7 +221,12 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await userEvent.click(sheet.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('西游记')).toBeTruthy();
     expect(toastTitles()).toContain('保存成功');
-    expect(JSON.parse(String(calls(fetchMock, 'PUT')[0]?.init?.body))).toEqual({ id: 2, title: '西游记', pages: 101, enable: true });
+    expect(JSON.parse(String(calls(fetchMock, 'PUT')[0]?.init?.body))).toEqual({
+      id: 2,
+      title: '西游记',
+      pages: 101,
+      enable: true,
+    });
   });
 
   it('keeps the form open and shows the server message when a save fails', async () => {
@@ -204,7 +237,9 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     const sheet = within(sheetRoot());
     await userEvent.type(sheet.getByLabelText('书名'), '书籍1');
     await userEvent.click(sheet.getByRole('button', { name: '创建' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '创建失败' && t.description === '书名已存在')).toBe(true));
+    await waitFor(() =>
+      expect(toasts.value.some((t) => t.title === '创建失败' && t.description === '书名已存在')).toBe(true),
+    );
     expect(toasts.value.find((t) => t.title === '创建失败')?.color).toBe('error');
     expect((sheet.getByLabelText('书名') as HTMLInputElement).value).toBe('书籍1');
     expect(books()).toHaveLength(3);
@@ -234,7 +269,9 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「书籍4」' }));
     await userEvent.click(screen.getByRole('button', { name: /批量删除（2）/ }));
     expect(await screen.findByText('确定删除选中的 2 个图书吗？此操作不可恢复。')).toBeTruthy();
-    await userEvent.click(within(document.querySelector('.semi-modal') as HTMLElement).getByRole('button', { name: '删除' }));
+    await userEvent.click(
+      within(document.querySelector('.semi-modal') as HTMLElement).getByRole('button', { name: '删除' }),
+    );
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
   });

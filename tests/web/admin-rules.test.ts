@@ -40,12 +40,21 @@ describe('form checks', () => {
   });
 
   it('checks lengths in characters, numbers, colours and custom rules', () => {
-    const errors = check({ title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' }, create);
-    expect(errors).toEqual({ title: '名称不能少于 2 个字符', sort: '排序必须是整数', link: '链接必须以 http:// 或 https:// 开头' });
-    expect(check({ title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: '#A0b1C2' }, create)).toEqual({
-      title: '名称不能超过 4 个字符',
-      sort: '排序不能大于 10',
+    const errors = check(
+      { title: '一', kind: 1, cover: '/a.png', code: 'x', sort: 1.5, color: '#123', link: 'ftp://x' },
+      create,
+    );
+    expect(errors).toEqual({
+      title: '名称不能少于 2 个字符',
+      sort: '排序必须是整数',
+      link: '链接必须以 http:// 或 https:// 开头',
     });
+    expect(check({ title: '一二三四五', kind: 1, cover: '/a', code: 'x', sort: 11, color: '#A0b1C2' }, create)).toEqual(
+      {
+        title: '名称不能超过 4 个字符',
+        sort: '排序不能大于 10',
+      },
+    );
     // Only #rgb / #rrggbb: what the colour picker and every browser read alike.
     for (const color of ['#zz', 'red', 'notacolor', 'rgb(1,2,3)', '#12345678']) {
       expect(check({ title: '😀😀', kind: 1, cover: '/a', code: 'x', color }, create), color).toEqual({
@@ -54,13 +63,19 @@ describe('form checks', () => {
     }
     // An integer without bounds of its own keeps to the wire's int32.
     const order: FieldDef<FormValues> = { name: 'order', label: '排序', kind: 'number', integer: true };
-    expect(validateForm<FormValues, unknown>([order], { order: 99_999_999_999 } as FormValues, create)).toEqual({ order: '排序不能大于 2147483647' });
-    expect(validateForm<FormValues, unknown>([order], { order: -2_147_483_649 } as FormValues, create)).toEqual({ order: '排序不能小于 -2147483648' });
+    expect(validateForm<FormValues, unknown>([order], { order: 99_999_999_999 } as FormValues, create)).toEqual({
+      order: '排序不能大于 2147483647',
+    });
+    expect(validateForm<FormValues, unknown>([order], { order: -2_147_483_649 } as FormValues, create)).toEqual({
+      order: '排序不能小于 -2147483648',
+    });
     expect(validateForm<FormValues, unknown>([order], { order: -5 } as FormValues, create)).toEqual({});
   });
 
   it('skips read-only fields and fields of the other mode', () => {
-    expect(check({ title: '名称', kind: 1, cover: '/a', note: '' }, { mode: 'edit', rows: [] })).toEqual({ note: '请输入备注' });
+    expect(check({ title: '名称', kind: 1, cover: '/a', note: '' }, { mode: 'edit', rows: [] })).toEqual({
+      note: '请输入备注',
+    });
     expect(check({ title: '名称', kind: 1, cover: '/a', code: 'c' }, create)).toEqual({});
   });
 
@@ -111,7 +126,15 @@ describe('trees of nested rows', () => {
 });
 
 describe('config rows', () => {
-  const row = (input_type: string, value: string, extra: Partial<Config> = {}): Config => ({ id: 1, name: 'k', label: '键', category: 'system', input_type, value, ...extra });
+  const row = (input_type: string, value: string, extra: Partial<Config> = {}): Config => ({
+    id: 1,
+    name: 'k',
+    label: '键',
+    category: 'system',
+    input_type,
+    value,
+    ...extra,
+  });
 
   it('reads options as value:label lines, bare lines labelled by themselves', () => {
     expect(parseOptions('card:卡片\nlist:列表\n\n.pdf')).toEqual([
@@ -136,14 +159,19 @@ describe('config rows', () => {
   });
 
   it('checks the keys other code parses, as the backend does', () => {
-    const check = (config: Config, value: unknown) => validateForm([configField(config)], { [config.name ?? '']: value }, { mode: 'edit', rows: [] });
+    const check = (config: Config, value: unknown) =>
+      validateForm([configField(config)], { [config.name ?? '']: value }, { mode: 'edit', rows: [] });
     expect(check(row('text', '', { category: 'system', name: 'domain', label: '网站域名' }), 'example.com')).toEqual({
       domain: '网站域名必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com',
     });
     expect(check(row('text', '', { category: 'system', name: 'domain' }), 'https://docs.example.com')).toEqual({});
-    expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({ duration: '邮件有效期必须在1到60之间' });
+    expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({
+      duration: '邮件有效期必须在1到60之间',
+    });
     expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能为负数' });
-    expect(check(row('text', '', { category: 'system', name: 'sitename', label: '网站名称' }), ' ')).toEqual({ sitename: '请输入网站名称' });
+    expect(check(row('text', '', { category: 'system', name: 'sitename', label: '网站名称' }), ' ')).toEqual({
+      sitename: '请输入网站名称',
+    });
     expect(check(row('number', '', { label: '超时' }), undefined)).toEqual({ k: '请输入超时' });
     expect(vipPlansError('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐|1')).toBeUndefined();
     expect(vipPlansError('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 个套餐：套餐代码「month」重复');
@@ -152,11 +180,17 @@ describe('config rows', () => {
     expect(vipPlansError('vip|会员|30|3.141')).toBe('第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数');
     const plans = row('textarea', 'month|月度会员|30|30', { category: 'vip', name: 'plans', label: '会员套餐' });
     expect(configField(plans)).toMatchObject({ kind: 'custom' });
-    expect(check(plans, 'month|月度会员|30|0')).toEqual({ plans: '第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数' });
+    expect(check(plans, 'month|月度会员|30|0')).toEqual({
+      plans: '第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数',
+    });
   });
 
   it('picks the input by input_type and the width by col_num', () => {
-    expect(configField(row('image', '', { col_num: 12 }))).toMatchObject({ kind: 'image', upload: { kind: 'config' }, half: true });
+    expect(configField(row('image', '', { col_num: 12 }))).toMatchObject({
+      kind: 'image',
+      upload: { kind: 'config' },
+      half: true,
+    });
     expect(configField(row('select-multi', '', { options: 'a:甲' }))).toMatchObject({ kind: 'select', multiple: true });
     expect(configField(row('textarea', ''))).toMatchObject({ kind: 'textarea', half: false, label: '键' });
     expect(configField(row('number', ''))).toMatchObject({ kind: 'number', integer: true });

@@ -18,16 +18,42 @@ afterEach(() =>
 const perm = (id: number, path: string, title: string, method = 'GRPC'): Permission => ({ id, method, path, title });
 
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
 
 describe('config screen', { timeout: 20_000 }, () => {
   const rows: Config[] = [
-    { id: 1, name: 'sitename', label: '网站名称', value: '魔豆文库', input_type: 'text', category: 'system', col_num: 24 },
+    {
+      id: 1,
+      name: 'sitename',
+      label: '网站名称',
+      value: '魔豆文库',
+      input_type: 'text',
+      category: 'system',
+      col_num: 24,
+    },
     { id: 2, name: 'description', label: '网站描述', value: '描述', input_type: 'textarea', category: 'system' },
-    { id: 3, name: 'logo', label: '网站Logo', value: '/uploads/a/logo.png', input_type: 'image', category: 'system', col_num: 12 },
+    {
+      id: 3,
+      name: 'logo',
+      label: '网站Logo',
+      value: '/uploads/a/logo.png',
+      input_type: 'image',
+      category: 'system',
+      col_num: 12,
+    },
     { id: 4, name: 'max_preview', label: '最大预览页数', value: '12', input_type: 'number', category: 'system' },
     { id: 5, name: 'is_close', label: '是否关闭网站', value: 'false', input_type: 'switch', category: 'system' },
-    { id: 6, name: 'style', label: '首页样式', value: 'card', input_type: 'select', category: 'system', options: 'card:卡片\nlist:列表' },
+    {
+      id: 6,
+      name: 'style',
+      label: '首页样式',
+      value: 'card',
+      input_type: 'select',
+      category: 'system',
+      options: 'card:卡片\nlist:列表',
+    },
   ];
   const configPermissions = [perm(2, '/api.v1.ConfigAPI/ListConfig', '获取系统配置列表')];
 
@@ -38,7 +64,10 @@ describe('config screen', { timeout: 20_000 }, () => {
         body: { config: url.searchParams.getAll('category').includes('system') ? rows : [] },
       }),
       'PUT /api/v1/config': { status: 200, body: {} },
-      'GET /api/v1/settings': { status: 200, body: { ...settings, system: { ...settings.system, sitename: '新名字' } } },
+      'GET /api/v1/settings': {
+        status: 200,
+        body: { ...settings, system: { ...settings.system, sitename: '新名字' } },
+      },
       ...extra,
     };
   }
@@ -55,7 +84,11 @@ describe('config screen', { timeout: 20_000 }, () => {
   });
 
   it('saves only this category, values as strings, and refreshes the public settings', async () => {
-    const { fetchMock } = renderApp('/admin/config/system', { user: admin, permissions: configPermissions, backend: backend() });
+    const { fetchMock } = renderApp('/admin/config/system', {
+      user: admin,
+      permissions: configPermissions,
+      backend: backend(),
+    });
     const name = (await screen.findByLabelText('网站名称')) as HTMLInputElement;
     await userEvent.clear(name);
     await userEvent.type(name, '新名字');
@@ -83,7 +116,9 @@ describe('config screen', { timeout: 20_000 }, () => {
     });
     await screen.findByLabelText('网站名称');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('不允许修改此类配置！'));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('不允许修改此类配置！'),
+    );
     expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1);
   });
 });
@@ -104,7 +139,11 @@ describe('role permissions', { timeout: 20_000 }, () => {
   });
 
   it('grants a whole service, its list permission included, by checking the service', async () => {
-    const { fetchMock } = renderApp('/admin/user/group', { user: admin, permissions: [all[3]!], backend: groupBackend([21]) });
+    const { fetchMock } = renderApp('/admin/user/group', {
+      user: admin,
+      permissions: [all[3]!],
+      backend: groupBackend([21]),
+    });
     await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
     const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
     expect(await sheet.findByText('已选 1 项权限', { exact: false })).toBeTruthy();
@@ -130,7 +169,15 @@ describe('user list', { timeout: 20_000 }, () => {
     { id: 6, username: 'carol', group_id: [2] },
   ];
   const userBackend: Backend = {
-    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 1, title: '超级管理员' }, { id: 2, title: '普通用户', is_default: true }] } },
+    'GET /api/v1/group/list': {
+      status: 200,
+      body: {
+        group: [
+          { id: 1, title: '超级管理员' },
+          { id: 2, title: '普通用户', is_default: true },
+        ],
+      },
+    },
     'GET /api/v1/user/list': (url) => {
       const ids = url.searchParams.getAll('id').map(Number);
       const rows = ids.length ? users.filter((u) => ids.includes(u.id)) : users;
@@ -147,7 +194,10 @@ describe('user list', { timeout: 20_000 }, () => {
       },
     },
   };
-  const listPermissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户')];
+  const listPermissions = [
+    perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+    perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
+  ];
 
   it('shows avatars, groups and the account status from active 禁用账户 punishments', async () => {
     renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend: userBackend });
@@ -160,7 +210,10 @@ describe('user list', { timeout: 20_000 }, () => {
   });
 
   it('asks for the admin password before deleting a user', async () => {
-    const backend: Backend = { ...userBackend, 'DELETE /api/v1/user': { status: 400, body: { code: 3, message: '密码错误' } } };
+    const backend: Backend = {
+      ...userBackend,
+      'DELETE /api/v1/user': { status: 400, body: { code: 3, message: '密码错误' } },
+    };
     const { fetchMock } = renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend });
     await userEvent.click(await screen.findByRole('button', { name: /删除「bob」/ }));
     const dialog = within(document.querySelector('.semi-modal') as HTMLElement);
@@ -179,12 +232,18 @@ describe('user list', { timeout: 20_000 }, () => {
 describe('actions and permissions', { timeout: 20_000 }, () => {
   it('shows only the actions whose permissions the user holds', async () => {
     const backend: Backend = {
-      'GET /api/v1/friendlink/list': { status: 200, body: { friendlink: [{ id: 1, title: '书栈网', link: 'https://www.bookstack.cn' }], total: 1 } },
+      'GET /api/v1/friendlink/list': {
+        status: 200,
+        body: { friendlink: [{ id: 1, title: '书栈网', link: 'https://www.bookstack.cn' }], total: 1 },
+      },
     };
     const editor = { id: 9, username: 'editor' };
     renderApp('/admin/friendlink', {
       user: editor,
-      permissions: [perm(1, '/api.v1.FriendlinkAPI/ListFriendlink', '友链列表'), perm(2, '/api.v1.FriendlinkAPI/UpdateFriendlink', '更新友链')],
+      permissions: [
+        perm(1, '/api.v1.FriendlinkAPI/ListFriendlink', '友链列表'),
+        perm(2, '/api.v1.FriendlinkAPI/UpdateFriendlink', '更新友链'),
+      ],
       backend,
     });
     expect(await screen.findByRole('button', { name: /编辑「书栈网」/ })).toBeTruthy();
@@ -196,8 +255,16 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
   it('says that a deleted article goes to the recycle bin, not that it is gone for good', async () => {
     renderApp('/admin/article/list', {
       user: admin,
-      permissions: [perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表'), perm(2, '/api.v1.ArticleAPI/DeleteArticle', '删除文章')],
-      backend: { 'GET /api/v1/article/list': { status: 200, body: { article: [{ id: 3, title: '站点公告', status: 1 }], total: 1 } } },
+      permissions: [
+        perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表'),
+        perm(2, '/api.v1.ArticleAPI/DeleteArticle', '删除文章'),
+      ],
+      backend: {
+        'GET /api/v1/article/list': {
+          status: 200,
+          body: { article: [{ id: 3, title: '站点公告', status: 1 }], total: 1 },
+        },
+      },
     });
     await userEvent.click(await screen.findByRole('button', { name: /删除「站点公告」/ }));
     const dialog = await screen.findByRole('dialog');
@@ -210,10 +277,15 @@ describe('dashboard', { timeout: 20_000 }, () => {
   it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
     renderApp('/admin/dashboard', {
       user: admin,
-      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(41, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表')],
+      permissions: [
+        perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+        perm(41, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表'),
+      ],
       backend: { 'GET /api/v1/stats': { status: 200, body: { user_count: 3, document_count: 0 } } },
     });
-    const shortcuts = within((await screen.findByRole('heading', { name: '快捷入口' })).closest('section') as HTMLElement);
+    const shortcuts = within(
+      (await screen.findByRole('heading', { name: '快捷入口' })).closest('section') as HTMLElement,
+    );
     expect(shortcuts.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['用户管理', '/admin/user/list'],
       ['短信管理', '/admin/user/sms'],
@@ -222,8 +294,17 @@ describe('dashboard', { timeout: 20_000 }, () => {
   });
 
   it('shows the figures and the system information only with the GetStats permission', async () => {
-    const backend: Backend = { 'GET /api/v1/stats': { status: 200, body: { user_count: 3, document_count: 5, friendlink_count: 2, version: 'v9.9.9', os: 'Debian' } } };
-    const { fetchMock, unmount } = renderApp('/admin/dashboard', { user: { id: 9, username: 'editor' }, permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')], backend });
+    const backend: Backend = {
+      'GET /api/v1/stats': {
+        status: 200,
+        body: { user_count: 3, document_count: 5, friendlink_count: 2, version: 'v9.9.9', os: 'Debian' },
+      },
+    };
+    const { fetchMock, unmount } = renderApp('/admin/dashboard', {
+      user: { id: 9, username: 'editor' },
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')],
+      backend,
+    });
     await screen.findByRole('heading', { name: '快捷入口' });
     expect(screen.queryByText('网站数据')).toBeNull();
     expect(screen.queryByText('系统信息')).toBeNull();
@@ -232,7 +313,10 @@ describe('dashboard', { timeout: 20_000 }, () => {
 
     renderApp('/admin/dashboard', {
       user: { id: 9, username: 'editor' },
-      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息')],
+      permissions: [
+        perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+        perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息'),
+      ],
       backend,
     });
     expect(await screen.findByText('v9.9.9')).toBeTruthy();

@@ -19,7 +19,13 @@ describe('ad slots', { timeout: 20_000 }, () => {
   it('show the live ads of their position, marked 广告, and leave the others empty', async () => {
     renderApp('/', {
       backend: liveAds([
-        { id: 1, position: 'global_top', title: '会员促销', content: '<a href="https://ad.example/vip">开通会员立减</a>', ...live },
+        {
+          id: 1,
+          position: 'global_top',
+          title: '会员促销',
+          content: '<a href="https://ad.example/vip">开通会员立减</a>',
+          ...live,
+        },
         { id: 2, position: 'index_category_top', content: '<strong>分类上方的广告</strong>', ...live },
         { id: 3, position: 'index_category_top', content: '已过期', ...live, end_time: hoursFromNow(-0.5) },
       ]),
@@ -44,8 +50,8 @@ describe('ad slots', { timeout: 20_000 }, () => {
 
 describe('/admin/advertisement', { timeout: 20_000 }, () => {
   const perm = (id: number, path: string) => ({ id, method: 'GRPC', path, title: path });
-  const permissions = ['ListAdvertisement', 'CreateAdvertisement', 'UpdateAdvertisement', 'DeleteAdvertisement'].map((rpc, i) =>
-    perm(i + 1, `/api.v1.AdvertisementAPI/${rpc}`),
+  const permissions = ['ListAdvertisement', 'CreateAdvertisement', 'UpdateAdvertisement', 'DeleteAdvertisement'].map(
+    (rpc, i) => perm(i + 1, `/api.v1.AdvertisementAPI/${rpc}`),
   );
 
   it('lists the ads with their slot and whether they show now', async () => {

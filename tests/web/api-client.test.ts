@@ -68,7 +68,9 @@ describe('api client', () => {
   });
 
   it('treats every non-200 status as a failure, with the server message and code', async () => {
-    const { client } = clientWith(() => jsonResponse(400, { code: 3, message: '用户名或密码错误', error: '用户名或密码错误' }, 'Bad Request'));
+    const { client } = clientWith(() =>
+      jsonResponse(400, { code: 3, message: '用户名或密码错误', error: '用户名或密码错误' }, 'Bad Request'),
+    );
     expect(await client.post('/api/v1/user/login', {})).toEqual({
       ok: false,
       status: 400,
@@ -125,7 +127,9 @@ describe('api client', () => {
 
   it('calls the unauthorized handler on a 401, unless the caller handles it', async () => {
     const onUnauthorized = vi.fn();
-    const { client } = clientWith(() => jsonResponse(401, { code: 16, message: '您未登录或您的登录已过期' }), { onUnauthorized });
+    const { client } = clientWith(() => jsonResponse(401, { code: 16, message: '您未登录或您的登录已过期' }), {
+      onUnauthorized,
+    });
     const result = await client.get('/api/v1/user/permission');
     expect(result).toMatchObject({ ok: false, status: 401 });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);

@@ -22,15 +22,28 @@ afterEach(() =>
 );
 
 const about: Article = {
-  id: 1, identifier: 'about', title: '关于我们', status: 1, content: '<p>本站是一个文档分享平台。</p>', view_count: 3,
-  user: { id: 1, username: 'admin' }, created_at: '2024-05-01T10:00:00Z',
+  id: 1,
+  identifier: 'about',
+  title: '关于我们',
+  status: 1,
+  content: '<p>本站是一个文档分享平台。</p>',
+  view_count: 3,
+  user: { id: 1, username: 'admin' },
+  created_at: '2024-05-01T10:00:00Z',
 };
 
 /** An IntersectionObserver that reports every element it is given as in view, after the render (as a browser does). */
 class InViewObserver {
   constructor(private readonly callback: IntersectionObserverCallback) {}
   observe(target: Element) {
-    queueMicrotask(() => act(() => this.callback([{ target, isIntersecting: true } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver)));
+    queueMicrotask(() =>
+      act(() =>
+        this.callback(
+          [{ target, isIntersecting: true } as unknown as IntersectionObserverEntry],
+          this as unknown as IntersectionObserver,
+        ),
+      ),
+    );
   }
   unobserve() {}
   disconnect() {}
@@ -40,14 +53,18 @@ class InViewObserver {
 }
 
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
-const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
+const bodyOf = (call: unknown[] | undefined) =>
+  JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
 
 function articleBackend(extra: Backend = {}): Backend {
   return {
-    'GET /api/v1/article': (url) => (url.searchParams.get('identifier') === 'about' || url.searchParams.get('id') === '1'
-      ? { status: 200, body: about }
-      : { status: 404, body: { code: 5, message: '文章不存在' } }),
+    'GET /api/v1/article': (url) =>
+      url.searchParams.get('identifier') === 'about' || url.searchParams.get('id') === '1'
+        ? { status: 200, body: about }
+        : { status: 404, body: { code: 5, message: '文章不存在' } },
     'GET /api/v1/article/related': { status: 404, body: { code: 5, message: '相关文章不存在' } },
     'GET /api/v1/comment/list': { status: 200, body: {} },
     ...extra,
@@ -57,7 +74,12 @@ function articleBackend(extra: Backend = {}): Backend {
 describe('article list', () => {
   it('shows a skeleton while loading (never 暂无文章), then the articles with their links', async () => {
     const { fetchMock } = renderApp('/article', {
-      backend: { 'GET /api/v1/article/list': { status: 200, body: { article: [{ ...about, content: undefined, description: '一个文档分享平台' }], total: 1 } } },
+      backend: {
+        'GET /api/v1/article/list': {
+          status: 200,
+          body: { article: [{ ...about, content: undefined, description: '一个文档分享平台' }], total: 1 },
+        },
+      },
     });
     // The screen is a lazy chunk: its calls go out after this, through a fetch held until released.
     const release = holdCalls(fetchMock);
@@ -77,7 +99,11 @@ describe('article list', () => {
   });
 
   it('offers 重试 when the list fails', async () => {
-    renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } } });
+    renderApp('/article', {
+      backend: {
+        'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } },
+      },
+    });
     expect(await screen.findByText('服务器内部错误，请稍后再试')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '重试' }).length).toBeGreaterThan(0);
   });
@@ -89,7 +115,19 @@ describe('article search', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/article/search': {
           status: 200,
-          body: { total: 1, spend: '0.004', article: [{ id: 9, identifier: 'move', title: '数据库迁移', title_highlight: '数据库<em>迁移</em>', snippet: '…开始<em>迁移</em>…' }] },
+          body: {
+            total: 1,
+            spend: '0.004',
+            article: [
+              {
+                id: 9,
+                identifier: 'move',
+                title: '数据库迁移',
+                title_highlight: '数据库<em>迁移</em>',
+                snippet: '…开始<em>迁移</em>…',
+              },
+            ],
+          },
         },
         'GET /api/v1/article/list': { status: 200, body: {} },
       },
@@ -105,12 +143,22 @@ describe('article search', { timeout: 30_000 }, () => {
   });
 
   it('says when nothing matches', async () => {
-    renderApp('/article?wd=zzz', { backend: { 'GET /api/v1/article/search': { status: 200, body: {} }, 'GET /api/v1/article/list': { status: 200, body: {} } } });
+    renderApp('/article?wd=zzz', {
+      backend: {
+        'GET /api/v1/article/search': { status: 200, body: {} },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
     expect(await screen.findByText('没有找到与「zzz」相关的文章')).toBeTruthy();
   });
 
   it('searches from the box', async () => {
-    const { router } = renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} }, 'GET /api/v1/article/search': { status: 200, body: {} } } });
+    const { router } = renderApp('/article', {
+      backend: {
+        'GET /api/v1/article/list': { status: 200, body: {} },
+        'GET /api/v1/article/search': { status: 200, body: {} },
+      },
+    });
     const box = await screen.findByRole('search', { name: '搜索文章' });
     await userEvent.type(within(box).getByRole('textbox', { name: '搜索文章' }), '公告');
     await userEvent.click(within(box).getByRole('button', { name: '搜索' }));
@@ -127,7 +175,9 @@ describe('article page', { timeout: 30_000 }, () => {
     // The comments' code arrives apart, a skeleton meanwhile.
     await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
     const comments = screen.getByRole('region', { name: /评论/ });
-    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Farticle%2Fabout');
+    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe(
+      '/auth/login?redirect=%2Farticle%2Fabout',
+    );
   });
 
   it('adds the article to the member’s favourites and takes it out again', async () => {
@@ -153,7 +203,11 @@ describe('article page', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '已收藏' }));
     expect(await screen.findByRole('button', { name: '收藏' })).toBeTruthy();
     await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['收藏成功', '已取消收藏']));
-    expect(new URL(String(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]?.[0]), 'http://localhost').searchParams.get('id')).toBe('77');
+    expect(
+      new URL(String(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]?.[0]), 'http://localhost').searchParams.get(
+        'id',
+      ),
+    ).toBe('77');
   });
 
   it('says when an article does not exist', async () => {
@@ -168,12 +222,19 @@ describe('article page', { timeout: 30_000 }, () => {
     onTestFinished(() => {
       vi.unstubAllGlobals();
     });
-    const approved: Comment[] = [{ id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 }];
-    const mine: Comment[] = [{ id: 11, content: '我的看法', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 }];
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    const mine: Comment[] = [
+      { id: 11, content: '我的看法', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
     renderApp('/article/detail/about', {
       user: member,
       backend: articleBackend({
-        'GET /api/v1/comment/list': (url) => ({ status: 200, body: { comment: url.searchParams.get('user_id') === '2' ? mine : approved } }),
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') === '2' ? mine : approved },
+        }),
       }),
     });
     const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
@@ -187,7 +248,9 @@ describe('article page', { timeout: 30_000 }, () => {
   it('checks a comment before sending it, then sends it with the target', async () => {
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,
-      backend: articleBackend({ 'POST /api/v1/comment': { status: 200, body: { id: 12, content: '很实用', status: 0 } } }),
+      backend: articleBackend({
+        'POST /api/v1/comment': { status: 200, body: { id: 12, content: '很实用', status: 0 } },
+      }),
     });
     const box = await screen.findByLabelText('发表评论');
     await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
@@ -195,7 +258,11 @@ describe('article page', { timeout: 30_000 }, () => {
     await userEvent.type(box, '很实用');
     await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
     await waitFor(() => expect(toasts.value.some((t) => t.title === '评论已提交')).toBe(true));
-    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toEqual({ type: 1, document_id: 1, content: '很实用' });
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toEqual({
+      type: 1,
+      document_id: 1,
+      content: '很实用',
+    });
   });
 
   it('keeps the byline’s comment count with the approved comments, without reading the article again', async () => {
@@ -203,14 +270,27 @@ describe('article page', { timeout: 30_000 }, () => {
     onTestFinished(() => {
       vi.unstubAllGlobals();
     });
-    let approved: Comment[] = [{ id: 5, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 }];
+    let approved: Comment[] = [
+      { id: 5, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
+    ];
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,
       backend: articleBackend({
         'GET /api/v1/article': { status: 200, body: { ...about, comment_count: 1 } },
-        'GET /api/v1/comment/list': (url) => ({ status: 200, body: { comment: url.searchParams.get('user_id') ? [] : approved } }),
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') ? [] : approved },
+        }),
         'POST /api/v1/comment': () => {
-          const created = { id: 12, content: '很实用', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 };
+          const created = {
+            id: 12,
+            content: '很实用',
+            status: 1,
+            user: { id: 2, username: 'amy' },
+            user_id: 2,
+            document_id: 1,
+            type: 1,
+          };
           approved = [...approved, created];
           return { status: 200, body: created };
         },
@@ -223,7 +303,9 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(screen.getByRole('heading', { name: '评论（2）' })).toBeTruthy();
     expect(requests(fetchMock, 'GET', '/api/v1/article')).toHaveLength(1);
     // Only approved comments are asked for (an admin would otherwise get rejected ones too).
-    const publicLists = requests(fetchMock, 'GET', '/api/v1/comment/list').map(([url]) => new URL(String(url), 'http://localhost').searchParams);
+    const publicLists = requests(fetchMock, 'GET', '/api/v1/comment/list').map(
+      ([url]) => new URL(String(url), 'http://localhost').searchParams,
+    );
     expect(publicLists.filter((q) => !q.get('user_id')).every((q) => q.getAll('status').join() === '1')).toBe(true);
   });
 
@@ -245,7 +327,10 @@ describe('feedback', () => {
   it('asks for the content first, then thanks the visitor and says what happens next', async () => {
     const { fetchMock } = renderApp('/article/feedback', {
       backend: {
-        'GET /api/v1/article': { status: 200, body: { ...about, id: 5, identifier: 'feedback', title: '意见反馈', content: '<p>欢迎反馈。</p>' } },
+        'GET /api/v1/article': {
+          status: 200,
+          body: { ...about, id: 5, identifier: 'feedback', title: '意见反馈', content: '<p>欢迎反馈。</p>' },
+        },
         'GET /api/v1/article/related': { status: 404, body: {} },
         'GET /api/v1/comment/list': { status: 200, body: {} },
         'POST /api/v1/feedback': { status: 200, body: {} },
@@ -261,7 +346,10 @@ describe('feedback', () => {
     expect(await screen.findByText('感谢你的反馈！')).toBeTruthy();
     expect(screen.getByText(/1 至 3 个工作日内/)).toBeTruthy();
     expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/feedback')[0])).toEqual({
-      content: '希望支持深色模式', contact: 'me@example.com', image: '', page: '/article/feedback',
+      content: '希望支持深色模式',
+      contact: 'me@example.com',
+      image: '',
+      page: '/article/feedback',
     });
   });
 });
@@ -271,8 +359,26 @@ describe('admin screens', { timeout: 20_000 }, () => {
 
   it('approves comments in a batch', async () => {
     const comments: Comment[] = [
-      { id: 21, content: '第一条', status: 0, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', user: { username: 'amy' } },
-      { id: 22, content: '第二条', status: 0, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', user: { username: 'bob' } },
+      {
+        id: 21,
+        content: '第一条',
+        status: 0,
+        type: 1,
+        document_id: 1,
+        document_title: '关于我们',
+        document_uuid: 'about',
+        user: { username: 'amy' },
+      },
+      {
+        id: 22,
+        content: '第二条',
+        status: 0,
+        type: 1,
+        document_id: 1,
+        document_title: '关于我们',
+        document_uuid: 'about',
+        user: { username: 'bob' },
+      },
     ];
     const { fetchMock } = renderApp('/admin/comment', {
       user: admin,
@@ -297,7 +403,24 @@ describe('admin screens', { timeout: 20_000 }, () => {
       user: admin,
       permissions: [perm(1, '/api.v1.ReportAPI/ListReport'), perm(2, '/api.v1.ReportAPI/UpdateReport')],
       backend: {
-        'GET /api/v1/report/list': { status: 200, body: { report: [{ id: 31, type: 1, document_id: 1, document_title: '关于我们', document_uuid: 'about', reason: 2, description: '不良内容', username: 'amy' }], total: 1 } },
+        'GET /api/v1/report/list': {
+          status: 200,
+          body: {
+            report: [
+              {
+                id: 31,
+                type: 1,
+                document_id: 1,
+                document_title: '关于我们',
+                document_uuid: 'about',
+                reason: 2,
+                description: '不良内容',
+                username: 'amy',
+              },
+            ],
+            total: 1,
+          },
+        },
         'PUT /api/v1/report': { status: 200, body: {} },
       },
     });
@@ -310,9 +433,29 @@ describe('admin screens', { timeout: 20_000 }, () => {
   });
 
   it('checks the article form like the server before sending', () => {
-    const empty = problemsOf({ title: ' ', identifier: '123', keywords: '', description: '', categoryIds: [], recommend: false, content: '<p></p>' });
-    expect(empty).toMatchObject({ title: '文章标题不能为空', identifier: '文章标识不能是纯数字', content: '文章内容不能为空' });
-    const ok = problemsOf({ title: '标题', identifier: 'about', keywords: '', description: '', categoryIds: [], recommend: false, content: '<p><img src="/uploads/a.png"></p>' });
+    const empty = problemsOf({
+      title: ' ',
+      identifier: '123',
+      keywords: '',
+      description: '',
+      categoryIds: [],
+      recommend: false,
+      content: '<p></p>',
+    });
+    expect(empty).toMatchObject({
+      title: '文章标题不能为空',
+      identifier: '文章标识不能是纯数字',
+      content: '文章内容不能为空',
+    });
+    const ok = problemsOf({
+      title: '标题',
+      identifier: 'about',
+      keywords: '',
+      description: '',
+      categoryIds: [],
+      recommend: false,
+      content: '<p><img src="/uploads/a.png"></p>',
+    });
     expect(Object.values(ok).filter(Boolean)).toEqual([]);
   });
 });
@@ -320,15 +463,27 @@ describe('admin screens', { timeout: 20_000 }, () => {
 describe('pure helpers', () => {
   it('threads comments: the reader’s own win over the approved copy, replies under their top-level comment, newest thread first', () => {
     const threads = commentThreads(
-      [{ id: 1, content: 'a', status: 1 }, { id: 2, content: 'b', status: 1 }, { id: 3, parent_id: 1, content: 'r', status: 1 }],
-      [{ id: 2, content: 'b', status: 1, user_id: 9 }, { id: 4, content: 'mine', status: 0 }],
+      [
+        { id: 1, content: 'a', status: 1 },
+        { id: 2, content: 'b', status: 1 },
+        { id: 3, parent_id: 1, content: 'r', status: 1 },
+      ],
+      [
+        { id: 2, content: 'b', status: 1, user_id: 9 },
+        { id: 4, content: 'mine', status: 0 },
+      ],
     );
-    expect(threads.map((t) => [t.comment.id, t.replies.map((r) => r.id)])).toEqual([[4, []], [2, []], [1, [3]]]);
+    expect(threads.map((t) => [t.comment.id, t.replies.map((r) => r.id)])).toEqual([
+      [4, []],
+      [2, []],
+      [1, [3]],
+    ]);
     expect(threads[1]?.comment.user_id).toBe(9);
   });
 
   it('drops what Word adds to pasted HTML', () => {
-    const word = '<!--[if gte mso 9]><xml><w:WordDocument/></xml><![endif]--><style>p.MsoNormal{}</style><p class="MsoNormal">正文<o:p></o:p></p>';
+    const word =
+      '<!--[if gte mso 9]><xml><w:WordDocument/></xml><![endif]--><style>p.MsoNormal{}</style><p class="MsoNormal">正文<o:p></o:p></p>';
     expect(cleanPastedHtml(word)).toBe('<p class="MsoNormal">正文</p>');
   });
 });

@@ -44,13 +44,19 @@ describe('login screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/member/profile'));
     expect(session.value).toMatchObject({ loggedIn: true, user: member });
     expect(toasts.value.some((t) => t.title === '登录成功')).toBe(true);
-    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<string, unknown>;
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<
+      string,
+      unknown
+    >;
     expect(body).toEqual({ username: 'amy', password: 'secret123' });
   });
 
   it('never follows a redirect to another site', async () => {
     const { router } = renderApp('/auth/login?redirect=%2F%2Fevil.example', {
-      backend: { 'POST /api/v1/user/login': { status: 200, body: { user: member } }, 'GET /api/v1/user/permission': permissionOk },
+      backend: {
+        'POST /api/v1/user/login': { status: 200, body: { user: member } },
+        'GET /api/v1/user/permission': permissionOk,
+      },
     });
     await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
@@ -74,7 +80,10 @@ describe('login screen', () => {
     const { fetchMock } = renderApp('/auth/login', {
       settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
       backend: {
-        'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' } },
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
         'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '验证码错误' } },
       },
     });
@@ -86,7 +95,10 @@ describe('login screen', () => {
     await userEvent.type(captcha, '1234');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(1));
-    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<string, unknown>;
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/login')[0]?.[1]?.body)) as Record<
+      string,
+      unknown
+    >;
     expect(body).toMatchObject({ captcha: '1234', captcha_id: 'cap-1' });
     // a refused captcha is replaced: a new one is fetched
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=login')).toHaveLength(2));
@@ -96,7 +108,10 @@ describe('login screen', () => {
     const { fetchMock } = renderApp('/auth/login', {
       settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
       backend: {
-        'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' } },
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
         'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '用户名或密码错误' } },
       },
     });
@@ -124,7 +139,10 @@ describe('login screen', () => {
 describe('register screen', () => {
   it('registers, lands logged in on the home page', async () => {
     const { router, fetchMock } = renderApp('/auth/register', {
-      backend: { 'POST /api/v1/user/register': { status: 200, body: { user: member } }, 'GET /api/v1/user/permission': permissionOk },
+      backend: {
+        'POST /api/v1/user/register': { status: 200, body: { user: member } },
+        'GET /api/v1/user/permission': permissionOk,
+      },
     });
     await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
@@ -151,7 +169,9 @@ describe('register screen', () => {
   });
 
   it('shows 注册失败 with the server message', async () => {
-    renderApp('/auth/register', { backend: { 'POST /api/v1/user/register': { status: 409, body: { code: 6, message: '用户名已存在' } } } });
+    renderApp('/auth/register', {
+      backend: { 'POST /api/v1/user/register': { status: 409, body: { code: 6, message: '用户名已存在' } } },
+    });
     await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
@@ -180,24 +200,33 @@ describe('member profile screen', () => {
       user: member,
       backend: {
         'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
-        'PUT /api/v1/user/profile': () => (fail ? { status: 400, body: { code: 3, message: '邮箱已存在' } } : { status: 200, body: {} }),
+        'PUT /api/v1/user/profile': () =>
+          fail ? { status: 400, body: { code: 3, message: '邮箱已存在' } } : { status: 200, body: {} },
       },
     });
     const signature = await screen.findByLabelText('个性签名');
     await userEvent.type(signature, '热爱阅读');
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
     await waitFor(() => expect(session.value.user?.signature).toBe('热爱阅读'));
-    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/profile')[0]?.[1]?.body)) as Record<string, unknown>;
+    const body = JSON.parse(String(requestsTo(fetchMock, '/api/v1/user/profile')[0]?.[1]?.body)) as Record<
+      string,
+      unknown
+    >;
     expect(body).toMatchObject({ id: 2, signature: '热爱阅读', avatar: '/uploads/a.png', email: 'amy@example.com' });
     fail = true;
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true));
+    await waitFor(() =>
+      expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true),
+    );
   });
 
   it('checks the new password before changing it', async () => {
     const { fetchMock } = renderApp('/member/profile', {
       user: member,
-      backend: { 'GET /api/v1/user': { status: 200, body: member }, 'PUT /api/v1/user/password': { status: 200, body: {} } },
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/password': { status: 200, body: {} },
+      },
     });
     await userEvent.type(await screen.findByLabelText('原密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('新密码'), 'abc');

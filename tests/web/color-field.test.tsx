@@ -19,7 +19,9 @@ afterEach(() =>
 const perm = (id: number, path: string, title: string): Permission => ({ id, method: 'GRPC', path, title });
 
 const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => init?.method === method && new URL(String(url), 'http://localhost').pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => init?.method === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
 
 const COLOR_PROBLEM = '必须是 # 开头的 3 位或 6 位十六进制颜色，例如 #1677ff 或 #f60';
 
@@ -32,15 +34,22 @@ describe('colour fields', { timeout: 20_000 }, () => {
   it('read #rgb and #rrggbb only', () => {
     expect(colorHex(' #F60 ')).toBe('#ff6600');
     expect(colorHex('#1677FF')).toBe('#1677ff');
-    for (const bad of ['', 'red', 'notacolor', '#12', '#12345', '#1234567', 'rgb(0,0,0)', '1677ff']) expect(colorHex(bad), bad).toBeUndefined();
+    for (const bad of ['', 'red', 'notacolor', '#12', '#12345', '#1234567', 'rgb(0,0,0)', '1677ff'])
+      expect(colorHex(bad), bad).toBeUndefined();
   });
 
   it('编辑角色: an empty 标识颜色 shows as empty, `red` is refused, #f60 is sent', async () => {
     const backend: Backend = {
-      'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 3, title: '编辑', color: '', user_count: 0 }], total: 1 } },
+      'GET /api/v1/group/list': {
+        status: 200,
+        body: { group: [{ id: 3, title: '编辑', color: '', user_count: 0 }], total: 1 },
+      },
       'PUT /api/v1/group': { status: 200, body: {} },
     };
-    const permissions = [perm(21, '/api.v1.GroupAPI/ListGroup', '获取用户组列表'), perm(22, '/api.v1.GroupAPI/UpdateGroup', '更新用户组')];
+    const permissions = [
+      perm(21, '/api.v1.GroupAPI/ListGroup', '获取用户组列表'),
+      perm(22, '/api.v1.GroupAPI/UpdateGroup', '更新用户组'),
+    ];
     const { fetchMock } = renderApp('/admin/user/group', { user: admin, permissions, backend });
     await userEvent.click(await screen.findByRole('button', { name: '编辑「编辑」' }));
     const sheet = within((await screen.findByRole('dialog')) as HTMLElement);
@@ -64,7 +73,10 @@ describe('colour fields', { timeout: 20_000 }, () => {
     expect(picker.value).toBe('#ff6600');
     await userEvent.click(sheet.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/group')).toHaveLength(1));
-    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/group')[0]?.[1]?.body))).toMatchObject({ id: 3, color: '#f60' });
+    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/group')[0]?.[1]?.body))).toMatchObject({
+      id: 3,
+      color: '#f60',
+    });
   });
 
   it('新建导航: 颜色 留空使用默认颜色 shows as empty; `notacolor` is refused', async () => {
@@ -72,7 +84,10 @@ describe('colour fields', { timeout: 20_000 }, () => {
       'GET /api/v1/navigation/list': { status: 200, body: { navigation: [], total: 0 } },
       'POST /api/v1/navigation': { status: 200, body: { id: 9 } },
     };
-    const permissions = [perm(41, '/api.v1.NavigationAPI/ListNavigation', '导航列表'), perm(42, '/api.v1.NavigationAPI/CreateNavigation', '新增导航')];
+    const permissions = [
+      perm(41, '/api.v1.NavigationAPI/ListNavigation', '导航列表'),
+      perm(42, '/api.v1.NavigationAPI/CreateNavigation', '新增导航'),
+    ];
     const { fetchMock } = renderApp('/admin/navigation', { user: admin, permissions, backend });
     await userEvent.click(await screen.findByRole('button', { name: /新建导航/ }));
     const sheet = within((await screen.findByRole('dialog')) as HTMLElement);

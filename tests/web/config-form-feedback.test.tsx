@@ -16,26 +16,50 @@ afterEach(() =>
   }),
 );
 
-const permissions: Permission[] = [{ id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' }];
+const permissions: Permission[] = [
+  { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
+];
 
 const SECURITY: Config[] = [
-  { id: 1, name: 'max_document_size', label: '最大文档大小(MB)', value: '50', input_type: 'number', category: 'security' },
+  {
+    id: 1,
+    name: 'max_document_size',
+    label: '最大文档大小(MB)',
+    value: '50',
+    input_type: 'number',
+    category: 'security',
+  },
   { id: 2, name: 'comment_interval', label: '评论时间间隔', value: '10', input_type: 'number', category: 'security' },
-  { id: 3, name: 'search_record_retention_days', label: '搜索记录保留天数', value: '7', input_type: 'number', category: 'security' },
+  {
+    id: 3,
+    name: 'search_record_retention_days',
+    label: '搜索记录保留天数',
+    value: '7',
+    input_type: 'number',
+    category: 'security',
+  },
   { id: 4, name: 'close_statement', label: '闭站说明', value: '维护中', input_type: 'textarea', category: 'security' },
 ];
 
 function backend(rows: Record<string, Config[]>): Backend {
   return {
-    'GET /api/v1/config/list': (url) => ({ status: 200, body: { config: rows[url.searchParams.get('category') ?? ''] ?? [] } }),
+    'GET /api/v1/config/list': (url) => ({
+      status: 200,
+      body: { config: rows[url.searchParams.get('category') ?? ''] ?? [] },
+    }),
     'PUT /api/v1/config': { status: 200, body: {} },
     // 安全配置's 内容审核 panel reads the default role.
-    'GET /api/v1/group/list': { status: 200, body: { total: 1, group: [{ id: 2, title: '普通用户', is_default: true, enable_document_review: true }] } },
+    'GET /api/v1/group/list': {
+      status: 200,
+      body: { total: 1, group: [{ id: 2, title: '普通用户', is_default: true, enable_document_review: true }] },
+    },
   };
 }
 
 const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
-  fetchMock.mock.calls.filter(([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config');
+  fetchMock.mock.calls.filter(
+    ([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config',
+  );
 
 describe('config form feedback', { timeout: 20_000 }, () => {
   it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {
@@ -46,7 +70,11 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       scrolled.push(this);
     });
     try {
-      const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
+      const { fetchMock } = renderApp('/admin/config/security', {
+        user: admin,
+        permissions,
+        backend: backend({ security: SECURITY }),
+      });
       const size = (await screen.findByLabelText('最大文档大小(MB)')) as HTMLInputElement;
       const days = screen.getByLabelText('搜索记录保留天数') as HTMLInputElement;
       await userEvent.clear(size);
@@ -58,7 +86,10 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       await waitFor(() => expect(document.activeElement).toBe(size));
       expect(scrollIntoView).toHaveBeenCalledTimes(1);
       expect(scrolled[0]?.contains(size)).toBe(true);
-      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['最大文档大小(MB)必须在1到102400之间', '请输入搜索记录保留天数']);
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+        '最大文档大小(MB)必须在1到102400之间',
+        '请输入搜索记录保留天数',
+      ]);
       expect(puts(fetchMock)).toHaveLength(0);
     } finally {
       scrollIntoView.mockRestore();
@@ -68,7 +99,11 @@ describe('config form feedback', { timeout: 20_000 }, () => {
   it('a valid form is saved without scrolling', async () => {
     const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
     try {
-      const { fetchMock } = renderApp('/admin/config/security', { user: admin, permissions, backend: backend({ security: SECURITY }) });
+      const { fetchMock } = renderApp('/admin/config/security', {
+        user: admin,
+        permissions,
+        backend: backend({ security: SECURITY }),
+      });
       await screen.findByLabelText('最大文档大小(MB)');
       await userEvent.click(screen.getByRole('button', { name: '保存' }));
       await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
@@ -81,17 +116,38 @@ describe('config form feedback', { timeout: 20_000 }, () => {
 
   const PAY: Config[] = [
     { id: 61, name: 'enable', label: '是否启用支付', value: 'false', input_type: 'switch', category: 'pay' },
-    { id: 62, name: 'provider', label: '支付方式', value: 'alipay,wechat', input_type: 'select-multi', category: 'pay',
-      options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）' },
+    {
+      id: 62,
+      name: 'provider',
+      label: '支付方式',
+      value: 'alipay,wechat',
+      input_type: 'select-multi',
+      category: 'pay',
+      options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）',
+    },
     { id: 63, name: 'alipay_app_id', label: '支付宝 AppID', value: '', input_type: 'text', category: 'pay' },
-    { id: 64, name: 'alipay_private_key', label: '支付宝应用私钥', value: '******', input_type: 'password', category: 'pay' },
+    {
+      id: 64,
+      name: 'alipay_private_key',
+      label: '支付宝应用私钥',
+      value: '******',
+      input_type: 'password',
+      category: 'pay',
+    },
     { id: 65, name: 'alipay_public_key', label: '支付宝公钥', value: '', input_type: 'textarea', category: 'pay' },
     { id: 66, name: 'wechat_app_id', label: '微信支付 AppID', value: '', input_type: 'text', category: 'pay' },
     { id: 67, name: 'wechat_mch_id', label: '微信支付商户号', value: '', input_type: 'text', category: 'pay' },
     { id: 68, name: 'wechat_serial_no', label: '商户API证书序列号', value: '', input_type: 'text', category: 'pay' },
     { id: 69, name: 'wechat_private_key', label: '商户API私钥', value: '', input_type: 'password', category: 'pay' },
     { id: 70, name: 'wechat_api_v3_key', label: 'APIv3密钥', value: '', input_type: 'password', category: 'pay' },
-    { id: 71, name: 'wechat_public_key', label: '微信支付公钥或平台证书', value: '', input_type: 'textarea', category: 'pay' },
+    {
+      id: 71,
+      name: 'wechat_public_key',
+      label: '微信支付公钥或平台证书',
+      value: '',
+      input_type: 'textarea',
+      category: 'pay',
+    },
     { id: 72, name: 'manual_instructions', label: '线下转账说明', value: '', input_type: 'textarea', category: 'pay' },
   ];
 
@@ -117,12 +173,19 @@ describe('config form feedback', { timeout: 20_000 }, () => {
 
   it('/admin/config/vip: the help under the plan table is about the table, not the old one-plan-per-line text', async () => {
     const plans: Config = {
-      id: 81, name: 'plans', label: '会员套餐', value: 'month|月度会员|30|30', input_type: 'textarea', category: 'vip',
+      id: 81,
+      name: 'plans',
+      label: '会员套餐',
+      value: 'month|月度会员|30|30',
+      input_type: 'textarea',
+      category: 'vip',
       placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
     };
     renderApp('/admin/config/vip', { user: admin, permissions, backend: backend({ vip: [plans] }) });
     const table = await screen.findByRole('group', { name: '会员套餐' });
-    const help = document.getElementById(table.getAttribute('aria-describedby') ?? '') ?? table.closest('[data-field]')?.querySelector('.app-field__hint');
+    const help =
+      document.getElementById(table.getAttribute('aria-describedby') ?? '') ??
+      table.closest('[data-field]')?.querySelector('.app-field__hint');
     expect(help?.textContent).toContain('打开「推荐」的套餐在会员页突出显示');
     expect(document.body.textContent).not.toContain('代码|名称|天数');
   });

@@ -16,7 +16,9 @@ afterEach(() =>
   }),
 );
 
-const permissions: Permission[] = [{ id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' }];
+const permissions: Permission[] = [
+  { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
+];
 
 const ROWS: Record<string, Config[]> = {
   system: [
@@ -25,26 +27,64 @@ const ROWS: Record<string, Config[]> = {
   ],
   email: [{ id: 11, name: 'port', label: 'SMTP 服务器端口', value: '465', input_type: 'number', category: 'email' }],
   converter: [
-    { id: 21, name: 'max_preview_percent', label: '最大预览页数百分比', value: '100', input_type: 'number', category: 'converter' },
+    {
+      id: 21,
+      name: 'max_preview_percent',
+      label: '最大预览页数百分比',
+      value: '100',
+      input_type: 'number',
+      category: 'converter',
+    },
     { id: 22, name: 'timeout', label: '转换超时(分钟)', value: '30', input_type: 'number', category: 'converter' },
-    { id: 23, name: 'enable_gzip', label: '是否启用GZIP压缩', value: 'true', input_type: 'switch', category: 'converter' },
+    {
+      id: 23,
+      name: 'enable_gzip',
+      label: '是否启用GZIP压缩',
+      value: 'true',
+      input_type: 'switch',
+      category: 'converter',
+    },
     { id: 24, name: 'enable_svgo', label: '是否启用SVGO', value: 'false', input_type: 'switch', category: 'converter' },
-    { id: 25, name: 'extension', label: '预览格式', value: 'webp', input_type: 'select', options: 'svg:SVG\nwebp:WEBP', category: 'converter' },
+    {
+      id: 25,
+      name: 'extension',
+      label: '预览格式',
+      value: 'webp',
+      input_type: 'select',
+      options: 'svg:SVG\nwebp:WEBP',
+      category: 'converter',
+    },
   ],
   captcha: [{ id: 31, name: 'length', label: '验证码长度', value: '5', input_type: 'number', category: 'captcha' }],
-  footer: [{ id: 41, name: 'about', label: '关于我们', value: '/article/detail/about', input_type: 'text', category: 'footer' }],
-  display: [{ id: 51, name: 'contact_link', label: '联系我们跳转链接', value: '', input_type: 'text', category: 'display' }],
+  footer: [
+    {
+      id: 41,
+      name: 'about',
+      label: '关于我们',
+      value: '/article/detail/about',
+      input_type: 'text',
+      category: 'footer',
+    },
+  ],
+  display: [
+    { id: 51, name: 'contact_link', label: '联系我们跳转链接', value: '', input_type: 'text', category: 'display' },
+  ],
 };
 
 function backend(): Backend {
   return {
-    'GET /api/v1/config/list': (url) => ({ status: 200, body: { config: ROWS[url.searchParams.get('category') ?? ''] ?? [] } }),
+    'GET /api/v1/config/list': (url) => ({
+      status: 200,
+      body: { config: ROWS[url.searchParams.get('category') ?? ''] ?? [] },
+    }),
     'PUT /api/v1/config': { status: 200, body: {} },
   };
 }
 
 const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
-  fetchMock.mock.calls.filter(([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config');
+  fetchMock.mock.calls.filter(
+    ([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config',
+  );
 
 const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
 

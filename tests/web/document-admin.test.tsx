@@ -18,13 +18,24 @@ afterEach(() =>
 );
 
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
 const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body));
 const queryOf = (call: unknown[] | undefined) => new URL(String(call?.[0]), 'http://localhost').searchParams;
 const toasted = (title: string) => waitFor(() => expect(toasts.value.map((t) => t.title)).toContain(title));
 
 const doc = (id: number, title: string, extra: Partial<Document> = {}): Document => ({
-  id, title, ext: '.pdf', pages: 3, size: 2048, status: 2, category_id: [7], category: [{ id: 7, title: '教育资料' }], username: 'amy', ...extra,
+  id,
+  title,
+  ext: '.pdf',
+  pages: 3,
+  size: 2048,
+  status: 2,
+  category_id: [7],
+  category: [{ id: 7, title: '教育资料' }],
+  username: 'amy',
+  ...extra,
 });
 
 describe('member area', { timeout: 20_000 }, () => {
@@ -34,7 +45,13 @@ describe('member area', { timeout: 20_000 }, () => {
       backend: {
         'GET /api/v1/document/list': {
           status: 200,
-          body: { total: 2, document: [doc(1, '年度报告', { price: 5 }), doc(2, '坏文件', { status: 3, pages: 0, convert_error: '文件已损坏' })] },
+          body: {
+            total: 2,
+            document: [
+              doc(1, '年度报告', { price: 5 }),
+              doc(2, '坏文件', { status: 3, pages: 0, convert_error: '文件已损坏' }),
+            ],
+          },
         },
         'PUT /api/v1/document': { status: 200, body: {} },
         'DELETE /api/v1/document': { status: 200, body: {} },
@@ -55,7 +72,12 @@ describe('member area', { timeout: 20_000 }, () => {
     await userEvent.type(title, '2026 年度报告');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await toasted('保存成功');
-    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document')[0])).toMatchObject({ id: 1, title: '2026 年度报告', price: 5, category_id: [7] });
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document')[0])).toMatchObject({
+      id: 1,
+      title: '2026 年度报告',
+      price: 5,
+      category_id: [7],
+    });
 
     await userEvent.click(screen.getByRole('button', { name: '删除「坏文件」' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
@@ -67,7 +89,10 @@ describe('member area', { timeout: 20_000 }, () => {
     const { fetchMock } = renderApp('/member/favorite', {
       user: member,
       backend: {
-        'GET /api/v1/favorite/list': { status: 200, body: { total: 1, favorite: [{ id: 9, document_id: 4, title: '古籍修复', ext: '.pdf', pages: 8 }] } },
+        'GET /api/v1/favorite/list': {
+          status: 200,
+          body: { total: 1, favorite: [{ id: 9, document_id: 4, title: '古籍修复', ext: '.pdf', pages: 8 }] },
+        },
         'DELETE /api/v1/favorite': { status: 200, body: {} },
       },
     });
@@ -84,21 +109,34 @@ describe('member area', { timeout: 20_000 }, () => {
       backend: {
         'GET /api/v1/favorite/list': (url: URL) =>
           url.searchParams.get('type') === '1'
-            ? { status: 200, body: { total: 2, favorite: [{ id: 12, document_id: 5, type: 1, title: '修复手记', document_uuid: 'repair-notes' }, { id: 13, document_id: 6, type: 1 }] } }
+            ? {
+                status: 200,
+                body: {
+                  total: 2,
+                  favorite: [
+                    { id: 12, document_id: 5, type: 1, title: '修复手记', document_uuid: 'repair-notes' },
+                    { id: 13, document_id: 6, type: 1 },
+                  ],
+                },
+              }
             : { status: 200, body: { total: 0, favorite: [] } },
         'DELETE /api/v1/favorite': { status: 200, body: {} },
       },
     });
     expect(await screen.findByText('暂无收藏的文档')).toBeTruthy();
     await userEvent.click(screen.getByRole('tab', { name: '文章' }));
-    expect((await screen.findByRole('link', { name: '修复手记' })).getAttribute('href')).toBe('/article/detail/repair-notes');
+    expect((await screen.findByRole('link', { name: '修复手记' })).getAttribute('href')).toBe(
+      '/article/detail/repair-notes',
+    );
     expect(screen.getByText('已删除的文章')).toBeTruthy();
     expect(screen.getByRole('tab', { name: '文章' }).getAttribute('aria-selected')).toBe('true');
     await userEvent.click(screen.getByRole('button', { name: '取消收藏「修复手记」' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await toasted('已取消收藏');
     expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['12']);
-    expect(requests(fetchMock, 'GET', '/api/v1/favorite/list').map((r) => queryOf(r).get('type'))).toEqual(expect.arrayContaining(['0', '1']));
+    expect(requests(fetchMock, 'GET', '/api/v1/favorite/list').map((r) => queryOf(r).get('type'))).toEqual(
+      expect.arrayContaining(['0', '1']),
+    );
   });
 
   it('shows real download records, paid or free', async () => {
@@ -107,7 +145,13 @@ describe('member area', { timeout: 20_000 }, () => {
       backend: {
         'GET /api/v1/user/download': {
           status: 200,
-          body: { total: 2, download: [{ id: 1, document_id: 4, title: '古籍修复', is_pay: true }, { id: 2, document_id: 5, title: '免费资料' }] },
+          body: {
+            total: 2,
+            download: [
+              { id: 1, document_id: 4, title: '古籍修复', is_pay: true },
+              { id: 2, document_id: 5, title: '免费资料' },
+            ],
+          },
         },
       },
     });
@@ -117,7 +161,12 @@ describe('member area', { timeout: 20_000 }, () => {
   });
 });
 
-const perm = (id: number, service: string, rpc: string): Permission => ({ id, method: 'GRPC', path: `/api.v1.${service}/${rpc}`, title: rpc });
+const perm = (id: number, service: string, rpc: string): Permission => ({
+  id,
+  method: 'GRPC',
+  path: `/api.v1.${service}/${rpc}`,
+  title: rpc,
+});
 
 describe('admin document screens', { timeout: 30_000 }, () => {
   it('lists documents with their status and conversion error, and runs batch and row actions', async () => {
@@ -128,7 +177,13 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/document/list': {
           status: 200,
-          body: { total: 2, document: [doc(1, '待审核的文档', { status: 6 }), doc(2, '转换失败的文档', { status: 3, convert_error: '文件已损坏' })] },
+          body: {
+            total: 2,
+            document: [
+              doc(1, '待审核的文档', { status: 6 }),
+              doc(2, '转换失败的文档', { status: 3, convert_error: '文件已损坏' }),
+            ],
+          },
         },
         'PUT /api/v1/document/check': { status: 200, body: {} },
         'PUT /api/v1/document/category': { status: 200, body: {} },
@@ -136,11 +191,13 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       },
     });
     expect(await screen.findByRole('heading', { name: '文档列表' })).toBeTruthy();
-    const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
+    const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待审核的文档');
     expect(within(row('待审核的文档')).getByText('待审核')).toBeTruthy();
     expect(within(row('转换失败的文档')).getByText('文件已损坏')).toBeTruthy();
-    expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe('/library/7/1');
+    expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe(
+      '/library/7/1',
+    );
 
     await userEvent.click(within(row('待审核的文档')).getByRole('checkbox'));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
@@ -172,11 +229,21 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       permissions: [perm(1, 'DocumentAPI', 'ListDocument'), perm(2, 'DocumentAPI', 'CheckDocument')],
       backend: {
         'GET /api/v1/document/list': () => {
-          if (!approved) return { status: 200, body: { total: 2, document: [doc(1, '待审核的文档', { status: 6 }), doc(2, '坏文件', { status: 6 })] } };
+          if (!approved)
+            return {
+              status: 200,
+              body: { total: 2, document: [doc(1, '待审核的文档', { status: 6 }), doc(2, '坏文件', { status: 6 })] },
+            };
           listedSinceApproval += 1;
           // The first answer after the approval: both wait (0) or convert (1); then one converted, one failed.
           const [first, second] = listedSinceApproval === 1 ? [0, 1] : [2, 3];
-          return { status: 200, body: { total: 2, document: [doc(1, '待审核的文档', { status: first }), doc(2, '坏文件', { status: second })] } };
+          return {
+            status: 200,
+            body: {
+              total: 2,
+              document: [doc(1, '待审核的文档', { status: first }), doc(2, '坏文件', { status: second })],
+            },
+          };
         },
         'PUT /api/v1/document/check': () => {
           approved = true;
@@ -184,7 +251,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
         },
       },
     });
-    const row = (text: string) => (screen.getByText(text).closest('tr') as HTMLElement);
+    const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待审核的文档');
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「待审核的文档」' }));
     await userEvent.click(screen.getByRole('checkbox', { name: '选择「坏文件」' }));
@@ -207,7 +274,13 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       user: admin,
       permissions: [perm(1, 'RecycleAPI', 'ListRecycleDocument')],
       backend: {
-        'GET /api/v1/document/recycle': { status: 200, body: { total: 1, document: [doc(3, '删掉的文档', { deleted_username: 'admin', deleted_at: '2026-11-20T08:00:00Z' })] } },
+        'GET /api/v1/document/recycle': {
+          status: 200,
+          body: {
+            total: 1,
+            document: [doc(3, '删掉的文档', { deleted_username: 'admin', deleted_at: '2026-11-20T08:00:00Z' })],
+          },
+        },
         'PUT /api/v1/document/recycle': { status: 200, body: {} },
         'DELETE /api/v1/document/recycle/all': { status: 200, body: {} },
       },
@@ -218,7 +291,9 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await toasted('恢复成功');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/recycle')[0])).toEqual({ id: [3] });
     await userEvent.click(screen.getByRole('button', { name: '清空回收站' }));
-    expect(within(screen.getByRole('dialog')).getByText('确定彻底删除回收站中的全部文档吗？此操作不可恢复。')).toBeTruthy();
+    expect(
+      within(screen.getByRole('dialog')).getByText('确定彻底删除回收站中的全部文档吗？此操作不可恢复。'),
+    ).toBeTruthy();
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '清空' }));
     await toasted('回收站已清空');
     expect(requests(fetchMock, 'DELETE', '/api/v1/document/recycle/all')).toHaveLength(1);
@@ -229,7 +304,13 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       user: admin,
       permissions: [perm(1, 'SearchRecordAPI', 'ListSearchRecord')],
       backend: {
-        'GET /api/v1/searchrecord/list': { status: 200, body: { total: 1, search_record: [{ id: 1, keywords: '麒麟', total: 3, spend_time: 0.0123, ip: '127.0.0.1' }] } },
+        'GET /api/v1/searchrecord/list': {
+          status: 200,
+          body: {
+            total: 1,
+            search_record: [{ id: 1, keywords: '麒麟', total: 3, spend_time: 0.0123, ip: '127.0.0.1' }],
+          },
+        },
       },
     });
     expect(await screen.findByText('麒麟')).toBeTruthy();
@@ -242,7 +323,12 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/attachment/list': {
           status: 200,
-          body: { total: 1, attachment: [{ id: 5, name: '年度报告.pdf', type: 2, size: 1536, hash: 'f'.repeat(32), username: 'amy', enable: true }] },
+          body: {
+            total: 1,
+            attachment: [
+              { id: 5, name: '年度报告.pdf', type: 2, size: 1536, hash: 'f'.repeat(32), username: 'amy', enable: true },
+            ],
+          },
         },
       },
     });
@@ -261,14 +347,20 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     renderApp('/admin/dashboard', { user: admin, backend: backend(['category', 'domain', 'admin_password']) });
     const checklist = await screen.findByRole('region', { name: '建站清单' });
     expect(await within(checklist).findByText('还没有文档分类')).toBeTruthy();
-    expect(within(checklist).getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe('/admin/document/category');
-    expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe('/admin/config/system');
+    expect(within(checklist).getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe(
+      '/admin/document/category',
+    );
+    expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe(
+      '/admin/config/system',
+    );
     expect(within(checklist).getByRole('link', { name: '修改密码' }).getAttribute('href')).toBe('/member/profile');
     expect(within(checklist).queryByText('邮件服务未配置')).toBeNull();
     cleanup();
     const { fetchMock } = renderApp('/admin/dashboard', { user: admin, backend: backend([]) });
     expect(await screen.findByRole('region', { name: '文档转换组件' })).toBeTruthy();
-    await waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/setup/checklist'))).toHaveLength(1));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/setup/checklist'))).toHaveLength(1),
+    );
     await waitFor(() => expect(screen.queryByRole('region', { name: '建站清单' })).toBeNull());
   });
 
@@ -279,7 +371,12 @@ describe('admin document screens', { timeout: 30_000 }, () => {
         'GET /api/v1/stats': { status: 200, body: { document_count: 2 } },
         'GET /api/v1/envs': {
           status: 200,
-          body: { envs: [{ name: 'MuPDF', is_installed: true, is_required: true, version: '1.28.1' }, { name: 'Calibre', is_installed: false, error: '未找到 ebook-convert' }] },
+          body: {
+            envs: [
+              { name: 'MuPDF', is_installed: true, is_required: true, version: '1.28.1' },
+              { name: 'Calibre', is_installed: false, error: '未找到 ebook-convert' },
+            ],
+          },
         },
       },
     });

@@ -9,7 +9,14 @@ import { buildQueryString, createApiClient } from '../../web/src/api/client';
 import { EARLY_RESPONSES, takeEarlyResponse } from '../../web/src/api/early-responses';
 import { documentCall } from '../../shared/page-data';
 import { firstPageImagePath, pageImagePath } from '../../shared/page-image';
-import { EARLY_RESPONSES_KEY, READER_PATH, READER_ROUTE, documentKey, documentRequestUrl, inlinedDocument } from '../../web/src/early';
+import {
+  EARLY_RESPONSES_KEY,
+  READER_PATH,
+  READER_ROUTE,
+  documentKey,
+  documentRequestUrl,
+  inlinedDocument,
+} from '../../web/src/early';
 
 afterEach(() => {
   delete (globalThis as Record<string, unknown>)[EARLY_RESPONSES];
@@ -17,7 +24,18 @@ afterEach(() => {
 
 describe('early script', () => {
   it('recognises exactly the reader route of the route table', () => {
-    for (const path of ['/library/3/42', '/library/3/42/', '/library/1/1', '/library/3', '/library', '/library/0/42', '/library/3/042', '/library/3/42/x', '/search', '/']) {
+    for (const path of [
+      '/library/3/42',
+      '/library/3/42/',
+      '/library/1/1',
+      '/library/3',
+      '/library',
+      '/library/0/42',
+      '/library/3/042',
+      '/library/3/42/x',
+      '/search',
+      '/',
+    ]) {
       expect(READER_PATH.test(path), path).toBe(matchRoute(path)?.route.name === READER_ROUTE);
     }
     expect(READER_PATH.exec('/library/3/42')?.[1]).toBe('42');
@@ -39,7 +57,7 @@ describe('early script', () => {
     expect(firstPageImagePath({ status: 1, attachment: { hash: a } })).toBeUndefined();
   });
 
-  it('asks for the document exactly as the reader\'s query does, under the key the client reads', () => {
+  it("asks for the document exactly as the reader's query does, under the key the client reads", () => {
     expect(documentRequestUrl('42')).toBe(`/api/v1/document?${buildQueryString({ id: 42, with_author: true })}`);
     expect(EARLY_RESPONSES_KEY).toBe(EARLY_RESPONSES);
     expect(callUrl(documentCall(42))).toBe(documentRequestUrl('42'));
@@ -51,7 +69,13 @@ describe('early script', () => {
     const script = page.createElement('script');
     script.id = 'start-data';
     script.type = 'application/json';
-    script.textContent = JSON.stringify({ settings: {}, routeData: [{ key: ['advertisement', 'live'], data: [] }, { key: ['document', 'detail', 42], data: { id: 42, status: 2 } }] });
+    script.textContent = JSON.stringify({
+      settings: {},
+      routeData: [
+        { key: ['advertisement', 'live'], data: [] },
+        { key: ['document', 'detail', 42], data: { id: 42, status: 2 } },
+      ],
+    });
     page.body.appendChild(script);
     expect(inlinedDocument('42', page)).toEqual({ id: 42, status: 2 });
     expect(inlinedDocument('43', page)).toBeUndefined();
@@ -69,10 +93,16 @@ describe('early answers in the HTTP client', () => {
     };
     const fetch = vi.fn(async () => new Response(JSON.stringify({ id: 42, title: '再问一次' }), { status: 200 }));
     const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch });
-    expect(await client.get('/api/v1/document', { id: 42, with_author: true })).toEqual({ ok: true, status: 200, data: { id: 42, title: '早到的文档' } });
+    expect(await client.get('/api/v1/document', { id: 42, with_author: true })).toEqual({
+      ok: true,
+      status: 200,
+      data: { id: 42, title: '早到的文档' },
+    });
     expect(fetch).not.toHaveBeenCalled();
     expect(takeEarlyResponse(url)).toBeUndefined();
-    expect(await client.get('/api/v1/document', { id: 42, with_author: true })).toMatchObject({ data: { title: '再问一次' } });
+    expect(await client.get('/api/v1/document', { id: 42, with_author: true })).toMatchObject({
+      data: { title: '再问一次' },
+    });
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
@@ -82,6 +112,10 @@ describe('early answers in the HTTP client', () => {
       [url]: Promise.resolve(new Response(JSON.stringify({ code: 5, message: '文档不存在' }), { status: 404 })),
     };
     const client = createApiClient({ fetch: vi.fn() as unknown as typeof globalThis.fetch });
-    expect(await client.get('/api/v1/document', { id: 9, with_author: true })).toMatchObject({ ok: false, status: 404, data: { message: '文档不存在' } });
+    expect(await client.get('/api/v1/document', { id: 9, with_author: true })).toMatchObject({
+      ok: false,
+      status: 404,
+      data: { message: '文档不存在' },
+    });
   });
 });

@@ -22,7 +22,10 @@ describe('root error screen (docs/product.md §2)', () => {
 
   it('shows no error page to a search-engine bot', () => {
     const { container } = render(
-      <ErrorScreen status={500} userAgent="Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)" />,
+      <ErrorScreen
+        status={500}
+        userAgent="Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+      />,
     );
     expect(container.innerHTML).toBe('');
   });

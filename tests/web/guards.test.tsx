@@ -83,7 +83,9 @@ describe('client-side route guards', () => {
   it('goes to the login page with the current path on a 401 answer', async () => {
     const { router } = renderApp('/member/download', {
       user: member,
-      backend: { 'GET /api/v1/user/download': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } } },
+      backend: {
+        'GET /api/v1/user/download': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
+      },
     });
     await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Fdownload'));
   });
@@ -92,8 +94,12 @@ describe('client-side route guards', () => {
 describe('client-side guards: the site switches', () => {
   afterEach(() => act(() => clearToasts()));
 
-  const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计 <span style="color: red;">明天</span> 恢复。</div><img src=x onerror="alert(1)">';
-  const closed: Settings = { ...settings, security: { ...settings.security, is_close: true, close_statement: STATEMENT } };
+  const STATEMENT =
+    '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计 <span style="color: red;">明天</span> 恢复。</div><img src=x onerror="alert(1)">';
+  const closed: Settings = {
+    ...settings,
+    security: { ...settings.security, is_close: true, close_statement: STATEMENT },
+  };
   const loginRequired: Settings = { ...settings, security: { ...settings.security, login_required: true } };
 
   it('sends an anonymous visitor of a closed site to the login page, with the original path', async () => {
@@ -117,7 +123,10 @@ describe('client-side guards: the site switches', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '站点已关闭' })).toBeTruthy();
     expect(location(router)).toBe('/library');
     const statement = screen.getByTestId('close-statement');
-    expect([...statement.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['尊敬的用户，您好：', '本站正在升级维护，预计 明天 恢复。']);
+    expect([...statement.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      '尊敬的用户，您好：',
+      '本站正在升级维护，预计 明天 恢复。',
+    ]);
     expect(statement.querySelector('span, img, div')).toBeNull();
     expect(screen.getByText('当前登录账号：amy')).toBeTruthy();
     expect(screen.getByRole('link', { name: '管理员登录' }).getAttribute('href')).toBe('/auth/login');
@@ -150,7 +159,9 @@ describe('client-side guards: the site switches', () => {
     fireEvent.click(await screen.findByRole('button', { name: '退出登录' }));
     await waitFor(() => expect(location(router)).toBe('/auth/login'));
     expect(session.value.loggedIn).toBe(false);
-    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/v1/user/logout' && init?.method === 'DELETE')).toBe(true);
+    expect(
+      fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/v1/user/logout' && init?.method === 'DELETE'),
+    ).toBe(true);
     expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
   });
 

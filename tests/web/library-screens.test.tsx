@@ -17,27 +17,47 @@ afterEach(() =>
   }),
 );
 
-const location = (router: ReturnType<typeof renderApp>['router']) => router.state.location.pathname + router.state.location.search;
+const location = (router: ReturnType<typeof renderApp>['router']) =>
+  router.state.location.pathname + router.state.location.search;
 const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], path: string) =>
   fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost')).filter((url) => url.pathname === path);
 
 const doc = (id: number, title: string, extra: Partial<Document> = {}): Document => ({
-  id, title, ext: '.pdf', pages: 12, size: 2048, price: 0, status: 2, category_id: [7], attachment: { hash: '0123456789abcdef0123456789abcdef' }, ...extra,
+  id,
+  title,
+  ext: '.pdf',
+  pages: 12,
+  size: 2048,
+  price: 0,
+  status: 2,
+  category_id: [7],
+  attachment: { hash: '0123456789abcdef0123456789abcdef' },
+  ...extra,
 });
 
 describe('header', { timeout: 20_000 }, () => {
   it('searches from every public page', async () => {
-    const { router } = renderApp('/', { backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } } });
+    const { router } = renderApp('/', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+    });
     const box = await screen.findAllByRole('searchbox', { name: '搜索关键词' });
     await userEvent.type(box[0] as HTMLElement, ' 图书馆 {Enter}');
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E5%9B%BE%E4%B9%A6%E9%A6%86'));
   });
 
   it('offers 上传文档 to members whose upload right the server confirms, and not to others', async () => {
-    const allowed = renderApp('/', { user: member, backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } } });
+    const allowed = renderApp('/', {
+      user: member,
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
     expect((await screen.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
     allowed.unmount();
-    renderApp('/', { user: { ...member, id: 3 }, backend: { 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您没有上传文档的权限' } } } });
+    renderApp('/', {
+      user: { ...member, id: 3 },
+      backend: {
+        'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您没有上传文档的权限' } },
+      },
+    });
     expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('link', { name: '上传文档' })).toBeNull());
   });
@@ -50,16 +70,30 @@ describe('home page', { timeout: 20_000 }, () => {
       backend: {
         'GET /api/v1/document/home': {
           status: 200,
-          body: { document: [{ category_id: 7, category_name: '教育资料', document: [doc(1, '城市图书馆', { cover: '/view/cover/abc', category_id: undefined })] }] },
+          body: {
+            document: [
+              {
+                category_id: 7,
+                category_name: '教育资料',
+                document: [doc(1, '城市图书馆', { cover: '/view/cover/abc', category_id: undefined })],
+              },
+            ],
+          },
         },
         'GET /api/v1/document/list': (url) => ({
           status: 200,
-          body: { document: url.searchParams.get('is_recommend') === 'true' ? [doc(2, '推荐的文档', { price: 8 })] : [] },
+          body: {
+            document: url.searchParams.get('is_recommend') === 'true' ? [doc(2, '推荐的文档', { price: 8 })] : [],
+          },
         }),
       },
     });
     const section = await screen.findByRole('region', { name: /教育资料/ });
-    expect(within(section).getByRole('link', { name: /城市图书馆/ }).getAttribute('href')).toBe('/library/7/1');
+    expect(
+      within(section)
+        .getByRole('link', { name: /城市图书馆/ })
+        .getAttribute('href'),
+    ).toBe('/library/7/1');
     expect(within(section).getByRole('link', { name: '更多' }).getAttribute('href')).toBe('/library/7');
     const recommended = await screen.findByRole('region', { name: '推荐文档' });
     expect(within(recommended).getByText('8 积分')).toBeTruthy();
@@ -81,7 +115,11 @@ describe('library', { timeout: 20_000 }, () => {
     const { router, fetchMock } = renderApp('/library/7', { backend: libraryBackend() });
     expect(await screen.findByRole('heading', { level: 1, name: /教育资料/ })).toBeTruthy();
     expect(await screen.findByText('第1页的文档')).toBeTruthy();
-    expect(within(screen.getByRole('navigation', { name: '当前位置' })).getByRole('link', { name: '文库资料' }).getAttribute('href')).toBe('/library');
+    expect(
+      within(screen.getByRole('navigation', { name: '当前位置' }))
+        .getByRole('link', { name: '文库资料' })
+        .getAttribute('href'),
+    ).toBe('/library');
     const first = calls(fetchMock, '/api/v1/document/list')[0] as URL;
     expect(first.searchParams.getAll('category_id')).toEqual(['7']);
     expect(first.searchParams.getAll('status')).toEqual(['2']);
@@ -90,16 +128,34 @@ describe('library', { timeout: 20_000 }, () => {
     await userEvent.click(within(screen.getByRole('group', { name: '格式' })).getByRole('link', { name: 'PDF' }));
     // The order's links carry the filters of the screen they were drawn for: the router's
     // address changes first, the screen when React has rendered the navigation.
-    await waitFor(() => expect(within(screen.getByRole('group', { name: '格式' })).getByRole('link', { name: 'PDF' }).getAttribute('aria-current')).toBe('true'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('group', { name: '格式' }))
+          .getByRole('link', { name: 'PDF' })
+          .getAttribute('aria-current'),
+      ).toBe('true'),
+    );
     await userEvent.click(within(screen.getByRole('group', { name: '排序' })).getByRole('link', { name: '最多下载' }));
     await waitFor(() => expect(location(router)).toBe('/library/7?ext=pdf&sort=downloads'));
     // likewise the pages' links: they carry the order once the screen shows it
-    await waitFor(() => expect(within(screen.getByRole('group', { name: '排序' })).getByRole('link', { name: '最多下载' }).getAttribute('aria-current')).toBe('true'));
-    await userEvent.click(within(screen.getByRole('navigation', { name: '分页' })).getByRole('link', { name: '第 3 页' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('group', { name: '排序' }))
+          .getByRole('link', { name: '最多下载' })
+          .getAttribute('aria-current'),
+      ).toBe('true'),
+    );
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: '分页' })).getByRole('link', { name: '第 3 页' }),
+    );
     await waitFor(() => expect(location(router)).toBe('/library/7?ext=pdf&sort=downloads&page=3'));
     expect(await screen.findByText('第3页的文档')).toBeTruthy();
     const last = calls(fetchMock, '/api/v1/document/list').at(-1) as URL;
-    expect([last.searchParams.get('ext'), last.searchParams.get('order'), last.searchParams.get('page')]).toEqual(['pdf', 'download_count desc', '3']);
+    expect([last.searchParams.get('ext'), last.searchParams.get('order'), last.searchParams.get('page')]).toEqual([
+      'pdf',
+      'download_count desc',
+      '3',
+    ]);
 
     // Back goes to the previous page of the list.
     await act(() => router.navigate(-1));
@@ -108,18 +164,24 @@ describe('library', { timeout: 20_000 }, () => {
   });
 
   it('opens on the page the address names, and says when nothing matches', async () => {
-    renderApp('/library?page=2&ext=ppt', { backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 0 } } } });
+    renderApp('/library?page=2&ext=ppt', {
+      backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 0 } } },
+    });
     expect(await screen.findByText('暂无文档')).toBeTruthy();
     expect(screen.getByRole('link', { name: '清除筛选' }).getAttribute('href')).toBe('/library');
   });
 
   it('says a page past the last one does not exist, with links to the first and the last page that keep the filters', async () => {
-    renderApp('/library?page=99&ext=pdf', { backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 27 } } } });
+    renderApp('/library?page=99&ext=pdf', {
+      backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 27 } } },
+    });
     expect(await screen.findByText('没有第 99 页')).toBeTruthy();
     expect(screen.getByText('共 2 页，这一页没有文档。')).toBeTruthy();
     expect(screen.queryByText('暂无文档')).toBeNull();
     expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/library?ext=pdf');
-    expect(screen.getByRole('link', { name: '前往最后一页（第 2 页）' }).getAttribute('href')).toBe('/library?ext=pdf&page=2');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 2 页）' }).getAttribute('href')).toBe(
+      '/library?ext=pdf&page=2',
+    );
   });
 
   it('says so for a category that does not exist', async () => {
@@ -129,7 +191,7 @@ describe('library', { timeout: 20_000 }, () => {
 });
 
 describe('search', { timeout: 20_000 }, () => {
-  it('splits the server\'s highlights into text and marked matches, never HTML', () => {
+  it("splits the server's highlights into text and marked matches, never HTML", () => {
     expect(highlightSegments('a <em>麒麟</em> &amp; &lt;b&gt;')).toEqual([
       { text: 'a ', match: false },
       { text: '麒麟', match: true },
@@ -145,7 +207,9 @@ describe('search', { timeout: 20_000 }, () => {
           body: {
             total: 11,
             spend: '0.012',
-            document: [{ ...doc(1, '麒麟图'), title_highlight: '<em>麒麟</em>图', snippet: '…书中有一幅<em>麒麟</em>图…' }],
+            document: [
+              { ...doc(1, '麒麟图'), title_highlight: '<em>麒麟</em>图', snippet: '…书中有一幅<em>麒麟</em>图…' },
+            ],
           },
         },
       },
@@ -153,24 +217,38 @@ describe('search', { timeout: 20_000 }, () => {
     expect(await screen.findByText('找到约 11 条结果，用时 0.012 秒')).toBeTruthy();
     const results = screen.getByRole('region', { name: '搜索结果' });
     expect([...results.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['麒麟', '麒麟']);
-    expect(within(results).getByRole('link', { name: /麒麟\s?图/ }).getAttribute('href')).toBe('/library/7/1');
+    expect(
+      within(results)
+        .getByRole('link', { name: /麒麟\s?图/ })
+        .getAttribute('href'),
+    ).toBe('/library/7/1');
     const request = calls(fetchMock, '/api/v1/document/search')[0] as URL;
     expect(request.searchParams.get('wd')).toBe('麒麟');
 
     await userEvent.click(within(screen.getByRole('group', { name: '时间' })).getByRole('link', { name: '一周内' }));
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&period=week'));
-    await waitFor(() => expect((calls(fetchMock, '/api/v1/document/search').at(-1) as URL).searchParams.getAll('created_at')).toHaveLength(1));
+    await waitFor(() =>
+      expect(
+        (calls(fetchMock, '/api/v1/document/search').at(-1) as URL).searchParams.getAll('created_at'),
+      ).toHaveLength(1),
+    );
     await userEvent.selectOptions(screen.getByLabelText('分类'), '7');
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&period=week'));
   });
 
   it('says a page past the last one does not exist, with links to the first and the last page of the same search', async () => {
-    renderApp('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=9', { backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 25 } } } });
+    renderApp('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=9', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 25 } } },
+    });
     expect(await screen.findByText('没有第 9 页')).toBeTruthy();
     expect(screen.getByText('共 3 页，这一页没有结果。')).toBeTruthy();
     expect(screen.queryByText('没有找到相关文档')).toBeNull();
-    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf');
-    expect(screen.getByRole('link', { name: '前往最后一页（第 3 页）' }).getAttribute('href')).toBe('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=3');
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe(
+      '/search?wd=%E5%A4%A9%E6%96%87&ext=pdf',
+    );
+    expect(screen.getByRole('link', { name: '前往最后一页（第 3 页）' }).getAttribute('href')).toBe(
+      '/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=3',
+    );
   });
 
   it('offers suggestions for an empty query and for a query without hits', async () => {
@@ -180,8 +258,15 @@ describe('search', { timeout: 20_000 }, () => {
     expect(screen.getAllByRole('link', { name: '图书馆' }).length).toBeGreaterThan(0);
     expect(empty.fetchMock.mock.calls.some(([url]) => String(url).includes('/document/search'))).toBe(false);
     empty.unmount();
-    renderApp('/search?wd=xyz', { settings: withWords, backend: { 'GET /api/v1/document/search': { status: 200, body: {} } } });
+    renderApp('/search?wd=xyz', {
+      settings: withWords,
+      backend: { 'GET /api/v1/document/search': { status: 200, body: {} } },
+    });
     expect(await screen.findByText('没有找到相关文档')).toBeTruthy();
-    expect(document.querySelectorAll('[data-ad-slot="search_top"], [data-ad-slot="search_bottom"], [data-ad-slot="search_right"]')).toHaveLength(3);
+    expect(
+      document.querySelectorAll(
+        '[data-ad-slot="search_top"], [data-ad-slot="search_bottom"], [data-ad-slot="search_right"]',
+      ),
+    ).toHaveLength(3);
   });
 });

@@ -20,11 +20,30 @@ afterEach(() =>
 );
 
 const published: Article = {
-  id: 5, identifier: 'a1b2c3d4e5f6a7b8', title: '我的第一篇文章', status: 1, user_id: 2, view_count: 12, created_at: '2024-05-01T10:00:00Z',
+  id: 5,
+  identifier: 'a1b2c3d4e5f6a7b8',
+  title: '我的第一篇文章',
+  status: 1,
+  user_id: 2,
+  view_count: 12,
+  created_at: '2024-05-01T10:00:00Z',
 };
-const pending: Article = { id: 6, identifier: 'b1b2c3d4e5f6a7b8', title: '等待审核的文章', status: 0, user_id: 2, created_at: '2024-05-02T10:00:00Z' };
+const pending: Article = {
+  id: 6,
+  identifier: 'b1b2c3d4e5f6a7b8',
+  title: '等待审核的文章',
+  status: 0,
+  user_id: 2,
+  created_at: '2024-05-02T10:00:00Z',
+};
 const rejected: Article = {
-  id: 7, identifier: 'c1b2c3d4e5f6a7b8', title: '被拒绝的文章', status: 2, reject_reason: '内容与主题无关', user_id: 2, created_at: '2024-05-03T10:00:00Z',
+  id: 7,
+  identifier: 'c1b2c3d4e5f6a7b8',
+  title: '被拒绝的文章',
+  status: 2,
+  reject_reason: '内容与主题无关',
+  user_id: 2,
+  created_at: '2024-05-03T10:00:00Z',
 };
 
 const articleCategories: Category[] = [
@@ -34,16 +53,28 @@ const articleCategories: Category[] = [
 ];
 
 const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
 const queryOf = (call: unknown[] | undefined) => new URL(String(call?.[0]), 'http://localhost').searchParams;
-const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+const bodyOf = (call: unknown[] | undefined) =>
+  JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
 const toasted = (title: string) => waitFor(() => expect(toasts.value.some((t) => t.title === title)).toBe(true));
 
 const allowed: Backend = { 'GET /api/v1/user/canipublisharticle': { status: 200, body: {} } };
-const refused: Backend = { 'GET /api/v1/user/canipublisharticle': { status: 403, body: { code: 7, message: '您已被禁止发布文章，原因：发布广告' } } };
+const refused: Backend = {
+  'GET /api/v1/user/canipublisharticle': {
+    status: 403,
+    body: { code: 7, message: '您已被禁止发布文章，原因：发布广告' },
+  },
+};
 
 function listBackend(articles: Article[], extra: Backend = {}): Backend {
-  return { ...allowed, 'GET /api/v1/article/list': { status: 200, body: { article: articles, total: articles.length } }, ...extra };
+  return {
+    ...allowed,
+    'GET /api/v1/article/list': { status: 200, body: { article: articles, total: articles.length } },
+    ...extra,
+  };
 }
 
 /** The app at `path` with the article categories known, as the start data brings them. */
@@ -55,7 +86,10 @@ function renderWithCategories(path: string, backend: Backend) {
 
 describe('我的文章', { timeout: 30_000 }, () => {
   it('shows a skeleton while loading (never 还没有文章), then each article with its status, link and reject reason', async () => {
-    const { fetchMock } = renderApp('/member/article', { user: member, backend: listBackend([published, pending, rejected]) });
+    const { fetchMock } = renderApp('/member/article', {
+      user: member,
+      backend: listBackend([published, pending, rejected]),
+    });
     const release = holdCalls(fetchMock);
     expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
     expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
@@ -65,13 +99,17 @@ describe('我的文章', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: '我的文章' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
-    expect(within(rows[0]!).getByRole('link', { name: '我的第一篇文章' }).getAttribute('href')).toBe('/article/detail/a1b2c3d4e5f6a7b8');
+    expect(within(rows[0]!).getByRole('link', { name: '我的第一篇文章' }).getAttribute('href')).toBe(
+      '/article/detail/a1b2c3d4e5f6a7b8',
+    );
     expect(within(rows[0]!).getByText('已发布')).toBeTruthy();
     expect(within(rows[1]!).getByText('待审核')).toBeTruthy();
     expect(within(rows[1]!).queryByRole('link', { name: '等待审核的文章' })).toBeNull();
     expect(within(rows[2]!).getByText('审核拒绝')).toBeTruthy();
     expect(within(rows[2]!).getByText('拒绝原因：内容与主题无关')).toBeTruthy();
-    expect(within(rows[2]!).getByRole('link', { name: '编辑「被拒绝的文章」' }).getAttribute('href')).toBe('/member/article/set?id=7');
+    expect(within(rows[2]!).getByRole('link', { name: '编辑「被拒绝的文章」' }).getAttribute('href')).toBe(
+      '/member/article/set?id=7',
+    );
     expect(screen.getByRole('link', { name: '写文章' }).getAttribute('href')).toBe('/member/article/set');
 
     // Only the caller's own, in every status.
@@ -85,7 +123,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
     const menu = await screen.findByRole('navigation', { name: '个人中心菜单' });
     expect(within(menu).getByRole('link', { name: '我的文章' }).getAttribute('href')).toBe('/member/article');
     await userEvent.click(screen.getByRole('button', { name: /amy/ }));
-    expect((await screen.findByRole('menuitem', { name: '我的文章' }))).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: '我的文章' })).toBeTruthy();
   });
 
   it('says when there are no articles yet', async () => {
@@ -97,7 +135,10 @@ describe('我的文章', { timeout: 30_000 }, () => {
   it('offers 重试 when the list fails', async () => {
     renderApp('/member/article', {
       user: member,
-      backend: { ...allowed, 'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } },
+      backend: {
+        ...allowed,
+        'GET /api/v1/article/list': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } },
+      },
     });
     expect(await screen.findByText('服务器内部错误，请稍后再试')).toBeTruthy();
     expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
@@ -163,7 +204,11 @@ describe('写文章', { timeout: 30_000 }, () => {
     await userEvent.type(editor, '第一段正文。');
     // The categories are a group of checkboxes: the article categories only, not the document ones.
     const categories = within(form).getByRole('group', { name: '分类' });
-    expect(within(categories).getAllByRole('checkbox').map((box) => box.closest('label')?.textContent)).toEqual(['站内公告', '使用帮助']);
+    expect(
+      within(categories)
+        .getAllByRole('checkbox')
+        .map((box) => box.closest('label')?.textContent),
+    ).toEqual(['站内公告', '使用帮助']);
     await userEvent.click(within(categories).getByRole('checkbox', { name: '使用帮助' }));
     expect((within(categories).getByRole('checkbox', { name: '使用帮助' }) as HTMLInputElement).checked).toBe(true);
     await userEvent.click(within(form).getByRole('button', { name: '发布' }));
@@ -195,7 +240,12 @@ describe('写文章', { timeout: 30_000 }, () => {
 
 describe('编辑文章', { timeout: 30_000 }, () => {
   it('edits the member’s rejected article, which goes back to review', async () => {
-    let stored: Article = { ...rejected, content: '<p>原来的正文</p>', category_id: [21], category: [{ id: 21, title: '站内公告', parent_id: 0 }] };
+    let stored: Article = {
+      ...rejected,
+      content: '<p>原来的正文</p>',
+      category_id: [21],
+      category: [{ id: 21, title: '站内公告', parent_id: 0 }],
+    };
     const { fetchMock, router } = renderWithCategories('/member/article/set?id=7', {
       ...listBackend([rejected]),
       'GET /api/v1/article': () => ({ status: 200, body: stored }),

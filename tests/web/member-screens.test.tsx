@@ -24,10 +24,16 @@ describe('/member/document', { timeout: 20_000 }, () => {
     expect((await empty.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
   });
 
-  it('says why instead when the member\'s groups may not upload', async () => {
+  it("says why instead when the member's groups may not upload", async () => {
     renderApp('/member/document', {
       user: member,
-      backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您所在的用户组暂不允许上传文档' } } },
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/user/caniuploaddocument': {
+          status: 403,
+          body: { code: 7, message: '您所在的用户组暂不允许上传文档' },
+        },
+      },
     });
     const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
     expect(await empty.findByText('暂时不能上传文档：您所在的用户组暂不允许上传文档')).toBeTruthy();
@@ -37,7 +43,13 @@ describe('/member/document', { timeout: 20_000 }, () => {
   it('still offers 上传文档 when the right could not be checked (the upload screen asks again and says why)', async () => {
     renderApp('/member/document', {
       user: member,
-      backend: { ...noDocuments, 'GET /api/v1/user/caniuploaddocument': { status: 500, body: { code: 13, message: '服务器内部错误，请稍后再试' } } },
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/user/caniuploaddocument': {
+          status: 500,
+          body: { code: 13, message: '服务器内部错误，请稍后再试' },
+        },
+      },
     });
     const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
     expect((await empty.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
@@ -45,7 +57,7 @@ describe('/member/document', { timeout: 20_000 }, () => {
 });
 
 describe('/member/download', { timeout: 20_000 }, () => {
-  it('shows what a paid download cost, in the site\'s credit name', async () => {
+  it("shows what a paid download cost, in the site's credit name", async () => {
     renderApp('/member/download', {
       user: member,
       settings: { ...settings, system: { ...settings.system, credit_name: '魔豆' } },
@@ -63,7 +75,7 @@ describe('/member/download', { timeout: 20_000 }, () => {
         },
       },
     });
-    const row = (title: string) => within((screen.getByRole('link', { name: title }).closest('tr')) as HTMLElement);
+    const row = (title: string) => within(screen.getByRole('link', { name: title }).closest('tr') as HTMLElement);
     expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
     expect(row('年度报告').getByText('5 魔豆')).toBeTruthy();
     expect(row('旧的付费下载').getByText('付费（魔豆）')).toBeTruthy(); // paid before the price was kept

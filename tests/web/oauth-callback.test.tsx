@@ -5,7 +5,8 @@ import { clearSession, session } from '../../web/src/features/session/session-st
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { member, renderApp } from './render-app';
 
-const AUTHORIZE = 'https://open.weixin.qq.com/connect/qrconnect?appid=wx1&redirect_uri=x&response_type=code&scope=snsapi_login&state=s-123#wechat_redirect';
+const AUTHORIZE =
+  'https://open.weixin.qq.com/connect/qrconnect?appid=wx1&redirect_uri=x&response_type=code&scope=snsapi_login&state=s-123#wechat_redirect';
 const loginOk = {
   'POST /api/v1/oauth/login': { status: 200, body: { user: member } },
   'GET /api/v1/user/permission': { status: 200, body: {} },
@@ -29,14 +30,20 @@ describe('/oauth/callback', () => {
     const { router, fetchMock } = renderApp('/oauth/callback?type=wechat&code=c-1&state=s-123', { backend: loginOk });
     await waitFor(() => expect(router.state.location.pathname).toBe('/member/profile'));
     expect(session.value.loggedIn).toBe(true);
-    expect(JSON.parse(String(loginCalls(fetchMock)[0]![1]!.body))).toEqual({ type: 'wechat', code: 'c-1', state: 's-123' });
+    expect(JSON.parse(String(loginCalls(fetchMock)[0]![1]!.body))).toEqual({
+      type: 'wechat',
+      code: 'c-1',
+      state: 's-123',
+    });
     // the state is good for one callback only
     expect(sessionStorage.length).toBe(0);
   });
 
   it('refuses a callback whose state this browser did not start (login CSRF), without asking the server', async () => {
     rememberOAuthStart(AUTHORIZE, '/member');
-    const { fetchMock } = renderApp('/oauth/callback?type=wechat&code=attacker-code&state=attacker-state', { backend: loginOk });
+    const { fetchMock } = renderApp('/oauth/callback?type=wechat&code=attacker-code&state=attacker-state', {
+      backend: loginOk,
+    });
     expect(await screen.findByText('登录请求无效或已过期，请从登录页重新发起第三方登录')).toBeTruthy();
     expect(loginCalls(fetchMock)).toHaveLength(0);
     expect(session.value.loggedIn).toBe(false);
@@ -57,7 +64,9 @@ describe('/oauth/callback', () => {
   it('shows the server message when the exchange fails', async () => {
     rememberOAuthStart(AUTHORIZE, '/member');
     renderApp('/oauth/callback?type=wechat&code=c-3&state=s-123', {
-      backend: { 'POST /api/v1/oauth/login': { status: 400, body: { code: 3, message: '登录请求无效或已过期，请重新登录' } } },
+      backend: {
+        'POST /api/v1/oauth/login': { status: 400, body: { code: 3, message: '登录请求无效或已过期，请重新登录' } },
+      },
     });
     expect(await screen.findByText('登录请求无效或已过期，请重新登录')).toBeTruthy();
     expect(screen.getByRole('link', { name: '返回登录' })).toBeTruthy();

@@ -11,18 +11,27 @@ const head = () => ({
   title: document.title,
   robots: document.head.querySelector('meta[name="robots"]')?.getAttribute('content') ?? null,
   canonical: document.head.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? null,
-  jsonLd: [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '{}') as { '@type': string }),
+  jsonLd: [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? '{}') as { '@type': string },
+  ),
   og: document.head.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? null,
 });
 
 const upgrade: Article = {
-  id: 5, identifier: 'upgrade', title: '站点升级公告', description: '周末升级', status: 1, content: '<p>本站将于周末升级。</p>',
-  user: { id: 1, username: 'admin' }, created_at: '2026-01-02T03:04:05Z',
+  id: 5,
+  identifier: 'upgrade',
+  title: '站点升级公告',
+  description: '周末升级',
+  status: 1,
+  content: '<p>本站将于周末升级。</p>',
+  user: { id: 1, username: 'admin' },
+  created_at: '2026-01-02T03:04:05Z',
 };
 const articleBackend = {
-  'GET /api/v1/article': (url: URL) => (url.searchParams.get('identifier') === 'upgrade'
-    ? { status: 200, body: upgrade }
-    : { status: 404, body: { code: 5, message: '文章不存在' } }),
+  'GET /api/v1/article': (url: URL) =>
+    url.searchParams.get('identifier') === 'upgrade'
+      ? { status: 200, body: upgrade }
+      : { status: 404, body: { code: 5, message: '文章不存在' } },
   'GET /api/v1/article/related': { status: 404, body: { code: 5, message: '相关文章不存在' } },
   'GET /api/v1/comment/list': { status: 200, body: {} },
 };
@@ -47,7 +56,11 @@ describe('page head', { timeout: 20_000 }, () => {
   it('titles an article page after the article, with its canonical page and an Article, and a missing one 文章不存在', async () => {
     const { router } = renderApp('/article/detail/upgrade', { backend: articleBackend });
     await waitFor(() => expect(head().title).toBe('站点升级公告 - 测试文库'));
-    expect(head()).toMatchObject({ robots: null, canonical: `${window.location.origin}/article/detail/upgrade`, og: '站点升级公告' });
+    expect(head()).toMatchObject({
+      robots: null,
+      canonical: `${window.location.origin}/article/detail/upgrade`,
+      og: '站点升级公告',
+    });
     expect(head().jsonLd.map((d) => d['@type'])).toEqual(['Article', 'BreadcrumbList']);
     await act(() => router.navigate('/article/detail/gone'));
     await waitFor(() => expect(head().title).toBe('文章不存在 - 测试文库'));

@@ -63,7 +63,9 @@ class DrivenObserver {
   }
   /** Reports every element it watches as intersecting. */
   fireAll() {
-    const entries = [...this.targets].map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry);
+    const entries = [...this.targets].map(
+      (target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry,
+    );
     act(() => this.callback(entries, this as unknown as IntersectionObserver));
   }
   /** Reports the frames of `pages` as intersecting. */
@@ -96,9 +98,14 @@ afterEach(() => {
 function backend(overrides: Partial<Document> = {}, extra: Backend = {}, fullAccess = false): Backend {
   return {
     'GET /api/v1/document': { status: 200, body: { ...doc, ...overrides } },
-    'GET /api/v1/document/related': { status: 200, body: { document: [{ id: 43, title: '古籍修复室', ext: '.docx', category_id: [7] }] } },
+    'GET /api/v1/document/related': {
+      status: 200,
+      body: { document: [{ id: 43, title: '古籍修复室', ext: '.docx', category_id: [7] }] },
+    },
     'GET /api/v1/comment/list': { status: 200, body: {} },
-    [`HEAD /view/page/${HASH}/4.gzip.svg`]: fullAccess ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } },
+    [`HEAD /view/page/${HASH}/4.gzip.svg`]: fullAccess
+      ? { status: 200 }
+      : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } },
     ...extra,
   };
 }
@@ -119,7 +126,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect((await screen.findByRole('link', { name: '古籍修复室' })).getAttribute('href')).toBe('/library/7/43');
   });
 
-  it('says 暂无评分, with no star lit, for a document nobody rated (not MOREDOC\'s default score of 3)', async () => {
+  it("says 暂无评分, with no star lit, for a document nobody rated (not MOREDOC's default score of 3)", async () => {
     renderApp('/library/7/42', { backend: backend({ score: 300, score_count: 0 }) });
     const stars = await screen.findByRole('img', { name: '暂无评分' });
     expect(stars.querySelectorAll('.app-stars__on')).toHaveLength(0);
@@ -135,25 +142,32 @@ describe('the reader', { timeout: 20_000 }, () => {
     let score: { score?: number } = {};
     const { fetchMock } = renderApp('/library/7/42', {
       user: { id: 5, username: 'bob' },
-      backend: backend({ favorite_count: 1 }, {
-        'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
-        'POST /api/v1/favorite': () => {
-          favorite = { id: 9 };
-          return { status: 200, body: { id: 9, document_id: 42 } };
+      backend: backend(
+        { favorite_count: 1 },
+        {
+          'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+          'POST /api/v1/favorite': () => {
+            favorite = { id: 9 };
+            return { status: 200, body: { id: 9, document_id: 42 } };
+          },
+          'DELETE /api/v1/favorite': () => {
+            favorite = {};
+            return { status: 200, body: {} };
+          },
+          'GET /api/v1/document/score': () => ({ status: 200, body: score }),
+          'POST /api/v1/document/score': () => {
+            score = { score: 200 };
+            return { status: 200, body: {} };
+          },
+          'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc?document_id=42' } },
         },
-        'DELETE /api/v1/favorite': () => {
-          favorite = {};
-          return { status: 200, body: {} };
-        },
-        'GET /api/v1/document/score': () => ({ status: 200, body: score }),
-        'POST /api/v1/document/score': () => {
-          score = { score: 200 };
-          return { status: 200, body: {} };
-        },
-        'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc?document_id=42' } },
-      }),
+      ),
     });
-    const reads = () => fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === 'GET' && new URL(String(url), 'http://localhost').pathname === '/api/v1/document').length;
+    const reads = () =>
+      fetchMock.mock.calls.filter(
+        ([url, init]) =>
+          (init?.method ?? 'GET') === 'GET' && new URL(String(url), 'http://localhost').pathname === '/api/v1/document',
+      ).length;
     expect(await screen.findByText('1 人收藏')).toBeTruthy();
     // Clicked once the member's favourite state is known (the button is busy until then).
     const settled = async (name: string) => {
@@ -170,8 +184,12 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByText('您的评分：2 星')).toBeTruthy();
     expect(screen.getByRole('img', { name: '评分 3.3 分' })).toBeTruthy();
     expect(screen.getByText('（3 人评分）')).toBeTruthy();
-    await userEvent.click(within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: /下载/ }));
-    await userEvent.click(within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: '确定下载' }));
+    await userEvent.click(
+      within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: /下载/ }),
+    );
+    await userEvent.click(
+      within(screen.getByRole('region', { name: '下载文档' })).getByRole('button', { name: '确定下载' }),
+    );
     expect(await screen.findByText('4 次下载')).toBeTruthy();
     expect(screen.getByText('10 次浏览')).toBeTruthy();
     expect(reads()).toBe(1);
@@ -179,9 +197,26 @@ describe('the reader', { timeout: 20_000 }, () => {
 
   it('shows the document’s approved comments under its pages, asking visitors to log in to comment', async () => {
     const { fetchMock } = renderApp('/library/7/42', {
-      backend: backend({}, {
-        'GET /api/v1/comment/list': { status: 200, body: { comment: [{ id: 5, content: '很有用的资料', status: 1, type: 0, document_id: 42, user: { id: 3, username: 'bob' } }] } },
-      }),
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/comment/list': {
+            status: 200,
+            body: {
+              comment: [
+                {
+                  id: 5,
+                  content: '很有用的资料',
+                  status: 1,
+                  type: 0,
+                  document_id: 42,
+                  user: { id: 3, username: 'bob' },
+                },
+              ],
+            },
+          },
+        },
+      ),
     });
     // The comments' code arrives apart (a skeleton meanwhile); their data only when the reader comes near.
     await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
@@ -196,7 +231,9 @@ describe('the reader', { timeout: 20_000 }, () => {
     });
     watcher.fireAll();
     expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
-    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe(
+      '/auth/login?redirect=%2Flibrary%2F7%2F42',
+    );
     const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));
     const query = new URL(String(call?.[0]), 'http://localhost').searchParams;
     expect([query.get('type'), query.get('document_id')]).toEqual(['0', '42']);
@@ -303,7 +340,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('当前第 2 页，共 8 页')).toBeTruthy();
   });
 
-  it('ends a visitor\'s reading at the free preview: the pages left and the ways to read on', async () => {
+  it("ends a visitor's reading at the free preview: the pages left and the ways to read on", async () => {
     renderApp('/library/7/42', {
       backend: backend({}, {}, false),
       settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
@@ -314,14 +351,22 @@ describe('the reader', { timeout: 20_000 }, () => {
     // Logging in opens nothing by itself: it is offered for what it leads to, the download.
     const end = screen.getByRole('region', { name: '免费预览已结束' });
     expect(within(end).queryByText(/继续阅读/)).toBeNull();
-    expect(within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe('/auth/login?redirect=%2Flibrary%2F7%2F42');
+    expect(within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(
+      '/auth/login?redirect=%2Flibrary%2F7%2F42',
+    );
     expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).queryByRole('button')).toBeNull();
   });
 
   it('offers VIP at the end of the preview only while it is on sale and lets VIP members read every page', async () => {
-    for (const vip of [{ enable: false, read_all_pages: true }, { enable: true, read_all_pages: false }]) {
-      const view = renderApp('/library/7/42', { backend: backend(), settings: { system: { sitename: '测试文库' }, vip } });
+    for (const vip of [
+      { enable: false, read_all_pages: true },
+      { enable: true, read_all_pages: false },
+    ]) {
+      const view = renderApp('/library/7/42', {
+        backend: backend(),
+        settings: { system: { sitename: '测试文库' }, vip },
+      });
       const end = await screen.findByRole('region', { name: '免费预览已结束' });
       expect(within(end).queryByRole('link', { name: /VIP/ })).toBeNull();
       expect(within(end).getByRole('link', { name: '登录后下载全文' })).toBeTruthy();
@@ -335,13 +380,17 @@ describe('the reader', { timeout: 20_000 }, () => {
     renderApp('/library/7/42', {
       user: { id: 5, username: 'bob' },
       settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
-      backend: backend({}, {
-        [`HEAD /view/page/${HASH}/4.gzip.svg`]: () => (bought ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } }),
-        'GET /api/v1/document/download': () => {
-          bought = true;
-          return { status: 200, body: { url: '/download/abc?document_id=42' } };
+      backend: backend(
+        {},
+        {
+          [`HEAD /view/page/${HASH}/4.gzip.svg`]: () =>
+            bought ? { status: 200 } : { status: 403, body: { code: 403, message: '该页超出免费预览范围' } },
+          'GET /api/v1/document/download': () => {
+            bought = true;
+            return { status: 200, body: { url: '/download/abc?document_id=42' } };
+          },
         },
-      }),
+      ),
     });
     const end = await screen.findByRole('region', { name: '免费预览已结束' });
     expect(within(end).queryByRole('link', { name: /登录/ })).toBeNull();
@@ -380,7 +429,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(heads).toEqual([]);
   });
 
-  it('shows a converting document\'s progress and updates itself when it is done', async () => {
+  it("shows a converting document's progress and updates itself when it is done", async () => {
     fakePolling();
     let status = 1;
     renderApp('/library/7/42', {
@@ -401,7 +450,9 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('says when a conversion failed, or the document waits for review', async () => {
-    const failed = renderApp('/library/7/42', { backend: backend({ status: 3, pages: 0, convert_error: '文件已损坏' }) });
+    const failed = renderApp('/library/7/42', {
+      backend: backend({ status: 3, pages: 0, convert_error: '文件已损坏' }),
+    });
     expect(await screen.findByText('文档转换失败')).toBeTruthy();
     expect(screen.getByText('原因：文件已损坏')).toBeTruthy();
     failed.unmount();
@@ -416,7 +467,9 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('says a document does not exist when the server answers 404', async () => {
-    renderApp('/library/7/99', { backend: { 'GET /api/v1/document': { status: 404, body: { code: 5, message: '文档不存在' } } } });
+    renderApp('/library/7/99', {
+      backend: { 'GET /api/v1/document': { status: 404, body: { code: 5, message: '文档不存在' } } },
+    });
     expect(await screen.findByText('文档不存在')).toBeTruthy();
     expect(screen.getByRole('link', { name: '浏览其他文档' })).toBeTruthy();
   });
@@ -432,18 +485,28 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(screen.getByRole('region', { name: '下载' })).getAllByText('VIP免费')).toHaveLength(1);
     visitor.unmount();
     // A VIP member downloads it for free: no price on the button, nothing to buy.
-    const vip = renderApp('/library/7/42', { backend: backend(), settings: vipSettings, user: { id: 5, username: 'bob', is_vip: true } });
+    const vip = renderApp('/library/7/42', {
+      backend: backend(),
+      settings: vipSettings,
+      user: { id: 5, username: 'bob', is_vip: true },
+    });
     expect(within(await panel()).getByRole('button', { name: 'download VIP免费下载' })).toBeTruthy();
     expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
     vip.unmount();
     // Where VIP downloads are not free, a VIP member pays like anybody.
     const paying = renderApp('/library/7/42', {
-      backend: backend(), settings: { ...vipSettings, vip: { enable: true, free_download: false } }, user: { id: 5, username: 'bob', is_vip: true },
+      backend: backend(),
+      settings: { ...vipSettings, vip: { enable: true, free_download: false } },
+      user: { id: 5, username: 'bob', is_vip: true },
     });
     expect(within(await panel()).getByRole('button', { name: 'download 下载（5 积分）' })).toBeTruthy();
     paying.unmount();
     // The uploader downloads their own document for free.
-    renderApp('/library/7/42', { backend: backend({ user_id: 5 }), settings: vipSettings, user: { id: 5, username: 'bob' } });
+    renderApp('/library/7/42', {
+      backend: backend({ user_id: 5 }),
+      settings: vipSettings,
+      user: { id: 5, username: 'bob' },
+    });
     expect(within(await panel()).getByRole('button', { name: 'download 免费下载' })).toBeTruthy();
   });
 
@@ -452,13 +515,21 @@ describe('the reader', { timeout: 20_000 }, () => {
     let refuse = true;
     const { fetchMock } = renderApp('/library/7/42', {
       user: member,
-      backend: backend({}, {
-        'GET /api/v1/document/download': () =>
-          refuse ? { status: 403, body: { code: 7, message: '魔豆不足，无法下载' } } : { status: 200, body: { url: '/download/abc?document_id=42' } },
-      }),
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/download': () =>
+            refuse
+              ? { status: 403, body: { code: 7, message: '魔豆不足，无法下载' } }
+              : { status: 200, body: { url: '/download/abc?document_id=42' } },
+        },
+      ),
     });
     const panel = await screen.findByRole('region', { name: '下载文档' });
-    const downloads = () => fetchMock.mock.calls.filter(([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download').length;
+    const downloads = () =>
+      fetchMock.mock.calls.filter(
+        ([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download',
+      ).length;
     // The first click asks; 取消 spends nothing.
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
     const asked = within(panel).getByRole('group', { name: '需 5 积分，确定下载？' });

@@ -14,7 +14,13 @@ import { handleUnauthorized } from '../../web/src/app/unauthorized';
 import { initSession } from '../../web/src/features/session/session-store';
 
 export const settings: StartData['settings'] = {
-  system: { sitename: '测试文库', title: '测试文库 · 首页', description: '一个测试站点', keywords: '文档,测试', domain: 'https://docs.example.com' },
+  system: {
+    sitename: '测试文库',
+    title: '测试文库 · 首页',
+    description: '一个测试站点',
+    keywords: '文档,测试',
+    domain: 'https://docs.example.com',
+  },
   footer: { about: '/article/about', feedback: '/article/feedback' },
   security: { enable_register: true },
   display: { show_document_view_count: true, show_document_download_count: true, show_document_favorite_count: true },
@@ -37,7 +43,10 @@ export function scriptedFetch(backend: Backend) {
     const url = new URL(input, 'http://localhost');
     const key = `${init.method ?? 'GET'} ${url.pathname}`;
     const entry = backend[key];
-    const reply = typeof entry === 'function' ? entry(url, init) : (entry ?? { status: 404, body: { code: 5, message: 'not found' } });
+    const reply =
+      typeof entry === 'function'
+        ? entry(url, init)
+        : (entry ?? { status: 404, body: { code: 5, message: 'not found' } });
     return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
       status: reply.status,
       headers: { 'Content-Type': 'application/json' },
@@ -68,7 +77,13 @@ export function holdCalls(
 
 export function renderApp(
   path: string,
-  options: { user?: User; permissions?: Permission[]; backend?: Backend; settings?: StartData['settings']; routeData?: StartData['routeData'] } = {},
+  options: {
+    user?: User;
+    permissions?: Permission[];
+    backend?: Backend;
+    settings?: StartData['settings'];
+    routeData?: StartData['routeData'];
+  } = {},
 ) {
   initSession(window.localStorage);
   const queryClient = createQueryClient();

@@ -22,10 +22,13 @@ const permissionOk = { status: 200, body: { permission: [] } };
 
 type FetchMock = ReturnType<typeof renderApp>['fetchMock'];
 const calls = (fetchMock: FetchMock, method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
 const bodyOf = (fetchMock: FetchMock, method: string, path: string, index = 0) =>
   JSON.parse(String(calls(fetchMock, method, path)[index]?.[1]?.body)) as Record<string, unknown>;
-const queryOf = (fetchMock: FetchMock, path: string, index = 0) => new URL(String(calls(fetchMock, 'GET', path)[index]?.[0]), 'http://localhost').searchParams;
+const queryOf = (fetchMock: FetchMock, path: string, index = 0) =>
+  new URL(String(calls(fetchMock, 'GET', path)[index]?.[0]), 'http://localhost').searchParams;
 
 describe('login by SMS code', () => {
   it('offers no tabs while the site sends no SMS', async () => {
@@ -82,7 +85,10 @@ describe('login by SMS code', () => {
     const { fetchMock } = renderApp('/auth/login', {
       settings: { ...smsSettings, security: { ...settings.security, enable_captcha_sms: true } },
       backend: {
-        'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'sms-cap', captcha: 'data:image/png;base64,AA==', type: 'digit' } },
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'sms-cap', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
         'POST /api/v1/user/sms/code': { status: 429, body: { code: 8, message: '发送太频繁，请60秒后再试' } },
       },
     });
@@ -92,8 +98,17 @@ describe('login by SMS code', () => {
     expect(screen.getByText('请输入验证码')).toBeTruthy();
     await userEvent.type(screen.getByLabelText('验证码'), '7788');
     await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '发送验证码失败' && t.description === '发送太频繁，请60秒后再试')).toBe(true));
-    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({ mobile: '13812345678', type: 'login', captcha: '7788', captcha_id: 'sms-cap' });
+    await waitFor(() =>
+      expect(
+        toasts.value.some((t) => t.title === '发送验证码失败' && t.description === '发送太频繁，请60秒后再试'),
+      ).toBe(true),
+    );
+    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({
+      mobile: '13812345678',
+      type: 'login',
+      captcha: '7788',
+      captcha_id: 'sms-cap',
+    });
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/captcha').length).toBeGreaterThanOrEqual(2));
     expect((screen.getByLabelText('验证码') as HTMLInputElement).value).toBe('');
     expect(queryOf(fetchMock, '/api/v1/user/captcha').get('type')).toBe('sms');
@@ -105,7 +120,10 @@ describe('registration by mobile number', () => {
     const { fetchMock, router } = renderApp('/auth/register', {
       settings: smsSettings,
       backend: {
-        'POST /api/v1/user/register/mobile': { status: 200, body: { user: { id: 9, username: '手机用户123456', mobile: '13912345678' } } },
+        'POST /api/v1/user/register/mobile': {
+          status: 200,
+          body: { user: { id: 9, username: '手机用户123456', mobile: '13912345678' } },
+        },
         'GET /api/v1/user/permission': permissionOk,
       },
     });
@@ -119,7 +137,11 @@ describe('registration by mobile number', () => {
     await userEvent.type(screen.getByLabelText('确认密码'), 'phone-secret');
     await userEvent.click(screen.getByRole('button', { name: '注册' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/register/mobile')).toEqual({ mobile: '13912345678', code: '135790', password: 'phone-secret' });
+    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/register/mobile')).toEqual({
+      mobile: '13912345678',
+      code: '135790',
+      password: 'phone-secret',
+    });
     expect(toasts.value.some((t) => t.title === '注册成功' && t.description === '欢迎加入，手机用户123456')).toBe(true);
   });
 
@@ -149,7 +171,10 @@ describe('password reset by phone', () => {
     await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
     await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/user/sms/code')).toHaveLength(1));
-    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({ mobile: '13812345678', type: 'find_password' });
+    expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({
+      mobile: '13812345678',
+      type: 'find_password',
+    });
     await userEvent.type(screen.getByLabelText('短信验证码'), '112233');
     await userEvent.type(screen.getByLabelText('新密码'), 'new-secret');
     await userEvent.type(screen.getByLabelText('确认新密码'), 'new-secret-2');
@@ -159,7 +184,11 @@ describe('password reset by phone', () => {
     await userEvent.type(screen.getByLabelText('确认新密码'), 'new-secret');
     await userEvent.click(screen.getByRole('button', { name: '重置密码' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
-    expect(bodyOf(fetchMock, 'PUT', '/api/v1/user/findpassword/mobile')).toEqual({ mobile: '13812345678', code: '112233', password: 'new-secret' });
+    expect(bodyOf(fetchMock, 'PUT', '/api/v1/user/findpassword/mobile')).toEqual({
+      mobile: '13812345678',
+      code: '112233',
+      password: 'new-secret',
+    });
   });
 
   it('offers e-mail only while the site can mail the link, and says whom to ask when it can do neither', async () => {
@@ -177,14 +206,14 @@ describe('password reset by phone', () => {
     expect(screen.queryByRole('tab', { name: '手机找回' })).toBeNull();
   });
 
-  it('keeps the e-mail link\'s step two without tabs', async () => {
+  it("keeps the e-mail link's step two without tabs", async () => {
     renderApp('/auth/forgot?email=amy%40example.com&token=t', { settings: smsSettings });
     expect(await screen.findByText('为 amy@example.com 设置新密码。')).toBeTruthy();
     expect(screen.queryByRole('tablist')).toBeNull();
   });
 });
 
-describe('the member\'s mobile number', () => {
+describe("the member's mobile number", () => {
   it('binds a number with a code to it; the profile form no longer edits it but sends it unchanged', async () => {
     const { fetchMock } = renderApp('/member/profile', {
       user: member,
@@ -206,7 +235,11 @@ describe('the member\'s mobile number', () => {
     expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({ mobile: '13712345678', type: 'bind' });
     await userEvent.type(panel.getByLabelText('短信验证码'), '445566');
     await userEvent.click(panel.getByRole('button', { name: '确认绑定' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '绑定成功' && t.description === '手机号已绑定为 137****5678')).toBe(true));
+    await waitFor(() =>
+      expect(toasts.value.some((t) => t.title === '绑定成功' && t.description === '手机号已绑定为 137****5678')).toBe(
+        true,
+      ),
+    );
     expect(bodyOf(fetchMock, 'PUT', '/api/v1/user/mobile')).toEqual({ mobile: '13712345678', code: '445566' });
     expect(session.value.user?.mobile).toBe('13712345678');
 
@@ -216,7 +249,10 @@ describe('the member\'s mobile number', () => {
   });
 
   it('shows the bound number masked and says when the site cannot send SMS', async () => {
-    renderApp('/member/profile', { user: member, backend: { 'GET /api/v1/user': { status: 200, body: { ...member, mobile: '13812340000' } } } });
+    renderApp('/member/profile', {
+      user: member,
+      backend: { 'GET /api/v1/user': { status: 200, body: { ...member, mobile: '13812340000' } } },
+    });
     expect(await screen.findByText('已绑定 138****0000，可用手机号和短信验证码登录、找回密码。')).toBeTruthy();
     expect(screen.getByText('本站暂未开通短信服务，暂不能更换手机号。')).toBeTruthy();
     expect(screen.queryByRole('button', { name: '更换手机号' })).toBeNull();
@@ -225,14 +261,42 @@ describe('the member\'s mobile number', () => {
 
 describe('the SMS admin screens', { timeout: 20_000 }, () => {
   const perm = (id: number, path: string): Permission => ({ id, method: 'GRPC', path, title: path });
-  const userPermissions = [perm(1, '/api.v1.UserAPI/ListUser'), perm(2, '/api.v1.UserAPI/ListSmsLog'), perm(3, '/api.v1.UserAPI/GetSmsStats')];
+  const userPermissions = [
+    perm(1, '/api.v1.UserAPI/ListUser'),
+    perm(2, '/api.v1.UserAPI/ListSmsLog'),
+    perm(3, '/api.v1.UserAPI/GetSmsStats'),
+  ];
   const log = [
-    { id: 12, mobile: '138****0000', purpose: 'login', provider: 'aliyun', status: 2, error: 'isv.BUSINESS_LIMIT_CONTROL: 触发号码天级流控', ip: '203.0.113.9', created_at: '2025-03-01T08:00:00Z' },
-    { id: 11, mobile: '139****1111', purpose: 'register', provider: 'log', status: 1, ip: '203.0.113.8', created_at: '2025-03-01T07:59:00Z' },
+    {
+      id: 12,
+      mobile: '138****0000',
+      purpose: 'login',
+      provider: 'aliyun',
+      status: 2,
+      error: 'isv.BUSINESS_LIMIT_CONTROL: 触发号码天级流控',
+      ip: '203.0.113.9',
+      created_at: '2025-03-01T08:00:00Z',
+    },
+    {
+      id: 11,
+      mobile: '139****1111',
+      purpose: 'register',
+      provider: 'log',
+      status: 1,
+      ip: '203.0.113.8',
+      created_at: '2025-03-01T07:59:00Z',
+    },
   ];
   const stats = {
-    enable: true, provider: 'aliyun', interval: 60, site_last_hour: 2, site_hourly_limit: 500, sent_last_day: 1, failed_last_day: 1,
-    mobile_daily_limit: 10, ip_hourly_limit: 20,
+    enable: true,
+    provider: 'aliyun',
+    interval: 60,
+    site_last_hour: 2,
+    site_hourly_limit: 500,
+    sent_last_day: 1,
+    failed_last_day: 1,
+    mobile_daily_limit: 10,
+    ip_hourly_limit: 20,
   };
 
   it('lists the messages with masked numbers, purpose, provider and result, filtered, and the counters against the limits', async () => {
@@ -256,7 +320,11 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
     const filters = within(screen.getByRole('search', { name: '筛选' }));
     await userEvent.type(filters.getByLabelText('手机号'), '13812340000');
     await userEvent.click(filters.getByRole('button', { name: /搜索/ }));
-    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/sms/list').some(([url]) => String(url).includes('mobile=13812340000'))).toBe(true));
+    await waitFor(() =>
+      expect(
+        calls(fetchMock, 'GET', '/api/v1/user/sms/list').some(([url]) => String(url).includes('mobile=13812340000')),
+      ).toBe(true),
+    );
 
     const counters = within(screen.getByRole('heading', { name: /发送统计与限制/ }).closest('section') as HTMLElement);
     expect(await counters.findByText('全站近 1 小时')).toBeTruthy();
@@ -268,11 +336,13 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
     await userEvent.type(counters.getByLabelText('手机号'), '138 1234 0000');
     await userEvent.click(counters.getByRole('button', { name: '查询' }));
     expect(await counters.findByText('该号码近 24 小时')).toBeTruthy();
-    const lookups = calls(fetchMock, 'GET', '/api/v1/user/sms/stats').map(([url]) => new URL(String(url), 'http://localhost').searchParams.get('mobile'));
+    const lookups = calls(fetchMock, 'GET', '/api/v1/user/sms/stats').map(([url]) =>
+      new URL(String(url), 'http://localhost').searchParams.get('mobile'),
+    );
     expect(lookups).toContain('13812340000');
   });
 
-  it('sends a test message from the SMS config page and names the provider\'s reason when it fails', async () => {
+  it("sends a test message from the SMS config page and names the provider's reason when it fails", async () => {
     let fail = false;
     const { fetchMock } = renderApp('/admin/config/sms', {
       user: admin,
@@ -280,9 +350,23 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
       backend: {
         'GET /api/v1/config/list': {
           status: 200,
-          body: { config: [{ id: 90, name: 'enable', label: '是否启用短信服务', value: 'true', input_type: 'switch', category: 'sms' }] },
+          body: {
+            config: [
+              {
+                id: 90,
+                name: 'enable',
+                label: '是否启用短信服务',
+                value: 'true',
+                input_type: 'switch',
+                category: 'sms',
+              },
+            ],
+          },
         },
-        'POST /api/v1/config/sms/test': () => (fail ? { status: 502, body: { code: 14, message: '短信发送失败：SignatureDoesNotMatch: …' } } : { status: 200, body: {} }),
+        'POST /api/v1/config/sms/test': () =>
+          fail
+            ? { status: 502, body: { code: 14, message: '短信发送失败：SignatureDoesNotMatch: …' } }
+            : { status: 200, body: {} },
       },
     });
     expect(await screen.findByRole('heading', { name: '短信配置' })).toBeTruthy();
@@ -295,6 +379,12 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
     expect(bodyOf(fetchMock, 'POST', '/api/v1/config/sms/test')).toEqual({ mobile: '13800000000' });
     fail = true;
     await userEvent.click(screen.getByRole('button', { name: '发送测试短信' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '测试短信发送失败' && t.description === '短信发送失败：SignatureDoesNotMatch: …')).toBe(true));
+    await waitFor(() =>
+      expect(
+        toasts.value.some(
+          (t) => t.title === '测试短信发送失败' && t.description === '短信发送失败：SignatureDoesNotMatch: …',
+        ),
+      ).toBe(true),
+    );
   });
 });

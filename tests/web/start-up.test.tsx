@@ -26,8 +26,15 @@ describe('start data', () => {
   });
 
   it('reads the JSON the gateway inlines, with < escaped as \\u003c', () => {
-    inlineStartData('{"settings":{"system":{"sitename":"\\u003cb\\u003e文库"}},"navigation":[],"categories":[{"id":1}]}');
-    expect(readStartData()).toEqual({ settings: { system: { sitename: '<b>文库' } }, navigation: [], categories: [{ id: 1 }], routeData: [] });
+    inlineStartData(
+      '{"settings":{"system":{"sitename":"\\u003cb\\u003e文库"}},"navigation":[],"categories":[{"id":1}]}',
+    );
+    expect(readStartData()).toEqual({
+      settings: { system: { sitename: '<b>文库' } },
+      navigation: [],
+      categories: [{ id: 1 }],
+      routeData: [],
+    });
   });
 
   it('treats missing or unreadable start data as absent', () => {
@@ -38,17 +45,30 @@ describe('start data', () => {
 
   it('seeds the query cache and the session, so the first screen needs no request', () => {
     const queryClient = createQueryClient();
-    const start: StartData = { settings, navigation: [], categories: [], user: { id: 2, username: 'amy' }, permissions: [] };
+    const start: StartData = {
+      settings,
+      navigation: [],
+      categories: [],
+      user: { id: 2, username: 'amy' },
+      permissions: [],
+    };
     applyStartData(queryClient, start);
     expect(queryClient.getQueryData(settingsQuery().queryKey)).toBe(settings);
     expect(session.value).toMatchObject({ loggedIn: true, user: { username: 'amy' } });
   });
 
   it("seeds the answers of the page's first calls under the keys their screens read", () => {
-    inlineStartData(JSON.stringify({
-      settings, navigation: [], categories: [],
-      routeData: [{ key: ['banner', 'list', 'website'], data: [{ id: 1, title: '横幅' }] }, { key: 'not a key', data: 1 }],
-    }));
+    inlineStartData(
+      JSON.stringify({
+        settings,
+        navigation: [],
+        categories: [],
+        routeData: [
+          { key: ['banner', 'list', 'website'], data: [{ id: 1, title: '横幅' }] },
+          { key: 'not a key', data: 1 },
+        ],
+      }),
+    );
     const start = readStartData()!;
     expect(start.routeData).toHaveLength(1);
     const queryClient = createQueryClient();

@@ -31,7 +31,16 @@ describe('toast store', () => {
   it('opens a toast with its title, description, color and a close button', () => {
     const id = addToast({ title: '保存成功', description: '资料已更新', color: 'success' });
     expect(toasts.value).toEqual([
-      { id, open: true, title: '保存成功', description: '资料已更新', icon: 'success', color: 'success', actions: [], close: true },
+      {
+        id,
+        open: true,
+        title: '保存成功',
+        description: '资料已更新',
+        icon: 'success',
+        color: 'success',
+        actions: [],
+        close: true,
+      },
     ]);
   });
 
@@ -67,7 +76,12 @@ describe('toast store', () => {
 
   it('titles error toasts with the fallback and shows the server message', () => {
     toastFailure(FAILURE_TITLE.login, { status: 400, data: { code: 3, message: '用户名或密码错误' } });
-    expect(toasts.value[0]).toMatchObject({ title: '登录失败', description: '用户名或密码错误', color: 'error', icon: 'error' });
+    expect(toasts.value[0]).toMatchObject({
+      title: '登录失败',
+      description: '用户名或密码错误',
+      color: 'error',
+      icon: 'error',
+    });
     expect(Object.values(FAILURE_TITLE)).toEqual(['注册失败', '登录失败', '修改失败', '获取权限失败']);
   });
 });
@@ -80,7 +94,12 @@ describe('ToastViewport', () => {
     const onRetry = vi.fn();
     render(<ToastViewport />);
     act(() => {
-      addToast({ title: '上传失败', description: '网络异常', color: 'error', actions: [{ label: '重试', onClick: onRetry }] });
+      addToast({
+        title: '上传失败',
+        description: '网络异常',
+        color: 'error',
+        actions: [{ label: '重试', onClick: onRetry }],
+      });
     });
     expect(screen.getByRole('alert').textContent).toContain('上传失败');
     expect(screen.getByText('网络异常')).toBeTruthy();

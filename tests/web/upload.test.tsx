@@ -65,7 +65,8 @@ const uploadOf = async (name: string) => {
   return ScriptedUpload.sent.find((u) => u.fileName === name) as ScriptedUpload;
 };
 
-const file = (name: string, bytes = 1024) => new File([new Uint8Array(bytes)], name, { type: 'application/octet-stream' });
+const file = (name: string, bytes = 1024) =>
+  new File([new Uint8Array(bytes)], name, { type: 'application/octet-stream' });
 
 function renderUpload(backend: Backend) {
   ScriptedUpload.sent = [];
@@ -82,7 +83,9 @@ describe('member upload', { timeout: 20_000 }, () => {
   it('says why a member may not upload', async () => {
     renderApp('/upload', {
       user: member,
-      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您没有上传文档的权限' } } },
+      backend: {
+        'GET /api/v1/user/caniuploaddocument': { status: 403, body: { code: 7, message: '您没有上传文档的权限' } },
+      },
     });
     expect(await screen.findByText('暂时不能上传文档')).toBeTruthy();
     expect(screen.getByText('您没有上传文档的权限')).toBeTruthy();
@@ -91,22 +94,36 @@ describe('member upload', { timeout: 20_000 }, () => {
   it('uploads several files with a progress bar each; refused and failed files say why and leave the others going', async () => {
     renderUpload({});
     const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
-    await userEvent.upload(input, [file('年度报告.pdf'), file('程序.exe'), file('太大了.docx', 2 * 1024 * 1024), file('讲义.pptx')], {
-      applyAccept: false,
-    });
+    await userEvent.upload(
+      input,
+      [file('年度报告.pdf'), file('程序.exe'), file('太大了.docx', 2 * 1024 * 1024), file('讲义.pptx')],
+      {
+        applyAccept: false,
+      },
+    );
     const items = screen.getByRole('region', { name: '文件列表' });
-    expect(within(within(items).getByRole('listitem', { name: '程序.exe' })).getByRole('alert').textContent).toBe('不支持的文档类型（.exe）');
-    expect(within(within(items).getByRole('listitem', { name: '太大了.docx' })).getByRole('alert').textContent).toBe('文件大小超出限制（最大 1 MB）');
+    expect(within(within(items).getByRole('listitem', { name: '程序.exe' })).getByRole('alert').textContent).toBe(
+      '不支持的文档类型（.exe）',
+    );
+    expect(within(within(items).getByRole('listitem', { name: '太大了.docx' })).getByRole('alert').textContent).toBe(
+      '文件大小超出限制（最大 1 MB）',
+    );
 
     const report = await uploadOf('年度报告.pdf');
     expect([report.method, report.url]).toEqual(['POST', '/api/v1/upload/document']);
     report.progress(512, 1024);
     const bar = screen.getByRole('progressbar', { name: '年度报告.pdf 上传进度' }) as HTMLProgressElement;
     expect(bar.value).toBe(50);
-    expect(within(within(items).getByRole('listitem', { name: '年度报告.pdf' })).getByText('已上传 512 B / 1 KB（50%）')).toBeTruthy();
+    expect(
+      within(within(items).getByRole('listitem', { name: '年度报告.pdf' })).getByText('已上传 512 B / 1 KB（50%）'),
+    ).toBeTruthy();
     const lecture = await uploadOf('讲义.pptx');
     lecture.answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
-    expect(await within(within(items).getByRole('listitem', { name: '讲义.pptx' })).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
+    expect(
+      await within(within(items).getByRole('listitem', { name: '讲义.pptx' })).findByText(
+        '文件已被标记为非法文件，禁止上传',
+      ),
+    ).toBeTruthy();
     report.answer(200, { code: 200, message: 'ok', data: { id: 11 } });
     const done = within(items).getByRole('listitem', { name: '年度报告.pdf' });
     expect(await within(done).findByText('已上传，待发布')).toBeTruthy();
@@ -117,7 +134,9 @@ describe('member upload', { timeout: 20_000 }, () => {
 
   it('takes the title from the file name cleaned as the server stores it, and counts a title of bidi overrides as none', async () => {
     renderUpload({});
-    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('doc\u202efdp.exe.pdf')]);
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('doc\u202efdp.exe.pdf'),
+    ]);
     (await uploadOf('doc\u202efdp.exe.pdf')).answer(200, { code: 200, data: { id: 12 } });
     const item = await screen.findByRole('listitem', { name: 'doc\u202efdp.exe.pdf' });
     await within(item).findByText('已上传，待发布');
@@ -129,18 +148,30 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(item).getByText('请输入文档标题')).toBeTruthy();
   });
 
-  it('checks each file\'s details before publishing, then follows the conversion of what it created', async () => {
+  it("checks each file's details before publishing, then follows the conversion of what it created", async () => {
     fakePolling();
     let created: unknown;
     let status = 1;
-    const published: Document = { id: 5, title: '年度报告', status: 1, category_id: [7], attachment: { hash: 'a'.repeat(32) } };
+    const published: Document = {
+      id: 5,
+      title: '年度报告',
+      status: 1,
+      category_id: [7],
+      attachment: { hash: 'a'.repeat(32) },
+    };
     const { fetchMock } = renderUpload({
       'POST /api/v1/document': (_url, init) => {
         created = JSON.parse(String(init.body));
         return { status: 200, body: {} };
       },
-      'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [{ ...published, status }] : [] } }),
-      'GET /api/v1/document': () => ({ status: 200, body: { ...published, status, convert_progress: { done: 2, total: 5 } } }),
+      'GET /api/v1/document/list': () => ({
+        status: 200,
+        body: { total: 1, document: created ? [{ ...published, status }] : [] },
+      }),
+      'GET /api/v1/document': () => ({
+        status: 200,
+        body: { ...published, status, convert_progress: { done: 2, total: 5 } },
+      }),
     });
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('年度报告.pdf')]);
     (await uploadOf('年度报告.pdf')).answer(200, { code: 200, data: { id: 11 } });
@@ -154,7 +185,9 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(item).getByText('请输入文档标题')).toBeTruthy();
     expect(within(item).getByText('请选择文档分类')).toBeTruthy();
     expect(within(item).getByText('价格必须是不小于 0 的整数')).toBeTruthy();
-    expect(fetchMock.mock.calls.some(([url, init]) => String(url).endsWith('/api/v1/document') && init?.method === 'POST')).toBe(false);
+    expect(
+      fetchMock.mock.calls.some(([url, init]) => String(url).endsWith('/api/v1/document') && init?.method === 'POST'),
+    ).toBe(false);
 
     await userEvent.type(within(item).getByLabelText('标题'), '年度报告');
     await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
@@ -162,13 +195,18 @@ describe('member upload', { timeout: 20_000 }, () => {
     await userEvent.type(screen.getByLabelText('价格', { selector: '#upload-batch-price' }), '5');
     await userEvent.click(screen.getByRole('button', { name: /发布/ }));
     await waitFor(() =>
-      expect(created).toEqual({ category_id: [7], document: [{ title: '年度报告', attachment_id: 11, price: 5, description: '' }] }),
+      expect(created).toEqual({
+        category_id: [7],
+        document: [{ title: '年度报告', attachment_id: 11, price: 5, description: '' }],
+      }),
     );
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('转换中')).toBeTruthy();
     expect(await within(statuses).findByText('已完成 2 / 5 页')).toBeTruthy();
-    expect((within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(2);
+    expect(
+      (within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value,
+    ).toBe(2);
     status = 2;
     await nextPoll();
     expect(await within(statuses).findByText('已转换')).toBeTruthy();
@@ -178,13 +216,19 @@ describe('member upload', { timeout: 20_000 }, () => {
 
 describe('the formats offered', () => {
   it('lists only the formats the server converts now, and refuses the others before sending', async () => {
-    renderUpload({ 'GET /api/v1/document/formats': { status: 200, body: { ext: ['.pdf', '.txt', '.epub', '.mobi', '.azw'] } } });
-    expect(await screen.findByText('支持 PDF、文本、EPUB、MOBI、AZW 格式，可一次选择多个文件，单个文件不超过 1 MB。')).toBeTruthy();
+    renderUpload({
+      'GET /api/v1/document/formats': { status: 200, body: { ext: ['.pdf', '.txt', '.epub', '.mobi', '.azw'] } },
+    });
+    expect(
+      await screen.findByText('支持 PDF、文本、EPUB、MOBI、AZW 格式，可一次选择多个文件，单个文件不超过 1 MB。'),
+    ).toBeTruthy();
     const input = screen.getByTestId('document-files') as HTMLInputElement;
     expect(input.getAttribute('accept')).toBe('.pdf,.txt,.epub,.mobi,.azw');
     await userEvent.upload(input, [file('合同.docx'), file('讲稿.txt')], { applyAccept: false });
     const items = screen.getByRole('region', { name: '文件列表' });
-    expect(within(within(items).getByRole('listitem', { name: '合同.docx' })).getByRole('alert').textContent).toBe('服务器暂时无法转换 .docx 格式的文档');
+    expect(within(within(items).getByRole('listitem', { name: '合同.docx' })).getByRole('alert').textContent).toBe(
+      '服务器暂时无法转换 .docx 格式的文档',
+    );
     expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['讲稿.txt']);
   });
 });
@@ -192,7 +236,13 @@ describe('the formats offered', () => {
 describe('a member whose documents are reviewed', () => {
   it('says a published document waits for review before it is public', async () => {
     let created = false;
-    const waiting: Document = { id: 6, title: '复习资料', status: 6, category_id: [7], attachment: { hash: 'b'.repeat(32) } };
+    const waiting: Document = {
+      id: 6,
+      title: '复习资料',
+      status: 6,
+      category_id: [7],
+      attachment: { hash: 'b'.repeat(32) },
+    };
     renderUpload({
       'POST /api/v1/document': () => {
         created = true;

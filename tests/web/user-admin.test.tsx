@@ -21,7 +21,11 @@ const perm = (id: number, path: string, title: string): Permission => ({ id, met
 type FetchMock = ReturnType<typeof renderApp>['fetchMock'];
 const calls = (fetchMock: FetchMock, method?: string, path?: string) =>
   fetchMock.mock.calls
-    .map(([url, init]) => ({ method: init?.method ?? 'GET', path: new URL(String(url), 'http://localhost').pathname, body: init?.body }))
+    .map(([url, init]) => ({
+      method: init?.method ?? 'GET',
+      path: new URL(String(url), 'http://localhost').pathname,
+      body: init?.body,
+    }))
     .filter((c) => (!method || c.method === method) && (!path || c.path === path));
 
 describe('编辑用户', { timeout: 30_000 }, () => {
@@ -29,9 +33,20 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     { id: 1, username: 'admin', group_id: [1] },
     { id: 5, username: 'bob', group_id: [2], email: 'bob@example.com' },
   ];
-  const permissions = [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'), perm(12, '/api.v1.UserAPI/SetUser', '设置用户')];
+  const permissions = [
+    perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+    perm(12, '/api.v1.UserAPI/SetUser', '设置用户'),
+  ];
   const backend = (writes: Backend): Backend => ({
-    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 1, title: '超级管理员' }, { id: 2, title: '普通用户', is_default: true }] } },
+    'GET /api/v1/group/list': {
+      status: 200,
+      body: {
+        group: [
+          { id: 1, title: '超级管理员' },
+          { id: 2, title: '普通用户', is_default: true },
+        ],
+      },
+    },
     'GET /api/v1/user/list': { status: 200, body: { user: users, total: users.length } },
     'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
     ...writes,
@@ -63,7 +78,9 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('邮箱已存在'));
     expect(calls(fetchMock, 'PUT', '/api/v1/user')).toHaveLength(0);
     expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user/profile')[0]?.body))).toMatchObject({
-      id: 5, email: 'carol@example.com', mobile: '13812345678',
+      id: 5,
+      email: 'carol@example.com',
+      mobile: '13812345678',
     });
     expect(screen.getByRole('form', { name: '编辑用户' })).toBeTruthy();
   });
@@ -72,12 +89,19 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     const { fetchMock } = renderApp('/admin/user/list', {
       user: admin,
       permissions,
-      backend: backend({ 'PUT /api/v1/user/profile': { status: 200, body: {} }, 'PUT /api/v1/user': { status: 200, body: {} } }),
+      backend: backend({
+        'PUT /api/v1/user/profile': { status: 200, body: {} },
+        'PUT /api/v1/user': { status: 200, body: {} },
+      }),
     });
     const listed = await editBob(fetchMock);
     await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
     expect(calls(fetchMock, 'PUT').map((c) => c.path)).toEqual(['/api/v1/user/profile', '/api/v1/user']);
-    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user')[0]?.body))).toEqual({ id: 5, group_id: [2], password: 'new-secret-1' });
+    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user')[0]?.body))).toEqual({
+      id: 5,
+      group_id: [2],
+      password: 'new-secret-1',
+    });
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
   });
 
@@ -92,14 +116,16 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     });
     const listed = await editBob(fetchMock);
     await waitFor(() =>
-      expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe('资料已保存，新密码和用户组未保存：用户组不能为空'),
+      expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe(
+        '资料已保存，新密码和用户组未保存：用户组不能为空',
+      ),
     );
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
   });
 });
 
 describe('用户列表', { timeout: 30_000 }, () => {
-  it('shows the credits each user holds under the name, in the site\'s name of its credits', async () => {
+  it("shows the credits each user holds under the name, in the site's name of its credits", async () => {
     renderApp('/admin/user/list', {
       user: admin,
       permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')],
@@ -107,7 +133,16 @@ describe('用户列表', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
         // The admin's list gives every column; a zero is left out of the answer.
-        'GET /api/v1/user/list': { status: 200, body: { user: [{ id: 5, username: 'bob', group_id: [2], credit_count: 25 }, { id: 6, username: 'eve', group_id: [2] }], total: 2 } },
+        'GET /api/v1/user/list': {
+          status: 200,
+          body: {
+            user: [
+              { id: 5, username: 'bob', group_id: [2], credit_count: 25 },
+              { id: 6, username: 'eve', group_id: [2] },
+            ],
+            total: 2,
+          },
+        },
         'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
       },
     });
@@ -127,8 +162,25 @@ describe('处罚管理', { timeout: 30_000 }, () => {
     const cancelTs = Math.floor(Date.parse('2026-03-04T05:06:00Z') / 1000);
     const created = JSON.stringify([{ u: 1, t: 1, ts: cancelTs - 86_400 }]);
     const rows = [
-      { id: 7, user_id: 5, username: 'bob', type: 2, enable: true, reason: '刷屏', operators: created, created_at: '2026-03-03T05:06:00Z' },
-      { id: 8, user_id: 6, username: 'carol', type: 3, enable: true, operators: created, created_at: '2026-03-03T05:06:00Z' },
+      {
+        id: 7,
+        user_id: 5,
+        username: 'bob',
+        type: 2,
+        enable: true,
+        reason: '刷屏',
+        operators: created,
+        created_at: '2026-03-03T05:06:00Z',
+      },
+      {
+        id: 8,
+        user_id: 6,
+        username: 'carol',
+        type: 3,
+        enable: true,
+        operators: created,
+        created_at: '2026-03-03T05:06:00Z',
+      },
     ];
     const { fetchMock } = renderApp('/admin/user/punishment', {
       user: admin,
@@ -145,7 +197,7 @@ describe('处罚管理', { timeout: 30_000 }, () => {
         },
       },
     });
-    const bob = () => (screen.getByText('bob').closest('tr') as HTMLElement);
+    const bob = () => screen.getByText('bob').closest('tr') as HTMLElement;
     await screen.findByText('bob');
     expect(within(bob()).getByText('永久')).toBeTruthy();
     await userEvent.click(within(bob()).getByRole('button', { name: /结束/ }));
@@ -153,13 +205,18 @@ describe('处罚管理', { timeout: 30_000 }, () => {
     await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/punishment/cancel')).toHaveLength(1));
     await waitFor(() => expect(within(bob()).getByText('已结束')).toBeTruthy());
     expect(within(bob()).queryByText('永久')).toBeNull();
-    expect(within(bob()).getByText(formatDate(new Date(cancelTs * 1000).toISOString(), SHORT_DATE_FORMAT))).toBeTruthy();
+    expect(
+      within(bob()).getByText(formatDate(new Date(cancelTs * 1000).toISOString(), SHORT_DATE_FORMAT)),
+    ).toBeTruthy();
     // The one still in force stays permanent.
     expect(within(screen.getByText('carol').closest('tr') as HTMLElement).getByText('永久')).toBeTruthy();
   });
 
   it('shows the end time of a cancelled punishment that had run out before', async () => {
-    const operators = JSON.stringify([{ u: 1, t: 1, ts: 1_700_000_000 }, { u: 1, t: 3, ts: 1_800_000_000 }]);
+    const operators = JSON.stringify([
+      { u: 1, t: 1, ts: 1_700_000_000 },
+      { u: 1, t: 3, ts: 1_800_000_000 },
+    ]);
     const endTime = new Date(1_750_000_000_000).toISOString();
     renderApp('/admin/user/punishment', {
       user: admin,
@@ -167,7 +224,10 @@ describe('处罚管理', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/punishment/list': {
           status: 200,
-          body: { punishment: [{ id: 9, user_id: 5, username: 'bob', type: 2, enable: false, end_time: endTime, operators }], total: 1 },
+          body: {
+            punishment: [{ id: 9, user_id: 5, username: 'bob', type: 2, enable: false, end_time: endTime, operators }],
+            total: 1,
+          },
         },
       },
     });
@@ -180,10 +240,22 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
   it('says for whom membership was granted, not 创建成功', async () => {
     const { fetchMock } = renderApp('/admin/user/vip', {
       user: admin,
-      permissions: [perm(1, '/api.v1.UserVipAPI/ListUserVip', '会员列表'), perm(2, '/api.v1.UserVipAPI/GrantUserVip', '开通或延长会员')],
+      permissions: [
+        perm(1, '/api.v1.UserVipAPI/ListUserVip', '会员列表'),
+        perm(2, '/api.v1.UserVipAPI/GrantUserVip', '开通或延长会员'),
+      ],
       backend: {
         'GET /api/v1/vip/list': { status: 200, body: { total: 0, user_vip: [] } },
-        'GET /api/v1/user/list': { status: 200, body: { total: 2, user: [{ id: 2, username: 'amy' }, { id: 3, username: 'ben' }] } },
+        'GET /api/v1/user/list': {
+          status: 200,
+          body: {
+            total: 2,
+            user: [
+              { id: 2, username: 'amy' },
+              { id: 3, username: 'ben' },
+            ],
+          },
+        },
         'POST /api/v1/vip/grant': { status: 200, body: {} },
       },
     });
@@ -199,8 +271,14 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
     await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
     await userEvent.click(screen.getByRole('button', { name: '创建' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
-    expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0]?.body))).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
-    await waitFor(() => expect(toasts.value.find((t) => t.title === '开通成功')?.description).toBe('已为 amy 开通会员（30 天）'));
+    expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0]?.body))).toEqual({
+      user_id: [2],
+      days: 30,
+      reason: '活动赠送',
+    });
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '开通成功')?.description).toBe('已为 amy 开通会员（30 天）'),
+    );
     expect(toasts.value.some((t) => t.title === '创建成功')).toBe(false);
   });
 });

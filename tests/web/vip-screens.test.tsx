@@ -33,20 +33,36 @@ const onSale: StartData['settings'] = {
 };
 
 const pending: Order = {
-  id: 7, order_no: '2024050110203012345678', user_id: 2, username: 'amy', plan_code: 'month', plan_title: '月度会员', days: 30,
-  amount: 3000, expires_at: '2099-01-01T00:00:00Z', created_at: '2024-05-01T02:20:30Z',
+  id: 7,
+  order_no: '2024050110203012345678',
+  user_id: 2,
+  username: 'amy',
+  plan_code: 'month',
+  plan_title: '月度会员',
+  days: 30,
+  amount: 3000,
+  expires_at: '2099-01-01T00:00:00Z',
+  created_at: '2024-05-01T02:20:30Z',
 };
 
 const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
-const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+  fetchMock.mock.calls.filter(
+    ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+  );
+const bodyOf = (call: unknown[] | undefined) =>
+  JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
 
 describe('/vip', { timeout: 20_000 }, () => {
-  it('shows the plans (recommended marked), the benefits and the member\'s VIP end date', async () => {
+  it("shows the plans (recommended marked), the benefits and the member's VIP end date", async () => {
     renderApp('/vip', {
       user: member,
       settings: onSale,
-      backend: { 'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '年度会员', end_at: '2099-03-04T05:06:07Z' } } },
+      backend: {
+        'GET /api/v1/vip': {
+          status: 200,
+          body: { user_id: 2, active: true, plan_title: '年度会员', end_at: '2099-03-04T05:06:07Z' },
+        },
+      },
     });
     expect(await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).toBeTruthy();
     const plans = within(await screen.findByRole('list', { name: '会员套餐' }));
@@ -60,19 +76,26 @@ describe('/vip', { timeout: 20_000 }, () => {
     expect(screen.getByText(/有效期至/)).toBeTruthy();
   });
 
-  it('marks a member without VIP with the hero\'s light 普通会员 tag', async () => {
+  it("marks a member without VIP with the hero's light 普通会员 tag", async () => {
     renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
     expect(await screen.findByText('您还不是VIP会员')).toBeTruthy();
     const tag = screen.getByText('普通会员').closest('.semi-tag') as HTMLElement;
     expect(tag.closest('.app-vip__hero')).toBeTruthy();
-    // vip.css gives this class an opaque light background with dark text on the hero (contrast checked in tests/e2e/vip.test.ts).
+    // vip.css gives this class an opaque light background with dark text on the hero (contrast checked in
+    // tests/e2e/vip.test.ts).
     expect(tag.classList.contains('app-vip-state__tag--plain')).toBe(true);
   });
 
   it('goes to the checkout of the chosen plan', async () => {
-    const { router } = renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
+    const { router } = renderApp('/vip', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/vip': { status: 200, body: {} } },
+    });
     await userEvent.click(await screen.findByRole('button', { name: '开通年度会员' }));
-    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/vip/checkout?plan=year'));
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/vip/checkout?plan=year'),
+    );
   });
 
   it('says when VIP is not on sale, and asks visitors to log in', async () => {
@@ -88,7 +111,9 @@ describe('/vip', { timeout: 20_000 }, () => {
 
   it('asks visitors to log in to buy where VIP is on sale', async () => {
     renderApp('/vip', { settings: onSale });
-    const hero = within((await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).closest('section') as HTMLElement);
+    const hero = within(
+      (await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).closest('section') as HTMLElement,
+    );
     expect(hero.getByText('后即可开通VIP会员')).toBeTruthy();
   });
 });
@@ -97,7 +122,10 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   it('orders the plan once however often 立即支付 is clicked, then shows the transfer instructions', async () => {
     const backend: Backend = {
       'POST /api/v1/order': { status: 200, body: pending },
-      'POST /api/v1/order/pay': { status: 200, body: { order: { ...pending, provider: 'manual' }, provider: 'manual', instructions: '请转账至 招商银行 6225' } },
+      'POST /api/v1/order/pay': {
+        status: 200,
+        body: { order: { ...pending, provider: 'manual' }, provider: 'manual', instructions: '请转账至 招商银行 6225' },
+      },
       'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'manual' } },
     };
     const { fetchMock, router } = renderApp('/vip/checkout?plan=month', { user: member, settings: onSale, backend });
@@ -112,13 +140,21 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
     expect(calls(fetchMock, 'POST', '/api/v1/order')).toHaveLength(1);
     expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order')[0])).toEqual({ plan_code: 'month', price: 30 });
-    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({ order_no: pending.order_no, provider: 'manual', device: 'pc' });
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({
+      order_no: pending.order_no,
+      provider: 'manual',
+      device: 'pc',
+    });
     expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`);
     expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
   });
 
   it('does not speak of extending to a member who has no VIP yet', async () => {
-    const { fetchMock } = renderApp('/vip/checkout?plan=month', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
+    const { fetchMock } = renderApp('/vip/checkout?plan=month', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/vip': { status: 200, body: {} } },
+    });
     expect(await screen.findByRole('heading', { name: '确认订单' })).toBeTruthy();
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/vip')).toHaveLength(1));
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
@@ -130,7 +166,12 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     renderApp('/vip/checkout?plan=month', {
       user: member,
       settings: onSale,
-      backend: { 'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' } } },
+      backend: {
+        'GET /api/v1/vip': {
+          status: 200,
+          body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' },
+        },
+      },
     });
     expect(await screen.findByText('30 天（在当前有效期后顺延）')).toBeTruthy();
   });
@@ -141,7 +182,14 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
       settings: onSale,
       backend: {
         'POST /api/v1/order': { status: 200, body: pending },
-        'POST /api/v1/order/pay': { status: 200, body: { order: { ...pending, provider: 'wechat' }, provider: 'wechat', code_url: 'weixin://wxpay/bizpayurl?pr=abc' } },
+        'POST /api/v1/order/pay': {
+          status: 200,
+          body: {
+            order: { ...pending, provider: 'wechat' },
+            provider: 'wechat',
+            code_url: 'weixin://wxpay/bizpayurl?pr=abc',
+          },
+        },
         'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'wechat' } },
       },
     });
@@ -156,7 +204,12 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
-      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' } } },
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
+        },
+      },
     });
     expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
     expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
@@ -170,7 +223,12 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
-      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' } } },
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' },
+        },
+      },
     });
     expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
     expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
@@ -204,7 +262,14 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
 
 describe('member screens', { timeout: 20_000 }, () => {
   it('/member/order lists the orders; pending ones can be paid again or cancelled after a second click', async () => {
-    const paid: Order = { ...pending, id: 8, order_no: '2024050110203012349999', status: 1, provider: 'wechat', paid_at: '2024-05-01T02:30:00Z' };
+    const paid: Order = {
+      ...pending,
+      id: 8,
+      order_no: '2024050110203012349999',
+      status: 1,
+      provider: 'wechat',
+      paid_at: '2024-05-01T02:30:00Z',
+    };
     const { fetchMock, router } = renderApp('/member/order', {
       user: member,
       settings: onSale,
@@ -231,7 +296,10 @@ describe('member screens', { timeout: 20_000 }, () => {
       settings: onSale,
       backend: {
         'GET /api/v1/user': { status: 200, body: { ...member, is_vip: true, vip_end_at: '2099-03-04T05:06:07Z' } },
-        'GET /api/v1/vip': { status: 200, body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' } },
+        'GET /api/v1/vip': {
+          status: 200,
+          body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' },
+        },
       },
     });
     const panel = within((await screen.findByRole('heading', { name: 'VIP会员' })).closest('section') as HTMLElement);
@@ -240,7 +308,12 @@ describe('member screens', { timeout: 20_000 }, () => {
   });
 });
 
-const perm = (id: number, service: string, rpc: string): Permission => ({ id, method: 'GRPC', path: `/api.v1.${service}/${rpc}`, title: rpc });
+const perm = (id: number, service: string, rpc: string): Permission => ({
+  id,
+  method: 'GRPC',
+  path: `/api.v1.${service}/${rpc}`,
+  title: rpc,
+});
 
 describe('admin screens', { timeout: 30_000 }, () => {
   it('/admin/order confirms a transfer with a reason, checked before sending', async () => {
@@ -271,7 +344,15 @@ describe('admin screens', { timeout: 30_000 }, () => {
       user: admin,
       permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'GrantUserVip')],
       backend: {
-        'GET /api/v1/vip/list': { status: 200, body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, plan_title: '月度会员', end_at: '2099-01-01T00:00:00Z' }] } },
+        'GET /api/v1/vip/list': {
+          status: 200,
+          body: {
+            total: 1,
+            user_vip: [
+              { user_id: 2, username: 'amy', active: true, plan_title: '月度会员', end_at: '2099-01-01T00:00:00Z' },
+            ],
+          },
+        },
         'GET /api/v1/user/list': { status: 200, body: { total: 1, user: [{ id: 2, username: 'amy' }] } },
         'POST /api/v1/vip/grant': { status: 200, body: {} },
       },
@@ -283,7 +364,11 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.type(dialog.getByLabelText('原因'), '活动赠送');
     await userEvent.click(dialog.getByRole('button', { name: '延长' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0])).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0])).toEqual({
+      user_id: [2],
+      days: 30,
+      reason: '活动赠送',
+    });
   });
 
   it('/admin/config/vip edits the benefits with the rich-text editor and sends its HTML', async () => {
@@ -293,7 +378,18 @@ describe('admin screens', { timeout: 30_000 }, () => {
       backend: {
         'GET /api/v1/config/list': {
           status: 200,
-          body: { config: [{ id: 11, category: 'vip', name: 'benefits', label: '会员权益说明', input_type: 'textarea', value: '<ul><li>免积分下载</li></ul>' }] },
+          body: {
+            config: [
+              {
+                id: 11,
+                category: 'vip',
+                name: 'benefits',
+                label: '会员权益说明',
+                input_type: 'textarea',
+                value: '<ul><li>免积分下载</li></ul>',
+              },
+            ],
+          },
         },
         'PUT /api/v1/config': { status: 200, body: {} },
         'GET /api/v1/settings': { status: 200, body: onSale },
@@ -313,14 +409,25 @@ describe('admin screens', { timeout: 30_000 }, () => {
     });
   });
 
-  it('/admin/config/vip edits the plans as a table and keeps the config\'s text', async () => {
+  it("/admin/config/vip edits the plans as a table and keeps the config's text", async () => {
     const { fetchMock } = renderApp('/admin/config/vip', {
       user: admin,
       permissions: [perm(1, 'ConfigAPI', 'ListConfig')],
       backend: {
         'GET /api/v1/config/list': {
           status: 200,
-          body: { config: [{ id: 9, category: 'vip', name: 'plans', label: '会员套餐', input_type: 'textarea', value: 'month|月度会员|30|30' }] },
+          body: {
+            config: [
+              {
+                id: 9,
+                category: 'vip',
+                name: 'plans',
+                label: '会员套餐',
+                input_type: 'textarea',
+                value: 'month|月度会员|30|30',
+              },
+            ],
+          },
         },
         'PUT /api/v1/config': { status: 200, body: {} },
         'GET /api/v1/settings': { status: 200, body: onSale },

@@ -1,7 +1,8 @@
 // Runs before the app's code has arrived: its own small module script at the top of the
 // page (see web/vite.config.ts), importing nothing but shared/page-image.ts, which the build
 // keeps in this script's own file, so the browser runs it as soon as it is here. On a
-// document's page (`/library/{category}/{id}`) it preloads the reader's code. The page the gateway serves carries the document itself (its route data)
+// document's page (`/library/{category}/{id}`) it preloads the reader's code. The page the gateway serves carries the
+// document itself (its route data)
 // and has the first page image preloaded already; only a page without it (the gateway's
 // calls were late, or the Vite dev server) has this script ask for the document at once and,
 // when its hash is known, tell the browser to fetch the first page image with high priority.
@@ -11,7 +12,9 @@ import type { RouteName } from '../../shared/routes';
 import { firstPageImagePath } from '../../shared/page-image';
 import type { EarlyResponses } from './api/early-responses';
 
-/** api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app). */
+/**
+ * api/early-responses.ts `EARLY_RESPONSES` (a test keeps them equal: importing it would share a chunk with the app).
+ */
 export const EARLY_RESPONSES_KEY = '__moredocEarlyResponses';
 
 /** The reader's route in the route table. */

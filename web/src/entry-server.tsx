@@ -84,6 +84,8 @@ export async function renderFirstScreen(url: string, start: StartData): Promise<
     </AppProviders>,
   );
   queryClient.clear();
-  const files = context.matches.map((match) => (match.route.handle as RouteHandle | undefined)?.file).filter((file): file is string => !!file);
+  const files = context.matches
+    .map((match) => (match.route.handle as RouteHandle | undefined)?.file)
+    .filter((file): file is string => !!file);
   return { html, files };
 }

@@ -38,19 +38,26 @@ const statements = [
 
 /** The rule of shared/validation.ts at the time of this migration (kept here: a migration never changes). */
 function normalised(value: string): string {
-  const digits = value.trim().replace(/[\s-]/g, '').replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
+  const digits = value
+    .trim()
+    .replace(/[\s-]/g, '')
+    .replace(/^(\+86|0086|86)(?=1\d{10}$)/, '');
   return /^1[3-9]\d{9}$/.test(digits) ? digits : value.trim();
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, statements);
-  const { rows } = await sql<{ id: number; mobile: string }>`SELECT id, mobile FROM ${sql.table('user')} WHERE mobile <> '' ORDER BY id`.execute(db);
+  const { rows } = await sql<{
+    id: number;
+    mobile: string;
+  }>`SELECT id, mobile FROM ${sql.table('user')} WHERE mobile <> '' ORDER BY id`.execute(db);
   const taken = new Set<string>();
   for (const row of rows) {
     let mobile = normalised(row.mobile);
     if (taken.has(mobile)) mobile = '';
     else taken.add(mobile);
-    if (mobile !== row.mobile) await sql`UPDATE ${sql.table('user')} SET mobile = ${mobile} WHERE id = ${row.id}`.execute(db);
+    if (mobile !== row.mobile)
+      await sql`UPDATE ${sql.table('user')} SET mobile = ${mobile} WHERE id = ${row.id}`.execute(db);
   }
   await runStatements(db, [`CREATE UNIQUE INDEX user_mobile ON user (mobile) WHERE mobile <> ''`]);
 }

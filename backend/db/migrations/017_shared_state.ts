@@ -42,5 +42,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of [
     'ALTER TABLE document_content ALTER COLUMN pages TYPE BIGINT',
     'ALTER TABLE reading_position ALTER COLUMN user_id TYPE BIGINT, ALTER COLUMN document_id TYPE BIGINT, ALTER COLUMN page TYPE BIGINT',
-  ]) await sql.raw(statement).execute(db);
+  ])
+    await sql.raw(statement).execute(db);
 }

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { PASSWORD_LENGTH, cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import {
+  PASSWORD_LENGTH,
+  cleanName,
+  emailProblems,
+  normalizeMainlandMobile,
+  passwordProblems,
+  usernameProblems,
+} from '../../../shared/validation';
 import { lockKeys } from '../../db/dialect';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
@@ -9,11 +16,27 @@ import { revokeToken } from '../../platform/auth/session';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import {
-  CAPTCHA_KINDS, DynamicType, addDynamic, checkCaptcha, createMember, emailTaken, findUserByEmail, findUserByMobile, findUserBySignInEmail,
-  findUserByUsername, recordLogin, setPassword, withoutPassword,
+  CAPTCHA_KINDS,
+  DynamicType,
+  addDynamic,
+  checkCaptcha,
+  createMember,
+  emailTaken,
+  findUserByEmail,
+  findUserByMobile,
+  findUserBySignInEmail,
+  findUserByUsername,
+  recordLogin,
+  setPassword,
+  withoutPassword,
 } from '../user/service';
 import {
-  FindPasswordRequest, GetUserCaptchaReply, GetUserCaptchaRequest, LoginReply, RegisterAndLoginRequest, SendEmailCodeRequest,
+  FindPasswordRequest,
+  GetUserCaptchaReply,
+  GetUserCaptchaRequest,
+  LoginReply,
+  RegisterAndLoginRequest,
+  SendEmailCodeRequest,
 } from '../../../shared/messages/user';
 import { vipPeriodOf } from '../vip/service';
 import { insertEmailCode, latestEmailCode, markEmailCode } from './store';
@@ -33,7 +56,10 @@ const passwordFingerprint = (hash: string) => crypto.createHash('sha256').update
 
 export const accountRpcs = [
   rpc('Register', {
-    http: 'POST /api/v1/user/register', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
+    http: 'POST /api/v1/user/register',
+    request: RegisterAndLoginRequest,
+    response: LoginReply,
+    auth: 'public',
     async handler(req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       if (!cfg.bool('security', 'enable_register')) throw badRequest('系统未开放注册');
@@ -41,7 +67,9 @@ export const accountRpcs = [
       const verifyEmail = cfg.bool('security', 'enable_verify_register_email');
       const username = cleanName(req.username);
       assertValid([
-        ...usernameProblems(username), ...passwordProblems(req.password), ...emailProblems(req.email, verifyEmail),
+        ...usernameProblems(username),
+        ...passwordProblems(req.password),
+        ...emailProblems(req.email, verifyEmail),
       ]);
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, true);
       if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
@@ -56,28 +84,45 @@ export const accountRpcs = [
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       const award = Math.max(cfg.int('score', 'register'), 0);
       // mapUnique: a concurrent registration of the same name loses with 409, not 500.
-      const user = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        // E-mail addresses are not unique in the table: registrations with one address take
-        // turns, and the one that comes second finds the first.
-        if (req.email) {
-          await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
-          if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
-        }
-        const inserted = await createMember(trx, {
-          username, password, email: req.email, register_ip: ctx.ip, last_login_ip: ctx.ip,
-          login_at: new Date().toISOString(), credit_count: award,
-        });
-        if (award > 0) await addDynamic(trx, inserted.id, DynamicType.Register, `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
-        if (codeId) await markEmailCode(trx, codeId, 'used');
-        return inserted;
-      }), '用户名已存在');
+      const user = await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          // E-mail addresses are not unique in the table: registrations with one address take
+          // turns, and the one that comes second finds the first.
+          if (req.email) {
+            await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
+            if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
+          }
+          const inserted = await createMember(trx, {
+            username,
+            password,
+            email: req.email,
+            register_ip: ctx.ip,
+            last_login_ip: ctx.ip,
+            login_at: new Date().toISOString(),
+            credit_count: award,
+          });
+          if (award > 0)
+            await addDynamic(
+              trx,
+              inserted.id,
+              DynamicType.Register,
+              `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`,
+            );
+          if (codeId) await markEmailCode(trx, codeId, 'used');
+          return inserted;
+        }),
+        '用户名已存在',
+      );
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
     },
   }),
 
   rpc('Login', {
-    http: 'POST /api/v1/user/login', request: RegisterAndLoginRequest, response: LoginReply, auth: 'public',
+    http: 'POST /api/v1/user/login',
+    request: RegisterAndLoginRequest,
+    response: LoginReply,
+    auth: 'public',
     async handler(req, ctx) {
       // Usernames never look like mobile numbers or e-mail addresses, so either names the
       // account it is bound to. Cleaned as it was when the account was made (cleanName).
@@ -88,11 +133,15 @@ export const accountRpcs = [
       assertValid([...nameProblems, ...passwordProblems(req.password)]);
       // A right captcha outlives a wrong password (no retyping), for a few attempts only.
       await checkCaptcha(ctx, 'login', req.captcha_id, req.captcha, false);
-      const user = mobile ? await findUserByMobile(ctx.db, mobile)
-        : email ? await findUserBySignInEmail(ctx.db, email)
+      const user = mobile
+        ? await findUserByMobile(ctx.db, mobile)
+        : email
+          ? await findUserBySignInEmail(ctx.db, email)
           : await findUserByUsername(ctx.db, name);
       // Hash even for unknown users so that timing does not reveal which usernames exist.
-      const ok = user ? await verifyPassword(req.password, user.password) : (await hashPassword(req.password, ctx.app.passwordCost), false);
+      const ok = user
+        ? await verifyPassword(req.password, user.password)
+        : (await hashPassword(req.password, ctx.app.passwordCost), false);
       if (!user || !ok) {
         await ctx.app.captcha.failedAttempt(req.captcha_id);
         throw badRequest('用户名或密码错误');
@@ -102,12 +151,17 @@ export const accountRpcs = [
       const { token } = await ctx.app.tokens.issue(user.id);
       // The SPA keeps this user for the session: it says whether they are VIP, as GetUser does.
       const vip = await vipPeriodOf(ctx.db, user.id);
-      return { token, user: { ...withoutPassword(user), is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null } };
+      return {
+        token,
+        user: { ...withoutPassword(user), is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null },
+      };
     },
   }),
 
   rpc('Logout', {
-    http: 'DELETE /api/v1/user/logout', auth: 'public', input: 'none',
+    http: 'DELETE /api/v1/user/logout',
+    auth: 'public',
+    input: 'none',
     async handler(_req, ctx) {
       const token = bearerFromHeader(ctx.request.headers.authorization);
       const claims = token ? await ctx.app.tokens.verify(token) : null;
@@ -117,7 +171,10 @@ export const accountRpcs = [
   }),
 
   rpc('GetUserCaptcha', {
-    http: 'GET /api/v1/user/captcha', request: GetUserCaptchaRequest, response: GetUserCaptchaReply, auth: 'public',
+    http: 'GET /api/v1/user/captcha',
+    request: GetUserCaptchaRequest,
+    response: GetUserCaptchaReply,
+    auth: 'public',
     async handler(req, ctx) {
       if (!(CAPTCHA_KINDS as readonly string[]).includes(req.type)) throw badRequest('不支持的验证码类型');
       const cfg = await ctx.app.settings.snapshot();
@@ -134,7 +191,9 @@ export const accountRpcs = [
   }),
 
   rpc('FindPasswordStepOne', {
-    http: 'POST /api/v1/user/findpassword/stepone', request: FindPasswordRequest, auth: 'public',
+    http: 'POST /api/v1/user/findpassword/stepone',
+    request: FindPasswordRequest,
+    auth: 'public',
     async handler(req, ctx) {
       assertValid(emailProblems(req.email, true));
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, false);
@@ -156,17 +215,25 @@ export const accountRpcs = [
       await ctx.app.mailer.send({
         to: user.email,
         subject: `【${sitename}】找回密码`,
-        html: `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>`
-          + `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
+        html:
+          `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>` +
+          `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
       });
       return {};
     },
   }),
 
   rpc('FindPasswordStepTwo', {
-    http: 'PUT /api/v1/user/findpassword/steptwo', request: FindPasswordRequest, auth: 'public',
+    http: 'PUT /api/v1/user/findpassword/steptwo',
+    request: FindPasswordRequest,
+    auth: 'public',
     async handler(req, ctx) {
-      assertValid([...emailProblems(req.email, true), ...(req.password.length < PASSWORD_LENGTH.min ? [`密码长度不能小于${PASSWORD_LENGTH.min}位`] : passwordProblems(req.password))]);
+      assertValid([
+        ...emailProblems(req.email, true),
+        ...(req.password.length < PASSWORD_LENGTH.min
+          ? [`密码长度不能小于${PASSWORD_LENGTH.min}位`]
+          : passwordProblems(req.password)),
+      ]);
       if (!req.token) throw badRequest('找回密码 token 无效');
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, true);
       let claims: { jti?: string; pwd?: unknown };
@@ -189,7 +256,9 @@ export const accountRpcs = [
   }),
 
   rpc('SendEmailCode', {
-    http: 'POST /api/v1/user/email/code', request: SendEmailCodeRequest, auth: 'public',
+    http: 'POST /api/v1/user/email/code',
+    request: SendEmailCodeRequest,
+    auth: 'public',
     async handler(req, ctx) {
       assertValid(emailProblems(req.email, true));
       const cfg = await ctx.app.settings.snapshot();
@@ -199,7 +268,8 @@ export const accountRpcs = [
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       const latest = await latestEmailCode(ctx.db, req.email, false);
-      if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS) throw badRequest('发送太频繁，请稍后再试');
+      if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+        throw badRequest('发送太频繁，请稍后再试');
       await ctx.app.mailer.assertConfigured();
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
       const codeId = await insertEmailCode(ctx.db, { email: req.email, code, ip: ctx.ip });

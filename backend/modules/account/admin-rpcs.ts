@@ -1,5 +1,11 @@
 import { SUPER_USER_ID, grpcPermissionPath } from '../../../shared/permissions';
-import { cleanName, emailProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import {
+  cleanName,
+  emailProblems,
+  normalizeMainlandMobile,
+  passwordProblems,
+  usernameProblems,
+} from '../../../shared/validation';
 import type { Database } from '../../db';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
@@ -9,10 +15,32 @@ import { rpc } from '../../platform/rpc';
 import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
 import { vipPeriodOf } from '../vip/service';
 import {
-  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addDynamic, anyHasContent, deleteUsers, emailTaken, findUserByUsername,
-  insertUser, listUsers, mobileTaken, setPassword, updateProfile, userOr404, withoutPassword, type UserRow,
+  DynamicType,
+  PUBLIC_LIST_COLUMNS,
+  PUBLIC_PROFILE_COLUMNS,
+  addDynamic,
+  anyHasContent,
+  deleteUsers,
+  emailTaken,
+  findUserByUsername,
+  insertUser,
+  listUsers,
+  mobileTaken,
+  setPassword,
+  updateProfile,
+  userOr404,
+  withoutPassword,
+  type UserRow,
 } from '../user/service';
-import { DeleteUserRequest, GetUserRequest, ListUserReply, ListUserRequest, SetUserRequest, UpdateUserPasswordRequest, User } from '../../../shared/messages/user';
+import {
+  DeleteUserRequest,
+  GetUserRequest,
+  ListUserReply,
+  ListUserRequest,
+  SetUserRequest,
+  UpdateUserPasswordRequest,
+  User,
+} from '../../../shared/messages/user';
 
 // UserAPI: profiles, passwords and the admin's user management.
 
@@ -25,7 +53,8 @@ const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword')
  */
 async function profileMobile(db: Database, target: UserRow, input: string, permitted: boolean): Promise<string> {
   const typed = input.trim();
-  if (typed === target.mobile || (typed !== '' && normalizeMainlandMobile(typed) === target.mobile)) return target.mobile;
+  if (typed === target.mobile || (typed !== '' && normalizeMainlandMobile(typed) === target.mobile))
+    return target.mobile;
   if (!permitted) throw badRequest('手机号需通过短信验证码绑定');
   if (typed === '') return '';
   const mobile = normalizeMainlandMobile(typed);
@@ -36,7 +65,11 @@ async function profileMobile(db: Database, target: UserRow, input: string, permi
 
 export const adminRpcs = [
   rpc('GetUser', {
-    http: 'GET /api/v1/user', request: GetUserRequest, response: User, auth: 'public', permission: '根据ID查询用户',
+    http: 'GET /api/v1/user',
+    request: GetUserRequest,
+    response: User,
+    auth: 'public',
+    permission: '根据ID查询用户',
     async handler(req, ctx) {
       const id = req.id > 0 ? req.id : ctx.user?.id;
       if (!id) throw badRequest('ID错误');
@@ -45,12 +78,20 @@ export const adminRpcs = [
       const full = ctx.permitted || self;
       // Oneself: whether VIP and until when (the gateway inlines this user in the start data).
       const vip = self ? await vipPeriodOf(ctx.db, id) : null;
-      return { ...pick(user, full ? null : PUBLIC_PROFILE_COLUMNS), remark: '', is_vip: vip?.active ?? false, vip_end_at: vip?.endAt ?? null };
+      return {
+        ...pick(user, full ? null : PUBLIC_PROFILE_COLUMNS),
+        remark: '',
+        is_vip: vip?.active ?? false,
+        vip_end_at: vip?.endAt ?? null,
+      };
     },
   }),
 
   rpc('UpdateUserPassword', {
-    http: 'PUT /api/v1/user/password', request: UpdateUserPasswordRequest, auth: 'login', permission: '修改他人密码',
+    http: 'PUT /api/v1/user/password',
+    request: UpdateUserPasswordRequest,
+    auth: 'login',
+    permission: '修改他人密码',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const targetId = req.id > 0 ? req.id : me.id;
@@ -71,14 +112,18 @@ export const adminRpcs = [
   }),
 
   rpc('UpdateUserProfile', {
-    http: 'PUT /api/v1/user/profile', request: User, auth: 'login', permission: '更新用户资料',
+    http: 'PUT /api/v1/user/profile',
+    request: User,
+    auth: 'login',
+    permission: '更新用户资料',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
       const target = await userOr404(ctx.db, req.id);
       assertValid(emailProblems(req.email, false));
       const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
-      if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar)) throw badRequest('头像地址必须是上传后的图片地址');
+      if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar))
+        throw badRequest('头像地址必须是上传后的图片地址');
       const fields = {
         mobile,
         email: req.email,
@@ -91,16 +136,22 @@ export const adminRpcs = [
       };
       if (await emailTaken(ctx.db, req.email, target.id)) throw conflict('邮箱已存在');
       // mapUnique: a number bound elsewhere meanwhile loses with 409, not 500.
-      await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        await updateProfile(trx, target.id, fields);
-        if (target.id === me.id) await addDynamic(trx, me.id, DynamicType.Profile, '更新了个人资料');
-      }), '该手机号已绑定其他账号');
+      await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          await updateProfile(trx, target.id, fields);
+          if (target.id === me.id) await addDynamic(trx, me.id, DynamicType.Profile, '更新了个人资料');
+        }),
+        '该手机号已绑定其他账号',
+      );
       return {};
     },
   }),
 
   rpc('DeleteUser', {
-    http: 'DELETE /api/v1/user', request: DeleteUserRequest, auth: 'perm', permission: '删除用户',
+    http: 'DELETE /api/v1/user',
+    request: DeleteUserRequest,
+    auth: 'perm',
+    permission: '删除用户',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const ids = requireIds(req.id, '用户').filter((id) => id !== SUPER_USER_ID);
@@ -108,7 +159,8 @@ export const adminRpcs = [
       const caller = await userOr404(ctx.db, me.id);
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');
       if (!ids.length) return {};
-      if (await anyHasContent(ctx.db, ids)) throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
+      if (await anyHasContent(ctx.db, ids))
+        throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
       await ctx.db.transaction().execute(async (trx) => {
         const groups = [...(await groupIdsOf(trx, ids)).values()].flat();
         await deleteUsers(trx, ids);
@@ -119,30 +171,46 @@ export const adminRpcs = [
   }),
 
   rpc('AddUser', {
-    http: 'POST /api/v1/user', request: SetUserRequest, auth: 'perm', permission: '新增用户',
+    http: 'POST /api/v1/user',
+    request: SetUserRequest,
+    auth: 'perm',
+    permission: '新增用户',
     async handler(req, ctx) {
       const groupIds = positiveIds(req.group_id);
       const username = cleanName(req.username);
-      assertValid([...usernameProblems(username), ...passwordProblems(req.password), ...emailProblems(req.email, false),
-        ...(groupIds.length ? [] : ['用户组不能为空'])]);
+      assertValid([
+        ...usernameProblems(username),
+        ...passwordProblems(req.password),
+        ...emailProblems(req.email, false),
+        ...(groupIds.length ? [] : ['用户组不能为空']),
+      ]);
       await assertGroupsExist(ctx.db, groupIds);
       if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
       if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
       const password = await hashPassword(req.password, ctx.app.passwordCost);
-      await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        const user = await insertUser(trx, { username, password, email: req.email });
-        await setUserGroups(trx, user.id, groupIds);
-      }), '用户名已存在');
+      await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          const user = await insertUser(trx, { username, password, email: req.email });
+          await setUserGroups(trx, user.id, groupIds);
+        }),
+        '用户名已存在',
+      );
       return {};
     },
   }),
 
   rpc('SetUser', {
-    http: 'PUT /api/v1/user', request: SetUserRequest, auth: 'perm', permission: '设置用户密码与分组',
+    http: 'PUT /api/v1/user',
+    request: SetUserRequest,
+    auth: 'perm',
+    permission: '设置用户密码与分组',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择用户（参数 id）');
       const groupIds = positiveIds(req.group_id);
-      assertValid([...(groupIds.length ? [] : ['用户组不能为空']), ...(req.password ? passwordProblems(req.password) : [])]);
+      assertValid([
+        ...(groupIds.length ? [] : ['用户组不能为空']),
+        ...(req.password ? passwordProblems(req.password) : []),
+      ]);
       await userOr404(ctx.db, req.id);
       await assertGroupsExist(ctx.db, groupIds);
       const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
@@ -155,7 +223,11 @@ export const adminRpcs = [
   }),
 
   rpc('ListUser', {
-    http: 'GET /api/v1/user/list', request: ListUserRequest, response: ListUserReply, auth: 'public', permission: '查看用户列表',
+    http: 'GET /api/v1/user/list',
+    request: ListUserRequest,
+    response: ListUserReply,
+    auth: 'public',
+    permission: '查看用户列表',
     async handler(req, ctx) {
       const limited = req.limit > 0;
       const ids = positiveIds(req.id);
@@ -169,7 +241,10 @@ export const adminRpcs = [
         page: limited ? 1 : Math.max(req.page, 1),
         withTotal: !limited && !ids.length,
       });
-      const groups = await groupIdsOf(ctx.db, rows.map((r) => r.id));
+      const groups = await groupIdsOf(
+        ctx.db,
+        rows.map((r) => r.id),
+      );
       const user = rows.map((row) => ({
         ...pick(withoutPassword(row), ctx.permitted ? null : PUBLIC_LIST_COLUMNS),
         group_id: groups.get(row.id) ?? [],

@@ -21,14 +21,19 @@ async function assertAllowed(ctx: RpcContext, barredBy: PunishmentType, flag: Fe
 
 export const memberRpcs = [
   rpc('GetUserPermissions', {
-    http: 'GET /api/v1/user/permission', response: GetUserPermissionsReply, auth: 'login', input: 'none',
+    http: 'GET /api/v1/user/permission',
+    response: GetUserPermissionsReply,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       return { permission: await permissionsOf(ctx.db, ctx.requireUser().id) };
     },
   }),
 
   rpc('CanIUploadDocument', {
-    http: 'GET /api/v1/user/caniuploaddocument', auth: 'login', input: 'none',
+    http: 'GET /api/v1/user/caniuploaddocument',
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       if (!(await mayUpload(ctx.db, ctx.requireUser().id))) throw forbidden('您没有上传文档的权限');
       return {};
@@ -36,7 +41,9 @@ export const memberRpcs = [
   }),
 
   rpc('CanIPublishArticle', {
-    http: 'GET /api/v1/user/canipublisharticle', auth: 'login', input: 'none',
+    http: 'GET /api/v1/user/canipublisharticle',
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       await assertAllowed(ctx, PunishmentType.NoArticle, 'enable_article', '您没有发布文章的权限');
       return {};
@@ -44,15 +51,26 @@ export const memberRpcs = [
   }),
 
   rpc('ListUserDynamic', {
-    http: 'GET /api/v1/user/dynamic', request: PageRequest('ListUserDynamicRequest'), response: ListUserDynamicReply, auth: 'login',
+    http: 'GET /api/v1/user/dynamic',
+    request: PageRequest('ListUserDynamicRequest'),
+    response: ListUserDynamicReply,
+    auth: 'login',
     async handler(req, ctx) {
-      const { rows, total } = await listDynamics(ctx.db, ctx.requireUser().id, Math.max(req.page, 1), clamp(req.size, 10, 100));
+      const { rows, total } = await listDynamics(
+        ctx.db,
+        ctx.requireUser().id,
+        Math.max(req.page, 1),
+        clamp(req.size, 10, 100),
+      );
       return { dynamic: rows, total };
     },
   }),
 
   rpc('SignToday', {
-    http: 'PUT /api/v1/user/sign', response: Sign, auth: 'login', input: 'none',
+    http: 'PUT /api/v1/user/sign',
+    response: Sign,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       const me = ctx.requireUser();
       const cfg = await ctx.app.settings.snapshot();
@@ -62,7 +80,12 @@ export const memberRpcs = [
         return await ctx.db.transaction().execute(async (trx) => {
           const sign = await insertSign(trx, { user_id: me.id, sign_at: signAt, ip: ctx.ip, award });
           if (award > 0) await addCredit(trx, me.id, award);
-          await addDynamic(trx, me.id, DynamicType.Sign, `签到成功，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`);
+          await addDynamic(
+            trx,
+            me.id,
+            DynamicType.Sign,
+            `签到成功，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`,
+          );
           return sign;
         });
       } catch (error) {
@@ -73,7 +96,10 @@ export const memberRpcs = [
   }),
 
   rpc('GetSignedToday', {
-    http: 'GET /api/v1/user/sign', response: Sign, auth: 'login', input: 'none',
+    http: 'GET /api/v1/user/sign',
+    response: Sign,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       const sign = await findSign(ctx.db, ctx.requireUser().id, localDateKey());
       if (!sign) throw notFound('您今天还没有签到');
@@ -82,7 +108,10 @@ export const memberRpcs = [
   }),
 
   rpc('ListUserGroup', {
-    http: 'GET /api/v1/user/group', response: ListUserGroupReply, auth: 'login', input: 'none',
+    http: 'GET /api/v1/user/group',
+    response: ListUserGroupReply,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       return { group: await groupsOfUser(ctx.db, ctx.requireUser().id) };
     },

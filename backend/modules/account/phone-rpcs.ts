@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_PURPOSES, type SmsCodePurpose } from '../../../shared/constants';
-import { cleanName, maskMobile, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems } from '../../../shared/validation';
+import {
+  cleanName,
+  maskMobile,
+  mobileProblems,
+  normalizeMainlandMobile,
+  passwordProblems,
+  usernameProblems,
+} from '../../../shared/validation';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { hashPassword } from '../../platform/auth/password';
@@ -9,11 +16,29 @@ import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, mapUnique } from '../../wire/request';
 import { sendVerificationCode, spendCode } from '../sms/service';
 import {
-  DynamicType, addDynamic, checkCaptcha, createMember, findUserByMobile, findUserByUsername, getUser, mobileTaken, recordLogin, setPassword,
-  updateProfile, withoutPassword, type UserRow,
+  DynamicType,
+  addDynamic,
+  checkCaptcha,
+  createMember,
+  findUserByMobile,
+  findUserByUsername,
+  getUser,
+  mobileTaken,
+  recordLogin,
+  setPassword,
+  updateProfile,
+  withoutPassword,
+  type UserRow,
 } from '../user/service';
 import {
-  BindMobileRequest, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, SendSmsCodeReply, SendSmsCodeRequest,
+  BindMobileRequest,
+  LoginReply,
+  MobileFindPasswordRequest,
+  MobileLoginReply,
+  MobileLoginRequest,
+  MobileRegisterRequest,
+  SendSmsCodeReply,
+  SendSmsCodeRequest,
 } from '../../../shared/messages/user';
 
 // UserAPI, ours (docs/api.md §6): the mobile-number flows. A code is sent by SendSmsCode and
@@ -44,9 +69,12 @@ function assertRegistrationOpen(cfg: ConfigSnapshot): void {
   if (cfg.bool('security', 'is_close')) throw badRequest('网站已关闭，暂时不允许注册');
 }
 
-const registrationOpen = (cfg: ConfigSnapshot) => cfg.bool('security', 'enable_register') && !cfg.bool('security', 'is_close');
+const registrationOpen = (cfg: ConfigSnapshot) =>
+  cfg.bool('security', 'enable_register') && !cfg.bool('security', 'is_close');
 
-/** Where registration is closed, a number without an account cannot sign in: said before a code is sent, or after it. */
+/**
+ * Where registration is closed, a number without an account cannot sign in: said before a code is sent, or after it.
+ */
 const NO_ACCOUNT_CLOSED = '该手机号尚未注册，本站暂未开放注册';
 
 /**
@@ -56,19 +84,33 @@ const NO_ACCOUNT_CLOSED = '该手机号尚未注册，本站暂未开放注册';
  * one that nobody knows; 找回密码 by the number sets one.
  */
 async function createMobileMember(
-  ctx: RpcContext, cfg: ConfigSnapshot, fields: { mobile: string; username?: string; password?: string },
+  ctx: RpcContext,
+  cfg: ConfigSnapshot,
+  fields: { mobile: string; username?: string; password?: string },
 ): Promise<UserRow> {
-  const username = fields.username || await generatedUsername(ctx.db);
-  const password = await hashPassword(fields.password || crypto.randomBytes(24).toString('base64url'), ctx.app.passwordCost);
+  const username = fields.username || (await generatedUsername(ctx.db));
+  const password = await hashPassword(
+    fields.password || crypto.randomBytes(24).toString('base64url'),
+    ctx.app.passwordCost,
+  );
   const award = Math.max(cfg.int('score', 'register'), 0);
-  return mapUnique(ctx.db.transaction().execute(async (trx) => {
-    const inserted = await createMember(trx, {
-      username, password, mobile: fields.mobile, register_ip: ctx.ip, last_login_ip: ctx.ip, login_at: new Date().toISOString(), credit_count: award,
-    });
-    const credits = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
-    await addDynamic(trx, inserted.id, DynamicType.Register, `通过手机号注册成为会员${credits}`);
-    return inserted;
-  }), '用户名或手机号已被注册');
+  return mapUnique(
+    ctx.db.transaction().execute(async (trx) => {
+      const inserted = await createMember(trx, {
+        username,
+        password,
+        mobile: fields.mobile,
+        register_ip: ctx.ip,
+        last_login_ip: ctx.ip,
+        login_at: new Date().toISOString(),
+        credit_count: award,
+      });
+      const credits = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
+      await addDynamic(trx, inserted.id, DynamicType.Register, `通过手机号注册成为会员${credits}`);
+      return inserted;
+    }),
+    '用户名或手机号已被注册',
+  );
 }
 
 /** A free `手机用户` and six random digits, for members who register without a name (they sign in by number). */
@@ -82,7 +124,10 @@ async function generatedUsername(db: Database): Promise<string> {
 
 export const phoneRpcs = [
   rpc('SendSmsCode', {
-    http: 'POST /api/v1/user/sms/code', request: SendSmsCodeRequest, response: SendSmsCodeReply, auth: 'public',
+    http: 'POST /api/v1/user/sms/code',
+    request: SendSmsCodeRequest,
+    response: SendSmsCodeReply,
+    auth: 'public',
     async handler(req, ctx) {
       const purpose = purposeOf(req.type);
       const mobile = mobileOr400(req.mobile);
@@ -99,13 +144,17 @@ export const phoneRpcs = [
       // A login code for a number that could neither sign in nor register is never texted; this
       // says which numbers have accounts, but only while registration is closed and only behind
       // the captcha and the rate limits.
-      if (purpose === 'login' && !registrationOpen(cfg) && !(await findUserByMobile(ctx.db, mobile))) throw notFound(NO_ACCOUNT_CLOSED);
+      if (purpose === 'login' && !registrationOpen(cfg) && !(await findUserByMobile(ctx.db, mobile)))
+        throw notFound(NO_ACCOUNT_CLOSED);
       return sendVerificationCode(ctx.app, { mobile, purpose, ip: ctx.ip });
     },
   }),
 
   rpc('RegisterByMobile', {
-    http: 'POST /api/v1/user/register/mobile', request: MobileRegisterRequest, response: LoginReply, auth: 'public',
+    http: 'POST /api/v1/user/register/mobile',
+    request: MobileRegisterRequest,
+    response: LoginReply,
+    auth: 'public',
     async handler(req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       assertRegistrationOpen(cfg);
@@ -113,7 +162,7 @@ export const phoneRpcs = [
       const mobile = mobileOr400(req.mobile);
       const chosen = cleanName(req.username);
       assertValid([...(req.username ? usernameProblems(chosen) : []), ...passwordProblems(req.password)]);
-      if (chosen && await findUserByUsername(ctx.db, chosen)) throw conflict('用户名已存在');
+      if (chosen && (await findUserByUsername(ctx.db, chosen))) throw conflict('用户名已存在');
       await spendCode(ctx.db, mobile, 'register', req.code);
       if (await findUserByMobile(ctx.db, mobile)) throw conflict('该手机号已注册，请直接登录');
       const user = await createMobileMember(ctx, cfg, { mobile, username: chosen, password: req.password });
@@ -123,7 +172,10 @@ export const phoneRpcs = [
   }),
 
   rpc('LoginByMobile', {
-    http: 'POST /api/v1/user/login/mobile', request: MobileLoginRequest, response: MobileLoginReply, auth: 'public',
+    http: 'POST /api/v1/user/login/mobile',
+    request: MobileLoginRequest,
+    response: MobileLoginReply,
+    auth: 'public',
     async handler(req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       assertSmsEnabled(cfg);
@@ -146,7 +198,9 @@ export const phoneRpcs = [
   }),
 
   rpc('FindPasswordByMobile', {
-    http: 'PUT /api/v1/user/findpassword/mobile', request: MobileFindPasswordRequest, auth: 'public',
+    http: 'PUT /api/v1/user/findpassword/mobile',
+    request: MobileFindPasswordRequest,
+    auth: 'public',
     async handler(req, ctx) {
       assertSmsEnabled(await ctx.app.settings.snapshot());
       const mobile = mobileOr400(req.mobile);
@@ -164,7 +218,9 @@ export const phoneRpcs = [
   }),
 
   rpc('BindMobile', {
-    http: 'PUT /api/v1/user/mobile', request: BindMobileRequest, auth: 'login',
+    http: 'PUT /api/v1/user/mobile',
+    request: BindMobileRequest,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       assertSmsEnabled(await ctx.app.settings.snapshot());
@@ -172,10 +228,13 @@ export const phoneRpcs = [
       if ((await getUser(ctx.db, me.id)).mobile === mobile) throw badRequest('该手机号已绑定当前账号');
       await spendCode(ctx.db, mobile, 'bind', req.code);
       if (await mobileTaken(ctx.db, mobile, me.id)) throw conflict('该手机号已绑定其他账号');
-      await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        await updateProfile(trx, me.id, { mobile });
-        await addDynamic(trx, me.id, DynamicType.Profile, `绑定了手机号 ${maskMobile(mobile)}`);
-      }), '该手机号已绑定其他账号');
+      await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          await updateProfile(trx, me.id, { mobile });
+          await addDynamic(trx, me.id, DynamicType.Profile, `绑定了手机号 ${maskMobile(mobile)}`);
+        }),
+        '该手机号已绑定其他账号',
+      );
       return {};
     },
   }),

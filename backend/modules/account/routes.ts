@@ -11,4 +11,10 @@ import { smsLogRpcs } from './sms-log-rpcs';
  * module (who a user is) with the modules around it (groups, VIP, documents, punishments,
  * SMS), which is why they live apart from it: the modules below import the user module.
  */
-export const accountService = defineService('UserAPI', [...accountRpcs, ...adminRpcs, ...memberRpcs, ...phoneRpcs, ...smsLogRpcs]);
+export const accountService = defineService('UserAPI', [
+  ...accountRpcs,
+  ...adminRpcs,
+  ...memberRpcs,
+  ...phoneRpcs,
+  ...smsLogRpcs,
+]);

@@ -7,7 +7,11 @@ import { listSmsLog, smsStats } from '../sms/service';
 
 export const smsLogRpcs = [
   rpc('ListSmsLog', {
-    http: 'GET /api/v1/user/sms/list', request: ListSmsLogRequest, response: ListSmsLogReply, auth: 'perm', permission: '短信发送记录',
+    http: 'GET /api/v1/user/sms/list',
+    request: ListSmsLogRequest,
+    response: ListSmsLogReply,
+    auth: 'perm',
+    permission: '短信发送记录',
     async handler(req, ctx) {
       const { rows, total } = await listSmsLog(ctx.db, req);
       return { total, sms_log: rows };
@@ -15,7 +19,11 @@ export const smsLogRpcs = [
   }),
 
   rpc('GetSmsStats', {
-    http: 'GET /api/v1/user/sms/stats', request: GetSmsStatsRequest, response: SmsStats, auth: 'perm', permission: '短信发送统计',
+    http: 'GET /api/v1/user/sms/stats',
+    request: GetSmsStatsRequest,
+    response: SmsStats,
+    auth: 'perm',
+    permission: '短信发送统计',
     async handler(req, ctx) {
       return smsStats(ctx.db, await ctx.app.settings.snapshot(), req);
     },

@@ -12,11 +12,20 @@ export function localDateKey(date = new Date()): number {
 /** Records a check-in; the unique (user_id, sign_at) index refuses a second one the same day. */
 export async function insertSign(db: Database, sign: { user_id: number; sign_at: number; ip: string; award: number }) {
   const ts = now();
-  return db.insertInto('sign').values({ ...sign, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('sign')
+    .values({ ...sign, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findSign(db: Database, userId: number, signAt: number) {
-  return db.selectFrom('sign').selectAll().where('user_id', '=', userId).where('sign_at', '=', signAt).executeTakeFirst();
+  return db
+    .selectFrom('sign')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('sign_at', '=', signAt)
+    .executeTakeFirst();
 }
 
 /** Registration codes (type 0) sent to an address, newest first; `unusedOnly` skips spent ones. */
@@ -26,9 +35,16 @@ export async function latestEmailCode(db: Database, email: string, unusedOnly: b
   return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
-export async function insertEmailCode(db: Database, code: { email: string; code: string; ip: string }): Promise<number> {
+export async function insertEmailCode(
+  db: Database,
+  code: { email: string; code: string; ip: string },
+): Promise<number> {
   const ts = now();
-  const row = await db.insertInto('email_code').values({ ...code, type: 0, created_at: ts, updated_at: ts }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('email_code')
+    .values({ ...code, type: 0, created_at: ts, updated_at: ts })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

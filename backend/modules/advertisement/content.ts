@@ -8,7 +8,26 @@ import sanitizeHtml from 'sanitize-html';
 const ALLOWED_IMAGE_SOURCE = /^(\/uploads\/[^\s"'<>]+|https:\/\/[^\s"'<>]+)$/;
 
 const AD_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['a', 'img', 'p', 'div', 'span', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'ul', 'ol', 'li', 'picture', 'source'],
+  allowedTags: [
+    'a',
+    'img',
+    'p',
+    'div',
+    'span',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'small',
+    'ul',
+    'ol',
+    'li',
+    'picture',
+    'source',
+  ],
   allowedAttributes: {
     '*': ['class', 'style', 'title'],
     a: ['href', 'target', 'rel'],

@@ -6,9 +6,19 @@ import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, positiveIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { sanitizeAdContent } from './content';
-import { Advertisement, GetAdvertisementByPositionRequest, ListAdvertisementReply, ListAdvertisementRequest } from '../../../shared/messages/advertisement';
 import {
-  deleteAdvertisements, findAdvertisement, insertAdvertisement, listAdvertisements, liveAdvertisements, updateAdvertisement,
+  Advertisement,
+  GetAdvertisementByPositionRequest,
+  ListAdvertisementReply,
+  ListAdvertisementRequest,
+} from '../../../shared/messages/advertisement';
+import {
+  deleteAdvertisements,
+  findAdvertisement,
+  insertAdvertisement,
+  listAdvertisements,
+  liveAdvertisements,
+  updateAdvertisement,
   type AdvertisementColumns,
 } from './store';
 
@@ -39,7 +49,11 @@ function columnsOf(req: Decoded<typeof Advertisement>): AdvertisementColumns {
 
 export const advertisementService = defineService('AdvertisementAPI', [
   rpc('CreateAdvertisement', {
-    http: 'POST /api/v1/advertisement', request: Advertisement, response: Advertisement, auth: 'perm', permission: '添加广告',
+    http: 'POST /api/v1/advertisement',
+    request: Advertisement,
+    response: Advertisement,
+    auth: 'perm',
+    permission: '添加广告',
     async handler(req, ctx) {
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
       return insertAdvertisement(ctx.db, ctx.requireUser().id, { ...columnsOf(req), enable: 1 });
@@ -47,7 +61,10 @@ export const advertisementService = defineService('AdvertisementAPI', [
   }),
 
   rpc('UpdateAdvertisement', {
-    http: 'PUT /api/v1/advertisement', request: Advertisement, auth: 'perm', permission: '更新广告',
+    http: 'PUT /api/v1/advertisement',
+    request: Advertisement,
+    auth: 'perm',
+    permission: '更新广告',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择广告（参数 id）');
       if (!(await updateAdvertisement(ctx.db, req.id, columnsOf(req)))) throw notFound('广告不存在');
@@ -56,7 +73,10 @@ export const advertisementService = defineService('AdvertisementAPI', [
   }),
 
   rpc('DeleteAdvertisement', {
-    http: 'DELETE /api/v1/advertisement', request: IdsRequest('DeleteAdvertisementRequest'), auth: 'perm', permission: '删除广告',
+    http: 'DELETE /api/v1/advertisement',
+    request: IdsRequest('DeleteAdvertisementRequest'),
+    auth: 'perm',
+    permission: '删除广告',
     async handler(req, ctx) {
       const ids = positiveIds(req.id);
       if (!ids.length) throw badRequest('广告id不能为空');
@@ -66,7 +86,11 @@ export const advertisementService = defineService('AdvertisementAPI', [
   }),
 
   rpc('GetAdvertisement', {
-    http: 'GET /api/v1/advertisement', request: IdRequest('GetAdvertisementRequest'), response: Advertisement, auth: 'perm', permission: '获取广告内容',
+    http: 'GET /api/v1/advertisement',
+    request: IdRequest('GetAdvertisementRequest'),
+    response: Advertisement,
+    auth: 'perm',
+    permission: '获取广告内容',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择广告（参数 id）');
       // Unknown id → {} (MOREDOC).
@@ -75,7 +99,10 @@ export const advertisementService = defineService('AdvertisementAPI', [
   }),
 
   rpc('GetAdvertisementByPosition', {
-    http: 'GET /api/v1/advertisement/position', request: GetAdvertisementByPositionRequest, response: ListAdvertisementReply, auth: 'public',
+    http: 'GET /api/v1/advertisement/position',
+    request: GetAdvertisementByPositionRequest,
+    response: ListAdvertisementReply,
+    auth: 'public',
     async handler(req, ctx) {
       const positions = [...new Set(req.position.map((p) => p.trim()).filter(Boolean))];
       const rows = await liveAdvertisements(ctx.db, positions, now());
@@ -84,10 +111,18 @@ export const advertisementService = defineService('AdvertisementAPI', [
   }),
 
   rpc('ListAdvertisement', {
-    http: 'GET /api/v1/advertisement/list', request: ListAdvertisementRequest, response: ListAdvertisementReply, auth: 'perm', permission: '获取广告列表',
+    http: 'GET /api/v1/advertisement/list',
+    request: ListAdvertisementRequest,
+    response: ListAdvertisementReply,
+    auth: 'perm',
+    permission: '获取广告列表',
     async handler(req, ctx) {
       const { rows, total } = await listAdvertisements(ctx.db, {
-        positions: [...new Set(req.position)], enable: [...new Set(req.enable.map((e) => (e ? 1 : 0)))], wd: req.wd, page: req.page, size: req.size,
+        positions: [...new Set(req.position)],
+        enable: [...new Set(req.enable.map((e) => (e ? 1 : 0)))],
+        wd: req.wd,
+        page: req.page,
+        size: req.size,
       });
       return { advertisement: rows, total };
     },

@@ -10,12 +10,20 @@ export type AdvertisementColumns = Omit<Insertable<AdvertisementTable>, 'id' | '
 
 export async function insertAdvertisement(db: Database, userId: number, columns: AdvertisementColumns) {
   const ts = now();
-  return db.insertInto('advertisement').values({ ...columns, user_id: userId, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('advertisement')
+    .values({ ...columns, user_id: userId, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** false when there is no such advertisement. */
 export async function updateAdvertisement(db: Database, id: number, columns: AdvertisementColumns): Promise<boolean> {
-  const result = await db.updateTable('advertisement').set({ ...columns, updated_at: now() }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('advertisement')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -26,7 +34,10 @@ export async function deleteAdvertisements(db: Database, ids: number[]): Promise
 export const findAdvertisement = (db: Database, id: number) =>
   db.selectFrom('advertisement').selectAll().where('id', '=', id).executeTakeFirst();
 
-export async function listAdvertisements(db: Database, filter: { positions: string[]; enable: number[]; wd: string; page: number; size: number }) {
+export async function listAdvertisements(
+  db: Database,
+  filter: { positions: string[]; enable: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('advertisement');
   if (filter.positions.length) query = query.where('position', 'in', filter.positions);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
@@ -40,8 +51,12 @@ export async function listAdvertisements(db: Database, filter: { positions: stri
 
 /** Enabled ads of these positions (all when none) whose time has come and not passed at `at`. */
 export function liveAdvertisements(db: Database, positions: string[], at: string) {
-  let query = db.selectFrom('advertisement').selectAll()
-    .where('enable', '=', 1).where('start_time', '<=', at).where('end_time', '>=', at);
+  let query = db
+    .selectFrom('advertisement')
+    .selectAll()
+    .where('enable', '=', 1)
+    .where('start_time', '<=', at)
+    .where('end_time', '>=', at);
   if (positions.length) query = query.where('position', 'in', positions);
   return query.orderBy('id', 'desc').execute();
 }

@@ -11,8 +11,18 @@ import { groupsOfUser } from '../group/service';
 import { setArticleCount } from '../user/service';
 import { Article, GetArticleRequest, ListArticleReply, ListArticleRequest } from '../../../shared/messages/article';
 import {
-  addView, articlesByIds, countArticlesBy, findArticle, identifierTaken, insertArticle, listArticles, relatedArticles,
-  setCategoryLinks, setDeletedAt, updateArticle, type ArticleRow,
+  addView,
+  articlesByIds,
+  countArticlesBy,
+  findArticle,
+  identifierTaken,
+  insertArticle,
+  listArticles,
+  relatedArticles,
+  setCategoryLinks,
+  setDeletedAt,
+  updateArticle,
+  type ArticleRow,
 } from './store';
 import { articlesChanged } from './changes';
 import { publishRefusal } from './service';
@@ -60,32 +70,44 @@ async function presentOne(ctx: RpcContext, row: ArticleRow) {
 
 export const articleRpcs = [
   rpc('CreateArticle', {
-    http: 'POST /api/v1/article', request: Article, response: Article, auth: 'login', permission: '后台创建文章',
+    http: 'POST /api/v1/article',
+    request: Article,
+    response: Article,
+    auth: 'login',
+    permission: '后台创建文章',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (!ctx.permitted) await assertMayPublish(ctx.db, me.id);
       const { categoryIds, ...input } = await articleInput(ctx.db, req);
       const identifier = ctx.permitted && req.identifier.trim() ? checkIdentifier(req.identifier) : randomIdentifier();
       const published = ctx.permitted || !(await needsReview(ctx.db, me.id));
-      const row = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        if (await identifierTaken(trx, identifier)) throw conflict(DUPLICATE_IDENTIFIER);
-        const created = await insertArticle(trx, {
-          ...input, identifier, user_id: me.id,
-          status: published ? ReviewStatus.Approved : ReviewStatus.Pending,
-          reject_reason: '',
-          recommend_at: ctx.permitted && req.is_recommend ? now() : null,
-        });
-        await setCategoryLinks(trx, [created.id], categoryIds);
-        await afterArticlesMoved(trx, [me.id]);
-        return created;
-      }), DUPLICATE_IDENTIFIER);
+      const row = await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          if (await identifierTaken(trx, identifier)) throw conflict(DUPLICATE_IDENTIFIER);
+          const created = await insertArticle(trx, {
+            ...input,
+            identifier,
+            user_id: me.id,
+            status: published ? ReviewStatus.Approved : ReviewStatus.Pending,
+            reject_reason: '',
+            recommend_at: ctx.permitted && req.is_recommend ? now() : null,
+          });
+          await setCategoryLinks(trx, [created.id], categoryIds);
+          await afterArticlesMoved(trx, [me.id]);
+          return created;
+        }),
+        DUPLICATE_IDENTIFIER,
+      );
       await articlesChanged(ctx.app, [row.id]);
       return presentOne(ctx, row);
     },
   }),
 
   rpc('UpdateArticle', {
-    http: 'PUT /api/v1/article', request: Article, auth: 'login', permission: '更新文章/单页',
+    http: 'PUT /api/v1/article',
+    request: Article,
+    auth: 'login',
+    permission: '更新文章/单页',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (req.id <= 0) throw badRequest('请选择文章（参数 id）');
@@ -98,19 +120,31 @@ export const articleRpcs = [
       let status = current.status === ReviewStatus.Rejected ? ReviewStatus.Pending : current.status;
       if (!ctx.permitted && (await needsReview(ctx.db, me.id))) status = ReviewStatus.Pending;
       const recommendAt = ctx.permitted && req.is_recommend && !current.recommend_at ? now() : current.recommend_at;
-      await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        if (await identifierTaken(trx, identifier, current.id)) throw conflict(DUPLICATE_IDENTIFIER);
-        await updateArticle(trx, current.id, { ...input, identifier, status, reject_reason: status === current.status ? current.reject_reason : '', recommend_at: recommendAt });
-        await setCategoryLinks(trx, [current.id], categoryIds);
-        await recountCategories(trx, 1);
-      }), DUPLICATE_IDENTIFIER);
+      await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          if (await identifierTaken(trx, identifier, current.id)) throw conflict(DUPLICATE_IDENTIFIER);
+          await updateArticle(trx, current.id, {
+            ...input,
+            identifier,
+            status,
+            reject_reason: status === current.status ? current.reject_reason : '',
+            recommend_at: recommendAt,
+          });
+          await setCategoryLinks(trx, [current.id], categoryIds);
+          await recountCategories(trx, 1);
+        }),
+        DUPLICATE_IDENTIFIER,
+      );
       await articlesChanged(ctx.app, [current.id]);
       return {};
     },
   }),
 
   rpc('DeleteArticle', {
-    http: 'DELETE /api/v1/article', request: IdsRequest('DeleteArticleRequest'), auth: 'login', permission: '删除文章',
+    http: 'DELETE /api/v1/article',
+    request: IdsRequest('DeleteArticleRequest'),
+    auth: 'login',
+    permission: '删除文章',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const ids = requireIds(req.id, '文章');
@@ -120,23 +154,38 @@ export const articleRpcs = [
         throw forbidden('您没有权限删除指定文章');
       }
       await ctx.db.transaction().execute(async (trx) => {
-        await setDeletedAt(trx, rows.map((r) => r.id), now());
-        await afterArticlesMoved(trx, rows.map((r) => r.user_id));
+        await setDeletedAt(
+          trx,
+          rows.map((r) => r.id),
+          now(),
+        );
+        await afterArticlesMoved(
+          trx,
+          rows.map((r) => r.user_id),
+        );
       });
-      await articlesChanged(ctx.app, rows.map((r) => r.id));
+      await articlesChanged(
+        ctx.app,
+        rows.map((r) => r.id),
+      );
       return {};
     },
   }),
 
   rpc('GetArticle', {
-    http: 'GET /api/v1/article', request: GetArticleRequest, response: Article, auth: 'public', permission: '查阅所有状态文章',
+    http: 'GET /api/v1/article',
+    request: GetArticleRequest,
+    response: Article,
+    auth: 'public',
+    permission: '查阅所有状态文章',
     async handler(req, ctx) {
       const identifier = req.identifier.trim();
       if (req.id <= 0 && !identifier) throw badRequest('请指定文章（参数 id 或 identifier）');
       const row = req.id > 0 ? await findArticle(ctx.db, { id: req.id }) : await findArticle(ctx.db, { identifier });
       if (!row || row.deleted_at) throw notFound(NOT_FOUND);
       const isAuthor = ctx.user?.id === row.user_id;
-      if (row.status !== ReviewStatus.Approved && !isAuthor && !ctx.permitted) throw notFound('文章不存在或没有权限查看');
+      if (row.status !== ReviewStatus.Approved && !isAuthor && !ctx.permitted)
+        throw notFound('文章不存在或没有权限查看');
       // Readers' visits count, whether they came by id or identifier; the author's and admins' do not.
       if (row.status === ReviewStatus.Approved && !isAuthor && !ctx.permitted) {
         await addView(ctx.db, row.id);
@@ -147,7 +196,11 @@ export const articleRpcs = [
   }),
 
   rpc('ListArticle', {
-    http: 'GET /api/v1/article/list', request: ListArticleRequest, response: ListArticleReply, auth: 'public', permission: '查询文章列表',
+    http: 'GET /api/v1/article/list',
+    request: ListArticleRequest,
+    response: ListArticleReply,
+    auth: 'public',
+    permission: '查询文章列表',
     async handler(req, ctx) {
       const userIds = positiveIds(req.user_id);
       const ownOnly = ctx.user !== null && userIds.length > 0 && userIds.every((id) => id === ctx.user!.id);
@@ -169,7 +222,10 @@ export const articleRpcs = [
   }),
 
   rpc('GetRelatedArticles', {
-    http: 'GET /api/v1/article/related', request: GetArticleRequest, response: ListArticleReply, auth: 'public',
+    http: 'GET /api/v1/article/related',
+    request: GetArticleRequest,
+    response: ListArticleReply,
+    auth: 'public',
     async handler(req, ctx) {
       const identifier = req.identifier.trim();
       if (!identifier && req.id <= 0) throw badRequest('参数错误:文章标识为空');

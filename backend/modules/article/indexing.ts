@@ -15,7 +15,10 @@ export const reindexArticlesKind = jobKind<Record<string, never>>('article.reind
 const isFindable = (row: Pick<ArticleRow, 'status' | 'deleted_at'>) => row.status === 1 && row.deleted_at === null;
 
 async function entriesOf(app: BackendContext, rows: readonly ArticleRow[]): Promise<SearchEntry[]> {
-  const links = await categoryIdsOf(app.db, rows.map((r) => r.id));
+  const links = await categoryIdsOf(
+    app.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -59,7 +62,9 @@ export async function rebuildArticleIndex(app: BackendContext): Promise<number> 
   return ids.length;
 }
 
-/** At start: a rebuild is queued when the index is empty but articles exist (the seeded pages, a database from MOREDOC). */
+/**
+ * At start: a rebuild is queued when the index is empty but articles exist (the seeded pages, a database from MOREDOC).
+ */
 export async function scheduleArticleReindexIfEmpty(app: BackendContext): Promise<void> {
   if ((await app.search.article.count()) > 0) return;
   if (!(await publishedArticleIds(app.db, 1)).length) return;

@@ -10,10 +10,16 @@ import { searchRpcs } from './search-rpcs';
 // and the job that refills the article search index.
 
 async function registerArticleJobs(app: FastifyInstance, ctx: BackendContext): Promise<void> {
-  ctx.jobs.register(reindexArticlesKind, async () => {
-    await rebuildArticleIndex(ctx);
-  }, { timeoutMs: 3600_000 });
+  ctx.jobs.register(
+    reindexArticlesKind,
+    async () => {
+      await rebuildArticleIndex(ctx);
+    },
+    { timeoutMs: 3600_000 },
+  );
   app.addHook('onReady', async () => scheduleArticleReindexIfEmpty(ctx));
 }
 
-export const articleService = defineService('ArticleAPI', [...articleRpcs, ...searchRpcs, ...adminRpcs], { routes: registerArticleJobs });
+export const articleService = defineService('ArticleAPI', [...articleRpcs, ...searchRpcs, ...adminRpcs], {
+  routes: registerArticleJobs,
+});

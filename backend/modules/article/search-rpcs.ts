@@ -15,7 +15,12 @@ import { presentArticles } from './view';
 
 /** `sort`: `latest`, or a column name (descending); anything else ranks by relevance. */
 const SORTS: Readonly<Record<string, SearchSort>> = {
-  latest: 'newest', created_at: 'newest', id: 'newest', view_count: 'views', favorite_count: 'favorites', comment_count: 'comments',
+  latest: 'newest',
+  created_at: 'newest',
+  id: 'newest',
+  view_count: 'views',
+  favorite_count: 'favorites',
+  comment_count: 'comments',
 };
 
 function filtersOf(req: Decoded<typeof ListArticleRequest>): SearchFilters {
@@ -29,17 +34,28 @@ function filtersOf(req: Decoded<typeof ListArticleRequest>): SearchFilters {
 
 export const searchRpcs = [
   rpc('SearchArticle', {
-    http: 'GET /api/v1/article/search', request: ListArticleRequest, response: SearchArticleReply, auth: 'public',
+    http: 'GET /api/v1/article/search',
+    request: ListArticleRequest,
+    response: SearchArticleReply,
+    auth: 'public',
     async handler(req, ctx) {
       const text = req.wd.trim();
       if (!text) return {};
       const { total, spend, shown } = await loggedSearch(ctx, {
-        target: SearchTarget.Article, index: ctx.app.search.article, text, filters: filtersOf(req),
-        sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page: req.page,
+        target: SearchTarget.Article,
+        index: ctx.app.search.article,
+        text,
+        filters: filtersOf(req),
+        sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance',
+        page: req.page,
         // Only published articles come back.
         visibleRows: async (ids) => new Map((await listRowsByIds(ctx.db, ids)).map((r) => [r.id, r])),
         present: async (rows, hits) =>
-          (await presentArticles(ctx.db, rows)).map((a, i) => ({ ...a, title_highlight: hits[i]!.titleHighlight, snippet: hits[i]!.snippet })),
+          (await presentArticles(ctx.db, rows)).map((a, i) => ({
+            ...a,
+            title_highlight: hits[i]!.titleHighlight,
+            snippet: hits[i]!.snippet,
+          })),
       });
       return { total, spend, article: shown };
     },

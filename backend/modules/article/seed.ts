@@ -9,7 +9,12 @@ import { keywordsFromTitle } from './view';
 // MOREDOC seeds them (permissions.md §7.5) but with text a new site can keep: each is created
 // once, when no article has its identifier, published and written by the admin.
 
-interface Page { identifier: string; title: string; description: string; paragraphs: string[] }
+interface Page {
+  identifier: string;
+  title: string;
+  description: string;
+  paragraphs: string[];
+}
 
 const PAGES: readonly Page[] = [
   {
@@ -84,8 +89,15 @@ export async function seedArticles(db: Database): Promise<void> {
   for (const page of PAGES) {
     if (await identifierTaken(db, page.identifier)) continue;
     await insertArticle(db, {
-      identifier: page.identifier, title: page.title, keywords: keywordsFromTitle(page.title), description: page.description,
-      content: html(page.paragraphs), user_id: SUPER_USER_ID, status: ReviewStatus.Approved, reject_reason: '', recommend_at: null,
+      identifier: page.identifier,
+      title: page.title,
+      keywords: keywordsFromTitle(page.title),
+      description: page.description,
+      content: html(page.paragraphs),
+      user_id: SUPER_USER_ID,
+      status: ReviewStatus.Approved,
+      reject_reason: '',
+      recommend_at: null,
     });
     added += 1;
   }

@@ -8,8 +8,14 @@ import { PunishmentType, barReason } from '../punishment/service';
 // the dashboard and sitemap.
 
 export {
-  articleTitles, bumpFavoriteCount as bumpArticleFavorites, countLiveArticles, publishedArticleLinks, publishedArticleStamp, publishedArticles,
-  setCommentCount as setArticleCommentCount, type ArticleTarget,
+  articleTitles,
+  bumpFavoriteCount as bumpArticleFavorites,
+  countLiveArticles,
+  publishedArticleLinks,
+  publishedArticleStamp,
+  publishedArticles,
+  setCommentCount as setArticleCommentCount,
+  type ArticleTarget,
 } from './store';
 export { refreshArticleIndex } from './indexing';
 

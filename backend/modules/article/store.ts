@@ -9,46 +9,97 @@ import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/reques
 // links to article categories.
 
 export type ArticleRow = Selectable<ArticleTable>;
-export type ArticleColumns = Omit<Insertable<ArticleTable>, 'id' | 'view_count' | 'favorite_count' | 'comment_count' | 'created_at' | 'updated_at' | 'deleted_at'>;
+export type ArticleColumns = Omit<
+  Insertable<ArticleTable>,
+  'id' | 'view_count' | 'favorite_count' | 'comment_count' | 'created_at' | 'updated_at' | 'deleted_at'
+>;
 /** What UpdateArticle replaces (identifier, counters and author stay). */
 export type ArticleEdit = Omit<ArticleColumns, 'user_id'>;
 
 /** `order` may name these (contract README §7); lists never sort by text columns. */
-export const ARTICLE_ORDER_COLUMNS = ['id', 'view_count', 'favorite_count', 'comment_count', 'recommend_at', 'created_at', 'updated_at', 'deleted_at'];
+export const ARTICLE_ORDER_COLUMNS = [
+  'id',
+  'view_count',
+  'favorite_count',
+  'comment_count',
+  'recommend_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+];
 
 /** Every column but `content`: lists never carry the body. */
 const LIST_COLUMNS = [
-  'id', 'identifier', 'title', 'keywords', 'description', 'user_id', 'view_count', 'favorite_count', 'comment_count',
-  'status', 'reject_reason', 'recommend_at', 'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'identifier',
+  'title',
+  'keywords',
+  'description',
+  'user_id',
+  'view_count',
+  'favorite_count',
+  'comment_count',
+  'status',
+  'reject_reason',
+  'recommend_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const;
 export type ArticleListRow = Pick<ArticleRow, (typeof LIST_COLUMNS)[number]>;
 
-export async function findArticle(db: Database, key: { id: number } | { identifier: string }): Promise<ArticleRow | undefined> {
+export async function findArticle(
+  db: Database,
+  key: { id: number } | { identifier: string },
+): Promise<ArticleRow | undefined> {
   const query = db.selectFrom('article').selectAll();
-  return ('id' in key ? query.where('id', '=', key.id) : query.where('identifier', '=', key.identifier)).executeTakeFirst();
+  return (
+    'id' in key ? query.where('id', '=', key.id) : query.where('identifier', '=', key.identifier)
+  ).executeTakeFirst();
 }
 
 export async function identifierTaken(db: Database, identifier: string, exceptId = 0): Promise<boolean> {
-  const row = await db.selectFrom('article').select('id').where('identifier', '=', identifier).where('id', '!=', exceptId).executeTakeFirst();
+  const row = await db
+    .selectFrom('article')
+    .select('id')
+    .where('identifier', '=', identifier)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function insertArticle(db: Database, columns: ArticleColumns): Promise<ArticleRow> {
   const ts = now();
-  return db.insertInto('article').values({ ...columns, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('article')
+    .values({ ...columns, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateArticle(db: Database, id: number, columns: Partial<ArticleEdit>): Promise<void> {
-  await db.updateTable('article').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('article')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function addView(db: Database, id: number): Promise<void> {
-  await db.updateTable('article').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', id).execute();
+  await db
+    .updateTable('article')
+    .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Moves the favourite counter (FavoriteAPI of type 1), never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
-  await db.updateTable('article').set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) }).where('id', '=', id).execute();
+  await db
+    .updateTable('article')
+    .set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setCommentCount(db: Database, id: number, count: number): Promise<void> {
@@ -58,47 +109,94 @@ export async function setCommentCount(db: Database, id: number, count: number): 
 /** Category ids per article, in link order. */
 export async function categoryIdsOf(db: Database, articleIds: readonly number[]): Promise<Map<number, number[]>> {
   const links = articleIds.length
-    ? await db.selectFrom('article_category').select(['article_id', 'category_id']).where('article_id', 'in', [...articleIds]).orderBy('id').execute()
+    ? await db
+        .selectFrom('article_category')
+        .select(['article_id', 'category_id'])
+        .where('article_id', 'in', [...articleIds])
+        .orderBy('id')
+        .execute()
     : [];
   const byArticle = new Map<number, number[]>();
-  for (const link of links) byArticle.set(link.article_id, [...(byArticle.get(link.article_id) ?? []), link.category_id]);
+  for (const link of links)
+    byArticle.set(link.article_id, [...(byArticle.get(link.article_id) ?? []), link.category_id]);
   return byArticle;
 }
 
 /** Replaces the category links of the articles. */
-export async function setCategoryLinks(db: Database, articleIds: readonly number[], categoryIds: readonly number[]): Promise<void> {
+export async function setCategoryLinks(
+  db: Database,
+  articleIds: readonly number[],
+  categoryIds: readonly number[],
+): Promise<void> {
   if (!articleIds.length) return;
-  await db.deleteFrom('article_category').where('article_id', 'in', [...articleIds]).execute();
+  await db
+    .deleteFrom('article_category')
+    .where('article_id', 'in', [...articleIds])
+    .execute();
   const ts = now();
-  const rows = articleIds.flatMap((articleId) => categoryIds.map((categoryId) => ({ article_id: articleId, category_id: categoryId, created_at: ts, updated_at: ts })));
+  const rows = articleIds.flatMap((articleId) =>
+    categoryIds.map((categoryId) => ({
+      article_id: articleId,
+      category_id: categoryId,
+      created_at: ts,
+      updated_at: ts,
+    })),
+  );
   if (rows.length) await db.insertInto('article_category').values(rows).execute();
 }
 
 /** The articles among `ids` with their author and state (`deleted`: in the recycle bin or not). */
 export async function articlesByIds(db: Database, ids: readonly number[], deleted: boolean) {
   if (!ids.length) return [];
-  return db.selectFrom('article').select(['id', 'user_id', 'status', 'title', 'identifier', 'recommend_at'])
-    .where('id', 'in', [...ids]).where('deleted_at', deleted ? 'is not' : 'is', null).execute();
+  return db
+    .selectFrom('article')
+    .select(['id', 'user_id', 'status', 'title', 'identifier', 'recommend_at'])
+    .where('id', 'in', [...ids])
+    .where('deleted_at', deleted ? 'is not' : 'is', null)
+    .execute();
 }
 
 export async function setDeletedAt(db: Database, ids: readonly number[], deletedAt: string | null): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('article').set({ deleted_at: deletedAt }).where('id', 'in', [...ids]).execute();
+  await db
+    .updateTable('article')
+    .set({ deleted_at: deletedAt })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function setRecommendAt(db: Database, ids: readonly number[], recommendAt: string | null): Promise<void> {
-  await db.updateTable('article').set({ recommend_at: recommendAt }).where('id', 'in', [...ids]).execute();
+  await db
+    .updateTable('article')
+    .set({ recommend_at: recommendAt })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
-export async function setReview(db: Database, ids: readonly number[], status: number, rejectReason: string): Promise<void> {
-  await db.updateTable('article').set({ status, reject_reason: rejectReason, updated_at: now() }).where('id', 'in', [...ids]).execute();
+export async function setReview(
+  db: Database,
+  ids: readonly number[],
+  status: number,
+  rejectReason: string,
+): Promise<void> {
+  await db
+    .updateTable('article')
+    .set({ status, reject_reason: rejectReason, updated_at: now() })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** Removes articles for good, with their category links. */
 export async function purgeArticles(db: Database, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
-  await db.deleteFrom('article_category').where('article_id', 'in', [...ids]).execute();
-  await db.deleteFrom('article').where('id', 'in', [...ids]).execute();
+  await db
+    .deleteFrom('article_category')
+    .where('article_id', 'in', [...ids])
+    .execute();
+  await db
+    .deleteFrom('article')
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function recycledIds(db: Database): Promise<number[]> {
@@ -126,24 +224,36 @@ export interface ArticleFilter {
   size: number;
 }
 
-export async function listArticles(db: Database, filter: ArticleFilter): Promise<{ rows: ArticleListRow[]; total: number }> {
+export async function listArticles(
+  db: Database,
+  filter: ArticleFilter,
+): Promise<{ rows: ArticleListRow[]; total: number }> {
   let query = db.selectFrom('article').where('deleted_at', filter.deleted ? 'is not' : 'is', null);
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.userIds.length) query = query.where('user_id', 'in', filter.userIds);
   if (filter.recommended !== undefined) query = query.where('recommend_at', filter.recommended ? 'is not' : 'is', null);
   if (filter.categoryIds.length) {
     const categoryIds = filter.categoryIds;
-    query = query.where('id', 'in', (eb) => eb.selectFrom('article_category').select('article_id').where('category_id', 'in', categoryIds));
+    query = query.where('id', 'in', (eb) =>
+      eb.selectFrom('article_category').select('article_id').where('category_id', 'in', categoryIds),
+    );
   }
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([
-      like(db, 'title', p), like(db, 'keywords', p), like(db, 'description', p),
-      ...(filter.wdInContent ? [like(db, 'content', p)] : []),
-    ]));
+    query = query.where((eb) =>
+      eb.or([
+        like(db, 'title', p),
+        like(db, 'keywords', p),
+        like(db, 'description', p),
+        ...(filter.wdInContent ? [like(db, 'content', p)] : []),
+      ]),
+    );
   }
   let rowsQuery = query.select(LIST_COLUMNS);
-  const order = parseOrder(filter.order, ARTICLE_ORDER_COLUMNS, { multiple: false, nullable: ['recommend_at', 'deleted_at'] });
+  const order = parseOrder(filter.order, ARTICLE_ORDER_COLUMNS, {
+    multiple: false,
+    nullable: ['recommend_at', 'deleted_at'],
+  });
   for (const o of order) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
@@ -154,33 +264,67 @@ export async function listArticles(db: Database, filter: ArticleFilter): Promise
  * Published articles that share categories or keywords with `article`: more shared
  * categories first, then recommended, then newest.
  */
-export async function relatedArticles(db: Database, article: { id: number; keywords: string }, categoryIds: readonly number[], limit: number): Promise<ArticleListRow[]> {
-  const words = [...new Set(article.keywords.split(/[,，\s]+/).map((w) => w.trim()).filter((w) => [...w].length >= 2))].slice(0, 5);
+export async function relatedArticles(
+  db: Database,
+  article: { id: number; keywords: string },
+  categoryIds: readonly number[],
+  limit: number,
+): Promise<ArticleListRow[]> {
+  const words = [
+    ...new Set(
+      article.keywords
+        .split(/[,，\s]+/)
+        .map((w) => w.trim())
+        .filter((w) => [...w].length >= 2),
+    ),
+  ].slice(0, 5);
   const sharedCategories = categoryIds.length
     ? sql<number>`(SELECT count(*) FROM article_category ac WHERE ac.article_id = article.id AND ac.category_id IN (${sql.join([...categoryIds])}))`
     : sql<number>`0`;
   const sharedWords = words.length
-    ? sql<number>`(${sql.join(words.map((w) => sql`CASE WHEN ${like(db, 'article.title', likePattern(w))} OR ${like(db, 'article.keywords', likePattern(w))} THEN 1 ELSE 0 END`), sql` + `)})`
+    ? sql<number>`(${sql.join(
+        words.map(
+          (w) =>
+            sql`CASE WHEN ${like(db, 'article.title', likePattern(w))} OR ${like(db, 'article.keywords', likePattern(w))} THEN 1 ELSE 0 END`,
+        ),
+        sql` + `,
+      )})`
     : sql<number>`0`;
-  const rows = await db.selectFrom('article').select(LIST_COLUMNS)
+  const rows = await db
+    .selectFrom('article')
+    .select(LIST_COLUMNS)
     .select([sharedCategories.as('shared_categories'), sharedWords.as('shared_words')])
-    .where('deleted_at', 'is', null).where('status', '=', 1).where('id', '!=', article.id)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 1)
+    .where('id', '!=', article.id)
     .where((eb) => eb.or([eb(sharedCategories, '>', 0), eb(sharedWords, '>', 0)]))
-    .orderBy('shared_categories', 'desc').orderBy('shared_words', 'desc')
-    .orderBy(sql`recommend_at IS NULL`).orderBy('id', 'desc')
-    .limit(limit).execute();
+    .orderBy('shared_categories', 'desc')
+    .orderBy('shared_words', 'desc')
+    .orderBy(sql`recommend_at IS NULL`)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(({ shared_categories: _c, shared_words: _w, ...row }) => row);
 }
 
 /** Whole rows of these articles (body included), for the search index. */
 export async function articlesForIndex(db: Database, ids: readonly number[]): Promise<ArticleRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('article').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('article')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** Ids of the published articles outside the recycle bin (at most `limit`). */
 export async function publishedArticleIds(db: Database, limit?: number): Promise<number[]> {
-  let query = db.selectFrom('article').select('id').where('deleted_at', 'is', null).where('status', '=', ReviewStatus.Approved).orderBy('id');
+  let query = db
+    .selectFrom('article')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('status', '=', ReviewStatus.Approved)
+    .orderBy('id');
   if (limit !== undefined) query = query.limit(limit);
   return (await query.execute()).map((r) => r.id);
 }
@@ -188,38 +332,68 @@ export async function publishedArticleIds(db: Database, limit?: number): Promise
 /** The published articles among `ids`, with the list columns (the rows of search hits). */
 export async function listRowsByIds(db: Database, ids: readonly number[]): Promise<ArticleListRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('article').select(LIST_COLUMNS).where('id', 'in', [...new Set(ids)])
-    .where('deleted_at', 'is', null).where('status', '=', ReviewStatus.Approved).execute();
+  return db
+    .selectFrom('article')
+    .select(LIST_COLUMNS)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', ReviewStatus.Approved)
+    .execute();
 }
 
 export const countLiveArticles = (db: Database) => countOf(db.selectFrom('article').where('deleted_at', 'is', null));
 
 /** Published articles for the sitemap. */
 export async function publishedArticleLinks(db: Database) {
-  return db.selectFrom('article').select(['id', 'identifier', 'updated_at']).where('deleted_at', 'is', null).where('status', '=', 1).orderBy('id').execute();
+  return db
+    .selectFrom('article')
+    .select(['id', 'identifier', 'updated_at'])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 1)
+    .orderBy('id')
+    .execute();
 }
 
 /** How many articles are published and the latest change among them: what the sitemaps follow. */
 export async function publishedArticleStamp(db: Database): Promise<{ count: number; latest: string | null }> {
-  return db.selectFrom('article').select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
-    .where('deleted_at', 'is', null).where('status', '=', 1).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('article')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 1)
+    .executeTakeFirstOrThrow();
 }
 
-export interface ArticleTarget { id: number; title: string; identifier: string; user_id: number }
+export interface ArticleTarget {
+  id: number;
+  title: string;
+  identifier: string;
+  user_id: number;
+}
 
 /** Published articles among `ids` (not in the recycle bin), by id: what readers may comment on or report. */
 export async function publishedArticles(db: Database, ids: readonly number[]): Promise<Map<number, ArticleTarget>> {
   const unique = [...new Set(ids.filter((id) => id > 0))];
   const rows = unique.length
-    ? await db.selectFrom('article').select(['id', 'title', 'identifier', 'user_id'])
-      .where('id', 'in', unique).where('deleted_at', 'is', null).where('status', '=', ReviewStatus.Approved).execute()
+    ? await db
+        .selectFrom('article')
+        .select(['id', 'title', 'identifier', 'user_id'])
+        .where('id', 'in', unique)
+        .where('deleted_at', 'is', null)
+        .where('status', '=', ReviewStatus.Approved)
+        .execute()
     : [];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Title and identifier of these articles, wherever they are (lists of comments and reports name them). */
-export async function articleTitles(db: Database, ids: readonly number[]): Promise<Map<number, { title: string; identifier: string }>> {
+export async function articleTitles(
+  db: Database,
+  ids: readonly number[],
+): Promise<Map<number, { title: string; identifier: string }>> {
   const unique = [...new Set(ids.filter((id) => id > 0))];
-  const rows = unique.length ? await db.selectFrom('article').select(['id', 'title', 'identifier']).where('id', 'in', unique).execute() : [];
+  const rows = unique.length
+    ? await db.selectFrom('article').select(['id', 'title', 'identifier']).where('id', 'in', unique).execute()
+    : [];
   return new Map(rows.map((r) => [r.id, { title: r.title, identifier: r.identifier }]));
 }

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db';
-import { ARTICLE_LIMITS, articleIdentifierProblems, cleanName, nameProblems, textProblems } from '../../../shared/validation';
+import {
+  ARTICLE_LIMITS,
+  articleIdentifierProblems,
+  cleanName,
+  nameProblems,
+  textProblems,
+} from '../../../shared/validation';
 import { badRequest } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { assertValid, checkText, positiveIds } from '../../wire/request';
@@ -20,7 +26,9 @@ const ARTICLE_CATEGORY = 1;
 /** Words of two or more characters from the title, as MOREDOC fills empty keywords (ICU word breaks). */
 export function keywordsFromTitle(title: string): string {
   const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
-  const words = [...segmenter.segment(title)].filter((s) => s.isWordLike && [...s.segment].length >= 2).map((s) => s.segment);
+  const words = [...segmenter.segment(title)]
+    .filter((s) => s.isWordLike && [...s.segment].length >= 2)
+    .map((s) => s.segment);
   return [...new Set(words)].slice(0, MAX_KEYWORDS).join(', ');
 }
 
@@ -43,12 +51,16 @@ export function checkIdentifier(identifier: string): string {
 export async function checkArticleCategories(db: Database, ids: readonly number[]): Promise<number[]> {
   const wanted = positiveIds(ids);
   const found = await categoriesByIds(db, wanted);
-  if (found.length !== wanted.length || found.some((c) => c.type !== ARTICLE_CATEGORY)) throw badRequest('文章分类不存在');
+  if (found.length !== wanted.length || found.some((c) => c.type !== ARTICLE_CATEGORY))
+    throw badRequest('文章分类不存在');
   return wanted;
 }
 
 /** The columns an author sets (CreateArticle, UpdateArticle), checked, the body sanitised. */
-export async function articleInput(db: Database, req: Decoded<typeof Article>): Promise<ArticleEdit & { categoryIds: number[] }> {
+export async function articleInput(
+  db: Database,
+  req: Decoded<typeof Article>,
+): Promise<ArticleEdit & { categoryIds: number[] }> {
   const title = cleanName(req.title);
   assertValid([
     ...nameProblems(req.title, '文章标题', ARTICLE_LIMITS.title),
@@ -86,20 +98,32 @@ function rootFirst<C extends { id: number; parent_id: number }>(categories: C[])
  * Rows as the wire shows them: `category_id`, `category` ({id, title, parent_id}, root first)
  * and `user` — the public profile (`fullUser`) or {id, username, avatar} as lists give it.
  */
-export async function presentArticles<R extends Pick<ArticleListRow, 'id' | 'user_id'>>(db: Database, rows: R[], fullUser = false) {
-  const links = await categoryIdsOf(db, rows.map((r) => r.id));
+export async function presentArticles<R extends Pick<ArticleListRow, 'id' | 'user_id'>>(
+  db: Database,
+  rows: R[],
+  fullUser = false,
+) {
+  const links = await categoryIdsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const categories = new Map((await categoriesByIds(db, [...links.values()].flat())).map((c) => [c.id, c]));
-  const users = await publicProfilesOf(db, rows.map((r) => r.user_id));
+  const users = await publicProfilesOf(
+    db,
+    rows.map((r) => r.user_id),
+  );
   return rows.map((row) => {
     const categoryIds = links.get(row.id) ?? [];
     const user = users.get(row.user_id);
     return {
       ...row,
       category_id: categoryIds,
-      category: rootFirst(categoryIds.flatMap((id) => {
-        const c = categories.get(id);
-        return c ? [{ id: c.id, title: c.title, parent_id: c.parent_id }] : [];
-      })),
+      category: rootFirst(
+        categoryIds.flatMap((id) => {
+          const c = categories.get(id);
+          return c ? [{ id: c.id, title: c.title, parent_id: c.parent_id }] : [];
+        }),
+      ),
       user: user && (fullUser ? user : { id: user.id, username: user.username, avatar: user.avatar }),
     };
   });

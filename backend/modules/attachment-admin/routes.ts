@@ -10,7 +10,13 @@ import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { documentsByIds, hashHasDocuments, isMd5, outputFolder } from '../document/service';
 import { withUsernames } from '../user/service';
 import {
-  DOCUMENT_ATTACHMENT_TYPE, attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo,
+  DOCUMENT_ATTACHMENT_TYPE,
+  attachmentOr404,
+  deleteAttachmentRows,
+  hashesInUse,
+  listAttachments,
+  liveAttachmentsByIds,
+  updateAttachmentInfo,
 } from '../attachment/service';
 import { Attachment, ListAttachmentReply, ListAttachmentRequest } from '../../../shared/messages/attachment';
 
@@ -33,7 +39,10 @@ async function withNames(ctx: BackendContext, rows: AttachmentRow[]) {
 function blobKeysOf(row: AttachmentRow): { files: string[]; folders: string[] } {
   const key = row.path.replace(/^\/+/, '');
   if (!/^(uploads|documents)\//.test(key)) return { files: [], folders: [] };
-  return { files: [key], folders: row.type === DOCUMENT_ATTACHMENT_TYPE && isMd5(row.hash) ? [outputFolder(row.hash)] : [] };
+  return {
+    files: [key],
+    folders: row.type === DOCUMENT_ATTACHMENT_TYPE && isMd5(row.hash) ? [outputFolder(row.hash)] : [],
+  };
 }
 
 async function removeFiles(ctx: RpcContext, rows: AttachmentRow[]): Promise<void> {
@@ -51,7 +60,10 @@ async function removeFiles(ctx: RpcContext, rows: AttachmentRow[]): Promise<void
 
 export const attachmentAdminService = defineService('AttachmentAPI', [
   rpc('UpdateAttachment', {
-    http: 'PUT /api/v1/attachment', request: Attachment, auth: 'perm', permission: '更新附件信息',
+    http: 'PUT /api/v1/attachment',
+    request: Attachment,
+    auth: 'perm',
+    permission: '更新附件信息',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择附件（参数 id）');
       const name = checkName(req.name, '附件名称', { required: true, max: 255 });
@@ -63,18 +75,30 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
   }),
 
   rpc('DeleteAttachment', {
-    http: 'DELETE /api/v1/attachment', request: IdsRequest('DeleteAttachmentRequest'), auth: 'perm', permission: '删除附件',
+    http: 'DELETE /api/v1/attachment',
+    request: IdsRequest('DeleteAttachmentRequest'),
+    auth: 'perm',
+    permission: '删除附件',
     async handler(req, ctx) {
       const ids = requireIds(req.id, '附件');
       const orphaned = await ctx.db.transaction().execute(async (trx) => {
         const rows = await liveAttachmentsByIds(trx, ids);
         if (!rows.length) throw notFound('附件不存在');
         // The file of a document that still exists (even in the recycle bin) goes with the document, never alone.
-        const documents = await documentsByIds(trx, rows.filter((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && r.type_id > 0).map((r) => r.type_id));
+        const documents = await documentsByIds(
+          trx,
+          rows.filter((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && r.type_id > 0).map((r) => r.type_id),
+        );
         const held = new Map(documents.map((d) => [d.id, d.title]));
         const blocked = rows.find((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && held.has(r.type_id));
-        if (blocked) throw badRequest(`附件「${blocked.name}」属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`);
-        await deleteAttachmentRows(trx, rows.map((r) => r.id));
+        if (blocked)
+          throw badRequest(
+            `附件「${blocked.name}」属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`,
+          );
+        await deleteAttachmentRows(
+          trx,
+          rows.map((r) => r.id),
+        );
         const inUse = await hashesInUse(trx, [...new Set(rows.map((r) => r.hash))]);
         const orphans = [];
         for (const row of rows) if (!inUse.has(row.hash) && !(await hashHasDocuments(trx, row.hash))) orphans.push(row);
@@ -86,7 +110,11 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
   }),
 
   rpc('GetAttachment', {
-    http: 'GET /api/v1/attachment', request: IdRequest('GetAttachmentRequest'), response: Attachment, auth: 'perm', permission: '根据ID查询附件',
+    http: 'GET /api/v1/attachment',
+    request: IdRequest('GetAttachmentRequest'),
+    response: Attachment,
+    auth: 'perm',
+    permission: '根据ID查询附件',
     async handler(req, ctx) {
       const [row] = await withNames(ctx.app, [await attachmentOr404(ctx.db, req.id)]);
       return row!;
@@ -94,7 +122,11 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
   }),
 
   rpc('ListAttachment', {
-    http: 'GET /api/v1/attachment/list', request: ListAttachmentRequest, response: ListAttachmentReply, auth: 'perm', permission: '查看附件列表',
+    http: 'GET /api/v1/attachment/list',
+    request: ListAttachmentRequest,
+    response: ListAttachmentReply,
+    auth: 'perm',
+    permission: '查看附件列表',
     async handler(req, ctx) {
       const ext = req.ext.trim().toLowerCase();
       const { rows, total } = await listAttachments(ctx.db, {

@@ -16,9 +16,18 @@ export async function attachmentOr404(db: Database, id: number) {
   return row;
 }
 
-export async function listAttachments(db: Database, filter: {
-  userIds: number[]; enable: number[]; types: number[]; wd: string; ext: string; page: number; size: number;
-}) {
+export async function listAttachments(
+  db: Database,
+  filter: {
+    userIds: number[];
+    enable: number[];
+    types: number[];
+    wd: string;
+    ext: string;
+    page: number;
+    size: number;
+  },
+) {
   let query = db.selectFrom('attachment').where('deleted_at', 'is', null);
   if (filter.userIds.length) query = query.where('user_id', 'in', filter.userIds);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
@@ -32,8 +41,16 @@ export async function listAttachments(db: Database, filter: {
   return { rows, total: await countOf(query) };
 }
 
-export async function updateAttachmentInfo(db: Database, id: number, columns: { name: string; enable: number; description: string }): Promise<void> {
-  await db.updateTable('attachment').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+export async function updateAttachmentInfo(
+  db: Database,
+  id: number,
+  columns: { name: string; enable: number; description: string },
+): Promise<void> {
+  await db
+    .updateTable('attachment')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function liveAttachmentsByIds(db: Database, ids: number[]) {
@@ -47,6 +64,12 @@ export async function deleteAttachmentRows(db: Database, ids: number[]): Promise
 /** The hashes among `hashes` that some live attachment row still uses. */
 export async function hashesInUse(db: Database, hashes: string[]): Promise<Set<string>> {
   if (!hashes.length) return new Set();
-  const rows = await db.selectFrom('attachment').select('hash').distinct().where('hash', 'in', hashes).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('attachment')
+    .select('hash')
+    .distinct()
+    .where('hash', 'in', hashes)
+    .where('deleted_at', 'is', null)
+    .execute();
   return new Set(rows.map((r) => r.hash));
 }

@@ -17,11 +17,19 @@ import { DEFAULT_FAVICON } from './default-favicon';
 const UPLOAD_CACHE = 'public, max-age=31536000, immutable';
 /** The types @fastify/static (mime) gives the image extensions an upload may have. */
 const UPLOAD_TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif',
-  '.webp': 'image/webp', '.bmp': 'image/bmp', '.ico': 'image/vnd.microsoft.icon',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.bmp': 'image/bmp',
+  '.ico': 'image/vnd.microsoft.icon',
 };
 
-/** The blob's answer as @fastify/static gives a file: weak ETag of size and time, If-None-Match / If-Modified-Since, one range. */
+/**
+ * The blob's answer as @fastify/static gives a file: weak ETag of size and time, If-None-Match / If-Modified-Since, one
+ * range.
+ */
 async function sendUpload(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, key: string) {
   let stat;
   try {
@@ -41,14 +49,16 @@ async function sendUpload(request: FastifyRequest, reply: FastifyReply, blobs: B
     .header('x-content-type-options', 'nosniff');
   const ifNoneMatch = request.headers['if-none-match'];
   const ifModifiedSince = Date.parse(request.headers['if-modified-since'] ?? '');
-  const notModified = ifNoneMatch !== undefined
-    ? ifNoneMatch.split(',').some((tag) => [etag, etag.slice(2), '*'].includes(tag.trim()))
-    : Math.floor(stat.mtime.getTime() / 1000) * 1000 <= ifModifiedSince;
+  const notModified =
+    ifNoneMatch !== undefined
+      ? ifNoneMatch.split(',').some((tag) => [etag, etag.slice(2), '*'].includes(tag.trim()))
+      : Math.floor(stat.mtime.getTime() / 1000) * 1000 <= ifModifiedSince;
   if (notModified) return reply.code(304).send();
   const ifRange = request.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? parseByteRange(request.headers.range, stat.size) : null;
   if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${stat.size}`).send();
-  if (request.method === 'HEAD') return reply.header('content-length', range ? range.end - range.start + 1 : stat.size).send();
+  if (request.method === 'HEAD')
+    return reply.header('content-length', range ? range.end - range.start + 1 : stat.size).send();
   const blob = await blobs.get(key, range ?? undefined);
   if (!blob) return sendNotFound(reply);
   reply.header('content-length', blob.length);
@@ -82,10 +92,12 @@ async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Pr
 
   app.get('/favicon.ico', async (_request, reply) => {
     const favicon = (await ctx.settings.snapshot()).str('system', 'favicon').replace(/^[./]+/, '');
-    const blob = favicon.startsWith('uploads/') ? await ctx.blobs.get(favicon).catch((error: unknown) => {
-      if (error instanceof BlobKeyError) return null;
-      throw error;
-    }) : null;
+    const blob = favicon.startsWith('uploads/')
+      ? await ctx.blobs.get(favicon).catch((error: unknown) => {
+          if (error instanceof BlobKeyError) return null;
+          throw error;
+        })
+      : null;
     if (blob) return sendBlob(reply, blob, favicon);
     return reply
       .header('content-type', 'image/x-icon')

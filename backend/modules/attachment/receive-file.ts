@@ -39,7 +39,10 @@ export interface ReceiveOptions {
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
 
 /** Registers upload routes in a scope that parses multipart bodies (one file, a few fields). */
-export async function registerMultipartRoutes(app: FastifyInstance, routes: (scope: FastifyInstance) => void): Promise<void> {
+export async function registerMultipartRoutes(
+  app: FastifyInstance,
+  routes: (scope: FastifyInstance) => void,
+): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 10, parts: 20 } });
     routes(scope);
@@ -72,7 +75,8 @@ function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
 }
 
 /** RFC 2046 §5.1.1: 1 to 70 characters from a small set (busboy fails on longer ones with a plain Error). */
-const BOUNDARY = /;\s*boundary=(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(;|$)/i;
+const BOUNDARY =
+  /;\s*boundary=(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(;|$)/i;
 
 function hasValidBoundary(request: FastifyRequest): boolean {
   return BOUNDARY.test(String(request.headers['content-type'] ?? ''));
@@ -86,10 +90,16 @@ function isMalformed(error: unknown): boolean {
   return /multipart|boundary|unexpected end of|malformed|part header|premature|needle/i.test(error.message);
 }
 
-export async function receiveFile(app: BackendContext, request: FastifyRequest, reply: FastifyReply, opts: ReceiveOptions): Promise<StoredFile> {
+export async function receiveFile(
+  app: BackendContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opts: ReceiveOptions,
+): Promise<StoredFile> {
   if (!request.isMultipart()) throw badRequest('请通过 multipart/form-data 上传文件（字段 file）');
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > opts.maxBytes + UPLOAD_ENVELOPE_BYTES) throw refuseUnread(reply, tooLarge(opts.maxBytes));
+  if (Number.isFinite(declared) && declared > opts.maxBytes + UPLOAD_ENVELOPE_BYTES)
+    throw refuseUnread(reply, tooLarge(opts.maxBytes));
   if (!hasValidBoundary(request)) throw refuseUnread(reply, badRequest(MALFORMED));
   // Decided from the headers: a client that waits for `100 Continue` may send its body now.
   continueIfExpected(request, reply);
@@ -111,7 +121,10 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
   const fileName = cleanName(part.filename);
   const ext = path.extname(fileName).toLowerCase();
   if (!opts.extensions.includes(ext)) {
-    throw refuseUnread(reply, badRequest(typeof opts.badExtension === 'string' ? opts.badExtension : opts.badExtension(ext)));
+    throw refuseUnread(
+      reply,
+      badRequest(typeof opts.badExtension === 'string' ? opts.badExtension : opts.badExtension(ext)),
+    );
   }
 
   let streamFailed = false;
@@ -129,7 +142,14 @@ export async function receiveFile(app: BackendContext, request: FastifyRequest, 
       },
     });
     if (part.file.truncated) throw tooLarge(opts.maxBytes);
-    return { hash: stored.md5, ext, size: stored.size, name: fileName.slice(0, 255), key: stored.key, head: stored.head };
+    return {
+      hash: stored.md5,
+      ext,
+      size: stored.size,
+      name: fileName.slice(0, 255),
+      key: stored.key,
+      head: stored.head,
+    };
   } catch (error) {
     // The store stopped reading; whatever the client still sends is not read, the connection closes.
     if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));

@@ -45,7 +45,13 @@ const ANONYMOUS_UPLOADS_PER_HOUR = 10;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The uploader's user id (0 for a visitor), or a 401/403/429 under the kind's rule. */
-async function uploaderOf(ctx: BackendContext, request: FastifyRequest, rule: UploaderRule, routePath: string, type: number): Promise<number> {
+async function uploaderOf(
+  ctx: BackendContext,
+  request: FastifyRequest,
+  rule: UploaderRule,
+  routePath: string,
+  type: number,
+): Promise<number> {
   const authorization = request.headers.authorization;
   if (rule === 'member') return (await uploadCaller(ctx, authorization, null)).id;
   if (rule === 'permission') return (await uploadCaller(ctx, authorization, routePath)).id;
@@ -90,11 +96,22 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
             await addDynamic(trx, userId, DynamicType.Avatar, '更新了头像');
           }
           return insertAttachment(trx, {
-            hash: file.hash, user_id: userId, type_id: kind === 'avatar' ? userId : 0, type: def.type, path: urlPath, name: file.name,
-            size: file.size, width: dimensions.width, height: dimensions.height, ext: file.ext, ip: clientIp(request),
+            hash: file.hash,
+            user_id: userId,
+            type_id: kind === 'avatar' ? userId : 0,
+            type: def.type,
+            path: urlPath,
+            name: file.name,
+            size: file.size,
+            width: dimensions.width,
+            height: dimensions.height,
+            ext: file.ext,
+            ip: clientIp(request),
           });
         });
-        return reply.code(200).header('content-type', 'application/json; charset=utf-8')
+        return reply
+          .code(200)
+          .header('content-type', 'application/json; charset=utf-8')
           .send(JSON.stringify({ code: 200, message: '上传成功', data: encode(Attachment, attachment) }));
       });
     }
@@ -102,7 +119,8 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
 }
 
 export const uploadService = defineService('upload', [], {
-  permissions: Object.entries(IMAGE_KINDS).filter(([, def]) => def.uploader !== 'anyone')
+  permissions: Object.entries(IMAGE_KINDS)
+    .filter(([, def]) => def.uploader !== 'anyone')
     .map(([kind, def]) => ({ method: 'POST', path: uploadPermissionPath(kind), title: def.title })),
   routes: registerUploadRoutes,
 });

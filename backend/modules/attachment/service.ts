@@ -3,10 +3,21 @@
 // to their documents, whether a file is still in use, and the admin's queries (AttachmentAPI,
 // served by the attachment-admin module, which also asks the document module).
 export {
-  DOCUMENT_ATTACHMENT_TYPE, documentUploadPaths, documentUploadsOf, hashHasLiveUpload, insertAttachment, isBannedHash, linkAttachment,
+  DOCUMENT_ATTACHMENT_TYPE,
+  documentUploadPaths,
+  documentUploadsOf,
+  hashHasLiveUpload,
+  insertAttachment,
+  isBannedHash,
+  linkAttachment,
   retireDocumentAttachments,
 } from './store';
 export { maxUploadBytes, receiveFile, registerMultipartRoutes } from './receive-file';
 export {
-  attachmentOr404, deleteAttachmentRows, hashesInUse, listAttachments, liveAttachmentsByIds, updateAttachmentInfo,
+  attachmentOr404,
+  deleteAttachmentRows,
+  hashesInUse,
+  listAttachments,
+  liveAttachmentsByIds,
+  updateAttachmentInfo,
 } from './admin-store';

@@ -28,7 +28,11 @@ function columnsOf(req: Decoded<typeof Banner>) {
 
 export const bannerService = defineService('BannerAPI', [
   rpc('CreateBanner', {
-    http: 'POST /api/v1/banner', request: Banner, response: Banner, auth: 'perm', permission: '创建轮播图',
+    http: 'POST /api/v1/banner',
+    request: Banner,
+    response: Banner,
+    auth: 'perm',
+    permission: '创建轮播图',
     async handler(req, ctx) {
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
       return insertBanner(ctx.db, { ...columnsOf(req), enable: 1 });
@@ -36,7 +40,10 @@ export const bannerService = defineService('BannerAPI', [
   }),
 
   rpc('UpdateBanner', {
-    http: 'PUT /api/v1/banner', request: Banner, auth: 'perm', permission: '更新轮播图',
+    http: 'PUT /api/v1/banner',
+    request: Banner,
+    auth: 'perm',
+    permission: '更新轮播图',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择轮播图（参数 id）');
       const columns = columnsOf(req);
@@ -47,7 +54,10 @@ export const bannerService = defineService('BannerAPI', [
   }),
 
   rpc('DeleteBanner', {
-    http: 'DELETE /api/v1/banner', request: IdsRequest('DeleteBannerRequest'), auth: 'perm', permission: '删除轮播图',
+    http: 'DELETE /api/v1/banner',
+    request: IdsRequest('DeleteBannerRequest'),
+    auth: 'perm',
+    permission: '删除轮播图',
     async handler(req, ctx) {
       await deleteBanners(ctx.db, requireIds(req.id, '轮播图'));
       return {};
@@ -55,17 +65,28 @@ export const bannerService = defineService('BannerAPI', [
   }),
 
   rpc('GetBanner', {
-    http: 'GET /api/v1/banner', request: IdRequest('GetBannerRequest'), response: Banner, auth: 'perm', permission: '根据ID查询轮播图',
+    http: 'GET /api/v1/banner',
+    request: IdRequest('GetBannerRequest'),
+    response: Banner,
+    auth: 'perm',
+    permission: '根据ID查询轮播图',
     async handler(req, ctx) {
       return bannerOr404(ctx.db, req.id);
     },
   }),
 
   rpc('ListBanner', {
-    http: 'GET /api/v1/banner/list', request: ListBannerRequest, response: ListBannerReply, auth: 'public', permission: '获取轮播图列表',
+    http: 'GET /api/v1/banner/list',
+    request: ListBannerRequest,
+    response: ListBannerReply,
+    auth: 'public',
+    permission: '获取轮播图列表',
     async handler(req, ctx) {
       const { rows, total } = await listBanners(ctx.db, {
-        types: [...new Set(req.type)], ...listVisibility(ctx.permitted, req.enable, req.wd), page: req.page, size: req.size,
+        types: [...new Set(req.type)],
+        ...listVisibility(ctx.permitted, req.enable, req.wd),
+        page: req.page,
+        size: req.size,
       });
       const fields = ctx.permitted ? selectedFields(req.field, BANNER_COLUMNS) : PUBLIC_COLUMNS;
       return { banner: rows.map((r) => pick(r, fields)), total };

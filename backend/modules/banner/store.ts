@@ -6,7 +6,18 @@ import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request'
 
 // The `banner` table: carousels of the website, the mini-program and the app.
 
-export const BANNER_COLUMNS = ['id', 'title', 'path', 'sort', 'enable', 'type', 'url', 'description', 'created_at', 'updated_at'];
+export const BANNER_COLUMNS = [
+  'id',
+  'title',
+  'path',
+  'sort',
+  'enable',
+  'type',
+  'url',
+  'description',
+  'created_at',
+  'updated_at',
+];
 
 type BannerColumns = Omit<Insertable<BannerTable>, 'id' | 'created_at' | 'updated_at'>;
 
@@ -14,18 +25,29 @@ export const bannerOr404 = (db: Database, id: number) => rowOr404(db, 'banner', 
 
 export async function insertBanner(db: Database, columns: BannerColumns) {
   const ts = now();
-  return db.insertInto('banner').values({ ...columns, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('banner')
+    .values({ ...columns, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateBanner(db: Database, id: number, columns: BannerColumns): Promise<void> {
-  await db.updateTable('banner').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('banner')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteBanners(db: Database, ids: number[]): Promise<void> {
   await db.deleteFrom('banner').where('id', 'in', ids).execute();
 }
 
-export async function listBanners(db: Database, filter: { types: number[]; enable: number[]; wd: string; page: number; size: number }) {
+export async function listBanners(
+  db: Database,
+  filter: { types: number[]; enable: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('banner');
   if (filter.types.length) query = query.where('type', 'in', filter.types);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
@@ -33,7 +55,11 @@ export async function listBanners(db: Database, filter: { types: number[]; enabl
     const p = likePattern(filter.wd);
     query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'description', p)]));
   }
-  const rows = await applyPaging(query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
+  const rows = await applyPaging(
+    query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'),
+    filter.page,
+    filter.size,
+  ).execute();
   return { rows, total: await countOf(query) };
 }
 

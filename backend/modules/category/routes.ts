@@ -7,8 +7,16 @@ import { checkName, checkText, mapUnique, pick, requireIds, selectedFields } fro
 import { defineService, rpc } from '../../platform/rpc';
 import { Category, ListCategoryReply, ListCategoryRequest } from '../../../shared/messages/category';
 import {
-  CATEGORY_COLUMNS, categoryOr404, deleteCategories, findParent, insertCategories, isBelow, listCategories, recountCategories,
-  titleTaken, updateCategory,
+  CATEGORY_COLUMNS,
+  categoryOr404,
+  deleteCategories,
+  findParent,
+  insertCategories,
+  isBelow,
+  listCategories,
+  recountCategories,
+  titleTaken,
+  updateCategory,
 } from './store';
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
@@ -46,7 +54,10 @@ function commonColumns(req: Decoded<typeof Category>) {
 
 export const categoryService = defineService('CategoryAPI', [
   rpc('CreateCategory', {
-    http: 'POST /api/v1/category', request: Category, auth: 'perm', permission: '新增文档分类',
+    http: 'POST /api/v1/category',
+    request: Category,
+    auth: 'perm',
+    permission: '新增文档分类',
     async handler(req, ctx) {
       const columns = commonColumns(req);
       // One category per non-empty line of the title (MOREDOC's batch creation).
@@ -56,7 +67,10 @@ export const categoryService = defineService('CategoryAPI', [
       const parentId = await checkParent(ctx.db, req.parent_id, req.type);
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
       await ctx.db.transaction().execute(async (trx) => {
-        await insertCategories(trx, titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })));
+        await insertCategories(
+          trx,
+          titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })),
+        );
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [] }, trx);
       });
       return {};
@@ -64,16 +78,23 @@ export const categoryService = defineService('CategoryAPI', [
   }),
 
   rpc('UpdateCategory', {
-    http: 'PUT /api/v1/category', request: Category, auth: 'perm', permission: '更新文档分类',
+    http: 'PUT /api/v1/category',
+    request: Category,
+    auth: 'perm',
+    permission: '更新文档分类',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择分类（参数 id）');
       const columns = commonColumns(req);
       const title = checkName(req.title, '分类名称', { required: true, max: 64 });
       await categoryOr404(ctx.db, req.id);
       const parentId = await checkParent(ctx.db, req.parent_id, req.type, req.id);
-      if (await titleTaken(ctx.db, { id: req.id, type: req.type, parent_id: parentId, title })) throw conflict(DUPLICATE);
+      if (await titleTaken(ctx.db, { id: req.id, type: req.type, parent_id: parentId, title }))
+        throw conflict(DUPLICATE);
       await ctx.db.transaction().execute(async (trx) => {
-        await mapUnique(updateCategory(trx, req.id, { ...columns, title, parent_id: parentId, enable: flag(req.enable) }), DUPLICATE);
+        await mapUnique(
+          updateCategory(trx, req.id, { ...columns, title, parent_id: parentId, enable: flag(req.enable) }),
+          DUPLICATE,
+        );
         await recountCategories(trx, req.type as 0 | 1);
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [req.id] }, trx);
       });
@@ -82,7 +103,10 @@ export const categoryService = defineService('CategoryAPI', [
   }),
 
   rpc('DeleteCategory', {
-    http: 'DELETE /api/v1/category', request: IdsRequest('DeleteCategoryRequest'), auth: 'perm', permission: '删除文档分类',
+    http: 'DELETE /api/v1/category',
+    request: IdsRequest('DeleteCategoryRequest'),
+    auth: 'perm',
+    permission: '删除文档分类',
     async handler(req, ctx) {
       const ids = requireIds(req.id, '分类');
       await ctx.db.transaction().execute(async (trx) => {
@@ -94,14 +118,22 @@ export const categoryService = defineService('CategoryAPI', [
   }),
 
   rpc('GetCategory', {
-    http: 'GET /api/v1/category', request: IdRequest('GetCategoryRequest'), response: Category, auth: 'perm', permission: '根据ID查询文档分类',
+    http: 'GET /api/v1/category',
+    request: IdRequest('GetCategoryRequest'),
+    response: Category,
+    auth: 'perm',
+    permission: '根据ID查询文档分类',
     async handler(req, ctx) {
       return categoryOr404(ctx.db, req.id);
     },
   }),
 
   rpc('ListCategory', {
-    http: 'GET /api/v1/category/list', request: ListCategoryRequest, response: ListCategoryReply, auth: 'public', permission: '查询文档分类列表',
+    http: 'GET /api/v1/category/list',
+    request: ListCategoryRequest,
+    response: ListCategoryReply,
+    auth: 'public',
+    permission: '查询文档分类列表',
     async handler(req, ctx) {
       const rows = await listCategories(ctx.db, {
         types: req.type.length ? [...new Set(req.type)] : [0],

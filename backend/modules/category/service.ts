@@ -3,5 +3,10 @@
 // categories of an item root → leaf, the categories they file under, the home page's
 // top-level categories.
 export {
-  categoriesByIds, categoriesWithDepth, countCategories, enabledTopCategories, existingCategoryIds, recountCategories,
+  categoriesByIds,
+  categoriesWithDepth,
+  countCategories,
+  enabledTopCategories,
+  existingCategoryIds,
+  recountCategories,
 } from './store';

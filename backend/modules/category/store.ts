@@ -8,7 +8,21 @@ import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request'
 // The `category` table: document (type 0) and article (type 1) categories, a tree through
 // parent_id; `doc_count` counts what is filed in a category and below it.
 
-export const CATEGORY_COLUMNS = ['id', 'parent_id', 'title', 'doc_count', 'sort', 'enable', 'cover', 'created_at', 'updated_at', 'icon', 'description', 'show_description', 'type'];
+export const CATEGORY_COLUMNS = [
+  'id',
+  'parent_id',
+  'title',
+  'doc_count',
+  'sort',
+  'enable',
+  'cover',
+  'created_at',
+  'updated_at',
+  'icon',
+  'description',
+  'show_description',
+  'type',
+];
 
 type CategoryColumns = Omit<Insertable<CategoryTable>, 'id' | 'doc_count' | 'created_at' | 'updated_at'>;
 
@@ -25,37 +39,64 @@ export const isBelow = (db: Database, parentId: number, id: number) => isInSubtr
 export async function insertCategories(db: Database, rows: CategoryColumns[]): Promise<void> {
   const ts = now();
   for (const row of rows) {
-    await db.insertInto('category').values({ ...row, created_at: ts, updated_at: ts })
-      .onConflict((oc) => oc.columns(['type', 'parent_id', 'title']).doNothing()).execute();
+    await db
+      .insertInto('category')
+      .values({ ...row, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.columns(['type', 'parent_id', 'title']).doNothing())
+      .execute();
   }
 }
 
-export async function titleTaken(db: Database, category: { id: number; type: number; parent_id: number; title: string }): Promise<boolean> {
-  const clash = await db.selectFrom('category').select('id').where('type', '=', category.type).where('parent_id', '=', category.parent_id)
-    .where('title', '=', category.title).where('id', '!=', category.id).executeTakeFirst();
+export async function titleTaken(
+  db: Database,
+  category: { id: number; type: number; parent_id: number; title: string },
+): Promise<boolean> {
+  const clash = await db
+    .selectFrom('category')
+    .select('id')
+    .where('type', '=', category.type)
+    .where('parent_id', '=', category.parent_id)
+    .where('title', '=', category.title)
+    .where('id', '!=', category.id)
+    .executeTakeFirst();
   return clash !== undefined;
 }
 
 export async function updateCategory(db: Database, id: number, columns: CategoryColumns): Promise<void> {
-  await db.updateTable('category').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('category')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Only categories without documents go, together with their document-less descendants. */
 export const deleteCategories = (db: Database, ids: number[]) => deleteSubtrees(db, 'category', ids, 'doc_count');
 
-export async function listCategories(db: Database, filter: { types: number[]; parents: number[]; enable: number[]; wd: string; page: number; size: number }) {
+export async function listCategories(
+  db: Database,
+  filter: { types: number[]; parents: number[]; enable: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('category').selectAll().where('type', 'in', filter.types);
   if (filter.parents.length) query = query.where('parent_id', 'in', filter.parents);
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) query = query.where(like(db, 'title', likePattern(filter.wd)));
-  return applyPaging(query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
+  return applyPaging(
+    query.orderBy('parent_id', 'asc').orderBy('sort', 'desc').orderBy('id', 'asc'),
+    filter.page,
+    filter.size,
+  ).execute();
 }
 
 /** The categories with these ids (those that exist): what a document or an article is filed under. */
 export async function categoriesByIds(db: Database, ids: readonly number[]) {
   const unique = [...new Set(ids.filter((id) => id > 0))];
   if (!unique.length) return [];
-  return db.selectFrom('category').select(['id', 'title', 'parent_id', 'type', 'enable']).where('id', 'in', unique).execute();
+  return db
+    .selectFrom('category')
+    .select(['id', 'title', 'parent_id', 'type', 'enable'])
+    .where('id', 'in', unique)
+    .execute();
 }
 
 /** All categories, or those of one type (0 documents, 1 articles). */
@@ -70,10 +111,11 @@ export const countCategories = (db: Database, type?: 0 | 1) =>
 export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
   // Counted, then written: recounts of a type take turns, each counting the links the one before it committed.
   await lockKeys(db, [`category.recount:${type}`]);
-  const links = type === 0
-    ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
+  const links =
+    type === 0
+      ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
         JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`
-    : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
+      : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
         JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
   await sql`WITH RECURSIVE tree(ancestor_id, id) AS (
       SELECT id, id FROM category WHERE type = ${type}
@@ -88,25 +130,44 @@ export async function recountCategories(db: Database, type: 0 | 1): Promise<void
  * Categories by id with how deep each sits (0 = top level), so that a document's
  * categories can be shown root → leaf.
  */
-export async function categoriesWithDepth(db: Database, ids: readonly number[]): Promise<{ id: number; title: string; parent_id: number; depth: number }[]> {
+export async function categoriesWithDepth(
+  db: Database,
+  ids: readonly number[],
+): Promise<{ id: number; title: string; parent_id: number; depth: number }[]> {
   if (!ids.length) return [];
   const { rows } = await sql<{ id: number; title: string; parent_id: number; depth: number }>`
     WITH RECURSIVE chain(start_id, ancestor_id, depth) AS (
       SELECT id, parent_id, 0 FROM category WHERE id IN (${sql.join([...new Set(ids)])})
       UNION ALL SELECT chain.start_id, c.parent_id, chain.depth + 1 FROM category c JOIN chain ON c.id = chain.ancestor_id
         WHERE chain.ancestor_id > 0 AND chain.depth < 64)
-    SELECT c.id, c.title, c.parent_id, max(chain.depth) AS depth FROM category c JOIN chain ON chain.start_id = c.id GROUP BY c.id`.execute(db);
+    SELECT c.id, c.title, c.parent_id, max(chain.depth) AS depth FROM category c JOIN chain ON chain.start_id = c.id GROUP BY c.id`.execute(
+    db,
+  );
   return rows.map((r) => ({ ...r, depth: Number(r.depth) }));
 }
 
 /** Enabled top-level categories of a type, in the order of the category lists. */
 export async function enabledTopCategories(db: Database, type: 0 | 1) {
-  return db.selectFrom('category').selectAll().where('type', '=', type).where('parent_id', '=', 0).where('enable', '=', 1)
-    .orderBy('sort', 'desc').orderBy('title', 'asc').execute();
+  return db
+    .selectFrom('category')
+    .selectAll()
+    .where('type', '=', type)
+    .where('parent_id', '=', 0)
+    .where('enable', '=', 1)
+    .orderBy('sort', 'desc')
+    .orderBy('title', 'asc')
+    .execute();
 }
 
 /** The ids among `ids` that are categories of this type. */
 export async function existingCategoryIds(db: Database, ids: readonly number[], type: 0 | 1): Promise<number[]> {
   if (!ids.length) return [];
-  return (await db.selectFrom('category').select('id').where('id', 'in', [...new Set(ids)]).where('type', '=', type).execute()).map((r) => r.id);
+  return (
+    await db
+      .selectFrom('category')
+      .select('id')
+      .where('id', 'in', [...new Set(ids)])
+      .where('type', '=', type)
+      .execute()
+  ).map((r) => r.id);
 }

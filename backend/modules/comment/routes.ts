@@ -10,12 +10,38 @@ import type { BackendContext } from '../../platform/context';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
-import { DynamicType, addDynamic, checkCaptcha, publicProfilesOf, setCommentCounts, usernamesOf } from '../user/service';
-import { commentAnswered, tell } from '../message/service';
-import { CheckCommentRequest, Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from '../../../shared/messages/comment';
 import {
-  approvedCountsBy, commentOr404, commentsByIds, countApprovedOn, deleteCommentsWithReplies, findComment, insertComment, lastCommentAt, listComments, placesOf,
-  recountReplies, setCommentStatus, updateComment, type CommentPlace, type CommentRow,
+  DynamicType,
+  addDynamic,
+  checkCaptcha,
+  publicProfilesOf,
+  setCommentCounts,
+  usernamesOf,
+} from '../user/service';
+import { commentAnswered, tell } from '../message/service';
+import {
+  CheckCommentRequest,
+  Comment,
+  CreateCommentRequest,
+  ListCommentReply,
+  ListCommentRequest,
+} from '../../../shared/messages/comment';
+import {
+  approvedCountsBy,
+  commentOr404,
+  commentsByIds,
+  countApprovedOn,
+  deleteCommentsWithReplies,
+  findComment,
+  insertComment,
+  lastCommentAt,
+  listComments,
+  placesOf,
+  recountReplies,
+  setCommentStatus,
+  updateComment,
+  type CommentPlace,
+  type CommentRow,
 } from './store';
 import { followPurges } from './purges';
 import { commentTarget } from './targets';
@@ -37,7 +63,8 @@ function checkContent(content: string): string {
 }
 
 function checkType(type: number): number {
-  if (type !== TargetType.Document && type !== TargetType.Article) throw badRequest('评论类型必须是 0（文档）或 1（文章）');
+  if (type !== TargetType.Document && type !== TargetType.Article)
+    throw badRequest('评论类型必须是 0（文档）或 1（文章）');
   return type;
 }
 
@@ -60,23 +87,44 @@ async function recount(db: Database, places: readonly CommentPlace[]): Promise<v
   const targets = new Map(places.map((p) => [`${p.type}:${p.document_id}`, p]));
   // Counted, then written: the counted rows are locked first (authors, then targets, then the
   // comments replied to), so that two recounts at once count each other's comments.
-  await lockRows(db, 'user', places.map((p) => p.user_id));
+  await lockRows(
+    db,
+    'user',
+    places.map((p) => p.user_id),
+  );
   for (const type of new Set(places.map((p) => p.type))) {
     const target = commentTarget(type);
-    if (target) await lockRows(db, target.table, places.filter((p) => p.type === type).map((p) => p.document_id));
+    if (target)
+      await lockRows(
+        db,
+        target.table,
+        places.filter((p) => p.type === type).map((p) => p.document_id),
+      );
   }
-  await lockRows(db, 'comment', places.map((p) => p.parent_id));
+  await lockRows(
+    db,
+    'comment',
+    places.map((p) => p.parent_id),
+  );
   for (const { type, document_id: targetId } of targets.values()) {
     await commentTarget(type)?.setCommentCount(db, targetId, await countApprovedOn(db, type, targetId));
   }
   await recountReplies(db, [...new Set(places.map((p) => p.parent_id).filter((id) => id > 0))]);
-  await setCommentCounts(db, await approvedCountsBy(db, places.map((p) => p.user_id)));
+  await setCommentCounts(
+    db,
+    await approvedCountsBy(
+      db,
+      places.map((p) => p.user_id),
+    ),
+  );
 }
 
 /** Once the counters committed: each target kind updates what derives from them. */
 async function afterRecount(app: BackendContext, places: readonly CommentPlace[]): Promise<void> {
   for (const type of new Set(places.map((p) => p.type))) {
-    await commentTarget(type)?.afterCommit(app, [...new Set(places.filter((p) => p.type === type).map((p) => p.document_id))]);
+    await commentTarget(type)?.afterCommit(app, [
+      ...new Set(places.filter((p) => p.type === type).map((p) => p.document_id)),
+    ]);
   }
 }
 
@@ -84,10 +132,16 @@ async function afterRecount(app: BackendContext, places: readonly CommentPlace[]
  * Once replies are visible (approved), the authors of the comments they answer hear of it in
  * their 消息 centre; nobody hears of answering themself.
  */
-async function tellAnswered(db: Database, pairs: readonly { answered: Pick<CommentRow, 'user_id'>; reply: CommentRow }[]): Promise<void> {
+async function tellAnswered(
+  db: Database,
+  pairs: readonly { answered: Pick<CommentRow, 'user_id'>; reply: CommentRow }[],
+): Promise<void> {
   const wanted = pairs.filter((p) => p.answered.user_id !== p.reply.user_id);
   if (!wanted.length) return;
-  const names = await usernamesOf(db, wanted.map((p) => p.reply.user_id));
+  const names = await usernamesOf(
+    db,
+    wanted.map((p) => p.reply.user_id),
+  );
   const messages = [];
   for (const { answered, reply } of wanted) {
     const target = (await commentTarget(reply.type)?.titles(db, [reply.document_id]))?.get(reply.document_id);
@@ -100,11 +154,17 @@ async function tellAnswered(db: Database, pairs: readonly { answered: Pick<Comme
 
 /** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
 async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
-  const users = await publicProfilesOf(db, rows.map((r) => r.user_id));
+  const users = await publicProfilesOf(
+    db,
+    rows.map((r) => r.user_id),
+  );
   const titles = new Map<string, { title: string; uuid: string }>();
   if (withTitles) {
     for (const type of new Set(rows.map((r) => r.type))) {
-      const found = await commentTarget(type)?.titles(db, rows.filter((r) => r.type === type).map((r) => r.document_id));
+      const found = await commentTarget(type)?.titles(
+        db,
+        rows.filter((r) => r.type === type).map((r) => r.document_id),
+      );
       for (const [id, info] of found ?? []) titles.set(`${type}:${id}`, info);
     }
   }
@@ -114,135 +174,190 @@ async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
   });
 }
 
-export const commentService = defineService('CommentAPI', [
-  rpc('CreateComment', {
-    // MOREDOC answers `{}`; the new comment (with its review status) is returned here.
-    http: 'POST /api/v1/comment', request: CreateCommentRequest, response: Comment, auth: 'login',
-    async handler(req, ctx) {
-      const me = ctx.requireUser();
-      const type = checkType(req.type);
-      const content = checkContent(req.content);
-      if (req.document_id <= 0) throw badRequest(type === TargetType.Article ? '请指定要评论的文章' : '请指定要评论的文档');
-      await assertMayComment(ctx.db, me.id);
-      const target = commentTarget(type);
-      const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
-      if (!target || !info) throw notFound(target?.missing ?? '文档不存在');
-      let parentId = 0;
-      let parent: CommentRow | undefined;
-      if (req.parent_id > 0) {
-        parent = await findComment(ctx.db, req.parent_id);
-        if (!parent || parent.type !== type || parent.document_id !== req.document_id || parent.status !== ReviewStatus.Approved) {
-          throw badRequest('回复的评论不存在');
+export const commentService = defineService(
+  'CommentAPI',
+  [
+    rpc('CreateComment', {
+      // MOREDOC answers `{}`; the new comment (with its review status) is returned here.
+      http: 'POST /api/v1/comment',
+      request: CreateCommentRequest,
+      response: Comment,
+      auth: 'login',
+      async handler(req, ctx) {
+        const me = ctx.requireUser();
+        const type = checkType(req.type);
+        const content = checkContent(req.content);
+        if (req.document_id <= 0)
+          throw badRequest(type === TargetType.Article ? '请指定要评论的文章' : '请指定要评论的文档');
+        await assertMayComment(ctx.db, me.id);
+        const target = commentTarget(type);
+        const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
+        if (!target || !info) throw notFound(target?.missing ?? '文档不存在');
+        let parentId = 0;
+        let parent: CommentRow | undefined;
+        if (req.parent_id > 0) {
+          parent = await findComment(ctx.db, req.parent_id);
+          if (
+            !parent ||
+            parent.type !== type ||
+            parent.document_id !== req.document_id ||
+            parent.status !== ReviewStatus.Approved
+          ) {
+            throw badRequest('回复的评论不存在');
+          }
+          // Replies hang under the top-level comment, so a thread is two levels deep.
+          parentId = parent.parent_id > 0 ? parent.parent_id : parent.id;
         }
-        // Replies hang under the top-level comment, so a thread is two levels deep.
-        parentId = parent.parent_id > 0 ? parent.parent_id : parent.id;
-      }
-      const status = (await approvedAtOnce(ctx, me.id)) ? ReviewStatus.Approved : ReviewStatus.Pending;
-      const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
-      await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
-      const created = await ctx.db.transaction().execute(async (trx) => {
-        // Checked inside the transaction, where a member's comments take turns (the member's
-        // row is locked), so two comments sent at once cannot both pass.
-        await lockRows(trx, 'user', [me.id]);
-        const last = await lastCommentAt(trx, me.id);
-        const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
-        if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
-        const row = await insertComment(trx, { parent_id: parentId, content, document_id: req.document_id, type, status, user_id: me.id, ip: ctx.ip });
-        await addDynamic(trx, me.id, DynamicType.Comment, `评论了${type === TargetType.Article ? '文章' : '文档'}《${info.title}》`);
-        if (status === ReviewStatus.Approved) await recount(trx, [row]);
-        if (status === ReviewStatus.Approved && parent) await tellAnswered(trx, [{ answered: parent, reply: row }]);
-        return row;
-      });
-      if (status === ReviewStatus.Approved) await afterRecount(ctx.app, [created]);
-      return (await present(ctx.db, [created], false))[0]!;
-    },
-  }),
+        const status = (await approvedAtOnce(ctx, me.id)) ? ReviewStatus.Approved : ReviewStatus.Pending;
+        const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
+        await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
+        const created = await ctx.db.transaction().execute(async (trx) => {
+          // Checked inside the transaction, where a member's comments take turns (the member's
+          // row is locked), so two comments sent at once cannot both pass.
+          await lockRows(trx, 'user', [me.id]);
+          const last = await lastCommentAt(trx, me.id);
+          const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
+          if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
+          const row = await insertComment(trx, {
+            parent_id: parentId,
+            content,
+            document_id: req.document_id,
+            type,
+            status,
+            user_id: me.id,
+            ip: ctx.ip,
+          });
+          await addDynamic(
+            trx,
+            me.id,
+            DynamicType.Comment,
+            `评论了${type === TargetType.Article ? '文章' : '文档'}《${info.title}》`,
+          );
+          if (status === ReviewStatus.Approved) await recount(trx, [row]);
+          if (status === ReviewStatus.Approved && parent) await tellAnswered(trx, [{ answered: parent, reply: row }]);
+          return row;
+        });
+        if (status === ReviewStatus.Approved) await afterRecount(ctx.app, [created]);
+        return (await present(ctx.db, [created], false))[0]!;
+      },
+    }),
 
-  rpc('UpdateComment', {
-    http: 'PUT /api/v1/comment', request: Comment, auth: 'perm', permission: '更新评论',
-    async handler(req, ctx) {
-      if (req.id <= 0) throw badRequest('请选择评论（参数 id）');
-      if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
-      const content = checkContent(req.content);
-      const current = await commentOr404(ctx.db, req.id);
-      await ctx.db.transaction().execute(async (trx) => {
-        await updateComment(trx, current.id, { content, status: req.status });
-        await recount(trx, [current]);
-      });
-      await afterRecount(ctx.app, [current]);
-      return {};
-    },
-  }),
+    rpc('UpdateComment', {
+      http: 'PUT /api/v1/comment',
+      request: Comment,
+      auth: 'perm',
+      permission: '更新评论',
+      async handler(req, ctx) {
+        if (req.id <= 0) throw badRequest('请选择评论（参数 id）');
+        if (!REVIEW_STATUSES.includes(req.status))
+          throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
+        const content = checkContent(req.content);
+        const current = await commentOr404(ctx.db, req.id);
+        await ctx.db.transaction().execute(async (trx) => {
+          await updateComment(trx, current.id, { content, status: req.status });
+          await recount(trx, [current]);
+        });
+        await afterRecount(ctx.app, [current]);
+        return {};
+      },
+    }),
 
-  rpc('DeleteComment', {
-    http: 'DELETE /api/v1/comment', request: IdsRequest('DeleteCommentRequest'), auth: 'login', permission: '删除评论',
-    async handler(req, ctx) {
-      const me = ctx.requireUser();
-      const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
-      // Without the permission only the caller's own comments go, the others are left; when
-      // none is theirs (or none exists) the call is refused, as DeleteDocument refuses.
-      const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
-      if (!mine.length) throw forbidden('评论不存在或没有删除权限');
-      const gone = await ctx.db.transaction().execute(async (trx) => {
-        const deleted = await deleteCommentsWithReplies(trx, mine);
-        await recount(trx, deleted);
-        return deleted;
-      });
-      await afterRecount(ctx.app, gone);
-      return {};
-    },
-  }),
+    rpc('DeleteComment', {
+      http: 'DELETE /api/v1/comment',
+      request: IdsRequest('DeleteCommentRequest'),
+      auth: 'login',
+      permission: '删除评论',
+      async handler(req, ctx) {
+        const me = ctx.requireUser();
+        const places = await placesOf(ctx.db, requireIds(req.id, '评论'));
+        // Without the permission only the caller's own comments go, the others are left; when
+        // none is theirs (or none exists) the call is refused, as DeleteDocument refuses.
+        const mine = places.filter((p) => ctx.permitted || p.user_id === me.id).map((p) => p.id);
+        if (!mine.length) throw forbidden('评论不存在或没有删除权限');
+        const gone = await ctx.db.transaction().execute(async (trx) => {
+          const deleted = await deleteCommentsWithReplies(trx, mine);
+          await recount(trx, deleted);
+          return deleted;
+        });
+        await afterRecount(ctx.app, gone);
+        return {};
+      },
+    }),
 
-  rpc('GetComment', {
-    http: 'GET /api/v1/comment', request: IdRequest('GetCommentRequest'), response: Comment, auth: 'perm', permission: '获取单个评论',
-    async handler(req, ctx) {
-      return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], true))[0]!;
-    },
-  }),
+    rpc('GetComment', {
+      http: 'GET /api/v1/comment',
+      request: IdRequest('GetCommentRequest'),
+      response: Comment,
+      auth: 'perm',
+      permission: '获取单个评论',
+      async handler(req, ctx) {
+        return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], true))[0]!;
+      },
+    }),
 
-  rpc('ListComment', {
-    http: 'GET /api/v1/comment/list', request: ListCommentRequest, response: ListCommentReply, auth: 'public', permission: '获取评论列表',
-    async handler(req, ctx) {
-      const own = ctx.user !== null && req.user_id === ctx.user.id;
-      const statuses = ctx.permitted || own ? [...new Set(req.status)] : [ReviewStatus.Approved];
-      const limit = req.document_id > 0 ? ALL_ON_TARGET : MAX_PAGE_SIZE;
-      const { rows, total } = await listComments(ctx.db, {
-        statuses,
-        types: [...new Set(req.type)],
-        targetId: req.document_id,
-        userId: req.user_id,
-        parentIds: positiveIds(req.parent_id),
-        wd: ctx.permitted ? req.wd : '',
-        order: req.order,
-        page: req.document_id > 0 && req.size <= 0 ? 1 : Math.max(req.page, 1),
-        size: Math.min(req.size > 0 ? req.size : req.document_id > 0 ? ALL_ON_TARGET : 10, limit),
-      });
-      return { comment: await present(ctx.db, rows, req.with_document_title), total };
-    },
-  }),
+    rpc('ListComment', {
+      http: 'GET /api/v1/comment/list',
+      request: ListCommentRequest,
+      response: ListCommentReply,
+      auth: 'public',
+      permission: '获取评论列表',
+      async handler(req, ctx) {
+        const own = ctx.user !== null && req.user_id === ctx.user.id;
+        const statuses = ctx.permitted || own ? [...new Set(req.status)] : [ReviewStatus.Approved];
+        const limit = req.document_id > 0 ? ALL_ON_TARGET : MAX_PAGE_SIZE;
+        const { rows, total } = await listComments(ctx.db, {
+          statuses,
+          types: [...new Set(req.type)],
+          targetId: req.document_id,
+          userId: req.user_id,
+          parentIds: positiveIds(req.parent_id),
+          wd: ctx.permitted ? req.wd : '',
+          order: req.order,
+          page: req.document_id > 0 && req.size <= 0 ? 1 : Math.max(req.page, 1),
+          size: Math.min(req.size > 0 ? req.size : req.document_id > 0 ? ALL_ON_TARGET : 10, limit),
+        });
+        return { comment: await present(ctx.db, rows, req.with_document_title), total };
+      },
+    }),
 
-  rpc('CheckComment', {
-    http: 'POST /api/v1/comment/check', request: CheckCommentRequest, auth: 'perm', permission: '批量审核评论',
-    async handler(req, ctx) {
-      const ids = requireIds(req.id, '评论');
-      if (!REVIEW_STATUSES.includes(req.status)) throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
-      const places = await ctx.db.transaction().execute(async (trx) => {
-        const before = await commentsByIds(trx, ids);
-        await setCommentStatus(trx, ids, req.status);
-        const changed = await placesOf(trx, ids);
-        await recount(trx, changed);
-        if (req.status === ReviewStatus.Approved) {
-          const replies = before.filter((c) => c.parent_id > 0 && c.status !== ReviewStatus.Approved);
-          const answered = new Map((await commentsByIds(trx, replies.map((c) => c.parent_id))).map((c) => [c.id, c]));
-          await tellAnswered(trx, replies.flatMap((reply) => {
-            const to = answered.get(reply.parent_id);
-            return to ? [{ answered: to, reply }] : [];
-          }));
-        }
-        return changed;
-      });
-      await afterRecount(ctx.app, places);
-      return {};
-    },
-  }),
-], { routes: (_app, ctx) => followPurges(ctx) });
+    rpc('CheckComment', {
+      http: 'POST /api/v1/comment/check',
+      request: CheckCommentRequest,
+      auth: 'perm',
+      permission: '批量审核评论',
+      async handler(req, ctx) {
+        const ids = requireIds(req.id, '评论');
+        if (!REVIEW_STATUSES.includes(req.status))
+          throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
+        const places = await ctx.db.transaction().execute(async (trx) => {
+          const before = await commentsByIds(trx, ids);
+          await setCommentStatus(trx, ids, req.status);
+          const changed = await placesOf(trx, ids);
+          await recount(trx, changed);
+          if (req.status === ReviewStatus.Approved) {
+            const replies = before.filter((c) => c.parent_id > 0 && c.status !== ReviewStatus.Approved);
+            const answered = new Map(
+              (
+                await commentsByIds(
+                  trx,
+                  replies.map((c) => c.parent_id),
+                )
+              ).map((c) => [c.id, c]),
+            );
+            await tellAnswered(
+              trx,
+              replies.flatMap((reply) => {
+                const to = answered.get(reply.parent_id);
+                return to ? [{ answered: to, reply }] : [];
+              }),
+            );
+          }
+          return changed;
+        });
+        await afterRecount(ctx.app, places);
+        return {};
+      },
+    }),
+  ],
+  { routes: (_app, ctx) => followPurges(ctx) },
+);

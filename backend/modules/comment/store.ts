@@ -19,12 +19,22 @@ export const commentOr404 = (db: Database, id: number) => rowOr404(db, 'comment'
 
 export async function insertComment(db: Database, comment: NewComment): Promise<CommentRow> {
   const ts = now();
-  return db.insertInto('comment').values({ ...comment, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('comment')
+    .values({ ...comment, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** When the user last commented (the rate limit of `security.comment_interval`). */
 export async function lastCommentAt(db: Database, userId: number): Promise<string | undefined> {
-  const row = await db.selectFrom('comment').select('created_at').where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('comment')
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.created_at;
 }
 
@@ -34,35 +44,71 @@ export async function findComment(db: Database, id: number): Promise<CommentRow 
 
 export async function commentsByIds(db: Database, ids: readonly number[]): Promise<CommentRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('comment').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('comment')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function placesOf(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
-  return db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id']).where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('comment')
+    .select(['id', 'type', 'document_id', 'parent_id', 'user_id'])
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
-export async function updateComment(db: Database, id: number, columns: { content: string; status: number }): Promise<void> {
-  await db.updateTable('comment').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+export async function updateComment(
+  db: Database,
+  id: number,
+  columns: { content: string; status: number },
+): Promise<void> {
+  await db
+    .updateTable('comment')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setCommentStatus(db: Database, ids: readonly number[], status: number): Promise<void> {
-  await db.updateTable('comment').set({ status, updated_at: now() }).where('id', 'in', [...ids]).execute();
+  await db
+    .updateTable('comment')
+    .set({ status, updated_at: now() })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** Deletes the comments and the replies to them; answers what went, for the counters. */
 export async function deleteCommentsWithReplies(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
-  const doomed = await db.selectFrom('comment').select(['id', 'type', 'document_id', 'parent_id', 'user_id'])
-    .where((eb) => eb.or([eb('id', 'in', [...ids]), eb('parent_id', 'in', [...ids])])).execute();
-  if (doomed.length) await db.deleteFrom('comment').where('id', 'in', doomed.map((c) => c.id)).execute();
+  const doomed = await db
+    .selectFrom('comment')
+    .select(['id', 'type', 'document_id', 'parent_id', 'user_id'])
+    .where((eb) => eb.or([eb('id', 'in', [...ids]), eb('parent_id', 'in', [...ids])]))
+    .execute();
+  if (doomed.length)
+    await db
+      .deleteFrom('comment')
+      .where(
+        'id',
+        'in',
+        doomed.map((c) => c.id),
+      )
+      .execute();
   return doomed;
 }
 
 /** Every comment on these targets (an article purged from the recycle bin); returns their authors. */
 export async function deleteAllOn(db: Database, type: number, targetIds: readonly number[]): Promise<number[]> {
   if (!targetIds.length) return [];
-  const authors = await db.deleteFrom('comment').where('type', '=', type).where('document_id', 'in', [...targetIds]).returning('user_id').execute();
+  const authors = await db
+    .deleteFrom('comment')
+    .where('type', '=', type)
+    .where('document_id', 'in', [...targetIds])
+    .returning('user_id')
+    .execute();
   return [...new Set(authors.map((a) => a.user_id))];
 }
 
@@ -71,15 +117,26 @@ export async function approvedCountsBy(db: Database, userIds: readonly number[])
   const ids = [...new Set(userIds.filter((id) => id > 0))];
   const counts = new Map(ids.map((id) => [id, 0]));
   if (!ids.length) return counts;
-  const rows = await db.selectFrom('comment').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('user_id', 'in', ids).where('status', '=', ReviewStatus.Approved).groupBy('user_id').execute();
+  const rows = await db
+    .selectFrom('comment')
+    .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('user_id', 'in', ids)
+    .where('status', '=', ReviewStatus.Approved)
+    .groupBy('user_id')
+    .execute();
   for (const row of rows) counts.set(row.user_id, Number(row.n));
   return counts;
 }
 
 /** Approved comments (replies included) on one target: its public `comment_count`. */
 export async function countApprovedOn(db: Database, type: number, targetId: number): Promise<number> {
-  return countOf(db.selectFrom('comment').where('type', '=', type).where('document_id', '=', targetId).where('status', '=', ReviewStatus.Approved));
+  return countOf(
+    db
+      .selectFrom('comment')
+      .where('type', '=', type)
+      .where('document_id', '=', targetId)
+      .where('status', '=', ReviewStatus.Approved),
+  );
 }
 
 /** Sets `comment_count` of the comments to their approved replies. */
@@ -102,7 +159,10 @@ export interface CommentFilter {
   size: number;
 }
 
-export async function listComments(db: Database, filter: CommentFilter): Promise<{ rows: CommentRow[]; total: number }> {
+export async function listComments(
+  db: Database,
+  filter: CommentFilter,
+): Promise<{ rows: CommentRow[]; total: number }> {
   let query = db.selectFrom('comment');
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.types.length) query = query.where('type', 'in', filter.types);
@@ -111,7 +171,8 @@ export async function listComments(db: Database, filter: CommentFilter): Promise
   if (filter.parentIds.length) query = query.where('parent_id', 'in', filter.parentIds);
   if (filter.wd.trim()) query = query.where(like(db, 'content', likePattern(filter.wd)));
   let rowsQuery = query.selectAll();
-  for (const o of parseOrder(filter.order, ORDER_COLUMNS, { multiple: false })) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of parseOrder(filter.order, ORDER_COLUMNS, { multiple: false }))
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

@@ -8,7 +8,11 @@ import { bumpCounter, documentsByIds, isPublic, refreshSearchIndex } from '../do
 // whether readers may comment on an item, names items in lists, keeps their counter, and
 // brings its search index in line with the counter after the change committed.
 
-export interface TargetInfo { title: string; uuid: string; userId: number }
+export interface TargetInfo {
+  title: string;
+  uuid: string;
+  userId: number;
+}
 
 export interface CommentTarget {
   /** What the missing or unreadable target is called in a 404. */
@@ -56,7 +60,10 @@ const documentTarget: CommentTarget = {
   afterCommit: refreshSearchIndex,
 };
 
-const TARGETS: Readonly<Record<number, CommentTarget>> = { [TargetType.Document]: documentTarget, [TargetType.Article]: articleTarget };
+const TARGETS: Readonly<Record<number, CommentTarget>> = {
+  [TargetType.Document]: documentTarget,
+  [TargetType.Article]: articleTarget,
+};
 
 /** The target kind of `type`, or undefined when comments on it are not served. */
 export const commentTarget = (type: number): CommentTarget | undefined => TARGETS[type];

@@ -4,7 +4,8 @@ import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 // plus our own categories `pay`, `vip`, `oauth` and `sms` (docs/api.md). The seed inserts missing
 // rows with `value` and refreshes the metadata of existing rows, never their value.
 
-export type ConfigInputType = 'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
+export type ConfigInputType =
+  'text' | 'textarea' | 'number' | 'switch' | 'select' | 'select-multi' | 'password' | 'image';
 
 export interface ConfigKeyDef {
   category: string;
@@ -32,11 +33,26 @@ const CLOSE_STATEMENT = [
   '<div>感谢您的理解与支持！</div>',
 ].join('\n');
 
-type Row = [name: string, label: string, value: string, input_type: ConfigInputType, sort: number, col_num?: number, extra?: Partial<ConfigKeyDef>];
+type Row = [
+  name: string,
+  label: string,
+  value: string,
+  input_type: ConfigInputType,
+  sort: number,
+  col_num?: number,
+  extra?: Partial<ConfigKeyDef>,
+];
 
 function category(name: string, rows: Row[]): ConfigKeyDef[] {
   return rows.map(([key, label, value, input_type, sort, col_num, extra]) => ({
-    category: name, name: key, label, value, input_type, sort, col_num: col_num ?? 24, ...extra,
+    category: name,
+    name: key,
+    label,
+    value,
+    input_type,
+    sort,
+    col_num: col_num ?? 24,
+    ...extra,
   }));
 }
 
@@ -46,10 +62,19 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     // MOREDOC seeds its own demo site's address here, so a fresh install's reset mails, sitemaps
     // and payment callbacks pointed at that site; ours starts empty (or PUBLIC_ORIGIN, config.ts)
     // and each feature that needs it says so.
-    ['domain', '【重要】网站域名', '', 'text', 11, 24, {
-      placeholder: '例如 https://docs.example.com，包含 http:// 或 https://；用于站点地图、找回密码邮件、第三方登录与在线支付的回调地址',
-      retired: ['https://moredoc.mnt.ltd'],
-    }],
+    [
+      'domain',
+      '【重要】网站域名',
+      '',
+      'text',
+      11,
+      24,
+      {
+        placeholder:
+          '例如 https://docs.example.com，包含 http:// 或 https://；用于站点地图、找回密码邮件、第三方登录与在线支付的回调地址',
+        retired: ['https://moredoc.mnt.ltd'],
+      },
+    ],
     ['title', '首页标题', 'MOREDOC · 魔豆文库', 'text', 20],
     ['keywords', '网站关键字', 'MOREDOC · 魔豆文库', 'text', 30],
     ['description', '网站描述', 'MOREDOC · 魔豆文库', 'textarea', 40],
@@ -71,11 +96,43 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   ]),
   ...category('security', [
     ['max_document_size', '最大文档大小(MB)', '50', 'number', 1],
-    ['comment_interval', '评论时间间隔', '10', 'number', 2, 24, { placeholder: '两次评论之间的最小间隔（秒），0 表示不限制' }],
-    ['document_related_duration', '文档的【相关文档】有效期', '7', 'number', 15, 24, { placeholder: '单位：天。文档的相关文档列表算出后保留的天数，到期重新计算；0 表示不显示相关文档' }],
-    ['attachment_retention_minute', '从回收站清除的文档文件保留时长', '1440', 'number', 16, 24, { placeholder: '单位：分钟。文档从回收站清除后，其文件再保留多久才删除（1440 分钟即 1 天）；0 表示立即删除' }],
+    [
+      'comment_interval',
+      '评论时间间隔',
+      '10',
+      'number',
+      2,
+      24,
+      { placeholder: '两次评论之间的最小间隔（秒），0 表示不限制' },
+    ],
+    [
+      'document_related_duration',
+      '文档的【相关文档】有效期',
+      '7',
+      'number',
+      15,
+      24,
+      { placeholder: '单位：天。文档的相关文档列表算出后保留的天数，到期重新计算；0 表示不显示相关文档' },
+    ],
+    [
+      'attachment_retention_minute',
+      '从回收站清除的文档文件保留时长',
+      '1440',
+      'number',
+      16,
+      24,
+      { placeholder: '单位：分钟。文档从回收站清除后，其文件再保留多久才删除（1440 分钟即 1 天）；0 表示立即删除' },
+    ],
     ['search_record_retention_days', '搜索记录保留天数', '7', 'number', 17, 12],
-    ['document_allowed_ext', '允许上传的文档类型', '', 'select-multi', 17, 12, { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') }],
+    [
+      'document_allowed_ext',
+      '允许上传的文档类型',
+      '',
+      'select-multi',
+      17,
+      12,
+      { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') },
+    ],
     ['is_close', '是否关闭网站', 'false', 'switch', 160, 8],
     ['close_statement', '闭站说明', CLOSE_STATEMENT, 'textarea', 170],
     ['enable_register', '是否允许注册', 'true', 'switch', 18, 8],
@@ -92,20 +149,62 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // The footer's pages as `/article/<identifier>`, which MOREDOC's web client routes and ours
   // opens too; the `/article/detail/<identifier>` an earlier version seeded (ours only) is
   // replaced where an admin left it.
-  ...category('footer', ([
-    ['about', '关于我们', 24], ['contact', '联系我们', 25], ['agreement', '文库协议', 26], ['copyright', '免责声明', 27], ['feedback', '意见反馈', 28],
-  ] as const).map(([name, label, sort]): Row => [name, label, `/article/${name}`, 'text', sort, 24, { retired: [`/article/detail/${name}`] }])),
+  ...category(
+    'footer',
+    (
+      [
+        ['about', '关于我们', 24],
+        ['contact', '联系我们', 25],
+        ['agreement', '文库协议', 26],
+        ['copyright', '免责声明', 27],
+        ['feedback', '意见反馈', 28],
+      ] as const
+    ).map(([name, label, sort]): Row => [
+      name,
+      label,
+      `/article/${name}`,
+      'text',
+      sort,
+      24,
+      { retired: [`/article/detail/${name}`] },
+    ]),
+  ),
   ...category('converter', [
     ['max_preview_percent', '最大预览页数百分比', '100', 'number', -1],
     ['max_preview', '最大预览页数', '12', 'number', 0, 12],
     ['timeout', '转换超时(分钟)', '30', 'number', 20, 12],
     // Kept for MOREDOC's admin, unused by our converter (docs/api.md): the help says so.
-    ['extension', '预览格式', 'webp', 'select', 30, 12, {
-      options: 'svg:SVG\njpg:JPEG\npng:PNG\nwebp:WEBP', placeholder: `本站逐页选择：SVG（文字与矢量，放大不失真），或更小时为 WebP 图片（如扫描页）。${UNUSED}`,
-    }],
+    [
+      'extension',
+      '预览格式',
+      'webp',
+      'select',
+      30,
+      12,
+      {
+        options: 'svg:SVG\njpg:JPEG\npng:PNG\nwebp:WEBP',
+        placeholder: `本站逐页选择：SVG（文字与矢量，放大不失真），或更小时为 WebP 图片（如扫描页）。${UNUSED}`,
+      },
+    ],
     ['enable_convert_repeated_document', '是否转换重复文档', 'false', 'switch', 31, 12],
-    ['enable_gzip', '是否启用GZIP压缩', 'true', 'switch', 40, 24, { placeholder: `SVG 页面总以 gzip 压缩存储。${UNUSED}` }],
-    ['enable_svgo', '是否启用SVGO', 'false', 'switch', 50, 24, { placeholder: `转换时已输出精简的 SVG（字形按字体精度取整），无需 SVGO。${UNUSED}` }],
+    [
+      'enable_gzip',
+      '是否启用GZIP压缩',
+      'true',
+      'switch',
+      40,
+      24,
+      { placeholder: `SVG 页面总以 gzip 压缩存储。${UNUSED}` },
+    ],
+    [
+      'enable_svgo',
+      '是否启用SVGO',
+      'false',
+      'switch',
+      50,
+      24,
+      { placeholder: `转换时已输出精简的 SVG（字形按字体精度取整），无需 SVGO。${UNUSED}` },
+    ],
   ]),
   ...category('download', [
     ['enable_guest_download', '是否允许游客下载', 'false', 'switch', 10, 12],
@@ -152,9 +251,23 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['home_version', '首页版本', 'v1', 'select', 31, 8, { options: 'v1:V1版\nv2:V2版' }],
     ['pages_per_read', '文档【继续阅读】的页数', '5', 'number', 40, 8],
     // Ours (docs/api.md §2): who may select and copy a document's text in the reader.
-    ['copy_text', '阅读器中复制文字', 'all', 'select', 45, 8, { options: 'all:所有访客\nmember:登录会员\nvip:VIP会员\nnone:禁止复制' }],
+    [
+      'copy_text',
+      '阅读器中复制文字',
+      'all',
+      'select',
+      45,
+      8,
+      { options: 'all:所有访客\nmember:登录会员\nvip:VIP会员\nnone:禁止复制' },
+    ],
     ['max_search_pages', '文档搜索结果最大页数', '100', 'number', 50, 8],
-    ['copyright_statement', '版权声明', '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。', 'textarea', 60],
+    [
+      'copyright_statement',
+      '版权声明',
+      '本站文档数据由用户上传，仅供学习交流，如侵犯您的权益，请联系我们进行删除。',
+      'textarea',
+      60,
+    ],
     ['hide_keywords_on_lists', '隐藏关键字', 'false', 'switch', 70, 8],
     ['hide_category_without_document', '隐藏无文档分类', 'false', 'switch', 80, 16],
     ['wechat_tip', '微信/微信公众号提示文案', '我们的公众号同样精彩', 'text', 100],
@@ -163,7 +276,15 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['contact_link', '联系我们跳转链接', '', 'text', 130],
   ]),
   ...category('release', [
-    ['source', '版本检测来源', 'auto', 'select', 10, 24, { options: 'none:不检测\nauto:自动检测\ngitee:Gitee\ngithub:GitHub' }],
+    [
+      'source',
+      '版本检测来源',
+      'auto',
+      'select',
+      10,
+      24,
+      { options: 'none:不检测\nauto:自动检测\ngitee:Gitee\ngithub:GitHub' },
+    ],
     ['tag_name', '最新版版本号', '', 'text', 20],
     ['name', '版本发布名称', '', 'text', 30],
     ['body', '版本发布说明', '', 'textarea', 40],
@@ -172,26 +293,99 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // Ours (docs/api.md §1): paying for VIP orders. Secrets stay server-side (is_secret).
   ...category('pay', [
     ['enable', '是否启用支付', 'false', 'switch', 10, 8],
-    ['provider', '支付方式', 'alipay,wechat', 'select-multi', 20, 16, {
-      options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）', placeholder: '结算页提供已选且已配置的方式',
-    }],
+    [
+      'provider',
+      '支付方式',
+      'alipay,wechat',
+      'select-multi',
+      20,
+      16,
+      {
+        options: 'alipay:支付宝\nwechat:微信支付\nmanual:线下转账（管理员确认）',
+        placeholder: '结算页提供已选且已配置的方式',
+      },
+    ],
     ['order_timeout', '订单支付超时(分钟)', '30', 'number', 30, 8],
     ['sandbox', '支付宝沙箱环境', 'false', 'switch', 40, 8],
     ['alipay_app_id', '支付宝 AppID', '', 'text', 50, 16],
-    ['alipay_private_key', '支付宝应用私钥', '', 'password', 60, 24, { is_secret: true, placeholder: 'RSA2 应用私钥（PKCS#1 或 PKCS#8，可带或不带 PEM 首尾行）' }],
-    ['alipay_public_key', '支付宝公钥', '', 'textarea', 70, 24, { placeholder: '开放平台「接口加签方式」中的支付宝公钥（不是应用公钥）' }],
+    [
+      'alipay_private_key',
+      '支付宝应用私钥',
+      '',
+      'password',
+      60,
+      24,
+      { is_secret: true, placeholder: 'RSA2 应用私钥（PKCS#1 或 PKCS#8，可带或不带 PEM 首尾行）' },
+    ],
+    [
+      'alipay_public_key',
+      '支付宝公钥',
+      '',
+      'textarea',
+      70,
+      24,
+      { placeholder: '开放平台「接口加签方式」中的支付宝公钥（不是应用公钥）' },
+    ],
     ['wechat_app_id', '微信支付 AppID', '', 'text', 80, 8, { placeholder: '与商户号绑定的公众号或开放平台应用' }],
     ['wechat_mch_id', '微信支付商户号', '', 'text', 90, 8],
     ['wechat_serial_no', '商户API证书序列号', '', 'text', 100, 8],
-    ['wechat_private_key', '商户API私钥', '', 'password', 110, 24, { is_secret: true, placeholder: 'apiclient_key.pem 的内容' }],
+    [
+      'wechat_private_key',
+      '商户API私钥',
+      '',
+      'password',
+      110,
+      24,
+      { is_secret: true, placeholder: 'apiclient_key.pem 的内容' },
+    ],
     ['wechat_api_v3_key', 'APIv3密钥', '', 'password', 120, 8, { is_secret: true, placeholder: '32 个字符' }],
-    ['wechat_public_key_id', '微信支付公钥ID', '', 'text', 130, 16, { placeholder: 'PUB_KEY_ID_… 或平台证书序列号；使用平台证书时可留空' }],
-    ['wechat_public_key', '微信支付公钥或平台证书', '', 'textarea', 140, 24, {
-      placeholder: 'PEM 格式：-----BEGIN PUBLIC KEY-----（微信支付公钥）或 -----BEGIN CERTIFICATE-----（平台证书）',
-    }],
-    ['manual_instructions', '线下转账说明', '', 'textarea', 150, 24, { placeholder: '收款账户、户名，以及“转账备注请填写订单号”等；会员下单后看到这段说明' }],
-    ['manual_timeout', '线下转账有效期(天)', '3', 'number', 155, 8, { placeholder: '选择线下转账的订单自下单起保留的天数，逾期未确认收款则关闭' }],
-    ['notify_url', '支付通知地址', '', 'text', 160, 24, { placeholder: '留空则使用网站域名；通知发往 <此地址>/api/v1/pay/notify/alipay 或 /wechat' }],
+    [
+      'wechat_public_key_id',
+      '微信支付公钥ID',
+      '',
+      'text',
+      130,
+      16,
+      { placeholder: 'PUB_KEY_ID_… 或平台证书序列号；使用平台证书时可留空' },
+    ],
+    [
+      'wechat_public_key',
+      '微信支付公钥或平台证书',
+      '',
+      'textarea',
+      140,
+      24,
+      {
+        placeholder: 'PEM 格式：-----BEGIN PUBLIC KEY-----（微信支付公钥）或 -----BEGIN CERTIFICATE-----（平台证书）',
+      },
+    ],
+    [
+      'manual_instructions',
+      '线下转账说明',
+      '',
+      'textarea',
+      150,
+      24,
+      { placeholder: '收款账户、户名，以及“转账备注请填写订单号”等；会员下单后看到这段说明' },
+    ],
+    [
+      'manual_timeout',
+      '线下转账有效期(天)',
+      '3',
+      'number',
+      155,
+      8,
+      { placeholder: '选择线下转账的订单自下单起保留的天数，逾期未确认收款则关闭' },
+    ],
+    [
+      'notify_url',
+      '支付通知地址',
+      '',
+      'text',
+      160,
+      24,
+      { placeholder: '留空则使用网站域名；通知发往 <此地址>/api/v1/pay/notify/alipay 或 /wechat' },
+    ],
     ['return_url', '支付完成跳转地址', '', 'text', 170, 24, { placeholder: '留空则使用 <网站域名>/vip/checkout' }],
   ]),
   // Ours: VIP membership plans and benefits.
@@ -199,13 +393,27 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
     ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
     ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
-    ['plans', '会员套餐', 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|298|最划算|1', 'textarea', 20, 24, {
-      placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
-    }],
+    [
+      'plans',
+      '会员套餐',
+      'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|298|最划算|1',
+      'textarea',
+      20,
+      24,
+      {
+        placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
+      },
+    ],
     ['free_download', 'VIP免积分下载', 'true', 'switch', 30, 8],
     ['read_all_pages', 'VIP阅读全部页面', 'true', 'switch', 35, 8],
     ['times_every_day', 'VIP每天下载次数', '50', 'number', 40, 8, { placeholder: '0 表示与普通用户相同' }],
-    ['benefits', '会员权益说明', '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>', 'textarea', 50],
+    [
+      'benefits',
+      '会员权益说明',
+      '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>',
+      'textarea',
+      50,
+    ],
   ]),
   // Ours: social sign-in providers (docs/product.md: WeChat and QQ flags, default false).
   ...category('oauth', [
@@ -220,13 +428,29 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // Ours: SMS codes for sign-up, sign-in, password reset and binding a mobile number.
   ...category('sms', [
     ['enable', '是否启用短信服务', 'false', 'switch', 10, 8],
-    ['provider', '短信服务商', 'log', 'select', 20, 16, { options: 'log:仅记录不发送（开发测试）\naliyun:阿里云短信\ntencent:腾讯云短信' }],
+    [
+      'provider',
+      '短信服务商',
+      'log',
+      'select',
+      20,
+      16,
+      { options: 'log:仅记录不发送（开发测试）\naliyun:阿里云短信\ntencent:腾讯云短信' },
+    ],
     ['sign_name', '短信签名', '', 'text', 30, 12, { placeholder: '在服务商处审核通过的签名，例如：魔豆文库' }],
     ['sdk_app_id', '腾讯云 SdkAppId', '', 'text', 35, 12, { placeholder: '仅腾讯云：短信应用的 SdkAppId' }],
     ['access_key_id', 'AccessKey ID / SecretId', '', 'text', 40, 12],
     ['access_key_secret', 'AccessKey Secret / SecretKey', '', 'password', 50, 12, { is_secret: true }],
     ['region', '腾讯云地域', 'ap-guangzhou', 'text', 55, 12, { placeholder: '仅腾讯云：例如 ap-guangzhou' }],
-    ['template_register', '注册验证码模板', '', 'text', 60, 12, { placeholder: '模板须有且仅有一个变量：阿里云 ${code}，腾讯云 {1}' }],
+    [
+      'template_register',
+      '注册验证码模板',
+      '',
+      'text',
+      60,
+      12,
+      { placeholder: '模板须有且仅有一个变量：阿里云 ${code}，腾讯云 {1}' },
+    ],
     ['template_login', '登录验证码模板', '', 'text', 70, 12, { placeholder: '其他用途的模板留空时也使用此模板' }],
     ['template_find_password', '找回密码验证码模板', '', 'text', 80, 12],
     ['template_bind', '绑定手机号验证码模板', '', 'text', 90, 12],

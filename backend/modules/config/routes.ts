@@ -23,7 +23,10 @@ const MAX_VALUE_LENGTH = 65535;
 type ConfigRow = Selectable<ConfigTable>;
 
 function optionValues(row: ConfigRow): string[] {
-  return row.options.split('\n').map((line) => line.split(':')[0]!.trim()).filter(Boolean);
+  return row.options
+    .split('\n')
+    .map((line) => line.split(':')[0]!.trim())
+    .filter(Boolean);
 }
 
 /** Rules only the server can apply (the payment keys are parsed with Node's crypto). */
@@ -53,13 +56,17 @@ function validateValue(row: ConfigRow, value: string): string {
       break;
     case 'select-multi': {
       const allowed = optionValues(row);
-      const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+      const items = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (row.options && items.some((i) => !allowed.includes(i))) throw badRequest(`${label}包含无效的选项`);
       value = items.join(',');
       break;
     }
     case 'image':
-      if (value !== '' && (!/^(\/uploads\/|https?:\/\/)/.test(value) || value.includes('..'))) throw badRequest(`${label}必须是上传后的图片地址`);
+      if (value !== '' && (!/^(\/uploads\/|https?:\/\/)/.test(value) || value.includes('..')))
+        throw badRequest(`${label}必须是上传后的图片地址`);
       break;
     default:
       break;
@@ -76,7 +83,10 @@ function validateValue(row: ConfigRow, value: string): string {
  * The rules of keys read together (shared/config-rules.ts) over the stored values with `updates`
  * over them, for the rules reading a key being written: 400 under the first broken rule's key.
  */
-async function checkTogether(db: Parameters<typeof configRowsOf>[0], updates: readonly { row: ConfigRow; value: string }[]): Promise<void> {
+async function checkTogether(
+  db: Parameters<typeof configRowsOf>[0],
+  updates: readonly { row: ConfigRow; value: string }[],
+): Promise<void> {
   const changed = updates.map(({ row }) => `${row.category}.${row.name}`);
   const rules = CONFIG_SET_RULES.filter((rule) => rule.reads.some((key) => changed.includes(key)));
   if (!rules.length) return;
@@ -91,14 +101,20 @@ async function checkTogether(db: Parameters<typeof configRowsOf>[0], updates: re
 
 export const configService = defineService('ConfigAPI', [
   rpc('GetSettings', {
-    http: 'GET /api/v1/settings', response: Settings, auth: 'public', input: 'none',
+    http: 'GET /api/v1/settings',
+    response: Settings,
+    auth: 'public',
+    input: 'none',
     async handler(_req, ctx) {
       return buildSettings(ctx.db, await ctx.app.settings.snapshot(), ctx.app.version);
     },
   }),
 
   rpc('UpdateConfig', {
-    http: 'PUT /api/v1/config', request: Configs, auth: 'perm', permission: '更新系统配置',
+    http: 'PUT /api/v1/config',
+    request: Configs,
+    auth: 'perm',
+    permission: '更新系统配置',
     async handler(req, ctx) {
       if (req.config.some((c) => c && c.category === 'release')) throw forbidden('不允许修改此类配置！');
       const updates: { row: ConfigRow; value: string }[] = [];
@@ -112,7 +128,12 @@ export const configService = defineService('ConfigAPI', [
         updates.push({ row, value });
       }
       await checkTogether(ctx.db, updates);
-      await ctx.db.transaction().execute((trx) => setConfigValues(trx, updates.map(({ row, value }) => ({ id: row.id, value }))));
+      await ctx.db.transaction().execute((trx) =>
+        setConfigValues(
+          trx,
+          updates.map(({ row, value }) => ({ id: row.id, value })),
+        ),
+      );
       ctx.app.settings.invalidate();
       if (updates.some((u) => u.row.category === 'email')) {
         const cfg = await ctx.app.settings.snapshot();
@@ -130,7 +151,11 @@ export const configService = defineService('ConfigAPI', [
   }),
 
   rpc('ListConfig', {
-    http: 'GET /api/v1/config/list', request: ListConfigRequest, response: Configs, auth: 'perm', permission: '获取系统配置列表',
+    http: 'GET /api/v1/config/list',
+    request: ListConfigRequest,
+    response: Configs,
+    auth: 'perm',
+    permission: '获取系统配置列表',
     async handler(req, ctx) {
       const categories = [...new Set(req.category.map((c) => c.trim()).filter(Boolean))];
       if (!categories.length) return {};
@@ -141,7 +166,10 @@ export const configService = defineService('ConfigAPI', [
 
   // Ours (docs/api.md §6): the test button of the SMS config page, with the saved settings.
   rpc('SendTestSms', {
-    http: 'POST /api/v1/config/sms/test', request: SendTestSmsRequest, auth: 'perm', permission: '发送测试短信',
+    http: 'POST /api/v1/config/sms/test',
+    request: SendTestSmsRequest,
+    auth: 'perm',
+    permission: '发送测试短信',
     async handler(req, ctx) {
       const mobile = normalizeMainlandMobile(req.mobile);
       if (!mobile) throw badRequest('请输入正确的中国大陆手机号码');

@@ -13,15 +13,27 @@ export async function seedConfig(db: Database, presets: Record<string, Record<st
   const existing = new Map(configRows.map((r) => [`${r.category}.${r.name}`, r]));
   for (const key of CONFIG_KEYS) {
     const meta = {
-      label: key.label, placeholder: key.placeholder ?? '', input_type: key.input_type, sort: key.sort,
-      options: key.options ?? '', col_num: key.col_num ?? 24, is_secret: key.is_secret ? 1 : 0,
+      label: key.label,
+      placeholder: key.placeholder ?? '',
+      input_type: key.input_type,
+      sort: key.sort,
+      options: key.options ?? '',
+      col_num: key.col_num ?? 24,
+      is_secret: key.is_secret ? 1 : 0,
     };
     const row = existing.get(`${key.category}.${key.name}`);
     const value = presets[key.category]?.[key.name] ?? key.value;
     if (row === undefined) {
-      await db.insertInto('config').values({ ...meta, category: key.category, name: key.name, value, created_at: ts, updated_at: ts }).execute();
+      await db
+        .insertInto('config')
+        .values({ ...meta, category: key.category, name: key.name, value, created_at: ts, updated_at: ts })
+        .execute();
     } else if (key.retired?.includes(row.value)) {
-      await db.updateTable('config').set({ ...meta, value, updated_at: ts }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('config')
+        .set({ ...meta, value, updated_at: ts })
+        .where('id', '=', row.id)
+        .execute();
     } else {
       await db.updateTable('config').set(meta).where('id', '=', row.id).execute();
     }

@@ -9,8 +9,14 @@ import { offeredProviders } from '../payment/service';
 // `pay`, `sms` and `email` objects (docs/api.md). Secrets never appear here.
 
 const DISPLAY_SWITCHES = [
-  'show_register_user_count', 'show_index_categories', 'show_document_descriptions', 'hide_keywords_on_lists',
-  'show_document_count', 'show_document_view_count', 'show_document_download_count', 'show_document_favorite_count',
+  'show_register_user_count',
+  'show_index_categories',
+  'show_document_descriptions',
+  'hide_keywords_on_lists',
+  'show_document_count',
+  'show_document_view_count',
+  'show_document_download_count',
+  'show_document_favorite_count',
   'hide_category_without_document',
 ] as const;
 
@@ -44,34 +50,77 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
   const providers = offeredProviders(cfg);
   return {
     system: {
-      domain: s('domain'), title: s('title'), keywords: s('keywords'), description: s('description'), logo: s('logo'),
-      favicon: s('favicon'), icp: s('icp'), analytics: analyticsSnippet(s('analytics')), sitename: s('sitename'),
-      copyright_start_year: s('copyright_start_year'), register_background: s('register_background'),
-      login_background: s('login_background'), recommend_words: cfg.list('system', 'recommend_words'), version,
-      credit_name: cfg.str('score', 'credit_name'), sec_icp: s('sec_icp'),
+      domain: s('domain'),
+      title: s('title'),
+      keywords: s('keywords'),
+      description: s('description'),
+      logo: s('logo'),
+      favicon: s('favicon'),
+      icp: s('icp'),
+      analytics: analyticsSnippet(s('analytics')),
+      sitename: s('sitename'),
+      copyright_start_year: s('copyright_start_year'),
+      register_background: s('register_background'),
+      login_background: s('login_background'),
+      recommend_words: cfg.list('system', 'recommend_words'),
+      version,
+      credit_name: cfg.str('score', 'credit_name'),
+      sec_icp: s('sec_icp'),
     },
-    footer: Object.fromEntries(['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)])),
+    footer: Object.fromEntries(
+      ['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)]),
+    ),
     security: {
-      ...Object.fromEntries(['is_close', 'enable_register', 'enable_captcha_login', 'enable_captcha_register', 'enable_captcha_comment',
-        'enable_captcha_find_password', 'login_required', 'enable_verify_register_email', 'enable_captcha_sms', 'enable_captcha_feedback'].map((k) => [k, cfg.bool('security', k)])),
+      ...Object.fromEntries(
+        [
+          'is_close',
+          'enable_register',
+          'enable_captcha_login',
+          'enable_captcha_register',
+          'enable_captcha_comment',
+          'enable_captcha_find_password',
+          'login_required',
+          'enable_verify_register_email',
+          'enable_captcha_sms',
+          'enable_captcha_feedback',
+        ].map((k) => [k, cfg.bool('security', k)]),
+      ),
       close_statement: cfg.str('security', 'close_statement'),
       max_document_size: maxSize > 0 ? maxSize : 50,
       document_allowed_ext: cfg.list('security', 'document_allowed_ext'),
     },
     display: {
       ...Object.fromEntries(DISPLAY_SWITCHES.map((k) => [k, cfg.bool('display', k)])),
-      ...Object.fromEntries(['copyright_statement', 'wechat_tip', 'wechat_qrcode', 'contact_tip', 'contact_link',
-        'index_document_style', 'home_version', 'copy_text'].map((k) => [k, cfg.str('display', k)])),
+      ...Object.fromEntries(
+        [
+          'copyright_statement',
+          'wechat_tip',
+          'wechat_qrcode',
+          'contact_tip',
+          'contact_link',
+          'index_document_style',
+          'home_version',
+          'copy_text',
+        ].map((k) => [k, cfg.str('display', k)]),
+      ),
       pages_per_read: cfg.int('display', 'pages_per_read'),
     },
     vip: {
-      enable: cfg.bool('vip', 'enable'), title: cfg.str('vip', 'title'), description: cfg.str('vip', 'description'), plans: parseVipPlans(cfg.str('vip', 'plans')), free_download: cfg.bool('vip', 'free_download'),
-      read_all_pages: cfg.bool('vip', 'read_all_pages'), times_every_day: cfg.int('vip', 'times_every_day'), benefits: sanitizeRichText(cfg.str('vip', 'benefits')),
+      enable: cfg.bool('vip', 'enable'),
+      title: cfg.str('vip', 'title'),
+      description: cfg.str('vip', 'description'),
+      plans: parseVipPlans(cfg.str('vip', 'plans')),
+      free_download: cfg.bool('vip', 'free_download'),
+      read_all_pages: cfg.bool('vip', 'read_all_pages'),
+      times_every_day: cfg.int('vip', 'times_every_day'),
+      benefits: sanitizeRichText(cfg.str('vip', 'benefits')),
     },
     oauth: { wechat: cfg.bool('oauth', 'wechat'), qq: cfg.bool('oauth', 'qq') },
     pay: { enable: cfg.bool('pay', 'enable'), provider: providers[0] ?? '', providers },
     sms: { enable: cfg.bool('sms', 'enable') },
     // As the mailer checks before sending (platform/mailer.ts): password reset and e-mail codes need it.
-    email: { enable: cfg.bool('email', 'enable') && cfg.str('email', 'host') !== '' && cfg.str('email', 'username') !== '' },
+    email: {
+      enable: cfg.bool('email', 'enable') && cfg.str('email', 'host') !== '' && cfg.str('email', 'username') !== '',
+    },
   };
 }

@@ -14,17 +14,29 @@ export async function findConfigRow(db: Database, id: number) {
 }
 
 export async function configRowsOf(db: Database, categories: string[]) {
-  return db.selectFrom('config').selectAll().where('category', 'in', categories).orderBy('sort', 'asc').orderBy('id', 'asc').execute();
+  return db
+    .selectFrom('config')
+    .selectAll()
+    .where('category', 'in', categories)
+    .orderBy('sort', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
 }
 
 export async function setConfigValues(db: Database, updates: { id: number; value: string }[]): Promise<void> {
   const ts = now();
-  for (const { id, value } of updates) await db.updateTable('config').set({ value, updated_at: ts }).where('id', '=', id).execute();
+  for (const { id, value } of updates)
+    await db.updateTable('config').set({ value, updated_at: ts }).where('id', '=', id).execute();
   await settingsChanged(db);
 }
 
 export async function setConfigValue(db: Database, category: string, name: string, value: string): Promise<void> {
-  await db.updateTable('config').set({ value, updated_at: now() }).where('category', '=', category).where('name', '=', name).execute();
+  await db
+    .updateTable('config')
+    .set({ value, updated_at: now() })
+    .where('category', '=', category)
+    .where('name', '=', name)
+    .execute();
   await settingsChanged(db);
 }
 

@@ -39,7 +39,14 @@ async function requireAdmin(ctx: RpcContext): Promise<void> {
 async function readRelease(ctx: RpcContext) {
   const cfg = await ctx.app.settings.snapshot();
   const r = (name: string) => cfg.str('release', name);
-  return { tag_name: r('tag_name'), name: r('name'), body: r('body'), ignore: r('ignore'), source: r('source'), current: ctx.app.version };
+  return {
+    tag_name: r('tag_name'),
+    name: r('name'),
+    body: r('body'),
+    ignore: r('ignore'),
+    source: r('source'),
+    current: ctx.app.version,
+  };
 }
 
 async function setRelease(ctx: RpcContext, name: string, value: string): Promise<void> {
@@ -49,7 +56,11 @@ async function setRelease(ctx: RpcContext, name: string, value: string): Promise
 
 export const systemRpcs = [
   rpc('GetStats', {
-    http: 'GET /api/v1/stats', response: Stats, auth: 'public', permission: '查看系统信息', input: 'none',
+    http: 'GET /api/v1/stats',
+    response: Stats,
+    auth: 'public',
+    permission: '查看系统信息',
+    input: 'none',
     async handler(_req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       const content = await countContent(ctx.db);
@@ -76,7 +87,11 @@ export const systemRpcs = [
   }),
 
   rpc('GetEnvs', {
-    http: 'GET /api/v1/envs', response: Envs, auth: 'public', permission: '获取环境依赖检测', input: 'none',
+    http: 'GET /api/v1/envs',
+    response: Envs,
+    auth: 'public',
+    permission: '获取环境依赖检测',
+    input: 'none',
     async handler(_req, ctx) {
       if (!ctx.permitted) return {};
       return { envs: await converterEnvironment(ctx.app) };
@@ -84,7 +99,11 @@ export const systemRpcs = [
   }),
 
   rpc('GetSetupChecklist', {
-    http: 'GET /api/v1/setup/checklist', response: SetupChecklist, auth: 'perm', permission: '查看建站清单', input: 'none',
+    http: 'GET /api/v1/setup/checklist',
+    response: SetupChecklist,
+    auth: 'perm',
+    permission: '查看建站清单',
+    input: 'none',
     async handler(_req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       const envs = await converterEnvironment(ctx.app);
@@ -104,7 +123,10 @@ export const systemRpcs = [
   }),
 
   rpc('UpdateSitemap', {
-    http: 'PUT /api/v1/sitemap', auth: 'perm', permission: '更新站点地图sitemap', input: 'none',
+    http: 'PUT /api/v1/sitemap',
+    auth: 'perm',
+    permission: '更新站点地图sitemap',
+    input: 'none',
     async handler(_req, ctx) {
       await writeSitemaps(ctx.app);
       return {};
@@ -112,7 +134,11 @@ export const systemRpcs = [
   }),
 
   rpc('GetDeviceInfo', {
-    http: 'GET /api/v1/device', response: DeviceInfo, auth: 'perm', permission: '查看服务器硬件信息', input: 'none',
+    http: 'GET /api/v1/device',
+    response: DeviceInfo,
+    auth: 'perm',
+    permission: '查看服务器硬件信息',
+    input: 'none',
     async handler(_req, ctx) {
       const cpus = os.cpus();
       const cores = cpus.length || 1;
@@ -124,15 +150,30 @@ export const systemRpcs = [
       const diskFree = disk.bavail * disk.bsize;
       const round = (n: number) => Math.round(n * 100) / 100;
       return {
-        cpu: { cores, model_name: cpus[0]?.model ?? '', mhz: cpus[0]?.speed ?? 0, percent: round(Math.min(100, (os.loadavg()[0]! / cores) * 100)) },
+        cpu: {
+          cores,
+          model_name: cpus[0]?.model ?? '',
+          mhz: cpus[0]?.speed ?? 0,
+          percent: round(Math.min(100, (os.loadavg()[0]! / cores) * 100)),
+        },
         memory: { total, available, used, free: total - used, percent: round((used / total) * 100) },
-        disk: [{ disk_name: ctx.app.dataDir, total: diskTotal, used: diskTotal - diskFree, free: diskFree, percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0) }],
+        disk: [
+          {
+            disk_name: ctx.app.dataDir,
+            total: diskTotal,
+            used: diskTotal - diskFree,
+            free: diskFree,
+            percent: round(diskTotal ? ((diskTotal - diskFree) / diskTotal) * 100 : 0),
+          },
+        ],
       };
     },
   }),
 
   rpc('SetSQLMode', {
-    http: 'PUT /api/v1/sqlmode', auth: 'login', input: 'none',
+    http: 'PUT /api/v1/sqlmode',
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       if (ctx.requireUser().id !== SUPER_USER_ID) throw forbidden('只有用户ID为1的用户才有权限执行此操作！');
       return {}; // MySQL-only (ONLY_FULL_GROUP_BY); nothing to do on SQLite.
@@ -140,7 +181,10 @@ export const systemRpcs = [
   }),
 
   rpc('GetLatestRelease', {
-    http: 'GET /api/v1/release', response: Release, auth: 'login', input: 'none',
+    http: 'GET /api/v1/release',
+    response: Release,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       await requireAdmin(ctx);
       return readRelease(ctx);
@@ -148,18 +192,24 @@ export const systemRpcs = [
   }),
 
   rpc('RefreshLatestRelease', {
-    http: 'POST /api/v1/release', response: Release, auth: 'login', input: 'none',
+    http: 'POST /api/v1/release',
+    response: Release,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       await requireAdmin(ctx);
       const release = await readRelease(ctx);
-      if (!['auto', 'gitee', 'github'].includes(release.source)) throw badRequest('您未指定新版本检测来源，无法获取最新版本更新！');
+      if (!['auto', 'gitee', 'github'].includes(release.source))
+        throw badRequest('您未指定新版本检测来源，无法获取最新版本更新！');
       // The embedded backend has no release feed to query: it reports what it knows.
       return release;
     },
   }),
 
   rpc('IgnoreRelease', {
-    http: 'PUT /api/v1/release/ignore', request: Release, auth: 'login',
+    http: 'PUT /api/v1/release/ignore',
+    request: Release,
+    auth: 'login',
     async handler(req, ctx) {
       await requireAdmin(ctx);
       if (req.tag_name.length > 64) throw badRequest('版本号过长');
@@ -169,10 +219,13 @@ export const systemRpcs = [
   }),
 
   rpc('SetReleaseSource', {
-    http: 'PUT /api/v1/release/source', request: Release, auth: 'login',
+    http: 'PUT /api/v1/release/source',
+    request: Release,
+    auth: 'login',
     async handler(req, ctx) {
       await requireAdmin(ctx);
-      if (!RELEASE_SOURCES.includes(req.source)) throw badRequest('版本检测来源必须是 none、auto、gitee 或 github 之一');
+      if (!RELEASE_SOURCES.includes(req.source))
+        throw badRequest('版本检测来源必须是 none、auto、gitee 或 github 之一');
       await setRelease(ctx, 'source', req.source);
       return {};
     },

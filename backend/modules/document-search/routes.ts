@@ -12,12 +12,19 @@ import { SearchDocumentReply, SearchDocumentRequest } from '../../../shared/mess
 // words and mixed queries in titles, keywords, descriptions and the extracted text, and cuts
 // highlighted snippets. Request, paging and reply follow the contract; unlike MOREDOC (LIKE
 // over title/keywords/description, words OR-ed, no status filter) every word must match and
-// only documents strangers may see and read (not failed in conversion) are found. Each search is logged per the security config.
+// only documents strangers may see and read (not failed in conversion) are found. Each search is logged per the
+// security config.
 
 /** `sort`: `latest`, or a column name (descending); anything else ranks by relevance. */
 const SORTS: Readonly<Record<string, SearchSort>> = {
-  latest: 'newest', created_at: 'newest', id: 'newest', view_count: 'views', download_count: 'downloads',
-  favorite_count: 'favorites', comment_count: 'comments', score: 'score',
+  latest: 'newest',
+  created_at: 'newest',
+  id: 'newest',
+  view_count: 'views',
+  download_count: 'downloads',
+  favorite_count: 'favorites',
+  comment_count: 'comments',
+  score: 'score',
 };
 
 function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
@@ -44,18 +51,28 @@ function withHighlights(doc: WireDocument, hit: SearchHit) {
 
 export const documentSearchService = defineService('DocumentAPI', [
   rpc('SearchDocument', {
-    http: 'GET /api/v1/document/search', request: SearchDocumentRequest, response: SearchDocumentReply, auth: 'public',
+    http: 'GET /api/v1/document/search',
+    request: SearchDocumentRequest,
+    response: SearchDocumentReply,
+    auth: 'public',
     async handler(req, ctx) {
       const text = req.wd.trim();
       if (!text) return {};
       const cfg = await ctx.app.settings.snapshot();
       const { total, spend, shown } = await loggedSearch(ctx, {
-        target: SearchTarget.Document, index: ctx.app.search.document, text, filters: filtersOf(req),
-        sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance', page: req.page,
+        target: SearchTarget.Document,
+        index: ctx.app.search.document,
+        text,
+        filters: filtersOf(req),
+        sort: SORTS[req.sort.trim().toLowerCase()] ?? 'relevance',
+        page: req.page,
         // Only the documents strangers may see.
-        visibleRows: async (ids) => new Map((await documentsByIds(ctx.db, ids)).filter(isSearchable).map((r) => [r.id, r])),
+        visibleRows: async (ids) =>
+          new Map((await documentsByIds(ctx.db, ids)).filter(isSearchable).map((r) => [r.id, r])),
         present: async (rows, hits) =>
-          (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) => withHighlights(doc, hits[i]!)),
+          (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) =>
+            withHighlights(doc, hits[i]!),
+          ),
       });
       return { total, spend, document: shown };
     },

@@ -14,7 +14,8 @@ import { documentsByHash, hasPaidDownload, isPublic, type DocumentRow } from './
 // page whose image they may not see.
 
 /** The answer for one page or cover; `cache` says whether any visitor would get the same answer. */
-export type PageDecision = { access: 'ok'; cache: 'public' | 'private' } | { access: 'not-found' } | { access: 'forbidden' };
+export type PageDecision =
+  { access: 'ok'; cache: 'public' | 'private' } | { access: 'not-found' } | { access: 'forbidden' };
 
 /** A page number (1-based), or the cover (the first page's picture). */
 export type PageRef = number | 'cover';
@@ -29,7 +30,11 @@ export function freePages(doc: Pick<DocumentRow, 'preview' | 'pages'>): number {
 }
 
 /** Does the viewer own the document or administer the site? */
-export async function isOwnerOrAdmin(db: Database, userId: number | null, doc: Pick<DocumentRow, 'user_id'>): Promise<boolean> {
+export async function isOwnerOrAdmin(
+  db: Database,
+  userId: number | null,
+  doc: Pick<DocumentRow, 'user_id'>,
+): Promise<boolean> {
   if (userId === null) return false;
   return doc.user_id === userId || isAdmin(db, userId);
 }
@@ -49,21 +54,39 @@ export interface Readable {
  * `admin`: whether `userId` administers the site, when the caller knows it already.
  */
 export async function readablePages(
-  db: Database, settings: ConfigStore, userId: number | null, documents: readonly DocumentRow[], wanted = ALL_PAGES, admin?: boolean,
+  db: Database,
+  settings: ConfigStore,
+  userId: number | null,
+  documents: readonly DocumentRow[],
+  wanted = ALL_PAGES,
+  admin?: boolean,
 ): Promise<Readable | null> {
   if (!documents.length) return null;
   const visible = documents.filter(isPublic);
-  const privileged = userId !== null && (documents.some((d) => d.user_id === userId) || (admin ?? (await isAdmin(db, userId))));
+  const privileged =
+    userId !== null && (documents.some((d) => d.user_id === userId) || (admin ?? (await isAdmin(db, userId))));
   if (!visible.length) return privileged ? { pages: ALL_PAGES, free: 0 } : null;
   const free = Math.max(...visible.map(freePages));
   if (wanted <= free || privileged) return { pages: privileged ? ALL_PAGES : free, free };
   if (userId === null) return { pages: free, free };
-  const entitled = (await readerBenefits(db, settings, userId)).readAllPages || (await hasPaidDownload(db, userId, visible.map((d) => d.id)));
+  const entitled =
+    (await readerBenefits(db, settings, userId)).readAllPages ||
+    (await hasPaidDownload(
+      db,
+      userId,
+      visible.map((d) => d.id),
+    ));
   return { pages: entitled ? ALL_PAGES : free, free };
 }
 
 /** readablePages for one document, with the other documents made from its file. */
-export async function readablePagesOf(db: Database, settings: ConfigStore, userId: number | null, doc: DocumentRow, wanted = ALL_PAGES): Promise<Readable | null> {
+export async function readablePagesOf(
+  db: Database,
+  settings: ConfigStore,
+  userId: number | null,
+  doc: DocumentRow,
+  wanted = ALL_PAGES,
+): Promise<Readable | null> {
   return readablePages(db, settings, userId, doc.hash ? await documentsByHash(db, doc.hash) : [doc], wanted);
 }
 
@@ -72,7 +95,13 @@ export async function readablePagesOf(db: Database, settings: ConfigStore, userI
  * (readablePages decides.) The gateway may ask the same question in-process before serving
  * from the store.
  */
-export async function pageAccess(db: Database, settings: ConfigStore, userId: number | null, hash: string, page: PageRef): Promise<PageDecision> {
+export async function pageAccess(
+  db: Database,
+  settings: ConfigStore,
+  userId: number | null,
+  hash: string,
+  page: PageRef,
+): Promise<PageDecision> {
   const wanted = page === 'cover' ? 1 : page;
   const readable = await readablePages(db, settings, userId, await documentsByHash(db, hash), wanted);
   if (!readable) return { access: 'not-found' };

@@ -7,7 +7,12 @@ import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
-import { ConversionError, MISSING_CONVERTER_MESSAGES, POSITIONS_VERSION, type ConversionResult } from '../../platform/convert/converter';
+import {
+  ConversionError,
+  MISSING_CONVERTER_MESSAGES,
+  POSITIONS_VERSION,
+  type ConversionResult,
+} from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
 import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { scratchFolder } from '../../platform/scratch';
@@ -16,9 +21,26 @@ import { documentFailed, tell } from '../message/service';
 import { recountAuthors } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
-import { deleteUnnamedFiles, MANIFEST, newManifest, readBlob, readManifest, writeManifest, type Manifest } from './manifest';
+import {
+  deleteUnnamedFiles,
+  MANIFEST,
+  newManifest,
+  readBlob,
+  readManifest,
+  writeManifest,
+  type Manifest,
+} from './manifest';
 import { descriptionFrom } from './page-text';
-import { awaitsReviewConversion, documentsByHash, failedWith, setText, updateDocuments, waitingHashes, WAITING_STATUSES, type DocumentRow } from './store';
+import {
+  awaitsReviewConversion,
+  documentsByHash,
+  failedWith,
+  setText,
+  updateDocuments,
+  waitingHashes,
+  WAITING_STATUSES,
+  type DocumentRow,
+} from './store';
 
 // Converting a document is a job of platform/jobs, one per file (MD5): every document made
 // from the same file shares its pages, so the job converts the file once and then updates all
@@ -43,19 +65,30 @@ export const MAX_CONVERSION_MS = 24 * 3600_000;
  * Queues the conversion of these files (a file already queued or converting is not queued
  * twice). With `executor`, the job commits or rolls back with the caller's transaction.
  */
-export async function enqueueConversions(app: BackendContext, hashes: readonly string[], executor?: Kysely<DB>): Promise<void> {
+export async function enqueueConversions(
+  app: BackendContext,
+  hashes: readonly string[],
+  executor?: Kysely<DB>,
+): Promise<void> {
   for (const hash of new Set(hashes)) {
     if (!hash) continue;
     // again: a job already running for the file may have read its documents; it runs once more.
-    await app.jobs.enqueue(convertDocumentKind, { hash }, { dedupeKey: convertDedupeKey(hash), again: true, ...(executor ? { executor } : {}) });
+    await app.jobs.enqueue(
+      convertDocumentKind,
+      { hash },
+      { dedupeKey: convertDedupeKey(hash), again: true, ...(executor ? { executor } : {}) },
+    );
   }
 }
 
-/** `preview` as MOREDOC computes it: the smaller of `max_preview` and `max_preview_percent` % of the pages, at least 1. */
+/**
+ * `preview` as MOREDOC computes it: the smaller of `max_preview` and `max_preview_percent` % of the pages, at least 1.
+ */
 export function previewPages(pages: number, maxPreview: number, maxPreviewPercent: number): number {
   let preview = pages;
   if (maxPreview > 0) preview = Math.min(preview, maxPreview);
-  if (maxPreviewPercent > 0 && maxPreviewPercent < 100) preview = Math.min(preview, Math.ceil((pages * maxPreviewPercent) / 100));
+  if (maxPreviewPercent > 0 && maxPreviewPercent < 100)
+    preview = Math.min(preview, Math.ceil((pages * maxPreviewPercent) / 100));
   return Math.max(1, preview);
 }
 
@@ -68,19 +101,34 @@ export async function originalFile(app: BackendContext, key: string, ext: string
   const local = app.blobs.localPath?.(key);
   if (local) return local;
   const blob = await app.blobs.get(key);
-  if (!blob) throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `missing blob ${key}` });
+  if (!blob)
+    throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `missing blob ${key}` });
   const copy = join(scratch, `original${ext}`);
   await pipeline(blob.stream, createWriteStream(copy));
   return copy;
 }
 
 /** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
-async function storeOutputs(app: BackendContext, hash: string, outDir: string, result: ConversionResult, text: string): Promise<Manifest> {
-  const names = [...result.pageFiles.map((p) => p.file), ...result.positionFiles, result.cover.webp, result.cover.png, result.cover.bigPng];
+async function storeOutputs(
+  app: BackendContext,
+  hash: string,
+  outDir: string,
+  result: ConversionResult,
+  text: string,
+): Promise<Manifest> {
+  const names = [
+    ...result.pageFiles.map((p) => p.file),
+    ...result.positionFiles,
+    result.cover.webp,
+    result.cover.png,
+    result.cover.bigPng,
+  ];
   if (result.pdfFile) names.push(result.pdfFile);
   for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
-  const pendingImages = Object.fromEntries(result.pageFiles.flatMap((p) => (p.pending ? [[String(p.n), p.pending]] : [])));
+  const pendingImages = Object.fromEntries(
+    result.pageFiles.flatMap((p) => (p.pending ? [[String(p.n), p.pending]] : [])),
+  );
   const manifest = newManifest({
     pages: result.pages,
     width: result.width,
@@ -114,32 +162,70 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
  */
 async function lockedDocumentsByHash(trx: Database, hash: string) {
   const found = await documentsByHash(trx, hash);
-  await lockRows(trx, 'user', found.map((d) => d.user_id));
-  await lockRows(trx, 'document', found.map((d) => d.id));
+  await lockRows(
+    trx,
+    'user',
+    found.map((d) => d.user_id),
+  );
+  await lockRows(
+    trx,
+    'document',
+    found.map((d) => d.id),
+  );
   return documentsByHash(trx, hash);
 }
 
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
-  const preview = previewPages(manifest.pages, cfg.int('converter', 'max_preview'), cfg.int('converter', 'max_preview_percent'));
-  const pageColumns = { pages: manifest.pages, preview, width: manifest.width, height: manifest.height, ...pageFormat(manifest) };
+  const preview = previewPages(
+    manifest.pages,
+    cfg.int('converter', 'max_preview'),
+    cfg.int('converter', 'max_preview_percent'),
+  );
+  const pageColumns = {
+    pages: manifest.pages,
+    preview,
+    width: manifest.width,
+    height: manifest.height,
+    ...pageFormat(manifest),
+  };
   return app.db.transaction().execute(async (trx) => {
     const documents = await lockedDocumentsByHash(trx, hash);
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
-    const converted = documents.filter((d) => d.status !== DocumentStatus.Disabled && d.status !== DocumentStatus.PendingReview
-      && d.status !== DocumentStatus.ReviewRejected && d.status !== DocumentStatus.Reconvert);
+    const converted = documents.filter(
+      (d) =>
+        d.status !== DocumentStatus.Disabled &&
+        d.status !== DocumentStatus.PendingReview &&
+        d.status !== DocumentStatus.ReviewRejected &&
+        d.status !== DocumentStatus.Reconvert,
+    );
     const reviewed = documents.filter((d) => !converted.includes(d));
-    await updateDocuments(trx, converted.map((d) => d.id), { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' });
-    await updateDocuments(trx, reviewed.map((d) => d.id), pageColumns);
+    await updateDocuments(
+      trx,
+      converted.map((d) => d.id),
+      { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' },
+    );
+    await updateDocuments(
+      trx,
+      reviewed.map((d) => d.id),
+      pageColumns,
+    );
     const pagedText = { content: text, pages: manifest.textPages ?? 0 };
-    await setText(trx, documents.map((d) => d.id), pagedText);
+    await setText(
+      trx,
+      documents.map((d) => d.id),
+      pagedText,
+    );
     // Lists show the description to everybody: it comes from the free pages alone.
     const description = descriptionFrom(pagedText, preview, manifest.pages);
     const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
     if (description) await updateDocuments(trx, undescribed, { description });
-    await recountAuthors(trx, documents.map((d) => d.user_id));
+    await recountAuthors(
+      trx,
+      documents.map((d) => d.user_id),
+    );
     return documents.map((d) => d.id);
   });
 }
@@ -153,10 +239,24 @@ async function failWaiting(db: Database, hash: string, reason: string): Promise<
     const documents = await lockedDocumentsByHash(trx, hash);
     const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
     const reviewed = documents.filter(awaitsReviewConversion);
-    await updateDocuments(trx, waiting.map((d) => d.id), { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) });
-    await updateDocuments(trx, reviewed.map((d) => d.id), { convert_error: reason.slice(0, 500) });
-    await recountAuthors(trx, waiting.map((d) => d.user_id));
-    await tell(trx, [...waiting, ...reviewed].map((d) => documentFailed(d, reason)));
+    await updateDocuments(
+      trx,
+      waiting.map((d) => d.id),
+      { status: DocumentStatus.Failed, convert_error: reason.slice(0, 500) },
+    );
+    await updateDocuments(
+      trx,
+      reviewed.map((d) => d.id),
+      { convert_error: reason.slice(0, 500) },
+    );
+    await recountAuthors(
+      trx,
+      waiting.map((d) => d.user_id),
+    );
+    await tell(
+      trx,
+      [...waiting, ...reviewed].map((d) => documentFailed(d, reason)),
+    );
     return waiting.map((d) => d.id);
   });
 }
@@ -196,13 +296,25 @@ function progressReporter(job: JobContext): { report(done: number, total: number
  * A conversion error fails the documents (status 3) and ends the job; a shutdown leaves the job
  * to the next start.
  */
-export async function runConversion(app: BackendContext, settings: ConversionSettings, hash: string, job: JobContext, maxAttempts: number): Promise<Manifest | null> {
+export async function runConversion(
+  app: BackendContext,
+  settings: ConversionSettings,
+  hash: string,
+  job: JobContext,
+  maxAttempts: number,
+): Promise<Manifest | null> {
   const documents = await documentsByHash(app.db, hash);
   const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
   if (!waiting.length && !documents.some(awaitsReviewConversion)) return null;
   const cfg = await app.settings.snapshot();
-  const fresh = waiting.some((d) => d.status === DocumentStatus.Reconvert) || cfg.bool('converter', 'enable_convert_repeated_document');
-  await updateDocuments(app.db, waiting.map((d) => d.id), { status: DocumentStatus.Converting, convert_error: '' });
+  const fresh =
+    waiting.some((d) => d.status === DocumentStatus.Reconvert) ||
+    cfg.bool('converter', 'enable_convert_repeated_document');
+  await updateDocuments(
+    app.db,
+    waiting.map((d) => d.id),
+    { status: DocumentStatus.Converting, convert_error: '' },
+  );
 
   let scratch: string | null = null;
   try {
@@ -241,7 +353,10 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
       return null;
     }
     if (!lastAttempt) throw error;
-    await refreshSearchIndex(app, await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'));
+    await refreshSearchIndex(
+      app,
+      await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'),
+    );
     return null;
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -249,11 +364,19 @@ export async function runConversion(app: BackendContext, settings: ConversionSet
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */
-export async function sourceOf(app: BackendContext, hash: string, documents: readonly DocumentRow[]): Promise<{ key: string; ext: string }> {
+export async function sourceOf(
+  app: BackendContext,
+  hash: string,
+  documents: readonly DocumentRow[],
+): Promise<{ key: string; ext: string }> {
   const paths = await documentUploadPaths(app.db, hash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];
-  if (!path) throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `no upload with hash ${hash}` });
+  if (!path)
+    throw new ConversionError('corrupt', {
+      message: '文档原文件不存在，无法转换',
+      detail: `no upload with hash ${hash}`,
+    });
   const key = keyOfPath(path);
   return { key, ext: key.slice(key.lastIndexOf(hash) + hash.length) };
 }
@@ -267,14 +390,26 @@ async function retryMissingConverters(app: BackendContext): Promise<void> {
   if (!failed.length) return;
   const tools = await app.converter.detectConverters();
   const installed = (Object.keys(MISSING_CONVERTER_MESSAGES) as (keyof typeof MISSING_CONVERTER_MESSAGES)[])
-    .filter((name) => tools[name] !== undefined).map((name) => MISSING_CONVERTER_MESSAGES[name]);
+    .filter((name) => tools[name] !== undefined)
+    .map((name) => MISSING_CONVERTER_MESSAGES[name]);
   const again = failed.filter((d) => (installed as string[]).includes(d.convert_error));
   if (!again.length) return;
   await app.db.transaction().execute(async (trx) => {
-    await updateDocuments(trx, again.map((d) => d.id), { status: DocumentStatus.Pending, convert_error: '' });
-    await enqueueConversions(app, again.map((d) => d.hash), trx);
+    await updateDocuments(
+      trx,
+      again.map((d) => d.id),
+      { status: DocumentStatus.Pending, convert_error: '' },
+    );
+    await enqueueConversions(
+      app,
+      again.map((d) => d.hash),
+      trx,
+    );
   });
-  await refreshSearchIndex(app, again.map((d) => d.id));
+  await refreshSearchIndex(
+    app,
+    again.map((d) => d.id),
+  );
 }
 
 /**
@@ -299,15 +434,21 @@ export async function resumeConversions(app: BackendContext): Promise<void> {
 
 /** Whether a conversion of the file is queued or running. */
 export async function conversionPending(app: BackendContext, hash: string): Promise<boolean> {
-  return (await app.jobs.list({ dedupeKey: convertDedupeKey(hash), state: ['queued', 'running'], limit: 1 })).length > 0;
+  return (
+    (await app.jobs.list({ dedupeKey: convertDedupeKey(hash), state: ['queued', 'running'], limit: 1 })).length > 0
+  );
 }
 
 /** The pages done of the total while the file's conversion runs, for GetDocument. */
-export async function conversionProgress(app: BackendContext, hash: string): Promise<{ done: number; total: number } | null> {
+export async function conversionProgress(
+  app: BackendContext,
+  hash: string,
+): Promise<{ done: number; total: number } | null> {
   if (!hash) return null;
   const [job] = await app.jobs.list({ dedupeKey: convertDedupeKey(hash), state: ['queued', 'running'], limit: 1 });
   if (!job) return null;
   const progress = job.progress as { done?: unknown; total?: unknown } | null;
-  if (progress && typeof progress.done === 'number' && typeof progress.total === 'number') return { done: progress.done, total: progress.total };
+  if (progress && typeof progress.done === 'number' && typeof progress.total === 'number')
+    return { done: progress.done, total: progress.total };
   return { done: 0, total: 0 };
 }

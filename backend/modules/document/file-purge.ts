@@ -13,7 +13,11 @@ import { hashHasDocuments } from './store';
 export const purgeFilesKind = jobKind<{ hash: string }>('document.purge-files');
 
 /** Queues the purge of these files with the caller's transaction (`executor`), so a crash cannot lose it. */
-export async function schedulePurges(app: BackendContext, hashes: readonly string[], executor: Kysely<DB>): Promise<void> {
+export async function schedulePurges(
+  app: BackendContext,
+  hashes: readonly string[],
+  executor: Kysely<DB>,
+): Promise<void> {
   const minutes = Math.max((await app.settings.snapshot()).int('security', 'attachment_retention_minute'), 0);
   const runAfter = new Date(Date.now() + minutes * 60_000);
   for (const hash of new Set(hashes)) {

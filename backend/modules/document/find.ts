@@ -48,7 +48,11 @@ export function findInPages(pages: string, words: string, limit: number): { hits
   for (let at = folded.indexOf(words); at >= 0; at = folded.indexOf(words, at + words.length)) {
     total += 1;
     if (hits.length >= limit) continue;
-    for (let next = pages.indexOf(PAGE_BREAK, pageStart); next >= 0 && next < at; next = pages.indexOf(PAGE_BREAK, pageStart)) {
+    for (
+      let next = pages.indexOf(PAGE_BREAK, pageStart);
+      next >= 0 && next < at;
+      next = pages.indexOf(PAGE_BREAK, pageStart)
+    ) {
       page += 1;
       pageStart = next + 1;
     }

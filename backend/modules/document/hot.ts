@@ -27,39 +27,80 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Counts one view of the document today (UTC day). */
 export async function countViewToday(db: Database, documentId: number, at = new Date()): Promise<void> {
-  await db.insertInto('document_view_day').values({ document_id: documentId, day: dayOf(at), views: 1 })
-    .onConflict((oc) => oc.columns(['document_id', 'day']).doUpdateSet((eb) => ({ views: eb('document_view_day.views', '+', 1) }))).execute();
+  await db
+    .insertInto('document_view_day')
+    .values({ document_id: documentId, day: dayOf(at), views: 1 })
+    .onConflict((oc) =>
+      oc.columns(['document_id', 'day']).doUpdateSet((eb) => ({ views: eb('document_view_day.views', '+', 1) })),
+    )
+    .execute();
 }
 
-const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+const chunks = <T>(items: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /** Recomputes the ranking from the window ending at `at`; returns how many documents it holds. */
 export async function recomputeHotDocuments(db: Database, at = new Date()): Promise<number> {
   const since = new Date(at.getTime() - HOT_WINDOW_DAYS * DAY_MS);
   const scores = new Map<number, number>();
   const add = (rows: { document_id: number; n: number | string | bigint | null }[], weight: number) => {
-    for (const row of rows) scores.set(row.document_id, (scores.get(row.document_id) ?? 0) + Number(row.n ?? 0) * weight);
+    for (const row of rows)
+      scores.set(row.document_id, (scores.get(row.document_id) ?? 0) + Number(row.n ?? 0) * weight);
   };
-  add(await db.selectFrom('document_view_day').select((eb) => ['document_id', eb.fn.sum<number>('views').as('n')])
-    .where('day', '>=', dayOf(since)).groupBy('document_id').execute(), HOT_WEIGHTS.view);
-  add(await db.selectFrom('download').select((eb) => ['document_id', eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', since.toISOString()).groupBy('document_id').execute(), HOT_WEIGHTS.download);
-  add(await db.selectFrom('favorite').select((eb) => ['document_id', eb.fn.countAll<number>().as('n')])
-    .where('type', '=', 0).where('created_at', '>=', since.toISOString()).groupBy('document_id').execute(), HOT_WEIGHTS.favorite);
+  add(
+    await db
+      .selectFrom('document_view_day')
+      .select((eb) => ['document_id', eb.fn.sum<number>('views').as('n')])
+      .where('day', '>=', dayOf(since))
+      .groupBy('document_id')
+      .execute(),
+    HOT_WEIGHTS.view,
+  );
+  add(
+    await db
+      .selectFrom('download')
+      .select((eb) => ['document_id', eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since.toISOString())
+      .groupBy('document_id')
+      .execute(),
+    HOT_WEIGHTS.download,
+  );
+  add(
+    await db
+      .selectFrom('favorite')
+      .select((eb) => ['document_id', eb.fn.countAll<number>().as('n')])
+      .where('type', '=', 0)
+      .where('created_at', '>=', since.toISOString())
+      .groupBy('document_id')
+      .execute(),
+    HOT_WEIGHTS.favorite,
+  );
 
   // Only what strangers may read: live, converted (hidden, pending and failed ones never rank).
   const listed = new Set<number>();
   for (const ids of chunks([...scores.keys()])) {
-    const rows = await db.selectFrom('document').select('id').where('id', 'in', ids)
-      .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted).execute();
+    const rows = await db
+      .selectFrom('document')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .where('status', '=', DocumentStatus.Converted)
+      .execute();
     for (const row of rows) listed.add(row.id);
   }
-  const ranked = [...scores].filter(([id, score]) => listed.has(id) && score > 0)
-    .sort(([a, x], [b, y]) => y - x || b - a).slice(0, HOT_LIMIT);
+  const ranked = [...scores]
+    .filter(([id, score]) => listed.has(id) && score > 0)
+    .sort(([a, x], [b, y]) => y - x || b - a)
+    .slice(0, HOT_LIMIT);
   const computedAt = now();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('document_hot').execute();
-    const rows = ranked.map(([documentId, score], i) => ({ document_id: documentId, place: i + 1, score, computed_at: computedAt }));
+    const rows = ranked.map(([documentId, score], i) => ({
+      document_id: documentId,
+      place: i + 1,
+      score,
+      computed_at: computedAt,
+    }));
     for (const part of chunks(rows)) await trx.insertInto('document_hot').values(part).execute();
   });
   // Days past the window count no more.
@@ -68,9 +109,17 @@ export async function recomputeHotDocuments(db: Database, at = new Date()): Prom
 }
 
 /** The ranking's documents still public and converted (the job's view may be an hour old), best first. */
-export async function hotDocuments(db: Database, page: number, size: number, excludeIds: readonly number[] = []): Promise<{ rows: DocumentRow[]; total: number }> {
-  let query = db.selectFrom('document_hot').innerJoin('document', 'document.id', 'document_hot.document_id')
-    .where('document.deleted_at', 'is', null).where('document.status', '=', DocumentStatus.Converted);
+export async function hotDocuments(
+  db: Database,
+  page: number,
+  size: number,
+  excludeIds: readonly number[] = [],
+): Promise<{ rows: DocumentRow[]; total: number }> {
+  let query = db
+    .selectFrom('document_hot')
+    .innerJoin('document', 'document.id', 'document_hot.document_id')
+    .where('document.deleted_at', 'is', null)
+    .where('document.status', '=', DocumentStatus.Converted);
   if (excludeIds.length) query = query.where('document.id', 'not in', [...excludeIds]);
   const rows = await applyPaging(query.selectAll('document').orderBy('document_hot.place'), page, size).execute();
   return { rows, total: await countOf(query) };
@@ -87,9 +136,13 @@ async function enqueueRecompute(app: BackendContext, runAfter: Date): Promise<vo
  * hour: the dedupe key keeps a restart from starting a second chain).
  */
 export async function scheduleHotDocuments(app: BackendContext): Promise<void> {
-  app.jobs.register(hotDocumentsKind, async () => {
-    await recomputeHotDocuments(app.db);
-    await enqueueRecompute(app, new Date(Date.now() + HOUR_MS));
-  }, { timeoutMs: 10 * 60_000 });
+  app.jobs.register(
+    hotDocumentsKind,
+    async () => {
+      await recomputeHotDocuments(app.db);
+      await enqueueRecompute(app, new Date(Date.now() + HOUR_MS));
+    },
+    { timeoutMs: 10 * 60_000 },
+  );
   await enqueueRecompute(app, new Date());
 }

@@ -12,7 +12,10 @@ import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, tex
 export const reindexDocumentsKind = jobKind<Record<string, never>>('document.reindex');
 
 async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Promise<SearchEntry[]> {
-  const links = await categoryIdsOf(app.db, rows.map((r) => r.id));
+  const links = await categoryIdsOf(
+    app.db,
+    rows.map((r) => r.id),
+  );
   const entries: SearchEntry[] = [];
   for (const row of rows) {
     // Every page is searched; a hit's snippet is short and names its page (docs/api.md, search).

@@ -7,13 +7,22 @@ const MAX_WORDS = 10;
 
 /** The words of a title worth searching by: two characters or more, no duplicates, at most ten. */
 export function segmentTitle(title: string): string[] {
-  const words = [...segmenter.segment(title)].filter((s) => s.isWordLike && [...s.segment].length >= 2).map((s) => s.segment);
+  const words = [...segmenter.segment(title)]
+    .filter((s) => s.isWordLike && [...s.segment].length >= 2)
+    .map((s) => s.segment);
   return [...new Set(words)].slice(0, MAX_WORDS);
 }
 
 /** A keyword list as uploaders type it (`a，b、c; d`) → its words. */
 export function keywordsOf(keywords: string): string[] {
-  return [...new Set(keywords.split(/[,，、;；\s]+/).map((w) => w.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      keywords
+        .split(/[,，、;；\s]+/)
+        .map((w) => w.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The keywords stored with a document: the given ones, `, `-separated, else the title's words. */

@@ -3,7 +3,11 @@ import { clamp } from '../../wire/request';
 import { rpc } from '../../platform/rpc';
 import { categoriesWithDepth } from '../category/service';
 import { hotDocuments } from './hot';
-import { ListDocumentReply, ListDocumentsForYouRequest, ListHotDocumentsRequest } from '../../../shared/messages/document';
+import {
+  ListDocumentReply,
+  ListDocumentsForYouRequest,
+  ListHotDocumentsRequest,
+} from '../../../shared/messages/document';
 import { presentDocuments } from './present';
 import { viewerOf } from './read-rpcs';
 import { categoryIdsOf, documentsForMember, documentsReadOrFavourited } from './store';
@@ -28,7 +32,10 @@ const HOT_PAGE_SIZE = 20;
 
 export const libraryRpcs = [
   rpc('ListHotDocuments', {
-    http: 'GET /api/v1/document/hot', request: ListHotDocumentsRequest, response: ListDocumentReply, auth: 'public',
+    http: 'GET /api/v1/document/hot',
+    request: ListHotDocumentsRequest,
+    response: ListDocumentReply,
+    auth: 'public',
     async handler(req, ctx) {
       const size = req.size > 0 ? clamp(req.size, 1, 50) : HOT_PAGE_SIZE;
       const { rows, total } = await hotDocuments(ctx.db, Math.max(1, req.page), size);
@@ -38,7 +45,10 @@ export const libraryRpcs = [
   }),
 
   rpc('ListDocumentsForYou', {
-    http: 'GET /api/v1/document/foryou', request: ListDocumentsForYouRequest, response: ListDocumentReply, auth: 'login',
+    http: 'GET /api/v1/document/foryou',
+    request: ListDocumentsForYouRequest,
+    response: ListDocumentReply,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const limit = req.limit > 0 ? clamp(req.limit, 1, 24) : FOR_YOU_LIMIT;

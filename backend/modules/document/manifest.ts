@@ -23,9 +23,14 @@ export interface Manifest {
   /** the intermediate PDF of LibreOffice or calibre, kept so that re-rendering never needs them */
   pdf: string | null;
   text: string;
-  /** how many page texts `text` holds, a form feed between them; absent in a conversion made before they were kept apart */
+  /**
+   * how many page texts `text` holds, a form feed between them; absent in a conversion made before they were kept apart
+   */
   textPages?: number;
-  /** the version of the characters' positions kept for every page (`<n>.pos.gz`); absent in a conversion made before they were kept (positions.ts fills them in) */
+  /**
+   * the version of the characters' positions kept for every page (`<n>.pos.gz`); absent in a conversion made before
+   * they were kept (positions.ts fills them in)
+   */
   positions?: number;
   converter: string;
   convertedAt: string;
@@ -61,7 +66,15 @@ export async function readManifest(app: BackendContext, hash: string): Promise<M
  * when its process ended between a manifest and the deletions after it.
  */
 export async function deleteUnnamedFiles(app: BackendContext, hash: string, manifest: Manifest): Promise<void> {
-  const named = [...manifest.pageFiles, manifest.cover.webp, manifest.cover.png, manifest.cover.bigPng, manifest.text, MANIFEST, ...(manifest.pdf ? [manifest.pdf] : [])];
+  const named = [
+    ...manifest.pageFiles,
+    manifest.cover.webp,
+    manifest.cover.png,
+    manifest.cover.bigPng,
+    manifest.text,
+    MANIFEST,
+    ...(manifest.pdf ? [manifest.pdf] : []),
+  ];
   if (manifest.positions) named.push(...manifest.pageFiles.map((_, i) => positionsFile(i + 1)));
   const keep = new Set(named.map((name) => outputKey(hash, name)));
   const stray: string[] = [];

@@ -38,7 +38,11 @@ export async function enqueuePageImages(app: BackendContext, hash: string, manif
  * running (which queues this job again when it ends), and stops, deleting the pages it wrote,
  * when the conversion it started from is gone (a reconversion, a purge).
  */
-export async function bringImagesToReadingResolution(app: BackendContext, hash: string, job: JobContext): Promise<void> {
+export async function bringImagesToReadingResolution(
+  app: BackendContext,
+  hash: string,
+  job: JobContext,
+): Promise<void> {
   if (await conversionPending(app, hash)) return;
   const start = await readManifest(app, hash);
   if (!start) return;
@@ -52,7 +56,10 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
   let replaced: string[] = [];
   let done = 0;
 
-  /** Writes what is done into the manifest, unless the conversion changed under the job; then deletes the files replaced. */
+  /**
+   * Writes what is done into the manifest, unless the conversion changed under the job; then deletes the files
+   * replaced.
+   */
   const checkpoint = async (): Promise<boolean> => {
     const current = await readManifest(app, hash);
     if (current?.convertedAt !== start.convertedAt || (await conversionPending(app, hash))) {
@@ -89,7 +96,12 @@ export async function bringImagesToReadingResolution(app: BackendContext, hash: 
     if (done === pending.length) delete manifest.pendingImages;
     if (!(await checkpoint())) return;
     // Page 1 has its new name: the documents ask for it so (a page with photos was recorded as a plain SVG).
-    if (batch.some((page) => page.n === 1)) await updateDocuments(app.db, (await documentsByHash(app.db, hash)).map((d) => d.id), pageFormat(manifest));
+    if (batch.some((page) => page.n === 1))
+      await updateDocuments(
+        app.db,
+        (await documentsByHash(app.db, hash)).map((d) => d.id),
+        pageFormat(manifest),
+      );
     await job.reportProgress({ done, total: pending.length });
   }
 }

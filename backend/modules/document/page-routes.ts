@@ -22,9 +22,18 @@ import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared
 
 const PAGE_NAME = /^([1-9]\d{0,5})\.(gzip\.svg|svg|webp|png|jpe?g|json)$/;
 const COVER_NAMES = new Set(['cover.png', 'cover.big.png', 'cover.webp']);
-/** Where a converter may have put page n, ours first (gzip SVG, WebP for scans, or a scan's JPEG until its WebP is made), then MOREDOC's. */
+/**
+ * Where a converter may have put page n, ours first (gzip SVG, WebP for scans, or a scan's JPEG until its WebP is
+ * made), then MOREDOC's.
+ */
 const PAGE_FILES = ['gzip.svg', 'webp', 'svg', 'png', 'jpg'] as const;
-const TYPES: Record<string, string> = { svg: 'image/svg+xml', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', json: 'application/json; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  json: 'application/json; charset=utf-8',
+};
 /** SVG pages come from uploads: opened directly, none of their scripts or links may run. */
 const SVG_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:";
 const PUBLIC_CACHE = 'public, max-age=604800';
@@ -35,19 +44,31 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 function badHash(): ViewFileAnswer<Readable> {
   // MOREDOC's answer, status 404 with code 400 in the body (README §14.13).
-  return { status: 404, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ code: 400, message: 'hash值必须32位' }) };
+  return {
+    status: 404,
+    headers: { 'content-type': JSON_TYPE },
+    body: JSON.stringify({ code: 400, message: 'hash值必须32位' }),
+  };
 }
 
 /** wire/files.ts sendNotFound, as an answer. */
-const NOT_FOUND: ViewFileAnswer<Readable> = Object.freeze({ status: 404, headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }), body: '404 page not found' });
+const NOT_FOUND: ViewFileAnswer<Readable> = Object.freeze({
+  status: 404,
+  headers: Object.freeze({ 'content-type': 'text/plain; charset=utf-8' }),
+  body: '404 page not found',
+});
 
 /** Does the client take gzip (`gzip` or `*` with a non-zero q, RFC 9110 §12.5.3)? */
 function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  return String(acceptEncoding ?? '').split(',').some((entry) => {
-    const [coding = '', ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    return (coding === 'gzip' || coding === 'x-gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
-  });
+  return String(acceptEncoding ?? '')
+    .split(',')
+    .some((entry) => {
+      const [coding = '', ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return (
+        (coding === 'gzip' || coding === 'x-gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0)
+      );
+    });
 }
 
 /**
@@ -71,7 +92,13 @@ async function firstStat(ctx: BackendContext, hash: string, names: readonly stri
   return null;
 }
 
-async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: string, ref: PageRef, names: readonly string[]): Promise<ViewFileAnswer<Readable>> {
+async function pageAnswer(
+  ctx: BackendContext,
+  request: ViewFileRequest,
+  hash: string,
+  ref: PageRef,
+  names: readonly string[],
+): Promise<ViewFileAnswer<Readable>> {
   if (!isMd5(hash)) return badHash();
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
   const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
@@ -87,7 +114,11 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   if (!stored) return NOT_FOUND;
   const gzipped = stored.name.endsWith('.gzip.svg') || stored.name.endsWith('.pos.gz');
   const inflate = gzipped && !acceptsGzip(request.acceptEncoding);
-  const kind = stored.name.endsWith('svg') ? 'svg' : stored.name.endsWith('.pos.gz') ? 'json' : stored.name.slice(stored.name.lastIndexOf('.') + 1).replace('jpeg', 'jpg');
+  const kind = stored.name.endsWith('svg')
+    ? 'svg'
+    : stored.name.endsWith('.pos.gz')
+      ? 'json'
+      : stored.name.slice(stored.name.lastIndexOf('.') + 1).replace('jpeg', 'jpg');
   const etag = `"${hash.slice(0, 8)}-${stored.size.toString(36)}-${stored.mtime.getTime().toString(36)}${inflate ? '-i' : ''}"`;
   const headers: Record<string, string> = {
     'content-type': TYPES[kind] ?? 'application/octet-stream',
@@ -105,8 +136,12 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
   }
   if (gzipped && !inflate) headers['content-encoding'] = 'gzip';
   const key = outputKey(hash, stored.name);
-  const range = !inflate && (request.ifRange === undefined || request.ifRange === etag) ? parseByteRange(request.range, stored.size) : null;
-  if (range === 'unsatisfiable') return { status: 416, headers: { ...headers, 'content-range': `bytes */${stored.size}` }, body: null };
+  const range =
+    !inflate && (request.ifRange === undefined || request.ifRange === etag)
+      ? parseByteRange(request.range, stored.size)
+      : null;
+  if (range === 'unsatisfiable')
+    return { status: 416, headers: { ...headers, 'content-range': `bytes */${stored.size}` }, body: null };
   const blob = stored.stream ? stored : await ctx.blobs.get(key, range ?? undefined);
   // Removed between the stat and the read (a document deleted or converted again).
   if (!blob) return NOT_FOUND;
@@ -118,14 +153,25 @@ async function pageAnswer(ctx: BackendContext, request: ViewFileRequest, hash: s
 }
 
 /** The answer to `GET /view/page/<hash>/<page>`. */
-function viewPage(ctx: BackendContext, request: ViewFileRequest, hash: string, page: string): Promise<ViewFileAnswer<Readable>> | ViewFileAnswer<Readable> {
+function viewPage(
+  ctx: BackendContext,
+  request: ViewFileRequest,
+  hash: string,
+  page: string,
+): Promise<ViewFileAnswer<Readable>> | ViewFileAnswer<Readable> {
   if (!isMd5(hash)) return badHash();
   if (COVER_NAMES.has(page)) return pageAnswer(ctx, request, hash, 'cover', [page]);
   const match = PAGE_NAME.exec(page);
   if (!match) return NOT_FOUND;
   const n = Number(match[1]);
   if (match[2] === 'json') return pageAnswer(ctx, request, hash, n, [positionsFile(n)]);
-  return pageAnswer(ctx, request, hash, n, PAGE_FILES.map((ext) => `${n}.${ext}`));
+  return pageAnswer(
+    ctx,
+    request,
+    hash,
+    n,
+    PAGE_FILES.map((ext) => `${n}.${ext}`),
+  );
 }
 
 /** The answer to `GET /view/cover/<hash>`. */
@@ -134,7 +180,10 @@ function viewCover(ctx: BackendContext, request: ViewFileRequest, hash: string):
 }
 
 function send(reply: FastifyReply, answer: ViewFileAnswer<Readable>) {
-  return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);
+  return reply
+    .code(answer.status)
+    .headers(answer.headers)
+    .send(answer.body ?? undefined);
 }
 
 function requestOf(request: FastifyRequest): ViewFileRequest {
@@ -149,8 +198,11 @@ function requestOf(request: FastifyRequest): ViewFileRequest {
 
 export function registerPageRoutes(app: FastifyInstance, ctx: BackendContext): void {
   app.get<{ Params: { hash: string; page: string } }>('/view/page/:hash/:page', async (request, reply) =>
-    send(reply, await viewPage(ctx, requestOf(request), request.params.hash, request.params.page)));
-  app.get<{ Params: { hash: string } }>('/view/cover/:hash', async (request, reply) => send(reply, await viewCover(ctx, requestOf(request), request.params.hash)));
+    send(reply, await viewPage(ctx, requestOf(request), request.params.hash, request.params.page)),
+  );
+  app.get<{ Params: { hash: string } }>('/view/cover/:hash', async (request, reply) =>
+    send(reply, await viewCover(ctx, requestOf(request), request.params.hash)),
+  );
 }
 
 // The plain shapes of the two routes: a lower-case hash and a name without escapes, which

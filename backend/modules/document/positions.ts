@@ -37,7 +37,10 @@ export async function queueMissingPositions(app: BackendContext, job: JobContext
       await app.jobs.enqueue(positionsKind, { hash }, { dedupeKey: `document.positions:${hash}` });
     }
   }
-  await app.blobs.put(SWEEP_MARKER, Buffer.from(JSON.stringify({ version: POSITIONS_VERSION, doneAt: new Date().toISOString() }), 'utf8'));
+  await app.blobs.put(
+    SWEEP_MARKER,
+    Buffer.from(JSON.stringify({ version: POSITIONS_VERSION, doneAt: new Date().toISOString() }), 'utf8'),
+  );
 }
 
 /**
@@ -61,13 +64,17 @@ export async function fillInPositions(app: BackendContext, hash: string, job: Jo
       outDir,
       signal: job.signal,
     });
-    if (pages !== manifest.pages) throw new PermanentJobError(`the file has ${pages} pages, its conversion ${manifest.pages}`);
-    for (let n = 1; n <= pages; n++) await app.blobs.put(outputKey(hash, positionsFile(n)), await readFile(join(outDir, positionsFile(n))));
+    if (pages !== manifest.pages)
+      throw new PermanentJobError(`the file has ${pages} pages, its conversion ${manifest.pages}`);
+    for (let n = 1; n <= pages; n++)
+      await app.blobs.put(outputKey(hash, positionsFile(n)), await readFile(join(outDir, positionsFile(n))));
     // The manifest as it is now (the page images job may have rewritten it meanwhile).
     const current = await readManifest(app, hash);
-    if (current?.convertedAt === manifest.convertedAt) await writeManifest(app, hash, { ...current, positions: POSITIONS_VERSION });
+    if (current?.convertedAt === manifest.convertedAt)
+      await writeManifest(app, hash, { ...current, positions: POSITIONS_VERSION });
   } catch (error) {
-    if (error instanceof ConversionError && error.reason !== 'aborted') throw new PermanentJobError(`${error.reason}: ${error.detail ?? error.message}`);
+    if (error instanceof ConversionError && error.reason !== 'aborted')
+      throw new PermanentJobError(`${error.reason}: ${error.detail ?? error.message}`);
     throw error;
   } finally {
     await rm(scratch, { recursive: true, force: true });

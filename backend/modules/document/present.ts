@@ -40,27 +40,46 @@ export function hideCounters(doc: WireDocument, cfg: ConfigSnapshot): WireDocume
  * names; `categories`, when the caller read them already, none of the categories.
  */
 export async function presentDocuments(
-  db: Database, rows: readonly (DocumentRow & Partial<DocumentNames>)[],
-  opts: { viewer: Viewer; cfg: ConfigSnapshot; fields?: readonly string[] | null; categories?: Map<number, DocumentCategory[]> },
+  db: Database,
+  rows: readonly (DocumentRow & Partial<DocumentNames>)[],
+  opts: {
+    viewer: Viewer;
+    cfg: ConfigSnapshot;
+    fields?: readonly string[] | null;
+    categories?: Map<number, DocumentCategory[]>;
+  },
 ): Promise<WireDocument[]> {
   if (!rows.length) return [];
   const named = rows.every((r) => r.username !== undefined && r.deleted_username !== undefined);
   const [links, names] = await Promise.all([
-    opts.categories ?? categoriesOfDocuments(db, rows.map((r) => r.id)),
-    named ? null : usernamesOf(db, rows.flatMap((r) => [r.user_id, r.deleted_user_id]).filter((id) => id > 0)),
+    opts.categories ??
+      categoriesOfDocuments(
+        db,
+        rows.map((r) => r.id),
+      ),
+    named
+      ? null
+      : usernamesOf(
+          db,
+          rows.flatMap((r) => [r.user_id, r.deleted_user_id]).filter((id) => id > 0),
+        ),
   ]);
   const nameOf = (id: number, known: string | null | undefined) => (names ? names.get(id) : known) ?? '';
   return rows.map((row) => {
     const { hash, attachment_id: _attachmentId, username, deleted_username: deletedUsername, ...columns } = row;
-    const own: Partial<DocumentRow> = opts.fields ? Object.fromEntries(opts.fields.map((f) => [f, (columns as Record<string, unknown>)[f]])) : columns;
+    const own: Partial<DocumentRow> = opts.fields
+      ? Object.fromEntries(opts.fields.map((f) => [f, (columns as Record<string, unknown>)[f]]))
+      : columns;
     const categories = links.get(row.id) ?? [];
     const doc: WireDocument = {
       ...own,
       username: nameOf(row.user_id, username),
       deleted_username: nameOf(row.deleted_user_id, deletedUsername),
       category_id: categories.map((c) => c.category_id),
-      category: categories.filter((c) => c.title !== null)
-        .sort((a, b) => a.depth! - b.depth!).map((c) => ({ id: c.category_id, title: c.title!, parent_id: c.parent_id! })),
+      category: categories
+        .filter((c) => c.title !== null)
+        .sort((a, b) => a.depth! - b.depth!)
+        .map((c) => ({ id: c.category_id, title: c.title!, parent_id: c.parent_id! })),
       attachment: { hash },
       convert_error: row.convert_error,
     };

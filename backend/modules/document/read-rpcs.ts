@@ -13,13 +13,38 @@ import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
 import { countViewToday, hotDocuments } from './hot';
 import {
-  Document, DocumentScore, FindInDocumentReply, FindInDocumentRequest, GetDocumentRequest, ListDocumentForHomeRequest, ListDocumentForHomeResponse, ListDocumentReply, ListDocumentRequest,
+  Document,
+  DocumentScore,
+  FindInDocumentReply,
+  FindInDocumentRequest,
+  GetDocumentRequest,
+  ListDocumentForHomeRequest,
+  ListDocumentForHomeResponse,
+  ListDocumentReply,
+  ListDocumentRequest,
 } from '../../../shared/messages/document';
 import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
-  DOCUMENT_COLUMNS, WAITING_STATUSES, bumpCounter, cacheRelated, cachedRelated, categoriesOfDocuments, categoryIdsOf, documentById, documentWithFile, documentsByIds,
-  documentsInCategories, documentsMatchingWords, findScore, isPublic, listDocuments, newestConverted, textOf, updateDocuments, type DocumentFilter,
+  DOCUMENT_COLUMNS,
+  WAITING_STATUSES,
+  bumpCounter,
+  cacheRelated,
+  cachedRelated,
+  categoriesOfDocuments,
+  categoryIdsOf,
+  documentById,
+  documentWithFile,
+  documentsByIds,
+  documentsInCategories,
+  documentsMatchingWords,
+  findScore,
+  isPublic,
+  listDocuments,
+  newestConverted,
+  textOf,
+  updateDocuments,
+  type DocumentFilter,
 } from './store';
 
 // DocumentAPI, what visitors and members read: lists, one document, the home page's
@@ -27,7 +52,12 @@ import {
 
 const NOT_FOUND = '文档不存在';
 /** What a stranger's list may hold: pending, converting, converted, failed (endpoints.md §5.1). */
-const LISTED_STATUSES = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed];
+const LISTED_STATUSES = [
+  DocumentStatus.Pending,
+  DocumentStatus.Converting,
+  DocumentStatus.Converted,
+  DocumentStatus.Failed,
+];
 const HOME_COLUMNS = ['id', 'title', 'ext', 'uuid', 'pages'];
 const RELATED_LIMIT = 10;
 /** The hits FindInDocument answers at most (the reader lists them; more say "first 500"). */
@@ -47,7 +77,10 @@ function dateRange(values: readonly string[]): { createdFrom: string | null; cre
 }
 
 /** The list filters of ListDocument and ListRecycleDocument (endpoints.md ListDocument). */
-export function documentFilter(req: Decoded<typeof ListDocumentRequest>, opts: { privileged: boolean; recycled: boolean }): DocumentFilter {
+export function documentFilter(
+  req: Decoded<typeof ListDocumentRequest>,
+  opts: { privileged: boolean; recycled: boolean },
+): DocumentFilter {
   const limited = req.limit > 0;
   const requested = [...new Set(req.status)];
   const narrowed = requested.filter((s) => (LISTED_STATUSES as readonly number[]).includes(s));
@@ -59,7 +92,13 @@ export function documentFilter(req: Decoded<typeof ListDocumentRequest>, opts: {
     ...dateRange(req.created_at),
     isRecommend: req.is_recommend.length === 1 ? req.is_recommend[0]! : null,
     feeType: req.fee_type === 'free' || req.fee_type === 'charge' ? req.fee_type : null,
-    statuses: opts.privileged ? (requested.length ? requested : null) : narrowed.length ? narrowed : [...LISTED_STATUSES],
+    statuses: opts.privileged
+      ? requested.length
+        ? requested
+        : null
+      : narrowed.length
+        ? narrowed
+        : [...LISTED_STATUSES],
     wd: opts.privileged ? req.wd : '',
     recycled: opts.recycled,
     order: req.order,
@@ -75,7 +114,12 @@ export function documentFilter(req: Decoded<typeof ListDocumentRequest>, opts: {
  * categories, then the 热门文档 ranking, up to RELATED_LIMIT; kept `days` days. An empty list
  * (kept before the fallbacks existed) is computed again.
  */
-async function relatedIds(ctx: RpcContext, doc: { id: number; keywords: string; title: string }, days: number, fresh = false): Promise<number[]> {
+async function relatedIds(
+  ctx: RpcContext,
+  doc: { id: number; keywords: string; title: string },
+  days: number,
+  fresh = false,
+): Promise<number[]> {
   const cached = fresh ? null : await cachedRelated(ctx.db, doc.id);
   if (cached?.length) return cached;
   const words = (doc.keywords.trim() ? keywordsOf(doc.keywords) : segmentTitle(doc.title)).slice(0, 10);
@@ -87,30 +131,42 @@ async function relatedIds(ctx: RpcContext, doc: { id: number; keywords: string; 
     const more = await documentsInCategories(ctx.db, within, [doc.id, ...ids], RELATED_LIMIT - ids.length);
     ids.push(...more.map((d) => d.id));
   }
-  if (ids.length < RELATED_LIMIT) ids.push(...(await hotDocuments(ctx.db, 1, RELATED_LIMIT - ids.length, [doc.id, ...ids])).rows.map((d) => d.id));
+  if (ids.length < RELATED_LIMIT)
+    ids.push(...(await hotDocuments(ctx.db, 1, RELATED_LIMIT - ids.length, [doc.id, ...ids])).rows.map((d) => d.id));
   await cacheRelated(ctx.db, doc.id, ids, dayjs().add(days, 'day').toISOString());
   return ids;
 }
 
 export const readRpcs = [
   rpc('ListDocument', {
-    http: 'GET /api/v1/document/list', request: ListDocumentRequest, response: ListDocumentReply, auth: 'public', permission: '获取文档列表',
+    http: 'GET /api/v1/document/list',
+    request: ListDocumentRequest,
+    response: ListDocumentReply,
+    auth: 'public',
+    permission: '获取文档列表',
     async handler(req, ctx) {
       const privileged = ctx.permitted || (ctx.user !== null && req.user_id[0] === ctx.user.id);
       const { rows, total } = await listDocuments(ctx.db, documentFilter(req, { privileged, recycled: false }));
       const document = await presentDocuments(ctx.db, rows, {
-        viewer: await viewerOf(ctx), cfg: await ctx.app.settings.snapshot(), fields: selectedFields(req.field, DOCUMENT_COLUMNS),
+        viewer: await viewerOf(ctx),
+        cfg: await ctx.app.settings.snapshot(),
+        fields: selectedFields(req.field, DOCUMENT_COLUMNS),
       });
       return { document, total };
     },
   }),
 
   rpc('GetDocument', {
-    http: 'GET /api/v1/document', request: GetDocumentRequest, response: Document, auth: 'public', permission: '根据ID查询文档',
+    http: 'GET /api/v1/document',
+    request: GetDocumentRequest,
+    response: Document,
+    auth: 'public',
+    permission: '根据ID查询文档',
     async handler(req, ctx) {
       // The document with its file's other documents and its text, the caller's rights and (by
       // id) its categories: independent reads, side by side on a PostgreSQL pool.
-      const key: { id: number } | { uuid: string } | null = req.id > 0 ? { id: req.id } : req.uuid ? { uuid: req.uuid } : null;
+      const key: { id: number } | { uuid: string } | null =
+        req.id > 0 ? { id: req.id } : req.uuid ? { uuid: req.uuid } : null;
       if (!key) throw notFound(NOT_FOUND);
       const [found, viewer, categoriesById] = await Promise.all([
         documentWithFile(ctx.db, key, req.with_all_content ? null : CONTENT_START),
@@ -123,7 +179,14 @@ export const readRpcs = [
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
       // The text of the pages this caller may read, decided as their page images are.
-      const readable = await readablePages(ctx.db, ctx.app.settings, viewer.userId, sameFile, row.pages || ALL_PAGES, viewer.admin);
+      const readable = await readablePages(
+        ctx.db,
+        ctx.app.settings,
+        viewer.userId,
+        sameFile,
+        row.pages || ALL_PAGES,
+        viewer.admin,
+      );
       const content = readable ? readableText(text, readable.pages, row.pages) : '';
       let description = row.description;
       const writes: Promise<unknown>[] = [];
@@ -133,12 +196,19 @@ export const readRpcs = [
       }
       if (req.with_author) writes.push(bumpCounter(ctx.db, row.id, 'view_count', 1), countViewToday(ctx.db, row.id));
       const [[presented], author, progress] = await Promise.all([
-        presentDocuments(ctx.db, [row], { viewer: { ...viewer, admin: true }, cfg, ...(categoriesById ? { categories: categoriesById } : {}) }),
+        presentDocuments(ctx.db, [row], {
+          viewer: { ...viewer, admin: true },
+          cfg,
+          ...(categoriesById ? { categories: categoriesById } : {}),
+        }),
         req.with_author ? getUser(ctx.db, row.user_id) : null,
         privileged && WAITING_STATUSES.includes(row.status) ? conversionProgress(ctx.app, row.hash) : null,
         ...writes,
       ]);
-      const shown = hideCounters({ ...presented, description: description || row.title, view_count: row.view_count + 1 }, cfg);
+      const shown = hideCounters(
+        { ...presented, description: description || row.title, view_count: row.view_count + 1 },
+        cfg,
+      );
       return {
         ...shown,
         content,
@@ -149,7 +219,10 @@ export const readRpcs = [
   }),
 
   rpc('FindInDocument', {
-    http: 'GET /api/v1/document/find', request: FindInDocumentRequest, response: FindInDocumentReply, auth: 'public',
+    http: 'GET /api/v1/document/find',
+    request: FindInDocumentRequest,
+    response: FindInDocumentReply,
+    auth: 'public',
     async handler(req, ctx) {
       const row = await documentById(ctx.db, req.id);
       if (!row) throw notFound(NOT_FOUND);
@@ -167,7 +240,10 @@ export const readRpcs = [
   }),
 
   rpc('ListDocumentForHome', {
-    http: 'GET /api/v1/document/home', request: ListDocumentForHomeRequest, response: ListDocumentForHomeResponse, auth: 'public',
+    http: 'GET /api/v1/document/home',
+    request: ListDocumentForHomeRequest,
+    response: ListDocumentForHomeResponse,
+    auth: 'public',
     async handler(req, ctx) {
       const limit = req.limit >= 1 && req.limit <= 100 ? req.limit : 5;
       const fields = [...new Set([...HOME_COLUMNS, ...(selectedFields(req.field, DOCUMENT_COLUMNS) ?? [])])];
@@ -187,7 +263,10 @@ export const readRpcs = [
   }),
 
   rpc('GetRelatedDocuments', {
-    http: 'GET /api/v1/document/related', request: Document, response: ListDocumentReply, auth: 'public',
+    http: 'GET /api/v1/document/related',
+    request: Document,
+    response: ListDocumentReply,
+    auth: 'public',
     async handler(req, ctx) {
       const row = await documentById(ctx.db, req.id);
       if (!row || !isPublic(row)) throw notFound(NOT_FOUND);
@@ -196,7 +275,8 @@ export const readRpcs = [
       if (days <= 0) return {};
       const readable = async (ids: number[]) => {
         const order = new Map(ids.map((id, i) => [id, i]));
-        return (await documentsByIds(ctx.db, ids)).filter((d) => isPublic(d) && d.status === DocumentStatus.Converted)
+        return (await documentsByIds(ctx.db, ids))
+          .filter((d) => isPublic(d) && d.status === DocumentStatus.Converted)
           .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
       };
       let rows = await readable(await relatedIds(ctx, row, days));
@@ -207,7 +287,10 @@ export const readRpcs = [
   }),
 
   rpc('GetDocumentScore', {
-    http: 'GET /api/v1/document/score', request: DocumentScore, response: DocumentScore, auth: 'login',
+    http: 'GET /api/v1/document/score',
+    request: DocumentScore,
+    response: DocumentScore,
+    auth: 'login',
     async handler(req, ctx) {
       return (await findScore(ctx.db, req.document_id, ctx.requireUser().id)) ?? {};
     },

@@ -3,9 +3,20 @@ import { badRequest, notFound } from '../../wire/errors';
 import { clamp, positiveIds } from '../../wire/request';
 import { categoriesWithDepth } from '../category/service';
 import { rpc } from '../../platform/rpc';
-import { DeleteReadingHistoryRequest, ListReadingHistoryReply, ListReadingHistoryRequest, ReadingPosition } from '../../../shared/messages/document';
 import {
-  categoryIdsOf, deleteReadingPositions, documentById, isPublic, readingHistory, readingPosition, setReadingPosition,
+  DeleteReadingHistoryRequest,
+  ListReadingHistoryReply,
+  ListReadingHistoryRequest,
+  ReadingPosition,
+} from '../../../shared/messages/document';
+import {
+  categoryIdsOf,
+  deleteReadingPositions,
+  documentById,
+  isPublic,
+  readingHistory,
+  readingPosition,
+  setReadingPosition,
 } from './store';
 import { viewerOf } from './read-rpcs';
 
@@ -21,12 +32,17 @@ const HISTORY_PAGE_SIZE = 10;
 async function categoryTrails(db: Database, documentIds: readonly number[]): Promise<Map<number, number[]>> {
   const links = await categoryIdsOf(db, documentIds);
   const depth = new Map((await categoriesWithDepth(db, [...links.values()].flat())).map((c) => [c.id, c.depth]));
-  return new Map([...links].map(([id, ids]) => [id, [...ids].sort((a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0))]));
+  return new Map(
+    [...links].map(([id, ids]) => [id, [...ids].sort((a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0))]),
+  );
 }
 
 export const readingRpcs = [
   rpc('GetReadingPosition', {
-    http: 'GET /api/v1/document/reading', request: ReadingPosition, response: ReadingPosition, auth: 'login',
+    http: 'GET /api/v1/document/reading',
+    request: ReadingPosition,
+    response: ReadingPosition,
+    auth: 'login',
     async handler(req, ctx) {
       const found = await readingPosition(ctx.db, ctx.requireUser().id, req.document_id);
       return found ? { document_id: req.document_id, ...found } : {};
@@ -34,7 +50,10 @@ export const readingRpcs = [
   }),
 
   rpc('SetReadingPosition', {
-    http: 'PUT /api/v1/document/reading', request: ReadingPosition, response: ReadingPosition, auth: 'login',
+    http: 'PUT /api/v1/document/reading',
+    request: ReadingPosition,
+    response: ReadingPosition,
+    auth: 'login',
     async handler(req, ctx) {
       const user = ctx.requireUser();
       const row = await documentById(ctx.db, req.document_id);
@@ -47,17 +66,25 @@ export const readingRpcs = [
   }),
 
   rpc('ListReadingHistory', {
-    http: 'GET /api/v1/document/reading/list', request: ListReadingHistoryRequest, response: ListReadingHistoryReply, auth: 'login',
+    http: 'GET /api/v1/document/reading/list',
+    request: ListReadingHistoryRequest,
+    response: ListReadingHistoryReply,
+    auth: 'login',
     async handler(req, ctx) {
       const size = req.size > 0 ? clamp(req.size, 1, 50) : HISTORY_PAGE_SIZE;
       const { rows, total } = await readingHistory(ctx.db, ctx.requireUser().id, Math.max(1, req.page), size);
-      const trails = await categoryTrails(ctx.db, rows.map((r) => r.document_id));
+      const trails = await categoryTrails(
+        ctx.db,
+        rows.map((r) => r.document_id),
+      );
       return { total, reading: rows.map((r) => ({ ...r, category_id: trails.get(r.document_id) ?? [] })) };
     },
   }),
 
   rpc('DeleteReadingHistory', {
-    http: 'DELETE /api/v1/document/reading', request: DeleteReadingHistoryRequest, auth: 'login',
+    http: 'DELETE /api/v1/document/reading',
+    request: DeleteReadingHistoryRequest,
+    auth: 'login',
     async handler(req, ctx) {
       const ids = positiveIds(req.document_id);
       if (!ids.length) throw badRequest('请选择要删除的阅读记录（参数 document_id）');
@@ -67,7 +94,8 @@ export const readingRpcs = [
   }),
 
   rpc('ClearReadingHistory', {
-    http: 'DELETE /api/v1/document/reading/all', auth: 'login',
+    http: 'DELETE /api/v1/document/reading/all',
+    auth: 'login',
     async handler(_req, ctx) {
       await deleteReadingPositions(ctx.db, ctx.requireUser().id, null);
       return {};

@@ -6,10 +6,22 @@ import { recountCategories } from '../category/service';
 import { recountAuthors } from './author-counts';
 import { schedulePurges } from './file-purge';
 import { refreshSearchIndex } from './indexing';
-import { DeleteDocumentRequest, ListDocumentReply, ListDocumentRequest, RecoverRecycleDocumentRequest } from '../../../shared/messages/document';
+import {
+  DeleteDocumentRequest,
+  ListDocumentReply,
+  ListDocumentRequest,
+  RecoverRecycleDocumentRequest,
+} from '../../../shared/messages/document';
 import { presentDocuments } from './present';
 import { documentFilter, viewerOf } from './read-rpcs';
-import { DOCUMENT_COLUMNS, documentsByIds, listDocuments, purgeDocuments, recycledIds, restoreDocuments } from './store';
+import {
+  DOCUMENT_COLUMNS,
+  documentsByIds,
+  listDocuments,
+  purgeDocuments,
+  recycledIds,
+  restoreDocuments,
+} from './store';
 
 // RecycleAPI: documents deleted by their owners or the admins wait here; recovered, they
 // count and can be found again; purged, their rows go at once and their files once nothing
@@ -18,29 +30,51 @@ import { DOCUMENT_COLUMNS, documentsByIds, listDocuments, purgeDocuments, recycl
 async function purge(ctx: RpcContext, ids: readonly number[]): Promise<void> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
     const gone = await purgeDocuments(trx, ids);
-    await retireDocumentAttachments(trx, gone.map((d) => d.attachment_id).filter((id) => id > 0));
+    await retireDocumentAttachments(
+      trx,
+      gone.map((d) => d.attachment_id).filter((id) => id > 0),
+    );
     await recountCategories(trx, 0);
-    await schedulePurges(ctx.app, gone.map((d) => d.hash), trx);
+    await schedulePurges(
+      ctx.app,
+      gone.map((d) => d.hash),
+      trx,
+    );
     return gone;
   });
-  await refreshSearchIndex(ctx.app, purged.map((d) => d.id));
+  await refreshSearchIndex(
+    ctx.app,
+    purged.map((d) => d.id),
+  );
 }
 
 export const recycleRpcs = [
   rpc('ListRecycleDocument', {
-    http: 'GET /api/v1/document/recycle', request: ListDocumentRequest, response: ListDocumentReply, auth: 'perm', permission: '获取回收站文档列表',
+    http: 'GET /api/v1/document/recycle',
+    request: ListDocumentRequest,
+    response: ListDocumentReply,
+    auth: 'perm',
+    permission: '获取回收站文档列表',
     async handler(req, ctx) {
-      const filter = documentFilter({ ...req, limit: 0, is_recommend: [], ext: '', created_at: [], fee_type: '', language: [] }, { privileged: true, recycled: true });
+      const filter = documentFilter(
+        { ...req, limit: 0, is_recommend: [], ext: '', created_at: [], fee_type: '', language: [] },
+        { privileged: true, recycled: true },
+      );
       const { rows, total } = await listDocuments(ctx.db, { ...filter, order: 'deleted_at desc' });
       const document = await presentDocuments(ctx.db, rows, {
-        viewer: await viewerOf(ctx), cfg: await ctx.app.settings.snapshot(), fields: selectedFields(req.field, DOCUMENT_COLUMNS),
+        viewer: await viewerOf(ctx),
+        cfg: await ctx.app.settings.snapshot(),
+        fields: selectedFields(req.field, DOCUMENT_COLUMNS),
       });
       return { document, total };
     },
   }),
 
   rpc('RecoverRecycleDocument', {
-    http: 'PUT /api/v1/document/recycle', request: RecoverRecycleDocumentRequest, auth: 'perm', permission: '恢复回收站文档',
+    http: 'PUT /api/v1/document/recycle',
+    request: RecoverRecycleDocumentRequest,
+    auth: 'perm',
+    permission: '恢复回收站文档',
     async handler(req, ctx) {
       const ids = positiveIds(req.id);
       if (!ids.length) return {};
@@ -49,7 +83,10 @@ export const recycleRpcs = [
         await lockRows(trx, 'user', owners);
         const back = await restoreDocuments(trx, ids);
         await recountCategories(trx, 0);
-        await recountAuthors(trx, (await documentsByIds(trx, back)).map((d) => d.user_id));
+        await recountAuthors(
+          trx,
+          (await documentsByIds(trx, back)).map((d) => d.user_id),
+        );
         return back;
       });
       await refreshSearchIndex(ctx.app, restored);
@@ -58,7 +95,10 @@ export const recycleRpcs = [
   }),
 
   rpc('DeleteRecycleDocument', {
-    http: 'DELETE /api/v1/document/recycle', request: DeleteDocumentRequest, auth: 'perm', permission: '删除回收站文档',
+    http: 'DELETE /api/v1/document/recycle',
+    request: DeleteDocumentRequest,
+    auth: 'perm',
+    permission: '删除回收站文档',
     async handler(req, ctx) {
       await purge(ctx, requireIds(req.id, '文档'));
       return {};
@@ -66,7 +106,10 @@ export const recycleRpcs = [
   }),
 
   rpc('ClearRecycleDocument', {
-    http: 'DELETE /api/v1/document/recycle/all', auth: 'perm', permission: '清空回收站文档', input: 'none',
+    http: 'DELETE /api/v1/document/recycle/all',
+    auth: 'perm',
+    permission: '清空回收站文档',
+    input: 'none',
     async handler(_req, ctx) {
       await purge(ctx, await recycledIds(ctx.db));
       return {};

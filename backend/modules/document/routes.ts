@@ -9,7 +9,13 @@ import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
 import { scheduleHotDocuments } from './hot';
 import { libraryRpcs } from './library-rpcs';
-import { fillInPositions, positionsKind, positionsSweepKind, queueMissingPositions, scheduleMissingPositions } from './positions';
+import {
+  fillInPositions,
+  positionsKind,
+  positionsSweepKind,
+  queueMissingPositions,
+  scheduleMissingPositions,
+} from './positions';
 import { readRpcs } from './read-rpcs';
 import { readingRpcs } from './reading-rpcs';
 import { recycleRpcs } from './recycle-rpcs';
@@ -26,17 +32,22 @@ const STORE_MARGIN_MS = 10 * 60_000;
 
 function registerDocumentJobs(ctx: BackendContext): void {
   const settings = ctx.conversion;
-  ctx.jobs.register(convertDocumentKind, async ({ hash }, job) => {
-    // The file's images next, also when this run found nothing to convert: an earlier run may
-    // have recorded the pages and ended with its process before it queued them.
-    const manifest = (await runConversion(ctx, settings, hash, job, CONVERT_ATTEMPTS)) ?? (await readManifest(ctx, hash));
-    if (manifest) await enqueuePageImages(ctx, hash, manifest);
-  }, {
-    concurrency: settings.jobs,
-    timeoutMs: (settings.timeoutMs ?? MAX_CONVERSION_MS) + STORE_MARGIN_MS,
-    maxAttempts: CONVERT_ATTEMPTS,
-    backoff: (attempt) => attempt * 30_000,
-  });
+  ctx.jobs.register(
+    convertDocumentKind,
+    async ({ hash }, job) => {
+      // The file's images next, also when this run found nothing to convert: an earlier run may
+      // have recorded the pages and ended with its process before it queued them.
+      const manifest =
+        (await runConversion(ctx, settings, hash, job, CONVERT_ATTEMPTS)) ?? (await readManifest(ctx, hash));
+      if (manifest) await enqueuePageImages(ctx, hash, manifest);
+    },
+    {
+      concurrency: settings.jobs,
+      timeoutMs: (settings.timeoutMs ?? MAX_CONVERSION_MS) + STORE_MARGIN_MS,
+      maxAttempts: CONVERT_ATTEMPTS,
+      backoff: (attempt) => attempt * 30_000,
+    },
+  );
   ctx.jobs.register(pageImagesKind, (payload, job) => bringImagesToReadingResolution(ctx, payload.hash, job), {
     timeoutMs: settings.timeoutMs ?? MAX_CONVERSION_MS,
     maxAttempts: CONVERT_ATTEMPTS,
@@ -52,9 +63,13 @@ function registerDocumentJobs(ctx: BackendContext): void {
   ctx.jobs.register(purgeFilesKind, async ({ hash }) => {
     await purgeFiles(ctx, hash);
   });
-  ctx.jobs.register(reindexDocumentsKind, async () => {
-    await rebuildSearchIndex(ctx);
-  }, { timeoutMs: 6 * 3600_000 });
+  ctx.jobs.register(
+    reindexDocumentsKind,
+    async () => {
+      await rebuildSearchIndex(ctx);
+    },
+    { timeoutMs: 6 * 3600_000 },
+  );
 }
 
 async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
@@ -68,6 +83,10 @@ async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext)
   });
 }
 
-export const documentService = defineService('DocumentAPI', [...readRpcs, ...readingRpcs, ...libraryRpcs, ...writeRpcs], { routes: registerDocumentRoutes });
+export const documentService = defineService(
+  'DocumentAPI',
+  [...readRpcs, ...readingRpcs, ...libraryRpcs, ...writeRpcs],
+  { routes: registerDocumentRoutes },
+);
 
 export const recycleService = defineService('RecycleAPI', recycleRpcs);

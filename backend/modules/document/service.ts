@@ -9,6 +9,17 @@ export { isMd5, originalKey, outputFolder, outputKey } from './files';
 export { refreshSearchIndex } from './indexing';
 export { hideCounters, presentDocuments, type Viewer, type WireDocument } from './present';
 export {
-  HIDDEN_STATUSES, UNSEARCHABLE_STATUSES, bumpCounter, countLiveDocuments, documentById, documentByUuid, documentsByHash, documentsByIds, hashHasDocuments,
-  isPublic, isSearchable, publicDocumentLinks, type DocumentRow,
+  HIDDEN_STATUSES,
+  UNSEARCHABLE_STATUSES,
+  bumpCounter,
+  countLiveDocuments,
+  documentById,
+  documentByUuid,
+  documentsByHash,
+  documentsByIds,
+  hashHasDocuments,
+  isPublic,
+  isSearchable,
+  publicDocumentLinks,
+  type DocumentRow,
 } from './store';

@@ -15,15 +15,49 @@ export type NewDocument = Omit<Insertable<DocumentTable>, 'id' | 'created_at' | 
 
 /** The columns a request may name in `field` and `order`. */
 export const DOCUMENT_COLUMNS = [
-  'id', 'title', 'keywords', 'description', 'user_id', 'width', 'height', 'preview', 'pages', 'uuid', 'download_count',
-  'view_count', 'favorite_count', 'comment_count', 'score', 'score_count', 'price', 'size', 'ext', 'status', 'enable_gzip',
-  'convert_error', 'preview_ext', 'language', 'deleted_user_id', 'recommend_at', 'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'title',
+  'keywords',
+  'description',
+  'user_id',
+  'width',
+  'height',
+  'preview',
+  'pages',
+  'uuid',
+  'download_count',
+  'view_count',
+  'favorite_count',
+  'comment_count',
+  'score',
+  'score_count',
+  'price',
+  'size',
+  'ext',
+  'status',
+  'enable_gzip',
+  'convert_error',
+  'preview_ext',
+  'language',
+  'deleted_user_id',
+  'recommend_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const;
 
 /** Statuses strangers never see: disabled, pending review, rejected (endpoints.md §5.1). */
-export const HIDDEN_STATUSES: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+export const HIDDEN_STATUSES: readonly number[] = [
+  DocumentStatus.Disabled,
+  DocumentStatus.PendingReview,
+  DocumentStatus.ReviewRejected,
+];
 /** Statuses the converter picks up. */
-export const WAITING_STATUSES: readonly number[] = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Reconvert];
+export const WAITING_STATUSES: readonly number[] = [
+  DocumentStatus.Pending,
+  DocumentStatus.Converting,
+  DocumentStatus.Reconvert,
+];
 
 /** Could a stranger see this document (not in the recycle bin, not hidden)? */
 export function isPublic(doc: Pick<DocumentRow, 'status' | 'deleted_at'>): boolean {
@@ -59,7 +93,11 @@ export interface DocumentNames {
 function namesOfDocument(eb: ExpressionBuilder<DB, 'document'>) {
   return [
     eb.selectFrom('user').select('user.username').whereRef('user.id', '=', 'document.user_id').as('username'),
-    eb.selectFrom('user').select('user.username').whereRef('user.id', '=', 'document.deleted_user_id').as('deleted_username'),
+    eb
+      .selectFrom('user')
+      .select('user.username')
+      .whereRef('user.id', '=', 'document.deleted_user_id')
+      .as('deleted_username'),
   ];
 }
 
@@ -69,26 +107,42 @@ function namesOfDocument(eb: ExpressionBuilder<DB, 'document'>) {
  * first `textLength` characters, or all of it (null). GetDocument's lookups in one round trip.
  */
 export async function documentWithFile(
-  db: Database, key: { id: number } | { uuid: string }, textLength: number | null,
+  db: Database,
+  key: { id: number } | { uuid: string },
+  textLength: number | null,
 ): Promise<{ row: DocumentRow & DocumentNames; sameFile: DocumentRow[]; text: DocumentText } | undefined> {
-  const isTarget = (eb: ExpressionBuilder<DB, 'document'>) => ('id' in key ? eb('document.id', '=', key.id) : eb('document.uuid', '=', key.uuid));
-  const rows = await db.selectFrom('document')
+  const isTarget = (eb: ExpressionBuilder<DB, 'document'>) =>
+    'id' in key ? eb('document.id', '=', key.id) : eb('document.uuid', '=', key.uuid);
+  const rows = await db
+    .selectFrom('document')
     .leftJoin('document_content', (join) => join.onRef('document_content.document_id', '=', 'document.id').on(isTarget))
     .selectAll('document')
     .select((eb) => [
       ...namesOfDocument(eb),
-      (textLength === null ? sql.ref<string>('document_content.content') : sql<string>`substr(document_content.content, 1, ${textLength})`).as('text_content'),
+      (textLength === null
+        ? sql.ref<string>('document_content.content')
+        : sql<string>`substr(document_content.content, 1, ${textLength})`
+      ).as('text_content'),
       'document_content.pages as text_pages',
     ])
-    .where((eb) => eb.or([
-      isTarget(eb),
-      eb.and([
-        eb('document.hash', '!=', ''),
-        eb('document.hash', '=', eb.selectFrom('document as target').select('target.hash')
-          .where((t) => ('id' in key ? t('target.id', '=', key.id) : t('target.uuid', '=', key.uuid)))),
+    .where((eb) =>
+      eb.or([
+        isTarget(eb),
+        eb.and([
+          eb('document.hash', '!=', ''),
+          eb(
+            'document.hash',
+            '=',
+            eb
+              .selectFrom('document as target')
+              .select('target.hash')
+              .where((t) => ('id' in key ? t('target.id', '=', key.id) : t('target.uuid', '=', key.uuid))),
+          ),
+        ]),
       ]),
-    ]))
-    .orderBy('document.id').execute();
+    )
+    .orderBy('document.id')
+    .execute();
   const documents = rows.map(({ text_content: _content, text_pages: _pages, ...row }) => row);
   const at = rows.findIndex((r) => ('id' in key ? r.id === key.id : r.uuid === key.uuid));
   if (at < 0) return undefined;
@@ -96,14 +150,21 @@ export async function documentWithFile(
   return {
     row: documents[at]!,
     sameFile: target.hash ? documents : [documents[at]!],
-    text: target.text_pages === null ? { content: '', pages: 0 } : { content: target.text_content ?? '', pages: target.text_pages },
+    text:
+      target.text_pages === null
+        ? { content: '', pages: 0 }
+        : { content: target.text_content ?? '', pages: target.text_pages },
   };
 }
 
 /** The documents with these ids (recycled ones included), in no particular order. */
 export async function documentsByIds(db: Database, ids: readonly number[]): Promise<DocumentRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('document').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('document')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** Every document made from the file with this MD5 (recycled ones included). */
@@ -122,57 +183,105 @@ export async function hashHasDocuments(db: Database, hash: string): Promise<bool
 /** Inserts a document; undefined (and nothing inserted) when its uuid is taken. */
 export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow | undefined> {
   const ts = now();
-  return db.insertInto('document').values({ ...values, created_at: ts, updated_at: ts })
-    .onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('document')
+    .values({ ...values, created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.column('uuid').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function updateDocuments(db: Database, ids: readonly number[], columns: DocumentColumns): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('document').set({ ...columns, updated_at: now() }).where('id', 'in', [...ids]).execute();
+  await db
+    .updateTable('document')
+    .set({ ...columns, updated_at: now() })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** Sets `status` where the document's status is one of `from` (all statuses when omitted); returns the ids changed. */
-export async function setStatus(db: Database, ids: readonly number[], status: number, from?: readonly number[]): Promise<number[]> {
+export async function setStatus(
+  db: Database,
+  ids: readonly number[],
+  status: number,
+  from?: readonly number[],
+): Promise<number[]> {
   if (!ids.length) return [];
-  let query = db.updateTable('document').set({ status, updated_at: now() }).where('id', 'in', [...ids]);
+  let query = db
+    .updateTable('document')
+    .set({ status, updated_at: now() })
+    .where('id', 'in', [...ids]);
   if (from) query = query.where('status', 'in', [...from]);
   return (await query.returning('id').execute()).map((r) => r.id);
 }
 
 /** Adds `delta` to a counter column of one document, never below zero. */
 export async function bumpCounter(
-  db: Database, id: number, column: 'view_count' | 'download_count' | 'favorite_count' | 'comment_count', delta: number,
+  db: Database,
+  id: number,
+  column: 'view_count' | 'download_count' | 'favorite_count' | 'comment_count',
+  delta: number,
 ): Promise<void> {
-  await db.updateTable('document').set({ [column]: notBelowZero(db, sql<number>`${sql.ref(column)} + ${delta}`) }).where('id', '=', id).execute();
+  await db
+    .updateTable('document')
+    .set({ [column]: notBelowZero(db, sql<number>`${sql.ref(column)} + ${delta}`) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Recommendation (endpoints.md §5.14): 0 clears, 1 sets where unset, 2 sets again. */
 export async function setRecommend(db: Database, ids: readonly number[], type: 0 | 1 | 2): Promise<void> {
-  let query = db.updateTable('document').set({ recommend_at: type === 0 ? null : now(), updated_at: now() }).where('id', 'in', [...ids]);
+  let query = db
+    .updateTable('document')
+    .set({ recommend_at: type === 0 ? null : now(), updated_at: now() })
+    .where('id', 'in', [...ids]);
   if (type === 1) query = query.where('recommend_at', 'is', null);
   await query.execute();
 }
 
 /** Replaces the category links of every listed document. */
-export async function setCategoryLinks(db: Database, documentIds: readonly number[], categoryIds: readonly number[]): Promise<void> {
+export async function setCategoryLinks(
+  db: Database,
+  documentIds: readonly number[],
+  categoryIds: readonly number[],
+): Promise<void> {
   if (!documentIds.length) return;
-  await db.deleteFrom('document_category').where('document_id', 'in', [...documentIds]).execute();
+  await db
+    .deleteFrom('document_category')
+    .where('document_id', 'in', [...documentIds])
+    .execute();
   const ts = now();
-  const rows = documentIds.flatMap((documentId) => [...new Set(categoryIds)].map((categoryId) => ({ document_id: documentId, category_id: categoryId, created_at: ts, updated_at: ts })));
+  const rows = documentIds.flatMap((documentId) =>
+    [...new Set(categoryIds)].map((categoryId) => ({
+      document_id: documentId,
+      category_id: categoryId,
+      created_at: ts,
+      updated_at: ts,
+    })),
+  );
   if (rows.length) await db.insertInto('document_category').values(rows).execute();
 }
 
 /** Category ids of each document. */
 export async function categoryIdsOf(db: Database, documentIds: readonly number[]): Promise<Map<number, number[]>> {
   const links = documentIds.length
-    ? await db.selectFrom('document_category').select(['document_id', 'category_id']).where('document_id', 'in', [...new Set(documentIds)]).orderBy('id').execute()
+    ? await db
+        .selectFrom('document_category')
+        .select(['document_id', 'category_id'])
+        .where('document_id', 'in', [...new Set(documentIds)])
+        .orderBy('id')
+        .execute()
     : [];
   const map = new Map<number, number[]>();
   for (const link of links) map.set(link.document_id, [...(map.get(link.document_id) ?? []), link.category_id]);
   return map;
 }
 
-/** A category link of a document with the category's title, parent and depth (0: top level); null where the category is gone. */
+/**
+ * A category link of a document with the category's title, parent and depth (0: top level); null where the category is
+ * gone.
+ */
 export interface DocumentCategory {
   category_id: number;
   title: string | null;
@@ -185,7 +294,10 @@ export interface DocumentCategory {
  * how deep it sits, in one statement (the category table's tree walked as categoriesWithDepth
  * walks it): what the lists show root → leaf.
  */
-export async function categoriesOfDocuments(db: Database, documentIds: readonly number[]): Promise<Map<number, DocumentCategory[]>> {
+export async function categoriesOfDocuments(
+  db: Database,
+  documentIds: readonly number[],
+): Promise<Map<number, DocumentCategory[]>> {
   const map = new Map<number, DocumentCategory[]>();
   if (!documentIds.length) return map;
   const { rows } = await sql<DocumentCategory & { document_id: number }>`
@@ -200,7 +312,10 @@ export async function categoriesOfDocuments(db: Database, documentIds: readonly 
     FROM links LEFT JOIN category c ON c.id = links.category_id LEFT JOIN depths ON depths.start_id = links.category_id
     ORDER BY links.id`.execute(db);
   for (const { document_id: documentId, ...link } of rows) {
-    map.set(documentId, [...(map.get(documentId) ?? []), { ...link, depth: link.depth === null ? null : Number(link.depth) }]);
+    map.set(documentId, [
+      ...(map.get(documentId) ?? []),
+      { ...link, depth: link.depth === null ? null : Number(link.depth) },
+    ]);
   }
   return map;
 }
@@ -209,16 +324,26 @@ export async function categoriesOfDocuments(db: Database, documentIds: readonly 
 export async function recycleDocuments(db: Database, ids: readonly number[], deletedBy: number): Promise<number[]> {
   if (!ids.length) return [];
   const ts = now();
-  const rows = await db.updateTable('document').set({ deleted_at: ts, deleted_user_id: deletedBy, updated_at: ts })
-    .where('id', 'in', [...ids]).where('deleted_at', 'is', null).returning('id').execute();
+  const rows = await db
+    .updateTable('document')
+    .set({ deleted_at: ts, deleted_user_id: deletedBy, updated_at: ts })
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** Takes documents out of the recycle bin; returns those that were in it. */
 export async function restoreDocuments(db: Database, ids: readonly number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const rows = await db.updateTable('document').set({ deleted_at: null, deleted_user_id: 0, updated_at: now() })
-    .where('id', 'in', [...ids]).where('deleted_at', 'is not', null).returning('id').execute();
+  const rows = await db
+    .updateTable('document')
+    .set({ deleted_at: null, deleted_user_id: 0, updated_at: now() })
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is not', null)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -228,10 +353,17 @@ export async function recycledIds(db: Database): Promise<number[]> {
 }
 
 /** Deletes recycled documents for good with their links (text, scores and cache go by cascade); returns what went. */
-export async function purgeDocuments(db: Database, ids: readonly number[]): Promise<Pick<DocumentRow, 'id' | 'hash' | 'attachment_id' | 'user_id'>[]> {
+export async function purgeDocuments(
+  db: Database,
+  ids: readonly number[],
+): Promise<Pick<DocumentRow, 'id' | 'hash' | 'attachment_id' | 'user_id'>[]> {
   if (!ids.length) return [];
-  const doomed = await db.selectFrom('document').select(['id', 'hash', 'attachment_id', 'user_id'])
-    .where('id', 'in', [...ids]).where('deleted_at', 'is not', null).execute();
+  const doomed = await db
+    .selectFrom('document')
+    .select(['id', 'hash', 'attachment_id', 'user_id'])
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is not', null)
+    .execute();
   const doomedIds = doomed.map((d) => d.id);
   if (!doomedIds.length) return [];
   await db.deleteFrom('document_category').where('document_id', 'in', doomedIds).execute();
@@ -262,10 +394,17 @@ export interface DocumentFilter {
   withTotal: boolean;
 }
 
-export async function listDocuments(db: Database, filter: DocumentFilter): Promise<{ rows: (DocumentRow & DocumentNames)[]; total?: number }> {
+export async function listDocuments(
+  db: Database,
+  filter: DocumentFilter,
+): Promise<{ rows: (DocumentRow & DocumentNames)[]; total?: number }> {
   let query = db.selectFrom('document').where('deleted_at', filter.recycled ? 'is not' : 'is', null);
   if (filter.categoryIds.length) {
-    query = query.where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', filter.categoryIds));
+    query = query.where(
+      'id',
+      'in',
+      db.selectFrom('document_category').select('document_id').where('category_id', 'in', filter.categoryIds),
+    );
   }
   if (filter.userId > 0) query = query.where('user_id', '=', filter.userId);
   if (filter.languages.length) query = query.where('language', 'in', filter.languages);
@@ -278,43 +417,86 @@ export async function listDocuments(db: Database, filter: DocumentFilter): Promi
   if (filter.statuses) query = query.where('status', 'in', filter.statuses.length ? filter.statuses : [-1]);
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]));
+    query = query.where((eb) =>
+      eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]),
+    );
   }
   let rowsQuery = query.selectAll().select(namesOfDocument);
-  const order = parseOrder(filter.order, DOCUMENT_COLUMNS, { multiple: false, nullable: ['recommend_at', 'deleted_at'] });
-  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  const order = parseOrder(filter.order, DOCUMENT_COLUMNS, {
+    multiple: false,
+    nullable: ['recommend_at', 'deleted_at'],
+  });
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }])
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   if (order.length) rowsQuery = rowsQuery.orderBy('id', 'desc');
   // The page and the count side by side: two connections of a PostgreSQL pool at once.
-  const [rows, total] = await Promise.all([applyPaging(rowsQuery, filter.page, filter.size).execute(), filter.withTotal ? countOf(query) : undefined]);
+  const [rows, total] = await Promise.all([
+    applyPaging(rowsQuery, filter.page, filter.size).execute(),
+    filter.withTotal ? countOf(query) : undefined,
+  ]);
   return total === undefined ? { rows } : { rows, total };
 }
 
 /** Converted, live documents filed directly under `categoryId`, newest first. */
 export async function newestConverted(db: Database, categoryId: number, limit: number): Promise<DocumentRow[]> {
-  return db.selectFrom('document').selectAll()
+  return db
+    .selectFrom('document')
+    .selectAll()
     .where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', '=', categoryId))
-    .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
-    .orderBy('id', 'desc').limit(limit).execute();
+    .where('deleted_at', 'is', null)
+    .where('status', '=', DocumentStatus.Converted)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Up to `limit` converted, live documents (other than `excludeId`) whose title or keywords hold one of `words`. */
-export async function documentsMatchingWords(db: Database, words: readonly string[], excludeId: number, limit: number): Promise<DocumentRow[]> {
+export async function documentsMatchingWords(
+  db: Database,
+  words: readonly string[],
+  excludeId: number,
+  limit: number,
+): Promise<DocumentRow[]> {
   if (!words.length) return [];
-  return db.selectFrom('document').selectAll()
-    .where('id', '!=', excludeId).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
-    .where((eb) => eb.or(words.flatMap((w) => [like(db, 'keywords', likePattern(w)), like(db, 'title', likePattern(w))])))
-    .orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('document')
+    .selectAll()
+    .where('id', '!=', excludeId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', DocumentStatus.Converted)
+    .where((eb) =>
+      eb.or(words.flatMap((w) => [like(db, 'keywords', likePattern(w)), like(db, 'title', likePattern(w))])),
+    )
+    .orderBy('view_count', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /**
  * Up to `limit` converted, live documents filed under one of `categoryIds`, other than the
  * `excludeIds`, most viewed first.
  */
-export async function documentsInCategories(db: Database, categoryIds: readonly number[], excludeIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+export async function documentsInCategories(
+  db: Database,
+  categoryIds: readonly number[],
+  excludeIds: readonly number[],
+  limit: number,
+): Promise<DocumentRow[]> {
   if (!categoryIds.length || limit <= 0) return [];
-  let query = db.selectFrom('document').selectAll()
-    .where('id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
-    .where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted);
+  let query = db
+    .selectFrom('document')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('document_category')
+        .select('document_id')
+        .where('category_id', 'in', [...categoryIds]),
+    )
+    .where('deleted_at', 'is', null)
+    .where('status', '=', DocumentStatus.Converted);
   if (excludeIds.length) query = query.where('id', 'not in', [...excludeIds]);
   return query.orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
@@ -322,7 +504,12 @@ export async function documentsInCategories(db: Database, categoryIds: readonly 
 /** The documents a member has read (a reading position) or favourited, the ids. */
 export async function documentsReadOrFavourited(db: Database, userId: number): Promise<number[]> {
   const read = await db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId).execute();
-  const favourites = await db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0).execute();
+  const favourites = await db
+    .selectFrom('favorite')
+    .select('document_id')
+    .where('user_id', '=', userId)
+    .where('type', '=', 0)
+    .execute();
   return [...new Set([...read, ...favourites].map((r) => r.document_id))];
 }
 
@@ -331,16 +518,43 @@ export async function documentsReadOrFavourited(db: Database, userId: number): P
  * has neither read, favourited nor uploaded, the hottest first (their 热门文档 score), then
  * the most viewed.
  */
-export async function documentsForMember(db: Database, userId: number, categoryIds: readonly number[], limit: number): Promise<DocumentRow[]> {
+export async function documentsForMember(
+  db: Database,
+  userId: number,
+  categoryIds: readonly number[],
+  limit: number,
+): Promise<DocumentRow[]> {
   if (!categoryIds.length) return [];
-  return db.selectFrom('document').leftJoin('document_hot', 'document_hot.document_id', 'document.id').selectAll('document')
-    .where('document.id', 'in', db.selectFrom('document_category').select('document_id').where('category_id', 'in', [...categoryIds]))
-    .where('document.deleted_at', 'is', null).where('document.status', '=', DocumentStatus.Converted)
+  return db
+    .selectFrom('document')
+    .leftJoin('document_hot', 'document_hot.document_id', 'document.id')
+    .selectAll('document')
+    .where(
+      'document.id',
+      'in',
+      db
+        .selectFrom('document_category')
+        .select('document_id')
+        .where('category_id', 'in', [...categoryIds]),
+    )
+    .where('document.deleted_at', 'is', null)
+    .where('document.status', '=', DocumentStatus.Converted)
     .where('document.user_id', '!=', userId)
-    .where('document.id', 'not in', db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId))
-    .where('document.id', 'not in', db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0))
-    .orderBy(sql`coalesce(document_hot.score, 0)`, 'desc').orderBy('document.view_count', 'desc').orderBy('document.id', 'desc')
-    .limit(limit).execute();
+    .where(
+      'document.id',
+      'not in',
+      db.selectFrom('reading_position').select('document_id').where('user_id', '=', userId),
+    )
+    .where(
+      'document.id',
+      'not in',
+      db.selectFrom('favorite').select('document_id').where('user_id', '=', userId).where('type', '=', 0),
+    )
+    .orderBy(sql`coalesce(document_hot.score, 0)`, 'desc')
+    .orderBy('document.view_count', 'desc')
+    .orderBy('document.id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Documents that are not in the recycle bin. */
@@ -348,15 +562,25 @@ export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('docum
 
 /** What the sitemap lists: live documents strangers may see. */
 export async function publicDocumentLinks(db: Database): Promise<{ uuid: string; updated_at: string }[]> {
-  return db.selectFrom('document').select(['uuid', 'updated_at'])
-    .where('deleted_at', 'is', null).where('status', 'not in', [...HIDDEN_STATUSES]).orderBy('id').execute();
+  return db
+    .selectFrom('document')
+    .select(['uuid', 'updated_at'])
+    .where('deleted_at', 'is', null)
+    .where('status', 'not in', [...HIDDEN_STATUSES])
+    .orderBy('id')
+    .execute();
 }
 
 /** Documents that failed with one of these reasons (the missing-converter messages). */
 export async function failedWith(db: Database, reasons: readonly string[]): Promise<DocumentRow[]> {
   if (!reasons.length) return [];
-  return db.selectFrom('document').selectAll().where('status', '=', DocumentStatus.Failed)
-    .where('convert_error', 'in', [...reasons]).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('document')
+    .selectAll()
+    .where('status', '=', DocumentStatus.Failed)
+    .where('convert_error', 'in', [...reasons])
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -369,12 +593,18 @@ export function awaitsReviewConversion(doc: Pick<DocumentRow, 'status' | 'pages'
 
 /** Hashes of the documents waiting for the converter (status 0, 1 or 5, or in review without pages). */
 export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
-  return db.selectFrom('document').select(['hash', 'status']).distinct()
-    .where((eb) => eb.or([
-      eb('status', 'in', [...WAITING_STATUSES]),
-      eb.and([eb('status', '=', DocumentStatus.PendingReview), eb('pages', '<=', 0), eb('convert_error', '=', '')]),
-    ]))
-    .where('hash', '!=', '').execute();
+  return db
+    .selectFrom('document')
+    .select(['hash', 'status'])
+    .distinct()
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', [...WAITING_STATUSES]),
+        eb.and([eb('status', '=', DocumentStatus.PendingReview), eb('pages', '<=', 0), eb('convert_error', '=', '')]),
+      ]),
+    )
+    .where('hash', '!=', '')
+    .execute();
 }
 
 /**
@@ -384,9 +614,14 @@ export async function waitingHashes(db: Database): Promise<{ hash: string; statu
 export async function visibleDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>([...new Set(userIds)].map((id) => [id, 0]));
   if (!userIds.length) return counts;
-  const rows = await db.selectFrom('document').select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
-    .where('user_id', 'in', [...new Set(userIds)]).where('deleted_at', 'is', null).where('status', '=', DocumentStatus.Converted)
-    .groupBy('user_id').execute();
+  const rows = await db
+    .selectFrom('document')
+    .select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
+    .where('user_id', 'in', [...new Set(userIds)])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', DocumentStatus.Converted)
+    .groupBy('user_id')
+    .execute();
   for (const row of rows) counts.set(row.user_id, Number(row.n));
   return counts;
 }
@@ -399,22 +634,36 @@ export async function documentsCreatedSince(db: Database, userId: number, since:
 // ---------------------------------------------------------------------------------------
 // Text
 
-/** A document's extracted text: `pages` page texts separated by form feeds, or (`pages` 0) one text not split into pages. */
+/**
+ * A document's extracted text: `pages` page texts separated by form feeds, or (`pages` 0) one text not split into
+ * pages.
+ */
 export interface DocumentText {
   content: string;
   pages: number;
 }
 
 export async function textOf(db: Database, documentId: number): Promise<DocumentText> {
-  const row = await db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', documentId).executeTakeFirst();
+  const row = await db
+    .selectFrom('document_content')
+    .select(['content', 'pages'])
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
   return row ?? { content: '', pages: 0 };
 }
 
-export async function setText(db: Database, documentIds: readonly number[], { content, pages }: DocumentText): Promise<void> {
+export async function setText(
+  db: Database,
+  documentIds: readonly number[],
+  { content, pages }: DocumentText,
+): Promise<void> {
   const ts = now();
   for (const documentId of documentIds) {
-    await db.insertInto('document_content').values({ document_id: documentId, content, pages, created_at: ts, updated_at: ts })
-      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, pages, updated_at: ts })).execute();
+    await db
+      .insertInto('document_content')
+      .values({ document_id: documentId, content, pages, created_at: ts, updated_at: ts })
+      .onConflict((oc) => oc.column('document_id').doUpdateSet({ content, pages, updated_at: ts }))
+      .execute();
   }
 }
 
@@ -422,13 +671,26 @@ export async function setText(db: Database, documentIds: readonly number[], { co
 // Where members last read
 
 export async function readingPosition(db: Database, userId: number, documentId: number) {
-  return db.selectFrom('reading_position').select(['page', 'updated_at']).where('user_id', '=', userId).where('document_id', '=', documentId).executeTakeFirst();
+  return db
+    .selectFrom('reading_position')
+    .select(['page', 'updated_at'])
+    .where('user_id', '=', userId)
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
 }
 
-export async function setReadingPosition(db: Database, userId: number, documentId: number, page: number): Promise<void> {
+export async function setReadingPosition(
+  db: Database,
+  userId: number,
+  documentId: number,
+  page: number,
+): Promise<void> {
   const ts = now();
-  await db.insertInto('reading_position').values({ user_id: userId, document_id: documentId, page, updated_at: ts })
-    .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts })).execute();
+  await db
+    .insertInto('reading_position')
+    .values({ user_id: userId, document_id: documentId, page, updated_at: ts })
+    .onConflict((oc) => oc.columns(['user_id', 'document_id']).doUpdateSet({ page, updated_at: ts }))
+    .execute();
 }
 
 /**
@@ -436,20 +698,40 @@ export async function setReadingPosition(db: Database, userId: number, documentI
  * may still see (public ones, and their own).
  */
 export async function readingHistory(db: Database, userId: number, page: number, size: number) {
-  const query = db.selectFrom('reading_position').innerJoin('document', 'document.id', 'reading_position.document_id')
+  const query = db
+    .selectFrom('reading_position')
+    .innerJoin('document', 'document.id', 'reading_position.document_id')
     .where('reading_position.user_id', '=', userId)
-    .where((eb) => eb.or([
-      eb.and([eb('document.deleted_at', 'is', null), eb('document.status', 'not in', [...HIDDEN_STATUSES])]),
-      eb('document.user_id', '=', userId),
-    ]));
-  const rows = await applyPaging(query.select([
-    'reading_position.document_id', 'reading_position.page', 'reading_position.updated_at', 'document.title', 'document.ext', 'document.pages',
-  ]).orderBy('reading_position.updated_at', 'desc').orderBy('reading_position.document_id', 'desc'), page, size).execute();
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('document.deleted_at', 'is', null), eb('document.status', 'not in', [...HIDDEN_STATUSES])]),
+        eb('document.user_id', '=', userId),
+      ]),
+    );
+  const rows = await applyPaging(
+    query
+      .select([
+        'reading_position.document_id',
+        'reading_position.page',
+        'reading_position.updated_at',
+        'document.title',
+        'document.ext',
+        'document.pages',
+      ])
+      .orderBy('reading_position.updated_at', 'desc')
+      .orderBy('reading_position.document_id', 'desc'),
+    page,
+    size,
+  ).execute();
   return { rows, total: await countOf(query) };
 }
 
 /** Forgets where the member read these documents (all of them when `documentIds` is null); how many went. */
-export async function deleteReadingPositions(db: Database, userId: number, documentIds: readonly number[] | null): Promise<number> {
+export async function deleteReadingPositions(
+  db: Database,
+  userId: number,
+  documentIds: readonly number[] | null,
+): Promise<number> {
   let query = db.deleteFrom('reading_position').where('user_id', '=', userId);
   if (documentIds) query = query.where('document_id', 'in', [...documentIds]);
   const result = await query.executeTakeFirst();
@@ -460,21 +742,36 @@ export async function deleteReadingPositions(db: Database, userId: number, docum
 // Ratings
 
 export async function findScore(db: Database, documentId: number, userId: number) {
-  return db.selectFrom('document_score').selectAll().where('document_id', '=', documentId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('document_score')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Records a rating and refreshes the document's average; false when the user had rated it already. */
 export async function addScore(db: Database, documentId: number, userId: number, score: number): Promise<boolean> {
   const ts = now();
-  const inserted = await db.insertInto('document_score').values({ document_id: documentId, user_id: userId, score, created_at: ts, updated_at: ts })
-    .onConflict((oc) => oc.columns(['document_id', 'user_id']).doNothing()).returning('id').executeTakeFirst();
+  const inserted = await db
+    .insertInto('document_score')
+    .values({ document_id: documentId, user_id: userId, score, created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.columns(['document_id', 'user_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
   if (!inserted) return false;
   // Averaged, then written: ratings of one document at once take turns (its row is locked).
   await lockRows(db, 'document', [documentId]);
-  const { average, n } = await db.selectFrom('document_score')
+  const { average, n } = await db
+    .selectFrom('document_score')
     .select((eb) => [eb.fn.avg<number>('score').as('average'), eb.fn.countAll<number>().as('n')])
-    .where('document_id', '=', documentId).executeTakeFirstOrThrow();
-  await db.updateTable('document').set({ score: Math.round(Number(average)), score_count: Number(n), updated_at: ts }).where('id', '=', documentId).execute();
+    .where('document_id', '=', documentId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('document')
+    .set({ score: Math.round(Number(average)), score_count: Number(n), updated_at: ts })
+    .where('id', '=', documentId)
+    .execute();
   return true;
 }
 
@@ -482,15 +779,27 @@ export async function addScore(db: Database, documentId: number, userId: number,
 // Related documents cache
 
 export async function cachedRelated(db: Database, documentId: number): Promise<number[] | null> {
-  const row = await db.selectFrom('document_related').select(['related_ids', 'expires_at'])
-    .where('document_id', '=', documentId).where('expires_at', '>', now()).executeTakeFirst();
+  const row = await db
+    .selectFrom('document_related')
+    .select(['related_ids', 'expires_at'])
+    .where('document_id', '=', documentId)
+    .where('expires_at', '>', now())
+    .executeTakeFirst();
   return row ? (JSON.parse(row.related_ids) as number[]) : null;
 }
 
-export async function cacheRelated(db: Database, documentId: number, ids: readonly number[], expiresAt: string): Promise<void> {
+export async function cacheRelated(
+  db: Database,
+  documentId: number,
+  ids: readonly number[],
+  expiresAt: string,
+): Promise<void> {
   const relatedIds = JSON.stringify(ids);
-  await db.insertInto('document_related').values({ document_id: documentId, related_ids: relatedIds, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('document_id').doUpdateSet({ related_ids: relatedIds, expires_at: expiresAt })).execute();
+  await db
+    .insertInto('document_related')
+    .values({ document_id: documentId, related_ids: relatedIds, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('document_id').doUpdateSet({ related_ids: relatedIds, expires_at: expiresAt }))
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -499,14 +808,24 @@ export async function cacheRelated(db: Database, documentId: number, ids: readon
 /** Has the user paid for any of these documents? */
 export async function hasPaidDownload(db: Database, userId: number, documentIds: readonly number[]): Promise<boolean> {
   if (!documentIds.length) return false;
-  const row = await db.selectFrom('download').select('id')
-    .where('user_id', '=', userId).where('is_pay', '=', 1).where('document_id', 'in', [...documentIds]).executeTakeFirst();
+  const row = await db
+    .selectFrom('download')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('is_pay', '=', 1)
+    .where('document_id', 'in', [...documentIds])
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Ids of the documents strangers may find (isSearchable), oldest first (rebuilding the search index). */
 export async function searchableDocumentIds(db: Database, limit?: number): Promise<number[]> {
-  let query = db.selectFrom('document').select('id').where('deleted_at', 'is', null).where('status', 'not in', [...UNSEARCHABLE_STATUSES]).orderBy('id');
+  let query = db
+    .selectFrom('document')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('status', 'not in', [...UNSEARCHABLE_STATUSES])
+    .orderBy('id');
   if (limit !== undefined) query = query.limit(limit);
   return (await query.execute()).map((r) => r.id);
 }
@@ -518,6 +837,13 @@ export async function idsWithStatus(db: Database, status: number): Promise<numbe
 
 /** Every file whose documents have pages, once each (the positions backfill walks them). */
 export async function convertedHashes(db: Database): Promise<string[]> {
-  const rows = await db.selectFrom('document').select('hash').distinct().where('pages', '>', 0).where('hash', '!=', '').orderBy('hash').execute();
+  const rows = await db
+    .selectFrom('document')
+    .select('hash')
+    .distinct()
+    .where('pages', '>', 0)
+    .where('hash', '!=', '')
+    .orderBy('hash')
+    .execute();
   return rows.map((row) => row.hash);
 }

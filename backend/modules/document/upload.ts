@@ -7,7 +7,13 @@ import { uploadCaller } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
 import { externalConverterOf } from '../../platform/convert/formats';
 import { defineService, rpc } from '../../platform/rpc';
-import { DOCUMENT_ATTACHMENT_TYPE, insertAttachment, maxUploadBytes, receiveFile, registerMultipartRoutes } from '../attachment/service';
+import {
+  DOCUMENT_ATTACHMENT_TYPE,
+  insertAttachment,
+  maxUploadBytes,
+  receiveFile,
+  registerMultipartRoutes,
+} from '../attachment/service';
 import { DocumentFormats } from '../../../shared/messages/attachment';
 import { mayUpload } from './access';
 import { convertibleExtensions } from './environment';
@@ -22,7 +28,8 @@ const NOT_A_DOCUMENT = '不支持的文档类型';
 /** The extensions the site takes: the supported ones, narrowed by `security.document_allowed_ext` when set. */
 async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
   const supported = DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`);
-  const configured = (await ctx.settings.snapshot()).list('security', 'document_allowed_ext')
+  const configured = (await ctx.settings.snapshot())
+    .list('security', 'document_allowed_ext')
     .map((ext) => `.${ext.toLowerCase().replace(/^\.+/, '')}`);
   return configured.length ? supported.filter((ext) => configured.includes(ext)) : supported;
 }
@@ -31,7 +38,9 @@ async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
  * What an upload may be now: what the site takes, of it what converts now (an Office file
  * without LibreOffice would only fail), and the refusal of the rest, which names a missing program.
  */
-export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensions: string[]; refusal: (ext: string) => string }> {
+export async function acceptedExtensions(
+  ctx: BackendContext,
+): Promise<{ extensions: string[]; refusal: (ext: string) => string }> {
   const configured = await configuredExtensions(ctx);
   const convertible = new Set((await convertibleExtensions(ctx)).map((ext) => `.${ext}`));
   const refusal = (ext: string) => {
@@ -44,31 +53,55 @@ export async function acceptedExtensions(ctx: BackendContext): Promise<{ extensi
 }
 
 async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext): Promise<void> {
-  await registerMultipartRoutes(app, (scope) => scope.post(uploadPermissionPath('document'), { config: { errorShape: 'http', readsBodyItself: true } }, async (request, reply) => {
-    const user = await uploadCaller(ctx, request.headers.authorization, null);
-    if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
-    const accepted = await acceptedExtensions(ctx);
-    const file = await receiveFile(ctx, request, reply, {
-      folder: 'documents',
-      extensions: accepted.extensions,
-      badExtension: accepted.refusal,
-      maxBytes: await maxUploadBytes(ctx),
-    });
-    const attachment = await insertAttachment(ctx.db, {
-      hash: file.hash, user_id: user.id, type_id: 0, type: DOCUMENT_ATTACHMENT_TYPE, path: `/${file.key}`, name: file.name,
-      size: file.size, width: 0, height: 0, ext: file.ext, ip: clientIp(request),
-    });
-    return reply.code(200).header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id } }));
-  }));
+  await registerMultipartRoutes(app, (scope) =>
+    scope.post(
+      uploadPermissionPath('document'),
+      { config: { errorShape: 'http', readsBodyItself: true } },
+      async (request, reply) => {
+        const user = await uploadCaller(ctx, request.headers.authorization, null);
+        if (!(await mayUpload(ctx.db, user.id))) throw forbidden('没有权限上传文档');
+        const accepted = await acceptedExtensions(ctx);
+        const file = await receiveFile(ctx, request, reply, {
+          folder: 'documents',
+          extensions: accepted.extensions,
+          badExtension: accepted.refusal,
+          maxBytes: await maxUploadBytes(ctx),
+        });
+        const attachment = await insertAttachment(ctx.db, {
+          hash: file.hash,
+          user_id: user.id,
+          type_id: 0,
+          type: DOCUMENT_ATTACHMENT_TYPE,
+          path: `/${file.key}`,
+          name: file.name,
+          size: file.size,
+          width: 0,
+          height: 0,
+          ext: file.ext,
+          ip: clientIp(request),
+        });
+        return reply
+          .code(200)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id } }));
+      },
+    ),
+  );
 }
 
-export const documentUploadService = defineService('upload', [
-  // Ours: what the upload page offers, so that it lists only the formats that convert now.
-  rpc('GetDocumentFormats', {
-    http: 'GET /api/v1/document/formats', response: DocumentFormats, auth: 'public', input: 'none',
-    async handler(_req, ctx) {
-      return { ext: (await acceptedExtensions(ctx.app)).extensions };
-    },
-  }),
-], { routes: registerDocumentUpload });
+export const documentUploadService = defineService(
+  'upload',
+  [
+    // Ours: what the upload page offers, so that it lists only the formats that convert now.
+    rpc('GetDocumentFormats', {
+      http: 'GET /api/v1/document/formats',
+      response: DocumentFormats,
+      auth: 'public',
+      input: 'none',
+      async handler(_req, ctx) {
+        return { ext: (await acceptedExtensions(ctx.app)).extensions };
+      },
+    }),
+  ],
+  { routes: registerDocumentUpload },
+);

@@ -19,12 +19,32 @@ import { enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
 import { documentKeywords } from './keywords';
 import {
-  CheckDocumentRequest, CreateDocumentRequest, DeleteDocumentRequest, Document, DocumentScore, SetDocumentRecommendRequest,
-  SetDocumentReconvertRequest, SetDocumentsCategoryRequest, SetDocumentsLanguageRequest,
+  CheckDocumentRequest,
+  CreateDocumentRequest,
+  DeleteDocumentRequest,
+  Document,
+  DocumentScore,
+  SetDocumentRecommendRequest,
+  SetDocumentReconvertRequest,
+  SetDocumentsCategoryRequest,
+  SetDocumentsLanguageRequest,
 } from '../../../shared/messages/document';
 import {
-  addScore, awaitsReviewConversion, documentById, documentsByIds, documentsCreatedSince, idsWithStatus, insertDocument, isPublic, recycleDocuments,
-  setCategoryLinks, setRecommend, setStatus, setText, updateDocuments, type DocumentRow,
+  addScore,
+  awaitsReviewConversion,
+  documentById,
+  documentsByIds,
+  documentsCreatedSince,
+  idsWithStatus,
+  insertDocument,
+  isPublic,
+  recycleDocuments,
+  setCategoryLinks,
+  setRecommend,
+  setStatus,
+  setText,
+  updateDocuments,
+  type DocumentRow,
 } from './store';
 
 // DocumentAPI, what changes documents: creating them from uploads, editing, reviewing,
@@ -33,17 +53,26 @@ import {
 
 /** Statuses an admin may set (1 and 3 are the converter's). */
 const SETTABLE_STATUSES: readonly number[] = [
-  DocumentStatus.Pending, DocumentStatus.Converted, DocumentStatus.Disabled, DocumentStatus.Reconvert,
-  DocumentStatus.PendingReview, DocumentStatus.ReviewRejected,
+  DocumentStatus.Pending,
+  DocumentStatus.Converted,
+  DocumentStatus.Disabled,
+  DocumentStatus.Reconvert,
+  DocumentStatus.PendingReview,
+  DocumentStatus.ReviewRejected,
 ];
 /** Statuses a reconversion may start from (a disabled or unreviewed document keeps its status). */
 const CONVERTIBLE_STATUSES: readonly number[] = [
-  DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Converted, DocumentStatus.Failed, DocumentStatus.Reconvert,
+  DocumentStatus.Pending,
+  DocumentStatus.Converting,
+  DocumentStatus.Converted,
+  DocumentStatus.Failed,
+  DocumentStatus.Reconvert,
 ];
 const MAX_PRICE = 1_000_000;
 
 function checkStatus(status: number): number {
-  if (!SETTABLE_STATUSES.includes(status)) throw badRequest('文档状态取值无效（可选 0 待转换、2 已转换、4 已禁用、5 重新转换、6 待审核、7 审核拒绝）');
+  if (!SETTABLE_STATUSES.includes(status))
+    throw badRequest('文档状态取值无效（可选 0 待转换、2 已转换、4 已禁用、5 重新转换、6 待审核、7 审核拒绝）');
   return status;
 }
 
@@ -54,7 +83,8 @@ function checkPrice(price: number): number {
 
 async function checkLanguage(db: Database, code: string): Promise<string> {
   const language = code.trim();
-  if (language && !(await enabledLanguages(db)).some((l) => l.code === language)) throw badRequest('文档语言不存在或未启用');
+  if (language && !(await enabledLanguages(db)).some((l) => l.code === language))
+    throw badRequest('文档语言不存在或未启用');
   return language;
 }
 
@@ -69,7 +99,10 @@ function checkTexts(doc: { title: string; keywords: string; description: string 
   return {
     title: checkName(doc.title, '文档标题', { required: true, max: 255 }),
     keywords: checkText(doc.keywords.replace(/，/g, ', ').trim(), '文档关键字', { max: 255 }),
-    description: checkText([...doc.description.trim()].slice(0, 512).join(''), '文档摘要', { max: 512, multiline: true }),
+    description: checkText([...doc.description.trim()].slice(0, 512).join(''), '文档摘要', {
+      max: 512,
+      multiline: true,
+    }),
   };
 }
 
@@ -91,7 +124,10 @@ async function recount(db: Database, userIds: readonly number[]): Promise<void> 
  */
 async function queueWaiting(app: BackendContext, db: Database, ids: readonly number[]): Promise<void> {
   const rows = await documentsByIds(db, ids);
-  const hashes = rows.filter((d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert || awaitsReviewConversion(d))
+  const hashes = rows
+    .filter(
+      (d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert || awaitsReviewConversion(d),
+    )
     .map((d) => d.hash);
   await enqueueConversions(app, hashes, db);
 }
@@ -111,18 +147,47 @@ function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId
  * Sets a reviewed status: "converted" only sticks where pages exist, the others go back to the
  * converter. The uploaders hear of an approval or a rejection (not the reviewer's own documents).
  */
-async function applyStatus(app: BackendContext, db: Database, rows: readonly DocumentRow[], status: number, reviewerId: number): Promise<void> {
+async function applyStatus(
+  app: BackendContext,
+  db: Database,
+  rows: readonly DocumentRow[],
+  status: number,
+  reviewerId: number,
+): Promise<void> {
   // The uploaders' rows before the documents' (their counts change): the order of every transaction.
-  await lockRows(db, 'user', rows.map((d) => d.user_id));
+  await lockRows(
+    db,
+    'user',
+    rows.map((d) => d.user_id),
+  );
   await tell(db, reviewMessages(rows, status, reviewerId));
   if (status === DocumentStatus.Converted) {
-    await setStatus(db, rows.filter((d) => d.pages > 0).map((d) => d.id), DocumentStatus.Converted);
-    await setStatus(db, rows.filter((d) => d.pages <= 0).map((d) => d.id), DocumentStatus.Pending);
+    await setStatus(
+      db,
+      rows.filter((d) => d.pages > 0).map((d) => d.id),
+      DocumentStatus.Converted,
+    );
+    await setStatus(
+      db,
+      rows.filter((d) => d.pages <= 0).map((d) => d.id),
+      DocumentStatus.Pending,
+    );
   } else {
-    await setStatus(db, rows.map((d) => d.id), status);
+    await setStatus(
+      db,
+      rows.map((d) => d.id),
+      status,
+    );
   }
-  await recountAuthors(db, rows.map((d) => d.user_id));
-  await queueWaiting(app, db, rows.map((d) => d.id));
+  await recountAuthors(
+    db,
+    rows.map((d) => d.user_id),
+  );
+  await queueWaiting(
+    app,
+    db,
+    rows.map((d) => d.id),
+  );
 }
 
 /** The first status of a new document: no review when one of the uploader's groups skips it. */
@@ -143,19 +208,43 @@ async function uploadReward(ctx: RpcContext, db: Database, userId: number, creat
 
 export const writeRpcs = [
   rpc('CreateDocument', {
-    http: 'POST /api/v1/document', request: CreateDocumentRequest, auth: 'login',
+    http: 'POST /api/v1/document',
+    request: CreateDocumentRequest,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (!(await mayUpload(ctx.db, me.id))) throw forbidden('没有权限上传文档');
-      const uploads = new Map((await documentUploadsOf(ctx.db, me.id, req.document.map((d) => d.attachment_id)))
-        .filter((a) => a.type_id === 0).map((a) => [a.id, a]));
+      const uploads = new Map(
+        (
+          await documentUploadsOf(
+            ctx.db,
+            me.id,
+            req.document.map((d) => d.attachment_id),
+          )
+        )
+          .filter((a) => a.type_id === 0)
+          .map((a) => [a.id, a]),
+      );
       const items = req.document.filter((d) => uploads.has(d.attachment_id));
       if (!items.length) throw badRequest('文档文件参数attachment_id不正确');
       const categoryIds = await checkCategories(ctx.db, req.category_id);
-      const prepared: { item: (typeof items)[number]; title: string; keywords: string; description: string; price: number; language: string }[] = [];
+      const prepared: {
+        item: (typeof items)[number];
+        title: string;
+        keywords: string;
+        description: string;
+        price: number;
+        language: string;
+      }[] = [];
       for (const item of items) {
         const texts = checkTexts(item);
-        prepared.push({ item, ...texts, keywords: documentKeywords(texts.keywords, texts.title), price: checkPrice(item.price), language: await checkLanguage(ctx.db, item.language) });
+        prepared.push({
+          item,
+          ...texts,
+          keywords: documentKeywords(texts.keywords, texts.title),
+          price: checkPrice(item.price),
+          language: await checkLanguage(ctx.db, item.language),
+        });
       }
       const status = await initialStatus(ctx.db, me.id);
       const ids = await ctx.db.transaction().execute(async (trx) => {
@@ -167,8 +256,20 @@ export const writeRpcs = [
           for (let attempt = 0; !row; attempt++) {
             if (attempt > 3) throw new Error('no free document uuid after 4 attempts');
             row = await insertDocument(trx, {
-              title: doc.title, keywords: doc.keywords, description: doc.description, user_id: me.id, uuid: newUuid(), price: doc.price,
-              size: upload.size, ext: upload.ext, status, language: doc.language, hash: upload.hash, attachment_id: upload.id, recommend_at: null, deleted_at: null,
+              title: doc.title,
+              keywords: doc.keywords,
+              description: doc.description,
+              user_id: me.id,
+              uuid: newUuid(),
+              price: doc.price,
+              size: upload.size,
+              ext: upload.ext,
+              status,
+              language: doc.language,
+              hash: upload.hash,
+              attachment_id: upload.id,
+              recommend_at: null,
+              deleted_at: null,
             });
           }
           await linkAttachment(trx, upload.id, row.id);
@@ -188,14 +289,22 @@ export const writeRpcs = [
   }),
 
   rpc('UpdateDocument', {
-    http: 'PUT /api/v1/document', request: Document, auth: 'login', permission: '更新文档',
+    http: 'PUT /api/v1/document',
+    request: Document,
+    auth: 'login',
+    permission: '更新文档',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const row = await documentById(ctx.db, req.id);
       if (!row) throw notFound('文档不存在');
       if (!ctx.permitted && row.user_id !== me.id) throw forbidden('文档不存在或没有权限');
       const texts = checkTexts(req);
-      const columns = { ...texts, keywords: documentKeywords(texts.keywords, texts.title), price: checkPrice(req.price), language: await checkLanguage(ctx.db, req.language) };
+      const columns = {
+        ...texts,
+        keywords: documentKeywords(texts.keywords, texts.title),
+        price: checkPrice(req.price),
+        language: await checkLanguage(ctx.db, req.language),
+      };
       const categoryIds = await checkCategories(ctx.db, req.category_id);
       const content = req.content.trim() ? checkText(req.content, '文档内容', { max: 5_000_000, multiline: true }) : '';
       const status = ctx.permitted && req.status !== row.status ? checkStatus(req.status) : null;
@@ -215,7 +324,10 @@ export const writeRpcs = [
   }),
 
   rpc('DeleteDocument', {
-    http: 'DELETE /api/v1/document', request: DeleteDocumentRequest, auth: 'login', permission: '删除文档',
+    http: 'DELETE /api/v1/document',
+    request: DeleteDocumentRequest,
+    auth: 'login',
+    permission: '删除文档',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const rows = await documentsByIds(ctx.db, requireIds(req.id, '文档'));
@@ -225,14 +337,28 @@ export const writeRpcs = [
       const penalty = (await ctx.app.settings.snapshot()).int('score', 'delete_document');
       const deleted = await ctx.db.transaction().execute(async (trx) => {
         // The owners first (their credits and counters change), as every transaction locks users before documents.
-        await lockRows(trx, 'user', targets.map((d) => d.user_id));
-        const ids = new Set(await recycleDocuments(trx, targets.map((d) => d.id), me.id));
+        await lockRows(
+          trx,
+          'user',
+          targets.map((d) => d.user_id),
+        );
+        const ids = new Set(
+          await recycleDocuments(
+            trx,
+            targets.map((d) => d.id),
+            me.id,
+          ),
+        );
         const gone = targets.filter((d) => ids.has(d.id));
         for (const doc of gone) {
           if (penalty > 0) await deductCredit(trx, doc.user_id, penalty);
-          if (doc.user_id === me.id) await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${doc.title}》`);
+          if (doc.user_id === me.id)
+            await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${doc.title}》`);
         }
-        await recount(trx, gone.map((d) => d.user_id));
+        await recount(
+          trx,
+          gone.map((d) => d.user_id),
+        );
         return [...ids];
       });
       await refreshSearchIndex(ctx.app, deleted);
@@ -241,30 +367,43 @@ export const writeRpcs = [
   }),
 
   rpc('CheckDocument', {
-    http: 'PUT /api/v1/document/check', request: CheckDocumentRequest, auth: 'perm', permission: '文档审核',
+    http: 'PUT /api/v1/document/check',
+    request: CheckDocumentRequest,
+    auth: 'perm',
+    permission: '文档审核',
     async handler(req, ctx) {
       const ids = positiveIds(req.id);
       if (!ids.length) throw badRequest('文档ID不能为空');
       const status = checkStatus(req.status);
       const rows = await documentsByIds(ctx.db, ids);
       await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status, ctx.requireUser().id));
-      await refreshSearchIndex(ctx.app, rows.map((d) => d.id));
+      await refreshSearchIndex(
+        ctx.app,
+        rows.map((d) => d.id),
+      );
       return {};
     },
   }),
 
   rpc('SetDocumentRecommend', {
-    http: 'PUT /api/v1/document/recommend', request: SetDocumentRecommendRequest, auth: 'perm', permission: '推荐文档',
+    http: 'PUT /api/v1/document/recommend',
+    request: SetDocumentRecommendRequest,
+    auth: 'perm',
+    permission: '推荐文档',
     async handler(req, ctx) {
       const ids = requireIds(req.id, '文档');
-      if (req.type !== 0 && req.type !== 1 && req.type !== 2) throw badRequest('推荐类型必须是 0（取消推荐）、1（推荐）或 2（重新推荐）');
+      if (req.type !== 0 && req.type !== 1 && req.type !== 2)
+        throw badRequest('推荐类型必须是 0（取消推荐）、1（推荐）或 2（重新推荐）');
       await setRecommend(ctx.db, ids, req.type);
       return {};
     },
   }),
 
   rpc('SetDocumentsCategory', {
-    http: 'PUT /api/v1/document/category', request: SetDocumentsCategoryRequest, auth: 'perm', permission: '批量修改文档分类',
+    http: 'PUT /api/v1/document/category',
+    request: SetDocumentsCategoryRequest,
+    auth: 'perm',
+    permission: '批量修改文档分类',
     async handler(req, ctx) {
       const ids = positiveIds(req.document_id);
       if (!ids.length || !positiveIds(req.category_id).length) throw badRequest('文档ID和分类ID均不能为空');
@@ -279,7 +418,10 @@ export const writeRpcs = [
   }),
 
   rpc('SetDocumentsLanguage', {
-    http: 'PUT /api/v1/document/language', request: SetDocumentsLanguageRequest, auth: 'perm', permission: '批量设置文档语言',
+    http: 'PUT /api/v1/document/language',
+    request: SetDocumentsLanguageRequest,
+    auth: 'perm',
+    permission: '批量设置文档语言',
     async handler(req, ctx) {
       const ids = positiveIds(req.document_id);
       if (!ids.length) throw badRequest('文档ID不能为空');
@@ -290,16 +432,24 @@ export const writeRpcs = [
   }),
 
   rpc('SetDocumentReconvert', {
-    http: 'PUT /api/v1/document/reconvert', request: SetDocumentReconvertRequest, auth: 'perm', permission: '一键重转失败文档',
+    http: 'PUT /api/v1/document/reconvert',
+    request: SetDocumentReconvertRequest,
+    auth: 'perm',
+    permission: '一键重转失败文档',
     async handler(req, ctx) {
       const ids = positiveIds(req.id);
       const changed = await ctx.db.transaction().execute(async (trx) => {
         // Without ids, MOREDOC's button: every failed document goes back to the converter.
         const rows = ids.length
           ? await setStatus(trx, ids, DocumentStatus.Reconvert, CONVERTIBLE_STATUSES)
-          : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [DocumentStatus.Failed]);
+          : await setStatus(trx, await idsWithStatus(trx, DocumentStatus.Failed), DocumentStatus.Pending, [
+              DocumentStatus.Failed,
+            ]);
         await queueWaiting(ctx.app, trx, rows);
-        await recountAuthors(trx, (await documentsByIds(trx, rows)).map((d) => d.user_id));
+        await recountAuthors(
+          trx,
+          (await documentsByIds(trx, rows)).map((d) => d.user_id),
+        );
         return rows;
       });
       // A failed document was out of the search index; on its way again, it is found again.
@@ -309,13 +459,16 @@ export const writeRpcs = [
   }),
 
   rpc('SetDocumentScore', {
-    http: 'POST /api/v1/document/score', request: DocumentScore, auth: 'login',
+    http: 'POST /api/v1/document/score',
+    request: DocumentScore,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const row = await documentById(ctx.db, req.document_id);
       if (!row || !isPublic(row)) throw notFound('文档不存在');
       if (req.score < 100 || req.score > 500) throw badRequest('评分必须在 100 到 500 之间（1 到 5 星）');
-      if (!(await ctx.db.transaction().execute((trx) => addScore(trx, row.id, me.id, req.score)))) throw forbidden('您已经评分过了');
+      if (!(await ctx.db.transaction().execute((trx) => addScore(trx, row.id, me.id, req.score))))
+        throw forbidden('您已经评分过了');
       await refreshSearchIndex(ctx.app, [row.id]);
       return {};
     },

@@ -33,10 +33,15 @@ const TYPES: Record<string, string> = {
 const EXPIRED = '下载链接已失效';
 
 function refuse(reply: FastifyReply, status: number, text: string) {
-  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(text);
+  return reply
+    .code(status)
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(text);
 }
 
-const firstValue = (value: unknown): string => (Array.isArray(value) ? String(value[0] ?? '') : typeof value === 'string' ? value : '');
+const firstValue = (value: unknown): string =>
+  Array.isArray(value) ? String(value[0] ?? '') : typeof value === 'string' ? value : '';
 
 export function serveDownload(app: FastifyInstance, ctx: BackendContext): void {
   // A wildcard, not `:token`: a JWT is longer than the router's 100-character limit on parameters.

@@ -18,7 +18,9 @@ export interface DownloadGrant {
 
 async function signingKey(app: BackendContext): Promise<Uint8Array> {
   const configured = (await app.settings.snapshot()).str('download', 'secret_key').trim();
-  return new TextEncoder().encode(configured && configured !== MOREDOC_DEFAULT_KEY ? configured : app.downloadLinkSecret);
+  return new TextEncoder().encode(
+    configured && configured !== MOREDOC_DEFAULT_KEY ? configured : app.downloadLinkSecret,
+  );
 }
 
 const jtiOf = (grant: DownloadGrant) => `${grant.userId}.${grant.hash}.${grant.documentId}`;
@@ -32,7 +34,11 @@ export async function downloadUrl(app: BackendContext, grant: DownloadGrant, fil
     .setJti(jtiOf(grant))
     .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime)
     .sign(await signingKey(app));
-  const query = new URLSearchParams({ user_id: String(grant.userId), document_id: String(grant.documentId), filename: fileName });
+  const query = new URLSearchParams({
+    user_id: String(grant.userId),
+    document_id: String(grant.documentId),
+    filename: fileName,
+  });
   return `/download/${token}?${query.toString()}`;
 }
 
@@ -40,10 +46,16 @@ export async function downloadUrl(app: BackendContext, grant: DownloadGrant, fil
  * The grant of a valid, unexpired token whose `jti` names the same user and document as the
  * link's query; null otherwise (MOREDOC writes its 400 on a mismatch and serves anyway).
  */
-export async function verifyDownload(app: BackendContext, token: string, query: { userId: string; documentId: string }): Promise<DownloadGrant | null> {
+export async function verifyDownload(
+  app: BackendContext,
+  token: string,
+  query: { userId: string; documentId: string },
+): Promise<DownloadGrant | null> {
   let jti: unknown;
   try {
-    ({ payload: { jti } } = await jwtVerify(token, await signingKey(app), { algorithms: ['HS256'], requiredClaims: ['exp', 'jti'] }));
+    ({
+      payload: { jti },
+    } = await jwtVerify(token, await signingKey(app), { algorithms: ['HS256'], requiredClaims: ['exp', 'jti'] }));
   } catch {
     return null;
   }

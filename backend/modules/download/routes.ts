@@ -6,14 +6,26 @@ import type { ConfigSnapshot } from '../../platform/config-store';
 import { forbidden, notFound, unauthenticated } from '../../wire/errors';
 import { IdRequest, PageRequest } from '../../../shared/messages/common';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { bumpCounter, documentById, documentsByIds, isPublic, originalKey, type DocumentRow } from '../document/service';
+import {
+  bumpCounter,
+  documentById,
+  documentsByIds,
+  isPublic,
+  originalKey,
+  type DocumentRow,
+} from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
 import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from '../../../shared/messages/download';
 import {
-  countIpDownloadsSince, countUserDownloadsSince, hasPaidFor, insertDownload, listUserDownloads, startOfToday,
+  countIpDownloadsSince,
+  countUserDownloadsSince,
+  hasPaidFor,
+  insertDownload,
+  listUserDownloads,
+  startOfToday,
 } from './store';
 import { downloadBenefits, type DownloadBenefits } from './vip';
 
@@ -31,7 +43,10 @@ const NO_VIP: DownloadBenefits = { active: false, freeDownload: false, dailyDown
 
 type FreeReason = 'owner' | 'free' | 'bought' | 'vip' | null;
 
-/** The document a download asks for, or a 404: not purged, not recycled, not disabled; pending and rejected ones only for their owner. */
+/**
+ * The document a download asks for, or a 404: not purged, not recycled, not disabled; pending and rejected ones only
+ * for their owner.
+ */
 async function downloadableDocument(ctx: RpcContext, id: number): Promise<DocumentRow & { hash: string }> {
   const doc = id > 0 ? await documentById(ctx.db, id) : undefined;
   if (!doc || doc.deleted_at !== null || doc.status === DocumentStatus.Disabled) throw notFound(MISSING);
@@ -41,7 +56,8 @@ async function downloadableDocument(ctx: RpcContext, id: number): Promise<Docume
 }
 
 async function assertOriginalStored(ctx: RpcContext, doc: DocumentRow): Promise<void> {
-  if (!doc.hash || !(await ctx.app.blobs.exists(originalKey(doc.hash, doc.ext)))) throw notFound('文档文件不存在，请联系管理员');
+  if (!doc.hash || !(await ctx.app.blobs.exists(originalKey(doc.hash, doc.ext))))
+    throw notFound('文档文件不存在，请联系管理员');
 }
 
 const fileNameOf = (doc: DocumentRow) => `${doc.title}${doc.ext}`;
@@ -60,7 +76,12 @@ interface DownloadRules {
 
 async function rulesFor(ctx: RpcContext): Promise<DownloadRules> {
   const me = ctx.user;
-  return { me, ip: ctx.ip, cfg: await ctx.app.settings.snapshot(), vip: me ? await downloadBenefits(ctx.app, me.id) : NO_VIP };
+  return {
+    me,
+    ip: ctx.ip,
+    cfg: await ctx.app.settings.snapshot(),
+    vip: me ? await downloadBenefits(ctx.app, me.id) : NO_VIP,
+  };
 }
 
 /** Why this caller pays nothing for this document, or null when they pay its price. */
@@ -73,7 +94,11 @@ async function freeReason(db: Database, doc: DocumentRow, { me, cfg, vip }: Down
 }
 
 /** Whether the caller paid for the document within `download.free_download_duration` days. */
-async function hasBought(db: Database, doc: DocumentRow, { me, cfg }: Pick<DownloadRules, 'me' | 'cfg'>): Promise<boolean> {
+async function hasBought(
+  db: Database,
+  doc: DocumentRow,
+  { me, cfg }: Pick<DownloadRules, 'me' | 'cfg'>,
+): Promise<boolean> {
   if (!me) return false;
   // A duration of 0 or less: any earlier purchase makes it free again (contract).
   const days = cfg.int('download', 'free_download_duration');
@@ -85,8 +110,10 @@ async function hasBought(db: Database, doc: DocumentRow, { me, cfg }: Pick<Downl
 async function assertWithinLimits(db: Database, { me, ip, cfg, vip }: DownloadRules): Promise<void> {
   const today = startOfToday();
   const perIp = cfg.int('download', 'times_every_ip');
-  if ((await countIpDownloadsSince(db, ip, today)) >= perIp) throw forbidden(`当前IP今日下载次数已达上限（${Math.max(perIp, 0)}次），请明天再来`);
-  const perUser = vip.active && vip.dailyDownloadQuota > 0 ? vip.dailyDownloadQuota : cfg.int('download', 'times_every_day');
+  if ((await countIpDownloadsSince(db, ip, today)) >= perIp)
+    throw forbidden(`当前IP今日下载次数已达上限（${Math.max(perIp, 0)}次），请明天再来`);
+  const perUser =
+    vip.active && vip.dailyDownloadQuota > 0 ? vip.dailyDownloadQuota : cfg.int('download', 'times_every_day');
   // Guests have no count of their own: a limit of 0 blocks them too (contract).
   const used = me ? await countUserDownloadsSince(db, me.id, today) : 0;
   if (used >= perUser) throw forbidden(`您今日的下载次数已达上限（${Math.max(perUser, 0)}次），请明天再来`);
@@ -98,82 +125,134 @@ async function syncDownloadCount(ctx: RpcContext, documentId: number): Promise<v
     const fresh = await documentById(ctx.db, documentId);
     if (fresh) await ctx.app.search.document.updateAttributes(documentId, { downloadCount: fresh.download_count });
   } catch (error) {
-    ctx.request.log.error({ err: error, document: documentId }, 'updating the download count in the search index failed');
+    ctx.request.log.error(
+      { err: error, document: documentId },
+      'updating the download count in the search index failed',
+    );
   }
 }
 
 const creditName = (cfg: ConfigSnapshot) => cfg.str('score', 'credit_name').trim() || '魔豆';
 
-export const downloadService = defineService('DocumentAPI', [
-  rpc('DownloadDocument', {
-    http: 'GET /api/v1/document/download', request: IdRequest('Document'), response: DownloadDocumentReply, auth: 'public',
-    async handler(req, ctx) {
-      const rules = await rulesFor(ctx);
-      const { me, cfg } = rules;
-      if (!me && !cfg.bool('download', 'enable_guest_download')) throw unauthenticated();
-      const doc = await downloadableDocument(ctx, req.id);
-      const free = await freeReason(ctx.db, doc, rules);
-      if (me && (await isBarred(ctx.db, me.id, PunishmentType.NoDownload))) throw forbidden('您的账户已被禁止下载文档');
-      if (!me && free === null) throw forbidden('付费文档，请先登录再下载');
-      await assertWithinLimits(ctx.db, rules);
-      await ctx.db.transaction().execute(async (trx) => {
-        // Decided again inside the transaction, where concurrent downloads are serialised: a
-        // second click that lost the race finds the first one's purchase and pays nothing.
-        // The buyer's and the uploader's rows are locked together (in id order), before the
-        // credits move between them.
-        await lockKeys(trx, [`download:ip:${ctx.ip}`]);
-        await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
-        await assertWithinLimits(trx, rules);
-        const pays = me !== null && (await freeReason(trx, doc, rules)) === null;
-        if (pays) {
-          if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${creditName(cfg)}不足，无法下载`);
-          await addCredit(trx, doc.user_id, doc.price);
-        }
-        await insertDownload(trx, { userId: me?.id ?? 0, documentId: doc.id, ip: ctx.ip, isPay: pays, price: doc.price });
-        await bumpCounter(trx, doc.id, 'download_count', 1);
-        if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${doc.title}》`);
-      });
-      await syncDownloadCount(ctx, doc.id);
-      return { url: await downloadUrl(ctx.app, { userId: me?.id ?? 0, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)) };
-    },
-  }),
+export const downloadService = defineService(
+  'DocumentAPI',
+  [
+    rpc('DownloadDocument', {
+      http: 'GET /api/v1/document/download',
+      request: IdRequest('Document'),
+      response: DownloadDocumentReply,
+      auth: 'public',
+      async handler(req, ctx) {
+        const rules = await rulesFor(ctx);
+        const { me, cfg } = rules;
+        if (!me && !cfg.bool('download', 'enable_guest_download')) throw unauthenticated();
+        const doc = await downloadableDocument(ctx, req.id);
+        const free = await freeReason(ctx.db, doc, rules);
+        if (me && (await isBarred(ctx.db, me.id, PunishmentType.NoDownload)))
+          throw forbidden('您的账户已被禁止下载文档');
+        if (!me && free === null) throw forbidden('付费文档，请先登录再下载');
+        await assertWithinLimits(ctx.db, rules);
+        await ctx.db.transaction().execute(async (trx) => {
+          // Decided again inside the transaction, where concurrent downloads are serialised: a
+          // second click that lost the race finds the first one's purchase and pays nothing.
+          // The buyer's and the uploader's rows are locked together (in id order), before the
+          // credits move between them.
+          await lockKeys(trx, [`download:ip:${ctx.ip}`]);
+          await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
+          await assertWithinLimits(trx, rules);
+          const pays = me !== null && (await freeReason(trx, doc, rules)) === null;
+          if (pays) {
+            if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${creditName(cfg)}不足，无法下载`);
+            await addCredit(trx, doc.user_id, doc.price);
+          }
+          await insertDownload(trx, {
+            userId: me?.id ?? 0,
+            documentId: doc.id,
+            ip: ctx.ip,
+            isPay: pays,
+            price: doc.price,
+          });
+          await bumpCounter(trx, doc.id, 'download_count', 1);
+          if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${doc.title}》`);
+        });
+        await syncDownloadCount(ctx, doc.id);
+        return {
+          url: await downloadUrl(ctx.app, { userId: me?.id ?? 0, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)),
+        };
+      },
+    }),
 
-  rpc('GetDocumentPurchase', {
-    http: 'GET /api/v1/document/purchase', request: IdRequest('Document'), response: DocumentPurchase, auth: 'login',
-    async handler(req, ctx) {
-      const rules = await rulesFor(ctx);
-      const doc = req.id > 0 ? await documentById(ctx.db, req.id) : undefined;
-      if (!doc || doc.deleted_at !== null || (!isPublic(doc) && doc.user_id !== rules.me?.id)) throw notFound(MISSING);
-      // Said only of a paid document the caller does not own: the button then reads 已购买.
-      const bought = doc.price > 0 && doc.user_id !== rules.me?.id && (await hasBought(ctx.db, doc, rules));
-      return { bought };
-    },
-  }),
+    rpc('GetDocumentPurchase', {
+      http: 'GET /api/v1/document/purchase',
+      request: IdRequest('Document'),
+      response: DocumentPurchase,
+      auth: 'login',
+      async handler(req, ctx) {
+        const rules = await rulesFor(ctx);
+        const doc = req.id > 0 ? await documentById(ctx.db, req.id) : undefined;
+        if (!doc || doc.deleted_at !== null || (!isPublic(doc) && doc.user_id !== rules.me?.id))
+          throw notFound(MISSING);
+        // Said only of a paid document the caller does not own: the button then reads 已购买.
+        const bought = doc.price > 0 && doc.user_id !== rules.me?.id && (await hasBought(ctx.db, doc, rules));
+        return { bought };
+      },
+    }),
 
-  rpc('DownloadDocumentToBeReviewed', {
-    http: 'GET /api/v1/document/download/bereviewed', request: IdRequest('Document'), response: DownloadDocumentReply, auth: 'perm',
-    permission: '下载待审核文档',
-    async handler(req, ctx) {
-      const me = ctx.requireUser();
-      const doc = req.id > 0 ? await documentById(ctx.db, req.id) : undefined;
-      const reviewable: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
-      if (!doc || doc.deleted_at !== null || !reviewable.includes(doc.status)) throw notFound(MISSING);
-      await assertOriginalStored(ctx, doc);
-      await insertDownload(ctx.db, { userId: me.id, documentId: doc.id, ip: ctx.ip, isPay: false });
-      return { url: await downloadUrl(ctx.app, { userId: me.id, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)) };
-    },
-  }),
-], { routes: serveDownload });
+    rpc('DownloadDocumentToBeReviewed', {
+      http: 'GET /api/v1/document/download/bereviewed',
+      request: IdRequest('Document'),
+      response: DownloadDocumentReply,
+      auth: 'perm',
+      permission: '下载待审核文档',
+      async handler(req, ctx) {
+        const me = ctx.requireUser();
+        const doc = req.id > 0 ? await documentById(ctx.db, req.id) : undefined;
+        const reviewable: readonly number[] = [
+          DocumentStatus.Disabled,
+          DocumentStatus.PendingReview,
+          DocumentStatus.ReviewRejected,
+        ];
+        if (!doc || doc.deleted_at !== null || !reviewable.includes(doc.status)) throw notFound(MISSING);
+        await assertOriginalStored(ctx, doc);
+        await insertDownload(ctx.db, { userId: me.id, documentId: doc.id, ip: ctx.ip, isPay: false });
+        return {
+          url: await downloadUrl(ctx.app, { userId: me.id, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)),
+        };
+      },
+    }),
+  ],
+  { routes: serveDownload },
+);
 
 export const userDownloadService = defineService('UserAPI', [
   rpc('ListUserDownload', {
-    http: 'GET /api/v1/user/download', request: PageRequest('ListUserDownloadRequest'), response: ListUserDownloadReply, auth: 'login',
+    http: 'GET /api/v1/user/download',
+    request: PageRequest('ListUserDownloadRequest'),
+    response: ListUserDownloadReply,
+    auth: 'login',
     async handler(req, ctx) {
       const { rows, total } = await listUserDownloads(ctx.db, ctx.requireUser().id, req.page, req.size);
-      const documents = new Map((await documentsByIds(ctx.db, rows.map((r) => r.document_id))).map((d) => [d.id, d]));
+      const documents = new Map(
+        (
+          await documentsByIds(
+            ctx.db,
+            rows.map((r) => r.document_id),
+          )
+        ).map((d) => [d.id, d]),
+      );
       const download = rows.map((r) => {
         const doc = documents.get(r.document_id);
-        return doc ? { ...r, title: doc.title, ext: doc.ext, score: doc.score, size: doc.size, pages: doc.pages, document_uuid: doc.uuid } : r;
+        return doc
+          ? {
+              ...r,
+              title: doc.title,
+              ext: doc.ext,
+              score: doc.score,
+              size: doc.size,
+              pages: doc.pages,
+              document_uuid: doc.uuid,
+            }
+          : r;
       });
       return { download, total };
     },

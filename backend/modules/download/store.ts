@@ -18,18 +18,40 @@ export async function countIpDownloadsSince(db: Database, ip: string, since: str
 }
 
 /** Did the user pay for this document (since `since`, or ever when null)? */
-export async function hasPaidFor(db: Database, userId: number, documentId: number, since: string | null): Promise<boolean> {
-  let query = db.selectFrom('download').select('id').where('document_id', '=', documentId).where('user_id', '=', userId).where('is_pay', '=', 1);
+export async function hasPaidFor(
+  db: Database,
+  userId: number,
+  documentId: number,
+  since: string | null,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('download')
+    .select('id')
+    .where('document_id', '=', documentId)
+    .where('user_id', '=', userId)
+    .where('is_pay', '=', 1);
   if (since) query = query.where('created_at', '>=', since);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 /** `price`: the credits moved, when `isPay`. */
-export async function insertDownload(db: Database, row: { userId: number; documentId: number; ip: string; isPay: boolean; price?: number }): Promise<void> {
+export async function insertDownload(
+  db: Database,
+  row: { userId: number; documentId: number; ip: string; isPay: boolean; price?: number },
+): Promise<void> {
   const ts = now();
-  await db.insertInto('download').values({
-    user_id: row.userId, document_id: row.documentId, ip: row.ip, is_pay: flag(row.isPay), price: row.isPay ? (row.price ?? 0) : 0, created_at: ts, updated_at: ts,
-  }).execute();
+  await db
+    .insertInto('download')
+    .values({
+      user_id: row.userId,
+      document_id: row.documentId,
+      ip: row.ip,
+      is_pay: flag(row.isPay),
+      price: row.isPay ? (row.price ?? 0) : 0,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .execute();
 }
 
 /** One page of a member's downloads, newest first. */

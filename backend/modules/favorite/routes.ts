@@ -9,8 +9,20 @@ import { bumpCounter, documentById, documentsByIds, isPublic } from '../document
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
 import { articleTitles, bumpArticleFavorites, publishedArticles } from '../article/service';
-import { Favorite, GetFavoriteRequest, ListFavoriteReply, ListFavoriteRequest } from '../../../shared/messages/favorite';
-import { FavoriteType, countAwardsSince, deleteOwnFavorites, findFavorite, insertFavorite, listFavorites } from './store';
+import {
+  Favorite,
+  GetFavoriteRequest,
+  ListFavoriteReply,
+  ListFavoriteRequest,
+} from '../../../shared/messages/favorite';
+import {
+  FavoriteType,
+  countAwardsSince,
+  deleteOwnFavorites,
+  findFavorite,
+  insertFavorite,
+  listFavorites,
+} from './store';
 
 // FavoriteAPI: a member's favourite documents and articles. The target's favourite counter
 // and the member's follow every create and delete; a document's uploader earns
@@ -19,10 +31,16 @@ import { FavoriteType, countAwardsSince, deleteOwnFavorites, findFavorite, inser
 
 const ALREADY = '您已经收藏过了';
 
-interface Target { type: FavoriteType; id: number; title: string; ownerId: number }
+interface Target {
+  type: FavoriteType;
+  id: number;
+  title: string;
+  ownerId: number;
+}
 
 function favoriteType(type: number): FavoriteType {
-  if (type !== FavoriteType.Document && type !== FavoriteType.Article) throw badRequest('收藏类型不正确（0 文档，1 文章）');
+  if (type !== FavoriteType.Document && type !== FavoriteType.Article)
+    throw badRequest('收藏类型不正确（0 文档，1 文章）');
   return type;
 }
 
@@ -70,31 +88,50 @@ async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userI
 
 export const favoriteService = defineService('FavoriteAPI', [
   rpc('CreateFavorite', {
-    http: 'POST /api/v1/favorite', request: Favorite, response: Favorite, auth: 'login',
+    http: 'POST /api/v1/favorite',
+    request: Favorite,
+    response: Favorite,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (await isBarred(ctx.db, me.id, PunishmentType.NoFavorite)) throw forbidden('您已经被禁止使用收藏功能');
       const target = await targetOf(ctx, favoriteType(req.type), req.document_id, me.id);
       if (await findFavorite(ctx.db, me.id, target.id, target.type)) throw conflict(ALREADY);
       const cfg = await ctx.app.settings.snapshot();
-      const created = await mapUnique(ctx.db.transaction().execute(async (trx) => {
-        // The owner's awards of the day are counted, then one more written: their row is locked first.
-        await lockRows(trx, 'user', [me.id, target.ownerId]);
-        const award = await awardFor(trx, cfg, target, me.id);
-        const row = await insertFavorite(trx, { userId: me.id, targetId: target.id, type: target.type, ownerId: target.ownerId, award });
-        await bumpTarget(trx, target.type, target.id, 1);
-        await bumpFavoriteCount(trx, me.id, 1);
-        if (award > 0) await addCredit(trx, target.ownerId, award);
-        await addDynamic(trx, me.id, DynamicType.Favorite, `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${target.title}》`);
-        return row;
-      }), ALREADY);
+      const created = await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          // The owner's awards of the day are counted, then one more written: their row is locked first.
+          await lockRows(trx, 'user', [me.id, target.ownerId]);
+          const award = await awardFor(trx, cfg, target, me.id);
+          const row = await insertFavorite(trx, {
+            userId: me.id,
+            targetId: target.id,
+            type: target.type,
+            ownerId: target.ownerId,
+            award,
+          });
+          await bumpTarget(trx, target.type, target.id, 1);
+          await bumpFavoriteCount(trx, me.id, 1);
+          if (award > 0) await addCredit(trx, target.ownerId, award);
+          await addDynamic(
+            trx,
+            me.id,
+            DynamicType.Favorite,
+            `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${target.title}》`,
+          );
+          return row;
+        }),
+        ALREADY,
+      );
       await syncFavoriteCount(ctx, target.type, target.id);
       return created;
     },
   }),
 
   rpc('DeleteFavorite', {
-    http: 'DELETE /api/v1/favorite', request: IdsRequest('DeleteFavoriteRequest'), auth: 'login',
+    http: 'DELETE /api/v1/favorite',
+    request: IdsRequest('DeleteFavoriteRequest'),
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const ids = requireIds(req.id, '收藏');
@@ -111,14 +148,20 @@ export const favoriteService = defineService('FavoriteAPI', [
   }),
 
   rpc('GetFavorite', {
-    http: 'GET /api/v1/favorite', request: GetFavoriteRequest, response: Favorite, auth: 'login',
+    http: 'GET /api/v1/favorite',
+    request: GetFavoriteRequest,
+    response: Favorite,
+    auth: 'login',
     async handler(req, ctx) {
       return (await findFavorite(ctx.db, ctx.requireUser().id, req.document_id, req.type)) ?? {};
     },
   }),
 
   rpc('ListFavorite', {
-    http: 'GET /api/v1/favorite/list', request: ListFavoriteRequest, response: ListFavoriteReply, auth: 'login',
+    http: 'GET /api/v1/favorite/list',
+    request: ListFavoriteRequest,
+    response: ListFavoriteReply,
+    auth: 'login',
     async handler(req, ctx) {
       const { rows, total } = await listFavorites(ctx.db, ctx.requireUser().id, req.type, req.page, req.size);
       const targetIds = rows.map((r) => r.document_id);
@@ -133,7 +176,17 @@ export const favoriteService = defineService('FavoriteAPI', [
       const documents = new Map((await documentsByIds(ctx.db, targetIds)).map((d) => [d.id, d]));
       const favorite = rows.map((r) => {
         const doc = documents.get(r.document_id);
-        return doc ? { ...r, title: doc.title, ext: doc.ext, score: doc.score, size: doc.size, pages: doc.pages, document_uuid: doc.uuid } : r;
+        return doc
+          ? {
+              ...r,
+              title: doc.title,
+              ext: doc.ext,
+              score: doc.score,
+              size: doc.size,
+              pages: doc.pages,
+              document_uuid: doc.uuid,
+            }
+          : r;
       });
       return { favorite, total };
     },

@@ -6,8 +6,20 @@ import { IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, clamp, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { checkCaptcha, withUsernames } from '../user/service';
-import { CreateFeedbackRequest, ListFeedbackReply, ListFeedbackRequest, UpdateFeedbackRequest } from '../../../shared/messages/feedback';
-import { countRecentFeedback, deleteFeedback, feedbackOr404, handleFeedback, insertFeedback, listFeedback } from './store';
+import {
+  CreateFeedbackRequest,
+  ListFeedbackReply,
+  ListFeedbackRequest,
+  UpdateFeedbackRequest,
+} from '../../../shared/messages/feedback';
+import {
+  countRecentFeedback,
+  deleteFeedback,
+  feedbackOr404,
+  handleFeedback,
+  insertFeedback,
+  listFeedback,
+} from './store';
 
 // FeedbackAPI (ours, docs/api.md): anybody may tell the site something, with a way to be
 // reached and a screenshot uploaded through `POST /api/v1/upload/feedback`; visitors solve a
@@ -26,7 +38,9 @@ const SITE_PATH = /^\/(?!\/)[^\s\\]*$/;
 
 export const feedbackService = defineService('FeedbackAPI', [
   rpc('CreateFeedback', {
-    http: 'POST /api/v1/feedback', request: CreateFeedbackRequest, auth: 'public',
+    http: 'POST /api/v1/feedback',
+    request: CreateFeedbackRequest,
+    auth: 'public',
     async handler(req, ctx) {
       const content = req.content.trim();
       const contact = req.contact.trim();
@@ -40,7 +54,8 @@ export const feedbackService = defineService('FeedbackAPI', [
       const page = req.page.length <= 255 && SITE_PATH.test(req.page) ? req.page : '';
       const userId = ctx.user?.id ?? 0;
       const recent = await countRecentFeedback(ctx.db, new Date(Date.now() - HOUR_MS).toISOString(), ctx.ip, userId);
-      if (recent >= FEEDBACK_PER_HOUR) throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
+      if (recent >= FEEDBACK_PER_HOUR)
+        throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
       if (!ctx.user) await checkCaptcha(ctx, 'feedback', req.captcha_id, req.captcha, true);
       await insertFeedback(ctx.db, { user_id: userId, content, contact, image: req.image, page, ip: ctx.ip });
       return {};
@@ -48,7 +63,10 @@ export const feedbackService = defineService('FeedbackAPI', [
   }),
 
   rpc('UpdateFeedback', {
-    http: 'PUT /api/v1/feedback', request: UpdateFeedbackRequest, auth: 'perm', permission: '处理意见反馈',
+    http: 'PUT /api/v1/feedback',
+    request: UpdateFeedbackRequest,
+    auth: 'perm',
+    permission: '处理意见反馈',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择反馈（参数 id）');
       if (!STATUSES.includes(req.status)) throw badRequest('处理状态必须是 0（待处理）或 1（已处理）');
@@ -56,13 +74,20 @@ export const feedbackService = defineService('FeedbackAPI', [
       assertValid(textProblems(reply, '回复内容', FEEDBACK_LIMITS.reply));
       checkText(reply, '回复内容', { multiline: true });
       await feedbackOr404(ctx.db, req.id);
-      await handleFeedback(ctx.db, req.id, { status: req.status, reply, handled_at: req.status === FeedbackStatus.Handled ? now() : null });
+      await handleFeedback(ctx.db, req.id, {
+        status: req.status,
+        reply,
+        handled_at: req.status === FeedbackStatus.Handled ? now() : null,
+      });
       return {};
     },
   }),
 
   rpc('DeleteFeedback', {
-    http: 'DELETE /api/v1/feedback', request: IdsRequest('DeleteFeedbackRequest'), auth: 'perm', permission: '删除意见反馈',
+    http: 'DELETE /api/v1/feedback',
+    request: IdsRequest('DeleteFeedbackRequest'),
+    auth: 'perm',
+    permission: '删除意见反馈',
     async handler(req, ctx) {
       await deleteFeedback(ctx.db, requireIds(req.id, '反馈'));
       return {};
@@ -70,10 +95,17 @@ export const feedbackService = defineService('FeedbackAPI', [
   }),
 
   rpc('ListFeedback', {
-    http: 'GET /api/v1/feedback/list', request: ListFeedbackRequest, response: ListFeedbackReply, auth: 'perm', permission: '查看意见反馈列表',
+    http: 'GET /api/v1/feedback/list',
+    request: ListFeedbackRequest,
+    response: ListFeedbackReply,
+    auth: 'perm',
+    permission: '查看意见反馈列表',
     async handler(req, ctx) {
       const { rows, total } = await listFeedback(ctx.db, {
-        statuses: [...new Set(req.status)], wd: req.wd, page: Math.max(req.page, 1), size: clamp(req.size || 10, 1, MAX_PAGE_SIZE),
+        statuses: [...new Set(req.status)],
+        wd: req.wd,
+        page: Math.max(req.page, 1),
+        size: clamp(req.size || 10, 1, MAX_PAGE_SIZE),
       });
       return { feedback: await withUsernames(ctx.db, rows), total };
     },

@@ -12,24 +12,45 @@ export const feedbackOr404 = (db: Database, id: number) => rowOr404(db, 'feedbac
 
 export async function insertFeedback(db: Database, feedback: NewFeedback): Promise<void> {
   const ts = now();
-  await db.insertInto('feedback').values({ ...feedback, created_at: ts, updated_at: ts }).execute();
+  await db
+    .insertInto('feedback')
+    .values({ ...feedback, created_at: ts, updated_at: ts })
+    .execute();
 }
 
 /** Feedback sent since `since` from this address, or by this user when one is logged in. */
 export async function countRecentFeedback(db: Database, since: string, ip: string, userId: number): Promise<number> {
-  return countOf(db.selectFrom('feedback').where('created_at', '>=', since)
-    .where((eb) => (userId > 0 ? eb.or([eb('ip', '=', ip), eb('user_id', '=', userId)]) : eb('ip', '=', ip))));
+  return countOf(
+    db
+      .selectFrom('feedback')
+      .where('created_at', '>=', since)
+      .where((eb) => (userId > 0 ? eb.or([eb('ip', '=', ip), eb('user_id', '=', userId)]) : eb('ip', '=', ip))),
+  );
 }
 
-export async function handleFeedback(db: Database, id: number, columns: { status: number; reply: string; handled_at: string | null }): Promise<void> {
-  await db.updateTable('feedback').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+export async function handleFeedback(
+  db: Database,
+  id: number,
+  columns: { status: number; reply: string; handled_at: string | null },
+): Promise<void> {
+  await db
+    .updateTable('feedback')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteFeedback(db: Database, ids: readonly number[]): Promise<void> {
-  await db.deleteFrom('feedback').where('id', 'in', [...ids]).execute();
+  await db
+    .deleteFrom('feedback')
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
-export async function listFeedback(db: Database, filter: { statuses: number[]; wd: string; page: number; size: number }) {
+export async function listFeedback(
+  db: Database,
+  filter: { statuses: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('feedback');
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.wd.trim()) {

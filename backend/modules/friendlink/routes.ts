@@ -6,7 +6,13 @@ import { checkName, checkText, listVisibility, pick, requireIds, selectedFields 
 import { defineService, rpc } from '../../platform/rpc';
 import { Friendlink, ListFriendlinkReply, ListFriendlinkRequest } from '../../../shared/messages/friendlink';
 import {
-  FRIENDLINK_COLUMNS, deleteFriendlinks, friendlinkOr404, insertFriendlink, listFriendlinks, updateFriendlink, type FriendlinkColumns,
+  FRIENDLINK_COLUMNS,
+  deleteFriendlinks,
+  friendlinkOr404,
+  insertFriendlink,
+  listFriendlinks,
+  updateFriendlink,
+  type FriendlinkColumns,
 } from './store';
 
 // FriendlinkAPI: the footer's friend links. Visitors see enabled links with id, title, link.
@@ -27,14 +33,21 @@ function columnsOf(req: Decoded<typeof Friendlink>): FriendlinkColumns {
 
 export const friendlinkService = defineService('FriendlinkAPI', [
   rpc('CreateFriendlink', {
-    http: 'POST /api/v1/friendlink', request: Friendlink, response: Friendlink, auth: 'perm', permission: '创建友链',
+    http: 'POST /api/v1/friendlink',
+    request: Friendlink,
+    response: Friendlink,
+    auth: 'perm',
+    permission: '创建友链',
     async handler(req, ctx) {
       return insertFriendlink(ctx.db, columnsOf(req));
     },
   }),
 
   rpc('UpdateFriendlink', {
-    http: 'PUT /api/v1/friendlink', request: Friendlink, auth: 'perm', permission: '更新友链',
+    http: 'PUT /api/v1/friendlink',
+    request: Friendlink,
+    auth: 'perm',
+    permission: '更新友链',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('参数不正确（参数 id）');
       const columns = columnsOf(req);
@@ -45,7 +58,10 @@ export const friendlinkService = defineService('FriendlinkAPI', [
   }),
 
   rpc('DeleteFriendlink', {
-    http: 'DELETE /api/v1/friendlink', request: IdsRequest('DeleteFriendlinkRequest'), auth: 'perm', permission: '删除友链',
+    http: 'DELETE /api/v1/friendlink',
+    request: IdsRequest('DeleteFriendlinkRequest'),
+    auth: 'perm',
+    permission: '删除友链',
     async handler(req, ctx) {
       await deleteFriendlinks(ctx.db, requireIds(req.id, '友链'));
       return {};
@@ -54,16 +70,28 @@ export const friendlinkService = defineService('FriendlinkAPI', [
 
   rpc('GetFriendlink', {
     // Public in MOREDOC too: the seeded permission row is never evaluated.
-    http: 'GET /api/v1/friendlink', request: IdRequest('GetFriendlinkRequest'), response: Friendlink, auth: 'public', permission: '根据ID查询友链',
+    http: 'GET /api/v1/friendlink',
+    request: IdRequest('GetFriendlinkRequest'),
+    response: Friendlink,
+    auth: 'public',
+    permission: '根据ID查询友链',
     async handler(req, ctx) {
       return friendlinkOr404(ctx.db, req.id);
     },
   }),
 
   rpc('ListFriendlink', {
-    http: 'GET /api/v1/friendlink/list', request: ListFriendlinkRequest, response: ListFriendlinkReply, auth: 'public', permission: '查看友链列表',
+    http: 'GET /api/v1/friendlink/list',
+    request: ListFriendlinkRequest,
+    response: ListFriendlinkReply,
+    auth: 'public',
+    permission: '查看友链列表',
     async handler(req, ctx) {
-      const { rows, total } = await listFriendlinks(ctx.db, { ...listVisibility(ctx.permitted, req.enable, req.wd), page: req.page, size: req.size });
+      const { rows, total } = await listFriendlinks(ctx.db, {
+        ...listVisibility(ctx.permitted, req.enable, req.wd),
+        page: req.page,
+        size: req.size,
+      });
       const fields = ctx.permitted ? selectedFields(req.field, FRIENDLINK_COLUMNS) : PUBLIC_COLUMNS;
       return { friendlink: rows.map((r) => pick(r, fields)), total };
     },

@@ -11,7 +11,17 @@ const FRIENDLINKS = [
 export async function seedFriendlinks(db: Database): Promise<void> {
   if (await db.selectFrom('friendlink').select('id').limit(1).executeTakeFirst()) return;
   const ts = now();
-  await db.insertInto('friendlink').values(FRIENDLINKS.map((f) => ({
-    ...f, description: '', sort: 0, enable: 1, created_at: ts, updated_at: ts,
-  }))).execute();
+  await db
+    .insertInto('friendlink')
+    .values(
+      FRIENDLINKS.map((f) => ({
+        ...f,
+        description: '',
+        sort: 0,
+        enable: 1,
+        created_at: ts,
+        updated_at: ts,
+      })),
+    )
+    .execute();
 }

@@ -14,25 +14,40 @@ export const friendlinkOr404 = (db: Database, id: number) => rowOr404(db, 'frien
 
 export async function insertFriendlink(db: Database, columns: FriendlinkColumns) {
   const ts = now();
-  return db.insertInto('friendlink').values({ ...columns, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('friendlink')
+    .values({ ...columns, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateFriendlink(db: Database, id: number, columns: FriendlinkColumns): Promise<void> {
-  await db.updateTable('friendlink').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('friendlink')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteFriendlinks(db: Database, ids: number[]): Promise<void> {
   await db.deleteFrom('friendlink').where('id', 'in', ids).execute();
 }
 
-export async function listFriendlinks(db: Database, filter: { enable: number[]; wd: string; page: number; size: number }) {
+export async function listFriendlinks(
+  db: Database,
+  filter: { enable: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('friendlink');
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
     query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'description', p)]));
   }
-  const rows = await applyPaging(query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'), filter.page, filter.size).execute();
+  const rows = await applyPaging(
+    query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'),
+    filter.page,
+    filter.size,
+  ).execute();
   return { rows, total: await countOf(query) };
 }
 

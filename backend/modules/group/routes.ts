@@ -6,18 +6,48 @@ import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { permissionsExist } from '../permission/service';
-import { GetGroupRequest, Group, GroupPermissions, ListGroupReply, ListGroupRequest, UpdateGroupPermissionRequest } from '../../../shared/messages/group';
 import {
-  anyInUse, clearDefaultFlag, deleteGroups, findGroup, grantedPermissionIds, groupOr404, insertGroup, listGroups, otherDefaultExists,
-  setGrants, updateGroup, type GroupColumns,
+  GetGroupRequest,
+  Group,
+  GroupPermissions,
+  ListGroupReply,
+  ListGroupRequest,
+  UpdateGroupPermissionRequest,
+} from '../../../shared/messages/group';
+import {
+  anyInUse,
+  clearDefaultFlag,
+  deleteGroups,
+  findGroup,
+  grantedPermissionIds,
+  groupOr404,
+  insertGroup,
+  listGroups,
+  otherDefaultExists,
+  setGrants,
+  updateGroup,
+  type GroupColumns,
 } from './store';
 
 // GroupAPI: user groups (roles), their feature flags and their permission grants.
 
 const GROUP_COLUMNS = [
-  'id', 'title', 'color', 'is_default', 'is_display', 'description', 'user_count', 'sort', 'enable_upload',
-  'enable_comment_approval', 'created_at', 'updated_at', 'enable_comment', 'enable_document_review',
-  'enable_article', 'enable_article_approval',
+  'id',
+  'title',
+  'color',
+  'is_default',
+  'is_display',
+  'description',
+  'user_count',
+  'sort',
+  'enable_upload',
+  'enable_comment_approval',
+  'created_at',
+  'updated_at',
+  'enable_comment',
+  'enable_document_review',
+  'enable_article',
+  'enable_article_approval',
 ];
 const DUPLICATE_TITLE = '分组名称已存在';
 
@@ -40,7 +70,11 @@ function groupColumns(req: Decoded<typeof Group>): GroupColumns {
 
 export const groupService = defineService('GroupAPI', [
   rpc('CreateGroup', {
-    http: 'POST /api/v1/group', request: Group, response: Group, auth: 'perm', permission: '创建用户组',
+    http: 'POST /api/v1/group',
+    request: Group,
+    response: Group,
+    auth: 'perm',
+    permission: '创建用户组',
     async handler(req, ctx) {
       const columns = groupColumns(req);
       return ctx.db.transaction().execute(async (trx) => {
@@ -53,14 +87,18 @@ export const groupService = defineService('GroupAPI', [
   }),
 
   rpc('UpdateGroup', {
-    http: 'PUT /api/v1/group', request: Group, auth: 'perm', permission: '更新用户组',
+    http: 'PUT /api/v1/group',
+    request: Group,
+    auth: 'perm',
+    permission: '更新用户组',
     async handler(req, ctx) {
       const columns = groupColumns(req);
       await groupOr404(ctx.db, req.id);
       await ctx.db.transaction().execute(async (trx) => {
         await lockKeys(trx, ['group.default']);
         if (req.is_default) await clearDefaultFlag(trx, req.id);
-        else if (!(await otherDefaultExists(trx, req.id))) throw new ApiError(Code.FailedPrecondition, '至少要有一个默认用户组');
+        else if (!(await otherDefaultExists(trx, req.id)))
+          throw new ApiError(Code.FailedPrecondition, '至少要有一个默认用户组');
         await mapUnique(updateGroup(trx, req.id, columns), DUPLICATE_TITLE);
       });
       return {};
@@ -68,34 +106,52 @@ export const groupService = defineService('GroupAPI', [
   }),
 
   rpc('DeleteGroup', {
-    http: 'DELETE /api/v1/group', request: IdsRequest('DeleteGroupRequest'), auth: 'perm', permission: '删除用户组',
+    http: 'DELETE /api/v1/group',
+    request: IdsRequest('DeleteGroupRequest'),
+    auth: 'perm',
+    permission: '删除用户组',
     async handler(req, ctx) {
       const ids = requireIds(req.id, '用户组');
-      if (await anyInUse(ctx.db, ids)) throw new ApiError(Code.FailedPrecondition, '默认分组以及分组下存在用户的组不能删除');
+      if (await anyInUse(ctx.db, ids))
+        throw new ApiError(Code.FailedPrecondition, '默认分组以及分组下存在用户的组不能删除');
       await deleteGroups(ctx.db, ids);
       return {};
     },
   }),
 
   rpc('GetGroup', {
-    http: 'GET /api/v1/group', request: GetGroupRequest, response: Group, auth: 'public',
+    http: 'GET /api/v1/group',
+    request: GetGroupRequest,
+    response: Group,
+    auth: 'public',
     async handler(req, ctx) {
       return (await findGroup(ctx.db, req.id)) ?? {};
     },
   }),
 
   rpc('ListGroup', {
-    http: 'GET /api/v1/group/list', request: ListGroupRequest, response: ListGroupReply, auth: 'public', permission: '获取用户组列表',
+    http: 'GET /api/v1/group/list',
+    request: ListGroupRequest,
+    response: ListGroupReply,
+    auth: 'public',
+    permission: '获取用户组列表',
     async handler(req, ctx) {
-      const { rows, total } = await listGroups(ctx.db, { wd: ctx.permitted ? req.wd : '', page: req.page, size: req.size });
+      const { rows, total } = await listGroups(ctx.db, {
+        wd: ctx.permitted ? req.wd : '',
+        page: req.page,
+        size: req.size,
+      });
       const fields = selectedFields(req.field, GROUP_COLUMNS);
       return { group: rows.map((r) => pick(r, fields)), total };
     },
   }),
 
   rpc('GetGroupPermission', {
-    http: 'GET /api/v1/group/permission', request: IdRequest('GetGroupPermissionRequest'), response: GroupPermissions,
-    auth: 'perm', permission: '获取用户组授权',
+    http: 'GET /api/v1/group/permission',
+    request: IdRequest('GetGroupPermissionRequest'),
+    response: GroupPermissions,
+    auth: 'perm',
+    permission: '获取用户组授权',
     async handler(req, ctx) {
       await groupOr404(ctx.db, req.id);
       return { permission_id: await grantedPermissionIds(ctx.db, req.id) };
@@ -103,7 +159,10 @@ export const groupService = defineService('GroupAPI', [
   }),
 
   rpc('UpdateGroupPermission', {
-    http: 'PUT /api/v1/group/permission', request: UpdateGroupPermissionRequest, auth: 'perm', permission: '给用户组授权',
+    http: 'PUT /api/v1/group/permission',
+    request: UpdateGroupPermissionRequest,
+    auth: 'perm',
+    permission: '给用户组授权',
     async handler(req, ctx) {
       if (req.group_id <= 0) throw badRequest('请选择用户组（参数 group_id）');
       await groupOr404(ctx.db, req.group_id);

@@ -1,5 +1,14 @@
 // What other modules may ask of the group module: memberships and the groups' feature flags.
 export {
-  assertGroupsExist, defaultGroupAllows, defaultGroupId, firstGroupId, groupAllows, groupIdsOf, groupsOfUser, memberIds, refreshGroupCounts, setUserGroups,
+  assertGroupsExist,
+  defaultGroupAllows,
+  defaultGroupId,
+  firstGroupId,
+  groupAllows,
+  groupIdsOf,
+  groupsOfUser,
+  memberIds,
+  refreshGroupCounts,
+  setUserGroups,
   type FeatureFlag,
 } from './store';

@@ -27,7 +27,17 @@ const INDUSTRIES: readonly [code: string, name: string][] = [
 export async function seedLanguages(db: Database): Promise<void> {
   if (await db.selectFrom('language').select('id').limit(1).executeTakeFirst()) return;
   const ts = now();
-  await db.insertInto('language').values(INDUSTRIES.map(([code, language]) => ({
-    code, language, enable: 1, sort: 0, created_at: ts, updated_at: ts,
-  }))).execute();
+  await db
+    .insertInto('language')
+    .values(
+      INDUSTRIES.map(([code, language]) => ({
+        code,
+        language,
+        enable: 1,
+        sort: 0,
+        created_at: ts,
+        updated_at: ts,
+      })),
+    )
+    .execute();
 }

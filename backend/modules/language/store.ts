@@ -7,14 +7,28 @@ import { countOf, likePattern, offsetOf } from '../../wire/request';
 
 export const LANGUAGE_COLUMNS = ['id', 'language', 'enable', 'code', 'total', 'sort', 'created_at', 'updated_at'];
 
-export async function insertLanguage(db: Database, columns: { language: string; code: string; enable: number; sort: number }): Promise<void> {
+export async function insertLanguage(
+  db: Database,
+  columns: { language: string; code: string; enable: number; sort: number },
+): Promise<void> {
   const ts = now();
-  await db.insertInto('language').values({ ...columns, created_at: ts, updated_at: ts }).execute();
+  await db
+    .insertInto('language')
+    .values({ ...columns, created_at: ts, updated_at: ts })
+    .execute();
 }
 
 /** False when there is no such language. */
-export async function updateLanguage(db: Database, id: number, columns: { language: string; enable: number; sort: number }): Promise<boolean> {
-  const result = await db.updateTable('language').set({ ...columns, updated_at: now() }).where('id', '=', id).executeTakeFirst();
+export async function updateLanguage(
+  db: Database,
+  id: number,
+  columns: { language: string; enable: number; sort: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('language')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0;
 }
 
@@ -26,20 +40,35 @@ export async function deleteLanguages(db: Database, ids: number[]): Promise<void
   await db.deleteFrom('language').where('id', 'in', ids).execute();
 }
 
-export async function listLanguages(db: Database, filter: { enable: number[]; wd: string; page: number; size: number }) {
+export async function listLanguages(
+  db: Database,
+  filter: { enable: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('language');
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
     query = query.where((eb) => eb.or([like(db, 'language', p), like(db, 'code', p)]));
   }
-  const rows = await query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc')
-    .limit(filter.size).offset(offsetOf(filter.page, filter.size)).execute();
+  const rows = await query
+    .selectAll()
+    .orderBy('enable', 'desc')
+    .orderBy('sort', 'desc')
+    .orderBy('id', 'asc')
+    .limit(filter.size)
+    .offset(offsetOf(filter.page, filter.size))
+    .execute();
   return { rows, total: await countOf(query) };
 }
 
 /** The enabled languages as the public settings list them. */
 export async function enabledLanguages(db: Database) {
-  return db.selectFrom('language').select(['id', 'language', 'code']).where('enable', '=', 1)
-    .orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc').execute();
+  return db
+    .selectFrom('language')
+    .select(['id', 'language', 'code'])
+    .where('enable', '=', 1)
+    .orderBy('enable', 'desc')
+    .orderBy('sort', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
 }

@@ -7,16 +7,33 @@ import { applyPaging, countOf } from '../../wire/request';
 
 export type NewMessage = Omit<Insertable<MessageTable>, 'id' | 'created_at' | 'read_at'>;
 
-const COLUMNS = ['id', 'type', 'title', 'content', 'target_type', 'target_id', 'target_key', 'read_at', 'created_at'] as const;
+const COLUMNS = [
+  'id',
+  'type',
+  'title',
+  'content',
+  'target_type',
+  'target_id',
+  'target_key',
+  'read_at',
+  'created_at',
+] as const;
 
 export async function insertMessages(db: Database, rows: readonly NewMessage[]): Promise<void> {
   if (!rows.length) return;
   const ts = now();
-  await db.insertInto('message').values(rows.map((row) => ({ ...row, created_at: ts }))).execute();
+  await db
+    .insertInto('message')
+    .values(rows.map((row) => ({ ...row, created_at: ts })))
+    .execute();
 }
 
 /** One page of the member's messages (only the unread ones when `unread`), newest first. */
-export async function listMessages(db: Database, userId: number, opts: { unread: boolean; page: number; size: number }) {
+export async function listMessages(
+  db: Database,
+  userId: number,
+  opts: { unread: boolean; page: number; size: number },
+) {
   let base = db.selectFrom('message').where('user_id', '=', userId);
   if (opts.unread) base = base.where('read_at', 'is', null);
   const rows = await applyPaging(base.select(COLUMNS).orderBy('id', 'desc'), opts.page, opts.size).execute();
@@ -28,7 +45,11 @@ export const countUnread = (db: Database, userId: number) =>
 
 /** Marks the member's own messages among `ids` read, or all of them when `ids` is empty. */
 export async function markRead(db: Database, userId: number, ids: readonly number[]): Promise<void> {
-  let query = db.updateTable('message').set({ read_at: now() }).where('user_id', '=', userId).where('read_at', 'is', null);
+  let query = db
+    .updateTable('message')
+    .set({ read_at: now() })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null);
   if (ids.length) query = query.where('id', 'in', [...ids]);
   await query.execute();
 }
@@ -36,5 +57,9 @@ export async function markRead(db: Database, userId: number, ids: readonly numbe
 /** Deletes the member's own messages among `ids`. */
 export async function deleteMessages(db: Database, userId: number, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
-  await db.deleteFrom('message').where('user_id', '=', userId).where('id', 'in', [...ids]).execute();
+  await db
+    .deleteFrom('message')
+    .where('user_id', '=', userId)
+    .where('id', 'in', [...ids])
+    .execute();
 }

@@ -7,8 +7,16 @@ import { checkLink, checkName, checkText, pick, requireIds, selectedFields } fro
 import { defineService, rpc } from '../../platform/rpc';
 import { ListNavigationReply, ListNavigationRequest, Navigation } from '../../../shared/messages/navigation';
 import {
-  NAVIGATION_COLUMNS, deleteNavigations, findNavigation, insertNavigation, isBelow, listNavigations, navigationExists, navigationOr404,
-  updateNavigation, type NavigationColumns,
+  NAVIGATION_COLUMNS,
+  deleteNavigations,
+  findNavigation,
+  insertNavigation,
+  isBelow,
+  listNavigations,
+  navigationExists,
+  navigationOr404,
+  updateNavigation,
+  type NavigationColumns,
 } from './store';
 
 // NavigationAPI: the site's header menu, a tree through parent_id. The seeded entries are
@@ -36,14 +44,21 @@ async function columnsOf(db: Database, req: Decoded<typeof Navigation>, selfId =
 
 export const navigationService = defineService('NavigationAPI', [
   rpc('CreateNavigation', {
-    http: 'POST /api/v1/navigation', request: Navigation, response: Navigation, auth: 'perm', permission: '新增导航',
+    http: 'POST /api/v1/navigation',
+    request: Navigation,
+    response: Navigation,
+    auth: 'perm',
+    permission: '新增导航',
     async handler(req, ctx) {
       return insertNavigation(ctx.db, await columnsOf(ctx.db, req));
     },
   }),
 
   rpc('UpdateNavigation', {
-    http: 'PUT /api/v1/navigation', request: Navigation, auth: 'perm', permission: '编辑导航',
+    http: 'PUT /api/v1/navigation',
+    request: Navigation,
+    auth: 'perm',
+    permission: '编辑导航',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择导航（参数 id）');
       await navigationOr404(ctx.db, req.id);
@@ -53,7 +68,10 @@ export const navigationService = defineService('NavigationAPI', [
   }),
 
   rpc('DeleteNavigation', {
-    http: 'DELETE /api/v1/navigation', request: IdsRequest('DeleteNavigationRequest'), auth: 'perm', permission: '删除导航',
+    http: 'DELETE /api/v1/navigation',
+    request: IdsRequest('DeleteNavigationRequest'),
+    auth: 'perm',
+    permission: '删除导航',
     async handler(req, ctx) {
       await deleteNavigations(ctx.db, requireIds(req.id, '导航'));
       return {};
@@ -61,16 +79,28 @@ export const navigationService = defineService('NavigationAPI', [
   }),
 
   rpc('GetNavigation', {
-    http: 'GET /api/v1/navigation', request: IdRequest('GetNavigationRequest'), response: Navigation, auth: 'public',
+    http: 'GET /api/v1/navigation',
+    request: IdRequest('GetNavigationRequest'),
+    response: Navigation,
+    auth: 'public',
     async handler(req, ctx) {
       return (await findNavigation(ctx.db, req.id)) ?? {};
     },
   }),
 
   rpc('ListNavigation', {
-    http: 'GET /api/v1/navigation/list', request: ListNavigationRequest, response: ListNavigationReply, auth: 'public', permission: '查看导航列表',
+    http: 'GET /api/v1/navigation/list',
+    request: ListNavigationRequest,
+    response: ListNavigationReply,
+    auth: 'public',
+    permission: '查看导航列表',
     async handler(req, ctx) {
-      const { rows, total } = await listNavigations(ctx.db, { wd: ctx.permitted ? req.wd : '', order: req.order, page: req.page, size: req.size });
+      const { rows, total } = await listNavigations(ctx.db, {
+        wd: ctx.permitted ? req.wd : '',
+        order: req.order,
+        page: req.page,
+        size: req.size,
+      });
       const fields = selectedFields(req.field, NAVIGATION_COLUMNS);
       return { navigation: rows.map((r) => pick(r, fields)), total };
     },

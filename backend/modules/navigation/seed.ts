@@ -13,8 +13,19 @@ export async function seedNavigation(db: Database): Promise<void> {
   const ts = now();
   for (const nav of NAVIGATION) {
     if (await db.selectFrom('navigation').select('id').where('href', '=', nav.href).executeTakeFirst()) continue;
-    await db.insertInto('navigation').values({
-      ...nav, target: '_self', color: '', enable: 1, parent_id: 0, description: '', fixed: 1, created_at: ts, updated_at: ts,
-    }).execute();
+    await db
+      .insertInto('navigation')
+      .values({
+        ...nav,
+        target: '_self',
+        color: '',
+        enable: 1,
+        parent_id: 0,
+        description: '',
+        fixed: 1,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
   }
 }

@@ -8,7 +8,20 @@ import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../w
 // The `navigation` table: the header menu, a tree through parent_id. Seeded entries are
 // `fixed` and survive deletion, with everything below them.
 
-export const NAVIGATION_COLUMNS = ['id', 'title', 'href', 'target', 'color', 'sort', 'enable', 'parent_id', 'description', 'created_at', 'updated_at', 'fixed'];
+export const NAVIGATION_COLUMNS = [
+  'id',
+  'title',
+  'href',
+  'target',
+  'color',
+  'sort',
+  'enable',
+  'parent_id',
+  'description',
+  'created_at',
+  'updated_at',
+  'fixed',
+];
 
 export type NavigationColumns = Omit<Insertable<NavigationTable>, 'id' | 'fixed' | 'created_at' | 'updated_at'>;
 
@@ -27,11 +40,19 @@ export const isBelow = (db: Database, parentId: number, id: number) => isInSubtr
 
 export async function insertNavigation(db: Database, columns: NavigationColumns) {
   const ts = now();
-  return db.insertInto('navigation').values({ ...columns, fixed: 0, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('navigation')
+    .values({ ...columns, fixed: 0, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateNavigation(db: Database, id: number, columns: NavigationColumns): Promise<void> {
-  await db.updateTable('navigation').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('navigation')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The entries and all their descendants, except fixed ones (and what hangs below them stays). */
@@ -45,7 +66,8 @@ export async function listNavigations(db: Database, filter: { wd: string; order:
   }
   let rowsQuery = query.selectAll();
   const order = parseOrder(filter.order, NAVIGATION_COLUMNS);
-  for (const o of order.length ? order : [{ column: sql.ref('sort'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of order.length ? order : [{ column: sql.ref('sort'), direction: 'desc' as const }])
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await applyPaging(rowsQuery.orderBy('id', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }

@@ -5,11 +5,26 @@ import { usernameProblems } from '../../../shared/validation';
 import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import {
-  PROVIDER_LABELS, ProviderError, authorizeUrl, fetchIdentity, type OAuthProviderName, type ProviderApp, type ProviderIdentity,
+  PROVIDER_LABELS,
+  ProviderError,
+  authorizeUrl,
+  fetchIdentity,
+  type OAuthProviderName,
+  type ProviderApp,
+  type ProviderIdentity,
 } from '../../platform/oauth-providers';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { LoginReply } from '../../../shared/messages/user';
-import { DynamicType, addDynamic, createMember, findUserByUsername, getUser, recordLogin, withoutPassword, type UserRow } from '../user/service';
+import {
+  DynamicType,
+  addDynamic,
+  createMember,
+  findUserByUsername,
+  getUser,
+  recordLogin,
+  withoutPassword,
+  type UserRow,
+} from '../user/service';
 import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from '../../../shared/messages/oauth';
 import { findBinding, insertBinding, insertState, spendState, updateBinding } from './store';
 
@@ -34,7 +49,9 @@ function providerApp(cfg: ConfigSnapshot, provider: OAuthProviderName): Provider
   const secretKey = provider === 'wechat' ? 'wechat_app_secret' : 'qq_app_key';
   const app = { appId: cfg.str('oauth', `${provider}_app_id`).trim(), secret: cfg.str('oauth', secretKey).trim() };
   if (!app.appId || !app.secret) {
-    throw badRequest(`${label}登录尚未配置 ${provider === 'wechat' ? 'AppID 和 AppSecret' : 'AppID 和 AppKey'}，请联系管理员`);
+    throw badRequest(
+      `${label}登录尚未配置 ${provider === 'wechat' ? 'AppID 和 AppSecret' : 'AppID 和 AppKey'}，请联系管理员`,
+    );
   }
   return app;
 }
@@ -70,11 +87,16 @@ function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: un
   ctx.request.log.warn({ provider, failure: error.failure, detail: error.message }, 'oauth provider call failed');
   const label = PROVIDER_LABELS[provider];
   switch (error.failure) {
-    case 'rejected-code': return badRequest(`${label}授权已失效或已被使用，请重新登录`);
-    case 'rejected': return badGateway(`${label}登录服务拒绝了请求（错误码 ${error.providerCode ?? '未知'}），请联系管理员`);
-    case 'timeout': return deadlineExceeded(`${label}登录服务响应超时，请稍后再试`);
-    case 'unreachable': return badGateway(`无法连接${label}登录服务，请稍后再试`);
-    case 'bad-answer': return badGateway(`${label}登录服务返回了无法识别的应答，请稍后再试`);
+    case 'rejected-code':
+      return badRequest(`${label}授权已失效或已被使用，请重新登录`);
+    case 'rejected':
+      return badGateway(`${label}登录服务拒绝了请求（错误码 ${error.providerCode ?? '未知'}），请联系管理员`);
+    case 'timeout':
+      return deadlineExceeded(`${label}登录服务响应超时，请稍后再试`);
+    case 'unreachable':
+      return badGateway(`无法连接${label}登录服务，请稍后再试`);
+    case 'bad-answer':
+      return badGateway(`${label}登录服务返回了无法识别的应答，请稍后再试`);
   }
 }
 
@@ -88,7 +110,10 @@ function avatarFrom(url: string): string {
   return value.length <= 255 && /^https:\/\/[\x21-\x7e]+$/i.test(value) ? value : '';
 }
 
-/** A free username from the nickname: spaces, invisible characters and `@` dropped; a suffix when too short, taken or a phone number. */
+/**
+ * A free username from the nickname: spaces, invisible characters and `@` dropped; a suffix when too short, taken or a
+ * phone number.
+ */
 async function uniqueUsername(db: Database, nickname: string, provider: OAuthProviderName): Promise<string> {
   const cleaned = [...nickname.normalize('NFC').replace(/[\s\p{C}@]/gu, '')].slice(0, USERNAME_BASE_LENGTH).join('');
   const base = cleaned || `${PROVIDER_LABELS[provider]}用户`;
@@ -111,7 +136,12 @@ const unusablePassword = () => `oauth$${crypto.randomBytes(24).toString('base64u
  * transaction, which the sign-ins of one provider account take in turns (so that two first
  * sign-ins at once make one member, the second finding the first one's binding).
  */
-async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthProviderName, identity: ProviderIdentity): Promise<UserRow> {
+async function signInUser(
+  ctx: RpcContext,
+  cfg: ConfigSnapshot,
+  provider: OAuthProviderName,
+  identity: ProviderIdentity,
+): Promise<UserRow> {
   const label = PROVIDER_LABELS[provider];
   return ctx.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [`oauth:${provider}:${identity.openid}`]);
@@ -122,11 +152,16 @@ async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthP
       await updateBinding(trx, binding.id, identity.unionid || binding.unionid);
       await addDynamic(trx, userId, DynamicType.Login, `通过${label}登录`);
     } else {
-      if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close')) throw badRequest('系统未开放注册');
+      if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close'))
+        throw badRequest('系统未开放注册');
       const award = Math.max(cfg.int('score', 'register'), 0);
       const username = await uniqueUsername(trx, identity.nickname, provider);
       const user = await createMember(trx, {
-        username, password: unusablePassword(), avatar: avatarFrom(identity.avatar), register_ip: ctx.ip, credit_count: award,
+        username,
+        password: unusablePassword(),
+        avatar: avatarFrom(identity.avatar),
+        register_ip: ctx.ip,
+        credit_count: award,
       });
       userId = user.id;
       await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
@@ -140,7 +175,10 @@ async function signInUser(ctx: RpcContext, cfg: ConfigSnapshot, provider: OAuthP
 
 export const oauthService = defineService('OAuthAPI', [
   rpc('Authorize', {
-    http: 'GET /api/v1/oauth/authorize', request: AuthorizeRequest, response: AuthorizeReply, auth: 'public',
+    http: 'GET /api/v1/oauth/authorize',
+    request: AuthorizeRequest,
+    response: AuthorizeReply,
+    auth: 'public',
     async handler(req, ctx) {
       const provider = providerOf(req.type);
       const cfg = await ctx.app.settings.snapshot();
@@ -149,14 +187,21 @@ export const oauthService = defineService('OAuthAPI', [
       const state = crypto.randomBytes(24).toString('base64url');
       const issued = new Date();
       await insertState(ctx.db, {
-        state, provider, redirect_uri: redirectUri, expires_at: new Date(issued.getTime() + STATE_TTL_MS).toISOString(), created_at: issued.toISOString(),
+        state,
+        provider,
+        redirect_uri: redirectUri,
+        expires_at: new Date(issued.getTime() + STATE_TTL_MS).toISOString(),
+        created_at: issued.toISOString(),
       });
       return { url: authorizeUrl(provider, ctx.app.oauth[provider], app, redirectUri, state) };
     },
   }),
 
   rpc('Login', {
-    http: 'POST /api/v1/oauth/login', request: OAuthLoginRequest, response: LoginReply, auth: 'public',
+    http: 'POST /api/v1/oauth/login',
+    request: OAuthLoginRequest,
+    response: LoginReply,
+    auth: 'public',
     async handler(req, ctx) {
       const provider = providerOf(req.type);
       const code = req.code.trim();

@@ -4,7 +4,10 @@ import { now } from '../../db/schema';
 // The tables of social sign-in: `oauth_state` (single-use states of started sign-ins) and
 // `oauth_binding` (which provider account belongs to which user).
 
-export async function insertState(db: Database, state: { state: string; provider: string; redirect_uri: string; expires_at: string; created_at: string }): Promise<void> {
+export async function insertState(
+  db: Database,
+  state: { state: string; provider: string; redirect_uri: string; expires_at: string; created_at: string },
+): Promise<void> {
   // Spent and expired states are useless; dropping them here keeps the table small.
   await db.deleteFrom('oauth_state').where('expires_at', '<=', state.created_at).execute();
   await db.insertInto('oauth_state').values(state).execute();
@@ -16,22 +19,38 @@ export async function insertState(db: Database, state: { state: string; provider
  */
 export async function spendState(db: Database, state: string, provider: string): Promise<string | undefined> {
   const ts = now();
-  const row = await db.updateTable('oauth_state').set({ used_at: ts })
-    .where('state', '=', state).where('provider', '=', provider).where('used_at', 'is', null).where('expires_at', '>', ts)
-    .returning('redirect_uri').executeTakeFirst();
+  const row = await db
+    .updateTable('oauth_state')
+    .set({ used_at: ts })
+    .where('state', '=', state)
+    .where('provider', '=', provider)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', ts)
+    .returning('redirect_uri')
+    .executeTakeFirst();
   return row?.redirect_uri;
 }
 
 export async function findBinding(db: Database, provider: string, openid: string) {
-  return db.selectFrom('oauth_binding').select(['id', 'user_id', 'unionid'])
-    .where('provider', '=', provider).where('openid', '=', openid).executeTakeFirst();
+  return db
+    .selectFrom('oauth_binding')
+    .select(['id', 'user_id', 'unionid'])
+    .where('provider', '=', provider)
+    .where('openid', '=', openid)
+    .executeTakeFirst();
 }
 
 export async function updateBinding(db: Database, id: number, unionid: string): Promise<void> {
   await db.updateTable('oauth_binding').set({ unionid, updated_at: now() }).where('id', '=', id).execute();
 }
 
-export async function insertBinding(db: Database, binding: { provider: string; openid: string; unionid: string; user_id: number }): Promise<void> {
+export async function insertBinding(
+  db: Database,
+  binding: { provider: string; openid: string; unionid: string; user_id: number },
+): Promise<void> {
   const ts = now();
-  await db.insertInto('oauth_binding').values({ ...binding, created_at: ts, updated_at: ts }).execute();
+  await db
+    .insertInto('oauth_binding')
+    .values({ ...binding, created_at: ts, updated_at: ts })
+    .execute();
 }

@@ -8,25 +8,57 @@ import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { ApiError, Code, badGateway, badRequest, deadlineExceeded, notFound, unavailable } from '../../wire/errors';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import {
-  OrderStatus, VipAction, isPaymentProvider, orderStatusOptions, parseVipPlans, yuanToFen, type PaymentProviderName,
+  OrderStatus,
+  VipAction,
+  isPaymentProvider,
+  orderStatusOptions,
+  parseVipPlans,
+  yuanToFen,
+  type PaymentProviderName,
 } from '../../../shared/vip';
 import { optionLabel } from '../../../shared/constants';
 import { SHORT_DATE_FORMAT, formatDate } from '../../../shared/format';
 import { usernamesOf } from '../user/service';
 import { withdrawVip } from '../vip/service';
+import { ListPaymentNotificationReply, ListPaymentNotificationRequest } from '../../../shared/messages/payment';
 import {
-  ListPaymentNotificationReply, ListPaymentNotificationRequest,
-} from '../../../shared/messages/payment';
-import {
-  PROVIDER_LABELS, PaymentProviderError, assertNotifyAddress, listNotifications, offeredProviders, paymentProvider, recordNotification, registerNotifyRoutes, returnUrlOf,
+  PROVIDER_LABELS,
+  PaymentProviderError,
+  assertNotifyAddress,
+  listNotifications,
+  offeredProviders,
+  paymentProvider,
+  recordNotification,
+  registerNotifyRoutes,
+  returnUrlOf,
   type Device,
 } from '../payment/service';
 import {
-  CancelOrderRequest, CloseOrderRequest, CreateOrderRequest, GetOrderRequest, ListMyOrderRequest, ListOrderReply, ListOrderRequest, Order,
-  OrderDecisionRequest, PayOrderReply, PayOrderRequest,
+  CancelOrderRequest,
+  CloseOrderRequest,
+  CreateOrderRequest,
+  GetOrderRequest,
+  ListMyOrderRequest,
+  ListOrderReply,
+  ListOrderRequest,
+  Order,
+  OrderDecisionRequest,
+  PayOrderReply,
+  PayOrderRequest,
 } from '../../../shared/messages/order';
 import { abandonTrade, closePending, markPaid, settleNotification, syncWithProvider } from './settle';
-import { findOrder, findOrderByNo, findPendingOrder, insertOrder, listOrders, setClosed, setDeadline, setProvider, setRefunded, type OrderRow } from './store';
+import {
+  findOrder,
+  findOrderByNo,
+  findPendingOrder,
+  insertOrder,
+  listOrders,
+  setClosed,
+  setDeadline,
+  setProvider,
+  setRefunded,
+  type OrderRow,
+} from './store';
 
 // OrderAPI (ours, docs/api.md §10): a member orders a plan of the `vip` config (price and days
 // copied into the order), pays it with a provider the config offers, polls it, cancels it;
@@ -50,7 +82,11 @@ async function giveTransferTime(ctx: RpcContext, order: OrderRow, cfg: ConfigSna
   const expiresAt = deadline.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await setDeadline(trx, order.id, expiresAt);
-    await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id, expiresAt }, { runAfter: deadline, dedupeKey: `order.expire:${order.id}:${expiresAt}`, executor: trx });
+    await ctx.app.jobs.enqueue(
+      expireOrder,
+      { orderId: order.id, expiresAt },
+      { runAfter: deadline, dedupeKey: `order.expire:${order.id}:${expiresAt}`, executor: trx },
+    );
   });
 }
 const ORDER_NOT_FOUND = '订单不存在';
@@ -94,11 +130,16 @@ function providerFailure(ctx: RpcContext, provider: PaymentProviderName, error: 
   ctx.request.log.warn({ provider, failure: error.failure, detail: error.message }, 'payment provider call failed');
   const label = PROVIDER_LABELS[provider];
   switch (error.failure) {
-    case 'misconfigured': return unavailable(`${label}配置有误，请联系管理员`);
-    case 'rejected': return badGateway(`${label}拒绝了支付请求（${error.providerCode || '未知错误'}），请稍后再试或联系管理员`);
-    case 'timeout': return deadlineExceeded(`${label}响应超时，请稍后再试`);
-    case 'unreachable': return badGateway(`无法连接${label}，请稍后再试`);
-    case 'bad-answer': return badGateway(`${label}返回了无法识别的应答，请稍后再试`);
+    case 'misconfigured':
+      return unavailable(`${label}配置有误，请联系管理员`);
+    case 'rejected':
+      return badGateway(`${label}拒绝了支付请求（${error.providerCode || '未知错误'}），请稍后再试或联系管理员`);
+    case 'timeout':
+      return deadlineExceeded(`${label}响应超时，请稍后再试`);
+    case 'unreachable':
+      return badGateway(`无法连接${label}，请稍后再试`);
+    case 'bad-answer':
+      return badGateway(`${label}返回了无法识别的应答，请稍后再试`);
   }
 }
 
@@ -129,7 +170,10 @@ async function orderOr404(db: Database, id: number): Promise<OrderRow> {
 }
 
 /** The member's pending order for this plan when it still matches, else a new one (with its timeout job). */
-async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; days: number; amount: number }): Promise<OrderRow> {
+async function placeOrder(
+  ctx: RpcContext,
+  plan: { code: string; title: string; days: number; amount: number },
+): Promise<OrderRow> {
   const me = ctx.requireUser();
   const cfg = await ctx.app.settings.snapshot();
   const timeoutMinutes = Math.min(Math.max(cfg.int('pay', 'order_timeout'), 1), 1440);
@@ -138,16 +182,37 @@ async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; 
     try {
       return await ctx.db.transaction().execute(async (trx) => {
         const pending = await findPendingOrder(trx, me.id, plan.code);
-        if (pending && pending.amount === plan.amount && pending.days === plan.days && Date.parse(pending.expires_at) > Date.now()) return pending;
+        if (
+          pending &&
+          pending.amount === plan.amount &&
+          pending.days === plan.days &&
+          Date.parse(pending.expires_at) > Date.now()
+        )
+          return pending;
         // The plan changed (or the order is about to time out): the old order makes way.
         if (pending) await setClosed(trx, pending.id, 'replaced');
         const placedAt = new Date();
         const expiresAt = new Date(placedAt.getTime() + timeoutMinutes * 60_000);
-        const order = await insertOrder(trx, {
-          order_no: newOrderNo(), buyer_id: me.id, buyer_name: username, plan_code: plan.code, plan_title: plan.title,
-          days: plan.days, amount: plan.amount, expires_at: expiresAt.toISOString(), ip: ctx.ip,
-        }, placedAt);
-        await ctx.app.jobs.enqueue(expireOrder, { orderId: order.id, expiresAt: order.expires_at }, { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx });
+        const order = await insertOrder(
+          trx,
+          {
+            order_no: newOrderNo(),
+            buyer_id: me.id,
+            buyer_name: username,
+            plan_code: plan.code,
+            plan_title: plan.title,
+            days: plan.days,
+            amount: plan.amount,
+            expires_at: expiresAt.toISOString(),
+            ip: ctx.ip,
+          },
+          placedAt,
+        );
+        await ctx.app.jobs.enqueue(
+          expireOrder,
+          { orderId: order.id, expiresAt: order.expires_at },
+          { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx },
+        );
         return order;
       });
     } catch (error) {
@@ -161,179 +226,282 @@ async function placeOrder(ctx: RpcContext, plan: { code: string; title: string; 
 
 async function registerOrderRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   registerNotifyRoutes(app, ctx, settleNotification(ctx.db));
-  ctx.jobs.register(expireOrder, async ({ orderId, expiresAt }) => {
-    const order = await findOrder(ctx.db, orderId);
-    if (order?.status !== OrderStatus.Pending) return;
-    if (expiresAt && order.expires_at !== expiresAt) return;
-    await closePending(ctx, order, 'timeout', app.log);
-  }, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 5 });
+  ctx.jobs.register(
+    expireOrder,
+    async ({ orderId, expiresAt }) => {
+      const order = await findOrder(ctx.db, orderId);
+      if (order?.status !== OrderStatus.Pending) return;
+      if (expiresAt && order.expires_at !== expiresAt) return;
+      await closePending(ctx, order, 'timeout', app.log);
+    },
+    { concurrency: 2, timeoutMs: 60_000, maxAttempts: 5 },
+  );
 }
 
-export const orderService = defineService('OrderAPI', [
-  rpc('CreateOrder', {
-    http: 'POST /api/v1/order', request: CreateOrderRequest, response: Order, auth: 'login',
-    async handler(req, ctx) {
-      ctx.requireUser();
-      const cfg = await ctx.app.settings.snapshot();
-      if (!cfg.bool('vip', 'enable')) throw failedPrecondition('VIP会员暂未开放购买');
-      if (!offeredProviders(cfg).length) throw failedPrecondition('暂未开放在线支付，请联系管理员');
-      const plan = parseVipPlans(cfg.str('vip', 'plans')).find((p) => p.code === req.plan_code.trim());
-      if (!plan) throw badRequest('套餐不存在或已下架');
-      if (!Number.isFinite(req.price) || req.price <= 0) throw badRequest('价格无效（参数 price）');
-      const amount = yuanToFen(plan.price);
-      if (yuanToFen(req.price) !== amount) throw failedPrecondition('套餐价格已变更，请刷新页面后重新下单');
-      const order = await placeOrder(ctx, { code: plan.code, title: plan.title, days: plan.days, amount });
-      return orderView(order, false);
-    },
-  }),
+export const orderService = defineService(
+  'OrderAPI',
+  [
+    rpc('CreateOrder', {
+      http: 'POST /api/v1/order',
+      request: CreateOrderRequest,
+      response: Order,
+      auth: 'login',
+      async handler(req, ctx) {
+        ctx.requireUser();
+        const cfg = await ctx.app.settings.snapshot();
+        if (!cfg.bool('vip', 'enable')) throw failedPrecondition('VIP会员暂未开放购买');
+        if (!offeredProviders(cfg).length) throw failedPrecondition('暂未开放在线支付，请联系管理员');
+        const plan = parseVipPlans(cfg.str('vip', 'plans')).find((p) => p.code === req.plan_code.trim());
+        if (!plan) throw badRequest('套餐不存在或已下架');
+        if (!Number.isFinite(req.price) || req.price <= 0) throw badRequest('价格无效（参数 price）');
+        const amount = yuanToFen(plan.price);
+        if (yuanToFen(req.price) !== amount) throw failedPrecondition('套餐价格已变更，请刷新页面后重新下单');
+        const order = await placeOrder(ctx, { code: plan.code, title: plan.title, days: plan.days, amount });
+        return orderView(order, false);
+      },
+    }),
 
-  rpc('PayOrder', {
-    http: 'POST /api/v1/order/pay', request: PayOrderRequest, response: PayOrderReply, auth: 'login',
-    async handler(req, ctx) {
-      const order = await ownOrder(ctx, req.order_no);
-      if (order.status !== OrderStatus.Pending) throw failedPrecondition(notPendingMessage(order));
-      if (Date.parse(order.expires_at) <= Date.now()) throw failedPrecondition('订单已超时，请重新下单');
-      if (!isPaymentProvider(req.provider)) throw badRequest('请选择支付方式（参数 provider）');
-      const device: Device = req.device === 'mobile' ? 'mobile' : 'pc';
-      const cfg = await ctx.app.settings.snapshot();
-      if (!offeredProviders(cfg).includes(req.provider)) throw badRequest(`暂不支持${PROVIDER_LABELS[req.provider]}，请选择其他支付方式`);
-      let started;
-      try {
-        assertNotifyAddress(cfg, req.provider);
-        const provider = paymentProvider(cfg, ctx.app.payment, req.provider);
-        // A trade left open at another provider could take the same order's money twice.
-        if (order.provider && order.provider !== req.provider) await abandonTrade(ctx.app, order, ctx.request.log);
-        await setProvider(ctx.db, order.id, req.provider);
-        if (req.provider === 'manual') await giveTransferTime(ctx, order, cfg);
-        started = await provider.start({
-          orderNo: order.order_no, amount: order.amount, subject: `${cfg.str('system', 'sitename') || '魔豆文库'} ${order.plan_title}`,
-          expiresAt: new Date(order.expires_at), clientIp: ctx.ip, returnUrl: returnUrlOf(cfg, order.order_no),
-        }, device);
-      } catch (error) {
-        throw providerFailure(ctx, req.provider, error);
-      }
-      const current = (await findOrder(ctx.db, order.id)) ?? order;
-      return {
-        order: orderView(current, false),
-        provider: req.provider,
-        pay_url: started.kind === 'redirect' ? started.url : '',
-        code_url: started.kind === 'qrcode' ? started.codeUrl : '',
-        instructions: started.kind === 'instructions' ? started.text : '',
-      };
-    },
-  }),
-
-  rpc('CancelOrder', {
-    http: 'PUT /api/v1/order/cancel', request: CancelOrderRequest, response: Order, auth: 'login',
-    async handler(req, ctx) {
-      const order = await ownOrder(ctx, req.order_no);
-      if (order.status !== OrderStatus.Pending) throw failedPrecondition(`订单${optionLabel(orderStatusOptions, order.status)}，无法取消`);
-      return orderView(await closePending(ctx.app, order, 'cancel', ctx.request.log), false);
-    },
-  }),
-
-  rpc('GetOrder', {
-    http: 'GET /api/v1/order', request: GetOrderRequest, response: Order, auth: 'login', permission: '查看订单详情',
-    async handler(req, ctx) {
-      const me = ctx.requireUser();
-      const order = req.id > 0 ? await findOrder(ctx.db, req.id) : req.order_no.trim() ? await findOrderByNo(ctx.db, req.order_no.trim()) : undefined;
-      if (!order || (order.buyer_id !== me.id && !ctx.permitted)) throw notFound(ORDER_NOT_FOUND);
-      if (order.buyer_id !== me.id) return orderView(order, ctx.permitted);
-      // The member is back or polling: ask the provider when no notification came yet.
-      const current = await syncWithProvider(ctx.app, order, ctx.request.log);
-      return { ...orderView(current, ctx.permitted), instructions: await transferInstructions(ctx, current) };
-    },
-  }),
-
-  rpc('ListMyOrder', {
-    http: 'GET /api/v1/order/mine', request: ListMyOrderRequest, response: ListOrderReply, auth: 'login',
-    async handler(req, ctx) {
-      const me = ctx.requireUser();
-      const { rows, total } = await listOrders(ctx.db, {
-        buyerIds: [me.id], statuses: [...new Set(req.status)], providers: [], wd: '', createdFrom: null, createdTo: null, order: '', page: req.page, size: pageSize(req.size),
-      });
-      return { total, order: rows.map((row) => orderView(row, false)) };
-    },
-  }),
-
-  rpc('ListOrder', {
-    http: 'GET /api/v1/order/list', request: ListOrderRequest, response: ListOrderReply, auth: 'perm', permission: '获取订单列表',
-    async handler(req, ctx) {
-      const { rows, total } = await listOrders(ctx.db, {
-        buyerIds: positiveIds(req.user_id), statuses: [...new Set(req.status)], providers: [...new Set(req.provider.filter(Boolean))], wd: req.wd,
-        createdFrom: req.created_from, createdTo: req.created_to, order: req.order, page: req.page, size: pageSize(req.size),
-      });
-      return { total, order: rows.map((row) => orderView(row, true)) };
-    },
-  }),
-
-  rpc('CloseOrder', {
-    http: 'PUT /api/v1/order/close', request: CloseOrderRequest, auth: 'perm', permission: '关闭订单',
-    async handler(req, ctx) {
-      const ids = requireIds(req.id, '订单');
-      const reason = reasonOf(req.reason);
-      const orders = await Promise.all(ids.map((id) => orderOr404(ctx.db, id)));
-      const notPending = orders.find((o) => o.status !== OrderStatus.Pending);
-      if (notPending) throw failedPrecondition(`订单 ${notPending.order_no} ${optionLabel(orderStatusOptions, notPending.status)}，只能关闭待支付的订单`);
-      const note = await adminNote(ctx, '关闭', reason);
-      for (const order of orders) await closePending(ctx.app, order, 'admin', ctx.request.log, note);
-      return {};
-    },
-  }),
-
-  rpc('RefundOrder', {
-    http: 'PUT /api/v1/order/refund', request: OrderDecisionRequest, response: Order, auth: 'perm', permission: '订单退款',
-    async handler(req, ctx) {
-      const admin = ctx.requireUser();
-      const reason = reasonOf(req.reason, '退款原因');
-      const order = await orderOr404(ctx.db, req.id);
-      const note = await adminNote(ctx, '退款', reason);
-      await ctx.db.transaction().execute(async (trx) => {
-        const refunded = await setRefunded(trx, order.id, note);
-        if (!refunded) throw failedPrecondition('只有已支付的订单或关闭后到账的订单可以退款');
-        // Only a paid order granted days; a late payment on a closed order never did.
-        if (order.status === OrderStatus.Paid && order.vip_start_at && order.vip_end_at) {
-          await withdrawVip(trx, order.buyer_id, { from: order.vip_start_at, until: order.vip_end_at }, {
-            action: VipAction.Refund, orderId: order.id, operatorId: admin.id, reason,
-          });
+    rpc('PayOrder', {
+      http: 'POST /api/v1/order/pay',
+      request: PayOrderRequest,
+      response: PayOrderReply,
+      auth: 'login',
+      async handler(req, ctx) {
+        const order = await ownOrder(ctx, req.order_no);
+        if (order.status !== OrderStatus.Pending) throw failedPrecondition(notPendingMessage(order));
+        if (Date.parse(order.expires_at) <= Date.now()) throw failedPrecondition('订单已超时，请重新下单');
+        if (!isPaymentProvider(req.provider)) throw badRequest('请选择支付方式（参数 provider）');
+        const device: Device = req.device === 'mobile' ? 'mobile' : 'pc';
+        const cfg = await ctx.app.settings.snapshot();
+        if (!offeredProviders(cfg).includes(req.provider))
+          throw badRequest(`暂不支持${PROVIDER_LABELS[req.provider]}，请选择其他支付方式`);
+        let started;
+        try {
+          assertNotifyAddress(cfg, req.provider);
+          const provider = paymentProvider(cfg, ctx.app.payment, req.provider);
+          // A trade left open at another provider could take the same order's money twice.
+          if (order.provider && order.provider !== req.provider) await abandonTrade(ctx.app, order, ctx.request.log);
+          await setProvider(ctx.db, order.id, req.provider);
+          if (req.provider === 'manual') await giveTransferTime(ctx, order, cfg);
+          started = await provider.start(
+            {
+              orderNo: order.order_no,
+              amount: order.amount,
+              subject: `${cfg.str('system', 'sitename') || '魔豆文库'} ${order.plan_title}`,
+              expiresAt: new Date(order.expires_at),
+              clientIp: ctx.ip,
+              returnUrl: returnUrlOf(cfg, order.order_no),
+            },
+            device,
+          );
+        } catch (error) {
+          throw providerFailure(ctx, req.provider, error);
         }
-      });
-      return orderView(await orderOr404(ctx.db, order.id), true);
-    },
-  }),
+        const current = (await findOrder(ctx.db, order.id)) ?? order;
+        return {
+          order: orderView(current, false),
+          provider: req.provider,
+          pay_url: started.kind === 'redirect' ? started.url : '',
+          code_url: started.kind === 'qrcode' ? started.codeUrl : '',
+          instructions: started.kind === 'instructions' ? started.text : '',
+        };
+      },
+    }),
 
-  rpc('ConfirmOrder', {
-    http: 'PUT /api/v1/order/confirm', request: OrderDecisionRequest, response: Order, auth: 'perm', permission: '确认收款',
-    async handler(req, ctx) {
-      const admin = ctx.requireUser();
-      const reason = reasonOf(req.reason, '收款说明');
-      const order = await orderOr404(ctx.db, req.id);
-      const reopening = order.status === OrderStatus.Closed && order.late_paid === 1;
-      if (order.status !== OrderStatus.Pending && !reopening) throw failedPrecondition('只有待支付的订单或关闭后到账的订单可以确认收款');
-      const provider: PaymentProviderName = isPaymentProvider(order.provider) ? order.provider : 'manual';
-      const note = await adminNote(ctx, '确认收款', reason);
-      await ctx.db.transaction().execute(async (trx) => {
-        const paid = await markPaid(trx, order, {
-          provider, tradeNo: order.trade_no, amount: order.amount, paidAt: null, note,
-        }, reopening ? OrderStatus.Closed : OrderStatus.Pending);
-        if (!paid) throw failedPrecondition('订单状态已变化，请刷新后重试');
-        await recordNotification(trx, {
-          provider, order_no: order.order_no, order_id: order.id, trade_no: order.trade_no, amount: order.amount, outcome: 'paid',
-          reason: `管理员确认收款：${reason}`, raw: JSON.stringify({ confirmed_by: admin.id, reason }), ip: ctx.ip,
+    rpc('CancelOrder', {
+      http: 'PUT /api/v1/order/cancel',
+      request: CancelOrderRequest,
+      response: Order,
+      auth: 'login',
+      async handler(req, ctx) {
+        const order = await ownOrder(ctx, req.order_no);
+        if (order.status !== OrderStatus.Pending)
+          throw failedPrecondition(`订单${optionLabel(orderStatusOptions, order.status)}，无法取消`);
+        return orderView(await closePending(ctx.app, order, 'cancel', ctx.request.log), false);
+      },
+    }),
+
+    rpc('GetOrder', {
+      http: 'GET /api/v1/order',
+      request: GetOrderRequest,
+      response: Order,
+      auth: 'login',
+      permission: '查看订单详情',
+      async handler(req, ctx) {
+        const me = ctx.requireUser();
+        const order =
+          req.id > 0
+            ? await findOrder(ctx.db, req.id)
+            : req.order_no.trim()
+              ? await findOrderByNo(ctx.db, req.order_no.trim())
+              : undefined;
+        if (!order || (order.buyer_id !== me.id && !ctx.permitted)) throw notFound(ORDER_NOT_FOUND);
+        if (order.buyer_id !== me.id) return orderView(order, ctx.permitted);
+        // The member is back or polling: ask the provider when no notification came yet.
+        const current = await syncWithProvider(ctx.app, order, ctx.request.log);
+        return { ...orderView(current, ctx.permitted), instructions: await transferInstructions(ctx, current) };
+      },
+    }),
+
+    rpc('ListMyOrder', {
+      http: 'GET /api/v1/order/mine',
+      request: ListMyOrderRequest,
+      response: ListOrderReply,
+      auth: 'login',
+      async handler(req, ctx) {
+        const me = ctx.requireUser();
+        const { rows, total } = await listOrders(ctx.db, {
+          buyerIds: [me.id],
+          statuses: [...new Set(req.status)],
+          providers: [],
+          wd: '',
+          createdFrom: null,
+          createdTo: null,
+          order: '',
+          page: req.page,
+          size: pageSize(req.size),
         });
-      });
-      return orderView(await orderOr404(ctx.db, order.id), true);
-    },
-  }),
+        return { total, order: rows.map((row) => orderView(row, false)) };
+      },
+    }),
 
-  rpc('ListPaymentNotification', {
-    http: 'GET /api/v1/order/notification', request: ListPaymentNotificationRequest, response: ListPaymentNotificationReply, auth: 'perm', permission: '查看支付通知',
-    async handler(req, ctx) {
-      const { rows, total } = await listNotifications(ctx.db, {
-        orderNo: req.order_no.trim(), outcomes: [...new Set(req.outcome.filter(Boolean))], providers: [...new Set(req.provider.filter(Boolean))],
-        page: req.page, size: pageSize(req.size),
-      });
-      return { total, notification: rows };
-    },
-  }),
-], { routes: registerOrderRoutes });
+    rpc('ListOrder', {
+      http: 'GET /api/v1/order/list',
+      request: ListOrderRequest,
+      response: ListOrderReply,
+      auth: 'perm',
+      permission: '获取订单列表',
+      async handler(req, ctx) {
+        const { rows, total } = await listOrders(ctx.db, {
+          buyerIds: positiveIds(req.user_id),
+          statuses: [...new Set(req.status)],
+          providers: [...new Set(req.provider.filter(Boolean))],
+          wd: req.wd,
+          createdFrom: req.created_from,
+          createdTo: req.created_to,
+          order: req.order,
+          page: req.page,
+          size: pageSize(req.size),
+        });
+        return { total, order: rows.map((row) => orderView(row, true)) };
+      },
+    }),
+
+    rpc('CloseOrder', {
+      http: 'PUT /api/v1/order/close',
+      request: CloseOrderRequest,
+      auth: 'perm',
+      permission: '关闭订单',
+      async handler(req, ctx) {
+        const ids = requireIds(req.id, '订单');
+        const reason = reasonOf(req.reason);
+        const orders = await Promise.all(ids.map((id) => orderOr404(ctx.db, id)));
+        const notPending = orders.find((o) => o.status !== OrderStatus.Pending);
+        if (notPending)
+          throw failedPrecondition(
+            `订单 ${notPending.order_no} ${optionLabel(orderStatusOptions, notPending.status)}，只能关闭待支付的订单`,
+          );
+        const note = await adminNote(ctx, '关闭', reason);
+        for (const order of orders) await closePending(ctx.app, order, 'admin', ctx.request.log, note);
+        return {};
+      },
+    }),
+
+    rpc('RefundOrder', {
+      http: 'PUT /api/v1/order/refund',
+      request: OrderDecisionRequest,
+      response: Order,
+      auth: 'perm',
+      permission: '订单退款',
+      async handler(req, ctx) {
+        const admin = ctx.requireUser();
+        const reason = reasonOf(req.reason, '退款原因');
+        const order = await orderOr404(ctx.db, req.id);
+        const note = await adminNote(ctx, '退款', reason);
+        await ctx.db.transaction().execute(async (trx) => {
+          const refunded = await setRefunded(trx, order.id, note);
+          if (!refunded) throw failedPrecondition('只有已支付的订单或关闭后到账的订单可以退款');
+          // Only a paid order granted days; a late payment on a closed order never did.
+          if (order.status === OrderStatus.Paid && order.vip_start_at && order.vip_end_at) {
+            await withdrawVip(
+              trx,
+              order.buyer_id,
+              { from: order.vip_start_at, until: order.vip_end_at },
+              {
+                action: VipAction.Refund,
+                orderId: order.id,
+                operatorId: admin.id,
+                reason,
+              },
+            );
+          }
+        });
+        return orderView(await orderOr404(ctx.db, order.id), true);
+      },
+    }),
+
+    rpc('ConfirmOrder', {
+      http: 'PUT /api/v1/order/confirm',
+      request: OrderDecisionRequest,
+      response: Order,
+      auth: 'perm',
+      permission: '确认收款',
+      async handler(req, ctx) {
+        const admin = ctx.requireUser();
+        const reason = reasonOf(req.reason, '收款说明');
+        const order = await orderOr404(ctx.db, req.id);
+        const reopening = order.status === OrderStatus.Closed && order.late_paid === 1;
+        if (order.status !== OrderStatus.Pending && !reopening)
+          throw failedPrecondition('只有待支付的订单或关闭后到账的订单可以确认收款');
+        const provider: PaymentProviderName = isPaymentProvider(order.provider) ? order.provider : 'manual';
+        const note = await adminNote(ctx, '确认收款', reason);
+        await ctx.db.transaction().execute(async (trx) => {
+          const paid = await markPaid(
+            trx,
+            order,
+            {
+              provider,
+              tradeNo: order.trade_no,
+              amount: order.amount,
+              paidAt: null,
+              note,
+            },
+            reopening ? OrderStatus.Closed : OrderStatus.Pending,
+          );
+          if (!paid) throw failedPrecondition('订单状态已变化，请刷新后重试');
+          await recordNotification(trx, {
+            provider,
+            order_no: order.order_no,
+            order_id: order.id,
+            trade_no: order.trade_no,
+            amount: order.amount,
+            outcome: 'paid',
+            reason: `管理员确认收款：${reason}`,
+            raw: JSON.stringify({ confirmed_by: admin.id, reason }),
+            ip: ctx.ip,
+          });
+        });
+        return orderView(await orderOr404(ctx.db, order.id), true);
+      },
+    }),
+
+    rpc('ListPaymentNotification', {
+      http: 'GET /api/v1/order/notification',
+      request: ListPaymentNotificationRequest,
+      response: ListPaymentNotificationReply,
+      auth: 'perm',
+      permission: '查看支付通知',
+      async handler(req, ctx) {
+        const { rows, total } = await listNotifications(ctx.db, {
+          orderNo: req.order_no.trim(),
+          outcomes: [...new Set(req.outcome.filter(Boolean))],
+          providers: [...new Set(req.provider.filter(Boolean))],
+          page: req.page,
+          size: pageSize(req.size),
+        });
+        return { total, notification: rows };
+      },
+    }),
+  ],
+  { routes: registerOrderRoutes },
+);

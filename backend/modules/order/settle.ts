@@ -6,10 +6,24 @@ import { OrderStatus, VipAction, formatFen, type PaymentProviderName } from '../
 import { existingUserIds } from '../user/service';
 import { extendVip } from '../vip/service';
 import {
-  PaymentProviderError, paymentProvider, recordNotification,
-  type ConfirmedPayment, type NotifyingProviderName, type SettleResult, type VerifiedNotification,
+  PaymentProviderError,
+  paymentProvider,
+  recordNotification,
+  type ConfirmedPayment,
+  type NotifyingProviderName,
+  type SettleResult,
+  type VerifiedNotification,
 } from '../payment/service';
-import { claimCheck, findOrder, findOrderByNo, setClosed, setGrantedInterval, setLatePayment, setPaid, type OrderRow } from './store';
+import {
+  claimCheck,
+  findOrder,
+  findOrderByNo,
+  setClosed,
+  setGrantedInterval,
+  setLatePayment,
+  setPaid,
+  type OrderRow,
+} from './store';
 
 // Where every way of paying ends (docs/api.md §9): `markPaid` turns a pending order paid once
 // and extends the buyer's VIP period in the same transaction; notifications, the active
@@ -31,16 +45,27 @@ export interface PaymentFacts {
  * plan's days added to the buyer's period. False when the order was not in `from`: nothing
  * changed (a repeated or concurrent notification).
  */
-export async function markPaid(trx: Database, order: OrderRow, facts: PaymentFacts, from: OrderStatus = OrderStatus.Pending): Promise<boolean> {
+export async function markPaid(
+  trx: Database,
+  order: OrderRow,
+  facts: PaymentFacts,
+  from: OrderStatus = OrderStatus.Pending,
+): Promise<boolean> {
   const paid = await setPaid(trx, order.id, from, {
-    provider: facts.provider, trade_no: facts.tradeNo, paid_amount: facts.amount, paid_at: facts.paidAt ?? new Date().toISOString(),
+    provider: facts.provider,
+    trade_no: facts.tradeNo,
+    paid_amount: facts.amount,
+    paid_at: facts.paidAt ?? new Date().toISOString(),
     ...(facts.note ? { note: facts.note } : {}),
   });
   if (!paid) return false;
   // A buyer whose account was deleted meanwhile has no period to extend; the order is still paid.
   if ((await existingUserIds(trx, [order.buyer_id])).length) {
     const interval = await extendVip(trx, order.buyer_id, order.days, {
-      action: VipAction.Purchase, orderId: order.id, plan: { code: order.plan_code, title: order.plan_title }, reason: `订单 ${order.order_no}`,
+      action: VipAction.Purchase,
+      orderId: order.id,
+      plan: { code: order.plan_code, title: order.plan_title },
+      reason: `订单 ${order.order_no}`,
     });
     await setGrantedInterval(trx, order.id, interval);
   }
@@ -64,7 +89,10 @@ async function lockedOrder(trx: Database, orderNo: string): Promise<OrderRow | u
 
 /** Applies a confirmed payment to its order, inside `trx`; records what happened. */
 async function applyPayment(
-  trx: Database, provider: PaymentProviderName, payment: ConfirmedPayment, source: { raw: string; ip: string; via?: string },
+  trx: Database,
+  provider: PaymentProviderName,
+  payment: ConfirmedPayment,
+  source: { raw: string; ip: string; via?: string },
 ): Promise<SettleResult> {
   const order = await lockedOrder(trx, payment.orderNo);
   let result: SettleResult;
@@ -73,9 +101,18 @@ async function applyPayment(
   } else if (payment.amount !== order.amount) {
     result = { outcome: 'refused', reason: describeMismatch(payment, order) };
   } else if (order.status === OrderStatus.Pending) {
-    const paid = await markPaid(trx, order, { provider, tradeNo: payment.tradeNo, amount: payment.amount, paidAt: payment.paidAt });
+    const paid = await markPaid(trx, order, {
+      provider,
+      tradeNo: payment.tradeNo,
+      amount: payment.amount,
+      paidAt: payment.paidAt,
+    });
     result = paid ? { outcome: 'paid', reason: source.via ?? '' } : { outcome: 'repeated', reason: '订单状态已变化' };
-  } else if ((order.status === OrderStatus.Paid || order.status === OrderStatus.Refunded) && order.trade_no === payment.tradeNo && order.provider === provider) {
+  } else if (
+    (order.status === OrderStatus.Paid || order.status === OrderStatus.Refunded) &&
+    order.trade_no === payment.tradeNo &&
+    order.provider === provider
+  ) {
     result = { outcome: 'repeated', reason: '重复通知，订单已处理' };
   } else if (order.status === OrderStatus.Closed) {
     await setLatePayment(trx, order.id, { provider, trade_no: payment.tradeNo, paid_amount: payment.amount });
@@ -84,8 +121,15 @@ async function applyPayment(
     result = { outcome: 'late', reason: '订单已通过另一笔付款支付：请在商户平台退还这一笔' };
   }
   await recordNotification(trx, {
-    provider, order_no: payment.orderNo.slice(0, 64), order_id: order?.id ?? 0, trade_no: payment.tradeNo.slice(0, 64), amount: payment.amount,
-    outcome: result.outcome, reason: result.reason, raw: source.raw, ip: source.ip,
+    provider,
+    order_no: payment.orderNo.slice(0, 64),
+    order_id: order?.id ?? 0,
+    trade_no: payment.tradeNo.slice(0, 64),
+    amount: payment.amount,
+    outcome: result.outcome,
+    reason: result.reason,
+    raw: source.raw,
+    ip: source.ip,
   });
   return result;
 }
@@ -94,24 +138,38 @@ async function applyPayment(
 export function settleNotification(db: Database) {
   return (provider: NotifyingProviderName, notification: VerifiedNotification, ip: string): Promise<SettleResult> =>
     db.transaction().execute(async (trx) => {
-      if (notification.kind === 'paid') return applyPayment(trx, provider, notification.payment, { raw: notification.raw, ip });
+      if (notification.kind === 'paid')
+        return applyPayment(trx, provider, notification.payment, { raw: notification.raw, ip });
       const order = notification.orderNo ? await findOrderByNo(trx, notification.orderNo) : undefined;
       await recordNotification(trx, {
-        provider, order_no: notification.orderNo.slice(0, 64), order_id: order?.id ?? 0, trade_no: '', amount: 0,
-        outcome: 'ignored', reason: notification.reason, raw: notification.raw, ip,
+        provider,
+        order_no: notification.orderNo.slice(0, 64),
+        order_id: order?.id ?? 0,
+        trade_no: '',
+        amount: 0,
+        outcome: 'ignored',
+        reason: notification.reason,
+        raw: notification.raw,
+        ip,
       });
       return { outcome: 'ignored', reason: notification.reason };
     });
 }
 
-const isOnline = (provider: string): provider is NotifyingProviderName => provider === 'alipay' || provider === 'wechat';
+const isOnline = (provider: string): provider is NotifyingProviderName =>
+  provider === 'alipay' || provider === 'wechat';
 
 /**
  * The active query: asks the order's provider whether it was paid (no notification came,
  * the member is back or polling, the order is about to close), at most every 5 s per order.
  * Returns the order as it is afterwards. Provider failures are logged, never thrown.
  */
-export async function syncWithProvider(app: BackendContext, order: OrderRow, log: FastifyBaseLogger, force = false): Promise<OrderRow> {
+export async function syncWithProvider(
+  app: BackendContext,
+  order: OrderRow,
+  log: FastifyBaseLogger,
+  force = false,
+): Promise<OrderRow> {
   if (order.status !== OrderStatus.Pending || !isOnline(order.provider)) return order;
   if (!force && !(await claimCheck(app.db, order.id, CHECK_INTERVAL_MS))) return order;
   try {
@@ -119,11 +177,19 @@ export async function syncWithProvider(app: BackendContext, order: OrderRow, log
     const state = await provider.query(order.order_no);
     if (!state.paid) return order;
     const raw = JSON.stringify({ query: 'trade', provider: order.provider, payment: state.payment });
-    const result = await app.db.transaction().execute((trx) => applyPayment(trx, order.provider as PaymentProviderName, state.payment, { raw, ip: '', via: '主动查询' }));
-    if (result.outcome === 'refused') log.warn({ orderNo: order.order_no, reason: result.reason }, 'trade query result refused');
+    const result = await app.db
+      .transaction()
+      .execute((trx) =>
+        applyPayment(trx, order.provider as PaymentProviderName, state.payment, { raw, ip: '', via: '主动查询' }),
+      );
+    if (result.outcome === 'refused')
+      log.warn({ orderNo: order.order_no, reason: result.reason }, 'trade query result refused');
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    log.warn({ orderNo: order.order_no, provider: order.provider, failure: error.failure, detail: error.message }, 'payment trade query failed');
+    log.warn(
+      { orderNo: order.order_no, provider: order.provider, failure: error.failure, detail: error.message },
+      'payment trade query failed',
+    );
   }
   return (await findOrder(app.db, order.id)) ?? order;
 }
@@ -132,7 +198,13 @@ export async function syncWithProvider(app: BackendContext, order: OrderRow, log
  * Closes a pending order (member's cancel, admin's close, timeout): asks the provider first
  * (a payment made meanwhile wins), then closes the trade there so it takes no more money.
  */
-export async function closePending(app: BackendContext, order: OrderRow, reason: string, log: FastifyBaseLogger, note?: string): Promise<OrderRow> {
+export async function closePending(
+  app: BackendContext,
+  order: OrderRow,
+  reason: string,
+  log: FastifyBaseLogger,
+  note?: string,
+): Promise<OrderRow> {
   const synced = await syncWithProvider(app, order, log, true);
   if (synced.status !== OrderStatus.Pending) return synced;
   if (isOnline(order.provider)) {
@@ -141,7 +213,10 @@ export async function closePending(app: BackendContext, order: OrderRow, reason:
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       // A payment that still gets through arrives as a late notification, kept for the admin.
-      log.warn({ orderNo: order.order_no, provider: order.provider, failure: error.failure, detail: error.message }, 'closing the trade at the provider failed');
+      log.warn(
+        { orderNo: order.order_no, provider: order.provider, failure: error.failure, detail: error.message },
+        'closing the trade at the provider failed',
+      );
     }
   }
   await setClosed(app.db, order.id, reason, note);
@@ -155,6 +230,9 @@ export async function abandonTrade(app: BackendContext, order: OrderRow, log: Fa
     await paymentProvider(await app.settings.snapshot(), app.payment, order.provider).close(order.order_no);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    log.warn({ orderNo: order.order_no, provider: order.provider, detail: error.message }, 'closing the previous trade failed');
+    log.warn(
+      { orderNo: order.order_no, provider: order.provider, detail: error.message },
+      'closing the previous trade failed',
+    );
   }
 }

@@ -16,7 +16,11 @@ export const ORDER_SORT_COLUMNS = ['id', 'amount', 'status', 'created_at', 'paid
 /** `at`: when it is placed (its created_at), so that a deadline counted from it is exact. */
 export async function insertOrder(db: Database, values: NewOrder, at = new Date()): Promise<OrderRow> {
   const ts = at.toISOString();
-  return db.insertInto('orders').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('orders')
+    .values({ ...values, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findOrder(db: Database, id: number): Promise<OrderRow | undefined> {
@@ -28,8 +32,13 @@ export async function findOrderByNo(db: Database, orderNo: string): Promise<Orde
 }
 
 export async function findPendingOrder(db: Database, buyerId: number, planCode: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll()
-    .where('buyer_id', '=', buyerId).where('plan_code', '=', planCode).where('status', '=', OrderStatus.Pending).executeTakeFirst();
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('buyer_id', '=', buyerId)
+    .where('plan_code', '=', planCode)
+    .where('status', '=', OrderStatus.Pending)
+    .executeTakeFirst();
 }
 
 /** Appends a dated line to the admin's notes of the order. */
@@ -38,63 +47,122 @@ function withNote(note: string | undefined) {
 }
 
 /** pending (or closed with a late payment, when an admin re-opens it) → paid; false when it was not in `from`. */
-export async function setPaid(db: Database, id: number, from: OrderStatus, paid: {
-  provider: string; trade_no: string; paid_amount: number; paid_at: string; note?: string;
-}): Promise<boolean> {
+export async function setPaid(
+  db: Database,
+  id: number,
+  from: OrderStatus,
+  paid: {
+    provider: string;
+    trade_no: string;
+    paid_amount: number;
+    paid_at: string;
+    note?: string;
+  },
+): Promise<boolean> {
   const ts = now();
-  let query = db.updateTable('orders')
-    .set({ status: OrderStatus.Paid, provider: paid.provider, trade_no: paid.trade_no, paid_amount: paid.paid_amount, paid_at: paid.paid_at, late_paid: 0, updated_at: ts, ...withNote(paid.note) })
-    .where('id', '=', id).where('status', '=', from);
+  let query = db
+    .updateTable('orders')
+    .set({
+      status: OrderStatus.Paid,
+      provider: paid.provider,
+      trade_no: paid.trade_no,
+      paid_amount: paid.paid_amount,
+      paid_at: paid.paid_at,
+      late_paid: 0,
+      updated_at: ts,
+      ...withNote(paid.note),
+    })
+    .where('id', '=', id)
+    .where('status', '=', from);
   if (from === OrderStatus.Closed) query = query.where('late_paid', '=', 1);
   const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function setGrantedInterval(db: Database, id: number, interval: { from: string; until: string }): Promise<void> {
-  await db.updateTable('orders').set({ vip_start_at: interval.from, vip_end_at: interval.until }).where('id', '=', id).execute();
+export async function setGrantedInterval(
+  db: Database,
+  id: number,
+  interval: { from: string; until: string },
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ vip_start_at: interval.from, vip_end_at: interval.until })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** pending → closed; false when the order was no longer pending. */
 export async function setClosed(db: Database, id: number, reason: string, note?: string): Promise<boolean> {
   const ts = now();
-  const result = await db.updateTable('orders')
+  const result = await db
+    .updateTable('orders')
     .set({ status: OrderStatus.Closed, close_reason: reason, closed_at: ts, updated_at: ts, ...withNote(note) })
-    .where('id', '=', id).where('status', '=', OrderStatus.Pending).executeTakeFirst();
+    .where('id', '=', id)
+    .where('status', '=', OrderStatus.Pending)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** paid, or closed with a late payment → refunded; false otherwise. */
 export async function setRefunded(db: Database, id: number, note: string): Promise<boolean> {
   const ts = now();
-  const result = await db.updateTable('orders')
+  const result = await db
+    .updateTable('orders')
     .set({ status: OrderStatus.Refunded, refunded_at: ts, updated_at: ts, ...withNote(note) })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('status', '=', OrderStatus.Paid), eb.and([eb('status', '=', OrderStatus.Closed), eb('late_paid', '=', 1)])]))
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', OrderStatus.Paid),
+        eb.and([eb('status', '=', OrderStatus.Closed), eb('late_paid', '=', 1)]),
+      ]),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** A verified payment for a closed order: kept on the order for the admin to refund or re-open. */
-export async function setLatePayment(db: Database, id: number, late: { provider: string; trade_no: string; paid_amount: number }): Promise<void> {
-  await db.updateTable('orders').set({ ...late, late_paid: 1, updated_at: now() })
-    .where('id', '=', id).where('status', '=', OrderStatus.Closed).execute();
+export async function setLatePayment(
+  db: Database,
+  id: number,
+  late: { provider: string; trade_no: string; paid_amount: number },
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ ...late, late_paid: 1, updated_at: now() })
+    .where('id', '=', id)
+    .where('status', '=', OrderStatus.Closed)
+    .execute();
 }
 
 export async function setProvider(db: Database, id: number, provider: string): Promise<void> {
-  await db.updateTable('orders').set({ provider, updated_at: now() }).where('id', '=', id).where('status', '=', OrderStatus.Pending).execute();
+  await db
+    .updateTable('orders')
+    .set({ provider, updated_at: now() })
+    .where('id', '=', id)
+    .where('status', '=', OrderStatus.Pending)
+    .execute();
 }
 
 /** Moves a pending order's deadline (a transfer's own timeout). */
 export async function setDeadline(db: Database, id: number, expiresAt: string): Promise<void> {
-  await db.updateTable('orders').set({ expires_at: expiresAt, updated_at: now() }).where('id', '=', id).where('status', '=', OrderStatus.Pending).execute();
+  await db
+    .updateTable('orders')
+    .set({ expires_at: expiresAt, updated_at: now() })
+    .where('id', '=', id)
+    .where('status', '=', OrderStatus.Pending)
+    .execute();
 }
 
 /** Claims the right to ask the provider about this order now: at most once per `intervalMs`. */
 export async function claimCheck(db: Database, id: number, intervalMs: number): Promise<boolean> {
   const ts = new Date();
-  const result = await db.updateTable('orders').set({ checked_at: ts.toISOString() })
+  const result = await db
+    .updateTable('orders')
+    .set({ checked_at: ts.toISOString() })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', new Date(ts.getTime() - intervalMs).toISOString())]))
+    .where((eb) =>
+      eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', new Date(ts.getTime() - intervalMs).toISOString())]),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -120,11 +188,14 @@ export async function listOrders(db: Database, filter: OrderFilter) {
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo.toISOString());
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([like(db, 'order_no', pattern), like(db, 'buyer_name', pattern), like(db, 'trade_no', pattern)]));
+    query = query.where((eb) =>
+      eb.or([like(db, 'order_no', pattern), like(db, 'buyer_name', pattern), like(db, 'trade_no', pattern)]),
+    );
   }
   let rowsQuery = query.selectAll();
   const order = parseOrder(filter.order, ORDER_SORT_COLUMNS, { nullable: ['paid_at'] });
-  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }])
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }

@@ -3,7 +3,13 @@ import type { BackendContext } from '../../platform/context';
 import { clientIp } from '../../wire/rpc';
 import { notFound, unavailable } from '../../wire/errors';
 import { paymentProvider } from './setup';
-import { NotificationRefused, PaymentProviderError, type NotifyAnswer, type NotifyingProvider, type VerifiedNotification } from './providers/provider';
+import {
+  NotificationRefused,
+  PaymentProviderError,
+  type NotifyAnswer,
+  type NotifyingProvider,
+  type VerifiedNotification,
+} from './providers/provider';
 import { recordNotification } from './store';
 
 // `POST /api/v1/pay/notify/alipay|wechat`: public, but only a notification the provider
@@ -20,7 +26,11 @@ export interface SettleResult {
 }
 
 /** Applies a verified notification (and records it, in the same transaction as its effect). */
-export type Settle = (provider: NotifyingProviderName, notification: VerifiedNotification, ip: string) => Promise<SettleResult>;
+export type Settle = (
+  provider: NotifyingProviderName,
+  notification: VerifiedNotification,
+  ip: string,
+) => Promise<SettleResult>;
 
 function isNotifying(name: string): name is NotifyingProviderName {
   return name === 'alipay' || name === 'wechat';
@@ -53,15 +63,31 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: BackendContext, 
       verified = provider.verifyNotification({ headers: request.headers, body });
     } catch (error) {
       if (!(error instanceof NotificationRefused)) throw error;
-      request.log.warn({ provider: name, orderNo: error.orderNo, reason: error.message, ip }, 'payment notification refused');
-      await recordNotification(ctx.db, { provider: name, order_no: error.orderNo.slice(0, 64), order_id: 0, trade_no: '', amount: 0, outcome: 'refused', reason: error.message, raw: error.raw, ip });
+      request.log.warn(
+        { provider: name, orderNo: error.orderNo, reason: error.message, ip },
+        'payment notification refused',
+      );
+      await recordNotification(ctx.db, {
+        provider: name,
+        order_no: error.orderNo.slice(0, 64),
+        order_id: 0,
+        trade_no: '',
+        amount: 0,
+        outcome: 'refused',
+        reason: error.message,
+        raw: error.raw,
+        ip,
+      });
       return send(reply, provider.answer(false, error.message));
     }
     const result = await settle(name, verified, ip);
     if (result.outcome === 'refused') {
       request.log.warn({ provider: name, reason: result.reason, ip }, 'payment notification refused');
     } else if (result.outcome === 'late') {
-      request.log.warn({ provider: name, reason: result.reason }, 'payment arrived for an order that was no longer pending');
+      request.log.warn(
+        { provider: name, reason: result.reason },
+        'payment arrived for an order that was no longer pending',
+      );
     }
     return send(reply, provider.answer(result.outcome !== 'refused', result.reason));
   });

@@ -14,7 +14,11 @@ import { WechatPayProvider } from './providers/wechat';
 const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 const ALIPAY_SANDBOX_GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
 
-export const PROVIDER_LABELS: Record<PaymentProviderName, string> = { alipay: '支付宝', wechat: '微信支付', manual: '线下转账' };
+export const PROVIDER_LABELS: Record<PaymentProviderName, string> = {
+  alipay: '支付宝',
+  wechat: '微信支付',
+  manual: '线下转账',
+};
 
 /**
  * Chosen in `pay.provider` and configured, in our order; empty while `pay.enable` is off. The
@@ -27,7 +31,8 @@ export function offeredProviders(cfg: ConfigSnapshot): PaymentProviderName[] {
   });
 }
 
-const notifyBase = (cfg: ConfigSnapshot) => (cfg.str('pay', 'notify_url').trim() || cfg.siteOrigin()).replace(/\/+$/, '');
+const notifyBase = (cfg: ConfigSnapshot) =>
+  (cfg.str('pay', 'notify_url').trim() || cfg.siteOrigin()).replace(/\/+$/, '');
 
 /** `<pay.notify_url or system.domain>/api/v1/pay/notify/<provider>`. */
 export function notifyUrlOf(cfg: ConfigSnapshot, provider: PaymentProviderName): string {
@@ -36,7 +41,8 @@ export function notifyUrlOf(cfg: ConfigSnapshot, provider: PaymentProviderName):
 
 /** A provider that posts its results needs an address of this site to post them to (PaymentProviderError otherwise). */
 export function assertNotifyAddress(cfg: ConfigSnapshot, provider: PaymentProviderName): void {
-  if (provider !== 'manual' && !notifyBase(cfg)) throw new PaymentProviderError('misconfigured', '尚未配置网站域名或支付回调地址，收不到支付结果');
+  if (provider !== 'manual' && !notifyBase(cfg))
+    throw new PaymentProviderError('misconfigured', '尚未配置网站域名或支付回调地址，收不到支付结果');
 }
 
 /** Where the member's browser comes back: `pay.return_url`, else the checkout, with `order_no`. */
@@ -46,20 +52,34 @@ export function returnUrlOf(cfg: ConfigSnapshot, orderNo: string): string {
 }
 
 /** The provider built from the config; a PaymentProviderError('misconfigured') when its keys are unusable. */
-export function paymentProvider(cfg: ConfigSnapshot, endpoints: PaymentEndpoints, name: PaymentProviderName): PaymentProvider {
+export function paymentProvider(
+  cfg: ConfigSnapshot,
+  endpoints: PaymentEndpoints,
+  name: PaymentProviderName,
+): PaymentProvider {
   const pay = (key: string) => cfg.str('pay', key).trim();
   switch (name) {
     case 'alipay':
       return new AlipayProvider({
-        appId: pay('alipay_app_id'), privateKey: pay('alipay_private_key'), alipayPublicKey: pay('alipay_public_key'),
+        appId: pay('alipay_app_id'),
+        privateKey: pay('alipay_private_key'),
+        alipayPublicKey: pay('alipay_public_key'),
         gateway: endpoints.alipayGatewayUrl ?? (cfg.bool('pay', 'sandbox') ? ALIPAY_SANDBOX_GATEWAY : ALIPAY_GATEWAY),
-        timeoutMs: endpoints.timeoutMs, notifyUrl: notifyUrlOf(cfg, 'alipay'),
+        timeoutMs: endpoints.timeoutMs,
+        notifyUrl: notifyUrlOf(cfg, 'alipay'),
       });
     case 'wechat':
       return new WechatPayProvider({
-        appId: pay('wechat_app_id'), mchId: pay('wechat_mch_id'), serialNo: pay('wechat_serial_no'), privateKey: pay('wechat_private_key'),
-        apiV3Key: cfg.str('pay', 'wechat_api_v3_key'), platformKey: pay('wechat_public_key'), platformKeyId: pay('wechat_public_key_id'),
-        apiUrl: endpoints.wechatApiUrl, timeoutMs: endpoints.timeoutMs, notifyUrl: notifyUrlOf(cfg, 'wechat'),
+        appId: pay('wechat_app_id'),
+        mchId: pay('wechat_mch_id'),
+        serialNo: pay('wechat_serial_no'),
+        privateKey: pay('wechat_private_key'),
+        apiV3Key: cfg.str('pay', 'wechat_api_v3_key'),
+        platformKey: pay('wechat_public_key'),
+        platformKeyId: pay('wechat_public_key_id'),
+        apiUrl: endpoints.wechatApiUrl,
+        timeoutMs: endpoints.timeoutMs,
+        notifyUrl: notifyUrlOf(cfg, 'wechat'),
       });
     case 'manual':
       return new ManualProvider(cfg.str('pay', 'manual_instructions'));
@@ -85,8 +105,10 @@ const PUBLIC_KEY_PROBLEM = '不是有效的公钥或证书（PEM 或 base64）';
  */
 export const PAY_KEY_RULES: Record<string, (value: string) => string | null> = {
   'pay.wechat_api_v3_key': (v) => (v === '' || Buffer.byteLength(v, 'utf8') === 32 ? null : '应为 32 个字符'),
-  'pay.alipay_private_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM)),
-  'pay.wechat_private_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM)),
+  'pay.alipay_private_key': (v) =>
+    v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM),
+  'pay.wechat_private_key': (v) =>
+    v.trim() === '' ? null : keyProblem(() => readPrivateKey(v, ''), PRIVATE_KEY_PROBLEM),
   'pay.alipay_public_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPublicKey(v, ''), PUBLIC_KEY_PROBLEM)),
   'pay.wechat_public_key': (v) => (v.trim() === '' ? null : keyProblem(() => readPublicKey(v, ''), PUBLIC_KEY_PROBLEM)),
 };

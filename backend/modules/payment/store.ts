@@ -9,13 +9,20 @@ import { applyPaging, countOf } from '../../wire/request';
 export type NotificationRecord = Omit<Insertable<PaymentNotificationTable>, 'id' | 'created_at'>;
 
 export async function recordNotification(db: Database, record: NotificationRecord): Promise<void> {
-  await db.insertInto('payment_notification').values({ ...record, created_at: now() }).execute();
+  await db
+    .insertInto('payment_notification')
+    .values({ ...record, created_at: now() })
+    .execute();
 }
 
-export async function listNotifications(db: Database, filter: { orderNo: string; outcomes: string[]; providers: string[]; page: number; size: number }) {
+export async function listNotifications(
+  db: Database,
+  filter: { orderNo: string; outcomes: string[]; providers: string[]; page: number; size: number },
+) {
   let query = db.selectFrom('payment_notification');
   if (filter.orderNo) query = query.where('order_no', '=', filter.orderNo);
-  if (filter.outcomes.length) query = query.where('outcome', 'in', filter.outcomes as PaymentNotificationTable['outcome'][]);
+  if (filter.outcomes.length)
+    query = query.where('outcome', 'in', filter.outcomes as PaymentNotificationTable['outcome'][]);
   if (filter.providers.length) query = query.where('provider', 'in', filter.providers);
   const rows = await applyPaging(query.selectAll().orderBy('id', 'desc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

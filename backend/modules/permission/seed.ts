@@ -9,12 +9,23 @@ import type { PermissionSeed } from '../../platform/rpc';
 export async function seedPermissions(db: Database, permissions: readonly PermissionSeed[]): Promise<void> {
   const ts = now();
   for (const p of permissions) {
-    const existing = await db.selectFrom('permission').select(['id', 'title'])
-      .where('method', '=', p.method).where('path', '=', p.path).executeTakeFirst();
+    const existing = await db
+      .selectFrom('permission')
+      .select(['id', 'title'])
+      .where('method', '=', p.method)
+      .where('path', '=', p.path)
+      .executeTakeFirst();
     if (!existing) {
-      await db.insertInto('permission').values({ method: p.method, path: p.path, title: p.title, created_at: ts, updated_at: ts }).execute();
+      await db
+        .insertInto('permission')
+        .values({ method: p.method, path: p.path, title: p.title, created_at: ts, updated_at: ts })
+        .execute();
     } else if (!existing.title) {
-      await db.updateTable('permission').set({ title: p.title, updated_at: ts }).where('id', '=', existing.id).execute();
+      await db
+        .updateTable('permission')
+        .set({ title: p.title, updated_at: ts })
+        .where('id', '=', existing.id)
+        .execute();
     }
   }
 }

@@ -10,12 +10,24 @@ import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request'
 export const permissionOr404 = (db: Database, id: number) => rowOr404(db, 'permission', id, '权限不存在');
 
 /** Renames a permission; false when there is no such row. */
-export async function describePermission(db: Database, id: number, title: string, description: string): Promise<boolean> {
-  const result = await db.updateTable('permission').set({ title, description, updated_at: now() }).where('id', '=', id).executeTakeFirst();
+export async function describePermission(
+  db: Database,
+  id: number,
+  title: string,
+  description: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('permission')
+    .set({ title, description, updated_at: now() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0;
 }
 
-export async function listPermissions(db: Database, filter: { methods: string[]; wd: string; path: string; page: number; size: number }) {
+export async function listPermissions(
+  db: Database,
+  filter: { methods: string[]; wd: string; path: string; page: number; size: number },
+) {
   let query = db.selectFrom('permission');
   if (filter.methods.length) query = query.where(sql<string>`upper(method)`, 'in', filter.methods);
   const likes: [string, string][] = [];
@@ -29,6 +41,10 @@ export async function listPermissions(db: Database, filter: { methods: string[];
 
 /** Do all of these (distinct) ids name permission rows? */
 export async function permissionsExist(db: Database, ids: number[]): Promise<boolean> {
-  const { n } = await db.selectFrom('permission').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'in', ids).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('permission')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
   return Number(n) === ids.length;
 }

@@ -6,8 +6,21 @@ import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkText, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, usernamesOf } from '../user/service';
-import { CreatePunishmentRequest, ListPunishmentReply, ListPunishmentRequest, Punishment } from '../../../shared/messages/punishment';
-import { PUNISHMENT_COLUMNS, PunishmentType, insertPunishments, listPunishments, operatorsOf, punishmentOr404, updatePunishment } from './store';
+import {
+  CreatePunishmentRequest,
+  ListPunishmentReply,
+  ListPunishmentRequest,
+  Punishment,
+} from '../../../shared/messages/punishment';
+import {
+  PUNISHMENT_COLUMNS,
+  PunishmentType,
+  insertPunishments,
+  listPunishments,
+  operatorsOf,
+  punishmentOr404,
+  updatePunishment,
+} from './store';
 
 // PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
 
@@ -46,7 +59,10 @@ async function withUsernames<T extends object>(db: Database, rows: T[], userIds:
 
 export const punishmentService = defineService('PunishmentAPI', [
   rpc('CreatePunishment', {
-    http: 'POST /api/v1/punishment', request: CreatePunishmentRequest, auth: 'perm', permission: '添加用户处罚',
+    http: 'POST /api/v1/punishment',
+    request: CreatePunishmentRequest,
+    auth: 'perm',
+    permission: '添加用户处罚',
     async handler(req, ctx) {
       const admin = ctx.requireUser();
       const userIds = positiveIds(req.user_id);
@@ -57,16 +73,27 @@ export const punishmentService = defineService('PunishmentAPI', [
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
       const targets = userIds.filter((id) => id !== SUPER_USER_ID); // the super user can never be punished
-      const rows = targets.flatMap((userId) => types.map((type) => ({
-        user_id: userId, type, enable: flag(req.enable), end_time: endTime, reason, remark, operators: operators('', admin.id, Action.Create),
-      })));
+      const rows = targets.flatMap((userId) =>
+        types.map((type) => ({
+          user_id: userId,
+          type,
+          enable: flag(req.enable),
+          end_time: endTime,
+          reason,
+          remark,
+          operators: operators('', admin.id, Action.Create),
+        })),
+      );
       await ctx.db.transaction().execute((trx) => insertPunishments(trx, rows));
       return {};
     },
   }),
 
   rpc('UpdatePunishment', {
-    http: 'PUT /api/v1/punishment', request: Punishment, auth: 'perm', permission: '更新用户处罚',
+    http: 'PUT /api/v1/punishment',
+    request: Punishment,
+    auth: 'perm',
+    permission: '更新用户处罚',
     async handler(req, ctx) {
       const admin = ctx.requireUser();
       if (req.id <= 0) throw badRequest('请选择处罚记录（参数 id）');
@@ -79,7 +106,12 @@ export const punishmentService = defineService('PunishmentAPI', [
       if (userId === SUPER_USER_ID) throw badRequest('不能处罚超级管理员');
       if (!(await existingUserIds(ctx.db, [userId])).length) throw badRequest('用户不存在');
       await updatePunishment(ctx.db, req.id, {
-        user_id: userId, type: type!, enable: flag(req.enable), end_time: endTime, reason, remark,
+        user_id: userId,
+        type: type!,
+        enable: flag(req.enable),
+        end_time: endTime,
+        reason,
+        remark,
         operators: operators(current.operators, admin.id, Action.Update),
       });
       return {};
@@ -87,7 +119,11 @@ export const punishmentService = defineService('PunishmentAPI', [
   }),
 
   rpc('GetPunishment', {
-    http: 'GET /api/v1/punishment', request: IdRequest('GetPunishmentRequest'), response: Punishment, auth: 'perm', permission: '获取单个处罚信息',
+    http: 'GET /api/v1/punishment',
+    request: IdRequest('GetPunishmentRequest'),
+    response: Punishment,
+    auth: 'perm',
+    permission: '获取单个处罚信息',
     async handler(req, ctx) {
       const row = await punishmentOr404(ctx.db, req.id);
       return (await withUsernames(ctx.db, [row], [row.user_id]))[0]!;
@@ -95,7 +131,11 @@ export const punishmentService = defineService('PunishmentAPI', [
   }),
 
   rpc('ListPunishment', {
-    http: 'GET /api/v1/punishment/list', request: ListPunishmentRequest, response: ListPunishmentReply, auth: 'perm', permission: '获取用户处罚列表',
+    http: 'GET /api/v1/punishment/list',
+    request: ListPunishmentRequest,
+    response: ListPunishmentReply,
+    auth: 'perm',
+    permission: '获取用户处罚列表',
     async handler(req, ctx) {
       const { rows, total } = await listPunishments(ctx.db, {
         userIds: positiveIds(req.user_id),
@@ -107,19 +147,29 @@ export const punishmentService = defineService('PunishmentAPI', [
         size: req.size,
       });
       const fields = selectedFields(req.field, PUNISHMENT_COLUMNS);
-      const punishment = await withUsernames(ctx.db, rows.map((r) => pick(r, fields)), rows.map((r) => r.user_id));
+      const punishment = await withUsernames(
+        ctx.db,
+        rows.map((r) => pick(r, fields)),
+        rows.map((r) => r.user_id),
+      );
       return { punishment, total };
     },
   }),
 
   rpc('CancelPunishment', {
-    http: 'PUT /api/v1/punishment/cancel', request: IdsRequest('CancelPunishmentRequest'), auth: 'perm', permission: '取消用户处罚',
+    http: 'PUT /api/v1/punishment/cancel',
+    request: IdsRequest('CancelPunishmentRequest'),
+    auth: 'perm',
+    permission: '取消用户处罚',
     async handler(req, ctx) {
       const admin = ctx.requireUser();
       const ids = requireIds(req.id, '处罚记录');
       await ctx.db.transaction().execute(async (trx) => {
         for (const row of await operatorsOf(trx, ids)) {
-          await updatePunishment(trx, row.id, { enable: 0, operators: operators(row.operators, admin.id, Action.Cancel) });
+          await updatePunishment(trx, row.id, {
+            enable: 0,
+            operators: operators(row.operators, admin.id, Action.Cancel),
+          });
         }
       });
       return {};

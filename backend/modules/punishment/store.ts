@@ -8,10 +8,28 @@ import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../w
 // The `punishment` table: restrictions of a user, each with its type, end and the history
 // of the admins who touched it (`operators`).
 
-export const PUNISHMENT_COLUMNS = ['id', 'user_id', 'type', 'enable', 'end_time', 'operators', 'remark', 'reason', 'created_at', 'updated_at'];
+export const PUNISHMENT_COLUMNS = [
+  'id',
+  'user_id',
+  'type',
+  'enable',
+  'end_time',
+  'operators',
+  'remark',
+  'reason',
+  'created_at',
+  'updated_at',
+];
 
 /** Punishment types (endpoints.md §5.6): a disabled account is barred from everything. */
-export const PunishmentType = { Disabled: 1, NoComment: 2, NoUpload: 3, NoDownload: 4, NoFavorite: 5, NoArticle: 6 } as const;
+export const PunishmentType = {
+  Disabled: 1,
+  NoComment: 2,
+  NoUpload: 3,
+  NoDownload: 4,
+  NoFavorite: 5,
+  NoArticle: 6,
+} as const;
 export type PunishmentType = (typeof PunishmentType)[keyof typeof PunishmentType];
 
 type PunishmentColumns = Omit<Insertable<PunishmentTable>, 'id' | 'created_at' | 'updated_at'>;
@@ -20,20 +38,37 @@ export const punishmentOr404 = (db: Database, id: number) => rowOr404(db, 'punis
 
 export async function insertPunishments(db: Database, rows: PunishmentColumns[]): Promise<void> {
   const ts = now();
-  for (const row of rows) await db.insertInto('punishment').values({ ...row, created_at: ts, updated_at: ts }).execute();
+  for (const row of rows)
+    await db
+      .insertInto('punishment')
+      .values({ ...row, created_at: ts, updated_at: ts })
+      .execute();
 }
 
 export async function updatePunishment(db: Database, id: number, columns: Partial<PunishmentColumns>): Promise<void> {
-  await db.updateTable('punishment').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('punishment')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function operatorsOf(db: Database, ids: number[]) {
   return db.selectFrom('punishment').select(['id', 'operators']).where('id', 'in', ids).execute();
 }
 
-export async function listPunishments(db: Database, filter: {
-  userIds: number[]; types: number[]; enable: number[]; wd: string; order: string; page: number; size: number;
-}) {
+export async function listPunishments(
+  db: Database,
+  filter: {
+    userIds: number[];
+    types: number[];
+    enable: number[];
+    wd: string;
+    order: string;
+    page: number;
+    size: number;
+  },
+) {
   let query = db.selectFrom('punishment');
   if (filter.userIds.length) query = query.where('user_id', 'in', filter.userIds);
   if (filter.types.length) query = query.where('type', 'in', filter.types);
@@ -44,7 +79,8 @@ export async function listPunishments(db: Database, filter: {
   }
   let rowsQuery = query.selectAll();
   const order = parseOrder(filter.order, PUNISHMENT_COLUMNS, { nullable: ['end_time'] });
-  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }])
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
 }
@@ -52,8 +88,11 @@ export async function listPunishments(db: Database, filter: {
 /** Punishment types currently active for a user (user 1 is never punished). */
 async function activePunishments(db: Database, userId: number): Promise<Set<number>> {
   if (userId === SUPER_USER_ID) return new Set();
-  const rows = await db.selectFrom('punishment').select('type')
-    .where('user_id', '=', userId).where('enable', '=', 1)
+  const rows = await db
+    .selectFrom('punishment')
+    .select('type')
+    .where('user_id', '=', userId)
+    .where('enable', '=', 1)
     .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))
     .execute();
   return new Set(rows.map((r) => r.type));
@@ -71,9 +110,14 @@ export async function isBarred(db: Database, userId: number, type: PunishmentTyp
  */
 export async function barReason(db: Database, userId: number, type: PunishmentType): Promise<string | null> {
   if (userId === SUPER_USER_ID) return null;
-  const row = await db.selectFrom('punishment').select('reason')
-    .where('user_id', '=', userId).where('enable', '=', 1).where('type', 'in', [PunishmentType.Disabled, type])
+  const row = await db
+    .selectFrom('punishment')
+    .select('reason')
+    .where('user_id', '=', userId)
+    .where('enable', '=', 1)
+    .where('type', 'in', [PunishmentType.Disabled, type])
     .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))
-    .orderBy('id', 'desc').executeTakeFirst();
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
   return row ? row.reason : null;
 }

@@ -14,7 +14,8 @@ import { ListReportReply, ListReportRequest, Report } from '../../../shared/mess
 import { deleteReports, handleReport, insertReport, listReports, reportOr404 } from './store';
 
 // ReportAPI: readers report a document or an article (docs/product.md §9's six reasons, and ours:
-// 侵权（版权）, which must say who holds the rights) with their own words; admins list the reports and mark them handled with a note. A reader has at most one
+// 侵权（版权）, which must say who holds the rights) with their own words; admins list the reports and mark them handled with
+// a note. A reader has at most one
 // open report per item. Each kind of item comes through its own module's service.
 
 const REASONS = reportReasonOptions.map((o) => o.value);
@@ -29,8 +30,10 @@ interface ReportTarget {
 const TARGETS: Readonly<Record<number, ReportTarget>> = {
   [TargetType.Document]: {
     noun: '文档',
-    open: async (db, ids) => new Map((await documentsByIds(db, ids)).filter(isPublic).map((d) => [d.id, { title: d.title }])),
-    titles: async (db, ids) => new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
+    open: async (db, ids) =>
+      new Map((await documentsByIds(db, ids)).filter(isPublic).map((d) => [d.id, { title: d.title }])),
+    titles: async (db, ids) =>
+      new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
   },
   [TargetType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
 };
@@ -43,10 +46,13 @@ function checkRemark(value: string, label: string): string {
 
 export const reportService = defineService('ReportAPI', [
   rpc('CreateReport', {
-    http: 'POST /api/v1/report', request: Report, auth: 'login',
+    http: 'POST /api/v1/report',
+    request: Report,
+    auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
-      if (req.type !== TargetType.Document && req.type !== TargetType.Article) throw badRequest('举报类型必须是 0（文档）或 1（文章）');
+      if (req.type !== TargetType.Document && req.type !== TargetType.Article)
+        throw badRequest('举报类型必须是 0（文档）或 1（文章）');
       const target = TARGETS[req.type];
       const noun = target?.noun ?? '文档';
       if (req.document_id <= 0) throw badRequest(`${noun}参数不正确`);
@@ -58,26 +64,44 @@ export const reportService = defineService('ReportAPI', [
       const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
       if (!info) throw notFound(`${noun}不存在`);
       const username = (await usernamesOf(ctx.db, [me.id])).get(me.id) ?? '';
-      await mapUnique(insertReport(ctx.db, {
-        document_id: req.document_id, type: req.type, user_id: me.id, username, reason: req.reason, document_title: info.title, description,
-      }), `您已举报过当前${noun}，请等待处理`);
+      await mapUnique(
+        insertReport(ctx.db, {
+          document_id: req.document_id,
+          type: req.type,
+          user_id: me.id,
+          username,
+          reason: req.reason,
+          document_title: info.title,
+          description,
+        }),
+        `您已举报过当前${noun}，请等待处理`,
+      );
       return {};
     },
   }),
 
   rpc('UpdateReport', {
-    http: 'PUT /api/v1/report', request: Report, auth: 'perm', permission: '处理举报内容',
+    http: 'PUT /api/v1/report',
+    request: Report,
+    auth: 'perm',
+    permission: '处理举报内容',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择举报（参数 id）');
       const remark = checkRemark(req.remark, '处理备注');
       const current = await reportOr404(ctx.db, req.id);
-      await mapUnique(handleReport(ctx.db, current.id, { status: flag(req.status), remark }), '该用户对同一内容还有未处理的举报');
+      await mapUnique(
+        handleReport(ctx.db, current.id, { status: flag(req.status), remark }),
+        '该用户对同一内容还有未处理的举报',
+      );
       return {};
     },
   }),
 
   rpc('DeleteReport', {
-    http: 'DELETE /api/v1/report', request: IdsRequest('DeleteReportRequest'), auth: 'perm', permission: '删除举报内容',
+    http: 'DELETE /api/v1/report',
+    request: IdsRequest('DeleteReportRequest'),
+    auth: 'perm',
+    permission: '删除举报内容',
     async handler(req, ctx) {
       await deleteReports(ctx.db, requireIds(req.id, '举报'));
       return {};
@@ -85,7 +109,11 @@ export const reportService = defineService('ReportAPI', [
   }),
 
   rpc('ListReport', {
-    http: 'GET /api/v1/report/list', request: ListReportRequest, response: ListReportReply, auth: 'perm', permission: '查询举报列表',
+    http: 'GET /api/v1/report/list',
+    request: ListReportRequest,
+    response: ListReportReply,
+    auth: 'perm',
+    permission: '查询举报列表',
     async handler(req, ctx) {
       const { rows, total } = await listReports(ctx.db, {
         statuses: [...new Set(req.status.map((s) => flag(s)))],
@@ -96,7 +124,10 @@ export const reportService = defineService('ReportAPI', [
       });
       const uuids = new Map<string, string>();
       for (const [type, target] of Object.entries(TARGETS)) {
-        const titles = await target.titles(ctx.db, rows.filter((r) => r.type === Number(type)).map((r) => r.document_id));
+        const titles = await target.titles(
+          ctx.db,
+          rows.filter((r) => r.type === Number(type)).map((r) => r.document_id),
+        );
         for (const [id, t] of titles) uuids.set(`${type}:${id}`, t.identifier);
       }
       return { report: rows.map((r) => ({ ...r, document_uuid: uuids.get(`${r.type}:${r.document_id}`) })), total };

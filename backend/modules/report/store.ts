@@ -14,18 +14,35 @@ export const reportOr404 = (db: Database, id: number) => rowOr404(db, 'report', 
 
 export async function insertReport(db: Database, report: NewReport): Promise<void> {
   const ts = now();
-  await db.insertInto('report').values({ ...report, status: 0, remark: '', created_at: ts, updated_at: ts }).execute();
+  await db
+    .insertInto('report')
+    .values({ ...report, status: 0, remark: '', created_at: ts, updated_at: ts })
+    .execute();
 }
 
-export async function handleReport(db: Database, id: number, columns: { status: number; remark: string }): Promise<void> {
-  await db.updateTable('report').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+export async function handleReport(
+  db: Database,
+  id: number,
+  columns: { status: number; remark: string },
+): Promise<void> {
+  await db
+    .updateTable('report')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteReports(db: Database, ids: readonly number[]): Promise<void> {
-  await db.deleteFrom('report').where('id', 'in', [...ids]).execute();
+  await db
+    .deleteFrom('report')
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
-export async function listReports(db: Database, filter: { statuses: number[]; types: number[]; wd: string; page: number; size: number }) {
+export async function listReports(
+  db: Database,
+  filter: { statuses: number[]; types: number[]; wd: string; page: number; size: number },
+) {
   let query = db.selectFrom('report');
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.types.length) query = query.where('type', 'in', filter.types);

@@ -25,9 +25,13 @@ export async function purgeExpiredSearchRecords(app: BackendContext, at = new Da
 
 /** Registers the job and queues a run now; called once per app before the queue starts. */
 export async function schedulePurge(app: BackendContext): Promise<void> {
-  app.jobs.register(purgeSearchRecords, async () => {
-    await purgeExpiredSearchRecords(app);
-    await enqueuePurge(app, new Date(Date.now() + DAY_MS));
-  }, { timeoutMs: 5 * 60_000 });
+  app.jobs.register(
+    purgeSearchRecords,
+    async () => {
+      await purgeExpiredSearchRecords(app);
+      await enqueuePurge(app, new Date(Date.now() + DAY_MS));
+    },
+    { timeoutMs: 5 * 60_000 },
+  );
   await enqueuePurge(app, new Date());
 }

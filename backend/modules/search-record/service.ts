@@ -18,10 +18,16 @@ const MAX_PAGE = 10_000;
 export async function recordSearch(app: BackendContext, record: NewSearchRecord): Promise<void> {
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return;
-  await insertSearchRecord(app.db, { ...record, keywords: [...record.keywords].slice(0, 255).join(''), userAgent: record.userAgent.slice(0, 512) });
+  await insertSearchRecord(app.db, {
+    ...record,
+    keywords: [...record.keywords].slice(0, 255).join(''),
+    userAgent: record.userAgent.slice(0, 512),
+  });
 }
 
-/** The `created_at` filter of a search request: one or two dates in most formats, server-local; the end defaults to now. */
+/**
+ * The `created_at` filter of a search request: one or two dates in most formats, server-local; the end defaults to now.
+ */
 export function createdRange(values: readonly string[]): Pick<SearchFilters, 'createdFrom' | 'createdTo'> {
   const [from, to] = values.map((v) => dayjs(v.trim())).map((d) => (d.isValid() ? d : null));
   if (!from) return {};
@@ -50,22 +56,40 @@ export interface SiteSearch<Row, Shown> {
  * A search of the site as the contract pages it (10 a page, at most `display.max_search_pages`
  * pages), logged with the caller, the total and the seconds it took.
  */
-export async function loggedSearch<Row, Shown>(ctx: RpcContext, search: SiteSearch<Row, Shown>): Promise<{ total: number; spend: string; shown: Shown[] }> {
+export async function loggedSearch<Row, Shown>(
+  ctx: RpcContext,
+  search: SiteSearch<Row, Shown>,
+): Promise<{ total: number; spend: string; shown: Shown[] }> {
   const started = performance.now();
   const maxPages = (await ctx.app.settings.snapshot()).int('display', 'max_search_pages');
   const page = clamp(search.page, 1, maxPages > 0 ? Math.min(maxPages, MAX_PAGE) : MAX_PAGE);
-  const result = await search.index.search({ text: search.text, filters: search.filters, sort: search.sort, page, size: PAGE_SIZE });
+  const result = await search.index.search({
+    text: search.text,
+    filters: search.filters,
+    sort: search.sort,
+    page,
+    size: PAGE_SIZE,
+  });
   const rows = await search.visibleRows(result.hits.map((hit) => hit.id));
   const hits = result.hits.filter((hit) => rows.has(hit.id));
-  const shown = await search.present(hits.map((hit) => rows.get(hit.id)!), hits);
+  const shown = await search.present(
+    hits.map((hit) => rows.get(hit.id)!),
+    hits,
+  );
   // The hits dropped here are not counted either (the others' staleness cannot be known without reading them).
   const found = result.total - (result.hits.length - hits.length);
   const total = maxPages > 0 ? Math.min(found, maxPages * PAGE_SIZE) : found;
   const seconds = (performance.now() - started) / 1000;
   const agent = ctx.request.headers['user-agent'];
   await recordSearch(ctx.app, {
-    type: search.target, userId: ctx.user?.id ?? 0, ip: ctx.ip, userAgent: (Array.isArray(agent) ? agent[0] : agent) ?? '',
-    keywords: search.text, page, total, spendTime: seconds,
+    type: search.target,
+    userId: ctx.user?.id ?? 0,
+    ip: ctx.ip,
+    userAgent: (Array.isArray(agent) ? agent[0] : agent) ?? '',
+    keywords: search.text,
+    page,
+    total,
+    spendTime: seconds,
   });
   return { total, spend: seconds.toFixed(3), shown };
 }

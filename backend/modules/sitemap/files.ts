@@ -24,7 +24,10 @@ const keyOf = (name: string) => `${PREFIX}/${name}`;
 const day = (timestamp: string) => timestamp.slice(0, 10);
 
 function urlset(domain: string, entries: readonly SitemapEntry[]): string {
-  const body = entries.map((e) => `<url><loc>${escapeXml(domain + e.path)}</loc><lastmod>${day(e.lastmod)}</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>`);
+  const body = entries.map(
+    (e) =>
+      `<url><loc>${escapeXml(domain + e.path)}</loc><lastmod>${day(e.lastmod)}</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body.join('')}</urlset>\n`;
 }
 
@@ -38,8 +41,14 @@ export async function sitemapDomain(app: BackendContext): Promise<string> {
 }
 
 /** The three lists as the sitemaps give them, newest content last. */
-export async function sitemapEntries(app: BackendContext): Promise<Record<'documents' | 'articles' | 'categories', SitemapEntry[]>> {
-  const [documents, articles, categories] = await Promise.all([documentEntries(app.db), articleEntries(app.db), categoryEntries(app.db)]);
+export async function sitemapEntries(
+  app: BackendContext,
+): Promise<Record<'documents' | 'articles' | 'categories', SitemapEntry[]>> {
+  const [documents, articles, categories] = await Promise.all([
+    documentEntries(app.db),
+    articleEntries(app.db),
+    categoryEntries(app.db),
+  ]);
   return {
     documents: documents.flatMap((d) => {
       const page = documentPagePath(d);
@@ -77,11 +86,16 @@ export async function writeSitemaps(app: BackendContext): Promise<void> {
       await write(app, name, urlset(domain, chunk));
       written.add(name);
       const lastmod = chunk.reduce((latest, e) => (e.lastmod > latest ? e.lastmod : latest), '');
-      index.push(`<sitemap><loc>${escapeXml(`${domain}/sitemap/${name}`)}</loc><lastmod>${day(lastmod)}</lastmod></sitemap>`);
+      index.push(
+        `<sitemap><loc>${escapeXml(`${domain}/sitemap/${name}`)}</loc><lastmod>${day(lastmod)}</lastmod></sitemap>`,
+      );
     }
   }
-  await write(app, 'sitemap.xml',
-    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${index.join('')}</sitemapindex>\n`);
+  await write(
+    app,
+    'sitemap.xml',
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${index.join('')}</sitemapindex>\n`,
+  );
   const stale: string[] = [];
   for await (const key of app.blobs.list(PREFIX)) {
     const name = key.slice(PREFIX.length + 1);
@@ -99,6 +113,7 @@ async function sendSitemap(reply: FastifyReply, app: BackendContext, name: strin
 
 export function registerSitemapRoutes(app: FastifyInstance, ctx: BackendContext): void {
   app.get('/sitemap.xml', async (_request, reply) => sendSitemap(reply, ctx, 'sitemap.xml'));
-  app.get<{ Params: { name: string } }>('/sitemap/:name', async (request, reply) => (
-    FILE_NAME.test(request.params.name) ? sendSitemap(reply, ctx, request.params.name) : sendNotFound(reply)));
+  app.get<{ Params: { name: string } }>('/sitemap/:name', async (request, reply) =>
+    FILE_NAME.test(request.params.name) ? sendSitemap(reply, ctx, request.params.name) : sendNotFound(reply),
+  );
 }

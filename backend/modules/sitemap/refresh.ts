@@ -40,10 +40,20 @@ const windowEnd = (now: number, window: number) => new Date((Math.floor(now / wi
  * the process that runs it is ahead), it may have read the content before this change, so the
  * change gets the next window's run instead of being merged into it.
  */
-export async function scheduleSitemapRefresh(app: BackendContext, options: { executor?: Kysely<DB>; now?: number } = {}): Promise<void> {
-  const enqueue = (runAt: Date) => app.jobs.enqueue(refreshSitemaps, {}, {
-    runAfter: runAt, dedupeKey: `sitemap.refresh:${runAt.toISOString()}`, ...(options.executor ? { executor: options.executor } : {}),
-  });
+export async function scheduleSitemapRefresh(
+  app: BackendContext,
+  options: { executor?: Kysely<DB>; now?: number } = {},
+): Promise<void> {
+  const enqueue = (runAt: Date) =>
+    app.jobs.enqueue(
+      refreshSitemaps,
+      {},
+      {
+        runAfter: runAt,
+        dedupeKey: `sitemap.refresh:${runAt.toISOString()}`,
+        ...(options.executor ? { executor: options.executor } : {}),
+      },
+    );
   const runAt = windowEnd(options.now ?? Date.now(), SITEMAP_REFRESH_WINDOW_MS);
   const run = await enqueue(runAt);
   if (run.state === 'running') await enqueue(new Date(runAt.getTime() + SITEMAP_REFRESH_WINDOW_MS));
@@ -53,17 +63,23 @@ async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> 
   await app.jobs.enqueue(watchContent, {}, { runAfter, dedupeKey: `sitemap.watch:${runAfter.toISOString()}` });
 }
 
-/** Registers both jobs, listens to content changes and starts the watch; called once per app before the queue starts. */
+/**
+ * Registers both jobs, listens to content changes and starts the watch; called once per app before the queue starts.
+ */
 export async function startSitemapJobs(app: BackendContext): Promise<void> {
   app.jobs.register(refreshSitemaps, () => refresh(app), { timeoutMs: 10 * 60_000 });
   app.contentChanges.subscribe(() => scheduleSitemapRefresh(app));
   app.contentChanges.subscribeInTransaction((_change, trx) => scheduleSitemapRefresh(app, { executor: trx }));
-  app.jobs.register(watchContent, async () => {
-    try {
-      if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);
-    } finally {
-      await enqueueWatch(app, windowEnd(Date.now(), SITEMAP_WATCH_INTERVAL_MS));
-    }
-  }, { timeoutMs: 10 * 60_000, maxAttempts: 1 });
+  app.jobs.register(
+    watchContent,
+    async () => {
+      try {
+        if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);
+      } finally {
+        await enqueueWatch(app, windowEnd(Date.now(), SITEMAP_WATCH_INTERVAL_MS));
+      }
+    },
+    { timeoutMs: 10 * 60_000, maxAttempts: 1 },
+  );
   await enqueueWatch(app, new Date());
 }

@@ -34,8 +34,11 @@ export async function issueCode(db: Database, mobile: string, purpose: SmsCodePu
   const issuedAt = Date.now();
   await pruneCodes(db, new Date(issuedAt - CODE_RETENTION_MS).toISOString());
   await insertCode(db, {
-    mobile, purpose, code_hash: hashCode(mobile, purpose, code),
-    created_at: new Date(issuedAt).toISOString(), expires_at: new Date(issuedAt + CODE_TTL_MS).toISOString(),
+    mobile,
+    purpose,
+    code_hash: hashCode(mobile, purpose, code),
+    created_at: new Date(issuedAt).toISOString(),
+    expires_at: new Date(issuedAt + CODE_TTL_MS).toISOString(),
   });
   return code;
 }

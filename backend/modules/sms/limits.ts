@@ -36,18 +36,24 @@ export function limitsOf(cfg: ConfigSnapshot): SmsLimits {
 const exhausted = (message: string) => new ApiError(Code.ResourceExhausted, message);
 
 /** Throws 429 (code 8) when a message to `mobile` asked from `ip` would pass a limit. */
-export async function assertWithinLimits(db: Database, limits: SmsLimits, mobile: string, ip: string, at = Date.now()): Promise<void> {
+export async function assertWithinLimits(
+  db: Database,
+  limits: SmsLimits,
+  mobile: string,
+  ip: string,
+  at = Date.now(),
+): Promise<void> {
   const last = await lastSentAt(db, mobile);
   const wait = last ? Math.ceil((Date.parse(last) + limits.interval * 1000 - at) / 1000) : 0;
   if (wait > 0) throw exhausted(`发送太频繁，请${wait}秒后再试`);
   const since = (ms: number) => new Date(at - ms).toISOString();
-  if (await countSent(db, { since: since(DAY_MS), mobile }) >= limits.mobileDaily) {
+  if ((await countSent(db, { since: since(DAY_MS), mobile })) >= limits.mobileDaily) {
     throw exhausted('该手机号今日获取验证码的次数已达上限，请明天再试');
   }
-  if (await countSent(db, { since: since(HOUR_MS), ip }) >= limits.ipHourly) {
+  if ((await countSent(db, { since: since(HOUR_MS), ip })) >= limits.ipHourly) {
     throw exhausted('当前网络获取验证码的次数过多，请稍后再试');
   }
-  if (await countSent(db, { since: since(HOUR_MS) }) >= limits.siteHourly) {
+  if ((await countSent(db, { since: since(HOUR_MS) })) >= limits.siteHourly) {
     throw exhausted('短信发送繁忙，请稍后再试');
   }
 }

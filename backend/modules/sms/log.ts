@@ -20,9 +20,18 @@ function mobileFilter(value: string): string {
   return mobile;
 }
 
-export async function listSmsLog(db: Database, request: {
-  page: number; size: number; mobile: string; ip: string; purpose: string[]; provider: string[]; status: number[];
-}) {
+export async function listSmsLog(
+  db: Database,
+  request: {
+    page: number;
+    size: number;
+    mobile: string;
+    ip: string;
+    purpose: string[];
+    provider: string[];
+    status: number[];
+  },
+) {
   const { rows, total } = await listLogs(db, {
     mobile: mobileFilter(request.mobile),
     ip: request.ip.trim(),
@@ -36,7 +45,12 @@ export async function listSmsLog(db: Database, request: {
 }
 
 /** Messages of the last hour and day against the limits; a number's and an address's too when given. */
-export async function smsStats(db: Database, cfg: ConfigSnapshot, request: { mobile: string; ip: string }, at = Date.now()) {
+export async function smsStats(
+  db: Database,
+  cfg: ConfigSnapshot,
+  request: { mobile: string; ip: string },
+  at = Date.now(),
+) {
   const limits = limitsOf(cfg);
   const hourAgo = new Date(at - LIMIT_WINDOWS.hourMs).toISOString();
   const dayAgo = new Date(at - LIMIT_WINDOWS.dayMs).toISOString();

@@ -1,5 +1,12 @@
 import crypto from 'node:crypto';
-import { SMS_CODE_TTL_MINUTES, SmsStatus, optionLabel, smsPurposeOptions, type SmsCodePurpose, type SmsPurpose } from '../../../shared/constants';
+import {
+  SMS_CODE_TTL_MINUTES,
+  SmsStatus,
+  optionLabel,
+  smsPurposeOptions,
+  type SmsCodePurpose,
+  type SmsPurpose,
+} from '../../../shared/constants';
 import { lockKeys } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { BackendContext } from '../../platform/context';
@@ -18,11 +25,18 @@ const MAX_ERROR_LENGTH = 500;
 
 /** Provider answers that are about the number, not about our account: said plainly to the member. */
 const NUMBER_LIMITED = new Set([
-  'isv.BUSINESS_LIMIT_CONTROL', 'isv.DAY_LIMIT_CONTROL',
-  'LimitExceeded.PhoneNumberThirtySecondLimit', 'LimitExceeded.PhoneNumberOneHourLimit', 'LimitExceeded.PhoneNumberDailyLimit',
+  'isv.BUSINESS_LIMIT_CONTROL',
+  'isv.DAY_LIMIT_CONTROL',
+  'LimitExceeded.PhoneNumberThirtySecondLimit',
+  'LimitExceeded.PhoneNumberOneHourLimit',
+  'LimitExceeded.PhoneNumberDailyLimit',
   'LimitExceeded.PhoneNumberSameContentDailyLimit',
 ]);
-const NUMBER_INVALID = new Set(['isv.MOBILE_NUMBER_ILLEGAL', 'InvalidParameterValue.IncorrectPhoneNumber', 'FailedOperation.PhoneNumberInBlacklist']);
+const NUMBER_INVALID = new Set([
+  'isv.MOBILE_NUMBER_ILLEGAL',
+  'InvalidParameterValue.IncorrectPhoneNumber',
+  'FailedOperation.PhoneNumberInBlacklist',
+]);
 
 const ACTIONS: Record<SmsPurpose, string> = {
   register: '您正在注册账号',
@@ -49,12 +63,16 @@ function templateFor(cfg: ConfigSnapshot, purpose: SmsPurpose, provider: SmsProv
 
 /** How a provider failure reads to a member (details stay in the log and the sms log). */
 function memberFacing(error: SmsProviderError): ApiError {
-  if (NUMBER_LIMITED.has(error.providerCode)) return new ApiError(Code.ResourceExhausted, '该手机号获取验证码过于频繁，请稍后再试');
+  if (NUMBER_LIMITED.has(error.providerCode))
+    return new ApiError(Code.ResourceExhausted, '该手机号获取验证码过于频繁，请稍后再试');
   if (NUMBER_INVALID.has(error.providerCode)) return badRequest('该手机号码无法接收短信，请检查号码');
   switch (error.failure) {
-    case 'timeout': return deadlineExceeded('短信服务响应超时，请稍后再试');
-    case 'unreachable': return badGateway('无法连接短信服务，请稍后再试');
-    default: return badGateway('短信发送失败，请稍后再试');
+    case 'timeout':
+      return deadlineExceeded('短信服务响应超时，请稍后再试');
+    case 'unreachable':
+      return badGateway('无法连接短信服务，请稍后再试');
+    default:
+      return badGateway('短信发送失败，请稍后再试');
   }
 }
 
@@ -85,7 +103,10 @@ async function deliver(app: BackendContext, delivery: Delivery): Promise<void> {
  * forbids it (429). The code is never part of any answer. Returns the seconds to wait
  * before the next code for this number.
  */
-export async function sendVerificationCode(app: BackendContext, request: { mobile: string; purpose: SmsCodePurpose; ip: string }): Promise<{ interval: number }> {
+export async function sendVerificationCode(
+  app: BackendContext,
+  request: { mobile: string; purpose: SmsCodePurpose; ip: string },
+): Promise<{ interval: number }> {
   const provider = await app.sms.provider();
   const cfg = await app.settings.snapshot();
   const templateId = templateFor(cfg, request.purpose, provider);
@@ -94,7 +115,12 @@ export async function sendVerificationCode(app: BackendContext, request: { mobil
     await lockKeys(trx, ['sms.send']);
     await assertWithinLimits(trx, limits, request.mobile, request.ip);
     const issued = await issueCode(trx, request.mobile, request.purpose);
-    const id = await insertLog(trx, { mobile: request.mobile, purpose: request.purpose, provider: provider.name, ip: request.ip });
+    const id = await insertLog(trx, {
+      mobile: request.mobile,
+      purpose: request.purpose,
+      provider: provider.name,
+      ip: request.ip,
+    });
     return { code: issued, logId: id };
   });
   try {
@@ -106,7 +132,10 @@ export async function sendVerificationCode(app: BackendContext, request: { mobil
   return { interval: limits.interval };
 }
 
-/** The config page's test message: the login template with a random code, logged as `test`; errors name the provider's reason. */
+/**
+ * The config page's test message: the login template with a random code, logged as `test`; errors name the provider's
+ * reason.
+ */
 export async function sendTestSms(app: BackendContext, mobile: string, ip: string): Promise<void> {
   const provider = await app.sms.provider();
   const templateId = templateFor(await app.settings.snapshot(), 'test', provider);

@@ -9,7 +9,13 @@ export const CAPTCHA_KINDS = ['register', 'login', 'find_password', 'comment', '
 export type CaptchaKind = (typeof CAPTCHA_KINDS)[number];
 
 /** Checks the captcha of an action when the security config enables it. */
-export async function checkCaptcha(ctx: RpcContext, kind: CaptchaKind, id: string, answer: string, consume: boolean): Promise<void> {
+export async function checkCaptcha(
+  ctx: RpcContext,
+  kind: CaptchaKind,
+  id: string,
+  answer: string,
+  consume: boolean,
+): Promise<void> {
   const cfg = await ctx.app.settings.snapshot();
   if (!cfg.bool('security', `enable_captcha_${kind}`)) return;
   if (!id || !answer) throw badRequest('请输入验证码');

@@ -13,13 +13,17 @@ export interface InitialAdmin {
 }
 
 /** Creates the admin when there are no users yet; its credentials are returned to be shown once. */
-export async function seedAdmin(db: Database, opts: { password?: string; passwordCost: number }): Promise<InitialAdmin | null> {
+export async function seedAdmin(
+  db: Database,
+  opts: { password?: string; passwordCost: number },
+): Promise<InitialAdmin | null> {
   if (await db.selectFrom('user').select('id').limit(1).executeTakeFirst()) return null;
   const password = opts.password ?? generatePassword();
   const hash = await hashPassword(password, opts.passwordCost);
   const admin = await insertUser(db, { username: 'admin', password: hash });
   await setUserGroups(db, admin.id, [await firstGroupId(db)]);
   // A generated password was printed: the dashboard asks for a new one while this one holds.
-  if (opts.password === undefined) await db.insertInto('initial_password').values({ user_id: admin.id, password: hash, created_at: now() }).execute();
+  if (opts.password === undefined)
+    await db.insertInto('initial_password').values({ user_id: admin.id, password: hash, created_at: now() }).execute();
   return { username: 'admin', password, generated: opts.password === undefined };
 }

@@ -10,19 +10,56 @@ import { insertUser, usernamesOf, type NewUser, type UserRow } from './store';
 // with them.
 
 export {
-  DynamicType, PUBLIC_LIST_COLUMNS, PUBLIC_PROFILE_COLUMNS, addCredit, addDynamic, anyHasContent, bumpFavoriteCount, countUsers, deductCredit,
-  deleteUsers, emailTaken, existingUserIds, findUserByEmail, findUserByMobile, findUserBySignInEmail, findUserByUsername, getUser,
-  initialPasswordUnchanged, insertUser, listDynamics, listUsers, mobileTaken, publicProfilesOf, recordLogin, setArticleCount, setCommentCounts,
-  setDocCounts, setPassword, spendCredits, updateProfile, userIdsMatching, userOr404, usernamesOf, withoutPassword,
-  type PublicProfile, type UserRow,
+  DynamicType,
+  PUBLIC_LIST_COLUMNS,
+  PUBLIC_PROFILE_COLUMNS,
+  addCredit,
+  addDynamic,
+  anyHasContent,
+  bumpFavoriteCount,
+  countUsers,
+  deductCredit,
+  deleteUsers,
+  emailTaken,
+  existingUserIds,
+  findUserByEmail,
+  findUserByMobile,
+  findUserBySignInEmail,
+  findUserByUsername,
+  getUser,
+  initialPasswordUnchanged,
+  insertUser,
+  listDynamics,
+  listUsers,
+  mobileTaken,
+  publicProfilesOf,
+  recordLogin,
+  setArticleCount,
+  setCommentCounts,
+  setDocCounts,
+  setPassword,
+  spendCredits,
+  updateProfile,
+  userIdsMatching,
+  userOr404,
+  usernamesOf,
+  withoutPassword,
+  type PublicProfile,
+  type UserRow,
 } from './store';
 
 export { CAPTCHA_KINDS, checkCaptcha } from './captcha';
 
 /** A new member in the default group (a 503 when the site has none). */
 /** The rows with the `username` of their `user_id` ('' for a user that is gone, or none). */
-export async function withUsernames<Row extends { user_id: number }>(db: Database, rows: Row[]): Promise<(Row & { username: string })[]> {
-  const names = await usernamesOf(db, rows.map((r) => r.user_id).filter((id) => id > 0));
+export async function withUsernames<Row extends { user_id: number }>(
+  db: Database,
+  rows: Row[],
+): Promise<(Row & { username: string })[]> {
+  const names = await usernamesOf(
+    db,
+    rows.map((r) => r.user_id).filter((id) => id > 0),
+  );
   return rows.map((r) => ({ ...r, username: names.get(r.user_id) ?? '' }));
 }
 

@@ -13,20 +13,60 @@ export type UserRow = Selectable<UserTable>;
 
 /** Columns of a user visible to everybody (GetUser of another user without permission). */
 export const PUBLIC_PROFILE_COLUMNS = [
-  'id', 'username', 'avatar', 'signature', 'doc_count', 'follow_count', 'fans_count',
-  'favorite_count', 'comment_count', 'credit_count', 'article_count',
+  'id',
+  'username',
+  'avatar',
+  'signature',
+  'doc_count',
+  'follow_count',
+  'fans_count',
+  'favorite_count',
+  'comment_count',
+  'credit_count',
+  'article_count',
 ] as const;
 
 /** Columns of a user in ListUser without the ListUser permission. */
 export const PUBLIC_LIST_COLUMNS = [
-  'id', 'username', 'signature', 'avatar', 'realname', 'doc_count', 'follow_count', 'fans_count',
-  'favorite_count', 'comment_count', 'created_at', 'updated_at', 'login_at', 'credit_count',
+  'id',
+  'username',
+  'signature',
+  'avatar',
+  'realname',
+  'doc_count',
+  'follow_count',
+  'fans_count',
+  'favorite_count',
+  'comment_count',
+  'created_at',
+  'updated_at',
+  'login_at',
+  'credit_count',
 ] as const;
 
 const USER_COLUMNS = [
-  'id', 'username', 'mobile', 'email', 'address', 'signature', 'last_login_ip', 'register_ip',
-  'doc_count', 'follow_count', 'fans_count', 'favorite_count', 'comment_count', 'avatar', 'identity',
-  'realname', 'credit_count', 'article_count', 'remark', 'login_at', 'created_at', 'updated_at',
+  'id',
+  'username',
+  'mobile',
+  'email',
+  'address',
+  'signature',
+  'last_login_ip',
+  'register_ip',
+  'doc_count',
+  'follow_count',
+  'fans_count',
+  'favorite_count',
+  'comment_count',
+  'avatar',
+  'identity',
+  'realname',
+  'credit_count',
+  'article_count',
+  'remark',
+  'login_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** The row without its password hash. */
@@ -40,7 +80,9 @@ export type PublicProfile = Pick<UserRow, (typeof PUBLIC_PROFILE_COLUMNS)[number
 /** The public columns of these users by id: the authors shown beside articles and comments. */
 export async function publicProfilesOf(db: Database, ids: readonly number[]): Promise<Map<number, PublicProfile>> {
   const unique = [...new Set(ids.filter((id) => id > 0))];
-  const rows = unique.length ? await db.selectFrom('user').select(PUBLIC_PROFILE_COLUMNS).where('id', 'in', unique).execute() : [];
+  const rows = unique.length
+    ? await db.selectFrom('user').select(PUBLIC_PROFILE_COLUMNS).where('id', 'in', unique).execute()
+    : [];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -71,30 +113,53 @@ export async function findUserByMobile(db: Database, mobile: string): Promise<Us
  * two that differ in case alone sign in neither.
  */
 export async function findUserBySignInEmail(db: Database, email: string): Promise<UserRow | undefined> {
-  const rows = await db.selectFrom('user').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).limit(3).execute();
+  const rows = await db
+    .selectFrom('user')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .limit(3)
+    .execute();
   return rows.find((row) => row.email === email) ?? (rows.length === 1 ? rows[0] : undefined);
 }
 
 /** Whether an account still signs in with the password the first start generated and printed. */
 export async function initialPasswordUnchanged(db: Database): Promise<boolean> {
-  const row = await db.selectFrom('initial_password as ip').innerJoin('user as u', 'u.id', 'ip.user_id')
-    .select('u.id').whereRef('u.password', '=', 'ip.password').executeTakeFirst();
+  const row = await db
+    .selectFrom('initial_password as ip')
+    .innerJoin('user as u', 'u.id', 'ip.user_id')
+    .select('u.id')
+    .whereRef('u.password', '=', 'ip.password')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function mobileTaken(db: Database, mobile: string, exceptUserId = 0): Promise<boolean> {
   if (!mobile) return false;
-  const row = await db.selectFrom('user').select('id').where('mobile', '=', mobile).where('id', '!=', exceptUserId).executeTakeFirst();
+  const row = await db
+    .selectFrom('user')
+    .select('id')
+    .where('mobile', '=', mobile)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function findUserByEmail(db: Database, email: string) {
-  return db.selectFrom('user').select(['id', 'username', 'password', 'email']).where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('user')
+    .select(['id', 'username', 'password', 'email'])
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export async function emailTaken(db: Database, email: string, exceptUserId = 0): Promise<boolean> {
   if (!email) return false;
-  const row = await db.selectFrom('user').select('id').where('email', '=', email).where('id', '!=', exceptUserId).executeTakeFirst();
+  const row = await db
+    .selectFrom('user')
+    .select('id')
+    .where('email', '=', email)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -105,13 +170,25 @@ export async function existingUserIds(db: Database, ids: number[]): Promise<numb
 }
 
 export async function usernamesOf(db: Database, ids: number[]): Promise<Map<number, string>> {
-  const users = ids.length ? await db.selectFrom('user').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute() : [];
+  const users = ids.length
+    ? await db
+        .selectFrom('user')
+        .select(['id', 'username'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute()
+    : [];
   return new Map(users.map((u) => [u.id, u.username]));
 }
 
 /** Ids of the users whose name contains `wd` (MOREDOC's LIKE rule), at most `limit`, for other modules' searches. */
 export async function userIdsMatching(db: Database, wd: string, limit = 1000): Promise<number[]> {
-  const rows = await db.selectFrom('user').select('id').where(like(db, 'username', likePattern(wd))).orderBy('id').limit(limit).execute();
+  const rows = await db
+    .selectFrom('user')
+    .select('id')
+    .where(like(db, 'username', likePattern(wd)))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -121,13 +198,23 @@ export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated
 
 export async function insertUser(db: Database, values: NewUser): Promise<UserRow> {
   const ts = now();
-  return db.insertInto('user').values({ ...values, created_at: ts, updated_at: ts }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('user')
+    .values({ ...values, created_at: ts, updated_at: ts })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-type ProfileColumns = Partial<Pick<UserRow, 'mobile' | 'email' | 'address' | 'signature' | 'avatar' | 'realname' | 'identity' | 'remark'>>;
+type ProfileColumns = Partial<
+  Pick<UserRow, 'mobile' | 'email' | 'address' | 'signature' | 'avatar' | 'realname' | 'identity' | 'remark'>
+>;
 
 export async function updateProfile(db: Database, id: number, columns: ProfileColumns): Promise<void> {
-  await db.updateTable('user').set({ ...columns, updated_at: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('user')
+    .set({ ...columns, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setPassword(db: Database, id: number, passwordHash: string): Promise<void> {
@@ -139,27 +226,41 @@ export async function recordLogin(db: Database, id: number, ip: string): Promise
 }
 
 export async function addCredit(db: Database, id: number, amount: number): Promise<void> {
-  await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '+', amount) })).where('id', '=', id).execute();
+  await db
+    .updateTable('user')
+    .set((eb) => ({ credit_count: eb('credit_count', '+', amount) }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
 export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
-  await db.updateTable('user').set({ credit_count: notBelowZero(db, sql<number>`credit_count - ${amount}`) }).where('id', '=', id).execute();
+  await db
+    .updateTable('user')
+    .set({ credit_count: notBelowZero(db, sql<number>`credit_count - ${amount}`) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Sets `doc_count` of each user (the document module counts their live documents). */
 export async function setDocCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
-  for (const [id, count] of counts) await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
+  for (const [id, count] of counts)
+    await db.updateTable('user').set({ doc_count: count }).where('id', '=', id).execute();
 }
 
 /** Sets `comment_count` of each user (the comment module counts their approved comments). */
 export async function setCommentCounts(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
-  for (const [id, count] of counts) await db.updateTable('user').set({ comment_count: count }).where('id', '=', id).execute();
+  for (const [id, count] of counts)
+    await db.updateTable('user').set({ comment_count: count }).where('id', '=', id).execute();
 }
 
 /** Moves the user's favourites counter by `delta`, never below zero. */
 export async function bumpFavoriteCount(db: Database, id: number, delta: number): Promise<void> {
-  await db.updateTable('user').set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) }).where('id', '=', id).execute();
+  await db
+    .updateTable('user')
+    .set({ favorite_count: notBelowZero(db, sql<number>`favorite_count + ${delta}`) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -167,15 +268,23 @@ export async function bumpFavoriteCount(db: Database, id: number, delta: number)
  * so two concurrent spends can never leave a balance below zero. False when refused.
  */
 export async function spendCredits(db: Database, id: number, amount: number): Promise<boolean> {
-  const result = await db.updateTable('user').set((eb) => ({ credit_count: eb('credit_count', '-', amount) }))
-    .where('id', '=', id).where('credit_count', '>=', amount).executeTakeFirst();
+  const result = await db
+    .updateTable('user')
+    .set((eb) => ({ credit_count: eb('credit_count', '-', amount) }))
+    .where('id', '=', id)
+    .where('credit_count', '>=', amount)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Does any of these users have documents or articles? */
 export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
-  const busy = await db.selectFrom('user').select('id').where('id', 'in', ids)
-    .where((eb) => eb.or([eb('doc_count', '>', 0), eb('article_count', '>', 0)])).executeTakeFirst();
+  const busy = await db
+    .selectFrom('user')
+    .select('id')
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('doc_count', '>', 0), eb('article_count', '>', 0)]))
+    .executeTakeFirst();
   return busy !== undefined;
 }
 
@@ -188,27 +297,51 @@ export async function deleteUsers(db: Database, ids: number[]): Promise<void> {
 }
 
 /** One page of users (`total` only when asked for); `wd` searches name, real name, e-mail and mobile. */
-export async function listUsers(db: Database, filter: {
-  ids: number[]; groupIds: number[]; wd: string; sort: string; page: number; size: number; withTotal: boolean;
-}) {
+export async function listUsers(
+  db: Database,
+  filter: {
+    ids: number[];
+    groupIds: number[];
+    wd: string;
+    sort: string;
+    page: number;
+    size: number;
+    withTotal: boolean;
+  },
+) {
   let query = db.selectFrom('user');
   if (filter.ids.length) query = query.where('user.id', 'in', filter.ids);
   if (filter.groupIds.length) query = query.where('user.id', 'in', memberIds(db, filter.groupIds));
   if (filter.wd.trim()) {
     const pattern = likePattern(filter.wd);
-    query = query.where((eb) => eb.or(['username', 'realname', 'email', 'mobile'].map((c) => like(db, sql.ref(`user.${c}`), pattern))));
+    query = query.where((eb) =>
+      eb.or(['username', 'realname', 'email', 'mobile'].map((c) => like(db, sql.ref(`user.${c}`), pattern))),
+    );
   }
   const order = parseOrder(filter.sort, USER_COLUMNS, { nullable: ['login_at'] });
   let rowsQuery = query.selectAll('user');
-  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }]) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  for (const o of order.length ? order : [{ column: sql.ref('id'), direction: 'desc' as const }])
+    rowsQuery = rowsQuery.orderBy(o.column, o.direction);
   const rows = await rowsQuery.limit(filter.size).offset(offsetOf(filter.page, filter.size)).execute();
   return { rows, total: filter.withTotal ? await countOf(query) : undefined };
 }
 
 /** Dynamic (activity) types, endpoints.md §5.8. */
 export const DynamicType = {
-  Comment: 1, Favorite: 2, Upload: 3, Download: 4, Login: 5, Register: 6, Avatar: 7, Password: 8,
-  Profile: 9, Identity: 10, Sign: 11, Share: 12, Follow: 13, DeleteDocument: 14,
+  Comment: 1,
+  Favorite: 2,
+  Upload: 3,
+  Download: 4,
+  Login: 5,
+  Register: 6,
+  Avatar: 7,
+  Password: 8,
+  Profile: 9,
+  Identity: 10,
+  Sign: 11,
+  Share: 12,
+  Follow: 13,
+  DeleteDocument: 14,
 } as const;
 
 export async function addDynamic(db: Database, userId: number, type: number, content: string): Promise<void> {
@@ -217,7 +350,13 @@ export async function addDynamic(db: Database, userId: number, type: number, con
 }
 
 export async function listDynamics(db: Database, userId: number, page: number, size: number) {
-  const rows = await db.selectFrom('dynamic').selectAll().where('user_id', '=', userId)
-    .orderBy('id', 'desc').limit(size).offset(offsetOf(page, size)).execute();
+  const rows = await db
+    .selectFrom('dynamic')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(size)
+    .offset(offsetOf(page, size))
+    .execute();
   return { rows, total: await countOf(db.selectFrom('dynamic').where('user_id', '=', userId)) };
 }

@@ -30,12 +30,20 @@ export interface VipBenefits {
   freeDownload: boolean;
   /** Read every page, past the preview (`vip.read_all_pages`). */
   readAllPages: boolean;
-  /** The VIP's own daily download limit (`vip.times_every_day`); 0 = none of its own: the site's usual limit applies. */
+  /**
+   * The VIP's own daily download limit (`vip.times_every_day`); 0 = none of its own: the site's usual limit applies.
+   */
   dailyDownloadQuota: number;
 }
 
 function periodOf(row: UserVipRow, at = Date.now()): VipPeriod {
-  return { planCode: row.plan_code, planTitle: row.plan_title, startAt: row.start_at, endAt: row.end_at, active: Date.parse(row.end_at) > at };
+  return {
+    planCode: row.plan_code,
+    planTitle: row.plan_title,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    active: Date.parse(row.end_at) > at,
+  };
 }
 
 export async function vipPeriodOf(db: Database, userId: number): Promise<VipPeriod | null> {
@@ -50,7 +58,8 @@ export async function vipPeriodsOf(db: Database, userIds: number[]): Promise<Map
 /** The benefits of a member today: all off unless the period is active. */
 export async function vipBenefits(db: Database, cfg: ConfigSnapshot, userId: number): Promise<VipBenefits> {
   const period = userId > 0 ? await vipPeriodOf(db, userId) : null;
-  if (!period?.active) return { active: false, until: null, freeDownload: false, readAllPages: false, dailyDownloadQuota: 0 };
+  if (!period?.active)
+    return { active: false, until: null, freeDownload: false, readAllPages: false, dailyDownloadQuota: 0 };
   return {
     active: true,
     until: period.endAt,
@@ -80,7 +89,10 @@ export interface GrantedInterval {
  * A plan given becomes the period's plan; without one (an admin's grant) the plan stays.
  */
 export async function extendVip(
-  db: Database, userId: number, days: number, change: VipChange & { plan?: { code: string; title: string } },
+  db: Database,
+  userId: number,
+  days: number,
+  change: VipChange & { plan?: { code: string; title: string } },
 ): Promise<GrantedInterval> {
   await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
@@ -97,8 +109,14 @@ export async function extendVip(
     end_at: until,
   });
   await insertVipLog(db, {
-    user_id: userId, action: change.action, days, order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '', end_before: current?.end_at ?? null, end_after: until,
+    user_id: userId,
+    action: change.action,
+    days,
+    order_id: change.orderId ?? 0,
+    operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '',
+    end_before: current?.end_at ?? null,
+    end_after: until,
   });
   return { from, until };
 }
@@ -107,7 +125,12 @@ export async function extendVip(
  * Takes back what is still unused of an interval a purchase added (its part after now): the
  * periods stacked after it move earlier by that much. Nothing to take back leaves the end.
  */
-export async function withdrawVip(db: Database, userId: number, interval: GrantedInterval, change: VipChange): Promise<void> {
+export async function withdrawVip(
+  db: Database,
+  userId: number,
+  interval: GrantedInterval,
+  change: VipChange,
+): Promise<void> {
   await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
   const current = await findVip(db, userId);
@@ -117,8 +140,14 @@ export async function withdrawVip(db: Database, userId: number, interval: Grante
   const newEnd = new Date(Math.max(nowMs, endMs - unusedMs));
   if (endMs > nowMs) await saveVip(db, { ...current, end_at: newEnd.toISOString() });
   await insertVipLog(db, {
-    user_id: userId, action: change.action, days: -Math.round(unusedMs / DAY_MS), order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '', end_before: current.end_at, end_after: endMs > nowMs ? newEnd.toISOString() : current.end_at,
+    user_id: userId,
+    action: change.action,
+    days: -Math.round(unusedMs / DAY_MS),
+    order_id: change.orderId ?? 0,
+    operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '',
+    end_before: current.end_at,
+    end_after: endMs > nowMs ? newEnd.toISOString() : current.end_at,
   });
 }
 
@@ -130,8 +159,14 @@ export async function revokeVip(db: Database, userId: number, change: VipChange)
   if (!current || current.end_at <= nowIso) return false;
   await saveVip(db, { ...current, end_at: nowIso });
   await insertVipLog(db, {
-    user_id: userId, action: change.action, days: 0, order_id: change.orderId ?? 0, operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '', end_before: current.end_at, end_after: nowIso,
+    user_id: userId,
+    action: change.action,
+    days: 0,
+    order_id: change.orderId ?? 0,
+    operator_id: change.operatorId ?? 0,
+    reason: change.reason ?? '',
+    end_before: current.end_at,
+    end_after: nowIso,
   });
   return true;
 }

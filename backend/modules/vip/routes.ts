@@ -5,7 +5,13 @@ import { checkText, positiveIds, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, userIdsMatching, usernamesOf } from '../user/service';
 import {
-  GrantUserVipRequest, ListUserVipLogReply, ListUserVipLogRequest, ListUserVipReply, ListUserVipRequest, RevokeUserVipRequest, UserVip,
+  GrantUserVipRequest,
+  ListUserVipLogReply,
+  ListUserVipLogRequest,
+  ListUserVipReply,
+  ListUserVipRequest,
+  RevokeUserVipRequest,
+  UserVip,
 } from '../../../shared/messages/vip';
 import { extendVip, revokeVip } from './period';
 import { listVipLogs, listVips, type UserVipRow } from './store';
@@ -26,7 +32,10 @@ function userVipOf(row: UserVipRow, username: string) {
 
 export const vipService = defineService('UserVipAPI', [
   rpc('GetUserVip', {
-    http: 'GET /api/v1/vip', response: UserVip, auth: 'login', input: 'none',
+    http: 'GET /api/v1/vip',
+    response: UserVip,
+    auth: 'login',
+    input: 'none',
     async handler(_req, ctx) {
       const me = ctx.requireUser();
       const { rows } = await listVips(ctx.db, { userIds: [me.id], active: [], page: 1, size: 1 });
@@ -36,7 +45,11 @@ export const vipService = defineService('UserVipAPI', [
   }),
 
   rpc('ListUserVip', {
-    http: 'GET /api/v1/vip/list', request: ListUserVipRequest, response: ListUserVipReply, auth: 'perm', permission: '获取会员列表',
+    http: 'GET /api/v1/vip/list',
+    request: ListUserVipRequest,
+    response: ListUserVipReply,
+    auth: 'perm',
+    permission: '获取会员列表',
     async handler(req, ctx) {
       let userIds: number[] | null = positiveIds(req.user_id);
       if (!userIds.length) userIds = null;
@@ -45,53 +58,88 @@ export const vipService = defineService('UserVipAPI', [
         userIds = userIds ? userIds.filter((id) => matching.includes(id)) : matching;
       }
       const statuses = new Set(req.status);
-      const active = [...(statuses.has(VipStatus.Active) ? [true] : []), ...(statuses.has(VipStatus.Expired) ? [false] : [])];
-      const { rows, total } = await listVips(ctx.db, { userIds, active, page: req.page, size: req.size > 0 ? Math.min(req.size, 100) : 10 });
-      const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id));
+      const active = [
+        ...(statuses.has(VipStatus.Active) ? [true] : []),
+        ...(statuses.has(VipStatus.Expired) ? [false] : []),
+      ];
+      const { rows, total } = await listVips(ctx.db, {
+        userIds,
+        active,
+        page: req.page,
+        size: req.size > 0 ? Math.min(req.size, 100) : 10,
+      });
+      const names = await usernamesOf(
+        ctx.db,
+        rows.map((r) => r.user_id),
+      );
       return { total, user_vip: rows.map((row) => userVipOf(row, names.get(row.user_id) ?? '')) };
     },
   }),
 
   rpc('GrantUserVip', {
-    http: 'POST /api/v1/vip/grant', request: GrantUserVipRequest, auth: 'perm', permission: '开通或延长会员',
+    http: 'POST /api/v1/vip/grant',
+    request: GrantUserVipRequest,
+    auth: 'perm',
+    permission: '开通或延长会员',
     async handler(req, ctx) {
       const admin = ctx.requireUser();
       const userIds = positiveIds(req.user_id);
       if (!userIds.length) throw badRequest('请选择用户');
-      if (!Number.isInteger(req.days) || req.days < 1 || req.days > VIP_PLAN_MAX_DAYS) throw badRequest(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
+      if (!Number.isInteger(req.days) || req.days < 1 || req.days > VIP_PLAN_MAX_DAYS)
+        throw badRequest(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
       const reason = reasonOf(req.reason);
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
-        for (const userId of userIds) await extendVip(trx, userId, req.days, { action: VipAction.Grant, operatorId: admin.id, reason });
+        for (const userId of userIds)
+          await extendVip(trx, userId, req.days, { action: VipAction.Grant, operatorId: admin.id, reason });
       });
       return {};
     },
   }),
 
   rpc('RevokeUserVip', {
-    http: 'PUT /api/v1/vip/revoke', request: RevokeUserVipRequest, auth: 'perm', permission: '取消会员',
+    http: 'PUT /api/v1/vip/revoke',
+    request: RevokeUserVipRequest,
+    auth: 'perm',
+    permission: '取消会员',
     async handler(req, ctx) {
       const admin = ctx.requireUser();
       const userIds = requireIds(req.user_id, '会员');
       const reason = reasonOf(req.reason);
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
-        for (const userId of userIds) await revokeVip(trx, userId, { action: VipAction.Revoke, operatorId: admin.id, reason });
+        for (const userId of userIds)
+          await revokeVip(trx, userId, { action: VipAction.Revoke, operatorId: admin.id, reason });
       });
       return {};
     },
   }),
 
   rpc('ListUserVipLog', {
-    http: 'GET /api/v1/vip/log', request: ListUserVipLogRequest, response: ListUserVipLogReply, auth: 'perm', permission: '查看会员变更记录',
+    http: 'GET /api/v1/vip/log',
+    request: ListUserVipLogRequest,
+    response: ListUserVipLogReply,
+    auth: 'perm',
+    permission: '查看会员变更记录',
     async handler(req, ctx) {
       if (req.user_id <= 0) throw badRequest('请选择会员（参数 user_id）');
-      const { rows, total } = await listVipLogs(ctx.db, req.user_id, req.page, req.size > 0 ? Math.min(req.size, 100) : 10);
-      const names = await usernamesOf(ctx.db, rows.map((r) => r.operator_id).filter((id) => id > 0));
+      const { rows, total } = await listVipLogs(
+        ctx.db,
+        req.user_id,
+        req.page,
+        req.size > 0 ? Math.min(req.size, 100) : 10,
+      );
+      const names = await usernamesOf(
+        ctx.db,
+        rows.map((r) => r.operator_id).filter((id) => id > 0),
+      );
       return {
         total,
-        log: rows.map((row) => ({ ...row, operator: row.operator_id ? names.get(row.operator_id) ?? `用户 ${row.operator_id}` : '' })),
+        log: rows.map((row) => ({
+          ...row,
+          operator: row.operator_id ? (names.get(row.operator_id) ?? `用户 ${row.operator_id}`) : '',
+        })),
       };
     },
   }),

@@ -13,29 +13,57 @@ export async function findVip(db: Database, userId: number): Promise<UserVipRow 
 }
 
 export async function vipsOf(db: Database, userIds: number[]): Promise<UserVipRow[]> {
-  return userIds.length ? db.selectFrom('user_vip').selectAll().where('user_id', 'in', [...new Set(userIds)]).execute() : [];
+  return userIds.length
+    ? db
+        .selectFrom('user_vip')
+        .selectAll()
+        .where('user_id', 'in', [...new Set(userIds)])
+        .execute()
+    : [];
 }
 
 export async function saveVip(db: Database, row: Omit<UserVipRow, 'created_at' | 'updated_at'>): Promise<void> {
   const ts = now();
-  await db.insertInto('user_vip').values({ ...row, created_at: ts, updated_at: ts })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({
-      plan_code: row.plan_code, plan_title: row.plan_title, start_at: row.start_at, end_at: row.end_at, updated_at: ts,
-    }))
+  await db
+    .insertInto('user_vip')
+    .values({ ...row, created_at: ts, updated_at: ts })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({
+        plan_code: row.plan_code,
+        plan_title: row.plan_title,
+        start_at: row.start_at,
+        end_at: row.end_at,
+        updated_at: ts,
+      }),
+    )
     .execute();
 }
 
-export async function insertVipLog(db: Database, log: Omit<Insertable<VipLogTable>, 'id' | 'created_at'>): Promise<void> {
-  await db.insertInto('vip_log').values({ ...log, created_at: now() }).execute();
+export async function insertVipLog(
+  db: Database,
+  log: Omit<Insertable<VipLogTable>, 'id' | 'created_at'>,
+): Promise<void> {
+  await db
+    .insertInto('vip_log')
+    .values({ ...log, created_at: now() })
+    .execute();
 }
 
 /** Members with a period, newest change first. `active`: [true] current, [false] expired, [] both. */
-export async function listVips(db: Database, filter: { userIds: number[] | null; active: boolean[]; page: number; size: number }) {
+export async function listVips(
+  db: Database,
+  filter: { userIds: number[] | null; active: boolean[]; page: number; size: number },
+) {
   let query = db.selectFrom('user_vip');
-  if (filter.userIds) query = filter.userIds.length ? query.where('user_id', 'in', filter.userIds) : query.where('user_id', '=', 0);
+  if (filter.userIds)
+    query = filter.userIds.length ? query.where('user_id', 'in', filter.userIds) : query.where('user_id', '=', 0);
   const ts = now();
   if (filter.active.length === 1) query = query.where('end_at', filter.active[0] ? '>' : '<=', ts);
-  const rows = await applyPaging(query.selectAll().orderBy('updated_at', 'desc').orderBy('user_id', 'desc'), filter.page, filter.size).execute();
+  const rows = await applyPaging(
+    query.selectAll().orderBy('updated_at', 'desc').orderBy('user_id', 'desc'),
+    filter.page,
+    filter.size,
+  ).execute();
   return { rows, total: await countOf(query) };
 }
 

@@ -41,7 +41,11 @@ export async function sharedSecret(db: Database, name: SecretName, dataDir: stri
   let stored = await storedSecret(db, name);
   if (stored === undefined) {
     const candidate = legacy ?? crypto.randomBytes(48).toString('base64url');
-    await db.insertInto('secret').values({ name, value: candidate, created_at: now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('secret')
+      .values({ name, value: candidate, created_at: now() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     stored = (await storedSecret(db, name))!;
   }
   // Moved: the table holds it now. A file that differs (another install's) is left alone.

@@ -31,7 +31,11 @@ export async function resolveSession(app: BackendContext, token: string | null):
  * The caller of an upload route, whose token is read the way gin's AuthGin reads it
  * (README §4.2): 401 without a session, 403 without the POST permission row when one is needed.
  */
-export async function uploadCaller(app: BackendContext, authorization: string | undefined, permissionPath: string | null): Promise<SessionUser> {
+export async function uploadCaller(
+  app: BackendContext,
+  authorization: string | undefined,
+  permissionPath: string | null,
+): Promise<SessionUser> {
   const user = await resolveSession(app, tokenFromUploadHeader(authorization));
   if (!user) throw unauthenticated();
   if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
@@ -57,7 +61,12 @@ export async function hasPermission(db: Database, userId: number, method: string
 
 /** `您没有权限访问【<title or path>】` */
 export async function deniedMessage(db: Database, method: string, path: string): Promise<string> {
-  const row = await db.selectFrom('permission').select('title').where('method', '=', method).where('path', '=', path).executeTakeFirst();
+  const row = await db
+    .selectFrom('permission')
+    .select('title')
+    .where('method', '=', method)
+    .where('path', '=', path)
+    .executeTakeFirst();
   return `您没有权限访问【${row?.title || path}】`;
 }
 
@@ -76,17 +85,29 @@ export async function isAdmin(db: Database, userId: number): Promise<boolean> {
 /** The permission rows the user holds through their groups (all of them for user 1). */
 export async function permissionsOf(db: Database, userId: number) {
   if (userId === SUPER_USER_ID) return db.selectFrom('permission').selectAll().orderBy('id').execute();
-  return db.selectFrom('permission as p')
+  return db
+    .selectFrom('permission as p')
     .innerJoin('group_permission as gp', 'gp.permission_id', 'p.id')
     .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
-    .selectAll('p').distinct().where('ug.user_id', '=', userId).orderBy('p.id').execute();
+    .selectAll('p')
+    .distinct()
+    .where('ug.user_id', '=', userId)
+    .orderBy('p.id')
+    .execute();
 }
 
 /** Logout: the token's UUID stays refused until the token would have expired anyway. */
 export async function revokeToken(db: Database, claims: TokenClaims): Promise<void> {
-  await db.insertInto('logout').values({
-    user_id: claims.userId, uuid: claims.uuid, expired_at: new Date(claims.exp * 1000).toISOString(), created_at: now(),
-  }).onConflict((oc) => oc.column('uuid').doNothing()).execute();
+  await db
+    .insertInto('logout')
+    .values({
+      user_id: claims.userId,
+      uuid: claims.uuid,
+      expired_at: new Date(claims.exp * 1000).toISOString(),
+      created_at: now(),
+    })
+    .onConflict((oc) => oc.column('uuid').doNothing())
+    .execute();
 }
 
 /** Revoked tokens that have expired anyway need no row any more. */

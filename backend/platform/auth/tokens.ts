@@ -22,7 +22,10 @@ export async function loadJwtSecret(db: Database, dataDir: string, fromEnv?: str
 export class TokenService {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly expireDays: number) {
+  constructor(
+    secret: string,
+    private readonly expireDays: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -48,7 +51,8 @@ export class TokenService {
       if (typeof payload.iat === 'number' && payload.iat > now + 5) return null;
       const userId = payload.UserId;
       const uuid = payload.UUID;
-      if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0 || typeof uuid !== 'string') return null;
+      if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0 || typeof uuid !== 'string')
+        return null;
       return { userId, uuid, exp: payload.exp };
     } catch {
       return null;

@@ -125,7 +125,10 @@ export class BlobStoreUnavailableError extends ApiError {
 
 export class BlobKeyError extends BlobStoreError {
   override name = 'BlobKeyError';
-  constructor(readonly key: string, reason: string) {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
     super(`invalid blob key ${JSON.stringify(key)}: ${reason}`);
   }
 }
@@ -146,7 +149,10 @@ export class BlobEmptyError extends BlobStoreError {
 
 export class BlobRangeError extends BlobStoreError {
   override name = 'BlobRangeError';
-  constructor(readonly range: ByteRange, readonly size: number) {
+  constructor(
+    readonly range: ByteRange,
+    readonly size: number,
+  ) {
     super(`range ${range.start}-${range.end ?? ''} outside a blob of ${size} bytes`);
   }
 }

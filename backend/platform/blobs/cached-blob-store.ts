@@ -53,7 +53,10 @@ export class CachedBlobStore implements BlobStore {
   private readonly now: () => number;
   readonly presignedUrl?: (key: string, opts: PresignOptions) => Promise<string>;
 
-  constructor(readonly inner: BlobStore, private readonly opts: CachedBlobStoreOptions) {
+  constructor(
+    readonly inner: BlobStore,
+    private readonly opts: CachedBlobStoreOptions,
+  ) {
     this.now = opts.now ?? Date.now;
     const presign = inner.presignedUrl?.bind(inner);
     if (presign) this.presignedUrl = presign;
@@ -72,7 +75,12 @@ export class CachedBlobStore implements BlobStore {
     const generation = this.generation;
     const read = await this.inner.get(key);
     if (!read || read.length > this.opts.maxBlobBytes || read.length > this.opts.maxBytes) return read;
-    const cached: Entry = { bytes: await bufferOf(read.stream, read.length), size: read.size, mtime: read.mtime, at: this.now() };
+    const cached: Entry = {
+      bytes: await bufferOf(read.stream, read.length),
+      size: read.size,
+      mtime: read.mtime,
+      at: this.now(),
+    };
     if (generation === this.generation) this.keep(key, cached);
     return readOf(cached, undefined);
   }
@@ -173,7 +181,11 @@ export class CachedBlobStore implements BlobStore {
 function readOf(entry: Entry, range: ByteRange | undefined): BlobRead {
   const { size, mtime } = entry;
   if (!range) return { stream: streamOf(entry.bytes), size, mtime, length: size };
-  const valid = Number.isInteger(range.start) && range.start >= 0 && range.start < size && (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start));
+  const valid =
+    Number.isInteger(range.start) &&
+    range.start >= 0 &&
+    range.start < size &&
+    (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start));
   if (!valid) throw new BlobRangeError(range, size);
   const end = Math.min(range.end ?? size - 1, size - 1);
   const bytes = entry.bytes.subarray(range.start, end + 1);

@@ -114,7 +114,11 @@ export class LocalBlobStore implements BlobStore {
       // The stream owns the handle from here: it closes it when it ends or is destroyed. It
       // stops at the size it was opened with (no read to find the end) and reads a page-sized
       // blob in one go: each read is a round trip through libuv's thread pool.
-      const stream = handle.createReadStream(length > 0 ? { start, end, autoClose: true, highWaterMark: Math.min(length, MAX_READ_BYTES) } : { autoClose: true });
+      const stream = handle.createReadStream(
+        length > 0
+          ? { start, end, autoClose: true, highWaterMark: Math.min(length, MAX_READ_BYTES) }
+          : { autoClose: true },
+      );
       return { stream, size: stat.size, mtime: stat.mtime, length };
     } catch (error) {
       await handle.close();
@@ -213,7 +217,9 @@ export class LocalBlobStore implements BlobStore {
         await take(source);
       } else {
         // Not destroyed when we stop early: the caller decides (drain an HTTP body, close a file).
-        for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string | Uint8Array>) {
+        for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<
+          Buffer | string | Uint8Array
+        >) {
           await take(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
         }
       }
@@ -300,7 +306,11 @@ async function writeFully(handle: FileHandle, chunk: Buffer): Promise<void> {
 function resolveRange(range: ByteRange | undefined, size: number): { start: number; end: number } {
   if (!range) return { start: 0, end: size - 1 };
   const end = Math.min(range.end ?? size - 1, size - 1);
-  const valid = Number.isInteger(range.start) && range.start >= 0 && range.start < size && (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start));
+  const valid =
+    Number.isInteger(range.start) &&
+    range.start >= 0 &&
+    range.start < size &&
+    (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start));
   if (!valid) throw new BlobRangeError(range, size);
   return { start: range.start, end };
 }

@@ -74,7 +74,10 @@ export interface S3PutOptions extends PutOptions {
 /** What the start-up check of the bucket found wrong, with the setting to look at. */
 export class S3BucketCheckError extends Error {
   override name = 'S3BucketCheckError';
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -82,7 +85,11 @@ export class S3BucketCheckError extends Error {
 /** The bytes uploaded did not have the MD5 announced for them; nothing was kept. */
 export class BlobDigestError extends Error {
   override name = 'BlobDigestError';
-  constructor(readonly key: string, readonly expected: string, readonly actual: string) {
+  constructor(
+    readonly key: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
     super(`${key}: MD5 ${actual} instead of ${expected}`);
   }
 }
@@ -121,7 +128,9 @@ export class S3BlobStore implements BlobStore {
       region: opts.region,
       forcePathStyle: opts.forcePathStyle,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
-      ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
       // The SDK's default since 2025 adds CRC32 checksums, streamed bodies as aws-chunked with
       // trailers, which MinIO before 2025, Ceph, OSS, COS and s3rver refuse or store mangled.
       // Every body we send is a Buffer with its Content-MD5, so integrity is checked all the same.
@@ -129,28 +138,43 @@ export class S3BlobStore implements BlobStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       // Every page or download streaming to a slow client holds a socket: the SDK's 50 would
       // make the 51st reader wait for one of them.
-      requestHandler: { connectionTimeout: 5000, httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+      requestHandler: {
+        connectionTimeout: 5000,
+        httpAgent: { keepAlive: true, maxSockets: 256 },
+        httpsAgent: { keepAlive: true, maxSockets: 256 },
+      },
     });
-    this.client.middlewareStack.add((next) => async (args) => {
-      useContentMd5ForDeleteObjects(args.request, args.input);
-      return next(args);
-    }, { step: 'build', priority: 'low', name: 'deleteObjectsContentMd5' });
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        useContentMd5ForDeleteObjects(args.request, args.input);
+        return next(args);
+      },
+      { step: 'build', priority: 'low', name: 'deleteObjectsContentMd5' },
+    );
     // Outside the retries: what still failed after them, the service being away, is told apart.
-    this.client.middlewareStack.add((next) => async (args) => {
-      try {
-        return await next(args);
-      } catch (error) {
-        throw unavailableOr(error);
-      }
-    }, { step: 'initialize', priority: 'high', name: 'blobStoreUnavailable' });
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          throw unavailableOr(error);
+        }
+      },
+      { step: 'initialize', priority: 'high', name: 'blobStoreUnavailable' },
+    );
     const seconds = opts.presignedSeconds ?? 0;
     if (seconds > 0) {
-      this.presignedUrl = (key, presign) => getSignedUrl(this.client, new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: this.objectKey(key),
-        ResponseContentDisposition: presign.disposition,
-        ResponseContentType: presign.contentType,
-      }), { expiresIn: seconds });
+      this.presignedUrl = (key, presign) =>
+        getSignedUrl(
+          this.client,
+          new GetObjectCommand({
+            Bucket: this.bucket,
+            Key: this.objectKey(key),
+            ResponseContentDisposition: presign.disposition,
+            ResponseContentType: presign.contentType,
+          }),
+          { expiresIn: seconds },
+        );
     }
   }
 
@@ -175,7 +199,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, source: Readable | Buffer, opts: S3PutOptions = {}): Promise<PutResult> {
-    const { size, md5 } = await this.upload(this.objectKey(key), source, { maxBytes: opts.maxBytes, expectedMd5: opts.md5 });
+    const { size, md5 } = await this.upload(this.objectKey(key), source, {
+      maxBytes: opts.maxBytes,
+      expectedMd5: opts.md5,
+    });
     return { size, md5 };
   }
 
@@ -193,13 +220,15 @@ export class S3BlobStore implements BlobStore {
       const created = (await this.head(target)) === null;
       if (created) {
         // CopyObject takes up to 5 GiB, far above any upload limit of the site.
-        await this.client.send(new CopyObjectCommand({
-          Bucket: this.bucket,
-          Key: target,
-          CopySource: `${this.bucket}/${encodeKey(temp)}`,
-          MetadataDirective: 'REPLACE',
-          Metadata: { [MD5_METADATA]: uploaded.md5 },
-        }));
+        await this.client.send(
+          new CopyObjectCommand({
+            Bucket: this.bucket,
+            Key: target,
+            CopySource: `${this.bucket}/${encodeKey(temp)}`,
+            MetadataDirective: 'REPLACE',
+            Metadata: { [MD5_METADATA]: uploaded.md5 },
+          }),
+        );
       }
       return { ...candidate, key, created };
     } finally {
@@ -210,18 +239,27 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<BlobRead | null> {
     const objectKey = this.objectKey(key);
-    if (range && !(Number.isInteger(range.start) && range.start >= 0 && (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start)))) {
+    if (
+      range &&
+      !(
+        Number.isInteger(range.start) &&
+        range.start >= 0 &&
+        (range.end === undefined || (Number.isInteger(range.end) && range.end >= range.start))
+      )
+    ) {
       const info = await this.head(objectKey);
       if (!info) return null;
       throw new BlobRangeError(range, info.size);
     }
     let answer;
     try {
-      answer = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: objectKey,
-        ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
-      }));
+      answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
+        }),
+      );
     } catch (error) {
       if (statusOf(error) === 404) return null;
       if (statusOf(error) !== 416 || !range) throw error;
@@ -269,12 +307,17 @@ export class S3BlobStore implements BlobStore {
     for await (const objectKey of this.listObjects(folder)) keys.push(objectKey);
     for (let from = 0; from < keys.length; from += 1000) {
       const batch = keys.slice(from, from + 1000);
-      const answer = await this.client.send(new DeleteObjectsCommand({
-        Bucket: this.bucket,
-        Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-      }));
+      const answer = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
       const failed = answer.Errors?.[0];
-      if (failed) throw new Error(`S3 DeleteObjects refused ${failed.Key ?? '?'}: ${failed.Code ?? ''} ${failed.Message ?? ''}`.trim());
+      if (failed)
+        throw new Error(
+          `S3 DeleteObjects refused ${failed.Key ?? '?'}: ${failed.Code ?? ''} ${failed.Message ?? ''}`.trim(),
+        );
     }
     return keys.length;
   }
@@ -287,7 +330,10 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Size and hex MD5 of a stored blob as S3 knows them (the ETag of a single-part upload, else the `md5` metadata); null when missing. */
+  /**
+   * Size and hex MD5 of a stored blob as S3 knows them (the ETag of a single-part upload, else the `md5` metadata);
+   * null when missing.
+   */
   async digest(key: string): Promise<{ size: number; md5: string | null } | null> {
     try {
       const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
@@ -319,7 +365,13 @@ export class S3BlobStore implements BlobStore {
   private async *listObjects(prefix: string): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
       for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -329,9 +381,16 @@ export class S3BlobStore implements BlobStore {
     const before = Date.now() - STALE_TEMP_MS;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${TEMP_FOLDER}/`, ...(token ? { ContinuationToken: token } : {}) }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: `${this.prefix}${TEMP_FOLDER}/`,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
       for (const object of page.Contents ?? []) {
-        if (object.Key && (object.LastModified?.getTime() ?? 0) < before) await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
+        if (object.Key && (object.LastModified?.getTime() ?? 0) < before)
+          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -342,7 +401,11 @@ export class S3BlobStore implements BlobStore {
    * else a multipart upload that is completed only once every byte is in and passed the
    * checks, and aborted otherwise. The source is read, never destroyed.
    */
-  private async upload(objectKey: string, source: Readable | Buffer, opts: { maxBytes?: number | undefined; expectedMd5?: string | undefined; refuseEmpty?: boolean }): Promise<Uploaded> {
+  private async upload(
+    objectKey: string,
+    source: Readable | Buffer,
+    opts: { maxBytes?: number | undefined; expectedMd5?: string | undefined; refuseEmpty?: boolean },
+  ): Promise<Uploaded> {
     const md5 = crypto.createHash('md5');
     const head: Buffer[] = [];
     let headLength = 0;
@@ -352,9 +415,11 @@ export class S3BlobStore implements BlobStore {
     const multipart = new MultipartUpload(this.client, this.bucket, objectKey, this.partsInFlight, opts.expectedMd5);
     try {
       const chunks: AsyncIterable<Buffer | string | Uint8Array> = Buffer.isBuffer(source)
-        ? (async function* () { yield source; })()
-        // Not destroyed when we stop early: the caller decides (drain an HTTP body, close a file).
-        : (source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string | Uint8Array>);
+        ? (async function* () {
+            yield source;
+          })()
+        : // Not destroyed when we stop early: the caller decides (drain an HTTP body, close a file).
+          (source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string | Uint8Array>);
       for await (const raw of chunks) {
         const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
         size += chunk.length;
@@ -376,20 +441,23 @@ export class S3BlobStore implements BlobStore {
       }
       if (size === 0 && opts.refuseEmpty) throw new BlobEmptyError();
       const digest = md5.digest('hex');
-      if (opts.expectedMd5 !== undefined && opts.expectedMd5 !== digest) throw new BlobDigestError(objectKey, opts.expectedMd5, digest);
+      if (opts.expectedMd5 !== undefined && opts.expectedMd5 !== digest)
+        throw new BlobDigestError(objectKey, opts.expectedMd5, digest);
       const rest = Buffer.concat(buffered, bufferedLength);
       if (multipart.started) {
         if (rest.length > 0) await multipart.add(rest);
         await multipart.complete();
       } else {
-        await this.client.send(new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: objectKey,
-          Body: rest,
-          ContentLength: rest.length,
-          ContentMD5: Buffer.from(digest, 'hex').toString('base64'),
-          ...(opts.expectedMd5 !== undefined ? { Metadata: { [MD5_METADATA]: digest } } : {}),
-        }));
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: objectKey,
+            Body: rest,
+            ContentLength: rest.length,
+            ContentMD5: Buffer.from(digest, 'hex').toString('base64'),
+            ...(opts.expectedMd5 !== undefined ? { Metadata: { [MD5_METADATA]: digest } } : {}),
+          }),
+        );
       }
       return { size, md5: digest, head: Buffer.concat(head) };
     } catch (error) {
@@ -421,25 +489,37 @@ class MultipartUpload {
 
   /** Starts uploading `part`; waits while `inFlight` parts are under way. */
   async add(part: Buffer): Promise<void> {
-    this.uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({
-      Bucket: this.bucket,
-      Key: this.key,
-      ...(this.md5 !== undefined ? { Metadata: { [MD5_METADATA]: this.md5 } } : {}),
-    }))).UploadId;
+    this.uploadId ??= (
+      await this.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          ...(this.md5 !== undefined ? { Metadata: { [MD5_METADATA]: this.md5 } } : {}),
+        }),
+      )
+    ).UploadId;
     if (!this.uploadId) throw new Error(`S3 CreateMultipartUpload answered no UploadId for ${this.key}`);
     const PartNumber = this.nextPart++;
-    const sending = this.client.send(new UploadPartCommand({
-      Bucket: this.bucket,
-      Key: this.key,
-      UploadId: this.uploadId,
-      PartNumber,
-      Body: part,
-      ContentLength: part.length,
-      ContentMD5: crypto.createHash('md5').update(part).digest('base64'),
-    })).then(
-      (answer) => { this.parts.push({ PartNumber, ETag: answer.ETag }); },
-      (error: unknown) => { this.failure ??= { error }; },
-    );
+    const sending = this.client
+      .send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          UploadId: this.uploadId,
+          PartNumber,
+          Body: part,
+          ContentLength: part.length,
+          ContentMD5: crypto.createHash('md5').update(part).digest('base64'),
+        }),
+      )
+      .then(
+        (answer) => {
+          this.parts.push({ PartNumber, ETag: answer.ETag });
+        },
+        (error: unknown) => {
+          this.failure ??= { error };
+        },
+      );
     this.pending.add(sending);
     void sending.finally(() => this.pending.delete(sending));
     while (this.pending.size >= this.inFlight) await Promise.race(this.pending);
@@ -449,12 +529,14 @@ class MultipartUpload {
   async complete(): Promise<void> {
     await Promise.all(this.pending);
     if (this.failure) throw this.failure.error;
-    await this.client.send(new CompleteMultipartUploadCommand({
-      Bucket: this.bucket,
-      Key: this.key,
-      UploadId: this.uploadId,
-      MultipartUpload: { Parts: [...this.parts].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0)) },
-    }));
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: this.key,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: [...this.parts].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0)) },
+      }),
+    );
     this.uploadId = undefined;
   }
 
@@ -464,7 +546,9 @@ class MultipartUpload {
     const uploadId = this.uploadId;
     this.uploadId = undefined;
     await Promise.allSettled(this.pending);
-    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId })).catch(() => undefined);
+    await this.client
+      .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId }))
+      .catch(() => undefined);
   }
 }
 
@@ -490,16 +574,28 @@ function statusOf(error: unknown): number | undefined {
 }
 
 /** Socket failures: the service is down or unreachable. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
-/** An SDK error that says the service is away (no answer, or a 5xx) as BlobStoreUnavailableError; any other as it is. */
+/**
+ * An SDK error that says the service is away (no answer, or a 5xx) as BlobStoreUnavailableError; any other as it is.
+ */
 function unavailableOr(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const status = statusOf(error);
   const code = (error as { code?: unknown }).code;
-  const away = status === undefined
-    ? (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || error.name === 'TimeoutError'
-    : status >= 500;
+  const away =
+    status === undefined
+      ? (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || error.name === 'TimeoutError'
+      : status >= 500;
   if (!away) return error;
   return new BlobStoreUnavailableError({ cause: error });
 }
@@ -516,7 +612,8 @@ function encodeKey(key: string): string {
  */
 function useContentMd5ForDeleteObjects(request: unknown, input: object): void {
   const http = request as { headers?: Record<string, string>; body?: unknown };
-  if (!('Delete' in input) || !http.headers || !(typeof http.body === 'string' || http.body instanceof Uint8Array)) return;
+  if (!('Delete' in input) || !http.headers || !(typeof http.body === 'string' || http.body instanceof Uint8Array))
+    return;
   for (const name of Object.keys(http.headers)) {
     if (/^x-amz-(sdk-)?checksum-/i.test(name)) delete http.headers[name];
   }
@@ -529,19 +626,33 @@ function bucketCheckError(thrown: unknown, opts: S3BlobStoreOptions): S3BucketCh
   const error = thrown instanceof BlobStoreUnavailableError ? thrown.cause : thrown;
   const status = statusOf(error);
   const where = opts.endpoint ?? `AWS S3 (${opts.region})`;
-  if (status === 404) return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: there is no bucket "${opts.bucket}" at ${where}`);
+  if (status === 404)
+    return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: there is no bucket "${opts.bucket}" at ${where}`);
   if (status === 403 || status === 401) {
-    return new S3BucketCheckError('S3_ACCESS_KEY_ID', `S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: ${where} refused access to the bucket "${opts.bucket}" (HTTP ${status}: wrong keys, or keys without rights on it)`);
+    return new S3BucketCheckError(
+      'S3_ACCESS_KEY_ID',
+      `S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: ${where} refused access to the bucket "${opts.bucket}" (HTTP ${status}: wrong keys, or keys without rights on it)`,
+    );
   }
   if (status === 301 || status === 400) {
-    return new S3BucketCheckError('S3_REGION', `S3_REGION: the bucket "${opts.bucket}" at ${where} is not in the region "${opts.region}" (HTTP ${status})`);
+    return new S3BucketCheckError(
+      'S3_REGION',
+      `S3_REGION: the bucket "${opts.bucket}" at ${where} is not in the region "${opts.region}" (HTTP ${status})`,
+    );
   }
-  const reason = error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
+  const reason =
+    error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
   if (status === undefined) {
     const code = (error as { code?: string } | null)?.code ?? '';
     // Virtual-hosted style asks `<bucket>.<endpoint host>`, which MinIO and Ceph hosts rarely resolve.
-    const hint = opts.endpoint && !opts.forcePathStyle && ['ENOTFOUND', 'EAI_AGAIN'].includes(code) ? '; with MinIO or Ceph set S3_FORCE_PATH_STYLE=true' : '';
+    const hint =
+      opts.endpoint && !opts.forcePathStyle && ['ENOTFOUND', 'EAI_AGAIN'].includes(code)
+        ? '; with MinIO or Ceph set S3_FORCE_PATH_STYLE=true'
+        : '';
     return new S3BucketCheckError('S3_ENDPOINT', `S3_ENDPOINT: ${where} cannot be reached (${reason})${hint}`);
   }
-  return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: checking the bucket "${opts.bucket}" at ${where} failed (HTTP ${status}: ${reason})`);
+  return new S3BucketCheckError(
+    'S3_BUCKET',
+    `S3_BUCKET: checking the bucket "${opts.bucket}" at ${where} failed (HTTP ${status}: ${reason})`,
+  );
 }

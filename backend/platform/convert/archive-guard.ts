@@ -43,7 +43,12 @@ export async function checkArchive(path: string, limits: ArchiveLimits, signal?:
   let zip: yauzl.ZipFile;
   try {
     // decodeStrings off: names are not needed here, and unusual names are the converters' business.
-    zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, validateEntrySizes: false, autoClose: false });
+    zip = await yauzl.openPromise(path, {
+      lazyEntries: true,
+      decodeStrings: false,
+      validateEntrySizes: false,
+      autoClose: false,
+    });
   } catch (error) {
     throw new ConversionError('corrupt', { detail: `zip: ${(error as Error).message}` });
   }
@@ -54,7 +59,8 @@ export async function checkArchive(path: string, limits: ArchiveLimits, signal?:
     let declared = 0;
     for await (const entry of zip.eachEntry()) {
       declared += entry.uncompressedSize;
-      if (declared > limits.maxUncompressedBytes) throw tooLarge(`declared sizes add up past ${limits.maxUncompressedBytes} bytes`);
+      if (declared > limits.maxUncompressedBytes)
+        throw tooLarge(`declared sizes add up past ${limits.maxUncompressedBytes} bytes`);
       if (entry.isEncrypted()) throw new ConversionError('encrypted', { detail: 'zip entry is encrypted' });
       entries.push(entry);
     }

@@ -126,7 +126,14 @@ async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
   const scale = Math.max(bigScale, Math.min(cover.webp.width / pageWidth, cover.webp.height / pageHeight));
   const { pixels, raw } = pixelsOf(list, scale);
   const image = sharp(pixels, { raw });
-  const big = scale === bigScale ? image.clone() : image.clone().resize(Math.max(1, Math.ceil(pageWidth * bigScale)), Math.max(1, Math.ceil(pageHeight * bigScale)), { fit: 'fill' });
+  const big =
+    scale === bigScale
+      ? image.clone()
+      : image
+          .clone()
+          .resize(Math.max(1, Math.ceil(pageWidth * bigScale)), Math.max(1, Math.ceil(pageHeight * bigScale)), {
+            fit: 'fill',
+          });
   const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
   await Promise.all([
     big.png(cover.pngOptions).toFile(join(outDir, cover.files.bigPng)),
@@ -145,7 +152,8 @@ function writePage(task, n, kind, bytes, pending) {
 }
 
 /**
- * Page `n` up to its SVG: its text and its characters' positions (`<n>.pos.gz`), the covers (page 1), and a scan's JPEG, for which no SVG is
+ * Page `n` up to its SVG: its text and its characters' positions (`<n>.pos.gz`), the covers (page 1), and a scan's
+ * JPEG, for which no SVG is
  * drawn (`done`); any other page is drawn into the slice's SVG device and stays open until its
  * SVG is written (its display list does not: a slice of heavy pages holds one at a time).
  */
@@ -160,7 +168,8 @@ async function preparePage(document, n, task, svgs, background) {
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
-    if (n === 1 && task.cover) background.push(writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
+    if (n === 1 && task.cover)
+      background.push(writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
     if (scan) {
       page.destroy();
       return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, { scan: scan.target }), text } };
@@ -227,7 +236,8 @@ async function render(task) {
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
-      if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
+      if (Atomics.load(task.cancel, 0) === 1)
+        return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
       const prepared = await preparePage(document, n, task, svgs, background);
       lowerImageThreads();
       if (prepared.done) {
@@ -266,13 +276,16 @@ async function render(task) {
   return { ok: true, pages: done.map((entry) => entry.page), texts: done.map((entry) => entry.text) };
 }
 
-/** The positions of the characters of a slice's pages, and nothing else (a document converted before they were kept). */
+/**
+ * The positions of the characters of a slice's pages, and nothing else (a document converted before they were kept).
+ */
 function positions(task) {
   try {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
-      if (Atomics.load(task.cancel, 0) === 1) return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
+      if (Atomics.load(task.cancel, 0) === 1)
+        return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
       const page = document.loadPage(n - 1);
       const list = page.toDisplayList();
       try {
@@ -303,14 +316,18 @@ async function encodeScan(task) {
 
 /** A page's plain SVG with its photos brought to reading resolution (svg-images.mjs), gzip-compressed. */
 async function shrinkPhotos(task) {
-  const { svg } = await shrinkSvgImages(Buffer.from(task.svg.buffer, task.svg.byteOffset, task.svg.byteLength), task.raster);
+  const { svg } = await shrinkSvgImages(
+    Buffer.from(task.svg.buffer, task.svg.byteOffset, task.svg.byteLength),
+    task.raster,
+  );
   lowerImageThreads();
   return gzipSync(svg, { level: task.gzipLevel });
 }
 
 /**
  * Piscina's entry: one task is the inspection of a document, the rendering of a slice of its
- * pages, the positions of a slice's characters, or the images of a page left as the PDF stores them (a scan's WebP, a page's photos).
+ * pages, the positions of a slice's characters, or the images of a page left as the PDF stores them (a scan's WebP, a
+ * page's photos).
  */
 export default function convertTask(task) {
   if (task.kind === 'scan-webp') return encodeScan(task);

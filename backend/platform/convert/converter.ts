@@ -8,7 +8,15 @@ import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
-import { PagePool, type CoverFiles, type PageFile, type PageKind, type PendingImages, type RenderSettings, type WorkerSource } from './page-pool';
+import {
+  PagePool,
+  type CoverFiles,
+  type PageFile,
+  type PageKind,
+  type PendingImages,
+  type RenderSettings,
+  type WorkerSource,
+} from './page-pool';
 import { decodeTextFile, joinPageTexts } from './text';
 import { CONVERTER_WORK_DIR, scratchFolder } from '../scratch';
 import { positionsFile } from './text-positions.mjs';
@@ -49,7 +57,10 @@ export interface ConverterSettings {
   limits?: Partial<ConversionLimits>;
   /** a worker thread idle this long ends (its WASM memory goes with it); default 30 s */
   workerIdleTimeoutMs?: number;
-  /** added to the nice value (0–19) of the MuPDF threads, of the libvips threads that encode their images and of LibreOffice and calibre, so that they yield the cores to the process's other threads; default 0 */
+  /**
+   * added to the nice value (0–19) of the MuPDF threads, of the libvips threads that encode their images and of
+   * LibreOffice and calibre, so that they yield the cores to the process's other threads; default 0
+   */
   niceIncrement?: number;
 }
 
@@ -79,7 +90,10 @@ export interface ConversionResult {
   cover: CoverFiles;
   /** every page's text in order, NFKC-normalised, a form feed between pages (text.ts, joinPageTexts) */
   text: string;
-  /** where each page's characters are, in page order (`<n>.pos.gz`, text-positions.mjs): the text as MuPDF drew it, not normalised */
+  /**
+   * where each page's characters are, in page order (`<n>.pos.gz`, text-positions.mjs): the text as MuPDF drew it, not
+   * normalised
+   */
   positionFiles: string[];
   /** the intermediate PDF made by LibreOffice or calibre (`document.pdf` in outDir), kept so that
    * re-rendering never needs them again; null when MuPDF read the upload itself */
@@ -87,7 +101,10 @@ export interface ConversionResult {
   converter: ConverterName;
 }
 
-/** A page brought to reading resolution (`DocumentConverter.pageAtReadingResolution`): the file that replaces the page's. */
+/**
+ * A page brought to reading resolution (`DocumentConverter.pageAtReadingResolution`): the file that replaces the
+ * page's.
+ */
 export interface LighterPage {
   file: string;
   kind: PageKind;
@@ -103,7 +120,12 @@ export interface DocumentConverter {
    * plain SVG with WebP photos, gzip-compressed (`<n>.gzip.svg`). `stored`: the page file's
    * bytes. null when the page stays as it is (a scan whose WebP would not be smaller).
    */
-  pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal?: AbortSignal): Promise<LighterPage | null>;
+  pageAtReadingResolution(
+    n: number,
+    stored: Uint8Array,
+    pending: PendingImages,
+    signal?: AbortSignal,
+  ): Promise<LighterPage | null>;
   /**
    * The positions of every page's characters (`<n>.pos.gz` in `outDir`), for a document
    * converted before they were kept: read by MuPDF from the upload (a format MuPDF reads
@@ -181,7 +203,10 @@ class Converter implements DocumentConverter {
   }
 
   private detect(): { report: Promise<ConverterReport>; at: number } {
-    const report = detectConverters({ libreofficePath: this.settings.libreofficePath, calibrePath: this.settings.calibrePath });
+    const report = detectConverters({
+      libreofficePath: this.settings.libreofficePath,
+      calibrePath: this.settings.calibrePath,
+    });
     return { report, at: Date.now() };
   }
 
@@ -190,15 +215,26 @@ class Converter implements DocumentConverter {
     return this.detection.report;
   }
 
-  async pageAtReadingResolution(n: number, stored: Uint8Array, pending: PendingImages, signal = new AbortController().signal): Promise<LighterPage | null> {
+  async pageAtReadingResolution(
+    n: number,
+    stored: Uint8Array,
+    pending: PendingImages,
+    signal = new AbortController().signal,
+  ): Promise<LighterPage | null> {
     if ('scan' in pending) {
       const webp = await this.pool.scanWebp(stored, pending.scan, RENDER_SETTINGS.raster.webpOptions, signal);
       return webp && { file: `${n}.webp`, kind: 'webp', bytes: webp };
     }
-    return { file: `${n}.gzip.svg`, kind: 'svg-gzip', bytes: await this.pool.shrinkPhotos(stored, RENDER_SETTINGS, signal) };
+    return {
+      file: `${n}.gzip.svg`,
+      kind: 'svg-gzip',
+      bytes: await this.pool.shrinkPhotos(stored, RENDER_SETTINGS, signal),
+    };
   }
 
-  async extractPositions(request: Omit<ConversionRequest, 'onProgress'>): Promise<{ pages: number; positionFiles: string[] }> {
+  async extractPositions(
+    request: Omit<ConversionRequest, 'onProgress'>,
+  ): Promise<{ pages: number; positionFiles: string[] }> {
     const limits = { ...this.limits, ...request.limits };
     const timeout = AbortSignal.timeout(limits.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
@@ -207,7 +243,10 @@ class Converter implements DocumentConverter {
     const scratch = await scratchFolder('positions', this.workDir);
     try {
       const plan = planConversion(request.ext, await sniffContent(request.sourcePath));
-      if (plan.converter !== 'mupdf') throw new ConversionError('unsupported-format', { detail: `positions are read from the PDF ${plan.converter} made` });
+      if (plan.converter !== 'mupdf')
+        throw new ConversionError('unsupported-format', {
+          detail: `positions are read from the PDF ${plan.converter} made`,
+        });
       const { source } = await this.prepare(request, plan, scratch, signal);
       const { pages } = await this.pool.inspect(source, signal);
       await this.pool.positionsAll(source, pages, request.outDir, RENDER_SETTINGS.gzipLevel, signal);
@@ -255,17 +294,30 @@ class Converter implements DocumentConverter {
     }
   }
 
-  private async convert(request: ConversionRequest, limits: ConversionLimits, scratch: string, signal: AbortSignal): Promise<ConversionResult> {
+  private async convert(
+    request: ConversionRequest,
+    limits: ConversionLimits,
+    scratch: string,
+    signal: AbortSignal,
+  ): Promise<ConversionResult> {
     const size = (await stat(request.sourcePath)).size;
     if (size === 0) throw new ConversionError('empty-file');
     const plan = planConversion(request.ext, await sniffContent(request.sourcePath));
-    if (plan.archive) await checkArchive(request.sourcePath, { maxEntries: limits.maxArchiveEntries, maxUncompressedBytes: limits.maxArchiveBytes }, signal);
+    if (plan.archive)
+      await checkArchive(
+        request.sourcePath,
+        { maxEntries: limits.maxArchiveEntries, maxUncompressedBytes: limits.maxArchiveBytes },
+        signal,
+      );
 
     const { source, pdfFile } = await this.prepare(request, plan, scratch, signal);
     const info = await this.pool.inspect(source, signal);
     if (info.pages === 0) throw new ConversionError('no-pages');
     if (info.pages > limits.maxPages) {
-      throw new ConversionError('too-many-pages', { detail: `${info.pages} pages`, message: `文档共 ${info.pages} 页，超出 ${limits.maxPages} 页的限制，无法转换` });
+      throw new ConversionError('too-many-pages', {
+        detail: `${info.pages} pages`,
+        message: `文档共 ${info.pages} 页，超出 ${limits.maxPages} 页的限制，无法转换`,
+      });
     }
 
     const total = info.pages;
@@ -291,13 +343,22 @@ class Converter implements DocumentConverter {
   }
 
   /** Makes the file MuPDF will open: the upload itself, a re-encoded copy, or a PDF from LibreOffice or calibre. */
-  private async prepare(request: ConversionRequest, plan: FormatPlan, scratch: string, signal: AbortSignal): Promise<{ source: WorkerSource; pdfFile: string | null }> {
+  private async prepare(
+    request: ConversionRequest,
+    plan: FormatPlan,
+    scratch: string,
+    signal: AbortSignal,
+  ): Promise<{ source: WorkerSource; pdfFile: string | null }> {
     const key = randomUUID();
     const ext = request.ext.replace(/^\./, '').toLowerCase();
     let input = request.sourcePath;
     if (plan.input === 'utf8-text') {
       const text = decodeTextFile(await readFile(request.sourcePath));
-      if (text === null) throw new ConversionError('content-mismatch', { detail: 'not decodable text', message: `文件内容与扩展名 .${ext} 不符，无法转换` });
+      if (text === null)
+        throw new ConversionError('content-mismatch', {
+          detail: 'not decodable text',
+          message: `文件内容与扩展名 .${ext} 不符，无法转换`,
+        });
       input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
       await writeFile(input, text);
     } else if (plan.input === 'png-image') {
@@ -310,7 +371,10 @@ class Converter implements DocumentConverter {
     }
 
     if (plan.converter === 'mupdf') {
-      return { source: { path: input, name: plan.mupdfName!, reflow: plan.reflowable ? REFLOW : null, key }, pdfFile: null };
+      return {
+        source: { path: input, name: plan.mupdfName!, reflow: plan.reflowable ? REFLOW : null, key },
+        pdfFile: null,
+      };
     }
 
     const external = await this.externalConverters(plan.converter);

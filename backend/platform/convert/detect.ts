@@ -55,7 +55,8 @@ async function isDirectory(path: string): Promise<boolean> {
 async function sofficeBinFor(path: string): Promise<string | undefined> {
   const real = await realpath(path).catch(() => undefined);
   if (!real) return undefined;
-  if (await isDirectory(real)) return firstExecutable([join(real, 'soffice.bin'), join(real, 'program', 'soffice.bin')]);
+  if (await isDirectory(real))
+    return firstExecutable([join(real, 'soffice.bin'), join(real, 'program', 'soffice.bin')]);
   if (basename(real) === 'soffice.bin') return firstExecutable([real]);
   return firstExecutable([join(dirname(real), 'soffice.bin')]);
 }
@@ -67,18 +68,30 @@ async function findLibreOffice(configured: string | undefined): Promise<string |
     const bin = wrapper && (await sofficeBinFor(wrapper));
     if (bin) return bin;
   }
-  const opt = (await readdir('/opt').catch(() => [] as string[])).filter((name) => name.startsWith('libreoffice')).map((name) => `/opt/${name}/program/soffice.bin`);
-  return firstExecutable(['/usr/lib/libreoffice/program/soffice.bin', '/usr/local/lib/libreoffice/program/soffice.bin', ...opt]);
+  const opt = (await readdir('/opt').catch(() => [] as string[]))
+    .filter((name) => name.startsWith('libreoffice'))
+    .map((name) => `/opt/${name}/program/soffice.bin`);
+  return firstExecutable([
+    '/usr/lib/libreoffice/program/soffice.bin',
+    '/usr/local/lib/libreoffice/program/soffice.bin',
+    ...opt,
+  ]);
 }
 
 async function findCalibre(configured: string | undefined): Promise<string | undefined> {
-  if (configured) return (await isDirectory(configured)) ? firstExecutable([join(configured, 'ebook-convert')]) : firstExecutable([configured]);
+  if (configured)
+    return (await isDirectory(configured))
+      ? firstExecutable([join(configured, 'ebook-convert')])
+      : firstExecutable([configured]);
   return firstExecutable([await onPath('ebook-convert'), '/opt/calibre/ebook-convert']);
 }
 
 async function versionOf(path: string, pattern: RegExp): Promise<string | undefined> {
   try {
-    const { stdout } = await run(path, ['--version'], { timeout: VERSION_TIMEOUT_MS, env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' } });
+    const { stdout } = await run(path, ['--version'], {
+      timeout: VERSION_TIMEOUT_MS,
+      env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
+    });
     return pattern.exec(stdout)?.[1];
   } catch {
     return undefined;
@@ -94,7 +107,9 @@ async function tool(path: string | undefined, pattern: RegExp): Promise<External
 async function mupdfVersion(): Promise<string> {
   // The package's exports hide package.json; its entry file sits in dist/ beside it.
   const entry = createRequire(import.meta.url).resolve('mupdf');
-  const manifest = JSON.parse(await readFile(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(await readFile(join(dirname(entry), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -102,8 +117,12 @@ async function mupdfVersion(): Promise<string> {
 export async function detectConverters(paths: ToolPaths = {}): Promise<ConverterReport> {
   const [mupdf, libreoffice, calibre] = await Promise.all([
     mupdfVersion(),
-    paths.libreofficePath === null ? undefined : findLibreOffice(paths.libreofficePath).then((path) => tool(path, /LibreOffice ([\d.]+)/)),
-    paths.calibrePath === null ? undefined : findCalibre(paths.calibrePath).then((path) => tool(path, /calibre ([\d.]+)/)),
+    paths.libreofficePath === null
+      ? undefined
+      : findLibreOffice(paths.libreofficePath).then((path) => tool(path, /LibreOffice ([\d.]+)/)),
+    paths.calibrePath === null
+      ? undefined
+      : findCalibre(paths.calibrePath).then((path) => tool(path, /calibre ([\d.]+)/)),
   ]);
   return { mupdf: { version: mupdf }, ...(libreoffice ? { libreoffice } : {}), ...(calibre ? { calibre } : {}) };
 }

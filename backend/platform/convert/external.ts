@@ -52,7 +52,13 @@ const OUTPUT_TAIL = 8 * 1024;
  * added to its nice value (0–19) as soon as it has started, before it starts threads or
  * children of its own, which inherit it.
  */
-export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal, nice = 0): Promise<ProcessOutcome> {
+export function runProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+  nice = 0,
+): Promise<ProcessOutcome> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -127,12 +133,45 @@ export class Slots {
 // Noto Sans CJK (Debian's fonts-noto-cjk), simplified or traditional as the name implies.
 const FONT_ALIASES: Record<string, readonly string[]> = {
   'Noto Serif CJK SC': [
-    '宋体', 'SimSun', '新宋体', 'NSimSun', '仿宋', 'FangSong', '仿宋_GB2312', 'FangSong_GB2312', '楷体', 'KaiTi', '楷体_GB2312',
-    'KaiTi_GB2312', '华文宋体', 'STSong', '华文中宋', 'STZhongsong', '华文仿宋', 'STFangsong', '华文楷体', 'STKaiti', 'Songti SC',
+    '宋体',
+    'SimSun',
+    '新宋体',
+    'NSimSun',
+    '仿宋',
+    'FangSong',
+    '仿宋_GB2312',
+    'FangSong_GB2312',
+    '楷体',
+    'KaiTi',
+    '楷体_GB2312',
+    'KaiTi_GB2312',
+    '华文宋体',
+    'STSong',
+    '华文中宋',
+    'STZhongsong',
+    '华文仿宋',
+    'STFangsong',
+    '华文楷体',
+    'STKaiti',
+    'Songti SC',
   ],
   'Noto Sans CJK SC': [
-    '黑体', 'SimHei', '微软雅黑', 'Microsoft YaHei', '等线', 'DengXian', '华文黑体', 'STHeiti', '华文细黑', 'STXihei', '幼圆',
-    'YouYuan', 'PingFang SC', 'Hiragino Sans GB', '思源黑体', 'Source Han Sans SC',
+    '黑体',
+    'SimHei',
+    '微软雅黑',
+    'Microsoft YaHei',
+    '等线',
+    'DengXian',
+    '华文黑体',
+    'STHeiti',
+    '华文细黑',
+    'STXihei',
+    '幼圆',
+    'YouYuan',
+    'PingFang SC',
+    'Hiragino Sans GB',
+    '思源黑体',
+    'Source Han Sans SC',
   ],
   'Noto Serif CJK TC': ['細明體', 'MingLiU', '新細明體', 'PMingLiU', '標楷體', 'DFKai-SB'],
   'Noto Sans CJK TC': ['微軟正黑體', 'Microsoft JhengHei'],
@@ -142,7 +181,10 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 export function fontconfigFile(): string {
   const aliases = Object.entries(FONT_ALIASES).flatMap(([target, names]) =>
-    names.map((name) => `  <alias binding="same"><family>${escapeXml(name)}</family><prefer><family>${target}</family></prefer></alias>`),
+    names.map(
+      (name) =>
+        `  <alias binding="same"><family>${escapeXml(name)}</family><prefer><family>${target}</family></prefer></alias>`,
+    ),
   );
   return [
     '<?xml version="1.0"?>',
@@ -209,7 +251,11 @@ export class ExternalConverters {
    */
   async libreofficeToPdf(input: string, outDir: string, signal: AbortSignal, filter?: string): Promise<string> {
     const tool = this.options.libreoffice;
-    if (!tool) throw new ConversionError('converter-missing', { detail: 'LibreOffice', message: MISSING_CONVERTER_MESSAGES.libreoffice });
+    if (!tool)
+      throw new ConversionError('converter-missing', {
+        detail: 'LibreOffice',
+        message: MISSING_CONVERTER_MESSAGES.libreoffice,
+      });
     const fontsConf = await this.fontsConf();
     return this.withSlot(signal, async (slot) => {
       const profile = join(this.options.stateDir, `libreoffice-${slot}`);
@@ -217,9 +263,19 @@ export class ExternalConverters {
       await rm(join(profile, '.lock'), { force: true });
       const args = [
         `-env:UserInstallation=${pathToFileURL(profile).href}`,
-        '--headless', '--invisible', '--nologo', '--nodefault', '--nofirststartwizard', '--norestore', '--nolockcheck',
+        '--headless',
+        '--invisible',
+        '--nologo',
+        '--nodefault',
+        '--nofirststartwizard',
+        '--norestore',
+        '--nolockcheck',
         ...(filter ? [`--infilter=${filter}`] : []),
-        '--convert-to', 'pdf', '--outdir', outDir, input,
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        outDir,
+        input,
       ];
       const env = { ...process.env, FONTCONFIG_FILE: fontsConf };
       const nice = this.options.niceIncrement ?? 0;
@@ -228,7 +284,11 @@ export class ExternalConverters {
       const pdf = join(outDir, `${basename(input, extname(input))}.pdf`);
       // LibreOffice exits 0 even when it could not load the file: the PDF is the proof.
       const made = await stat(pdf).catch(() => null);
-      if (!made?.size) throw new ConversionError('converter-failed', { detail: `LibreOffice exit ${outcome.code}: ${outcome.output}`, message: 'LibreOffice 无法转换此文档' });
+      if (!made?.size)
+        throw new ConversionError('converter-failed', {
+          detail: `LibreOffice exit ${outcome.code}: ${outcome.output}`,
+          message: 'LibreOffice 无法转换此文档',
+        });
       return pdf;
     });
   }
@@ -236,7 +296,11 @@ export class ExternalConverters {
   /** An ebook → a PDF at `output` with calibre's ebook-convert. */
   async calibreToPdf(input: string, output: string, scratchDir: string, signal: AbortSignal): Promise<string> {
     const tool = this.options.calibre;
-    if (!tool) throw new ConversionError('converter-missing', { detail: 'calibre', message: MISSING_CONVERTER_MESSAGES.calibre });
+    if (!tool)
+      throw new ConversionError('converter-missing', {
+        detail: 'calibre',
+        message: MISSING_CONVERTER_MESSAGES.calibre,
+      });
     const fontsConf = await this.fontsConf();
     return this.withSlot(signal, async (slot) => {
       const env = {
@@ -248,11 +312,20 @@ export class ExternalConverters {
         QTWEBENGINE_CHROMIUM_FLAGS: '--no-sandbox',
         QT_QPA_PLATFORM: 'offscreen',
       };
-      const outcome = await runProcess(tool.path, [input, output, '--paper-size', 'a4'], env, signal, this.options.niceIncrement ?? 0);
+      const outcome = await runProcess(
+        tool.path,
+        [input, output, '--paper-size', 'a4'],
+        env,
+        signal,
+        this.options.niceIncrement ?? 0,
+      );
       if (/DRMError/.test(outcome.output)) throw new ConversionError('drm-protected', { detail: outcome.output });
       const made = await stat(output).catch(() => null);
       if (outcome.code !== 0 || !made?.size) {
-        throw new ConversionError('converter-failed', { detail: `calibre exit ${outcome.code}: ${outcome.output}`, message: 'calibre 无法转换此电子书' });
+        throw new ConversionError('converter-failed', {
+          detail: `calibre exit ${outcome.code}: ${outcome.output}`,
+          message: 'calibre 无法转换此电子书',
+        });
       }
       return output;
     });

@@ -106,7 +106,9 @@ const DELIMITED_TEXT: Record<string, string> = {
   csv: 'CSV:44,34,76,1',
   tsv: 'CSV:9,34,76,1',
 };
-const OFFICE_EXTENSIONS = new Set([...groupExtensions('word', 'ppt', 'excel')].filter((ext) => !(ext in DELIMITED_TEXT)));
+const OFFICE_EXTENSIONS = new Set(
+  [...groupExtensions('word', 'ppt', 'excel')].filter((ext) => !(ext in DELIMITED_TEXT)),
+);
 const OFFICE_CONTENT: readonly ContentKind[] = ['ole', 'zip', 'rtf', 'text'];
 const TEXT_EXTENSIONS = groupExtensions('text');
 const MUPDF_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp']);
@@ -127,7 +129,10 @@ export function externalConverterOf(extension: string): 'libreoffice' | 'calibre
 export function planConversion(extension: string, content: ContentKind): FormatPlan {
   const ext = extension.replace(/^\./, '').toLowerCase();
   const mismatch = () =>
-    new ConversionError('content-mismatch', { detail: `.${ext} holds ${content}`, message: `文件内容与扩展名 .${ext} 不符，无法转换` });
+    new ConversionError('content-mismatch', {
+      detail: `.${ext} holds ${content}`,
+      message: `文件内容与扩展名 .${ext} 不符，无法转换`,
+    });
   const expect = (kinds: readonly ContentKind[]) => {
     if (!kinds.includes(content)) throw mismatch();
   };
@@ -180,7 +185,12 @@ export function planConversion(extension: string, content: ContentKind): FormatP
     expect(IMAGE_KINDS);
     return content === 'webp'
       ? { converter: 'mupdf', input: 'png-image', mupdfName: 'document.png', archive: false }
-      : { converter: 'mupdf', input: 'as-is', mupdfName: `document.${content === 'jpeg' ? 'jpg' : content}`, archive: false };
+      : {
+          converter: 'mupdf',
+          input: 'as-is',
+          mupdfName: `document.${content === 'jpeg' ? 'jpg' : content}`,
+          archive: false,
+        };
   }
   throw new ConversionError('unsupported-format', { detail: ext, message: `不支持转换 .${ext} 格式的文档` });
 }

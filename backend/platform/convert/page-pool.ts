@@ -22,7 +22,9 @@ export interface WorkerSource {
 
 export type PageKind = 'svg-gzip' | 'webp' | 'jpeg' | 'svg';
 
-/** The WebP a scan page's JPEG is to become (scan-page.mjs, scanWebp): its size in pixels, and whether it is smoothed. */
+/**
+ * The WebP a scan page's JPEG is to become (scan-page.mjs, scanWebp): its size in pixels, and whether it is smoothed.
+ */
 export interface ScanTarget {
   width: number;
   height: number;
@@ -32,7 +34,10 @@ export interface ScanTarget {
 export interface PageFile {
   /** 1-based page number */
   n: number;
-  /** file name inside the output directory: `<n>.gzip.svg`, `<n>.webp`, or with images as stored `<n>.jpg` (a scan) or `<n>.svg` (photos) */
+  /**
+   * file name inside the output directory: `<n>.gzip.svg`, `<n>.webp`, or with images as stored `<n>.jpg` (a scan) or
+   * `<n>.svg` (photos)
+   */
   file: string;
   kind: PageKind;
   bytes: number;
@@ -61,7 +66,14 @@ export interface RenderSettings {
   svgGzipLimit: number;
   gzipLevel: number;
   raster: { dpi: number; maxSide: number; webpOptions: WebpOptions };
-  cover: { files: CoverFiles; big: Box; png: Box; webp: Box; webpOptions: WebpOptions; pngOptions: { compressionLevel: number } };
+  cover: {
+    files: CoverFiles;
+    big: Box;
+    png: Box;
+    webp: Box;
+    webpOptions: WebpOptions;
+    pngOptions: { compressionLevel: number };
+  };
 }
 
 interface WebpOptions {
@@ -130,7 +142,9 @@ export class PagePool {
     this.threads = Math.max(1, Math.floor(options.threads));
     const workerUrl = options.workerUrl ?? new URL('./convert-worker.mjs', import.meta.url);
     if (!existsSync(fileURLToPath(workerUrl))) {
-      throw new Error(`The conversion worker is missing: ${fileURLToPath(workerUrl)} (npm run build:server copies it beside the server bundles)`);
+      throw new Error(
+        `The conversion worker is missing: ${fileURLToPath(workerUrl)} (npm run build:server copies it beside the server bundles)`,
+      );
     }
     this.pool = new Piscina({
       filename: workerUrl.href,
@@ -175,7 +189,10 @@ export class PagePool {
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
     try {
-      const options = { signal: AbortSignal.any([hardStop.signal, threadFailure]), ...(transferList ? { transferList } : {}) };
+      const options = {
+        signal: AbortSignal.any([hardStop.signal, threadFailure]),
+        ...(transferList ? { transferList } : {}),
+      };
       const result = (await this.pool.run({ ...task, cancel }, options)) as T;
       if (signal.aborted) throw abortReason(signal);
       return result;
@@ -225,7 +242,16 @@ export class PagePool {
       const allReported = new Promise<void>((resolve) => (ended = resolve));
       channel.port1.on('message', (message: number | 'end') => (message === 'end' ? ended() : onPage(++done)));
       try {
-        const task = { kind: 'render', source, from, to, outDir, ...settings, cover: from === 1 ? settings.cover : null, progress: channel.port2 };
+        const task = {
+          kind: 'render',
+          source,
+          from,
+          to,
+          outDir,
+          ...settings,
+          cover: from === 1 ? settings.cover : null,
+          progress: channel.port2,
+        };
         const result = await this.run<RenderResult>(task, signal, [channel.port2]);
         if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
         await allReported;
@@ -257,7 +283,13 @@ export class PagePool {
    * Writes the positions of every page's characters into `outDir` (`<n>.pos.gz`), and nothing
    * else: for a document converted before they were kept. Slices run on all threads.
    */
-  async positionsAll(source: WorkerSource, pages: number, outDir: string, gzipLevel: number, signal: AbortSignal): Promise<void> {
+  async positionsAll(
+    source: WorkerSource,
+    pages: number,
+    outDir: string,
+    gzipLevel: number,
+    signal: AbortSignal,
+  ): Promise<void> {
     // No SVG device to share here: slices only even out the threads' load.
     const size = Math.max(1, Math.min(MAX_SLICE * 4, Math.ceil(pages / (this.threads * 2))));
     let next = 1;
@@ -267,10 +299,15 @@ export class PagePool {
         const from = next;
         const to = Math.min(pages, from + size - 1);
         next = to + 1;
-        const result = await this.run<WorkerFailure | { ok: true }>({ kind: 'positions', source, from, to, outDir, gzipLevel }, signal)
-          .catch((error: unknown) => ({ ok: false as const, error }));
+        const result = await this.run<WorkerFailure | { ok: true }>(
+          { kind: 'positions', source, from, to, outDir, gzipLevel },
+          signal,
+        ).catch((error: unknown) => ({ ok: false as const, error }));
         if (result.ok) continue;
-        failure ??= 'error' in result ? (result.error as ConversionError) : new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
+        failure ??=
+          'error' in result
+            ? (result.error as ConversionError)
+            : new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.threads, Math.ceil(pages / size)) }, lane));
@@ -278,14 +315,26 @@ export class PagePool {
   }
 
   /** A scan page's JPEG as WebP at reading resolution, or null when that is not smaller (scan-page.mjs, scanWebp). */
-  async scanWebp(jpeg: Uint8Array, target: ScanTarget, webpOptions: WebpOptions, signal: AbortSignal): Promise<Buffer | null> {
+  async scanWebp(
+    jpeg: Uint8Array,
+    target: ScanTarget,
+    webpOptions: WebpOptions,
+    signal: AbortSignal,
+  ): Promise<Buffer | null> {
     const webp = await this.run<Uint8Array | null>({ kind: 'scan-webp', jpeg, target, webpOptions }, signal);
     return webp && Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength);
   }
 
   /** A page's plain SVG with its photos at reading resolution (svg-images.mjs), gzip-compressed. */
-  async shrinkPhotos(svg: Uint8Array, settings: Pick<RenderSettings, 'raster' | 'gzipLevel'>, signal: AbortSignal): Promise<Buffer> {
-    const gzipped = await this.run<Uint8Array>({ kind: 'shrink-photos', svg, raster: settings.raster, gzipLevel: settings.gzipLevel }, signal);
+  async shrinkPhotos(
+    svg: Uint8Array,
+    settings: Pick<RenderSettings, 'raster' | 'gzipLevel'>,
+    signal: AbortSignal,
+  ): Promise<Buffer> {
+    const gzipped = await this.run<Uint8Array>(
+      { kind: 'shrink-photos', svg, raster: settings.raster, gzipLevel: settings.gzipLevel },
+      signal,
+    );
     return Buffer.from(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength);
   }
 

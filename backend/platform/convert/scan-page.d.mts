@@ -7,6 +7,15 @@ export type ScanSettings = Pick<RenderSettings, 'svgGzipLimit' | 'raster'>;
 
 export function rasterScale(bounds: Rect, raster: RenderSettings['raster']): number;
 
-export function scanJpeg(page: Page, list: DisplayList, bounds: Rect, task: ScanSettings): Promise<{ jpeg: Buffer; target: ScanTarget } | null>;
+export function scanJpeg(
+  page: Page,
+  list: DisplayList,
+  bounds: Rect,
+  task: ScanSettings,
+): Promise<{ jpeg: Buffer; target: ScanTarget } | null>;
 
-export function scanWebp(jpeg: Uint8Array, target: ScanTarget, webpOptions: RenderSettings['raster']['webpOptions']): Promise<Buffer | null>;
+export function scanWebp(
+  jpeg: Uint8Array,
+  target: ScanTarget,
+  webpOptions: RenderSettings['raster']['webpOptions'],
+): Promise<Buffer | null>;

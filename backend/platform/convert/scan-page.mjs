@@ -40,7 +40,10 @@ const near = (a, b) => Math.abs(a - b) <= SLACK;
 
 /** `outer` holds `inner`, give or take the slack. */
 const covers = (outer, inner) =>
-  outer[0] <= inner[0] + SLACK && outer[1] <= inner[1] + SLACK && outer[2] >= inner[2] - SLACK && outer[3] >= inner[3] - SLACK;
+  outer[0] <= inner[0] + SLACK &&
+  outer[1] <= inner[1] + SLACK &&
+  outer[2] >= inner[2] - SLACK &&
+  outer[3] >= inner[3] - SLACK;
 
 /**
  * The page's only image XObject when it is a plain JPEG over `minBytes` (a stream MuPDF's SVG
@@ -85,7 +88,14 @@ function onlyImageOver(list, bounds) {
   const device = new mupdf.Device({
     fillImage(image, ctm, alpha) {
       if (drawn || alpha !== 1 || image.getImageMask() || image.getMask()) other = true;
-      else drawn = { ctm, width: image.getWidth(), height: image.getHeight(), components: image.getNumberOfComponents(), colorSpace: image.getColorSpace() };
+      else
+        drawn = {
+          ctm,
+          width: image.getWidth(),
+          height: image.getHeight(),
+          components: image.getNumberOfComponents(),
+          colorSpace: image.getColorSpace(),
+        };
       image.destroy();
     },
     clipPath(path, _evenOdd, ctm) {
@@ -122,7 +132,10 @@ function onlyImageOver(list, bounds) {
   const [a, b, c, d, e, f] = drawn.ctm;
   const upright = b === 0 && c === 0 && a > 0 && d > 0;
   const overPage = near(e, bounds[0]) && near(f, bounds[1]) && near(e + a, bounds[2]) && near(f + d, bounds[3]);
-  const plainColour = drawn.colorSpace !== null && (drawn.colorSpace.isGray() || drawn.colorSpace.isRGB()) && [1, 3].includes(drawn.components);
+  const plainColour =
+    drawn.colorSpace !== null &&
+    (drawn.colorSpace.isGray() || drawn.colorSpace.isRGB()) &&
+    [1, 3].includes(drawn.components);
   return upright && overPage && plainColour ? { width: drawn.width, height: drawn.height } : null;
 }
 
@@ -140,7 +153,8 @@ export async function scanJpeg(page, list, bounds, task) {
     const xobject = bigJpegXObject(page, task.svgGzipLimit);
     if (!xobject) return null;
     const image = onlyImageOver(list, bounds);
-    if (!image || xobject.get('Width').asNumber() !== image.width || xobject.get('Height').asNumber() !== image.height) return null;
+    if (!image || xobject.get('Width').asNumber() !== image.width || xobject.get('Height').asNumber() !== image.height)
+      return null;
     const scale = rasterScale(bounds, task.raster);
     const width = Math.round((bounds[2] - bounds[0]) * scale);
     const height = Math.round((bounds[3] - bounds[1]) * scale);
@@ -152,9 +166,11 @@ export async function scanJpeg(page, list, bounds, task) {
     raw.destroy();
     // A JPEG cut short (no end marker near its end) would show grey below the cut: MuPDF draws what it can of it.
     if (jpeg.subarray(-16).lastIndexOf(END_OF_IMAGE) === -1) return null;
-    // The header only (no pixels are decoded): a JPEG sharp refuses, or one a browser would turn, is not served as it is.
+    // The header only (no pixels are decoded): a JPEG sharp refuses, or one a browser would turn, is not served as it
+    // is.
     const { format, width: jpegWidth, height: jpegHeight, orientation } = await sharp(jpeg).metadata();
-    if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height || (orientation ?? 1) !== 1) return null;
+    if (format !== 'jpeg' || jpegWidth !== image.width || jpegHeight !== image.height || (orientation ?? 1) !== 1)
+      return null;
     return { jpeg, target: { width, height, smooth: reduction > GRAIN_AVERAGING_SCALE } };
   } catch (error) {
     // A trapped WASM instance is the worker's business (it ends the thread); a stream MuPDF

@@ -57,10 +57,18 @@ async function shrunk(jpegBase64, drawn, raster) {
   if (!width || !height) return null;
   const longest = Math.max(width, height);
   const target = drawn
-    ? { width: Math.min(width, Math.ceil((drawn.width * raster.dpi) / 72)), height: Math.min(height, Math.ceil((drawn.height * raster.dpi) / 72)) }
-    : { width: Math.min(width, Math.round((width * raster.maxSide) / longest)), height: Math.min(height, Math.round((height * raster.maxSide) / longest)) };
+    ? {
+        width: Math.min(width, Math.ceil((drawn.width * raster.dpi) / 72)),
+        height: Math.min(height, Math.ceil((drawn.height * raster.dpi) / 72)),
+      }
+    : {
+        width: Math.min(width, Math.round((width * raster.maxSide) / longest)),
+        height: Math.min(height, Math.round((height * raster.maxSide) / longest)),
+      };
   const reduced = target.width < width || target.height < height;
-  const resized = reduced ? image.resize(Math.max(1, target.width), Math.max(1, target.height), { fit: 'fill' }) : image;
+  const resized = reduced
+    ? image.resize(Math.max(1, target.width), Math.max(1, target.height), { fit: 'fill' })
+    : image;
   const webp = (await resized.webp(raster.webpOptions).toBuffer()).toString('base64');
   return webp.length < jpegBase64.replace(/\s/g, '').length ? { webp, reduced } : null;
 }
@@ -85,7 +93,8 @@ export function photosOf(svg) {
     const end = svg.indexOf(QUOTE, start);
     if (end === -1) break;
     const tag = svg.lastIndexOf(LT, at);
-    if (end - start < MIN_IMAGE_BASE64 || tag === -1 || !svg.subarray(tag, tag + IMAGE_OPEN.length).equals(IMAGE_OPEN)) continue;
+    if (end - start < MIN_IMAGE_BASE64 || tag === -1 || !svg.subarray(tag, tag + IMAGE_OPEN.length).equals(IMAGE_OPEN))
+      continue;
     bytes += Math.floor(((end - start) * 3) / 4);
     kept.push(svg.subarray(last, start));
     last = end;

@@ -61,7 +61,8 @@ function headerOf(bounds) {
   return header;
 }
 
-const endsWithAt = (svg, end, bytes) => end >= bytes.length && svg.compare(bytes, 0, bytes.length, end - bytes.length, end) === 0;
+const endsWithAt = (svg, end, bytes) =>
+  end >= bytes.length && svg.compare(bytes, 0, bytes.length, end - bytes.length, end) === 0;
 
 /** The ids `svg[from, to)` refers to: `href="#id"` and `url(#id)`. */
 function referencesIn(svg, from, to) {
@@ -122,7 +123,14 @@ function addBodyElements(svg, markers, end, definitions) {
     const close = svg.indexOf(GT, at);
     const id = svg.latin1Slice(at + ID.length, svg.indexOf(QUOTE, at + ID.length));
     const single = svg[close - 1] === SLASH;
-    definitions.byId.set(id, { start, end: svg[close + 1] === NEWLINE ? close + 2 : close + 1, index: index++, references: null, page, single });
+    definitions.byId.set(id, {
+      start,
+      end: svg[close + 1] === NEWLINE ? close + 2 : close + 1,
+      index: index++,
+      references: null,
+      page,
+      single,
+    });
   }
 }
 
@@ -157,7 +165,10 @@ function definitionsFor(svg, from, to, page, definitions) {
 function cut(svg, pages, label) {
   const markers = [];
   for (let i = 0; i < pages.length; i++) {
-    const at = svg.indexOf(`<g inkscape:groupmode="layer" inkscape:label="${label}${i}">\n`, i > 0 ? markers[i - 1] : 0);
+    const at = svg.indexOf(
+      `<g inkscape:groupmode="layer" inkscape:label="${label}${i}">\n`,
+      i > 0 ? markers[i - 1] : 0,
+    );
     if (at < 0) return null;
     markers.push(at);
   }
@@ -167,7 +178,11 @@ function cut(svg, pages, label) {
   if (markers[0] > headerEnd) {
     const defsStart = headerEnd + DEFS_OPEN.length;
     const defsEnd = markers[0] - DEFS_CLOSE.length;
-    if (svg.compare(DEFS_OPEN, 0, DEFS_OPEN.length, headerEnd, defsStart) !== 0 || !endsWithAt(svg, markers[0], DEFS_CLOSE)) return null;
+    if (
+      svg.compare(DEFS_OPEN, 0, DEFS_OPEN.length, headerEnd, defsStart) !== 0 ||
+      !endsWithAt(svg, markers[0], DEFS_CLOSE)
+    )
+      return null;
     definitions = definitionsOf(svg, defsStart, defsEnd);
     if (!definitions) return null;
   }
@@ -183,7 +198,8 @@ function cut(svg, pages, label) {
     const used = definitionsFor(svg, from, to, i, definitions);
     if (!used) return null;
     const header = headerOf(pages[i].bounds);
-    const parts = used.length > 0 ? [[header], [DEFS_OPEN], ...used.map((range) => [svg, ...range]), [DEFS_CLOSE]] : [[header]];
+    const parts =
+      used.length > 0 ? [[header], [DEFS_OPEN], ...used.map((range) => [svg, ...range]), [DEFS_CLOSE]] : [[header]];
     parts.push([svg, from, to], [SVG_CLOSE]);
     out.push(joined(parts));
   }

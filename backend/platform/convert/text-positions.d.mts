@@ -7,7 +7,15 @@ export type { PagePositions, PositionsLine } from '../../../shared/types/documen
 
 export const POSITIONS_VERSION: number;
 export function positionsFile(n: number): string;
-export function textAndPositionsOf(mupdf: typeof Mupdf, list: Mupdf.DisplayList, bounds: readonly number[]): { text: string; positions: PagePositions };
-export function textAndPositionsFromXml(mupdf: typeof Mupdf, list: Mupdf.DisplayList, bounds: readonly number[]): { text: string; positions: PagePositions };
+export function textAndPositionsOf(
+  mupdf: typeof Mupdf,
+  list: Mupdf.DisplayList,
+  bounds: readonly number[],
+): { text: string; positions: PagePositions };
+export function textAndPositionsFromXml(
+  mupdf: typeof Mupdf,
+  list: Mupdf.DisplayList,
+  bounds: readonly number[],
+): { text: string; positions: PagePositions };
 export function readStructuredText(xml: string, bounds: readonly number[]): { text: string; positions: PagePositions };
 export function encodePositions(positions: PagePositions, gzipLevel: number): Buffer;

@@ -28,7 +28,10 @@ const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 /** An XML attribute's value as text: MuPDF writes characters as `&#xNNNN;` or the five entities. */
 function unescapeXml(value) {
   return value.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, entity) =>
-    entity[0] === '#' ? String.fromCodePoint(entity[1] === 'x' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1))) : ENTITIES[entity]);
+    entity[0] === '#'
+      ? String.fromCodePoint(entity[1] === 'x' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)))
+      : ENTITIES[entity],
+  );
 }
 
 const numbers = (value) => value.trim().split(/\s+/).map(Number);
@@ -56,7 +59,9 @@ export function textAndPositionsOf(mupdf, list, bounds) {
   }
 }
 
-/** The positions of a structured text page, read field by field (what StructuredText.walk() reads, less its objects). */
+/**
+ * The positions of a structured text page, read field by field (what StructuredText.walk() reads, less its objects).
+ */
 function walkPositions(wasm, page, bounds) {
   const [left, top, right, bottom] = bounds;
   const floats = (pointer, count) => Array.from(wasm.HEAPF32.subarray(pointer >> 2, (pointer >> 2) + count));
@@ -79,7 +84,12 @@ function walkPositions(wasm, page, bounds) {
       if (line.text.trim() !== '') lines.push(encodeLine(line, left, top));
     }
   }
-  return { v: POSITIONS_VERSION, w: Math.round((right - left) * 100) / 100, h: Math.round((bottom - top) * 100) / 100, l: lines };
+  return {
+    v: POSITIONS_VERSION,
+    w: Math.round((right - left) * 100) / 100,
+    h: Math.round((bottom - top) * 100) / 100,
+    l: lines,
+  };
 }
 
 // MuPDF's structured text as XML (its `stext` document writer), read once for the page's text
@@ -134,7 +144,12 @@ export function readStructuredText(xml, bounds) {
       if (match[0] === '</line>') line = null;
     }
   }
-  const positions = { v: POSITIONS_VERSION, w: Math.round((right - left) * 100) / 100, h: Math.round((bottom - top) * 100) / 100, l: lines };
+  const positions = {
+    v: POSITIONS_VERSION,
+    w: Math.round((right - left) * 100) / 100,
+    h: Math.round((bottom - top) * 100) / 100,
+    l: lines,
+  };
   return { text, positions };
 }
 

@@ -84,7 +84,8 @@ function countControlCharacters(text: string): number {
  */
 export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): string | null {
   let text: string | null;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) text = decodeStrict(bytes.subarray(3), 'utf-8', partial);
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    text = decodeStrict(bytes.subarray(3), 'utf-8', partial);
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) text = decodeStrict(bytes.subarray(2), 'utf-16le', partial);
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = decodeStrict(bytes.subarray(2), 'utf-16be', partial);
   else if (bytes.includes(0)) return null;

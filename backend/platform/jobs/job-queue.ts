@@ -5,7 +5,20 @@ import type { Database } from '../../db';
 import { engineOf } from '../../db/dialect';
 import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
-import { JobInterruptedError, JobTimeoutError, PermanentJobError, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobKind, type JobKindOptions, type JobListFilter, type JobLogger, type JobQueueOptions } from './job-types';
+import {
+  JobInterruptedError,
+  JobTimeoutError,
+  PermanentJobError,
+  type EnqueueOptions,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  type JobKind,
+  type JobKindOptions,
+  type JobListFilter,
+  type JobLogger,
+  type JobQueueOptions,
+} from './job-types';
 
 // A durable job queue in the `job` table (migration 004). Work that outlives a request
 // (conversion, clean-up, order expiry) is enqueued here and run by whichever process claims
@@ -100,8 +113,10 @@ export class JobQueue {
     if (this.workers.has(kind.name)) throw new Error(`job kind "${kind.name}" is already registered`);
     const concurrency = opts.concurrency ?? DEFAULTS.concurrency;
     const maxAttempts = opts.maxAttempts ?? DEFAULTS.maxAttempts;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency of "${kind.name}" must be a positive integer`);
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts of "${kind.name}" must be a positive integer`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency of "${kind.name}" must be a positive integer`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+      throw new RangeError(`maxAttempts of "${kind.name}" must be a positive integer`);
     this.workers.set(kind.name, {
       kind: kind.name,
       handler: handler as JobHandler<unknown>,
@@ -120,20 +135,47 @@ export class JobQueue {
    */
   async enqueue<P>(kind: JobKind<P>, payload: NoInfer<P>, opts: EnqueueOptions = {}): Promise<Job<P>> {
     const maxAttempts = opts.maxAttempts ?? this.workers.get(kind.name)?.maxAttempts ?? DEFAULTS.maxAttempts;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+      throw new RangeError('maxAttempts must be a positive integer');
     const ts = new Date().toISOString();
     const insert = async (executor: Kysely<DB>): Promise<JobRow> => {
-      const inserted = await executor.insertInto('job').values({
-        kind: kind.name, payload: JSON.stringify(payload ?? null), max_attempts: maxAttempts,
-        run_after: (opts.runAfter ?? new Date()).toISOString(), lease_owner: null, lease_expires_at: null, progress: null,
-        dedupe_key: opts.dedupeKey ?? null, created_at: ts, updated_at: ts, finished_at: null,
-      }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+      const inserted = await executor
+        .insertInto('job')
+        .values({
+          kind: kind.name,
+          payload: JSON.stringify(payload ?? null),
+          max_attempts: maxAttempts,
+          run_after: (opts.runAfter ?? new Date()).toISOString(),
+          lease_owner: null,
+          lease_expires_at: null,
+          progress: null,
+          dedupe_key: opts.dedupeKey ?? null,
+          created_at: ts,
+          updated_at: ts,
+          finished_at: null,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
       // The only unique constraint an insert can hit is job_dedupe: answer with its holder.
-      const existing = inserted ?? (opts.dedupeKey === undefined ? undefined : await executor.selectFrom('job').selectAll()
-        .where('dedupe_key', '=', opts.dedupeKey).where('state', 'in', ['queued', 'running']).executeTakeFirst());
+      const existing =
+        inserted ??
+        (opts.dedupeKey === undefined
+          ? undefined
+          : await executor
+              .selectFrom('job')
+              .selectAll()
+              .where('dedupe_key', '=', opts.dedupeKey)
+              .where('state', 'in', ['queued', 'running'])
+              .executeTakeFirst());
       if (!existing) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
       if (!inserted && opts.again && existing.state === 'running') {
-        await executor.updateTable('job').set({ rerun: 1 }).where('id', '=', existing.id).where('state', '=', 'running').execute();
+        await executor
+          .updateTable('job')
+          .set({ rerun: 1 })
+          .where('id', '=', existing.id)
+          .where('state', '=', 'running')
+          .execute();
       }
       // Delivered when the transaction commits: before that no claimer could see the row.
       if (inserted) await notify(executor, CHANNELS.jobs, kind.name);
@@ -149,16 +191,18 @@ export class JobQueue {
     if (this.state !== 'idle') return;
     this.state = 'started';
     if (this.notifications) {
-      this.subscription = this.notifications.subscribe(CHANNELS.jobs, {
-        onNotify: (kind) => {
-          if (this.workers.has(kind)) this.wake();
-        },
-        // Enqueues made while the connection was down were not heard: look now.
-        onReconnect: () => this.wake(),
-      }).catch((error: unknown) => {
-        this.log.error({ err: error }, 'listening for enqueued jobs failed; polling only');
-        return () => undefined;
-      });
+      this.subscription = this.notifications
+        .subscribe(CHANNELS.jobs, {
+          onNotify: (kind) => {
+            if (this.workers.has(kind)) this.wake();
+          },
+          // Enqueues made while the connection was down were not heard: look now.
+          onReconnect: () => this.wake(),
+        })
+        .catch((error: unknown) => {
+          this.log.error({ err: error }, 'listening for enqueued jobs failed; polling only');
+          return () => undefined;
+        });
     }
     this.wake();
   }
@@ -194,7 +238,10 @@ export class JobQueue {
     if (!(await settledWithin(running(), graceMs))) {
       for (const job of this.active) this.abandon(job, new JobInterruptedError('shutdown'));
       if (!(await settledWithin(running(), ABORT_WAIT_MS))) {
-        this.log.warn({ jobs: [...this.active].map((job) => job.row.id) }, 'job handlers did not return after abort; their leases will expire');
+        this.log.warn(
+          { jobs: [...this.active].map((job) => job.row.id) },
+          'job handlers did not return after abort; their leases will expire',
+        );
       }
     }
   }
@@ -205,9 +252,14 @@ export class JobQueue {
   }
 
   async list(filter: JobListFilter = {}): Promise<Job[]> {
-    let query = this.db.selectFrom('job').selectAll().orderBy('id', 'desc').limit(Math.min(Math.max(filter.limit ?? 50, 1), 500));
+    let query = this.db
+      .selectFrom('job')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(Math.min(Math.max(filter.limit ?? 50, 1), 500));
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-    if (filter.state !== undefined) query = query.where('state', 'in', typeof filter.state === 'string' ? [filter.state] : [...filter.state]);
+    if (filter.state !== undefined)
+      query = query.where('state', 'in', typeof filter.state === 'string' ? [filter.state] : [...filter.state]);
     if (filter.dedupeKey !== undefined) query = query.where('dedupe_key', '=', filter.dedupeKey);
     if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
     return (await query.execute()).map(toJob);
@@ -215,7 +267,10 @@ export class JobQueue {
 
   /** Jobs per state, of one kind or of all. */
   async counts(kind?: string): Promise<Record<JobState, number>> {
-    let query = this.db.selectFrom('job').select((eb) => ['state', eb.fn.countAll<number>().as('n')]).groupBy('state');
+    let query = this.db
+      .selectFrom('job')
+      .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+      .groupBy('state');
     if (kind !== undefined) query = query.where('kind', '=', kind);
     const counts = Object.fromEntries(ALL_STATES.map((state) => [state, 0])) as Record<JobState, number>;
     for (const row of await query.execute()) counts[row.state] = Number(row.n);
@@ -224,7 +279,10 @@ export class JobQueue {
 
   /** Deletes done and failed jobs that finished before `finishedBefore`; returns how many. */
   async prune(finishedBefore: Date, kind?: string): Promise<number> {
-    let query = this.db.deleteFrom('job').where('state', 'in', ['done', 'failed']).where('finished_at', '<', finishedBefore.toISOString());
+    let query = this.db
+      .deleteFrom('job')
+      .where('state', 'in', ['done', 'failed'])
+      .where('finished_at', '<', finishedBefore.toISOString());
     if (kind !== undefined) query = query.where('kind', '=', kind);
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -280,19 +338,24 @@ export class JobQueue {
     const ts = now.toISOString();
     this.claimCount += 1;
     const owner = `${this.id}#${this.claimCount}`;
-    const claimable = (eb: ExpressionBuilder<DB, 'job'>): Expression<SqlBool> => eb.and([
-      eb('kind', '=', kind),
-      eb.or([
-        eb.and([eb('state', '=', 'queued'), eb('run_after', '<=', ts)]),
-        eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', ts)]),
-      ]),
-    ]);
+    const claimable = (eb: ExpressionBuilder<DB, 'job'>): Expression<SqlBool> =>
+      eb.and([
+        eb('kind', '=', kind),
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('run_after', '<=', ts)]),
+          eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', ts)]),
+        ]),
+      ]);
     const oldest = this.db.selectFrom('job').select('id').where(claimable).orderBy('run_after').orderBy('id').limit(1);
     const next = engineOf(this.db) === 'postgres' ? oldest.forUpdate().skipLocked() : oldest;
-    return this.db.updateTable('job')
+    return this.db
+      .updateTable('job')
       .set((eb) => ({
-        state: 'running', attempts: eb('attempts', '+', 1), lease_owner: owner,
-        lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: ts,
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        lease_owner: owner,
+        lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(),
+        updated_at: ts,
       }))
       .where('id', '=', next)
       .where(claimable)
@@ -318,7 +381,14 @@ export class JobQueue {
     const { row } = job;
     if (row.attempts > row.max_attempts) {
       // Only a job whose lease expired gets here: its last attempt died with its process.
-      await this.record(job, { ok: false, error: new PermanentJobError(`任务执行中断（处理进程停止或失联），已尝试 ${row.max_attempts} 次`) }, worker);
+      await this.record(
+        job,
+        {
+          ok: false,
+          error: new PermanentJobError(`任务执行中断（处理进程停止或失联），已尝试 ${row.max_attempts} 次`),
+        },
+        worker,
+      );
       return;
     }
     let payload: unknown;
@@ -362,7 +432,10 @@ export class JobQueue {
     try {
       await this.writeOutcome(job, outcome, worker);
     } catch (error) {
-      this.log.error({ err: error, job: job.row.id }, 'recording a job outcome failed; the job will run again when its lease expires');
+      this.log.error(
+        { err: error, job: job.row.id },
+        'recording a job outcome failed; the job will run again when its lease expires',
+      );
     }
   }
 
@@ -370,31 +443,49 @@ export class JobQueue {
     const { row } = job;
     const now = new Date();
     const ts = now.toISOString();
-    const base = this.db.updateTable('job').where('id', '=', row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running');
+    const base = this.db
+      .updateTable('job')
+      .where('id', '=', row.id)
+      .where('lease_owner', '=', job.owner)
+      .where('state', '=', 'running');
     const released = { lease_owner: null, lease_expires_at: null, updated_at: ts };
     let result;
     if (outcome.ok) {
       // Asked for again while it ran (EnqueueOptions.again): queued at once for a fresh run.
       const again = sql<number>`rerun = 1`;
-      result = await base.set({
-        ...released,
-        state: sql<JobState>`CASE WHEN ${again} THEN 'queued' ELSE 'done' END`,
-        finished_at: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE ${ts} END`,
-        attempts: sql<number>`CASE WHEN ${again} THEN 0 ELSE attempts END`,
-        run_after: sql<string>`CASE WHEN ${again} THEN ${ts} ELSE run_after END`,
-        progress: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE progress END`,
-        rerun: 0,
-      }).executeTakeFirst();
+      result = await base
+        .set({
+          ...released,
+          state: sql<JobState>`CASE WHEN ${again} THEN 'queued' ELSE 'done' END`,
+          finished_at: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE ${ts} END`,
+          attempts: sql<number>`CASE WHEN ${again} THEN 0 ELSE attempts END`,
+          run_after: sql<string>`CASE WHEN ${again} THEN ${ts} ELSE run_after END`,
+          progress: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE progress END`,
+          rerun: 0,
+        })
+        .executeTakeFirst();
     } else {
       const message = errorMessage(outcome.error);
       const final = outcome.error instanceof PermanentJobError || row.attempts >= row.max_attempts;
       if (final) {
         this.log.warn({ job: row.id, kind: row.kind, attempt: row.attempts, err: outcome.error }, 'job failed');
-        result = await base.set({ ...released, state: 'failed', last_error: message, finished_at: ts }).executeTakeFirst();
+        result = await base
+          .set({ ...released, state: 'failed', last_error: message, finished_at: ts })
+          .executeTakeFirst();
       } else {
         const delay = backoffDelay(worker, row.attempts, this.log);
-        this.log.info({ job: row.id, kind: row.kind, attempt: row.attempts, retryInMs: delay, err: outcome.error }, 'job attempt failed');
-        result = await base.set({ ...released, state: 'queued', last_error: message, run_after: new Date(now.getTime() + delay).toISOString() }).executeTakeFirst();
+        this.log.info(
+          { job: row.id, kind: row.kind, attempt: row.attempts, retryInMs: delay, err: outcome.error },
+          'job attempt failed',
+        );
+        result = await base
+          .set({
+            ...released,
+            state: 'queued',
+            last_error: message,
+            run_after: new Date(now.getTime() + delay).toISOString(),
+          })
+          .executeTakeFirst();
       }
     }
     if (Number(result.numUpdatedRows) === 0) {
@@ -406,9 +497,12 @@ export class JobQueue {
     if (job.phase !== 'running') return;
     const now = new Date();
     try {
-      const result = await this.db.updateTable('job')
+      const result = await this.db
+        .updateTable('job')
         .set({ lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: now.toISOString() })
-        .where('id', '=', job.row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running')
+        .where('id', '=', job.row.id)
+        .where('lease_owner', '=', job.owner)
+        .where('state', '=', 'running')
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0 && job.phase === 'running') {
         this.log.warn({ job: job.row.id, kind: job.row.kind }, 'job lease lost; aborting the handler');
@@ -422,9 +516,12 @@ export class JobQueue {
   private async reportProgress(job: ActiveJob, progress: unknown): Promise<void> {
     if (job.phase !== 'running') return;
     try {
-      await this.db.updateTable('job')
+      await this.db
+        .updateTable('job')
         .set({ progress: JSON.stringify(progress ?? null), updated_at: new Date().toISOString() })
-        .where('id', '=', job.row.id).where('lease_owner', '=', job.owner).where('state', '=', 'running')
+        .where('id', '=', job.row.id)
+        .where('lease_owner', '=', job.owner)
+        .where('state', '=', 'running')
         .execute();
     } catch (error) {
       this.log.error({ err: error, job: job.row.id }, 'storing job progress failed');
@@ -470,7 +567,12 @@ function parseJson(text: string): unknown {
 }
 
 function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message || error.name : typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  const message =
+    error instanceof Error
+      ? error.message || error.name
+      : typeof error === 'string'
+        ? error
+        : (JSON.stringify(error) ?? String(error));
   return message.slice(0, MAX_ERROR_LENGTH);
 }
 
@@ -490,7 +592,8 @@ function clearTimers(job: ActiveJob): void {
 }
 
 function positiveMs(value: number, name: string, zeroAllowed = false): number {
-  if (!Number.isFinite(value) || value < (zeroAllowed ? 0 : 1) || value > MAX_TIMER_MS) throw new RangeError(`${name} must be between ${zeroAllowed ? 0 : 1} and ${MAX_TIMER_MS} ms`);
+  if (!Number.isFinite(value) || value < (zeroAllowed ? 0 : 1) || value > MAX_TIMER_MS)
+    throw new RangeError(`${name} must be between ${zeroAllowed ? 0 : 1} and ${MAX_TIMER_MS} ms`);
   return value;
 }
 

@@ -15,7 +15,8 @@ export interface JobKind<P> {
 }
 
 export function jobKind<P>(name: string): JobKind<P> {
-  if (!/^[a-z][a-z0-9_.-]*$/.test(name)) throw new TypeError(`job kind "${name}": lower-case letters, digits, dots, dashes, underscores`);
+  if (!/^[a-z][a-z0-9_.-]*$/.test(name))
+    throw new TypeError(`job kind "${name}": lower-case letters, digits, dots, dashes, underscores`);
   return { name };
 }
 

@@ -156,7 +156,9 @@ export function indexTokens(text: string): string {
  * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
  * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
  */
-export type QueryTerm = { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean }; word?: string } | { kind: 'char'; char: string };
+export type QueryTerm =
+  | { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean }; word?: string }
+  | { kind: 'char'; char: string };
 
 export interface ParsedQuery {
   terms: QueryTerm[];
@@ -173,7 +175,8 @@ function cjkRunTerm(run: string): QueryTerm {
   const chars = Array.from(run);
   if (chars.length === 1) return { kind: 'char', char: run };
   const tokens: string[] = [];
-  for (let i = 0; i + 1 < chars.length && tokens.length < MAX_PHRASE_TOKENS; i++) tokens.push(chars[i]! + chars[i + 1]!);
+  for (let i = 0; i + 1 < chars.length && tokens.length < MAX_PHRASE_TOKENS; i++)
+    tokens.push(chars[i]! + chars[i + 1]!);
   const text = chars.slice(0, tokens.length + 1).join('');
   // A dictionary word is one token of the index, found wherever its bigram phrase is.
   return { kind: 'phrase', tokens, literal: { text, cjk: true }, ...(isDictionaryWord(text) ? { word: text } : {}) };
@@ -231,7 +234,8 @@ export function parseQuery(query: string): ParsedQuery {
   }
   const kept = [...unique.values()].slice(0, MAX_TERMS);
   // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles.
-  const isSingleLetter = (term: QueryTerm) => term.kind === 'phrase' && term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1;
+  const isSingleLetter = (term: QueryTerm) =>
+    term.kind === 'phrase' && term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1;
   return { terms: kept, titleOnly: kept.length > 0 && kept.every(isSingleLetter) };
 }
 
@@ -247,7 +251,8 @@ function quote(token: string): string {
  */
 export function toMatchExpression(parsed: ParsedQuery, wholeWords = true): string | undefined {
   if (parsed.terms.length === 0) return undefined;
-  const phrase = (term: Extract<QueryTerm, { kind: 'phrase' }>) => (wholeWords && term.word !== undefined ? term.word : term.tokens.join(' '));
+  const phrase = (term: Extract<QueryTerm, { kind: 'phrase' }>) =>
+    wholeWords && term.word !== undefined ? term.word : term.tokens.join(' ');
   const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(phrase(term))));
   return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
 }

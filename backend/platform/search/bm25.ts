@@ -21,6 +21,7 @@ export const BM25_MIN_IDF = 1e-6;
 
 export function checkWeights(weights: ColumnWeights): number[] {
   const list = [weights.title, weights.keywords, weights.description, weights.content];
-  if (!list.every((weight) => Number.isFinite(weight) && weight >= 0)) throw new RangeError('search column weights must be finite and ≥ 0');
+  if (!list.every((weight) => Number.isFinite(weight) && weight >= 0))
+    throw new RangeError('search column weights must be finite and ≥ 0');
   return list;
 }

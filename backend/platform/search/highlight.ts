@@ -30,7 +30,11 @@ function foldWithOrigin(text: string): FoldedText {
   let index = 0;
   while (index < text.length) {
     let next = index + codePointWidth(text, index);
-    while (next < text.length && text.charCodeAt(next) >= 0x300 && COMBINING_MARK.test(String.fromCodePoint(text.codePointAt(next)!))) {
+    while (
+      next < text.length &&
+      text.charCodeAt(next) >= 0x300 &&
+      COMBINING_MARK.test(String.fromCodePoint(text.codePointAt(next)!))
+    ) {
       next += codePointWidth(text, next);
     }
     const part = foldCluster(text, index, next);
@@ -83,7 +87,11 @@ function codePointBefore(text: string, index: number): number | undefined {
 function literalMatches(folded: string, literal: string, wholeWord: boolean, into: Range[]): void {
   for (let at = folded.indexOf(literal); at >= 0; at = folded.indexOf(literal, at + 1)) {
     const end = at + literal.length;
-    if (wholeWord && (isLatinWordCodePoint(codePointBefore(folded, at)) || isLatinWordCodePoint(folded.codePointAt(end)))) continue;
+    if (
+      wholeWord &&
+      (isLatinWordCodePoint(codePointBefore(folded, at)) || isLatinWordCodePoint(folded.codePointAt(end)))
+    )
+      continue;
     into.push([at, end]);
   }
 }
@@ -104,7 +112,8 @@ function tokenPhraseMatches(folded: string, phrases: string[][], into: Range[]):
       const count = tokens.length;
       if (count > seen || tokens[count - 1] !== term) continue;
       let equal = true;
-      for (let back = 1; back < count && equal; back++) equal = terms[(seen - 1 - back) % longest] === tokens[count - 1 - back];
+      for (let back = 1; back < count && equal; back++)
+        equal = terms[(seen - 1 - back) % longest] === tokens[count - 1 - back];
       if (equal) into.push([starts[(seen - count) % longest]!, end]);
     }
   });
@@ -128,7 +137,9 @@ function findMatches(text: string, query: ParsedQuery, within?: number): Range[]
   if (tokenPhrases.length > 0) tokenPhraseMatches(folded.folded, tokenPhrases, found);
   found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const limit = within === undefined || found.length === 0 ? Number.POSITIVE_INFINITY : found[0]![0] + within;
-  return found.filter(([start]) => start < limit).map(([start, end]) => [originalStart(folded, start), originalEnd(folded, end)]);
+  return found
+    .filter(([start]) => start < limit)
+    .map(([start, end]) => [originalStart(folded, start), originalEnd(folded, end)]);
 }
 
 /**
@@ -173,7 +184,11 @@ function isLowSurrogate(code: number): boolean {
  * escaped, the matches in <em>, with … where the text was cut, and where that match starts (a
  * UTF-16 index of `text`). Undefined when nothing matches.
  */
-export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length: number): { html: string; at: number } | undefined {
+export function snippetAroundFirstMatch(
+  text: string,
+  query: ParsedQuery,
+  length: number,
+): { html: string; at: number } | undefined {
   const matches = findMatches(text, query, length);
   const first = matches[0];
   if (!first) return undefined;
@@ -181,14 +196,22 @@ export function snippetAroundFirstMatch(text: string, query: ParsedQuery, length
   let end = Math.min(text.length, start + length);
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
-  return { html: `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`, at: first[0] };
+  return {
+    html: `${start > 0 ? '…' : ''}${render(text, matches, start, end)}${end < text.length ? '…' : ''}`,
+    at: first[0],
+  };
 }
 
 /**
  * A window of a text (cut out by the caller around a match), escaped, its matches in <em>, with
  * … where it was cut. Undefined when the window holds no match after all.
  */
-export function highlightWindow(window: string, query: ParsedQuery, cutBefore: boolean, cutAfter: boolean): string | undefined {
+export function highlightWindow(
+  window: string,
+  query: ParsedQuery,
+  cutBefore: boolean,
+  cutAfter: boolean,
+): string | undefined {
   const matches = findMatches(window, query);
   if (matches.length === 0) return undefined;
   return `${cutBefore ? '…' : ''}${render(window, matches, 0, window.length)}${cutAfter ? '…' : ''}`;
@@ -225,14 +248,23 @@ function sequenceLength(lead: number): number {
  * slice must reach at least `length * 4 + 4` bytes to each side of `at` where the text goes on
  * (a character takes at most 4 bytes); its edges may cut a character, which is left out.
  */
-export function windowAround(bytes: Buffer, at: number, length: number, offset = 0, total = offset + bytes.length): TextWindow {
+export function windowAround(
+  bytes: Buffer,
+  at: number,
+  length: number,
+  offset = 0,
+  total = offset + bytes.length,
+): TextWindow {
   const local = at - offset;
   // A quarter before the match and the rest after it; more after when the text before is short
   // (a character of two units may stand across the quarter: quarter + 1 sees it).
   const quarter = Math.floor(length / 4);
   let to = local;
   let after = 0;
-  for (const tail = length - Math.min(quarter, unitsBefore(bytes, local, quarter + 1)[1]); to < bytes.length && after < tail; ) {
+  for (
+    const tail = length - Math.min(quarter, unitsBefore(bytes, local, quarter + 1)[1]);
+    to < bytes.length && after < tail;
+  ) {
     const size = sequenceLength(bytes[to]!);
     if (to + size > bytes.length) break;
     to += size;

@@ -37,7 +37,15 @@ import {
 } from './postgres-search-plan';
 import { PostgresStoredTexts, rowsOf, type Executor, type WindowRow } from './postgres-stored-texts';
 import { HitDescriber, needlesOf } from './search-hits';
-import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
+import {
+  pageWindow,
+  type SearchAttributes,
+  type SearchCollection,
+  type SearchEntry,
+  type SearchIndex,
+  type SearchQuery,
+  type SearchResult,
+} from './search-index';
 import { changedAttributeColumns, epochMs } from './search-plan';
 import { storedTextOf, type StoredText } from './stored-texts';
 import { countLexemes, tsvectorOf, tsvectorParts } from './tsvectors';
@@ -56,7 +64,10 @@ const CREATION_LOCK = 7_140_251;
 /** The function that runs a search's statement (see run()). */
 const RUNNER = 'search_run';
 
-/** A row of a search's statement: the total, and a hit of the page with its text window (all null when the page is empty). */
+/**
+ * A row of a search's statement: the total, and a hit of the page with its text window (all null when the page is
+ * empty).
+ */
 type SearchRow = { total: number; rank: number | null } & { [K in keyof WindowRow]: WindowRow[K] | null };
 
 /** An entry as its rows are written: the stored text, the tsvectors and their sizes in tokens. */
@@ -75,7 +86,9 @@ interface PreparedEntry {
 }
 
 /** The tokens of a stored text, for each token table. */
-function tokensOf(text: StoredText): Pick<PreparedEntry, 'head' | 'summary' | 'fts' | 'counts' | 'countBits' | 'sizes'> {
+function tokensOf(
+  text: StoredText,
+): Pick<PreparedEntry, 'head' | 'summary' | 'fts' | 'counts' | 'countBits' | 'sizes'> {
   const title = indexTerms(text.title);
   const keywords = indexTerms(text.keywords);
   const description = indexTerms(text.description);
@@ -95,7 +108,11 @@ function tokensOf(text: StoredText): Pick<PreparedEntry, 'head' | 'summary' | 'f
       { terms: description, weight: 'C' },
       { terms: content, weight: 'D' },
     ]),
-    sizes: { head: title.length + keywords.length, summary: description.length, fts: title.length + keywords.length + description.length + content.length },
+    sizes: {
+      head: title.length + keywords.length,
+      summary: description.length,
+      fts: title.length + keywords.length + description.length + content.length,
+    },
   };
 }
 
@@ -137,7 +154,14 @@ export class PostgresSearchIndex implements SearchIndex {
     this.tables = { entries: `search_${collection}`, categories: `search_${collection}_category`, meta: 'search_meta' };
     this.tokens = tokenTables(collection, weights);
     this.texts = new PostgresStoredTexts(db, collection, (statement) => this.run(statement));
-    this.planner = new PostgresSearchPlanner(collection, this.tables, this.tokens, weights, this.texts, () => this.current);
+    this.planner = new PostgresSearchPlanner(
+      collection,
+      this.tables,
+      this.tokens,
+      weights,
+      this.texts,
+      () => this.current,
+    );
     this.snippetLength = options.snippetLength;
     this.reach = new HitDescriber(this.texts, options.snippetLength).reach;
     const usual = this.planner.search({
@@ -150,7 +174,10 @@ export class PostgresSearchIndex implements SearchIndex {
       needles: [],
       reach: this.reach,
     })!;
-    this.usual = { sql: usual.sql, name: `search_${collection}_usual_${crypto.createHash('sha256').update(usual.sql).digest('hex').slice(0, 12)}` };
+    this.usual = {
+      sql: usual.sql,
+      name: `search_${collection}_usual_${crypto.createHash('sha256').update(usual.sql).digest('hex').slice(0, 12)}`,
+    };
   }
 
   private get tokenTables(): TokenTable[] {
@@ -174,7 +201,8 @@ export class PostgresSearchIndex implements SearchIndex {
   private async createTables(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await rowsOf(trx, 'SELECT pg_advisory_xact_lock($1)', [CREATION_LOCK]);
-      const newTable = async (name: string) => (await rowsOf<{ missing: boolean }>(trx, 'SELECT to_regclass($1) IS NULL AS missing', [name]))[0]!.missing;
+      const newTable = async (name: string) =>
+        (await rowsOf<{ missing: boolean }>(trx, 'SELECT to_regclass($1) IS NULL AS missing', [name]))[0]!.missing;
       await rowsOf(
         trx,
         `CREATE TABLE IF NOT EXISTS ${this.tables.meta} (
@@ -208,19 +236,26 @@ export class PostgresSearchIndex implements SearchIndex {
       // size: the entry's tokens in the table's columns (bm25's D); parts: 1, or the parts of a
       // long text, the first here and the others in the table of further parts.
       for (const table of [this.tokens.head, this.tokens.summary]) {
-        await rowsOf(trx, `CREATE TABLE IF NOT EXISTS ${table.name} (id bigint PRIMARY KEY, size integer NOT NULL, tokens tsvector NOT NULL)`);
+        await rowsOf(
+          trx,
+          `CREATE TABLE IF NOT EXISTS ${table.name} (id bigint PRIMARY KEY, size integer NOT NULL, tokens tsvector NOT NULL)`,
+        );
       }
       await rowsOf(
         trx,
         `CREATE TABLE IF NOT EXISTS ${this.tokens.fts.name} (id bigint PRIMARY KEY, size integer NOT NULL, parts integer NOT NULL, tokens tsvector NOT NULL)`,
       );
       for (const table of [this.tokens.more, this.tokens.counts]) {
-        await rowsOf(trx, `CREATE TABLE IF NOT EXISTS ${table} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`);
+        await rowsOf(
+          trx,
+          `CREATE TABLE IF NOT EXISTS ${table} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`,
+        );
       }
       for (const table of this.tokenTableNames) {
         await rowsOf(trx, `CREATE INDEX IF NOT EXISTS ${table}_tokens ON ${table} USING gin (tokens)`);
       }
-      if (await newTable(`search_${this.collection}_text`)) for (const statement of this.texts.creation) await rowsOf(trx, statement);
+      if (await newTable(`search_${this.collection}_text`))
+        for (const statement of this.texts.creation) await rowsOf(trx, statement);
       await rowsOf(
         trx,
         `CREATE TABLE IF NOT EXISTS ${this.tables.categories} (
@@ -229,7 +264,10 @@ export class PostgresSearchIndex implements SearchIndex {
           PRIMARY KEY (category_id, entry_id)
         )`,
       );
-      await rowsOf(trx, `CREATE INDEX IF NOT EXISTS ${this.tables.categories}_entry ON ${this.tables.categories} (entry_id)`);
+      await rowsOf(
+        trx,
+        `CREATE INDEX IF NOT EXISTS ${this.tables.categories}_entry ON ${this.tables.categories} (entry_id)`,
+      );
       await rowsOf(
         trx,
         `CREATE OR REPLACE FUNCTION ${RUNNER}(statement text, params text[]) RETURNS SETOF record
@@ -243,16 +281,21 @@ export class PostgresSearchIndex implements SearchIndex {
           LANGUAGE plpgsql SET enable_seqscan = off SET jit = off SET plan_cache_mode = force_generic_plan
           AS $usual$ BEGIN RETURN QUERY ${this.usual.sql}; END $usual$`,
       );
-      await rowsOf(trx, `INSERT INTO ${this.tables.meta} (collection, tokenizer_version) VALUES ($1, $2) ON CONFLICT (collection) DO NOTHING`, [
-        this.collection,
-        TOKENIZER_VERSION,
-      ]);
+      await rowsOf(
+        trx,
+        `INSERT INTO ${this.tables.meta} (collection, tokenizer_version) VALUES ($1, $2) ON CONFLICT (collection) DO NOTHING`,
+        [this.collection, TOKENIZER_VERSION],
+      );
     });
     this.current = !(await this.versionDiffers());
   }
 
   private async versionDiffers(): Promise<boolean> {
-    const [row] = await rowsOf<{ version: number }>(this.db, `SELECT tokenizer_version AS version FROM ${this.tables.meta} WHERE collection = $1`, [this.collection]);
+    const [row] = await rowsOf<{ version: number }>(
+      this.db,
+      `SELECT tokenizer_version AS version FROM ${this.tables.meta} WHERE collection = $1`,
+      [this.collection],
+    );
     return row?.version !== TOKENIZER_VERSION;
   }
 
@@ -270,7 +313,12 @@ export class PostgresSearchIndex implements SearchIndex {
     const written = nothingWritten();
     for (const entry of entries) {
       const text = storedTextOf(entry);
-      const prepared = { text, attributes: entry.attributes, createdAt: epochMs(entry.attributes.createdAt, 'createdAt'), ...tokensOf(text) };
+      const prepared = {
+        text,
+        attributes: entry.attributes,
+        createdAt: epochMs(entry.attributes.createdAt, 'createdAt'),
+        ...tokensOf(text),
+      };
       latest.delete(entry.id);
       latest.set(entry.id, prepared);
       addWritten(written, prepared);
@@ -279,7 +327,10 @@ export class PostgresSearchIndex implements SearchIndex {
       for (const batch of batches([...latest.values()])) {
         await this.writeEntries(trx, batch);
         await this.writeTokens(trx, batch);
-        await this.texts.put(trx, batch.map((entry) => entry.text));
+        await this.texts.put(
+          trx,
+          batch.map((entry) => entry.text),
+        );
         await this.writeCategories(trx, batch);
       }
       await this.countWritten(trx, written);
@@ -313,7 +364,10 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   /** The entries' rows of the token tables, replacing their old ones. */
-  private async writeTokens(db: Executor, batch: readonly Pick<PreparedEntry, 'text' | 'head' | 'summary' | 'fts' | 'counts' | 'sizes'>[]): Promise<void> {
+  private async writeTokens(
+    db: Executor,
+    batch: readonly Pick<PreparedEntry, 'text' | 'head' | 'summary' | 'fts' | 'counts' | 'sizes'>[],
+  ): Promise<void> {
     const ids = batch.map((entry) => entry.text.id);
     for (const [table, part] of [
       [this.tokens.head, 'head'],
@@ -330,38 +384,67 @@ export class PostgresSearchIndex implements SearchIndex {
       db,
       `INSERT INTO ${this.tokens.fts.name} (id, size, parts, tokens) SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[])
         ON CONFLICT (id) DO UPDATE SET size = excluded.size, parts = excluded.parts, tokens = excluded.tokens`,
-      [ids, batch.map((entry) => entry.sizes.fts), batch.map((entry) => entry.fts.length), batch.map((entry) => entry.fts[0])],
+      [
+        ids,
+        batch.map((entry) => entry.sizes.fts),
+        batch.map((entry) => entry.fts.length),
+        batch.map((entry) => entry.fts[0]),
+      ],
     );
-    await this.writeParts(db, this.tokens.more, ids, batch.flatMap((entry) => entry.fts.slice(1).map((tokens, index) => ({ id: entry.text.id, part: index + 1, tokens }))));
-    await this.writeParts(db, this.tokens.counts, ids, batch.flatMap((entry) => entry.counts.map((tokens, part) => ({ id: entry.text.id, part, tokens }))));
+    await this.writeParts(
+      db,
+      this.tokens.more,
+      ids,
+      batch.flatMap((entry) =>
+        entry.fts.slice(1).map((tokens, index) => ({ id: entry.text.id, part: index + 1, tokens })),
+      ),
+    );
+    await this.writeParts(
+      db,
+      this.tokens.counts,
+      ids,
+      batch.flatMap((entry) => entry.counts.map((tokens, part) => ({ id: entry.text.id, part, tokens }))),
+    );
   }
 
   /** The rows of a table of (id, part, tokens) of these entries, replacing their old ones. */
-  private async writeParts(db: Executor, table: string, ids: readonly number[], rows: readonly { id: number; part: number; tokens: string }[]): Promise<void> {
+  private async writeParts(
+    db: Executor,
+    table: string,
+    ids: readonly number[],
+    rows: readonly { id: number; part: number; tokens: string }[],
+  ): Promise<void> {
     await rowsOf(db, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
     if (rows.length === 0) return;
-    await rowsOf(db, `INSERT INTO ${table} (id, part, tokens) SELECT * FROM unnest($1::bigint[], $2::int[], $3::tsvector[])`, [
-      rows.map((row) => row.id),
-      rows.map((row) => row.part),
-      rows.map((row) => row.tokens),
-    ]);
+    await rowsOf(
+      db,
+      `INSERT INTO ${table} (id, part, tokens) SELECT * FROM unnest($1::bigint[], $2::int[], $3::tsvector[])`,
+      [rows.map((row) => row.id), rows.map((row) => row.part), rows.map((row) => row.tokens)],
+    );
   }
 
   private async writeCategories(db: Executor, batch: readonly PreparedEntry[]): Promise<void> {
     await this.setCategories(
       db,
       batch.map((entry) => entry.text.id),
-      batch.flatMap((entry) => (entry.attributes.categoryIds ?? []).map((categoryId) => [entry.text.id, categoryId] as const)),
+      batch.flatMap((entry) =>
+        (entry.attributes.categoryIds ?? []).map((categoryId) => [entry.text.id, categoryId] as const),
+      ),
     );
   }
 
-  private async setCategories(db: Executor, ids: readonly number[], links: readonly (readonly [number, number])[]): Promise<void> {
+  private async setCategories(
+    db: Executor,
+    ids: readonly number[],
+    links: readonly (readonly [number, number])[],
+  ): Promise<void> {
     await rowsOf(db, `DELETE FROM ${this.tables.categories} WHERE entry_id = ANY($1::bigint[])`, [ids]);
     if (links.length === 0) return;
-    await rowsOf(db, `INSERT INTO ${this.tables.categories} (entry_id, category_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`, [
-      links.map(([id]) => id),
-      links.map(([, categoryId]) => categoryId),
-    ]);
+    await rowsOf(
+      db,
+      `INSERT INTO ${this.tables.categories} (entry_id, category_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`,
+      [links.map(([id]) => id), links.map(([, categoryId]) => categoryId)],
+    );
   }
 
   /** Adds what was written to the counts bm25 reads (FTS5 adds every row it is given, and subtracts nothing). */
@@ -382,9 +465,17 @@ export class PostgresSearchIndex implements SearchIndex {
       if (known.length === 0) return;
       if (changed.length > 0) {
         const assignments = changed.map(([name], i) => `${name} = $${i + 2}`).join(', ');
-        await rowsOf(trx, `UPDATE ${this.tables.entries} SET ${assignments} WHERE id = $1`, [id, ...changed.map(([, value]) => value)]);
+        await rowsOf(trx, `UPDATE ${this.tables.entries} SET ${assignments} WHERE id = $1`, [
+          id,
+          ...changed.map(([, value]) => value),
+        ]);
       }
-      if (attributes.categoryIds) await this.setCategories(trx, [id], attributes.categoryIds.map((categoryId) => [id, categoryId] as const));
+      if (attributes.categoryIds)
+        await this.setCategories(
+          trx,
+          [id],
+          attributes.categoryIds.map((categoryId) => [id, categoryId] as const),
+        );
     });
   }
 
@@ -392,7 +483,8 @@ export class PostgresSearchIndex implements SearchIndex {
     await this.ready();
     if (ids.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (const table of [this.tables.entries, ...this.tokenTableNames]) await rowsOf(trx, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
+      for (const table of [this.tables.entries, ...this.tokenTableNames])
+        await rowsOf(trx, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
       await rowsOf(trx, `DELETE FROM ${this.tables.categories} WHERE entry_id = ANY($1::bigint[])`, [ids]);
       await this.texts.remove(trx, ids);
     });
@@ -406,7 +498,10 @@ export class PostgresSearchIndex implements SearchIndex {
   async clear(): Promise<void> {
     await this.ready();
     await this.db.transaction().execute(async (trx) => {
-      await rowsOf(trx, `TRUNCATE ${[this.tables.entries, this.tables.categories, ...this.tokenTableNames].join(', ')}`);
+      await rowsOf(
+        trx,
+        `TRUNCATE ${[this.tables.entries, this.tables.categories, ...this.tokenTableNames].join(', ')}`,
+      );
       await this.texts.clear(trx);
       await this.resetCounts(trx);
     });
@@ -458,7 +553,10 @@ export class PostgresSearchIndex implements SearchIndex {
       if (rows.length < batch) break;
       after = rows[rows.length - 1]!.id;
     }
-    await rowsOf(this.db, `UPDATE ${this.tables.meta} SET tokenizer_version = $1 WHERE collection = $2`, [TOKENIZER_VERSION, this.collection]);
+    await rowsOf(this.db, `UPDATE ${this.tables.meta} SET tokenizer_version = $1 WHERE collection = $2`, [
+      TOKENIZER_VERSION,
+      this.collection,
+    ]);
     this.current = true;
     await this.optimize();
     return true;
@@ -471,17 +569,23 @@ export class PostgresSearchIndex implements SearchIndex {
     const prepared = texts.map((text) => ({ text, ...tokensOf(text) }));
     for (const entry of prepared) addWritten(written, entry);
     for (const batch of batches(prepared)) await this.writeTokens(db, batch);
-    await rowsOf(db, `UPDATE ${this.tables.entries} AS d SET title_folded = t.title FROM unnest($1::bigint[], $2::text[]) AS t (id, title) WHERE d.id = t.id`, [
-      prepared.map((entry) => entry.text.id),
-      prepared.map((entry) => foldedTitle(entry.text.title)),
-    ]);
+    await rowsOf(
+      db,
+      `UPDATE ${this.tables.entries} AS d SET title_folded = t.title FROM unnest($1::bigint[], $2::text[]) AS t (id, title) WHERE d.id = t.id`,
+      [prepared.map((entry) => entry.text.id), prepared.map((entry) => foldedTitle(entry.text.title))],
+    );
     await this.countWritten(db, written);
   }
 
   /** Cleans the GIN indexes' pending entries and refreshes the planner's statistics: worth it after a bulk load. */
   async optimize(): Promise<void> {
     await this.ready();
-    const tables = [this.tables.entries, this.tables.categories, ...this.tokenTableNames, `search_${this.collection}_text`];
+    const tables = [
+      this.tables.entries,
+      this.tables.categories,
+      ...this.tokenTableNames,
+      `search_${this.collection}_text`,
+    ];
     await rowsOf(this.db, `VACUUM (ANALYZE) ${tables.join(', ')}`);
   }
 
@@ -505,7 +609,10 @@ export class PostgresSearchIndex implements SearchIndex {
     const page = rows.filter((row): row is SearchRow & { id: number } => row.id !== null);
     const texts = page.filter((row): row is SearchRow & WindowRow => row.title !== null);
     const describer = new HitDescriber(this.texts.prefetched(texts), this.snippetLength);
-    const hits = await describer.describe(page.map((row) => ({ id: row.id, rank: row.rank ?? 0 })), parsed);
+    const hits = await describer.describe(
+      page.map((row) => ({ id: row.id, rank: row.rank ?? 0 })),
+      parsed,
+    );
     return { total: rows[0]?.total ?? 0, hits, tookMs: performance.now() - started };
   }
 
@@ -516,8 +623,14 @@ export class PostgresSearchIndex implements SearchIndex {
    * reckons) and no JIT compilation (which pays only for long queries).
    */
   private async run<Row>(statement: Statement & { sql: string; columns: string }): Promise<Row[]> {
-    if (statement.sql === this.usual.sql) return rowsOf<Row>(this.db, `SELECT * FROM ${this.usual.name}($1) AS r (${statement.columns})`, [statement.params]);
-    return rowsOf<Row>(this.db, `SELECT * FROM ${RUNNER}($1, $2) AS r (${statement.columns})`, [statement.sql, statement.params]);
+    if (statement.sql === this.usual.sql)
+      return rowsOf<Row>(this.db, `SELECT * FROM ${this.usual.name}($1) AS r (${statement.columns})`, [
+        statement.params,
+      ]);
+    return rowsOf<Row>(this.db, `SELECT * FROM ${RUNNER}($1, $2) AS r (${statement.columns})`, [
+      statement.sql,
+      statement.params,
+    ]);
   }
 }
 

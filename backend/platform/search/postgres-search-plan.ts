@@ -73,10 +73,18 @@ export function rankWeights(a: number, b: number, c: number, d: number): { weigh
 
 export function tokenTables(collection: string, weights: ColumnWeights): TokenTables {
   return {
-    head: { name: `search_${collection}_head`, total: 'head_tokens', ...rankWeights(weights.title, weights.keywords, 0, 0) },
+    head: {
+      name: `search_${collection}_head`,
+      total: 'head_tokens',
+      ...rankWeights(weights.title, weights.keywords, 0, 0),
+    },
     // FTS5's bm25 of the description table has no weights: each instance counts 1.
     summary: { name: `search_${collection}_summary`, total: 'summary_tokens', ...rankWeights(0, 0, 0, 1) },
-    fts: { name: `search_${collection}_fts`, total: 'fts_tokens', ...rankWeights(weights.title, weights.keywords, weights.description, weights.content) },
+    fts: {
+      name: `search_${collection}_fts`,
+      total: 'fts_tokens',
+      ...rankWeights(weights.title, weights.keywords, weights.description, weights.content),
+    },
     more: `search_${collection}_fts_more`,
     counts: `search_${collection}_counts`,
   };
@@ -102,7 +110,6 @@ export function phraseQueries(terms: QueryTerm[], titleOnly: boolean, wholeWords
   });
 }
 
-
 /** What a search asks for: the parsed query, its filters and order, its page and the cap on its count. */
 export interface SearchShape {
   parsed: ParsedQuery;
@@ -123,7 +130,8 @@ export interface SearchStatement extends Statement {
 }
 
 /** The columns of a search's rows: the total, then each hit of the page with its text window. */
-export const SEARCH_COLUMNS = 'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
+export const SEARCH_COLUMNS =
+  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
 
 /** How a page's matches are ranked by bm25 (see ranked()). */
 interface Ranking {
@@ -193,13 +201,21 @@ export class PostgresSearchPlanner {
     const total = this.matching(query, main, []);
     // Always a cap (none: the largest), so that the SQL is the same with or without one.
     const cap = statement.bind(Math.max(0, Math.trunc(shape.maxTotal ?? Number.MAX_SAFE_INTEGER)), 'bigint');
-    const ctes = [`total AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${total.from} WHERE ${total.where} LIMIT ${cap}) AS c)`];
+    const ctes = [
+      `total AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${total.from} WHERE ${total.where} LIMIT ${cap}) AS c)`,
+    ];
     // Nothing is ranked or read when nothing matches.
     const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${statement.bind(shape.size, 'bigint')} ELSE 0 END`;
     const offset = statement.bind(shape.offset, 'bigint');
-    const pages = sort === 'relevance' && !parsed.titleOnly ? this.tiers(query, wanted, offset, ctes) : this.page(query, main, wanted, offset, ctes);
+    const pages =
+      sort === 'relevance' && !parsed.titleOnly
+        ? this.tiers(query, wanted, offset, ctes)
+        : this.page(query, main, wanted, offset, ctes);
     ctes.push(`page AS MATERIALIZED (${pages.join(' UNION ALL ')})`);
-    const needles = statement.bind(shape.needles.map((needle) => needle.toString('utf8')), 'text[]');
+    const needles = statement.bind(
+      shape.needles.map((needle) => needle.toString('utf8')),
+      'text[]',
+    );
     ctes.push(`w AS (${this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads')})`);
     const sql = `WITH ${ctes.join(',\n')}
       SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
@@ -221,13 +237,23 @@ export class PostgresSearchPlanner {
     for (const [index, table] of tiers.entries()) {
       const tier = index + 1;
       const source = this.matching(query, table, tiers.slice(0, index));
-      const ranking: Ranking = { counted: table.name, parts: table === this.tokens.fts, instances: table, total: table.total, size: 'f.size' };
+      const ranking: Ranking = {
+        counted: table.name,
+        parts: table === this.tokens.fts,
+        instances: table,
+        total: table.total,
+        size: 'f.size',
+      };
       // One token matched in the description (the second tier) or only in the text (the
       // third) is found there: its instances there are its count, the other columns have none.
-      if (query.token !== undefined && table === this.tokens.summary) ranking.counts = { mark: DESCRIPTION_COUNTS, weight: 1 };
-      if (query.token !== undefined && table === this.tokens.fts) ranking.counts = { mark: TEXT_COUNTS, weight: this.weights.content };
+      if (query.token !== undefined && table === this.tokens.summary)
+        ranking.counts = { mark: DESCRIPTION_COUNTS, weight: 1 };
+      if (query.token !== undefined && table === this.tokens.fts)
+        ranking.counts = { mark: TEXT_COUNTS, weight: this.weights.content };
       ctes.push(`s${tier} AS MATERIALIZED (${this.statistics(query, ranking)})`);
-      ctes.push(`p${tier} AS MATERIALIZED (${this.ranked(query, ranking, source, `s${tier}`)} LIMIT ${wanted} OFFSET ${skip})`);
+      ctes.push(
+        `p${tier} AS MATERIALIZED (${this.ranked(query, ranking, source, `s${tier}`)} LIMIT ${wanted} OFFSET ${skip})`,
+      );
       pages.push(`SELECT ${tier} AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p${tier}`);
       if (tier === tiers.length) break;
       wanted = `${wanted} - (SELECT count(*) FROM p${tier})`;
@@ -264,10 +290,15 @@ export class PostgresSearchPlanner {
     ctes.push(`p1 AS MATERIALIZED (SELECT ${source.id} AS id, 0::float8 AS rank FROM ${source.from} WHERE ${source.where}
       ORDER BY ${order} LIMIT ${wanted} OFFSET ${offset})`);
     // The page's own order again, from its values (the rank is 0).
-    return [`SELECT 1 AS tier, p1.id, p1.rank, row_number() OVER (ORDER BY ${order}) AS ord FROM p1 JOIN ${this.tables.entries} AS d ON d.id = p1.id`];
+    return [
+      `SELECT 1 AS tier, p1.id, p1.rank, row_number() OVER (ORDER BY ${order}) AS ord FROM p1 JOIN ${this.tables.entries} AS d ON d.id = p1.id`,
+    ];
   }
 
-  /** The FROM and WHERE of the matches in one token table, less the entries that match in the tables of the tiers before. */
+  /**
+   * The FROM and WHERE of the matches in one token table, less the entries that match in the tables of the tiers
+   * before.
+   */
   private matching(query: Query, table: TokenTable, before: TokenTable[]): { from: string; where: string; id: string } {
     const conditions: string[] = [];
     let tokens = `${table.name} AS f`;
@@ -275,7 +306,8 @@ export class PostgresSearchPlanner {
     else conditions.push(`f.tokens @@ ${query.match}`);
     const from = query.needsEntries ? `${tokens} JOIN ${this.tables.entries} AS d ON d.id = f.id` : tokens;
     const id = 'f.id';
-    for (const tier of before) conditions.push(`f.id NOT IN (SELECT id FROM ${tier.name} WHERE tokens @@ ${query.match})`);
+    for (const tier of before)
+      conditions.push(`f.id NOT IN (SELECT id FROM ${tier.name} WHERE tokens @@ ${query.match})`);
     conditions.push(...this.filterConditions(query.shape.filters, id, query.statement));
     return { from, where: conditions.length > 0 ? conditions.join(' AND ') : 'true', id };
   }
@@ -291,11 +323,15 @@ export class PostgresSearchPlanner {
     const fts = this.tokens.fts.name;
     const more = this.tokens.more;
     const columns = 'f.id, f.size, f.parts, f.tokens';
-    const any = phrases.length === 1 ? match : statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' | '), 'tsquery');
+    const any =
+      phrases.length === 1 ? match : statement.bind(phraseTexts.map((phrase) => `(${phrase})`).join(' | '), 'tsquery');
     const each =
       phrases.length === 1
         ? []
-        : phrases.map((phrase) => `(f.id IN (SELECT id FROM ${fts} WHERE tokens @@ ${phrase}) OR f.id IN (SELECT id FROM ${more} WHERE tokens @@ ${phrase}))`);
+        : phrases.map(
+            (phrase) =>
+              `(f.id IN (SELECT id FROM ${fts} WHERE tokens @@ ${phrase}) OR f.id IN (SELECT id FROM ${more} WHERE tokens @@ ${phrase}))`,
+          );
     return `SELECT ${columns} FROM ${fts} AS f WHERE f.tokens @@ ${match}
       UNION ALL
       SELECT ${columns} FROM ${fts} AS f WHERE f.id = ANY(ARRAY(SELECT DISTINCT id FROM ${more} WHERE tokens @@ ${any}))
@@ -310,10 +346,14 @@ export class PostgresSearchPlanner {
     anyOf('d.ext', filters.exts);
     anyOf('d.language', filters.languages);
     if (filters.userId !== undefined) conditions.push(`d.user_id = ${statement.bind(filters.userId, 'bigint')}`);
-    if (filters.createdFrom !== undefined) conditions.push(`d.created_at >= ${statement.bind(epochMs(filters.createdFrom, 'createdFrom'), 'bigint')}`);
-    if (filters.createdTo !== undefined) conditions.push(`d.created_at <= ${statement.bind(epochMs(filters.createdTo, 'createdTo'), 'bigint')}`);
+    if (filters.createdFrom !== undefined)
+      conditions.push(`d.created_at >= ${statement.bind(epochMs(filters.createdFrom, 'createdFrom'), 'bigint')}`);
+    if (filters.createdTo !== undefined)
+      conditions.push(`d.created_at <= ${statement.bind(epochMs(filters.createdTo, 'createdTo'), 'bigint')}`);
     if (filters.categoryIds && filters.categoryIds.length > 0) {
-      conditions.push(`${id} IN (SELECT entry_id FROM ${this.tables.categories} WHERE category_id = ANY(${statement.bind(filters.categoryIds, 'bigint[]')}))`);
+      conditions.push(
+        `${id} IN (SELECT entry_id FROM ${this.tables.categories} WHERE category_id = ANY(${statement.bind(filters.categoryIds, 'bigint[]')}))`,
+      );
     }
     return conditions;
   }
@@ -347,9 +387,15 @@ export class PostgresSearchPlanner {
    * ts_rank_cd of a lone phrase sums its instances' weights (its covers are the instances, none
    * with noise); a long text's further parts are read by its key, only for a long text.
    */
-  private ranked({ phrases, token, statement }: Query, ranking: Ranking, source: { from: string; where: string }, stats: string): string {
+  private ranked(
+    { phrases, token, statement }: Query,
+    ranking: Ranking,
+    source: { from: string; where: string },
+    stats: string,
+  ): string {
     const { instances } = ranking;
-    const frequency = (tokens: string, phrase: string) => `round(ts_rank_cd('${instances.weights}'::float4[], ${tokens}, ${phrase})::float8 * ${float(instances.scale)})`;
+    const frequency = (tokens: string, phrase: string) =>
+      `round(ts_rank_cd('${instances.weights}'::float4[], ${tokens}, ${phrase})::float8 * ${float(instances.scale)})`;
     const frequencies = phrases.map((phrase, i) => {
       if (ranking.counts) return `(1 + coalesce(n.extra, 0))::float8 * ${float(ranking.counts.weight)} AS f${i}`;
       const first = frequency('f.tokens', phrase);
@@ -367,7 +413,8 @@ export class PostgresSearchPlanner {
     const k1 = float(BM25_K1);
     const b = float(BM25_B);
     const terms = phrases.map(
-      (_, i) => `s.idf${i} * ((r.f${i} * (${k1} + 1.0::float8)) / (r.f${i} + ${k1} * (1.0::float8 - ${b} + ${b} * r.size::float8 / s.avgdl)))`,
+      (_, i) =>
+        `s.idf${i} * ((r.f${i} * (${k1} + 1.0::float8)) / (r.f${i} + ${k1} * (1.0::float8 - ${b} + ${b} * r.size::float8 / s.avgdl)))`,
     );
     // The frequencies in a subquery of their own (OFFSET 0 keeps it from being merged), so
     // that each is computed once per row, not once per use.

@@ -37,7 +37,8 @@ export interface WindowRow {
 }
 
 /** The columns of windows(), for the runner (PostgresSearchIndex.run). */
-const WINDOW_COLUMNS = 'id float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
+const WINDOW_COLUMNS =
+  'id float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
 
 export function hitText(row: WindowRow): HitText {
   return {
@@ -92,14 +93,22 @@ export class PostgresStoredTexts implements HitTextSource {
   async put(db: Executor, texts: readonly StoredText[]): Promise<void> {
     if (texts.length === 0) return;
     const ids = texts.map((text) => text.id);
-    const bytes = (name: 'title' | 'keywords' | 'description' | 'content') => texts.map((text) => Buffer.from(text[name]));
+    const bytes = (name: 'title' | 'keywords' | 'description' | 'content') =>
+      texts.map((text) => Buffer.from(text[name]));
     await rowsOf(
       db,
       `INSERT INTO ${this.table} (id, title, keywords, description, content, page_starts)
         SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[])
         ON CONFLICT (id) DO UPDATE SET title = excluded.title, keywords = excluded.keywords, description = excluded.description, content = excluded.content,
           page_starts = excluded.page_starts`,
-      [ids, bytes('title'), bytes('keywords'), bytes('description'), bytes('content'), texts.map((text) => text.pageStarts ?? null)],
+      [
+        ids,
+        bytes('title'),
+        bytes('keywords'),
+        bytes('description'),
+        bytes('content'),
+        texts.map((text) => text.pageStarts ?? null),
+      ],
     );
     const heads = texts.flatMap((text) => {
       const head = headOf(text.content);
@@ -107,16 +116,17 @@ export class PostgresStoredTexts implements HitTextSource {
     });
     await rowsOf(db, `DELETE FROM ${this.heads} WHERE id = ANY($1::bigint[])`, [ids]);
     if (heads.length > 0) {
-      await rowsOf(db, `INSERT INTO ${this.heads} (id, head, size) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::int[])`, [
-        heads.map((head) => head.id),
-        heads.map((head) => head.head),
-        heads.map((head) => head.size),
-      ]);
+      await rowsOf(
+        db,
+        `INSERT INTO ${this.heads} (id, head, size) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::int[])`,
+        [heads.map((head) => head.id), heads.map((head) => head.head), heads.map((head) => head.size)],
+      );
     }
   }
 
   async remove(db: Executor, ids: readonly number[]): Promise<void> {
-    for (const table of [this.table, this.heads]) await rowsOf(db, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
+    for (const table of [this.table, this.heads])
+      await rowsOf(db, `DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
   }
 
   async clear(db: Executor): Promise<void> {
@@ -125,10 +135,11 @@ export class PostgresStoredTexts implements HitTextSource {
 
   /** The first `count` stored texts whose id is above `after`, in id order. */
   async batchAfter(db: Executor, after: number, count: number): Promise<StoredText[]> {
-    const rows = await rowsOf<StoredRow>(db, `SELECT id::float8 AS id, title, keywords, description, content FROM ${this.table} WHERE id > $1 ORDER BY id LIMIT $2`, [
-      after,
-      Math.trunc(count),
-    ]);
+    const rows = await rowsOf<StoredRow>(
+      db,
+      `SELECT id::float8 AS id, title, keywords, description, content FROM ${this.table} WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, Math.trunc(count)],
+    );
     return rows.map((row) => ({
       id: row.id,
       title: row.title.toString('utf8'),
@@ -153,18 +164,37 @@ export class PostgresStoredTexts implements HitTextSource {
   }
 
   /** The windows of the heads, those of the long texts whose head holds no needle looked for in the whole text. */
-  private async completed(fromHeads: readonly WindowRow[], needles: Buffer[], reach: number): Promise<Map<number, HitText>> {
+  private async completed(
+    fromHeads: readonly WindowRow[],
+    needles: Buffer[],
+    reach: number,
+  ): Promise<Map<number, HitText>> {
     const texts = new Map<number, HitText>(fromHeads.map((row) => [row.id, hitText(row)]));
-    const further = needles.length === 0 ? [] : fromHeads.filter((row) => row.partial && row.at < 0).map((row) => row.id);
-    if (further.length > 0) for (const row of await this.windowRows(further, needles, reach, 'whole')) texts.set(row.id, hitText(row));
+    const further =
+      needles.length === 0 ? [] : fromHeads.filter((row) => row.partial && row.at < 0).map((row) => row.id);
+    if (further.length > 0)
+      for (const row of await this.windowRows(further, needles, reach, 'whole')) texts.set(row.id, hitText(row));
     return texts;
   }
 
-  private async windowRows(ids: number[], needles: Buffer[], reach: number, source: 'heads' | 'whole'): Promise<WindowRow[]> {
+  private async windowRows(
+    ids: number[],
+    needles: Buffer[],
+    reach: number,
+    source: 'heads' | 'whole',
+  ): Promise<WindowRow[]> {
     const statement = new Statement();
     const idList = statement.bind(ids, 'bigint[]');
-    const needleList = statement.bind(needles.map((needle) => needle.toString('utf8')), 'text[]');
-    return this.run<WindowRow>(Object.assign(statement, { sql: this.windows(`SELECT unnest(${idList})`, needleList, reach, source), columns: WINDOW_COLUMNS }));
+    const needleList = statement.bind(
+      needles.map((needle) => needle.toString('utf8')),
+      'text[]',
+    );
+    return this.run<WindowRow>(
+      Object.assign(statement, {
+        sql: this.windows(`SELECT unnest(${idList})`, needleList, reach, source),
+        columns: WINDOW_COLUMNS,
+      }),
+    );
   }
 
   /**
@@ -191,7 +221,9 @@ export class PostgresStoredTexts implements HitTextSource {
   }
 
   async column(id: number, name: 'description' | 'content'): Promise<string> {
-    const [row] = await rowsOf<{ value: Buffer }>(this.db, `SELECT ${name} AS value FROM ${this.table} WHERE id = $1`, [id]);
+    const [row] = await rowsOf<{ value: Buffer }>(this.db, `SELECT ${name} AS value FROM ${this.table} WHERE id = $1`, [
+      id,
+    ]);
     return row?.value.toString('utf8') ?? '';
   }
 

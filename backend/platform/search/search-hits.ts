@@ -1,7 +1,14 @@
 // What a search answers for each entry of its page: the title highlighted and a snippet, cut
 // around the first match from the stored text (stored-texts.ts reads only the bytes around it).
 import type { ParsedQuery } from './bigrams';
-import { escapeHtml, highlightAll, highlightWindow, leadingSnippet, snippetAroundFirstMatch, windowAround } from './highlight';
+import {
+  escapeHtml,
+  highlightAll,
+  highlightWindow,
+  leadingSnippet,
+  snippetAroundFirstMatch,
+  windowAround,
+} from './highlight';
 import { pageAt } from './pages';
 import type { SearchHit } from './search-index';
 import type { HitText, HitTextSource } from './stored-texts';
@@ -72,13 +79,23 @@ export class HitDescriber {
   async describe(rows: RankedRow[], parsed: ParsedQuery): Promise<SearchHit[]> {
     if (rows.length === 0) return [];
     const needles = needlesOf(parsed);
-    const texts = await this.texts.hitTexts(rows.map((row) => row.id), needles.needles, this.reach);
+    const texts = await this.texts.hitTexts(
+      rows.map((row) => row.id),
+      needles.needles,
+      this.reach,
+    );
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = texts.get(row.id);
       if (!text) continue;
       const { html, page } = await this.snippet(text, parsed, needles);
-      hits.push({ id: row.id, score: row.rank === 0 ? 0 : -row.rank, titleHighlight: highlightAll(text.title, parsed), snippet: html, page });
+      hits.push({
+        id: row.id,
+        score: row.rank === 0 ? 0 : -row.rank,
+        titleHighlight: highlightAll(text.title, parsed),
+        snippet: html,
+        page,
+      });
     }
     return hits;
   }
@@ -106,7 +123,8 @@ export class HitDescriber {
       // decode the whole text and match it the way the index does.
       const content = await this.texts.column(text.id, 'content');
       const around = snippetAroundFirstMatch(content, parsed, this.snippetLength);
-      if (around !== undefined) return { html: around.html, page: pageAt(text.pageStarts, Buffer.byteLength(content.slice(0, around.at))) };
+      if (around !== undefined)
+        return { html: around.html, page: pageAt(text.pageStarts, Buffer.byteLength(content.slice(0, around.at))) };
     }
     return this.beginningSnippet(text);
   }

@@ -103,13 +103,25 @@ export class SearchPlanner {
     const needsEntries = filter.readsEntries || sort !== 'relevance';
     // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
     const from = needsEntries ? `${fts} AS f CROSS JOIN ${this.tables.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
-    const order = sort === 'relevance' ? `${this.bm25.get(fts)!}, f.rowid DESC` : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
+    const order =
+      sort === 'relevance' ? `${this.bm25.get(fts)!}, f.rowid DESC` : `d.${SORT_COLUMNS[sort]} DESC, d.id DESC`;
     const ranked = sort === 'relevance';
     const tiered = ranked && !parsed.titleOnly && source === undefined;
-    return { from, where: conditions.join(' AND '), params, order, id: 'f.rowid', rank: ranked ? this.bm25.get(fts)! : '0', ...(tiered ? { tiered: match } : {}) };
+    return {
+      from,
+      where: conditions.join(' AND '),
+      params,
+      order,
+      id: 'f.rowid',
+      rank: ranked ? this.bm25.get(fts)! : '0',
+      ...(tiered ? { tiered: match } : {}),
+    };
   }
 
-  private filterClause(filters: SearchFilters, id: string): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
+  private filterClause(
+    filters: SearchFilters,
+    id: string,
+  ): { conditions: string[]; params: SqlValue[]; readsEntries: boolean } {
     const conditions: string[] = [];
     const params: SqlValue[] = [];
     const anyOf = (column: string, values: readonly SqlValue[] | undefined) => {
@@ -134,7 +146,9 @@ export class SearchPlanner {
     const readsEntries = conditions.length > 0;
     if (filters.categoryIds && filters.categoryIds.length > 0) {
       // The unary + keeps FTS5 from taking the list as rowids to look up one by one.
-      conditions.push(`+${id} IN (SELECT entry_id FROM ${this.tables.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`);
+      conditions.push(
+        `+${id} IN (SELECT entry_id FROM ${this.tables.categories} WHERE category_id IN (${placeholders(filters.categoryIds.length)}))`,
+      );
       params.push(...filters.categoryIds);
     }
     return { conditions, params, readsEntries };

@@ -10,7 +10,16 @@ import type SQLite from 'better-sqlite3';
 import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, type ParsedQuery } from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import { HitDescriber, type RankedRow } from './search-hits';
-import { pageWindow, type SearchAttributes, type SearchCollection, type SearchEntry, type SearchFilters, type SearchIndex, type SearchQuery, type SearchResult } from './search-index';
+import {
+  pageWindow,
+  type SearchAttributes,
+  type SearchCollection,
+  type SearchEntry,
+  type SearchFilters,
+  type SearchIndex,
+  type SearchQuery,
+  type SearchResult,
+} from './search-index';
 import { SearchPlanner, changedAttributeColumns, epochMs, type SearchPlan, type Tier } from './search-plan';
 import { StoredTexts, storedTextOf, type StoredText } from './stored-texts';
 
@@ -67,7 +76,11 @@ export class SqliteSearchIndex implements SearchIndex {
       [this.head, `bm25(f.${this.head}, ${weights.title}, ${weights.keywords})`],
       [this.summary, `bm25(f.${this.summary})`],
     ]);
-    this.planner = new SearchPlanner({ fts: this.fts, entries: this.entries, categories: this.categories }, bm25, () => this.current);
+    this.planner = new SearchPlanner(
+      { fts: this.fts, entries: this.entries, categories: this.categories },
+      bm25,
+      () => this.current,
+    );
     this.hits = new HitDescriber(this.texts, options.snippetLength);
     this.createTables();
     this.current = !this.needsRebuild;
@@ -83,7 +96,9 @@ export class SqliteSearchIndex implements SearchIndex {
       // still deletes and replaces rows. unicode61 splits our space-joined tokens back. The
       // prefix index of one character serves a single character's prefix query ("国"*), which
       // without it merges the doclists of every token starting with it (80 ms over 10,000 texts).
-      const ftsSql = (this.sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(this.fts) as { sql: string } | undefined)?.sql;
+      const ftsSql = (
+        this.sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(this.fts) as { sql: string } | undefined
+      )?.sql;
       const lacksPrefixes = ftsSql !== undefined && !ftsSql.includes(FTS_PREFIXES);
       if (lacksPrefixes) this.sqlite.exec(`DROP TABLE ${this.fts}`);
       this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${this.fts} USING fts5(
@@ -93,7 +108,10 @@ export class SqliteSearchIndex implements SearchIndex {
       // The same tokens of the short columns, apart: the first two tiers of the ranking read
       // their short doclists, not those of every text.
       const tiersAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.summary);
-      for (const [table, columns] of [[this.head, 'title, keywords'], [this.summary, 'description']]) {
+      for (const [table, columns] of [
+        [this.head, 'title, keywords'],
+        [this.summary, 'description'],
+      ]) {
         this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(
           ${columns},
           content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
@@ -122,7 +140,9 @@ export class SqliteSearchIndex implements SearchIndex {
       ) WITHOUT ROWID`);
       this.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${this.categories}_entry ON ${this.categories} (entry_id)`);
       this.sqlite
-        .prepare('INSERT INTO search_meta (collection, tokenizer_version) VALUES (?, ?) ON CONFLICT (collection) DO NOTHING')
+        .prepare(
+          'INSERT INTO search_meta (collection, tokenizer_version) VALUES (?, ?) ON CONFLICT (collection) DO NOTHING',
+        )
         .run(this.collection, TOKENIZER_VERSION);
       // An index made before the tier tables existed: their tokens, from the stored texts.
       if (tiersAreNew) this.fillTiers();
@@ -132,13 +152,18 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private fillFts(): void {
-    this.texts.forEach<StoredText>(STORED_COLUMNS, (row) => this.insertFtsTokens(row, indexTokens(row.title), indexTokens(row.keywords), indexTokens(row.description)));
+    this.texts.forEach<StoredText>(STORED_COLUMNS, (row) =>
+      this.insertFtsTokens(row, indexTokens(row.title), indexTokens(row.keywords), indexTokens(row.description)),
+    );
     this.sqlite.prepare(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('optimize')`).run();
   }
 
   private fillTiers(): void {
-    this.texts.forEach<Omit<StoredText, 'content'>>('id, title, keywords, description', (row) => this.insertTierTokens(row));
-    for (const table of [this.head, this.summary]) this.sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('optimize')`).run();
+    this.texts.forEach<Omit<StoredText, 'content'>>('id, title, keywords, description', (row) =>
+      this.insertTierTokens(row),
+    );
+    for (const table of [this.head, this.summary])
+      this.sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('optimize')`).run();
   }
 
   private get ftsTables(): string[] {
@@ -158,7 +183,9 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** True when the stored tokens come from another tokenizer version: call upgrade() or rebuild(). */
   get needsRebuild(): boolean {
-    const row = this.statement('SELECT tokenizer_version AS version FROM search_meta WHERE collection = ?').get(this.collection) as { version: number } | undefined;
+    const row = this.statement('SELECT tokenizer_version AS version FROM search_meta WHERE collection = ?').get(
+      this.collection,
+    ) as { version: number } | undefined;
     return row?.version !== TOKENIZER_VERSION;
   }
 
@@ -208,8 +235,16 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The tier tables' rows of an entry; returns the tokens of title, keywords and description. */
   private insertTierTokens(text: Omit<StoredText, 'content'>): [string, string, string] {
-    const tokens: [string, string, string] = [indexTokens(text.title), indexTokens(text.keywords), indexTokens(text.description)];
-    this.statement(`INSERT INTO ${this.head} (rowid, title, keywords) VALUES (?, ?, ?)`).run(text.id, tokens[0], tokens[1]);
+    const tokens: [string, string, string] = [
+      indexTokens(text.title),
+      indexTokens(text.keywords),
+      indexTokens(text.description),
+    ];
+    this.statement(`INSERT INTO ${this.head} (rowid, title, keywords) VALUES (?, ?, ?)`).run(
+      text.id,
+      tokens[0],
+      tokens[1],
+    );
     this.statement(`INSERT INTO ${this.summary} (rowid, description) VALUES (?, ?)`).run(text.id, tokens[2]);
     return tokens;
   }
@@ -232,7 +267,9 @@ export class SqliteSearchIndex implements SearchIndex {
       const known = this.statement(`SELECT 1 FROM ${this.entries} WHERE id = ?`).get(id);
       if (!known) return;
       if (changed.length > 0) {
-        this.statement(`UPDATE ${this.entries} SET ${changed.map(([name]) => `${name} = ?`).join(', ')} WHERE id = ?`).run(...changed.map(([, value]) => value), id);
+        this.statement(
+          `UPDATE ${this.entries} SET ${changed.map(([name]) => `${name} = ?`).join(', ')} WHERE id = ?`,
+        ).run(...changed.map(([, value]) => value), id);
       }
       if (attributes.categoryIds) this.setCategories(id, attributes.categoryIds);
     })();
@@ -263,7 +300,10 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private markCurrent(): void {
-    this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(TOKENIZER_VERSION, this.collection);
+    this.statement('UPDATE search_meta SET tokenizer_version = ? WHERE collection = ?').run(
+      TOKENIZER_VERSION,
+      this.collection,
+    );
     this.current = true;
   }
 
@@ -342,7 +382,12 @@ export class SqliteSearchIndex implements SearchIndex {
    * LIMIT parameter (about 13 % of a search's time).
    */
   private countMatches(plan: SearchPlan, limit?: number): number {
-    if (limit === undefined) return (this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+    if (limit === undefined)
+      return (
+        this.statement(`SELECT count(*) AS n FROM ${plan.from} WHERE ${plan.where}`).get(...plan.params) as {
+          n: number;
+        }
+      ).n;
     const capped = `SELECT count(*) AS n FROM (SELECT 1 FROM ${plan.from} WHERE ${plan.where} LIMIT ${Math.max(0, Math.trunc(limit))})`;
     return (this.statement(capped).get(...plan.params) as { n: number }).n;
   }
@@ -360,7 +405,13 @@ export class SqliteSearchIndex implements SearchIndex {
    * word or phrase is found in. Only a page past them (few title and description matches, deep
    * pages) ranks the third tier whole.
    */
-  private tieredPage(parsed: ParsedQuery, filters: SearchFilters, match: string, size: number, offset: number): RankedRow[] {
+  private tieredPage(
+    parsed: ParsedQuery,
+    filters: SearchFilters,
+    match: string,
+    size: number,
+    offset: number,
+  ): RankedRow[] {
     const tiers: Tier[] = [
       { table: this.head, match },
       { table: this.summary, match },

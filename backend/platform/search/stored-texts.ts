@@ -29,9 +29,13 @@ export interface StoredText {
   pageStarts?: Buffer | null;
 }
 
-/** An entry's texts as every engine stores and tokenizes them: normalised, the content capped, a paged one's page starts. */
+/**
+ * An entry's texts as every engine stores and tokenizes them: normalised, the content capped, a paged one's page
+ * starts.
+ */
 export function storedTextOf(entry: SearchEntry): StoredText {
-  const content = entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
+  const content =
+    entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
   const pages = entry.paged ? normalizePages(content) : null;
   return {
     id: entry.id,
@@ -74,7 +78,9 @@ export interface HitTextSource {
   leadingBytes(id: number, count: number): Buffer | Promise<Buffer>;
 }
 
-/** The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text. */
+/**
+ * The first HEAD_BYTES of the text's UTF-8, cut before a character, with the text's byte length; null for a short text.
+ */
 export function headOf(content: string): { head: Buffer; size: number } | null {
   if (Buffer.byteLength(content) <= HEAD_BYTES) return null;
   const bytes = Buffer.from(content);
@@ -107,32 +113,36 @@ export class StoredTexts implements HitTextSource {
       page_starts BLOB
     )`);
     // A table made before the pages were kept: entries get their starts when next upserted.
-    const columns = this.sqlite.prepare(`SELECT name FROM pragma_table_info('${this.table}')`).all() as { name: string }[];
-    if (!columns.some((column) => column.name === 'page_starts')) this.sqlite.exec(`ALTER TABLE ${this.table} ADD COLUMN page_starts BLOB`);
+    const columns = this.sqlite.prepare(`SELECT name FROM pragma_table_info('${this.table}')`).all() as {
+      name: string;
+    }[];
+    if (!columns.some((column) => column.name === 'page_starts'))
+      this.sqlite.exec(`ALTER TABLE ${this.table} ADD COLUMN page_starts BLOB`);
     const headsAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.heads);
     this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.heads} (
       id INTEGER PRIMARY KEY,
       head BLOB NOT NULL,
       size INTEGER NOT NULL
     )`);
-    if (headsAreNew) this.forEach<{ id: number; content: string }>('id, content', (row) => this.putHead(row.id, row.content));
+    if (headsAreNew)
+      this.forEach<{ id: number; content: string }>('id, content', (row) => this.putHead(row.id, row.content));
   }
 
   put(text: StoredText): void {
-    this.statement(`INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content, page_starts) VALUES (?, ?, ?, ?, ?, ?)`).run(
-      text.id,
-      text.title,
-      text.keywords,
-      text.description,
-      text.content,
-      text.pageStarts ?? null,
-    );
+    this.statement(
+      `INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content, page_starts) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(text.id, text.title, text.keywords, text.description, text.content, text.pageStarts ?? null);
     this.putHead(text.id, text.content);
   }
 
   private putHead(id: number, content: string): void {
     const head = headOf(content);
-    if (head) this.statement(`INSERT OR REPLACE INTO ${this.heads} (id, head, size) VALUES (?, ?, ?)`).run(id, head.head, head.size);
+    if (head)
+      this.statement(`INSERT OR REPLACE INTO ${this.heads} (id, head, size) VALUES (?, ?, ?)`).run(
+        id,
+        head.head,
+        head.size,
+      );
     else this.statement(`DELETE FROM ${this.heads} WHERE id = ?`).run(id);
   }
 
@@ -157,7 +167,9 @@ export class StoredTexts implements HitTextSource {
 
   /** These columns of the first `count` stored texts whose id is above `after`, in id order. */
   batchAfter<Row extends { id: number }>(columns: string, after: number, count: number): Row[] {
-    return this.statement(`SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ${Math.trunc(count)}`).all(after) as Row[];
+    return this.statement(
+      `SELECT ${columns} FROM ${this.table} WHERE id > ? ORDER BY id LIMIT ${Math.trunc(count)}`,
+    ).all(after) as Row[];
   }
 
   /**
@@ -168,14 +180,23 @@ export class StoredTexts implements HitTextSource {
   hitTexts(ids: number[], needles: Buffer[], reach: number): Map<number, HitText> {
     const fromHeads = this.windows(ids, needles, reach, 'heads');
     const texts = new Map<number, HitText>(fromHeads.map((text) => [text.id, text]));
-    const further = needles.length === 0 ? [] : fromHeads.filter((text) => text.partial && text.at < 0).map((text) => text.id);
+    const further =
+      needles.length === 0 ? [] : fromHeads.filter((text) => text.partial && text.at < 0).map((text) => text.id);
     if (further.length > 0) for (const text of this.windows(further, needles, reach, 'whole')) texts.set(text.id, text);
     return texts;
   }
 
-  private windows(ids: number[], needles: Buffer[], reach: number, source: 'heads' | 'whole'): (HitText & { partial: number })[] {
+  private windows(
+    ids: number[],
+    needles: Buffer[],
+    reach: number,
+    source: 'heads' | 'whole',
+  ): (HitText & { partial: number })[] {
     // min() of one argument would be the aggregate: NOT_FOUND is always one more.
-    const first = needles.length === 0 ? NOT_FOUND : `min(${[...needles.map(() => `coalesce(nullif(instr(c, ?), 0), ${NOT_FOUND})`), NOT_FOUND].join(', ')})`;
+    const first =
+      needles.length === 0
+        ? NOT_FOUND
+        : `min(${[...needles.map(() => `coalesce(nullif(instr(c, ?), 0), ${NOT_FOUND})`), NOT_FOUND].join(', ')})`;
     // coalesce() reads the content only for a text without a head.
     const texts =
       source === 'heads'
@@ -196,14 +217,19 @@ export class StoredTexts implements HitTextSource {
 
   /** One stored column of a text: the whole content, or the description of a hit that came without it. */
   column(id: number, name: 'description' | 'content'): string {
-    return (this.statement(`SELECT ${name} AS value FROM ${this.table} WHERE id = ?`).get(id) as { value: string } | undefined)?.value ?? '';
+    return (
+      (
+        this.statement(`SELECT ${name} AS value FROM ${this.table} WHERE id = ?`).get(id) as
+          { value: string } | undefined
+      )?.value ?? ''
+    );
   }
 
   /** The first `count` bytes of the content's UTF-8. */
   leadingBytes(id: number, count: number): Buffer {
-    const row = this.statement(`SELECT substr(coalesce(h.head, CAST(t.content AS BLOB)), 1, ?) AS bytes FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id = ?`).get(count, id) as
-      | { bytes: Buffer }
-      | undefined;
+    const row = this.statement(
+      `SELECT substr(coalesce(h.head, CAST(t.content AS BLOB)), 1, ?) AS bytes FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id = ?`,
+    ).get(count, id) as { bytes: Buffer } | undefined;
     return row?.bytes ?? Buffer.alloc(0);
   }
 }

@@ -74,7 +74,7 @@ export function tsvectorParts(columns: readonly TsColumn[]): string[] {
     }
   }
   const parts: string[] = [];
-  for (let start = 0; start < terms.length; ) {
+  for (let start = 0; start < terms.length;) {
     const end = partEnd(terms, start);
     parts.push(render(terms, weights, start, end));
     start = end;

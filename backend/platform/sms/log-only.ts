@@ -10,11 +10,17 @@ import type { SmsDelivery, SmsMessage, SmsProvider } from './sms-provider';
 export class LogOnlySmsProvider implements SmsProvider {
   readonly name = 'log' as const;
 
-  constructor(private readonly logger: FastifyBaseLogger, private readonly signName: string) {}
+  constructor(
+    private readonly logger: FastifyBaseLogger,
+    private readonly signName: string,
+  ) {}
 
   async send(message: SmsMessage): Promise<SmsDelivery> {
     const content = `${this.signName ? `【${this.signName}】` : ''}${message.text}`;
-    this.logger.warn({ mobile: maskMobile(message.mobile), template: message.templateId, content }, 'sms not sent (log-only provider)');
+    this.logger.warn(
+      { mobile: maskMobile(message.mobile), template: message.templateId, content },
+      'sms not sent (log-only provider)',
+    );
     return { bizId: '', content };
   }
 }

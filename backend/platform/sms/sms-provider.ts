@@ -62,7 +62,11 @@ export type SmsFailure = 'rejected' | 'unreachable' | 'timeout' | 'bad-answer';
 
 export class SmsProviderError extends Error {
   override name = 'SmsProviderError';
-  constructor(readonly failure: SmsFailure, message: string, readonly providerCode = '') {
+  constructor(
+    readonly failure: SmsFailure,
+    message: string,
+    readonly providerCode = '',
+  ) {
     super(message);
   }
 }
@@ -73,7 +77,11 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * Sends a request to a provider and parses its JSON answer, whatever the HTTP status (both
  * clouds describe their errors in the body). Transport failures become SmsProviderErrors.
  */
-export async function requestJson(url: string, init: RequestInit, signal: AbortSignal): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function requestJson(
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   let status: number;
   let text: string;
   try {
@@ -91,10 +99,12 @@ export async function requestJson(url: string, init: RequestInit, signal: AbortS
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     throw new SmsProviderError('unreachable', `${error instanceof Error ? error.message : String(error)}${cause}`);
   }
-  if (text.length > MAX_ANSWER_BYTES) throw new SmsProviderError('bad-answer', `answer larger than ${MAX_ANSWER_BYTES} bytes`);
+  if (text.length > MAX_ANSWER_BYTES)
+    throw new SmsProviderError('bad-answer', `answer larger than ${MAX_ANSWER_BYTES} bytes`);
   try {
     const body: unknown = JSON.parse(text);
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { status, body: body as Record<string, unknown> };
+    if (body !== null && typeof body === 'object' && !Array.isArray(body))
+      return { status, body: body as Record<string, unknown> };
   } catch {
     // reported below
   }

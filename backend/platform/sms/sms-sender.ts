@@ -6,8 +6,14 @@ import type { ConfigSnapshot, ConfigStore } from '../config-store';
 import { AliyunSmsProvider } from './aliyun';
 import { LogOnlySmsProvider } from './log-only';
 import {
-  SmsProviderError, isSmsProviderName, type SmsAccount, type SmsDelivery, type SmsEndpoints, type SmsMessage,
-  type SmsProvider, type SmsProviderName,
+  SmsProviderError,
+  isSmsProviderName,
+  type SmsAccount,
+  type SmsDelivery,
+  type SmsEndpoints,
+  type SmsMessage,
+  type SmsProvider,
+  type SmsProviderName,
 } from './sms-provider';
 import { TencentSmsProvider } from './tencent';
 
@@ -51,21 +57,36 @@ export class SmsSender {
     if (!isSmsProviderName(name)) throw unavailable('短信服务商配置无效，请联系管理员');
     const account = accountOf(cfg);
     const missing = missingSettings(name, account);
-    if (missing.length) throw unavailable(`${optionLabel(smsProviderOptions, name)}尚未配置${missing.join('、')}，请联系管理员`);
+    if (missing.length)
+      throw unavailable(`${optionLabel(smsProviderOptions, name)}尚未配置${missing.join('、')}，请联系管理员`);
     switch (name) {
-      case 'aliyun': return new AliyunSmsProvider(account, this.endpoints.aliyun);
-      case 'tencent': return new TencentSmsProvider(account, this.endpoints.tencent);
-      case 'log': return new LogOnlySmsProvider(this.logger, account.signName);
+      case 'aliyun':
+        return new AliyunSmsProvider(account, this.endpoints.aliyun);
+      case 'tencent':
+        return new TencentSmsProvider(account, this.endpoints.tencent);
+      case 'log':
+        return new LogOnlySmsProvider(this.logger, account.signName);
     }
   }
 
-  /** Sends through `provider` within SMS_TIMEOUT_MS; provider failures are SmsProviderErrors (logged here, without the code). */
+  /**
+   * Sends through `provider` within SMS_TIMEOUT_MS; provider failures are SmsProviderErrors (logged here, without the
+   * code).
+   */
   async send(provider: SmsProvider, message: SmsMessage): Promise<SmsDelivery> {
     try {
       return await provider.send(message, AbortSignal.timeout(this.endpoints.timeoutMs));
     } catch (error) {
       if (error instanceof SmsProviderError) {
-        this.logger.warn({ provider: provider.name, mobile: maskMobile(message.mobile), failure: error.failure, detail: error.message }, 'sms not sent');
+        this.logger.warn(
+          {
+            provider: provider.name,
+            mobile: maskMobile(message.mobile),
+            failure: error.failure,
+            detail: error.message,
+          },
+          'sms not sent',
+        );
       }
       throw error;
     }

@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { SmsProviderError, requestJson, str, type SmsAccount, type SmsDelivery, type SmsMessage, type SmsProvider } from './sms-provider';
+import {
+  SmsProviderError,
+  requestJson,
+  str,
+  type SmsAccount,
+  type SmsDelivery,
+  type SmsMessage,
+  type SmsProvider,
+} from './sms-provider';
 
 // Tencent Cloud SMS: `SendSms` of API version 2021-01-11, a JSON POST signed with TC3-HMAC-SHA256
 // (signature v3): a key derived from the SecretKey, the UTC date and the service signs the
@@ -36,12 +44,15 @@ export function tc3Authorization(request: Tc3Request, secretId: string, secretKe
 }
 
 const record = (value: unknown): Record<string, unknown> =>
-  (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {});
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 export class TencentSmsProvider implements SmsProvider {
   readonly name = 'tencent' as const;
 
-  constructor(private readonly account: SmsAccount, private readonly endpoint: string) {}
+  constructor(
+    private readonly account: SmsAccount,
+    private readonly endpoint: string,
+  ) {}
 
   async send(message: SmsMessage, signal: AbortSignal): Promise<SmsDelivery> {
     const url = new URL(this.endpoint);
@@ -53,22 +64,31 @@ export class TencentSmsProvider implements SmsProvider {
       TemplateParamSet: [message.code],
     });
     const timestamp = Math.floor(Date.now() / 1000);
-    const authorization = tc3Authorization({ host: url.host, timestamp, body }, this.account.accessKeyId, this.account.accessKeySecret);
-    const { status, body: answer } = await requestJson(`${url.origin}/`, {
-      method: 'POST',
-      headers: {
-        authorization,
-        'content-type': CONTENT_TYPE,
-        'x-tc-action': ACTION,
-        'x-tc-version': VERSION,
-        'x-tc-timestamp': String(timestamp),
-        'x-tc-region': this.account.region,
+    const authorization = tc3Authorization(
+      { host: url.host, timestamp, body },
+      this.account.accessKeyId,
+      this.account.accessKeySecret,
+    );
+    const { status, body: answer } = await requestJson(
+      `${url.origin}/`,
+      {
+        method: 'POST',
+        headers: {
+          authorization,
+          'content-type': CONTENT_TYPE,
+          'x-tc-action': ACTION,
+          'x-tc-version': VERSION,
+          'x-tc-timestamp': String(timestamp),
+          'x-tc-region': this.account.region,
+        },
+        body,
       },
-      body,
-    }, signal);
+      signal,
+    );
     const response = record(answer.Response);
     const error = record(response.Error);
-    if (str(error.Code)) throw new SmsProviderError('rejected', `${str(error.Code)}: ${str(error.Message)}`, str(error.Code));
+    if (str(error.Code))
+      throw new SmsProviderError('rejected', `${str(error.Code)}: ${str(error.Message)}`, str(error.Code));
     const [sent] = Array.isArray(response.SendStatusSet) ? response.SendStatusSet.map(record) : [];
     if (status !== 200 || !sent) throw new SmsProviderError('bad-answer', `HTTP ${status} without SendStatusSet`);
     // The request can succeed while the one number fails (its Code then says why).

@@ -14,7 +14,16 @@ import {
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
 import { BODY_WORD } from '../../fixtures/documents/generate';
-import { encryptedPdf, fixture, illustratedPageWith, illustratedPdf, pageGrey, scannedPdf, scatteredStrokes, textPdf } from '../../helpers/documents';
+import {
+  encryptedPdf,
+  fixture,
+  illustratedPageWith,
+  illustratedPdf,
+  pageGrey,
+  scannedPdf,
+  scatteredStrokes,
+  textPdf,
+} from '../../helpers/documents';
 import { deflated, zip } from '../../helpers/zip';
 
 // The conversion engine on real files: the committed fixtures, and big or hostile files made
@@ -39,7 +48,11 @@ async function write(name: string, data: Buffer | string): Promise<string> {
   return path;
 }
 
-function convert(sourcePath: string, ext: string, options: Partial<ConversionRequest> = {}): Promise<ConversionResult & { outDir: string }> {
+function convert(
+  sourcePath: string,
+  ext: string,
+  options: Partial<ConversionRequest> = {},
+): Promise<ConversionResult & { outDir: string }> {
   const outDir = join(dir, `out-${++outputs}`);
   return converter.convertDocument({ sourcePath, ext, outDir, ...options }).then((result) => ({ ...result, outDir }));
 }
@@ -107,7 +120,7 @@ describe('a PDF', () => {
     expect(result.text).toMatch(/[，。]/u); // full-width punctuation kept as Chinese is written
   });
 
-  it('keeps the pages\' texts apart, a form feed between them: the word only page 2 holds is in the second', () => {
+  it("keeps the pages' texts apart, a form feed between them: the word only page 2 holds is in the second", () => {
     const pages = result.text.split('\f');
     expect(pages).toHaveLength(3);
     expect(pages[1]).toContain(BODY_WORD);
@@ -116,14 +129,36 @@ describe('a PDF', () => {
 
   it('makes the covers: PNG letter-boxed to 210×297, WebP at twice that, the page at 72 dpi as a big PNG', async () => {
     expect(result.cover).toEqual({ png: 'cover.png', webp: 'cover.webp', bigPng: 'cover.big.png' });
-    expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({ format: 'png', width: 210, height: 297 });
-    expect(await sharp(join(result.outDir, 'cover.webp')).metadata()).toMatchObject({ format: 'webp', width: 420, height: 594 });
-    expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ format: 'png', width: 596, height: 842 }); // 595.3 × 841.9 points
+    expect(await sharp(join(result.outDir, 'cover.png')).metadata()).toMatchObject({
+      format: 'png',
+      width: 210,
+      height: 297,
+    });
+    expect(await sharp(join(result.outDir, 'cover.webp')).metadata()).toMatchObject({
+      format: 'webp',
+      width: 420,
+      height: 594,
+    });
+    expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({
+      format: 'png',
+      width: 596,
+      height: 842,
+    }); // 595.3 × 841.9 points
   });
 
-  it('writes nothing else into the output directory (the pages, their characters\' positions, the covers)', async () => {
+  it("writes nothing else into the output directory (the pages, their characters' positions, the covers)", async () => {
     expect(result.positionFiles).toEqual(['1.pos.gz', '2.pos.gz', '3.pos.gz']);
-    expect((await readdir(result.outDir)).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp']);
+    expect((await readdir(result.outDir)).sort()).toEqual([
+      '1.gzip.svg',
+      '1.pos.gz',
+      '2.gzip.svg',
+      '2.pos.gz',
+      '3.gzip.svg',
+      '3.pos.gz',
+      'cover.big.png',
+      'cover.png',
+      'cover.webp',
+    ]);
   });
 
   it('reports progress page by page', () => {
@@ -132,7 +167,7 @@ describe('a PDF', () => {
 });
 
 describe('the big cover', () => {
-  it('is the page at 72 dpi as MOREDOC\'s, and a page larger than 840 × 1188 points is fitted into that', async () => {
+  it("is the page at 72 dpi as MOREDOC's, and a page larger than 840 × 1188 points is fitted into that", async () => {
     const a5 = await convert(await write('a5.pdf', textPdf(1, [420, 595])), 'pdf');
     expect(await sharp(join(a5.outDir, 'cover.big.png')).metadata()).toMatchObject({ width: 420, height: 595 });
     const a1 = await convert(await write('a1.pdf', textPdf(1, [1684, 2384])), 'pdf');
@@ -140,7 +175,7 @@ describe('the big cover', () => {
     expect(await sharp(join(a1.outDir, 'cover.png')).metadata()).toMatchObject({ width: 210, height: 297 });
   });
 
-  it('of a page smaller than the WebP cover\'s box is still 72 dpi, and the WebP cover is drawn at its own size, not enlarged', async () => {
+  it("of a page smaller than the WebP cover's box is still 72 dpi, and the WebP cover is drawn at its own size, not enlarged", async () => {
     const card = textPdf(1, [252, 144]);
     const result = await convert(await write('card.pdf', card), 'pdf');
     expect(await sharp(join(result.outDir, 'cover.big.png')).metadata()).toMatchObject({ width: 252, height: 144 });
@@ -149,7 +184,10 @@ describe('the big cover', () => {
     // MuPDF's drawing at the WebP's scale, letter-boxed the same way
     const drawn = pageGrey(mupdf.Document.openDocument(card, 'application/pdf').loadPage(0), 420 / 252);
     const theirs = await sharp(drawn.pixels, { raw: { width: drawn.width, height: drawn.height, channels: 1 } })
-      .resize(420, 594, { fit: 'contain', background: '#fff' }).greyscale().raw().toBuffer();
+      .resize(420, 594, { fit: 'contain', background: '#fff' })
+      .greyscale()
+      .raw()
+      .toBuffer();
     let sum = 0;
     for (let i = 0; i < theirs.length; i++) sum += Math.abs(webp.data[i]! - theirs[i]!);
     // 0.12 measured; the 72 dpi drawing enlarged differs by 1.3
@@ -160,7 +198,9 @@ describe('the big cover', () => {
 describe('scanned pages', () => {
   it('keeps a small scan as SVG (its JPEG is smaller than a WebP of the page), its picture to be brought to reading resolution', async () => {
     const result = await convert(fixture('scanned.pdf'), 'pdf');
-    expect(result.pageFiles).toEqual([expect.objectContaining({ n: 1, file: '1.svg', kind: 'svg', pending: { photos: true } })]);
+    expect(result.pageFiles).toEqual([
+      expect.objectContaining({ n: 1, file: '1.svg', kind: 'svg', pending: { photos: true } }),
+    ]);
     expect(result.text).toBe('');
   });
 
@@ -185,13 +225,18 @@ describe('scanned pages', () => {
       expect(webp.length).toBeLessThan(Math.min(128 * 1024, jpeg.length / 4));
     }
     // The covers show page 1 as MuPDF draws it at 72 dpi (it decodes the JPEG at half its size for it).
-    const big = await sharp(join(result.outDir, 'cover.big.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const big = await sharp(join(result.outDir, 'cover.big.png'))
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([big.info.width, big.info.height]).toEqual([595, 842]);
     const drawn = pageGrey(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0), 1);
     // compared at a quarter of the size, where the scanner grain averages out
     const quarter = (image: Sharp) => image.resize(210, 297, { fit: 'fill' }).greyscale().raw().toBuffer();
     const ours = await quarter(sharp(big.data, { raw: big.info }));
-    const theirs = await quarter(sharp(drawn.pixels, { raw: { width: drawn.width, height: drawn.height, channels: 1 } }));
+    const theirs = await quarter(
+      sharp(drawn.pixels, { raw: { width: drawn.width, height: drawn.height, channels: 1 } }),
+    );
     let sum = 0;
     for (let i = 0; i < ours.length; i++) sum += Math.abs(ours[i]! - theirs[i]!);
     // 0.5 measured; a page upside down differs by several grey levels
@@ -214,19 +259,29 @@ describe('pages with photos', () => {
     for (const page of result.pageFiles) {
       // readable at once: the page as MuPDF drew it, the photo as the PDF has it
       const before = (await readFile(join(result.outDir, page.file))).toString('latin1');
-      expect((await sharp(Buffer.from(before, 'latin1')).metadata())).toMatchObject({ format: 'svg', width: 595, height: 842 });
+      expect(await sharp(Buffer.from(before, 'latin1')).metadata()).toMatchObject({
+        format: 'svg',
+        width: 595,
+        height: 842,
+      });
       expect(before).toContain('<use data-text=');
       const jpeg = Buffer.from(/data:image\/jpeg;base64,([^"]*)"/.exec(before)![1]!, 'base64');
       expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1600, height: 1067 });
       // then lighter: the same page, gzip-compressed, its photo at reading resolution
-      const { file, bytes: lighter } = (await converter.pageAtReadingResolution(page.n, Buffer.from(before, 'latin1'), page.pending!))!;
+      const { file, bytes: lighter } = (await converter.pageAtReadingResolution(
+        page.n,
+        Buffer.from(before, 'latin1'),
+        page.pending!,
+      ))!;
       expect(file).toBe(`${page.n}.gzip.svg`);
       expect(lighter.length).toBeLessThan(Math.min(160 * 1024, before.length / 3));
       const svg = gunzipSync(lighter).toString('latin1');
       expect(svg).not.toContain('data:image/jpeg');
       const photo = Buffer.from(/data:image\/webp;base64,([^"]*)"/.exec(svg)![1]!, 'base64');
       expect(await sharp(photo).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 667 });
-      expect(svg.replace(/data:image\/webp;base64,[^"]*"/, '')).toBe(before.replace(/data:image\/jpeg;base64,[^"]*"/, ''));
+      expect(svg.replace(/data:image\/webp;base64,[^"]*"/, '')).toBe(
+        before.replace(/data:image\/jpeg;base64,[^"]*"/, ''),
+      );
     }
   }, 60_000);
 
@@ -242,7 +297,9 @@ describe('pages with photos', () => {
     const [only] = result.pageFiles;
     expect(only!.pending).toBeUndefined();
     expect(['svg-gzip', 'webp']).toContain(only!.kind);
-    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.') && name !== '1.pos.gz')).toEqual([only!.file]);
+    expect((await readdir(result.outDir)).filter((name) => name.startsWith('1.') && name !== '1.pos.gz')).toEqual([
+      only!.file,
+    ]);
   }, 60_000);
 });
 
@@ -270,7 +327,10 @@ describe('formats MuPDF opens itself', () => {
   });
 
   it('plain text: one text per page as MuPDF lays the file out (a form feed in the file makes no page)', async () => {
-    const lines = Array.from({ length: 150 }, (_, i) => `第${i + 1}行：城市图书馆的读者安静地读书，窗外的树影慢慢移动。`);
+    const lines = Array.from(
+      { length: 150 },
+      (_, i) => `第${i + 1}行：城市图书馆的读者安静地读书，窗外的树影慢慢移动。`,
+    );
     lines[40] = `\f${lines[40]}`;
     lines[120] = '第121行：这一行写着暗号玄武湖。';
     const source = lines.join('\n');
@@ -283,7 +343,9 @@ describe('formats MuPDF opens itself', () => {
     laidOut.layout(420, 595, 12);
     expect(laidOut.countPages()).toBe(result.pages);
     const pageOf = (texts: string[]) => texts.findIndex((text) => text.includes('暗号玄武湖'));
-    const expected = pageOf(Array.from({ length: laidOut.countPages() }, (_, n) => laidOut.loadPage(n).toStructuredText('').asText()));
+    const expected = pageOf(
+      Array.from({ length: laidOut.countPages() }, (_, n) => laidOut.loadPage(n).toStructuredText('').asText()),
+    );
     expect(expected).toBeGreaterThan(0);
     expect(pageOf(pages)).toBe(expected);
   });
@@ -309,7 +371,10 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
   });
 
   it('a corrupt PDF', async () => {
-    const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251))]);
+    const garbage = Buffer.concat([
+      Buffer.from('%PDF-1.7\n'),
+      Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)),
+    ]);
     const error = await failure(convert(await write('corrupt.pdf', garbage), 'pdf'));
     expect(error).toMatchObject({ reason: 'corrupt', message: '文档已损坏或无法解析，无法转换' });
     await stillConverts();
@@ -331,7 +396,10 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
 
   it('a zip bomb: entries that inflate past the limit (1 GiB by default)', async () => {
     const hundredMiB = deflated(Buffer.alloc(100 * 1024 * 1024));
-    const bomb = zip([{ name: 'mimetype', data: 'application/epub+zip', store: true }, ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB }))]);
+    const bomb = zip([
+      { name: 'mimetype', data: 'application/epub+zip', store: true },
+      ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB })),
+    ]);
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     const error = await failure(convert(await write('bomb.epub', bomb), 'epub'));
     expect(error).toMatchObject({ reason: 'archive-too-large', message: '文档解压后过大或包含的文件过多，已拒绝转换' });
@@ -339,7 +407,9 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
   });
 
   it('a zip whose header hides the size of what it holds', async () => {
-    const liar = zip([{ name: 'word/document.xml', data: deflated(Buffer.alloc(64 * 1024 * 1024)), declaredSize: 1024 }]);
+    const liar = zip([
+      { name: 'word/document.xml', data: deflated(Buffer.alloc(64 * 1024 * 1024)), declaredSize: 1024 },
+    ]);
     const error = await failure(convert(await write('liar.docx', liar), 'docx'));
     expect(error.reason).toBe('archive-too-large');
     expect(error.detail).toContain('declared size');
@@ -394,7 +464,9 @@ describe('a 2,000-page PDF', () => {
 
   it('stops when the caller aborts, and the engine converts the next document', async () => {
     const controller = new AbortController();
-    const error = await failure(convert(big, 'pdf', { signal: controller.signal, onProgress: () => controller.abort() }));
+    const error = await failure(
+      convert(big, 'pdf', { signal: controller.signal, onProgress: () => controller.abort() }),
+    );
     expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
     await stillConverts();
   }, 60_000);

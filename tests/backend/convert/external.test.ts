@@ -4,7 +4,11 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversionError, createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
+import {
+  ConversionError,
+  createDocumentConverter,
+  type DocumentConverter,
+} from '../../../backend/platform/convert/converter';
 import { detectConverters } from '../../../backend/platform/convert/detect';
 import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
 import { BODY_WORD } from '../../fixtures/documents/generate';
@@ -37,13 +41,18 @@ afterAll(async () => {
 
 const outDir = () => join(dir, `out-${++outputs}`);
 
-/** The text holds one piece per page of the PDF the external converter made, BODY_WORD in the piece of the page that shows it. */
+/**
+ * The text holds one piece per page of the PDF the external converter made, BODY_WORD in the piece of the page that
+ * shows it.
+ */
 async function expectPagesOfPdf(text: string, pdfFile: string): Promise<void> {
   const pdf = mupdf.Document.openDocument(await readFile(pdfFile), 'application/pdf');
   const holds = (pageText: string) => pageText.replace(/\s+/g, '').includes(BODY_WORD);
   const pages = text.split('\f');
   expect(pages).toHaveLength(pdf.countPages());
-  const shown = Array.from({ length: pdf.countPages() }, (_, n) => holds(pdf.loadPage(n).toStructuredText('').asText()));
+  const shown = Array.from({ length: pdf.countPages() }, (_, n) =>
+    holds(pdf.loadPage(n).toStructuredText('').asText()),
+  );
   expect(shown).toContain(true);
   expect(pages.map(holds)).toEqual(shown);
 }
@@ -84,20 +93,31 @@ describe('runProcess', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('the external converters\' priority', () => {
+describe.runIf(process.platform === 'linux')("the external converters' priority", () => {
   const base = getPriority();
   const increment = Math.min(4, 19 - base);
 
-  it('runProcess adds `nice` to the program\'s nice value from its start, and its children have it', async () => {
+  it("runProcess adds `nice` to the program's nice value from its start, and its children have it", async () => {
     // The shell's own child (cut) reads the shell's nice value: the priority it was forked with.
-    const outcome = await runProcess('sh', ['-c', 'sleep 0.1; cut -d" " -f19 /proc/$$/stat'], process.env, AbortSignal.timeout(10_000), increment);
+    const outcome = await runProcess(
+      'sh',
+      ['-c', 'sleep 0.1; cut -d" " -f19 /proc/$$/stat'],
+      process.env,
+      AbortSignal.timeout(10_000),
+      increment,
+    );
     expect(outcome).toMatchObject({ code: 0 });
     expect(Number(outcome.output.trim())).toBe(base + increment);
-    const plain = await runProcess('sh', ['-c', 'cut -d" " -f19 /proc/$$/stat'], process.env, AbortSignal.timeout(10_000));
+    const plain = await runProcess(
+      'sh',
+      ['-c', 'cut -d" " -f19 /proc/$$/stat'],
+      process.env,
+      AbortSignal.timeout(10_000),
+    );
     expect(Number(plain.output.trim())).toBe(base);
   });
 
-  it('runs LibreOffice at the converter\'s nice increment, as the MuPDF threads', async () => {
+  it("runs LibreOffice at the converter's nice increment, as the MuPDF threads", async () => {
     // A stand-in soffice.bin that answers --version, notes its nice value and makes the PDF.
     const program = join(dir, 'fake-libreoffice');
     const niceFile = join(dir, 'fake-libreoffice.nice');
@@ -116,9 +136,19 @@ describe.runIf(process.platform === 'linux')('the external converters\' priority
     ].join('\n');
     await writeFile(join(program, 'soffice.bin'), script);
     await chmod(join(program, 'soffice.bin'), 0o755);
-    const polite = createDocumentConverter({ workers: 1, workDir: join(dir, 'fake-work'), libreofficePath: program, calibrePath: null, niceIncrement: increment });
+    const polite = createDocumentConverter({
+      workers: 1,
+      workDir: join(dir, 'fake-work'),
+      libreofficePath: program,
+      calibrePath: null,
+      niceIncrement: increment,
+    });
     try {
-      const result = await polite.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() });
+      const result = await polite.convertDocument({
+        sourcePath: fixture('chinese.docx'),
+        ext: 'docx',
+        outDir: outDir(),
+      });
       expect(result).toMatchObject({ converter: 'libreoffice', pages: 3 });
       expect(Number((await readFile(niceFile, 'utf8')).trim())).toBe(base + increment);
     } finally {
@@ -153,21 +183,44 @@ describe('the fontconfig file', () => {
   itNeeds(['noto-cjk'], 'makes fontconfig pick Noto CJK SC for 宋体, SimSun, 黑体, 微软雅黑 and 楷体', async () => {
     const file = join(dir, 'fonts.conf');
     await writeFile(file, fontconfigFile());
-    const match = (family: string) => execFileSync('fc-match', ['-f', '%{family[0]}', family], { env: { ...process.env, FONTCONFIG_FILE: file }, encoding: 'utf8' });
-    expect(['宋体', 'SimSun', '楷体'].map(match)).toEqual(['Noto Serif CJK SC', 'Noto Serif CJK SC', 'Noto Serif CJK SC']);
+    const match = (family: string) =>
+      execFileSync('fc-match', ['-f', '%{family[0]}', family], {
+        env: { ...process.env, FONTCONFIG_FILE: file },
+        encoding: 'utf8',
+      });
+    expect(['宋体', 'SimSun', '楷体'].map(match)).toEqual([
+      'Noto Serif CJK SC',
+      'Noto Serif CJK SC',
+      'Noto Serif CJK SC',
+    ]);
     expect(['黑体', '微软雅黑'].map(match)).toEqual(['Noto Sans CJK SC', 'Noto Sans CJK SC']);
   });
 });
 
 describe('without LibreOffice or calibre', () => {
   it('refuses Office files and Kindle books with a Chinese reason', async () => {
-    const converter = createDocumentConverter({ workers: 1, libreofficePath: null, calibrePath: null, workDir: join(dir, 'none') });
+    const converter = createDocumentConverter({
+      workers: 1,
+      libreofficePath: null,
+      calibrePath: null,
+      workDir: join(dir, 'none'),
+    });
     try {
       expect(await converter.detectConverters()).not.toHaveProperty('libreoffice');
-      const docx = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }));
-      expect(docx).toMatchObject({ reason: 'converter-missing', message: '服务器未安装 LibreOffice，无法转换此格式的文档' });
-      const azw3 = await failure(converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() }));
-      expect(azw3).toMatchObject({ reason: 'converter-missing', message: '服务器未安装 calibre，无法转换此格式的电子书' });
+      const docx = await failure(
+        converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }),
+      );
+      expect(docx).toMatchObject({
+        reason: 'converter-missing',
+        message: '服务器未安装 LibreOffice，无法转换此格式的文档',
+      });
+      const azw3 = await failure(
+        converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() }),
+      );
+      expect(azw3).toMatchObject({
+        reason: 'converter-missing',
+        message: '服务器未安装 calibre，无法转换此格式的电子书',
+      });
     } finally {
       await converter.close();
     }
@@ -185,42 +238,98 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     await converter?.close();
   });
 
-  itNeeds(['writer', 'noto-cjk'], 'turns a docx into a kept PDF, then pages, text and covers', async () => {
-    const out = outDir();
-    const result = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: out });
-    expect(result).toMatchObject({ converter: 'libreoffice', pages: 3, width: 595, height: 842, pdfFile: 'document.pdf' });
-    expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
-    expect(result.text).toContain(BODY_WORD);
-    expect((await readdir(out)).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'document.pdf']);
-    // one text per page of the kept PDF, a form feed between them
-    await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
-  }, 120_000);
+  itNeeds(
+    ['writer', 'noto-cjk'],
+    'turns a docx into a kept PDF, then pages, text and covers',
+    async () => {
+      const out = outDir();
+      const result = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: out });
+      expect(result).toMatchObject({
+        converter: 'libreoffice',
+        pages: 3,
+        width: 595,
+        height: 842,
+        pdfFile: 'document.pdf',
+      });
+      expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(result.text).toContain(BODY_WORD);
+      expect((await readdir(out)).sort()).toEqual([
+        '1.gzip.svg',
+        '1.pos.gz',
+        '2.gzip.svg',
+        '2.pos.gz',
+        '3.gzip.svg',
+        '3.pos.gz',
+        'cover.big.png',
+        'cover.png',
+        'cover.webp',
+        'document.pdf',
+      ]);
+      // one text per page of the kept PDF, a form feed between them
+      await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
+    },
+    120_000,
+  );
 
-  itNeeds(['calc', 'noto-cjk'], 'reads a GBK-encoded CSV as Chinese text', async () => {
-    // 测试,文本 / 一,二 in GBK
-    const csv = Buffer.from('b2e2cad42ccec4b1be0d0ad2bb2cb6fe0d0a', 'hex');
-    const source = join(dir, 'table.csv');
-    await writeFile(source, csv);
-    const result = await converter.convertDocument({ sourcePath: source, ext: 'csv', outDir: outDir() });
-    expect(result.converter).toBe('libreoffice');
-    expect(result.text).toContain('测试');
-    expect(result.text).toContain('文本');
-  }, 120_000);
+  itNeeds(
+    ['calc', 'noto-cjk'],
+    'reads a GBK-encoded CSV as Chinese text',
+    async () => {
+      // 测试,文本 / 一,二 in GBK
+      const csv = Buffer.from('b2e2cad42ccec4b1be0d0ad2bb2cb6fe0d0a', 'hex');
+      const source = join(dir, 'table.csv');
+      await writeFile(source, csv);
+      const result = await converter.convertDocument({ sourcePath: source, ext: 'csv', outDir: outDir() });
+      expect(result.converter).toBe('libreoffice');
+      expect(result.text).toContain('测试');
+      expect(result.text).toContain('文本');
+    },
+    120_000,
+  );
 
-  itNeeds(['writer', 'noto-cjk'], 'runs two conversions at once on two profiles, neither losing its output', async () => {
-    const both = await Promise.all([0, 1].map(() => converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() })));
-    expect(both.map((result) => result.pages)).toEqual([3, 3]);
-    expect((await readdir(join(workDir, 'profiles'))).sort()).toEqual(['fonts.conf', 'libreoffice-0', 'libreoffice-1']);
-  }, 120_000);
+  itNeeds(
+    ['writer', 'noto-cjk'],
+    'runs two conversions at once on two profiles, neither losing its output',
+    async () => {
+      const both = await Promise.all(
+        [0, 1].map(() =>
+          converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }),
+        ),
+      );
+      expect(both.map((result) => result.pages)).toEqual([3, 3]);
+      expect((await readdir(join(workDir, 'profiles'))).sort()).toEqual([
+        'fonts.conf',
+        'libreoffice-0',
+        'libreoffice-1',
+      ]);
+    },
+    120_000,
+  );
 
-  itNeeds(['writer', 'noto-cjk'], 'kills soffice.bin at the time limit and converts the next document', async () => {
-    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir(), limits: { timeoutMs: 250 } }));
-    expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesMentioning(workDir)).toEqual([]);
-    const next = await converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() });
-    expect(next.pages).toBe(3);
-  }, 120_000);
+  itNeeds(
+    ['writer', 'noto-cjk'],
+    'kills soffice.bin at the time limit and converts the next document',
+    async () => {
+      const error = await failure(
+        converter.convertDocument({
+          sourcePath: fixture('chinese.docx'),
+          ext: 'docx',
+          outDir: outDir(),
+          limits: { timeoutMs: 250 },
+        }),
+      );
+      expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(processesMentioning(workDir)).toEqual([]);
+      const next = await converter.convertDocument({
+        sourcePath: fixture('chinese.docx'),
+        ext: 'docx',
+        outDir: outDir(),
+      });
+      expect(next.pages).toBe(3);
+    },
+    120_000,
+  );
 });
 
 describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_CALIBRE})`, () => {
@@ -234,20 +343,37 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
     await converter?.close();
   });
 
-  itNeeds(['calibre', 'noto-cjk'], 'turns a KF8 book (azw3) into a kept PDF, then pages and text', async () => {
-    const out = outDir();
-    const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: out });
-    expect(result).toMatchObject({ converter: 'calibre', pdfFile: 'document.pdf', width: 595, height: 842 });
-    expect(result.text).toContain(BODY_WORD);
-    await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
-  }, 120_000);
+  itNeeds(
+    ['calibre', 'noto-cjk'],
+    'turns a KF8 book (azw3) into a kept PDF, then pages and text',
+    async () => {
+      const out = outDir();
+      const result = await converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: out });
+      expect(result).toMatchObject({ converter: 'calibre', pdfFile: 'document.pdf', width: 595, height: 842 });
+      expect(result.text).toContain(BODY_WORD);
+      await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
+    },
+    120_000,
+  );
 
-  itNeeds(['calibre'], 'kills ebook-convert and its children when the caller aborts', async () => {
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 500);
-    const error = await failure(converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir(), signal: controller.signal }));
-    expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesMentioning(workDir)).toEqual([]);
-  }, 120_000);
+  itNeeds(
+    ['calibre'],
+    'kills ebook-convert and its children when the caller aborts',
+    async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 500);
+      const error = await failure(
+        converter.convertDocument({
+          sourcePath: fixture('chinese.azw3'),
+          ext: 'azw3',
+          outDir: outDir(),
+          signal: controller.signal,
+        }),
+      );
+      expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(processesMentioning(workDir)).toEqual([]);
+    },
+    120_000,
+  );
 });

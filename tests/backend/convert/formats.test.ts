@@ -46,13 +46,19 @@ describe('sniffContent', () => {
     expect(await sniffContent(await write('a.tif', await base.clone().tiff().toBuffer()))).toBe('tiff');
     expect(await sniffContent(await write('a.doc', Buffer.from('d0cf11e0a1b11ae1000000000000', 'hex')))).toBe('ole');
     expect(await sniffContent(await write('a.rtf', '{\\rtf1\\ansi hello}'))).toBe('rtf');
-    expect(await sniffContent(await write('a.chm', Buffer.concat([Buffer.from('ITSF'), Buffer.alloc(60)])))).toBe('chm');
+    expect(await sniffContent(await write('a.chm', Buffer.concat([Buffer.from('ITSF'), Buffer.alloc(60)])))).toBe(
+      'chm',
+    );
     expect(await sniffContent(await write('empty.pdf', ''))).toBe('empty');
   });
 
   it('finds a PDF header after junk, and calls undecodable bytes binary', async () => {
-    expect(await sniffContent(await write('junk.pdf', Buffer.concat([Buffer.from('garbage\r\n'), textPdf(1)])))).toBe('pdf');
-    expect(await sniffContent(await write('random.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x80])))).toBe('binary');
+    expect(await sniffContent(await write('junk.pdf', Buffer.concat([Buffer.from('garbage\r\n'), textPdf(1)])))).toBe(
+      'pdf',
+    );
+    expect(await sniffContent(await write('random.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x80])))).toBe(
+      'binary',
+    );
   });
 
   it('calls a zip a zip whatever its name', async () => {
@@ -66,7 +72,11 @@ describe('planConversion', () => {
     expect(planConversion('.EPUB', 'zip')).toMatchObject({ converter: 'mupdf', reflowable: true, archive: true });
     expect(planConversion('mobi', 'mobi')).toMatchObject({ converter: 'mupdf', mupdfName: 'document.mobi' });
     expect(planConversion('azw', 'mobi')).toMatchObject({ converter: 'mupdf' });
-    expect(planConversion('txt', 'text')).toMatchObject({ converter: 'mupdf', input: 'utf8-text', mupdfName: 'document.txt' });
+    expect(planConversion('txt', 'text')).toMatchObject({
+      converter: 'mupdf',
+      input: 'utf8-text',
+      mupdfName: 'document.txt',
+    });
     expect(planConversion('md', 'text')).toMatchObject({ converter: 'mupdf', input: 'utf8-text' });
     expect(planConversion('fb2', 'text')).toMatchObject({ converter: 'mupdf', mupdfName: 'document.fb2' });
     expect(planConversion('cbz', 'zip')).toMatchObject({ converter: 'mupdf', archive: true });
@@ -76,11 +86,17 @@ describe('planConversion', () => {
 
   it('sends Office files to LibreOffice, KF8 and CHM to calibre', () => {
     for (const ext of ['doc', 'docx', 'rtf', 'wps', 'odt', 'ppt', 'pptx', 'dps', 'odp', 'xls', 'xlsx', 'et', 'ods']) {
-      expect(planConversion(ext, ext.endsWith('x') || ext.startsWith('od') ? 'zip' : 'ole').converter, ext).toBe('libreoffice');
+      expect(planConversion(ext, ext.endsWith('x') || ext.startsWith('od') ? 'zip' : 'ole').converter, ext).toBe(
+        'libreoffice',
+      );
     }
     expect(planConversion('docx', 'zip').archive).toBe(true);
     expect(planConversion('doc', 'rtf').converter).toBe('libreoffice');
-    expect(planConversion('csv', 'text')).toMatchObject({ converter: 'libreoffice', input: 'utf8-text', libreofficeFilter: 'CSV:44,34,76,1' });
+    expect(planConversion('csv', 'text')).toMatchObject({
+      converter: 'libreoffice',
+      input: 'utf8-text',
+      libreofficeFilter: 'CSV:44,34,76,1',
+    });
     expect(planConversion('azw3', 'kf8').converter).toBe('calibre');
     expect(planConversion('mobi', 'kf8').converter).toBe('calibre');
     expect(planConversion('chm', 'chm').converter).toBe('calibre');
@@ -97,7 +113,10 @@ describe('planConversion', () => {
   }
 
   it('refuses an extension that lies about the content', () => {
-    expect(failure('pdf', 'zip')).toMatchObject({ reason: 'content-mismatch', message: '文件内容与扩展名 .pdf 不符，无法转换' });
+    expect(failure('pdf', 'zip')).toMatchObject({
+      reason: 'content-mismatch',
+      message: '文件内容与扩展名 .pdf 不符，无法转换',
+    });
     expect(failure('pdf', 'text').reason).toBe('content-mismatch');
     expect(failure('docx', 'pdf').reason).toBe('content-mismatch');
     expect(failure('epub', 'text').reason).toBe('content-mismatch');
@@ -107,7 +126,13 @@ describe('planConversion', () => {
 
   it('refuses empty files, UMD and unknown formats with a Chinese reason', () => {
     expect(failure('pdf', 'empty')).toMatchObject({ reason: 'empty-file', message: '文件为空，无法转换' });
-    expect(failure('umd', 'binary')).toMatchObject({ reason: 'unsupported-format', message: '不支持转换 UMD 格式的电子书' });
-    expect(failure('xps', 'zip')).toMatchObject({ reason: 'unsupported-format', message: '不支持转换 .xps 格式的文档' });
+    expect(failure('umd', 'binary')).toMatchObject({
+      reason: 'unsupported-format',
+      message: '不支持转换 UMD 格式的电子书',
+    });
+    expect(failure('xps', 'zip')).toMatchObject({
+      reason: 'unsupported-format',
+      message: '不支持转换 .xps 格式的文档',
+    });
   });
 });

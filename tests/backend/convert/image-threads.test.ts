@@ -14,7 +14,9 @@ describe.runIf(process.platform === 'linux')('lowerImageThreads', () => {
     const base = getPriority();
     const target = Math.min(base + 3, 19);
     expect(target).toBeGreaterThan(base);
-    await sharp({ create: { width: 1600, height: 1600, channels: 3, background: '#e0e0e0' } }).webp().toBuffer();
+    await sharp({ create: { width: 1600, height: 1600, channels: 3, background: '#e0e0e0' } })
+      .webp()
+      .toBuffer();
     const before = await imageNices();
     expect(before.length).toBeGreaterThan(0);
 

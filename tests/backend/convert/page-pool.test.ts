@@ -15,7 +15,11 @@ let dir: string;
 let pool: PagePool;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'convert-pool-'));
-  pool = new PagePool({ threads: 1, idleTimeoutMs: 5_000, workerUrl: new URL('./workers/crashing-worker.mjs', import.meta.url) });
+  pool = new PagePool({
+    threads: 1,
+    idleTimeoutMs: 5_000,
+    workerUrl: new URL('./workers/crashing-worker.mjs', import.meta.url),
+  });
 });
 afterAll(async () => {
   await pool.close();
@@ -37,7 +41,11 @@ describe('PagePool', () => {
     expect(error).toMatchObject({ reason: 'worker-crashed', message: '转换进程意外退出，文档转换失败' });
 
     const good = source(fixture('chinese.pdf'), 'b');
-    expect(await pool.inspect(good, never)).toMatchObject({ pages: 3, width: expect.closeTo(595.3, 1), height: expect.closeTo(841.9, 1) });
+    expect(await pool.inspect(good, never)).toMatchObject({
+      pages: 3,
+      width: expect.closeTo(595.3, 1),
+      height: expect.closeTo(841.9, 1),
+    });
     const out = join(dir, 'out');
     await mkdir(out);
     const done: number[] = [];
@@ -50,7 +58,11 @@ describe('PagePool', () => {
 
 describe('a pool whose worker module cannot load', () => {
   it('fails the task with ConversionError(worker-crashed) instead of leaving it pending', async () => {
-    const broken = new PagePool({ threads: 1, idleTimeoutMs: 1_000, workerUrl: new URL('./workers/broken-worker.mjs', import.meta.url) });
+    const broken = new PagePool({
+      threads: 1,
+      idleTimeoutMs: 1_000,
+      workerUrl: new URL('./workers/broken-worker.mjs', import.meta.url),
+    });
     try {
       const error = await broken.inspect(source(fixture('chinese.pdf'), 'c'), never).then(
         () => null,
@@ -63,9 +75,14 @@ describe('a pool whose worker module cannot load', () => {
   });
 
   it('is refused at start when the worker file is missing', () => {
-    expect(() => new PagePool({ threads: 1, idleTimeoutMs: 1_000, workerUrl: new URL('./workers/missing-worker.mjs', import.meta.url) })).toThrow(
-      /conversion worker is missing/,
-    );
+    expect(
+      () =>
+        new PagePool({
+          threads: 1,
+          idleTimeoutMs: 1_000,
+          workerUrl: new URL('./workers/missing-worker.mjs', import.meta.url),
+        }),
+    ).toThrow(/conversion worker is missing/);
   });
 });
 
@@ -73,13 +90,21 @@ describe.runIf(process.platform === 'linux')('a pool with a nice increment', () 
   it('renders on threads that yield the cores: each at the process nice value + the increment, and only they with the image threads they use', async () => {
     const base = getPriority();
     const increment = Math.min(7, 19 - base);
-    const lowered = async () => (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
+    const lowered = async () =>
+      (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
     expect(increment).toBeGreaterThan(0);
     expect(await lowered()).toBe(0);
     const nicePool = new PagePool({ threads: 2, idleTimeoutMs: 5_000, niceIncrement: increment });
     const out = await mkdtemp(join(dir, 'nice-'));
     try {
-      const rendered = await nicePool.renderAll(source(fixture('chinese.pdf'), 'nice'), 3, out, RENDER_SETTINGS, never, () => {});
+      const rendered = await nicePool.renderAll(
+        source(fixture('chinese.pdf'), 'nice'),
+        3,
+        out,
+        RENDER_SETTINGS,
+        never,
+        () => {},
+      );
       expect(rendered.pageFiles).toHaveLength(3);
       // The threads stay until their idle timeout: one or two of them, every other thread as it was.
       expect(await lowered()).toBeGreaterThanOrEqual(1);

@@ -39,5 +39,7 @@ for (let round = 0; round < 20; round++) {
     mupdf.emptyStore();
   }
 }
-const last = mupdf.Document.openDocument(pdfs[0]!, 'application/pdf').loadPage(0).toPixmap(mupdf.Matrix.identity, mupdf.ColorSpace.DeviceRGB, false);
+const last = mupdf.Document.openDocument(pdfs[0]!, 'application/pdf')
+  .loadPage(0)
+  .toPixmap(mupdf.Matrix.identity, mupdf.ColorSpace.DeviceRGB, false);
 process.stdout.write(last.getWidth() === 596 ? 'ok' : `width ${last.getWidth()}`);

@@ -19,7 +19,10 @@ beforeAll(async () => {
   jpeg = (await scanJpegs(1, 200))[0]!;
 }, 60_000);
 
-/** Opens the first page of `data` the way the worker does and hands it to the shortcut: its JPEG and the WebP to make of it. */
+/**
+ * Opens the first page of `data` the way the worker does and hands it to the shortcut: its JPEG and the WebP to make of
+ * it.
+ */
 async function scanOf(data: Buffer, magic = 'application/pdf') {
   const document = mupdf.Document.openDocument(data, magic);
   const page = document.loadPage(0);
@@ -33,7 +36,9 @@ async function scanOf(data: Buffer, magic = 'application/pdf') {
   }
 }
 
-/** The page's WebP by the shortcut (its JPEG, then the WebP job's encoding), or null when the shortcut leaves the page. */
+/**
+ * The page's WebP by the shortcut (its JPEG, then the WebP job's encoding), or null when the shortcut leaves the page.
+ */
 async function shortcut(data: Buffer, magic = 'application/pdf'): Promise<Buffer | null> {
   const scan = await scanOf(data, magic);
   return scan && scanWebp(scan.jpeg, scan.target, RENDER_SETTINGS.raster.webpOptions);
@@ -121,7 +126,9 @@ describe('the scan shortcut', () => {
     const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
     const pixmap = page.toPixmap(mupdf.Matrix.scale(150 / 72, 150 / 72), mupdf.ColorSpace.DeviceRGB, false);
     const raw = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 } as const;
-    const theirs = await sharp(Buffer.from(pixmap.getPixels()), { raw }).webp(RENDER_SETTINGS.raster.webpOptions).toBuffer();
+    const theirs = await sharp(Buffer.from(pixmap.getPixels()), { raw })
+      .webp(RENDER_SETTINGS.raster.webpOptions)
+      .toBuffer();
     expect(ours!.length).toBeLessThan(theirs.length);
     // closer to what was scanned (measured: 3.3 against 3.8; 4.1 unsmoothed)
     const original = scanOriginal(150);
@@ -149,10 +156,20 @@ describe('the scan shortcut', () => {
 
 describe('the scan check on pages that are not scans', () => {
   it('releases what MuPDF hands its device: thousands of paths and hundreds of gradients beside a photo, collected after their display lists, leave MuPDF working', () => {
-    // In a process of its own with the collector at hand: a crash or a corrupted heap there must not take the test runner with it.
-    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./scan-check-child.ts', import.meta.url))], {
-      encoding: 'utf8', timeout: 90_000,
+    // In a process of its own with the collector at hand: a crash or a corrupted heap there must not take the test
+    // runner with it.
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./scan-check-child.ts', import.meta.url))],
+      {
+        encoding: 'utf8',
+        timeout: 90_000,
+      },
+    );
+    expect({ status: child.status, signal: child.signal, stdout: child.stdout }).toEqual({
+      status: 0,
+      signal: null,
+      stdout: 'ok',
     });
-    expect({ status: child.status, signal: child.signal, stdout: child.stdout }).toEqual({ status: 0, signal: null, stdout: 'ok' });
   }, 120_000);
 });

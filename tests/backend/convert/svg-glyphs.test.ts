@@ -69,7 +69,9 @@ describe('glyph outlines rounded to three decimals of an em', () => {
 
   it('draws the same page: closer to it than the page moved by 1/20 of a pixel', async () => {
     // the whole page 0.025 pt to the right: 0.05 px at 144 dpi
-    const moved = Buffer.from(raw.toString().replace(/(<g clip-path[^]*)(<\/svg>)/, '<g transform="translate(0.025,0)">$1</g>$2'));
+    const moved = Buffer.from(
+      raw.toString().replace(/(<g clip-path[^]*)(<\/svg>)/, '<g transform="translate(0.025,0)">$1</g>$2'),
+    );
     const [before, after, shifted] = await Promise.all([rendered(raw), rendered(trimmed), rendered(moved)]);
     expect(after.length).toBe(before.length);
     let ink = 0;
@@ -95,9 +97,9 @@ describe('the rounding on hand-written paths', () => {
   const trim = (svg: string) => trimGlyphOutlines(Buffer.from(svg)).toString();
 
   it('rounds every number of a glyph, in MuPDF’s compact form too', () => {
-    expect(trim('<path id="font_2_1" d="M.040985109 .12844849L-.0362159-1.5V.25463868.5.125C1e-05 2.123456e-3 7 8Z"/>')).toBe(
-      '<path id="font_2_1" d="M.041 .128L-.036-1.5V.255.5.125C1e-05 2.123e-3 7 8Z"/>',
-    );
+    expect(
+      trim('<path id="font_2_1" d="M.040985109 .12844849L-.0362159-1.5V.25463868.5.125C1e-05 2.123456e-3 7 8Z"/>'),
+    ).toBe('<path id="font_2_1" d="M.041 .128L-.036-1.5V.255.5.125C1e-05 2.123e-3 7 8Z"/>');
   });
 
   it('carries a rounding up through the nines', () => {
@@ -106,7 +108,9 @@ describe('the rounding on hand-written paths', () => {
     );
     // nothing runs into the number before: `.5` then `.9999` is not `.51.000`
     expect(trim('<path id="font_1_1" d="M.5.9999 1.5.99999"/>')).toBe('<path id="font_1_1" d="M.5 1.000 1.5 1.000"/>');
-    expect(trim('<path id="font_1_1" d="' + '.9995'.repeat(1000) + '"/>')).toBe('<path id="font_1_1" d="1.000' + ' 1.000'.repeat(999) + '"/>');
+    expect(trim('<path id="font_1_1" d="' + '.9995'.repeat(1000) + '"/>')).toBe(
+      '<path id="font_1_1" d="1.000' + ' 1.000'.repeat(999) + '"/>',
+    );
   });
 
   it('leaves every other path, and attributes outside a glyph’s d, as they are', () => {

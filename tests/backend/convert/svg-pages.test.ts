@@ -64,7 +64,9 @@ const header = (svg: string) => svg.slice(0, svg.indexOf('>\n') + 2);
 
 /** A PDF whose two pages draw the same image object, the second page A5 landscape. */
 async function imagePdf(): Promise<Buffer> {
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c03030' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c03030' } })
+    .png()
+    .toBuffer();
   const document = new mupdf.PDFDocument();
   const image = document.addImage(new mupdf.Image(png));
   const font = document.addSimpleFont(new mupdf.Font('Helvetica'));
@@ -106,11 +108,13 @@ describe('pages drawn through one SVG device', () => {
 
   it('outlines a glyph once for the run: the later pages use the definitions the first page made', () => {
     const [first, second] = svgPages(chinese).map(String);
-    const glyphs = (svg: string) => new Map(Array.from(svg.matchAll(/<path id="(font_[^"]+)" d="([^"]+)"/g), (m) => [m[1]!, m[2]!]));
+    const glyphs = (svg: string) =>
+      new Map(Array.from(svg.matchAll(/<path id="(font_[^"]+)" d="([^"]+)"/g), (m) => [m[1]!, m[2]!]));
     const one = glyphs(first!);
     const two = glyphs(second!);
     const shared = [...two.keys()].filter((id) => one.has(id));
-    // one device numbers its fonts and clips once: page 2 refers to page 1's glyph ids and numbers its clip after page 1's
+    // one device numbers its fonts and clips once: page 2 refers to page 1's glyph ids and numbers its clip after page
+    // 1's
     expect(shared.length).toBeGreaterThan(30); // 47 of page 2's glyphs
     for (const id of shared) expect(two.get(id)).toBe(one.get(id));
     const clips = (svg: string) => Array.from(svg.matchAll(/<clipPath id="([^"]+)"/g), (m) => m[1]);

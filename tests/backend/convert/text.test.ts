@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTextFile, joinPageTexts, normalizeDocumentText, normalizeExtractedText } from '../../../backend/platform/convert/text';
+import {
+  decodeTextFile,
+  joinPageTexts,
+  normalizeDocumentText,
+  normalizeExtractedText,
+} from '../../../backend/platform/convert/text';
 
 // What search and the description see of a document's text, and how plain-text uploads are read.
 
@@ -9,7 +14,7 @@ describe('normalizeExtractedText', () => {
     expect(normalizeExtractedText('⽂档增⻓第⼆⻚⻛险⼈⺠')).toBe('文档增长第二页风险人民');
   });
 
-  it('maps the range lines of Unicode\'s table, up to ideographs outside the BMP', () => {
+  it("maps the range lines of Unicode's table, up to ideographs outside the BMP", () => {
     expect(normalizeExtractedText('\u2E8C\u2E8D\u2EBE\u2EC0\u2ECC\u2ECE')).toBe('小小艹艹辶辶');
     expect(normalizeExtractedText('\u2E87')).toBe('\u{20628}');
   });
@@ -20,7 +25,9 @@ describe('normalizeExtractedText', () => {
   });
 
   it('keeps the full-width punctuation Chinese is written with', () => {
-    expect(normalizeExtractedText('清晨七点，城市图书馆（总馆）：开门！真的？')).toBe('清晨七点，城市图书馆（总馆）：开门！真的？');
+    expect(normalizeExtractedText('清晨七点，城市图书馆（总馆）：开门！真的？')).toBe(
+      '清晨七点，城市图书馆（总馆）：开门！真的？',
+    );
     expect(normalizeExtractedText('ＰＤＦ，１２３')).toBe('PDF，123');
   });
 });
@@ -28,7 +35,9 @@ describe('normalizeExtractedText', () => {
 describe('normalizeDocumentText', () => {
   it('joins a Chinese word that a line or page break cut, and keeps breaks after punctuation', () => {
     const raw = '台阶上已经坐着几位等候的读\n\n者。有人捧着热豆浆\n\n\n\n  图书馆共有五层。\n\nHello\n\nworld';
-    expect(normalizeDocumentText(raw)).toBe('台阶上已经坐着几位等候的读者。有人捧着热豆浆图书馆共有五层。\n\nHello\n\nworld');
+    expect(normalizeDocumentText(raw)).toBe(
+      '台阶上已经坐着几位等候的读者。有人捧着热豆浆图书馆共有五层。\n\nHello\n\nworld',
+    );
   });
 
   it('drops the space MuPDF puts into justified Chinese and trailing blanks', () => {

@@ -22,11 +22,13 @@ const textFile = (text: string) => Buffer.from(`${text}\n图书馆里的读者�
 
 /** `lanes` members of work at once, each `rounds` times in a row; answers every status code seen. */
 async function atOnce(lanes: number, rounds: number, work: (name: string) => Promise<number[]>): Promise<number[]> {
-  const codes = await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
-    const seen: number[] = [];
-    for (let round = 0; round < rounds; round++) seen.push(...(await work(`并发${lane}-${round}`)));
-    return seen;
-  }));
+  const codes = await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      const seen: number[] = [];
+      for (let round = 0; round < rounds; round++) seen.push(...(await work(`并发${lane}-${round}`)));
+      return seen;
+    }),
+  );
   return codes.flat();
 }
 
@@ -34,7 +36,10 @@ describe('a document written by its conversion and by people at once', () => {
   it('its owner deletes it while its conversion is recorded: every delete succeeds', async () => {
     const codes = await atOnce(6, 8, async (name) => {
       const doc = await createDocument(backend.url, author.token, textFile(name), `${name}.txt`);
-      const deleted = await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: [doc.id] } });
+      const deleted = await api(backend.url, 'DELETE', '/api/v1/document', {
+        token: author.token,
+        query: { id: [doc.id] },
+      });
       return [deleted.status];
     });
     expect(codes.filter((code) => code !== 200)).toEqual([]);
@@ -48,7 +53,10 @@ describe('a document written by its conversion and by people at once', () => {
       const codes: number[] = [];
       for (const status of [7, 4]) {
         codes.push((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status } })).status);
-        const seen = await api(backend.url, 'GET', '/api/v1/document', { token: reviewed.token, query: { id: doc.id } });
+        const seen = await api(backend.url, 'GET', '/api/v1/document', {
+          token: reviewed.token,
+          query: { id: doc.id },
+        });
         // the status read back: 1000 + status, so that it cannot pass for a status code
         codes.push(1000 + seen.body.status);
       }

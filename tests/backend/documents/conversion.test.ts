@@ -25,7 +25,8 @@ const backend = useBackend();
 const missing = partsMissing(await detectConverters());
 let author: Member;
 
-const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+const hashFolder = (dataDir: string, hash: string) =>
+  path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
 
 /** A page as the reader's browser gets it, without decompressing (undici's request leaves the body alone). */
 async function page(url: string, headers: Record<string, string> = {}) {
@@ -40,8 +41,14 @@ async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; 
 }
 
 async function jobRuns(hash: string): Promise<number> {
-  const row = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('kind', '=', 'document.convert').where('dedupe_key', '=', `document.convert:${hash}`).executeTakeFirstOrThrow());
+  const row = await withDatabase(backend.dataDir, (db) =>
+    db
+      .selectFrom('job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('kind', '=', 'document.convert')
+      .where('dedupe_key', '=', `document.convert:${hash}`)
+      .executeTakeFirstOrThrow(),
+  );
   return row.n;
 }
 
@@ -58,7 +65,15 @@ describe('a PDF, upload to pages', () => {
 
   it('records the page count, the preview, the page size and the page format', async () => {
     const got = (await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body;
-    expect(got).toMatchObject({ status: 2, pages: 3, preview: 3, width: 595, height: 842, enable_gzip: true, preview_ext: '.svg' });
+    expect(got).toMatchObject({
+      status: 2,
+      pages: 3,
+      preview: 3,
+      width: 595,
+      height: 842,
+      enable_gzip: true,
+      preview_ext: '.svg',
+    });
     expect(got.convert_error).toBeUndefined();
   });
 
@@ -69,7 +84,9 @@ describe('a PDF, upload to pages', () => {
       expect(res.headers['content-encoding']).toBe('gzip');
       expect(await svgSize(gunzipSync(res.body))).toMatchObject({ format: 'svg', width: 595, height: 842 });
     }
-    expect((await page(`${backend.url}/view/page/${doc.hash}/4.svg`, { authorization: `Bearer ${author.token}` })).status).toBe(404);
+    expect(
+      (await page(`${backend.url}/view/page/${doc.hash}/4.svg`, { authorization: `Bearer ${author.token}` })).status,
+    ).toBe(404);
   });
 
   it('serves the covers', async () => {
@@ -93,18 +110,38 @@ describe('a PDF, upload to pages', () => {
     }
   });
 
-  it('keeps a manifest, the text, the characters\' positions and the covers in the document\'s folder', () => {
+  it("keeps a manifest, the text, the characters' positions and the covers in the document's folder", () => {
     const files = fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).sort();
-    expect(files).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', '3.gzip.svg', '3.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(files).toEqual([
+      '1.gzip.svg',
+      '1.pos.gz',
+      '2.gzip.svg',
+      '2.pos.gz',
+      '3.gzip.svg',
+      '3.pos.gz',
+      'cover.big.png',
+      'cover.png',
+      'cover.webp',
+      'manifest.json',
+      'text.txt',
+    ]);
   });
 
   it('reuses the conversion for another upload of the same file, and converts again on request', async () => {
     const other = await uploader(backend.url, backend.adminToken);
     const pageFile = path.join(hashFolder(backend.dataDir, doc.hash), '1.gzip.svg');
     const before = fs.statSync(pageFile).mtimeMs;
-    const twin = await createDocument(backend.url, other.token, fs.readFileSync(fixture('chinese.pdf')), '同一个文件.pdf');
+    const twin = await createDocument(
+      backend.url,
+      other.token,
+      fs.readFileSync(fixture('chinese.pdf')),
+      '同一个文件.pdf',
+    );
     expect(twin.hash).toBe(doc.hash);
-    expect(await waitForStatus(backend.url, other.token, twin.id, [2])).toMatchObject({ pages: 3, preview_ext: '.svg' });
+    expect(await waitForStatus(backend.url, other.token, twin.id, [2])).toMatchObject({
+      pages: 3,
+      preview_ext: '.svg',
+    });
     expect(fs.statSync(pageFile).mtimeMs).toBe(before);
 
     expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [twin.id] } })).status).toBe(200);
@@ -114,7 +151,7 @@ describe('a PDF, upload to pages', () => {
   });
 });
 
-describe('a conversion kept from before the pages\' texts were kept apart', () => {
+describe("a conversion kept from before the pages' texts were kept apart", () => {
   it('is done again for another upload of the file, whose text is then kept page by page', async () => {
     const file = textPdf(6);
     const first = await createDocument(backend.url, author.token, file, '旧的转换.pdf');
@@ -122,7 +159,10 @@ describe('a conversion kept from before the pages\' texts were kept apart', () =
     // What an install before then left: a manifest without `textPages`, the pages' texts run together.
     const folder = hashFolder(backend.dataDir, first.hash);
     const manifestFile = path.join(folder, 'manifest.json');
-    const { textPages: _textPages, ...older } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    const { textPages: _textPages, ...older } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<
+      string,
+      unknown
+    >;
     fs.writeFileSync(manifestFile, JSON.stringify(older));
     fs.writeFileSync(path.join(folder, 'text.txt'), 'Page 1 of 6\n\nPage 2 of 6');
     const pageFile = path.join(folder, '1.gzip.svg');
@@ -133,9 +173,17 @@ describe('a conversion kept from before the pages\' texts were kept apart', () =
     await waitForStatus(backend.url, other.token, twin.id, [2]);
     expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
     expect(JSON.parse(fs.readFileSync(manifestFile, 'utf8'))).toMatchObject({ pages: 6, textPages: 6 });
-    const stored = await withDatabase(backend.dataDir, (db) => db.selectFrom('document_content').select(['content', 'pages']).where('document_id', '=', twin.id).executeTakeFirstOrThrow());
+    const stored = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('document_content')
+        .select(['content', 'pages'])
+        .where('document_id', '=', twin.id)
+        .executeTakeFirstOrThrow(),
+    );
     expect(stored.pages).toBe(6);
-    expect(stored.content.split('\f').map((page) => page.split('\n')[0])).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Page ${n} of 6`));
+    expect(stored.content.split('\f').map((page) => page.split('\n')[0])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `Page ${n} of 6`),
+    );
   }, 60_000);
 });
 
@@ -144,7 +192,10 @@ describe('a reconversion asked for while the file converts', () => {
     const doc = await createDocument(backend.url, author.token, textPdf(400), '转换中重新转换.pdf');
     // converting, pages under way
     for (;;) {
-      const { body } = await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+      const { body } = await api(backend.url, 'GET', '/api/v1/document', {
+        token: author.token,
+        query: { id: doc.id },
+      });
       expect(body.status).not.toBe(2);
       if (body.status === 1 && (body.convert_progress?.done ?? 0) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -153,7 +204,10 @@ describe('a reconversion asked for while the file converts', () => {
     // 重新转换 (5) while the first conversion ends, then converting again (1), then converted
     const seen: number[] = [];
     for (;;) {
-      const { body } = await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+      const { body } = await api(backend.url, 'GET', '/api/v1/document', {
+        token: author.token,
+        query: { id: doc.id },
+      });
       if (seen[seen.length - 1] !== body.status) seen.push(body.status);
       if (body.status === 2 || body.status === 3) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -181,7 +235,11 @@ describe('other formats', () => {
     const done = await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(done).toMatchObject({ pages: 2, preview_ext: '.webp' });
     expect(done.enable_gzip).toBeUndefined();
-    const stored = () => fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f)).sort();
+    const stored = () =>
+      fs
+        .readdirSync(hashFolder(backend.dataDir, doc.hash))
+        .filter((f) => /^\d+\.(?!pos\.gz$)/.test(f))
+        .sort();
     for (let waited = 0; stored().join() !== '1.webp,2.webp'; waited += 100) {
       if (waited > 30_000) throw new Error(`pages stored: ${stored().join()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -196,21 +254,39 @@ describe('other formats', () => {
   }, 60_000);
 
   const word = missing('writer', 'noto-cjk');
-  it.skipIf(word !== undefined)(`a Word document through LibreOffice${word ? ` — ${word}` : ''}`, async () => {
-    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.docx')), '城市图书馆.docx');
-    const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
-    expect(done).toMatchObject({ status: 2, pages: 3 });
-    expect(done.content).toContain(BODY_WORD);
-    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash))).toContain('document.pdf');
-  }, 150_000);
+  it.skipIf(word !== undefined)(
+    `a Word document through LibreOffice${word ? ` — ${word}` : ''}`,
+    async () => {
+      const doc = await createDocument(
+        backend.url,
+        author.token,
+        fs.readFileSync(fixture('chinese.docx')),
+        '城市图书馆.docx',
+      );
+      const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
+      expect(done).toMatchObject({ status: 2, pages: 3 });
+      expect(done.content).toContain(BODY_WORD);
+      expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash))).toContain('document.pdf');
+    },
+    150_000,
+  );
 
   const kindle = missing('calibre', 'noto-cjk');
-  it.skipIf(kindle !== undefined)(`a Kindle book (azw3) through calibre${kindle ? ` — ${kindle}` : ''}`, async () => {
-    const doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.azw3')), '城市图书馆.azw3');
-    const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
-    expect(done.status, done.convert_error).toBe(2);
-    expect(done.content).toContain('图书馆');
-  }, 150_000);
+  it.skipIf(kindle !== undefined)(
+    `a Kindle book (azw3) through calibre${kindle ? ` — ${kindle}` : ''}`,
+    async () => {
+      const doc = await createDocument(
+        backend.url,
+        author.token,
+        fs.readFileSync(fixture('chinese.azw3')),
+        '城市图书馆.azw3',
+      );
+      const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3], 120_000);
+      expect(done.status, done.convert_error).toBe(2);
+      expect(done.content).toContain('图书馆');
+    },
+    150_000,
+  );
 });
 
 describe('LibreOffice installed while the site runs', () => {
@@ -218,45 +294,74 @@ describe('LibreOffice installed while the site runs', () => {
   const MISSING = '服务器未安装 LibreOffice，无法转换此格式的文档';
 
   /** Marks the document as one that failed for want of LibreOffice (as it did before it was installed). */
-  const failForWantOfOffice = (dataDir: string, id: number) => withDatabase(dataDir, (db) =>
-    db.updateTable('document').set({ status: 3, pages: 0, convert_error: MISSING }).where('id', '=', id).execute());
+  const failForWantOfOffice = (dataDir: string, id: number) =>
+    withDatabase(dataDir, (db) =>
+      db.updateTable('document').set({ status: 3, pages: 0, convert_error: MISSING }).where('id', '=', id).execute(),
+    );
 
-  it.skipIf(!office)('finds it when converting (no restart), offers its formats then, and retries at start what failed for want of it', async () => {
-    const first = await startBackend();
-    const adminToken = await login(first.url, 'admin', first.adminPassword);
-    const member = await uploader(first.url, adminToken);
-    const word = await createDocument(first.url, member.token, fs.readFileSync(fixture('chinese.docx')), '后来安装.docx');
-    expect(await waitForStatus(first.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({ status: 2 });
-    await failForWantOfOffice(first.dataDir, word.id);
-    await first.close({ keepData: true });
+  it.skipIf(!office)(
+    'finds it when converting (no restart), offers its formats then, and retries at start what failed for want of it',
+    async () => {
+      const first = await startBackend();
+      const adminToken = await login(first.url, 'admin', first.adminPassword);
+      const member = await uploader(first.url, adminToken);
+      const word = await createDocument(
+        first.url,
+        member.token,
+        fs.readFileSync(fixture('chinese.docx')),
+        '后来安装.docx',
+      );
+      expect(await waitForStatus(first.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({ status: 2 });
+      await failForWantOfOffice(first.dataDir, word.id);
+      await first.close({ keepData: true });
 
-    // "Not installed": LIBREOFFICE_PATH names a folder that holds no LibreOffice yet.
-    const folder = fs.mkdtempSync(path.join(path.dirname(first.dataDir), 'libreoffice-'));
-    const second = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
-    let third: Awaited<ReturnType<typeof startBackend>> | undefined;
-    try {
-      const token = await login(second.url, 'admin', second.adminPassword);
-      expect((await api(second.url, 'GET', '/api/v1/document', { token, query: { id: word.id } })).body).toMatchObject({ status: 3, convert_error: MISSING });
-      expect((await api(second.url, 'GET', '/api/v1/document/formats')).body.ext).not.toContain('.docx');
-      const refused = await uploadDocument(second.url, member.token, fs.readFileSync(fixture('chinese.docx')), '另一份.docx');
-      expect(refused).toMatchObject({ status: 400, body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' } });
+      // "Not installed": LIBREOFFICE_PATH names a folder that holds no LibreOffice yet.
+      const folder = fs.mkdtempSync(path.join(path.dirname(first.dataDir), 'libreoffice-'));
+      const second = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
+      let third: Awaited<ReturnType<typeof startBackend>> | undefined;
+      try {
+        const token = await login(second.url, 'admin', second.adminPassword);
+        expect(
+          (await api(second.url, 'GET', '/api/v1/document', { token, query: { id: word.id } })).body,
+        ).toMatchObject({ status: 3, convert_error: MISSING });
+        expect((await api(second.url, 'GET', '/api/v1/document/formats')).body.ext).not.toContain('.docx');
+        const refused = await uploadDocument(
+          second.url,
+          member.token,
+          fs.readFileSync(fixture('chinese.docx')),
+          '另一份.docx',
+        );
+        expect(refused).toMatchObject({
+          status: 400,
+          body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' },
+        });
 
-      // Installed: 重新转换 finds it, with no restart.
-      fs.symlinkSync(path.dirname(fs.realpathSync('/usr/bin/soffice')), path.join(folder, 'program'));
-      expect((await api(second.url, 'PUT', '/api/v1/document/reconvert', { token, body: { id: [word.id] } })).status).toBe(200);
-      expect(await waitForStatus(second.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: 3 });
-      await failForWantOfOffice(second.dataDir, word.id);
-      await second.close({ keepData: true });
+        // Installed: 重新转换 finds it, with no restart.
+        fs.symlinkSync(path.dirname(fs.realpathSync('/usr/bin/soffice')), path.join(folder, 'program'));
+        expect(
+          (await api(second.url, 'PUT', '/api/v1/document/reconvert', { token, body: { id: [word.id] } })).status,
+        ).toBe(200);
+        expect(await waitForStatus(second.url, member.token, word.id, [2, 3], 120_000)).toMatchObject({
+          status: 2,
+          pages: 3,
+        });
+        await failForWantOfOffice(second.dataDir, word.id);
+        await second.close({ keepData: true });
 
-      // A start with LibreOffice there tries again what failed for want of it.
-      third = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
-      expect(await waitForStatus(third.url, member.token, word.id, [2], 120_000)).toMatchObject({ status: 2, pages: 3 });
-      expect((await api(third.url, 'GET', '/api/v1/document/formats')).body.ext).toContain('.docx');
-    } finally {
-      await (third ?? second).close();
-      fs.rmSync(folder, { recursive: true, force: true });
-    }
-  }, 300_000);
+        // A start with LibreOffice there tries again what failed for want of it.
+        third = await startBackend({ dataDir: first.dataDir, env: { LIBREOFFICE_PATH: folder } });
+        expect(await waitForStatus(third.url, member.token, word.id, [2], 120_000)).toMatchObject({
+          status: 2,
+          pages: 3,
+        });
+        expect((await api(third.url, 'GET', '/api/v1/document/formats')).body.ext).toContain('.docx');
+      } finally {
+        await (third ?? second).close();
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });
 
 describe('a 2,000-page PDF', () => {
@@ -274,16 +379,23 @@ describe('a 2,000-page PDF', () => {
       if (status === 2 || status === 3) break;
       settingsAnswered += 1;
       if (mine.body.convert_progress) progress.push(mine.body.convert_progress.done ?? 0);
-      const theirs = await api(backend.url, 'GET', '/api/v1/document', { token: stranger.token, query: { id: doc.id } });
+      const theirs = await api(backend.url, 'GET', '/api/v1/document', {
+        token: stranger.token,
+        query: { id: doc.id },
+      });
       if (theirs.body.convert_progress) strangerSawProgress = true;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const done = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
+    const done = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } }))
+      .body;
     expect(done).toMatchObject({ status: 2, pages: 2000, preview: 12 });
     expect(settingsAnswered).toBeGreaterThan(0);
     expect(progress.some((n) => n > 0 && n < 2000)).toBe(true);
     expect(strangerSawProgress).toBe(false);
-    const last = await page(`${backend.url}/view/page/${doc.hash}/2000.svg`, { authorization: `Bearer ${author.token}`, 'accept-encoding': 'gzip' });
+    const last = await page(`${backend.url}/view/page/${doc.hash}/2000.svg`, {
+      authorization: `Bearer ${author.token}`,
+      'accept-encoding': 'gzip',
+    });
     expect(last.status).toBe(200);
     expect(gunzipSync(last.body).toString('utf8')).toContain('<svg');
   }, 120_000);
@@ -292,30 +404,65 @@ describe('a 2,000-page PDF', () => {
 describe('bad input ends in status 3 with its reason, and the converter goes on', () => {
   const hundredMiB = deflated(Buffer.alloc(100 * 1024 * 1024));
   const cases: [string, string, () => Buffer, string][] = [
-    ['a corrupt PDF', 'corrupt.pdf', () => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251))]), '文档已损坏或无法解析，无法转换'],
-    ['a truncated PDF', 'truncated.pdf', () => fs.readFileSync(fixture('chinese.pdf')).subarray(0, 4000), '文档没有可显示的页面'],
+    [
+      'a corrupt PDF',
+      'corrupt.pdf',
+      () =>
+        Buffer.concat([
+          Buffer.from('%PDF-1.7\n'),
+          Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)),
+        ]),
+      '文档已损坏或无法解析，无法转换',
+    ],
+    [
+      'a truncated PDF',
+      'truncated.pdf',
+      () => fs.readFileSync(fixture('chinese.pdf')).subarray(0, 4000),
+      '文档没有可显示的页面',
+    ],
     ['an encrypted PDF', 'encrypted.pdf', () => encryptedPdf(), '文档已加密，无法转换'],
-    ['a file whose extension lies', 'notes.pdf', () => Buffer.from('这不是 PDF 文件，只是一段文字。\n'), '文件内容与扩展名 .pdf 不符，无法转换'],
-    ['a zip bomb', 'bomb.epub', () => zip([
-      { name: 'mimetype', data: 'application/epub+zip', store: true },
-      ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB })),
-    ]), '文档解压后过大或包含的文件过多，已拒绝转换'],
+    [
+      'a file whose extension lies',
+      'notes.pdf',
+      () => Buffer.from('这不是 PDF 文件，只是一段文字。\n'),
+      '文件内容与扩展名 .pdf 不符，无法转换',
+    ],
+    [
+      'a zip bomb',
+      'bomb.epub',
+      () =>
+        zip([
+          { name: 'mimetype', data: 'application/epub+zip', store: true },
+          ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB })),
+        ]),
+      '文档解压后过大或包含的文件过多，已拒绝转换',
+    ],
   ];
 
   it.each(cases)('%s', async (_what, name, make, reason) => {
     const doc = await createDocument(backend.url, author.token, make(), name);
     const failed = await waitForStatus(backend.url, author.token, doc.id, [2, 3]);
     expect(failed).toMatchObject({ status: 3, convert_error: reason });
-    const good = await createDocument(backend.url, author.token, Buffer.from(`${name} 之后的文档\n`), `${name}-之后.txt`);
+    const good = await createDocument(
+      backend.url,
+      author.token,
+      Buffer.from(`${name} 之后的文档\n`),
+      `${name}-之后.txt`,
+    );
     await waitForStatus(backend.url, author.token, good.id, [2]);
   });
 
-  it('reconverts every failed document with SetDocumentReconvert (MOREDOC\'s button)', async () => {
-    const doc = await createDocument(backend.url, author.token, Buffer.from('还是文字，不是 PDF\n'), 'again.pdf', { title: '麒麟笔记' });
+  it("reconverts every failed document with SetDocumentReconvert (MOREDOC's button)", async () => {
+    const doc = await createDocument(backend.url, author.token, Buffer.from('还是文字，不是 PDF\n'), 'again.pdf', {
+      title: '麒麟笔记',
+    });
     await waitForStatus(backend.url, author.token, doc.id, [3]);
     expect(await jobRuns(doc.hash)).toBe(1);
     // Failed, it is out of the search index (found while it waited for its conversion).
-    const found = async () => ((await api(backend.url, 'GET', '/api/v1/document/search', { query: { wd: '麒麟笔记' } })).body.document ?? []).map((d: { id: number }) => d.id);
+    const found = async () =>
+      (
+        (await api(backend.url, 'GET', '/api/v1/document/search', { query: { wd: '麒麟笔记' } })).body.document ?? []
+      ).map((d: { id: number }) => d.id);
     expect(await found()).not.toContain(doc.id);
     expect((await backend.admin('PUT', '/api/v1/document/reconvert')).status).toBe(200);
     await waitForStatus(backend.url, author.token, doc.id, [3]);
@@ -330,28 +477,46 @@ describe('limits and converters from the environment', () => {
     try {
       const member = await uploader(hurried.url, await login(hurried.url, 'admin', hurried.adminPassword));
       const slow = await createDocument(hurried.url, member.token, textPdf(1400), '太慢.pdf');
-      expect(await waitForStatus(hurried.url, member.token, slow.id, [2, 3])).toMatchObject({ status: 3, convert_error: '文档转换超时' });
+      expect(await waitForStatus(hurried.url, member.token, slow.id, [2, 3])).toMatchObject({
+        status: 3,
+        convert_error: '文档转换超时',
+      });
     } finally {
       await hurried.close();
     }
   }, 90_000);
 
   it('fails documents over CONVERT_MAX_PAGES, and refuses uploads that need a converter that is missing', async () => {
-    const limited = await startBackend({ env: { CONVERT_MAX_PAGES: '1500', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' } });
+    const limited = await startBackend({
+      env: { CONVERT_MAX_PAGES: '1500', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' },
+    });
     try {
       const adminToken = await login(limited.url, 'admin', limited.adminPassword);
       const member = await uploader(limited.url, adminToken);
       const tooLong = await createDocument(limited.url, member.token, textPdf(2000), '太长.pdf');
-      expect(await waitForStatus(limited.url, member.token, tooLong.id, [2, 3])).toMatchObject({ status: 3, convert_error: '文档共 2000 页，超出 1500 页的限制，无法转换' });
+      expect(await waitForStatus(limited.url, member.token, tooLong.id, [2, 3])).toMatchObject({
+        status: 3,
+        convert_error: '文档共 2000 页，超出 1500 页的限制，无法转换',
+      });
       // An Office file would only fail: the upload is refused, naming what is missing.
-      const word = await uploadDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.docx')), '文档.docx');
-      expect(word).toMatchObject({ status: 400, body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' } });
+      const word = await uploadDocument(
+        limited.url,
+        member.token,
+        fs.readFileSync(fixture('chinese.docx')),
+        '文档.docx',
+      );
+      expect(word).toMatchObject({
+        status: 400,
+        body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' },
+      });
       const book = await uploadDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.azw3')), '书.azw3');
       expect(book.body.message).toBe('服务器未安装 calibre，暂不支持上传 .azw3 格式的电子书');
       const formats = (await api(limited.url, 'GET', '/api/v1/document/formats')).body.ext;
       expect(formats).toEqual(expect.arrayContaining(['.pdf', '.epub', '.txt', '.mobi']));
       expect(formats).not.toEqual(expect.arrayContaining(['.docx']));
-      expect(formats.filter((ext: string) => ['.doc', '.xlsx', '.pptx', '.wps', '.chm', '.azw3'].includes(ext))).toEqual([]);
+      expect(
+        formats.filter((ext: string) => ['.doc', '.xlsx', '.pptx', '.wps', '.chm', '.azw3'].includes(ext)),
+      ).toEqual([]);
       const envs = await api(limited.url, 'GET', '/api/v1/envs', { token: adminToken });
       expect(envs.body.envs).toMatchObject([
         { name: 'MuPDF', is_installed: true },
@@ -364,32 +529,42 @@ describe('limits and converters from the environment', () => {
     }
   }, 90_000);
 
-  it.runIf(process.platform === 'linux')('renders pages, and encodes their images, on threads niced by CONVERT_NICE, the requests\' thread left as it was', async () => {
-    const base = getPriority();
-    const increment = Math.min(6, 19 - base);
-    const niced = async () => (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
-    expect(await niced()).toBe(0);
-    const polite = await startBackend({ env: { CONVERT_NICE: String(increment), CONVERT_WORKERS: '1' } });
-    try {
-      const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
-      const doc = await createDocument(polite.url, member.token, await scannedPdf(3), '礼让.pdf');
-      expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 3, preview_ext: '.webp' });
-      // and the scans' WebP made after (page-images.ts)
-      const webps = () => fs.readdirSync(hashFolder(polite.dataDir, doc.hash)).filter((f) => f.endsWith('.webp') && f !== 'cover.webp').length;
-      for (let waited = 0; webps() < 3; waited += 100) {
-        if (waited > 30_000) throw new Error('the scans were not made WebP');
-        await new Promise((resolve) => setTimeout(resolve, 100));
+  it.runIf(process.platform === 'linux')(
+    "renders pages, and encodes their images, on threads niced by CONVERT_NICE, the requests' thread left as it was",
+    async () => {
+      const base = getPriority();
+      const increment = Math.min(6, 19 - base);
+      const niced = async () =>
+        (await threadStates()).filter((thread) => !isImageThread(thread) && thread.nice === base + increment).length;
+      expect(await niced()).toBe(0);
+      const polite = await startBackend({ env: { CONVERT_NICE: String(increment), CONVERT_WORKERS: '1' } });
+      try {
+        const member = await uploader(polite.url, await login(polite.url, 'admin', polite.adminPassword));
+        const doc = await createDocument(polite.url, member.token, await scannedPdf(3), '礼让.pdf');
+        expect(await waitForStatus(polite.url, member.token, doc.id, [2, 3])).toMatchObject({
+          status: 2,
+          pages: 3,
+          preview_ext: '.webp',
+        });
+        // and the scans' WebP made after (page-images.ts)
+        const webps = () =>
+          fs.readdirSync(hashFolder(polite.dataDir, doc.hash)).filter((f) => f.endsWith('.webp') && f !== 'cover.webp')
+            .length;
+        for (let waited = 0; webps() < 3; waited += 100) {
+          if (waited > 30_000) throw new Error('the scans were not made WebP');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        // The one MuPDF thread, until its idle timeout; this thread (the event loop's) is unchanged.
+        expect(await niced()).toBe(1);
+        expect(getPriority()).toBe(base);
+        // The scans' WebP were encoded by libvips on threads of its own: they run as low, or lower
+        // when an earlier backend of this file (CONVERT_NICE 10 by default) lowered them further.
+        const imageThreads = (await threadStates()).filter(isImageThread);
+        expect(imageThreads.length).toBeGreaterThan(0);
+        expect(imageThreads.filter((thread) => thread.nice < base + increment)).toEqual([]);
+      } finally {
+        await polite.close();
       }
-      // The one MuPDF thread, until its idle timeout; this thread (the event loop's) is unchanged.
-      expect(await niced()).toBe(1);
-      expect(getPriority()).toBe(base);
-      // The scans' WebP were encoded by libvips on threads of its own: they run as low, or lower
-      // when an earlier backend of this file (CONVERT_NICE 10 by default) lowered them further.
-      const imageThreads = (await threadStates()).filter(isImageThread);
-      expect(imageThreads.length).toBeGreaterThan(0);
-      expect(imageThreads.filter((thread) => thread.nice < base + increment)).toEqual([]);
-    } finally {
-      await polite.close();
-    }
-  });
+    },
+  );
 });

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
+import {
+  api,
+  registerMember,
+  setConfig,
+  useBackend,
+  withDatabase,
+  withSearchIndex,
+  type Member,
+} from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 
@@ -40,16 +48,34 @@ beforeAll(async () => {
 });
 
 describe('CreateDocument', () => {
-  it('makes documents from the caller\'s uploads: pending conversion without review, counted, rewarded, queued', async () => {
+  it("makes documents from the caller's uploads: pending conversion without review, counted, rewarded, queued", async () => {
     const creditsBefore = (await user(author.token)).credit_count ?? 0;
-    const doc = await createDocument(backend.url, author.token, textFile(unique('城市图书馆')), '城市图书馆的一天.txt', {
-      category_id: [topCategory, childCategory], price: 5, language: 'education',
-    });
-    const body = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
+    const doc = await createDocument(
+      backend.url,
+      author.token,
+      textFile(unique('城市图书馆')),
+      '城市图书馆的一天.txt',
+      {
+        category_id: [topCategory, childCategory],
+        price: 5,
+        language: 'education',
+      },
+    );
+    const body = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } }))
+      .body;
     expect(body).toMatchObject({
-      title: '城市图书馆的一天', keywords: '城市, 图书, 一天', price: 5, language: 'education', ext: '.txt', score: 300,
-      uuid: expect.stringMatching(/^[0-9a-f]{16}$/), category_id: [topCategory, childCategory],
-      category: [{ id: topCategory, title: '文学' }, { id: childCategory, title: '小说', parent_id: topCategory }],
+      title: '城市图书馆的一天',
+      keywords: '城市, 图书, 一天',
+      price: 5,
+      language: 'education',
+      ext: '.txt',
+      score: 300,
+      uuid: expect.stringMatching(/^[0-9a-f]{16}$/),
+      category_id: [topCategory, childCategory],
+      category: [
+        { id: topCategory, title: '文学' },
+        { id: childCategory, title: '小说', parent_id: topCategory },
+      ],
     });
     expect([0, 1, 2]).toContain(body.status ?? 0);
     await waitForStatus(backend.url, author.token, doc.id, [2]);
@@ -67,15 +93,21 @@ describe('CreateDocument', () => {
     expect(doc.status).toBe(6);
   });
 
-  it('accepts only the caller\'s own, unused uploads, with valid fields', async () => {
+  it("accepts only the caller's own, unused uploads, with valid fields", async () => {
     const upload = await uploadDocument(backend.url, author.token, textFile(unique('别人的')), 'a.txt');
     const other = await uploader(backend.url, backend.adminToken);
-    const stolen = await api(backend.url, 'POST', '/api/v1/document', { token: other.token, body: { document: [{ title: 'x', attachment_id: upload.body.data.id }] } });
+    const stolen = await api(backend.url, 'POST', '/api/v1/document', {
+      token: other.token,
+      body: { document: [{ title: 'x', attachment_id: upload.body.data.id }] },
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body.message).toBe('文档文件参数attachment_id不正确');
 
     const create = (document: object, categoryId: number[] = []) =>
-      api(backend.url, 'POST', '/api/v1/document', { token: author.token, body: { category_id: categoryId, document: [{ attachment_id: upload.body.data.id, ...document }] } });
+      api(backend.url, 'POST', '/api/v1/document', {
+        token: author.token,
+        body: { category_id: categoryId, document: [{ attachment_id: upload.body.data.id, ...document }] },
+      });
     expect((await create({ title: ' ' })).body.message).toBe('文档标题不能为空');
     expect((await create({ title: 'x', price: -1 })).body.message).toBe('文档价格必须在 0 到 1000000 之间');
     expect((await create({ title: 'x', language: 'xx-none' })).body.message).toBe('文档语言不存在或未启用');
@@ -86,7 +118,10 @@ describe('CreateDocument', () => {
 
   it('needs the upload right', async () => {
     const reader = await nonUploader(backend.url, backend.adminToken);
-    const res = await api(backend.url, 'POST', '/api/v1/document', { token: reader.token, body: { document: [{ title: 'x', attachment_id: 1 }] } });
+    const res = await api(backend.url, 'POST', '/api/v1/document', {
+      token: reader.token,
+      body: { document: [{ title: 'x', attachment_id: 1 }] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('没有权限上传文档');
   });
@@ -107,7 +142,9 @@ describe('who sees a document', () => {
     await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 0 } });
     await waitForStatus(backend.url, reviewed.token, doc.id, [2]);
     expect((await get()).status).toBe(200);
-    expect((await api(backend.url, 'DELETE', '/api/v1/document', { token: reviewed.token, query: { id: doc.id } })).status).toBe(200);
+    expect(
+      (await api(backend.url, 'DELETE', '/api/v1/document', { token: reviewed.token, query: { id: doc.id } })).status,
+    ).toBe(200);
     expect((await get()).status).toBe(404);
     expect((await get(reviewed.token)).body.deleted_at).toEqual(expect.any(String));
   });
@@ -116,7 +153,12 @@ describe('who sees a document', () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('阅读改变生活')), '阅读改变生活.txt');
     await waitForStatus(backend.url, author.token, doc.id, [2]);
     const first = await api(backend.url, 'GET', '/api/v1/document', { query: { uuid: doc.uuid, with_author: true } });
-    expect(first.body).toMatchObject({ id: doc.id, view_count: 1, user: { id: author.user.id, username: author.username }, attachment: { hash: doc.hash } });
+    expect(first.body).toMatchObject({
+      id: doc.id,
+      view_count: 1,
+      user: { id: author.user.id, username: author.username },
+      attachment: { hash: doc.hash },
+    });
     expect(first.body.user.password).toBeUndefined();
     expect(first.body.user.email).toBeUndefined();
     expect(first.body.content).toContain('图书馆里的读者安静地读书');
@@ -132,8 +174,16 @@ describe('who sees a document', () => {
     const writer = await uploader(backend.url, backend.adminToken, { review: true });
     const approved = await createDocument(backend.url, writer.token, textFile(unique('通过审核')), '通过审核.txt');
     await createDocument(backend.url, writer.token, textFile(unique('仍在审核')), '仍在审核.txt');
-    const broken = await createDocument(backend.url, writer.token, Buffer.from(`%PDF-1.4\n${unique('损坏')}\n`), '损坏的文件.pdf');
-    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id, broken.id], status: 2 } })).status).toBe(200);
+    const broken = await createDocument(
+      backend.url,
+      writer.token,
+      Buffer.from(`%PDF-1.4\n${unique('损坏')}\n`),
+      '损坏的文件.pdf',
+    );
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id, broken.id], status: 2 } }))
+        .status,
+    ).toBe(200);
     await waitForStatus(backend.url, writer.token, approved.id, [2]);
     await waitForStatus(backend.url, writer.token, broken.id, [3]);
     const card = await api(backend.url, 'GET', '/api/v1/document', { query: { id: approved.id, with_author: true } });
@@ -148,10 +198,17 @@ describe('who sees a document', () => {
     await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_author: true } });
     await setConfig(backend.url, backend.adminToken, { 'display.show_document_view_count': 'false' });
     try {
-      expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body.view_count).toBeUndefined();
-      const list = await api(backend.url, 'GET', '/api/v1/document/list', { query: { user_id: author.user.id, size: 24 } });
+      expect(
+        (await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body.view_count,
+      ).toBeUndefined();
+      const list = await api(backend.url, 'GET', '/api/v1/document/list', {
+        query: { user_id: author.user.id, size: 24 },
+      });
       expect(list.body.document.find((d: { id: number }) => d.id === doc.id).view_count).toBeUndefined();
-      const own = await api(backend.url, 'GET', '/api/v1/document/list', { token: author.token, query: { user_id: author.user.id, size: 100 } });
+      const own = await api(backend.url, 'GET', '/api/v1/document/list', {
+        token: author.token,
+        query: { user_id: author.user.id, size: 100 },
+      });
       expect(own.body.document.find((d: { id: number }) => d.id === doc.id).view_count).toBe(1);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'display.show_document_view_count': 'true' });
@@ -165,81 +222,134 @@ describe('ListDocument', () => {
   beforeAll(async () => {
     listed = [];
     listCategory = await newCategory('列表');
-    for (const [title, price] of [['甲文档', 0], ['乙文档', 3]] as const) {
-      listed.push(await createDocument(backend.url, author.token, textFile(unique(title)), `${title}.txt`, { price, category_id: [listCategory] }));
+    for (const [title, price] of [
+      ['甲文档', 0],
+      ['乙文档', 3],
+    ] as const) {
+      listed.push(
+        await createDocument(backend.url, author.token, textFile(unique(title)), `${title}.txt`, {
+          price,
+          category_id: [listCategory],
+        }),
+      );
     }
-    await createDocument(backend.url, reviewed.token, textFile(unique('丙')), '丙文档.txt', { category_id: [listCategory] });
+    await createDocument(backend.url, reviewed.token, textFile(unique('丙')), '丙文档.txt', {
+      category_id: [listCategory],
+    });
   });
 
   it('shows strangers statuses 0 to 3 only, without search, at most 24 a page', async () => {
-    const res = await api(backend.url, 'GET', '/api/v1/document/list', { query: { category_id: listCategory, size: 1000, wd: '甲', status: [6] } });
+    const res = await api(backend.url, 'GET', '/api/v1/document/list', {
+      query: { category_id: listCategory, size: 1000, wd: '甲', status: [6] },
+    });
     expect(res.status).toBe(200);
     const titles = res.body.document.map((d: { title: string }) => d.title);
     expect(titles).toContain('甲文档');
     expect(titles).toContain('乙文档');
     expect(titles).not.toContain('丙文档');
     expect(res.body.total).toBe(titles.length);
-    expect(res.body.document[0]).toMatchObject({ username: expect.any(String), attachment: { hash: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(res.body.document[0]).toMatchObject({
+      username: expect.any(String),
+      attachment: { hash: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
   });
 
   it('gives admins every status, search and the filters', async () => {
-    const all = await backend.admin('GET', '/api/v1/document/list', { query: { category_id: listCategory, status: [6] } });
+    const all = await backend.admin('GET', '/api/v1/document/list', {
+      query: { category_id: listCategory, status: [6] },
+    });
     expect(all.body.document.map((d: { title: string }) => d.title)).toEqual(['丙文档']);
     const wd = await backend.admin('GET', '/api/v1/document/list', { query: { wd: '乙文档' } });
     expect(wd.body.document.map((d: { title: string }) => d.title)).toEqual(['乙文档']);
-    const charge = await backend.admin('GET', '/api/v1/document/list', { query: { category_id: listCategory, fee_type: 'charge' } });
+    const charge = await backend.admin('GET', '/api/v1/document/list', {
+      query: { category_id: listCategory, fee_type: 'charge' },
+    });
     expect(charge.body.document.map((d: { title: string }) => d.title)).toEqual(['乙文档']);
-    const pdfOnly = await backend.admin('GET', '/api/v1/document/list', { query: { category_id: listCategory, ext: 'pdf' } });
+    const pdfOnly = await backend.admin('GET', '/api/v1/document/list', {
+      query: { category_id: listCategory, ext: 'pdf' },
+    });
     expect(pdfOnly.body.document ?? []).toEqual([]);
-    const txt = await backend.admin('GET', '/api/v1/document/list', { query: { category_id: listCategory, ext: 'TXT' } });
+    const txt = await backend.admin('GET', '/api/v1/document/list', {
+      query: { category_id: listCategory, ext: 'TXT' },
+    });
     expect(txt.body.total).toBe(3);
     const future = await backend.admin('GET', '/api/v1/document/list', { query: { created_at: ['2999-01-01'] } });
     expect(future.body.document ?? []).toEqual([]);
-    const today = await backend.admin('GET', '/api/v1/document/list', { query: { created_at: ['2000-01-01', '2999-12-31 23:59:59'], category_id: listCategory } });
+    const today = await backend.admin('GET', '/api/v1/document/list', {
+      query: { created_at: ['2000-01-01', '2999-12-31 23:59:59'], category_id: listCategory },
+    });
     expect(today.body.total).toBe(3);
     const limited = await backend.admin('GET', '/api/v1/document/list', { query: { limit: 1, order: 'id asc' } });
     expect(limited.body.total).toBeUndefined();
     expect(limited.body.document).toHaveLength(1);
-    const fields = await backend.admin('GET', '/api/v1/document/list', { query: { limit: 1, field: ['id', 'TITLE', 'nonsense'] } });
-    expect(Object.keys(fields.body.document[0]).sort()).toEqual(['attachment', 'category', 'category_id', 'id', 'title', 'username']);
+    const fields = await backend.admin('GET', '/api/v1/document/list', {
+      query: { limit: 1, field: ['id', 'TITLE', 'nonsense'] },
+    });
+    expect(Object.keys(fields.body.document[0]).sort()).toEqual([
+      'attachment',
+      'category',
+      'category_id',
+      'id',
+      'title',
+      'username',
+    ]);
   });
 
-  it('lists the caller\'s own documents in every status (the privileged view)', async () => {
-    const own = await api(backend.url, 'GET', '/api/v1/document/list', { token: reviewed.token, query: { user_id: reviewed.user.id, status: [6] } });
+  it("lists the caller's own documents in every status (the privileged view)", async () => {
+    const own = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: reviewed.token,
+      query: { user_id: reviewed.user.id, status: [6] },
+    });
     expect(own.body.document.map((d: { title: string }) => d.title)).toContain('丙文档');
   });
 
   it('recommends: is_recommend filters, type 0 clears', async () => {
     const [first] = listed;
-    expect((await backend.admin('PUT', '/api/v1/document/recommend', { body: { id: [first!.id], type: 1 } })).status).toBe(200);
-    const recommended = await api(backend.url, 'GET', '/api/v1/document/list', { query: { is_recommend: true, size: 24 } });
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/recommend', { body: { id: [first!.id], type: 1 } })).status,
+    ).toBe(200);
+    const recommended = await api(backend.url, 'GET', '/api/v1/document/list', {
+      query: { is_recommend: true, size: 24 },
+    });
     expect(recommended.body.document.map((d: { id: number }) => d.id)).toContain(first!.id);
     await backend.admin('PUT', '/api/v1/document/recommend', { body: { id: [first!.id], type: 0 } });
     const after = await api(backend.url, 'GET', '/api/v1/document/list', { query: { is_recommend: true, size: 24 } });
     expect((after.body.document ?? []).map((d: { id: number }) => d.id)).not.toContain(first!.id);
-    expect((await backend.admin('PUT', '/api/v1/document/recommend', { body: { id: [first!.id], type: 7 } })).status).toBe(400);
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/recommend', { body: { id: [first!.id], type: 7 } })).status,
+    ).toBe(400);
   });
 });
 
 describe('home and related documents', () => {
   it('lists converted documents per enabled top-level category with their cover', async () => {
     const category = await newCategory(unique('首页'));
-    const doc = await createDocument(backend.url, author.token, textFile(unique('首页文档')), '首页文档.txt', { category_id: [category] });
+    const doc = await createDocument(backend.url, author.token, textFile(unique('首页文档')), '首页文档.txt', {
+      category_id: [category],
+    });
     await waitForStatus(backend.url, author.token, doc.id, [2]);
     const home = await api(backend.url, 'GET', '/api/v1/document/home', { query: { limit: 3 } });
     const section = home.body.document.find((s: { category_id: number }) => s.category_id === category);
-    expect(section.document).toEqual([{ id: doc.id, title: '首页文档', ext: '.txt', uuid: doc.uuid, pages: 1, cover: `/view/cover/${doc.hash}` }]);
+    expect(section.document).toEqual([
+      { id: doc.id, title: '首页文档', ext: '.txt', uuid: doc.uuid, pages: 1, cover: `/view/cover/${doc.hash}` },
+    ]);
   });
 
   it('finds related documents by keyword and keeps the answer for security.document_related_duration days', async () => {
-    const a = await createDocument(backend.url, author.token, textFile(unique('古籍')), '古籍修复.txt', { keywords: '古籍，修复' });
-    const b = await createDocument(backend.url, author.token, textFile(unique('古籍二')), '古籍保护.txt', { keywords: '古籍' });
+    const a = await createDocument(backend.url, author.token, textFile(unique('古籍')), '古籍修复.txt', {
+      keywords: '古籍，修复',
+    });
+    const b = await createDocument(backend.url, author.token, textFile(unique('古籍二')), '古籍保护.txt', {
+      keywords: '古籍',
+    });
     await waitForStatus(backend.url, author.token, a.id, [2]);
     await waitForStatus(backend.url, author.token, b.id, [2]);
     const related = await api(backend.url, 'GET', '/api/v1/document/related', { query: { id: a.id } });
     expect(related.body.document.map((d: { id: number }) => d.id)).toContain(b.id);
     expect(related.body.total).toBeUndefined();
-    const c = await createDocument(backend.url, author.token, textFile(unique('古籍三')), '古籍三.txt', { keywords: '古籍' });
+    const c = await createDocument(backend.url, author.token, textFile(unique('古籍三')), '古籍三.txt', {
+      keywords: '古籍',
+    });
     await waitForStatus(backend.url, author.token, c.id, [2]);
     const cached = await api(backend.url, 'GET', '/api/v1/document/related', { query: { id: a.id } });
     expect(cached.body.document.map((d: { id: number }) => d.id)).not.toContain(c.id);
@@ -254,30 +364,56 @@ describe('home and related documents', () => {
 
 describe('UpdateDocument', () => {
   it('lets the owner edit the texts, price, language and categories; admins the status too', async () => {
-    const doc = await createDocument(backend.url, author.token, textFile(unique('编辑')), '编辑前.txt', { category_id: [topCategory] });
+    const doc = await createDocument(backend.url, author.token, textFile(unique('编辑')), '编辑前.txt', {
+      category_id: [topCategory],
+    });
     // Converted first: a conversion that ends after the admin's edit writes the extracted text over it.
     await waitForStatus(backend.url, author.token, doc.id, [2]);
-    const update = (token: string, fields: object) => api(backend.url, 'PUT', '/api/v1/document', {
-      token, body: { id: doc.id, title: '编辑后', keywords: '编辑，修改', description: '新的摘要', price: 2, language: 'education', category_id: [childCategory], ...fields },
-    });
+    const update = (token: string, fields: object) =>
+      api(backend.url, 'PUT', '/api/v1/document', {
+        token,
+        body: {
+          id: doc.id,
+          title: '编辑后',
+          keywords: '编辑，修改',
+          description: '新的摘要',
+          price: 2,
+          language: 'education',
+          category_id: [childCategory],
+          ...fields,
+        },
+      });
     const stranger = await uploader(backend.url, backend.adminToken);
     expect((await update(stranger.token, {})).body).toMatchObject({ code: 7, message: '文档不存在或没有权限' });
     expect((await update(author.token, { status: 4 })).status).toBe(200);
-    const edited = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
-    expect(edited).toMatchObject({ title: '编辑后', keywords: '编辑, 修改', description: '新的摘要', price: 2, category_id: [childCategory] });
+    const edited = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } }))
+      .body;
+    expect(edited).toMatchObject({
+      title: '编辑后',
+      keywords: '编辑, 修改',
+      description: '新的摘要',
+      price: 2,
+      category_id: [childCategory],
+    });
     expect(edited.status).not.toBe(4);
     expect((await update(backend.adminToken, { status: 4, content: '管理员替换的正文' })).status).toBe(200);
-    const disabled = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } })).body;
+    const disabled = (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: doc.id } }))
+      .body;
     expect(disabled).toMatchObject({ status: 4, content: '管理员替换的正文' });
     expect((await update(backend.adminToken, { status: 3 })).status).toBe(400);
-    expect((await api(backend.url, 'PUT', '/api/v1/document', { token: author.token, body: { id: 999_999, title: 'x' } })).status).toBe(404);
+    expect(
+      (await api(backend.url, 'PUT', '/api/v1/document', { token: author.token, body: { id: 999_999, title: 'x' } }))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe('CheckDocument, categories and languages in bulk', () => {
   it('approves: converted where pages exist, back to the converter where none', async () => {
     const doc = await createDocument(backend.url, reviewed.token, textFile(unique('待审批')), '待审批.txt');
-    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [], status: 2 } })).body.message).toBe('文档ID不能为空');
+    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [], status: 2 } })).body.message).toBe(
+      '文档ID不能为空',
+    );
     await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 2 } });
     // No pages yet: it goes to the converter and ends converted.
     const done = await waitForStatus(backend.url, reviewed.token, doc.id, [2]);
@@ -286,29 +422,77 @@ describe('CheckDocument, categories and languages in bulk', () => {
 
   it('files documents under categories and sets their language', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('归类')), '归类.txt');
-    expect((await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [] } })).body.message).toBe('文档ID和分类ID均不能为空');
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [] } }))
+        .body.message,
+    ).toBe('文档ID和分类ID均不能为空');
     const before = await categoryCount(childCategory);
-    await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [topCategory, childCategory] } });
+    await backend.admin('PUT', '/api/v1/document/category', {
+      body: { document_id: [doc.id], category_id: [topCategory, childCategory] },
+    });
     expect(await categoryCount(childCategory)).toBe(before + 1);
     await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [doc.id], language: 'internet' } });
-    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ language: 'internet', category_id: [topCategory, childCategory] });
-    expect((await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'internet' } })).status).toBe(400);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({
+      language: 'internet',
+      category_id: [topCategory, childCategory],
+    });
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'internet' } }))
+        .status,
+    ).toBe(400);
   });
 });
 
 describe('ratings', () => {
-  it('one rating per member, the document\'s score is the average', async () => {
+  it("one rating per member, the document's score is the average", async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('评分')), '评分.txt');
     const raters = [await registerMember(backend.url), await registerMember(backend.url)];
-    expect((await api(backend.url, 'POST', '/api/v1/document/score', { token: raters[0]!.token, body: { document_id: doc.id, score: 500 } })).status).toBe(200);
-    expect((await api(backend.url, 'POST', '/api/v1/document/score', { token: raters[1]!.token, body: { document_id: doc.id, score: 200 } })).status).toBe(200);
-    const again = await api(backend.url, 'POST', '/api/v1/document/score', { token: raters[0]!.token, body: { document_id: doc.id, score: 100 } });
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/document/score', {
+          token: raters[0]!.token,
+          body: { document_id: doc.id, score: 500 },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/document/score', {
+          token: raters[1]!.token,
+          body: { document_id: doc.id, score: 200 },
+        })
+      ).status,
+    ).toBe(200);
+    const again = await api(backend.url, 'POST', '/api/v1/document/score', {
+      token: raters[0]!.token,
+      body: { document_id: doc.id, score: 100 },
+    });
     expect(again.body).toMatchObject({ code: 7, message: '您已经评分过了' });
-    expect((await api(backend.url, 'POST', '/api/v1/document/score', { token: raters[0]!.token, body: { document_id: doc.id, score: 600 } })).status).toBe(400);
-    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({ score: 350, score_count: 2 });
-    const mine = await api(backend.url, 'GET', '/api/v1/document/score', { token: raters[0]!.token, query: { document_id: doc.id } });
+    expect(
+      (
+        await api(backend.url, 'POST', '/api/v1/document/score', {
+          token: raters[0]!.token,
+          body: { document_id: doc.id, score: 600 },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body).toMatchObject({
+      score: 350,
+      score_count: 2,
+    });
+    const mine = await api(backend.url, 'GET', '/api/v1/document/score', {
+      token: raters[0]!.token,
+      query: { document_id: doc.id },
+    });
     expect(mine.body).toMatchObject({ document_id: doc.id, user_id: raters[0]!.user.id, score: 500 });
-    expect((await api(backend.url, 'GET', '/api/v1/document/score', { token: backend.member.token, query: { document_id: doc.id } })).body).toEqual({});
+    expect(
+      (
+        await api(backend.url, 'GET', '/api/v1/document/score', {
+          token: backend.member.token,
+          query: { document_id: doc.id },
+        })
+      ).body,
+    ).toEqual({});
   });
 });
 
@@ -317,18 +501,34 @@ describe('deleting and the recycle bin', () => {
     const mine = await createDocument(backend.url, author.token, textFile(unique('我的')), '我的.txt');
     const theirs = await createDocument(backend.url, reviewed.token, textFile(unique('他的')), '他的.txt');
     const creditsBefore = (await user(author.token)).credit_count;
-    expect((await api(backend.url, 'DELETE', '/api/v1/document', { token: reviewed.token, query: { id: [mine.id] } })).body)
-      .toMatchObject({ code: 7, message: '文档不存在或没有删除权限' });
-    expect((await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: [mine.id, theirs.id] } })).status).toBe(200);
-    expect((await api(backend.url, 'GET', '/api/v1/document', { token: reviewed.token, query: { id: theirs.id } })).body.deleted_at).toBeUndefined();
+    expect(
+      (await api(backend.url, 'DELETE', '/api/v1/document', { token: reviewed.token, query: { id: [mine.id] } })).body,
+    ).toMatchObject({ code: 7, message: '文档不存在或没有删除权限' });
+    expect(
+      (
+        await api(backend.url, 'DELETE', '/api/v1/document', {
+          token: author.token,
+          query: { id: [mine.id, theirs.id] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/document', { token: reviewed.token, query: { id: theirs.id } })).body
+        .deleted_at,
+    ).toBeUndefined();
     // score.delete_document = 1 credit back.
     expect((await user(author.token)).credit_count).toBe(creditsBefore - 1);
     const recycle = await backend.admin('GET', '/api/v1/document/recycle', { query: { page: 1, size: 50 } });
-    expect(recycle.body.document.find((d: { id: number }) => d.id === mine.id)).toMatchObject({ deleted_user_id: author.user.id, deleted_username: author.username });
+    expect(recycle.body.document.find((d: { id: number }) => d.id === mine.id)).toMatchObject({
+      deleted_user_id: author.user.id,
+      deleted_username: author.username,
+    });
   });
 
   it('recovers documents with their counts', async () => {
-    const doc = await createDocument(backend.url, author.token, textFile(unique('恢复')), '恢复.txt', { category_id: [topCategory] });
+    const doc = await createDocument(backend.url, author.token, textFile(unique('恢复')), '恢复.txt', {
+      category_id: [topCategory],
+    });
     await waitForStatus(backend.url, author.token, doc.id, [2]);
     const count = await categoryCount(topCategory);
     const docCount = (await user(author.token)).doc_count;
@@ -354,15 +554,23 @@ describe('deleting and the recycle bin', () => {
 
       await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: a.id } });
       await backend.admin('DELETE', '/api/v1/document/recycle', { query: { id: a.id } });
-      expect((await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: a.id } })).status).toBe(404);
+      expect(
+        (await api(backend.url, 'GET', '/api/v1/document', { token: author.token, query: { id: a.id } })).status,
+      ).toBe(404);
       await waitForJobs('document.purge-files');
       expect((await fetch(pageUrl)).status).toBe(200);
 
       await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: b.id } });
       expect((await backend.admin('DELETE', '/api/v1/document/recycle/all')).status).toBe(200);
       await waitForJobs('document.purge-files');
-      const keys = await withDatabase(backend.dataDir, (db) => db.selectFrom('attachment').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('hash', '=', a.hash).where('deleted_at', 'is', null).executeTakeFirstOrThrow());
+      const keys = await withDatabase(backend.dataDir, (db) =>
+        db
+          .selectFrom('attachment')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('hash', '=', a.hash)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow(),
+      );
       expect(keys).toEqual({ n: 0 });
       expect((await fetch(pageUrl)).status).toBe(404);
       const fs = await import('node:fs');
@@ -377,14 +585,24 @@ describe('deleting and the recycle bin', () => {
 describe('the search index follows every write', () => {
   /** The ids the backend's own index finds for `text` (read from its database). */
   async function found(text: string): Promise<number[]> {
-    return withSearchIndex(backend.dataDir, 'document', async (index) => (await index.search({ text })).hits.map((h) => h.id));
+    return withSearchIndex(backend.dataDir, 'document', async (index) =>
+      (await index.search({ text })).hits.map((h) => h.id),
+    );
   }
 
   it('create and convert, edit, disable and approve, delete and recover, purge', async () => {
-    const doc = await createDocument(backend.url, author.token, Buffer.from(`${unique('正文')}里有一只穿山甲在散步。\n`), '索引测试.txt');
+    const doc = await createDocument(
+      backend.url,
+      author.token,
+      Buffer.from(`${unique('正文')}里有一只穿山甲在散步。\n`),
+      '索引测试.txt',
+    );
     await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(await found('穿山甲')).toContain(doc.id);
-    await api(backend.url, 'PUT', '/api/v1/document', { token: author.token, body: { id: doc.id, title: '新标题蝾螈' } });
+    await api(backend.url, 'PUT', '/api/v1/document', {
+      token: author.token,
+      body: { id: doc.id, title: '新标题蝾螈' },
+    });
     expect(await found('蝾螈')).toContain(doc.id);
     await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 4 } });
     expect(await found('穿山甲')).not.toContain(doc.id);
@@ -403,8 +621,14 @@ describe('the search index follows every write', () => {
 /** Waits until no job of `kind` is queued or running. */
 async function waitForJobs(kind: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { n } = await withDatabase(backend.dataDir, (db) => db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('kind', '=', kind).where('state', 'in', ['queued', 'running']).executeTakeFirstOrThrow());
+    const { n } = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('kind', '=', kind)
+        .where('state', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow(),
+    );
     if (n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -14,28 +14,42 @@ import { illustratedPdf, jpegPdf, scanJpegs } from '../../helpers/documents';
 // (A process killed during that job: tests/backend/documents/restart.test.ts.)
 
 const PAGES = 40;
-const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
-const manifestOf = (dataDir: string, hash: string) => JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as {
-  pageFiles: string[];
-  pendingImages?: Record<string, unknown>;
-  convertedAt: string;
-};
+const hashFolder = (dataDir: string, hash: string) =>
+  path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+const manifestOf = (dataDir: string, hash: string) =>
+  JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as {
+    pageFiles: string[];
+    pendingImages?: Record<string, unknown>;
+    convertedAt: string;
+  };
 
 async function pageOf(url: string, hash: string, n: number, token: string) {
   const res = await request(`${url}/view/page/${hash}/${n}.webp`, { headers: { authorization: `Bearer ${token}` } });
   const body = Buffer.from(await res.body.arrayBuffer());
-  return { status: res.statusCode, type: res.headers['content-type'], image: res.statusCode === 200 ? await sharp(body).metadata() : null };
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    image: res.statusCode === 200 ? await sharp(body).metadata() : null,
+  };
 }
 
 async function imageJobs(dataDir: string, hash: string) {
-  return withDatabase(dataDir, (db) => db.selectFrom('job').select(['state', 'attempts'])
-    .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${hash}`).orderBy('id').execute());
+  return withDatabase(dataDir, (db) =>
+    db
+      .selectFrom('job')
+      .select(['state', 'attempts'])
+      .where('kind', '=', 'document.page-images')
+      .where('dedupe_key', '=', `document.page-images:${hash}`)
+      .orderBy('id')
+      .execute(),
+  );
 }
 
 /** Waits for the file's page images job to end. */
 async function imagesDone(dataDir: string, hash: string): Promise<void> {
   for (let waited = 0; (await imageJobs(dataDir, hash)).at(-1)?.state !== 'done'; waited += 200) {
-    if (waited > 120_000) throw new Error(`the page images job did not end: ${JSON.stringify(await imageJobs(dataDir, hash))}`);
+    if (waited > 120_000)
+      throw new Error(`the page images job did not end: ${JSON.stringify(await imageJobs(dataDir, hash))}`);
     await sleep(200);
   }
 }
@@ -48,11 +62,21 @@ describe('a scanned PDF', () => {
     const pdf = jpegPdf(Array.from({ length: PAGES }, () => ({ jpeg: jpeg! })));
     const member = await uploader(backend.url, backend.adminToken);
     const doc = await createDocument(backend.url, member.token, pdf, '扫描书.pdf');
-    expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: PAGES, preview_ext: '.webp' });
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({
+      status: 2,
+      pages: PAGES,
+      preview_ext: '.webp',
+    });
     // Converted: every page is there, the last ones still the JPEGs (the job has 32 pages to do first).
     const last = await pageOf(backend.url, doc.hash, PAGES, member.token);
-    expect(last).toMatchObject({ status: 200, type: 'image/jpeg', image: { format: 'jpeg', width: 1654, height: 2339 } });
-    expect(manifestOf(backend.dataDir, doc.hash).pendingImages).toHaveProperty(String(PAGES), { scan: { width: 1240, height: 1754, smooth: false } });
+    expect(last).toMatchObject({
+      status: 200,
+      type: 'image/jpeg',
+      image: { format: 'jpeg', width: 1654, height: 2339 },
+    });
+    expect(manifestOf(backend.dataDir, doc.hash).pendingImages).toHaveProperty(String(PAGES), {
+      scan: { width: 1240, height: 1754, smooth: false },
+    });
 
     await imagesDone(backend.dataDir, doc.hash);
     const after = manifestOf(backend.dataDir, doc.hash);
@@ -62,9 +86,15 @@ describe('a scanned PDF', () => {
     expect(stored.sort()).toEqual([...after.pageFiles].sort());
     for (const n of [1, PAGES]) {
       // A4 at 150 dpi, whatever extension is asked for
-      expect(await pageOf(backend.url, doc.hash, n, member.token)).toMatchObject({ status: 200, type: 'image/webp', image: { format: 'webp', width: 1240, height: 1754 } });
+      expect(await pageOf(backend.url, doc.hash, n, member.token)).toMatchObject({
+        status: 200,
+        type: 'image/webp',
+        image: { format: 'webp', width: 1240, height: 1754 },
+      });
     }
-    const weights = after.pageFiles.map((file) => fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), file)).size);
+    const weights = after.pageFiles.map(
+      (file) => fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), file)).size,
+    );
     expect(Math.max(...weights)).toBeLessThan(Math.min(128 * 1024, jpeg!.length / 4));
     // The document is as it was: converted, same pages.
     expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({ pages: PAGES });
@@ -74,23 +104,39 @@ describe('a scanned PDF', () => {
     const member = await uploader(backend.url, backend.adminToken);
     const doc = await createDocument(backend.url, member.token, await illustratedPdf(2), '年度报告.pdf');
     // page 1 a plain SVG: asked for as .svg
-    expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({ status: 2, pages: 2, preview_ext: '.svg' });
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3], 120_000)).toMatchObject({
+      status: 2,
+      pages: 2,
+      preview_ext: '.svg',
+    });
     await imagesDone(backend.dataDir, doc.hash);
     // then a gzip SVG: asked for as .gzip.svg, as MOREDOC's clients build the address
-    expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({ enable_gzip: true, preview_ext: '.svg' });
+    expect(await waitForStatus(backend.url, member.token, doc.id, [2])).toMatchObject({
+      enable_gzip: true,
+      preview_ext: '.svg',
+    });
     const after = manifestOf(backend.dataDir, doc.hash);
     expect(after.pendingImages).toBeUndefined();
     expect(after.pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
     // the plain SVGs the conversion left are gone
-    expect(fs.readdirSync(hashFolder(backend.dataDir, doc.hash)).filter((f) => /^\d+\.(?!pos\.gz$)/.test(f)).sort()).toEqual(['1.gzip.svg', '2.gzip.svg']);
+    expect(
+      fs
+        .readdirSync(hashFolder(backend.dataDir, doc.hash))
+        .filter((f) => /^\d+\.(?!pos\.gz$)/.test(f))
+        .sort(),
+    ).toEqual(['1.gzip.svg', '2.gzip.svg']);
     for (const n of [1, 2]) {
-      const res = await request(`${backend.url}/view/page/${doc.hash}/${n}.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+      const res = await request(`${backend.url}/view/page/${doc.hash}/${n}.svg`, {
+        headers: { authorization: `Bearer ${member.token}` },
+      });
       const svg = Buffer.from(await res.body.arrayBuffer()).toString('latin1');
       expect(res.headers['content-type']).toBe('image/svg+xml');
       expect(svg).not.toContain('data:image/jpeg');
       const photo = Buffer.from(/data:image\/webp;base64,([^"]*)"/.exec(svg)![1]!, 'base64');
       expect(await sharp(photo).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 667 });
-      expect(fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), `${n}.gzip.svg`)).size).toBeLessThan(160 * 1024);
+      expect(fs.statSync(path.join(hashFolder(backend.dataDir, doc.hash), `${n}.gzip.svg`)).size).toBeLessThan(
+        160 * 1024,
+      );
     }
   }, 120_000);
 
@@ -104,17 +150,38 @@ describe('a scanned PDF', () => {
     fs.writeFileSync(path.join(folder, '1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(path.join(folder, '2.webp'), 'RIFF');
     // the job's lease ran out after the restart: it is claimed again
-    await withDatabase(backend.dataDir, (db) => db.updateTable('job').set({ state: 'queued', run_after: new Date().toISOString() })
-      .where('kind', '=', 'document.page-images').where('dedupe_key', '=', `document.page-images:${doc.hash}`).execute());
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('job')
+        .set({ state: 'queued', run_after: new Date().toISOString() })
+        .where('kind', '=', 'document.page-images')
+        .where('dedupe_key', '=', `document.page-images:${doc.hash}`)
+        .execute(),
+    );
     await imagesDone(backend.dataDir, doc.hash);
-    expect(fs.readdirSync(folder).sort()).toEqual(['1.gzip.svg', '1.pos.gz', '2.gzip.svg', '2.pos.gz', 'cover.big.png', 'cover.png', 'cover.webp', 'manifest.json', 'text.txt']);
+    expect(fs.readdirSync(folder).sort()).toEqual([
+      '1.gzip.svg',
+      '1.pos.gz',
+      '2.gzip.svg',
+      '2.pos.gz',
+      'cover.big.png',
+      'cover.png',
+      'cover.webp',
+      'manifest.json',
+      'text.txt',
+    ]);
     expect(manifestOf(backend.dataDir, doc.hash).pageFiles).toEqual(['1.gzip.svg', '2.gzip.svg']);
   }, 120_000);
 
-  it('gives way to a reconversion asked while it runs, runs again after it, and leaves no page file but the manifest\'s', async () => {
+  it("gives way to a reconversion asked while it runs, runs again after it, and leaves no page file but the manifest's", async () => {
     const [jpeg] = await scanJpegs(1, 200, 70);
     const member = await uploader(backend.url, backend.adminToken);
-    const doc = await createDocument(backend.url, member.token, jpegPdf(Array.from({ length: PAGES }, () => ({ jpeg: jpeg! }))), '重新转换的扫描书.pdf');
+    const doc = await createDocument(
+      backend.url,
+      member.token,
+      jpegPdf(Array.from({ length: PAGES }, () => ({ jpeg: jpeg! }))),
+      '重新转换的扫描书.pdf',
+    );
     await waitForStatus(backend.url, member.token, doc.id, [2], 120_000);
     const first = manifestOf(backend.dataDir, doc.hash);
     expect(first.pendingImages).toBeDefined();
@@ -123,8 +190,17 @@ describe('a scanned PDF', () => {
     for (let waited = 0; ; waited += 200) {
       const jobs = await imageJobs(backend.dataDir, doc.hash);
       // (no manifest while the file converts again)
-      const manifest = fs.existsSync(path.join(hashFolder(backend.dataDir, doc.hash), 'manifest.json')) ? manifestOf(backend.dataDir, doc.hash) : null;
-      if (jobs.length >= 2 && jobs.every((job) => job.state === 'done') && manifest && manifest.pendingImages === undefined && manifest.convertedAt !== first.convertedAt) break;
+      const manifest = fs.existsSync(path.join(hashFolder(backend.dataDir, doc.hash), 'manifest.json'))
+        ? manifestOf(backend.dataDir, doc.hash)
+        : null;
+      if (
+        jobs.length >= 2 &&
+        jobs.every((job) => job.state === 'done') &&
+        manifest &&
+        manifest.pendingImages === undefined &&
+        manifest.convertedAt !== first.convertedAt
+      )
+        break;
       if (waited > 180_000) throw new Error(`still waiting: ${JSON.stringify(jobs)}`);
       await sleep(200);
     }

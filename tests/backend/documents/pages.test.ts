@@ -64,10 +64,20 @@ describe('pages of a converted document', () => {
     const downloader = await registerMember(backend.url);
     await withDatabase(backend.dataDir, (db) => {
       const ts = new Date().toISOString();
-      return db.insertInto('download').values([
-        { user_id: buyer.user.id, document_id: doc.id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts },
-        { user_id: downloader.user.id, document_id: doc.id, ip: '127.0.0.1', is_pay: 0, created_at: ts, updated_at: ts },
-      ]).execute();
+      return db
+        .insertInto('download')
+        .values([
+          { user_id: buyer.user.id, document_id: doc.id, ip: '127.0.0.1', is_pay: 1, created_at: ts, updated_at: ts },
+          {
+            user_id: downloader.user.id,
+            document_id: doc.id,
+            ip: '127.0.0.1',
+            is_pay: 0,
+            created_at: ts,
+            updated_at: ts,
+          },
+        ])
+        .execute();
     });
     expect((await get(pagePath(4), { token: buyer.token })).status).toBe(200);
     expect((await get(pagePath(4), { token: downloader.token })).status).toBe(403);
@@ -75,7 +85,9 @@ describe('pages of a converted document', () => {
 
   it('gives VIP members every page while their period runs and the settings say so', async () => {
     const reader = await registerMember(backend.url);
-    const grant = await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [reader.user.id], days: 30, reason: '测试阅读' } });
+    const grant = await backend.admin('POST', '/api/v1/vip/grant', {
+      body: { user_id: [reader.user.id], days: 30, reason: '测试阅读' },
+    });
     expect(grant.status).toBe(200);
     await setConfig(backend.url, backend.adminToken, { 'vip.read_all_pages': 'false' });
     expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
@@ -83,13 +95,19 @@ describe('pages of a converted document', () => {
     const res = await get(pagePath(4), { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('private, max-age=3600');
-    const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', { body: { user_id: [reader.user.id], reason: '测试结束' } });
+    const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', {
+      body: { user_id: [reader.user.id], reason: '测试结束' },
+    });
     expect(revoke.status).toBe(200);
     expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
   });
 
   it('serves the stored representation whatever extension was asked for, inflated for clients without gzip', async () => {
-    const asked = await Promise.all(['.gzip.svg', '.svg', '.webp', '.png', '.jpg'].map((ext) => get(pagePath(1, ext), { headers: { 'accept-encoding': 'gzip, br' } })));
+    const asked = await Promise.all(
+      ['.gzip.svg', '.svg', '.webp', '.png', '.jpg'].map((ext) =>
+        get(pagePath(1, ext), { headers: { 'accept-encoding': 'gzip, br' } }),
+      ),
+    );
     for (const res of asked) {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('image/svg+xml');
@@ -128,7 +146,11 @@ describe('documents strangers may not see', () => {
     await setStatus(2);
   });
 
-  it.each([[4, '已禁用'], [6, '待审核'], [7, '审核拒绝']])('status %i (%s): 404 to strangers, every page to the owner and the admins', async (status) => {
+  it.each([
+    [4, '已禁用'],
+    [6, '待审核'],
+    [7, '审核拒绝'],
+  ])('status %i (%s): 404 to strangers, every page to the owner and the admins', async (status) => {
     await setStatus(status);
     expect((await get(pagePath(1))).status).toBe(404);
     expect((await get(pagePath(1), { token: stranger.token })).status).toBe(404);
@@ -172,13 +194,18 @@ describe('a document in review', () => {
     expect((await get(page(1))).status).toBe(404);
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: pending.id } })).status).toBe(404);
 
-    expect((await backend.admin('PUT', '/api/v1/document/check', { body: { id: [pending.id], status: 2 } })).status).toBe(200);
-    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: pending.id } })).body).toMatchObject({ status: 2, pages: 3 });
+    expect(
+      (await backend.admin('PUT', '/api/v1/document/check', { body: { id: [pending.id], status: 2 } })).status,
+    ).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: pending.id } })).body).toMatchObject({
+      status: 2,
+      pages: 3,
+    });
     expect((await get(page(1))).status).toBe(200);
   });
 });
 
-describe('hostile paths answer 404, never a file outside the document\'s folder', () => {
+describe("hostile paths answer 404, never a file outside the document's folder", () => {
   it.each([
     ['dot segments, encoded slashes', () => `/view/page/${doc.hash}/..%2F..%2F..%2F..%2F..%2F..%2F..%2Fmoredoc.db`],
     ['an encoded dot-dot before the manifest', () => `/view/page/${doc.hash}/%2e%2e%2fmanifest.json`],
@@ -220,7 +247,11 @@ describe('through the gateway', () => {
   it('passes pages on with their encoding, type, validators and caching, and the rights decisions', async () => {
     const free = await get(pagePath(1, '.gzip.svg'), { base: gateway.url, headers: { 'accept-encoding': 'gzip' } });
     expect(free.status).toBe(200);
-    expect(free.headers).toMatchObject({ 'content-type': 'image/svg+xml', 'content-encoding': 'gzip', 'cache-control': 'public, max-age=604800' });
+    expect(free.headers).toMatchObject({
+      'content-type': 'image/svg+xml',
+      'content-encoding': 'gzip',
+      'cache-control': 'public, max-age=604800',
+    });
     expect(free.headers.etag).toEqual(expect.any(String));
     expect(gunzipSync(free.body).toString('utf8')).toContain('<svg');
     expect((await get(pagePath(3), { base: gateway.url })).status).toBe(403);
@@ -228,9 +259,10 @@ describe('through the gateway', () => {
     expect((await get(pagePath(1, '.svg', '0'.repeat(32)), { base: gateway.url })).status).toBe(404);
   });
 
-  it('reads the reader\'s session from the cookie the gateway keeps', async () => {
+  it("reads the reader's session from the cookie the gateway keeps", async () => {
     const res = await fetch(`${gateway.url}/api/v1/user/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: gateway.origin },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: gateway.origin },
       body: JSON.stringify({ username: author.username, password: author.password }),
     });
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;

@@ -34,7 +34,9 @@ let leaf: number;
 const ids: number[] = [];
 
 async function newCategory(title: string, parentId = 0): Promise<number> {
-  const res = await backend.admin('POST', '/api/v1/category', { body: { title, type: 0, enable: true, parent_id: parentId } });
+  const res = await backend.admin('POST', '/api/v1/category', {
+    body: { title, type: 0, enable: true, parent_id: parentId },
+  });
   expect(res.status, res.text).toBe(200);
   const list = await backend.admin('GET', '/api/v1/category/list', { query: { type: 0 } });
   return list.body.category.find((c: { title: string }) => c.title === title).id;
@@ -46,32 +48,63 @@ beforeAll(async () => {
   top = await newCategory('计数文学');
   leaf = await newCategory('计数小说', top);
   // Twelve converted documents filed under both categories, each with its text and description.
-  for (let i = 0; i < 12; i += 1) ids.push((await insertDocument(backend.dataDir, { userId: author.user.id, title: `计数文档${i}` })).id);
+  for (let i = 0; i < 12; i += 1)
+    ids.push((await insertDocument(backend.dataDir, { userId: author.user.id, title: `计数文档${i}` })).id);
   await withDatabase(backend.dataDir, async (db) => {
     const ts = new Date().toISOString();
-    await db.insertInto('document_category').values(ids.flatMap((id) => [top, leaf].map((categoryId) => ({ document_id: id, category_id: categoryId, created_at: ts, updated_at: ts })))).execute();
-    await db.insertInto('document_content').values(ids.map((id) => ({ document_id: id, content: '第一页\f第二页\f第三页', pages: 3, created_at: ts, updated_at: ts }))).execute();
+    await db
+      .insertInto('document_category')
+      .values(
+        ids.flatMap((id) =>
+          [top, leaf].map((categoryId) => ({
+            document_id: id,
+            category_id: categoryId,
+            created_at: ts,
+            updated_at: ts,
+          })),
+        ),
+      )
+      .execute();
+    await db
+      .insertInto('document_content')
+      .values(
+        ids.map((id) => ({
+          document_id: id,
+          content: '第一页\f第二页\f第三页',
+          pages: 3,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute();
     await db.updateTable('document').set({ description: '一段简介' }).where('id', 'in', ids).execute();
   });
 });
 
 describe('GetDocument', () => {
-  it('answers a visitor with two queries: the document with its file\'s others, names and text, beside its categories', async () => {
+  it("answers a visitor with two queries: the document with its file's others, names and text, beside its categories", async () => {
     const { body, queries } = await counted('/api/v1/document', { id: ids[0]! });
     expect(body).toMatchObject({
-      id: ids[0], title: '计数文档0', username: author.username, content: '第一页\f第二页\f第三页',
-      category_id: [top, leaf], category: [{ id: top, title: '计数文学' }, { id: leaf, title: '计数小说', parent_id: top }],
+      id: ids[0],
+      title: '计数文档0',
+      username: author.username,
+      content: '第一页\f第二页\f第三页',
+      category_id: [top, leaf],
+      category: [
+        { id: top, title: '计数文学' },
+        { id: leaf, title: '计数小说', parent_id: top },
+      ],
     });
     expect(queries).toHaveLength(2);
   });
 
-  it('answers a member with four more: their session (two), the RPC\'s permission and whether they administer the site', async () => {
+  it("answers a member with four more: their session (two), the RPC's permission and whether they administer the site", async () => {
     const { body, queries } = await counted('/api/v1/document', { id: ids[1]! }, reader.token);
     expect(body).toMatchObject({ id: ids[1], content: '第一页\f第二页\f第三页' });
     expect(queries).toHaveLength(6);
   });
 
-  it('counts a view (with_author) with two writes beside the author\'s profile, and the view counts', async () => {
+  it("counts a view (with_author) with two writes beside the author's profile, and the view counts", async () => {
     const before = (await counted('/api/v1/document', { id: ids[3]! })).body.view_count ?? 0;
     const { body, queries } = await counted('/api/v1/document', { id: ids[3]!, with_author: true });
     expect(body).toMatchObject({ user: { id: author.user.id, username: author.username } });
@@ -88,7 +121,12 @@ describe('ListDocument', () => {
     expect(large.body.total).toBe(12);
     expect(large.body.document).toHaveLength(10);
     expect(large.body.document[0]).toMatchObject({
-      id: ids[11], username: author.username, category: [{ id: top, title: '计数文学' }, { id: leaf, title: '计数小说', parent_id: top }],
+      id: ids[11],
+      username: author.username,
+      category: [
+        { id: top, title: '计数文学' },
+        { id: leaf, title: '计数小说', parent_id: top },
+      ],
     });
     expect(small.queries).toHaveLength(large.queries.length);
     expect(large.queries).toHaveLength(3);

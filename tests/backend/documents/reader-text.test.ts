@@ -22,7 +22,9 @@ let stranger: Member;
 let doc: CreatedDocument;
 
 async function get(path: string, token?: string, headers: Record<string, string> = {}, base = backend.url) {
-  const res = await request(`${base}${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await request(`${base}${path}`, {
+    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
@@ -33,7 +35,13 @@ function charBoxes(positions: PagePositions) {
   return positions.l.flatMap(([x0, y0, x1, y1, text, steps]) => {
     let at = x0;
     const starts = steps.map((step) => (at += step));
-    return [...text].map((c, i) => ({ c, x0: starts[i]! / 10, x1: (starts[i + 1] ?? x1) / 10, y0: y0 / 10, y1: y1 / 10 }));
+    return [...text].map((c, i) => ({
+      c,
+      x0: starts[i]! / 10,
+      x1: (starts[i + 1] ?? x1) / 10,
+      y0: y0 / 10,
+      y1: y1 / 10,
+    }));
   });
 }
 
@@ -41,12 +49,22 @@ beforeAll(async () => {
   author = await uploader(backend.url, backend.adminToken);
   stranger = await registerMember(backend.url);
   await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
-  doc = await createDocument(backend.url, author.token, linesPdf([['Lighthouse notes', 'Second line here'], ['Chapter 2', 'The LIGHTHOUSE keeper, the lighthouse cat'], [`The secret word is ${SECRET}.`, 'Lighthouse at the end']]), 'positions.pdf', { price: 3 });
+  doc = await createDocument(
+    backend.url,
+    author.token,
+    linesPdf([
+      ['Lighthouse notes', 'Second line here'],
+      ['Chapter 2', 'The LIGHTHOUSE keeper, the lighthouse cat'],
+      [`The secret word is ${SECRET}.`, 'Lighthouse at the end'],
+    ]),
+    'positions.pdf',
+    { price: 3 },
+  );
   await waitForStatus(backend.url, author.token, doc.id, [2]);
 });
 
-describe('the positions of a page\'s characters', () => {
-  it('are kept for every page and served as gzip JSON with the page\'s caching', async () => {
+describe("the positions of a page's characters", () => {
+  it("are kept for every page and served as gzip JSON with the page's caching", async () => {
     const res = await get(positionsPath(1), undefined, { 'accept-encoding': 'gzip' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -61,7 +79,8 @@ describe('the positions of a page\'s characters', () => {
     expect(boxes[0]!.x0).toBeCloseTo(72, 0);
     expect(boxes[0]!.y0).toBeLessThan(82);
     expect(boxes[0]!.y1).toBeGreaterThan(82);
-    for (const [a, b] of boxes.slice(0, 16).map((box, i, all) => [box, all[i + 1]] as const)) if (b) expect(b.x0).toBeCloseTo(a.x1, 1);
+    for (const [a, b] of boxes.slice(0, 16).map((box, i, all) => [box, all[i + 1]] as const))
+      if (b) expect(b.x0).toBeCloseTo(a.x1, 1);
     expect(boxes[15]!.x1).toBeGreaterThan(boxes[15]!.x0);
   });
 
@@ -86,10 +105,12 @@ describe('the positions of a page\'s characters', () => {
   });
 });
 
-const hashFolder = (dataDir: string, hash: string) => path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
+const hashFolder = (dataDir: string, hash: string) =>
+  path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
 
 describe('find in the document', () => {
-  const find = (wd: string, token?: string, id = doc.id) => api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id, wd } });
+  const find = (wd: string, token?: string, id = doc.id) =>
+    api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id, wd } });
 
   it('lists the lines holding the words by page, case folded, with where they are in the line', async () => {
     const res = await find('  lighthouse ');
@@ -114,7 +135,11 @@ describe('find in the document', () => {
     }
     expect((await find('lighthouse at', stranger.token)).body).toEqual({ readable: 2 });
     const owner = await find(SECRET, author.token);
-    expect(owner.body).toEqual({ hit: [{ page: 3, text: `The secret word is ${SECRET}.`, start: 19, length: SECRET.length }], total: 1, readable: 3 });
+    expect(owner.body).toEqual({
+      hit: [{ page: 3, text: `The secret word is ${SECRET}.`, start: 19, length: SECRET.length }],
+      total: 1,
+      readable: 3,
+    });
   });
 
   it('answers 404 for an unknown document, and nothing for empty words', async () => {
@@ -124,8 +149,10 @@ describe('find in the document', () => {
 });
 
 describe('where a member last read', () => {
-  const reading = (token: string | undefined, id = doc.id) => api(backend.url, 'GET', '/api/v1/document/reading', { token, query: { document_id: id } });
-  const keep = (token: string | undefined, page: number, id = doc.id) => api(backend.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: id, page } });
+  const reading = (token: string | undefined, id = doc.id) =>
+    api(backend.url, 'GET', '/api/v1/document/reading', { token, query: { document_id: id } });
+  const keep = (token: string | undefined, page: number, id = doc.id) =>
+    api(backend.url, 'PUT', '/api/v1/document/reading', { token, body: { document_id: id, page } });
 
   it('is kept per member and document, the page within the document', async () => {
     const reader = await registerMember(backend.url);
@@ -155,7 +182,12 @@ describe('documents converted before the positions were kept', () => {
     try {
       const admin = await login(first.url, 'admin', first.adminPassword);
       const member = await uploader(first.url, admin);
-      const pdf = await createDocument(first.url, member.token, linesPdf([['Old conversion'], ['Page two words']]), 'old.pdf');
+      const pdf = await createDocument(
+        first.url,
+        member.token,
+        linesPdf([['Old conversion'], ['Page two words']]),
+        'old.pdf',
+      );
       const txt = await createDocument(first.url, member.token, Buffer.from('旧的文本文档\n第二行文字\n'), 'old.txt');
       for (const d of [pdf, txt]) await waitForStatus(first.url, member.token, d.id, [2]);
       await first.close({ keepData: true });
@@ -164,7 +196,10 @@ describe('documents converted before the positions were kept', () => {
       for (const d of [pdf, txt]) {
         const folder = hashFolder(dataDir, d.hash);
         for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
-        const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+        const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<
+          string,
+          unknown
+        >;
         delete manifest.positions;
         fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
       }
@@ -172,16 +207,26 @@ describe('documents converted before the positions were kept', () => {
 
       second = await startBackend({ dataDir });
       expect((await get(`/view/page/${pdf.hash}/2.json`, undefined, {}, second.url)).status).toBe(404);
-      const filled = (hash: string) => (JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as { positions?: number }).positions === 1;
+      const filled = (hash: string) =>
+        (
+          JSON.parse(fs.readFileSync(path.join(hashFolder(dataDir, hash), 'manifest.json'), 'utf8')) as {
+            positions?: number;
+          }
+        ).positions === 1;
       for (let waited = 0; !(filled(pdf.hash) && filled(txt.hash)); waited += 100) {
         if (waited > 60_000) throw new Error('the positions were not filled in');
         await sleep(100);
       }
       const pdfPage = await get(`/view/page/${pdf.hash}/2.json`, undefined, {}, second.url);
       expect(pdfPage.status).toBe(200);
-      expect((JSON.parse(pdfPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual(['Page two words']);
+      expect((JSON.parse(pdfPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual([
+        'Page two words',
+      ]);
       const txtPage = await get(`/view/page/${txt.hash}/1.json`, undefined, {}, second.url);
-      expect((JSON.parse(txtPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual(['旧的文本文档', '第二行文字']);
+      expect((JSON.parse(txtPage.body.toString('utf8')) as PagePositions).l.map((line) => line[4])).toEqual([
+        '旧的文本文档',
+        '第二行文字',
+      ]);
       expect(fs.existsSync(path.join(dataDir, 'documents', 'positions-backfill.json'))).toBe(true);
     } finally {
       await second?.close();

@@ -26,8 +26,14 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
     const child = spawn(TSX, ['backend/server.ts'], {
       detached: true,
       env: {
-        PATH: process.env.PATH ?? '', DATA_DIR: dataDir, BACKEND_PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', JOB_LEASE_MS: String(LEASE_MS),
-        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        BACKEND_PORT: '0',
+        ADMIN_PASSWORD: PASSWORD,
+        LOG_LEVEL: 'warn',
+        JOB_LEASE_MS: String(LEASE_MS),
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false',
       },
     });
     children.push(child);
@@ -37,7 +43,9 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
       const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
       if (match) resolve({ url: match[1]!, child });
     });
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     child.on('exit', (code) => reject(new Error(`backend exited with ${code}: ${output}`)));
   });
 }
@@ -72,8 +80,14 @@ describe('killing the process during a conversion', () => {
     killGroup(first.child, 'SIGKILL');
     await exited;
     // JOB_LEASE_MS reached the queue: the dead process's claim ends at most that long after its last renewal.
-    const lease = await withDatabase(dataDir, (db) => db.selectFrom('job').select('lease_expires_at')
-      .where('kind', '=', 'document.convert').where('state', '=', 'running').executeTakeFirstOrThrow());
+    const lease = await withDatabase(dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select('lease_expires_at')
+        .where('kind', '=', 'document.convert')
+        .where('state', '=', 'running')
+        .executeTakeFirstOrThrow(),
+    );
     expect(Date.parse(lease.lease_expires_at!) - Date.now()).toBeLessThanOrEqual(LEASE_MS);
 
     const second = await startServer();
@@ -82,7 +96,9 @@ describe('killing the process during a conversion', () => {
     // The dead process's lease has to run out before the job is claimed again.
     const done = await waitForStatus(second.url, member.token, doc.id, [2, 3], 90_000);
     expect(done).toMatchObject({ status: 2, pages: 2000 });
-    const last = await fetch(`${second.url}/view/page/${doc.hash}/2000.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+    const last = await fetch(`${second.url}/view/page/${doc.hash}/2000.svg`, {
+      headers: { authorization: `Bearer ${member.token}` },
+    });
     expect(last.status).toBe(200);
     killGroup(second.child, 'SIGTERM');
   }, 150_000);
@@ -95,14 +111,23 @@ describe('killing the process while a scan’s pages are brought to reading reso
     const first = await startServer();
     const adminToken = await login(first.url, 'admin', PASSWORD);
     const member = await uploader(first.url, adminToken);
-    const doc = await createDocument(first.url, member.token, jpegPdf(Array.from({ length: pages }, () => ({ jpeg: jpeg! }))), '扫描中被中断.pdf');
+    const doc = await createDocument(
+      first.url,
+      member.token,
+      jpegPdf(Array.from({ length: pages }, () => ({ jpeg: jpeg! }))),
+      '扫描中被中断.pdf',
+    );
     await waitForStatus(first.url, member.token, doc.id, [2], 120_000);
     // The page images job has started on its first 16 pages; the manifest names the JPEGs.
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     killGroup(first.child, 'SIGKILL');
     await exited;
     const folder = path.join(dataDir, 'documents', ...doc.hash.slice(0, 5).split(''), doc.hash);
-    const manifest = () => JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { pageFiles: string[]; pendingImages?: object };
+    const manifest = () =>
+      JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as {
+        pageFiles: string[];
+        pendingImages?: object;
+      };
     expect(manifest().pageFiles.at(-1)).toBe(`${pages}.jpg`);
 
     const second = await startServer();
@@ -114,8 +139,12 @@ describe('killing the process while a scan’s pages are brought to reading reso
     }
     expect(manifest().pageFiles).toEqual(Array.from({ length: pages }, (_, i) => `${i + 1}.webp`));
     // The JPEGs a batch replaced are deleted just after the manifest that no longer names them.
-    await expect.poll(() => fs.readdirSync(folder).filter((name) => name.endsWith('.jpg')), { timeout: 10_000 }).toEqual([]);
-    const last = await fetch(`${second.url}/view/page/${doc.hash}/${pages}.svg`, { headers: { authorization: `Bearer ${member.token}` } });
+    await expect
+      .poll(() => fs.readdirSync(folder).filter((name) => name.endsWith('.jpg')), { timeout: 10_000 })
+      .toEqual([]);
+    const last = await fetch(`${second.url}/view/page/${doc.hash}/${pages}.svg`, {
+      headers: { authorization: `Bearer ${member.token}` },
+    });
     expect(last.headers.get('content-type')).toBe('image/webp');
     killGroup(second.child, 'SIGTERM');
   }, 150_000);
@@ -129,12 +158,28 @@ describe('at every start', () => {
     const upload = await uploadDocument(first.url, member.token, Buffer.from('迁移来的文档\n'), '迁移.txt');
     await first.close({ keepData: true });
     const id = await withDatabase(first.dataDir, async (db) => {
-      const { hash, size } = await db.selectFrom('attachment').select(['hash', 'size']).where('id', '=', upload.body.data.id).executeTakeFirstOrThrow();
+      const { hash, size } = await db
+        .selectFrom('attachment')
+        .select(['hash', 'size'])
+        .where('id', '=', upload.body.data.id)
+        .executeTakeFirstOrThrow();
       const ts = new Date().toISOString();
-      const row = await db.insertInto('document').values({
-        title: '迁移来的文档', user_id: member.user.id, uuid: 'abcdef0123456789', size, ext: '.txt', status: 0, hash, attachment_id: upload.body.data.id,
-        created_at: ts, updated_at: ts,
-      }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('document')
+        .values({
+          title: '迁移来的文档',
+          user_id: member.user.id,
+          uuid: 'abcdef0123456789',
+          size,
+          ext: '.txt',
+          status: 0,
+          hash,
+          attachment_id: upload.body.data.id,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     });
     const second = await startBackend({ dataDir: first.dataDir });
@@ -154,11 +199,17 @@ describe('at every start', () => {
     await first.close({ keepData: true });
     await withDatabase(first.dataDir, async (db) => {
       await db.updateTable('document').set({ status: 1 }).where('id', '=', doc.id).execute();
-      await db.updateTable('job').set({ state: 'failed', last_error: '任务执行中断' }).where('dedupe_key', '=', `document.convert:${doc.hash}`).execute();
+      await db
+        .updateTable('job')
+        .set({ state: 'failed', last_error: '任务执行中断' })
+        .where('dedupe_key', '=', `document.convert:${doc.hash}`)
+        .execute();
     });
     const second = await startBackend({ dataDir: first.dataDir });
     try {
-      expect(await waitForStatus(second.url, member.token, doc.id, [3])).toMatchObject({ convert_error: '文档转换进程多次意外中断，已停止转换' });
+      expect(await waitForStatus(second.url, member.token, doc.id, [3])).toMatchObject({
+        convert_error: '文档转换进程多次意外中断，已停止转换',
+      });
     } finally {
       await second.close();
     }
@@ -171,7 +222,10 @@ describe('at every start', () => {
     const doc = await createDocument(first.url, member.token, Buffer.from('一只犰狳在图书馆里看书\n'), '犰狳.txt');
     await waitForStatus(first.url, member.token, doc.id, [2]);
     await first.close({ keepData: true });
-    const search = () => withSearchIndex(first.dataDir, 'document', async (index) => (await index.search({ text: '犰狳' })).hits.map((h) => h.id));
+    const search = () =>
+      withSearchIndex(first.dataDir, 'document', async (index) =>
+        (await index.search({ text: '犰狳' })).hits.map((h) => h.id),
+      );
     await withSearchIndex(first.dataDir, 'document', (index) => index.clear());
     expect(await search()).toEqual([]);
     const second = await startBackend({ dataDir: first.dataDir });

@@ -18,14 +18,24 @@ const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-dat
 const md5 = (data: Buffer) => crypto.createHash('md5').update(data).digest('hex');
 const storedPath = (hash: string, ext: string) => `documents/${hash.slice(0, 5).split('').join('/')}/${hash}${ext}`;
 
-interface RawAnswer { head: string; body: string; closed: boolean; bytesSent: number }
+interface RawAnswer {
+  head: string;
+  body: string;
+  closed: boolean;
+  bytesSent: number;
+}
 
 /**
  * A request over a bare socket: headers, then `body` (a string, or a generator the socket
  * drains until the server answers). Reads the whole answer; `closed` tells whether the
  * server closed the connection afterwards.
  */
-function rawRequest(headers: string, body: string | (() => Generator<Buffer>), timeoutMs = 10_000, base = backend.url): Promise<RawAnswer> {
+function rawRequest(
+  headers: string,
+  body: string | (() => Generator<Buffer>),
+  timeoutMs = 10_000,
+  base = backend.url,
+): Promise<RawAnswer> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1');
@@ -91,11 +101,33 @@ describe('POST /api/v1/upload/document', () => {
     const hash = md5(pdf);
     const file = path.join(backend.dataDir, storedPath(hash, '.pdf'));
     expect(md5(fs.readFileSync(file))).toBe(hash);
-    const rows = await withDatabase(backend.dataDir, (db) => db.selectFrom('attachment').select(['hash', 'type', 'type_id', 'path', 'name', 'ext', 'size'])
-      .where('id', 'in', [first.body.data.id, again.body.data.id]).orderBy('id').execute());
+    const rows = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('attachment')
+        .select(['hash', 'type', 'type_id', 'path', 'name', 'ext', 'size'])
+        .where('id', 'in', [first.body.data.id, again.body.data.id])
+        .orderBy('id')
+        .execute(),
+    );
     expect(rows).toEqual([
-      { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '城市图书馆.PDF', ext: '.pdf', size: pdf.length },
-      { hash, type: 2, type_id: 0, path: `/${storedPath(hash, '.pdf')}`, name: '副本.pdf', ext: '.pdf', size: pdf.length },
+      {
+        hash,
+        type: 2,
+        type_id: 0,
+        path: `/${storedPath(hash, '.pdf')}`,
+        name: '城市图书馆.PDF',
+        ext: '.pdf',
+        size: pdf.length,
+      },
+      {
+        hash,
+        type: 2,
+        type_id: 0,
+        path: `/${storedPath(hash, '.pdf')}`,
+        name: '副本.pdf',
+        ext: '.pdf',
+        size: pdf.length,
+      },
     ]);
   });
 
@@ -110,13 +142,20 @@ describe('POST /api/v1/upload/document', () => {
 
   it('refuses a member whose uploads are punished, and says so in caniuploaddocument', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual({});
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).body).toEqual(
+      {},
+    );
     const reader = await nonUploader(backend.url, backend.adminToken);
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: reader.token })).body)
-      .toMatchObject({ code: 7, message: '您没有上传文档的权限' });
-    const punished = await backend.admin('POST', '/api/v1/punishment', { body: { user_id: [member.user.id], type: [3], enable: true } });
+    expect(
+      (await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: reader.token })).body,
+    ).toMatchObject({ code: 7, message: '您没有上传文档的权限' });
+    const punished = await backend.admin('POST', '/api/v1/punishment', {
+      body: { user_id: [member.user.id], type: [3], enable: true },
+    });
     expect(punished.status).toBe(200);
-    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(403);
+    expect((await api(backend.url, 'GET', '/api/v1/user/caniuploaddocument', { token: member.token })).status).toBe(
+      403,
+    );
     expect((await uploadDocument(backend.url, member.token, pdf, 'a.pdf')).status).toBe(403);
   });
 
@@ -138,11 +177,18 @@ describe('POST /api/v1/upload/document', () => {
 
   it('refuses an empty file and a banned one', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    expect((await uploadDocument(backend.url, member.token, Buffer.alloc(0), 'empty.pdf')).body).toMatchObject({ code: 400, message: '上传的文件是空的' });
+    expect((await uploadDocument(backend.url, member.token, Buffer.alloc(0), 'empty.pdf')).body).toMatchObject({
+      code: 400,
+      message: '上传的文件是空的',
+    });
     const banned = Buffer.from('%PDF-1.4 banned content');
     const first = await uploadDocument(backend.url, member.token, banned, 'x.pdf');
-    await withDatabase(backend.dataDir, (db) => db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute());
-    expect((await uploadDocument(backend.url, member.token, banned, 'y.pdf')).body.message).toBe('文件已被标记为非法文件，禁止上传');
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute(),
+    );
+    expect((await uploadDocument(backend.url, member.token, banned, 'y.pdf')).body.message).toBe(
+      '文件已被标记为非法文件，禁止上传',
+    );
   });
 });
 
@@ -152,10 +198,17 @@ describe('upload sizes (issue 18 §2.6)', () => {
     await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
       // 200 MB announced, a few bytes sent: the answer comes without waiting for the rest.
-      const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 200 * 1024 * 1024), part('x', 'big.pdf'));
+      const answer = await rawRequest(
+        uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 200 * 1024 * 1024),
+        part('x', 'big.pdf'),
+      );
       expect(answer.head).toMatch(/^HTTP\/1\.1 400/);
       expect(answer.head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(answer.body)).toEqual({ code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 400,
+        message: '文件大小超出限制（最大 1 MB）',
+        error: '文件大小超出限制（最大 1 MB）',
+      });
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
     }
@@ -165,7 +218,8 @@ describe('upload sizes (issue 18 §2.6)', () => {
   /** A chunked body that never ends by itself (up to 64 MB): only an answer from the server stops it. */
   function* endless(): Generator<Buffer> {
     const block = Buffer.alloc(64 * 1024, 0x41);
-    const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+    const chunk = (data: Buffer) =>
+      Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
     yield chunk(Buffer.from(part('x', 'big.pdf')));
     for (let sent = 0; sent < limit; sent += block.length) yield chunk(block);
   }
@@ -174,7 +228,11 @@ describe('upload sizes (issue 18 §2.6)', () => {
     const member = await uploader(backend.url, backend.adminToken);
     await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
-      const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 'chunked'), endless, 20_000);
+      const answer = await rawRequest(
+        uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 'chunked'),
+        endless,
+        20_000,
+      );
       expect(answer.head).toMatch(/^HTTP\/1\.1 400/);
       expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
       expect(answer.bytesSent).toBeLessThan(limit);
@@ -190,7 +248,12 @@ describe('upload sizes (issue 18 §2.6)', () => {
     await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
     try {
       for (const length of [200 * 1024 * 1024, 'chunked'] as const) {
-        const answer = await rawRequest(uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', length), endless, 20_000, gateway.url);
+        const answer = await rawRequest(
+          uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', length),
+          endless,
+          20_000,
+          gateway.url,
+        );
         expect(answer.head, String(length)).toMatch(/^HTTP\/1\.1 400/);
         expect(JSON.parse(answer.body).message).toBe('文件大小超出限制（最大 1 MB）');
         expect(answer.bytesSent).toBeLessThan(limit);
@@ -205,16 +268,30 @@ describe('upload sizes (issue 18 §2.6)', () => {
 describe('malformed multipart bodies (issue 18 §2.4)', () => {
   const cases = (name: string): [string, string, string][] => [
     ['no boundary', 'multipart/form-data', `${part('x', name)}%PDF-1.4\r\n--x--\r\n`],
-    ['a 300-character boundary', `multipart/form-data; boundary=${'b'.repeat(300)}`, `${part('b'.repeat(300), name)}%PDF-1.4\r\n--${'b'.repeat(300)}--\r\n`],
+    [
+      'a 300-character boundary',
+      `multipart/form-data; boundary=${'b'.repeat(300)}`,
+      `${part('b'.repeat(300), name)}%PDF-1.4\r\n--${'b'.repeat(300)}--\r\n`,
+    ],
     ['a body cut short', 'multipart/form-data; boundary=x', `${part('x', name)}%PDF-1.4 the rest never comes`],
-    ['part headers cut short', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filena'],
+    [
+      'part headers cut short',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="file"; filena',
+    ],
   ];
 
-  it.each([['document', 'a.pdf'], ['avatar', 'a.png']])('/api/v1/upload/%s answers each with a 400, never a 500', async (kind, name) => {
+  it.each([
+    ['document', 'a.pdf'],
+    ['avatar', 'a.png'],
+  ])('/api/v1/upload/%s answers each with a 400, never a 500', async (kind, name) => {
     const member = await uploader(backend.url, backend.adminToken);
     const token = kind === 'avatar' ? (await registerMember(backend.url)).token : member.token;
     for (const [what, contentType, body] of cases(name)) {
-      const answer = await rawRequest(uploadHeaders(`/api/v1/upload/${kind}`, token, contentType, Buffer.byteLength(body)), body);
+      const answer = await rawRequest(
+        uploadHeaders(`/api/v1/upload/${kind}`, token, contentType, Buffer.byteLength(body)),
+        body,
+      );
       expect(answer.head, what).toMatch(/^HTTP\/1\.1 400/);
       expect(JSON.parse(answer.body), what).toEqual({ code: 400, message: MALFORMED, error: MALFORMED });
     }

@@ -6,7 +6,10 @@ import type { ApiCall } from '../../../shared/api-call';
 import { api, unwrap } from './client';
 
 export interface CallOptions<T> {
-  /** What a 404 stands for, instead of an error (a service the backend does not have); else the call's own `whenMissing`. */
+  /**
+   * What a 404 stands for, instead of an error (a service the backend does not have); else the call's own
+   * `whenMissing`.
+   */
   whenMissing?: T;
 }
 

@@ -122,7 +122,12 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     return settle<T>(response.status, response.statusText, data, options.skipUnauthorizedRedirect);
   }
 
-  function settle<T>(status: number, statusText: string, data: unknown, skipUnauthorizedRedirect?: boolean): ApiResult<T> {
+  function settle<T>(
+    status: number,
+    statusText: string,
+    data: unknown,
+    skipUnauthorizedRedirect?: boolean,
+  ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
     if (status === 401 && !skipUnauthorizedRedirect) config.onUnauthorized?.();
     return { ok: false, ...normalizeFailure({ status, statusText, data }) };

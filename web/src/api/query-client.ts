@@ -38,6 +38,7 @@ export function resourceWrites<Entity, Created = Empty>(path: string, stale: rea
   return {
     create: (entity: Entity, context: WriteContext) => invalidateAfter(api.post<Created>(path, entity), context, stale),
     update: (entity: Entity, context: WriteContext) => invalidateAfter(api.put<Empty>(path, entity), context, stale),
-    remove: (ids: readonly number[], context: WriteContext) => invalidateAfter(api.delete<Empty>(path, { id: ids }), context, stale),
+    remove: (ids: readonly number[], context: WriteContext) =>
+      invalidateAfter(api.delete<Empty>(path, { id: ids }), context, stale),
   };
 }

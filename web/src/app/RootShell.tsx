@@ -51,7 +51,10 @@ export function RootErrorBoundary() {
   const settings = useQuery(settingsQuery()).data;
   const status = errorStatus(error);
   const closed = isSiteClosedError(error);
-  useDocumentTitle(settings ?? {}, `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`);
+  useDocumentTitle(
+    settings ?? {},
+    `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`,
+  );
   if (closed) {
     return (
       <>

@@ -46,14 +46,18 @@ export function applyPageHead(head: PageHead, settings: Settings): void {
   for (const element of document.head.querySelectorAll(OWNED)) element.remove();
   const owned: HTMLElement[] = [];
   if (head.robots) owned.push(Object.assign(document.createElement('meta'), { name: 'robots', content: head.robots }));
-  if (head.canonical) owned.push(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
+  if (head.canonical)
+    owned.push(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
   for (const [property, content] of head.openGraph) {
     const meta = document.createElement('meta');
     meta.setAttribute('property', property);
     meta.setAttribute('content', content);
     owned.push(meta);
   }
-  for (const data of head.jsonLd) owned.push(Object.assign(document.createElement('script'), { type: 'application/ld+json', text: JSON.stringify(data) }));
+  for (const data of head.jsonLd)
+    owned.push(
+      Object.assign(document.createElement('script'), { type: 'application/ld+json', text: JSON.stringify(data) }),
+    );
   document.head.append(...owned);
 }
 
@@ -71,19 +75,26 @@ export function useDocumentTitle(settings: Settings, title: string): void {
  * them its options, and the screens own those).
  */
 function usePageAnswers(
-  match: RouteMatch | undefined, query: Readonly<Record<string, string>>, categories: readonly Category[],
+  match: RouteMatch | undefined,
+  query: Readonly<Record<string, string>>,
+  categories: readonly Category[],
 ): { answers: CallAnswer[]; missing: boolean } {
   const queryClient = useQueryClient();
   const calls = useMemo(() => (match ? routeDataCalls(match, query, categories) : []), [match, query, categories]);
   // Told after the render that changed the cache, as react-query tells its own observers: a
   // screen's query may change the cache while it renders, and this component must not update then.
-  const subscribe = useCallback((onChange: () => void) => queryClient.getQueryCache().subscribe(notifyManager.batchCalls(onChange)), [queryClient]);
+  const subscribe = useCallback(
+    (onChange: () => void) => queryClient.getQueryCache().subscribe(notifyManager.batchCalls(onChange)),
+    [queryClient],
+  );
   // When each call's data or error last changed: the answers are read again only then.
   const snapshot = () =>
-    calls.map((call) => {
-      const state = queryClient.getQueryState(call.key);
-      return `${state?.dataUpdatedAt ?? 0}.${state?.errorUpdatedAt ?? 0}`;
-    }).join();
+    calls
+      .map((call) => {
+        const state = queryClient.getQueryState(call.key);
+        return `${state?.dataUpdatedAt ?? 0}.${state?.errorUpdatedAt ?? 0}`;
+      })
+      .join();
   const version = useSyncExternalStore(subscribe, snapshot, snapshot);
   return useMemo(() => {
     const answers: CallAnswer[] = [];
@@ -114,7 +125,16 @@ export function PageHeadManager() {
   }, [search]);
   const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
   const { answers, missing } = usePageAnswers(match, query, categories);
-  const head = pageHead({ path: pathname, query, match, settings, categories, origin: globalThis.location?.origin ?? '', answers, missing });
+  const head = pageHead({
+    path: pathname,
+    query,
+    match,
+    settings,
+    categories,
+    origin: globalThis.location?.origin ?? '',
+    answers,
+    missing,
+  });
   const signature = JSON.stringify(head);
   useEffect(() => applyPageHead(JSON.parse(signature) as PageHead, settings), [signature, settings]);
   return null;

@@ -108,7 +108,14 @@ export function AdminLayout() {
         <Layout.Header className="app-admin-layout__header">
           {/* A header inside Semi's <section> is no banner landmark: the bar is a navigation one. */}
           <nav className="app-admin-layout__bar" aria-label="后台顶栏">
-            <button ref={menuButton} type="button" className="app-admin-layout__menu-button" aria-label="菜单" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+            <button
+              ref={menuButton}
+              type="button"
+              className="app-admin-layout__menu-button"
+              aria-label="菜单"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen(!menuOpen)}
+            >
               <IconMenu /> 菜单
             </button>
             <Link to="/" className="app-admin-layout__home">

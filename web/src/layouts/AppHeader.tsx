@@ -35,18 +35,23 @@ function NavigationLink({ item, className }: { item: NavigationNode; className?:
 function NavigationItem({ item }: { item: NavigationNode }) {
   if (item.children.length === 0) return <NavigationLink item={item} className="app-header__nav-link" />;
   const entries = [item, ...item.children]
-    .filter((entry) => entry === item ? !!item.href : true)
+    .filter((entry) => (entry === item ? !!item.href : true))
     .map((entry) => {
       const href = entry.href || '/';
       const internal = isInternal(href) && entry.target !== '_blank';
-      return { key: String(entry.id), label: entry.title, ...(internal ? { to: href } : { href, target: entry.target || undefined }) };
+      return {
+        key: String(entry.id),
+        label: entry.title,
+        ...(internal ? { to: href } : { href, target: entry.target || undefined }),
+      };
     });
   return (
     <MenuButton
       className="app-header__nav-menu"
       label={
         <>
-          <span style={item.color ? { color: item.color } : undefined}>{item.title}</span> <IconChevronDown size="small" />
+          <span style={item.color ? { color: item.color } : undefined}>{item.title}</span>{' '}
+          <IconChevronDown size="small" />
         </>
       }
       entries={entries}

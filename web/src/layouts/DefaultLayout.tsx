@@ -7,7 +7,10 @@ import { AppHeader } from './AppHeader';
 import { SiderActions } from './SiderActions';
 import './layouts.css';
 
-/** The public layout of docs/product.md §2: app-header, the screen, app-footer and sider-actions, and the global ad slots. */
+/**
+ * The public layout of docs/product.md §2: app-header, the screen, app-footer and sider-actions, and the global ad
+ * slots.
+ */
 export function DefaultLayout() {
   return (
     <div className="app-default-layout">

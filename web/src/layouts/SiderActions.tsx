@@ -3,7 +3,9 @@ import { lazy } from '../ui/lazy';
 import { useSettings } from '../features/settings/use-settings';
 import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
 
-const FeedbackDialog = lazy(async () => ({ default: (await import('../features/feedback/FeedbackDialog')).FeedbackDialog }));
+const FeedbackDialog = lazy(async () => ({
+  default: (await import('../features/feedback/FeedbackDialog')).FeedbackDialog,
+}));
 
 /** The floating bar on the right: WeChat QR code, contact, feedback (a dialog with the form), back to top. */
 export function SiderActions() {
@@ -13,7 +15,11 @@ export function SiderActions() {
   return (
     <aside className="app-sider-actions" aria-label="快捷操作">
       {display.wechat_qrcode && (
-        <div className="app-sider-actions__item app-sider-actions__wechat" tabIndex={0} aria-label={display.wechat_tip || '微信公众号'}>
+        <div
+          className="app-sider-actions__item app-sider-actions__wechat"
+          tabIndex={0}
+          aria-label={display.wechat_tip || '微信公众号'}
+        >
           <span aria-hidden="true">微信</span>
           <div className="app-sider-actions__panel" role="tooltip">
             <img src={display.wechat_qrcode} alt="微信二维码" width={140} height={140} />
@@ -22,7 +28,13 @@ export function SiderActions() {
         </div>
       )}
       {contact && (
-        <a className="app-sider-actions__item" href={contact} title={display.contact_tip || '联系我们'} target="_blank" rel="noopener noreferrer">
+        <a
+          className="app-sider-actions__item"
+          href={contact}
+          title={display.contact_tip || '联系我们'}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           <IconMail />
           <span className="app-visually-hidden">联系我们</span>
         </a>

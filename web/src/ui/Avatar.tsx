@@ -8,7 +8,17 @@ const SIZES = { small: 28, default: 40, large: 64 } as const;
  * The letter is drawn by CSS (`data-letter`), not text: a label holding the name then matches
  * what is shown (a button reading `Q qa39` named `用户菜单 qa39` would not).
  */
-export function Avatar({ src, name, size = 'small', decorative = false }: { src?: string; name: string; size?: keyof typeof SIZES; decorative?: boolean }) {
+export function Avatar({
+  src,
+  name,
+  size = 'small',
+  decorative = false,
+}: {
+  src?: string;
+  name: string;
+  size?: keyof typeof SIZES;
+  decorative?: boolean;
+}) {
   const px = SIZES[size];
   if (src) return <img className="app-avatar" src={src} alt={decorative ? '' : name} width={px} height={px} />;
   const named = decorative ? { 'aria-hidden': true } : { 'aria-label': name, role: 'img' };

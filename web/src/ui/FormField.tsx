@@ -39,7 +39,22 @@ export interface TextFieldProps {
 }
 
 export function TextField(props: TextFieldProps) {
-  const { id, label, value, onChange, error, type = 'text', placeholder, autoComplete, maxLength, disabled, prefix, suffix, addon, hint } = props;
+  const {
+    id,
+    label,
+    value,
+    onChange,
+    error,
+    type = 'text',
+    placeholder,
+    autoComplete,
+    maxLength,
+    disabled,
+    prefix,
+    suffix,
+    addon,
+    hint,
+  } = props;
   const messageId = `${id}-message`;
   return (
     <div className="app-field">
@@ -134,7 +149,14 @@ export interface CheckboxGroupFieldProps<T extends string | number> {
 }
 
 /** Several choices among few (an article's categories): a named group of checkboxes, one tap each. */
-export function CheckboxGroupField<T extends string | number>({ id, label, options, value, onChange, empty }: CheckboxGroupFieldProps<T>) {
+export function CheckboxGroupField<T extends string | number>({
+  id,
+  label,
+  options,
+  value,
+  onChange,
+  empty,
+}: CheckboxGroupFieldProps<T>) {
   const chosen = new Set(value);
   const toggle = (option: T, on: boolean) => onChange(on ? [...value, option] : value.filter((v) => v !== option));
   return (
@@ -146,7 +168,11 @@ export function CheckboxGroupField<T extends string | number>({ id, label, optio
         <div className="app-checkbox-group__options">
           {options.map((option) => (
             <label key={option.value} className="app-checkbox-group__option">
-              <input type="checkbox" checked={chosen.has(option.value)} onChange={(event) => toggle(option.value, event.target.checked)} />
+              <input
+                type="checkbox"
+                checked={chosen.has(option.value)}
+                onChange={(event) => toggle(option.value, event.target.checked)}
+              />
               <span>{option.label}</span>
             </label>
           ))}

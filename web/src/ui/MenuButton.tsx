@@ -93,7 +93,14 @@ export function MenuButton({ label, entries, ariaLabel, className, align = 'star
                   {entry.label}
                 </Link>
               ) : entry.href ? (
-                <a role="menuitem" href={entry.href} target={entry.target} rel="noopener noreferrer" className="app-menu__item" onClick={() => select(entry)}>
+                <a
+                  role="menuitem"
+                  href={entry.href}
+                  target={entry.target}
+                  rel="noopener noreferrer"
+                  className="app-menu__item"
+                  onClick={() => select(entry)}
+                >
                   {entry.label}
                 </a>
               ) : (

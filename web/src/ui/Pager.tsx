@@ -1,7 +1,17 @@
 import { Button } from './semi';
 
 /** Previous / next paging with the position, for short member lists. */
-export function Pager({ page, size, total, onChange }: { page: number; size: number; total: number; onChange: (page: number) => void }) {
+export function Pager({
+  page,
+  size,
+  total,
+  onChange,
+}: {
+  page: number;
+  size: number;
+  total: number;
+  onChange: (page: number) => void;
+}) {
   const pages = Math.max(1, Math.ceil(total / size));
   if (pages <= 1) return null;
   return (

@@ -7,7 +7,14 @@ import './screen-message.css';
  * site): an illustration, the heading, and what the screen adds below it. `className` names
  * the screen for its own sizes.
  */
-export function ScreenMessage({ illustration, title, titleId, className, children, ...attributes }: {
+export function ScreenMessage({
+  illustration,
+  title,
+  titleId,
+  className,
+  children,
+  ...attributes
+}: {
   illustration: IllustrationName;
   title: ReactNode;
   /** Labels the screen by its heading. */

@@ -8,7 +8,12 @@ export interface TabChoice<K extends string> {
   label: string;
 }
 
-export function TabSwitch<K extends string>({ label, tabs, active, onChange }: {
+export function TabSwitch<K extends string>({
+  label,
+  tabs,
+  active,
+  onChange,
+}: {
   /** What the tabs choose, for screen readers (e.g. 登录方式). */
   label: string;
   tabs: readonly TabChoice<K>[];

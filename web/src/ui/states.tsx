@@ -5,7 +5,17 @@ import { Illustration } from './illustrations';
 import './states.css';
 
 /** `page`: the state is the whole screen (what was asked for does not exist): its title is the page's h1. */
-export function EmptyState({ title = '暂无数据', description, children, page = false }: { title?: string; description?: ReactNode; children?: ReactNode; page?: boolean }) {
+export function EmptyState({
+  title = '暂无数据',
+  description,
+  children,
+  page = false,
+}: {
+  title?: string;
+  description?: ReactNode;
+  children?: ReactNode;
+  page?: boolean;
+}) {
   const Title = page ? 'h1' : 'p';
   return (
     <div className="app-state" role="status">

@@ -2,8 +2,17 @@ import { AlipayRequestError, AlipaySdk } from 'alipay-sdk';
 import { formatFen } from '../../../../shared/vip';
 import { beijingDateTime, fenOfYuanText, fromBeijingDateTime, readPrivateKey, readPublicKey } from './keys';
 import {
-  NotificationRefused, PaymentProviderError, clip, orElse,
-  type Device, type NotifyAnswer, type NotifyRequest, type NotifyingProvider, type PaymentStart, type PaymentSubject, type TradeState,
+  NotificationRefused,
+  PaymentProviderError,
+  clip,
+  orElse,
+  type Device,
+  type NotifyAnswer,
+  type NotifyRequest,
+  type NotifyingProvider,
+  type PaymentStart,
+  type PaymentSubject,
+  type TradeState,
   type VerifiedNotification,
 } from './provider';
 
@@ -50,11 +59,20 @@ export class AlipayProvider implements NotifyingProvider {
     if (!settings.appId || !settings.privateKey || !settings.alipayPublicKey) {
       throw new PaymentProviderError('misconfigured', '支付宝尚未配置 AppID、应用私钥和支付宝公钥');
     }
-    const privateKey = readPrivateKey(settings.privateKey, '支付宝应用私钥').export({ type: 'pkcs8', format: 'pem' }).toString();
-    const publicKey = readPublicKey(settings.alipayPublicKey, '支付宝公钥').key.export({ type: 'spki', format: 'pem' }).toString();
+    const privateKey = readPrivateKey(settings.privateKey, '支付宝应用私钥')
+      .export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const publicKey = readPublicKey(settings.alipayPublicKey, '支付宝公钥')
+      .key.export({ type: 'spki', format: 'pem' })
+      .toString();
     this.sdk = new AlipaySdk({
-      appId: settings.appId, privateKey, keyType: 'PKCS8', alipayPublicKey: publicKey,
-      gateway: settings.gateway, timeout: settings.timeoutMs, camelcase: false,
+      appId: settings.appId,
+      privateKey,
+      keyType: 'PKCS8',
+      alipayPublicKey: publicKey,
+      gateway: settings.gateway,
+      timeout: settings.timeoutMs,
+      camelcase: false,
     });
   }
 
@@ -69,7 +87,10 @@ export class AlipayProvider implements NotifyingProvider {
     };
     if (mobile) bizContent.quit_url = order.returnUrl;
     const url = this.sdk.pageExecute(mobile ? 'alipay.trade.wap.pay' : 'alipay.trade.page.pay', 'GET', {
-      bizContent, notifyUrl: this.settings.notifyUrl, returnUrl: order.returnUrl, timestamp: this.timestamp(),
+      bizContent,
+      notifyUrl: this.settings.notifyUrl,
+      returnUrl: order.returnUrl,
+      timestamp: this.timestamp(),
     });
     return { kind: 'redirect', url };
   }
@@ -78,22 +99,36 @@ export class AlipayProvider implements NotifyingProvider {
     const answer = await this.call('alipay.trade.query', orderNo);
     if (answer.code !== '10000') {
       if (answer.sub_code === TRADE_NOT_EXIST) return { paid: false, state: 'NOT_EXIST' };
-      throw new PaymentProviderError('rejected', `${text(answer.sub_code)} ${text(answer.sub_msg)}`.trim(), text(answer.sub_code) || text(answer.code));
+      throw new PaymentProviderError(
+        'rejected',
+        `${text(answer.sub_code)} ${text(answer.sub_msg)}`.trim(),
+        text(answer.sub_code) || text(answer.code),
+      );
     }
     const state = text(answer.trade_status);
     if (!PAID_STATES.has(state)) return { paid: false, state };
     const amount = fenOfYuanText(text(answer.total_amount));
-    if (text(answer.out_trade_no) !== orderNo || !Number.isFinite(amount)) throw new PaymentProviderError('bad-answer', 'trade query answer without order number or amount');
+    if (text(answer.out_trade_no) !== orderNo || !Number.isFinite(amount))
+      throw new PaymentProviderError('bad-answer', 'trade query answer without order number or amount');
     return {
       paid: true,
-      payment: { orderNo, tradeNo: text(answer.trade_no), amount, paidAt: fromBeijingDateTime(text(answer.send_pay_date)) },
+      payment: {
+        orderNo,
+        tradeNo: text(answer.trade_no),
+        amount,
+        paidAt: fromBeijingDateTime(text(answer.send_pay_date)),
+      },
     };
   }
 
   async close(orderNo: string): Promise<void> {
     const answer = await this.call('alipay.trade.close', orderNo);
     if (answer.code !== '10000' && answer.sub_code !== TRADE_NOT_EXIST) {
-      throw new PaymentProviderError('rejected', `${text(answer.sub_code)} ${text(answer.sub_msg)}`.trim(), text(answer.sub_code));
+      throw new PaymentProviderError(
+        'rejected',
+        `${text(answer.sub_code)} ${text(answer.sub_msg)}`.trim(),
+        text(answer.sub_code),
+      );
     }
   }
 
@@ -103,22 +138,31 @@ export class AlipayProvider implements NotifyingProvider {
     const orderNo = params.out_trade_no ?? '';
     if (!params.sign) throw new NotificationRefused('缺少签名', raw, orderNo);
     // V2: the values are already form-decoded; the SDK must not decode them again.
-    if (!orElse(() => this.sdk.checkNotifySignV2(params), false)) throw new NotificationRefused('签名无效', raw, orderNo);
-    if (params.app_id !== this.settings.appId) throw new NotificationRefused(`AppID 不匹配（${params.app_id ?? ''}）`, raw, orderNo);
+    if (!orElse(() => this.sdk.checkNotifySignV2(params), false))
+      throw new NotificationRefused('签名无效', raw, orderNo);
+    if (params.app_id !== this.settings.appId)
+      throw new NotificationRefused(`AppID 不匹配（${params.app_id ?? ''}）`, raw, orderNo);
     const state = params.trade_status ?? '';
     if (!PAID_STATES.has(state)) return { kind: 'ignored', orderNo, reason: `交易状态 ${state || '未知'}`, raw };
     const amount = fenOfYuanText(params.total_amount ?? '');
     if (!orderNo || !Number.isFinite(amount)) throw new NotificationRefused('缺少订单号或金额', raw, orderNo);
     return {
       kind: 'paid',
-      payment: { orderNo, tradeNo: params.trade_no ?? '', amount, paidAt: fromBeijingDateTime(params.gmt_payment ?? '') },
+      payment: {
+        orderNo,
+        tradeNo: params.trade_no ?? '',
+        amount,
+        paidAt: fromBeijingDateTime(params.gmt_payment ?? ''),
+      },
       raw,
     };
   }
 
   answer(accepted: boolean): NotifyAnswer {
     // Alipay stops retrying on exactly `success`; anything else is retried over about 25 h.
-    return accepted ? { status: 200, contentType: 'text/plain', body: 'success' } : { status: 400, contentType: 'text/plain', body: 'fail' };
+    return accepted
+      ? { status: 200, contentType: 'text/plain', body: 'success' }
+      : { status: 400, contentType: 'text/plain', body: 'fail' };
   }
 
   /** Alipay reads `timestamp` as Beijing time; the SDK would write the server's local time. */
@@ -128,8 +172,13 @@ export class AlipayProvider implements NotifyingProvider {
 
   private async call(method: string, orderNo: string): Promise<AlipayAnswer> {
     try {
-      const answer: unknown = await this.sdk.exec(method, { bizContent: { out_trade_no: orderNo }, timestamp: this.timestamp() }, { validateSign: true });
-      if (answer === null || typeof answer !== 'object') throw new PaymentProviderError('bad-answer', `${method}: no answer object`);
+      const answer: unknown = await this.sdk.exec(
+        method,
+        { bizContent: { out_trade_no: orderNo }, timestamp: this.timestamp() },
+        { validateSign: true },
+      );
+      if (answer === null || typeof answer !== 'object')
+        throw new PaymentProviderError('bad-answer', `${method}: no answer object`);
       return answer as AlipayAnswer;
     } catch (error) {
       throw failureOf(error);

@@ -25,9 +25,7 @@ export interface PaymentSubject {
 
 /** How the member pays: go to the provider's page, scan a code, or follow instructions. */
 export type PaymentStart =
-  | { kind: 'redirect'; url: string }
-  | { kind: 'qrcode'; codeUrl: string }
-  | { kind: 'instructions'; text: string };
+  { kind: 'redirect'; url: string } | { kind: 'qrcode'; codeUrl: string } | { kind: 'instructions'; text: string };
 
 /** A payment the provider vouches for (signed notification or signed trade query). */
 export interface ConfirmedPayment {
@@ -64,7 +62,11 @@ export interface NotifyAnswer {
 export class NotificationRefused extends Error {
   override name = 'NotificationRefused';
   /** `raw`: what to keep for the admin (the body, with the decrypted resource when there is one). */
-  constructor(message: string, readonly raw: string, readonly orderNo = '') {
+  constructor(
+    message: string,
+    readonly raw: string,
+    readonly orderNo = '',
+  ) {
     super(message);
   }
 }
@@ -79,7 +81,11 @@ export type PaymentFailure = 'misconfigured' | 'rejected' | 'unreachable' | 'tim
 
 export class PaymentProviderError extends Error {
   override name = 'PaymentProviderError';
-  constructor(readonly failure: PaymentFailure, message: string, readonly providerCode = '') {
+  constructor(
+    readonly failure: PaymentFailure,
+    message: string,
+    readonly providerCode = '',
+  ) {
     super(message);
   }
 }

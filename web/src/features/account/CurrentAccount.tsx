@@ -8,7 +8,13 @@ import { Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
 import { currentUserQuery } from '../session/session-actions';
 
-export function CurrentAccount({ loadingRows, children }: { loadingRows: number; children: (user: User) => ReactNode }) {
+export function CurrentAccount({
+  loadingRows,
+  children,
+}: {
+  loadingRows: number;
+  children: (user: User) => ReactNode;
+}) {
   const current = useQuery(currentUserQuery());
   if (current.isPending) {
     return (

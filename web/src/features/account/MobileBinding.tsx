@@ -46,7 +46,17 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
 
   return (
     <form onSubmit={submit} noValidate>
-      <TextField id="bind-mobile" label={current ? '新手机号' : '手机号'} type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
+      <TextField
+        id="bind-mobile"
+        label={current ? '新手机号' : '手机号'}
+        type="tel"
+        value={mobile}
+        onChange={setMobile}
+        error={errors.mobile}
+        placeholder="请输入中国大陆手机号"
+        autoComplete="tel"
+        maxLength={20}
+      />
       <SmsCodeFields
         id="bind-code"
         type="bind"

@@ -20,8 +20,7 @@ export function PasswordForm() {
     event.preventDefault();
     const invalid = collectErrors<PasswordField>({
       old: form.old ? undefined : '请输入原密码',
-      next:
-        checkPassword(form.next, '新密码') ?? (form.next === form.old ? '新密码不能与原密码相同' : undefined),
+      next: checkPassword(form.next, '新密码') ?? (form.next === form.old ? '新密码不能与原密码相同' : undefined),
       confirmation: checkConfirmation(form.next, form.confirmation),
     });
     setErrors(invalid ?? {});
@@ -43,9 +42,34 @@ export function PasswordForm() {
         修改密码
       </h2>
       <div className="app-profile__grid">
-        <TextField id="old-password" label="原密码" type="password" value={form.old} onChange={set('old')} error={errors.old} autoComplete="current-password" />
-        <TextField id="new-password" label="新密码" type="password" value={form.next} onChange={set('next')} error={errors.next} autoComplete="new-password" placeholder="至少 6 位" />
-        <TextField id="confirm-password" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} autoComplete="new-password" />
+        <TextField
+          id="old-password"
+          label="原密码"
+          type="password"
+          value={form.old}
+          onChange={set('old')}
+          error={errors.old}
+          autoComplete="current-password"
+        />
+        <TextField
+          id="new-password"
+          label="新密码"
+          type="password"
+          value={form.next}
+          onChange={set('next')}
+          error={errors.next}
+          autoComplete="new-password"
+          placeholder="至少 6 位"
+        />
+        <TextField
+          id="confirm-password"
+          label="确认新密码"
+          type="password"
+          value={form.confirmation}
+          onChange={set('confirmation')}
+          error={errors.confirmation}
+          autoComplete="new-password"
+        />
       </div>
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={saving}>

@@ -64,13 +64,56 @@ export function ProfileForm({ user }: { user: User }) {
       </h2>
       <AvatarUpload />
       <div className="app-profile__grid">
-        <TextField id="username" label="用户名" value={user.username ?? ''} onChange={() => undefined} disabled hint="用户名注册后不能修改" />
-        <TextField id="realname" label="真实姓名" value={form.realname} onChange={set('realname')} error={errors.realname} autoComplete="name" />
-        <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} autoComplete="email" />
-        <TextField id="identity" label="身份" value={form.identity} onChange={set('identity')} error={errors.identity} placeholder="如：教师、学生" />
-        <TextField id="address" label="地址" value={form.address} onChange={set('address')} error={errors.address} autoComplete="street-address" />
+        <TextField
+          id="username"
+          label="用户名"
+          value={user.username ?? ''}
+          onChange={() => undefined}
+          disabled
+          hint="用户名注册后不能修改"
+        />
+        <TextField
+          id="realname"
+          label="真实姓名"
+          value={form.realname}
+          onChange={set('realname')}
+          error={errors.realname}
+          autoComplete="name"
+        />
+        <TextField
+          id="email"
+          label="邮箱"
+          type="email"
+          value={form.email}
+          onChange={set('email')}
+          error={errors.email}
+          autoComplete="email"
+        />
+        <TextField
+          id="identity"
+          label="身份"
+          value={form.identity}
+          onChange={set('identity')}
+          error={errors.identity}
+          placeholder="如：教师、学生"
+        />
+        <TextField
+          id="address"
+          label="地址"
+          value={form.address}
+          onChange={set('address')}
+          error={errors.address}
+          autoComplete="street-address"
+        />
       </div>
-      <TextField id="signature" label="个性签名" value={form.signature} onChange={set('signature')} error={errors.signature} maxLength={255} />
+      <TextField
+        id="signature"
+        label="个性签名"
+        value={form.signature}
+        onChange={set('signature')}
+        error={errors.signature}
+        maxLength={255}
+      />
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={saving}>
           保存资料

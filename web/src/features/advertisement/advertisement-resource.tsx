@@ -26,7 +26,8 @@ export const slotOptions: readonly Option<string>[] = adSlotGroups.flatMap((grou
   group.slots.map((slot) => ({ value: slot.value, label: `${group.label} · ${slot.label}` })),
 );
 
-const slotLabel = (position: string | undefined) => slotOptions.find((o) => o.value === position)?.label ?? position ?? '-';
+const slotLabel = (position: string | undefined) =>
+  slotOptions.find((o) => o.value === position)?.label ?? position ?? '-';
 
 const PHASE_TAGS = { showing: ['green', '投放中'], upcoming: ['blue', '未开始'], ended: ['grey', '已结束'] } as const;
 
@@ -100,7 +101,13 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
         half: true,
         emptyMessage: '请选择开始时间',
         render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="开始投放的时间" />
+          <DateTimeInput
+            id={id}
+            value={String(value ?? '')}
+            onChange={onChange}
+            invalid={invalid}
+            placeholder="开始投放的时间"
+          />
         ),
       },
       {
@@ -111,10 +118,18 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
         half: true,
         emptyMessage: '请选择结束时间',
         render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="停止投放的时间" />
+          <DateTimeInput
+            id={id}
+            value={String(value ?? '')}
+            onChange={onChange}
+            invalid={invalid}
+            placeholder="停止投放的时间"
+          />
         ),
         validate: (value: string, values) =>
-          values.start_time && Date.parse(value) < Date.parse(values.start_time) ? '结束时间不能早于开始时间' : undefined,
+          values.start_time && Date.parse(value) < Date.parse(values.start_time)
+            ? '结束时间不能早于开始时间'
+            : undefined,
       },
       { name: 'remark', label: '备注', kind: 'textarea', maxLength: 255, hint: '仅管理员可见' },
       { name: 'enable', label: '启用', kind: 'switch', modes: ['edit'] },

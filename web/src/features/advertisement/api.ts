@@ -2,7 +2,11 @@
 // (one call per page, which the page the gateway serves may carry), and the admin's
 // management. Every write marks every ad query stale (admin lists, the live ads).
 import { liveAdsCall } from '../../../../shared/page-data';
-import type { Advertisement, ListAdvertisementReply, ListAdvertisementRequest } from '../../../../shared/types/advertisement';
+import type {
+  Advertisement,
+  ListAdvertisementReply,
+  ListAdvertisementRequest,
+} from '../../../../shared/types/advertisement';
 import { callQuery } from '../../api/call-query';
 import { api } from '../../api/client';
 import { resourceWrites } from '../../api/query-client';
@@ -19,7 +23,9 @@ export const listAdvertisements = (query: ListAdvertisementRequest) =>
   api.get<ListAdvertisementReply>('/api/v1/advertisement/list', { ...query });
 
 /** Create, update (every column) and delete. */
-export const advertisementWrites = resourceWrites<Advertisement, Advertisement>('/api/v1/advertisement', [advertisementKeys.all]);
+export const advertisementWrites = resourceWrites<Advertisement, Advertisement>('/api/v1/advertisement', [
+  advertisementKeys.all,
+]);
 
 export type AdPhase = 'disabled' | 'upcoming' | 'showing' | 'ended';
 

@@ -11,7 +11,11 @@ export function ArticleCategoryNav({ current, trail }: { current?: CategoryNode;
     <nav className="app-article-nav" aria-label="文章分类">
       <ul className="app-article-nav__list">
         <li>
-          <Link to="/article" className={current ? 'app-article-nav__link' : 'app-article-nav__link active'} aria-current={current ? undefined : 'page'}>
+          <Link
+            to="/article"
+            className={current ? 'app-article-nav__link' : 'app-article-nav__link active'}
+            aria-current={current ? undefined : 'page'}
+          >
             全部
           </Link>
         </li>

@@ -44,7 +44,12 @@ const stateOf = (article?: Article): FormState => ({
 });
 
 /** The body's text without markup, to tell an empty body from one with words or images. */
-const hasBody = (html: string) => /<img\s/i.test(html) || html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() !== '';
+const hasBody = (html: string) =>
+  /<img\s/i.test(html) ||
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .trim() !== '';
 
 export function problemsOf(form: FormState): Partial<Record<Field, string>> {
   return {
@@ -52,7 +57,9 @@ export function problemsOf(form: FormState): Partial<Record<Field, string>> {
     identifier: articleIdentifierProblems(form.identifier.trim())[0],
     keywords: textProblems(form.keywords, '文章关键字', ARTICLE_LIMITS.keywords)[0],
     description: textProblems(form.description, '文章摘要', ARTICLE_LIMITS.description)[0],
-    content: !hasBody(form.content) ? '文章内容不能为空' : textProblems(form.content, '文章内容', ARTICLE_LIMITS.content)[0],
+    content: !hasBody(form.content)
+      ? '文章内容不能为空'
+      : textProblems(form.content, '文章内容', ARTICLE_LIMITS.content)[0],
   };
 }
 
@@ -70,7 +77,11 @@ function toastSavedByMember(saved: Article | undefined) {
   else toast.success('文章已提交，等待审核', '审核通过后其他人才能看到');
 }
 
-export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
+export function ArticleForm({
+  article,
+  categoryOptions,
+  mode = 'admin',
+}: {
   article?: Article;
   categoryOptions: { value: number; label: string }[];
   mode?: ArticleFormMode;
@@ -79,10 +90,12 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
   const navigate = useNavigate();
   const [form, setForm] = useState(() => stateOf(article));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
+  const set =
+    <K extends keyof FormState>(key: K) =>
+    (value: FormState[K]) => {
+      setForm((f) => ({ ...f, [key]: value }));
+      setErrors((e) => ({ ...e, [key]: undefined }));
+    };
 
   const save = useMutation({
     mutationFn: async (_: void, context) => {
@@ -128,9 +141,18 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
   return (
     <form className="app-article-form" onSubmit={submit} noValidate aria-label={article?.id ? '编辑文章' : '发布文章'}>
       <section className="app-panel">
-        <TextField id="article-title" label="标题" value={form.title} onChange={set('title')} error={errors.title} placeholder="文章标题" />
+        <TextField
+          id="article-title"
+          label="标题"
+          value={form.title}
+          onChange={set('title')}
+          error={errors.title}
+          placeholder="文章标题"
+        />
         <div className="app-field">
-          <span className="app-field__label" id="article-content-label">内容</span>
+          <span className="app-field__label" id="article-content-label">
+            内容
+          </span>
           <RichTextEditor
             id="article-content"
             documentKey={String(article?.id ?? 'new')}
@@ -140,19 +162,35 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
             invalid={Boolean(errors.content)}
             labelledBy="article-content-label"
           />
-          {errors.content ? <p className="app-field__error" role="alert">{errors.content}</p> : <p className="app-field__hint">可以直接粘贴 Word 或网页中的内容（样式会被去掉）；图片请用工具栏上传。</p>}
+          {errors.content ? (
+            <p className="app-field__error" role="alert">
+              {errors.content}
+            </p>
+          ) : (
+            <p className="app-field__hint">可以直接粘贴 Word 或网页中的内容（样式会被去掉）；图片请用工具栏上传。</p>
+          )}
         </div>
       </section>
       <section className="app-panel app-article-form__side">
         {article?.id && (
           <p className="app-field__hint">
-            状态：<ArticleStatusTag article={article} options={member ? authorArticleStatusOptions : undefined} />
-            {article.status === ReviewStatus.Approved && <> · <Link to={articlePath(article)} target="_blank">查看文章</Link></>}
+            状态：
+            <ArticleStatusTag article={article} options={member ? authorArticleStatusOptions : undefined} />
+            {article.status === ReviewStatus.Approved && (
+              <>
+                {' '}
+                ·{' '}
+                <Link to={articlePath(article)} target="_blank">
+                  查看文章
+                </Link>
+              </>
+            )}
           </p>
         )}
         {member && article?.status === ReviewStatus.Rejected && (
           <p className="app-field__error">
-            {article.reject_reason ? `拒绝原因：${article.reject_reason}。` : '文章未通过审核。'}修改后保存会重新提交审核。
+            {article.reject_reason ? `拒绝原因：${article.reject_reason}。` : '文章未通过审核。'}
+            修改后保存会重新提交审核。
           </p>
         )}
         {!member && (
@@ -174,7 +212,14 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
           onChange={set('categoryIds')}
           empty={member ? '暂无文章分类' : '暂无文章分类，请先在文章分类中添加'}
         />
-        <TextField id="article-keywords" label="关键字" value={form.keywords} onChange={set('keywords')} error={errors.keywords} placeholder="多个关键字用逗号分隔，留空从标题提取" />
+        <TextField
+          id="article-keywords"
+          label="关键字"
+          value={form.keywords}
+          onChange={set('keywords')}
+          error={errors.keywords}
+          placeholder="多个关键字用逗号分隔，留空从标题提取"
+        />
         <TextAreaField
           id="article-description"
           label="摘要"
@@ -187,8 +232,15 @@ export function ArticleForm({ article, categoryOptions, mode = 'admin' }: {
         />
         {!member && (
           <div className="app-field">
-            <label className="app-field__label" htmlFor="article-recommend">推荐</label>
-            <Switch id="article-recommend" checked={form.recommend} onChange={(checked: boolean) => set('recommend')(checked)} aria-label="推荐" />
+            <label className="app-field__label" htmlFor="article-recommend">
+              推荐
+            </label>
+            <Switch
+              id="article-recommend"
+              checked={form.recommend}
+              onChange={(checked: boolean) => set('recommend')(checked)}
+              aria-label="推荐"
+            />
           </div>
         )}
         <div className="app-article-form__actions">

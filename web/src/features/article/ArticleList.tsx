@@ -13,7 +13,9 @@ import './article.css';
 export function ArticleMeta({ article }: { article: Article }) {
   return (
     <p className="app-article-meta">
-      {article.created_at && <time dateTime={article.created_at}>{formatDate(article.created_at, SHORT_DATE_FORMAT)}</time>}
+      {article.created_at && (
+        <time dateTime={article.created_at}>{formatDate(article.created_at, SHORT_DATE_FORMAT)}</time>
+      )}
       {article.user?.username && <span>作者 {article.user.username}</span>}
       <span>{article.view_count ?? 0} 次阅读</span>
       <span>{article.comment_count ?? 0} 条评论</span>
@@ -39,7 +41,12 @@ function ArticleListItem({ article, categoryId }: { article: Article; categoryId
  * shared/page-data.ts `articleCategoryIds` gives them) or all; `page` lives in the URL, so
  * paging survives reload and the back button.
  */
-export function ArticleList({ categoryIds, categoryId, page, onPage }: {
+export function ArticleList({
+  categoryIds,
+  categoryId,
+  page,
+  onPage,
+}: {
   categoryIds: readonly number[];
   categoryId?: number;
   page: number;
@@ -52,12 +59,19 @@ export function ArticleList({ categoryIds, categoryId, page, onPage }: {
       loadingRows={8}
       failure="文章加载失败"
       isEmpty={(data) => data.articles.length === 0 && page === 1}
-      empty={<EmptyState title="暂无文章" description={categoryId ? '这个分类下还没有文章。' : '还没有发布的文章，稍后再来看看吧。'} />}
+      empty={
+        <EmptyState
+          title="暂无文章"
+          description={categoryId ? '这个分类下还没有文章。' : '还没有发布的文章，稍后再来看看吧。'}
+        />
+      }
     >
       {({ articles, total }) => (
         <>
           <ul className="app-article-list">
-            {articles.map((article) => <ArticleListItem key={article.id} article={article} categoryId={categoryId} />)}
+            {articles.map((article) => (
+              <ArticleListItem key={article.id} article={article} categoryId={categoryId} />
+            ))}
           </ul>
           {articles.length === 0 && <EmptyState title="这一页没有文章" description="试试前面的页码。" />}
           <Pager page={page} size={ARTICLE_PAGE_SIZE} total={total} onChange={onPage} />

@@ -26,7 +26,13 @@ export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
   };
   return (
     <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
-      <Input value={text} onChange={(value: string) => setText(value)} placeholder="搜索文章" maxLength={MAX_QUERY_LENGTH} aria-label="搜索文章" />
+      <Input
+        value={text}
+        onChange={(value: string) => setText(value)}
+        placeholder="搜索文章"
+        maxLength={MAX_QUERY_LENGTH}
+        aria-label="搜索文章"
+      />
       <Button htmlType="submit" theme="solid" icon={<IconSearch />} aria-label="搜索" />
     </form>
   );
@@ -46,7 +52,15 @@ function Hit({ hit }: { hit: ArticleHit }) {
 }
 
 /** The hits for `wd`, page `page` (in the URL), with the count and the time taken. */
-export function ArticleSearchResults({ wd, page, onPage }: { wd: string; page: number; onPage: (page: number) => void }) {
+export function ArticleSearchResults({
+  wd,
+  page,
+  onPage,
+}: {
+  wd: string;
+  page: number;
+  onPage: (page: number) => void;
+}) {
   const results = useQuery(searchArticlesQuery(wd, page));
   return (
     <QueryStates
@@ -55,7 +69,10 @@ export function ArticleSearchResults({ wd, page, onPage }: { wd: string; page: n
       failure="搜索失败"
       isEmpty={(data) => data.hits.length === 0}
       empty={
-        <EmptyState title={`没有找到与「${wd}」相关的文章`} description="换个关键词试试，或者用更短的词，例如两个字的词语。">
+        <EmptyState
+          title={`没有找到与「${wd}」相关的文章`}
+          description="换个关键词试试，或者用更短的词，例如两个字的词语。"
+        >
           <Link to="/article">浏览全部文章</Link>
         </EmptyState>
       }
@@ -66,7 +83,9 @@ export function ArticleSearchResults({ wd, page, onPage }: { wd: string; page: n
             找到 {total} 篇相关文章{spend ? `，用时 ${spend} 秒` : ''}
           </p>
           <ul className="app-article-list">
-            {hits.map((hit) => <Hit key={hit.id} hit={hit} />)}
+            {hits.map((hit) => (
+              <Hit key={hit.id} hit={hit} />
+            ))}
           </ul>
           <Pager page={page} size={SEARCH_PAGE_SIZE} total={total} onChange={onPage} />
         </>

@@ -10,7 +10,13 @@ export const authorArticleStatusOptions: readonly Option[] = articleStatusOption
   o.value === ReviewStatus.Approved ? { ...o, label: '已发布' } : o,
 );
 
-export function ArticleStatusTag({ article, options = articleStatusOptions }: { article: Article; options?: readonly Option[] }) {
+export function ArticleStatusTag({
+  article,
+  options = articleStatusOptions,
+}: {
+  article: Article;
+  options?: readonly Option[];
+}) {
   const status = article.status ?? ReviewStatus.Pending;
   return (
     <span title={article.reject_reason || undefined}>

@@ -78,7 +78,15 @@ function RelatedArticles({ articleKey }: { articleKey: string }) {
  * The article of `articleKey` (an id or an identifier); `categoryId` is the category of the
  * path it was opened from; `children` come after the body (the feedback page's form).
  */
-export function ArticleView({ articleKey, categoryId, children }: { articleKey: string; categoryId?: number; children?: ReactNode }) {
+export function ArticleView({
+  articleKey,
+  categoryId,
+  children,
+}: {
+  articleKey: string;
+  categoryId?: number;
+  children?: ReactNode;
+}) {
   const query = useQuery(articleQuery(articleKey));
   const client = useQueryClient();
   // The comment count of the byline follows the comment list below (approved comments), without
@@ -86,7 +94,8 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
   const setCommentCount = useCallback(
     (count: number) =>
       client.setQueryData(articleQuery(articleKey).queryKey, (article) =>
-        article && article.comment_count !== count ? { ...article, comment_count: count } : article),
+        article && article.comment_count !== count ? { ...article, comment_count: count } : article,
+      ),
     [client, articleKey],
   );
   const holds = usePermissionCheck();
@@ -113,16 +122,22 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
   return (
     <article className="app-article" aria-labelledby="article-title">
       <Breadcrumb article={article} categoryId={categoryId} />
-      <h1 id="article-title" className="app-article__title">{title}</h1>
+      <h1 id="article-title" className="app-article__title">
+        {title}
+      </h1>
       <div className="app-article__byline">
         {article.user && <Avatar src={article.user.avatar} name={article.user.username ?? ''} />}
         <ArticleMeta article={article} />
         <span className="app-article__actions">
           {article.id && holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle')) && (
-            <Link className="app-article__edit" to={`/admin/article/set?id=${article.id}`}>编辑</Link>
+            <Link className="app-article__edit" to={`/admin/article/set?id=${article.id}`}>
+              编辑
+            </Link>
           )}
           {article.status === ReviewStatus.Approved && article.id && <FavoriteButton articleId={article.id} />}
-          {article.status === ReviewStatus.Approved && article.id && <ReportButton type={TargetType.Article} targetId={article.id} title={title} />}
+          {article.status === ReviewStatus.Approved && article.id && (
+            <ReportButton type={TargetType.Article} targetId={article.id} title={title} />
+          )}
         </span>
       </div>
       <ReviewNotice article={article} />
@@ -130,7 +145,9 @@ export function ArticleView({ articleKey, categoryId, children }: { articleKey: 
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {children}
       <RelatedArticles articleKey={articleKey} />
-      {article.status === ReviewStatus.Approved && article.id && <LazyCommentSection type={TargetType.Article} targetId={article.id} onCount={setCommentCount} />}
+      {article.status === ReviewStatus.Approved && article.id && (
+        <LazyCommentSection type={TargetType.Article} targetId={article.id} onCount={setCommentCount} />
+      )}
     </article>
   );
 }

@@ -18,13 +18,18 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
   // The favourite being removed is the mutation's variable: by the time it settles, the
   // refetched state says the opposite of what was done.
   const toggle = useMutation({
-    mutationFn: async (removing: number | undefined, context) => unwrap(await toggleArticleFavorite(articleId, removing, context)),
+    mutationFn: async (removing: number | undefined, context) =>
+      unwrap(await toggleArticleFavorite(articleId, removing, context)),
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
     onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
   if (!loggedIn) {
     return (
-      <Link className="app-article__action-link" to={loginLocation(location.pathname + location.search)} title="登录后收藏">
+      <Link
+        className="app-article__action-link"
+        to={loginLocation(location.pathname + location.search)}
+        title="登录后收藏"
+      >
         <IconStarStroked /> 收藏
       </Link>
     );

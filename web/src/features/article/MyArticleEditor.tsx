@@ -35,7 +35,15 @@ function Refusal({ title, reason }: { title: string; reason: string }) {
 }
 
 /** A query's loading and error states in a panel; `ready` once it has its answer. */
-function Loading<T>({ query, failure, ready }: { query: UseQueryResult<T>; failure: string; ready: (data: T) => ReactNode }) {
+function Loading<T>({
+  query,
+  failure,
+  ready,
+}: {
+  query: UseQueryResult<T>;
+  failure: string;
+  ready: (data: T) => ReactNode;
+}) {
   if (query.isPending) {
     return (
       <div className="app-panel">
@@ -77,13 +85,17 @@ export function MyArticleEditor() {
         <Loading
           query={article}
           failure="文章加载失败"
-          ready={(data) => (data.user_id === userId ? form(data) : <Refusal title="不能编辑这篇文章" reason="只能编辑自己写的文章。" />)}
+          ready={(data) =>
+            data.user_id === userId ? form(data) : <Refusal title="不能编辑这篇文章" reason="只能编辑自己写的文章。" />
+          }
         />
       ) : (
         <Loading
           query={right}
           failure="发布权限查询失败"
-          ready={(data) => (data.allowed ? form() : <Refusal title="暂时不能写文章" reason={data.reason || '您没有发布文章的权限'} />)}
+          ready={(data) =>
+            data.allowed ? form() : <Refusal title="暂时不能写文章" reason={data.reason || '您没有发布文章的权限'} />
+          }
         />
       )}
     </div>

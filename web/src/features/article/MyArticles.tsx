@@ -22,7 +22,15 @@ const editPath = (article: Article) => `${WRITE_ARTICLE_PATH}?id=${article.id ??
 
 /** 写文章, or the server's reason when the member may not write. */
 function WriteArticle({ userId }: { userId: number }) {
-  return <RightLink right={publishRightQuery(userId)} to={WRITE_ARTICLE_PATH} label="写文章" action="写文章" fallback="您没有发布文章的权限" />;
+  return (
+    <RightLink
+      right={publishRightQuery(userId)}
+      to={WRITE_ARTICLE_PATH}
+      label="写文章"
+      action="写文章"
+      fallback="您没有发布文章的权限"
+    />
+  );
 }
 
 function DeleteArticle({ article }: { article: Article }) {
@@ -47,7 +55,9 @@ function ArticleStatus({ article }: { article: Article }) {
     <span className="app-my-articles__status">
       <ArticleStatusTag article={article} options={authorArticleStatusOptions} />
       {article.status === ReviewStatus.Rejected && (
-        <span className="app-my-articles__reason">{article.reject_reason ? `拒绝原因：${article.reject_reason}` : '未通过审核'}</span>
+        <span className="app-my-articles__reason">
+          {article.reject_reason ? `拒绝原因：${article.reject_reason}` : '未通过审核'}
+        </span>
       )}
     </span>
   );
@@ -72,7 +82,11 @@ export function MyArticles({ userId }: { userId: number }) {
           title: '标题',
           cell: (article) => (
             <span className="app-my-articles__title">
-              {article.status === ReviewStatus.Approved ? <Link to={articlePath(article)}>{article.title}</Link> : article.title}
+              {article.status === ReviewStatus.Approved ? (
+                <Link to={articlePath(article)}>{article.title}</Link>
+              ) : (
+                article.title
+              )}
             </span>
           ),
         },
@@ -83,7 +97,11 @@ export function MyArticles({ userId }: { userId: number }) {
           title: '操作',
           cell: (article) => (
             <span className="app-my-articles__actions">
-              <Link className="app-my-articles__edit" to={editPath(article)} aria-label={`编辑「${article.title ?? ''}」`}>
+              <Link
+                className="app-my-articles__edit"
+                to={editPath(article)}
+                aria-label={`编辑「${article.title ?? ''}」`}
+              >
                 编辑
               </Link>
               <DeleteArticle article={article} />

@@ -3,8 +3,19 @@
 // review and recycle bin. Every write marks every article query stale (public lists and pages,
 // admin lists, 我的文章), and the category lists, whose counts follow the articles.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { articleCall, articleListCall, articleSearchCall, recommendedArticlesCall, relatedArticlesCall } from '../../../../shared/page-data';
-import type { Article, CheckArticlesRequest, ListArticleReply, ListArticleRequest } from '../../../../shared/types/article';
+import {
+  articleCall,
+  articleListCall,
+  articleSearchCall,
+  recommendedArticlesCall,
+  relatedArticlesCall,
+} from '../../../../shared/page-data';
+import type {
+  Article,
+  CheckArticlesRequest,
+  ListArticleReply,
+  ListArticleRequest,
+} from '../../../../shared/types/article';
 import type { Empty } from '../../../../shared/types/common';
 import type { Favorite } from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
@@ -25,8 +36,10 @@ export const articleKeys = {
   right: (userId: number) => ['article', 'right', userId] as const,
 };
 
-export const listArticles = (query: ListArticleRequest) => api.get<ListArticleReply>('/api/v1/article/list', { ...query });
-export const listRecycledArticles = (query: ListArticleRequest) => api.get<ListArticleReply>('/api/v1/article/recycle/list', { ...query });
+export const listArticles = (query: ListArticleRequest) =>
+  api.get<ListArticleReply>('/api/v1/article/list', { ...query });
+export const listRecycledArticles = (query: ListArticleRequest) =>
+  api.get<ListArticleReply>('/api/v1/article/recycle/list', { ...query });
 
 // The public screens' queries are built from the calls of shared/page-data.ts, so that the
 // answers the gateway inlines into an article page are found under their keys.
@@ -35,7 +48,8 @@ export const listRecycledArticles = (query: ListArticleRequest) => api.get<ListA
 export const articleQuery = (key: string) => callQuery(articleCall(key));
 
 /** A page of published articles (`articleListRequest`); the previous page stays on screen while the next loads. */
-export const articleListQuery = (request: ListArticleRequest) => queryOptions({ ...callQuery(articleListCall(request)), placeholderData: keepPreviousData });
+export const articleListQuery = (request: ListArticleRequest) =>
+  queryOptions({ ...callQuery(articleListCall(request)), placeholderData: keepPreviousData });
 
 /** The recommended articles of the lists' side column. */
 export const recommendedArticlesQuery = () => callQuery(recommendedArticlesCall());
@@ -55,13 +69,15 @@ export const myArticlesQuery = (userId: number, page: number, size: number) =>
   });
 
 /** Whether the member may write articles, and if not why (`GET /api/v1/user/canipublisharticle`). */
-export const publishRightQuery = (userId: number) => rightQuery(articleKeys.right(userId), '/api/v1/user/canipublisharticle');
+export const publishRightQuery = (userId: number) =>
+  rightQuery(articleKeys.right(userId), '/api/v1/user/canipublisharticle');
 
 /** FavoriteAPI type 1: the member's favourite row of this article, or `{}` when none. */
 export const articleFavoriteQuery = (id: number) =>
   queryOptions({
     queryKey: favoriteKeys.ofArticle(id),
-    queryFn: async () => unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: id, type: FavoriteType.Article })),
+    queryFn: async () =>
+      unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: id, type: FavoriteType.Article })),
   });
 
 /** Adds or removes the favourite; the member's favourites (this one, the lists) go stale. */
@@ -93,9 +109,17 @@ export const deleteArticles = (ids: readonly number[], context: WriteContext) =>
 export const checkArticles = (request: CheckArticlesRequest, context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/article/check', request), context, stale);
 export const recommendArticles = (ids: readonly number[], recommend: boolean, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/article/recommend', { article_id: ids, is_recommend: recommend }), context, stale);
+  invalidateAfter(
+    api.put<Empty>('/api/v1/article/recommend', { article_id: ids, is_recommend: recommend }),
+    context,
+    stale,
+  );
 export const setArticlesCategory = (ids: readonly number[], categoryIds: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/article/category', { article_id: ids, category_id: categoryIds }), context, stale);
+  invalidateAfter(
+    api.put<Empty>('/api/v1/article/category', { article_id: ids, category_id: categoryIds }),
+    context,
+    stale,
+  );
 export const restoreArticles = (ids: readonly number[], context: WriteContext) =>
   invalidateAfter(api.post<Empty>('/api/v1/article/recycle/restore', { id: ids }), context, stale);
 export const purgeArticles = (ids: readonly number[], context: WriteContext) =>

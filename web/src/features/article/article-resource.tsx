@@ -13,8 +13,17 @@ import type { ActionInput, ColumnDef, ResourceDef } from '../../kit/admin-resour
 import { Tag } from '../../ui/semi';
 import { categoryOptions } from '../category/api';
 import {
-  articleKeys, articlePath, checkArticles, deleteArticles, emptyArticleRecycleBin, listArticles, listRecycledArticles, purgeArticles,
-  recommendArticles, restoreArticles, setArticlesCategory,
+  articleKeys,
+  articlePath,
+  checkArticles,
+  deleteArticles,
+  emptyArticleRecycleBin,
+  listArticles,
+  listRecycledArticles,
+  purgeArticles,
+  recommendArticles,
+  restoreArticles,
+  setArticlesCategory,
 } from './api';
 import { ArticleStatusTag } from './ArticleStatusTag';
 import './article-admin.css';
@@ -26,8 +35,18 @@ function TitleCell({ article }: { article: Article }) {
   return (
     <span className="app-resource-stack">
       <span>
-        {published ? <Link to={articlePath(article)} target="_blank">{article.title || '无标题'}</Link> : (article.title || '无标题')}
-        {article.recommend_at && <Tag className="app-admin-article__flag" size="small" color="amber">推荐</Tag>}
+        {published ? (
+          <Link to={articlePath(article)} target="_blank">
+            {article.title || '无标题'}
+          </Link>
+        ) : (
+          article.title || '无标题'
+        )}
+        {article.recommend_at && (
+          <Tag className="app-admin-article__flag" size="small" color="amber">
+            推荐
+          </Tag>
+        )}
       </span>
       <span className="app-resource-muted">{article.identifier}</span>
     </span>
@@ -50,7 +69,11 @@ const RECOMMEND_FILTER = [
   { value: false, label: '未推荐' },
 ];
 
-const rejectReason: ActionInput = { label: '拒绝原因（作者可以看到）', maxLength: 255, placeholder: '如：内容与主题无关' };
+const rejectReason: ActionInput = {
+  label: '拒绝原因（作者可以看到）',
+  maxLength: 255,
+  placeholder: '如：内容与主题无关',
+};
 
 export function articleResource(categories: readonly Category[]): ResourceDef<Article> {
   const options = categoryOptions(categories);
@@ -86,7 +109,11 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
         (r) => r.article,
       ),
     rowActions: (row) => (
-      <Link className="app-resource-link" to={`/admin/article/set?id=${row.id ?? ''}`} aria-label={`编辑「${row.title ?? ''}」`}>
+      <Link
+        className="app-resource-link"
+        to={`/admin/article/set?id=${row.id ?? ''}`}
+        aria-label={`编辑「${row.title ?? ''}」`}
+      >
         编辑
       </Link>
     ),
@@ -94,27 +121,50 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
     deletion: { recoverable: true, note: '删除的文章进入回收站，可以在回收站恢复。' },
     batchActions: [
       {
-        key: 'approve', label: '审核通过', confirm: (n) => `确定让选中的 ${n} 篇文章通过审核吗？通过后所有人都能看到。`,
-        run: (ids, context) => checkArticles({ article_id: ids, status: ReviewStatus.Approved }, context), success: '已审核通过',
+        key: 'approve',
+        label: '审核通过',
+        confirm: (n) => `确定让选中的 ${n} 篇文章通过审核吗？通过后所有人都能看到。`,
+        run: (ids, context) => checkArticles({ article_id: ids, status: ReviewStatus.Approved }, context),
+        success: '已审核通过',
         requires: permission('CheckArticles'),
       },
       {
-        key: 'reject', label: '审核拒绝', confirm: (n) => `拒绝选中的 ${n} 篇文章，它们将不再公开显示。`, input: rejectReason, danger: true,
-        run: (ids, context, reason) => checkArticles({ article_id: ids, status: ReviewStatus.Rejected, rejeact_reason: String(reason ?? '') }, context),
-        success: '已拒绝', requires: permission('CheckArticles'),
+        key: 'reject',
+        label: '审核拒绝',
+        confirm: (n) => `拒绝选中的 ${n} 篇文章，它们将不再公开显示。`,
+        input: rejectReason,
+        danger: true,
+        run: (ids, context, reason) =>
+          checkArticles(
+            { article_id: ids, status: ReviewStatus.Rejected, rejeact_reason: String(reason ?? '') },
+            context,
+          ),
+        success: '已拒绝',
+        requires: permission('CheckArticles'),
       },
       {
-        key: 'recommend', label: '推荐', confirm: (n) => `确定推荐选中的 ${n} 篇文章吗？`,
-        run: (ids, context) => recommendArticles(ids, true, context), success: '已推荐', requires: permission('RecommendArticles'),
+        key: 'recommend',
+        label: '推荐',
+        confirm: (n) => `确定推荐选中的 ${n} 篇文章吗？`,
+        run: (ids, context) => recommendArticles(ids, true, context),
+        success: '已推荐',
+        requires: permission('RecommendArticles'),
       },
       {
-        key: 'unrecommend', label: '取消推荐', confirm: (n) => `确定取消推荐选中的 ${n} 篇文章吗？`,
-        run: (ids, context) => recommendArticles(ids, false, context), success: '已取消推荐', requires: permission('RecommendArticles'),
+        key: 'unrecommend',
+        label: '取消推荐',
+        confirm: (n) => `确定取消推荐选中的 ${n} 篇文章吗？`,
+        run: (ids, context) => recommendArticles(ids, false, context),
+        success: '已取消推荐',
+        requires: permission('RecommendArticles'),
       },
       {
-        key: 'category', label: '设置分类', confirm: (n) => `为选中的 ${n} 篇文章设置分类（替换原有分类）。`,
+        key: 'category',
+        label: '设置分类',
+        confirm: (n) => `为选中的 ${n} 篇文章设置分类（替换原有分类）。`,
         choice: { label: '分类', options, multiple: true, emptyMessage: '请选择分类' },
-        run: (ids, context, picked) => setArticlesCategory(ids, (Array.isArray(picked) ? picked : [picked ?? 0]).map(Number), context),
+        run: (ids, context, picked) =>
+          setArticlesCategory(ids, (Array.isArray(picked) ? picked : [picked ?? 0]).map(Number), context),
         success: '分类已更新',
         requires: permission('SetArticlesCategory'),
       },
@@ -136,23 +186,29 @@ export const recycledArticleResource: ResourceDef<Article> = {
   noun: '文章',
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
-  columns: [
-    ...ARTICLE_COLUMNS,
-    dateColumn('deleted_at', '删除时间'),
-  ],
+  columns: [...ARTICLE_COLUMNS, dateColumn('deleted_at', '删除时间')],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、摘要或正文' }],
   listKey: articleKeys.recycle,
-  list: ({ page, size, filters }) => listPage(listRecycledArticles({ page, size, wd: keyword(filters.wd) }), (r) => r.article),
+  list: ({ page, size, filters }) =>
+    listPage(listRecycledArticles({ page, size, wd: keyword(filters.wd) }), (r) => r.article),
   rowCommands: (row) => [
     {
-      key: 'restore', label: '恢复', confirm: `确定恢复文章「${row.title ?? ''}」吗？`, success: '已恢复',
-      run: (context) => restoreArticles([row.id ?? 0], context), requires: permission('RestoreRecycleArticle'),
+      key: 'restore',
+      label: '恢复',
+      confirm: `确定恢复文章「${row.title ?? ''}」吗？`,
+      success: '已恢复',
+      run: (context) => restoreArticles([row.id ?? 0], context),
+      requires: permission('RestoreRecycleArticle'),
     },
   ],
   batchActions: [
     {
-      key: 'restore', label: '批量恢复', confirm: (n) => `确定恢复选中的 ${n} 篇文章吗？`, success: '已恢复',
-      run: (ids, context) => restoreArticles(ids, context), requires: permission('RestoreRecycleArticle'),
+      key: 'restore',
+      label: '批量恢复',
+      confirm: (n) => `确定恢复选中的 ${n} 篇文章吗？`,
+      success: '已恢复',
+      run: (ids, context) => restoreArticles(ids, context),
+      requires: permission('RestoreRecycleArticle'),
     },
   ],
   remove: (ids, _confirmation, context) => purgeArticles(ids, context),

@@ -6,7 +6,8 @@ import { resourceWrites } from '../../api/query-client';
 
 export const attachmentKeys = { all: ['attachment'] as const, admin: ['attachment', 'admin'] as const };
 
-export const listAttachments = (request: ListAttachmentRequest) => api.get<ListAttachmentReply>('/api/v1/attachment/list', { ...request });
+export const listAttachments = (request: ListAttachmentRequest) =>
+  api.get<ListAttachmentReply>('/api/v1/attachment/list', { ...request });
 
 /** Update writes `name`, `enable` and `description` only; delete removes the rows. */
 export const attachmentWrites = resourceWrites<Attachment>('/api/v1/attachment', [attachmentKeys.all]);

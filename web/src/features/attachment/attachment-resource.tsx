@@ -37,14 +37,28 @@ export const attachmentResource: ResourceDef<Attachment, Values> = {
               row.name || '-'
             )
           }
-          sub={<code className="app-resource-hash" title={row.hash}>{row.hash ?? '-'}</code>}
+          sub={
+            <code className="app-resource-hash" title={row.hash}>
+              {row.hash ?? '-'}
+            </code>
+          }
         />
       ),
     },
-    { key: 'type', title: '类型', width: 80, render: (row) => row.type_name || optionLabel(resourceTypeOptions, row.type ?? 0, '未知') },
+    {
+      key: 'type',
+      title: '类型',
+      width: 80,
+      render: (row) => row.type_name || optionLabel(resourceTypeOptions, row.type ?? 0, '未知'),
+    },
     { key: 'size', title: '大小', width: 90, render: (row) => formatBytes(row.size ?? 0) },
     { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
-    { key: 'enable', title: '状态', width: 80, render: (row) => <EnabledTag enabled={row.enable} on="正常" off="已禁用" /> },
+    {
+      key: 'enable',
+      title: '状态',
+      width: 80,
+      render: (row) => <EnabledTag enabled={row.enable} on="正常" off="已禁用" />,
+    },
     dateColumn('created_at', '上传时间'),
   ],
   filters: [
@@ -70,9 +84,17 @@ export const attachmentResource: ResourceDef<Attachment, Values> = {
       { name: 'description', label: '描述', kind: 'textarea', maxLength: 255 },
       { name: 'enable', label: '允许使用', kind: 'switch', hint: '禁用后，相同内容的文件不能再上传' },
     ],
-    initial: (row) => ({ name: row?.name ?? '', description: row?.description ?? '', enable: row ? row.enable === true : true }),
+    initial: (row) => ({
+      name: row?.name ?? '',
+      description: row?.description ?? '',
+      enable: row ? row.enable === true : true,
+    }),
   },
-  update: (v, row, context) => attachmentWrites.update({ id: row.id, name: v.name.trim(), description: v.description.trim(), enable: v.enable }, context),
+  update: (v, row, context) =>
+    attachmentWrites.update(
+      { id: row.id, name: v.name.trim(), description: v.description.trim(), enable: v.enable },
+      context,
+    ),
   remove: (ids, _confirmation, context) => attachmentWrites.remove(ids, context),
   deletion: { note: '文件在没有其他记录使用时会从存储中删除。' },
   requires: { update: perm('UpdateAttachment'), remove: perm('DeleteAttachment') },

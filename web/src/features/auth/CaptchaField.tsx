@@ -43,7 +43,9 @@ export function captchaProblem(captcha: CaptchaState, text: string): string | un
   return captcha.required ? checkRequired(text, '请输入验证码') : undefined;
 }
 
-/** Whether a failed call was refused for its captcha (wrong, expired or used up) rather than for the rest of the form. */
+/**
+ * Whether a failed call was refused for its captcha (wrong, expired or used up) rather than for the rest of the form.
+ */
 export function isCaptchaRefusal(result: ApiResult<unknown>): boolean {
   return !result.ok && /验证码/.test(result.data.message);
 }
@@ -66,10 +68,26 @@ export function CaptchaField({
 }) {
   if (!captcha.required) return null;
   const media = captcha.audio ? (
-    captcha.image ? <audio controls src={captcha.image} aria-label="语音验证码" /> : null
+    captcha.image ? (
+      <audio controls src={captcha.image} aria-label="语音验证码" />
+    ) : null
   ) : (
-    <button type="button" className="app-captcha" onClick={captcha.refresh} title="看不清？换一张" aria-label="换一张验证码">
-      {captcha.loading ? '加载中…' : captcha.failed ? '点击重试' : captcha.image ? <img src={captcha.image} alt="验证码" /> : '获取验证码'}
+    <button
+      type="button"
+      className="app-captcha"
+      onClick={captcha.refresh}
+      title="看不清？换一张"
+      aria-label="换一张验证码"
+    >
+      {captcha.loading ? (
+        '加载中…'
+      ) : captcha.failed ? (
+        '点击重试'
+      ) : captcha.image ? (
+        <img src={captcha.image} alt="验证码" />
+      ) : (
+        '获取验证码'
+      )}
     </button>
   );
   return (

@@ -13,7 +13,14 @@ import { OAuthButtons } from '../oauth/OAuthButtons';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkLoginName, checkPassword } from '../user/validation';
-import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, isCaptchaRefusal, useCaptcha } from './CaptchaField';
+import {
+  CaptchaField,
+  captchaEnabled,
+  captchaFields,
+  captchaProblem,
+  isCaptchaRefusal,
+  useCaptcha,
+} from './CaptchaField';
 import { MobileLoginForm } from './MobileLoginForm';
 import { useFinishSignIn } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
@@ -60,8 +67,26 @@ function PasswordLoginForm({ target }: { target: string }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField id="username" label="用户名" value={username} onChange={setUsername} error={errors.username} placeholder="用户名、邮箱或手机号" autoComplete="username" maxLength={EMAIL_MAX_LENGTH} />
-      <TextField id="password" label="密码" type="password" value={password} onChange={setPassword} error={errors.password} placeholder="请输入密码" autoComplete="current-password" />
+      <TextField
+        id="username"
+        label="用户名"
+        value={username}
+        onChange={setUsername}
+        error={errors.username}
+        placeholder="用户名、邮箱或手机号"
+        autoComplete="username"
+        maxLength={EMAIL_MAX_LENGTH}
+      />
+      <TextField
+        id="password"
+        label="密码"
+        type="password"
+        value={password}
+        onChange={setPassword}
+        error={errors.password}
+        placeholder="请输入密码"
+        autoComplete="current-password"
+      />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         登录
@@ -85,7 +110,9 @@ export function LoginForm({ target }: { target: string }) {
       <div className="app-auth-links">
         <Link to="/auth/forgot">忘记密码？</Link>
         {settings.security?.enable_register && !settings.security.is_close && (
-          <Link to={target === '/' ? '/auth/register' : `/auth/register?redirect=${encodeURIComponent(target)}`}>注册账号</Link>
+          <Link to={target === '/' ? '/auth/register' : `/auth/register?redirect=${encodeURIComponent(target)}`}>
+            注册账号
+          </Link>
         )}
       </div>
       <OAuthButtons redirect={target} />

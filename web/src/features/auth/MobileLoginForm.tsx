@@ -28,11 +28,18 @@ export function MobileLoginForm({ target }: { target: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     retractFailure();
-    const invalid = collectErrors<Field>({ mobile: checkMobile(mobile, true), captcha: undefined, code: checkSmsCode(code) });
+    const invalid = collectErrors<Field>({
+      mobile: checkMobile(mobile, true),
+      captcha: undefined,
+      code: checkSmsCode(code),
+    });
     setErrors(invalid ?? {});
     if (invalid) return;
     setSubmitting(true);
-    const result = await userApi.loginByMobile({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), code: code.trim() });
+    const result = await userApi.loginByMobile({
+      mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(),
+      code: code.trim(),
+    });
     const registered = result.ok && result.data.registered === true;
     const messages = registered
       ? { failure: FAILURE_TITLE.login, success: '注册成功', welcome: '已为您的手机号创建账号' }
@@ -44,7 +51,17 @@ export function MobileLoginForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       {registrationOpen && <p className="app-auth-note">验证码登录，未注册手机号将自动注册</p>}
-      <TextField id="mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
+      <TextField
+        id="mobile"
+        label="手机号"
+        type="tel"
+        value={mobile}
+        onChange={setMobile}
+        error={errors.mobile}
+        placeholder="请输入中国大陆手机号"
+        autoComplete="tel"
+        maxLength={20}
+      />
       <SmsCodeFields
         type="login"
         mobile={mobile}

@@ -41,13 +41,24 @@ export function MobileRegisterForm({ target }: { target: string }) {
       password: form.password,
       ...(form.username.trim() ? { username: form.username.trim() } : {}),
     });
-    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' })) return;
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' }))
+      return;
     setSubmitting(false);
   };
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入中国大陆手机号" autoComplete="tel" maxLength={20} />
+      <TextField
+        id="mobile"
+        label="手机号"
+        type="tel"
+        value={form.mobile}
+        onChange={set('mobile')}
+        error={errors.mobile}
+        placeholder="请输入中国大陆手机号"
+        autoComplete="tel"
+        maxLength={20}
+      />
       <SmsCodeFields
         type="register"
         mobile={form.mobile}
@@ -58,8 +69,26 @@ export function MobileRegisterForm({ target }: { target: string }) {
         setErrors={setErrors}
         smsCaptcha={smsCaptcha}
       />
-      <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
-      <TextField id="confirmation" label="确认密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入密码" autoComplete="new-password" />
+      <TextField
+        id="password"
+        label="密码"
+        type="password"
+        value={form.password}
+        onChange={set('password')}
+        error={errors.password}
+        placeholder="至少 6 位"
+        autoComplete="new-password"
+      />
+      <TextField
+        id="confirmation"
+        label="确认密码"
+        type="password"
+        value={form.confirmation}
+        onChange={set('confirmation')}
+        error={errors.confirmation}
+        placeholder="再次输入密码"
+        autoComplete="new-password"
+      />
       <TextField
         id="username"
         label="用户名（选填）"

@@ -50,7 +50,17 @@ export function MobileResetForm() {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入绑定的手机号，用短信验证码设置新密码。</p>
-      <TextField id="mobile" label="手机号" type="tel" value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder="请输入绑定的手机号" autoComplete="tel" maxLength={20} />
+      <TextField
+        id="mobile"
+        label="手机号"
+        type="tel"
+        value={form.mobile}
+        onChange={set('mobile')}
+        error={errors.mobile}
+        placeholder="请输入绑定的手机号"
+        autoComplete="tel"
+        maxLength={20}
+      />
       <SmsCodeFields
         type="find_password"
         mobile={form.mobile}
@@ -61,8 +71,26 @@ export function MobileResetForm() {
         setErrors={setErrors}
         smsCaptcha={smsCaptcha}
       />
-      <TextField id="password" label="新密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
-      <TextField id="confirmation" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入新密码" autoComplete="new-password" />
+      <TextField
+        id="password"
+        label="新密码"
+        type="password"
+        value={form.password}
+        onChange={set('password')}
+        error={errors.password}
+        placeholder="至少 6 位"
+        autoComplete="new-password"
+      />
+      <TextField
+        id="confirmation"
+        label="确认新密码"
+        type="password"
+        value={form.confirmation}
+        onChange={set('confirmation')}
+        error={errors.confirmation}
+        placeholder="再次输入新密码"
+        autoComplete="new-password"
+      />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         重置密码
       </Button>

@@ -46,7 +46,9 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
     return (
       <div className="app-state" role="status">
         <p className="app-state__title">重置密码的邮件已发送至 {sentTo}</p>
-        <p className="app-state__description">请在邮件有效期内点击邮件中的链接设置新密码。没有收到？请检查垃圾邮件箱。</p>
+        <p className="app-state__description">
+          请在邮件有效期内点击邮件中的链接设置新密码。没有收到？请检查垃圾邮件箱。
+        </p>
         <Button onClick={() => setSentTo(null)}>重新发送</Button>
       </div>
     );
@@ -55,7 +57,16 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入注册时使用的邮箱，我们会发送一封重置密码的邮件。</p>
-      <TextField id="email" label="邮箱" type="email" value={email} onChange={setEmail} error={errors.email} placeholder="请输入注册邮箱" autoComplete="email" />
+      <TextField
+        id="email"
+        label="邮箱"
+        type="email"
+        value={email}
+        onChange={setEmail}
+        error={errors.email}
+        placeholder="请输入注册邮箱"
+        autoComplete="email"
+      />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         发送重置邮件
@@ -104,8 +115,26 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">为 {email} 设置新密码。</p>
-      <TextField id="password" label="新密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
-      <TextField id="confirmation" label="确认新密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入新密码" autoComplete="new-password" />
+      <TextField
+        id="password"
+        label="新密码"
+        type="password"
+        value={form.password}
+        onChange={set('password')}
+        error={errors.password}
+        placeholder="至少 6 位"
+        autoComplete="new-password"
+      />
+      <TextField
+        id="confirmation"
+        label="确认新密码"
+        type="password"
+        value={form.confirmation}
+        onChange={set('confirmation')}
+        error={errors.confirmation}
+        placeholder="再次输入新密码"
+        autoComplete="new-password"
+      />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
         重置密码

@@ -63,7 +63,8 @@ function UsernameRegisterForm({ target }: { target: string }) {
       ...(needsCode ? { code: form.code.trim() } : {}),
       ...captchaFields(captcha, form.captcha),
     });
-    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' })) return;
+    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' }))
+      return;
     setSubmitting(false);
     if (captcha.required) {
       setForm((f) => ({ ...f, captcha: '' }));
@@ -73,10 +74,46 @@ function UsernameRegisterForm({ target }: { target: string }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField id="username" label="用户名" value={form.username} onChange={set('username')} error={errors.username} placeholder="3-32 个字符，不能是邮箱或手机号" autoComplete="username" maxLength={32} />
-      <TextField id="email" label="邮箱" type="email" value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" autoComplete="email" />
-      <TextField id="password" label="密码" type="password" value={form.password} onChange={set('password')} error={errors.password} placeholder="至少 6 位" autoComplete="new-password" />
-      <TextField id="confirmation" label="确认密码" type="password" value={form.confirmation} onChange={set('confirmation')} error={errors.confirmation} placeholder="再次输入密码" autoComplete="new-password" />
+      <TextField
+        id="username"
+        label="用户名"
+        value={form.username}
+        onChange={set('username')}
+        error={errors.username}
+        placeholder="3-32 个字符，不能是邮箱或手机号"
+        autoComplete="username"
+        maxLength={32}
+      />
+      <TextField
+        id="email"
+        label="邮箱"
+        type="email"
+        value={form.email}
+        onChange={set('email')}
+        error={errors.email}
+        placeholder="用于找回密码"
+        autoComplete="email"
+      />
+      <TextField
+        id="password"
+        label="密码"
+        type="password"
+        value={form.password}
+        onChange={set('password')}
+        error={errors.password}
+        placeholder="至少 6 位"
+        autoComplete="new-password"
+      />
+      <TextField
+        id="confirmation"
+        label="确认密码"
+        type="password"
+        value={form.confirmation}
+        onChange={set('confirmation')}
+        error={errors.confirmation}
+        placeholder="再次输入密码"
+        autoComplete="new-password"
+      />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
       {needsCode && (
         <TextField
@@ -88,7 +125,13 @@ function UsernameRegisterForm({ target }: { target: string }) {
           placeholder="请输入邮件中的验证码"
           autoComplete="one-time-code"
           maxLength={8}
-          addon={<EmailCodeButton email={form.email} validate={validateForCode} captcha={captchaFields(captcha, form.captcha)} />}
+          addon={
+            <EmailCodeButton
+              email={form.email}
+              validate={validateForCode}
+              captcha={captchaFields(captcha, form.captcha)}
+            />
+          }
         />
       )}
       <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
@@ -120,7 +163,11 @@ export function RegisterForm({ target }: { target: string }) {
         注册
       </h1>
       {smsEnabled && <TabSwitch label="注册方式" tabs={MODES} active={mode} onChange={setMode} />}
-      {smsEnabled && mode === 'mobile' ? <MobileRegisterForm target={target} /> : <UsernameRegisterForm target={target} />}
+      {smsEnabled && mode === 'mobile' ? (
+        <MobileRegisterForm target={target} />
+      ) : (
+        <UsernameRegisterForm target={target} />
+      )}
       <div className="app-auth-links">
         <span />
         <Link to="/auth/login">已有账号？去登录</Link>

@@ -9,7 +9,14 @@ import { CodeSendButton } from '../../kit/forms/CodeSendButton';
 import { TextField } from '../../ui/FormField';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
-import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha, type CaptchaState } from './CaptchaField';
+import {
+  CaptchaField,
+  captchaEnabled,
+  captchaFields,
+  captchaProblem,
+  useCaptcha,
+  type CaptchaState,
+} from './CaptchaField';
 
 /** Seconds to wait when the answer does not say (the backend's default interval). */
 const DEFAULT_INTERVAL = 60;
@@ -54,14 +61,23 @@ export function useSmsEnabled(): boolean {
  * Sends a `type` code to `mobile` once `validate` passes (the number, the captcha), then
  * counts down the seconds the backend asks to wait before the next one.
  */
-function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
+function SmsCodeButton({
+  type,
+  mobile,
+  validate,
+  smsCaptcha,
+}: {
   type: SmsCodePurpose;
   mobile: string;
   validate: () => boolean;
   smsCaptcha: SmsCaptcha;
 }) {
   const send = async () => {
-    const result = await userApi.sendSmsCode({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), type, ...smsCaptcha.fields() });
+    const result = await userApi.sendSmsCode({
+      mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(),
+      type,
+      ...smsCaptcha.fields(),
+    });
     smsCaptcha.renew();
     return result;
   };
@@ -70,7 +86,10 @@ function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
       label="获取验证码"
       validate={validate}
       send={send}
-      sent={(reply) => ({ notice: `请查收短信，验证码 ${SMS_CODE_TTL_MINUTES} 分钟内有效`, waitSeconds: reply.interval ?? DEFAULT_INTERVAL })}
+      sent={(reply) => ({
+        notice: `请查收短信，验证码 ${SMS_CODE_TTL_MINUTES} 分钟内有效`,
+        waitSeconds: reply.interval ?? DEFAULT_INTERVAL,
+      })}
     />
   );
 }
@@ -79,7 +98,17 @@ function SmsCodeButton({ type, mobile, validate, smsCaptcha }: {
  * The image captcha (when one is required) and the SMS code field with its send button:
  * what follows the mobile-number field in every form that signs with an SMS code.
  */
-export function SmsCodeFields({ id = 'sms-code', type, mobile, mobileProblem, code, onCodeChange, errors, setErrors, smsCaptcha }: {
+export function SmsCodeFields({
+  id = 'sms-code',
+  type,
+  mobile,
+  mobileProblem,
+  code,
+  onCodeChange,
+  errors,
+  setErrors,
+  smsCaptcha,
+}: {
   id?: string;
   type: SmsCodePurpose;
   mobile: string;
@@ -99,7 +128,12 @@ export function SmsCodeFields({ id = 'sms-code', type, mobile, mobileProblem, co
   };
   return (
     <>
-      <CaptchaField captcha={smsCaptcha.captcha} value={smsCaptcha.text} onChange={smsCaptcha.setText} error={errors.captcha} />
+      <CaptchaField
+        captcha={smsCaptcha.captcha}
+        value={smsCaptcha.text}
+        onChange={smsCaptcha.setText}
+        error={errors.captcha}
+      />
       <TextField
         id={id}
         label="短信验证码"

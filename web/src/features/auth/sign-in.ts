@@ -34,7 +34,10 @@ export function useFinishSignIn(target: string) {
     if (failure.current !== undefined) closeToast(failure.current);
     failure.current = undefined;
   }, []);
-  const finish = async (result: ApiResult<LoginAnswer>, messages: { failure: string; success: string; welcome: string }): Promise<boolean> => {
+  const finish = async (
+    result: ApiResult<LoginAnswer>,
+    messages: { failure: string; success: string; welcome: string },
+  ): Promise<boolean> => {
     retractFailure();
     if (!result.ok || !result.data.user) {
       failure.current = toastFailure(messages.failure, result.ok ? undefined : result);

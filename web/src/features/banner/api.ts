@@ -14,8 +14,13 @@ export const bannerKeys = {
   admin: ['banner', 'admin'] as const,
 };
 
-export const listBanners = (query: { page: number; size: number; wd?: string; type?: readonly number[]; enable?: readonly boolean[] }) =>
-  api.get<ListBannerReply>('/api/v1/banner/list', query);
+export const listBanners = (query: {
+  page: number;
+  size: number;
+  wd?: string;
+  type?: readonly number[];
+  enable?: readonly boolean[];
+}) => api.get<ListBannerReply>('/api/v1/banner/list', query);
 
 /** The home page's carousel (the page the gateway serves may carry it). */
 export const websiteBannersQuery = () => callQuery(websiteBannersCall());

@@ -37,10 +37,19 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
   columns: [
-    { key: 'path', title: '图片', width: 120, render: (row) => <ImageThumb src={row.path} alt={row.title ?? '轮播图'} /> },
+    {
+      key: 'path',
+      title: '图片',
+      width: 120,
+      render: (row) => <ImageThumb src={row.path} alt={row.title ?? '轮播图'} />,
+    },
     // The link under the title: in a column of its own, beside the image, type, order and time,
     // it left the title four characters a line at 1280 px.
-    { key: 'title', title: '标题', render: (row) => <StackCell main={row.title || '-'} sub={row.url ? <LinkCell href={row.url} /> : undefined} /> },
+    {
+      key: 'title',
+      title: '标题',
+      render: (row) => <StackCell main={row.title || '-'} sub={row.url ? <LinkCell href={row.url} /> : undefined} />,
+    },
     { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(bannerTypeOptions, row.type ?? 0) },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
     enabledColumn(),
@@ -66,10 +75,23 @@ export const bannerResource: ResourceDef<Banner, Values> = {
   form: {
     fields: [
       { name: 'title', label: '标题', kind: 'text', required: true, maxLength: 64 },
-      { name: 'path', label: '图片', kind: 'image', upload: imageUploadTarget('banner'), required: true, hint: '建议宽高比 3:1，支持 JPG、PNG、GIF、WEBP' },
+      {
+        name: 'path',
+        label: '图片',
+        kind: 'image',
+        upload: imageUploadTarget('banner'),
+        required: true,
+        hint: '建议宽高比 3:1，支持 JPG、PNG、GIF、WEBP',
+      },
       { name: 'type', label: '类型', kind: 'select', options: bannerTypeOptions, required: true, half: true },
       { name: 'sort', label: '排序', kind: 'number', integer: true, half: true, hint: '数字越大越靠前' },
-      { name: 'url', label: '链接', kind: 'text', placeholder: 'https:// 或 /library', validate: (v: string) => checkLink(v, '链接', { sitePath: true }) },
+      {
+        name: 'url',
+        label: '链接',
+        kind: 'text',
+        placeholder: 'https:// 或 /library',
+        validate: (v: string) => checkLink(v, '链接', { sitePath: true }),
+      },
       { name: 'description', label: '描述', kind: 'textarea', maxLength: 255 },
       { name: 'enable', label: '启用', kind: 'switch' },
     ],
@@ -84,7 +106,8 @@ export const bannerResource: ResourceDef<Banner, Values> = {
     }),
   },
   create: (values, context) => bannerWrites.create(toBody(values), context),
-  update: (values, row, context) => bannerWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  update: (values, row, context) =>
+    bannerWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
   remove: (ids, _confirmation, context) => bannerWrites.remove(ids, context),
   requires: {
     create: grpcPermissionPath('BannerAPI', 'CreateBanner'),

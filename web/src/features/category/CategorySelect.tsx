@@ -2,7 +2,15 @@ import { categoryChoices, type CategoryNode } from './category-tree';
 import '../../ui/form.css';
 
 /** A plain select of the document categories, each indented under its parent; empty is 请选择分类. */
-export function CategorySelect({ id, label, tree, value, onChange, invalid, describedBy }: {
+export function CategorySelect({
+  id,
+  label,
+  tree,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+}: {
   id: string;
   /** When no <label> names the select. */
   label?: string;

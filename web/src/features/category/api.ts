@@ -7,7 +7,16 @@ import { api, unwrap } from '../../api/client';
 import { resourceWrites } from '../../api/query-client';
 
 export const CATEGORY_FIELDS = [
-  'id', 'title', 'parent_id', 'icon', 'cover', 'doc_count', 'enable', 'description', 'show_description', 'type',
+  'id',
+  'title',
+  'parent_id',
+  'icon',
+  'cover',
+  'doc_count',
+  'enable',
+  'description',
+  'show_description',
+  'type',
 ] as const;
 
 /** Category types of docs/product.md §3. */
@@ -60,9 +69,11 @@ export function categoryOptions(categories: readonly Category[]): { value: numbe
     byParent.set(parent, [...(byParent.get(parent) ?? []), c]);
   }
   const walk = (parent: number, prefix: string, depth: number): { value: number; label: string }[] =>
-    depth > 8 ? [] : (byParent.get(parent) ?? []).flatMap((c) => {
-      const label = prefix ? `${prefix} / ${c.title ?? ''}` : (c.title ?? '');
-      return [{ value: c.id ?? 0, label }, ...walk(c.id ?? 0, label, depth + 1)];
-    });
+    depth > 8
+      ? []
+      : (byParent.get(parent) ?? []).flatMap((c) => {
+          const label = prefix ? `${prefix} / ${c.title ?? ''}` : (c.title ?? '');
+          return [{ value: c.id ?? 0, label }, ...walk(c.id ?? 0, label, depth + 1)];
+        });
   return walk(0, '', 0);
 }

@@ -53,7 +53,12 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
           </span>
         ),
       },
-      { key: 'cover', title: '封面', width: 120, render: (row) => <ImageThumb src={row.cover} alt={`${row.title ?? ''}封面`} /> },
+      {
+        key: 'cover',
+        title: '封面',
+        width: 120,
+        render: (row) => <ImageThumb src={row.cover} alt={`${row.title ?? ''}封面`} />,
+      },
       { key: 'doc_count', title: COUNTED[type], width: 90, render: (row) => row.doc_count ?? 0 },
       { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
       enabledColumn(),
@@ -102,7 +107,8 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
     },
     // New categories are always stored enabled (MOREDOC's behaviour); disable them by editing.
     create: (v, context) => categoryWrites.create({ ...body(v), title: v.title, enable: true }, context),
-    update: (v, row, context) => categoryWrites.update({ ...body(v), id: row.id, title: v.title.trim(), created_at: row.created_at }, context),
+    update: (v, row, context) =>
+      categoryWrites.update({ ...body(v), id: row.id, title: v.title.trim(), created_at: row.created_at }, context),
     remove: (ids, _confirmation, context) => categoryWrites.remove(ids, context),
     deletion: {
       note: '下级分类会一并删除；仍有内容的分类会被保留。',

@@ -23,9 +23,15 @@ import { useSettings } from '../settings/use-settings';
 import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
 import './comments.css';
 
-interface Thread { comment: Comment; replies: Comment[] }
+interface Thread {
+  comment: Comment;
+  replies: Comment[];
+}
 
-/** Approved comments with the reader's own merged in (theirs win: they carry the review state), as threads, newest first. */
+/**
+ * Approved comments with the reader's own merged in (theirs win: they carry the review state), as threads, newest
+ * first.
+ */
 export function commentThreads(approved: readonly Comment[], mine: readonly Comment[]): Thread[] {
   const byId = new Map<number, Comment>();
   for (const c of [...approved, ...mine]) byId.set(c.id ?? 0, c);
@@ -36,10 +42,23 @@ export function commentThreads(approved: readonly Comment[], mine: readonly Comm
 
 function ReviewTag({ status }: { status?: number }) {
   if (status === ReviewStatus.Approved) return null;
-  return status === ReviewStatus.Rejected ? <Tag color="red" size="small">未通过审核</Tag> : <Tag color="orange" size="small">审核中</Tag>;
+  return status === ReviewStatus.Rejected ? (
+    <Tag color="red" size="small">
+      未通过审核
+    </Tag>
+  ) : (
+    <Tag color="orange" size="small">
+      审核中
+    </Tag>
+  );
 }
 
-function CommentForm({ type, targetId, parent, onDone }: {
+function CommentForm({
+  type,
+  targetId,
+  parent,
+  onDone,
+}: {
   type: number;
   targetId: number;
   parent?: Comment;
@@ -53,9 +72,18 @@ function CommentForm({ type, targetId, parent, onDone }: {
   const replyTo = parent?.user?.username;
   const send = useMutation({
     mutationFn: async (text: string, context) =>
-      unwrap(await createComment({
-        type, document_id: targetId, content: text, ...(parent?.id ? { parent_id: parent.id } : {}), ...captchaFields(captcha, captchaText),
-      }, context)),
+      unwrap(
+        await createComment(
+          {
+            type,
+            document_id: targetId,
+            content: text,
+            ...(parent?.id ? { parent_id: parent.id } : {}),
+            ...captchaFields(captcha, captchaText),
+          },
+          context,
+        ),
+      ),
     onSuccess: (created) => {
       setContent('');
       setCaptchaText('');
@@ -73,7 +101,10 @@ function CommentForm({ type, targetId, parent, onDone }: {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const text = content.trim();
-    const next = { content: textProblems(text, '评论内容', COMMENT_MAX_LENGTH, true)[0], captcha: captchaProblem(captcha, captchaText) };
+    const next = {
+      content: textProblems(text, '评论内容', COMMENT_MAX_LENGTH, true)[0],
+      captcha: captchaProblem(captcha, captchaText),
+    };
     setErrors(next);
     if (next.content || next.captcha) return;
     send.mutate(replyTo && parent?.parent_id ? `回复 @${replyTo}：${text}` : text);
@@ -107,7 +138,15 @@ function CommentForm({ type, targetId, parent, onDone }: {
   );
 }
 
-function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, deleting }: {
+function CommentItem({
+  comment,
+  type,
+  targetId,
+  replyingTo,
+  onReply,
+  onDelete,
+  deleting,
+}: {
   comment: Comment;
   type: number;
   targetId: number;
@@ -132,7 +171,11 @@ function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, d
         <p className="app-comment__content">{comment.content}</p>
         <div className="app-comment__actions">
           {user && comment.status === ReviewStatus.Approved && (
-            <Button size="small" theme="borderless" onClick={() => onReply(replyingTo === comment.id ? undefined : comment.id)}>
+            <Button
+              size="small"
+              theme="borderless"
+              onClick={() => onReply(replyingTo === comment.id ? undefined : comment.id)}
+            >
               回复
             </Button>
           )}
@@ -154,7 +197,15 @@ function CommentItem({ comment, type, targetId, replyingTo, onReply, onDelete, d
  * `type`: 0 document, 1 article; `targetId`: its id; `onCount`: told the number of approved
  * comments whenever it is read, so that a count shown elsewhere on the page follows the list.
  */
-export function CommentSection({ type, targetId, onCount }: { type: number; targetId: number; onCount?: (count: number) => void }) {
+export function CommentSection({
+  type,
+  targetId,
+  onCount,
+}: {
+  type: number;
+  targetId: number;
+  onCount?: (count: number) => void;
+}) {
   const { user } = useSession();
   const location = useLocation();
   // Loaded as the reader comes near them: the page's first screen needs no request of its own.
@@ -197,16 +248,26 @@ export function CommentSection({ type, targetId, onCount }: { type: number; targ
             {commentThreads(list, mine.data ?? []).map(({ comment, replies }) => (
               <li key={comment.id} className="app-comments__thread">
                 <CommentItem
-                  comment={comment} type={type} targetId={targetId} replyingTo={replyingTo} onReply={setReplyingTo}
-                  onDelete={(c) => remove.mutate(c)} deleting={remove.isPending && remove.variables?.id === comment.id}
+                  comment={comment}
+                  type={type}
+                  targetId={targetId}
+                  replyingTo={replyingTo}
+                  onReply={setReplyingTo}
+                  onDelete={(c) => remove.mutate(c)}
+                  deleting={remove.isPending && remove.variables?.id === comment.id}
                 />
                 {replies.length > 0 && (
                   <ol className="app-comments__replies">
                     {replies.map((reply) => (
                       <li key={reply.id}>
                         <CommentItem
-                          comment={reply} type={type} targetId={targetId} replyingTo={replyingTo} onReply={setReplyingTo}
-                          onDelete={(c) => remove.mutate(c)} deleting={remove.isPending && remove.variables?.id === reply.id}
+                          comment={reply}
+                          type={type}
+                          targetId={targetId}
+                          replyingTo={replyingTo}
+                          onReply={setReplyingTo}
+                          onDelete={(c) => remove.mutate(c)}
+                          deleting={remove.isPending && remove.variables?.id === reply.id}
                         />
                       </li>
                     ))}

@@ -11,7 +11,9 @@ const CommentSectionCode = lazy(async () => ({ default: (await import('./Comment
 export function LazyCommentSection(props: { type: number; targetId: number; onCount?: (count: number) => void }) {
   const loading = (
     <section className="app-comments" aria-labelledby="comments-title" aria-busy="true">
-      <h2 id="comments-title" className="app-comments__title">评论</h2>
+      <h2 id="comments-title" className="app-comments__title">
+        评论
+      </h2>
       <Skeleton.Paragraph rows={3} />
     </section>
   );

@@ -3,7 +3,12 @@
 // Every write marks every comment query stale.
 import { queryOptions } from '@tanstack/react-query';
 import { ReviewStatus } from '../../../../shared/constants';
-import type { Comment, CreateCommentRequest, ListCommentReply, ListCommentRequest } from '../../../../shared/types/comment';
+import type {
+  Comment,
+  CreateCommentRequest,
+  ListCommentReply,
+  ListCommentRequest,
+} from '../../../../shared/types/comment';
 import type { Empty } from '../../../../shared/types/common';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
@@ -15,7 +20,8 @@ export const commentKeys = {
   admin: ['comment', 'admin'] as const,
 };
 
-export const listComments = (query: ListCommentRequest) => api.get<ListCommentReply>('/api/v1/comment/list', { ...query });
+export const listComments = (query: ListCommentRequest) =>
+  api.get<ListCommentReply>('/api/v1/comment/list', { ...query });
 
 /**
  * Approved comments and replies on one item, oldest first (the backend returns them all). The
@@ -25,14 +31,18 @@ export const approvedCommentsQuery = (type: number, targetId: number) =>
   queryOptions({
     queryKey: commentKeys.approved(type, targetId),
     queryFn: async () =>
-      unwrap(await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id asc' })).comment ?? [],
+      unwrap(
+        await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id asc' }),
+      ).comment ?? [],
   });
 
 /** The reader's own comments on one item, in every review state. */
 export const myCommentsQuery = (type: number, targetId: number, userId: number) =>
   queryOptions({
     queryKey: commentKeys.mine(type, targetId, userId),
-    queryFn: async () => unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ?? [],
+    queryFn: async () =>
+      unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ??
+      [],
   });
 
 const stale = [commentKeys.all];

@@ -26,8 +26,12 @@ function TargetCell({ comment }: { comment: Comment }) {
     <span>
       <Tag size="small">{kind}</Tag>{' '}
       {comment.type === TargetType.Article && comment.document_uuid ? (
-        <Link to={`/article/detail/${comment.document_uuid}`} target="_blank">{title}</Link>
-      ) : title}
+        <Link to={`/article/detail/${comment.document_uuid}`} target="_blank">
+          {title}
+        </Link>
+      ) : (
+        title
+      )}
     </span>
   );
 }
@@ -54,8 +58,14 @@ export const commentResource: ResourceDef<Comment> = {
     { key: 'target', title: '评论对象', render: (row) => <TargetCell comment={row} /> },
     { key: 'user', title: '用户', width: 100, render: (row) => row.user?.username ?? '-' },
     {
-      key: 'status', title: '状态', width: 80,
-      render: (row) => <Tag color={STATUS_COLORS[row.status ?? 0] ?? 'grey'}>{optionLabel(commentStatusOptions, row.status ?? 0, '未知')}</Tag>,
+      key: 'status',
+      title: '状态',
+      width: 80,
+      render: (row) => (
+        <Tag color={STATUS_COLORS[row.status ?? 0] ?? 'grey'}>
+          {optionLabel(commentStatusOptions, row.status ?? 0, '未知')}
+        </Tag>
+      ),
     },
     dateColumn('created_at', '时间'),
   ],
@@ -79,15 +89,37 @@ export const commentResource: ResourceDef<Comment> = {
     ),
   rowCommands: (row) => [
     ...(row.status !== ReviewStatus.Approved
-      ? [{ key: 'approve', label: '通过', confirm: '确定通过这条评论吗？通过后所有人都能看到。', success: '已通过', requires: CHECK,
-        run: (context: Parameters<typeof checkComments>[2]) => checkComments([row.id ?? 0], ReviewStatus.Approved, context) }]
+      ? [
+          {
+            key: 'approve',
+            label: '通过',
+            confirm: '确定通过这条评论吗？通过后所有人都能看到。',
+            success: '已通过',
+            requires: CHECK,
+            run: (context: Parameters<typeof checkComments>[2]) =>
+              checkComments([row.id ?? 0], ReviewStatus.Approved, context),
+          },
+        ]
       : []),
     ...(row.status !== ReviewStatus.Rejected
-      ? [{ key: 'reject', label: '拒绝', confirm: '确定拒绝这条评论吗？它将不再公开显示。', success: '已拒绝', danger: true, requires: CHECK,
-        run: (context: Parameters<typeof checkComments>[2]) => checkComments([row.id ?? 0], ReviewStatus.Rejected, context) }]
+      ? [
+          {
+            key: 'reject',
+            label: '拒绝',
+            confirm: '确定拒绝这条评论吗？它将不再公开显示。',
+            success: '已拒绝',
+            danger: true,
+            requires: CHECK,
+            run: (context: Parameters<typeof checkComments>[2]) =>
+              checkComments([row.id ?? 0], ReviewStatus.Rejected, context),
+          },
+        ]
       : []),
   ],
-  batchActions: [review(ReviewStatus.Approved, '批量通过', '已通过'), review(ReviewStatus.Rejected, '批量拒绝', '已拒绝')],
+  batchActions: [
+    review(ReviewStatus.Approved, '批量通过', '已通过'),
+    review(ReviewStatus.Rejected, '批量拒绝', '已拒绝'),
+  ],
   remove: (ids, _confirmation, context) => deleteComments(ids, context),
   deletion: { note: '评论的回复会一起删除。' },
   requires: { remove: grpcPermissionPath('CommentAPI', 'DeleteComment') },

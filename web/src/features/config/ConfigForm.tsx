@@ -19,7 +19,8 @@ import '../../kit/admin-resource/admin-resource.css';
 import { configCategoryQuery, saveConfig } from './api';
 import { configField, configValues, toWire } from './config-fields';
 
-const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+const FOCUSABLE =
+  'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
   const fields = useMemo(() => rows.map((row) => configField(row, rows)), [rows]);
@@ -30,7 +31,12 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
     mutationFn: async (input: FormValues, mutation) =>
       unwrap(
         await saveConfig(
-          rows.map((row) => ({ id: row.id, name: row.name, category: row.category, value: toWire(row, input[row.name ?? '']) })),
+          rows.map((row) => ({
+            id: row.id,
+            name: row.name,
+            category: row.category,
+            value: toWire(row, input[row.name ?? '']),
+          })),
           mutation,
         ),
       ),
@@ -47,12 +53,18 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   const showFirstProblem = () => {
     const problems = validateForm(fields, values, context);
     const first = fields.find((field) => problems[field.name]);
-    const box = first && [...(form.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find((el) => el.dataset.field === first.name);
+    const box =
+      first &&
+      [...(form.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find(
+        (el) => el.dataset.field === first.name,
+      );
     if (!first || !box) return;
     // (jsdom has no scrolling.)
     box.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
     const input = document.getElementById(`config-${category}-${first.name}`);
-    const target = input?.matches('input, textarea, select, button, [tabindex]') ? input : box.querySelector<HTMLElement>(FOCUSABLE);
+    const target = input?.matches('input, textarea, select, button, [tabindex]')
+      ? input
+      : box.querySelector<HTMLElement>(FOCUSABLE);
     target?.focus({ preventScroll: true });
   };
 
@@ -92,7 +104,13 @@ export function ConfigForm({ category }: { category: string }) {
   const query = useQuery({ ...configCategoryQuery(category), select: shownRows });
   // A new key set (after a save or a refetch) starts a fresh form from the stored values.
   return (
-    <QueryStates query={query} loadingRows={8} failure="配置加载失败" isEmpty={(rows) => rows.length === 0} empty={<EmptyState title="该分类没有配置项" />}>
+    <QueryStates
+      query={query}
+      loadingRows={8}
+      failure="配置加载失败"
+      isEmpty={(rows) => rows.length === 0}
+      empty={<EmptyState title="该分类没有配置项" />}
+    >
       {(rows) => <ConfigRowsForm key={query.dataUpdatedAt} category={category} rows={rows} />}
     </QueryStates>
   );

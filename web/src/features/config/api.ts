@@ -18,8 +18,10 @@ export const configCategoryQuery = (category: string) =>
   });
 
 /** Each row as listed (id, name, category) with its edited value. */
-export const saveConfig = (rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[], context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, [configKeys.all, settingsKeys.all]);
+export const saveConfig = (
+  rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[],
+  context: WriteContext,
+) => invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, [configKeys.all, settingsKeys.all]);
 
 /** What this install has for converting documents (`GET /api/v1/envs`; empty without the GetEnvs permission). */
 export const envsQuery = () =>

@@ -63,7 +63,9 @@ export function parseOptions(options: string | undefined): SelectOption[] {
     .filter(Boolean)
     .map((line) => {
       const colon = line.indexOf(':');
-      return colon < 0 ? { value: line, label: line } : { value: line.slice(0, colon), label: line.slice(colon + 1) || line.slice(0, colon) };
+      return colon < 0
+        ? { value: line, label: line }
+        : { value: line.slice(0, colon), label: line.slice(colon + 1) || line.slice(0, colon) };
     });
 }
 
@@ -78,7 +80,10 @@ export function fromWire(row: Config): unknown {
     case 'number':
       return value.trim() === '' || !Number.isFinite(Number(value)) ? undefined : Number(value);
     case 'select-multi':
-      return value.split(',').map((v) => v.trim()).filter(Boolean);
+      return value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     default:
       return value;
   }
@@ -122,7 +127,8 @@ export function configField(row: Config, rows: readonly Config[] = [row]): Field
       ...base,
       hint: VIP_PLANS_HINT,
       kind: 'custom',
-      render: ({ id, value, onChange, invalid }) => createElement(VipPlanEditor, { id, value: String(value ?? ''), onChange, invalid }),
+      render: ({ id, value, onChange, invalid }) =>
+        createElement(VipPlanEditor, { id, value: String(value ?? ''), onChange, invalid }),
     };
   }
   // The benefits are rich text, written with the articles' editor; the server sanitises them.

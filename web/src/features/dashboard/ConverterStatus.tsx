@@ -35,7 +35,13 @@ export function ConverterStatus() {
                     {env.name}
                     {env.is_required && <span className="app-admin-dashboard__required">必需</span>}
                   </td>
-                  <td>{env.is_installed ? <Tag color="green">已安装</Tag> : <Tag color={env.is_required ? 'red' : 'grey'}>未安装</Tag>}</td>
+                  <td>
+                    {env.is_installed ? (
+                      <Tag color="green">已安装</Tag>
+                    ) : (
+                      <Tag color={env.is_required ? 'red' : 'grey'}>未安装</Tag>
+                    )}
+                  </td>
                   <td className="app-admin-dashboard__version">{env.version || '-'}</td>
                   <td>{env.error || env.description || '-'}</td>
                 </tr>

@@ -19,7 +19,8 @@ function groupOf(route: RouteDef): string | undefined {
 }
 
 /**
- * The screens of `allowPages` the shortcuts offer (`hasScreen`: every admin screen but the dashboard), by menu group, in
+ * The screens of `allowPages` the shortcuts offer (`hasScreen`: every admin screen but the dashboard), by menu group,
+ * in
  * route-table order.
  */
 export function shortcutSections(

@@ -9,7 +9,10 @@ import { FormatIcon } from './FormatIcon';
 import { coverUrl, documentPath } from './document-links';
 import './document.css';
 
-export function DocumentCard({ doc, categoryId }: {
+export function DocumentCard({
+  doc,
+  categoryId,
+}: {
   doc: Document;
   /** The category the card is shown under, when the document does not list its own. */
   categoryId?: number;
@@ -21,7 +24,11 @@ export function DocumentCard({ doc, categoryId }: {
   const body = (
     <>
       <span className="app-doc-card__cover">
-        {cover ? <img src={cover} alt="" loading="lazy" decoding="async" /> : <span className="app-doc-card__no-cover">暂无封面</span>}
+        {cover ? (
+          <img src={cover} alt="" loading="lazy" decoding="async" />
+        ) : (
+          <span className="app-doc-card__no-cover">暂无封面</span>
+        )}
       </span>
       <span className="app-doc-card__title">
         <FormatIcon ext={doc.ext} />

@@ -12,7 +12,13 @@ export interface DocumentFilters {
  * The 格式 and 行业 rows of a document list's filters (行业 only when the site has
  * industries); `hrefFor` is the list's address with one of them changed.
  */
-export function DocumentFilterChips({ current, hrefFor }: { current: DocumentFilters; hrefFor: (change: DocumentFilters) => string }) {
+export function DocumentFilterChips({
+  current,
+  hrefFor,
+}: {
+  current: DocumentFilters;
+  hrefFor: (change: DocumentFilters) => string;
+}) {
   const languages = useSettings().language ?? [];
   return (
     <>
@@ -25,7 +31,10 @@ export function DocumentFilterChips({ current, hrefFor }: { current: DocumentFil
       {languages.length > 0 && (
         <ChoiceChips
           label="行业"
-          choices={[{ value: '', label: '全部' }, ...languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }))]}
+          choices={[
+            { value: '', label: '全部' },
+            ...languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' })),
+          ]}
           current={current.language ?? ''}
           hrefFor={(language) => hrefFor({ language: language || undefined })}
         />

@@ -11,7 +11,11 @@ export function DocumentRecordTitle({ record }: { record: Pick<Favorite, 'docume
   return (
     <span className="app-my-documents__title">
       <FormatIcon ext={record.ext} />
-      {record.document_id && record.title ? <Link to={documentPathById(record.document_id)}>{record.title}</Link> : (record.title ?? '已删除的文档')}
+      {record.document_id && record.title ? (
+        <Link to={documentPathById(record.document_id)}>{record.title}</Link>
+      ) : (
+        (record.title ?? '已删除的文档')
+      )}
     </span>
   );
 }

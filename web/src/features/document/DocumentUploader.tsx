@@ -5,7 +5,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { DOCUMENT_EXTENSIONS, DocumentStatus, documentStatusOptions, extensionGroups, optionLabel } from '../../../../shared/constants';
+import {
+  DOCUMENT_EXTENSIONS,
+  DocumentStatus,
+  documentStatusOptions,
+  extensionGroups,
+  optionLabel,
+} from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
@@ -17,7 +23,16 @@ import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuer
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
-import { checkDetails, DESCRIPTION_MAX, newItem, TITLE_MAX, uploadQueue, type DetailsPatch, type UploadAction, type UploadItem } from './upload-queue';
+import {
+  checkDetails,
+  DESCRIPTION_MAX,
+  newItem,
+  TITLE_MAX,
+  uploadQueue,
+  type DetailsPatch,
+  type UploadAction,
+  type UploadItem,
+} from './upload-queue';
 import '../../ui/form.css';
 import './upload.css';
 
@@ -44,13 +59,18 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   );
 }
 
-function UploadRow({ item, tree, dispatch }: {
+function UploadRow({
+  item,
+  tree,
+  dispatch,
+}: {
   item: UploadItem;
   tree: readonly CategoryNode[];
   dispatch: (action: UploadAction) => void;
 }) {
   const id = `upload-${item.key}`;
-  const describable = item.phase !== 'refused' && item.phase !== 'failed' && item.phase !== 'published' && item.phase !== 'publishing';
+  const describable =
+    item.phase !== 'refused' && item.phase !== 'failed' && item.phase !== 'published' && item.phase !== 'publishing';
   const edit = (patch: DetailsPatch) => dispatch({ type: 'edit', key: item.key, patch });
   return (
     <li className={`app-upload__item app-upload__item--${item.phase}`} aria-label={item.file.name}>
@@ -59,17 +79,29 @@ function UploadRow({ item, tree, dispatch }: {
         <span className="app-upload__size">{formatBytes(item.file.size)}</span>
         <span className="app-upload__phase">{PHASE_TEXT[item.phase]}</span>
         {item.phase !== 'publishing' && item.phase !== 'published' && (
-          <Button size="small" theme="borderless" type="danger" onClick={() => dispatch({ type: 'remove', key: item.key })} aria-label={`移除 ${item.file.name}`}>
+          <Button
+            size="small"
+            theme="borderless"
+            type="danger"
+            onClick={() => dispatch({ type: 'remove', key: item.key })}
+            aria-label={`移除 ${item.file.name}`}
+          >
             移除
           </Button>
         )}
       </div>
       {(item.phase === 'uploading' || item.phase === 'waiting') && (
-        <progress className="app-upload__progress" max={100} value={Math.round(item.progress * 100)} aria-label={`${item.file.name} 上传进度`} />
+        <progress
+          className="app-upload__progress"
+          max={100}
+          value={Math.round(item.progress * 100)}
+          aria-label={`${item.file.name} 上传进度`}
+        />
       )}
       {item.phase === 'uploading' && (
         <span className="app-upload__percent">
-          已上传 {formatBytes(Math.round(item.progress * item.file.size))} / {formatBytes(item.file.size)}（{Math.round(item.progress * 100)}%）
+          已上传 {formatBytes(Math.round(item.progress * item.file.size))} / {formatBytes(item.file.size)}（
+          {Math.round(item.progress * 100)}%）
         </span>
       )}
       {item.reason && (
@@ -148,7 +180,12 @@ function ConversionProgress({ doc }: { doc: Document }) {
   const converting = polled.status === DocumentStatus.Converting && total > 0;
   return (
     <>
-      <progress className="app-upload__progress" max={total || 1} value={converting ? done : 0} aria-label={`${doc.title} 转换进度`} />
+      <progress
+        className="app-upload__progress"
+        max={total || 1}
+        value={converting ? done : 0}
+        aria-label={`${doc.title} 转换进度`}
+      />
       <span className="app-upload__percent">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
     </>
   );
@@ -181,8 +218,12 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
                 {isConverting(doc) && <ConversionProgress doc={doc} />}
-                {doc.status === DocumentStatus.PendingReview && <span className="app-upload__reason">审核通过后公开</span>}
-                {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-upload__reason">{doc.convert_error}</span>}
+                {doc.status === DocumentStatus.PendingReview && (
+                  <span className="app-upload__reason">审核通过后公开</span>
+                )}
+                {doc.status === DocumentStatus.Failed && doc.convert_error && (
+                  <span className="app-upload__reason">{doc.convert_error}</span>
+                )}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
               </li>
             );
@@ -198,7 +239,14 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
 function formatNames(formats: readonly string[]): string {
   const names = extensionGroups
     .filter((group) => group.extensions.some((ext) => formats.includes(ext)))
-    .map((group) => (group.key === 'mobi' ? group.extensions.filter((ext) => formats.includes(ext)).map((ext) => ext.toUpperCase()).join('、') : group.label));
+    .map((group) =>
+      group.key === 'mobi'
+        ? group.extensions
+            .filter((ext) => formats.includes(ext))
+            .map((ext) => ext.toUpperCase())
+            .join('、')
+        : group.label,
+    );
   return names.join('、');
 }
 
@@ -216,16 +264,24 @@ export function DocumentUploader({ userId }: { userId: number }) {
   // Keep PARALLEL_UPLOADS uploads going while files wait.
   useEffect(() => {
     const running = items.filter((item) => item.phase === 'uploading').length;
-    const next = items.filter((item) => item.phase === 'waiting' && !started.current.has(item.key)).slice(0, Math.max(0, PARALLEL_UPLOADS - running));
+    const next = items
+      .filter((item) => item.phase === 'waiting' && !started.current.has(item.key))
+      .slice(0, Math.max(0, PARALLEL_UPLOADS - running));
     for (const item of next) {
       started.current.add(item.key);
       dispatch({ type: 'start', key: item.key });
       void uploadDocumentFile(item.file, {
-        onProgress: (loaded, total) => dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
+        onProgress: (loaded, total) =>
+          dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
       }).then((result) => {
         const attachmentId = result.ok ? result.data.data?.id : undefined;
         if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId });
-        else dispatch({ type: 'failed', key: item.key, reason: (result.ok ? undefined : result.data.message) || '上传失败，请稍后再试' });
+        else
+          dispatch({
+            type: 'failed',
+            key: item.key,
+            reason: (result.ok ? undefined : result.data.message) || '上传失败，请稍后再试',
+          });
       });
     }
   }, [items]);
@@ -244,7 +300,14 @@ export function DocumentUploader({ userId }: { userId: number }) {
         const result = await createDocuments(
           {
             category_id: categories,
-            document: [{ title: item.title.trim(), attachment_id: item.attachmentId, price: Number(item.price.trim()), description: item.description.trim() }],
+            document: [
+              {
+                title: item.title.trim(),
+                attachment_id: item.attachmentId,
+                price: Number(item.price.trim()),
+                description: item.description.trim(),
+              },
+            ],
           },
           context,
         );
@@ -354,7 +417,13 @@ export function DocumentUploader({ userId }: { userId: number }) {
             ))}
           </ul>
           <div className="app-form-actions">
-            <Button type="primary" theme="solid" disabled={publishable === 0} loading={publish.isPending} onClick={submit}>
+            <Button
+              type="primary"
+              theme="solid"
+              disabled={publishable === 0}
+              loading={publish.isPending}
+              onClick={submit}
+            >
               发布{publishable > 0 ? `（${publishable}）` : ''}
             </Button>
           </div>
@@ -364,4 +433,3 @@ export function DocumentUploader({ userId }: { userId: number }) {
     </div>
   );
 }
-

@@ -72,7 +72,14 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   return (
     <Panel title={`编辑文档「${doc.title ?? ''}」`} titleId="my-document-edit-title">
       <form onSubmit={submit} noValidate className="app-my-documents__form">
-        <TextField id="edit-title" label="标题" value={title} onChange={setTitle} error={errors.title} maxLength={255} />
+        <TextField
+          id="edit-title"
+          label="标题"
+          value={title}
+          onChange={setTitle}
+          error={errors.title}
+          maxLength={255}
+        />
         <div className="app-field">
           <label className="app-field__label" htmlFor="edit-category">
             分类
@@ -91,8 +98,22 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
             </p>
           )}
         </div>
-        <TextField id="edit-price" label="价格" value={price} onChange={setPrice} error={errors.price} hint="0 表示免费下载" />
-        <TextField id="edit-keywords" label="关键词" value={keywords} onChange={setKeywords} error={errors.keywords} hint="多个关键词用逗号分隔" />
+        <TextField
+          id="edit-price"
+          label="价格"
+          value={price}
+          onChange={setPrice}
+          error={errors.price}
+          hint="0 表示免费下载"
+        />
+        <TextField
+          id="edit-keywords"
+          label="关键词"
+          value={keywords}
+          onChange={setKeywords}
+          error={errors.keywords}
+          hint="多个关键词用逗号分隔"
+        />
         <div className="app-field">
           <label className="app-field__label" htmlFor="edit-description">
             简介
@@ -141,7 +162,15 @@ function DeleteDocument({ doc }: { doc: Document }) {
 
 /** The empty list's way to a first upload: 上传文档, or why the member may not upload. */
 function FirstUpload({ userId }: { userId: number }) {
-  return <RightLink right={uploadRightQuery(userId)} to="/upload" label="上传文档" action="上传文档" fallback="您没有上传文档的权限" />;
+  return (
+    <RightLink
+      right={uploadRightQuery(userId)}
+      to="/upload"
+      label="上传文档"
+      action="上传文档"
+      fallback="您没有上传文档的权限"
+    />
+  );
 }
 
 export function MyDocuments({ userId }: { userId: number }) {
@@ -178,7 +207,9 @@ export function MyDocuments({ userId }: { userId: number }) {
             cell: (doc) => (
               <>
                 <DocumentStatusTag status={doc.status} />
-                {doc.status === DocumentStatus.Failed && doc.convert_error && <p className="app-field__error">{doc.convert_error}</p>}
+                {doc.status === DocumentStatus.Failed && doc.convert_error && (
+                  <p className="app-field__error">{doc.convert_error}</p>
+                )}
               </>
             ),
           },
@@ -189,7 +220,12 @@ export function MyDocuments({ userId }: { userId: number }) {
             title: '操作',
             cell: (doc) => (
               <span className="app-my-documents__actions">
-                <Button size="small" theme="borderless" onClick={() => setEditing(doc)} aria-label={`编辑「${doc.title ?? ''}」`}>
+                <Button
+                  size="small"
+                  theme="borderless"
+                  onClick={() => setEditing(doc)}
+                  aria-label={`编辑「${doc.title ?? ''}」`}
+                >
                   编辑
                 </Button>
                 <DeleteDocument doc={doc} />

@@ -6,7 +6,13 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import {
-  documentCall, homeDocumentsCall, hotDocumentsCall, latestDocumentsCall, libraryCall, recommendedDocumentsCall, relatedDocumentsCall,
+  documentCall,
+  homeDocumentsCall,
+  hotDocumentsCall,
+  latestDocumentsCall,
+  libraryCall,
+  recommendedDocumentsCall,
+  relatedDocumentsCall,
 } from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
 import type {
@@ -60,7 +66,8 @@ export function isConverting(doc: Pick<Document, 'status'>): boolean {
   return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
 }
 
-export const listDocuments = (request: ListDocumentRequest) => api.get<ListDocumentReply>('/api/v1/document/list', { ...request });
+export const listDocuments = (request: ListDocumentRequest) =>
+  api.get<ListDocumentReply>('/api/v1/document/list', { ...request });
 
 // The first screens' queries are built from the calls of shared/page-data.ts, under the keys
 // of `documentKeys`, so that the answers the gateway inlines into a page are found here.
@@ -75,7 +82,8 @@ export const homeDocumentsQuery = (limit = 6) => callQuery(homeDocumentsCall(lim
 export const recommendedDocumentsQuery = (limit = 8) => callQuery(recommendedDocumentsCall(limit), { whenMissing: [] });
 
 /** A page of the 热门文档 ranking (the server's job recomputes it hourly). */
-export const hotDocumentsQuery = (page: number, size: number) => callQuery(hotDocumentsCall(page, size), { whenMissing: {} });
+export const hotDocumentsQuery = (page: number, size: number) =>
+  callQuery(hotDocumentsCall(page, size), { whenMissing: {} });
 
 /** 猜你喜欢: documents for the signed-in member `userId` (by the categories they read and favourite). */
 export const documentsForYouQuery = (userId: number, limit = 8) =>
@@ -88,14 +96,20 @@ export const documentsForYouQuery = (userId: number, limit = 8) =>
 /** One page of the public library (converted documents only): `libraryRequest` of shared/page-data.ts. */
 export const libraryQuery = (request: ListDocumentRequest) => callQuery(libraryCall(request));
 
-/** One document with its author and the start of its text; a visit counts once per load (with_author persists the view). */
+/**
+ * One document with its author and the start of its text; a visit counts once per load (with_author persists the view).
+ */
 export const documentQuery = (id: number) => queryOptions({ ...callQuery(documentCall(id)), staleTime: 5 * 60_000 });
 
 /**
  * After a write that changed the reader's document (a favourite, a rating, a download), its
  * cached copy takes the change: reading it again would count one more view.
  */
-export function changeCachedDocument(client: QueryClient, id: number, change: (doc: Document) => Partial<Document>): void {
+export function changeCachedDocument(
+  client: QueryClient,
+  id: number,
+  change: (doc: Document) => Partial<Document>,
+): void {
   client.setQueryData<Document>(documentKeys.detail(id), (doc) => (doc ? { ...doc, ...change(doc) } : doc));
 }
 
@@ -142,9 +156,11 @@ export const documentScoreQuery = (documentId: number) =>
  * average and count take the vote (the server's average of every vote, rounded).
  */
 export async function rateDocument(documentId: number, stars: number, context: WriteContext) {
-  const result = await invalidateAfter(api.post<Empty>('/api/v1/document/score', { document_id: documentId, score: stars * 100 }), context, [
-    documentKeys.score(documentId),
-  ]);
+  const result = await invalidateAfter(
+    api.post<Empty>('/api/v1/document/score', { document_id: documentId, score: stars * 100 }),
+    context,
+    [documentKeys.score(documentId)],
+  );
   if (result.ok) {
     changeCachedDocument(context.client, documentId, (doc) => {
       // Nobody rated: the stored score is MOREDOC's default (300), no one's vote.
@@ -161,7 +177,10 @@ export async function rateDocument(documentId: number, stars: number, context: W
  * member's account and downloads, the reader's count takes it, and the reader asks again
  * whether the pages past the preview open (a buyer reads every page).
  */
-/** Whether the member `userId` paid for the document within download.free_download_duration days (`GET /api/v1/document/purchase`). */
+/**
+ * Whether the member `userId` paid for the document within download.free_download_duration days (`GET
+ * /api/v1/document/purchase`).
+ */
 export const purchaseQuery = (id: number, userId: number) =>
   queryOptions({
     queryKey: documentKeys.purchase(id, userId),
@@ -174,7 +193,8 @@ export async function downloadDocument(id: number, context: WriteContext) {
     documentKeys.fullAccessOf(id),
     documentKeys.purchaseOf(id),
   ]);
-  if (result.ok) changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
+  if (result.ok)
+    changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
   return result;
 }
 
@@ -192,14 +212,19 @@ export const myDocumentsQuery = (userId: number, page: number, size: number) =>
 export const recentUploadsQuery = (userId: number, size: number) =>
   queryOptions({
     queryKey: [...documentKeys.mine, userId, 'recent', size] as const,
-    queryFn: async () => unwrap(await listDocuments({ user_id: [userId], page: 1, size, order: 'id desc' })).document ?? [],
+    queryFn: async () =>
+      unwrap(await listDocuments({ user_id: [userId], page: 1, size, order: 'id desc' })).document ?? [],
     refetchInterval: (query) => ((query.state.data ?? []).some(isConverting) ? 2_000 : false),
     staleTime: 0,
   });
 
 /** Creates the documents of uploaded files; lists and counts change. */
 export const createDocuments = (request: CreateDocumentRequest, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
+  invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [
+    documentKeys.all,
+    statsKeys.all,
+    categoryKeys.all,
+  ]);
 
 /** Title, keywords, description, price, language and categories (plus status for admins). */
 export const updateDocument = (doc: Document, context: WriteContext) =>
@@ -207,7 +232,11 @@ export const updateDocument = (doc: Document, context: WriteContext) =>
 
 /** Moves documents to the recycle bin. */
 export const deleteDocuments = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/document', { id: ids }), context, [documentKeys.all, statsKeys.all, categoryKeys.all]);
+  invalidateAfter(api.delete<Empty>('/api/v1/document', { id: ids }), context, [
+    documentKeys.all,
+    statsKeys.all,
+    categoryKeys.all,
+  ]);
 
 // Admin: review, recommendation and batch changes.
 const adminStale = [documentKeys.all, categoryKeys.all, statsKeys.all];
@@ -223,20 +252,39 @@ export const recommendDocuments = (request: SetDocumentRecommendRequest, context
 export const reconvertDocuments = (ids: readonly number[], context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/document/reconvert', { id: ids }), context, adminStale);
 
-export const setDocumentsCategory = (documentIds: readonly number[], categoryIds: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/document/category', { document_id: documentIds, category_id: categoryIds }), context, adminStale);
+export const setDocumentsCategory = (
+  documentIds: readonly number[],
+  categoryIds: readonly number[],
+  context: WriteContext,
+) =>
+  invalidateAfter(
+    api.put<Empty>('/api/v1/document/category', { document_id: documentIds, category_id: categoryIds }),
+    context,
+    adminStale,
+  );
 
 export const setDocumentsLanguage = (documentIds: readonly number[], language: string, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/document/language', { document_id: documentIds, language }), context, adminStale);
+  invalidateAfter(
+    api.put<Empty>('/api/v1/document/language', { document_id: documentIds, language }),
+    context,
+    adminStale,
+  );
 
 // The recycle bin.
-export const listRecycledDocuments = (request: ListDocumentRequest) => api.get<ListDocumentReply>('/api/v1/document/recycle', { ...request });
+export const listRecycledDocuments = (request: ListDocumentRequest) =>
+  api.get<ListDocumentReply>('/api/v1/document/recycle', { ...request });
 
 export const recoverDocuments = (ids: readonly number[], context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/document/recycle', { id: ids }), context, adminStale);
 
 export const purgeDocuments = (ids: readonly number[], context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle', { id: ids }), context, [documentKeys.recycle, documentKeys.admin]);
+  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle', { id: ids }), context, [
+    documentKeys.recycle,
+    documentKeys.admin,
+  ]);
 
 export const emptyRecycleBin = (context: WriteContext) =>
-  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle/all'), context, [documentKeys.recycle, documentKeys.admin]);
+  invalidateAfter(api.delete<Empty>('/api/v1/document/recycle/all'), context, [
+    documentKeys.recycle,
+    documentKeys.admin,
+  ]);

@@ -15,7 +15,10 @@ export function deepestCategory(doc: Pick<Document, 'category' | 'category_id'>)
 }
 
 /** The document's page: `/library/{category}/{id}` under its deepest category. */
-export function documentPath(doc: Pick<Document, 'id' | 'category' | 'category_id'>, fallbackCategory?: number): string | undefined {
+export function documentPath(
+  doc: Pick<Document, 'id' | 'category' | 'category_id'>,
+  fallbackCategory?: number,
+): string | undefined {
   const category = deepestCategory(doc) ?? fallbackCategory;
   return doc.id && category ? `/library/${category}/${doc.id}` : undefined;
 }

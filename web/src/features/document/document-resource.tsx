@@ -57,25 +57,35 @@ function TitleCell({ doc }: { doc: Document }) {
         {doc.title || '未命名文档'}
         {doc.recommend_at && <span className="app-admin-document__flag">荐</span>}
       </span>
-      <span className="app-resource-muted app-admin-document__meta">{doc.pages ? `${doc.pages} 页 · ${formatBytes(doc.size ?? 0)}` : formatBytes(doc.size ?? 0)}</span>
+      <span className="app-resource-muted app-admin-document__meta">
+        {doc.pages ? `${doc.pages} 页 · ${formatBytes(doc.size ?? 0)}` : formatBytes(doc.size ?? 0)}
+      </span>
       {(doc.category ?? []).length > 0 && (
         <span className="app-resource-muted app-admin-document__meta">
           <TrailCell names={(doc.category ?? []).map((c) => c.title ?? '')} />
         </span>
       )}
-      {doc.status === DocumentStatus.Failed && doc.convert_error && <span className="app-admin-document__error">{doc.convert_error}</span>}
+      {doc.status === DocumentStatus.Failed && doc.convert_error && (
+        <span className="app-admin-document__error">{doc.convert_error}</span>
+      )}
     </span>
   );
 }
 
 const single = (value: ChoiceValue | undefined) => (Array.isArray(value) ? value[0] : value);
 
-export function documentResource({ categories, languages }: {
+export function documentResource({
+  categories,
+  languages,
+}: {
   categories: readonly CategoryNode[];
   languages: readonly Language[];
 }): ResourceDef<Document, Values> {
   const categoryOptions: SelectOption[] = categoryChoices(categories).map(({ value, label }) => ({ value, label }));
-  const languageOptions: SelectOption[] = languages.map((l) => ({ value: l.code ?? '', label: l.language ?? l.code ?? '' }));
+  const languageOptions: SelectOption[] = languages.map((l) => ({
+    value: l.code ?? '',
+    label: l.language ?? l.code ?? '',
+  }));
   const trail = (id: number | undefined) => categoryTrail(categories, id ?? 0).map((node) => node.id ?? 0);
   return {
     key: 'document',
@@ -134,7 +144,13 @@ export function documentResource({ categories, languages }: {
     rowActions: (row) => {
       const path = documentPath(row);
       return path ? (
-        <a className="app-resource-link" href={path} target="_blank" rel="noopener" aria-label={`阅读「${row.title ?? ''}」`}>
+        <a
+          className="app-resource-link"
+          href={path}
+          target="_blank"
+          rel="noopener"
+          aria-label={`阅读「${row.title ?? ''}」`}
+        >
           阅读
         </a>
       ) : null;
@@ -155,7 +171,13 @@ export function documentResource({ categories, languages }: {
     form: {
       fields: [
         { name: 'title', label: '标题', kind: 'text', required: true, maxLength: 255 },
-        { name: 'category', label: '分类', kind: 'tree-select', required: true, options: () => toTreeOptions(categories) },
+        {
+          name: 'category',
+          label: '分类',
+          kind: 'tree-select',
+          required: true,
+          options: () => toTreeOptions(categories),
+        },
         { name: 'price', label: '价格', kind: 'number', min: 0, integer: true, half: true, hint: '0 表示免费下载' },
         { name: 'language', label: '行业', kind: 'select', options: languageOptions, half: true },
         { name: 'status', label: '状态', kind: 'select', options: documentStatusOptions, required: true },

@@ -6,7 +6,8 @@ import type { ConfigSecurity } from '../../../../shared/types/config';
 import { cleanName } from '../../../../shared/validation';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
 
-export type UploadPhase = 'refused' | 'waiting' | 'uploading' | 'failed' | 'uploaded' | 'publishing' | 'published' | 'publish-failed';
+export type UploadPhase =
+  'refused' | 'waiting' | 'uploading' | 'failed' | 'uploaded' | 'publishing' | 'published' | 'publish-failed';
 
 export type DetailField = 'title' | 'category' | 'price' | 'description';
 
@@ -34,13 +35,18 @@ const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.last
 
 /** The file's name without its extension: the document's first title. */
 /** The file's name without its extension, cleaned as the server stores titles (cleanName). */
-export const titleFromFileName = (name: string) => cleanName(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
+export const titleFromFileName = (name: string) =>
+  cleanName(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
 
 /**
  * Why a file cannot be uploaded under the security settings and the formats the server
  * converts now (`formats`, when known), or undefined.
  */
-export function refusalOf(file: File, security: ConfigSecurity | undefined, formats?: readonly string[]): string | undefined {
+export function refusalOf(
+  file: File,
+  security: ConfigSecurity | undefined,
+  formats?: readonly string[],
+): string | undefined {
   const ext = extensionOf(file.name);
   const allowed = (security?.document_allowed_ext ?? []).map((e) => e.replace(/^\./, '').toLowerCase()).filter(Boolean);
   if (!DOCUMENT_EXTENSIONS.includes(ext) || (allowed.length > 0 && !allowed.includes(ext))) {
@@ -56,7 +62,10 @@ export function refusalOf(file: File, security: ConfigSecurity | undefined, form
 let nextKey = 1;
 
 export function newItem(
-  file: File, security: ConfigSecurity | undefined, defaults: { categoryId?: number; price?: string }, formats?: readonly string[],
+  file: File,
+  security: ConfigSecurity | undefined,
+  defaults: { categoryId?: number; price?: string },
+  formats?: readonly string[],
 ): UploadItem {
   const reason = refusalOf(file, security, formats);
   return {
@@ -74,10 +83,14 @@ export function newItem(
 }
 
 /** The checks of a file's details before it is published; null when they pass. */
-export function checkDetails(item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>): Errors<DetailField> | null {
+export function checkDetails(
+  item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>,
+): Errors<DetailField> | null {
   const price = item.price.trim();
   return collectErrors<DetailField>({
-    title: checkRequired(cleanName(item.title), '请输入文档标题') ?? checkMaxLength(cleanName(item.title), TITLE_MAX, '文档标题'),
+    title:
+      checkRequired(cleanName(item.title), '请输入文档标题') ??
+      checkMaxLength(cleanName(item.title), TITLE_MAX, '文档标题'),
     category: item.categoryId ? undefined : '请选择文档分类',
     price:
       price === ''
@@ -107,10 +120,15 @@ export type UploadAction =
   | { type: 'published'; key: number }
   | { type: 'publish-failed'; key: number; reason: string };
 
-const editable = (item: UploadItem) => item.phase === 'uploaded' || item.phase === 'publish-failed' || item.phase === 'waiting' || item.phase === 'uploading';
+const editable = (item: UploadItem) =>
+  item.phase === 'uploaded' ||
+  item.phase === 'publish-failed' ||
+  item.phase === 'waiting' ||
+  item.phase === 'uploading';
 
 export function uploadQueue(items: UploadItem[], action: UploadAction): UploadItem[] {
-  const update = (key: number, change: (item: UploadItem) => UploadItem) => items.map((item) => (item.key === key ? change(item) : item));
+  const update = (key: number, change: (item: UploadItem) => UploadItem) =>
+    items.map((item) => (item.key === key ? change(item) : item));
   switch (action.type) {
     case 'add':
       return [...items, ...action.items];
@@ -121,17 +139,26 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
     case 'progress':
       return update(action.key, (item) => ({ ...item, progress: action.progress }));
     case 'uploaded':
-      return update(action.key, (item) => ({ ...item, phase: 'uploaded', progress: 1, attachmentId: action.attachmentId, reason: undefined }));
+      return update(action.key, (item) => ({
+        ...item,
+        phase: 'uploaded',
+        progress: 1,
+        attachmentId: action.attachmentId,
+        reason: undefined,
+      }));
     case 'failed':
       return update(action.key, (item) => ({ ...item, phase: 'failed', reason: action.reason }));
     case 'edit':
       return update(action.key, (item) => {
         const errors = { ...item.errors };
-        for (const field of Object.keys(action.patch)) delete errors[(field === 'categoryId' ? 'category' : field) as DetailField];
+        for (const field of Object.keys(action.patch))
+          delete errors[(field === 'categoryId' ? 'category' : field) as DetailField];
         return { ...item, ...action.patch, errors };
       });
     case 'apply-to-all':
-      return items.map((item) => (editable(item) ? uploadQueue([item], { type: 'edit', key: item.key, patch: action.patch })[0] ?? item : item));
+      return items.map((item) =>
+        editable(item) ? (uploadQueue([item], { type: 'edit', key: item.key, patch: action.patch })[0] ?? item) : item,
+      );
     case 'invalid':
       return update(action.key, (item) => ({ ...item, errors: action.errors }));
     case 'publishing':

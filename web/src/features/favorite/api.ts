@@ -25,7 +25,8 @@ export const favoriteKeys = {
 export const favoriteOfDocumentQuery = (documentId: number) =>
   queryOptions({
     queryKey: favoriteKeys.ofDocument(documentId),
-    queryFn: async () => unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE })),
+    queryFn: async () =>
+      unwrap(await api.get<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE })),
   });
 
 /** The member's favourites of one type, a page at a time. */
@@ -37,10 +38,15 @@ export const favoritesQuery = (type: FavoriteType) => (page: number, size: numbe
 
 /** Adds the document to the member's favourites; the reader's count takes it. */
 export async function addFavorite(documentId: number, context: WriteContext) {
-  const result = await invalidateAfter(api.post<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE }), context, [
-    favoriteKeys.all,
-  ]);
-  if (result.ok) changeCachedDocument(context.client, documentId, (doc) => ({ favorite_count: movedCounter(doc.favorite_count, 1) }));
+  const result = await invalidateAfter(
+    api.post<Favorite>('/api/v1/favorite', { document_id: documentId, type: DOCUMENT_TYPE }),
+    context,
+    [favoriteKeys.all],
+  );
+  if (result.ok)
+    changeCachedDocument(context.client, documentId, (doc) => ({
+      favorite_count: movedCounter(doc.favorite_count, 1),
+    }));
   return result;
 }
 
@@ -52,7 +58,10 @@ export async function addFavorite(documentId: number, context: WriteContext) {
 export async function removeFavorites(ids: readonly number[], context: WriteContext, documentId?: number) {
   const result = await invalidateAfter(api.delete<Empty>('/api/v1/favorite', { id: ids }), context, [favoriteKeys.all]);
   if (!result.ok) return result;
-  if (documentId) changeCachedDocument(context.client, documentId, (doc) => ({ favorite_count: movedCounter(doc.favorite_count, -ids.length) }));
+  if (documentId)
+    changeCachedDocument(context.client, documentId, (doc) => ({
+      favorite_count: movedCounter(doc.favorite_count, -ids.length),
+    }));
   else await context.client.invalidateQueries({ queryKey: documentKeys.all, refetchType: 'none' });
   return result;
 }

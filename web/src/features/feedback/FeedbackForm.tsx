@@ -34,9 +34,18 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
 
   const send = useMutation({
     mutationFn: async (_: void, context) =>
-      unwrap(await sendFeedback({
-        content: content.trim(), contact: contact.trim(), image, page: location.pathname, ...captchaFields(captcha, captchaText),
-      }, context)),
+      unwrap(
+        await sendFeedback(
+          {
+            content: content.trim(),
+            contact: contact.trim(),
+            image,
+            page: location.pathname,
+            ...captchaFields(captcha, captchaText),
+          },
+          context,
+        ),
+      ),
     onSuccess: () => {
       setSent(true);
       setContent('');
@@ -69,7 +78,11 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
         <p>我们已经收到你的意见，会在 1 至 3 个工作日内查看并处理。如果你留下了联系方式，处理后我们会通过它回复你。</p>
         <div className="app-form-actions">
           <Button onClick={() => setSent(false)}>再写一条</Button>
-          {onClose && <Button theme="solid" onClick={onClose}>关闭</Button>}
+          {onClose && (
+            <Button theme="solid" onClick={onClose}>
+              关闭
+            </Button>
+          )}
         </div>
       </div>
     );
@@ -103,13 +116,26 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
         error={errors.contact}
       />
       <div className="app-field">
-        <span className="app-field__label" id="feedback-image-label">截图（选填）</span>
-        <ImageUploadInput id="feedback-image" label="截图" target={screenshotUploadTarget} value={image} onChange={setImage} />
+        <span className="app-field__label" id="feedback-image-label">
+          截图（选填）
+        </span>
+        <ImageUploadInput
+          id="feedback-image"
+          label="截图"
+          target={screenshotUploadTarget}
+          value={image}
+          onChange={setImage}
+        />
       </div>
-      <CaptchaField captcha={captcha} value={captchaText} onChange={(value) => {
-        setCaptchaText(value);
-        clear('captcha');
-      }} error={errors.captcha} />
+      <CaptchaField
+        captcha={captcha}
+        value={captchaText}
+        onChange={(value) => {
+          setCaptchaText(value);
+          clear('captcha');
+        }}
+        error={errors.captcha}
+      />
       <div className="app-form-actions">
         <Button htmlType="submit" theme="solid" loading={send.isPending}>
           提交反馈

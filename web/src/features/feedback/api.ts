@@ -10,7 +10,8 @@ import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput'
 
 export const feedbackKeys = { all: ['feedback'] as const, admin: ['feedback', 'admin'] as const };
 
-export const listFeedback = (query: ListFeedbackRequest) => api.get<ListFeedbackReply>('/api/v1/feedback/list', { ...query });
+export const listFeedback = (query: ListFeedbackRequest) =>
+  api.get<ListFeedbackReply>('/api/v1/feedback/list', { ...query });
 
 const stale = [feedbackKeys.all];
 

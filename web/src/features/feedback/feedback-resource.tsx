@@ -22,20 +22,44 @@ export const feedbackResource: ResourceDef<Feedback> = {
     // The page under the words and the contact under the user: as columns of their own they
     // pushed the row past the 957 px a table has at 1280 px, under the actions.
     {
-      key: 'content', title: '反馈内容',
-      render: (row) => <StackCell main={<span className="app-feedback-cell">{row.content}</span>} sub={row.page ? `来自 ${row.page}` : undefined} />,
+      key: 'content',
+      title: '反馈内容',
+      render: (row) => (
+        <StackCell
+          main={<span className="app-feedback-cell">{row.content}</span>}
+          sub={row.page ? `来自 ${row.page}` : undefined}
+        />
+      ),
     },
     {
-      key: 'image', title: '截图', width: 64,
-      render: (row) => (row.image ? <a href={row.image} target="_blank" rel="noreferrer noopener"><ImageThumb src={row.image} alt="反馈截图" square /></a> : '-'),
+      key: 'image',
+      title: '截图',
+      width: 64,
+      render: (row) =>
+        row.image ? (
+          <a href={row.image} target="_blank" rel="noreferrer noopener">
+            <ImageThumb src={row.image} alt="反馈截图" square />
+          </a>
+        ) : (
+          '-'
+        ),
     },
     {
-      key: 'user', title: '用户 / 联系方式',
-      render: (row) => <StackCell main={row.username || (row.user_id ? `#${row.user_id}` : '游客')} sub={row.contact} />,
+      key: 'user',
+      title: '用户 / 联系方式',
+      render: (row) => (
+        <StackCell main={row.username || (row.user_id ? `#${row.user_id}` : '游客')} sub={row.contact} />
+      ),
     },
     {
-      key: 'status', title: '状态', width: 80,
-      render: (row) => <Tag color={row.status === FeedbackStatus.Handled ? 'green' : 'orange'}>{optionLabel(feedbackStatusOptions, row.status ?? 0)}</Tag>,
+      key: 'status',
+      title: '状态',
+      width: 80,
+      render: (row) => (
+        <Tag color={row.status === FeedbackStatus.Handled ? 'green' : 'orange'}>
+          {optionLabel(feedbackStatusOptions, row.status ?? 0)}
+        </Tag>
+      ),
     },
     { key: 'reply', title: '回复', render: (row) => row.reply || '-' },
     dateColumn('created_at', '时间'),
@@ -46,13 +70,22 @@ export const feedbackResource: ResourceDef<Feedback> = {
   ],
   listKey: feedbackKeys.admin,
   list: ({ page, size, filters }) =>
-    listPage(listFeedback({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }), (r) => r.feedback),
+    listPage(
+      listFeedback({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }),
+      (r) => r.feedback,
+    ),
   rowCommands: (row) => [
     {
       key: 'handle',
       label: row.status === FeedbackStatus.Handled ? '修改回复' : '处理',
       confirm: '写下处理结果，反馈将标记为已处理。',
-      input: { label: '回复', initial: row.reply ?? '', maxLength: FEEDBACK_LIMITS.reply, rows: 4, placeholder: '如：已修复，感谢反馈' },
+      input: {
+        label: '回复',
+        initial: row.reply ?? '',
+        maxLength: FEEDBACK_LIMITS.reply,
+        rows: 4,
+        placeholder: '如：已修复，感谢反馈',
+      },
       run: (context, reply) => handleFeedback(row.id ?? 0, FeedbackStatus.Handled, reply ?? '', context),
       success: '已处理',
       requires: grpcPermissionPath('FeedbackAPI', 'UpdateFeedback'),

@@ -37,11 +37,21 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
   ],
   listKey: friendlinkKeys.admin,
   list: ({ page, size, filters }) =>
-    listPage(listFriendlinks({ page, size, wd: keyword(filters.wd), enable: asList(filters.enable as boolean | undefined) }), (r) => r.friendlink),
+    listPage(
+      listFriendlinks({ page, size, wd: keyword(filters.wd), enable: asList(filters.enable as boolean | undefined) }),
+      (r) => r.friendlink,
+    ),
   form: {
     fields: [
       { name: 'title', label: '名称', kind: 'text', required: true, maxLength: 64 },
-      { name: 'link', label: '链接', kind: 'text', required: true, placeholder: 'https://', validate: (v: string) => checkLink(v, '链接') },
+      {
+        name: 'link',
+        label: '链接',
+        kind: 'text',
+        required: true,
+        placeholder: 'https://',
+        validate: (v: string) => checkLink(v, '链接'),
+      },
       { name: 'description', label: '描述', kind: 'textarea', maxLength: 255 },
       { name: 'sort', label: '排序', kind: 'number', integer: true, half: true, hint: '数字越大越靠前' },
       { name: 'enable', label: '启用', kind: 'switch', half: true },
@@ -55,7 +65,8 @@ export const friendlinkResource: ResourceDef<Friendlink, Values> = {
     }),
   },
   create: (values, context) => friendlinkWrites.create(toBody(values), context),
-  update: (values, row, context) => friendlinkWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  update: (values, row, context) =>
+    friendlinkWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
   remove: (ids, _confirmation, context) => friendlinkWrites.remove(ids, context),
   requires: {
     create: grpcPermissionPath('FriendlinkAPI', 'CreateFriendlink'),

@@ -70,7 +70,12 @@ export function grantedIds(checked: readonly string[]): number[] {
   return [...new Set(checked.map(Number).filter((id) => Number.isInteger(id) && id > 0))];
 }
 
-function GrantEditor({ group, permissions, granted, onClose }: {
+function GrantEditor({
+  group,
+  permissions,
+  granted,
+  onClose,
+}: {
   group: Group;
   permissions: Permission[];
   granted: number[];
@@ -91,7 +96,8 @@ function GrantEditor({ group, permissions, granted, onClose }: {
   return (
     <>
       <p className="app-resource-muted app-permission-hint">
-        已选 {grantedIds(checked).length} 项权限。勾选一个模块即授予其全部权限（含列表权限，开放对应的管理页面）；这些权限只应授予管理员角色。
+        已选 {grantedIds(checked).length}{' '}
+        项权限。勾选一个模块即授予其全部权限（含列表权限，开放对应的管理页面）；这些权限只应授予管理员角色。
       </p>
       <Tree
         treeData={treeData}
@@ -123,7 +129,13 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
   const title = `设置权限：${group.title ?? ''}`;
   const failed = permissions.error ?? granted.error;
   return (
-    <SideSheet visible title={title} onCancel={onClose} width={sheetWidth(640)} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet
+      visible
+      title={title}
+      onCancel={onClose}
+      width={sheetWidth(640)}
+      closeIcon={<IconClose aria-label="关闭" />}
+    >
       {failed ? (
         <ErrorState
           message={errorMessage(failed, '权限加载失败')}

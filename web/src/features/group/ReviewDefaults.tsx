@@ -17,21 +17,27 @@ import './review-defaults.css';
 type ReviewKey = 'enable_document_review' | 'enable_comment_approval' | 'enable_article_approval';
 
 const KINDS: { key: ReviewKey; label: string; hint: string }[] = [
-  { key: 'enable_document_review', label: '上传的文档需要审核', hint: '审核通过前文档不公开（审核人员可在阅读器中查看）' },
+  {
+    key: 'enable_document_review',
+    label: '上传的文档需要审核',
+    hint: '审核通过前文档不公开（审核人员可在阅读器中查看）',
+  },
   { key: 'enable_comment_approval', label: '评论需要审核', hint: '审核通过前评论不显示' },
   { key: 'enable_article_approval', label: '文章需要审核', hint: '审核通过前文章不发布' },
 ];
 
 function ReviewSwitches({ group }: { group: Group }) {
   const save = useMutation({
-    mutationFn: async (change: Partial<Record<ReviewKey, boolean>>, context) => unwrap(await groupWrites.update({ ...group, ...change }, context)),
+    mutationFn: async (change: Partial<Record<ReviewKey, boolean>>, context) =>
+      unwrap(await groupWrites.update({ ...group, ...change }, context)),
     onSuccess: () => toast.success('保存成功', '审核设置已更新'),
     onError: (error) => toastFailure('保存失败', error),
   });
   return (
     <>
       <p className="app-field__hint">
-        新注册用户所在的默认角色「{group.title}」的审核设置；管理员和其他角色请在 <Link to="/admin/user/group">角色管理</Link> 中设置。
+        新注册用户所在的默认角色「{group.title}」的审核设置；管理员和其他角色请在{' '}
+        <Link to="/admin/user/group">角色管理</Link> 中设置。
       </p>
       <ul className="app-review-defaults">
         {KINDS.map((kind) => (
@@ -45,7 +51,9 @@ function ReviewSwitches({ group }: { group: Group }) {
               aria-labelledby={`review-${kind.key}-label`}
             />
             <span>
-              <span id={`review-${kind.key}-label`} className="app-review-defaults__label">{kind.label}</span>
+              <span id={`review-${kind.key}-label`} className="app-review-defaults__label">
+                {kind.label}
+              </span>
               <span className="app-field__hint">{kind.hint}</span>
             </span>
           </li>
@@ -64,7 +72,12 @@ export function ReviewDefaults() {
         loadingRows={3}
         failure="角色加载失败"
         isEmpty={(groups) => !groups.some((g) => g.is_default)}
-        empty={<EmptyState title="没有默认角色" description={<Link to="/admin/user/group">在角色管理中设置新用户加入的默认角色</Link>} />}
+        empty={
+          <EmptyState
+            title="没有默认角色"
+            description={<Link to="/admin/user/group">在角色管理中设置新用户加入的默认角色</Link>}
+          />
+        }
       >
         {(groups) => {
           const group = groups.find((g) => g.is_default)!;

@@ -3,7 +3,12 @@
 // that role's grants.
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
-import type { Group, GroupPermissions, ListGroupReply, UpdateGroupPermissionRequest } from '../../../../shared/types/group';
+import type {
+  Group,
+  GroupPermissions,
+  ListGroupReply,
+  UpdateGroupPermissionRequest,
+} from '../../../../shared/types/group';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, resourceWrites, type WriteContext } from '../../api/query-client';
 
@@ -15,7 +20,8 @@ export const groupKeys = {
 };
 
 /** size 0 lists every group. */
-export const listGroups = (query: { page?: number; size?: number; wd?: string }) => api.get<ListGroupReply>('/api/v1/group/list', query);
+export const listGroups = (query: { page?: number; size?: number; wd?: string }) =>
+  api.get<ListGroupReply>('/api/v1/group/list', query);
 
 /** Every group, for the group pickers of the user screens. */
 export const allGroupsQuery = () =>
@@ -27,7 +33,8 @@ export const allGroupsQuery = () =>
 export const groupPermissionsQuery = (id: number) =>
   queryOptions({
     queryKey: groupKeys.permissions(id),
-    queryFn: async () => unwrap(await api.get<GroupPermissions>('/api/v1/group/permission', { id })).permission_id ?? [],
+    queryFn: async () =>
+      unwrap(await api.get<GroupPermissions>('/api/v1/group/permission', { id })).permission_id ?? [],
     staleTime: 0,
   });
 
@@ -36,4 +43,6 @@ export const groupWrites = resourceWrites<Group, Group>('/api/v1/group', [groupK
 
 /** Replaces the group's grants. */
 export const setGroupPermissions = (request: UpdateGroupPermissionRequest, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/group/permission', request), context, [groupKeys.permissions(request.group_id)]);
+  invalidateAfter(api.put<Empty>('/api/v1/group/permission', request), context, [
+    groupKeys.permissions(request.group_id),
+  ]);

@@ -119,10 +119,12 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
       const body = toBody(values);
       const created = await groupWrites.create(body, context);
       // MOREDOC ignores the member rights on creation: set them with an update when it did.
-      if (!created.ok || !created.data.id || RIGHTS.every((r) => (created.data[r.name] === true) === body[r.name])) return created;
+      if (!created.ok || !created.data.id || RIGHTS.every((r) => (created.data[r.name] === true) === body[r.name]))
+        return created;
       return groupWrites.update({ ...body, id: created.data.id, created_at: created.data.created_at }, context);
     },
-    update: (values, row, context) => groupWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+    update: (values, row, context) =>
+      groupWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
     remove: (ids, _confirmation, context) => groupWrites.remove(ids, context),
     deletion: {
       blocked: (row) =>

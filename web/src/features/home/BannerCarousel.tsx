@@ -10,7 +10,12 @@ function isSitePath(url: string): boolean {
 /** Loaded on demand: only a home page with banners needs the carousel. */
 export default function BannerCarousel({ banners }: { banners: readonly Banner[] }) {
   return (
-    <Carousel className="app-home__carousel" autoPlay={{ interval: 5000, hoverToPause: true }} indicatorType="line" theme="dark">
+    <Carousel
+      className="app-home__carousel"
+      autoPlay={{ interval: 5000, hoverToPause: true }}
+      indicatorType="line"
+      theme="dark"
+    >
       {banners.map((banner) => {
         const image = <img src={banner.path} alt={banner.title ?? ''} className="app-home__banner-image" />;
         return (

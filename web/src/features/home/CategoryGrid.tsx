@@ -8,7 +8,9 @@ import { EmptyState } from '../../ui/states';
 export function CategoryGrid() {
   const categories = useDocumentCategories();
   const { display = {} } = useSettings();
-  const visible = display.hide_category_without_document ? categories.filter((c) => (c.doc_count ?? 0) > 0) : categories;
+  const visible = display.hide_category_without_document
+    ? categories.filter((c) => (c.doc_count ?? 0) > 0)
+    : categories;
   return (
     <Panel
       titleId="home-categories-title"

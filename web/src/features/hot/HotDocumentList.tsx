@@ -5,7 +5,15 @@ import { documentPath } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import './hot.css';
 
-export function HotDocumentList({ documents, firstPlace = 1, label }: { documents: readonly Document[]; firstPlace?: number; label: string }) {
+export function HotDocumentList({
+  documents,
+  firstPlace = 1,
+  label,
+}: {
+  documents: readonly Document[];
+  firstPlace?: number;
+  label: string;
+}) {
   return (
     <ol className="app-hot" start={firstPlace} aria-label={label}>
       {documents.map((doc, i) => {

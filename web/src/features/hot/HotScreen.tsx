@@ -31,8 +31,17 @@ export function HotScreen() {
         >
           {(data) => (
             <>
-              <HotDocumentList documents={data.document ?? []} firstPlace={(page - 1) * HOT_PAGE_SIZE + 1} label="热门文档排行" />
-              <Pager page={page} size={HOT_PAGE_SIZE} total={data.total ?? 0} onChange={(next) => setParams(next > 1 ? { page: String(next) } : {})} />
+              <HotDocumentList
+                documents={data.document ?? []}
+                firstPlace={(page - 1) * HOT_PAGE_SIZE + 1}
+                label="热门文档排行"
+              />
+              <Pager
+                page={page}
+                size={HOT_PAGE_SIZE}
+                total={data.total ?? 0}
+                onChange={(next) => setParams(next > 1 ? { page: String(next) } : {})}
+              />
             </>
           )}
         </QueryStates>

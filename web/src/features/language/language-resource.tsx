@@ -29,7 +29,10 @@ export const languageResource: ResourceDef<Language, Values> = {
   ],
   listKey: languageKeys.admin,
   list: ({ page, size, filters }) =>
-    listPage(listLanguages({ page, size, wd: keyword(filters.wd), enable: asList(filters.enable as boolean | undefined) }), (r) => r.language),
+    listPage(
+      listLanguages({ page, size, wd: keyword(filters.wd), enable: asList(filters.enable as boolean | undefined) }),
+      (r) => r.language,
+    ),
   form: {
     fields: [
       { name: 'language', label: '行业名称', kind: 'text', required: true, maxLength: 64 },
@@ -53,9 +56,16 @@ export const languageResource: ResourceDef<Language, Values> = {
       enable: row ? row.enable === true : true,
     }),
   },
-  create: (v, context) => languageWrites.create({ language: v.language.trim(), code: v.code.trim(), sort: v.sort ?? 0, enable: v.enable }, context),
+  create: (v, context) =>
+    languageWrites.create(
+      { language: v.language.trim(), code: v.code.trim(), sort: v.sort ?? 0, enable: v.enable },
+      context,
+    ),
   update: (v, row, context) =>
-    languageWrites.update({ id: row.id, language: v.language.trim(), code: row.code, sort: v.sort ?? 0, enable: v.enable }, context),
+    languageWrites.update(
+      { id: row.id, language: v.language.trim(), code: row.code, sort: v.sort ?? 0, enable: v.enable },
+      context,
+    ),
   remove: (ids, _confirmation, context) => languageWrites.remove(ids, context),
   batchActions: [
     {

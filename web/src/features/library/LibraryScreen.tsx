@@ -3,7 +3,13 @@
 // a reload or the back button shows the same page.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { LIBRARY_ORDERS, LIBRARY_PAGE_SIZE, libraryRequest, libraryState, type LibraryState } from '../../../../shared/page-data';
+import {
+  LIBRARY_ORDERS,
+  LIBRARY_PAGE_SIZE,
+  libraryRequest,
+  libraryState,
+  type LibraryState,
+} from '../../../../shared/page-data';
 import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { ChoiceChips } from '../../kit/filters/ChoiceChips';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -41,7 +47,11 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
   const basePath = categoryId ? `/library/${categoryId}` : '/library';
   const href = (change: Partial<LibraryState>) => hrefWith(basePath, state, change);
 
-  const list = useQuery({ ...libraryQuery(libraryRequest(categoryId, state)), enabled: !categoryId || Boolean(category), placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...libraryQuery(libraryRequest(categoryId, state)),
+    enabled: !categoryId || Boolean(category),
+    placeholderData: keepPreviousData,
+  });
 
   if (categoryId && !category) {
     return (
@@ -66,7 +76,10 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
         crumbs={[
           { label: '首页', to: '/' },
           { label: '文库资料', to: category ? '/library' : undefined },
-          ...trail.map((node, index) => ({ label: node.title ?? '', to: index < trail.length - 1 ? `/library/${node.id}` : undefined })),
+          ...trail.map((node, index) => ({
+            label: node.title ?? '',
+            to: index < trail.length - 1 ? `/library/${node.id}` : undefined,
+          })),
         ]}
       />
       <AdSlot slot="list_nav_bottom" />
@@ -75,11 +88,16 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
           {title}
           {list.data && <span className="app-library__count">共 {total} 篇</span>}
         </h1>
-        {category?.show_description && category.description && <p className="app-library__description">{category.description}</p>}
+        {category?.show_description && category.description && (
+          <p className="app-library__description">{category.description}</p>
+        )}
         {choices.length > 0 && (
           <ChoiceChips
             label="分类"
-            choices={[...(category ? [] : [{ value: '', label: '全部' }]), ...choices.map((c) => ({ value: String(c.id), label: c.title ?? '' }))]}
+            choices={[
+              ...(category ? [] : [{ value: '', label: '全部' }]),
+              ...choices.map((c) => ({ value: String(c.id), label: c.title ?? '' })),
+            ]}
             current={category ? String(category.id) : ''}
             hrefFor={(value) => (value ? `/library/${value}` : '/library')}
           />
@@ -103,7 +121,12 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
             isPastLastPage(state.page, total, LIBRARY_PAGE_SIZE) ? (
               <PastLastPage page={state.page} pages={pages} hrefFor={(page) => href({ page })} noun="文档" />
             ) : (
-              <EmptyState title="暂无文档" description={state.ext || state.language ? '没有符合条件的文档，换个筛选条件试试。' : '这里还没有文档。'}>
+              <EmptyState
+                title="暂无文档"
+                description={
+                  state.ext || state.language ? '没有符合条件的文档，换个筛选条件试试。' : '这里还没有文档。'
+                }
+              >
                 {(state.ext || state.language) && <Link to={basePath}>清除筛选</Link>}
               </EmptyState>
             )

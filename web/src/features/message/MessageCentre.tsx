@@ -31,7 +31,8 @@ const SHOWN: readonly { key: Show; label: string }[] = [
 
 /** Where a message leads: the member's own documents for a review or a failure, else the page it is about. */
 function linkOf(message: Message): { to: string; label: string } | null {
-  if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed) return { to: '/member/document', label: '查看我的文档' };
+  if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
+    return { to: '/member/document', label: '查看我的文档' };
   if (!message.target_id) return null;
   if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
     return { to: articlePagePath({ id: message.target_id, identifier: message.target_key }), label: '查看文章' };
@@ -76,7 +77,13 @@ function MessageItem({ message }: { message: Message }) {
               标为已读
             </Button>
           )}
-          <InlineConfirm label="删除" question="删除这条消息？" accessibleName={`删除消息「${message.title ?? ''}」`} busy={remove.isPending} onConfirm={() => remove.mutate()} />
+          <InlineConfirm
+            label="删除"
+            question="删除这条消息？"
+            accessibleName={`删除消息「${message.title ?? ''}」`}
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
         </div>
       </div>
     </li>
@@ -86,7 +93,10 @@ function MessageItem({ message }: { message: Message }) {
 export function MessageCentre({ userId }: { userId: number }) {
   const [show, setShow] = useState<Show>('all');
   const [page, setPage] = useState(1);
-  const list = useQuery({ ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'), placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'),
+    placeholderData: keepPreviousData,
+  });
   const readAll = useMutation({
     mutationFn: async (_: void, context) => unwrap(await readMessages([], context)),
     onError: (error) => toastFailure('操作失败', error),
@@ -94,7 +104,8 @@ export function MessageCentre({ userId }: { userId: number }) {
   const unread = list.data?.unread ?? 0;
   // The last message of the last page deleted (or read, among the unread): back one page
   // (set while rendering, as React allows for state that follows other data).
-  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0) setPage(page - 1);
+  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0)
+    setPage(page - 1);
   return (
     <Panel title="我的消息" titleId="messages-title" heading="h1">
       <div className="app-messages__tools">
@@ -116,7 +127,12 @@ export function MessageCentre({ userId }: { userId: number }) {
         loadingRows={5}
         failure="消息加载失败"
         isEmpty={(data) => (data.message ?? []).length === 0}
-        empty={<EmptyState title={show === 'unread' ? '没有未读消息' : '暂无消息'} description="文档审核结果、转换失败和评论回复会通知到这里。" />}
+        empty={
+          <EmptyState
+            title={show === 'unread' ? '没有未读消息' : '暂无消息'}
+            description="文档审核结果、转换失败和评论回复会通知到这里。"
+          />
+        }
       >
         {(data) => (
           <>

@@ -13,7 +13,8 @@ const UNREAD_REFRESH_MS = 60_000;
 export const messageKeys = {
   all: [...userKeys.all, 'message'] as const,
   unread: (userId: number) => [...userKeys.all, 'message', 'unread', userId] as const,
-  list: (userId: number, page: number, size: number, unreadOnly: boolean) => [...userKeys.all, 'message', 'list', userId, page, size, unreadOnly] as const,
+  list: (userId: number, page: number, size: number, unreadOnly: boolean) =>
+    [...userKeys.all, 'message', 'list', userId, page, size, unreadOnly] as const,
 };
 
 export const unreadMessagesQuery = (userId: number) =>
@@ -26,7 +27,14 @@ export const unreadMessagesQuery = (userId: number) =>
 export const messagesQuery = (userId: number, page: number, size: number, unreadOnly: boolean) =>
   queryOptions({
     queryKey: messageKeys.list(userId, page, size, unreadOnly),
-    queryFn: async () => unwrap(await api.get<ListMessageReply>('/api/v1/message/list', { page, size, ...(unreadOnly ? { unread: true } : {}) })),
+    queryFn: async () =>
+      unwrap(
+        await api.get<ListMessageReply>('/api/v1/message/list', {
+          page,
+          size,
+          ...(unreadOnly ? { unread: true } : {}),
+        }),
+      ),
     staleTime: 0,
   });
 

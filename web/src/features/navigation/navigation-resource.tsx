@@ -83,7 +83,12 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
       ),
     },
     { key: 'href', title: '链接', render: (row) => <span className="app-resource-code">{row.href}</span> },
-    { key: 'target', title: '打开方式', width: 100, render: (row) => (row.target === '_blank' ? '新窗口' : '当前窗口') },
+    {
+      key: 'target',
+      title: '打开方式',
+      width: 100,
+      render: (row) => (row.target === '_blank' ? '新窗口' : '当前窗口'),
+    },
     { key: 'sort', title: '排序', width: 90, render: (row) => row.sort ?? 0 },
     {
       key: 'enable',
@@ -136,7 +141,8 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
     }),
   },
   create: (values, context) => navigationWrites.create(toBody(values), context),
-  update: (values, row, context) => navigationWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
+  update: (values, row, context) =>
+    navigationWrites.update({ ...toBody(values), id: row.id, created_at: row.created_at }, context),
   remove: (ids, _confirmation, context) => navigationWrites.remove(ids, context),
   deletion: {
     note: '其下级导航会一并删除。',

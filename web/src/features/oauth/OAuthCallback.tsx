@@ -12,7 +12,10 @@ import { pendingOAuthState, takeOAuthStart } from './oauth-start';
 /** Why a callback cannot complete before asking the server, or null when it can. */
 export function callbackProblem(params: URLSearchParams, expectedState: string | null): string | null {
   const error = params.get('error') ?? params.get('error_description');
-  if (error) return error === 'access_denied' ? '您已取消授权' : `第三方平台返回错误：${params.get('error_description') ?? error}`;
+  if (error)
+    return error === 'access_denied'
+      ? '您已取消授权'
+      : `第三方平台返回错误：${params.get('error_description') ?? error}`;
   if (!params.get('code')) return '授权已被取消或链接无效（缺少授权码）';
   if (!params.get('state')) return '登录请求无效或已过期（缺少 state）';
   // Only the sign-in this browser started may complete here (no login CSRF).

@@ -13,5 +13,6 @@ export const OAUTH_PROVIDERS: readonly { type: OAuthProvider; label: string }[] 
 
 export const oauthApi = {
   authorizeUrl: (type: OAuthProvider) => api.get<{ url?: string }>('/api/v1/oauth/authorize', { type }),
-  login: (input: { type: string; code: string; state: string }) => api.post<{ user?: User }>('/api/v1/oauth/login', input),
+  login: (input: { type: string; code: string; state: string }) =>
+    api.post<{ user?: User }>('/api/v1/oauth/login', input),
 };

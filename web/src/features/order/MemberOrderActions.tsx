@@ -17,14 +17,20 @@ export function MemberOrderActions({ order }: { order: Order }) {
   const [confirming, setConfirming] = useState(false);
   const cancel = useMutation({
     mutationFn: async (_: void, context) => unwrap(await cancelOrder(order.order_no ?? '', context)),
-    onSuccess: (closed) => toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
+    onSuccess: (closed) =>
+      toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
     onError: (error) => toastFailure('取消订单失败', error),
     onSettled: () => setConfirming(false),
   });
   if ((order.status ?? OrderStatus.Pending) !== OrderStatus.Pending) return <span>-</span>;
   return (
     <span className="app-order-actions">
-      <Button size="small" theme="solid" type="primary" onClick={() => navigate(`/vip/checkout?order_no=${encodeURIComponent(order.order_no ?? '')}`)}>
+      <Button
+        size="small"
+        theme="solid"
+        type="primary"
+        onClick={() => navigate(`/vip/checkout?order_no=${encodeURIComponent(order.order_no ?? '')}`)}
+      >
         去支付
       </Button>
       <Button

@@ -29,7 +29,11 @@ type ReasonValues = { reason: string };
 const when = (value: string | undefined) => (value ? formatDate(value, SHORT_DATE_FORMAT) : '-');
 
 const OUTCOME_COLORS: Record<string, 'green' | 'grey' | 'red' | 'orange' | 'blue'> = {
-  paid: 'green', repeated: 'grey', late: 'orange', ignored: 'blue', refused: 'red',
+  paid: 'green',
+  repeated: 'grey',
+  late: 'orange',
+  ignored: 'blue',
+  refused: 'red',
 };
 
 export function NotificationList({ notifications }: { notifications: readonly PaymentNotification[] }) {
@@ -38,7 +42,9 @@ export function NotificationList({ notifications }: { notifications: readonly Pa
       {notifications.map((n) => (
         <li key={n.id}>
           <div className="app-order-actions">
-            <Tag color={OUTCOME_COLORS[n.outcome ?? ''] ?? 'grey'}>{optionLabel(notificationOutcomeOptions, n.outcome ?? '', n.outcome ?? '')}</Tag>
+            <Tag color={OUTCOME_COLORS[n.outcome ?? ''] ?? 'grey'}>
+              {optionLabel(notificationOutcomeOptions, n.outcome ?? '', n.outcome ?? '')}
+            </Tag>
             <span>{providerLabel(n.provider)}</span>
             <span className="app-resource-muted">{when(n.created_at)}</span>
             {n.amount ? <span>{orderAmount(n.amount)}</span> : null}
@@ -70,12 +76,23 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
     ['下单时间', when(order.created_at)],
     ['支付期限', when(order.expires_at)],
     ['支付时间', when(order.paid_at)],
-    ['关闭', order.closed_at ? `${when(order.closed_at)}（${optionLabel(closeReasonOptions, order.close_reason ?? '', order.close_reason ?? '')}）` : '-'],
+    [
+      '关闭',
+      order.closed_at
+        ? `${when(order.closed_at)}（${optionLabel(closeReasonOptions, order.close_reason ?? '', order.close_reason ?? '')}）`
+        : '-',
+    ],
     ['退款时间', when(order.refunded_at)],
     ['开通的会员期', order.vip_start_at ? `${when(order.vip_start_at)} 至 ${when(order.vip_end_at)}` : '-'],
   ];
   return (
-    <SideSheet visible title={`订单详情 · ${order.order_no ?? ''}`} onCancel={onClose} width={sheetWidth(620)} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet
+      visible
+      title={`订单详情 · ${order.order_no ?? ''}`}
+      onCancel={onClose}
+      width={sheetWidth(620)}
+      closeIcon={<IconClose aria-label="关闭" />}
+    >
       <dl className="app-checkout__summary">
         {rows.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>
@@ -118,19 +135,38 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
     const spec = {
       confirm: {
-        title: '确认收款', okText: '确认收款', danger: false, label: '收款说明', success: '已确认收款，会员已开通', failure: '确认收款失败',
-        message: latePaid ? '这笔付款在订单关闭后到账。确认后订单改为已支付，并为会员开通套餐天数。' : '确认已收到这笔订单的款项后，订单改为已支付，并为会员开通套餐天数。',
+        title: '确认收款',
+        okText: '确认收款',
+        danger: false,
+        label: '收款说明',
+        success: '已确认收款，会员已开通',
+        failure: '确认收款失败',
+        message: latePaid
+          ? '这笔付款在订单关闭后到账。确认后订单改为已支付，并为会员开通套餐天数。'
+          : '确认已收到这笔订单的款项后，订单改为已支付，并为会员开通套餐天数。',
         run: confirmOrder,
       },
       refund: {
-        title: '订单退款', okText: '标记为已退款', danger: true, label: '退款原因', success: '订单已退款', failure: '退款失败',
-        message: '订单将标记为已退款，并收回它开通的、尚未使用的会员天数。款项请在支付宝或微信支付商户平台（线下转账则线下）退回。',
+        title: '订单退款',
+        okText: '标记为已退款',
+        danger: true,
+        label: '退款原因',
+        success: '订单已退款',
+        failure: '退款失败',
+        message:
+          '订单将标记为已退款，并收回它开通的、尚未使用的会员天数。款项请在支付宝或微信支付商户平台（线下转账则线下）退回。',
         run: refundOrder,
       },
       close: {
-        title: '关闭订单', okText: '关闭订单', danger: true, label: '关闭原因', success: '订单已关闭', failure: '关闭订单失败',
+        title: '关闭订单',
+        okText: '关闭订单',
+        danger: true,
+        label: '关闭原因',
+        success: '订单已关闭',
+        failure: '关闭订单失败',
         message: '关闭前会向支付渠道查询一次：若已付款，订单将改为已支付。',
-        run: (id: number, reason: string, context: Parameters<typeof closeOrders>[2]) => closeOrders([id], reason, context),
+        run: (id: number, reason: string, context: Parameters<typeof closeOrders>[2]) =>
+          closeOrders([id], reason, context),
       },
     }[kind];
     return (
@@ -140,7 +176,16 @@ export function OrderAdminActions({ order }: { order: Order }) {
         message={spec.message}
         okText={spec.okText}
         danger={spec.danger}
-        fields={[{ name: 'reason', label: spec.label, kind: 'textarea', required: true, maxLength: 255, hint: '记录在订单的管理员备注中' }]}
+        fields={[
+          {
+            name: 'reason',
+            label: spec.label,
+            kind: 'textarea',
+            required: true,
+            maxLength: 255,
+            hint: '记录在订单的管理员备注中',
+          },
+        ]}
         initial={{ reason: '' }}
         run={(values, context) => spec.run(order.id ?? 0, values.reason.trim(), context)}
         success={spec.success}
@@ -160,12 +205,24 @@ export function OrderAdminActions({ order }: { order: Order }) {
         </Button>
       )}
       {may(REFUND) && (status === OrderStatus.Paid || latePaid) && (
-        <Button size="small" theme="borderless" type="danger" aria-label={`退款 ${no}`} onClick={() => setOpen('refund')}>
+        <Button
+          size="small"
+          theme="borderless"
+          type="danger"
+          aria-label={`退款 ${no}`}
+          onClick={() => setOpen('refund')}
+        >
           退款
         </Button>
       )}
       {may(CLOSE) && status === OrderStatus.Pending && (
-        <Button size="small" theme="borderless" type="danger" aria-label={`关闭订单 ${no}`} onClick={() => setOpen('close')}>
+        <Button
+          size="small"
+          theme="borderless"
+          type="danger"
+          aria-label={`关闭订单 ${no}`}
+          onClick={() => setOpen('close')}
+        >
           关闭
         </Button>
       )}

@@ -4,7 +4,10 @@ import { OrderStatus, formatFen, orderStatusOptions, paymentProviderOptions } fr
 import { Tag } from '../../ui/semi';
 
 const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
-  [OrderStatus.Pending]: 'orange', [OrderStatus.Paid]: 'green', [OrderStatus.Closed]: 'grey', [OrderStatus.Refunded]: 'purple',
+  [OrderStatus.Pending]: 'orange',
+  [OrderStatus.Paid]: 'green',
+  [OrderStatus.Closed]: 'grey',
+  [OrderStatus.Refunded]: 'purple',
 };
 
 /** 待支付 / 已支付 / 已关闭 / 已退款, and 关闭后到账 for a payment the admin must look at. */
@@ -21,4 +24,6 @@ export function OrderStatusTag({ order }: { order: Order }) {
 export const orderAmount = (fen: number | undefined) => `¥${formatFen(fen ?? 0)}`;
 
 export const providerLabel = (provider: string | undefined) =>
-  provider ? optionLabel(paymentProviderOptions, provider as (typeof paymentProviderOptions)[number]['value'], provider) : '-';
+  provider
+    ? optionLabel(paymentProviderOptions, provider as (typeof paymentProviderOptions)[number]['value'], provider)
+    : '-';

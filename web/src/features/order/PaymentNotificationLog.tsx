@@ -22,7 +22,13 @@ function NotificationLogSheet({ onClose }: { onClose: () => void }) {
   const [outcome, setOutcome] = useState<string>();
   const log = useQuery({ ...notificationLogQuery(outcome ?? '', page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
-    <SideSheet visible title="支付通知记录" onCancel={onClose} width={sheetWidth(680)} closeIcon={<IconClose aria-label="关闭" />}>
+    <SideSheet
+      visible
+      title="支付通知记录"
+      onCancel={onClose}
+      width={sheetWidth(680)}
+      closeIcon={<IconClose aria-label="关闭" />}
+    >
       <div className="app-order-actions" role="group" aria-label="按结果筛选">
         {[{ value: undefined, label: '全部' }, ...notificationOutcomeOptions].map((o) => (
           <Button
@@ -38,7 +44,13 @@ function NotificationLogSheet({ onClose }: { onClose: () => void }) {
           </Button>
         ))}
       </div>
-      <QueryStates query={log} loadingRows={6} failure="支付通知加载失败" isEmpty={(data) => !data.notification?.length} empty={<EmptyState title="暂无支付通知" />}>
+      <QueryStates
+        query={log}
+        loadingRows={6}
+        failure="支付通知加载失败"
+        isEmpty={(data) => !data.notification?.length}
+        empty={<EmptyState title="暂无支付通知" />}
+      >
         {(data) => (
           <>
             <NotificationList notifications={data.notification ?? []} />

@@ -9,7 +9,13 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate } from '../../../../shared/format';
 import type { Order, PayOrderReply } from '../../../../shared/types/order';
 import type { VipPlan } from '../../../../shared/types/config';
-import { OrderStatus, closeReasonOptions, paymentProviderOptions, yuanToFen, type PaymentProviderName } from '../../../../shared/vip';
+import {
+  OrderStatus,
+  closeReasonOptions,
+  paymentProviderOptions,
+  yuanToFen,
+  type PaymentProviderName,
+} from '../../../../shared/vip';
 import { optionLabel } from '../../../../shared/constants';
 import { unwrap } from '../../api/client';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -73,7 +79,11 @@ function OrderSummary({ title, days, amount, order }: { title: string; days: num
   );
 }
 
-function ProviderChoice({ providers, value, onChange }: {
+function ProviderChoice({
+  providers,
+  value,
+  onChange,
+}: {
   providers: readonly PaymentProviderName[];
   value: PaymentProviderName | undefined;
   onChange: (provider: PaymentProviderName) => void;
@@ -87,7 +97,13 @@ function ProviderChoice({ providers, value, onChange }: {
       <div className="app-checkout__provider-list">
         {providers.map((provider) => (
           <label key={provider} className="app-checkout__provider">
-            <input type="radio" name="provider" value={provider} checked={value === provider} onChange={() => onChange(provider)} />
+            <input
+              type="radio"
+              name="provider"
+              value={provider}
+              checked={value === provider}
+              onChange={() => onChange(provider)}
+            />
             {optionLabel(paymentProviderOptions, provider)}
           </label>
         ))}
@@ -141,7 +157,8 @@ function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: st
         </p>
         {payment.order?.expires_at && (
           <p className="app-checkout__deadline">
-            请在 <strong>{formatDate(payment.order.expires_at, DATE)}</strong> 前完成转账，逾期未确认收款的订单将自动关闭。
+            请在 <strong>{formatDate(payment.order.expires_at, DATE)}</strong>{' '}
+            前完成转账，逾期未确认收款的订单将自动关闭。
           </p>
         )}
         <Waiting>等待管理员确认收款</Waiting>
@@ -166,18 +183,26 @@ function usePay(onStarted: (payment: PayOrderReply) => void) {
 
 function useProviderChoice() {
   const providers = (useSettings().pay?.providers ?? []).filter((p): p is PaymentProviderName =>
-    paymentProviderOptions.some((o) => o.value === p));
+    paymentProviderOptions.some((o) => o.value === p),
+  );
   const [chosen, setChosen] = useState<PaymentProviderName | undefined>(providers[0]);
   return { providers, chosen: chosen && providers.includes(chosen) ? chosen : providers[0], setChosen };
 }
 
-function PlanCheckout({ plan, onStarted }: { plan: VipPlan; onStarted: (order: Order, payment: PayOrderReply) => void }) {
+function PlanCheckout({
+  plan,
+  onStarted,
+}: {
+  plan: VipPlan;
+  onStarted: (order: Order, payment: PayOrderReply) => void;
+}) {
   const { providers, chosen, setChosen } = useProviderChoice();
   const [order, setOrder] = useState<Order>();
   const pay = usePay((payment) => onStarted(payment.order ?? order ?? {}, payment));
   const place = useMutation({
     // The same pending order comes back for the same plan: a second click pays it again.
-    mutationFn: async (_: void, context) => unwrap(await createOrder({ plan_code: plan.code ?? '', price: plan.price ?? 0 }, context)),
+    mutationFn: async (_: void, context) =>
+      unwrap(await createOrder({ plan_code: plan.code ?? '', price: plan.price ?? 0 }, context)),
     onSuccess: (created) => {
       setOrder(created);
       if (chosen) pay.mutate({ orderNo: created.order_no ?? '', provider: chosen });
@@ -192,7 +217,14 @@ function PlanCheckout({ plan, onStarted }: { plan: VipPlan; onStarted: (order: O
         <>
           <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
           <div className="app-checkout__actions">
-            <Button theme="solid" type="primary" size="large" loading={busy} disabled={busy || !chosen} onClick={() => place.mutate()}>
+            <Button
+              theme="solid"
+              type="primary"
+              size="large"
+              loading={busy}
+              disabled={busy || !chosen}
+              onClick={() => place.mutate()}
+            >
               立即支付
             </Button>
             <Link to="/vip">返回选择套餐</Link>
@@ -220,7 +252,10 @@ function OrderResult({ order }: { order: Order }) {
     );
   }
   const title = status === OrderStatus.Refunded ? '订单已退款' : '订单已关闭';
-  const reason = status === OrderStatus.Closed && order.close_reason ? `（${optionLabel(closeReasonOptions, order.close_reason, order.close_reason)}）` : '';
+  const reason =
+    status === OrderStatus.Closed && order.close_reason
+      ? `（${optionLabel(closeReasonOptions, order.close_reason, order.close_reason)}）`
+      : '';
   return (
     <div className="app-checkout__result" role="status">
       <h2>
@@ -235,7 +270,11 @@ function OrderResult({ order }: { order: Order }) {
   );
 }
 
-function OrderCheckout({ orderNo, payment, onStarted }: {
+function OrderCheckout({
+  orderNo,
+  payment,
+  onStarted,
+}: {
   orderNo: string;
   payment: PayOrderReply | undefined;
   onStarted: (payment: PayOrderReply) => void;
@@ -250,13 +289,17 @@ function OrderCheckout({ orderNo, payment, onStarted }: {
   });
   const cancel = useMutation({
     mutationFn: async (_: void, context) => unwrap(await cancelOrder(orderNo, context)),
-    onSuccess: (closed) => toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
+    onSuccess: (closed) =>
+      toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
     onError: (error) => toastFailure('取消订单失败', error),
   });
   const status = order.data?.status ?? OrderStatus.Pending;
   // A transfer submitted earlier (another visit, 去支付 in 我的订单): its instructions come with the order.
   const submitted: PayOrderReply | undefined =
-    payment ?? (order.data?.provider === 'manual' && order.data.instructions ? { order: order.data, provider: 'manual', instructions: order.data.instructions } : undefined);
+    payment ??
+    (order.data?.provider === 'manual' && order.data.instructions
+      ? { order: order.data, provider: 'manual', instructions: order.data.instructions }
+      : undefined);
   const wasPending = useRef(true);
   useEffect(() => {
     if (status === OrderStatus.Paid && wasPending.current) void refreshAfterPaid(client);
@@ -335,7 +378,10 @@ export function VipCheckout() {
   if (!plan || !settings.vip?.enable) {
     return (
       <Panel title="购买VIP" titleId="checkout-title" heading="h1">
-        <EmptyState title={plan ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'} description="请返回会员页重新选择套餐。">
+        <EmptyState
+          title={plan ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'}
+          description="请返回会员页重新选择套餐。"
+        >
           <Link to="/vip">查看会员套餐</Link>
         </EmptyState>
       </Panel>

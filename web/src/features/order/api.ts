@@ -5,7 +5,13 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
 import type {
-  CreateOrderRequest, ListOrderReply, ListOrderRequest, ListPaymentNotificationReply, Order, PayOrderReply, PayOrderRequest,
+  CreateOrderRequest,
+  ListOrderReply,
+  ListOrderRequest,
+  ListPaymentNotificationReply,
+  Order,
+  PayOrderReply,
+  PayOrderRequest,
 } from '../../../../shared/types/order';
 import { OrderStatus } from '../../../../shared/vip';
 import { api, unwrap } from '../../api/client';
@@ -39,12 +45,17 @@ export const orderQuery = (orderNo: string, pollMs?: number) =>
     queryKey: orderKeys.one(orderNo),
     queryFn: async () => unwrap(await api.get<Order>('/api/v1/order', { order_no: orderNo })),
     staleTime: 0,
-    refetchInterval: (query) => (pollMs && (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending && !query.state.error ? pollMs : false),
+    refetchInterval: (query) =>
+      pollMs && (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending && !query.state.error
+        ? pollMs
+        : false,
   });
 
 /** An order that turned paid changed the VIP period: refresh what shows it, the session's user (the header) too. */
 export async function refreshAfterPaid(client: QueryClient): Promise<void> {
-  await Promise.all([vipKeys.mine, userKeys.current, orderKeys.all].map((queryKey) => client.invalidateQueries({ queryKey })));
+  await Promise.all(
+    [vipKeys.mine, userKeys.current, orderKeys.all].map((queryKey) => client.invalidateQueries({ queryKey })),
+  );
   // Not through currentUserQuery, which ends the session on any failure: a failed refresh here
   // only leaves the header's old state until the next load.
   const current = await userApi.current();
@@ -69,7 +80,10 @@ export const listOrders = (query: ListOrderRequest) => api.get<ListOrderReply>('
 export const notificationsQuery = (orderNo: string) =>
   queryOptions({
     queryKey: orderKeys.notifications(orderNo),
-    queryFn: async () => unwrap(await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', { order_no: orderNo, size: 100 })),
+    queryFn: async () =>
+      unwrap(
+        await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', { order_no: orderNo, size: 100 }),
+      ),
     staleTime: 0,
   });
 
@@ -78,7 +92,13 @@ export const notificationLogQuery = (outcome: string, page: number, size: number
   queryOptions({
     queryKey: orderKeys.notificationLog(outcome, page),
     queryFn: async () =>
-      unwrap(await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', { page, size, outcome: outcome ? [outcome] : undefined })),
+      unwrap(
+        await api.get<ListPaymentNotificationReply>('/api/v1/order/notification', {
+          page,
+          size,
+          outcome: outcome ? [outcome] : undefined,
+        }),
+      ),
     staleTime: 0,
   });
 

@@ -22,16 +22,25 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
     // Eight values and the actions in 957 px (at 1280 px wide): the buyer goes under the number,
     // the price under the plan, the way of paying under the state, and both times stay whole.
     {
-      key: 'order_no', title: '订单号 / 用户', width: 200,
+      key: 'order_no',
+      title: '订单号 / 用户',
+      width: 200,
       render: (row) => <StackCell main={row.order_no} sub={row.username || `#${row.user_id ?? ''}`} />,
     },
     {
-      key: 'plan_title', title: '套餐 / 金额',
-      render: (row) => <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0}天）`} sub={orderAmount(row.amount)} />,
+      key: 'plan_title',
+      title: '套餐 / 金额',
+      render: (row) => (
+        <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0}天）`} sub={orderAmount(row.amount)} />
+      ),
     },
     {
-      key: 'status', title: '状态 / 支付方式', width: 120,
-      render: (row) => <StackCell main={<OrderStatusTag order={row} />} sub={row.provider ? providerLabel(row.provider) : undefined} />,
+      key: 'status',
+      title: '状态 / 支付方式',
+      width: 120,
+      render: (row) => (
+        <StackCell main={<OrderStatusTag order={row} />} sub={row.provider ? providerLabel(row.provider) : undefined} />
+      ),
     },
     dateColumn('created_at', '下单时间'),
     dateColumn('paid_at', '支付时间'),

@@ -6,7 +6,11 @@ import type { ListPermissionReply, Permission } from '../../../../shared/types/p
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 
-export const permissionKeys = { all: ['permission'] as const, every: ['permission', 'all'] as const, admin: ['permission', 'admin'] as const };
+export const permissionKeys = {
+  all: ['permission'] as const,
+  every: ['permission', 'all'] as const,
+  admin: ['permission', 'admin'] as const,
+};
 
 /** Without page and size the backend lists every row, ordered by path. */
 export const listPermissions = (query: { wd?: string; method?: readonly string[]; path?: string } = {}) =>

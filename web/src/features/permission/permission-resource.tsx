@@ -31,7 +31,9 @@ export function groupByService(rows: readonly Permission[]): PermissionRow[] {
     title: node.label,
     path: node.key,
     rows: node.children.length,
-    children: node.children.map((child) => byId.get(child.id) ?? { id: child.id, title: child.label, path: child.path }),
+    children: node.children.map(
+      (child) => byId.get(child.id) ?? { id: child.id, title: child.label, path: child.path },
+    ),
   }));
 }
 
@@ -69,7 +71,12 @@ export const permissionResource: ResourceDef<PermissionRow, Values> = {
     },
     { key: 'path', title: '路径', render: (row) => <span className="app-resource-code">{row.path}</span> },
     { key: 'description', title: '描述', render: (row) => row.description ?? '' },
-    { key: 'updated_at', title: '更新时间', width: 140, render: (row) => (isHeading(row) ? null : <DateCell value={row.updated_at} />) },
+    {
+      key: 'updated_at',
+      title: '更新时间',
+      width: 140,
+      render: (row) => (isHeading(row) ? null : <DateCell value={row.updated_at} />),
+    },
   ],
   filters: [
     { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '名称或描述' },
@@ -77,7 +84,10 @@ export const permissionResource: ResourceDef<PermissionRow, Values> = {
   ],
   listKey: permissionKeys.admin,
   list: ({ filters }) =>
-    listPage(listPermissions({ wd: keyword(filters.wd), method: asList(filters.method as string | undefined) }), (r) => r.permission),
+    listPage(
+      listPermissions({ wd: keyword(filters.wd), method: asList(filters.method as string | undefined) }),
+      (r) => r.permission,
+    ),
   arrange: groupByService,
   editable: (row) => !isHeading(row),
   form: {

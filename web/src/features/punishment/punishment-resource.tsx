@@ -9,7 +9,15 @@ import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { usersField } from '../user/UserPicker';
-import { cancelPunishments, createPunishments, endsAt, isActive, listPunishments, punishmentKeys, updatePunishment } from './api';
+import {
+  cancelPunishments,
+  createPunishments,
+  endsAt,
+  isActive,
+  listPunishments,
+  punishmentKeys,
+  updatePunishment,
+} from './api';
 
 type Values = {
   users: number[];
@@ -40,11 +48,17 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
   title: '处罚管理',
   noun: '处罚',
   rowId: (row) => row.id ?? 0,
-  rowLabel: (row) => `${row.username ?? `用户#${row.user_id ?? ''}`} · ${optionLabel(punishmentTypeOptions, row.type ?? 0)}`,
+  rowLabel: (row) =>
+    `${row.username ?? `用户#${row.user_id ?? ''}`} · ${optionLabel(punishmentTypeOptions, row.type ?? 0)}`,
   columns: [
     { key: 'id', title: 'ID', width: 70 },
     { key: 'username', title: '用户', render: (row) => row.username ?? `#${row.user_id ?? ''}` },
-    { key: 'type', title: '类型', width: 110, render: (row) => optionLabel(punishmentTypeOptions, row.type ?? 0, '未知') },
+    {
+      key: 'type',
+      title: '类型',
+      width: 110,
+      render: (row) => optionLabel(punishmentTypeOptions, row.type ?? 0, '未知'),
+    },
     { key: 'status', title: '状态', width: 80, render: (row) => <StatusTag row={row} /> },
     { key: 'reason', title: '原因' },
     {
@@ -79,14 +93,36 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     fields: [
       usersField<Values>('超级管理员不会被处罚', ['create']),
       { name: 'username', label: '用户', kind: 'text', readOnly: true, modes: ['edit'] },
-      { name: 'types', label: '处罚类型', kind: 'select', multiple: true, required: true, options: punishmentTypeOptions, modes: ['create'] },
-      { name: 'type', label: '处罚类型', kind: 'select', required: true, options: punishmentTypeOptions, modes: ['edit'] },
+      {
+        name: 'types',
+        label: '处罚类型',
+        kind: 'select',
+        multiple: true,
+        required: true,
+        options: punishmentTypeOptions,
+        modes: ['create'],
+      },
+      {
+        name: 'type',
+        label: '处罚类型',
+        kind: 'select',
+        required: true,
+        options: punishmentTypeOptions,
+        modes: ['edit'],
+      },
       {
         name: 'end_time',
         label: '结束时间',
         kind: 'custom',
         render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput id={id} value={String(value ?? '')} onChange={onChange} invalid={invalid} placeholder="留空表示永久" clearable />
+          <DateTimeInput
+            id={id}
+            value={String(value ?? '')}
+            onChange={onChange}
+            invalid={invalid}
+            placeholder="留空表示永久"
+            clearable
+          />
         ),
         hint: '留空表示永久处罚',
         validate: (value: string, _values, { mode }) =>
@@ -108,24 +144,30 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
     }),
   },
   create: (v, context) =>
-    createPunishments({
-      user_id: v.users,
-      type: v.types,
-      enable: true,
-      reason: v.reason.trim(),
-      remark: v.remark.trim(),
-      ...(v.end_time ? { end_time: v.end_time } : {}),
-    }, context),
+    createPunishments(
+      {
+        user_id: v.users,
+        type: v.types,
+        enable: true,
+        reason: v.reason.trim(),
+        remark: v.remark.trim(),
+        ...(v.end_time ? { end_time: v.end_time } : {}),
+      },
+      context,
+    ),
   update: (v, row, context) =>
-    updatePunishment({
-      id: row.id,
-      user_id: row.user_id,
-      type: v.type,
-      enable: v.enable,
-      reason: v.reason.trim(),
-      remark: v.remark.trim(),
-      ...(v.end_time ? { end_time: v.end_time } : {}),
-    }, context),
+    updatePunishment(
+      {
+        id: row.id,
+        user_id: row.user_id,
+        type: v.type,
+        enable: v.enable,
+        reason: v.reason.trim(),
+        remark: v.remark.trim(),
+        ...(v.end_time ? { end_time: v.end_time } : {}),
+      },
+      context,
+    ),
   requires: {
     create: grpcPermissionPath('PunishmentAPI', 'CreatePunishment'),
     update: grpcPermissionPath('PunishmentAPI', 'UpdatePunishment'),

@@ -27,14 +27,11 @@ function ConvertingNotice({ doc }: { doc: Document }) {
   const percent = progress ? Math.round((progress.done / progress.total) * 100) : undefined;
   return (
     <div className="app-reader-notice" role="status">
-      <p className="app-reader-notice__title">{latest.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}</p>
+      <p className="app-reader-notice__title">
+        {latest.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}
+      </p>
       <p className="app-reader-notice__text">转换完成后即可在线阅读，本页会自动更新。</p>
-      <progress
-        className="app-reader-notice__progress"
-        aria-label="转换进度"
-        max={100}
-        value={percent}
-      />
+      <progress className="app-reader-notice__progress" aria-label="转换进度" max={100} value={percent} />
       {progress && (
         <p className="app-reader-notice__text">
           已转换 {progress.done} / {progress.total} 页（{percent}%）
@@ -47,7 +44,10 @@ function ConvertingNotice({ doc }: { doc: Document }) {
 const NOTICES: Partial<Record<number, { title: string; text: string }>> = {
   [DocumentStatus.Failed]: { title: '文档转换失败', text: '该文档暂时无法在线阅读。' },
   [DocumentStatus.Disabled]: { title: '文档已禁用', text: '该文档已被管理员禁用。' },
-  [DocumentStatus.PendingReview]: { title: '文档正在审核中', text: '文档转换完成后即可预览，审核通过后所有人都可以阅读。' },
+  [DocumentStatus.PendingReview]: {
+    title: '文档正在审核中',
+    text: '文档转换完成后即可预览，审核通过后所有人都可以阅读。',
+  },
   [DocumentStatus.ReviewRejected]: { title: '文档审核未通过', text: '该文档未通过审核，无法在线阅读。' },
 };
 
@@ -58,7 +58,9 @@ export function ConversionNotice({ doc }: { doc: Document }) {
     <div className="app-reader-notice" role="status">
       <p className="app-reader-notice__title">{notice.title}</p>
       <p className="app-reader-notice__text">{notice.text}</p>
-      {doc.status === DocumentStatus.Failed && doc.convert_error && <p className="app-reader-notice__error">原因：{doc.convert_error}</p>}
+      {doc.status === DocumentStatus.Failed && doc.convert_error && (
+        <p className="app-reader-notice__error">原因：{doc.convert_error}</p>
+      )}
     </div>
   );
 }

@@ -123,7 +123,15 @@ function ShareLink({ path }: { path: string }) {
   return (
     <>
       <Button onClick={() => void copy()}>分享</Button>
-      {shown && <input className="app-share__url" readOnly value={urlOf()} aria-label="分享链接" onFocus={(event) => event.target.select()} />}
+      {shown && (
+        <input
+          className="app-share__url"
+          readOnly
+          value={urlOf()}
+          aria-label="分享链接"
+          onFocus={(event) => event.target.select()}
+        />
+      )}
     </>
   );
 }

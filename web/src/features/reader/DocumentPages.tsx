@@ -1,10 +1,20 @@
 // The pages of a converted document, one image each in a box of the first page's shape (so
 // nothing moves while they load), which a page of another shape (a landscape table in a
 // portrait report, a scanned cover) takes once its image has come: the first page at once and
-// with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out and
+// with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out
+// and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
@@ -39,7 +49,17 @@ function shapeOf(image: HTMLImageElement, boxRatio: string): string | undefined 
   return Math.abs(width / height - box) > box * 0.01 ? `${width} / ${height}` : undefined;
 }
 
-function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWords, findCurrent }: {
+function PageFrame({
+  doc,
+  page,
+  total,
+  ratio,
+  load,
+  observe,
+  selectable,
+  findWords,
+  findCurrent,
+}: {
   doc: Document;
   page: number;
   total: number;
@@ -60,7 +80,13 @@ function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWor
   const src = pageImagePath(doc, page);
   const first = page === 1;
   return (
-    <figure className="app-reader__page" data-page={page} ref={observe} style={{ aspectRatio: ownRatio ?? ratio }} aria-label={`第 ${page} 页`}>
+    <figure
+      className="app-reader__page"
+      data-page={page}
+      ref={observe}
+      style={{ aspectRatio: ownRatio ?? ratio }}
+      aria-label={`第 ${page} 页`}
+    >
       {load && src && !failed ? (
         <img
           key={attempt}
@@ -77,7 +103,12 @@ function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWor
         />
       ) : null}
       {loaded && hash && (
-        <PageTextLayer hash={hash} page={page} selectable={selectable} marks={findWords ? { words: findWords, current: findCurrent } : null} />
+        <PageTextLayer
+          hash={hash}
+          page={page}
+          selectable={selectable}
+          marks={findWords ? { words: findWords, current: findCurrent } : null}
+        />
       )}
       {failed && (
         <div className="app-reader__page-failed" role="alert">
@@ -100,7 +131,14 @@ function PageFrame({ doc, page, total, ratio, load, observe, selectable, findWor
   );
 }
 
-export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1, startWords = '' }: {
+export function DocumentPages({
+  doc,
+  shownPages,
+  after,
+  copyText,
+  startPage = 1,
+  startWords = '',
+}: {
   doc: Document;
   /** Pages shown (the free preview, or all of them for an entitled reader). */
   shownPages: number;
@@ -131,7 +169,10 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
   // A link to a page is where the reader wants to be: no offer to go elsewhere.
   const resumeAt = resume.offer !== null && startPage === 1 && resume.offer <= shownPages ? resume.offer : null;
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
-    startWords ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 } : null);
+    startWords
+      ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 }
+      : null,
+  );
   const [copyRefusal, setCopyRefusal] = useState<string>();
 
   const goTo = useCallback(
@@ -140,7 +181,8 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
       const element = reader.current?.querySelector<HTMLElement>(`[data-page="${target}"]`);
       const toolbar = reader.current?.querySelector<HTMLElement>('.app-reader__toolbar');
       // The page's top just below the toolbar, which sticks (below the site's header on a wide screen).
-      if (element && toolbar) element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
+      if (element && toolbar)
+        element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
       element?.scrollIntoView({ block: 'start' });
       setCurrent(target);
     },
@@ -198,17 +240,21 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
     if (startPage > 1) goTo(startPage);
   }, [goTo, startPage]);
 
-  const choose = useCallback((hit: ChosenHit) => {
-    setChosen(hit);
-    goTo(hit.page);
-  }, [goTo]);
+  const choose = useCallback(
+    (hit: ChosenHit) => {
+      setChosen(hit);
+      goTo(hit.page);
+    },
+    [goTo],
+  );
 
   /** Copied text carries the address of the page it was copied from. */
   const onCopy = (event: ClipboardEvent<HTMLElement>) => {
     const selection = window.getSelection();
     const text = selection?.toString() ?? '';
     const anchor = selection?.anchorNode;
-    const page = (anchor instanceof Element ? anchor : anchor?.parentElement)?.closest<HTMLElement>('[data-page-text]')?.dataset.pageText;
+    const page = (anchor instanceof Element ? anchor : anchor?.parentElement)?.closest<HTMLElement>('[data-page-text]')
+      ?.dataset.pageText;
     if (!page) return;
     // A locked layer selects nothing (user-select: none): the attempt alone says why.
     if (copyText !== true) {
@@ -250,7 +296,12 @@ export function DocumentPages({ doc, shownPages, after, copyText, startPage = 1,
 
   const pages = Array.from({ length: shownPages }, (_, i) => i + 1);
   return (
-    <section ref={reader} className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`} aria-label="文档阅读器" onCopy={onCopy}>
+    <section
+      ref={reader}
+      className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`}
+      aria-label="文档阅读器"
+      onCopy={onCopy}
+    >
       <div className="app-reader__toolbar" role="toolbar" aria-label="阅读工具">
         <span className="app-reader__counter" aria-live="polite" aria-label={`当前第 ${current} 页，共 ${total} 页`}>
           {current} / {total}

@@ -31,7 +31,12 @@ function startDownload(url: string): void {
  * `download.free_download_duration`, as the server says: `bought`), nothing for a VIP member
  * where VIP downloads are free (a VIP period keeps it while VIP is off sale), else its price.
  */
-export function downloadCost(doc: Document, settings: Settings, user: User | null | undefined, bought = false): 'free' | 'bought' | 'vip' | 'price' {
+export function downloadCost(
+  doc: Document,
+  settings: Settings,
+  user: User | null | undefined,
+  bought = false,
+): 'free' | 'bought' | 'vip' | 'price' {
   if (!(doc.price ?? 0) || (user?.id !== undefined && doc.user_id === user.id)) return 'free';
   if (bought) return 'bought';
   return user?.is_vip && settings.vip?.free_download === true ? 'vip' : 'price';
@@ -50,7 +55,13 @@ function useBought(doc: Document, user: User | null | undefined): boolean {
  * price). A member's paid download asks first (需 5 魔豆，确定下载？). `vipBadge`: marked
  * VIP免费 where VIP members download it for free (where no price beside says so already).
  */
-export function DownloadButton({ doc, what = '下载', label, vipBadge = false, onRefused }: {
+export function DownloadButton({
+  doc,
+  what = '下载',
+  label,
+  vipBadge = false,
+  onRefused,
+}: {
   doc: Document;
   what?: string;
   label?: string;
@@ -77,7 +88,12 @@ export function DownloadButton({ doc, what = '下载', label, vipBadge = false, 
   });
   const cost = downloadCost(doc, settings, user, useBought(doc, user));
   const price = `${doc.price ?? 0} ${creditName(settings)}`;
-  const named = { free: `免费${what}`, bought: `已购买，免费${what}`, vip: `VIP免费${what}`, price: `${what}（${price}）` };
+  const named = {
+    free: `免费${what}`,
+    bought: `已购买，免费${what}`,
+    vip: `VIP免费${what}`,
+    price: `${what}（${price}）`,
+  };
   // Credits are spent on a second, deliberate click (a visitor's click only brings the
   // server's reason: there is nothing to spend yet).
   const confirmFirst = cost === 'price' && Boolean(user);
@@ -118,7 +134,11 @@ export const DOWNLOAD_PANEL_ID = 'document-download';
  * (its own or the download bar's), its reason, and VIP where VIP members download for free
  * (the way past credits and limits).
  */
-export function DownloadPanel({ doc, refusal, onRefused }: {
+export function DownloadPanel({
+  doc,
+  refusal,
+  onRefused,
+}: {
   doc: Document;
   refusal: string | undefined;
   onRefused: (reason: string) => void;
@@ -178,7 +198,9 @@ export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (rea
   useEffect(() => {
     const panel = document.getElementById(DOWNLOAD_PANEL_ID);
     if (!panel || typeof IntersectionObserver === 'undefined') return undefined;
-    const observer = new IntersectionObserver((entries) => setPanelShown(entries.some((entry) => entry.isIntersecting)));
+    const observer = new IntersectionObserver((entries) =>
+      setPanelShown(entries.some((entry) => entry.isIntersecting)),
+    );
     observer.observe(panel);
     return () => observer.disconnect();
   }, []);

@@ -39,7 +39,13 @@ function chosen(hits: readonly FoundLine[], index: number, words: string): Chose
   return { words, page, occurrence, index };
 }
 
-export function FindInDocument({ documentId, initialWords = '', current, onChoose, onClose }: {
+export function FindInDocument({
+  documentId,
+  initialWords = '',
+  current,
+  onChoose,
+  onClose,
+}: {
   documentId: number;
   initialWords?: string;
   current: ChosenHit | null;
@@ -92,7 +98,13 @@ export function FindInDocument({ documentId, initialWords = '', current, onChoos
       </form>
       {words && (
         <p className="app-find__summary" aria-live="polite">
-          {found.isPending ? '查找中…' : total === 0 ? '未找到' : total > hits.length ? `共 ${total} 处，列出前 ${hits.length} 处` : `共 ${total} 处`}
+          {found.isPending
+            ? '查找中…'
+            : total === 0
+              ? '未找到'
+              : total > hits.length
+                ? `共 ${total} 处，列出前 ${hits.length} 处`
+                : `共 ${total} 处`}
           {found.data?.readable && found.data.readable > 0 ? `（已查找可阅读的 ${found.data.readable} 页）` : ''}
         </p>
       )}

@@ -10,7 +10,12 @@ import { pagePositionsQuery } from './page-text-api';
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(3)}%`;
 
-const boxStyle = (box: PageBox): CSSProperties => ({ left: percent(box.left), top: percent(box.top), width: percent(box.width), height: percent(box.height) });
+const boxStyle = (box: PageBox): CSSProperties => ({
+  left: percent(box.left),
+  top: percent(box.top),
+  width: percent(box.width),
+  height: percent(box.height),
+});
 
 export interface FindMarks {
   words: string;
@@ -18,7 +23,12 @@ export interface FindMarks {
   current: number;
 }
 
-export function PageTextLayer({ hash, page, selectable, marks }: {
+export function PageTextLayer({
+  hash,
+  page,
+  selectable,
+  marks,
+}: {
   hash: string;
   page: number;
   /** whether this reader may select and copy the text (the site's setting) */
@@ -58,17 +68,17 @@ export function PageTextLayer({ hash, page, selectable, marks }: {
     <div ref={layer} className={`app-text-layer${selectable ? '' : ' app-text-layer--locked'}`} data-page-text={page}>
       {lines.map((line, i) => (
         <Fragment key={i}>
-        <span
-          className={`app-text-layer__line${line.vertical ? ' app-text-layer__line--vertical' : ''}`}
-          style={{
-            left: percent(line.left),
-            top: percent(line.top),
-            fontSize: `${((line.vertical ? line.width : line.height * ratio) * 100).toFixed(3)}cqw`,
-          }}
-        >
-          {line.text}
-        </span>
-        <br />
+          <span
+            className={`app-text-layer__line${line.vertical ? ' app-text-layer__line--vertical' : ''}`}
+            style={{
+              left: percent(line.left),
+              top: percent(line.top),
+              fontSize: `${((line.vertical ? line.width : line.height * ratio) * 100).toFixed(3)}cqw`,
+            }}
+          >
+            {line.text}
+          </span>
+          <br />
         </Fragment>
       ))}
       {found.map((boxes, occurrence) =>

@@ -6,7 +6,14 @@ import { pageImagePath } from '../../../../shared/page-image';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 
-export function PageThumbnails({ doc, pages, current, ratio, onChoose, onClose }: {
+export function PageThumbnails({
+  doc,
+  pages,
+  current,
+  ratio,
+  onChoose,
+  onClose,
+}: {
   doc: Document;
   /** how many pages this reader may read */
   pages: number;

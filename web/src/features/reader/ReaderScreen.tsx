@@ -31,7 +31,11 @@ import { useCopyText } from './use-copy-text';
 import './reader.css';
 
 /** Documents strangers may not see take no comments (the server refuses them as well). */
-const UNCOMMENTABLE: readonly number[] = [DocumentStatus.Disabled, DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
+const UNCOMMENTABLE: readonly number[] = [
+  DocumentStatus.Disabled,
+  DocumentStatus.PendingReview,
+  DocumentStatus.ReviewRejected,
+];
 
 /**
  * Pages for the reader: everything it may read, and whether the preview ends before the last
@@ -124,7 +128,9 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
       </div>
     );
   }
-  return <ReaderContent doc={document.data} path={canonical ?? `/library/${categoryId}/${id}`} categoryId={categoryId} />;
+  return (
+    <ReaderContent doc={document.data} path={canonical ?? `/library/${categoryId}/${id}`} categoryId={categoryId} />
+  );
 }
 
 /**
@@ -179,7 +185,11 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
             startPage={startPage}
             startWords={startWords}
             after={
-              locked === undefined ? null : locked ? <PreviewEnd doc={doc} shownPages={shown} /> : <p className="app-reader__end">— 全文完 —</p>
+              locked === undefined ? null : locked ? (
+                <PreviewEnd doc={doc} shownPages={shown} />
+              ) : (
+                <p className="app-reader__end">— 全文完 —</p>
+              )
             }
           />
         ) : (
@@ -206,4 +216,3 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
     </div>
   );
 }
-

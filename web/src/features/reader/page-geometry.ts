@@ -22,7 +22,10 @@ function characterSpans([x0, y0, x1, y1, text, steps, vertical]: PositionsLine):
   let at = vertical ? y0 : x0;
   const starts = steps.map((step) => (at += step));
   const last = vertical ? y1 : x1;
-  return Array.from({ length: text.length }, (_, i) => ({ start: starts[i] ?? last, end: Math.max(starts[i + 1] ?? last, starts[i] ?? last) }));
+  return Array.from({ length: text.length }, (_, i) => ({
+    start: starts[i] ?? last,
+    end: Math.max(starts[i + 1] ?? last, starts[i] ?? last),
+  }));
 }
 
 export function textLines(positions: PagePositions): TextLine[] {
@@ -55,7 +58,11 @@ function foldedPage(positions: PagePositions): { text: string; from: { line: num
   const from: { line: number; char: number }[] = [];
   positions.l.forEach(([, , , , lineText], line) => {
     const previous = text.at(-1);
-    if (previous !== undefined && previous !== ' ' && !(CJK.test(previous) && CJK.test(lineText.trimStart()[0] ?? ''))) {
+    if (
+      previous !== undefined &&
+      previous !== ' ' &&
+      !(CJK.test(previous) && CJK.test(lineText.trimStart()[0] ?? ''))
+    ) {
       text += ' ';
       from.push({ line, char: -1 });
     }
@@ -89,16 +96,21 @@ export function findOnPage(positions: PagePositions, words: string): PageBox[][]
     for (const { line, char } of from.slice(at, at + needle.length)) {
       if (char < 0) continue;
       const seen = perLine.get(line);
-      perLine.set(line, seen ? { first: Math.min(seen.first, char), last: Math.max(seen.last, char) } : { first: char, last: char });
+      perLine.set(
+        line,
+        seen ? { first: Math.min(seen.first, char), last: Math.max(seen.last, char) } : { first: char, last: char },
+      );
     }
-    found.push([...perLine].map(([line, { first, last }]) => {
-      const [x0, y0, x1, y1, , , vertical] = positions.l[line]!;
-      const start = spans[line]![first]!.start;
-      const end = spans[line]![last]!.end;
-      return vertical === 1
-        ? { left: x0 / w, top: start / h, width: (x1 - x0) / w, height: (end - start) / h }
-        : { left: start / w, top: y0 / h, width: (end - start) / w, height: (y1 - y0) / h };
-    }));
+    found.push(
+      [...perLine].map(([line, { first, last }]) => {
+        const [x0, y0, x1, y1, , , vertical] = positions.l[line]!;
+        const start = spans[line]![first]!.start;
+        const end = spans[line]![last]!.end;
+        return vertical === 1
+          ? { left: x0 / w, top: start / h, width: (x1 - x0) / w, height: (end - start) / h }
+          : { left: start / w, top: y0 / h, width: (end - start) / w, height: (y1 - y0) / h };
+      }),
+    );
   }
   return found;
 }

@@ -28,7 +28,8 @@ export const pagePositionsQuery = (hash: string, page: number) =>
 export const findInDocumentQuery = (id: number, words: string) =>
   queryOptions({
     queryKey: pageTextKeys.find(id, words),
-    queryFn: async ({ signal }) => unwrap(await api.get<FindInDocumentReply>('/api/v1/document/find', { id, wd: words }, { signal })),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.get<FindInDocumentReply>('/api/v1/document/find', { id, wd: words }, { signal })),
     enabled: words.trim() !== '',
     staleTime: 5 * 60_000,
     placeholderData: keepPreviousData,

@@ -30,7 +30,11 @@ export const readingPositionQuery = (documentId: number, userId: number) => ({
  * The page to offer resuming at (null: none), and keeps the page being read once the reader
  * has moved (opening at page 1 does not overwrite the place to resume from).
  */
-export function useResumeReading(documentId: number, userId: number, current: number): { offer: number | null; dismiss: () => void } {
+export function useResumeReading(
+  documentId: number,
+  userId: number,
+  current: number,
+): { offer: number | null; dismiss: () => void } {
   const member = userId > 0;
   const remote = useQuery({ ...readingPositionQuery(documentId, userId), enabled: member });
   const [local] = useState(() => (member ? 0 : storedPage(documentId)));

@@ -62,7 +62,9 @@ export function useLazyPages(eagerPages: number, coveredTop: () => number = () =
       (entries) => {
         const arriving = entries.filter((e) => e.isIntersecting).map((e) => pageOf(e.target));
         if (arriving.length === 0) return;
-        setNear((previous) => (arriving.every((p) => previous.has(p)) ? previous : new Set([...previous, ...arriving])));
+        setNear((previous) =>
+          arriving.every((p) => previous.has(p)) ? previous : new Set([...previous, ...arriving]),
+        );
         for (const entry of entries) if (entry.isIntersecting) nearObserver.unobserve(entry.target);
       },
       { rootMargin: NEAR_MARGIN },
@@ -91,7 +93,10 @@ export function useLazyPages(eagerPages: number, coveredTop: () => number = () =
     };
   }, [observing]);
 
-  const isNear = useCallback((page: number) => !observing || page <= eagerPages || near.has(page), [observing, eagerPages, near]);
+  const isNear = useCallback(
+    (page: number) => !observing || page <= eagerPages || near.has(page),
+    [observing, eagerPages, near],
+  );
 
   const observe = useCallback((element: HTMLElement | null) => {
     if (!element) return;

@@ -43,7 +43,13 @@ function ClearHistory() {
   });
   return (
     <div className="app-reading-history__actions">
-      <InlineConfirm label="清空全部" question="确定清空全部阅读记录？" accessibleName="清空全部阅读记录" busy={clear.isPending} onConfirm={() => clear.mutate()} />
+      <InlineConfirm
+        label="清空全部"
+        question="确定清空全部阅读记录？"
+        accessibleName="清空全部阅读记录"
+        busy={clear.isPending}
+        onConfirm={() => clear.mutate()}
+      />
     </div>
   );
 }

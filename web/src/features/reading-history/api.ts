@@ -16,7 +16,8 @@ export const readingHistoryKeys = {
 export const readingHistoryQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: readingHistoryKeys.list(page, size),
-    queryFn: async () => unwrap(await api.get<ListReadingHistoryReply>('/api/v1/document/reading/list', { page, size })),
+    queryFn: async () =>
+      unwrap(await api.get<ListReadingHistoryReply>('/api/v1/document/reading/list', { page, size })),
   });
 
 const stale = [readingHistoryKeys.all, [...documentKeys.all, 'reading']] as const;

@@ -23,7 +23,13 @@ export function ReportButton({ type, targetId, title }: { type: number; targetId
   }
   return (
     <>
-      <Button theme="borderless" type="tertiary" icon={<IconAlertTriangle />} aria-label="举报" onClick={() => setOpen(true)}>
+      <Button
+        theme="borderless"
+        type="tertiary"
+        icon={<IconAlertTriangle />}
+        aria-label="举报"
+        onClick={() => setOpen(true)}
+      >
         举报
       </Button>
       {open && (

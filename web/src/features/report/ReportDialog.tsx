@@ -14,12 +14,23 @@ import { createReport } from './api';
 import './report.css';
 import { dialogWidth } from '../../ui/fit';
 
-export function ReportDialog({ type, targetId, title, onClose }: { type: number; targetId: number; title: string; onClose: () => void }) {
+export function ReportDialog({
+  type,
+  targetId,
+  title,
+  onClose,
+}: {
+  type: number;
+  targetId: number;
+  title: string;
+  onClose: () => void;
+}) {
   const [reason, setReason] = useState<number>();
   const [remark, setRemark] = useState('');
   const [errors, setErrors] = useState<{ reason?: string; remark?: string }>({});
   const send = useMutation({
-    mutationFn: async (_: void, context) => unwrap(await createReport({ type, document_id: targetId, reason, remark: remark.trim() }, context)),
+    mutationFn: async (_: void, context) =>
+      unwrap(await createReport({ type, document_id: targetId, reason, remark: remark.trim() }, context)),
     onSuccess: () => {
       toast.success('举报已提交', '我们会尽快核实处理，感谢你帮助维护社区环境。');
       onClose();
@@ -27,7 +38,10 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
     onError: (error) => toastFailure('举报失败', error),
   });
   const submit = () => {
-    const next = { reason: reason ? undefined : '请选择举报原因', remark: reportRemarkProblems(remark.trim(), reason)[0] };
+    const next = {
+      reason: reason ? undefined : '请选择举报原因',
+      remark: reportRemarkProblems(remark.trim(), reason)[0],
+    };
     setErrors(next);
     if (!next.reason && !next.remark) send.mutate();
   };
@@ -40,8 +54,12 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
       width={dialogWidth(480)}
       footer={
         <div className="app-report__footer">
-          <Button onClick={onClose} disabled={send.isPending}>取消</Button>
-          <Button type="danger" theme="solid" loading={send.isPending} onClick={submit}>提交举报</Button>
+          <Button onClick={onClose} disabled={send.isPending}>
+            取消
+          </Button>
+          <Button type="danger" theme="solid" loading={send.isPending} onClick={submit}>
+            提交举报
+          </Button>
         </div>
       }
     >
@@ -63,7 +81,11 @@ export function ReportDialog({ type, targetId, title, onClose }: { type: number;
             {option.label}
           </label>
         ))}
-        {errors.reason && <p id="report-reason-message" className="app-field__error" role="alert">{errors.reason}</p>}
+        {errors.reason && (
+          <p id="report-reason-message" className="app-field__error" role="alert">
+            {errors.reason}
+          </p>
+        )}
       </fieldset>
       <TextAreaField
         id="report-remark"

@@ -17,8 +17,10 @@ export const reportDocument = (report: Pick<Report, 'document_id' | 'reason' | '
   api.post<Empty>('/api/v1/report', report);
 
 /** `remark` carries the reporter's words. */
-export const createReport = (report: Pick<Report, 'type' | 'document_id' | 'reason' | 'remark'>, context: WriteContext) =>
-  invalidateAfter(api.post<Empty>('/api/v1/report', report), context, stale);
+export const createReport = (
+  report: Pick<Report, 'type' | 'document_id' | 'reason' | 'remark'>,
+  context: WriteContext,
+) => invalidateAfter(api.post<Empty>('/api/v1/report', report), context, stale);
 /** Marks the report handled (or open again) with the admin's note. */
 export const handleReport = (id: number, handled: boolean, remark: string, context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/report', { id, status: handled, remark }), context, stale);

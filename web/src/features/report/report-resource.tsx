@@ -23,7 +23,13 @@ function TargetCell({ report }: { report: Report }) {
   return (
     <span>
       <Tag size="small">{isArticle ? '文章' : '文档'}</Tag>{' '}
-      {isArticle ? <Link to={`/article/detail/${report.document_uuid || report.document_id}`} target="_blank">{title}</Link> : title}
+      {isArticle ? (
+        <Link to={`/article/detail/${report.document_uuid || report.document_id}`} target="_blank">
+          {title}
+        </Link>
+      ) : (
+        title
+      )}
     </span>
   );
 }
@@ -36,11 +42,21 @@ export const reportResource: ResourceDef<Report> = {
   rowLabel: (row) => row.document_title ?? '',
   columns: [
     { key: 'id', title: 'ID', width: 70 },
-    { key: 'reason', title: '原因', width: 80, render: (row) => optionLabel(reportReasonOptions, row.reason ?? 0, '其他') },
+    {
+      key: 'reason',
+      title: '原因',
+      width: 80,
+      render: (row) => optionLabel(reportReasonOptions, row.reason ?? 0, '其他'),
+    },
     { key: 'target', title: '举报对象', render: (row) => <TargetCell report={row} /> },
     { key: 'description', title: '举报说明', render: (row) => row.description || '-' },
     { key: 'username', title: '举报人', width: 100, render: (row) => row.username || `#${row.user_id ?? ''}` },
-    { key: 'status', title: '状态', width: 80, render: (row) => <Tag color={row.status ? 'green' : 'orange'}>{row.status ? '已处理' : '未处理'}</Tag> },
+    {
+      key: 'status',
+      title: '状态',
+      width: 80,
+      render: (row) => <Tag color={row.status ? 'green' : 'orange'}>{row.status ? '已处理' : '未处理'}</Tag>,
+    },
     { key: 'remark', title: '处理备注', render: (row) => row.remark || '-' },
     dateColumn('created_at', '举报时间'),
   ],
@@ -52,7 +68,13 @@ export const reportResource: ResourceDef<Report> = {
   listKey: reportKeys.admin,
   list: ({ page, size, filters }) =>
     listPage(
-      listReports({ page, size, wd: keyword(filters.wd), status: asList(filters.status as boolean | undefined), type: asList(filters.type as number | undefined) }),
+      listReports({
+        page,
+        size,
+        wd: keyword(filters.wd),
+        status: asList(filters.status as boolean | undefined),
+        type: asList(filters.type as number | undefined),
+      }),
       (r) => r.report,
     ),
   rowCommands: (row) => [
@@ -60,7 +82,12 @@ export const reportResource: ResourceDef<Report> = {
       key: 'handle',
       label: row.status ? '修改备注' : '处理',
       confirm: `举报「${row.document_title ?? ''}」：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
-      input: { label: '处理备注', initial: row.remark ?? '', maxLength: REPORT_REMARK_MAX_LENGTH, placeholder: '如：已删除违规内容' },
+      input: {
+        label: '处理备注',
+        initial: row.remark ?? '',
+        maxLength: REPORT_REMARK_MAX_LENGTH,
+        placeholder: '如：已删除违规内容',
+      },
       run: (context, remark) => handleReport(row.id ?? 0, true, remark ?? '', context),
       success: '已处理',
       requires: grpcPermissionPath('ReportAPI', 'UpdateReport'),

@@ -2,7 +2,15 @@
 // `snippet`) are HTML with the text escaped and the matches in <em>…</em>; they are never
 // inserted as HTML: split at the <em> tags, the entities decoded, each match a <mark>.
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  '#39': "'",
+  '#x27': "'",
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_match, name: string) => ENTITIES[name] ?? '');
@@ -28,7 +36,9 @@ export function highlightSegments(html: string): Segment[] {
 export function HighlightedText({ html }: { html: string }) {
   return (
     <>
-      {highlightSegments(html).map((segment, index) => (segment.match ? <mark key={index}>{segment.text}</mark> : segment.text))}
+      {highlightSegments(html).map((segment, index) =>
+        segment.match ? <mark key={index}>{segment.text}</mark> : segment.text,
+      )}
     </>
   );
 }

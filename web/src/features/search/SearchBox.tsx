@@ -10,7 +10,13 @@ export const MAX_QUERY_LENGTH = 64;
 
 export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
 
-export function SearchBox({ initial = '', size = 'small', recommended = [], autoFocus, label = '搜索文档' }: {
+export function SearchBox({
+  initial = '',
+  size = 'small',
+  recommended = [],
+  autoFocus,
+  label = '搜索文档',
+}: {
   initial?: string;
   size?: 'small' | 'large';
   /** Words offered under the box (the home page's `system.recommend_words`). */

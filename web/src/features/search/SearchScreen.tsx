@@ -4,7 +4,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { SEARCH_PAGE_SIZE, SEARCH_PERIODS, SEARCH_SORTS, searchRequest, searchState, type SearchState } from '../../../../shared/page-data';
+import {
+  SEARCH_PAGE_SIZE,
+  SEARCH_PERIODS,
+  SEARCH_SORTS,
+  searchRequest,
+  searchState,
+  type SearchState,
+} from '../../../../shared/page-data';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
@@ -124,7 +131,11 @@ export function SearchScreen() {
       {!state.wd ? (
         <section className="app-panel">
           <h1 className="app-visually-hidden">搜索文档</h1>
-          <Suggestions words={recommended} title="输入关键词开始搜索" description="可以搜索文档的标题、关键词和正文内容。" />
+          <Suggestions
+            words={recommended}
+            title="输入关键词开始搜索"
+            description="可以搜索文档的标题、关键词和正文内容。"
+          />
         </section>
       ) : (
         <div className="app-search__layout">
@@ -153,8 +164,18 @@ export function SearchScreen() {
                 </select>
               </FilterLine>
               <DocumentFilterChips current={state} hrefFor={href} />
-              <ChoiceChips label="时间" choices={SEARCH_PERIODS} current={state.period} hrefFor={(period) => href({ period })} />
-              <ChoiceChips label="排序" choices={SEARCH_SORTS} current={state.sort} hrefFor={(sort) => href({ sort })} />
+              <ChoiceChips
+                label="时间"
+                choices={SEARCH_PERIODS}
+                current={state.period}
+                hrefFor={(period) => href({ period })}
+              />
+              <ChoiceChips
+                label="排序"
+                choices={SEARCH_SORTS}
+                current={state.sort}
+                hrefFor={(sort) => href({ sort })}
+              />
             </section>
             <section className="app-panel" aria-label="搜索结果" aria-busy={results.isFetching}>
               <QueryStates
@@ -164,7 +185,12 @@ export function SearchScreen() {
                 isEmpty={(data) => (data.document ?? []).length === 0}
                 empty={
                   isPastLastPage(state.page, total, SEARCH_PAGE_SIZE) ? (
-                    <PastLastPage page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} noun="结果" />
+                    <PastLastPage
+                      page={state.page}
+                      pages={pages}
+                      hrefFor={(page) => toAddress({ ...state, page })}
+                      noun="结果"
+                    />
                   ) : (
                     <Suggestions
                       words={recommended.filter((w) => w !== state.wd)}

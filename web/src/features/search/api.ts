@@ -3,7 +3,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { searchCall } from '../../../../shared/page-data';
 import type { Empty } from '../../../../shared/types/common';
-import type { ListSearchRecordReply, ListSearchRecordRequest, SearchDocumentRequest } from '../../../../shared/types/document';
+import type {
+  ListSearchRecordReply,
+  ListSearchRecordRequest,
+  SearchDocumentRequest,
+} from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
 import { api } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';

@@ -9,7 +9,13 @@ export interface UserMenuEntry {
   to: string;
 }
 
-export function UserAvatar({ size = 'small', decorative }: { size?: 'small' | 'default' | 'large'; decorative?: boolean }) {
+export function UserAvatar({
+  size = 'small',
+  decorative,
+}: {
+  size?: 'small' | 'default' | 'large';
+  decorative?: boolean;
+}) {
   const { user } = useSession();
   return <Avatar src={user?.avatar} name={user?.username ?? ''} size={size} decorative={decorative} />;
 }

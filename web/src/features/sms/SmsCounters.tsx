@@ -30,15 +30,18 @@ function Counters({ stats, lookup }: { stats: SmsStats; lookup: GetSmsStatsReque
   return (
     <>
       <p className="app-sms-counters__service">
-        短信服务{stats.enable ? '已启用' : '未启用'}，服务商：{optionLabel(smsProviderOptions, stats.provider ?? '', stats.provider || '未设置')}。
-        同一手机号每 {stats.interval ?? 0} 秒最多 1 条、任意 24 小时最多 {stats.mobile_daily_limit ?? 0} 条；
-        同一 IP 每小时最多 {stats.ip_hourly_limit ?? 0} 条；全站每小时最多 {stats.site_hourly_limit ?? 0} 条。
+        短信服务{stats.enable ? '已启用' : '未启用'}，服务商：
+        {optionLabel(smsProviderOptions, stats.provider ?? '', stats.provider || '未设置')}。 同一手机号每{' '}
+        {stats.interval ?? 0} 秒最多 1 条、任意 24 小时最多 {stats.mobile_daily_limit ?? 0} 条； 同一 IP 每小时最多{' '}
+        {stats.ip_hourly_limit ?? 0} 条；全站每小时最多 {stats.site_hourly_limit ?? 0} 条。
       </p>
       <dl className="app-sms-counters__figures">
         <Figure label="全站近 1 小时" value={stats.site_last_hour} limit={stats.site_hourly_limit} />
         <Figure label="近 24 小时成功" value={stats.sent_last_day} />
         <Figure label="近 24 小时失败" value={stats.failed_last_day} />
-        {lookup.mobile && <Figure label="该号码近 24 小时" value={stats.mobile_last_day} limit={stats.mobile_daily_limit} />}
+        {lookup.mobile && (
+          <Figure label="该号码近 24 小时" value={stats.mobile_last_day} limit={stats.mobile_daily_limit} />
+        )}
         {lookup.ip && <Figure label="该 IP 近 1 小时" value={stats.ip_last_hour} limit={stats.ip_hourly_limit} />}
       </dl>
     </>
@@ -76,8 +79,24 @@ export function SmsCounters() {
       }
     >
       <form className="app-sms-counters__lookup" onSubmit={submit} noValidate>
-        <TextField id="sms-lookup-mobile" label="手机号" type="tel" value={mobile} onChange={setMobile} error={error} placeholder="完整手机号" maxLength={20} />
-        <TextField id="sms-lookup-ip" label="IP" value={ip} onChange={setIp} placeholder="完整 IP 地址" maxLength={64} />
+        <TextField
+          id="sms-lookup-mobile"
+          label="手机号"
+          type="tel"
+          value={mobile}
+          onChange={setMobile}
+          error={error}
+          placeholder="完整手机号"
+          maxLength={20}
+        />
+        <TextField
+          id="sms-lookup-ip"
+          label="IP"
+          value={ip}
+          onChange={setIp}
+          placeholder="完整 IP 地址"
+          maxLength={64}
+        />
         <Button htmlType="submit">查询</Button>
       </form>
       <QueryStates query={query} loadingRows={3} failure="发送统计加载失败">

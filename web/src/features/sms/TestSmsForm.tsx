@@ -18,7 +18,8 @@ export function TestSmsForm() {
   const [error, setError] = useState<string | undefined>();
   const send = useMutation({
     mutationFn: async (number: string, context) => unwrap(await sendTestSms(number, context)),
-    onSuccess: () => toast.success('测试短信已发送', '请检查手机是否收到（“仅记录”服务商不会真正发送，请查看短信管理的记录）'),
+    onSuccess: () =>
+      toast.success('测试短信已发送', '请检查手机是否收到（“仅记录”服务商不会真正发送，请查看短信管理的记录）'),
     onError: (failure) => toastFailure('测试短信发送失败', failure),
   });
 
@@ -33,7 +34,16 @@ export function TestSmsForm() {
     <Panel titleId="sms-test" title="发送测试短信">
       <p className="app-field__hint">使用已保存的配置和登录验证码模板发送一条测试短信；修改配置后请先保存。</p>
       <form className="app-sms-test" onSubmit={submit} noValidate>
-        <TextField id="sms-test-mobile" label="接收手机号" type="tel" value={mobile} onChange={setMobile} error={error} placeholder="请输入中国大陆手机号" maxLength={20} />
+        <TextField
+          id="sms-test-mobile"
+          label="接收手机号"
+          type="tel"
+          value={mobile}
+          onChange={setMobile}
+          error={error}
+          placeholder="请输入中国大陆手机号"
+          maxLength={20}
+        />
         <Button htmlType="submit" theme="solid" loading={send.isPending}>
           发送测试短信
         </Button>

@@ -13,7 +13,8 @@ export const smsKeys = {
   stats: (request: GetSmsStatsRequest) => ['sms', 'stats', request.mobile ?? '', request.ip ?? ''] as const,
 };
 
-export const listSmsLog = (request: ListSmsLogRequest) => api.get<ListSmsLogReply>('/api/v1/user/sms/list', { ...request });
+export const listSmsLog = (request: ListSmsLogRequest) =>
+  api.get<ListSmsLogReply>('/api/v1/user/sms/list', { ...request });
 
 export const smsStatsQuery = (request: GetSmsStatsRequest) =>
   queryOptions({

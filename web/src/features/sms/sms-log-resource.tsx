@@ -1,6 +1,12 @@
 // The log of /admin/user/sms: every message sent or tried, newest first, read-only. Numbers
 // arrive masked (138****0000); the message text never leaves the backend.
-import { SmsStatus, optionLabel, smsProviderOptions, smsPurposeOptions, smsStatusOptions } from '../../../../shared/constants';
+import {
+  SmsStatus,
+  optionLabel,
+  smsProviderOptions,
+  smsPurposeOptions,
+  smsStatusOptions,
+} from '../../../../shared/constants';
 import type { SmsLog } from '../../../../shared/types/sms';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
@@ -8,15 +14,23 @@ import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { listSmsLog, smsKeys } from './api';
 
-const STATUS_COLORS: Record<number, 'green' | 'red' | 'blue'> = { [SmsStatus.Sent]: 'green', [SmsStatus.Failed]: 'red', [SmsStatus.Sending]: 'blue' };
+const STATUS_COLORS: Record<number, 'green' | 'red' | 'blue'> = {
+  [SmsStatus.Sent]: 'green',
+  [SmsStatus.Failed]: 'red',
+  [SmsStatus.Sending]: 'blue',
+};
 
 function StatusTag({ row }: { row: SmsLog }) {
   const status = row.status ?? SmsStatus.Sending;
-  const label = row.provider === 'log' && status === SmsStatus.Sent ? '已记录（未发送）' : optionLabel(smsStatusOptions, status, '未知');
+  const label =
+    row.provider === 'log' && status === SmsStatus.Sent
+      ? '已记录（未发送）'
+      : optionLabel(smsStatusOptions, status, '未知');
   return <Tag color={STATUS_COLORS[status] ?? 'grey'}>{label}</Tag>;
 }
 
-const purposeLabel = (purpose: string | undefined) => smsPurposeOptions.find((o) => o.value === purpose)?.label ?? purpose ?? '';
+const purposeLabel = (purpose: string | undefined) =>
+  smsPurposeOptions.find((o) => o.value === purpose)?.label ?? purpose ?? '';
 
 export const smsLogResource: ResourceDef<SmsLog> = {
   key: 'sms-log',
@@ -28,7 +42,12 @@ export const smsLogResource: ResourceDef<SmsLog> = {
     dateColumn('created_at', '时间'),
     { key: 'mobile', title: '手机号', width: 120 },
     { key: 'purpose', title: '用途', width: 90, render: (row) => purposeLabel(row.purpose) },
-    { key: 'provider', title: '服务商', width: 100, render: (row) => optionLabel(smsProviderOptions, row.provider ?? '', row.provider ?? '') },
+    {
+      key: 'provider',
+      title: '服务商',
+      width: 100,
+      render: (row) => optionLabel(smsProviderOptions, row.provider ?? '', row.provider ?? ''),
+    },
     { key: 'status', title: '结果', width: 130, render: (row) => <StatusTag row={row} /> },
     { key: 'error', title: '错误', render: (row) => row.error || '-' },
     { key: 'ip', title: 'IP', width: 120 },

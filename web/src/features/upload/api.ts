@@ -26,7 +26,10 @@ const uploadImage = (kind: ImageUploadKind, file: File) => uploadFile(`/api/v1/u
 export const uploadAvatar = (file: File) => uploadFile('/api/v1/upload/avatar', file);
 
 /** What an admin image field of `kind` uploads through. */
-export const imageUploadTarget = (kind: ImageUploadKind): ImageUploadTarget => ({ kind, upload: (file) => uploadImage(kind, file) });
+export const imageUploadTarget = (kind: ImageUploadKind): ImageUploadTarget => ({
+  kind,
+  upload: (file) => uploadImage(kind, file),
+});
 
 export const uploadKeys = {
   /** Whether the signed-in member may upload documents (kept per member). */
@@ -42,12 +45,16 @@ export const uploadKeys = {
 export const documentFormatsQuery = () =>
   queryOptions({
     queryKey: uploadKeys.formats,
-    queryFn: async () => (unwrap(await api.get<DocumentFormats>('/api/v1/document/formats')).ext ?? []).map((ext) => ext.replace(/^\./, '')),
+    queryFn: async () =>
+      (unwrap(await api.get<DocumentFormats>('/api/v1/document/formats')).ext ?? []).map((ext) =>
+        ext.replace(/^\./, ''),
+      ),
     staleTime: 0,
   });
 
 /** Whether the member may upload documents, and if not why (`GET /api/v1/user/caniuploaddocument`). */
-export const uploadRightQuery = (userId: number) => rightQuery(uploadKeys.right(userId), '/api/v1/user/caniuploaddocument');
+export const uploadRightQuery = (userId: number) =>
+  rightQuery(uploadKeys.right(userId), '/api/v1/user/caniuploaddocument');
 
 /** One document file to `POST /api/v1/upload/document`; `data.id` is the attachment to create the document from. */
 export function uploadDocumentFile(file: File, options: UploadOptions) {

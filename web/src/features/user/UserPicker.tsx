@@ -11,7 +11,12 @@ interface Choice {
   label: string;
 }
 
-export function UserPicker({ id, value, onChange, invalid }: {
+export function UserPicker({
+  id,
+  value,
+  onChange,
+  invalid,
+}: {
   id: string;
   value: number[];
   onChange: (ids: number[]) => void;
@@ -21,7 +26,10 @@ export function UserPicker({ id, value, onChange, invalid }: {
   const [chosen, setChosen] = useState<Choice[]>([]);
   const found = useQuery({ ...userSearchQuery(term), placeholderData: keepPreviousData });
   const results: Choice[] = (found.data ?? []).map((u) => ({ value: u.id ?? 0, label: u.username ?? '' }));
-  const options = [...chosen.filter((c) => value.includes(c.value) && !results.some((r) => r.value === c.value)), ...results];
+  const options = [
+    ...chosen.filter((c) => value.includes(c.value) && !results.some((r) => r.value === c.value)),
+    ...results,
+  ];
   return (
     <Select
       id={id}
@@ -55,5 +63,7 @@ export const usersField = <V extends { users: number[] }>(hint: string, modes?: 
   emptyMessage: '请选择用户',
   hint,
   ...(modes ? { modes } : {}),
-  render: ({ id, value, onChange, invalid }) => <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />,
+  render: ({ id, value, onChange, invalid }) => (
+    <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />
+  ),
 });

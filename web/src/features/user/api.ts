@@ -4,9 +4,28 @@
 // `userKeys.all`, which a logout drops.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
-  BindMobileRequest, CaptchaType, FindPasswordRequest, GetUserCaptchaReply, GetUserPermissionsReply, ListUserDownloadReply, ListUserDynamicReply,
-  ListUserGroupReply, ListUserReply, LoginReply, MobileFindPasswordRequest, MobileLoginReply, MobileLoginRequest, MobileRegisterRequest, RegisterAndLoginRequest,
-  SendEmailCodeRequest, SendSmsCodeReply, SendSmsCodeRequest, SetUserRequest, Sign, UpdateUserPasswordRequest, User,
+  BindMobileRequest,
+  CaptchaType,
+  FindPasswordRequest,
+  GetUserCaptchaReply,
+  GetUserPermissionsReply,
+  ListUserDownloadReply,
+  ListUserDynamicReply,
+  ListUserGroupReply,
+  ListUserReply,
+  LoginReply,
+  MobileFindPasswordRequest,
+  MobileLoginReply,
+  MobileLoginRequest,
+  MobileRegisterRequest,
+  RegisterAndLoginRequest,
+  SendEmailCodeRequest,
+  SendSmsCodeReply,
+  SendSmsCodeRequest,
+  SetUserRequest,
+  Sign,
+  UpdateUserPasswordRequest,
+  User,
 } from '../../../../shared/types/user';
 import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
@@ -48,7 +67,9 @@ export const userApi = {
   current: (options?: { probe?: boolean }) =>
     api.get<User>('/api/v1/user', undefined, { skipUnauthorizedRedirect: options?.probe }),
   permissions: (options?: { probe?: boolean }) =>
-    api.get<GetUserPermissionsReply>('/api/v1/user/permission', undefined, { skipUnauthorizedRedirect: options?.probe }),
+    api.get<GetUserPermissionsReply>('/api/v1/user/permission', undefined, {
+      skipUnauthorizedRedirect: options?.probe,
+    }),
   captcha: (type: CaptchaKind) => api.get<GetUserCaptchaReply>('/api/v1/user/captcha', { type }),
   updateProfile: (input: ProfileInput) => api.put<unknown>('/api/v1/user/profile', input),
   updatePassword: (input: UpdateUserPasswordRequest) => api.put<unknown>('/api/v1/user/password', input),
@@ -60,8 +81,10 @@ export const userApi = {
   sendSmsCode: (input: SendSmsCodeRequest) => api.post<SendSmsCodeReply>('/api/v1/user/sms/code', input),
   registerByMobile: (input: MobileRegisterRequest) => api.post<LoginAnswer>('/api/v1/user/register/mobile', input),
   /** `registered`: the number had no account and the sign-in created it (registration open). */
-  loginByMobile: (input: MobileLoginRequest) => api.post<Omit<MobileLoginReply, 'token'>>('/api/v1/user/login/mobile', input),
-  findPasswordByMobile: (input: MobileFindPasswordRequest) => api.put<unknown>('/api/v1/user/findpassword/mobile', input),
+  loginByMobile: (input: MobileLoginRequest) =>
+    api.post<Omit<MobileLoginReply, 'token'>>('/api/v1/user/login/mobile', input),
+  findPasswordByMobile: (input: MobileFindPasswordRequest) =>
+    api.put<unknown>('/api/v1/user/findpassword/mobile', input),
 };
 
 /** BindMobile: the member's number and activity change. */
@@ -107,11 +130,17 @@ export const signedTodayQuery = () =>
   });
 
 /** The daily check-in: credits, dynamics and today's sign change, so every user query goes stale. */
-export const signToday = (context: WriteContext) => invalidateAfter(api.put<Sign>('/api/v1/user/sign'), context, [userKeys.all]);
+export const signToday = (context: WriteContext) =>
+  invalidateAfter(api.put<Sign>('/api/v1/user/sign'), context, [userKeys.all]);
 
 /** The admin's user list (ListUser); `id` narrows it to those users. */
-export const listUsers = (query: { page: number; size: number; wd?: string; group_id?: readonly number[]; id?: readonly number[] }) =>
-  api.get<ListUserReply>('/api/v1/user/list', query);
+export const listUsers = (query: {
+  page: number;
+  size: number;
+  wd?: string;
+  group_id?: readonly number[];
+  id?: readonly number[];
+}) => api.get<ListUserReply>('/api/v1/user/list', query);
 
 /** Users searched by name, for pickers. */
 export const userSearchQuery = (term: string) =>

@@ -155,7 +155,14 @@ export function userResource(
           validate: (v: string) => checkUsername(v),
           hint: '3-32 个字符，不能是邮箱或手机号；创建后不能修改',
         },
-        { name: 'password', label: '密码', kind: 'password', required: true, modes: ['create'], validate: (v: string) => checkPassword(v) },
+        {
+          name: 'password',
+          label: '密码',
+          kind: 'password',
+          required: true,
+          modes: ['create'],
+          validate: (v: string) => checkPassword(v),
+        },
         {
           name: 'password',
           label: '新密码',
@@ -167,11 +174,25 @@ export function userResource(
         { name: 'group_id', label: '用户组', kind: 'select', multiple: true, required: true, options: groupOptions },
         { name: 'email', label: '邮箱', kind: 'text', validate: (v: string) => checkEmail(v, false) },
         { name: 'realname', label: '真实姓名', kind: 'text', maxLength: 64, half: true, modes: ['edit'] },
-        { name: 'mobile', label: '手机号', kind: 'text', half: true, modes: ['edit'], validate: (v: string) => checkMobile(v) },
+        {
+          name: 'mobile',
+          label: '手机号',
+          kind: 'text',
+          half: true,
+          modes: ['edit'],
+          validate: (v: string) => checkMobile(v),
+        },
         { name: 'identity', label: '身份证号', kind: 'text', maxLength: 32, modes: ['edit'] },
         { name: 'address', label: '地址', kind: 'text', maxLength: 255, modes: ['edit'] },
         { name: 'signature', label: '个性签名', kind: 'textarea', maxLength: 255, modes: ['edit'] },
-        { name: 'remark', label: '管理员备注', kind: 'textarea', maxLength: 1000, modes: ['edit'], hint: '仅管理员可见' },
+        {
+          name: 'remark',
+          label: '管理员备注',
+          kind: 'textarea',
+          maxLength: 1000,
+          modes: ['edit'],
+          hint: '仅管理员可见',
+        },
       ],
       initial: (row) => ({
         username: row?.username ?? '',
@@ -187,7 +208,10 @@ export function userResource(
       }),
     },
     create: (v, context) =>
-      createUser({ username: v.username.trim(), password: v.password, email: v.email.trim(), group_id: v.group_id }, context),
+      createUser(
+        { username: v.username.trim(), password: v.password, email: v.email.trim(), group_id: v.group_id },
+        context,
+      ),
     update: (v, row, context) => {
       const id = row.id ?? 0;
       // The profile call writes every column, so the avatar goes along unchanged.

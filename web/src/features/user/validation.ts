@@ -1,7 +1,13 @@
 // Checks of account fields run before anything is sent: the backend's own rules from
 // shared/validation, with the messages for empty fields that only a form needs.
 import {
-  SMS_CODE_PATTERN, USERNAME_LENGTH, emailProblems, mobileProblems, normalizeMainlandMobile, passwordProblems, usernameProblems,
+  SMS_CODE_PATTERN,
+  USERNAME_LENGTH,
+  emailProblems,
+  mobileProblems,
+  normalizeMainlandMobile,
+  passwordProblems,
+  usernameProblems,
 } from '../../../../shared/validation';
 
 /** Registration: the server's username rules (shared/validation), first problem only. */

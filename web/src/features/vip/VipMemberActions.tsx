@@ -23,11 +23,27 @@ export const GRANT = grpcPermissionPath('UserVipAPI', 'GrantUserVip');
 const REVOKE = grpcPermissionPath('UserVipAPI', 'RevokeUserVip');
 const LOG = grpcPermissionPath('UserVipAPI', 'ListUserVipLog');
 
-export const reasonField = <V extends { reason: string }>(label = '原因', hint = '会记录在会员变更记录中'): FieldDef<V> =>
-  ({ name: 'reason' as Extract<keyof V, string>, label, kind: 'textarea', required: true, maxLength: 255, hint });
+export const reasonField = <V extends { reason: string }>(
+  label = '原因',
+  hint = '会记录在会员变更记录中',
+): FieldDef<V> => ({
+  name: 'reason' as Extract<keyof V, string>,
+  label,
+  kind: 'textarea',
+  required: true,
+  maxLength: 255,
+  hint,
+});
 
-export const daysField = <V extends { days: number | undefined }>(): FieldDef<V> =>
-  ({ name: 'days' as Extract<keyof V, string>, label: '天数', kind: 'number', required: true, integer: true, min: 1, max: VIP_PLAN_MAX_DAYS });
+export const daysField = <V extends { days: number | undefined }>(): FieldDef<V> => ({
+  name: 'days' as Extract<keyof V, string>,
+  label: '天数',
+  kind: 'number',
+  required: true,
+  integer: true,
+  min: 1,
+  max: VIP_PLAN_MAX_DAYS,
+});
 
 type ExtendValues = { days: number | undefined; reason: string };
 type RevokeValues = { reason: string };
@@ -36,8 +52,20 @@ function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const log = useQuery(vipLogQuery(row.user_id ?? 0, page));
   return (
-    <SideSheet visible title={`会员变更记录 · ${row.username ?? ''}`} onCancel={onClose} width={sheetWidth(560)} closeIcon={<IconClose aria-label="关闭" />}>
-      <QueryStates query={log} loadingRows={6} failure="变更记录加载失败" isEmpty={(data) => !data.log?.length} empty={<EmptyState title="暂无变更记录" />}>
+    <SideSheet
+      visible
+      title={`会员变更记录 · ${row.username ?? ''}`}
+      onCancel={onClose}
+      width={sheetWidth(560)}
+      closeIcon={<IconClose aria-label="关闭" />}
+    >
+      <QueryStates
+        query={log}
+        loadingRows={6}
+        failure="变更记录加载失败"
+        isEmpty={(data) => !data.log?.length}
+        empty={<EmptyState title="暂无变更记录" />}
+      >
         {(data) => (
           <>
             <ol className="app-vip-log" aria-label="会员变更记录">
@@ -47,7 +75,8 @@ function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
                   {entry.days ? `（${entry.days > 0 ? '+' : ''}${entry.days} 天）` : ''}
                   {' · '}到期 {entry.end_after ? formatDate(entry.end_after, SHORT_DATE_FORMAT) : '-'}
                   <div className="app-resource-muted">
-                    {formatDate(entry.created_at ?? '', SHORT_DATE_FORMAT)} · {entry.operator || (entry.order_id ? `订单 #${entry.order_id}` : '系统')}
+                    {formatDate(entry.created_at ?? '', SHORT_DATE_FORMAT)} ·{' '}
+                    {entry.operator || (entry.order_id ? `订单 #${entry.order_id}` : '系统')}
                     {entry.reason ? ` · ${entry.reason}` : ''}
                   </div>
                 </li>
@@ -74,7 +103,13 @@ export function VipMemberActions({ row }: { row: UserVip }) {
         </Button>
       )}
       {may(REVOKE) && row.active && (
-        <Button size="small" theme="borderless" type="danger" aria-label={`取消「${name}」的会员`} onClick={() => setOpen('revoke')}>
+        <Button
+          size="small"
+          theme="borderless"
+          type="danger"
+          aria-label={`取消「${name}」的会员`}
+          onClick={() => setOpen('revoke')}
+        >
           取消会员
         </Button>
       )}
@@ -87,11 +122,17 @@ export function VipMemberActions({ row }: { row: UserVip }) {
         <ActionDialog<ExtendValues>
           idPrefix={`vip-extend-${row.user_id ?? 0}`}
           title={`延长会员 · ${name}`}
-          message={row.active && row.end_at ? `当前有效期至 ${formatDate(row.end_at, SHORT_DATE_FORMAT)}，新增天数从该日期起算。` : '会员已过期，新增天数从现在起算。'}
+          message={
+            row.active && row.end_at
+              ? `当前有效期至 ${formatDate(row.end_at, SHORT_DATE_FORMAT)}，新增天数从该日期起算。`
+              : '会员已过期，新增天数从现在起算。'
+          }
           okText="延长"
           fields={[daysField<ExtendValues>(), reasonField<ExtendValues>()]}
           initial={{ days: 30, reason: '' }}
-          run={(values, context) => grantVip({ user_id: [row.user_id ?? 0], days: values.days ?? 0, reason: values.reason.trim() }, context)}
+          run={(values, context) =>
+            grantVip({ user_id: [row.user_id ?? 0], days: values.days ?? 0, reason: values.reason.trim() }, context)
+          }
           success="会员已延长"
           failure="延长会员失败"
           onClose={close}

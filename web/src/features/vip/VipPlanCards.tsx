@@ -20,7 +20,11 @@ export function VipPlanCards({ plans, buyable }: { plans: readonly VipPlan[]; bu
   return (
     <ul className="app-vip-plans" aria-label="会员套餐">
       {plans.map((plan) => (
-        <li key={plan.code} className={`app-vip-plan${plan.recommended ? ' app-vip-plan--recommended' : ''}`} data-plan={plan.code}>
+        <li
+          key={plan.code}
+          className={`app-vip-plan${plan.recommended ? ' app-vip-plan--recommended' : ''}`}
+          data-plan={plan.code}
+        >
           {plan.recommended && <span className="app-vip-plan__badge">推荐</span>}
           <h3 className="app-vip-plan__title">{plan.title}</h3>
           <p className="app-vip-plan__price">

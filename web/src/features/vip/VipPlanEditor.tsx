@@ -26,7 +26,12 @@ const EMPTY: VipPlanDraft = { code: '', title: '', days: '30', price: '', descri
 /** What the plan text may not hold: the separator and line breaks never reach it. */
 const clean = (text: string) => text.replace(/[|\r\n]/g, '');
 
-const COLUMNS: readonly { key: Exclude<keyof VipPlanDraft, 'recommended'>; label: string; width: number; inputMode?: 'numeric' | 'decimal' }[] = [
+const COLUMNS: readonly {
+  key: Exclude<keyof VipPlanDraft, 'recommended'>;
+  label: string;
+  width: number;
+  inputMode?: 'numeric' | 'decimal';
+}[] = [
   { key: 'code', label: '代码', width: 110 },
   { key: 'title', label: '名称', width: 140 },
   { key: 'days', label: '天数', width: 80, inputMode: 'numeric' },
@@ -34,14 +39,25 @@ const COLUMNS: readonly { key: Exclude<keyof VipPlanDraft, 'recommended'>; label
   { key: 'description', label: '说明', width: 160 },
 ];
 
-export function VipPlanEditor({ id, value, onChange, invalid }: { id: string; value: string; onChange: (value: string) => void; invalid: boolean }) {
+export function VipPlanEditor({
+  id,
+  value,
+  onChange,
+  invalid,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+}) {
   // The rows live here, so that a half-typed row keeps its place; the config gets their text.
   const [plans, setPlans] = useState<VipPlanDraft[]>(() => vipPlanDrafts(value));
   const update = (next: VipPlanDraft[]) => {
     setPlans(next);
     onChange(formatVipPlans(next));
   };
-  const edit = (index: number, patch: Partial<VipPlanDraft>) => update(plans.map((plan, i) => (i === index ? { ...plan, ...patch } : plan)));
+  const edit = (index: number, patch: Partial<VipPlanDraft>) =>
+    update(plans.map((plan, i) => (i === index ? { ...plan, ...patch } : plan)));
   return (
     <div id={id} role="group" aria-labelledby={`${id}-label`} data-invalid={invalid}>
       <div className="app-vip-plan-table__wrap">

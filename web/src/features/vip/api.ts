@@ -3,7 +3,14 @@
 // own state (and the account that shows it) stale too.
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
-import type { GrantUserVipRequest, ListUserVipLogReply, ListUserVipReply, ListUserVipRequest, RevokeUserVipRequest, UserVip } from '../../../../shared/types/vip';
+import type {
+  GrantUserVipRequest,
+  ListUserVipLogReply,
+  ListUserVipReply,
+  ListUserVipRequest,
+  RevokeUserVipRequest,
+  UserVip,
+} from '../../../../shared/types/vip';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { userKeys } from '../user/api';

@@ -31,7 +31,12 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     { key: 'user_id', title: '用户ID', width: 80 },
     { key: 'username', title: '用户' },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
-    { key: 'status', title: '状态', width: 80, render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>) },
+    {
+      key: 'status',
+      title: '状态',
+      width: 80,
+      render: (row) => (row.active ? <Tag color="amber">有效</Tag> : <Tag color="grey">已过期</Tag>),
+    },
     dateColumn('start_at', '本期开始'),
     dateColumn('end_at', '到期时间'),
   ],
@@ -41,7 +46,10 @@ export const vipResource: ResourceDef<UserVip, Values> = {
   ],
   listKey: vipKeys.admin,
   list: ({ page, size, filters }) =>
-    listPage(listUserVips({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }), (r) => r.user_vip),
+    listPage(
+      listUserVips({ page, size, wd: keyword(filters.wd), status: asList(filters.status as number | undefined) }),
+      (r) => r.user_vip,
+    ),
   form: {
     fields: [
       usersField<Values>('已是会员的用户在当前有效期后顺延'),
@@ -50,7 +58,8 @@ export const vipResource: ResourceDef<UserVip, Values> = {
     ],
     initial: () => ({ users: [], days: 30, reason: '' }),
   },
-  create: (values, context) => grantVip({ user_id: values.users, days: values.days ?? 0, reason: values.reason.trim() }, context),
+  create: (values, context) =>
+    grantVip({ user_id: values.users, days: values.days ?? 0, reason: values.reason.trim() }, context),
   createdToast: (values, { client }) => {
     const names = searchedUsernames(client, values.users);
     const whom = names.length > 3 ? `${names.slice(0, 3).join('、')} 等 ${names.length} 位用户` : names.join('、');

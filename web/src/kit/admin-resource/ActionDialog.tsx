@@ -59,7 +59,13 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
           <Button onClick={onClose} disabled={action.isPending}>
             取消
           </Button>
-          <Button type={danger ? 'danger' : 'primary'} theme="solid" htmlType="submit" form={formId} loading={action.isPending}>
+          <Button
+            type={danger ? 'danger' : 'primary'}
+            theme="solid"
+            htmlType="submit"
+            form={formId}
+            loading={action.isPending}
+          >
             {okText}
           </Button>
         </div>
@@ -67,7 +73,14 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
     >
       {message && <div className="app-confirm__message">{message}</div>}
       <form id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
-        <FormFields idPrefix={formId} fields={fields} values={values} errors={errors} context={context} onChange={change} />
+        <FormFields
+          idPrefix={formId}
+          fields={fields}
+          values={values}
+          errors={errors}
+          context={context}
+          onChange={change}
+        />
       </form>
     </Modal>
   );

@@ -23,9 +23,22 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-const isEmptyChoice = (value: ChoiceValue | undefined) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+const isEmptyChoice = (value: ChoiceValue | undefined) =>
+  value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-export function ConfirmDialog({ title, message, note, okText, danger, askPassword, choice, input, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  message,
+  note,
+  okText,
+  danger,
+  askPassword,
+  choice,
+  input,
+  busy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [chosen, setChosen] = useState<ChoiceValue>();

@@ -3,7 +3,14 @@
 import { DEFAULT_TIME_ZONE } from '../../../../shared/format';
 import { DatePicker } from '../../ui/semi-admin';
 
-export function DateTimeInput({ id, value, onChange, invalid, placeholder, clearable = false }: {
+export function DateTimeInput({
+  id,
+  value,
+  onChange,
+  invalid,
+  placeholder,
+  clearable = false,
+}: {
   id: string;
   value: string;
   onChange: (value: string) => void;

@@ -24,11 +24,17 @@ function dayStart(date: Date): number {
  * last, days of the site's time zone (the lists show their dates in it), whatever the browser's.
  */
 function dayRange(value: unknown): [string, string] | undefined {
-  if (!Array.isArray(value) || value.length !== 2 || !(value[0] instanceof Date) || !(value[1] instanceof Date)) return undefined;
+  if (!Array.isArray(value) || value.length !== 2 || !(value[0] instanceof Date) || !(value[1] instanceof Date))
+    return undefined;
   return [new Date(dayStart(value[0])).toISOString(), new Date(dayStart(value[1]) + DAY_MS).toISOString()];
 }
 
-export function FilterBar({ idPrefix, filters, applied, onApply }: {
+export function FilterBar({
+  idPrefix,
+  filters,
+  applied,
+  onApply,
+}: {
   idPrefix: string;
   filters: readonly FilterDef[];
   applied: FilterValues;
@@ -67,9 +73,11 @@ export function FilterBar({ idPrefix, filters, applied, onApply }: {
                 type="dateRange"
                 timeZone={DEFAULT_TIME_ZONE}
                 aria-labelledby={`${id}-label`}
-                value={draft[filter.from] && draft[filter.to]
-                  ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
-                  : undefined}
+                value={
+                  draft[filter.from] && draft[filter.to]
+                    ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
+                    : undefined
+                }
                 onChange={(value) => {
                   const range = dayRange(value);
                   const next = { ...draft, [filter.from]: range?.[0], [filter.to]: range?.[1] };

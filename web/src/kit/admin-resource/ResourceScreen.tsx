@@ -14,7 +14,15 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { ActionInput, BatchChoice, ChoiceValue, FilterValues, FormMode, FormValues, ResourceDef } from './resource';
+import type {
+  ActionInput,
+  BatchChoice,
+  ChoiceValue,
+  FilterValues,
+  FormMode,
+  FormValues,
+  ResourceDef,
+} from './resource';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -50,7 +58,10 @@ function cellText(value: unknown): ReactNode {
   return String(value);
 }
 
-export function ResourceScreen<Row extends object, Values extends FormValues>({ resource, headerExtra }: {
+export function ResourceScreen<Row extends object, Values extends FormValues>({
+  resource,
+  headerExtra,
+}: {
   resource: ResourceDef<Row, Values>;
   /** Content between the heading and the filters (hints, tabs). */
   headerExtra?: ReactNode;
@@ -63,7 +74,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const [sheet, setSheet] = useState<Sheet<Row>>(null);
   const [pending, setPending] = useState<PendingConfirm | null>(null);
 
-  const query = useMemo(() => ({ page: paged ? page : 1, size: paged ? size : 0, filters }), [paged, page, size, filters]);
+  const query = useMemo(
+    () => ({ page: paged ? page : 1, size: paged ? size : 0, filters }),
+    [paged, page, size, filters],
+  );
   const list = useResourceList(resource, query);
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const tableRows = useMemo(() => (resource.arrange ? resource.arrange(rows) : rows), [resource, rows]);
@@ -75,8 +89,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
   const confirmRun = useMutation({
-    mutationFn: async ({ action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue }, context) =>
-      unwrap(await action.run(action.ids, context, password, value)),
+    mutationFn: async (
+      { action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue },
+      context,
+    ) => unwrap(await action.run(action.ids, context, password, value)),
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -116,16 +132,14 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
   const rowCommands = (row: Row) => (resource.rowCommands?.(row) ?? []).filter((command) => may(command.requires));
 
   const columns: ColumnProps<Row>[] = [
-    ...resource.columns.map(
-      (column): ColumnProps<Row> => ({
-        title: column.title,
-        dataIndex: column.key,
-        key: column.key,
-        width: column.width,
-        render: (_value: unknown, row: Row) =>
-          column.render ? column.render(row) : cellText((row as Record<string, unknown>)[column.key]),
-      }),
-    ),
+    ...resource.columns.map((column): ColumnProps<Row> => ({
+      title: column.title,
+      dataIndex: column.key,
+      key: column.key,
+      width: column.width,
+      render: (_value: unknown, row: Row) =>
+        column.render ? column.render(row) : cellText((row as Record<string, unknown>)[column.key]),
+    })),
   ];
   const hasRowActions = Boolean(resource.rowActions || resource.rowCommands || canUpdate || remove);
   if (hasRowActions) {
@@ -158,7 +172,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
                     askPassword: false,
                     input: command.input,
                     ids: [resource.rowId(row)],
-                    run: (_ids, context, _password, value) => command.run(context, typeof value === 'string' ? value : undefined),
+                    run: (_ids, context, _password, value) =>
+                      command.run(context, typeof value === 'string' ? value : undefined),
                     success: command.success,
                     failure: `${command.label}失败`,
                   })
@@ -259,7 +274,9 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
             </Button>
           )}
           <span className="app-resource-toolbar__spacer" />
-          {selectable && selected.length > 0 && <span className="app-resource-toolbar__selection">已选择 {selected.length} 项</span>}
+          {selectable && selected.length > 0 && (
+            <span className="app-resource-toolbar__selection">已选择 {selected.length} 项</span>
+          )}
           <Button
             theme="borderless"
             icon={<IconRefresh />}
@@ -269,7 +286,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
           />
         </div>
         {list.isError && !list.data ? (
-          <ErrorState message={errorMessage(list.error, `${resource.noun}列表加载失败`)} onRetry={() => void list.refetch()} />
+          <ErrorState
+            message={errorMessage(list.error, `${resource.noun}列表加载失败`)}
+            onRetry={() => void list.refetch()}
+          />
         ) : (
           <Table<Row>
             className="app-resource-table"
@@ -281,7 +301,13 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({ 
             loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
             defaultExpandAllRows={Boolean(resource.arrange)}
             expandAllRows={Boolean(resource.arrange)}
-            empty={list.isPending ? <LoadingState title={`正在加载${resource.noun}…`} /> : <EmptyState title={`暂无${resource.noun}`} />}
+            empty={
+              list.isPending ? (
+                <LoadingState title={`正在加载${resource.noun}…`} />
+              ) : (
+                <EmptyState title={`暂无${resource.noun}`} />
+              )
+            }
             rowSelection={
               selectable
                 ? {

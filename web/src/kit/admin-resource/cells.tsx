@@ -4,13 +4,25 @@ import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Tag } from '../../ui/semi';
 import type { ColumnDef } from './resource';
 
-export function EnabledTag({ enabled, on = '启用', off = '禁用' }: { enabled: boolean | undefined; on?: string; off?: string }) {
+export function EnabledTag({
+  enabled,
+  on = '启用',
+  off = '禁用',
+}: {
+  enabled: boolean | undefined;
+  on?: string;
+  off?: string;
+}) {
   return <Tag color={enabled ? 'green' : 'grey'}>{enabled ? on : off}</Tag>;
 }
 
 /** A time as `2024-05-06 13:45`, on one line (admin-resource.css). */
 export function DateCell({ value }: { value: string | undefined }) {
-  return <span className="app-resource-muted app-resource-date">{value ? formatDate(value, SHORT_DATE_FORMAT) || '-' : '-'}</span>;
+  return (
+    <span className="app-resource-muted app-resource-date">
+      {value ? formatDate(value, SHORT_DATE_FORMAT) || '-' : '-'}
+    </span>
+  );
 }
 
 /** An address on one line, cut with an ellipsis past 12em (the whole address on hover), opened in a new tab. */
@@ -63,5 +75,12 @@ export function enabledColumn<Row extends { enable?: boolean }>(): ColumnDef<Row
 
 export function ImageThumb({ src, alt, square }: { src: string | undefined; alt: string; square?: boolean }) {
   if (!src) return <span className="app-resource-muted">-</span>;
-  return <img className={`app-resource-thumb${square ? ' app-resource-thumb--square' : ''}`} src={src} alt={alt} loading="lazy" />;
+  return (
+    <img
+      className={`app-resource-thumb${square ? ' app-resource-thumb--square' : ''}`}
+      src={src}
+      alt={alt}
+      loading="lazy"
+    />
+  );
 }

@@ -61,11 +61,20 @@ interface FieldBase<Values extends FormValues, Row> {
 
 export type FieldDef<Values extends FormValues = FormValues, Row = unknown> = FieldBase<Values, Row> &
   (
-    | { kind: 'text' | 'password' | 'textarea'; minLength?: number; maxLength?: number; pattern?: { regex: RegExp; message: string } }
+    | {
+        kind: 'text' | 'password' | 'textarea';
+        minLength?: number;
+        maxLength?: number;
+        pattern?: { regex: RegExp; message: string };
+      }
     | { kind: 'number'; min?: number; max?: number; integer?: boolean }
     | { kind: 'switch' }
     | { kind: 'color' }
-    | { kind: 'select'; options: readonly SelectOption[] | ((context: FieldContext<Row>) => readonly SelectOption[]); multiple?: boolean }
+    | {
+        kind: 'select';
+        options: readonly SelectOption[] | ((context: FieldContext<Row>) => readonly SelectOption[]);
+        multiple?: boolean;
+      }
     | { kind: 'tree-select'; options: (context: FieldContext<Row>) => readonly TreeOption[] }
     | { kind: 'image'; upload: ImageUploadTarget }
     | { kind: 'custom'; render: (props: CustomInputProps) => ReactNode; emptyMessage?: string }
@@ -95,7 +104,12 @@ export interface CustomFilterProps {
 
 export type FilterDef =
   | { kind: 'keyword'; name: string; label: string; placeholder?: string }
-  | { kind: 'select'; name: string; label: string; options: readonly { value: string | number | boolean; label: string }[] }
+  | {
+      kind: 'select';
+      name: string;
+      label: string;
+      options: readonly { value: string | number | boolean; label: string }[];
+    }
   /** Any input (a user picker); its changes apply at once. */
   | { kind: 'custom'; name: string; label: string; render: (props: CustomFilterProps) => ReactNode }
   /** A range of days: `from` gets the first day's start, `to` the start of the day after the last (ISO 8601). */

@@ -14,7 +14,8 @@ export function useResourceList<Row, Values extends FormValues>(resource: Resour
     placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: refetchWhile
-      ? (current) => (current.state.data && !current.state.error && refetchWhile(current.state.data.rows) ? RESOURCE_POLL_MS : false)
+      ? (current) =>
+          current.state.data && !current.state.error && refetchWhile(current.state.data.rows) ? RESOURCE_POLL_MS : false
       : false,
   });
 }

@@ -64,8 +64,10 @@ export function fieldError<Values extends FormValues, Row>(
     case 'password':
     case 'textarea': {
       const text = String(value);
-      if (field.minLength !== undefined && length(text) < field.minLength) return `${field.label}不能少于 ${field.minLength} 个字符`;
-      if (field.maxLength !== undefined && length(text) > field.maxLength) return `${field.label}不能超过 ${field.maxLength} 个字符`;
+      if (field.minLength !== undefined && length(text) < field.minLength)
+        return `${field.label}不能少于 ${field.minLength} 个字符`;
+      if (field.maxLength !== undefined && length(text) > field.maxLength)
+        return `${field.label}不能超过 ${field.maxLength} 个字符`;
       if (field.pattern && !field.pattern.regex.test(text)) return field.pattern.message;
       break;
     }

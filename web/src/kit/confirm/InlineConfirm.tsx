@@ -6,7 +6,16 @@ import { useState, type ReactNode } from 'react';
 import { Button } from '../../ui/semi';
 import './inline-confirm.css';
 
-export function InlineConfirm({ label, question, onConfirm, busy, accessibleName, trigger, confirmLabel = '确定', tone = 'danger' }: {
+export function InlineConfirm({
+  label,
+  question,
+  onConfirm,
+  busy,
+  accessibleName,
+  trigger,
+  confirmLabel = '确定',
+  tone = 'danger',
+}: {
   /** The default trigger's text (删除). */
   label?: string;
   question: string;

@@ -13,7 +13,12 @@ export interface ErrorScreenProps {
 export function ErrorScreen({ status, message, userAgent = navigator.userAgent }: ErrorScreenProps) {
   if (isBot(userAgent)) return null;
   return (
-    <ScreenMessage className="app-error-screen" data-status={status} illustration={status === 404 ? 'notFound' : 'failure'} title={ERROR_SCREEN.title}>
+    <ScreenMessage
+      className="app-error-screen"
+      data-status={status}
+      illustration={status === 404 ? 'notFound' : 'failure'}
+      title={ERROR_SCREEN.title}
+    >
       <p className="app-error-screen__text">{ERROR_SCREEN.description}</p>
       {message && <p className="app-error-screen__detail">{message}</p>}
       {/* a full page load: the app state that failed is not reused */}

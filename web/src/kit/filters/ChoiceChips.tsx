@@ -10,7 +10,12 @@ export interface Choice {
   label: string;
 }
 
-export function ChoiceChips({ label, choices, current, hrefFor }: {
+export function ChoiceChips({
+  label,
+  choices,
+  current,
+  hrefFor,
+}: {
   label: string;
   choices: readonly Choice[];
   current: string;
@@ -81,5 +86,9 @@ function ScrollingRow({ children }: { children: ReactNode }) {
       window.removeEventListener('resize', update);
     };
   }, [children]);
-  return <div ref={row} className={`app-chips__choices${more ? ' app-chips__choices--more' : ''}`}>{children}</div>;
+  return (
+    <div ref={row} className={`app-chips__choices${more ? ' app-chips__choices--more' : ''}`}>
+      {children}
+    </div>
+  );
 }

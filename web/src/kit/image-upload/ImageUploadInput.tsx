@@ -12,7 +12,10 @@ const MAX_BYTES = 10 * 1024 * 1024;
 /** Why a file is refused before it is sent, or undefined. */
 export function checkImageFile(file: Pick<File, 'name' | 'size'>): string | undefined {
   const ext = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() : '';
-  if (!isUploadImageExtension(ext)) return `请上传 ${UPLOAD_IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) => e.toUpperCase()).join('、')} 格式的图片`;
+  if (!isUploadImageExtension(ext))
+    return `请上传 ${UPLOAD_IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg')
+      .map((e) => e.toUpperCase())
+      .join('、')} 格式的图片`;
   if (file.size > MAX_BYTES) return '图片不能超过 10 MB';
   return undefined;
 }
@@ -48,7 +51,12 @@ export function ImageUploadInput({ id, label, target, value, onChange, disabled 
         <span className="app-image-input__placeholder">未上传</span>
       )}
       <div className="app-image-input__actions">
-        <input {...fileInput} accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label={`选择${label}图片`} data-upload-kind={target.kind} />
+        <input
+          {...fileInput}
+          accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')}
+          aria-label={`选择${label}图片`}
+          data-upload-kind={target.kind}
+        />
         <Button icon={<IconUpload />} loading={uploading} disabled={disabled} onClick={choose}>
           {value ? '重新上传' : '上传图片'}
         </Button>

@@ -45,6 +45,11 @@ export function useImageUpload({ check, upload, failureTitle, onUploaded }: Imag
     /** Opens the file chooser. */
     choose: () => input.current?.click(),
     /** Spread on the hidden `<input type="file">`. */
-    fileInput: { ref: input, type: 'file', hidden: true, onChange: (event: ChangeEvent<HTMLInputElement>) => void onFile(event) },
+    fileInput: {
+      ref: input,
+      type: 'file',
+      hidden: true,
+      onChange: (event: ChangeEvent<HTMLInputElement>) => void onFile(event),
+    },
   };
 }

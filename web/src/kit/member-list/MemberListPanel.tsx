@@ -21,7 +21,14 @@ export interface MemberListColumn<Row> {
  * a table with one column per `columns` entry, the paging, and the loading, error and empty states.
  */
 export function MemberListPanel<Data extends { total?: number }, Key extends QueryKey, Row extends { id?: number }>({
-  title, titleId, above, query, rowsOf, columns, failure, empty,
+  title,
+  titleId,
+  above,
+  query,
+  rowsOf,
+  columns,
+  failure,
+  empty,
 }: {
   title: string;
   titleId: string;
@@ -39,7 +46,13 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   return (
     <Panel title={title} titleId={titleId} heading="h1">
       {above}
-      <QueryStates query={list} loadingRows={5} failure={failure} isEmpty={(data) => (rowsOf(data) ?? []).length === 0} empty={empty}>
+      <QueryStates
+        query={list}
+        loadingRows={5}
+        failure={failure}
+        isEmpty={(data) => (rowsOf(data) ?? []).length === 0}
+        empty={empty}
+      >
         {(data) => (
           <>
             <div className="app-member__list-wrap">

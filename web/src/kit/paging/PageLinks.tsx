@@ -16,7 +16,12 @@ export function visiblePages(page: number, pages: number): (number | 'gap')[] {
   return result;
 }
 
-export function PageLinks({ page, pages, hrefFor, label = '分页' }: {
+export function PageLinks({
+  page,
+  pages,
+  hrefFor,
+  label = '分页',
+}: {
   page: number;
   pages: number;
   /** The address of page `n`. */

@@ -6,9 +6,15 @@ import { EmptyState } from '../../ui/states';
 import './page-links.css';
 
 /** Whether `page` lies past the last page of a list of `total` items (an empty list has no such page). */
-export const isPastLastPage = (page: number, total: number, pageSize: number) => total > 0 && page > Math.ceil(total / pageSize);
+export const isPastLastPage = (page: number, total: number, pageSize: number) =>
+  total > 0 && page > Math.ceil(total / pageSize);
 
-export function PastLastPage({ page, pages, hrefFor, noun }: {
+export function PastLastPage({
+  page,
+  pages,
+  hrefFor,
+  noun,
+}: {
   page: number;
   /** How many pages the list has (at least 1). */
   pages: number;

@@ -33,14 +33,54 @@ interface ToolbarButton {
 const BUTTONS: readonly ToolbarButton[] = [
   { label: '加粗', text: 'B', active: (e) => e.isActive('bold'), run: (e) => e.chain().focus().toggleBold().run() },
   { label: '斜体', text: 'I', active: (e) => e.isActive('italic'), run: (e) => e.chain().focus().toggleItalic().run() },
-  { label: '下划线', text: 'U', active: (e) => e.isActive('underline'), run: (e) => e.chain().focus().toggleUnderline().run() },
-  { label: '删除线', text: 'S', active: (e) => e.isActive('strike'), run: (e) => e.chain().focus().toggleStrike().run() },
-  { label: '二级标题 H2', text: 'H2', active: (e) => e.isActive('heading', { level: 2 }), run: (e) => e.chain().focus().toggleHeading({ level: 2 }).run() },
-  { label: '三级标题 H3', text: 'H3', active: (e) => e.isActive('heading', { level: 3 }), run: (e) => e.chain().focus().toggleHeading({ level: 3 }).run() },
-  { label: '无序列表', text: '无序列表', active: (e) => e.isActive('bulletList'), run: (e) => e.chain().focus().toggleBulletList().run() },
-  { label: '有序列表', text: '有序列表', active: (e) => e.isActive('orderedList'), run: (e) => e.chain().focus().toggleOrderedList().run() },
-  { label: '引用', text: '引用', active: (e) => e.isActive('blockquote'), run: (e) => e.chain().focus().toggleBlockquote().run() },
-  { label: '代码块', text: '代码', active: (e) => e.isActive('codeBlock'), run: (e) => e.chain().focus().toggleCodeBlock().run() },
+  {
+    label: '下划线',
+    text: 'U',
+    active: (e) => e.isActive('underline'),
+    run: (e) => e.chain().focus().toggleUnderline().run(),
+  },
+  {
+    label: '删除线',
+    text: 'S',
+    active: (e) => e.isActive('strike'),
+    run: (e) => e.chain().focus().toggleStrike().run(),
+  },
+  {
+    label: '二级标题 H2',
+    text: 'H2',
+    active: (e) => e.isActive('heading', { level: 2 }),
+    run: (e) => e.chain().focus().toggleHeading({ level: 2 }).run(),
+  },
+  {
+    label: '三级标题 H3',
+    text: 'H3',
+    active: (e) => e.isActive('heading', { level: 3 }),
+    run: (e) => e.chain().focus().toggleHeading({ level: 3 }).run(),
+  },
+  {
+    label: '无序列表',
+    text: '无序列表',
+    active: (e) => e.isActive('bulletList'),
+    run: (e) => e.chain().focus().toggleBulletList().run(),
+  },
+  {
+    label: '有序列表',
+    text: '有序列表',
+    active: (e) => e.isActive('orderedList'),
+    run: (e) => e.chain().focus().toggleOrderedList().run(),
+  },
+  {
+    label: '引用',
+    text: '引用',
+    active: (e) => e.isActive('blockquote'),
+    run: (e) => e.chain().focus().toggleBlockquote().run(),
+  },
+  {
+    label: '代码块',
+    text: '代码',
+    active: (e) => e.isActive('codeBlock'),
+    run: (e) => e.chain().focus().toggleCodeBlock().run(),
+  },
   { label: '分割线', text: '—', run: (e) => e.chain().focus().setHorizontalRule().run() },
 ];
 
@@ -57,7 +97,12 @@ function promptLink(editor: Editor): void {
     window.alert('链接必须以 http://、https://、mailto: 或 / 开头');
     return;
   }
-  editor.chain().focus().extendMarkRange('link').setLink({ href: trimmed, target: /^https?:/i.test(trimmed) ? '_blank' : null }).run();
+  editor
+    .chain()
+    .focus()
+    .extendMarkRange('link')
+    .setLink({ href: trimmed, target: /^https?:/i.test(trimmed) ? '_blank' : null })
+    .run();
 }
 
 export interface RichTextEditorProps {
@@ -80,12 +125,21 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
   const editor = useEditor(
     {
       extensions: [
-        StarterKit.configure({ heading: { levels: [2, 3, 4] }, link: { openOnClick: false, autolink: true, protocols: ['http', 'https', 'mailto'] } }),
+        StarterKit.configure({
+          heading: { levels: [2, 3, 4] },
+          link: { openOnClick: false, autolink: true, protocols: ['http', 'https', 'mailto'] },
+        }),
         Image.configure({ inline: false }),
       ],
       content: value,
       editorProps: {
-        attributes: { id, role: 'textbox', 'aria-multiline': 'true', 'aria-labelledby': labelledBy, 'data-testid': 'rich-text-editor' },
+        attributes: {
+          id,
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-labelledby': labelledBy,
+          'data-testid': 'rich-text-editor',
+        },
         transformPastedHTML: cleanPastedHtml,
       },
       onUpdate: ({ editor: current }) => onChangeRef.current(current.isEmpty ? '' : current.getHTML()),
@@ -125,17 +179,41 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
             {button.text}
           </button>
         ))}
-        <button type="button" title="链接" aria-label="链接" aria-pressed={state?.link ?? false} disabled={!editor} onClick={() => editor && promptLink(editor)}>
+        <button
+          type="button"
+          title="链接"
+          aria-label="链接"
+          aria-pressed={state?.link ?? false}
+          disabled={!editor}
+          onClick={() => editor && promptLink(editor)}
+        >
           链接
         </button>
-        <input {...fileInput} accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')} aria-label="选择要插入的图片" data-upload-kind={upload.kind} />
+        <input
+          {...fileInput}
+          accept={UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`).join(',')}
+          aria-label="选择要插入的图片"
+          data-upload-kind={upload.kind}
+        />
         <button type="button" title="插入图片" aria-label="插入图片" disabled={!editor || uploading} onClick={choose}>
           {uploading ? '上传中…' : '图片'}
         </button>
-        <button type="button" title="撤销" aria-label="撤销" disabled={!state?.canUndo} onClick={() => editor?.chain().focus().undo().run()}>
+        <button
+          type="button"
+          title="撤销"
+          aria-label="撤销"
+          disabled={!state?.canUndo}
+          onClick={() => editor?.chain().focus().undo().run()}
+        >
           ↶
         </button>
-        <button type="button" title="重做" aria-label="重做" disabled={!state?.canRedo} onClick={() => editor?.chain().focus().redo().run()}>
+        <button
+          type="button"
+          title="重做"
+          aria-label="重做"
+          disabled={!state?.canRedo}
+          onClick={() => editor?.chain().focus().redo().run()}
+        >
           ↷
         </button>
       </div>

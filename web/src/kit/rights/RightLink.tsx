@@ -6,7 +6,13 @@ import { Link } from 'react-router-dom';
 import type { rightQuery } from '../../api/right-query';
 import './right-link.css';
 
-export function RightLink<Key extends QueryKey>({ right, to, label, action, fallback }: {
+export function RightLink<Key extends QueryKey>({
+  right,
+  to,
+  label,
+  action,
+  fallback,
+}: {
   right: ReturnType<typeof rightQuery<Key>>;
   to: string;
   label: string;

@@ -14,7 +14,13 @@ export function useCurrentPage(): { route: RouteDef; params: Record<string, stri
   for (let i = matches.length - 1; i >= 0; i--) {
     const match = matches[i];
     const handle = match?.handle as RouteHandle | undefined;
-    if (handle?.route) return { route: handle.route, params: Object.fromEntries(Object.entries(match!.params).filter((e): e is [string, string] => e[1] !== undefined)) };
+    if (handle?.route)
+      return {
+        route: handle.route,
+        params: Object.fromEntries(
+          Object.entries(match!.params).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+      };
   }
   return undefined;
 }

@@ -13,9 +13,12 @@ export function useNearViewport(ref: RefObject<Element | null>, margin = NEAR_MA
     const element = ref.current;
     if (near || !element) return undefined;
     // The first answer comes after the page has been painted, even for an element in view.
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: margin },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, margin, near]);

@@ -16,7 +16,13 @@ export function ArticleListPage() {
   return (
     <ResourceScreen
       resource={resource}
-      headerExtra={write && <Link className="app-button-link" to="/admin/article/set">发布文章</Link>}
+      headerExtra={
+        write && (
+          <Link className="app-button-link" to="/admin/article/set">
+            发布文章
+          </Link>
+        )
+      }
     />
   );
 }

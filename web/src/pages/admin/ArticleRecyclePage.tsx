@@ -4,5 +4,10 @@ import { EmptyRecycleBinButton } from '../../kit/admin-resource/EmptyRecycleBinB
 import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 
 export function ArticleRecyclePage() {
-  return <ResourceScreen resource={recycledArticleResource} headerExtra={<EmptyRecycleBinButton bin={articleRecycleBin} />} />;
+  return (
+    <ResourceScreen
+      resource={recycledArticleResource}
+      headerExtra={<EmptyRecycleBinButton bin={articleRecycleBin} />}
+    />
+  );
 }

@@ -13,6 +13,9 @@ export function UserListPage() {
   const { user } = useSession();
   const groups = useQuery(allGroupsQuery());
   const credits = creditName(useSettings());
-  const resource = useMemo(() => userResource(groups.data ?? [], user?.id, disabledUserIds, credits), [groups.data, user?.id, credits]);
+  const resource = useMemo(
+    () => userResource(groups.data ?? [], user?.id, disabledUserIds, credits),
+    [groups.data, user?.id, credits],
+  );
   return <ResourceScreen resource={resource} />;
 }

@@ -7,7 +7,9 @@ import type { AdminRouteName, RouteName } from '../../../../shared/routes';
 
 type Screen = Pick<RouteObject, 'lazy'>;
 
-const lazyScreen = (load: () => Promise<ComponentType>): Screen => ({ lazy: async () => ({ Component: await load() }) });
+const lazyScreen = (load: () => Promise<ComponentType>): Screen => ({
+  lazy: async () => ({ Component: await load() }),
+});
 
 const configScreen = lazyScreen(async () => (await import('./ConfigPage')).ConfigPage);
 

@@ -3,7 +3,12 @@ import { articleCategoryIds, articleCategoryOf, articleListState } from '../../.
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
 import { ArticleSearchBox, ArticleSearchResults } from '../../features/article/ArticleSearch';
-import { categoryTrail, findCategory, useArticleCategories, useCategoryList } from '../../features/category/category-tree';
+import {
+  categoryTrail,
+  findCategory,
+  useArticleCategories,
+  useCategoryList,
+} from '../../features/category/category-tree';
 import { ArticleReader } from './ArticleDetailPage';
 
 /**
@@ -49,13 +54,20 @@ export function ArticleIndexPage() {
             <h1 className="app-article-index__title">{node?.title ?? '文章资讯'}</h1>
             {node?.description && <p className="app-article-index__description">{node.description}</p>}
             <ArticleCategoryNav current={node} trail={trail} />
-            <ArticleList categoryIds={listed?.id ? articleCategoryIds(allCategories, listed.id) : []} categoryId={listed?.id} page={page} onPage={goTo} />
+            <ArticleList
+              categoryIds={listed?.id ? articleCategoryIds(allCategories, listed.id) : []}
+              categoryId={listed?.id}
+              page={page}
+              onPage={goTo}
+            />
           </>
         )}
       </div>
       <aside className="app-article-index__aside" aria-label="文章推荐">
         <section aria-labelledby="recommended-title">
-          <h2 id="recommended-title" className="app-article-aside__title">推荐文章</h2>
+          <h2 id="recommended-title" className="app-article-aside__title">
+            推荐文章
+          </h2>
           <RecommendedArticles />
         </section>
       </aside>

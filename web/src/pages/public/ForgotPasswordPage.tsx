@@ -33,7 +33,9 @@ export function ForgotPasswordPage() {
       <h1 id="forgot-title" className="app-auth-title">
         找回密码
       </h1>
-      {smsEnabled && mailEnabled && !fromLink && <TabSwitch label="找回方式" tabs={WAYS} active={way} onChange={setWay} />}
+      {smsEnabled && mailEnabled && !fromLink && (
+        <TabSwitch label="找回方式" tabs={WAYS} active={way} onChange={setWay} />
+      )}
       {fromLink ? (
         <ResetPasswordForm email={email} token={token} captcha={captcha} />
       ) : smsEnabled && way === 'mobile' ? (

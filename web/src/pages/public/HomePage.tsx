@@ -14,7 +14,8 @@ import './home.css';
 
 /**
  * `/`: the site's name and logo with the search box and its recommended words, banners, the
- * category grid, recommended documents, 猜你喜欢 (members), the 热门文档 ranking's first places, each top-level category's latest documents, the
+ * category grid, recommended documents, 猜你喜欢 (members), the 热门文档 ranking's first places, each top-level category's
+ * latest documents, the
  * latest documents, friend links.
  */
 export function HomePage() {

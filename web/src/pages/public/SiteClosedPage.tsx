@@ -23,7 +23,12 @@ export function SiteClosedPage() {
   const name = siteName(settings);
   const statement = plainParagraphs(settings.security?.close_statement);
   return (
-    <ScreenMessage className="app-site-closed" illustration="construction" title={SITE_CLOSED_TITLE} titleId="site-closed-title">
+    <ScreenMessage
+      className="app-site-closed"
+      illustration="construction"
+      title={SITE_CLOSED_TITLE}
+      titleId="site-closed-title"
+    >
       <div className="app-site-closed__statement" data-testid="close-statement">
         {(statement.length > 0 ? statement : [DEFAULT_STATEMENT]).map((line, i) => (
           <p key={i}>{line}</p>
