@@ -2,14 +2,13 @@
 // the top of web/dist, and index.html for every page navigation, after the page guard, with
 // the page's own head, its main content for crawlers (gateway/page-html.ts), and the start
 // data with the page's route data filled in. This plugin gathers what a page is made from;
-// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, the lane answers it again.
+// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, gateway/page-encoding.ts
+// compresses it, the lane answers it again.
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
 import { isMissingCategory } from '../../shared/page-head';
@@ -19,6 +18,7 @@ import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
 import { PageCache, type PageVersion } from '../page-cache';
+import { encodedBody, pageCoding } from '../page-encoding';
 import type { PageLane } from '../page-lane';
 import {
   CONTENT_MARKER,
@@ -28,7 +28,7 @@ import {
   renderVisitorPage,
   type RenderedPage,
 } from '../page-render';
-import assets, { negotiateEncoding, type ContentCoding } from './assets';
+import assets from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
 import type { PublicStartData } from './start-data';
@@ -80,50 +80,6 @@ function notFound(reply: FastifyReply) {
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
     .send(errorBody(404, MESSAGES.notFound));
-}
-
-const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-// A page is compressed once and kept, so the level is the one of a file served many times, yet
-// quick enough for a page made for one request (a logged-in reader's): brotli 5 takes about
-// 0.3 ms for a 20 KiB page and leaves a third of its bytes, a slow phone connection's 0.1 s.
-function compress(html: Buffer, coding: ContentCoding): Promise<Buffer> {
-  if (coding === 'gzip') return gzipAsync(html, { level: 6 });
-  return brotliAsync(html, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: 5,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
-    },
-  });
-}
-
-/** Browsers send one of a few Accept-Encoding values: each is weighed once. */
-const codingOfHeader = new Map<string, ContentCoding | undefined>();
-const CODING_MEMORY = 64;
-
-function pageCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
-  if (acceptEncoding === undefined) return undefined;
-  if (codingOfHeader.has(acceptEncoding)) return codingOfHeader.get(acceptEncoding);
-  const coding = negotiateEncoding(acceptEncoding, PAGE_CODINGS);
-  if (codingOfHeader.size < CODING_MEMORY) codingOfHeader.set(acceptEncoding, coding);
-  return coding;
-}
-
-/** The page's bytes in `coding`: at once when they are made, else once they are. */
-function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promise<Buffer> {
-  const encoded = (page.encoded ??= {});
-  const known = encoded[coding];
-  if (known) return known;
-  const making = compress(page.html, coding);
-  encoded[coding] = making;
-  void making.then(
-    (body) => (encoded[coding] = body),
-    () => delete encoded[coding],
-  );
-  return making;
 }
 
 export default fp<SpaOptions>(
