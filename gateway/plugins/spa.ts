@@ -17,7 +17,7 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
-import { PageCache, type PageVersion } from '../page-cache';
+import type { PageCache } from '../page-cache';
 import { encodedBody, pageCoding } from '../page-encoding';
 import type { PageLane } from '../page-lane';
 import {
@@ -38,10 +38,8 @@ export interface SpaOptions {
   webDist: string;
   /** The site's public origin for canonical URLs; undefined: the request's own. */
   publicOrigin: string | undefined;
-  /** How long a visitor's page is reused (the route data's lifetime). */
-  pageTtlMs: number;
-  /** How many visitors' pages are kept at most. */
-  maxPages: number;
+  /** Where pages are kept (with the start data and route data they are made from). */
+  cache: PageCache;
   /** The session cookie's name: a request that may carry one is not the lane's. */
   cookieName: string;
   /** Where kept visitors' pages are answered before Fastify (gateway/page-lane.ts); none: all here. */
@@ -51,8 +49,6 @@ export interface SpaOptions {
 const TOP_FILE_CACHE = 'public, max-age=3600';
 /** Files at the top of the site that the gateway makes itself. */
 const OWN_FILES = ['/robots.txt'];
-/** Pages a logged-in visitor's session keeps rendered (those without route data). */
-const SESSION_PAGES_MAX = 32;
 
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
@@ -128,11 +124,7 @@ export default fp<SpaOptions>(
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
-    const cache = new PageCache({ ttlMs: opts.pageTtlMs, maxPages: opts.maxPages, maxSessionPages: SESSION_PAGES_MAX });
-    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({
-      publicPart,
-      generation: fastify.routeData.generation,
-    });
+    const { cache } = opts;
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -174,7 +166,7 @@ export default fp<SpaOptions>(
       };
       // A visitor's page that is kept is answered before anything else is worked out.
       if (!session.token)
-        return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
+        return cache.visitorPage(visitorKeyOf(request, normalized, closed), publicPart, () => fresh(plan()));
       const planned = plan();
       if (planned.withData) return fresh(planned);
       return cache.sessionPage(session, `${closed ? 'x' : ''}${normalized}${search}`, publicPart, () => fresh(planned));
@@ -207,9 +199,7 @@ export default fp<SpaOptions>(
       if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
       const key = laneKey(request.raw);
       if (key === undefined) return;
-      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () =>
-        versionOf(fastify.startData.current()),
-      );
+      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page);
       if (!current) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(reply.getHeaders())) {
