@@ -90,10 +90,33 @@ export async function logIn(page: Page, username: string, password: string, then
  * the home page's code may take a while on a loaded machine: up to a minute, not the 30 s default.
  */
 export async function logOut(page: Page): Promise<void> {
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
-  await page.waitForURL((url) => url.pathname === '/', { timeout: 60_000 });
-  await page.getByRole('link', { name: '登录' }).waitFor({ timeout: 60_000 });
+  const requests: string[] = [];
+  const onRequest = (request: { method(): string; url(): string }) =>
+    requests.push(`${request.method()} ${request.url()}`);
+  page.on('request', onRequest);
+  try {
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 60_000 });
+    await page.getByRole('link', { name: '登录' }).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    // What the page shows and asked for, so that a failure on a loaded machine can be read.
+    const menu = await page.getByRole('menuitem', { name: '退出登录' }).count();
+    const text = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '')
+    )
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
+    throw new Error(
+      `logOut: at ${page.url()}, 退出登录 entries shown: ${menu}, requests since the click: ${requests.join(', ') || 'none'}; page: ${text}`,
+      { cause: error },
+    );
+  } finally {
+    page.off('request', onRequest);
+  }
 }
 
 export interface SiteInBrowser {

@@ -80,6 +80,35 @@ describe('client-side route guards', () => {
     expect(screen.getByRole('navigation', { name: '网站导航' })).toBeTruthy();
   });
 
+  it('logs an admin out from a list to /, not to the login page: the list is not asked for again without the session', async () => {
+    let loggedOut = false;
+    const { router, fetchMock } = renderApp('/admin/user/list', {
+      user: admin,
+      permissions: adminPermissions,
+      backend: {
+        'GET /api/v1/user/list': () =>
+          loggedOut
+            ? { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } }
+            : { status: 200, body: { user: [{ ...member, id: 9, username: 'reader9' }], total: 1 } },
+        'DELETE /api/v1/user/logout': () => {
+          loggedOut = true;
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    expect(await screen.findByText('reader9')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('user-menu'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '退出登录' }));
+    await waitFor(() => expect(location(router)).toBe('/'));
+    expect(await screen.findByRole('link', { name: '登录' })).toBeTruthy();
+    const calls = fetchMock.mock.calls.map(
+      ([url, init]) => `${init?.method ?? 'GET'} ${new URL(String(url), 'http://x').pathname}`,
+    );
+    const afterLogout = calls.slice(calls.indexOf('DELETE /api/v1/user/logout') + 1);
+    expect(afterLogout).not.toContain('GET /api/v1/user/list');
+    expect(location(router)).toBe('/');
+  });
+
   it('goes to the login page with the current path on a 401 answer', async () => {
     const { router } = renderApp('/member/download', {
       user: member,

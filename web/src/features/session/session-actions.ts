@@ -47,14 +47,20 @@ export const currentUserQuery = () =>
     staleTime: 0,
   });
 
-/** Logout: tell the server (the gateway clears the cookie whatever it answers), clear all, go to /. */
+/**
+ * Logout: tell the server (the gateway clears the cookie whatever it answers), forget the
+ * session, go to / (whose guard decides as for a visitor), and only then drop the session's
+ * data: dropped while the screen left behind (an admin list, the member's downloads) was still
+ * shown, it was asked for again without the session, and the 401 sent the visitor to the
+ * login page instead of home.
+ */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(async () => {
     await userApi.logout();
     clearSession();
-    queryClient.removeQueries({ queryKey: userKeys.all });
     await navigate('/');
+    queryClient.removeQueries({ queryKey: userKeys.all });
   }, [navigate, queryClient]);
 }
