@@ -10,6 +10,7 @@ import { useSession } from '../session/use-session';
 import { userApi } from '../user/api';
 import { checkEmail } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
+import { EmailField } from '../auth/AuthFields';
 
 // The mobile number is not among them: it changes only by SMS code (MobileBinding).
 type ProfileField = 'realname' | 'email' | 'identity' | 'address' | 'signature';
@@ -80,15 +81,7 @@ export function ProfileForm({ user }: { user: User }) {
           error={errors.realname}
           autoComplete="name"
         />
-        <TextField
-          id="email"
-          label="邮箱"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          error={errors.email}
-          autoComplete="email"
-        />
+        <EmailField value={form.email} onChange={set('email')} error={errors.email} />
         <TextField
           id="identity"
           label="身份"

@@ -7,7 +7,6 @@ import { checkRequired, collectErrors, type Errors } from '../../kit/forms/check
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
 import { TabSwitch } from '../../ui/TabSwitch';
-import { Button } from '../../ui/semi';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
@@ -16,6 +15,7 @@ import { EmailCodeButton } from './EmailCodeButton';
 import { MobileRegisterForm } from './MobileRegisterForm';
 import { useFinishSignIn } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
+import { AuthSubmitButton, EmailField, NewPasswordFields } from './AuthFields';
 
 type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
 type Mode = 'mobile' | 'username';
@@ -84,36 +84,8 @@ function UsernameRegisterForm({ target }: { target: string }) {
         autoComplete="username"
         maxLength={32}
       />
-      <TextField
-        id="email"
-        label="邮箱"
-        type="email"
-        value={form.email}
-        onChange={set('email')}
-        error={errors.email}
-        placeholder="用于找回密码"
-        autoComplete="email"
-      />
-      <TextField
-        id="password"
-        label="密码"
-        type="password"
-        value={form.password}
-        onChange={set('password')}
-        error={errors.password}
-        placeholder="至少 6 位"
-        autoComplete="new-password"
-      />
-      <TextField
-        id="confirmation"
-        label="确认密码"
-        type="password"
-        value={form.confirmation}
-        onChange={set('confirmation')}
-        error={errors.confirmation}
-        placeholder="再次输入密码"
-        autoComplete="new-password"
-      />
+      <EmailField value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" />
+      <NewPasswordFields label="密码" form={form} set={set} errors={errors} />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
       {needsCode && (
         <TextField
@@ -134,9 +106,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
           }
         />
       )}
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        注册
-      </Button>
+      <AuthSubmitButton submitting={submitting}>注册</AuthSubmitButton>
     </form>
   );
 }
