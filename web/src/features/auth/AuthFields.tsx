@@ -36,6 +36,35 @@ export function MobileField({
   );
 }
 
+/** The username a new member chooses (`hint` where it may be left empty). */
+export function NewUsernameField({
+  label = '用户名',
+  hint,
+  value,
+  onChange,
+  error,
+}: {
+  label?: string;
+  hint?: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <TextField
+      id="username"
+      label={label}
+      value={value}
+      onChange={onChange}
+      error={error}
+      placeholder="3-32 个字符，不能是邮箱或手机号"
+      autoComplete="username"
+      maxLength={32}
+      hint={hint}
+    />
+  );
+}
+
 /** An e-mail address. */
 export function EmailField({
   value,

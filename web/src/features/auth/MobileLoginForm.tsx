@@ -3,6 +3,7 @@
 // the server refuses such a number before texting it.
 import { useState, type FormEvent } from 'react';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
@@ -17,10 +18,9 @@ export function MobileLoginForm({ target }: { target: string }) {
   const registrationOpen = settings.security?.enable_register === true && !settings.security.is_close;
   const smsCaptcha = useSmsCaptcha();
   const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
-  const [form, setForm] = useState({ mobile: '', code: '' });
+  const { form, set } = useFormValues({ mobile: '', code: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

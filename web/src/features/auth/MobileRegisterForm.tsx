@@ -2,23 +2,22 @@
 // username if the member wants one (else the backend makes one up; they sign in by number).
 import { useState, type FormEvent } from 'react';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
-import { TextField } from '../../ui/FormField';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkPassword, checkUsername } from '../user/validation';
 import { useFinishSignIn } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
-import { AuthSubmitButton, NewPasswordFields } from './AuthFields';
+import { AuthSubmitButton, NewPasswordFields, NewUsernameField } from './AuthFields';
 
 type Field = 'mobile' | 'captcha' | 'code' | 'username' | 'password' | 'confirmation';
 
 export function MobileRegisterForm({ target }: { target: string }) {
   const smsCaptcha = useSmsCaptcha();
   const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
-  const [form, setForm] = useState({ mobile: '', code: '', username: '', password: '', confirmation: '' });
+  const { form, set } = useFormValues({ mobile: '', code: '', username: '', password: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -53,16 +52,12 @@ export function MobileRegisterForm({ target }: { target: string }) {
         smsCaptcha={smsCaptcha}
       />
       <NewPasswordFields label="密码" form={form} set={set} errors={errors} />
-      <TextField
-        id="username"
+      <NewUsernameField
         label="用户名（选填）"
+        hint="不填则自动生成，可用手机号登录"
         value={form.username}
         onChange={set('username')}
         error={errors.username}
-        placeholder="3-32 个字符，不能是邮箱或手机号"
-        autoComplete="username"
-        maxLength={32}
-        hint="不填则自动生成，可用手机号登录"
       />
       <AuthSubmitButton submitting={submitting}>注册</AuthSubmitButton>
     </form>

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { userApi } from '../user/api';
@@ -14,10 +15,9 @@ type Field = 'mobile' | 'captcha' | 'code' | 'password' | 'confirmation';
 export function MobileResetForm() {
   const navigate = useNavigate();
   const smsCaptcha = useSmsCaptcha();
-  const [form, setForm] = useState({ mobile: '', code: '', password: '', confirmation: '' });
+  const { form, set } = useFormValues({ mobile: '', code: '', password: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -67,10 +68,9 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
 /** Step two, from the link in the e-mail (`?email=…&token=…`): the new password. */
 export function ResetPasswordForm({ email, token, captcha }: { email: string; token: string; captcha: CaptchaState }) {
   const navigate = useNavigate();
-  const [form, setForm] = useState({ password: '', confirmation: '', captcha: '' });
+  const { form, setForm, set } = useFormValues({ password: '', confirmation: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<'password' | 'confirmation' | 'captcha'>>({});
   const [submitting, setSubmitting] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
