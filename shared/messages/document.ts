@@ -6,6 +6,19 @@ import { User } from './user';
 // DocumentAPI's and RecycleAPI's messages (contract endpoints.md §4, fields in .proto
 // declaration order). `convert_progress` and SetDocumentReconvertRequest are ours (docs/api.md).
 
+/**
+ * What a download or favourite row shows of its document: fields that MOREDOC's Download and
+ * Favorite both carry (spread into them; no RPC answers this message alone).
+ */
+export const ListedDocument = message('ListedDocument', {
+  title: 'string',
+  ext: 'string',
+  score: 'int32',
+  size: 'int64',
+  pages: 'int32',
+  document_uuid: 'string',
+});
+
 /** Pages converted so far of the document's total, while its conversion runs (ours). */
 export const ConvertProgress = message('ConvertProgress', { done: 'int32', total: 'int32' });
 

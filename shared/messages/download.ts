@@ -1,4 +1,5 @@
 import { message } from '../wire';
+import { ListedDocument } from './document';
 
 // The download messages: a member's download records (UserAPI.ListUserDownload) and the
 // signed link of DocumentAPI.DownloadDocument.
@@ -11,12 +12,7 @@ export const Download = message('Download', {
   is_pay: 'bool',
   created_at: 'time',
   updated_at: 'time',
-  title: 'string',
-  ext: 'string',
-  score: 'int32',
-  size: 'int64',
-  pages: 'int32',
-  document_uuid: 'string',
+  ...ListedDocument.fields,
   // Ours: the credits a paid download cost (not in MOREDOC's Download).
   price: 'int32',
 });

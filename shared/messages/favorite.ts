@@ -1,4 +1,5 @@
 import { message } from '../wire';
+import { ListedDocument } from './document';
 
 // FavoriteAPI's messages.
 
@@ -8,12 +9,7 @@ export const Favorite = message('Favorite', {
   document_id: 'int64',
   created_at: 'time',
   updated_at: 'time',
-  title: 'string',
-  ext: 'string',
-  score: 'int32',
-  size: 'int64',
-  pages: 'int32',
-  document_uuid: 'string',
+  ...ListedDocument.fields,
   type: 'int32',
 });
 

@@ -245,6 +245,14 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
   const trades = new Map<string, Trade>();
   const requests: RecordedRequest[] = [];
 
+  const ALIPAY_SUCCESS = { code: '10000', msg: 'Success' };
+  const ALIPAY_TRADE_NOT_EXIST = {
+    code: '40004',
+    msg: 'Business Failed',
+    sub_code: 'ACQ.TRADE_NOT_EXIST',
+    sub_msg: '交易不存在',
+  };
+
   function alipayAnswer(res: ServerResponse, method: string, payload: Record<string, unknown>) {
     const key = `${method.replaceAll('.', '_')}_response`;
     const inner = JSON.stringify(payload);
@@ -301,16 +309,9 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
             sub_msg: '验签出错',
           });
         if (method === 'alipay.trade.query') {
-          if (!trade)
-            return alipayAnswer(res, method, {
-              code: '40004',
-              msg: 'Business Failed',
-              sub_code: 'ACQ.TRADE_NOT_EXIST',
-              sub_msg: '交易不存在',
-            });
+          if (!trade) return alipayAnswer(res, method, ALIPAY_TRADE_NOT_EXIST);
           return alipayAnswer(res, method, {
-            code: '10000',
-            msg: 'Success',
+            ...ALIPAY_SUCCESS,
             out_trade_no: orderNo,
             trade_no: trade.tradeNo,
             trade_status: trade.state,
@@ -319,17 +320,10 @@ export async function startPaymentProvider(): Promise<PaymentProviderStub> {
           });
         }
         if (method === 'alipay.trade.close') {
-          if (!trade)
-            return alipayAnswer(res, method, {
-              code: '40004',
-              msg: 'Business Failed',
-              sub_code: 'ACQ.TRADE_NOT_EXIST',
-              sub_msg: '交易不存在',
-            });
+          if (!trade) return alipayAnswer(res, method, ALIPAY_TRADE_NOT_EXIST);
           if (trade.state === 'WAIT_BUYER_PAY') trade.state = 'TRADE_CLOSED';
           return alipayAnswer(res, method, {
-            code: '10000',
-            msg: 'Success',
+            ...ALIPAY_SUCCESS,
             out_trade_no: orderNo,
             trade_no: trade.tradeNo,
           });

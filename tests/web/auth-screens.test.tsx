@@ -76,17 +76,21 @@ describe('login screen', () => {
     expect(session.value.loggedIn).toBe(false);
   });
 
-  it('asks for the captcha when the settings enable it and sends it with its id', async () => {
-    const { fetchMock } = renderApp('/auth/login', {
+  /** The login screen with the captcha on, and a login the server refuses with `message`. */
+  const renderLoginWithCaptcha = (message: string) =>
+    renderApp('/auth/login', {
       settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
       backend: {
         'GET /api/v1/user/captcha': {
           status: 200,
           body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
         },
-        'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '验证码错误' } },
+        'POST /api/v1/user/login': { status: 400, body: { code: 3, message } },
       },
     });
+
+  it('asks for the captcha when the settings enable it and sends it with its id', async () => {
+    const { fetchMock } = renderLoginWithCaptcha('验证码错误');
     const captcha = await screen.findByLabelText('验证码');
     await userEvent.type(screen.getByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
@@ -105,16 +109,7 @@ describe('login screen', () => {
   });
 
   it('keeps a right captcha after a wrong password, so it need not be typed again', async () => {
-    const { fetchMock } = renderApp('/auth/login', {
-      settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
-      backend: {
-        'GET /api/v1/user/captcha': {
-          status: 200,
-          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
-        },
-        'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '用户名或密码错误' } },
-      },
-    });
+    const { fetchMock } = renderLoginWithCaptcha('用户名或密码错误');
     const captcha = await screen.findByLabelText<HTMLInputElement>('验证码');
     await userEvent.type(screen.getByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');

@@ -371,29 +371,27 @@ describe('admin screens', { timeout: 30_000 }, () => {
     });
   });
 
-  it('/admin/config/vip edits the benefits with the rich-text editor and sends its HTML', async () => {
-    const { fetchMock } = renderApp('/admin/config/vip', {
+  /** /admin/config/vip for an admin, with one textarea row of the vip config; saves succeed. */
+  const renderVipConfig = (row: { id: number; name: string; label: string; value: string }) =>
+    renderApp('/admin/config/vip', {
       user: admin,
       permissions: [perm(1, 'ConfigAPI', 'ListConfig')],
       backend: {
         'GET /api/v1/config/list': {
           status: 200,
-          body: {
-            config: [
-              {
-                id: 11,
-                category: 'vip',
-                name: 'benefits',
-                label: '会员权益说明',
-                input_type: 'textarea',
-                value: '<ul><li>免积分下载</li></ul>',
-              },
-            ],
-          },
+          body: { config: [{ ...row, category: 'vip', input_type: 'textarea' }] },
         },
         'PUT /api/v1/config': { status: 200, body: {} },
         'GET /api/v1/settings': { status: 200, body: onSale },
       },
+    });
+
+  it('/admin/config/vip edits the benefits with the rich-text editor and sends its HTML', async () => {
+    const { fetchMock } = renderVipConfig({
+      id: 11,
+      name: 'benefits',
+      label: '会员权益说明',
+      value: '<ul><li>免积分下载</li></ul>',
     });
     const editor = await screen.findByRole('textbox', { name: '会员权益说明' });
     expect(editor.getAttribute('contenteditable')).toBe('true');
@@ -410,29 +408,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
   });
 
   it("/admin/config/vip edits the plans as a table and keeps the config's text", async () => {
-    const { fetchMock } = renderApp('/admin/config/vip', {
-      user: admin,
-      permissions: [perm(1, 'ConfigAPI', 'ListConfig')],
-      backend: {
-        'GET /api/v1/config/list': {
-          status: 200,
-          body: {
-            config: [
-              {
-                id: 9,
-                category: 'vip',
-                name: 'plans',
-                label: '会员套餐',
-                input_type: 'textarea',
-                value: 'month|月度会员|30|30',
-              },
-            ],
-          },
-        },
-        'PUT /api/v1/config': { status: 200, body: {} },
-        'GET /api/v1/settings': { status: 200, body: onSale },
-      },
-    });
+    const { fetchMock } = renderVipConfig({ id: 9, name: 'plans', label: '会员套餐', value: 'month|月度会员|30|30' });
     expect(((await screen.findByLabelText('第 1 个套餐的名称')) as HTMLInputElement).value).toBe('月度会员');
     await userEvent.click(screen.getByRole('button', { name: /添加套餐/ }));
     await userEvent.type(screen.getByLabelText('第 2 个套餐的代码'), 'year');

@@ -19,11 +19,10 @@ import {
   purgeArticles,
   recycledIds,
   setCategoryLinks,
-  setDeletedAt,
   setRecommendAt,
   setReview,
 } from './store';
-import { afterArticlesMoved } from './article-rpcs';
+import { moveArticles } from './article-rpcs';
 import { articlesChanged } from './changes';
 import { checkArticleCategories, presentArticles } from './view';
 
@@ -120,21 +119,7 @@ export const adminRpcs = [
     permission: '从回收站恢复文章',
     async handler(req, ctx) {
       const rows = await articlesByIds(ctx.db, requireIds(req.id, '文章'), true);
-      await ctx.db.transaction().execute(async (trx) => {
-        await setDeletedAt(
-          trx,
-          rows.map((r) => r.id),
-          null,
-        );
-        await afterArticlesMoved(
-          trx,
-          rows.map((r) => r.user_id),
-        );
-      });
-      await articlesChanged(
-        ctx.app,
-        rows.map((r) => r.id),
-      );
+      await moveArticles(ctx, rows, null);
       return {};
     },
   }),

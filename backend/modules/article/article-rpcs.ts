@@ -58,6 +58,29 @@ export async function afterArticlesMoved(db: Database, authorIds: readonly numbe
   await recountCategories(db, 1);
 }
 
+/** Moves articles into the recycle bin (`deletedAt` set) or out of it (null), then says they changed. */
+export async function moveArticles(
+  ctx: RpcContext,
+  rows: readonly Pick<ArticleRow, 'id' | 'user_id'>[],
+  deletedAt: string | null,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await setDeletedAt(
+      trx,
+      rows.map((r) => r.id),
+      deletedAt,
+    );
+    await afterArticlesMoved(
+      trx,
+      rows.map((r) => r.user_id),
+    );
+  });
+  await articlesChanged(
+    ctx.app,
+    rows.map((r) => r.id),
+  );
+}
+
 async function liveArticleOr404(db: Database, id: number): Promise<ArticleRow> {
   const row = id > 0 ? await findArticle(db, { id }) : undefined;
   if (!row || row.deleted_at) throw notFound(NOT_FOUND);
@@ -153,21 +176,7 @@ export const articleRpcs = [
         if (ctx.permitted) return {};
         throw forbidden('您没有权限删除指定文章');
       }
-      await ctx.db.transaction().execute(async (trx) => {
-        await setDeletedAt(
-          trx,
-          rows.map((r) => r.id),
-          now(),
-        );
-        await afterArticlesMoved(
-          trx,
-          rows.map((r) => r.user_id),
-        );
-      });
-      await articlesChanged(
-        ctx.app,
-        rows.map((r) => r.id),
-      );
+      await moveArticles(ctx, rows, now());
       return {};
     },
   }),

@@ -28,6 +28,18 @@ const COUNTER_SWITCHES = [
 ] as const;
 
 /** Zeroes the counters whose display switch is off (they are then omitted on the wire). */
+/** What a download or favourite row shows of its document. */
+export function listedDocumentFields(doc: DocumentRow) {
+  return {
+    title: doc.title,
+    ext: doc.ext,
+    score: doc.score,
+    size: doc.size,
+    pages: doc.pages,
+    document_uuid: doc.uuid,
+  };
+}
+
 export function hideCounters(doc: WireDocument, cfg: ConfigSnapshot): WireDocument {
   const out = { ...doc };
   for (const [column, key] of COUNTER_SWITCHES) if (!cfg.bool('display', key)) out[column] = 0;

@@ -10,6 +10,7 @@ import {
   bumpCounter,
   documentById,
   documentsByIds,
+  listedDocumentFields,
   isPublic,
   originalKey,
   type DocumentRow,
@@ -242,17 +243,7 @@ export const userDownloadService = defineService('UserAPI', [
       );
       const download = rows.map((r) => {
         const doc = documents.get(r.document_id);
-        return doc
-          ? {
-              ...r,
-              title: doc.title,
-              ext: doc.ext,
-              score: doc.score,
-              size: doc.size,
-              pages: doc.pages,
-              document_uuid: doc.uuid,
-            }
-          : r;
+        return doc ? { ...r, ...listedDocumentFields(doc) } : r;
       });
       return { download, total };
     },

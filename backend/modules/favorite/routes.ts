@@ -5,7 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
 import { mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
-import { bumpCounter, documentById, documentsByIds, isPublic } from '../document/service';
+import { bumpCounter, documentById, documentsByIds, isPublic, listedDocumentFields } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
 import { articleTitles, bumpArticleFavorites, publishedArticles } from '../article/service';
@@ -176,17 +176,7 @@ export const favoriteService = defineService('FavoriteAPI', [
       const documents = new Map((await documentsByIds(ctx.db, targetIds)).map((d) => [d.id, d]));
       const favorite = rows.map((r) => {
         const doc = documents.get(r.document_id);
-        return doc
-          ? {
-              ...r,
-              title: doc.title,
-              ext: doc.ext,
-              score: doc.score,
-              size: doc.size,
-              pages: doc.pages,
-              document_uuid: doc.uuid,
-            }
-          : r;
+        return doc ? { ...r, ...listedDocumentFields(doc) } : r;
       });
       return { favorite, total };
     },

@@ -7,12 +7,12 @@ import { unwrap } from '../../api/client';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
-import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { SmsCodeFields, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
 import { mergeUser } from '../session/session-store';
 import { bindMobile } from '../user/api';
 import { checkMobile, checkSmsCode } from '../user/validation';
+import { MobileField } from '../auth/AuthFields';
 
 type Field = 'mobile' | 'captcha' | 'code';
 
@@ -46,16 +46,12 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
 
   return (
     <form onSubmit={submit} noValidate>
-      <TextField
+      <MobileField
         id="bind-mobile"
         label={current ? '新手机号' : '手机号'}
-        type="tel"
         value={mobile}
         onChange={setMobile}
         error={errors.mobile}
-        placeholder="请输入中国大陆手机号"
-        autoComplete="tel"
-        maxLength={20}
       />
       <SmsCodeFields
         id="bind-code"

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
@@ -11,10 +12,9 @@ type PasswordField = 'old' | 'next' | 'confirmation';
 
 /** The member's password: the old one, then the new one twice. */
 export function PasswordForm() {
-  const [form, setForm] = useState<Record<PasswordField, string>>({ old: '', next: '', confirmation: '' });
+  const { form, setForm, set } = useFormValues<Record<PasswordField, string>>({ old: '', next: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<PasswordField>>({});
   const [saving, setSaving] = useState(false);
-  const set = (field: PasswordField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { User } from '../../../../shared/types/user';
 import { checkMaxLength, collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
@@ -10,6 +11,7 @@ import { useSession } from '../session/use-session';
 import { userApi } from '../user/api';
 import { checkEmail } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
+import { EmailField } from '../auth/AuthFields';
 
 // The mobile number is not among them: it changes only by SMS code (MobileBinding).
 type ProfileField = 'realname' | 'email' | 'identity' | 'address' | 'signature';
@@ -22,10 +24,9 @@ function profileOf(user: User | null): Record<ProfileField, string> {
 /** The member's profile; a save merges the fields into the session's user. */
 export function ProfileForm({ user }: { user: User }) {
   const { user: signedIn } = useSession();
-  const [form, setForm] = useState(() => profileOf(user));
+  const { form, set } = useFormValues(() => profileOf(user));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [saving, setSaving] = useState(false);
-  const set = (field: ProfileField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -80,15 +81,7 @@ export function ProfileForm({ user }: { user: User }) {
           error={errors.realname}
           autoComplete="name"
         />
-        <TextField
-          id="email"
-          label="邮箱"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          error={errors.email}
-          autoComplete="email"
-        />
+        <EmailField value={form.email} onChange={set('email')} error={errors.email} />
         <TextField
           id="identity"
           label="身份"

@@ -6,7 +6,7 @@ import type { Advertisement } from '../../../../shared/types/advertisement';
 import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
 import { DateTimeInput } from '../../kit/admin-resource/DateTimeInput';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
-import type { ResourceDef } from '../../kit/admin-resource/resource';
+import type { FieldDef, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
 import { adPhase, advertisementKeys, advertisementWrites, listAdvertisements } from './api';
 
@@ -25,6 +25,26 @@ type Values = {
 export const slotOptions: readonly Option<string>[] = adSlotGroups.flatMap((group) =>
   group.slots.map((slot) => ({ value: slot.value, label: `${group.label} · ${slot.label}` })),
 );
+
+/** A required date-time field of the form, half a row wide. */
+const timeField = (name: 'start_time' | 'end_time', label: string, placeholder: string) =>
+  ({
+    name,
+    label,
+    kind: 'custom',
+    required: true,
+    half: true,
+    emptyMessage: `请选择${label}`,
+    render: ({ id, value, onChange, invalid }) => (
+      <DateTimeInput
+        id={id}
+        value={String(value ?? '')}
+        onChange={onChange}
+        invalid={invalid}
+        placeholder={placeholder}
+      />
+    ),
+  }) satisfies FieldDef<Values>;
 
 const slotLabel = (position: string | undefined) =>
   slotOptions.find((o) => o.value === position)?.label ?? position ?? '-';
@@ -93,39 +113,9 @@ export const advertisementResource: ResourceDef<Advertisement, Values> = {
         placeholder: '<a href="https://…"><img src="https://…" alt="…"></a>',
         hint: 'HTML：链接、图片和文字；脚本、表单、内嵌框架和事件属性会被移除，图片须为 https 或本站上传的地址',
       },
+      timeField('start_time', '开始时间', '开始投放的时间'),
       {
-        name: 'start_time',
-        label: '开始时间',
-        kind: 'custom',
-        required: true,
-        half: true,
-        emptyMessage: '请选择开始时间',
-        render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput
-            id={id}
-            value={String(value ?? '')}
-            onChange={onChange}
-            invalid={invalid}
-            placeholder="开始投放的时间"
-          />
-        ),
-      },
-      {
-        name: 'end_time',
-        label: '结束时间',
-        kind: 'custom',
-        required: true,
-        half: true,
-        emptyMessage: '请选择结束时间',
-        render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput
-            id={id}
-            value={String(value ?? '')}
-            onChange={onChange}
-            invalid={invalid}
-            placeholder="停止投放的时间"
-          />
-        ),
+        ...timeField('end_time', '结束时间', '停止投放的时间'),
         validate: (value: string, values) =>
           values.start_time && Date.parse(value) < Date.parse(values.start_time)
             ? '结束时间不能早于开始时间'

@@ -8,7 +8,6 @@ import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
 import { TabSwitch } from '../../ui/TabSwitch';
-import { Button } from '../../ui/semi';
 import { OAuthButtons } from '../oauth/OAuthButtons';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
@@ -24,6 +23,7 @@ import {
 import { MobileLoginForm } from './MobileLoginForm';
 import { useFinishSignIn } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
+import { AuthSubmitButton } from './AuthFields';
 
 type Field = 'username' | 'password' | 'captcha';
 type Mode = 'password' | 'sms';
@@ -88,9 +88,7 @@ function PasswordLoginForm({ target }: { target: string }) {
         autoComplete="current-password"
       />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        登录
-      </Button>
+      <AuthSubmitButton submitting={submitting}>登录</AuthSubmitButton>
     </form>
   );
 }

@@ -2,16 +2,14 @@
 // number without an account gets one as it signs in (the form says so); where it is closed,
 // the server refuses such a number before texting it.
 import { useState, type FormEvent } from 'react';
-import { normalizeMainlandMobile } from '../../../../shared/validation';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
-import { TextField } from '../../ui/FormField';
-import { Button } from '../../ui/semi';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
-import { checkMobile, checkSmsCode } from '../user/validation';
 import { useFinishSignIn } from './sign-in';
-import { SmsCodeFields, useSmsCaptcha } from './SmsCode';
+import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
+import { AuthSubmitButton } from './AuthFields';
 
 type Field = 'mobile' | 'captcha' | 'code';
 
@@ -20,26 +18,18 @@ export function MobileLoginForm({ target }: { target: string }) {
   const registrationOpen = settings.security?.enable_register === true && !settings.security.is_close;
   const smsCaptcha = useSmsCaptcha();
   const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
-  const [mobile, setMobile] = useState('');
-  const [code, setCode] = useState('');
+  const { form, set } = useFormValues({ mobile: '', code: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     retractFailure();
-    const invalid = collectErrors<Field>({
-      mobile: checkMobile(mobile, true),
-      captcha: undefined,
-      code: checkSmsCode(code),
-    });
+    const invalid = collectErrors<Field>(mobileCodeProblems(form));
     setErrors(invalid ?? {});
     if (invalid) return;
     setSubmitting(true);
-    const result = await userApi.loginByMobile({
-      mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(),
-      code: code.trim(),
-    });
+    const result = await userApi.loginByMobile(mobileCodeRequest(form));
     const registered = result.ok && result.data.registered === true;
     const messages = registered
       ? { failure: FAILURE_TITLE.login, success: '注册成功', welcome: '已为您的手机号创建账号' }
@@ -51,30 +41,15 @@ export function MobileLoginForm({ target }: { target: string }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       {registrationOpen && <p className="app-auth-note">验证码登录，未注册手机号将自动注册</p>}
-      <TextField
-        id="mobile"
-        label="手机号"
-        type="tel"
-        value={mobile}
-        onChange={setMobile}
-        error={errors.mobile}
-        placeholder="请输入中国大陆手机号"
-        autoComplete="tel"
-        maxLength={20}
-      />
-      <SmsCodeFields
+      <MobileCodeFields
         type="login"
-        mobile={mobile}
-        mobileProblem={() => checkMobile(mobile, true)}
-        code={code}
-        onCodeChange={setCode}
+        form={form}
+        set={set}
         errors={errors}
         setErrors={setErrors}
         smsCaptcha={smsCaptcha}
       />
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        登录
-      </Button>
+      <AuthSubmitButton submitting={submitting}>登录</AuthSubmitButton>
     </form>
   );
 }

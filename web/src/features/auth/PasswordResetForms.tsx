@@ -3,13 +3,14 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
-import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkEmail, checkPassword } from '../user/validation';
 import { CaptchaField, captchaFields, captchaProblem, type CaptchaState } from './CaptchaField';
+import { AuthSubmitButton, EmailField, NewPasswordFields } from './AuthFields';
 
 /** Step one: the e-mail address the reset link goes to. */
 export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
@@ -57,20 +58,9 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入注册时使用的邮箱，我们会发送一封重置密码的邮件。</p>
-      <TextField
-        id="email"
-        label="邮箱"
-        type="email"
-        value={email}
-        onChange={setEmail}
-        error={errors.email}
-        placeholder="请输入注册邮箱"
-        autoComplete="email"
-      />
+      <EmailField value={email} onChange={setEmail} error={errors.email} placeholder="请输入注册邮箱" />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        发送重置邮件
-      </Button>
+      <AuthSubmitButton submitting={submitting}>发送重置邮件</AuthSubmitButton>
     </form>
   );
 }
@@ -78,10 +68,9 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
 /** Step two, from the link in the e-mail (`?email=…&token=…`): the new password. */
 export function ResetPasswordForm({ email, token, captcha }: { email: string; token: string; captcha: CaptchaState }) {
   const navigate = useNavigate();
-  const [form, setForm] = useState({ password: '', confirmation: '', captcha: '' });
+  const { form, setForm, set } = useFormValues({ password: '', confirmation: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<'password' | 'confirmation' | 'captcha'>>({});
   const [submitting, setSubmitting] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -115,30 +104,9 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">为 {email} 设置新密码。</p>
-      <TextField
-        id="password"
-        label="新密码"
-        type="password"
-        value={form.password}
-        onChange={set('password')}
-        error={errors.password}
-        placeholder="至少 6 位"
-        autoComplete="new-password"
-      />
-      <TextField
-        id="confirmation"
-        label="确认新密码"
-        type="password"
-        value={form.confirmation}
-        onChange={set('confirmation')}
-        error={errors.confirmation}
-        placeholder="再次输入新密码"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields label="新密码" form={form} set={set} errors={errors} />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        重置密码
-      </Button>
+      <AuthSubmitButton submitting={submitting}>重置密码</AuthSubmitButton>
     </form>
   );
 }

@@ -4,10 +4,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
 import { TabSwitch } from '../../ui/TabSwitch';
-import { Button } from '../../ui/semi';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
@@ -16,6 +16,7 @@ import { EmailCodeButton } from './EmailCodeButton';
 import { MobileRegisterForm } from './MobileRegisterForm';
 import { useFinishSignIn } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
+import { AuthSubmitButton, EmailField, NewPasswordFields, NewUsernameField } from './AuthFields';
 
 type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
 type Mode = 'mobile' | 'username';
@@ -30,11 +31,16 @@ function UsernameRegisterForm({ target }: { target: string }) {
   const captcha = useCaptcha('register', captchaEnabled(security, 'register'));
   const needsCode = security.enable_verify_register_email === true;
   const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
-  const [form, setForm] = useState({ username: '', email: '', password: '', confirmation: '', code: '', captcha: '' });
+  const { form, setForm, set } = useFormValues({
+    username: '',
+    email: '',
+    password: '',
+    confirmation: '',
+    code: '',
+    captcha: '',
+  });
   const [errors, setErrors] = useState<Errors<Field>>({});
   const [submitting, setSubmitting] = useState(false);
-
-  const set = (field: Field) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const validateForCode = () => {
     const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
@@ -74,46 +80,9 @@ function UsernameRegisterForm({ target }: { target: string }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField
-        id="username"
-        label="用户名"
-        value={form.username}
-        onChange={set('username')}
-        error={errors.username}
-        placeholder="3-32 个字符，不能是邮箱或手机号"
-        autoComplete="username"
-        maxLength={32}
-      />
-      <TextField
-        id="email"
-        label="邮箱"
-        type="email"
-        value={form.email}
-        onChange={set('email')}
-        error={errors.email}
-        placeholder="用于找回密码"
-        autoComplete="email"
-      />
-      <TextField
-        id="password"
-        label="密码"
-        type="password"
-        value={form.password}
-        onChange={set('password')}
-        error={errors.password}
-        placeholder="至少 6 位"
-        autoComplete="new-password"
-      />
-      <TextField
-        id="confirmation"
-        label="确认密码"
-        type="password"
-        value={form.confirmation}
-        onChange={set('confirmation')}
-        error={errors.confirmation}
-        placeholder="再次输入密码"
-        autoComplete="new-password"
-      />
+      <NewUsernameField value={form.username} onChange={set('username')} error={errors.username} />
+      <EmailField value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" />
+      <NewPasswordFields label="密码" form={form} set={set} errors={errors} />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
       {needsCode && (
         <TextField
@@ -134,9 +103,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
           }
         />
       )}
-      <Button htmlType="submit" theme="solid" size="large" block loading={submitting}>
-        注册
-      </Button>
+      <AuthSubmitButton submitting={submitting}>注册</AuthSubmitButton>
     </form>
   );
 }

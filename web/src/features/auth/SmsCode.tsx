@@ -9,6 +9,8 @@ import { CodeSendButton } from '../../kit/forms/CodeSendButton';
 import { TextField } from '../../ui/FormField';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
+import { checkMobile, checkSmsCode } from '../user/validation';
+import { MobileField } from './AuthFields';
 import {
   CaptchaField,
   captchaEnabled,
@@ -147,4 +149,53 @@ export function SmsCodeFields({
       />
     </>
   );
+}
+
+/**
+ * The mobile number (a mainland one) followed by the SMS code fields, from the form's values:
+ * what the forms that sign in, register or reset a password by SMS open with.
+ */
+export function MobileCodeFields({
+  type,
+  form,
+  set,
+  errors,
+  setErrors,
+  smsCaptcha,
+  placeholder,
+}: {
+  type: SmsCodePurpose;
+  form: { mobile: string; code: string };
+  set: (field: 'mobile' | 'code') => (value: string) => void;
+  errors: Errors<'mobile' | 'captcha' | 'code'>;
+  setErrors: (errors: Errors<'mobile' | 'captcha'>) => void;
+  smsCaptcha: SmsCaptcha;
+  /** The mobile field's placeholder, where the form wants a particular number. */
+  placeholder?: string;
+}) {
+  return (
+    <>
+      <MobileField value={form.mobile} onChange={set('mobile')} error={errors.mobile} placeholder={placeholder} />
+      <SmsCodeFields
+        type={type}
+        mobile={form.mobile}
+        mobileProblem={() => checkMobile(form.mobile, true)}
+        code={form.code}
+        onCodeChange={set('code')}
+        errors={errors}
+        setErrors={setErrors}
+        smsCaptcha={smsCaptcha}
+      />
+    </>
+  );
+}
+
+/** The checks of MobileCodeFields' values, for the form's `collectErrors`. */
+export function mobileCodeProblems(form: { mobile: string; code: string }) {
+  return { mobile: checkMobile(form.mobile, true), captcha: undefined, code: checkSmsCode(form.code) };
+}
+
+/** The number and code as the backend takes them. */
+export function mobileCodeRequest(form: { mobile: string; code: string }) {
+  return { mobile: normalizeMainlandMobile(form.mobile) ?? form.mobile.trim(), code: form.code.trim() };
 }
