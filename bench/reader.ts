@@ -47,6 +47,10 @@ interface Load {
   lcpMs: number;
   bytesBefore: number;
   requestsBefore: number;
+  /** When the page's (HTML's) answer began to arrive, from navigation start. */
+  pageAnsweredMs: number | undefined;
+  /** When the first page image was asked for, from navigation start. */
+  imageRequestedMs: number | undefined;
   /** The resources finished before the first page was painted, in order, with their bytes. */
   resources: { url: string; bytes: number; endMs: number }[];
 }
@@ -138,8 +142,15 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
     const started = new Map<string, { url: string; at: number }>();
     const finished: { url: string; bytes: number; at: number }[] = [];
     let navigationAt: number | undefined;
+    let pageAnsweredAt: number | undefined;
+    let imageRequestedAt: number | undefined;
+    cdp.on('Network.responseReceived', (event) => {
+      if (pageAnsweredAt === undefined && event.type === 'Document') pageAnsweredAt = event.timestamp;
+    });
     cdp.on('Network.requestWillBeSent', (event) => {
       started.set(event.requestId, { url: event.request.url, at: event.timestamp });
+      if (imageRequestedAt === undefined && event.request.url.includes('/view/page/'))
+        imageRequestedAt = event.timestamp;
       if (navigationAt === undefined && event.type === 'Document') navigationAt = event.timestamp;
     });
     cdp.on('Network.loadingFinished', (event) => {
@@ -167,6 +178,8 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
       lcpMs,
       bytesBefore: before.reduce((sum, f) => sum + f.bytes, 0),
       requestsBefore: before.length,
+      pageAnsweredMs: pageAnsweredAt === undefined ? undefined : (pageAnsweredAt - origin) * 1000,
+      imageRequestedMs: imageRequestedAt === undefined ? undefined : (imageRequestedAt - origin) * 1000,
       resources: before,
     };
   } finally {
@@ -255,6 +268,25 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
           ],
           ['MOREDOC first paint (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
         ],
+      ),
+    );
+    console.log('\nEach load: the page, the first page image and their paint, ms from navigation start:\n');
+    console.log(
+      table(
+        ['load', 'page (HTML) answered', 'done', 'first page image asked', 'done', 'painted', 'requests before'],
+        loads.map((l, i) => {
+          const doneAt = (match: (url: string) => boolean) => l.resources.find((r) => match(r.url))?.endMs;
+          const at = (value: number | undefined) => (value === undefined ? '—' : ms(value));
+          return [
+            String(i + 1),
+            at(l.pageAnsweredMs),
+            at(doneAt((u) => u.startsWith('/library/'))),
+            at(l.imageRequestedMs),
+            at(doneAt((u) => u.startsWith('/view/page/'))),
+            ms(l.firstPageMs),
+            String(l.requestsBefore),
+          ];
+        }),
       ),
     );
     const typical = [...loads].sort((a, b) => a.firstPageMs - b.firstPageMs)[Math.floor(loads.length / 2)]!;
