@@ -29,7 +29,7 @@ const GOAL = 0.4;
 const PAGES = 20;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_DIST = join(REPO_ROOT, 'web/dist');
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
 const SLOW_4G = {
@@ -61,8 +61,11 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** A converted 20-page document in its category, made through the backend's own API. */
-async function publishDocument(backendUrl: string): Promise<{ categoryId: number; documentId: number }> {
+/** A converted `pages`-page document in its category, made through the backend's own API (as `admin`). */
+export async function publishDocument(
+  backendUrl: string,
+  pages = PAGES,
+): Promise<{ categoryId: number; documentId: number; token: string }> {
   const login = await json(`${backendUrl}/api/v1/user/login`, {
     method: 'POST',
     body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
@@ -76,7 +79,7 @@ async function publishDocument(backendUrl: string): Promise<{ categoryId: number
   const categories = await json(`${backendUrl}/api/v1/category/list?type=0`, { token });
   const categoryId = (categories.body.category as { id: number }[])[0]!.id;
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(repeatedPdf(PAGES))]), '城市图书馆.pdf');
+  form.append('file', new Blob([new Uint8Array(repeatedPdf(pages))]), '城市图书馆.pdf');
   const upload = await fetch(`${backendUrl}/api/v1/upload/document`, {
     method: 'POST',
     body: form,
@@ -97,15 +100,15 @@ async function publishDocument(backendUrl: string): Promise<{ categoryId: number
     throw new Error(`creating the benchmark document: ${created.status} ${JSON.stringify(created.body)}`);
   const list = await json(`${backendUrl}/api/v1/document/list?user_id=1&order=id%20desc`, { token });
   const documentId = (list.body.document as { id: number }[])[0]!.id;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 120_000 + pages * 1_000;
   for (;;) {
     const doc = await json(`${backendUrl}/api/v1/document?id=${documentId}`, { token });
-    if (doc.body.status === 2 && doc.body.pages === PAGES) break;
+    if (doc.body.status === 2 && doc.body.pages === pages) break;
     if (doc.body.status === 3 || Date.now() > deadline)
       throw new Error(`the benchmark document did not convert: ${JSON.stringify(doc.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { categoryId, documentId };
+  return { categoryId, documentId, token };
 }
 
 // In the page, before any script of the site: the moment the first page image is painted
