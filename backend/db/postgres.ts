@@ -1,4 +1,11 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 
@@ -57,6 +64,104 @@ export function postgresPool(options: PostgresOptions): pg.Pool {
   return pool;
 }
 
+/** How many statements one connection keeps prepared (each holds its parse tree and plan on the server). */
+export const PREPARED_PER_CONNECTION = 200;
+/** How many distinct statements the process names at most (the backend has a few hundred). */
+const NAMED_STATEMENTS = 2000;
+/**
+ * The server cannot run a prepared statement as prepared: a table under it changed its columns
+ * (0A000, "cached plan must not change result type") or the statement is gone (26000).
+ */
+const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
+
+/**
+ * The pool as Kysely sees it, with each statement that takes parameters prepared once per
+ * connection from its second run on (pg's named statements): PostgreSQL then parses and plans
+ * it once per connection instead of on every call. Planning cost more than running the queries
+ * of GetDocument and ListDocument (bench/README.md, the API on PostgreSQL). A statement run once
+ * (an IN list of an unusual length, a one-off admin query) stays unnamed, and a connection keeps
+ * at most PREPARED_PER_CONNECTION; one whose prepared statement went stale (a migration by
+ * another instance) is closed after the failed query, and the pool opens a fresh one.
+ */
+export class PreparingPool implements PostgresPool {
+  /** SQL text → its name once it ran twice, or 1 after its first run. */
+  readonly #statements = new Map<string, string | 1>();
+  readonly #clients = new WeakMap<pg.PoolClient, PreparingClient>();
+  #named = 0;
+
+  constructor(readonly pool: pg.Pool) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    let wrapped = this.#clients.get(client);
+    if (!wrapped) {
+      wrapped = new PreparingClient(client, this);
+      this.#clients.set(client, wrapped);
+    }
+    return wrapped;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /** The name to run `text` under, or undefined (run it unnamed). */
+  nameOf(text: string): string | undefined {
+    const known = this.#statements.get(text);
+    if (typeof known === 'string') return known;
+    if (known === undefined) {
+      if (this.#statements.size < NAMED_STATEMENTS) this.#statements.set(text, 1);
+      return undefined;
+    }
+    const name = `moredoc_${(this.#named += 1)}`;
+    this.#statements.set(text, name);
+    return name;
+  }
+}
+
+class PreparingClient implements PostgresPoolClient {
+  /** The names prepared on this connection. */
+  readonly #prepared = new Set<string>();
+  #stale = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly pool: PreparingPool,
+  ) {}
+
+  query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    query: string | PostgresCursor<R>,
+    parameters: readonly unknown[] = [],
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // Kysely streams through a cursor only when given one (the backend never is): passed on.
+    if (typeof query !== 'string') return this.client.query(query as never);
+    return this.run(query, parameters);
+  }
+
+  private async run<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+    const values = [...parameters];
+    // Without parameters pg sends one simple-protocol message (begin, commit, DDL): kept so.
+    let name = values.length ? this.pool.nameOf(text) : undefined;
+    if (name && !this.#prepared.has(name)) {
+      if (this.#prepared.size >= PREPARED_PER_CONNECTION) name = undefined;
+      else this.#prepared.add(name);
+    }
+    try {
+      return (await this.client.query(name ? { name, text, values } : { text, values })) as never;
+    } catch (error) {
+      if (name && STALE_STATEMENT_CODES.has((error as { code?: string }).code ?? '')) this.#stale = true;
+      throw error;
+    }
+  }
+
+  release(): void {
+    // A truthy argument makes pg's pool close the connection instead of keeping it.
+    this.client.release(this.#stale || undefined);
+  }
+}
+
 /** Why a connection failed, in words that never hold the password (pg's messages do not). */
 function reasonOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length) return reasonOf(error.errors[0]);
@@ -88,7 +193,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Kysely<
   }
   const { onQuery } = options;
   return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: new PreparingPool(pool) }),
     ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
   });
 }

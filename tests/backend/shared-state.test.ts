@@ -106,6 +106,27 @@ describe('two backends on one database', () => {
     // The bound plus time for the requests themselves on a loaded machine.
     expect(latency).toBeLessThan(SETTINGS_CHECK_MS + 2000);
   });
+
+  it(`list a language added through the other in their settings within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
+    const codes = async (backend: StartedBackend) =>
+      ((await api(backend.url, 'GET', '/api/v1/settings')).body.language as { code: string }[]).map((l) => l.code);
+    expect(await codes(second)).not.toContain('shared-language');
+    const token = await login(first.url, 'admin', first.adminPassword);
+    const created = await api(first.url, 'POST', '/api/v1/language', {
+      token,
+      body: { language: '共享行业', code: 'shared-language', enable: true },
+    });
+    expect(created.status, created.text).toBe(200);
+    const changedAt = Date.now();
+    expect(await codes(first)).toContain('shared-language');
+    let seen = await codes(second);
+    while (!seen.includes('shared-language') && Date.now() - changedAt < SETTINGS_CHECK_MS * 10) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await codes(second);
+    }
+    expect(seen).toContain('shared-language');
+    expect(Date.now() - changedAt).toBeLessThan(SETTINGS_CHECK_MS + 2000);
+  });
 });
 
 describe('the settings cache', () => {

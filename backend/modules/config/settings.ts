@@ -27,7 +27,7 @@ function analyticsSnippet(value: string): string {
 }
 
 export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: string) {
-  const language = await enabledLanguages(db);
+  const language = await languagesOf(db, cfg);
   let fromConfig = madeFrom.get(cfg);
   if (!fromConfig) {
     fromConfig = settingsFromConfig(cfg, version);
@@ -43,6 +43,24 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
  * alone cost a tenth of it.
  */
 const madeFrom = new WeakMap<ConfigSnapshot, ReturnType<typeof settingsFromConfig>>();
+
+/**
+ * The enabled languages, read once per snapshot: every write to the `language` table bumps the
+ * settings' change counter (language/store.ts), so they are as fresh as the settings in every
+ * process, and the settings call makes no query while neither changes.
+ */
+const languagesFrom = new WeakMap<ConfigSnapshot, ReturnType<typeof enabledLanguages>>();
+
+function languagesOf(db: Database, cfg: ConfigSnapshot): ReturnType<typeof enabledLanguages> {
+  let languages = languagesFrom.get(cfg);
+  if (!languages) {
+    languages = enabledLanguages(db);
+    languagesFrom.set(cfg, languages);
+    // A failed read (the database unreachable) is tried again by the next call.
+    languages.catch(() => languagesFrom.delete(cfg));
+  }
+  return languages;
+}
 
 function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
   const s = (name: string) => cfg.str('system', name);

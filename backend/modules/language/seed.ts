@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
+import { settingsChanged } from '../../platform/config-store';
 
 // The 行业 (industries) a new site starts with. MOREDOC keeps them in LanguageAPI (its screens
 // once said 语言) and seeds 134 languages, which fit neither the 行业 our screens show nor a
@@ -40,4 +41,6 @@ export async function seedLanguages(db: Database): Promise<void> {
       })),
     )
     .execute();
+  // Processes already running cache the settings' languages under this counter.
+  await settingsChanged(db);
 }

@@ -1,9 +1,11 @@
 import type { Database } from '../../db';
 import { like } from '../../db/dialect';
 import { now } from '../../db/schema';
+import { settingsChanged } from '../../platform/config-store';
 import { countOf, likePattern, offsetOf } from '../../wire/request';
 
-// The `language` table: the languages a document can be in.
+// The `language` table: the languages a document can be in. The public settings list the
+// enabled ones and are cached under the settings' change counter: every write here bumps it.
 
 export const LANGUAGE_COLUMNS = ['id', 'language', 'enable', 'code', 'total', 'sort', 'created_at', 'updated_at'];
 
@@ -16,6 +18,7 @@ export async function insertLanguage(
     .insertInto('language')
     .values({ ...columns, created_at: ts, updated_at: ts })
     .execute();
+  await settingsChanged(db);
 }
 
 /** False when there is no such language. */
@@ -29,15 +32,18 @@ export async function updateLanguage(
     .set({ ...columns, updated_at: now() })
     .where('id', '=', id)
     .executeTakeFirst();
+  await settingsChanged(db);
   return result.numUpdatedRows > 0;
 }
 
 export async function setLanguagesEnabled(db: Database, ids: number[], enable: number): Promise<void> {
   await db.updateTable('language').set({ enable, updated_at: now() }).where('id', 'in', ids).execute();
+  await settingsChanged(db);
 }
 
 export async function deleteLanguages(db: Database, ids: number[]): Promise<void> {
   await db.deleteFrom('language').where('id', 'in', ids).execute();
+  await settingsChanged(db);
 }
 
 export async function listLanguages(

@@ -132,3 +132,12 @@ describe('ListDocument', () => {
     expect(large.queries).toHaveLength(3);
   });
 });
+
+describe('GetSettings', () => {
+  it('answers from memory once read: the settings and their languages are kept under their change counter', async () => {
+    await counted('/api/v1/settings', {});
+    const { body, queries } = await counted('/api/v1/settings', {});
+    expect(body.language.length).toBeGreaterThan(0);
+    expect(queries).toEqual([]);
+  });
+});
