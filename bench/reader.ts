@@ -29,7 +29,7 @@ const GOAL = 0.4;
 const PAGES = 20;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_DIST = join(REPO_ROOT, 'web/dist');
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
 const SLOW_4G = {
@@ -47,6 +47,10 @@ interface Load {
   lcpMs: number;
   bytesBefore: number;
   requestsBefore: number;
+  /** When the page's (HTML's) answer began to arrive, from navigation start. */
+  pageAnsweredMs: number | undefined;
+  /** When the first page image was asked for, from navigation start. */
+  imageRequestedMs: number | undefined;
   /** The resources finished before the first page was painted, in order, with their bytes. */
   resources: { url: string; bytes: number; endMs: number }[];
 }
@@ -57,8 +61,11 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** A converted 20-page document in its category, made through the backend's own API. */
-async function publishDocument(backendUrl: string): Promise<{ categoryId: number; documentId: number }> {
+/** A converted `pages`-page document in its category, made through the backend's own API (as `admin`). */
+export async function publishDocument(
+  backendUrl: string,
+  pages = PAGES,
+): Promise<{ categoryId: number; documentId: number; token: string }> {
   const login = await json(`${backendUrl}/api/v1/user/login`, {
     method: 'POST',
     body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
@@ -72,7 +79,7 @@ async function publishDocument(backendUrl: string): Promise<{ categoryId: number
   const categories = await json(`${backendUrl}/api/v1/category/list?type=0`, { token });
   const categoryId = (categories.body.category as { id: number }[])[0]!.id;
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(repeatedPdf(PAGES))]), '城市图书馆.pdf');
+  form.append('file', new Blob([new Uint8Array(repeatedPdf(pages))]), '城市图书馆.pdf');
   const upload = await fetch(`${backendUrl}/api/v1/upload/document`, {
     method: 'POST',
     body: form,
@@ -93,15 +100,15 @@ async function publishDocument(backendUrl: string): Promise<{ categoryId: number
     throw new Error(`creating the benchmark document: ${created.status} ${JSON.stringify(created.body)}`);
   const list = await json(`${backendUrl}/api/v1/document/list?user_id=1&order=id%20desc`, { token });
   const documentId = (list.body.document as { id: number }[])[0]!.id;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 120_000 + pages * 1_000;
   for (;;) {
     const doc = await json(`${backendUrl}/api/v1/document?id=${documentId}`, { token });
-    if (doc.body.status === 2 && doc.body.pages === PAGES) break;
+    if (doc.body.status === 2 && doc.body.pages === pages) break;
     if (doc.body.status === 3 || Date.now() > deadline)
       throw new Error(`the benchmark document did not convert: ${JSON.stringify(doc.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { categoryId, documentId };
+  return { categoryId, documentId, token };
 }
 
 // In the page, before any script of the site: the moment the first page image is painted
@@ -138,8 +145,15 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
     const started = new Map<string, { url: string; at: number }>();
     const finished: { url: string; bytes: number; at: number }[] = [];
     let navigationAt: number | undefined;
+    let pageAnsweredAt: number | undefined;
+    let imageRequestedAt: number | undefined;
+    cdp.on('Network.responseReceived', (event) => {
+      if (pageAnsweredAt === undefined && event.type === 'Document') pageAnsweredAt = event.timestamp;
+    });
     cdp.on('Network.requestWillBeSent', (event) => {
       started.set(event.requestId, { url: event.request.url, at: event.timestamp });
+      if (imageRequestedAt === undefined && event.request.url.includes('/view/page/'))
+        imageRequestedAt = event.timestamp;
       if (navigationAt === undefined && event.type === 'Document') navigationAt = event.timestamp;
     });
     cdp.on('Network.loadingFinished', (event) => {
@@ -167,6 +181,8 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
       lcpMs,
       bytesBefore: before.reduce((sum, f) => sum + f.bytes, 0),
       requestsBefore: before.length,
+      pageAnsweredMs: pageAnsweredAt === undefined ? undefined : (pageAnsweredAt - origin) * 1000,
+      imageRequestedMs: imageRequestedAt === undefined ? undefined : (imageRequestedAt - origin) * 1000,
       resources: before,
     };
   } finally {
@@ -255,6 +271,25 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
           ],
           ['MOREDOC first paint (reference), ms', ms(MOREDOC_FIRST_PAINT_MS)],
         ],
+      ),
+    );
+    console.log('\nEach load: the page, the first page image and their paint, ms from navigation start:\n');
+    console.log(
+      table(
+        ['load', 'page (HTML) answered', 'done', 'first page image asked', 'done', 'painted', 'requests before'],
+        loads.map((l, i) => {
+          const doneAt = (match: (url: string) => boolean) => l.resources.find((r) => match(r.url))?.endMs;
+          const at = (value: number | undefined) => (value === undefined ? '—' : ms(value));
+          return [
+            String(i + 1),
+            at(l.pageAnsweredMs),
+            at(doneAt((u) => u.startsWith('/library/'))),
+            at(l.imageRequestedMs),
+            at(doneAt((u) => u.startsWith('/view/page/'))),
+            ms(l.firstPageMs),
+            String(l.requestsBefore),
+          ];
+        }),
       ),
     );
     const typical = [...loads].sort((a, b) => a.firstPageMs - b.firstPageMs)[Math.floor(loads.length / 2)]!;

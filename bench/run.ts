@@ -5,8 +5,8 @@
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --reader-rounds, --first-paint-rounds,
-// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint.
+// --reader-rounds, --first-paint-rounds, --find-requests,
+// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -36,6 +36,7 @@ import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
 import { readerBenchmark } from './reader';
 import { firstPaintBenchmark } from './first-paint';
+import { findBenchmark } from './find';
 
 const BENCHMARKS = [
   'proxy',
@@ -48,9 +49,10 @@ const BENCHMARKS = [
   'search',
   'reader',
   'first-paint',
+  'find',
 ] as const;
 /** Benchmarks that start their own servers, outside the gateway benchmarks' set. */
-const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint'];
+const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint', 'find'];
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -65,6 +67,7 @@ const { values: args } = parseArgs({
     'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
     'first-paint-rounds': { type: 'string', default: '5' },
+    'find-requests': { type: 'string', default: '500' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
 });
@@ -281,6 +284,7 @@ async function main(): Promise<void> {
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
+  if (wants('find')) await findBenchmark({ requests: Math.max(1, Number(args['find-requests'])) });
   if (wants('conversion-api'))
     await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
   // In a browser, on a quiet machine: after the load benchmarks.

@@ -8,7 +8,7 @@
 // app starts) and its code, preloaded, from the build's manifest. Without the build, or when a
 // page cannot be rendered in time, pages are served as before: the SPA renders them itself.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Piscina from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
@@ -37,7 +37,17 @@ export interface RenderedScreen {
 
 export interface FirstScreenRenderer {
   render(url: string, start: StartData): Promise<RenderedScreen | undefined>;
+  /** The text of the build's stylesheet at `href` (`/assets/….css`), for a page that carries it inline. */
+  stylesheet(href: string): string | undefined;
   close(): Promise<void>;
+}
+
+/** The build's stylesheets by path (`/assets/name.css`), read once: a few hundred KiB. */
+async function readStylesheets(webDist: string): Promise<Map<string, string>> {
+  const dir = join(webDist, 'assets');
+  const names = existsSync(dir) ? (await readdir(dir)).filter((name) => name.endsWith('.css')) : [];
+  const texts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')));
+  return new Map(names.map((name, i) => [`/assets/${name}`, texts[i]!]));
 }
 
 /** The chunks `key` imports, itself included, except those of `loaded`. */
@@ -107,6 +117,7 @@ export async function loadFirstScreen(
     return undefined;
   }
   const linksOf = screenLinks(manifest);
+  const stylesheets = await readStylesheets(webDist);
   const pool = new Piscina<{ url: string; start: StartData }, FirstScreen | undefined>({
     filename: new URL('./first-screen-worker.mjs', import.meta.url).href,
     workerData: { modulePath },
@@ -136,6 +147,7 @@ export async function loadFirstScreen(
         return undefined;
       }
     },
+    stylesheet: (href) => stylesheets.get(href),
     close: () => pool.destroy(),
   };
 }

@@ -6,6 +6,7 @@ import { pageHead, type PageInput } from '../shared/page-head';
 import type { RouteMatch } from '../shared/routes';
 import type { StartData } from '../shared/types/start-data';
 import type { FirstScreenRenderer } from './first-screen';
+import { paintImageFirst } from './image-first';
 import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from './page-html';
 import type { ContentCoding } from './plugins/assets';
 import type { VisitorSession } from './plugins/page-guard';
@@ -28,11 +29,15 @@ export interface RenderedPage {
   html: Buffer;
   /** the page varies with the User-Agent (a crawler's plain 404 page) */
   forCrawlers: boolean;
+  /** the Link header: the first screen's image, preloaded from the answer's head, before the HTML has come */
+  link?: string;
   /** the html compressed, made on the first request that accepts the coding and kept with the page */
   encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
 }
 
 const HEAD_END = '</head>';
+/** A path that may go into a header as it is. */
+const SAFE_PATH = /^\/[\w./-]+$/;
 
 /**
  * The page from the template. `screenHead` (the first screen's stylesheets and preloads) goes
@@ -106,8 +111,9 @@ export async function renderVisitorPage(
     startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
       ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
       : undefined;
+  const images = page.closed ? [] : firstScreenImages(input);
   const html = renderPage(template, {
-    head: renderHead(head, publicPart?.settings.system?.favicon, page.closed ? [] : firstScreenImages(input)),
+    head: renderHead(head, publicPart?.settings.system?.favicon, images),
     screenHead: screen?.head,
     // A closed site shows its notice, not the page's content.
     content: page.closed
@@ -115,9 +121,15 @@ export async function renderVisitorPage(
       : (screen?.html ?? renderCrawlerContent(input, head, publicPart?.navigation ?? [], routeData.bodies)),
     startData,
   });
+  // A first screen with its image (the reader's first page) is painted once the image is here:
+  // nothing else downloads beside it.
+  const [image] = images;
+  const served = screen && image && firstScreen ? paintImageFirst(html, image, firstScreen.stylesheet) : html;
   // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
   // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
   // shows 站点已关闭), with a 503.
   const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
-  return { status, html: Buffer.from(html), forCrawlers: routeData.missing };
+  const rendered: RenderedPage = { status, html: Buffer.from(served), forCrawlers: routeData.missing };
+  if (image && SAFE_PATH.test(image)) rendered.link = `<${image}>; rel=preload; as=image; fetchpriority=high`;
+  return rendered;
 }

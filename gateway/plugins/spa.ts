@@ -17,6 +17,7 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
+import { IMAGE_FIRST_SCRIPT, IMAGE_FIRST_SCRIPT_PATH } from '../image-first';
 import type { PageCache } from '../page-cache';
 import { encodedBody, pageCoding } from '../page-encoding';
 import type { PageLane } from '../page-lane';
@@ -48,7 +49,7 @@ export interface SpaOptions {
 
 const TOP_FILE_CACHE = 'public, max-age=3600';
 /** Files at the top of the site that the gateway makes itself. */
-const OWN_FILES = ['/robots.txt'];
+const OWN_FILES = ['/robots.txt', IMAGE_FIRST_SCRIPT_PATH];
 
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
@@ -121,6 +122,10 @@ export default fp<SpaOptions>(
       });
     }
 
+    // The loader of the app's code on a page whose first screen's image is painted first (image-first.ts).
+    fastify.get(IMAGE_FIRST_SCRIPT_PATH, (_request, reply) =>
+      reply.header('cache-control', TOP_FILE_CACHE).type('text/javascript; charset=utf-8').send(IMAGE_FIRST_SCRIPT),
+    );
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
@@ -232,6 +237,7 @@ export default fp<SpaOptions>(
         .header('vary', page.forCrawlers ? 'Accept-Encoding, Cookie, User-Agent' : 'Accept-Encoding, Cookie')
         .type('text/html; charset=utf-8');
       if (coding) reply.header('content-encoding', coding);
+      if (page.link) reply.header('link', page.link);
       const encoded = coding ? encodedBody(page, coding) : page.html;
       const body = Buffer.isBuffer(encoded) ? encoded : await encoded;
       if (lane && !session.token) keepInLane(request, reply, { normalized, closed, page, body });

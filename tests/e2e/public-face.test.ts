@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
+import { EDGE_SLACK_PX, appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -203,12 +203,21 @@ describe('the first screen the gateway renders', () => {
     expect(root).toContain(lessonTitle);
     expect(root).toMatch(/<img[^>]*alt="第 1 页"/);
     expect(root).not.toContain('data-crawler');
-    const readerCss = /data-reader="([^"]*)"/
-      .exec(person)![1]!
+    // The reader's stylesheets come inline (the image travels alone after the page), and as
+    // links with the app's code once the image is here (gateway/image-first.ts).
+    const code = JSON.parse(/<script type="application\/json" id="app-code">(.*?)<\/script>/s.exec(person)![1]!) as {
+      stylesheets: string[];
+      scripts: { reader?: string }[];
+    };
+    const readerCss = (code.scripts.find((script) => script.reader)?.reader ?? '')
       .split(' ')
       .filter((file) => file.endsWith('.css'));
     expect(readerCss.length).toBeGreaterThan(0);
-    for (const css of readerCss) expect(person).toContain(`<link rel="stylesheet" crossorigin href="${css}">`);
+    expect(person).not.toContain('<link rel="stylesheet"');
+    for (const css of readerCss) {
+      expect(code.stylesheets).toContain(css);
+      expect(person).toContain(`<style>${await fetch(`${site.url}${css}`).then((res) => res.text())}</style>`);
+    }
 
     const crawler = await fetch(`${site.url}${path}`, { headers: CRAWLER }).then((res) => res.text());
     expect(rootOf(crawler)).toMatch(/^<div data-crawler>/);
@@ -296,6 +305,30 @@ describe('the first screen the gateway renders', () => {
     expect(before.box).not.toBeNull();
     // The same place and size, to the pixel: nothing moves when the app takes over.
     expect(before.box).toEqual(after.box);
+  });
+
+  it("asks for none of the app's code before the reader's first page image has arrived, then starts the app", async () => {
+    const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      // In the order the browser reports them: each file of the app asked for, and page 1's image done.
+      const events: string[] = [];
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith('/assets/')) events.push(`asked ${path}`);
+      });
+      page.on('requestfinished', (request) => {
+        if (/^\/view\/page\/\w+\/1\./.test(new URL(request.url()).pathname)) events.push('page 1 done');
+      });
+      await page.goto(`/library/${category}/${lessonId}`);
+      await appTookOver(page);
+      await page.getByRole('button', { name: '全屏' }).waitFor();
+      const imageDone = events.indexOf('page 1 done');
+      expect(imageDone).toBeGreaterThanOrEqual(0);
+      expect(events.findIndex((event) => event.startsWith('asked '))).toBeGreaterThan(imageDone);
+    } finally {
+      await context.close();
+    }
   });
 
   it("puts the screen's stylesheets after the app's, so that the screen's rules win: /vip keeps its dark banner", async () => {

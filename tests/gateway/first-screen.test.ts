@@ -3,11 +3,12 @@
 // screen's stylesheets and code in the head; crawlers keep their plain content; a page whose
 // first screen fails or is late is served without it. The real renderer, in a real browser, is
 // tested in tests/e2e/public-face.test.ts.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIRST_SCREEN_MODULE, FIRST_SCREEN_TIME_LIMIT_MS } from '../../gateway/first-screen';
+import { APP_CODE_LATEST_MS } from '../../gateway/image-first';
 import { FIXTURE_DIST, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
@@ -37,9 +38,18 @@ export async function renderFirstScreen(url, start) {
     if (++libraryRenders > 1) while (!existsSync(new URL('../release', import.meta.url))) await new Promise((resolve) => setTimeout(resolve, 10));
     return { html: '<p class="render">' + count + '</p>', files: [] };
   }
+  if (path === '/library/1/5')
+    return { html: '<div class="reader"><img src="/view/page/' + 'ab'.repeat(16) + '/1.gzip.svg" alt="第 1 页"></div>', files: ['src/pages/public/DocumentPage.tsx'] };
   return { html: '<div class="screen">' + start.settings.system.sitename + '的书库</div>', files: ['src/pages/public/LibraryPage.tsx'] };
 }
 `;
+
+/** The build's stylesheets the reader's page uses, by file name. */
+const STYLESHEETS: Record<string, string> = {
+  'app-3f9a1c.css': '.app{color:red}',
+  'Breadcrumbs-1.css': '.crumbs{margin:0}',
+  'DocumentPage-1.css': '.reader img{width:100%}.quote::after{content:"</style>"}',
+};
 
 const MANIFEST = {
   'index.html': { file: 'assets/index-1.js', imports: ['_vendor-1.js'], css: ['assets/index-1.css'] },
@@ -48,6 +58,11 @@ const MANIFEST = {
     file: 'assets/Breadcrumbs-1.js',
     imports: ['_vendor-1.js'],
     css: ['assets/Breadcrumbs-1.css'],
+  },
+  'src/pages/public/DocumentPage.tsx': {
+    file: 'assets/DocumentPage-1.js',
+    imports: ['_vendor-1.js', 'index.html', '_Breadcrumbs-1.js'],
+    css: ['assets/DocumentPage-1.css'],
   },
   'src/pages/public/LibraryPage.tsx': {
     file: 'assets/LibraryPage-1.js',
@@ -73,7 +88,27 @@ beforeAll(async () => {
   mkdirSync(join(dist, '.vite'));
   writeFileSync(join(dist, FIRST_SCREEN_MODULE), RENDERER);
   writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST));
+  for (const [name, css] of Object.entries(STYLESHEETS)) writeFileSync(join(dist, 'assets', name), css);
+  // The template with the app's stylesheet, as the build makes it.
+  const index = join(dist, 'index.html');
+  writeFileSync(
+    index,
+    readFileSync(index, 'utf8').replace(
+      '</head>',
+      '  <link rel="stylesheet" crossorigin href="/assets/app-3f9a1c.css">\n  </head>',
+    ),
+  );
   backend = await startFakeBackend();
+  backend.documents.set(5, {
+    id: 5,
+    title: '城市图书馆',
+    category_id: [1],
+    status: 2,
+    pages: 3,
+    preview_ext: '.svg',
+    enable_gzip: true,
+    attachment: { hash: 'ab'.repeat(16) },
+  });
   gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS });
 });
 afterEach(() => {
@@ -108,6 +143,44 @@ describe('the first screen', () => {
     // rules then override the app's of the same specificity, as when the SPA loads its chunk.
     expect(head.indexOf('LibraryPage-1.css')).toBeGreaterThan(head.indexOf('/assets/app-3f9a1c.js'));
     expect(head.indexOf('/assets/app-3f9a1c.js')).toBeGreaterThan(0);
+  });
+
+  it("paints the reader's first page image first: the styles inline, the app's code asked for once the image is here", async () => {
+    const image = `/view/page/${'ab'.repeat(16)}/1.gzip.svg`;
+    const res = await send(`${gw.url}/library/1/5`, { headers: PERSON });
+    expect(res.status).toBe(200);
+    // Asked for from the answer's head, before the HTML has come.
+    expect(res.headers.link).toBe(`<${image}>; rel=preload; as=image; fetchpriority=high`);
+    expect(rootOf(res.text)).toContain(`<img src="${image}" alt="第 1 页">`);
+    const head = headOf(res.text);
+    expect(head).toContain(`<link rel="preload" as="image" href="${image}" fetchpriority="high">`);
+    // Nothing in the head downloads beside the image or holds its paint: no stylesheet, script or module preload.
+    expect(head).not.toMatch(/<link rel="(?:stylesheet|modulepreload)"|<script[^>]* src=/);
+    // The rules inline, in the order of the links they replace (the screen's after the app's, the screen's own before its imports'), a `</style>` in them escaped.
+    const styles = [...head.matchAll(/<style>(.*?)<\/style>/gs)]
+      .map((m) => m[1])
+      .filter((css) => !css!.includes('data-crawler'));
+    expect(styles).toEqual([
+      '.app{color:red}',
+      '.reader img{width:100%}.quote::after{content:"<\\/style>"}',
+      '.crumbs{margin:0}',
+    ]);
+    // At the end of the body, the loader (a file: the CSP runs no inline script) and what it asks for after the image.
+    expect(res.text).toMatch(/<script src="\/image-first\.js" defer><\/script>\s*<\/body>/);
+    const code = JSON.parse(
+      /<script type="application\/json" id="app-code">(.*?)<\/script>/s.exec(res.text)![1]!,
+    ) as unknown;
+    expect(code).toEqual({
+      image,
+      latest: APP_CODE_LATEST_MS,
+      stylesheets: ['/assets/app-3f9a1c.css', '/assets/DocumentPage-1.css', '/assets/Breadcrumbs-1.css'],
+      preloads: ['/assets/DocumentPage-1.js', '/assets/Breadcrumbs-1.js'],
+      scripts: [{ src: '/assets/app-3f9a1c.js' }],
+    });
+    const loader = await send(`${gw.url}/image-first.js`);
+    expect(loader.status).toBe(200);
+    expect(loader.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(loader.text).toContain("document.getElementById('app-code')");
   });
 
   it('is not made for crawlers, who keep the plain content', async () => {

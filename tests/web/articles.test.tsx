@@ -142,14 +142,17 @@ describe('article search', { timeout: 30_000 }, () => {
     expect(new URL(String(call?.[0]), 'http://localhost').searchParams.get('wd')).toBe('迁移');
   });
 
-  it('says when nothing matches', async () => {
+  it('says when nothing matches, without advising two-character words (one character is searched too)', async () => {
     renderApp('/article?wd=zzz', {
       backend: {
         'GET /api/v1/article/search': { status: 200, body: {} },
         'GET /api/v1/article/list': { status: 200, body: {} },
       },
     });
-    expect(await screen.findByText('没有找到与「zzz」相关的文章')).toBeTruthy();
+    const title = await screen.findByText('没有找到与「zzz」相关的文章');
+    const empty = title.closest('.app-state')!;
+    expect(empty.textContent).toContain('一个字也可以搜索');
+    expect(empty.textContent).not.toMatch(/两个字|更短/);
   });
 
   it('searches from the box', async () => {

@@ -71,7 +71,7 @@ export function ArticleSearchResults({
       empty={
         <EmptyState
           title={`没有找到与「${wd}」相关的文章`}
-          description="换个关键词试试，或者用更短的词，例如两个字的词语。"
+          description="请检查输入是否正确，或者换一个关键词试试；一个字也可以搜索。"
         >
           <Link to="/article">浏览全部文章</Link>
         </EmptyState>
