@@ -24,7 +24,7 @@ const ENTRY_POINTS: Record<string, string> = {
 
 /** Which thread modules are bundled beside which bundle's folder. */
 const THREADS_BY_FOLDER: Record<string, readonly string[]> = {
-  gateway: ['backend/platform/convert/convert-worker.ts'],
+  gateway: ['backend/platform/convert/convert-worker.ts', 'gateway/first-screen-worker.ts'],
   backend: ['backend/platform/convert/convert-worker.ts'],
 };
 
@@ -39,8 +39,6 @@ await build({
 for (const [folder, entries] of Object.entries(THREADS_BY_FOLDER)) {
   for (const entry of entries) await bundleThreadModule(resolve(ROOT, entry), resolve(OUT, folder));
 }
-// The first screen's thread module is still plain JavaScript, copied as it is.
-copyFileSync(resolve(ROOT, 'gateway/first-screen-worker.mjs'), resolve(OUT, 'gateway/first-screen-worker.mjs'));
 for (const folder of new Set(Object.keys(ENTRY_POINTS).map((name) => dirname(name)))) {
   for (const file of DATA_FILES) copyFileSync(resolve(ROOT, file), resolve(OUT, folder, basename(file)));
 }

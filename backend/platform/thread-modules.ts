@@ -5,13 +5,13 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BuildOptions, Plugin } from 'esbuild';
 
-// The modules that worker threads load by path (the conversion worker) are TypeScript, and a
-// thread has no TypeScript loader: on Node 20 a thread given tsx as `--import` cannot load
-// mupdf's top-level-await graph, and tsx registered inside the thread starts threads of its
-// own, which the thread-priority tests count. So a thread always loads an esbuild bundle of its
-// module: `npm run build:server` writes it beside the server bundles (scripts/build-server.ts);
-// run from source (tsx, vitest), it is bundled on first use into .tmp/thread-modules/, keyed by
-// a hash of the sources it was made from.
+// The modules that worker threads load by path (the conversion worker, the first screen's
+// renderer) are TypeScript, and a thread has no TypeScript loader: on Node 20 a thread given tsx
+// as `--import` cannot load mupdf's top-level-await graph, and tsx registered inside the thread
+// starts threads of its own, which the thread-priority tests count. So a thread always loads an
+// esbuild bundle of its module: `npm run build:server` writes it beside the server bundles
+// (scripts/build-server.ts); run from source (tsx, vitest), it is bundled on first use into
+// .tmp/thread-modules/, keyed by a hash of the sources it was made from.
 
 /**
  * Modules kept in a file of their own beside the bundle, their import left in its place: a bundle
