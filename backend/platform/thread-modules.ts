@@ -66,10 +66,11 @@ export async function bundleThreadModule(entry: string, outDir: string): Promise
   return [...inputs].sort();
 }
 
-/** What a bundle is made of: its entry, esbuild's version and every source file's content. */
+/** What a bundle is made of: its entry, esbuild's version and options (this file), and every source file's content. */
 async function keyOf(entry: string, inputs: readonly string[]): Promise<string> {
   const { version } = await import('esbuild');
   const hash = createHash('sha256').update(`${version}\n${relative(ROOT, entry)}\n`);
+  hash.update(await readFile(fileURLToPath(import.meta.url)));
   for (const input of inputs) {
     hash.update(`${relative(ROOT, input)}\n`);
     hash.update(await readFile(input).catch(() => Buffer.from('(missing)')));
