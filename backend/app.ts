@@ -112,6 +112,8 @@ declare module 'fastify' {
      * streamed from the blob store, no HTTP in between.
      */
     viewFiles: ViewFiles<Readable>;
+    /** The changes of what the public pages show, for a gateway in the same process: its kept pages follow them. */
+    contentChanges: ContentChanges;
   }
 }
 
@@ -284,6 +286,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   new SignInLimit(db, config.signInLimit).register(app);
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
+  app.decorate('contentChanges', context.contentChanges);
   app.addHook('onReady', async () => {
     // RUN_JOBS=false: a web instance; it enqueues, the workers (`npm run worker`) run.
     if (config.runJobs) {

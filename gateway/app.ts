@@ -25,9 +25,13 @@ import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
 import type { ViewFiles } from '../shared/view-files';
 import { PageLane } from './page-lane';
+import { PageCache, type PageChangeFeed } from './page-cache';
+import pageChanges from './plugins/page-changes';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
+/** Pages a logged-in visitor's session keeps rendered (those without route data). */
+const SESSION_PAGES_MAX = 32;
 
 /** `backendUrl`: a remote backend; unset with `BuildOptions.embedded`. */
 export type GatewayBuildConfig = GatewayConfig;
@@ -39,6 +43,8 @@ export interface BuildOptions {
   viewFiles?: ViewFiles<Readable> | undefined;
   /** the embedded backend in this process, answering every backend call without a socket (embedded-backend.ts) */
   dispatcher?: Dispatcher | undefined;
+  /** the embedded backend's content changes: kept pages follow them at once (embedded-backend.ts) */
+  backendChanges?: PageChangeFeed | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -101,7 +107,15 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     bodyTimeoutMs: config.bodyTimeoutMs,
     viewFiles: options.viewFiles,
   });
-  app.register(startData, { ttlMs: config.startDataTtlMs });
+  // The start data, route data and pages kept for public pages, and the one signal that drops them.
+  const pageCache = new PageCache({
+    startDataTtlMs: config.startDataTtlMs,
+    routeDataTtlMs: config.routeDataTtlMs,
+    maxEntries: PAGE_CACHE_MAX,
+    maxSessionPages: SESSION_PAGES_MAX,
+  });
+  app.register(pageChanges, { cache: pageCache, backendChanges: options.backendChanges });
+  app.register(startData, { cache: pageCache });
   app.register(expectContinue);
   app.register(pageGuard, {
     cookieName: config.tokenCookie,
@@ -110,15 +124,13 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   });
   app.register(routeData, {
     timeoutMs: config.routeDataTimeoutMs,
-    ttlMs: config.routeDataTtlMs,
-    maxEntries: PAGE_CACHE_MAX,
+    cache: pageCache,
   });
   app.register(robots, { publicOrigin: config.publicOrigin });
   app.register(spa, {
     webDist: config.webDist,
     publicOrigin: config.publicOrigin,
-    pageTtlMs: config.routeDataTtlMs,
-    maxPages: PAGE_CACHE_MAX,
+    cache: pageCache,
     cookieName: config.tokenCookie,
     lane,
   });

@@ -3,6 +3,9 @@
 // gateway hands its calls to the backend's router in process (in-process-dispatcher.ts), the
 // pages and covers to its page routes (view-files.ts). Nothing else can reach it, so it needs
 // no caller check, and the peer address it sees is the client address the gateway forwards.
+// The backend's content changes reach the gateway's kept pages here (`backendChanges`), so
+// that what a job changes (a conversion that publishes a document) shows at once; a worker in
+// another process (`npm run worker`) tells no one: the pages' lifetimes bound what it changes.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { buildBackend, type BuildBackendOptions } from '../backend/app';
@@ -10,6 +13,7 @@ import { loadBackendConfig } from '../backend/config';
 import { InProcessDispatcher } from './in-process-dispatcher';
 import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../shared/view-files';
+import type { PageChangeFeed, PageStaleness } from './page-cache';
 
 /** A backend answered in this process: what the gateway is built with instead of a URL. */
 export interface InProcessBackend {
@@ -17,6 +21,8 @@ export interface InProcessBackend {
   dispatcher: Dispatcher;
   /** its page and cover answers */
   viewFiles: ViewFiles<Readable>;
+  /** its changes of what public pages show (the gateway's BuildOptions take all three as they are) */
+  backendChanges: PageChangeFeed;
 }
 
 export interface EmbeddedBackend extends InProcessBackend {
@@ -27,9 +33,17 @@ export interface EmbeddedBackend extends InProcessBackend {
   close(): Promise<void>;
 }
 
+// Every page carries the start data, whose categories count documents and articles and whose
+// settings shape the lists: a change of any content the backend tells makes both stale.
+const EVERYTHING: PageStaleness = Object.freeze({ publicStartData: true, routeData: true });
+
 /** The gateway's way in to a built, ready backend in this process. */
 export function inProcessBackend(app: FastifyInstance): InProcessBackend {
-  return { dispatcher: new InProcessDispatcher(app), viewFiles: app.viewFiles };
+  return {
+    dispatcher: new InProcessDispatcher(app),
+    viewFiles: app.viewFiles,
+    backendChanges: (listener) => app.contentChanges.subscribe(() => listener(EVERYTHING)),
+  };
 }
 
 /**

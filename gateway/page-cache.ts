@@ -1,15 +1,34 @@
-// The pages the SPA plugin keeps, as bytes (encoding a page on every answer cost a third of
-// the rate): a visitor's page per key (URL, origin, crawler or person) while its route data
-// lives, as it is the same for every visitor; a logged-in visitor's per session, for the
-// pages without route data (their data would be the visitor's own). A kept page holds while
-// the start data and route data generation it was made from are the current ones: the one
-// test of whether a page is current, for the plugin and for the lane in front of Fastify.
+// Everything the gateway keeps to make public pages, in one object with one invalidation
+// signal (`invalidate`):
+// - the public start data (settings, navigation, categories), inlined into every page;
+// - the route data: visitors' answers of the public pages' first calls, per call URL (the same
+//   for everybody);
+// - the pages, as bytes (encoding a page on every answer cost a third of the rate): a visitor's
+//   per key (URL, origin, crawler or person), a logged-in visitor's per session for the pages
+//   without route data (their data would be the visitor's own).
+// Each is kept for its lifetime at most. `invalidate` drops what a change makes stale: a write
+// passing through the gateway (gateway/cache-rules.ts) and, when the backend runs in this
+// process, every content change the backend tells (gateway/embedded-backend.ts), such as a
+// conversion that publishes a document. A backend reached over HTTP (BACKEND_URL) tells the
+// gateway nothing: changes not made through this gateway then show once the lifetimes run out.
+// A kept page holds while the start data and the generation it was made from are the current
+// ones: the one test of whether a page is current, for the plugin and for the lane in front of Fastify.
 import type { RenderedPage } from './page-render';
+import type { BackendAnswer } from './plugins/backend-client';
 import type { VisitorSession } from './plugins/page-guard';
 import type { PublicStartData } from './plugins/start-data';
 
-/** What a page was made from: it is current while both are the gateway's current ones. */
-export interface PageVersion {
+/** What a change makes stale. */
+export interface PageStaleness {
+  publicStartData: boolean;
+  routeData: boolean;
+}
+
+/** Changes told by a backend in this process: calls `listener` on each; the answer stops it. */
+export type PageChangeFeed = (listener: (stale: PageStaleness) => void) => () => void;
+
+/** What a page was made from: it is current while both are the cache's current ones. */
+interface PageVersion {
   publicPart: PublicStartData | undefined;
   generation: number;
 }
@@ -22,52 +41,116 @@ interface KeptPage {
   page: RenderedPage;
 }
 
+/** A call's answer; undefined: none (the SPA makes the call itself). */
+export type RouteAnswer = BackendAnswer<unknown> | undefined;
+
 export interface PageCacheOptions {
-  /** How long a visitor's page is reused (the route data's lifetime). */
-  ttlMs: number;
-  /** How many visitors' pages are kept at most. */
-  maxPages: number;
+  /** How long the public start data is reused. */
+  startDataTtlMs: number;
+  /** How long a visitor's route data answer, and a visitor's page made with it, are reused. */
+  routeDataTtlMs: number;
+  /** How many route data answers, and how many visitors' pages, are kept at most (oldest out first). */
+  maxEntries: number;
   /** How many pages a logged-in visitor's session keeps. */
   maxSessionPages: number;
 }
 
 export class PageCache {
-  private readonly visitorPages = new Map<string, KeptPage>();
+  /** Bumped by every change: what was read or made before it is not kept, nor answered. */
+  #generation = 0;
+  #startData: { data: PublicStartData; expires: number } | undefined;
+  readonly #answers = new Map<string, { expires: number; answer: Promise<RouteAnswer> }>();
+  readonly #visitorPages = new Map<string, KeptPage>();
   /** A visitor's page being made anew: one making per page, however many ask meanwhile. */
-  private readonly making = new Map<string, { version: PageVersion; page: Promise<RenderedPage> }>();
-  private readonly sessionPages = new WeakMap<
+  readonly #making = new Map<string, { version: PageVersion; page: Promise<RenderedPage> }>();
+  readonly #sessionPages = new WeakMap<
     VisitorSession,
     Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>
   >();
 
   constructor(private readonly opts: PageCacheOptions) {}
 
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The one invalidation signal: drops what the change makes stale, and every visitor's page. */
+  invalidate(stale: PageStaleness): void {
+    if (!stale.publicStartData && !stale.routeData) return;
+    this.#generation++;
+    if (stale.publicStartData) this.#startData = undefined;
+    if (stale.routeData) this.#answers.clear();
+    this.#visitorPages.clear();
+  }
+
+  /** The public start data while within its lifetime. */
+  startData(): PublicStartData | undefined {
+    return this.#startData && this.#startData.expires > Date.now() ? this.#startData.data : undefined;
+  }
+
+  /** The last start data kept, even past its lifetime (for when the backend cannot give it). */
+  lastStartData(): PublicStartData | undefined {
+    return this.#startData?.data;
+  }
+
+  /** Keeps start data read since `generation`, unless a change came meanwhile (it may have read the old data). */
+  keepStartData(data: PublicStartData, generation: number): void {
+    if (generation === this.#generation) this.#startData = { data, expires: Date.now() + this.opts.startDataTtlMs };
+  }
+
   /**
-   * A visitor's page: the kept one while it is current; else made by `make` (once, however
-   * many ask). A page past its time is answered while its successor is made (its first screen
-   * takes a few milliseconds on the renderer's thread): nobody waits for it.
+   * A visitor's answer of the call `url`: the kept one within its lifetime, else `call`'s, kept
+   * while it is an answer (200, or the API's 404) and no change overtook it.
+   */
+  routeAnswer(url: string, call: () => Promise<RouteAnswer>): Promise<RouteAnswer> {
+    const hit = this.#answers.get(url);
+    if (hit && hit.expires > Date.now()) return hit.answer;
+    this.#answers.delete(url);
+    const started = this.#generation;
+    const answer = call();
+    this.#answers.set(url, { expires: Date.now() + this.opts.routeDataTtlMs, answer });
+    void answer.then((a) => {
+      if ((a?.status !== 200 && a?.status !== 404) || this.#generation !== started) {
+        if (this.#answers.get(url)?.answer === answer) this.#answers.delete(url);
+      }
+    });
+    while (this.#answers.size > this.opts.maxEntries) this.#answers.delete(this.#answers.keys().next().value as string);
+    return answer;
+  }
+
+  #version(publicPart: PublicStartData | undefined): PageVersion {
+    return { publicPart, generation: this.#generation };
+  }
+
+  /**
+   * A visitor's page made with `publicPart`: the kept one while it is current; else made by
+   * `make` (once, however many ask). A page past its time is answered while its successor is
+   * made (its first screen takes a few milliseconds on the renderer's thread): nobody waits for it.
    */
   visitorPage(
     key: string,
-    version: PageVersion,
+    publicPart: PublicStartData | undefined,
     make: () => Promise<RenderedPage>,
   ): RenderedPage | Promise<RenderedPage> {
-    const kept = this.visitorPages.get(key);
+    const version = this.#version(publicPart);
+    const kept = this.#visitorPages.get(key);
     const current = kept && sameVersion(kept.version, version) ? kept.page : undefined;
     if (current && kept!.expires > Date.now()) return current;
-    const inFlight = this.making.get(key);
+    const inFlight = this.#making.get(key);
     let making = inFlight && sameVersion(inFlight.version, version) ? inFlight.page : undefined;
     if (!making) {
       const page = make().then((made) => {
-        this.visitorPages.delete(key);
-        this.visitorPages.set(key, { expires: Date.now() + this.opts.ttlMs, version, page: made });
-        while (this.visitorPages.size > this.opts.maxPages)
-          this.visitorPages.delete(this.visitorPages.keys().next().value as string);
+        // A change while it was made: it is answered to those who asked, and not kept.
+        if (this.#generation !== version.generation) return made;
+        this.#visitorPages.delete(key);
+        this.#visitorPages.set(key, { expires: Date.now() + this.opts.routeDataTtlMs, version, page: made });
+        while (this.#visitorPages.size > this.opts.maxEntries)
+          this.#visitorPages.delete(this.#visitorPages.keys().next().value as string);
         return made;
       });
-      this.making.set(key, { version, page });
+      this.#making.set(key, { version, page });
       const done = () => {
-        if (this.making.get(key)?.page === page) this.making.delete(key);
+        if (this.#making.get(key)?.page === page) this.#making.delete(key);
       };
       page.then(done, done);
       making = page;
@@ -77,13 +160,15 @@ export class PageCache {
 
   /**
    * While `page` is the visitor's page kept under `key` with start data: a test of whether it
-   * is still the page to answer (the same record, not expired, made from `now()`'s version).
+   * is still the page to answer (the same record, not expired, made from the current version).
    */
-  currentTest(key: string, page: RenderedPage, now: () => PageVersion): ((time: number) => boolean) | undefined {
-    const record = this.visitorPages.get(key);
+  currentTest(key: string, page: RenderedPage): ((time: number) => boolean) | undefined {
+    const record = this.#visitorPages.get(key);
     if (record?.page !== page || record.version.publicPart === undefined) return undefined;
     const current = (time: number) =>
-      this.visitorPages.get(key) === record && record.expires > time && sameVersion(record.version, now());
+      this.#visitorPages.get(key) === record &&
+      record.expires > time &&
+      sameVersion(record.version, this.#version(this.startData()));
     return current(Date.now()) ? current : undefined;
   }
 
@@ -94,11 +179,11 @@ export class PageCache {
     publicPart: PublicStartData | undefined,
     make: () => Promise<RenderedPage>,
   ): Promise<RenderedPage> {
-    let pages = this.sessionPages.get(session);
+    let pages = this.#sessionPages.get(session);
     const kept = pages?.get(key);
     if (kept && kept.publicPart === publicPart) return kept.page;
     const page = await make();
-    if (!pages) this.sessionPages.set(session, (pages = new Map()));
+    if (!pages) this.#sessionPages.set(session, (pages = new Map()));
     pages.set(key, { publicPart, page });
     if (pages.size > this.opts.maxSessionPages) pages.delete(pages.keys().next().value as string);
     return page;

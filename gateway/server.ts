@@ -98,7 +98,12 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
   }
 
-  const app = buildGateway(config, { viewFiles: embedded?.viewFiles, dispatcher: embedded?.dispatcher, logStream });
+  const app = buildGateway(config, {
+    viewFiles: embedded?.viewFiles,
+    dispatcher: embedded?.dispatcher,
+    backendChanges: embedded?.backendChanges,
+    logStream,
+  });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

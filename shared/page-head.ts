@@ -285,7 +285,8 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
   const page = pageNumber(input.query);
   const base = category ? categoryPagePath(category) : listPath;
   const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
-  if (!category && input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
+  // Missing although known: an article category's id, or a disabled one, under /library.
+  if (input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
     title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,

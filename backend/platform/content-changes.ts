@@ -7,13 +7,14 @@ import type { Database } from '../db';
 // sitemap module listens. Told after the change committed, in the process that made it (a
 // listener that must reach other processes queues a job), or inside its transaction
 // (`tellInTransaction`), for a listener whose work must commit or roll back with the change.
+// The gateway, when it runs this backend in its process, listens too: its kept pages follow.
 
-/** Content other modules list: articles and categories (documents are followed otherwise). */
-export type PublicContent = 'article' | 'category';
+/** Content the public pages show: articles, categories, documents, comments and the settings. */
+export type PublicContent = 'article' | 'category' | 'document' | 'comment' | 'settings';
 
 export interface ContentChange {
   content: PublicContent;
-  /** The rows whose public state may have changed (published, edited, hidden, removed). */
+  /** The rows whose public state may have changed (published, edited, hidden, removed); may be empty: rows created by a batch. */
   ids: readonly number[];
   /** The rows are deleted for good: what hangs on them (comments) goes in the same transaction. */
   purged?: boolean;
@@ -51,7 +52,6 @@ export class ContentChanges {
 
   /** Tells every listener; one that fails is logged and never fails the change (its data is derived). */
   async tell(change: ContentChange): Promise<void> {
-    if (!change.ids.length) return;
     for (const listener of this.#listeners) {
       try {
         await listener(change);

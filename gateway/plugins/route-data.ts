@@ -2,15 +2,14 @@
 // shared/routes.ts), made by the gateway for the page it serves, in parallel and within a
 // short time limit, so that their answers go into the page with the start data and the
 // first screen needs no API request. A call that fails or is late is left out: the SPA then
-// makes it itself. Visitors' answers are kept briefly per call (the same for everybody) and
-// dropped when a write that changes them passes through the gateway (gateway/cache-rules.ts).
+// makes it itself. Visitors' answers are kept briefly per call (the same for everybody) in the
+// page cache (gateway/page-cache.ts), which drops them when a change makes them stale.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { callUrl, type ApiCall, type CallAnswer } from '../../shared/api-call';
 import { routeDataCalls, type RouteMatch } from '../../shared/routes';
 import type { Category } from '../../shared/types/category';
-import { stalenessAfter } from '../cache-rules';
-import type { BackendAnswer } from './backend-client';
+import type { PageCache, RouteAnswer } from '../page-cache';
 
 export interface RouteData {
   /** What the screens keep of the answers (each call's `select`): what the page carries. */
@@ -32,8 +31,6 @@ export interface RouteDataSource {
     page: { query: Readonly<Record<string, string>>; categories: readonly Category[] },
     token: string | undefined,
   ): Promise<RouteData>;
-  /** Bumped by every write that makes kept answers stale: pages rendered before it are stale too. */
-  readonly generation: number;
 }
 
 declare module 'fastify' {
@@ -45,42 +42,22 @@ declare module 'fastify' {
 export interface RouteDataOptions {
   /** How long the page waits for the calls; 0: no calls (pages carry no route data). */
   timeoutMs: number;
-  /** How long a visitor's answer is reused. */
-  ttlMs: number;
-  /** How many answers are kept at most (oldest out first). */
-  maxEntries: number;
+  /** where visitors' answers are kept, with their lifetime */
+  cache: PageCache;
 }
-
-type Answer = BackendAnswer<unknown> | undefined;
 
 const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false });
 
 export default fp<RouteDataOptions>(
   async function routeData(fastify, opts) {
-    const kept = new Map<string, { expires: number; answer: Promise<Answer> }>();
-    let generation = 0;
-
-    function call(request: FastifyRequest, url: string, token: string | undefined): Promise<Answer> {
+    function call(request: FastifyRequest, url: string, token: string | undefined): Promise<RouteAnswer> {
       // Never rejects: a call without an answer is one the SPA makes itself.
       return fastify.backend.getJson<unknown>(url, { request, ...(token ? { token } : {}) }).catch(() => undefined);
     }
 
-    function answerOf(request: FastifyRequest, url: string, token: string | undefined): Promise<Answer> {
+    function answerOf(request: FastifyRequest, url: string, token: string | undefined): Promise<RouteAnswer> {
       if (token) return call(request, url, token);
-      const hit = kept.get(url);
-      if (hit && hit.expires > Date.now()) return hit.answer;
-      kept.delete(url);
-      const started = generation;
-      const answer = call(request, url, undefined);
-      kept.set(url, { expires: Date.now() + opts.ttlMs, answer });
-      // Only answers are kept, and none of a load that a write overtook.
-      void answer.then((a) => {
-        if ((a?.status !== 200 && a?.status !== 404) || generation !== started) {
-          if (kept.get(url)?.answer === answer) kept.delete(url);
-        }
-      });
-      while (kept.size > opts.maxEntries) kept.delete(kept.keys().next().value as string);
-      return answer;
+      return opts.cache.routeAnswer(url, () => call(request, url, undefined));
     }
 
     async function load(
@@ -120,21 +97,7 @@ export default fp<RouteDataOptions>(
       }
     }
 
-    fastify.decorate('routeData', {
-      load,
-      get generation() {
-        return generation;
-      },
-    });
-
-    // Before the answer leaves: a page loaded right after a write must not get the old data.
-    fastify.addHook('onSend', (request, reply, payload, done) => {
-      if (stalenessAfter(request.method, request.url, reply.statusCode).routeData) {
-        generation++;
-        kept.clear();
-      }
-      done(null, payload);
-    });
+    fastify.decorate('routeData', { load });
   },
   { name: 'route-data', dependencies: ['backend-client'] },
 );

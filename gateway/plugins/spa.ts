@@ -2,14 +2,13 @@
 // the top of web/dist, and index.html for every page navigation, after the page guard, with
 // the page's own head, its main content for crawlers (gateway/page-html.ts), and the start
 // data with the page's route data filled in. This plugin gathers what a page is made from;
-// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, the lane answers it again.
+// gateway/page-render.ts makes it, gateway/page-cache.ts keeps it, gateway/page-encoding.ts
+// compresses it, the lane answers it again.
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readdir, readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
 import { isMissingCategory } from '../../shared/page-head';
@@ -18,7 +17,8 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { loadFirstScreen } from '../first-screen';
-import { PageCache, type PageVersion } from '../page-cache';
+import type { PageCache } from '../page-cache';
+import { encodedBody, pageCoding } from '../page-encoding';
 import type { PageLane } from '../page-lane';
 import {
   CONTENT_MARKER,
@@ -28,7 +28,7 @@ import {
   renderVisitorPage,
   type RenderedPage,
 } from '../page-render';
-import assets, { negotiateEncoding, type ContentCoding } from './assets';
+import assets from './assets';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
 import type { PublicStartData } from './start-data';
@@ -38,10 +38,8 @@ export interface SpaOptions {
   webDist: string;
   /** The site's public origin for canonical URLs; undefined: the request's own. */
   publicOrigin: string | undefined;
-  /** How long a visitor's page is reused (the route data's lifetime). */
-  pageTtlMs: number;
-  /** How many visitors' pages are kept at most. */
-  maxPages: number;
+  /** Where pages are kept (with the start data and route data they are made from). */
+  cache: PageCache;
   /** The session cookie's name: a request that may carry one is not the lane's. */
   cookieName: string;
   /** Where kept visitors' pages are answered before Fastify (gateway/page-lane.ts); none: all here. */
@@ -51,8 +49,6 @@ export interface SpaOptions {
 const TOP_FILE_CACHE = 'public, max-age=3600';
 /** Files at the top of the site that the gateway makes itself. */
 const OWN_FILES = ['/robots.txt'];
-/** Pages a logged-in visitor's session keeps rendered (those without route data). */
-const SESSION_PAGES_MAX = 32;
 
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
@@ -80,50 +76,6 @@ function notFound(reply: FastifyReply) {
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
     .send(errorBody(404, MESSAGES.notFound));
-}
-
-const PAGE_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-// A page is compressed once and kept, so the level is the one of a file served many times, yet
-// quick enough for a page made for one request (a logged-in reader's): brotli 5 takes about
-// 0.3 ms for a 20 KiB page and leaves a third of its bytes, a slow phone connection's 0.1 s.
-function compress(html: Buffer, coding: ContentCoding): Promise<Buffer> {
-  if (coding === 'gzip') return gzipAsync(html, { level: 6 });
-  return brotliAsync(html, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: 5,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
-    },
-  });
-}
-
-/** Browsers send one of a few Accept-Encoding values: each is weighed once. */
-const codingOfHeader = new Map<string, ContentCoding | undefined>();
-const CODING_MEMORY = 64;
-
-function pageCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
-  if (acceptEncoding === undefined) return undefined;
-  if (codingOfHeader.has(acceptEncoding)) return codingOfHeader.get(acceptEncoding);
-  const coding = negotiateEncoding(acceptEncoding, PAGE_CODINGS);
-  if (codingOfHeader.size < CODING_MEMORY) codingOfHeader.set(acceptEncoding, coding);
-  return coding;
-}
-
-/** The page's bytes in `coding`: at once when they are made, else once they are. */
-function encodedBody(page: RenderedPage, coding: ContentCoding): Buffer | Promise<Buffer> {
-  const encoded = (page.encoded ??= {});
-  const known = encoded[coding];
-  if (known) return known;
-  const making = compress(page.html, coding);
-  encoded[coding] = making;
-  void making.then(
-    (body) => (encoded[coding] = body),
-    () => delete encoded[coding],
-  );
-  return making;
 }
 
 export default fp<SpaOptions>(
@@ -172,11 +124,7 @@ export default fp<SpaOptions>(
     const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
-    const cache = new PageCache({ ttlMs: opts.pageTtlMs, maxPages: opts.maxPages, maxSessionPages: SESSION_PAGES_MAX });
-    const versionOf = (publicPart: PublicStartData | undefined): PageVersion => ({
-      publicPart,
-      generation: fastify.routeData.generation,
-    });
+    const { cache } = opts;
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -218,7 +166,7 @@ export default fp<SpaOptions>(
       };
       // A visitor's page that is kept is answered before anything else is worked out.
       if (!session.token)
-        return cache.visitorPage(visitorKeyOf(request, normalized, closed), versionOf(publicPart), () => fresh(plan()));
+        return cache.visitorPage(visitorKeyOf(request, normalized, closed), publicPart, () => fresh(plan()));
       const planned = plan();
       if (planned.withData) return fresh(planned);
       return cache.sessionPage(session, `${closed ? 'x' : ''}${normalized}${search}`, publicPart, () => fresh(planned));
@@ -251,9 +199,7 @@ export default fp<SpaOptions>(
       if (request.method !== 'GET' || request.raw.url !== `${answer.normalized}${splitUrl(request.url)[1]}`) return;
       const key = laneKey(request.raw);
       if (key === undefined) return;
-      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page, () =>
-        versionOf(fastify.startData.current()),
-      );
+      const current = cache.currentTest(visitorKeyOf(request, answer.normalized, answer.closed), answer.page);
       if (!current) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(reply.getHeaders())) {

@@ -1,12 +1,13 @@
 // The public part of the start data (settings, navigation, categories), inlined into every
-// page. Reused for a short time, and dropped as soon as a config, navigation or category
-// change passes through the gateway (gateway/cache-rules.ts), before its answer leaves.
+// page. Kept in the page cache (gateway/page-cache.ts) for a short time, and dropped there as
+// soon as a config, navigation or category change passes through the gateway or, with the
+// backend in this process, the backend tells one (gateway/plugins/page-changes.ts).
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Category } from '../../shared/types/category';
 import type { Settings } from '../../shared/types/config';
 import type { Navigation } from '../../shared/types/navigation';
-import { stalenessAfter } from '../cache-rules';
+import type { PageCache } from '../page-cache';
 
 export interface PublicStartData {
   settings: Settings;
@@ -19,7 +20,6 @@ export interface StartDataSource {
   publicPart(request: FastifyRequest): Promise<PublicStartData | undefined>;
   /** the cached public part while it is fresh (what `publicPart` answers at once), else undefined */
   current(): PublicStartData | undefined;
-  invalidate(): void;
 }
 
 declare module 'fastify' {
@@ -29,7 +29,8 @@ declare module 'fastify' {
 }
 
 export interface StartDataOptions {
-  ttlMs: number;
+  /** where the public part is kept, with its lifetime */
+  cache: PageCache;
 }
 
 // All navigation items (docs/product.md §9: page size 10000), all categories of both types (documents,
@@ -42,13 +43,11 @@ export const START_DATA_PATHS = {
 
 export default fp<StartDataOptions>(
   async function startData(fastify, opts) {
-    let cached: { data: PublicStartData; expires: number } | undefined;
-    let loading: Promise<PublicStartData | undefined> | undefined;
-    // Bumped by every relevant write, so that a load started before the write is not cached.
-    let generation = 0;
+    const { cache } = opts;
+    let loading: { generation: number; data: Promise<PublicStartData | undefined> } | undefined;
 
     async function load(request: FastifyRequest): Promise<PublicStartData | undefined> {
-      const started = generation;
+      const started = cache.generation;
       const call = { request };
       try {
         const [settings, navigation, categories] = await Promise.all([
@@ -61,54 +60,39 @@ export default fp<StartDataOptions>(
             { settings: settings.status, navigation: navigation.status, categories: categories.status },
             'start data not available',
           );
-          return cached?.data;
+          return cache.lastStartData();
         }
         const data: PublicStartData = {
           settings: settings.body,
           navigation: navigation.body?.navigation ?? [],
           categories: categories.body?.category ?? [],
         };
-        if (generation === started) cached = { data, expires: Date.now() + opts.ttlMs };
+        cache.keepStartData(data, started);
         return data;
       } catch (error) {
         request.log.warn({ err: error }, 'start data not available');
-        return cached?.data;
+        return cache.lastStartData();
       }
-    }
-
-    function current(): PublicStartData | undefined {
-      return cached && cached.expires > Date.now() ? cached.data : undefined;
     }
 
     fastify.decorate('startData', {
       publicPart(request: FastifyRequest) {
-        const fresh = current();
+        const fresh = cache.startData();
         if (fresh) return Promise.resolve(fresh);
-        // One load at a time: concurrent page requests share it.
-        if (!loading) {
-          const mine = load(request).finally(() => {
-            if (loading === mine) loading = undefined;
-          });
+        // One load at a time: concurrent page requests share it, unless a change came since
+        // it started (it may have read the old data).
+        if (loading?.generation !== cache.generation) {
+          const mine = {
+            generation: cache.generation,
+            data: load(request).finally(() => {
+              if (loading === mine) loading = undefined;
+            }),
+          };
           loading = mine;
         }
-        return loading;
+        return loading.data;
       },
-      current,
-      invalidate() {
-        generation++;
-        cached = undefined;
-        // a load already under way may have read the old data: later pages start a new one
-        loading = undefined;
-      },
-    });
-
-    // Before the answer leaves: a page loaded right after it must not get the old data.
-    fastify.addHook('onSend', (request, reply, payload, done) => {
-      if (stalenessAfter(request.method, request.url, reply.statusCode).publicStartData) {
-        request.log.debug('public start data invalidated');
-        fastify.startData.invalidate();
-      }
-      done(null, payload);
+      current: () => cache.startData(),
     });
   },
   { name: 'start-data', dependencies: ['backend-client'] },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { EDGE_SLACK_PX, logIn, useSiteInBrowser } from './browser';
+import { EDGE_SLACK_PX, logIn, logOut, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -147,9 +147,7 @@ describe('resource screens', () => {
     await row(page, username).waitFor();
     expect(await row(page, username).textContent()).toContain(role);
 
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: '退出登录' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await logOut(page);
 
     await loginAs(page, username, password, '/admin/user/list');
     await page.getByRole('heading', { name: '用户管理' }).waitFor();

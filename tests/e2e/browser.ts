@@ -85,6 +85,17 @@ export async function logIn(page: Page, username: string, password: string, then
   await page.waitForURL((url) => url.pathname === then.split('?')[0]);
 }
 
+/**
+ * Logs out through the user menu and waits for the home page as a visitor. The logout call and
+ * the home page's code may take a while on a loaded machine: up to a minute, not the 30 s default.
+ */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await page.waitForURL((url) => url.pathname === '/', { timeout: 60_000 });
+  await page.getByRole('link', { name: '登录' }).waitFor({ timeout: 60_000 });
+}
+
 export interface SiteInBrowser {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   readonly url: string;

@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { submitLogin, useSiteInBrowser } from './browser';
+import { logOut, submitLogin, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -36,13 +36,6 @@ async function navigateInApp(page: Page, path: string) {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
-}
-
-async function logout(page: Page) {
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await page.getByRole('link', { name: '登录' }).waitFor();
 }
 
 describe('keyboard focus', () => {
@@ -133,7 +126,7 @@ describe('accounts', () => {
   it('logs out: back on /, logged out, the cookie gone', async () => {
     const page = await open();
     await register(page, newMember());
-    await logout(page);
+    await logOut(page);
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     const stored = await page.evaluate(() => localStorage.getItem('moredoc.session'));
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ loggedIn: false, user: null });
@@ -143,7 +136,7 @@ describe('accounts', () => {
     const page = await open();
     const who = newMember();
     await register(page, who);
-    await logout(page);
+    await logOut(page);
 
     // client-side navigation: the SPA's guard
     await navigateInApp(page, '/member');
@@ -165,7 +158,7 @@ describe('accounts', () => {
     const page = await open();
     const who = newMember();
     await register(page, who);
-    await logout(page);
+    await logOut(page);
     await page.goto('/auth/login');
     expect(await page.getByLabel('用户名').getAttribute('placeholder')).toBe('用户名、邮箱或手机号');
     await submitLogin(page, who.email.toUpperCase(), who.password);

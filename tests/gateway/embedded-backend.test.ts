@@ -67,7 +67,14 @@ describe('the embedded backend in the gateway', () => {
   });
 
   it('answers through the gateway only: it has no URL of its own', async () => {
-    expect(Object.keys(backend).sort()).toEqual(['close', 'database', 'dispatcher', 'initialAdmin', 'viewFiles']);
+    expect(Object.keys(backend).sort()).toEqual([
+      'backendChanges',
+      'close',
+      'database',
+      'dispatcher',
+      'initialAdmin',
+      'viewFiles',
+    ]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
     expect((await send(`${gw.url}/readyz`)).json()).toEqual({ status: 'ready' });
   });

@@ -195,13 +195,16 @@ describe('the home and category pages without JavaScript', () => {
     const articleCategory = (
       await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { type: 1, wd: '站内公告' } })
     ).body.category[0].id;
-    await api(site.backendUrl, 'POST', '/api/v1/category', {
-      token: adminToken,
-      body: { title: '停用的分类', enable: false },
-    });
+    // A category is created enabled (as in MOREDOC): disabled by an update.
+    await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '停用的分类' } });
     const disabled = (
       await api(site.backendUrl, 'GET', '/api/v1/category/list', { token: adminToken, query: { wd: '停用的分类' } })
     ).body.category[0].id;
+    const update = await api(site.backendUrl, 'PUT', '/api/v1/category', {
+      token: adminToken,
+      body: { id: disabled, title: '停用的分类', enable: false },
+    });
+    expect(update.status).toBe(200);
     for (const id of [987654, articleCategory, disabled]) {
       const { res, doc } = await page(`/library/${id}`);
       expect(res.status, `crawler, ${id}`).toBe(404);

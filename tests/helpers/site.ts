@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { BuildBackendOptions } from '../../backend/app';
-import { buildGateway } from '../../gateway/app';
+import { buildGateway, type GatewayBuildConfig } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
 import { inProcessBackend } from '../../gateway/embedded-backend';
 import { startBackend, type StartedBackend } from './backend';
@@ -38,6 +38,8 @@ export interface SiteOptions {
   backend?: 'in-process' | 'remote';
   /** buildBackend's options (e.g. conversions replayed from recordings) */
   build?: Omit<BuildBackendOptions, 'logger'>;
+  /** the gateway's settings over those of `env` (e.g. how long kept pages live) */
+  gateway?: Partial<GatewayBuildConfig>;
 }
 
 export async function startSite(opts: SiteOptions = {}): Promise<Site> {
@@ -63,8 +65,9 @@ export async function startSite(opts: SiteOptions = {}): Promise<Site> {
         ...(opts.webDist ? { webDist: opts.webDist } : {}),
         // browser suites log in many times from one address
         authRateLimit: { max: 10_000, windowMs: 60_000 },
+        ...opts.gateway,
       },
-      { viewFiles: backend.viewFiles, dispatcher: embedded?.dispatcher },
+      { viewFiles: backend.viewFiles, dispatcher: embedded?.dispatcher, backendChanges: embedded?.backendChanges },
     );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const { port } = gateway.server.address() as AddressInfo;

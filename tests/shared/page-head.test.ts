@@ -3,6 +3,7 @@ import { apiCall, callUrl, findAnswer, hashCallKey, type CallAnswer } from '../.
 import {
   categoryTrail,
   htmlText,
+  isMissingCategory,
   pageArticleKey,
   pageHead,
   pageTrail,
@@ -376,6 +377,17 @@ describe('page head', () => {
       title: '文档详情 - 魔豆文库',
       canonical: `${ORIGIN}/library/1/42`,
     });
+  });
+
+  it('says a library page is missing when its category is not one the library shows, though the site has it', () => {
+    for (const id of [7, 9, 99]) {
+      const input = pageInput(`/library/${id}`);
+      expect(isMissingCategory(input.match, categories), String(id)).toBe(true);
+      expect(pageHead({ ...input, missing: true }), String(id)).toMatchObject({
+        title: '分类不存在 - 魔豆文库',
+        robots: 'noindex, nofollow',
+      });
+    }
   });
 
   it('titles a category page by its category, paged pages with their number', () => {

@@ -21,7 +21,8 @@ import {
 
 // CategoryAPI: document (type 0) and article (type 1) categories, a tree through parent_id.
 // `doc_count` is maintained by the document and article services. Every change is told to
-// `contentChanges` in its transaction: the categories sitemap follows (its job commits with it).
+// `contentChanges` in its transaction: the categories sitemap follows (its job commits with it);
+// and again once committed, for the listeners that read what changed (the gateway's pages).
 
 const DUPLICATE = '分类名称已存在';
 
@@ -73,6 +74,7 @@ export const categoryService = defineService('CategoryAPI', [
         );
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [] }, trx);
       });
+      await ctx.app.contentChanges.tell({ content: 'category', ids: [] });
       return {};
     },
   }),
@@ -98,6 +100,7 @@ export const categoryService = defineService('CategoryAPI', [
         await recountCategories(trx, req.type as 0 | 1);
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [req.id] }, trx);
       });
+      await ctx.app.contentChanges.tell({ content: 'category', ids: [req.id] });
       return {};
     },
   }),
@@ -113,6 +116,7 @@ export const categoryService = defineService('CategoryAPI', [
         await deleteCategories(trx, ids);
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids }, trx);
       });
+      await ctx.app.contentChanges.tell({ content: 'category', ids });
       return {};
     },
   }),

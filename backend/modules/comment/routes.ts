@@ -126,6 +126,7 @@ async function afterRecount(app: BackendContext, places: readonly CommentPlace[]
       ...new Set(places.filter((p) => p.type === type).map((p) => p.document_id)),
     ]);
   }
+  await app.contentChanges.tell({ content: 'comment', ids: places.map((p) => p.id) });
 }
 
 /**

@@ -135,6 +135,7 @@ export const configService = defineService('ConfigAPI', [
         ),
       );
       ctx.app.settings.invalidate();
+      await ctx.app.contentChanges.tell({ content: 'settings', ids: updates.map(({ row }) => row.id) });
       if (updates.some((u) => u.row.category === 'email')) {
         const cfg = await ctx.app.settings.snapshot();
         const to = cfg.str('email', 'test_email');

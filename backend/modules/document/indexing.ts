@@ -44,9 +44,17 @@ async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Pro
   return entries;
 }
 
-/** Brings the index in line with these documents: searchable ones upserted, the others (or gone ones) removed. */
+/**
+ * Brings the index in line with these documents: searchable ones upserted, the others (or gone ones) removed. The one
+ * call after every committed document write, so it also tells `contentChanges` (the pages the gateway keeps follow).
+ */
 export async function refreshSearchIndex(app: BackendContext, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
+  await indexDocuments(app, ids);
+  await app.contentChanges.tell({ content: 'document', ids });
+}
+
+async function indexDocuments(app: BackendContext, ids: readonly number[]): Promise<void> {
   try {
     const rows = await documentsByIds(app.db, ids);
     const visible = rows.filter(isSearchable);

@@ -68,7 +68,10 @@ async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> 
  */
 export async function startSitemapJobs(app: BackendContext): Promise<void> {
   app.jobs.register(refreshSitemaps, () => refresh(app), { timeoutMs: 10 * 60_000 });
-  app.contentChanges.subscribe(() => scheduleSitemapRefresh(app));
+  // Categories are followed in their transaction, documents by the watch.
+  app.contentChanges.subscribe(async (change) => {
+    if (change.content === 'article' && change.ids.length) await scheduleSitemapRefresh(app);
+  });
   app.contentChanges.subscribeInTransaction((_change, trx) => scheduleSitemapRefresh(app, { executor: trx }));
   app.jobs.register(
     watchContent,
