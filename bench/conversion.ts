@@ -14,9 +14,9 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { RENDER_SETTINGS } from '../backend/platform/convert/converter';
-import { rasterScale, scanJpeg, scanWebp } from '../backend/platform/convert/scan-page.mjs';
-import { photosOf, shrinkSvgImages } from '../backend/platform/convert/svg-images.mjs';
-import { SvgPages } from '../backend/platform/convert/svg-pages.mjs';
+import { rasterScale, scanJpeg, scanWebp } from '../backend/platform/convert/scan-page';
+import { photosOf, shrinkSvgImages } from '../backend/platform/convert/svg-images';
+import { SvgPages } from '../backend/platform/convert/svg-pages';
 import { bilevelScanPdf, illustratedPdf, repeatedPdf, scannedPdf } from '../tests/helpers/documents';
 import { chineseProsePdf } from './lib/chinese-pdf';
 import { REPO_ROOT, memoryOf, stopChild } from './lib/processes';
@@ -141,13 +141,13 @@ async function pageSizes(
 ): Promise<{ svg: number; photos: number; webp: number; fromJpeg: number | null; photosFirst: boolean }> {
   const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
   const bounds = page.getBounds();
-  // The SVG as the engine's worker writes it (svg-pages.mjs: glyph outlines rounded; svg-images.mjs: photos at reading
+  // The SVG as the engine's worker writes it (svg-pages.ts: glyph outlines rounded; svg-images.ts: photos at reading
   // resolution).
   const svgs = new SvgPages();
   const list = page.toDisplayList();
   svgs.add(page, list, bounds);
   const drawn = svgs.finish()[0]!;
-  // written as drawn first (convert-worker.mjs, finishPage): photos as stored, the rest within the limit
+  // written as drawn first (convert-worker.ts, finishPage): photos as stored, the rest within the limit
   const asStored = photosOf(drawn);
   const photosFirst =
     asStored !== null &&
@@ -205,10 +205,10 @@ async function pageWeights(): Promise<void> {
     `\nOne A4 page written each way (gzip level ${RENDER_SETTINGS.gzipLevel}; WebP at ${dpi} dpi, quality ${webpOptions.quality}, effort ${webpOptions.effort}).`,
   );
   console.log(
-    `Above ${limit} KiB of gzip SVG, not counting its photos brought to ${dpi} dpi (svg-images.mjs), the engine renders the`,
+    `Above ${limit} KiB of gzip SVG, not counting its photos brought to ${dpi} dpi (svg-images.ts), the engine renders the`,
   );
   console.log(
-    `WebP too and keeps the smaller file; a scan whose JPEG alone is over ${limit} KiB is that JPEG, then the WebP made from it (scan-page.mjs), without an SVG;`,
+    `WebP too and keeps the smaller file; a scan whose JPEG alone is over ${limit} KiB is that JPEG, then the WebP made from it (scan-page.ts), without an SVG;`,
   );
   console.log(
     'a page with photos is first the plain SVG with the photos as stored, then the gzip SVG with them at reading resolution.\n',

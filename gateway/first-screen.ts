@@ -14,6 +14,7 @@ import Piscina from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FirstScreen } from '../shared/first-screen';
 import type { StartData } from '../shared/types/start-data';
+import { threadModule } from '../backend/platform/thread-modules';
 import { escapeHtml } from './page-html';
 
 interface ManifestChunk {
@@ -119,7 +120,7 @@ export async function loadFirstScreen(
   const linksOf = screenLinks(manifest);
   const stylesheets = await readStylesheets(webDist);
   const pool = new Piscina<{ url: string; start: StartData }, FirstScreen | undefined>({
-    filename: new URL('./first-screen-worker.mjs', import.meta.url).href,
+    filename: (await threadModule(new URL('./first-screen-worker.ts', import.meta.url))).href,
     workerData: { modulePath },
     // One thread, started now (the module takes a moment to load), kept; its renders are short
     // and mostly synchronous, a few may wait for their loaders side by side.

@@ -2,19 +2,18 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversionResult } from '../../backend/platform/convert/converter';
 import { indexTerms } from '../../backend/platform/search/bigrams';
 import { fixture } from '../helpers/documents';
 
-// The conversion worker (and the gateway's first-screen worker) is a plain .mjs file that piscina loads beside the code
-// that creates
-// the pool. In production that code is inside dist/server/{gateway,backend}/server.mjs, so
-// `npm run build:server` copies the worker next to both. This runs that script (into a
-// temporary directory instead of dist/server), bundles a probe with it, and converts a PDF
-// with the bundled code.
+// The conversion worker (and the gateway's first-screen worker) is a file that piscina loads by
+// path. In production the pool is created inside dist/server/{gateway,backend}/server.mjs, so
+// `npm run build:server` bundles the worker next to both (backend/platform/thread-modules.ts).
+// This runs that script (into a temporary directory instead of dist/server), bundles a probe
+// with it, and converts a PDF with the bundled code.
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,6 +53,24 @@ describe('npm run build:server and the conversion worker', () => {
       expect(existsSync(join(out, program, 'convert-worker.mjs')), program).toBe(true);
     }
   });
+
+  it.each(['gateway', 'backend'])(
+    "gives the bundled worker in dist/server/%s MuPDF's structured-text accessors (mupdf-handle runs before mupdf)",
+    async (program) => {
+      const worker = pathToFileURL(join(out, program, 'convert-worker.mjs')).href;
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `await import(${JSON.stringify(worker)}); process.stdout.write(typeof globalThis.$libmupdf_wasm_Module?._wasm_stext_char_get_quad);`,
+        ],
+        { cwd: REPO },
+      );
+      expect(stdout).toBe('function');
+    },
+    60_000,
+  );
 
   it.each(['gateway', 'backend'])(
     'converts a PDF with code bundled into dist/server/%s',

@@ -14,7 +14,7 @@ import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared
 // rights MOREDOC never checked (access.ts). Whatever representation was asked for (.svg,
 // .gzip.svg, .webp, .png, .jpg), the page's stored one is served with its own type: a gzip
 // SVG as is with `Content-Encoding: gzip`, or inflated for a client that does not take gzip.
-// `<page>.json` (ours) is where the page's characters are (`<n>.pos.gz`, text-positions.mjs),
+// `<page>.json` (ours) is where the page's characters are (`<n>.pos.gz`, text-positions.ts),
 // for the reader's find and text layer: the page's text, so under the page image's decision.
 // Names are matched whole against a strict pattern, so no request reaches a file outside
 // the document's folder. One byte range of the stored file is served as the downloads serve

@@ -9,7 +9,7 @@ import { outputKey } from './files';
 import { readBlob, readManifest, writeManifest } from './manifest';
 import { convertedHashes, documentsByHash } from './store';
 
-// Documents converted before the positions of their characters were kept (text-positions.mjs)
+// Documents converted before the positions of their characters were kept (text-positions.ts)
 // get them from a job of their own, so the reader's find marks and text layer work there too:
 // MuPDF reads them from the PDF the conversion kept (LibreOffice's or calibre's) or from the
 // upload, without drawing a page (a fraction of a conversion). A sweep, queued at every start

@@ -19,7 +19,7 @@ import {
 } from './page-pool';
 import { decodeTextFile, joinPageTexts } from './text';
 import { CONVERTER_WORK_DIR, scratchFolder } from '../scratch';
-import { positionsFile } from './text-positions.mjs';
+import { positionsFile } from './text-positions';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
 // count out, in a directory the caller then moves into the blob store. No database, no HTTP:
@@ -30,7 +30,7 @@ export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
 export { ConversionError, MISSING_CONVERTER_MESSAGES, type ConversionFailure } from './errors';
 export { PAGE_BREAK } from './text';
-export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions.mjs';
+export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions';
 
 export interface ConversionLimits {
   /** the whole conversion, external converter included; then ConversionError('timeout') */
@@ -91,7 +91,7 @@ export interface ConversionResult {
   /** every page's text in order, NFKC-normalised, a form feed between pages (text.ts, joinPageTexts) */
   text: string;
   /**
-   * where each page's characters are, in page order (`<n>.pos.gz`, text-positions.mjs): the text as MuPDF drew it, not
+   * where each page's characters are, in page order (`<n>.pos.gz`, text-positions.ts): the text as MuPDF drew it, not
    * normalised
    */
   positionFiles: string[];

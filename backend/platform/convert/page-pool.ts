@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { threadModule } from '../thread-modules';
 import { ConversionError, abortReason, type ConversionFailure } from './errors';
 
-// The MuPDF side of a conversion, on worker threads (convert-worker.mjs). The pages of one
+// The MuPDF side of a conversion, on worker threads (convert-worker.ts). The pages of one
 // document are cut into slices; each thread opens the document once and renders the slices it
 // is given, so a 2,000-page PDF moves forward slice by slice with a bounded amount in flight:
 // at most one slice per thread, its pages written to disk as they are rendered.
@@ -23,7 +24,7 @@ export interface WorkerSource {
 export type PageKind = 'svg-gzip' | 'webp' | 'jpeg' | 'svg';
 
 /**
- * The WebP a scan page's JPEG is to become (scan-page.mjs, scanWebp): its size in pixels, and whether it is smoothed.
+ * The WebP a scan page's JPEG is to become (scan-page.ts, scanWebp): its size in pixels, and whether it is smoothed.
  */
 export interface ScanTarget {
   width: number;
@@ -108,7 +109,7 @@ export interface PagePoolOptions {
   threads: number;
   /** a thread idle this long ends, giving its WASM memory back */
   idleTimeoutMs: number;
-  /** the worker module; by default convert-worker.mjs beside this file (or beside the bundle) */
+  /** the worker module, a file a thread loads as it is; by default convert-worker.ts's bundle (thread-modules.ts) */
   workerUrl?: URL;
   /**
    * Added to each thread's nice value (0–19; 0 keeps the process's priority). On Linux a thread
@@ -123,7 +124,7 @@ const STOP_GRACE_MS = 10_000;
 
 /**
  * Pages per slice: about two slices per thread, at most 32 pages. A slice's pages share one SVG
- * device (svg-pages.mjs), which outlines each glyph once: longer slices convert text faster
+ * device (svg-pages.ts), which outlines each glyph once: longer slices convert text faster
  * (slices of 25 against 13: 0.96–0.99× mutool instead of 0.89×, bench/README.md), while two per
  * thread still even out the threads' load.
  */
@@ -131,6 +132,8 @@ const MAX_SLICE = 32;
 
 export class PagePool {
   private readonly pool: Piscina;
+  /** the file the threads load, once known (from source it is bundled on first use) */
+  private readonly workerFile: Promise<string>;
   readonly threads: number;
   /** Aborted when a thread fails outside any task (its module does not load): the tasks waiting on it fail too. */
   private threadFailure = new AbortController();
@@ -140,21 +143,22 @@ export class PagePool {
 
   constructor(options: PagePoolOptions) {
     this.threads = Math.max(1, Math.floor(options.threads));
-    const workerUrl = options.workerUrl ?? new URL('./convert-worker.mjs', import.meta.url);
-    if (!existsSync(fileURLToPath(workerUrl))) {
-      throw new Error(
-        `The conversion worker is missing: ${fileURLToPath(workerUrl)} (npm run build:server copies it beside the server bundles)`,
-      );
+    if (options.workerUrl && !existsSync(fileURLToPath(options.workerUrl))) {
+      throw new Error(`The conversion worker is missing: ${fileURLToPath(options.workerUrl)}`);
     }
+    this.workerFile = options.workerUrl
+      ? Promise.resolve(options.workerUrl.href)
+      : threadModule(new URL('./convert-worker.ts', import.meta.url)).then((url) => url.href);
+    // A worker that cannot be found or bundled fails each task that needs it (runOnThread).
+    this.workerFile.catch(() => {});
     this.pool = new Piscina({
-      filename: workerUrl.href,
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: options.idleTimeoutMs,
       // piscina calls nice(2) in each new thread (through @napi-rs/nice), which on Linux lowers
       // that thread alone.
       niceIncrement: Math.min(19, Math.max(0, Math.trunc(options.niceIncrement ?? 0))),
-      // The worker is plain JavaScript: no loader flags of the parent (tsx, vitest) are needed there.
+      // The worker is a bundle: no loader flags of the parent (tsx, vitest) are needed there.
       execArgv: [],
     });
     // Unhandled, this event would end the process; and piscina leaves the waiting tasks pending.
@@ -190,6 +194,7 @@ export class PagePool {
     else signal.addEventListener('abort', stop, { once: true });
     try {
       const options = {
+        filename: await this.workerFile,
         signal: AbortSignal.any([hardStop.signal, threadFailure]),
         ...(transferList ? { transferList } : {}),
       };
@@ -314,7 +319,7 @@ export class PagePool {
     if (failure) throw failure;
   }
 
-  /** A scan page's JPEG as WebP at reading resolution, or null when that is not smaller (scan-page.mjs, scanWebp). */
+  /** A scan page's JPEG as WebP at reading resolution, or null when that is not smaller (scan-page.ts, scanWebp). */
   async scanWebp(
     jpeg: Uint8Array,
     target: ScanTarget,
@@ -325,7 +330,7 @@ export class PagePool {
     return webp && Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength);
   }
 
-  /** A page's plain SVG with its photos at reading resolution (svg-images.mjs), gzip-compressed. */
+  /** A page's plain SVG with its photos at reading resolution (svg-images.ts), gzip-compressed. */
   async shrinkPhotos(
     svg: Uint8Array,
     settings: Pick<RenderSettings, 'raster' | 'gzipLevel'>,

@@ -288,7 +288,7 @@ describe('pages with photos', () => {
   it('are finished during the conversion when the rest of the page is heavy: no plain SVG is left waiting', async () => {
     // The illustrated page with 6,000 short strokes at random places over it (the scan check's
     // device left their paths to the garbage collector, which freed them after their display list
-    // and crashed the thread: scan-page.mjs). Without its photo the SVG is still past 128 KiB
+    // and crashed the thread: scan-page.ts). Without its photo the SVG is still past 128 KiB
     // gzip-compressed (147 KiB), so the conversion shrinks the photo itself and keeps the lighter
     // of the gzip SVG and the page's WebP.
     const heavy = await illustratedPageWith(scatteredStrokes(6_000));

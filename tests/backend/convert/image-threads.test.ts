@@ -1,10 +1,10 @@
 // libvips (sharp) works on threads of its own, at the priority of whoever started them; the
-// conversion threads hand theirs on with lowerImageThreads (image-threads.mjs). The whole
+// conversion threads hand theirs on with lowerImageThreads (image-threads.ts). The whole
 // conversion path is tested in page-pool.test.ts and documents/conversion.test.ts.
 import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { lowerImageThreads } from '../../../backend/platform/convert/image-threads.mjs';
+import { lowerImageThreads } from '../../../backend/platform/convert/image-threads';
 import { isImageThread, threadStates } from '../../helpers/threads';
 
 const imageNices = async () => (await threadStates()).filter(isImageThread).map((thread) => thread.nice);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
 import { ConversionError } from '../../../backend/platform/convert/errors';
 import { PagePool, type WorkerSource } from '../../../backend/platform/convert/page-pool';
+import { threadModule } from '../../../backend/platform/thread-modules';
 import { fixture } from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   pool = new PagePool({
     threads: 1,
     idleTimeoutMs: 5_000,
-    workerUrl: new URL('./workers/crashing-worker.mjs', import.meta.url),
+    workerUrl: await threadModule(new URL('./workers/crashing-worker.ts', import.meta.url)),
   });
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@
 // process or leaves it spinning in a corrupted heap (the parent's timeout then ends it).
 import * as mupdf from 'mupdf';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
-import { scanJpeg } from '../../../backend/platform/convert/scan-page.mjs';
+import { scanJpeg } from '../../../backend/platform/convert/scan-page';
 import { illustratedPageWith, scatteredStrokes } from '../../helpers/documents';
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -4,10 +4,10 @@ import * as mupdf from 'mupdf';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
-import { scanJpeg, scanWebp } from '../../../backend/platform/convert/scan-page.mjs';
+import { scanJpeg, scanWebp } from '../../../backend/platform/convert/scan-page';
 import { jpegPdf, pageGrey, scanJpegs, scanOriginal, type GreyImage } from '../../helpers/documents';
 
-// The scan shortcut of the conversion worker (scan-page.mjs) on real PDFs: the pages it takes
+// The scan shortcut of the conversion worker (scan-page.ts) on real PDFs: the pages it takes
 // (one JPEG over the whole page, nothing else visible) are their JPEG as the PDF stores it, and
 // later a WebP that looks like MuPDF's own rendering of the page; every other page is left to
 // MuPDF.

@@ -3,10 +3,10 @@ import { gzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trimGlyphOutlines } from '../../../backend/platform/convert/svg-glyphs.mjs';
+import { trimGlyphOutlines } from '../../../backend/platform/convert/svg-glyphs';
 import { fixture } from '../../helpers/documents';
 
-// The conversion worker writes glyph outlines rounded to three decimals of an em (svg-glyphs.mjs):
+// The conversion worker writes glyph outlines rounded to three decimals of an em (svg-glyphs.ts):
 // pages about 40 % lighter that look the same; nothing but the glyph definitions changes.
 
 const GLYPH = /<path id="font_[^"]*" d="([^"]*)"/g;

@@ -2,12 +2,12 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
-import { MIN_IMAGE_BASE64, shrinkSvgImages } from '../../../backend/platform/convert/svg-images.mjs';
-import { SvgPages } from '../../../backend/platform/convert/svg-pages.mjs';
+import { MIN_IMAGE_BASE64, shrinkSvgImages } from '../../../backend/platform/convert/svg-images';
+import { SvgPages } from '../../../backend/platform/convert/svg-pages';
 import { illustratedPdf, photoJpeg } from '../../helpers/documents';
 
 // A photo on a vector page: the worker brings each large JPEG of a page's SVG to the reading
-// resolution of the size it is drawn at, as WebP (svg-images.mjs), so that the page stays vector.
+// resolution of the size it is drawn at, as WebP (svg-images.ts), so that the page stays vector.
 
 const raster = RENDER_SETTINGS.raster;
 const DATA_URI = /data:image\/(jpeg|webp);base64,([^"]*)"/g;

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { trimGlyphOutlines } from '../../../backend/platform/convert/svg-glyphs.mjs';
-import { SvgPages } from '../../../backend/platform/convert/svg-pages.mjs';
+import { trimGlyphOutlines } from '../../../backend/platform/convert/svg-glyphs';
+import { SvgPages } from '../../../backend/platform/convert/svg-pages';
 import { fixture } from '../../helpers/documents';
 
 // The conversion worker draws a slice's pages through one SVG device, so that a glyph is
-// outlined once for the slice, then cuts one standalone SVG a page out of it (svg-pages.mjs).
+// outlined once for the slice, then cuts one standalone SVG a page out of it (svg-pages.ts).
 
 const opened: { destroy(): void }[] = [];
 afterAll(() => opened.reverse().forEach((item) => item.destroy()));

@@ -1,11 +1,11 @@
-// The characters' positions of a page (text-positions.mjs): read from MuPDF's structured text
-// field by field (the worker threads load mupdf-handle.mjs before mupdf, as this file does), the
+// The characters' positions of a page (text-positions.ts): read from MuPDF's structured text
+// field by field (the worker threads load mupdf-handle.ts before mupdf, as this file does), the
 // same as from MuPDF's XML of it, and the text the same as StructuredText.asText().
-import '../../../backend/platform/convert/mupdf-handle.mjs';
+import '../../../backend/platform/convert/mupdf-handle';
 import { readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { describe, expect, it } from 'vitest';
-import { textAndPositionsFromXml, textAndPositionsOf } from '../../../backend/platform/convert/text-positions.mjs';
+import { textAndPositionsFromXml, textAndPositionsOf } from '../../../backend/platform/convert/text-positions';
 import { fixture } from '../../helpers/documents';
 
 describe("the positions of a page's characters", () => {

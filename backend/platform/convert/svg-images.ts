@@ -1,4 +1,4 @@
-// Photos inside vector pages (convert-worker.mjs): MuPDF's SVG writer copies a JPEG drawn on a
+// Photos inside vector pages (convert-worker.ts): MuPDF's SVG writer copies a JPEG drawn on a
 // page into the SVG as it is in the PDF, often a camera's or a scanner's full resolution for a
 // picture that covers a third of the page. Such a page used to pass the SVG limit and become a
 // WebP of the whole page, its text rasterised with the photo. Here each large JPEG of a page's
@@ -11,8 +11,10 @@
 // the same browsers the WebP pages need). librsvg (sharp's SVG loader) does not: nothing on the
 // server draws page SVGs.
 //
-// A plain .mjs file importing only npm packages, copied beside the bundles with the worker.
 import sharp from 'sharp';
+import type { RenderSettings } from './page-pool';
+
+type Raster = RenderSettings['raster'];
 
 /** JPEGs under this many bytes of base64 are left alone: little to gain for a decode and an encode. */
 export const MIN_IMAGE_BASE64 = 16 * 1024;
@@ -23,7 +25,7 @@ const JPEG_IMAGE = /<image\b([^>]*?)\bxlink:href="data:image\/jpeg;base64,([^"]*
 const ENCLOSING_TRANSFORM = /<g transform="matrix\(([^)]*)\)">\s*$/;
 const LOOK_BACK = 200;
 
-function attribute(attributes, name) {
+function attribute(attributes: string, name: string): number {
   const match = new RegExp(`\\b${name}="([0-9.]+)"`).exec(attributes);
   return match ? Number(match[1]) : NaN;
 }
@@ -33,7 +35,7 @@ function attribute(attributes, name) {
  * transform), or null when that is not the only place it is drawn (MuPDF draws an image again
  * with `<use xlink:href="#image_N">`, and a page cut from a slice may have it in `<defs>`).
  */
-function drawnSize(svg, at, attributes) {
+function drawnSize(svg: string, at: number, attributes: string): { width: number; height: number } | null {
   const id = /\bid="([^"]+)"/.exec(attributes);
   if (id && svg.includes(`xlink:href="#${id[1]}"`)) return null;
   const before = svg.slice(Math.max(0, at - LOOK_BACK), at);
@@ -41,7 +43,7 @@ function drawnSize(svg, at, attributes) {
   const width = attribute(attributes, 'width');
   const height = attribute(attributes, 'height');
   if (!transform || !(width > 0) || !(height > 0)) return null;
-  const [a, b, c, d] = transform[1].split(/[\s,]+/).map(Number);
+  const [a = NaN, b = NaN, c = NaN, d = NaN] = transform[1]!.split(/[\s,]+/).map(Number);
   if (![a, b, c, d].every(Number.isFinite)) return null;
   return { width: width * Math.hypot(a, b), height: height * Math.hypot(c, d) };
 }
@@ -50,7 +52,11 @@ function drawnSize(svg, at, attributes) {
  * The JPEG as a WebP at `dpi` of its drawn size (never enlarged), and whether it was reduced; or
  * null when that is no smaller.
  */
-async function shrunk(jpegBase64, drawn, raster) {
+async function shrunk(
+  jpegBase64: string,
+  drawn: { width: number; height: number } | null,
+  raster: Raster,
+): Promise<{ webp: string; reduced: boolean } | null> {
   const jpeg = Buffer.from(jpegBase64, 'base64');
   const image = sharp(jpeg, { failOn: 'none' });
   const { width, height } = await image.metadata();
@@ -84,8 +90,8 @@ const LT = 0x3c;
  * to reading resolution, less those pictures). null for a page without such photos. Found with
  * Buffer searches, the page never made a string: a 500 KiB page in a tenth of a millisecond.
  */
-export function photosOf(svg) {
-  const kept = [];
+export function photosOf(svg: Buffer): { bytes: number; rest: Buffer } | null {
+  const kept: Buffer[] = [];
   let last = 0;
   let bytes = 0;
   for (let at = svg.indexOf(JPEG_HREF); at !== -1; at = svg.indexOf(JPEG_HREF, at + 1)) {
@@ -112,17 +118,20 @@ export function photosOf(svg) {
  * reading resolution, what a raster of the page would spend on the same pictures at the same
  * resolution (one at its own resolution or below, a raster would resample, and may soften).
  */
-export async function shrinkSvgImages(svgBytes, raster) {
+export async function shrinkSvgImages(
+  svgBytes: Buffer,
+  raster: Raster,
+): Promise<{ svg: Buffer; readingBytes: number }> {
   if (!svgBytes.includes('data:image/jpeg;base64,')) return { svg: svgBytes, readingBytes: 0 };
   // latin1: one character a byte, and the replaced parts are ASCII.
   const svg = svgBytes.toString('latin1');
-  const parts = [];
+  const parts: string[] = [];
   let last = 0;
   let readingBytes = 0;
   for (const match of svg.matchAll(JPEG_IMAGE)) {
-    const payload = match[2];
+    const payload = match[2]!;
     if (payload.length < MIN_IMAGE_BASE64) continue;
-    const smaller = await shrunk(payload, drawnSize(svg, match.index, match[1]), raster).catch(() => null);
+    const smaller = await shrunk(payload, drawnSize(svg, match.index, match[1]!), raster).catch(() => null);
     if (!smaller) continue;
     parts.push(svg.slice(last, match.index), `<image${match[1]}xlink:href="data:image/webp;base64,${smaller.webp}"`);
     last = match.index + match[0].length;

@@ -1,6 +1,6 @@
 // Glyph outlines of MuPDF's SVG pages, written with the precision fonts are drawn with.
 //
-// Plain JavaScript: it runs in the conversion worker threads (svg-pages.mjs, for convert-worker.mjs).
+// It runs in the conversion worker threads (svg-pages.ts, for convert-worker.ts).
 //
 // With text drawn as paths, MuPDF defines each glyph once per page, `<path id="font_F_G" d="…"/>`,
 // in em units (the `<use>` that places it scales it to the font size), and writes every
@@ -17,7 +17,8 @@ const QUOTE = 0x22;
 const DOT = 0x2e;
 const DECIMALS = 3;
 
-function isDigit(byte) {
+function isDigit(byte: number | undefined): boolean {
+  if (byte === undefined) return false;
   return byte >= 0x30 && byte <= 0x39;
 }
 
@@ -26,12 +27,12 @@ function isDigit(byte) {
  * point, no sign); returns the new end. All nines (`.9996`) become `1.000`: a 1 goes in front,
  * after a space when the number before would otherwise run into it (`.5.9996` → `.5 1.000`).
  */
-function roundUp(out, start, end) {
+function roundUp(out: Buffer, start: number, end: number): number {
   for (let i = end - 1; i >= start; i--) {
-    const byte = out[i];
+    const byte = out[i]!;
     if (byte === DOT) continue;
     if (byte !== 0x39) {
-      out[i]++;
+      out[i] = byte + 1;
       return end;
     }
     out[i] = 0x30;
@@ -45,12 +46,12 @@ function roundUp(out, start, end) {
 }
 
 /** Copies `bytes[start, end)` (path data) into `out` at `at`, each number rounded to DECIMALS decimals. */
-function copyRounded(bytes, start, end, out, at) {
+function copyRounded(bytes: Buffer, start: number, end: number, out: Buffer, at: number): number {
   let o = at;
   let number = -1; // where the number being copied starts in `out`, -1 between numbers
   let decimals = -1; // digits kept after its point, -1 before the point
   for (let i = start; i < end; i++) {
-    const byte = bytes[i];
+    const byte = bytes[i]!;
     if (isDigit(byte)) {
       if (number < 0) number = o;
       if (decimals > DECIMALS) continue; // rounded already
@@ -78,7 +79,7 @@ function copyRounded(bytes, start, end, out, at) {
  * rounded to three decimals of an em; the rest of the page byte for byte. A new buffer: the input is
  * not changed.
  */
-export function trimGlyphOutlines(svg) {
+export function trimGlyphOutlines(svg: Uint8Array): Buffer {
   const bytes = Buffer.from(svg.buffer, svg.byteOffset, svg.byteLength);
   // Room for a 1 carried in front of a number (`.9995` → ` 1.000`), never needed in practice.
   const out = Buffer.allocUnsafe(bytes.length + (bytes.length >> 2) + 16);

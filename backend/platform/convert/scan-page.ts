@@ -1,14 +1,16 @@
-// The scan shortcut of the conversion worker (convert-worker.mjs): a PDF page that draws one
+// The scan shortcut of the conversion worker (convert-worker.ts): a PDF page that draws one
 // JPEG over the whole page and nothing else visible (an OCR layer is invisible text) is that
 // JPEG, as the PDF stores it: copied out in a millisecond or two, where the general path has
 // MuPDF's WASM decode and scale it (about 100 ms of a 200 dpi A4 page's 190), writes an SVG
 // embedding it and compresses that SVG (20 ms more) only to find it over the limit. Its WebP at
 // reading resolution, decoded and scaled by sharp (libvips, native), comes later (scanWebp),
 // as a job of its own. bench/README.md, "Conversion", has the figures.
-//
-// A plain .mjs file importing only npm packages, copied beside the bundles with the worker.
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
+import type { RenderSettings, ScanTarget } from './page-pool';
+
+/** What scanJpeg reads of a render task. */
+export type ScanSettings = Pick<RenderSettings, 'svgGzipLimit' | 'raster'>;
 
 /** Points of slack when an image's rectangle is compared with the page's. */
 const SLACK = 1;
@@ -31,15 +33,15 @@ const END_OF_IMAGE = Buffer.from([0xff, 0xd9]);
 const MILD_SMOOTHING = { width: 3, height: 3, kernel: [1, 6, 1, 6, 36, 6, 1, 6, 1] };
 
 /** The scale of a page's raster: `raster.dpi`, or less where the longest side would pass `raster.maxSide`. */
-export function rasterScale(bounds, raster) {
+export function rasterScale(bounds: mupdf.Rect, raster: RenderSettings['raster']): number {
   const longest = Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
   return Math.min(raster.dpi / 72, raster.maxSide / longest);
 }
 
-const near = (a, b) => Math.abs(a - b) <= SLACK;
+const near = (a: number, b: number): boolean => Math.abs(a - b) <= SLACK;
 
 /** `outer` holds `inner`, give or take the slack. */
-const covers = (outer, inner) =>
+const covers = (outer: mupdf.Rect, inner: mupdf.Rect): boolean =>
   outer[0] <= inner[0] + SLACK &&
   outer[1] <= inner[1] + SLACK &&
   outer[2] >= inner[2] - SLACK &&
@@ -50,15 +52,15 @@ const covers = (outer, inner) =>
  * would embed as it is): one DCT filter, no decode array, mask or colour-transform parameter.
  * Read from the page's resources before anything is drawn, so pages of text pay a few lookups.
  */
-function bigJpegXObject(page, minBytes) {
+function bigJpegXObject(page: mupdf.PDFPage, minBytes: number): mupdf.PDFObject | null {
   const xobjects = page.getObject().getInheritable('Resources').get('XObject');
   if (!xobjects.isDictionary()) return null;
-  const images = [];
+  const images: mupdf.PDFObject[] = [];
   xobjects.forEach((value) => {
     if (value.get('Subtype').asName() === 'Image') images.push(value);
   });
   if (images.length !== 1) return null;
-  const [image] = images;
+  const image = images[0]!;
   let filter = image.get('Filter');
   if (filter.isArray() && filter.length === 1) filter = filter.get(0);
   if (filter.asName() !== 'DCTDecode' || image.get('Length').asNumber() <= minBytes) return null;
@@ -70,9 +72,16 @@ function bigJpegXObject(page, minBytes) {
  * What the page draws, when that is a single opaque image placed upright over the whole page:
  * its size in pixels; otherwise null. Clips are allowed when they hide nothing of the page.
  */
-function onlyImageOver(list, bounds) {
-  let drawn = null;
-  let other = false;
+function onlyImageOver(list: mupdf.DisplayList, bounds: mupdf.Rect): { width: number; height: number } | null {
+  // (assigned by the device's callbacks, which the compiler does not follow)
+  let drawn = null as {
+    ctm: mupdf.Matrix;
+    width: number;
+    height: number;
+    components: number;
+    colorSpace: mupdf.ColorSpace | null;
+  } | null;
+  let other = false as boolean;
   const draws = () => {
     other = true;
   };
@@ -81,7 +90,7 @@ function onlyImageOver(list, bounds) {
   // wrapper frees what is no longer a path (a page of 6,000 strokes and a photo crashed its thread
   // so). Each path is released in its call, while the list is alive. A shade comes without a
   // reference of its own (mupdf 1.28's binding), so its finaliser must not drop it at all.
-  const drawsPath = (path) => {
+  const drawsPath = (path: mupdf.Path) => {
     other = true;
     path.destroy();
   };
@@ -99,7 +108,8 @@ function onlyImageOver(list, bounds) {
       image.destroy();
     },
     clipPath(path, _evenOdd, ctm) {
-      if (!covers(path.getBounds(null, ctm), bounds)) other = true;
+      // (no stroke: the binding takes null where its type wants a StrokeState)
+      if (!covers(path.getBounds(null as unknown as mupdf.StrokeState, ctm), bounds)) other = true;
       path.destroy();
     },
     fillPath: drawsPath,
@@ -111,7 +121,7 @@ function onlyImageOver(list, bounds) {
     clipStrokeText: draws,
     fillShade(shade) {
       other = true;
-      mupdf.Shade._finalizer?.unregister(shade);
+      (mupdf.Shade as unknown as { _finalizer?: FinalizationRegistry<unknown> })._finalizer?.unregister(shade);
     },
     fillImageMask: draws,
     clipImageMask: draws,
@@ -147,7 +157,12 @@ function onlyImageOver(list, bounds) {
  * the page until the document module has it re-encoded (conversion.ts, the scans' WebP job):
  * the document reads at once, and lighter when that job has run.
  */
-export async function scanJpeg(page, list, bounds, task) {
+export async function scanJpeg(
+  page: mupdf.Page,
+  list: mupdf.DisplayList,
+  bounds: mupdf.Rect,
+  task: ScanSettings,
+): Promise<{ jpeg: Buffer; target: ScanTarget } | null> {
   if (!(page instanceof mupdf.PDFPage)) return null;
   try {
     const xobject = bigJpegXObject(page, task.svgGzipLimit);
@@ -185,7 +200,11 @@ export async function scanJpeg(page, list, bounds, task) {
  * native); null when the WebP is not smaller than the JPEG (the page then stays the JPEG) or
  * sharp cannot decode it (a truncated JPEG, which a browser shows as far as it goes).
  */
-export async function scanWebp(jpeg, target, webpOptions) {
+export async function scanWebp(
+  jpeg: Uint8Array,
+  target: ScanTarget,
+  webpOptions: RenderSettings['raster']['webpOptions'],
+): Promise<Buffer | null> {
   try {
     const scaled = sharp(jpeg).resize(target.width, target.height, { fit: 'fill', kernel: 'linear' });
     if (target.smooth) scaled.convolve(MILD_SMOOTHING);

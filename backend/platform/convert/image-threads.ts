@@ -16,8 +16,8 @@ const TASKS = '/proc/self/task';
  * Brings every libvips thread of the process down to `nice` (default: the calling thread's
  * own), leaving those already there or lower; how many it lowered.
  */
-export function lowerImageThreads(nice = getPriority()) {
-  let tids;
+export function lowerImageThreads(nice = getPriority()): number {
+  let tids: string[];
   try {
     tids = readdirSync(TASKS);
   } catch {
@@ -44,7 +44,7 @@ export function lowerImageThreads(nice = getPriority()) {
  * does image work in a loop. libvips starts its threads when work comes and keeps them a
  * while, so a new one runs at most this long above the caller's priority.
  */
-export function imageThreadLowerer(intervalMs = 100) {
+export function imageThreadLowerer(intervalMs = 100): () => void {
   let last = Number.NEGATIVE_INFINITY;
   return () => {
     const now = performance.now();

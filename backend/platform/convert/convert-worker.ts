@@ -1,25 +1,79 @@
 // The thread side of the MuPDF page pool (page-pool.ts). MuPDF's WASM calls are synchronous,
 // so they run here, in piscina worker threads, never on the event loop that answers requests.
 //
-// A plain .mjs file importing only npm packages: it loads the same way under tsx, under vitest
-// and next to the esbuild bundle (`npm run build:server` copies it to dist/server/{gateway,backend}/),
-// with no TypeScript loader in the worker threads. Its task and result shapes are declared in
-// page-pool.ts, the only caller. Why not TypeScript: on Node 20 a thread given tsx as `--import`
-// cannot load a module graph with top-level await (mupdf's: ERR_UNKNOWN_FILE_EXTENSION), and
-// tsx registered from inside the thread adds threads of its own, which the thread-priority
-// checks of page-pool.test.ts and conversion.test.ts then count (tried; both failed so).
+// A thread loads it as an esbuild bundle (convert-worker.mjs), never as TypeScript: beside the
+// server bundles in dist/server, or made on first use from source (../thread-modules.ts, which
+// says why). Its results are the shapes page-pool.ts, the only caller, declares.
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
-// before mupdf: MuPDF's structured-text fields for the characters' positions (text-positions.mjs)
-import './mupdf-handle.mjs';
+// before mupdf: MuPDF's structured-text fields for the characters' positions (text-positions.ts)
+import './mupdf-handle';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
-import { imageThreadLowerer } from './image-threads.mjs';
-import { rasterScale, scanJpeg, scanWebp } from './scan-page.mjs';
-import { photosOf, shrinkSvgImages } from './svg-images.mjs';
-import { SvgPages } from './svg-pages.mjs';
-import { encodePositions, positionsFile, textAndPositionsOf } from './text-positions.mjs';
+import type { ConversionFailure } from './errors';
+import { imageThreadLowerer } from './image-threads';
+import type { PageFile, PageKind, PendingImages, RenderSettings, ScanTarget, WorkerSource } from './page-pool';
+import { rasterScale, scanJpeg, scanWebp } from './scan-page';
+import { photosOf, shrinkSvgImages } from './svg-images';
+import { SvgPages } from './svg-pages';
+import { encodePositions, positionsFile, textAndPositionsOf } from './text-positions';
+
+/** Set to 1 by page-pool.ts when the task is to stop (checked between pages). */
+type CancelFlag = Int32Array;
+
+interface InspectTask {
+  kind: 'inspect';
+  source: WorkerSource;
+}
+
+interface RenderTask extends Omit<RenderSettings, 'cover'> {
+  kind: 'render';
+  source: WorkerSource;
+  from: number;
+  to: number;
+  outDir: string;
+  /** the covers, for the slice that starts at page 1 */
+  cover: RenderSettings['cover'] | null;
+  /** each finished page's number, then 'end' */
+  progress: MessagePort;
+  cancel: CancelFlag;
+}
+
+interface PositionsTask {
+  kind: 'positions';
+  source: WorkerSource;
+  from: number;
+  to: number;
+  outDir: string;
+  gzipLevel: number;
+  cancel: CancelFlag;
+}
+
+interface ScanWebpTask {
+  kind: 'scan-webp';
+  jpeg: Uint8Array;
+  target: ScanTarget;
+  webpOptions: RenderSettings['raster']['webpOptions'];
+}
+
+interface ShrinkPhotosTask {
+  kind: 'shrink-photos';
+  svg: Uint8Array;
+  raster: RenderSettings['raster'];
+  gzipLevel: number;
+}
+
+type ConvertTask = InspectTask | RenderTask | PositionsTask | ScanWebpTask | ShrinkPhotosTask;
+
+type Failure = { ok: false; reason: ConversionFailure; detail: string };
+
+/** A page read up to its SVG (preparePage): written already (`done`), or waiting for the slice's SVGs. */
+type PreparedPage =
+  | { n: number; done: { page: PageFile; text: string } }
+  | { n: number; done?: undefined; page: mupdf.Page; bounds: mupdf.Rect; text: string };
+type OpenPage = Extract<PreparedPage, { page: mupdf.Page }>;
 
 mupdf.setLog(null);
 // Each image is encoded once: libvips' operation cache would only hold page-sized buffers.
@@ -28,16 +82,16 @@ sharp.cache(false);
 const lowerImageThreads = imageThreadLowerer();
 
 /** The document this thread has open: each thread opens a document once for all its slices. */
-let current = null;
+let current: { key: string; document: mupdf.Document } | null = null;
 
-function closeCurrent() {
+function closeCurrent(): void {
   if (!current) return;
   current.document.destroy();
   current = null;
 }
 
 /** Reads the file through a descriptor, so a large PDF is never copied whole into WASM memory. */
-function openStream(path) {
+function openStream(path: string): mupdf.Stream {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   return new mupdf.Stream({
@@ -48,7 +102,7 @@ function openStream(path) {
 }
 
 /** Opens the task's document (or reuses it); a document that needs a password is reported, not opened. */
-function documentOf(source) {
+function documentOf(source: WorkerSource): mupdf.Document | null {
   if (current?.key === source.key) return current.document;
   closeCurrent();
   const stream = openStream(source.path);
@@ -68,17 +122,17 @@ function documentOf(source) {
 }
 
 /** MuPDF's errors mean a damaged or unreadable document; Node's (with a code: ENOENT, ENOSPC) do not. */
-function failure(error) {
+function failure(error: unknown): Failure {
   const reason = error instanceof Error && 'code' in error ? 'converter-failed' : 'corrupt';
   return { ok: false, reason, detail: error instanceof Error ? error.message : String(error) };
 }
 
 /** A trapped WASM instance cannot be trusted again: the thread ends and piscina starts a new one. */
-function exitIfWasmBroke(error) {
+function exitIfWasmBroke(error: unknown): void {
   if (error instanceof WebAssembly.RuntimeError) process.exit(70);
 }
 
-function inspect(task) {
+function inspect(task: InspectTask): { ok: true; pages: number; width: number; height: number } | Failure {
   try {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
@@ -96,7 +150,10 @@ function inspect(task) {
 }
 
 /** RGB pixels of a page or its display list scaled by `scale`, copied out of WASM memory. */
-function pixelsOf(drawing, scale) {
+function pixelsOf(
+  drawing: mupdf.Page | mupdf.DisplayList,
+  scale: number,
+): { pixels: Buffer; raw: { width: number; height: number; channels: 3 } } {
   const pixmap = drawing.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false);
   const width = pixmap.getWidth();
   const height = pixmap.getHeight();
@@ -119,7 +176,13 @@ const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
  * when the drawing is that much smaller (a 200 dpi page in 15–25 ms, where sharp decodes it
  * whole in 30 ms).
  */
-async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
+async function writeCover(
+  list: mupdf.DisplayList,
+  pageWidth: number,
+  pageHeight: number,
+  cover: RenderSettings['cover'],
+  outDir: string,
+): Promise<void> {
   const bigScale = Math.min(1, cover.big.width / pageWidth, cover.big.height / pageHeight);
   // A page smaller than the WebP's box (a card, a ticket) is drawn at that box's scale instead,
   // so that no cover is an enlargement; the big one is then scaled down to 72 dpi.
@@ -134,7 +197,8 @@ async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
           .resize(Math.max(1, Math.ceil(pageWidth * bigScale)), Math.max(1, Math.ceil(pageHeight * bigScale)), {
             fit: 'fill',
           });
-  const boxed = (box) => image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
+  const boxed = (box: { width: number; height: number }) =>
+    image.clone().resize(box.width, box.height, { fit: 'contain', background: WHITE });
   await Promise.all([
     big.png(cover.pngOptions).toFile(join(outDir, cover.files.bigPng)),
     boxed(cover.png).png(cover.pngOptions).toFile(join(outDir, cover.files.png)),
@@ -142,10 +206,16 @@ async function writeCover(list, pageWidth, pageHeight, cover, outDir) {
   ]);
 }
 
-const PAGE_FILE_EXT = { webp: 'webp', jpeg: 'jpg', 'svg-gzip': 'gzip.svg', svg: 'svg' };
+const PAGE_FILE_EXT: Record<PageKind, string> = { webp: 'webp', jpeg: 'jpg', 'svg-gzip': 'gzip.svg', svg: 'svg' };
 
 /** Writes a page file; `pending`: its images are still as the PDF stores them (page-pool.ts, PendingImages). */
-function writePage(task, n, kind, bytes, pending) {
+function writePage(
+  task: { outDir: string },
+  n: number,
+  kind: PageKind,
+  bytes: Buffer,
+  pending?: PendingImages,
+): PageFile {
   const file = `${n}.${PAGE_FILE_EXT[kind]}`;
   writeFileSync(join(task.outDir, file), bytes);
   return pending ? { n, file, kind, bytes: bytes.length, pending } : { n, file, kind, bytes: bytes.length };
@@ -157,7 +227,13 @@ function writePage(task, n, kind, bytes, pending) {
  * drawn (`done`); any other page is drawn into the slice's SVG device and stays open until its
  * SVG is written (its display list does not: a slice of heavy pages holds one at a time).
  */
-async function preparePage(document, n, task, svgs, background) {
+async function preparePage(
+  document: mupdf.Document,
+  n: number,
+  task: RenderTask,
+  svgs: SvgPages,
+  background: Promise<void>[],
+): Promise<PreparedPage> {
   const page = document.loadPage(n - 1);
   const list = page.toDisplayList();
   try {
@@ -190,7 +266,7 @@ async function preparePage(document, n, task, svgs, background) {
  * a higher level's), the stored level deciding only when level 1 does not fit. Only a check: the
  * page is written plain, and gzipped whole by the page images job.
  */
-function fitsGzipped(bytes, task) {
+function fitsGzipped(bytes: Buffer, task: RenderTask): boolean {
   if (bytes.length <= task.svgGzipLimit - 1024) return true;
   if (gzipSync(bytes, { level: 1 }).length <= task.svgGzipLimit) return true;
   return gzipSync(bytes, { level: task.gzipLevel }).length <= task.svgGzipLimit;
@@ -205,7 +281,11 @@ function fitsGzipped(bytes, task) {
  * page would carry them too; a page heavy even without them has its photos brought to reading
  * resolution here and the usual choice made.
  */
-async function finishPage({ n, page, bounds, text }, svg, task) {
+async function finishPage(
+  { n, page, bounds, text }: OpenPage,
+  svg: Buffer,
+  task: RenderTask,
+): Promise<{ page: PageFile; text: string }> {
   const photos = photosOf(svg);
   if (photos && fitsGzipped(photos.rest, task)) {
     return { page: writePage(task, n, 'svg', svg, { photos: true }), text };
@@ -221,11 +301,11 @@ async function finishPage({ n, page, bounds, text }, svg, task) {
   return { page: writePage(task, n, 'svg-gzip', gzipped), text };
 }
 
-async function render(task) {
-  const done = [];
-  const open = [];
+async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; texts: string[] } | Failure> {
+  const done: { n: number; page: PageFile; text: string }[] = [];
+  const open: OpenPage[] = [];
   /** work started for the slice and awaited at its end (the covers) */
-  const background = [];
+  const background: Promise<void>[] = [];
   const svgs = new SvgPages();
   const release = () => {
     for (const { page } of open.splice(0)) page.destroy();
@@ -243,14 +323,14 @@ async function render(task) {
       if (prepared.done) {
         done.push({ n, ...prepared.done });
         task.progress.postMessage(n);
-      } else open.push(prepared);
+      } else open.push(prepared as OpenPage);
     }
     // The slice's SVGs, drawn through one device: each glyph outlined once for the slice.
     const pageSvgs = svgs.finish();
     while (open.length > 0) {
-      const prepared = open.shift();
+      const prepared = open.shift()!;
       try {
-        done.push({ n: prepared.n, ...(await finishPage(prepared, pageSvgs.shift(), task)) });
+        done.push({ n: prepared.n, ...(await finishPage(prepared, pageSvgs.shift()!, task)) });
         lowerImageThreads();
       } finally {
         prepared.page.destroy();
@@ -279,7 +359,7 @@ async function render(task) {
 /**
  * The positions of the characters of a slice's pages, and nothing else (a document converted before they were kept).
  */
-function positions(task) {
+function positions(task: PositionsTask): { ok: true } | Failure {
   try {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
@@ -306,16 +386,16 @@ function positions(task) {
   }
 }
 
-/** A scan page's JPEG as WebP (scan-page.mjs, scanWebp), encoded at this thread's priority. */
-async function encodeScan(task) {
+/** A scan page's JPEG as WebP (scan-page.ts, scanWebp), encoded at this thread's priority. */
+async function encodeScan(task: ScanWebpTask): Promise<Buffer | null> {
   const jpeg = Buffer.from(task.jpeg.buffer, task.jpeg.byteOffset, task.jpeg.byteLength);
   const webp = await scanWebp(jpeg, task.target, task.webpOptions);
   lowerImageThreads();
   return webp;
 }
 
-/** A page's plain SVG with its photos brought to reading resolution (svg-images.mjs), gzip-compressed. */
-async function shrinkPhotos(task) {
+/** A page's plain SVG with its photos brought to reading resolution (svg-images.ts), gzip-compressed. */
+async function shrinkPhotos(task: ShrinkPhotosTask): Promise<Buffer> {
   const { svg } = await shrinkSvgImages(
     Buffer.from(task.svg.buffer, task.svg.byteOffset, task.svg.byteLength),
     task.raster,
@@ -329,9 +409,10 @@ async function shrinkPhotos(task) {
  * pages, the positions of a slice's characters, or the images of a page left as the PDF stores them (a scan's WebP, a
  * page's photos).
  */
-export default function convertTask(task) {
+export default function convertTask(task: ConvertTask): unknown {
   if (task.kind === 'scan-webp') return encodeScan(task);
   if (task.kind === 'shrink-photos') return shrinkPhotos(task);
   if (task.kind === 'positions') return positions(task);
-  return task.kind === 'inspect' ? inspect(task) : render(task);
+  if (task.kind === 'inspect') return inspect(task);
+  return render(task);
 }

@@ -1,8 +1,0 @@
-// The conversion worker, except that its thread dies under any task for a file named crash.pdf,
-// as a thread does after a WASM trap or when it runs out of memory.
-import convertTask from '../../../../backend/platform/convert/convert-worker.mjs';
-
-export default function crashingTask(task) {
-  if (task.source.path.endsWith('crash.pdf')) process.exit(70);
-  return convertTask(task);
-}
