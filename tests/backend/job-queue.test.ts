@@ -451,6 +451,34 @@ describe('scheduling', () => {
     expect((await queue.list({ dedupeKey: 'convert:42' })).map((job) => job.id)).toEqual([later.id, first.id]);
   });
 
+  it('takes a dedupe key whose holder another process finishes between the conflict and the look for it', async () => {
+    const queue = newQueue();
+    const kind = jobKind<null>('test.dedupe-race');
+    const holder = await queue.enqueue(kind, null, { dedupeKey: 'race' });
+    // Right after the insert that conflicts with the holder, another handle finishes it.
+    const other = await openTestDatabase();
+    const inserts = new WeakSet<object>();
+    let finished = false;
+    const racing = db.withPlugin({
+      transformQuery: ({ node, queryId }) => {
+        if (node.kind === 'InsertQueryNode') inserts.add(queryId);
+        return node;
+      },
+      transformResult: async ({ result, queryId }) => {
+        if (!finished && inserts.has(queryId) && result.rows.length === 0) {
+          finished = true;
+          await other.updateTable('job').set({ state: 'done' }).where('id', '=', holder.id).execute();
+        }
+        return result;
+      },
+    });
+    const taken = await queue.enqueue(kind, null, { dedupeKey: 'race', executor: racing });
+    expect(finished).toBe(true);
+    expect(taken.id).not.toBe(holder.id);
+    expect(taken.state).toBe('queued');
+    expect(await queue.counts(kind.name)).toMatchObject({ queued: 1, done: 1 });
+  });
+
   it('runs a job once more when asked for again while it runs (again), and not without it', async () => {
     const queue = newQueue();
     const convert = jobKind<{ documentId: number }>('test.rerun');

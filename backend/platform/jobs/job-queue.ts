@@ -68,6 +68,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the grace period, how long stop() gives aborted handlers to return. */
 const ABORT_WAIT_MS = 1000;
 const MAX_ERROR_LENGTH = 2000;
+/** Inserts tried when each conflict's holder is gone by the time it is looked for. */
+const ENQUEUE_TRIES = 3;
 const ALL_STATES: readonly JobState[] = ['queued', 'running', 'done', 'failed'];
 
 export const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 10 * 60_000);
@@ -138,7 +140,7 @@ export class JobQueue {
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
       throw new RangeError('maxAttempts must be a positive integer');
     const ts = new Date().toISOString();
-    const insert = async (executor: Kysely<DB>): Promise<JobRow> => {
+    const insert = async (executor: Kysely<DB>): Promise<{ row: JobRow; inserted: boolean } | undefined> => {
       const inserted = await executor
         .insertInto('job')
         .values({
@@ -157,18 +159,26 @@ export class JobQueue {
         .onConflict((oc) => oc.doNothing())
         .returningAll()
         .executeTakeFirst();
+      if (inserted) return { row: inserted, inserted: true };
       // The only unique constraint an insert can hit is job_dedupe: answer with its holder.
-      const existing =
-        inserted ??
-        (opts.dedupeKey === undefined
+      const holder =
+        opts.dedupeKey === undefined
           ? undefined
           : await executor
               .selectFrom('job')
               .selectAll()
               .where('dedupe_key', '=', opts.dedupeKey)
               .where('state', 'in', ['queued', 'running'])
-              .executeTakeFirst());
-      if (!existing) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
+              .executeTakeFirst();
+      return holder && { row: holder, inserted: false };
+    };
+    const enqueueIn = async (executor: Kysely<DB>): Promise<JobRow> => {
+      // Another process may finish the holder between the conflict and the look for it: then
+      // the key is free again, and a new insert takes it.
+      let outcome: { row: JobRow; inserted: boolean } | undefined;
+      for (let tries = 0; !outcome && tries < ENQUEUE_TRIES; tries++) outcome = await insert(executor);
+      if (!outcome) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
+      const { row: existing, inserted } = outcome;
       if (!inserted && opts.again && existing.state === 'running') {
         await executor
           .updateTable('job')
@@ -181,7 +191,7 @@ export class JobQueue {
       if (inserted) await notify(executor, CHANNELS.jobs, kind.name);
       return existing;
     };
-    const row = opts.executor ? await insert(opts.executor) : await this.db.transaction().execute(insert);
+    const row = opts.executor ? await enqueueIn(opts.executor) : await this.db.transaction().execute(enqueueIn);
     if (this.workers.has(kind.name)) this.wake();
     return toJob(row) as Job<P>;
   }
