@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
+import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
@@ -544,5 +545,38 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
     await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
+  });
+});
+
+describe('find in this document', () => {
+  const found = {
+    'GET /api/v1/document/find': (url: URL) => ({
+      status: 200,
+      body: {
+        total: 1,
+        readable: 8,
+        hit: [{ page: 2, text: `一座${url.searchParams.get('wd')}的日常`, start: 2, length: 2 }],
+      },
+    }),
+  };
+  const asked = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
+    fetchMock.mock.calls
+      .map(([input]) => new URL(String(input), 'http://localhost'))
+      .filter((url) => url.pathname === '/api/v1/document/find')
+      .map((url) => url.searchParams.get('wd'));
+
+  it('looks for the words once typing pauses, and never for pinyin still being composed', async () => {
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, found) });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    const box = screen.getByLabelText('查找文档中的文字');
+    fireEvent.compositionStart(box);
+    fireEvent.change(box, { target: { value: 'cheng' } });
+    fireEvent.change(box, { target: { value: 'chengshi' } });
+    await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS * 3));
+    expect(asked(fetchMock)).toEqual([]);
+    fireEvent.change(box, { target: { value: '城市' } });
+    fireEvent.compositionEnd(box);
+    expect(await screen.findByText('第 2 页')).toBeTruthy();
+    expect(asked(fetchMock)).toEqual(['城市']);
   });
 });

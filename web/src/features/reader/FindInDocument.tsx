@@ -8,8 +8,13 @@ import type { FoundLine } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
 
-/** How long typing must pause before the words are looked for. */
-const TYPING_PAUSE_MS = 200;
+/**
+ * How long typing must pause before the words are looked for: short, so that the hits are
+ * listed within 150 ms of the last key (an answer takes under 10 ms), while a word typed
+ * letter by letter is not looked for at every letter. Text still being composed in an input
+ * method (pinyin before its characters are chosen) is never looked for.
+ */
+export const TYPING_PAUSE_MS = 80;
 
 /** A hit chosen: its page, and which of that page's hits it is. */
 export interface ChosenHit {
@@ -53,11 +58,13 @@ export function FindInDocument({
   onClose: () => void;
 }) {
   const [typed, setTyped] = useState(initialWords);
+  const [composing, setComposing] = useState(false);
   const [words, setWords] = useState(initialWords.trim());
   useEffect(() => {
+    if (composing) return;
     const timer = setTimeout(() => setWords(typed.trim()), TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, composing]);
   const found = useQuery(findInDocumentQuery(documentId, words));
   const hits = words && found.data ? (found.data.hit ?? []) : [];
   const total = found.data?.total ?? 0;
@@ -81,6 +88,11 @@ export function FindInDocument({
           type="search"
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
+          onCompositionStart={() => setComposing(true)}
+          onCompositionEnd={(event) => {
+            setComposing(false);
+            setTyped(event.currentTarget.value);
+          }}
           placeholder="查找文档中的文字"
           aria-label="查找文档中的文字"
           maxLength={100}
