@@ -27,8 +27,8 @@ export interface ReaderBenchOptions {
 const MOREDOC_FIRST_PAINT_MS = 6_000;
 const GOAL = 0.4;
 const PAGES = 20;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WEB_DIST = join(REPO_ROOT, 'web/dist');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const WEB_DIST = join(REPO_ROOT, 'web/dist');
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
@@ -190,7 +190,7 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
   }
 }
 
-function ensureWebBuild(): void {
+export function ensureWebBuild(): void {
   const reason =
     webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
   if (!reason) return;
