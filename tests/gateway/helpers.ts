@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Agent, request as undiciRequest } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
 import { DEFAULTS } from '../../gateway/config';
@@ -131,6 +132,23 @@ export async function startGateway(
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return { url, origin: url, app, logs, close: () => app.close() };
+}
+
+/** A stub upstream and a gateway in front of it for the tests of one file (or describe), started in beforeAll. */
+export function useGatewayOverStub(
+  handler: StubHandler,
+  overrides: Partial<GatewayBuildConfig> = {},
+): { stub: Stub; gw: TestGateway } {
+  const site = {} as { stub: Stub; gw: TestGateway };
+  beforeAll(async () => {
+    site.stub = await startStub(handler);
+    site.gw = await startGateway(site.stub.url, overrides);
+  });
+  afterAll(async () => {
+    await site.gw?.close();
+    await site.stub?.close();
+  });
+  return site;
 }
 
 export interface Answer {
