@@ -95,13 +95,18 @@ describe('security headers', () => {
 });
 
 describe('rate limits', () => {
+  const emptyJson = (method: string, path: string) =>
+    send(`${site.gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } });
+
+  /** The statuses of four empty JSON calls in a row: the limit (3) lets the first three through. */
+  async function fourStatuses(method: string, path: string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await emptyJson(method, path)).status);
+    return statuses;
+  }
+
   it('answers 429 JSON after the limit on login, per endpoint, leaving other calls alone', async () => {
-    const login = () =>
-      send(`${site.gw.url}/api/v1/user/login`, {
-        method: 'POST',
-        body: '{}',
-        headers: { 'content-type': 'application/json' },
-      });
+    const login = () => emptyJson('POST', '/api/v1/user/login');
     for (let i = 0; i < 3; i++) expect((await login()).status).toBe(200);
     const limited = await login();
     expect(limited.status).toBe(429);
@@ -112,11 +117,7 @@ describe('rate limits', () => {
       error: '操作过于频繁，请稍后再试',
     });
 
-    const register = await send(`${site.gw.url}/api/v1/user/register`, {
-      method: 'POST',
-      body: '{}',
-      headers: { 'content-type': 'application/json' },
-    });
+    const register = await emptyJson('POST', '/api/v1/user/register');
     expect(register.status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await send(`${site.gw.url}/api/v1/settings`)).status).toBe(200);
   });
@@ -126,14 +127,7 @@ describe('rate limits', () => {
       ['POST', '/api/v1/user/findpassword/stepone'],
       ['PUT', '/api/v1/user/findpassword/steptwo'],
     ] as const) {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push(
-          (await send(`${site.gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
-            .status,
-        );
-      }
-      expect(statuses, path).toEqual([200, 200, 200, 429]);
+      expect(await fourStatuses(method, path), path).toEqual([200, 200, 200, 429]);
     }
   });
 
@@ -144,31 +138,12 @@ describe('rate limits', () => {
       ['POST', '/api/v1/user/login/mobile'],
       ['PUT', '/api/v1/user/findpassword/mobile'],
     ] as const) {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push(
-          (await send(`${site.gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
-            .status,
-        );
-      }
-      expect(statuses, path).toEqual([200, 200, 200, 429]);
+      expect(await fourStatuses(method, path), path).toEqual([200, 200, 200, 429]);
     }
   });
 
   it('limits the WeChat/QQ sign-in but not the authorize call before it', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      statuses.push(
-        (
-          await send(`${site.gw.url}/api/v1/oauth/login`, {
-            method: 'POST',
-            body: '{}',
-            headers: { 'content-type': 'application/json' },
-          })
-        ).status,
-      );
-    }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await fourStatuses('POST', '/api/v1/oauth/login')).toEqual([200, 200, 200, 429]);
     for (let i = 0; i < 5; i++)
       expect((await send(`${site.gw.url}/api/v1/oauth/authorize?type=wechat`)).status).toBe(200);
   });
