@@ -16,6 +16,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
 import { DEFAULTS } from '../../gateway/config';
+import type { StartData } from '../../shared/types/start-data';
+import { parseHtml } from '../helpers/xml';
 
 export const FIXTURE_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 
@@ -275,3 +277,25 @@ export function allKeys(value: unknown, into: string[] = []): string[] {
   }
   return into;
 }
+
+/** The headers of a search engine's crawler asking for a page. */
+export const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
+
+/** A page as `headers` get it (a crawler's by default), with its HTML parsed. */
+export async function fetchPage(baseUrl: string, path: string, headers: Record<string, string> = CRAWLER) {
+  const res = await send(`${baseUrl}${path}`, { headers });
+  return { res, doc: parseHtml(res.text) };
+}
+
+/** The JSON-LD objects of a page, in order. */
+export const jsonLdOf = (doc: Document) =>
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
+  );
+
+/** The start data the gateway wrote into a page. */
+export const startDataOf = (html: string) =>
+  JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
