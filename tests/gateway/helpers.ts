@@ -114,6 +114,17 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayBuildCo
   };
 }
 
+/** The environment of a gateway started as a process: PATH and HOME of ours, a free port, the fixture SPA. */
+export const gatewayProcessEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  WEB_DIST: FIXTURE_DIST,
+  LOG_LEVEL: 'warn',
+  ...env,
+});
+
 /** `beforeListen`: what a test adds to the built gateway (a hook) before it listens. */
 export async function startGateway(
   backendUrl: string,
