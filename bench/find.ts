@@ -14,7 +14,7 @@ import * as mupdf from 'mupdf';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { fixture } from '../tests/helpers/documents';
 import { ADMIN_PASSWORD, CHROMIUM_PATH, WEB_DIST, ensureWebBuild, publishDocument } from './reader';
-import { startNodeProcess, type Started } from './lib/processes';
+import { startBackendProcess, startNodeProcess, type Started } from './lib/processes';
 import { heading, ms, table } from './lib/report';
 
 export interface FindBenchOptions {
@@ -98,12 +98,7 @@ export async function findBenchmark(options: FindBenchOptions): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-find-'));
   const started: Started[] = [];
   try {
-    const backend = await startNodeProcess(
-      'backend',
-      'backend.ts',
-      { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-      dir,
-    );
+    const backend = await startBackendProcess(dir, ADMIN_PASSWORD);
     started.push(backend);
     const { documentId, token } = await publishDocument(backend.url, PAGES);
     const words = wordsOfText(WARMUP + options.requests);

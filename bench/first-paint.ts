@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
-import { REPO_ROOT, startNodeProcess, type Started } from './lib/processes';
+import { REPO_ROOT, startBackendProcess, startNodeProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
 import { publishDocuments } from './lib/site-content';
 
@@ -126,12 +126,7 @@ export async function firstPaintBenchmark(options: FirstPaintOptions): Promise<v
   const started: Started[] = [];
   let browser: Browser | undefined;
   try {
-    const backend = await startNodeProcess(
-      'backend',
-      'backend.ts',
-      { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-      dir,
-    );
+    const backend = await startBackendProcess(dir, ADMIN_PASSWORD);
     started.push(backend);
     await publishDocuments(backend.url, ADMIN_PASSWORD, TITLES);
     const gateway = await startNodeProcess(

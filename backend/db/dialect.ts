@@ -25,6 +25,13 @@ export function like(db: Kysely<any>, column: string | Expression<unknown>, patt
     : sql<SqlBool>`(${target} LIKE ${pattern} ESCAPE '\\')`;
 }
 
+/** `like()` on any of `columns`: a keyword searched in several columns of a row. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function likeAny(db: Kysely<any>, columns: readonly string[], pattern: string): RawBuilder<SqlBool> {
+  const matches = columns.map((column) => like(db, column, pattern));
+  return sql<SqlBool>`(${sql.join(matches, sql` OR `)})`;
+}
+
 /** `max(value, 0)`: the larger of two values is `max()` in SQLite, `greatest()` in PostgreSQL. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function notBelowZero(db: Kysely<any>, value: Expression<number>): RawBuilder<number> {

@@ -110,6 +110,27 @@ export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder
   return Number(total);
 }
 
+/**
+ * A page of an admin's list of site content (banners, friend links) and how many rows there are:
+ * enabled rows first, then by `sort`, larger first, then by id.
+ */
+export async function enabledFirstPage<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, object>,
+  page: number,
+  size: number,
+) {
+  const rows = await applyPaging(
+    query
+      .selectAll()
+      .orderBy(sql`enable`, 'desc')
+      .orderBy(sql`sort`, 'desc')
+      .orderBy(sql`id`, 'asc'),
+    page,
+    size,
+  ).execute();
+  return { rows, total: await countOf(query) };
+}
+
 /** Distinct positive ids. */
 export function positiveIds(ids: readonly number[]): number[] {
   return [...new Set(ids.filter((id) => id > 0))];

@@ -91,6 +91,15 @@ export async function startNodeProcess(
   return { name, url: announced.ready as string, announced, pid: child.pid!, logFile, stop: () => stopChild(child) };
 }
 
+/** The embedded backend in a process of its own, its data under `dir`, signing in without a captcha. */
+export const startBackendProcess = (dir: string, adminPassword: string): Promise<Started> =>
+  startNodeProcess(
+    'backend',
+    'backend.ts',
+    { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD: adminPassword, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+    dir,
+  );
+
 /** Resident set size and its peak, in bytes, of a process (Linux /proc). */
 export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

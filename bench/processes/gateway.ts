@@ -2,6 +2,7 @@
 // listening on a loopback port of its own choosing.
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
+import { announceReady } from '../lib/child-ready';
 
 const config = loadGatewayConfig(process.env);
 if (config.backendUrl === undefined) throw new Error('bench gateway: BACKEND_URL must be set');
@@ -11,10 +12,4 @@ const app = buildGateway({
   webDist: process.env.BENCH_WEB_DIST ?? config.webDist,
 });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
-console.log(JSON.stringify({ ready: url }));
-process.on('SIGTERM', () => {
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-});
+announceReady({ ready: url }, () => app.close());

@@ -9,6 +9,7 @@ import { loadGatewayConfig } from '../../gateway/config';
 import { inProcessBackend } from '../../gateway/embedded-backend';
 import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
+import { announceReady } from '../lib/child-ready';
 
 const listens = process.env.BENCH_BACKEND_LISTEN === '1' || process.env.BENCH_PROXIED_GATEWAY === '1';
 const backend = await buildBackend(
@@ -23,18 +24,7 @@ const app = buildGateway(config, embedded);
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 const proxied = process.env.BENCH_PROXIED_GATEWAY === '1' ? buildGateway({ ...config, backendUrl }) : undefined;
 const proxiedUrl = await proxied?.listen({ host: '127.0.0.1', port: 0 });
-console.log(
-  JSON.stringify({
-    ready: url,
-    ...(backendUrl ? { backend: backendUrl } : {}),
-    ...(proxiedUrl ? { proxied: proxiedUrl } : {}),
-  }),
+announceReady(
+  { ready: url, ...(backendUrl ? { backend: backendUrl } : {}), ...(proxiedUrl ? { proxied: proxiedUrl } : {}) },
+  () => Promise.all([app.close(), proxied?.close()]).then(() => backend.close()),
 );
-process.on('SIGTERM', () => {
-  Promise.all([app.close(), proxied?.close()])
-    .then(() => backend.close())
-    .then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-});

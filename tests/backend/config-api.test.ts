@@ -9,6 +9,23 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 const backend = useBackend({ member: true });
 const { admin } = backend;
+/** Every category of config-keys.md plus pay, vip, oauth and sms. */
+const CATEGORIES = [
+  'system',
+  'captcha',
+  'security',
+  'footer',
+  'converter',
+  'download',
+  'score',
+  'email',
+  'display',
+  'release',
+  'pay',
+  'vip',
+  'oauth',
+  'sms',
+];
 
 async function configRow(category: string, name: string) {
   const res = await admin('GET', '/api/v1/config/list', { query: { category } });
@@ -208,25 +225,9 @@ describe('ListConfig', () => {
   });
 
   it('has every category of config-keys.md plus pay, vip, oauth and sms', async () => {
-    const categories = [
-      'system',
-      'captcha',
-      'security',
-      'footer',
-      'converter',
-      'download',
-      'score',
-      'email',
-      'display',
-      'release',
-      'pay',
-      'vip',
-      'oauth',
-      'sms',
-    ];
-    const res = await admin('GET', '/api/v1/config/list', { query: { category: categories } });
+    const res = await admin('GET', '/api/v1/config/list', { query: { category: CATEGORIES } });
     const counts = Object.fromEntries(
-      categories.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]),
+      CATEGORIES.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]),
     );
     expect(counts).toEqual({
       system: 14,
@@ -287,6 +288,8 @@ describe('UpdateConfig', () => {
     expect(stored.value).toBe('very-secret-key-0123456789abcdef');
   });
 
+  const year = new Date().getFullYear();
+  const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
   it.each([
     ['security', 'enable_register', 'yes', '配置项【是否允许注册】必须是 true 或 false'],
     ['security', 'max_document_size', '10MB', '配置项【最大文档大小(MB)】必须是整数'],
@@ -308,16 +311,6 @@ describe('UpdateConfig', () => {
       '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐(1)，价格 0.01 元起，代码不能重复',
     ],
     ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
-  ])('refuses %s.%s = %j', async (category, name, value, message) => {
-    const row = await configRow(category, name);
-    const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(message);
-  });
-
-  const year = new Date().getFullYear();
-  const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
-  it.each([
     ['system', 'sitename', '', '配置项【网站名称】不能为空'],
     ['system', 'sitename', '   ', '配置项【网站名称】不能为空'],
     ['system', 'copyright_start_year', 'abcd', `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
@@ -369,21 +362,8 @@ describe('UpdateConfig', () => {
   });
 
   it('takes every category back as seeded, and links, years and ports in range', async () => {
-    const categories = [
-      'system',
-      'captcha',
-      'security',
-      'footer',
-      'converter',
-      'download',
-      'score',
-      'email',
-      'display',
-      'pay',
-      'vip',
-      'oauth',
-      'sms',
-    ];
+    // The release category is not the admins' to write (403, below).
+    const categories = CATEGORIES.filter((c) => c !== 'release');
     const fresh = await startBackend();
     try {
       const token = await login(fresh.url, 'admin', fresh.adminPassword);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
-import { insertDocument } from '../helpers/document-fixtures';
+import { insertDocument, runHotJob } from '../helpers/document-fixtures';
 
 // Across the library (issue 45): the 热门文档 ranking the `document.hot` job computes.
 
@@ -14,31 +14,6 @@ const hotJobsDone = () =>
       (await db.selectFrom('job').select('id').where('kind', '=', 'document.hot').where('state', '=', 'done').execute())
         .length,
   );
-
-/** Queues a run of the ranking job now, as its hourly schedule does, and waits until it ran. */
-async function runHotJob(): Promise<void> {
-  const before = await hotJobsDone();
-  await withDatabase(backend.dataDir, (db) => {
-    const ts = new Date().toISOString();
-    return db
-      .insertInto('job')
-      .values({
-        kind: 'document.hot',
-        payload: '{}',
-        max_attempts: 1,
-        run_after: ts,
-        lease_owner: null,
-        lease_expires_at: null,
-        progress: null,
-        dedupe_key: null,
-        created_at: ts,
-        updated_at: ts,
-        finished_at: null,
-      })
-      .execute();
-  });
-  await expect.poll(hotJobsDone, { timeout: 15_000 }).toBe(before + 1);
-}
 
 const hotIds = async (query: Record<string, number> = {}) => {
   const res = await api(backend.url, 'GET', '/api/v1/document/hot', { query });
@@ -133,7 +108,7 @@ describe('ListHotDocuments and the document.hot job', () => {
     );
 
     expect((await hotIds()).ids).toEqual([]);
-    await runHotJob();
+    await runHotJob(backend.dataDir);
     const ranked = await hotIds();
     expect(ranked.ids).toEqual([favoured.id, downloaded.id, viewed.id]);
     expect(ranked.total).toBe(3);
@@ -208,7 +183,7 @@ describe('GetRelatedDocuments never empty for a document with neighbours', () =>
     const elsewhere = await insertDocument(backend.dataDir, { userId: 1, title: '烹饪技巧大全' });
     for (let i = 0; i < 2; i += 1)
       await api(backend.url, 'GET', '/api/v1/document', { query: { id: elsewhere.id, with_author: true } });
-    await runHotJob();
+    await runHotJob(backend.dataDir);
     // What the site kept before the fallbacks: an empty list, still valid for days.
     await withDatabase(backend.dataDir, (db) =>
       db

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runUntil } from '../helpers/processes';
 import { useS3 } from '../helpers/s3';
 
 // `npm run backend` as an operator runs it: backend/server.ts through tsx, with only environment.
@@ -10,31 +10,8 @@ import { useS3 } from '../helpers/s3';
 // and, when the child is slow to take it (a loaded machine), kills it itself (exit 130).
 const TSX_NODE = [process.execPath, '--import', 'tsx'] as const;
 
-function run(
-  env: Record<string, string>,
-  untilOutput: RegExp | null,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX_NODE[0], [...TSX_NODE.slice(1), 'backend/server.ts'], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (untilOutput && untilOutput.test(stdout)) child.kill('SIGINT');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (env: Record<string, string>, untilOutput: RegExp | null) =>
+  runUntil(TSX_NODE[0], [...TSX_NODE.slice(1), 'backend/server.ts'], { env, until: untilOutput, killAfterMs: 20_000 });
 
 describe('npm run backend', () => {
   it('starts on an empty DATA_DIR, prints the URL and the generated admin password, and stops on SIGINT', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
-import { insertDocument } from '../helpers/document-fixtures';
+import { insertDocument, runHotJob } from '../helpers/document-fixtures';
 import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
@@ -21,43 +21,6 @@ interface Library {
 let library: Library | undefined;
 
 const adminToken = () => gatewayToken(site.url, 'admin', site.adminPassword);
-
-/** Queues a run of the ranking job now (its schedule is hourly) and waits for it to finish. */
-async function runHotJob(): Promise<void> {
-  const id = await withDatabase(site.dataDir, async (db) => {
-    const ts = new Date().toISOString();
-    return (
-      await db
-        .insertInto('job')
-        .values({
-          kind: 'document.hot',
-          payload: '{}',
-          max_attempts: 1,
-          run_after: ts,
-          lease_owner: null,
-          lease_expires_at: null,
-          progress: null,
-          dedupe_key: null,
-          created_at: ts,
-          updated_at: ts,
-          finished_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-  });
-  await expect
-    .poll(
-      () =>
-        withDatabase(
-          site.dataDir,
-          async (db) =>
-            (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state,
-        ),
-      { timeout: 20_000 },
-    )
-    .toBe('done');
-}
 
 /** A category, documents filed in it (busy ones, hidden ones), and the ranking computed. */
 async function libraryOnce(): Promise<Library> {
@@ -98,7 +61,7 @@ async function libraryOnce(): Promise<Library> {
   ] as const) {
     for (let i = 0; i < times; i += 1) expect((await view(doc.id)).status).toBe(200);
   }
-  await runHotJob();
+  await runHotJob(site.dataDir);
   library = { categoryId, hot: hot.map((d) => ({ id: d.id, title: d.title })), hidden: hidden.map((d) => d.title) };
   return library;
 }

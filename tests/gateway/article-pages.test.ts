@@ -10,16 +10,10 @@ import {
   recommendedArticlesCall,
   relatedArticlesCall,
 } from '../../shared/page-data';
-import type { StartData } from '../../shared/types/start-data';
 import { api, login, setConfig } from '../helpers/backend';
 import { startSite, type Site } from '../helpers/site';
-import { parseHtml } from '../helpers/xml';
-import { FIXTURE_DIST, send } from './helpers';
+import { FIXTURE_DIST, fetchPage, jsonLdOf, startDataOf } from './helpers';
 
-const CRAWLER = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-};
 const BROWSER = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
 const BODY = '<p>本站将于<strong>周末</strong>升级。</p><ul><li>暂停上传</li><li>暂停下载</li></ul>';
 
@@ -81,17 +75,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function page(path: string, headers: Record<string, string> = CRAWLER) {
-  const res = await send(`${site.url}${path}`, { headers });
-  return { res, doc: parseHtml(res.text) };
-}
-
-const jsonLdOf = (doc: Document) =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
-    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
-  );
-
-const startDataOf = (html: string) => JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
+const page = (path: string, headers?: Record<string, string>) => fetchPage(site.url, path, headers);
 
 const sectionOf = (root: Element, title: string) =>
   [...root.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === title);

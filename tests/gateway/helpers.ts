@@ -12,9 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Agent, request as undiciRequest } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
 import { DEFAULTS } from '../../gateway/config';
+import type { StartData } from '../../shared/types/start-data';
+import { parseHtml } from '../helpers/xml';
 
 export const FIXTURE_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 
@@ -111,6 +114,17 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayBuildCo
   };
 }
 
+/** The environment of a gateway started as a process: PATH and HOME of ours, a free port, the fixture SPA. */
+export const gatewayProcessEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  WEB_DIST: FIXTURE_DIST,
+  LOG_LEVEL: 'warn',
+  ...env,
+});
+
 /** `beforeListen`: what a test adds to the built gateway (a hook) before it listens. */
 export async function startGateway(
   backendUrl: string,
@@ -131,6 +145,23 @@ export async function startGateway(
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return { url, origin: url, app, logs, close: () => app.close() };
+}
+
+/** A stub upstream and a gateway in front of it for the tests of one file (or describe), started in beforeAll. */
+export function useGatewayOverStub(
+  handler: StubHandler,
+  overrides: Partial<GatewayBuildConfig> = {},
+): { stub: Stub; gw: TestGateway } {
+  const site = {} as { stub: Stub; gw: TestGateway };
+  beforeAll(async () => {
+    site.stub = await startStub(handler);
+    site.gw = await startGateway(site.stub.url, overrides);
+  });
+  afterAll(async () => {
+    await site.gw?.close();
+    await site.stub?.close();
+  });
+  return site;
 }
 
 export interface Answer {
@@ -257,3 +288,25 @@ export function allKeys(value: unknown, into: string[] = []): string[] {
   }
   return into;
 }
+
+/** The headers of a search engine's crawler asking for a page. */
+export const CRAWLER = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+};
+
+/** A page as `headers` get it (a crawler's by default), with its HTML parsed. */
+export async function fetchPage(baseUrl: string, path: string, headers: Record<string, string> = CRAWLER) {
+  const res = await send(`${baseUrl}${path}`, { headers });
+  return { res, doc: parseHtml(res.text) };
+}
+
+/** The JSON-LD objects of a page, in order. */
+export const jsonLdOf = (doc: Document) =>
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
+  );
+
+/** The start data the gateway wrote into a page. */
+export const startDataOf = (html: string) =>
+  JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;

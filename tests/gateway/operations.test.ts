@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  json,
-  makeJwt,
-  sameOrigin,
-  send,
-  startGateway,
-  startStub,
-  type Answer,
-  type Stub,
-  type TestGateway,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { json, makeJwt, sameOrigin, send, startGateway, useGatewayOverStub, type Answer } from './helpers';
 
-let stub: Stub;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  stub = await startStub((_req, res) => json(res, 200, {}));
-  gw = await startGateway(stub.url, { authRateLimit: { max: 3, windowMs: 60_000 } });
-});
-afterAll(async () => {
-  await gw.close();
-  await stub.close();
-});
+const site = useGatewayOverStub((_req, res) => json(res, 200, {}), { authRateLimit: { max: 3, windowMs: 60_000 } });
 
 describe('security headers', () => {
   it('sends a CSP that allows only our own scripts and no framing, plus nosniff and a referrer policy', async () => {
     for (const path of ['/api/v1/settings', '/healthz']) {
-      const res = await send(`${gw.url}${path}`);
+      const res = await send(`${site.gw.url}${path}`);
       const csp = String(res.headers['content-security-policy']);
       const directives = new Map(
         csp
@@ -68,18 +48,22 @@ describe('security headers', () => {
     const down = await startGateway('http://127.0.0.1:1');
     try {
       const answers: Array<[string, number, Promise<Answer>]> = [
-        ['proxied API call', 200, send(`${gw.url}/api/v1/settings`)],
-        ['health', 200, send(`${gw.url}/healthz`)],
-        ['asset from memory', 200, send(`${gw.url}/assets/app-3f9a1c.js`, { headers: { 'accept-encoding': 'br' } })],
-        ['asset range', 206, send(`${gw.url}/assets/app-3f9a1c.js`, { headers: { range: 'bytes=0-1' } })],
-        ['missing asset', 404, send(`${gw.url}/assets/missing-1.js`)],
-        ['top-level file', 200, send(`${gw.url}/robots.txt`)],
-        ['page', 200, send(`${gw.url}/`, { headers: html })],
-        ['login redirect', 302, send(`${gw.url}/member`, { headers: html })],
+        ['proxied API call', 200, send(`${site.gw.url}/api/v1/settings`)],
+        ['health', 200, send(`${site.gw.url}/healthz`)],
+        [
+          'asset from memory',
+          200,
+          send(`${site.gw.url}/assets/app-3f9a1c.js`, { headers: { 'accept-encoding': 'br' } }),
+        ],
+        ['asset range', 206, send(`${site.gw.url}/assets/app-3f9a1c.js`, { headers: { range: 'bytes=0-1' } })],
+        ['missing asset', 404, send(`${site.gw.url}/assets/missing-1.js`)],
+        ['top-level file', 200, send(`${site.gw.url}/robots.txt`)],
+        ['page', 200, send(`${site.gw.url}/`, { headers: html })],
+        ['login redirect', 302, send(`${site.gw.url}/member`, { headers: html })],
         [
           'CSRF refusal',
           403,
-          send(`${gw.url}/api/v1/user/profile`, {
+          send(`${site.gw.url}/api/v1/user/profile`, {
             method: 'PUT',
             headers: { cookie: 'token=x', origin: 'https://evil.example' },
             body: '{}',
@@ -99,7 +83,7 @@ describe('security headers', () => {
   });
 
   it('adds HSTS and upgrade-insecure-requests only when served over https', async () => {
-    const https = await startGateway(stub.url, { publicOrigin: 'https://docs.example.com' });
+    const https = await startGateway(site.stub.url, { publicOrigin: 'https://docs.example.com' });
     try {
       const res = await send(`${https.url}/healthz`);
       expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
@@ -111,13 +95,18 @@ describe('security headers', () => {
 });
 
 describe('rate limits', () => {
+  const emptyJson = (method: string, path: string) =>
+    send(`${site.gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } });
+
+  /** The statuses of four empty JSON calls in a row: the limit (3) lets the first three through. */
+  async function fourStatuses(method: string, path: string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await emptyJson(method, path)).status);
+    return statuses;
+  }
+
   it('answers 429 JSON after the limit on login, per endpoint, leaving other calls alone', async () => {
-    const login = () =>
-      send(`${gw.url}/api/v1/user/login`, {
-        method: 'POST',
-        body: '{}',
-        headers: { 'content-type': 'application/json' },
-      });
+    const login = () => emptyJson('POST', '/api/v1/user/login');
     for (let i = 0; i < 3; i++) expect((await login()).status).toBe(200);
     const limited = await login();
     expect(limited.status).toBe(429);
@@ -128,13 +117,9 @@ describe('rate limits', () => {
       error: '操作过于频繁，请稍后再试',
     });
 
-    const register = await send(`${gw.url}/api/v1/user/register`, {
-      method: 'POST',
-      body: '{}',
-      headers: { 'content-type': 'application/json' },
-    });
+    const register = await emptyJson('POST', '/api/v1/user/register');
     expect(register.status).toBe(200);
-    for (let i = 0; i < 10; i++) expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await send(`${site.gw.url}/api/v1/settings`)).status).toBe(200);
   });
 
   it('limits both find-password steps', async () => {
@@ -142,14 +127,7 @@ describe('rate limits', () => {
       ['POST', '/api/v1/user/findpassword/stepone'],
       ['PUT', '/api/v1/user/findpassword/steptwo'],
     ] as const) {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push(
-          (await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
-            .status,
-        );
-      }
-      expect(statuses, path).toEqual([200, 200, 200, 429]);
+      expect(await fourStatuses(method, path), path).toEqual([200, 200, 200, 429]);
     }
   });
 
@@ -160,42 +138,24 @@ describe('rate limits', () => {
       ['POST', '/api/v1/user/login/mobile'],
       ['PUT', '/api/v1/user/findpassword/mobile'],
     ] as const) {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push(
-          (await send(`${gw.url}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } }))
-            .status,
-        );
-      }
-      expect(statuses, path).toEqual([200, 200, 200, 429]);
+      expect(await fourStatuses(method, path), path).toEqual([200, 200, 200, 429]);
     }
   });
 
   it('limits the WeChat/QQ sign-in but not the authorize call before it', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      statuses.push(
-        (
-          await send(`${gw.url}/api/v1/oauth/login`, {
-            method: 'POST',
-            body: '{}',
-            headers: { 'content-type': 'application/json' },
-          })
-        ).status,
-      );
-    }
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    for (let i = 0; i < 5; i++) expect((await send(`${gw.url}/api/v1/oauth/authorize?type=wechat`)).status).toBe(200);
+    expect(await fourStatuses('POST', '/api/v1/oauth/login')).toEqual([200, 200, 200, 429]);
+    for (let i = 0; i < 5; i++)
+      expect((await send(`${site.gw.url}/api/v1/oauth/authorize?type=wechat`)).status).toBe(200);
   });
 });
 
 describe('logs', () => {
   it('writes one line per request, with its id, and never the Authorization, Cookie or Set-Cookie values', async () => {
     const token = makeJwt({ UUID: 'secret-uuid-in-cookie' });
-    stub.handle((_req, res) => json(res, 200, { token: makeJwt({ UUID: 'secret-uuid-issued' }) }));
-    const res = await send(`${gw.url}/api/v1/user/profile`, {
+    site.stub.handle((_req, res) => json(res, 200, { token: makeJwt({ UUID: 'secret-uuid-issued' }) }));
+    const res = await send(`${site.gw.url}/api/v1/user/profile`, {
       method: 'PUT',
-      headers: sameOrigin(gw.url, {
+      headers: sameOrigin(site.gw.url, {
         cookie: `token=${token}`,
         authorization: 'Bearer secret-bearer-value',
         'content-type': 'application/json',
@@ -204,7 +164,7 @@ describe('logs', () => {
     });
     expect(res.status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
-    const lines = gw.logs
+    const lines = site.gw.logs
       .join('')
       .trim()
       .split('\n')
@@ -224,23 +184,23 @@ describe('logs', () => {
       'secret-uuid',
       res.setCookies[0]!.split(';')[0]!.split('=')[1]!,
     ]) {
-      expect(gw.logs.join('')).not.toContain(secret);
+      expect(site.gw.logs.join('')).not.toContain(secret);
     }
   });
 });
 
 describe('health', () => {
   it('answers /healthz without asking the backend', async () => {
-    const before = stub.requests.length;
-    const res = await send(`${gw.url}/healthz`);
+    const before = site.stub.requests.length;
+    const res = await send(`${site.gw.url}/healthz`);
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
-    expect(stub.requests.length).toBe(before);
+    expect(site.stub.requests.length).toBe(before);
   });
 
   it('answers /readyz 200 when the backend answers, 503 when it does not', async () => {
-    stub.handle((_req, res) => json(res, 200, { system: {} }));
-    expect((await send(`${gw.url}/readyz`)).status).toBe(200);
+    site.stub.handle((_req, res) => json(res, 200, { system: {} }));
+    expect((await send(`${site.gw.url}/readyz`)).status).toBe(200);
     const down = await startGateway('http://127.0.0.1:1');
     try {
       const res = await send(`${down.url}/readyz`);

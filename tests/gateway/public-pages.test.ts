@@ -3,21 +3,16 @@
 // recorded at its first conversion: tests/helpers/recorded-conversions.ts).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartData } from '../../shared/types/start-data';
 import { findAnswer } from '../../shared/api-call';
 import { documentCall, latestDocumentsCall } from '../../shared/page-data';
 import { api, login, setConfig } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture, textPdf } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
-import { parseHtml, parseXml, texts } from '../helpers/xml';
-import { FIXTURE_DIST, send } from './helpers';
+import { parseXml, texts } from '../helpers/xml';
+import { CRAWLER, FIXTURE_DIST, fetchPage, jsonLdOf, send, startDataOf } from './helpers';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
-const CRAWLER = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-};
 const DOMAIN = 'https://docs.example.com';
 
 let site: Site;
@@ -60,20 +55,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function page(path: string, headers: Record<string, string> = CRAWLER) {
-  const res = await send(`${site.url}${path}`, { headers });
-  return { res, doc: parseHtml(res.text) };
-}
-
-function jsonLdOf(doc: Document): Record<string, unknown>[] {
-  return [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
-    (s) => JSON.parse(s.textContent ?? '') as Record<string, unknown>,
-  );
-}
-
-function startDataOf(html: string): StartData {
-  return JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
-}
+const page = (path: string, headers?: Record<string, string>) => fetchPage(site.url, path, headers);
 
 describe('a document page without JavaScript', () => {
   it('holds the title, the description, the start of the text and the related documents', async () => {

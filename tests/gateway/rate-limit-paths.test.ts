@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalPath } from '../../gateway/http';
 import { canonicalApiUrl } from '../../gateway/plugins/upstream';
 import { startBackend, type StartedBackend } from '../helpers/backend';
-import { json, sendRaw, startGateway, startStub, type Stub, type TestGateway } from './helpers';
+import { json, sendRaw, startGateway, useGatewayOverStub, type TestGateway } from './helpers';
 
 const MAX = 10;
 const TRIES = 40;
@@ -121,16 +121,7 @@ describe('the other sign-in limits hold for encoded spellings', () => {
 });
 
 describe('what the backend receives', () => {
-  let stub: Stub;
-  let gw: TestGateway;
-  beforeAll(async () => {
-    stub = await startStub((_req, res) => json(res, 200, {}));
-    gw = await startGateway(stub.url);
-  });
-  afterAll(async () => {
-    await gw.close();
-    await stub.close();
-  });
+  const site = useGatewayOverStub((_req, res) => json(res, 200, {}));
 
   it('is the path that was counted: canonical, with the query as it was sent', async () => {
     const forwarded: Array<[string, string]> = [
@@ -140,15 +131,15 @@ describe('what the backend receives', () => {
       ['/api/v1/category/list?type=0&type=1', '/api/v1/category/list?type=0&type=1'],
     ];
     for (const [sent, seen] of forwarded) {
-      stub.requests.length = 0;
-      await sendRaw(gw.url, sent, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
-      expect(stub.requests.at(-1)?.url, sent).toBe(seen);
+      site.stub.requests.length = 0;
+      await sendRaw(site.gw.url, sent, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
+      expect(site.stub.requests.at(-1)?.url, sent).toBe(seen);
     }
   });
 
   it('leaves other paths to their own rules: pages keep their spelling, traversal out of the API is refused', async () => {
-    expect((await sendRaw(gw.url, '/api/v1/../../etc/passwd')).status).toBe(400);
-    const page = await sendRaw(gw.url, '//member', { headers: { accept: 'text/html' } });
+    expect((await sendRaw(site.gw.url, '/api/v1/../../etc/passwd')).status).toBe(400);
+    const page = await sendRaw(site.gw.url, '//member', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(302);
     expect(page.headers.location).toBe('/auth/login?redirect=%2Fmember');
   });

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { useS3 } from '../helpers/s3';
-import { FIXTURE_DIST, json, send, startStub, type Stub } from './helpers';
+import { FIXTURE_DIST, gatewayProcessEnv, json, send, startStub, type Stub } from './helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(ROOT, 'gateway/server.ts');
@@ -29,15 +29,7 @@ interface Child {
 function spawnServer(env: Record<string, string>): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WEB_DIST: FIXTURE_DIST,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: gatewayProcessEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import {
   allKeys,
@@ -8,29 +8,17 @@ import {
   sameOrigin,
   send,
   startGateway,
-  startStub,
-  type Stub,
-  type TestGateway,
+  useGatewayOverStub,
 } from './helpers';
 
-let stub: Stub;
-let gw: TestGateway;
+const site = useGatewayOverStub((_req, res) => json(res, 200, {}));
 const user = { id: 7, username: '张三', group_id: [2] };
-
-beforeAll(async () => {
-  stub = await startStub((_req, res) => json(res, 200, {}));
-  gw = await startGateway(stub.url);
-});
-afterAll(async () => {
-  await gw.close();
-  await stub.close();
-});
 afterEach(() => {
-  stub.requests.length = 0;
+  site.stub.requests.length = 0;
 });
 
 function post(path: string, body: unknown = {}, headers: Record<string, string> = {}) {
-  return send(`${gw.url}${path}`, {
+  return send(`${site.gw.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -41,7 +29,7 @@ describe('token → cookie', () => {
   it('moves the login token into an httpOnly cookie and out of the body', async () => {
     const exp = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
     const token = makeJwt({ exp });
-    stub.handle((_req, res) => json(res, 200, { token, user }));
+    site.stub.handle((_req, res) => json(res, 200, { token, user }));
 
     const res = await post('/api/v1/user/login', { username: '张三', password: 'secret' });
 
@@ -69,14 +57,14 @@ describe('token → cookie', () => {
   });
 
   it('asks the backend for an uncompressed answer on calls that may carry a token', async () => {
-    stub.handle((_req, res) => json(res, 200, { token: makeJwt(), user }));
+    site.stub.handle((_req, res) => json(res, 200, { token: makeJwt(), user }));
     await post('/api/v1/user/login', {}, { 'accept-encoding': 'gzip, br' });
-    expect(stub.requests.at(-1)?.headers['accept-encoding']).toBe('identity');
+    expect(site.stub.requests.at(-1)?.headers['accept-encoding']).toBe('identity');
   });
 
   it('still finds the token when the backend compresses anyway', async () => {
     const token = makeJwt();
-    stub.handle((_req, res) => {
+    site.stub.handle((_req, res) => {
       const body = gzipSync(JSON.stringify({ token, user }));
       res.writeHead(200, {
         'content-type': 'application/json',
@@ -99,7 +87,7 @@ describe('token → cookie', () => {
       '/api/v1/user/register/mobile',
     ]) {
       const token = makeJwt();
-      stub.handle((_req, res) => json(res, 200, { token, user }));
+      site.stub.handle((_req, res) => json(res, 200, { token, user }));
       const res = await post(path);
       expect(res.json(), path).toEqual({ user });
       expect(cookieAttributes(res.setCookies[0]!).get('$value')).toBe(token);
@@ -108,7 +96,7 @@ describe('token → cookie', () => {
 
   it('passes other JSON answers through byte for byte', async () => {
     const raw = '{"id":3,  "title":"文档"}';
-    stub.handle((_req, res) => {
+    site.stub.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(raw);
     });
@@ -118,7 +106,9 @@ describe('token → cookie', () => {
   });
 
   it('leaves a failed login alone (no cookie)', async () => {
-    stub.handle((_req, res) => json(res, 400, { error: '用户名或密码错误', code: 3, message: '用户名或密码错误' }));
+    site.stub.handle((_req, res) =>
+      json(res, 400, { error: '用户名或密码错误', code: 3, message: '用户名或密码错误' }),
+    );
     const res = await post('/api/v1/user/login');
     expect(res.status).toBe(400);
     expect(res.json<{ message: string }>().message).toBe('用户名或密码错误');
@@ -126,9 +116,9 @@ describe('token → cookie', () => {
   });
 
   it('sets Secure when the public origin is https', async () => {
-    const secure = await startGateway(stub.url, { publicOrigin: 'https://docs.example.com' });
+    const secure = await startGateway(site.stub.url, { publicOrigin: 'https://docs.example.com' });
     try {
-      stub.handle((_req, res) => json(res, 200, { token: makeJwt(), user }));
+      site.stub.handle((_req, res) => json(res, 200, { token: makeJwt(), user }));
       const res = await send(`${secure.url}/api/v1/user/login`, {
         method: 'POST',
         body: '{}',
@@ -141,26 +131,26 @@ describe('token → cookie', () => {
   });
 
   it('uses TOKEN_COOKIE as the cookie name, both ways', async () => {
-    const named = await startGateway(stub.url, { tokenCookie: 'sid' });
+    const named = await startGateway(site.stub.url, { tokenCookie: 'sid' });
     try {
       const token = makeJwt();
-      stub.handle((_req, res) => json(res, 200, { token, user }));
+      site.stub.handle((_req, res) => json(res, 200, { token, user }));
       const login = await send(`${named.url}/api/v1/user/login`, {
         method: 'POST',
         body: '{}',
         headers: { 'content-type': 'application/json' },
       });
       expect(cookieAttributes(login.setCookies[0]!).get('$name')).toBe('sid');
-      stub.handle((_req, res) => json(res, 200, user));
+      site.stub.handle((_req, res) => json(res, 200, user));
       await send(`${named.url}/api/v1/user`, { headers: { cookie: `sid=${token}; token=other` } });
-      expect(stub.requests.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
+      expect(site.stub.requests.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
     } finally {
       await named.close();
     }
   });
 
   it('refuses a token too large for a cookie with 502 and sets nothing', async () => {
-    stub.handle((_req, res) => json(res, 200, { token: `a.${'b'.repeat(5000)}.c`, user }));
+    site.stub.handle((_req, res) => json(res, 200, { token: `a.${'b'.repeat(5000)}.c`, user }));
     const res = await post('/api/v1/user/login');
     expect(res.status).toBe(502);
     expect(res.setCookies).toEqual([]);
@@ -168,7 +158,9 @@ describe('token → cookie', () => {
   });
 
   it('does not store an already expired token', async () => {
-    stub.handle((_req, res) => json(res, 200, { token: makeJwt({ exp: Math.floor(Date.now() / 1000) - 10 }), user }));
+    site.stub.handle((_req, res) =>
+      json(res, 200, { token: makeJwt({ exp: Math.floor(Date.now() / 1000) - 10 }), user }),
+    );
     const res = await post('/api/v1/user/login');
     expect(res.json()).toEqual({ user });
     expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
@@ -177,10 +169,10 @@ describe('token → cookie', () => {
 
 describe('clearing the cookie', () => {
   it('clears the cookie when the backend answers 401 to the cookie token', async () => {
-    stub.handle((_req, res) =>
+    site.stub.handle((_req, res) =>
       json(res, 401, { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' }),
     );
-    const res = await send(`${gw.url}/api/v1/user`, { headers: { cookie: `token=${makeJwt()}` } });
+    const res = await send(`${site.gw.url}/api/v1/user`, { headers: { cookie: `token=${makeJwt()}` } });
     expect(res.status).toBe(401);
     const cookie = cookieAttributes(res.setCookies[0]!);
     expect(cookie.get('$name')).toBe('token');
@@ -191,8 +183,8 @@ describe('clearing the cookie', () => {
   });
 
   it("keeps the cookie when the 401 was about the client's own Authorization", async () => {
-    stub.handle((_req, res) => json(res, 401, { code: 16, message: 'x' }));
-    const res = await send(`${gw.url}/api/v1/user`, {
+    site.stub.handle((_req, res) => json(res, 401, { code: 16, message: 'x' }));
+    const res = await send(`${site.gw.url}/api/v1/user`, {
       headers: { cookie: `token=${makeJwt()}`, authorization: 'Bearer other' },
     });
     expect(res.setCookies).toEqual([]);
@@ -200,15 +192,15 @@ describe('clearing the cookie', () => {
 
   it('clears the cookie on logout whatever the backend answers', async () => {
     for (const status of [200, 401, 500]) {
-      stub.handle((_req, res) => json(res, status, {}));
-      const res = await send(`${gw.url}/api/v1/user/logout`, {
+      site.stub.handle((_req, res) => json(res, status, {}));
+      const res = await send(`${site.gw.url}/api/v1/user/logout`, {
         method: 'DELETE',
-        headers: sameOrigin(gw.url, { cookie: `token=${makeJwt()}` }),
+        headers: sameOrigin(site.gw.url, { cookie: `token=${makeJwt()}` }),
       });
       expect(res.status, String(status)).toBe(status);
       expect(cookieAttributes(res.setCookies[0]!).get('max-age'), String(status)).toBe('0');
     }
-    expect(stub.requests.at(-1)?.headers.authorization).toMatch(/^Bearer /);
+    expect(site.stub.requests.at(-1)?.headers.authorization).toMatch(/^Bearer /);
   });
 
   it('clears the cookie on logout even when the backend is down', async () => {

@@ -1,37 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
-import {
-  json,
-  makeJwt,
-  sameOrigin,
-  send,
-  sendRaw,
-  startGateway,
-  startStub,
-  type Stub,
-  type TestGateway,
-} from './helpers';
+import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, useGatewayOverStub } from './helpers';
 
-let stub: Stub;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  stub = await startStub((_req, res) => json(res, 200, { ok: true }));
-  gw = await startGateway(stub.url, { upstreamTimeoutMs: 500 });
-});
-afterAll(async () => {
-  await gw.close();
-  await stub.close();
-});
+const site = useGatewayOverStub((_req, res) => json(res, 200, { ok: true }), { upstreamTimeoutMs: 500 });
 afterEach(() => {
-  stub.requests.length = 0;
-  stub.handle((_req, res) => json(res, 200, { ok: true }));
+  site.stub.requests.length = 0;
+  site.stub.handle((_req, res) => json(res, 200, { ok: true }));
 });
 
 function lastUpstream() {
-  const last = stub.requests.at(-1);
+  const last = site.stub.requests.at(-1);
   if (!last) throw new Error('the upstream saw no request');
   return last;
 }
@@ -39,7 +19,7 @@ function lastUpstream() {
 describe('requests to the backend', () => {
   it('adds the cookie token as a Bearer header and never forwards the Cookie header', async () => {
     const token = makeJwt();
-    const res = await send(`${gw.url}/api/v1/user`, { headers: { cookie: `token=${token}; theme=dark` } });
+    const res = await send(`${site.gw.url}/api/v1/user`, { headers: { cookie: `token=${token}; theme=dark` } });
     expect(res.status).toBe(200);
     const seen = lastUpstream();
     expect(seen.headers.authorization).toBe(`Bearer ${token}`);
@@ -47,32 +27,32 @@ describe('requests to the backend', () => {
   });
 
   it("keeps the client's own Authorization header (API clients)", async () => {
-    await send(`${gw.url}/api/v1/user`, {
+    await send(`${site.gw.url}/api/v1/user`, {
       headers: { authorization: 'Bearer client-token', cookie: `token=${makeJwt()}` },
     });
     expect(lastUpstream().headers.authorization).toBe('Bearer client-token');
   });
 
   it('sends no Authorization without a cookie', async () => {
-    await send(`${gw.url}/api/v1/settings`);
+    await send(`${site.gw.url}/api/v1/settings`);
     expect(lastUpstream().headers.authorization).toBeUndefined();
   });
 
   it('ignores a malformed cookie value instead of forwarding it', async () => {
-    await send(`${gw.url}/api/v1/user`, { headers: { cookie: 'token=not a token' } });
+    await send(`${site.gw.url}/api/v1/user`, { headers: { cookie: 'token=not a token' } });
     expect(lastUpstream().headers.authorization).toBeUndefined();
   });
 
   it('does not let "Connection: authorization" strip the injected Bearer header', async () => {
     const token = makeJwt();
-    await send(`${gw.url}/api/v1/user`, {
+    await send(`${site.gw.url}/api/v1/user`, {
       headers: { cookie: `token=${token}`, connection: 'keep-alive, authorization' },
     });
     expect(lastUpstream().headers.authorization).toBe(`Bearer ${token}`);
   });
 
   it('replaces a spoofed X-Forwarded-For with the client address it trusts', async () => {
-    await send(`${gw.url}/api/v1/settings`, {
+    await send(`${site.gw.url}/api/v1/settings`, {
       headers: { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6' },
     });
     const seen = lastUpstream();
@@ -83,7 +63,7 @@ describe('requests to the backend', () => {
   });
 
   it('takes the client address from X-Forwarded-For only when the peer is a trusted proxy', async () => {
-    const behindProxy = await startGateway(stub.url, { trustProxy: ['127.0.0.1'] });
+    const behindProxy = await startGateway(site.stub.url, { trustProxy: ['127.0.0.1'] });
     try {
       await send(`${behindProxy.url}/api/v1/settings`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
       // the proxy appended the real client; what the client wrote before it is not trusted
@@ -94,7 +74,7 @@ describe('requests to the backend', () => {
   });
 
   it('passes the request id on to the backend and back to the client', async () => {
-    const res = await send(`${gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/settings`);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(lastUpstream().headers['x-request-id']).toBe(id);
@@ -102,13 +82,13 @@ describe('requests to the backend', () => {
 
   it('forwards path and query string unchanged (repeated keys, Chinese)', async () => {
     const query = '?type=0&type=1&wd=%E6%96%87%E6%A1%A3&page=1';
-    await send(`${gw.url}/api/v1/category/list${query}`);
+    await send(`${site.gw.url}/api/v1/category/list${query}`);
     expect(lastUpstream().url).toBe(`/api/v1/category/list${query}`);
   });
 
   it('streams the request body through unchanged', async () => {
     const body = JSON.stringify({ username: '张三', password: 'x'.repeat(10_000) });
-    await send(`${gw.url}/api/v1/user/profile`, {
+    await send(`${site.gw.url}/api/v1/user/profile`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body,
@@ -119,7 +99,7 @@ describe('requests to the backend', () => {
   });
 
   it('proxies the non-API backend routes with GET', async () => {
-    stub.handle((req, res) => {
+    site.stub.handle((req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`backend:${req.url}`);
     });
@@ -132,16 +112,16 @@ describe('requests to the backend', () => {
       '/sitemap/documents-1.xml',
       '/favicon.ico',
     ]) {
-      const res = await send(`${gw.url}${path}`);
+      const res = await send(`${site.gw.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.text).toBe(`backend:${path}`);
     }
   });
 
   it('does not proxy writes to the non-API routes', async () => {
-    const res = await send(`${gw.url}/uploads/x.png`, { method: 'POST', body: 'x' });
+    const res = await send(`${site.gw.url}/uploads/x.png`, { method: 'POST', body: 'x' });
     expect(res.status).toBe(404);
-    expect(stub.requests).toHaveLength(0);
+    expect(site.stub.requests).toHaveLength(0);
   });
 
   it('refuses path traversal out of the API prefix', async () => {
@@ -150,31 +130,31 @@ describe('requests to the backend', () => {
       '/api/v1/../../etc/passwd',
       '/api/v1/..%2f..%2fetc/passwd',
     ]) {
-      const res = await sendRaw(gw.url, path);
+      const res = await sendRaw(site.gw.url, path);
       expect(res.status, path).toBe(400);
       expect(res.json<{ code: number }>().code).toBe(400);
     }
-    expect(stub.requests).toHaveLength(0);
+    expect(site.stub.requests).toHaveLength(0);
   });
 });
 
 describe('answers from the backend', () => {
   it('passes status, headers and body of an error answer through', async () => {
-    stub.handle((_req, res) => json(res, 403, { error: '您没有权限', code: 7, message: '您没有权限' }));
-    const res = await send(`${gw.url}/api/v1/document/recycle`);
+    site.stub.handle((_req, res) => json(res, 403, { error: '您没有权限', code: 7, message: '您没有权限' }));
+    const res = await send(`${site.gw.url}/api/v1/document/recycle`);
     expect(res.status).toBe(403);
     expect(res.json()).toEqual({ error: '您没有权限', code: 7, message: '您没有权限' });
   });
 
   it("strips the backend's CORS headers (one origin)", async () => {
-    stub.handle((_req, res) => json(res, 200, {}, { 'access-control-allow-origin': '*' }));
-    const res = await send(`${gw.url}/api/v1/settings`, { headers: { origin: 'https://evil.example' } });
+    site.stub.handle((_req, res) => json(res, 200, {}, { 'access-control-allow-origin': '*' }));
+    const res = await send(`${site.gw.url}/api/v1/settings`, { headers: { origin: 'https://evil.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('streams a slow answer: the first bytes arrive before the backend has finished', async () => {
     let finished = false;
-    stub.handle(async (_req, res) => {
+    site.stub.handle(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       for (let i = 0; i < 5; i++) {
         res.write(Buffer.alloc(1024, i));
@@ -184,7 +164,7 @@ describe('answers from the backend', () => {
       res.end();
     });
     const { request } = await import('undici');
-    const res = await request(`${gw.url}/uploads/big.bin`);
+    const res = await request(`${site.gw.url}/uploads/big.bin`);
     const iterator = res.body[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.done).toBe(false);
@@ -197,10 +177,10 @@ describe('answers from the backend', () => {
   });
 
   it('does not retry a GET answered with 503', async () => {
-    stub.handle((_req, res) => json(res, 503, { message: 'busy' }));
-    const res = await send(`${gw.url}/api/v1/settings`);
+    site.stub.handle((_req, res) => json(res, 503, { message: 'busy' }));
+    const res = await send(`${site.gw.url}/api/v1/settings`);
     expect(res.status).toBe(503);
-    expect(stub.requests).toHaveLength(1);
+    expect(site.stub.requests).toHaveLength(1);
   });
 });
 
@@ -260,11 +240,11 @@ describe('upstream faults', () => {
   });
 
   it('answers 504 JSON when the backend does not answer within UPSTREAM_TIMEOUT_MS', async () => {
-    stub.handle(() => {
+    site.stub.handle(() => {
       /* never answers */
     });
     const started = Date.now();
-    const res = await send(`${gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/settings`);
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(res.json()).toEqual({
@@ -272,43 +252,43 @@ describe('upstream faults', () => {
       message: '后端服务响应超时，请稍后重试',
       error: '后端服务响应超时，请稍后重试',
     });
-    expect(stub.requests).toHaveLength(1);
+    expect(site.stub.requests).toHaveLength(1);
   });
 
   it('answers 502 when the backend resets the connection before answering', async () => {
-    stub.handle((req) => {
+    site.stub.handle((req) => {
       req.socket.destroy();
     });
-    const res = await send(`${gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/settings`);
     expect(res.status).toBe(502);
     expect(res.json<{ code: number }>().code).toBe(502);
-    expect(stub.requests).toHaveLength(1);
+    expect(site.stub.requests).toHaveLength(1);
   });
 
   it('cuts the client off (no 500, no crash) when the backend resets mid-body', async () => {
-    stub.handle((req, res) => {
+    site.stub.handle((req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
       res.write(Buffer.alloc(10_000));
       setTimeout(() => req.socket.destroy(), 50);
     });
     const { request } = await import('undici');
-    const res = await request(`${gw.url}/uploads/file.bin`);
+    const res = await request(`${site.gw.url}/uploads/file.bin`);
     expect(res.statusCode).toBe(200);
     await expect(res.body.arrayBuffer()).rejects.toThrow();
     // the gateway is still fine
-    stub.handle((_req, r) => json(r, 200, { ok: true }));
-    const after = await send(`${gw.url}/api/v1/settings`);
+    site.stub.handle((_req, r) => json(r, 200, { ok: true }));
+    const after = await send(`${site.gw.url}/api/v1/settings`);
     expect(after.status).toBe(200);
-    expect(gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
+    expect(site.gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
   });
 
   it('answers 502 when a token answer is cut mid-body', async () => {
-    stub.handle((req, res) => {
+    site.stub.handle((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"token":"');
       setTimeout(() => req.socket.destroy(), 20);
     });
-    const res = await send(`${gw.url}/api/v1/user/login`, {
+    const res = await send(`${site.gw.url}/api/v1/user/login`, {
       method: 'POST',
       body: '{}',
       headers: { 'content-type': 'application/json' },

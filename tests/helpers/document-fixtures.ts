@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { withDatabase, withSearchIndex } from './backend';
 
 // Documents put straight into a backend's DATA_DIR and database, for the tests of downloads
@@ -122,4 +123,36 @@ export async function indexDocuments(
       })),
     ),
   );
+}
+
+/** Queues a run of the `document.hot` ranking job now (its schedule is hourly) and waits until it has run. */
+export async function runHotJob(dataDir: string): Promise<void> {
+  const id = await withDatabase(dataDir, async (db) => {
+    const ts = new Date().toISOString();
+    return (
+      await db
+        .insertInto('job')
+        .values({
+          kind: 'document.hot',
+          payload: '{}',
+          max_attempts: 1,
+          run_after: ts,
+          lease_owner: null,
+          lease_expires_at: null,
+          progress: null,
+          dedupe_key: null,
+          created_at: ts,
+          updated_at: ts,
+          finished_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  const state = () =>
+    withDatabase(
+      dataDir,
+      async (db) => (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state,
+    );
+  await expect.poll(state, { timeout: 20_000 }).toBe('done');
 }

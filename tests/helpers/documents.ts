@@ -247,3 +247,11 @@ export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));
   return save(document, 'encrypt=aes-256,user-password=secret,owner-password=owner');
 }
+
+/** What a conversion writes for a document of `pages` pages: each page's SVG and characters' positions, the covers. */
+export const convertedFiles = (pages: number): string[] => [
+  ...Array.from({ length: pages }, (_, i) => [`${i + 1}.gzip.svg`, `${i + 1}.pos.gz`]).flat(),
+  'cover.big.png',
+  'cover.png',
+  'cover.webp',
+];

@@ -3,7 +3,7 @@
 // with the embedded backend) and `npm run start:prod` (the esbuild bundle of the gateway).
 // A bad URL, a server that is not there or a wrong password stop the start with one line that
 // names DATABASE_URL, exit code 1, no stack trace, and never the password.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../helpers/postgres';
 import { freePort } from '../helpers/ports';
+import { runUntil, type Run } from '../helpers/processes';
 
 const clusterUrl = inject('postgresUrl');
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,36 +23,8 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = ['--import', 'tsx'];
 const FIXTURE_DIST = path.join(REPO, 'tests/gateway/fixtures/web-dist');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command with only these variables; stops it (SIGINT) once stdout matches `until`. */
-function run(command: string, args: string[], env: Record<string, string>, until: RegExp | null): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (until && until.test(stdout)) child.kill('SIGINT');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (command: string, args: string[], env: Record<string, string>, until: RegExp | null) =>
+  runUntil(command, args, { env: { HOME: process.env.HOME ?? '', ...env }, until, cwd: REPO, killAfterMs: 30_000 });
 
 let bundle: string;
 let dataDir: string;

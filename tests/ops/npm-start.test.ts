@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_DIST } from '../gateway/helpers';
+import { gatewayProcessEnv } from '../gateway/helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,15 +24,7 @@ describe('npm start', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        WEB_DIST: FIXTURE_DIST,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-      },
+      env: gatewayProcessEnv({ DATA_DIR: dataDir }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -277,22 +277,20 @@ describe('admin menu', () => {
       ['/admin/user/vip', '会员管理'],
       ['/admin/user/sms', '短信管理'],
     ]);
-    expect(group('config')?.map(([path]) => path)).toEqual(
-      [
-        'system',
-        'display',
-        'pay',
-        'oauth',
-        'vip',
-        'footer',
-        'captcha',
-        'security',
-        'converter',
-        'download',
-        'email',
-        'sms',
-      ].map((s) => `/admin/config/${s}`),
-    );
+    expect(group('config')).toEqual([
+      ['/admin/config/system', '系统配置'],
+      ['/admin/config/display', '展示配置'],
+      ['/admin/config/pay', '支付配置'],
+      ['/admin/config/oauth', '第三方登录'],
+      ['/admin/config/vip', '会员配置'],
+      ['/admin/config/footer', '底链配置'],
+      ['/admin/config/captcha', '验证码配置'],
+      ['/admin/config/security', '安全配置'],
+      ['/admin/config/converter', '转换配置'],
+      ['/admin/config/download', '下载配置'],
+      ['/admin/config/email', '邮箱配置'],
+      ['/admin/config/sms', '短信配置'],
+    ]);
   });
 
   it('marks the navigation entry public', () => {

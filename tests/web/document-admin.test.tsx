@@ -25,6 +25,19 @@ const bodyOf = (call: unknown[] | undefined) => JSON.parse(String((call?.[1] as 
 const queryOf = (call: unknown[] | undefined) => new URL(String(call?.[0]), 'http://localhost').searchParams;
 const toasted = (title: string) => waitFor(() => expect(toasts.value.map((t) => t.title)).toContain(title));
 
+/** Clicks `button`, confirms, waits for the toast `done` and answers the ids the DELETE to `path` carried. */
+async function confirmDelete(
+  fetchMock: ReturnType<typeof renderApp>['fetchMock'],
+  button: string,
+  done: string,
+  path: string,
+): Promise<string[]> {
+  await userEvent.click(screen.getByRole('button', { name: button }));
+  await userEvent.click(screen.getByRole('button', { name: '确定' }));
+  await toasted(done);
+  return queryOf(requests(fetchMock, 'DELETE', path)[0]).getAll('id');
+}
+
 const doc = (id: number, title: string, extra: Partial<Document> = {}): Document => ({
   id,
   title,
@@ -38,21 +51,21 @@ const doc = (id: number, title: string, extra: Partial<Document> = {}): Document
   ...extra,
 });
 
+/** ListDocument's answer: these documents, all there are. */
+const documentList = (...documents: Document[]) => ({
+  status: 200,
+  body: { total: documents.length, document: documents },
+});
+
 describe('member area', { timeout: 20_000 }, () => {
   it('lists my documents with their status, edits one and deletes another after confirming', async () => {
     const { fetchMock } = renderApp('/member/document', {
       user: member,
       backend: {
-        'GET /api/v1/document/list': {
-          status: 200,
-          body: {
-            total: 2,
-            document: [
-              doc(1, '年度报告', { price: 5 }),
-              doc(2, '坏文件', { status: 3, pages: 0, convert_error: '文件已损坏' }),
-            ],
-          },
-        },
+        'GET /api/v1/document/list': documentList(
+          doc(1, '年度报告', { price: 5 }),
+          doc(2, '坏文件', { status: 3, pages: 0, convert_error: '文件已损坏' }),
+        ),
         'PUT /api/v1/document': { status: 200, body: {} },
         'DELETE /api/v1/document': { status: 200, body: {} },
       },
@@ -79,10 +92,7 @@ describe('member area', { timeout: 20_000 }, () => {
       category_id: [7],
     });
 
-    await userEvent.click(screen.getByRole('button', { name: '删除「坏文件」' }));
-    await userEvent.click(screen.getByRole('button', { name: '确定' }));
-    await toasted('删除成功');
-    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/document')[0]).getAll('id')).toEqual(['2']);
+    expect(await confirmDelete(fetchMock, '删除「坏文件」', '删除成功', '/api/v1/document')).toEqual(['2']);
   });
 
   it('lists my favourites and removes one', async () => {
@@ -97,10 +107,7 @@ describe('member area', { timeout: 20_000 }, () => {
       },
     });
     expect((await screen.findByRole('link', { name: '古籍修复' })).getAttribute('href')).toBe('/library/1/4');
-    await userEvent.click(screen.getByRole('button', { name: '取消收藏「古籍修复」' }));
-    await userEvent.click(screen.getByRole('button', { name: '确定' }));
-    await toasted('已取消收藏');
-    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['9']);
+    expect(await confirmDelete(fetchMock, '取消收藏「古籍修复」', '已取消收藏', '/api/v1/favorite')).toEqual(['9']);
   });
 
   it('lists my favourite articles on their own tab, linked to the article', async () => {
@@ -130,10 +137,7 @@ describe('member area', { timeout: 20_000 }, () => {
     );
     expect(screen.getByText('已删除的文章')).toBeTruthy();
     expect(screen.getByRole('tab', { name: '文章' }).getAttribute('aria-selected')).toBe('true');
-    await userEvent.click(screen.getByRole('button', { name: '取消收藏「修复手记」' }));
-    await userEvent.click(screen.getByRole('button', { name: '确定' }));
-    await toasted('已取消收藏');
-    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/favorite')[0]).getAll('id')).toEqual(['12']);
+    expect(await confirmDelete(fetchMock, '取消收藏「修复手记」', '已取消收藏', '/api/v1/favorite')).toEqual(['12']);
     expect(requests(fetchMock, 'GET', '/api/v1/favorite/list').map((r) => queryOf(r).get('type'))).toEqual(
       expect.arrayContaining(['0', '1']),
     );
@@ -175,16 +179,10 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
       settings: { system: { sitename: '测试文库' }, language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }] },
       backend: {
-        'GET /api/v1/document/list': {
-          status: 200,
-          body: {
-            total: 2,
-            document: [
-              doc(1, '待审核的文档', { status: 6 }),
-              doc(2, '转换失败的文档', { status: 3, convert_error: '文件已损坏' }),
-            ],
-          },
-        },
+        'GET /api/v1/document/list': documentList(
+          doc(1, '待审核的文档', { status: 6 }),
+          doc(2, '转换失败的文档', { status: 3, convert_error: '文件已损坏' }),
+        ),
         'PUT /api/v1/document/check': { status: 200, body: {} },
         'PUT /api/v1/document/category': { status: 200, body: {} },
         'PUT /api/v1/document/reconvert': { status: 200, body: {} },

@@ -200,17 +200,16 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('支付完成后页面会自动跳转')).toBeTruthy();
   });
 
-  it('shows a transfer submitted before with its instructions and the waiting state when the order is opened again', async () => {
+  /** Opens the checkout of the pending order, as it now stands. */
+  const openOrder = (changes: Partial<Order>) =>
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
-      backend: {
-        'GET /api/v1/order': {
-          status: 200,
-          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
-        },
-      },
+      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, ...changes } } },
     });
+
+  it('shows a transfer submitted before with its instructions and the waiting state when the order is opened again', async () => {
+    openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225' });
     expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
     expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
     expect(screen.getByText(pending.order_no!, { selector: 'strong' })).toBeTruthy();
@@ -220,16 +219,7 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   });
 
   it('shows the result of a paid order with the VIP end date', async () => {
-    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
-      user: member,
-      settings: onSale,
-      backend: {
-        'GET /api/v1/order': {
-          status: 200,
-          body: { ...pending, status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' },
-        },
-      },
-    });
+    openOrder({ status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' });
     expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
     expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
   });

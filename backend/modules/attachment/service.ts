@@ -13,11 +13,5 @@ export {
   retireDocumentAttachments,
 } from './store';
 export { maxUploadBytes, receiveFile, registerMultipartRoutes } from './receive-file';
-export {
-  attachmentOr404,
-  deleteAttachmentRows,
-  hashesInUse,
-  listAttachments,
-  liveAttachmentsByIds,
-  updateAttachmentInfo,
-} from './admin-store';
+// admin-store.ts holds the admin's queries only, all of them for attachment-admin.
+export * from './admin-store';

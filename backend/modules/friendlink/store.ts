@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { likeAny } from '../../db/dialect';
 import { now, type FriendlinkTable } from '../../db/schema';
-import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
+import { countOf, enabledFirstPage, likePattern, rowOr404 } from '../../wire/request';
 
 // The `friendlink` table: the footer's friend links.
 
@@ -39,16 +39,8 @@ export async function listFriendlinks(
 ) {
   let query = db.selectFrom('friendlink');
   if (filter.enable.length) query = query.where('enable', 'in', filter.enable);
-  if (filter.wd.trim()) {
-    const p = likePattern(filter.wd);
-    query = query.where((eb) => eb.or([like(db, 'title', p), like(db, 'description', p)]));
-  }
-  const rows = await applyPaging(
-    query.selectAll().orderBy('enable', 'desc').orderBy('sort', 'desc').orderBy('id', 'asc'),
-    filter.page,
-    filter.size,
-  ).execute();
-  return { rows, total: await countOf(query) };
+  if (filter.wd.trim()) query = query.where(likeAny(db, ['title', 'description'], likePattern(filter.wd)));
+  return enabledFirstPage(query, filter.page, filter.size);
 }
 
 export const countFriendlinks = (db: Database) => countOf(db.selectFrom('friendlink'));

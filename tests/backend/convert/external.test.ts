@@ -13,7 +13,7 @@ import { detectConverters } from '../../../backend/platform/convert/detect';
 import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 import { partsMissing, type ConverterPart } from '../../helpers/converters-installed';
-import { fixture } from '../../helpers/documents';
+import { convertedFiles, fixture } from '../../helpers/documents';
 
 // LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. Each test runs when
 // what it needs is installed (.ci/run installs it all): Writer or Calc, calibre, the Noto CJK
@@ -253,18 +253,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
       });
       expect((await readFile(join(out, 'document.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');
       expect(result.text).toContain(BODY_WORD);
-      expect((await readdir(out)).sort()).toEqual([
-        '1.gzip.svg',
-        '1.pos.gz',
-        '2.gzip.svg',
-        '2.pos.gz',
-        '3.gzip.svg',
-        '3.pos.gz',
-        'cover.big.png',
-        'cover.png',
-        'cover.webp',
-        'document.pdf',
-      ]);
+      expect((await readdir(out)).sort()).toEqual([...convertedFiles(3), 'document.pdf']);
       // one text per page of the kept PDF, a form feed between them
       await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
     },

@@ -4,7 +4,7 @@ import { adSlotGroups, type Option } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Advertisement } from '../../../../shared/types/advertisement';
 import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
-import { DateTimeInput } from '../../kit/admin-resource/DateTimeInput';
+import { dateTimeRender } from '../../kit/admin-resource/DateTimeInput';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { FieldDef, ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -35,15 +35,7 @@ const timeField = (name: 'start_time' | 'end_time', label: string, placeholder: 
     required: true,
     half: true,
     emptyMessage: `请选择${label}`,
-    render: ({ id, value, onChange, invalid }) => (
-      <DateTimeInput
-        id={id}
-        value={String(value ?? '')}
-        onChange={onChange}
-        invalid={invalid}
-        placeholder={placeholder}
-      />
-    ),
+    render: dateTimeRender(placeholder),
   }) satisfies FieldDef<Values>;
 
 const slotLabel = (position: string | undefined) =>

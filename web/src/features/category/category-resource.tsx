@@ -6,7 +6,7 @@ import type { Category } from '../../../../shared/types/category';
 import { enabledColumn, ImageThumb } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
+import { parentField, titledTree } from '../../kit/admin-resource/tree';
 import { imageUploadTarget } from '../upload/api';
 import { CATEGORY_TYPE, categoryKeys, categoryWrites, listCategories, type CategoryType } from './api';
 
@@ -39,9 +39,7 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
     key: `category-${type}`,
     title: `${kind}分类`,
     noun: '分类',
-    rowId: (row) => row.id ?? 0,
-    rowLabel: (row) => row.title ?? '',
-    pageSize: 0,
+    ...titledTree,
     columns: [
       {
         key: 'title',
@@ -67,15 +65,9 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
     filters: [{ kind: 'keyword', name: 'wd', label: '名称', placeholder: '分类名称' }],
     listKey: categoryKeys.admin(type),
     list: ({ filters }) => listPage(listCategories(type, keyword(filters.wd)), (r) => r.category),
-    arrange: (rows) => buildRowTree(rows),
     form: {
       fields: [
-        {
-          name: 'parent_id',
-          label: '上级分类',
-          kind: 'tree-select',
-          options: ({ rows, record }) => parentOptions(rows, (row) => row.title ?? '', record?.id),
-        },
+        parentField('上级分类'),
         {
           name: 'title',
           label: '分类名称',

@@ -7,7 +7,7 @@ import { unwrap } from '../../api/client';
 import { EnabledTag } from '../../kit/admin-resource/cells';
 import { keyword } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { buildRowTree, parentOptions } from '../../kit/admin-resource/tree';
+import { parentField, titledTree } from '../../kit/admin-resource/tree';
 import { checkLink } from '../../kit/admin-resource/validation';
 import { Tag } from '../../ui/semi';
 import { fetchNavigationList, navigationKeys, navigationWrites } from './api';
@@ -64,9 +64,7 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
   key: 'navigation',
   title: '导航管理',
   noun: '导航',
-  rowId: (row) => row.id ?? 0,
-  rowLabel: (row) => row.title ?? '',
-  pageSize: 0,
+  ...titledTree,
   columns: [
     {
       key: 'title',
@@ -104,16 +102,9 @@ export const navigationResource: ResourceDef<NavigationRow, Values> = {
     const rows = markHiddenByParent(unwrap(await fetchNavigationList(keyword(filters.wd))).navigation ?? []);
     return { rows, total: rows.length };
   },
-  arrange: (rows) => buildRowTree(rows),
   form: {
     fields: [
-      {
-        name: 'parent_id',
-        label: '上级导航',
-        kind: 'tree-select',
-        options: ({ rows, record }) => parentOptions(rows, (row) => row.title ?? '', record?.id),
-        hint: '上级导航禁用时，其下级导航在前台也不显示',
-      },
+      parentField('上级导航', '上级导航禁用时，其下级导航在前台也不显示'),
       { name: 'title', label: '名称', kind: 'text', required: true, maxLength: 64 },
       {
         name: 'href',

@@ -4,7 +4,7 @@ import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Punishment } from '../../../../shared/types/punishment';
 import { DateCell, dateColumn } from '../../kit/admin-resource/cells';
-import { DateTimeInput } from '../../kit/admin-resource/DateTimeInput';
+import { dateTimeRender } from '../../kit/admin-resource/DateTimeInput';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
@@ -114,16 +114,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
         name: 'end_time',
         label: '结束时间',
         kind: 'custom',
-        render: ({ id, value, onChange, invalid }) => (
-          <DateTimeInput
-            id={id}
-            value={String(value ?? '')}
-            onChange={onChange}
-            invalid={invalid}
-            placeholder="留空表示永久"
-            clearable
-          />
-        ),
+        render: dateTimeRender('留空表示永久', true),
         hint: '留空表示永久处罚',
         validate: (value: string, _values, { mode }) =>
           mode === 'create' && Date.parse(value) <= Date.now() ? '结束时间必须晚于当前时间' : undefined,

@@ -2,6 +2,7 @@
 // string, '' when empty; the time is China's (as the lists show it), whatever the browser's zone.
 import { DEFAULT_TIME_ZONE } from '../../../../shared/format';
 import { DatePicker } from '../../ui/semi-admin';
+import type { CustomInputProps } from './resource';
 
 export function DateTimeInput({
   id,
@@ -33,3 +34,17 @@ export function DateTimeInput({
     />
   );
 }
+
+/** The `render` of a custom form field holding a date and time. */
+export const dateTimeRender =
+  (placeholder: string, clearable = false) =>
+  ({ id, value, onChange, invalid }: CustomInputProps) => (
+    <DateTimeInput
+      id={id}
+      value={String(value ?? '')}
+      onChange={onChange}
+      invalid={invalid}
+      placeholder={placeholder}
+      clearable={clearable}
+    />
+  );

@@ -1,6 +1,6 @@
 // Nested resources (navigation, categories) arrive as flat lists with `parent_id`; the admin
 // sees every row, enabled or not, as a tree, and picks parents from the same tree.
-import type { TreeOption } from './resource';
+import type { FieldDef, FormValues, TreeOption } from './resource';
 
 interface Node {
   id?: number;
@@ -81,3 +81,27 @@ export function parentOptions<Row extends Node>(
   });
   return [{ value: 0, label: topLabel }, ...buildRowTree(rows).map(toOption)];
 }
+
+interface TitledNode extends Node {
+  title?: string;
+}
+
+/** What a nested resource of titled rows shares: rows named by their title, all on one page, shown as a tree. */
+export const titledTree = {
+  rowId: (row: TitledNode) => row.id ?? 0,
+  rowLabel: (row: TitledNode) => row.title ?? '',
+  pageSize: 0,
+  arrange: buildRowTree,
+};
+
+/** The form field choosing a titled row's parent from the tree, the row itself and its descendants excluded. */
+export const parentField = <Values extends FormValues & { parent_id: number | undefined }, Row extends TitledNode>(
+  label: string,
+  hint?: string,
+): FieldDef<Values, Row> => ({
+  name: 'parent_id' as Extract<keyof Values, string>,
+  label,
+  kind: 'tree-select',
+  options: ({ rows, record }) => parentOptions(rows, (row) => row.title ?? '', record?.id),
+  ...(hint ? { hint } : {}),
+});
