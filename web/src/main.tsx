@@ -6,6 +6,7 @@ import { createQueryClient } from './api/query-client';
 import { AppProviders } from './app/AppProviders';
 import { boot } from './app/boot';
 import { createAppRouter, type AppRouter } from './app/router';
+import { keepInlinedPages } from './features/reader/inlined-pages';
 import { handleUnauthorized } from './app/unauthorized';
 
 /** The gateway rendered the first screen into the page (crawler content does not count). */
@@ -35,7 +36,11 @@ async function start(): Promise<void> {
   if (!container) throw new Error('#root is missing from index.html');
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.
-  if (hasFirstScreen(container)) await routerReady(router);
+  if (hasFirstScreen(container)) {
+    // The images it carries, before React replaces it: the reader shows them without fetching them again.
+    keepInlinedPages(container);
+    await routerReady(router);
+  }
   createRoot(container).render(
     <StrictMode>
       <AppProviders queryClient={queryClient}>
