@@ -201,7 +201,10 @@ describe('the first screen the gateway renders', () => {
     const root = rootOf(person);
     expect(root).toContain(`<h1`);
     expect(root).toContain(lessonTitle);
-    expect(root).toMatch(/<img[^>]*alt="第 1 页"/);
+    // Page 1 inside it (gateway/inline-image.ts).
+    expect(root).toMatch(
+      /<img src="data:image\/svg\+xml;[^"]*" data-inlined-src="\/view\/page\/\w+\/1\.gzip\.svg" alt="第 1 页"/,
+    );
     expect(root).not.toContain('data-crawler');
     // The reader's stylesheets come inline (the image travels alone after the page), and as
     // links with the app's code once the image is here (gateway/image-first.ts).
@@ -307,25 +310,48 @@ describe('the first screen the gateway renders', () => {
     expect(before.box).toEqual(after.box);
   });
 
-  it("asks for none of the app's code before the reader's first page image has arrived, then starts the app", async () => {
+  it("carries the reader's first page: never asks for it, nor for the app's code before it is shown", async () => {
     const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
-      // In the order the browser reports them: each file of the app asked for, and page 1's image done.
-      const events: string[] = [];
+      // When page 1's image has loaded, from navigation start (before any script of the site).
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          const img = document.querySelector<HTMLImageElement>('img[alt="第 1 页"]');
+          if (!img) return;
+          observer.disconnect();
+          const loaded = () => ((window as unknown as { firstPageAt: number }).firstPageAt = performance.now());
+          if (img.complete && img.naturalWidth > 0) loaded();
+          else img.addEventListener('load', loaded, { once: true });
+        }).observe(document, { subtree: true, childList: true });
+      });
+      const pageImages: string[] = [];
       page.on('request', (request) => {
         const path = new URL(request.url()).pathname;
-        if (path.startsWith('/assets/')) events.push(`asked ${path}`);
+        if (path.startsWith('/view/page/')) pageImages.push(path);
       });
-      page.on('requestfinished', (request) => {
-        if (/^\/view\/page\/\w+\/1\./.test(new URL(request.url()).pathname)) events.push('page 1 done');
-      });
-      await page.goto(`/library/${category}/${lessonId}`);
+      const answer = await page.goto(`/library/${category}/${lessonId}`);
+      expect(answer?.headers().link).toBeUndefined();
       await appTookOver(page);
       await page.getByRole('button', { name: '全屏' }).waitFor();
-      const imageDone = events.indexOf('page 1 done');
-      expect(imageDone).toBeGreaterThanOrEqual(0);
-      expect(events.findIndex((event) => event.startsWith('asked '))).toBeGreaterThan(imageDone);
+      // The app shows the image the page carried, and its text over it.
+      const image = page.getByRole('img', { name: '第 1 页' });
+      expect(await image.getAttribute('src')).toMatch(/^data:image\/svg\+xml;/);
+      await page.locator('[data-page-text="1"]').waitFor({ state: 'attached' });
+      expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await page.waitForLoadState('networkidle');
+      expect(pageImages.filter((path) => /^\/view\/page\/\w+\/1\.(?!json)/.test(path))).toEqual([]);
+      const order = await page.evaluate(() => ({
+        firstPage: (window as unknown as { firstPageAt?: number }).firstPageAt,
+        firstAsset: Math.min(
+          ...performance
+            .getEntriesByType('resource')
+            .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/'))
+            .map((entry) => entry.startTime),
+        ),
+      }));
+      expect(order.firstPage).toBeDefined();
+      expect(order.firstAsset).toBeGreaterThan(order.firstPage!);
     } finally {
       await context.close();
     }

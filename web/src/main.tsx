@@ -28,19 +28,18 @@ function routerReady(router: AppRouter): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  // The images the gateway's first screen carries, before the router's loaders would ask for
+  // them and React replaces the screen: the reader shows them without fetching them again.
+  keepInlinedPages(container);
   const queryClient = createQueryClient();
   await boot(queryClient);
   const router = createAppRouter(queryClient);
   api.configure({ onUnauthorized: () => handleUnauthorized(router) });
-  const container = document.getElementById('root');
-  if (!container) throw new Error('#root is missing from index.html');
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.
-  if (hasFirstScreen(container)) {
-    // The images it carries, before React replaces it: the reader shows them without fetching them again.
-    keepInlinedPages(container);
-    await routerReady(router);
-  }
+  if (hasFirstScreen(container)) await routerReady(router);
   createRoot(container).render(
     <StrictMode>
       <AppProviders queryClient={queryClient}>
