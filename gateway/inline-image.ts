@@ -14,8 +14,6 @@ export const INLINE_IMAGE_MAX_BYTES = 256 * 1024;
 /** The attribute that names, on an inlined <img>, the page image's own path (for the app). */
 export const INLINED_SRC_ATTRIBUTE = 'data-inlined-src';
 
-const RASTER_TYPES = new Set(['image/webp', 'image/png', 'image/jpeg']);
-
 /**
  * An SVG as a `data:` URL that goes into a double-quoted HTML attribute as it is: the URL's
  * own specials (`%`, `#`) and the characters the URL parser drops (tabs, line breaks) escaped,
@@ -26,8 +24,8 @@ export function svgDataUrl(svg: string): string {
 }
 
 /**
- * Page `path` as a `data:` URL for a visitor's page, or undefined: not served to a visitor
- * (refused, missing, not public), too large, of another type, or late (`timeoutMs`).
+ * SVG page `path` as a `data:` URL for a visitor's page, or undefined: not served to a visitor
+ * (refused, missing, not public), too large, not SVG, or late (`timeoutMs`).
  */
 export async function fetchInlineImage(pool: Dispatcher, path: string, timeoutMs: number): Promise<string | undefined> {
   try {
@@ -49,7 +47,8 @@ export async function fetchInlineImage(pool: Dispatcher, path: string, timeoutMs
     if (
       res.statusCode !== 200 ||
       !String(res.headers['cache-control'] ?? '').includes('public') ||
-      (type !== 'image/svg+xml' && !RASTER_TYPES.has(type)) ||
+      // A raster page (a scan) would travel as base64, a third larger and not compressed with the page.
+      type !== 'image/svg+xml' ||
       length > INLINE_IMAGE_MAX_BYTES
     ) {
       res.body.destroy();
@@ -65,10 +64,7 @@ export async function fetchInlineImage(pool: Dispatcher, path: string, timeoutMs
       }
       chunks.push(chunk);
     }
-    const bytes = Buffer.concat(chunks);
-    return type === 'image/svg+xml'
-      ? svgDataUrl(bytes.toString('utf8'))
-      : `data:${type};base64,${bytes.toString('base64')}`;
+    return svgDataUrl(Buffer.concat(chunks).toString('utf8'));
   } catch {
     // The page is served as before: the image asked for after it.
     return undefined;

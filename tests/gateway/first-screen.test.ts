@@ -39,7 +39,7 @@ export async function renderFirstScreen(url, start) {
     if (++libraryRenders > 1) while (!existsSync(new URL('../release', import.meta.url))) await new Promise((resolve) => setTimeout(resolve, 10));
     return { html: '<p class="render">' + count + '</p>', files: [] };
   }
-  const hash = { '/library/1/5': 'ab', '/library/1/6': 'cd', '/library/1/7': 'ef', '/library/1/8': '12' }[path];
+  const hash = { '/library/1/5': 'ab', '/library/1/6': 'cd', '/library/1/7': 'ef', '/library/1/8': '12', '/library/1/9': '34' }[path];
   if (hash)
     // With the preload React writes for an image of high priority.
     return {
@@ -122,14 +122,16 @@ beforeAll(async () => {
     enable_gzip: true,
     attachment: { hash: 'ab'.repeat(16) },
   });
-  // Documents whose first page the backend serves: to every visitor (6), too large (7), or privately (8).
-  for (const [id, hash, body, cacheControl] of [
-    [6, 'cd', Buffer.from(FIRST_PAGE_SVG), 'public, max-age=604800'],
-    [7, 'ef', Buffer.alloc(INLINE_IMAGE_MAX_BYTES + 1, ' '), 'public, max-age=604800'],
-    [8, '12', Buffer.from(FIRST_PAGE_SVG), 'private, max-age=3600'],
+  // Documents whose first page the backend serves: to every visitor (6), too large (7), privately (8), as a scan (9).
+  const PUBLIC = 'public, max-age=604800';
+  for (const [id, hash, type, body, cacheControl] of [
+    [6, 'cd', 'image/svg+xml', Buffer.from(FIRST_PAGE_SVG), PUBLIC],
+    [7, 'ef', 'image/svg+xml', Buffer.alloc(INLINE_IMAGE_MAX_BYTES + 1, ' '), PUBLIC],
+    [8, '12', 'image/svg+xml', Buffer.from(FIRST_PAGE_SVG), 'private, max-age=3600'],
+    [9, '34', 'image/webp', Buffer.from('RIFF\0\0\0\0WEBPVP8 '), PUBLIC],
   ] as const) {
     backend.documents.set(id, { ...backend.documents.get(5), id, attachment: { hash: hash.repeat(16) } });
-    backend.files.set(`/view/page/${hash.repeat(16)}/1.gzip.svg`, { type: 'image/svg+xml', body, cacheControl });
+    backend.files.set(`/view/page/${hash.repeat(16)}/1.gzip.svg`, { type, body, cacheControl });
   }
   gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS });
 });
@@ -227,10 +229,11 @@ describe('the first screen', () => {
     expect(loader.text).toContain("i.getAttribute('data-inlined-src') === code.image");
   });
 
-  it('links a first page that is too large to carry, or not the same for every visitor, as before', async () => {
+  it('links a first page that is too large to carry, not the same for every visitor, or a raster, as before', async () => {
     for (const [id, hash] of [
       [7, 'ef'],
       [8, '12'],
+      [9, '34'],
     ] as const) {
       const image = `/view/page/${hash.repeat(16)}/1.gzip.svg`;
       const res = await send(`${gw.url}/library/1/${id}`, { headers: PERSON });
