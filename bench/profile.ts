@@ -6,9 +6,10 @@
 // viewer (Chrome DevTools, speedscope) when --keep is given.
 // Targets: settings, image (a fake 100 KiB page image from the minimal upstream), home (`/`),
 // dashboard (`/admin/dashboard` as the admin), page (a page of a converted document, the site
-// in one process as `npm start` runs it), site-settings (`/api/v1/settings` from the site in one
-// process, the embedded backend answering in process). Options: --duration, --connections, --top,
-// --interval (sampling, µs), --keep, --no-profile (CPU time only).
+// in one process as `npm start` runs it), site (`--path`, default `/api/v1/settings`, from the site
+// in one process, the embedded backend answering in process: the backend's own cost; `--documents`
+// converted documents first, in a category, for the lists). Options: --duration, --connections,
+// --top, --interval (sampling, µs), --keep, --no-profile (CPU time only).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,14 +20,17 @@ import { WrkRunner, type LoadTarget } from './lib/load';
 import { REPO_ROOT, cpuTimeOf, startNodeProcess, type Started } from './lib/processes';
 import { int, table } from './lib/report';
 import { SiteClient } from './lib/site-client';
+import { publishDocuments } from './lib/site-content';
 import { requireTools } from './lib/tools';
 
-const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site-settings'] as const;
+const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site'] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values: args } = parseArgs({
   options: {
     target: { type: 'string', default: 'settings' },
+    path: { type: 'string', default: '/api/v1/settings' },
+    documents: { type: 'string', default: '0' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '100' },
     top: { type: 'string', default: '25' },
@@ -65,15 +69,25 @@ async function main(): Promise<void> {
     let profiled: Started;
     let load: LoadTarget;
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
-    if (target === 'site-settings') {
+    if (target === 'site') {
       profiled = await start(
         'site',
         'site.ts',
-        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD },
+        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
         dir,
         nodeOptions,
       );
-      load = { origin: profiled.url, requests: [{ path: '/api/v1/settings' }] };
+      const documents = Number(args.documents);
+      if (documents > 0) {
+        process.stderr.write(`converting ${documents} documents …\n`);
+        await publishDocuments(
+          profiled.url,
+          ADMIN_PASSWORD,
+          Array.from({ length: documents }, (_, i) => `性能分析文档 ${i + 1}`),
+          2,
+        );
+      }
+      load = { origin: profiled.url, requests: [{ path: args.path }] };
     } else if (target === 'page') {
       profiled = await start(
         'site',
@@ -124,7 +138,10 @@ async function main(): Promise<void> {
     process.stderr.write(`loading ${target} for ${args.duration} s …\n`);
     const measured = await wrk.run(load, Number(args.connections), Number(args.duration));
     const cpu = (await cpuTimeOf(profiled.pid)) - before;
+    const stopping = performance.now();
     await profiled.stop();
+    // The profile's tail: the load and the stop, not the start (modules, conversions).
+    const loadedMs = Number(args.duration) * 1000 + (performance.now() - stopping);
 
     console.log(`# ${target}: ${load.requests[0]!.path}\n`);
     console.log(
@@ -140,9 +157,10 @@ async function main(): Promise<void> {
     const summary = summarizeProfile(
       JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile,
       Number(args.top),
+      loadedMs,
     );
     console.log(
-      `- profile: ${int(summary.sampledMs)} ms sampled, idle ${percent(summary.idle)}; shares below are of the busy time\n`,
+      `- profile of the load: ${int(summary.sampledMs)} ms sampled, idle ${percent(summary.idle)}; shares below are of the busy time\n`,
     );
     console.log('## Self time by place\n');
     console.log(table(['place', 'self', ''], rows(summary.byPlace)));

@@ -5,8 +5,8 @@
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --reader-rounds, --first-paint-rounds, --find-requests,
-// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find.
+// --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
+// --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find,crawler.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +37,7 @@ import { searchBenchmark } from './search';
 import { readerBenchmark } from './reader';
 import { firstPaintBenchmark } from './first-paint';
 import { findBenchmark } from './find';
+import { crawlerPagesBenchmark } from './crawler-pages';
 
 const BENCHMARKS = [
   'proxy',
@@ -50,9 +51,10 @@ const BENCHMARKS = [
   'reader',
   'first-paint',
   'find',
+  'crawler',
 ] as const;
 /** Benchmarks that start their own servers, outside the gateway benchmarks' set. */
-const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint', 'find'];
+const STANDALONE: readonly Benchmark[] = ['conversion', 'conversion-api', 'reader', 'first-paint', 'find', 'crawler'];
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values: args } = parseArgs({
@@ -68,6 +70,7 @@ const { values: args } = parseArgs({
     'api-rate': { type: 'string', default: '200' },
     'first-paint-rounds': { type: 'string', default: '5' },
     'find-requests': { type: 'string', default: '500' },
+    'crawler-renders': { type: 'string', default: '200' },
     only: { type: 'string', default: BENCHMARKS.join(',') },
   },
 });
@@ -285,6 +288,10 @@ async function main(): Promise<void> {
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
   if (wants('conversion')) await conversionBenchmark({ rounds });
   if (wants('find')) await findBenchmark({ requests: Math.max(1, Number(args['find-requests'])) });
+  if (wants('crawler')) {
+    ensureWebBuild();
+    await crawlerPagesBenchmark({ renders: Math.max(1, Number(args['crawler-renders'])), rounds });
+  }
   if (wants('conversion-api'))
     await conversionApiBenchmark({ duration: Number(args.duration), rate: Number(args['api-rate']) });
   // In a browser, on a quiet machine: after the load benchmarks.

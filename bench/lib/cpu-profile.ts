@@ -70,15 +70,20 @@ function functionKey(frame: CallFrame): string {
   return frame.url === '' ? name : `${name} ${place}:${frame.lineNumber + 1}`;
 }
 
-export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary {
+/** The summary of the whole profile, or of its last `lastMs` milliseconds (the load, not the start). */
+export function summarizeProfile(profile: CpuProfile, top = 25, lastMs = Infinity): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 
   const selfTime = new Map<number, number>();
   let sampled = 0;
+  const end = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+  let at = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (end - at > lastMs * 1000) continue;
     selfTime.set(profile.samples[i]!, (selfTime.get(profile.samples[i]!) ?? 0) + delta);
     sampled += delta;
   }

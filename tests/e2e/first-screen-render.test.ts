@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadFirstScreen, type FirstScreenRenderer } from '../../gateway/first-screen';
+import { searchCall, searchRequest, searchState } from '../../shared/page-data';
 import type { StartData } from '../../shared/types/start-data';
 
 const WEB_DIST = inject('webDist');
@@ -63,6 +64,17 @@ describe('the first-screen build', () => {
     expect(screen?.html).toMatch(/<section class="app-comments"[^>]*aria-busy="true"/);
     expect(screen?.head).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/DocumentPage-[\w-]+\.css">/);
     expect(screen?.head).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/DocumentPage-[\w-]+\.js">/);
+  });
+
+  it('renders the search results, a hit on a page linking the reader there with the words the server marked', async () => {
+    const request = searchRequest(searchState({ wd: '图书馆' }), 0);
+    const hit = { id: 5, title: '城市图书馆的一天', snippet: '清晨七点，城市<em>图书馆</em>的大门', snippet_page: 2 };
+    const screen = await renderer.render(`http://localhost/search?wd=${encodeURIComponent('图书馆')}`, {
+      ...START,
+      routeData: [{ key: searchCall(request).key, data: { total: 1, document: [hit] } }],
+    });
+    expect(screen?.html).toContain('城市图书馆的一天');
+    expect(screen?.html).toContain(`href="/library/1/5?page=2&amp;wd=${encodeURIComponent('图书馆')}"`);
   });
 
   it.each([

@@ -19,6 +19,7 @@ import { PageLinks } from '../../kit/paging/PageLinks';
 import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { useQueryValues } from '../../kit/routing/query-values';
+import { plainText } from '../../ui/plain-text';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
@@ -68,7 +69,8 @@ function Suggestions({ words, title, description }: { words: readonly string[]; 
 /** The first words the server marked in a snippet (`<em>…</em>`), as text. */
 function markedWords(snippet: string): string {
   const marked = /<em>(.*?)<\/em>/.exec(snippet)?.[1] ?? '';
-  return new DOMParser().parseFromString(marked, 'text/html').documentElement.textContent?.trim() ?? '';
+  // plain-text, not DOMParser: the first screen renders this screen in Node, where there is none.
+  return plainText(marked);
 }
 
 /**
