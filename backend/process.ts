@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadBackendConfig, type BackendConfig } from './config';
 import { buildBackend } from './app';
 import { DatabaseStartError } from './db';
+import { boundHeapGrowth } from './platform/heap';
 
 // What `npm run backend` (server.ts) and `npm run worker` (worker.ts) do alike: read the
 // environment once, build the backend (which checks what only a try can: the database, the S3
@@ -9,6 +10,7 @@ import { DatabaseStartError } from './db';
 // gracefully on SIGINT/SIGTERM (10 s).
 
 export async function startBackendProcess(adjust: (config: BackendConfig) => BackendConfig = (config) => config) {
+  boundHeapGrowth();
   let config;
   let app;
   try {

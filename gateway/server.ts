@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { boundHeapGrowth } from '../backend/platform/heap';
 import { buildGateway } from './app';
 import { loadGatewayConfig, type GatewayConfig, type LogLevel } from './config';
 import type { EmbeddedBackend } from './embedded-backend';
@@ -72,6 +73,7 @@ function siteUrl(config: GatewayConfig, port: number): string {
 }
 
 export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+  boundHeapGrowth();
   let config: GatewayConfig;
   try {
     config = loadGatewayConfig(env);
