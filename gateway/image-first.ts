@@ -5,6 +5,7 @@
 // is asked for by a small script (served by the gateway: the CSP runs no inline script) once
 // the image has loaded or failed, or after a while at the latest: after the HTML, the image
 // travels alone but for that script's few hundred bytes.
+import { INLINED_SRC_ATTRIBUTE } from './inline-image';
 import { scriptSafeJson } from './page-html';
 
 /** When the image has neither loaded nor failed by then, the app's code is asked for anyway (ms). */
@@ -50,7 +51,9 @@ export const IMAGE_FIRST_SCRIPT = `(function () {
       add('script', attrs);
     });
   }
-  var img = Array.prototype.filter.call(document.images, function (i) { return i.getAttribute('src') === code.image; })[0];
+  var img = Array.prototype.filter.call(document.images, function (i) {
+    return i.getAttribute('src') === code.image || i.getAttribute('${INLINED_SRC_ATTRIBUTE}') === code.image;
+  })[0];
   if (!img || img.complete) return start();
   img.addEventListener('load', start);
   img.addEventListener('error', start);

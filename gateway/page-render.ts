@@ -7,6 +7,7 @@ import type { RouteMatch } from '../shared/routes';
 import type { StartData } from '../shared/types/start-data';
 import type { FirstScreenRenderer } from './first-screen';
 import { paintImageFirst } from './image-first';
+import { canInline, inlineImage } from './inline-image';
 import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from './page-html';
 import type { ContentCoding } from './plugins/assets';
 import type { VisitorSession } from './plugins/page-guard';
@@ -75,11 +76,15 @@ export interface PageToRender {
   crawler: boolean;
 }
 
-/** The page's status and bytes, from index.html (`template`) and, for people, the first screen as the SPA shows it. */
+/**
+ * The page's status and bytes, from index.html (`template`) and, for people, the first screen as
+ * the SPA shows it, its image inside it when `imageData` gives it as a `data:` URL (inline-image.ts).
+ */
 export async function renderVisitorPage(
   template: string,
   firstScreen: FirstScreenRenderer | undefined,
   page: PageToRender,
+  imageData?: (path: string) => Promise<string | undefined>,
 ): Promise<RenderedPage> {
   const { match, publicPart, routeData, session } = page;
   const input: PageInput = {
@@ -107,13 +112,20 @@ export async function renderVisitorPage(
   }
   // People visiting get the first screen as the SPA shows it; crawlers, and people when it
   // is not rendered, the page's main content as plain HTML (hidden from people).
-  const screen =
-    startData && !session.token && !page.crawler && !page.closed && match && !routeData.missing
-      ? await firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
-      : undefined;
+  const rendersScreen = !session.token && !page.crawler && !page.closed && match && !routeData.missing;
   const images = page.closed ? [] : firstScreenImages(input);
+  const [image] = images;
+  // The image is fetched while the screen is rendered.
+  const [screen, dataUrl] = await Promise.all([
+    rendersScreen && startData
+      ? firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
+      : undefined,
+    rendersScreen && startData && firstScreen && image && imageData ? imageData(image) : undefined,
+  ]);
+  // An image inside the page is not asked for.
+  const inlined = !!(screen && image && dataUrl && canInline(screen.html, image));
   const html = renderPage(template, {
-    head: renderHead(head, publicPart?.settings.system?.favicon, images),
+    head: renderHead(head, publicPart?.settings.system?.favicon, inlined ? [] : images),
     screenHead: screen?.head,
     // A closed site shows its notice, not the page's content.
     content: page.closed
@@ -123,13 +135,15 @@ export async function renderVisitorPage(
   });
   // A first screen with its image (the reader's first page) is painted once the image is here:
   // nothing else downloads beside it.
-  const [image] = images;
-  const served = screen && image && firstScreen ? paintImageFirst(html, image, firstScreen.stylesheet) : html;
+  const painted = screen && image && firstScreen ? paintImageFirst(html, image, firstScreen.stylesheet) : html;
+  // Last: nothing after it looks into the image's text.
+  const served = inlined ? inlineImage(painted, image!, dataUrl!) : painted;
   // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
   // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
   // shows 站点已关闭), with a 503.
   const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
   const rendered: RenderedPage = { status, html: Buffer.from(served), forCrawlers: routeData.missing };
-  if (image && SAFE_PATH.test(image)) rendered.link = `<${image}>; rel=preload; as=image; fetchpriority=high`;
+  if (image && !inlined && SAFE_PATH.test(image))
+    rendered.link = `<${image}>; rel=preload; as=image; fetchpriority=high`;
   return rendered;
 }

@@ -16,8 +16,9 @@ import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
-import { loadFirstScreen } from '../first-screen';
+import { FIRST_SCREEN_TIME_LIMIT_MS, loadFirstScreen } from '../first-screen';
 import { IMAGE_FIRST_SCRIPT, IMAGE_FIRST_SCRIPT_PATH } from '../image-first';
+import { fetchInlineImage } from '../inline-image';
 import type { PageCache } from '../page-cache';
 import { encodedBody, pageCoding } from '../page-encoding';
 import type { PageLane } from '../page-lane';
@@ -157,17 +158,23 @@ export default fp<SpaOptions>(
           withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
         const routeData =
           !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
-        return renderVisitorPage(template, firstScreen, {
-          path: normalized,
-          search,
-          origin: pageOrigin(request, opts.publicOrigin),
-          match,
-          closed,
-          session,
-          publicPart,
-          routeData,
-          crawler: isBot(request.headers['user-agent']),
-        });
+        return renderVisitorPage(
+          template,
+          firstScreen,
+          {
+            path: normalized,
+            search,
+            origin: pageOrigin(request, opts.publicOrigin),
+            match,
+            closed,
+            session,
+            publicPart,
+            routeData,
+            crawler: isBot(request.headers['user-agent']),
+          },
+          // Within the first screen's own time limit: the page is not made later for its image.
+          (path) => fetchInlineImage(fastify.backend.pool, path, FIRST_SCREEN_TIME_LIMIT_MS),
+        );
       };
       // A visitor's page that is kept is answered before anything else is worked out.
       if (!session.token)

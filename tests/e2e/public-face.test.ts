@@ -201,7 +201,10 @@ describe('the first screen the gateway renders', () => {
     const root = rootOf(person);
     expect(root).toContain(`<h1`);
     expect(root).toContain(lessonTitle);
-    expect(root).toMatch(/<img[^>]*alt="第 1 页"/);
+    // Page 1 inside it (gateway/inline-image.ts).
+    expect(root).toMatch(
+      /<img src="data:image\/svg\+xml;[^"]*" data-inlined-src="\/view\/page\/\w+\/1\.gzip\.svg" alt="第 1 页"/,
+    );
     expect(root).not.toContain('data-crawler');
     // The reader's stylesheets come inline (the image travels alone after the page), and as
     // links with the app's code once the image is here (gateway/image-first.ts).
@@ -307,25 +310,46 @@ describe('the first screen the gateway renders', () => {
     expect(before.box).toEqual(after.box);
   });
 
-  it("asks for none of the app's code before the reader's first page image has arrived, then starts the app", async () => {
+  it("carries the reader's first page: never asks for it, nor for the app's code before it is shown", async () => {
     const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
-      // In the order the browser reports them: each file of the app asked for, and page 1's image done.
-      const events: string[] = [];
+      // Before any script of the site: whether page 1's image was there, decoded, when the first
+      // file of the app's code (a script, module preload or stylesheet under /assets/) was put in.
+      await page.addInitScript(() => {
+        const state = window as unknown as { imageAtFirstAsset?: boolean };
+        new MutationObserver((records, observer) => {
+          for (const record of records)
+            for (const node of record.addedNodes) {
+              if (!(node instanceof HTMLScriptElement || node instanceof HTMLLinkElement)) continue;
+              const url = node instanceof HTMLScriptElement ? node.src : node.href;
+              if (!url || !new URL(url).pathname.startsWith('/assets/')) continue;
+              const img = document.querySelector<HTMLImageElement>('img[alt="第 1 页"]');
+              state.imageAtFirstAsset = !!img && img.complete && img.naturalWidth > 0;
+              observer.disconnect();
+              return;
+            }
+        }).observe(document, { subtree: true, childList: true });
+      });
+      const pageImages: string[] = [];
       page.on('request', (request) => {
         const path = new URL(request.url()).pathname;
-        if (path.startsWith('/assets/')) events.push(`asked ${path}`);
+        if (path.startsWith('/view/page/')) pageImages.push(path);
       });
-      page.on('requestfinished', (request) => {
-        if (/^\/view\/page\/\w+\/1\./.test(new URL(request.url()).pathname)) events.push('page 1 done');
-      });
-      await page.goto(`/library/${category}/${lessonId}`);
+      const answer = await page.goto(`/library/${category}/${lessonId}`);
+      expect(answer?.headers().link).toBeUndefined();
       await appTookOver(page);
       await page.getByRole('button', { name: '全屏' }).waitFor();
-      const imageDone = events.indexOf('page 1 done');
-      expect(imageDone).toBeGreaterThanOrEqual(0);
-      expect(events.findIndex((event) => event.startsWith('asked '))).toBeGreaterThan(imageDone);
+      // The app shows the image the page carried, and its text over it.
+      const image = page.getByRole('img', { name: '第 1 页' });
+      expect(await image.getAttribute('src')).toMatch(/^data:image\/svg\+xml;/);
+      await page.locator('[data-page-text="1"]').waitFor({ state: 'attached' });
+      expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await page.waitForLoadState('networkidle');
+      expect(pageImages.filter((path) => /^\/view\/page\/\w+\/1\.(?!json)/.test(path))).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { imageAtFirstAsset?: boolean }).imageAtFirstAsset)).toBe(
+        true,
+      );
     } finally {
       await context.close();
     }

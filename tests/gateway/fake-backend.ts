@@ -33,6 +33,8 @@ export interface FakeBackend extends Stub {
   delays: Map<string, number>;
   /** the Authorization header of every GET, by path */
   authorizations: Map<string, (string | undefined)[]>;
+  /** other files by path (page images): GET answers them with their type and cache-control */
+  files: Map<string, { type: string; body: Buffer; cacheControl: string }>;
 }
 
 export const ADMIN_PERMISSIONS: Permission[] = [
@@ -69,6 +71,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
   const ads: Advertisement[] = [];
   const delays = new Map<string, number>();
   const authorizations = new Map<string, (string | undefined)[]>();
+  const files = new Map<string, { type: string; body: Buffer; cacheControl: string }>();
 
   const stub = await startStub(async (req, res, body) => {
     const [path = '', query = ''] = (req.url ?? '').split('?');
@@ -154,9 +157,16 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         return json(res, 200, { document: [...documents.values()] });
       case 'GET /api/v1/advertisement/position':
         return json(res, 200, ads.length ? { advertisement: ads } : {});
-      default:
+      default: {
+        const file = req.method === 'GET' ? files.get(path) : undefined;
+        if (file) {
+          res.writeHead(200, { 'content-type': file.type, 'cache-control': file.cacheControl });
+          res.end(file.body);
+          return;
+        }
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         res.end('Not Found\n');
+      }
     }
   });
   return Object.assign(stub, {
@@ -172,5 +182,6 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     ads,
     delays,
     authorizations,
+    files,
   });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIRST_SCREEN_MODULE, FIRST_SCREEN_TIME_LIMIT_MS } from '../../gateway/first-screen';
 import { APP_CODE_LATEST_MS } from '../../gateway/image-first';
+import { INLINE_IMAGE_MAX_BYTES } from '../../gateway/inline-image';
 import { FIXTURE_DIST, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
@@ -38,11 +39,23 @@ export async function renderFirstScreen(url, start) {
     if (++libraryRenders > 1) while (!existsSync(new URL('../release', import.meta.url))) await new Promise((resolve) => setTimeout(resolve, 10));
     return { html: '<p class="render">' + count + '</p>', files: [] };
   }
-  if (path === '/library/1/5')
-    return { html: '<div class="reader"><img src="/view/page/' + 'ab'.repeat(16) + '/1.gzip.svg" alt="第 1 页"></div>', files: ['src/pages/public/DocumentPage.tsx'] };
+  const hash = { '/library/1/5': 'ab', '/library/1/6': 'cd', '/library/1/7': 'ef', '/library/1/8': '12', '/library/1/9': '34' }[path];
+  if (hash)
+    // With the preload React writes for an image of high priority.
+    return {
+      html: '<link rel="preload" as="image" href="/view/page/' + hash.repeat(16) + '/1.gzip.svg" fetchPriority="high"/>' +
+        '<div class="reader"><img src="/view/page/' + hash.repeat(16) + '/1.gzip.svg" alt="第 1 页"></div>',
+      files: ['src/pages/public/DocumentPage.tsx'],
+    };
   return { html: '<div class="screen">' + start.settings.system.sitename + '的书库</div>', files: ['src/pages/public/LibraryPage.tsx'] };
 }
 `;
+
+/** A first page with what a `data:` URL in an attribute must escape: `#`, `%`, `"`, `&`, line breaks. */
+const FIRST_PAGE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n' +
+  '<defs><path id="g1" d="M0 0h5v5z"/></defs>\r\n\t<use href="#g1" fill="#333"/>' +
+  '<text y="9">100% &amp; 第一页 &lt;/body&gt;</text></svg>\n';
 
 /** The build's stylesheets the reader's page uses, by file name. */
 const STYLESHEETS: Record<string, string> = {
@@ -109,6 +122,17 @@ beforeAll(async () => {
     enable_gzip: true,
     attachment: { hash: 'ab'.repeat(16) },
   });
+  // Documents whose first page the backend serves: to every visitor (6), too large (7), privately (8), as a scan (9).
+  const PUBLIC = 'public, max-age=604800';
+  for (const [id, hash, type, body, cacheControl] of [
+    [6, 'cd', 'image/svg+xml', Buffer.from(FIRST_PAGE_SVG), PUBLIC],
+    [7, 'ef', 'image/svg+xml', Buffer.alloc(INLINE_IMAGE_MAX_BYTES + 1, ' '), PUBLIC],
+    [8, '12', 'image/svg+xml', Buffer.from(FIRST_PAGE_SVG), 'private, max-age=3600'],
+    [9, '34', 'image/webp', Buffer.from('RIFF\0\0\0\0WEBPVP8 '), PUBLIC],
+  ] as const) {
+    backend.documents.set(id, { ...backend.documents.get(5), id, attachment: { hash: hash.repeat(16) } });
+    backend.files.set(`/view/page/${hash.repeat(16)}/1.gzip.svg`, { type, body, cacheControl });
+  }
   gw = await startGateway(backend.url, { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS });
 });
 afterEach(() => {
@@ -181,6 +205,43 @@ describe('the first screen', () => {
     expect(loader.status).toBe(200);
     expect(loader.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(loader.text).toContain("document.getElementById('app-code')");
+  });
+
+  it("carries the reader's first page inside it, as a data: URL the browser reads back to the same image", async () => {
+    const image = `/view/page/${'cd'.repeat(16)}/1.gzip.svg`;
+    const res = await send(`${gw.url}/library/1/6`, { headers: PERSON });
+    expect(res.status).toBe(200);
+    // Nothing to ask for: no preload in the answer's header or in the head.
+    expect(res.headers.link).toBeUndefined();
+    expect(headOf(res.text)).not.toContain('rel="preload"');
+    expect(rootOf(res.text)).not.toContain('rel="preload"');
+    const tag = /<img src="(data:[^"]*)" data-inlined-src="([^"]*)" alt="第 1 页">/.exec(rootOf(res.text));
+    expect(tag?.[2]).toBe(image);
+    // As the HTML parser, then the data: URL's, read it (the URL parser drops tabs and line breaks).
+    const url = tag![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    expect(url).not.toMatch(/[\t\n\r#]/);
+    expect(url.startsWith('data:image/svg+xml;charset=utf-8,')).toBe(true);
+    expect(decodeURIComponent(url.slice(url.indexOf(',') + 1))).toBe(FIRST_PAGE_SVG);
+    // The loader of the app's code still waits for it, by its own path.
+    expect(res.text).toContain(`"image":"${image}"`);
+    expect(res.text).toMatch(/<script src="\/image-first\.js" defer><\/script>\s*<\/body>/);
+    const loader = await send(`${gw.url}/image-first.js`);
+    expect(loader.text).toContain("i.getAttribute('data-inlined-src') === code.image");
+  });
+
+  it('links a first page that is too large to carry, not the same for every visitor, or a raster, as before', async () => {
+    for (const [id, hash] of [
+      [7, 'ef'],
+      [8, '12'],
+      [9, '34'],
+    ] as const) {
+      const image = `/view/page/${hash.repeat(16)}/1.gzip.svg`;
+      const res = await send(`${gw.url}/library/1/${id}`, { headers: PERSON });
+      expect(res.status).toBe(200);
+      expect(res.headers.link).toBe(`<${image}>; rel=preload; as=image; fetchpriority=high`);
+      expect(rootOf(res.text)).toContain(`<img src="${image}" alt="第 1 页">`);
+      expect(res.text).not.toContain('data:image');
+    }
   });
 
   it('is not made for crawlers, who keep the plain content', async () => {

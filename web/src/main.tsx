@@ -6,6 +6,7 @@ import { createQueryClient } from './api/query-client';
 import { AppProviders } from './app/AppProviders';
 import { boot } from './app/boot';
 import { createAppRouter, type AppRouter } from './app/router';
+import { keepInlinedPages } from './features/reader/inlined-pages';
 import { handleUnauthorized } from './app/unauthorized';
 
 /** The gateway rendered the first screen into the page (crawler content does not count). */
@@ -27,12 +28,15 @@ function routerReady(router: AppRouter): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  // The images the gateway's first screen carries, before the router's loaders would ask for
+  // them and React replaces the screen: the reader shows them without fetching them again.
+  keepInlinedPages(container);
   const queryClient = createQueryClient();
   await boot(queryClient);
   const router = createAppRouter(queryClient);
   api.configure({ onUnauthorized: () => handleUnauthorized(router) });
-  const container = document.getElementById('root');
-  if (!container) throw new Error('#root is missing from index.html');
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.
   if (hasFirstScreen(container)) await routerReady(router);

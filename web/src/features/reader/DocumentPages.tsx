@@ -22,6 +22,7 @@ import { useSession } from '../session/use-session';
 import { pageAspectRatio } from '../document/document-links';
 import { pageImagePath } from '../../../../shared/page-image';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
+import { inlinedPage } from './inlined-pages';
 import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
@@ -90,7 +91,7 @@ function PageFrame({
       {load && src && !failed ? (
         <img
           key={attempt}
-          src={attempt > 0 ? `${src}?retry=${attempt}` : src}
+          src={attempt > 0 ? `${src}?retry=${attempt}` : ((first ? inlinedPage(src) : undefined) ?? src)}
           alt={`第 ${page} 页`}
           decoding={first ? 'sync' : 'async'}
           loading={first ? 'eager' : 'lazy'}

@@ -5,6 +5,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
 import { documentQuery } from '../document/api';
+import { inlinedPage } from './inlined-pages';
 import { pageImagePath } from '../../../../shared/page-image';
 
 export function preloadImage(href: string): void {
@@ -25,7 +26,8 @@ export function prefetchReader(queryClient: QueryClient, id: number): void {
   void queryClient.fetchQuery(documentQuery(id)).then(
     (doc) => {
       const first = doc.status === DocumentStatus.Converted ? pageImagePath(doc, 1) : undefined;
-      if (first) preloadImage(first);
+      // Not when the page carried it (inlined-pages.ts).
+      if (first && !inlinedPage(first)) preloadImage(first);
     },
     // The reader shows the failure when it asks again.
     () => undefined,

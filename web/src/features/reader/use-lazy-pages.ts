@@ -47,7 +47,9 @@ export interface LazyPages {
 export function useLazyPages(eagerPages: number, coveredTop: () => number = () => 0): LazyPages {
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set());
   // Without an observer (very old browsers) every image is left to the browser's own lazy loading.
-  const [observing] = useState(() => typeof IntersectionObserver !== 'undefined');
+  // Not on the server (the gateway's first screen): the others wait for the app's observer, so
+  // that no page but the eager ones downloads beside the page before the app has started.
+  const [observing] = useState(() => typeof window === 'undefined' || typeof IntersectionObserver !== 'undefined');
   const [current, setCurrent] = useState(1);
   const observers = useRef<{ near?: IntersectionObserver; current?: IntersectionObserver }>({});
   const frames = useRef(new Set<HTMLElement>());
