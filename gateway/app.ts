@@ -32,6 +32,12 @@ import pageChanges from './plugins/page-changes';
 const PAGE_CACHE_MAX = 2_000;
 /** Pages a logged-in visitor's session keeps rendered (those without route data). */
 const SESSION_PAGES_MAX = 32;
+/**
+ * The bytes of visitors' pages kept, and of the lane's answers (their compressed copies among
+ * them): a reader's page carries its first page image (up to 256 KiB), 2,000 of them would be
+ * half a GiB. 32 MiB each: about 1,300 pages of 25 KiB, or 100 readers' pages of 330 KiB.
+ */
+const PAGE_CACHE_BYTES = 32 * 2 ** 20;
 
 /** `backendUrl`: a remote backend; unset with `BuildOptions.embedded`. */
 export type GatewayBuildConfig = GatewayConfig;
@@ -51,7 +57,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // Kept visitors' pages are answered in front of Fastify (gateway/page-lane.ts), metrics on
   // or off: the lane tells the access log and the metrics of each answer.
   const metricsEnabled = config.metrics?.enabled ?? false;
-  const lane = new PageLane(PAGE_CACHE_MAX * 2);
+  const lane = new PageLane(PAGE_CACHE_MAX * 2, PAGE_CACHE_BYTES);
   const app = Fastify({
     serverFactory: lane.serverFactory,
     logger: loggerOptions(config.logLevel, options.logStream),
@@ -113,6 +119,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     routeDataTtlMs: config.routeDataTtlMs,
     maxEntries: PAGE_CACHE_MAX,
     maxSessionPages: SESSION_PAGES_MAX,
+    maxPageBytes: PAGE_CACHE_BYTES,
   });
   app.register(pageChanges, { cache: pageCache, backendChanges: options.backendChanges });
   app.register(startData, { cache: pageCache });

@@ -53,6 +53,8 @@ export interface PageCacheOptions {
   maxEntries: number;
   /** How many pages a logged-in visitor's session keeps. */
   maxSessionPages: number;
+  /** How many bytes of HTML the visitors' pages kept hold at most (a reader's page carries its first page image). */
+  maxPageBytes?: number;
 }
 
 export class PageCache {
@@ -61,6 +63,7 @@ export class PageCache {
   #startData: { data: PublicStartData; expires: number } | undefined;
   readonly #answers = new Map<string, { expires: number; answer: Promise<RouteAnswer> }>();
   readonly #visitorPages = new Map<string, KeptPage>();
+  #visitorPageBytes = 0;
   /** A visitor's page being made anew: one making per page, however many ask meanwhile. */
   readonly #making = new Map<string, { version: PageVersion; page: Promise<RenderedPage> }>();
   readonly #sessionPages = new WeakMap<
@@ -81,6 +84,26 @@ export class PageCache {
     if (stale.publicStartData) this.#startData = undefined;
     if (stale.routeData) this.#answers.clear();
     this.#visitorPages.clear();
+    this.#visitorPageBytes = 0;
+  }
+
+  #dropPage(key: string): void {
+    const kept = this.#visitorPages.get(key);
+    if (kept === undefined) return;
+    this.#visitorPageBytes -= kept.page.html.byteLength;
+    this.#visitorPages.delete(key);
+  }
+
+  #keepPage(key: string, kept: KeptPage): void {
+    this.#dropPage(key);
+    this.#visitorPages.set(key, kept);
+    this.#visitorPageBytes += kept.page.html.byteLength;
+    const maxBytes = this.opts.maxPageBytes ?? Number.POSITIVE_INFINITY;
+    while (
+      this.#visitorPages.size > this.opts.maxEntries ||
+      (this.#visitorPageBytes > maxBytes && this.#visitorPages.size > 1)
+    )
+      this.#dropPage(this.#visitorPages.keys().next().value as string);
   }
 
   /** The public start data while within its lifetime. */
@@ -142,10 +165,7 @@ export class PageCache {
       const page = make().then((made) => {
         // A change while it was made: it is answered to those who asked, and not kept.
         if (this.#generation !== version.generation) return made;
-        this.#visitorPages.delete(key);
-        this.#visitorPages.set(key, { expires: Date.now() + this.opts.routeDataTtlMs, version, page: made });
-        while (this.#visitorPages.size > this.opts.maxEntries)
-          this.#visitorPages.delete(this.#visitorPages.keys().next().value as string);
+        this.#keepPage(key, { expires: Date.now() + this.opts.routeDataTtlMs, version, page: made });
         return made;
       });
       this.#making.set(key, { version, page });

@@ -37,7 +37,21 @@ export class PageLane {
   private readonly listeners: LaneAnswered[] = [];
   private open = true;
 
-  constructor(private readonly maxAnswers: number) {}
+  /** The bytes of the bodies kept. */
+  private bytes = 0;
+
+  /** At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first). */
+  constructor(
+    private readonly maxAnswers: number,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  private drop(key: string): void {
+    const kept = this.answers.get(key);
+    if (kept === undefined) return;
+    this.bytes -= kept.body.byteLength;
+    this.answers.delete(key);
+  }
 
   /** The page plugin's key for a request: undefined when the request is not one it keeps pages for. */
   install(keyOf: (request: IncomingMessage) => string | undefined): void {
@@ -51,15 +65,18 @@ export class PageLane {
 
   keep(key: string, answer: KeptAnswer): void {
     if (!this.open) return;
-    this.answers.delete(key);
+    this.drop(key);
     this.answers.set(key, answer);
-    while (this.answers.size > this.maxAnswers) this.answers.delete(this.answers.keys().next().value as string);
+    this.bytes += answer.body.byteLength;
+    while (this.answers.size > this.maxAnswers || (this.bytes > this.maxBytes && this.answers.size > 1))
+      this.drop(this.answers.keys().next().value as string);
   }
 
   /** From now on every request is Fastify's (closing: it answers 503 and closes connections). */
   close(): void {
     this.open = false;
     this.answers.clear();
+    this.bytes = 0;
   }
 
   /** true when the request was answered here. */
@@ -73,7 +90,7 @@ export class PageLane {
     const kept = this.answers.get(key);
     if (kept === undefined) return false;
     if (!kept.current(Date.now())) {
-      this.answers.delete(key);
+      this.drop(key);
       return false;
     }
     const started = this.listeners.length > 0 ? performance.now() : 0;

@@ -311,6 +311,24 @@ describe('the lane on its own', () => {
     }
   });
 
+  it('keeps at most the bytes of bodies it was given, the oldest out first', async () => {
+    const lane = new PageLane(10, 25);
+    const server = lane.serverFactory((_request, response) => response.end('behind'), {});
+    lane.install((request) => request.url);
+    for (const path of ['/a', '/b', '/c'])
+      lane.keep(path, { status: 200, headers: [], body: Buffer.alloc(10, path), current: () => true });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(
+        await Promise.all(['/a', '/b', '/c'].map(async (path) => (await send(`${url}${path}`)).text.slice(0, 2))),
+      ).toEqual(['be', '/b', '/c']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('keeps at most as many answers as it was given, the oldest out first', async () => {
     const lane = new PageLane(2);
     const server = lane.serverFactory((_request, response) => response.end('behind'), {});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { PageCache } from '../../gateway/page-cache';
+import type { RenderedPage } from '../../gateway/page-render';
+
+// The visitors' pages the gateway keeps are bounded by count and by bytes of HTML: a reader's
+// page carries its first page image inside it (gateway/inline-image.ts), a few hundred KiB.
+
+const page = (bytes: number): RenderedPage => ({ status: 200, html: Buffer.alloc(bytes, 'x'), forCrawlers: false });
+
+function cache(maxEntries: number, maxPageBytes?: number): PageCache {
+  return new PageCache({
+    startDataTtlMs: 60_000,
+    routeDataTtlMs: 60_000,
+    maxEntries,
+    maxSessionPages: 4,
+    maxPageBytes,
+  });
+}
+
+/** Whether `key`'s page is answered from the cache (not made again). */
+async function kept(pages: PageCache, key: string): Promise<boolean> {
+  let made = false;
+  await pages.visitorPage(key, undefined, async () => {
+    made = true;
+    return page(1);
+  });
+  return !made;
+}
+
+describe('the visitors’ pages kept', () => {
+  it('hold at most the bytes of HTML they are given, the oldest out first', async () => {
+    const pages = cache(100, 250);
+    for (const key of ['/a', '/b', '/c']) await pages.visitorPage(key, undefined, async () => page(100));
+    expect(await kept(pages, '/c')).toBe(true);
+    expect(await kept(pages, '/b')).toBe(true);
+    expect(await kept(pages, '/a')).toBe(false);
+  });
+
+  it('hold at most as many pages as they are given, and one page larger than the bound', async () => {
+    const pages = cache(2);
+    for (const key of ['/a', '/b', '/c']) await pages.visitorPage(key, undefined, async () => page(10));
+    expect(await kept(pages, '/c')).toBe(true);
+    expect(await kept(pages, '/a')).toBe(false);
+    const small = cache(10, 50);
+    await small.visitorPage('/big', undefined, async () => page(500));
+    expect(await kept(small, '/big')).toBe(true);
+  });
+});
