@@ -23,7 +23,7 @@ import type { StartData } from '../shared/types/start-data';
 import { loadFirstScreen, type FirstScreenRenderer } from '../gateway/first-screen';
 import { queryOf, renderVisitorPage, type PageToRender } from '../gateway/page-render';
 import { parseHtml } from '../tests/helpers/xml';
-import { json, publishDocuments } from './lib/site-content';
+import { adminToken, json, publishDocuments } from './lib/site-content';
 import { REPO_ROOT, cpuTimeOf, startNodeProcess, type Started } from './lib/processes';
 import { heading, int, kib, ratio, table } from './lib/report';
 
@@ -197,11 +197,7 @@ async function cpuPerRequest(
 }
 
 async function publishArticle(backendUrl: string): Promise<string> {
-  const login = await json(`${backendUrl}/api/v1/user/login`, {
-    method: 'POST',
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const token = login.body.token as string;
+  const token = await adminToken(backendUrl, ADMIN_PASSWORD);
   await json(`${backendUrl}/api/v1/category`, {
     method: 'POST',
     token,

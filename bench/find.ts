@@ -11,10 +11,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as mupdf from 'mupdf';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { fixture } from '../tests/helpers/documents';
-import { ADMIN_PASSWORD, CHROMIUM_PATH, WEB_DIST, ensureWebBuild, publishDocument } from './reader';
-import { startBackendProcess, startNodeProcess, type Started } from './lib/processes';
+import { ADMIN_PASSWORD, publishDocument } from './reader';
+import { ensureWebBuild, launchChromium, startGateway } from './lib/browser';
+import { startBackendProcess, type Started } from './lib/processes';
 import { heading, ms, table } from './lib/report';
 
 export interface FindBenchOptions {
@@ -140,18 +141,9 @@ export async function findBenchmark(options: FindBenchOptions): Promise<void> {
     );
 
     // The reader in Chromium, through the site, as the document's owner.
-    const gateway = await startNodeProcess(
-      'gateway',
-      'gateway.ts',
-      { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST },
-      dir,
-    );
+    const gateway = await startGateway(backend.url, dir);
     started.push(gateway);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
     const login = await context.request.post(`${gateway.url}/api/v1/user/login`, {
       data: { username: 'admin', password: ADMIN_PASSWORD },

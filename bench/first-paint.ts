@@ -10,8 +10,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type CDPSession } from 'playwright-core';
-import { REPO_ROOT, startBackendProcess, startNodeProcess, type Started } from './lib/processes';
+import type { Browser, CDPSession } from 'playwright-core';
+import { launchChromium, startGateway } from './lib/browser';
+import { startBackendProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
 import { publishDocuments } from './lib/site-content';
 
@@ -23,8 +24,6 @@ export interface FirstPaintOptions {
 /** MOREDOC's first paint of the home page, without content, in these conditions (issue 17). */
 const MOREDOC_FIRST_PAINT_MS = 5_600;
 const GOAL = 0.4;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
 const TITLES = ['城市图书馆的一天', '古籍修复室里的故事', '阅读改变生活'];
 
@@ -129,18 +128,9 @@ export async function firstPaintBenchmark(options: FirstPaintOptions): Promise<v
     const backend = await startBackendProcess(dir, ADMIN_PASSWORD);
     started.push(backend);
     await publishDocuments(backend.url, ADMIN_PASSWORD, TITLES);
-    const gateway = await startNodeProcess(
-      'gateway',
-      'gateway.ts',
-      { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST },
-      dir,
-    );
+    const gateway = await startGateway(backend.url, dir);
     started.push(gateway);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchChromium(['--no-first-run']);
     // The newest document heads the list of the latest ones.
     const newest = TITLES[TITLES.length - 1]!;
     process.stderr.write('  warm-up load …\n');

@@ -6,17 +6,15 @@
 // count the bytes downloaded before then. The reference is MOREDOC's Nuxt client served
 // statically, whose first paint of the document route comes at a median of 6.0 s in the same
 // conditions, before it has asked for any page image (issue 14); the goal is 0.4× that.
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { chromium, type Browser, type CDPSession } from 'playwright-core';
-import { webBuildNeeded } from '../scripts/start';
+import type { Browser, CDPSession } from 'playwright-core';
 import { repeatedPdf } from '../tests/helpers/documents';
-import { REPO_ROOT, startNodeProcess, type Started } from './lib/processes';
+import { ensureWebBuild, launchChromium, startGateway } from './lib/browser';
+import { startNodeProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
-import { json } from './lib/site-content';
+import { adminToken, json } from './lib/site-content';
 
 export interface ReaderBenchOptions {
   /** Page loads measured, each on a fresh browser profile. */
@@ -27,8 +25,6 @@ export interface ReaderBenchOptions {
 const MOREDOC_FIRST_PAINT_MS = 6_000;
 const GOAL = 0.4;
 const PAGES = 20;
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const WEB_DIST = join(REPO_ROOT, 'web/dist');
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
@@ -66,11 +62,7 @@ export async function publishDocument(
   backendUrl: string,
   pages = PAGES,
 ): Promise<{ categoryId: number; documentId: number; token: string }> {
-  const login = await json(`${backendUrl}/api/v1/user/login`, {
-    method: 'POST',
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const token = login.body.token as string;
+  const token = await adminToken(backendUrl, ADMIN_PASSWORD);
   await json(`${backendUrl}/api/v1/category`, {
     method: 'POST',
     token,
@@ -190,19 +182,6 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
   }
 }
 
-export function ensureWebBuild(): void {
-  const reason =
-    webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
-  if (!reason) return;
-  console.error(`building web/dist first (${reason}): npm run build:web`);
-  const build = spawnSync('npm', ['run', 'build:web'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error('npm run build:web failed');
-}
-
 export async function readerBenchmark(options: ReaderBenchOptions): Promise<void> {
   ensureWebBuild();
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-bench-reader-'));
@@ -216,20 +195,11 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
       dir,
     );
     started.push(backend);
-    const gateway = await startNodeProcess(
-      'gateway',
-      'gateway.ts',
-      { LOG_LEVEL: 'warn', BACKEND_URL: backend.url, BENCH_WEB_DIST: WEB_DIST },
-      dir,
-    );
+    const gateway = await startGateway(backend.url, dir);
     started.push(gateway);
     const { categoryId, documentId } = await publishDocument(backend.url);
     const url = `${gateway.url}/library/${categoryId}/${documentId}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'],
-    });
+    browser = await launchChromium(['--disable-quic']);
     // One warm-up load (the servers' caches, the browser's start), then the measured ones.
     await measureLoad(browser, url);
     const loads: Load[] = [];

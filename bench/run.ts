@@ -7,7 +7,6 @@
 // --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
 // --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
 // --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find,crawler.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -30,7 +29,7 @@ import { REPO_ROOT, cpuTimeOfAll, memoryOf, startNodeProcess, withChildren, type
 import { heading, int, kib, machineDescription, mib, ms, ratio, table } from './lib/report';
 import { routeWeights } from './lib/bundle';
 import { publishDocuments } from './lib/site-content';
-import { webBuildNeeded } from '../scripts/start';
+import { WEB_DIST, ensureWebBuild } from './lib/browser';
 import { conversionBenchmark } from './conversion';
 import { conversionApiBenchmark } from './conversion-api';
 import { searchBenchmark } from './search';
@@ -94,7 +93,6 @@ const searchSettings = {
   rounds: Math.max(1, Number(args['search-rounds'])),
 };
 
-const WEB_DIST = join(REPO_ROOT, 'web/dist');
 const ADMIN_PASSWORD = 'bench-admin-password';
 const PAGE_HASH = '0123456789abcdef0123456789abcdef';
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
@@ -252,20 +250,6 @@ const against = (label: string, server: Server, path: string, headers?: Record<s
   target: one(server.url, path, headers),
   pids: server.pids,
 });
-
-/** The web build the benchmarks serve: (re)built when missing or older than its sources, as `npm start` does. */
-function ensureWebBuild(): void {
-  const reason =
-    webBuildNeeded(REPO_ROOT) ?? (existsSync(join(WEB_DIST, '.vite/manifest.json')) ? undefined : 'no Vite manifest');
-  if (!reason) return;
-  console.error(`building web/dist first (${reason}): npm run build:web`);
-  const build = spawnSync('npm', ['run', 'build:web'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error('npm run build:web failed');
-}
 
 async function largestJsAsset(): Promise<{ name: string; size: number; gz: number }> {
   const dir = join(WEB_DIST, 'assets');

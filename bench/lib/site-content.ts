@@ -20,15 +20,9 @@ export async function json(
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-/** One category and `titles.length` documents of `pages` Chinese pages each, converted. */
-export async function publishDocuments(
-  backendUrl: string,
-  adminPassword: string,
-  titles: readonly string[],
-  pages = 3,
-): Promise<PublishedContent> {
-  // The backend answers the token; the site (gateway) keeps it in its httpOnly cookie instead.
-  const login = await fetch(`${backendUrl}/api/v1/user/login`, {
+/** The admin's token from the backend's login (or, from the site, the cookie it keeps it in). */
+export async function adminToken(url: string, adminPassword: string): Promise<string> {
+  const login = await fetch(`${url}/api/v1/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: adminPassword }),
@@ -37,6 +31,17 @@ export async function publishDocuments(
     ((await login.json().catch(() => ({}))) as { token?: string }).token ??
     /^[^=]+=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!token) throw new Error(`admin login for the benchmark content failed (${login.status})`);
+  return token;
+}
+
+/** One category and `titles.length` documents of `pages` Chinese pages each, converted. */
+export async function publishDocuments(
+  backendUrl: string,
+  adminPassword: string,
+  titles: readonly string[],
+  pages = 3,
+): Promise<PublishedContent> {
+  const token = await adminToken(backendUrl, adminPassword);
   await json(`${backendUrl}/api/v1/category`, {
     method: 'POST',
     token,
