@@ -25,7 +25,8 @@ export function svgDataUrl(svg: string): string {
 
 /**
  * SVG page `path` as a `data:` URL for a visitor's page, or undefined: not served to a visitor
- * (refused, missing, not public), too large, not SVG, or late (`timeoutMs`).
+ * (refused, missing, not public), too large or not SVG. Rejects when the backend fails or is
+ * late (`timeoutMs`): the page is then made without it, and made again on the next request.
  */
 export async function fetchInlineImage(pool: Dispatcher, path: string, timeoutMs: number): Promise<string | undefined> {
   try {
@@ -65,9 +66,9 @@ export async function fetchInlineImage(pool: Dispatcher, path: string, timeoutMs
       chunks.push(chunk);
     }
     return svgDataUrl(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    // The page is served as before: the image asked for after it.
-    return undefined;
+  } catch (error) {
+    // The page is served as before (the image asked for after it), and not kept.
+    throw new Error(`page image ${path} for the page: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -163,8 +163,9 @@ export class PageCache {
     let making = inFlight && sameVersion(inFlight.version, version) ? inFlight.page : undefined;
     if (!making) {
       const page = make().then((made) => {
-        // A change while it was made: it is answered to those who asked, and not kept.
-        if (this.#generation !== version.generation) return made;
+        // A change while it was made, or a page made partly (its first screen late): it is
+        // answered to those who asked, and not kept.
+        if (this.#generation !== version.generation || made.partial) return made;
         this.#keepPage(key, { expires: Date.now() + this.opts.routeDataTtlMs, version, page: made });
         return made;
       });

@@ -34,6 +34,11 @@ export interface RenderedPage {
   link?: string;
   /** the html compressed, made on the first request that accepts the coding and kept with the page */
   encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
+  /**
+   * made without what it should have had (its first screen or that screen's image failed or
+   * came late): answered, not kept, so that the next request makes it whole
+   */
+  partial?: boolean;
 }
 
 const HEAD_END = '</head>';
@@ -116,11 +121,16 @@ export async function renderVisitorPage(
   const images = page.closed ? [] : firstScreenImages(input);
   const [image] = images;
   // The image is fetched while the screen is rendered.
+  const wantsScreen = !!(rendersScreen && startData && firstScreen);
+  let imageFailed = false;
   const [screen, dataUrl] = await Promise.all([
-    rendersScreen && startData
-      ? firstScreen?.render(`${input.origin}${page.path}${page.search}`, startData)
+    wantsScreen ? firstScreen!.render(`${input.origin}${page.path}${page.search}`, startData!) : undefined,
+    wantsScreen && image && imageData
+      ? imageData(image).catch(() => {
+          imageFailed = true;
+          return undefined;
+        })
       : undefined,
-    rendersScreen && startData && firstScreen && image && imageData ? imageData(image) : undefined,
   ]);
   // An image inside the page is not asked for.
   const inlined = !!(screen && image && dataUrl && canInline(screen.html, image));
@@ -143,6 +153,7 @@ export async function renderVisitorPage(
   // shows 站点已关闭), with a 503.
   const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
   const rendered: RenderedPage = { status, html: Buffer.from(served), forCrawlers: routeData.missing };
+  if (wantsScreen && (!screen || imageFailed)) rendered.partial = true;
   if (image && !inlined && SAFE_PATH.test(image))
     rendered.link = `<${image}>; rel=preload; as=image; fetchpriority=high`;
   return rendered;

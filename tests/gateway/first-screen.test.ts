@@ -258,6 +258,16 @@ describe('the first screen', () => {
     expect(gw.logs.join('')).toContain('the first screen of a page could not be rendered');
   });
 
+  it('leaves a page made without it unkept: the next visitor gets it made anew', async () => {
+    const failures = () => gw.logs.join('').split('the first screen of a page could not be rendered').length - 1;
+    const before = failures();
+    for (let i = 0; i < 2; i++)
+      expect(rootOf((await send(`${gw.url}/search?wd=again`, { headers: PERSON })).text)).toMatch(
+        /^<div data-crawler>/,
+      );
+    expect(failures() - before).toBe(2);
+  });
+
   it('is left out when it takes longer than its time limit', async () => {
     const started = Date.now();
     const res = await send(`${gw.url}/article`, { headers: PERSON });
