@@ -191,6 +191,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     logger: opts.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // As the gateway's (gateway/app.ts): a slow start (migrations on a busy machine) is not a fault.
+    pluginTimeout: 120_000,
     trustProxy: config.trustProxy,
   });
   registerAccessLog(app);

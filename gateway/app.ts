@@ -66,6 +66,9 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     genReqId: () => randomUUID(),
     // Closing: new requests get 503, idle keep-alive sockets are closed, in-flight ones finish.
     return503OnClosing: true,
+    // Fastify's 10 s per plugin is a clock a busy machine misses (the asset table's reads, a
+    // database's migrations): a start that is slow is not a fault.
+    pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     // One access line per request instead of Fastify's two (plugins/access-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
