@@ -155,6 +155,19 @@ describe('a PDF', () => {
   it('reports progress page by page', () => {
     expect(progress).toEqual([1, 2, 3].map((done) => ({ done, total: 3 })));
   });
+
+  it("converted without positions, stores no characters' positions, and the same pages and text", async () => {
+    const bare = await convert(fixture('chinese.pdf'), 'pdf', { positions: false });
+    expect(bare.positionFiles).toEqual([]);
+    expect((await readdir(bare.outDir)).sort()).toEqual(convertedFiles(3).filter((name) => !name.endsWith('.pos.gz')));
+    expect(bare.pageFiles.map((page) => page.file)).toEqual(result.pageFiles.map((page) => page.file));
+    expect(bare.text).toBe(result.text);
+    // with them (the default, as the site converts): one file per page, each a page's lines of text
+    const stored = JSON.parse(gunzipSync(await readFile(join(result.outDir, '2.pos.gz'))).toString('utf8')) as {
+      l: [number, number, number, number, string, number[]][];
+    };
+    expect(stored.l.map((line) => line[4]).join('')).toContain(BODY_WORD);
+  });
 });
 
 describe('the big cover', () => {
