@@ -10,6 +10,9 @@ import { decodeHtmlEntities } from '../../shared/html-entities';
 /** `/uploads/…` (our content-addressed images) or an absolute https URL. */
 const ALLOWED_IMAGE_SOURCE = /^(\/uploads\/([A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.[A-Za-z0-9]+|https:\/\/[^\s"'<>]+)$/;
 
+/** The inline emphasis every allow-list of written HTML lets through (article bodies, advertisements). */
+export const EMPHASIS_TAGS = ['strong', 'b', 'em', 'i', 'u', 's'];
+
 const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',
@@ -19,12 +22,7 @@ const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
     'h4',
     'h5',
     'h6',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
+    ...EMPHASIS_TAGS,
     'del',
     'sub',
     'sup',
