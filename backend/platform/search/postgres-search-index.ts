@@ -176,10 +176,11 @@ export class PostgresSearchIndex implements SearchIndex {
       needles: [],
       reach: this.reach,
     })!;
+    const procedure = usual.procedure!();
     this.usual = {
       sql: usual.sql,
-      procedure: usual.procedure!,
-      name: `search_${collection}_usual_${crypto.createHash('sha256').update(usual.procedure!).digest('hex').slice(0, 12)}`,
+      procedure,
+      name: `search_${collection}_usual_${crypto.createHash('sha256').update(procedure).digest('hex').slice(0, 12)}`,
     };
   }
 

@@ -130,8 +130,9 @@ export interface SearchStatement extends Statement {
   /**
    * The same search as the body of a plpgsql function of `params text[]` (a first page ranked
    * in tiers only): a statement per step, each tier run only while the page still wants rows.
+   * Made when asked: a search made by the function needs only its parameters.
    */
-  procedure?: string;
+  procedure?: () => string;
 }
 
 /** A tier of a first page, for the procedure: its statistics, and its matches ranked (without their LIMIT). */
@@ -233,7 +234,8 @@ export class PostgresSearchPlanner {
     const sql = `WITH ${ctes.join(',\n')}
       SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
       FROM total AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.tier, p.ord`;
-    const procedure = shape.offset === 0 && steps.length > 0 ? procedureOf(counted, size, steps, windows) : undefined;
+    const procedure =
+      shape.offset === 0 && steps.length > 0 ? () => procedureOf(counted, size, steps, windows) : undefined;
     return Object.assign(statement, { sql, columns: SEARCH_COLUMNS }, procedure ? { procedure } : {});
   }
 
