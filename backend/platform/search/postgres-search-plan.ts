@@ -143,7 +143,7 @@ interface TierStep {
 
 /** The columns of a search's rows: the total, then each hit of the page with its text window. */
 export const SEARCH_COLUMNS =
-  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
+  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea';
 
 /** How a page's matches are ranked by bm25 (see ranked()). */
 interface Ranking {
